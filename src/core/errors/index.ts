@@ -1,0 +1,3 @@
+export { ErrorCode, errorTitles } from './codes.ts';
+export { VersionaryError, isVersionaryError } from './versionary-error.ts';
+export type { FieldError, VersionaryErrorOptions } from './versionary-error.ts';
