@@ -1,0 +1,85 @@
+import { refName } from './schema-walk.ts';
+import type { HeadDefinition, SchemaMap } from './types.ts';
+import type { ApiVersion } from './define-versions.ts';
+
+/**
+ * Check the head's operations: unique ids, unique routes, well-formed path templates.
+ *
+ * @example
+ * ```ts
+ * checkHead(head) // [] when well-formed
+ * ```
+ */
+export function checkHead(head: HeadDefinition): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  const routes = new Set<string>();
+  for (const op of head.operations) {
+    if (ids.has(op.id)) problems.push(`operation id "${op.id}" is declared twice`);
+    ids.add(op.id);
+    const route = `${op.method} ${op.path}`;
+    if (routes.has(route)) problems.push(`route ${route} is declared twice`);
+    routes.add(route);
+    if (!/^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/.test(op.path)) {
+      problems.push(`operation ${op.id} has path "${op.path}"; use /segments and {params}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * A change that reshapes a schema must say how bodies migrate, because data alone cannot: a
+ * replaced or retyped schema in a response needs a response migration, and a removed or retyped
+ * request field needs a request migration.
+ *
+ * @example
+ * ```ts
+ * checkMigrationCoverage(bundle.versions) // [] when every reshaping has a migration
+ * ```
+ */
+export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
+  const problems: string[] = [];
+  for (const version of versions.slice(1)) {
+    const requestRoots = version.operations.map((o) => o.body).filter((n): n is string => !!n);
+    const responseRoots = version.operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter((n): n is string => !!n);
+    const inRequests = reachable(version.schemas, requestRoots);
+    const inResponses = reachable(version.schemas, responseRoots);
+    const requests = new Set(version.changes.flatMap((c) => Object.keys(c.requests ?? {})));
+    const responses = new Set(version.changes.flatMap((c) => Object.keys(c.responses ?? {})));
+    for (const name of [...requests, ...responses]) {
+      if (!version.schemas[name]) problems.push(`${version.name}: a migration names schema "${name}", which the version does not define`);
+    }
+    for (const step of version.changes.flatMap((c) => c.instructions)) {
+      if (step.op === 'endpoint-added' || step.op === 'field-added' || step.op === 'enum-values-added') continue;
+      const needsResponse = step.op !== 'field-removed' && inResponses.has(step.schema);
+      const needsRequest = inRequests.has(step.schema);
+      if (needsResponse && !responses.has(step.schema)) {
+        problems.push(`${version.name}: ${step.op} on "${step.schema}" needs a response migration for it`);
+      }
+      if (needsRequest && !requests.has(step.schema)) {
+        problems.push(`${version.name}: ${step.op} on "${step.schema}" needs a request migration for it`);
+      }
+    }
+  }
+  return problems;
+}
+
+function reachable(schemas: SchemaMap, roots: string[]): Set<string> {
+  const seen = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      const name = key === '$ref' ? refName(child) : undefined;
+      if (name !== undefined) visit(name);
+      else walk(child);
+    }
+  };
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    walk(schemas[name]);
+  };
+  roots.forEach(visit);
+  return seen;
+}

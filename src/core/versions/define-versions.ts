@@ -1,0 +1,110 @@
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { checkReferences } from './check-references.ts';
+import { deriveOlder } from './derive-older.ts';
+import { checkHead, checkMigrationCoverage } from './check-definition.ts';
+import { createMigrationPlan, type MigrationPlan } from './migration-plan.ts';
+import type { VersionChange } from './version-change.ts';
+import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+
+/** One published version. The first version has no changes; each later one lists what it changed. */
+export interface VersionDeclaration {
+  name: string;
+  changes?: VersionChange[];
+}
+
+export interface DefineVersionsOptions {
+  head: HeadDefinition;
+  /** Oldest first. The last one is the head: handlers speak its representation. */
+  versions: VersionDeclaration[];
+}
+
+/** A version with its derived schemas and routed operations. */
+export interface ApiVersion {
+  name: string;
+  number: number;
+  /** Position in the bundle, 0 = oldest. */
+  index: number;
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+  changes: VersionChange[];
+}
+
+/** Every version, derived and checked, plus the compiled migrations between them. */
+export interface VersionBundle {
+  head: HeadDefinition;
+  versions: ApiVersion[];
+  latest: ApiVersion;
+  get(name: string): ApiVersion | undefined;
+  byNumber(number: number): ApiVersion | undefined;
+  migrations: MigrationPlan;
+}
+
+const namePattern = /^v([1-9][0-9]{0,5})$/;
+
+/**
+ * Validate the version declarations and derive every older version from the head by undoing each
+ * version's changes. Every problem is reported at once, as one `INVALID_DEFINITION` error, so a
+ * bad definition fails at start and never on a request.
+ *
+ * @example
+ * ```ts
+ * const bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [addEmail] }] });
+ * bundle.get('v1')?.schemas.User;
+ * ```
+ */
+export function defineVersions(options: DefineVersionsOptions): VersionBundle {
+  const problems = [...checkHead(options.head), ...checkDeclarations(options.versions)];
+  const derived: ApiVersion[] = [];
+  let schemas = structuredClone(options.head.schemas);
+  let operations = options.head.operations;
+  for (let i = options.versions.length - 1; i >= 0; i--) {
+    const declaration = options.versions[i]!;
+    const changes = declaration.changes ?? [];
+    const number = Number(namePattern.exec(declaration.name)?.[1] ?? 0);
+    derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes });
+    problems.push(...checkReferences({ version: declaration.name, schemas, operations }));
+    const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: changes.flatMap((c) => c.instructions) });
+    problems.push(...older.problems);
+    schemas = older.schemas;
+    operations = older.operations;
+  }
+  derived.forEach((v, i) => (v.index = i));
+  problems.push(...checkMigrationCoverage(derived));
+  if (problems.length > 0) {
+    throw new VersionaryError({
+      code: ErrorCode.InvalidDefinition,
+      detail: `The version definition has ${problems.length} problem(s): ${problems.join('; ')}`,
+      errors: problems.map((detail) => ({ pointer: '/versions', detail })),
+    });
+  }
+  const byName = new Map(derived.map((v) => [v.name, v]));
+  const byNumber = new Map(derived.map((v) => [v.number, v]));
+  return {
+    head: options.head,
+    versions: derived,
+    latest: derived[derived.length - 1]!,
+    get: (name) => byName.get(name),
+    byNumber: (n) => byNumber.get(n),
+    migrations: createMigrationPlan(derived),
+  };
+}
+
+function checkDeclarations(versions: VersionDeclaration[]): string[] {
+  const problems: string[] = [];
+  if (versions.length === 0) problems.push('at least one version is needed');
+  let last = 0;
+  versions.forEach((v, i) => {
+    const match = namePattern.exec(v.name);
+    if (!match) return void problems.push(`version name "${v.name}" must look like v1, v2, ...`);
+    const number = Number(match[1]);
+    if (number <= last) problems.push(`${v.name} must come after v${last}: versions are listed oldest first, without repeats`);
+    last = number;
+    const count = v.changes?.length ?? 0;
+    if (i === 0 && count > 0) problems.push(`${v.name} is the oldest version and cannot declare changes`);
+    if (i > 0 && count === 0) problems.push(`${v.name} declares no change from the version before it`);
+    for (const change of v.changes ?? []) {
+      if (!change.description?.trim()) problems.push(`${v.name} has a change without a description`);
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,104 @@
+import type { Instruction } from './instructions.ts';
+import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
+
+/** What deriving one older version produced, plus every definition problem found on the way. */
+export interface DeriveResult {
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+  problems: string[];
+}
+
+export interface DeriveOlderOptions {
+  /** Name of the newer version, for messages. */
+  version: string;
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+  instructions: Instruction[];
+}
+
+/**
+ * Undo one version's instructions on its schemas and operations, giving the previous version.
+ * Each instruction is checked against the newer version first, so a change that names a missing
+ * schema, field or enum value is reported instead of silently doing nothing.
+ *
+ * @example
+ * ```ts
+ * const v1 = deriveOlder({ version: 'v2', schemas, operations, instructions: change.instructions });
+ * ```
+ */
+export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
+  const schemas = structuredClone(options.schemas);
+  let operations = [...options.operations];
+  const problems: string[] = [];
+  const fail = (text: string) => problems.push(`${options.version}: ${text}`);
+
+  for (const step of options.instructions) {
+    if (step.op === 'endpoint-added') {
+      const before = operations.length;
+      operations = operations.filter((o) => !(o.method === step.method && o.path === step.path));
+      if (operations.length === before) fail(`endpoint-added names ${step.method} ${step.path}, which the version does not route`);
+      continue;
+    }
+    const schema = schemas[step.schema];
+    if (!schema) {
+      fail(`${step.op} names schema "${step.schema}", which the version does not define`);
+      continue;
+    }
+    if (step.op === 'schema-replaced') {
+      schemas[step.schema] = structuredClone(step.previous);
+      continue;
+    }
+    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    const present = Object.hasOwn(props, step.field);
+    const where = `${step.schema}.${step.field}`;
+    if (step.op === 'field-removed') {
+      if (present) fail(`field-removed names ${where}, which the version still has`);
+      else {
+        schema.properties = { ...props, [step.field]: structuredClone(step.definition) };
+        if (step.required) schema.required = [...requiredOf(schema), step.field];
+      }
+      continue;
+    }
+    if (!present) {
+      fail(`${step.op} names ${where}, which the version does not have`);
+      continue;
+    }
+    if (step.op === 'field-added') {
+      const { [step.field]: _gone, ...rest } = props;
+      schema.properties = rest;
+      const required = requiredOf(schema).filter((f) => f !== step.field);
+      if (required.length > 0) schema.required = required;
+      else delete schema.required;
+    } else if (step.op === 'field-retyped') {
+      props[step.field] = structuredClone(step.previous);
+    } else {
+      removeEnumValues({ where, field: props[step.field] as JsonSchema, step, fail });
+    }
+  }
+  return { schemas, operations, problems };
+}
+
+function requiredOf(schema: JsonSchema): string[] {
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
+interface RemoveEnumOptions {
+  where: string;
+  field: JsonSchema;
+  step: Extract<Instruction, { op: 'enum-values-added' }>;
+  fail: (text: string) => void;
+}
+
+function removeEnumValues({ where, field, step, fail }: RemoveEnumOptions): void {
+  const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
+  if (!values) return void fail(`enum-values-added names ${where}, which is not an enum`);
+  for (const value of step.values) {
+    if (!values.includes(value)) fail(`enum-values-added names ${where} value "${value}", which the enum lacks`);
+  }
+  const older = values.filter((v) => !step.values.includes(v as string));
+  field.enum = older;
+  for (const [from, to] of Object.entries(step.mapDownTo ?? {})) {
+    if (!step.values.includes(from)) fail(`enum-values-added maps "${from}" at ${where}, which is not one of the added values`);
+    if (!older.includes(to)) fail(`enum-values-added maps "${from}" to "${to}" at ${where}, which the older enum lacks`);
+  }
+}

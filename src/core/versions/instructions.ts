@@ -1,0 +1,89 @@
+import type { HttpMethod, JsonSchema } from './types.ts';
+
+/** The newer version added `field` to `schema`; older versions lack it. */
+export interface FieldAdded { op: 'field-added'; schema: string; field: string }
+/** The newer version removed `field`; older versions have it as `definition`. */
+export interface FieldRemoved { op: 'field-removed'; schema: string; field: string; definition: JsonSchema; required?: boolean }
+/** The newer version changed the field's schema; older versions use `previous`. */
+export interface FieldRetyped { op: 'field-retyped'; schema: string; field: string; previous: JsonSchema }
+/** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
+export interface EnumValuesAdded { op: 'enum-values-added'; schema: string; field: string; values: string[]; mapDownTo?: Record<string, string> }
+/** The newer version replaced a whole schema; older versions use `previous`. */
+export interface SchemaReplaced { op: 'schema-replaced'; schema: string; previous: JsonSchema }
+/** The newer version added an endpoint; older versions do not route it. */
+export interface EndpointAdded { op: 'endpoint-added'; method: HttpMethod; path: string }
+
+/** One declarative instruction of a version change. */
+export type Instruction = FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | SchemaReplaced | EndpointAdded;
+
+/**
+ * Declare that the newer version added a field.
+ *
+ * @example
+ * ```ts
+ * fieldAdded('User', 'email')
+ * ```
+ */
+export function fieldAdded(schema: string, field: string): FieldAdded {
+  return { op: 'field-added', schema, field };
+}
+
+/**
+ * Declare that the newer version removed a field that older versions still carry.
+ *
+ * @example
+ * ```ts
+ * fieldRemoved({ schema: 'User', field: 'login', definition: { type: 'string' } })
+ * ```
+ */
+export function fieldRemoved(options: Omit<FieldRemoved, 'op'>): FieldRemoved {
+  return { op: 'field-removed', ...options };
+}
+
+/**
+ * Declare that the newer version changed a field's type.
+ *
+ * @example
+ * ```ts
+ * fieldRetyped({ schema: 'User', field: 'id', previous: { type: 'integer' } })
+ * ```
+ */
+export function fieldRetyped(options: Omit<FieldRetyped, 'op'>): FieldRetyped {
+  return { op: 'field-retyped', ...options };
+}
+
+/**
+ * Declare enum values added by the newer version, and how older versions show them.
+ *
+ * @example
+ * ```ts
+ * enumValuesAdded({ schema: 'User', field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } })
+ * ```
+ */
+export function enumValuesAdded(options: Omit<EnumValuesAdded, 'op'>): EnumValuesAdded {
+  return { op: 'enum-values-added', ...options };
+}
+
+/**
+ * Declare that the newer version replaced a whole schema (for example a list's shape).
+ *
+ * @example
+ * ```ts
+ * schemaReplaced({ schema: 'UserList', previous: { type: 'array', items: { $ref: '#/components/schemas/User' } } })
+ * ```
+ */
+export function schemaReplaced(options: Omit<SchemaReplaced, 'op'>): SchemaReplaced {
+  return { op: 'schema-replaced', ...options };
+}
+
+/**
+ * Declare an endpoint that only the newer version routes.
+ *
+ * @example
+ * ```ts
+ * endpointAdded('GET', '/users/{id}/posts')
+ * ```
+ */
+export function endpointAdded(method: HttpMethod, path: string): EndpointAdded {
+  return { op: 'endpoint-added', method, path };
+}

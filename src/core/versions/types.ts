@@ -1,0 +1,54 @@
+/** A JSON Schema object (2020-12, as used by OpenAPI 3.1). Kept loose on purpose: core edits schemas as data. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Named component schemas, as in `#/components/schemas`. References use `{ $ref: '#/components/schemas/Name' }`. */
+export type SchemaMap = Record<string, JsonSchema>;
+
+/** HTTP methods an operation may use. HEAD is derived from GET. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One documented response of an operation. */
+export interface ResponseSpec {
+  description: string;
+  /** Component schema name of the body, if any. */
+  schema?: string;
+}
+
+/** A versioned operation, declared once against the newest representation. */
+export interface OperationSpec {
+  /** Stable id, for example `users.get`; handlers bind to it. */
+  id: string;
+  method: HttpMethod;
+  /** Path template below the version prefix, for example `/users/{id}`. */
+  path: string;
+  summary: string;
+  /** Component schema name of the request body. */
+  body?: string;
+  /** Media types accepted for the body (default `application/json`). */
+  bodyTypes?: string[];
+  /** JSON Schema of the query string (an object schema). */
+  query?: JsonSchema;
+  /** Success and documented error responses, keyed by status. */
+  responses: Record<number, ResponseSpec>;
+  /** Component schema whose objects the `fields` parameter projects. */
+  partial?: string;
+  tags?: string[];
+}
+
+/** The newest representation of the whole interface: what handlers are written against. */
+export interface HeadDefinition {
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+}
+
+/** Context given to request migrations. */
+export interface RequestMigrationContext {
+  /** Operation being called. */
+  operationId: string;
+}
+
+/** Migrates a request body one step up (older → newer). */
+export type RequestMigration = (body: unknown, context: RequestMigrationContext) => unknown;
+
+/** Migrates a response body one step down (newer → older). */
+export type ResponseMigration = (body: unknown) => unknown;
