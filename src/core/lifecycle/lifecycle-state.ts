@@ -1,0 +1,117 @@
+import type { Clock } from '../clock/index.ts';
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { DeprecationSchedule } from './schedule.ts';
+
+/**
+ * The lifecycle states of a version, as in the spec's "Version lifecycle" table.
+ *
+ * @example
+ * ```ts
+ * const state: LifecycleState = 'sunset_window';
+ * ```
+ */
+export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'removed';
+
+/**
+ * What may move a version: an operator action, a critical fix, a client request or the passing
+ * of a scheduled date.
+ *
+ * @example
+ * ```ts
+ * const event: LifecycleEvent = 'deprecation-date-passed';
+ * ```
+ */
+export type LifecycleEvent =
+  | 'schedule-deprecation'
+  | 'critical-fix'
+  | 'client-request'
+  | 'deprecation-date-passed'
+  | 'sunset-date-passed';
+
+/** One row of {@link lifecycleTransitions}. */
+export interface LifecycleTransition {
+  from: LifecycleState;
+  event: LifecycleEvent;
+  to: LifecycleState;
+  /** The spec's "Also happens" column. */
+  effect: string;
+}
+
+/**
+ * The allowed transitions, row for row from the spec, plus a client request leaving every state
+ * as it is. Anything not listed is refused by {@link transition}.
+ *
+ * @example
+ * ```ts
+ * lifecycleTransitions.filter((row) => row.from === 'active');
+ * ```
+ */
+export const lifecycleTransitions: readonly LifecycleTransition[] = [
+  { from: 'active', event: 'schedule-deprecation', to: 'deprecated', effect: 'deprecation headers are sent on responses of that version' },
+  { from: 'active', event: 'critical-fix', to: 'deprecated', effect: 'deprecation headers are sent on responses of that version' },
+  { from: 'active', event: 'client-request', to: 'active', effect: 'none' },
+  { from: 'deprecated', event: 'client-request', to: 'deprecated', effect: 'remains deprecated' },
+  { from: 'deprecated', event: 'deprecation-date-passed', to: 'sunset_window', effect: 'the Sunset header announces the removal date' },
+  { from: 'sunset_window', event: 'client-request', to: 'sunset_window', effect: 'none' },
+  { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed', effect: 'requests receive 410 or 404' },
+  { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
+];
+
+/**
+ * Whether `event` may happen in `state`.
+ *
+ * @example
+ * ```ts
+ * canTransition('removed', 'schedule-deprecation'); // false
+ * ```
+ */
+export function canTransition(state: LifecycleState, event: LifecycleEvent): boolean {
+  return lifecycleTransitions.some((row) => row.from === state && row.event === event);
+}
+
+/**
+ * The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow
+ * (for example deprecating a removed version).
+ *
+ * @example
+ * ```ts
+ * transition('deprecated', 'client-request'); // 'deprecated'
+ * ```
+ */
+export function transition(state: LifecycleState, event: LifecycleEvent): LifecycleState {
+  const row = lifecycleTransitions.find((candidate) => candidate.from === state && candidate.event === event);
+  if (!row) {
+    const allowed = lifecycleTransitions.filter((candidate) => candidate.from === state).map((c) => c.event);
+    throw new VersionaryError({
+      code: ErrorCode.InvalidSchedule,
+      detail: `lifecycle-transition: '${event}' cannot happen to a version in state '${state}'; allowed: ${allowed.join(', ')}.`,
+      extensions: { rule: 'lifecycle-transition', state, event, allowed },
+    });
+  }
+  return row.to;
+}
+
+/** Options for {@link stateAt}. */
+export interface StateAtOptions {
+  /** The version's deprecation, or `undefined` when none is registered. */
+  schedule: DeprecationSchedule | undefined;
+  clock: Clock;
+}
+
+/**
+ * Derive the lifecycle state from a schedule and the time. A date "passes" strictly after its
+ * instant, so at exactly the sunset the version is still in its sunset window.
+ *
+ * @example
+ * ```ts
+ * stateAt({ schedule: undefined, clock }); // 'active'
+ * ```
+ */
+export function stateAt(options: StateAtOptions): LifecycleState {
+  const { schedule } = options;
+  if (!schedule) return 'active';
+  const now = options.clock.now();
+  if (schedule.removed || now > schedule.sunsetAt) return 'removed';
+  if (now > schedule.deprecatedAt) return 'sunset_window';
+  return 'deprecated';
+}

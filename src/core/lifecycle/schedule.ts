@@ -1,0 +1,40 @@
+/**
+ * Why a deprecation was scheduled. `critical-fix` may give less notice than the audience needs,
+ * but must still name a concrete sunset date.
+ *
+ * @example
+ * ```ts
+ * const reason: DeprecationReason = 'critical-fix';
+ * ```
+ */
+export type DeprecationReason = 'planned' | 'critical-fix';
+
+/**
+ * Who consumes the API; it sets the minimum notice period (6 or 12 months).
+ *
+ * @example
+ * ```ts
+ * const audience: Audience = 'enterprise';
+ * ```
+ */
+export type Audience = 'public' | 'enterprise';
+
+/**
+ * The registered deprecation of one version (or endpoint): all instants are epoch milliseconds.
+ * A version without a schedule is not deprecated.
+ *
+ * @example
+ * ```ts
+ * const schedule: DeprecationSchedule = {
+ *   version: 'v1', deprecatedAt: 1_767_225_600_000, sunsetAt: 1_782_777_600_000, removed: false, reason: 'planned',
+ * };
+ * ```
+ */
+export interface DeprecationSchedule {
+  version: string;
+  deprecatedAt: number;
+  sunsetAt: number;
+  /** Set once the sunset has passed (status check order 3) or by an operator; never unset. */
+  removed: boolean;
+  reason: DeprecationReason;
+}
