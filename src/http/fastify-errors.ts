@@ -1,0 +1,67 @@
+import { ErrorCode, isVersionaryError, VersionaryError, type FieldError } from '../core/errors/index.ts';
+
+interface AjvIssue {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+}
+
+interface FrameworkError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+  validation?: AjvIssue[];
+  validationContext?: string;
+}
+
+const byFastifyCode: Record<string, { code: ErrorCode; detail: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.UnsupportedMediaType, detail: 'The request body must be application/json (application/merge-patch+json for PATCH).' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.MalformedRequest, detail: 'The body is empty; send a JSON object.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: ErrorCode.MalformedRequest, detail: 'The body is not valid JSON.' },
+  FST_ERR_BAD_URL: { code: ErrorCode.NotFound, detail: 'The URL cannot be decoded.' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: ErrorCode.MalformedRequest, detail: 'The request could not be routed.' },
+};
+
+/**
+ * Translate whatever a request failed with (our errors, Fastify's, ajv validation, JSON parse
+ * errors) into a {@link VersionaryError}; anything unknown becomes `undefined` and is a 500.
+ *
+ * @example
+ * ```ts
+ * const known = fromFrameworkError(err) ?? internalError();
+ * ```
+ */
+export function fromFrameworkError(error: unknown): VersionaryError | undefined {
+  if (isVersionaryError(error)) return error;
+  const e = (error ?? {}) as FrameworkError;
+  if (Array.isArray(e.validation)) return fromValidation(e.validation, e.validationContext ?? 'body');
+  const known = e.code ? byFastifyCode[e.code] : undefined;
+  if (known) return new VersionaryError({ ...known, cause: error });
+  if (error instanceof SyntaxError || e.statusCode === 400) {
+    return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: e.message?.slice(0, 200) || 'The request is malformed.', cause: error });
+  }
+  if (e.statusCode === 413) return new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' });
+  if (e.statusCode === 415) return new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' });
+  return undefined;
+}
+
+function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
+  const part = context === 'querystring' ? 'query' : context;
+  const errors: FieldError[] = issues.slice(0, 20).map((issue) => {
+    const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
+    const pointer = `/${part}${issue.instancePath ?? ''}${extra !== undefined ? `/${String(extra)}` : ''}`;
+    const detail = issue.keyword === 'additionalProperties'
+      ? `unknown field "${String(extra)}" for this API version`
+      : issue.keyword === 'required' ? `"${String(extra)}" is required` : (issue.message ?? 'is invalid');
+    return { pointer, detail };
+  });
+  const first = errors[0];
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: first ? `The ${part} is invalid: ${first.pointer} ${first.detail}.` : `The ${part} is invalid.`,
+    errors,
+  });
+}

@@ -1,0 +1,13 @@
+export { installCaching, etagMatches, contentTag } from './caching.ts';
+export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './negotiation.ts';
+export type { VersionRewriterOptions } from './negotiation.ts';
+export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';
+export type { OperationContext, OperationHandler, OperationResult } from './operation.ts';
+export { installProblemHandling } from './problem-handling.ts';
+export type { ProblemHandlingOptions } from './problem-handling.ts';
+export { internalError, problemType, sendProblem, toProblem } from './problem.ts';
+export type { ProblemBody } from './problem.ts';
+export { statusOf } from './status-table.ts';
+export { registerVersionedApi } from './versioned-api.ts';
+export type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
+export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { resolveVersion } from '../core/negotiation/index.ts';
+import type { VersionBundle } from '../core/versions/index.ts';
+import { fromFrameworkError } from './fastify-errors.ts';
+import { isUnversioned } from './negotiation.ts';
+import { internalError, sendProblem } from './problem.ts';
+
+/** Options for {@link installProblemHandling}. */
+export interface ProblemHandlingOptions {
+  bundle: VersionBundle;
+  prefix: string;
+  vendor: string;
+}
+
+/**
+ * Make every error, from every route and from unknown routes, an RFC 9457 problem. Unknown
+ * versions are 404 naming the published ones; an unversioned API path explains how to give a
+ * version. A 500 is logged in full and answered without a stack trace or SQL.
+ *
+ * @example
+ * ```ts
+ * installProblemHandling(app, { bundle, prefix: '/api', vendor: 'versionary' });
+ * ```
+ */
+export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
+  const supported = options.bundle.versions.map((v) => v.name);
+  const versioned = new RegExp(`^${options.prefix}/v([0-9]+)(?:[/?#]|$)`);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const known = fromFrameworkError(error);
+    if (!known) request.log.error({ err: error }, 'unhandled error');
+    else if (known.code === ErrorCode.Internal) request.log.error({ err: error }, 'internal error');
+    return sendProblem(reply, known ?? internalError());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url;
+    const match = versioned.exec(path);
+    if (match && !options.bundle.byNumber(Number(match[1]))) {
+      return sendProblem(reply, new VersionaryError({
+        code: ErrorCode.VersionUnknown,
+        detail: `v${match[1]} is not a published version. Supported versions: ${supported.join(', ')}.`,
+        extensions: { supportedVersions: supported },
+      }));
+    }
+    if (isUnversioned(request.raw)) {
+      try {
+        resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
+      } catch (error) {
+        return sendProblem(reply, fromFrameworkError(error) ?? internalError());
+      }
+    }
+    return sendProblem(reply, new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${path.split('?')[0]}.` }));
+  });
+}

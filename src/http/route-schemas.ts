@@ -1,0 +1,47 @@
+import type { ApiVersion, JsonSchema } from '../core/versions/index.ts';
+
+const componentRef = '#/components/schemas/';
+
+/**
+ * A self-contained schema for Fastify's validator or serializer: the named component with every
+ * component of its version under `definitions`, refs rewritten to point there.
+ *
+ * @example
+ * ```ts
+ * const body = toRouteSchema({ version, name: 'UserInput' });
+ * ```
+ */
+export function toRouteSchema(options: { version: ApiVersion; name: string; forSerializer?: boolean }): JsonSchema {
+  const { version, name, forSerializer = false } = options;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'object' || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      // A partial response (`fields`) omits required members, so the serializer must not insist.
+      if (forSerializer && key === 'required' && Array.isArray(child)) continue;
+      out[key] = key === '$ref' && typeof child === 'string' && child.startsWith(componentRef)
+        ? `#/definitions/${child.slice(componentRef.length)}`
+        : rewrite(child);
+    }
+    return out;
+  };
+  const definitions = rewrite(version.schemas) as Record<string, JsonSchema>;
+  return { ...(rewrite(version.schemas[name]) as JsonSchema), definitions };
+}
+
+/**
+ * Input fields the head accepts for a body schema that this version does not know. A replace
+ * (PUT) from an older client must keep them rather than clear them: the client cannot send them.
+ *
+ * @example
+ * ```ts
+ * hiddenInputFields({ head: bundle.latest, version: v1, name: 'UserInput' }) // Set { 'email', 'nickname' }
+ * ```
+ */
+export function hiddenInputFields(options: { head: ApiVersion; version: ApiVersion; name: string | undefined }): ReadonlySet<string> {
+  if (!options.name) return new Set();
+  const props = (v: ApiVersion) => Object.keys((v.schemas[options.name!]?.properties ?? {}) as object);
+  const known = new Set(props(options.version));
+  return new Set(props(options.head).filter((f) => !known.has(f)));
+}

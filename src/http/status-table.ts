@@ -1,0 +1,41 @@
+import type { ErrorCode } from '../core/errors/index.ts';
+
+/**
+ * The one table from error code to HTTP status. A `Record` over every code, so a new code without
+ * a status fails to compile.
+ *
+ * @example
+ * ```ts
+ * statusOf.NOT_FOUND // 404
+ * ```
+ */
+export const statusOf: Record<ErrorCode, number> = {
+  MALFORMED_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  UNKNOWN_FIELD: 400,
+  VERSION_MISSING: 400,
+  VERSION_CONFLICT: 400,
+  VERSION_UNKNOWN: 404,
+  VERSION_REMOVED: 410,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  PRECONDITION_FAILED: 412,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  RATE_LIMITED: 429,
+  CONFLICT: 409,
+  IDEMPOTENCY_IN_FLIGHT: 409,
+  IDEMPOTENCY_MISMATCH: 422,
+  NO_REPLACEMENT: 409,
+  POLICY_VIOLATION: 400,
+  INVALID_SCHEDULE: 400,
+  INVALID_DEFINITION: 500,
+  INVALID_CONFIG: 500,
+  SPEC_UNREADABLE: 400,
+  SPEC_INVALID: 400,
+  REF_BROKEN: 400,
+  INTERNAL: 500,
+};

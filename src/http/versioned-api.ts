@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { resolveVersion } from '../core/negotiation/index.ts';
+import { createFieldSelector, type ApiVersion, type OperationSpec, type VersionBundle } from '../core/versions/index.ts';
+import { isVersionFromAccept } from './negotiation.ts';
+import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
+import { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
+
+/** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
+export type VersionedRequestHook = (options: { request: FastifyRequest; reply: FastifyReply; version: ApiVersion; operation: OperationSpec }) => void | Promise<void>;
+
+/** Options for {@link registerVersionedApi}. */
+export interface VersionedApiOptions {
+  bundle: VersionBundle;
+  handlers: Record<string, OperationHandler>;
+  /** Where the API lives, for example `/api`. */
+  prefix: string;
+  vendor: string;
+  onVersionedRequest?: VersionedRequestHook[];
+  /** Who is calling; defaults to the remote address. */
+  clientIdOf?: (request: FastifyRequest) => string;
+}
+
+const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Register every operation of every version as its own route, with that version's schemas for
+ * validation and serialisation (compiled once, at start), request migration up to the head,
+ * the one handler, response migration down and partial responses. Unknown methods on a known
+ * path answer 405 with `Allow`; OPTIONS answers 204 with `Allow`.
+ *
+ * @example
+ * ```ts
+ * registerVersionedApi(app, { bundle, handlers, prefix: '/api', vendor: 'versionary' });
+ * ```
+ */
+export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
+  const missing = options.bundle.head.operations.filter((op) => !options.handlers[op.id]).map((op) => op.id);
+  if (missing.length > 0) {
+    throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `No handler for operation(s): ${missing.join(', ')}.` });
+  }
+  for (const version of options.bundle.versions) registerVersion(app, { ...options, version });
+}
+
+function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { version: ApiVersion }): void {
+  const { bundle, version, prefix, vendor } = options;
+  const base = `${prefix}/${version.name}`;
+  const supported = bundle.versions.map((v) => v.name);
+  const select = createFieldSelector(version);
+  const methodsByPath = new Map<string, string[]>();
+  const clientIdOf = options.clientIdOf ?? ((r: FastifyRequest) => r.ip);
+
+  for (const operation of version.operations) {
+    const url = base + operation.path.replace(/\{([^}]+)\}/g, ':$1');
+    methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), operation.method]);
+    const handler = options.handlers[operation.id]!;
+    const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
+    const bodyTypes = operation.bodyTypes ?? ['application/json'];
+    const response: Record<number, unknown> = {};
+    for (const status of [200, 201]) {
+      const name = operation.responses[status]?.schema;
+      if (name) response[status] = toRouteSchema({ version, name, forSerializer: true });
+    }
+    app.route({
+      method: operation.method,
+      url,
+      schema: {
+        ...(operation.body ? { body: toRouteSchema({ version, name: operation.body }) } : {}),
+        querystring: operation.query ?? { type: 'object', additionalProperties: false },
+        response,
+      },
+      onRequest: async (request, reply) => {
+        resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
+        for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation });
+      },
+      preValidation: async (request) => {
+        if (!operation.body) return;
+        const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!bodyTypes.includes(type)) {
+          throw new VersionaryError({
+            code: ErrorCode.UnsupportedMediaType,
+            detail: `${operation.method} ${operation.path} takes ${bodyTypes.join(' or ')}, not ${type || 'a body without Content-Type'}.`,
+            headers: operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {},
+          });
+        }
+      },
+      handler: async (request, reply) => {
+        const query = request.query as Record<string, string | undefined>;
+        const project = select(operation, query.fields);
+        const body = operation.body
+          ? bundle.migrations.requestUp({ schema: operation.body, body: request.body, from: version, to: bundle.latest, operationId: operation.id })
+          : undefined;
+        const result = await handler({
+          version, operation, body, query, hiddenFields: hidden,
+          params: request.params as Record<string, string>,
+          ifMatch: parseIfMatch(request.headers['if-match']),
+          clientId: clientIdOf(request),
+          url: (path) => base + path,
+          request,
+        });
+        let out = result.body;
+        const schema = operation.responses[result.status]?.schema;
+        if (out !== undefined && schema) out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
+        if (project && out !== undefined) out = project(out);
+        if (result.location) reply.header('location', base + result.location);
+        if (result.revision !== undefined) reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
+        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
+        reply.code(result.status);
+        return out === undefined ? reply.send() : out;
+      },
+    });
+  }
+  for (const [url, methods] of methodsByPath) registerMethodGuard(app, { url, methods });
+}
+
+function registerMethodGuard(app: FastifyInstance, options: { url: string; methods: string[] }): void {
+  const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const others = allMethods.filter((m) => !options.methods.includes(m));
+  app.route({ method: 'OPTIONS', url: options.url, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
+  if (others.length === 0) return;
+  app.route({
+    method: others,
+    url: options.url,
+    handler: async (request) => {
+      throw new VersionaryError({
+        code: ErrorCode.MethodNotAllowed,
+        detail: `${request.method} is not supported here. Allowed: ${allow}.`,
+        headers: { allow },
+      });
+    },
+  });
+}
