@@ -1,0 +1,46 @@
+import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
+import type { LifecycleVersion } from './lifecycle-version.ts';
+import { PolicyRule } from './policy-report.ts';
+import type { PolicyWarning } from './policy-report.ts';
+import { formatIsoDate } from './time-format.ts';
+
+/**
+ * The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days.
+ *
+ * @example
+ * ```ts
+ * BREAKING_SPACING_MS / DAY_MS; // 360
+ * ```
+ */
+export const BREAKING_SPACING_MS = monthsToMs(12);
+
+/**
+ * Rule `breaking-spacing`: breaking releases less than 12 months apart. A warning, never an error,
+ * since a release already shipped cannot be unshipped; one warning per close pair.
+ *
+ * @example
+ * ```ts
+ * checkBreakingSpacing(versions).map((w) => w.detail);
+ * ```
+ */
+export function checkBreakingSpacing(versions: readonly LifecycleVersion[]): PolicyWarning[] {
+  const breaking = versions
+    .filter((v) => v.breaking !== false && Number.isFinite(v.releasedAt))
+    .sort((a, b) => a.releasedAt - b.releasedAt);
+  const warnings: PolicyWarning[] = [];
+  for (let i = 1; i < breaking.length; i += 1) {
+    const previous = breaking[i - 1];
+    const current = breaking[i];
+    if (!previous || !current) continue;
+    const gap = current.releasedAt - previous.releasedAt;
+    if (gap >= BREAKING_SPACING_MS) continue;
+    warnings.push({
+      rule: PolicyRule.BreakingSpacing,
+      detail: `${PolicyRule.BreakingSpacing}: breaking releases should be at least ${formatDays(BREAKING_SPACING_MS)} days apart; ` +
+        `${previous.name} (${formatIsoDate(previous.releasedAt)}) and ${current.name} (${formatIsoDate(current.releasedAt)}) ` +
+        `are ${formatDays(gap)} days apart.`,
+      extensions: { rule: PolicyRule.BreakingSpacing, versions: [previous.name, current.name], gapDays: gap / DAY_MS },
+    });
+  }
+  return warnings;
+}

@@ -1,0 +1,64 @@
+import type { VersionaryError } from '../errors/index.ts';
+import { checkBreakingSpacing } from './breaking-spacing.ts';
+import { stateAt, transition } from './lifecycle-state.ts';
+import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { PolicyReport } from './policy-report.ts';
+import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
+import type { Audience, DeprecationSchedule } from './schedule.ts';
+import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
+
+/** Options for {@link checkSchedulePolicy}. */
+export interface CheckSchedulePolicyOptions {
+  /** The schedule to check (new or stored). */
+  schedule: DeprecationSchedule;
+  /** Every published version, with their current schedules. */
+  versions: readonly LifecycleVersion[];
+  /** Defaults to `public`. */
+  audience?: Audience;
+  replacement?: string;
+  /**
+   * The instant of a new scheduling call. When given, notice counts from here if the deprecation
+   * is backdated, and the version's current state must allow a new deprecation.
+   */
+  announcedAt?: number;
+  /** False when the sunset came from a default notice period rather than the caller. */
+  sunsetNamed?: boolean;
+}
+
+/**
+ * Check one deprecation schedule against every lifecycle rule and report all violations and
+ * warnings at once; it never throws and never adjusts the schedule.
+ *
+ * @example
+ * ```ts
+ * const { violations, warnings } = checkSchedulePolicy({ schedule, versions, audience: 'enterprise' });
+ * ```
+ */
+export function checkSchedulePolicy(options: CheckSchedulePolicyOptions): PolicyReport {
+  const { schedule, versions } = options;
+  const version = schedule.version;
+  const found = [
+    checkVersionKnown({ version, versions }),
+    options.announcedAt === undefined ? undefined : checkTransition({ ...options, announcedAt: options.announcedAt }),
+    checkSunsetOrder(schedule),
+    checkConcreteSunset({ schedule, sunsetNamed: options.sunsetNamed }),
+    checkNoticePeriod({ schedule, audience: options.audience ?? 'public', announcedAt: options.announcedAt }),
+    checkReplacementExists({ version, versions, replacement: options.replacement }),
+  ];
+  return {
+    violations: found.filter((v): v is VersionaryError => v !== undefined),
+    warnings: checkBreakingSpacing(versions),
+  };
+}
+
+function checkTransition(options: CheckSchedulePolicyOptions & { announcedAt: number }): VersionaryError | undefined {
+  const current = options.versions.find((v) => v.name === options.schedule.version);
+  if (!current) return undefined;
+  const state = stateAt({ schedule: current.schedule, clock: { now: () => options.announcedAt } });
+  try {
+    transition(state, options.schedule.reason === 'critical-fix' ? 'critical-fix' : 'schedule-deprecation');
+    return undefined;
+  } catch (error) {
+    return error as VersionaryError;
+  }
+}

@@ -1,0 +1,96 @@
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+
+/**
+ * Stable ids of the lifecycle policy rules; `docs/lifecycle.md` describes each one.
+ *
+ * @example
+ * ```ts
+ * if (err.extensions.rule === PolicyRule.NoticePeriod) showNoticeHelp();
+ * ```
+ */
+export const PolicyRule = {
+  NoticePeriod: 'notice-period',
+  ConcreteSunset: 'concrete-sunset',
+  SunsetOrder: 'sunset-order',
+  ReplacementExists: 'replacement-exists',
+  VersionKnown: 'version-known',
+  LifecycleTransition: 'lifecycle-transition',
+  BreakingSpacing: 'breaking-spacing',
+  MigrationGuide: 'migration-guide',
+  ScheduleInput: 'schedule-input',
+  ValidConfig: 'valid-config',
+} as const;
+
+/** One of the stable rule ids. */
+export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
+
+/** A rule that was bent but not broken: reported, never thrown. */
+export interface PolicyWarning {
+  rule: PolicyRule;
+  detail: string;
+  extensions: Record<string, unknown>;
+}
+
+/** Every violation and warning found by one check, so the caller can report them all at once. */
+export interface PolicyReport {
+  violations: VersionaryError[];
+  warnings: PolicyWarning[];
+}
+
+/** Options for {@link createViolation}. */
+export interface CreateViolationOptions {
+  code?: ErrorCode;
+  rule: PolicyRule;
+  /** The message after the rule id, naming the numbers involved. */
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+/**
+ * Build a rule violation: a `VersionaryError` whose detail starts with the rule id and whose
+ * `extensions.rule` carries it for machines.
+ *
+ * @example
+ * ```ts
+ * createViolation({ rule: PolicyRule.SunsetOrder, code: ErrorCode.InvalidSchedule, message: 'sunset before deprecation' });
+ * ```
+ */
+export function createViolation(options: CreateViolationOptions): VersionaryError {
+  return new VersionaryError({
+    code: options.code ?? ErrorCode.PolicyViolation,
+    detail: `${options.rule}: ${options.message}`,
+    extensions: { rule: options.rule, ...options.extensions },
+  });
+}
+
+/** Options for {@link toPolicyError}. */
+export interface ToPolicyErrorOptions {
+  /** Always wrap in this code, even a single violation (config checks use `INVALID_CONFIG`). */
+  code?: ErrorCode;
+  /** What was checked, for the summary line. */
+  subject: string;
+}
+
+/**
+ * Fold violations into one throwable error: a lone violation as itself, several under one error
+ * listing each in `extensions.violations`. Returns `undefined` when there is nothing to report.
+ *
+ * @example
+ * ```ts
+ * const error = toPolicyError(report.violations, { subject: 'deprecation of v1' });
+ * if (error) throw error;
+ * ```
+ */
+export function toPolicyError(
+  violations: readonly VersionaryError[],
+  options: ToPolicyErrorOptions,
+): VersionaryError | undefined {
+  const [first] = violations;
+  if (!first) return undefined;
+  if (violations.length === 1 && !options.code) return first;
+  return new VersionaryError({
+    code: options.code ?? ErrorCode.PolicyViolation,
+    detail: `${options.subject}: ${violations.length} lifecycle problem(s): ${violations.map((v) => v.detail).join(' | ')}`,
+    extensions: { violations: violations.map((v) => ({ code: v.code, detail: v.detail, ...v.extensions })) },
+  });
+}

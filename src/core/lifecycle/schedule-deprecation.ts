@@ -1,0 +1,104 @@
+import type { Clock } from '../clock/index.ts';
+import { ErrorCode } from '../errors/index.ts';
+import type { VersionaryError } from '../errors/index.ts';
+import { checkSchedulePolicy } from './check-schedule-policy.ts';
+import { monthsToMs } from './durations.ts';
+import type { LifecycleVersion } from './lifecycle-version.ts';
+import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
+import type { PolicyWarning } from './policy-report.ts';
+import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
+import { parseIsoInstant } from './time-format.ts';
+
+/** Options for {@link scheduleDeprecation}. */
+export interface ScheduleDeprecationOptions {
+  version: string;
+  /** Notice in months of 30 days; defaults to 6. Give this or `sunsetAt`, not both. */
+  noticeMonths?: number;
+  /** Epoch milliseconds or ISO 8601; defaults to now. */
+  deprecatedAt?: number | string;
+  /** Epoch milliseconds or ISO 8601; defaults to the deprecation time plus the notice. */
+  sunsetAt?: number | string;
+  /** Defaults to `planned`. */
+  reason?: DeprecationReason;
+  /** The version clients should move to; must be newer and not deprecated. */
+  replacement?: string;
+  /** Every published version with its current schedule, for the replacement and state rules. */
+  versions: readonly LifecycleVersion[];
+  /** Defaults to `public` (6 months of notice); `enterprise` needs 12. */
+  audience?: Audience;
+  clock: Clock;
+}
+
+/** Result of {@link scheduleDeprecation}. */
+export interface ScheduledDeprecation {
+  schedule: DeprecationSchedule;
+  /** Rules bent but not broken (for example breaking releases spaced under 12 months). */
+  warnings: PolicyWarning[];
+}
+
+/**
+ * Schedule a deprecation: deprecation at now (or the given time), sunset after the notice period
+ * (or at the given date), removed flag false. Every policy rule is checked first, and all
+ * violations are thrown together; nothing is ever silently adjusted.
+ *
+ * @example
+ * ```ts
+ * const { schedule } = scheduleDeprecation({ version: 'v1', versions, clock });
+ * // schedule.sunsetAt === clock.now() + 180 days
+ * ```
+ */
+export function scheduleDeprecation(options: ScheduleDeprecationOptions): ScheduledDeprecation {
+  const now = options.clock.now();
+  const inputErrors: VersionaryError[] = [];
+  const deprecatedAt = options.deprecatedAt === undefined ? now : toInstant(options.deprecatedAt, 'deprecatedAt', inputErrors);
+  const notice = checkNoticeInput(options, inputErrors);
+  const sunsetAt = options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : toInstant(options.sunsetAt, 'sunsetAt', inputErrors);
+  const schedule: DeprecationSchedule = {
+    version: options.version, deprecatedAt, sunsetAt, removed: false, reason: options.reason ?? 'planned',
+  };
+  if (inputErrors.length > 0) throw toPolicyError(inputErrors, { subject: `deprecation of ${options.version}` });
+  const report = checkSchedulePolicy({
+    schedule,
+    versions: options.versions,
+    audience: options.audience,
+    replacement: options.replacement,
+    announcedAt: now,
+    sunsetNamed: options.sunsetAt !== undefined,
+  });
+  const error = toPolicyError(report.violations, { subject: `deprecation of ${options.version}` });
+  if (error) throw error;
+  return { schedule, warnings: report.warnings };
+}
+
+function checkNoticeInput(options: ScheduleDeprecationOptions, errors: VersionaryError[]): number {
+  const months = options.noticeMonths ?? 6;
+  if (options.noticeMonths !== undefined && options.sunsetAt !== undefined) {
+    errors.push(createViolation({
+      code: ErrorCode.InvalidSchedule,
+      rule: PolicyRule.ScheduleInput,
+      message: `give either noticeMonths (${months}) or sunsetAt for ${options.version}, not both: they could disagree.`,
+      extensions: { version: options.version },
+    }));
+  }
+  if (!Number.isFinite(months) || months <= 0) {
+    errors.push(createViolation({
+      code: ErrorCode.InvalidSchedule,
+      rule: PolicyRule.ScheduleInput,
+      message: `noticeMonths must be a positive number of 30-day months; got ${String(months)}.`,
+      extensions: { version: options.version, noticeMonths: months },
+    }));
+  }
+  return months;
+}
+
+function toInstant(value: number | string, field: string, errors: VersionaryError[]): number {
+  const ms = typeof value === 'number' ? value : parseIsoInstant(value);
+  if (ms !== undefined && Number.isFinite(ms)) return ms;
+  errors.push(createViolation({
+    code: ErrorCode.InvalidSchedule,
+    rule: PolicyRule.ScheduleInput,
+    message: `${field} must be epoch milliseconds or an ISO 8601 date with a time zone; got ${JSON.stringify(value)}.`,
+    extensions: { field, value },
+  }));
+  return Number.NaN;
+}
