@@ -1,0 +1,88 @@
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { compareSchemas } from './diff-schema.ts';
+import { joinPointer } from './json-pointer.ts';
+import { isObjectLike } from './schema-model.ts';
+import type { Direction } from './types.ts';
+
+/**
+ * Compare the request bodies of one operation: presence, required flag, media types, schemas.
+ *
+ * @example
+ * ```ts
+ * diffRequestBody(ctx, { old: oldOperation, new: newOperation });
+ * ```
+ */
+export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
+  const ob = child(ops.old, 'requestBody');
+  const nb = child(ops.new, 'requestBody');
+  if (ob === undefined && nb === undefined) return;
+  if (ob === undefined && nb !== undefined) {
+    const body = ctx.new.resolver.resolve(nb);
+    const required = isObjectLike(body.value) && body.value.required === true;
+    emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', { at: nb, side: 'new', direction: 'request', message: `A ${required ? 'required' : 'optional'} request body was added.` });
+    return;
+  }
+  if (ob !== undefined && nb === undefined) {
+    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message: 'The request body was removed; what clients send is ignored.' });
+    return;
+  }
+  const o = ctx.old.resolver.resolve(ob as DocNode);
+  const n = ctx.new.resolver.resolve(nb as DocNode);
+  const was = isObjectLike(o.value) && o.value.required === true;
+  const now = isObjectLike(n.value) && n.value.required === true;
+  if (was !== now) {
+    emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', { at: n, side: 'new', direction: 'request', oldValue: was, newValue: now, message: `The request body became ${now ? 'required' : 'optional'}.` });
+  }
+  diffContent(ctx, { old: o, new: n, direction: 'request', label: 'body' });
+}
+
+/**
+ * Compare the `content` maps of two bodies (request bodies or responses).
+ *
+ * @example
+ * ```ts
+ * diffContent(ctx, { old, new: revised, direction: 'response', label: 'body' });
+ * ```
+ */
+export function diffContent(ctx: DiffContext, args: { old: DocNode; new: DocNode; direction: Direction; label: string }): void {
+  const oc = mediaMap(args.old);
+  const nc = mediaMap(args.new);
+  const Dir = args.direction === 'request' ? 'request' : 'response';
+  for (const [media, node] of oc) {
+    if (!nc.has(media)) emit(ctx, `${args.direction}-media-type-removed`, { at: node, side: 'old', direction: args.direction, oldValue: media, message: `The ${Dir} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.` });
+  }
+  for (const [media, node] of nc) {
+    const old = oc.get(media);
+    if (old === undefined) {
+      emit(ctx, `${args.direction}-media-type-added`, { at: node, side: 'new', direction: args.direction, newValue: media, message: `The ${Dir} content type ${media} was added.` });
+      continue;
+    }
+    const os = child(old, 'schema');
+    const ns = child(node, 'schema');
+    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: args.direction, label: args.label });
+  }
+}
+
+function mediaMap(body: DocNode): Map<string, DocNode> {
+  const out = new Map<string, DocNode>();
+  const content = isObjectLike(body.value) ? body.value.content : undefined;
+  if (!isObjectLike(content)) return out;
+  for (const [media, value] of Object.entries(content)) {
+    const key = media.split(';')[0]?.trim().toLowerCase() ?? media;
+    out.set(key, { uri: body.uri, pointer: joinPointer(body.pointer, 'content', media), value });
+  }
+  return out;
+}
+
+/**
+ * The node of a member of an object node, or undefined when absent.
+ *
+ * @example
+ * ```ts
+ * child({ uri, pointer: '/paths/~1a/get', value: op }, 'requestBody');
+ * ```
+ */
+export function child(node: DocNode, key: string): DocNode | undefined {
+  if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
+  return { uri: node.uri, pointer: joinPointer(node.pointer, key), value: node.value[key] };
+}

@@ -1,0 +1,91 @@
+import type { DocumentSet } from './document-set.ts';
+import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
+import { parsePointer } from './json-pointer.ts';
+import { createRefResolver, type RefResolver } from './ref-resolver.ts';
+import { compatRules, type RuleId } from './rules.ts';
+import type { Change, ChangeLocation, Direction } from './types.ts';
+
+/** A node somewhere in one of the two document sets. */
+export interface DocNode {
+  uri: string;
+  pointer: string;
+  value: unknown;
+}
+
+/** Shared state of one diff run. */
+export interface DiffContext {
+  old: { set: DocumentSet; resolver: RefResolver };
+  new: { set: DocumentSet; resolver: RefResolver };
+  equivalence: EquivalenceChecker;
+  /** Schema pairs already compared, per direction: the memo that makes cycles terminate. */
+  compared: Set<string>;
+  changes: Change[];
+  /** Operation being walked, named on changes found inside shared component schemas. */
+  via: string | undefined;
+}
+
+/** What an emitter needs besides the rule id. */
+export interface EmitOptions {
+  /** Where the change sits (new side, or old side for removals). */
+  at: { uri: string; pointer: string };
+  side: 'old' | 'new';
+  direction?: Direction;
+  oldValue?: unknown;
+  newValue?: unknown;
+  message: string;
+}
+
+/**
+ * Start a diff run over two document sets.
+ *
+ * @example
+ * ```ts
+ * const ctx = createDiffContext({ base: toDocumentSet(a), revision: toDocumentSet(b) });
+ * ```
+ */
+export function createDiffContext(sets: { base: DocumentSet; revision: DocumentSet }): DiffContext {
+  const oldResolver = createRefResolver(sets.base);
+  const newResolver = createRefResolver(sets.revision);
+  return {
+    old: { set: sets.base, resolver: oldResolver },
+    new: { set: sets.revision, resolver: newResolver },
+    equivalence: createEquivalenceChecker({ old: oldResolver, new: newResolver }),
+    compared: new Set(),
+    changes: [],
+    via: undefined,
+  };
+}
+
+/**
+ * Record one change; its level always comes from the rule registry.
+ *
+ * @example
+ * ```ts
+ * emit(ctx, 'endpoint-added', { at: { uri, pointer }, side: 'new', message: 'GET /users was added.' });
+ * ```
+ */
+export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
+  const location = locate(ctx, options);
+  const change: Change = { id, level: compatRules[id].level, location, message: options.message };
+  if (options.direction !== undefined) change.direction = options.direction;
+  if (options.oldValue !== undefined) change.oldValue = options.oldValue;
+  if (options.newValue !== undefined) change.newValue = options.newValue;
+  ctx.changes.push(change);
+}
+
+function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
+  const root = options.side === 'old' ? ctx.old.set.root : ctx.new.set.root;
+  const location: ChangeLocation = { pointer: options.at.pointer };
+  if (options.at.uri !== root) location.document = options.at.uri;
+  const tokens = parsePointer(options.at.pointer);
+  if (tokens[0] === 'paths' && tokens[1] !== undefined && tokens[2] !== undefined && location.document === undefined) {
+    location.path = tokens[1];
+    if (METHODS.has(tokens[2])) location.method = tokens[2].toUpperCase();
+  } else if (ctx.via !== undefined) {
+    location.via = ctx.via;
+  }
+  return location;
+}
+
+/** HTTP methods an OpenAPI path item may hold. */
+export const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);

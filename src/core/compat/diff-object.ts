@@ -1,0 +1,146 @@
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { compareSchemas, type ResolvedPair } from './diff-schema.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { RefResolver } from './ref-resolver.ts';
+import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
+import type { Direction } from './types.ts';
+
+interface Fields {
+  properties: Map<string, DocNode>;
+  required: Set<string>;
+}
+
+/**
+ * Compare object properties, required lists and additionalProperties. When only one side uses
+ * allOf, both sides are flattened first so moving fields into a shared base is no change.
+ *
+ * @example
+ * ```ts
+ * diffObject(ctx, { o, n, direction: 'response', label: 'user' });
+ * ```
+ */
+export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
+  const os = asSchema(p.o.value);
+  const ns = asSchema(p.n.value);
+  const flatten = Array.isArray(os.allOf) !== Array.isArray(ns.allOf);
+  const oldFields = collectFields(ctx.old.resolver, p.o, flatten);
+  const newFields = collectFields(ctx.new.resolver, p.n, flatten);
+  if (oldFields.properties.size > 0 || newFields.properties.size > 0) diffProperties(ctx, { p, oldFields, newFields });
+  diffAdditional(ctx, p);
+}
+
+function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields; newFields: Fields }): void {
+  const { p, oldFields, newFields } = args;
+  const skip = (node: DocNode | undefined, side: 'old' | 'new') => node !== undefined && isHidden(side === 'old' ? ctx.old.resolver : ctx.new.resolver, node, p.direction);
+  const visible = (name: string) => !skip(oldFields.properties.get(name), 'old') && !skip(newFields.properties.get(name), 'new');
+  const removed = [...oldFields.properties.keys()].filter((k) => !newFields.properties.has(k) && visible(k));
+  const added = [...newFields.properties.keys()].filter((k) => !oldFields.properties.has(k) && visible(k));
+  const field = (name: string) => `${p.label}.${name}`;
+  const Dir = p.direction === 'request' ? 'Request' : 'Response';
+
+  const [gone] = removed;
+  const [fresh] = added;
+  if (removed.length === 1 && added.length === 1 && gone !== undefined && fresh !== undefined
+    && ctx.equivalence.equivalent(oldFields.properties.get(gone) as DocNode, newFields.properties.get(fresh) as DocNode)) {
+    emit(ctx, `${p.direction}-property-renamed`, {
+      at: newFields.properties.get(fresh) as DocNode, side: 'new', direction: p.direction, oldValue: gone, newValue: fresh,
+      message: `${Dir} field \`${field(gone)}\` seems renamed to \`${fresh}\`; clients using the old name break.`,
+    });
+  } else {
+    for (const name of removed) {
+      emit(ctx, `${p.direction}-property-removed`, {
+        at: oldFields.properties.get(name) as DocNode, side: 'old', direction: p.direction, oldValue: name,
+        message: `${Dir} field \`${field(name)}\` was removed.`,
+      });
+    }
+    for (const name of added) {
+      const at = newFields.properties.get(name) as DocNode;
+      const required = newFields.required.has(name);
+      const id = p.direction === 'response' ? 'response-property-added' : required ? 'request-property-added-required' : 'request-property-added-optional';
+      const kind = p.direction === 'response' ? '' : required ? ' as a required field' : ' as an optional field';
+      emit(ctx, id, { at, side: 'new', direction: p.direction, newValue: name, message: `${Dir} field \`${field(name)}\` was added${kind}.` });
+    }
+  }
+  for (const [name, oldNode] of oldFields.properties) {
+    const newNode = newFields.properties.get(name);
+    if (newNode === undefined || !visible(name)) continue;
+    diffRequired(ctx, { p, name, at: newNode, was: oldFields.required.has(name), now: newFields.required.has(name) });
+    diffDeprecated(ctx, { p, name, oldNode, newNode });
+    compareSchemas(ctx, { old: oldNode, new: newNode, direction: p.direction, label: field(name) });
+  }
+  if (p.direction === 'response') diffOrder(ctx, { p, oldFields, newFields });
+}
+
+function diffRequired(ctx: DiffContext, args: { p: ResolvedPair; name: string; at: DocNode; was: boolean; now: boolean }): void {
+  const { p, name, at, was, now } = args;
+  if (was === now) return;
+  const id = now ? `${p.direction}-property-became-required` as const : `${p.direction}-property-became-optional` as const;
+  const message = p.direction === 'request'
+    ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`
+    : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
+  emit(ctx, id, { at, side: 'new', direction: p.direction, oldValue: was ? 'required' : 'optional', newValue: now ? 'required' : 'optional', message });
+}
+
+function diffDeprecated(ctx: DiffContext, args: { p: ResolvedPair; name: string; oldNode: DocNode; newNode: DocNode }): void {
+  const was = asSchema(ctx.old.resolver.resolve(args.oldNode).value).deprecated === true;
+  const now = asSchema(ctx.new.resolver.resolve(args.newNode).value).deprecated === true;
+  if (was || !now) return;
+  const { p, name } = args;
+  emit(ctx, `${p.direction}-property-deprecated`, {
+    at: args.newNode, side: 'new', direction: p.direction, newValue: name,
+    message: `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\` was deprecated.`,
+  });
+}
+
+function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields; newFields: Fields }): void {
+  const oldOrder = [...args.oldFields.properties.keys()].filter((k) => args.newFields.properties.has(k));
+  const newOrder = [...args.newFields.properties.keys()].filter((k) => args.oldFields.properties.has(k));
+  if (oldOrder.every((k, i) => newOrder[i] === k)) return;
+  emit(ctx, 'response-property-order-changed', {
+    at: { uri: args.p.n.uri, pointer: joinPointer(args.p.n.pointer, 'properties') }, side: 'new', direction: 'response',
+    oldValue: oldOrder, newValue: newOrder,
+    message: `Response fields of \`${args.p.label}\` changed order; only clients that rely on position are affected.`,
+  });
+}
+
+function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
+  const oa = asSchema(p.o.value).additionalProperties;
+  const na = asSchema(p.n.value).additionalProperties;
+  const base = { at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') }, side: 'new' as const, direction: p.direction, oldValue: oa, newValue: na };
+  const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
+  if (oa !== false && na === false) {
+    emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message: `${what} no longer allows extra fields.` });
+  } else if (oa === false && na !== undefined && na !== false) {
+    emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
+  } else if (isObjectLike(oa) && isObjectLike(na)) {
+    compareSchemas(ctx, {
+      old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'additionalProperties'), value: oa },
+      new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties'), value: na },
+      direction: p.direction,
+      label: `${p.label}.*`,
+    });
+  }
+}
+
+/** Clients never send read-only fields and never receive write-only ones. */
+function isHidden(resolver: RefResolver, node: DocNode, direction: Direction): boolean {
+  const schema = asSchema(resolver.resolve(node).value);
+  return direction === 'request' ? schema.readOnly === true : schema.writeOnly === true;
+}
+
+function collectFields(resolver: RefResolver, node: DocNode, flatten: boolean, depth = 0): Fields {
+  const schema = asSchema(node.value);
+  const properties = new Map<string, DocNode>();
+  const required = requiredOf(schema);
+  for (const [name, value] of Object.entries(propertiesOf(schema))) {
+    properties.set(name, { uri: node.uri, pointer: joinPointer(node.pointer, 'properties', name), value });
+  }
+  if (flatten && Array.isArray(schema.allOf) && depth < 32) {
+    schema.allOf.forEach((member, i) => {
+      const inner = collectFields(resolver, resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }), true, depth + 1);
+      for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
+      for (const name of inner.required) required.add(name);
+    });
+  }
+  return { properties, required };
+}

@@ -1,0 +1,98 @@
+import { diffRequestBody } from './diff-bodies.ts';
+import { createDiffContext, emit, type DiffContext } from './diff-context.ts';
+import { diffParameters } from './diff-parameters.ts';
+import { diffResponses } from './diff-responses.ts';
+import { toDocumentSet, type DocumentSet } from './document-set.ts';
+import { listOperations, type OperationEntry } from './openapi-document.ts';
+import { isObjectLike } from './schema-model.ts';
+import type { Change, ChangeSummary, DiffResult } from './types.ts';
+
+/** Options for {@link diffOpenApi}. */
+export interface DiffOpenApiOptions {
+  /** The older description: a parsed document or a {@link DocumentSet} for multi-file specs. */
+  base: unknown;
+  /** The newer description, same forms as `base`. */
+  revision: unknown;
+}
+
+/**
+ * Classify every difference between two OpenAPI 3.0/3.1 descriptions as breaking, risk or
+ * compatible. Changes inside a named component schema are reported once, at the schema.
+ *
+ * @example
+ * ```ts
+ * const { changes, summary } = diffOpenApi({ base: v1Doc, revision: v2Doc });
+ * if (summary.breaking > 0) console.log(changes.filter((c) => c.level === 'breaking'));
+ * ```
+ */
+export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
+  const base: DocumentSet = toDocumentSet(options.base);
+  const revision: DocumentSet = toDocumentSet(options.revision);
+  const ctx = createDiffContext({ base, revision });
+  const oldOps = listOperations(ctx.old);
+  const newOps = new Map(listOperations(ctx.new).map((op) => [op.key, op]));
+  const oldKeys = new Set(oldOps.map((op) => op.key));
+  for (const op of oldOps) {
+    const match = newOps.get(op.key);
+    ctx.via = `${op.method} ${match?.path ?? op.path}`;
+    if (match === undefined) reportRemoved(ctx, op);
+    else diffOperation(ctx, { old: op, new: match });
+  }
+  ctx.via = undefined;
+  for (const [key, op] of newOps) {
+    if (!oldKeys.has(key)) emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
+  }
+  const changes = dedupe(ctx.changes);
+  return { changes, summary: summarize(changes) };
+}
+
+/**
+ * Count changes by level.
+ *
+ * @example
+ * ```ts
+ * summarize(changes); // { breaking: 2, risk: 1, compatible: 9 }
+ * ```
+ */
+export function summarize(changes: readonly Change[]): ChangeSummary {
+  const summary: ChangeSummary = { breaking: 0, risk: 0, compatible: 0 };
+  for (const c of changes) summary[c.level]++;
+  return summary;
+}
+
+function reportRemoved(ctx: DiffContext, op: OperationEntry): void {
+  const deprecated = isObjectLike(op.operation.value) && op.operation.value.deprecated === true;
+  emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', {
+    at: op.operation, side: 'old',
+    message: `${op.method} ${op.path} was removed${deprecated ? ' after being deprecated' : ''}.`,
+  });
+}
+
+function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
+  const o = ops.old.operation.value as Record<string, unknown>;
+  const n = ops.new.operation.value as Record<string, unknown>;
+  const label = `${ops.new.method} ${ops.new.path}`;
+  if ((o.deprecated === true) !== (n.deprecated === true)) {
+    emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
+      at: ops.new.operation, side: 'new', oldValue: o.deprecated === true, newValue: n.deprecated === true,
+      message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
+    });
+  }
+  if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
+    emit(ctx, 'operation-id-changed', { at: ops.new.operation, side: 'new', oldValue: o.operationId, newValue: n.operationId, message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.` });
+  }
+  diffParameters(ctx, ops);
+  diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });
+  diffResponses(ctx, { old: ops.old.operation, new: ops.new.operation });
+}
+
+/** Two routes to one location (an inline schema swapped for a shared ref) may find the same change. */
+function dedupe(changes: Change[]): Change[] {
+  const seen = new Set<string>();
+  return changes.filter((c) => {
+    const key = `${c.id}|${c.location.document ?? ''}|${c.location.pointer}|${c.location.method ?? ''}|${JSON.stringify(c.oldValue) ?? ''}|${JSON.stringify(c.newValue) ?? ''}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

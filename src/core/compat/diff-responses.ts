@@ -1,0 +1,92 @@
+import { diffContent, child } from './diff-bodies.ts';
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { compareSchemas } from './diff-schema.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { RefResolver } from './ref-resolver.ts';
+import { isObjectLike } from './schema-model.ts';
+
+/**
+ * Compare the responses of one operation: status codes, headers, media types and schemas.
+ *
+ * @example
+ * ```ts
+ * diffResponses(ctx, { old: oldOperation, new: newOperation });
+ * ```
+ */
+export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
+  const oldMap = entries(child(ops.old, 'responses'));
+  const newMap = entries(child(ops.new, 'responses'));
+  for (const [status, node] of oldMap) {
+    if (newMap.has(status)) continue;
+    const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
+    emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message: `The ${status} response is no longer returned.` });
+  }
+  for (const [status, node] of newMap) {
+    const old = oldMap.get(status);
+    if (old === undefined) {
+      const id = isSuccess(status) ? 'response-success-status-added' : 'response-error-status-added';
+      emit(ctx, id, { at: node, side: 'new', direction: 'response', newValue: status, message: `A ${status} response may now be returned.` });
+      continue;
+    }
+    const o = ctx.old.resolver.resolve(old);
+    const n = ctx.new.resolver.resolve(node);
+    diffHeaders(ctx, { old: o, new: n, status });
+    diffContent(ctx, { old: o, new: n, direction: 'response', label: 'body' });
+  }
+}
+
+function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: string }): void {
+  const oh = headers(ctx.old.resolver, r.old);
+  const nh = headers(ctx.new.resolver, r.new);
+  for (const [name, h] of oh) {
+    if (!nh.has(name)) emit(ctx, 'response-header-removed', { at: h.node, side: 'old', direction: 'response', oldValue: h.name, message: `The ${r.status} response no longer has the ${h.name} header.` });
+  }
+  for (const [name, h] of nh) {
+    const old = oh.get(name);
+    if (old === undefined) {
+      emit(ctx, 'response-header-added', { at: h.node, side: 'new', direction: 'response', newValue: h.name, message: `The ${r.status} response has a new ${h.name} header.` });
+      continue;
+    }
+    if (old.required !== h.required) {
+      emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
+        at: h.node, side: 'new', direction: 'response', oldValue: old.required, newValue: h.required,
+        message: `The ${h.name} header of the ${r.status} response ${h.required ? 'is now always sent' : 'may now be missing'}.`,
+      });
+    }
+    const os = child(old.node, 'schema');
+    const ns = child(h.node, 'schema');
+    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: h.name });
+  }
+}
+
+function headers(resolver: RefResolver, response: DocNode) {
+  const out = new Map<string, { name: string; node: DocNode; required: boolean }>();
+  const map = isObjectLike(response.value) ? response.value.headers : undefined;
+  if (!isObjectLike(map)) return out;
+  for (const [name, raw] of Object.entries(map)) {
+    const node = resolver.resolve({ uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: raw });
+    out.set(name.toLowerCase(), { name, node, required: isObjectLike(node.value) && node.value.required === true });
+  }
+  return out;
+}
+
+function entries(node: DocNode | undefined): Map<string, DocNode> {
+  const out = new Map<string, DocNode>();
+  if (node === undefined || !isObjectLike(node.value)) return out;
+  for (const [status, value] of Object.entries(node.value)) {
+    out.set(status.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, status), value });
+  }
+  return out;
+}
+
+/**
+ * Whether a response key stands for success (1xx to 3xx, including ranges like `2XX`).
+ *
+ * @example
+ * ```ts
+ * isSuccess('204'); // true
+ * ```
+ */
+export function isSuccess(status: string): boolean {
+  return /^[123]/.test(status);
+}

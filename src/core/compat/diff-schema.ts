@@ -1,0 +1,195 @@
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { diffConstraints } from './diff-constraints.ts';
+import { diffObject } from './diff-object.ts';
+import { diffVariants, isUnionMismatch } from './diff-variants.ts';
+import { canonicalJson, sameValue } from './equivalence.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { ResolvedNode } from './ref-resolver.ts';
+import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
+import type { Direction } from './types.ts';
+
+/** A pair of schemas to compare and the way data flows through them. */
+export interface SchemaPair {
+  old: DocNode;
+  new: DocNode;
+  direction: Direction;
+  /** Dotted name of the value for messages (`customer.address.city`). */
+  label: string;
+}
+
+/** A resolved pair, as the keyword comparers receive it. */
+export interface ResolvedPair {
+  o: ResolvedNode;
+  n: ResolvedNode;
+  direction: Direction;
+  label: string;
+}
+
+/**
+ * Compare two schemas and record every change. Each (old location, new location, direction)
+ * is compared once, so shared component schemas report their changes once, at the schema, and
+ * circular refs terminate.
+ *
+ * @example
+ * ```ts
+ * compareSchemas(ctx, { old, new: revised, direction: 'response', label: 'body' });
+ * ```
+ */
+export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
+  const o = resolveSchema(ctx.old.resolver, pair.old);
+  const n = resolveSchema(ctx.new.resolver, pair.new);
+  const memo = `${pair.direction}|${o.key}|${n.key}`;
+  if (ctx.compared.has(memo)) return;
+  ctx.compared.add(memo);
+  const label = n.name ?? o.name ?? pair.label;
+  const resolved: ResolvedPair = { o, n, direction: pair.direction, label };
+  if (isUnionMismatch(o.value, n.value)) {
+    diffTypes(ctx, resolved);
+    diffVariants(ctx, resolved);
+    return;
+  }
+  if (!diffTypes(ctx, resolved)) return;
+  diffFormat(ctx, resolved);
+  diffEnum(ctx, resolved);
+  diffConstraints(ctx, resolved);
+  if (pair.direction === 'request') diffDefault(ctx, resolved);
+  diffDiscriminator(ctx, resolved);
+  diffObject(ctx, resolved);
+  diffItems(ctx, resolved);
+  diffVariants(ctx, resolved);
+}
+
+/**
+ * A short name for the value in messages.
+ *
+ * @example
+ * ```ts
+ * describeValue('response', 'user.email'); // 'Response value `user.email`'
+ * ```
+ */
+export function describeValue(direction: Direction, label: string): string {
+  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
+}
+
+/** Returns false when the types are incompatible: deeper differences would only repeat it. */
+function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
+  const ot = typeInfo(asSchema(p.o.value));
+  const nt = typeInfo(asSchema(p.n.value));
+  const at = { uri: p.n.uri, pointer: p.n.pointer };
+  const base = { at, side: 'new' as const, direction: p.direction };
+  let compatible = true;
+  if (ot.types !== undefined && nt.types !== undefined && !sameTypes(ot.types, nt.types)) {
+    const oldValue = formatTypes(ot.types);
+    const newValue = formatTypes(nt.types);
+    const what = `${describeValue(p.direction, p.label)} changed type from ${oldValue} to ${newValue}`;
+    if (p.direction === 'request' && isTypeSubset(ot.types, nt.types)) {
+      emit(ctx, 'request-type-widened', { ...base, oldValue, newValue, message: `${what}; every old value is still accepted.` });
+    } else if (p.direction === 'response' && isTypeSubset(nt.types, ot.types)) {
+      emit(ctx, 'response-type-narrowed', { ...base, oldValue, newValue, message: `${what}; every new value was valid before.` });
+    } else {
+      emit(ctx, `${p.direction}-type-changed`, { ...base, oldValue, newValue, message: `${what}.` });
+      compatible = false;
+    }
+  }
+  if (ot.nullable !== nt.nullable) {
+    const id = nt.nullable ? `${p.direction}-became-nullable` as const : `${p.direction}-became-not-nullable` as const;
+    const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
+    emit(ctx, id, { ...base, oldValue: ot.nullable, newValue: nt.nullable, message });
+  }
+  return compatible;
+}
+
+function sameTypes(a: ReadonlySet<string> | null, b: ReadonlySet<string> | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.size === b.size && [...a].every((t) => b.has(t));
+}
+
+function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
+  const of = asSchema(p.o.value).format;
+  const nf = asSchema(p.n.value).format;
+  if (of === nf || (of === undefined && nf === undefined)) return;
+  const base = { at: { uri: p.n.uri, pointer: p.n.pointer }, side: 'new' as const, direction: p.direction, oldValue: of, newValue: nf };
+  const what = describeValue(p.direction, p.label);
+  if (of === undefined) emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });
+  else if (nf === undefined) emit(ctx, `${p.direction}-format-removed`, { ...base, message: `${what} no longer has format ${String(of)}.` });
+  else emit(ctx, `${p.direction}-format-changed`, { ...base, message: `${what} changed format from ${String(of)} to ${String(nf)}.` });
+}
+
+function enumOf(schema: Record<string, unknown>): unknown[] | undefined {
+  if (Array.isArray(schema.enum)) return schema.enum;
+  return schema.const !== undefined ? [schema.const] : undefined;
+}
+
+function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
+  const oe = enumOf(asSchema(p.o.value));
+  const ne = enumOf(asSchema(p.n.value));
+  if (oe === undefined && ne === undefined) return;
+  const at = { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'enum') };
+  const base = { at, side: 'new' as const, direction: p.direction };
+  const what = describeValue(p.direction, p.label);
+  if (oe === undefined) {
+    emit(ctx, `${p.direction}-became-enum`, { ...base, newValue: ne, message: `${what} is now restricted to ${formatList(ne ?? [])}.` });
+    return;
+  }
+  if (ne === undefined) {
+    emit(ctx, `${p.direction}-enum-removed`, { ...base, oldValue: oe, message: `${what} is no longer restricted to ${formatList(oe)}.` });
+    return;
+  }
+  const oldKeys = new Set(oe.map(canonicalJson));
+  const newKeys = new Set(ne.map(canonicalJson));
+  for (const v of oe) {
+    if (!newKeys.has(canonicalJson(v))) {
+      emit(ctx, `${p.direction}-enum-value-removed`, { ...base, oldValue: v, message: `${what} no longer ${p.direction === 'request' ? 'accepts' : 'takes'} the value ${canonicalJson(v)}.` });
+    }
+  }
+  for (const v of ne) {
+    if (!oldKeys.has(canonicalJson(v))) {
+      emit(ctx, `${p.direction}-enum-value-added`, { ...base, newValue: v, message: `${what} may now take the value ${canonicalJson(v)}.` });
+    }
+  }
+}
+
+function formatList(values: unknown[]): string {
+  const shown = values.slice(0, 8).map(canonicalJson).join(', ');
+  return values.length > 8 ? `${shown}, ... (${values.length} values)` : shown;
+}
+
+function diffDefault(ctx: DiffContext, p: ResolvedPair): void {
+  const od = asSchema(p.o.value).default;
+  const nd = asSchema(p.n.value).default;
+  if (od === undefined && nd === undefined) return;
+  if (od !== undefined && nd !== undefined && sameValue(od, nd)) return;
+  const message = `${describeValue('request', p.label)} default changed from ${od === undefined ? 'none' : canonicalJson(od)} to ${nd === undefined ? 'none' : canonicalJson(nd)}.`;
+  emit(ctx, 'request-default-changed', { at: { uri: p.n.uri, pointer: p.n.pointer }, side: 'new', direction: 'request', oldValue: od, newValue: nd, message });
+}
+
+function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
+  const od = asSchema(p.o.value).discriminator;
+  const nd = asSchema(p.n.value).discriminator;
+  if (!isObjectLike(od) && !isObjectLike(nd)) return;
+  const oldName = isObjectLike(od) ? od.propertyName : undefined;
+  const newName = isObjectLike(nd) ? nd.propertyName : undefined;
+  const oldKeys = isObjectLike(od) && isObjectLike(od.mapping) ? Object.keys(od.mapping) : [];
+  const newKeys = new Set(isObjectLike(nd) && isObjectLike(nd.mapping) ? Object.keys(nd.mapping) : []);
+  const lost = oldKeys.filter((k) => !newKeys.has(k));
+  if (oldName === newName && lost.length === 0) return;
+  const message = oldName === newName
+    ? `${describeValue(p.direction, p.label)} discriminator no longer maps ${lost.join(', ')}.`
+    : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
+  emit(ctx, `${p.direction}-discriminator-changed`, {
+    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') }, side: 'new', direction: p.direction,
+    oldValue: od, newValue: nd, message,
+  });
+}
+
+function diffItems(ctx: DiffContext, p: ResolvedPair): void {
+  const oi = asSchema(p.o.value).items;
+  const ni = asSchema(p.n.value).items;
+  if (oi === undefined || ni === undefined || Array.isArray(oi) || Array.isArray(ni)) return;
+  compareSchemas(ctx, {
+    old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'items'), value: oi },
+    new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'items'), value: ni },
+    direction: p.direction,
+    label: `${p.label}[]`,
+  });
+}

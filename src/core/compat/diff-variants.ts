@@ -1,0 +1,113 @@
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { compareSchemas, describeValue, type ResolvedPair } from './diff-schema.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
+import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';
+
+interface Member {
+  node: DocNode;
+  resolved: ResolvedNode;
+}
+
+/**
+ * Whether exactly one side is a oneOf/anyOf union: then the other side is compared as a
+ * union of one, and the keyword-by-keyword comparison would only repeat noise.
+ *
+ * @example
+ * ```ts
+ * isUnionMismatch({ type: 'string' }, { anyOf: [{ type: 'string' }, { type: 'integer' }] }); // true
+ * ```
+ */
+export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean {
+  return unionKey(asSchema(oldSchema)) === undefined !== (unionKey(asSchema(newSchema)) === undefined);
+}
+
+/**
+ * Compare oneOf/anyOf alternatives and allOf members. Members are matched by component name,
+ * then by structural equality (so a renamed or inlined ref matches), then by type.
+ *
+ * @example
+ * ```ts
+ * diffVariants(ctx, { o, n, direction: 'response', label: 'charge.customer' });
+ * ```
+ */
+export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
+  const os = asSchema(p.o.value);
+  const ns = asSchema(p.n.value);
+  const ok = unionKey(os);
+  const nk = unionKey(ns);
+  if (ok !== undefined || nk !== undefined) {
+    const oldMembers = ok === undefined ? [{ node: p.o, resolved: p.o }] : membersOf(ctx.old.resolver, p.o, ok);
+    const newMembers = nk === undefined ? [{ node: p.n, resolved: p.n }] : membersOf(ctx.new.resolver, p.n, nk);
+    const { pairs, removed, added } = matchMembers(ctx, oldMembers, newMembers);
+    const what = describeValue(p.direction, p.label);
+    for (const m of removed) {
+      emit(ctx, `${p.direction}-variant-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} lost the alternative ${memberName(m)}.` });
+    }
+    for (const m of added) {
+      emit(ctx, `${p.direction}-variant-added`, { at: m.node, side: 'new', direction: p.direction, newValue: memberName(m), message: `${what} has a new alternative ${memberName(m)}.` });
+    }
+    for (const [a, b] of pairs) {
+      if (a.resolved.key === p.o.key && b.resolved.key === p.n.key) continue;
+      compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+    }
+  }
+  if (Array.isArray(os.allOf) && Array.isArray(ns.allOf)) diffAllOf(ctx, p);
+}
+
+function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
+  const { pairs, removed, added } = matchMembers(ctx, membersOf(ctx.old.resolver, p.o, 'allOf'), membersOf(ctx.new.resolver, p.n, 'allOf'), true);
+  const what = describeValue(p.direction, p.label);
+  for (const m of removed) {
+    emit(ctx, `${p.direction}-all-of-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} no longer includes ${memberName(m)} (allOf).` });
+  }
+  for (const m of added) {
+    emit(ctx, `${p.direction}-all-of-added`, { at: m.node, side: 'new', direction: p.direction, newValue: memberName(m), message: `${what} now also includes ${memberName(m)} (allOf).` });
+  }
+  for (const [a, b] of pairs) compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+}
+
+function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefined {
+  if (Array.isArray(schema.oneOf)) return 'oneOf';
+  if (Array.isArray(schema.anyOf)) return 'anyOf';
+  return undefined;
+}
+
+function membersOf(resolver: RefResolver, node: ResolvedNode, key: 'oneOf' | 'anyOf' | 'allOf'): Member[] {
+  const list = asSchema(node.value)[key] as unknown[];
+  return list.map((value, i) => {
+    const raw = { uri: node.uri, pointer: joinPointer(node.pointer, key, i), value };
+    return { node: raw, resolved: resolveSchema(resolver, raw) };
+  });
+}
+
+function memberName(m: Member): string {
+  if (m.resolved.name !== undefined) return `\`${m.resolved.name}\``;
+  return formatTypes(typeInfo(asSchema(m.resolved.value)).types);
+}
+
+function matchMembers(ctx: DiffContext, oldMembers: Member[], newMembers: Member[], byPosition = false) {
+  const pairs: [Member, Member][] = [];
+  const oldLeft = new Set(oldMembers);
+  const newLeft = new Set(newMembers);
+  const pass = (same: (a: Member, b: Member) => boolean) => {
+    for (const a of oldLeft) {
+      for (const b of newLeft) {
+        if (!same(a, b)) continue;
+        pairs.push([a, b]);
+        oldLeft.delete(a);
+        newLeft.delete(b);
+        break;
+      }
+    }
+  };
+  pass((a, b) => a.resolved.name !== undefined && a.resolved.name === b.resolved.name);
+  pass((a, b) => ctx.equivalence.equivalent(a.node, b.node));
+  pass((a, b) => {
+    const ta = typeInfo(asSchema(a.resolved.value)).types;
+    const tb = typeInfo(asSchema(b.resolved.value)).types;
+    return ta !== undefined && tb !== undefined && formatTypes(ta) === formatTypes(tb);
+  });
+  if (byPosition) pass(() => true);
+  return { pairs, removed: [...oldLeft], added: [...newLeft] };
+}

@@ -1,0 +1,66 @@
+/**
+ * Escape one JSON pointer token (RFC 6901).
+ *
+ * @example
+ * ```ts
+ * escapePointerToken('/users/{id}'); // '~1users~1{id}'
+ * ```
+ */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * Split a JSON pointer (with or without a leading `#`) into unescaped tokens.
+ *
+ * @example
+ * ```ts
+ * parsePointer('#/paths/~1users'); // ['paths', '/users']
+ * ```
+ */
+export function parsePointer(pointer: string): string[] {
+  const raw = pointer.startsWith('#') ? pointer.slice(1) : pointer;
+  if (raw === '' || raw === '/') return raw === '/' ? [''] : [];
+  const decoded = safeDecode(raw);
+  return decoded.slice(1).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+}
+
+/**
+ * Append tokens to a pointer, escaping each.
+ *
+ * @example
+ * ```ts
+ * joinPointer('/components/schemas', 'a/b'); // '/components/schemas/a~1b'
+ * ```
+ */
+export function joinPointer(base: string, ...tokens: (string | number)[]): string {
+  let out = base;
+  for (const t of tokens) out += '/' + escapePointerToken(String(t));
+  return out;
+}
+
+/**
+ * Read the value a pointer designates, or `undefined` when any step is missing.
+ *
+ * @example
+ * ```ts
+ * getAtPointer({ a: [1, 2] }, '/a/1'); // 2
+ * ```
+ */
+export function getAtPointer(root: unknown, pointer: string): unknown {
+  let node: unknown = root;
+  for (const token of parsePointer(pointer)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    if (!Object.hasOwn(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

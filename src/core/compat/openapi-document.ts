@@ -1,0 +1,76 @@
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { METHODS, type DocNode } from './diff-context.ts';
+import type { DocumentSet } from './document-set.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { RefResolver } from './ref-resolver.ts';
+import { isObjectLike } from './schema-model.ts';
+
+/** One operation of a document, after resolving its path item. */
+export interface OperationEntry {
+  /** `GET /users/{}`: method plus the path with parameter names blanked, so renames match. */
+  key: string;
+  method: string;
+  path: string;
+  pathItem: DocNode;
+  operation: DocNode;
+}
+
+/**
+ * Check that a document set's root is an OpenAPI 3.x description; throws `SPEC_INVALID`.
+ *
+ * @example
+ * ```ts
+ * assertOpenApiDocument(toDocumentSet({ openapi: '3.1.0', paths: {} }));
+ * ```
+ */
+export function assertOpenApiDocument(set: DocumentSet): Record<string, unknown> {
+  const doc = set.documents.get(set.root);
+  const fail = (detail: string) => new VersionaryError({ code: ErrorCode.SpecInvalid, detail: `${set.root}: ${detail}` });
+  if (!isObjectLike(doc)) throw fail('the document is not a JSON/YAML object.');
+  if (typeof doc.openapi !== 'string' || !/^3\.\d+/.test(doc.openapi)) {
+    throw fail(`expected an OpenAPI 3.x document (an "openapi": "3.x.y" field), found ${doc.swagger !== undefined ? 'Swagger 2.0' : JSON.stringify(doc.openapi ?? null)}.`);
+  }
+  if (doc.paths !== undefined && !isObjectLike(doc.paths)) throw fail('"paths" must be an object.');
+  return doc;
+}
+
+/**
+ * Normalise a path template so `/users/{id}` and `/users/{userId}` are the same endpoint.
+ *
+ * @example
+ * ```ts
+ * normalizePath('/users/{userId}/posts'); // '/users/{}/posts'
+ * ```
+ */
+export function normalizePath(path: string): string {
+  return path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/';
+}
+
+/**
+ * List the operations of a document in document order, keyed for matching.
+ *
+ * @example
+ * ```ts
+ * listOperations({ set, resolver }).map((op) => op.key); // ['GET /users', 'POST /users']
+ * ```
+ */
+export function listOperations(side: { set: DocumentSet; resolver: RefResolver }): OperationEntry[] {
+  const doc = assertOpenApiDocument(side.set);
+  const paths = isObjectLike(doc.paths) ? doc.paths : {};
+  const out: OperationEntry[] = [];
+  for (const [path, raw] of Object.entries(paths)) {
+    const item = side.resolver.resolve({ uri: side.set.root, pointer: joinPointer('/paths', path), value: raw });
+    if (!isObjectLike(item.value)) continue;
+    for (const [method, op] of Object.entries(item.value)) {
+      if (!METHODS.has(method) || !isObjectLike(op)) continue;
+      out.push({
+        key: `${method.toUpperCase()} ${normalizePath(path)}`,
+        method: method.toUpperCase(),
+        path,
+        pathItem: item,
+        operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
+      });
+    }
+  }
+  return out;
+}

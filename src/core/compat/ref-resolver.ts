@@ -1,0 +1,105 @@
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { DocumentSet } from './document-set.ts';
+import { getAtPointer } from './json-pointer.ts';
+
+/** A node reached after following zero or more `$ref`s. */
+export interface ResolvedNode {
+  /** Absolute URI of the document holding the node. */
+  uri: string;
+  /** JSON pointer of the node inside that document ('' for the root). */
+  pointer: string;
+  value: unknown;
+  /** `uri#pointer`: identifies the node across the whole set. */
+  key: string;
+  /** Component name when the node is `#/components/<kind>/<name>`. */
+  name?: string;
+}
+
+/** Follows `$ref`s over a {@link DocumentSet}. */
+export interface RefResolver {
+  /** Follow `$ref` chains from `value` found at `uri#pointer`. */
+  resolve(node: { uri: string; pointer: string; value: unknown }): ResolvedNode;
+}
+
+/**
+ * Build a resolver that follows `$ref` chains, inside one document or across documents.
+ * A missing target or a ref loop throws `REF_BROKEN` naming the document and the place.
+ *
+ * @example
+ * ```ts
+ * const resolver = createRefResolver(toDocumentSet(doc));
+ * resolver.resolve({ uri: set.root, pointer: '/paths/~1users/get', value: op });
+ * ```
+ */
+export function createRefResolver(set: DocumentSet): RefResolver {
+  return {
+    resolve(start) {
+      let current = { uri: start.uri, pointer: start.pointer, value: start.value };
+      const seen = new Set<string>();
+      while (isRefObject(current.value)) {
+        const from = `${current.uri}#${current.pointer}`;
+        if (seen.has(from)) throw refError(`$ref loop at ${from}`);
+        seen.add(from);
+        current = follow(set, current.uri, current.value.$ref, from);
+      }
+      const key = `${current.uri}#${current.pointer}`;
+      const match = /^\/components\/[^/]+\/([^/]+)$/.exec(current.pointer);
+      return match?.[1] === undefined
+        ? { ...current, key }
+        : { ...current, key, name: match[1].replaceAll('~1', '/').replaceAll('~0', '~') };
+    },
+  };
+}
+
+/**
+ * Tell whether a node is a Reference Object.
+ *
+ * @example
+ * ```ts
+ * isRefObject({ $ref: '#/components/schemas/User' }); // true
+ * ```
+ */
+export function isRefObject(value: unknown): value is { $ref: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
+}
+
+/**
+ * Resolve a `$ref` string against the URI of the document that holds it.
+ *
+ * @example
+ * ```ts
+ * resolveRefUri('common.yaml#/X', 'file:///api/openapi.yaml'); // { uri: 'file:///api/common.yaml', pointer: '/X' }
+ * ```
+ */
+export function resolveRefUri(ref: string, baseUri: string): { uri: string; pointer: string } {
+  const hash = ref.indexOf('#');
+  const filePart = hash === -1 ? ref : ref.slice(0, hash);
+  const pointer = hash === -1 ? '' : ref.slice(hash + 1);
+  if (filePart === '') return { uri: baseUri, pointer };
+  try {
+    return { uri: new URL(filePart, baseUri).href, pointer };
+  } catch {
+    throw refError(`cannot resolve "${ref}" against ${baseUri}`);
+  }
+}
+
+function follow(set: DocumentSet, baseUri: string, ref: string, from: string) {
+  const { uri, pointer } = resolveRefUri(ref, baseUri);
+  const doc = set.documents.get(uri);
+  if (doc === undefined) throw refError(`$ref "${ref}" at ${from} points to ${uri}, which is not loaded`);
+  const value = pointer === '' ? doc : getAtPointer(doc, pointer);
+  if (value === undefined) throw refError(`$ref "${ref}" at ${from} points to ${pointer} in ${uri}, which does not exist`);
+  return { uri, pointer: decodePointer(pointer), value };
+}
+
+function decodePointer(pointer: string): string {
+  try {
+    return decodeURIComponent(pointer);
+  } catch {
+    return pointer;
+  }
+}
+
+function refError(detail: string): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.RefBroken, detail: `Broken $ref: ${detail}.` });
+}

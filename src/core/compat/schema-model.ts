@@ -1,0 +1,142 @@
+import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
+import { joinPointer } from './json-pointer.ts';
+
+/** A schema object seen as a plain record. */
+export type SchemaObject = Record<string, unknown>;
+
+/** The base types a schema admits (null handled apart), or `any` when unconstrained. */
+export interface TypeInfo {
+  /** `null` = any type; `undefined` = cannot tell (unions, refs to elsewhere). */
+  types: ReadonlySet<string> | null | undefined;
+  nullable: boolean;
+}
+
+/** Keywords that never change what a schema accepts. */
+export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
+  'description', 'title', 'summary', 'example', 'examples', 'externalDocs', 'xml', '$comment', 'deprecated',
+  '$id', '$schema', '$anchor', 'contentMediaType', 'contentEncoding',
+]);
+
+/**
+ * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`).
+ *
+ * @example
+ * ```ts
+ * asSchema(true); // {}
+ * ```
+ */
+export function asSchema(value: unknown): SchemaObject {
+  if (value === false) return { not: {} };
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as SchemaObject;
+  return {};
+}
+
+/**
+ * Resolve a schema's refs and peel `allOf: [X]` wrappers that only add annotations, so a ref
+ * restructured that way is the same schema.
+ *
+ * @example
+ * ```ts
+ * resolveSchema(resolver, { uri, pointer: '/components/schemas/A', value: { allOf: [{ $ref: '#/components/schemas/B' }] } });
+ * ```
+ */
+export function resolveSchema(resolver: RefResolver, node: { uri: string; pointer: string; value: unknown }): ResolvedNode {
+  let resolved = resolver.resolve(node);
+  for (let i = 0; i < 16; i++) {
+    const schema = asSchema(resolved.value);
+    const allOf = schema.allOf;
+    if (!Array.isArray(allOf) || allOf.length !== 1) return resolved;
+    if (!Object.keys(schema).every((k) => k === 'allOf' || ANNOTATION_KEYS.has(k) || k.startsWith('x-') || k === 'nullable' && schema.nullable === false)) return resolved;
+    const inner = resolver.resolve({ uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', 0), value: allOf[0] });
+    resolved = resolved.name !== undefined && inner.name === undefined ? { ...inner, name: resolved.name } : inner;
+  }
+  return resolved;
+}
+
+/**
+ * Read the types a schema admits, folding 3.0 `nullable` and 3.1 `null` types together.
+ *
+ * @example
+ * ```ts
+ * typeInfo({ type: ['string', 'null'] }); // { types: Set { 'string' }, nullable: true }
+ * ```
+ */
+export function typeInfo(schema: SchemaObject): TypeInfo {
+  const raw = schema.type;
+  const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw.filter((t): t is string => typeof t === 'string') : undefined;
+  let nullable = schema.nullable === true;
+  if (list !== undefined) {
+    if (list.includes('null')) nullable = true;
+    return { types: new Set(list.filter((t) => t !== 'null')), nullable };
+  }
+  if (schema.properties !== undefined || isObjectLike(schema.additionalProperties)) return { types: new Set(['object']), nullable };
+  if (schema.items !== undefined || schema.prefixItems !== undefined) return { types: new Set(['array']), nullable };
+  const opaque = ['$ref', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', 'not', 'if'].some((k) => schema[k] !== undefined);
+  return { types: opaque ? undefined : null, nullable };
+}
+
+/**
+ * Whether every value of type set `inner` is also in `outer` (integer sits inside number).
+ *
+ * @example
+ * ```ts
+ * isTypeSubset(new Set(['integer']), new Set(['number'])); // true
+ * ```
+ */
+export function isTypeSubset(inner: ReadonlySet<string> | null, outer: ReadonlySet<string> | null): boolean {
+  if (outer === null) return true;
+  if (inner === null) return false;
+  for (const t of inner) {
+    if (!outer.has(t) && !(t === 'integer' && outer.has('number'))) return false;
+  }
+  return true;
+}
+
+/**
+ * Render a type set for messages.
+ *
+ * @example
+ * ```ts
+ * formatTypes(new Set(['string', 'integer'])); // 'string | integer'
+ * ```
+ */
+export function formatTypes(types: ReadonlySet<string> | null | undefined): string {
+  if (types === null || types === undefined) return 'any';
+  return types.size === 0 ? 'none' : [...types].join(' | ');
+}
+
+/**
+ * The `properties` map of a schema, or an empty one.
+ *
+ * @example
+ * ```ts
+ * propertiesOf({ properties: { a: {} } }); // { a: {} }
+ * ```
+ */
+export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
+  return isObjectLike(schema.properties) ? schema.properties as Record<string, unknown> : {};
+}
+
+/**
+ * The `required` list of a schema as a set.
+ *
+ * @example
+ * ```ts
+ * requiredOf({ required: ['id'] }).has('id'); // true
+ * ```
+ */
+export function requiredOf(schema: SchemaObject): Set<string> {
+  return new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+}
+
+/**
+ * Whether a value is a non-array object.
+ *
+ * @example
+ * ```ts
+ * isObjectLike([]); // false
+ * ```
+ */
+export function isObjectLike(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
