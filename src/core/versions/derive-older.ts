@@ -27,7 +27,7 @@ export interface DeriveOlderOptions {
  * ```
  */
 export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
-  const schemas = structuredClone(options.schemas);
+  const schemas: SchemaMap = { ...options.schemas };
   let operations = [...options.operations];
   const problems: string[] = [];
   const fail = (text: string) => problems.push(`${options.version}: ${text}`);
@@ -39,8 +39,8 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       if (operations.length === before) fail(`endpoint-added names ${step.method} ${step.path}, which the version does not route`);
       continue;
     }
-    const schema = schemas[step.schema];
-    if (!schema) {
+    const original = schemas[step.schema];
+    if (!original) {
       fail(`${step.op} names schema "${step.schema}", which the version does not define`);
       continue;
     }
@@ -48,13 +48,17 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       schemas[step.schema] = structuredClone(step.previous);
       continue;
     }
-    const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+    // Copy on write: schemas may share property objects, and each version must own its edits.
+    const schema: JsonSchema = { ...original };
+    schemas[step.schema] = schema;
+    const props = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) };
+    schema.properties = props;
     const present = Object.hasOwn(props, step.field);
     const where = `${step.schema}.${step.field}`;
     if (step.op === 'field-removed') {
       if (present) fail(`field-removed names ${where}, which the version still has`);
       else {
-        schema.properties = { ...props, [step.field]: structuredClone(step.definition) };
+        props[step.field] = structuredClone(step.definition);
         if (step.required) schema.required = [...requiredOf(schema), step.field];
       }
       continue;
@@ -64,15 +68,16 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       continue;
     }
     if (step.op === 'field-added') {
-      const { [step.field]: _gone, ...rest } = props;
-      schema.properties = rest;
+      delete props[step.field];
       const required = requiredOf(schema).filter((f) => f !== step.field);
       if (required.length > 0) schema.required = required;
       else delete schema.required;
     } else if (step.op === 'field-retyped') {
       props[step.field] = structuredClone(step.previous);
     } else {
-      removeEnumValues({ where, field: props[step.field] as JsonSchema, step, fail });
+      const field = { ...(props[step.field] as JsonSchema) };
+      props[step.field] = field;
+      removeEnumValues({ where, field, step, fail });
     }
   }
   return { schemas, operations, problems };

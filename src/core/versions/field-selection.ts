@@ -56,7 +56,7 @@ function parseFields(options: { fields: string; version: ApiVersion; target: str
     const shown = unknown.map((n) => (n === '' ? '(empty name)' : `"${n}"`)).join(', ');
     throw new VersionaryError({
       code: ErrorCode.UnknownField,
-      detail: `fields names ${shown}, which ${version.name} ${target} does not have. Known fields: ${known.join(', ')}.`,
+      detail: `fields names ${shown}, which the ${version.name} representation does not have. Known fields: ${known.join(', ')}.`,
       errors: unknown.map((n) => ({ pointer: '/query/fields', detail: `unknown field "${n}"` })),
       extensions: { knownFields: known },
     });

@@ -1,0 +1,53 @@
+import { ref, type SchemaMap } from '../../core/versions/index.ts';
+
+const name = { type: 'string', minLength: 1, maxLength: 200 };
+const email = { type: 'string', format: 'email', maxLength: 254 };
+const nickname = { type: 'string', minLength: 1, maxLength: 100 };
+const status = { type: 'string', enum: ['active', 'inactive', 'pending'] };
+const id = { type: 'integer', minimum: 1 };
+const userProperties = { id, name, email, nickname, status };
+
+/**
+ * The newest representation of every resource. Older versions are derived from it by the version
+ * changes in `./versions`; handlers speak only this.
+ *
+ * @example
+ * ```ts
+ * headSchemas.User.properties
+ * ```
+ */
+export const headSchemas: SchemaMap = {
+  User: { type: 'object', required: ['id', 'name', 'status'], properties: userProperties },
+  UserDetail: {
+    type: 'object',
+    required: ['id', 'name', 'status', '_version'],
+    properties: { ...userProperties, _version: { type: 'integer', minimum: 1, description: 'Revision of the user, bumped on every change.' } },
+  },
+  UserInput: {
+    type: 'object', additionalProperties: false, required: ['name'],
+    properties: { name, email, nickname, status },
+  },
+  UserPatch: {
+    type: 'object', additionalProperties: false,
+    description: 'A JSON Merge Patch (RFC 7396): null clears an optional field.',
+    properties: { name, email: { type: ['string', 'null'], format: 'email', maxLength: 254 }, nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 }, status },
+  },
+  PageMeta: {
+    type: 'object', required: ['limit', 'nextCursor', 'next'],
+    properties: {
+      limit: { type: 'integer' },
+      nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' },
+      next: { type: ['string', 'null'], description: 'URL of the next page; null on the last page.' },
+    },
+  },
+  UserList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('User') }, meta: ref('PageMeta') } },
+  Post: {
+    type: 'object', required: ['id', 'userId', 'title', 'body', 'createdAt'],
+    properties: { id, userId: id, title: { type: 'string' }, body: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+  },
+  PostInput: {
+    type: 'object', additionalProperties: false, required: ['title', 'body'],
+    properties: { title: { type: 'string', minLength: 1, maxLength: 300 }, body: { type: 'string', maxLength: 20000 } },
+  },
+  PostList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('Post') }, meta: ref('PageMeta') } },
+};

@@ -1,0 +1,17 @@
+import type { DatabaseConfig } from '../config/load-config.ts';
+import type { Storage } from '../ports/index.ts';
+import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+
+/**
+ * The composition root's choice of storage adapter.
+ *
+ * @example
+ * ```ts
+ * const storage = await openStorage({ kind: 'sqlite', path: ':memory:' });
+ * ```
+ */
+export async function openStorage(database: DatabaseConfig): Promise<Storage> {
+  if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path });
+  throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: 'PostgreSQL storage is not available in this build; use DATABASE_URL=sqlite:<path>.' });
+}

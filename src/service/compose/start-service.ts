@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app/build-app.ts';
+import { loadConfig, type LoadConfigOptions } from '../config/load-config.ts';
+import { openStorage } from './open-storage.ts';
+
+/**
+ * Start the service: parse config, open and migrate storage, build the app, listen, and close
+ * gracefully on SIGTERM/SIGINT.
+ *
+ * @example
+ * ```ts
+ * await startService({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
+ * ```
+ */
+export async function startService(options: LoadConfigOptions): Promise<FastifyInstance> {
+  const config = loadConfig(options);
+  const storage = await openStorage(config.database);
+  const app = await buildApp({ config, storage, clock: { now: Date.now } });
+  app.addHook('onClose', async () => storage.close());
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(() => process.exit(0), (error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  return app;
+}

@@ -1,0 +1,3 @@
+export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome } from './users.ts';
+export type { PostRecord, PostStore } from './posts.ts';
+export type { Storage } from './storage.ts';

@@ -1,0 +1,26 @@
+import type { Page, PageOptions } from './users.ts';
+
+/** A stored post. */
+export interface PostRecord {
+  id: number;
+  userId: number;
+  title: string;
+  body: string;
+  createdAt: string;
+}
+
+/**
+ * The service's port for posts, always reached through their user.
+ *
+ * @example
+ * ```ts
+ * await posts.create({ userId: 1, title: 'Hello', body: '...', at });
+ * ```
+ */
+export interface PostStore {
+  list(options: PageOptions & { userId: number }): Promise<Page<PostRecord>>;
+  get(options: { userId: number; postId: number }): Promise<PostRecord | undefined>;
+  /** Undefined when the user does not exist. */
+  create(options: { userId: number; title: string; body: string; at: string }): Promise<PostRecord | undefined>;
+  delete(options: { userId: number; postId: number }): Promise<boolean>;
+}

@@ -1,0 +1,57 @@
+/** User lifecycle status in storage (the newest enum). */
+export type UserStatus = 'active' | 'inactive' | 'pending';
+
+/** A stored user. */
+export interface UserRecord {
+  id: number;
+  name: string;
+  email: string | null;
+  nickname: string | null;
+  status: UserStatus;
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The writable fields of a user. */
+export interface UserValues {
+  name: string;
+  email: string | null;
+  nickname: string | null;
+  status: UserStatus;
+}
+
+/** One page of a keyset-paginated list. */
+export interface Page<T> {
+  items: T[];
+  /** Id after which the next page starts; null on the last page. */
+  nextAfter: number | null;
+}
+
+/** Options for listing a page. */
+export interface PageOptions {
+  limit: number;
+  /** Return items with an id greater than this (0 for the first page). */
+  afterId: number;
+}
+
+/** The outcome of a conditional write. */
+export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'stale' };
+
+/**
+ * The service's port for users. Writes are conditional on the revision the caller read, so
+ * concurrent writers never lose each other's changes.
+ *
+ * @example
+ * ```ts
+ * const user = await users.create({ values, at: new Date().toISOString() });
+ * ```
+ */
+export interface UserStore {
+  list(options: PageOptions): Promise<Page<UserRecord>>;
+  get(id: number): Promise<UserRecord | undefined>;
+  create(options: { values: UserValues; at: string }): Promise<UserRecord>;
+  update(options: { id: number; values: UserValues; expectedRevision: number; at: string }): Promise<WriteOutcome<UserRecord>>;
+  delete(options: { id: number; expectedRevision?: number }): Promise<WriteOutcome<null>>;
+  count(): Promise<number>;
+}

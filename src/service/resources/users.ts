@@ -1,0 +1,125 @@
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { OperationContext, OperationHandler, OperationResult } from '../../http/index.ts';
+import type { UserRecord, UserStatus, UserStore, UserValues } from '../ports/index.ts';
+import { toListResult } from './paging.ts';
+import { notFound, parseId, parsePage } from './params.ts';
+
+/** Options for {@link createUserHandlers}. */
+export interface UserHandlersOptions {
+  users: UserStore;
+  clock: Clock;
+}
+
+type UserInput = { name: string; email?: string; nickname?: string; status?: UserStatus };
+type UserPatch = { name?: string; email?: string | null; nickname?: string | null; status?: UserStatus };
+
+const maxAttempts = 5;
+
+/**
+ * The user handlers: one per operation, written against the newest representation.
+ *
+ * @example
+ * ```ts
+ * const handlers = { ...createUserHandlers({ users: storage.users, clock }) };
+ * ```
+ */
+export function createUserHandlers({ users, clock }: UserHandlersOptions): Record<string, OperationHandler> {
+  const at = () => new Date(clock.now()).toISOString();
+
+  // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
+  const write = async (ctx: OperationContext, build: (current: UserRecord) => UserValues): Promise<OperationResult> => {
+    const id = parseId({ raw: ctx.params.id, what: 'user' });
+    for (let attempt = 0; attempt < maxAttempts; attempt++) {
+      const current = await users.get(id);
+      if (!current) throw notFound('user', id);
+      assertIfMatch(ctx, current.revision);
+      const outcome = await users.update({ id, values: build(current), expectedRevision: current.revision, at: at() });
+      if (outcome.kind === 'missing') throw notFound('user', id);
+      if (outcome.kind === 'ok') return { status: 200, body: toUserDetail(outcome.value), revision: outcome.value.revision };
+    }
+    throw new VersionaryError({ code: ErrorCode.Conflict, detail: 'The user kept changing while this write ran; retry.' });
+  };
+
+  return {
+    'users.list': async (ctx) => {
+      const request = parsePage(ctx.query);
+      const page = await users.list(request);
+      return toListResult({ ctx, path: '/users', page, request, toItem: toUser });
+    },
+    'users.get': async (ctx) => {
+      const id = parseId({ raw: ctx.params.id, what: 'user' });
+      const user = await users.get(id);
+      if (!user) throw notFound('user', id);
+      return { status: 200, body: toUserDetail(user), revision: user.revision };
+    },
+    'users.create': async (ctx) => {
+      const input = ctx.body as UserInput;
+      const user = await users.create({ values: fromInput(input), at: at() });
+      return { status: 201, body: toUserDetail(user), revision: user.revision, location: `/users/${user.id}` };
+    },
+    'users.replace': async (ctx) => write(ctx, (current) => {
+      const values = fromInput(ctx.body as UserInput);
+      // Fields the client's version cannot express are kept, not cleared.
+      if (ctx.hiddenFields.has('email')) values.email = current.email;
+      if (ctx.hiddenFields.has('nickname')) values.nickname = current.nickname;
+      return values;
+    }),
+    'users.patch': async (ctx) => write(ctx, (current) => applyMergePatch(current, ctx.body as UserPatch)),
+    'users.delete': async (ctx) => {
+      const id = parseId({ raw: ctx.params.id, what: 'user' });
+      let expectedRevision: number | undefined;
+      if (ctx.ifMatch !== undefined) {
+        const current = await users.get(id);
+        if (!current) throw notFound('user', id);
+        assertIfMatch(ctx, current.revision);
+        expectedRevision = current.revision;
+      }
+      const outcome = await users.delete({ id, expectedRevision });
+      if (outcome.kind === 'missing') throw notFound('user', id);
+      if (outcome.kind === 'stale') throw stale();
+      return { status: 204 };
+    },
+  };
+}
+
+function assertIfMatch(ctx: OperationContext, revision: number): void {
+  if (ctx.ifMatch === undefined || ctx.ifMatch === '*') return;
+  if (!ctx.ifMatch.includes(revision)) throw stale();
+}
+
+function stale(): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.PreconditionFailed, detail: 'If-Match does not name the current revision: read the user again.' });
+}
+
+function fromInput(input: UserInput): UserValues {
+  return { name: input.name, email: input.email ?? null, nickname: input.nickname ?? null, status: input.status ?? 'active' };
+}
+
+function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
+  const values: UserValues = { name: current.name, email: current.email, nickname: current.nickname, status: current.status };
+  if (patch.name !== undefined) values.name = patch.name;
+  if (patch.status !== undefined) values.status = patch.status;
+  if (patch.email !== undefined) values.email = patch.email;
+  if (patch.nickname !== undefined) values.nickname = patch.nickname;
+  return values;
+}
+
+/**
+ * The newest list-item representation of a user: optional fields only when set.
+ *
+ * @example
+ * ```ts
+ * toUser(record) // { id, name, status, email? , nickname? }
+ * ```
+ */
+export function toUser(user: UserRecord): Record<string, unknown> {
+  const body: Record<string, unknown> = { id: user.id, name: user.name, status: user.status };
+  if (user.email !== null) body.email = user.email;
+  if (user.nickname !== null) body.nickname = user.nickname;
+  return body;
+}
+
+function toUserDetail(user: UserRecord): Record<string, unknown> {
+  return { ...toUser(user), _version: user.revision };
+}

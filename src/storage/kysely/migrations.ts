@@ -1,0 +1,43 @@
+import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/** Dialect facts the shared migrations need. */
+export interface MigrationDialect {
+  /** Column type of an auto-incrementing primary key. */
+  serial: 'integer' | 'serial' | 'bigserial';
+}
+
+/**
+ * The schema migrations, written once for SQLite and PostgreSQL; run at start in name order.
+ *
+ * @example
+ * ```ts
+ * new Migrator({ db, provider: createMigrationProvider({ serial: 'integer' }) });
+ * ```
+ */
+export function createMigrationProvider(dialect: MigrationDialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001-users-and-posts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createTable('users')
+          .addColumn('id', dialect.serial, (c) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('email', 'text')
+          .addColumn('nickname', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createTable('posts')
+          .addColumn('id', dialect.serial, (c) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('posts_user_id').on('posts').columns(['user_id', 'id']).execute();
+      },
+    },
+  };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,43 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { PostRecord, PostStore } from '../../service/ports/index.ts';
+import type { PostsTable, Tables } from './tables.ts';
+
+/**
+ * The posts port over Kysely. A post is created only if its user exists, in one statement, so a
+ * concurrent delete of the user cannot leave an orphan.
+ *
+ * @example
+ * ```ts
+ * const posts = createPostStore(db);
+ * ```
+ */
+export function createPostStore(db: Kysely<Tables>): PostStore {
+  return {
+    async list({ userId, limit, afterId }) {
+      const rows = await db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit + 1).execute();
+      const items = rows.slice(0, limit).map(toPost);
+      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
+    },
+    async get({ userId, postId }) {
+      const row = await db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '=', postId).executeTakeFirst();
+      return row && toPost(row);
+    },
+    async create({ userId, title, body, at }) {
+      const row = await db.insertInto('posts')
+        .columns(['user_id', 'title', 'body', 'created_at'])
+        .expression((eb) => eb.selectFrom('users')
+          .select([eb.val(userId).as('user_id'), eb.val(title).as('title'), eb.val(body).as('body'), eb.val(at).as('created_at')])
+          .where('users.id', '=', userId))
+        .returningAll().executeTakeFirst();
+      return row && toPost(row);
+    },
+    async delete({ userId, postId }) {
+      const result = await db.deleteFrom('posts').where('user_id', '=', userId).where('id', '=', postId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+function toPost(row: Selectable<PostsTable>): PostRecord {
+  return { id: Number(row.id), userId: Number(row.user_id), title: row.title, body: row.body, createdAt: row.created_at };
+}

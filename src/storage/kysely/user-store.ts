@@ -1,0 +1,58 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
+import type { Tables, UsersTable } from './tables.ts';
+
+/**
+ * The users port over Kysely: the same SQL for SQLite and PostgreSQL. Conditional writes compare
+ * the revision inside the UPDATE, so the check and the write are one atomic statement.
+ *
+ * @example
+ * ```ts
+ * const users = createUserStore(db);
+ * ```
+ */
+export function createUserStore(db: Kysely<Tables>): UserStore {
+  return {
+    async list({ limit, afterId }) {
+      const rows = await db.selectFrom('users').selectAll().where('id', '>', afterId).orderBy('id').limit(limit + 1).execute();
+      const items = rows.slice(0, limit).map(toUser);
+      return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
+    },
+    async get(id) {
+      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toUser(row);
+    },
+    async create({ values, at }) {
+      const row = await db.insertInto('users').values({ ...values, revision: 1, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+      return toUser(row);
+    },
+    async update({ id, values, expectedRevision, at }) {
+      const row = await db.updateTable('users')
+        .set({ ...values, revision: expectedRevision + 1, updated_at: at })
+        .where('id', '=', id).where('revision', '=', expectedRevision)
+        .returningAll().executeTakeFirst();
+      if (row) return { kind: 'ok', value: toUser(row) };
+      const exists = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+      return exists ? { kind: 'stale' } : { kind: 'missing' };
+    },
+    async delete({ id, expectedRevision }) {
+      let query = db.deleteFrom('users').where('id', '=', id);
+      if (expectedRevision !== undefined) query = query.where('revision', '=', expectedRevision);
+      const result = await query.executeTakeFirst();
+      if (Number(result.numDeletedRows) > 0) return { kind: 'ok', value: null };
+      const exists = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+      return exists ? { kind: 'stale' } : { kind: 'missing' };
+    },
+    async count() {
+      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+function toUser(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: Number(row.id), name: row.name, email: row.email, nickname: row.nickname,
+    status: row.status as UserStatus, revision: Number(row.revision), createdAt: row.created_at, updatedAt: row.updated_at,
+  };
+}
