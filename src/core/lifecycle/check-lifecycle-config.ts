@@ -8,7 +8,14 @@ import { checkReplacementExists } from './replacement-rule.ts';
 import type { Audience } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/** Options for {@link checkLifecycleConfig}. */
+/**
+ * Options for {@link checkLifecycleConfig}.
+ *
+ * @example
+ * ```ts
+ * checkLifecycleConfig({ versions, audience: 'enterprise' } satisfies CheckLifecycleConfigOptions);
+ * ```
+ */
 export interface CheckLifecycleConfigOptions {
   versions: readonly LifecycleVersion[];
   /** Defaults to `public`. Typed loosely because it usually comes straight from a config file. */

@@ -7,7 +7,14 @@ import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts
 import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/** Options for {@link checkSchedulePolicy}. */
+/**
+ * Options for {@link checkSchedulePolicy}.
+ *
+ * @example
+ * ```ts
+ * const options: CheckSchedulePolicyOptions = { schedule, versions, audience: 'public' };
+ * ```
+ */
 export interface CheckSchedulePolicyOptions {
   /** The schedule to check (new or stored). */
   schedule: DeprecationSchedule;

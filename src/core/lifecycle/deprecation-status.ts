@@ -12,13 +12,27 @@ import type { DeprecationSchedule } from './schedule.ts';
  */
 export type DeprecationStatus = 'not_deprecated' | 'deprecated' | 'ending_soon' | 'removed';
 
-/** Options for {@link checkDeprecationStatus}. */
+/**
+ * Options for {@link checkDeprecationStatus}.
+ *
+ * @example
+ * ```ts
+ * checkDeprecationStatus({ schedule: undefined, clock } satisfies CheckDeprecationStatusOptions);
+ * ```
+ */
 export interface CheckDeprecationStatusOptions {
   schedule: DeprecationSchedule | undefined;
   clock: Clock;
 }
 
-/** Result of {@link checkDeprecationStatus}. */
+/**
+ * Result of {@link checkDeprecationStatus}.
+ *
+ * @example
+ * ```ts
+ * const { status, flaggedRemoved }: DeprecationStatusResult = checkDeprecationStatus({ schedule, clock });
+ * ```
+ */
 export interface DeprecationStatusResult {
   status: DeprecationStatus;
   /** The schedule as it must be stored from now on (a new object when the removed flag was set). */

@@ -28,7 +28,14 @@ export type LifecycleEvent =
   | 'deprecation-date-passed'
   | 'sunset-date-passed';
 
-/** One row of {@link lifecycleTransitions}. */
+/**
+ * One row of {@link lifecycleTransitions}.
+ *
+ * @example
+ * ```ts
+ * const row: LifecycleTransition = { from: 'active', event: 'critical-fix', to: 'deprecated', effect: 'headers' };
+ * ```
+ */
 export interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;
@@ -91,7 +98,14 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Lifecy
   return row.to;
 }
 
-/** Options for {@link stateAt}. */
+/**
+ * Options for {@link stateAt}.
+ *
+ * @example
+ * ```ts
+ * stateAt({ schedule, clock } satisfies StateAtOptions);
+ * ```
+ */
 export interface StateAtOptions {
   /** The version's deprecation, or `undefined` when none is registered. */
   schedule: DeprecationSchedule | undefined;

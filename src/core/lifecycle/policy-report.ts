@@ -21,23 +21,51 @@ export const PolicyRule = {
   ValidConfig: 'valid-config',
 } as const;
 
-/** One of the stable rule ids. */
+/**
+ * One of the stable rule ids.
+ *
+ * @example
+ * ```ts
+ * const rule: PolicyRule = 'notice-period';
+ * ```
+ */
 export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
 
-/** A rule that was bent but not broken: reported, never thrown. */
+/**
+ * A rule that was bent but not broken: reported, never thrown.
+ *
+ * @example
+ * ```ts
+ * for (const warning of report.warnings) log.warn(warning.detail);
+ * ```
+ */
 export interface PolicyWarning {
   rule: PolicyRule;
   detail: string;
   extensions: Record<string, unknown>;
 }
 
-/** Every violation and warning found by one check, so the caller can report them all at once. */
+/**
+ * Every violation and warning found by one check, so the caller can report them all at once.
+ *
+ * @example
+ * ```ts
+ * const { violations, warnings }: PolicyReport = checkLifecycleConfig({ versions });
+ * ```
+ */
 export interface PolicyReport {
   violations: VersionaryError[];
   warnings: PolicyWarning[];
 }
 
-/** Options for {@link createViolation}. */
+/**
+ * Options for {@link createViolation}.
+ *
+ * @example
+ * ```ts
+ * createViolation({ rule: PolicyRule.MigrationGuide, message: 'v1 links no guide.' } satisfies CreateViolationOptions);
+ * ```
+ */
 export interface CreateViolationOptions {
   code?: ErrorCode;
   rule: PolicyRule;
@@ -63,7 +91,14 @@ export function createViolation(options: CreateViolationOptions): VersionaryErro
   });
 }
 
-/** Options for {@link toPolicyError}. */
+/**
+ * Options for {@link toPolicyError}.
+ *
+ * @example
+ * ```ts
+ * toPolicyError(violations, { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig });
+ * ```
+ */
 export interface ToPolicyErrorOptions {
   /** Always wrap in this code, even a single violation (config checks use `INVALID_CONFIG`). */
   code?: ErrorCode;

@@ -3,7 +3,14 @@ import type { VersionaryError } from '../errors/index.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 
-/** Options for {@link resolveReplacement} and {@link checkReplacementExists}. */
+/**
+ * Options for {@link resolveReplacement} and {@link checkReplacementExists}.
+ *
+ * @example
+ * ```ts
+ * resolveReplacement({ version: 'v1', versions, replacement: 'v3' } satisfies ReplacementOptions);
+ * ```
+ */
 export interface ReplacementOptions {
   /** The version to be deprecated. */
   version: string;

@@ -9,7 +9,14 @@ import type { PolicyWarning } from './policy-report.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { parseIsoInstant } from './time-format.ts';
 
-/** Options for {@link scheduleDeprecation}. */
+/**
+ * Options for {@link scheduleDeprecation}.
+ *
+ * @example
+ * ```ts
+ * scheduleDeprecation({ version: 'v1', noticeMonths: 12, audience: 'enterprise', versions, clock });
+ * ```
+ */
 export interface ScheduleDeprecationOptions {
   version: string;
   /** Notice in months of 30 days; defaults to 6. Give this or `sunsetAt`, not both. */
@@ -29,7 +36,14 @@ export interface ScheduleDeprecationOptions {
   clock: Clock;
 }
 
-/** Result of {@link scheduleDeprecation}. */
+/**
+ * Result of {@link scheduleDeprecation}.
+ *
+ * @example
+ * ```ts
+ * const { schedule, warnings }: ScheduledDeprecation = scheduleDeprecation({ version: 'v1', versions, clock });
+ * ```
+ */
 export interface ScheduledDeprecation {
   schedule: DeprecationSchedule;
   /** Rules bent but not broken (for example breaking releases spaced under 12 months). */

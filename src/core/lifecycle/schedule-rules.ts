@@ -20,7 +20,14 @@ export function minimumNoticeMs(audience: Audience): number {
   return monthsToMs(MINIMUM_NOTICE_MONTHS[audience]);
 }
 
-/** Options for {@link checkNoticePeriod}. */
+/**
+ * Options for {@link checkNoticePeriod}.
+ *
+ * @example
+ * ```ts
+ * checkNoticePeriod({ schedule, audience: 'public', announcedAt: clock.now() } satisfies CheckNoticePeriodOptions);
+ * ```
+ */
 export interface CheckNoticePeriodOptions {
   schedule: DeprecationSchedule;
   audience: Audience;
@@ -56,7 +63,14 @@ export function checkNoticePeriod(options: CheckNoticePeriodOptions): Versionary
   });
 }
 
-/** Options for {@link checkConcreteSunset}. */
+/**
+ * Options for {@link checkConcreteSunset}.
+ *
+ * @example
+ * ```ts
+ * checkConcreteSunset({ schedule, sunsetNamed: true } satisfies CheckConcreteSunsetOptions);
+ * ```
+ */
 export interface CheckConcreteSunsetOptions {
   schedule: DeprecationSchedule;
   /** False when the sunset was derived from a notice period rather than named by the caller. */

@@ -9,7 +9,14 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const ISO_PATTERN =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}:\d{2}))?$/;
 
-/** A UTC calendar date and time of day, as produced by {@link toCivil}. */
+/**
+ * A UTC calendar date and time of day, as produced by {@link toCivil}.
+ *
+ * @example
+ * ```ts
+ * const { year, month, day }: CivilTime = toCivil(clock.now());
+ * ```
+ */
 export interface CivilTime {
   year: number;
   /** 1 to 12. */

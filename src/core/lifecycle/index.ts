@@ -1,0 +1,39 @@
+export { DAY_MS, MONTH_MS, ENDING_SOON_AFTER_MS, WARNING_WINDOW_MS, monthsToMs, formatDays } from './durations.ts';
+export {
+  daysFromCivil, toCivil, formatIsoInstant, formatIsoDate, formatImfFixdate, parseIsoInstant, isLeapYear,
+} from './time-format.ts';
+export type { CivilTime } from './time-format.ts';
+export type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
+export type { LifecycleVersion } from './lifecycle-version.ts';
+export { lifecycleTransitions, canTransition, transition, stateAt } from './lifecycle-state.ts';
+export type { LifecycleState, LifecycleEvent, LifecycleTransition, StateAtOptions } from './lifecycle-state.ts';
+export { checkDeprecationStatus } from './deprecation-status.ts';
+export type {
+  DeprecationStatus, CheckDeprecationStatusOptions, DeprecationStatusResult,
+} from './deprecation-status.ts';
+export { nextLifecycleChange, earliest } from './next-change.ts';
+export type { NextLifecycleChangeOptions } from './next-change.ts';
+export { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
+export type { PolicyWarning, PolicyReport, CreateViolationOptions, ToPolicyErrorOptions } from './policy-report.ts';
+export { minimumNoticeMs, checkNoticePeriod, checkConcreteSunset, checkSunsetOrder } from './schedule-rules.ts';
+export type { CheckNoticePeriodOptions, CheckConcreteSunsetOptions } from './schedule-rules.ts';
+export { resolveReplacement, checkVersionKnown, checkReplacementExists } from './replacement-rule.ts';
+export type { ReplacementOptions } from './replacement-rule.ts';
+export { BREAKING_SPACING_MS, checkBreakingSpacing } from './breaking-spacing.ts';
+export { checkSchedulePolicy } from './check-schedule-policy.ts';
+export type { CheckSchedulePolicyOptions } from './check-schedule-policy.ts';
+export { checkLifecycleConfig, assertLifecycleConfig, checkMigrationGuide } from './check-lifecycle-config.ts';
+export type { CheckLifecycleConfigOptions } from './check-lifecycle-config.ts';
+export { scheduleDeprecation } from './schedule-deprecation.ts';
+export type { ScheduleDeprecationOptions, ScheduledDeprecation } from './schedule-deprecation.ts';
+export { quoteHeaderText, linkTarget } from './header-text.ts';
+export { deprecationHeaders } from './deprecation-headers.ts';
+export type {
+  DeprecationHeaderStyle, HeaderSchedule, DeprecationHeadersOptions, DeprecationHeaders,
+} from './deprecation-headers.ts';
+export { formatVersionList, versionListHeaders } from './version-list-headers.ts';
+export type { VersionListHeadersOptions, VersionListHeaders } from './version-list-headers.ts';
+export { buildLifecycleDocument } from './lifecycle-document.ts';
+export type { LifecycleDocument, LifecycleDocumentEntry, BuildLifecycleDocumentOptions } from './lifecycle-document.ts';
+export { summarizeUsage } from './usage-summary.ts';
+export type { UsageRecord, VersionUsage, SummarizeUsageOptions } from './usage-summary.ts';

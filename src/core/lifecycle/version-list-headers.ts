@@ -1,0 +1,70 @@
+import type { Clock } from '../clock/index.ts';
+import { checkDeprecationStatus } from './deprecation-status.ts';
+import type { LifecycleVersion } from './lifecycle-version.ts';
+import { earliest, nextLifecycleChange } from './next-change.ts';
+
+/**
+ * Join version names into a header list value (`v2, v3`).
+ *
+ * @example
+ * ```ts
+ * formatVersionList(['v2', 'v3']); // 'v2, v3'
+ * ```
+ */
+export function formatVersionList(names: readonly string[]): string {
+  return names.join(', ');
+}
+
+/**
+ * Options for {@link versionListHeaders}.
+ *
+ * @example
+ * ```ts
+ * versionListHeaders({ versions, clock } satisfies VersionListHeadersOptions);
+ * ```
+ */
+export interface VersionListHeadersOptions {
+  versions: readonly LifecycleVersion[];
+  clock: Clock;
+}
+
+/**
+ * Result of {@link versionListHeaders}.
+ *
+ * @example
+ * ```ts
+ * const { headers, changesAt }: VersionListHeaders = versionListHeaders({ versions, clock });
+ * ```
+ */
+export interface VersionListHeaders {
+  /** `api-supported-versions` (current) and `api-deprecated-versions` (deprecated, not yet removed); each omitted when empty. */
+  headers: Record<string, string>;
+  /** The first instant at which the lists may change by time alone; `undefined` when never. */
+  changesAt: number | undefined;
+}
+
+/**
+ * The `api-supported-versions` and `api-deprecated-versions` header values, oldest release first.
+ * Removed versions appear in neither list.
+ *
+ * @example
+ * ```ts
+ * versionListHeaders({ versions, clock }).headers; // { 'api-supported-versions': 'v2', 'api-deprecated-versions': 'v1' }
+ * ```
+ */
+export function versionListHeaders(options: VersionListHeadersOptions): VersionListHeaders {
+  const supported: string[] = [];
+  const deprecated: string[] = [];
+  const ordered = [...options.versions].sort((a, b) => a.releasedAt - b.releasedAt);
+  for (const version of ordered) {
+    const { status } = checkDeprecationStatus({ schedule: version.schedule, clock: options.clock });
+    if (status === 'not_deprecated') supported.push(version.name);
+    else if (status !== 'removed') deprecated.push(version.name);
+  }
+  const headers: Record<string, string> = {};
+  if (supported.length > 0) headers['api-supported-versions'] = formatVersionList(supported);
+  if (deprecated.length > 0) headers['api-deprecated-versions'] = formatVersionList(deprecated);
+  const now = options.clock.now();
+  const changesAt = earliest(options.versions.map((v) => nextLifecycleChange({ schedule: v.schedule, now })));
+  return { headers, changesAt };
+}
