@@ -23,8 +23,8 @@ export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
   const os = asSchema(p.o.value);
   const ns = asSchema(p.n.value);
   const flatten = Array.isArray(os.allOf) !== Array.isArray(ns.allOf);
-  const oldFields = collectFields(ctx.old.resolver, p.o, flatten);
-  const newFields = collectFields(ctx.new.resolver, p.n, flatten);
+  const oldFields = collectFields(ctx.old.resolver, p.o, { flatten });
+  const newFields = collectFields(ctx.new.resolver, p.n, { flatten });
   if (oldFields.properties.size > 0 || newFields.properties.size > 0) diffProperties(ctx, { p, oldFields, newFields });
   diffAdditional(ctx, p);
 }
@@ -128,16 +128,17 @@ function isHidden(resolver: RefResolver, node: DocNode, direction: Direction): b
   return direction === 'request' ? schema.readOnly === true : schema.writeOnly === true;
 }
 
-function collectFields(resolver: RefResolver, node: DocNode, flatten: boolean, depth = 0): Fields {
+function collectFields(resolver: RefResolver, node: DocNode, options: { flatten: boolean; depth?: number }): Fields {
+  const depth = options.depth ?? 0;
   const schema = asSchema(node.value);
   const properties = new Map<string, DocNode>();
   const required = requiredOf(schema);
   for (const [name, value] of Object.entries(propertiesOf(schema))) {
     properties.set(name, { uri: node.uri, pointer: joinPointer(node.pointer, 'properties', name), value });
   }
-  if (flatten && Array.isArray(schema.allOf) && depth < 32) {
+  if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(resolver, resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }), true, depth + 1);
+      const inner = collectFields(resolver, resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }), { flatten: true, depth: depth + 1 });
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });

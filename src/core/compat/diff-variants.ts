@@ -39,7 +39,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
   if (ok !== undefined || nk !== undefined) {
     const oldMembers = ok === undefined ? [{ node: p.o, resolved: p.o }] : membersOf(ctx.old.resolver, p.o, ok);
     const newMembers = nk === undefined ? [{ node: p.n, resolved: p.n }] : membersOf(ctx.new.resolver, p.n, nk);
-    const { pairs, removed, added } = matchMembers(ctx, oldMembers, newMembers);
+    const { pairs, removed, added } = matchMembers(ctx, { old: oldMembers, new: newMembers });
     const what = describeValue(p.direction, p.label);
     for (const m of removed) {
       emit(ctx, `${p.direction}-variant-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} lost the alternative ${memberName(m)}.` });
@@ -56,7 +56,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
 }
 
 function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
-  const { pairs, removed, added } = matchMembers(ctx, membersOf(ctx.old.resolver, p.o, 'allOf'), membersOf(ctx.new.resolver, p.n, 'allOf'), true);
+  const { pairs, removed, added } = matchMembers(ctx, { old: membersOf(ctx.old.resolver, p.o, 'allOf'), new: membersOf(ctx.new.resolver, p.n, 'allOf'), byPosition: true });
   const what = describeValue(p.direction, p.label);
   for (const m of removed) {
     emit(ctx, `${p.direction}-all-of-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} no longer includes ${memberName(m)} (allOf).` });
@@ -86,7 +86,8 @@ function memberName(m: Member): string {
   return formatTypes(typeInfo(asSchema(m.resolved.value)).types);
 }
 
-function matchMembers(ctx: DiffContext, oldMembers: Member[], newMembers: Member[], byPosition = false) {
+function matchMembers(ctx: DiffContext, members: { old: Member[]; new: Member[]; byPosition?: boolean }) {
+  const { old: oldMembers, new: newMembers, byPosition = false } = members;
   const pairs: [Member, Member][] = [];
   const oldLeft = new Set(oldMembers);
   const newLeft = new Set(newMembers);

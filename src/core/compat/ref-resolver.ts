@@ -40,7 +40,7 @@ export function createRefResolver(set: DocumentSet): RefResolver {
         const from = `${current.uri}#${current.pointer}`;
         if (seen.has(from)) throw refError(`$ref loop at ${from}`);
         seen.add(from);
-        current = follow(set, current.uri, current.value.$ref, from);
+        current = follow(set, { baseUri: current.uri, ref: current.value.$ref, from });
       }
       const key = `${current.uri}#${current.pointer}`;
       const match = /^\/components\/[^/]+\/([^/]+)$/.exec(current.pointer);
@@ -83,7 +83,8 @@ export function resolveRefUri(ref: string, baseUri: string): { uri: string; poin
   }
 }
 
-function follow(set: DocumentSet, baseUri: string, ref: string, from: string) {
+function follow(set: DocumentSet, at: { baseUri: string; ref: string; from: string }) {
+  const { baseUri, ref, from } = at;
   const { uri, pointer } = resolveRefUri(ref, baseUri);
   const doc = set.documents.get(uri);
   if (doc === undefined) throw refError(`$ref "${ref}" at ${from} points to ${uri}, which is not loaded`);

@@ -1,0 +1,68 @@
+import type { ParseArgsConfig } from 'node:util';
+import { UsageError, type CliIo } from './io.ts';
+
+/** Option values as node:util parseArgs returns them. */
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** What a command's `run` receives. */
+export interface CommandInput {
+  values: OptionValues;
+  positionals: string[];
+  io: CliIo;
+}
+
+/** One `versionary <name>` command: a file in `src/cli/commands/` plus a registry line. */
+export interface CliCommand {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Full `--help` text. */
+  help: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals: { min: number; max: number; names: string };
+  /** Resolves to the process exit code. */
+  run(input: CommandInput): Promise<number>;
+}
+
+/**
+ * Identity helper that type-checks a command definition.
+ *
+ * @example
+ * ```ts
+ * export const pingCommand = defineCommand({ name: 'ping', summary: 'Say pong', help: 'Usage: versionary ping',
+ *   options: {}, positionals: { min: 0, max: 0, names: '' }, run: async ({ io }) => { io.stdout('pong\n'); return 0; } });
+ * ```
+ */
+export function defineCommand(command: CliCommand): CliCommand {
+  return command;
+}
+
+/**
+ * Read a string option restricted to a list of choices.
+ *
+ * @example
+ * ```ts
+ * readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });
+ * ```
+ */
+export function readChoice<T extends string>(values: OptionValues, spec: { name: string; choices: readonly T[]; fallback: T }): T {
+  const raw = values[spec.name];
+  if (raw === undefined) return spec.fallback;
+  if (typeof raw !== 'string' || !(spec.choices as readonly string[]).includes(raw)) {
+    throw new UsageError(`--${spec.name} must be one of ${spec.choices.join(', ')} (got ${String(raw)})`);
+  }
+  return raw as T;
+}
+
+/**
+ * Read an optional string option.
+ *
+ * @example
+ * ```ts
+ * readString(values, 'out'); // 'guide.md' or undefined
+ * ```
+ */
+export function readString(values: OptionValues, name: string): string | undefined {
+  const raw = values[name];
+  return typeof raw === 'string' ? raw : undefined;
+}

@@ -1,0 +1,61 @@
+import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
+import { defineCommand, readChoice } from '../command.ts';
+import { ExitCode } from '../io.ts';
+import { loadDocumentSet } from '../load-document.ts';
+
+const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
+
+/**
+ * `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking.
+ *
+ * @example
+ * ```sh
+ * versionary diff old.json new.yaml --format markdown --fail-on risk
+ * ```
+ */
+export const diffCommand = defineCommand({
+  name: 'diff',
+  summary: 'Compare two OpenAPI descriptions and classify each change',
+  help: `Usage: versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk]
+
+Compares two OpenAPI 3.0/3.1 files (JSON or YAML; $refs across files are followed) and
+reports every change as breaking, risk or compatible. See docs/compatibility.md for rule ids.
+
+Options:
+  --format    text (default), markdown or json
+  --fail-on   breaking (default): exit 1 when a breaking change is found
+              risk: exit 1 when a breaking change or a risk is found
+  -h, --help  show this help
+
+Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
+  options: {
+    format: { type: 'string' },
+    'fail-on': { type: 'string' },
+  },
+  positionals: { min: 2, max: 2, names: '<old> and <new>' },
+  async run({ values, positionals, io }) {
+    const format = readChoice(values, { name: 'format', choices: ['text', 'markdown', 'json'], fallback: 'text' });
+    const failOn = readChoice(values, { name: 'fail-on', choices: ['breaking', 'risk'], fallback: 'breaking' });
+    const [oldPath, newPath] = positionals as [string, string];
+    const [base, revision] = await Promise.all([
+      loadDocumentSet(oldPath, { cwd: io.cwd }),
+      loadDocumentSet(newPath, { cwd: io.cwd }),
+    ]);
+    const result = diffOpenApi({ base, revision });
+    io.stdout(formats[format](result));
+    return exitCodeFor(result, failOn);
+  },
+});
+
+/**
+ * Exit code of a diff for CI: 1 when a change at or above the `failOn` level exists.
+ *
+ * @example
+ * ```ts
+ * exitCodeFor(result, 'risk'); // 1 when any breaking or risk change exists
+ * ```
+ */
+export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
+  const failing = result.summary.breaking + (failOn === 'risk' ? result.summary.risk : 0);
+  return failing > 0 ? ExitCode.Findings : ExitCode.Ok;
+}

@@ -1,0 +1,94 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { diffOpenApi } from '../../core/compat/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
+import { defineCommand, readChoice, readString, type OptionValues } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
+import { loadDocumentSet } from '../load-document.ts';
+
+const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
+
+/**
+ * `versionary guide <old> <new> --from v1 --to v2`: write a migration guide.
+ *
+ * @example
+ * ```sh
+ * versionary guide v1.yaml v2.yaml --from v1 --to v2 --format html --out guide.html
+ * ```
+ */
+export const guideCommand = defineCommand({
+  name: 'guide',
+  summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',
+  help: `Usage: versionary guide <old> <new> --from v1 --to v2 [options]
+
+Options:
+  --from NAME         name of the old version (required)
+  --to NAME           name of the new version (required)
+  --format F          markdown (default), html or json
+  --out FILE          write to FILE instead of standard output
+  --deprecated-at ISO deprecation date (default: now)
+  --sunset-at ISO     sunset date (default: deprecated-at + 6 months of 30 days)
+  --removed-at ISO    removal date (default: deprecated-at + 12 months of 30 days)
+  --note TEXT         prose from a version change declaration (repeatable)
+  --notes FILE        a JSON array of strings, or one note per line
+  -h, --help          show this help
+
+Exit codes: 0 written, 2 could not run.`,
+  options: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    'deprecated-at': { type: 'string' },
+    'sunset-at': { type: 'string' },
+    'removed-at': { type: 'string' },
+    note: { type: 'string', multiple: true },
+    notes: { type: 'string' },
+  },
+  positionals: { min: 2, max: 2, names: '<old> and <new>' },
+  async run({ values, positionals, io }) {
+    const from = readString(values, 'from');
+    const to = readString(values, 'to');
+    if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
+    const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
+    const [base, revision] = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
+    const { changes } = diffOpenApi({ base, revision });
+    const sunsetAt = readString(values, 'sunset-at');
+    const removedAt = readString(values, 'removed-at');
+    const guide = createMigrationGuide({
+      from, to, changes,
+      deprecatedAt: readString(values, 'deprecated-at') ?? new Date(io.now()).toISOString(),
+      ...(sunsetAt === undefined ? {} : { sunsetAt }),
+      ...(removedAt === undefined ? {} : { removedAt }),
+      notes: await readNotes(values, io.cwd),
+    });
+    const text = renderers[format](guide);
+    const out = readString(values, 'out');
+    if (out === undefined) io.stdout(text);
+    else {
+      await writeFile(resolve(io.cwd, out), text, 'utf8');
+      io.stderr(`Wrote ${out} (${guide.breaking.length} breaking, ${guide.additive.length} additive).\n`);
+    }
+    return ExitCode.Ok;
+  },
+});
+
+async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
+  const inline = Array.isArray(values.note) ? values.note.filter((n): n is string => typeof n === 'string') : [];
+  const file = readString(values, 'notes');
+  if (file === undefined) return inline;
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    throw new VersionaryError({ code: ErrorCode.SpecUnreadable, detail: `cannot read notes file ${file}: ${(error as Error).message}` });
+  }
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (!Array.isArray(parsed) || !parsed.every((n) => typeof n === 'string')) throw new UsageError(`${file} must hold a JSON array of strings`);
+    return [...inline, ...parsed];
+  }
+  return [...inline, ...trimmed.split('\n').map((l) => l.trim()).filter((l) => l !== '')];
+}

@@ -1,0 +1,41 @@
+import { lintOpenApi, formatFindingsJson, formatFindingsText } from '../../core/lint/index.ts';
+import { defineCommand, readChoice } from '../command.ts';
+import { ExitCode } from '../io.ts';
+import { loadDocumentSet } from '../load-document.ts';
+
+/**
+ * `versionary lint <openapi>`: check an OpenAPI file against the REST conventions.
+ *
+ * @example
+ * ```sh
+ * versionary lint openapi.yaml --format json
+ * ```
+ */
+export const lintCommand = defineCommand({
+  name: 'lint',
+  summary: 'Check an OpenAPI description against the REST conventions',
+  help: `Usage: versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
+
+Rules: collection-not-plural, identifier-in-query, unversioned-path,
+error-not-problem-details, deprecated-without-sunset (see docs/compatibility.md).
+
+Options:
+  --format    text (default) or json
+  --allow     a path segment that is not a collection (repeatable), e.g. --allow checkout
+  -h, --help  show this help
+
+Exit codes: 0 clean, 1 findings, 2 could not run.`,
+  options: {
+    format: { type: 'string' },
+    allow: { type: 'string', multiple: true },
+  },
+  positionals: { min: 1, max: 1, names: '<openapi>' },
+  async run({ values, positionals, io }) {
+    const format = readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });
+    const allow = Array.isArray(values.allow) ? values.allow.filter((a): a is string => typeof a === 'string') : [];
+    const set = await loadDocumentSet(positionals[0] as string, { cwd: io.cwd });
+    const findings = lintOpenApi(set, { allowSegments: allow });
+    io.stdout(format === 'json' ? formatFindingsJson(findings) : formatFindingsText(findings));
+    return findings.length > 0 ? ExitCode.Findings : ExitCode.Ok;
+  },
+});

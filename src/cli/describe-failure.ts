@@ -1,0 +1,39 @@
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isVersionaryError } from '../core/errors/index.ts';
+
+/**
+ * One clear line for a failure, with `file://` URIs shown as paths relative to `cwd`. Never a
+ * stack trace: CI logs should name the file and the place, nothing else.
+ *
+ * @example
+ * ```ts
+ * describeFailure(error, process.cwd()); // 'Broken $ref: ... in api/openapi.yaml#/paths/...'
+ * ```
+ */
+export function describeFailure(error: unknown, cwd: string): string {
+  if (isVersionaryError(error)) return `${error.code}: ${shortenUris(error.detail, cwd)}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `internal error: ${shortenUris(message, cwd)}`;
+}
+
+/**
+ * Replace `file://` URIs in a message with relative paths.
+ *
+ * @example
+ * ```ts
+ * shortenUris('see file:///work/a.json#/x', '/work'); // 'see a.json#/x'
+ * ```
+ */
+export function shortenUris(text: string, cwd: string): string {
+  return text.replace(/file:\/\/[^\s#"',)]+/g, (uri) => {
+    try {
+      const absolute = fileURLToPath(uri);
+      const path = relative(cwd, absolute);
+      // Outside the working directory a relative path is harder to read than the absolute one.
+      return path === '' ? '.' : path.startsWith('..') ? absolute : path;
+    } catch {
+      return uri;
+    }
+  });
+}

@@ -1,0 +1,56 @@
+/** What a command may touch of the outside world; tests pass an in-memory one. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Directory that relative file arguments are read from. */
+  cwd: string;
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Exit codes every command shares: CI reads them. */
+export const ExitCode = {
+  Ok: 0,
+  /** Breaking changes or lint findings: the check ran and failed. */
+  Findings: 1,
+  /** The check could not run: bad usage, unreadable or invalid input. */
+  Error: 2,
+} as const;
+
+/**
+ * A command-line mistake: printed with a hint to `--help`, exit code 2.
+ *
+ * @example
+ * ```ts
+ * throw new UsageError('--format must be one of text, markdown, json');
+ * ```
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/**
+ * An I/O bound to the real process.
+ *
+ * @example
+ * ```ts
+ * const io = createProcessIo();
+ * io.stdout('hello\n');
+ * ```
+ */
+export function createProcessIo(): CliIo {
+  // A closed pipe (`versionary diff ... | head`) is the reader's choice, not an error to report.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+  return {
+    stdout: (text) => { process.stdout.write(text); },
+    stderr: (text) => { process.stderr.write(text); },
+    cwd: process.cwd(),
+    now: () => Date.now(),
+  };
+}

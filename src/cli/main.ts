@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { isVersionaryError } from '../core/errors/index.ts';
+import type { CliCommand } from './command.ts';
+import { commands } from './commands/index.ts';
+import { describeFailure } from './describe-failure.ts';
+import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
+
+/**
+ * Run the `versionary` CLI with the given arguments and resolve to the exit code. Never throws:
+ * every failure becomes a message on stderr and exit code 2.
+ *
+ * @example
+ * ```ts
+ * const code = await runCli(['diff', 'old.json', 'new.json'], createProcessIo());
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io[name === undefined ? 'stderr' : 'stdout'](globalHelp());
+    return name === undefined ? ExitCode.Error : ExitCode.Ok;
+  }
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (command === undefined) {
+    io.stderr(`versionary: unknown command "${name}".\n\n${globalHelp()}`);
+    return ExitCode.Error;
+  }
+  try {
+    return await runCommand(command, { args: rest, io });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`versionary ${command.name}: ${error.message}\nRun "versionary ${command.name} --help" for usage.\n`);
+      return ExitCode.Error;
+    }
+    io.stderr(`versionary ${command.name}: ${describeFailure(error, io.cwd)}\n`);
+    if (!isVersionaryError(error) && process.env.VERSIONARY_DEBUG === '1' && error instanceof Error) io.stderr(`${error.stack ?? ''}\n`);
+    return ExitCode.Error;
+  }
+}
+
+async function runCommand(command: CliCommand, input: { args: string[]; io: CliIo }): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: input.args,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (parsed.values.help === true) {
+    input.io.stdout(`${command.help}\n`);
+    return ExitCode.Ok;
+  }
+  const { min, max, names } = command.positionals;
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    throw new UsageError(`expected ${names}, got ${parsed.positionals.length} argument(s)`);
+  }
+  return command.run({ values: parsed.values, positionals: parsed.positionals, io: input.io });
+}
+
+function globalHelp(): string {
+  const width = Math.max(...Object.keys(commands).map((n) => n.length));
+  const list = Object.values(commands).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  return `Usage: versionary <command> [options]\n\nCommands:\n${list}\n\nRun "versionary <command> --help" for a command's options.\nExit codes: 0 success, 1 check failed, 2 could not run.\n`;
+}
+
+/**
+ * Entry point for `bin/versionary.js`: runs against the real process.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await main(process.argv.slice(2));
+ * ```
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  return runCli(argv, createProcessIo());
+}

@@ -1,0 +1,90 @@
+import type { Change, ChangeLevel, DiffResult } from './types.ts';
+
+const ORDER: Record<ChangeLevel, number> = { breaking: 0, risk: 1, compatible: 2 };
+
+/**
+ * Changes ordered breaking first, then risk, then compatible; document order within a level.
+ *
+ * @example
+ * ```ts
+ * sortByLevel(result.changes)[0]?.level; // 'breaking' when there is one
+ * ```
+ */
+export function sortByLevel(changes: readonly Change[]): Change[] {
+  return changes.map((c, i) => ({ c, i })).sort((a, b) => ORDER[a.c.level] - ORDER[b.c.level] || a.i - b.i).map(({ c }) => c);
+}
+
+/**
+ * Where a change sits, for people: `POST /users` or `#/components/schemas/User (via GET /users)`.
+ *
+ * @example
+ * ```ts
+ * describeLocation(change); // 'POST /users'
+ * ```
+ */
+export function describeLocation(change: Change): string {
+  const { method, path, pointer, document, via } = change.location;
+  if (method !== undefined && path !== undefined) return `${method} ${path}`;
+  const place = `${document ?? ''}#${pointer}`;
+  return via === undefined ? place : `${place} (via ${via})`;
+}
+
+/**
+ * Plain-text report for terminals and CI logs.
+ *
+ * @example
+ * ```ts
+ * console.log(formatText(diffOpenApi({ base, revision })));
+ * ```
+ */
+export function formatText(result: DiffResult): string {
+  const lines: string[] = [];
+  for (const c of sortByLevel(result.changes)) {
+    lines.push(`${c.level.toUpperCase().padEnd(10)} ${c.id}  ${describeLocation(c)}`);
+    lines.push(`           ${c.message}`);
+  }
+  lines.push(summaryLine(result));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Markdown report: one table per level, ready for a pull-request comment.
+ *
+ * @example
+ * ```ts
+ * const md = formatMarkdown(result);
+ * ```
+ */
+export function formatMarkdown(result: DiffResult): string {
+  const out: string[] = ['# API changes', '', summaryLine(result), ''];
+  const titles: Record<ChangeLevel, string> = { breaking: 'Breaking changes', risk: 'Risks', compatible: 'Compatible changes' };
+  for (const level of ['breaking', 'risk', 'compatible'] as const) {
+    const rows = result.changes.filter((c) => c.level === level);
+    if (rows.length === 0) continue;
+    out.push(`## ${titles[level]} (${rows.length})`, '', '| Rule | Where | Change |', '| --- | --- | --- |');
+    for (const c of rows) out.push(`| \`${c.id}\` | ${escapeCell(describeLocation(c))} | ${escapeCell(c.message)} |`);
+    out.push('');
+  }
+  return `${out.join('\n')}`;
+}
+
+/**
+ * JSON report: `{ summary, changes }`, stable for machines.
+ *
+ * @example
+ * ```ts
+ * JSON.parse(formatJson(result)).summary.breaking;
+ * ```
+ */
+export function formatJson(result: DiffResult): string {
+  return `${JSON.stringify({ summary: result.summary, changes: result.changes }, null, 2)}\n`;
+}
+
+function summaryLine(result: DiffResult): string {
+  const { breaking, risk, compatible } = result.summary;
+  return `${breaking + risk + compatible} changes: ${breaking} breaking, ${risk} risk, ${compatible} compatible.`;
+}
+
+function escapeCell(text: string): string {
+  return text.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replaceAll('\n', ' ');
+}

@@ -1,0 +1,59 @@
+import type { Change } from '../compat/index.ts';
+import { summarize } from '../compat/index.ts';
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { toGuideEntry } from './behaviour.ts';
+import { addDays, formatIsoInstant, parseIsoInstant } from './iso-date.ts';
+import type { MigrationGuide } from './types.ts';
+
+/** A month in lifecycle arithmetic, as the spec counts it. */
+const MONTH_DAYS = 30;
+
+/** Options for {@link createMigrationGuide}. */
+export interface MigrationGuideOptions {
+  from: string;
+  to: string;
+  /** Changes from `diffOpenApi` between the two versions' documents. */
+  changes: readonly Change[];
+  /** ISO 8601 date the old version is deprecated: the guide's "deprecated at once". */
+  deprecatedAt: string;
+  /** Explicit sunset date; default deprecatedAt + 6 months of 30 days. */
+  sunsetAt?: string;
+  /** Explicit removal date; default deprecatedAt + 12 months of 30 days. */
+  removedAt?: string;
+  /** Prose of the version change declarations, in order. */
+  notes?: readonly string[];
+  title?: string;
+}
+
+/**
+ * Build a migration guide: breaking changes (endpoint, old and new behaviour), additive changes,
+ * risks, a dated timeline and the declared prose. Pure: render it with `toMarkdown`, `toHtml`
+ * or `toJson`.
+ *
+ * @example
+ * ```ts
+ * const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes: diffOpenApi({ base, revision }).changes,
+ *   deprecatedAt: '2026-01-01', notes: ['List responses are wrapped in { data, meta }.'] });
+ * guide.timeline.sunsetAt; // '2026-06-30T00:00:00Z'
+ * ```
+ */
+export function createMigrationGuide(options: MigrationGuideOptions): MigrationGuide {
+  const deprecated = parseIsoInstant(options.deprecatedAt);
+  const sunset = options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : parseIsoInstant(options.sunsetAt);
+  const removed = options.removedAt === undefined ? addDays(deprecated, 12 * MONTH_DAYS) : parseIsoInstant(options.removedAt);
+  if (sunset < deprecated || removed < sunset) {
+    throw new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: 'The timeline must run deprecated <= sunset <= removed.' });
+  }
+  const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(toGuideEntry);
+  return {
+    title: options.title ?? `Migrating from ${options.from} to ${options.to}`,
+    from: options.from,
+    to: options.to,
+    summary: summarize(options.changes),
+    breaking: pick('breaking'),
+    risks: pick('risk'),
+    additive: pick('compatible'),
+    timeline: { deprecatedAt: formatIsoInstant(deprecated), sunsetAt: formatIsoInstant(sunset), removedAt: formatIsoInstant(removed) },
+    notes: [...(options.notes ?? [])],
+  };
+}

@@ -1,0 +1,59 @@
+import type { GuideEntry, MigrationGuide } from './types.ts';
+
+/**
+ * Render a guide as a complete, self-contained HTML page: inline CSS, no scripts, every text
+ * escaped.
+ *
+ * @example
+ * ```ts
+ * const page = toHtml(createMigrationGuide(options)); // '<!doctype html>...'
+ * ```
+ */
+export function toHtml(guide: MigrationGuide): string {
+  const { breaking, risk, compatible } = guide.summary;
+  const notes = guide.notes.length === 0 ? '' : `<h2>What changed</h2>\n<ul>${guide.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>\n`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(guide.title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1b1b1b}
+table{border-collapse:collapse;width:100%;margin:1rem 0}th,td{border:1px solid #ccc;padding:.4rem .6rem;text-align:left;vertical-align:top}
+th{background:#f3f3f3}code{background:#f3f3f3;padding:0 .2rem}.breaking{color:#a40000}
+</style>
+</head>
+<body>
+<h1>${escapeHtml(guide.title)}</h1>
+<p>${breaking} breaking, ${risk} to check, ${compatible} additive or compatible changes from <code>${escapeHtml(guide.from)}</code> to <code>${escapeHtml(guide.to)}</code>.</p>
+<h2>Timeline</h2>
+<table><thead><tr><th>Milestone</th><th>Date</th></tr></thead><tbody>
+<tr><td>${escapeHtml(guide.from)} deprecated</td><td><time datetime="${escapeHtml(guide.timeline.deprecatedAt)}">${escapeHtml(guide.timeline.deprecatedAt)}</time></td></tr>
+<tr><td>Sunset (Sunset header date)</td><td><time datetime="${escapeHtml(guide.timeline.sunsetAt)}">${escapeHtml(guide.timeline.sunsetAt)}</time></td></tr>
+<tr><td>Removed</td><td><time datetime="${escapeHtml(guide.timeline.removedAt)}">${escapeHtml(guide.timeline.removedAt)}</time></td></tr>
+</tbody></table>
+${notes}${section({ title: 'Breaking changes', entries: guide.breaking, withOld: true, cls: 'breaking' })}${section({ title: 'Changes to check', entries: guide.risks, withOld: true })}${section({ title: 'Additive changes', entries: guide.additive, withOld: false })}</body>
+</html>
+`;
+}
+
+function section(s: { title: string; entries: GuideEntry[]; withOld: boolean; cls?: string }): string {
+  const heading = `<h2${s.cls === undefined ? '' : ` class="${s.cls}"`}>${escapeHtml(s.title)}</h2>\n`;
+  if (s.entries.length === 0) return `${heading}<p>None.</p>\n`;
+  const head = s.withOld ? '<tr><th>Endpoint</th><th>Old behaviour</th><th>New behaviour</th></tr>' : '<tr><th>Endpoint</th><th>New behaviour</th></tr>';
+  const rows = s.entries.map((e) => `<tr><td><code>${escapeHtml(e.endpoint)}</code></td>${s.withOld ? `<td>${escapeHtml(e.oldBehaviour)}</td>` : ''}<td>${escapeHtml(e.newBehaviour)}</td></tr>`).join('\n');
+  return `${heading}<table><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>\n`;
+}
+
+/**
+ * Escape text for HTML element content and quoted attributes.
+ *
+ * @example
+ * ```ts
+ * escapeHtml('<b>"x" & y</b>'); // '&lt;b&gt;&quot;x&quot; &amp; y&lt;/b&gt;'
+ * ```
+ */
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}

@@ -1,0 +1,49 @@
+import type { GuideEntry, MigrationGuide } from './types.ts';
+
+/**
+ * Render a guide as Markdown.
+ *
+ * @example
+ * ```ts
+ * const md = toMarkdown(createMigrationGuide(options));
+ * ```
+ */
+export function toMarkdown(guide: MigrationGuide): string {
+  const out: string[] = [`# ${inline(guide.title)}`, ''];
+  const { breaking, risk, compatible } = guide.summary;
+  out.push(`${breaking} breaking, ${risk} to check, ${compatible} additive or compatible changes from ${inline(guide.from)} to ${inline(guide.to)}.`, '');
+  out.push('## Timeline', '', '| Milestone | Date |', '| --- | --- |');
+  out.push(`| ${inline(guide.from)} deprecated | ${guide.timeline.deprecatedAt} |`);
+  out.push(`| Sunset (Sunset header date) | ${guide.timeline.sunsetAt} |`);
+  out.push(`| Removed | ${guide.timeline.removedAt} |`, '');
+  if (guide.notes.length > 0) {
+    out.push('## What changed', '');
+    for (const note of guide.notes) out.push(`- ${inline(note)}`);
+    out.push('');
+  }
+  out.push(...section('Breaking changes', guide.breaking, true));
+  out.push(...section('Changes to check', guide.risks, true));
+  out.push(...section('Additive changes', guide.additive, false));
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function section(title: string, entries: GuideEntry[], withOld: boolean): string[] {
+  if (entries.length === 0) return [`## ${title}`, '', 'None.', ''];
+  const out = [`## ${title}`, ''];
+  out.push(withOld ? '| Endpoint | Old behaviour | New behaviour |' : '| Endpoint | New behaviour |');
+  out.push(withOld ? '| --- | --- | --- |' : '| --- | --- |');
+  for (const e of entries) {
+    out.push(withOld ? `| ${cell(e.endpoint)} | ${cell(e.oldBehaviour)} | ${cell(e.newBehaviour)} |` : `| ${cell(e.endpoint)} | ${cell(e.newBehaviour)} |`);
+  }
+  out.push('');
+  return out;
+}
+
+function cell(text: string): string {
+  return inline(text).replaceAll('|', '\\|');
+}
+
+/** Prose may come from declarations: keep it on one line and stop it opening HTML. */
+function inline(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replaceAll('<', '&lt;');
+}

@@ -1,0 +1,34 @@
+import type { ChangeSummary } from '../compat/index.ts';
+
+/** One line of a migration guide. */
+export interface GuideEntry {
+  /** `POST /users`, or the shared schema and the first endpoint that uses it. */
+  endpoint: string;
+  /** What clients saw before; empty for additive changes. */
+  oldBehaviour: string;
+  newBehaviour: string;
+  /** Rule id of the underlying change. */
+  rule: string;
+}
+
+/** Concrete dates, ISO 8601 UTC. */
+export interface GuideTimeline {
+  deprecatedAt: string;
+  sunsetAt: string;
+  removedAt: string;
+}
+
+/** A migration guide from one version to the next, ready for any renderer. */
+export interface MigrationGuide {
+  title: string;
+  from: string;
+  to: string;
+  summary: ChangeSummary;
+  breaking: GuideEntry[];
+  /** Changes compatible by the rules that may still surprise some clients. */
+  risks: GuideEntry[];
+  additive: GuideEntry[];
+  timeline: GuideTimeline;
+  /** Prose from the version change declarations, in order. */
+  notes: string[];
+}

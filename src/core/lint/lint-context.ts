@@ -1,0 +1,33 @@
+import { createRefResolver, listOperations, toDocumentSet, type DocumentSet, type RefResolver } from '../compat/index.ts';
+import type { OperationEntry } from '../compat/openapi-document.ts';
+
+/** What every lint rule reads. */
+export interface LintContext {
+  set: DocumentSet;
+  doc: Record<string, unknown>;
+  resolver: RefResolver;
+  operations: OperationEntry[];
+  /** Extra segments (lower-case) that are not collections. */
+  allowSegments: ReadonlySet<string>;
+}
+
+/**
+ * Prepare a document (or document set) for the lint rules.
+ *
+ * @example
+ * ```ts
+ * const ctx = createLintContext(doc, { allowSegments: ['checkout'] });
+ * ```
+ */
+export function createLintContext(input: unknown, options: { allowSegments?: readonly string[] } = {}): LintContext {
+  const set = toDocumentSet(input);
+  const resolver = createRefResolver(set);
+  const operations = listOperations({ set, resolver });
+  return {
+    set,
+    doc: set.documents.get(set.root) as Record<string, unknown>,
+    resolver,
+    operations,
+    allowSegments: new Set((options.allowSegments ?? []).map((s) => s.toLowerCase())),
+  };
+}

@@ -1,0 +1,78 @@
+import { joinPointer } from '../compat/index.ts';
+import { isObjectLike } from '../compat/schema-model.ts';
+import type { LintContext } from './lint-context.ts';
+import { checkSegment } from './segments.ts';
+import type { LintFinding } from './types.ts';
+
+/**
+ * Naming rule 1: collection segments are plural nouns. One finding per path and segment.
+ *
+ * @example
+ * ```ts
+ * checkCollectionNames(ctx); // [{ rule: 'collection-not-plural', path: '/api/v1/user', ... }]
+ * ```
+ */
+export function checkCollectionNames(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  const paths = isObjectLike(ctx.doc.paths) ? Object.keys(ctx.doc.paths) : [];
+  for (const path of paths) {
+    for (const segment of path.split('/')) {
+      const problem = checkSegment(segment, ctx.allowSegments);
+      if (problem === undefined) continue;
+      const what = { singular: 'is singular', verb: 'is a verb', mixed: 'mixes a verb with a noun' }[problem.kind];
+      const fix = path.replace(segment, problem.suggestion);
+      out.push({
+        rule: 'collection-not-plural', path, pointer: joinPointer('/paths', path),
+        message: `Segment "${segment}" ${what}; collection names are plural nouns.`,
+        suggestion: problem.kind === 'singular'
+          ? `Rename to ${fix}.`
+          : `Let the HTTP method carry the action and name the resource: ${fix}.`,
+      });
+    }
+  }
+  return out;
+}
+
+/** `id`, `userId`, `user_id`, `user-id`, `uuid`: names that carry a resource identifier. */
+const IDENTIFIER = /^(id|ids|uuid|guid)$|[a-z0-9](Id|ID|Ids|_id|_ids|-id|_ID)$/;
+
+/**
+ * Naming rule 2: an identifier is a path segment, never a query parameter.
+ *
+ * @example
+ * ```ts
+ * checkIdentifiersInQuery(ctx); // flags GET /api/v1/users?id=7
+ * ```
+ */
+export function checkIdentifiersInQuery(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const op of ctx.operations) {
+    for (const owner of [op.pathItem, op.operation]) {
+      const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
+      if (!Array.isArray(list)) continue;
+      list.forEach((raw, i) => {
+        const param = ctx.resolver.resolve({ uri: owner.uri, pointer: joinPointer(owner.pointer, 'parameters', i), value: raw }).value;
+        if (!isObjectLike(param) || param.in !== 'query' || typeof param.name !== 'string' || !IDENTIFIER.test(param.name)) return;
+        const name = param.name;
+        const base = op.path.replace(/\/+$/, '');
+        const fix = /^(id|ids|uuid|guid)$/i.test(name) ? `${base}/{${name}}` : `/…/{${name}}${base.slice(base.lastIndexOf('/'))}`;
+        out.push({
+          rule: 'identifier-in-query', path: op.path, method: op.method, pointer: joinPointer(owner.pointer, 'parameters', i),
+          message: `Query parameter "${name}" carries a resource identifier.`,
+          suggestion: `Make it a path segment: ${fix}.`,
+        });
+      });
+    }
+  }
+  return dedupe(out);
+}
+
+function dedupe(findings: LintFinding[]): LintFinding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.rule}|${f.method ?? ''}|${f.path}|${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,91 @@
+import { joinPointer } from '../compat/index.ts';
+import { asSchema, isObjectLike, propertiesOf, resolveSchema } from '../compat/schema-model.ts';
+import type { LintContext } from './lint-context.ts';
+import type { LintFinding } from './types.ts';
+
+const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail'] as const;
+
+/**
+ * Errors use the RFC 9457 problem shape: `application/problem+json`, or a schema whose
+ * properties (allOf included) contain type, title, status and detail.
+ *
+ * @example
+ * ```ts
+ * checkProblemDetails(ctx); // flags a 404 documented as text/plain
+ * ```
+ */
+export function checkProblemDetails(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const op of ctx.operations) {
+    const responses = isObjectLike(op.operation.value) ? op.operation.value.responses : undefined;
+    if (!isObjectLike(responses)) continue;
+    for (const [status, raw] of Object.entries(responses)) {
+      if (!/^([45]|default$)/i.test(status)) continue;
+      const pointer = joinPointer(op.operation.pointer, 'responses', status);
+      const response = ctx.resolver.resolve({ uri: op.operation.uri, pointer, value: raw });
+      if (isProblemResponse(ctx, response)) continue;
+      out.push({
+        rule: 'error-not-problem-details', path: op.path, method: op.method, pointer,
+        message: `The ${status} response of ${op.method} ${op.path} does not use the problem details shape.`,
+        suggestion: 'Document it as application/problem+json with type, title, status and detail (RFC 9457).',
+      });
+    }
+  }
+  return out;
+}
+
+function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: string; value: unknown }): boolean {
+  const content = isObjectLike(response.value) ? response.value.content : undefined;
+  if (!isObjectLike(content)) return false;
+  return Object.entries(content).some(([media, body]) => {
+    if (/^application\/problem\+(json|xml)/i.test(media)) return true;
+    if (!isObjectLike(body) || body.schema === undefined) return false;
+    const fields = fieldNames(ctx, { uri: response.uri, pointer: joinPointer(response.pointer, 'content', media, 'schema'), value: body.schema }, 0);
+    return PROBLEM_FIELDS.every((f) => fields.has(f));
+  });
+}
+
+function fieldNames(ctx: LintContext, node: { uri: string; pointer: string; value: unknown }, depth: number): Set<string> {
+  const resolved = resolveSchema(ctx.resolver, node);
+  const schema = asSchema(resolved.value);
+  const names = new Set(Object.keys(propertiesOf(schema)));
+  if (Array.isArray(schema.allOf) && depth < 16) {
+    schema.allOf.forEach((member, i) => {
+      for (const n of fieldNames(ctx, { uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', i), value: member }, depth + 1)) names.add(n);
+    });
+  }
+  return names;
+}
+
+/**
+ * Timeline rule 2: a deprecated operation states its sunset date (`x-sunset`, or a documented
+ * `Sunset` response header).
+ *
+ * @example
+ * ```ts
+ * checkDeprecatedSunset(ctx); // flags { deprecated: true } with no x-sunset
+ * ```
+ */
+export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const op of ctx.operations) {
+    const operation = op.operation.value;
+    if (!isObjectLike(operation) || operation.deprecated !== true) continue;
+    if (operation['x-sunset'] !== undefined || documentsSunsetHeader(ctx, op.operation)) continue;
+    out.push({
+      rule: 'deprecated-without-sunset', path: op.path, method: op.method, pointer: op.operation.pointer,
+      message: `${op.method} ${op.path} is deprecated without a sunset date.`,
+      suggestion: 'Add x-sunset: <ISO 8601 date> to the operation and document the Sunset response header.',
+    });
+  }
+  return out;
+}
+
+function documentsSunsetHeader(ctx: LintContext, operation: { uri: string; pointer: string; value: unknown }): boolean {
+  const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
+  if (!isObjectLike(responses)) return false;
+  return Object.entries(responses).some(([status, raw]) => {
+    const response = ctx.resolver.resolve({ uri: operation.uri, pointer: joinPointer(operation.pointer, 'responses', status), value: raw }).value;
+    return isObjectLike(response) && isObjectLike(response.headers) && Object.keys(response.headers).some((h) => h.toLowerCase() === 'sunset');
+  });
+}

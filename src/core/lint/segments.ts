@@ -1,0 +1,91 @@
+import pluralize from 'pluralize';
+
+/** Segments that are not collections: documents, namespaces and well-known endpoints. */
+export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
+  'api', 'me', 'self', 'health', 'healthz', 'livez', 'readyz', 'metrics', 'graphql', '.well-known', 'openapi', 'swagger',
+]);
+
+/** Nouns pluralize does not know as uncountable but that are used as such in APIs. */
+const UNCOUNTABLE: ReadonlySet<string> = new Set(['info', 'information', 'feedback', 'software', 'hardware', 'firmware', 'staff', 'metadata', 'data']);
+
+/** Verbs that make a segment an action rather than a resource. */
+const VERBS: ReadonlySet<string> = new Set([
+  'get', 'list', 'create', 'update', 'delete', 'remove', 'add', 'set', 'fetch', 'find', 'search', 'make', 'do', 'put',
+  'patch', 'retrieve', 'cancel', 'activate', 'deactivate', 'enable', 'disable', 'login', 'logout', 'register', 'send',
+  'submit', 'approve', 'reject', 'verify', 'validate', 'upload', 'download', 'export', 'import', 'sync', 'refresh',
+  'reset', 'confirm', 'capture', 'refund', 'close', 'open', 'start', 'stop', 'run', 'execute', 'check', 'edit', 'modify',
+  'save', 'load', 'query', 'count', 'calculate', 'compute', 'generate', 'process', 'publish', 'subscribe', 'unsubscribe',
+]);
+
+/** Why a segment is not a plural noun. */
+export type SegmentProblem =
+  | { kind: 'singular'; suggestion: string }
+  | { kind: 'verb'; suggestion: string }
+  | { kind: 'mixed'; suggestion: string };
+
+/**
+ * Classify one literal path segment. Returns `undefined` for a conforming or exempt segment:
+ * plural and uncountable nouns (people, children, data, indices, news), path parameters,
+ * version segments (`v1`), file names (`openapi.json`) and {@link NON_COLLECTION_SEGMENTS}.
+ *
+ * @example
+ * ```ts
+ * checkSegment('getUsers'); // { kind: 'mixed', suggestion: 'users' }
+ * checkSegment('people'); // undefined
+ * ```
+ */
+export function checkSegment(segment: string, allow: ReadonlySet<string> = new Set()): SegmentProblem | undefined {
+  if (isExempt(segment, allow)) return undefined;
+  const words = splitWords(segment);
+  const last = words.at(-1);
+  if (last === undefined) return undefined;
+  if (words.length > 1 && VERBS.has(words[0] as string)) {
+    const rest = words.slice(1);
+    return { kind: 'mixed', suggestion: joinLike(segment, [...rest.slice(0, -1), toPlural(rest.at(-1) as string)]) };
+  }
+  if (isPluralNoun(last)) return undefined;
+  if (words.length === 1 && VERBS.has(last)) return { kind: 'verb', suggestion: `${toPlural(nounFor(last))}` };
+  return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), toPlural(last)]) };
+}
+
+/**
+ * Whether a lower-case word is a plural or uncountable noun.
+ *
+ * @example
+ * ```ts
+ * isPluralNoun('children'); // true
+ * ```
+ */
+export function isPluralNoun(word: string): boolean {
+  return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
+}
+
+function isExempt(segment: string, allow: ReadonlySet<string>): boolean {
+  if (segment === '' || segment.includes('{') || segment.includes('.')) return true;
+  if (/^v\d+([._-]?\d+)*([a-z]+\d*)?$/i.test(segment)) return true;
+  const lower = segment.toLowerCase();
+  return NON_COLLECTION_SEGMENTS.has(lower) || allow.has(lower) || allow.has(segment);
+}
+
+function splitWords(segment: string): string[] {
+  return segment
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+function joinLike(segment: string, words: string[]): string {
+  if (segment.includes('_')) return words.join('_');
+  return words.join('-');
+}
+
+function toPlural(word: string): string {
+  return pluralize.plural(word);
+}
+
+/** A rough noun for common action verbs, only to make the suggestion concrete. */
+function nounFor(verb: string): string {
+  const nouns: Record<string, string> = { search: 'search-result', login: 'session', logout: 'session', register: 'registration', activate: 'activation', cancel: 'cancellation', refund: 'refund', upload: 'upload', export: 'export', import: 'import', verify: 'verification' };
+  return nouns[verb] ?? `${verb}-request`;
+}
