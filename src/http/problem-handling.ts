@@ -11,6 +11,8 @@ export interface ProblemHandlingOptions {
   bundle: VersionBundle;
   prefix: string;
   vendor: string;
+  /** A version with no code that the lifecycle still knows as removed answers with this error. */
+  removedVersion?: (name: string) => VersionaryError | undefined;
 }
 
 /**
@@ -41,6 +43,8 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
   app.setNotFoundHandler((request, reply) => {
     const path = request.url;
     const match = versioned.exec(path);
+    const removed = match ? options.removedVersion?.(`v${match[1]}`) : undefined;
+    if (removed) return sendProblem(reply, removed);
     if (match && !options.bundle.byNumber(Number(match[1]))) {
       return sendProblem(reply, new VersionaryError({
         code: ErrorCode.VersionUnknown,

@@ -8,6 +8,16 @@ import type { Storage } from '../ports/index.ts';
 import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { createAdminCheck } from '../admin/require-admin.ts';
+import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
+import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
+import { createLifecycleHook } from '../lifecycle/hook.ts';
+import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
+import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
+import { parseLifecycleSettings } from '../lifecycle/settings.ts';
+import { createUsageRecorder } from '../usage/usage-recorder.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -21,6 +31,8 @@ export interface BuildAppOptions {
 }
 
 export const apiPrefix = '/api';
+/** Release dates of the built-in versions, used when the config file gives none. */
+export const builtInReleases: Record<string, string> = { v1: '2025-01-15T00:00:00Z', v2: '2026-03-02T00:00:00Z' };
 export const vendor = 'versionary';
 
 /**
@@ -34,6 +46,16 @@ export const vendor = 'versionary';
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, storage, clock } = options;
   const bundle = options.bundle ?? createApiBundle();
+  const errors: string[] = [];
+  const settings = parseLifecycleSettings({ file: config.file, errors });
+  if (errors.length > 0) {
+    throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
+  }
+  const runtime = await createLifecycleRuntime({
+    settings, store: storage.lifecycle, clock, prefix: apiPrefix,
+    versions: bundle.versions.map((v) => ({ name: v.name, releasedAt: parseIsoInstant(builtInReleases[v.name] ?? '') ?? v.index * 400 * 86_400_000 })),
+    defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
+  });
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimit,
@@ -45,12 +67,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   });
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  installProblemHandling(app, { bundle, prefix: apiPrefix, vendor });
+  for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
+  const recorder = createUsageRecorder({ store: storage.usage, log: app.log });
+  const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
+  refresher.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(refresher);
+    await recorder.close();
+  });
+  const removedVersion = (name: string) => (bundle.get(name) ? undefined : runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
+  installProblemHandling(app, { bundle, prefix: apiPrefix, vendor, removedVersion });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(runtime.listHeaders());
+  });
   installCaching(app);
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, onVersionedRequest: options.onVersionedRequest ?? [] });
+  const clientIdOf = (request: { ip: string }) => request.ip;
+  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
+  registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
+  registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
+  const adminCheck = createAdminCheck({ adminKey: config.adminKey });
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', adminCheck);
+    const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
+    registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
+    registerEndpointAdminRoutes(admin, { ...shared, bundle });
+  }, { prefix: '/admin/v1' });
 
   for (const version of bundle.versions) {
     const document = toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}` });

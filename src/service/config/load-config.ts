@@ -14,6 +14,8 @@ export interface ServiceConfig {
   /** The JSON config file's content (`VERSIONARY_CONFIG`), validated by the features that own each key. */
   file: Record<string, unknown>;
   configPath?: string;
+  /** `VERSIONARY_ADMIN_KEY`: the key the management API accepts. */
+  adminKey?: string;
 }
 
 /** Inputs of {@link loadConfig}: the environment and a way to read the config file. */
@@ -58,7 +60,10 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
       errors: errors.map((detail) => ({ pointer: '/config', detail })),
     });
   }
-  return { port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ...(configPath ? { configPath } : {}) };
+  return {
+    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file,
+    ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}),
+  };
 }
 
 function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undefined {

@@ -1,3 +1,4 @@
 export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome } from './users.ts';
 export type { PostRecord, PostStore } from './posts.ts';
 export type { Storage } from './storage.ts';
+export type { EndpointDeprecation, LifecycleStore, StoredSchedule, UsageCall, UsageStore, UsageSummary } from './lifecycle.ts';

@@ -1,5 +1,6 @@
 import type { PostStore } from './posts.ts';
 import type { UserStore } from './users.ts';
+import type { LifecycleStore, UsageStore } from './lifecycle.ts';
 
 /**
  * Everything the service needs from a database, picked by the composition root.
@@ -12,6 +13,8 @@ import type { UserStore } from './users.ts';
 export interface Storage {
   users: UserStore;
   posts: PostStore;
+  lifecycle: LifecycleStore;
+  usage: UsageStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

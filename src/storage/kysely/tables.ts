@@ -21,8 +21,40 @@ export interface PostsTable {
   created_at: string;
 }
 
-/** Every table, as Kysely sees them. Later features add theirs here. */
+/** The `version_schedules` table: one deprecation per version. */
+export interface VersionSchedulesTable {
+  version: string;
+  deprecated_at: number;
+  sunset_at: number;
+  removed: number;
+  reason: string;
+  migration_url: string | null;
+}
+
+/** The `endpoint_deprecations` table. */
+export interface EndpointDeprecationsTable {
+  version: string;
+  method: string;
+  path: string;
+  deprecated_at: number;
+  sunset_at: number;
+  migration_url: string | null;
+}
+
+/** The `usage_calls` table. */
+export interface UsageCallsTable {
+  id: Generated<number>;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  at: number;
+}
+
+/** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
   posts: PostsTable;
+  version_schedules: VersionSchedulesTable;
+  endpoint_deprecations: EndpointDeprecationsTable;
+  usage_calls: UsageCallsTable;
 }

@@ -7,6 +7,7 @@ import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
+import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -33,5 +34,8 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     await db.destroy();
     throw error;
   }
-  return { db, users: createUserStore(db), posts: createPostStore(db), close: () => db.destroy() };
+  return {
+    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
+    close: () => db.destroy(),
+  };
 }

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant, minimumNoticeMs, MONTH_MS, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { LifecycleStore } from '../ports/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { LifecycleSettings } from '../lifecycle/settings.ts';
+
+const body = {
+  type: 'object', additionalProperties: false, required: ['version', 'method', 'path'],
+  properties: {
+    version: { type: 'string', maxLength: 20 }, method: { type: 'string', maxLength: 10 }, path: { type: 'string', maxLength: 300 },
+    noticeMonths: { type: 'integer', minimum: 0, maximum: 120 }, sunsetAt: { type: 'string', maxLength: 40 },
+    reason: { type: 'string', enum: ['planned', 'critical-fix'] }, migrationUrl: { type: 'string', maxLength: 2000 },
+  },
+};
+
+/**
+ * `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active.
+ *
+ * @example
+ * ```ts
+ * registerEndpointAdminRoutes(admin, { bundle, runtime, lifecycle, settings, clock });
+ * ```
+ */
+export function registerEndpointAdminRoutes(app: FastifyInstance, options: { bundle: VersionBundle; runtime: LifecycleRuntime; lifecycle: LifecycleStore; settings: LifecycleSettings; clock: Clock }): void {
+  app.post('/deprecations', { schema: { body } }, async (request, reply) => {
+    const input = request.body as { version: string; method: string; path: string; noticeMonths?: number; sunsetAt?: string; reason?: string; migrationUrl?: string };
+    const method = input.method.toUpperCase();
+    const version = options.bundle.get(input.version);
+    if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
+      throw new VersionaryError({ code: ErrorCode.NotFound, detail: `${input.version} has no endpoint ${method} ${input.path}.` });
+    }
+    const now = options.clock.now();
+    const sunsetAt = input.sunsetAt !== undefined ? parseIsoInstant(input.sunsetAt) : now + (input.noticeMonths ?? 6) * MONTH_MS;
+    if (sunsetAt === undefined) throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'sunsetAt must be an ISO 8601 date.', errors: [{ pointer: '/body/sunsetAt', detail: 'not an ISO 8601 date' }] });
+    if (sunsetAt <= now) throw new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: `sunset-order: the sunset (${formatIsoInstant(sunsetAt)}) must come after the deprecation (${formatIsoInstant(now)}).`, extensions: { rule: 'sunset-order' } });
+    const minimum = minimumNoticeMs(options.settings.audience);
+    if (input.reason !== 'critical-fix' && sunsetAt - now < minimum) {
+      throw new VersionaryError({
+        code: ErrorCode.PolicyViolation,
+        detail: `notice-period: ${options.settings.audience} APIs need at least ${minimum / 86_400_000} days of notice; ${method} ${input.path} in ${input.version} gives ${Math.floor((sunsetAt - now) / 86_400_000)} days.`,
+        extensions: { rule: 'notice-period' },
+      });
+    }
+    const saved = { version: input.version, method, path: input.path, deprecatedAt: now, sunsetAt, migrationUrl: input.migrationUrl ?? null };
+    await options.lifecycle.saveEndpointDeprecation(saved);
+    await options.runtime.refresh();
+    return reply.code(201).send({ ...saved, deprecatedAt: formatIsoInstant(now), sunsetAt: formatIsoInstant(sunsetAt) });
+  });
+}

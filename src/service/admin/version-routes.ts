@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import type { LifecycleStore, UsageStore } from '../ports/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { LifecycleSettings } from '../lifecycle/settings.ts';
+import { encodeCursor, parsePage } from '../resources/params.ts';
+
+/** Options for {@link registerVersionAdminRoutes}. */
+export interface VersionAdminOptions {
+  runtime: LifecycleRuntime;
+  lifecycle: LifecycleStore;
+  usage: UsageStore;
+  settings: LifecycleSettings;
+  clock: Clock;
+  /** Flushes buffered usage so summaries include every call made so far. */
+  flushUsage: () => Promise<void>;
+}
+
+const deprecationBody = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    noticeMonths: { type: 'integer', minimum: 0, maximum: 120 },
+    deprecatedAt: { type: 'string', maxLength: 40 },
+    sunsetAt: { type: 'string', maxLength: 40 },
+    reason: { type: 'string', enum: ['planned', 'critical-fix'] },
+    migrationUrl: { type: 'string', maxLength: 2000 },
+  },
+};
+
+/**
+ * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
+ * deprecations. Schedules are written to the store and applied to this instance at once.
+ *
+ * @example
+ * ```ts
+ * app.register(async (admin) => registerVersionAdminRoutes(admin, options), { prefix: '/admin/v1' });
+ * ```
+ */
+export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
+  const { runtime, lifecycle, usage, clock } = options;
+  const find = (name: string) => {
+    const version = runtime.versions().find((v) => v.name === name);
+    if (!version) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime.versions().map((v) => v.name).join(', ')}.` });
+    return version;
+  };
+  const detail = async (name: string) => {
+    const entry = runtime.document().versions.find((v) => v.name === name)!;
+    const schedule = find(name).schedule;
+    await options.flushUsage();
+    return { ...entry, removed: schedule?.removed ?? false, usage: await usage.summary(name) };
+  };
+
+  app.get('/versions', async () => ({ data: await Promise.all(runtime.versions().map((v) => detail(v.name))) }));
+  app.get('/versions/:name', async (request) => detail(find((request.params as { name: string }).name).name));
+
+  app.put('/versions/:name/deprecation', { schema: { body: deprecationBody } }, async (request) => {
+    const name = find((request.params as { name: string }).name).name;
+    const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
+    // Rescheduling is allowed: the new schedule is checked as if the version were current.
+    const versions = runtime.versions().map((v) => (v.name === name ? { ...v, schedule: undefined } : v));
+    const { schedule } = scheduleDeprecation({
+      version: name, versions, clock, audience: options.settings.audience,
+      ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
+      ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
+      ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
+      ...(body.reason ? { reason: body.reason } : {}),
+    });
+    await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
+    await runtime.refresh();
+    return detail(name);
+  });
+
+  app.get('/versions/:name/calls', async (request) => {
+    const name = find((request.params as { name: string }).name).name;
+    const query = request.query as Record<string, string | undefined>;
+    const page = parsePage(query);
+    await options.flushUsage();
+    const result = await usage.list({ version: name, limit: page.limit, afterId: page.afterId, ...(query.clientId ? { clientId: query.clientId } : {}) });
+    return {
+      data: result.items.map((c) => ({ version: c.version, endpoint: c.endpoint, clientId: c.clientId, at: formatIsoInstant(c.at) })),
+      meta: { limit: page.limit, nextCursor: result.nextAfter === null ? null : encodeCursor(result.nextAfter) },
+    };
+  });
+}

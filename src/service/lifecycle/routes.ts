@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { buildServiceGuide } from './guide.ts';
+import type { LifecycleRuntime } from './runtime.ts';
+
+/**
+ * Public lifecycle routes: the machine-readable lifecycle document at `/api/versions` and each
+ * deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`.
+ *
+ * @example
+ * ```ts
+ * registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: '/api' });
+ * ```
+ */
+export function registerLifecycleRoutes(app: FastifyInstance, options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string }): void {
+  const { bundle, runtime, clock, prefix } = options;
+  app.get(`${prefix}/versions`, async () => runtime.document());
+  app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
+    const guide = buildServiceGuide({ bundle, runtime, from: (request.params as { name: string }).name, now: clock.now() });
+    const kind = guideFormat(request);
+    if (kind === 'markdown') return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
+    if (kind === 'json') return reply.type('application/json; charset=utf-8').serializer(String).send(toJson(guide));
+    return reply.type('text/html; charset=utf-8').serializer(String).send(toHtml(guide));
+  });
+}
+
+function guideFormat(request: FastifyRequest): 'markdown' | 'json' | 'html' {
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  if (accept.includes('text/markdown')) return 'markdown';
+  if (accept.includes('text/html')) return 'html';
+  if (accept.includes('json')) return 'json';
+  return 'html';
+}

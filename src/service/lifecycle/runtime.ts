@@ -1,0 +1,186 @@
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import {
+  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, deprecationHeaders, formatIsoInstant, MONTH_MS, versionListHeaders,
+  type DeprecationSchedule, type LifecycleDocument, type LifecycleVersion, type PolicyWarning,
+} from '../../core/lifecycle/index.ts';
+import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../ports/index.ts';
+import type { LifecycleSettings } from './settings.ts';
+
+/** What the lifecycle says about one (version, endpoint) right now. */
+export interface LifecycleVerdict {
+  headers: Record<string, string>;
+  /** Calls are recorded for usage monitoring. */
+  deprecated: boolean;
+  /** Set after the sunset: the request is refused with it. */
+  removed?: VersionaryError;
+}
+
+/** Options for {@link createLifecycleRuntime}. */
+export interface LifecycleRuntimeOptions {
+  settings: LifecycleSettings;
+  store: LifecycleStore;
+  clock: Clock;
+  /** Versions with code, oldest first, with their release instants. */
+  versions: Array<{ name: string; releasedAt: number }>;
+  prefix: string;
+  /** Deprecated with the default notice at first start when the config declares no versions. */
+  defaultDeprecated?: string[];
+  onError?: (error: unknown) => void;
+}
+
+/** The service's live view of the lifecycle, cached until the next instant it changes. */
+export interface LifecycleRuntime {
+  verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
+  listHeaders(): Record<string, string>;
+  document(): LifecycleDocument;
+  versions(): LifecycleVersion[];
+  migrationUrl(version: string): string;
+  endpointDeprecations(): EndpointDeprecation[];
+  /** Replace state after a write through the management API, or a refresh from the store. */
+  apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
+  refresh(): Promise<void>;
+  warnings: PolicyWarning[];
+}
+
+/**
+ * Load schedules from the store, merge the config file's, check every policy rule (refusing to
+ * start on a violation) and answer per request from a cache that expires when the headers next
+ * change.
+ *
+ * @example
+ * ```ts
+ * const runtime = await createLifecycleRuntime({ settings, store, clock, versions, prefix: '/api' });
+ * runtime.verdict({ version: 'v1', method: 'GET', path: '/users' }).headers;
+ * ```
+ */
+export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): Promise<LifecycleRuntime> {
+  const { settings, store, clock, prefix } = options;
+  let schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
+  let endpoints = await store.listEndpointDeprecations();
+  const configured = settings.versions ?? {};
+  for (const name of settings.versions ? [] : options.defaultDeprecated ?? []) {
+    if (schedules.has(name)) continue;
+    const now = clock.now();
+    const stored: StoredSchedule = { version: name, deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS, removed: false, reason: 'planned', migrationUrl: null };
+    await store.saveSchedule(stored);
+    schedules.set(name, stored);
+  }
+  const names = [...new Set([...Object.keys(configured), ...options.versions.map((v) => v.name)])];
+  for (const [name, v] of Object.entries(configured)) {
+    if (v.sunsetAt === undefined && !v.removed) continue;
+    const deprecatedAt = v.deprecatedAt ?? schedules.get(name)?.deprecatedAt ?? clock.now();
+    const stored: StoredSchedule = {
+      version: name, deprecatedAt, sunsetAt: v.sunsetAt ?? deprecatedAt, reason: v.reason ?? 'planned',
+      removed: v.removed === true || schedules.get(name)?.removed === true, migrationUrl: v.migrationUrl ?? null,
+    };
+    await store.saveSchedule(stored);
+    schedules.set(name, stored);
+  }
+  for (const e of settings.endpointDeprecations) {
+    const stored = { ...e, deprecatedAt: e.deprecatedAt ?? clock.now(), migrationUrl: e.migrationUrl ?? null };
+    await store.saveEndpointDeprecation(stored);
+  }
+  endpoints = await store.listEndpointDeprecations();
+
+  const released = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
+  const toLifecycle = (): LifecycleVersion[] => names.map((name) => ({
+    name,
+    releasedAt: configured[name]?.releasedAt ?? released.get(name) ?? 0,
+    ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
+    ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
+    migrationUrl: migrationUrl(name),
+    openapiUrl: `${prefix}/${name}/openapi.json`,
+  })).sort((a, b) => a.releasedAt - b.releasedAt);
+  const migrationUrl = (name: string) => schedules.get(name)?.migrationUrl ?? configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
+
+  const warnings = assertLifecycleConfig({ versions: toLifecycle(), audience: settings.audience });
+  const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
+  let list: { headers: Record<string, string>; until: number } | undefined;
+
+  const replacementOf = (name: string): string | undefined => {
+    const all = toLifecycle();
+    const explicit = all.find((v) => v.name === name)?.replacement;
+    if (explicit) return explicit;
+    const index = all.findIndex((v) => v.name === name);
+    return all.slice(index + 1).find((v) => !v.schedule)?.name;
+  };
+
+  const compute = (key: { version: string; method: string; path: string }): { verdict: LifecycleVerdict; until: number } => {
+    const now = clock.now();
+    const candidates: Array<{ schedule: DeprecationSchedule; migrationUrl: string; subject?: string }> = [];
+    const own = schedules.get(key.version);
+    if (own) candidates.push({ schedule: toSchedule(own), migrationUrl: migrationUrl(key.version) });
+    for (const e of endpoints) {
+      if (e.version === key.version && e.method === key.method && e.path === key.path) {
+        candidates.push({
+          schedule: { version: key.version, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt, removed: false, reason: 'planned' },
+          migrationUrl: e.migrationUrl ?? migrationUrl(key.version), subject: `${e.method} ${e.path} in ${key.version}`,
+        });
+      }
+    }
+    if (candidates.length === 0) return { verdict: { headers: {}, deprecated: false }, until: Number.POSITIVE_INFINITY };
+    candidates.sort((a, b) => a.schedule.sunsetAt - b.schedule.sunsetAt);
+    const chosen = candidates[0]!;
+    const status = checkDeprecationStatus({ schedule: chosen.schedule, clock });
+    if (status.flaggedRemoved && !chosen.subject && own) {
+      const flagged = { ...own, removed: true };
+      schedules.set(key.version, flagged);
+      store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
+    }
+    const replacement = replacementOf(key.version);
+    const { headers, changesAt } = deprecationHeaders({
+      schedule: chosen.schedule, clock, style: settings.headerStyle, migrationUrl: chosen.migrationUrl,
+      sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
+      ...(chosen.subject ? { subject: chosen.subject } : {}),
+    });
+    const verdict: LifecycleVerdict = { headers, deprecated: true };
+    if (status.status === 'removed') verdict.removed = removedError({ subject: chosen.subject ?? key.version, sunsetAt: chosen.schedule.sunsetAt, replacement, guide: chosen.migrationUrl, status: settings.removedStatus });
+    return { verdict, until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY) };
+  };
+
+  const runtime: LifecycleRuntime = {
+    warnings,
+    verdict(key) {
+      const id = `${key.version} ${key.method} ${key.path}`;
+      const hit = cache.get(id);
+      if (hit && clock.now() < hit.until) return hit.verdict;
+      const fresh = compute(key);
+      cache.set(id, fresh);
+      return fresh.verdict;
+    },
+    listHeaders() {
+      if (list && clock.now() < list.until) return list.headers;
+      const { headers, changesAt } = versionListHeaders({ versions: toLifecycle(), clock });
+      list = { headers: headers as Record<string, string>, until: changesAt ?? Number.POSITIVE_INFINITY };
+      return list.headers;
+    },
+    document: () => buildLifecycleDocument({ versions: toLifecycle(), clock, audience: settings.audience }),
+    versions: toLifecycle,
+    migrationUrl,
+    endpointDeprecations: () => endpoints,
+    apply(update) {
+      if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
+      if (update.endpoints) endpoints = update.endpoints;
+      cache.clear();
+      list = undefined;
+    },
+    async refresh() {
+      runtime.apply({ schedules: await store.listSchedules(), endpoints: await store.listEndpointDeprecations() });
+    },
+  };
+  return runtime;
+}
+
+function toSchedule(s: StoredSchedule): DeprecationSchedule {
+  return { version: s.version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed, reason: s.reason };
+}
+
+function removedError(options: { subject: string; sunsetAt: number; replacement: string | undefined; guide: string; status: 410 | 404 }): VersionaryError {
+  const move = options.replacement ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.` : ` The migration guide is at ${options.guide}.`;
+  return new VersionaryError({
+    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${move}`,
+    extensions: { replacement: options.replacement ?? null, migrationGuide: options.guide, sunsetAt: formatIsoInstant(options.sunsetAt) },
+  });
+}

@@ -1,0 +1,102 @@
+import { parseIsoInstant, type Audience, type DeprecationReason } from '../../core/lifecycle/index.ts';
+import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
+
+/** One version's lifecycle as the config file declares it. */
+export interface VersionSettings {
+  releasedAt?: number;
+  deprecatedAt?: number;
+  sunsetAt?: number;
+  replacement?: string;
+  migrationUrl?: string;
+  removed?: boolean;
+  reason?: DeprecationReason;
+}
+
+/** An endpoint deprecation as the config file declares it. */
+export interface EndpointSettings {
+  version: string;
+  method: string;
+  path: string;
+  deprecatedAt?: number;
+  sunsetAt: number;
+  migrationUrl?: string;
+}
+
+/** The lifecycle part of the config file, parsed. */
+export interface LifecycleSettings {
+  audience: Audience;
+  removedStatus: 410 | 404;
+  headerStyle: DeprecationHeaderStyle;
+  /** Present only when the file has a `versions` key. */
+  versions?: Record<string, VersionSettings>;
+  endpointDeprecations: EndpointSettings[];
+}
+
+/**
+ * Read the lifecycle keys of the config file, pushing every error found into `errors`.
+ *
+ * @example
+ * ```ts
+ * const settings = parseLifecycleSettings({ file: config.file, errors });
+ * ```
+ */
+export function parseLifecycleSettings(options: { file: Record<string, unknown>; errors: string[] }): LifecycleSettings {
+  const { file, errors } = options;
+  const audience = file.audience ?? 'public';
+  if (audience !== 'public' && audience !== 'enterprise') errors.push(`audience must be "public" or "enterprise", not ${JSON.stringify(audience)}`);
+  const removedStatus = file.removedStatus ?? 410;
+  if (removedStatus !== 410 && removedStatus !== 404) errors.push(`removedStatus must be 410 or 404, not ${JSON.stringify(removedStatus)}`);
+  const style = file.headerStyle ?? 'iso8601';
+  if (style !== 'iso8601' && style !== 'rfc') errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
+  const date = (value: unknown, where: string): number | undefined => {
+    if (value === undefined) return undefined;
+    const parsed = typeof value === 'string' ? parseIsoInstant(value) : undefined;
+    if (parsed === undefined) errors.push(`${where} must be an ISO 8601 date, not ${JSON.stringify(value)}`);
+    return parsed;
+  };
+  let versions: Record<string, VersionSettings> | undefined;
+  if (file.versions !== undefined) {
+    versions = {};
+    if (!isObject(file.versions)) errors.push('versions must be an object keyed by version name');
+    for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
+      if (!isObject(raw)) { errors.push(`versions.${name} must be an object`); continue; }
+      const at = (key: string) => date(raw[key], `versions.${name}.${key}`);
+      const reason = raw.reason ?? 'planned';
+      if (reason !== 'planned' && reason !== 'critical-fix') errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
+      versions[name] = {
+        releasedAt: at('releasedAt'), deprecatedAt: at('deprecatedAt'), sunsetAt: at('sunsetAt'),
+        replacement: str(raw.replacement), migrationUrl: str(raw.migrationUrl), removed: raw.removed === true, reason: reason as DeprecationReason,
+      };
+    }
+  }
+  const endpointDeprecations: EndpointSettings[] = [];
+  const list = file.endpointDeprecations ?? [];
+  if (!Array.isArray(list)) errors.push('endpointDeprecations must be an array');
+  (Array.isArray(list) ? list : []).forEach((raw: unknown, i) => {
+    const where = `endpointDeprecations[${i}]`;
+    if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string' || typeof raw.path !== 'string') {
+      return void errors.push(`${where} needs version, method and path strings`);
+    }
+    const sunsetAt = date(raw.sunsetAt, `${where}.sunsetAt`);
+    if (sunsetAt === undefined) return void errors.push(`${where}.sunsetAt is required: a concrete sunset date`);
+    endpointDeprecations.push({
+      version: raw.version, method: raw.method.toUpperCase(), path: raw.path,
+      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`), sunsetAt, migrationUrl: str(raw.migrationUrl),
+    });
+  });
+  return {
+    audience: audience === 'enterprise' ? 'enterprise' : 'public',
+    removedStatus: removedStatus === 404 ? 404 : 410,
+    headerStyle: style === 'rfc' ? 'rfc' : 'iso',
+    ...(versions ? { versions } : {}),
+    endpointDeprecations,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
