@@ -11,8 +11,8 @@ interface Fields {
 }
 
 /**
- * Compare object properties, required lists and additionalProperties. When only one side uses
- * allOf, both sides are flattened first so moving fields into a shared base is no change.
+ * Compare object properties, required lists and additionalProperties, with allOf members
+ * flattened in.
  *
  * @example
  * ```ts
@@ -20,11 +20,11 @@ interface Fields {
  * ```
  */
 export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
-  const os = asSchema(p.o.value);
-  const ns = asSchema(p.n.value);
-  const flatten = Array.isArray(os.allOf) !== Array.isArray(ns.allOf);
-  const oldFields = collectFields(ctx.old.resolver, p.o, { flatten });
-  const newFields = collectFields(ctx.new.resolver, p.n, { flatten });
+  // Fields brought in by allOf members count as the object's own, so moving a field into a
+  // shared base is no change. A member's own changes land at the member's pointers and are
+  // deduplicated with those found when the member itself is compared.
+  const oldFields = collectFields(ctx.old.resolver, p.o, { flatten: true });
+  const newFields = collectFields(ctx.new.resolver, p.n, { flatten: true });
   if (oldFields.properties.size > 0 || newFields.properties.size > 0) diffProperties(ctx, { p, oldFields, newFields });
   diffAdditional(ctx, p);
 }
