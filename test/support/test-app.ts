@@ -107,7 +107,7 @@ export async function snapshotTables(db: Kysely<Tables>): Promise<string> {
   const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
   const posts = await db.selectFrom('posts').selectAll().orderBy('id').execute();
   // AUTOINCREMENT counters too: a rejected create must not even consume an id.
-  const seq = await sql`SELECT name, seq FROM sqlite_sequence ORDER BY name`.execute(db);
+  const seq = await sql`SELECT name, seq FROM sqlite_sequence WHERE name IN ('users', 'posts') ORDER BY name`.execute(db);
   return JSON.stringify({ users, posts, seq: seq.rows });
 }
 
