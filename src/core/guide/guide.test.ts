@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { diffOpenApi } from '../compat/index.ts';
+import { object, openapi } from '../compat/fixtures/openapi-builder.ts';
+import { isVersionaryError } from '../errors/index.ts';
+import { createMigrationGuide } from './create-migration-guide.ts';
+import { formatIsoInstant, parseIsoInstant } from './iso-date.ts';
+import { toHtml } from './to-html.ts';
+import { toJson } from './to-json.ts';
+import { toMarkdown } from './to-markdown.ts';
+
+const user = object({ id: { type: 'integer' }, name: { type: 'string' } }, ['id', 'name']);
+const v1 = openapi({
+  '/api/v1/users': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/User' } } } } } } } },
+  '/api/v1/users/{id}': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } } } },
+}, { User: user });
+const v2 = openapi({
+  '/api/v1/users': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: object({ data: { type: 'array', items: { $ref: '#/components/schemas/User' } }, meta: { type: 'object' } }) } } } } } },
+  '/api/v1/users/{id}': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } } } },
+  '/api/v1/users/{id}/posts': { get: { responses: { '200': { description: 'ok' } } } },
+}, { User: object({ id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' } }, ['id', 'name']) });
+const changes = diffOpenApi({ base: v1, revision: v2 }).changes;
+
+describe('createMigrationGuide', () => {
+  it('lists breaking changes with endpoint, old and new behaviour, and additive changes', () => {
+    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01' });
+    assert.deepEqual(guide.breaking.map((e) => [e.endpoint, e.rule]), [['GET /api/v1/users', 'response-type-changed']]);
+    assert.equal(guide.breaking[0]?.oldBehaviour, 'Was array.');
+    assert.match(guide.breaking[0]?.newBehaviour ?? '', /from array to object/);
+    assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), ['GET /api/v1/users/{id}/posts', 'schema User (reached from GET /api/v1/users/{id})']);
+  });
+  it('computes the timeline from the deprecation date: sunset after 6 months, removal after 12 (30-day months)', () => {
+    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01T00:00:00Z' });
+    assert.deepEqual(guide.timeline, { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2026-06-30T00:00:00Z', removedAt: '2026-12-27T00:00:00Z' });
+  });
+  it('takes explicit dates when given and rejects a timeline that runs backwards', () => {
+    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2026-09-01', removedAt: '2027-03-01T12:00:00+02:00' });
+    assert.equal(guide.timeline.sunsetAt, '2026-09-01T00:00:00Z');
+    assert.equal(guide.timeline.removedAt, '2027-03-01T10:00:00Z');
+    assert.throws(() => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2025-01-01' }), (e) => isVersionaryError(e) && e.code === 'INVALID_SCHEDULE');
+  });
+  it('keeps the declared prose in order', () => {
+    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', notes: ['Lists are wrapped.', 'Users gain email.'] });
+    assert.deepEqual(guide.notes, ['Lists are wrapped.', 'Users gain email.']);
+  });
+});
+
+describe('renderers', () => {
+  const guide = createMigrationGuide({ from: 'v1', to: 'v2<script>', changes, deprecatedAt: '2026-01-01', notes: ['Use <b>data</b> & "meta"'] });
+  it('Markdown has the timeline, the tables and the notes', () => {
+    const md = toMarkdown(guide);
+    assert.match(md, /^# Migrating from v1 to v2&lt;script>/);
+    assert.match(md, /\| Sunset \(Sunset header date\) \| 2026-06-30T00:00:00Z \|/);
+    assert.match(md, /\| GET \/api\/v1\/users \| Was array\. \| .*from array to object/);
+    assert.match(md, /## Additive changes/);
+    assert.match(md, /- Use &lt;b>data&lt;\/b> & "meta"/);
+  });
+  it('HTML is a complete page with every text escaped', () => {
+    const html = toHtml(guide);
+    assert.match(html, /^<!doctype html>\n<html lang="en">/);
+    assert.match(html, /<\/body>\n<\/html>\n$/);
+    assert.ok(!html.includes('<script>'), 'no raw script tag');
+    assert.ok(html.includes('v2&lt;script&gt;'));
+    assert.ok(html.includes('Use &lt;b&gt;data&lt;/b&gt; &amp; &quot;meta&quot;'));
+    assert.ok(!/<(link|script|img)\b/.test(html), 'self-contained');
+  });
+  it('JSON round-trips the guide', () => {
+    assert.deepEqual(JSON.parse(toJson(guide)), guide);
+  });
+});
+
+describe('ISO dates without the Date global', () => {
+  it('parses and formats like Date does', () => {
+    for (const text of ['1970-01-01', '2000-02-29T23:59:59Z', '2026-07-04T10:20:30.250Z', '2024-12-31T23:00:00-01:30', '1969-12-31T00:00:00Z']) {
+      assert.equal(parseIsoInstant(text), Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text), text);
+    }
+    assert.equal(formatIsoInstant(Date.UTC(2026, 5, 30)), '2026-06-30T00:00:00Z');
+    assert.equal(formatIsoInstant(Date.UTC(2024, 1, 29, 1, 2, 3, 4)), '2024-02-29T01:02:03.004Z');
+  });
+  it('rejects impossible dates', () => {
+    for (const text of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1']) assert.throws(() => parseIsoInstant(text), text);
+  });
+});
