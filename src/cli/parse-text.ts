@@ -12,12 +12,12 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
  */
 export function parseText(input: { text: string; name: string }): unknown {
   if (/\.json$/i.test(input.name)) return parseJson(input);
-  const doc = parseDocument(input.text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(input.text, { uniqueKeys: true, prettyErrors: true });
   const [error] = doc.errors;
   if (error !== undefined) {
     const pos = error.linePos?.[0];
     const where = pos === undefined ? '' : `:${pos.line}:${pos.col}`;
-    throw invalid(`${input.name}${where}: invalid YAML: ${error.message.split('\n')[0] ?? error.code}`);
+    throw invalid(`${input.name}${where}: invalid YAML: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   return doc.toJS({ maxAliasCount: 1000 });
 }
@@ -27,15 +27,11 @@ function parseJson(input: { text: string; name: string }): unknown {
     return JSON.parse(input.text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const at = /position (\d+)/.exec(message);
-    let where = '';
-    if (at?.[1] !== undefined) {
-      const before = input.text.slice(0, Number(at[1]));
-      const line = before.split('\n').length;
-      const col = Number(at[1]) - before.lastIndexOf('\n');
-      where = `:${line}:${col}`;
-    }
-    throw invalid(`${input.name}${where}: invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`);
+    // JSON.parse names no line; the YAML parser reads JSON too and does.
+    const pos = parseDocument(input.text).errors[0]?.linePos?.[0];
+    const where = pos === undefined ? '' : `:${pos.line}:${pos.col}`;
+    const reason = (message.split('\n')[0] ?? message).replace(/,\s*(\.\.\.)?".*$/s, '').replace(/ in JSON at position \d+.*$/, '');
+    throw invalid(`${input.name}${where}: invalid JSON: ${reason}`);
   }
 }
 

@@ -1,6 +1,7 @@
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
 import { defineCommand, readChoice } from '../command.ts';
 import { ExitCode } from '../io.ts';
+import { shortenUris } from '../describe-failure.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
@@ -42,7 +43,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
       loadDocumentSet(newPath, { cwd: io.cwd }),
     ]);
     const result = diffOpenApi({ base, revision });
-    io.stdout(formats[format](result));
+    io.stdout(formats[format](withRelativeDocuments(result, io.cwd)));
     return exitCodeFor(result, failOn);
   },
 });
@@ -58,4 +59,10 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
 export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
   const failing = result.summary.breaking + (failOn === 'risk' ? result.summary.risk : 0);
   return failing > 0 ? ExitCode.Findings : ExitCode.Ok;
+}
+
+/** Changes found in a referenced file name it relative to the working directory, as a user typed it. */
+function withRelativeDocuments(result: DiffResult, cwd: string): DiffResult {
+  const changes = result.changes.map((c) => (c.location.document === undefined ? c : { ...c, location: { ...c.location, document: shortenUris(c.location.document, cwd) } }));
+  return { ...result, changes };
 }

@@ -40,7 +40,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
 
   const [gone] = removed;
   const [fresh] = added;
-  if (removed.length === 1 && added.length === 1 && gone !== undefined && fresh !== undefined
+  if (removed.length === 1 && added.length === 1 && gone !== undefined && fresh !== undefined && similarNames(gone, fresh)
     && ctx.equivalence.equivalent(oldFields.properties.get(gone) as DocNode, newFields.properties.get(fresh) as DocNode)) {
     emit(ctx, `${p.direction}-property-renamed`, {
       at: newFields.properties.get(fresh) as DocNode, side: 'new', direction: p.direction, oldValue: gone, newValue: fresh,
@@ -144,4 +144,13 @@ function collectFields(resolver: RefResolver, node: DocNode, options: { flatten:
     });
   }
   return { properties, required };
+}
+
+/** A rename keeps part of the name (`name` to `fullName`, `user_id` to `userId`); anything else is a removal and an addition. */
+function similarNames(a: string, b: string): boolean {
+  const flat = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const words = (s: string) => new Set(s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+  if (flat(a).includes(flat(b)) || flat(b).includes(flat(a))) return true;
+  const wb = words(b);
+  return [...words(a)].some((w) => wb.has(w));
 }
