@@ -48,14 +48,40 @@ export interface CompileTransformOptions {
 export function compileTransform(options: CompileTransformOptions): (name: string) => Transform {
   const memo = new Map<string, Transform>();
   const inProgress = new Set<string>();
+  const owns = new Map<string, Transform>();
+  const ownOf = (name: string): Transform => {
+    if (!owns.has(name)) owns.set(name, options.own(name));
+    return owns.get(name) ?? null;
+  };
+  // Whether any schema reachable from `name` (itself included) owns a transform. Decided before
+  // compiling, so a cycle with nothing to do compiles to null instead of a lazy copying walk.
+  const active = (name: string): boolean => {
+    const seen = new Set([name]);
+    const queue = [name];
+    while (queue.length > 0) {
+      const current = queue.pop()!;
+      if (ownOf(current)) return true;
+      for (const next of walkedRefs(options.schemas[current])) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    return false;
+  };
 
   const named = (name: string): Transform => {
     if (memo.has(name)) return memo.get(name) ?? null;
     if (inProgress.has(name)) return (value) => (memo.get(name) ?? identity)(value);
+    if (!active(name)) {
+      memo.set(name, null);
+      return null;
+    }
     inProgress.add(name);
     const schema = options.schemas[name];
     const inner = schema ? node(schema) : null;
-    const own = options.own(name);
+    const own = ownOf(name);
     const result = chain(inner, own);
     inProgress.delete(name);
     memo.set(name, result);
@@ -76,6 +102,17 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
   };
 
   return named;
+}
+
+/** The component names the walk below follows from a schema: `$ref`, `properties` and `items`. */
+function walkedRefs(schema: JsonSchema | undefined): string[] {
+  if (!schema) return [];
+  const target = refName(schema.$ref);
+  if (target !== undefined) return [target];
+  const props = schema.properties as Record<string, JsonSchema> | undefined;
+  if (props) return Object.values(props).flatMap((child) => walkedRefs(child));
+  const items = schema.items as JsonSchema | undefined;
+  return items && typeof items === 'object' ? walkedRefs(items) : [];
 }
 
 function objectTransform(props: Record<string, JsonSchema>, node: (s: JsonSchema) => Transform): Transform {

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defineVersions } from './define-versions.ts';
+import { enumValuesAdded, fieldAdded, fieldRemoved, schemaReplaced } from './instructions.ts';
+import { isPlainObject, ref } from './schema-walk.ts';
+import { defineVersionChange } from './version-change.ts';
+import type { HeadDefinition } from './types.ts';
+
+const head: HeadDefinition = {
+  schemas: {
+    User: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, status: { type: 'string', enum: ['on', 'off', 'paused'] } } },
+    UserInput: { type: 'object', properties: { fullName: { type: 'string' }, email: { type: 'string' } } },
+    UserList: { type: 'object', properties: { data: { type: 'array', items: ref('User') } } },
+  },
+  operations: [
+    { id: 'list', method: 'GET', path: '/users', summary: 's', responses: { 200: { description: 'ok', schema: 'UserList' } } },
+    { id: 'create', method: 'POST', path: '/users', summary: 's', body: 'UserInput', responses: { 201: { description: 'ok', schema: 'User' } } },
+  ],
+};
+
+const v2 = defineVersionChange({ description: 'email and paused', instructions: [fieldAdded('User', 'email'), fieldAdded('UserInput', 'email'), enumValuesAdded({ schema: 'User', field: 'status', values: ['paused'], mapDownTo: { paused: 'off' } })] });
+const v3 = defineVersionChange({
+  description: 'paged lists; name becomes fullName',
+  instructions: [
+    schemaReplaced({ schema: 'UserList', previous: { type: 'array', items: ref('User') } }),
+    fieldAdded('UserInput', 'fullName'),
+    fieldRemoved({ schema: 'UserInput', field: 'name', definition: { type: 'string' } }),
+  ],
+  responses: { UserList: (body) => (isPlainObject(body) ? body.data : body) },
+  requests: { UserInput: (body) => { if (!isPlainObject(body)) return body; const { name, ...rest } = body; return { ...rest, fullName: name }; } },
+});
+const bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [v2] }, { name: 'v3', changes: [v3] }] });
+const [one, two, three] = bundle.versions as [typeof bundle.latest, typeof bundle.latest, typeof bundle.latest];
+
+describe('migration plan', () => {
+  const list = { data: [{ id: 1, name: 'a', email: 'a@x', status: 'paused' }, { id: 2, name: 'b', status: 'on' }] };
+
+  it('migrates a response down one step, bottom-up', () => {
+    assert.deepEqual(bundle.migrations.responseDown({ schema: 'UserList', body: list, from: three, to: two }), list.data);
+  });
+
+  it('migrates a response down several steps: list unwrapped, then items stripped and mapped', () => {
+    assert.deepEqual(bundle.migrations.responseDown({ schema: 'UserList', body: list, from: three, to: one }), [{ id: 1, name: 'a', status: 'off' }, { id: 2, name: 'b', status: 'on' }]);
+  });
+
+  it('leaves the input body untouched', () => {
+    const copy = structuredClone(list);
+    bundle.migrations.responseDown({ schema: 'UserList', body: list, from: three, to: one });
+    assert.deepEqual(list, copy);
+  });
+
+  it('is the identity between a version and itself and for schemas nothing changed', () => {
+    assert.equal(bundle.migrations.responseDown({ schema: 'UserList', body: list, from: three, to: three }), list);
+    const user = { id: 1, name: 'x', status: 'on' };
+    assert.deepEqual(bundle.migrations.responseDown({ schema: 'User', body: user, from: two, to: two }), user);
+  });
+
+  it('maps only the added enum values and keeps unknown ones as they are', () => {
+    const body = { id: 1, name: 'x', status: 'weird' };
+    assert.deepEqual(bundle.migrations.responseDown({ schema: 'User', body, from: two, to: one }), body);
+  });
+
+  it('tolerates bodies of an unexpected shape', () => {
+    for (const body of [null, 3, 'x', [], [null, 1]]) {
+      assert.doesNotThrow(() => bundle.migrations.responseDown({ schema: 'UserList', body, from: three, to: one }));
+    }
+  });
+
+  it('migrates a request up through each change with the operation id', () => {
+    const seen: string[] = [];
+    const spy = defineVersions({
+      head, versions: [{ name: 'v1' }, { name: 'v2', changes: [v2] }, { name: 'v3', changes: [{ ...v3, requests: { UserInput: (b, c) => { seen.push(c.operationId); return v3.requests!.UserInput!(b, c); } } }] }],
+    });
+    const up = spy.migrations.requestUp({ schema: 'UserInput', body: { name: 'Ada' }, from: spy.versions[0]!, to: spy.latest, operationId: 'create' });
+    assert.deepEqual(up, { fullName: 'Ada' });
+    assert.deepEqual(seen, ['create']);
+    assert.deepEqual(spy.migrations.requestUp({ schema: 'UserInput', body: { fullName: 'Ada' }, from: spy.latest, to: spy.latest }), { fullName: 'Ada' });
+  });
+
+  it('derives the older schemas the migrations target', () => {
+    assert.equal(one.schemas.UserList!.type, 'array');
+    assert.deepEqual(Object.keys(one.schemas.UserInput!.properties as object), ['name']);
+    assert.deepEqual(Object.keys(two.schemas.UserInput!.properties as object).sort(), ['email', 'name']);
+  });
+});
