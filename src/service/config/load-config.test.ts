@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { isVersionaryError } from '../../core/errors/index.ts';
+import { loadConfig } from './load-config.ts';
+
+const noFile = (path: string): string => { throw Object.assign(new Error(`no ${path}`), { code: 'ENOENT' }); };
+const files = (map: Record<string, string>) => (path: string) => map[path] ?? noFile(path);
+
+describe('loadConfig', () => {
+  it('has defaults', () => {
+    const config = loadConfig({ env: {}, readFile: noFile });
+    assert.deepEqual(config, { port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {} });
+  });
+
+  it('reads the environment and the config file', () => {
+    const config = loadConfig({
+      env: { PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', VERSIONARY_CONFIG: '/c.json' },
+      readFile: files({ '/c.json': '{"bodyLimit": 2048, "audience": "enterprise"}' }),
+    });
+    assert.equal(config.port, 0);
+    assert.equal(config.host, '0.0.0.0');
+    assert.deepEqual(config.database, { kind: 'sqlite', path: ':memory:' });
+    assert.equal(config.bodyLimit, 2048);
+    assert.equal(config.configPath, '/c.json');
+    assert.deepEqual(config.file, { bodyLimit: 2048, audience: 'enterprise' });
+  });
+
+  it('parses database URLs', () => {
+    const db = (url: string) => loadConfig({ env: { DATABASE_URL: url }, readFile: noFile }).database;
+    assert.deepEqual(db('sqlite:./x.db'), { kind: 'sqlite', path: './x.db' });
+    assert.deepEqual(db('sqlite:///tmp/x.db'), { kind: 'sqlite', path: '/tmp/x.db' });
+    assert.deepEqual(db('postgres://u@h/db'), { kind: 'postgres', url: 'postgres://u@h/db' });
+    assert.deepEqual(db('postgresql://u@h/db'), { kind: 'postgres', url: 'postgresql://u@h/db' });
+  });
+
+  const errorsOf = (run: () => unknown): string[] => {
+    try {
+      run();
+    } catch (error) {
+      assert.ok(isVersionaryError(error));
+      assert.equal(error.code, 'INVALID_CONFIG');
+      const details = (error.errors ?? []).map((e) => e.detail);
+      for (const d of details) assert.ok(error.detail.includes(d), `detail lists ${d}`);
+      return details;
+    }
+    assert.fail('expected INVALID_CONFIG');
+  };
+
+  it('reports every environment error at once', () => {
+    const errors = errorsOf(() => loadConfig({ env: { PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' }, readFile: noFile }));
+    assert.equal(errors.length, 3, errors.join('\n'));
+    assert.match(errors[0]!, /PORT/);
+    assert.match(errors[1]!, /LOG_LEVEL/);
+    assert.match(errors[2]!, /DATABASE_URL/);
+  });
+
+  it('refuses ports that are not integers in range', () => {
+    for (const port of ['-1', '65536', '3.5', 'http', '99999999']) {
+      assert.ok(errorsOf(() => loadConfig({ env: { PORT: port }, readFile: noFile })).some((e) => /PORT/.test(e)), port);
+    }
+  });
+
+  it('refuses an empty PORT instead of reading it as port 0', { todo: 'src/service/config/load-config.ts: Number("") is 0, so PORT= (set but empty) silently listens on a random port' }, () => {
+    assert.ok(errorsOf(() => loadConfig({ env: { PORT: '' }, readFile: noFile })).some((e) => /PORT/.test(e)));
+  });
+
+  it('refuses an empty sqlite path', () => {
+    assert.equal(errorsOf(() => loadConfig({ env: { DATABASE_URL: 'sqlite:' }, readFile: noFile })).length, 1);
+  });
+
+  it('reports environment and config file errors together', () => {
+    const errors = errorsOf(() => loadConfig({
+      env: { PORT: 'x', LOG_LEVEL: 'chatty', DATABASE_URL: 'nope', VERSIONARY_CONFIG: '/c.json' },
+      readFile: files({ '/c.json': '{"bodyLimit": 10, "colour": "blue", "size": 1}' }),
+    }));
+    assert.equal(errors.length, 6, errors.join('\n'));
+    for (const pattern of [/PORT/, /LOG_LEVEL/, /DATABASE_URL/, /unknown key "colour"/, /unknown key "size"/, /bodyLimit/]) {
+      assert.ok(errors.some((e) => pattern.test(e)), `${pattern} in ${errors.join('\n')}`);
+    }
+  });
+
+  it('reports an unreadable, invalid or non-object config file', () => {
+    assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/missing.json' }, readFile: noFile }))[0]!, /cannot be read \(ENOENT\)/);
+    assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': '{nope' }) }))[0]!, /not valid JSON/);
+    for (const text of ['[]', '3', 'null', '"x"']) {
+      assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': text }) }))[0]!, /JSON object/, text);
+    }
+  });
+
+  it('refuses body limits outside 1 KiB to 100 MiB or not integers', () => {
+    for (const bodyLimit of [1023, 104857601, 2048.5, '2048', true]) {
+      const errors = errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': JSON.stringify({ bodyLimit }) }) }));
+      assert.ok(errors.some((e) => /bodyLimit/.test(e)), String(bodyLimit));
+    }
+  });
+
+  it('does not read a config file unless named', () => {
+    let reads = 0;
+    loadConfig({ env: {}, readFile: (p) => { reads++; return noFile(p); } });
+    assert.equal(reads, 0);
+  });
+});
