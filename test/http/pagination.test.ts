@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { LightMyRequestResponse } from 'fastify';
 import { assertFieldErrors } from '../support/assertions.ts';
 import { createTestApp, json, seedUsers, type TestApp } from '../support/test-app.ts';
 
@@ -39,7 +40,7 @@ describe('pagination', () => {
       let url: string | null = `/api/v2/users?limit=${limit}`;
       let pages = 0;
       while (url) {
-        const res = await t.app.inject({ url });
+        const res: LightMyRequestResponse = await t.app.inject({ url });
         assert.equal(res.statusCode, 200, url);
         const page = json<Page>(res);
         assert.ok(page.data.length <= limit);
@@ -60,7 +61,7 @@ describe('pagination', () => {
     let url: string | undefined = '/api/v1/users?limit=20';
     let pages = 0;
     while (url) {
-      const res = await t.app.inject({ url });
+      const res: LightMyRequestResponse = await t.app.inject({ url });
       assert.equal(res.statusCode, 200);
       const items = json<Array<{ id: number }>>(res);
       assert.ok(Array.isArray(items));
