@@ -3,7 +3,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchPart, BenchReport } from './types.ts';
 
-/** Every bench part by name: `npm run bench` runs all, `npm run bench -- diff` one. */
+/**
+ * Every bench part by name: `npm run bench` runs all, `npm run bench -- diff` one.
+ *
+ * @example
+ * ```ts
+ * parts.http = async () => (await import('./http.ts')).benchHttp();
+ * ```
+ */
 export const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
 };

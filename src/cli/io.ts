@@ -8,7 +8,14 @@ export interface CliIo {
   now(): number;
 }
 
-/** Exit codes every command shares: CI reads them. */
+/**
+ * Exit codes every command shares: CI reads them.
+ *
+ * @example
+ * ```ts
+ * return summary.breaking > 0 ? ExitCode.Findings : ExitCode.Ok;
+ * ```
+ */
 export const ExitCode = {
   Ok: 0,
   /** Breaking changes or lint findings: the check ran and failed. */

@@ -87,5 +87,12 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
   return location;
 }
 
-/** HTTP methods an OpenAPI path item may hold. */
+/**
+ * HTTP methods an OpenAPI path item may hold.
+ *
+ * @example
+ * ```ts
+ * METHODS.has('get'); // true
+ * ```
+ */
 export const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);

@@ -8,7 +8,14 @@ export interface DocumentSet {
   documents: ReadonlyMap<string, unknown>;
 }
 
-/** URI given to a lone in-memory document. */
+/**
+ * URI given to a lone in-memory document.
+ *
+ * @example
+ * ```ts
+ * toDocumentSet(doc).root === DEFAULT_ROOT_URI; // true
+ * ```
+ */
 export const DEFAULT_ROOT_URI = 'memory:///openapi.json';
 
 /**

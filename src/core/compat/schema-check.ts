@@ -3,7 +3,14 @@ import { joinPointer } from './json-pointer.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema, typeInfo, type SchemaObject } from './schema-model.ts';
 
-/** The spec's three reasons a schema check fails. */
+/**
+ * The spec's three reasons a schema check fails.
+ *
+ * @example
+ * ```ts
+ * violations.filter((v) => v.rule === SchemaRule.FieldMissing);
+ * ```
+ */
 export const SchemaRule = {
   FieldMissing: 'field-missing',
   FieldTypeChanged: 'field-type-changed',

@@ -11,7 +11,14 @@ export interface TypeInfo {
   nullable: boolean;
 }
 
-/** Keywords that never change what a schema accepts. */
+/**
+ * Keywords that never change what a schema accepts.
+ *
+ * @example
+ * ```ts
+ * ANNOTATION_KEYS.has('description'); // true
+ * ```
+ */
 export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
   'description', 'title', 'summary', 'example', 'examples', 'externalDocs', 'xml', '$comment', 'deprecated',
   '$id', '$schema', '$anchor', 'contentMediaType', 'contentEncoding',

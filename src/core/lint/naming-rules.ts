@@ -16,11 +16,12 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   const paths = isObjectLike(ctx.doc.paths) ? Object.keys(ctx.doc.paths) : [];
   for (const path of paths) {
-    for (const segment of path.split('/')) {
+    const segments = path.split('/');
+    segments.forEach((segment, index) => {
       const problem = checkSegment(segment, ctx.allowSegments);
-      if (problem === undefined) continue;
+      if (problem === undefined) return;
       const what = { singular: 'is singular', verb: 'is a verb', mixed: 'mixes a verb with a noun' }[problem.kind];
-      const fix = path.replace(segment, problem.suggestion);
+      const fix = segments.map((s, i) => (i === index ? problem.suggestion : s)).join('/');
       out.push({
         rule: 'collection-not-plural', path, pointer: joinPointer('/paths', path),
         message: `Segment "${segment}" ${what}; collection names are plural nouns.`,
@@ -28,7 +29,7 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
           ? `Rename to ${fix}.`
           : `Let the HTTP method carry the action and name the resource: ${fix}.`,
       });
-    }
+    });
   }
   return out;
 }

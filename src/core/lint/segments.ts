@@ -1,6 +1,13 @@
 import pluralize from 'pluralize';
 
-/** Segments that are not collections: documents, namespaces and well-known endpoints. */
+/**
+ * Segments that are not collections: documents, namespaces and well-known endpoints.
+ *
+ * @example
+ * ```ts
+ * NON_COLLECTION_SEGMENTS.has('api'); // true
+ * ```
+ */
 export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
   'api', 'me', 'self', 'health', 'healthz', 'livez', 'readyz', 'metrics', 'graphql', '.well-known', 'openapi', 'swagger',
 ]);
