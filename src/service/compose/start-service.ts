@@ -16,13 +16,13 @@ export async function startService(options: LoadConfigOptions): Promise<FastifyI
   const config = loadConfig(options);
   const storage = await openStorage(config.database);
   const app = await buildApp({ config, storage, clock: { now: Date.now } });
-  app.addHook('onClose', async () => storage.close());
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app.close().then(() => process.exit(0), (error: unknown) => {
+    // Storage closes after the app, so onClose hooks (the usage flush) still have a database.
+    app.close().then(() => storage.close()).then(() => process.exit(0), (error: unknown) => {
       app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     });

@@ -107,7 +107,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   };
 
   const compute = (key: { version: string; method: string; path: string }): { verdict: LifecycleVerdict; until: number } => {
-    const now = clock.now();
     const candidates: Array<{ schedule: DeprecationSchedule; migrationUrl: string; subject?: string }> = [];
     const own = schedules.get(key.version);
     if (own) candidates.push({ schedule: toSchedule(own), migrationUrl: migrationUrl(key.version) });

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTestApp, testEpoch } from '../support/test-app.ts';
+
+const day = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const config = (file: unknown) => ({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(file) } });
+
+test('by default v1 is deprecated with six months of notice; v2 carries no deprecation headers', async () => {
+  const t = await createTestApp();
+  const v1 = await t.app.inject({ url: '/api/v1/users' });
+  assert.equal(v1.statusCode, 200);
+  assert.equal(v1.headers.deprecation, iso(testEpoch));
+  assert.equal(v1.headers.sunset, iso(testEpoch + 180 * day));
+  assert.match(String(v1.headers.link), /<\/api\/versions\/v1\/migration-guide>; rel="deprecation"/);
+  assert.match(String(v1.headers.link), /rel="successor-version"/);
+  assert.equal(v1.headers.warning, undefined);
+  const v2 = await t.app.inject({ url: '/api/v2/users' });
+  for (const name of ['deprecation', 'sunset', 'link', 'warning']) assert.equal(v2.headers[name], undefined, name);
+  assert.equal(v2.headers['api-supported-versions'], 'v2');
+  assert.equal(v2.headers['api-deprecated-versions'], 'v1');
+  await t.close();
+});
+
+test('Warning 299 appears only when fewer than 30 days remain, stating the days left', async () => {
+  const deprecatedAt = testEpoch - 170 * day;
+  const t = await createTestApp(config({ versions: { v1: { releasedAt: '2024-01-01T00:00:00Z', deprecatedAt: iso(deprecatedAt), sunsetAt: iso(testEpoch + 31 * day), replacement: 'v2' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } }));
+  const earlier = await t.app.inject({ url: '/api/v1/users' });
+  assert.equal(earlier.headers.warning, undefined, '31 days left: no Warning');
+  t.clock.advance(11 * day);
+  const res = await t.app.inject({ url: '/api/v1/users' });
+  assert.match(String(res.headers.warning), /^299 - ".*20 days.*migrate.*"$/i);
+  await t.close();
+});
+
+test('headerStyle rfc uses @epoch-seconds, an IMF-fixdate and a rel="sunset" link', async () => {
+  const sunsetAt = Date.UTC(2026, 11, 1);
+  const t = await createTestApp(config({ headerStyle: 'rfc', versions: { v1: { releasedAt: '2024-01-01T00:00:00Z', deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: iso(sunsetAt) }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } }));
+  const res = await t.app.inject({ url: '/api/v1/users/1' });
+  assert.equal(res.headers.deprecation, `@${Date.UTC(2026, 0, 1) / 1000}`);
+  assert.equal(res.headers.sunset, 'Tue, 01 Dec 2026 00:00:00 GMT');
+  assert.match(String(res.headers.link), /rel="sunset"/);
+  assert.match(String(res.headers.link), /rel="deprecation"/);
+  await t.close();
+});
+
+test('after the sunset every request to the version answers 410 naming the replacement and the guide', async () => {
+  const t = await createTestApp();
+  t.clock.set(testEpoch + 180 * day + 1);
+  const res = await t.app.inject({ url: '/api/v1/users' });
+  assert.equal(res.statusCode, 410);
+  assert.match(String(res.headers['content-type']), /application\/problem\+json/);
+  const body = res.json();
+  assert.equal(body.code, 'VERSION_REMOVED');
+  assert.equal(body.replacement, 'v2');
+  assert.equal(body.migrationGuide, '/api/versions/v1/migration-guide');
+  const post = await t.app.inject({ method: 'POST', url: '/api/v1/users', payload: { name: 'x' } });
+  assert.equal(post.statusCode, 410);
+  assert.equal((await t.storage.users.count()), 0, 'nothing written after sunset');
+  assert.equal((await t.app.inject({ url: '/api/v2/users' })).statusCode, 200);
+  await t.close();
+});
+
+test('removedStatus 404 answers 404 after the sunset, and a removed version without code still answers', async () => {
+  const t = await createTestApp(config({
+    removedStatus: 404,
+    versions: {
+      v0: { releasedAt: '2023-01-01T00:00:00Z', deprecatedAt: '2024-01-01T00:00:00Z', sunsetAt: '2024-12-01T00:00:00Z', removed: true, replacement: 'v2' },
+      v1: { releasedAt: '2024-01-01T00:00:00Z' }, v2: { releasedAt: '2025-06-01T00:00:00Z' },
+    },
+  }));
+  const res = await t.app.inject({ url: '/api/v0/users' });
+  assert.equal(res.statusCode, 404);
+  assert.equal(res.json().replacement, 'v2');
+  assert.equal((await t.app.inject({ url: '/api/v1/users' })).headers.deprecation, undefined, 'v1 is current in this config');
+  await t.close();
+});
+
+test('a deprecated endpoint carries the headers while the rest of its version stays clean', async () => {
+  const t = await createTestApp(config({
+    versions: { v1: { releasedAt: '2024-01-01T00:00:00Z' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } },
+    endpointDeprecations: [{ version: 'v2', method: 'GET', path: '/users/{id}/posts', deprecatedAt: iso(testEpoch), sunsetAt: iso(testEpoch + 200 * day) }],
+  }));
+  await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'a' } });
+  const posts = await t.app.inject({ url: '/api/v2/users/1/posts' });
+  assert.equal(posts.statusCode, 200);
+  assert.equal(posts.headers.sunset, iso(testEpoch + 200 * day));
+  const users = await t.app.inject({ url: '/api/v2/users' });
+  assert.equal(users.headers.sunset, undefined);
+  assert.equal(users.headers.deprecation, undefined);
+  t.clock.set(testEpoch + 200 * day + 1);
+  assert.equal((await t.app.inject({ url: '/api/v2/users/1/posts' })).statusCode, 410);
+  assert.equal((await t.app.inject({ url: '/api/v2/users/1' })).statusCode, 200);
+  await t.close();
+});

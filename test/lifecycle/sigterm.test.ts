@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const freePort = () => new Promise<number>((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as { port: number };
+    s.close(() => resolve(port));
+  });
+});
+
+async function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${env.PORT}`;
+  for (let i = 0; i < 120; i++) {
+    try { if ((await fetch(`${base}/healthz`)).ok) return { child, base }; } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('service did not start');
+}
+
+test('usage recorded just before SIGTERM survives the restart (the buffer is flushed on shutdown)', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'versionary-'));
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, VERSIONARY_ADMIN_KEY: 'k', HOST: '127.0.0.1', PORT: String(await freePort()) };
+  try {
+    const first = await start(env);
+    for (let i = 0; i < 25; i++) assert.equal((await fetch(`${first.base}/api/v1/users`)).status, 200);
+    const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+    first.child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    const second = await start(env);
+    const res = await fetch(`${second.base}/admin/v1/versions/v1`, { headers: { authorization: 'Bearer k' } });
+    const body = await res.json() as { usage: { calls: number; clients: number; endpoints: number } };
+    assert.deepEqual(body.usage, { calls: 25, clients: 1, endpoints: 1 });
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
