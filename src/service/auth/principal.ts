@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The roles a credential can hold. */
+export type Role = 'read' | 'write' | 'admin';
+
+/** Who is calling, once authenticated. */
+export interface Principal {
+  /** The client identifier: an API key's id, or a token's `sub` / `client_id`. */
+  id: string;
+  roles: ReadonlySet<Role>;
+  /** How the caller authenticated. */
+  kind: 'api-key' | 'jwt' | 'admin-env';
+}
+
+const kPrincipal = Symbol.for('versionary.principal');
+type WithPrincipal = FastifyRequest & { [kPrincipal]?: Principal };
+
+/**
+ * Attach the authenticated principal to a request.
+ *
+ * @example
+ * ```ts
+ * setPrincipal(request, { id: 'key_1', roles: new Set(['read']), kind: 'api-key' });
+ * ```
+ */
+export function setPrincipal(request: FastifyRequest, principal: Principal): void {
+  (request as WithPrincipal)[kPrincipal] = principal;
+}
+
+/**
+ * The authenticated principal of a request, if any.
+ *
+ * @example
+ * ```ts
+ * principalOf(request)?.id
+ * ```
+ */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return (request as WithPrincipal)[kPrincipal];
+}
+
+/**
+ * The client identifier for logs, usage records and rate limits: the principal's id, else the
+ * remote address.
+ *
+ * @example
+ * ```ts
+ * clientIdOf(request) // 'key_ab12…' or '127.0.0.1'
+ * ```
+ */
+export function clientIdOf(request: FastifyRequest): string {
+  return principalOf(request)?.id ?? `ip:${request.ip}`;
+}
