@@ -3,6 +3,7 @@ export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './neg
 export type { VersionRewriterOptions } from './negotiation.ts';
 export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from './operation.ts';
+export { fromFrameworkError } from './fastify-errors.ts';
 export { installProblemHandling } from './problem-handling.ts';
 export type { ProblemHandlingOptions } from './problem-handling.ts';
 export { internalError, problemType, sendProblem, toProblem } from './problem.ts';

@@ -54,7 +54,16 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
     }
     if (isUnversioned(request.raw)) {
       try {
-        resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
+        const { number } = resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
+        const removed = options.removedVersion?.(`v${number}`);
+        if (removed) return sendProblem(reply, removed);
+        if (!options.bundle.byNumber(number)) {
+          return sendProblem(reply, new VersionaryError({
+            code: ErrorCode.VersionUnknown,
+            detail: `Accept names v${number}, which is not a published version. Supported versions: ${supported.join(', ')}.`,
+            extensions: { supportedVersions: supported },
+          }));
+        }
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError());
       }

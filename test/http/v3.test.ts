@@ -120,7 +120,7 @@ describe('a throwaway v3: one change module, no handler changes', () => {
     }
   });
 
-  it('starts with a v3 bundle and no config file', { todo: 'src/service/app/build-app.ts: a version missing from builtInReleases gets releasedAt = index * 400 days after 1970, so v3 looks older than v1/v2 and the lifecycle check refuses to start ("v2 can be deprecated only once a newer, non-deprecated version exists")' }, async () => {
+  it('starts with a v3 bundle and no config file', async () => {
     const bare = await createTestApp({ bundle });
     try {
       assert.equal((await bare.app.inject({ url: '/api/v3/users' })).statusCode, 200);

@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
+import { resolveVersion } from '../../core/negotiation/index.ts';
+import { fromFrameworkError, sendProblem } from '../../http/index.ts';
 import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
@@ -53,7 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   const runtime = await createLifecycleRuntime({
     settings, store: storage.lifecycle, clock, prefix: apiPrefix,
-    versions: bundle.versions.map((v) => ({ name: v.name, releasedAt: parseIsoInstant(builtInReleases[v.name] ?? '') ?? v.index * 400 * 86_400_000 })),
+    versions: releaseDates(bundle),
     defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
   });
   const app = Fastify({
@@ -62,7 +64,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
+    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.url.slice(0, 200)}.` })),
     rewriteUrl: createVersionRewriter({ bundle, prefix: apiPrefix, vendor, reserved: ['versions'] }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   });
@@ -98,7 +102,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   for (const version of bundle.versions) {
     const document = toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}` });
-    app.get(`${apiPrefix}/${version.name}/openapi.json`, async () => document);
+    app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
+      resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
+      return document;
+    });
   }
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async () => ({
@@ -106,4 +113,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     versions: bundle.versions.map((v) => ({ name: v.name, base: `${apiPrefix}/${v.name}`, openapi: `${apiPrefix}/${v.name}/openapi.json` })),
   }));
   return app;
+}
+
+/** Release instants of the bundle's versions: built-in dates, else a year after the one before. */
+function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: number }> {
+  let previous = 0;
+  return bundle.versions.map((v) => {
+    const releasedAt = parseIsoInstant(builtInReleases[v.name] ?? '') ?? previous + 366 * 86_400_000;
+    previous = releasedAt;
+    return { name: v.name, releasedAt };
+  });
 }

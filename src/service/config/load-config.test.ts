@@ -60,7 +60,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('refuses an empty PORT instead of reading it as port 0', { todo: 'src/service/config/load-config.ts: Number("") is 0, so PORT= (set but empty) silently listens on a random port' }, () => {
+  it('refuses an empty PORT instead of reading it as port 0', () => {
     assert.ok(errorsOf(() => loadConfig({ env: { PORT: '' }, readFile: noFile })).some((e) => /PORT/.test(e)));
   });
 

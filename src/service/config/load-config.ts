@@ -38,7 +38,8 @@ export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 
  */
 export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig {
   const errors: string[] = [];
-  const port = Number(env.PORT ?? 3000);
+  const rawPort = env.PORT ?? '3000';
+  const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) errors.push(`PORT must be an integer from 0 to 65535, not "${env.PORT}"`);
   const host = env.HOST ?? '127.0.0.1';
   const logLevel = env.LOG_LEVEL ?? 'info';
