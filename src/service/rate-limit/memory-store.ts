@@ -1,0 +1,62 @@
+import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from './store.ts';
+
+/** Options for {@link createMemoryRateLimitStore}. */
+export interface MemoryRateLimitStoreOptions {
+  /** How often, at most, a hit sweeps expired windows (ms). Defaults to 60 000. */
+  sweepIntervalMs?: number;
+  /** Keys held at most; past it the oldest window is dropped. Defaults to 100 000. */
+  maxKeys?: number;
+}
+
+/** The in-memory store, with a size probe for tests and metrics. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  /** Windows currently held, expired ones not yet swept included. */
+  size(): number;
+}
+
+/**
+ * A {@link RateLimitStore} in process memory: right for one instance; several instances each count
+ * on their own, so use a shared store (Redis) behind a load balancer.
+ *
+ * Memory stays bounded without a timer: a hit sweeps expired windows when `sweepIntervalMs` has
+ * passed on the caller's clock (so tests move time instead of sleeping), and `maxKeys` caps what
+ * one busy window can hold. At the cap the oldest window is dropped: that client starts afresh,
+ * which errs towards serving rather than towards refusing everyone.
+ *
+ * @example
+ * ```ts
+ * const store = createMemoryRateLimitStore();
+ * await store.hit({ key: 'ip:203.0.113.7', windowMs: 60_000, now: Date.now() });
+ * ```
+ */
+export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+  const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+  const maxKeys = options.maxKeys ?? 100_000;
+  // Map keeps insertion order; a new window is re-inserted, so the first entry is the oldest window.
+  const windows = new Map<string, RateLimitHit>();
+  let nextSweepAt = -Infinity;
+
+  const sweep = (now: number) => {
+    for (const [key, window] of windows) if (window.resetAt <= now) windows.delete(key);
+    nextSweepAt = now + sweepIntervalMs;
+  };
+
+  return {
+    // Synchronous inside: nothing can interleave between the read and the write, so hits are atomic.
+    async hit({ key, windowMs, now }: RateLimitHitOptions): Promise<RateLimitHit> {
+      if (now >= nextSweepAt) sweep(now);
+      const current = windows.get(key);
+      if (current && current.resetAt > now) {
+        current.count += 1;
+        return { ...current };
+      }
+      windows.delete(key);
+      if (windows.size >= maxKeys) sweep(now);
+      if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
+      const opened = { count: 1, resetAt: now + windowMs };
+      windows.set(key, opened);
+      return { ...opened };
+    },
+    size: () => windows.size,
+  };
+}

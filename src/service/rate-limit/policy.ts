@@ -1,0 +1,54 @@
+import type { Role } from '../auth/principal.ts';
+import type { RateLimitSettings } from './settings.ts';
+
+/** The quota policy that applies to one client. */
+export interface AppliedPolicy {
+  /** `default`, or the role whose override won: the policy's name in the RateLimit fields. */
+  name: string;
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * The most generous limit among a principal's roles; a role without an override counts as the
+ * base limit, and a client with no roles (or unauthenticated) gets the base. On a tie the first
+ * role listed wins.
+ *
+ * @example
+ * ```ts
+ * policyFor({ settings, roles: new Set(['read', 'admin']) }) // { name: 'admin', max: 1000, windowSeconds: 60 }
+ * ```
+ */
+export function policyFor(options: { settings: RateLimitSettings; roles: Iterable<Role> | undefined }): AppliedPolicy {
+  const { settings } = options;
+  const base: AppliedPolicy = { name: 'default', max: settings.max, windowSeconds: settings.windowSeconds };
+  // Each role's limit is its override, else the base; so an override below the base does restrict a
+  // principal holding only that role, and an extra role never lowers a principal's limit.
+  const perRole = [...(options.roles ?? [])].map((role): AppliedPolicy => {
+    const override = settings.roles[role];
+    return override ? { name: role, max: override.max, windowSeconds: settings.windowSeconds } : base;
+  });
+  return perRole.reduce<AppliedPolicy | undefined>((best, next) => (!best || next.max > best.max ? next : best), undefined) ?? base;
+}
+
+/**
+ * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers (-10/-11):
+ * each a Structured Field list of one Item whose value is the policy name as an sf-string, with
+ * `q` (quota) and `w` (window, seconds) on the policy and `r` (remaining) and `t` (seconds until
+ * reset) on the current state.
+ *
+ * @example
+ * ```ts
+ * rateLimitFields({ policy: { name: 'default', max: 100, windowSeconds: 60 }, remaining: 42, resetSeconds: 17 })
+ * // { 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=42;t=17' }
+ * ```
+ */
+export function rateLimitFields(options: { policy: AppliedPolicy; remaining: number; resetSeconds: number }): Record<'ratelimit-policy' | 'ratelimit', string> {
+  const { policy } = options;
+  // Role names and 'default' are plain ASCII, so they need no sf-string escaping.
+  const name = `"${policy.name}"`;
+  return {
+    'ratelimit-policy': `${name};q=${policy.max};w=${policy.windowSeconds}`,
+    ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}`,
+  };
+}
