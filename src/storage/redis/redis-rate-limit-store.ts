@@ -1,0 +1,46 @@
+import type { Redis } from 'ioredis';
+import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../../service/rate-limit/store.ts';
+
+/** Options for {@link createRedisRateLimitStore}. */
+export interface RedisRateLimitStoreOptions {
+  /** A connected client; the caller owns it and closes it. */
+  redis: Redis;
+  /** Prepended to every key, so the limiter shares a database safely. Defaults to `versionary:rate-limit:`. */
+  prefix?: string;
+}
+
+// One round trip, atomic: INCR opens or counts the window and PEXPIRE starts its clock on the first
+// hit only. A key left without an expiry (PTTL -1, e.g. written by hand) gets one rather than
+// counting for ever.
+const hitScript = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {count, ttl}
+`;
+
+/**
+ * A {@link RateLimitStore} in Redis, shared by every instance of the service. Redis expires the
+ * windows, so nothing is swept here. Windows run on Redis's clock; `resetAt` is the caller's `now`
+ * plus the key's remaining PTTL, so the reset the client is told stays relative to the response.
+ *
+ * @example
+ * ```ts
+ * const store = createRedisRateLimitStore({ redis: new Redis('redis://127.0.0.1:6379') });
+ * ```
+ */
+export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): RateLimitStore {
+  const prefix = options.prefix ?? 'versionary:rate-limit:';
+  return {
+    async hit({ key, windowMs, now }: RateLimitHitOptions): Promise<RateLimitHit> {
+      const reply = await options.redis.eval(hitScript, 1, `${prefix}${key}`, String(windowMs));
+      if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+      const [count, ttl] = reply.map(Number) as [number, number];
+      return { count, resetAt: now + ttl };
+    },
+  };
+}
