@@ -9,12 +9,11 @@ export interface RedisRateLimitStoreOptions {
   prefix?: string;
 }
 
-// One round trip, atomic: INCR opens or counts the window and PEXPIRE starts its clock on the first
-// hit only. A key left without an expiry (PTTL -1, e.g. written by hand) gets one rather than
-// counting for ever.
+// One round trip, atomic: INCR opens or counts the window, and a key without an expiry gets one.
+// That is the first hit of a window, and also a key written by hand, which would otherwise count
+// for ever.
 const hitScript = `
 local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
