@@ -5,7 +5,7 @@ import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { assertProblemShape } from '../support/assertions.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { adminHeaders, createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
 
 describe('over a real socket', () => {
   let t: TestApp;
@@ -20,7 +20,7 @@ describe('over a real socket', () => {
   after(() => t.close());
 
   it('keeps the connection alive across requests', async () => {
-    const res = await fetch(`${base}/api/v1/users`);
+    const res = await fetch(`${base}/api/v1/users`, { headers: adminHeaders });
     assert.equal(res.headers.get('connection'), 'keep-alive');
     assert.match(String(res.headers.get('keep-alive')), /timeout=\d+/);
     await res.arrayBuffer();
@@ -32,7 +32,7 @@ describe('over a real socket', () => {
     try {
       for (let i = 0; i < 5; i++) {
         const status = await new Promise<number>((resolve, reject) => {
-          httpRequest({ agent, port, host: '127.0.0.1', path: i % 2 ? '/api/v2/users' : '/api/v1/users' }, (r) => {
+          httpRequest({ agent, port, host: '127.0.0.1', path: i % 2 ? '/api/v2/users' : '/api/v1/users', headers: adminHeaders }, (r) => {
             ports.add(r.socket.localPort ?? 0);
             r.resume();
             r.on('end', () => resolve(r.statusCode ?? 0));
@@ -49,7 +49,7 @@ describe('over a real socket', () => {
 
   it('answers 413 to a real upload over 1 MiB, and stays up', async () => {
     const body = JSON.stringify({ name: 'big', nickname: 'n'.repeat(2 * 1024 * 1024) });
-    const res = await fetch(`${base}/api/v2/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await fetch(`${base}/api/v2/users`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body });
     assert.equal(res.status, 413);
     assert.match(String(res.headers.get('content-type')), /^application\/problem\+json/);
     assertProblemShape(await res.json(), 413);
@@ -61,7 +61,7 @@ describe('over a real socket', () => {
   it('answers 413 to a chunked upload without Content-Length once it passes 1 MiB', async () => {
     const port = (t.app.server.address() as AddressInfo).port;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/v2/users', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/v2/users', headers: { ...adminHeaders, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
       req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
       req.on('error', reject);
       const chunk = Buffer.alloc(64 * 1024, 'a');
@@ -80,7 +80,7 @@ describe('over a real socket', () => {
   });
 
   it('accepts a body just under the limit', async () => {
-    const res = await fetch(`${base}/api/v2/users/0/posts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', body: 'b'.repeat(1000 * 1000) }) });
+    const res = await fetch(`${base}/api/v2/users/0/posts`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', body: 'b'.repeat(1000 * 1000) }) });
     // Under the limit, so it is parsed and validated: 400 (body too long for the schema), not 413.
     assert.equal(res.status, 400);
     await res.arrayBuffer();
@@ -101,7 +101,7 @@ describe('npm start', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, DATABASE_URL: 'sqlite::memory:', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VERSIONARY_CONFIG: '' },
+      env: { ...process.env, DATABASE_URL: 'sqlite::memory:', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VERSIONARY_CONFIG: '', VERSIONARY_ADMIN_KEY: testAdminKey },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -110,13 +110,13 @@ describe('npm start', () => {
     try {
       let res: Response | undefined;
       for (let i = 0; i < 200 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/api/v2/users`).catch(() => undefined);
+        res = await fetch(`http://127.0.0.1:${port}/api/v2/users`, { headers: adminHeaders }).catch(() => undefined);
         if (!res) await new Promise((r) => setTimeout(r, 50));
       }
       assert.ok(res, `no answer on port ${port}; stderr: ${stderr}`);
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { data: [], meta: { limit: 20, nextCursor: null, next: null } });
-      const created = await fetch(`http://127.0.0.1:${port}/api/v1/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"started"}' });
+      const created = await fetch(`http://127.0.0.1:${port}/api/v1/users`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: '{"name":"started"}' });
       assert.equal(created.status, 201);
       assert.equal(created.headers.get('location'), '/api/v1/users/1');
     } finally {

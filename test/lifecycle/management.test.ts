@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createTestApp, testEpoch } from '../support/test-app.ts';
 
-const admin = { authorization: 'Bearer test-admin-key' };
-const env = { VERSIONARY_ADMIN_KEY: 'test-admin-key' };
+const admin = { authorization: 'Bearer test-admin-key-0123456789' };
+const env = { VERSIONARY_ADMIN_KEY: 'test-admin-key-0123456789' };
 const day = 86_400_000;
 
 test('a config that breaks a policy rule refuses to start, naming the rule and the numbers', async () => {
@@ -21,7 +21,7 @@ test('a config that breaks a policy rule refuses to start, naming the rule and t
 
 test('the management API needs the admin key', async () => {
   const t = await createTestApp({ env });
-  const none = await t.app.inject({ url: '/admin/v1/versions' });
+  const none = await t.app.inject({ url: '/admin/v1/versions', headers: { authorization: '' } });
   assert.equal(none.statusCode, 401);
   assert.match(String(none.headers['www-authenticate']), /^Bearer/);
   assert.equal((await t.app.inject({ url: '/admin/v1/versions', headers: { authorization: 'Bearer wrong' } })).statusCode, 401);
@@ -54,8 +54,10 @@ test('schedules persist across a restart, and usage summaries match the calls ex
   const databasePath = join(dir, 'db.sqlite');
   try {
     const first = await createTestApp({ env, databasePath });
-    const calls = [['10.0.0.1', '/api/v1/users'], ['10.0.0.2', '/api/v1/users'], ['10.0.0.1', '/api/v1/users/5'], ['10.0.0.3', '/api/v2/users']];
-    for (const [ip, url] of calls) await first.app.inject({ url: url!, remoteAddress: ip! });
+    const key = async (name: string) => (await first.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload: { name, roles: ['read'] } })).json() as { id: string; key: string };
+    const [a, b, c] = [await key('a'), await key('b'), await key('c')];
+    const calls = [[a, '/api/v1/users'], [b, '/api/v1/users'], [a, '/api/v1/users/5'], [c, '/api/v2/users']] as const;
+    for (const [k, url] of calls) await first.app.inject({ url, headers: { authorization: `Bearer ${k.key}` } });
     const summary = (await first.app.inject({ url: '/admin/v1/versions/v1', headers: admin })).json();
     assert.deepEqual(summary.usage, { calls: 3, clients: 2, endpoints: 2 });
     const deprecatedAt = summary.deprecatedAt;
@@ -65,8 +67,8 @@ test('schedules persist across a restart, and usage summaries match the calls ex
     const again = (await second.app.inject({ url: '/admin/v1/versions/v1', headers: admin })).json();
     assert.equal(again.deprecatedAt, deprecatedAt, 'the default schedule is kept, not renewed');
     assert.deepEqual(again.usage, { calls: 3, clients: 2, endpoints: 2 });
-    await second.app.inject({ url: '/api/v1/users', remoteAddress: '10.0.0.9' });
-    const calls2 = (await second.app.inject({ url: '/admin/v1/versions/v1/calls?clientId=10.0.0.1', headers: admin })).json();
+    await second.app.inject({ url: '/api/v1/users', headers: { 'x-api-key': c.key } });
+    const calls2 = (await second.app.inject({ url: `/admin/v1/versions/v1/calls?clientId=${a.id}`, headers: admin })).json();
     assert.deepEqual(calls2.data.map((c: { endpoint: string }) => c.endpoint), ['GET /users', 'GET /users/{id}']);
     assert.deepEqual((await second.app.inject({ url: '/admin/v1/versions/v1', headers: admin })).json().usage, { calls: 4, clients: 3, endpoints: 2 });
     await second.close();

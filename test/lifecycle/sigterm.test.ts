@@ -26,15 +26,16 @@ async function start(env: Record<string, string>) {
 
 test('usage recorded just before SIGTERM survives the restart (the buffer is flushed on shutdown)', { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-'));
-  const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, VERSIONARY_ADMIN_KEY: 'k', HOST: '127.0.0.1', PORT: String(await freePort()) };
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, VERSIONARY_ADMIN_KEY: 'sigterm-test-admin-key', HOST: '127.0.0.1', PORT: String(await freePort()) };
+  const auth = { authorization: 'Bearer sigterm-test-admin-key' };
   try {
     const first = await start(env);
-    for (let i = 0; i < 25; i++) assert.equal((await fetch(`${first.base}/api/v1/users`)).status, 200);
+    for (let i = 0; i < 25; i++) assert.equal((await fetch(`${first.base}/api/v1/users`, { headers: auth })).status, 200);
     const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
     first.child.kill('SIGTERM');
     assert.equal(await exited, 0);
     const second = await start(env);
-    const res = await fetch(`${second.base}/admin/v1/versions/v1`, { headers: { authorization: 'Bearer k' } });
+    const res = await fetch(`${second.base}/admin/v1/versions/v1`, { headers: auth });
     const body = await res.json() as { usage: { calls: number; clients: number; endpoints: number } };
     assert.deepEqual(body.usage, { calls: 25, clients: 1, endpoints: 1 });
     second.child.kill('SIGTERM');

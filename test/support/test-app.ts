@@ -9,6 +9,10 @@ import type { Storage } from '../../src/service/ports/index.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 
+/** The admin key every test app accepts; `app.inject` sends it unless a test sends its own credentials. */
+export const testAdminKey = 'test-admin-key-0123456789';
+export const adminHeaders = { authorization: `Bearer ${testAdminKey}` };
+
 /** The instant every test app's clock stands at, unless told otherwise. */
 export const testEpoch = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -22,6 +26,8 @@ export interface TestAppOptions {
   databasePath?: string;
   /** Build the app with this bundle instead of the published versions. */
   bundle?: VersionBundle;
+  /** Send requests without the default admin credentials. */
+  anonymous?: boolean;
   /** Wrap the real storage, for the one test that needs a failing method. */
   wrapStorage?: (storage: Storage) => Storage;
   onVersionedRequest?: VersionedRequestHook[];
@@ -52,7 +58,7 @@ export interface TestApp {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const files = options.files ?? {};
   const config = loadConfig({
-    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', ...options.env },
+    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...options.env },
     readFile: (path) => {
       const text = files[path];
       if (text === undefined) throw Object.assign(new Error(`no test file ${path}`), { code: 'ENOENT' });
@@ -68,6 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
   });
   await app.ready();
+  if (!options.anonymous) sendDefaultCredentials(app);
   let closed = false;
   return {
     app, storage, db: storage.db, clock, config,
@@ -78,6 +85,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await storage.close();
     },
   };
+}
+
+/**
+ * Make `app.inject` send the admin key unless the request carries its own `authorization` or
+ * `x-api-key` header (an empty string there means "send no credentials at all").
+ */
+function sendDefaultCredentials(app: FastifyInstance): void {
+  const inject = app.inject.bind(app) as (opts: InjectOptions | string) => Promise<LightMyRequestResponse>;
+  const wrapped = (opts: InjectOptions | string) => {
+    const options: InjectOptions = typeof opts === 'string' ? { url: opts } : { ...opts };
+    const headers = { ...(options.headers ?? {}) } as Record<string, string>;
+    const own = 'authorization' in headers || 'x-api-key' in headers;
+    if (!own) headers.authorization = adminHeaders.authorization;
+    for (const name of ['authorization', 'x-api-key']) if (headers[name] === '') delete headers[name];
+    return inject({ ...options, headers });
+  };
+  (app as unknown as { inject: typeof wrapped }).inject = wrapped;
 }
 
 /** A parsed JSON body, or undefined when there is none. */

@@ -12,7 +12,11 @@ import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { parseIsoInstant } from '../../core/lifecycle/index.ts';
-import { createAdminCheck } from '../admin/require-admin.ts';
+import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
+import { createApiKey } from '../auth/api-keys.ts';
+import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
+import { createJwtVerifier } from '../auth/jwt.ts';
+import { clientIdOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { createLifecycleHook } from '../lifecycle/hook.ts';
@@ -28,6 +32,8 @@ export interface BuildAppOptions {
   clock: Clock;
   /** Defaults to the published versions; tests pass their own to add a version. */
   bundle?: VersionBundle;
+  /** Told the bootstrap admin key, once, when the first start creates it. */
+  onBootstrapKey?: (key: string) => void;
   /** Runs once per versioned request after negotiation. */
   onVersionedRequest?: VersionedRequestHook[];
 }
@@ -61,6 +67,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimit,
+    // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
+    http: { maxHeaderSize: 64 * 1024 },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
@@ -84,17 +92,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(runtime.listHeaders());
   });
+  const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
+  installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
+  installAuthorization(app, { requirement: requiredRole });
+  if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
+    const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
+    options.onBootstrapKey?.(key);
+  }
   installCaching(app);
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  const clientIdOf = (request: { ip: string }) => request.ip;
   const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
-  const adminCheck = createAdminCheck({ adminKey: config.adminKey });
   await app.register(async (admin) => {
-    admin.addHook('onRequest', adminCheck);
+    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
     registerEndpointAdminRoutes(admin, { ...shared, bundle });
@@ -123,4 +136,13 @@ function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: 
     previous = releasedAt;
     return { name: v.name, releasedAt };
   });
+}
+
+const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json(?:[?#]|$))`);
+
+/** Resources need read (safe methods) or write; the management API needs admin; the rest is public. */
+function requiredRole(request: { url: string; method: string }): 'read' | 'write' | 'admin' | undefined {
+  if (request.url.startsWith('/admin/')) return 'admin';
+  if (!versionedResource.test(request.url)) return undefined;
+  return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
 }

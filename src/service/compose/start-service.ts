@@ -15,7 +15,10 @@ import { openStorage } from './open-storage.ts';
 export async function startService(options: LoadConfigOptions): Promise<FastifyInstance> {
   const config = loadConfig(options);
   const storage = await openStorage(config.database);
-  const app = await buildApp({ config, storage, clock: { now: Date.now } });
+  const app = await buildApp({
+    config, storage, clock: { now: Date.now },
+    onBootstrapKey: (key) => process.stdout.write(`\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`),
+  });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -14,8 +14,22 @@ export interface ServiceConfig {
   /** The JSON config file's content (`VERSIONARY_CONFIG`), validated by the features that own each key. */
   file: Record<string, unknown>;
   configPath?: string;
-  /** `VERSIONARY_ADMIN_KEY`: the key the management API accepts. */
+  /** `VERSIONARY_ADMIN_KEY`: a key with the admin role that is never stored. */
   adminKey?: string;
+  /** JWT verification, when any `VERSIONARY_JWT_*` variable is set. */
+  jwt?: JwtConfig;
+}
+
+/** How bearer JWTs are verified. */
+export interface JwtConfig {
+  /** HS256 shared secret. */
+  secret?: string;
+  /** PEM public key (RS256, ES256 or EdDSA, from the key type). */
+  publicKeyPem?: string;
+  /** A JWKS document (from a file) or URL. */
+  jwks?: { kind: 'document'; document: unknown } | { kind: 'url'; url: string };
+  issuer?: string;
+  audience?: string;
 }
 
 /** Inputs of {@link loadConfig}: the environment and a way to read the config file. */
@@ -54,6 +68,8 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024) {
     errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
+  const jwt = parseJwtConfig({ env, readFile, errors });
+  if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (errors.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
@@ -63,7 +79,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   }
   return {
     port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file,
-    ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}),
+    ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
   };
 }
 
@@ -94,4 +110,42 @@ function readConfigFile(options: { path: string; readFile: (path: string) => str
     options.errors.push(`${options.path} is not valid JSON: ${(error as Error).message}`);
   }
   return {};
+}
+
+function parseJwtConfig(options: { env: Record<string, string | undefined>; readFile: (path: string) => string; errors: string[] }): JwtConfig | undefined {
+  const { env, readFile, errors } = options;
+  const jwt: JwtConfig = {};
+  if (env.VERSIONARY_JWT_SECRET !== undefined) {
+    if (env.VERSIONARY_JWT_SECRET.length < 32) errors.push('VERSIONARY_JWT_SECRET must be at least 32 characters (256 bits for HS256)');
+    jwt.secret = env.VERSIONARY_JWT_SECRET;
+  }
+  const read = (variable: string, path: string): string | undefined => {
+    try {
+      return readFile(path);
+    } catch (error) {
+      errors.push(`${variable} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      return undefined;
+    }
+  };
+  if (env.VERSIONARY_JWT_PUBLIC_KEY) {
+    const pem = read('VERSIONARY_JWT_PUBLIC_KEY', env.VERSIONARY_JWT_PUBLIC_KEY);
+    if (pem !== undefined && !pem.includes('-----BEGIN PUBLIC KEY-----')) errors.push(`VERSIONARY_JWT_PUBLIC_KEY: ${env.VERSIONARY_JWT_PUBLIC_KEY} is not a PEM public key (SPKI)`);
+    else if (pem !== undefined) jwt.publicKeyPem = pem;
+  }
+  const jwks = env.VERSIONARY_JWT_JWKS;
+  if (jwks && /^https?:\/\//.test(jwks)) jwt.jwks = { kind: 'url', url: jwks };
+  else if (jwks) {
+    const text = read('VERSIONARY_JWT_JWKS', jwks);
+    try {
+      if (text !== undefined) jwt.jwks = { kind: 'document', document: JSON.parse(text) };
+    } catch {
+      errors.push(`VERSIONARY_JWT_JWKS: ${jwks} is not valid JSON`);
+    }
+  }
+  if (env.VERSIONARY_JWT_ISSUER) jwt.issuer = env.VERSIONARY_JWT_ISSUER;
+  if (env.VERSIONARY_JWT_AUDIENCE) jwt.audience = env.VERSIONARY_JWT_AUDIENCE;
+  const verifiers = [jwt.secret, jwt.publicKeyPem, jwt.jwks].filter((v) => v !== undefined).length;
+  if (verifiers > 1) errors.push('set only one of VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY and VERSIONARY_JWT_JWKS');
+  if (verifiers === 0 && (jwt.issuer || jwt.audience)) errors.push('VERSIONARY_JWT_ISSUER/AUDIENCE need a key: VERSIONARY_JWT_SECRET, _PUBLIC_KEY or _JWKS');
+  return verifiers > 0 ? jwt : undefined;
 }

@@ -2,3 +2,4 @@ export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, 
 export type { PostRecord, PostStore } from './posts.ts';
 export type { Storage } from './storage.ts';
 export type { EndpointDeprecation, LifecycleStore, StoredSchedule, UsageCall, UsageStore, UsageSummary } from './lifecycle.ts';
+export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';

@@ -1,6 +1,7 @@
 import type { PostStore } from './posts.ts';
 import type { UserStore } from './users.ts';
 import type { LifecycleStore, UsageStore } from './lifecycle.ts';
+import type { ApiKeyStore } from './api-keys.ts';
 
 /**
  * Everything the service needs from a database, picked by the composition root.
@@ -15,6 +16,7 @@ export interface Storage {
   posts: PostStore;
   lifecycle: LifecycleStore;
   usage: UsageStore;
+  apiKeys: ApiKeyStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

@@ -67,6 +67,19 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
         await db.schema.createIndex('usage_calls_version').on('usage_calls').columns(['version', 'id']).execute();
       },
     },
+    '0003-api-keys': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createTable('api_keys')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('roles', 'text', (c) => c.notNull())
+          .addColumn('contact', 'text')
+          .addColumn('key_hash', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('revoked_at', 'bigint')
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

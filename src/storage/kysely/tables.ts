@@ -50,6 +50,17 @@ export interface UsageCallsTable {
   at: number;
 }
 
+/** The `api_keys` table. */
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  roles: string;
+  contact: string | null;
+  key_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 /** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
@@ -57,4 +68,5 @@ export interface Tables {
   version_schedules: VersionSchedulesTable;
   endpoint_deprecations: EndpointDeprecationsTable;
   usage_calls: UsageCallsTable;
+  api_keys: ApiKeysTable;
 }

@@ -8,6 +8,7 @@ import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
+import { createApiKeyStore } from '../kysely/api-key-store.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -35,7 +36,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   return {
-    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
+    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db),
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,87 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { ApiKeyStore } from '../ports/index.ts';
+import { verifyApiKey } from './api-keys.ts';
+import type { JwtVerifier } from './jwt.ts';
+import { principalOf, setPrincipal, type Principal, type Role } from './principal.ts';
+
+/** Options for {@link installAuthentication}. */
+export interface AuthenticationOptions {
+  apiKeys: ApiKeyStore;
+  jwt?: JwtVerifier;
+  /** `VERSIONARY_ADMIN_KEY`, accepted as an admin that is never stored. */
+  adminKey?: string;
+}
+
+const kFailure = Symbol.for('versionary.authFailure');
+type Marked = FastifyRequest & { [kFailure]?: VersionaryError };
+const maxCredential = 8192;
+const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}` });
+
+/**
+ * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
+ * `X-API-Key: <key>`. It never throws: a failure is kept for {@link installAuthorization}, so the
+ * rate limiter, installed between the two, counts failed attempts too.
+ *
+ * @example
+ * ```ts
+ * installAuthentication(app, { apiKeys: storage.apiKeys, jwt, adminKey });
+ * ```
+ */
+export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
+  const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
+  app.addHook('onRequest', async (request) => {
+    const credential = readCredential(request);
+    if (credential === undefined) return;
+    const principal = typeof credential === 'string' ? await verify(credential).catch(() => undefined) : undefined;
+    if (principal) setPrincipal(request, principal);
+    else (request as Marked)[kFailure] = new VersionaryError({ code: ErrorCode.Unauthenticated, detail: typeof credential === 'string' ? 'The credentials are not valid: unknown, revoked or expired key or token.' : credential.detail, headers: challenge('invalid_token') });
+  });
+
+  async function verify(credential: string): Promise<Principal | undefined> {
+    if (admin && timingSafeEqual(createHash('sha256').update(credential).digest(), admin)) {
+      return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
+    }
+    if (credential.startsWith('vk_')) return verifyApiKey({ store: options.apiKeys, key: credential });
+    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential);
+    return undefined;
+  }
+}
+
+function readCredential(request: FastifyRequest): string | { detail: string } | undefined {
+  const auth = request.headers.authorization;
+  const apiKey = request.headers['x-api-key'];
+  if (auth === undefined && apiKey === undefined) return undefined;
+  if (typeof apiKey === 'string' && auth === undefined) return apiKey.length <= maxCredential ? apiKey.trim() : { detail: 'X-API-Key is too long.' };
+  if (typeof auth !== 'string') return { detail: 'Send one Authorization header.' };
+  if (auth.length > maxCredential) return { detail: 'The Authorization header is too long.' };
+  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(auth);
+  return match ? match[1]! : { detail: 'Authorization must be "Bearer <api key or token>".' };
+}
+
+/** Which role a request needs; `undefined` for public routes. */
+export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
+
+/**
+ * Refuse requests that lack the role their route needs: 401 with `WWW-Authenticate` without
+ * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
+ *
+ * @example
+ * ```ts
+ * installAuthorization(app, { requirement: (r) => (r.url.startsWith('/admin/') ? 'admin' : undefined) });
+ * ```
+ */
+export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
+  app.addHook('onRequest', async (request) => {
+    const needed = options.requirement(request);
+    if (!needed) return;
+    const failure = (request as Marked)[kFailure];
+    if (failure) throw failure;
+    const principal = principalOf(request);
+    if (!principal) throw new VersionaryError({ code: ErrorCode.Unauthenticated, detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.', headers: challenge() });
+    if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
+      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`, extensions: { requiredRole: needed } });
+    }
+  });
+}

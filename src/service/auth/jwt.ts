@@ -1,0 +1,51 @@
+import { createPublicKey } from 'node:crypto';
+import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import type { JwtConfig } from '../config/load-config.ts';
+import { isRole } from './api-keys.ts';
+import type { Principal } from './principal.ts';
+
+/** Verifies a compact JWT and returns its principal, or throws. */
+export type JwtVerifier = (token: string) => Promise<Principal>;
+
+const asymmetric = ['RS256', 'ES256', 'EdDSA'];
+
+/**
+ * Build the JWT verifier from config. Only the configured algorithms are accepted (never
+ * `none`); `exp` and `nbf` are checked with 30 s of clock skew; `sub` (or `client_id`) is the
+ * client identifier and the space-separated `scope` claim maps to roles.
+ *
+ * @example
+ * ```ts
+ * const verify = await createJwtVerifier(config.jwt);
+ * const principal = await verify(token);
+ * ```
+ */
+export async function createJwtVerifier(config: JwtConfig, now: () => number): Promise<JwtVerifier> {
+  let key: Uint8Array | CryptoKey | JWTVerifyGetKey;
+  let algorithms: string[];
+  if (config.secret !== undefined) {
+    key = new TextEncoder().encode(config.secret);
+    algorithms = ['HS256'];
+  } else if (config.publicKeyPem !== undefined) {
+    const type = createPublicKey(config.publicKeyPem).asymmetricKeyType;
+    const alg = type === 'rsa' ? 'RS256' : type === 'ec' ? 'ES256' : type === 'ed25519' ? 'EdDSA' : undefined;
+    if (!alg) throw new Error(`VERSIONARY_JWT_PUBLIC_KEY: key type ${type} is not supported (use RSA, EC P-256 or Ed25519)`);
+    key = await importSPKI(config.publicKeyPem, alg);
+    algorithms = [alg];
+  } else if (config.jwks) {
+    key = config.jwks.kind === 'url' ? createRemoteJWKSet(new URL(config.jwks.url)) : createLocalJWKSet(config.jwks.document as JSONWebKeySet);
+    algorithms = asymmetric;
+  } else {
+    throw new Error('no JWT key configured');
+  }
+  return async (token) => {
+    const { payload } = await jwtVerify(token, key as Uint8Array, {
+      algorithms, clockTolerance: 30, currentDate: new Date(now()),
+      ...(config.issuer ? { issuer: config.issuer } : {}), ...(config.audience ? { audience: config.audience } : {}),
+    });
+    const subject = typeof payload.sub === 'string' ? payload.sub : typeof payload.client_id === 'string' ? payload.client_id : undefined;
+    if (!subject || subject.length > 200) throw new Error('token has no sub or client_id');
+    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
+    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt' };
+  };
+}

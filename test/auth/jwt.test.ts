@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { exportJWK, SignJWT } from 'jose';
+import { assertProblem } from '../support/assertions.ts';
+import { createTestApp, testEpoch } from '../support/test-app.ts';
+
+const secret = 'a-test-secret-that-is-32-chars-long!!';
+const seconds = Math.floor(testEpoch / 1000);
+const sign = (claims: Record<string, unknown>, options: { alg?: string; key?: unknown } = {}) =>
+  new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt(seconds).setExpirationTime(seconds + 600)
+    .sign((options.key ?? new TextEncoder().encode(secret)) as Uint8Array);
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('HS256 tokens', () => {
+  const env = { VERSIONARY_JWT_SECRET: secret, VERSIONARY_JWT_ISSUER: 'https://issuer.test', VERSIONARY_JWT_AUDIENCE: 'versionary' };
+  const base = { iss: 'https://issuer.test', aud: 'versionary' };
+
+  it('map sub to the client and scope to roles', async () => {
+    const t = await createTestApp({ env });
+    const token = await sign({ ...base, sub: 'client-7', scope: 'read write' });
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: bearer(token), payload: { name: 'x' } });
+    assert.equal(created.statusCode, 201);
+    const reader = await sign({ ...base, client_id: 'svc', scope: 'read' });
+    assert.equal((await t.app.inject({ url: '/api/v1/users', headers: bearer(reader) })).statusCode, 200);
+    assertProblem(await t.app.inject({ method: 'DELETE', url: '/api/v1/users/1', headers: bearer(reader) }), { status: 403 });
+    const usage = (await t.app.inject({ url: '/admin/v1/versions/v1/calls' })).json();
+    assert.deepEqual([...new Set(usage.data.map((c: { clientId: string }) => c.clientId))].sort(), ['jwt:client-7', 'jwt:svc']);
+    await t.close();
+  });
+
+  it('refuse tampered, expired, not-yet-valid, wrong-issuer, wrong-audience and alg:none tokens with 401', async () => {
+    const t = await createTestApp({ env });
+    const good = await sign({ ...base, sub: 'c', scope: 'read' });
+    const [h, p] = good.split('.');
+    const tampered = `${h}.${p}.${'A'.repeat(43)}`;
+    const otherPayload = `${h}.${Buffer.from(JSON.stringify({ ...base, sub: 'c', scope: 'admin', exp: seconds + 600 })).toString('base64url')}.${good.split('.')[2]}`;
+    const expired = await new SignJWT({ ...base, sub: 'c', scope: 'read' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(seconds - 120).sign(new TextEncoder().encode(secret));
+    const early = await new SignJWT({ ...base, sub: 'c', scope: 'read' }).setProtectedHeader({ alg: 'HS256' }).setNotBefore(seconds + 120).setExpirationTime(seconds + 600).sign(new TextEncoder().encode(secret));
+    const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ ...base, sub: 'c', scope: 'admin', exp: seconds + 600 })).toString('base64url')}.`;
+    const issuer = await sign({ iss: 'https://evil.test', aud: 'versionary', sub: 'c', scope: 'read' });
+    const audience = await sign({ iss: 'https://issuer.test', aud: 'other', sub: 'c', scope: 'read' });
+    const hs512 = await new SignJWT({ ...base, sub: 'c', scope: 'read' }).setProtectedHeader({ alg: 'HS512' }).setExpirationTime(seconds + 600).sign(new TextEncoder().encode(secret));
+    for (const [name, token] of Object.entries({ tampered, otherPayload, expired, early, none, issuer, audience, hs512 })) {
+      const res = await t.app.inject({ url: '/api/v2/users', headers: bearer(token) });
+      assert.equal(res.statusCode, 401, `${name}: ${res.statusCode}`);
+      assert.match(String(res.headers['www-authenticate']), /error="invalid_token"/);
+    }
+    const skewed = await new SignJWT({ ...base, sub: 'c', scope: 'read' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(seconds - 10).sign(new TextEncoder().encode(secret));
+    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(skewed) })).statusCode, 200, 'within 30 s of clock skew');
+    await t.close();
+  });
+});
+
+describe('asymmetric tokens', () => {
+  for (const [alg, type, options] of [['RS256', 'rsa', { modulusLength: 2048 }], ['ES256', 'ec', { namedCurve: 'P-256' }], ['EdDSA', 'ed25519', {}]] as const) {
+    it(`verify ${alg} with a PEM public key and refuse HS256 signed with that PEM`, async () => {
+      const { publicKey, privateKey } = generateKeyPairSync(type as 'rsa', options as never) as unknown as KeyPairKeyObjectResult;
+      const pem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
+      const t = await createTestApp({ env: { VERSIONARY_JWT_PUBLIC_KEY: '/key.pem' }, files: { '/key.pem': pem } });
+      const token = await sign({ sub: 'c', scope: 'read' }, { alg, key: privateKey });
+      assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(token) })).statusCode, 200);
+      const confused = await sign({ sub: 'c', scope: 'admin' }, { alg: 'HS256', key: new TextEncoder().encode(pem) });
+      assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(confused) })).statusCode, 401);
+      await t.close();
+    });
+  }
+
+  it('verify against a JWKS file', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+    const t = await createTestApp({ env: { VERSIONARY_JWT_JWKS: '/jwks.json' }, files: { '/jwks.json': JSON.stringify({ keys: [jwk] }) } });
+    const token = await new SignJWT({ sub: 'c', scope: 'read' }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setExpirationTime(seconds + 600).sign(privateKey);
+    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(token) })).statusCode, 200);
+    await t.close();
+  });
+});
