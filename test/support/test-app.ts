@@ -56,9 +56,11 @@ export interface TestApp {
  * ```
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const files = options.files ?? {};
+  // Tests that bring no config get a limit high enough that volume tests never meet it.
+  const files = options.files ?? { '/default-test-config.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) };
+  const defaults = options.files ? {} : { VERSIONARY_CONFIG: '/default-test-config.json' };
   const config = loadConfig({
-    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...options.env },
+    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...defaults, ...options.env },
     readFile: (path) => {
       const text = files[path];
       if (text === undefined) throw Object.assign(new Error(`no test file ${path}`), { code: 'ENOENT' });

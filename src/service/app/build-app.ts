@@ -23,6 +23,7 @@ import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
+import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder } from '../usage/usage-recorder.ts';
 
 /** Options for {@link buildApp}. */
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   clock: Clock;
   /** Defaults to the published versions; tests pass their own to add a version. */
   bundle?: VersionBundle;
+  /** Where rate-limit counters live; in memory by default (one instance). */
+  rateLimitStore?: RateLimitStore;
   /** Told the bootstrap admin key, once, when the first start creates it. */
   onBootstrapKey?: (key: string) => void;
   /** Runs once per versioned request after negotiation. */
@@ -56,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const bundle = options.bundle ?? createApiBundle();
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
+  const rateLimit = parseRateLimitSettings({ file: config.file, errors });
   if (errors.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
   }
@@ -94,6 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
   installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
+  // Between authentication and authorization, so failed credentials are counted (per IP) too.
+  installRateLimit(app, { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock });
   installAuthorization(app, { requirement: requiredRole });
   if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
     const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });

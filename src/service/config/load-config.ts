@@ -16,6 +16,8 @@ export interface ServiceConfig {
   configPath?: string;
   /** `VERSIONARY_ADMIN_KEY`: a key with the admin role that is never stored. */
   adminKey?: string;
+  /** `VERSIONARY_REDIS_URL`: share rate-limit counters between instances through Redis. */
+  redisUrl?: string;
   /** JWT verification, when any `VERSIONARY_JWT_*` variable is set. */
   jwt?: JwtConfig;
 }
@@ -69,6 +71,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
   const jwt = parseJwtConfig({ env, readFile, errors });
+  if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL)) errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (errors.length > 0) {
     throw new VersionaryError({
@@ -80,6 +83,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   return {
     port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file,
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
+    ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
   };
 }
 
