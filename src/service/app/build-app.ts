@@ -23,6 +23,7 @@ import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
+import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder } from '../usage/usage-recorder.ts';
 
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
   installRateLimit(app, { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock });
   installAuthorization(app, { requirement: requiredRole });
+  installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
   if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
     const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
     options.onBootstrapKey?.(key);

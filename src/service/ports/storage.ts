@@ -2,6 +2,7 @@ import type { PostStore } from './posts.ts';
 import type { UserStore } from './users.ts';
 import type { LifecycleStore, UsageStore } from './lifecycle.ts';
 import type { ApiKeyStore } from './api-keys.ts';
+import type { IdempotencyStore } from './idempotency.ts';
 
 /**
  * Everything the service needs from a database, picked by the composition root.
@@ -17,6 +18,7 @@ export interface Storage {
   lifecycle: LifecycleStore;
   usage: UsageStore;
   apiKeys: ApiKeyStore;
+  idempotency: IdempotencyStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

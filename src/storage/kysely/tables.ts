@@ -61,6 +61,18 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** The `idempotency_keys` table. */
+export interface IdempotencyKeysTable {
+  client_id: string;
+  key: string;
+  fingerprint: string;
+  state: string;
+  status: number | null;
+  headers: string | null;
+  body: string | null;
+  created_at: number;
+}
+
 /** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
@@ -69,4 +81,5 @@ export interface Tables {
   endpoint_deprecations: EndpointDeprecationsTable;
   usage_calls: UsageCallsTable;
   api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -9,6 +9,7 @@ import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
+import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -36,7 +37,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   return {
-    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db),
+    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { clientIdOf } from '../auth/principal.ts';
+import type { IdempotencyStore } from '../ports/index.ts';
+
+/** Options for {@link installIdempotency}. */
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  clock: Clock;
+  /** Which requests honour the header; POSTs to versioned resources in the service. */
+  applies: (request: FastifyRequest) => boolean;
+  /** How long a key is remembered (24 hours). */
+  retentionMs?: number;
+  /** A claim older than this whose request never finished is taken over (the process died). */
+  staleAfterMs?: number;
+}
+
+const kClaim = Symbol.for('versionary.idempotencyClaim');
+type Claimed = FastifyRequest & { [kClaim]?: { clientId: string; key: string } };
+const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
+
+/**
+ * `Idempotency-Key` on POST, after the IETF httpapi idempotency-key draft: a retry with the same
+ * key and body gets the first response again (with `Idempotent-Replayed: true`) and creates
+ * nothing; the same key with another body is 422; while the first is still running, 409. Keys
+ * are per client and kept for 24 hours. Responses of 5xx are not kept, so a retry runs again.
+ *
+ * @example
+ * ```ts
+ * installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' });
+ * ```
+ */
+export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
+  const retention = options.retentionMs ?? 24 * 3600_000;
+  const stale = options.staleAfterMs ?? 60_000;
+  app.addHook('preHandler', async (request, reply) => {
+    const header = request.headers['idempotency-key'];
+    if (header === undefined || !options.applies(request)) return;
+    const key = parseKey(header);
+    const clientId = clientIdOf(request);
+    const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+    const now = options.clock.now();
+    const outcome = await options.store.begin({ clientId, key, fingerprint, now, expiredBefore: now - retention, staleRunningBefore: now - stale });
+    if (outcome.kind === 'started') {
+      (request as Claimed)[kClaim] = { clientId, key };
+      return;
+    }
+    if (outcome.kind === 'mismatch') throw new VersionaryError({ code: ErrorCode.IdempotencyMismatch, detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.' });
+    if (outcome.kind === 'running') throw new VersionaryError({ code: ErrorCode.IdempotencyInFlight, detail: 'A request with this Idempotency-Key is still running; retry later.', headers: { 'retry-after': '1' } });
+    const { response } = outcome;
+    reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
+    return reply.serializer(String).send(response.body);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = (request as Claimed)[kClaim];
+    if (!claim) return payload;
+    delete (request as Claimed)[kClaim];
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
+      await options.store.abandon(claim);
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of replayedHeaders) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    await options.store.complete({ ...claim, response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' } });
+    return payload;
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    const claim = (request as Claimed)[kClaim];
+    if (claim) await options.store.abandon(claim);
+  });
+}
+
+function parseKey(header: string | string[]): string {
+  const raw = Array.isArray(header) ? '' : header.trim();
+  const key = /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally quoted.',
+      errors: [{ pointer: '/headers/idempotency-key', detail: 'malformed' }],
+    });
+  }
+  return key;
+}

@@ -1,0 +1,29 @@
+/** A response kept for replay. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What beginning an idempotent request found. */
+export type BeginOutcome =
+  | { kind: 'started' }
+  | { kind: 'running' }
+  | { kind: 'mismatch' }
+  | { kind: 'done'; response: StoredResponse };
+
+/**
+ * The service's port for `Idempotency-Key` records, per client and key.
+ *
+ * @example
+ * ```ts
+ * const outcome = await idempotency.begin({ clientId, key, fingerprint, now, staleRunningBefore });
+ * ```
+ */
+export interface IdempotencyStore {
+  /** Atomically claim the key, or report what holds it. Records older than `expiredBefore` are replaced. */
+  begin(options: { clientId: string; key: string; fingerprint: string; now: number; expiredBefore: number; staleRunningBefore: number }): Promise<BeginOutcome>;
+  complete(options: { clientId: string; key: string; response: StoredResponse }): Promise<void>;
+  /** Release a claim whose request failed, so a retry can run. */
+  abandon(options: { clientId: string; key: string }): Promise<void>;
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { IdempotencyStore } from '../../service/ports/index.ts';
+import type { Tables } from './tables.ts';
+
+/**
+ * `Idempotency-Key` records over Kysely. The claim is an INSERT that does nothing on conflict,
+ * so two concurrent first attempts cannot both run.
+ *
+ * @example
+ * ```ts
+ * const idempotency = createIdempotencyStore(db);
+ * ```
+ */
+export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
+  return {
+    async begin({ clientId, key, fingerprint, now, expiredBefore, staleRunningBefore }) {
+      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key)
+        .where((eb) => eb.or([eb('created_at', '<', expiredBefore), eb.and([eb('state', '=', 'running'), eb('created_at', '<', staleRunningBefore)])]))
+        .execute();
+      const inserted = await db.insertInto('idempotency_keys')
+        .values({ client_id: clientId, key, fingerprint, state: 'running', status: null, headers: null, body: null, created_at: now })
+        .onConflict((oc) => oc.columns(['client_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'started' };
+      const row = await db.selectFrom('idempotency_keys').selectAll().where('client_id', '=', clientId).where('key', '=', key).executeTakeFirst();
+      if (!row) return { kind: 'running' };
+      if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (row.state !== 'done') return { kind: 'running' };
+      return { kind: 'done', response: { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
+    },
+    async complete({ clientId, key, response }) {
+      await db.updateTable('idempotency_keys')
+        .set({ state: 'done', status: response.status, headers: JSON.stringify(response.headers), body: response.body })
+        .where('client_id', '=', clientId).where('key', '=', key).execute();
+    },
+    async abandon({ clientId, key }) {
+      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key).where('state', '=', 'running').execute();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assertProblem } from '../support/assertions.ts';
+import { createTestApp } from '../support/test-app.ts';
+
+const post = (payload: object, key?: string) => ({ method: 'POST' as const, url: '/api/v2/users', payload, headers: key === undefined ? {} : { 'idempotency-key': key } });
+
+test('a retry with the same key and body replays the first response and creates nothing', async () => {
+  const t = await createTestApp();
+  const first = await t.app.inject(post({ name: 'Ada' }, '"order-1"'));
+  assert.equal(first.statusCode, 201);
+  const again = await t.app.inject(post({ name: 'Ada' }, '"order-1"'));
+  assert.equal(again.statusCode, 201);
+  assert.equal(again.body, first.body);
+  assert.equal(again.headers.location, first.headers.location);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.equal(await t.storage.users.count(), 1);
+  assert.equal((await t.app.inject(post({ name: 'Ada' }, 'order-2'))).statusCode, 201, 'another key is another request');
+  assert.equal(await t.storage.users.count(), 2);
+  await t.close();
+});
+
+test('the same key with another body is 422; malformed keys are 400', async () => {
+  const t = await createTestApp();
+  await t.app.inject(post({ name: 'Ada' }, 'k'));
+  assertProblem(await t.app.inject(post({ name: 'Bob' }, 'k')), { status: 422, code: 'IDEMPOTENCY_MISMATCH' });
+  for (const bad of ['', ' ', 'x'.repeat(256), 'caf\u00e9']) {
+    const res = await t.app.inject(post({ name: 'Eve' }, bad));
+    assert.equal(res.statusCode, 400, JSON.stringify(bad));
+  }
+  assert.equal(await t.storage.users.count(), 1);
+  await t.close();
+});
+
+test('keys are per client and expire after 24 hours', async () => {
+  const t = await createTestApp();
+  const { key } = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload: { name: 'w', roles: ['read', 'write'] } })).json();
+  await t.app.inject(post({ name: 'Ada' }, 'shared'));
+  const other = await t.app.inject({ ...post({ name: 'Ada' }, 'shared'), headers: { 'idempotency-key': 'shared', authorization: `Bearer ${key}` } });
+  assert.equal(other.headers['idempotent-replayed'], undefined, 'another client, another record');
+  assert.equal(await t.storage.users.count(), 2);
+  t.clock.advance(24 * 3600_000 + 1);
+  const later = await t.app.inject(post({ name: 'Ada' }, 'shared'));
+  assert.equal(later.headers['idempotent-replayed'], undefined);
+  assert.equal(await t.storage.users.count(), 3);
+  await t.close();
+});
+
+test('while the first request is still running, the same key gets 409', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const t = await createTestApp({
+    wrapStorage: (storage) => ({ ...storage, users: { ...storage.users, create: async (o) => { await gate; return storage.users.create(o); } } }),
+  });
+  const first = t.app.inject(post({ name: 'Slow' }, 'busy'));
+  await new Promise((r) => setTimeout(r, 50));
+  const second = await t.app.inject(post({ name: 'Slow' }, 'busy'));
+  assertProblem(second, { status: 409, code: 'IDEMPOTENCY_IN_FLIGHT' });
+  release();
+  assert.equal((await first).statusCode, 201);
+  assert.equal((await t.app.inject(post({ name: 'Slow' }, 'busy'))).headers['idempotent-replayed'], 'true');
+  assert.equal(await t.storage.users.count(), 1);
+  await t.close();
+});
