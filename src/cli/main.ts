@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { isVersionaryError } from '../core/errors/index.ts';
 import type { CliCommand } from './command.ts';
 import { commands } from './commands/index.ts';
 import { describeFailure } from './describe-failure.ts';
@@ -33,7 +32,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return ExitCode.Error;
     }
     io.stderr(`versionary ${command.name}: ${describeFailure(error, io.cwd)}\n`);
-    if (!isVersionaryError(error) && process.env.VERSIONARY_DEBUG === '1' && error instanceof Error) io.stderr(`${error.stack ?? ''}\n`);
     return ExitCode.Error;
   }
 }
