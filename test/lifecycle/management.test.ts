@@ -88,3 +88,24 @@ test('an endpoint deprecation through the API applies at once and is checked aga
   assert.equal((await t.app.inject({ url: '/api/v2/users/1' })).headers.sunset, undefined);
   await t.close();
 });
+
+test('every lifecycle rule broken at start is reported together, each named', async () => {
+  const file = {
+    versions: {
+      v1: { releasedAt: '2024-01-01T00:00:00Z', deprecatedAt: '2026-06-01T00:00:00Z', sunsetAt: '2026-01-01T00:00:00Z' },
+      v2: { releasedAt: '2025-06-01T00:00:00Z', deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2027-06-01T00:00:00Z' },
+    },
+  };
+  await assert.rejects(
+    createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(file) } }),
+    (error: Error & { code?: string }) => error.code === 'INVALID_CONFIG' && /sunset-order/.test(error.message) && /replacement-exists/.test(error.message),
+  );
+});
+
+test('bad lifecycle keys are config errors, all at once', async () => {
+  const file = { audience: 'everyone', removedStatus: 500, headerStyle: 'x', endpointDeprecations: [{ version: 'v2' }] };
+  await assert.rejects(
+    createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(file) } }),
+    (error: Error) => ['audience', 'removedStatus', 'headerStyle', 'endpointDeprecations[0]'].every((k) => error.message.includes(k)),
+  );
+});
