@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /** Dialect facts the shared migrations need. */
 export interface MigrationDialect {
@@ -15,11 +15,13 @@ export interface MigrationDialect {
  * ```
  */
 export function createMigrationProvider(dialect: MigrationDialect): MigrationProvider {
+  // SQLite needs AUTOINCREMENT so ids are never reused; PostgreSQL's serial types already are.
+  const serialKey = (c: ColumnDefinitionBuilder) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey());
   const migrations: Record<string, Migration> = {
     '0001-users-and-posts': {
       async up(db: Kysely<unknown>) {
         await db.schema.createTable('users')
-          .addColumn('id', dialect.serial, (c) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+          .addColumn('id', dialect.serial, serialKey)
           .addColumn('name', 'text', (c) => c.notNull())
           .addColumn('email', 'text')
           .addColumn('nickname', 'text')
@@ -29,7 +31,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
           .addColumn('updated_at', 'text', (c) => c.notNull())
           .execute();
         await db.schema.createTable('posts')
-          .addColumn('id', dialect.serial, (c) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+          .addColumn('id', dialect.serial, serialKey)
           .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('title', 'text', (c) => c.notNull())
           .addColumn('body', 'text', (c) => c.notNull())
@@ -58,7 +60,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
           .addPrimaryKeyConstraint('endpoint_deprecations_pk', ['version', 'method', 'path'])
           .execute();
         await db.schema.createTable('usage_calls')
-          .addColumn('id', dialect.serial, (c) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+          .addColumn('id', dialect.serial, serialKey)
           .addColumn('version', 'text', (c) => c.notNull())
           .addColumn('endpoint', 'text', (c) => c.notNull())
           .addColumn('client_id', 'text', (c) => c.notNull())
