@@ -22,6 +22,12 @@ export interface DiffContext {
   changes: Change[];
   /** Operation being walked, named on changes found inside shared component schemas. */
   via: string | undefined;
+  /** Schema pair being compared (its memo key), so changes and nested pairs know their owner. */
+  owner: string | undefined;
+  /** Who reaches each schema pair: enclosing pairs, or `op:<METHOD path>` for operations. */
+  reachedFrom: Map<string, Set<string>>;
+  /** The schema pair each change was found in. */
+  ownerOf: Map<Change, string>;
 }
 
 /** What an emitter needs besides the rule id. */
@@ -53,6 +59,9 @@ export function createDiffContext(sets: { base: DocumentSet; revision: DocumentS
     compared: new Set(),
     changes: [],
     via: undefined,
+    owner: undefined,
+    reachedFrom: new Map(),
+    ownerOf: new Map(),
   };
 }
 
@@ -71,6 +80,47 @@ export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
   if (options.oldValue !== undefined) change.oldValue = options.oldValue;
   if (options.newValue !== undefined) change.newValue = options.newValue;
   ctx.changes.push(change);
+  if (ctx.owner !== undefined) ctx.ownerOf.set(change, ctx.owner);
+}
+
+/**
+ * Record that the current pair (or operation) reaches schema pair `key`.
+ *
+ * @example
+ * ```ts
+ * linkPair(ctx, 'response|a#/components/schemas/User|b#/components/schemas/User');
+ * ```
+ */
+export function linkPair(ctx: DiffContext, key: string): void {
+  const from = ctx.owner ?? `op:${ctx.via ?? ''}`;
+  let parents = ctx.reachedFrom.get(key);
+  if (parents === undefined) ctx.reachedFrom.set(key, (parents = new Set()));
+  parents.add(from);
+}
+
+/**
+ * Every operation that reaches a schema pair, walking the reach graph upwards.
+ *
+ * @example
+ * ```ts
+ * operationsReaching(ctx, key); // ['GET /users', 'POST /users']
+ * ```
+ */
+export function operationsReaching(ctx: DiffContext, key: string): string[] {
+  const ops = new Set<string>();
+  const seen = new Set<string>([key]);
+  const queue = [key];
+  while (queue.length > 0) {
+    for (const parent of ctx.reachedFrom.get(queue.pop() as string) ?? []) {
+      if (parent.startsWith('op:')) ops.add(parent.slice(3));
+      else if (!seen.has(parent)) {
+        seen.add(parent);
+        queue.push(parent);
+      }
+    }
+  }
+  const pathOf = (op: string) => op.slice(op.indexOf(' ') + 1);
+  return [...ops].sort((a, b) => pathOf(a).localeCompare(pathOf(b)) || a.localeCompare(b));
 }
 
 function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {

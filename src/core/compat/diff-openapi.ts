@@ -1,5 +1,5 @@
 import { diffRequestBody } from './diff-bodies.ts';
-import { createDiffContext, emit, type DiffContext } from './diff-context.ts';
+import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
 import { diffResponses } from './diff-responses.ts';
 import { toDocumentSet, type DocumentSet } from './document-set.ts';
@@ -42,6 +42,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   for (const [key, op] of newOps) {
     if (!oldKeys.has(key)) emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
   }
+  addOperations(ctx);
   const changes = dedupe(ctx.changes);
   return { changes, summary: summarize(changes) };
 }
@@ -95,4 +96,21 @@ function dedupe(changes: Change[]): Change[] {
     seen.add(key);
     return true;
   });
+}
+
+/** Enough to tell a reader where to look without repeating hundreds of names per change. */
+const MAX_LISTED_OPERATIONS = 10;
+
+/** Component-level changes name the operations they affect, computed once per schema pair. */
+function addOperations(ctx: DiffContext): void {
+  const cache = new Map<string, string[]>();
+  for (const change of ctx.changes) {
+    const owner = ctx.ownerOf.get(change);
+    if (owner === undefined || change.location.method !== undefined) continue;
+    let ops = cache.get(owner);
+    if (ops === undefined) cache.set(owner, (ops = operationsReaching(ctx, owner)));
+    if (ops.length === 0) continue;
+    change.location.operations = ops.slice(0, MAX_LISTED_OPERATIONS);
+    change.location.operationCount = ops.length;
+  }
 }

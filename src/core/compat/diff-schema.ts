@@ -1,4 +1,4 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, linkPair, type DiffContext, type DocNode } from './diff-context.ts';
 import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
@@ -39,10 +39,20 @@ export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const o = resolveSchema(ctx.old.resolver, pair.old);
   const n = resolveSchema(ctx.new.resolver, pair.new);
   const memo = `${pair.direction}|${o.key}|${n.key}`;
+  linkPair(ctx, memo);
   if (ctx.compared.has(memo)) return;
   ctx.compared.add(memo);
-  const label = n.name ?? o.name ?? pair.label;
-  const resolved: ResolvedPair = { o, n, direction: pair.direction, label };
+  const outer = ctx.owner;
+  ctx.owner = memo;
+  try {
+    compareResolved(ctx, { o, n, direction: pair.direction, label: n.name ?? o.name ?? pair.label });
+  } finally {
+    ctx.owner = outer;
+  }
+}
+
+function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
+  const { o, n } = resolved;
   if (isUnionMismatch(o.value, n.value)) {
     diffTypes(ctx, resolved);
     diffVariants(ctx, resolved);
@@ -52,7 +62,7 @@ export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   diffFormat(ctx, resolved);
   diffEnum(ctx, resolved);
   diffConstraints(ctx, resolved);
-  if (pair.direction === 'request') diffDefault(ctx, resolved);
+  if (resolved.direction === 'request') diffDefault(ctx, resolved);
   diffDiscriminator(ctx, resolved);
   diffObject(ctx, resolved);
   diffItems(ctx, resolved);

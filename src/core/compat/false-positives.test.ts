@@ -62,6 +62,7 @@ describe('shared and circular schemas', () => {
     const result = diffOpenApi({ base: responseDoc(ref('Node'), { Node: node() }), revision: responseDoc(ref('Node'), { Node: node({ id: { type: 'string' } }) }) });
     assert.deepEqual(result.changes.map((c) => c.id), ['response-type-changed']);
     assert.equal(result.changes[0]?.location.pointer, '/components/schemas/Node/properties/id');
+    assert.deepEqual(result.changes[0]?.location.operations, ['GET /api/v1/users/{id}']);
   });
   it('a change to a shared schema is reported once, at the schema, not per use', () => {
     const paths = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`/api/v1/things${i}`, { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: ref('User') } } } } } } }]));
@@ -70,6 +71,8 @@ describe('shared and circular schemas', () => {
     const found = diffOpenApi({ base: before, revision: after }).changes;
     assert.deepEqual(found.map((c) => c.location.pointer), ['/components/schemas/User/properties/name', '/components/schemas/User/properties/tags']);
     assert.equal(found[0]?.location.via, 'GET /api/v1/things0');
+    assert.equal(found[0]?.location.operationCount, 20, 'counts every operation that uses the schema');
+    assert.equal(found[0]?.location.operations?.length, 10);
   });
   it('a schema used in requests and responses is judged in each direction', () => {
     const doc = (schema: Record<string, unknown>) => openapi({

@@ -23,9 +23,10 @@ export function sortByLevel(changes: readonly Change[]): Change[] {
  * ```
  */
 export function describeLocation(change: Change): string {
-  const { method, path, pointer, document, via } = change.location;
+  const { method, path, pointer, document, via, operationCount } = change.location;
   if (method !== undefined && path !== undefined) return `${method} ${path}`;
   const place = `${document ?? ''}#${pointer}`;
+  if (operationCount !== undefined && operationCount > 1) return `${place} (used by ${operationCount} operations, e.g. ${via})`;
   return via === undefined ? place : `${place} (via ${via})`;
 }
 

@@ -16,6 +16,10 @@ export interface ChangeLocation {
   document?: string;
   /** For changes inside a component schema: the first operation found that uses it. */
   via?: string;
+  /** For changes inside a component schema: operations that reach it (`METHOD path`), at most 10. */
+  operations?: string[];
+  /** How many operations reach it in all; shared schemas in big APIs are reached from hundreds. */
+  operationCount?: number;
 }
 
 /** One classified difference between two API descriptions. */

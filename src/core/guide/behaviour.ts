@@ -10,11 +10,11 @@ import type { GuideEntry } from './types.ts';
  * ```
  */
 export function toGuideEntry(change: Change): GuideEntry {
-  const { method, path, via, pointer } = change.location;
+  const { method, path, via, pointer, operations, operationCount } = change.location;
   const schema = /^\/components\/schemas\/([^/]+)/.exec(pointer)?.[1]?.replaceAll('~1', '/').replaceAll('~0', '~');
   const endpoint = method !== undefined && path !== undefined
     ? `${method} ${path}`
-    : schema !== undefined ? `schema ${schema}${via === undefined ? '' : ` (reached from ${via})`}` : via ?? pointer;
+    : schema !== undefined ? `schema ${schema}${usedBy({ names: operations ?? (via === undefined ? [] : [via]), count: operationCount })}` : via ?? pointer;
   return { endpoint, oldBehaviour: change.level === 'compatible' ? '' : describeOld(change), newBehaviour: change.message, rule: change.id };
 }
 
@@ -36,4 +36,11 @@ function describeOld(change: Change): string {
   if (id.endsWith('-became-not-nullable')) return 'null was accepted.';
   if (v === undefined) return 'Not present.';
   return `Was ${typeof v === 'string' ? v : JSON.stringify(v)}.`;
+}
+
+function usedBy(ops: { names: readonly string[]; count: number | undefined }): string {
+  if (ops.names.length === 0) return '';
+  const total = ops.count ?? ops.names.length;
+  const shown = ops.names.slice(0, 3).join(', ');
+  return ` (used by ${shown}${total > 3 ? ` and ${total - 3} more` : ''})`;
 }

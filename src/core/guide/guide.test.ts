@@ -27,7 +27,7 @@ describe('createMigrationGuide', () => {
     assert.deepEqual(guide.breaking.map((e) => [e.endpoint, e.rule]), [['GET /api/v1/users', 'response-type-changed']]);
     assert.equal(guide.breaking[0]?.oldBehaviour, 'Was array.');
     assert.match(guide.breaking[0]?.newBehaviour ?? '', /from array to object/);
-    assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), ['GET /api/v1/users/{id}/posts', 'schema User (reached from GET /api/v1/users/{id})']);
+    assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), ['GET /api/v1/users/{id}/posts', 'schema User (used by GET /api/v1/users/{id})']);
   });
   it('computes the timeline from the deprecation date: sunset after 6 months, removal after 12 (30-day months)', () => {
     const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01T00:00:00Z' });
