@@ -86,7 +86,12 @@ async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
   }
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
-    const parsed: unknown = JSON.parse(trimmed);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new UsageError(`${file} starts with "[" but is not valid JSON`);
+    }
     if (!Array.isArray(parsed) || !parsed.every((n) => typeof n === 'string')) throw new UsageError(`${file} must hold a JSON array of strings`);
     return [...inline, ...parsed];
   }
