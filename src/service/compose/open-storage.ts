@@ -1,7 +1,7 @@
 import type { DatabaseConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { openPostgresStorage } from '../../storage/postgres/open-postgres-storage.ts';
 
 /**
  * The composition root's choice of storage adapter.
@@ -13,5 +13,5 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
  */
 export async function openStorage(database: DatabaseConfig): Promise<Storage> {
   if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path });
-  throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: 'PostgreSQL storage is not available in this build; use DATABASE_URL=sqlite:<path>.' });
+  return openPostgresStorage({ url: database.url });
 }

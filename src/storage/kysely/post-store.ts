@@ -4,7 +4,7 @@ import type { PostsTable, Tables } from './tables.ts';
 
 /**
  * The posts port over Kysely. A post is created only if its user exists, in one statement, so a
- * concurrent delete of the user cannot leave an orphan.
+ * concurrent delete of the user cannot leave an orphan. The casts tell PostgreSQL the parameter types.
  *
  * @example
  * ```ts
@@ -26,7 +26,7 @@ export function createPostStore(db: Kysely<Tables>): PostStore {
       const row = await db.insertInto('posts')
         .columns(['user_id', 'title', 'body', 'created_at'])
         .expression((eb) => eb.selectFrom('users')
-          .select([eb.val(userId).as('user_id'), eb.val(title).as('title'), eb.val(body).as('body'), eb.val(at).as('created_at')])
+          .select([eb.cast(eb.val(userId), 'integer').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at')])
           .where('users.id', '=', userId))
         .returningAll().executeTakeFirst();
       return row && toPost(row);
