@@ -81,7 +81,7 @@ export const compatRules = {
   'request-became-enum': { level: 'breaking', description: 'A free request value was restricted to a list of values.' },
   'request-enum-removed': { level: 'compatible', description: 'A request value is no longer restricted to a list.' },
   'response-enum-value-added': { level: 'risk', description: 'A response value may take a new enum value: compatible per the spec, but clients with exhaustive handling break.' },
-  'response-enum-value-removed': { level: 'compatible', description: 'A response enum value is no longer produced.' },
+  'response-enum-value-removed': { level: 'breaking', description: 'A response enum value is no longer produced; the spec counts removing an enum value as incompatible, since clients that store, filter on or send back the value break.' },
   'response-became-enum': { level: 'compatible', description: 'A response value is now restricted to a list of values.' },
   'response-enum-removed': { level: 'risk', description: 'A response value is no longer restricted to a list.' },
 
