@@ -6,6 +6,8 @@ export interface CliIo {
   cwd: string;
   /** Milliseconds since the epoch. */
   now(): number;
+  /** Environment for commands that open the database (`DATABASE_URL`, `VERSIONARY_CONFIG`, ...). */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -58,6 +60,7 @@ export function createProcessIo(): CliIo {
     stdout: (text) => { process.stdout.write(text); },
     stderr: (text) => { process.stderr.write(text); },
     cwd: process.cwd(),
+    env: process.env,
     now: () => Date.now(),
   };
 }

@@ -1,7 +1,10 @@
 import type { CliCommand } from '../command.ts';
 import { diffCommand } from './diff.ts';
 import { guideCommand } from './guide.ts';
+import { keysCommand } from './keys.ts';
 import { lintCommand } from './lint.ts';
+import { serveCommand } from './serve.ts';
+import { versionsCommand } from './versions.ts';
 
 /**
  * Every `versionary` command by name. Adding one is a file in this folder plus one line here.
@@ -15,4 +18,7 @@ export const commands: Record<string, CliCommand> = {
   diff: diffCommand,
   lint: lintCommand,
   guide: guideCommand,
+  serve: serveCommand,
+  versions: versionsCommand,
+  keys: keysCommand,
 };

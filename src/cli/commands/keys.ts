@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import { createApiKey, isRole } from '../../service/auth/api-keys.ts';
+import { openStorage } from '../../service/compose/open-storage.ts';
+import { loadConfig } from '../../service/config/load-config.ts';
+import { defineCommand, readString } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
+
+/**
+ * `versionary keys create`: create an API key in the database and print it once.
+ *
+ * @example
+ * ```sh
+ * versionary keys create --name ci --roles read,write
+ * ```
+ */
+export const keysCommand = defineCommand({
+  name: 'keys',
+  summary: 'Create an API key in the database',
+  help: `Usage: versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL]
+
+Creates the key in DATABASE_URL (default sqlite:./data/versionary.db) and prints it once; only
+its hash is stored. Roles: read (safe methods), write (POST, PUT, PATCH, DELETE), admin (the
+management API and everything else).
+
+Exit codes: 0 created, 2 could not run.`,
+  options: { name: { type: 'string' }, roles: { type: 'string' }, contact: { type: 'string' } },
+  positionals: { min: 1, max: 1, names: 'create' },
+  async run({ values, positionals, io }) {
+    if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);
+    const name = readString(values, 'name');
+    if (!name || name.length > 100) throw new UsageError('--name is required (1 to 100 characters)');
+    const roles = (readString(values, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+    if (roles.length === 0 || !roles.every(isRole)) throw new UsageError('--roles takes a comma-separated list of read, write, admin');
+    const contact = readString(values, 'contact');
+    const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
+    const storage = await openStorage(config.database);
+    try {
+      const { record, key } = await createApiKey({ store: storage.apiKeys, name, roles: roles.filter(isRole), ...(contact ? { contact } : {}), now: io.now() });
+      io.stdout(`Created ${record.id} (${record.roles.join(', ')}). The key is shown only this once:\n\n  ${key}\n\n`);
+      return ExitCode.Ok;
+    } finally {
+      await storage.close();
+    }
+  },
+});

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { startService } from '../../service/compose/start-service.ts';
+import { defineCommand } from '../command.ts';
+import { ExitCode } from '../io.ts';
+
+/**
+ * `versionary serve`: start the reference service, as `npm start` does.
+ *
+ * @example
+ * ```sh
+ * PORT=8080 versionary serve
+ * ```
+ */
+export const serveCommand = defineCommand({
+  name: 'serve',
+  summary: 'Start the reference service (the same as npm start)',
+  help: `Usage: versionary serve
+
+Configured by the environment: PORT, HOST, DATABASE_URL, VERSIONARY_CONFIG, LOG_LEVEL,
+VERSIONARY_ADMIN_KEY, VERSIONARY_JWT_*, VERSIONARY_REDIS_URL (see the README). Stops cleanly on
+SIGTERM or SIGINT.`,
+  options: {},
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ io }) {
+    await startService({ env: io.env ?? {}, readFile: (p) => readFileSync(p, 'utf8') });
+    // The server keeps the process alive; the exit code comes from the signal handler.
+    return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
+  },
+});

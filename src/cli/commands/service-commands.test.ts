@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { CliIo } from '../io.ts';
+import { runCli } from '../main.ts';
+import { buildApp } from '../../service/app/build-app.ts';
+import { loadConfig } from '../../service/config/load-config.ts';
+import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'versionary-cli-'));
+const env = { DATABASE_URL: `sqlite:${join(dir, 'v.db')}` };
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(args: string[]) {
+  const out = { stdout: '', stderr: '' };
+  const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: dir, now: () => Date.UTC(2026, 0, 1), env };
+  const code = await runCli(args, io);
+  return { code, ...out };
+}
+
+describe('versionary keys and versions against the database', () => {
+  it('keys create stores a key that the service accepts with its roles', async () => {
+    const r = await cli(['keys', 'create', '--name', 'ci', '--roles', 'read']);
+    assert.equal(r.code, 0, r.stderr);
+    const key = /(vk_[0-9a-f]{16}\.[A-Za-z0-9_-]{43})/.exec(r.stdout)?.[1];
+    assert.ok(key, r.stdout);
+    const storage = await openSqliteStorage({ path: join(dir, 'v.db') });
+    const config = loadConfig({ env: { ...env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'another-admin-key-123' }, readFile: () => '' });
+    const app = await buildApp({ config, storage, clock: { now: () => Date.UTC(2026, 0, 1) } });
+    assert.equal((await app.inject({ url: '/api/v2/users', headers: { authorization: `Bearer ${key}` } })).statusCode, 200);
+    assert.equal((await app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${key}` }, payload: { name: 'x' } })).statusCode, 403);
+    await app.close();
+    await storage.close();
+  });
+
+  it('keys create refuses bad roles and names with exit 2', async () => {
+    assert.equal((await cli(['keys', 'create', '--name', 'x', '--roles', 'root'])).code, 2);
+    assert.equal((await cli(['keys', 'create', '--roles', 'read'])).code, 2);
+    assert.equal((await cli(['keys', 'rotate'])).code, 2);
+  });
+
+  it('versions list and deprecate apply the same policy as the service', async () => {
+    const list = await cli(['versions', 'list', '--format', 'json']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual((JSON.parse(list.stdout) as { data: { name: string }[] }).data.map((v) => v.name), ['v1', 'v2']);
+    const short = await cli(['versions', 'deprecate', 'v1', '--notice-months', '2']);
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /notice-period/);
+    assert.equal((await cli(['versions', 'deprecate', 'v2'])).code, 1);
+    assert.equal((await cli(['versions', 'deprecate', 'v7'])).code, 1);
+    const ok = await cli(['versions', 'deprecate', 'v1', '--notice-months', '9']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /v1\s+sunset_window/);
+    assert.equal((await cli(['versions', 'deprecate', 'v1', '--notice-months', 'lots'])).code, 2);
+    assert.equal((await cli(['versions', 'list', '--server', 'http://127.0.0.1:1'])).code, 2, 'no key for --server');
+  });
+});
+
+describe('versionary versions against a running server', () => {
+  it('lists and refuses through the management API with an admin key', async () => {
+    const storage = await openSqliteStorage({ path: ':memory:' });
+    const config = loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'server-admin-key-0001' }, readFile: () => '' });
+    const app = await buildApp({ config, storage, clock: { now: Date.now } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const server = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    try {
+      const list = await cli(['versions', 'list', '--server', server, '--key', 'server-admin-key-0001']);
+      assert.equal(list.code, 0, list.stderr);
+      assert.match(list.stdout, /^version\s+state/);
+      const wrongKey = await cli(['versions', 'list', '--server', server, '--key', 'nope']);
+      assert.equal(wrongKey.code, 2);
+      const refused = await cli(['versions', 'deprecate', 'v2', '--server', server, '--key', 'server-admin-key-0001']);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /NO_REPLACEMENT/);
+    } finally {
+      await app.close();
+      await storage.close();
+    }
+  });
+});

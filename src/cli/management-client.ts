@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { buildApp } from '../service/app/build-app.ts';
+import { openStorage } from '../service/compose/open-storage.ts';
+import { loadConfig } from '../service/config/load-config.ts';
+import { UsageError } from './io.ts';
+
+/** One management API call's answer. */
+export interface ManagementResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Calls the management API, on a running server or in-process over the database. */
+export type ManagementClient = (options: { method: string; path: string; body?: unknown }) => Promise<ManagementResponse>;
+
+/**
+ * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
+ * built in-process over `DATABASE_URL` (nothing listens), so the same policy checks apply either way.
+ *
+ * @example
+ * ```ts
+ * const call = await createManagementClient({ env: process.env, server: 'http://127.0.0.1:3000', key });
+ * const { body } = await call({ method: 'GET', path: '/versions' });
+ * ```
+ */
+export async function createManagementClient(options: { env: Record<string, string | undefined>; server?: string; key?: string }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
+  if (options.server) {
+    const key = options.key ?? options.env.VERSIONARY_KEY;
+    if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
+    const base = options.server.replace(/\/+$/, '');
+    return {
+      call: async ({ method, path, body }) => {
+        const res = await fetch(`${base}/admin/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }).catch((error: Error) => { throw new UsageError(`cannot reach ${base}: ${error.message}`); });
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : undefined };
+      },
+      close: async () => {},
+    };
+  }
+  // In-process: a throwaway admin key that exists only in this process's memory.
+  const adminKey = randomBytes(24).toString('base64url');
+  const config = loadConfig({ env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey }, readFile: (p) => readFileSync(p, 'utf8') });
+  const storage = await openStorage(config.database);
+  const app = await buildApp({ config, storage, clock: { now: Date.now } });
+  return {
+    call: async ({ method, path, body }) => {
+      const res = await app.inject({ method: method as 'GET', url: `/admin/v1${path}`, headers: { authorization: `Bearer ${adminKey}` }, ...(body === undefined ? {} : { payload: body as object }) });
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+    },
+    close: async () => {
+      await app.close();
+      await storage.close();
+    },
+  };
+}
