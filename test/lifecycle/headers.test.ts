@@ -93,3 +93,24 @@ test('a deprecated endpoint carries the headers while the rest of its version st
   assert.equal((await t.app.inject({ url: '/api/v2/users/1' })).statusCode, 200);
   await t.close();
 });
+
+test('the migration guide is served at the Link rel="deprecation" URL as HTML, Markdown or JSON', async () => {
+  const t = await createTestApp();
+  const link = String((await t.app.inject({ url: '/api/v1/users' })).headers.link);
+  const url = /<([^>]+)>; rel="deprecation"/.exec(link)?.[1];
+  assert.equal(url, '/api/versions/v1/migration-guide');
+  const html = await t.app.inject({ url: url!, headers: { accept: 'text/html,application/xhtml+xml', authorization: '' } });
+  assert.equal(html.statusCode, 200);
+  assert.match(String(html.headers['content-type']), /^text\/html/);
+  assert.match(html.body, /<!doctype html>/i);
+  const md = await t.app.inject({ url: url!, headers: { accept: 'text/markdown' } });
+  assert.match(String(md.headers['content-type']), /^text\/markdown/);
+  assert.match(md.body, /^# Migrating from v1 to v2/m);
+  assert.match(md.body, /email/);
+  const json = await t.app.inject({ url: url!, headers: { accept: 'application/json' } });
+  const guide = json.json();
+  assert.equal(guide.from, 'v1');
+  assert.ok(guide.breaking.length > 0);
+  assert.equal((await t.app.inject({ url: '/api/versions/v2/migration-guide' })).statusCode, 404, 'v2 is current: no guide');
+  await t.close();
+});
