@@ -13,6 +13,8 @@ import type { BenchPart, BenchReport } from './types.ts';
  */
 export const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
+  http: async () => (await import('./http.ts')).benchHttp(),
+  load: async () => (await import('./load.ts')).benchLoad(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');

@@ -25,7 +25,7 @@ import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
-import { createUsageRecorder } from '../usage/usage-recorder.ts';
+import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -40,6 +40,8 @@ export interface BuildAppOptions {
   onBootstrapKey?: (key: string) => void;
   /** Runs once per versioned request after negotiation. */
   onVersionedRequest?: VersionedRequestHook[];
+  /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
+  recordUsage?: boolean;
 }
 
 export const apiPrefix = '/api';
@@ -85,7 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
-  const recorder = createUsageRecorder({ store: storage.usage, log: app.log });
+  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
   const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
   refresher.unref();
   app.addHook('onClose', async () => {
@@ -135,6 +137,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }));
   return app;
 }
+
+const discardingRecorder: UsageRecorder = { record: () => {}, flush: async () => {}, close: async () => {}, stats: () => ({ buffered: 0, shed: 0, failures: 0 }) };
 
 /** Release instants of the bundle's versions: built-in dates, else a year after the one before. */
 function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: number }> {

@@ -1,0 +1,53 @@
+/**
+ * The reference service in a child process, for the benchmarks and the load test: `buildApp` over
+ * a fresh SQLite file with silent logs, a known admin key and the config file given in
+ * `BENCH_CONFIG`; it seeds `BENCH_SEED` users and creates the API keys of `BENCH_KEYS` before it
+ * listens, then speaks the protocol of `protocol.ts` over IPC.
+ *
+ * `BENCH_RECORD_USAGE=off` builds the app with `recordUsage: false`, to measure what recording costs.
+ */
+import { rmSync } from 'node:fs';
+import { buildApp } from '../../src/service/app/build-app.ts';
+import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import { loadConfig } from '../../src/service/config/load-config.ts';
+import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
+import { serveIpc } from './child.ts';
+import { seededUser, type BenchKeySpec } from './protocol.ts';
+
+const env = process.env;
+const databasePath = env.BENCH_DB ?? ':memory:';
+const configFile = 'bench-config.json';
+const config = loadConfig({
+  env: {
+    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1',
+    VERSIONARY_ADMIN_KEY: env.BENCH_ADMIN_KEY ?? 'bench-admin-key-0123456789', VERSIONARY_CONFIG: configFile,
+  },
+  readFile: (path) => {
+    if (path !== configFile) throw Object.assign(new Error(`no file ${path}`), { code: 'ENOENT' });
+    return env.BENCH_CONFIG ?? '{}';
+  },
+});
+const storage = await openSqliteStorage({ path: databasePath });
+const clock = { now: Date.now };
+const seed = Number(env.BENCH_SEED ?? '0');
+const at = new Date(clock.now()).toISOString();
+for (let n = 1; n <= seed; n++) {
+  await storage.users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
+}
+const keys: Record<string, string> = {};
+for (const spec of JSON.parse(env.BENCH_KEYS ?? '[]') as BenchKeySpec[]) {
+  keys[spec.name] = (await createApiKey({ store: storage.apiKeys, name: spec.name, roles: spec.roles, now: clock.now() })).key;
+}
+const app = await buildApp({ config, storage, clock, ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+serveIpc({
+  port: typeof address === 'object' && address ? address.port : 0,
+  keys,
+  countUsers: () => storage.users.count(),
+  stop: async () => {
+    await app.close();
+    await storage.close();
+    if (databasePath !== ':memory:') for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
+  },
+});
