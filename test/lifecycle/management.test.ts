@@ -109,3 +109,17 @@ test('bad lifecycle keys are config errors, all at once', async () => {
     (error: Error) => ['audience', 'removedStatus', 'headerStyle', 'endpointDeprecations[0]'].every((k) => error.message.includes(k)),
   );
 });
+
+test('a deprecated call reaches the stored usage within one second, without any flush request', async () => {
+  const t = await createTestApp({ env });
+  const started = Date.now();
+  await t.app.inject({ url: '/api/v1/users' });
+  let summary = await t.storage.usage.summary('v1');
+  while (summary.calls === 0 && Date.now() - started < 1000) {
+    await new Promise((r) => setTimeout(r, 20));
+    summary = await t.storage.usage.summary('v1');
+  }
+  assert.deepEqual(summary, { calls: 1, clients: 1, endpoints: 1 });
+  assert.deepEqual(await t.storage.usage.summary('v2'), { calls: 0, clients: 0, endpoints: 0 }, 'current versions are not recorded');
+  await t.close();
+});
