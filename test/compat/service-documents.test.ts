@@ -43,3 +43,16 @@ describe("the service's own documents", () => {
     assert.match(markdown, /## Additive changes/);
   });
 });
+
+describe('deprecation in the served documents', () => {
+  it('marks every v1 operation deprecated with its x-sunset, and v2 operations not at all', async () => {
+    const t = await createTestApp();
+    const v1 = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const ops = Object.values(v1.paths as Record<string, Record<string, { deprecated?: boolean; 'x-sunset'?: string }>>).flatMap((p) => Object.values(p));
+    assert.ok(ops.length > 0 && ops.every((op) => op.deprecated === true && /^\d{4}-\d\d-\d\dT/.test(op['x-sunset'] ?? '')));
+    const v2 = (await t.app.inject({ url: '/api/v2/openapi.json' })).json();
+    const ops2 = Object.values(v2.paths as Record<string, Record<string, { deprecated?: boolean }>>).flatMap((p) => Object.values(p));
+    assert.ok(ops2.every((op) => op.deprecated === undefined));
+    await t.close();
+  });
+});

@@ -11,7 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
@@ -124,10 +124,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }, { prefix: '/admin/v1' });
 
   for (const version of bundle.versions) {
-    const document = toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}` });
     app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
-      return document;
+      // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
+      return toOpenApiDocument({
+        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
+        annotate: (op) => {
+          const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
+          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
+        },
+      });
     });
   }
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -12,6 +12,8 @@ export interface LifecycleVerdict {
   headers: Record<string, string>;
   /** Calls are recorded for usage monitoring. */
   deprecated: boolean;
+  /** The sunset instant that applies, when deprecated. */
+  sunsetAt?: number;
   /** Set after the sunset: the request is refused with it. */
   removed?: VersionaryError;
 }
@@ -133,7 +135,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
       ...(chosen.subject ? { subject: chosen.subject } : {}),
     });
-    const verdict: LifecycleVerdict = { headers, deprecated: true };
+    const verdict: LifecycleVerdict = { headers, deprecated: true, sunsetAt: chosen.schedule.sunsetAt };
     if (status.status === 'removed') verdict.removed = removedError({ subject: chosen.subject ?? key.version, sunsetAt: chosen.schedule.sunsetAt, replacement, guide: chosen.migrationUrl, status: settings.removedStatus });
     return { verdict, until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY) };
   };
