@@ -156,11 +156,17 @@ function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: 
   });
 }
 
-const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json(?:[?#]|$))`);
+const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json$)`);
 
-/** Resources need read (safe methods) or write; the management API needs admin; the rest is public. */
-function requiredRole(request: { url: string; method: string }): 'read' | 'write' | 'admin' | undefined {
-  if (request.url.startsWith('/admin/')) return 'admin';
-  if (!versionedResource.test(request.url)) return undefined;
+/**
+ * Resources need read (safe methods) or write; the management API needs admin; the rest is public.
+ * Decided from the matched route's pattern, never the raw URL: the router decodes `%61dmin` and
+ * routes absolute-form targets, so a string test on the URL could be walked around.
+ */
+function requiredRole(request: { routeOptions: { url?: string }; method: string }): 'read' | 'write' | 'admin' | undefined {
+  const route = request.routeOptions.url;
+  if (route === undefined) return undefined;
+  if (route.startsWith('/admin/')) return 'admin';
+  if (!versionedResource.test(route)) return undefined;
   return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
 }

@@ -40,7 +40,8 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
   const { settings, store, clock } = options;
   if (!settings.enabled) return;
   app.addHook('onRequest', async (request, reply) => {
-    if (!limitedPath.test(request.url)) return;
+    // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
+    if (!limitedPath.test(request.routeOptions.url ?? request.url)) return;
     const policy = policyFor({ settings, roles: principalOf(request)?.roles });
     const now = clock.now();
     const hit = await hitOrUndefined({ store, request, key: clientIdOf(request), windowMs: policy.windowSeconds * 1000, now });
