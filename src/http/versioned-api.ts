@@ -48,11 +48,13 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
   const supported = bundle.versions.map((v) => v.name);
   const select = createFieldSelector(version);
   const methodsByPath = new Map<string, string[]>();
+  const firstOperation = new Map<string, OperationSpec>();
   const clientIdOf = options.clientIdOf ?? ((r: FastifyRequest) => r.ip);
 
   for (const operation of version.operations) {
     const url = base + operation.path.replace(/\{([^}]+)\}/g, ':$1');
     methodsByPath.set(url, [...(methodsByPath.get(url) ?? []), operation.method]);
+    if (!firstOperation.has(url)) firstOperation.set(url, operation);
     const handler = options.handlers[operation.id]!;
     const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
     const bodyTypes = operation.bodyTypes ?? ['application/json'];
@@ -111,17 +113,26 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
       },
     });
   }
-  for (const [url, methods] of methodsByPath) registerMethodGuard(app, { url, methods });
+  for (const [url, methods] of methodsByPath) {
+    const operation = firstOperation.get(url)!;
+    // The version's hooks run here too, so a removed version refuses OPTIONS and other methods alike.
+    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+      const asCalled = { ...operation, method: request.method as OperationSpec['method'] };
+      for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation: asCalled });
+    };
+    registerMethodGuard(app, { url, methods, onRequest });
+  }
 }
 
-function registerMethodGuard(app: FastifyInstance, options: { url: string; methods: string[] }): void {
+function registerMethodGuard(app: FastifyInstance, options: { url: string; methods: string[]; onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void> }): void {
   const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   const others = allMethods.filter((m) => !options.methods.includes(m));
-  app.route({ method: 'OPTIONS', url: options.url, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
+  app.route({ method: 'OPTIONS', url: options.url, onRequest: options.onRequest, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
   if (others.length === 0) return;
   app.route({
     method: others,
     url: options.url,
+    onRequest: options.onRequest,
     handler: async (request) => {
       throw new VersionaryError({
         code: ErrorCode.MethodNotAllowed,

@@ -114,3 +114,37 @@ test('the migration guide is served at the Link rel="deprecation" URL as HTML, M
   assert.equal((await t.app.inject({ url: '/api/versions/v2/migration-guide' })).statusCode, 404, 'v2 is current: no guide');
   await t.close();
 });
+
+test('after the sunset OPTIONS and unsupported methods answer 410 too; the documents stay readable for migration', async () => {
+  const t = await createTestApp();
+  t.clock.set(testEpoch + 180 * day + 1);
+  assert.equal((await t.app.inject({ method: 'OPTIONS', url: '/api/v1/users' })).statusCode, 410);
+  assert.equal((await t.app.inject({ method: 'PATCH', url: '/api/v1/users' })).statusCode, 410);
+  assert.equal((await t.app.inject({ method: 'HEAD', url: '/api/v1/users' })).statusCode, 410);
+  assert.equal((await t.app.inject({ url: '/api/v1/openapi.json' })).statusCode, 200);
+  assert.equal((await t.app.inject({ method: 'OPTIONS', url: '/api/v2/users' })).statusCode, 204);
+  await t.close();
+});
+
+test('a version flagged removed refuses even an endpoint with its own, later-ending deprecation', async () => {
+  const t = await createTestApp(config({
+    versions: { v1: { releasedAt: '2024-01-01T00:00:00Z', deprecatedAt: '2025-01-01T00:00:00Z', sunsetAt: '2027-06-01T00:00:00Z', removed: true }, v2: { releasedAt: '2025-06-01T00:00:00Z' } },
+    endpointDeprecations: [{ version: 'v1', method: 'GET', path: '/users', deprecatedAt: '2025-01-01T00:00:00Z', sunsetAt: '2026-09-01T00:00:00Z' }],
+  }));
+  assert.equal((await t.app.inject({ url: '/api/v1/users' })).statusCode, 410);
+  assert.equal((await t.app.inject({ url: '/api/v1/users/1' })).statusCode, 410);
+  await t.close();
+});
+
+test('a migration URL that cannot go in a Link header is refused where it is given', async () => {
+  await assert.rejects(createTestApp(config({ versions: { v1: { releasedAt: '2024-01-01T00:00:00Z', migrationUrl: 'https://x.example/a b' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } })), /migrationUrl/);
+  const t = await createTestApp();
+  const put = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', payload: { noticeMonths: 9, migrationUrl: 'https://x.example/a b' } });
+  assert.equal(put.statusCode, 400);
+  const post = await t.app.inject({ method: 'POST', url: '/admin/v1/deprecations', payload: { version: 'v2', method: 'GET', path: '/users/{id}', migrationUrl: 'not a url' } });
+  assert.equal(post.statusCode, 400);
+  assert.equal((await t.app.inject({ url: '/api/v1/users' })).statusCode, 200);
+  assert.equal((await t.app.inject({ url: '/api/v2/users/1' })).statusCode, 404);
+  assert.equal((await t.app.inject({ url: '/admin/v1/versions/v1/calls?clientId=a&clientId=b' })).statusCode, 400);
+  await t.close();
+});

@@ -6,6 +6,7 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
+import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
 
 const body = {
   type: 'object', additionalProperties: false, required: ['version', 'method', 'path'],
@@ -28,6 +29,7 @@ export function registerEndpointAdminRoutes(app: FastifyInstance, options: { bun
   app.post('/deprecations', { schema: { body } }, async (request, reply) => {
     const input = request.body as { version: string; method: string; path: string; noticeMonths?: number; sunsetAt?: string; reason?: string; migrationUrl?: string };
     const method = input.method.toUpperCase();
+    assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
     const version = options.bundle.get(input.version);
     if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `${input.version} has no endpoint ${method} ${input.path}.` });

@@ -6,6 +6,7 @@ import type { LifecycleStore, UsageStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../resources/params.ts';
+import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
 export interface VersionAdminOptions {
@@ -58,6 +59,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
   app.put('/versions/:name/deprecation', { schema: { body: deprecationBody } }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
     const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
+    assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
     // Rescheduling is allowed: the new schedule is checked as if the version were current.
     const versions = runtime.versions().map((v) => (v.name === name ? { ...v, schedule: undefined } : v));
     const { schedule } = scheduleDeprecation({
@@ -72,7 +74,11 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     return detail(name);
   });
 
-  app.get('/versions/:name/calls', async (request) => {
+  const callsQuery = {
+    type: 'object', additionalProperties: false,
+    properties: { clientId: { type: 'string', maxLength: 200 }, limit: { type: 'string', pattern: '^[0-9]{1,4}$' }, cursor: { type: 'string', maxLength: 200 } },
+  };
+  app.get('/versions/:name/calls', { schema: { querystring: callsQuery } }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
     const query = request.query as Record<string, string | undefined>;
     const page = parsePage(query);

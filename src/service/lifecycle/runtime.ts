@@ -121,14 +121,18 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       }
     }
     if (candidates.length === 0) return { verdict: { headers: {}, deprecated: false }, until: Number.POSITIVE_INFINITY };
-    candidates.sort((a, b) => a.schedule.sunsetAt - b.schedule.sunsetAt);
-    const chosen = candidates[0]!;
-    const status = checkDeprecationStatus({ schedule: chosen.schedule, clock });
-    if (status.flaggedRemoved && !chosen.subject && own) {
-      const flagged = { ...own, removed: true };
-      schedules.set(key.version, flagged);
-      store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
+    // Any removed schedule refuses the request (the version's own first); otherwise the earliest
+    // sunset speaks, since it is the first to bite.
+    const statuses = candidates.map((c) => ({ c, status: checkDeprecationStatus({ schedule: c.schedule, clock }) }));
+    for (const { c, status } of statuses) {
+      if (status.flaggedRemoved && !c.subject && own) {
+        const flagged = { ...own, removed: true };
+        schedules.set(key.version, flagged);
+        store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
+      }
     }
+    const removedOne = statuses.find((s) => s.status.status === 'removed');
+    const { c: chosen, status } = removedOne ?? statuses.sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
     const replacement = replacementOf(key.version);
     const { headers, changesAt } = deprecationHeaders({
       schedule: chosen.schedule, clock, style: settings.headerStyle, migrationUrl: chosen.migrationUrl,

@@ -1,5 +1,6 @@
 import { parseIsoInstant, type Audience, type DeprecationReason } from '../../core/lifecycle/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
+import { migrationUrlProblem } from './migration-url.ts';
 
 /** One version's lifecycle as the config file declares it. */
 export interface VersionSettings {
@@ -65,7 +66,7 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
       if (reason !== 'planned' && reason !== 'critical-fix') errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
       versions[name] = {
         releasedAt: at('releasedAt'), deprecatedAt: at('deprecatedAt'), sunsetAt: at('sunsetAt'),
-        replacement: str(raw.replacement), migrationUrl: str(raw.migrationUrl), removed: raw.removed === true, reason: reason as DeprecationReason,
+        replacement: str(raw.replacement), migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, errors }), removed: raw.removed === true, reason: reason as DeprecationReason,
       };
     }
   }
@@ -81,7 +82,7 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
     if (sunsetAt === undefined) return void errors.push(`${where}.sunsetAt is required: a concrete sunset date`);
     endpointDeprecations.push({
       version: raw.version, method: raw.method.toUpperCase(), path: raw.path,
-      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`), sunsetAt, migrationUrl: str(raw.migrationUrl),
+      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`), sunsetAt, migrationUrl: url({ value: raw.migrationUrl, where: `${where}.migrationUrl`, errors }),
     });
   });
   return {
@@ -99,4 +100,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+function url(options: { value: unknown; where: string; errors: string[] }): string | undefined {
+  if (options.value === undefined) return undefined;
+  const problem = typeof options.value === 'string' ? migrationUrlProblem(options.value, options.where) : `${options.where} must be a string`;
+  if (problem) options.errors.push(problem);
+  return problem ? undefined : (options.value as string);
 }
