@@ -104,13 +104,18 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       assert.equal(claims.filter((c) => c.kind === 'started').length, 1, 'one concurrent claim wins');
       assert.ok(claims.every((c) => c.kind === 'started' || c.kind === 'running'));
       assert.equal((await s.idempotency.begin({ ...base, fingerprint: 'other' })).kind, 'mismatch');
-      await s.idempotency.complete({ clientId: 'c', key: 'k1', response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' } });
+      await s.idempotency.complete({ clientId: 'c', key: 'k1', claimedAt: 999, response: { status: 500, headers: {}, body: 'wrong claim' } });
+      assert.equal((await s.idempotency.begin(base)).kind, 'running', 'another claim cannot complete this one');
+      await s.idempotency.complete({ clientId: 'c', key: 'k1', claimedAt: 1_000_000, response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' } });
       assert.deepEqual(await s.idempotency.begin(base), { kind: 'done', response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' } });
       assert.equal((await s.idempotency.begin({ ...base, clientId: 'other' })).kind, 'started', 'keys are per client');
       assert.equal((await s.idempotency.begin({ ...base, expiredBefore: 1_000_001 })).kind, 'started', 'expired records are replaced');
-      await s.idempotency.abandon({ clientId: 'c', key: 'k1' });
+      await s.idempotency.abandon({ clientId: 'c', key: 'k1', claimedAt: 1_000_000 });
       assert.equal((await s.idempotency.begin(base)).kind, 'started', 'an abandoned claim can be retried');
       assert.equal((await s.idempotency.begin({ ...base, staleRunningBefore: 1_000_001 })).kind, 'started', 'a stale running claim is taken over');
+      await s.idempotency.begin({ ...base, clientId: 'old', now: 10 });
+      await s.idempotency.begin({ ...base, clientId: 'new', now: 2_000_000, expiredBefore: 100 });
+      assert.equal((await s.idempotency.begin({ ...base, clientId: 'old', now: 2_000_000, expiredBefore: 0 })).kind, 'started', 'expired records of other clients were swept');
     });
   });
 }

@@ -13,12 +13,15 @@ export interface IdempotencyOptions {
   applies: (request: FastifyRequest) => boolean;
   /** How long a key is remembered (24 hours). */
   retentionMs?: number;
-  /** A claim older than this whose request never finished is taken over (the process died). */
+  /**
+   * A claim older than this whose request never finished is taken over (the process died). Far
+   * longer than any request may run, so a slow first attempt and its retry never both execute.
+   */
   staleAfterMs?: number;
 }
 
 const kClaim = Symbol.for('versionary.idempotencyClaim');
-type Claimed = FastifyRequest & { [kClaim]?: { clientId: string; key: string } };
+type Claimed = FastifyRequest & { [kClaim]?: { clientId: string; key: string; claimedAt: number } };
 const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
 
 /**
@@ -34,7 +37,7 @@ const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
  */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const retention = options.retentionMs ?? 24 * 3600_000;
-  const stale = options.staleAfterMs ?? 60_000;
+  const stale = options.staleAfterMs ?? 10 * 60_000;
   app.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined || !options.applies(request)) return;
@@ -44,7 +47,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const now = options.clock.now();
     const outcome = await options.store.begin({ clientId, key, fingerprint, now, expiredBefore: now - retention, staleRunningBefore: now - stale });
     if (outcome.kind === 'started') {
-      (request as Claimed)[kClaim] = { clientId, key };
+      (request as Claimed)[kClaim] = { clientId, key, claimedAt: now };
       return;
     }
     if (outcome.kind === 'mismatch') throw new VersionaryError({ code: ErrorCode.IdempotencyMismatch, detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.' });
@@ -69,10 +72,15 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     await options.store.complete({ ...claim, response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' } });
     return payload;
   });
-  app.addHook('onRequestAbort', async (request) => {
+  // A request that ends without onSend (the client went away) releases its claim.
+  const release = async (request: FastifyRequest) => {
     const claim = (request as Claimed)[kClaim];
-    if (claim) await options.store.abandon(claim);
-  });
+    if (!claim) return;
+    delete (request as Claimed)[kClaim];
+    await options.store.abandon(claim);
+  };
+  app.addHook('onRequestAbort', release);
+  app.addHook('onResponse', release);
 }
 
 function parseKey(header: string | string[]): string {

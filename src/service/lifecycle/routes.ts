@@ -16,9 +16,20 @@ import type { LifecycleRuntime } from './runtime.ts';
  */
 export function registerLifecycleRoutes(app: FastifyInstance, options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string }): void {
   const { bundle, runtime, clock, prefix } = options;
+  // A guide is a diff of two documents: built once per lifecycle state, not per request.
+  const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
   app.get(`${prefix}/versions`, async () => runtime.document());
   app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
-    const guide = buildServiceGuide({ bundle, runtime, from: (request.params as { name: string }).name, now: clock.now() });
+    const from = (request.params as { name: string }).name;
+    const entry = runtime.document().versions.find((v) => v.name === from);
+    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement]);
+    let guide = cache.get(key);
+    if (!guide) {
+      guide = buildServiceGuide({ bundle, runtime, from, now: clock.now() });
+      if (cache.size >= 64) cache.clear();
+      cache.set(key, guide);
+    }
+    reply.header('vary', 'Accept');
     const kind = guideFormat(request);
     if (kind === 'markdown') return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
     if (kind === 'json') return reply.type('application/json; charset=utf-8').serializer(String).send(toJson(guide));

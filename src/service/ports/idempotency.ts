@@ -23,7 +23,8 @@ export type BeginOutcome =
 export interface IdempotencyStore {
   /** Atomically claim the key, or report what holds it. Records older than `expiredBefore` are replaced. */
   begin(options: { clientId: string; key: string; fingerprint: string; now: number; expiredBefore: number; staleRunningBefore: number }): Promise<BeginOutcome>;
-  complete(options: { clientId: string; key: string; response: StoredResponse }): Promise<void>;
+  /** Store the response, if the claim made at `claimedAt` still holds the key. */
+  complete(options: { clientId: string; key: string; claimedAt: number; response: StoredResponse }): Promise<void>;
   /** Release a claim whose request failed, so a retry can run. */
-  abandon(options: { clientId: string; key: string }): Promise<void>;
+  abandon(options: { clientId: string; key: string; claimedAt: number }): Promise<void>;
 }

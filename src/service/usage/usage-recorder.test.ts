@@ -56,3 +56,24 @@ test('concurrent flushes write each record once', async () => {
   assert.equal(written.length, 100);
   assert.equal(new Set(written.map((c) => c.clientId)).size, 100);
 });
+
+test('a store that is slow, not failing, still cannot grow the buffer past its cap', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const written: UsageCall[] = [];
+  const store: UsageStore = {
+    insert: async (records) => { await gate; written.push(...records); },
+    summary: async () => ({ calls: 0, clients: 0, endpoints: 0 }),
+    list: async () => ({ items: [], nextAfter: null }),
+  };
+  const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });
+  recorder.record(call(-1));
+  const pending = recorder.flush();
+  for (let i = 0; i < 1000; i++) recorder.record(call(i));
+  assert.ok(recorder.stats().buffered <= 100, `buffered ${recorder.stats().buffered}`);
+  assert.ok(recorder.stats().shed >= 900);
+  release();
+  await pending;
+  await recorder.close();
+  assert.equal(written.at(-1)?.clientId, 'c999', 'the newest records are kept');
+});

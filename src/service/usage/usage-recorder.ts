@@ -45,22 +45,28 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     writing = options.store.insert(batch).catch((error: unknown) => {
       failures++;
       buffer = batch.concat(buffer);
-      if (buffer.length > maxBuffered) {
-        const excess = buffer.length - maxBuffered;
-        buffer = buffer.slice(excess);
-        shed += excess;
-        options.log.warn({ shed: excess, totalShed: shed }, 'usage buffer full: oldest records shed');
-      }
+      shedOldest();
       options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
     }).finally(() => { writing = undefined; });
     await writing;
   };
-  const timer = setInterval(() => void flush(), options.flushIntervalMs ?? 200);
+  const shedOldest = (keep = maxBuffered) => {
+    const excess = buffer.length - keep;
+    if (excess <= 0) return;
+    buffer = buffer.slice(excess);
+    shed += excess;
+    options.log.warn({ shed: excess, totalShed: shed }, 'usage buffer full: oldest records shed');
+  };
+  // A tick while a write is still running would only queue behind it; skip it instead.
+  const timer = setInterval(() => { if (!writing) void flush(); }, options.flushIntervalMs ?? 200);
   timer.unref();
 
   return {
     record(call) {
       buffer.push(call);
+      // A slow (not failing) store must not grow memory without bound either.
+      // Shedding down to 90% keeps the cost of it rare rather than paid on every call at the cap.
+      if (buffer.length > maxBuffered) shedOldest(Math.floor(maxBuffered * 0.9));
     },
     flush,
     async close() {

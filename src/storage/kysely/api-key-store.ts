@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyRecord, ApiKeyStore } from '../../service/ports/index.ts';
+import { precompile } from './precompile.ts';
 import type { ApiKeysTable, Tables } from './tables.ts';
 
 /**
@@ -12,6 +13,7 @@ import type { ApiKeysTable, Tables } from './tables.ts';
  * ```
  */
 export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
+  const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''));
   return {
     async insert(r) {
       await db.insertInto('api_keys').values({
@@ -19,7 +21,7 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
       }).execute();
     },
     async find(id) {
-      const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+      const [row] = await byId([id]);
       return row && toRecord(row);
     },
     async list() {

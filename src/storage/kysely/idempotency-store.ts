@@ -14,8 +14,10 @@ import type { Tables } from './tables.ts';
 export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
   return {
     async begin({ clientId, key, fingerprint, now, expiredBefore, staleRunningBefore }) {
+      // Expired records of every client go here, on the created_at index, so the table stays bounded.
+      await db.deleteFrom('idempotency_keys').where('created_at', '<', expiredBefore).execute();
       await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key)
-        .where((eb) => eb.or([eb('created_at', '<', expiredBefore), eb.and([eb('state', '=', 'running'), eb('created_at', '<', staleRunningBefore)])]))
+        .where('state', '=', 'running').where('created_at', '<', staleRunningBefore)
         .execute();
       const inserted = await db.insertInto('idempotency_keys')
         .values({ client_id: clientId, key, fingerprint, state: 'running', status: null, headers: null, body: null, created_at: now })
@@ -28,13 +30,14 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
       if (row.state !== 'done') return { kind: 'running' };
       return { kind: 'done', response: { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
     },
-    async complete({ clientId, key, response }) {
+    async complete({ clientId, key, claimedAt, response }) {
       await db.updateTable('idempotency_keys')
         .set({ state: 'done', status: response.status, headers: JSON.stringify(response.headers), body: response.body })
-        .where('client_id', '=', clientId).where('key', '=', key).execute();
+        .where('client_id', '=', clientId).where('key', '=', key).where('created_at', '=', claimedAt).where('state', '=', 'running').execute();
     },
-    async abandon({ clientId, key }) {
-      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key).where('state', '=', 'running').execute();
+    async abandon({ clientId, key, claimedAt }) {
+      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key)
+        .where('created_at', '=', claimedAt).where('state', '=', 'running').execute();
     },
   };
 }

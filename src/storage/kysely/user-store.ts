@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
+import { precompile } from './precompile.ts';
 import type { Tables, UsersTable } from './tables.ts';
 
 /**
@@ -12,6 +13,7 @@ import type { Tables, UsersTable } from './tables.ts';
  * ```
  */
 export function createUserStore(db: Kysely<Tables>): UserStore {
+  const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0));
   return {
     async list({ limit, afterId }) {
       const rows = await db.selectFrom('users').selectAll().where('id', '>', afterId).orderBy('id').limit(limit + 1).execute();
@@ -19,7 +21,7 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async get(id) {
-      const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+      const [row] = await byId([id]);
       return row && toUser(row);
     },
     async create({ values, at }) {
