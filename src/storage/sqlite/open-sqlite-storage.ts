@@ -10,6 +10,7 @@ import { createUserStore } from '../kysely/user-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { withStatementCache } from './statement-cache.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -29,8 +30,9 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const database = new Database(options.path);
   database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
-  // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives.
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: database as never }) });
+  // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
+  // prepared once per SQL text rather than once per query.
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database as never) }) });
   const { error } = await new Migrator({ db, provider: createMigrationProvider({ serial: 'integer' }) }).migrateToLatest();
   if (error) {
     await db.destroy();

