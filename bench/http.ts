@@ -43,6 +43,8 @@ interface Measured {
   requests: number;
   unexpected: number;
   errors: number;
+  /** Server CPU time per request (user + system), microseconds: less sensitive to a busy machine than req/s. */
+  cpuPerRequest: number;
 }
 
 /**
@@ -96,12 +98,14 @@ export async function benchHttp(): Promise<BenchReport> {
 async function runCase(server: BenchServer, spec: HttpCase, note?: string): Promise<Measured> {
   const auth: Record<string, string> = server.keys.bench ? { authorization: `Bearer ${server.keys.bench}` } : {};
   await drive({ server, spec, auth, duration: warmupSeconds });
-  const measured = await drive({ server, spec, auth, duration: seconds });
-  log(`  ${spec.label}${note ? ` [${note}]` : ''}: ${Math.round(measured.rps)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms${measured.unexpected || measured.errors ? `, ${measured.unexpected} unexpected statuses, ${measured.errors} errors` : ''}`);
+  const cpuBefore = await server.cpuMicros();
+  const driven = await drive({ server, spec, auth, duration: seconds });
+  const measured = { ...driven, cpuPerRequest: (await server.cpuMicros() - cpuBefore) / Math.max(1, driven.requests) };
+  log(`  ${spec.label}${note ? ` [${note}]` : ''}: ${Math.round(measured.rps)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms, server CPU ${Math.round(measured.cpuPerRequest)} µs/request${measured.unexpected || measured.errors ? `, ${measured.unexpected} unexpected statuses, ${measured.errors} errors` : ''}`);
   return measured;
 }
 
-async function drive(options: { server: BenchServer; spec: HttpCase; auth: Record<string, string>; duration: number }): Promise<Measured> {
+async function drive(options: { server: BenchServer; spec: HttpCase; auth: Record<string, string>; duration: number }): Promise<Omit<Measured, 'cpuPerRequest'>> {
   const { server, spec, auth, duration } = options;
   let n = 0;
   const latencies: number[] = [];
@@ -152,12 +156,12 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
   log('\nhttp targets');
   for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
   const row = (label: string, m: Measured) => ({
-    case: label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99), 'vs (a)': round(m.rps / ceiling), 'bad responses': m.unexpected + m.errors,
+    case: label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99), 'vs (a)': round(m.rps / ceiling), 'server CPU µs/req': Math.round(m.cpuPerRequest), 'bad responses': m.unexpected + m.errors,
   });
   const rows = Object.entries(results).map(([id, m]) => row(cases[id as keyof typeof cases].label, m));
   usageRuns.off.forEach((m, i) => rows.push(row(`(c) with usage recording off, run ${i + 1}`, m)));
   rows.push(row('(c) again, usage recording on', usageRuns.on[1]!));
-  const toJson = (m: Measured) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
+  const toJson = (m: Measured) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
   return {
     title: `http: ${seconds} s per case after ${warmupSeconds} s warm-up, ${connections} connections, pipelining 1 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator)`,
     rows,

@@ -34,6 +34,9 @@ export function serveIpc(options: ServeIpcOptions): void {
     if (message.type === 'heap') {
       if (message.gc && gc) gc();
       send({ type: 'heap', heapUsed: process.memoryUsage().heapUsed });
+    } else if (message.type === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      send({ type: 'cpu', micros: user + system });
     } else if (message.type === 'count') {
       void (options.countUsers?.() ?? Promise.resolve(-1)).then((users) => send({ type: 'count', users }));
     } else if (message.type === 'stop') {

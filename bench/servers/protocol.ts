@@ -7,6 +7,8 @@
 export type ParentMessage =
   /** Heap used now; with `gc`, after a full collection (the child runs with `--expose-gc`). */
   | { type: 'heap'; gc?: boolean }
+  /** CPU time the server process has used so far (user + system), in microseconds. */
+  | { type: 'cpu' }
   /** How many users the database holds (the service only). */
   | { type: 'count' }
   /** Close the app and the database, then exit (writing a CPU profile if one is being taken). */
@@ -16,6 +18,7 @@ export type ParentMessage =
 export type ChildMessage =
   | { type: 'ready'; port: number; keys: Record<string, string> }
   | { type: 'heap'; heapUsed: number }
+  | { type: 'cpu'; micros: number }
   | { type: 'count'; users: number };
 
 /** An API key a bench server creates before it listens, by name: the secret comes back in `ready`. */

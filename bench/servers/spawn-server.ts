@@ -24,6 +24,8 @@ export interface BenchServer {
   keys: Record<string, string>;
   /** The child's `heapUsed`, in bytes; with `gc`, after a full collection. */
   heapUsed(options?: { gc?: boolean }): Promise<number>;
+  /** CPU time the server has used since it started (user + system), in microseconds. */
+  cpuMicros(): Promise<number>;
   /** Users in the service's database. */
   countUsers(): Promise<number>;
   stop(): Promise<void>;
@@ -58,6 +60,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
     url: `http://127.0.0.1:${ready.port}`,
     keys: ready.keys,
     heapUsed: async (o = {}) => (await ask({ type: 'heap', gc: o.gc === true }, 'heap')).heapUsed,
+    cpuMicros: async () => (await ask({ type: 'cpu' }, 'cpu')).micros,
     countUsers: async () => (await ask({ type: 'count' }, 'count')).users,
     stop: async () => {
       if (child.exitCode === null && child.connected) child.send({ type: 'stop' } satisfies ParentMessage);
