@@ -61,11 +61,14 @@ function ownDown(version: ApiVersion, name: string): Transform {
   const maps = steps.flatMap((s) => (s.op === 'enum-values-added' && s.schema === name && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : []));
   const custom = version.changes.map((c) => c.responses?.[name]).filter((f) => f !== undefined);
   if (drop.length === 0 && maps.length === 0 && custom.length === 0) return null;
+  const dropped = new Set(drop);
   return (value) => {
     let out: unknown = value;
     if (isPlainObject(out) && (drop.length > 0 || maps.length > 0)) {
-      const copy: Record<string, unknown> = { ...out };
-      for (const field of drop) delete copy[field];
+      // Copy without the dropped keys rather than `delete` them: deleting turns the object into a
+      // slow dictionary, which the serializer then pays for on every property.
+      const copy: Record<string, unknown> = {};
+      for (const key in out) if (!dropped.has(key)) copy[key] = out[key];
       for (const { field, map } of maps) {
         const current = copy[field];
         if (typeof current === 'string' && Object.hasOwn(map, current)) copy[field] = map[current];
