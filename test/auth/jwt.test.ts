@@ -75,3 +75,30 @@ describe('asymmetric tokens', () => {
     await t.close();
   });
 });
+
+describe('a JWKS URL', () => {
+  it('is fetched over HTTP and verifies ES256 tokens', async () => {
+    const { createServer } = await import('node:http');
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'remote-1', alg: 'ES256', use: 'sig' };
+    let fetched = 0;
+    const server = createServer((_req, res) => {
+      fetched++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/jwks.json`;
+    try {
+      const t = await createTestApp({ env: { VERSIONARY_JWT_JWKS: url } });
+      const token = await new SignJWT({ sub: 'remote', scope: 'read' }).setProtectedHeader({ alg: 'ES256', kid: 'remote-1' }).setExpirationTime(seconds + 600).sign(privateKey);
+      assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(token) })).statusCode, 200);
+      const other = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+      const forged = await new SignJWT({ sub: 'remote', scope: 'admin' }).setProtectedHeader({ alg: 'ES256', kid: 'remote-1' }).setExpirationTime(seconds + 600).sign(other.privateKey);
+      assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(forged) })).statusCode, 401);
+      assert.ok(fetched >= 1);
+      await t.close();
+    } finally {
+      server.close();
+    }
+  });
+});

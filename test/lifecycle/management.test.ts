@@ -123,3 +123,18 @@ test('a deprecated call reaches the stored usage within one second, without any 
   assert.deepEqual(await t.storage.usage.summary('v2'), { calls: 0, clients: 0, endpoints: 0 }, 'current versions are not recorded');
   await t.close();
 });
+
+test('breaking versions released less than 12 months apart start with a warning, not a refusal', async () => {
+  const { createLifecycleRuntime } = await import('../../src/service/lifecycle/runtime.ts');
+  const { parseLifecycleSettings } = await import('../../src/service/lifecycle/settings.ts');
+  const { openSqliteStorage } = await import('../../src/storage/sqlite/open-sqlite-storage.ts');
+  const storage = await openSqliteStorage({ path: ':memory:' });
+  const errors: string[] = [];
+  const settings = parseLifecycleSettings({ file: { versions: { v1: { releasedAt: '2025-01-01T00:00:00Z' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } }, errors });
+  assert.deepEqual(errors, []);
+  const runtime = await createLifecycleRuntime({ settings, store: storage.lifecycle, clock: { now: () => testEpoch }, prefix: '/api', versions: [{ name: 'v1', releasedAt: 0 }, { name: 'v2', releasedAt: 0 }] });
+  assert.equal(runtime.warnings.length, 1);
+  assert.equal(runtime.warnings[0]!.rule, 'breaking-spacing');
+  assert.match(runtime.warnings[0]!.detail, /v1.*v2|v2.*v1/);
+  await storage.close();
+});
