@@ -1,4 +1,5 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { daysFromCivil, isLeapYear, toCivil } from '../lifecycle/time-format.ts';
 
 const DAY_MS = 86_400_000;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -19,7 +20,7 @@ export function parseIsoInstant(text: string): number {
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) throw invalid(text);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   const offset = parseOffset(m[8]);
-  return daysFromCivil(year!, month!, day!) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis - offset;
+  return daysFromCivil({ year: year!, month: month!, day: day! }) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis - offset;
 }
 
 /**
@@ -31,15 +32,10 @@ export function parseIsoInstant(text: string): number {
  * ```
  */
 export function formatIsoInstant(ms: number): string {
-  const days = Math.floor(ms / DAY_MS);
-  const rest = ms - days * DAY_MS;
-  const { year, month, day } = civilFromDays(days);
+  const t = toCivil(ms);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  const h = Math.floor(rest / 3_600_000);
-  const min = Math.floor((rest % 3_600_000) / 60_000);
-  const s = Math.floor((rest % 60_000) / 1000);
-  const frac = rest % 1000 === 0 ? '' : `.${pad(rest % 1000, 3)}`;
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(h)}:${pad(min)}:${pad(s)}${frac}Z`;
+  const frac = t.millisecond === 0 ? '' : `.${pad(t.millisecond, 3)}`;
+  return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}${frac}Z`;
 }
 
 /**
@@ -62,30 +58,8 @@ function parseOffset(text: string | undefined): number {
 }
 
 function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's algorithm). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-function civilFromDays(days: number): { year: number; month: number; day: number } {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
 function invalid(text: string): VersionaryError {
