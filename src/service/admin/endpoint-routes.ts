@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, minimumNoticeMs, MONTH_MS, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { checkNoticePeriod, formatIsoInstant, MONTH_MS, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -38,14 +38,12 @@ export function registerEndpointAdminRoutes(app: FastifyInstance, options: { bun
     const sunsetAt = input.sunsetAt !== undefined ? parseIsoInstant(input.sunsetAt) : now + (input.noticeMonths ?? 6) * MONTH_MS;
     if (sunsetAt === undefined) throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'sunsetAt must be an ISO 8601 date.', errors: [{ pointer: '/body/sunsetAt', detail: 'not an ISO 8601 date' }] });
     if (sunsetAt <= now) throw new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: `sunset-order: the sunset (${formatIsoInstant(sunsetAt)}) must come after the deprecation (${formatIsoInstant(now)}).`, extensions: { rule: 'sunset-order' } });
-    const minimum = minimumNoticeMs(options.settings.audience);
-    if (input.reason !== 'critical-fix' && sunsetAt - now < minimum) {
-      throw new VersionaryError({
-        code: ErrorCode.PolicyViolation,
-        detail: `notice-period: ${options.settings.audience} APIs need at least ${minimum / 86_400_000} days of notice; ${method} ${input.path} in ${input.version} gives ${Math.floor((sunsetAt - now) / 86_400_000)} days.`,
-        extensions: { rule: 'notice-period' },
-      });
-    }
+    // The same notice-period rule as version deprecations, named after the endpoint.
+    const violation = checkNoticePeriod({
+      audience: options.settings.audience,
+      schedule: { version: `${method} ${input.path} in ${input.version}`, deprecatedAt: now, sunsetAt, removed: false, reason: input.reason === 'critical-fix' ? 'critical-fix' : 'planned' },
+    });
+    if (violation) throw violation;
     const saved = { version: input.version, method, path: input.path, deprecatedAt: now, sunsetAt, migrationUrl: input.migrationUrl ?? null };
     await options.lifecycle.saveEndpointDeprecation(saved);
     await options.runtime.refresh();
