@@ -46,15 +46,22 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     if (!version) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime.versions().map((v) => v.name).join(', ')}.` });
     return version;
   };
+  // Callers flush buffered usage once before summarising, however many versions they list.
   const detail = async (name: string) => {
     const entry = runtime.document().versions.find((v) => v.name === name)!;
     const schedule = find(name).schedule;
-    await options.flushUsage();
     return { ...entry, removed: schedule?.removed ?? false, usage: await usage.summary(name) };
   };
 
-  app.get('/versions', async () => ({ data: await Promise.all(runtime.versions().map((v) => detail(v.name))) }));
-  app.get('/versions/:name', async (request) => detail(find((request.params as { name: string }).name).name));
+  app.get('/versions', async () => {
+    await options.flushUsage();
+    return { data: await Promise.all(runtime.versions().map((v) => detail(v.name))) };
+  });
+  app.get('/versions/:name', async (request) => {
+    const name = find((request.params as { name: string }).name).name;
+    await options.flushUsage();
+    return detail(name);
+  });
 
   app.put('/versions/:name/deprecation', { schema: { body: deprecationBody } }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
@@ -71,6 +78,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     });
     await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
     await runtime.refresh();
+    await options.flushUsage();
     return detail(name);
   });
 
