@@ -42,10 +42,10 @@ export default tseslint.config(
   },
   {
     files: ['src/service/**/*.ts'],
-    ignores: ['src/service/**/*.test.ts', 'src/service/compose/**'],
+    ignores: ['src/service/**/*.test.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/storage/**'], message: 'The service declares ports; only the composition root (src/service/compose) picks a storage adapter.' },
+        { group: ['**/storage/**'], message: 'The service declares ports; only the composition root (src/compose), above the service, picks a storage adapter.' },
         { group: ['kysely', 'libsql', 'pg', 'ioredis'], message: 'Storage libraries belong in src/storage behind the service ports.' },
       ] }],
     },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startService } from './service/compose/start-service.ts';
+import { startService } from './compose/start-service.ts';
 
 await startService({ env: process.env, readFile: (path) => readFileSync(path, 'utf8') }).catch((error: Error & { code?: string }) => {
   process.stderr.write(`versionary: cannot start: ${error.message}\n`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { buildApp } from '../service/app/build-app.ts';
-import { openStorage } from '../service/compose/open-storage.ts';
+import { openStorage } from '../compose/open-storage.ts';
 import { loadConfig } from '../service/config/load-config.ts';
 import { UsageError } from './io.ts';
 

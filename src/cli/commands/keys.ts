@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createApiKey, isRole } from '../../service/auth/api-keys.ts';
-import { openStorage } from '../../service/compose/open-storage.ts';
+import { openStorage } from '../../compose/open-storage.ts';
 import { loadConfig } from '../../service/config/load-config.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startService } from '../../service/compose/start-service.ts';
+import { startService } from '../../compose/start-service.ts';
 import { defineCommand } from '../command.ts';
 import { ExitCode } from '../io.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app/build-app.ts';
-import { loadConfig, type LoadConfigOptions } from '../config/load-config.ts';
+import { buildApp } from '../service/app/build-app.ts';
+import { loadConfig, type LoadConfigOptions } from '../service/config/load-config.ts';
 import { openStorage } from './open-storage.ts';
 import { Redis } from 'ioredis';
-import { createRedisRateLimitStore } from '../../storage/redis/redis-rate-limit-store.ts';
+import { createRedisRateLimitStore } from '../storage/redis/redis-rate-limit-store.ts';
 
 /**
  * Start the service: parse config, open and migrate storage, build the app, listen, and close

@@ -1,7 +1,7 @@
-import type { DatabaseConfig } from '../config/load-config.ts';
-import type { Storage } from '../ports/index.ts';
-import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
-import { openPostgresStorage } from '../../storage/postgres/open-postgres-storage.ts';
+import type { DatabaseConfig } from '../service/config/load-config.ts';
+import type { Storage } from '../service/ports/index.ts';
+import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.ts';
+import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.ts';
 
 /**
  * The composition root's choice of storage adapter.
