@@ -37,8 +37,10 @@ export interface ResolvedPair {
  */
 export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const o = resolveSchema(ctx.old.resolver, pair.old);
-  const n = resolveSchema(ctx.new.resolver, pair.new);
-  const memo = `${pair.direction}|${o.key}|${n.key}`;
+  let n = resolveSchema(ctx.new.resolver, pair.new);
+  // Nullability gained or lost by a peeled wrapper belongs to the place that uses the schema.
+  if (o.nullable !== n.nullable && n.site === undefined) n = { ...n, site: { uri: pair.new.uri, pointer: pair.new.pointer } };
+  const memo = `${pair.direction}|${nodeKey(o)}|${nodeKey(n)}`;
   linkPair(ctx, memo);
   if (ctx.compared.has(memo)) return;
   ctx.compared.add(memo);
@@ -49,6 +51,19 @@ export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   } finally {
     ctx.owner = outer;
   }
+}
+
+/**
+ * The identity of a resolved schema for memo keys: its place, plus whether a nullable wrapper
+ * was peeled off (the same component reached nullable and not nullable differs).
+ *
+ * @example
+ * ```ts
+ * nodeKey(resolveSchema(resolver, node)); // 'memory:///openapi.json#/components/schemas/User?'
+ * ```
+ */
+export function nodeKey(node: ResolvedNode): string {
+  return node.nullable === true ? `${node.key}?` : node.key;
 }
 
 function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
@@ -83,8 +98,8 @@ export function describeValue(direction: Direction, label: string): string {
 
 /** Returns false when the types are incompatible: deeper differences would only repeat it. */
 function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
-  const ot = typeInfo(asSchema(p.o.value));
-  const nt = typeInfo(asSchema(p.n.value));
+  const ot = typeInfo(asSchema(p.o.value), p.o);
+  const nt = typeInfo(asSchema(p.n.value), p.n);
   const at = { uri: p.n.uri, pointer: p.n.pointer };
   const base = { at, side: 'new' as const, direction: p.direction };
   let compatible = true;
@@ -104,7 +119,8 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
   if (ot.nullable !== nt.nullable) {
     const id = nt.nullable ? `${p.direction}-became-nullable` as const : `${p.direction}-became-not-nullable` as const;
     const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
-    emit(ctx, id, { ...base, oldValue: ot.nullable, newValue: nt.nullable, message });
+    // A peeled wrapper (`anyOf: [X, null]`) carries the nullability, not the shared schema X.
+    emit(ctx, id, { ...base, at: p.n.site ?? at, oldValue: ot.nullable, newValue: nt.nullable, message });
   }
   return compatible;
 }

@@ -1,7 +1,8 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { compareSchemas, describeValue, type ResolvedPair } from './diff-schema.ts';
+import { compareSchemas, describeValue, nodeKey, type ResolvedPair } from './diff-schema.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
+import { isNullOnly } from './normalize-schema.ts';
 import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';
 
 interface Member {
@@ -48,7 +49,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
       emit(ctx, `${p.direction}-variant-added`, { at: m.node, side: 'new', direction: p.direction, newValue: memberName(m), message: `${what} has a new alternative ${memberName(m)}.` });
     }
     for (const [a, b] of pairs) {
-      if (a.resolved.key === p.o.key && b.resolved.key === p.n.key) continue;
+      if (nodeKey(a.resolved) === nodeKey(p.o) && nodeKey(b.resolved) === nodeKey(p.n)) continue;
       compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
     }
   }
@@ -73,12 +74,16 @@ function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefine
   return undefined;
 }
 
+/** Null-only members of a union are its nullability (compared as such), not alternatives. */
 function membersOf(resolver: RefResolver, node: ResolvedNode, key: 'oneOf' | 'anyOf' | 'allOf'): Member[] {
   const list = asSchema(node.value)[key] as unknown[];
-  return list.map((value, i) => {
+  const out: Member[] = [];
+  list.forEach((value, i) => {
+    if (key !== 'allOf' && isNullOnly(value)) return;
     const raw = { uri: node.uri, pointer: joinPointer(node.pointer, key, i), value };
-    return { node: raw, resolved: resolveSchema(resolver, raw) };
+    out.push({ node: raw, resolved: resolveSchema(resolver, raw) });
   });
+  return out;
 }
 
 function memberName(m: Member): string {

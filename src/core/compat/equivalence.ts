@@ -1,5 +1,6 @@
 import { joinPointer } from './json-pointer.ts';
-import type { RefResolver } from './ref-resolver.ts';
+import { isNullOnly } from './normalize-schema.ts';
+import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { ANNOTATION_KEYS, asSchema, isObjectLike, resolveSchema } from './schema-model.ts';
 
 interface Node { uri: string; pointer: string; value: unknown }
@@ -33,7 +34,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
   function compareNodes(a: Node, b: Node): boolean {
     const o = resolveSchema(resolvers.old, a);
     const n = resolveSchema(resolvers.new, b);
-    const key = `${o.key}|${n.key}`;
+    const key = `${o.key}${o.nullable === true ? '?' : ''}|${n.key}${n.nullable === true ? '?' : ''}`;
     const cached = known.get(key);
     if (cached !== undefined) return cached;
     if (pending.has(key)) return true;
@@ -45,18 +46,16 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
     return result;
   }
 
-  function compareBodies(o: Node, n: Node): boolean {
+  function compareBodies(o: ResolvedNode, n: ResolvedNode): boolean {
     const os = asSchema(o.value);
     const ns = asSchema(n.value);
+    if ((os.nullable === true || o.nullable === true) !== (ns.nullable === true || n.nullable === true)) return false;
     const keys = new Set([...Object.keys(os), ...Object.keys(ns)]);
     for (const k of keys) {
-      if (ANNOTATION_KEYS.has(k) || k.startsWith('x-')) continue;
+      if (ANNOTATION_KEYS.has(k) || k.startsWith('x-') || k === 'nullable') continue;
       const ov = os[k];
       const nv = ns[k];
-      if (ov === undefined || nv === undefined) {
-        if (!(k === 'nullable' && !ov && !nv)) return false;
-        continue;
-      }
+      if (ov === undefined || nv === undefined) return false;
       const child = (value: unknown, node: Node, ...path: (string | number)[]) => ({ uri: node.uri, pointer: joinPointer(node.pointer, k, ...path), value });
       if (SCHEMA_MAP_KEYS.has(k)) {
         if (!isObjectLike(ov) || !isObjectLike(nv)) return false;
@@ -68,8 +67,17 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
       } else if (SCHEMA_KEYS.has(k) && isObjectLike(ov) && isObjectLike(nv)) {
         if (!compareNodes(child(ov, o), child(nv, n))) return false;
       } else if (SCHEMA_LIST_KEYS.has(k)) {
-        if (!Array.isArray(ov) || !Array.isArray(nv) || ov.length !== nv.length) return false;
-        for (let i = 0; i < ov.length; i++) if (!compareNodes(child(ov[i], o, i), child(nv[i], n, i))) return false;
+        if (!Array.isArray(ov) || !Array.isArray(nv)) return false;
+        // A union's null-only members are its nullability, compared above.
+        const keep = (list: unknown[]) => list.map((value, i) => ({ value, i })).filter((m) => !(k === 'anyOf' || k === 'oneOf') || !isNullOnly(m.value));
+        const om = keep(ov);
+        const nm = keep(nv);
+        if (om.length !== nm.length) return false;
+        for (let j = 0; j < om.length; j++) {
+          const a = om[j] as { value: unknown; i: number };
+          const b = nm[j] as { value: unknown; i: number };
+          if (!compareNodes(child(a.value, o, a.i), child(b.value, n, b.i))) return false;
+        }
       } else if (!sameValue(ov, nv, UNORDERED_KEYS.has(k))) {
         return false;
       }

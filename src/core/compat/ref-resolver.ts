@@ -13,6 +13,10 @@ export interface ResolvedNode {
   key: string;
   /** Component name when the node is `#/components/<kind>/<name>`. */
   name?: string;
+  /** Set when a nullable wrapper around this schema was peeled off (see `resolveSchema`). */
+  nullable?: boolean;
+  /** Where the peeled nullable wrapper sits: the place to report its nullability. */
+  site?: { uri: string; pointer: string };
 }
 
 /** Follows `$ref`s over a {@link DocumentSet}. */

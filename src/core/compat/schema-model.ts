@@ -1,5 +1,6 @@
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { joinPointer } from './json-pointer.ts';
+import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
 /** A schema object seen as a plain record. */
 export type SchemaObject = Record<string, unknown>;
@@ -25,22 +26,26 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`).
+ * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`), in the
+ * canonical form of {@link normalizeSchema} so OpenAPI 3.0 and 3.1 spellings read the same.
  *
  * @example
  * ```ts
  * asSchema(true); // {}
+ * asSchema({ type: ['string', 'null'] }); // { type: 'string', nullable: true }
  * ```
  */
 export function asSchema(value: unknown): SchemaObject {
   if (value === false) return { not: {} };
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as SchemaObject;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return normalizeSchema(value as SchemaObject);
   return {};
 }
 
 /**
- * Resolve a schema's refs and peel `allOf: [X]` wrappers that only add annotations, so a ref
- * restructured that way is the same schema.
+ * Resolve a schema's refs and peel wrappers that only add annotations or nullability, so a ref
+ * restructured that way is the same schema: `allOf: [X]` (with `nullable: true` in 3.0) and the
+ * 3.1 `anyOf`/`oneOf: [X, { type: 'null' }]`. A peeled nullable wrapper marks the result
+ * `nullable`, with `site` naming the wrapper, where that nullability is written.
  *
  * @example
  * ```ts
@@ -51,13 +56,28 @@ export function resolveSchema(resolver: RefResolver, node: { uri: string; pointe
   let resolved = resolver.resolve(node);
   for (let i = 0; i < 16; i++) {
     const schema = asSchema(resolved.value);
-    const allOf = schema.allOf;
-    if (!Array.isArray(allOf) || allOf.length !== 1) return resolved;
-    if (!Object.keys(schema).every((k) => k === 'allOf' || ANNOTATION_KEYS.has(k) || k.startsWith('x-') || k === 'nullable' && schema.nullable === false)) return resolved;
-    const inner = resolver.resolve({ uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', 0), value: allOf[0] });
-    resolved = resolved.name !== undefined && inner.name === undefined ? { ...inner, name: resolved.name } : inner;
+    const inner = wrappedMember(schema);
+    if (inner === undefined) return resolved;
+    const next = resolver.resolve({ uri: resolved.uri, pointer: joinPointer(resolved.pointer, inner.key, inner.index), value: inner.value });
+    const peeled: ResolvedNode = resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
+    if (schema.nullable === true || resolved.nullable === true) {
+      peeled.nullable = true;
+      peeled.site = resolved.site ?? { uri: resolved.uri, pointer: resolved.pointer };
+    }
+    resolved = peeled;
   }
   return resolved;
+}
+
+/** The one member a wrapper schema stands for, when every other keyword is prose or `nullable`. */
+function wrappedMember(schema: SchemaObject): { key: string; index: number; value: unknown } | undefined {
+  const key = Array.isArray(schema.allOf) ? 'allOf' : Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : undefined;
+  if (key === undefined) return undefined;
+  const list = schema[key] as unknown[];
+  const members = list.map((value, index) => ({ key, index, value })).filter((m) => key === 'allOf' || !isNullOnly(m.value));
+  if (members.length !== 1) return undefined;
+  if (!Object.keys(schema).every((k) => k === key || k === 'nullable' || ANNOTATION_KEYS.has(k) || k.startsWith('x-'))) return undefined;
+  return members[0];
 }
 
 /**
@@ -68,10 +88,10 @@ export function resolveSchema(resolver: RefResolver, node: { uri: string; pointe
  * typeInfo({ type: ['string', 'null'] }); // { types: Set { 'string' }, nullable: true }
  * ```
  */
-export function typeInfo(schema: SchemaObject): TypeInfo {
+export function typeInfo(schema: SchemaObject, peeled?: { nullable?: boolean }): TypeInfo {
   const raw = schema.type;
   const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw.filter((t): t is string => typeof t === 'string') : undefined;
-  let nullable = schema.nullable === true;
+  let nullable = schema.nullable === true || peeled?.nullable === true;
   if (list !== undefined) {
     if (list.includes('null')) nullable = true;
     return { types: new Set(list.filter((t) => t !== 'null')), nullable };
