@@ -122,6 +122,17 @@ describe('dispatcher in process', () => {
     assert.match(none.out.stderr, /diff .*\n.*lint .*\n.*guide/);
     assert.equal(await runCli(['--help'], memoryIo().io), 0);
   });
+  it('diff judges sunset dates at the clock, or at --now', async () => {
+    const today = memoryIo();
+    assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml')], today.io), 1);
+    assert.match(today.out.stdout, /removed before its sunset date 2027-01-01/);
+    const later = memoryIo();
+    assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml'), '--now', '2027-02-01T00:00:00Z'], later.io), 0);
+    assert.match(later.out.stdout, /after its sunset date 2027-01-01/);
+    const bad = memoryIo();
+    assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml'), '--now', 'tomorrow'], bad.io), 2);
+    assert.match(bad.out.stderr, /--now must be an ISO 8601 date or instant, got "tomorrow"/);
+  });
   it('guide defaults the deprecation date to now', async () => {
     const { io, out } = memoryIo();
     assert.equal(await runCli(['guide', fx('v1.yaml'), fx('v2-compatible.json'), '--from', 'v1', '--to', 'v2', '--format', 'json'], io), 0);

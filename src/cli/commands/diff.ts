@@ -1,6 +1,6 @@
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
-import { defineCommand, readChoice } from '../command.ts';
-import { ExitCode } from '../io.ts';
+import { defineCommand, readChoice, readString } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
@@ -17,7 +17,7 @@ const formats = { text: formatText, markdown: formatMarkdown, json: formatJson }
 export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two OpenAPI descriptions and classify each change',
-  help: `Usage: versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk]
+  help: `Usage: versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk] [--now ISO]
 
 Compares two OpenAPI 3.0/3.1 files (JSON or YAML; $refs across files are followed) and
 reports every change as breaking, risk or compatible. See docs/compatibility.md for rule ids.
@@ -26,12 +26,15 @@ Options:
   --format    text (default), markdown or json
   --fail-on   breaking (default): exit 1 when a breaking change is found
               risk: exit 1 when a breaking change or a risk is found
+  --now       the instant sunset dates are judged against (ISO 8601, default: now);
+              an operation removed before its x-sunset date is breaking
   -h, --help  show this help
 
 Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
   options: {
     format: { type: 'string' },
     'fail-on': { type: 'string' },
+    now: { type: 'string' },
   },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
@@ -42,7 +45,8 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
       loadDocumentSet(oldPath, { cwd: io.cwd }),
       loadDocumentSet(newPath, { cwd: io.cwd }),
     ]);
-    const result = diffOpenApi({ base, revision });
+    const now = readNow(readString(values, 'now')) ?? io.now();
+    const result = diffOpenApi({ base, revision, clock: { now: () => now } });
     io.stdout(formats[format](withRelativeDocuments(result, io.cwd)));
     return exitCodeFor(result, failOn);
   },
@@ -59,6 +63,14 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
 export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
   const failing = result.summary.breaking + (failOn === 'risk' ? result.summary.risk : 0);
   return failing > 0 ? ExitCode.Findings : ExitCode.Ok;
+}
+
+/** `--now` pins the clock so a CI run (or a test) judges sunset dates at a chosen instant. */
+function readNow(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) throw new UsageError(`--now must be an ISO 8601 date or instant, got "${text}"`);
+  return ms;
 }
 
 /** Changes found in a referenced file name it relative to the working directory, as a user typed it. */

@@ -53,7 +53,7 @@ Exit codes: 0 written, 2 could not run.`,
     if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
     const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
     const [base, revision] = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
-    const { changes } = diffOpenApi({ base, revision });
+    const { changes } = diffOpenApi({ base, revision, clock: { now: io.now } });
     const sunsetAt = readString(values, 'sunset-at');
     const removedAt = readString(values, 'removed-at');
     const guide = createMigrationGuide({

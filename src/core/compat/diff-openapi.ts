@@ -1,3 +1,4 @@
+import type { Clock } from '../clock/index.ts';
 import { diffRequestBody } from './diff-bodies.ts';
 import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
@@ -5,6 +6,7 @@ import { diffResponses } from './diff-responses.ts';
 import { toDocumentSet, type DocumentSet } from './document-set.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { isObjectLike } from './schema-model.ts';
+import { sunsetOf } from './sunset.ts';
 import type { Change, ChangeSummary, DiffResult } from './types.ts';
 
 /** Options for {@link diffOpenApi}. */
@@ -13,6 +15,11 @@ export interface DiffOpenApiOptions {
   base: unknown;
   /** The newer description, same forms as `base`. */
   revision: unknown;
+  /**
+   * The time the diff judges sunset dates against: an operation removed before the `x-sunset`
+   * it promised is breaking, after it a risk. Without a clock no sunset counts as passed.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -32,10 +39,12 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   const oldOps = listOperations(ctx.old);
   const newOps = new Map(listOperations(ctx.new).map((op) => [op.key, op]));
   const oldKeys = new Set(oldOps.map((op) => op.key));
+  const livePaths = new Set([...newOps.values()].map((op) => op.key.slice(op.key.indexOf(' ') + 1)));
+  const now = options.clock?.now();
   for (const op of oldOps) {
     const match = newOps.get(op.key);
     ctx.via = `${op.method} ${match?.path ?? op.path}`;
-    if (match === undefined) reportRemoved(ctx, op);
+    if (match === undefined) reportRemoved(ctx, { op, now, pathGone: !livePaths.has(op.key.slice(op.key.indexOf(' ') + 1)) });
     else diffOperation(ctx, { old: op, new: match });
   }
   ctx.via = undefined;
@@ -61,12 +70,23 @@ export function summarize(changes: readonly Change[]): ChangeSummary {
   return summary;
 }
 
-function reportRemoved(ctx: DiffContext, op: OperationEntry): void {
+/**
+ * A removal is judged by what clients were promised: a sunset date still ahead (or unknown
+ * without a clock) makes it breaking, a passed one or a bare deprecation a risk.
+ */
+function reportRemoved(ctx: DiffContext, args: { op: OperationEntry; now: number | undefined; pathGone: boolean }): void {
+  const { op, now } = args;
   const deprecated = isObjectLike(op.operation.value) && op.operation.value.deprecated === true;
-  emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', {
-    at: op.operation, side: 'old',
-    message: `${op.method} ${op.path} was removed${deprecated ? ' after being deprecated' : ''}.`,
-  });
+  const sunset = sunsetOf(ctx.old.resolver, op);
+  const what = `${op.method} ${op.path}${args.pathGone ? ' (with its whole path)' : ''} was removed`;
+  const base = { at: op.operation, side: 'old' as const };
+  if (sunset !== undefined && (now === undefined || now < sunset.at)) {
+    emit(ctx, 'endpoint-removed-before-sunset', { ...base, oldValue: sunset.text, message: `${what} before its sunset date ${sunset.text} (${sunset.source}); clients were promised it until then.` });
+  } else if (sunset !== undefined) {
+    emit(ctx, 'endpoint-removed-after-deprecation', { ...base, oldValue: sunset.text, message: `${what} after its sunset date ${sunset.text} (${sunset.source}).` });
+  } else {
+    emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', { ...base, message: `${what}${deprecated ? ' after being deprecated' : ''}.` });
+  }
 }
 
 function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {

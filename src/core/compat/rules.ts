@@ -18,7 +18,8 @@ export interface RuleInfo {
 export const compatRules = {
   'endpoint-added': { level: 'compatible', description: 'A new operation (method + path) was added.' },
   'endpoint-removed': { level: 'breaking', description: 'An operation that was not deprecated was removed.' },
-  'endpoint-removed-after-deprecation': { level: 'risk', description: 'A deprecated operation was removed; clients were warned but may still call it.' },
+  'endpoint-removed-after-deprecation': { level: 'risk', description: 'A deprecated operation, or one whose sunset date has passed, was removed; clients were warned but may still call it.' },
+  'endpoint-removed-before-sunset': { level: 'breaking', description: 'An operation was removed before the sunset date it promised (x-sunset on the operation or its path, or a fixed Sunset header).' },
   'endpoint-deprecated': { level: 'compatible', description: 'An operation was marked deprecated.' },
   'endpoint-reactivated': { level: 'compatible', description: 'A deprecated operation is no longer deprecated.' },
   'operation-id-changed': { level: 'risk', description: 'The operationId changed; generated clients rename the method.' },

@@ -1,0 +1,73 @@
+import { daysFromCivil, parseIsoInstant } from '../lifecycle/index.ts';
+import type { DocNode } from './diff-context.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { OperationEntry } from './openapi-document.ts';
+import type { RefResolver } from './ref-resolver.ts';
+import { isObjectLike } from './schema-model.ts';
+
+/** The sunset date promised for an operation, and where the description promised it. */
+export interface SunsetPromise {
+  /** Milliseconds since the Unix epoch. */
+  at: number;
+  /** The date as written. */
+  text: string;
+  /** `x-sunset on the operation`, `x-sunset on the path` or `the Sunset response header`. */
+  source: string;
+}
+
+/**
+ * Read the sunset date an operation promises: `x-sunset` on the operation, else on its path
+ * item, else a documented `Sunset` response header with one fixed value (`const`, a one-value
+ * `enum` or a `default` in its schema). Dates are ISO 8601 or HTTP-dates (RFC 8594); a value
+ * that does not parse promises nothing.
+ *
+ * @example
+ * ```ts
+ * sunsetOf(resolver, entry); // { at: 1798761600000, text: '2027-01-01', source: 'x-sunset on the operation' }
+ * ```
+ */
+export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPromise | undefined {
+  const op = entry.operation.value;
+  const item = entry.pathItem.value;
+  return parse(isObjectLike(op) ? op['x-sunset'] : undefined, 'x-sunset on the operation')
+    ?? parse(isObjectLike(item) ? item['x-sunset'] : undefined, 'x-sunset on the path')
+    ?? parse(sunsetHeaderValue(resolver, entry.operation), 'the Sunset response header');
+}
+
+function parse(value: unknown, source: string): SunsetPromise | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  const at = parseIsoInstant(text) ?? parseHttpDate(text);
+  return at === undefined ? undefined : { at, text, source };
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const HTTP_DATE = /^(?:[a-z]{3}, )?(\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
+
+/** The IMF-fixdate form the `Sunset` header uses (RFC 8594, RFC 9110): `Fri, 01 Jan 2027 00:00:00 GMT`. */
+function parseHttpDate(text: string): number | undefined {
+  const m = HTTP_DATE.exec(text);
+  if (m === null) return undefined;
+  const [day, month, year, hour, minute, second] = [Number(m[1]), MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  if (month === 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  return daysFromCivil({ year, month, day }) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
+}
+
+function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
+  const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
+  if (!isObjectLike(responses)) return undefined;
+  for (const [status, raw] of Object.entries(responses)) {
+    const response = resolver.resolve({ uri: operation.uri, pointer: joinPointer(operation.pointer, 'responses', status), value: raw });
+    const headers = isObjectLike(response.value) ? response.value.headers : undefined;
+    if (!isObjectLike(headers)) continue;
+    for (const [name, rawHeader] of Object.entries(headers)) {
+      if (name.toLowerCase() !== 'sunset') continue;
+      const header = resolver.resolve({ uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: rawHeader });
+      const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
+      if (schema === undefined) continue;
+      const fixed = schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
+      if (fixed !== undefined) return fixed;
+    }
+  }
+  return undefined;
+}
