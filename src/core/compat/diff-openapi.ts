@@ -3,6 +3,7 @@ import { diffRequestBody } from './diff-bodies.ts';
 import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
 import { diffResponses } from './diff-responses.ts';
+import { diffSecurity, diffSecuritySchemes } from './diff-security.ts';
 import { toDocumentSet, type DocumentSet } from './document-set.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -48,6 +49,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
     else diffOperation(ctx, { old: op, new: match });
   }
   ctx.via = undefined;
+  diffSecuritySchemes(ctx);
   for (const [key, op] of newOps) {
     if (!oldKeys.has(key)) emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
   }
@@ -105,6 +107,7 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   diffParameters(ctx, ops);
   diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });
   diffResponses(ctx, { old: ops.old.operation, new: ops.new.operation });
+  diffSecurity(ctx, ops);
 }
 
 /** Two routes to one location (an inline schema swapped for a shared ref) may find the same change. */

@@ -113,6 +113,14 @@ export const compatRules = {
   'response-all-of-removed': { level: 'risk', description: 'A response allOf lost a member; fields it brought may be gone.' },
   'request-discriminator-changed': { level: 'breaking', description: 'The discriminator property or mapping of a request union changed.' },
   'response-discriminator-changed': { level: 'breaking', description: 'The discriminator property or mapping of a response union changed.' },
+  'security-requirement-added': { level: 'breaking', description: 'An operation that accepted anonymous calls now requires credentials (its own security, or the global one it inherits).' },
+  'security-requirement-removed': { level: 'compatible', description: 'An operation no longer requires credentials.' },
+  'security-alternative-removed': { level: 'breaking', description: 'A way to authenticate (one entry of the security list) is no longer accepted, and no remaining entry lets its clients in.' },
+  'security-alternative-added': { level: 'compatible', description: 'A new way to authenticate is accepted beside the existing ones.' },
+  'security-scope-added': { level: 'breaking', description: 'A requirement asks for a new scope; tokens without it are refused.' },
+  'security-scope-removed': { level: 'compatible', description: 'A requirement no longer asks for a scope.' },
+  'security-scheme-removed': { level: 'compatible', description: 'A security scheme was removed from the components; operations that used it are judged by their requirements.' },
+
   'request-default-changed': { level: 'risk', description: 'The default of a request value changed: requests that omit it behave differently.' },
 } as const satisfies Record<string, RuleInfo>;
 
