@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.ts';
 import { diffRequestBody } from './diff-bodies.ts';
+import { diffCallbacks, diffWebhooks } from './diff-callbacks.ts';
 import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
 import { diffResponses } from './diff-responses.ts';
@@ -49,6 +50,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
     else diffOperation(ctx, { old: op, new: match });
   }
   ctx.via = undefined;
+  diffWebhooks(ctx);
   diffSecuritySchemes(ctx);
   for (const [key, op] of newOps) {
     if (!oldKeys.has(key)) emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
@@ -108,6 +110,7 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });
   diffResponses(ctx, { old: ops.old.operation, new: ops.new.operation });
   diffSecurity(ctx, ops);
+  diffCallbacks(ctx, { old: ops.old.operation, new: ops.new.operation });
 }
 
 /** Two routes to one location (an inline schema swapped for a shared ref) may find the same change. */

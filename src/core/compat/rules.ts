@@ -121,6 +121,17 @@ export const compatRules = {
   'security-scope-removed': { level: 'compatible', description: 'A requirement no longer asks for a scope.' },
   'security-scheme-removed': { level: 'compatible', description: 'A security scheme was removed from the components; operations that used it are judged by their requirements.' },
 
+  'webhook-added': { level: 'compatible', description: 'A new webhook (OpenAPI 3.1 `webhooks`) is sent.' },
+  'webhook-removed': { level: 'breaking', description: 'A webhook is no longer sent; subscribers stop receiving it.' },
+  'callback-added': { level: 'compatible', description: 'An operation has a new callback.' },
+  'callback-removed': { level: 'breaking', description: 'A callback of an operation is no longer called; subscribers stop receiving it.' },
+  'callback-payload-added': { level: 'compatible', description: 'A webhook or callback now sends a payload (request body).' },
+  'callback-payload-removed': { level: 'breaking', description: 'A webhook or callback no longer sends its payload.' },
+  'callback-parameter-added': { level: 'compatible', description: 'A webhook or callback sends a new parameter (header, query...).' },
+  'callback-parameter-removed': { level: 'breaking', description: 'A webhook or callback no longer sends a parameter subscribers may read.' },
+  'callback-response-status-added': { level: 'compatible', description: 'A webhook or callback accepts a new 2xx/3xx answer from subscribers.' },
+  'callback-response-status-removed': { level: 'breaking', description: 'A 2xx/3xx answer from subscribers is no longer documented; subscribers that give it may be treated as failed deliveries.' },
+
   'request-default-changed': { level: 'risk', description: 'The default of a request value changed: requests that omit it behave differently.' },
 } as const satisfies Record<string, RuleInfo>;
 

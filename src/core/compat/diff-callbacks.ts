@@ -1,0 +1,171 @@
+import { child, diffContent } from './diff-bodies.ts';
+import { emit, METHODS, type DiffContext, type DocNode } from './diff-context.ts';
+import { isSuccess } from './diff-responses.ts';
+import { compareSchemas } from './diff-schema.ts';
+import type { DocumentSet } from './document-set.ts';
+import { joinPointer } from './json-pointer.ts';
+import type { RefResolver } from './ref-resolver.ts';
+import { isObjectLike } from './schema-model.ts';
+
+type Side = { set: DocumentSet; resolver: RefResolver };
+
+/** One operation the API calls on a subscriber: a webhook or an operation's callback. */
+interface Outgoing {
+  key: string;
+  label: string;
+  pathItem: DocNode;
+  operation: DocNode;
+}
+
+/**
+ * Compare the OpenAPI 3.1 `webhooks`. The API is the caller here: the payload (the webhook's
+ * request body) and the headers it sends are data subscribers read, so response rules apply to
+ * them, and the subscriber's response is data the API reads, so request rules apply to it.
+ *
+ * @example
+ * ```ts
+ * diffWebhooks(ctx);
+ * ```
+ */
+export function diffWebhooks(ctx: DiffContext): void {
+  const root = (side: Side): DocNode => {
+    const doc = side.set.documents.get(side.set.root);
+    return { uri: side.set.root, pointer: '/webhooks', value: isObjectLike(doc) ? doc.webhooks : undefined };
+  };
+  diffOutgoing(ctx, {
+    old: outgoing(ctx.old, root(ctx.old), 'webhook'),
+    new: outgoing(ctx.new, root(ctx.new), 'webhook'),
+    kind: 'webhook',
+  });
+}
+
+/**
+ * Compare the `callbacks` of one operation, with the same direction rules as webhooks.
+ *
+ * @example
+ * ```ts
+ * diffCallbacks(ctx, { old: oldOperation, new: newOperation });
+ * ```
+ */
+export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
+  const oc = child(ops.old, 'callbacks');
+  const nc = child(ops.new, 'callbacks');
+  if (oc === undefined && nc === undefined) return;
+  const list = (side: Side, node: DocNode | undefined): Outgoing[] => {
+    if (node === undefined || !isObjectLike(node.value)) return [];
+    return Object.entries(node.value).flatMap(([name, raw]) => {
+      const callback = side.resolver.resolve({ uri: node.uri, pointer: joinPointer(node.pointer, name), value: raw });
+      return outgoing(side, callback, `callback ${name}`);
+    });
+  };
+  diffOutgoing(ctx, { old: list(ctx.old, oc), new: list(ctx.new, nc), kind: 'callback' });
+}
+
+function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
+  if (!isObjectLike(map.value)) return [];
+  const out: Outgoing[] = [];
+  for (const [name, raw] of Object.entries(map.value)) {
+    const item = side.resolver.resolve({ uri: map.uri, pointer: joinPointer(map.pointer, name), value: raw });
+    if (!isObjectLike(item.value)) continue;
+    for (const [method, op] of Object.entries(item.value)) {
+      if (!METHODS.has(method) || !isObjectLike(op)) continue;
+      const label = `${method.toUpperCase()} ${prefix} ${name}`;
+      out.push({ key: label, label, pathItem: item, operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op } });
+    }
+  }
+  return out;
+}
+
+function diffOutgoing(ctx: DiffContext, lists: { old: Outgoing[]; new: Outgoing[]; kind: 'webhook' | 'callback' }): void {
+  const newByKey = new Map(lists.new.map((o) => [o.key, o]));
+  const oldKeys = new Set(lists.old.map((o) => o.key));
+  const outer = ctx.via;
+  for (const o of lists.old) {
+    const n = newByKey.get(o.key);
+    if (n === undefined) {
+      emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message: `The ${o.label} was removed; subscribers stop receiving it.` });
+      continue;
+    }
+    if (lists.kind === 'webhook') ctx.via = n.label;
+    try {
+      diffOutgoingOperation(ctx, { old: o, new: n });
+    } finally {
+      ctx.via = outer;
+    }
+  }
+  for (const n of lists.new) {
+    if (!oldKeys.has(n.key)) emit(ctx, `${lists.kind}-added`, { at: n.operation, side: 'new', newValue: n.label, message: `The ${n.label} was added.` });
+  }
+}
+
+function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
+  const label = ops.new.label;
+  diffSentParameters(ctx, ops);
+  const ob = child(ops.old.operation, 'requestBody');
+  const nb = child(ops.new.operation, 'requestBody');
+  if (ob !== undefined && nb === undefined) {
+    emit(ctx, 'callback-payload-removed', { at: ob, side: 'old', direction: 'response', message: `The ${label} no longer sends a payload.` });
+  } else if (ob === undefined && nb !== undefined) {
+    emit(ctx, 'callback-payload-added', { at: nb, side: 'new', direction: 'response', message: `The ${label} now sends a payload.` });
+  } else if (ob !== undefined && nb !== undefined) {
+    // The payload is what subscribers read: response rules.
+    diffContent(ctx, { old: ctx.old.resolver.resolve(ob), new: ctx.new.resolver.resolve(nb), direction: 'response', label: 'payload' });
+  }
+  diffSubscriberResponses(ctx, ops);
+}
+
+/** The subscriber writes its response and the API reads it: request rules. */
+function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
+  const statuses = (node: DocNode | undefined) => new Map(node !== undefined && isObjectLike(node.value)
+    ? Object.entries(node.value).map(([s, v]) => [s.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, s), value: v }] as const)
+    : []);
+  const om = statuses(child(ops.old.operation, 'responses'));
+  const nm = statuses(child(ops.new.operation, 'responses'));
+  for (const [status, node] of om) {
+    if (nm.has(status) || !isSuccess(status)) continue;
+    emit(ctx, 'callback-response-status-removed', { at: node, side: 'old', direction: 'request', oldValue: status, message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.` });
+  }
+  for (const [status, node] of nm) {
+    const old = om.get(status);
+    if (old === undefined) {
+      if (isSuccess(status)) emit(ctx, 'callback-response-status-added', { at: node, side: 'new', direction: 'request', newValue: status, message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.` });
+      continue;
+    }
+    diffContent(ctx, { old: ctx.old.resolver.resolve(old), new: ctx.new.resolver.resolve(node), direction: 'request', label: 'answer' });
+  }
+}
+
+/** Parameters of an outgoing call are what the API sends (headers, query): subscribers read them. */
+function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
+  const op = params(ctx.old.resolver, ops.old);
+  const np = params(ctx.new.resolver, ops.new);
+  for (const [key, p] of op) {
+    const q = np.get(key);
+    if (q === undefined) {
+      emit(ctx, 'callback-parameter-removed', { at: p.node, side: 'old', direction: 'response', oldValue: p.name, message: `The ${ops.new.label} no longer sends the ${p.in} parameter \`${p.name}\`.` });
+      continue;
+    }
+    const os = child(p.node, 'schema');
+    const ns = child(q.node, 'schema');
+    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: p.name });
+  }
+  for (const [key, q] of np) {
+    if (!op.has(key)) emit(ctx, 'callback-parameter-added', { at: q.node, side: 'new', direction: 'response', newValue: q.name, message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.` });
+  }
+}
+
+function params(resolver: RefResolver, entry: Outgoing): Map<string, { node: DocNode; name: string; in: string }> {
+  const out = new Map<string, { node: DocNode; name: string; in: string }>();
+  for (const owner of [entry.pathItem, entry.operation]) {
+    const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
+    if (!Array.isArray(list)) continue;
+    list.forEach((raw, i) => {
+      const node = resolver.resolve({ uri: owner.uri, pointer: joinPointer(owner.pointer, 'parameters', i), value: raw });
+      if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
+      const where = node.value.in;
+      const key = `${where}:${where === 'header' ? node.value.name.toLowerCase() : node.value.name}`;
+      out.set(key, { node, name: node.value.name, in: where });
+    });
+  }
+  return out;
+}
