@@ -48,11 +48,15 @@ export function normalizeSchema(schema: SchemaObject): SchemaObject {
 export function isNullOnly(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const s = value as SchemaObject;
-  const keys = Object.keys(s).filter((k) => !PROSE.has(k) && !k.startsWith('x-'));
-  if (keys.length !== 1) return false;
-  if (keys[0] === 'type') return s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null');
-  if (keys[0] === 'const') return s.const === null;
-  return keys[0] === 'enum' && Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null;
+  let only: string | undefined;
+  for (const k in s) {
+    if (PROSE.has(k) || k.startsWith('x-')) continue;
+    if (only !== undefined) return false;
+    only = k;
+  }
+  if (only === 'type') return s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null');
+  if (only === 'const') return s.const === null;
+  return only === 'enum' && Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null;
 }
 
 function needsNormalizing(s: SchemaObject): boolean {

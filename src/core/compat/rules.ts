@@ -93,7 +93,7 @@ export const compatRules = {
 
   'request-constraint-tightened': { level: 'breaking', description: 'A request bound became stricter (maxLength, minimum, pattern added, uniqueItems...).' },
   'request-constraint-relaxed': { level: 'compatible', description: 'A request bound became looser (relaxed validation).' },
-  'request-constraint-changed': { level: 'risk', description: 'A request pattern or multipleOf changed in a way that cannot be ordered.' },
+  'request-constraint-changed': { level: 'risk', description: 'A request pattern changed from one real pattern to another, or multipleOf changed: the change cannot be ordered.' },
   'response-constraint-tightened': { level: 'compatible', description: 'A response bound became stricter.' },
   'response-constraint-relaxed': { level: 'risk', description: 'A response bound became looser; clients may receive values they did not expect.' },
   'response-constraint-changed': { level: 'risk', description: 'A response pattern or multipleOf changed.' },

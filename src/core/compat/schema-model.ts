@@ -74,10 +74,18 @@ function wrappedMember(schema: SchemaObject): { key: string; index: number; valu
   const key = Array.isArray(schema.allOf) ? 'allOf' : Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : undefined;
   if (key === undefined) return undefined;
   const list = schema[key] as unknown[];
-  const members = list.map((value, index) => ({ key, index, value })).filter((m) => key === 'allOf' || !isNullOnly(m.value));
-  if (members.length !== 1) return undefined;
-  if (!Object.keys(schema).every((k) => k === key || k === 'nullable' || ANNOTATION_KEYS.has(k) || k.startsWith('x-'))) return undefined;
-  return members[0];
+  // Counted without allocating: most unions in big APIs have several real members and stop here.
+  let index = -1;
+  for (let i = 0; i < list.length; i++) {
+    if (key !== 'allOf' && isNullOnly(list[i])) continue;
+    if (index !== -1) return undefined;
+    index = i;
+  }
+  if (index === -1) return undefined;
+  for (const k in schema) {
+    if (k !== key && k !== 'nullable' && !ANNOTATION_KEYS.has(k) && !k.startsWith('x-')) return undefined;
+  }
+  return { key, index, value: list[index] };
 }
 
 /**
