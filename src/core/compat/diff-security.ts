@@ -48,7 +48,9 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
   const report = (id: Parameters<typeof emit>[1], message: string, values: { oldValue?: unknown; newValue?: unknown } = {}) => {
     const shared = o.inherited && n.inherited;
     const scope = shared ? 'All operations that use the global security' : label;
-    emitOnce(ctx, { id, shared, label, at: n.at, message: `${scope} ${message}`, ...values });
+    // A global list deleted outright is located where it was, in the old document.
+    const side = shared && n.at.pointer !== '/security' ? 'old' : 'new';
+    emitOnce(ctx, { id, shared, label, at: side === 'old' ? o.at : n.at, side, message: `${scope} ${message}`, ...values });
   };
   const oldAuth = o.alternatives.filter((a) => a.schemes.size > 0);
   const newAuth = n.alternatives.filter((a) => a.schemes.size > 0);
@@ -178,8 +180,8 @@ function describeList(alts: Alternative[]): string {
   return alts.map(describe).join(' or ') || 'none';
 }
 
-function emitOnce(ctx: DiffContext, f: { id: Parameters<typeof emit>[1]; shared: boolean; label: string; at: DocNode; message: string; oldValue?: unknown; newValue?: unknown }): void {
-  const base = { at: f.at, side: 'new' as const, oldValue: f.oldValue, newValue: f.newValue, message: f.message };
+function emitOnce(ctx: DiffContext, f: { id: Parameters<typeof emit>[1]; shared: boolean; label: string; at: DocNode; side: 'old' | 'new'; message: string; oldValue?: unknown; newValue?: unknown }): void {
+  const base = { at: f.at, side: f.side, oldValue: f.oldValue, newValue: f.newValue, message: f.message };
   if (!f.shared) {
     emit(ctx, f.id, base);
     return;

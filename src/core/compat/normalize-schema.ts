@@ -18,8 +18,8 @@ const PROSE = new Set(['description', 'title', 'example', 'examples', '$comment'
  * - `exclusiveMinimum: true` beside `minimum` (3.0) becomes the 3.1 number form, and of an
  *   inclusive and an exclusive bound only the one that binds is kept;
  * - `const` becomes a one-value `enum`;
- * - `contentEncoding: base64` (3.1) is `format: byte`, and `contentMediaType` on a string
- *   without an encoding is `format: binary`, as 3.0 wrote them.
+ * - `contentEncoding: base64` (3.1) is `format: byte`, and a binary `contentMediaType` on a
+ *   string without an encoding is `format: binary`, as 3.0 wrote them.
  *
  * @example
  * ```ts
@@ -89,9 +89,14 @@ function rewrite(schema: SchemaObject): SchemaObject {
   bound(out, { inclusive: 'maximum', exclusive: 'exclusiveMaximum', sign: -1 });
   if (out.format === undefined && (out.type === 'string' || out.type === undefined)) {
     if (out.contentEncoding === 'base64') out.format = 'byte';
-    else if (out.contentEncoding === undefined && typeof out.contentMediaType === 'string') out.format = 'binary';
+    else if (out.contentEncoding === undefined && isBinaryMedia(out.contentMediaType)) out.format = 'binary';
   }
   return out;
+}
+
+/** A text media type (`text/*`, JSON, XML) in a string is text, which 3.0 wrote as a plain string. */
+function isBinaryMedia(media: unknown): boolean {
+  return typeof media === 'string' && !/^text\/|[/+](json|xml)\b/i.test(media);
 }
 
 /** `sign` is 1 for lower bounds (the larger binds) and -1 for upper bounds. */

@@ -105,6 +105,12 @@ describe('other spellings', () => {
     assert.deepEqual(ids(a, b), []);
     assert.deepEqual(ids(b, a), []);
   });
+  it('a text contentMediaType is a plain string, not binary', () => {
+    const a = requestDoc(object({ doc: { type: 'string' } }));
+    const b = requestDoc(object({ doc: { type: 'string', contentMediaType: 'application/json' } }));
+    assert.deepEqual(ids(a, b), []);
+    assert.deepEqual(ids(b, a), []);
+  });
   it('normalizeSchema leaves a schema with nothing to rewrite untouched', () => {
     const plain = { type: 'string', maxLength: 3 };
     assert.equal(normalizeSchema(plain), plain);

@@ -70,6 +70,9 @@ describe('the global security an operation inherits', () => {
     assert.deepEqual(changes[0]?.location.operations, ['GET /api/v1/users', 'GET /api/v1/posts']);
     assert.equal(changes[0]?.location.operationCount, 2);
     assert.deepEqual(ids(doc({ global: [{ bearer: [] }] }), doc()), ['security-requirement-removed:compatible']);
+    const [removed] = diffOpenApi({ base: doc({ global: [{ bearer: [] }] }), revision: doc() }).changes;
+    assert.equal(removed?.location.pointer, '/security');
+    assert.equal(removed?.location.operationCount, 2);
   });
   it('an operation that opts out with its own empty list is unaffected', () => {
     const changes = diffOpenApi({ base: doc({ op: [] }), revision: doc({ op: [], global: [{ bearer: [] }] }) }).changes;
