@@ -26,11 +26,12 @@ export interface DiffOpenApiOptions {
 
 /**
  * Classify every difference between two OpenAPI 3.0/3.1 descriptions as breaking, risk or
- * compatible. Changes inside a named component schema are reported once, at the schema.
+ * compatible: operations, security, webhooks and callbacks. Changes inside a named component
+ * schema are reported once, at the schema.
  *
  * @example
  * ```ts
- * const { changes, summary } = diffOpenApi({ base: v1Doc, revision: v2Doc });
+ * const { changes, summary } = diffOpenApi({ base: v1Doc, revision: v2Doc, clock: { now: () => Date.now() } });
  * if (summary.breaking > 0) console.log(changes.filter((c) => c.level === 'breaking'));
  * ```
  */
