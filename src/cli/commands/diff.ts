@@ -1,3 +1,4 @@
+import { parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
 import { defineCommand, readChoice, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -68,8 +69,8 @@ export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): nu
 /** `--now` pins the clock so a CI run (or a test) judges sunset dates at a chosen instant. */
 function readNow(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const ms = Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(ms)) throw new UsageError(`--now must be an ISO 8601 date or instant, got "${text}"`);
+  const ms = parseIsoInstant(text.trim());
+  if (ms === undefined) throw new UsageError(`--now must be an ISO 8601 date or instant, got "${text}"`);
   return ms;
 }
 
