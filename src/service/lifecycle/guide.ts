@@ -24,7 +24,7 @@ export function buildServiceGuide(options: { bundle: VersionBundle; runtime: Lif
   }
   // One base path for both, so the diff compares operations, not version prefixes.
   const doc = (version: typeof old) => toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: '/api' });
-  const { changes } = diffOpenApi({ base: doc(old), revision: doc(target) });
+  const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.now } });
   const notes = bundle.versions.slice(old.index + 1, target.index + 1).flatMap((v) => v.changes.map((c) => `${v.name}: ${c.description}`));
   const deprecatedAt = entry.deprecatedAt ?? formatIsoInstant(options.now);
   return createMigrationGuide({
