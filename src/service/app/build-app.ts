@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { fromFrameworkError, sendProblem } from '../../http/index.ts';
 import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
@@ -10,6 +10,7 @@ import type { Storage } from '../ports/index.ts';
 import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
+import { createVersionDocument } from '../openapi/version-document.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
@@ -127,11 +128,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
       // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
-      return toOpenApiDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
-        annotate: (op) => {
+      return createVersionDocument({
+        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`, jwt: jwt !== undefined,
+        lifecycle: (op) => {
           const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
+          return { deprecated: verdict.deprecated, removedStatus: settings.removedStatus, ...(verdict.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(verdict.sunsetAt) } : {}) };
         },
       });
     });

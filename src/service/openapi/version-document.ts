@@ -1,0 +1,65 @@
+import { toOpenApiDocument, type ApiVersion, type OperationSpec } from '../../core/versions/index.ts';
+import { documentedParameters, parameterRef } from './headers.ts';
+import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
+import { securityFor, securitySchemes } from './security.ts';
+
+/** Options for {@link createVersionDocument}. */
+export interface VersionDocumentOptions {
+  version: ApiVersion;
+  title: string;
+  /** Prefix of every path, for example `/api/v1`. */
+  basePath: string;
+  /** Whether this deployment accepts JWTs. */
+  jwt: boolean;
+  /** The lifecycle's word on an operation now, with its sunset as an ISO 8601 instant. */
+  lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
+}
+
+const tagDescriptions: Record<string, string> = {
+  users: 'People using the service. Deleting a user deletes their posts.',
+  posts: 'Posts, a sub-collection of their user.',
+};
+
+/**
+ * The served OpenAPI document of one version: the version's own declarations (paths, schemas,
+ * partial responses) plus what the service's layers add to every operation: security, the
+ * statuses answered in front of the handler, rate-limit, caching, idempotency and deprecation
+ * headers, and the conditional and idempotency request headers.
+ *
+ * @example
+ * ```ts
+ * createVersionDocument({ version, title: 'Users API', basePath: '/api/v1', jwt: false, lifecycle: () => ({ deprecated: false, removedStatus: 410 }) });
+ * ```
+ */
+export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
+  const { version, jwt } = options;
+  const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
+  return toOpenApiDocument({
+    version, title: options.title, basePath: options.basePath,
+    info: {
+      description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    top: {
+      servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': false }],
+      tags: tags.map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+    },
+    components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
+    decorate: (op, generated) => {
+      const lifecycle = options.lifecycle(op);
+      const role = op.method === 'GET' ? 'read' : 'write';
+      const parameters = [...(generated.parameters as unknown[])];
+      if (op.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
+      if (op.responses[412]) parameters.push(parameterRef('IfMatch'));
+      if (op.method === 'POST') parameters.push(parameterRef('IdempotencyKey'));
+      return {
+        ...generated,
+        description: `${op.summary}. Needs credentials with the \`${role}\` role.`,
+        security: securityFor({ role, jwt }),
+        parameters,
+        responses: operationResponses({ op, generated: generated.responses as Record<string, Record<string, unknown>>, lifecycle }),
+        ...(lifecycle.deprecated && lifecycle.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': lifecycle.sunsetAt } : {}),
+      };
+    },
+  });
+}
