@@ -11,6 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { createVersionDocument } from '../openapi/version-document.ts';
+import { registerManagementDocument } from '../openapi/management-document.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
@@ -117,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
+  registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
