@@ -25,7 +25,7 @@ export interface ToolRun {
  * const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', 'a.json'] });
  * ```
  */
-export async function runTool(options: { script: string; args: string[]; cwd?: string; timeoutMs?: number }): Promise<ToolRun> {
+export async function runTool(options: { script: string; args: string[]; cwd?: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ToolRun> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-tool-'));
   const log = join(dir, 'network.log');
   writeFileSync(log, '');
@@ -37,7 +37,7 @@ export async function runTool(options: { script: string; args: string[]; cwd?: s
         maxBuffer: 64 * 1024 * 1024,
         env: {
           PATH: process.env.PATH ?? '', HOME: dir, NODE_OPTIONS: `--import=${preload}`, NO_NETWORK_LOG: log,
-          REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', NO_COLOR: '1',
+          REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', NO_COLOR: '1', ...options.env,
         },
       }, (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return fail(error);
