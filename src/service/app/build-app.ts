@@ -120,6 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
+    admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
