@@ -18,6 +18,7 @@ export interface VersionDocumentOptions {
 const tagDescriptions: Record<string, string> = {
   users: 'People using the service. Deleting a user deletes their posts.',
   posts: 'Posts, a sub-collection of their user.',
+  documents: 'Machine-readable descriptions of this version.',
 };
 
 /**
@@ -34,7 +35,7 @@ const tagDescriptions: Record<string, string> = {
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
-  return toOpenApiDocument({
+  const doc = toOpenApiDocument({
     version, title: options.title, basePath: options.basePath,
     info: {
       description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
@@ -42,7 +43,7 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
     },
     top: {
       servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': false }],
-      tags: tags.map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+      tags: [...tags, 'documents'].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     },
     components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
     decorate: (op, generated) => {
@@ -62,4 +63,26 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
       };
     },
   });
+  (doc.paths as Record<string, unknown>)[`${options.basePath}/openapi.json`] = { get: documentOperation(version.name) };
+  return doc;
+}
+
+/** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
+function documentOperation(name: string): Record<string, unknown> {
+  const op: OperationSpec = { id: `${name}.openapi`, method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', responses: {} };
+  const responses = operationResponses({
+    op: { ...op, responses: { 200: { description: 'This document' } } },
+    generated: {
+      200: { description: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`, content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+    },
+    lifecycle: { deprecated: false, removedStatus: 410 },
+  }) as Record<string, unknown>;
+  // No credentials are read here, so neither 401 nor 403 can happen.
+  delete responses['401'];
+  delete responses['403'];
+  return {
+    operationId: `openapi.${name}`, summary: op.summary, tags: ['documents'], security: [],
+    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
+    parameters: [parameterRef('IfNoneMatch')], responses,
+  };
 }
