@@ -18,6 +18,12 @@ export interface ToOpenApiOptions {
   decorate?: (operation: OperationSpec, generated: Record<string, unknown>) => Record<string, unknown>;
   /** Extra members of `info`, such as the version's lifecycle dates. */
   info?: Record<string, unknown>;
+  /**
+   * Document what `fields` really returns: the success body of an operation with a `partial`
+   * schema becomes the full schema or its `<Name>Partial` twin. Off by default, so documents made
+   * only to be compared (migration guides) list each change once.
+   */
+  partialResponses?: boolean;
   /** Extra top-level members (`servers`, `tags`, `security`), replacing the defaults. */
   top?: Record<string, unknown>;
   /** Extra components (`securitySchemes`, `headers`, `responses`, `parameters`), merged. */
@@ -27,9 +33,9 @@ export interface ToOpenApiOptions {
 /**
  * Generate the OpenAPI 3.1 document of one version from the same declarations that drive routing
  * and validation. Only the component schemas the operations reach are emitted, so a schema a
- * version no longer uses (an older version's leftover) does not appear. An operation with a
- * `partial` schema documents its success body as the full representation or, with `fields`, the
- * `<Name>Partial` one whose members are all optional.
+ * version no longer uses (an older version's leftover) does not appear. With `partialResponses`,
+ * an operation with a `partial` schema documents its success body as the full representation or,
+ * with `fields`, the `<Name>Partial` one whose members are all optional.
  *
  * @example
  * ```ts
@@ -43,7 +49,7 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   for (const op of version.operations) {
     const path = options.basePath + op.path;
     paths[path] ??= {};
-    const generated = { ...toOperation(op, schemas), ...options.annotate?.(op) };
+    const generated = { ...toOperation(op, options.partialResponses === true ? schemas : undefined), ...options.annotate?.(op) };
     paths[path][op.method.toLowerCase()] = options.decorate ? options.decorate(op, generated) : generated;
   }
   const extra = options.components ?? {};
@@ -57,7 +63,7 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   };
 }
 
-function toOperation(op: OperationSpec, schemas: SchemaMap): Record<string, unknown> {
+function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<string, unknown> {
   const pathSchemas = (op.params?.properties ?? {}) as Record<string, JsonSchema>;
   const parameters: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => withDescription({
     name: m[1], in: 'path', required: true, schema: pathSchemas[m[1]!] ?? { type: 'string', maxLength: 200 },
@@ -70,7 +76,7 @@ function toOperation(op: OperationSpec, schemas: SchemaMap): Record<string, unkn
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
     const problem = Number(status) >= 400;
-    const schema = problem ? ref('Problem') : spec.schema ? successSchema({ op, name: spec.schema, schemas }) : undefined;
+    const schema = problem ? ref('Problem') : spec.schema ? (schemas ? successSchema({ op, name: spec.schema, schemas }) : ref(spec.schema)) : undefined;
     const type = problem ? 'application/problem+json' : 'application/json';
     responses[status] = { description: spec.description, ...(schema ? { content: { [type]: { schema } } } : {}) };
   }

@@ -36,7 +36,7 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
   const doc = toOpenApiDocument({
-    version, title: options.title, basePath: options.basePath,
+    version, title: options.title, basePath: options.basePath, partialResponses: true,
     info: {
       description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
       license: { name: 'MIT', identifier: 'MIT' },
