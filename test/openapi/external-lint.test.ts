@@ -48,6 +48,15 @@ describe('external OpenAPI tools on every served document', () => {
     assert.equal(run.code, 0, run.stderr);
   });
 
+  it('the network guard catches a connection, and the project\'s redocly.yaml alone keeps Redocly offline', { timeout: 180_000 }, async () => {
+    const probe = join(dir, 'probe.mjs');
+    writeFileSync(probe, "await fetch('https://registry.npmjs.org/').catch(() => {});\n");
+    assert.deepEqual((await runTool({ script: probe, args: [] })).networkAttempts.map((a) => a.replace(/^.* tried /, '')), ['registry.npmjs.org:443']);
+    const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', '--format', 'json', files[0]!], quiet: false });
+    assert.deepEqual(run.networkAttempts, []);
+    assert.equal(run.code, 0, run.stderr);
+  });
+
   it('Redocly lint (recommended) reports 0 errors and 0 warnings, without network or telemetry', { timeout: 180_000 }, async () => {
     for (const file of files) {
       const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', '--extends', 'recommended', '--format', 'json', file] });

@@ -18,14 +18,15 @@ export interface ToolRun {
 
 /**
  * Run an external tool's CLI (a dev dependency) under Node with the no-network preload, also in
- * any child process it starts, and telemetry and update checks turned off.
+ * any child process it starts, and telemetry and update checks turned off (unless `quiet` is
+ * false, to check that the project's own config does that alone).
  *
  * @example
  * ```ts
  * const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', 'a.json'] });
  * ```
  */
-export async function runTool(options: { script: string; args: string[]; cwd?: string; timeoutMs?: number; env?: Record<string, string> }): Promise<ToolRun> {
+export async function runTool(options: { script: string; args: string[]; cwd?: string; timeoutMs?: number; env?: Record<string, string>; quiet?: boolean }): Promise<ToolRun> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-tool-'));
   const log = join(dir, 'network.log');
   writeFileSync(log, '');
@@ -36,8 +37,9 @@ export async function runTool(options: { script: string; args: string[]; cwd?: s
         timeout: options.timeoutMs ?? 120_000,
         maxBuffer: 64 * 1024 * 1024,
         env: {
-          PATH: process.env.PATH ?? '', HOME: dir, NODE_OPTIONS: `--import=${preload}`, NO_NETWORK_LOG: log,
-          REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', NO_COLOR: '1', ...options.env,
+          PATH: process.env.PATH ?? '', HOME: dir, NODE_OPTIONS: `--import=${preload}`, NO_NETWORK_LOG: log, NO_COLOR: '1',
+          ...(options.quiet === false ? {} : { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' }),
+          ...options.env,
         },
       }, (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') return fail(error);
