@@ -154,6 +154,20 @@ describe('limits and removal answer as documented', () => {
     await t.close();
   });
 
+  it('in the last 30 days before the sunset, responses carry the documented Warning', async () => {
+    const t = await createTestApp();
+    const checker = createConformanceChecker();
+    const scheduled = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { noticeMonths: 6 } });
+    assert.equal(scheduled.statusCode, 200, scheduled.body);
+    t.clock.advance(170 * 86_400_000);
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as OpenApiDocument;
+    const res = await t.app.inject({ url: '/api/v1/users', headers: adminHeaders });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers.warning), /^299 - "/);
+    assert.deepEqual(checker.check({ doc, method: 'GET', path: '/api/v1/users', res }), []);
+    await t.close();
+  });
+
   it('a version past its sunset answers its documented 410 on every operation but its document', async () => {
     const t = await createTestApp();
     const checker = createConformanceChecker();
