@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { projectRoot, runTool } from '../support/contract-tools.ts';
 import { createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
-import { fetchServedDocuments } from './served-documents.ts';
+import { fetchServedDocuments, generousLimits } from './served-documents.ts';
 
 // A small program written against the generated types, as a user of the API would write it. It
 // type-checks only if the documents type ids, bodies, headers and errors as the server uses them.
@@ -77,7 +77,7 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
   let dir: string;
   let baseUrl: string;
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp(generousLimits());
     baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     // Below the project so the program resolves openapi-fetch; git ignores node_modules.
     dir = mkdtempSync(join(projectRoot, 'node_modules', 'versionary-client-'));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectRoot, runTool } from '../support/contract-tools.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { fetchServedDocuments, jwtEnv } from './served-documents.ts';
+import { fetchServedDocuments, generousLimits, jwtEnv } from './served-documents.ts';
 
 type SpectralResult = { code: string; severity: number; message: string; path: string[]; source: string };
 
@@ -15,7 +15,7 @@ describe('external OpenAPI tools on every served document', () => {
   let files: string[];
   let docs: Record<string, unknown>;
   before(async () => {
-    t = await createTestApp({ env: jwtEnv });
+    t = await createTestApp(generousLimits(jwtEnv));
     // Below the project, in a folder git ignores: Spectral matches its `overrides` globs relative to the ruleset.
     dir = mkdtempSync(join(projectRoot, 'node_modules', 'versionary-contract-docs-'));
     files = [];

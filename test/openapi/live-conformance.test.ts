@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { createConformanceChecker, type OpenApiDocument, type OpenApiOperation } from '../support/openapi-conformance.ts';
 import { adminHeaders, createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
-import { servedDocuments } from './served-documents.ts';
+import { generousLimits, servedDocuments } from './served-documents.ts';
 
 // A valid body for every operation that takes one; an operation added without one fails here.
 const examples: Record<string, unknown> = {
@@ -101,7 +101,7 @@ describe('every live response matches its served document (ajv)', () => {
   };
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp(generousLimits());
     readKey = ((await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'reader', roles: ['read'] } })).json() as { key: string }).key;
   });
   after(() => t.close());
@@ -155,7 +155,7 @@ describe('limits and removal answer as documented', () => {
   });
 
   it('in the last 30 days before the sunset, responses carry the documented Warning', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp(generousLimits());
     const checker = createConformanceChecker();
     const scheduled = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { noticeMonths: 6 } });
     assert.equal(scheduled.statusCode, 200, scheduled.body);
@@ -169,7 +169,7 @@ describe('limits and removal answer as documented', () => {
   });
 
   it('a version past its sunset answers its documented 410 on every operation but its document', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp(generousLimits());
     const checker = createConformanceChecker();
     const scheduled = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { noticeMonths: 6 } });
     assert.equal(scheduled.statusCode, 200, scheduled.body);

@@ -28,3 +28,16 @@ export async function fetchServedDocuments(app: FastifyInstance): Promise<Record
   }
   return out;
 }
+
+/**
+ * Test-app options with a rate limit no test here meets: these tests send hundreds of requests
+ * with one key and check every answer against the documents (the 429 test sets its own limit).
+ *
+ * @example
+ * ```ts
+ * const t = await createTestApp(generousLimits());
+ * ```
+ */
+export function generousLimits(env: Record<string, string> = {}): { files: Record<string, string>; env: Record<string, string> } {
+  return { files: { '/generous.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) }, env: { VERSIONARY_CONFIG: '/generous.json', ...env } };
+}
