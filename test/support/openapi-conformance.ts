@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 /** The parts of an OpenAPI document the checker reads. */
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, unknown>; parameters?: Record<string, unknown> };
+  components?: { schemas?: Record<string, unknown>; parameters?: Record<string, unknown>; headers?: Record<string, { required?: boolean; schema: unknown }> };
 }
 /** One operation of an OpenAPI document. */
 export interface OpenApiOperation {
@@ -17,7 +17,7 @@ export interface OpenApiOperation {
 interface OpenApiResponse {
   description: string;
   content?: Record<string, { schema: unknown }>;
-  headers?: Record<string, { required?: boolean; schema: unknown }>;
+  headers?: Record<string, { required?: boolean; schema: unknown; $ref?: string }>;
 }
 
 // Headers the service's own layers set: a response that carries one must document it.
@@ -75,8 +75,13 @@ export function createConformanceChecker(): { check(options: { doc: OpenApiDocum
           if (!validate(JSON.parse(res.body))) problems.push(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}; body ${res.body.slice(0, 300)}`);
         }
       } else if (res.body !== '') problems.push(`${where}: a body where none is documented: ${res.body.slice(0, 200)}`);
-      const documented = new Map(Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), header]));
+      const resolve = (header: { required?: boolean; schema: unknown; $ref?: string }) => (header.$ref ? doc.components?.headers?.[header.$ref.split('/').pop()!] : header);
+      const documented = new Map(Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), resolve(header)]));
       for (const [name, header] of documented) {
+        if (!header) {
+          problems.push(`${where}: header ${name} refers to no definition`);
+          continue;
+        }
         const value = res.headers[name];
         if (value === undefined) {
           if (header.required) problems.push(`${where}: required header ${name} missing`);

@@ -1,7 +1,6 @@
 /**
- * The response headers and request header parameters the service's layers add to operations,
- * the definitions {@link headerOf} copies into each response. Request headers are reusable
- * parameters ({@link parameterRef}).
+ * The response headers the service's layers add to operations, as `components.headers` (see
+ * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
  *
  * @example
  * ```ts
@@ -39,17 +38,36 @@ export const documentedParameters: Record<string, Record<string, unknown>> = {
 };
 
 /**
- * One of {@link documentedHeaders}, inline (a `$ref` could not say whether it is required).
+ * One of {@link documentedHeaders} for a response: a `$ref` to the shared definition, or an
+ * inline copy when required (a `$ref` cannot say that). {@link usedHeaders} then lists the
+ * definitions a document refers to.
  *
  * @example
  * ```ts
- * headers: { ETag: headerOf('ETag', { required: true }) }
+ * headers: { ETag: headerOf('ETag', { required: true }), RateLimit: headerOf('RateLimit') }
  * ```
  */
 export function headerOf(name: string, options: { required?: boolean } = {}): Record<string, unknown> {
   const definition = documentedHeaders[name];
   if (!definition) throw new Error(`undocumented response header ${name}`);
-  return { ...definition, ...(options.required ? { required: true } : {}) };
+  return options.required ? { ...definition, required: true } : { $ref: `#/components/headers/${name}` };
+}
+
+/**
+ * The `components.headers` a document needs: the definitions its responses refer to.
+ *
+ * @example
+ * ```ts
+ * doc.components.headers = usedHeaders(doc.paths);
+ * ```
+ */
+export function usedHeaders(paths: unknown): Record<string, Record<string, unknown>> {
+  const used = new Set<string>();
+  JSON.stringify(paths, (key, value: unknown) => {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/headers/')) used.add(value.slice('#/components/headers/'.length));
+    return value;
+  });
+  return Object.fromEntries(Object.entries(documentedHeaders).filter(([name]) => used.has(name)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../core/versions/index.ts';
-import { documentedParameters, headerOf, parameterRef } from './headers.ts';
+import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
 import { securityFor, securitySchemes } from './security.ts';
 
 /** One management route as registered, with its Fastify schema. */
@@ -85,7 +85,7 @@ export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: 
     servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': true }],
     tags: [...tags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
-    components: { schemas: { Problem: problemSchema }, securitySchemes: securitySchemes({ jwt: options.jwt }), parameters: { IfNoneMatch: documentedParameters.IfNoneMatch! } },
+    components: { schemas: { Problem: problemSchema }, headers: usedHeaders(paths), securitySchemes: securitySchemes({ jwt: options.jwt }), parameters: { IfNoneMatch: documentedParameters.IfNoneMatch! } },
   };
 }
 

@@ -1,5 +1,5 @@
 import { toOpenApiDocument, type ApiVersion, type OperationSpec } from '../../core/versions/index.ts';
-import { documentedParameters, parameterRef } from './headers.ts';
+import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
 import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
 import { securityFor, securitySchemes } from './security.ts';
 
@@ -33,6 +33,22 @@ const tagDescriptions: Record<string, string> = {
  * ```
  */
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
+  // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
+  const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
+  const key = JSON.stringify([options.title, options.basePath, options.jwt, [...lifecycles.values()]]);
+  const cache = built.get(options.version) ?? new Map<string, Record<string, unknown>>();
+  built.set(options.version, cache);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const doc = buildVersionDocument({ ...options, lifecycle: (op) => lifecycles.get(op) ?? options.lifecycle(op) });
+  if (cache.size >= 16) cache.delete(cache.keys().next().value as string);
+  cache.set(key, doc);
+  return doc;
+}
+
+const built = new WeakMap<ApiVersion, Map<string, Record<string, unknown>>>();
+
+function buildVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
   const doc = toOpenApiDocument({
@@ -64,6 +80,7 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
     },
   });
   (doc.paths as Record<string, unknown>)[`${options.basePath}/openapi.json`] = { get: documentOperation(version.name) };
+  (doc.components as Record<string, unknown>).headers = usedHeaders(doc.paths);
   return doc;
 }
 
