@@ -12,3 +12,4 @@ export { statusOf } from './status-table.ts';
 export { registerVersionedApi } from './versioned-api.ts';
 export type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
+export { integerQuery } from './query-integers.ts';

@@ -4,6 +4,7 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import { createFieldSelector, type ApiVersion, type OperationSpec, type VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
+import { integerQuery } from './query-integers.ts';
 import { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
@@ -58,6 +59,7 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
     const handler = options.handlers[operation.id]!;
     const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
     const bodyTypes = operation.bodyTypes ?? ['application/json'];
+    const integers = integerQuery(operation.query);
     const response: Record<number, unknown> = {};
     for (const status of [200, 201]) {
       const name = operation.responses[status]?.schema;
@@ -76,6 +78,7 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation });
       },
       preValidation: async (request) => {
+        await integers(request);
         if (!operation.body) return;
         const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (!bodyTypes.includes(type)) {
@@ -87,6 +90,7 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         }
       },
       handler: async (request, reply) => {
+        // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
         const query = request.query as Record<string, string | undefined>;
         const project = select(operation, query.fields);
         const body = operation.body

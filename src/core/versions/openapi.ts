@@ -1,7 +1,7 @@
 import { problemSchema } from './problem-schema.ts';
-import { ref } from './schema-walk.ts';
+import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './define-versions.ts';
-import type { JsonSchema, OperationSpec } from './types.ts';
+import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** Options for {@link toOpenApiDocument}. */
 export interface ToOpenApiOptions {
@@ -11,13 +11,31 @@ export interface ToOpenApiOptions {
   basePath: string;
   /** Extra members per operation id, such as `deprecated` and `x-sunset` from the lifecycle. */
   annotate?: (operation: OperationSpec) => Record<string, unknown>;
+  /**
+   * Rewrite each generated operation object, after `annotate`: the service adds what its own
+   * layers do to every operation (security, authentication and rate-limit responses, headers).
+   */
+  decorate?: (operation: OperationSpec, generated: Record<string, unknown>) => Record<string, unknown>;
   /** Extra members of `info`, such as the version's lifecycle dates. */
   info?: Record<string, unknown>;
+  /**
+   * Document what `fields` really returns: the success body of an operation with a `partial`
+   * schema becomes the full schema or its `<Name>Partial` twin. Off by default, so documents made
+   * only to be compared (migration guides) list each change once.
+   */
+  partialResponses?: boolean;
+  /** Extra top-level members (`servers`, `tags`, `security`), replacing the defaults. */
+  top?: Record<string, unknown>;
+  /** Extra components (`securitySchemes`, `headers`, `responses`, `parameters`), merged. */
+  components?: Record<string, Record<string, unknown>>;
 }
 
 /**
  * Generate the OpenAPI 3.1 document of one version from the same declarations that drive routing
- * and validation.
+ * and validation. Only the component schemas the operations reach are emitted, so a schema a
+ * version no longer uses (an older version's leftover) does not appear. With `partialResponses`,
+ * an operation with a `partial` schema documents its success body as the full representation or,
+ * with `fields`, the `<Name>Partial` one whose members are all optional.
  *
  * @example
  * ```ts
@@ -26,39 +44,96 @@ export interface ToOpenApiOptions {
  */
 export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unknown> {
   const { version } = options;
+  const schemas: SchemaMap = { ...version.schemas, Problem: problemSchema };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of version.operations) {
     const path = options.basePath + op.path;
     paths[path] ??= {};
-    paths[path][op.method.toLowerCase()] = toOperation(op, options.annotate?.(op) ?? {});
+    const generated = { ...toOperation(op, options.partialResponses === true ? schemas : undefined), ...options.annotate?.(op) };
+    paths[path][op.method.toLowerCase()] = options.decorate ? options.decorate(op, generated) : generated;
   }
+  const extra = options.components ?? {};
   return {
     openapi: '3.1.0',
     info: { title: options.title, version: version.name, ...options.info },
     servers: [{ url: '/' }],
+    ...options.top,
     paths,
-    components: { schemas: { ...version.schemas, Problem: problemSchema } },
+    components: { ...extra, schemas: { ...reachable({ schemas, roots: [paths, extra] }), ...(extra.schemas ?? {}) } },
   };
 }
 
-function toOperation(op: OperationSpec, extra: Record<string, unknown>): Record<string, unknown> {
-  const parameters: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
-    name: m[1], in: 'path', required: true, schema: { type: 'string' },
+function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<string, unknown> {
+  const pathSchemas = (op.params?.properties ?? {}) as Record<string, JsonSchema>;
+  const parameters: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => withDescription({
+    name: m[1], in: 'path', required: true, schema: pathSchemas[m[1]!] ?? { type: 'string', maxLength: 200 },
   }));
   const query = (op.query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = (op.query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries(query)) {
-    parameters.push({ name, in: 'query', required: required.includes(name), schema, ...(schema.description ? { description: schema.description } : {}) });
+    parameters.push(withDescription({ name, in: 'query', required: required.includes(name), schema }));
   }
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
     const problem = Number(status) >= 400;
-    const schema = problem ? ref('Problem') : spec.schema ? ref(spec.schema) : undefined;
+    const schema = problem ? ref('Problem') : spec.schema ? (schemas ? successSchema({ op, name: spec.schema, schemas }) : ref(spec.schema)) : undefined;
     const type = problem ? 'application/problem+json' : 'application/json';
     responses[status] = { description: spec.description, ...(schema ? { content: { [type]: { schema } } } : {}) };
   }
   const body = op.body
     ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }])) } }
     : {};
-  return { operationId: op.id, summary: op.summary, ...(op.tags ? { tags: op.tags } : {}), parameters, ...body, responses, ...extra };
+  return { operationId: op.id, summary: op.summary, ...(op.tags ? { tags: op.tags } : {}), parameters, ...body, responses };
+}
+
+function withDescription(parameter: JsonSchema): JsonSchema {
+  const description = (parameter.schema as JsonSchema).description;
+  return typeof description === 'string' ? { ...parameter, description } : parameter;
+}
+
+/**
+ * The success body of an operation. With a `partial` schema, `fields` makes every object of that
+ * schema carry only the named members, so the body is the full schema or its partial twin.
+ */
+function successSchema(options: { op: OperationSpec; name: string; schemas: SchemaMap }): JsonSchema {
+  const { op, name, schemas } = options;
+  const target = op.partial;
+  if (!target || !schemas[target]) return ref(name);
+  const partialTarget = `${target}Partial`;
+  schemas[partialTarget] ??= toPartial(schemas[target]!, target);
+  const partialRoot = name === target ? partialTarget : `${name}Partial`;
+  schemas[partialRoot] ??= replaceRef({ schema: schemas[name]!, from: target, to: partialTarget });
+  return { anyOf: [ref(name), ref(partialRoot)] };
+}
+
+function toPartial(schema: JsonSchema, name: string): JsonSchema {
+  const { required: _required, ...rest } = schema;
+  return { ...rest, description: `${name} as selected by the \`fields\` parameter: only the named members, each present when the resource has a value for it.` };
+}
+
+function replaceRef(options: { schema: JsonSchema; from: string; to: string }): JsonSchema {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!isPlainObject(value)) return value;
+    if (refName(value.$ref) === options.from) return ref(options.to);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(options.schema) as JsonSchema;
+}
+
+/** The component schemas reachable from `roots` through `$ref`, in their declared order. */
+function reachable(options: { schemas: SchemaMap; roots: unknown[] }): SchemaMap {
+  const seen = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isPlainObject(value)) return;
+    const name = refName(value.$ref);
+    if (name !== undefined && !seen.has(name) && options.schemas[name]) {
+      seen.add(name);
+      visit(options.schemas[name]);
+    }
+    for (const child of Object.values(value)) visit(child);
+  };
+  options.roots.forEach(visit);
+  return Object.fromEntries(Object.entries(options.schemas).filter(([name]) => seen.has(name)));
 }

@@ -12,6 +12,11 @@ export interface ResponseSpec {
   description: string;
   /** Component schema name of the body, if any. */
   schema?: string;
+  /**
+   * Response headers the handler itself sets (`Location`, `ETag`, `Link`), by name; a trailing
+   * `?` marks one that is not always sent. The service's document generator defines them.
+   */
+  headers?: string[];
 }
 
 /** A versioned operation, declared once against the newest representation. */
@@ -28,6 +33,11 @@ export interface OperationSpec {
   bodyTypes?: string[];
   /** JSON Schema of the query string (an object schema). */
   query?: JsonSchema;
+  /**
+   * JSON Schema of the path parameters (an object schema), for the document only: the handler
+   * reads each raw segment and answers a malformed one itself (a path that names nothing is 404).
+   */
+  params?: JsonSchema;
   /** Success and documented error responses, keyed by status. */
   responses: Record<number, ResponseSpec>;
   /** Component schema whose objects the `fields` parameter projects. */

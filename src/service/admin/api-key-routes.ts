@@ -5,15 +5,7 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import type { Role } from '../auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore } from '../ports/index.ts';
-
-const createBody = {
-  type: 'object', additionalProperties: false, required: ['name', 'roles'],
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100 },
-    roles: { type: 'array', minItems: 1, maxItems: 3, uniqueItems: true, items: { type: 'string', enum: ['read', 'write', 'admin'] } },
-    contact: { type: 'string', format: 'email', maxLength: 254 },
-  },
-};
+import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
 /**
  * Key management: create (the secret is in this response only), list without secrets, revoke.
@@ -24,13 +16,13 @@ const createBody = {
  * ```
  */
 export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clock: Clock }): void {
-  app.post('/api-keys', { schema: { body: createBody } }, async (request, reply) => {
+  app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
     const body = request.body as { name: string; roles: Role[]; contact?: string };
     const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
     return reply.code(201).header('location', `/admin/v1/api-keys/${record.id}`).send({ ...toPublic(record), key });
   });
-  app.get('/api-keys', async () => ({ data: (await options.apiKeys.list()).map(toPublic) }));
-  app.delete('/api-keys/:id', async (request, reply) => {
+  app.get('/api-keys', { schema: listApiKeysSchema }, async () => ({ data: (await options.apiKeys.list()).map(toPublic) }));
+  app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (!(await options.apiKeys.revoke({ id, at: options.clock.now() }))) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No active API key ${id.slice(0, 40)}.` });

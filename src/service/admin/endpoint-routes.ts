@@ -7,15 +7,7 @@ import type { LifecycleStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
 import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
-
-const body = {
-  type: 'object', additionalProperties: false, required: ['version', 'method', 'path'],
-  properties: {
-    version: { type: 'string', maxLength: 20 }, method: { type: 'string', maxLength: 10 }, path: { type: 'string', maxLength: 300 },
-    noticeMonths: { type: 'integer', minimum: 0, maximum: 120 }, sunsetAt: { type: 'string', maxLength: 40 },
-    reason: { type: 'string', enum: ['planned', 'critical-fix'] }, migrationUrl: { type: 'string', maxLength: 2000 },
-  },
-};
+import { deprecateEndpointSchema } from './admin-schemas.ts';
 
 /**
  * `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active.
@@ -26,7 +18,7 @@ const body = {
  * ```
  */
 export function registerEndpointAdminRoutes(app: FastifyInstance, options: { bundle: VersionBundle; runtime: LifecycleRuntime; lifecycle: LifecycleStore; settings: LifecycleSettings; clock: Clock }): void {
-  app.post('/deprecations', { schema: { body } }, async (request, reply) => {
+  app.post('/deprecations', { schema: deprecateEndpointSchema }, async (request, reply) => {
     const input = request.body as { version: string; method: string; path: string; noticeMonths?: number; sunsetAt?: string; reason?: string; migrationUrl?: string };
     const method = input.method.toUpperCase();
     assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');

@@ -7,6 +7,8 @@ import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../resources/params.ts';
 import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
+import { integerQuery } from '../../http/index.ts';
+import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
 export interface VersionAdminOptions {
@@ -18,17 +20,6 @@ export interface VersionAdminOptions {
   /** Flushes buffered usage so summaries include every call made so far. */
   flushUsage: () => Promise<void>;
 }
-
-const deprecationBody = {
-  type: 'object', additionalProperties: false,
-  properties: {
-    noticeMonths: { type: 'integer', minimum: 0, maximum: 120 },
-    deprecatedAt: { type: 'string', maxLength: 40 },
-    sunsetAt: { type: 'string', maxLength: 40 },
-    reason: { type: 'string', enum: ['planned', 'critical-fix'] },
-    migrationUrl: { type: 'string', maxLength: 2000 },
-  },
-};
 
 /**
  * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
@@ -53,17 +44,17 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     return { ...entry, removed: schedule?.removed ?? false, usage: await usage.summary(name) };
   };
 
-  app.get('/versions', async () => {
+  app.get('/versions', { schema: listVersionsSchema }, async () => {
     await options.flushUsage();
     return { data: await Promise.all(runtime.versions().map((v) => detail(v.name))) };
   });
-  app.get('/versions/:name', async (request) => {
+  app.get('/versions/:name', { schema: getVersionSchema }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
     await options.flushUsage();
     return detail(name);
   });
 
-  app.put('/versions/:name/deprecation', { schema: { body: deprecationBody } }, async (request) => {
+  app.put('/versions/:name/deprecation', { schema: scheduleDeprecationSchema }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
     const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
@@ -82,11 +73,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     return detail(name);
   });
 
-  const callsQuery = {
-    type: 'object', additionalProperties: false,
-    properties: { clientId: { type: 'string', maxLength: 200 }, limit: { type: 'string', pattern: '^[0-9]{1,4}$' }, cursor: { type: 'string', maxLength: 200 } },
-  };
-  app.get('/versions/:name/calls', { schema: { querystring: callsQuery } }, async (request) => {
+  app.get('/versions/:name/calls', { schema: listCallsSchema, preValidation: integerQuery(listCallsSchema.querystring) }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
     const query = request.query as Record<string, string | undefined>;
     const page = parsePage(query);

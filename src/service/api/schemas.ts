@@ -4,7 +4,12 @@ const name = { type: 'string', minLength: 1, maxLength: 200 };
 const email = { type: 'string', format: 'email', maxLength: 254 };
 const nickname = { type: 'string', minLength: 1, maxLength: 100 };
 const status = { type: 'string', enum: ['active', 'inactive', 'pending'] };
-const id = { type: 'integer', minimum: 1 };
+/** Ids are positive integers of at most 15 digits (exact in JSON numbers); the path accepts the same. */
+export const idSchema = { type: 'integer', format: 'int64', minimum: 1, maximum: 999_999_999_999_999 };
+const id = idSchema;
+const revision = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Revision of the user, bumped on every change.' };
+/** The most items one page holds: `limit` is at most this. */
+export const maxPageSize = 100;
 const userProperties = { id, name, email, nickname, status };
 
 /**
@@ -21,7 +26,7 @@ export const headSchemas: SchemaMap = {
   UserDetail: {
     type: 'object',
     required: ['id', 'name', 'status', '_version'],
-    properties: { ...userProperties, _version: { type: 'integer', minimum: 1, description: 'Revision of the user, bumped on every change.' } },
+    properties: { ...userProperties, _version: revision },
   },
   UserInput: {
     type: 'object', additionalProperties: false, required: ['name'],
@@ -35,19 +40,19 @@ export const headSchemas: SchemaMap = {
   PageMeta: {
     type: 'object', required: ['limit', 'nextCursor', 'next'],
     properties: {
-      limit: { type: 'integer' },
-      nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' },
-      next: { type: ['string', 'null'], description: 'URL of the next page; null on the last page.' },
+      limit: { type: 'integer', format: 'int32', minimum: 1, maximum: maxPageSize },
+      nextCursor: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'Pass as `cursor` to get the next page; null on the last page.' },
+      next: { type: ['string', 'null'], format: 'uri-reference', maxLength: 4000, description: 'URL of the next page; null on the last page.' },
     },
   },
-  UserList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('User') }, meta: ref('PageMeta') } },
+  UserList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('User') }, meta: ref('PageMeta') } },
   Post: {
     type: 'object', required: ['id', 'userId', 'title', 'body', 'createdAt'],
-    properties: { id, userId: id, title: { type: 'string' }, body: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+    properties: { id, userId: id, title: { type: 'string', maxLength: 300 }, body: { type: 'string', maxLength: 20000 }, createdAt: { type: 'string', format: 'date-time', maxLength: 40 } },
   },
   PostInput: {
     type: 'object', additionalProperties: false, required: ['title', 'body'],
     properties: { title: { type: 'string', minLength: 1, maxLength: 300 }, body: { type: 'string', maxLength: 20000 } },
   },
-  PostList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref('Post') }, meta: ref('PageMeta') } },
+  PostList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('Post') }, meta: ref('PageMeta') } },
 };

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { fromFrameworkError, sendProblem } from '../../http/index.ts';
 import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
@@ -10,6 +10,8 @@ import type { Storage } from '../ports/index.ts';
 import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
+import { createVersionDocument } from '../openapi/version-document.ts';
+import { registerManagementDocument } from '../openapi/management-document.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
@@ -116,7 +118,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
+  registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
+    admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
@@ -127,11 +131,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
       // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
-      return toOpenApiDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
-        annotate: (op) => {
+      return createVersionDocument({
+        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`, jwt: jwt !== undefined,
+        lifecycle: (op) => {
           const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
+          return { deprecated: verdict.deprecated, removedStatus: settings.removedStatus, ...(verdict.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(verdict.sunsetAt) } : {}) };
         },
       });
     });

@@ -1,4 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { maxPageSize } from '../api/schemas.ts';
 
 /**
  * Read a resource id from a path segment. A malformed id names no resource, so it is 404.
@@ -34,7 +35,7 @@ export interface PageRequest {
   afterId: number;
 }
 
-const maxLimit = 100;
+const maxLimit = maxPageSize;
 
 /**
  * Read `limit` (1–100, default 20) and the opaque `cursor`.
@@ -44,7 +45,7 @@ const maxLimit = 100;
  * parsePage({ limit: '50' }) // { limit: 50, afterId: 0 }
  * ```
  */
-export function parsePage(query: Record<string, string | undefined>): PageRequest {
+export function parsePage(query: Record<string, string | number | undefined>): PageRequest {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
     throw new VersionaryError({
@@ -53,7 +54,7 @@ export function parsePage(query: Record<string, string | undefined>): PageReques
       errors: [{ pointer: '/query/limit', detail: `must be from 1 to ${maxLimit}` }],
     });
   }
-  return { limit, afterId: query.cursor === undefined ? 0 : decodeCursor(query.cursor) };
+  return { limit, afterId: query.cursor === undefined ? 0 : decodeCursor(String(query.cursor)) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { defineVersionChange, enumValuesAdded, fieldAdded, ref, schemaReplaced, type VersionDeclaration } from '../../../core/versions/index.ts';
 import { isPlainObject } from '../../../core/versions/index.ts';
+import { maxPageSize } from '../schemas.ts';
 
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
 
@@ -19,8 +20,8 @@ const pendingStatus = defineVersionChange({
 const pagedListObjects = defineVersionChange({
   description: 'List responses become objects: `data` holds the page of items and `meta` says how to reach the next page (`meta.next`, `meta.nextCursor`, and a `Link: rel="next"` header). Older versions receive the bare array of the same page, with the same Link header.',
   instructions: [
-    schemaReplaced({ schema: 'UserList', previous: { type: 'array', items: ref('User') } }),
-    schemaReplaced({ schema: 'PostList', previous: { type: 'array', items: ref('Post') } }),
+    schemaReplaced({ schema: 'UserList', previous: { type: 'array', maxItems: maxPageSize, items: ref('User') } }),
+    schemaReplaced({ schema: 'PostList', previous: { type: 'array', maxItems: maxPageSize, items: ref('Post') } }),
   ],
   responses: {
     UserList: (body) => (isPlainObject(body) ? body.data : body),

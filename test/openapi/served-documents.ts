@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { adminHeaders } from '../support/test-app.ts';
+
+/** Every OpenAPI document the service serves: file name → URL. */
+export const servedDocuments: Record<string, string> = {
+  'api-v1.openapi.json': '/api/v1/openapi.json',
+  'api-v2.openapi.json': '/api/v2/openapi.json',
+  'admin-v1.openapi.json': '/admin/v1/openapi.json',
+};
+
+/** A JWT secret, so the documents also declare the JWT scheme. */
+export const jwtEnv = { VERSIONARY_JWT_SECRET: 'contract-test-secret-0123456789abcdef' };
+
+/**
+ * Fetch every served document, as an admin (the management document needs the role).
+ *
+ * @example
+ * ```ts
+ * const docs = await fetchServedDocuments(app);
+ * ```
+ */
+export async function fetchServedDocuments(app: FastifyInstance): Promise<Record<string, Record<string, unknown>>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [file, url] of Object.entries(servedDocuments)) {
+    const res = await app.inject({ url, headers: adminHeaders });
+    if (res.statusCode !== 200) throw new Error(`${url} answered ${res.statusCode}: ${res.body}`);
+    out[file] = res.json();
+  }
+  return out;
+}
+
+/**
+ * Test-app options with a rate limit no test here meets: these tests send hundreds of requests
+ * with one key and check every answer against the documents (the 429 test sets its own limit).
+ *
+ * @example
+ * ```ts
+ * const t = await createTestApp(generousLimits());
+ * ```
+ */
+export function generousLimits(env: Record<string, string> = {}): { files: Record<string, string>; env: Record<string, string> } {
+  return { files: { '/generous.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) }, env: { VERSIONARY_CONFIG: '/generous.json', ...env } };
+}
