@@ -139,3 +139,15 @@ describe('token lifetime', () => {
     });
   });
 });
+
+describe('issued-at', () => {
+  it('refuses a token issued in the future beyond the clock skew', async () => {
+    const t = await createTestApp({ env: { VERSIONARY_JWT_SECRET: secret } });
+    const key = new TextEncoder().encode(secret);
+    const at = (iat: number) => new SignJWT({ sub: 'c', scope: 'read', iat, exp: seconds + 3600 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const future = await t.app.inject({ url: '/api/v2/users', headers: bearer(await at(seconds + 600)) });
+    assertProblem(future, { status: 401, code: 'UNAUTHENTICATED' });
+    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(await at(seconds + 20)) })).statusCode, 200, 'within 30 s of skew');
+    await t.close();
+  });
+});

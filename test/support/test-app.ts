@@ -32,6 +32,8 @@ export interface TestAppOptions {
   wrapStorage?: (storage: Storage) => Storage;
   onVersionedRequest?: VersionedRequestHook[];
   now?: number;
+  /** Collect log lines here (the level still comes from `LOG_LEVEL`, silent by default). */
+  logStream?: { write(line: string): void };
 }
 
 /** A built app over a real SQLite store, plus what tests need to look inside. */
@@ -74,6 +76,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config, storage: served, clock,
     ...(options.bundle ? { bundle: options.bundle } : {}),
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   if (!options.anonymous) sendDefaultCredentials(app);

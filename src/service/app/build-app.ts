@@ -10,6 +10,7 @@ import type { Storage } from '../ports/index.ts';
 import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
+import { serializeRequest } from './log-serializers.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
@@ -42,6 +43,8 @@ export interface BuildAppOptions {
   onVersionedRequest?: VersionedRequestHook[];
   /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export const apiPrefix = '/api';
@@ -72,7 +75,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
   });
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: {
+      level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'], serializers: { req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: config.bodyLimit,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     http: { maxHeaderSize: 64 * 1024 },

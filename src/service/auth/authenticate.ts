@@ -32,6 +32,7 @@ const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="vers
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
   app.addHook('onRequest', async (request) => {
+    assertSingleCredentialHeaders(request);
     const credential = readCredential(request);
     if (credential === undefined) return;
     const principal = typeof credential === 'string' ? await verify(credential).catch(() => undefined) : undefined;
@@ -46,6 +47,22 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     if (credential.startsWith('vk_')) return verifyApiKey({ store: options.apiKeys, key: credential });
     if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential);
     return undefined;
+  }
+}
+
+/**
+ * Node keeps only the first of several `Authorization` headers and joins several `X-API-Key`s;
+ * either way the server would pick a credential the client did not mean. Refuse with 400.
+ */
+function assertSingleCredentialHeaders(request: FastifyRequest): void {
+  const raw = request.raw.rawHeaders;
+  const counts: Record<string, number> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'authorization' || name === 'x-api-key') counts[name] = (counts[name] ?? 0) + 1;
+  }
+  for (const [name, count] of Object.entries(counts)) {
+    if (count > 1) throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`, errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }] });
   }
 }
 

@@ -60,11 +60,13 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
 }
 
 /**
- * A token must not outlive the maximum age: neither issued longer ago than that (`iat`) nor
- * expiring further ahead than that (`exp`), each with the clock skew allowed.
+ * A token must not be issued in the future, nor outlive the maximum age: neither issued longer
+ * ago than that (`iat`) nor expiring further ahead than that (`exp`), each with the clock skew
+ * allowed.
  */
 function assertTokenAge(options: { payload: JWTPayload; now: number; maxAge: number; skew: number }): void {
   const { payload, now, maxAge, skew } = options;
+  if (typeof payload.iat === 'number' && payload.iat > now + skew) throw new Error('token issued in the future');
   if (payload.exp! - now > maxAge + skew) throw new Error(`token expires more than ${maxAge} s ahead`);
   if (typeof payload.iat === 'number' && now - payload.iat > maxAge + skew) throw new Error(`token issued more than ${maxAge} s ago`);
 }
