@@ -37,6 +37,7 @@ export const ErrorCode = {
   SpecInvalid: 'SPEC_INVALID',
   RefBroken: 'REF_BROKEN',
   Internal: 'INTERNAL',
+  StorageUnavailable: 'STORAGE_UNAVAILABLE',
 } as const;
 
 /** One of the stable error code strings. */
@@ -72,4 +73,5 @@ export const errorTitles: Record<ErrorCode, string> = {
   SPEC_INVALID: 'API description invalid',
   REF_BROKEN: 'Broken $ref',
   INTERNAL: 'Internal server error',
+  STORAGE_UNAVAILABLE: 'Storage unavailable',
 };
