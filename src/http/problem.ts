@@ -50,7 +50,8 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
 }
 
 /**
- * Send an error as `application/problem+json` with its headers and `Cache-Control: no-store`.
+ * Send an error as `application/problem+json` with its headers, `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff`.
  *
  * @example
  * ```ts
@@ -64,6 +65,8 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
     .code(status)
     .header('content-type', 'application/problem+json; charset=utf-8')
     .header('cache-control', 'no-store')
+    // Also here: router failures are answered before any hook runs.
+    .header('x-content-type-options', 'nosniff')
     .serializer(JSON.stringify)
     .send(body);
 }

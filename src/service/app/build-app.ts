@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { fromFrameworkError, sendProblem } from '../../http/index.ts';
-import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
+import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
@@ -101,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await recorder.close();
   });
   const removedVersion = (name: string) => (bundle.get(name) ? undefined : runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
+  installSecurityHeaders(app);
   installProblemHandling(app, { bundle, prefix: apiPrefix, vendor, removedVersion });
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(runtime.listHeaders());
@@ -115,7 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
     options.onBootstrapKey?.(key);
   }
-  installCaching(app);
+  installCaching(app, { isPrivate: (request) => requiredRole(request) !== undefined });
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
