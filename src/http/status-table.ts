@@ -39,4 +39,5 @@ export const statusOf: Record<ErrorCode, number> = {
   REF_BROKEN: 400,
   INTERNAL: 500,
   STORAGE_UNAVAILABLE: 503,
+  TRANSITION_NOT_ALLOWED: 409,
 };

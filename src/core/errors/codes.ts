@@ -38,6 +38,7 @@ export const ErrorCode = {
   RefBroken: 'REF_BROKEN',
   Internal: 'INTERNAL',
   StorageUnavailable: 'STORAGE_UNAVAILABLE',
+  TransitionNotAllowed: 'TRANSITION_NOT_ALLOWED',
 } as const;
 
 /** One of the stable error code strings. */
@@ -74,4 +75,5 @@ export const errorTitles: Record<ErrorCode, string> = {
   REF_BROKEN: 'Broken $ref',
   INTERNAL: 'Internal server error',
   STORAGE_UNAVAILABLE: 'Storage unavailable',
+  TRANSITION_NOT_ALLOWED: 'Lifecycle transition not allowed',
 };
