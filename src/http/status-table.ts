@@ -40,4 +40,5 @@ export const statusOf: Record<ErrorCode, number> = {
   INTERNAL: 500,
   STORAGE_UNAVAILABLE: 503,
   TRANSITION_NOT_ALLOWED: 409,
+  LAST_ADMIN_KEY: 409,
 };

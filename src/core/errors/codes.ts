@@ -39,6 +39,7 @@ export const ErrorCode = {
   Internal: 'INTERNAL',
   StorageUnavailable: 'STORAGE_UNAVAILABLE',
   TransitionNotAllowed: 'TRANSITION_NOT_ALLOWED',
+  LastAdminKey: 'LAST_ADMIN_KEY',
 } as const;
 
 /** One of the stable error code strings. */
@@ -76,4 +77,5 @@ export const errorTitles: Record<ErrorCode, string> = {
   INTERNAL: 'Internal server error',
   STORAGE_UNAVAILABLE: 'Storage unavailable',
   TRANSITION_NOT_ALLOWED: 'Lifecycle transition not allowed',
+  LAST_ADMIN_KEY: 'Last admin key',
 };

@@ -124,7 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   await app.register(async (admin) => {
-    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
+    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock, envAdminKey: config.adminKey !== undefined });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
     registerEndpointAdminRoutes(admin, { ...shared, bundle });
