@@ -11,7 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { serializeRequest } from './log-serializers.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
@@ -87,7 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
-    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.url.slice(0, 200)}.` })),
+    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${echo(request.url.split('?')[0]!)}.` })),
     rewriteUrl: createVersionRewriter({ bundle, prefix: apiPrefix, vendor, reserved: ['versions'] }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   });
