@@ -22,7 +22,8 @@ import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
-import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
+import { installRemovedVersionGate } from '../lifecycle/removed-gate.ts';
+import { createLifecycleRuntime, type LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
@@ -100,12 +101,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clearInterval(refresher);
     await recorder.close();
   });
-  const removedVersion = (name: string) => (bundle.get(name) ? undefined : runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
+  // Any version the lifecycle knows as removed, with or without code: unrouted paths under it answer its 410/404 too.
+  const removedVersion = (name: string) => (runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
   installSecurityHeaders(app);
   installProblemHandling(app, { bundle, prefix: apiPrefix, vendor, removedVersion });
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(runtime.listHeaders());
   });
+  installRemovedVersionGate(app, { runtime, recorder, clock, prefix: apiPrefix, clientIdOf });
+  const removedInfo = (name: string) => removedInfoOf({ runtime, name, status: settings.removedStatus });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
   installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
@@ -135,7 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
       // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
       return toOpenApiDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
+        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`, info: removedInfo(version.name),
         annotate: (op) => {
           const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
           return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
@@ -146,9 +150,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async () => ({
     name: 'Versionary reference service',
-    versions: bundle.versions.map((v) => ({ name: v.name, base: `${apiPrefix}/${v.name}`, openapi: `${apiPrefix}/${v.name}/openapi.json` })),
+    versions: runtime.document().versions.map((v) => ({
+      name: v.name, state: v.state, removed: v.state === 'removed', base: `${apiPrefix}/${v.name}`,
+      openapi: bundle.get(v.name) ? `${apiPrefix}/${v.name}/openapi.json` : null,
+    })),
   }));
   return app;
+}
+
+/**
+ * `info` members that mark a removed version's document: it stays readable for migration, but
+ * says plainly that the version answers 410 (or 404) everywhere.
+ */
+function removedInfoOf(options: { runtime: LifecycleRuntime; name: string; status: number }): Record<string, unknown> {
+  const { runtime, name } = options;
+  const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
+  if (!removed.removed) return {};
+  const sunset = formatIsoInstant(removed.sunsetAt!);
+  const replacement = removed.removed.extensions.replacement;
+  return {
+    'x-removed': true,
+    'x-sunset': sunset,
+    description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
+  };
 }
 
 const discardingRecorder: UsageRecorder = { record: () => {}, flush: async () => {}, close: async () => {}, stats: () => ({ buffered: 0, shed: 0, failures: 0 }) };

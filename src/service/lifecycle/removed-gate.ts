@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import type { UsageRecorder } from '../usage/usage-recorder.ts';
+import type { LifecycleRuntime } from './runtime.ts';
+
+/** Options for {@link installRemovedVersionGate}. */
+export interface RemovedVersionGateOptions {
+  runtime: LifecycleRuntime;
+  recorder: UsageRecorder;
+  clock: Clock;
+  /** Where the API lives, for example `/api`. */
+  prefix: string;
+  clientIdOf: (request: FastifyRequest) => string;
+}
+
+/**
+ * Answer every request to a removed version (or removed endpoint) with its 410/404 problem before
+ * authentication, rate limiting or any storage work: the version is gone for everyone, with or
+ * without credentials. Every route and method under `/api/v<n>` is covered (the not-found handler
+ * covers paths with no route); only the version's OpenAPI document stays readable, for migration.
+ * The call is still recorded for usage monitoring, by client address since no credential has
+ * been read yet.
+ *
+ * @example
+ * ```ts
+ * installRemovedVersionGate(app, { runtime, recorder, clock, prefix: '/api', clientIdOf });
+ * ```
+ */
+export function installRemovedVersionGate(app: FastifyInstance, options: RemovedVersionGateOptions): void {
+  const { runtime, recorder, clock } = options;
+  const versioned = new RegExp(`^${options.prefix}/(v[0-9]+)(/.*)?$`);
+  app.addHook('onRequest', async (request, reply) => {
+    // The matched route's pattern (Accept-negotiated requests are already rewritten to it).
+    const match = versioned.exec(request.routeOptions.url ?? '');
+    if (!match || match[2] === '/openapi.json') return;
+    const version = match[1]!;
+    if (!runtime.versions().some((v) => v.name === version)) return;
+    const path = (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}');
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const verdict = runtime.verdict({ version, method, path });
+    if (!verdict.removed) return;
+    recorder.record({ version, endpoint: `${method} ${path}`, clientId: options.clientIdOf(request), at: clock.now() });
+    reply.headers(verdict.headers);
+    throw verdict.removed;
+  });
+}
