@@ -26,7 +26,7 @@ import { installRemovedVersionGate } from '../lifecycle/removed-gate.ts';
 import { createLifecycleRuntime, type LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
-import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
+import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 
 /** Options for {@link buildApp}. */
@@ -111,9 +111,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installRemovedVersionGate(app, { runtime, recorder, clock, prefix: apiPrefix, clientIdOf });
   const removedInfo = (name: string) => removedInfoOf({ runtime, name, status: settings.removedStatus });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
+  const limits = { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock };
+  // Before authentication: anonymous traffic and addresses over their budget cost no database read.
+  installAddressRateLimit(app, limits);
   installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
-  installRateLimit(app, { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock });
+  installRateLimit(app, limits);
   installAuthorization(app, { requirement: requiredRole });
   installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
   if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
