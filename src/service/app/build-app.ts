@@ -11,6 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { serializeRequest } from './log-serializers.ts';
+import { parseTimeoutSettings, toServerOptions } from './timeouts.ts';
 import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
@@ -67,6 +68,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
   const rateLimit = parseRateLimitSettings({ file: config.file, errors });
+  const timeouts = toServerOptions(parseTimeoutSettings({ file: config.file, errors }));
   if (errors.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
   }
@@ -82,7 +84,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     bodyLimit: config.bodyLimit,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
-    http: { maxHeaderSize: 64 * 1024 },
+    ...timeouts,
+    http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
