@@ -41,4 +41,6 @@ export const statusOf: Record<ErrorCode, number> = {
   STORAGE_UNAVAILABLE: 503,
   TRANSITION_NOT_ALLOWED: 409,
   LAST_ADMIN_KEY: 409,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };

@@ -40,6 +40,8 @@ export const ErrorCode = {
   StorageUnavailable: 'STORAGE_UNAVAILABLE',
   TransitionNotAllowed: 'TRANSITION_NOT_ALLOWED',
   LastAdminKey: 'LAST_ADMIN_KEY',
+  RequestTimeout: 'REQUEST_TIMEOUT',
+  HeadersTooLarge: 'HEADERS_TOO_LARGE',
 } as const;
 
 /** One of the stable error code strings. */
@@ -78,4 +80,6 @@ export const errorTitles: Record<ErrorCode, string> = {
   STORAGE_UNAVAILABLE: 'Storage unavailable',
   TRANSITION_NOT_ALLOWED: 'Lifecycle transition not allowed',
   LAST_ADMIN_KEY: 'Last admin key',
+  REQUEST_TIMEOUT: 'Request timeout',
+  HEADERS_TOO_LARGE: 'Request headers too large',
 };

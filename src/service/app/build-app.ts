@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
-import { fromFrameworkError, sendProblem } from '../../http/index.ts';
+import { fromFrameworkError, handleClientError, sendProblem } from '../../http/index.ts';
 import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
@@ -86,6 +86,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     ...timeouts,
     http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },
+    // Parser errors (431, 408, bad chunking, request smuggling attempts) are problems too.
+    clientErrorHandler: handleClientError,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
