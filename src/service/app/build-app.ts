@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
-import { fromFrameworkError, handleClientError, sendProblem } from '../../http/index.ts';
+import { fromFrameworkError, handleClientError, installJsonBody, sendProblem } from '../../http/index.ts';
 import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
@@ -97,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rewriteUrl: createVersionRewriter({ bundle, prefix: apiPrefix, vendor, reserved: ['versions'] }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   });
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
   const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
