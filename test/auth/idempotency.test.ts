@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertProblem } from '../support/assertions.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { adminHeaders, createTestApp } from '../support/test-app.ts';
 
 const post = (payload: object, key?: string) => ({ method: 'POST' as const, url: '/api/v2/users', payload, headers: key === undefined ? {} : { 'idempotency-key': key } });
 
@@ -34,7 +34,7 @@ test('the same key with another body is 422; malformed keys are 400', async () =
 
 test('keys are per client and expire after 24 hours', async () => {
   const t = await createTestApp();
-  const { key } = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload: { name: 'w', roles: ['read', 'write'] } })).json();
+  const { key } = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'w', roles: ['read', 'write'] } })).json();
   await t.app.inject(post({ name: 'Ada' }, 'shared'));
   const other = await t.app.inject({ ...post({ name: 'Ada' }, 'shared'), headers: { 'idempotency-key': 'shared', authorization: `Bearer ${key}` } });
   assert.equal(other.headers['idempotent-replayed'], undefined, 'another client, another record');

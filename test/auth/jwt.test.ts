@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { exportJWK, SignJWT } from 'jose';
 import { assertProblem } from '../support/assertions.ts';
-import { createTestApp, testEpoch } from '../support/test-app.ts';
+import { adminHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const secret = 'a-test-secret-that-is-32-chars-long!!';
 const seconds = Math.floor(testEpoch / 1000);
@@ -24,7 +24,7 @@ describe('HS256 tokens', () => {
     const reader = await sign({ ...base, client_id: 'svc', scope: 'read' });
     assert.equal((await t.app.inject({ url: '/api/v1/users', headers: bearer(reader) })).statusCode, 200);
     assertProblem(await t.app.inject({ method: 'DELETE', url: '/api/v1/users/1', headers: bearer(reader) }), { status: 403 });
-    const usage = (await t.app.inject({ url: '/admin/v1/versions/v1/calls' })).json();
+    const usage = (await t.app.inject({ url: '/admin/v1/versions/v1/calls', headers: adminHeaders })).json();
     assert.deepEqual([...new Set(usage.data.map((c: { clientId: string }) => c.clientId))].sort(), ['jwt:client-7', 'jwt:svc']);
     await t.close();
   });

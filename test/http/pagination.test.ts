@@ -20,7 +20,8 @@ describe('pagination', () => {
   let t: TestApp;
   let ids: number[];
   before(async () => {
-    t = await createTestApp();
+    // Walking every page of every version takes more than the default 100 requests a minute.
+    t = await createTestApp({ rateLimitMax: 10_000 });
     ids = await seedUsers(t.storage, 45);
   });
   after(() => t.close());
