@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
+import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
 
@@ -78,3 +79,23 @@ for (const [how, status, setup] of [
     });
   });
 }
+
+describe('the 401-versus-410 order', () => {
+  it('puts the version first: gone is gone, whoever asks; an active version still asks for credentials', async () => {
+    const t = await createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify({
+      versions: { v0: { releasedAt: '2023-01-01T00:00:00Z', removed: true, replacement: 'v2' }, v1: { removed: true }, v2: {} },
+    }) } });
+    const reader = (await createApiKey({ store: t.storage.apiKeys, name: 'r', roles: ['read'], now: testEpoch })).key;
+    const bad = 'Bearer vk_0000000000000000.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    for (const url of ['/api/v1/users', '/api/v0/users']) {
+      assertProblem(await t.app.inject({ url, headers: { authorization: '' } }), { status: 410, code: 'VERSION_REMOVED' });
+      assertProblem(await t.app.inject({ url, headers: { authorization: bad } }), { status: 410, code: 'VERSION_REMOVED' });
+      // 410 before 403 as well: a reader's POST is not a permission question on a removed version.
+      assertProblem(await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${reader}` }, payload: { name: 'x' } }), { status: 410, code: 'VERSION_REMOVED' });
+    }
+    assertProblem(await t.app.inject({ url: '/api/v2/users', headers: { authorization: '' } }), { status: 401, code: 'UNAUTHENTICATED' });
+    assertProblem(await t.app.inject({ url: '/api/v2/users', headers: { authorization: bad } }), { status: 401, code: 'UNAUTHENTICATED' });
+    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${reader}` }, payload: { name: 'x' } }), { status: 403, code: 'FORBIDDEN' });
+    await t.close();
+  });
+});
