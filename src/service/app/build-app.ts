@@ -23,8 +23,8 @@ import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
-import { installRemovedVersionGate } from '../lifecycle/removed-gate.ts';
-import { createLifecycleRuntime, type LifecycleRuntime } from '../lifecycle/runtime.ts';
+import { installRemovedVersionGate, removedDocumentInfo } from '../lifecycle/removed-gate.ts';
+import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
@@ -83,8 +83,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,
-    // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     ...timeouts,
+    // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },
     // Parser errors (431, 408, bad chunking, request smuggling attempts) are problems too.
     clientErrorHandler: handleClientError,
@@ -114,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.headers(runtime.listHeaders());
   });
   installRemovedVersionGate(app, { runtime, recorder, clock, prefix: apiPrefix, clientIdOf });
-  const removedInfo = (name: string) => removedInfoOf({ runtime, name, status: settings.removedStatus });
+  const removedInfo = (name: string) => removedDocumentInfo({ runtime, name, status: settings.removedStatus });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
   const limits = { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock };
   // Before authentication: anonymous traffic and addresses over their budget cost no database read.
@@ -164,23 +164,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     })),
   }));
   return app;
-}
-
-/**
- * `info` members that mark a removed version's document: it stays readable for migration, but
- * says plainly that the version answers 410 (or 404) everywhere.
- */
-function removedInfoOf(options: { runtime: LifecycleRuntime; name: string; status: number }): Record<string, unknown> {
-  const { runtime, name } = options;
-  const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
-  if (!removed.removed) return {};
-  const sunset = formatIsoInstant(removed.sunsetAt!);
-  const replacement = removed.removed.extensions.replacement;
-  return {
-    'x-removed': true,
-    'x-sunset': sunset,
-    description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
-  };
 }
 
 const discardingRecorder: UsageRecorder = { record: () => {}, flush: async () => {}, close: async () => {}, stats: () => ({ buffered: 0, shed: 0, failures: 0 }) };
