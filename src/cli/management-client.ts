@@ -24,7 +24,7 @@ export type ManagementClient = (options: { method: string; path: string; body?: 
  * const { body } = await call({ method: 'GET', path: '/versions' });
  * ```
  */
-export async function createManagementClient(options: { env: Record<string, string | undefined>; server?: string; key?: string }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
+export async function createManagementClient(options: { env: Record<string, string | undefined>; server?: string; key?: string; now?: () => number }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
   if (options.server) {
     const key = options.key ?? options.env.VERSIONARY_KEY;
     if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
@@ -46,7 +46,7 @@ export async function createManagementClient(options: { env: Record<string, stri
   const adminKey = randomBytes(24).toString('base64url');
   const config = loadConfig({ env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey }, readFile: (p) => readFileSync(p, 'utf8') });
   const storage = await openStorage(config.database);
-  const app = await buildApp({ config, storage, clock: { now: Date.now } });
+  const app = await buildApp({ config, storage, clock: { now: options.now ?? Date.now } });
   return {
     call: async ({ method, path, body }) => {
       const res = await app.inject({ method: method as 'GET', url: `/admin/v1${path}`, headers: { authorization: `Bearer ${adminKey}` }, ...(body === undefined ? {} : { payload: body as object }) });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.)
@@ -29,23 +29,33 @@ export function contentTag(payload: string | Buffer): string {
   return `"c-${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
 }
 
+/** Options for {@link installCaching}. */
+export interface CachingOptions {
+  /**
+   * Requests whose answers depend on credentials (keys, contact emails, resources): their
+   * successful GETs are `no-store` too, so no cache, shared or private, keeps a copy.
+   */
+  isPrivate?: (request: FastifyRequest) => boolean;
+}
+
 /**
- * Every response says whether it may be cached: successful GETs are `private, no-cache` with a
- * strong ETag (answered 304 when `If-None-Match` matches); writes and errors are `no-store`.
+ * Every response says whether it may be cached: successful GETs of public documents are
+ * `private, no-cache`; those behind credentials, writes and errors are `no-store`. Successful
+ * GETs carry a strong ETag (answered 304 when `If-None-Match` matches).
  *
  * @example
  * ```ts
- * installCaching(app);
+ * installCaching(app, { isPrivate: (r) => r.url.startsWith('/admin/') });
  * ```
  */
-export function installCaching(app: FastifyInstance): void {
+export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe || reply.statusCode !== 200) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     }
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'private, no-cache');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', options.isPrivate?.(request) ? 'no-store' : 'private, no-cache');
     let etag = reply.getHeader('etag') as string | undefined;
     if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       etag = contentTag(payload);

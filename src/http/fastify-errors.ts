@@ -1,4 +1,4 @@
-import { ErrorCode, isVersionaryError, VersionaryError, type FieldError } from '../core/errors/index.ts';
+import { echo, ErrorCode, isVersionaryError, VersionaryError, type FieldError } from '../core/errors/index.ts';
 
 interface AjvIssue {
   instancePath?: string;
@@ -41,7 +41,7 @@ export function fromFrameworkError(error: unknown): VersionaryError | undefined 
   const known = e.code ? byFastifyCode[e.code] : undefined;
   if (known) return new VersionaryError({ ...known, cause: error });
   if (error instanceof SyntaxError || e.statusCode === 400) {
-    return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: e.message?.slice(0, 200) || 'The request is malformed.', cause: error });
+    return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: echo(e.message ?? '') || 'The request is malformed.', cause: error });
   }
   if (e.statusCode === 413) return new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' });
   if (e.statusCode === 415) return new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' });
@@ -52,9 +52,9 @@ function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
   const part = context === 'querystring' ? 'query' : context;
   const errors: FieldError[] = issues.slice(0, 20).map((issue) => {
     const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
-    const pointer = `/${part}${issue.instancePath ?? ''}${extra !== undefined ? `/${String(extra)}` : ''}`;
+    const pointer = echo(`/${part}${issue.instancePath ?? ''}${extra !== undefined ? `/${String(extra)}` : ''}`);
     const detail = issue.keyword === 'additionalProperties'
-      ? `unknown field "${String(extra)}" for this API version`
+      ? `unknown field "${echo(String(extra))}" for this API version`
       : issue.keyword === 'required' ? `"${String(extra)}" is required` : (issue.message ?? 'is invalid');
     return { pointer, detail };
   });

@@ -1,4 +1,8 @@
 export { installCaching, etagMatches, contentTag } from './caching.ts';
+export type { CachingOptions } from './caching.ts';
+export { installSecurityHeaders, securityHeaders } from './security-headers.ts';
+export { clientErrorResponse, handleClientError } from './client-errors.ts';
+export { installJsonBody } from './json-body.ts';
 export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './negotiation.ts';
 export type { VersionRewriterOptions } from './negotiation.ts';
 export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';

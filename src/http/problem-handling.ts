@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
@@ -48,7 +48,7 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
     if (match && !options.bundle.byNumber(Number(match[1]))) {
       return sendProblem(reply, new VersionaryError({
         code: ErrorCode.VersionUnknown,
-        detail: `v${match[1]} is not a published version. Supported versions: ${supported.join(', ')}.`,
+        detail: `${echo(`v${match[1]}`)} is not a published version. Supported versions: ${supported.join(', ')}.`,
         extensions: { supportedVersions: supported },
       }));
     }
@@ -68,6 +68,6 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
         return sendProblem(reply, fromFrameworkError(error) ?? internalError());
       }
     }
-    return sendProblem(reply, new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${path.split('?')[0]}.` }));
+    return sendProblem(reply, new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.` }));
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, errorTitles, VersionaryError } from '../core/errors/index.ts';
+import { echo, ErrorCode, errorTitles, VersionaryError } from '../core/errors/index.ts';
 import { statusOf } from './status-table.ts';
 
 /** An RFC 9457 problem details body. */
@@ -41,16 +41,19 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
     type: problemType(error.code),
     title: errorTitles[error.code],
     status,
-    detail: error.detail,
+    // A last bound on what any message repeats; the messages themselves echo at most 200 characters.
+    detail: echo(error.detail, 2000),
     code: error.code,
-    ...(instance ? { instance } : {}),
+    // A cut URI would name another resource, so an overlong one is left out rather than cut.
+    ...(instance && instance.length <= 2000 ? { instance } : {}),
     ...(error.errors ? { errors: error.errors } : {}),
   };
   return { status, body };
 }
 
 /**
- * Send an error as `application/problem+json` with its headers and `Cache-Control: no-store`.
+ * Send an error as `application/problem+json` with its headers, `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff`.
  *
  * @example
  * ```ts
@@ -64,6 +67,8 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
     .code(status)
     .header('content-type', 'application/problem+json; charset=utf-8')
     .header('cache-control', 'no-store')
+    // Also here: router failures are answered before any hook runs.
+    .header('x-content-type-options', 'nosniff')
     .serializer(JSON.stringify)
     .send(body);
 }

@@ -16,7 +16,8 @@ test('docs/errors.md lists every error code with its status and title, and nothi
   }
 });
 
-test('client errors map to 4xx and only definition, config and unexpected failures to 500', () => {
+test('client errors map to 4xx; only definition, config and unexpected failures to 500, and storage outages to 503', () => {
   const fiveHundreds = Object.entries(statusOf).filter(([, s]) => s >= 500).map(([c]) => c).sort();
-  assert.deepEqual(fiveHundreds, ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION']);
+  assert.deepEqual(fiveHundreds, ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION', 'STORAGE_UNAVAILABLE']);
+  assert.equal(statusOf.STORAGE_UNAVAILABLE, 503);
 });

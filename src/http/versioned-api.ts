@@ -110,7 +110,7 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         if (project && out !== undefined) out = project(out);
         if (result.location) reply.header('location', base + result.location);
         if (result.revision !== undefined) reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
-        for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+        for (const [name, value] of Object.entries(result.headers ?? {})) setOrJoin(reply, name, value);
         if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
         reply.code(result.status);
         return out === undefined ? reply.send() : out;
@@ -145,4 +145,24 @@ function registerMethodGuard(app: FastifyInstance, options: { url: string; metho
       });
     },
   });
+}
+
+/** Fields that hold a list: a handler's value joins what the hooks set (a deprecation `Link` and a pagination `Link` both stay). */
+const listFields = new Set(['link', 'vary']);
+
+/**
+ * Set a response header, or for a list-valued field append to the value already there.
+ *
+ * @example
+ * ```ts
+ * setOrJoin(reply, 'link', '</api/v1/users?cursor=x>; rel="next"');
+ * ```
+ */
+export function setOrJoin(reply: FastifyReply, name: string, value: string): void {
+  const existing = reply.getHeader(name);
+  if (!listFields.has(name.toLowerCase()) || existing === undefined || existing === '') {
+    reply.header(name, value);
+    return;
+  }
+  reply.header(name, `${Array.isArray(existing) ? existing.join(', ') : String(existing)}, ${value}`);
 }

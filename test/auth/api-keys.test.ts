@@ -39,7 +39,7 @@ test('a 20 kB token over a real socket is a 401 problem', async () => {
 });
 
 test('keys: created with roles, shown once, listed without secrets, revoked at once', async () => {
-  const t = await createTestApp();
+  const t = await createTestApp({ admin: true });
   const created = await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload: { name: 'reader', roles: ['read'], contact: 'ops@example.com' } });
   assert.equal(created.statusCode, 201);
   const { id, key, roles } = created.json();
@@ -66,7 +66,7 @@ test('keys: created with roles, shown once, listed without secrets, revoked at o
 });
 
 test('bad key requests are 400, and a writer can write but not manage', async () => {
-  const t = await createTestApp();
+  const t = await createTestApp({ admin: true });
   for (const payload of [{ name: 'x', roles: ['root'] }, { name: '', roles: ['read'] }, { roles: ['read'] }, { name: 'x', roles: [] }, { name: 'x', roles: ['read'], contact: 'nope' }]) {
     assert.equal((await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload })).statusCode, 400, JSON.stringify(payload));
   }

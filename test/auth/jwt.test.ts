@@ -3,7 +3,7 @@ import { generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { exportJWK, SignJWT } from 'jose';
 import { assertProblem } from '../support/assertions.ts';
-import { createTestApp, testEpoch } from '../support/test-app.ts';
+import { adminHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const secret = 'a-test-secret-that-is-32-chars-long!!';
 const seconds = Math.floor(testEpoch / 1000);
@@ -24,7 +24,7 @@ describe('HS256 tokens', () => {
     const reader = await sign({ ...base, client_id: 'svc', scope: 'read' });
     assert.equal((await t.app.inject({ url: '/api/v1/users', headers: bearer(reader) })).statusCode, 200);
     assertProblem(await t.app.inject({ method: 'DELETE', url: '/api/v1/users/1', headers: bearer(reader) }), { status: 403 });
-    const usage = (await t.app.inject({ url: '/admin/v1/versions/v1/calls' })).json();
+    const usage = (await t.app.inject({ url: '/admin/v1/versions/v1/calls', headers: adminHeaders })).json();
     assert.deepEqual([...new Set(usage.data.map((c: { clientId: string }) => c.clientId))].sort(), ['jwt:client-7', 'jwt:svc']);
     await t.close();
   });
@@ -100,5 +100,54 @@ describe('a JWKS URL', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('token lifetime', () => {
+  const env = { VERSIONARY_JWT_SECRET: secret };
+  const key = new TextEncoder().encode(secret);
+  const raw = (claims: Record<string, unknown>) => new SignJWT({ sub: 'c', scope: 'read', ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+  const status = async (t: Awaited<ReturnType<typeof createTestApp>>, token: string) => (await t.app.inject({ url: '/api/v2/users', headers: bearer(token) })).statusCode;
+
+  it('refuses a token without exp, however fresh', async () => {
+    const t = await createTestApp({ env });
+    const res = await t.app.inject({ url: '/api/v2/users', headers: bearer(await raw({ iat: seconds })) });
+    assertProblem(res, { status: 401, code: 'UNAUTHENTICATED' });
+    assert.match(String(res.headers['www-authenticate']), /error="invalid_token"/);
+    assert.equal(await status(t, await raw({ iat: seconds, exp: seconds + 600 })), 200, 'the same token with exp is accepted');
+    await t.close();
+  });
+
+  it('refuses a token older or longer-lived than the maximum age (24 hours by default)', async () => {
+    const t = await createTestApp({ env });
+    assert.equal(await status(t, await raw({ iat: seconds - 25 * 3600, exp: seconds + 600 })), 401, 'issued 25 h ago');
+    assert.equal(await status(t, await raw({ exp: seconds + 48 * 3600 })), 401, 'no iat, expires in 48 h');
+    assert.equal(await status(t, await raw({ iat: seconds - 23 * 3600, exp: seconds + 600 })), 200, 'issued 23 h ago');
+    assert.equal(await status(t, await raw({ exp: seconds + 23 * 3600 })), 200, 'no iat, expires in 23 h');
+    await t.close();
+  });
+
+  it('takes the maximum age and the clock skew from the environment', async () => {
+    const t = await createTestApp({ env: { ...env, VERSIONARY_JWT_MAX_TOKEN_AGE: String(72 * 3600), VERSIONARY_JWT_CLOCK_SKEW: '0' } });
+    assert.equal(await status(t, await raw({ iat: seconds - 48 * 3600, exp: seconds + 48 * 3600 })), 200, 'within 72 h');
+    assert.equal(await status(t, await raw({ iat: seconds, exp: seconds - 10 })), 401, 'no skew: expired 10 s ago');
+    await t.close();
+    await assert.rejects(createTestApp({ env: { ...env, VERSIONARY_JWT_MAX_TOKEN_AGE: 'a day', VERSIONARY_JWT_CLOCK_SKEW: '3600' } }), (error: Error & { detail?: string }) => {
+      assert.match(String(error.detail), /VERSIONARY_JWT_MAX_TOKEN_AGE must be a whole number of seconds/);
+      assert.match(String(error.detail), /VERSIONARY_JWT_CLOCK_SKEW must be a whole number of seconds from 0 to 300/);
+      return true;
+    });
+  });
+});
+
+describe('issued-at', () => {
+  it('refuses a token issued in the future beyond the clock skew', async () => {
+    const t = await createTestApp({ env: { VERSIONARY_JWT_SECRET: secret } });
+    const key = new TextEncoder().encode(secret);
+    const at = (iat: number) => new SignJWT({ sub: 'c', scope: 'read', iat, exp: seconds + 3600 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const future = await t.app.inject({ url: '/api/v2/users', headers: bearer(await at(seconds + 600)) });
+    assertProblem(future, { status: 401, code: 'UNAUTHENTICATED' });
+    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(await at(seconds + 20)) })).statusCode, 200, 'within 30 s of skew');
+    await t.close();
   });
 });

@@ -9,13 +9,19 @@ interface Page {
   meta: { limit: number; nextCursor: string | null; next: string | null };
 }
 
-const linkNext = (value: unknown): string | undefined => /^<([^>]+)>; rel="next"$/.exec(String(value ?? ''))?.[1];
+/** The target of the one `rel="next"` link among a response's links (v1 also carries its deprecation links). */
+const linkNext = (value: unknown): string | undefined => {
+  const next = String(value ?? '').split(/,\s*(?=<)/).filter((link) => /; rel="next"$/.test(link));
+  assert.ok(next.length <= 1, `one next link in ${String(value)}`);
+  return next.length === 1 ? /^<([^>]+)>/.exec(next[0]!)?.[1] : undefined;
+};
 
 describe('pagination', () => {
   let t: TestApp;
   let ids: number[];
   before(async () => {
-    t = await createTestApp();
+    // Walking every page of every version takes more than the default 100 requests a minute.
+    t = await createTestApp({ rateLimitMax: 10_000 });
     ids = await seedUsers(t.storage, 45);
   });
   after(() => t.close());
@@ -134,5 +140,24 @@ describe('pagination', () => {
     assert.equal(second.meta.next, null);
     assert.equal(new Set([...page.data, ...second.data].map((p) => p.id)).size, 25);
     assertFieldErrors(await t.app.inject({ url: `/api/v2/users/${userId}/posts?limit=101` }), '/query/limit');
+  });
+});
+
+describe('a paginated list of a deprecated version', () => {
+  it('keeps its deprecation and successor links beside the next link', async () => {
+    const t = await createTestApp();
+    await seedUsers(t.storage, 3);
+    for (const [url, headers] of [['/api/v1/users?limit=1', {}], ['/api/users?limit=1', { accept: 'application/json; version=1' }]] as const) {
+      const res = await t.app.inject({ url, headers });
+      assert.equal(res.statusCode, 200);
+      const links = String(res.headers.link).split(/,\s*(?=<)/);
+      assert.deepEqual(links.map((l) => /rel="([^"]+)"/.exec(l)?.[1]).sort(), ['deprecation', 'next', 'successor-version'], String(res.headers.link));
+      assert.ok(links.includes('</api/versions/v1/migration-guide>; rel="deprecation"'));
+      assert.ok(links.includes('</api/v2/openapi.json>; rel="successor-version"'));
+      assert.ok(res.headers.deprecation && res.headers.sunset, 'the other deprecation headers stay too');
+    }
+    const v2 = await t.app.inject({ url: '/api/v2/users?limit=1' });
+    assert.match(String(v2.headers.link), /^<[^>]+>; rel="next"$/, 'v2 carries only the next link');
+    await t.close();
   });
 });

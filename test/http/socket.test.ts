@@ -79,11 +79,19 @@ describe('over a real socket', () => {
     assert.equal(status, 413);
   });
 
-  it('accepts a body just under the limit', async () => {
-    const res = await fetch(`${base}/api/v2/users/0/posts`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', body: 'b'.repeat(1000 * 1000) }) });
-    // Under the limit, so it is parsed and validated: 400 (body too long for the schema), not 413.
-    assert.equal(res.status, 400);
-    await res.arrayBuffer();
+  it('accepts a body one byte under the limit, and refuses one exactly a byte over', async () => {
+    const limit = 1024 * 1024;
+    // A valid post padded with JSON whitespace, so the size is all that differs.
+    const json = JSON.stringify({ name: 'Under' });
+    const under = json + ' '.repeat(limit - 1 - Buffer.byteLength(json));
+    const headers = { ...adminHeaders, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/v2/users`, { method: 'POST', headers, body: under });
+    assert.equal(Buffer.byteLength(under), limit - 1);
+    assert.equal(created.status, 201, await created.clone().text());
+    assert.equal((await created.json() as { name: string }).name, 'Under');
+    const over = await fetch(`${base}/api/v2/users`, { method: 'POST', headers, body: `${under}  ` });
+    assert.equal(over.status, 413);
+    await over.arrayBuffer();
   });
 });
 

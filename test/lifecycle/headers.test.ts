@@ -138,7 +138,7 @@ test('a version flagged removed refuses even an endpoint with its own, later-end
 
 test('a migration URL that cannot go in a Link header is refused where it is given', async () => {
   await assert.rejects(createTestApp(config({ versions: { v1: { releasedAt: '2024-01-01T00:00:00Z', migrationUrl: 'https://x.example/a b' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } })), /migrationUrl/);
-  const t = await createTestApp();
+  const t = await createTestApp({ admin: true });
   const put = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', payload: { noticeMonths: 9, migrationUrl: 'https://x.example/a b' } });
   assert.equal(put.statusCode, 400);
   const post = await t.app.inject({ method: 'POST', url: '/admin/v1/deprecations', payload: { version: 'v2', method: 'GET', path: '/users/{id}', migrationUrl: 'not a url' } });

@@ -54,7 +54,7 @@ test('schedules persist across a restart, and usage summaries match the calls ex
   const databasePath = join(dir, 'db.sqlite');
   try {
     const first = await createTestApp({ env, databasePath });
-    const key = async (name: string) => (await first.app.inject({ method: 'POST', url: '/admin/v1/api-keys', payload: { name, roles: ['read'] } })).json() as { id: string; key: string };
+    const key = async (name: string) => (await first.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: admin, payload: { name, roles: ['read'] } })).json() as { id: string; key: string };
     const [a, b, c] = [await key('a'), await key('b'), await key('c')];
     const calls = [[a, '/api/v1/users'], [b, '/api/v1/users'], [a, '/api/v1/users/5'], [c, '/api/v2/users']] as const;
     for (const [k, url] of calls) await first.app.inject({ url, headers: { authorization: `Bearer ${k.key}` } });

@@ -4,14 +4,24 @@ import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp } from '../../src/service/app/build-app.ts';
+import { hashKey } from '../../src/service/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/service/config/load-config.ts';
 import type { Storage } from '../../src/service/ports/index.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 
-/** The admin key every test app accepts; `app.inject` sends it unless a test sends its own credentials. */
+/** The admin key (`VERSIONARY_ADMIN_KEY`) every test app accepts; sent by default only with `admin: true`. */
 export const testAdminKey = 'test-admin-key-0123456789';
 export const adminHeaders = { authorization: `Bearer ${testAdminKey}` };
+
+/**
+ * A normal consumer's API key (roles `read` and `write`, no `admin`), stored in every test app:
+ * `app.inject` sends it unless the test sends its own credentials or asks for `admin: true`.
+ */
+export const testConsumerKey = `vk_00000000000c0de5.${'C'.repeat(43)}`;
+export const consumerHeaders = { authorization: `Bearer ${testConsumerKey}` };
+/** The consumer key's id: its client identifier in usage records and rate limits. */
+export const testConsumerId = 'key_00000000000c0de5';
 
 /** The instant every test app's clock stands at, unless told otherwise. */
 export const testEpoch = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -26,12 +36,21 @@ export interface TestAppOptions {
   databasePath?: string;
   /** Build the app with this bundle instead of the published versions. */
   bundle?: VersionBundle;
-  /** Send requests without the default admin credentials. */
+  /** Send requests without the default credentials. */
   anonymous?: boolean;
+  /** Send the admin key by default instead of the consumer key: for tests of the management API. */
+  admin?: boolean;
+  /**
+   * Raise the rate limit (requests per minute per client) above the default 100, for a suite
+   * that makes many requests and is not about rate limits. Only without `files`.
+   */
+  rateLimitMax?: number;
   /** Wrap the real storage, for the one test that needs a failing method. */
   wrapStorage?: (storage: Storage) => Storage;
   onVersionedRequest?: VersionedRequestHook[];
   now?: number;
+  /** Collect log lines here (the level still comes from `LOG_LEVEL`, silent by default). */
+  logStream?: { write(line: string): void };
 }
 
 /** A built app over a real SQLite store, plus what tests need to look inside. */
@@ -56,11 +75,12 @@ export interface TestApp {
  * ```
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  // Tests that bring no config get a limit high enough that volume tests never meet it.
-  const files = options.files ?? { '/default-test-config.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) };
-  const defaults = options.files ? {} : { VERSIONARY_CONFIG: '/default-test-config.json' };
+  // The service's own defaults, rate limits included: a test that needs more asks for it in `files`.
+  if (options.rateLimitMax !== undefined && options.files) throw new Error('rateLimitMax: put rateLimit in the config file instead');
+  const roomy: Record<string, string> | undefined = options.rateLimitMax === undefined ? undefined : { '/volume-test-config.json': JSON.stringify({ rateLimit: { max: options.rateLimitMax, windowSeconds: 60 } }) };
+  const files = options.files ?? roomy ?? {};
   const config = loadConfig({
-    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...defaults, ...options.env },
+    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...(roomy ? { VERSIONARY_CONFIG: '/volume-test-config.json' } : {}), ...options.env },
     readFile: (path) => {
       const text = files[path];
       if (text === undefined) throw Object.assign(new Error(`no test file ${path}`), { code: 'ENOENT' });
@@ -68,15 +88,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   const storage = await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
+  if (!(await storage.apiKeys.find(testConsumerId))) {
+    await storage.apiKeys.insert({ id: testConsumerId, name: 'test consumer', roles: ['read', 'write'], contact: null, hash: hashKey(testConsumerKey), createdAt: options.now ?? testEpoch, revokedAt: null });
+  }
   const clock = createFixedClock(options.now ?? testEpoch);
   const served = options.wrapStorage ? options.wrapStorage(storage) : storage;
   const app = await buildApp({
     config, storage: served, clock,
     ...(options.bundle ? { bundle: options.bundle } : {}),
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
-  if (!options.anonymous) sendDefaultCredentials(app);
+  if (!options.anonymous) sendDefaultCredentials(app, options.admin ? adminHeaders.authorization : consumerHeaders.authorization);
   let closed = false;
   return {
     app, storage, db: storage.db, clock, config,
@@ -90,16 +114,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /**
- * Make `app.inject` send the admin key unless the request carries its own `authorization` or
+ * Make `app.inject` send `authorization` unless the request carries its own `authorization` or
  * `x-api-key` header (an empty string there means "send no credentials at all").
  */
-function sendDefaultCredentials(app: FastifyInstance): void {
+function sendDefaultCredentials(app: FastifyInstance, authorization: string): void {
   const inject = app.inject.bind(app) as (opts: InjectOptions | string) => Promise<LightMyRequestResponse>;
   const wrapped = (opts: InjectOptions | string) => {
     const options: InjectOptions = typeof opts === 'string' ? { url: opts } : { ...opts };
     const headers = { ...(options.headers ?? {}) } as Record<string, string>;
     const own = 'authorization' in headers || 'x-api-key' in headers;
-    if (!own) headers.authorization = adminHeaders.authorization;
+    if (!own) headers.authorization = authorization;
     for (const name of ['authorization', 'x-api-key']) if (headers[name] === '') delete headers[name];
     return inject({ ...options, headers });
   };

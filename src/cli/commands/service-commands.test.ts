@@ -52,7 +52,8 @@ describe('versionary keys and versions against the database', () => {
     assert.equal((await cli(['versions', 'deprecate', 'v7'])).code, 1);
     const ok = await cli(['versions', 'deprecate', 'v1', '--notice-months', '9']);
     assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stdout, /v1\s+sunset_window/);
+    // At the CLI's clock (2026-01-01): deprecated now, sunset 9 months (270 days) later.
+    assert.match(ok.stdout, /v1\s+deprecated\s+deprecated\s+2026-01-01T00:00:00\.000Z\s+2026-09-28T00:00:00\.000Z\s+v2/);
     assert.equal((await cli(['versions', 'deprecate', 'v1', '--notice-months', 'lots'])).code, 2);
     assert.equal((await cli(['versions', 'list', '--server', 'http://127.0.0.1:1'])).code, 2, 'no key for --server');
   });

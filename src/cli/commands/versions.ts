@@ -36,7 +36,7 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
     const body = action === 'deprecate' ? deprecationBody(values) : undefined;
     const server = readString(values, 'server');
     const key = readString(values, 'key');
-    const client = await createManagementClient({ env: io.env ?? {}, ...(server ? { server } : {}), ...(key ? { key } : {}) });
+    const client = await createManagementClient({ env: io.env ?? {}, now: () => io.now(), ...(server ? { server } : {}), ...(key ? { key } : {}) });
     try {
       const res = action === 'list'
         ? await client.call({ method: 'GET', path: '/versions' })

@@ -37,6 +37,11 @@ export const ErrorCode = {
   SpecInvalid: 'SPEC_INVALID',
   RefBroken: 'REF_BROKEN',
   Internal: 'INTERNAL',
+  StorageUnavailable: 'STORAGE_UNAVAILABLE',
+  TransitionNotAllowed: 'TRANSITION_NOT_ALLOWED',
+  LastAdminKey: 'LAST_ADMIN_KEY',
+  RequestTimeout: 'REQUEST_TIMEOUT',
+  HeadersTooLarge: 'HEADERS_TOO_LARGE',
 } as const;
 
 /** One of the stable error code strings. */
@@ -72,4 +77,9 @@ export const errorTitles: Record<ErrorCode, string> = {
   SPEC_INVALID: 'API description invalid',
   REF_BROKEN: 'Broken $ref',
   INTERNAL: 'Internal server error',
+  STORAGE_UNAVAILABLE: 'Storage unavailable',
+  TRANSITION_NOT_ALLOWED: 'Lifecycle transition not allowed',
+  LAST_ADMIN_KEY: 'Last admin key',
+  REQUEST_TIMEOUT: 'Request timeout',
+  HEADERS_TOO_LARGE: 'Request headers too large',
 };

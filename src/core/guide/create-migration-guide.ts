@@ -18,7 +18,7 @@ export interface MigrationGuideOptions {
   deprecatedAt: string;
   /** Explicit sunset date; default deprecatedAt + 6 months of 30 days. */
   sunsetAt?: string;
-  /** Explicit removal date; default deprecatedAt + 12 months of 30 days. */
+  /** Explicit removal date; default deprecatedAt + 12 months of 30 days, or the sunset when that is later. */
   removedAt?: string;
   /** Prose of the version change declarations, in order. */
   notes?: readonly string[];
@@ -40,7 +40,8 @@ export interface MigrationGuideOptions {
 export function createMigrationGuide(options: MigrationGuideOptions): MigrationGuide {
   const deprecated = parseIsoInstant(options.deprecatedAt);
   const sunset = options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : parseIsoInstant(options.sunsetAt);
-  const removed = options.removedAt === undefined ? addDays(deprecated, 12 * MONTH_DAYS) : parseIsoInstant(options.removedAt);
+  // A sunset beyond the default removal (a notice of 13 months, say) moves the removal with it.
+  const removed = options.removedAt === undefined ? Math.max(addDays(deprecated, 12 * MONTH_DAYS), sunset) : parseIsoInstant(options.removedAt);
   if (sunset < deprecated || removed < sunset) {
     throw new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: 'The timeline must run deprecated <= sunset <= removed.' });
   }

@@ -39,6 +39,10 @@ describe('createMigrationGuide', () => {
     assert.equal(guide.timeline.removedAt, '2027-03-01T10:00:00Z');
     assert.throws(() => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2025-01-01' }), (e) => isVersionaryError(e) && e.code === 'INVALID_SCHEDULE');
   });
+  it('moves the default removal to a sunset later than 12 months', () => {
+    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2027-02-01' });
+    assert.deepEqual(guide.timeline, { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2027-02-01T00:00:00Z', removedAt: '2027-02-01T00:00:00Z' });
+  });
   it('keeps the declared prose in order', () => {
     const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', notes: ['Lists are wrapped.', 'Users gain email.'] });
     assert.deepEqual(guide.notes, ['Lists are wrapped.', 'Users gain email.']);

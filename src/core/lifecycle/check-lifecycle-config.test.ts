@@ -24,6 +24,16 @@ describe('checkLifecycleConfig', () => {
     assert.deepEqual(enterprise.violations.map((v) => v.extensions.rule), ['notice-period']);
   });
 
+  it('asks no notice of a version that is already removed, even with no dates between its deprecation and sunset', () => {
+    const removed: LifecycleVersion[] = [
+      { ...good[0]!, schedule: { ...scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-01-01' }), removed: true } },
+      good[1]!,
+    ];
+    assert.deepEqual(checkLifecycleConfig({ versions: removed, audience: 'enterprise' }).violations, []);
+    const noGuide = [{ ...removed[0]!, migrationUrl: '' }, good[1]!];
+    assert.deepEqual(checkLifecycleConfig({ versions: noGuide }).violations.map((v) => v.extensions.rule), ['migration-guide']);
+  });
+
   it('reports every problem of every version at once', () => {
     const bad: LifecycleVersion[] = [
       { name: 'v1', releasedAt: at('2024-01-01'), schedule: scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2025-12-01' }) },

@@ -24,7 +24,7 @@ export interface CheckLifecycleConfigOptions {
 
 /**
  * Check the whole lifecycle configuration at start: well-formed versions, and every stored
- * schedule against every rule. Reports all violations and warnings at once; never throws.
+ * schedule against every rule (a removed version only against the replacement and guide rules). Reports all violations and warnings at once; never throws.
  *
  * @example
  * ```ts
@@ -38,6 +38,11 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
   for (const version of versions) {
     const { schedule } = version;
     if (!schedule) continue;
+    // A version already removed has no notice left to give: its dates are history, not a plan.
+    if (schedule.removed) {
+      violations.push(checkReplacementExists({ version: version.name, versions }), checkMigrationGuide(version));
+      continue;
+    }
     violations.push(
       checkSunsetOrder(schedule),
       checkConcreteSunset({ schedule }),

@@ -61,6 +61,12 @@ describe('parseAccept', () => {
     assert.equal(info.acceptsJson, true);
   });
 
+  it('reads every version parameter of a range, so two different ones are both seen', () => {
+    assert.deepEqual(parse('application/json; version=2; version=1').versions, [2, 1]);
+    assert.deepEqual(parse('application/vnd.versionary.v2+json; version=1').versions, [2, 1]);
+    assert.deepEqual(parse('application/json; version=2; version=2').versions, [2]);
+  });
+
   it('reads at most 32 ranges', () => {
     const header = [...Array.from({ length: 40 }, () => 'text/html'), 'application/vnd.versionary.v2+json'].join(', ');
     assert.deepEqual(parse(header).versions, []);

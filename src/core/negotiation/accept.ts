@@ -33,21 +33,25 @@ export function parseAccept(header: string | undefined, options: ParseAcceptOpti
   for (const range of header.split(',').slice(0, 32)) {
     const [rawType = '', ...params] = range.split(';');
     const type = rawType.trim().toLowerCase();
-    const parameters = new Map(params.map((p) => {
+    const parameters = params.map((p) => {
       const [k = '', v = ''] = p.split('=');
       return [k.trim().toLowerCase(), v.trim().replace(/^"|"$/g, '')] as const;
-    }));
-    if (parameters.get('q') !== undefined && Number(parameters.get('q')) === 0) continue;
+    });
+    const q = parameters.find(([k]) => k === 'q')?.[1];
+    if (q !== undefined && Number(q) === 0) continue;
+    // Every version parameter counts: `version=2; version=1` names two versions, a conflict to
+    // refuse rather than a choice to make quietly.
+    const versionParams = parameters.filter(([k]) => k === 'version').map(([, v]) => v);
     const vendor = vendorType.exec(type);
     if (vendor) {
       read({ raw: vendor[1] ?? '', info, source: type });
+      for (const version of versionParams) read({ raw: version, info, source: `${type}; version=${version}` });
       info.acceptsJson = true;
       continue;
     }
     if (jsonLike.test(type)) {
       info.acceptsJson = true;
-      const version = parameters.get('version');
-      if (version !== undefined) read({ raw: version, info, source: `${type}; version=${version}` });
+      for (const version of versionParams) read({ raw: version, info, source: `${type}; version=${version}` });
     }
   }
   info.versions = [...new Set(info.versions)];

@@ -1,4 +1,4 @@
-import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
 import { parseAccept } from './accept.ts';
 
 /** Where the version of a request came from. */
@@ -37,7 +37,7 @@ export function resolveVersion(options: ResolveVersionOptions): ResolvedVersion 
   const supported = { supportedVersions: options.supported };
   const named = options.supported.join(', ');
   if (info.malformed.length > 0) {
-    throw new VersionaryError({ code: ErrorCode.VersionMissing, detail: `Accept names a version that cannot be read (${info.malformed.join(', ')}). Supported versions: ${named}.`, extensions: supported });
+    throw new VersionaryError({ code: ErrorCode.VersionMissing, detail: `Accept names a version that cannot be read (${echo(info.malformed.join(', '))}). Supported versions: ${named}.`, extensions: supported });
   }
   if (info.versions.length > 1) {
     throw new VersionaryError({ code: ErrorCode.VersionConflict, detail: `Accept names several versions (${info.versions.map((v) => `v${v}`).join(', ')}); name one.`, extensions: supported });

@@ -68,6 +68,7 @@ export const revokeApiKeySchema = {
     204: Type.Null({ description: 'Revoked' }),
     400: problem('An unknown query parameter'),
     404: problem('No active key with this id'),
+    409: problem('The last active admin key, while no VERSIONARY_ADMIN_KEY is set'),
   },
 };
 

@@ -9,13 +9,16 @@ import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './adm
 
 /**
  * Key management: create (the secret is in this response only), list without secrets, revoke.
+ * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
  *
  * @example
  * ```ts
  * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
  * ```
  */
-export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clock: Clock }): void {
+export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clock: Clock; envAdminKey?: boolean }): void {
+  // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
+  let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
     const body = request.body as { name: string; roles: Role[]; contact?: string };
     const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
@@ -24,11 +27,24 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
   app.get('/api-keys', { schema: listApiKeysSchema }, async () => ({ data: (await options.apiKeys.list()).map(toPublic) }));
   app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
     const { id } = request.params as { id: string };
+    const run = revoking.then(() => revoke(id));
+    revoking = run.catch(() => undefined);
+    await run;
+    return reply.code(204).send();
+  });
+
+  async function revoke(id: string): Promise<void> {
+    const record = await options.apiKeys.find(id);
+    if (record && record.revokedAt === null && record.roles.includes('admin') && !options.envAdminKey && (await options.apiKeys.countActiveAdmins()) <= 1) {
+      throw new VersionaryError({
+        code: ErrorCode.LastAdminKey,
+        detail: `${id} is the last active admin key; revoking it would lock every operator out. Create another admin key first, or set VERSIONARY_ADMIN_KEY.`,
+      });
+    }
     if (!(await options.apiKeys.revoke({ id, at: options.clock.now() }))) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No active API key ${id.slice(0, 40)}.` });
     }
-    return reply.code(204).send();
-  });
+  }
 }
 
 function toPublic(r: ApiKeyRecord) {

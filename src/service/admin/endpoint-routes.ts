@@ -8,6 +8,7 @@ import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
 import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
 import { deprecateEndpointSchema } from './admin-schemas.ts';
+import { assertNotRemoved } from './version-routes.ts';
 
 /**
  * `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active.
@@ -23,6 +24,7 @@ export function registerEndpointAdminRoutes(app: FastifyInstance, options: { bun
     const method = input.method.toUpperCase();
     assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
     const version = options.bundle.get(input.version);
+    if (options.runtime.versions().some((v) => v.name === input.version)) assertNotRemoved(options.runtime, input.version);
     if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `${input.version} has no endpoint ${method} ${input.path}.` });
     }

@@ -56,6 +56,8 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
 
   app.put('/versions/:name/deprecation', { schema: scheduleDeprecationSchema }, async (request) => {
     const name = find((request.params as { name: string }).name).name;
+    // Checked before anything is written: the lifecycle has no way out of Removed.
+    assertNotRemoved(runtime, name);
     const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
     // Rescheduling is allowed: the new schedule is checked as if the version were current.
@@ -83,5 +85,24 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       data: result.items.map((c) => ({ version: c.version, endpoint: c.endpoint, clientId: c.clientId, at: formatIsoInstant(c.at) })),
       meta: { limit: page.limit, nextCursor: result.nextAfter === null ? null : encodeCursor(result.nextAfter) },
     };
+  });
+}
+
+/**
+ * Refuse (409 `TRANSITION_NOT_ALLOWED`) any lifecycle change to a version that is removed, by
+ * its flag or because its sunset has passed: the lifecycle has no transition out of Removed.
+ *
+ * @example
+ * ```ts
+ * assertNotRemoved(runtime, 'v1');
+ * ```
+ */
+export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
+  const flagged = runtime.versions().find((v) => v.name === name)?.schedule?.removed === true;
+  if (!flagged && !runtime.verdict({ version: name, method: 'GET', path: '/' }).removed) return;
+  throw new VersionaryError({
+    code: ErrorCode.TransitionNotAllowed,
+    detail: `${name} is removed, and the lifecycle has no way out of Removed: it cannot be rescheduled or deprecated again. Publish a new version instead.`,
+    extensions: { version: name, state: 'removed' },
   });
 }

@@ -2,8 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
-import { fromFrameworkError, sendProblem } from '../../http/index.ts';
-import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
+import { fromFrameworkError, handleClientError, installJsonBody, sendProblem } from '../../http/index.ts';
+import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
@@ -12,7 +12,9 @@ import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { createVersionDocument } from '../openapi/version-document.ts';
 import { registerManagementDocument } from '../openapi/management-document.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { serializeRequest } from './log-serializers.ts';
+import { parseTimeoutSettings, toServerOptions } from './timeouts.ts';
+import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
@@ -23,10 +25,11 @@ import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
+import { installRemovedVersionGate, removedDocumentInfo } from '../lifecycle/removed-gate.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
-import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
+import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 
 /** Options for {@link buildApp}. */
@@ -44,6 +47,8 @@ export interface BuildAppOptions {
   onVersionedRequest?: VersionedRequestHook[];
   /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 export const apiPrefix = '/api';
@@ -65,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
   const rateLimit = parseRateLimitSettings({ file: config.file, errors });
+  const timeouts = toServerOptions(parseTimeoutSettings({ file: config.file, errors }));
   if (errors.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
   }
@@ -74,20 +80,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
   });
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: {
+      level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'], serializers: { req: serializeRequest },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     bodyLimit: config.bodyLimit,
+    ...timeouts,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
-    http: { maxHeaderSize: 64 * 1024 },
+    http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },
+    // Parser errors (431, 408, bad chunking, request smuggling attempts) are problems too.
+    clientErrorHandler: handleClientError,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
-    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.url.slice(0, 200)}.` })),
+    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${echo(request.url.split('?')[0]!)}.` })),
     rewriteUrl: createVersionRewriter({ bundle, prefix: apiPrefix, vendor, reserved: ['versions'] }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   });
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
   const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
@@ -96,22 +108,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clearInterval(refresher);
     await recorder.close();
   });
-  const removedVersion = (name: string) => (bundle.get(name) ? undefined : runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
+  // Any version the lifecycle knows as removed, with or without code: unrouted paths under it answer its 410/404 too.
+  const removedVersion = (name: string) => (runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
+  installSecurityHeaders(app);
   installProblemHandling(app, { bundle, prefix: apiPrefix, vendor, removedVersion });
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(runtime.listHeaders());
   });
+  installRemovedVersionGate(app, { runtime, recorder, clock, prefix: apiPrefix, clientIdOf });
+  const removedInfo = (name: string) => removedDocumentInfo({ runtime, name, status: settings.removedStatus });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
+  const limits = { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock };
+  // Before authentication: anonymous traffic and addresses over their budget cost no database read.
+  installAddressRateLimit(app, limits);
   installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
-  installRateLimit(app, { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock });
+  installRateLimit(app, limits);
   installAuthorization(app, { requirement: requiredRole });
   installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
   if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
     const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
     options.onBootstrapKey?.(key);
   }
-  installCaching(app);
+  installCaching(app, { isPrivate: (request) => requiredRole(request) !== undefined });
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
@@ -121,7 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
     admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
+    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock, envAdminKey: config.adminKey !== undefined });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
     registerEndpointAdminRoutes(admin, { ...shared, bundle });
@@ -132,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
       // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
       return createVersionDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`, jwt: jwt !== undefined,
+        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`, jwt: jwt !== undefined, info: removedInfo(version.name),
         lifecycle: (op) => {
           const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
           return { deprecated: verdict.deprecated, removedStatus: settings.removedStatus, ...(verdict.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(verdict.sunsetAt) } : {}) };
@@ -143,7 +162,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async () => ({
     name: 'Versionary reference service',
-    versions: bundle.versions.map((v) => ({ name: v.name, base: `${apiPrefix}/${v.name}`, openapi: `${apiPrefix}/${v.name}/openapi.json` })),
+    versions: runtime.document().versions.map((v) => ({
+      name: v.name, state: v.state, removed: v.state === 'removed', base: `${apiPrefix}/${v.name}`,
+      openapi: bundle.get(v.name) ? `${apiPrefix}/${v.name}/openapi.json` : null,
+    })),
   }));
   return app;
 }

@@ -17,6 +17,8 @@ export interface AuthenticationOptions {
 const kFailure = Symbol.for('versionary.authFailure');
 type Marked = FastifyRequest & { [kFailure]?: VersionaryError };
 const maxCredential = 8192;
+/** `Retry-After` of a 503 when the key store cannot answer. */
+const storageRetrySeconds = 5;
 const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}` });
 
 /**
@@ -32,9 +34,18 @@ const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="vers
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
   app.addHook('onRequest', async (request) => {
+    assertSingleCredentialHeaders(request);
     const credential = readCredential(request);
     if (credential === undefined) return;
-    const principal = typeof credential === 'string' ? await verify(credential).catch(() => undefined) : undefined;
+    let principal: Principal | undefined;
+    try {
+      principal = typeof credential === 'string' ? await verify(credential) : undefined;
+    } catch (error) {
+      // The store could not answer: the credentials may well be valid, so this is not a 401.
+      request.log.error({ err: error }, 'credential check failed: storage unavailable');
+      (request as Marked)[kFailure] = new VersionaryError({ code: ErrorCode.StorageUnavailable, detail: 'The credentials could not be checked: storage is unavailable. Retry later.', headers: { 'retry-after': String(storageRetrySeconds) } });
+      return;
+    }
     if (principal) setPrincipal(request, principal);
     else (request as Marked)[kFailure] = new VersionaryError({ code: ErrorCode.Unauthenticated, detail: typeof credential === 'string' ? 'The credentials are not valid: unknown, revoked or expired key or token.' : credential.detail, headers: challenge('invalid_token') });
   });
@@ -44,8 +55,25 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
     }
     if (credential.startsWith('vk_')) return verifyApiKey({ store: options.apiKeys, key: credential });
-    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential);
+    // A token that fails verification is invalid (401), whatever jose threw.
+    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential).catch(() => undefined);
     return undefined;
+  }
+}
+
+/**
+ * Node keeps only the first of several `Authorization` headers and joins several `X-API-Key`s;
+ * either way the server would pick a credential the client did not mean. Refuse with 400.
+ */
+function assertSingleCredentialHeaders(request: FastifyRequest): void {
+  const raw = request.raw.rawHeaders;
+  const counts: Record<string, number> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'authorization' || name === 'x-api-key') counts[name] = (counts[name] ?? 0) + 1;
+  }
+  for (const [name, count] of Object.entries(counts)) {
+    if (count > 1) throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`, errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }] });
   }
 }
 

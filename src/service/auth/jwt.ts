@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { JwtConfig } from '../config/load-config.ts';
 import { isRole } from './api-keys.ts';
 import type { Principal } from './principal.ts';
@@ -9,9 +9,14 @@ export type JwtVerifier = (token: string) => Promise<Principal>;
 
 const asymmetric = ['RS256', 'ES256', 'EdDSA'];
 
+/** Defaults of {@link JwtConfig.maxTokenAgeSeconds} and {@link JwtConfig.clockSkewSeconds}. */
+export const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30 };
+
 /**
  * Build the JWT verifier from config. Only the configured algorithms are accepted (never
- * `none`); `exp` and `nbf` are checked with 30 s of clock skew; `sub` (or `client_id`) is the
+ * `none`); `exp` is required, and `exp`, `nbf` and `iat` are checked with the configured clock
+ * skew; a token may live no longer than `maxTokenAgeSeconds` (by `iat` when present, and by
+ * `exp`, so a token without `iat` cannot be minted for years); `sub` (or `client_id`) is the
  * client identifier and the space-separated `scope` claim maps to roles.
  *
  * @example
@@ -38,14 +43,30 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
   } else {
     throw new Error('no JWT key configured');
   }
+  const maxAge = config.maxTokenAgeSeconds ?? jwtDefaults.maxTokenAgeSeconds;
+  const skew = config.clockSkewSeconds ?? jwtDefaults.clockSkewSeconds;
   return async (token) => {
+    const at = now();
     const { payload } = await jwtVerify(token, key as Uint8Array, {
-      algorithms, clockTolerance: 30, currentDate: new Date(now()),
+      algorithms, clockTolerance: skew, currentDate: new Date(at), requiredClaims: ['exp'],
       ...(config.issuer ? { issuer: config.issuer } : {}), ...(config.audience ? { audience: config.audience } : {}),
     });
+    assertTokenAge({ payload, now: Math.floor(at / 1000), maxAge, skew });
     const subject = typeof payload.sub === 'string' ? payload.sub : typeof payload.client_id === 'string' ? payload.client_id : undefined;
     if (!subject || subject.length > 200) throw new Error('token has no sub or client_id');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
     return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt' };
   };
+}
+
+/**
+ * A token must not be issued in the future, nor outlive the maximum age: neither issued longer
+ * ago than that (`iat`) nor expiring further ahead than that (`exp`), each with the clock skew
+ * allowed.
+ */
+function assertTokenAge(options: { payload: JWTPayload; now: number; maxAge: number; skew: number }): void {
+  const { payload, now, maxAge, skew } = options;
+  if (typeof payload.iat === 'number' && payload.iat > now + skew) throw new Error('token issued in the future');
+  if (payload.exp! - now > maxAge + skew) throw new Error(`token expires more than ${maxAge} s ahead`);
+  if (typeof payload.iat === 'number' && now - payload.iat > maxAge + skew) throw new Error(`token issued more than ${maxAge} s ago`);
 }

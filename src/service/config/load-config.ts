@@ -32,6 +32,10 @@ export interface JwtConfig {
   jwks?: { kind: 'document'; document: unknown } | { kind: 'url'; url: string };
   issuer?: string;
   audience?: string;
+  /** `VERSIONARY_JWT_MAX_TOKEN_AGE`: the longest a token may live, in seconds (24 hours by default). */
+  maxTokenAgeSeconds?: number;
+  /** `VERSIONARY_JWT_CLOCK_SKEW`: seconds of clock difference tolerated on `exp`, `nbf` and `iat` (30 by default). */
+  clockSkewSeconds?: number;
 }
 
 /** Inputs of {@link loadConfig}: the environment and a way to read the config file. */
@@ -42,7 +46,7 @@ export interface LoadConfigOptions {
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** Top-level keys of the config file that some feature reads. */
-export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit']);
+export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit', 'timeouts']);
 
 /**
  * Parse the environment and the JSON config file once, at start, reporting every error at once.
@@ -148,6 +152,17 @@ function parseJwtConfig(options: { env: Record<string, string | undefined>; read
   }
   if (env.VERSIONARY_JWT_ISSUER) jwt.issuer = env.VERSIONARY_JWT_ISSUER;
   if (env.VERSIONARY_JWT_AUDIENCE) jwt.audience = env.VERSIONARY_JWT_AUDIENCE;
+  const seconds = (variable: string, range: { min: number; max: number }): number | undefined => {
+    const raw = env[variable];
+    if (raw === undefined) return undefined;
+    const value = /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= range.min && value <= range.max)) errors.push(`${variable} must be a whole number of seconds from ${range.min} to ${range.max}, not "${raw}"`);
+    return value;
+  };
+  const maxTokenAgeSeconds = seconds('VERSIONARY_JWT_MAX_TOKEN_AGE', { min: 60, max: 31 * 86_400 });
+  const clockSkewSeconds = seconds('VERSIONARY_JWT_CLOCK_SKEW', { min: 0, max: 300 });
+  if (maxTokenAgeSeconds !== undefined) jwt.maxTokenAgeSeconds = maxTokenAgeSeconds;
+  if (clockSkewSeconds !== undefined) jwt.clockSkewSeconds = clockSkewSeconds;
   const verifiers = [jwt.secret, jwt.publicKeyPem, jwt.jwks].filter((v) => v !== undefined).length;
   if (verifiers > 1) errors.push('set only one of VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY and VERSIONARY_JWT_JWKS');
   if (verifiers === 0 && (jwt.issuer || jwt.audience)) errors.push('VERSIONARY_JWT_ISSUER/AUDIENCE need a key: VERSIONARY_JWT_SECRET, _PUBLIC_KEY or _JWKS');

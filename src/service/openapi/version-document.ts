@@ -13,6 +13,8 @@ export interface VersionDocumentOptions {
   jwt: boolean;
   /** The lifecycle's word on an operation now, with its sunset as an ISO 8601 instant. */
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
+  /** Extra `info` members (a removed version's `x-removed`, `x-sunset` and note); they win over the defaults. */
+  info?: Record<string, unknown>;
 }
 
 const tagDescriptions: Record<string, string> = {
@@ -35,7 +37,7 @@ const tagDescriptions: Record<string, string> = {
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
   const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
-  const key = JSON.stringify([options.title, options.basePath, options.jwt, [...lifecycles.values()]]);
+  const key = JSON.stringify([options.title, options.basePath, options.jwt, options.info ?? {}, [...lifecycles.values()]]);
   const cache = built.get(options.version) ?? new Map<string, Record<string, unknown>>();
   built.set(options.version, cache);
   const hit = cache.get(key);
@@ -56,6 +58,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     info: {
       description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
       license: { name: 'MIT', identifier: 'MIT' },
+      ...options.info,
     },
     top: {
       servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': false }],

@@ -1,4 +1,5 @@
-export { installRateLimit } from './install-rate-limit.ts';
+export { installAddressRateLimit, installRateLimit } from './install-rate-limit.ts';
+export { addressKey } from './address-key.ts';
 export type { InstallRateLimitOptions } from './install-rate-limit.ts';
 export { createMemoryRateLimitStore } from './memory-store.ts';
 export type { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-store.ts';

@@ -145,7 +145,7 @@ describe('installRateLimit', () => {
   test('keys the store by clientIdOf: principal id, else ip:<address>', async () => {
     const keys: string[] = [];
     const memory = createMemoryRateLimitStore();
-    const store: RateLimitStore = { hit: (options) => { keys.push(options.key); return memory.hit(options); } };
+    const store: RateLimitStore = { hit: (options) => { keys.push(options.key); return memory.hit(options); }, peek: (options) => memory.peek(options) };
     const { app } = await tinyApp({ store });
     await get(app, { ip: '203.0.113.7' });
     await get(app, { ip: '203.0.113.7', principal: 'key_a:read' });
@@ -154,7 +154,7 @@ describe('installRateLimit', () => {
   });
 
   test('a failing store serves the request without RateLimit fields instead of failing it', async () => {
-    const store: RateLimitStore = { hit: async () => { throw new Error('redis down'); } };
+    const store: RateLimitStore = { hit: async () => { throw new Error('redis down'); }, peek: async () => { throw new Error('redis down'); } };
     const { app } = await tinyApp({ store });
     const res = await get(app);
     assert.equal(res.statusCode, 200);

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { clientIdOf, principalOf } from '../auth/principal.ts';
-import { policyFor, rateLimitFields } from './policy.ts';
+import { principalOf } from '../auth/principal.ts';
+import { addressKey } from './address-key.ts';
+import { policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitHit, RateLimitStore } from './store.ts';
 
 /** Options for {@link installRateLimit}. */
 export interface InstallRateLimitOptions {
@@ -16,10 +17,44 @@ export interface InstallRateLimitOptions {
 // The API and the management API are limited; `/healthz`, `/problems/…` and `/` are not, so probes
 // and docs keep answering while a client is throttled.
 const limitedPath = /^\/(?:api|admin)(?:[/?#]|$)/;
+const kCounted = Symbol.for('versionary.rateLimitCounted');
+type Counted = FastifyRequest & { [kCounted]?: true };
+const isLimited = (request: FastifyRequest) => limitedPath.test(request.routeOptions.url ?? request.url);
+const hasCredential = (request: FastifyRequest) => request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
 /**
- * Limit every request under `/api` and `/admin` with a fixed window per client (`clientIdOf`: the
- * principal's id, else `ip:<address>`). Every limited response carries `RateLimit-Policy` and
+ * The cheap refusal, registered BEFORE authentication so it costs no database read: a request
+ * without credentials is counted against its address (IPv6 grouped by /64) at once; a request
+ * with credentials from an address already over its budget (anonymous and failed attempts) is
+ * refused before its key is looked up. {@link installRateLimit}, after authentication, counts
+ * the rest: authenticated requests per principal, failed credentials per address.
+ *
+ * @example
+ * ```ts
+ * installAddressRateLimit(app, options); // then installAuthentication, then installRateLimit
+ * ```
+ */
+export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
+  const { settings, store, clock } = options;
+  if (!settings.enabled) return;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLimited(request)) return;
+    const key = addressKey(request.ip);
+    const policy = policyFor({ settings, roles: undefined });
+    const now = clock.now();
+    if (hasCredential(request)) {
+      const state = await guarded(request, () => store.peek({ key, now }));
+      if (!state || state.count < policy.max) return;
+    }
+    (request as Counted)[kCounted] = true;
+    const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
+    if (hit) applyHit({ reply, policy, hit, now });
+  });
+}
+
+/**
+ * Limit every request under `/api` and `/admin` with a fixed window per client (the principal's
+ * id, else the address: `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
  * `RateLimit`; over the limit the request fails with `RATE_LIMITED` (429) plus `Retry-After`.
  *
  * Hand-written rather than `@fastify/rate-limit` (checked at 11.2.0): that plugin emits only the
@@ -41,30 +76,38 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
   if (!settings.enabled) return;
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
-    if (!limitedPath.test(request.routeOptions.url ?? request.url)) return;
-    const policy = policyFor({ settings, roles: principalOf(request)?.roles });
+    if (!isLimited(request) || (request as Counted)[kCounted]) return;
+    const principal = principalOf(request);
+    const policy = policyFor({ settings, roles: principal?.roles });
     const now = clock.now();
-    const hit = await hitOrUndefined({ store, request, key: clientIdOf(request), windowMs: policy.windowSeconds * 1000, now });
-    if (!hit) return;
-    // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
-    const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
-    const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
-    if (hit.count > policy.max) {
-      throw new VersionaryError({
-        code: ErrorCode.RateLimited,
-        detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
-        headers: { ...fields, 'retry-after': String(resetSeconds) },
-      });
-    }
-    reply.headers(fields);
+    // Failed credentials count against the address, like anonymous traffic.
+    const key = principal?.id ?? addressKey(request.ip);
+    const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
+    if (hit) applyHit({ reply, policy, hit, now });
   });
 }
 
-async function hitOrUndefined(options: { store: RateLimitStore; request: FastifyRequest; key: string; windowMs: number; now: number }) {
+/** Refuse a hit over the limit (429 with `Retry-After`), else set the RateLimit fields. */
+function applyHit(options: { reply: FastifyReply; policy: AppliedPolicy; hit: RateLimitHit; now: number }): void {
+  const { policy, hit, now } = options;
+  // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
+  const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
+  const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+  if (hit.count > policy.max) {
+    throw new VersionaryError({
+      code: ErrorCode.RateLimited,
+      detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
+      headers: { ...fields, 'retry-after': String(resetSeconds) },
+    });
+  }
+  options.reply.headers(fields);
+}
+
+async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T | undefined> {
   try {
-    return await options.store.hit({ key: options.key, windowMs: options.windowMs, now: options.now });
+    return await work();
   } catch (error) {
-    options.request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
+    request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
     return undefined;
   }
 }

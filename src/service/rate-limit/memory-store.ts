@@ -57,6 +57,10 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
       windows.set(key, opened);
       return { ...opened };
     },
+    async peek({ key, now }: { key: string; now: number }): Promise<RateLimitHit | undefined> {
+      const current = windows.get(key);
+      return current && current.resetAt > now ? { ...current } : undefined;
+    },
     size: () => windows.size,
   };
 }

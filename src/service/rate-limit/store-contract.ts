@@ -47,6 +47,18 @@ export function runRateLimitStoreContract(options: RateLimitStoreContractOptions
     assert.equal((await store.hit({ key: 'client-b', windowMs: 60_000, now })).count, 1);
   });
 
+  test('peek reads the open window without counting, and nothing for an unknown key', async () => {
+    const store = await options.create();
+    assert.equal(await store.peek({ key: 'client-p', now }), undefined);
+    const hit = await store.hit({ key: 'client-p', windowMs: 60_000, now });
+    await store.hit({ key: 'client-p', windowMs: 60_000, now });
+    const peeked = await store.peek({ key: 'client-p', now });
+    assert.equal(peeked?.count, 2);
+    assert.ok(Math.abs(peeked!.resetAt - hit.resetAt) <= tolerance + 5);
+    assert.equal((await store.peek({ key: 'client-p', now }))?.count, 2, 'peeking counts nothing');
+    assert.equal((await store.hit({ key: 'client-p', windowMs: 60_000, now })).count, 3);
+  });
+
   test('concurrent hits are atomic: no two see the same count', async () => {
     const store = await options.create();
     const hits = await Promise.all(Array.from({ length: 50 }, () => store.hit({ key: 'client-a', windowMs: 60_000, now })));

@@ -28,4 +28,9 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(options: RateLimitHitOptions): Promise<RateLimitHit>;
+  /**
+   * The key's current window without counting anything: `undefined` when no window is open.
+   * Lets the limiter refuse an address that is over its budget before any costlier work.
+   */
+  peek(options: { key: string; now: number }): Promise<RateLimitHit | undefined>;
 }

@@ -41,5 +41,14 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
       const [count, ttl] = reply.map(Number) as [number, number];
       return { count, resetAt: now + ttl };
     },
+    async peek({ key, now }: { key: string; now: number }): Promise<RateLimitHit | undefined> {
+      const replies = await options.redis.multi().get(`${prefix}${key}`).pttl(`${prefix}${key}`).exec();
+      if (!replies || replies.length !== 2) throw new Error('the rate-limit peek transaction was aborted');
+      const failed = replies.find(([error]) => error)?.[0];
+      if (failed) throw failed;
+      const [count, ttl] = [replies[0]![1], replies[1]![1]];
+      if (count === null || Number(ttl) <= 0) return undefined;
+      return { count: Number(count), resetAt: now + Number(ttl) };
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
@@ -20,6 +20,8 @@ export interface SqliteStorageOptions {
 
 /**
  * Open (creating if needed) an embedded SQLite database, migrate it, and return the storage ports.
+ * The file and its `-wal` and `-shm` files are readable by the owner only (0600): they hold key
+ * hashes, contact emails and stored responses. Missing directories are created 0700.
  *
  * @example
  * ```ts
@@ -27,9 +29,12 @@ export interface SqliteStorageOptions {
  * ```
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const database = new Database(options.path);
-  database.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const database = ownerOnly(options.path, () => {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+    const opened = new Database(options.path);
+    opened.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    return opened;
+  });
   // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
   // prepared once per SQL text rather than once per query.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database as never) }) });
@@ -42,4 +47,20 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Run `open` with a umask that leaves new files and directories to their owner alone; it is
+ * synchronous, so nothing else in the process creates a file meanwhile. Files of an existing
+ * database (created by an older release, or copied in) are tightened to 0600 as well.
+ */
+function ownerOnly<T>(path: string, open: () => T): T {
+  if (path === ':memory:') return open();
+  const previous = process.umask(0o077);
+  try {
+    return open();
+  } finally {
+    process.umask(previous);
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) if (existsSync(file)) chmodSync(file, 0o600);
+  }
 }

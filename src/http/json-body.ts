@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Parse JSON bodies strictly, for every JSON media type the service takes:
+ * - a `Content-Encoding` other than `identity` is 415 (the server decodes none), checked before
+ *   the body is read;
+ * - a `charset` other than UTF-8 is 415 (JSON is UTF-8, RFC 8259);
+ * - bytes that are not valid UTF-8 are 400, rather than silently becoming U+FFFD;
+ * - a NUL character (U+0000) in any string or member name is 400: SQLite would cut the string
+ *   there and PostgreSQL cannot store it, so refusing it is the one answer every store keeps.
+ *
+ * @example
+ * ```ts
+ * installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
+ * ```
+ */
+export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    assertIdentityEncoding(request);
+    return payload;
+  });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(options.types, { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      assertUtf8Charset(request);
+      const text = decodeUtf8(body as Buffer);
+      parse(request, text, (error, value) => {
+        if (error) return done(error, undefined);
+        const pointer = findNul(value, '/body');
+        if (pointer !== undefined) {
+          return done(new VersionaryError({
+            code: ErrorCode.ValidationFailed,
+            detail: `The body holds a NUL character (U+0000) at ${echo(pointer)}; strings may not contain it.`,
+            errors: [{ pointer: echo(pointer), detail: 'contains U+0000' }],
+          }), undefined);
+        }
+        done(null, value);
+      });
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+}
+
+function assertIdentityEncoding(request: FastifyRequest): void {
+  const raw = request.headers['content-encoding'];
+  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  if (raw === undefined || !hasBody) return;
+  const codings = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  if (codings.every((c) => c === 'identity')) return;
+  throw new VersionaryError({
+    code: ErrorCode.UnsupportedMediaType,
+    detail: `Content-Encoding ${echo(codings.join(', '))} is not supported: send the body unencoded.`,
+    headers: { 'accept-encoding': 'identity' },
+  });
+}
+
+function assertUtf8Charset(request: FastifyRequest): void {
+  const type = request.headers['content-type'] ?? '';
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
+  if (charset === undefined || /^utf-8$/i.test(charset)) return;
+  throw new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: `The body must be UTF-8, not charset=${echo(charset)}.` });
+}
+
+function decodeUtf8(body: Buffer): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The body is not valid UTF-8.' });
+  }
+}
+
+/** The JSON pointer of the first string or member name holding U+0000, if any. */
+function findNul(value: unknown, at: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, member] of Object.entries(value)) {
+    const pointer = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (key.includes('\u0000')) return pointer;
+    const found = findNul(member, pointer);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SignJWT } from 'jose';
+import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import type { Role } from '../../src/service/auth/principal.ts';
+import { assertProblem } from '../support/assertions.ts';
+import { adminHeaders, consumerHeaders, createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
+
+const secret = 'a-test-secret-that-is-32-chars-long!!';
+
+/** Every route and method the app serves, read from Fastify's own route tree. */
+function servedRoutes(t: TestApp): Array<{ method: string; url: string }> {
+  const stack: string[] = [];
+  const routes: Array<{ method: string; url: string }> = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([\s│├└─]*?)(\S[^ ]*) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    const parent = stack[depth - 1] ?? '';
+    const url = depth === 0 ? match[2]! : `${parent}${parent.endsWith('/') || match[2]!.startsWith('/') ? '' : '/'}${match[2]}`;
+    stack[depth] = url;
+    stack.length = depth + 1;
+    for (const method of match[3]!.split(', ')) routes.push({ method, url });
+  }
+  return routes;
+}
+
+/** A request body that passes each admin route's validation, so only the role can refuse it. */
+const validBody: Record<string, object> = {
+  'POST /admin/v1/api-keys': { name: 'sneaky', roles: ['admin'] },
+  'PUT /admin/v1/versions/:name/deprecation': { noticeMonths: 9 },
+  'POST /admin/v1/deprecations': { version: 'v2', method: 'GET', path: '/users/{id}', noticeMonths: 6 },
+};
+
+describe('the management API with credentials that lack the admin role', () => {
+  it('answers 403 on every admin route and method, and changes nothing', async () => {
+    const t = await createTestApp({ env: { VERSIONARY_JWT_SECRET: secret } });
+    const admin = (await createApiKey({ store: t.storage.apiKeys, name: 'victim', roles: ['admin'], now: testEpoch })).record;
+    const keyOf = async (roles: Role[]) => `Bearer ${(await createApiKey({ store: t.storage.apiKeys, name: roles.join('+'), roles, now: testEpoch })).key}`;
+    const seconds = Math.floor(testEpoch / 1000);
+    const jwt = await new SignJWT({ sub: 'svc', scope: 'read write' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(seconds).setExpirationTime(seconds + 600).sign(new TextEncoder().encode(secret));
+    const callers: Record<string, string> = {
+      'read key': await keyOf(['read']), 'write key': await keyOf(['write']), 'read+write key': consumerHeaders.authorization, 'read+write JWT': `Bearer ${jwt}`,
+    };
+    const admins = servedRoutes(t).filter((r) => r.url.startsWith('/admin/'));
+    assert.deepEqual([...new Set(admins.map((r) => `${r.method} ${r.url}`))].sort(), [
+      'DELETE /admin/v1/api-keys/:id', 'GET /admin/v1/api-keys', 'GET /admin/v1/versions', 'GET /admin/v1/versions/:name', 'GET /admin/v1/versions/:name/calls',
+      'HEAD /admin/v1/api-keys', 'HEAD /admin/v1/versions', 'HEAD /admin/v1/versions/:name', 'HEAD /admin/v1/versions/:name/calls',
+      'POST /admin/v1/api-keys', 'POST /admin/v1/deprecations', 'PUT /admin/v1/versions/:name/deprecation',
+    ], 'every admin route is covered below; a new one must join this list');
+    const keysBefore = JSON.stringify(await t.storage.apiKeys.list());
+    const schedulesBefore = JSON.stringify(await t.storage.lifecycle.listSchedules());
+    for (const route of admins) {
+      const url = route.url.replace(':id', admin.id).replace(':name', 'v1');
+      const payload = validBody[`${route.method} ${route.url}`];
+      for (const [who, authorization] of Object.entries(callers)) {
+        const res = await t.app.inject({ method: route.method as 'GET', url, headers: { authorization }, ...(payload ? { payload } : {}) });
+        const label = `${route.method} ${url} with a ${who}`;
+        if (route.method === 'HEAD') {
+          assert.equal(res.statusCode, 403, label);
+          continue;
+        }
+        const problem = assertProblem(res, { status: 403, code: 'FORBIDDEN' });
+        assert.equal(problem.requiredRole, 'admin', label);
+      }
+      const withAdmin = await t.app.inject({ method: 'GET', url: '/admin/v1/versions', headers: adminHeaders });
+      assert.equal(withAdmin.statusCode, 200, 'the admin key still works');
+    }
+    assert.equal(JSON.stringify(await t.storage.apiKeys.list()), keysBefore, 'no key created or revoked');
+    assert.equal(JSON.stringify(await t.storage.lifecycle.listSchedules()), schedulesBefore, 'no schedule changed');
+    assert.deepEqual(await t.storage.lifecycle.listEndpointDeprecations(), [], 'no endpoint deprecated');
+    await t.close();
+  });
+});
