@@ -47,7 +47,8 @@ describe('the management API with credentials that lack the admin role', () => {
       'DELETE /admin/v1/api-keys/:id', 'GET /admin/v1/api-keys', 'GET /admin/v1/versions', 'GET /admin/v1/versions/:name', 'GET /admin/v1/versions/:name/calls',
       'HEAD /admin/v1/api-keys', 'HEAD /admin/v1/versions', 'HEAD /admin/v1/versions/:name', 'HEAD /admin/v1/versions/:name/calls',
       'POST /admin/v1/api-keys', 'POST /admin/v1/deprecations', 'PUT /admin/v1/versions/:name/deprecation',
-    ], 'every admin route is covered below; a new one must join this list');
+      'GET /admin/v1/openapi.json', 'HEAD /admin/v1/openapi.json',
+    ].sort(), 'every admin route is covered below; a new one must join this list');
     const keysBefore = JSON.stringify(await t.storage.apiKeys.list());
     const schedulesBefore = JSON.stringify(await t.storage.lifecycle.listSchedules());
     for (const route of admins) {
