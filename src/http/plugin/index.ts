@@ -4,7 +4,7 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import { createVersionRewriter } from '../negotiation.ts';
 
 export { versionary } from './versionary-plugin.ts';
-export { isLifecycleSource, resolvePluginOptions } from './options.ts';
+export { isLifecycleSource } from './options.ts';
 export type { UsageEvent, VersionaryPluginOptions } from './options.ts';
 export { defineHandlers } from '../operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from '../operation.ts';
