@@ -24,7 +24,8 @@ export interface UsageEvent {
 
 /**
  * Options of the `versionary` Fastify plugin. Checked when the plugin registers: every problem is
- * listed in one `config.invalid` error, so a bad setup fails at start, never on a request.
+ * listed in one error (`INVALID_DEFINITION` when only the bundle or handlers are wrong, else
+ * `INVALID_CONFIG`), so a bad setup fails at start, never on a request.
  *
  * @example
  * ```ts
@@ -123,7 +124,9 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   const known = Object.keys(options ?? {}).filter((key) => !optionKeys.has(key));
   if (known.length > 0) errors.push(`unknown option(s): ${known.join(', ')}`);
   if (errors.length > 0) {
-    throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}` });
+    // Only the bundle and its handlers wrong: a definition error, as registerVersionedApi raises.
+    const definitionOnly = errors.every((e) => e.startsWith('bundle ') || e.startsWith('handlers '));
+    throw new VersionaryError({ code: definitionOnly ? ErrorCode.InvalidDefinition : ErrorCode.InvalidConfig, detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}` });
   }
   return {
     bundle: bundle!, handlers: handlers as Record<string, OperationHandler>, vendor: raw.vendor as string, prefix: prefix as string,

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
-import { resolveVersion } from '../../core/negotiation/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
 import { fromFrameworkError, sendProblem } from '../../http/index.ts';
-import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
+import { createVersionRewriter, installCaching, installProblemHandling, type VersionedRequestHook } from '../../http/index.ts';
+import { versionary } from '../../http/plugin/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
@@ -11,7 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
@@ -19,7 +19,6 @@ import { createJwtVerifier } from '../auth/jwt.ts';
 import { clientIdOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
-import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
@@ -113,8 +112,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
-  registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
+  // The same plugin library users register, fed by the storage-backed lifecycle runtime.
+  await app.register(versionary, {
+    bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call) => recorder.record(call),
+    onVersionedRequest: options.onVersionedRequest ?? [], openapi: { title: 'Versionary users and posts API' },
+    problems: false, versionListHeaders: false, versionsDocument: false,
+  });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   await app.register(async (admin) => {
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
@@ -123,19 +126,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerEndpointAdminRoutes(admin, { ...shared, bundle });
   }, { prefix: '/admin/v1' });
 
-  for (const version of bundle.versions) {
-    app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
-      resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
-      // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
-      return toOpenApiDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
-        annotate: (op) => {
-          const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
-        },
-      });
-    });
-  }
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async () => ({
     name: 'Versionary reference service',
