@@ -122,3 +122,15 @@ test('describeNotice says when no sunset is announced', () => {
   const text = describeNotice({ version: 'v3', endpoint: 'GET https://x.example/api/v3/a', deprecatedAt: undefined, sunsetAt: undefined, daysLeft: undefined, guideUrl: undefined, successorUrl: undefined, warning: undefined, status: 200 });
   assert.equal(text, 'versionary: GET https://x.example/api/v3/a uses deprecated API version v3 (no sunset announced).');
 });
+
+test('newer versions in api-supported-versions are reported once per origin, when asked', async () => {
+  const seen: Array<{ version: string; newer: string[]; origin: string }> = [];
+  const make = (version: number) => createVersionaryClient({
+    baseUrl: 'https://newer.example/api', version, onNewVersion: (n) => seen.push(n), onDeprecation: () => {},
+    fetch: async () => new Response('{}', { headers: { 'api-supported-versions': 'v2, v4, v3', 'api-deprecated-versions': 'v1' } }),
+  });
+  await make(1).fetch('/a');
+  await make(1).fetch('/b');
+  await make(4).fetch('/a');
+  assert.deepEqual(seen, [{ version: 'v1', newer: ['v2', 'v3', 'v4'], origin: 'https://newer.example' }]);
+});

@@ -20,11 +20,32 @@ export interface VersionaryClientOptions {
   vendor?: string;
   /** Told once per process of each deprecated version or endpoint; the default logs one warning. */
   onDeprecation?: (notice: DeprecationNotice) => void;
+  /**
+   * Told once per process and origin when `api-supported-versions` lists versions newer than this
+   * client's (ASP.NET API Versioning's "new API available"). Silent by default: a deprecation is
+   * what calls for action, and it is reported on its own.
+   */
+  onNewVersion?: (notice: NewVersionNotice) => void;
   /** Raise a {@link SunsetApproachingError} on any response whose sunset is within this many days (or past). */
   failWithinDays?: number;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+}
+
+/**
+ * Newer versions a server offers than the one a client speaks.
+ *
+ * @example
+ * ```ts
+ * const notice: NewVersionNotice = { version: 'v1', newer: ['v2'], origin: 'https://api.example' };
+ * ```
+ */
+export interface NewVersionNotice {
+  version: string;
+  /** Newer versions the server supports, oldest first. */
+  newer: string[];
+  origin: string;
 }
 
 /**
@@ -90,6 +111,7 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
 
   const inspect: VersionaryClient['inspect'] = (response, request) => {
     const url = request?.url ?? response.url;
+    if (options.onNewVersion) reportNewer({ url, supported: response.headers.get('api-supported-versions'), number, report: options.onNewVersion });
     const parsed = parseLifecycleHeaders(response.headers, url || undefined);
     if (!parsed.deprecated && !parsed.sunsetAt) return undefined;
     const method = (request?.method ?? 'GET').toUpperCase();
@@ -131,6 +153,17 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
       },
     },
   };
+}
+
+function reportNewer(options: { url: string; supported: string | null; number: number; report: (notice: NewVersionNotice) => void }): void {
+  const newer = (options.supported ?? '').split(',').map((v) => /^\s*v([0-9]+)\s*$/.exec(v)?.[1]).filter((n) => n !== undefined)
+    .map(Number).filter((n) => n > options.number).sort((a, b) => a - b).map((n) => `v${n}`);
+  if (newer.length === 0) return;
+  const origin = originOf(options.url);
+  const key = `new ${origin} v${options.number} ${newer.join(',')}`;
+  if (reported.has(key)) return;
+  reported.add(key);
+  options.report({ version: `v${options.number}`, newer, origin });
 }
 
 function versionOf(url: string): string | undefined {

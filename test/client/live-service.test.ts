@@ -22,11 +22,13 @@ for (const headerStyle of ['iso8601', 'rfc'] as const) {
     try {
       const notices: DeprecationNotice[] = [];
       const options = { baseUrl: service.base, now: () => testEpoch, onDeprecation: (n: DeprecationNotice) => notices.push(n) };
-      const v1 = createVersionaryClient({ ...options, version: 1 });
+      const newer: string[][] = [];
+      const v1 = createVersionaryClient({ ...options, version: 1, onNewVersion: (n) => newer.push(n.newer) });
       const v2 = createVersionaryClient({ ...options, version: 2 });
       for (const path of ['/users', '/users?limit=1']) assert.equal((await v1.fetch(path, { headers: adminHeaders })).status, 200);
       assert.equal((await v2.fetch('/users', { headers: adminHeaders })).status, 200);
       assert.equal(notices.length, 1);
+      assert.deepEqual(newer, [['v2']]);
       const [notice] = notices;
       assert.equal(notice!.version, 'v1');
       assert.equal(notice!.endpoint, `GET ${service.base}/v1/users`);
