@@ -9,7 +9,14 @@ import type { Audience, DeprecationReason, DeprecationSchedule } from './schedul
 import { parseIsoInstant } from './time-format.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
-/** An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds. */
+/**
+ * An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const sunset: InstantInput = '2027-06-30';
+ * ```
+ */
 export type InstantInput = string | number;
 
 /**
