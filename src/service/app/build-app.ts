@@ -3,7 +3,8 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { fromFrameworkError, handleClientError, installJsonBody, sendProblem } from '../../http/index.ts';
-import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
+import { createVersionRewriter, installCaching, installProblemHandling, installSecurityHeaders, type VersionedRequestHook } from '../../http/index.ts';
+import { versionary } from '../../http/plugin/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
@@ -23,7 +24,6 @@ import { createJwtVerifier } from '../auth/jwt.ts';
 import { clientIdOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
-import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { installRemovedVersionGate, removedDocumentInfo } from '../lifecycle/removed-gate.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -134,8 +134,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
-  registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
+  // The same plugin library users register, fed by the storage-backed lifecycle runtime.
+  await app.register(versionary, {
+    bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call) => recorder.record(call),
+    // openapi: false, because the service serves richer documents below (security, every status, headers).
+    onVersionedRequest: options.onVersionedRequest ?? [], openapi: false,
+    problems: false, versionListHeaders: false, versionsDocument: false,
+  });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
