@@ -13,7 +13,7 @@ export interface LingeringCloseOptions {
  * and Node then destroys the socket as soon as the answer is written: the client's next write
  * meets a reset, and the kernel drops the unread answer with it (`EPIPE`/`ECONNRESET` in undici's
  * `fetch`). Here the socket is half-closed instead, and what the client still sends is read and
- * discarded until it stops, or for `lingerMs` at most, which bounds the cost of a hostile upload.
+ * discarded until it has sent the body, closes, or is silent for half a second, and for `lingerMs` at most, which bounds the cost of a hostile upload.
  *
  * @example
  * ```ts
@@ -30,10 +30,18 @@ export function installLingeringClose(app: FastifyInstance, options: LingeringCl
     socket.lingering = true;
     socket.destroySoon = () => {
       if (socket.destroyed) return;
+      // Not unref'd: a server closing waits for this socket, and the wait is bounded by lingerMs.
       const timer = setTimeout(() => socket.destroy(), lingerMs);
-      timer.unref();
       socket.once('close', () => clearTimeout(timer));
+      // Done when the client has sent the whole body (Node's parser still reads it and discards
+      // it), or gives up and closes its side.
+      if (request.raw.complete) return void socket.destroy();
+      request.raw.once('end', () => socket.destroy());
+      request.raw.resume();
       socket.once('end', () => socket.destroy());
+      // A client that has read its answer may simply stop sending and wait: half a second of
+      // silence ends the linger too.
+      socket.setTimeout(500, () => socket.destroy());
       socket.on('error', () => socket.destroy());
       // Half-close once the answer is out, and keep reading what the client still sends.
       socket.end();

@@ -89,7 +89,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: false,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
     frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.url.slice(0, 200)}.` })),
