@@ -29,6 +29,7 @@ import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder
 import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
 import { requestIdOf } from '../ops/request-id.ts';
+import { serializeRequest } from '../ops/log-redaction.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -79,7 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
   });
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'], serializers: { req: serializeRequest as never } },
     bodyLimit: config.bodyLimit,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     http: { maxHeaderSize: 64 * 1024 },
