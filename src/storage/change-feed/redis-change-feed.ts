@@ -27,8 +27,12 @@ export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFe
   const subscriber = options.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: false, lazyConnect: false });
   let unhealthySince: number | null = Date.now();
   let readyOnce = false;
+  let reported = false;
   subscriber.on('error', (error: Error) => {
     if (unhealthySince === null) unhealthySince = Date.now();
+    // Once per outage: ioredis reports every failed reconnection attempt.
+    if (reported) return;
+    reported = true;
     log.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'change feed (Redis) error');
   });
   subscriber.on('close', () => {
@@ -44,6 +48,7 @@ export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFe
       listeners.emitAll();
     }
     readyOnce = true;
+    reported = false;
     unhealthySince = null;
   };
   // Subscribe on every (re)connection: messages flow only once SUBSCRIBE is acknowledged.
