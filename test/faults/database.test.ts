@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startFreezingProxy, startOwnPostgres, type OwnPostgres } from '../support/own-servers.ts';
-import { eventually, spawnService, type ServiceProcess } from '../support/service-process.ts';
+import { eventually, spawnService } from '../support/service-process.ts';
 
 // Faults against a PostgreSQL of the test's own, stopped and started by pid: never the machine's.
 const adminKey = `faults-admin-${randomBytes(4).toString('hex')}`;

@@ -55,6 +55,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   // Without a listener, an idle connection's error (PostgreSQL restarted, the backend terminated)
   // is an unhandled 'error' event and ends the process.
   pool.on('error', (error) => options.onError?.(error));
+  // A checked-out client that loses its connection emits 'error' too; its query fails on its own.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate({ pool, db, schema });
