@@ -129,3 +129,27 @@ async function usageCalls(on: ServiceProcess): Promise<number> {
   assert.equal(res.status, 200);
   return ((await res.json()) as { usage: { calls: number } }).usage.calls;
 }
+
+describe('two instances on PostgreSQL alone: the change feed is LISTEN/NOTIFY', { timeout: 120_000 }, () => {
+  const schema = throwawaySchema();
+  let instances: ServiceProcess[] = [];
+  before(async () => {
+    const env = { DATABASE_URL: sharedPostgresUrl, VERSIONARY_DB_SCHEMA: schema.name, VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_RECONCILE_MS: '60000' };
+    instances = await Promise.all([0, 1].map(() => spawnService({ env })));
+  });
+  after(async () => {
+    await Promise.all(instances.map((i) => i.stop()));
+    await schema.drop();
+  });
+
+  it('an endpoint deprecated on one shows the Deprecation header on the other within 1 s', async () => {
+    const [a, b] = instances as [ServiceProcess, ServiceProcess];
+    assert.equal((await fetch(`${b.base}/api/v2/users`, { headers: admin })).headers.get('deprecation'), null);
+    const res = await fetch(`${a.base}/admin/v1/deprecations`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ version: 'v2', method: 'GET', path: '/users' }) });
+    assert.equal(res.status, 201);
+    const ms = await eventually(async () => (await fetch(`${b.base}/api/v2/users`, { headers: admin })).headers.get('deprecation') !== null, 10_000);
+    assert.ok(ms <= 1000, `header after ${ms} ms`);
+    const metrics = await (await fetch(`${b.base}/metrics`, { headers: admin })).text();
+    assert.match(metrics, /versionary_change_feed_healthy\{transport="postgres"\} 1/);
+  });
+});
