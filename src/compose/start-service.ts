@@ -77,6 +77,8 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
   })();
   ready.catch((error: unknown) => {
     log.fatal({ err: error }, 'cannot start');
+    // Also in plain words on stderr, where an operator looks first when a process will not start.
+    process.stderr.write(`versionary: cannot start: ${(error as Error).message}\n`);
     exit(1);
   });
 
