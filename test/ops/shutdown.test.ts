@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { spawnService } from '../support/service-process.ts';
+import { eventually, freePort, spawnService } from '../support/service-process.ts';
 
 const adminKey = `shutdown-admin-${randomBytes(4).toString('hex')}`;
 const admin = { authorization: `Bearer ${adminKey}` };
@@ -105,5 +107,15 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
     const users = (await (await fetch(`${again.base}/api/v2/users`, { headers: admin })).json()) as { data: Array<{ name: string }> };
     assert.deepEqual(users.data.map((u) => u.name), ['in flight']);
     await again.stop();
+  });
+
+  it('SIGTERM to `npm start` reaches the server: no process is left on the port', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], { cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, ...envFor('npm'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+    const exited = once(npm, 'exit');
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 60_000);
+    npm.kill('SIGTERM');
+    await exited;
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/livez`).then(() => false, () => true)), 10_000);
   });
 });
