@@ -48,6 +48,8 @@ describe('database faults', { timeout: 300_000 }, () => {
       for (let i = 0; i < 20; i++) {
         if ((await fetch(`${service.base}/api/v1/users`, { headers: admin })).headers.get('deprecation')) deprecatedServed++;
       }
+      const feedHealthy = async () => /versionary_change_feed_healthy\{transport="postgres"\} 1/.test(await (await fetch(`${service.base}/metrics`, { headers: admin })).text());
+      assert.equal(await feedHealthy(), true);
       await db.stop();
       for (let i = 0; i < 5; i++) {
         const { value: res, ms } = await timed(() => fetch(`${service.base}/api/v2/users`, { method: 'POST', headers: admin, body: JSON.stringify({ name: `during ${i}` }) }));
@@ -65,11 +67,14 @@ describe('database faults', { timeout: 300_000 }, () => {
       await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 503, 5000);
       assert.equal((await fetch(`${service.base}/livez`)).status, 200);
       assert.equal(service.child.exitCode, null, 'the process survives');
+      await eventually(async () => !(await feedHealthy()), 10_000);
 
       await db.start();
       const back = await eventually(async () => (await fetch(`${service.base}/api/v2/users`, { headers: admin })).status === 200, 20_000);
       assert.ok(back <= 5000, `service resumed ${back} ms after the database returned`);
       await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 200, 5000);
+      // The LISTEN connection is back too (it reconnects with backoff capped at 5 s).
+      await eventually(feedHealthy, 10_000);
       // Nothing acknowledged is lost; nothing refused was written.
       const users = (await (await fetch(`${service.base}/api/v2/users?limit=100`, { headers: admin })).json()) as { data: Array<{ id: number; name: string }> };
       assert.deepEqual(users.data.map((u) => u.id).sort((a, b) => a - b), acknowledged);

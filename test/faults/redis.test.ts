@@ -47,6 +47,7 @@ describe('Redis faults', { timeout: 180_000 }, () => {
       // Broken, each request took 0.4 s, then 1.4, 5 and 10 s; bounded, the slowest pays one short timeout.
       assert.ok(down[down.length - 1]! < 1000, `slowest request with Redis down: ${down.at(-1)} ms`);
       assert.equal(await metric('versionary_rate_limit_fallback'), 1);
+      await eventually(async () => (await metric('versionary_change_feed_healthy')) === 0, 10_000);
       assert.ok((await metric('versionary_rate_limit_store_failures_total')) >= 1);
       // The limit still holds, per instance.
       const created = (await (await fetch(`${service.base}/admin/v1/api-keys`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'r', roles: ['read'] }) })).json()) as { key: string };
@@ -58,6 +59,7 @@ describe('Redis faults', { timeout: 180_000 }, () => {
       await redis.start();
       await eventually(async () => (await fetch(`${service.base}/api/v2/users`, { headers: admin })).ok && (await metric('versionary_rate_limit_fallback')) === 0, 15_000);
       await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 200, 15_000);
+      await eventually(async () => (await metric('versionary_change_feed_healthy')) === 1, 15_000);
       const output = service.output();
       assert.match(output, /rate-limit store unavailable: counting locally, per instance/);
       assert.match(output, /rate-limit store is back: counting globally again/);
