@@ -17,3 +17,5 @@ export { registerVersionedApi } from './versioned-api.ts';
 export type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
 export { integerQuery } from './query-integers.ts';
+export { installLingeringClose } from './lingering-close.ts';
+export type { LingeringCloseOptions } from './lingering-close.ts';

@@ -43,4 +43,5 @@ export const statusOf: Record<ErrorCode, number> = {
   LAST_ADMIN_KEY: 409,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  SHUTTING_DOWN: 503,
 };

@@ -42,6 +42,7 @@ export const ErrorCode = {
   LastAdminKey: 'LAST_ADMIN_KEY',
   RequestTimeout: 'REQUEST_TIMEOUT',
   HeadersTooLarge: 'HEADERS_TOO_LARGE',
+  ShuttingDown: 'SHUTTING_DOWN',
 } as const;
 
 /** One of the stable error code strings. */
@@ -82,4 +83,5 @@ export const errorTitles: Record<ErrorCode, string> = {
   LAST_ADMIN_KEY: 'Last admin key',
   REQUEST_TIMEOUT: 'Request timeout',
   HEADERS_TOO_LARGE: 'Request headers too large',
+  SHUTTING_DOWN: 'Service shutting down',
 };

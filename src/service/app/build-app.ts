@@ -31,6 +31,9 @@ import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
+import { publishingStorage } from '../change-feed/publishing-storage.ts';
+import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
+import { requestIdOf } from '../ops/request-id.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -49,6 +52,8 @@ export interface BuildAppOptions {
   recordUsage?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
+  /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */
+  ops?: OpsWiring;
 }
 
 export const apiPrefix = '/api';
@@ -65,7 +70,9 @@ export const vendor = 'versionary';
  * ```
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, storage, clock } = options;
+  const { config, clock } = options;
+  const ops = resolveOps(options.ops);
+  const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
   const bundle = options.bundle ?? createApiBundle();
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
@@ -92,7 +99,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientErrorHandler: handleClientError,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
+    return503OnClosing: false,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
     frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${echo(request.url.split('?')[0]!)}.` })),
@@ -102,12 +112,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
-  const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
-  refresher.unref();
   app.addHook('onClose', async () => {
-    clearInterval(refresher);
     await recorder.close();
   });
+  installOps(app, { ...(options.ops ? { wiring: options.ops } : {}), ops, storage, runtime, recorder });
   // Any version the lifecycle knows as removed, with or without code: unrouted paths under it answer its 410/404 too.
   const removedVersion = (name: string) => (runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
   installSecurityHeaders(app);
@@ -197,7 +205,7 @@ const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json$)`
 function requiredRole(request: { routeOptions: { url?: string }; method: string }): 'read' | 'write' | 'admin' | undefined {
   const route = request.routeOptions.url;
   if (route === undefined) return undefined;
-  if (route.startsWith('/admin/')) return 'admin';
+  if (route.startsWith('/admin/') || route === '/metrics') return 'admin';
   if (!versionedResource.test(route)) return undefined;
   return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
 }
