@@ -46,7 +46,7 @@ export interface VersionaryPluginOptions {
   /** Time for the lifecycle config; defaults to the system clock. */
   clock?: Clock;
   /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
-  onUsage?: (call: UsageEvent) => void;
+  onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
   /** Who is calling, for `onUsage` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /** Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it out. */
@@ -64,7 +64,7 @@ export interface VersionaryPluginOptions {
 /** The options with their defaults applied and the lifecycle resolved. */
 export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf'>> {
   lifecycle: LifecycleConfig | LifecycleSource;
-  onUsage: ((call: UsageEvent) => void) | undefined;
+  onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
   clientIdOf: (request: FastifyRequest) => string;
 }
 

@@ -43,7 +43,7 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
   return ({ request, reply, version, operation }) => {
     const verdict = lifecycle.verdict({ version: version.name, method: operation.method, path: operation.path });
     if (!verdict.deprecated) return;
-    o.onUsage?.({ version: version.name, endpoint: `${operation.method} ${operation.path}`, clientId: o.clientIdOf(request), at: o.clock.now() });
+    o.onUsage?.({ version: version.name, endpoint: `${operation.method} ${operation.path}`, clientId: o.clientIdOf(request), at: o.clock.now() }, request);
     reply.headers(verdict.headers);
     if (verdict.removed) throw verdict.removed;
   };

@@ -28,6 +28,7 @@ const apiKey = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   roles: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 3, description: 'read, write and/or admin.' }),
   contact: nullable(Type.String({ format: 'email', maxLength: 254 })),
+  clientId: nullable(Type.String({ maxLength: 100, description: 'The client (cl_…) the key acts for, if any.' })),
   createdAt: instant('When the key was created.'),
   revokedAt: nullable(instant('When the key was revoked.')),
 });
@@ -41,10 +42,12 @@ export const createApiKeySchema = {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     roles: Type.Array(role, { minItems: 1, maxItems: 3, uniqueItems: true }),
     contact: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'Where deprecation notices for this key go.' })),
+    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The client (cl_…) the key acts for: its usage and resources are that client\'s.' })),
   }, { additionalProperties: false }),
   response: {
     201: Type.Object({ ...apiKey.properties, key: Type.String({ pattern: '^vk_[0-9a-f]{16}\\.[A-Za-z0-9_-]{43}$', maxLength: 64, description: 'The secret key: shown once.' }) }, { description: 'Created; `Location` names the key.' }),
     400: problem('The body is invalid'),
+    404: problem('No client with this clientId'),
   },
 };
 

@@ -4,7 +4,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import type { Role } from '../auth/principal.ts';
-import type { ApiKeyRecord, ApiKeyStore } from '../ports/index.ts';
+import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../ports/index.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
 /**
@@ -13,14 +13,17 @@ import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './adm
  *
  * @example
  * ```ts
- * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
+ * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock });
  * ```
  */
-export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clock: Clock; envAdminKey?: boolean }): void {
+export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean }): void {
   // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
   let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
-    const body = request.body as { name: string; roles: Role[]; contact?: string };
+    const body = request.body as { name: string; roles: Role[]; contact?: string; clientId?: string };
+    if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
+      throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${body.clientId.slice(0, 40)}: create it first (POST /admin/v1/clients).`, errors: [{ pointer: '/body/clientId', detail: 'unknown client' }] });
+    }
     const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
     return reply.code(201).header('location', `/admin/v1/api-keys/${record.id}`).send({ ...toPublic(record), key });
   });
@@ -48,5 +51,5 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
 }
 
 function toPublic(r: ApiKeyRecord) {
-  return { id: r.id, name: r.name, roles: r.roles, contact: r.contact, createdAt: formatIsoInstant(r.createdAt), revokedAt: r.revokedAt === null ? null : formatIsoInstant(r.revokedAt) };
+  return { id: r.id, name: r.name, roles: r.roles, contact: r.contact, clientId: r.clientId ?? null, createdAt: formatIsoInstant(r.createdAt), revokedAt: r.revokedAt === null ? null : formatIsoInstant(r.revokedAt) };
 }

@@ -21,7 +21,7 @@ import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
 import { createJwtVerifier } from '../auth/jwt.ts';
-import { clientIdOf } from '../auth/principal.ts';
+import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
@@ -34,6 +34,7 @@ import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder
 import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
 import { requestIdOf } from '../ops/request-id.ts';
+import { installClients, parseClientSettings } from '../clients/install-clients.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -78,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const settings = parseLifecycleSettings({ file: config.file, errors });
   const rateLimit = parseRateLimitSettings({ file: config.file, errors });
   const timeouts = toServerOptions(parseTimeoutSettings({ file: config.file, errors }));
+  const clientSettings = parseClientSettings({ file: config.file, errors });
   if (errors.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
   }
@@ -111,7 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
-  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
+  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log, keepRaw: clientSettings.usage.rawRetentionDays > 0 });
   app.addHook('onClose', async () => {
     await recorder.close();
   });
@@ -144,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
   // The same plugin library users register, fed by the storage-backed lifecycle runtime.
   await app.register(versionary, {
-    bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call) => recorder.record(call),
+    bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
     // openapi: false, because the service serves richer documents below (security, every status, headers).
     onVersionedRequest: options.onVersionedRequest ?? [], openapi: false,
     problems: false, versionListHeaders: false, versionsDocument: false,
@@ -153,7 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   await app.register(async (admin) => {
     admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock, envAdminKey: config.adminKey !== undefined });
+    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock, envAdminKey: config.adminKey !== undefined });
+    installClients(admin, { storage, settings: clientSettings, clock, flushUsage: () => recorder.flush() });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
     registerEndpointAdminRoutes(admin, { ...shared, bundle });

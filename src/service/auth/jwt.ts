@@ -17,7 +17,8 @@ export const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30
  * `none`); `exp` is required, and `exp`, `nbf` and `iat` are checked with the configured clock
  * skew; a token may live no longer than `maxTokenAgeSeconds` (by `iat` when present, and by
  * `exp`, so a token without `iat` cannot be minted for years); `sub` (or `client_id`) is the
- * client identifier and the space-separated `scope` claim maps to roles.
+ * credential identifier, `client_id` names the client (`cl_…`) whose usage and resources the
+ * token's calls are, and the space-separated `scope` claim maps to roles.
  *
  * @example
  * ```ts
@@ -55,7 +56,8 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
     const subject = typeof payload.sub === 'string' ? payload.sub : typeof payload.client_id === 'string' ? payload.client_id : undefined;
     if (!subject || subject.length > 200) throw new Error('token has no sub or client_id');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt' };
+    const clientId = typeof payload.client_id === 'string' && payload.client_id.length > 0 && payload.client_id.length <= 200 ? payload.client_id : undefined;
+    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt', ...(clientId ? { clientId } : {}) };
   };
 }
 

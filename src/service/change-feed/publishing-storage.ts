@@ -6,7 +6,8 @@ export const ChangeTopic = { Lifecycle: 'lifecycle', ApiKeys: 'api-keys', Client
 /**
  * The storage, with every write to shared state announced on the change feed once it is
  * committed: lifecycle schedules and endpoint deprecations on `lifecycle`, API keys (created,
- * revoked) on `api-keys`. Announcing at the store means no write path can forget to.
+ * revoked) on `api-keys`, clients (created, changed, deleted, a contact's subscription) on
+ * `clients`. Announcing at the store means no write path can forget to.
  *
  * @example
  * ```ts
@@ -17,6 +18,12 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
   const { storage, feed } = options;
   const lifecycle = storage.lifecycle;
   const apiKeys = storage.apiKeys;
+  const clients = storage.clients;
+  const announce = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    const result = await write(...args);
+    await feed.publish(ChangeTopic.Clients);
+    return result;
+  };
   return {
     ...storage,
     lifecycle: {
@@ -46,6 +53,16 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
         if (revoked) await feed.publish(ChangeTopic.ApiKeys);
         return revoked;
       },
+    },
+    clients: {
+      ...clients,
+      find: (id) => clients.find(id),
+      findMany: (ids) => clients.findMany(ids),
+      list: (page) => clients.list(page),
+      insert: announce(clients.insert.bind(clients)),
+      update: announce(clients.update.bind(clients)),
+      delete: announce(clients.delete.bind(clients)),
+      setContactSubscribed: announce(clients.setContactSubscribed.bind(clients)),
     },
   };
 }

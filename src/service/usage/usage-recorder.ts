@@ -10,6 +10,8 @@ export interface UsageRecorderOptions {
   /** On close, a failing store is retried for this long before the remaining records are given up (and logged); 5000 ms by default. */
   closeTimeoutMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Keep raw events beside the rollups (for the calls listing); true by default. */
+  keepRaw?: boolean;
 }
 
 /** Buffers usage records in memory and writes them in batches. */
@@ -44,7 +46,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     if (buffer.length === 0) return;
     const batch = buffer;
     buffer = [];
-    writing = options.store.insert(batch).catch((error: unknown) => {
+    writing = options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).catch((error: unknown) => {
       failures++;
       buffer = batch.concat(buffer);
       shedOldest();

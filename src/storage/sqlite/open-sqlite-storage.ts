@@ -7,7 +7,9 @@ import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
-import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
+import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
+import { createUsageStore } from '../kysely/usage-store.ts';
+import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { withStatementCache } from './statement-cache.ts';
@@ -46,7 +48,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
   const stores = guardStores({
-    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
   });
   return {
     db, ...stores,
