@@ -3,6 +3,7 @@ import type { UserStore } from './users.ts';
 import type { LifecycleStore, UsageStore } from './lifecycle.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
+import type { NoticeStore } from './notices.ts';
 
 /**
  * Everything the service needs from a database, picked by the composition root.
@@ -19,6 +20,7 @@ export interface Storage {
   usage: UsageStore;
   apiKeys: ApiKeyStore;
   idempotency: IdempotencyStore;
+  notices: NoticeStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { noticeOutboxMigration } from './migration-notices.ts';
 import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /** Dialect facts the shared migrations need. */
@@ -98,6 +99,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
         await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
       },
     },
+    '0006-notice-outbox': noticeOutboxMigration(dialect, serialKey),
   };
   return { getMigrations: async () => migrations };
 }

@@ -82,4 +82,27 @@ export interface Tables {
   usage_calls: UsageCallsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  notice_outbox: NoticeOutboxTable;
+}
+
+/** The `notice_outbox` table: one row per notice, channel and recipient. */
+export interface NoticeOutboxTable {
+  id: Generated<number>;
+  client_id: string;
+  subject: string;
+  kind: string;
+  step: string;
+  sunset_at: number;
+  channel: string;
+  recipient: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
 }

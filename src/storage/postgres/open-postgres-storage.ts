@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
 import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
@@ -46,6 +47,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   return {
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    notices: createNoticeStore(db, { skipLocked: true }),
     close: () => db.destroy(),
   };
 }

@@ -10,6 +10,7 @@ import { createUserStore } from '../kysely/user-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { withStatementCache } from './statement-cache.ts';
 
 /** Options for {@link openSqliteStorage}. */
@@ -40,6 +41,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   return {
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    notices: createNoticeStore(db, { skipLocked: false }),
     close: () => db.destroy(),
   };
 }
