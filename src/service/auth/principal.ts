@@ -8,6 +8,8 @@ export interface Principal {
   /** The client identifier: an API key's id, or a token's `sub` / `client_id`. */
   id: string;
   roles: ReadonlySet<Role>;
+  /** The client (`cl_…`) this credential belongs to: an API key's client, or a JWT's `client_id` claim. */
+  clientId?: string;
   /** How the caller authenticated. */
   kind: 'api-key' | 'jwt' | 'admin-env';
 }

@@ -1,5 +1,6 @@
 import { noticeOutboxMigration } from './migration-notices.ts';
 import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { clientsTenancyAndUsageRollups } from './migration-0005.ts';
 
 /** Dialect facts the shared migrations need. */
 export interface MigrationDialect {
@@ -99,6 +100,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
         await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
       },
     },
+    '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
     '0006-notice-outbox': noticeOutboxMigration(dialect, serialKey),
   };
   return { getMigrations: async () => migrations };
