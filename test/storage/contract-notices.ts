@@ -77,5 +77,17 @@ export function runNoticeContract(name: string, open: () => Promise<Storage>): v
       assert.deepEqual([rest.items.length, rest.nextAfter], [1, null]);
       assert.equal(await s.notices.get(999_999), undefined);
     });
+
+    it('keeps planned brownouts, global and rehearsals', async () => {
+      await s.notices.saveBrownout({ id: 'bo_2', version: 'v1', endpoint: 'GET /users', startsAt: 300, endsAt: 400, clientId: 'cl_a', createdAt: 1 });
+      await s.notices.saveBrownout({ id: 'bo_1', version: 'v1', startsAt: 100, endsAt: 200, createdAt: 1 });
+      assert.deepEqual(await s.notices.listBrownouts(), [
+        { id: 'bo_1', version: 'v1', startsAt: 100, endsAt: 200 },
+        { id: 'bo_2', version: 'v1', endpoint: 'GET /users', startsAt: 300, endsAt: 400, clientId: 'cl_a' },
+      ]);
+      assert.equal(await s.notices.deleteBrownout('bo_1'), true);
+      assert.equal(await s.notices.deleteBrownout('bo_1'), false);
+      assert.equal((await s.notices.listBrownouts()).length, 1);
+    });
   });
 }

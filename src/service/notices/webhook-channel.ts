@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { NoticeChannel } from './channel.ts';
 import { DeliveryFailure } from './channel.ts';
 
@@ -31,7 +34,7 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
  * const hooks = createWebhookChannel({ target: async (id) => lookUp(id), now: () => Date.now() });
  * ```
  */
-export function createWebhookChannel(options: { target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>; now: () => number; timeoutMs?: number }): NoticeChannel {
+export function createWebhookChannel(options: { target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>; now: () => number; timeoutMs?: number; lookup?: LookupFunction }): NoticeChannel {
   return {
     name: 'webhook',
     async deliver({ id, recipient, payload }) {
@@ -40,19 +43,36 @@ export function createWebhookChannel(options: { target: (clientId: string, webho
       const body = JSON.stringify(payload);
       // Seconds of the wall clock at sending: receivers reject stale timestamps.
       const timestamp = Math.floor(options.now() / 1000);
-      let response: Response;
+      let status: number;
       try {
-        response = await fetch(target.url, {
-          method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(options.timeoutMs ?? 15_000), body,
-          headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }), 'user-agent': 'Versionary-Notices/1' },
-        });
-        await response.arrayBuffer().catch(() => undefined);
+        status = await post({ url: target.url, body, timeoutMs: options.timeoutMs ?? 15_000, ...(options.lookup ? { lookup: options.lookup } : {}), headers: {
+          'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }), 'user-agent': 'Versionary-Notices/1',
+        } });
       } catch (error) {
-        throw new DeliveryFailure({ transient: true, reason: `${(error as Error).name}: ${(error as Error).message}`.slice(0, 500) });
+        const e = error as NodeJS.ErrnoException;
+        // A target refused by the address check stays refused: retrying cannot help.
+        throw new DeliveryFailure({ transient: e.code !== 'EWEBHOOKTARGET', reason: `${e.code ?? e.name}: ${e.message}`.slice(0, 500) });
       }
-      if (response.status >= 200 && response.status < 300) return;
-      const transient = response.status >= 500 || response.status === 429 || response.status === 408;
-      throw new DeliveryFailure({ transient, reason: `HTTP ${response.status}` });
+      if (status >= 200 && status < 300) return;
+      const transient = status >= 500 || status === 429 || status === 408;
+      throw new DeliveryFailure({ transient, reason: `HTTP ${status}` });
     },
   };
+}
+
+/** POST and resolve with the status; the body is drained and ignored. */
+function post(options: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; lookup?: LookupFunction }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(options.url);
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, { method: 'POST', headers: options.headers, timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }

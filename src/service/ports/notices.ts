@@ -1,4 +1,4 @@
-import type { NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
+import type { Brownout, NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
 
 /** How a notice travels. */
 export type NoticeChannelName = 'email' | 'webhook';
@@ -72,4 +72,9 @@ export interface NoticeStore {
   unsubscribe(options: { clientId: string; recipient: string; at: number }): Promise<number>;
   list(options: { clientId?: string; status?: OutboxStatus; kind?: NoticeKind; limit: number; afterId: number }): Promise<{ items: OutboxNotice[]; nextAfter: number | null }>;
   get(id: number): Promise<OutboxNotice | undefined>;
+  /** Planned brownouts, global and rehearsals, by start. */
+  listBrownouts(): Promise<Brownout[]>;
+  saveBrownout(brownout: Brownout & { createdAt: number }): Promise<void>;
+  /** False when there was none. */
+  deleteBrownout(id: string): Promise<boolean>;
 }

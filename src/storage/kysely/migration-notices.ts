@@ -3,7 +3,8 @@ import type { MigrationDialect } from './migrations.ts';
 
 /**
  * The notice outbox: one row per (client, subject, kind, step, sunset, channel, recipient), with
- * its delivery state and lease. Due rows are found by (status, next attempt).
+ * its delivery state and lease. Due rows are found by (status, next attempt). Also the planned
+ * brownouts (global, or a rehearsal for one client).
  *
  * @example
  * ```ts
@@ -35,6 +36,15 @@ export function noticeOutboxMigration(dialect: MigrationDialect, serialKey: (c: 
         .addUniqueConstraint('notice_outbox_once', ['client_id', 'subject', 'kind', 'step', 'sunset_at', 'channel', 'recipient'])
         .execute();
       await db.schema.createIndex('notice_outbox_due').on('notice_outbox').columns(['status', 'next_attempt_at']).execute();
+      await db.schema.createTable('brownouts')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('endpoint', 'text')
+        .addColumn('starts_at', 'bigint', (c) => c.notNull())
+        .addColumn('ends_at', 'bigint', (c) => c.notNull())
+        .addColumn('client_id', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
       await db.schema.createIndex('notice_outbox_client').on('notice_outbox').columns(['client_id', 'id']).execute();
     },
   };

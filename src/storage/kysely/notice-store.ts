@@ -80,6 +80,22 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
       const row = await db.selectFrom('notice_outbox').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toNotice(row) : undefined;
     },
+    async listBrownouts() {
+      const rows = await db.selectFrom('brownouts').selectAll().orderBy('starts_at').orderBy('id').execute();
+      return rows.map((r) => ({
+        id: r.id, version: r.version, ...(r.endpoint !== null ? { endpoint: r.endpoint } : {}), startsAt: Number(r.starts_at), endsAt: Number(r.ends_at),
+        ...(r.client_id !== null ? { clientId: r.client_id } : {}),
+      }));
+    },
+    async saveBrownout(b) {
+      await db.insertInto('brownouts').values({
+        id: b.id, version: b.version, endpoint: b.endpoint ?? null, starts_at: b.startsAt, ends_at: b.endsAt, client_id: b.clientId ?? null, created_at: b.createdAt,
+      }).execute();
+    },
+    async deleteBrownout(id) {
+      const result = await db.deleteFrom('brownouts').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
   };
 }
 

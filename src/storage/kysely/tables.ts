@@ -159,6 +159,7 @@ export interface Tables {
   usage_client_days: UsageClientDaysTable;
   usage_totals: UsageTotalsTable;
   notice_outbox: NoticeOutboxTable;
+  brownouts: BrownoutsTable;
 }
 
 /** The `notice_outbox` table: one row per notice, channel and recipient. */
@@ -181,4 +182,15 @@ export interface NoticeOutboxTable {
   created_at: number;
   updated_at: number;
   sent_at: number | null;
+}
+
+/** The `brownouts` table: planned windows of a version or endpoint answering as removed. */
+export interface BrownoutsTable {
+  id: string;
+  version: string;
+  endpoint: string | null;
+  starts_at: number;
+  ends_at: number;
+  client_id: string | null;
+  created_at: number;
 }
