@@ -30,7 +30,7 @@ export function parseNoticesSettings(options: { file: Record<string, unknown>; e
   const raw = options.file.notices ?? {};
   const n = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : (errors.push('notices must be an object'), {})) as Record<string, unknown>;
   for (const key of Object.keys(n)) if (!keys.includes(key)) errors.push(`notices: unknown key "${key}" (known: ${keys.join(', ')})`);
-  const int = (key: string, fallback: number, min: number, max: number): number => {
+  const int = (key: string, fallback: number, [min, max]: [number, number]): number => {
     const value = n[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       errors.push(`notices.${key} must be an integer from ${min} to ${max}`);
@@ -46,13 +46,13 @@ export function parseNoticesSettings(options: { file: Record<string, unknown>; e
   if (typeof publicUrl !== 'string' || !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) errors.push('publicUrl must be an absolute http(s) URL');
   else base = publicUrl.replace(/\/+$/, '');
   return {
-    intervalSeconds: int('intervalSeconds', 60, 0, 86_400),
+    intervalSeconds: int('intervalSeconds', 60, [0, 86_400]),
     reminderDays: remindersOk ? [...new Set(reminderDays as number[])] : [...defaultNoticeSettings.reminderDays],
-    clearDays: int('clearDays', defaultNoticeSettings.clearDays, 1, 365),
-    lookbackDays: int('lookbackDays', defaultNoticeSettings.lookbackDays, 1, 730),
-    brownoutNoticeDays: int('brownoutNoticeDays', defaultNoticeSettings.brownoutNoticeDays, 0, 90),
-    maxAttempts: int('maxAttempts', 8, 1, 50),
-    retryBaseSeconds: int('retryBaseSeconds', 30, 1, 86_400),
+    clearDays: int('clearDays', defaultNoticeSettings.clearDays, [1, 365]),
+    lookbackDays: int('lookbackDays', defaultNoticeSettings.lookbackDays, [1, 730]),
+    brownoutNoticeDays: int('brownoutNoticeDays', defaultNoticeSettings.brownoutNoticeDays, [0, 90]),
+    maxAttempts: int('maxAttempts', 8, [1, 50]),
+    retryBaseSeconds: int('retryBaseSeconds', 30, [1, 86_400]),
     publicUrl: base,
     brownouts: parseBrownouts(n.brownouts ?? [], errors),
   };
