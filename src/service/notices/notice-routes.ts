@@ -63,6 +63,25 @@ export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clien
     }
   };
   const schema = { summary: 'Unsubscribe a contact from deprecation notices', tags: ['notices'], querystring: UnsubscribeQuery };
+  void app.register(async (scope) => {
+    // Mail clients POST `List-Unsubscribe=One-Click` as a form (RFC 8058); the body carries nothing else.
+    scope.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
+    registerUnsubscribePost(scope, { ...options, check });
+  });
+  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems(400) } }, async (request, reply) => {
+    const q = request.query as { client: string; contact: string; token: string };
+    check(q);
+    const page = html`<html><body><h1>Unsubscribe ${q.contact}</h1><p>Stop deprecation notices to this address?</p>
+      <form method="post" action=${request.url}><button type="submit">Unsubscribe</button></form></body></html>`;
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html>${render(page as never)}`);
+  });
+}
+
+type UnsubscribeOptions = { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; clock: Clock; check: (q: { client: string; contact: string; token: string }) => void };
+
+function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
+  const { check } = options;
+  const schema = { summary: 'Unsubscribe a contact from deprecation notices (one click)', tags: ['notices'], querystring: UnsubscribeQuery };
   app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems(400, 404) } } }, async (request) => {
     const q = request.query as { client: string; contact: string; token: string };
     check(q);
@@ -72,12 +91,5 @@ export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clien
     }
     await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
     return { unsubscribed: true, contact: email };
-  });
-  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems(400) } }, async (request, reply) => {
-    const q = request.query as { client: string; contact: string; token: string };
-    check(q);
-    const page = html`<html><body><h1>Unsubscribe ${q.contact}</h1><p>Stop deprecation notices to this address?</p>
-      <form method="post" action=${request.url}><button type="submit">Unsubscribe</button></form></body></html>`;
-    return reply.type('text/html; charset=utf-8').send(`<!doctype html>${render(page as never)}`);
   });
 }

@@ -46,7 +46,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     `${headline}.`, '', `To ${d.client.name} (${d.client.id}).`, '',
     ...facts.map(([k, v]) => `${k}: ${v}`), '',
     'Your calls (last 90 days):',
-    ...d.calls.map((c) => `- ${c.endpoint}: ${c.calls} calls, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
+    ...d.calls.map((c) => `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
     '', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`),
     '', `Unsubscribe: ${options.unsubscribeUrl}`, '',
   ].join('\n');
