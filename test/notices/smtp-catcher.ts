@@ -19,7 +19,7 @@ export interface SmtpCatcher {
  * const smtp = await startSmtpCatcher();
  * ```
  */
-export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+export async function startSmtpCatcher(options: { port?: number } = {}): Promise<SmtpCatcher> {
   const messages: SmtpCatcher['messages'] = [];
   const failures: number[] = [];
   const server = new SMTPServer({
@@ -33,7 +33,7 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
       }, callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -41,4 +41,14 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
     failNext: (...codes) => { failures.push(...codes); },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A port nothing listens on (bound, then released): connections to it are refused. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
