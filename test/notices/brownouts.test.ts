@@ -30,6 +30,9 @@ describe('brownouts and rehearsals over HTTP', () => {
     assert.equal((await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${other.key}` } })).statusCode, 200, 'other endpoints answer');
     const listed = json<{ data: Array<{ source: string; endpoint: string }> }>(await t.app.inject({ url: '/admin/v1/brownouts', headers: adminHeaders }));
     assert.deepEqual(listed.data.map((b) => `${b.source} ${b.endpoint}`), ['config GET /users/{id}']);
+    const lifecycle = json<{ versions: Array<{ name: string; brownouts: unknown[] }> }>(await t.app.inject({ url: '/api/versions' }));
+    assert.deepEqual(lifecycle.versions.find((v) => v.name === 'v1')?.brownouts, [{ endpoint: 'GET /users/{id}', startsAt: '2026-01-17T12:00:00.000Z', endsAt: '2026-01-17T13:00:00.000Z' }]);
+    assert.deepEqual(lifecycle.versions.find((v) => v.name === 'v2')?.brownouts, []);
     t.clock.set(testEpoch);
   });
 

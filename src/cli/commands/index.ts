@@ -3,6 +3,7 @@ import { diffCommand } from './diff.ts';
 import { guideCommand } from './guide.ts';
 import { keysCommand } from './keys.ts';
 import { lintCommand } from './lint.ts';
+import { noticesCommand } from './notices.ts';
 import { serveCommand } from './serve.ts';
 import { versionsCommand } from './versions.ts';
 
@@ -21,4 +22,5 @@ export const commands: Record<string, CliCommand> = {
   serve: serveCommand,
   versions: versionsCommand,
   keys: keysCommand,
+  notices: noticesCommand,
 };

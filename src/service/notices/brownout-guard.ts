@@ -63,3 +63,29 @@ export function installBrownoutGuard(app: FastifyInstance, options: { cache: Bro
     });
   });
 }
+
+/**
+ * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
+ * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
+ *
+ * @example
+ * ```ts
+ * listBrownoutsInLifecycle(app, { cache, clock, path: '/api/versions' });
+ * ```
+ */
+export function listBrownoutsInLifecycle(app: FastifyInstance, options: { cache: BrownoutCache; clock: Clock; path: string }): void {
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (request.routeOptions.url !== options.path || typeof payload !== 'object' || payload === null) return payload;
+    const document = payload as { versions?: Array<{ name: string }> };
+    if (!Array.isArray(document.versions)) return payload;
+    const now = options.clock.now();
+    const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+    return {
+      ...document,
+      versions: document.versions.map((v) => ({
+        ...v,
+        brownouts: planned.filter((b) => b.version === v.name).map((b) => ({ endpoint: b.endpoint ?? null, startsAt: formatIsoInstant(b.startsAt), endsAt: formatIsoInstant(b.endsAt) })),
+      })),
+    };
+  });
+}

@@ -8,7 +8,7 @@ import { createWebhookLookup } from '../clients/webhook-target.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { Storage } from '../ports/index.ts';
-import { createBrownoutCache, installBrownoutGuard } from './brownout-guard.ts';
+import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
 import type { NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
@@ -67,6 +67,7 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
 
   const cache = await createBrownoutCache({ configured: settings.brownouts, load: () => storage.notices.listBrownouts() });
   installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus });
+  listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
 
   const builtIn: NoticeChannel[] = [
     createWebhookChannel({
