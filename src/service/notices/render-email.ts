@@ -41,11 +41,11 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     ...(d.brownout ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]] : []),
   ];
   const impactLine = d.impact.length === 0 ? 'No breaking change of the replacement touches the endpoints you call.'
-    : `${d.impact.length} breaking change${d.impact.length === 1 ? '' : 's'} affect your calls:`;
+    : d.impact.length === 1 ? '1 breaking change affects your calls:' : `${d.impact.length} breaking changes affect your calls:`;
   const text = [
     `${headline}.`, '', `To ${d.client.name} (${d.client.id}).`, '',
     ...facts.map(([k, v]) => `${k}: ${v}`), '',
-    'Your calls (last 90 days):',
+    'Your recent calls:',
     ...d.calls.map((c) => `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
     '', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`),
     '', `Unsubscribe: ${options.unsubscribeUrl}`, '',
