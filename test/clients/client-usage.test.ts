@@ -29,7 +29,7 @@ describe('usage per client', () => {
     const detail = (await t.app.inject({ url: '/admin/v1/versions/v1', headers: adminHeaders })).json();
     assert.deepEqual(detail.usage, { calls: 5, clients: 2, endpoints: 2 }, 'two clients: Acme (two keys) and the loose key');
 
-    const res = await t.app.inject({ url: '/admin/v1/usage/clients?version=v1', headers: adminHeaders });
+    const res = await t.app.inject({ url: '/admin/v1/usage/endpoints?version=v1', headers: adminHeaders });
     assert.equal(res.statusCode, 200, res.body);
     const { data, meta } = res.json();
     assert.deepEqual(meta, { since: '2025-10-17T12:01:30.000Z', until: '2026-01-15T12:01:30.000Z' }, '90 days by default');
@@ -41,11 +41,15 @@ describe('usage per client', () => {
       { clientId: loose.id, clientName: null, version: 'v1', endpoint: 'GET /users', keyId: loose.id, keyName: 'loose', calls: 1, firstSeen: later, lastSeen: later, userAgent: 'lightMyRequest' },
       { clientId: loose.id, clientName: null, version: 'v1', endpoint: 'GET /users/{id}', keyId: loose.id, keyName: 'loose', calls: 1, firstSeen: later, lastSeen: later, userAgent: 'lightMyRequest' },
     ].sort(compare), 'ordered by client, version, endpoint and key');
-    const own = (await t.app.inject({ url: `/admin/v1/usage/clients?client=${acme.id}`, headers: adminHeaders })).json().data;
+    const own = (await t.app.inject({ url: `/admin/v1/usage/endpoints?client=${acme.id}`, headers: adminHeaders })).json().data;
     assert.deepEqual(own.map((r: { calls: number }) => r.calls).sort(), [1, 2], 'v2 is not deprecated, so not recorded');
-    const window = (await t.app.inject({ url: '/admin/v1/usage/clients?since=2026-01-15T12:01:00Z', headers: adminHeaders })).json().data;
+    const window = (await t.app.inject({ url: '/admin/v1/usage/endpoints?since=2026-01-15T12:01:00Z', headers: adminHeaders })).json().data;
     assert.equal(window.reduce((n: number, r: { calls: number }) => n + r.calls, 0), 4, 'the first call is before the window');
 
+    const overview = (await t.app.inject({ url: '/admin/v1/usage/clients?version=v1', headers: adminHeaders })).json().data;
+    assert.deepEqual(overview.map((r: Record<string, unknown>) => [r.clientId, r.clientName, r.calls, r.firstSeen, r.lastSeen]).sort(), [
+      [acme.id, 'Acme', 3, start, later], [loose.id, null, 2, later, later],
+    ].sort());
     const days = (await t.app.inject({ url: '/admin/v1/usage/days?version=v1', headers: adminHeaders })).json();
     assert.deepEqual(days.data, [{ day: '2026-01-15', version: 'v1', calls: 5, clients: 2 }]);
     const perClient = (await t.app.inject({ url: '/admin/v1/usage/days?perClient=true', headers: adminHeaders })).json();

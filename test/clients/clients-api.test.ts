@@ -168,7 +168,7 @@ describe('the clients management API', () => {
     const routes: Array<[string, string, unknown?]> = [
       ['POST', '/admin/v1/clients', { name: 'x' }], ['GET', '/admin/v1/clients'], ['GET', `/admin/v1/clients/${client.id}`],
       ['PATCH', `/admin/v1/clients/${client.id}`, { name: 'x' }], ['DELETE', `/admin/v1/clients/${client.id}`],
-      ['GET', '/admin/v1/usage/clients'], ['GET', '/admin/v1/usage/days'],
+      ['GET', '/admin/v1/usage/clients'], ['GET', '/admin/v1/usage/endpoints'], ['GET', '/admin/v1/usage/days'],
     ];
     for (const [method, url, payload] of routes) {
       const send = (headers: Record<string, string>) => t.app.inject({ method: method as 'GET', url, headers, ...(payload ? { payload: payload as object } : {}) });

@@ -2,6 +2,7 @@ import type { CliCommand } from '../command.ts';
 import { diffCommand } from './diff.ts';
 import { guideCommand } from './guide.ts';
 import { keysCommand } from './keys.ts';
+import { clientsCommand } from './clients.ts';
 import { lintCommand } from './lint.ts';
 import { noticesCommand } from './notices.ts';
 import { serveCommand } from './serve.ts';
@@ -22,5 +23,6 @@ export const commands: Record<string, CliCommand> = {
   serve: serveCommand,
   versions: versionsCommand,
   keys: keysCommand,
+  clients: clientsCommand,
   notices: noticesCommand,
 };

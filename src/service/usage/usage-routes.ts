@@ -37,6 +37,14 @@ const ClientUsageSchema = Type.Object({
   meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
 });
 
+const ClientTotalsSchema = Type.Object({
+  data: Type.Array(Type.Object({
+    clientId: Type.String(), clientName: Type.Union([Type.String(), Type.Null()]), version: Type.String(),
+    calls: Type.Integer(), firstSeen: Type.String({ format: 'date-time' }), lastSeen: Type.String({ format: 'date-time' }),
+  })),
+  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
+});
+
 const DailyUsageSchema = Type.Object({
   data: Type.Array(Type.Object({
     day: Type.String({ format: 'date', description: 'UTC day.' }), version: Type.String(),
@@ -46,9 +54,11 @@ const DailyUsageSchema = Type.Object({
 });
 
 /**
- * Per-client usage for admins: `GET /admin/v1/usage/clients` (per client, version, endpoint and
- * key, with names, counts, first and last seen and the latest User-Agent) and
- * `GET /admin/v1/usage/days` (calls and distinct clients per UTC day, for charts).
+ * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
+ * whole UTC days: the cheap overview), `GET /admin/v1/usage/endpoints` (per client, version,
+ * endpoint and key, exact to the minute, with names, first and last seen and the latest
+ * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
+ * day, for charts).
  *
  * @example
  * ```ts
@@ -56,7 +66,7 @@ const DailyUsageSchema = Type.Object({
  * ```
  */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
-  app.get('/usage/clients', {
+  app.get('/usage/endpoints', {
     schema: { summary: 'Usage per client, version, endpoint and key', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientUsageSchema, ...problems(400) } },
   }, async (request) => {
     const query = request.query as Record<string, string | undefined>;
@@ -71,6 +81,20 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
         keyId: r.keyId ?? null, keyName: r.keyId ? keys.get(r.keyId) ?? null : null,
         calls: r.calls, firstSeen: formatIsoInstant(r.firstSeen), lastSeen: formatIsoInstant(r.lastSeen), userAgent: r.userAgent ?? null,
       })),
+      meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+    };
+  });
+
+  app.get('/usage/clients', {
+    schema: { summary: 'Usage per client and version (whole UTC days)', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientTotalsSchema, ...problems(400) } },
+  }, async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const window = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    const rows = await options.usage.clientTotals({ since: window.since, until: window.until, ...(query.version ? { version: query.version } : {}), ...(query.client ? { clientId: query.client } : {}) });
+    const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    return {
+      data: rows.map((r) => ({ clientId: r.clientId, clientName: clients.get(r.clientId) ?? null, version: r.version, calls: r.calls, firstSeen: formatIsoInstant(r.firstSeen), lastSeen: formatIsoInstant(r.lastSeen) })),
       meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
     };
   });
