@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { adminHeaders, json, type TestApp } from '../support/test-app.ts';
@@ -106,6 +109,32 @@ describe('delivery failures and retries', () => {
     const forged = await createClientWithKey(t.app, { name: 'Forged check', webhooks: [url], keyName: 'k4' });
     await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${forged.key}` } });
     assert.equal((await runNotices(t.app)).failed, 1, 'a receiver holding another secret refuses the signature');
+  });
+
+  it('loses nothing when a worker dies mid-delivery: its lease ends and another instance sends the notice once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-notices-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const databasePath = join(dir, 'v.db');
+    const first = await createNoticeApp({ databasePath });
+    const { key } = await createClientWithKey(first.app, { name: 'Acme', contacts: ['dev@acme.test'], keyName: 'k' });
+    await first.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await runNotices(first.app)).enqueued, 1);
+    // A worker takes the row and dies before it records anything.
+    const taken = await first.storage.notices.claim({ owner: 'worker-that-died', now: first.clock.now(), leaseMs: 300_000, limit: 10, channels: ['email'] });
+    assert.equal(taken.length, 1);
+    await first.close();
+
+    const smtp = await startSmtpCatcher();
+    closers.push(() => smtp.close());
+    const second = await createNoticeApp({ databasePath, smtpUrl: smtp.url });
+    closers.push(() => second.close());
+    assert.equal((await runNotices(second.app)).sent, 0, 'the lease still holds');
+    second.clock.advance(300_001);
+    assert.equal((await runNotices(second.app)).sent, 1);
+    second.clock.advance(3_600_000);
+    await runNotices(second.app);
+    assert.equal(smtp.messages.length, 1);
+    assert.deepEqual(smtp.messages[0]!.envelopeTo, ['dev@acme.test']);
   });
 
   it('keeps email notices waiting for a mail transport when no SMTP server is configured', async () => {

@@ -18,7 +18,7 @@ export function noticeConfig(extra: Record<string, unknown> = {}): string {
  * const t = await createNoticeApp({ smtpUrl: smtp.url });
  * ```
  */
-export async function createNoticeApp(options: { smtpUrl?: string; config?: Record<string, unknown> } & Pick<TestAppOptions, 'now'> = {}): Promise<TestApp> {
+export async function createNoticeApp(options: { smtpUrl?: string; config?: Record<string, unknown> } & Pick<TestAppOptions, 'now' | 'databasePath'> = {}): Promise<TestApp> {
   return createTestApp({
     files: { '/notices.json': noticeConfig(options.config) },
     env: {
@@ -26,6 +26,7 @@ export async function createNoticeApp(options: { smtpUrl?: string; config?: Reco
       ...(options.smtpUrl ? { VERSIONARY_SMTP_URL: options.smtpUrl, VERSIONARY_MAIL_FROM: 'Versionary <notices@versionary.test>' } : {}),
     },
     ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.databasePath ? { databasePath: options.databasePath } : {}),
   });
 }
 
