@@ -65,6 +65,7 @@ export async function benchUsage(): Promise<BenchReport> {
       ['summary(v1)', () => storage.usage.summary('v1')],
       ['clientTotals: 90 days, v1', () => storage.usage.clientTotals({ since: start, version: 'v1' })],
       ['byClient: all time', () => storage.usage.byClient({ since: 0 })],
+      ['byClient: lookback covering all data, v1', () => storage.usage.byClient({ since: start, until: end + dayMs, version: 'v1' })],
       ['byClient: last 90 days, v1', () => storage.usage.byClient({ since: end - 90 * dayMs + 3_600_000, until: end, version: 'v1' })],
       ['byClient: last 7 days', () => storage.usage.byClient({ since: end - 7 * dayMs + 3_600_000, until: end })],
       ['byClient: one client, 90 days', () => storage.usage.byClient({ since: end - 90 * dayMs + 3_600_000, until: end, clientId: 'cl_0000000000000007' })],

@@ -118,6 +118,8 @@ export function runClientsContract(storage: () => Storage): void {
       { since: t0 + day + 60_000, until: t0 + day + 3_600_000, version: 'w2' },
       { since: t0 + day, until: t0 + 3 * day },
       { since: t0 + 5 * day },
+      { since: t0 - day, until: t0 + 10 * day, version: 'w2' },
+      { since: t0 - day, until: t0 + 2 * day, version: 'w2' },
     ];
     // Other tests share the database: compare this test's versions only.
     const ours = (rows: ClientUsageRow[]) => sortRows(rows.filter((r) => r.version === 'w1' || r.version === 'w2'));

@@ -70,7 +70,7 @@ export const ClientListSchema = Type.Object({
 });
 
 /** `{id}` of a client route. */
-export const ClientParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+export const ClientParams = Type.Object({ id: Type.String({ description: 'cl_ and 16 hex digits; any other value names no client (404).' }) });
 
 /** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object({

@@ -53,7 +53,13 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
       return { calls: Number(row.calls ?? 0), clients: Number(row.clients), endpoints: Number(row.endpoints) };
     },
     async byClient(options) {
-      const parts = windowParts(options);
+      // A window that holds every recorded call (a lookback longer than the data) is the totals: exact, and small.
+      const filters = filterSql(options);
+      const { rows: [span] } = await sql<{ first: number | string | null; last: number | string | null }>`SELECT MIN(first_seen) AS first, MAX(last_seen) AS last
+        FROM usage_totals${filters.length > 0 ? sql` WHERE ${sql.join(filters, sql` AND `)}` : sql``}`.execute(db);
+      if (span?.first === null || span?.first === undefined) return [];
+      const coversAll = Math.floor(options.since / 60_000) * 60_000 <= Number(span.first) && (options.until === undefined || Math.floor(Number(span.last) / 60_000) * 60_000 < options.until);
+      const parts = windowParts(coversAll ? { ...options, since: 0, until: undefined } : options);
       if (parts.length === 0) return [];
       const { rows } = await sql<RawClientRow>`SELECT client_id, version, endpoint, key_id, SUM(calls) AS calls, MIN(first_seen) AS first_seen,
           MAX(last_seen) AS last_seen, MAX(${latestAgent}) AS agent
@@ -119,7 +125,7 @@ function filterSql(filters: Filters): RawBuilder<unknown>[] {
 }
 
 /** The selects whose union is the window: totals for all time, else minutes at the edges and days between. */
-function windowParts(options: { since: number; until?: number } & Filters): RawBuilder<unknown>[] {
+function windowParts(options: { since: number; until?: number | undefined } & Filters): RawBuilder<unknown>[] {
   const filters = filterSql(options);
   const select = (table: string, conditions: RawBuilder<unknown>[]) => {
     const where = [...conditions, ...filters];
