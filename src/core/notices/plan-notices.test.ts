@@ -39,6 +39,15 @@ describe('planNotices', () => {
     assert.equal(sent.find((n) => n.kind === 'reminder' && n.step === '30d')?.daysLeft, 30);
   });
 
+  it('announces an endpoint brownout of a deprecated version to the callers of that endpoint only', () => {
+    const brownout: Brownout = { id: 'e1', version: 'v1', endpoint: 'GET /users/{id}', startsAt: day(100), endsAt: day(100) + 3_600_000 };
+    const usageOn = (now: number) => [...calling('one-reader', 'GET /users/{id}')(now), ...calling('lister', 'GET /users')(now)];
+    const sent = simulate({ subjects: [v1], brownouts: [brownout], usageOn, from: 0, to: 100 });
+    assert.deepEqual(brief(sent).filter((line) => line.includes('brownout')), ['93 one-reader brownout e1']);
+    const rehearsal: Brownout = { ...brownout, id: 'r1', clientId: 'one-reader' };
+    assert.deepEqual(brief(simulate({ subjects: [v1], brownouts: [rehearsal], usageOn, from: 0, to: 100 })).filter((l) => l.includes('brownout')), [], 'rehearsals are not announced');
+  });
+
   it('tells a late joiner it is deprecated, then reminds it from the next reminder day only', () => {
     const sent = simulate({ subjects: [v1], usageOn: calling('late', 'GET /users', 100), from: 0, to: 181 });
     assert.deepEqual(brief(sent), ['100 late deprecated', '150 late reminder 30d', '173 late reminder 7d', '179 late reminder 1d', '181 late removed']);

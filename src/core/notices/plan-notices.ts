@@ -44,12 +44,14 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
   const since = now - settings.lookbackDays * DAY_MS;
   const done = new Set(options.recorded.map(noticeKey));
   const due: DueNotice[] = [];
+  const endpointSubjects = new Set(options.subjects.filter((s) => s.endpoint).map(subjectId));
   for (const subject of options.subjects) {
     const id = subjectId(subject);
     const history = options.recorded.filter((r) => r.subject === id);
     for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
       const told = history.filter((r) => r.clientId === clientId);
-      const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts: options.brownouts, settings, now });
+      const brownouts = options.brownouts.filter((b) => announces({ brownout: b, subject, endpointSubjects, called: (endpoint) => options.usage.some((u) => u.clientId === clientId && u.version === b.version && u.endpoint === endpoint && u.lastSeen >= since) }));
+      const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts, settings, now });
       for (const notice of planned) {
         if (done.has(noticeKey(notice))) continue;
         done.add(noticeKey(notice));
@@ -105,11 +107,21 @@ function planForClient(p: ClientPlan): DueNotice[] {
     if (toldForThisDate === undefined || toldForThisDate < reminder.at) out.push(make('reminder', `${reminder.days}d`));
   }
   for (const b of p.brownouts) {
-    // Rehearsals are asked for by the client itself; a global window is announced per subject.
-    if (b.clientId !== undefined || b.version !== subject.version || b.endpoint !== subject.endpoint) continue;
     if (now >= b.startsAt - p.settings.brownoutNoticeDays * DAY_MS && now < b.endsAt) out.push(make('brownout', b.id, b));
   }
   return out;
+}
+
+/**
+ * Whether a brownout is announced under this subject: a global window of the subject itself, or,
+ * under a deprecated version, a window of one of its endpoints that is not a deprecation of its
+ * own, to the clients that call that endpoint. Rehearsals are asked for by the client itself.
+ */
+function announces(options: { brownout: Brownout; subject: NoticeSubject; endpointSubjects: ReadonlySet<string>; called: (endpoint: string) => boolean }): boolean {
+  const { brownout: b, subject } = options;
+  if (b.clientId !== undefined || b.version !== subject.version) return false;
+  if (b.endpoint === subject.endpoint) return true;
+  return subject.endpoint === undefined && b.endpoint !== undefined && !options.endpointSubjects.has(subjectId(b)) && options.called(b.endpoint);
 }
 
 /** The smallest reminder day whose instant has passed: the only reminder worth sending now. */
