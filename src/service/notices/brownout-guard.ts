@@ -22,10 +22,11 @@ export interface BrownoutCache {
  * ```
  */
 export async function createBrownoutCache(options: { configured: Brownout[]; load: () => Promise<Brownout[]> }): Promise<BrownoutCache> {
-  let stored = await options.load();
+  // Built once per refresh: the guard reads it on every request.
+  let all = [...options.configured, ...(await options.load())];
   return {
-    all: () => [...options.configured, ...stored],
-    async refresh() { stored = await options.load(); },
+    all: () => all,
+    async refresh() { all = [...options.configured, ...(await options.load())]; },
   };
 }
 
@@ -43,9 +44,10 @@ const versionedRoute = /^\/api\/(v[0-9]+)(\/.*)$/;
  */
 export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404 }): void {
   app.addHook('preHandler', async (request) => {
+    if (options.cache.all().length === 0) return;
     const route = request.routeOptions.url;
     const match = route ? versionedRoute.exec(route) : null;
-    if (!match || options.cache.all().length === 0) return;
+    if (!match) return;
     const version = match[1]!;
     const endpoint = `${request.method} ${match[2]!.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
     const principal = principalOf(request);
