@@ -35,6 +35,7 @@ import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
 import { requestIdOf } from '../ops/request-id.ts';
 import { installClients, parseClientSettings } from '../clients/install-clients.ts';
+import { registerNotices } from '../notices/register-notices.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -144,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
+  await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: settings.removedStatus, apiPrefix });
   // The same plugin library users register, fed by the storage-backed lifecycle runtime.
   await app.register(versionary, {
     bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),

@@ -4,6 +4,7 @@ import type { Storage } from '../../service/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
@@ -69,6 +70,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const stores = guardStores({
     users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    notices: createNoticeStore(db, { skipLocked: true }),
   });
   return {
     db, ...stores,

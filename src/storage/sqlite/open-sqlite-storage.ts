@@ -12,6 +12,7 @@ import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 
@@ -49,6 +50,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
   const stores = guardStores({
     users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    notices: createNoticeStore(db, { skipLocked: false }),
   });
   return {
     db, ...stores,
