@@ -1,21 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { CliIo } from '../io.ts';
-import { runCli } from '../main.ts';
+import { createCliHarness } from '../../../test/support/cli-harness.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'versionary-notices-cli-'));
-const env = { DATABASE_URL: `sqlite:${join(dir, 'v.db')}` };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: dir, now: () => Date.UTC(2026, 0, 1), env };
-  const code = await runCli(args, io);
-  return { code, ...out };
-}
+const { cli, cleanup } = createCliHarness('versionary-notices-cli-');
+after(cleanup);
 
 describe('versionary notices', () => {
   it('runs a pass in-process and lists the outbox', async () => {

@@ -1,24 +1,13 @@
-import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { CliIo } from '../io.ts';
-import { runCli } from '../main.ts';
+import { createCliHarness } from '../../../test/support/cli-harness.ts';
 import { buildApp } from '../../service/app/build-app.ts';
 import { loadConfig } from '../../service/config/load-config.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'versionary-cli-'));
-const env = { DATABASE_URL: `sqlite:${join(dir, 'v.db')}` };
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(args: string[]) {
-  const out = { stdout: '', stderr: '' };
-  const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: dir, now: () => Date.UTC(2026, 0, 1), env };
-  const code = await runCli(args, io);
-  return { code, ...out };
-}
+const { dir, env, cli, cleanup } = createCliHarness('versionary-cli-');
+after(cleanup);
 
 describe('versionary keys and versions against the database', () => {
   it('keys create stores a key that the service accepts with its roles', async () => {
