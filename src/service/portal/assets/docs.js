@@ -6,7 +6,8 @@
   window.SwaggerUIBundle({
     url: root.getAttribute('data-openapi'),
     domNode: root,
-    deepLinking: true,
+    // Deep links put an anchor inside each operation's toggle button: nested controls that screen readers cannot use.
+    deepLinking: false,
     // No call to the public validator: nothing leaves the service.
     validatorUrl: null,
     defaultModelsExpandDepth: 0,
