@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildChangelog, type Changelog, type ChangelogEntry } from '../../core/portal/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
-import { html, isoDay, sendPage } from './html.ts';
+import { html, isoDay, safeHref, sendPage } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from './version-info.ts';
@@ -29,7 +29,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
     const versions = describeVersions(options);
     const endpoints = versions.flatMap((v) => options.runtime.endpointDeprecations().filter((e) => e.version === v.name).map((e) => ({
       version: e.version, method: e.method, path: e.path, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt,
-      ...(e.migrationUrl ?? v.guideUrl ? { guideUrl: e.migrationUrl ?? v.guideUrl! } : {}),
+      ...(safeHref(e.migrationUrl) ?? v.guideUrl ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
     })));
     return buildChangelog({ versions: toChangelogVersions(versions), endpoints, now: options.clock.now() });
   };

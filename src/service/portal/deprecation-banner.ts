@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay } from './html.ts';
+import { html, isoDay, safeHref } from './html.ts';
 import type { VersionInfo } from './version-info.ts';
 
 const statusText: Record<string, string> = {
@@ -54,7 +54,7 @@ export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | un
     <ul>
       ${endpoints.map((e) => html`<li>
         <code>${e.method} ${e.path}</code>: deprecated, removed on <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>
-        ${e.migrationUrl && html` · <a href=${e.migrationUrl}>migration notes</a>`}
+        ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
       </li>`)}
     </ul>
   </section>`;

@@ -58,3 +58,18 @@ export const pageHeaders: Record<string, string> = {
 export function isoDay(at: number | string): string {
   return (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 10);
 }
+
+/**
+ * A URL fit for an `href`: a path on this service or an http(s) URL. Anything else (a
+ * `javascript:` or `data:` URL set as a migration URL) is dropped, so a page never links it.
+ *
+ * @example
+ * ```ts
+ * safeHref('javascript:alert(1)') // undefined
+ * ```
+ */
+export function safeHref(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  return /^https?:\/\/[^/]/i.test(url) ? url : undefined;
+}

@@ -4,6 +4,7 @@ import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '..
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { EndpointDeprecation } from '../ports/index.ts';
+import { safeHref } from './html.ts';
 
 /** Everything the docs pages, the changelog and the catalog say about one version. */
 export interface VersionInfo {
@@ -54,7 +55,7 @@ export function describeVersions(options: { bundle: VersionBundle; runtime: Life
       ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
       ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
       ...(entry.replacement ? { replacement: entry.replacement } : {}),
-      ...(deprecated && entry.migrationUrl ? { guideUrl: entry.migrationUrl } : {}),
+      ...(deprecated && safeHref(entry.migrationUrl) ? { guideUrl: safeHref(entry.migrationUrl)! } : {}),
       openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
       docsUrl: docsUrlOf(entry.name),
       changes: version?.changes.map((c) => c.description) ?? [],
