@@ -124,7 +124,7 @@ test('the Atom feed is well-formed RFC 4287 that a parser reads, with stable uni
 test('declared change text is shown as text everywhere: page, Atom, JSON', async () => {
   const hostile = '<script>alert(1)</script> "quoted" & \'single\' ]]>';
   const [v1, v2] = publishedVersions;
-  const bundle = createApiBundle([v1!, { ...v2!, changes: v2!.changes.map((c, i) => (i === 0 ? { ...c, description: hostile } : c)) }]);
+  const bundle = createApiBundle([v1!, { ...v2!, changes: (v2!.changes ?? []).map((c, i) => (i === 0 ? { ...c, description: hostile } : c)) }]);
   const t = await createTestApp({ anonymous: true, bundle, now: Date.UTC(2026, 3, 1) });
   const page = (await t.app.inject({ url: '/docs/changelog' })).body;
   assert.ok(!page.includes('<script>alert(1)'), 'no live script tag');
