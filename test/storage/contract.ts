@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Storage } from '../../src/service/ports/index.ts';
+import { runClientsContract } from './contract-clients.ts';
 
 /** How a contract run opens a fresh, empty storage. */
 export type OpenStorage = () => Promise<Storage>;
@@ -117,5 +118,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       await s.idempotency.begin({ ...base, clientId: 'new', now: 2_000_000, expiredBefore: 100 });
       assert.equal((await s.idempotency.begin({ ...base, clientId: 'old', now: 2_000_000, expiredBefore: 0 })).kind, 'started', 'expired records of other clients were swept');
     });
+
+    runClientsContract(() => s);
   });
 }

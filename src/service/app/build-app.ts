@@ -16,7 +16,7 @@ import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
 import { createJwtVerifier } from '../auth/jwt.ts';
-import { clientIdOf } from '../auth/principal.ts';
+import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { createLifecycleHook } from '../lifecycle/hook.ts';
@@ -114,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
+  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, identify: usageIdentityOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix });

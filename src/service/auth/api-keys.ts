@@ -49,7 +49,7 @@ export async function verifyApiKey(options: { store: ApiKeyStore; key: string })
   const stored = Buffer.from(record?.hash ?? '0'.repeat(64), 'hex');
   const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!record || !equal || record.revokedAt !== null) return undefined;
-  return { id: record.id, roles: new Set(record.roles.filter(isRole)), kind: 'api-key' };
+  return { id: record.id, roles: new Set(record.roles.filter(isRole)), kind: 'api-key', ...(record.clientId ? { clientId: record.clientId } : {}) };
 }
 
 /**
@@ -60,9 +60,12 @@ export async function verifyApiKey(options: { store: ApiKeyStore; key: string })
  * const created = await createApiKey({ store, name: 'ci', roles: ['read'], now: Date.now() });
  * ```
  */
-export async function createApiKey(options: { store: ApiKeyStore; name: string; roles: Role[]; contact?: string; now: number }): Promise<{ record: ApiKeyRecord; key: string }> {
+export async function createApiKey(options: { store: ApiKeyStore; name: string; roles: Role[]; contact?: string; clientId?: string; now: number }): Promise<{ record: ApiKeyRecord; key: string }> {
   const { id, key, hash } = generateApiKey();
-  const record: ApiKeyRecord = { id, name: options.name, roles: [...new Set(options.roles)], contact: options.contact ?? null, hash, createdAt: options.now, revokedAt: null };
+  const record: ApiKeyRecord = {
+    id, name: options.name, roles: [...new Set(options.roles)], contact: options.contact ?? null, hash, createdAt: options.now, revokedAt: null,
+    ...(options.clientId ? { clientId: options.clientId } : {}),
+  };
   await options.store.insert(record);
   return { record, key };
 }

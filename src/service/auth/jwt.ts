@@ -12,7 +12,8 @@ const asymmetric = ['RS256', 'ES256', 'EdDSA'];
 /**
  * Build the JWT verifier from config. Only the configured algorithms are accepted (never
  * `none`); `exp` and `nbf` are checked with 30 s of clock skew; `sub` (or `client_id`) is the
- * client identifier and the space-separated `scope` claim maps to roles.
+ * credential identifier, `client_id` names the client (`cl_…`) whose usage and resources the
+ * token's calls are, and the space-separated `scope` claim maps to roles.
  *
  * @example
  * ```ts
@@ -46,6 +47,7 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
     const subject = typeof payload.sub === 'string' ? payload.sub : typeof payload.client_id === 'string' ? payload.client_id : undefined;
     if (!subject || subject.length > 200) throw new Error('token has no sub or client_id');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt' };
+    const clientId = typeof payload.client_id === 'string' && payload.client_id.length > 0 && payload.client_id.length <= 200 ? payload.client_id : undefined;
+    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt', ...(clientId ? { clientId } : {}) };
   };
 }

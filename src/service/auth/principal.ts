@@ -8,6 +8,8 @@ export interface Principal {
   /** The client identifier: an API key's id, or a token's `sub` / `client_id`. */
   id: string;
   roles: ReadonlySet<Role>;
+  /** The client (`cl_…`) this credential belongs to: an API key's client, or a JWT's `client_id` claim. */
+  clientId?: string;
   /** How the caller authenticated. */
   kind: 'api-key' | 'jwt' | 'admin-env';
 }
@@ -50,4 +52,30 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
  */
 export function clientIdOf(request: FastifyRequest): string {
   return principalOf(request)?.id ?? `ip:${request.ip}`;
+}
+
+/** Who a usage record counts a call for. */
+export interface UsageIdentity {
+  clientId: string;
+  keyId?: string;
+  userAgent?: string;
+}
+
+/**
+ * The usage identity of a request: the credential's client when it has one, else the credential
+ * id (or `ip:<address>`), plus the credential id as the key and the `User-Agent`.
+ *
+ * @example
+ * ```ts
+ * usageIdentityOf(request) // { clientId: 'cl_…', keyId: 'key_…', userAgent: 'acme-sdk/1.2' }
+ * ```
+ */
+export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
+  const principal = principalOf(request);
+  const agent = request.headers['user-agent'];
+  return {
+    clientId: principal?.clientId ?? principal?.id ?? `ip:${request.ip}`,
+    ...(principal ? { keyId: principal.id } : {}),
+    ...(typeof agent === 'string' && agent.length > 0 ? { userAgent: agent.slice(0, 300) } : {}),
+  };
 }

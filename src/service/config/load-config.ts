@@ -42,7 +42,7 @@ export interface LoadConfigOptions {
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** Top-level keys of the config file that some feature reads. */
-export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit']);
+export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit', 'usage', 'webhooks']);
 
 /**
  * Parse the environment and the JSON config file once, at start, reporting every error at once.

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
+import type { UsageIdentity } from '../auth/principal.ts';
 import type { UsageRecorder } from '../usage/usage-recorder.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
@@ -10,15 +11,15 @@ import type { LifecycleRuntime } from './runtime.ts';
  *
  * @example
  * ```ts
- * registerVersionedApi(app, { ..., onVersionedRequest: [createLifecycleHook({ runtime, recorder, clock, clientIdOf })] });
+ * registerVersionedApi(app, { ..., onVersionedRequest: [createLifecycleHook({ runtime, recorder, clock, identify: usageIdentityOf })] });
  * ```
  */
-export function createLifecycleHook(options: { runtime: LifecycleRuntime; recorder: UsageRecorder; clock: Clock; clientIdOf: (request: FastifyRequest) => string }): VersionedRequestHook {
+export function createLifecycleHook(options: { runtime: LifecycleRuntime; recorder: UsageRecorder; clock: Clock; identify: (request: FastifyRequest) => UsageIdentity }): VersionedRequestHook {
   const { runtime, recorder, clock } = options;
   return ({ request, reply, version, operation }) => {
     const verdict = runtime.verdict({ version: version.name, method: operation.method, path: operation.path });
     if (!verdict.deprecated) return;
-    recorder.record({ version: version.name, endpoint: `${operation.method} ${operation.path}`, clientId: options.clientIdOf(request), at: clock.now() });
+    recorder.record({ version: version.name, endpoint: `${operation.method} ${operation.path}`, ...options.identify(request), at: clock.now() });
     reply.headers(verdict.headers);
     if (verdict.removed) throw verdict.removed;
   };

@@ -8,6 +8,8 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** The client the key belongs to, if any: its usage and resources are that client's. */
+  clientId?: string;
 }
 
 /**

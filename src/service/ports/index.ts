@@ -1,6 +1,8 @@
-export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome } from './users.ts';
+export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome, Owner } from './users.ts';
 export type { PostRecord, PostStore } from './posts.ts';
 export type { Storage } from './storage.ts';
-export type { EndpointDeprecation, LifecycleStore, StoredSchedule, UsageCall, UsageStore, UsageSummary } from './lifecycle.ts';
+export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
+export type { ClientUsageRow, DailyUsageRow, UsageCall, UsageInsertOptions, UsageStore, UsageSummary } from './usage.ts';
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { BeginOutcome, IdempotencyStore, StoredResponse } from './idempotency.ts';
+export type { Client, ClientContact, ClientPage, ClientStore, ClientWebhook } from './clients.ts';

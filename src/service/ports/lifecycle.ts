@@ -30,33 +30,3 @@ export interface LifecycleStore {
   listEndpointDeprecations(): Promise<EndpointDeprecation[]>;
   saveEndpointDeprecation(deprecation: EndpointDeprecation): Promise<void>;
 }
-
-/** One recorded call to a deprecated or removed version or endpoint. */
-export interface UsageCall {
-  version: string;
-  /** Method and route template, e.g. `GET /users/{id}`. */
-  endpoint: string;
-  clientId: string;
-  at: number;
-}
-
-/** Per-version usage summary. */
-export interface UsageSummary {
-  calls: number;
-  clients: number;
-  endpoints: number;
-}
-
-/**
- * Where usage records go, in batches.
- *
- * @example
- * ```ts
- * await usage.insert(records);
- * ```
- */
-export interface UsageStore {
-  insert(records: UsageCall[]): Promise<void>;
-  summary(version: string): Promise<UsageSummary>;
-  list(options: { version: string; clientId?: string; limit: number; afterId: number }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
-}

@@ -1,6 +1,8 @@
 import type { PostStore } from './posts.ts';
 import type { UserStore } from './users.ts';
-import type { LifecycleStore, UsageStore } from './lifecycle.ts';
+import type { LifecycleStore } from './lifecycle.ts';
+import type { UsageStore } from './usage.ts';
+import type { ClientStore } from './clients.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 
@@ -19,6 +21,7 @@ export interface Storage {
   usage: UsageStore;
   apiKeys: ApiKeyStore;
   idempotency: IdempotencyStore;
+  clients: ClientStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

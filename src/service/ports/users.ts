@@ -11,6 +11,8 @@ export interface UserRecord {
   revision: number;
   createdAt: string;
   updatedAt: string;
+  /** The client whose key created it; null when created without a client (single-tenant use). */
+  clientId: string | null;
 }
 
 /** The writable fields of a user. */
@@ -35,6 +37,12 @@ export interface PageOptions {
   afterId: number;
 }
 
+/**
+ * Whose resources an operation may see: a client id, `null` for the resources created without a
+ * client. Omitted (undefined) means every resource, for admins.
+ */
+export type Owner = string | null;
+
 /** The outcome of a conditional write. */
 export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'stale' };
 
@@ -48,10 +56,12 @@ export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | {
  * ```
  */
 export interface UserStore {
-  list(options: PageOptions): Promise<Page<UserRecord>>;
+  /** With `owner`, only that owner's users. */
+  list(options: PageOptions & { owner?: Owner }): Promise<Page<UserRecord>>;
   get(id: number): Promise<UserRecord | undefined>;
-  create(options: { values: UserValues; at: string }): Promise<UserRecord>;
-  update(options: { id: number; values: UserValues; expectedRevision: number; at: string }): Promise<WriteOutcome<UserRecord>>;
-  delete(options: { id: number; expectedRevision?: number }): Promise<WriteOutcome<null>>;
+  create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;
+  /** With `owner`, another owner's user is `missing`. */
+  update(options: { id: number; values: UserValues; expectedRevision: number; at: string; owner?: Owner }): Promise<WriteOutcome<UserRecord>>;
+  delete(options: { id: number; expectedRevision?: number; owner?: Owner }): Promise<WriteOutcome<null>>;
   count(): Promise<number>;
 }

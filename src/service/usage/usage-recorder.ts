@@ -8,6 +8,8 @@ export interface UsageRecorderOptions {
   /** Records kept while the store is failing; past it the oldest are shed, counted and logged. */
   maxBuffered?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Keep raw events beside the rollups (for the calls listing); true by default. */
+  keepRaw?: boolean;
 }
 
 /** Buffers usage records in memory and writes them in batches. */
@@ -42,7 +44,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     if (buffer.length === 0) return;
     const batch = buffer;
     buffer = [];
-    writing = options.store.insert(batch).catch((error: unknown) => {
+    writing = options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).catch((error: unknown) => {
       failures++;
       buffer = batch.concat(buffer);
       shedOldest();

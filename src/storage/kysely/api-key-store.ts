@@ -17,7 +17,7 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
   return {
     async insert(r) {
       await db.insertInto('api_keys').values({
-        id: r.id, name: r.name, roles: JSON.stringify(r.roles), contact: r.contact, key_hash: r.hash, created_at: r.createdAt, revoked_at: r.revokedAt,
+        id: r.id, name: r.name, roles: JSON.stringify(r.roles), contact: r.contact, key_hash: r.hash, created_at: r.createdAt, revoked_at: r.revokedAt, client_id: r.clientId ?? null,
       }).execute();
     },
     async find(id) {
@@ -42,5 +42,6 @@ function toRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
     id: row.id, name: row.name, roles: JSON.parse(row.roles) as string[], contact: row.contact, hash: row.key_hash,
     createdAt: Number(row.created_at), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    ...(row.client_id ? { clientId: row.client_id } : {}),
   };
 }

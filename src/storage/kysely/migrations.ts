@@ -1,4 +1,5 @@
 import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { clientsTenancyAndUsageRollups } from './migration-0005.ts';
 
 /** Dialect facts the shared migrations need. */
 export interface MigrationDialect {
@@ -98,6 +99,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
         await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
       },
     },
+    '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
   };
   return { getMigrations: async () => migrations };
 }

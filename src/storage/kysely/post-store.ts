@@ -24,9 +24,9 @@ export function createPostStore(db: Kysely<Tables>): PostStore {
     },
     async create({ userId, title, body, at }) {
       const row = await db.insertInto('posts')
-        .columns(['user_id', 'title', 'body', 'created_at'])
+        .columns(['user_id', 'title', 'body', 'created_at', 'client_id'])
         .expression((eb) => eb.selectFrom('users')
-          .select([eb.cast(eb.val(userId), 'integer').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at')])
+          .select([eb.cast(eb.val(userId), 'integer').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at'), 'users.client_id'])
           .where('users.id', '=', userId))
         .returningAll().executeTakeFirst();
       return row && toPost(row);
@@ -39,5 +39,5 @@ export function createPostStore(db: Kysely<Tables>): PostStore {
 }
 
 function toPost(row: Selectable<PostsTable>): PostRecord {
-  return { id: Number(row.id), userId: Number(row.user_id), title: row.title, body: row.body, createdAt: row.created_at };
+  return { id: Number(row.id), userId: Number(row.user_id), title: row.title, body: row.body, createdAt: row.created_at, clientId: row.client_id ?? null };
 }

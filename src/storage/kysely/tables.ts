@@ -10,6 +10,7 @@ export interface UsersTable {
   revision: number;
   created_at: string;
   updated_at: string;
+  client_id: string | null;
 }
 
 /** The `posts` table. */
@@ -19,6 +20,7 @@ export interface PostsTable {
   title: string;
   body: string;
   created_at: string;
+  client_id: string | null;
 }
 
 /** The `version_schedules` table: one deprecation per version. */
@@ -59,6 +61,7 @@ export interface ApiKeysTable {
   key_hash: string;
   created_at: number;
   revoked_at: number | null;
+  client_id: string | null;
 }
 
 /** The `idempotency_keys` table. */
@@ -73,6 +76,72 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/** The `clients` table. */
+export interface ClientsTable {
+  id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The `client_contacts` table. */
+export interface ClientContactsTable {
+  client_id: string;
+  email: string;
+  subscribed: number;
+  position: number;
+}
+
+/** The `client_webhooks` table. */
+export interface ClientWebhooksTable {
+  id: string;
+  client_id: string;
+  url: string;
+  secret: string;
+  position: number;
+}
+
+/** The value columns every usage rollup table has. */
+export interface RollupValues {
+  calls: number;
+  first_seen: number;
+  last_seen: number;
+  user_agent: string | null;
+}
+
+/** `usage_minutes`: calls per (minute, version, endpoint, client, key). `key_id` is '' for none. */
+export interface UsageMinutesTable extends RollupValues {
+  minute: number;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  key_id: string;
+}
+
+/** `usage_days`: the same per UTC day. */
+export interface UsageDaysTable extends RollupValues {
+  day: number;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  key_id: string;
+}
+
+/** `usage_client_days`: calls per (UTC day, version, client), for charts. */
+export interface UsageClientDaysTable extends RollupValues {
+  day: number;
+  version: string;
+  client_id: string;
+}
+
+/** `usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
+export interface UsageTotalsTable extends RollupValues {
+  version: string;
+  endpoint: string;
+  client_id: string;
+  key_id: string;
+}
+
 /** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
@@ -82,4 +151,11 @@ export interface Tables {
   usage_calls: UsageCallsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  clients: ClientsTable;
+  client_contacts: ClientContactsTable;
+  client_webhooks: ClientWebhooksTable;
+  usage_minutes: UsageMinutesTable;
+  usage_days: UsageDaysTable;
+  usage_client_days: UsageClientDaysTable;
+  usage_totals: UsageTotalsTable;
 }

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
+import type { Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
+import type { Owner, UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
 import { precompile } from './precompile.ts';
 import type { Tables, UsersTable } from './tables.ts';
 
@@ -15,8 +15,8 @@ import type { Tables, UsersTable } from './tables.ts';
 export function createUserStore(db: Kysely<Tables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0));
   return {
-    async list({ limit, afterId }) {
-      const rows = await db.selectFrom('users').selectAll().where('id', '>', afterId).orderBy('id').limit(limit + 1).execute();
+    async list({ limit, afterId, owner }) {
+      const rows = await ownedBy(db.selectFrom('users').selectAll().where('id', '>', afterId), owner).orderBy('id').limit(limit + 1).execute();
       const items = rows.slice(0, limit).map(toUser);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
@@ -24,25 +24,25 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
       const [row] = await byId([id]);
       return row && toUser(row);
     },
-    async create({ values, at }) {
-      const row = await db.insertInto('users').values({ ...values, revision: 1, created_at: at, updated_at: at }).returningAll().executeTakeFirstOrThrow();
+    async create({ values, at, clientId }) {
+      const row = await db.insertInto('users').values({ ...values, revision: 1, created_at: at, updated_at: at, client_id: clientId ?? null }).returningAll().executeTakeFirstOrThrow();
       return toUser(row);
     },
-    async update({ id, values, expectedRevision, at }) {
-      const row = await db.updateTable('users')
+    async update({ id, values, expectedRevision, at, owner }) {
+      const row = await ownedBy(db.updateTable('users')
         .set({ ...values, revision: expectedRevision + 1, updated_at: at })
-        .where('id', '=', id).where('revision', '=', expectedRevision)
+        .where('id', '=', id).where('revision', '=', expectedRevision), owner)
         .returningAll().executeTakeFirst();
       if (row) return { kind: 'ok', value: toUser(row) };
-      const exists = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+      const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
       return exists ? { kind: 'stale' } : { kind: 'missing' };
     },
-    async delete({ id, expectedRevision }) {
-      let query = db.deleteFrom('users').where('id', '=', id);
+    async delete({ id, expectedRevision, owner }) {
+      let query = ownedBy(db.deleteFrom('users').where('id', '=', id), owner);
       if (expectedRevision !== undefined) query = query.where('revision', '=', expectedRevision);
       const result = await query.executeTakeFirst();
       if (Number(result.numDeletedRows) > 0) return { kind: 'ok', value: null };
-      const exists = await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+      const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
       return exists ? { kind: 'stale' } : { kind: 'missing' };
     },
     async count() {
@@ -55,6 +55,15 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
 function toUser(row: Selectable<UsersTable>): UserRecord {
   return {
     id: Number(row.id), name: row.name, email: row.email, nickname: row.nickname,
-    status: row.status as UserStatus, revision: Number(row.revision), createdAt: row.created_at, updatedAt: row.updated_at,
+    status: row.status as UserStatus, revision: Number(row.revision), createdAt: row.created_at, updatedAt: row.updated_at, clientId: row.client_id ?? null,
   };
+}
+
+type Filterable<Q> = Q extends SelectQueryBuilder<Tables, 'users', infer _O> | UpdateQueryBuilder<Tables, 'users', 'users', infer _U> | DeleteQueryBuilder<Tables, 'users', infer _D> ? Q : never;
+
+/** Narrow a users query to one owner's rows; undefined leaves it unfiltered (admins). */
+function ownedBy<Q>(query: Filterable<Q>, owner: Owner | undefined): Q {
+  if (owner === undefined) return query;
+  const q = query as unknown as SelectQueryBuilder<Tables, 'users', object>;
+  return (owner === null ? q.where('client_id', 'is', null) : q.where('client_id', '=', owner)) as unknown as Q;
 }

@@ -3,7 +3,9 @@ import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
-import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
+import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
+import { createUsageStore } from '../kysely/usage-store.ts';
+import { createClientStore } from '../kysely/client-store.ts';
 import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
@@ -45,7 +47,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
   return {
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
-    apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
     close: () => db.destroy(),
   };
 }

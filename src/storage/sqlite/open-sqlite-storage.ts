@@ -7,7 +7,9 @@ import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
-import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
+import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
+import { createUsageStore } from '../kysely/usage-store.ts';
+import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { withStatementCache } from './statement-cache.ts';
@@ -39,7 +41,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   return {
-    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
     close: () => db.destroy(),
   };
 }

@@ -1,0 +1,76 @@
+/** One recorded call to a deprecated or removed version or endpoint. */
+export interface UsageCall {
+  version: string;
+  /** Method and route template, e.g. `GET /users/{id}`. */
+  endpoint: string;
+  /** The client the call is counted for: the key's client id when it has one, else the credential id (or `ip:<address>`). */
+  clientId: string;
+  /** The credential that made the call: an API key id, `jwt:<sub>` or `admin`. */
+  keyId?: string;
+  /** The request's `User-Agent`, truncated. */
+  userAgent?: string;
+  at: number;
+}
+
+/** Per-version usage summary. */
+export interface UsageSummary {
+  calls: number;
+  clients: number;
+  endpoints: number;
+}
+
+/** Usage of one (client, version, endpoint, key) over a window. */
+export interface ClientUsageRow {
+  clientId: string;
+  version: string;
+  endpoint: string;
+  /** Undefined for calls recorded without a credential id. */
+  keyId?: string;
+  calls: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** The User-Agent of the latest call; undefined when that call sent none. */
+  userAgent?: string;
+}
+
+/** Usage of one UTC day and version (and client, when asked per client). */
+export interface DailyUsageRow {
+  /** Start of the UTC day, epoch milliseconds. */
+  day: number;
+  version: string;
+  clientId?: string;
+  calls: number;
+  clients: number;
+}
+
+/** Options of {@link UsageStore.insert}. */
+export interface UsageInsertOptions {
+  /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
+  keepRaw: boolean;
+}
+
+/**
+ * Where usage goes. Calls are folded into per-minute rollups keyed by (minute, version,
+ * endpoint, client, key) with calls, first and last seen and the latest User-Agent, written in
+ * batches with upserts; coarser rollups (per day, per client and day, totals) are kept beside
+ * them, so summaries read a few rows whatever the volume.
+ *
+ * @example
+ * ```ts
+ * await usage.insert(records, { keepRaw: true });
+ * const rows = await usage.byClient({ since: Date.now() - 90 * 86_400_000 });
+ * ```
+ */
+export interface UsageStore {
+  insert(records: UsageCall[], options?: UsageInsertOptions): Promise<void>;
+  /** Every call ever recorded for the version: calls, distinct clients, distinct endpoints. */
+  summary(version: string): Promise<UsageSummary>;
+  /** Usage per (client, version, endpoint, key) of calls at or after `since` and before `until`, exact to the minute. */
+  byClient(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientUsageRow[]>;
+  /** Calls and distinct clients per UTC day (from the day of `since`) and version; per client too with `perClient`. */
+  byDay(options: { since: number; until?: number; version?: string; clientId?: string; perClient?: boolean }): Promise<DailyUsageRow[]>;
+  /** Raw events still within retention, newest last. */
+  list(options: { version: string; clientId?: string; limit: number; afterId: number }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
+  /** Delete raw events recorded before `before`; returns how many went. Rollups are kept. */
+  pruneRaw(options: { before: number }): Promise<number>;
+}

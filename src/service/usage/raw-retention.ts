@@ -1,0 +1,24 @@
+import type { Clock } from '../../core/clock/index.ts';
+import type { UsageStore } from '../ports/index.ts';
+
+const dayMs = 86_400_000;
+
+/**
+ * Delete raw usage events past their retention now, then every `intervalMs` (an hour by
+ * default). Each instance may run it: the DELETE is idempotent. Returns a stop function.
+ *
+ * @example
+ * ```ts
+ * const stop = startRawRetention({ store: storage.usage, rawRetentionDays: 7, clock, log: app.log });
+ * ```
+ */
+export function startRawRetention(options: { store: UsageStore; rawRetentionDays: number; clock: Clock; log: { error(obj: object, msg: string): void }; intervalMs?: number }): () => void {
+  const prune = () => {
+    void options.store.pruneRaw({ before: options.clock.now() - options.rawRetentionDays * dayMs })
+      .catch((error: unknown) => options.log.error({ err: error }, 'pruning raw usage events failed; will retry'));
+  };
+  prune();
+  const timer = setInterval(prune, options.intervalMs ?? 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

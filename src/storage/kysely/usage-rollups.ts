@@ -1,0 +1,110 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { UsageCall } from '../../service/ports/index.ts';
+import type { RollupValues, Tables } from './tables.ts';
+
+const minuteMs = 60_000;
+const dayMs = 86_400_000;
+/** User-Agents are kept to this length: evidence, not a storage sink. */
+const maxUserAgent = 300;
+
+type Row = Record<string, string | number | null> & RollupValues;
+
+/** The rollup tables, each with the key columns of its primary key. */
+export const rollups = {
+  usage_minutes: ['minute', 'version', 'endpoint', 'client_id', 'key_id'],
+  usage_days: ['day', 'version', 'endpoint', 'client_id', 'key_id'],
+  usage_client_days: ['day', 'version', 'client_id'],
+  usage_totals: ['version', 'endpoint', 'client_id', 'key_id'],
+} as const;
+
+/** The rollup tables' names. */
+export type RollupTable = keyof typeof rollups;
+
+/**
+ * Fold calls into the rows of every rollup table: one row per key, calls summed, first and last
+ * seen, and the User-Agent of the latest call (null when that call sent none). Rows come sorted by key, so
+ * concurrent writers take row locks in one order and cannot deadlock each other.
+ *
+ * @example
+ * ```ts
+ * const rows = foldCalls(records); // rows.usage_minutes, rows.usage_totals, ...
+ * ```
+ */
+export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Row[]> {
+  const folded = {} as Record<RollupTable, Row[]>;
+  for (const table of Object.keys(rollups) as RollupTable[]) {
+    const rows = new Map<string, Row>();
+    for (const r of records) {
+      const keys: Record<string, string | number> = {
+        minute: Math.floor(r.at / minuteMs) * minuteMs, day: Math.floor(r.at / dayMs) * dayMs,
+        version: r.version, endpoint: r.endpoint, client_id: r.clientId, key_id: r.keyId ?? '',
+      };
+      const id = rollups[table].map((k) => keys[k]).join('\u0000');
+      const ua = r.userAgent ? r.userAgent.slice(0, maxUserAgent) : null;
+      const row = rows.get(id);
+      if (!row) {
+        const fresh: Row = { calls: 1, first_seen: r.at, last_seen: r.at, user_agent: ua };
+        for (const k of rollups[table]) fresh[k] = keys[k]!;
+        rows.set(id, fresh);
+        continue;
+      }
+      row.calls += 1;
+      if (r.at < row.first_seen) row.first_seen = r.at;
+      if (r.at >= row.last_seen) {
+        row.last_seen = r.at;
+        row.user_agent = ua;
+      }
+    }
+    folded[table] = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  }
+  return folded;
+}
+
+/**
+ * Add rows to a rollup table: `INSERT … ON CONFLICT (keys) DO UPDATE` adding the calls and
+ * widening first and last seen. The same SQL runs on SQLite and PostgreSQL (CASE rather than
+ * MIN/LEAST, which differ between the two).
+ *
+ * @example
+ * ```ts
+ * await upsertRollup(tx, { table: 'usage_minutes', rows: folded.usage_minutes });
+ * ```
+ */
+export async function upsertRollup(db: Kysely<Tables> | Transaction<Tables>, options: { table: RollupTable; rows: Row[] }): Promise<void> {
+  const { table, rows } = options;
+  const keys = rollups[table];
+  // 500 rows of 9 values stays far below either database's parameter limit.
+  for (let i = 0; i < rows.length; i += 500) {
+    const old = (column: string) => sql.ref(`${table}.${column}`);
+    const fresh = (column: string) => sql.ref(`excluded.${column}`);
+    await (db as unknown as Kysely<Record<string, Row>>).insertInto(table).values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.columns([...keys]).doUpdateSet({
+        calls: sql`${old('calls')} + ${fresh('calls')}`,
+        first_seen: sql`CASE WHEN ${fresh('first_seen')} < ${old('first_seen')} THEN ${fresh('first_seen')} ELSE ${old('first_seen')} END`,
+        last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
+        // SET sees the old row, so this compares against the old last_seen.
+        user_agent: sql`CASE WHEN ${fresh('last_seen')} >= ${old('last_seen')} THEN ${fresh('user_agent')} ELSE ${old('user_agent')} END`,
+      }))
+      .execute();
+  }
+}
+
+/**
+ * The boundaries of a window, for reading whole days from `usage_days` and the ragged edges
+ * from `usage_minutes`.
+ *
+ * @example
+ * ```ts
+ * splitWindow({ since: Date.UTC(2026, 0, 1, 12), until: Date.UTC(2026, 0, 4, 6) })
+ * ```
+ */
+export function splitWindow(options: { since: number; until?: number }): { since: number; daysFrom: number; daysTo: number; until: number | undefined } {
+  const since = Math.floor(options.since / minuteMs) * minuteMs;
+  const until = options.until;
+  const daysFrom = Math.ceil(since / dayMs) * dayMs;
+  const daysTo = until === undefined ? Number.MAX_SAFE_INTEGER : Math.floor(until / dayMs) * dayMs;
+  if (daysTo <= daysFrom) return { since, daysFrom: since, daysTo: since, until };
+  return { since, daysFrom, daysTo, until };
+}
+
+export { dayMs, minuteMs };
