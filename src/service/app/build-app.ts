@@ -117,7 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, identify: usageIdentityOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
-  registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix });
+  registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
   await app.register(async (admin) => {
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };

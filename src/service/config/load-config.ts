@@ -20,6 +20,8 @@ export interface ServiceConfig {
   redisUrl?: string;
   /** JWT verification, when any `VERSIONARY_JWT_*` variable is set. */
   jwt?: JwtConfig;
+  /** `VERSIONARY_PORTAL_SECRET`: signs portal sign-in cookies; shared by instances. Random per start when unset. */
+  portalSecret?: string;
 }
 
 /** How bearer JWTs are verified. */
@@ -73,6 +75,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const jwt = parseJwtConfig({ env, readFile, errors });
   if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL)) errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
+  if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32) errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
   if (errors.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
@@ -84,6 +87,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file,
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
+    ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),
   };
 }
 

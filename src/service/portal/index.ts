@@ -1,28 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../core/clock/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
-import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { registerApiCatalogRoute } from './api-catalog-route.ts';
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
 import { registerDocsPages } from './docs-pages.ts';
+import type { DashboardOptions } from './dashboard/options.ts';
+import { registerDashboard } from './dashboard/routes.ts';
 
-/** Options for {@link registerPortal}. */
-export interface PortalOptions {
-  bundle: VersionBundle;
-  runtime: LifecycleRuntime;
-  clock: Clock;
-  /** Prefix of the versioned API, for example `/api`. */
-  prefix: string;
-}
+/** Options for {@link registerPortal}: what the docs and the dashboard read. */
+export type PortalOptions = DashboardOptions;
 
 /**
- * The developer portal's public half: docs per version with deprecation banners, the changelog
- * and its feeds, the API catalog, and the assets they load (all served by the service).
+ * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
+ * the API catalog, the signed-in dashboard (`/portal`) and the assets they load, all served by
+ * the service.
  *
  * @example
  * ```ts
- * registerPortal(app, { bundle, runtime, clock, prefix: '/api' });
+ * registerPortal(app, { bundle, runtime, clock, prefix: '/api', storage, flushUsage });
  * ```
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
@@ -30,4 +24,5 @@ export function registerPortal(app: FastifyInstance, options: PortalOptions): vo
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);
+  void app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
 }

@@ -36,6 +36,7 @@ export function Layout(props: LayoutProps): VNode {
         <nav aria-label="Site">
           <a href="/docs" class="brand">Versionary</a>
           <a href="/docs/changelog">Changelog</a>
+          <a href="/portal">Portal</a>
           <a href="/api/versions">Lifecycle</a>
         </nav>
       </header>

@@ -1,0 +1,69 @@
+import type { VNode } from 'preact';
+import { DailyChart } from '../charts/daily-chart.ts';
+import { html, isoDay, safeHref } from '../html.ts';
+import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
+import { lookbackDays } from './consumer-data.ts';
+
+/**
+ * A consumer's dashboard body: warnings first, then their calls per day and their contacts.
+ *
+ * @example
+ * ```ts
+ * html`<${ConsumerView} data=${data} />`
+ * ```
+ */
+export function ConsumerView(props: { data: ConsumerData; heading?: string }): VNode {
+  const { data } = props;
+  const name = data.client?.name ?? data.clientId;
+  return html`<div>
+    <h1>${props.heading ?? 'Your API usage'}</h1>
+    <p class="muted">Client <strong class="client-name">${name}</strong> · <code>${data.clientId}</code></p>
+    <section aria-labelledby="warnings-title" id="warnings">
+      <h2 id="warnings-title">Deprecations that affect you</h2>
+      ${data.warnings.length === 0
+        ? html`<p>Nothing you called in the last ${lookbackDays} days is deprecated.</p>`
+        : data.warnings.map((w) => html`<${Warning} warning=${w} />`)}
+    </section>
+    <section aria-labelledby="usage-title">
+      <h2 id="usage-title">Your calls to deprecated versions per day</h2>
+      ${data.daily.length === 0
+        ? html`<p>No calls to deprecated versions or endpoints in the last 30 days.</p>`
+        : html`<${DailyChart} id="consumer-usage" title="Your calls per version per day, last 30 days" unit="calls" series=${data.daily} />`}
+    </section>
+    <section aria-labelledby="contacts-title">
+      <h2 id="contacts-title">Your contacts</h2>
+      ${!data.client || data.client.contacts.length === 0
+        ? html`<p>No contact on file: deprecation notices cannot reach you by email. Ask the API owner to add one.</p>`
+        : html`<div class="table-wrap"><table id="contacts">
+            <thead><tr><th scope="col">Email</th><th scope="col">Deprecation notices</th></tr></thead>
+            <tbody>${data.client.contacts.map((c) => html`<tr><td>${c.email}</td><td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td></tr>`)}</tbody>
+          </table></div>`}
+    </section>
+  </div>`;
+}
+
+function Warning(props: { warning: ConsumerWarning }): VNode {
+  const w = props.warning;
+  const urgent = w.countdown !== undefined && w.countdown.level !== 'calm';
+  const guide = safeHref(w.guideUrl);
+  return html`<section class=${urgent ? 'warning urgent' : 'warning'} data-subject=${w.subject} aria-label=${`${w.subject} is ${w.status.replace('_', ' ')}`}>
+    <h3>${w.subject} is ${w.status === 'removed' ? 'removed' : 'deprecated'}</h3>
+    ${w.sunsetAt !== undefined && w.countdown && html`<p class="countdown">
+      ${w.countdown.level === 'past'
+        ? html`<strong>Removed on ${isoDay(w.sunsetAt)}: your calls are refused.</strong>`
+        : w.countdown.level === 'urgent'
+          ? html`<strong>Only ${w.countdown.daysLeft} day(s) left: removed on ${isoDay(w.sunsetAt)}. Migrate now.</strong>`
+          : html`Removed on ${isoDay(w.sunsetAt)}: ${w.countdown.daysLeft} days left.`}
+    </p>`}
+    <p>${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>.` : ''}</p>
+    <div class="table-wrap"><table class="called">
+      <caption>Your calls in the last ${lookbackDays} days</caption>
+      <thead><tr><th scope="col">Endpoint</th><th scope="col">Calls</th><th scope="col">Last seen</th></tr></thead>
+      <tbody>${w.endpoints.map((e) => html`<tr data-endpoint=${e.endpoint}><td><code>${e.endpoint}</code></td><td>${e.calls}</td><td><time datetime=${new Date(e.lastSeen).toISOString()}>${new Date(e.lastSeen).toISOString().slice(0, 16).replace('T', ' ')} UTC</time></td></tr>`)}</tbody>
+    </table></div>
+    ${w.breaking.length > 0 && html`<details open>
+      <summary>Breaking changes in ${w.replacement ?? 'the replacement'} on endpoints you call (${w.breaking.length})</summary>
+      <ul class="breaking">${w.breaking.map((b) => html`<li><code>${b.endpoint}</code>: ${b.oldBehaviour} → ${b.newBehaviour}</li>`)}</ul>
+    </details>`}
+  </section>`;
+}
