@@ -41,7 +41,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     return record && record.revokedAt === null ? session : undefined;
   };
   const toSignIn = (reply: FastifyReply) => reply.header('cache-control', 'no-store').clearCookie(cookieName, { path: '/portal' }).redirect('/portal/sign-in', 303);
-  const page = (reply: FastifyReply, title: string, body: unknown, session?: PortalSession) => sendPage(reply.header('cache-control', 'no-store'), html`<${Layout} title=${title}>
+  const page = (reply: FastifyReply, { title, body, session }: { title: string; body: unknown; session?: PortalSession }) => sendPage(reply.header('cache-control', 'no-store'), html`<${Layout} title=${title}>
       ${session && html`<form method="post" action="/portal/sign-out" class="sign-out">
         <input type="hidden" name="_csrf" value=${codec.csrfToken(session)} />
         <p class="muted">Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} · <button type="submit" class="secondary">Sign out</button></p>
@@ -55,12 +55,12 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     }
   };
 
-  portal.get('/sign-in', async (_request, reply) => page(reply, 'Sign in', html`<${SignInPage} />`));
+  portal.get('/sign-in', async (_request, reply) => page(reply, { title: 'Sign in', body: html`<${SignInPage} />` }));
   portal.post('/sign-in', async (request, reply) => {
     assertSameOrigin(request);
     const key = (request.body as { key?: unknown } | undefined)?.key;
     const session = typeof key === 'string' && key.length > 0 && key.length <= 512 ? await signIn(key.trim()) : undefined;
-    if (!session) return page(reply.code(401), 'Sign in', html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />`);
+    if (!session) return page(reply.code(401), { title: 'Sign in', body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />` });
     const { token } = await codec.issue(session);
     return reply
       .setCookie(cookieName, token, { path: '/portal', httpOnly: true, sameSite: 'strict', secure: isHttps(request), maxAge: sessionSeconds })
@@ -78,8 +78,8 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
   portal.get('/', async (request, reply) => {
     const session = await sessionOf(request);
     if (!session) return toSignIn(reply);
-    if (session.role === 'admin') return page(reply, 'Dashboard', html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`, session);
-    return page(reply, 'Your usage', html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} />`, session);
+    if (session.role === 'admin') return page(reply, { title: 'Dashboard', body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`, session });
+    return page(reply, { title: 'Your usage', body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} />`, session });
   });
   portal.get('/clients/:id', async (request, reply) => {
     const session = await sessionOf(request);
@@ -89,7 +89,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const allowed = session.role === 'admin' ? await options.storage.clients.find(id) !== undefined : id === session.clientId;
     if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
     const data = await gatherConsumerData(options, id);
-    return page(reply, 'Client usage', html`<${ConsumerView} data=${data} heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'} />`, session);
+    return page(reply, { title: 'Client usage', body: html`<${ConsumerView} data=${data} heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'} />`, session });
   });
 
   /** Behind a TLS-terminating proxy the socket is plain http: its `X-Forwarded-Proto` only ever adds `Secure`, never removes it. */
