@@ -24,6 +24,12 @@ test('a falling burn-down projects its zero day and compares it with the sunset'
   assert.equal(projectBurnDown({ daily, sunsetAt: today + 10 * DAY_MS, now }).verdict, 'late');
 });
 
+test('days before the first caller do not count as a rise', () => {
+  const late = projectBurnDown({ daily: series([0, 0, 0, 0, 0, 0, 8, 6, 4]), sunsetAt: today + 30 * DAY_MS, now });
+  assert.equal(late.verdict, 'on_track');
+  assert.equal(late.projectedZeroAt, today + 2 * DAY_MS);
+});
+
 test('a flat or rising burn-down projects nothing; an empty last day is done', () => {
   const flat = projectBurnDown({ daily: series(Array.from({ length: 28 }, () => 3)), sunsetAt: today + 100 * DAY_MS, now });
   assert.equal(flat.verdict, 'stalled');

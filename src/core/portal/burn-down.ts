@@ -41,13 +41,16 @@ export function projectBurnDown(options: ProjectBurnDownOptions): BurnDown {
   const windowDays = options.windowDays ?? 28;
   const to = startOfDay(options.now);
   const series = fillDays({ counts: options.daily, from: to - (windowDays - 1) * DAY_MS, to });
-  const { slopePerDay, intercept } = fitLine(series);
+  // Fitted from the first day with callers: days before the first call say nothing about the trend.
+  const firstActive = Math.max(0, series.findIndex((d) => d.count > 0));
+  const fitted = series.slice(firstActive);
+  const { slopePerDay, intercept } = fitLine(fitted);
   const base = { series, slopePerDay, sunsetAt: options.sunsetAt };
   if (series.at(-1)!.count === 0) return { ...base, verdict: 'done' };
   if (slopePerDay >= 0) return { ...base, verdict: 'stalled' };
   // The fitted line may already cross zero inside the window while today still has callers: then the projection is tomorrow.
-  const zeroIndex = Math.max(-intercept / slopePerDay, series.length);
-  const projectedZeroAt = series[0]!.day + Math.ceil(zeroIndex) * DAY_MS;
+  const zeroIndex = Math.max(-intercept / slopePerDay, fitted.length);
+  const projectedZeroAt = fitted[0]!.day + Math.ceil(zeroIndex) * DAY_MS;
   return { ...base, projectedZeroAt, verdict: projectedZeroAt <= options.sunsetAt ? 'on_track' : 'late' };
 }
 

@@ -24,7 +24,7 @@ export const contentSecurityPolicy = [
 ].join('; ');
 
 /**
- * Render a page to HTML and send it with the page headers (CSP, no sniffing, no referrer).
+ * Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site).
  *
  * @example
  * ```ts
@@ -43,7 +43,8 @@ export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
 export const pageHeaders: Record<string, string> = {
   'content-security-policy': contentSecurityPolicy,
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the portal checks Origin.
+  'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',
 };
 

@@ -61,13 +61,13 @@ export function DailyChart(props: DailyChartProps): VNode {
     </figcaption>
     <details>
       <summary>The numbers</summary>
-      <table>
+      <div class="table-wrap"><table>
         <thead><tr><th scope="col">Day</th>${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}</tr></thead>
         <tbody>${[...new Set(days)].sort((a, b) => a - b).map((d) => html`<tr>
           <th scope="row">${isoDay(d)}</th>
           ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
         </tr>`)}</tbody>
-      </table>
+      </table></div>
     </details>
   </figure>`;
 }

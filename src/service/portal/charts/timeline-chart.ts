@@ -42,12 +42,12 @@ export function TimelineChart(props: { versions: VersionInfo[]; now: number; bro
       <text x=${width - pad.right} y=${height - 8} text-anchor="end" class="tick">${isoDay(end)}</text>
     </svg>
     <figcaption>Lifecycle timeline: <span class="legend"><span class="swatch active"></span>active</span> <span class="legend"><span class="swatch deprecated"></span>deprecated until the sunset</span></figcaption>
-    <table class="timeline-table">
+    <div class="table-wrap"><table class="timeline-table">
       <thead><tr><th scope="col">Version</th><th scope="col">Released</th><th scope="col">Deprecated</th><th scope="col">Sunset</th><th scope="col">Status</th></tr></thead>
       <tbody>${versions.map((v) => html`<tr>
         <th scope="row">${v.name}</th><td>${isoDay(v.releasedAt)}</td><td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
         <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td><td>${v.status.replace('_', ' ')}</td>
       </tr>`)}</tbody>
-    </table>
+    </table></div>
   </figure>`;
 }
