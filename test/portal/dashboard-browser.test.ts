@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, saveScreenshot, seriousViolations, type TestBrowser } from '../support/browser.ts';
-import { adminHeaders, createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
+import { createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
 import { addClient, call } from './dashboard-support.ts';
 
 // The dashboard in Chromium: the sign-in form, the cookie, the warnings and the SVG charts as a
@@ -13,9 +13,9 @@ describe('dashboard in Chromium', { timeout: 240_000 }, () => {
   let acme: string;
   before(async () => {
     t = await createTestApp({ anonymous: true });
-    acme = await addClient(t, { id: 'cl_acme', name: 'Acme <b>&</b> "Sons"', contacts: [{ email: 'dev@acme.test', subscribed: true }] });
+    acme = await addClient(t, { id: 'cl_acme', name: 'Acme <b>&</b> "Sons"', contacts: [{ email: 'dev@acme.test', subscribed: true }], roles: ['read', 'write'] });
     const globex = await addClient(t, { id: 'cl_globex', name: 'Globex' });
-    const user = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: adminHeaders, payload: { name: 'Ada' } });
+    const user = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${acme}` }, payload: { name: 'Ada' } });
     await call(t, { key: acme, url: '/api/v1/users', times: 4 });
     await call(t, { key: acme, url: `/api/v1/users/${(user.json() as { id: number }).id}`, times: 2 });
     await call(t, { key: globex, url: '/api/v1/users' });

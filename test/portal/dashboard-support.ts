@@ -4,10 +4,10 @@ import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import type { TestApp } from '../support/test-app.ts';
 
 /** A client with a read key, stored through the real ports. */
-export async function addClient(t: TestApp, options: { id: string; name: string; contacts?: Array<{ email: string; subscribed: boolean }> }): Promise<string> {
+export async function addClient(t: TestApp, options: { id: string; name: string; contacts?: Array<{ email: string; subscribed: boolean }>; roles?: Array<'read' | 'write'> }): Promise<string> {
   const now = t.clock.now();
   await t.storage.clients.insert({ id: options.id, name: options.name, contacts: options.contacts ?? [], webhooks: [], createdAt: now, updatedAt: now });
-  const { key } = await createApiKey({ store: t.storage.apiKeys, name: `${options.name} key`, roles: ['read'], clientId: options.id, now });
+  const { key } = await createApiKey({ store: t.storage.apiKeys, name: `${options.name} key`, roles: options.roles ?? ['read'], clientId: options.id, now });
   return key;
 }
 

@@ -10,10 +10,10 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 async function world(): Promise<{ t: TestApp; acme: string; globex: string }> {
   const t = await createTestApp({ anonymous: true });
   const acme = await addClient(t, { id: 'cl_acme', name: 'Acme', contacts: [{ email: 'dev@acme.test', subscribed: true }, { email: 'cto@acme.test', subscribed: false }] });
-  const globex = await addClient(t, { id: 'cl_globex', name: 'Globex' });
+  const globex = await addClient(t, { id: 'cl_globex', name: 'Globex', roles: ['read', 'write'] });
   await call(t, { key: acme, url: '/api/v1/users', times: 3 });
   await call(t, { key: acme, url: '/api/v2/users' });
-  const user = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: adminHeaders, payload: { name: 'Ada' } });
+  const user = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${globex}` }, payload: { name: 'Ada' } });
   assert.equal(user.statusCode, 201, user.body);
   await call(t, { key: globex, url: `/api/v1/users/${(user.json() as { id: number }).id}/posts`, times: 2 });
   return { t, acme, globex };

@@ -134,6 +134,12 @@ export function runClientsContract(storage: () => Storage): void {
     const own = calls.filter((c) => c.clientId === 'cl_1' && c.at < t0 + day);
     assert.deepEqual(perClient.map((r) => r.calls).reduce((a, b) => a + b, 0), own.length);
     assert.ok(perClient.every((r) => r.clientId === 'cl_1' && r.clients === 1));
+    const totals = (await s.usage.clientTotals({ since: t0 + day + 5000, until: t0 + 3 * day, version: 'w1' }));
+    const inDays = v1.filter((c) => c.at >= t0 + day && c.at < t0 + 3 * day);
+    assert.deepEqual(totals, [...new Set(inDays.map((c) => c.clientId))].sort().map((clientId) => {
+      const own = inDays.filter((c) => c.clientId === clientId);
+      return { clientId, version: 'w1', calls: own.length, firstSeen: Math.min(...own.map((c) => c.at)), lastSeen: Math.max(...own.map((c) => c.at)) };
+    }));
     assert.deepEqual((await s.usage.list({ version: 'w1', limit: 5, afterId: 0 })).items, [], 'no raw events unless kept');
   });
 

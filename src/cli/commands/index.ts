@@ -2,6 +2,7 @@ import type { CliCommand } from '../command.ts';
 import { diffCommand } from './diff.ts';
 import { guideCommand } from './guide.ts';
 import { keysCommand } from './keys.ts';
+import { clientsCommand } from './clients.ts';
 import { lintCommand } from './lint.ts';
 import { serveCommand } from './serve.ts';
 import { versionsCommand } from './versions.ts';
@@ -21,4 +22,5 @@ export const commands: Record<string, CliCommand> = {
   serve: serveCommand,
   versions: versionsCommand,
   keys: keysCommand,
+  clients: clientsCommand,
 };

@@ -16,14 +16,15 @@ import { ExitCode, UsageError } from '../io.ts';
 export const keysCommand = defineCommand({
   name: 'keys',
   summary: 'Create an API key in the database',
-  help: `Usage: versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL]
+  help: `Usage: versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
 Creates the key in DATABASE_URL (default sqlite:./data/versionary.db) and prints it once; only
 its hash is stored. Roles: read (safe methods), write (POST, PUT, PATCH, DELETE), admin (the
-management API and everything else).
+management API and everything else). With --client the key acts for that client (see
+"versionary clients"): its usage is counted for it and it sees only that client's resources.
 
 Exit codes: 0 created, 2 could not run.`,
-  options: { name: { type: 'string' }, roles: { type: 'string' }, contact: { type: 'string' } },
+  options: { name: { type: 'string' }, roles: { type: 'string' }, contact: { type: 'string' }, client: { type: 'string' } },
   positionals: { min: 1, max: 1, names: 'create' },
   async run({ values, positionals, io }) {
     if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);
@@ -32,10 +33,12 @@ Exit codes: 0 created, 2 could not run.`,
     const roles = (readString(values, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
     if (roles.length === 0 || !roles.every(isRole)) throw new UsageError('--roles takes a comma-separated list of read, write, admin');
     const contact = readString(values, 'contact');
+    const clientId = readString(values, 'client');
     const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
     const storage = await openStorage(config.database);
     try {
-      const { record, key } = await createApiKey({ store: storage.apiKeys, name, roles: roles.filter(isRole), ...(contact ? { contact } : {}), now: io.now() });
+      if (clientId !== undefined && !(await storage.clients.find(clientId))) throw new UsageError(`no client ${clientId.slice(0, 40)}: create it first (versionary clients create)`);
+      const { record, key } = await createApiKey({ store: storage.apiKeys, name, roles: roles.filter(isRole), ...(contact ? { contact } : {}), ...(clientId ? { clientId } : {}), now: io.now() });
       io.stdout(`Created ${record.id} (${record.roles.join(', ')}). The key is shown only this once:\n\n  ${key}\n\n`);
       return ExitCode.Ok;
     } finally {

@@ -80,3 +80,39 @@ describe('versionary versions against a running server', () => {
     }
   });
 });
+
+describe('versionary clients against the database', () => {
+  it('creates, lists, shows, updates and deletes clients; keys can belong to one', async () => {
+    const created = await cli(['clients', 'create', '--name', 'Acme', '--contact', 'dev@acme.test', '--contact', 'ops@acme.test', '--webhook', 'https://93.184.216.34/hooks', '--format', 'json']);
+    assert.equal(created.code, 0, created.stderr);
+    const client = JSON.parse(created.stdout) as { id: string; webhooks: Array<{ id: string; secret: string }> };
+    assert.match(client.webhooks[0]!.secret, /^whsec_/);
+    const list = await cli(['clients', 'list']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, new RegExp(`${client.id}\\s+Acme\\s+2\\s+1`));
+    const shown = await cli(['clients', 'show', client.id]);
+    assert.match(shown.stdout, /contact {2}dev@acme\.test/);
+    assert.doesNotMatch(shown.stdout, /whsec_/, 'the secret is not shown again');
+    const updated = await cli(['clients', 'update', client.id, '--name', 'Acme Corp', '--keep-webhook', client.webhooks[0]!.id, '--webhook', 'https://93.184.216.35/second']);
+    assert.equal(updated.code, 0, updated.stderr);
+    assert.match(updated.stdout, /Acme Corp/);
+    assert.match(updated.stdout, /shown only this once[\s\S]*whsec_/);
+    const key = await cli(['keys', 'create', '--name', 'acme-ci', '--roles', 'read', '--client', client.id]);
+    assert.equal(key.code, 0, key.stderr);
+    assert.equal((await cli(['keys', 'create', '--name', 'x', '--roles', 'read', '--client', 'cl_0000000000000000'])).code, 2);
+    const refused = await cli(['clients', 'delete', client.id]);
+    assert.equal(refused.code, 1, 'a client with active keys is kept');
+    assert.match(refused.stderr, /409 CONFLICT.*active API key/);
+    assert.equal((await cli(['clients', 'create', '--name', 'Bad', '--contact', 'nope'])).code, 1);
+    assert.equal((await cli(['clients', 'create', '--name', 'Inside', '--webhook', 'http://127.0.0.1/x'])).code, 1, 'loopback webhooks are refused by default');
+    assert.equal((await cli(['clients', 'show', 'cl_0000000000000000'])).code, 1);
+    assert.equal((await cli(['clients', 'show'])).code, 2);
+    assert.equal((await cli(['clients', 'update', client.id])).code, 2);
+    assert.equal((await cli(['clients', 'create'])).code, 2);
+    assert.equal((await cli(['clients', 'purge'])).code, 2);
+    const other = JSON.parse((await cli(['clients', 'create', '--name', 'Gone', '--format', 'json'])).stdout) as { id: string };
+    const deleted = await cli(['clients', 'delete', other.id]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal((await cli(['clients', 'show', other.id])).code, 1);
+  });
+});

@@ -27,6 +27,7 @@ import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
+import { installClients, parseClientSettings } from '../clients/install-clients.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -64,6 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
   const rateLimit = parseRateLimitSettings({ file: config.file, errors });
+  const clientSettings = parseClientSettings({ file: config.file, errors });
   if (errors.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
   }
@@ -88,7 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
-  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
+  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log, keepRaw: clientSettings.usage.rawRetentionDays > 0 });
   const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
   refresher.unref();
   app.addHook('onClose', async () => {
@@ -119,7 +121,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
   await app.register(async (admin) => {
-    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
+    registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock });
+    installClients(admin, { storage, settings: clientSettings, clock, flushUsage: () => recorder.flush() });
     const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
     registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
     registerEndpointAdminRoutes(admin, { ...shared, bundle });

@@ -2,7 +2,7 @@ export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, 
 export type { PostRecord, PostStore } from './posts.ts';
 export type { Storage } from './storage.ts';
 export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
-export type { ClientUsageRow, DailyUsageRow, UsageCall, UsageInsertOptions, UsageStore, UsageSummary } from './usage.ts';
+export type { ClientTotalsRow, ClientUsageRow, DailyUsageRow, UsageCall, UsageInsertOptions, UsageStore, UsageSummary } from './usage.ts';
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { BeginOutcome, IdempotencyStore, StoredResponse } from './idempotency.ts';
 export type { Client, ClientContact, ClientPage, ClientStore, ClientWebhook } from './clients.ts';

@@ -33,6 +33,15 @@ export interface ClientUsageRow {
   userAgent?: string;
 }
 
+/** Usage of one client and version over a window of whole UTC days. */
+export interface ClientTotalsRow {
+  clientId: string;
+  version: string;
+  calls: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
 /** Usage of one UTC day and version (and client, when asked per client). */
 export interface DailyUsageRow {
   /** Start of the UTC day, epoch milliseconds. */
@@ -67,6 +76,8 @@ export interface UsageStore {
   summary(version: string): Promise<UsageSummary>;
   /** Usage per (client, version, endpoint, key) of calls at or after `since` and before `until`, exact to the minute. */
   byClient(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientUsageRow[]>;
+  /** Calls, first and last seen per (client, version), from the UTC day of `since` (until the day of `until`, exclusive): the cheap per-client overview. */
+  clientTotals(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientTotalsRow[]>;
   /** Calls and distinct clients per UTC day (from the day of `since`) and version; per client too with `perClient`. */
   byDay(options: { since: number; until?: number; version?: string; clientId?: string; perClient?: boolean }): Promise<DailyUsageRow[]>;
   /** Raw events still within retention, newest last. */

@@ -4,6 +4,7 @@ import type { OperationContext, OperationHandler, OperationResult } from '../../
 import type { UserRecord, UserStatus, UserStore, UserValues } from '../ports/index.ts';
 import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
+import { creatorOf, isVisible, ownerScopeOf } from '../clients/tenancy.ts';
 
 /** Options for {@link createUserHandlers}. */
 export interface UserHandlersOptions {
@@ -30,11 +31,13 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): Recor
   // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
   const write = async (ctx: OperationContext, build: (current: UserRecord) => UserValues): Promise<OperationResult> => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });
+    const owner = ownerScopeOf(ctx.request);
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       const current = await users.get(id);
-      if (!current) throw notFound('user', id);
+      // Another client's user is answered exactly as a missing one: its existence is not told.
+      if (!current || !isVisible({ owner: current.clientId, scope: owner })) throw notFound('user', id);
       assertIfMatch(ctx, current.revision);
-      const outcome = await users.update({ id, values: build(current), expectedRevision: current.revision, at: at() });
+      const outcome = await users.update({ id, values: build(current), expectedRevision: current.revision, at: at(), ...(owner !== undefined ? { owner } : {}) });
       if (outcome.kind === 'missing') throw notFound('user', id);
       if (outcome.kind === 'ok') return { status: 200, body: toUserDetail(outcome.value), revision: outcome.value.revision };
     }
@@ -44,18 +47,19 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): Recor
   return {
     'users.list': async (ctx) => {
       const request = parsePage(ctx.query);
-      const page = await users.list(request);
+      const owner = ownerScopeOf(ctx.request);
+      const page = await users.list({ ...request, ...(owner !== undefined ? { owner } : {}) });
       return toListResult({ ctx, path: '/users', page, request, toItem: toUser });
     },
     'users.get': async (ctx) => {
       const id = parseId({ raw: ctx.params.id, what: 'user' });
       const user = await users.get(id);
-      if (!user) throw notFound('user', id);
+      if (!user || !isVisible({ owner: user.clientId, scope: ownerScopeOf(ctx.request) })) throw notFound('user', id);
       return { status: 200, body: toUserDetail(user), revision: user.revision };
     },
     'users.create': async (ctx) => {
       const input = ctx.body as UserInput;
-      const user = await users.create({ values: fromInput(input), at: at() });
+      const user = await users.create({ values: fromInput(input), at: at(), clientId: creatorOf(ctx.request) });
       return { status: 201, body: toUserDetail(user), revision: user.revision, location: `/users/${user.id}` };
     },
     'users.replace': async (ctx) => write(ctx, (current) => {
@@ -68,14 +72,15 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): Recor
     'users.patch': async (ctx) => write(ctx, (current) => applyMergePatch(current, ctx.body as UserPatch)),
     'users.delete': async (ctx) => {
       const id = parseId({ raw: ctx.params.id, what: 'user' });
+      const owner = ownerScopeOf(ctx.request);
       let expectedRevision: number | undefined;
       if (ctx.ifMatch !== undefined) {
         const current = await users.get(id);
-        if (!current) throw notFound('user', id);
+        if (!current || !isVisible({ owner: current.clientId, scope: owner })) throw notFound('user', id);
         assertIfMatch(ctx, current.revision);
         expectedRevision = current.revision;
       }
-      const outcome = await users.delete({ id, expectedRevision });
+      const outcome = await users.delete({ id, expectedRevision, ...(owner !== undefined ? { owner } : {}) });
       if (outcome.kind === 'missing') throw notFound('user', id);
       if (outcome.kind === 'stale') throw stale();
       return { status: 204 };

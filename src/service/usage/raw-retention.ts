@@ -5,20 +5,25 @@ const dayMs = 86_400_000;
 
 /**
  * Delete raw usage events past their retention now, then every `intervalMs` (an hour by
- * default). Each instance may run it: the DELETE is idempotent. Returns a stop function.
+ * default). Each instance may run it: the DELETE is idempotent. Returns a stop function that
+ * waits for a running DELETE, so storage can close after it.
  *
  * @example
  * ```ts
  * const stop = startRawRetention({ store: storage.usage, rawRetentionDays: 7, clock, log: app.log });
  * ```
  */
-export function startRawRetention(options: { store: UsageStore; rawRetentionDays: number; clock: Clock; log: { error(obj: object, msg: string): void }; intervalMs?: number }): () => void {
+export function startRawRetention(options: { store: UsageStore; rawRetentionDays: number; clock: Clock; log: { error(obj: object, msg: string): void }; intervalMs?: number }): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
   const prune = () => {
-    void options.store.pruneRaw({ before: options.clock.now() - options.rawRetentionDays * dayMs })
+    running = options.store.pruneRaw({ before: options.clock.now() - options.rawRetentionDays * dayMs })
       .catch((error: unknown) => options.log.error({ err: error }, 'pruning raw usage events failed; will retry'));
   };
   prune();
   const timer = setInterval(prune, options.intervalMs ?? 3_600_000);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

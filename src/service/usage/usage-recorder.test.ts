@@ -14,7 +14,7 @@ function scriptedStore(failures: number) {
     },
     summary: async () => ({ calls: written.length, clients: 0, endpoints: 0 }),
     list: async () => ({ items: [], nextAfter: null }),
-    byClient: async () => [], byDay: async () => [], pruneRaw: async () => 0,
+    byClient: async () => [], clientTotals: async () => [], byDay: async () => [], pruneRaw: async () => 0,
   };
   return { store, written };
 }
@@ -66,7 +66,7 @@ test('a store that is slow, not failing, still cannot grow the buffer past its c
     insert: async (records) => { await gate; written.push(...records); },
     summary: async () => ({ calls: 0, clients: 0, endpoints: 0 }),
     list: async () => ({ items: [], nextAfter: null }),
-    byClient: async () => [], byDay: async () => [], pruneRaw: async () => 0,
+    byClient: async () => [], clientTotals: async () => [], byDay: async () => [], pruneRaw: async () => 0,
   };
   const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });
   recorder.record(call(-1));

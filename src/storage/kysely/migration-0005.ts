@@ -65,6 +65,10 @@ export const clientsTenancyAndUsageRollups: Migration = {
       await rollupColumns(db.schema.createTable(table), keys).addPrimaryKeyConstraint(`${table}_pk`, [...keys] as never).execute();
     }
     await db.schema.createIndex('usage_calls_at').on('usage_calls').column('at').execute();
+    // One client's usage (the portal, a client's notices) without scanning every client's rows.
+    await db.schema.createIndex('usage_days_client').on('usage_days').columns(['client_id', 'day']).execute();
+    await db.schema.createIndex('usage_client_days_client').on('usage_client_days').columns(['client_id', 'day']).execute();
+    await db.schema.createIndex('usage_minutes_client').on('usage_minutes').columns(['client_id', 'minute']).execute();
     // Calls recorded before this migration were keyed by the credential id: it is both client and key.
     await sql`INSERT INTO usage_minutes (minute, version, endpoint, client_id, key_id, calls, first_seen, last_seen)
       SELECT (at / 60000) * 60000, version, endpoint, client_id, client_id, COUNT(*), MIN(at), MAX(at) FROM usage_calls

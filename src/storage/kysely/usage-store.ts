@@ -61,6 +61,14 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
         GROUP BY client_id, version, endpoint, key_id ORDER BY client_id, version, endpoint, key_id`.execute(db);
       return rows.map(toClientRow);
     },
+    async clientTotals(options) {
+      const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
+      if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
+      const { rows } = await sql<{ client_id: string; version: string; calls: number | string; first_seen: number | string; last_seen: number | string }>`
+        SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM usage_client_days
+        WHERE ${sql.join(conditions, sql` AND `)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
+      return rows.map((r) => ({ clientId: r.client_id, version: r.version, calls: Number(r.calls), firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) }));
+    },
     async byDay(options) {
       const perClient = options.perClient === true;
       const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];

@@ -1,0 +1,132 @@
+import { defineCommand, readString, type OptionValues } from '../command.ts';
+import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { createManagementClient, type ManagementResponse } from '../management-client.ts';
+
+interface ClientRow { id: string; name: string; contacts: Array<{ email: string; subscribed: boolean }>; webhooks: Array<{ id: string; url: string; secret?: string }>; createdAt: string }
+const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
+
+/**
+ * `versionary clients list|create|show|update|delete`: the API's clients, their contacts and
+ * webhooks, from the database or a running server.
+ *
+ * @example
+ * ```sh
+ * versionary clients create --name Acme --contact dev@acme.test --webhook https://hooks.acme.test/versionary
+ * ```
+ */
+export const clientsCommand = defineCommand({
+  name: 'clients',
+  summary: 'Manage clients, their contacts and webhooks (database or running server)',
+  help: `Usage: versionary clients list [--format text|json]
+       versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
+       versionary clients show <id>
+       versionary clients update <id> [--name NAME] [--contact EMAIL]... [--webhook URL]... [--keep-webhook ID]... [--no-webhooks]
+       versionary clients delete <id>
+       (each also takes --server URL --key KEY and --format text|json)
+
+Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) with the
+same checks as the service (VERSIONARY_CONFIG is read too, for webhooks.allowPrivateTargets); with
+--server it calls the management API with an admin key (--key or VERSIONARY_KEY).
+
+update replaces what it is given: --contact replaces the contacts (addresses already listed keep
+their subscription); --webhook adds new webhooks and --keep-webhook keeps existing ones, the
+others are removed once either is given; --no-webhooks removes them all. A new webhook's signing
+secret is printed once.
+
+Exit codes: 0 done, 1 refused (unknown client, bad address or URL, keys still active), 2 could not run.`,
+  options: {
+    server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' }, name: { type: 'string' },
+    contact: { type: 'string', multiple: true }, webhook: { type: 'string', multiple: true }, 'keep-webhook': { type: 'string', multiple: true }, 'no-webhooks': { type: 'boolean' },
+  },
+  positionals: { min: 1, max: 2, names: 'list | create | show <id> | update <id> | delete <id>' },
+  async run({ values, positionals, io }) {
+    const [action, id] = positionals;
+    if (!(actions as readonly string[]).includes(action ?? '')) throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
+    if (['show', 'update', 'delete'].includes(action!) && !id) throw new UsageError(`${action} needs a client id, e.g. cl_0123456789abcdef`);
+    if (['list', 'create'].includes(action!) && id) throw new UsageError(`${action} takes no client id`);
+    const format = readString(values, 'format') ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    const request = toRequest(action!, id, values);
+    const server = readString(values, 'server');
+    const key = readString(values, 'key');
+    const client = await createManagementClient({ env: io.env ?? {}, ...(server ? { server } : {}), ...(key ? { key } : {}) });
+    try {
+      const res = action === 'list' ? await listAll(client.call) : await client.call(request);
+      if (res.status >= 400) return refuse(res, io);
+      if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
+      else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
+      else io.stdout(describe(res.body as ClientRow));
+      return ExitCode.Ok;
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+function list(values: OptionValues, name: string): string[] {
+  const raw = values[name];
+  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function toRequest(action: string, id: string | undefined, values: OptionValues): { method: string; path: string; body?: unknown } {
+  const path = id ? `/clients/${encodeURIComponent(id)}` : '/clients';
+  const name = readString(values, 'name');
+  const contacts = list(values, 'contact');
+  const added = list(values, 'webhook').map((url) => ({ url }));
+  const kept = list(values, 'keep-webhook').map((keep) => ({ id: keep }));
+  if (action === 'create') {
+    if (!name) throw new UsageError('create needs --name');
+    return { method: 'POST', path, body: { name, contacts, webhooks: added } };
+  }
+  if (action === 'update') {
+    const body: Record<string, unknown> = {};
+    if (name !== undefined) body.name = name;
+    if (contacts.length > 0) body.contacts = contacts;
+    if (values['no-webhooks'] === true) {
+      if (added.length + kept.length > 0) throw new UsageError('--no-webhooks cannot be combined with --webhook or --keep-webhook');
+      body.webhooks = [];
+    } else if (added.length + kept.length > 0) body.webhooks = [...kept, ...added];
+    if (Object.keys(body).length === 0) throw new UsageError('update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks');
+    return { method: 'PATCH', path, body };
+  }
+  return { method: action === 'delete' ? 'DELETE' : 'GET', path };
+}
+
+async function listAll(call: (options: { method: string; path: string }) => Promise<ManagementResponse>): Promise<ManagementResponse> {
+  const data: ClientRow[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await call({ method: 'GET', path: `/clients?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` });
+    if (res.status >= 400) return res;
+    const page = res.body as { data: ClientRow[]; meta: { nextCursor: string | null } };
+    data.push(...page.data);
+    cursor = page.meta.nextCursor;
+  } while (cursor);
+  return { status: 200, body: { data } };
+}
+
+function refuse(res: ManagementResponse, io: CliIo): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  io.stderr(`versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`);
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
+
+function describe(c: ClientRow): string {
+  const lines = [`${c.id}  ${c.name}  (created ${c.createdAt})`];
+  for (const contact of c.contacts) lines.push(`  contact  ${contact.email}${contact.subscribed ? '' : '  (unsubscribed)'}`);
+  for (const w of c.webhooks) lines.push(`  webhook  ${w.id}  ${w.url}`);
+  const secrets = c.webhooks.filter((w) => w.secret);
+  if (secrets.length > 0) {
+    lines.push('', 'Signing secrets, shown only this once; store them now:');
+    for (const w of secrets) lines.push(`  ${w.id}  ${w.secret}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function table(rows: ClientRow[]): string {
+  const head = ['id', 'name', 'contacts', 'webhooks', 'created'];
+  const lines = rows.map((r) => [r.id, r.name, String(r.contacts.length), String(r.webhooks.length), r.createdAt]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}

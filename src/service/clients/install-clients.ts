@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import type { Storage } from '../ports/index.ts';
+import { startRawRetention } from '../usage/raw-retention.ts';
+import { registerUsageRoutes } from '../usage/usage-routes.ts';
+import { parseUsageSettings, type UsageSettings } from '../usage/settings.ts';
+import { registerClientRoutes } from './client-routes.ts';
+import { parseWebhookSettings, type WebhookSettings } from './webhook-settings.ts';
+
+/** The config file's `webhooks` and `usage` keys, parsed. */
+export interface ClientSettings {
+  webhooks: WebhookSettings;
+  usage: UsageSettings;
+}
+
+/**
+ * Parse the settings of clients and per-client usage from the config file, pushing every error into `errors`.
+ *
+ * @example
+ * ```ts
+ * const settings = parseClientSettings({ file: config.file, errors });
+ * ```
+ */
+export function parseClientSettings(options: { file: Record<string, unknown>; errors: string[] }): ClientSettings {
+  return { webhooks: parseWebhookSettings(options), usage: parseUsageSettings(options) };
+}
+
+/**
+ * Register, in the management API's scope, the client routes and the per-client usage routes,
+ * and keep raw usage events within their retention while the app runs.
+ *
+ * @example
+ * ```ts
+ * app.register(async (admin) => installClients(admin, { storage, settings, clock, flushUsage }), { prefix: '/admin/v1' });
+ * ```
+ */
+export function installClients(admin: FastifyInstance, options: { storage: Storage; settings: ClientSettings; clock: Clock; flushUsage: () => Promise<void> }): void {
+  const { storage, settings, clock } = options;
+  registerClientRoutes(admin, { clients: storage.clients, apiKeys: storage.apiKeys, webhooks: settings.webhooks, clock });
+  registerUsageRoutes(admin, { usage: storage.usage, clients: storage.clients, apiKeys: storage.apiKeys, clock, flushUsage: options.flushUsage });
+  // With a retention of 0 this removes whatever raw events an earlier configuration kept.
+  const stop = startRawRetention({ store: storage.usage, rawRetentionDays: settings.usage.rawRetentionDays, clock, log: admin.log });
+  admin.addHook('onClose', stop);
+}

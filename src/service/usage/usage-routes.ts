@@ -1,0 +1,139 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import type { ApiKeyStore, ClientStore, UsageStore } from '../ports/index.ts';
+import { problems } from '../clients/schemas.ts';
+
+/** Options for {@link registerUsageRoutes}. */
+export interface UsageRoutesOptions {
+  usage: UsageStore;
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
+  clock: Clock;
+  /** Flushes buffered usage so the answer includes every call made so far. */
+  flushUsage: () => Promise<void>;
+}
+
+const defaultLookbackDays = 90;
+const instant = (description: string) => Type.Optional(Type.String({ maxLength: 40, description }));
+
+const WindowQuery = Type.Object({
+  version: Type.Optional(Type.String({ maxLength: 20 })),
+  client: Type.Optional(Type.String({ maxLength: 200, description: 'A client id (cl_…), or the identifier calls without a client are counted under.' })),
+  since: instant(`ISO 8601 instant; ${defaultLookbackDays} days ago by default.`),
+  until: instant('ISO 8601 instant (exclusive); now by default.'),
+}, { additionalProperties: false });
+
+const ClientUsageSchema = Type.Object({
+  data: Type.Array(Type.Object({
+    clientId: Type.String(), clientName: Type.Union([Type.String(), Type.Null()], { description: 'null when the calls were made without a registered client.' }),
+    version: Type.String(), endpoint: Type.String(),
+    keyId: Type.Union([Type.String(), Type.Null()]), keyName: Type.Union([Type.String(), Type.Null()]),
+    calls: Type.Integer(), firstSeen: Type.String({ format: 'date-time' }), lastSeen: Type.String({ format: 'date-time' }),
+    userAgent: Type.Union([Type.String(), Type.Null()], { description: 'User-Agent of the latest call.' }),
+  })),
+  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
+});
+
+const ClientTotalsSchema = Type.Object({
+  data: Type.Array(Type.Object({
+    clientId: Type.String(), clientName: Type.Union([Type.String(), Type.Null()]), version: Type.String(),
+    calls: Type.Integer(), firstSeen: Type.String({ format: 'date-time' }), lastSeen: Type.String({ format: 'date-time' }),
+  })),
+  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
+});
+
+const DailyUsageSchema = Type.Object({
+  data: Type.Array(Type.Object({
+    day: Type.String({ format: 'date', description: 'UTC day.' }), version: Type.String(),
+    clientId: Type.Optional(Type.String()), calls: Type.Integer(), clients: Type.Integer(),
+  })),
+  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
+});
+
+/**
+ * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
+ * whole UTC days: the cheap overview), `GET /admin/v1/usage/endpoints` (per client, version,
+ * endpoint and key, exact to the minute, with names, first and last seen and the latest
+ * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
+ * day, for charts).
+ *
+ * @example
+ * ```ts
+ * registerUsageRoutes(admin, { usage: storage.usage, clients: storage.clients, apiKeys: storage.apiKeys, clock, flushUsage });
+ * ```
+ */
+export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
+  app.get('/usage/endpoints', {
+    schema: { summary: 'Usage per client, version, endpoint and key', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientUsageSchema, ...problems(400) } },
+  }, async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const window = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    const rows = await options.usage.byClient({ since: window.since, until: window.until, ...(query.version ? { version: query.version } : {}), ...(query.client ? { clientId: query.client } : {}) });
+    const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
+    return {
+      data: rows.map((r) => ({
+        clientId: r.clientId, clientName: clients.get(r.clientId) ?? null, version: r.version, endpoint: r.endpoint,
+        keyId: r.keyId ?? null, keyName: r.keyId ? keys.get(r.keyId) ?? null : null,
+        calls: r.calls, firstSeen: formatIsoInstant(r.firstSeen), lastSeen: formatIsoInstant(r.lastSeen), userAgent: r.userAgent ?? null,
+      })),
+      meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+    };
+  });
+
+  app.get('/usage/clients', {
+    schema: { summary: 'Usage per client and version (whole UTC days)', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientTotalsSchema, ...problems(400) } },
+  }, async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const window = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    const rows = await options.usage.clientTotals({ since: window.since, until: window.until, ...(query.version ? { version: query.version } : {}), ...(query.client ? { clientId: query.client } : {}) });
+    const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    return {
+      data: rows.map((r) => ({ clientId: r.clientId, clientName: clients.get(r.clientId) ?? null, version: r.version, calls: r.calls, firstSeen: formatIsoInstant(r.firstSeen), lastSeen: formatIsoInstant(r.lastSeen) })),
+      meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+    };
+  });
+
+  app.get('/usage/days', {
+    schema: {
+      summary: 'Calls and distinct clients per UTC day', tags: ['usage'],
+      querystring: Type.Composite([WindowQuery, Type.Object({ perClient: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })], { additionalProperties: false }),
+      response: { 200: DailyUsageSchema, ...problems(400) },
+    },
+  }, async (request) => {
+    const query = request.query as Record<string, string | undefined>;
+    const window = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    const rows = await options.usage.byDay({
+      since: window.since, until: window.until, perClient: query.perClient === 'true',
+      ...(query.version ? { version: query.version } : {}), ...(query.client ? { clientId: query.client } : {}),
+    });
+    return {
+      data: rows.map((r) => ({ day: formatIsoInstant(r.day).slice(0, 10), version: r.version, ...(r.clientId !== undefined ? { clientId: r.clientId } : {}), calls: r.calls, clients: r.clients })),
+      meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+    };
+  });
+}
+
+function readWindow(query: Record<string, string | undefined>, now: number): { since: number; until: number } {
+  const read = (name: 'since' | 'until', fallback: number) => {
+    const raw = query[name];
+    if (raw === undefined) return fallback;
+    const value = parseIsoInstant(raw);
+    if (value === undefined) {
+      throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `${name} must be an ISO 8601 date or instant, such as 2026-01-31 or 2026-01-31T12:00:00Z.`, errors: [{ pointer: `/query/${name}`, detail: 'not an ISO 8601 date' }] });
+    }
+    return value;
+  };
+  const until = read('until', now);
+  const since = read('since', until - defaultLookbackDays * 86_400_000);
+  if (since >= until) {
+    throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'since must come before until.', errors: [{ pointer: '/query/since', detail: 'not before until' }] });
+  }
+  return { since, until };
+}
