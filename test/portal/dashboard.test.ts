@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DAY_MS } from '../../src/core/lifecycle/index.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { adminHeaders, createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
@@ -174,5 +175,33 @@ test('hostile: a POST without its CSRF token, with another session\'s, or from a
   assert.equal((await t.app.inject({ url: '/portal', headers: { cookie } })).statusCode, 200, 'still signed in');
   const cross = await t.app.inject({ method: 'POST', url: '/portal/sign-in', payload: `key=${encodeURIComponent(acme)}`, headers: { ...form, origin: 'https://evil.test' } });
   assertProblem(cross, { status: 403 });
+  await t.close();
+});
+
+test('a consumer\'s personal feed holds only what that client calls, and dies with its key', async () => {
+  const { t, acme } = await world();
+  const made = await t.app.inject({ method: 'POST', url: '/admin/v1/deprecations', headers: adminHeaders, payload: { version: 'v2', method: 'GET', path: '/users/{id}', noticeMonths: 7 } });
+  assert.equal(made.statusCode, 201, made.body);
+  const page = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, acme) } })).body;
+  const url = /<a id="personal-feed" href="([^"]+)"/.exec(page)![1]!;
+  const titles = async (feedUrl: string) => {
+    const res = await t.app.inject({ url: feedUrl });
+    assert.equal(res.statusCode, 200, res.body.slice(0, 200));
+    assert.equal(XMLValidator.validate(res.body), true);
+    const feed = new XMLParser({ ignoreAttributes: false, isArray: (n) => n === 'entry' }).parse(res.body).feed as { entry?: Array<{ title: { '#text': string } }> };
+    return (feed.entry ?? []).map((e) => e.title['#text']);
+  };
+  assert.ok((await titles('/changelog.atom')).includes('GET /users/{id} deprecated in v2'), 'the public feed has it');
+  assert.deepEqual(await titles(url), ['v1 deprecated', 'v1 released'], 'Acme never called GET /users/{id} in v2');
+  const writer = await addClient(t, { id: 'cl_writer', name: 'Writer', roles: ['read', 'write'] });
+  const own = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${writer}` }, payload: { name: 'Cy' } });
+  await call(t, { key: writer, url: `/api/v2/users/${(own.json() as { id: number }).id}` });
+  const writerPage = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, writer) } })).body;
+  const writerFeed = /<a id="personal-feed" href="([^"]+)"/.exec(writerPage)![1]!;
+  assert.deepEqual(await titles(writerFeed), ['GET /users/{id} deprecated in v2'], 'a client that called it sees it, and nothing about v1');
+  for (const bad of [`${url}x`, url.replace(/\.[^.]+$/, '.AAAA'), '/portal/feed/key_nope.abc', '/portal/feed/x']) assertProblem(await t.app.inject({ url: bad }), { status: 404 });
+  const keyId = `key_${/^vk_([^.]+)\./.exec(acme)![1]}`;
+  assert.equal((await t.app.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${keyId}`, headers: adminHeaders })).statusCode, 204);
+  assertProblem(await t.app.inject({ url }), { status: 404 });
   await t.close();
 });

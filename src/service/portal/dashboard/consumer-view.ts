@@ -12,7 +12,7 @@ import { lookbackDays } from './consumer-data.ts';
  * html`<${ConsumerView} data=${data} />`
  * ```
  */
-export function ConsumerView(props: { data: ConsumerData; heading?: string }): VNode {
+export function ConsumerView(props: { data: ConsumerData; heading?: string; feedUrl?: string }): VNode {
   const { data } = props;
   const name = data.client?.name ?? data.clientId;
   return html`<div>
@@ -30,6 +30,11 @@ export function ConsumerView(props: { data: ConsumerData; heading?: string }): V
         ? html`<p>No calls to deprecated versions or endpoints in the last 30 days.</p>`
         : html`<${DailyChart} id="consumer-usage" title="Your calls per version per day, last 30 days" unit="calls" series=${data.daily} />`}
     </section>
+    ${props.feedUrl && html`<section aria-labelledby="feed-title">
+      <h2 id="feed-title">Your feed</h2>
+      <p>An Atom feed of the changelog filtered to the versions and endpoints you call: <a id="personal-feed" href=${props.feedUrl}>your personal feed</a>.
+        Anyone with its URL can read it; it stops working when the key you signed in with is revoked.</p>
+    </section>`}
     <section aria-labelledby="contacts-title">
       <h2 id="contacts-title">Your contacts</h2>
       ${!data.client || data.client.contacts.length === 0

@@ -13,6 +13,8 @@ import { ConsumerView } from './consumer-view.ts';
 import type { DashboardOptions } from './options.ts';
 import { createSessionCodec, sessionSeconds, type PortalSession } from './session.ts';
 import { SignInPage } from './sign-in-page.ts';
+import { toAtomFeed } from '../atom-feed.ts';
+import { personalChangelog } from './personal-feed.ts';
 
 /** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
 export const cookieName = 'versionary_portal';
@@ -79,7 +81,8 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const session = await sessionOf(request);
     if (!session) return toSignIn(reply);
     if (session.role === 'admin') return page(reply, { title: 'Dashboard', body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`, session });
-    return page(reply, { title: 'Your usage', body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} />`, session });
+    const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
+    return page(reply, { title: 'Your usage', body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} feedUrl=${feedUrl} />`, session });
   });
   portal.get('/clients/:id', async (request, reply) => {
     const session = await sessionOf(request);
@@ -97,6 +100,21 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const forwarded = request.headers['x-forwarded-proto'];
     return request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https');
   }
+
+  // The personal feed: read by feed readers, which carry no cookie, so the URL itself is the secret.
+  portal.get('/feed/:token', async (request, reply) => {
+    const token = (request.params as { token: string }).token;
+    const keyId = codec.feedKeyOf(token);
+    const record = keyId ? await options.storage.apiKeys.find(keyId) : undefined;
+    if (!record || record.revokedAt !== null) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such feed: the URL is wrong or its key was revoked.' });
+    const clientId = record.clientId ?? record.id;
+    const changelog = await personalChangelog(options, clientId);
+    return reply
+      .type('application/atom+xml; charset=utf-8')
+      .headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' })
+      .serializer(String)
+      .send(toAtomFeed({ changelog, id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`, title: 'Versionary API changelog: what you call', selfUrl: `/portal/feed/${token}`, pageUrl: '/docs/changelog', fallbackUpdated: options.clock.now() }));
+  });
 
   async function signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined> {
     if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin)) return { keyId: 'admin', role: 'admin', clientId: 'admin' };

@@ -21,6 +21,10 @@ export interface SessionCodec {
   read(token: string | undefined): Promise<PortalSession | undefined>;
   csrfToken(session: PortalSession): string;
   checkCsrf(session: PortalSession, token: unknown): boolean;
+  /** The secret part of a key's personal feed URL: `<keyId>.<mac>`. */
+  feedToken(keyId: string): string;
+  /** The key id a feed token was made for, or `undefined` when it is not one of ours. */
+  feedKeyOf(token: string): string | undefined;
 }
 
 /** How long a sign-in lasts: short, since nothing on the server can end it early but a revoked key. */
@@ -29,7 +33,8 @@ export const sessionSeconds = 30 * 60;
 /**
  * A stateless session: the cookie is an HS256 JWT (jose) holding the key id, the role, the client
  * and an expiry; nothing is stored on the server. The CSRF token is an HMAC of the session id with
- * the same secret, so a form is only valid for the sign-in that rendered it.
+ * the same secret, so a form is only valid for the sign-in that rendered it. A personal feed URL
+ * carries an HMAC of the key id: it dies with the key, and rotating the secret revokes them all.
  *
  * @example
  * ```ts
@@ -41,6 +46,8 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
   const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);
   const key = new Uint8Array(secret);
   const csrfToken = (session: PortalSession) => createHmac('sha256', secret).update(`csrf:${session.sessionId}`).digest('base64url');
+  const feedMac = (keyId: string) => createHmac('sha256', secret).update(`feed:${keyId}`).digest('base64url');
+  const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
     async issue(fields) {
       const now = options.clock.now();
@@ -68,10 +75,14 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
     },
     csrfToken,
     checkCsrf(session, token) {
-      if (typeof token !== 'string') return false;
-      const expected = Buffer.from(csrfToken(session));
-      const given = Buffer.from(token);
-      return given.length === expected.length && timingSafeEqual(given, expected);
+      return typeof token === 'string' && same(token, csrfToken(session));
+    },
+    feedToken: (keyId) => `${keyId}.${feedMac(keyId)}`,
+    feedKeyOf(token) {
+      const dot = token.lastIndexOf('.');
+      if (dot <= 0 || token.length > 200) return undefined;
+      const keyId = token.slice(0, dot);
+      return same(token.slice(dot + 1), feedMac(keyId)) ? keyId : undefined;
     },
   };
 }
