@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Storage } from '../../src/service/ports/index.ts';
 import { runClientsContract } from './contract-clients.ts';
+import { runNoticeContract } from './contract-notices.ts';
 
 /** How a contract run opens a fresh, empty storage. */
 export type OpenStorage = () => Promise<Storage>;
@@ -121,4 +122,5 @@ export function runStorageContract(name: string, open: OpenStorage): void {
 
     runClientsContract(() => s);
   });
+  runNoticeContract(name, open);
 }

@@ -4,6 +4,7 @@ import { guideCommand } from './guide.ts';
 import { keysCommand } from './keys.ts';
 import { clientsCommand } from './clients.ts';
 import { lintCommand } from './lint.ts';
+import { noticesCommand } from './notices.ts';
 import { serveCommand } from './serve.ts';
 import { versionsCommand } from './versions.ts';
 
@@ -23,4 +24,5 @@ export const commands: Record<string, CliCommand> = {
   versions: versionsCommand,
   keys: keysCommand,
   clients: clientsCommand,
+  notices: noticesCommand,
 };

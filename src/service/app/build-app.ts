@@ -28,6 +28,7 @@ import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 import { installClients, parseClientSettings } from '../clients/install-clients.ts';
+import { registerNotices } from '../notices/register-notices.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -116,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
+  await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: settings.removedStatus, apiPrefix });
   const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, identify: usageIdentityOf });
   registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });

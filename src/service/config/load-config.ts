@@ -22,6 +22,10 @@ export interface ServiceConfig {
   jwt?: JwtConfig;
   /** `VERSIONARY_PORTAL_SECRET`: signs portal sign-in cookies; shared by instances. Random per start when unset. */
   portalSecret?: string;
+  /** `VERSIONARY_SMTP_URL` and `VERSIONARY_MAIL_FROM`: where notice emails go; absent, emails wait for a transport. */
+  smtp?: { url: string; from: string };
+  /** `VERSIONARY_NOTICE_SECRET`: signs unsubscribe links; random per start when unset. */
+  noticeSecret?: string;
 }
 
 /** How bearer JWTs are verified. */
@@ -44,7 +48,7 @@ export interface LoadConfigOptions {
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** Top-level keys of the config file that some feature reads. */
-export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit', 'usage', 'webhooks']);
+export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit', 'usage', 'webhooks', 'notices', 'publicUrl']);
 
 /**
  * Parse the environment and the JSON config file once, at start, reporting every error at once.
@@ -74,6 +78,8 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   }
   const jwt = parseJwtConfig({ env, readFile, errors });
   if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL)) errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
+  const smtp = parseSmtp(env, errors);
+  if (env.VERSIONARY_NOTICE_SECRET !== undefined && env.VERSIONARY_NOTICE_SECRET.length < 32) errors.push('VERSIONARY_NOTICE_SECRET must be at least 32 characters');
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32) errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
   if (errors.length > 0) {
@@ -88,7 +94,20 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
     ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),
+    ...(smtp ? { smtp } : {}), ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
   };
+}
+
+function parseSmtp(env: Record<string, string | undefined>, errors: string[]): { url: string; from: string } | undefined {
+  const url = env.VERSIONARY_SMTP_URL;
+  if (!url) {
+    if (env.VERSIONARY_MAIL_FROM) errors.push('VERSIONARY_MAIL_FROM is set but VERSIONARY_SMTP_URL is not');
+    return undefined;
+  }
+  if (!/^smtps?:\/\/[^/\s]+/.test(url)) errors.push('VERSIONARY_SMTP_URL must be smtp://[user:pass@]host:port or smtps://...');
+  const from = env.VERSIONARY_MAIL_FROM ?? '';
+  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) errors.push('VERSIONARY_MAIL_FROM must be an address (notices@example.com or "Name <notices@example.com>") when VERSIONARY_SMTP_URL is set');
+  return { url, from };
 }
 
 function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undefined {

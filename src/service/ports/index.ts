@@ -6,3 +6,4 @@ export type { ClientTotalsRow, ClientUsageRow, DailyUsageRow, UsageCall, UsageIn
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { BeginOutcome, IdempotencyStore, StoredResponse } from './idempotency.ts';
 export type { Client, ClientContact, ClientPage, ClientStore, ClientWebhook } from './clients.ts';
+export type { DeliveryOutcome, NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';

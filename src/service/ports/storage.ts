@@ -5,6 +5,7 @@ import type { UsageStore } from './usage.ts';
 import type { ClientStore } from './clients.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
+import type { NoticeStore } from './notices.ts';
 
 /**
  * Everything the service needs from a database, picked by the composition root.
@@ -22,6 +23,7 @@ export interface Storage {
   apiKeys: ApiKeyStore;
   idempotency: IdempotencyStore;
   clients: ClientStore;
+  notices: NoticeStore;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { noticeOutboxMigration } from './migration-notices.ts';
 import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { clientsTenancyAndUsageRollups } from './migration-0005.ts';
 
@@ -100,6 +101,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
       },
     },
     '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
+    '0006-notice-outbox': noticeOutboxMigration(dialect, serialKey),
   };
   return { getMigrations: async () => migrations };
 }

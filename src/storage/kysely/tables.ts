@@ -158,4 +158,39 @@ export interface Tables {
   usage_days: UsageDaysTable;
   usage_client_days: UsageClientDaysTable;
   usage_totals: UsageTotalsTable;
+  notice_outbox: NoticeOutboxTable;
+  brownouts: BrownoutsTable;
+}
+
+/** The `notice_outbox` table: one row per notice, channel and recipient. */
+export interface NoticeOutboxTable {
+  id: Generated<number>;
+  client_id: string;
+  subject: string;
+  kind: string;
+  step: string;
+  sunset_at: number;
+  channel: string;
+  recipient: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
+/** The `brownouts` table: planned windows of a version or endpoint answering as removed. */
+export interface BrownoutsTable {
+  id: string;
+  version: string;
+  endpoint: string | null;
+  starts_at: number;
+  ends_at: number;
+  client_id: string | null;
+  created_at: number;
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
@@ -48,6 +49,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   return {
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    notices: createNoticeStore(db, { skipLocked: true }),
     close: () => db.destroy(),
   };
 }

@@ -12,6 +12,7 @@ import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
+import { createNoticeStore } from '../kysely/notice-store.ts';
 import { withStatementCache } from './statement-cache.ts';
 
 /** Options for {@link openSqliteStorage}. */
@@ -42,6 +43,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   }
   return {
     db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    notices: createNoticeStore(db, { skipLocked: false }),
     close: () => db.destroy(),
   };
 }

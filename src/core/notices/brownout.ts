@@ -1,0 +1,36 @@
+import type { Brownout } from './types.ts';
+
+/**
+ * The brownout in force for a call right now, if any: a window covering the instant, for the
+ * called version (or that endpoint), global or a rehearsal of this very client.
+ *
+ * @example
+ * ```ts
+ * activeBrownout({ brownouts, version: 'v1', endpoint: 'GET /users', clientId: 'acme', now: clock.now() });
+ * ```
+ */
+export function activeBrownout(options: { brownouts: readonly Brownout[]; version: string; endpoint: string; clientId?: string; now: number }): Brownout | undefined {
+  const { now } = options;
+  return options.brownouts.find((b) => b.version === options.version
+    && (b.endpoint === undefined || b.endpoint === options.endpoint)
+    && (b.clientId === undefined || b.clientId === options.clientId)
+    && now >= b.startsAt && now < b.endsAt);
+}
+
+/**
+ * Problems with a planned brownout: its window must be ordered, and it must fall inside the
+ * subject's sunset window (after the deprecation, before the removal). Empty when it is sound.
+ *
+ * @example
+ * ```ts
+ * checkBrownout({ brownout, deprecatedAt, sunsetAt }); // []
+ * ```
+ */
+export function checkBrownout(options: { brownout: Pick<Brownout, 'startsAt' | 'endsAt'>; deprecatedAt: number; sunsetAt: number }): string[] {
+  const { brownout: b } = options;
+  const problems: string[] = [];
+  if (!(b.endsAt > b.startsAt)) problems.push('a brownout must end after it starts');
+  if (b.startsAt < options.deprecatedAt) problems.push('a brownout cannot start before the deprecation');
+  if (b.endsAt > options.sunsetAt) problems.push('a brownout must end by the sunset date: after it the subject is removed for good');
+  return problems;
+}

@@ -1,0 +1,8 @@
+export { noticeKinds, defaultNoticeSettings } from './types.ts';
+export type { NoticeKind, NoticeSubject, Brownout, ClientUsage, NoticeIdentity, RecordedNotice, DueNotice, NoticeSettings } from './types.ts';
+export { subjectId, noticeKey, covers } from './notice-key.ts';
+export { planNotices } from './plan-notices.ts';
+export type { PlanNoticesOptions } from './plan-notices.ts';
+export { activeBrownout, checkBrownout } from './brownout.ts';
+export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
+export type { CallEvidence, CallImpact, NoticePayload } from './payload.ts';

@@ -1,0 +1,119 @@
+import type { Change } from '../compat/index.ts';
+import { formatIsoInstant } from '../lifecycle/index.ts';
+import type { DueNotice, NoticeKind } from './types.ts';
+
+/** One endpoint this client called, as evidence of why it is told. */
+export interface CallEvidence {
+  endpoint: string;
+  calls: number;
+  firstSeen: string;
+  lastSeen: string;
+  /** Names of the API keys (never the secrets) that made the calls. */
+  keys: string[];
+  userAgent: string | null;
+}
+
+/** A breaking change between the version and its replacement that touches the client's calls. */
+export interface CallImpact {
+  endpoint: string;
+  rule: string;
+  message: string;
+}
+
+/**
+ * The documented body of every notice: the webhook payload, and what the email is rendered from.
+ *
+ * @example
+ * ```ts
+ * const payload: NoticePayload = toNoticePayload({ notice, clientName: 'Acme', ... });
+ * payload.type; // 'version.sunset_reminder'
+ * ```
+ */
+export interface NoticePayload {
+  type: string;
+  timestamp: string;
+  data: {
+    client: { id: string; name: string };
+    kind: NoticeKind;
+    subject: { version: string; endpoint: string | null; status: 'deprecated' | 'removed' | 'cleared'; deprecatedAt: string; sunsetAt: string; daysLeft: number };
+    replacement: { version: string; url: string } | null;
+    migrationGuideUrl: string;
+    brownout: { startsAt: string; endsAt: string } | null;
+    calls: CallEvidence[];
+    impact: CallImpact[];
+  };
+}
+
+const eventNames: Record<NoticeKind, string> = {
+  deprecated: 'deprecated', reminder: 'sunset_reminder', brownout: 'brownout_scheduled', removed: 'removed', cleared: 'cleared',
+};
+
+/**
+ * The event type of a notice: `version.<event>` or `endpoint.<event>`.
+ *
+ * @example
+ * ```ts
+ * eventType({ kind: 'brownout', endpoint: undefined }); // 'version.brownout_scheduled'
+ * ```
+ */
+export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint'>): string {
+  return `${notice.endpoint ? 'endpoint' : 'version'}.${eventNames[notice.kind]}`;
+}
+
+/**
+ * The breaking changes of a diff that touch one of `endpoints` (`GET /users/{id}`), directly or
+ * through a shared schema. Paths in the diff carry `basePath`, which is cut before matching.
+ *
+ * @example
+ * ```ts
+ * impactOnCalls({ changes, endpoints: ['GET /users'], basePath: '/api' });
+ * ```
+ */
+export function impactOnCalls(options: { changes: readonly Change[]; endpoints: readonly string[]; basePath: string }): CallImpact[] {
+  const strip = (op: string) => {
+    const [method = '', path = ''] = op.split(' ');
+    return `${method.toUpperCase()} ${path.startsWith(options.basePath) ? path.slice(options.basePath.length) || '/' : path}`;
+  };
+  const wanted = new Set(options.endpoints);
+  const out: CallImpact[] = [];
+  for (const change of options.changes) {
+    if (change.level !== 'breaking') continue;
+    const direct = change.location.method && change.location.path ? [`${change.location.method} ${change.location.path}`] : [];
+    const touched = [...direct, ...(change.location.operations ?? [])].map(strip).filter((op) => wanted.has(op));
+    for (const endpoint of new Set(touched)) out.push({ endpoint, rule: change.id, message: change.message });
+  }
+  return out;
+}
+
+/**
+ * Build the payload of a due notice from what the service gathered.
+ *
+ * @example
+ * ```ts
+ * toNoticePayload({ notice, client: { id, name }, deprecatedAt, replacement: 'v2', urls, calls, impact });
+ * ```
+ */
+export function toNoticePayload(options: {
+  notice: DueNotice; client: { id: string; name: string }; deprecatedAt: number; replacement?: string;
+  urls: { guide: string; replacement?: string }; calls: CallEvidence[]; impact: CallImpact[];
+}): NoticePayload {
+  const { notice } = options;
+  const status = notice.kind === 'removed' ? 'removed' : notice.kind === 'cleared' ? 'cleared' : 'deprecated';
+  return {
+    type: eventType(notice),
+    timestamp: formatIsoInstant(notice.plannedAt),
+    data: {
+      client: options.client,
+      kind: notice.kind,
+      subject: {
+        version: notice.version, endpoint: notice.endpoint ?? null, status, deprecatedAt: formatIsoInstant(options.deprecatedAt),
+        sunsetAt: formatIsoInstant(notice.sunsetAt), daysLeft: notice.daysLeft,
+      },
+      replacement: options.replacement ? { version: options.replacement, url: options.urls.replacement ?? '' } : null,
+      migrationGuideUrl: options.urls.guide,
+      brownout: notice.brownout ? { startsAt: formatIsoInstant(notice.brownout.startsAt), endsAt: formatIsoInstant(notice.brownout.endsAt) } : null,
+      calls: options.calls,
+      impact: options.impact,
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import type { Clock } from '../clock/index.ts';
+import { DAY_MS } from '../lifecycle/index.ts';
+import { covers, noticeKey, subjectId } from './notice-key.ts';
+import { defaultNoticeSettings, type Brownout, type ClientUsage, type DueNotice, type NoticeKind, type NoticeSettings, type NoticeSubject, type RecordedNotice } from './types.ts';
+
+/**
+ * Inputs of {@link planNotices}.
+ *
+ * @example
+ * ```ts
+ * planNotices({ subjects, brownouts: [], usage, recorded, clock } satisfies PlanNoticesOptions);
+ * ```
+ */
+export interface PlanNoticesOptions {
+  subjects: readonly NoticeSubject[];
+  brownouts: readonly Brownout[];
+  /** Per-client usage rows; rows older than the lookback window are ignored. */
+  usage: readonly ClientUsage[];
+  /** Every notice planned before, whatever became of its delivery. */
+  recorded: readonly RecordedNotice[];
+  settings?: Partial<NoticeSettings>;
+  clock: Clock;
+}
+
+/**
+ * The notices due now. Each is due once per (client, subject, kind, step, sunset date) and only
+ * to clients that called the subject within the lookback window:
+ * - `deprecated` to every such client not told yet (late joiners included);
+ * - `reminder` at the latest reminder day crossed since the client was last told, so overdue
+ *   reminders collapse into one; a moved sunset is a new date, with reminders of its own;
+ * - `brownout` when a global brownout is within its notice days;
+ * - `removed` once the subject is gone;
+ * - `cleared` to a told client silent for `clearDays` (since its last call and since it was told);
+ *   it gets nothing more until it calls again.
+ *
+ * @example
+ * ```ts
+ * const due = planNotices({ subjects, brownouts, usage, recorded, clock });
+ * ```
+ */
+export function planNotices(options: PlanNoticesOptions): DueNotice[] {
+  const settings = { ...defaultNoticeSettings, ...options.settings };
+  const now = options.clock.now();
+  const since = now - settings.lookbackDays * DAY_MS;
+  const done = new Set(options.recorded.map(noticeKey));
+  const due: DueNotice[] = [];
+  for (const subject of options.subjects) {
+    const id = subjectId(subject);
+    const history = options.recorded.filter((r) => r.subject === id);
+    for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
+      const told = history.filter((r) => r.clientId === clientId);
+      const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts: options.brownouts, settings, now });
+      for (const notice of planned) {
+        if (done.has(noticeKey(notice))) continue;
+        done.add(noticeKey(notice));
+        due.push(notice);
+      }
+    }
+  }
+  return due;
+}
+
+function lastCallByClient(usage: readonly ClientUsage[], subject: NoticeSubject, since: number): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const row of usage) {
+    if (row.calls <= 0 || row.lastSeen < since || !covers(subject, row)) continue;
+    last.set(row.clientId, Math.max(last.get(row.clientId) ?? row.lastSeen, row.lastSeen));
+  }
+  return last;
+}
+
+interface ClientPlan {
+  subject: NoticeSubject;
+  id: string;
+  clientId: string;
+  lastSeen: number;
+  told: RecordedNotice[];
+  brownouts: readonly Brownout[];
+  settings: NoticeSettings;
+  now: number;
+}
+
+function planForClient(p: ClientPlan): DueNotice[] {
+  const { subject, now, told } = p;
+  const make = (kind: NoticeKind, step = '', brownout?: Brownout): DueNotice => ({
+    clientId: p.clientId, subject: p.id, kind, step, sunsetAt: subject.sunsetAt, version: subject.version,
+    ...(subject.endpoint ? { endpoint: subject.endpoint } : {}), plannedAt: now,
+    daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)), ...(brownout ? { brownout } : {}),
+  });
+  const warnings = told.filter((r) => r.kind !== 'cleared');
+  const cleared = latest(told.filter((r) => r.kind === 'cleared'));
+  // Cleared and silent since: the client has moved on, and hears no more of this subject.
+  if (cleared !== undefined && p.lastSeen <= cleared) return [];
+  const removed = subject.removed || now > subject.sunsetAt;
+  if (removed) return [make('removed')];
+  if (!told.some((r) => r.kind === 'deprecated')) return [make('deprecated')];
+  const quiet = p.settings.clearDays * DAY_MS;
+  const lastWarned = latest(warnings) ?? now;
+  if (now - p.lastSeen >= quiet && now - lastWarned >= quiet) return [make('cleared')];
+  if (now - p.lastSeen >= quiet) return [];
+  const out: DueNotice[] = [];
+  const reminder = latestCrossedReminder(subject.sunsetAt, p.settings.reminderDays, now);
+  if (reminder) {
+    const toldForThisDate = latest(warnings.filter((r) => r.sunsetAt === subject.sunsetAt));
+    if (toldForThisDate === undefined || toldForThisDate < reminder.at) out.push(make('reminder', `${reminder.days}d`));
+  }
+  for (const b of p.brownouts) {
+    // Rehearsals are asked for by the client itself; a global window is announced per subject.
+    if (b.clientId !== undefined || b.version !== subject.version || b.endpoint !== subject.endpoint) continue;
+    if (now >= b.startsAt - p.settings.brownoutNoticeDays * DAY_MS && now < b.endsAt) out.push(make('brownout', b.id, b));
+  }
+  return out;
+}
+
+/** The smallest reminder day whose instant has passed: the only reminder worth sending now. */
+function latestCrossedReminder(sunsetAt: number, days: number[], now: number): { days: number; at: number } | undefined {
+  const crossed = days.filter((d) => d > 0 && now >= sunsetAt - d * DAY_MS).sort((a, b) => a - b);
+  const d = crossed[0];
+  return d === undefined ? undefined : { days: d, at: sunsetAt - d * DAY_MS };
+}
+
+function latest(notices: RecordedNotice[]): number | undefined {
+  return notices.length === 0 ? undefined : Math.max(...notices.map((r) => r.plannedAt));
+}

@@ -1,0 +1,142 @@
+/**
+ * What a notice announces: the five kinds of the notices engine.
+ *
+ * @example
+ * ```ts
+ * const kind: NoticeKind = 'reminder';
+ * ```
+ */
+export type NoticeKind = 'deprecated' | 'reminder' | 'brownout' | 'removed' | 'cleared';
+
+/** Every kind, in the order a subject's life shows them. */
+export const noticeKinds: readonly NoticeKind[] = ['deprecated', 'reminder', 'brownout', 'removed', 'cleared'];
+
+/**
+ * A deprecated version, or one deprecated endpoint of a version, with its dates.
+ *
+ * @example
+ * ```ts
+ * const subject: NoticeSubject = { version: 'v1', deprecatedAt: 0, sunsetAt: 90 * DAY_MS, removed: false };
+ * const endpoint: NoticeSubject = { version: 'v1', endpoint: 'GET /users', deprecatedAt: 0, sunsetAt: 90 * DAY_MS, removed: false };
+ * ```
+ */
+export interface NoticeSubject {
+  version: string;
+  /** Method and route template (`GET /users/{id}`); absent for the whole version. */
+  endpoint?: string;
+  deprecatedAt: number;
+  sunsetAt: number;
+  /** Flagged removed before (or at) its sunset. */
+  removed: boolean;
+}
+
+/**
+ * A planned window in which a subject answers as if removed. A rehearsal names the one client
+ * it applies to.
+ *
+ * @example
+ * ```ts
+ * const b: Brownout = { id: 'b1', version: 'v1', startsAt, endsAt };
+ * ```
+ */
+export interface Brownout {
+  id: string;
+  version: string;
+  endpoint?: string;
+  startsAt: number;
+  endsAt: number;
+  /** Set for a rehearsal: only this client's calls are refused. */
+  clientId?: string;
+}
+
+/**
+ * One client's calls to one endpoint of one version within the lookback window.
+ *
+ * @example
+ * ```ts
+ * const row: ClientUsage = { clientId: 'acme', version: 'v1', endpoint: 'GET /users', calls: 12, firstSeen, lastSeen };
+ * ```
+ */
+export interface ClientUsage {
+  clientId: string;
+  version: string;
+  endpoint: string;
+  calls: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+/**
+ * The identity of a notice: due at most once per (client, subject, kind, step, sunset date).
+ * `step` tells reminders (`90d`, `30d`…) and brownouts (their id) apart; it is empty otherwise.
+ *
+ * @example
+ * ```ts
+ * const key: NoticeIdentity = { clientId: 'acme', subject: 'v1', kind: 'reminder', step: '30d', sunsetAt };
+ * ```
+ */
+export interface NoticeIdentity {
+  clientId: string;
+  /** {@link subjectId} of the subject. */
+  subject: string;
+  kind: NoticeKind;
+  step: string;
+  sunsetAt: number;
+}
+
+/**
+ * A notice already planned (whatever its delivery state): `plannedAt` is when it was planned.
+ *
+ * @example
+ * ```ts
+ * const done: RecordedNotice = { ...identity, plannedAt: clock.now() };
+ * ```
+ */
+export interface RecordedNotice extends NoticeIdentity {
+  plannedAt: number;
+}
+
+/**
+ * A notice now due, with what a message needs to say.
+ *
+ * @example
+ * ```ts
+ * due.kind === 'reminder' && due.daysLeft === 30;
+ * ```
+ */
+export interface DueNotice extends NoticeIdentity {
+  version: string;
+  endpoint?: string;
+  plannedAt: number;
+  /** Whole days from now to the sunset, never negative. */
+  daysLeft: number;
+  /** The announced window, for a `brownout` notice. */
+  brownout?: Brownout;
+}
+
+/**
+ * Tunables of the schedule, with defaults in {@link defaultNoticeSettings}.
+ *
+ * @example
+ * ```ts
+ * const settings: NoticeSettings = { ...defaultNoticeSettings, reminderDays: [60, 14, 1] };
+ * ```
+ */
+export interface NoticeSettings {
+  /** Days before the sunset at which a reminder is due. */
+  reminderDays: number[];
+  /** Days without a call after which a told client is clear. */
+  clearDays: number;
+  /** Only calls this recent target a notice. */
+  lookbackDays: number;
+  /** How long before a brownout starts it is announced. */
+  brownoutNoticeDays: number;
+}
+
+/** The defaults: reminders 90, 30, 7 and 1 days out; clear after 14 quiet days; 90 days of usage. */
+export const defaultNoticeSettings: Readonly<NoticeSettings> = Object.freeze({
+  reminderDays: [90, 30, 7, 1],
+  clearDays: 14,
+  lookbackDays: 90,
+  brownoutNoticeDays: 7,
+});

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
+import { principalOf } from '../auth/principal.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+
+/** The brownouts in force, cached and refreshed from the store. */
+export interface BrownoutCache {
+  all(): Brownout[];
+  refresh(): Promise<void>;
+}
+
+/**
+ * Cache the config file's brownouts and the stored ones; refreshed every few seconds and after
+ * each write, so every instance on the database agrees within that time.
+ *
+ * @example
+ * ```ts
+ * const cache = await createBrownoutCache({ configured, load: () => storage.notices.listBrownouts() });
+ * ```
+ */
+export async function createBrownoutCache(options: { configured: Brownout[]; load: () => Promise<Brownout[]> }): Promise<BrownoutCache> {
+  let stored = await options.load();
+  return {
+    all: () => [...options.configured, ...stored],
+    async refresh() { stored = await options.load(); },
+  };
+}
+
+const versionedRoute = /^\/api\/(v[0-9]+)(\/.*)$/;
+
+/**
+ * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
+ * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
+ * lifecycle hook, so the call is still counted and still carries its deprecation headers.
+ *
+ * @example
+ * ```ts
+ * installBrownoutGuard(app, { cache, runtime, clock, removedStatus: 410 });
+ * ```
+ */
+export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404 }): void {
+  app.addHook('preHandler', async (request) => {
+    const route = request.routeOptions.url;
+    const match = route ? versionedRoute.exec(route) : null;
+    if (!match || options.cache.all().length === 0) return;
+    const version = match[1]!;
+    const endpoint = `${request.method} ${match[2]!.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    const principal = principalOf(request);
+    const clientId = principal?.clientId ?? principal?.id;
+    const b = activeBrownout({ brownouts: options.cache.all(), version, endpoint, ...(clientId ? { clientId } : {}), now: options.clock.now() });
+    if (!b) return;
+    const verdict = options.runtime.verdict({ version, method: request.method, path: endpoint.slice(endpoint.indexOf(' ') + 1) });
+    const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
+    const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
+    throw new VersionaryError({
+      code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+      detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+      extensions: { brownout: { id: b.id, startsAt: formatIsoInstant(b.startsAt), endsAt: formatIsoInstant(b.endsAt), rehearsal: b.clientId !== undefined }, removalAt, migrationGuide: options.runtime.migrationUrl(version) },
+      headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
+    });
+  });
+}
+
+/**
+ * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
+ * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
+ *
+ * @example
+ * ```ts
+ * listBrownoutsInLifecycle(app, { cache, clock, path: '/api/versions' });
+ * ```
+ */
+export function listBrownoutsInLifecycle(app: FastifyInstance, options: { cache: BrownoutCache; clock: Clock; path: string }): void {
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    if (request.routeOptions.url !== options.path || typeof payload !== 'object' || payload === null) return payload;
+    const document = payload as { versions?: Array<{ name: string }> };
+    if (!Array.isArray(document.versions)) return payload;
+    const now = options.clock.now();
+    const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+    return {
+      ...document,
+      versions: document.versions.map((v) => ({
+        ...v,
+        brownouts: planned.filter((b) => b.version === v.name).map((b) => ({ endpoint: b.endpoint ?? null, startsAt: formatIsoInstant(b.startsAt), endsAt: formatIsoInstant(b.endsAt) })),
+      })),
+    };
+  });
+}

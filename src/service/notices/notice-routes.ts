@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import { html } from 'htm/preact';
+import { render } from 'preact-render-to-string';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { eventType, type NoticeKind } from '../../core/notices/index.ts';
+import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
+import { NoticeList, NoticeQuery, noticeProblems, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
+import { verifyUnsubscribe } from './unsubscribe-token.ts';
+import type { NoticeWorker } from './worker.ts';
+
+/**
+ * `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`).
+ *
+ * @example
+ * ```ts
+ * registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
+ * ```
+ */
+export function registerNoticeAdminRoutes(app: FastifyInstance, options: { notices: NoticeStore; worker: NoticeWorker }): void {
+  app.post('/notices/run', {
+    schema: { summary: 'Run one notices pass now (after flushing buffered usage)', tags: ['notices'], response: { 200: PassReportSchema, ...noticeProblems() } },
+  }, async () => options.worker.runPass());
+  app.get('/notices', {
+    schema: { summary: 'List planned notices and their delivery state', tags: ['notices'], querystring: NoticeQuery, response: { 200: NoticeList, ...noticeProblems(400) } },
+  }, async (request) => {
+    const q = request.query as { client?: string; status?: OutboxStatus; kind?: NoticeKind; limit?: string; after?: string };
+    const limit = q.limit === undefined ? 100 : Number(q.limit);
+    if (limit < 1 || limit > 500) throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'limit must be from 1 to 500.', errors: [{ pointer: '/query/limit', detail: 'from 1 to 500' }] });
+    const page = await options.notices.list({
+      ...(q.client ? { clientId: q.client } : {}), ...(q.status ? { status: q.status } : {}), ...(q.kind ? { kind: q.kind } : {}),
+      limit, afterId: q.after === undefined ? 0 : Number(q.after),
+    });
+    const channels = new Set(options.worker.channels());
+    return { data: page.items.map((n) => toItem(n, channels.has('email'))), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
+  });
+}
+
+function toItem(n: OutboxNotice, mailTransport: boolean) {
+  const waiting = n.channel === 'email' && !mailTransport && (n.status === 'pending' || n.status === 'retrying');
+  return {
+    id: n.id, client: n.clientId, subject: n.subject, kind: n.kind, step: n.step, type: eventType({ kind: n.kind, endpoint: n.subject.includes(' ') ? 'x' : undefined }),
+    sunsetAt: formatIsoInstant(n.sunsetAt), channel: n.channel, recipient: n.recipient, status: n.status, waitingFor: waiting ? 'mail-transport' as const : null,
+    attempts: n.attempts, lastError: n.lastError, nextAttemptAt: formatIsoInstant(n.nextAttemptAt), createdAt: formatIsoInstant(n.createdAt),
+    updatedAt: formatIsoInstant(n.updatedAt), sentAt: n.sentAt === null ? null : formatIsoInstant(n.sentAt),
+  };
+}
+
+/**
+ * The public one-click unsubscribe route (RFC 8058): `POST` unsubscribes the signed contact; `GET`
+ * (a person following the link) shows a confirmation button, since link scanners fetch URLs too.
+ *
+ * @example
+ * ```ts
+ * registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
+ * ```
+ */
+export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; secret: string; clock: Clock }): void {
+  const check = (q: { client: string; contact: string; token: string }) => {
+    if (!verifyUnsubscribe({ secret: options.secret, clientId: q.client, email: q.contact, token: q.token })) {
+      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'This unsubscribe link is not valid: its signature does not match the contact.' });
+    }
+  };
+  const schema = { summary: 'Unsubscribe a contact from deprecation notices', tags: ['notices'], querystring: UnsubscribeQuery };
+  void app.register(async (scope) => {
+    // Mail clients POST `List-Unsubscribe=One-Click` as a form (RFC 8058); the body carries nothing else.
+    scope.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
+    registerUnsubscribePost(scope, { ...options, check });
+  });
+  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems(400) } }, async (request, reply) => {
+    const q = request.query as { client: string; contact: string; token: string };
+    check(q);
+    const page = html`<html><body><h1>Unsubscribe ${q.contact}</h1><p>Stop deprecation notices to this address?</p>
+      <form method="post" action=${request.url}><button type="submit">Unsubscribe</button></form></body></html>`;
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html>${render(page as never)}`);
+  });
+}
+
+type UnsubscribeOptions = { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; clock: Clock; check: (q: { client: string; contact: string; token: string }) => void };
+
+function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
+  const { check } = options;
+  const schema = { summary: 'Unsubscribe a contact from deprecation notices (one click)', tags: ['notices'], querystring: UnsubscribeQuery };
+  app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems(400, 404) } } }, async (request) => {
+    const q = request.query as { client: string; contact: string; token: string };
+    check(q);
+    const email = q.contact.toLowerCase();
+    if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
+      throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
+    }
+    await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
+    return { unsubscribed: true, contact: email };
+  });
+}

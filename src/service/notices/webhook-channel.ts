@@ -1,0 +1,78 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { NoticeChannel } from './channel.ts';
+import { DeliveryFailure } from './channel.ts';
+
+/** A webhook target, by id, with its Standard Webhooks secret (`whsec_<base64>`). */
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/**
+ * The Standard Webhooks signature header value: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
+ * keyed with the secret's base64 part.
+ *
+ * @example
+ * ```ts
+ * signWebhook({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_1', timestamp: 1700000000, body: '{}' });
+ * ```
+ */
+export function signWebhook(options: { secret: string; id: string; timestamp: number; body: string }): string {
+  const key = Buffer.from(options.secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${options.id}.${options.timestamp}.${options.body}`).digest('base64')}`;
+}
+
+/**
+ * Webhooks signed as the Standard Webhooks spec says. HTTP 5xx, 429, timeouts and network
+ * failures are transient; other 4xx are final.
+ *
+ * @example
+ * ```ts
+ * const hooks = createWebhookChannel({ target: async (id) => lookUp(id), now: () => Date.now() });
+ * ```
+ */
+export function createWebhookChannel(options: { target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>; now: () => number; timeoutMs?: number; lookup?: LookupFunction }): NoticeChannel {
+  return {
+    name: 'webhook',
+    async deliver({ id, recipient, payload }) {
+      const target = await options.target(payload.data.client.id, recipient);
+      if (!target) throw new DeliveryFailure({ transient: false, reason: `webhook ${recipient} no longer exists` });
+      const body = JSON.stringify(payload);
+      // Seconds of the wall clock at sending: receivers reject stale timestamps.
+      const timestamp = Math.floor(options.now() / 1000);
+      let status: number;
+      try {
+        status = await post({ url: target.url, body, timeoutMs: options.timeoutMs ?? 15_000, ...(options.lookup ? { lookup: options.lookup } : {}), headers: {
+          'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }), 'user-agent': 'Versionary-Notices/1',
+        } });
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        // A target refused by the address check stays refused: retrying cannot help.
+        throw new DeliveryFailure({ transient: e.code !== 'EWEBHOOKTARGET', reason: `${e.code ?? e.name}: ${e.message}`.slice(0, 500) });
+      }
+      if (status >= 200 && status < 300) return;
+      const transient = status >= 500 || status === 429 || status === 408;
+      throw new DeliveryFailure({ transient, reason: `HTTP ${status}` });
+    },
+  };
+}
+
+/** POST and resolve with the status; the body is drained and ignored. */
+function post(options: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; lookup?: LookupFunction }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(options.url);
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, { method: 'POST', headers: options.headers, timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../core/clock/index.ts';
+import { DAY_MS } from '../../core/lifecycle/index.ts';
+import { planNotices, type Brownout, type NoticePayload } from '../../core/notices/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { ClientStore, NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, UsageStore } from '../ports/index.ts';
+import { DeliveryFailure, type NoticeChannel } from './channel.ts';
+import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
+import type { NoticesSettings } from './settings.ts';
+
+/** What one pass did. */
+export interface PassReport {
+  planned: number;
+  enqueued: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+}
+
+/** Options for {@link createNoticeWorker}. */
+export interface NoticeWorkerOptions {
+  notices: NoticeStore;
+  usage: Pick<UsageStore, 'byClient'>;
+  clients: Pick<ClientStore, 'findMany'>;
+  runtime: LifecycleRuntime;
+  payloads: PayloadBuilder;
+  channels: NoticeChannel[];
+  settings: NoticesSettings;
+  brownouts: () => Promise<Brownout[]>;
+  flushUsage: () => Promise<void>;
+  clock: Clock;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** How many deliveries run at once; 8 by default. */
+  concurrency?: number;
+  /** The wall clock for retry delays; tests pass the injected clock's. */
+  random?: () => number;
+}
+
+/** Plans and delivers notices, on a timer and on request. */
+export interface NoticeWorker {
+  /** One pass: flush usage, plan, write the outbox, deliver what is due. Passes never overlap. */
+  runPass(): Promise<PassReport>;
+  start(): void;
+  stop(): Promise<void>;
+  /** Channels this instance can deliver through. */
+  channels(): NoticeChannelName[];
+}
+
+const leaseMs = 5 * 60_000;
+
+/**
+ * The notices worker. Each instance claims outbox rows under a lease, so several instances on one
+ * database share the work and never deliver one row at once; a row whose worker died is claimed
+ * again when its lease ends.
+ *
+ * @example
+ * ```ts
+ * const worker = createNoticeWorker({ notices, usage, clients, runtime, payloads, channels, settings, brownouts, flushUsage, clock, log });
+ * worker.start();
+ * ```
+ */
+export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
+  const { notices, settings, clock } = options;
+  const owner = `worker-${randomUUID()}`;
+  const byName = new Map(options.channels.map((c) => [c.name, c]));
+  const random = options.random ?? Math.random;
+  let running: Promise<PassReport> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const plan = async (): Promise<{ planned: number; enqueued: number }> => {
+    const now = clock.now();
+    const rows = await options.usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
+    const due = planNotices({
+      subjects: noticeSubjects(options.runtime), brownouts: await options.brownouts(), usage: toClientUsage(rows),
+      recorded: await notices.recorded(), settings, clock,
+    });
+    if (due.length === 0) return { planned: 0, enqueued: 0 };
+    const clients = new Map((await options.clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]));
+    const outbox: NewOutboxNotice[] = [];
+    for (const notice of due) {
+      const client = clients.get(notice.clientId);
+      // Calls made without a client (a bare key, an IP) have no one to tell.
+      if (!client) continue;
+      const payload = JSON.stringify(await options.payloads.build({ notice, client, rows }));
+      const base = { clientId: client.id, subject: notice.subject, kind: notice.kind, step: notice.step, sunsetAt: notice.sunsetAt, payload, createdAt: now };
+      for (const contact of client.contacts) outbox.push({ ...base, channel: 'email', recipient: contact.email.toLowerCase(), status: contact.subscribed ? 'pending' : 'unsubscribed' });
+      for (const hook of client.webhooks) outbox.push({ ...base, channel: 'webhook', recipient: hook.id, status: 'pending' });
+    }
+    return { planned: due.length, enqueued: await notices.enqueue(outbox) };
+  };
+
+  const deliverOne = async (row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> => {
+    const channel = byName.get(row.channel)!;
+    try {
+      await channel.deliver({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload });
+      await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
+      return 'sent';
+    } catch (error) {
+      const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure({ transient: true, reason: String((error as Error)?.message ?? error) });
+      const at = clock.now();
+      const attempts = row.attempts + 1;
+      if (!failure.transient || attempts >= settings.maxAttempts) {
+        await notices.complete({ id: row.id, owner, outcome: { status: 'failed', at, error: failure.transient ? `gave up after ${attempts} attempts: ${failure.message}` : failure.message } });
+        return 'failed';
+      }
+      // Exponential backoff with jitter, so a recovering server is not hit by every worker at once.
+      const delay = settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
+      const nextAttemptAt = at + Math.round(delay / 2 + random() * (delay / 2));
+      await notices.complete({ id: row.id, owner, outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message } });
+      return 'retrying';
+    }
+  };
+
+  const deliver = async (report: PassReport): Promise<void> => {
+    const channels = [...byName.keys()];
+    const width = options.concurrency ?? 8;
+    for (;;) {
+      const batch = await notices.claim({ owner, now: clock.now(), leaseMs, limit: 100, channels });
+      if (batch.length === 0) return;
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(width, batch.length) }, async () => {
+        while (next < batch.length) {
+          const outcome = await deliverOne(batch[next++]!);
+          report[outcome]++;
+        }
+      }));
+    }
+  };
+
+  const pass = async (): Promise<PassReport> => {
+    await options.flushUsage();
+    const report: PassReport = { ...(await plan()), sent: 0, retrying: 0, failed: 0 };
+    await deliver(report);
+    if (report.planned + report.sent + report.failed > 0) options.log.info({ ...report }, 'notices pass');
+    return report;
+  };
+
+  const worker: NoticeWorker = {
+    async runPass() {
+      while (running) await running.catch(() => undefined);
+      running = pass().finally(() => { running = undefined; });
+      return running;
+    },
+    start() {
+      if (settings.intervalSeconds === 0 || timer) return;
+      timer = setInterval(() => {
+        if (running) return;
+        worker.runPass().catch((error: unknown) => options.log.error({ err: error }, 'notices pass failed'));
+      }, settings.intervalSeconds * 1000);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+      for (const c of options.channels) await c.close?.();
+    },
+    channels: () => [...byName.keys()],
+  };
+  return worker;
+}
