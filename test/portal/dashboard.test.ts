@@ -205,3 +205,18 @@ test('a consumer\'s personal feed holds only what that client calls, and dies wi
   assertProblem(await t.app.inject({ url }), { status: 404 });
   await t.close();
 });
+
+test('a consumer sees the brownouts to come and the notices sent to it; the admin sees each client\'s last notice', async () => {
+  const { t, acme } = await world();
+  const now = t.clock.now();
+  await t.storage.notices.saveBrownout({ id: 'b1', version: 'v1', startsAt: now + 10 * DAY_MS, endsAt: now + 10 * DAY_MS + 3_600_000, createdAt: now });
+  await t.storage.notices.enqueue([{ clientId: 'cl_acme', subject: 'v1', kind: 'deprecated', step: 'deprecated', sunsetAt: now + 180 * DAY_MS, channel: 'email', recipient: 'dev@acme.test', payload: '{}', status: 'pending', createdAt: now }]);
+  const body = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, acme) } })).body;
+  assert.match(body, /Brownouts to come/);
+  assert.match(body, /<table id="notices">/);
+  assert.match(body, /<td>deprecated<\/td><td>v1<\/td><td>email: dev@acme.test<\/td><td>pending/);
+  const admin = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, testAdminKey) } })).body;
+  assert.match(admin, /<td class="notice-status">deprecated, pending /);
+  assert.match(admin, /<td class="notice-status">none yet<\/td>/, 'Globex was sent nothing');
+  await t.close();
+});

@@ -2,7 +2,8 @@ import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import { fillDays, projectBurnDown, rankClients, startOfDay, type BurnDown, type ClientTrend, type DailyCount } from '../../../core/portal/index.ts';
 import type { EndpointDeprecation } from '../../ports/index.ts';
 import { describeVersions, type VersionInfo } from '../version-info.ts';
-import { lookbackDays } from './consumer-data.ts';
+import { lookbackDays, recentNotices } from './consumer-data.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
 
 /** Days the burn-downs show and fit. */
@@ -15,6 +16,8 @@ export interface CallingClient {
   calls: number;
   lastSeen: number;
   versions: string[];
+  /** The latest notice sent to the client: its kind, status and when. */
+  lastNotice?: { kind: string; status: string; at: number };
 }
 
 /** The burn-down of one deprecated version, with its at-risk clients. */
@@ -31,6 +34,7 @@ export interface AdminData {
   calling: CallingClient[];
   endpoints: EndpointDeprecation[];
   burnDowns: VersionBurnDown[];
+  brownouts: Brownout[];
 }
 
 /**
@@ -65,9 +69,14 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     byClient.set(r.clientId, c);
   }
   const known = new Map((await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]));
-  const calling = [...byClient.values()]
+  const ranked = [...byClient.values()]
     .map((c) => ({ ...c, versions: c.versions.sort(), ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}) }))
     .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
+  // The notice history of the clients shown: the latest notice of each, one small read per client.
+  const calling = await Promise.all(ranked.slice(0, 100).map(async (c) => {
+    const [last] = await recentNotices(options, c.clientId, 1);
+    return last ? { ...c, lastNotice: { kind: last.kind, status: last.status, at: last.sentAt ?? last.createdAt } } : c;
+  }));
 
   const burnDowns: VersionBurnDown[] = [];
   for (const v of versions.filter((info) => info.status !== 'not_deprecated' && info.sunsetAt !== undefined)) {
@@ -84,5 +93,5 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({ ...c, ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}) }));
     burnDowns.push({ version: v.name, burnDown, clients: ranked });
   }
-  return { versions, daily, calling, endpoints: options.runtime.endpointDeprecations(), burnDowns };
+  return { versions, daily, calling, endpoints: options.runtime.endpointDeprecations(), burnDowns, brownouts: await options.storage.notices.listBrownouts() };
 }

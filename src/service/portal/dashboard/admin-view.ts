@@ -25,22 +25,23 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
   const { data, now } = props;
   return html`<div>
     <h1>API owner dashboard</h1>
-    <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Lifecycle</h2><${TimelineChart} versions=${data.versions} now=${now} /></section>
+    <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Lifecycle</h2><${TimelineChart} versions=${data.versions} now=${now} brownouts=${data.brownouts.map((b) => ({ version: b.version, at: b.startsAt }))} /></section>
     <section aria-labelledby="usage-heading">
       <h2 id="usage-heading">Calls to deprecated versions per day</h2>
       ${data.daily.length === 0 ? html`<p>No calls recorded in the last 30 days.</p>` : html`<${DailyChart} id="admin-usage" title="Calls per version per day, last 30 days" unit="calls" series=${data.daily} />`}
     </section>
     <section aria-labelledby="burn-heading">
       <h2 id="burn-heading">Burn-down</h2>
-      ${data.burnDowns.length === 0 ? html`<p>No version is deprecated.</p>` : data.burnDowns.map((b) => html`<${BurnDownSection} item=${b} />`)}
+      ${data.burnDowns.length === 0 ? html`<p>No version is deprecated.</p>` : data.burnDowns.map((b) => html`<${BurnDownSection} item=${b} calling=${data.calling} />`)}
     </section>
     <section aria-labelledby="calling-heading">
       <h2 id="calling-heading">Clients still calling deprecated versions or endpoints</h2>
       ${data.calling.length === 0 ? html`<p>None in the last ${lookbackDays} days.</p>` : html`<div class="table-wrap"><table id="calling">
-        <thead><tr><th scope="col">Client</th><th scope="col">Calls (${lookbackDays} days)</th><th scope="col">Versions</th><th scope="col">Last seen</th></tr></thead>
+        <thead><tr><th scope="col">Client</th><th scope="col">Calls (${lookbackDays} days)</th><th scope="col">Versions</th><th scope="col">Last seen</th><th scope="col">Last notice</th></tr></thead>
         <tbody>${data.calling.map((c) => html`<tr data-client=${c.clientId}>
           <td>${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}</td>
           <td>${c.calls}</td><td>${c.versions.join(', ')}</td><td>${isoDay(c.lastSeen)}</td>
+          <td class="notice-status">${c.lastNotice ? `${c.lastNotice.kind}, ${c.lastNotice.status} ${isoDay(c.lastNotice.at)}` : 'none yet'}</td>
         </tr>`)}</tbody>
       </table></div>`}
     </section>
@@ -54,7 +55,7 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
   </div>`;
 }
 
-function BurnDownSection(props: { item: VersionBurnDown }): VNode {
+function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['calling'] }): VNode {
   const { version, burnDown, clients } = props.item;
   const markers = [{ at: burnDown.sunsetAt, label: 'sunset' }, ...(burnDown.projectedZeroAt !== undefined ? [{ at: burnDown.projectedZeroAt, label: 'projected zero' }] : [])];
   const atRisk = clients.filter((c) => c.atRisk);
@@ -65,8 +66,12 @@ function BurnDownSection(props: { item: VersionBurnDown }): VNode {
       series=${[{ name: `${version} clients`, points: burnDown.series }]} markers=${markers} />
     ${atRisk.length > 0 && html`<div class="table-wrap"><table class="at-risk-table">
       <caption>At risk: calls not falling</caption>
-      <thead><tr><th scope="col">Client</th><th scope="col">Calls (${burnDownDays} days)</th><th scope="col">Trend per day</th><th scope="col">Last seen</th></tr></thead>
-      <tbody>${atRisk.map((c) => html`<tr data-client=${c.clientId}><td class="at-risk">${c.name ?? c.clientId}</td><td>${c.calls}</td><td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td><td>${isoDay(c.lastSeenDay)}</td></tr>`)}</tbody>
+      <thead><tr><th scope="col">Client</th><th scope="col">Calls (${burnDownDays} days)</th><th scope="col">Trend per day</th><th scope="col">Last seen</th><th scope="col">Last notice</th></tr></thead>
+      <tbody>${atRisk.map((c) => {
+        const notice = props.calling.find((k) => k.clientId === c.clientId)?.lastNotice;
+        return html`<tr data-client=${c.clientId}><td class="at-risk">${c.name ?? c.clientId}</td><td>${c.calls}</td><td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td><td>${isoDay(c.lastSeenDay)}</td>
+          <td>${notice ? `${notice.kind}, ${notice.status} ${isoDay(notice.at)}` : 'none yet'}</td></tr>`;
+      })}</tbody>
     </table></div>`}
   </section>`;
 }

@@ -3,7 +3,8 @@ import { fillDays, startOfDay, type DailyCount, type SunsetCountdown } from '../
 import { sunsetCountdown } from '../../../core/portal/index.ts';
 import type { GuideEntry } from '../../../core/guide/index.ts';
 import { buildServiceGuide } from '../../lifecycle/guide.ts';
-import type { Client } from '../../ports/index.ts';
+import type { Client, OutboxNotice } from '../../ports/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 import { describeVersions } from '../version-info.ts';
 import type { DashboardOptions } from './options.ts';
 
@@ -24,6 +25,8 @@ export interface ConsumerWarning {
   endpoints: Array<{ endpoint: string; calls: number; lastSeen: number }>;
   /** Breaking changes towards the replacement that touch an endpoint this client calls. */
   breaking: GuideEntry[];
+  /** Brownouts still to come that would refuse this client's calls. */
+  brownouts: Brownout[];
 }
 
 /** What a consumer's dashboard shows. */
@@ -32,6 +35,8 @@ export interface ConsumerData {
   client?: Client;
   warnings: ConsumerWarning[];
   daily: Array<{ name: string; points: DailyCount[] }>;
+  /** The deprecation notices sent (or queued) to this client, newest first. */
+  notices: OutboxNotice[];
 }
 
 /**
@@ -48,11 +53,17 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
   const now = options.clock.now();
   await options.flushUsage();
   const since = startOfDay(now) - (lookbackDays - 1) * DAY_MS;
-  const [rows, days, client] = await Promise.all([
+  const [rows, days, client, brownouts, notices] = await Promise.all([
     options.storage.usage.byClient({ since, clientId }),
     options.storage.usage.byDay({ since: startOfDay(now) - 29 * DAY_MS, clientId }),
     options.storage.clients.find(clientId),
+    options.storage.notices.listBrownouts(),
+    recentNotices(options, clientId),
   ]);
+  // A brownout concerns this client when it is to come, is for everyone or a rehearsal for this client, and covers what it calls.
+  const comingFor = (version: string, endpoints: string[]) => brownouts
+    .filter((b) => b.endsAt > now && b.version === version && (b.clientId === undefined || b.clientId === clientId) && (b.endpoint === undefined || endpoints.includes(b.endpoint)))
+    .sort((a, b) => a.startsAt - b.startsAt);
   const versions = describeVersions(options);
   const warnings: ConsumerWarning[] = [];
   for (const v of versions) {
@@ -62,6 +73,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     if (v.status !== 'not_deprecated') {
       warnings.push({
         subject: v.name, version: v.name, status: v.status, endpoints, breaking: breakingFor(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
+        brownouts: comingFor(v.name, endpoints.map((e) => e.endpoint)),
         ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) } : {}),
         ...(v.replacement ? { replacement: v.replacement } : {}), ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
       });
@@ -72,7 +84,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
       const called = endpoints.filter((c) => c.endpoint === endpoint);
       if (called.length === 0) continue;
       warnings.push({
-        subject: `${endpoint} in ${v.name}`, version: v.name, status: 'deprecated', endpoints: called, breaking: [],
+        subject: `${endpoint} in ${v.name}`, version: v.name, status: 'deprecated', endpoints: called, breaking: [], brownouts: comingFor(v.name, [endpoint]),
         sunsetAt: e.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: e.sunsetAt }),
         ...(e.migrationUrl ? { guideUrl: e.migrationUrl } : {}),
       });
@@ -81,7 +93,27 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
   warnings.sort((a, b) => (a.sunsetAt ?? Infinity) - (b.sunsetAt ?? Infinity));
   const names = [...new Set(days.map((d) => d.version))].sort();
   const daily = names.map((name) => ({ name, points: fillDays({ counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })), from: startOfDay(now) - 29 * DAY_MS, to: startOfDay(now) }) }));
-  return { clientId, ...(client ? { client } : {}), warnings, daily };
+  return { clientId, ...(client ? { client } : {}), warnings, daily, notices };
+}
+
+/**
+ * A client's latest notices, newest first (the store pages oldest first, so read to the end).
+ *
+ * @example
+ * ```ts
+ * const latest = await recentNotices(options, 'cl_1', 20);
+ * ```
+ */
+export async function recentNotices(options: DashboardOptions, clientId: string, keep = 20): Promise<OutboxNotice[]> {
+  let afterId = 0;
+  let kept: OutboxNotice[] = [];
+  for (let pages = 0; pages < 50; pages++) {
+    const page = await options.storage.notices.list({ clientId, limit: 200, afterId });
+    kept = [...kept, ...page.items].slice(-keep);
+    if (page.nextAfter === null) break;
+    afterId = page.nextAfter;
+  }
+  return kept.reverse();
 }
 
 function perEndpoint(rows: Array<{ endpoint: string; calls: number; lastSeen: number }>): ConsumerWarning['endpoints'] {
