@@ -26,6 +26,7 @@ import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { installRemovedVersionGate, removedDocumentInfo } from '../lifecycle/removed-gate.ts';
+import { registerPortal } from '../portal/index.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
+  registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
   await app.register(async (admin) => {
     admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock, envAdminKey: config.adminKey !== undefined });

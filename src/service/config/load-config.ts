@@ -23,6 +23,8 @@ export interface ServiceConfig {
   jwt?: JwtConfig;
   /** Timeouts, pools and ports for running many instances (`docs/operations.md`). */
   ops: OpsConfig;
+  /** `VERSIONARY_PORTAL_SECRET`: signs portal sign-in cookies; shared by instances. Random per start when unset. */
+  portalSecret?: string;
   /** `VERSIONARY_SMTP_URL` and `VERSIONARY_MAIL_FROM`: where notice emails go; absent, emails wait for a transport. */
   smtp?: { url: string; from: string };
   /** `VERSIONARY_NOTICE_SECRET`: signs unsubscribe links; random per start when unset. */
@@ -87,6 +89,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const smtp = parseSmtp(env, errors);
   if (env.VERSIONARY_NOTICE_SECRET !== undefined && env.VERSIONARY_NOTICE_SECRET.length < 32) errors.push('VERSIONARY_NOTICE_SECRET must be at least 32 characters');
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
+  if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32) errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
   if (errors.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
@@ -98,6 +101,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ops,
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
+    ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),
     ...(smtp ? { smtp } : {}), ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
   };
 }

@@ -1,0 +1,92 @@
+import { DAY_MS } from '../lifecycle/index.ts';
+import { fillDays, fitLine, startOfDay, type DailyCount } from './trend.ts';
+
+/** Where a deprecated version or endpoint stands against its sunset. */
+export type BurnDownVerdict = 'done' | 'on_track' | 'late' | 'stalled';
+
+/** The burn-down of one deprecated version or endpoint. */
+export interface BurnDown {
+  /** Distinct clients per day over the window, zero-filled. */
+  series: DailyCount[];
+  /** Slope of the fitted line, in clients per day (negative when falling). */
+  slopePerDay: number;
+  /** The day the fitted line reaches zero; absent when it is not falling. */
+  projectedZeroAt?: number;
+  sunsetAt: number;
+  /** `done`: nobody called on the last day; `on_track`: zero before the sunset; `late`: after it; `stalled`: not falling. */
+  verdict: BurnDownVerdict;
+}
+
+/** Options for {@link projectBurnDown}. */
+export interface ProjectBurnDownOptions {
+  /** Distinct clients calling per day (days without calls may be left out). */
+  daily: readonly DailyCount[];
+  sunsetAt: number;
+  now: number;
+  /** Days shown and fitted, ending today (default 28). */
+  windowDays?: number;
+}
+
+/**
+ * Project when the last client stops calling: a least-squares line through the distinct clients
+ * per day over the window, extended to zero and set against the sunset. A line is honest about
+ * what it knows: one that does not fall projects nothing (`stalled`), however near the sunset.
+ *
+ * @example
+ * ```ts
+ * projectBurnDown({ daily, sunsetAt, now }).verdict // 'late'
+ * ```
+ */
+export function projectBurnDown(options: ProjectBurnDownOptions): BurnDown {
+  const windowDays = options.windowDays ?? 28;
+  const to = startOfDay(options.now);
+  const series = fillDays({ counts: options.daily, from: to - (windowDays - 1) * DAY_MS, to });
+  // Fitted from the first day with callers: days before the first call say nothing about the trend.
+  const firstActive = Math.max(0, series.findIndex((d) => d.count > 0));
+  const fitted = series.slice(firstActive);
+  const { slopePerDay, intercept } = fitLine(fitted);
+  const base = { series, slopePerDay, sunsetAt: options.sunsetAt };
+  if (series.at(-1)!.count === 0) return { ...base, verdict: 'done' };
+  if (slopePerDay >= 0) return { ...base, verdict: 'stalled' };
+  // The fitted line may already cross zero inside the window while today still has callers: then the projection is tomorrow.
+  const zeroIndex = Math.max(-intercept / slopePerDay, fitted.length);
+  const projectedZeroAt = fitted[0]!.day + Math.ceil(zeroIndex) * DAY_MS;
+  return { ...base, projectedZeroAt, verdict: projectedZeroAt <= options.sunsetAt ? 'on_track' : 'late' };
+}
+
+/** A client still calling a deprecated version or endpoint, with its trend. */
+export interface ClientTrend {
+  clientId: string;
+  calls: number;
+  lastSeenDay: number;
+  slopePerDay: number;
+  /** Not falling: the client has not started to move and will break at the sunset. */
+  atRisk: boolean;
+}
+
+/**
+ * Rank the clients still calling by calls over the window, each with the trend of its daily calls;
+ * a client whose calls are not falling (since its first call in the window) is at risk. Clients
+ * silent over the whole window are left out.
+ *
+ * @example
+ * ```ts
+ * rankClients({ perClient: new Map([['key_a', daily]]), now }).filter((c) => c.atRisk);
+ * ```
+ */
+export function rankClients(options: { perClient: ReadonlyMap<string, readonly DailyCount[]>; now: number; windowDays?: number }): ClientTrend[] {
+  const windowDays = options.windowDays ?? 28;
+  const to = startOfDay(options.now);
+  const from = to - (windowDays - 1) * DAY_MS;
+  const trends: ClientTrend[] = [];
+  for (const [clientId, counts] of options.perClient) {
+    const series = fillDays({ counts, from, to });
+    const calls = series.reduce((sum, d) => sum + d.count, 0);
+    if (calls === 0) continue;
+    // Fitted from the client's first call in the window: a client that began calling last week is judged on last week.
+    const { slopePerDay } = fitLine(series.slice(series.findIndex((d) => d.count > 0)));
+    const lastSeenDay = [...series].reverse().find((d) => d.count > 0)!.day;
+    trends.push({ clientId, calls, lastSeenDay, slopePerDay, atRisk: slopePerDay >= 0 });
+  }
+  return trends.sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
+}

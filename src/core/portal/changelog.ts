@@ -1,0 +1,127 @@
+import { DAY_MS, formatIsoInstant } from '../lifecycle/index.ts';
+import { URGENT_DAYS } from './countdown.ts';
+
+/** What happened, in the changelog's words. */
+export type ChangelogKind = 'released' | 'deprecated' | 'endpoint_deprecated' | 'reminder' | 'brownout' | 'removed';
+
+/** One dated event of the changelog. */
+export interface ChangelogEntry {
+  /** Stable across rebuilds, so feed readers do not show an entry twice. */
+  id: string;
+  at: number;
+  kind: ChangelogKind;
+  version: string;
+  title: string;
+  summary: string;
+  /** The declared changes a release brings (empty for lifecycle events). */
+  changes: string[];
+  /** `METHOD /path` when the event concerns one endpoint. */
+  endpoint?: string;
+  guideUrl?: string;
+}
+
+/** A version as the changelog needs it: its declared changes and its lifecycle. */
+export interface ChangelogVersion {
+  name: string;
+  releasedAt: number;
+  /** Descriptions of the version changes that introduced this version. */
+  changes: string[];
+  deprecatedAt?: number;
+  sunsetAt?: number;
+  removed?: boolean;
+  replacement?: string;
+  guideUrl?: string;
+}
+
+/** An endpoint deprecated on its own while the rest of its version stays. */
+export interface ChangelogEndpoint {
+  version: string;
+  method: string;
+  path: string;
+  deprecatedAt: number;
+  sunsetAt: number;
+  guideUrl?: string;
+}
+
+/** Options for {@link buildChangelog}. */
+export interface BuildChangelogOptions {
+  versions: readonly ChangelogVersion[];
+  endpoints?: readonly ChangelogEndpoint[];
+  /** Events known elsewhere (brownouts, sent reminders), merged in by date. */
+  extra?: readonly ChangelogEntry[];
+  now: number;
+}
+
+/** The changelog: past events newest first, and the sunsets still to come, soonest first. */
+export interface Changelog {
+  entries: ChangelogEntry[];
+  upcoming: Array<{ version: string; endpoint?: string; sunsetAt: number; replacement?: string; guideUrl?: string }>;
+}
+
+const day = (at: number) => formatIsoInstant(at).slice(0, 10);
+
+/**
+ * Build the changelog from the declared version changes and the lifecycle. Only events that have
+ * happened by `now` are entries (a feed must not carry future dates); scheduled sunsets are listed
+ * apart as `upcoming`. The "fewer than 30 days" reminder is dated when the `Warning` header starts.
+ *
+ * @example
+ * ```ts
+ * const { entries } = buildChangelog({ versions: [{ name: 'v1', releasedAt: 0, changes: [] }], now: Date.UTC(2026, 0, 1) });
+ * entries[0].kind // 'released'
+ * ```
+ */
+export function buildChangelog(options: BuildChangelogOptions): Changelog {
+  const { now } = options;
+  const all: ChangelogEntry[] = [...(options.extra ?? [])];
+  const upcoming: Changelog['upcoming'] = [];
+  for (const v of options.versions) {
+    const links = v.guideUrl ? { guideUrl: v.guideUrl } : {};
+    all.push({
+      id: `${v.name}:released`, at: v.releasedAt, kind: 'released', version: v.name, title: `${v.name} released`,
+      summary: v.changes.length > 0 ? `${v.name} brings ${v.changes.length} change(s).` : `${v.name} is the first version.`, changes: v.changes,
+    });
+    if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
+    const instead = v.replacement ? ` Move to ${v.replacement}.` : '';
+    all.push({
+      id: `${v.name}:deprecated:${day(v.deprecatedAt)}`, at: v.deprecatedAt, kind: 'deprecated', version: v.name, title: `${v.name} deprecated`,
+      summary: `${v.name} is deprecated and will be removed on ${day(v.sunsetAt)}.${instead}`, changes: [], ...links,
+    });
+    pushSunset(all, upcoming, { now, version: v.name, sunsetAt: v.sunsetAt, removed: v.removed === true, instead, links: { ...links, ...(v.replacement ? { replacement: v.replacement } : {}) } });
+  }
+  for (const e of options.endpoints ?? []) {
+    const endpoint = `${e.method} ${e.path}`;
+    const links = e.guideUrl ? { guideUrl: e.guideUrl } : {};
+    all.push({
+      id: `${e.version}:${endpoint}:deprecated:${day(e.deprecatedAt)}`, at: e.deprecatedAt, kind: 'endpoint_deprecated', version: e.version, endpoint,
+      title: `${endpoint} deprecated in ${e.version}`, summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${day(e.sunsetAt)}.`, changes: [], ...links,
+    });
+    pushSunset(all, upcoming, { now, version: e.version, endpoint, sunsetAt: e.sunsetAt, removed: false, instead: '', links });
+  }
+  const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
+  upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
+  return { entries, upcoming };
+}
+
+interface SunsetEvent {
+  now: number;
+  version: string;
+  endpoint?: string;
+  sunsetAt: number;
+  removed: boolean;
+  instead: string;
+  links: { guideUrl?: string; replacement?: string };
+}
+
+function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: SunsetEvent): void {
+  const subject = e.endpoint ? `${e.endpoint} in ${e.version}` : e.version;
+  const key = e.endpoint ? `${e.version}:${e.endpoint}` : e.version;
+  const base = { version: e.version, changes: [], ...(e.endpoint ? { endpoint: e.endpoint } : {}), ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}) };
+  const remindAt = e.sunsetAt - URGENT_DAYS * DAY_MS;
+  all.push({ ...base, id: `${key}:reminder:${day(e.sunsetAt)}`, at: remindAt, kind: 'reminder', title: `${subject}: ${URGENT_DAYS} days left`, summary: `${subject} will be removed on ${day(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}` });
+  if (e.removed || e.sunsetAt <= e.now) {
+    all.push({ ...base, id: `${key}:removed:${day(e.sunsetAt)}`, at: Math.min(e.sunsetAt, e.now), kind: 'removed', title: `${subject} removed`, summary: `${subject} has been removed: its requests are refused.${e.instead}` });
+  } else {
+    upcoming.push({ version: e.version, sunsetAt: e.sunsetAt, ...(e.endpoint ? { endpoint: e.endpoint } : {}), ...e.links });
+  }
+}

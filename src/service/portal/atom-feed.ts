@@ -1,0 +1,79 @@
+import { XMLBuilder } from 'fast-xml-parser';
+import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
+import { isoInstant } from './json-feed.ts';
+
+const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', format: true, suppressEmptyNode: true });
+
+/** Characters XML 1.0 cannot carry at all, even escaped: dropped rather than breaking the feed. */
+const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const text = (value: string) => value.replace(notXml, '');
+
+/** Options for {@link toAtomFeed}. */
+export interface AtomFeedOptions {
+  changelog: Changelog;
+  /** A `tag:` URI naming the feed; entries' ids extend it. */
+  id: string;
+  title: string;
+  /** Where the feed itself is served. */
+  selfUrl: string;
+  /** The HTML page of the same changelog. */
+  pageUrl: string;
+  /** The feed's `updated` when it has no entry yet. */
+  fallbackUpdated: number;
+}
+
+/**
+ * The changelog as an Atom feed (RFC 4287). The XML is written by `fast-xml-parser`, which escapes
+ * text and attributes. Entry ids are stable `tag:` URIs and `updated` is the newest entry's date, so
+ * a reader that polls sees each event once.
+ *
+ * @example
+ * ```ts
+ * const xml = toAtomFeed({ changelog, id: 'tag:versionary,2025:changelog', title: 'Changelog', selfUrl: '/changelog.atom', pageUrl: '/docs/changelog', fallbackUpdated: 0 });
+ * ```
+ */
+export function toAtomFeed(options: AtomFeedOptions): string {
+  const { entries } = options.changelog;
+  const updated = entries.reduce((max, e) => Math.max(max, e.at), entries.length > 0 ? 0 : options.fallbackUpdated);
+  return builder.build({
+    '?xml': { '@version': '1.0', '@encoding': 'utf-8' },
+    feed: {
+      '@xmlns': 'http://www.w3.org/2005/Atom',
+      id: options.id,
+      title: text(options.title),
+      updated: isoInstant(updated),
+      author: { name: 'Versionary' },
+      link: [{ '@rel': 'self', '@type': 'application/atom+xml', '@href': options.selfUrl }, { '@rel': 'alternate', '@type': 'text/html', '@href': options.pageUrl }],
+      generator: 'Versionary',
+      entry: entries.map((e) => toAtomEntry(e, options)),
+    },
+  }) as string;
+}
+
+function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string, unknown> {
+  const links: Array<Record<string, string>> = [{ '@rel': 'alternate', '@type': 'text/html', '@href': `${options.pageUrl}#${anchorOf(e)}` }];
+  if (e.guideUrl) links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
+  const body = e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
+  return {
+    id: `${options.id}:${encodeURIComponent(e.id)}`,
+    title: { '@type': 'text', '#text': text(e.title) },
+    updated: isoInstant(e.at),
+    published: isoInstant(e.at),
+    category: [{ '@term': e.kind }, { '@term': e.version, '@label': `version ${e.version}` }],
+    link: links,
+    summary: { '@type': 'text', '#text': text(e.summary) },
+    content: { '@type': 'text', '#text': text(body) },
+  };
+}
+
+/**
+ * The fragment of an entry on the changelog page.
+ *
+ * @example
+ * ```ts
+ * anchorOf({ id: 'v1:released' } as ChangelogEntry) // 'v1-released'
+ * ```
+ */
+export function anchorOf(entry: Pick<ChangelogEntry, 'id'>): string {
+  return entry.id.replace(/[^A-Za-z0-9_-]+/g, '-');
+}

@@ -1,0 +1,73 @@
+import type { VNode } from 'preact';
+import { DAY_MS } from '../../../core/lifecycle/index.ts';
+import type { DailyCount } from '../../../core/portal/index.ts';
+import { html, isoDay } from '../html.ts';
+import { linearScale, niceMax, palette, px } from './scale.ts';
+
+/** Options for {@link DailyChart}. */
+export interface DailyChartProps {
+  id: string;
+  title: string;
+  /** One line per series, points one per day (zero-filled). */
+  series: Array<{ name: string; points: DailyCount[] }>;
+  /** What the y axis counts, e.g. "calls". */
+  unit: string;
+  /** Vertical markers, e.g. the sunset or a projection. */
+  markers?: Array<{ at: number; label: string }>;
+  /** Extend the x axis to include this instant (a sunset after the data). */
+  until?: number;
+}
+
+const width = 640;
+const height = 240;
+const pad = { left: 44, right: 16, top: 16, bottom: 36 };
+
+/**
+ * A line chart of daily counts, rendered as SVG on the server (readable without JavaScript),
+ * with an accessible name and the same numbers in a table under it.
+ *
+ * @example
+ * ```ts
+ * html`<${DailyChart} id="usage" title="Calls per day" unit="calls" series=${series} />`
+ * ```
+ */
+export function DailyChart(props: DailyChartProps): VNode {
+  const days = props.series.flatMap((s) => s.points.map((p) => p.day));
+  const first = Math.min(...days);
+  const last = Math.max(...days, props.until ?? -Infinity, ...(props.markers ?? []).map((m) => m.at));
+  const top = niceMax(Math.max(0, ...props.series.flatMap((s) => s.points.map((p) => p.count))));
+  const x = linearScale([first, last], [pad.left, width - pad.right]);
+  const y = linearScale([0, top], [height - pad.bottom, pad.top]);
+  const ticks = [0, top / 2, top];
+  const dayTicks = days.length === 0 ? [] : [first, first + Math.round((last - first) / 2 / DAY_MS) * DAY_MS, last];
+  const titleId = `${props.id}-title`;
+  return html`<figure class="chart" id=${props.id}>
+    <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-labelledby=${titleId} class="chart-svg">
+      <title id=${titleId}>${props.title}</title>
+      ${ticks.map((t) => html`<g>
+        <line x1=${pad.left} x2=${width - pad.right} y1=${px(y(t))} y2=${px(y(t))} class="grid" />
+        <text x=${pad.left - 6} y=${px(y(t)) + 4} text-anchor="end" class="tick">${Number.isInteger(t) ? t : t.toFixed(1)}</text>
+      </g>`)}
+      ${dayTicks.map((d) => html`<text x=${px(x(d))} y=${height - 12} text-anchor="middle" class="tick">${isoDay(d).slice(5)}</text>`)}
+      ${(props.markers ?? []).map((m) => html`<g class="marker">
+        <line x1=${px(x(m.at))} x2=${px(x(m.at))} y1=${pad.top} y2=${height - pad.bottom} />
+        <text x=${px(x(m.at)) - 4} y=${pad.top + 10} text-anchor="end" class="tick">${m.label}</text>
+      </g>`)}
+      ${props.series.map((s, i) => html`<polyline class="series" stroke=${palette[i % palette.length]} fill="none" stroke-width="2"
+        points=${s.points.map((p) => `${px(x(p.day))},${px(y(p.count))}`).join(' ')} data-series=${s.name} />`)}
+    </svg>
+    <figcaption>
+      ${props.title}: ${props.series.map((s, i) => html`<span class="legend"><span class="swatch" data-color=${i % palette.length}></span>${s.name} </span>`)}
+    </figcaption>
+    <details>
+      <summary>The numbers</summary>
+      <div class="table-wrap"><table>
+        <thead><tr><th scope="col">Day</th>${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}</tr></thead>
+        <tbody>${[...new Set(days)].sort((a, b) => a - b).map((d) => html`<tr>
+          <th scope="row">${isoDay(d)}</th>
+          ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
+        </tr>`)}</tbody>
+      </table></div>
+    </details>
+  </figure>`;
+}

@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { verifyApiKey } from '../../auth/api-keys.ts';
+import { html, sendPage } from '../html.ts';
+import { Layout } from '../layout.ts';
+import { gatherAdminData } from './admin-data.ts';
+import { AdminView } from './admin-view.ts';
+import { gatherConsumerData } from './consumer-data.ts';
+import { ConsumerView } from './consumer-view.ts';
+import type { DashboardOptions } from './options.ts';
+import { createSessionCodec, sessionSeconds, type PortalSession } from './session.ts';
+import { SignInPage } from './sign-in-page.ts';
+import { toAtomFeed } from '../atom-feed.ts';
+import { personalChangelog } from './personal-feed.ts';
+
+/** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
+export const cookieName = 'versionary_portal';
+
+/**
+ * The dashboard under `/portal`: sign-in with an API key or the admin key, a signed short-lived
+ * cookie, CSRF-checked forms, and the consumer or admin view by role.
+ *
+ * @example
+ * ```ts
+ * await app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
+ * ```
+ */
+export async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
+  await portal.register(cookie);
+  await portal.register(formbody, { bodyLimit: 4096 });
+  const codec = createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
+  const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
+
+  /** The session of the cookie, if still good: signature and expiry, and the key not revoked since. */
+  const sessionOf = async (request: FastifyRequest): Promise<PortalSession | undefined> => {
+    const session = await codec.read(request.cookies[cookieName]);
+    if (!session) return undefined;
+    if (session.keyId === 'admin') return admin ? session : undefined;
+    const record = await options.storage.apiKeys.find(session.keyId);
+    return record && record.revokedAt === null ? session : undefined;
+  };
+  const toSignIn = (reply: FastifyReply) => reply.header('cache-control', 'no-store').clearCookie(cookieName, { path: '/portal' }).redirect('/portal/sign-in', 303);
+  const page = (reply: FastifyReply, { title, body, session }: { title: string; body: unknown; session?: PortalSession }) => sendPage(reply.header('cache-control', 'no-store'), html`<${Layout} title=${title}>
+      ${session && html`<form method="post" action="/portal/sign-out" class="sign-out">
+        <input type="hidden" name="_csrf" value=${codec.csrfToken(session)} />
+        <p class="muted">Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} · <button type="submit" class="secondary">Sign out</button></p>
+      </form>`}
+      ${body}
+    </${Layout}>`);
+  const assertSameOrigin = (request: FastifyRequest) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'Portal forms are accepted only from the portal itself.' });
+    }
+  };
+
+  portal.get('/sign-in', async (_request, reply) => page(reply, { title: 'Sign in', body: html`<${SignInPage} />` }));
+  portal.post('/sign-in', async (request, reply) => {
+    assertSameOrigin(request);
+    const key = (request.body as { key?: unknown } | undefined)?.key;
+    const session = typeof key === 'string' && key.length > 0 && key.length <= 512 ? await signIn(key.trim()) : undefined;
+    if (!session) return page(reply.code(401), { title: 'Sign in', body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />` });
+    const { token } = await codec.issue(session);
+    return reply
+      .setCookie(cookieName, token, { path: '/portal', httpOnly: true, sameSite: 'strict', secure: isHttps(request), maxAge: sessionSeconds })
+      .header('cache-control', 'no-store')
+      .redirect('/portal', 303);
+  });
+  portal.post('/sign-out', async (request, reply) => {
+    assertSameOrigin(request);
+    const session = await sessionOf(request);
+    if (session && !codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
+      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'The form\'s CSRF token is missing or wrong: reload the page and try again.' });
+    }
+    return toSignIn(reply);
+  });
+  portal.get('/', async (request, reply) => {
+    const session = await sessionOf(request);
+    if (!session) return toSignIn(reply);
+    if (session.role === 'admin') return page(reply, { title: 'Dashboard', body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`, session });
+    const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
+    return page(reply, { title: 'Your usage', body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} feedUrl=${feedUrl} />`, session });
+  });
+  portal.get('/clients/:id', async (request, reply) => {
+    const session = await sessionOf(request);
+    if (!session) return toSignIn(reply);
+    const id = (request.params as { id: string }).id;
+    // A consumer sees its own client only; any other id is "not found", so ids cannot be probed.
+    const allowed = session.role === 'admin' ? await options.storage.clients.find(id) !== undefined : id === session.clientId;
+    if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
+    const data = await gatherConsumerData(options, id);
+    return page(reply, { title: 'Client usage', body: html`<${ConsumerView} data=${data} heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'} />`, session });
+  });
+
+  /** Behind a TLS-terminating proxy the socket is plain http: its `X-Forwarded-Proto` only ever adds `Secure`, never removes it. */
+  function isHttps(request: FastifyRequest): boolean {
+    const forwarded = request.headers['x-forwarded-proto'];
+    return request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https');
+  }
+
+  // The personal feed: read by feed readers, which carry no cookie, so the URL itself is the secret.
+  portal.get('/feed/:token', async (request, reply) => {
+    const token = (request.params as { token: string }).token;
+    const keyId = codec.feedKeyOf(token);
+    const record = keyId ? await options.storage.apiKeys.find(keyId) : undefined;
+    if (!record || record.revokedAt !== null) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such feed: the URL is wrong or its key was revoked.' });
+    const clientId = record.clientId ?? record.id;
+    const changelog = await personalChangelog(options, clientId);
+    return reply
+      .type('application/atom+xml; charset=utf-8')
+      .headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' })
+      .serializer(String)
+      .send(toAtomFeed({ changelog, id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`, title: 'Versionary API changelog: what you call', selfUrl: `/portal/feed/${token}`, pageUrl: '/docs/changelog', fallbackUpdated: options.clock.now() }));
+  });
+
+  async function signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined> {
+    if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin)) return { keyId: 'admin', role: 'admin', clientId: 'admin' };
+    const principal = await verifyApiKey({ store: options.storage.apiKeys, key });
+    if (!principal) return undefined;
+    return { keyId: principal.id, role: principal.roles.has('admin') ? 'admin' : 'consumer', clientId: principal.clientId ?? principal.id };
+  }
+}

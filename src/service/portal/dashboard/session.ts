@@ -1,0 +1,88 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../../../core/clock/index.ts';
+
+/** Who is signed in to the portal. */
+export interface PortalSession {
+  /** The credential signed in with: an API key id, or `admin` for the configured admin key. */
+  keyId: string;
+  role: 'consumer' | 'admin';
+  /** The client a consumer's data belongs to (the key's client, else the key itself). */
+  clientId: string;
+  /** Unique per sign-in; CSRF tokens are bound to it. */
+  sessionId: string;
+  expiresAt: number;
+}
+
+/** Signs and reads the sign-in cookie; derives the CSRF token of a session. */
+export interface SessionCodec {
+  issue(session: Omit<PortalSession, 'sessionId' | 'expiresAt'>): Promise<{ token: string; session: PortalSession }>;
+  /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
+  read(token: string | undefined): Promise<PortalSession | undefined>;
+  csrfToken(session: PortalSession): string;
+  checkCsrf(session: PortalSession, token: unknown): boolean;
+  /** The secret part of a key's personal feed URL: `<keyId>.<mac>`. */
+  feedToken(keyId: string): string;
+  /** The key id a feed token was made for, or `undefined` when it is not one of ours. */
+  feedKeyOf(token: string): string | undefined;
+}
+
+/** How long a sign-in lasts: short, since nothing on the server can end it early but a revoked key. */
+export const sessionSeconds = 30 * 60;
+
+/**
+ * A stateless session: the cookie is an HS256 JWT (jose) holding the key id, the role, the client
+ * and an expiry; nothing is stored on the server. The CSRF token is an HMAC of the session id with
+ * the same secret, so a form is only valid for the sign-in that rendered it. A personal feed URL
+ * carries an HMAC of the key id: it dies with the key, and rotating the secret revokes them all.
+ *
+ * @example
+ * ```ts
+ * const codec = createSessionCodec({ secret, clock });
+ * const { token } = await codec.issue({ keyId: 'key_1', role: 'consumer', clientId: 'cl_1' });
+ * ```
+ */
+export function createSessionCodec(options: { secret?: string; clock: Clock }): SessionCodec {
+  const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);
+  const key = new Uint8Array(secret);
+  const csrfToken = (session: PortalSession) => createHmac('sha256', secret).update(`csrf:${session.sessionId}`).digest('base64url');
+  const feedMac = (keyId: string) => createHmac('sha256', secret).update(`feed:${keyId}`).digest('base64url');
+  const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  return {
+    async issue(fields) {
+      const now = options.clock.now();
+      const session: PortalSession = { ...fields, sessionId: randomBytes(16).toString('base64url'), expiresAt: now + sessionSeconds * 1000 };
+      const token = await new SignJWT({ role: session.role, client: session.clientId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(session.keyId)
+        .setJti(session.sessionId)
+        .setIssuedAt(Math.floor(now / 1000))
+        .setExpirationTime(Math.floor(session.expiresAt / 1000))
+        .setAudience('versionary-portal')
+        .sign(key);
+      return { token, session };
+    },
+    async read(token) {
+      if (!token || token.length > 2000) return undefined;
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: 'versionary-portal', currentDate: new Date(options.clock.now()), clockTolerance: 0 });
+        const { sub, jti, exp, role, client } = payload;
+        if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number' || typeof client !== 'string' || (role !== 'consumer' && role !== 'admin')) return undefined;
+        return { keyId: sub, sessionId: jti, expiresAt: exp * 1000, role, clientId: client };
+      } catch {
+        return undefined;
+      }
+    },
+    csrfToken,
+    checkCsrf(session, token) {
+      return typeof token === 'string' && same(token, csrfToken(session));
+    },
+    feedToken: (keyId) => `${keyId}.${feedMac(keyId)}`,
+    feedKeyOf(token) {
+      const dot = token.lastIndexOf('.');
+      if (dot <= 0 || token.length > 200) return undefined;
+      const keyId = token.slice(0, dot);
+      return same(token.slice(dot + 1), feedMac(keyId)) ? keyId : undefined;
+    },
+  };
+}

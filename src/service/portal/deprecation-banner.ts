@@ -1,0 +1,61 @@
+import type { VNode } from 'preact';
+import { html, isoDay, safeHref } from './html.ts';
+import type { VersionInfo } from './version-info.ts';
+
+const statusText: Record<string, string> = {
+  not_deprecated: 'current', deprecated: 'deprecated', ending_soon: 'deprecated, ending soon', removed: 'removed',
+};
+
+/**
+ * The deprecation banner of a version's docs page: status, dates, days left, replacement and the
+ * migration guide. `undefined` for a current version, which carries no banner. Under 30 days it
+ * turns urgent, as the `Warning` header does.
+ *
+ * @example
+ * ```ts
+ * html`${DeprecationBanner({ version })}`
+ * ```
+ */
+export function DeprecationBanner(props: { version: VersionInfo }): VNode | undefined {
+  const v = props.version;
+  if (v.status === 'not_deprecated') return undefined;
+  const urgent = v.countdown?.level !== 'calm';
+  const left = v.countdown === undefined ? undefined : v.countdown.level === 'past' ? 'none: the sunset has passed' : `${v.countdown.daysLeft} day(s)`;
+  return html`<section class=${urgent ? 'banner urgent' : 'banner'} id="deprecation" aria-labelledby="deprecation-title" data-status=${v.status}>
+    <h2 id="deprecation-title">${v.name} is ${statusText[v.status] ?? v.status}</h2>
+    <p>${v.status === 'removed'
+      ? `${v.name} has been removed: its requests are refused.`
+      : `${v.name} will be removed${v.sunsetAt ? ` on ${isoDay(v.sunsetAt)}` : ''}. Plan the move now.`}</p>
+    <dl class="facts">
+      <dt>Status</dt><dd><span class=${`status ${v.status}`}>${statusText[v.status] ?? v.status}</span></dd>
+      ${v.deprecatedAt !== undefined && html`<dt>Deprecated on</dt><dd><time datetime=${isoDay(v.deprecatedAt)}>${isoDay(v.deprecatedAt)}</time></dd>`}
+      ${v.sunsetAt !== undefined && html`<dt>Sunset on</dt><dd><time datetime=${isoDay(v.sunsetAt)}>${isoDay(v.sunsetAt)}</time></dd>`}
+      ${left !== undefined && html`<dt>Days left</dt><dd data-days-left=${v.countdown?.daysLeft}>${left}</dd>`}
+      ${v.replacement && html`<dt>Replacement</dt><dd><a href=${`/docs/${v.replacement}`}>${v.replacement}</a></dd>`}
+    </dl>
+    ${v.guideUrl && html`<p><a href=${v.guideUrl}>Read the migration guide${v.replacement ? ` from ${v.name} to ${v.replacement}` : ''}</a></p>`}
+  </section>`;
+}
+
+/**
+ * Endpoints of a version deprecated on their own: the operations marked deprecated in the
+ * reference, listed server-side so they show without JavaScript.
+ *
+ * @example
+ * ```ts
+ * html`${DeprecatedEndpoints({ version })}`
+ * ```
+ */
+export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | undefined {
+  const { endpoints } = props.version;
+  if (endpoints.length === 0) return undefined;
+  return html`<section class="banner" id="deprecated-endpoints" aria-labelledby="deprecated-endpoints-title">
+    <h2 id="deprecated-endpoints-title">Deprecated endpoints in ${props.version.name}</h2>
+    <ul>
+      ${endpoints.map((e) => html`<li>
+        <code>${e.method} ${e.path}</code>: deprecated, removed on <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>
+        ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
+      </li>`)}
+    </ul>
+  </section>`;
+}

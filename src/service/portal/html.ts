@@ -1,0 +1,76 @@
+import type { FastifyReply } from 'fastify';
+import { html as bound } from 'htm/preact';
+import type { VNode } from 'preact';
+import { render } from 'preact-render-to-string';
+
+/**
+ * Tagged templates that build Preact elements: every interpolated value is a text node or an
+ * attribute value, escaped by `preact-render-to-string`, so no page escapes anything by hand.
+ *
+ * @example
+ * ```ts
+ * const node = html`<p>${client.name}</p>`;
+ * ```
+ */
+export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
+
+/**
+ * The Content-Security-Policy of every page: everything from the service itself, no inline script
+ * or style, nothing framed; `data:` images because the reference's icons are inline SVG.
+ */
+export const contentSecurityPolicy = [
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
+  "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site).
+ *
+ * @example
+ * ```ts
+ * return sendPage(reply, html`<${Layout} title="Docs">…</${Layout}>`);
+ * ```
+ */
+export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
+  return reply
+    .headers(pageHeaders)
+    .type('text/html; charset=utf-8')
+    .serializer(String)
+    .send(`<!doctype html>${render(page)}`);
+}
+
+/** Headers every portal page carries. */
+export const pageHeaders: Record<string, string> = {
+  'content-security-policy': contentSecurityPolicy,
+  'x-content-type-options': 'nosniff',
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the portal checks Origin.
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/**
+ * Format an instant as a calendar date (`2026-07-14`), the form pages show.
+ *
+ * @example
+ * ```ts
+ * isoDay(Date.UTC(2026, 6, 14)) // '2026-07-14'
+ * ```
+ */
+export function isoDay(at: number | string): string {
+  return (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 10);
+}
+
+/**
+ * A URL fit for an `href`: a path on this service or an http(s) URL. Anything else (a
+ * `javascript:` or `data:` URL set as a migration URL) is dropped, so a page never links it.
+ *
+ * @example
+ * ```ts
+ * safeHref('javascript:alert(1)') // undefined
+ * ```
+ */
+export function safeHref(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  return /^https?:\/\/[^/]/i.test(url) ? url : undefined;
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { registerApiCatalogRoute } from './api-catalog-route.ts';
+import { registerPortalAssets } from './assets.ts';
+import { registerChangelogRoutes } from './changelog-routes.ts';
+import { registerDocsPages } from './docs-pages.ts';
+import type { DashboardOptions } from './dashboard/options.ts';
+import { registerDashboard } from './dashboard/routes.ts';
+
+/** Options for {@link registerPortal}: what the docs and the dashboard read. */
+export type PortalOptions = DashboardOptions;
+
+/**
+ * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
+ * the API catalog, the signed-in dashboard (`/portal`) and the assets they load, all served by
+ * the service.
+ *
+ * @example
+ * ```ts
+ * registerPortal(app, { bundle, runtime, clock, prefix: '/api', storage, flushUsage });
+ * ```
+ */
+export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
+  registerPortalAssets(app);
+  registerDocsPages(app, options);
+  registerChangelogRoutes(app, options);
+  registerApiCatalogRoute(app, options);
+  void app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
+}

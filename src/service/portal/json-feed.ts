@@ -1,0 +1,47 @@
+import type { Changelog } from '../../core/portal/index.ts';
+
+/**
+ * An instant in the RFC 3339 form feeds use.
+ *
+ * @example
+ * ```ts
+ * isoInstant(0) // '1970-01-01T00:00:00Z'
+ * ```
+ */
+export function isoInstant(at: number): string {
+  return new Date(at).toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/**
+ * The changelog as a JSON Feed 1.1 (jsonfeed.org), which feed readers accept as they do Atom. The
+ * lifecycle facts a program wants (kind, version, endpoint, guide) sit in each item's `_versionary`
+ * extension, and the sunsets still to come in the feed's own.
+ *
+ * @example
+ * ```ts
+ * const body = toJsonFeed({ changelog, title: 'Changelog', feedUrl: '/changelog.json', pageUrl: '/docs/changelog' });
+ * ```
+ */
+export function toJsonFeed(options: { changelog: Changelog; title: string; feedUrl: string; pageUrl: string; idPrefix: string }): Record<string, unknown> {
+  const { changelog } = options;
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: options.title,
+    home_page_url: options.pageUrl,
+    feed_url: options.feedUrl,
+    language: 'en',
+    items: changelog.entries.map((e) => ({
+      id: `${options.idPrefix}:${encodeURIComponent(e.id)}`,
+      title: e.title,
+      content_text: e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary,
+      summary: e.summary,
+      date_published: isoInstant(e.at),
+      tags: [e.kind, e.version],
+      ...(e.guideUrl ? { external_url: e.guideUrl } : {}),
+      _versionary: { kind: e.kind, version: e.version, endpoint: e.endpoint ?? null, changes: e.changes, guideUrl: e.guideUrl ?? null },
+    })),
+    _versionary: {
+      upcoming: changelog.upcoming.map((u) => ({ version: u.version, endpoint: u.endpoint ?? null, sunsetAt: isoInstant(u.sunsetAt), replacement: u.replacement ?? null, guideUrl: u.guideUrl ?? null })),
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { ComponentChildren, VNode } from 'preact';
+import { html } from './html.ts';
+import { assetPath } from './assets.ts';
+
+/** Options for {@link Layout}. */
+export interface LayoutProps {
+  title: string;
+  /** Extra scripts, served by the service. */
+  scripts?: string[];
+  styles?: string[];
+  children?: ComponentChildren;
+}
+
+/**
+ * The page shell: language, viewport for phone widths, a skip link, the site navigation and the
+ * main landmark. Stylesheets and scripts come from the service only.
+ *
+ * @example
+ * ```ts
+ * html`<${Layout} title="Changelog"><h1>Changelog</h1></${Layout}>`
+ * ```
+ */
+export function Layout(props: LayoutProps): VNode {
+  const styles = [...(props.styles ?? []), `${assetPath}/portal.css`];
+  return html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>${props.title} · Versionary</title>
+      ${styles.map((href) => html`<link rel="stylesheet" href=${href} />`)}
+      <link rel="alternate" type="application/atom+xml" title="Versionary changelog" href="/changelog.atom" />
+    </head>
+    <body>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="site">
+        <nav aria-label="Site">
+          <a href="/docs" class="brand">Versionary</a>
+          <a href="/docs/changelog">Changelog</a>
+          <a href="/portal">Portal</a>
+          <a href="/api/versions">Lifecycle</a>
+        </nav>
+      </header>
+      <main id="main">${props.children}</main>
+      ${(props.scripts ?? []).map((src) => html`<script src=${src}></script>`)}
+    </body>
+  </html>`;
+}

@@ -1,0 +1,84 @@
+import type { Clock } from '../../core/clock/index.ts';
+import { parseIsoInstant, type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { EndpointDeprecation } from '../ports/index.ts';
+import { safeHref } from './html.ts';
+
+/** Everything the docs pages, the changelog and the catalog say about one version. */
+export interface VersionInfo {
+  name: string;
+  state: LifecycleState;
+  status: DeprecationStatus;
+  releasedAt: number;
+  deprecatedAt?: number;
+  sunsetAt?: number;
+  countdown?: SunsetCountdown;
+  replacement?: string;
+  /** The migration guide, set once the version is deprecated. */
+  guideUrl?: string;
+  openapiUrl: string;
+  docsUrl: string;
+  /** Descriptions of the declared changes this version introduced. */
+  changes: string[];
+  /** Endpoints of this version deprecated on their own. */
+  endpoints: EndpointDeprecation[];
+  /** The version still has code and serves requests. */
+  served: boolean;
+}
+
+/** Where a version's docs page lives. */
+export const docsUrlOf = (name: string) => `/docs/${name}`;
+
+/**
+ * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
+ * oldest release first.
+ *
+ * @example
+ * ```ts
+ * const v1 = describeVersions({ bundle, runtime, clock }).find((v) => v.name === 'v1');
+ * ```
+ */
+export function describeVersions(options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock }): VersionInfo[] {
+  const { bundle, runtime, clock } = options;
+  const now = clock.now();
+  const endpoints = runtime.endpointDeprecations();
+  return runtime.document().versions.map((entry): VersionInfo => {
+    const version = bundle.get(entry.name);
+    const deprecatedAt = entry.deprecatedAt ? parseIsoInstant(entry.deprecatedAt) : undefined;
+    const sunsetAt = entry.sunsetAt ? parseIsoInstant(entry.sunsetAt) : undefined;
+    const deprecated = entry.status !== 'not_deprecated';
+    return {
+      name: entry.name, state: entry.state, status: entry.status,
+      releasedAt: parseIsoInstant(entry.releasedAt) ?? 0,
+      ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
+      ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
+      ...(entry.replacement ? { replacement: entry.replacement } : {}),
+      ...(deprecated && safeHref(entry.migrationUrl) ? { guideUrl: safeHref(entry.migrationUrl)! } : {}),
+      openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
+      docsUrl: docsUrlOf(entry.name),
+      changes: version?.changes.map((c) => c.description) ?? [],
+      endpoints: endpoints.filter((e) => e.version === entry.name && e.sunsetAt > now),
+      served: version !== undefined && entry.status !== 'removed',
+    };
+  });
+}
+
+/**
+ * The changelog's view of the versions.
+ *
+ * @example
+ * ```ts
+ * buildChangelog({ versions: toChangelogVersions(infos), now });
+ * ```
+ */
+export function toChangelogVersions(infos: readonly VersionInfo[]): ChangelogVersion[] {
+  return infos.map((v) => ({
+    name: v.name, releasedAt: v.releasedAt, changes: v.changes, removed: v.status === 'removed',
+    ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),
+    ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt } : {}),
+    ...(v.replacement ? { replacement: v.replacement } : {}),
+    ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+  }));
+}
