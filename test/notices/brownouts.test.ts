@@ -36,6 +36,17 @@ describe('brownouts and rehearsals over HTTP', () => {
     t.clock.set(testEpoch);
   });
 
+  it('puts a brownout in the changelog and its feeds once it has started, never a future one', async () => {
+    const kinds = async () => json<{ items: Array<{ _versionary: { kind: string; version: string } }> }>(await t.app.inject({ url: '/changelog.json' }))
+      .items.filter((i) => i._versionary.kind === 'brownout').map((i) => i._versionary.version);
+    assert.deepEqual(await kinds(), [], 'a planned brownout is not yet an event');
+    t.clock.set(testEpoch + 2 * DAY_MS + 60_000);
+    assert.deepEqual(await kinds(), ['v1']);
+    const atom = (await t.app.inject({ url: '/changelog.atom' })).body;
+    assert.match(atom, /Brownout of GET \/users\/\{id\} of v1/);
+    t.clock.set(testEpoch);
+  });
+
   it('lets a consumer rehearse a brownout for its own client only, within limits', async () => {
     const as = { authorization: `Bearer ${acme.key}` };
     const startsAt = testEpoch + DAY_MS;

@@ -125,3 +125,37 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
     upcoming.push({ version: e.version, sunsetAt: e.sunsetAt, ...(e.endpoint ? { endpoint: e.endpoint } : {}), ...e.links });
   }
 }
+
+/** A planned brownout, as the changelog needs it. */
+export interface ChangelogBrownout {
+  id: string;
+  version: string;
+  endpoint?: string;
+  startsAt: number;
+  endsAt: number;
+  /** Rehearsals for one client are private to it: they never reach the public changelog. */
+  clientId?: string;
+}
+
+/**
+ * Changelog entries for the global brownouts that have started by `now` (rehearsals and future
+ * windows are left out: a feed carries no future dates, and a rehearsal concerns one client only).
+ * Pass the result as `extra` to {@link buildChangelog}.
+ *
+ * @example
+ * ```ts
+ * const extra = toBrownoutEntries([{ id: 'b1', version: 'v1', startsAt, endsAt }], now);
+ * buildChangelog({ versions, extra, now });
+ * ```
+ */
+export function toBrownoutEntries(brownouts: readonly ChangelogBrownout[], now: number): ChangelogEntry[] {
+  return brownouts.filter((b) => b.clientId === undefined && b.startsAt <= now).map((b) => {
+    const subject = b.endpoint ? `${b.endpoint} of ${b.version}` : b.version;
+    return {
+      id: `brownout-${b.id}`, at: b.startsAt, kind: 'brownout' as const, version: b.version,
+      title: `Brownout of ${subject}`,
+      summary: `${subject} answered as if removed from ${formatIsoInstant(b.startsAt)} to ${formatIsoInstant(b.endsAt)}, a rehearsal of its removal at sunset.`,
+      changes: [], ...(b.endpoint ? { endpoint: b.endpoint } : {}),
+    };
+  });
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DAY_MS } from '../lifecycle/index.ts';
-import { buildChangelog, sunsetCountdown, toApiCatalog } from './index.ts';
+import { buildChangelog, sunsetCountdown, toApiCatalog, toBrownoutEntries } from './index.ts';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 
@@ -62,4 +62,18 @@ test('the API catalog is an RFC 9727 linkset: an index of items, then one contex
   const [, v1, v2] = catalog.linkset;
   assert.deepEqual(Object.keys(v1!).sort(), ['anchor', 'deprecation', 'service-desc', 'service-doc', 'status', 'sunset']);
   assert.deepEqual(Object.keys(v2!).sort(), ['anchor', 'service-desc', 'service-doc', 'status']);
+});
+
+test('brownouts become changelog entries once started; rehearsals and future windows stay out', () => {
+  const start = Date.UTC(2026, 5, 1);
+  const brownouts = [
+    { id: 'a', version: 'v1', startsAt: start, endsAt: start + 3_600_000 },
+    { id: 'b', version: 'v1', endpoint: 'GET /users', startsAt: start + 86_400_000, endsAt: start + 90_000_000 },
+    { id: 'c', version: 'v1', startsAt: start, endsAt: start + 60_000, clientId: 'cl_1' },
+  ];
+  const entries = toBrownoutEntries(brownouts, start + 60_000);
+  assert.deepEqual(entries.map((e) => [e.id, e.kind, e.at]), [['brownout-a', 'brownout', start]]);
+  assert.match(entries[0]!.summary, /2026-06-01T00:00:00.000Z to 2026-06-01T01:00:00.000Z/);
+  const log = buildChangelog({ versions: [{ name: 'v1', releasedAt: 0, changes: [] }], extra: entries, now: start + 60_000 });
+  assert.ok(log.entries.some((e) => e.kind === 'brownout'));
 });

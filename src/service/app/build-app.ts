@@ -146,7 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: settings.removedStatus, apiPrefix });
+  const notices = await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: settings.removedStatus, apiPrefix });
   // The same plugin library users register, fed by the storage-backed lifecycle runtime.
   await app.register(versionary, {
     bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
@@ -156,7 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
-  registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
+  registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, brownouts: () => notices.brownouts(), flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
   await app.register(async (admin) => {
     admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock, envAdminKey: config.adminKey !== undefined });

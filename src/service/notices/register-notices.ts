@@ -8,6 +8,7 @@ import { createWebhookLookup } from '../clients/webhook-target.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { Storage } from '../ports/index.ts';
+import type { Brownout } from '../../core/notices/index.ts';
 import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
 import type { NoticeChannel } from './channel.ts';
@@ -54,7 +55,7 @@ export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
  * await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage, removedStatus: 410, apiPrefix: '/api' });
  * ```
  */
-export async function registerNotices(app: FastifyInstance, options: RegisterNoticesOptions): Promise<NoticeWorker> {
+export async function registerNotices(app: FastifyInstance, options: RegisterNoticesOptions): Promise<NoticeWorker & { brownouts: () => Brownout[] }> {
   const { config, storage, runtime, clock } = options;
   const errors: string[] = [];
   const settings = parseNoticesSettings({ file: config.file, errors });
@@ -98,5 +99,5 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
   registerRehearsalRoutes(app, routes);
   registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
   workers.set(app, worker);
-  return worker;
+  return { ...worker, brownouts: () => cache.all() };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildChangelog, type Changelog, type ChangelogEntry } from '../../core/portal/index.ts';
+import { buildChangelog, toBrownoutEntries, type Changelog, type ChangelogEntry } from '../../core/portal/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
 import { html, isoDay, safeHref, sendPage } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
@@ -31,7 +31,8 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
       version: e.version, method: e.method, path: e.path, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt,
       ...(safeHref(e.migrationUrl) ?? v.guideUrl ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
     })));
-    return buildChangelog({ versions: toChangelogVersions(versions), endpoints, now: options.clock.now() });
+    const now = options.clock.now();
+    return buildChangelog({ versions: toChangelogVersions(versions), endpoints, extra: toBrownoutEntries(options.brownouts?.() ?? [], now), now });
   };
   app.get('/changelog.atom', async (_request, reply) => reply
     .type('application/atom+xml; charset=utf-8')

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { ChangelogBrownout } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { assetPath } from './assets.ts';
@@ -14,6 +15,8 @@ export interface DocsPagesOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
   clock: Clock;
+  /** The planned brownouts (config and management API), for the changelog. */
+  brownouts?: () => readonly ChangelogBrownout[];
 }
 
 /**

@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { registerApiCatalogRoute } from './api-catalog-route.ts';
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
-import { registerDocsPages } from './docs-pages.ts';
+import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 
 /** Options for {@link registerPortal}: what the docs and the dashboard read. */
-export type PortalOptions = DashboardOptions;
+export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts'>;
 
 /**
  * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
