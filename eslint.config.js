@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 const coreMessage = 'core is pure: no framework, no I/O, no Node built-ins. Keep it portable and testable at any instant.';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'bench/results/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'bench/results/**', 'dist/**', 'examples/*/dist/**', 'examples/*/node_modules/**'] },
   ...tseslint.configs.recommended,
   {
     // ESLint itself requires this file's default export.
@@ -55,6 +55,17 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/http/**', '**/cli/**', 'fastify', '@fastify/*'], message: 'Storage adapters implement service ports and know nothing of HTTP.' },
+      ] }],
+    },
+  },
+  {
+    files: ['src/client/**/*.ts'],
+    ignores: ['src/client/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['fastify', 'fastify/*', '@fastify/*', 'fastify-plugin', 'kysely', 'libsql', 'pg', 'ioredis', 'pino'], message: 'The client runs in any app that calls a Versionary-style API: fetch only, no server libraries.' },
+        { group: ['**/http/**', '**/service/**', '**/storage/**', '**/compose/**', '**/cli/**'], message: 'The client depends on nothing but core types: it ships to consumers, not to the service.' },
+        { group: ['node:*'], message: 'The client runs in browsers and edge runtimes too: web APIs only.' },
       ] }],
     },
   },

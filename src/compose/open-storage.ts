@@ -1,4 +1,5 @@
 import type { DatabaseConfig } from '../service/config/load-config.ts';
+import type { OpsConfig } from '../service/ops/ops-config.ts';
 import type { Storage } from '../service/ports/index.ts';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.ts';
 import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.ts';
@@ -11,7 +12,12 @@ import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.t
  * const storage = await openStorage({ kind: 'sqlite', path: ':memory:' });
  * ```
  */
-export async function openStorage(database: DatabaseConfig): Promise<Storage> {
+export async function openStorage(database: DatabaseConfig, options: { ops?: OpsConfig; onError?: (error: Error) => void } = {}): Promise<Storage> {
   if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path });
-  return openPostgresStorage({ url: database.url });
+  const { ops } = options;
+  return openPostgresStorage({
+    url: database.url,
+    ...(ops ? { schema: ops.dbSchema, max: ops.dbPoolMax, connectTimeoutMs: ops.dbConnectTimeoutMs, statementTimeoutMs: ops.dbStatementTimeoutMs } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
 }

@@ -1,42 +1,171 @@
-import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { pino, type Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import { buildApp } from '../service/app/build-app.ts';
-import { loadConfig, type LoadConfigOptions } from '../service/config/load-config.ts';
-import { openStorage } from './open-storage.ts';
-import { Redis } from 'ioredis';
+import { createInProcessChangeFeed } from '../service/change-feed/in-process-feed.ts';
+import { loadConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
+import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
+import type { ChangeFeed, Storage } from '../service/ports/index.ts';
+import { createFallbackRateLimitStore, createMemoryRateLimitStore } from '../service/rate-limit/index.ts';
+import { createPostgresChangeFeed } from '../storage/change-feed/postgres-change-feed.ts';
+import { createRedisChangeFeed } from '../storage/change-feed/redis-change-feed.ts';
+import { isTransientStorageError } from '../storage/guard/transient-errors.ts';
 import { createRedisRateLimitStore } from '../storage/redis/redis-rate-limit-store.ts';
+import { connectRedis } from './connect-redis.ts';
+import { openStorage } from './open-storage.ts';
+import { createServiceServer, type ServiceServer } from './service-server.ts';
+
+/** A started service. */
+export interface RunningService {
+  /** Where it listens. */
+  address: AddressInfo;
+  /** Resolves once the app serves requests (the database reached and migrated). */
+  ready: Promise<void>;
+  /** Drain and stop, as on SIGTERM; resolves with the exit code. */
+  shutdown(signal: string): Promise<number>;
+}
 
 /**
- * Start the service: parse config, open and migrate storage, build the app, listen, and close
- * gracefully on SIGTERM/SIGINT.
+ * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
+ * and migrate storage, retrying with backoff while the database is unreachable, build the app,
+ * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`).
  *
  * @example
  * ```ts
  * await startService({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
  * ```
  */
-export async function startService(options: LoadConfigOptions): Promise<FastifyInstance> {
+export async function startService(options: LoadConfigOptions & { exit?: (code: number) => void }): Promise<RunningService> {
   const config = loadConfig(options);
-  const storage = await openStorage(config.database);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 }) : undefined;
-  if (redis) await redis.connect();
-  const app = await buildApp({
-    config, storage, clock: { now: Date.now },
-    ...(redis ? { rateLimitStore: createRedisRateLimitStore({ redis }) } : {}),
-    onBootstrapKey: (key) => process.stdout.write(`\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`),
+  const log = pino({ level: config.logLevel, base: { pid: process.pid } });
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const service = createServiceServer();
+  await new Promise<void>((resolve, reject) => {
+    service.server.once('error', reject);
+    service.server.listen({ port: config.port, host: config.host }, () => resolve());
   });
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // Storage closes after the app, so onClose hooks (the usage flush) still have a database.
-    app.close().then(() => storage.close()).then(() => redis?.quit()).then(() => process.exit(0), (error: unknown) => {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
+  const address = service.server.address() as AddressInfo;
+  log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
+  const state = { closing: false, storage: undefined as Storage | undefined, feed: undefined as ChangeFeed | undefined, app: undefined as Awaited<ReturnType<typeof buildApp>> | undefined };
+  const redis = config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined;
+  const metrics = createServiceMetrics();
+  const metricsServer = config.ops.metricsPort !== undefined ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host }) : undefined;
+
+  const ready = (async () => {
+    state.storage = await openWithRetry({ config, log, closing: () => state.closing });
+    if (!state.storage) return;
+    state.feed = await openChangeFeed({ config, redis, log });
+    const rateLimitStore = redis ? createFallbackRateLimitStore({
+      primary: createRedisRateLimitStore({ redis, prefix: `${config.ops.redisPrefix}rate-limit:` }),
+      fallback: createMemoryRateLimitStore(), timeoutMs: config.ops.redisTimeoutMs, log,
+    }) : undefined;
+    state.app = await buildApp({
+      config, storage: state.storage, clock: { now: Date.now },
+      ...(rateLimitStore ? { rateLimitStore } : {}),
+      ops: {
+        changeFeed: state.feed, metrics, shuttingDown: () => state.closing, reconcileMs: config.ops.reconcileMs,
+        ...(rateLimitStore ? { rateLimitStore } : {}),
+        ...(redis ? { readinessChecks: [{ name: 'redis', check: async () => { await redis.ping(); } }] } : {}),
+      },
+      onBootstrapKey: (key) => process.stdout.write(`\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`),
     });
+    await state.app.ready();
+    if (state.closing) return;
+    service.use(state.app.routing);
+    log.info({ port: address.port }, 'ready');
+  })();
+  ready.catch((error: unknown) => {
+    log.fatal({ err: error }, 'cannot start');
+    // Also in plain words on stderr, where an operator looks first when a process will not start.
+    process.stderr.write(`versionary: cannot start: ${(error as Error).message}\n`);
+    exit(1);
+  });
+
+  let stopping: Promise<number> | undefined;
+  const shutdown = (signal: string): Promise<number> => {
+    stopping ??= stop({ signal, state, service, redis, metricsServer, log, config });
+    return stopping;
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
-  return app;
+  process.once('SIGTERM', () => void shutdown('SIGTERM').then(exit));
+  process.once('SIGINT', () => void shutdown('SIGINT').then(exit));
+  return { address, ready: ready.catch(() => {}), shutdown };
+}
+
+/**
+ * The shutdown sequence: not ready at once; stop accepting and drain in-flight requests within
+ * the deadline; then close the app (its hooks flush usage and the outbox), the feed, the pools.
+ */
+async function stop(options: {
+  signal: string; state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: Awaited<ReturnType<typeof buildApp>> };
+  service: ServiceServer; redis?: Redis; metricsServer?: ReturnType<typeof createServer>; log: Logger; config: ServiceConfig;
+}): Promise<number> {
+  const { state, service, log } = options;
+  state.closing = true;
+  const started = Date.now();
+  log.info({ signal: options.signal, inFlight: service.inFlight() }, 'shutting down: not ready, draining');
+  // A last resort: whatever hangs below, the process ends before the orchestrator's SIGKILL.
+  const guard = setTimeout(() => {
+    log.error({}, 'shutdown overran its deadline; exiting');
+    process.exit(1);
+  }, options.config.ops.shutdownTimeoutMs + 4000);
+  guard.unref();
+  let code = 0;
+  try {
+    const cut = await service.drain(options.config.ops.shutdownTimeoutMs);
+    if (cut > 0) log.warn({ cut }, 'shutdown deadline reached with requests still running');
+    await service.close();
+    await state.app?.close();
+    await state.feed?.close();
+    await state.storage?.close();
+    await options.redis?.quit().catch(() => options.redis?.disconnect());
+    options.metricsServer?.close();
+    options.metricsServer?.closeAllConnections();
+  } catch (error) {
+    log.error({ err: error }, 'shutdown failed');
+    code = 1;
+  }
+  log.info({ ms: Date.now() - started }, 'stopped');
+  clearTimeout(guard);
+  return code;
+}
+
+/** Open storage; while the database is unreachable, retry with backoff (0.25 s doubling to 5 s). */
+async function openWithRetry(options: { config: ServiceConfig; log: Logger; closing: () => boolean }): Promise<Storage | undefined> {
+  let delay = 250;
+  for (;;) {
+    try {
+      return await openStorage(options.config.database, { ops: options.config.ops, onError: (error) => options.log.warn({ err: { message: error.message } }, 'database connection lost; the pool reconnects on next use') });
+    } catch (error) {
+      if (!isTransientStorageError(error)) throw error;
+      if (options.closing()) return undefined;
+      options.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code }, retryInMs: delay }, 'database unreachable; retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (options.closing()) return undefined;
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+}
+
+/** Redis pub/sub when Redis is configured, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite). */
+async function openChangeFeed(options: { config: ServiceConfig; redis?: Redis; log: Logger }): Promise<ChangeFeed> {
+  const { config, redis, log } = options;
+  if (redis) return createRedisChangeFeed({ redis, channel: `${config.ops.redisPrefix}changes`, log });
+  if (config.database.kind === 'postgres') return createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log });
+  return createInProcessChangeFeed();
+}
+
+async function serveMetrics(options: { metrics: ServiceMetrics; port: number; host: string }) {
+  const server = createServer((request, response) => {
+    if ((request.url ?? '').split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'application/problem+json' });
+      return void response.end(JSON.stringify({ type: '/problems/not-found', title: 'Not found', status: 404, detail: 'Only /metrics is served here.', code: 'NOT_FOUND' }));
+    }
+    void options.metrics.registry.metrics().then((text) => {
+      response.writeHead(200, { 'content-type': options.metrics.registry.contentType, 'cache-control': 'no-store' });
+      response.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen({ port: options.port, host: options.host }, () => resolve()));
+  return server;
 }

@@ -12,3 +12,5 @@ export { statusOf } from './status-table.ts';
 export { registerVersionedApi } from './versioned-api.ts';
 export type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
+export { installLingeringClose } from './lingering-close.ts';
+export type { LingeringCloseOptions } from './lingering-close.ts';

@@ -50,7 +50,8 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
 }
 
 /**
- * Send an error as `application/problem+json` with its headers and `Cache-Control: no-store`.
+ * Send an error as `application/problem+json` with its headers, `Cache-Control: no-store` and the
+ * request's id as the `requestId` extension.
  *
  * @example
  * ```ts
@@ -59,6 +60,8 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
  */
 export function sendProblem(reply: FastifyReply, error: VersionaryError): FastifyReply {
   const { status, body } = toProblem(error, reply.request.url.split('?')[0]);
+  // The request id ties a problem a client reports to the server's log lines.
+  body.requestId = reply.request.id;
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply
     .code(status)

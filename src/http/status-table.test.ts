@@ -16,7 +16,9 @@ test('docs/errors.md lists every error code with its status and title, and nothi
   }
 });
 
-test('client errors map to 4xx and only definition, config and unexpected failures to 500', () => {
-  const fiveHundreds = Object.entries(statusOf).filter(([, s]) => s >= 500).map(([c]) => c).sort();
-  assert.deepEqual(fiveHundreds, ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION']);
+test('client errors map to 4xx, only definition, config and unexpected failures to 500, and only passing unavailability to 503', () => {
+  const withStatus = (status: number) => Object.entries(statusOf).filter(([, s]) => s === status).map(([c]) => c).sort();
+  assert.deepEqual(withStatus(500), ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION']);
+  assert.deepEqual(withStatus(503), ['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
+  assert.deepEqual(Object.entries(statusOf).filter(([, s]) => s >= 500 && s !== 500 && s !== 503), []);
 });

@@ -38,4 +38,6 @@ export const statusOf: Record<ErrorCode, number> = {
   SPEC_INVALID: 400,
   REF_BROKEN: 400,
   INTERNAL: 500,
+  STORAGE_UNAVAILABLE: 503,
+  SHUTTING_DOWN: 503,
 };

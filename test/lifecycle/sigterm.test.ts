@@ -16,7 +16,8 @@ const freePort = () => new Promise<number>((resolve) => {
 async function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
   const base = `http://127.0.0.1:${env.PORT}`;
-  for (let i = 0; i < 120; i++) {
+  // Up to a minute per start: a loaded CI machine starts slowly.
+  for (let i = 0; i < 600; i++) {
     try { if ((await fetch(`${base}/healthz`)).ok) return { child, base }; } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -24,7 +25,7 @@ async function start(env: Record<string, string>) {
   throw new Error('service did not start');
 }
 
-test('usage recorded just before SIGTERM survives the restart (the buffer is flushed on shutdown)', { timeout: 60_000 }, async () => {
+test('usage recorded just before SIGTERM survives the restart (the buffer is flushed on shutdown)', { timeout: 240_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-'));
   const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, VERSIONARY_ADMIN_KEY: 'sigterm-test-admin-key', HOST: '127.0.0.1', PORT: String(await freePort()) };
   const auth = { authorization: 'Bearer sigterm-test-admin-key' };

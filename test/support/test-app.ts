@@ -8,6 +8,7 @@ import { loadConfig, type ServiceConfig } from '../../src/service/config/load-co
 import type { Storage } from '../../src/service/ports/index.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
+import { openTestPostgres, testDatabase } from './test-postgres.ts';
 
 /** The admin key every test app accepts; `app.inject` sends it unless a test sends its own credentials. */
 export const testAdminKey = 'test-admin-key-0123456789';
@@ -67,7 +68,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return text;
     },
   });
-  const storage = await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
+  // VERSIONARY_TEST_DATABASE=postgres runs the same tests on a throwaway PostgreSQL schema.
+  const storage = testDatabase === 'postgres' ? await openTestPostgres() : await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
   const clock = createFixedClock(options.now ?? testEpoch);
   const served = options.wrapStorage ? options.wrapStorage(storage) : storage;
   const app = await buildApp({
@@ -133,7 +135,9 @@ export async function snapshotTables(db: Kysely<Tables>): Promise<string> {
   const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
   const posts = await db.selectFrom('posts').selectAll().orderBy('id').execute();
   // AUTOINCREMENT counters too: a rejected create must not even consume an id.
-  const seq = await sql`SELECT name, seq FROM sqlite_sequence WHERE name IN ('users', 'posts') ORDER BY name`.execute(db);
+  const seq = testDatabase === 'postgres'
+    ? await sql`SELECT sequencename AS name, last_value AS seq FROM pg_sequences WHERE schemaname = current_schema() AND sequencename IN ('posts_id_seq', 'users_id_seq') ORDER BY sequencename`.execute(db)
+    : await sql`SELECT name, seq FROM sqlite_sequence WHERE name IN ('users', 'posts') ORDER BY name`.execute(db);
   return JSON.stringify({ users, posts, seq: seq.rows });
 }
 

@@ -37,6 +37,8 @@ export const ErrorCode = {
   SpecInvalid: 'SPEC_INVALID',
   RefBroken: 'REF_BROKEN',
   Internal: 'INTERNAL',
+  StorageUnavailable: 'STORAGE_UNAVAILABLE',
+  ShuttingDown: 'SHUTTING_DOWN',
 } as const;
 
 /** One of the stable error code strings. */
@@ -72,4 +74,6 @@ export const errorTitles: Record<ErrorCode, string> = {
   SPEC_INVALID: 'API description invalid',
   REF_BROKEN: 'Broken $ref',
   INTERNAL: 'Internal server error',
+  STORAGE_UNAVAILABLE: 'Storage unavailable',
+  SHUTTING_DOWN: 'Service shutting down',
 };

@@ -37,3 +37,9 @@ export { buildLifecycleDocument } from './lifecycle-document.ts';
 export type { LifecycleDocument, LifecycleDocumentEntry, BuildLifecycleDocumentOptions } from './lifecycle-document.ts';
 export { summarizeUsage } from './usage-summary.ts';
 export type { UsageRecord, VersionUsage, SummarizeUsageOptions } from './usage-summary.ts';
+export { evaluateVerdict } from './lifecycle-verdict.ts';
+export type { LifecycleVerdict, VerdictCandidate, EvaluateVerdictOptions } from './lifecycle-verdict.ts';
+export { checkLifecycleConfigShape, createConfigLifecycle } from './config-lifecycle.ts';
+export type {
+  ConfigLifecycleOptions, EndpointLifecycleConfig, InstantInput, LifecycleConfig, LifecycleSource, VersionLifecycleConfig,
+} from './config-lifecycle.ts';

@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
-import { resolveVersion } from '../../core/negotiation/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
 import { fromFrameworkError, sendProblem } from '../../http/index.ts';
-import { createVersionRewriter, installCaching, installProblemHandling, registerVersionedApi, type VersionedRequestHook } from '../../http/index.ts';
+import { createVersionRewriter, installCaching, installProblemHandling, type VersionedRequestHook } from '../../http/index.ts';
+import { versionary } from '../../http/plugin/index.ts';
 import { createApiBundle } from '../api/index.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { Storage } from '../ports/index.ts';
@@ -11,7 +11,7 @@ import { createPostHandlers } from '../resources/posts.ts';
 import { createUserHandlers } from '../resources/users.ts';
 import { registerProblemDocs } from './problem-docs.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/lifecycle/index.ts';
 import { registerApiKeyRoutes } from '../admin/api-key-routes.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import { installAuthentication, installAuthorization } from '../auth/authenticate.ts';
@@ -19,13 +19,16 @@ import { createJwtVerifier } from '../auth/jwt.ts';
 import { clientIdOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
-import { createLifecycleHook } from '../lifecycle/hook.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installRateLimit, parseRateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
+import { publishingStorage } from '../change-feed/publishing-storage.ts';
+import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
+import { requestIdOf } from '../ops/request-id.ts';
+import { serializeRequest } from '../ops/log-redaction.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -42,6 +45,8 @@ export interface BuildAppOptions {
   onVersionedRequest?: VersionedRequestHook[];
   /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
+  /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */
+  ops?: OpsWiring;
 }
 
 export const apiPrefix = '/api';
@@ -58,7 +63,9 @@ export const vendor = 'versionary';
  * ```
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, storage, clock } = options;
+  const { config, clock } = options;
+  const ops = resolveOps(options.ops);
+  const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
   const bundle = options.bundle ?? createApiBundle();
   const errors: string[] = [];
   const settings = parseLifecycleSettings({ file: config.file, errors });
@@ -72,13 +79,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
   });
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'], serializers: { req: serializeRequest as never } },
     bodyLimit: config.bodyLimit,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     http: { maxHeaderSize: 64 * 1024 },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
+    return503OnClosing: false,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
     frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.url.slice(0, 200)}.` })),
@@ -88,12 +98,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log });
-  const refresher = setInterval(() => void runtime.refresh().catch((error: unknown) => app.log.error({ err: error }, 'lifecycle refresh failed')), 5000);
-  refresher.unref();
   app.addHook('onClose', async () => {
-    clearInterval(refresher);
     await recorder.close();
   });
+  installOps(app, { ...(options.ops ? { wiring: options.ops } : {}), ops, storage, runtime, recorder });
   const removedVersion = (name: string) => (bundle.get(name) ? undefined : runtime.versions().some((v) => v.name === name) ? runtime.verdict({ version: name, method: 'GET', path: '/' }).removed : undefined);
   installProblemHandling(app, { bundle, prefix: apiPrefix, vendor, removedVersion });
   app.addHook('onRequest', async (_request, reply) => {
@@ -113,8 +121,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
-  const lifecycleHook = createLifecycleHook({ runtime, recorder, clock, clientIdOf });
-  registerVersionedApi(app, { bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, onVersionedRequest: [lifecycleHook, ...(options.onVersionedRequest ?? [])] });
+  // The same plugin library users register, fed by the storage-backed lifecycle runtime.
+  await app.register(versionary, {
+    bundle, handlers, prefix: apiPrefix, vendor, clientIdOf, clock, lifecycle: runtime, onUsage: (call) => recorder.record(call),
+    onVersionedRequest: options.onVersionedRequest ?? [], openapi: { title: 'Versionary users and posts API' },
+    problems: false, versionListHeaders: false, versionsDocument: false,
+  });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
   await app.register(async (admin) => {
     registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clock });
@@ -123,19 +135,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerEndpointAdminRoutes(admin, { ...shared, bundle });
   }, { prefix: '/admin/v1' });
 
-  for (const version of bundle.versions) {
-    app.get(`${apiPrefix}/${version.name}/openapi.json`, async (request) => {
-      resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported: bundle.versions.map((v) => v.name), vendor });
-      // Built per request: the lifecycle (deprecations, sunsets) can change while the service runs.
-      return toOpenApiDocument({
-        version, title: 'Versionary users and posts API', basePath: `${apiPrefix}/${version.name}`,
-        annotate: (op) => {
-          const verdict = runtime.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
-        },
-      });
-    });
-  }
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/', async () => ({
     name: 'Versionary reference service',
@@ -166,7 +165,7 @@ const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json$)`
 function requiredRole(request: { routeOptions: { url?: string }; method: string }): 'read' | 'write' | 'admin' | undefined {
   const route = request.routeOptions.url;
   if (route === undefined) return undefined;
-  if (route.startsWith('/admin/')) return 'admin';
+  if (route.startsWith('/admin/') || route === '/metrics') return 'admin';
   if (!versionedResource.test(route)) return undefined;
   return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
 }

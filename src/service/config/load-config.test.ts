@@ -9,7 +9,24 @@ const files = (map: Record<string, string>) => (path: string) => map[path] ?? no
 describe('loadConfig', () => {
   it('has defaults', () => {
     const config = loadConfig({ env: {}, readFile: noFile });
-    assert.deepEqual(config, { port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {} });
+    assert.deepEqual(config, {
+      port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {},
+      ops: { shutdownTimeoutMs: 25_000, dbSchema: 'public', dbPoolMax: 10, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 5000, redisPrefix: 'versionary:', redisTimeoutMs: 100, reconcileMs: 5000 },
+    });
+  });
+
+  it('reads the operations variables and lists every bad one', () => {
+    const ops = loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000', VERSIONARY_METRICS_PORT: '9464', VERSIONARY_DB_SCHEMA: 'tenant_a', VERSIONARY_REDIS_PREFIX: 'prod:' }, readFile: noFile }).ops;
+    assert.equal(ops.shutdownTimeoutMs, 10_000);
+    assert.equal(ops.metricsPort, 9464);
+    assert.equal(ops.dbSchema, 'tenant_a');
+    assert.equal(ops.redisPrefix, 'prod:');
+    assert.throws(() => loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '5s', VERSIONARY_DB_SCHEMA: 'Robert"; DROP', VERSIONARY_DB_POOL_MAX: '0', VERSIONARY_METRICS_PORT: '70000', VERSIONARY_REDIS_PREFIX: 'has space' }, readFile: noFile }), (error: unknown) => {
+      assert.ok(isVersionaryError(error));
+      for (const name of ['VERSIONARY_SHUTDOWN_TIMEOUT_MS', 'VERSIONARY_DB_SCHEMA', 'VERSIONARY_DB_POOL_MAX', 'VERSIONARY_METRICS_PORT', 'VERSIONARY_REDIS_PREFIX']) assert.match(error.detail, new RegExp(name));
+      assert.match(error.detail, /5 error\(s\)/);
+      return true;
+    });
   });
 
   it('reads the environment and the config file', () => {

@@ -1,4 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
 
 /** Where the data lives. */
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -20,6 +21,8 @@ export interface ServiceConfig {
   redisUrl?: string;
   /** JWT verification, when any `VERSIONARY_JWT_*` variable is set. */
   jwt?: JwtConfig;
+  /** Timeouts, pools and ports for running many instances (`docs/operations.md`). */
+  ops: OpsConfig;
 }
 
 /** How bearer JWTs are verified. */
@@ -71,6 +74,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
   const jwt = parseJwtConfig({ env, readFile, errors });
+  const ops = parseOpsConfig({ env, errors });
   if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL)) errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (errors.length > 0) {
@@ -81,7 +85,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     });
   }
   return {
-    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file,
+    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ops,
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
   };

@@ -1,22 +1,12 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
-  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, deprecationHeaders, formatIsoInstant, MONTH_MS, versionListHeaders,
-  type DeprecationSchedule, type LifecycleDocument, type LifecycleVersion, type PolicyWarning,
+  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, evaluateVerdict, MONTH_MS, versionListHeaders,
+  type DeprecationSchedule, type LifecycleVerdict, type VerdictCandidate, type LifecycleDocument, type LifecycleVersion, type PolicyWarning,
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../ports/index.ts';
 import type { LifecycleSettings } from './settings.ts';
 
-/** What the lifecycle says about one (version, endpoint) right now. */
-export interface LifecycleVerdict {
-  headers: Record<string, string>;
-  /** Calls are recorded for usage monitoring. */
-  deprecated: boolean;
-  /** The sunset instant that applies, when deprecated. */
-  sunsetAt?: number;
-  /** Set after the sunset: the request is refused with it. */
-  removed?: VersionaryError;
-}
+export type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 
 /** Options for {@link createLifecycleRuntime}. */
 export interface LifecycleRuntimeOptions {
@@ -109,7 +99,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   };
 
   const compute = (key: { version: string; method: string; path: string }): { verdict: LifecycleVerdict; until: number } => {
-    const candidates: Array<{ schedule: DeprecationSchedule; migrationUrl: string; subject?: string }> = [];
+    const candidates: VerdictCandidate[] = [];
     const own = schedules.get(key.version);
     if (own) candidates.push({ schedule: toSchedule(own), migrationUrl: migrationUrl(key.version) });
     for (const e of endpoints) {
@@ -120,28 +110,20 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
         });
       }
     }
-    if (candidates.length === 0) return { verdict: { headers: {}, deprecated: false }, until: Number.POSITIVE_INFINITY };
-    // Any removed schedule refuses the request (the version's own first); otherwise the earliest
-    // sunset speaks, since it is the first to bite.
-    const statuses = candidates.map((c) => ({ c, status: checkDeprecationStatus({ schedule: c.schedule, clock }) }));
-    for (const { c, status } of statuses) {
-      if (status.flaggedRemoved && !c.subject && own) {
+    // The version's own removal is persisted once its sunset passes, so every instance agrees.
+    for (const c of candidates) {
+      if (c.subject || !own) continue;
+      if (checkDeprecationStatus({ schedule: c.schedule, clock }).flaggedRemoved) {
         const flagged = { ...own, removed: true };
         schedules.set(key.version, flagged);
         store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
       }
     }
-    const removedOne = statuses.find((s) => s.status.status === 'removed');
-    const { c: chosen, status } = removedOne ?? statuses.sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
     const replacement = replacementOf(key.version);
-    const { headers, changesAt } = deprecationHeaders({
-      schedule: chosen.schedule, clock, style: settings.headerStyle, migrationUrl: chosen.migrationUrl,
-      sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
-      ...(chosen.subject ? { subject: chosen.subject } : {}),
+    return evaluateVerdict({
+      version: key.version, candidates, clock, prefix, style: settings.headerStyle, removedStatus: settings.removedStatus,
+      ...(replacement ? { replacement } : {}),
     });
-    const verdict: LifecycleVerdict = { headers, deprecated: true, sunsetAt: chosen.schedule.sunsetAt };
-    if (status.status === 'removed') verdict.removed = removedError({ subject: chosen.subject ?? key.version, sunsetAt: chosen.schedule.sunsetAt, replacement, guide: chosen.migrationUrl, status: settings.removedStatus });
-    return { verdict, until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY) };
   };
 
   const runtime: LifecycleRuntime = {
@@ -179,13 +161,4 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
 
 function toSchedule(s: StoredSchedule): DeprecationSchedule {
   return { version: s.version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed, reason: s.reason };
-}
-
-function removedError(options: { subject: string; sunsetAt: number; replacement: string | undefined; guide: string; status: 410 | 404 }): VersionaryError {
-  const move = options.replacement ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.` : ` The migration guide is at ${options.guide}.`;
-  return new VersionaryError({
-    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${move}`,
-    extensions: { replacement: options.replacement ?? null, migrationGuide: options.guide, sunsetAt: formatIsoInstant(options.sunsetAt) },
-  });
 }

@@ -19,6 +19,19 @@ export interface Storage {
   usage: UsageStore;
   apiKeys: ApiKeyStore;
   idempotency: IdempotencyStore;
+  /** Answer quickly whether the database is reachable (the readiness probe); throws when it is not. */
+  ping?(): Promise<void>;
+  /** Connection pool usage, for metrics; absent on an embedded database. */
+  poolStats?(): PoolStats;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
+}
+
+/** A connection pool's usage at one instant. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }

@@ -7,3 +7,5 @@ export type { AppliedPolicy } from './policy.ts';
 export { defaultRateLimitSettings, parseRateLimitSettings } from './settings.ts';
 export type { RateLimitSettings, RoleLimit } from './settings.ts';
 export type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from './store.ts';
+export { createFallbackRateLimitStore } from './fallback-store.ts';
+export type { FallbackRateLimitStore, FallbackRateLimitStoreOptions } from './fallback-store.ts';

@@ -7,6 +7,8 @@ export interface UsageRecorderOptions {
   flushIntervalMs?: number;
   /** Records kept while the store is failing; past it the oldest are shed, counted and logged. */
   maxBuffered?: number;
+  /** On close, a failing store is retried for this long before the remaining records are given up (and logged); 5000 ms by default. */
+  closeTimeoutMs?: number;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -71,8 +73,15 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     flush,
     async close() {
       clearInterval(timer);
+      // The database may be down at the moment of shutdown: keep trying, within a bound, rather
+      // than dropping what was counted.
+      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
       await flush();
-      if (buffer.length > 0) await flush();
+      while (buffer.length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await flush();
+      }
+      if (buffer.length > 0) options.log.error({ lost: buffer.length }, 'usage records not written before shutdown');
     },
     stats: () => ({ buffered: buffer.length, shed, failures }),
   };

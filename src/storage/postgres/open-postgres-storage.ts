@@ -1,6 +1,7 @@
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
+import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createLifecycleStore, createUsageStore } from '../kysely/lifecycle-store.ts';
@@ -17,11 +18,20 @@ export interface PostgresStorageOptions {
   schema?: string;
   /** Pool size; 10 by default. */
   max?: number;
+  /** How long a request waits for a pooled connection before failing with 503; 2 s by default. */
+  connectTimeoutMs?: number;
+  /** Server-side `statement_timeout`, and the client's own read timeout a little above it; 5 s by default. */
+  statementTimeoutMs?: number;
+  /** Told about errors on idle connections (a restart, `pg_terminate_backend`); they never kill the process. */
+  onError?: (error: Error) => void;
 }
 
 /**
- * Connect to PostgreSQL, migrate, and return the same storage ports as SQLite: the SQL is the
- * same Kysely code, so one contract suite checks both.
+ * Connect to PostgreSQL, migrate under an advisory lock, and return the same storage ports as
+ * SQLite: the SQL is the same Kysely code, so one contract suite checks both.
+ *
+ * Every failure is bounded: a connection waits at most `connectTimeoutMs`, a statement runs at most
+ * `statementTimeoutMs`, and a dropped connection is reported to `onError` and replaced on next use.
  *
  * @example
  * ```ts
@@ -31,21 +41,61 @@ export interface PostgresStorageOptions {
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const schema = options.schema ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, options: `-c search_path=${schema}` });
+  const statementTimeout = options.statementTimeoutMs ?? 5000;
+  const max = options.max ?? 10;
+  const pool = new pg.Pool({
+    connectionString: options.url, max,
+    options: `-c search_path=${schema} -c statement_timeout=${statementTimeout} -c idle_in_transaction_session_timeout=${statementTimeout * 2}`,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    // The server's statement_timeout cannot fire when the server or the network is frozen.
+    query_timeout: statementTimeout + 1000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+  });
+  // Without a listener, an idle connection's error (PostgreSQL restarted, the backend terminated)
+  // is an unhandled 'error' event and ends the process.
+  pool.on('error', (error) => options.onError?.(error));
+  // A checked-out client that loses its connection emits 'error' too; its query fails on its own.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await db.schema.createSchema(schema).ifNotExists().execute();
-    // Name the schema: without it the migrator can mistake another schema's bookkeeping tables for ours.
-    const migrator = new Migrator({ db, provider: createMigrationProvider({ serial: 'serial' }), migrationTableSchema: schema });
-    const { error } = await migrator.migrateToLatest();
-    if (error) throw error;
+    await migrate({ pool, db, schema });
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return {
-    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
+  const stores = guardStores({
+    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+  });
+  return {
+    db, ...stores,
+    ping: async () => { await sql`SELECT 1`.execute(db); },
+    poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Create the schema and run the migrations while holding a session advisory lock keyed by the
+ * schema, so instances that start together migrate one after another: the first does the work,
+ * the others find nothing left to do. Kysely's own lock is taken only after it creates its
+ * bookkeeping tables, which races when several instances meet an empty schema.
+ */
+async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: string }): Promise<void> {
+  const client = await options.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
+    try {
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+      // Name the schema: without it the migrator can mistake another schema's bookkeeping tables for ours.
+      const migrator = new Migrator({ db: options.db, provider: createMigrationProvider({ serial: 'serial' }), migrationTableSchema: options.schema });
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
+    }
+  } finally {
+    client.release();
+  }
 }

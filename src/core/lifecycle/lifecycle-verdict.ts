@@ -1,0 +1,98 @@
+import type { Clock } from '../clock/index.ts';
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
+import { checkDeprecationStatus } from './deprecation-status.ts';
+import type { DeprecationSchedule } from './schedule.ts';
+import { formatIsoInstant } from './time-format.ts';
+
+/**
+ * What the lifecycle says about one (version, endpoint) at one instant.
+ *
+ * @example
+ * ```ts
+ * const verdict: LifecycleVerdict = { headers: {}, deprecated: false };
+ * ```
+ */
+export interface LifecycleVerdict {
+  headers: Record<string, string>;
+  /** Calls are recorded for usage monitoring. */
+  deprecated: boolean;
+  /** The sunset instant that applies, when deprecated. */
+  sunsetAt?: number;
+  /** Set after the sunset: the request is refused with it. */
+  removed?: VersionaryError;
+}
+
+/**
+ * One schedule that may apply to a request: the version's own, or an endpoint's within it.
+ *
+ * @example
+ * ```ts
+ * const candidate: VerdictCandidate = { schedule, migrationUrl: '/api/versions/v1/migration-guide' };
+ * ```
+ */
+export interface VerdictCandidate {
+  schedule: DeprecationSchedule;
+  migrationUrl: string;
+  /** Set for an endpoint deprecation, e.g. `GET /books/{id} in v1`. */
+  subject?: string;
+}
+
+/**
+ * Options for {@link evaluateVerdict}.
+ *
+ * @example
+ * ```ts
+ * const options: EvaluateVerdictOptions = { version: 'v1', candidates, clock, prefix: '/api' };
+ * ```
+ */
+export interface EvaluateVerdictOptions {
+  version: string;
+  /** The version's own schedule first, when it has one, then endpoint deprecations. */
+  candidates: VerdictCandidate[];
+  clock: Clock;
+  /** Where the API lives: the lifecycle document and successor links hang below it. */
+  prefix: string;
+  replacement?: string;
+  style?: DeprecationHeaderStyle;
+  /** 410 (the default) or 404 for removed versions and endpoints. */
+  removedStatus?: 410 | 404;
+}
+
+/**
+ * Evaluate the lifecycle for one request: no candidate means no headers; a removed candidate
+ * refuses the request (with the headers still set); otherwise the earliest sunset speaks, since it
+ * is the first to bite. `until` says how long the verdict holds by time alone, so callers can cache.
+ *
+ * @example
+ * ```ts
+ * const { verdict, until } = evaluateVerdict({ version: 'v1', candidates, clock, prefix: '/api', replacement: 'v2' });
+ * if (verdict.removed) throw verdict.removed;
+ * ```
+ */
+export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: LifecycleVerdict; until: number } {
+  const { candidates, clock, prefix, replacement } = options;
+  if (candidates.length === 0) return { verdict: { headers: {}, deprecated: false }, until: Number.POSITIVE_INFINITY };
+  const statuses = candidates.map((c) => ({ c, status: checkDeprecationStatus({ schedule: c.schedule, clock }) }));
+  const removedOne = statuses.find((s) => s.status.status === 'removed');
+  const { c: chosen, status } = removedOne ?? [...statuses].sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
+  const { headers, changesAt } = deprecationHeaders({
+    schedule: chosen.schedule, clock, style: options.style ?? 'iso', migrationUrl: chosen.migrationUrl,
+    sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
+    ...(chosen.subject ? { subject: chosen.subject } : {}),
+  });
+  const verdict: LifecycleVerdict = { headers, deprecated: true, sunsetAt: chosen.schedule.sunsetAt };
+  if (status.status === 'removed') {
+    verdict.removed = removedError({ subject: chosen.subject ?? options.version, sunsetAt: chosen.schedule.sunsetAt, replacement, guide: chosen.migrationUrl, status: options.removedStatus ?? 410 });
+  }
+  return { verdict, until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY) };
+}
+
+function removedError(options: { subject: string; sunsetAt: number; replacement: string | undefined; guide: string; status: 410 | 404 }): VersionaryError {
+  const move = options.replacement ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.` : ` The migration guide is at ${options.guide}.`;
+  return new VersionaryError({
+    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${move}`,
+    extensions: { replacement: options.replacement ?? null, migrationGuide: options.guide, sunsetAt: formatIsoInstant(options.sunsetAt) },
+  });
+}

@@ -1,0 +1,144 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { checkLifecycleConfigShape, type LifecycleConfig, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OperationHandler } from '../operation.ts';
+import type { VersionedRequestHook } from '../versioned-api.ts';
+
+/**
+ * One call to a deprecated (or removed) version or endpoint, handed to `onUsage`.
+ *
+ * @example
+ * ```ts
+ * const call: UsageEvent = { version: 'v1', endpoint: 'GET /books', clientId: '203.0.113.7', at: Date.now() };
+ * ```
+ */
+export interface UsageEvent {
+  version: string;
+  /** Method and route template, e.g. `GET /books/{id}`. */
+  endpoint: string;
+  clientId: string;
+  at: number;
+}
+
+/**
+ * Options of the `versionary` Fastify plugin. Checked when the plugin registers: every problem is
+ * listed in one error (`INVALID_DEFINITION` when only the bundle or handlers are wrong, else
+ * `INVALID_CONFIG`), so a bad setup fails at start, never on a request.
+ *
+ * @example
+ * ```ts
+ * const options: VersionaryPluginOptions = { bundle, handlers, vendor: 'acme', lifecycle: { versions: { v1: { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', migrationUrl: '/docs/v2' } } } };
+ * ```
+ */
+export interface VersionaryPluginOptions {
+  /** The versions, from `defineVersions`. */
+  bundle: VersionBundle;
+  /** One handler per operation id of the head, written against the newest representation. */
+  handlers: Record<string, OperationHandler>;
+  /** The media-type vendor: `Accept: application/vnd.<vendor>+json; version=2`. */
+  vendor: string;
+  /** Where the API lives; defaults to `/api`. */
+  prefix?: string;
+  /** A plain lifecycle config (evaluated with the core rules) or a lifecycle source such as a storage-backed runtime. */
+  lifecycle?: LifecycleConfig | LifecycleSource;
+  /** Time for the lifecycle config; defaults to the system clock. */
+  clock?: Clock;
+  /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
+  onUsage?: (call: UsageEvent) => void;
+  /** Who is calling, for `onUsage` and handlers; defaults to the remote address. */
+  clientIdOf?: (request: FastifyRequest) => string;
+  /** Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it out. */
+  openapi?: { title: string } | false;
+  /** Serve the lifecycle document at `<prefix>/versions` (default true). */
+  versionsDocument?: boolean;
+  /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
+  problems?: boolean;
+  /** Send `api-supported-versions` and `api-deprecated-versions` on every response (default true). */
+  versionListHeaders?: boolean;
+  /** More steps that run once the version of a request is known, after the lifecycle's. */
+  onVersionedRequest?: VersionedRequestHook[];
+}
+
+/** The options with their defaults applied and the lifecycle resolved. */
+export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf'>> {
+  lifecycle: LifecycleConfig | LifecycleSource;
+  onUsage: ((call: UsageEvent) => void) | undefined;
+  clientIdOf: (request: FastifyRequest) => string;
+}
+
+/**
+ * Whether a lifecycle option is a source (it answers verdicts) rather than a plain config.
+ *
+ * @example
+ * ```ts
+ * isLifecycleSource(runtime); // true
+ * ```
+ */
+export function isLifecycleSource(value: unknown): value is LifecycleSource {
+  return typeof value === 'object' && value !== null && typeof (value as { verdict?: unknown }).verdict === 'function';
+}
+
+/**
+ * Check the plugin options and apply defaults, throwing one error that lists every problem.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolvePluginOptions({ bundle, handlers, vendor: 'acme' });
+ * ```
+ */
+export function resolvePluginOptions(options: VersionaryPluginOptions): ResolvedPluginOptions {
+  const errors: string[] = [];
+  const raw = (options ?? {}) as unknown as Record<string, unknown>;
+  const bundle = raw.bundle as VersionBundle | undefined;
+  const bundleOk = typeof bundle === 'object' && bundle !== null && Array.isArray(bundle.versions) && typeof bundle.get === 'function';
+  if (!bundleOk) errors.push('bundle must be a version bundle from defineVersions()');
+  const names = bundleOk ? bundle.versions.map((v) => v.name) : [];
+  const handlers = raw.handlers as Record<string, unknown> | undefined;
+  if (typeof handlers !== 'object' || handlers === null) errors.push('handlers must be an object of functions keyed by operation id');
+  else if (bundleOk) {
+    const ids = new Set(bundle.head.operations.map((op) => op.id));
+    const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
+    if (missing.length > 0) errors.push(`handlers lacks a function for operation(s): ${missing.join(', ')}`);
+    const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
+    if (unknown.length > 0) errors.push(`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`);
+  }
+  if (typeof raw.vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/i.test(raw.vendor)) errors.push(`vendor must be a media-type token such as "acme", not ${JSON.stringify(raw.vendor)}`);
+  const prefix = raw.prefix ?? '/api';
+  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) errors.push(`prefix must be a path such as "/api", starting with "/" and not ending with one, not ${JSON.stringify(prefix)}`);
+  const clock = raw.clock ?? { now: Date.now };
+  if (typeof (clock as Clock).now !== 'function') errors.push('clock must have a now() method returning epoch milliseconds');
+  for (const key of ['onUsage', 'clientIdOf'] as const) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'function') errors.push(`${key} must be a function`);
+  }
+  const openapi = raw.openapi ?? { title: 'API' };
+  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string')) errors.push('openapi must be { title: string } or false');
+  for (const key of ['versionsDocument', 'problems', 'versionListHeaders'] as const) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') errors.push(`${key} must be a boolean`);
+  }
+  const hooks = raw.onVersionedRequest ?? [];
+  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function')) errors.push('onVersionedRequest must be an array of functions');
+  const lifecycle = raw.lifecycle ?? {};
+  if (!isLifecycleSource(lifecycle)) errors.push(...checkLifecycleConfigShape({ config: lifecycle, versions: names }));
+  const known = Object.keys(options ?? {}).filter((key) => !optionKeys.has(key));
+  if (known.length > 0) errors.push(`unknown option(s): ${known.join(', ')}`);
+  if (errors.length > 0) {
+    // Only the bundle and its handlers wrong: a definition error, as registerVersionedApi raises.
+    const definitionOnly = errors.every((e) => e.startsWith('bundle ') || e.startsWith('handlers '));
+    throw new VersionaryError({ code: definitionOnly ? ErrorCode.InvalidDefinition : ErrorCode.InvalidConfig, detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}` });
+  }
+  return {
+    bundle: bundle!, handlers: handlers as Record<string, OperationHandler>, vendor: raw.vendor as string, prefix: prefix as string,
+    lifecycle: lifecycle as LifecycleConfig | LifecycleSource, clock: clock as Clock,
+    onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
+    clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
+    openapi: openapi as ResolvedPluginOptions['openapi'],
+    versionsDocument: raw.versionsDocument !== false, problems: raw.problems !== false, versionListHeaders: raw.versionListHeaders !== false,
+    onVersionedRequest: hooks as VersionedRequestHook[],
+  };
+}
+
+const optionKeys = new Set([
+  'bundle', 'handlers', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest',
+]);

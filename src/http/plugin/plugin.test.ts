@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import { createFixedClock } from '../../core/clock/index.ts';
+import { parseIsoInstant, type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpec } from '../../core/versions/index.ts';
+import { defineHandlers, versionary, versionRewriter, type UsageEvent, type VersionaryPluginOptions } from './index.ts';
+
+const none = { type: 'object', additionalProperties: false };
+const operations: OperationSpec[] = [
+  { id: 'notes.list', method: 'GET', path: '/notes', summary: 'List notes', query: none, responses: { 200: { description: 'Notes', schema: 'NoteList' } } },
+  { id: 'notes.pin', method: 'POST', path: '/notes/{id}/pin', summary: 'Pin a note', query: none, responses: { 200: { description: 'Pinned', schema: 'Note' } } },
+];
+const bundle = defineVersions({
+  head: {
+    schemas: {
+      Note: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer' }, text: { type: 'string' }, colour: { type: 'string' } } },
+      NoteList: { type: 'array', items: ref('Note') },
+    },
+    operations,
+  },
+  versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'Notes gain a colour.', instructions: [fieldAdded('Note', 'colour')] })] }],
+});
+const note = { id: 1, text: 'buy milk', colour: 'yellow' };
+const handlers = defineHandlers({
+  'notes.list': async () => ({ status: 200, body: [note] }),
+  'notes.pin': async () => ({ status: 200, body: note }),
+});
+const at = (iso: string) => parseIsoInstant(iso)!;
+const lifecycle: LifecycleConfig = {
+  versions: {
+    v1: { releasedAt: '2025-01-01', deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' },
+    v2: { releasedAt: '2026-01-01' },
+  },
+  endpoints: [{ version: 'v2', method: 'POST', path: '/notes/{id}/pin', deprecatedAt: '2026-02-01', sunsetAt: '2026-09-01' }],
+};
+
+async function build(options: Partial<VersionaryPluginOptions> = {}, now = at('2026-03-01')) {
+  const clock = createFixedClock(now);
+  const usage: UsageEvent[] = [];
+  const app = Fastify({ rewriteUrl: versionRewriter({ bundle, vendor: 'notes' }) });
+  await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle, clock, onUsage: (call) => usage.push(call), ...options });
+  await app.ready();
+  return { app, clock, usage };
+}
+
+test('v1 carries the deprecation headers, v2 none; calls to deprecated ones reach onUsage', async () => {
+  const { app, usage } = await build();
+  const v1 = await app.inject({ url: '/api/v1/notes' });
+  assert.equal(v1.statusCode, 200);
+  assert.deepEqual(v1.json(), [{ id: 1, text: 'buy milk' }]);
+  assert.equal(v1.headers.deprecation, '2026-01-01T00:00:00.000Z');
+  assert.equal(v1.headers.sunset, '2026-12-31T00:00:00.000Z');
+  assert.equal(v1.headers.link, '<https://notes.example/v2>; rel="deprecation", </api/v2/openapi.json>; rel="successor-version"');
+  assert.equal(v1.headers['api-deprecated-versions'], 'v1');
+  const v2 = await app.inject({ url: '/api/v2/notes' });
+  assert.equal(v2.statusCode, 200);
+  assert.equal(v2.headers.deprecation, undefined);
+  assert.equal(v2.headers.sunset, undefined);
+  assert.equal(v2.headers['api-supported-versions'], 'v2');
+  assert.deepEqual(usage.map((u) => `${u.version} ${u.endpoint}`), ['v1 GET /notes']);
+  assert.equal(usage[0]!.at, at('2026-03-01'));
+});
+
+test('Accept negotiation through the rewriter, with Vary', async () => {
+  const { app } = await build();
+  const res = await app.inject({ url: '/api/notes', headers: { accept: 'application/vnd.notes+json; version=1' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers.vary, 'Accept');
+  assert.equal(res.headers.deprecation, '2026-01-01T00:00:00.000Z');
+});
+
+test('a deprecated endpoint of a current version has its own headers', async () => {
+  const { app } = await build();
+  const res = await app.inject({ method: 'POST', url: '/api/v2/notes/1/pin' });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers.sunset, '2026-09-01T00:00:00.000Z');
+  assert.match(String(res.headers.link), /<\/api\/versions>; rel="deprecation"/);
+});
+
+test('as the clock passes the sunset: a Warning in the last 30 days, then 410 problems', async () => {
+  const { app, clock } = await build({}, at('2026-12-10'));
+  const warned = await app.inject({ url: '/api/v1/notes' });
+  assert.match(String(warned.headers.warning), /^299 - "API version v1 is deprecated and will be removed in 21 days/);
+  clock.set(at('2027-01-02'));
+  const gone = await app.inject({ url: '/api/v1/notes' });
+  assert.equal(gone.statusCode, 410);
+  assert.equal(gone.headers['content-type'], 'application/problem+json; charset=utf-8');
+  assert.equal(gone.json().code, 'VERSION_REMOVED');
+  assert.equal(gone.headers.sunset, '2026-12-31T00:00:00.000Z');
+  assert.equal((await app.inject({ url: '/api/v2/notes' })).statusCode, 200);
+});
+
+test('rfc header style: RFC 9745 Deprecation and RFC 8594 Sunset', async () => {
+  const { app } = await build({ lifecycle: { ...lifecycle, headerStyle: 'rfc' } });
+  const res = await app.inject({ url: '/api/v1/notes' });
+  assert.equal(res.headers.deprecation, `@${at('2026-01-01') / 1000}`);
+  assert.equal(res.headers.sunset, 'Thu, 31 Dec 2026 00:00:00 GMT');
+});
+
+test('OpenAPI documents per version, with deprecations marked, and the lifecycle document', async () => {
+  const { app } = await build({ openapi: { title: 'Notes' } });
+  const doc = (await app.inject({ url: '/api/v2/openapi.json' })).json();
+  assert.equal(doc.info.title, 'Notes');
+  assert.equal(doc.paths['/api/v2/notes/{id}/pin'].post.deprecated, true);
+  assert.equal(doc.paths['/api/v2/notes'].get.deprecated, undefined);
+  const versions = (await app.inject({ url: '/api/versions' })).json();
+  assert.deepEqual(versions.versions.map((v: { name: string; status: string }) => `${v.name}:${v.status}`), ['v1:ending_soon', 'v2:not_deprecated']);
+});
+
+test('problems: unknown version, unknown route and bad Accept are RFC 9457 4xx', async () => {
+  const { app } = await build();
+  const unknown = await app.inject({ url: '/api/v9/notes' });
+  assert.equal(unknown.statusCode, 404);
+  assert.equal(unknown.json().code, 'VERSION_UNKNOWN');
+  const bad = await app.inject({ url: '/api/notes', headers: { accept: 'application/vnd.notes+json; version=banana' } });
+  assert.ok(bad.statusCode >= 400 && bad.statusCode < 500);
+  assert.equal(bad.headers['content-type'], 'application/problem+json; charset=utf-8');
+  const method = await app.inject({ method: 'DELETE', url: '/api/v2/notes' });
+  assert.equal(method.statusCode, 405);
+});
+
+test('a lifecycle source (such as a storage-backed runtime) replaces the config', async () => {
+  const source: LifecycleSource = {
+    verdict: ({ version }): LifecycleVerdict => (version === 'v2' ? { headers: { Deprecation: '@1' }, deprecated: true, sunsetAt: 0 } : { headers: {}, deprecated: false }),
+  };
+  const { app } = await build({ lifecycle: source });
+  assert.equal((await app.inject({ url: '/api/v2/notes' })).headers.deprecation, '@1');
+  assert.equal((await app.inject({ url: '/api/v1/notes' })).headers.deprecation, undefined);
+});
+
+test('bad options fail at registration with every problem listed', async () => {
+  const app = Fastify();
+  const bad = {
+    bundle, vendor: 'no spaces please', prefix: 'api/', clientIdOf: 'me', colour: 'red',
+    handlers: { 'notes.list': handlers['notes.list'], 'notes.archive': handlers['notes.list'] },
+    lifecycle: { versions: { v1: { sunsetAt: 'next week', migrationUrl: 7 }, v7: {} }, endpoints: [{ version: 'v3', method: 'GET', path: '/x', sunsetAt: '2026-01-01' }], headerStyle: 'loud' },
+  } as unknown as VersionaryPluginOptions;
+  await assert.rejects(async () => {
+    await app.register(versionary, bad);
+    await app.ready();
+  }, (error: Error & { code?: string }) => {
+    for (const part of [
+      'handlers lacks a function for operation(s): notes.pin', 'handlers names operation(s) the bundle does not declare: notes.archive',
+      'vendor must be a media-type token', 'prefix must be a path such as "/api"', 'clientIdOf must be a function',
+      'lifecycle.versions.v1.sunsetAt must be an ISO 8601 date', 'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
+      'lifecycle.versions.v1.migrationUrl must be a string', 'lifecycle.versions.v7: v7 has no code', 'lifecycle.endpoints[0].version "v3" is not a version',
+      'lifecycle.endpoints[0].deprecatedAt is required', 'lifecycle.headerStyle must be "iso" or "rfc"', 'unknown option(s): colour',
+    ]) assert.ok(error.message.includes(part), `missing "${part}" in:\n${error.message}`);
+    return /13 problem\(s\)/.test(error.message);
+  });
+});
+
+test('a lifecycle that breaks a policy rule fails at registration', async () => {
+  const app = Fastify();
+  const tooShort: LifecycleConfig = { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-01-15', migrationUrl: 'https://notes.example/v2' } } };
+  await assert.rejects(async () => {
+    await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle: tooShort, clock: createFixedClock(at('2026-01-02')) });
+    await app.ready();
+  }, /notice/i);
+});

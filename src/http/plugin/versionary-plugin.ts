@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createConfigLifecycle, formatIsoInstant, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import { resolveVersion } from '../../core/negotiation/index.ts';
+import { toOpenApiDocument } from '../../core/versions/index.ts';
+import { installProblemHandling } from '../problem-handling.ts';
+import { registerVersionedApi, type VersionedRequestHook } from '../versioned-api.ts';
+import { isLifecycleSource, resolvePluginOptions, type ResolvedPluginOptions, type VersionaryPluginOptions } from './options.ts';
+
+async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginOptions): Promise<void> {
+  const o = resolvePluginOptions(options);
+  const { bundle, prefix, vendor, clock } = o;
+  const lifecycle: LifecycleSource = isLifecycleSource(o.lifecycle)
+    ? o.lifecycle
+    : createConfigLifecycle({ config: o.lifecycle, clock, prefix, versions: bundle.versions.map((v) => v.name) });
+  if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings)) {
+    for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>) app.log.warn({ rule: warning.rule }, warning.detail);
+  }
+  if (o.problems) {
+    // A version the lifecycle still knows but the bundle no longer has answers with its removal.
+    const removedVersion = (name: string) => (bundle.get(name) || !lifecycle.versions?.().some((v) => v.name === name)
+      ? undefined
+      : lifecycle.verdict({ version: name, method: 'GET', path: '/' }).removed);
+    installProblemHandling(app, { bundle, prefix, vendor, removedVersion });
+  }
+  if (o.versionListHeaders && lifecycle.listHeaders) {
+    const list = lifecycle.listHeaders.bind(lifecycle);
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(list());
+    });
+  }
+  registerVersionedApi(app, {
+    bundle, handlers: o.handlers, prefix, vendor, clientIdOf: o.clientIdOf,
+    onVersionedRequest: [lifecycleStep(o, lifecycle), ...o.onVersionedRequest],
+  });
+  if (o.openapi) registerOpenApiRoutes(app, { ...o, title: o.openapi.title, lifecycle });
+  const document = lifecycle.document?.bind(lifecycle);
+  if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
+}
+
+/** Deprecation headers on every call of a deprecated version or endpoint, usage, then 410 after the sunset. */
+function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
+  return ({ request, reply, version, operation }) => {
+    const verdict = lifecycle.verdict({ version: version.name, method: operation.method, path: operation.path });
+    if (!verdict.deprecated) return;
+    o.onUsage?.({ version: version.name, endpoint: `${operation.method} ${operation.path}`, clientId: o.clientIdOf(request), at: o.clock.now() });
+    reply.headers(verdict.headers);
+    if (verdict.removed) throw verdict.removed;
+  };
+}
+
+function registerOpenApiRoutes(app: FastifyInstance, o: ResolvedPluginOptions & { title: string; lifecycle: LifecycleSource }): void {
+  const supported = o.bundle.versions.map((v) => v.name);
+  for (const version of o.bundle.versions) {
+    app.get(`${o.prefix}/${version.name}/openapi.json`, async (request) => {
+      resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
+      // Built per request: deprecations and sunsets can change while the service runs.
+      return toOpenApiDocument({
+        version, title: o.title, basePath: `${o.prefix}/${version.name}`,
+        annotate: (op) => {
+          const verdict = o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
+          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
+        },
+      });
+    });
+  }
+}
+
+/**
+ * The Versionary Fastify plugin: every operation of every version as its own validated route,
+ * version negotiation, RFC 9457 problems, lifecycle headers (`Deprecation`, `Sunset`, `Link`,
+ * `Warning`), 410 after the sunset, a usage callback, and each version's OpenAPI document.
+ * Options are checked at registration; a bad option fails `register` with every problem listed.
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify';
+ * import { versionary, versionRewriter } from 'versionary/fastify';
+ *
+ * const app = Fastify({ rewriteUrl: versionRewriter({ bundle, vendor: 'acme' }) });
+ * await app.register(versionary, { bundle, handlers, vendor: 'acme', lifecycle: { versions: { v1: { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', migrationUrl: 'https://acme.example/v2' } } } });
+ * ```
+ */
+export const versionary = fp(versionaryPlugin, { fastify: '5.x', name: 'versionary' });

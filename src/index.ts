@@ -1,0 +1,40 @@
+// The public entry point `versionary`: the framework-free core. Everything not exported here (or
+// from `versionary/fastify` and `versionary/client`) is internal and may change in any release.
+export type { Clock } from './core/clock/index.ts';
+export { createFixedClock } from './core/clock/index.ts';
+export { ErrorCode, VersionaryError, isVersionaryError } from './core/errors/index.ts';
+export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts';
+
+// Versions and changes.
+export {
+  defineVersions, defineVersionChange, endpointAdded, enumValuesAdded, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced,
+  ref, toOpenApiDocument,
+} from './core/versions/index.ts';
+export type {
+  ApiVersion, DefineVersionsOptions, HeadDefinition, HttpMethod, Instruction, JsonSchema, OperationSpec, ResponseSpec, SchemaMap,
+  ToOpenApiOptions, VersionBundle, VersionChange, VersionDeclaration,
+} from './core/versions/index.ts';
+export { parseAccept, resolveVersion } from './core/negotiation/index.ts';
+export type { AcceptInfo, ResolvedVersion } from './core/negotiation/index.ts';
+
+// Lifecycle.
+export {
+  buildLifecycleDocument, checkDeprecationStatus, checkLifecycleConfig, checkLifecycleConfigShape, createConfigLifecycle, deprecationHeaders,
+  evaluateVerdict, formatIsoInstant, parseIsoInstant, scheduleDeprecation, versionListHeaders, DAY_MS, MONTH_MS,
+} from './core/lifecycle/index.ts';
+export type {
+  Audience, ConfigLifecycleOptions, DeprecationHeaderStyle, DeprecationReason, DeprecationSchedule, DeprecationStatus, EndpointLifecycleConfig,
+  InstantInput, LifecycleConfig, LifecycleDocument, LifecycleSource, LifecycleVerdict, LifecycleVersion, PolicyWarning, VersionLifecycleConfig,
+} from './core/lifecycle/index.ts';
+
+// Compatibility.
+export { diffOpenApi, formatJson, formatMarkdown, formatText, summarize } from './core/compat/index.ts';
+export type { Change, ChangeLevel, ChangeSummary, DiffOpenApiOptions, DiffResult } from './core/compat/index.ts';
+
+// Migration guides.
+export { createMigrationGuide, toHtml, toJson, toMarkdown } from './core/guide/index.ts';
+export type { MigrationGuide, MigrationGuideOptions } from './core/guide/index.ts';
+
+// OpenAPI style lint.
+export { lintOpenApi } from './core/lint/index.ts';
+export type { LintFinding, LintOptions } from './core/lint/index.ts';

@@ -1,0 +1,21 @@
+import type { ChangeFeed } from '../ports/index.ts';
+import { createChangeListeners } from './listeners.ts';
+
+/**
+ * The change feed of a single process (SQLite): a publish calls this process's subscribers, at once.
+ *
+ * @example
+ * ```ts
+ * const feed = createInProcessChangeFeed();
+ * feed.subscribe('lifecycle', () => void runtime.refresh());
+ * ```
+ */
+export function createInProcessChangeFeed(): ChangeFeed {
+  const listeners = createChangeListeners();
+  return {
+    publish: async (topic) => listeners.emit(topic),
+    subscribe: listeners.subscribe,
+    health: () => ({ healthy: true, transport: 'in-process', unhealthySince: null }),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { ChangeListener } from '../ports/index.ts';
+
+/** The subscriber registry every change-feed adapter shares. */
+export interface ChangeListeners {
+  /** This process's id: messages it sent come back over the transport and are skipped. */
+  origin: string;
+  subscribe(topic: string, listener: ChangeListener): () => void;
+  /** Call the topic's listeners; a throwing listener does not stop the others. */
+  emit(topic: string): void;
+  /** Call every listener once: after a reconnect, when messages may have been missed. */
+  emitAll(): void;
+  /** A message from the transport: `{"topic":…,"origin":…}`; our own echoes and junk are ignored. */
+  receive(payload: string): void;
+  encode(topic: string): string;
+}
+
+/**
+ * Build the listener registry of a change feed.
+ *
+ * @example
+ * ```ts
+ * const listeners = createChangeListeners({ onError: (e) => log.error({ err: e }, 'listener failed') });
+ * ```
+ */
+export function createChangeListeners(options: { onError?: (error: unknown) => void } = {}): ChangeListeners {
+  const origin = randomUUID();
+  const byTopic = new Map<string, Set<ChangeListener>>();
+  const call = (listener: ChangeListener) => {
+    try {
+      listener();
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+  const emit = (topic: string) => {
+    for (const listener of byTopic.get(topic) ?? []) call(listener);
+  };
+  return {
+    origin,
+    subscribe(topic, listener) {
+      const set = byTopic.get(topic) ?? new Set();
+      set.add(listener);
+      byTopic.set(topic, set);
+      return () => void set.delete(listener);
+    },
+    emit,
+    emitAll: () => {
+      for (const set of byTopic.values()) for (const listener of set) call(listener);
+    },
+    receive(payload) {
+      try {
+        const message = JSON.parse(payload) as { topic?: unknown; origin?: unknown };
+        if (typeof message.topic === 'string' && message.origin !== origin) emit(message.topic);
+      } catch {
+        // Not ours: another program on the channel. Nothing to reload.
+      }
+    },
+    encode: (topic) => JSON.stringify({ topic, origin }),
+  };
+}

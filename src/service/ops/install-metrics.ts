@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceMetrics } from './metrics.ts';
+
+/** Options for {@link installMetrics}. */
+export interface InstallMetricsOptions {
+  metrics: ServiceMetrics;
+  /** Version names that may appear as a label; anything else is `none`, so a scanner cannot grow the label set. */
+  versions: () => string[];
+  /** Serve `GET /metrics` on this app (it needs an admin key: the caller's authorization says so). */
+  route: boolean;
+}
+
+const versionOfRoute = /^\/api\/(v[0-9]{1,4})(?:\/|$)/;
+
+/**
+ * Count every response: by method, route template (never the raw URL, whose ids would make one
+ * series per resource), API version and status; time it; count deprecated calls (a `Deprecation`
+ * header went out), calls refused after their sunset and rate-limit refusals.
+ *
+ * @example
+ * ```ts
+ * installMetrics(app, { metrics, versions: () => ['v1', 'v2'], route: true });
+ * ```
+ */
+export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
+  const { metrics } = options;
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const known = new Set(options.versions());
+    const named = versionOfRoute.exec(route)?.[1] ?? versionOfRoute.exec(request.url)?.[1];
+    const version = named && known.has(named) ? named : 'none';
+    const status = reply.statusCode;
+    const labels = { method: request.method, route, version, status: String(status) };
+    metrics.requests.inc(labels);
+    metrics.duration.observe(labels, reply.elapsedTime / 1000);
+    if (reply.getHeader('deprecation') !== undefined && version !== 'none') metrics.deprecatedCalls.inc({ version });
+    if (status === 410) metrics.removedCalls.inc({ version });
+    if (status === 429) metrics.rateLimitRejections.inc({ policy: policyOf(reply.getHeader('ratelimit-policy')) });
+  });
+  if (!options.route) return;
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+  });
+}
+
+function policyOf(header: unknown): string {
+  const match = typeof header === 'string' ? /^"([a-z]{1,16})"/.exec(header) : null;
+  return match?.[1] ?? 'default';
+}

@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import { createChangeListeners } from '../../service/change-feed/listeners.ts';
+import type { ChangeFeed } from '../../service/ports/index.ts';
+
+/** Options for {@link createRedisChangeFeed}. */
+export interface RedisChangeFeedOptions {
+  /** The shared client, used to publish; a duplicate of it subscribes. The caller closes it. */
+  redis: Redis;
+  /** The pub/sub channel; instances of one deployment share it. */
+  channel: string;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/**
+ * A change feed over Redis pub/sub. The subscriber connection reconnects by itself (ioredis
+ * resubscribes); while it is down the feed reports itself unhealthy, and on its return every
+ * subscriber is called, since messages published meanwhile are lost.
+ *
+ * @example
+ * ```ts
+ * const feed = createRedisChangeFeed({ redis, channel: 'versionary:changes', log });
+ * ```
+ */
+export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFeed {
+  const { channel, log } = options;
+  const listeners = createChangeListeners({ onError: (error) => log.warn({ err: error }, 'change listener failed') });
+  const subscriber = options.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: false, lazyConnect: false });
+  let unhealthySince: number | null = Date.now();
+  let readyOnce = false;
+  let reported = false;
+  subscriber.on('error', (error: Error) => {
+    if (unhealthySince === null) unhealthySince = Date.now();
+    // Once per outage: ioredis reports every failed reconnection attempt.
+    if (reported) return;
+    reported = true;
+    log.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'change feed (Redis) error');
+  });
+  subscriber.on('close', () => {
+    if (unhealthySince === null) {
+      unhealthySince = Date.now();
+      log.warn({}, 'change feed (Redis) disconnected; reconnecting');
+    }
+  });
+  subscriber.on('message', (from: string, message: string) => { if (from === channel) listeners.receive(message); });
+  const onSubscribed = () => {
+    if (readyOnce) {
+      log.info({}, 'change feed (Redis) reconnected');
+      listeners.emitAll();
+    }
+    readyOnce = true;
+    reported = false;
+    unhealthySince = null;
+  };
+  // Subscribe on every (re)connection: messages flow only once SUBSCRIBE is acknowledged.
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(onSubscribed, (error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'change feed (Redis) cannot subscribe yet'));
+  });
+
+  return {
+    async publish(topic) {
+      listeners.emit(topic);
+      await options.redis.publish(channel, listeners.encode(topic)).catch((error: unknown) => {
+        log.warn({ err: error, topic }, 'change not sent; other instances pick it up at their next reconcile');
+      });
+    },
+    subscribe: listeners.subscribe,
+    health: () => ({ healthy: unhealthySince === null, transport: 'redis', unhealthySince }),
+    async close() {
+      subscriber.disconnect();
+    },
+  };
+}
