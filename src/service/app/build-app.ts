@@ -19,6 +19,7 @@ import { createJwtVerifier } from '../auth/jwt.ts';
 import { clientIdOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
+import { createApiKeyCache } from '../auth/key-cache.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
@@ -108,7 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.headers(runtime.listHeaders());
   });
   const jwt = config.jwt ? await createJwtVerifier(config.jwt, () => clock.now()) : undefined;
-  installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
+  installAuthentication(app, { apiKeys: storage.apiKeys, keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }), ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
   installRateLimit(app, { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock });
   installAuthorization(app, { requirement: requiredRole });
