@@ -4,6 +4,7 @@
  * `BENCH_CONFIG`; it seeds `BENCH_SEED` users and creates the API keys of `BENCH_KEYS` before it
  * listens, then speaks the protocol of `protocol.ts` over IPC.
  *
+ * `BENCH_REDIS_URL` keeps the rate-limit counters in Redis.
  * `BENCH_RECORD_USAGE=off` builds the app with `recordUsage: false`, to measure what recording costs.
  */
 import { rmSync } from 'node:fs';
@@ -11,6 +12,8 @@ import { buildApp } from '../../src/service/app/build-app.ts';
 import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import { loadConfig } from '../../src/service/config/load-config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
+import { createRedisRateLimitStore } from '../../src/storage/redis/redis-rate-limit-store.ts';
+import { Redis } from 'ioredis';
 import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
 
@@ -38,7 +41,11 @@ const keys: Record<string, string> = {};
 for (const spec of JSON.parse(env.BENCH_KEYS ?? '[]') as BenchKeySpec[]) {
   keys[spec.name] = (await createApiKey({ store: storage.apiKeys, name: spec.name, roles: spec.roles, now: clock.now() })).key;
 }
-const app = await buildApp({ config, storage, clock, ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
+// `BENCH_REDIS_URL`: rate-limit counters in Redis (a unique prefix), to price the round trip.
+const redis = env.BENCH_REDIS_URL ? new Redis(env.BENCH_REDIS_URL) : undefined;
+const prefix = `vbench:${process.pid}:${Date.now()}:`;
+const rateLimitStore = redis ? createRedisRateLimitStore({ redis, prefix }) : undefined;
+const app = await buildApp({ config, storage, clock, ...(rateLimitStore ? { rateLimitStore } : {}), ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 serveIpc({
@@ -48,6 +55,11 @@ serveIpc({
   stop: async () => {
     await app.close();
     await storage.close();
+    if (redis) {
+      const left = await redis.keys(`${prefix}*`);
+      if (left.length > 0) await redis.del(...left);
+      await redis.quit();
+    }
     if (databasePath !== ':memory:') for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
   },
 });
