@@ -15,6 +15,7 @@ export const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
   http: async () => (await import('./http.ts')).benchHttp(),
   load: async () => (await import('./load.ts')).benchLoad(),
+  sqlite: async () => (await import('./sqlite-drivers.ts')).benchSqliteDrivers(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
