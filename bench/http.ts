@@ -77,6 +77,7 @@ export async function benchHttp(): Promise<BenchReport> {
   const plugin = await spawnServer({ kind: 'plugin', env: { BENCH_SEED: String(seeded) } });
   const on = await spawnServer({ kind: 'service', env: serviceEnv('on', 'on'), ...(profileDir ? { profileDir } : {}) });
   const off = await spawnServer({ kind: 'service', env: serviceEnv('off', 'off') });
+  const logged = await spawnServer({ kind: 'service', env: serviceEnv('logged', 'on', { BENCH_LOG_LEVEL: 'info' }), discardStdout: true });
   const redis = redisUrl ? await spawnServer({ kind: 'service', env: serviceEnv('redis', 'on', { BENCH_REDIS_URL: redisUrl }) }) : undefined;
   const runs: Record<string, Measured[]> = {};
   const usageRuns: { on: Measured[]; off: Measured[] } = { on: [], off: [] };
@@ -98,10 +99,11 @@ export async function benchHttp(): Promise<BenchReport> {
       usageRuns.off.push(await runCase(off, cases.c, `${note}, usage recording off`));
       push('d', await runCase(on, cases.d, note));
       push('e', await runCase(on, cases.e, note));
+      push('bLog', await runCase(logged, cases.b, `${note}, request log on`));
       if (redis) push('bRedis', await runCase(redis, cases.b, `${note}, Redis rate limit`));
     }
   } finally {
-    await Promise.all([bare.stop(), plugin.stop(), on.stop(), off.stop(), redis?.stop()]);
+    await Promise.all([bare.stop(), plugin.stop(), on.stop(), off.stop(), logged.stop(), redis?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
   const results = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, median(list)]));
@@ -185,8 +187,8 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
   log('\nhttp targets');
   for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
   // The ratio column compares each case with what the issue's targets compare it with.
-  const base: Record<string, string> = { a2v1: 'a2v2', c: 'b', bRedis: 'b' };
-  const labels: Record<string, string> = { ...Object.fromEntries(Object.entries(cases).map(([id, c]) => [id, c.label])), bRedis: '(b) with the rate limit in Redis' };
+  const base: Record<string, string> = { a2v1: 'a2v2', c: 'b', bRedis: 'b', bLog: 'b' };
+  const labels: Record<string, string> = { ...Object.fromEntries(Object.entries(cases).map(([id, c]) => [id, c.label])), bRedis: '(b) with the rate limit in Redis', bLog: '(b) with the request log on (pino, info, to /dev/null)' };
   const row = (id: string, label: string, m: Measured) => ({
     case: label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99),
     'vs (a)': round(m.rps / ceiling), ratio: `${round(m.rps / r(base[id] ?? 'a').rps)} of ${base[id] ?? 'a'}`,

@@ -4,6 +4,7 @@
  * `BENCH_CONFIG`; it seeds `BENCH_SEED` users and creates the API keys of `BENCH_KEYS` before it
  * listens, then speaks the protocol of `protocol.ts` over IPC.
  *
+ * `BENCH_LOG_LEVEL=info` turns the request log on (the parent sends it to /dev/null), to price it.
  * `BENCH_REDIS_URL` keeps the rate-limit counters in Redis.
  * `BENCH_RECORD_USAGE=off` builds the app with `recordUsage: false`, to measure what recording costs.
  */
@@ -22,7 +23,7 @@ const databasePath = env.BENCH_DB ?? ':memory:';
 const configFile = 'bench-config.json';
 const config = loadConfig({
   env: {
-    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1',
     VERSIONARY_ADMIN_KEY: env.BENCH_ADMIN_KEY ?? 'bench-admin-key-0123456789', VERSIONARY_CONFIG: configFile,
   },
   readFile: (path) => {
