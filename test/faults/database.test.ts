@@ -34,7 +34,7 @@ describe('database faults', { timeout: 300_000 }, () => {
     VERSIONARY_DB_CONNECT_TIMEOUT_MS: '1000', VERSIONARY_DB_STATEMENT_TIMEOUT_MS: '1000',
   });
 
-  it('database down: 503 problems with Retry-After, /readyz fails, the process lives, and it all comes back by itself', { timeout: 90_000 }, async () => {
+  it('database down: 503 problems with Retry-After, /readyz fails, the process lives, and it all comes back by itself', { timeout: 90_000 }, async (t) => {
     const service = await spawnService({ env: envFor(db.url, 'down') });
     try {
       const acknowledged: number[] = [];
@@ -59,6 +59,7 @@ describe('database faults', { timeout: 300_000 }, () => {
         assert.ok(problem.requestId);
         assert.ok(Number(res.headers.get('retry-after')) > 0);
         assert.ok(ms < 5000, `answered after ${ms} ms`);
+        if (i === 0) t.diagnostic(`first write with the database down answered 503 after ${ms} ms`);
       }
       // A deprecated call answered 503 is still a call to count.
       const refused = await fetch(`${service.base}/api/v1/users`, { headers: admin });
@@ -71,6 +72,7 @@ describe('database faults', { timeout: 300_000 }, () => {
 
       await db.start();
       const back = await eventually(async () => (await fetch(`${service.base}/api/v2/users`, { headers: admin })).status === 200, 20_000);
+      t.diagnostic(`service resumed ${back} ms after the database returned`);
       assert.ok(back <= 5000, `service resumed ${back} ms after the database returned`);
       await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 200, 5000);
       // The LISTEN connection is back too (it reconnects with backoff capped at 5 s).
@@ -104,7 +106,7 @@ describe('database faults', { timeout: 300_000 }, () => {
     }
   });
 
-  it('a frozen database gives bounded 503s, not a pile-up, and the service recovers when it thaws', { timeout: 90_000 }, async () => {
+  it('a frozen database gives bounded 503s, not a pile-up, and the service recovers when it thaws', { timeout: 90_000 }, async (t) => {
     const proxy = await startFreezingProxy(db.port);
     const service = await spawnService({ env: envFor(`postgres://postgres@127.0.0.1:${proxy.port}/postgres`, 'frozen') });
     try {
@@ -112,9 +114,11 @@ describe('database faults', { timeout: 300_000 }, () => {
       proxy.freeze();
       const { value: statuses, ms } = await timed(() => Promise.all(Array.from({ length: 30 }, () => fetch(`${service.base}/api/v2/users`, { headers: admin }).then((r) => r.status))));
       assert.deepEqual([...new Set(statuses)], [503]);
+      t.diagnostic(`30 concurrent requests on a frozen database: all 503 in ${ms} ms`);
       assert.ok(ms < 15_000, `30 requests answered in ${ms} ms`);
       proxy.thaw();
       const back = await eventually(async () => (await fetch(`${service.base}/api/v2/users`, { headers: admin })).status === 200, 20_000);
+      t.diagnostic(`resumed ${back} ms after the thaw`);
       assert.ok(back <= 5000, `resumed ${back} ms after the thaw`);
     } finally {
       await service.stop();
@@ -122,7 +126,7 @@ describe('database faults', { timeout: 300_000 }, () => {
     }
   });
 
-  it('starting while the database is down: alive, not ready, 503 problems; ready once it comes', { timeout: 90_000 }, async () => {
+  it('starting while the database is down: alive, not ready, 503 problems; ready once it comes', { timeout: 90_000 }, async (t) => {
     await db.stop();
     const service = await spawnService({ env: envFor(db.url, 'late'), waitReady: false });
     try {
@@ -137,6 +141,7 @@ describe('database faults', { timeout: 300_000 }, () => {
       assert.equal(service.child.exitCode, null, 'still retrying, not exited');
       await db.start();
       const ms = await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 200, 20_000);
+      t.diagnostic(`ready ${ms} ms after the database came`);
       assert.ok(ms <= 7000, `ready ${ms} ms after the database came`);
       assert.equal((await fetch(`${service.base}/api/v2/users`, { headers: admin })).status, 200);
       assert.match(service.output(), /database unreachable; retrying/);

@@ -50,6 +50,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let server: ChildProcess | undefined;
   const start = async () => {
+    if (server && server.exitCode === null) return;
     server = run(`${pgBin}/postgres`, ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100']);
     server.stdout!.resume();
     server.stderr!.resume();
@@ -96,6 +97,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let server: ChildProcess | undefined;
   const start = async () => {
+    if (server && server.exitCode === null) return;
     server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) {
       const up = await new Promise<boolean>((resolve) => {

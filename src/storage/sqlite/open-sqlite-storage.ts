@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../service/ports/index.ts';
 import { createMigrationProvider } from '../kysely/migrations.ts';
 import { createPostStore } from '../kysely/post-store.ts';
@@ -11,6 +11,7 @@ import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { guardStores } from '../guard/transient-errors.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -42,8 +43,13 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     await db.destroy();
     throw error;
   }
+  // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
+  const stores = guardStores({
+    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+  });
   return {
-    db, users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db),
+    db, ...stores,
+    ping: async () => { await sql`SELECT 1`.execute(db); },
     close: () => db.destroy(),
   };
 }
