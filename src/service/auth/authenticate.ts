@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ApiKeyStore } from '../ports/index.ts';
-import { hashKey, verifyApiKey } from './api-keys.ts';
+import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import { principalOf, setPrincipal, type Principal, type Role } from './principal.ts';
@@ -45,13 +45,15 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   });
 
   async function verify(credential: string): Promise<Principal | undefined> {
-    if (admin && timingSafeEqual(createHash('sha256').update(credential).digest(), admin)) {
+    // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
+    const digest = createHash('sha256').update(credential).digest();
+    if (admin && timingSafeEqual(digest, admin)) {
       return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
     }
     if (credential.startsWith('vk_')) {
-      if (!keyCache) return verifyApiKey({ store: options.apiKeys, key: credential });
-      const digest = hashKey(credential);
-      return keyCache.lookup(digest, () => verifyApiKey({ store: options.apiKeys, key: credential, digest }));
+      const hex = digest.toString('hex');
+      const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
+      return keyCache ? keyCache.lookup(hex, check) : check();
     }
     if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential);
     return undefined;

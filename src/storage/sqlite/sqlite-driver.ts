@@ -32,6 +32,7 @@ export function openSqliteDriver(options: { driver: SqliteDriverName; path: stri
 }
 
 interface NodeStatement {
+  get(...parameters: unknown[]): unknown;
   all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   iterate(...parameters: unknown[]): IterableIterator<unknown>;
@@ -50,6 +51,7 @@ function openNodeSqlite(path: string): OpenedSqlite {
       return {
         reader: statement.columns().length > 0,
         all: (parameters) => statement.all(...parameters),
+        get: (parameters: ReadonlyArray<unknown>) => statement.get(...parameters),
         run: (parameters) => {
           const { changes, lastInsertRowid } = statement.run(...parameters);
           return { changes, lastInsertRowid };

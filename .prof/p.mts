@@ -1,0 +1,17 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { spawnServer } from '/work/wt/perf/bench/servers/spawn-server.ts';
+const dir = mkdtempSync(join(tmpdir(), 'vprof-'));
+const kind = (process.env.KIND ?? 'service') as 'service';
+const extra = process.env.EXTRA ? JSON.parse(process.env.EXTRA) : {};
+const server = await spawnServer({ kind, profileDir: process.env.PROF_DIR!, env: { BENCH_DB: join(dir, 'x.db'), BENCH_SEED: '1000', BENCH_CONFIG: JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } }), BENCH_KEYS: JSON.stringify([{ name: 'bench', roles: ['read', 'write'] }]), ...extra } });
+const headers = server.keys.bench ? { authorization: `Bearer ${server.keys.bench}` } : {};
+const path = process.env.PATHV ?? '/api/v2/users/';
+let n = 0;
+const cpu0 = await server.cpuMicros();
+const r = await autocannon({ url: server.url, connections: 50, duration: Number(process.env.SECS ?? 8), headers, requests: [{ setupRequest: (q) => ({ ...q, path: `${path}${1 + ((n++ * 7919) % 1000)}` }) }] });
+const cpu1 = await server.cpuMicros();
+console.log('rps', Math.round(r.requests.average), 'non2xx', r.non2xx, 'cpu µs/req', Math.round((cpu1 - cpu0) / r.requests.total));
+await server.stop();
