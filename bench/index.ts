@@ -16,6 +16,8 @@ export const parts: Record<string, BenchPart> = {
   http: async () => (await import('./http.ts')).benchHttp(),
   load: async () => (await import('./load.ts')).benchLoad(),
   usage: async () => (await import('./usage.ts')).benchUsage(),
+  sqlite: async () => (await import('./sqlite-drivers.ts')).benchSqliteDrivers(),
+  cluster: async () => (await import('./cluster.ts')).benchCluster(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');

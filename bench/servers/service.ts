@@ -4,6 +4,8 @@
  * `BENCH_CONFIG`; it seeds `BENCH_SEED` users and creates the API keys of `BENCH_KEYS` before it
  * listens, then speaks the protocol of `protocol.ts` over IPC.
  *
+ * `BENCH_LOG_LEVEL=info` turns the request log on (the parent sends it to /dev/null), to price it.
+ * `BENCH_REDIS_URL` keeps the rate-limit counters in Redis.
  * `BENCH_RECORD_USAGE=off` builds the app with `recordUsage: false`, to measure what recording costs.
  */
 import { rmSync } from 'node:fs';
@@ -11,6 +13,8 @@ import { buildApp } from '../../src/service/app/build-app.ts';
 import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import { loadConfig } from '../../src/service/config/load-config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
+import { createRedisRateLimitStore } from '../../src/storage/redis/redis-rate-limit-store.ts';
+import { Redis } from 'ioredis';
 import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
 
@@ -19,7 +23,7 @@ const databasePath = env.BENCH_DB ?? ':memory:';
 const configFile = 'bench-config.json';
 const config = loadConfig({
   env: {
-    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1',
     VERSIONARY_ADMIN_KEY: env.BENCH_ADMIN_KEY ?? 'bench-admin-key-0123456789', VERSIONARY_CONFIG: configFile,
   },
   readFile: (path) => {
@@ -38,7 +42,11 @@ const keys: Record<string, string> = {};
 for (const spec of JSON.parse(env.BENCH_KEYS ?? '[]') as BenchKeySpec[]) {
   keys[spec.name] = (await createApiKey({ store: storage.apiKeys, name: spec.name, roles: spec.roles, now: clock.now() })).key;
 }
-const app = await buildApp({ config, storage, clock, ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
+// `BENCH_REDIS_URL`: rate-limit counters in Redis (a unique prefix), to price the round trip.
+const redis = env.BENCH_REDIS_URL ? new Redis(env.BENCH_REDIS_URL) : undefined;
+const prefix = `vbench:${process.pid}:${Date.now()}:`;
+const rateLimitStore = redis ? createRedisRateLimitStore({ redis, prefix }) : undefined;
+const app = await buildApp({ config, storage, clock, ...(rateLimitStore ? { rateLimitStore } : {}), ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 serveIpc({
@@ -48,6 +56,11 @@ serveIpc({
   stop: async () => {
     await app.close();
     await storage.close();
+    if (redis) {
+      const left = await redis.keys(`${prefix}*`);
+      if (left.length > 0) await redis.del(...left);
+      await redis.quit();
+    }
     if (databasePath !== ':memory:') for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
   },
 });

@@ -8,12 +8,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Options for {@link spawnServer}. */
 export interface SpawnServerOptions {
-  /** `service` (the reference service over SQLite) or `bare` (the Fastify ceiling). */
-  kind: 'service' | 'bare';
+  /** `service` (the reference service over SQLite), `bare` (the Fastify ceiling) or `plugin` (the library alone, case a2). */
+  kind: 'service' | 'bare' | 'plugin' | 'cluster';
   /** Extra environment: `BENCH_CONFIG`, `BENCH_SEED`, `BENCH_KEYS`, `BENCH_DB`, `BENCH_RECORD_USAGE`. */
   env?: Record<string, string>;
   /** Write a V8 CPU profile (`--cpu-prof`) into this directory when the server stops. */
   profileDir?: string;
+  /** Send the server's stdout (its log lines) to /dev/null. */
+  discardStdout?: boolean;
 }
 
 /** A server running in a child process. */
@@ -47,7 +49,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
     mkdirSync(options.profileDir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', options.profileDir);
   }
-  const child = fork(join(here, `${options.kind}.ts`), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(here, `${options.kind}.ts`), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', options.discardStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = await nextMessage(child, 'ready', exited);
   const ask = async <T extends ChildMessage['type']>(message: ParentMessage, type: T) => {

@@ -24,6 +24,7 @@ import { createJwtVerifier } from '../auth/jwt.ts';
 import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { registerEndpointAdminRoutes } from '../admin/endpoint-routes.ts';
 import { registerVersionAdminRoutes } from '../admin/version-routes.ts';
+import { createApiKeyCache } from '../auth/key-cache.ts';
 import { registerLifecycleRoutes } from '../lifecycle/routes.ts';
 import { installRemovedVersionGate, removedDocumentInfo } from '../lifecycle/removed-gate.ts';
 import { registerPortal } from '../portal/index.ts';
@@ -133,7 +134,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const limits = { settings: rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock };
   // Before authentication: anonymous traffic and addresses over their budget cost no database read.
   installAddressRateLimit(app, limits);
-  installAuthentication(app, { apiKeys: storage.apiKeys, ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
+  installAuthentication(app, { apiKeys: storage.apiKeys, keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }), ...(jwt ? { jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}) });
   // Between authentication and authorization, so failed credentials are counted (per IP) too.
   installRateLimit(app, limits);
   installAuthorization(app, { requirement: requiredRole });

@@ -41,11 +41,11 @@ export function hashKey(key: string): string {
  * const principal = await verifyApiKey({ store, key: presented });
  * ```
  */
-export async function verifyApiKey(options: { store: ApiKeyStore; key: string }): Promise<Principal | undefined> {
+export async function verifyApiKey(options: { store: ApiKeyStore; key: string; /** `hashKey(key)`, when the caller has it already. */ digest?: string }): Promise<Principal | undefined> {
   const match = keyPattern.exec(options.key);
   if (!match) return undefined;
   const record = await options.store.find(`key_${match[1]}`);
-  const presented = Buffer.from(hashKey(options.key), 'hex');
+  const presented = Buffer.from(options.digest ?? hashKey(options.key), 'hex');
   const stored = Buffer.from(record?.hash ?? '0'.repeat(64), 'hex');
   const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!record || !equal || record.revokedAt !== null) return undefined;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ApiKeyStore } from '../ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
+import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import { principalOf, setPrincipal, type Principal, type Role } from './principal.ts';
 
@@ -12,6 +13,8 @@ export interface AuthenticationOptions {
   jwt?: JwtVerifier;
   /** `VERSIONARY_ADMIN_KEY`, accepted as an admin that is never stored. */
   adminKey?: string;
+  /** Verified keys kept in memory, emptied through the change feed (`key-cache.ts`); closed with the app. */
+  keyCache?: ApiKeyCache;
 }
 
 const kFailure = Symbol.for('versionary.authFailure');
@@ -33,6 +36,8 @@ const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="vers
  */
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
+  const { keyCache } = options;
+  if (keyCache) app.addHook('onClose', async () => keyCache.close());
   app.addHook('onRequest', async (request) => {
     assertSingleCredentialHeaders(request);
     const credential = readCredential(request);
@@ -51,10 +56,16 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   });
 
   async function verify(credential: string): Promise<Principal | undefined> {
-    if (admin && timingSafeEqual(createHash('sha256').update(credential).digest(), admin)) {
+    // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
+    const digest = createHash('sha256').update(credential).digest();
+    if (admin && timingSafeEqual(digest, admin)) {
       return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
     }
-    if (credential.startsWith('vk_')) return verifyApiKey({ store: options.apiKeys, key: credential });
+    if (credential.startsWith('vk_')) {
+      const hex = digest.toString('hex');
+      const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
+      return keyCache ? keyCache.lookup(hex, check) : check();
+    }
     // A token that fails verification is invalid (401), whatever jose threw.
     if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential).catch(() => undefined);
     return undefined;

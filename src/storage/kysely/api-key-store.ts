@@ -13,7 +13,7 @@ import type { ApiKeysTable, Tables } from './tables.ts';
  * ```
  */
 export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
-  const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''));
+  const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''), { singleRow: true });
   return {
     async insert(r) {
       await db.insertInto('api_keys').values({

@@ -10,9 +10,19 @@ import type { Compilable, Kysely } from 'kysely';
  * ```ts
  * const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0));
  * const rows = await byId([7]);
+ * const one = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
  * ```
  */
-export function precompile<D, R>(db: Kysely<D>, query: Compilable<R>): (parameters: readonly unknown[]) => Promise<R[]> {
+export function precompile<D, R>(db: Kysely<D>, query: Compilable<R>, options: { singleRow?: boolean } = {}): (parameters: readonly unknown[]) => Promise<R[]> {
   const compiled = query.compile();
-  return async (parameters) => (await db.executeQuery<R>({ ...compiled, parameters })).rows;
+  // The marker is an SQL comment, harmless to every database; SQLite's statement cache reads it.
+  const sql = options.singleRow ? `${compiled.sql} ${singleRowMarker}` : compiled.sql;
+  return async (parameters) => (await db.executeQuery<R>({ ...compiled, sql, parameters })).rows;
 }
+
+/**
+ * Ends the SQL of a query that reads at most one row (by primary key): the SQLite statement cache
+ * runs it with the driver's `get()` instead of `all()`, which on libsql builds a 100-row iterator
+ * batch even for one row.
+ */
+export const singleRowMarker = '/* single row */';

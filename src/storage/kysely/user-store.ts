@@ -13,7 +13,7 @@ import type { Tables, UsersTable } from './tables.ts';
  * ```
  */
 export function createUserStore(db: Kysely<Tables>): UserStore {
-  const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0));
+  const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
   return {
     async list({ limit, afterId, owner }) {
       const rows = await ownedBy(db.selectFrom('users').selectAll().where('id', '>', afterId), owner).orderBy('id').limit(limit + 1).execute();

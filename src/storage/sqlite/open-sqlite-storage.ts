@@ -1,6 +1,5 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'libsql';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../service/ports/index.ts';
 import { createMigrationProvider } from '../kysely/migrations.ts';
@@ -13,6 +12,7 @@ import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
+import { openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 
@@ -20,6 +20,10 @@ import { guardStores } from '../guard/transient-errors.ts';
 export interface SqliteStorageOptions {
   /** File path, or `:memory:` for a throwaway database. */
   path: string;
+  /** The driver; libsql unless told (`sqlite-driver.ts`). */
+  driver?: SqliteDriverName;
+  /** Where better-sqlite3 is, if not in node_modules. */
+  driverModule?: string;
 }
 
 /**
@@ -35,13 +39,13 @@ export interface SqliteStorageOptions {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const database = ownerOnly(options.path, () => {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-    const opened = new Database(options.path);
+    const opened = openSqliteDriver({ driver: options.driver ?? 'libsql', path: options.path, ...(options.driverModule ? { module: options.driverModule } : {}) });
     opened.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
     return opened;
   });
   // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
   // prepared once per SQL text rather than once per query.
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database as never) }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const { error } = await new Migrator({ db, provider: createMigrationProvider({ serial: 'integer' }) }).migrateToLatest();
   if (error) {
     await db.destroy();

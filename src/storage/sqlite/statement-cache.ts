@@ -1,8 +1,9 @@
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { singleRowMarker } from '../kysely/precompile.ts';
 
 /** The part of a better-sqlite3-style database (libsql) that {@link withStatementCache} wraps. */
 export interface PreparingDatabase {
-  prepare(sql: string): SqliteStatement;
+  prepare(sql: string): SqliteStatement & { get?(parameters: ReadonlyArray<unknown>): unknown };
   close(): void;
 }
 
@@ -30,9 +31,14 @@ export function withStatementCache(database: PreparingDatabase, options: { max?:
       return hit;
     }
     const statement = database.prepare(sql);
+    const get = sql.endsWith(singleRowMarker) && statement.reader ? statement.get?.bind(statement) : undefined;
     const cached: SqliteStatement = {
       reader: statement.reader,
-      all: (parameters) => statement.all(parameters),
+      // A read by key takes the driver's single-row path (`get()`), much cheaper than `all()` on libsql.
+      all: get ? (parameters) => {
+        const row = get(parameters);
+        return row === undefined ? [] : [row];
+      } : (parameters) => statement.all(parameters),
       run: (parameters) => statement.run(parameters),
       iterate: (parameters) => database.prepare(sql).iterate(parameters),
     };

@@ -1,0 +1,41 @@
+/**
+ * Case (a2): the library alone. The same `GET /api/{v1,v2}/users/:id` as the bare server, through
+ * the Versionary Fastify plugin (`versionary/fastify`) with the service's version bundle and an
+ * in-memory handler: version negotiation (path and `Accept`), parameter and query validation,
+ * response migration down to v1, lifecycle headers (v1 deprecated with a sunset), the usage hook
+ * (counting calls) and RFC 9457 problems. No auth, no storage, no rate limit, no logging.
+ * Speaks the protocol of `protocol.ts`.
+ */
+import Fastify from 'fastify';
+import { VersionaryError, ErrorCode } from '../../src/core/errors/index.ts';
+import { createApiBundle, headOperations } from '../../src/service/api/index.ts';
+import { versionary, versionRewriter, type OperationHandler } from '../../src/http/plugin/index.ts';
+import { serveIpc } from './child.ts';
+import { seededUser } from './protocol.ts';
+
+const bundle = createApiBundle();
+const users = new Map<number, Record<string, unknown>>();
+const seed = Number(process.env.BENCH_SEED ?? '1000');
+for (let n = 1; n <= seed; n++) users.set(n, { id: n, ...seededUser(n), nickname: null, status: 'active', _version: 1 });
+
+const unused: OperationHandler = async () => {
+  throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'Not part of this benchmark.' });
+};
+const handlers: Record<string, OperationHandler> = Object.fromEntries(headOperations.map((op) => [op.id, unused]));
+handlers['users.get'] = async (ctx) => {
+  const user = users.get(Number(ctx.params.id));
+  if (!user) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No user ${ctx.params.id}.` });
+  return { status: 200, body: user, revision: user._version as number };
+};
+
+let usageCalls = 0;
+const app = Fastify({ logger: false, rewriteUrl: versionRewriter({ bundle, vendor: 'versionary' }) });
+await app.register(versionary, {
+  bundle, handlers, vendor: 'versionary',
+  lifecycle: { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2036-12-31', migrationUrl: 'https://example.com/docs/v1-to-v2' } } },
+  openapi: false,
+  onUsage: () => { usageCalls++; },
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+serveIpc({ port: typeof address === 'object' && address ? address.port : 0, countUsers: () => Promise.resolve(usageCalls), stop: () => app.close() });
