@@ -72,7 +72,8 @@ export const ClientListSchema = Type.Object({
 }, { description: 'A page of clients, oldest first' });
 
 /** `{id}` of a client route. */
-export const ClientParams = Type.Object({ id: Type.String({ maxLength: 200, description: 'cl_ and 16 hex digits; any other value names no client (404).' }) });
+// maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
+export const ClientParams = Type.Object({ id: Type.String({ maxLength: 2000, description: 'cl_ and 16 hex digits; any other value names no client (404).' }) });
 
 /** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object({
