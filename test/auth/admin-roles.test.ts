@@ -30,6 +30,10 @@ const validBody: Record<string, object> = {
   'POST /admin/v1/api-keys': { name: 'sneaky', roles: ['admin'] },
   'PUT /admin/v1/versions/:name/deprecation': { noticeMonths: 9 },
   'POST /admin/v1/deprecations': { version: 'v2', method: 'GET', path: '/users/{id}', noticeMonths: 6 },
+  'POST /admin/v1/clients': { name: 'sneaky', contacts: ['mallory@evil.test'] },
+  'PATCH /admin/v1/clients/:id': { name: 'renamed', contacts: [] },
+  // v1 is deprecated in the reference service: a window within its notice period.
+  'POST /admin/v1/brownouts': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
 };
 
 describe('the management API with credentials that lack the admin role', () => {
@@ -48,11 +52,26 @@ describe('the management API with credentials that lack the admin role', () => {
       'HEAD /admin/v1/api-keys', 'HEAD /admin/v1/versions', 'HEAD /admin/v1/versions/:name', 'HEAD /admin/v1/versions/:name/calls',
       'POST /admin/v1/api-keys', 'POST /admin/v1/deprecations', 'PUT /admin/v1/versions/:name/deprecation',
       'GET /admin/v1/openapi.json', 'HEAD /admin/v1/openapi.json',
+      'POST /admin/v1/clients', 'GET /admin/v1/clients', 'HEAD /admin/v1/clients',
+      'GET /admin/v1/clients/:id', 'HEAD /admin/v1/clients/:id', 'PATCH /admin/v1/clients/:id', 'DELETE /admin/v1/clients/:id',
+      'GET /admin/v1/usage/clients', 'HEAD /admin/v1/usage/clients', 'GET /admin/v1/usage/endpoints', 'HEAD /admin/v1/usage/endpoints',
+      'GET /admin/v1/usage/days', 'HEAD /admin/v1/usage/days',
+      'POST /admin/v1/notices/run', 'GET /admin/v1/notices', 'HEAD /admin/v1/notices',
+      'POST /admin/v1/brownouts', 'GET /admin/v1/brownouts', 'HEAD /admin/v1/brownouts', 'DELETE /admin/v1/brownouts/:id',
     ].sort(), 'every admin route is covered below; a new one must join this list');
+    // A client and a brownout for the routes that change or delete one to aim at.
+    const client = (await t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: adminHeaders, payload: { name: 'victim client', contacts: ['ops@victim.test'] } })).json() as { id: string };
+    const brownout = await t.app.inject({ method: 'POST', url: '/admin/v1/brownouts', headers: adminHeaders, payload: validBody['POST /admin/v1/brownouts'] });
+    assert.equal(brownout.statusCode, 201, brownout.body);
+    const brownoutId = (brownout.json() as { id: string }).id;
     const keysBefore = JSON.stringify(await t.storage.apiKeys.list());
     const schedulesBefore = JSON.stringify(await t.storage.lifecycle.listSchedules());
+    const clientsBefore = JSON.stringify(await t.storage.clients.list({ limit: 100 }));
+    const brownoutsBefore = JSON.stringify(await t.storage.notices.listBrownouts());
+    const noticesBefore = JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 }));
     for (const route of admins) {
-      const url = route.url.replace(':id', admin.id).replace(':name', 'v1');
+      const id = route.url.startsWith('/admin/v1/clients/') ? client.id : route.url.startsWith('/admin/v1/brownouts/') ? brownoutId : admin.id;
+      const url = route.url.replace(':id', id).replace(':name', 'v1');
       const payload = validBody[`${route.method} ${route.url}`];
       for (const [who, authorization] of Object.entries(callers)) {
         const res = await t.app.inject({ method: route.method as 'GET', url, headers: { authorization }, ...(payload ? { payload } : {}) });
@@ -70,6 +89,9 @@ describe('the management API with credentials that lack the admin role', () => {
     assert.equal(JSON.stringify(await t.storage.apiKeys.list()), keysBefore, 'no key created or revoked');
     assert.equal(JSON.stringify(await t.storage.lifecycle.listSchedules()), schedulesBefore, 'no schedule changed');
     assert.deepEqual(await t.storage.lifecycle.listEndpointDeprecations(), [], 'no endpoint deprecated');
+    assert.equal(JSON.stringify(await t.storage.clients.list({ limit: 100 })), clientsBefore, 'no client created, changed or deleted');
+    assert.equal(JSON.stringify(await t.storage.notices.listBrownouts()), brownoutsBefore, 'no brownout planned or cancelled');
+    assert.equal(JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 })), noticesBefore, 'no notice planned');
     await t.close();
   });
 });

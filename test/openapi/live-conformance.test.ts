@@ -14,6 +14,10 @@ const examples: Record<string, unknown> = {
   'apiKeys.create': { name: 'reporting', roles: ['read'] },
   'versions.scheduleDeprecation': { noticeMonths: 12 },
   'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
+  'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
+  'clients.update': { name: 'Acme Corp', contacts: ['ops@acme.test'] },
+  // v1 is deprecated in the reference service: a window the day after the test's clock, within its notice period.
+  'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
 };
 
 type Call = { method: string; path: string; request: InjectOptions; expect?: number; label: string };
@@ -47,8 +51,11 @@ function callsOf(options: { path: string; method: string; op: OpenApiOperation; 
     calls.push(call('with an unknown field', 400, (r) => ({ ...r, url: `${String(r.url)}?fields=nope` })));
   }
   if (query.has('limit')) {
-    calls.push(call('with the largest limit', success, (r) => ({ ...r, url: `${String(r.url)}?limit=100` })));
-    for (const limit of ['0', '101', '0x10', '1e1', '05', '-1', '2.5']) calls.push(call(`with limit=${limit}`, 400, (r) => ({ ...r, url: `${String(r.url)}?limit=${limit}` })));
+    // The documented maximum where the parameter states one (100, the usual page, otherwise).
+    const limitSchema = (op.parameters ?? []).find((p) => p.in === 'query' && p.name === 'limit') as { schema?: { maximum?: number } } | undefined;
+    const max = limitSchema?.schema?.maximum ?? 100;
+    calls.push(call('with the largest limit', success, (r) => ({ ...r, url: `${String(r.url)}?limit=${max}` })));
+    for (const limit of ['0', String(max + 1), '0x10', '1e1', '05', '-1', '2.5']) calls.push(call(`with limit=${limit}`, 400, (r) => ({ ...r, url: `${String(r.url)}?limit=${limit}` })));
   }
   if (ids) {
     calls.push(call('with an id that is not an integer', 404, (r) => ({ ...r, url: String(r.url).replace(/\/users\/[0-9]+/, '/users/abc') })));
@@ -88,6 +95,9 @@ describe('every live response matches its served document (ajv)', () => {
     const user = await t.storage.users.create({ values: { name: 'Grace', email: null, nickname: null, status: 'active' }, at: new Date(testEpoch).toISOString() });
     const post = await t.storage.posts.create({ userId: user.id, title: 'A post', body: 'Text', at: new Date(testEpoch).toISOString() });
     const key = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'fixture', roles: ['read'] } })).json() as { id: string };
+    const created = async (url: string, payload: object) => ((await t.app.inject({ method: 'POST', url, headers: adminHeaders, payload })).json() as { id: string }).id;
+    if (path.startsWith('/admin/v1/clients/{id}')) path = path.replace('{id}', await created('/admin/v1/clients', examples['clients.create'] as object));
+    if (path.startsWith('/admin/v1/brownouts/{id}')) path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
     return path.replace('{postId}', String(post!.id)).replace('/admin/v1/api-keys/{id}', `/admin/v1/api-keys/${key.id}`).replace('{id}', String(user.id)).replace('{name}', 'v1');
   };
   const run = async (docUrl: string, call: Call): Promise<string[]> => {

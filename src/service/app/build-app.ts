@@ -147,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerProblemDocs(app);
 
   const handlers = { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) };
+  // Before any admin route (notices add some): its onRoute hook documents each one.
+  registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   const notices = await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: settings.removedStatus, apiPrefix });
   // The same plugin library users register, fed by the storage-backed lifecycle runtime.
   await app.register(versionary, {
@@ -156,7 +158,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     problems: false, versionListHeaders: false, versionsDocument: false,
   });
   registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: apiPrefix });
-  registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined });
   registerPortal(app, { bundle, runtime, clock, prefix: apiPrefix, storage, brownouts: () => notices.brownouts(), flushUsage: () => recorder.flush(), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
   await app.register(async (admin) => {
     admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.

@@ -4,7 +4,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../ports/index.ts';
 import { parsePage } from '../resources/params.ts';
 import { newClientId, toClientBody, toContacts, toWebhooks, type ContactInput, type WebhookInput } from './client-input.ts';
-import { ClientListSchema, ClientParams, ClientSchema, CreateClientBody, PageQuery, problems, UpdateClientBody } from './schemas.ts';
+import { ClientListSchema, ClientParams, ClientSchema, CreateClientBody, NoQuery, PageQuery, problems, UpdateClientBody } from './schemas.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 
 /** Options for {@link registerClientRoutes}. */
@@ -36,7 +36,12 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   };
 
   app.post('/clients', {
-    schema: { summary: 'Create a client', tags: ['clients'], body: CreateClientBody, response: { 201: ClientSchema, ...problems(400, 415) } },
+    schema: {
+      operationId: 'clients.create', summary: 'Create a client', tags: ['clients'], querystring: NoQuery,
+      description: 'Register a consumer of the API with its contacts and webhooks. Each new webhook\'s signing secret is in this response only.',
+      body: CreateClientBody, responseHeaders: { 201: ['Location'] },
+      response: { 201: { ...ClientSchema, description: 'Created; `Location` names the client.' }, ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed' }) },
+    },
   }, async (request, reply) => {
     const body = request.body as CreateBody;
     const contacts = toContacts({ input: body.contacts ?? [], current: [] });
@@ -48,7 +53,11 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   });
 
   app.get('/clients', {
-    schema: { summary: 'List clients', tags: ['clients'], querystring: PageQuery, response: { 200: ClientListSchema, ...problems(400) } },
+    schema: {
+      operationId: 'clients.list', summary: 'List clients', tags: ['clients'], querystring: PageQuery,
+      description: 'Every client, oldest first, a page at a time; webhook secrets are never shown.',
+      response: { 200: ClientListSchema, ...problems({ 400: 'An invalid query parameter or cursor' }) },
+    },
   }, async (request) => {
     const query = request.query as { limit?: string; cursor?: string };
     const { limit } = parsePage({ limit: query.limit });
@@ -60,11 +69,19 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   });
 
   app.get('/clients/:id', {
-    schema: { summary: 'Show a client', tags: ['clients'], params: ClientParams, response: { 200: ClientSchema, ...problems(404) } },
+    schema: {
+      operationId: 'clients.get', summary: 'Show a client', tags: ['clients'], params: ClientParams, querystring: NoQuery,
+      description: 'One client with its contacts and webhooks, without secrets.',
+      response: { 200: ClientSchema, ...problems({ 400: 'An unknown query parameter', 404: 'No client with this id' }) },
+    },
   }, async (request) => toClientBody(await find((request.params as { id: string }).id)));
 
   app.patch('/clients/:id', {
-    schema: { summary: 'Change a client', tags: ['clients'], params: ClientParams, body: UpdateClientBody, response: { 200: ClientSchema, ...problems(400, 404, 415) } },
+    schema: {
+      operationId: 'clients.update', summary: 'Change a client', tags: ['clients'], params: ClientParams, querystring: NoQuery, body: UpdateClientBody,
+      description: 'Each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only.',
+      response: { 200: ClientSchema, ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed', 404: 'No client with this id' }) },
+    },
   }, async (request) => {
     const current = await find((request.params as { id: string }).id);
     const body = request.body as UpdateBody;
@@ -76,7 +93,11 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   });
 
   app.delete('/clients/:id', {
-    schema: { summary: 'Delete a client', tags: ['clients'], params: ClientParams, response: { 204: { type: 'null', description: 'Deleted.' }, ...problems(404, 409) } },
+    schema: {
+      operationId: 'clients.delete', summary: 'Delete a client', tags: ['clients'], params: ClientParams, querystring: NoQuery,
+      description: 'Delete a client once none of its API keys is active.',
+      response: { 204: { type: 'null', description: 'Deleted.' }, ...problems({ 400: 'An unknown query parameter', 404: 'No client with this id', 409: 'The client still has active API keys; revoke them first' }) },
+    },
   }, async (request, reply) => {
     const client = await find((request.params as { id: string }).id);
     // Its keys would go on acting for a client that no longer exists: revoke them first, on purpose.

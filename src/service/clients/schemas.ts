@@ -1,28 +1,27 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-
-/** RFC 9457 problem body, as every error of the management API answers. */
-export const ProblemSchema = Type.Object({
-  type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(),
-  instance: Type.Optional(Type.String()), code: Type.Optional(Type.String({ description: 'Stable Versionary error code.' })),
-  errors: Type.Optional(Type.Array(Type.Object({ pointer: Type.String(), detail: Type.String() }))),
-}, { additionalProperties: true, description: 'Problem details (RFC 9457).' });
+import { problem } from '../admin/admin-schemas.ts';
 
 /**
- * The problem responses of an admin route, by status, beside its success responses.
+ * The problem responses of an admin route, by status, each with what it means for that route.
+ * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
  *
  * @example
  * ```ts
- * response: { 200: ClientSchema, ...problems(400, 404) }
+ * response: { 200: ClientSchema, ...problems({ 404: 'No client with this id' }) }
  * ```
  */
-export function problems(...statuses: number[]): Record<number, TSchema> {
-  // Every admin route can answer these: no or bad credentials, not an admin, too many requests.
-  const all = new Set([...statuses, 401, 403, 429]);
-  return Object.fromEntries([...all].map((status) => [status, ProblemSchema]));
+export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
 }
+
+// Routes without query parameters refuse unknown ones, as the rest of the management API does.
+export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'An email address; stored in lower case.' });
 const url = Type.String({ minLength: 1, maxLength: 2000, description: 'http or https URL whose host resolves to public addresses.' });
+const clientId = Type.String({ maxLength: 19, description: 'cl_ and 16 hex digits.' });
+const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' });
+const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
 /** A contact as given: the address alone, or with its subscription. */
 export const ContactInput = Type.Union([email, Type.Object({ email, subscribed: Type.Optional(Type.Boolean()) }, { additionalProperties: false })]);
@@ -48,32 +47,36 @@ export const UpdateClientBody = Type.Object({
 }, { additionalProperties: false, minProperties: 1 });
 
 /** A contact as answered. */
-export const ContactSchema = Type.Object({ email: Type.String(), subscribed: Type.Boolean() });
+export const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
 
 /** A webhook as answered: `secret` only in the response that created it. */
 export const WebhookSchema = Type.Object({
-  id: Type.String(), url: Type.String(),
-  secret: Type.Optional(Type.String({ description: 'Standard Webhooks signing secret (whsec_…), shown only when the webhook is created.' })),
+  id: webhookId, url: Type.String({ maxLength: 2000 }),
+  secret: Type.Optional(Type.String({ maxLength: 100, description: 'Standard Webhooks signing secret (whsec_…), shown only when the webhook is created.' })),
 });
 
 /** A client as answered. */
 export const ClientSchema = Type.Object({
-  id: Type.String({ description: 'cl_ and 16 hex digits.' }), name: Type.String(),
-  contacts: Type.Array(ContactSchema), webhooks: Type.Array(WebhookSchema),
-  createdAt: Type.String({ format: 'date-time' }), updatedAt: Type.String({ format: 'date-time' }),
-});
+  id: clientId, name: Type.String({ maxLength: 200 }),
+  contacts: Type.Array(ContactSchema, { maxItems: 50 }), webhooks: Type.Array(WebhookSchema, { maxItems: 10 }),
+  createdAt: instant('When the client was created.'), updatedAt: instant('When the client last changed.'),
+}, { description: 'A client' });
 
 /** A page of clients. */
 export const ClientListSchema = Type.Object({
-  data: Type.Array(ClientSchema),
-  meta: Type.Object({ limit: Type.Integer(), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
-});
+  data: Type.Array(ClientSchema, { maxItems: 100 }),
+  meta: Type.Object({
+    limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+    nextCursor: Type.Union([Type.String({ maxLength: 300, description: 'Pass as `cursor` for the next page.' }), Type.Null()], { description: 'null on the last page.' }),
+  }),
+}, { description: 'A page of clients, oldest first' });
 
 /** `{id}` of a client route. */
-export const ClientParams = Type.Object({ id: Type.String({ description: 'cl_ and 16 hex digits; any other value names no client (404).' }) });
+// maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
+export const ClientParams = Type.Object({ id: Type.String({ maxLength: 2000, description: 'cl_ and 16 hex digits; any other value names no client (404).' }) });
 
 /** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: 'Page size, 1 to 100 (default 20).' })),
+  limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', maxLength: 4, description: 'Page size, 1 to 100 (default 20), in plain decimal.' })),
   cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
 }, { additionalProperties: false });

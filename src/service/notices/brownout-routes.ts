@@ -9,8 +9,10 @@ import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { NoticeStore } from '../ports/index.ts';
 import type { BrownoutCache } from './brownout-guard.ts';
 import { noticeSubjects } from './gather.ts';
-import { BrownoutBody, BrownoutItem, BrownoutParams, noticeProblems } from './schemas.ts';
+import { BrownoutBody, BrownoutItem, BrownoutList, BrownoutParams, NoticeNoQuery, noticeProblems } from './schemas.ts';
 import { Type } from '@sinclair/typebox';
+
+const badBrownout = 'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
 
 /** Limits on the rehearsals a client may schedule for itself. */
 export const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
@@ -37,13 +39,32 @@ export interface BrownoutRoutesOptions {
  * ```
  */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
-  app.get('/brownouts', { schema: { summary: 'List planned brownouts and rehearsals', tags: ['notices'], response: { 200: Type.Object({ data: Type.Array(BrownoutItem) }), ...noticeProblems() } } },
+  app.get('/brownouts', {
+    schema: {
+      operationId: 'brownouts.list', summary: 'List planned brownouts and rehearsals', tags: ['brownouts'], querystring: NoticeNoQuery,
+      description: 'Every brownout, from the config file and from this API, and every client\'s rehearsal.',
+      response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+    },
+  },
     async () => ({ data: options.cache.all().map((b) => toItem(b, options.configured)) }));
-  app.post('/brownouts', { schema: { summary: 'Plan a brownout', tags: ['notices'], body: BrownoutBody, response: { 201: BrownoutItem, ...noticeProblems(400, 415) } } }, async (request, reply) => {
+  app.post('/brownouts', {
+    schema: {
+      operationId: 'brownouts.create', summary: 'Plan a brownout', tags: ['brownouts'], querystring: NoticeNoQuery, body: BrownoutBody,
+      description: 'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice.',
+      responseHeaders: { 201: ['Location'] },
+      response: { 201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' }, ...noticeProblems({ 400: badBrownout }) },
+    },
+  }, async (request, reply) => {
     const b = await save(options, { body: request.body as Body });
     return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(toItem(b, options.configured));
   });
-  app.delete('/brownouts/:id', { schema: { summary: 'Cancel a planned brownout', tags: ['notices'], params: BrownoutParams, response: { 204: Type.Null(), ...noticeProblems(404) } } }, async (request, reply) => {
+  app.delete('/brownouts/:id', {
+    schema: {
+      operationId: 'brownouts.delete', summary: 'Cancel a planned brownout', tags: ['brownouts'], params: BrownoutParams, querystring: NoticeNoQuery,
+      description: 'Cancel a brownout planned through this API (those of the config file are changed there).',
+      response: { 204: Type.Null({ description: 'Cancelled' }), ...noticeProblems({ 400: 'An unknown query parameter', 404: 'No brownout with this id planned through this API' }) },
+    },
+  }, async (request, reply) => {
     const { id } = request.params as { id: string };
     if (!(await options.store.deleteBrownout(id))) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No brownout ${id} (brownouts of the config file are changed there).` });
     await options.cache.refresh();
@@ -66,16 +87,16 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
     if (!principal.clientId) throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'This credential belongs to no client; rehearsals are scheduled per client.' });
     return principal.clientId;
   };
-  app.get('/self/v1/brownout-rehearsals', { schema: { summary: 'List your brownout rehearsals', tags: ['notices'], response: { 200: Type.Object({ data: Type.Array(BrownoutItem) }), ...noticeProblems() } } }, async (request) => {
+  app.get('/self/v1/brownout-rehearsals', { schema: { summary: 'List your brownout rehearsals', tags: ['notices'], response: { 200: BrownoutList, ...noticeProblems({ 401: 'No credentials', 403: 'The credential belongs to no client' }) } } }, async (request) => {
     const clientId = clientOf(request);
     return { data: options.cache.all().filter((b) => b.clientId === clientId).map((b) => toItem(b, options.configured)) };
   });
-  app.post('/self/v1/brownout-rehearsals', { schema: { summary: 'Schedule a brownout rehearsal for your client', tags: ['notices'], body: BrownoutBody, response: { 201: BrownoutItem, ...noticeProblems(400, 415) } } }, async (request, reply) => {
+  app.post('/self/v1/brownout-rehearsals', { schema: { summary: 'Schedule a brownout rehearsal for your client', tags: ['notices'], body: BrownoutBody, response: { 201: BrownoutItem, ...noticeProblems({ 400: badBrownout, 401: 'No credentials', 403: 'The credential belongs to no client' }) } } }, async (request, reply) => {
     const clientId = clientOf(request);
     const b = await save(options, { body: request.body as Body, clientId });
     return reply.code(201).send(toItem(b, options.configured));
   });
-  app.delete('/self/v1/brownout-rehearsals/:id', { schema: { summary: 'Cancel one of your rehearsals', tags: ['notices'], params: BrownoutParams, response: { 204: Type.Null(), ...noticeProblems(404) } } }, async (request, reply) => {
+  app.delete('/self/v1/brownout-rehearsals/:id', { schema: { summary: 'Cancel one of your rehearsals', tags: ['notices'], params: BrownoutParams, response: { 204: Type.Null(), ...noticeProblems({ 401: 'No credentials', 403: 'The credential belongs to no client', 404: 'You have no rehearsal with this id' }) } } }, async (request, reply) => {
     const clientId = clientOf(request);
     const { id } = request.params as { id: string };
     const mine = options.cache.all().find((b) => b.id === id && b.clientId === clientId);

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import type { Clock } from '../../core/clock/index.ts';
+import { integerQuery } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { eventType, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
-import { NoticeList, NoticeQuery, noticeProblems, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
+import { NoticeList, NoticeNoQuery, NoticeQuery, noticeProblems, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
 import { verifyUnsubscribe } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './worker.ts';
 
@@ -20,14 +21,23 @@ import type { NoticeWorker } from './worker.ts';
  */
 export function registerNoticeAdminRoutes(app: FastifyInstance, options: { notices: NoticeStore; worker: NoticeWorker }): void {
   app.post('/notices/run', {
-    schema: { summary: 'Run one notices pass now (after flushing buffered usage)', tags: ['notices'], response: { 200: PassReportSchema, ...noticeProblems() } },
+    schema: {
+      operationId: 'notices.run', summary: 'Run one notices pass now (after flushing buffered usage)', tags: ['notices'], querystring: NoticeNoQuery,
+      description: 'Plans the notices now due and delivers what is pending, as the scheduled pass does; answers what it did.',
+      response: { 200: PassReportSchema, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+    },
   }, async () => options.worker.runPass());
   app.get('/notices', {
-    schema: { summary: 'List planned notices and their delivery state', tags: ['notices'], querystring: NoticeQuery, response: { 200: NoticeList, ...noticeProblems(400) } },
+    schema: {
+      operationId: 'notices.list', summary: 'List planned notices and their delivery state', tags: ['notices'], querystring: NoticeQuery,
+      description: 'The outbox: one row per notice, channel and recipient, oldest first, a page at a time.',
+      response: { 200: NoticeList, ...noticeProblems({ 400: 'An invalid query parameter' }) },
+    },
+    // limit is validated as the integer the document publishes, from its canonical decimal text only.
+    preValidation: integerQuery(NoticeQuery as unknown as Record<string, unknown>),
   }, async (request) => {
-    const q = request.query as { client?: string; status?: OutboxStatus; kind?: NoticeKind; limit?: string; after?: string };
-    const limit = q.limit === undefined ? 100 : Number(q.limit);
-    if (limit < 1 || limit > 500) throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'limit must be from 1 to 500.', errors: [{ pointer: '/query/limit', detail: 'from 1 to 500' }] });
+    const q = request.query as { client?: string; status?: OutboxStatus; kind?: NoticeKind; limit?: number; after?: string };
+    const limit = q.limit ?? 100;
     const page = await options.notices.list({
       ...(q.client ? { clientId: q.client } : {}), ...(q.status ? { status: q.status } : {}), ...(q.kind ? { kind: q.kind } : {}),
       limit, afterId: q.after === undefined ? 0 : Number(q.after),
@@ -68,7 +78,7 @@ export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clien
     scope.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
     registerUnsubscribePost(scope, { ...options, check });
   });
-  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems(400) } }, async (request, reply) => {
+  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match' }) } }, async (request, reply) => {
     const q = request.query as { client: string; contact: string; token: string };
     check(q);
     const page = html`<html><body><h1>Unsubscribe ${q.contact}</h1><p>Stop deprecation notices to this address?</p>
@@ -82,7 +92,7 @@ type UnsubscribeOptions = { clients: Pick<ClientStore, 'setContactSubscribed'>; 
 function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
   const { check } = options;
   const schema = { summary: 'Unsubscribe a contact from deprecation notices (one click)', tags: ['notices'], querystring: UnsubscribeQuery };
-  app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems(400, 404) } } }, async (request) => {
+  app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match', 404: 'The contact is no longer on the client' }) } } }, async (request) => {
     const q = request.query as { client: string; contact: string; token: string };
     check(q);
     const email = q.contact.toLowerCase();

@@ -93,6 +93,7 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
 
   const routes = { store: storage.notices, cache, runtime, clock, configured: settings.brownouts };
   await app.register(async (admin) => {
+    admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
     registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
     registerBrownoutAdminRoutes(admin, routes);
   }, { prefix: '/admin/v1' });

@@ -1,43 +1,42 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { noticeKinds } from '../../core/notices/index.ts';
 import { outboxStatuses } from '../ports/notices.ts';
-
-/** RFC 9457 problem body, as every error answers. */
-export const NoticeProblem = Type.Object({
-  type: Type.String(), title: Type.String(), status: Type.Integer(), detail: Type.String(),
-  instance: Type.Optional(Type.String()), code: Type.Optional(Type.String()),
-  errors: Type.Optional(Type.Array(Type.Object({ pointer: Type.String(), detail: Type.String() }))),
-}, { additionalProperties: true, description: 'Problem details (RFC 9457).' });
+import { problem } from '../admin/admin-schemas.ts';
 
 /**
- * Problem responses by status, plus those every authenticated route can answer.
+ * Problem responses by status, each with what it means for the route. 401, 403, 429 and 503 are
+ * answered in front of the handlers (and added by the management document's generator).
  *
  * @example
  * ```ts
- * response: { 200: NoticeList, ...noticeProblems(400) }
+ * response: { 200: NoticeList, ...noticeProblems({ 400: 'An invalid query parameter' }) }
  * ```
  */
-export function noticeProblems(...statuses: number[]): Record<number, TSchema> {
-  return Object.fromEntries([...new Set([...statuses, 401, 403, 429])].map((s) => [s, NoticeProblem]));
+export function noticeProblems(byStatus: Record<number, string> = {}): Record<number, TSchema> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
 }
 
-const instant = Type.String({ format: 'date-time' });
+/** Routes without query parameters refuse unknown ones, as the rest of the management API does. */
+export const NoticeNoQuery = Type.Object({}, { additionalProperties: false });
+
+const instant = Type.String({ format: 'date-time', maxLength: 40 });
+const count = (description?: string) => Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, ...(description ? { description } : {}) });
 
 /** One outbox row as the management API shows it. */
 export const NoticeItem = Type.Object({
-  id: Type.Integer(),
-  client: Type.String(),
-  subject: Type.String({ description: '`v1`, or `v1 GET /users` for an endpoint.' }),
+  id: count(),
+  client: Type.String({ maxLength: 200 }),
+  subject: Type.String({ maxLength: 400, description: '`v1`, or `v1 GET /users` for an endpoint.' }),
   kind: Type.Union(noticeKinds.map((k) => Type.Literal(k))),
-  step: Type.String({ description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
-  type: Type.String({ description: 'Event type, e.g. `version.sunset_reminder`.' }),
+  step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
+  type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
   sunsetAt: instant,
   channel: Type.Union([Type.Literal('email'), Type.Literal('webhook')]),
-  recipient: Type.String({ description: 'Email address, or webhook id.' }),
+  recipient: Type.String({ maxLength: 254, description: 'Email address, or webhook id.' }),
   status: Type.Union(outboxStatuses.map((s) => Type.Literal(s))),
   waitingFor: Type.Union([Type.Literal('mail-transport'), Type.Null()], { description: 'Set while no SMTP server is configured for a pending email.' }),
-  attempts: Type.Integer(),
-  lastError: Type.Union([Type.String(), Type.Null()]),
+  attempts: count(),
+  lastError: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
   nextAttemptAt: instant,
   createdAt: instant,
   updatedAt: instant,
@@ -49,38 +48,44 @@ export const NoticeQuery = Type.Object({
   client: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   status: Type.Optional(Type.Union(outboxStatuses.map((s) => Type.Literal(s)))),
   kind: Type.Optional(Type.Union(noticeKinds.map((k) => Type.Literal(k)))),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 500; 100 by default.' })),
-  after: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'The `nextAfter` of the previous page.' })),
+  limit: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 500, description: 'Page size, 1 to 500; 100 by default.' })),
+  after: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', maxLength: 15, description: 'The `nextAfter` of the previous page.' })),
 }, { additionalProperties: false });
 
 /** `GET /admin/v1/notices` answer. */
-export const NoticeList = Type.Object({ data: Type.Array(NoticeItem), nextAfter: Type.Union([Type.String(), Type.Null()]) });
+export const NoticeList = Type.Object({
+  data: Type.Array(NoticeItem, { maxItems: 500 }),
+  nextAfter: Type.Union([Type.String({ maxLength: 15, description: 'Pass as `after` for the next page.' }), Type.Null()], { description: 'null on the last page.' }),
+}, { description: 'A page of notices, oldest first' });
 
 /** `POST /admin/v1/notices/run` answer. */
 export const PassReportSchema = Type.Object({
-  planned: Type.Integer({ description: 'Notices newly due (one per client and subject).' }),
-  enqueued: Type.Integer({ description: 'Outbox rows written (one per channel and recipient).' }),
-  sent: Type.Integer(), retrying: Type.Integer(), failed: Type.Integer(),
-});
+  planned: count('Notices newly due (one per client and subject).'),
+  enqueued: count('Outbox rows written (one per channel and recipient).'),
+  sent: count('Deliveries that succeeded.'), retrying: count('Deliveries to try again later.'), failed: count('Deliveries given up.'),
+}, { description: 'What the pass did' });
 
 /** A brownout as the API shows it. */
 export const BrownoutItem = Type.Object({
-  id: Type.String(), version: Type.String(), endpoint: Type.Union([Type.String(), Type.Null()]),
+  id: Type.String({ maxLength: 64 }), version: Type.String({ maxLength: 20 }), endpoint: Type.Union([Type.String({ maxLength: 320 }), Type.Null()]),
   startsAt: instant, endsAt: instant,
-  client: Type.Union([Type.String(), Type.Null()], { description: 'Set for a rehearsal: only this client is browned out.' }),
+  client: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], { description: 'Set for a rehearsal: only this client is browned out.' }),
   source: Type.Union([Type.Literal('config'), Type.Literal('api')]),
-});
+}, { description: 'A brownout' });
+
+/** Every planned brownout; few by nature (each is planned by hand or by a client within limits). */
+export const BrownoutList = Type.Object({ data: Type.Array(BrownoutItem, { maxItems: 10_000 }) }, { description: 'Planned brownouts and rehearsals' });
 
 /** Body creating a brownout or a rehearsal. */
 export const BrownoutBody = Type.Object({
-  version: Type.String({ pattern: '^v[0-9]{1,6}$' }),
-  endpoint: Type.Optional(Type.String({ pattern: '^(GET|POST|PUT|PATCH|DELETE) /[^\\s]{0,300}$', description: '`METHOD /path/{param}`; the whole version when absent.' })),
+  version: Type.String({ pattern: '^v[0-9]{1,6}$', maxLength: 7 }),
+  endpoint: Type.Optional(Type.String({ pattern: '^(GET|POST|PUT|PATCH|DELETE) /[^\\s]{0,300}$', maxLength: 308, description: '`METHOD /path/{param}`; the whole version when absent.' })),
   startsAt: instant,
   endsAt: instant,
 }, { additionalProperties: false });
 
 /** Path parameters naming a brownout. */
-export const BrownoutParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const BrownoutParams = Type.Object({ id: Type.String({ maxLength: 64, description: 'The brownout id (`bo_…`).' }) });
 
 /** Query of the one-click unsubscribe link. */
 export const UnsubscribeQuery = Type.Object({

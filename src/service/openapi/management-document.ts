@@ -31,6 +31,10 @@ const tagDescriptions: Record<string, string> = {
   'api-keys': 'Credentials: create, list and revoke API keys.',
   versions: 'The lifecycle of each API version and the usage of deprecated ones.',
   deprecations: 'Deprecations of single endpoints.',
+  clients: 'The consumers of the API, their contacts and their webhooks.',
+  usage: 'Calls per client, version, endpoint and day.',
+  notices: 'Deprecation notices planned for each client, and their delivery.',
+  brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
 };
 
 /**
@@ -80,7 +84,7 @@ export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: 
     openapi: '3.1.0',
     info: {
       title: 'Versionary management API', version: 'v1', license: { name: 'MIT', identifier: 'MIT' },
-      description: 'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations and the usage of deprecated versions. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
+      description: 'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations, clients and their usage, deprecation notices and brownouts. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
     },
     servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': true }],
     tags: [...tags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),

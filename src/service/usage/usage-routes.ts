@@ -6,6 +6,8 @@ import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts
 import type { ApiKeyStore, ClientStore, UsageStore } from '../ports/index.ts';
 import { problems } from '../clients/schemas.ts';
 
+const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
+
 /** Options for {@link registerUsageRoutes}. */
 export interface UsageRoutesOptions {
   usage: UsageStore;
@@ -20,38 +22,46 @@ const defaultLookbackDays = 90;
 const instant = (description: string) => Type.Optional(Type.String({ maxLength: 40, description }));
 
 const WindowQuery = Type.Object({
-  version: Type.Optional(Type.String({ maxLength: 20 })),
+  version: Type.Optional(Type.String({ maxLength: 20, description: 'Only this version (`v1`).' })),
   client: Type.Optional(Type.String({ maxLength: 200, description: 'A client id (cl_…), or the identifier calls without a client are counted under.' })),
   since: instant(`ISO 8601 instant; ${defaultLookbackDays} days ago by default.`),
   until: instant('ISO 8601 instant (exclusive); now by default.'),
 }, { additionalProperties: false });
 
+// The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
+const maxRows = 100_000;
+const text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
+const nullable = (schema: ReturnType<typeof text>, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+const calls = (description: string) => Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
+
 const ClientUsageSchema = Type.Object({
   data: Type.Array(Type.Object({
-    clientId: Type.String(), clientName: Type.Union([Type.String(), Type.Null()], { description: 'null when the calls were made without a registered client.' }),
-    version: Type.String(), endpoint: Type.String(),
-    keyId: Type.Union([Type.String(), Type.Null()]), keyName: Type.Union([Type.String(), Type.Null()]),
-    calls: Type.Integer(), firstSeen: Type.String({ format: 'date-time' }), lastSeen: Type.String({ format: 'date-time' }),
-    userAgent: Type.Union([Type.String(), Type.Null()], { description: 'User-Agent of the latest call.' }),
-  })),
-  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
-});
+    clientId: text(200), clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
+    version: text(20), endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
+    keyId: nullable(text(100)), keyName: nullable(text(100)),
+    calls: calls('Calls in the window.'), firstSeen: at('First call in the window.'), lastSeen: at('Latest call in the window.'),
+    userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
+  }), { maxItems: maxRows }),
+  meta: windowMeta,
+}, { description: 'Calls per client, version, endpoint and key' });
 
 const ClientTotalsSchema = Type.Object({
   data: Type.Array(Type.Object({
-    clientId: Type.String(), clientName: Type.Union([Type.String(), Type.Null()]), version: Type.String(),
-    calls: Type.Integer(), firstSeen: Type.String({ format: 'date-time' }), lastSeen: Type.String({ format: 'date-time' }),
-  })),
-  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
-});
+    clientId: text(200), clientName: nullable(text(200), 'null when the calls were made without a registered client.'), version: text(20),
+    calls: calls('Calls in the window.'), firstSeen: at('First call in the window.'), lastSeen: at('Latest call in the window.'),
+  }), { maxItems: maxRows }),
+  meta: windowMeta,
+}, { description: 'Calls per client and version' });
 
 const DailyUsageSchema = Type.Object({
   data: Type.Array(Type.Object({
-    day: Type.String({ format: 'date', description: 'UTC day.' }), version: Type.String(),
-    clientId: Type.Optional(Type.String()), calls: Type.Integer(), clients: Type.Integer(),
-  })),
-  meta: Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }) }),
-});
+    day: Type.String({ format: 'date', maxLength: 10, description: 'UTC day.' }), version: text(20),
+    clientId: Type.Optional(text(200, 'With perClient=true.')), calls: calls('Calls that day.'), clients: calls('Distinct clients that day.'),
+  }), { maxItems: maxRows }),
+  meta: windowMeta,
+}, { description: 'Calls and distinct clients per UTC day' });
 
 /**
  * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
@@ -67,7 +77,11 @@ const DailyUsageSchema = Type.Object({
  */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
   app.get('/usage/endpoints', {
-    schema: { summary: 'Usage per client, version, endpoint and key', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientUsageSchema, ...problems(400) } },
+    schema: {
+      operationId: 'usage.endpoints', summary: 'Usage per client, version, endpoint and key', tags: ['usage'], querystring: WindowQuery,
+      description: 'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
+      response: { 200: ClientUsageSchema, ...badWindow },
+    },
   }, async (request) => {
     const query = request.query as Record<string, string | undefined>;
     const window = readWindow(query, options.clock.now());
@@ -86,7 +100,11 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
   });
 
   app.get('/usage/clients', {
-    schema: { summary: 'Usage per client and version (whole UTC days)', tags: ['usage'], querystring: WindowQuery, response: { 200: ClientTotalsSchema, ...problems(400) } },
+    schema: {
+      operationId: 'usage.clients', summary: 'Usage per client and version (whole UTC days)', tags: ['usage'], querystring: WindowQuery,
+      description: 'The cheap overview, from daily rollups: calls per client and version.',
+      response: { 200: ClientTotalsSchema, ...badWindow },
+    },
   }, async (request) => {
     const query = request.query as Record<string, string | undefined>;
     const window = readWindow(query, options.clock.now());
@@ -101,9 +119,10 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
 
   app.get('/usage/days', {
     schema: {
-      summary: 'Calls and distinct clients per UTC day', tags: ['usage'],
-      querystring: Type.Composite([WindowQuery, Type.Object({ perClient: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) })], { additionalProperties: false }),
-      response: { 200: DailyUsageSchema, ...problems(400) },
+      operationId: 'usage.days', summary: 'Calls and distinct clients per UTC day', tags: ['usage'],
+      description: 'A series for charts; with perClient=true, one row per client too.',
+      querystring: Type.Composite([WindowQuery, Type.Object({ perClient: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'One row per client and day.' })) })], { additionalProperties: false }),
+      response: { 200: DailyUsageSchema, ...badWindow },
     },
   }, async (request) => {
     const query = request.query as Record<string, string | undefined>;
