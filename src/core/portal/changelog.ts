@@ -1,4 +1,5 @@
 import { DAY_MS, formatIsoInstant } from '../lifecycle/index.ts';
+import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
 
 /** What happened, in the changelog's words. */
@@ -126,20 +127,11 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
   }
 }
 
-/** A planned brownout, as the changelog needs it. */
-export interface ChangelogBrownout {
-  id: string;
-  version: string;
-  endpoint?: string;
-  startsAt: number;
-  endsAt: number;
-  /** Rehearsals for one client are private to it: they never reach the public changelog. */
-  clientId?: string;
-}
 
 /**
  * Changelog entries for the global brownouts that have started by `now` (rehearsals and future
- * windows are left out: a feed carries no future dates, and a rehearsal concerns one client only).
+ * windows are left out: a feed carries no future dates, and a rehearsal (a brownout with a
+ * `clientId`) concerns that client only).
  * Pass the result as `extra` to {@link buildChangelog}.
  *
  * @example
@@ -148,7 +140,7 @@ export interface ChangelogBrownout {
  * buildChangelog({ versions, extra, now });
  * ```
  */
-export function toBrownoutEntries(brownouts: readonly ChangelogBrownout[], now: number): ChangelogEntry[] {
+export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): ChangelogEntry[] {
   return brownouts.filter((b) => b.clientId === undefined && b.startsAt <= now).map((b) => {
     const subject = b.endpoint ? `${b.endpoint} of ${b.version}` : b.version;
     return {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { ChangelogBrownout } from '../../core/portal/index.ts';
+import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { assetPath } from './assets.ts';
@@ -16,7 +16,7 @@ export interface DocsPagesOptions {
   runtime: LifecycleRuntime;
   clock: Clock;
   /** The planned brownouts (config and management API), for the changelog. */
-  brownouts?: () => readonly ChangelogBrownout[];
+  brownouts?: () => readonly Brownout[];
 }
 
 /**
