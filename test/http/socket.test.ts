@@ -119,11 +119,13 @@ describe('npm start', () => {
     try {
       let res: Response | undefined;
       // Up to a minute: a loaded CI machine starts slowly; what is asserted does not change.
-      for (let i = 0; i < 1200 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/api/v2/users`, { headers: adminHeaders }).catch(() => undefined);
-        if (!res) await new Promise((r) => setTimeout(r, 50));
+      // Ready, not just listening: the server answers 503 while it opens storage, until /readyz is 200.
+      for (let i = 0; i < 1200 && !res?.ok; i++) {
+        res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+        if (!res?.ok) await new Promise((r) => setTimeout(r, 50));
       }
-      assert.ok(res, `no answer on port ${port}; stderr: ${stderr}`);
+      assert.ok(res?.ok, `not ready on port ${port}; stderr: ${stderr}`);
+      res = await fetch(`http://127.0.0.1:${port}/api/v2/users`, { headers: adminHeaders });
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { data: [], meta: { limit: 20, nextCursor: null, next: null } });
       const created = await fetch(`http://127.0.0.1:${port}/api/v1/users`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: '{"name":"started"}' });

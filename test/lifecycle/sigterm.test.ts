@@ -18,7 +18,8 @@ async function start(env: Record<string, string>) {
   const base = `http://127.0.0.1:${env.PORT}`;
   // Up to a minute per start: a loaded CI machine starts slowly.
   for (let i = 0; i < 600; i++) {
-    try { if ((await fetch(`${base}/healthz`)).ok) return { child, base }; } catch { /* not up yet */ }
+    // Ready, not just live: the server listens while it opens storage, and answers 503 until then.
+    try { if ((await fetch(`${base}/readyz`)).ok) return { child, base }; } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
