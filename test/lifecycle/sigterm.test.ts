@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,19 +30,24 @@ test('usage recorded just before SIGTERM survives the restart (the buffer is flu
   const dir = mkdtempSync(join(tmpdir(), 'versionary-'));
   const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, VERSIONARY_ADMIN_KEY: 'sigterm-test-admin-key', HOST: '127.0.0.1', PORT: String(await freePort()) };
   const auth = { authorization: 'Bearer sigterm-test-admin-key' };
+  const children: ChildProcess[] = [];
   try {
     const first = await start(env);
+    children.push(first.child);
     for (let i = 0; i < 25; i++) assert.equal((await fetch(`${first.base}/api/v1/users`, { headers: auth })).status, 200);
     const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
     first.child.kill('SIGTERM');
     assert.equal(await exited, 0);
     const second = await start(env);
+    children.push(second.child);
     const res = await fetch(`${second.base}/admin/v1/versions/v1`, { headers: auth });
     const body = await res.json() as { usage: { calls: number; clients: number; endpoints: number } };
     assert.deepEqual(body.usage, { calls: 25, clients: 1, endpoints: 1 });
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
   } finally {
+    // A failed assertion must not leave a server running: the test file would never exit.
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });
