@@ -94,12 +94,22 @@ async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: str
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
       // Name the schema: without it the migrator can mistake another schema's bookkeeping tables for ours.
       const migrator = new Migrator({ db: options.db, provider: createMigrationProvider({ serial: 'serial' }), migrationTableSchema: options.schema });
-      const { error } = await migrator.migrateToLatest();
-      if (error) throw error;
+      // Kysely's introspection scans every schema's tables; one dropped meanwhile by someone else
+      // fails the scan with 3F000 naming that other schema. It is gone by the next try.
+      for (let attempt = 1; ; attempt++) {
+        const { error } = await migrator.migrateToLatest();
+        if (!error) break;
+        if (attempt >= 3 || !isOtherSchemaDropped(error, options.schema)) throw error;
+      }
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
     }
   } finally {
     client.release();
   }
+}
+
+function isOtherSchemaDropped(error: unknown, schema: string): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === '3F000' && typeof message === 'string' && !message.includes(`"${schema}"`);
 }
