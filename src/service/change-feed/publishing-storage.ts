@@ -19,9 +19,10 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
   const lifecycle = storage.lifecycle;
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
-  const announce = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+  // A write, then its topic on the feed once the write has committed.
+  const announce = <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
     const result = await write(...args);
-    await feed.publish(ChangeTopic.Clients);
+    await feed.publish(topic);
     return result;
   };
   return {
@@ -30,24 +31,15 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       ...lifecycle,
       listSchedules: () => lifecycle.listSchedules(),
       listEndpointDeprecations: () => lifecycle.listEndpointDeprecations(),
-      saveSchedule: async (schedule) => {
-        await lifecycle.saveSchedule(schedule);
-        await feed.publish(ChangeTopic.Lifecycle);
-      },
-      saveEndpointDeprecation: async (deprecation) => {
-        await lifecycle.saveEndpointDeprecation(deprecation);
-        await feed.publish(ChangeTopic.Lifecycle);
-      },
+      saveSchedule: announce(ChangeTopic.Lifecycle, lifecycle.saveSchedule.bind(lifecycle)),
+      saveEndpointDeprecation: announce(ChangeTopic.Lifecycle, lifecycle.saveEndpointDeprecation.bind(lifecycle)),
     },
     apiKeys: {
       ...apiKeys,
       find: (id) => apiKeys.find(id),
       list: () => apiKeys.list(),
       countActiveAdmins: () => apiKeys.countActiveAdmins(),
-      insert: async (record) => {
-        await apiKeys.insert(record);
-        await feed.publish(ChangeTopic.ApiKeys);
-      },
+      insert: announce(ChangeTopic.ApiKeys, apiKeys.insert.bind(apiKeys)),
       revoke: async (revocation) => {
         const revoked = await apiKeys.revoke(revocation);
         if (revoked) await feed.publish(ChangeTopic.ApiKeys);
@@ -59,10 +51,10 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       find: (id) => clients.find(id),
       findMany: (ids) => clients.findMany(ids),
       list: (page) => clients.list(page),
-      insert: announce(clients.insert.bind(clients)),
-      update: announce(clients.update.bind(clients)),
-      delete: announce(clients.delete.bind(clients)),
-      setContactSubscribed: announce(clients.setContactSubscribed.bind(clients)),
+      insert: announce(ChangeTopic.Clients, clients.insert.bind(clients)),
+      update: announce(ChangeTopic.Clients, clients.update.bind(clients)),
+      delete: announce(ChangeTopic.Clients, clients.delete.bind(clients)),
+      setContactSubscribed: announce(ChangeTopic.Clients, clients.setContactSubscribed.bind(clients)),
     },
   };
 }
