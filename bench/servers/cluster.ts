@@ -7,12 +7,14 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { rmSync } from 'node:fs';
-import { buildApp } from '../../src/service/app/build-app.ts';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
-import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import type { ChildMessage, ParentMessage } from './protocol.ts';
 import { seededUser } from './protocol.ts';
+import { built } from './built.ts';
+
+const { buildApp } = await built<typeof import('../../src/service/app/build-app.ts')>('service/app/build-app');
+const { createApiKey } = await built<typeof import('../../src/service/auth/api-keys.ts')>('service/auth/api-keys');
+const { loadConfig } = await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
+const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>('storage/sqlite/open-sqlite-storage');
 
 const env = process.env;
 const databasePath = env.BENCH_DB!;

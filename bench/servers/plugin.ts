@@ -7,11 +7,14 @@
  * Speaks the protocol of `protocol.ts`.
  */
 import Fastify from 'fastify';
-import { VersionaryError, ErrorCode } from '../../src/core/errors/index.ts';
-import { createApiBundle, headOperations } from '../../src/service/api/index.ts';
-import { versionary, versionRewriter, type OperationHandler } from '../../src/http/plugin/index.ts';
+import type { OperationHandler } from '../../src/http/plugin/index.ts';
 import { serveIpc } from './child.ts';
 import { seededUser } from './protocol.ts';
+import { built } from './built.ts';
+
+const { VersionaryError, ErrorCode } = await built<typeof import('../../src/core/errors/index.ts')>('core/errors/index');
+const { createApiBundle, headOperations } = await built<typeof import('../../src/service/api/index.ts')>('service/api/index');
+const { versionary, versionRewriter } = await built<typeof import('../../src/http/plugin/index.ts')>('http/plugin/index');
 
 const bundle = createApiBundle();
 const users = new Map<number, Record<string, unknown>>();

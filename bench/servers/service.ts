@@ -9,14 +9,16 @@
  * `BENCH_RECORD_USAGE=off` builds the app with `recordUsage: false`, to measure what recording costs.
  */
 import { rmSync } from 'node:fs';
-import { buildApp } from '../../src/service/app/build-app.ts';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
-import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
-import { createRedisRateLimitStore } from '../../src/storage/redis/redis-rate-limit-store.ts';
 import { Redis } from 'ioredis';
 import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
+import { built } from './built.ts';
+
+const { buildApp } = await built<typeof import('../../src/service/app/build-app.ts')>('service/app/build-app');
+const { createApiKey } = await built<typeof import('../../src/service/auth/api-keys.ts')>('service/auth/api-keys');
+const { loadConfig } = await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
+const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>('storage/sqlite/open-sqlite-storage');
+const { createRedisRateLimitStore } = await built<typeof import('../../src/storage/redis/redis-rate-limit-store.ts')>('storage/redis/redis-rate-limit-store');
 
 const env = process.env;
 const databasePath = env.BENCH_DB ?? ':memory:';

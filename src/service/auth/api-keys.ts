@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, ApiKeyStore } from '../ports/index.ts';
 import type { Principal, Role } from './principal.ts';
 
@@ -29,7 +29,7 @@ export function generateApiKey(): { id: string; key: string; hash: string } {
  * ```
  */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /**

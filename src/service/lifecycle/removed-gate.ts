@@ -30,13 +30,24 @@ export interface RemovedVersionGateOptions {
 export function installRemovedVersionGate(app: FastifyInstance, options: RemovedVersionGateOptions): void {
   const { runtime, recorder, clock } = options;
   const versioned = new RegExp(`^${options.prefix}/(v[0-9]+)(/.*)?$`);
+  // Parsed once per route pattern (the patterns are few and fixed), not per request.
+  const routes = new Map<string, { version: string; path: string } | null>();
+  const routeOf = (url: string) => {
+    let known = routes.get(url);
+    if (known === undefined) {
+      const match = versioned.exec(url);
+      known = match && match[2] !== '/openapi.json' ? { version: match[1]!, path: (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}') } : null;
+      routes.set(url, known);
+    }
+    return known;
+  };
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern (Accept-negotiated requests are already rewritten to it).
-    const match = versioned.exec(request.routeOptions.url ?? '');
-    if (!match || match[2] === '/openapi.json') return;
-    const version = match[1]!;
+    const url = request.routeOptions.url;
+    const route = url === undefined ? null : routeOf(url);
+    if (!route) return;
+    const { version, path } = route;
     if (!runtime.versions().some((v) => v.name === version)) return;
-    const path = (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}');
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const verdict = runtime.verdict({ version, method, path });
     if (!verdict.removed) return;

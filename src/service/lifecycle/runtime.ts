@@ -76,7 +76,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   endpoints = await store.listEndpointDeprecations();
 
   const released = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
-  const toLifecycle = (): LifecycleVersion[] => names.map((name) => ({
+  const buildLifecycle = (): LifecycleVersion[] => names.map((name) => ({
     name,
     releasedAt: configured[name]?.releasedAt ?? released.get(name) ?? 0,
     ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
@@ -84,6 +84,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     migrationUrl: migrationUrl(name),
     openapiUrl: `${prefix}/${name}/openapi.json`,
   })).sort((a, b) => a.releasedAt - b.releasedAt);
+  // Asked by per-request hooks (removed-version gate, metrics): built once per change of state.
+  let lifecycleVersions: LifecycleVersion[] | undefined;
+  const toLifecycle = (): LifecycleVersion[] => (lifecycleVersions ??= Object.freeze(buildLifecycle()) as LifecycleVersion[]);
   const migrationUrl = (name: string) => schedules.get(name)?.migrationUrl ?? configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
 
   const warnings = assertLifecycleConfig({ versions: toLifecycle(), audience: settings.audience });
@@ -116,6 +119,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       if (checkDeprecationStatus({ schedule: c.schedule, clock }).flaggedRemoved) {
         const flagged = { ...own, removed: true };
         schedules.set(key.version, flagged);
+        lifecycleVersions = undefined;
         store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
       }
     }
@@ -151,6 +155,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       if (update.endpoints) endpoints = update.endpoints;
       cache.clear();
       list = undefined;
+      lifecycleVersions = undefined;
     },
     async refresh() {
       runtime.apply({ schedules: await store.listSchedules(), endpoints: await store.listEndpointDeprecations() });

@@ -11,6 +11,7 @@ export interface InstallMetricsOptions {
 }
 
 const versionOfRoute = /^\/api\/(v[0-9]{1,4})(?:\/|$)/;
+const maxSeries = 4096;
 
 /**
  * Count every response: by method, route template (never the raw URL, whose ids would make one
@@ -24,16 +25,34 @@ const versionOfRoute = /^\/api\/(v[0-9]{1,4})(?:\/|$)/;
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
+  // Per request only a map lookup: the label set of each (method, route, version, status) and its
+  // prom-client children are made once. The set is bounded: routes are templates, versions are
+  // known names or `none`, and past `maxSeries` new series are still counted, just not cached.
+  const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }>();
+  let versionNames: string[] | undefined;
+  let known = new Set<string>();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const known = new Set(options.versions());
-    const named = versionOfRoute.exec(route)?.[1] ?? versionOfRoute.exec(request.url)?.[1];
-    const version = named && known.has(named) ? named : 'none';
     const status = reply.statusCode;
-    const labels = { method: request.method, route, version, status: String(status) };
-    metrics.requests.inc(labels);
-    metrics.duration.observe(labels, reply.elapsedTime / 1000);
-    if (reply.getHeader('deprecation') !== undefined && version !== 'none') metrics.deprecatedCalls.inc({ version });
+    const id = `${request.method} ${route} ${status}`;
+    let entry = series.get(id);
+    if (!entry) {
+      const names = options.versions();
+      if (names !== versionNames) {
+        versionNames = names;
+        known = new Set(names);
+      }
+      const named = versionOfRoute.exec(route)?.[1] ?? versionOfRoute.exec(request.url)?.[1];
+      const version = named && known.has(named) ? named : 'none';
+      const labels = { method: request.method, route, version, status: String(status) };
+      entry = { requests: metrics.requests.labels(labels), duration: metrics.duration.labels(labels), version };
+      // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
+      if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
+    }
+    entry.requests.inc();
+    entry.duration.observe(reply.elapsedTime / 1000);
+    const { version } = entry;
+    if (version !== 'none' && reply.getHeader('deprecation') !== undefined) metrics.deprecatedCalls.inc({ version });
     if (status === 410) metrics.removedCalls.inc({ version });
     if (status === 429) metrics.rateLimitRejections.inc({ policy: policyOf(reply.getHeader('ratelimit-policy')) });
   });
