@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { defaultSqliteDriver } from '../src/storage/sqlite/sqlite-driver.ts';
 import { spawnServer, type BenchServer } from './servers/spawn-server.ts';
 import type { BenchReport } from './types.ts';
 
@@ -198,7 +199,7 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
   rows.push(row('c', '(c) usage recording off', median(usageRuns.off)));
   const toJson = (m: Measured) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
   return {
-    title: `http: medians of ${rounds} interleaved rounds, ${seconds} s per case after ${warmupSeconds} s warm-up, ${connections} connections, pipelining 1 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator, Node ${process.version})`,
+    title: `http: medians of ${rounds} interleaved rounds, ${seconds} s per case after ${warmupSeconds} s warm-up, ${connections} connections, pipelining 1 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator, Node ${process.version}, SQLite driver ${defaultSqliteDriver()})`,
     rows,
     json: {
       cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, seconds, warmupSeconds, connections, pipelining: 1, rounds,

@@ -13,7 +13,7 @@ import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.t
  * ```
  */
 export async function openStorage(database: DatabaseConfig, options: { ops?: OpsConfig; onError?: (error: Error) => void } = {}): Promise<Storage> {
-  if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path });
+  if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path, ...(database.driver ? { driver: database.driver } : {}) });
   const { ops } = options;
   return openPostgresStorage({
     url: database.url,

@@ -85,6 +85,16 @@ describe('loadConfig', () => {
     assert.equal(errorsOf(() => loadConfig({ env: { DATABASE_URL: 'sqlite:' }, readFile: noFile })).length, 1);
   });
 
+  it('takes VERSIONARY_SQLITE_DRIVER for a SQLite database, and refuses an unknown driver', () => {
+    const load = (env: Record<string, string>) => loadConfig({ env, readFile: noFile }).database;
+    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'node:sqlite' }), { kind: 'sqlite', path: './x.db', driver: 'node:sqlite' });
+    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), { kind: 'sqlite', path: './x.db', driver: 'libsql' });
+    assert.deepEqual(load({ DATABASE_URL: 'postgres://h/db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), { kind: 'postgres', url: 'postgres://h/db' });
+    for (const driver of ['better-sqlite3', 'LIBSQL', '', '../x']) {
+      assert.ok(errorsOf(() => loadConfig({ env: { VERSIONARY_SQLITE_DRIVER: driver }, readFile: noFile })).some((e) => /VERSIONARY_SQLITE_DRIVER must be libsql or node:sqlite/.test(e)), driver);
+    }
+  });
+
   it('reports environment and config file errors together', () => {
     const errors = errorsOf(() => loadConfig({
       env: { PORT: 'x', LOG_LEVEL: 'chatty', DATABASE_URL: 'nope', VERSIONARY_CONFIG: '/c.json' },

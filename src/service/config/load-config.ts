@@ -2,7 +2,11 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
 
 /** Where the data lives. */
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig = { kind: 'sqlite'; path: string; /** `VERSIONARY_SQLITE_DRIVER`; unset, the storage picks (`defaultSqliteDriver`). */ driver?: SqliteDriverChoice } | { kind: 'postgres'; url: string };
+
+/** The SQLite drivers a deployment may name in `VERSIONARY_SQLITE_DRIVER`. */
+export type SqliteDriverChoice = 'libsql' | 'node:sqlite';
+const sqliteDrivers: readonly SqliteDriverChoice[] = ['libsql', 'node:sqlite'];
 
 /** The parsed, validated configuration: nothing reads `process.env` after this. */
 export interface ServiceConfig {
@@ -73,7 +77,12 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const host = env.HOST ?? '127.0.0.1';
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!levels.includes(logLevel)) errors.push(`LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`);
-  const database = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/versionary.db', errors);
+  const parsedDatabase = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/versionary.db', errors);
+  const driver = env.VERSIONARY_SQLITE_DRIVER;
+  if (driver !== undefined && !sqliteDrivers.includes(driver as SqliteDriverChoice)) errors.push(`VERSIONARY_SQLITE_DRIVER must be ${sqliteDrivers.join(' or ')}, not "${driver.slice(0, 40)}"`);
+  const database = parsedDatabase?.kind === 'sqlite' && driver !== undefined && sqliteDrivers.includes(driver as SqliteDriverChoice)
+    ? { ...parsedDatabase, driver: driver as SqliteDriverChoice }
+    : parsedDatabase;
   const configPath = env.VERSIONARY_CONFIG;
   const file = configPath ? readConfigFile({ path: configPath, readFile, errors }) : {};
   for (const key of Object.keys(file)) {

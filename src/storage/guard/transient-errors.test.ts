@@ -24,3 +24,10 @@ test('guarded stores turn transient failures into STORAGE_UNAVAILABLE with Retry
   await assert.rejects(storage.users.create(), /syntax error/);
   assert.deepEqual(await storage.users.list(), ['ok']);
 });
+
+test('node:sqlite errors are read by their number: busy, locked, I/O and full pass, a constraint does not', () => {
+  const sqlite = (errcode: number) => Object.assign(new Error('sqlite'), { code: 'ERR_SQLITE_ERROR', errcode });
+  // 5 BUSY, 6 LOCKED, 10 IOERR, 13 FULL, 517 BUSY_SNAPSHOT (extended), 2067 CONSTRAINT_UNIQUE, 1 ERROR.
+  for (const code of [5, 6, 10, 13, 517]) assert.equal(isTransientStorageError(sqlite(code)), true, String(code));
+  for (const code of [2067, 1, 19]) assert.equal(isTransientStorageError(sqlite(code)), false, String(code));
+});

@@ -12,7 +12,7 @@ import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
-import { openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
+import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 
@@ -20,7 +20,7 @@ import { guardStores } from '../guard/transient-errors.ts';
 export interface SqliteStorageOptions {
   /** File path, or `:memory:` for a throwaway database. */
   path: string;
-  /** The driver; libsql unless told (`sqlite-driver.ts`). */
+  /** The driver; {@link defaultSqliteDriver} unless told: node:sqlite on Node 24+, else libsql. */
   driver?: SqliteDriverName;
   /** Where better-sqlite3 is, if not in node_modules. */
   driverModule?: string;
@@ -39,7 +39,7 @@ export interface SqliteStorageOptions {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const database = ownerOnly(options.path, () => {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-    const opened = openSqliteDriver({ driver: options.driver ?? 'libsql', path: options.path, ...(options.driverModule ? { module: options.driverModule } : {}) });
+    const opened = openSqliteDriver({ driver: options.driver ?? defaultSqliteDriver(), path: options.path, ...(options.driverModule ? { module: options.driverModule } : {}) });
     opened.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
     return opened;
   });

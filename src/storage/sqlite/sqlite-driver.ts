@@ -13,6 +13,21 @@ export interface OpenedSqlite extends PreparingDatabase {
 const require = createRequire(import.meta.url);
 
 /**
+ * The driver used when none is named: Node's own `node:sqlite` from Node 24 on, libsql before.
+ * On Node 24 `node:sqlite` reads and inserts faster than libsql through the storage port and
+ * needs no package (`bench/README.md`); on Node 22 it still prints an ExperimentalWarning at
+ * start, and Node 20 has none, so those lines keep libsql.
+ *
+ * @example
+ * ```ts
+ * openSqliteDriver({ driver: defaultSqliteDriver(), path: ':memory:' });
+ * ```
+ */
+export function defaultSqliteDriver(version: string = process.versions.node): SqliteDriverName {
+  return Number(version.split('.')[0]) >= 24 ? 'node:sqlite' : 'libsql';
+}
+
+/**
  * Open a SQLite database on the named driver. libsql is the default and a dependency;
  * `better-sqlite3` must be installed by the user (it compiles where no prebuilt binary matches);
  * `node:sqlite` is Node's own (22.13+ and 24), adapted here to better-sqlite3's statement shape.
