@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
@@ -26,7 +26,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
  * ```
  */
 export function contentTag(payload: string | Buffer): string {
-  return `"c-${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
+  return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 
 /** Options for {@link installCaching}. */

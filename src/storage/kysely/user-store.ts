@@ -14,9 +14,15 @@ import type { Tables, UsersTable } from './tables.ts';
  */
 export function createUserStore(db: Kysely<Tables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
+  // A page is read on every list call: its three shapes (all, unowned, one owner's) compiled once.
+  // Placeholders in order: after id, [owner,] limit.
+  const page = (owner: Owner | undefined) => precompile(db, ownedBy(db.selectFrom('users').selectAll().where('id', '>', 0), owner).orderBy('id').limit(1));
+  const pages = { all: page(undefined), unowned: page(null), owned: page('') };
   return {
     async list({ limit, afterId, owner }) {
-      const rows = await ownedBy(db.selectFrom('users').selectAll().where('id', '>', afterId), owner).orderBy('id').limit(limit + 1).execute();
+      const rows = owner === undefined ? await pages.all([afterId, limit + 1])
+        : owner === null ? await pages.unowned([afterId, limit + 1])
+        : await pages.owned([afterId, owner, limit + 1]);
       const items = rows.slice(0, limit).map(toUser);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
