@@ -19,3 +19,4 @@ export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
 export { integerQuery } from './query-integers.ts';
 export { installLingeringClose } from './lingering-close.ts';
 export type { LingeringCloseOptions } from './lingering-close.ts';
+export { routeUrlOf } from './route-url.ts';

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
@@ -38,6 +38,7 @@ import { installOps, resolveOps, type OpsWiring } from '../ops/install-ops.ts';
 import { requestIdOf } from '../ops/request-id.ts';
 import { installClients, parseClientSettings } from '../clients/install-clients.ts';
 import { registerNotices } from '../notices/register-notices.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** Options for {@link buildApp}. */
 export interface BuildAppOptions {
@@ -211,8 +212,8 @@ const versionedResource = new RegExp(`^${apiPrefix}/v[0-9]+/(?!openapi\\.json$)`
  * Decided from the matched route's pattern, never the raw URL: the router decodes `%61dmin` and
  * routes absolute-form targets, so a string test on the URL could be walked around.
  */
-function requiredRole(request: { routeOptions: { url?: string }; method: string }): 'read' | 'write' | 'admin' | undefined {
-  const route = request.routeOptions.url;
+function requiredRole(request: FastifyRequest): 'read' | 'write' | 'admin' | undefined {
+  const route = routeUrlOf(request);
   if (route === undefined) return undefined;
   if (route.startsWith('/admin/') || route === '/metrics') return 'admin';
   if (!versionedResource.test(route)) return undefined;

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import type { UsageRecorder } from '../usage/usage-recorder.ts';
 import type { LifecycleRuntime } from './runtime.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** Options for {@link installRemovedVersionGate}. */
 export interface RemovedVersionGateOptions {
@@ -43,7 +44,7 @@ export function installRemovedVersionGate(app: FastifyInstance, options: Removed
   };
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern (Accept-negotiated requests are already rewritten to it).
-    const url = request.routeOptions.url;
+    const url = routeUrlOf(request);
     const route = url === undefined ? null : routeOf(url);
     if (!route) return;
     const { version, path } = route;

@@ -5,6 +5,7 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
@@ -45,7 +46,7 @@ const versionedRoute = /^\/api\/(v[0-9]+)(\/.*)$/;
 export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404 }): void {
   app.addHook('preHandler', async (request) => {
     if (options.cache.all().length === 0) return;
-    const route = request.routeOptions.url;
+    const route = routeUrlOf(request);
     const match = route ? versionedRoute.exec(route) : null;
     if (!match) return;
     const version = match[1]!;
@@ -77,7 +78,7 @@ export function installBrownoutGuard(app: FastifyInstance, options: { cache: Bro
  */
 export function listBrownoutsInLifecycle(app: FastifyInstance, options: { cache: BrownoutCache; clock: Clock; path: string }): void {
   app.addHook('preSerialization', async (request, _reply, payload) => {
-    if (request.routeOptions.url !== options.path || typeof payload !== 'object' || payload === null) return payload;
+    if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null) return payload;
     const document = payload as { versions?: Array<{ name: string }> };
     if (!Array.isArray(document.versions)) return payload;
     const now = options.clock.now();

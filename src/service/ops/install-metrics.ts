@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceMetrics } from './metrics.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -32,7 +33,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   let versionNames: string[] | undefined;
   let known = new Set<string>();
   app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;
     const id = `${request.method} ${route} ${status}`;
     let entry = series.get(id);

@@ -6,6 +6,7 @@ import { addressKey } from './address-key.ts';
 import { policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** Options for {@link installRateLimit}. */
 export interface InstallRateLimitOptions {
@@ -19,7 +20,7 @@ export interface InstallRateLimitOptions {
 const limitedPath = /^\/(?:api|admin)(?:[/?#]|$)/;
 const kCounted = Symbol.for('versionary.rateLimitCounted');
 type Counted = FastifyRequest & { [kCounted]?: true };
-const isLimited = (request: FastifyRequest) => limitedPath.test(request.routeOptions.url ?? request.url);
+const isLimited = (request: FastifyRequest) => limitedPath.test(routeUrlOf(request) ?? request.url);
 const hasCredential = (request: FastifyRequest) => request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
 /**
