@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import { addressKey } from './address-key.ts';
-import { policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
+import { createPolicyLookup, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
@@ -38,10 +38,10 @@ const hasCredential = (request: FastifyRequest) => request.headers.authorization
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock } = options;
   if (!settings.enabled) return;
+  const policy = createPolicyLookup(settings)(undefined);
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimited(request)) return;
     const key = addressKey(request.ip);
-    const policy = policyFor({ settings, roles: undefined });
     const now = clock.now();
     if (hasCredential(request)) {
       const state = await guarded(request, () => store.peek({ key, now }));
@@ -75,11 +75,12 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
 export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock } = options;
   if (!settings.enabled) return;
+  const policyOf = createPolicyLookup(settings);
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
     if (!isLimited(request) || (request as Counted)[kCounted]) return;
     const principal = principalOf(request);
-    const policy = policyFor({ settings, roles: principal?.roles });
+    const policy = policyOf(principal?.roles);
     const now = clock.now();
     // Failed credentials count against the address, like anonymous traffic.
     const key = principal?.id ?? addressKey(request.ip);

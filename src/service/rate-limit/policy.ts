@@ -32,6 +32,34 @@ export function policyFor(options: { settings: RateLimitSettings; roles: Iterabl
 }
 
 /**
+ * {@link policyFor}, remembered per set of roles: a principal keeps its `roles` set for as long as
+ * it is cached, so a request asks a WeakMap instead of building arrays and objects. Settings are
+ * fixed for the life of the app, so the answers never go stale.
+ *
+ * @example
+ * ```ts
+ * const policyOf = createPolicyLookup(settings);
+ * policyOf(principal?.roles) // the same object for the same set
+ * ```
+ */
+export function createPolicyLookup(settings: RateLimitSettings): (roles: ReadonlySet<Role> | undefined) => AppliedPolicy {
+  const anonymous = policyFor({ settings, roles: undefined });
+  const known = new WeakMap<ReadonlySet<Role>, AppliedPolicy>();
+  return (roles) => {
+    if (!roles) return anonymous;
+    let policy = known.get(roles);
+    if (!policy) {
+      policy = policyFor({ settings, roles });
+      known.set(roles, policy);
+    }
+    return policy;
+  };
+}
+
+/** A policy's `RateLimit-Policy` value never changes: built once per policy object. */
+const policyFields = new WeakMap<AppliedPolicy, string>();
+
+/**
  * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers (-10/-11):
  * each a Structured Field list of one Item whose value is the policy name as an sf-string, with
  * `q` (quota) and `w` (window, seconds) on the policy and `r` (remaining) and `t` (seconds until
@@ -47,8 +75,10 @@ export function rateLimitFields(options: { policy: AppliedPolicy; remaining: num
   const { policy } = options;
   // Role names and 'default' are plain ASCII, so they need no sf-string escaping.
   const name = `"${policy.name}"`;
-  return {
-    'ratelimit-policy': `${name};q=${policy.max};w=${policy.windowSeconds}`,
-    ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}`,
-  };
+  let policyField = policyFields.get(policy);
+  if (policyField === undefined) {
+    policyField = `${name};q=${policy.max};w=${policy.windowSeconds}`;
+    policyFields.set(policy, policyField);
+  }
+  return { 'ratelimit-policy': policyField, ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}` };
 }
