@@ -78,12 +78,16 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
  */
 function assertSingleCredentialHeaders(request: FastifyRequest): void {
   const raw = request.raw.rawHeaders;
-  const counts: Record<string, number> = {};
+  let authorization = 0;
+  let apiKey = 0;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (name === 'authorization' || name === 'x-api-key') counts[name] = (counts[name] ?? 0) + 1;
+    const name = raw[i]!;
+    // Only names of the right length are lowered and compared: this runs on every request.
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+    else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
   }
-  for (const [name, count] of Object.entries(counts)) {
+  if (authorization < 2 && apiKey < 2) return;
+  for (const [name, count] of [['authorization', authorization], ['x-api-key', apiKey]] as const) {
     if (count > 1) throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`, errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }] });
   }
 }
