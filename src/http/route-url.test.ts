@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import Fastify from 'fastify';
 import { routeUrlOf } from './route-url.ts';
 
-test('routeUrlOf gives the matched pattern, undefined when nothing matched, and reads routeOptions once per request', async () => {
+test('routeUrlOf gives the matched pattern, undefined when nothing matched, and reads routeOptions at most once per request', async () => {
   const app = Fastify();
   const seen: Array<string | undefined> = [];
   let reads = 0;
@@ -18,6 +18,19 @@ test('routeUrlOf gives the matched pattern, undefined when nothing matched, and 
   await app.inject({ url: '/api/v2/users/7' });
   await app.inject({ url: '/nowhere' });
   assert.deepEqual(seen, ['/api/v2/users/:id', '/api/v2/users/:id', undefined, undefined]);
-  assert.equal(reads, 2);
+  // Once for the matched request; the unmatched one is answered by `is404` alone.
+  assert.equal(reads, 1);
+  await app.close();
+});
+
+test('routeUrlOf follows a request handed to the not-found route after it was asked', async () => {
+  const app = Fastify();
+  const seen: Array<string | undefined> = [];
+  app.addHook('onRequest', async (request) => void seen.push(routeUrlOf(request)));
+  app.addHook('onResponse', async (request) => void seen.push(routeUrlOf(request)));
+  app.get('/problems/:slug', async (_request, reply) => reply.callNotFound());
+  const res = await app.inject({ url: '/problems/bogus' });
+  assert.equal(res.statusCode, 404);
+  assert.deepEqual(seen, ['/problems/:slug', undefined]);
   await app.close();
 });

@@ -15,6 +15,9 @@ type Remembering = FastifyRequest & { [kRouteUrl]?: string | null };
  * ```
  */
 export function routeUrlOf(request: FastifyRequest): string | undefined {
+  // A handler may hand the request to the not-found route (`reply.callNotFound()`) after an earlier
+  // hook asked: `is404` reads the current route, so that move is never hidden by the memo.
+  if (request.is404) return undefined;
   const remembered = (request as Remembering)[kRouteUrl];
   if (remembered !== undefined) return remembered ?? undefined;
   const url = request.routeOptions.url;

@@ -72,11 +72,14 @@ export function withStatementCache(database: PreparingDatabase, options: { max?:
  */
 function arrayRows(statement: PreparedStatement): ((values: unknown[]) => Record<string, unknown>) | undefined {
   if (typeof statement.raw !== 'function' || typeof statement.columns !== 'function') return undefined;
-  const names = statement.columns().map((c) => c.name);
+  let names = statement.columns().map((c) => c.name);
   // Assigning `__proto__` would set the prototype, not a property: such a query keeps the driver's objects.
   if (names.includes('__proto__')) return undefined;
   statement.raw(true);
   return (values) => {
+    // SQLite re-prepares a statement whose table changed under it (a migration by another process):
+    // a `SELECT *` then returns another number of columns, so the names are read again.
+    if (values.length !== names.length) names = statement.columns!().map((c) => c.name);
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
     return row;
