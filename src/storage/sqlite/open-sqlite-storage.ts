@@ -20,7 +20,7 @@ import { guardStores } from '../guard/transient-errors.ts';
 export interface SqliteStorageOptions {
   /** File path, or `:memory:` for a throwaway database. */
   path: string;
-  /** The driver; {@link defaultSqliteDriver} unless told: node:sqlite on Node 24+, else libsql. */
+  /** The driver; {@link defaultSqliteDriver} unless told: node:sqlite where it loads without a warning (24.15+), else libsql. */
   driver?: SqliteDriverName;
   /** Where better-sqlite3 is, if not in node_modules. */
   driverModule?: string;

@@ -13,10 +13,11 @@ export interface OpenedSqlite extends PreparingDatabase {
 const require = createRequire(import.meta.url);
 
 /**
- * The driver used when none is named: Node's own `node:sqlite` from Node 24 on, libsql before.
- * On Node 24 `node:sqlite` reads and inserts faster than libsql through the storage port and
- * needs no package (`bench/README.md`); on Node 22 it still prints an ExperimentalWarning at
- * start, and Node 20 has none, so those lines keep libsql.
+ * The driver used when none is named: Node's own `node:sqlite` where it loads without an
+ * ExperimentalWarning (Node 24.15+, 25.7+ and 26+, checked on each line's releases), libsql
+ * elsewhere. There `node:sqlite` reads and inserts faster than libsql through the storage port
+ * and needs no package (`bench/README.md`); Node 20 has no `node:sqlite`, and on Node 22 and
+ * earlier 24/25 releases it prints the warning at start.
  *
  * @example
  * ```ts
@@ -24,7 +25,9 @@ const require = createRequire(import.meta.url);
  * ```
  */
 export function defaultSqliteDriver(version: string = process.versions.node): SqliteDriverName {
-  return Number(version.split('.')[0]) >= 24 ? 'node:sqlite' : 'libsql';
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const quiet = major >= 26 || (major === 25 && minor >= 7) || (major === 24 && minor >= 15);
+  return quiet ? 'node:sqlite' : 'libsql';
 }
 
 /**
