@@ -78,11 +78,8 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!levels.includes(logLevel)) errors.push(`LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`);
   const parsedDatabase = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/versionary.db', errors);
-  const driver = env.VERSIONARY_SQLITE_DRIVER;
-  if (driver !== undefined && !sqliteDrivers.includes(driver as SqliteDriverChoice)) errors.push(`VERSIONARY_SQLITE_DRIVER must be ${sqliteDrivers.join(' or ')}, not "${driver.slice(0, 40)}"`);
-  const database = parsedDatabase?.kind === 'sqlite' && driver !== undefined && sqliteDrivers.includes(driver as SqliteDriverChoice)
-    ? { ...parsedDatabase, driver: driver as SqliteDriverChoice }
-    : parsedDatabase;
+  const driver = parseSqliteDriver(env.VERSIONARY_SQLITE_DRIVER, errors);
+  const database = parsedDatabase?.kind === 'sqlite' && driver ? { ...parsedDatabase, driver } : parsedDatabase;
   const configPath = env.VERSIONARY_CONFIG;
   const file = configPath ? readConfigFile({ path: configPath, readFile, errors }) : {};
   for (const key of Object.keys(file)) {
@@ -125,6 +122,13 @@ function parseSmtp(env: Record<string, string | undefined>, errors: string[]): {
   const from = env.VERSIONARY_MAIL_FROM ?? '';
   if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) errors.push('VERSIONARY_MAIL_FROM must be an address (notices@example.com or "Name <notices@example.com>") when VERSIONARY_SMTP_URL is set');
   return { url, from };
+}
+
+function parseSqliteDriver(raw: string | undefined, errors: string[]): SqliteDriverChoice | undefined {
+  if (raw === undefined) return undefined;
+  if (sqliteDrivers.includes(raw as SqliteDriverChoice)) return raw as SqliteDriverChoice;
+  errors.push(`VERSIONARY_SQLITE_DRIVER must be ${sqliteDrivers.join(' or ')}, not "${raw.slice(0, 40)}"`);
+  return undefined;
 }
 
 function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undefined {

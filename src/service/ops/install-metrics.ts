@@ -30,21 +30,14 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   // prom-client children are made once. The set is bounded: routes are templates, versions are
   // known names or `none`, and past `maxSeries` new series are still counted, just not cached.
   const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }>();
-  let versionNames: string[] | undefined;
-  let known = new Set<string>();
   app.addHook('onResponse', async (request, reply) => {
     const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;
     const id = `${request.method} ${route} ${status}`;
     let entry = series.get(id);
     if (!entry) {
-      const names = options.versions();
-      if (names !== versionNames) {
-        versionNames = names;
-        known = new Set(names);
-      }
       const named = versionOfRoute.exec(route)?.[1] ?? versionOfRoute.exec(request.url)?.[1];
-      const version = named && known.has(named) ? named : 'none';
+      const version = named && options.versions().includes(named) ? named : 'none';
       const labels = { method: request.method, route, version, status: String(status) };
       entry = { requests: metrics.requests.labels(labels), duration: metrics.duration.labels(labels), version };
       // An unmatched path's version comes from its URL, which varies: only matched routes are kept.

@@ -3,7 +3,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import { addressKey } from './address-key.ts';
-import { createPolicyLookup, rateLimitFields, type AppliedPolicy } from './policy.ts';
+import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
@@ -38,7 +38,8 @@ const hasCredential = (request: FastifyRequest) => request.headers.authorization
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock } = options;
   if (!settings.enabled) return;
-  const policy = createPolicyLookup(settings)(undefined);
+  // Anonymous traffic has no roles: its policy is the same for every request.
+  const policy = policyFor({ settings, roles: undefined });
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimited(request)) return;
     const key = addressKey(request.ip);
