@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { commands } from './commands/index.ts';
 import { runCli } from './main.ts';
 import type { CliIo } from './io.ts';
 
@@ -109,12 +110,17 @@ describe('dispatcher in process', () => {
     const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: repo, now: () => Date.UTC(2026, 0, 1) };
     return { io, out };
   };
-  it('--help on each command prints its usage and exits 0', async () => {
-    for (const name of ['diff', 'lint', 'guide']) {
+  it('--help on each command prints its usage, run through npx (the bin is not on the PATH), and exits 0', async () => {
+    for (const name of Object.keys(commands)) {
       const { io, out } = memoryIo();
       assert.equal(await runCli([name, '--help'], io), 0);
-      assert.match(out.stdout, new RegExp(`^Usage: versionary ${name}`));
+      assert.match(out.stdout, new RegExp(`^Usage: npx versionary ${name}`));
+      assert.deepEqual(out.stdout.split('\n').filter((line) => /^\s*(Usage: )?versionary /.test(line)), [], name);
     }
+    const global = memoryIo();
+    assert.equal(await runCli(['--help'], global.io), 0);
+    assert.match(global.out.stdout, /^Usage: npx versionary <command>/);
+    assert.match(global.out.stdout, /npm install --global versionary .* puts versionary on the PATH/);
   });
   it('no command prints the command list and exits 2; --help exits 0', async () => {
     const none = memoryIo();

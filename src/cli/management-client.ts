@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { buildApp } from '../service/app/build-app.ts';
-import { openStorage } from '../compose/open-storage.ts';
+import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../service/config/load-config.ts';
 import { UsageError } from './io.ts';
 
@@ -45,6 +44,9 @@ export async function createManagementClient(options: { env: Record<string, stri
   // In-process: a throwaway admin key that exists only in this process's memory.
   const adminKey = randomBytes(24).toString('base64url');
   const config = loadConfig({ env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey }, readFile: (p) => readFileSync(p, 'utf8') });
+  // Imported when used: the commands that only read files run without the service's packages.
+  const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'));
+  const { buildApp } = await importServiceModule(() => import('../service/app/build-app.ts'));
   const storage = await openStorage(config.database);
   const app = await buildApp({ config, storage, clock: { now: options.now ?? Date.now } });
   return {

@@ -17,11 +17,11 @@ const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
 export const clientsCommand = defineCommand({
   name: 'clients',
   summary: 'Manage clients, their contacts and webhooks (database or running server)',
-  help: `Usage: versionary clients list [--format text|json]
-       versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
-       versionary clients show <id>
-       versionary clients update <id> [--name NAME] [--contact EMAIL]... [--webhook URL]... [--keep-webhook ID]... [--no-webhooks]
-       versionary clients delete <id>
+  help: `Usage: npx versionary clients list [--format text|json]
+       npx versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
+       npx versionary clients show <id>
+       npx versionary clients update <id> [--name NAME] [--contact EMAIL]... [--webhook URL]... [--keep-webhook ID]... [--no-webhooks]
+       npx versionary clients delete <id>
        (each also takes --server URL --key KEY and --format text|json)
 
 Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) with the

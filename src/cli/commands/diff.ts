@@ -4,6 +4,7 @@ import { defineCommand, readChoice, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { loadDocumentSet } from '../load-document.ts';
+import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
@@ -18,7 +19,8 @@ const formats = { text: formatText, markdown: formatMarkdown, json: formatJson }
 export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two OpenAPI descriptions and classify each change',
-  help: `Usage: versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk] [--now ISO]
+  help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk] [--now ISO]
+                            [--strip-prefix-base P] [--strip-prefix-revision P] [--prefix-base P] [--prefix-revision P]
 
 Compares two OpenAPI 3.0/3.1 files (JSON or YAML; $refs across files are followed) and
 reports every change as breaking, risk or compatible. See docs/compatibility.md for rule ids.
@@ -31,21 +33,25 @@ Options:
               an operation removed before its x-sunset date is breaking
   -h, --help  show this help
 
+${pathPrefixHelp}
+
 Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
   options: {
     format: { type: 'string' },
     'fail-on': { type: 'string' },
     now: { type: 'string' },
+    ...pathPrefixOptions,
   },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
     const format = readChoice(values, { name: 'format', choices: ['text', 'markdown', 'json'], fallback: 'text' });
     const failOn = readChoice(values, { name: 'fail-on', choices: ['breaking', 'risk'], fallback: 'breaking' });
     const [oldPath, newPath] = positionals as [string, string];
-    const [base, revision] = await Promise.all([
+    const loaded = await Promise.all([
       loadDocumentSet(oldPath, { cwd: io.cwd }),
       loadDocumentSet(newPath, { cwd: io.cwd }),
     ]);
+    const { base, revision } = applyPathPrefixes({ values, base: loaded[0], revision: loaded[1], stderr: io.stderr });
     const now = readNow(readString(values, 'now')) ?? io.now();
     const result = diffOpenApi({ base, revision, clock: { now: () => now } });
     io.stdout(formats[format](withRelativeDocuments(result, io.cwd)));

@@ -6,6 +6,7 @@ import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/gui
 import { defineCommand, readChoice, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { loadDocumentSet } from '../load-document.ts';
+import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
@@ -20,7 +21,7 @@ const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 export const guideCommand = defineCommand({
   name: 'guide',
   summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',
-  help: `Usage: versionary guide <old> <new> --from v1 --to v2 [options]
+  help: `Usage: npx versionary guide <old> <new> --from v1 --to v2 [options]
 
 Options:
   --from NAME         name of the old version (required)
@@ -34,6 +35,8 @@ Options:
   --notes FILE        a JSON array of strings, or one note per line
   -h, --help          show this help
 
+${pathPrefixHelp}
+
 Exit codes: 0 written, 2 could not run.`,
   options: {
     from: { type: 'string' },
@@ -45,6 +48,7 @@ Exit codes: 0 written, 2 could not run.`,
     'removed-at': { type: 'string' },
     note: { type: 'string', multiple: true },
     notes: { type: 'string' },
+    ...pathPrefixOptions,
   },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
@@ -52,7 +56,8 @@ Exit codes: 0 written, 2 could not run.`,
     const to = readString(values, 'to');
     if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
     const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
-    const [base, revision] = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
+    const loaded = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
+    const { base, revision } = applyPathPrefixes({ values, base: loaded[0]!, revision: loaded[1]!, stderr: io.stderr });
     const { changes } = diffOpenApi({ base, revision, clock: { now: io.now } });
     const sunsetAt = readString(values, 'sunset-at');
     const removedAt = readString(values, 'removed-at');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createApiKey, isRole } from '../../service/auth/api-keys.ts';
-import { openStorage } from '../../compose/open-storage.ts';
+import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../service/config/load-config.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -16,12 +16,12 @@ import { ExitCode, UsageError } from '../io.ts';
 export const keysCommand = defineCommand({
   name: 'keys',
   summary: 'Create an API key in the database',
-  help: `Usage: versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
+  help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
 Creates the key in DATABASE_URL (default sqlite:./data/versionary.db) and prints it once; only
 its hash is stored. Roles: read (safe methods), write (POST, PUT, PATCH, DELETE), admin (the
 management API and everything else). With --client the key acts for that client (see
-"versionary clients"): its usage is counted for it and it sees only that client's resources.
+"npx versionary clients"): its usage is counted for it and it sees only that client's resources.
 
 Exit codes: 0 created, 2 could not run.`,
   options: { name: { type: 'string' }, roles: { type: 'string' }, contact: { type: 'string' }, client: { type: 'string' } },
@@ -35,9 +35,10 @@ Exit codes: 0 created, 2 could not run.`,
     const contact = readString(values, 'contact');
     const clientId = readString(values, 'client');
     const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
+    const { openStorage } = await importServiceModule(() => import('../../compose/open-storage.ts'));
     const storage = await openStorage(config.database);
     try {
-      if (clientId !== undefined && !(await storage.clients.find(clientId))) throw new UsageError(`no client ${clientId.slice(0, 40)}: create it first (versionary clients create)`);
+      if (clientId !== undefined && !(await storage.clients.find(clientId))) throw new UsageError(`no client ${clientId.slice(0, 40)}: create it first (npx versionary clients create)`);
       const { record, key } = await createApiKey({ store: storage.apiKeys, name, roles: roles.filter(isRole), ...(contact ? { contact } : {}), ...(clientId ? { clientId } : {}), now: io.now() });
       io.stdout(`Created ${record.id} (${record.roles.join(', ')}). The key is shown only this once:\n\n  ${key}\n\n`);
       return ExitCode.Ok;

@@ -14,7 +14,7 @@ import { loadDocumentSet } from '../load-document.ts';
 export const lintCommand = defineCommand({
   name: 'lint',
   summary: 'Check an OpenAPI description against the REST conventions',
-  help: `Usage: versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
+  help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 
 Rules: collection-not-plural, identifier-in-query, unversioned-path,
 error-not-problem-details, deprecated-without-sunset (see docs/compatibility.md).

@@ -16,9 +16,9 @@ interface NoticeRow { id: number; client: string; subject: string; kind: string;
 export const noticesCommand = defineCommand({
   name: 'notices',
   summary: 'List deprecation notices or run one notices pass (database or running server)',
-  help: `Usage: versionary notices list [--client ID] [--status pending|sent|retrying|failed|unsubscribed] [--kind KIND]
+  help: `Usage: npx versionary notices list [--client ID] [--status pending|sent|retrying|failed|unsubscribed] [--kind KIND]
                               [--server URL --key KEY] [--format text|json]
-       versionary notices run [--server URL --key KEY]
+       npx versionary notices run [--server URL --key KEY]
 
 "run" plans the notices now due, writes them to the outbox and delivers what it can (after
 flushing buffered usage). Without --server it works in-process on DATABASE_URL with the same

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startService } from '../../compose/start-service.ts';
+import { loadStartService } from '../../compose/load-service.ts';
 import { defineCommand } from '../command.ts';
 import { ExitCode } from '../io.ts';
 
@@ -14,7 +14,7 @@ import { ExitCode } from '../io.ts';
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'Start the reference service (the same as npm start)',
-  help: `Usage: versionary serve
+  help: `Usage: npx versionary serve
 
 Configured by the environment: PORT, HOST, DATABASE_URL, VERSIONARY_CONFIG, LOG_LEVEL,
 VERSIONARY_ADMIN_KEY, VERSIONARY_JWT_*, VERSIONARY_REDIS_URL (see the README). Stops cleanly on
@@ -22,6 +22,8 @@ SIGTERM or SIGINT.`,
   options: {},
   positionals: { min: 0, max: 0, names: '' },
   async run({ io }) {
+    // Imported here, not at the top: the other commands run without the service's packages.
+    const startService = await loadStartService();
     await startService({ env: io.env ?? {}, readFile: (p) => readFileSync(p, 'utf8') });
     // The server keeps the process alive; the exit code comes from the signal handler.
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);

@@ -15,8 +15,8 @@ interface VersionRow { name: string; state: string; status: string; deprecatedAt
 export const versionsCommand = defineCommand({
   name: 'versions',
   summary: 'List versions or schedule a deprecation (database or running server)',
-  help: `Usage: versionary versions list [--server URL --key KEY] [--format text|json]
-       versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
+  help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
+       npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
                                     [--migration-url URL] [--server URL --key KEY]
 
 Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) with the

@@ -30,16 +30,28 @@ export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNod
     }
     const o = ctx.old.resolver.resolve(old);
     const n = ctx.new.resolver.resolve(node);
-    diffHeaders(ctx, { old: o, new: n, status });
+    diffHeaders(ctx, { old: o, new: n, status, reactivated: isDeprecated(ops.old) && !isDeprecated(ops.new) });
     diffContent(ctx, { old: o, new: n, direction: 'response', label: 'body' });
   }
 }
 
-function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: string }): void {
+// Deprecation (RFC 9745) and Sunset (RFC 8594) only ever announce an end: losing them is good news.
+const endAnnouncements = new Set(['deprecation', 'sunset']);
+// Sent beside those by a deprecated operation (a rel="deprecation" Link, a 299 Warning).
+const deprecationCompanions = new Set(['link', 'warning']);
+
+function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: string; reactivated: boolean }): void {
   const oh = headers(ctx.old.resolver, r.old);
   const nh = headers(ctx.new.resolver, r.new);
   for (const [name, h] of oh) {
-    if (!nh.has(name)) emit(ctx, 'response-header-removed', { at: h.node, side: 'old', direction: 'response', oldValue: h.name, message: `The ${r.status} response no longer has the ${h.name} header.` });
+    if (nh.has(name)) continue;
+    const base = { at: h.node, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
+    if (endAnnouncements.has(name) || (r.reactivated && deprecationCompanions.has(name))) {
+      const why = r.reactivated ? 'the operation is no longer deprecated' : 'it no longer announces a deprecation or a sunset';
+      emit(ctx, 'response-deprecation-header-removed', { ...base, message: `The ${r.status} response no longer has the ${h.name} header: ${why}.` });
+    } else {
+      emit(ctx, 'response-header-removed', { ...base, message: `The ${r.status} response no longer has the ${h.name} header.` });
+    }
   }
   for (const [name, h] of nh) {
     const old = oh.get(name);
@@ -89,4 +101,8 @@ function entries(node: DocNode | undefined): Map<string, DocNode> {
  */
 export function isSuccess(status: string): boolean {
   return /^[123]/.test(status);
+}
+
+function isDeprecated(operation: DocNode): boolean {
+  return isObjectLike(operation.value) && operation.value.deprecated === true;
 }

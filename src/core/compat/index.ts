@@ -10,6 +10,8 @@ export type { DocumentSet } from './document-set.ts';
 export { createRefResolver, isRefObject, resolveRefUri } from './ref-resolver.ts';
 export type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 export { assertOpenApiDocument, listOperations, normalizePath } from './openapi-document.ts';
+export { rewritePath, rewritePaths, suggestPathRewrites } from './path-prefix.ts';
+export type { PathPrefixSuggestion, PathRewrite } from './path-prefix.ts';
 export { collectExternalRefs } from './external-refs.ts';
 export type { ExternalRef } from './external-refs.ts';
 export { assertRefsResolve } from './assert-refs.ts';

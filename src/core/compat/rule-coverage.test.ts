@@ -46,6 +46,17 @@ describe('every rule fires with its registry level', () => {
     const doc = (deprecated: boolean) => openapi({ '/api/v1/users': { get: { parameters: [{ name: 'q', in: 'query', deprecated, schema: str }], responses: { '200': { description: 'ok' } } } } });
     assert.deepEqual(diffOpenApi({ base: doc(false), revision: doc(true) }).changes.map((c) => c.id), ['request-parameter-deprecated']);
   });
+  it('response-deprecation-header-removed: Deprecation and Sunset always, Link and Warning once the operation is no longer deprecated', () => {
+    const doc = (deprecated: boolean, names: string[]) => openapi({ '/api/v1/users': { get: { deprecated, responses: { '200': { description: 'ok', headers: Object.fromEntries(names.map((n) => [n, { schema: str }])) } } } } });
+    const all = ['Deprecation', 'Sunset', 'Link', 'Warning'];
+    const reactivated = diffOpenApi({ base: doc(true, all), revision: doc(false, []) }).changes.filter((c) => c.id !== 'endpoint-reactivated');
+    assert.deepEqual(reactivated.map((c) => [c.id, c.level, c.oldValue]), all.map((n) => ['response-deprecation-header-removed', 'compatible', n]));
+    const stillDeprecated = diffOpenApi({ base: doc(true, all), revision: doc(true, []) }).changes.map((c) => [c.id, c.oldValue]);
+    assert.deepEqual(stillDeprecated, [
+      ['response-deprecation-header-removed', 'Deprecation'], ['response-deprecation-header-removed', 'Sunset'],
+      ['response-header-removed', 'Link'], ['response-header-removed', 'Warning'],
+    ]);
+  });
   it('response-media-type-added and response-header-became-required', () => {
     const doc = (extra: Record<string, unknown>, required: boolean) => openapi({ '/api/v1/users': { get: { responses: { '200': { description: 'ok', headers: { ETag: { required, schema: str } }, content: { 'application/json': { schema: str }, ...extra } } } } } });
     const ids = diffOpenApi({ base: doc({}, false), revision: doc({ 'text/csv': { schema: str } }, true) }).changes.map((c) => c.id);

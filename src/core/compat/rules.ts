@@ -50,6 +50,7 @@ export const compatRules = {
   'response-header-became-optional': { level: 'breaking', description: 'A required response header became optional.' },
   'response-header-added': { level: 'compatible', description: 'A new response header is documented.' },
   'response-header-became-required': { level: 'compatible', description: 'An optional response header became required.' },
+  'response-deprecation-header-removed': { level: 'compatible', description: 'A Deprecation or Sunset header is no longer documented (nor a Link or Warning sent with them, once the operation is no longer deprecated): the end it announced is off.' },
 
   'request-property-removed': { level: 'breaking', description: 'A request field was removed (spec: removing a field is not compatible).' },
   'request-property-added-required': { level: 'breaking', description: 'A new required request field; old requests lack it.' },

@@ -1,0 +1,51 @@
+import { rewritePaths, suggestPathRewrites, type DocumentSet, type PathRewrite } from '../core/compat/index.ts';
+import { readString, type CliCommand, type OptionValues } from './command.ts';
+import { UsageError } from './io.ts';
+
+/** oasdiff's four path flags, for every command that compares two documents. */
+export const pathPrefixOptions: CliCommand['options'] = {
+  'strip-prefix-base': { type: 'string' },
+  'strip-prefix-revision': { type: 'string' },
+  'prefix-base': { type: 'string' },
+  'prefix-revision': { type: 'string' },
+};
+
+/** The `--help` paragraph of {@link pathPrefixOptions}. */
+export const pathPrefixHelp = `Path prefixes (oasdiff's flags), applied before comparing:
+  --strip-prefix-base P       strip P from the front of the paths of <old>
+  --strip-prefix-revision P   strip P from the front of the paths of <new>
+  --prefix-base P             then add P in front of the paths of <old>
+  --prefix-revision P         then add P in front of the paths of <new>
+  e.g. /api/v1/users against /api/v2/users: --strip-prefix-base /api/v1 --strip-prefix-revision /api/v2`;
+
+/**
+ * Rewrite both documents' paths as the flags say, and, when no flag is given and every path of
+ * both documents differs only by a version segment, write a hint naming the flags to stderr
+ * (stdout stays the report, so `--format json` output remains valid JSON).
+ */
+export function applyPathPrefixes(options: { values: OptionValues; base: DocumentSet; revision: DocumentSet; stderr: (text: string) => void }): { base: DocumentSet; revision: DocumentSet } {
+  const { values } = options;
+  const base: PathRewrite = { strip: readPrefix(values, 'strip-prefix-base'), prefix: readPrefix(values, 'prefix-base') };
+  const revision: PathRewrite = { strip: readPrefix(values, 'strip-prefix-revision'), prefix: readPrefix(values, 'prefix-revision') };
+  const flagged = [base.strip, base.prefix, revision.strip, revision.prefix].some((v) => v !== undefined);
+  if (!flagged) {
+    const hint = suggestPathRewrites(pathsOf(options.base), pathsOf(options.revision));
+    if (hint) {
+      options.stderr(`hint: every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
+        `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
+        `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.\n`);
+    }
+  }
+  return { base: rewritePaths(options.base, base), revision: rewritePaths(options.revision, revision) };
+}
+
+function readPrefix(values: OptionValues, name: string): string | undefined {
+  const value = readString(values, name);
+  if (value !== undefined && value !== '' && !value.startsWith('/')) throw new UsageError(`--${name} must be a path prefix starting with "/", got "${value}"`);
+  return value;
+}
+
+function pathsOf(set: DocumentSet): string[] {
+  const doc = set.documents.get(set.root) as { paths?: unknown } | undefined;
+  return typeof doc?.paths === 'object' && doc.paths !== null ? Object.keys(doc.paths) : [];
+}
