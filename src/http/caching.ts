@@ -1,5 +1,9 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+
+/** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
+export const conditionalHeaderMaxLength = 4000;
 
 /**
  * Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.)
@@ -41,7 +45,8 @@ export interface CachingOptions {
 /**
  * Every response says whether it may be cached: successful GETs of public documents are
  * `private, no-cache`; those behind credentials, writes and errors are `no-store`. Successful
- * GETs carry a strong ETag (answered 304 when `If-None-Match` matches).
+ * GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An `If-None-Match` or
+ * `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
  *
  * @example
  * ```ts
@@ -49,6 +54,18 @@ export interface CachingOptions {
  * ```
  */
 export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
+  // A tag list longer than any real one is refused, as documented, rather than scanned on every request.
+  app.addHook('onRequest', async (request) => {
+    for (const name of ['if-none-match', 'if-match'] as const) {
+      const value = request.headers[name];
+      if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
+      throw new VersionaryError({
+        code: ErrorCode.ValidationFailed,
+        detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
+        errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
+      });
+    }
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe || reply.statusCode !== 200) {

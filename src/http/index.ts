@@ -1,4 +1,4 @@
-export { installCaching, etagMatches, contentTag } from './caching.ts';
+export { installCaching, etagMatches, contentTag, conditionalHeaderMaxLength } from './caching.ts';
 export type { CachingOptions } from './caching.ts';
 export { installSecurityHeaders, securityHeaders } from './security-headers.ts';
 export { clientErrorResponse, handleClientError } from './client-errors.ts';
@@ -7,6 +7,7 @@ export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './neg
 export type { VersionRewriterOptions } from './negotiation.ts';
 export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from './operation.ts';
+export type { ComponentType, HandlerContext, HandlerMap, HandlerResult, HandlerSource, OperationId, TypedHandler } from './handler-types.ts';
 export { fromFrameworkError } from './fastify-errors.ts';
 export { installProblemHandling } from './problem-handling.ts';
 export type { ProblemHandlingOptions } from './problem-handling.ts';

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
+import type { HandlerMap, HandlerSource } from './handler-types.ts';
 
 /** What a handler receives: the request in the newest representation, plus its context. */
 export interface OperationContext {
@@ -36,15 +38,42 @@ export interface OperationResult {
 export type OperationHandler = (context: OperationContext) => Promise<OperationResult>;
 
 /**
- * Declare the handlers of a set of operations, checked for completeness at start.
+ * Declare one handler per operation of the head, each typed from its operation's declaration:
+ * `params` by the path template, `query` and `body` by their schemas, the result by the statuses
+ * and response schemas. An unknown operation id, a missing handler, a wrong body type or a
+ * response without a required field fails `tsc`; at run time an unknown or missing id throws.
  *
  * @example
  * ```ts
- * const handlers = defineHandlers({ 'users.get': async (ctx) => ({ status: 200, body: await users.get(ctx.params.id) }) });
+ * const handlers = defineHandlers(bundle, {
+ *   'books.get': async ({ params }) => ({ status: 200, body: await books.get(params.id) }),
+ * });
  * ```
  */
-export function defineHandlers(handlers: Record<string, OperationHandler>): Record<string, OperationHandler> {
-  return handlers;
+export function defineHandlers<const A extends HandlerSource>(api: A, handlers: NoInfer<HandlerMap<A>>): Record<string, OperationHandler>;
+/**
+ * The untyped form: handlers keyed by operation id, checked only when the plugin registers.
+ *
+ * @deprecated Pass the bundle first, `defineHandlers(bundle, handlers)`, to type each handler.
+ */
+export function defineHandlers(handlers: Record<string, OperationHandler>): Record<string, OperationHandler>;
+export function defineHandlers(...args: [HandlerSource, unknown] | [Record<string, OperationHandler>]): Record<string, OperationHandler> {
+  if (args.length === 1) return args[0];
+  const [source, handlers] = args;
+  const head = 'head' in source ? source.head : source;
+  const ids = new Set(head.operations.map((op) => op.id));
+  const given = handlers as unknown as Record<string, unknown>;
+  const missing = [...ids].filter((id) => typeof given[id] !== 'function');
+  const unknown = Object.keys(given).filter((id) => !ids.has(id));
+  if (missing.length > 0 || unknown.length > 0) {
+    const problems = [
+      ...(missing.length > 0 ? [`no handler for operation(s): ${missing.join(', ')}`] : []),
+      ...(unknown.length > 0 ? [`handlers for operation(s) the head does not declare: ${unknown.join(', ')}`] : []),
+    ];
+    throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `defineHandlers: ${problems.join('; ')}.` });
+  }
+  // The plugin calls each handler with the context its operation was typed for.
+  return handlers as unknown as Record<string, OperationHandler>;
 }
 
 /**

@@ -4,21 +4,22 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { isUnversioned } from './negotiation.ts';
-import { internalError, sendProblem } from './problem.ts';
+import { internalError, logFailure, sendProblem } from './problem.ts';
 
 /** Options for {@link installProblemHandling}. */
 export interface ProblemHandlingOptions {
   bundle: VersionBundle;
   prefix: string;
   vendor: string;
-  /** A version with no code that the lifecycle still knows as removed answers with this error. */
+  /** A removed version (with or without code) answers with this error on paths that have no route. */
   removedVersion?: (name: string) => VersionaryError | undefined;
 }
 
 /**
  * Make every error, from every route and from unknown routes, an RFC 9457 problem. Unknown
  * versions are 404 naming the published ones; an unversioned API path explains how to give a
- * version. A 500 is logged in full and answered without a stack trace or SQL.
+ * version. A 500 is logged in full through the app's logger and answered without a stack trace or
+ * SQL; its detail says it was logged only when that logger writes errors.
  *
  * @example
  * ```ts
@@ -35,9 +36,9 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
 
   app.setErrorHandler((error, request, reply) => {
     const known = fromFrameworkError(error);
-    if (!known) request.log.error({ err: error }, 'unhandled error');
-    else if (known.code === ErrorCode.Internal) request.log.error({ err: error }, 'internal error');
-    return sendProblem(reply, known ?? internalError());
+    if (known && known.code !== ErrorCode.Internal) return sendProblem(reply, known);
+    const logged = logFailure(request, error, known ? 'internal error' : 'unhandled error');
+    return sendProblem(reply, known ?? internalError({ logged }));
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -65,7 +66,7 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
           }));
         }
       } catch (error) {
-        return sendProblem(reply, fromFrameworkError(error) ?? internalError());
+        return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
     }
     return sendProblem(reply, new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.` }));

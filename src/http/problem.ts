@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, errorTitles, VersionaryError } from '../core/errors/index.ts';
 import { statusOf } from './status-table.ts';
 
@@ -76,13 +76,48 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
 }
 
 /**
- * The catch-all for a failure nobody expected: logged in full, answered without internals.
+ * The catch-all for a failure nobody expected, answered without internals. Its detail says the
+ * error was logged only when `logged` is true, as {@link logFailure} reports.
  *
  * @example
  * ```ts
- * sendProblem(reply, internalError());
+ * sendProblem(reply, internalError({ logged: logFailure(request, error) }));
  * ```
  */
-export function internalError(): VersionaryError {
-  return new VersionaryError({ code: ErrorCode.Internal, detail: 'The server failed to answer this request. It has been logged.' });
+export function internalError(options: { logged?: boolean } = {}): VersionaryError {
+  const detail = options.logged
+    ? "The server failed to answer this request. The error has been logged with this problem's requestId."
+    : 'The server failed to answer this request.';
+  return new VersionaryError({ code: ErrorCode.Internal, detail });
+}
+
+/**
+ * Log an unexpected failure in full through the app's own logger (the request's child logger),
+ * and say whether that logger writes errors at all: an app built with `Fastify()` and no logger,
+ * or at level `silent`, writes nothing, and a problem must not claim otherwise.
+ *
+ * @example
+ * ```ts
+ * const logged = logFailure(request, error);
+ * ```
+ */
+export function logFailure(request: FastifyRequest, error: unknown, message = 'unhandled error'): boolean {
+  request.log.error({ err: error }, message);
+  return writesErrors(request);
+}
+
+/**
+ * Whether the request's logger writes error lines: false for an app built with `Fastify()` and no
+ * logger, or at level `silent`, so a problem claims a log line only when there is one.
+ *
+ * @example
+ * ```ts
+ * const detail = writesErrors(request) ? 'It has been logged.' : '';
+ * ```
+ */
+export function writesErrors(request: FastifyRequest): boolean {
+  const log = request.log as { isLevelEnabled?: (level: string) => boolean; level?: unknown };
+  if (typeof log.isLevelEnabled === 'function') return log.isLevelEnabled('error');
+  // Fastify's stand-in when no logger is configured has neither a level nor isLevelEnabled.
+  return typeof log.level === 'string' && log.level !== 'silent' && log.level !== 'fatal';
 }

@@ -45,3 +45,27 @@ export function hiddenInputFields(options: { head: ApiVersion; version: ApiVersi
   const known = new Set(props(options.version));
   return new Set(props(options.head).filter((f) => !known.has(f)));
 }
+
+/**
+ * The hidden input fields a request migration did not set. A field the client's version cannot
+ * name may arrive all the same, set by a migration (a rename sets the new name from the old), and
+ * is then the client's to change. A field the client sent itself, past an open schema, stays
+ * hidden: an older version cannot write what it cannot name.
+ *
+ * @example
+ * ```ts
+ * stillHidden({ hidden: new Set(['customer', 'note']), sent: { customerName: 'Ada' }, body: { customer: 'Ada' } }) // Set { 'note' }
+ * ```
+ */
+export function stillHidden(options: { hidden: ReadonlySet<string>; sent: unknown; body: unknown }): ReadonlySet<string> {
+  const { hidden, sent, body } = options;
+  if (hidden.size === 0 || !isRecord(body)) return hidden;
+  const before = isRecord(sent) ? sent : {};
+  const set = (field: string) => Object.hasOwn(body, field) && (!Object.hasOwn(before, field) || before[field] !== body[field]);
+  const left = [...hidden].filter((field) => !set(field));
+  return left.length === hidden.size ? hidden : new Set(left);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

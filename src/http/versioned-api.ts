@@ -4,8 +4,10 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import { createFieldSelector, type ApiVersion, type OperationSpec, type VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
+import { sendProblem, writesErrors } from './problem.ts';
 import { integerQuery } from './query-integers.ts';
-import { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
+import { createResponseChecks, type ResponseCheck } from './response-check.ts';
+import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
 export type VersionedRequestHook = (options: { request: FastifyRequest; reply: FastifyReply; version: ApiVersion; operation: OperationSpec }) => void | Promise<void>;
@@ -20,9 +22,12 @@ export interface VersionedApiOptions {
   onVersionedRequest?: VersionedRequestHook[];
   /** Who is calling; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
+  /** Check every response body against its version's schema before it goes out (default true). */
+  validateResponses?: boolean;
 }
 
-const allMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// Every method Fastify can route (TRACE and QUERY included): a known path answers each with 405, never 404.
+const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
 
 /**
  * Register every operation of every version as its own route, with that version's schemas for
@@ -40,10 +45,11 @@ export function registerVersionedApi(app: FastifyInstance, options: VersionedApi
   if (missing.length > 0) {
     throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `No handler for operation(s): ${missing.join(', ')}.` });
   }
-  for (const version of options.bundle.versions) registerVersion(app, { ...options, version });
+  const checks = options.validateResponses === false ? undefined : createResponseChecks();
+  for (const version of options.bundle.versions) registerVersion(app, { ...options, version, checks });
 }
 
-function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { version: ApiVersion }): void {
+function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { version: ApiVersion; checks: ReturnType<typeof createResponseChecks> | undefined }): void {
   const { bundle, version, prefix, vendor } = options;
   const base = `${prefix}/${version.name}`;
   const supported = bundle.versions.map((v) => v.name);
@@ -64,6 +70,11 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
     for (const status of [200, 201]) {
       const name = operation.responses[status]?.schema;
       if (name) response[status] = toRouteSchema({ version, name, forSerializer: true });
+    }
+    // Compiled here, at start, so a schema the validator cannot compile fails registration.
+    const checkOf = new Map<number, ResponseCheck>();
+    for (const [status, spec] of Object.entries(operation.responses)) {
+      if (spec.schema && options.checks) checkOf.set(Number(status), options.checks.of({ version, name: spec.schema }));
     }
     app.route({
       method: operation.method,
@@ -97,7 +108,7 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
           ? bundle.migrations.requestUp({ schema: operation.body, body: request.body, from: version, to: bundle.latest, operationId: operation.id })
           : undefined;
         const result = await handler({
-          version, operation, body, query, hiddenFields: hidden,
+          version, operation, body, query, hiddenFields: stillHidden({ hidden, sent: request.body, body }),
           params: request.params as Record<string, string>,
           ifMatch: parseIfMatch(request.headers['if-match']),
           clientId: clientIdOf(request),
@@ -107,6 +118,14 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         let out = result.body;
         const schema = operation.responses[result.status]?.schema;
         if (out !== undefined && schema) out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
+        // Checked whole, before `fields` projects it: a partial response leaves members out on purpose.
+        const check = checkOf.get(result.status);
+        const violation = check ? (out === undefined ? { pointer: '', detail: 'is missing: the status has a body schema' } : check(out)) : undefined;
+        if (violation) {
+          request.log.error({ operationId: operation.id, version: version.name, status: result.status, schema, pointer: violation.pointer, violation: violation.detail }, `response of ${operation.id} does not match ${version.name}'s schema ${schema}: ${violation.pointer || '(body)'} ${violation.detail}`);
+          const logged = writesErrors(request) ? " It has been logged with this problem's requestId." : '';
+          return sendProblem(reply, new VersionaryError({ code: ErrorCode.Internal, detail: `The server built a response that does not match its own schema for this version, and did not send it.${logged}` }));
+        }
         if (project && out !== undefined) out = project(out);
         if (result.location) reply.header('location', base + result.location);
         if (result.revision !== undefined) reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
@@ -130,20 +149,22 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
 
 function registerMethodGuard(app: FastifyInstance, options: { url: string; methods: string[]; onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void> }): void {
   const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  const others = allMethods.filter((m) => !options.methods.includes(m));
+  const others = routedMethods(app).filter((m) => !options.methods.includes(m));
   app.route({ method: 'OPTIONS', url: options.url, onRequest: options.onRequest, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
   if (others.length === 0) return;
+  const refuse = async (request: FastifyRequest) => {
+    throw new VersionaryError({
+      code: ErrorCode.MethodNotAllowed,
+      detail: `${request.method} is not supported here. Allowed: ${allow}.`,
+      headers: { allow },
+    });
+  };
   app.route({
     method: others,
     url: options.url,
-    onRequest: options.onRequest,
-    handler: async (request) => {
-      throw new VersionaryError({
-        code: ErrorCode.MethodNotAllowed,
-        detail: `${request.method} is not supported here. Allowed: ${allow}.`,
-        headers: { allow },
-      });
-    },
+    // Refused in onRequest, before the body is read: a body (or QUERY's required Content-Type) cannot turn the 405 into a 400 or 415.
+    onRequest: [options.onRequest, refuse],
+    handler: refuse,
   });
 }
 

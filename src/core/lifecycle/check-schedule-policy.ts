@@ -1,4 +1,4 @@
-import type { VersionaryError } from '../errors/index.ts';
+import { VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
 import { stateAt, transition } from './lifecycle-state.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
@@ -66,6 +66,8 @@ function checkTransition(options: CheckSchedulePolicyOptions & { announcedAt: nu
     transition(state, options.schedule.reason === 'critical-fix' ? 'critical-fix' : 'schedule-deprecation');
     return undefined;
   } catch (error) {
-    return error as VersionaryError;
+    if (state !== 'deprecated' && state !== 'sunset_window') return error as VersionaryError;
+    const refused = error as VersionaryError;
+    return new VersionaryError({ code: refused.code, detail: `${refused.detail} To move its dates, use rescheduleDeprecation.`, extensions: refused.extensions });
   }
 }

@@ -1,10 +1,12 @@
 import type { Clock } from '../clock/index.ts';
 import { assertLifecycleConfig } from './check-lifecycle-config.ts';
+import { checkKnownKeys, checkVersionEntry } from './config-keys.ts';
 import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
+import { declaredOrder, orderReleases } from './release-order.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { parseIsoInstant } from './time-format.ts';
 import { versionListHeaders } from './version-list-headers.ts';
@@ -69,7 +71,7 @@ export interface EndpointLifecycleConfig {
 export interface LifecycleConfig {
   versions?: Record<string, VersionLifecycleConfig>;
   endpoints?: EndpointLifecycleConfig[];
-  /** `iso` (default) or `rfc` (RFC 9745 `@seconds` and RFC 8594 HTTP-date). */
+  /** `iso8601` (default) or `rfc` (RFC 9745 `@seconds` and RFC 8594 HTTP-date); `iso` is its deprecated spelling. */
   headerStyle?: DeprecationHeaderStyle;
   removedStatus?: 410 | 404;
   audience?: Audience;
@@ -110,7 +112,8 @@ export interface ConfigLifecycleOptions {
   versions: readonly string[];
 }
 
-const YEAR_MS = 366 * 86_400_000;
+const configKeys = ['versions', 'endpoints', 'headerStyle', 'removedStatus', 'audience'];
+const endpointKeys = ['version', 'method', 'path', 'deprecatedAt', 'sunsetAt', 'migrationUrl'];
 
 /**
  * Every problem with a lifecycle config, as readable sentences (empty when it is valid). The
@@ -126,6 +129,7 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
   const errors: string[] = [];
   const { config } = options;
   if (!isObject(config)) return ['lifecycle must be an object (a LifecycleConfig) or a lifecycle source with a verdict() method'];
+  errors.push(...checkKnownKeys({ object: config, known: configKeys, where: 'lifecycle', what: 'a lifecycle config' }));
   const instant = (value: unknown, where: string, required = false): void => {
     if (value === undefined) { if (required) errors.push(`${where} is required`); return; }
     if (toInstant(value) === undefined) errors.push(`${where} must be an ISO 8601 date or epoch milliseconds, not ${JSON.stringify(value)}`);
@@ -134,6 +138,7 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
   for (const [name, raw] of Object.entries(isObject(config.versions) ? config.versions : {})) {
     const where = `lifecycle.versions.${name}`;
     if (!isObject(raw)) { errors.push(`${where} must be an object`); continue; }
+    errors.push(...checkVersionEntry({ entry: raw, where }));
     for (const key of ['releasedAt', 'deprecatedAt', 'sunsetAt']) instant(raw[key], `${where}.${key}`);
     if (raw.sunsetAt !== undefined && raw.deprecatedAt === undefined) errors.push(`${where}.deprecatedAt is required with a sunsetAt`);
     if (raw.removed !== undefined && typeof raw.removed !== 'boolean') errors.push(`${where}.removed must be a boolean`);
@@ -143,6 +148,11 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
     for (const key of ['replacement', 'migrationUrl']) if (raw[key] !== undefined && typeof raw[key] !== 'string') errors.push(`${where}.${key} must be a string`);
     if (raw.reason !== undefined && raw.reason !== 'planned' && raw.reason !== 'critical-fix') errors.push(`${where}.reason must be "planned" or "critical-fix"`);
   }
+  if (isObject(config.versions)) {
+    const dated = Object.entries(config.versions).map(([name, raw]) => ({ name, releasedAt: isObject(raw) ? toInstant(raw.releasedAt) : undefined }));
+    const order = declaredOrder({ configured: dated.map((v) => v.name), bundle: options.versions });
+    errors.push(...orderReleases(order.map((name) => dated.find((v) => v.name === name) ?? { name })).problems.map((p) => `lifecycle.versions: ${p}`));
+  }
   if (config.endpoints !== undefined && !Array.isArray(config.endpoints)) errors.push('lifecycle.endpoints must be an array');
   (Array.isArray(config.endpoints) ? config.endpoints : []).forEach((raw: unknown, i) => {
     const where = `lifecycle.endpoints[${i}]`;
@@ -150,11 +160,15 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
       errors.push(`${where} needs version, method and path strings`);
       return;
     }
+    errors.push(...checkKnownKeys({ object: raw, known: endpointKeys, where, what: 'an endpoint deprecation' }));
     if (!options.versions.includes(raw.version)) errors.push(`${where}.version ${JSON.stringify(raw.version)} is not a version of the bundle (${options.versions.join(', ')})`);
     instant(raw.deprecatedAt, `${where}.deprecatedAt`, true);
     instant(raw.sunsetAt, `${where}.sunsetAt`, true);
   });
-  if (config.headerStyle !== undefined && config.headerStyle !== 'iso' && config.headerStyle !== 'rfc') errors.push(`lifecycle.headerStyle must be "iso" or "rfc", not ${JSON.stringify(config.headerStyle)}`);
+  // `iso` is the deprecated spelling of `iso8601`: accepted, and the plugin warns about it.
+  if (config.headerStyle !== undefined && !['iso8601', 'rfc', 'iso'].includes(config.headerStyle as string)) {
+    errors.push(`lifecycle.headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(config.headerStyle)}`);
+  }
   if (config.removedStatus !== undefined && config.removedStatus !== 410 && config.removedStatus !== 404) errors.push(`lifecycle.removedStatus must be 410 or 404, not ${JSON.stringify(config.removedStatus)}`);
   if (config.audience !== undefined && config.audience !== 'public' && config.audience !== 'enterprise') errors.push(`lifecycle.audience must be "public" or "enterprise", not ${JSON.stringify(config.audience)}`);
   return errors;
@@ -174,7 +188,7 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
 export function createConfigLifecycle(options: ConfigLifecycleOptions): LifecycleSource & { warnings: PolicyWarning[] } {
   const { config, clock, prefix } = options;
   const configured = config.versions ?? {};
-  const names = [...new Set([...Object.keys(configured).filter((n) => !options.versions.includes(n)), ...options.versions])];
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions });
   const at = (value: InstantInput | undefined): number | undefined => (value === undefined ? undefined : toInstant(value));
   const migrationUrl = (name: string) => configured[name]?.migrationUrl ?? `${prefix}/versions`;
   const schedules = new Map<string, DeprecationSchedule>();
@@ -184,11 +198,9 @@ export function createConfigLifecycle(options: ConfigLifecycleOptions): Lifecycl
     const deprecatedAt = at(v.deprecatedAt) ?? sunsetAt ?? 0;
     schedules.set(name, { version: name, deprecatedAt, sunsetAt: sunsetAt ?? deprecatedAt, removed: v.removed === true, reason: v.reason ?? 'planned' });
   }
-  // Versions without a release date are spaced a year apart in bundle order, as the service does.
-  let previous = 0;
-  const versions: LifecycleVersion[] = names.map((name) => {
-    const releasedAt = at(configured[name]?.releasedAt) ?? previous + YEAR_MS;
-    previous = releasedAt;
+  const { releases } = orderReleases(names.map((name) => ({ name, releasedAt: at(configured[name]?.releasedAt) })));
+  const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
+  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
     const replacement = configured[name]?.replacement;
     const schedule = schedules.get(name);
     return {
@@ -220,14 +232,18 @@ export function createConfigLifecycle(options: ConfigLifecycleOptions): Lifecycl
       }
       const replacement = replacementOf(key.version);
       const fresh = evaluateVerdict({
-        version: key.version, candidates, clock, prefix, style: config.headerStyle ?? 'iso', removedStatus: config.removedStatus ?? 410,
+        version: key.version, candidates, clock, prefix, style: config.headerStyle ?? 'iso8601', removedStatus: config.removedStatus ?? 410,
         ...(replacement ? { replacement } : {}),
       });
       cache.set(id, fresh);
       return fresh.verdict;
     },
     listHeaders: () => versionListHeaders({ versions, clock }).headers,
-    document: () => buildLifecycleDocument({ versions, clock, audience: config.audience ?? 'public' }),
+    document: () => {
+      const document = buildLifecycleDocument({ versions, clock, audience: config.audience ?? 'public' });
+      // A stand-in date only keeps the declared order: a client is never shown one.
+      return { ...document, versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)) };
+    },
     versions: () => versions,
   };
 }

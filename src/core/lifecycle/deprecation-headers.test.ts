@@ -109,7 +109,7 @@ describe('changesAt', () => {
     const arbitrary = fc.record({
       length: fc.integer({ min: 0, max: days(400) }),
       offset: fc.integer({ min: -days(10), max: days(410) }),
-      style: fc.constantFrom('iso' as const, 'rfc' as const),
+      style: fc.constantFrom('iso8601' as const, 'iso' as const, 'rfc' as const),
     });
     fc.assert(fc.property(arbitrary, ({ length, offset, style }) => {
       const s = { ...schedule, sunsetAt: schedule.deprecatedAt + length };

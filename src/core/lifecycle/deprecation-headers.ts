@@ -4,15 +4,17 @@ import { linkTarget, quoteHeaderText } from './header-text.ts';
 import { formatImfFixdate, formatIsoInstant } from './time-format.ts';
 
 /**
- * `iso` (the default) sends ISO 8601 dates as the spec's table shows; `rfc` follows RFC 9745
+ * `iso8601` (the default) sends ISO 8601 dates as the spec's table shows; `rfc` follows RFC 9745
  * (`Deprecation: @<epoch-seconds>`) and RFC 8594 (IMF-fixdate `Sunset`, a `rel="sunset"` link).
+ * `iso` is the deprecated spelling of `iso8601`: still accepted, and the plugin warns about it
+ * (`VERSIONARY_DEP001`).
  *
  * @example
  * ```ts
  * const style: DeprecationHeaderStyle = 'rfc';
  * ```
  */
-export type DeprecationHeaderStyle = 'iso' | 'rfc';
+export type DeprecationHeaderStyle = 'iso8601' | 'rfc' | 'iso';
 
 /**
  * What the headers describe: a version's schedule or an endpoint's own deprecation.

@@ -26,6 +26,10 @@ export { checkLifecycleConfig, assertLifecycleConfig, checkMigrationGuide } from
 export type { CheckLifecycleConfigOptions } from './check-lifecycle-config.ts';
 export { scheduleDeprecation } from './schedule-deprecation.ts';
 export type { ScheduleDeprecationOptions, ScheduledDeprecation } from './schedule-deprecation.ts';
+export { rescheduleDeprecation } from './reschedule-deprecation.ts';
+export type { RescheduleDeprecationOptions, RescheduledDeprecation } from './reschedule-deprecation.ts';
+export { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
+export type { ReadNoticeMonthsOptions, ReadScheduleInstantOptions } from './schedule-input.ts';
 export { quoteHeaderText, linkTarget } from './header-text.ts';
 export { deprecationHeaders } from './deprecation-headers.ts';
 export type {
@@ -39,6 +43,10 @@ export { summarizeUsage } from './usage-summary.ts';
 export type { UsageRecord, VersionUsage, SummarizeUsageOptions } from './usage-summary.ts';
 export { evaluateVerdict } from './lifecycle-verdict.ts';
 export type { LifecycleVerdict, VerdictCandidate, EvaluateVerdictOptions } from './lifecycle-verdict.ts';
+export { checkKnownKeys, checkVersionEntry, versionEntryKeys } from './config-keys.ts';
+export type { CheckKnownKeysOptions, CheckVersionEntryOptions } from './config-keys.ts';
+export { declaredOrder, orderReleases } from './release-order.ts';
+export type { OrderedRelease, ReleaseInput } from './release-order.ts';
 export { checkLifecycleConfigShape, createConfigLifecycle } from './config-lifecycle.ts';
 export type {
   ConfigLifecycleOptions, EndpointLifecycleConfig, InstantInput, LifecycleConfig, LifecycleSource, VersionLifecycleConfig,

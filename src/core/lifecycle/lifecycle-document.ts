@@ -23,7 +23,8 @@ export interface LifecycleDocumentEntry {
   name: string;
   state: LifecycleState;
   status: DeprecationStatus;
-  releasedAt: string;
+  /** `null` when the release date was never declared: shown as unknown rather than invented. */
+  releasedAt: string | null;
   deprecatedAt: string | null;
   sunsetAt: string | null;
   replacement: string | null;

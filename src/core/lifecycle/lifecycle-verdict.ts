@@ -77,7 +77,7 @@ export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: Lif
   const removedOne = statuses.find((s) => s.status.status === 'removed');
   const { c: chosen, status } = removedOne ?? [...statuses].sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
   const { headers, changesAt } = deprecationHeaders({
-    schedule: chosen.schedule, clock, style: options.style ?? 'iso', migrationUrl: chosen.migrationUrl,
+    schedule: chosen.schedule, clock, style: options.style ?? 'iso8601', migrationUrl: chosen.migrationUrl,
     sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
     ...(chosen.subject ? { subject: chosen.subject } : {}),
   });

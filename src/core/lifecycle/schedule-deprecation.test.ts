@@ -1,26 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isVersionaryError } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { scheduleDeprecation } from './schedule-deprecation.ts';
-import { at, clockAt, days, scheduleOf } from './test-support.ts';
+import { at, caught, clockAt, days, scheduleOf } from './test-support.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v1', releasedAt: at('2023-01-01') },
   { name: 'v2', releasedAt: at('2025-01-01') },
 ];
 const clock = clockAt('2026-01-01T12:00:00Z');
-
-function caught(run: () => unknown): VersionaryError {
-  try {
-    run();
-  } catch (error) {
-    assert.ok(isVersionaryError(error));
-    return error;
-  }
-  assert.fail('expected a VersionaryError');
-}
 
 describe('scheduleDeprecation', () => {
   it('deprecates now and sets the sunset 6 months of 30 days later, not removed', () => {

@@ -1,13 +1,12 @@
 import type { Clock } from '../clock/index.ts';
-import { ErrorCode } from '../errors/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { checkSchedulePolicy } from './check-schedule-policy.ts';
 import { monthsToMs } from './durations.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
-import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
+import { toPolicyError } from './policy-report.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
 
 /**
  * Options for {@link scheduleDeprecation}.
@@ -64,9 +63,10 @@ export interface ScheduledDeprecation {
 export function scheduleDeprecation(options: ScheduleDeprecationOptions): ScheduledDeprecation {
   const now = options.clock.now();
   const inputErrors: VersionaryError[] = [];
-  const deprecatedAt = options.deprecatedAt === undefined ? now : toInstant(options.deprecatedAt, 'deprecatedAt', inputErrors);
-  const notice = checkNoticeInput(options, inputErrors);
-  const sunsetAt = options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : toInstant(options.sunsetAt, 'sunsetAt', inputErrors);
+  const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors: inputErrors });
+  const deprecatedAt = options.deprecatedAt === undefined ? now : read(options.deprecatedAt, 'deprecatedAt');
+  const notice = readNoticeMonths({ ...options, errors: inputErrors });
+  const sunsetAt = options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : read(options.sunsetAt, 'sunsetAt');
   const schedule: DeprecationSchedule = {
     version: options.version, deprecatedAt, sunsetAt, removed: false, reason: options.reason ?? 'planned',
   };
@@ -82,37 +82,4 @@ export function scheduleDeprecation(options: ScheduleDeprecationOptions): Schedu
   const error = toPolicyError(report.violations, { subject: `deprecation of ${options.version}` });
   if (error) throw error;
   return { schedule, warnings: report.warnings };
-}
-
-function checkNoticeInput(options: ScheduleDeprecationOptions, errors: VersionaryError[]): number {
-  const months = options.noticeMonths ?? 6;
-  if (options.noticeMonths !== undefined && options.sunsetAt !== undefined) {
-    errors.push(createViolation({
-      code: ErrorCode.InvalidSchedule,
-      rule: PolicyRule.ScheduleInput,
-      message: `give either noticeMonths (${months}) or sunsetAt for ${options.version}, not both: they could disagree.`,
-      extensions: { version: options.version },
-    }));
-  }
-  if (!Number.isFinite(months) || months <= 0) {
-    errors.push(createViolation({
-      code: ErrorCode.InvalidSchedule,
-      rule: PolicyRule.ScheduleInput,
-      message: `noticeMonths must be a positive number of 30-day months; got ${String(months)}.`,
-      extensions: { version: options.version, noticeMonths: months },
-    }));
-  }
-  return months;
-}
-
-function toInstant(value: number | string, field: string, errors: VersionaryError[]): number {
-  const ms = typeof value === 'number' ? value : parseIsoInstant(value);
-  if (ms !== undefined && Number.isFinite(ms)) return ms;
-  errors.push(createViolation({
-    code: ErrorCode.InvalidSchedule,
-    rule: PolicyRule.ScheduleInput,
-    message: `${field} must be epoch milliseconds or an ISO 8601 date with a time zone; got ${JSON.stringify(value)}.`,
-    extensions: { field, value },
-  }));
-  return Number.NaN;
 }

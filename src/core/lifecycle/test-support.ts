@@ -1,4 +1,5 @@
 import { createFixedClock } from '../clock/index.ts';
+import { isVersionaryError, type VersionaryError } from '../errors/index.ts';
 import { DAY_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 import { parseIsoInstant } from './time-format.ts';
@@ -49,3 +50,14 @@ export function scheduleOf(options: { deprecatedAt: string; sunsetAt: string; re
 
 /** Days as milliseconds, for readable boundary arithmetic in tests. */
 export const days = (count: number): number => count * DAY_MS;
+
+/** The VersionaryError a call throws, failing the test when it throws nothing or something else. Test helper only. */
+export function caught(run: () => unknown): VersionaryError {
+  try {
+    run();
+  } catch (error) {
+    if (isVersionaryError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a VersionaryError, and nothing was thrown');
+}

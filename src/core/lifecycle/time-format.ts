@@ -134,6 +134,7 @@ export function formatImfFixdate(ms: number): string {
  * Parse an ISO 8601 date (`2026-05-01`, taken as UTC midnight) or date-time with `Z` or a numeric
  * offset into epoch milliseconds. Returns `undefined` for anything else, including impossible
  * dates such as `2026-02-29`; a date-time without an offset is refused because it names no instant.
+ * An absent text (`null` or `undefined`, as in a document's unknown date) is `undefined` too.
  *
  * @example
  * ```ts
@@ -141,7 +142,8 @@ export function formatImfFixdate(ms: number): string {
  * parseIsoInstant('2026-13-01'); // undefined
  * ```
  */
-export function parseIsoInstant(text: string): number | undefined {
+export function parseIsoInstant(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined) return undefined;
   const match = ISO_PATTERN.exec(text);
   if (!match) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zone = 'Z'] = match;

@@ -50,7 +50,9 @@ export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
       if (!version.schemas[name]) problems.push(`${version.name}: a migration names schema "${name}", which the version does not define`);
     }
     for (const step of version.changes.flatMap((c) => c.instructions)) {
-      if (step.op === 'endpoint-added' || step.op === 'field-added' || step.op === 'enum-values-added') continue;
+      // Added fields and enum values need no migration of their own; checkProducible asks for the
+      // enum mappings, and for what older responses need of a removed field.
+      if (step.op === 'endpoint-added' || step.op === 'field-added' || step.op === 'enum-values-added' || step.op === 'enum-values-removed') continue;
       const needsResponse = step.op !== 'field-removed' && inResponses.has(step.schema);
       const needsRequest = inRequests.has(step.schema);
       if (needsResponse && !responses.has(step.schema)) {

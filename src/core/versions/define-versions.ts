@@ -2,6 +2,7 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { checkReferences } from './check-references.ts';
 import { deriveOlder } from './derive-older.ts';
 import { checkHead, checkMigrationCoverage } from './check-definition.ts';
+import { checkProducible } from './check-producible.ts';
 import { createMigrationPlan, type MigrationPlan } from './migration-plan.ts';
 import type { VersionChange } from './version-change.ts';
 import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
@@ -12,8 +13,8 @@ export interface VersionDeclaration {
   changes?: VersionChange[];
 }
 
-export interface DefineVersionsOptions {
-  head: HeadDefinition;
+export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition> {
+  head: H;
   /** Oldest first. The last one is the head: handlers speak its representation. */
   versions: VersionDeclaration[];
 }
@@ -29,9 +30,12 @@ export interface ApiVersion {
   changes: VersionChange[];
 }
 
-/** Every version, derived and checked, plus the compiled migrations between them. */
-export interface VersionBundle {
-  head: HeadDefinition;
+/**
+ * Every version, derived and checked, plus the compiled migrations between them. `H` keeps the
+ * head's literal types, from which `defineHandlers` types each handler.
+ */
+export interface VersionBundle<H extends HeadDefinition = HeadDefinition> {
+  head: H;
   versions: ApiVersion[];
   latest: ApiVersion;
   get(name: string): ApiVersion | undefined;
@@ -52,11 +56,11 @@ const namePattern = /^v([1-9][0-9]{0,5})$/;
  * bundle.get('v1')?.schemas.User;
  * ```
  */
-export function defineVersions(options: DefineVersionsOptions): VersionBundle {
+export function defineVersions<const H extends HeadDefinition>(options: DefineVersionsOptions<H>): VersionBundle<H> {
   const problems = [...checkHead(options.head), ...checkDeclarations(options.versions)];
   const derived: ApiVersion[] = [];
   let schemas = structuredClone(options.head.schemas);
-  let operations = options.head.operations;
+  let operations = [...options.head.operations];
   for (let i = options.versions.length - 1; i >= 0; i--) {
     const declaration = options.versions[i]!;
     const changes = declaration.changes ?? [];
@@ -69,7 +73,7 @@ export function defineVersions(options: DefineVersionsOptions): VersionBundle {
     operations = older.operations;
   }
   derived.forEach((v, i) => (v.index = i));
-  problems.push(...checkMigrationCoverage(derived));
+  problems.push(...checkMigrationCoverage(derived), ...checkProducible(derived));
   if (problems.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidDefinition,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deriveOlder } from './derive-older.ts';
-import { endpointAdded, enumValuesAdded, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced } from './instructions.ts';
+import { endpointAdded, enumValuesAdded, enumValuesRemoved, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced } from './instructions.ts';
 import { ref } from './schema-walk.ts';
 import type { OperationSpec, SchemaMap } from './types.ts';
 
@@ -52,6 +52,22 @@ describe('deriveOlder', () => {
     const { schemas: older, problems } = deriveOlder({ version: 'v2', schemas: schemas(), operations, instructions: [enumValuesAdded({ schema: 'User', field: 'status', values: ['c'], mapDownTo: { c: 'b' } })] });
     assert.deepEqual(problems, []);
     assert.deepEqual((older.User!.properties as Record<string, { enum: string[] }>).status!.enum, ['a', 'b']);
+  });
+
+  it('restores removed enum values, and reports values the newer enum still has or mappings to values it lacks', () => {
+    const { schemas: older, problems } = deriveOlder({ version: 'v2', schemas: schemas(), operations, instructions: [enumValuesRemoved({ schema: 'User', field: 'status', values: ['d'], mapUpTo: { d: 'c' } })] });
+    assert.deepEqual(problems, []);
+    assert.deepEqual((older.User!.properties as Record<string, { enum: string[] }>).status!.enum, ['a', 'b', 'c', 'd']);
+    const bad = deriveOlder({
+      version: 'v2', schemas: schemas(), operations,
+      instructions: [enumValuesRemoved({ schema: 'User', field: 'status', values: ['a', 'd'], mapUpTo: { x: 'a', d: 'z' } }), enumValuesRemoved({ schema: 'User', field: 'id', values: ['q'] })],
+    });
+    assert.deepEqual(bad.problems, [
+      'v2: enum-values-removed names User.status value "a", which the enum still has',
+      'v2: enum-values-removed maps "x" at User.status, which is not one of the removed values',
+      'v2: enum-values-removed maps "d" to "z" at User.status, which the newer enum lacks',
+      'v2: enum-values-removed names User.id, which is not an enum',
+    ]);
   });
 
   it('unroutes an added endpoint', () => {

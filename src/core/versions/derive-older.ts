@@ -77,7 +77,8 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     } else {
       const field = { ...(props[step.field] as JsonSchema) };
       props[step.field] = field;
-      removeEnumValues({ where, field, step, fail });
+      if (step.op === 'enum-values-added') removeEnumValues({ where, field, step, fail });
+      else restoreEnumValues({ where, field, step, fail });
     }
   }
   return { schemas, operations, problems };
@@ -105,5 +106,25 @@ function removeEnumValues({ where, field, step, fail }: RemoveEnumOptions): void
   for (const [from, to] of Object.entries(step.mapDownTo ?? {})) {
     if (!step.values.includes(from)) fail(`enum-values-added maps "${from}" at ${where}, which is not one of the added values`);
     if (!older.includes(to)) fail(`enum-values-added maps "${from}" to "${to}" at ${where}, which the older enum lacks`);
+  }
+}
+
+interface RestoreEnumOptions {
+  where: string;
+  field: JsonSchema;
+  step: Extract<Instruction, { op: 'enum-values-removed' }>;
+  fail: (text: string) => void;
+}
+
+function restoreEnumValues({ where, field, step, fail }: RestoreEnumOptions): void {
+  const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
+  if (!values) return void fail(`enum-values-removed names ${where}, which is not an enum`);
+  for (const value of step.values) {
+    if (values.includes(value)) fail(`enum-values-removed names ${where} value "${value}", which the enum still has`);
+  }
+  field.enum = [...values, ...step.values.filter((v) => !values.includes(v))];
+  for (const [from, to] of Object.entries(step.mapUpTo ?? {})) {
+    if (!step.values.includes(from)) fail(`enum-values-removed maps "${from}" at ${where}, which is not one of the removed values`);
+    if (!values.includes(to)) fail(`enum-values-removed maps "${from}" to "${to}" at ${where}, which the newer enum lacks`);
   }
 }

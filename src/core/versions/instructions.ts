@@ -8,13 +8,15 @@ export interface FieldRemoved { op: 'field-removed'; schema: string; field: stri
 export interface FieldRetyped { op: 'field-retyped'; schema: string; field: string; previous: JsonSchema }
 /** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
 export interface EnumValuesAdded { op: 'enum-values-added'; schema: string; field: string; values: string[]; mapDownTo?: Record<string, string> }
+/** The newer version removed enum values; older versions still have them, and older requests carrying one go up as `mapUpTo[value]`. */
+export interface EnumValuesRemoved { op: 'enum-values-removed'; schema: string; field: string; values: string[]; mapUpTo?: Record<string, string> }
 /** The newer version replaced a whole schema; older versions use `previous`. */
 export interface SchemaReplaced { op: 'schema-replaced'; schema: string; previous: JsonSchema }
 /** The newer version added an endpoint; older versions do not route it. */
 export interface EndpointAdded { op: 'endpoint-added'; method: HttpMethod; path: string }
 
 /** One declarative instruction of a version change. */
-export type Instruction = FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | SchemaReplaced | EndpointAdded;
+export type Instruction = FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | EnumValuesRemoved | SchemaReplaced | EndpointAdded;
 
 /**
  * Declare that the newer version added a field.
@@ -62,6 +64,19 @@ export function fieldRetyped(options: Omit<FieldRetyped, 'op'>): FieldRetyped {
  */
 export function enumValuesAdded(options: Omit<EnumValuesAdded, 'op'>): EnumValuesAdded {
   return { op: 'enum-values-added', ...options };
+}
+
+/**
+ * Declare enum values removed by the newer version: older versions still show and accept them, and
+ * an older request that carries one reaches the handler as `mapUpTo[value]`.
+ *
+ * @example
+ * ```ts
+ * enumValuesRemoved({ schema: 'OrderInput', field: 'shipping', values: ['overnight'], mapUpTo: { overnight: 'express' } })
+ * ```
+ */
+export function enumValuesRemoved(options: Omit<EnumValuesRemoved, 'op'>): EnumValuesRemoved {
+  return { op: 'enum-values-removed', ...options };
 }
 
 /**

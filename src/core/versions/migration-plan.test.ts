@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineVersions } from './define-versions.ts';
-import { enumValuesAdded, fieldAdded, fieldRemoved, schemaReplaced } from './instructions.ts';
+import { enumValuesAdded, enumValuesRemoved, fieldAdded, fieldRemoved, schemaReplaced } from './instructions.ts';
 import { isPlainObject, ref } from './schema-walk.ts';
 import { defineVersionChange } from './version-change.ts';
 import type { HeadDefinition } from './types.ts';
@@ -81,5 +81,51 @@ describe('migration plan', () => {
     assert.equal(one.schemas.UserList!.type, 'array');
     assert.deepEqual(Object.keys(one.schemas.UserInput!.properties as object), ['name']);
     assert.deepEqual(Object.keys(two.schemas.UserInput!.properties as object).sort(), ['email', 'name']);
+  });
+});
+
+describe('migration plan: migrations see their own version, the target shapes the result', () => {
+  const orders: HeadDefinition = {
+    schemas: {
+      Order: { type: 'object', required: ['id', 'customer'], properties: { id: { type: 'integer' }, customer: { type: 'string' }, shipping: { type: 'string', enum: ['standard', 'express', 'pickup'] } } },
+      OrderInput: { type: 'object', required: ['customer'], properties: { customer: { type: 'string' }, shipping: { type: 'string', enum: ['standard', 'express', 'pickup'] }, address: ref('Address') } },
+      Address: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } },
+      OrderList: { type: 'array', items: ref('Order') },
+    },
+    operations: [
+      { id: 'list', method: 'GET', path: '/orders', summary: 's', responses: { 200: { description: 'ok', schema: 'OrderList' } } },
+      { id: 'create', method: 'POST', path: '/orders', summary: 's', body: 'OrderInput', responses: { 201: { description: 'ok', schema: 'Order' } } },
+    ],
+  };
+  const seen: unknown[] = [];
+  const rename = defineVersionChange({
+    description: '`customerName` becomes `customer`; `pickup` is new and `overnight` is gone; addresses take `city`, not `town`.',
+    instructions: [
+      fieldAdded('Order', 'customer'), fieldRemoved({ schema: 'Order', field: 'customerName', definition: { type: 'string' }, required: true }),
+      fieldAdded('OrderInput', 'customer'), fieldRemoved({ schema: 'OrderInput', field: 'customerName', definition: { type: 'string' }, required: true }),
+      fieldAdded('Address', 'city'), fieldRemoved({ schema: 'Address', field: 'town', definition: { type: 'string' }, required: true }),
+      enumValuesAdded({ schema: 'Order', field: 'shipping', values: ['pickup'], mapDownTo: { pickup: 'standard' } }),
+      enumValuesRemoved({ schema: 'OrderInput', field: 'shipping', values: ['overnight'], mapUpTo: { overnight: 'express' } }),
+    ],
+    responses: { Order: (order) => { seen.push(order); return isPlainObject(order) ? { ...order, customerName: order.customer } : order; } },
+    requests: {
+      OrderInput: (input) => (isPlainObject(input) ? { ...input, customer: input.customerName } : input),
+      Address: (address) => (isPlainObject(address) ? { ...address, city: address.town } : address),
+    },
+  });
+  const bundle = defineVersions({ head: orders, versions: [{ name: 'v1' }, { name: 'v2', changes: [rename] }] });
+  const [v1, v2] = bundle.versions as [typeof bundle.latest, typeof bundle.latest];
+
+  it('gives a response migration the newer body, then drops what the older version lacks', () => {
+    seen.length = 0;
+    const body = [{ id: 1, customer: 'Ada', shipping: 'pickup' }];
+    assert.deepEqual(bundle.migrations.responseDown({ schema: 'OrderList', body, from: v2, to: v1 }), [{ id: 1, customerName: 'Ada', shipping: 'standard' }]);
+    assert.deepEqual(seen, [{ id: 1, customer: 'Ada', shipping: 'pickup' }]);
+  });
+
+  it('gives request migrations, nested ones too, the older body, then drops what the newer version removed', () => {
+    const body = { customerName: 'Ada', shipping: 'overnight', address: { town: 'Paris' } };
+    assert.deepEqual(bundle.migrations.requestUp({ schema: 'OrderInput', body, from: v1, to: v2, operationId: 'create' }), { customer: 'Ada', shipping: 'express', address: { city: 'Paris' } });
+    assert.deepEqual(body, { customerName: 'Ada', shipping: 'overnight', address: { town: 'Paris' } });
   });
 });

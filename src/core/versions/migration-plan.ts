@@ -1,5 +1,7 @@
 import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
 import type { ApiVersion } from './define-versions.ts';
+import type { Instruction } from './instructions.ts';
+import type { RequestMigrationContext } from './types.ts';
 
 /** Options for migrating one body between two versions. */
 export interface MigrateOptions {
@@ -15,14 +17,26 @@ export interface MigrateOptions {
 
 /** Migrations compiled once from the declared changes. */
 export interface MigrationPlan {
-  /** Newer → older, step by step, bottom-up along the schema. */
+  /** Newer → older, step by step: each step's migrations on the newer shape, then the older shape. */
   responseDown(options: MigrateOptions): unknown;
-  /** Older → newer, step by step, at the body's top level. */
+  /** Older → newer, step by step: each step's migrations on the older shape, then the newer shape. */
   requestUp(options: MigrateOptions): unknown;
+}
+
+/** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
+interface Step {
+  migrate: (name: string) => Transform;
+  shape: (name: string) => Transform;
 }
 
 /**
  * Compile response and request migrations for every step between adjacent versions.
+ *
+ * Each step runs in two phases, as Cadwyn runs its converters before the older model: first the
+ * change's own migrations, bottom-up along the schema the body is in, so they see every field of
+ * that version (a rename reads `customer` before anything drops it); then the target version's
+ * shape, along the target's schema: fields the target lacks are dropped and enum values it lacks
+ * are mapped, as the instructions say.
  *
  * @example
  * ```ts
@@ -31,51 +45,90 @@ export interface MigrationPlan {
  * ```
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
-  // down[i] migrates a body from versions[i] to versions[i - 1].
-  const down = versions.map((version) => compileTransform({ schemas: version.schemas, own: (name) => ownDown(version, name) }));
+  // down[i] takes a response from versions[i] to versions[i - 1].
+  const down = versions.map((version, i): Step | undefined => (i === 0 ? undefined : {
+    migrate: compileTransform({ schemas: version.schemas, own: (name) => responseMigrations(version, name) }),
+    shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
+  }));
+  // Request migrations take the operation id, so their steps compile once per operation.
+  const upByOperation = new Map<string, Array<Step | undefined>>();
+  const upSteps = (operationId: string) => {
+    let steps = upByOperation.get(operationId);
+    if (!steps) {
+      steps = versions.map((version, i): Step | undefined => (i === 0 ? undefined : {
+        migrate: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => requestMigrations(version, name, { operationId }) }),
+        shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
+      }));
+      upByOperation.set(operationId, steps);
+    }
+    return steps;
+  };
+  const run = (step: Step, schema: string, body: unknown) => {
+    const migrate = step.migrate(schema);
+    const shape = step.shape(schema);
+    const migrated = migrate ? migrate(body) : body;
+    return shape ? shape(migrated) : migrated;
+  };
   return {
     responseDown({ schema, body, from, to }) {
       let value = body;
-      for (let i = from.index; i > to.index; i--) {
-        const t = down[i]!(schema);
-        if (t) value = t(value);
-      }
+      for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
     requestUp({ schema, body, from, to, operationId = '' }) {
+      const steps = upSteps(operationId);
       let value = body;
-      for (let i = from.index + 1; i <= to.index; i++) {
-        for (const change of versions[i]!.changes) {
-          const migrate = change.requests?.[schema];
-          if (migrate) value = migrate(value, { operationId });
-        }
-      }
+      for (let i = from.index + 1; i <= to.index; i++) value = run(steps[i]!, schema, value);
       return value;
     },
   };
 }
 
-function ownDown(version: ApiVersion, name: string): Transform {
-  const steps = version.changes.flatMap((c) => c.instructions);
-  const drop = steps.flatMap((s) => (s.op === 'field-added' && s.schema === name ? [s.field] : []));
-  const maps = steps.flatMap((s) => (s.op === 'enum-values-added' && s.schema === name && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : []));
+function responseMigrations(version: ApiVersion, name: string): Transform {
   const custom = version.changes.map((c) => c.responses?.[name]).filter((f) => f !== undefined);
-  if (drop.length === 0 && maps.length === 0 && custom.length === 0) return null;
+  if (custom.length === 0) return null;
+  return (value) => custom.reduce((out, migrate) => migrate(out), value);
+}
+
+function requestMigrations(version: ApiVersion, name: string, context: RequestMigrationContext): Transform {
+  const custom = version.changes.map((c) => c.requests?.[name]).filter((f) => f !== undefined);
+  if (custom.length === 0) return null;
+  return (value) => custom.reduce((out, migrate) => migrate(out, context), value);
+}
+
+/** The older version's shape of `name`: without the fields `version` added, its new enum values mapped down. */
+function olderShape(version: ApiVersion, name: string): Transform {
+  const steps = instructionsOn(version, name);
+  const drop = steps.flatMap((s) => (s.op === 'field-added' ? [s.field] : []));
+  const maps = steps.flatMap((s) => (s.op === 'enum-values-added' && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : []));
+  return reshape(drop, maps);
+}
+
+/** The newer version's shape of `name`: without the fields `version` removed, its removed enum values mapped up. */
+function newerShape(version: ApiVersion, name: string): Transform {
+  const steps = instructionsOn(version, name);
+  const drop = steps.flatMap((s) => (s.op === 'field-removed' ? [s.field] : []));
+  const maps = steps.flatMap((s) => (s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : []));
+  return reshape(drop, maps);
+}
+
+function instructionsOn(version: ApiVersion, name: string): Array<Exclude<Instruction, { op: 'endpoint-added' }>> {
+  return version.changes.flatMap((c) => c.instructions).flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
+}
+
+function reshape(drop: string[], maps: Array<{ field: string; map: Record<string, string> }>): Transform {
+  if (drop.length === 0 && maps.length === 0) return null;
   const dropped = new Set(drop);
   return (value) => {
-    let out: unknown = value;
-    if (isPlainObject(out) && (drop.length > 0 || maps.length > 0)) {
-      // Copy without the dropped keys rather than `delete` them: deleting turns the object into a
-      // slow dictionary, which the serializer then pays for on every property.
-      const copy: Record<string, unknown> = {};
-      for (const key in out) if (!dropped.has(key)) copy[key] = out[key];
-      for (const { field, map } of maps) {
-        const current = copy[field];
-        if (typeof current === 'string' && Object.hasOwn(map, current)) copy[field] = map[current];
-      }
-      out = copy;
+    if (!isPlainObject(value)) return value;
+    // Copy without the dropped keys rather than `delete` them: deleting turns the object into a
+    // slow dictionary, which the serializer then pays for on every property.
+    const copy: Record<string, unknown> = {};
+    for (const key in value) if (!dropped.has(key)) copy[key] = value[key];
+    for (const { field, map } of maps) {
+      const current = copy[field];
+      if (typeof current === 'string' && Object.hasOwn(map, current)) copy[field] = map[current];
     }
-    for (const migrate of custom) out = migrate(out);
-    return out;
+    return copy;
   };
 }

@@ -71,7 +71,8 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
   const query = (op.query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = (op.query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries(query)) {
-    parameters.push(withDescription({ name, in: 'query', required: required.includes(name), schema }));
+    const documented = name === 'fields' && schemas ? withFieldNames({ op, schema, schemas }) : schema;
+    parameters.push(withDescription({ name, in: 'query', required: required.includes(name), schema: documented }));
   }
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
@@ -84,6 +85,19 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
     ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }])) } }
     : {};
   return { operationId: op.id, summary: op.summary, ...(op.tags ? { tags: op.tags } : {}), parameters, ...body, responses };
+}
+
+/**
+ * `fields` names members of the operation's `partial` schema, and any other name is refused: the
+ * parameter states this version's names as a pattern (blanks around a name are trimmed, as the
+ * selector does), generated from the schema so it cannot drift.
+ */
+function withFieldNames(options: { op: OperationSpec; schema: JsonSchema; schemas: SchemaMap }): JsonSchema {
+  const names = Object.keys((options.op.partial ? options.schemas[options.op.partial]?.properties : undefined) ?? {});
+  if (names.length === 0) return options.schema;
+  const one = `\\s*(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*`;
+  const description = `${String(options.schema.description ?? 'Comma-separated field names.')} Names in this version: ${names.map((n) => `\`${n}\``).join(', ')}.`;
+  return { ...options.schema, pattern: `^${one}(?:,${one})*$`, description };
 }
 
 function withDescription(parameter: JsonSchema): JsonSchema {

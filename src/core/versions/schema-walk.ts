@@ -25,8 +25,8 @@ export function refName(ref: unknown): string | undefined {
  * ref('User') // { $ref: '#/components/schemas/User' }
  * ```
  */
-export function ref(name: string): JsonSchema {
-  return { $ref: refPrefix + name };
+export function ref<const Name extends string>(name: Name): { $ref: `#/components/schemas/${Name}` } {
+  return { $ref: `${refPrefix}${name}` as `#/components/schemas/${Name}` };
 }
 
 export interface CompileTransformOptions {

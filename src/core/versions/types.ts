@@ -16,7 +16,7 @@ export interface ResponseSpec {
    * Response headers the handler itself sets (`Location`, `ETag`, `Link`), by name; a trailing
    * `?` marks one that is not always sent. The service's document generator defines them.
    */
-  headers?: string[];
+  headers?: readonly string[];
 }
 
 /** A versioned operation, declared once against the newest representation. */
@@ -30,7 +30,7 @@ export interface OperationSpec {
   /** Component schema name of the request body. */
   body?: string;
   /** Media types accepted for the body (default `application/json`). */
-  bodyTypes?: string[];
+  bodyTypes?: readonly string[];
   /** JSON Schema of the query string (an object schema). */
   query?: JsonSchema;
   /**
@@ -42,13 +42,16 @@ export interface OperationSpec {
   responses: Record<number, ResponseSpec>;
   /** Component schema whose objects the `fields` parameter projects. */
   partial?: string;
-  tags?: string[];
+  tags?: readonly string[];
 }
 
-/** The newest representation of the whole interface: what handlers are written against. */
+/**
+ * The newest representation of the whole interface: what handlers are written against. Declared
+ * `as const` (or inline in `defineVersions`), its literal types type the handlers.
+ */
 export interface HeadDefinition {
   schemas: SchemaMap;
-  operations: OperationSpec[];
+  operations: readonly OperationSpec[];
 }
 
 /** Context given to request migrations. */

@@ -6,15 +6,22 @@ export interface VersionChange {
   /** One or more sentences for humans; they appear in changelogs and migration guides. */
   description: string;
   instructions: Instruction[];
-  /** Request migrations up (older body → newer body), keyed by component schema name. */
+  /**
+   * Request migrations up (older body → newer body), keyed by component schema name. Each gets the
+   * body as the older version has it; the fields the change removed are dropped after it.
+   */
   requests?: Record<string, RequestMigration>;
-  /** Response migrations down (newer body → older body), keyed by component schema name. */
+  /**
+   * Response migrations down (newer body → older body), keyed by component schema name. Each gets
+   * the body as the newer version has it; the fields the change added are dropped after it.
+   */
   responses?: Record<string, ResponseMigration>;
 }
 
 /**
- * Declare a version change. Field removals and enum mappings implied by the instructions are
- * applied automatically; `responses`/`requests` cover what data alone cannot say.
+ * Declare a version change. What the instructions imply (dropping the fields the other version
+ * lacks, mapping enum values) is applied after the migrations; `responses` and `requests` set what
+ * data alone cannot say, such as a renamed field's value under its other name.
  *
  * @example
  * ```ts

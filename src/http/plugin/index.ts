@@ -5,9 +5,10 @@ import { createVersionRewriter } from '../negotiation.ts';
 
 export { versionary } from './versionary-plugin.ts';
 export { isLifecycleSource } from './options.ts';
-export type { UsageEvent, VersionaryPluginOptions } from './options.ts';
+export type { OpenApiDocumentBuilder, OpenApiDocumentInput, UsageEvent, VersionaryPluginOptions } from './options.ts';
 export { defineHandlers } from '../operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from '../operation.ts';
+export type { ComponentType, HandlerContext, HandlerMap, HandlerResult, HandlerSource, OperationId, TypedHandler } from '../handler-types.ts';
 export type { VersionedRequestHook } from '../versioned-api.ts';
 export type { ProblemBody } from '../problem.ts';
 export { sendProblem, toProblem } from '../problem.ts';

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { checkLifecycleConfigShape, type LifecycleConfig, type LifecycleSource } from '../../core/lifecycle/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
+import { checkLifecycleConfigShape, type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 
@@ -49,8 +49,12 @@ export interface VersionaryPluginOptions {
   onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
   /** Who is calling, for `onUsage` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
-  /** Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it out. */
-  openapi?: { title: string } | false;
+  /**
+   * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
+   * out. `document` builds it instead of the default (security schemes, more statuses, headers…),
+   * from the same inputs; it is called per request, since the lifecycle can change meanwhile.
+   */
+  openapi?: { title: string; document?: OpenApiDocumentBuilder } | false;
   /** Serve the lifecycle document at `<prefix>/versions` (default true). */
   versionsDocument?: boolean;
   /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
@@ -59,7 +63,39 @@ export interface VersionaryPluginOptions {
   versionListHeaders?: boolean;
   /** More steps that run once the version of a request is known, after the lifecycle's. */
   onVersionedRequest?: VersionedRequestHook[];
+  /**
+   * Check every response body against its version's schema (default true): one that breaks it is
+   * logged with the operation id and a JSON pointer, and answered 500 instead of being sent.
+   */
+  validateResponses?: boolean;
 }
+
+/**
+ * What an {@link VersionaryPluginOptions.openapi} `document` builder is given.
+ *
+ * @example
+ * ```ts
+ * const build = ({ version, title, basePath }: OpenApiDocumentInput) => toOpenApiDocument({ version, title, basePath });
+ * ```
+ */
+export interface OpenApiDocumentInput {
+  version: ApiVersion;
+  title: string;
+  /** `<prefix>/<version>`. */
+  basePath: string;
+  /** The lifecycle's verdict on one operation of this version. */
+  verdict(operation: { method: string; path: string }): LifecycleVerdict;
+}
+
+/**
+ * Builds a version's OpenAPI document for the plugin to serve.
+ *
+ * @example
+ * ```ts
+ * const document: OpenApiDocumentBuilder = ({ version, title, basePath }) => toOpenApiDocument({ version, title, basePath });
+ * ```
+ */
+export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
 /** The options with their defaults applied and the lifecycle resolved. */
 export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf'>> {
@@ -113,8 +149,9 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     if (raw[key] !== undefined && typeof raw[key] !== 'function') errors.push(`${key} must be a function`);
   }
   const openapi = raw.openapi ?? { title: 'API' };
-  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string')) errors.push('openapi must be { title: string } or false');
-  for (const key of ['versionsDocument', 'problems', 'versionListHeaders'] as const) {
+  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string')) errors.push('openapi must be { title: string, document?: function } or false');
+  else if (openapi !== false && (openapi as { document?: unknown }).document !== undefined && typeof (openapi as { document?: unknown }).document !== 'function') errors.push('openapi.document must be a function');
+  for (const key of ['versionsDocument', 'problems', 'versionListHeaders', 'validateResponses'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'boolean') errors.push(`${key} must be a boolean`);
   }
   const hooks = raw.onVersionedRequest ?? [];
@@ -135,10 +172,11 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
     openapi: openapi as ResolvedPluginOptions['openapi'],
     versionsDocument: raw.versionsDocument !== false, problems: raw.problems !== false, versionListHeaders: raw.versionListHeaders !== false,
+    validateResponses: raw.validateResponses !== false,
     onVersionedRequest: hooks as VersionedRequestHook[],
   };
 }
 
 const optionKeys = new Set([
-  'bundle', 'handlers', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest',
+  'bundle', 'handlers', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest', 'validateResponses',
 ]);

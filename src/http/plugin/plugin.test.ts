@@ -145,7 +145,7 @@ test('bad options fail at registration with every problem listed', async () => {
       'vendor must be a media-type token', 'prefix must be a path such as "/api"', 'clientIdOf must be a function',
       'lifecycle.versions.v1.sunsetAt must be an ISO 8601 date', 'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
       'lifecycle.versions.v1.migrationUrl must be a string', 'lifecycle.versions.v7: v7 has no code', 'lifecycle.endpoints[0].version "v3" is not a version',
-      'lifecycle.endpoints[0].deprecatedAt is required', 'lifecycle.headerStyle must be "iso" or "rfc"', 'unknown option(s): colour',
+      'lifecycle.endpoints[0].deprecatedAt is required', 'lifecycle.headerStyle must be "iso8601" or "rfc"', 'unknown option(s): colour',
     ]) assert.ok(error.message.includes(part), `missing "${part}" in:\n${error.message}`);
     return /13 problem\(s\)/.test(error.message);
   });
@@ -158,4 +158,37 @@ test('a lifecycle that breaks a policy rule fails at registration', async () => 
     await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle: tooShort, clock: createFixedClock(at('2026-01-02')) });
     await app.ready();
   }, /notice/i);
+});
+
+test('a removed version answers 410 before the app\'s own authentication, on routed and unrouted paths, and the call is still reported', async () => {
+  const clock = createFixedClock(at('2027-02-01'));
+  const usage: UsageEvent[] = [];
+  const app = Fastify();
+  await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle, clock, onUsage: (call) => usage.push(call) });
+  // The app's own authentication, registered after the plugin.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.authorization !== 'Bearer ok') await reply.code(401).send({ title: 'who are you' });
+  });
+  await app.ready();
+  const routed = await app.inject({ url: '/api/v1/notes' });
+  assert.equal(routed.statusCode, 410, 'no credentials needed to learn the version is gone');
+  assert.equal(routed.json().code, 'VERSION_REMOVED');
+  assert.ok(routed.headers.sunset);
+  const unrouted = await app.inject({ url: '/api/v1/no-such-thing' });
+  assert.equal(unrouted.statusCode, 410, 'a path with no route under the removed version');
+  assert.deepEqual(usage.map((u) => u.endpoint), ['GET /notes']);
+  assert.equal((await app.inject({ url: '/api/v1/openapi.json' })).statusCode, 401, 'the document is not gated: it stays readable for migration (here the app\'s own auth answers)');
+  assert.equal((await app.inject({ url: '/api/v2/notes', headers: { authorization: 'Bearer ok' } })).statusCode, 200);
+});
+
+test('openapi.document builds each version\'s document through the plugin\'s route, with the lifecycle\'s verdicts', async () => {
+  const { app } = await build({
+    openapi: {
+      title: 'Notes',
+      document: ({ version, title, basePath, verdict }) => ({ openapi: '3.1.0', info: { title, version: version.name }, 'x-base': basePath, 'x-pin-deprecated': verdict({ method: 'POST', path: '/notes/{id}/pin' }).deprecated }),
+    },
+  });
+  const v2 = (await app.inject({ url: '/api/v2/openapi.json' })).json();
+  assert.deepEqual(v2, { openapi: '3.1.0', info: { title: 'Notes', version: 'v2' }, 'x-base': '/api/v2', 'x-pin-deprecated': true });
+  await assert.rejects(build({ openapi: { title: 'Notes', document: 'no' as never } }), /openapi.document must be a function/);
 });

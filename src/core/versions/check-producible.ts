@@ -1,0 +1,125 @@
+import { refName } from './schema-walk.ts';
+import type { ApiVersion } from './define-versions.ts';
+import type { JsonSchema, SchemaMap } from './types.ts';
+
+/**
+ * Find declarations that cannot work whatever the handler returns or the client sends. A step's
+ * migration for a schema, or for one that contains it, may produce anything; without one, the
+ * instructions alone must give every body what the other version's schema asks:
+ * - a field an older response requires must be one the newer version always has, and one it
+ *   may carry must come from somewhere;
+ * - a field a newer request requires must be one older requests always have;
+ * - an enum value the newer version added must map down wherever responses carry it;
+ * - an enum value the newer version removed must map up wherever requests carry it.
+ *
+ * @example
+ * ```ts
+ * checkProducible(bundle.versions) // [] when every older body can be produced
+ * ```
+ */
+export function checkProducible(versions: ApiVersion[]): string[] {
+  const problems: string[] = [];
+  versions.forEach((newer, i) => {
+    const older = versions[i - 1];
+    if (!older) return;
+    const say = (text: string) => problems.push(`${newer.name}: ${text}`);
+    const responseRoots = older.operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter(isName);
+    const requestRoots = older.operations.map((o) => o.body).filter(isName);
+    const down = new Set(newer.changes.flatMap((c) => Object.keys(c.responses ?? {})));
+    const up = new Set(newer.changes.flatMap((c) => Object.keys(c.requests ?? {})));
+    // What the target version's bodies contain that no migration of the step rewrites.
+    const inResponses = unmigrated({ schemas: older.schemas, roots: responseRoots, migrated: down });
+    const inRequests = unmigrated({ schemas: newer.schemas, roots: requestRoots, migrated: up });
+
+    for (const name of inResponses) {
+      for (const gap of requiredGaps({ source: newer.schemas[name], target: older.schemas[name], path: name })) {
+        const why = gap.optional ? `which ${newer.name} may omit` : `which ${newer.name} does not have`;
+        say(`${older.name} responses require ${gap.path}, ${why} and no response migration produces: declare responses.${name} to set it from the ${newer.name} body (for a rename, copy the new field into it)`);
+      }
+    }
+    for (const name of inRequests) {
+      for (const gap of requiredGaps({ source: older.schemas[name], target: newer.schemas[name], path: name })) {
+        const why = gap.optional ? `which ${older.name} requests may omit` : `which ${older.name} requests do not have`;
+        say(`${newer.name} requests require ${gap.path}, ${why} and no request migration produces: declare requests.${name} to set it from the ${older.name} body, or make it optional`);
+      }
+    }
+    for (const step of newer.changes.flatMap((c) => c.instructions)) {
+      if (step.op === 'field-removed' && !step.required && inResponses.has(step.schema)) {
+        say(`field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`);
+      }
+      if (step.op === 'enum-values-added' && inResponses.has(step.schema)) {
+        for (const value of step.values.filter((v) => !Object.hasOwn(step.mapDownTo ?? {}, v))) {
+          say(`enum-values-added on ${step.schema}.${step.field} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`);
+        }
+      }
+      if (step.op === 'enum-values-removed' && inRequests.has(step.schema)) {
+        for (const value of step.values.filter((v) => !Object.hasOwn(step.mapUpTo ?? {}, v))) {
+          say(`enum-values-removed on ${step.schema}.${step.field} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`);
+        }
+      }
+    }
+  });
+  return problems;
+}
+
+function isName(name: string | undefined): name is string {
+  return !!name;
+}
+
+/** Schemas reachable from `roots` by a path through no migrated schema: only the instructions shape them. */
+function unmigrated(options: { schemas: SchemaMap; roots: string[]; migrated: ReadonlySet<string> }): Set<string> {
+  const { schemas, roots, migrated } = options;
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name) || migrated.has(name)) return;
+    seen.add(name);
+    refsIn(schemas[name]).forEach(visit);
+  };
+  roots.forEach(visit);
+  return seen;
+}
+
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (!isSchema(value)) return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const name = key === '$ref' ? refName(child) : undefined;
+    return name !== undefined ? [name] : refsIn(child);
+  });
+}
+
+interface Gap {
+  path: string;
+  /** The source has the field but may leave it out. */
+  optional: boolean;
+}
+
+/** Fields `target` requires that a body of `source` may lack, along inline properties and items. */
+function requiredGaps(options: { source: JsonSchema | undefined; target: JsonSchema | undefined; path: string }): Gap[] {
+  const { source, target, path } = options;
+  if (!source || !target || source.$ref !== undefined || target.$ref !== undefined) return [];
+  const gaps: Gap[] = [];
+  const sourceProps = propertiesOf(source);
+  const sourceRequired = requiredOf(source);
+  for (const field of requiredOf(target)) {
+    if (!Object.hasOwn(sourceProps, field)) gaps.push({ path: `${path}.${field}`, optional: false });
+    else if (!sourceRequired.includes(field)) gaps.push({ path: `${path}.${field}`, optional: true });
+  }
+  for (const [field, child] of Object.entries(propertiesOf(target))) {
+    if (Object.hasOwn(sourceProps, field)) gaps.push(...requiredGaps({ source: sourceProps[field], target: child, path: `${path}.${field}` }));
+  }
+  if (isSchema(source.items) && isSchema(target.items)) gaps.push(...requiredGaps({ source: source.items, target: target.items, path: `${path}[]` }));
+  return gaps;
+}
+
+function propertiesOf(schema: JsonSchema): SchemaMap {
+  return isSchema(schema.properties) ? (schema.properties as SchemaMap) : {};
+}
+
+function requiredOf(schema: JsonSchema): string[] {
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,63 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { ApiVersion } from '../core/versions/index.ts';
+import { toRouteSchema } from './route-schemas.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/** Where a response first breaks its schema: a JSON pointer into the body, and what is wrong. */
+export interface ResponseViolation {
+  pointer: string;
+  detail: string;
+}
+
+/** Checks one response body against its version's schema; `undefined` when it conforms. */
+export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
+
+/**
+ * Compile response checks, one per version and component schema, shared by the operations that
+ * answer with it. The validator is separate from Fastify's request validator on purpose: that
+ * one coerces types, fills defaults and removes members, and a check must never change the body
+ * it checks (a handler may hand over an object it keeps).
+ *
+ * @example
+ * ```ts
+ * const checks = createResponseChecks();
+ * const check = checks.of({ version, name: 'Order' });
+ * check({ id: 1, total: 3 }); // { pointer: '/customer', detail: 'is required' }
+ * ```
+ */
+export function createResponseChecks(): { of(options: { version: ApiVersion; name: string }): ResponseCheck } {
+  // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.
+  const ajv = addFormats(new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, addUsedSchema: false }));
+  const cache = new Map<string, ResponseCheck>();
+  const added = new Set<string>();
+  return {
+    of({ version, name }) {
+      const key = `${version.name} ${name}`;
+      let check = cache.get(key);
+      if (!check) {
+        // Each version's components are added once and compiled once, shared by its checks.
+        const id = `versionary:${version.name}`;
+        if (!added.has(id)) {
+          ajv.addSchema({ $id: id, definitions: toRouteSchema({ version, name }).definitions });
+          added.add(id);
+        }
+        const validate = ajv.compile({ $ref: `${id}#/definitions/${name}` });
+        check = (body) => (validate(body) ? undefined : toViolation(validate));
+        cache.set(key, check);
+      }
+      return check;
+    },
+  };
+}
+
+function toViolation(validate: ValidateFunction): ResponseViolation {
+  const error = (validate.errors ?? [])[0] as ErrorObject | undefined;
+  if (!error) return { pointer: '', detail: 'does not match the schema' };
+  const member = error.params.missingProperty ?? error.params.additionalProperty;
+  const pointer = `${error.instancePath}${member !== undefined ? `/${String(member)}` : ''}`;
+  if (error.keyword === 'required') return { pointer, detail: 'is required' };
+  if (error.keyword === 'additionalProperties') return { pointer, detail: 'is not in the schema' };
+  return { pointer, detail: error.message ?? `fails ${error.keyword}` };
+}
