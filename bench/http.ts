@@ -27,11 +27,13 @@ interface HttpCase {
 }
 
 const userId = (n: number) => 1 + ((n * 7919) % seeded);
-type CaseId = 'a' | 'a2v2' | 'a2v1' | 'b' | 'c' | 'd' | 'e';
+type CaseId = 'a' | 'a2v2' | 'a2v1' | 'p' | 'pd' | 'b' | 'c' | 'd' | 'e';
 const cases: Record<CaseId, HttpCase> = {
   a: { id: 'a', label: '(a) bare Fastify: GET user from memory', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
   a2v2: { id: 'a2v2', label: '(a2) plugin, in-memory handler: GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
   a2v1: { id: 'a2v1', label: '(a2) plugin, in-memory handler: GET /api/v1/users/{id} (deprecated)', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }) },
+  p: { id: 'p', label: '(p) the same route by hand: GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
+  pd: { id: 'pd', label: '(p) list by hand: GET /api/v2/users?limit=20&fields=id,name', expect: 200, request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }) },
   b: { id: 'b', label: '(b) GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
   c: { id: 'c', label: '(c) GET /api/v1/users/{id} (deprecated)', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }) },
   d: { id: 'd', label: '(d) GET /api/v2/users?limit=20&fields=id,name', expect: 200, request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }) },
@@ -54,7 +56,8 @@ interface Measured {
 }
 
 /**
- * The HTTP benchmark: (a) a bare Fastify ceiling, then the service over SQLite (b)-(e), each for
+ * The HTTP benchmark: (a) a bare Fastify ceiling, (p) the same route written by hand (the peer a
+ * team would write instead), then the service over SQLite (b)-(e), each for
  * `BENCH_SECONDS` (10) after a warm-up, at `BENCH_CONNECTIONS` (50) connections, pipelining 1,
  * with autocannon here and each server in a child process. (c) is also run with usage recording
  * off, interleaved with runs with it on, to price recording. Prints the targets it checks.
@@ -76,6 +79,7 @@ export async function benchHttp(): Promise<BenchReport> {
   // Every server is up for the whole run (an idle one costs nothing), so rounds can interleave them.
   const bare = await spawnServer({ kind: 'bare', env: { BENCH_SEED: String(seeded) } });
   const plugin = await spawnServer({ kind: 'plugin', env: { BENCH_SEED: String(seeded) } });
+  const byHand = await spawnServer({ kind: 'by-hand', env: { BENCH_SEED: String(seeded), BENCH_DB: join(dir, 'by-hand.db') } });
   const on = await spawnServer({ kind: 'service', env: serviceEnv('on', 'on'), ...(profileDir ? { profileDir } : {}) });
   const off = await spawnServer({ kind: 'service', env: serviceEnv('off', 'off') });
   const logged = await spawnServer({ kind: 'service', env: serviceEnv('logged', 'on', { BENCH_LOG_LEVEL: 'info' }), discardStdout: true });
@@ -86,6 +90,7 @@ export async function benchHttp(): Promise<BenchReport> {
   try {
     await preflight(on);
     await preflightPlugin(plugin);
+    await preflightByHand(byHand);
     // Rounds interleave every case, and the medians are reported: on two shared cores one run of a
     // case differs from the next by more than the effects measured.
     for (let round = 1; round <= rounds; round++) {
@@ -93,6 +98,8 @@ export async function benchHttp(): Promise<BenchReport> {
       push('a', await runCase(bare, cases.a, note));
       push('a2v2', await runCase(plugin, cases.a2v2, note));
       push('a2v1', await runCase(plugin, cases.a2v1, note));
+      push('p', await runCase(byHand, cases.p, note));
+      push('pd', await runCase(byHand, cases.pd, note));
       push('b', await runCase(on, cases.b, note));
       const c = await runCase(on, cases.c, note);
       push('c', c);
@@ -104,7 +111,7 @@ export async function benchHttp(): Promise<BenchReport> {
       if (redis) push('bRedis', await runCase(redis, cases.b, `${note}, Redis rate limit`));
     }
   } finally {
-    await Promise.all([bare.stop(), plugin.stop(), on.stop(), off.stop(), logged.stop(), redis?.stop()]);
+    await Promise.all([bare.stop(), plugin.stop(), byHand.stop(), on.stop(), off.stop(), logged.stop(), redis?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
   const results = Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, median(list)]));
@@ -147,7 +154,7 @@ async function drive(options: { server: BenchServer; spec: HttpCase; auth: Recor
 async function preflight(server: BenchServer): Promise<void> {
   const headers = { authorization: `Bearer ${server.keys.bench}`, 'content-type': 'application/json' };
   for (const spec of Object.values(cases)) {
-    if (spec.id === 'a' || spec.id.startsWith('a2')) continue;
+    if (spec.id === 'a' || spec.id.startsWith('a2') || spec.id.startsWith('p')) continue;
     const { method, path, body } = spec.request(0);
     const res = await fetch(server.url + path, { method, headers, ...(body ? { body } : {}) });
     if (res.status !== spec.expect) throw new Error(`${method} ${path}: expected ${spec.expect}, got ${res.status}: ${await res.text()}`);
@@ -166,6 +173,18 @@ async function preflightPlugin(server: BenchServer): Promise<void> {
   }
 }
 
+/** The peer answers both its routes with a key, and refuses a request without one. */
+async function preflightByHand(server: BenchServer): Promise<void> {
+  for (const spec of [cases.p, cases.pd]) {
+    const res = await fetch(server.url + spec.request(0).path, { headers: { authorization: `Bearer ${server.keys.bench}` } });
+    if (res.status !== 200) throw new Error(`${spec.label}: expected 200, got ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  const refused = await fetch(server.url + cases.p.request(0).path);
+  if (refused.status !== 401) throw new Error(`(p) without a key: expected 401, got ${refused.status}`);
+  await refused.arrayBuffer();
+}
+
 function report(options: { results: Record<string, Measured>; usageRuns: { on: Measured[]; off: Measured[] } }): BenchReport {
   const { results, usageRuns } = options;
   const r = (id: string) => results[id]!;
@@ -181,6 +200,9 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
     atLeast(['(c) ≥ 0.9 × (b)', 'c', 'b', 0.9]),
     atLeast(['(d) ≥ 0.4 × (a)', 'd', 'a', 0.4]),
     atLeast(['(e) ≥ 0.3 × (a)', 'e', 'a', 0.3]),
+    atLeast(['(b) ≥ 1.0 × (p), the same route by hand', 'b', 'p', 1.0]),
+    atLeast(['(c) ≥ 0.95 × (b)', 'c', 'b', 0.95]),
+    atLeast(['(d) ≥ 1.0 × (p) list', 'd', 'pd', 1.0]),
     { target: `(b) p99 < 10 ms at ${connections} connections`, value: `${round(r('b').p99)} ms`, met: r('b').p99 < 10 },
     { target: `(c) p99 < 10 ms at ${connections} connections`, value: `${round(r('c').p99)} ms`, met: r('c').p99 < 10 },
     { target: 'usage recording costs < 5% of (c)', value: `${round(usageCost * 100, 1)}%`, met: usageCost < 0.05 },
@@ -189,22 +211,24 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
   for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
   // The ratio column compares each case with what the issue's targets compare it with.
   const base: Record<string, string> = { a2v1: 'a2v2', c: 'b', bRedis: 'b', bLog: 'b' };
+  // Beside the ratio, each service case over what a team would write by hand instead.
+  const peer: Record<string, string> = { b: 'p', c: 'p', bRedis: 'p', bLog: 'p', d: 'pd' };
   const labels: Record<string, string> = { ...Object.fromEntries(Object.entries(cases).map(([id, c]) => [id, c.label])), bRedis: '(b) with the rate limit in Redis', bLog: '(b) with the request log on (pino, info, to /dev/null)' };
   const row = (id: string, label: string, m: Measured) => ({
     case: label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99),
-    'vs (a)': round(m.rps / ceiling), ratio: `${round(m.rps / r(base[id] ?? 'a').rps)} of ${base[id] ?? 'a'}`,
+    'vs (a)': round(m.rps / ceiling), 'vs (p)': peer[id] ? round(m.rps / r(peer[id]).rps) : '', ratio: `${round(m.rps / r(base[id] ?? 'a').rps)} of ${base[id] ?? 'a'}`,
     'server CPU µs/req': Math.round(m.cpuPerRequest), 'bad responses': m.unexpected + m.errors,
   });
   const rows = Object.entries(results).map(([id, m]) => row(id, labels[id] ?? id, m));
   rows.push(row('c', '(c) usage recording off', median(usageRuns.off)));
-  const toJson = (m: Measured) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
+  const toJson = (m: Measured, id?: string) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), ...(id && peer[id] ? { ratioToPeer: round(m.rps / r(peer[id]).rps, 3), peer: peer[id] } : {}), serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
   return {
     title: `http: medians of ${rounds} interleaved rounds, ${seconds} s per case after ${warmupSeconds} s warm-up, ${connections} connections, pipelining 1 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator, Node ${process.version}, SQLite driver ${defaultSqliteDriver()})`,
     rows,
     json: {
       cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, seconds, warmupSeconds, connections, pipelining: 1, rounds,
-      cases: Object.fromEntries(Object.entries(results).map(([id, m]) => [id, { label: labels[id] ?? id, ...toJson(m) }])),
-      usageRecording: { onRuns: usageRuns.on.map(toJson), offRuns: usageRuns.off.map(toJson), costPercent: round(usageCost * 100, 1) },
+      cases: Object.fromEntries(Object.entries(results).map(([id, m]) => [id, { label: labels[id] ?? id, ...toJson(m, id) }])),
+      usageRecording: { onRuns: usageRuns.on.map((m) => toJson(m)), offRuns: usageRuns.off.map((m) => toJson(m)), costPercent: round(usageCost * 100, 1) },
       targets,
     },
   };

@@ -14,6 +14,7 @@ import type { BenchPart, BenchReport } from './types.ts';
 export const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
   http: async () => (await import('./http.ts')).benchHttp(),
+  responses: async () => (await import('./responses.ts')).benchResponses(),
   load: async () => (await import('./load.ts')).benchLoad(),
   usage: async () => (await import('./usage.ts')).benchUsage(),
   sqlite: async () => (await import('./sqlite-drivers.ts')).benchSqliteDrivers(),

@@ -19,7 +19,8 @@ const { versionary, versionRewriter } = await built<typeof import('../../src/htt
 const bundle = createApiBundle();
 const users = new Map<number, Record<string, unknown>>();
 const seed = Number(process.env.BENCH_SEED ?? '1000');
-for (let n = 1; n <= seed; n++) users.set(n, { id: n, ...seededUser(n), nickname: null, status: 'active', _version: 1 });
+// Optional fields are left out when unset, as the service's toUser does: `nickname: null` breaks the schema.
+for (let n = 1; n <= seed; n++) users.set(n, { id: n, ...seededUser(n), status: 'active', _version: 1 });
 
 const unused: OperationHandler = async () => {
   throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'Not part of this benchmark.' });
@@ -31,6 +32,9 @@ handlers['users.get'] = async (ctx) => {
   return { status: 200, body: user, revision: user._version as number };
 };
 
+const page = [...users.values()].slice(0, 20).map(({ _version: _, ...user }) => user);
+handlers['users.list'] = async () => ({ status: 200, body: { data: page, meta: { limit: 20, nextCursor: null, next: null } } });
+
 let usageCalls = 0;
 const app = Fastify({ logger: false, rewriteUrl: versionRewriter({ bundle, vendor: 'versionary' }) });
 await app.register(versionary, {
@@ -38,6 +42,8 @@ await app.register(versionary, {
   lifecycle: { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2036-12-31', migrationUrl: 'https://example.com/docs/v1-to-v2' } } },
   openapi: false,
   onUsage: () => { usageCalls++; },
+  // `BENCH_VALIDATE_RESPONSES=off` prices the response check (bench/responses.ts).
+  validateResponses: process.env.BENCH_VALIDATE_RESPONSES !== 'off',
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -9,7 +9,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Options for {@link spawnServer}. */
 export interface SpawnServerOptions {
   /** `service` (the reference service over SQLite), `bare` (the Fastify ceiling) or `plugin` (the library alone, case a2). */
-  kind: 'service' | 'bare' | 'plugin' | 'cluster';
+  kind: 'service' | 'bare' | 'plugin' | 'cluster' | 'by-hand';
   /** Extra environment: `BENCH_CONFIG`, `BENCH_SEED`, `BENCH_KEYS`, `BENCH_DB`, `BENCH_RECORD_USAGE`. */
   env?: Record<string, string>;
   /** Write a V8 CPU profile (`--cpu-prof`) into this directory when the server stops. */
