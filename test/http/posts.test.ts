@@ -58,6 +58,14 @@ describe('posts of a user', () => {
     assert.equal((await t.app.inject({ url: `/api/v2/users/${userId}/posts/${post.id}` })).statusCode, 200);
   });
 
+  it('answers 404, not 500, for the largest ids the API accepts (int64 on every store)', async () => {
+    const big = '999999999999999';
+    for (const url of [`/api/v1/users/${big}`, `/api/v2/users/${big}/posts`, `/api/v2/users/${big}/posts/1`, `/api/v2/users/${userId}/posts/${big}`]) {
+      assertProblem(await t.app.inject({ url }), { status: 404, code: 'NOT_FOUND' });
+    }
+    assertProblem(await t.app.inject({ method: 'DELETE', url: `/api/v2/users/${big}` }), { status: 404 });
+  });
+
   it('answers 404 for an unknown or malformed post id', async () => {
     for (const id of ['999999', '0', 'x', '-3', '2.0']) assertProblem(await t.app.inject({ url: `/api/v2/users/${userId}/posts/${id}` }), { status: 404 });
   });

@@ -1,5 +1,5 @@
 import { noticeOutboxMigration } from './migration-notices.ts';
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { clientsTenancyAndUsageRollups } from './migration-0005.ts';
 
 /** Dialect facts the shared migrations need. */
@@ -102,6 +102,19 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     },
     '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
     '0006-notice-outbox': noticeOutboxMigration(dialect, serialKey),
+    '0007-bigint-ids': {
+      // The API promises ids up to 15 digits (int64), and PostgreSQL's `serial` is int4: a lookup of
+      // a larger id failed inside the driver. SQLite's INTEGER is already 64-bit. The ALTER rewrites
+      // both tables once, at the start that applies it.
+      async up(db: Kysely<unknown>) {
+        if (dialect.serial === 'integer') return;
+        await sql`ALTER TABLE users ALTER COLUMN id TYPE bigint`.execute(db);
+        await sql`ALTER TABLE posts ALTER COLUMN id TYPE bigint, ALTER COLUMN user_id TYPE bigint`.execute(db);
+        for (const table of ['users', 'posts']) {
+          await sql`DO $$ BEGIN EXECUTE format('ALTER SEQUENCE %s AS bigint', pg_get_serial_sequence(${sql.lit(table)}, 'id')); END $$`.execute(db);
+        }
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -26,7 +26,7 @@ export function createPostStore(db: Kysely<Tables>): PostStore {
       const row = await db.insertInto('posts')
         .columns(['user_id', 'title', 'body', 'created_at', 'client_id'])
         .expression((eb) => eb.selectFrom('users')
-          .select([eb.cast(eb.val(userId), 'integer').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at'), 'users.client_id'])
+          .select([eb.cast(eb.val(userId), 'bigint').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at'), 'users.client_id'])
           .where('users.id', '=', userId))
         .returningAll().executeTakeFirst();
       return row && toPost(row);
