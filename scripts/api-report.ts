@@ -10,6 +10,7 @@ export const entryPoints: Array<{ specifier: string; source: string }> = [
   { specifier: 'versionary', source: 'src/index.ts' },
   { specifier: 'versionary/fastify', source: 'src/http/plugin/index.ts' },
   { specifier: 'versionary/client', source: 'src/client/index.ts' },
+  { specifier: 'versionary/loop', source: 'src/loop/index.ts' },
 ];
 
 const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;

@@ -1,15 +1,28 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { toProblem } from '../http/index.ts';
+import { handleClientError, toProblem } from '../http/index.ts';
+import type { TimeoutSettings } from '../service/app/timeouts.ts';
 import { requestIdOf } from '../service/ops/request-id.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** Options for {@link createServiceServer}. */
+export interface ServiceServerOptions {
+  /** The client timeouts of the config file (`timeouts`), applied to this, the listening server. */
+  timeouts: TimeoutSettings;
+  /**
+   * While draining, a connection with no request under way is closed once it has been silent
+   * this long since the drain began (or since its last answer): long enough that a request already
+   * on the wire is read and answered instead of reset. 1000 ms by default.
+   */
+  idleGraceMs?: number;
+}
+
 /**
  * The service's HTTP server, owned by the composition root rather than Fastify so that it can
  * listen before the app exists (`/livez` answers while the database is still unreachable) and
- * drain on shutdown: stop accepting, close idle keep-alive connections, let in-flight requests
- * finish within a deadline.
+ * drain on shutdown without resetting a request that was already sent (`docs/operations.md`).
  */
 export interface ServiceServer {
   server: Server;
@@ -17,56 +30,121 @@ export interface ServiceServer {
   use(handler: Handler): void;
   /** Requests received and not yet answered. */
   inFlight(): number;
+  /** Open connections. */
+  connections(): number;
   /**
-   * Stop accepting connections and wait, at most `deadlineMs`, for in-flight requests to finish.
-   * Requests that arrive meanwhile on open connections are served, answered with `Connection: close`.
-   * Resolves with the number of requests still running at the deadline (cut).
+   * Keep accepting, but answer every request from now on (and every one under way) with
+   * `Connection: close`, so that clients move to another instance as they finish.
+   */
+  beginDrain(): void;
+  /**
+   * Stop accepting, then wait, at most `deadlineMs`, until every connection has answered and
+   * closed; a connection that stays silent for the idle grace is closed. Resolves with the number
+   * of requests still running at the deadline (cut).
    */
   drain(deadlineMs: number): Promise<number>;
   /** Answer every later request with a `SHUTTING_DOWN` problem, and close every connection. */
   close(): Promise<void>;
 }
 
+interface Connection { socket: Socket; active: number; quietSince: number; bytesSeen: number }
+
 /**
  * Create the server, answering with the starting handler until {@link ServiceServer.use}.
  *
  * @example
  * ```ts
- * const service = createServiceServer();
+ * const service = createServiceServer({ timeouts: defaultTimeouts });
  * service.server.listen(3000);
  * service.use(app.routing);
  * ```
  */
-export function createServiceServer(): ServiceServer {
+export function createServiceServer(options: ServiceServerOptions): ServiceServer {
+  const { timeouts } = options;
+  const idleGraceMs = options.idleGraceMs ?? 1000;
   let handler: Handler = startingHandler;
   let active = 0;
-  const idle: Array<() => void> = [];
-  // 64 KiB of headers, as the app expects: an oversized credential gets a 401 problem, not a bare 431.
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, (request, response) => {
+  let draining = false;
+  let drainStarted = 0;
+  const open = new Map<Socket, Connection>();
+  const responses = new Set<ServerResponse>();
+  const settled: Array<() => void> = [];
+  const checkSettled = () => {
+    if (open.size === 0) for (const resolve of settled.splice(0)) resolve();
+  };
+  const server = createServer({
+    // 64 KiB of headers, as the app expects: an oversized credential gets a 401 problem, not a bare 431.
+    maxHeaderSize: 64 * 1024,
+    headersTimeout: timeouts.headersSeconds * 1000,
+    requestTimeout: timeouts.requestSeconds * 1000,
+    keepAliveTimeout: timeouts.keepAliveSeconds * 1000,
+    // Node checks the header and request timeouts this often (30 s by default): keep the bounds close.
+    connectionsCheckingInterval: 1000,
+  }, (request, response) => {
     active++;
+    const connection = open.get(request.socket);
+    if (connection) connection.active++;
+    responses.add(response);
+    if (draining) response.setHeader('connection', 'close');
     response.once('close', () => {
       active--;
-      if (active === 0) for (const resolve of idle.splice(0)) resolve();
+      responses.delete(response);
+      if (connection) {
+        connection.active--;
+        connection.quietSince = Date.now();
+        connection.bytesSeen = connection.socket.bytesRead;
+      }
     });
     handler(request, response);
   });
-  // Longer than the usual load balancer idle timeout (60 s), so the balancer closes first and
-  // never sends a request on a connection this side is closing.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  server.setTimeout(timeouts.idleSeconds * 1000);
+  // Node's own 408 (slow headers or body), 431 and parser errors get a problem body like every other error.
+  server.on('clientError', handleClientError);
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, { socket, active: 0, quietSince: Date.now(), bytesSeen: 0 });
+    socket.once('close', () => {
+      open.delete(socket);
+      checkSettled();
+    });
+  });
+
+  /** Close the connections that answered everything and stayed silent for the grace period. */
+  const sweep = () => {
+    const now = Date.now();
+    for (const connection of open.values()) {
+      if (connection.active > 0) continue;
+      // Bytes read since its last answer: a request is being parsed; give it its turn.
+      if (connection.socket.bytesRead !== connection.bytesSeen) {
+        connection.bytesSeen = connection.socket.bytesRead;
+        connection.quietSince = now;
+        continue;
+      }
+      if (now - Math.max(connection.quietSince, drainStarted) >= idleGraceMs) connection.socket.destroy();
+    }
+  };
+
   return {
     server,
     use: (next) => { handler = next; },
     inFlight: () => active,
+    connections: () => open.size,
+    beginDrain() {
+      if (draining) return;
+      draining = true;
+      drainStarted = Date.now();
+      for (const response of responses) if (!response.headersSent) response.setHeader('connection', 'close');
+    },
     async drain(deadlineMs) {
-      server.close();
-      server.closeIdleConnections();
-      // Connections that finish a request while draining become idle: close them as they do.
-      const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+      this.beginDrain();
+      // Stop accepting. Not http.Server#close(): since Node 19 it also closes every connection it
+      // deems idle at once, and that includes one whose request is sent but not yet parsed.
+      NetServer.prototype.close.call(server);
+      sweep();
+      const sweeper = setInterval(sweep, 100);
       try {
-        if (active > 0) {
+        if (open.size > 0) {
           await Promise.race([
-            new Promise<void>((resolve) => idle.push(resolve)),
+            new Promise<void>((resolve) => settled.push(resolve)),
             new Promise<void>((resolve) => setTimeout(resolve, deadlineMs).unref()),
           ]);
         }
@@ -88,7 +166,7 @@ function sendProblem(request: IncomingMessage, response: ServerResponse, error: 
   const requestId = requestIdOf(request);
   body.requestId = requestId;
   response.writeHead(status, {
-    ...error.headers, 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId,
+    ...error.headers, 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId, 'x-content-type-options': 'nosniff',
   });
   response.end(JSON.stringify(body));
 }

@@ -2,18 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import { buildApp } from '../service/app/build-app.ts';
-import { createInProcessChangeFeed } from '../service/change-feed/in-process-feed.ts';
+import { buildApp, type ServiceApp } from '../service/app/build-app.ts';
 import { loadConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
 import type { ChangeFeed, Storage } from '../service/ports/index.ts';
-import { createFallbackRateLimitStore, createMemoryRateLimitStore } from '../service/rate-limit/index.ts';
-import { createPostgresChangeFeed } from '../storage/change-feed/postgres-change-feed.ts';
-import { createRedisChangeFeed } from '../storage/change-feed/redis-change-feed.ts';
 import { isTransientStorageError } from '../storage/guard/transient-errors.ts';
-import { createRedisRateLimitStore } from '../storage/redis/redis-rate-limit-store.ts';
 import { connectRedis } from './connect-redis.ts';
 import { openStorage } from './open-storage.ts';
+import { openSharedState } from './shared-state.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
 
 /** A started service. */
@@ -40,14 +36,14 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
   const config = loadConfig(options);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const service = createServiceServer();
+  const service = createServiceServer({ timeouts: config.settings.timeouts });
   await new Promise<void>((resolve, reject) => {
     service.server.once('error', reject);
     service.server.listen({ port: config.port, host: config.host }, () => resolve());
   });
   const address = service.server.address() as AddressInfo;
   log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
-  const state = { closing: false, storage: undefined as Storage | undefined, feed: undefined as ChangeFeed | undefined, app: undefined as Awaited<ReturnType<typeof buildApp>> | undefined };
+  const state = { closing: false, storage: undefined as Storage | undefined, feed: undefined as ChangeFeed | undefined, app: undefined as ServiceApp | undefined };
   const redis = config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined;
   const metrics = createServiceMetrics();
   const metricsServer = config.ops.metricsPort !== undefined ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host }) : undefined;
@@ -55,18 +51,15 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
   const ready = (async () => {
     state.storage = await openWithRetry({ config, log, closing: () => state.closing });
     if (!state.storage) return;
-    state.feed = await openChangeFeed({ config, redis, log });
-    const rateLimitStore = redis ? createFallbackRateLimitStore({
-      primary: createRedisRateLimitStore({ redis, prefix: `${config.ops.redisPrefix}rate-limit:` }),
-      fallback: createMemoryRateLimitStore(), timeoutMs: config.ops.redisTimeoutMs, log,
-    }) : undefined;
+    const shared = await openSharedState({ config, log, ...(redis ? { redis } : {}) });
+    state.feed = shared.feed;
+    const { rateLimitStore } = shared;
     state.app = await buildApp({
       config, storage: state.storage, clock: { now: Date.now },
       ...(rateLimitStore ? { rateLimitStore } : {}),
       ops: {
         changeFeed: state.feed, metrics, shuttingDown: () => state.closing, reconcileMs: config.ops.reconcileMs,
-        ...(rateLimitStore ? { rateLimitStore } : {}),
-        ...(redis ? { readinessChecks: [{ name: 'redis', check: async () => { await redis.ping(); } }] } : {}),
+        ...(rateLimitStore ? { rateLimitStore } : {}), readinessChecks: shared.readinessChecks,
       },
       onBootstrapKey: (key) => process.stdout.write(`\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`),
     });
@@ -87,32 +80,56 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
     stopping ??= stop({ signal, state, service, redis, metricsServer, log, config });
     return stopping;
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM').then(exit));
-  process.once('SIGINT', () => void shutdown('SIGINT').then(exit));
+  // process.on, not once: a second signal is common (`npm start` forwards one, and systemd,
+  // `tini -g` or `kill -- -PGID` signal the whole group), and with no handler left its default
+  // action would kill the process mid-drain, losing what the drain and the final flush would keep.
+  let interrupts = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signal === 'SIGINT') interrupts++;
+    if (!stopping) return void shutdown(signal).then((code) => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      exit(code);
+    });
+    // The way out of a stuck drain from a terminal: Ctrl-C three times.
+    if (interrupts >= 3) {
+      log.warn({ signal }, 'third SIGINT: exiting now, without finishing the shutdown');
+      return void exit(130);
+    }
+    log.warn({ signal }, 'already shutting down; signal ignored');
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   return { address, ready: ready.catch(() => {}), shutdown };
 }
 
 /**
- * The shutdown sequence: not ready at once; stop accepting and drain in-flight requests within
- * the deadline; then close the app (its hooks flush usage and the outbox), the feed, the pools.
+ * The shutdown sequence (`docs/operations.md`): not ready at once, and the usage buffer written;
+ * keep accepting for the delay (not for SIGINT: no load balancer watches a terminal), every answer
+ * with `Connection: close`; stop accepting and drain within the deadline; then close the app (its
+ * hooks flush usage and the outbox again), the feed, the pools.
  */
 async function stop(options: {
-  signal: string; state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: Awaited<ReturnType<typeof buildApp>> };
+  signal: string; state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: ServiceApp };
   service: ServiceServer; redis?: Redis; metricsServer?: ReturnType<typeof createServer>; log: Logger; config: ServiceConfig;
 }): Promise<number> {
-  const { state, service, log } = options;
+  const { state, service, log, config } = options;
   state.closing = true;
   const started = Date.now();
-  log.info({ signal: options.signal, inFlight: service.inFlight() }, 'shutting down: not ready, draining');
+  const delayMs = options.signal === 'SIGINT' ? 0 : config.ops.shutdownDelayMs;
+  log.info({ signal: options.signal, inFlight: service.inFlight(), delayMs }, 'shutting down: not ready; accepting for the delay, then draining');
   // A last resort: whatever hangs below, the process ends before the orchestrator's SIGKILL.
   const guard = setTimeout(() => {
     log.error({}, 'shutdown overran its deadline; exiting');
     process.exit(1);
-  }, options.config.ops.shutdownTimeoutMs + 4000);
+  }, config.ops.shutdownTimeoutMs + 4000);
   guard.unref();
   let code = 0;
   try {
-    const cut = await service.drain(options.config.ops.shutdownTimeoutMs);
+    service.beginDrain();
+    await state.app?.flushUsage().catch((error: unknown) => log.warn({ err: error }, 'usage flush at shutdown failed; retried at the end'));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, delayMs - (Date.now() - started))));
+    const cut = await service.drain(Math.max(0, config.ops.shutdownTimeoutMs - (Date.now() - started)));
     if (cut > 0) log.warn({ cut }, 'shutdown deadline reached with requests still running');
     await service.close();
     await state.app?.close();
@@ -145,14 +162,6 @@ async function openWithRetry(options: { config: ServiceConfig; log: Logger; clos
       delay = Math.min(delay * 2, 5000);
     }
   }
-}
-
-/** Redis pub/sub when Redis is configured, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite). */
-async function openChangeFeed(options: { config: ServiceConfig; redis?: Redis; log: Logger }): Promise<ChangeFeed> {
-  const { config, redis, log } = options;
-  if (redis) return createRedisChangeFeed({ redis, channel: `${config.ops.redisPrefix}changes`, log });
-  if (config.database.kind === 'postgres') return createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log });
-  return createInProcessChangeFeed();
 }
 
 async function serveMetrics(options: { metrics: ServiceMetrics; port: number; host: string }) {

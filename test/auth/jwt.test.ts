@@ -152,3 +152,36 @@ describe('issued-at', () => {
     await t.close();
   });
 });
+
+describe('two tenants sharing a JWT subject', () => {
+  const env = { VERSIONARY_JWT_SECRET: secret, VERSIONARY_JWT_ISSUER: 'https://issuer.test', VERSIONARY_JWT_AUDIENCE: 'versionary' };
+  const base = { iss: 'https://issuer.test', aud: 'versionary', sub: 'ci-pipeline', scope: 'read write' };
+
+  it('keep their own idempotency records: the same key and body from each creates two users', async () => {
+    const t = await createTestApp({ env });
+    const [a, b] = [await sign({ ...base, client_id: 'tenant-a' }), await sign({ ...base, client_id: 'tenant-b' })];
+    const post = (token: string) => t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { ...bearer(token), 'idempotency-key': 'deploy-42' }, payload: { name: 'deployed' } });
+    const first = await post(a);
+    const second = await post(b);
+    assert.equal(first.statusCode, 201);
+    assert.equal(second.statusCode, 201);
+    assert.equal(second.headers['idempotent-replayed'], undefined, 'B is not served A\'s record');
+    assert.notEqual(second.json().id, first.json().id, 'B\'s own write happened');
+    // Each tenant's own retry is still a replay.
+    const again = await post(b);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.json().id, second.json().id);
+    await t.close();
+  });
+
+  it('keep their own rate-limit windows', async () => {
+    const t = await createTestApp({ env: { ...env, VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify({ rateLimit: { max: 3, windowSeconds: 60 } }) } });
+    const [a, b] = [await sign({ ...base, client_id: 'tenant-a' }), await sign({ ...base, client_id: 'tenant-b' })];
+    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ url: '/api/v2/users', headers: bearer(a) })).statusCode, 200);
+    assertProblem(await t.app.inject({ url: '/api/v2/users', headers: bearer(a) }), { status: 429 });
+    const other = await t.app.inject({ url: '/api/v2/users', headers: bearer(b) });
+    assert.equal(other.statusCode, 200, 'A\'s spent budget is not B\'s');
+    assert.match(String(other.headers.ratelimit), /;r=2;/, 'B has spent one of its own 3');
+    await t.close();
+  });
+});

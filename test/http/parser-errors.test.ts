@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertProblemShape } from '../support/assertions.ts';
 import { rawExchange } from '../support/raw-socket.ts';
-import { createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';
+import { startTestService, type StartedService } from '../support/started-service.ts';
+import { testAdminKey } from '../support/test-app.ts';
 
 const auth = `Authorization: Bearer ${testAdminKey}\r\nContent-Type: application/json\r\n`;
 const cases: Array<{ name: string; request: string; status: number; code: string; detail: RegExp }> = [
@@ -17,17 +18,17 @@ const cases: Array<{ name: string; request: string; status: number; code: string
   { name: 'a control character in a header', request: 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', detail: /./ },
 ];
 
+// Through the real composition: the server that listens is startService's, not Fastify's own.
 describe('parser-level errors over a raw socket', () => {
-  let t: TestApp;
+  let t: StartedService;
   before(async () => {
-    t = await createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify({ timeouts: { headersSeconds: 1, requestSeconds: 2 } }) } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    t = await startTestService({ file: { timeouts: { headersSeconds: 1, requestSeconds: 2 } } });
   });
-  after(() => t.close());
+  after(() => t.stop());
 
   for (const c of cases) {
     it(`answer ${c.name} with a ${c.status} problem and close`, async () => {
-      const res = await rawExchange(t.app, [c.request], { waitMs: 5000 });
+      const res = await rawExchange(t, [c.request], { waitMs: 5000 });
       assert.equal(res.status, c.status, res.received.slice(0, 300));
       assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
       assert.equal(res.headers['cache-control'], 'no-store');
@@ -43,11 +44,12 @@ describe('parser-level errors over a raw socket', () => {
   }
 
   it('answer a stalled body with a 408 problem', async () => {
-    const res = await rawExchange(t.app, [`POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 100\r\n\r\n{"na`], { waitMs: 10_000 });
+    const res = await rawExchange(t, [`POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 100\r\n\r\n{"na`], { waitMs: 10_000 });
     assert.equal(res.status, 408, res.received);
     const body = JSON.parse(res.body) as { code: string };
     assertProblemShape(body, 408);
     assert.equal(body.code, 'REQUEST_TIMEOUT');
     assert.match(res.headers['content-type'] ?? '', /^application\/problem\+json/);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
 });

@@ -11,6 +11,7 @@ import { buildApp } from '../../src/service/app/build-app.ts';
 import { loadConfig } from '../../src/service/config/load-config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';
+import { migrationProperties } from '../support/migration-properties.ts';
 import { createTestApp, createUser, json, seedUsers, type TestApp } from '../support/test-app.ts';
 
 // The test's own version history: v2 brings the contact fields and `pending`, and a new v3 turns
@@ -192,4 +193,9 @@ describe('a bad version definition fails at definition time, listing every probl
       await storage.close();
     }
   });
+});
+
+describe('the throwaway v3 keeps the migration properties', () => {
+  const bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus] }, { name: 'v3', changes: [pagedLists] }] });
+  for (const property of migrationProperties(bundle)) it(property.name, property.run);
 });

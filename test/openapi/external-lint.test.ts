@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { projectRoot, runTool } from '../support/contract-tools.ts';
@@ -16,13 +17,17 @@ describe('external OpenAPI tools on every served document', () => {
   let docs: Record<string, unknown>;
   before(async () => {
     t = await createTestApp(generousLimits(jwtEnv));
-    // Below the project, in a folder git ignores: Spectral matches its `overrides` globs relative to the ruleset.
-    dir = mkdtempSync(join(projectRoot, 'node_modules', 'versionary-contract-docs-'));
+    // Saved as a user saves them (`curl -o openapi.json`), each as openapi.json in a folder of its own
+    // outside the project: a ruleset override keyed to a file name would hide a finding only here.
+    dir = mkdtempSync(join(tmpdir(), 'versionary-contract-docs-'));
     files = [];
-    docs = await fetchServedDocuments(t.app);
-    for (const [name, doc] of Object.entries(docs)) {
-      writeFileSync(join(dir, name), JSON.stringify(doc, null, 2));
-      files.push(join(dir, name));
+    docs = {};
+    for (const [name, doc] of Object.entries(await fetchServedDocuments(t.app))) {
+      const file = join(dir, name.replace('.openapi.json', ''), 'openapi.json');
+      mkdirSync(join(file, '..'));
+      writeFileSync(file, JSON.stringify(doc, null, 2));
+      files.push(file);
+      docs[file] = doc;
     }
   });
   after(async () => {
@@ -39,13 +44,17 @@ describe('external OpenAPI tools on every served document', () => {
     const intended = (r: SpectralResult) => ['owasp:api2:2023-read-restricted', 'owasp:api8:2023-define-error-responses-401'].includes(r.code) && isPublic(r);
     const isPublic = (r: SpectralResult) => {
       const [, path, method] = r.path;
-      const doc = docs[r.source.split('/').pop()!] as { paths: Record<string, Record<string, { security?: unknown[] }>> } | undefined;
+      const doc = docs[r.source] as { paths: Record<string, Record<string, { security?: unknown[] }>> } | undefined;
       return doc?.paths[path ?? '']?.[method ?? '']?.security?.length === 0;
     };
     assert.ok(results.filter(intended).length > 0, 'the public operations are found');
-    const shown = results.filter((r) => r.severity <= 1 && !intended(r)).map((r) => `${r.source.split('/').pop()} ${r.code} ${r.path.join('.')}: ${r.message}`);
+    const shown = results.filter((r) => r.severity <= 1 && !intended(r)).map((r) => `${r.source.slice(dir.length + 1)} ${r.code} ${r.path.join('.')}: ${r.message}`);
     assert.deepEqual(shown, []);
     assert.equal(run.code, 0, run.stderr);
+  });
+
+  it('the ruleset exempts nothing by file name, so a user\'s openapi.json gets the findings this test gets', () => {
+    assert.doesNotMatch(readFileSync(join(projectRoot, '.spectral.yaml'), 'utf8'), /^overrides:/m);
   });
 
   it('the network guard catches a connection, and the project\'s redocly.yaml alone keeps Redocly offline', { timeout: 180_000 }, async () => {

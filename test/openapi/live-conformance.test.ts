@@ -3,22 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
 import { createConformanceChecker, type OpenApiDocument, type OpenApiOperation } from '../support/openapi-conformance.ts';
 import { adminHeaders, createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
-import { generousLimits, servedDocuments } from './served-documents.ts';
-
-// A valid body for every operation that takes one; an operation added without one fails here.
-const examples: Record<string, unknown> = {
-  'users.create': { name: 'Ada' },
-  'users.replace': { name: 'Ada' },
-  'users.patch': { name: 'Ada B.' },
-  'posts.create': { title: 'Hello', body: 'First post.' },
-  'apiKeys.create': { name: 'reporting', roles: ['read'] },
-  'versions.scheduleDeprecation': { noticeMonths: 12 },
-  'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
-  'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
-  'clients.update': { name: 'Acme Corp', contacts: ['ops@acme.test'] },
-  // v1 is deprecated in the reference service: a window the day after the test's clock, within its notice period.
-  'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
-};
+import { examples, generousLimits, servedDocuments } from './served-documents.ts';
 
 type Call = { method: string; path: string; request: InjectOptions; expect?: number; label: string };
 

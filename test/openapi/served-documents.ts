@@ -41,3 +41,18 @@ export async function fetchServedDocuments(app: FastifyInstance): Promise<Record
 export function generousLimits(env: Record<string, string> = {}): { files: Record<string, string>; env: Record<string, string> } {
   return { files: { '/generous.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) }, env: { VERSIONARY_CONFIG: '/generous.json', ...env } };
 }
+
+// A valid body for every operation that takes one; an operation added without one fails here.
+export const examples: Record<string, unknown> = {
+  'users.create': { name: 'Ada' },
+  'users.replace': { name: 'Ada' },
+  'users.patch': { name: 'Ada B.' },
+  'posts.create': { title: 'Hello', body: 'First post.' },
+  'apiKeys.create': { name: 'reporting', roles: ['read'] },
+  'versions.scheduleDeprecation': { noticeMonths: 12 },
+  'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
+  'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
+  'clients.update': { name: 'Acme Corp', contacts: ['ops@acme.test'] },
+  // v1 is deprecated in the reference service: a window the day after the test's clock, within its notice period.
+  'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
+};

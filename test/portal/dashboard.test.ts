@@ -90,6 +90,15 @@ test('a consumer\'s warnings name exactly the deprecated endpoints that client c
   await t.close();
 });
 
+test('a consumer reads the breaking changes in plain words: no schema names, no backticks', async () => {
+  const { t, acme } = await world();
+  const body = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, acme) } })).body;
+  const items = [...body.matchAll(/<ul class="breaking">(.*?)<\/ul>/gs)].flatMap((m) => [...m[1]!.matchAll(/<li>(.*?)<\/li>/gs)].map((li) => li[1]!.replace(/<[^>]+>/g, '')));
+  assert.deepEqual(items, ['GET /api/users: The response body was a list (JSON array); in v2 it is an object.']);
+  for (const jargon of ['`', 'UserList', 'schema ', 'Was array', '→']) assert.ok(!items.join('\n').includes(jargon), `no ${jargon}`);
+  await t.close();
+});
+
 test('under 30 days the warning is stronger', async () => {
   const { t, acme } = await world();
   const cookie = await signIn(t, acme);

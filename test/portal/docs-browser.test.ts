@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser, saveScreenshot, seriousViolations, type TestBrowser } from '../support/browser.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestApp, testConsumerKey, type TestApp } from '../support/test-app.ts';
 
 // A real socket and a real Chromium: what only a browser shows (the reference rendering, the CSP
 // holding, accessibility, phone width).
@@ -16,10 +16,11 @@ const lifecycle = {
 describe('docs pages in Chromium', { timeout: 240_000 }, () => {
   let t: TestApp;
   let browser: TestBrowser;
+  let origin: string;
   before(async () => {
     t = await createTestApp({ anonymous: true, now: Date.UTC(2026, 7, 10, 12), env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(lifecycle) } });
-    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser(address);
+    origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser(origin);
   });
   after(async () => {
     await browser?.close();
@@ -82,6 +83,59 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
       assert.deepEqual(errors, [], `console of ${path}`);
       await page.close();
     }
+  });
+
+  it('answers "Try it out" once a key is pasted into Authorize: 401 before, 200 after', async () => {
+    const { page, errors } = await browser.open('/docs/v2');
+    const list = page.locator('#reference .opblock').filter({ has: page.locator('[data-path="/api/v2/users"]') }).filter({ has: page.locator('.opblock-summary-method', { hasText: 'GET' }) });
+    await list.first().waitFor({ timeout: 60_000 });
+    const tryIt = async () => {
+      await list.locator('.try-out__btn').click();
+      await list.locator('.execute').click();
+      const status = list.locator('.live-responses-table .response .response-col_status').first();
+      await status.waitFor({ timeout: 30_000 });
+      const code = (await status.innerText()).trim().slice(0, 3);
+      await list.locator('.btn-clear').click().catch(() => {});
+      await list.locator('.try-out__btn').click();
+      return code;
+    };
+    await list.locator('.opblock-summary').first().click();
+    assert.equal(await tryIt(), '401', 'without a key the API refuses');
+    const authorize = page.locator('.scheme-container .btn.authorize');
+    assert.ok(await authorize.isVisible(), 'the Authorize button shows');
+    await authorize.click();
+    const bearer = page.locator('.dialog-ux form').filter({ has: page.locator('#auth-bearer-value') });
+    await bearer.locator('#auth-bearer-value').fill(testConsumerKey);
+    await bearer.getByRole('button', { name: 'Apply credentials' }).click();
+    await page.locator('.dialog-ux .btn-done').first().click();
+    assert.equal(await tryIt(), '200', 'with the pasted key the API answers');
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(errors.filter((e) => !/status of 401/.test(e)), [], 'no console error but the expected 401');
+    await page.close();
+  });
+
+  // Chromium aborts a navigation to /favicon.ico itself under Playwright; site-pages.test.ts checks that URL.
+  it('loads the site icon the pages name: no 404 in the console', async () => {
+    const { page, errors } = await browser.open('/docs');
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    assert.equal(href, '/portal-assets/icon.svg');
+    const response = await page.goto(`${origin}${href}`);
+    assert.equal(response?.status(), 200);
+    assert.equal(response?.headers()['content-type'], 'image/svg+xml');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('shows a browser a readable 404 page that leads to /docs', async () => {
+    const page = await browser.context.newPage();
+    const response = await page.goto(`${origin}/docs/v9`);
+    assert.equal(response?.status(), 404);
+    assert.equal(await page.locator('h1').innerText(), 'Page not found');
+    assert.match(await page.locator('#detail').innerText(), /No documentation for v9/);
+    await page.getByRole('link', { name: 'API documentation' }).first().click();
+    await page.waitForURL(`${origin}/docs`);
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.close();
   });
 
   it('made no request outside the service', () => {

@@ -16,7 +16,7 @@ export interface RawExchange {
 }
 
 /**
- * Open a TCP connection to a listening app, write `chunks` as they are (no HTTP client fixes them
+ * Open a TCP connection to a listening app (or a started service's port), write `chunks` as they are (no HTTP client fixes them
  * up), and wait until the server closes or `waitMs` passes.
  *
  * @example
@@ -24,8 +24,8 @@ export interface RawExchange {
  * const res = await rawExchange(app, ['GET / HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 2000 });
  * ```
  */
-export async function rawExchange(app: FastifyInstance, chunks: Array<string | Buffer>, options: { waitMs: number }): Promise<RawExchange> {
-  const port = (app.server.address() as AddressInfo).port;
+export async function rawExchange(target: FastifyInstance | { port: number }, chunks: Array<string | Buffer>, options: { waitMs: number }): Promise<RawExchange> {
+  const port = 'port' in target ? target.port : (target.server.address() as AddressInfo).port;
   const socket = connect(port, '127.0.0.1');
   const parts: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => parts.push(chunk));

@@ -51,7 +51,9 @@ export interface ServiceProcess {
 export async function spawnService(options: { env: Record<string, string>; waitReady?: boolean; timeoutMs?: number }): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', VERSIONARY_CONFIG: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    // No delay before the drain (5 s by default): only the tests of the delay ask for one.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', VERSIONARY_CONFIG: '', VERSIONARY_SHUTDOWN_DELAY_MS: '0', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (d) => { output += String(d); });

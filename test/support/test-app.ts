@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
-import { buildApp } from '../../src/service/app/build-app.ts';
+import { buildApp, type BuildAppOptions } from '../../src/service/app/build-app.ts';
 import { hashKey } from '../../src/service/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/service/config/load-config.ts';
 import type { Storage } from '../../src/service/ports/index.ts';
@@ -50,6 +50,8 @@ export interface TestAppOptions {
   wrapStorage?: (storage: Storage) => Storage;
   onVersionedRequest?: VersionedRequestHook[];
   now?: number;
+  /** Notice channels beside email and webhooks. */
+  noticeChannels?: BuildAppOptions['noticeChannels'];
   /** Collect log lines here (the level still comes from `LOG_LEVEL`, silent by default). */
   logStream?: { write(line: string): void };
 }
@@ -100,6 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(options.bundle ? { bundle: options.bundle } : {}),
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
   });
   await app.ready();
   if (!options.anonymous) sendDefaultCredentials(app, options.admin ? adminHeaders.authorization : consumerHeaders.authorization);

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { problemSchema } from '../../core/versions/index.ts';
+import { emailPattern, emailRule } from '../api/email.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
@@ -22,12 +23,23 @@ const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Liter
 // Routes without query parameters refuse unknown ones, as the versioned API does.
 const noQuery = Type.Object({}, { additionalProperties: false });
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
+/**
+ * An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC).
+ *
+ * @example
+ * ```ts
+ * sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.'))
+ * ```
+ */
+export const instantInput = (description: string) => Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], { description });
+// What a Link header can carry: a non-empty URI reference of visible ASCII without <, > or ".
+const migrationUrlInput = (description: string) => Type.String({ format: 'uri-reference', minLength: 1, maxLength: 2000, pattern: '^[!#-;=?-~]+$', description });
 
 const apiKey = Type.Object({
   id: Type.String({ pattern: '^key_[0-9a-f]{16}$', maxLength: 20, description: 'The key id; the public part of the key.' }),
   name: Type.String({ minLength: 1, maxLength: 100 }),
   roles: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 3, description: 'read, write and/or admin.' }),
-  contact: nullable(Type.String({ format: 'email', maxLength: 254 })),
+  contact: nullable(Type.String({ pattern: emailPattern, maxLength: 254, description: emailRule })),
   clientId: nullable(Type.String({ maxLength: 100, description: 'The client (cl_…) the key acts for, if any.' })),
   createdAt: instant('When the key was created.'),
   revokedAt: nullable(instant('When the key was revoked.')),
@@ -41,7 +53,7 @@ export const createApiKeySchema = {
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 100 }),
     roles: Type.Array(role, { minItems: 1, maxItems: 3, uniqueItems: true }),
-    contact: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'Where deprecation notices for this key go.' })),
+    contact: Type.Optional(Type.String({ pattern: emailPattern, maxLength: 254, description: `Where deprecation notices for this key go. ${emailRule}` })),
     clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'The client (cl_…) the key acts for: its usage and resources are that client\'s.' })),
   }, { additionalProperties: false }),
   response: {
@@ -54,11 +66,20 @@ export const createApiKeySchema = {
 /** `GET /admin/v1/api-keys`. */
 export const listApiKeysSchema = {
   operationId: 'apiKeys.list', summary: 'List API keys', tags: ['api-keys'],
-  description: 'Every key, active and revoked, oldest first, without secrets. Not paginated: keys are few and operator-managed.',
-  querystring: noQuery,
+  description: 'Every key, active and revoked, oldest first, without secrets, a page at a time.',
+  querystring: Type.Object({
+    limit: Type.Optional(Type.String({ pattern: '^(?:[1-9][0-9]?|100)$', maxLength: 3, description: 'Page size, 1 to 100 (default 100), in plain decimal.' })),
+    cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'meta.nextCursor of the previous page.' })),
+  }, { additionalProperties: false }),
   response: {
-    200: Type.Object({ data: Type.Array(apiKey) }, { description: 'All keys' }),
-    400: problem('An unknown query parameter'),
+    200: Type.Object({
+      data: Type.Array(apiKey, { maxItems: 100 }),
+      meta: Type.Object({
+        limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+        nextCursor: nullable(Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' })),
+      }),
+    }, { description: 'A page of keys, oldest first' }),
+    400: problem('An invalid query parameter'),
   },
 };
 
@@ -114,14 +135,15 @@ export const getVersionSchema = {
 /** `PUT /admin/v1/versions/{name}/deprecation`. */
 export const scheduleDeprecationSchema = {
   operationId: 'versions.scheduleDeprecation', querystring: noQuery, summary: 'Deprecate a version, or reschedule its deprecation', tags: ['versions'],
-  description: 'Sets the deprecation and sunset of a version, checked against the lifecycle policy (notice period, replacement, spacing of breaking changes).',
+  description: 'Sets the deprecation and sunset of a version, checked against the lifecycle policy (notice period, replacement, spacing of breaking changes). ' +
+    'On a version already deprecated this reschedules it: its deprecation date is kept unless given, a later sunset is always allowed, and an earlier one must still give the full notice from now (unless reason is critical-fix).',
   params: versionParams,
   body: Type.Object({
-    noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 0, maximum: 120, description: 'Months (of 30 days) from the deprecation to the sunset; default 6.' })),
-    deprecatedAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant; default now.' })),
-    sunsetAt: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601 instant; overrides noticeMonths.' })),
+    noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120, description: 'Months (of 30 days) from the deprecation to the sunset; default 6, or the current sunset kept when rescheduling.' })),
+    deprecatedAt: Type.Optional(instantInput('ISO 8601 instant; default now, or the current deprecation date when rescheduling.')),
+    sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
     reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-    migrationUrl: Type.Optional(Type.String({ maxLength: 2000, description: 'An absolute https URL or a path.' })),
+    migrationUrl: Type.Optional(migrationUrlInput('An absolute https URL or a path.')),
   }, { additionalProperties: false }),
   response: {
     200: versionDetail,
@@ -166,10 +188,10 @@ export const deprecateEndpointSchema = {
     version: Type.String({ maxLength: 20 }),
     method: Type.String({ maxLength: 10 }),
     path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
-    noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 0, maximum: 120 })),
-    sunsetAt: Type.Optional(Type.String({ maxLength: 40 })),
+    noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120 })),
+    sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
     reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-    migrationUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+    migrationUrl: Type.Optional(migrationUrlInput('An absolute https URL or a path.')),
   }, { additionalProperties: false }),
   response: {
     201: Type.Object({

@@ -5,6 +5,7 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import type { Role } from '../auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../ports/index.ts';
+import { parsePage } from '../resources/params.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
 /**
@@ -27,7 +28,18 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
     const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
     return reply.code(201).header('location', `/admin/v1/api-keys/${record.id}`).send({ ...toPublic(record), key });
   });
-  app.get('/api-keys', { schema: listApiKeysSchema }, async () => ({ data: (await options.apiKeys.list()).map(toPublic) }));
+  app.get('/api-keys', { schema: listApiKeysSchema }, async (request) => {
+    const query = request.query as { limit?: string; cursor?: string };
+    // A page of 100 by default: the list was unpaginated, and deployments rarely hold more keys.
+    const { limit } = parsePage({ limit: query.limit ?? '100' });
+    const all = await options.apiKeys.list();
+    const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === decodeCursor(query.cursor!)) + 1;
+    if (after === 0 && query.cursor !== undefined) throw badCursor();
+    const page = all.slice(after, after + limit);
+    const last = page.at(-1);
+    const more = last !== undefined && after + limit < all.length;
+    return { data: page.map(toPublic), meta: { limit, nextCursor: more ? Buffer.from(`key:${last.id}`).toString('base64url') : null } };
+  });
   app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
     const { id } = request.params as { id: string };
     const run = revoking.then(() => revoke(id));
@@ -48,6 +60,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No active API key ${id.slice(0, 40)}.` });
     }
   }
+}
+
+// The cursor names the last key of the page; keys are never deleted, only revoked, so it stays valid.
+function decodeCursor(cursor: string): string {
+  const match = /^key:(key_[0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw badCursor();
+  return match[1]!;
+}
+
+function badCursor(): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'cursor is not one this API issued; use meta.nextCursor.', errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }] });
 }
 
 function toPublic(r: ApiKeyRecord) {

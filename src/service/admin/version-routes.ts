@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, rescheduleDeprecation, scheduleDeprecation } from '../../core/lifecycle/index.ts';
 import type { LifecycleStore, UsageStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
@@ -60,15 +60,15 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     assertNotRemoved(runtime, name);
     const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
-    // Rescheduling is allowed: the new schedule is checked as if the version were current.
-    const versions = runtime.versions().map((v) => (v.name === name ? { ...v, schedule: undefined } : v));
-    const { schedule } = scheduleDeprecation({
-      version: name, versions, clock, audience: options.settings.audience,
+    const input = {
+      version: name, versions: runtime.versions(), clock, audience: options.settings.audience,
       ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
       ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
       ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
       ...(body.reason ? { reason: body.reason } : {}),
-    });
+    };
+    // A deprecated version keeps its announced deprecation date and may only move its sunset as the policy allows.
+    const { schedule } = find(name).schedule ? rescheduleDeprecation(input) : scheduleDeprecation(input);
     await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
     await runtime.refresh();
     await options.flushUsage();

@@ -8,6 +8,18 @@ export { headSchemas } from './schemas.ts';
 export { publishedVersions } from './versions/index.ts';
 
 /**
+ * The head the service's handlers are typed from: `defineHandlers(apiHead, ...)`.
+ *
+ * @example
+ * ```ts
+ * type User = ComponentType<ApiHead, 'User'>;
+ * ```
+ */
+export const apiHead = { schemas: headSchemas, operations: headOperations };
+/** The type of {@link apiHead}. */
+export type ApiHead = typeof apiHead;
+
+/**
  * The service's version bundle, validated: a bad definition throws here, at start.
  *
  * @example
@@ -15,6 +27,6 @@ export { publishedVersions } from './versions/index.ts';
  * const bundle = createApiBundle();
  * ```
  */
-export function createApiBundle(versions: VersionDeclaration[] = publishedVersions): VersionBundle {
-  return defineVersions({ head: { schemas: headSchemas, operations: headOperations }, versions });
+export function createApiBundle(versions: VersionDeclaration[] = publishedVersions): VersionBundle<ApiHead> {
+  return defineVersions({ head: apiHead, versions });
 }

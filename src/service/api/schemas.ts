@@ -1,27 +1,28 @@
 import { ref, type SchemaMap } from '../../core/versions/index.ts';
+import { emailPattern, emailRule } from './email.ts';
 
-const name = { type: 'string', minLength: 1, maxLength: 200 };
-const email = { type: 'string', format: 'email', maxLength: 254 };
-const nickname = { type: 'string', minLength: 1, maxLength: 100 };
-const status = { type: 'string', enum: ['active', 'inactive', 'pending'] };
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
+const nickname = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as const;
 /** Ids are positive integers of at most 15 digits (exact in JSON numbers); the path accepts the same. */
-export const idSchema = { type: 'integer', format: 'int64', minimum: 1, maximum: 999_999_999_999_999 };
+export const idSchema = { type: 'integer', format: 'int64', minimum: 1, maximum: 999_999_999_999_999 } as const;
 const id = idSchema;
-const revision = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Revision of the user, bumped on every change.' };
+const revision = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Revision of the user, bumped on every change.' } as const;
 /** The most items one page holds: `limit` is at most this. */
 export const maxPageSize = 100;
 const userProperties = { id, name, email, nickname, status };
 
 /**
  * The newest representation of every resource. Older versions are derived from it by the version
- * changes in `./versions`; handlers speak only this.
+ * changes in `./versions`; handlers speak only this, typed from it (hence `as const`).
  *
  * @example
  * ```ts
  * headSchemas.User.properties
  * ```
  */
-export const headSchemas: SchemaMap = {
+export const headSchemas = {
   User: { type: 'object', required: ['id', 'name', 'status'], properties: userProperties },
   UserDetail: {
     type: 'object',
@@ -35,7 +36,7 @@ export const headSchemas: SchemaMap = {
   UserPatch: {
     type: 'object', additionalProperties: false,
     description: 'A JSON Merge Patch (RFC 7396): null clears an optional field.',
-    properties: { name, email: { type: ['string', 'null'], format: 'email', maxLength: 254 }, nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 }, status },
+    properties: { name, email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule }, nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 }, status },
   },
   PageMeta: {
     type: 'object', required: ['limit', 'nextCursor', 'next'],
@@ -55,4 +56,4 @@ export const headSchemas: SchemaMap = {
     properties: { title: { type: 'string', minLength: 1, maxLength: 300 }, body: { type: 'string', maxLength: 20000 } },
   },
   PostList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('Post') }, meta: ref('PageMeta') } },
-};
+} as const satisfies SchemaMap;

@@ -5,7 +5,7 @@ import type { ApiKeyStore } from '../ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
-import { principalOf, setPrincipal, type Principal, type Role } from './principal.ts';
+import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
 
 /** Options for {@link installAuthentication}. */
 export interface AuthenticationOptions {
@@ -15,6 +15,12 @@ export interface AuthenticationOptions {
   adminKey?: string;
   /** Verified keys kept in memory, emptied through the change feed (`key-cache.ts`); closed with the app. */
   keyCache?: ApiKeyCache;
+  /**
+   * The app's own authentication, asked first: an identity makes the request that client's, with
+   * those roles; `undefined` falls back to Versionary's keys and JWTs; a throw is the app's answer
+   * (its own 401, say).
+   */
+  identify?: (request: FastifyRequest) => AppIdentity | undefined | Promise<AppIdentity | undefined>;
 }
 
 const kFailure = Symbol.for('versionary.authFailure');
@@ -39,7 +45,15 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   const admin = options.adminKey ? Buffer.from(hash('sha256', options.adminKey, 'hex'), 'latin1') : undefined;
   const { keyCache } = options;
   if (keyCache) app.addHook('onClose', async () => keyCache.close());
+  const { identify } = options;
   app.addHook('onRequest', async (request) => {
+    if (identify) {
+      const identity = await identify(request);
+      if (identity) {
+        const roles = identity.roles.filter((role): role is Role => role === 'read' || role === 'write' || role === 'admin');
+        return void setPrincipal(request, { id: identity.id ?? `app:${identity.clientId}`, clientId: identity.clientId, roles: new Set(roles), kind: 'app' });
+      }
+    }
     assertSingleCredentialHeaders(request);
     const credential = readCredential(request);
     if (credential === undefined) return;

@@ -10,8 +10,8 @@ export interface Principal {
   roles: ReadonlySet<Role>;
   /** The client (`cl_…`) this credential belongs to: an API key's client, or a JWT's `client_id` claim. */
   clientId?: string;
-  /** How the caller authenticated. */
-  kind: 'api-key' | 'jwt' | 'admin-env';
+  /** How the caller authenticated: a Versionary key or JWT, the env admin key, or the app's own auth (`identify`). */
+  kind: 'api-key' | 'jwt' | 'admin-env' | 'app';
 }
 
 const kPrincipal = Symbol.for('versionary.principal');
@@ -52,6 +52,39 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
  */
 export function clientIdOf(request: FastifyRequest): string {
   return principalOf(request)?.id ?? `ip:${request.ip}`;
+}
+
+/**
+ * What keeps one caller's rate-limit window and idempotency records apart from every other's:
+ * the credential, and for a JWT also its client. Identity providers often issue one subject to
+ * several tenants (`sub: "ci-pipeline"` with a `client_id` each), and keyed by the subject alone,
+ * one tenant would replay another's idempotent write and spend its budget. Parts are
+ * percent-encoded under a prefix of their own, so no subject can spell another pair.
+ *
+ * @example
+ * ```ts
+ * tenantKeyOf({ id: 'jwt:ci', clientId: 'acme', roles: new Set(), kind: 'jwt' }) // 'jwt-client:acme:ci'
+ * ```
+ */
+export function tenantKeyOf(principal: Principal): string {
+  if (principal.kind !== 'jwt' || principal.clientId === undefined) return principal.id;
+  return `jwt-client:${encodeURIComponent(principal.clientId)}:${encodeURIComponent(principal.id.slice('jwt:'.length))}`;
+}
+
+/**
+ * Who the app's own authentication says is calling (`identify` of the loop): the client the
+ * calls count for, its roles, and optionally the credential's id (the client's by default).
+ *
+ * @example
+ * ```ts
+ * const identity: AppIdentity = { clientId: 'cl_0123456789abcdef', roles: ['read', 'write'] };
+ * ```
+ */
+export interface AppIdentity {
+  clientId: string;
+  roles: readonly Role[];
+  /** The credential, for rate limits and idempotency; `app:<clientId>` by default. */
+  id?: string;
 }
 
 /** Who a usage record counts a call for. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../ports/index.ts';
@@ -6,6 +6,7 @@ import { parsePage } from '../resources/params.ts';
 import { newClientId, toClientBody, toContacts, toWebhooks, type ContactInput, type WebhookInput } from './client-input.ts';
 import { ClientListSchema, ClientParams, ClientSchema, CreateClientBody, NoQuery, PageQuery, problems, UpdateClientBody } from './schemas.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
+import { webhookUrlShape } from './webhook-target.ts';
 
 /** Options for {@link registerClientRoutes}. */
 export interface ClientRoutesOptions {
@@ -36,6 +37,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   };
 
   app.post('/clients', {
+    preValidation: checkWebhookUrls,
     schema: {
       operationId: 'clients.create', summary: 'Create a client', tags: ['clients'], querystring: NoQuery,
       description: 'Register a consumer of the API with its contacts and webhooks. Each new webhook\'s signing secret is in this response only.',
@@ -77,6 +79,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   }, async (request) => toClientBody(await find((request.params as { id: string }).id)));
 
   app.patch('/clients/:id', {
+    preValidation: checkWebhookUrls,
     schema: {
       operationId: 'clients.update', summary: 'Change a client', tags: ['clients'], params: ClientParams, querystring: NoQuery, body: UpdateClientBody,
       description: 'Each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only.',
@@ -123,4 +126,15 @@ function decodeCursor(cursor: string): string {
     });
   }
   return match[1]!;
+}
+
+// Webhook URLs are documented as `format: uri`; check their shape before the schema does, so a
+// refused URL gets its reason (scheme, credentials, not absolute) rather than the format's name.
+async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
+  const webhooks = (request.body as { webhooks?: unknown } | null)?.webhooks;
+  if (!Array.isArray(webhooks)) return;
+  for (const [i, item] of webhooks.slice(0, 10).entries()) {
+    const url = (item as { url?: unknown } | null)?.url;
+    if (typeof url === 'string' && url.length <= 2000) webhookUrlShape({ url, pointer: `/body/webhooks/${i}/url` });
+  }
 }

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { problem } from '../admin/admin-schemas.ts';
+import { emailPattern, emailRule } from '../api/email.ts';
 
 /**
  * The problem responses of an admin route, by status, each with what it means for that route.
@@ -17,8 +18,8 @@ export function problems(byStatus: Record<number, string>): Record<number, TSche
 // Routes without query parameters refuse unknown ones, as the rest of the management API does.
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
-const email = Type.String({ format: 'email', minLength: 3, maxLength: 254, description: 'An email address; stored in lower case.' });
-const url = Type.String({ minLength: 1, maxLength: 2000, description: 'http or https URL whose host resolves to public addresses.' });
+const email = Type.String({ pattern: emailPattern, minLength: 3, maxLength: 254, description: `${emailRule} Stored in lower case.` });
+const url = Type.String({ format: 'uri', minLength: 1, maxLength: 2000, description: 'http or https URL whose host resolves to public addresses.' });
 const clientId = Type.String({ maxLength: 19, description: 'cl_ and 16 hex digits.' });
 const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' });
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -77,6 +78,6 @@ export const ClientParams = Type.Object({ id: Type.String({ maxLength: 2000, des
 
 /** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,3}$', maxLength: 4, description: 'Page size, 1 to 100 (default 20), in plain decimal.' })),
+  limit: Type.Optional(Type.String({ pattern: '^(?:[1-9][0-9]?|100)$', maxLength: 3, description: 'Page size, 1 to 100 (default 20), in plain decimal.' })),
   cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
 }, { additionalProperties: false });

@@ -30,6 +30,8 @@ describe('webhook targets', () => {
       '169.254.169.254': 'linkLocal', 'fe80::1': 'linkLocal', '100.64.0.1': 'carrierGradeNat', '::ffff:127.0.0.1': 'loopback',
       '::ffff:10.0.0.1': 'private', '0.0.0.0': 'forbidden', '::': 'forbidden', '255.255.255.255': 'forbidden', '224.0.0.1': 'forbidden',
       'ff02::1': 'forbidden', '192.0.2.1': 'forbidden', '64:ff9b::a00:1': 'forbidden', '2002:a00:1::': 'forbidden', 'not-an-ip': 'forbidden',
+      // IPv4-compatible IPv6 (deprecated), as a URL prints `::127.0.0.1`: never public.
+      '::7f00:1': 'forbidden', '::127.0.0.1': 'loopback', '::a00:1': 'forbidden', '::808:808': 'forbidden',
     };
     for (const [address, kind] of Object.entries(cases)) assert.equal(classifyAddress(address), kind, address);
   });
@@ -44,6 +46,7 @@ describe('webhook targets', () => {
     assert.match(await refused('http://2130706433/x'), /127\.0\.0\.1 is a loopback/, 'decimal IPv4 is normalised first');
     assert.match(await refused('http://[::1]/x'), /loopback/);
     assert.match(await refused('http://[::ffff:7f00:1]/x'), /loopback/);
+    assert.match(await refused('http://[::127.0.0.1]/x'), /special-purpose/, 'the IPv4-compatible form of 127.0.0.1');
     assert.match(await refused('http://169.254.169.254/latest/meta-data'), /linkLocal/);
     assert.match(await refused('http://0.0.0.0/'), /special-purpose/);
     assert.match(await refused('https://hooks.example.com/x', closed, resolveTo('93.184.216.34', '10.0.0.7')), /10\.0\.0\.7 is a private address/, 'one bad address of several is enough');

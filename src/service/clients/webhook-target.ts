@@ -22,7 +22,11 @@ const lookupTimeoutMs = 3000;
  */
 export function classifyAddress(address: string): 'public' | PrivateTargetKind | 'forbidden' {
   if (!ipaddr.isValid(address)) return 'forbidden';
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  // ::/96 holds the deprecated IPv4-compatible form (`::127.0.0.1`, which URLs print as
+  // `::7f00:1`): ipaddr.js calls it unicast, but it names an IPv4 host. No public target uses it.
+  if (parsed.kind() === 'ipv6' && parsed.range() === 'unicast' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return 'forbidden';
+  const range = parsed.range();
   if (range === 'unicast') return 'public';
   if (range === 'uniqueLocal') return 'private';
   if (range === 'loopback' || range === 'private' || range === 'linkLocal' || range === 'carrierGradeNat') return range;
@@ -54,6 +58,32 @@ export interface WebhookTarget {
   addresses: string[];
 }
 
+const refusal400 = (pointer: string, why: string) => new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `The webhook URL is refused: ${why}.`, errors: [{ pointer, detail: why }] });
+
+/**
+ * The part of {@link assertPublicWebhookUrl} that needs no network: an absolute http(s) URL with a
+ * host and no credentials. The client routes run it before schema validation, so that a URL the
+ * document's `format: uri` would refuse gets this precise reason instead of the format's.
+ *
+ * @example
+ * ```ts
+ * webhookUrlShape({ url: 'hooks.acme.test/x', pointer: '/body/webhooks/0/url' }) // throws: not an absolute URL
+ * ```
+ */
+export function webhookUrlShape(options: { url: string; pointer: string }): URL {
+  const refuse = (why: string) => refusal400(options.pointer, why);
+  let url: URL;
+  try {
+    url = new URL(options.url);
+  } catch {
+    throw refuse('it is not an absolute URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme must be http or https, not ${url.protocol.slice(0, 20)}`);
+  if (url.username !== '' || url.password !== '') throw refuse('it must not carry credentials; the signature authenticates each message');
+  if (url.hostname === '') throw refuse('it has no host');
+  return url;
+}
+
 /**
  * Check a webhook URL: http or https, no credentials in it, and a host whose every address is
  * public (or in a range the settings allow). A webhook is a request the server makes on a
@@ -70,17 +100,9 @@ export interface WebhookTarget {
  */
 export async function assertPublicWebhookUrl(options: { url: string; settings: WebhookSettings; pointer?: string; resolve?: ResolveHost }): Promise<WebhookTarget> {
   const pointer = options.pointer ?? '/url';
-  const refuse = (why: string) => new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `The webhook URL is refused: ${why}.`, errors: [{ pointer, detail: why }] });
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    throw refuse('it is not an absolute URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme must be http or https, not ${url.protocol.slice(0, 20)}`);
-  if (url.username !== '' || url.password !== '') throw refuse('it must not carry credentials; the signature authenticates each message');
+  const url = webhookUrlShape({ url: options.url, pointer });
+  const refuse = (why: string) => refusal400(pointer, why);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (host === '') throw refuse('it has no host');
   let addresses: string[];
   if (ipaddr.isValid(host)) addresses = [host];
   else {

@@ -8,16 +8,33 @@ const files = (map: Record<string, string>) => (path: string) => map[path] ?? no
 
 describe('loadConfig', () => {
   it('has defaults', () => {
-    const config = loadConfig({ env: {}, readFile: noFile });
+    const { settings, ...config } = loadConfig({ env: {}, readFile: noFile });
+    assert.deepEqual(settings.timeouts, { headersSeconds: 10, requestSeconds: 30, keepAliveSeconds: 5, idleSeconds: 60 });
+    assert.deepEqual(Object.keys(settings), ['lifecycle', 'rateLimit', 'timeouts', 'usage', 'webhooks', 'notices']);
     assert.deepEqual(config, {
       port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {},
-      ops: { shutdownTimeoutMs: 25_000, dbSchema: 'public', dbPoolMax: 10, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 5000, redisPrefix: 'versionary:', redisTimeoutMs: 100, reconcileMs: 5000 },
+      ops: { shutdownTimeoutMs: 25_000, shutdownDelayMs: 5000, deliveryTimeoutMs: 10_000, deliveryConcurrency: 8, dbSchema: 'public', dbPoolMax: 10, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 5000, redisPrefix: 'versionary:', redisTimeoutMs: 100, reconcileMs: 5000 },
     });
+  });
+
+  it('parses every feature\'s settings in one pass, reporting all their errors and unknown keys at once', () => {
+    const file = JSON.stringify({ bogus: 1, rateLimit: { max: -1 }, timeouts: { headersSeconds: 0 }, notices: { intervalSeconds: 'x' }, usage: { rawRetentionDays: -2 }, webhooks: { allowPrivateTargets: ['moon'] }, audience: 'galactic' });
+    assert.throws(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': file }) }), (error: unknown) => {
+      assert.ok(isVersionaryError(error));
+      for (const part of ['unknown key "bogus"', 'rateLimit', 'timeouts.headersSeconds', 'notices', 'usage', 'webhooks', 'audience']) assert.ok(error.detail.includes(part), `${part} in ${error.detail}`);
+      return true;
+    });
+  });
+
+  it('refuses a shutdown delay that leaves the drain no time', () => {
+    assert.throws(() => loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '5000' }, readFile: noFile }), /VERSIONARY_SHUTDOWN_DELAY_MS \(5000\) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS/);
+    assert.equal(loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '0' }, readFile: noFile }).ops.shutdownDelayMs, 0);
   });
 
   it('reads the operations variables and lists every bad one', () => {
     const ops = loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000', VERSIONARY_METRICS_PORT: '9464', VERSIONARY_DB_SCHEMA: 'tenant_a', VERSIONARY_REDIS_PREFIX: 'prod:' }, readFile: noFile }).ops;
     assert.equal(ops.shutdownTimeoutMs, 10_000);
+    assert.equal(ops.shutdownDelayMs, 5000);
     assert.equal(ops.metricsPort, 9464);
     assert.equal(ops.dbSchema, 'tenant_a');
     assert.equal(ops.redisPrefix, 'prod:');

@@ -1,5 +1,7 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { serviceSettings } from '../app/settings.ts';
 import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
+import { parseFeatureSettings, type ParsedSettings } from './feature-settings.ts';
 
 /** Where the data lives. */
 export type DatabaseConfig = { kind: 'sqlite'; path: string; /** `VERSIONARY_SQLITE_DRIVER`; unset, the storage picks (`defaultSqliteDriver`). */ driver?: SqliteDriverChoice } | { kind: 'postgres'; url: string };
@@ -27,6 +29,8 @@ export interface ServiceConfig {
   jwt?: JwtConfig;
   /** Timeouts, pools and ports for running many instances (`docs/operations.md`). */
   ops: OpsConfig;
+  /** Each feature's part of the config file, parsed by the feature's own parser (`app/settings.ts`). */
+  settings: ParsedSettings<typeof serviceSettings>;
   /** `VERSIONARY_PORTAL_SECRET`: signs portal sign-in cookies; shared by instances. Random per start when unset. */
   portalSecret?: string;
   /** `VERSIONARY_SMTP_URL` and `VERSIONARY_MAIL_FROM`: where notice emails go; absent, emails wait for a transport. */
@@ -58,9 +62,6 @@ export interface LoadConfigOptions {
 }
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-/** Top-level keys of the config file that some feature reads. */
-export const knownFileKeys = new Set(['bodyLimit', 'audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations', 'rateLimit', 'timeouts', 'usage', 'webhooks', 'notices', 'publicUrl']);
-
 /**
  * Parse the environment and the JSON config file once, at start, reporting every error at once.
  *
@@ -82,9 +83,8 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const database = parsedDatabase?.kind === 'sqlite' && driver ? { ...parsedDatabase, driver } : parsedDatabase;
   const configPath = env.VERSIONARY_CONFIG;
   const file = configPath ? readConfigFile({ path: configPath, readFile, errors }) : {};
-  for (const key of Object.keys(file)) {
-    if (!knownFileKeys.has(key)) errors.push(`${configPath}: unknown key "${key}" (known: ${[...knownFileKeys].join(', ')})`);
-  }
+  // Every feature's settings in the same pass, so one start reports every error of the file.
+  const settings = parseFeatureSettings({ list: serviceSettings, file, errors, ownKeys: ['bodyLimit'], ...(configPath ? { fileName: configPath } : {}) });
   const bodyLimit = file.bodyLimit ?? 1024 * 1024;
   if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024) {
     errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
@@ -104,7 +104,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     });
   }
   return {
-    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ops,
+    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ops, settings,
     ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
     ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { clientIdOf } from '../auth/principal.ts';
+import { clientIdOf, principalOf, tenantKeyOf } from '../auth/principal.ts';
 import type { IdempotencyStore } from '../ports/index.ts';
 
 /** Options for {@link installIdempotency}. */
@@ -42,7 +42,9 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const header = request.headers['idempotency-key'];
     if (header === undefined || !options.applies(request)) return;
     const key = parseKey(header);
-    const clientId = clientIdOf(request);
+    // By client and credential: two tenants sharing a JWT subject never see each other's records.
+    const principal = principalOf(request);
+    const clientId = principal ? tenantKeyOf(principal) : clientIdOf(request);
     const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
     const now = options.clock.now();
     const outcome = await options.store.begin({ clientId, key, fingerprint, now, expiredBefore: now - retention, staleRunningBefore: now - stale });

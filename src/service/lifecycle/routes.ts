@@ -6,8 +6,8 @@ import { buildServiceGuide } from './guide.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
- * Public lifecycle routes: the machine-readable lifecycle document at `/api/versions` and each
- * deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`.
+ * Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. (The
+ * machine-readable lifecycle document at `/api/versions` is the versionary plugin's.)
  *
  * @example
  * ```ts
@@ -18,7 +18,6 @@ export function registerLifecycleRoutes(app: FastifyInstance, options: { bundle:
   const { bundle, runtime, clock, prefix } = options;
   // A guide is a diff of two documents: built once per lifecycle state, not per request.
   const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
-  app.get(`${prefix}/versions`, async () => runtime.document());
   app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
     const from = (request.params as { name: string }).name;
     const entry = runtime.document().versions.find((v) => v.name === from);

@@ -1,6 +1,8 @@
 import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode } from '../../core/errors/index.ts';
 import {
-  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, evaluateVerdict, MONTH_MS, versionListHeaders,
+  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, createViolation, declaredOrder, evaluateVerdict, MONTH_MS,
+  orderReleases, PolicyRule, toPolicyError, versionListHeaders,
   type DeprecationSchedule, type LifecycleVerdict, type VerdictCandidate, type LifecycleDocument, type LifecycleVersion, type PolicyWarning,
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../ports/index.ts';
@@ -13,7 +15,7 @@ export interface LifecycleRuntimeOptions {
   settings: LifecycleSettings;
   store: LifecycleStore;
   clock: Clock;
-  /** Versions with code, oldest first, with their release instants. */
+  /** Versions with code, oldest first, with their default release instants (kept only where they fit that order). */
   versions: Array<{ name: string; releasedAt: number }>;
   prefix: string;
   /** Deprecated with the default notice at first start when the config declares no versions. */
@@ -58,7 +60,15 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     await store.saveSchedule(stored);
     schedules.set(name, stored);
   }
-  const names = [...new Set([...Object.keys(configured), ...options.versions.map((v) => v.name)])];
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
+  const builtIn = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
+  const { releases, problems } = orderReleases(names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })));
+  const orderError = toPolicyError(problems.map((message) => createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message })), {
+    subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig,
+  });
+  if (orderError) throw orderError;
+  const released = new Map(releases.map((r) => [r.name, r.releasedAt]));
+  const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
   for (const [name, v] of Object.entries(configured)) {
     if (v.sunsetAt === undefined && !v.removed) continue;
     const deprecatedAt = v.deprecatedAt ?? schedules.get(name)?.deprecatedAt ?? clock.now();
@@ -75,10 +85,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   }
   endpoints = await store.listEndpointDeprecations();
 
-  const released = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
   const buildLifecycle = (): LifecycleVersion[] => names.map((name) => ({
     name,
-    releasedAt: configured[name]?.releasedAt ?? released.get(name) ?? 0,
+    releasedAt: released.get(name)!,
     ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
     ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
     migrationUrl: migrationUrl(name),
@@ -146,7 +155,11 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       list = { headers: headers as Record<string, string>, until: changesAt ?? Number.POSITIVE_INFINITY };
       return list.headers;
     },
-    document: () => buildLifecycleDocument({ versions: toLifecycle(), clock, audience: settings.audience }),
+    document() {
+      const document = buildLifecycleDocument({ versions: toLifecycle(), clock, audience: settings.audience });
+      // A stand-in date only keeps the declared order: a client is never shown one.
+      return { ...document, versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)) };
+    },
     versions: toLifecycle,
     migrationUrl,
     endpointDeprecations: () => endpoints,

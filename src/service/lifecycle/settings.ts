@@ -1,5 +1,6 @@
-import { parseIsoInstant, type Audience, type DeprecationReason } from '../../core/lifecycle/index.ts';
+import { checkKnownKeys, checkVersionEntry, parseIsoInstant, type Audience, type DeprecationReason } from '../../core/lifecycle/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
+import { DeprecationWarningCode } from '../../http/warnings.ts';
 import { migrationUrlProblem } from './migration-url.ts';
 
 /** One version's lifecycle as the config file declares it. */
@@ -31,6 +32,8 @@ export interface LifecycleSettings {
   /** Present only when the file has a `versions` key. */
   versions?: Record<string, VersionSettings>;
   endpointDeprecations: EndpointSettings[];
+  /** Deprecated spellings that were accepted, for the log at start, each with its stable code. */
+  warnings?: Array<{ code: string; detail: string }>;
 }
 
 /**
@@ -48,7 +51,11 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
   const removedStatus = file.removedStatus ?? 410;
   if (removedStatus !== 410 && removedStatus !== 404) errors.push(`removedStatus must be 410 or 404, not ${JSON.stringify(removedStatus)}`);
   const style = file.headerStyle ?? 'iso8601';
-  if (style !== 'iso8601' && style !== 'rfc') errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
+  if (style !== 'iso8601' && style !== 'rfc' && style !== 'iso') errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
+  // The library once spelled it `iso`: accepted, so a config written from its docs still starts.
+  const warnings = style === 'iso'
+    ? [{ code: DeprecationWarningCode.HeaderStyleIso, detail: 'headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.' }]
+    : [];
   const date = (value: unknown, where: string): number | undefined => {
     if (value === undefined) return undefined;
     const parsed = typeof value === 'string' ? parseIsoInstant(value) : undefined;
@@ -61,6 +68,7 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
     if (!isObject(file.versions)) errors.push('versions must be an object keyed by version name');
     for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
       if (!isObject(raw)) { errors.push(`versions.${name} must be an object`); continue; }
+      errors.push(...checkVersionEntry({ entry: raw, where: `versions.${name}` }));
       const at = (key: string) => date(raw[key], `versions.${name}.${key}`);
       const reason = raw.reason ?? 'planned';
       if (reason !== 'planned' && reason !== 'critical-fix') errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
@@ -78,6 +86,7 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
     if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string' || typeof raw.path !== 'string') {
       return void errors.push(`${where} needs version, method and path strings`);
     }
+    errors.push(...checkKnownKeys({ object: raw, known: endpointKeys, where, what: 'an endpoint deprecation' }));
     const sunsetAt = date(raw.sunsetAt, `${where}.sunsetAt`);
     if (sunsetAt === undefined) return void errors.push(`${where}.sunsetAt is required: a concrete sunset date`);
     endpointDeprecations.push({
@@ -88,11 +97,14 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
   return {
     audience: audience === 'enterprise' ? 'enterprise' : 'public',
     removedStatus: removedStatus === 404 ? 404 : 410,
-    headerStyle: style === 'rfc' ? 'rfc' : 'iso',
+    headerStyle: style === 'rfc' ? 'rfc' : 'iso8601',
     ...(versions ? { versions } : {}),
     endpointDeprecations,
+    warnings,
   };
 }
+
+const endpointKeys = ['version', 'method', 'path', 'deprecatedAt', 'sunsetAt', 'migrationUrl'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -4,25 +4,30 @@ import { DeliveryFailure } from './channel.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
 /**
- * Email over SMTP with nodemailer. SMTP 4xx answers and network failures are transient; 5xx
- * answers are final. Each message carries RFC 8058 one-click unsubscribe headers.
+ * Email over SMTP with nodemailer, to each of a client's contacts (an opted-out contact's rows
+ * are kept as `unsubscribed`). SMTP 4xx answers and network failures are transient; 5xx answers
+ * are final. Each message carries RFC 8058 one-click unsubscribe headers. Without `smtp`, the
+ * channel plans notices and keeps them waiting for a mail transport.
  *
  * @example
  * ```ts
- * const email = createEmailChannel({ url: 'smtp://127.0.0.1:2525', from: 'notices@example.com', unsubscribeUrl });
+ * const email = createEmailChannel({ smtp: { url: 'smtp://127.0.0.1:2525', from: 'notices@example.com' }, unsubscribeUrl });
  * ```
  */
-export function createEmailChannel(options: { url: string; from: string; unsubscribeUrl: (clientId: string, email: string) => string; timeoutMs?: number }): NoticeChannel {
-  const timeout = options.timeoutMs ?? 30_000;
-  const transport = nodemailer.createTransport(withTimeouts(options.url, timeout));
+export function createEmailChannel(options: { smtp?: { url: string; from: string }; unsubscribeUrl: (clientId: string, email: string) => string; timeoutMs?: number }): NoticeChannel {
+  const recipients: NoticeChannel['recipients'] = (client) => client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
+  const { smtp } = options;
+  if (!smtp) return { name: 'email', recipients };
+  const transport = nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000));
   return {
     name: 'email',
+    recipients,
     async deliver({ id, recipient, payload }) {
       const link = options.unsubscribeUrl(payload.data.client.id, recipient);
       const rendered = renderNoticeEmail({ payload, unsubscribeUrl: link });
       try {
         await transport.sendMail({
-          from: options.from, to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html,
+          from: smtp.from, to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html,
           headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'X-Versionary-Notice': id },
         });
       } catch (error) {

@@ -8,7 +8,7 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { eventType, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
 import { NoticeList, NoticeNoQuery, NoticeQuery, noticeProblems, PassReportSchema, UnsubscribeQuery } from './schemas.ts';
-import { verifyUnsubscribe } from './unsubscribe-token.ts';
+import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './worker.ts';
 
 /**
@@ -43,15 +43,15 @@ export function registerNoticeAdminRoutes(app: FastifyInstance, options: { notic
       limit, afterId: q.after === undefined ? 0 : Number(q.after),
     });
     const channels = new Set(options.worker.channels());
-    return { data: page.items.map((n) => toItem(n, channels.has('email'))), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
+    return { data: page.items.map((n) => toItem(n, channels.has(n.channel))), nextAfter: page.nextAfter === null ? null : String(page.nextAfter) };
   });
 }
 
-function toItem(n: OutboxNotice, mailTransport: boolean) {
-  const waiting = n.channel === 'email' && !mailTransport && (n.status === 'pending' || n.status === 'retrying');
+function toItem(n: OutboxNotice, hasTransport: boolean) {
+  const waiting = !hasTransport && (n.status === 'pending' || n.status === 'retrying');
   return {
     id: n.id, client: n.clientId, subject: n.subject, kind: n.kind, step: n.step, type: eventType({ kind: n.kind, endpoint: n.subject.includes(' ') ? 'x' : undefined }),
-    sunsetAt: formatIsoInstant(n.sunsetAt), channel: n.channel, recipient: n.recipient, status: n.status, waitingFor: waiting ? 'mail-transport' as const : null,
+    sunsetAt: formatIsoInstant(n.sunsetAt), channel: n.channel, recipient: n.recipient, status: n.status, waitingFor: waiting ? (n.channel === 'email' ? 'mail-transport' as const : 'transport' as const) : null,
     attempts: n.attempts, lastError: n.lastError, nextAttemptAt: formatIsoInstant(n.nextAttemptAt), createdAt: formatIsoInstant(n.createdAt),
     updatedAt: formatIsoInstant(n.updatedAt), sentAt: n.sentAt === null ? null : formatIsoInstant(n.sentAt),
   };
@@ -60,17 +60,19 @@ function toItem(n: OutboxNotice, mailTransport: boolean) {
 /**
  * The public one-click unsubscribe route (RFC 8058): `POST` unsubscribes the signed contact; `GET`
  * (a person following the link) shows a confirmation button, since link scanners fetch URLs too.
+ * A link is refused once it is older than {@link unsubscribeLinkDays} days or than the client's
+ * last change, so an old link cannot undo the API owner subscribing the contact back.
  *
  * @example
  * ```ts
  * registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
  * ```
  */
-export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; secret: string; clock: Clock }): void {
-  const check = (q: { client: string; contact: string; token: string }) => {
-    if (!verifyUnsubscribe({ secret: options.secret, clientId: q.client, email: q.contact, token: q.token })) {
-      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'This unsubscribe link is not valid: its signature does not match the contact.' });
-    }
+export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clients: Pick<ClientStore, 'setContactSubscribed' | 'find'>; notices: NoticeStore; secret: string; clock: Clock }): void {
+  const check = async (q: { client: string; contact: string; token: string }) => {
+    const client = await options.clients.find(q.client);
+    const refusal = checkUnsubscribe({ secret: options.secret, clientId: q.client, email: q.contact, token: q.token, now: options.clock.now(), changedAt: client?.updatedAt });
+    if (refusal) throw new VersionaryError({ code: ErrorCode.Forbidden, detail: refusals[refusal] });
   };
   const schema = { summary: 'Unsubscribe a contact from deprecation notices', tags: ['notices'], querystring: UnsubscribeQuery };
   void app.register(async (scope) => {
@@ -78,23 +80,29 @@ export function registerUnsubscribeRoutes(app: FastifyInstance, options: { clien
     scope.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
     registerUnsubscribePost(scope, { ...options, check });
   });
-  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match' }) } }, async (request, reply) => {
+  app.get('/notices/unsubscribe', { schema: { ...schema, response: noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match, or it expired or predates the last change' }) } }, async (request, reply) => {
     const q = request.query as { client: string; contact: string; token: string };
-    check(q);
+    await check(q);
     const page = html`<html><body><h1>Unsubscribe ${q.contact}</h1><p>Stop deprecation notices to this address?</p>
       <form method="post" action=${request.url}><button type="submit">Unsubscribe</button></form></body></html>`;
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>${render(page as never)}`);
   });
 }
 
-type UnsubscribeOptions = { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; clock: Clock; check: (q: { client: string; contact: string; token: string }) => void };
+const refusals: Record<UnsubscribeRefusal, string> = {
+  forged: 'This unsubscribe link is not valid: its signature does not match the contact.',
+  expired: `This unsubscribe link has expired (links work for ${unsubscribeLinkDays} days): use the link in a newer notice.`,
+  superseded: 'This unsubscribe link is older than the latest change to this contact\'s subscription: use the link in a newer notice.',
+};
+
+type UnsubscribeOptions = { clients: Pick<ClientStore, 'setContactSubscribed'>; notices: NoticeStore; clock: Clock; check: (q: { client: string; contact: string; token: string }) => Promise<void> };
 
 function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
   const { check } = options;
   const schema = { summary: 'Unsubscribe a contact from deprecation notices (one click)', tags: ['notices'], querystring: UnsubscribeQuery };
-  app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match', 404: 'The contact is no longer on the client' }) } } }, async (request) => {
+  app.post('/notices/unsubscribe', { schema: { ...schema, response: { 200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } }, ...noticeProblems({ 400: 'An invalid query', 403: 'The link\'s signature does not match, or it expired or predates the last change', 404: 'The contact is no longer on the client' }) } } }, async (request) => {
     const q = request.query as { client: string; contact: string; token: string };
-    check(q);
+    await check(q);
     const email = q.contact.toLowerCase();
     if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });

@@ -3,19 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { parseWebhookSettings } from '../clients/webhook-settings.ts';
-import { createWebhookLookup } from '../clients/webhook-target.ts';
+import { assertPublicWebhookUrl, createWebhookLookup } from '../clients/webhook-target.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { Storage } from '../ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
-import type { NoticeChannel } from './channel.ts';
+import { checkChannels, type NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
 import { createPayloadBuilder } from './gather.ts';
 import { registerNoticeAdminRoutes, registerUnsubscribeRoutes } from './notice-routes.ts';
-import { parseNoticesSettings } from './settings.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { createWebhookChannel } from './webhook-channel.ts';
 import { createNoticeWorker, type NoticeWorker } from './worker.ts';
@@ -30,6 +28,8 @@ export interface RegisterNoticesOptions {
   flushUsage: () => Promise<void>;
   removedStatus: 410 | 404;
   apiPrefix: string;
+  /** More channels beside email and webhooks (a chat tool, a pager): each a {@link NoticeChannel}. */
+  channels?: readonly NoticeChannel[];
 }
 
 const workers = new WeakMap<FastifyInstance, NoticeWorker>();
@@ -57,10 +57,7 @@ export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
  */
 export async function registerNotices(app: FastifyInstance, options: RegisterNoticesOptions): Promise<NoticeWorker & { brownouts: () => Brownout[] }> {
   const { config, storage, runtime, clock } = options;
-  const errors: string[] = [];
-  const settings = parseNoticesSettings({ file: config.file, errors });
-  const webhookSettings = parseWebhookSettings({ file: config.file, errors });
-  if (errors.length > 0) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
+  const { notices: settings, webhooks: webhookSettings } = config.settings;
   // Without a configured secret, links stay valid only while this process runs (logged below).
   const secret = config.noticeSecret ?? randomBytes(32).toString('base64url');
   if (!config.noticeSecret) app.log.warn('VERSIONARY_NOTICE_SECRET is not set: unsubscribe links in notices sent now stop working at restart');
@@ -70,18 +67,23 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
   installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus });
   listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
 
-  const builtIn: NoticeChannel[] = [
+  // Planned in this order: one outbox row per channel and recipient.
+  const channels: NoticeChannel[] = [
+    createEmailChannel({ ...(config.smtp ? { smtp: config.smtp } : {}), timeoutMs: config.ops.deliveryTimeoutMs, unsubscribeUrl: (clientId, email) => unsubscribeUrl({ publicUrl: settings.publicUrl, secret, clientId, email, issuedAt: clock.now() }) }),
     createWebhookChannel({
-      now: () => clock.now(), lookup: createWebhookLookup(webhookSettings),
+      now: () => clock.now(), lookup: createWebhookLookup(webhookSettings), timeoutMs: config.ops.deliveryTimeoutMs,
+      checkUrl: async (url) => { await assertPublicWebhookUrl({ url, settings: webhookSettings }); },
       target: async (clientId, webhookId) => (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
     }),
-    ...(config.smtp ? [createEmailChannel({ url: config.smtp.url, from: config.smtp.from, unsubscribeUrl: (clientId, email) => unsubscribeUrl({ publicUrl: settings.publicUrl, secret, clientId, email }) })] : []),
+    ...(options.channels ?? []),
   ];
+  const channelErrors = checkChannels(channels);
+  if (channelErrors.length > 0) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The notice channels have ${channelErrors.length} error(s):\n- ${channelErrors.join('\n- ')}` });
   const worker = createNoticeWorker({
-    notices: storage.notices, usage: storage.usage, clients: storage.clients, runtime, settings, clock, channels: builtIn, log: app.log,
+    notices: storage.notices, usage: storage.usage, clients: storage.clients, runtime, settings, clock, channels, log: app.log,
     payloads: createPayloadBuilder({ runtime, bundle: options.bundle, apiKeys: storage.apiKeys, publicUrl: settings.publicUrl, apiPrefix: options.apiPrefix }),
     brownouts: async () => { await cache.refresh(); return cache.all(); },
-    flushUsage: options.flushUsage,
+    flushUsage: options.flushUsage, concurrency: config.ops.deliveryConcurrency,
   });
   const refresher = setInterval(() => void cache.refresh().catch((error: unknown) => app.log.error({ err: error }, 'brownout refresh failed')), 5000);
   refresher.unref();

@@ -1,29 +1,71 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { DAY_MS } from '../../core/lifecycle/index.ts';
 
 /**
- * Sign an unsubscribe link's (client, contact) pair, so a link cannot be made for someone else.
+ * How long an unsubscribe link works: 90 days from the notice that carried it. Each notice
+ * carries a fresh link, so a contact who still gets mail always holds a working one; a link that
+ * leaked from an old mailbox stops working.
+ */
+export const unsubscribeLinkDays = 90;
+
+/** A link's signature: the (client, contact, issue time) triple, so none can be changed. */
+function mac(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
+  return createHmac('sha256', options.secret).update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}\n${options.issuedAt}`).digest('base64url');
+}
+
+/** `<issue time, base 36 milliseconds>-<43-character HMAC>`: URL-safe, and split without ambiguity. */
+const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
+
+/**
+ * Sign an unsubscribe link for a (client, contact) pair at an instant, so a link cannot be made
+ * for someone else, and its age is known when it comes back.
  *
  * @example
  * ```ts
- * const token = signUnsubscribe({ secret, clientId: 'cl_1', email: 'dev@acme.test' });
+ * const token = signUnsubscribe({ secret, clientId: 'cl_1', email: 'dev@acme.test', issuedAt: clock.now() });
  * ```
  */
-export function signUnsubscribe(options: { secret: string; clientId: string; email: string }): string {
-  return createHmac('sha256', options.secret).update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}`).digest('base64url');
+export function signUnsubscribe(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
+  return `${Math.floor(options.issuedAt).toString(36)}-${mac(options)}`;
 }
 
 /**
- * Whether `token` is the signature of this (client, contact), compared in constant time.
+ * When the link was issued, if `token` is this service's signature of this (client, contact);
+ * `undefined` for a forged, altered or old-format token. The HMAC is compared in constant time.
  *
  * @example
  * ```ts
- * verifyUnsubscribe({ secret, clientId, email, token }); // true or false
+ * readUnsubscribe({ secret, clientId, email, token })?.issuedAt
  * ```
  */
-export function verifyUnsubscribe(options: { secret: string; clientId: string; email: string; token: string }): boolean {
-  const expected = Buffer.from(signUnsubscribe(options));
-  const given = Buffer.from(options.token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+export function readUnsubscribe(options: { secret: string; clientId: string; email: string; token: string }): { issuedAt: number } | undefined {
+  const match = tokenShape.exec(options.token);
+  if (!match) return undefined;
+  const issuedAt = Number.parseInt(match[1]!, 36);
+  const expected = Buffer.from(mac({ ...options, issuedAt }));
+  const given = Buffer.from(match[2]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? { issuedAt } : undefined;
+}
+
+/** Why a link is refused, or `undefined` when it may unsubscribe. */
+export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
+
+/**
+ * Check a returning link: its signature, its age ({@link unsubscribeLinkDays}), and that it is no
+ * older than the client's last change (`updatedAt`). So a link used once cannot unsubscribe the
+ * contact again after the API owner subscribed it back.
+ *
+ * @example
+ * ```ts
+ * checkUnsubscribe({ secret, clientId, email, token, now: clock.now(), changedAt: client.updatedAt }) // undefined or a refusal
+ * ```
+ */
+export function checkUnsubscribe(options: { secret: string; clientId: string; email: string; token: string; now: number; changedAt: number | undefined }): UnsubscribeRefusal | undefined {
+  const link = readUnsubscribe(options);
+  if (!link) return 'forged';
+  if (options.now - link.issuedAt > unsubscribeLinkDays * DAY_MS) return 'expired';
+  if (options.changedAt !== undefined && link.issuedAt < options.changedAt) return 'superseded';
+  return undefined;
 }
 
 /**
@@ -31,10 +73,10 @@ export function verifyUnsubscribe(options: { secret: string; clientId: string; e
  *
  * @example
  * ```ts
- * unsubscribeUrl({ publicUrl: 'https://api.example.com', secret, clientId, email });
+ * unsubscribeUrl({ publicUrl: 'https://api.example.com', secret, clientId, email, issuedAt: clock.now() });
  * ```
  */
-export function unsubscribeUrl(options: { publicUrl: string; secret: string; clientId: string; email: string }): string {
+export function unsubscribeUrl(options: { publicUrl: string; secret: string; clientId: string; email: string; issuedAt: number }): string {
   const query = new URLSearchParams({ client: options.clientId, contact: options.email, token: signUnsubscribe(options) });
   return `${options.publicUrl}/notices/unsubscribe?${query.toString()}`;
 }

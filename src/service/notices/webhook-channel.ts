@@ -25,27 +25,52 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
   return `v1,${createHmac('sha256', key).update(`${options.id}.${options.timestamp}.${options.body}`).digest('base64')}`;
 }
 
+/** Options for {@link createWebhookChannel}. */
+export interface WebhookChannelOptions {
+  /** The webhook's URL and secret, read at each delivery (a changed URL applies at once). */
+  target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>;
+  now: () => number;
+  /** The whole delivery, connect to last byte of the answer, at most this long; 10 000 ms by default. */
+  timeoutMs?: number;
+  /** Resolves host names and refuses disallowed addresses on the socket actually used. */
+  lookup?: LookupFunction;
+  /**
+   * Checks the URL again before each delivery and throws when it is no longer allowed. Node never
+   * calls `lookup` for an IP literal, so a literal saved under an allowance that has since been
+   * removed is caught only here.
+   */
+  checkUrl?: (url: string) => Promise<void>;
+}
+
 /**
  * Webhooks signed as the Standard Webhooks spec says. HTTP 5xx, 429, timeouts and network
- * failures are transient; other 4xx are final.
+ * failures are transient; other 4xx are final. Each delivery has an overall deadline, so a
+ * receiver that trickles its answer holds one delivery slot for that long at most.
  *
  * @example
  * ```ts
  * const hooks = createWebhookChannel({ target: async (id) => lookUp(id), now: () => Date.now() });
  * ```
  */
-export function createWebhookChannel(options: { target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>; now: () => number; timeoutMs?: number; lookup?: LookupFunction }): NoticeChannel {
+export function createWebhookChannel(options: WebhookChannelOptions): NoticeChannel {
+  const timeoutMs = options.timeoutMs ?? 10_000;
   return {
     name: 'webhook',
+    recipients: (client) => client.webhooks.map((hook) => ({ recipient: hook.id, subscribed: true })),
     async deliver({ id, recipient, payload }) {
       const target = await options.target(payload.data.client.id, recipient);
       if (!target) throw new DeliveryFailure({ transient: false, reason: `webhook ${recipient} no longer exists` });
+      try {
+        await options.checkUrl?.(target.url);
+      } catch (error) {
+        throw new DeliveryFailure({ transient: false, reason: (error as { detail?: string }).detail ?? (error as Error).message });
+      }
       const body = JSON.stringify(payload);
       // Seconds of the wall clock at sending: receivers reject stale timestamps.
       const timestamp = Math.floor(options.now() / 1000);
       let status: number;
       try {
-        status = await post({ url: target.url, body, timeoutMs: options.timeoutMs ?? 15_000, ...(options.lookup ? { lookup: options.lookup } : {}), headers: {
+        status = await post({ url: target.url, body, timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}), headers: {
           'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp),
           'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }), 'user-agent': 'Versionary-Notices/1',
         } });
@@ -61,18 +86,27 @@ export function createWebhookChannel(options: { target: (clientId: string, webho
   };
 }
 
-/** POST and resolve with the status; the body is drained and ignored. */
+/** POST and resolve with the status once the answer has ended; the body is drained and ignored. */
 function post(options: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; lookup?: LookupFunction }): Promise<number> {
   return new Promise((resolve, reject) => {
     const url = new URL(options.url);
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method: 'POST', headers: options.headers, timeout: options.timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) }, (response) => {
+    const request = client.request(url, { method: 'POST', headers: options.headers, ...(options.lookup ? { lookup: options.lookup } : {}) }, (response) => {
       response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('end', () => {
+        clearTimeout(deadline);
+        resolve(response.statusCode ?? 0);
+      });
       response.on('error', reject);
     });
-    request.on('timeout', () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-    request.on('error', reject);
+    // An overall deadline, not an idle timeout: a receiver sending a byte every few seconds never
+    // goes idle, and would hold the delivery for as long as it likes.
+    const deadline = setTimeout(() => request.destroy(Object.assign(new Error(`the delivery did not finish within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), options.timeoutMs);
+    deadline.unref();
+    request.on('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     request.end(options.body);
   });
 }

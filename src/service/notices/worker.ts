@@ -42,7 +42,7 @@ export interface NoticeWorker {
   runPass(): Promise<PassReport>;
   start(): void;
   stop(): Promise<void>;
-  /** Channels this instance can deliver through. */
+  /** Channels this instance can deliver through (those with a transport). */
   channels(): NoticeChannelName[];
 }
 
@@ -62,7 +62,8 @@ const leaseMs = 5 * 60_000;
 export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const { notices, settings, clock } = options;
   const owner = `worker-${randomUUID()}`;
-  const byName = new Map(options.channels.map((c) => [c.name, c]));
+  // Only channels with a transport deliver; every channel plans (email waits for SMTP).
+  const byName = new Map(options.channels.filter((c) => c.deliver).map((c) => [c.name, c]));
   const random = options.random ?? Math.random;
   let running: Promise<PassReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -83,8 +84,9 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
       if (!client) continue;
       const payload = JSON.stringify(await options.payloads.build({ notice, client, rows }));
       const base = { clientId: client.id, subject: notice.subject, kind: notice.kind, step: notice.step, sunsetAt: notice.sunsetAt, payload, createdAt: now };
-      for (const contact of client.contacts) outbox.push({ ...base, channel: 'email', recipient: contact.email.toLowerCase(), status: contact.subscribed ? 'pending' : 'unsubscribed' });
-      for (const hook of client.webhooks) outbox.push({ ...base, channel: 'webhook', recipient: hook.id, status: 'pending' });
+      for (const channel of options.channels) {
+        for (const { recipient, subscribed } of channel.recipients(client)) outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
+      }
     }
     return { planned: due.length, enqueued: await notices.enqueue(outbox) };
   };
@@ -92,7 +94,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const deliverOne = async (row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> => {
     const channel = byName.get(row.channel)!;
     try {
-      await channel.deliver({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload });
+      await channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload });
       await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
       return 'sent';
     } catch (error) {
@@ -111,20 +113,25 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     }
   };
 
+  // A pool of `concurrency` deliveries that refills from the outbox as each one ends, rather than
+  // batch by batch: a slow receiver holds one slot (for the channel's deadline at most), and every
+  // other notice goes out meanwhile through the others.
   const deliver = async (report: PassReport): Promise<void> => {
     const channels = [...byName.keys()];
-    const width = options.concurrency ?? 8;
-    for (;;) {
-      const batch = await notices.claim({ owner, now: clock.now(), leaseMs, limit: 100, channels });
-      if (batch.length === 0) return;
-      let next = 0;
-      await Promise.all(Array.from({ length: Math.min(width, batch.length) }, async () => {
-        while (next < batch.length) {
-          const outcome = await deliverOne(batch[next++]!);
-          report[outcome]++;
-        }
-      }));
-    }
+    const queue: OutboxNotice[] = [];
+    let exhausted = false;
+    let claiming: Promise<void> | undefined;
+    const refill = () => claiming ??= notices.claim({ owner, now: clock.now(), leaseMs, limit: 100, channels }).then((rows) => {
+      queue.push(...rows);
+      if (rows.length === 0) exhausted = true;
+    }).finally(() => { claiming = undefined; });
+    const take = async (): Promise<OutboxNotice | undefined> => {
+      while (queue.length === 0 && !exhausted) await refill();
+      return queue.shift();
+    };
+    await Promise.all(Array.from({ length: options.concurrency ?? 8 }, async () => {
+      for (let row = await take(); row; row = await take()) report[await deliverOne(row)]++;
+    }));
   };
 
   const pass = async (): Promise<PassReport> => {

@@ -1,3 +1,5 @@
+import { conditionalHeaderMaxLength } from '../../http/index.ts';
+
 /**
  * The response headers the service's layers add to operations, as `components.headers` (see
  * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
@@ -32,9 +34,9 @@ export const documentedHeaders: Record<string, Record<string, unknown>> = {
  * ```
  */
 export const documentedParameters: Record<string, Record<string, unknown>> = {
-  IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'Write only if the resource still has this ETag (or `*`); otherwise 412.', schema: { type: 'string', maxLength: 4000 } },
-  IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'Answer 304 without a body if the representation still has this ETag.', schema: { type: 'string', maxLength: 4000 } },
-  IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'A unique key per intended request: a retry with the same key and body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422; while the first is running, 409. Kept 24 hours per client.', schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^"?[\\x21-\\x7e]{1,255}"?$' } },
+  IfMatch: { name: 'If-Match', in: 'header', required: false, description: 'Write only if the resource still has this ETag (or `*`); otherwise 412. A longer value than `maxLength` is 400.', schema: { type: 'string', maxLength: conditionalHeaderMaxLength } },
+  IfNoneMatch: { name: 'If-None-Match', in: 'header', required: false, description: 'Answer 304 without a body if the representation still has this ETag. A longer value than `maxLength` is 400.', schema: { type: 'string', maxLength: conditionalHeaderMaxLength } },
+  IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, description: 'A unique key per intended request: a retry with the same key and body returns the first response (with `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422; while the first is running, 409. Kept 24 hours per client.', schema: { type: 'string', minLength: 1, maxLength: 257, pattern: '^(?:"[\\x21\\x23-\\x7e]{1,255}"|[\\x21-\\x7e]|[\\x21\\x23-\\x7e][\\x21-\\x7e]{1,254}|"[\\x21-\\x7e]{0,253}[\\x21\\x23-\\x7e])$' } },
 };
 
 /**

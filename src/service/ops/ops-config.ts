@@ -1,7 +1,19 @@
 /** How the service runs as one of many instances: timeouts, pools, the metrics port. */
 export interface OpsConfig {
-  /** `VERSIONARY_SHUTDOWN_TIMEOUT_MS`: in-flight requests get this long after SIGTERM; 25 000 by default, under Kubernetes' 30 s grace period. */
+  /**
+   * `VERSIONARY_SHUTDOWN_TIMEOUT_MS`: the whole drain, from SIGTERM until the last connection is
+   * closed, delay included; 25 000 by default, under Kubernetes' 30 s grace period.
+   */
   shutdownTimeoutMs: number;
+  /**
+   * `VERSIONARY_SHUTDOWN_DELAY_MS`: after SIGTERM, keep accepting (and serving, not ready) this
+   * long, so that the load balancer sees the instance leave before it stops listening; 5000 by default.
+   */
+  shutdownDelayMs: number;
+  /** `VERSIONARY_DELIVERY_TIMEOUT_MS`: one webhook delivery, connect to last byte, at most this long; 10 000 by default. */
+  deliveryTimeoutMs: number;
+  /** `VERSIONARY_DELIVERY_CONCURRENCY`: notices delivered at once by each instance; 8 by default. */
+  deliveryConcurrency: number;
   /** `VERSIONARY_METRICS_PORT`: also serve `/metrics`, without credentials, on this private port. */
   metricsPort?: number;
   /** `VERSIONARY_DB_SCHEMA`: the PostgreSQL schema; `public` by default. */
@@ -43,8 +55,15 @@ export function parseOpsConfig(options: { env: Record<string, string | undefined
   const redisPrefix = env.VERSIONARY_REDIS_PREFIX ?? 'versionary:';
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push(`VERSIONARY_REDIS_PREFIX must be 1 to 64 visible ASCII characters, not "${redisPrefix}"`);
   const metricsPort = env.VERSIONARY_METRICS_PORT ? int('VERSIONARY_METRICS_PORT', 0, [0, 65535]) : undefined;
+  const shutdownTimeoutMs = int('VERSIONARY_SHUTDOWN_TIMEOUT_MS', 25_000, [100, 600_000]);
+  const shutdownDelayMs = int('VERSIONARY_SHUTDOWN_DELAY_MS', 5000, [0, 600_000]);
+  // The drain after the delay needs some of the budget: at least a tenth of it.
+  if (shutdownDelayMs > shutdownTimeoutMs * 0.9) errors.push(`VERSIONARY_SHUTDOWN_DELAY_MS (${shutdownDelayMs}) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}): the drain happens within that timeout, after the delay`);
   return {
-    shutdownTimeoutMs: int('VERSIONARY_SHUTDOWN_TIMEOUT_MS', 25_000, [100, 600_000]),
+    shutdownTimeoutMs,
+    shutdownDelayMs,
+    deliveryTimeoutMs: int('VERSIONARY_DELIVERY_TIMEOUT_MS', 10_000, [100, 600_000]),
+    deliveryConcurrency: int('VERSIONARY_DELIVERY_CONCURRENCY', 8, [1, 256]),
     ...(metricsPort !== undefined ? { metricsPort } : {}),
     dbSchema,
     dbPoolMax: int('VERSIONARY_DB_POOL_MAX', 10, [1, 1000]),

@@ -3,10 +3,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Where portal assets are served from. */
 export const assetPath = '/portal-assets';
+
+/** The site icon; also answers `/favicon.ico`, which browsers ask for on pages that name none. */
+export const iconUrl = `${assetPath}/icon.svg`;
+
+// An hour for files that change with a release; a year for the icon, which does not.
+const shortCache = 'public, max-age=3600';
+const longCache = 'public, max-age=31536000';
 
 interface Asset {
   body: Buffer;
@@ -16,8 +23,8 @@ interface Asset {
 
 /**
  * Serve the few files pages need, read once at start: the Swagger UI bundle and stylesheet from
- * `node_modules` and the portal's own CSS and script. A fixed list, not a directory: nothing else
- * in the package is reachable.
+ * `node_modules`, the portal's own CSS and script, and the site icon (also at `/favicon.ico`). A
+ * fixed list, not a directory: nothing else in the package is reachable.
  *
  * @example
  * ```ts
@@ -27,17 +34,20 @@ interface Asset {
 export function registerPortalAssets(app: FastifyInstance): void {
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const own = join(dirname(fileURLToPath(import.meta.url)), 'assets');
-  const files: Record<string, [string, string]> = {
-    'swagger-ui.css': [join(swagger, 'swagger-ui.css'), 'text/css; charset=utf-8'],
-    'swagger-ui-bundle.js': [join(swagger, 'swagger-ui-bundle.js'), 'text/javascript; charset=utf-8'],
-    'portal.css': [join(own, 'portal.css'), 'text/css; charset=utf-8'],
-    'docs.js': [join(own, 'docs.js'), 'text/javascript; charset=utf-8'],
+  const files: Record<string, [string, string, string]> = {
+    'swagger-ui.css': [join(swagger, 'swagger-ui.css'), 'text/css; charset=utf-8', shortCache],
+    'swagger-ui-bundle.js': [join(swagger, 'swagger-ui-bundle.js'), 'text/javascript; charset=utf-8', shortCache],
+    'portal.css': [join(own, 'portal.css'), 'text/css; charset=utf-8', shortCache],
+    'docs.js': [join(own, 'docs.js'), 'text/javascript; charset=utf-8', shortCache],
+    'icon.svg': [join(own, 'icon.svg'), 'image/svg+xml', longCache],
   };
-  for (const [name, [path, type]] of Object.entries(files)) {
+  for (const [name, [path, type, cache]] of Object.entries(files)) {
     const body = readFileSync(path);
     const asset: Asset = { body, type, etag: `"a-${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
-    app.get(`${assetPath}/${name}`, async (_request, reply) => reply
-      .headers({ 'content-type': asset.type, etag: asset.etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
-      .send(asset.body));
+    const send = async (_request: unknown, reply: FastifyReply) => reply
+      .headers({ 'content-type': asset.type, etag: asset.etag, 'cache-control': cache, 'x-content-type-options': 'nosniff' })
+      .send(asset.body);
+    app.get(`${assetPath}/${name}`, send);
+    if (`${assetPath}/${name}` === iconUrl) app.get('/favicon.ico', send);
   }
 }

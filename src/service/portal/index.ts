@@ -5,14 +5,15 @@ import { registerChangelogRoutes } from './changelog-routes.ts';
 import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { registerDashboard } from './dashboard/routes.ts';
+import { installNotFoundPage } from './not-found-page.ts';
 
 /** Options for {@link registerPortal}: what the docs and the dashboard read. */
 export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts'>;
 
 /**
  * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
- * the API catalog, the signed-in dashboard (`/portal`) and the assets they load, all served by
- * the service.
+ * the API catalog, the signed-in dashboard (`/portal`), the assets they load and a readable 404
+ * page for browsers, all served by the service.
  *
  * @example
  * ```ts
@@ -21,6 +22,7 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
+  installNotFoundPage(app, { apiPaths: [options.prefix, '/admin'] });
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);

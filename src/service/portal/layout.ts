@@ -1,6 +1,6 @@
 import type { ComponentChildren, VNode } from 'preact';
 import { html } from './html.ts';
-import { assetPath } from './assets.ts';
+import { assetPath, iconUrl } from './assets.ts';
 
 /** Options for {@link Layout}. */
 export interface LayoutProps {
@@ -27,6 +27,7 @@ export function Layout(props: LayoutProps): VNode {
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>${props.title} · Versionary</title>
+      <link rel="icon" type="image/svg+xml" href=${iconUrl} />
       ${styles.map((href) => html`<link rel="stylesheet" href=${href} />`)}
       <link rel="alternate" type="application/atom+xml" title="Versionary changelog" href="/changelog.atom" />
     </head>

@@ -1,7 +1,10 @@
 import type { Brownout, NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
 
-/** How a notice travels. */
-export type NoticeChannelName = 'email' | 'webhook';
+/**
+ * How a notice travels: the name of a channel (`email`, `webhook`, or one an app adds), lower-case
+ * letters, digits and hyphens. Stored with each outbox row, so a new channel needs no migration.
+ */
+export type NoticeChannelName = string;
 
 /**
  * Delivery states of an outbox row. `pending` and `retrying` rows are claimed by workers;
@@ -20,7 +23,7 @@ export interface NewOutboxNotice {
   step: string;
   sunsetAt: number;
   channel: NoticeChannelName;
-  /** An email address, or a webhook id. */
+  /** Whom the channel delivers to: an email address, a webhook id, or what another channel takes. */
   recipient: string;
   /** What the message needs (the due notice and its evidence), as JSON, fixed when planned. */
   payload: string;

@@ -13,6 +13,21 @@ import { isIPv4, isIPv6 } from 'node:net';
  * ```
  */
 export function addressKey(ip: string): string {
+  // Every request asks, and most come from a few addresses: Node's isIPv6 is a large regular
+  // expression, so remember the answers (bounded: cleared when full, so a scan of fresh addresses costs only the miss).
+  let key = memo.get(ip);
+  if (key === undefined) {
+    if (memo.size >= memoMax) memo.clear();
+    key = computeAddressKey(ip);
+    memo.set(ip, key);
+  }
+  return key;
+}
+
+const memo = new Map<string, string>();
+const memoMax = 10_000;
+
+function computeAddressKey(ip: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped && isIPv4(mapped[1]!)) return `ip:${mapped[1]}`;
   const bare = ip.replace(/%.*$/, '');

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { principalOf } from '../auth/principal.ts';
+import { principalOf, tenantKeyOf } from '../auth/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
@@ -84,7 +84,7 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
     const policy = policyOf(principal?.roles);
     const now = clock.now();
     // Failed credentials count against the address, like anonymous traffic.
-    const key = principal?.id ?? addressKey(request.ip);
+    const key = principal ? tenantKeyOf(principal) : addressKey(request.ip);
     const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
     if (hit) applyHit({ reply, policy, hit, now });
   });

@@ -1,6 +1,16 @@
-import type { OperationContext, OperationResult } from '../../http/index.ts';
+import type { OperationContext } from '../../http/index.ts';
 import type { Page } from '../ports/index.ts';
 import { encodeCursor, type PageRequest } from './params.ts';
+
+/** What a list handler reads: the `fields` it passes on, and the URL of the client's version. */
+export type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
+
+/** The newest list representation, with its `Link` header. */
+export interface ListResult<Item> {
+  status: 200;
+  body: { data: Item[]; meta: { limit: number; nextCursor: string | null; next: string | null } };
+  headers: Record<string, string> | undefined;
+}
 
 /**
  * Shape a page as the newest list representation, with a `Link: rel="next"` header that keeps
@@ -11,7 +21,7 @@ import { encodeCursor, type PageRequest } from './params.ts';
  * return toListResult({ ctx, path: '/users', page, request, toItem: toUserBody });
  * ```
  */
-export function toListResult<T>(options: { ctx: OperationContext; path: string; page: Page<T>; request: PageRequest; toItem: (item: T) => unknown }): OperationResult {
+export function toListResult<T, Item>(options: { ctx: ListContext; path: string; page: Page<T>; request: PageRequest; toItem: (item: T) => Item }): ListResult<Item> {
   const { ctx, path, page, request } = options;
   const nextCursor = page.nextAfter === null ? null : encodeCursor(page.nextAfter);
   const params = new URLSearchParams({ limit: String(request.limit) });

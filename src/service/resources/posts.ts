@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
-import type { OperationContext, OperationHandler } from '../../http/index.ts';
+import type { ComponentType, HandlerMap, OperationContext } from '../../http/index.ts';
+import type { ApiHead } from '../api/index.ts';
 import type { PostRecord, PostStore, UserStore } from '../ports/index.ts';
 import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
@@ -12,18 +13,21 @@ export interface PostHandlersOptions {
   clock: Clock;
 }
 
+/** The operations {@link createPostHandlers} answers. */
+export type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | 'create' | 'delete'}`>;
+
 /**
- * The handlers for a user's posts. Every route checks the user first: posts of an unknown user
- * are 404.
+ * The handlers for a user's posts, typed from the head's operations. Every route checks the user
+ * first: posts of an unknown user are 404.
  *
  * @example
  * ```ts
  * const handlers = createPostHandlers({ users, posts, clock });
  * ```
  */
-export function createPostHandlers({ users, posts, clock }: PostHandlersOptions): Record<string, OperationHandler> {
+export function createPostHandlers({ users, posts, clock }: PostHandlersOptions): PostHandlers {
   // Posts are reached through their user, and belong to its owner: a user another client owns is 404, and so are its posts.
-  const requireUser = async (ctx: OperationContext) => {
+  const requireUser = async (ctx: Pick<OperationContext, 'request'> & { params: { id: string } }) => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });
     const user = await users.get(id);
     if (!user || !isVisible({ owner: user.clientId, scope: ownerScopeOf(ctx.request) })) throw notFound('user', id);
@@ -38,8 +42,7 @@ export function createPostHandlers({ users, posts, clock }: PostHandlersOptions)
     },
     'posts.create': async (ctx) => {
       const userId = await requireUser(ctx);
-      const input = ctx.body as { title: string; body: string };
-      const post = await posts.create({ userId, title: input.title, body: input.body, at: new Date(clock.now()).toISOString() });
+      const post = await posts.create({ userId, title: ctx.body.title, body: ctx.body.body, at: new Date(clock.now()).toISOString() });
       if (!post) throw notFound('user', userId);
       return { status: 201, body: toPost(post), location: `/users/${userId}/posts/${post.id}` };
     },
@@ -56,9 +59,9 @@ export function createPostHandlers({ users, posts, clock }: PostHandlersOptions)
       if (!(await posts.delete({ userId, postId }))) throw notFound('post', postId);
       return { status: 204 };
     },
-  };
+  } satisfies Partial<HandlerMap<ApiHead>>;
 }
 
-function toPost(post: PostRecord): Record<string, unknown> {
+function toPost(post: PostRecord): ComponentType<ApiHead, 'Post'> {
   return { id: post.id, userId: post.userId, title: post.title, body: post.body, createdAt: post.createdAt };
 }

@@ -1,7 +1,8 @@
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { OperationContext, OperationHandler, OperationResult } from '../../http/index.ts';
-import type { UserRecord, UserStatus, UserStore, UserValues } from '../ports/index.ts';
+import type { ComponentType, HandlerMap, OperationContext } from '../../http/index.ts';
+import type { ApiHead } from '../api/index.ts';
+import type { UserRecord, UserStore, UserValues } from '../ports/index.ts';
 import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../clients/tenancy.ts';
@@ -12,24 +13,30 @@ export interface UserHandlersOptions {
   clock: Clock;
 }
 
-type UserInput = { name: string; email?: string; nickname?: string; status?: UserStatus };
-type UserPatch = { name?: string; email?: string | null; nickname?: string | null; status?: UserStatus };
+type UserInput = ComponentType<ApiHead, 'UserInput'>;
+type UserPatch = ComponentType<ApiHead, 'UserPatch'>;
+type UserBody = ComponentType<ApiHead, 'User'>;
+type UserDetailBody = ComponentType<ApiHead, 'UserDetail'>;
 
 const maxAttempts = 5;
 
+/** The operations {@link createUserHandlers} answers. */
+export type UserHandlers = Pick<HandlerMap<ApiHead>, `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`>;
+
 /**
- * The user handlers: one per operation, written against the newest representation.
+ * The user handlers: one per operation, written against the newest representation and typed from
+ * its declaration.
  *
  * @example
  * ```ts
  * const handlers = { ...createUserHandlers({ users: storage.users, clock }) };
  * ```
  */
-export function createUserHandlers({ users, clock }: UserHandlersOptions): Record<string, OperationHandler> {
+export function createUserHandlers({ users, clock }: UserHandlersOptions): UserHandlers {
   const at = () => new Date(clock.now()).toISOString();
 
   // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
-  const write = async (ctx: OperationContext, build: (current: UserRecord) => UserValues): Promise<OperationResult> => {
+  const write = async (ctx: WriteContext, build: (current: UserRecord) => UserValues): Promise<{ status: 200; body: UserDetailBody; revision: number }> => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });
     const owner = ownerScopeOf(ctx.request);
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -58,18 +65,17 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): Recor
       return { status: 200, body: toUserDetail(user), revision: user.revision };
     },
     'users.create': async (ctx) => {
-      const input = ctx.body as UserInput;
-      const user = await users.create({ values: fromInput(input), at: at(), clientId: creatorOf(ctx.request) });
+      const user = await users.create({ values: fromInput(ctx.body), at: at(), clientId: creatorOf(ctx.request) });
       return { status: 201, body: toUserDetail(user), revision: user.revision, location: `/users/${user.id}` };
     },
     'users.replace': async (ctx) => write(ctx, (current) => {
-      const values = fromInput(ctx.body as UserInput);
+      const values = fromInput(ctx.body);
       // Fields the client's version cannot express are kept, not cleared.
       if (ctx.hiddenFields.has('email')) values.email = current.email;
       if (ctx.hiddenFields.has('nickname')) values.nickname = current.nickname;
       return values;
     }),
-    'users.patch': async (ctx) => write(ctx, (current) => applyMergePatch(current, ctx.body as UserPatch)),
+    'users.patch': async (ctx) => write(ctx, (current) => applyMergePatch(current, ctx.body)),
     'users.delete': async (ctx) => {
       const id = parseId({ raw: ctx.params.id, what: 'user' });
       const owner = ownerScopeOf(ctx.request);
@@ -85,10 +91,13 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): Recor
       if (outcome.kind === 'stale') throw stale();
       return { status: 204 };
     },
-  };
+  } satisfies Partial<HandlerMap<ApiHead>>;
 }
 
-function assertIfMatch(ctx: OperationContext, revision: number): void {
+/** What a conditional write reads of its request. */
+type WriteContext = Pick<OperationContext, 'ifMatch' | 'request'> & { params: { id: string } };
+
+function assertIfMatch(ctx: Pick<OperationContext, 'ifMatch'>, revision: number): void {
   if (ctx.ifMatch === undefined || ctx.ifMatch === '*') return;
   if (!ctx.ifMatch.includes(revision)) throw stale();
 }
@@ -118,16 +127,14 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
  * toUser(record) // { id, name, status, email? , nickname? }
  * ```
  */
-export function toUser(user: UserRecord): Record<string, unknown> {
-  const body: Record<string, unknown> = { id: user.id, name: user.name, status: user.status };
+export function toUser(user: UserRecord): UserBody {
+  const body: UserBody = { id: user.id, name: user.name, status: user.status };
   if (user.email !== null) body.email = user.email;
   if (user.nickname !== null) body.nickname = user.nickname;
   return body;
 }
 
-function toUserDetail(user: UserRecord): Record<string, unknown> {
+function toUserDetail(user: UserRecord): UserDetailBody {
   // Built in place rather than spread from toUser(): this runs on every read of a user.
-  const body = toUser(user);
-  body._version = user.revision;
-  return body;
+  return Object.assign(toUser(user), { _version: user.revision });
 }

@@ -79,3 +79,27 @@ test('a store that is slow, not failing, still cannot grow the buffer past its c
   await recorder.close();
   assert.equal(written.at(-1)?.clientId, 'c999', 'the newest records are kept');
 });
+
+test('a flush writes in chunks of maxBatch, letting other work run between them, and keeps order when one fails', async () => {
+  const sizes: number[] = [];
+  const written: UsageCall[] = [];
+  let between = 0;
+  let calls = 0;
+  const { store } = scriptedStore(0);
+  store.insert = async (records) => {
+    // The third chunk fails once: it and everything after it stay, in order, for the next flush.
+    if (++calls === 3) throw new Error('database is locked');
+    sizes.push(records.length);
+    written.push(...records);
+    setImmediate(() => between++);
+  };
+  const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBatch: 4 });
+  for (let i = 0; i < 14; i++) recorder.record(call(i));
+  await recorder.flush();
+  assert.deepEqual(sizes, [4, 4]);
+  assert.equal(recorder.stats().buffered, 6);
+  assert.ok(between >= 1, 'a macrotask ran between two chunks');
+  await recorder.close();
+  assert.deepEqual(sizes, [4, 4, 4, 2]);
+  assert.deepEqual(written.map((c) => c.clientId), Array.from({ length: 14 }, (_, i) => `c${i}`));
+});

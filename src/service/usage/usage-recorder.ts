@@ -12,6 +12,8 @@ export interface UsageRecorderOptions {
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Keep raw events beside the rollups (for the calls listing); true by default. */
   keepRaw?: boolean;
+  /** Records per write (1000 by default): a flush writes its records in chunks of this size, letting requests run between them. */
+  maxBatch?: number;
 }
 
 /** Buffers usage records in memory and writes them in batches. */
@@ -41,17 +43,34 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   let failures = 0;
   let writing: Promise<void> | undefined;
 
-  const flush = async (): Promise<void> => {
-    while (writing) await writing;
-    if (buffer.length === 0) return;
-    const batch = buffer;
-    buffer = [];
-    writing = options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).catch((error: unknown) => {
+  const maxBatch = Math.max(1, options.maxBatch ?? 1000);
+  // One chunk: true when written, false when the store failed (the chunk is back in the buffer).
+  const writeChunk = async (): Promise<boolean> => {
+    const batch = buffer.slice(0, maxBatch);
+    buffer = buffer.slice(batch.length);
+    return options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).then(() => true, (error: unknown) => {
       failures++;
       buffer = batch.concat(buffer);
       shedOldest();
       options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
-    }).finally(() => { writing = undefined; });
+      return false;
+    });
+  };
+  // A synchronous SQLite write of a whole interval's calls (thousands at a few thousand requests
+  // a second) held the event loop for >10 ms, which was the p99 of deprecated calls. Written in
+  // chunks with a turn of the event loop between them, no write holds it for long.
+  const writeAll = async (): Promise<void> => {
+    let left = buffer.length;
+    while (left > 0 && buffer.length > 0) {
+      left -= Math.min(maxBatch, buffer.length);
+      if (!(await writeChunk())) return;
+      if (left > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const flush = async (): Promise<void> => {
+    while (writing) await writing;
+    if (buffer.length === 0) return;
+    writing = writeAll().finally(() => { writing = undefined; });
     await writing;
   };
   const shedOldest = (keep = maxBuffered) => {

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
 import type { ApiKeyStore, ClientStore, UsageStore } from '../ports/index.ts';
+import { instantInput } from '../admin/admin-schemas.ts';
 import { problems } from '../clients/schemas.ts';
 
 const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
@@ -19,7 +20,7 @@ export interface UsageRoutesOptions {
 }
 
 const defaultLookbackDays = 90;
-const instant = (description: string) => Type.Optional(Type.String({ maxLength: 40, description }));
+const instant = (description: string) => Type.Optional(instantInput(description));
 
 const WindowQuery = Type.Object({
   version: Type.Optional(Type.String({ maxLength: 20, description: 'Only this version (`v1`).' })),

@@ -31,20 +31,25 @@ export type RollupTable = keyof typeof rollups;
  * ```
  */
 export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Row[]> {
-  const folded = {} as Record<RollupTable, Row[]>;
-  for (const table of Object.keys(rollups) as RollupTable[]) {
-    const rows = new Map<string, Row>();
-    for (const r of records) {
-      const keys: Record<string, string | number> = {
-        minute: Math.floor(r.at / minuteMs) * minuteMs, day: Math.floor(r.at / dayMs) * dayMs,
-        version: r.version, endpoint: r.endpoint, client_id: r.clientId, key_id: r.keyId ?? '',
-      };
-      const id = rollups[table].map((k) => keys[k]).join('\u0000');
-      const ua = r.userAgent ? r.userAgent.slice(0, maxUserAgent) : null;
+  const tables = Object.keys(rollups) as RollupTable[];
+  const maps = tables.map(() => new Map<string, Row>());
+  // Records outside, tables inside: a record's keys and User-Agent are worked out once, not once
+  // per table (this runs for every call to a deprecated version).
+  for (const r of records) {
+    const keys: Record<string, string | number> = {
+      minute: Math.floor(r.at / minuteMs) * minuteMs, day: Math.floor(r.at / dayMs) * dayMs,
+      version: r.version, endpoint: r.endpoint, client_id: r.clientId, key_id: r.keyId ?? '',
+    };
+    const ua = r.userAgent ? r.userAgent.slice(0, maxUserAgent) : null;
+    for (let t = 0; t < tables.length; t++) {
+      const columns = rollups[tables[t]!];
+      let id = String(keys[columns[0]]);
+      for (let c = 1; c < columns.length; c++) id += `\u0000${keys[columns[c]!]}`;
+      const rows = maps[t]!;
       const row = rows.get(id);
       if (!row) {
         const fresh: Row = { calls: 1, first_seen: r.at, last_seen: r.at, user_agent: ua };
-        for (const k of rollups[table]) fresh[k] = keys[k]!;
+        for (const k of columns) fresh[k] = keys[k]!;
         rows.set(id, fresh);
         continue;
       }
@@ -55,8 +60,11 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
         row.user_agent = ua;
       }
     }
-    folded[table] = [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   }
+  const folded = {} as Record<RollupTable, Row[]>;
+  tables.forEach((table, t) => {
+    folded[table] = [...maps[t]!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  });
   return folded;
 }
 

@@ -1,12 +1,11 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import { fillDays, startOfDay, type DailyCount, type SunsetCountdown } from '../../../core/portal/index.ts';
 import { sunsetCountdown } from '../../../core/portal/index.ts';
-import type { GuideEntry } from '../../../core/guide/index.ts';
-import { buildServiceGuide } from '../../lifecycle/guide.ts';
 import type { Client, OutboxNotice } from '../../ports/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import { describeVersions } from '../version-info.ts';
 import type { DashboardOptions } from './options.ts';
+import { breakingForClient, type ClientBreakingChange } from './breaking-for-client.ts';
 
 /** Days of usage the consumer's warnings look back over. */
 export const lookbackDays = 90;
@@ -23,8 +22,8 @@ export interface ConsumerWarning {
   guideUrl?: string;
   /** This client's calls per endpoint in the lookback, most called first. */
   endpoints: Array<{ endpoint: string; calls: number; lastSeen: number }>;
-  /** Breaking changes towards the replacement that touch an endpoint this client calls. */
-  breaking: GuideEntry[];
+  /** Breaking changes towards the replacement that touch an endpoint this client calls, in plain words. */
+  breaking: ClientBreakingChange[];
   /** Brownouts still to come that would refuse this client's calls. */
   brownouts: Brownout[];
 }
@@ -72,7 +71,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     const endpoints = perEndpoint(mine);
     if (v.status !== 'not_deprecated') {
       warnings.push({
-        subject: v.name, version: v.name, status: v.status, endpoints, breaking: breakingFor(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
+        subject: v.name, version: v.name, status: v.status, endpoints, breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
         brownouts: comingFor(v.name, endpoints.map((e) => e.endpoint)),
         ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) } : {}),
         ...(v.replacement ? { replacement: v.replacement } : {}), ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
@@ -125,19 +124,4 @@ function perEndpoint(rows: Array<{ endpoint: string; calls: number; lastSeen: nu
     by.set(r.endpoint, e);
   }
   return [...by.values()].sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
-}
-
-/** The guide's breaking changes whose endpoint is one this client calls (`GET /users` matches `... GET /api/users ...`). */
-function breakingFor(options: DashboardOptions, called: { version: string; endpoints: string[] }): GuideEntry[] {
-  let breaking: GuideEntry[];
-  try {
-    breaking = buildServiceGuide({ bundle: options.bundle, runtime: options.runtime, from: called.version, now: options.clock.now() }).breaking;
-  } catch {
-    return [];
-  }
-  const needles = called.endpoints.map((e) => {
-    const [method, path] = e.split(' ');
-    return new RegExp(`\\b${method} ${(options.prefix + path!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[),\\s]|$)`);
-  });
-  return breaking.filter((b) => needles.some((n) => n.test(b.endpoint)));
 }

@@ -83,7 +83,7 @@ function Warning(props: { warning: ConsumerWarning }): VNode {
     </table></div>
     ${w.breaking.length > 0 && html`<details open>
       <summary>Breaking changes in ${w.replacement ?? 'the replacement'} on endpoints you call (${w.breaking.length})</summary>
-      <ul class="breaking">${w.breaking.map((b) => html`<li><code>${b.endpoint}</code>: ${b.oldBehaviour} → ${b.newBehaviour}</li>`)}</ul>
+      <ul class="breaking">${w.breaking.map((b) => html`<li><strong>${b.endpoints.join(', ')}</strong>: ${b.text}</li>`)}</ul>
     </details>`}
   </section>`;
 }

@@ -14,6 +14,8 @@ export interface DashboardOptions {
   adminKey?: string;
   /** Signs the sign-in cookie; random per start when unset. */
   secret?: string;
+  /** The service's public address (`publicUrl`): forms posted from its origin are the portal's own, behind a proxy too. */
+  publicUrl?: string;
   /** Write buffered usage first, so the dashboard shows the latest calls. */
   flushUsage: () => Promise<void>;
 }

@@ -11,8 +11,10 @@ import { AdminView } from './admin-view.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardOptions } from './options.ts';
+import { principalOf } from '../../auth/principal.ts';
 import { createSessionCodec, sessionSeconds, type PortalSession } from './session.ts';
 import { SignInPage } from './sign-in-page.ts';
+import { isPortalOrigin } from './same-origin.ts';
 import { toAtomFeed } from '../atom-feed.ts';
 import { personalChangelog } from './personal-feed.ts';
 
@@ -34,10 +36,13 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
   const codec = createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
 
-  /** The session of the cookie, if still good: signature and expiry, and the key not revoked since. */
+  /**
+   * The session of the cookie, if still good: signature and expiry, and the key not revoked since.
+   * Without one, the app's own authentication (`identify`) signs the caller in for this request.
+   */
   const sessionOf = async (request: FastifyRequest): Promise<PortalSession | undefined> => {
     const session = await codec.read(request.cookies[cookieName]);
-    if (!session) return undefined;
+    if (!session) return appSessionOf(request);
     if (session.keyId === 'admin') return admin ? session : undefined;
     const record = await options.storage.apiKeys.find(session.keyId);
     return record && record.revokedAt === null ? session : undefined;
@@ -52,7 +57,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     </${Layout}>`);
   const assertSameOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+    if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl: options.publicUrl })) {
       throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'Portal forms are accepted only from the portal itself.' });
     }
   };
@@ -115,6 +120,14 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
       .serializer(String)
       .send(toAtomFeed({ changelog, id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`, title: 'Versionary API changelog: what you call', selfUrl: `/portal/feed/${token}`, pageUrl: '/docs/changelog', fallbackUpdated: options.clock.now() }));
   });
+
+  /** A session for the app's own identity: bound to the credential id, so its CSRF tokens hold across requests. */
+  function appSessionOf(request: FastifyRequest): PortalSession | undefined {
+    const principal = principalOf(request);
+    if (principal?.kind !== 'app' || principal.clientId === undefined) return undefined;
+    const role = principal.roles.has('admin') ? 'admin' : 'consumer';
+    return { keyId: principal.id, role, clientId: principal.clientId, sessionId: `app:${principal.id}`, expiresAt: options.clock.now() + sessionSeconds * 1000 };
+  }
 
   async function signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined> {
     if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin)) return { keyId: 'admin', role: 'admin', clientId: 'admin' };

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { installJsonBody } from '../../http/index.ts';
+import { createRequiredRole } from '../auth/required-role.ts';
+import { publishingStorage } from '../change-feed/publishing-storage.ts';
+import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
+import { resolveOps } from '../ops/install-ops.ts';
+import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
+import type { BuildAppOptions } from './build-app.ts';
+import type { ServiceContext } from './feature.ts';
+import { serviceFeatures } from './features.ts';
+import { builtInReleases } from './names.ts';
+
+/**
+ * Install the service's features, in order, into a Fastify app that already exists: the stored
+ * lifecycle, the usage recorder and the shared context, then each feature. `buildApp` calls it on
+ * the app it constructs; the loop plugin calls it on the user's own app.
+ *
+ * @example
+ * ```ts
+ * const { flushUsage } = await installService(app, { config, storage, clock, bundle, api });
+ * ```
+ */
+export async function installService(app: FastifyInstance, options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] }): Promise<{ flushUsage(): Promise<void> }> {
+  const { config, clock, bundle, api } = options;
+  const ops = resolveOps(options.ops);
+  const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
+  const runtime = await createLifecycleRuntime({
+    settings: config.settings.lifecycle, store: storage.lifecycle, clock, prefix: api.prefix,
+    versions: releaseDates(bundle),
+    defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
+  });
+  installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
+  for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
+  for (const warning of config.settings.lifecycle.warnings ?? []) app.log.warn({ code: warning.code }, warning.detail);
+  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log, keepRaw: config.settings.usage.rawRetentionDays > 0 });
+  app.addHook('onClose', async () => {
+    await recorder.close();
+  });
+  const context: ServiceContext = { app, config, storage, bundle, clock, runtime, recorder, ops, options, api, requiredRole: createRequiredRole(api.prefix) };
+  for (const feature of options.features ?? serviceFeatures) await feature.install(context);
+  return { flushUsage: () => recorder.flush() };
+}
+
+const discardingRecorder: UsageRecorder = { record: () => {}, flush: async () => {}, close: async () => {}, stats: () => ({ buffered: 0, shed: 0, failures: 0 }) };
+
+/** Release instants of the bundle's versions: built-in dates, else a year after the one before. */
+function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: number }> {
+  let previous = 0;
+  return bundle.versions.map((v) => {
+    const releasedAt = parseIsoInstant(builtInReleases[v.name] ?? '') ?? previous + 366 * 86_400_000;
+    previous = releasedAt;
+    return { name: v.name, releasedAt };
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyServerOptions } from 'fastify';
+import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { createVersionRewriter, fromFrameworkError, handleClientError, sendProblem } from '../../http/index.ts';
+import { requestIdOf } from '../ops/request-id.ts';
+
+/**
+ * The Fastify construction options the service's features expect: `Accept` negotiation, request
+ * ids, problems for parser and router failures, and strict validation (no coercion, no silent
+ * removal of unknown properties, every error at once). Fastify takes them at construction, before
+ * any plugin, so an app that registers the loop spreads them into `Fastify()` itself.
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ ...serviceServerOptions({ bundle, api: { prefix: '/api', vendor: 'books', title: 'Books' } }), logger: true });
+ * ```
+ */
+export function serviceServerOptions(options: { bundle: VersionBundle; api: { prefix: string; vendor: string } }): FastifyServerOptions {
+  const { bundle, api } = options;
+  return {
+    // Parser errors (431, 408, bad chunking, request smuggling attempts) are problems too.
+    clientErrorHandler: handleClientError,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
+    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${echo(request.url.split('?')[0]!)}.` })),
+    rewriteUrl: createVersionRewriter({ bundle, prefix: api.prefix, vendor: api.vendor, reserved: ['versions'] }),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
+  };
+}

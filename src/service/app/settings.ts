@@ -1,0 +1,20 @@
+import { defineSettings } from '../config/feature-settings.ts';
+import { parseWebhookSettings } from '../clients/webhook-settings.ts';
+import { parseLifecycleSettings } from '../lifecycle/settings.ts';
+import { parseNoticesSettings } from '../notices/settings.ts';
+import { parseRateLimitSettings } from '../rate-limit/settings.ts';
+import { parseUsageSettings } from '../usage/settings.ts';
+import { parseTimeoutSettings } from './timeouts.ts';
+
+/**
+ * The service's features and the config-file keys each one owns: a new feature with settings adds
+ * one line here, and `loadConfig` parses it with every other in one pass.
+ */
+export const serviceSettings = {
+  lifecycle: defineSettings({ keys: ['audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations'], parse: parseLifecycleSettings }),
+  rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),
+  timeouts: defineSettings({ keys: ['timeouts'], parse: parseTimeoutSettings }),
+  usage: defineSettings({ keys: ['usage'], parse: parseUsageSettings }),
+  webhooks: defineSettings({ keys: ['webhooks'], parse: parseWebhookSettings }),
+  notices: defineSettings({ keys: ['notices', 'publicUrl'], parse: parseNoticesSettings }),
+};

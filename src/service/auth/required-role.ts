@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import { routeUrlOf } from '../../http/route-url.ts';
+import type { Role } from './principal.ts';
+
+/**
+ * The role rule of an API under `prefix`: resources need read (safe methods) or write; the
+ * management API needs admin; the rest is public. Decided from the matched route's pattern, never
+ * the raw URL: the router decodes `%61dmin` and routes absolute-form targets, so a string test on
+ * the URL could be walked around.
+ *
+ * @example
+ * ```ts
+ * const requiredRole = createRequiredRole('/api');
+ * requiredRole(request) // 'read' for GET /api/v2/users/:id
+ * ```
+ */
+export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
+  const versionedResource = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v[0-9]+/(?!openapi\\.json$)`);
+  return (request) => {
+    const route = routeUrlOf(request);
+    if (route === undefined) return undefined;
+    if (route.startsWith('/admin/') || route === '/metrics') return 'admin';
+    if (!versionedResource.test(route)) return undefined;
+    return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
+  };
+}

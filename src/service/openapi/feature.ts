@@ -1,0 +1,36 @@
+import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
+import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
+import { removedDocumentInfo } from '../lifecycle/removed-document.ts';
+import { registerManagementDocument } from './management-document.ts';
+import { createVersionDocument } from './version-document.ts';
+
+/** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
+export const managementDocumentFeature: ServiceFeature = {
+  name: 'management-document',
+  install: ({ app, jwt }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined }),
+};
+
+/**
+ * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
+ * every status and header, and a removed version's notice. Read per request, so the JWT scheme
+ * appears once the access feature has set it up.
+ *
+ * @example
+ * ```ts
+ * await app.register(versionary, { …, openapi: { title, document: serviceDocumentBuilder(context) } });
+ * ```
+ */
+export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
+  return ({ version, title, basePath, verdict }) => {
+    const { removedStatus } = context.config.settings.lifecycle;
+    return createVersionDocument({
+      version, title, basePath, jwt: context.jwt !== undefined,
+      info: removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+      lifecycle: (op) => {
+        const v = verdict(op);
+        return { deprecated: v.deprecated, removedStatus, ...(v.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(v.sunsetAt) } : {}) };
+      },
+    }) as unknown as Record<string, unknown>;
+  };
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { render } from 'preact-render-to-string';
+import { html, pageHeaders } from './html.ts';
+import { Layout } from './layout.ts';
+import { prefersHtml } from './prefers-html.ts';
+
+/**
+ * Answer a browser's 404 outside the API with a page instead of problem JSON: same status, the
+ * problem's `detail` in words, and a link to `/docs`. A request that prefers JSON (an API client,
+ * `*\/*` or no `Accept`) still gets the RFC 9457 problem, and so does every path under the API
+ * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
+ * one problem writer still decides what the error is.
+ *
+ * @example
+ * ```ts
+ * installNotFoundPage(app, { apiPaths: ['/api', '/admin'] });
+ * ```
+ */
+export function installNotFoundPage(app: FastifyInstance, options: { apiPaths: readonly string[] }): void {
+  const isApi = (url: string) => options.apiPaths.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode !== 404 || isApi(request.url)) return payload;
+    const vary = String(reply.getHeader('vary') ?? '');
+    if (!/\baccept\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept` : 'Accept');
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('application/problem+json') || typeof payload !== 'string' || !prefersHtml(request.headers.accept)) return payload;
+    reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
+    return `<!doctype html>${render(NotFound({ detail: detailOf(payload) }))}`;
+  });
+}
+
+function NotFound(props: { detail: string | undefined }) {
+  return html`<${Layout} title="Page not found">
+    <h1>Page not found</h1>
+    ${props.detail && html`<p id="detail">${props.detail}</p>`}
+    <p>The <a href="/docs">API documentation</a> lists every version and its reference; the <a href="/docs/changelog">changelog</a> tells what changed.</p>
+  </${Layout}>`;
+}
+
+function detailOf(payload: string): string | undefined {
+  try {
+    const detail = (JSON.parse(payload) as { detail?: unknown }).detail;
+    return typeof detail === 'string' ? detail : undefined;
+  } catch {
+    return undefined;
+  }
+}

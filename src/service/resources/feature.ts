@@ -1,0 +1,40 @@
+import { defineHandlers, versionary } from '../../http/plugin/index.ts';
+import type { OperationHandler } from '../../http/index.ts';
+import { apiHead } from '../api/index.ts';
+import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
+import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { serviceDocumentBuilder } from '../openapi/feature.ts';
+import { createPostHandlers } from './posts.ts';
+import { createUserHandlers } from './users.ts';
+
+/**
+ * The API's operations, through the same plugin library users register, fed by the stored
+ * lifecycle, with usage recorded per client: `handlers` gives one handler per operation id. The
+ * plugin also answers removed versions and endpoints (in `onRequest`, before authentication: it
+ * is installed before the access feature), makes every error a problem, and sends the version
+ * list headers and the lifecycle document.
+ *
+ * @example
+ * ```ts
+ * const books = createResourcesFeature(({ storage }) => createBookHandlers(storage));
+ * ```
+ */
+export function createResourcesFeature(handlers: (context: ServiceContext) => Record<string, OperationHandler>): ServiceFeature {
+  return {
+    name: 'resources',
+    async install(context) {
+      const { app, bundle, clock, runtime, recorder, options, api } = context;
+      await app.register(versionary, {
+        bundle, handlers: handlers(context), prefix: api.prefix, vendor: api.vendor, clientIdOf, clock, lifecycle: runtime,
+        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        onVersionedRequest: options.onVersionedRequest ?? [],
+        // The plugin's own problems, version list headers, lifecycle document and removed gate;
+        // the service's richer documents come in through its document seam.
+        openapi: { title: api.title, document: serviceDocumentBuilder(context) },
+      });
+    },
+  };
+}
+
+/** The reference service's users and posts, each handler typed from its operation in the head. */
+export const resourcesFeature = createResourcesFeature(({ storage, clock }) => defineHandlers(apiHead, { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) }));
