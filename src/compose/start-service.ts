@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import { buildApp, type ServiceApp } from '../service/app/build-app.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { buildApp, type BuildAppOptions, type ServiceApp } from '../service/app/build-app.ts';
 import { loadConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
 import type { ChangeFeed, Storage } from '../service/ports/index.ts';
@@ -32,8 +33,11 @@ export interface RunningService {
  * await startService({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
  * ```
  */
-export async function startService(options: LoadConfigOptions & { exit?: (code: number) => void }): Promise<RunningService> {
+export async function startService(options: LoadConfigOptions & { exit?: (code: number) => void; compose?: (config: ServiceConfig) => Promise<Partial<BuildAppOptions>> }): Promise<RunningService> {
   const config = loadConfig(options);
+  // What replaces parts of the reference service (the gateway's versions and features), known before listening, so a bad one never listens.
+  const composition = options.compose ? await options.compose(config) : {};
+  if (!options.compose && config.settings.gateway) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: 'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.' });
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
@@ -55,7 +59,7 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
     state.feed = shared.feed;
     const { rateLimitStore } = shared;
     state.app = await buildApp({
-      config, storage: state.storage, clock: { now: Date.now },
+      ...composition, config, storage: state.storage, clock: { now: Date.now },
       ...(rateLimitStore ? { rateLimitStore } : {}),
       ops: {
         changeFeed: state.feed, metrics, shuttingDown: () => state.closing, reconcileMs: config.ops.reconcileMs,

@@ -1,5 +1,6 @@
 import type { CliCommand } from '../command.ts';
 import { diffCommand } from './diff.ts';
+import { gatewayCommand } from './gateway.ts';
 import { guideCommand } from './guide.ts';
 import { keysCommand } from './keys.ts';
 import { clientsCommand } from './clients.ts';
@@ -21,6 +22,7 @@ export const commands: Record<string, CliCommand> = {
   lint: lintCommand,
   guide: guideCommand,
   serve: serveCommand,
+  gateway: gatewayCommand,
   versions: versionsCommand,
   keys: keysCommand,
   clients: clientsCommand,

@@ -43,6 +43,8 @@ export const ErrorCode = {
   RequestTimeout: 'REQUEST_TIMEOUT',
   HeadersTooLarge: 'HEADERS_TOO_LARGE',
   ShuttingDown: 'SHUTTING_DOWN',
+  UpstreamUnreachable: 'UPSTREAM_UNREACHABLE',
+  UpstreamTimeout: 'UPSTREAM_TIMEOUT',
 } as const;
 
 /** One of the stable error code strings. */
@@ -84,4 +86,6 @@ export const errorTitles: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'Request timeout',
   HEADERS_TOO_LARGE: 'Request headers too large',
   SHUTTING_DOWN: 'Service shutting down',
+  UPSTREAM_UNREACHABLE: 'Upstream unreachable',
+  UPSTREAM_TIMEOUT: 'Upstream timeout',
 };

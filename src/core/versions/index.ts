@@ -13,3 +13,5 @@ export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts'
 export type { MigrationPlan, MigrateOptions } from './migration-plan.ts';
 export type { SchemaType } from './schema-type.ts';
 export type { HeadDefinition, HttpMethod, JsonSchema, OperationSpec, RequestMigration, ResponseMigration, ResponseSpec, SchemaMap } from './types.ts';
+export { bundleFromOpenApi } from './from-openapi.ts';
+export type { OpenApiVersionInput } from './from-openapi.ts';

@@ -4,6 +4,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { checkLifecycleConfigShape, type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation.ts';
+import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 
 /**
@@ -36,7 +37,12 @@ export interface VersionaryPluginOptions {
   /** The versions, from `defineVersions`. */
   bundle: VersionBundle;
   /** One handler per operation id of the head, written against the newest representation. */
-  handlers: Record<string, OperationHandler>;
+  handlers?: Record<string, OperationHandler>;
+  /**
+   * Instead of `handlers`: forward each version to its own upstream (`versionary gateway`). Bodies
+   * stream through unparsed; the lifecycle, usage and problems work as for handlers.
+   */
+  forward?: ForwardOptions;
   /** The media-type vendor: `Accept: application/vnd.<vendor>+json; version=2`. */
   vendor: string;
   /** Where the API lives; defaults to `/api`. */
@@ -98,7 +104,8 @@ export interface OpenApiDocumentInput {
 export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
 /** The options with their defaults applied and the lifecycle resolved. */
-export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf'>> {
+export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf' | 'forward'>> {
+  forward: ForwardOptions | undefined;
   lifecycle: LifecycleConfig | LifecycleSource;
   onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
   clientIdOf: (request: FastifyRequest) => string;
@@ -131,9 +138,11 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   const bundleOk = typeof bundle === 'object' && bundle !== null && Array.isArray(bundle.versions) && typeof bundle.get === 'function';
   if (!bundleOk) errors.push('bundle must be a version bundle from defineVersions()');
   const names = bundleOk ? bundle.versions.map((v) => v.name) : [];
-  const handlers = raw.handlers as Record<string, unknown> | undefined;
-  if (typeof handlers !== 'object' || handlers === null) errors.push('handlers must be an object of functions keyed by operation id');
-  else if (bundleOk) {
+  const forward = raw.forward as ForwardOptions | undefined;
+  const handlers = (forward !== undefined && raw.handlers === undefined ? {} : raw.handlers) as Record<string, unknown> | undefined;
+  if (forward !== undefined) errors.push(...checkForward({ forward, names, hasHandlers: raw.handlers !== undefined }));
+  else if (typeof handlers !== 'object' || handlers === null) errors.push('handlers must be an object of functions keyed by operation id');
+  else if (bundleOk && forward === undefined) {
     const ids = new Set(bundle.head.operations.map((op) => op.id));
     const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
     if (missing.length > 0) errors.push(`handlers lacks a function for operation(s): ${missing.join(', ')}`);
@@ -174,9 +183,25 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     versionsDocument: raw.versionsDocument !== false, problems: raw.problems !== false, versionListHeaders: raw.versionListHeaders !== false,
     validateResponses: raw.validateResponses !== false,
     onVersionedRequest: hooks as VersionedRequestHook[],
+    forward,
   };
 }
 
 const optionKeys = new Set([
-  'bundle', 'handlers', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest', 'validateResponses',
+  'bundle', 'handlers', 'forward', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest', 'validateResponses',
 ]);
+
+function checkForward(options: { forward: ForwardOptions; names: string[]; hasHandlers: boolean }): string[] {
+  const { forward, names } = options;
+  const errors: string[] = [];
+  if (options.hasHandlers) errors.push('give handlers or forward, not both');
+  if (typeof forward !== 'object' || forward === null || typeof forward.upstreams !== 'object' || forward.upstreams === null) return [...errors, 'forward must be { upstreams: { v1: "http://…" }, timeoutMs? }'];
+  for (const name of names) {
+    const url = forward.upstreams[name];
+    if (typeof url !== 'string' || !/^https?:\/\/[^/\s]+\/?$/.test(url)) errors.push(`forward.upstreams.${name} must be an origin such as "http://127.0.0.1:9001", not ${JSON.stringify(url)}`);
+  }
+  const timeout = forward.timeoutMs;
+  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 3_600_000)) errors.push('forward.timeoutMs must be an integer from 1 to 3600000');
+  if (forward.requestHeaders !== undefined && typeof forward.requestHeaders !== 'function') errors.push('forward.requestHeaders must be a function');
+  return errors;
+}

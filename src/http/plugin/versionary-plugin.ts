@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { createConfigLifecycle, formatIsoInstant, type LifecycleSource } from '../../core/lifecycle/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { toOpenApiDocument } from '../../core/versions/index.ts';
+import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedAnswer } from '../removed-gate.ts';
 import { registerVersionedApi, type VersionedRequestHook } from '../versioned-api.ts';
@@ -35,10 +36,9 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     lifecycle, prefix,
     onRemovedCall: (call, request) => o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
-  registerVersionedApi(app, {
-    bundle, handlers: o.handlers, prefix, vendor, clientIdOf: o.clientIdOf, validateResponses: o.validateResponses,
-    onVersionedRequest: [lifecycleStep(o, lifecycle), ...o.onVersionedRequest],
-  });
+  const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
+  if (o.forward) await registerForwardedApi(app, { bundle, prefix, vendor, forward: o.forward, onVersionedRequest });
+  else registerVersionedApi(app, { bundle, handlers: o.handlers, prefix, vendor, clientIdOf: o.clientIdOf, validateResponses: o.validateResponses, onVersionedRequest });
   if (o.openapi) registerOpenApiRoutes(app, { ...o, title: o.openapi.title, ...(o.openapi.document ? { document: o.openapi.document } : {}), lifecycle });
   const document = lifecycle.document?.bind(lifecycle);
   if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());

@@ -41,6 +41,10 @@ export interface BuildAppOptions {
   features?: readonly ServiceFeature[];
   /** The app's own authentication, asked before Versionary's keys (`docs/loop.md#who-is-calling-versionarys-keys-or-yours`). */
   identify?: AuthenticationOptions['identify'];
+  /** Versions deprecated (for six months) at the first start when the config names none; every version but the newest by default. */
+  defaultDeprecated?: string[];
+  /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
+  idempotency?: boolean;
   /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
   api?: ServiceContext['api'];
 }

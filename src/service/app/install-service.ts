@@ -29,7 +29,7 @@ export async function installService(app: FastifyInstance, options: BuildAppOpti
   const runtime = await createLifecycleRuntime({
     settings: config.settings.lifecycle, store: storage.lifecycle, clock, prefix: api.prefix,
     versions: releaseDates(bundle),
-    defaultDeprecated: bundle.versions.slice(0, -1).map((v) => v.name),
+    defaultDeprecated: options.defaultDeprecated ?? bundle.versions.slice(0, -1).map((v) => v.name),
   });
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);

@@ -1,5 +1,6 @@
 import { defineSettings } from '../config/feature-settings.ts';
 import { parseWebhookSettings } from '../clients/webhook-settings.ts';
+import { parseGatewaySettings } from '../gateway/settings.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { parseNoticesSettings } from '../notices/settings.ts';
 import { parseRateLimitSettings } from '../rate-limit/settings.ts';
@@ -17,4 +18,5 @@ export const serviceSettings = {
   usage: defineSettings({ keys: ['usage'], parse: parseUsageSettings }),
   webhooks: defineSettings({ keys: ['webhooks'], parse: parseWebhookSettings }),
   notices: defineSettings({ keys: ['notices', 'publicUrl'], parse: parseNoticesSettings }),
+  gateway: defineSettings({ keys: ['gateway'], parse: parseGatewaySettings }),
 };

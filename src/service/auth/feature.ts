@@ -21,7 +21,7 @@ export const accessFeature: ServiceFeature = {
     installAuthentication(app, { apiKeys: storage.apiKeys, keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }), ...(context.jwt ? { jwt: context.jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(options.identify ? { identify: options.identify } : {}) });
     installRateLimit(app, limits);
     installAuthorization(app, { requirement: requiredRole });
-    installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
+    if (options.idempotency !== false) installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
     if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
       const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
       options.onBootstrapKey?.(key);

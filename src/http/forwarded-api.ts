@@ -1,0 +1,141 @@
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { resolveVersion } from '../core/negotiation/index.ts';
+import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
+import { isVersionFromAccept } from './negotiation.ts';
+import { sendProblem } from './problem.ts';
+import type { VersionedRequestHook } from './versioned-api.ts';
+
+/**
+ * How the plugin forwards a version to an upstream instead of calling handlers (`versionary
+ * gateway`).
+ *
+ * @example
+ * ```ts
+ * const forward: ForwardOptions = { upstreams: { v1: 'http://127.0.0.1:9001', v2: 'http://127.0.0.1:9002' } };
+ * ```
+ */
+export interface ForwardOptions {
+  /** Each version's upstream origin, by version name. */
+  upstreams: Record<string, string>;
+  /** How long to wait for the upstream's response headers, and between body chunks (ms, default 30 000); then 504. */
+  timeoutMs?: number;
+  /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
+  requestHeaders?: (headers: Record<string, string | string[] | undefined>, request: FastifyRequest) => Record<string, string | string[] | undefined>;
+}
+
+/** Response headers the lifecycle sets: the gateway's value wins over the upstream's. */
+const ours = ['deprecation', 'sunset', 'warning', 'api-supported-versions', 'api-deprecated-versions'];
+/** List-valued headers: the upstream's value and the gateway's are joined. */
+const joined = ['link', 'vary'];
+
+/**
+ * Register every version of the bundle as a forwarding route: each documented path (with the
+ * lifecycle's verdict by its template) and a catch-all for the rest of the version (`/*`), every
+ * method. Bodies stream both ways; the upstream's status, headers and body pass unchanged but for
+ * hop-by-hop headers and the lifecycle's own. A refused or failed connection is a 502 problem, a
+ * slow upstream a 504 one.
+ *
+ * @example
+ * ```ts
+ * await registerForwardedApi(app, { bundle, prefix: '/api', vendor: 'acme', forward: { upstreams }, onVersionedRequest: [] });
+ * ```
+ */
+export async function registerForwardedApi(app: FastifyInstance, options: { bundle: VersionBundle; prefix: string; vendor: string; forward: ForwardOptions; onVersionedRequest: VersionedRequestHook[] }): Promise<void> {
+  for (const version of options.bundle.versions) {
+    const upstream = options.forward.upstreams[version.name];
+    if (!upstream) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
+    await app.register(async (scope) => {
+      // Bodies are forwarded as they arrive: never parsed, never buffered.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+      const timeout = options.forward.timeoutMs ?? 30_000;
+      await scope.register(replyFrom, {
+        base: upstream, disableRequestLogging: true, retryMethods: [],
+        undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: timeout, bodyTimeout: timeout },
+      });
+      registerVersionRoutes(scope, { ...options, version });
+    });
+  }
+}
+
+function registerVersionRoutes(scope: FastifyInstance, options: { bundle: VersionBundle; prefix: string; vendor: string; forward: ForwardOptions; onVersionedRequest: VersionedRequestHook[]; version: ApiVersion }): void {
+  const { version } = options;
+  const base = `${options.prefix}/${version.name}`;
+  const supported = options.bundle.versions.map((v) => v.name);
+  const byPath = new Map<string, OperationSpec[]>();
+  for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  const forward = createForwarder(options.forward);
+  const route = (url: string, path: string, documented: OperationSpec[]) => {
+    scope.route({
+      method: scope.supportedMethods, url,
+      onRequest: async (request, reply) => {
+        resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: options.vendor });
+        const method = request.method === 'HEAD' ? 'GET' : request.method;
+        const operation = documented.find((op) => op.method === method) ?? { id: `${method} ${path}`, method: method as OperationSpec['method'], path, summary: '', responses: {} };
+        for (const hook of options.onVersionedRequest) await hook({ request, reply, version, operation });
+      },
+      handler: forward,
+    });
+  };
+  for (const [path, documented] of byPath) route(base + (path === '/' ? '' : path.replace(/\{([^}]+)\}/g, ':$1')), path, documented);
+  // Paths the document does not name still reach the upstream: the version's verdict applies, and usage counts them under `/*`.
+  if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
+}
+
+function createForwarder(options: ForwardOptions): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  const onError = (reply: FastifyReply, { error }: { error: Error & { code?: string; statusCode?: number } }) => {
+    const timedOut = error.statusCode === 504 || /TIMEOUT/i.test(error.code ?? '') || /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
+    reply.request.log.warn({ err: { message: error.message, code: error.code } }, timedOut ? 'upstream timed out' : 'upstream unreachable');
+    if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+    reply.header('connection', 'close');
+    sendProblem(reply, new VersionaryError(timedOut
+      ? { code: ErrorCode.UpstreamTimeout, detail: 'The upstream did not answer in time.' }
+      : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' }));
+  };
+  type FromOptions = NonNullable<Parameters<FastifyReply['from']>[1]>;
+  const rewriteRequestHeaders = ((req: FastifyRequest, headers: Headers) => {
+    const out = withForwarded(headers, req);
+    return options.requestHeaders ? options.requestHeaders(out, req) : out;
+  }) as unknown as FromOptions['rewriteRequestHeaders'];
+  return (request, reply) => reply.from(request.url, {
+    onError: onError as unknown as FromOptions['onError'],
+    rewriteRequestHeaders,
+    rewriteHeaders: ((headers: Headers) => mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
+  });
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const hopByHop = ['keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+/** Drop hop-by-hop headers (reply-from drops `Connection` and what it names) and say who asked (RFC 7239 and the `X-Forwarded-*` trio). */
+function withForwarded(headers: Headers, request: FastifyRequest): Headers {
+  for (const name of hopByHop) delete headers[name];
+  const previous = headers['x-forwarded-for'];
+  const host = request.headers.host ?? '';
+  headers['x-forwarded-for'] = previous ? `${String(previous)}, ${request.ip}` : request.ip;
+  headers['x-forwarded-proto'] = request.protocol;
+  headers['x-forwarded-host'] = host;
+  const node = request.ip.includes(':') ? `"[${request.ip}]"` : request.ip;
+  const entry = `for=${node};proto=${request.protocol}${host ? `;host="${host.replace(/["\\]/g, '')}"` : ''}`;
+  headers.forwarded = headers.forwarded ? `${String(headers.forwarded)}, ${entry}` : entry;
+  return headers;
+}
+
+function mergeResponseHeaders(headers: Headers, reply: FastifyReply): Headers {
+  for (const name of hopByHop) if (name !== 'transfer-encoding') delete headers[name];
+  for (const name of ours) if (reply.hasHeader(name)) delete headers[name];
+  for (const name of joined) {
+    const mine = reply.getHeader(name);
+    const theirs = headers[name];
+    if (mine !== undefined && theirs !== undefined) headers[name] = `${String(theirs)}, ${String(mine)}`;
+  }
+  if (isVersionFromAccept(reply.request.raw)) {
+    const vary = headers.vary ?? reply.getHeader('vary');
+    if (vary === undefined) headers.vary = 'Accept';
+    else if (!/(^|,)\s*accept\s*(,|$)/i.test(String(vary))) headers.vary = `${String(vary)}, Accept`;
+  }
+  return headers;
+}

@@ -1,0 +1,45 @@
+import { versionary } from '../../http/plugin/index.ts';
+import type { ServiceFeature } from '../app/feature.ts';
+import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { gatewayDocumentBuilder } from './document.ts';
+import type { GatewaySettings } from './settings.ts';
+
+/**
+ * The gateway's API: every version forwarded to its upstream through the same `versionary`
+ * plugin the reference service uses for its handlers, so routing (path or `Accept`), problems,
+ * the removed gate, lifecycle headers and usage per client are the same code. The credential of
+ * a Versionary key stays at the gateway; the client id goes upstream in `clientHeader`.
+ *
+ * @example
+ * ```ts
+ * const features = [createGatewayFeature({ settings, documents }), ...];
+ * ```
+ */
+export function createGatewayFeature(options: { settings: GatewaySettings; documents: Record<string, Record<string, unknown>> }): ServiceFeature {
+  const { settings, documents } = options;
+  const upstreams = Object.fromEntries(settings.versions.map((v) => [v.name, v.upstream]));
+  const keepsCredential = settings.identify.kind !== 'apiKeys';
+  return {
+    name: 'gateway',
+    async install(context) {
+      const { app, bundle, clock, runtime, recorder, options: appOptions, api } = context;
+      await app.register(versionary, {
+        bundle, prefix: api.prefix, vendor: api.vendor, clientIdOf, clock, lifecycle: runtime,
+        forward: {
+          upstreams, timeoutMs: settings.timeoutMs,
+          requestHeaders: (headers, request) => {
+            if (!keepsCredential) {
+              delete headers.authorization;
+              delete headers['x-api-key'];
+            }
+            headers[settings.clientHeader] = usageIdentityOf(request).clientId;
+            return headers;
+          },
+        },
+        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        onVersionedRequest: appOptions.onVersionedRequest ?? [],
+        openapi: { title: api.title, document: gatewayDocumentBuilder({ documents }) },
+      });
+    },
+  };
+}

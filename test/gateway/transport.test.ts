@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { freePort } from '../support/service-process.ts';
+import { gatewayAdminKey, spawnGateway, startPythonUpstream, startTestGateway, type PythonUpstream, type TestGateway } from '../support/gateway.ts';
+
+const auth = { authorization: `Bearer ${gatewayAdminKey}` };
+type Echo = { method: string; path: string; headers: Record<string, string>; bodyLength: number; bodySha256: string };
+
+describe('gateway: transport', () => {
+  let python: PythonUpstream;
+  let gateway: TestGateway;
+  let deadGateway: TestGateway;
+  before(async () => {
+    python = await startPythonUpstream();
+    gateway = await startTestGateway({ upstream: python.url, gateway: { timeoutMs: 300 } });
+    deadGateway = await startTestGateway({ upstream: `http://127.0.0.1:${await freePort()}` });
+  });
+  after(async () => {
+    await gateway.stop();
+    await deadGateway.stop();
+    await python.stop();
+  });
+
+  it('keeps the credential, drops hop-by-hop headers, says who asked, and names the client upstream', async () => {
+    const echo = await new Promise<Echo>((resolve, reject) => {
+      // node:http, since fetch refuses to send Connection and the headers it names.
+      const req = request(`${gateway.base}/api/v2/echo`, {
+        headers: { ...auth, connection: 'keep-alive, x-secret', 'x-secret': 'drop me', te: 'trailers', 'proxy-authorization': 'Basic eA==', 'x-versionary-client': 'spoofed', 'x-forwarded-for': '203.0.113.9', 'x-custom': 'kept' },
+      }, (res) => {
+        let text = '';
+        res.on('data', (d) => { text += String(d); });
+        res.on('end', () => resolve(JSON.parse(text) as Echo));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    const h = echo.headers;
+    for (const name of ['authorization', 'x-secret', 'te', 'proxy-authorization']) assert.equal(h[name], undefined, name);
+    assert.equal(h['x-custom'], 'kept');
+    assert.equal(h['x-versionary-client'], 'admin', 'the caller as the gateway knows it, not what the client claimed');
+    assert.equal(h['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
+    assert.equal(h['x-forwarded-proto'], 'http');
+    assert.equal(h['x-forwarded-host'], new URL(gateway.base).host);
+    assert.match(h.forwarded ?? '', /^for=127\.0\.0\.1;proto=http;host="127\.0\.0\.1:\d+"$/);
+  });
+
+  it('streams a 50 MiB response to a slow reader with bounded memory (versionary gateway as its own process)', async () => {
+    const spawned = await spawnGateway({ upstream: python.url });
+    try {
+      const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${spawned.pid}/status`, 'utf8'))?.[1]) * 1024;
+      const baseline = rss();
+      let peak = baseline;
+      const res = await fetch(`${spawned.base}/api/v1/big?mb=50`, { headers: auth });
+      assert.equal(res.status, 200);
+      const digest = createHash('sha256');
+      let bytes = 0;
+      let paused = false;
+      for await (const chunk of res.body!) {
+        bytes += chunk.length;
+        digest.update(chunk);
+        // Stop reading for a while once: a proxy that buffered would take the whole body in meanwhile.
+        if (!paused && bytes > 1024 * 1024) {
+          paused = true;
+          for (let i = 0; i < 10; i++) {
+            await new Promise((r) => setTimeout(r, 100));
+            peak = Math.max(peak, rss());
+          }
+        }
+      }
+      assert.equal(bytes, 50 * 1024 * 1024);
+      const block = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+      const expected = createHash('sha256');
+      for (let i = 0; i < 50 * 4096; i++) expected.update(block);
+      assert.equal(digest.digest('hex'), expected.digest('hex'));
+      assert.ok(peak - baseline < 25 * 1024 * 1024, `the gateway's memory grew by ${Math.round((peak - baseline) / 1048576)} MiB while the reader paused`);
+    } finally {
+      await spawned.stop();
+    }
+  });
+
+  it('streams a 20 MiB request body to the upstream byte for byte', async () => {
+    const body = Buffer.alloc(20 * 1024 * 1024, 7);
+    const res = await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body });
+    assert.equal(res.status, 200);
+    const echo = await res.json() as Echo;
+    assert.equal(echo.bodyLength, body.length);
+    assert.equal(echo.bodySha256, createHash('sha256').update(body).digest('hex'));
+    const json = await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"not": "parsed", "kept": [1, 2]}' });
+    assert.equal((await json.json() as Echo).bodySha256, createHash('sha256').update('{"not": "parsed", "kept": [1, 2]}').digest('hex'), 'JSON passes unparsed');
+  });
+
+  it('answers 504 when the upstream is too slow, and 502 when nothing listens, as problems', async () => {
+    const slow = await fetch(`${gateway.base}/api/v2/slow?ms=2000`, { headers: auth });
+    assert.equal(slow.status, 504);
+    assert.equal(slow.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    assert.equal((await slow.json() as { code: string }).code, 'UPSTREAM_TIMEOUT');
+    assert.equal((await fetch(`${gateway.base}/api/v2/slow?ms=10`, { headers: auth })).status, 200, 'a quick one passes');
+    const dead = await fetch(`${deadGateway.base}/api/v2/users/1`, { headers: auth });
+    assert.equal(dead.status, 502);
+    assert.equal((await dead.json() as { code: string }).code, 'UPSTREAM_UNREACHABLE');
+  });
+
+  it('answers credentials itself: 401 without a key, 403 for a key without the role, never the upstream', async () => {
+    assert.equal((await fetch(`${deadGateway.base}/api/v2/users/1`)).status, 401);
+    const created = await fetch(`${gateway.base}/admin/v1/api-keys`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', roles: ['read'] }) });
+    assert.equal(created.status, 201);
+    const { key } = await created.json() as { key: string };
+    assert.equal((await fetch(`${gateway.base}/api/v2/users/1`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+    assert.equal((await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: 'x' })).status, 403);
+  });
+});

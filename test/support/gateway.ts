@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { composeGateway } from '../../src/compose/gateway-composition.ts';
+import { startService } from '../../src/compose/start-service.ts';
+import { freePort } from './service-process.ts';
+
+const script = new URL('./python-upstream.py', import.meta.url).pathname;
+const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
+
+/** The Python upstream (`python-upstream.py`), on a port of its own. */
+export interface PythonUpstream {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Start the Python standard-library upstream and wait until it listens.
+ *
+ * @example
+ * ```ts
+ * const upstream = await startPythonUpstream(); …; await upstream.stop();
+ * ```
+ */
+export async function startPythonUpstream(): Promise<PythonUpstream> {
+  const port = await freePort();
+  const child = spawn('python3', [script, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d) => { if (String(d).includes('ready')) resolve(); });
+    child.once('exit', (code) => reject(new Error(`python upstream exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`, port,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    },
+  };
+}
+
+const user = (version: string) => (version === 'v1'
+  ? { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } }
+  : { type: 'object', required: ['id', 'firstName', 'lastName'], properties: { id: { type: 'integer' }, firstName: { type: 'string' }, lastName: { type: 'string' } } });
+
+/**
+ * The upstream's OpenAPI document for one version, as a team would write it: paths in full.
+ *
+ * @example
+ * ```ts
+ * const v1 = upstreamDocument('v1');
+ * ```
+ */
+export function upstreamDocument(version: string): Record<string, unknown> {
+  const ok = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } });
+  const base = `/api/${version}`;
+  return {
+    openapi: '3.1.0', info: { title: 'Python users API', version },
+    paths: {
+      [`${base}/users`]: { get: { operationId: 'listUsers', summary: 'List users', responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/User' } } } } } } } },
+      [`${base}/users/{id}`]: { get: { operationId: 'getUser', summary: 'One user', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: ok('User') } },
+      [`${base}/echo`]: { get: { operationId: 'echo', responses: { 200: { description: 'What arrived' } } }, post: { operationId: 'echoBody', requestBody: { content: { 'application/octet-stream': {} } }, responses: { 200: { description: 'What arrived' } } } },
+      [`${base}/slow`]: { get: { operationId: 'slow', responses: { 200: { description: 'Later' } } } },
+      [`${base}/big`]: { get: { operationId: 'big', responses: { 200: { description: 'Many bytes' } } } },
+    },
+    components: { schemas: { User: user(version) } },
+  };
+}
+
+/** A gateway started through the real composition (`startService` with `composeGateway`), as `versionary gateway` runs it. */
+export interface TestGateway {
+  base: string;
+  dir: string;
+  stop(): Promise<number>;
+}
+
+/** The admin key every test gateway accepts. */
+export const gatewayAdminKey = 'gateway-admin-key-0123456789';
+
+/** Options of {@link startTestGateway} and {@link spawnGateway}. */
+export interface GatewayOptions {
+  upstream: string;
+  /** Merged into the `gateway` section. */
+  gateway?: Record<string, unknown>;
+  /** More keys of the config file (versions, notices…). */
+  file?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'versionary-gateway-'));
+  for (const v of ['v1', 'v2']) writeFileSync(join(dir, `openapi-${v}.json`), JSON.stringify(upstreamDocument(v)));
+  const config = {
+    gateway: {
+      prefix: '/api', vendor: 'acme',
+      versions: { v1: { upstream: options.upstream, openapi: './openapi-v1.json' }, v2: { upstream: options.upstream, openapi: './openapi-v2.json' } },
+      identify: { apiKeys: true },
+      ...options.gateway,
+    },
+    ...options.file,
+  };
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify(config));
+  return { dir, env: { HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: gatewayAdminKey, VERSIONARY_SHUTDOWN_DELAY_MS: '0', VERSIONARY_CONFIG: configPath, ...options.env } };
+}
+
+/**
+ * Start a gateway in front of `upstream` for v1 and v2, in this process, with the given extra
+ * config and env.
+ *
+ * @example
+ * ```ts
+ * const gateway = await startTestGateway({ upstream: python.url, file: { versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z' } } } });
+ * ```
+ */
+export async function startTestGateway(options: GatewayOptions): Promise<TestGateway> {
+  const { dir, env } = writeGatewayFiles(options);
+  const readFile = (path: string) => readFileSync(path, 'utf8');
+  let exitCode: number | undefined;
+  const running = await startService({
+    env: { ...env, PORT: '0' }, readFile, exit: (code) => { exitCode = code; }, compose: (c) => composeGateway({ config: c, readFile }),
+  });
+  await running.ready;
+  if (exitCode !== undefined) throw new Error(`the gateway did not start (exit ${exitCode}); its reason is on stderr`);
+  return {
+    base: `http://127.0.0.1:${running.address.port}`, dir,
+    stop: async () => {
+      const code = await running.shutdown('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/**
+ * Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it.
+ *
+ * @example
+ * ```ts
+ * const gateway = await spawnGateway({ upstream: python.url }); gateway.pid; await gateway.stop();
+ * ```
+ */
+export async function spawnGateway(options: GatewayOptions): Promise<TestGateway & { pid: number; output(): string }> {
+  const { dir, env } = writeGatewayFiles(options);
+  const port = await freePort();
+  const child = spawn(process.execPath, [bin, 'gateway'], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => { output += String(d); });
+  child.stderr!.on('data', (d) => { output += String(d); });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && child.exitCode === null && !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 100));
+  if (child.exitCode !== null || Date.now() >= deadline) {
+    child.kill('SIGKILL');
+    throw new Error(`versionary gateway did not become ready:\n${output.slice(-2000)}`);
+  }
+  return {
+    base, dir, pid: child.pid!, output: () => output,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const [code] = await exited;
+      rmSync(dir, { recursive: true, force: true });
+      return code as number;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+"""A small JSON API on Python's standard library: the upstream the gateway tests put Versionary in front of.
+
+v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it serves:
+  GET  /api/vN/echo      the request it received (method, path, headers), so tests see what was forwarded
+  POST /api/vN/echo      the same, with the body's length and SHA-256
+  GET  /api/vN/slow?ms=  answers after a delay
+  GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
+Usage: python3 python-upstream.py <port>; prints "ready <port>" once it listens.
+"""
+import hashlib
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+USERS = {1: ("Ada", "Lovelace"), 2: ("Alan", "Turing")}
+
+
+def user(version, uid):
+    first, last = USERS[uid]
+    if version == "v1":
+        return {"id": uid, "name": f"{first} {last}"}
+    return {"id": uid, "firstName": first, "lastName": last}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, status, body, headers=None):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def route(self):
+        url = urlsplit(self.path)
+        parts = url.path.strip("/").split("/")
+        query = parse_qs(url.query)
+        if len(parts) < 3 or parts[0] != "api" or parts[1] not in ("v1", "v2"):
+            return self.send_json(404, {"error": "not here", "path": url.path})
+        version, rest = parts[1], parts[2:]
+        if rest == ["users"] and self.command == "GET":
+            return self.send_json(200, [user(version, i) for i in USERS], {"Link": '</api/%s/users?page=2>; rel="next"' % version})
+        if len(rest) == 2 and rest[0] == "users" and self.command == "GET":
+            uid = int(rest[1]) if rest[1].isdigit() else 0
+            if uid not in USERS:
+                return self.send_json(404, {"error": "no such user"})
+            return self.send_json(200, user(version, uid))
+        if rest == ["echo"]:
+            length = int(self.headers.get("Content-Length") or 0)
+            digest, size = hashlib.sha256(), 0
+            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                while True:
+                    n = int(self.rfile.readline().strip() or b"0", 16)
+                    if n == 0:
+                        self.rfile.readline()
+                        break
+                    chunk = self.rfile.read(n)
+                    self.rfile.readline()
+                    digest.update(chunk)
+                    size += len(chunk)
+            else:
+                while size < length:
+                    chunk = self.rfile.read(min(65536, length - size))
+                    if not chunk:
+                        break
+                    digest.update(chunk)
+                    size += len(chunk)
+            return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest.hexdigest()})
+        if rest == ["slow"]:
+            time.sleep(int(query.get("ms", ["1000"])[0]) / 1000)
+            return self.send_json(200, {"slow": True})
+        if rest == ["big"]:
+            mib = int(query.get("mb", ["1"])[0])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            block = bytes(range(256)) * 4096
+            for _ in range(mib):
+                self.wfile.write(b"%x\r\n" % len(block) + block + b"\r\n")
+            self.wfile.write(b"0\r\n\r\n")
+            return None
+        return self.send_json(404, {"error": "not here", "path": url.path})
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = route
+
+
+if __name__ == "__main__":
+    server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+    server.daemon_threads = True
+    print("ready", server.server_address[1], flush=True)
+    server.serve_forever()
