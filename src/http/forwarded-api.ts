@@ -1,4 +1,3 @@
-import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
@@ -46,6 +45,8 @@ export async function registerForwardedApi(app: FastifyInstance, options: { bund
   for (const version of options.bundle.versions) {
     const upstream = options.forward.upstreams[version.name];
     if (!upstream) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
+    // Loaded only here: an app that never forwards needs no proxy package (an optional peer dependency).
+    const { default: replyFrom } = await import('@fastify/reply-from');
     await app.register(async (scope) => {
       // Bodies are forwarded as they arrive: never parsed, never buffered.
       scope.removeAllContentTypeParsers();

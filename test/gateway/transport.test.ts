@@ -51,6 +51,8 @@ describe('gateway: transport', () => {
     const spawned = await spawnGateway({ upstream: python.url });
     try {
       const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${spawned.pid}/status`, 'utf8'))?.[1]) * 1024;
+      // Warmed up first: the first request compiles and allocates what every later one reuses.
+      await (await fetch(`${spawned.base}/api/v1/big?mb=2`, { headers: auth })).arrayBuffer();
       const baseline = rss();
       let peak = baseline;
       const res = await fetch(`${spawned.base}/api/v1/big?mb=50`, { headers: auth });
