@@ -8,11 +8,11 @@ export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts'
 // Versions and changes.
 export {
   defineVersions, defineVersionChange, endpointAdded, enumValuesAdded, enumValuesRemoved, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced,
-  ref, toOpenApiDocument,
+  ref, toOpenApiDocument, bundleFromOpenApi,
 } from './core/versions/index.ts';
 export type {
   ApiVersion, DefineVersionsOptions, HeadDefinition, HttpMethod, Instruction, JsonSchema, OperationSpec, ResponseSpec, SchemaMap,
-  SchemaType, ToOpenApiOptions, VersionBundle, VersionChange, VersionDeclaration,
+  SchemaType, ToOpenApiOptions, VersionBundle, VersionChange, VersionDeclaration, OpenApiVersionInput,
 } from './core/versions/index.ts';
 export { parseAccept, resolveVersion } from './core/negotiation/index.ts';
 export type { AcceptInfo, ResolvedVersion } from './core/negotiation/index.ts';

@@ -7,10 +7,10 @@ import { composeGateway } from '../../src/compose/gateway-composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
 import { freePort } from './service-process.ts';
 
-const script = new URL('./python-upstream.py', import.meta.url).pathname;
+const script = new URL('../../examples/gateway/upstream.py', import.meta.url).pathname;
 const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
 
-/** The Python upstream (`python-upstream.py`), on a port of its own. */
+/** The Python upstream (`examples/gateway/upstream.py`), on a port of its own. */
 export interface PythonUpstream {
   url: string;
   port: number;
@@ -42,12 +42,11 @@ export async function startPythonUpstream(): Promise<PythonUpstream> {
   };
 }
 
-const user = (version: string) => (version === 'v1'
-  ? { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } }
-  : { type: 'object', required: ['id', 'firstName', 'lastName'], properties: { id: { type: 'integer' }, firstName: { type: 'string' }, lastName: { type: 'string' } } });
+const example = new URL('../../examples/gateway/', import.meta.url).pathname;
 
 /**
- * The upstream's OpenAPI document for one version, as a team would write it: paths in full.
+ * The upstream's OpenAPI document for one version (`examples/gateway/openapi-<version>.json`), as
+ * a team would write it: paths in full.
  *
  * @example
  * ```ts
@@ -55,19 +54,7 @@ const user = (version: string) => (version === 'v1'
  * ```
  */
 export function upstreamDocument(version: string): Record<string, unknown> {
-  const ok = (schema: string) => ({ 200: { description: 'OK', content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } } });
-  const base = `/api/${version}`;
-  return {
-    openapi: '3.1.0', info: { title: 'Python users API', version },
-    paths: {
-      [`${base}/users`]: { get: { operationId: 'listUsers', summary: 'List users', responses: { 200: { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/User' } } } } } } } },
-      [`${base}/users/{id}`]: { get: { operationId: 'getUser', summary: 'One user', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: ok('User') } },
-      [`${base}/echo`]: { get: { operationId: 'echo', responses: { 200: { description: 'What arrived' } } }, post: { operationId: 'echoBody', requestBody: { content: { 'application/octet-stream': {} } }, responses: { 200: { description: 'What arrived' } } } },
-      [`${base}/slow`]: { get: { operationId: 'slow', responses: { 200: { description: 'Later' } } } },
-      [`${base}/big`]: { get: { operationId: 'big', responses: { 200: { description: 'Many bytes' } } } },
-    },
-    components: { schemas: { User: user(version) } },
-  };
+  return JSON.parse(readFileSync(join(example, `openapi-${version}.json`), 'utf8')) as Record<string, unknown>;
 }
 
 /** A gateway started through the real composition (`startService` with `composeGateway`), as `versionary gateway` runs it. */

@@ -10,6 +10,7 @@ export { defineHandlers } from '../operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from '../operation.ts';
 export type { ComponentType, HandlerContext, HandlerMap, HandlerResult, HandlerSource, OperationId, TypedHandler } from '../handler-types.ts';
 export type { VersionedRequestHook } from '../versioned-api.ts';
+export type { ForwardOptions } from '../forwarded-api.ts';
 export type { ProblemBody } from '../problem.ts';
 export { sendProblem, toProblem } from '../problem.ts';
 

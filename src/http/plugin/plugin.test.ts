@@ -151,6 +151,27 @@ test('bad options fail at registration with every problem listed', async () => {
   });
 });
 
+test('forward replaces handlers: both, a bad upstream or a missing one fail at registration', async () => {
+  const cases: Array<[Partial<VersionaryPluginOptions>, string[]]> = [
+    [{ handlers, forward: { upstreams: { v1: 'http://127.0.0.1:9001', v2: 'http://127.0.0.1:9002' } } }, ['give handlers or forward, not both']],
+    [{ forward: { upstreams: { v1: 'ftp://x', v2: 'http://127.0.0.1:9002/api' } } }, ['forward.upstreams.v1 must be an origin', 'forward.upstreams.v2 must be an origin']],
+    [{ forward: { upstreams: { v1: 'http://127.0.0.1:9001' }, timeoutMs: 0 } }, ['forward.upstreams.v2 must be an origin', 'forward.timeoutMs must be an integer']],
+  ];
+  for (const [options, parts] of cases) {
+    const app = Fastify();
+    await assert.rejects(async () => {
+      await app.register(versionary, { bundle, vendor: 'notes', ...options } as VersionaryPluginOptions);
+      await app.ready();
+    }, (error: Error) => parts.every((part) => error.message.includes(part)) || assert.fail(error.message));
+  }
+  const app = Fastify();
+  await app.register(versionary, { bundle, vendor: 'notes', forward: { upstreams: { v1: 'http://127.0.0.1:1', v2: 'http://127.0.0.1:1' }, timeoutMs: 500 } });
+  const res = await app.inject({ url: '/api/v2/notes' });
+  assert.equal(res.statusCode, 502, 'nothing listens on port 1');
+  assert.equal(res.json().code, 'UPSTREAM_UNREACHABLE');
+  await app.close();
+});
+
 test('a lifecycle that breaks a policy rule fails at registration', async () => {
   const app = Fastify();
   const tooShort: LifecycleConfig = { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-01-15', migrationUrl: 'https://notes.example/v2' } } };

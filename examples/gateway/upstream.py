@@ -1,11 +1,11 @@
-"""A small JSON API on Python's standard library: the upstream the gateway tests put Versionary in front of.
+"""A small JSON API on Python's standard library: an API in another language to put `versionary gateway` in front of (docs/gateway.md); the gateway tests use it too.
 
 v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it serves:
   GET  /api/vN/echo      the request it received (method, path, headers), so tests see what was forwarded
   POST /api/vN/echo      the same, with the body's length and SHA-256
   GET  /api/vN/slow?ms=  answers after a delay
   GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
-Usage: python3 python-upstream.py <port>; prints "ready <port>" once it listens.
+Usage: python3 upstream.py <port>; prints "ready <port>" once it listens.
 """
 import hashlib
 import json
