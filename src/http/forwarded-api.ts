@@ -80,7 +80,11 @@ function registerVersionRoutes(scope: FastifyInstance, options: { bundle: Versio
       handler: forward,
     });
   };
-  for (const [path, documented] of byPath) route(base + (path === '/' ? '' : path.replace(/\{([^}]+)\}/g, ':$1')), path, documented);
+  // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
+  // doubled (find-my-way's escape, for paths such as `/jobs/{id}:cancel`), and parameter names are
+  // reduced to word characters (a `-` would end the name).
+  const pattern = (path: string) => (path === '/' ? '' : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`));
+  for (const [path, documented] of byPath) route(base + pattern(path), path, documented);
   // Paths the document does not name still reach the upstream: the version's verdict applies, and usage counts them under `/*`.
   if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
 }

@@ -16,9 +16,11 @@ test('docs/errors.md lists every error code with its status and title, and nothi
   }
 });
 
-test('client errors map to 4xx, only definition, config and unexpected failures to 500, and only passing unavailability to 503', () => {
+test('client errors map to 4xx, only definition, config and unexpected failures to 500, only passing unavailability to 503, and only the gateway\'s upstream to 502 and 504', () => {
   const withStatus = (status: number) => Object.entries(statusOf).filter(([, s]) => s === status).map(([c]) => c).sort();
   assert.deepEqual(withStatus(500), ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION']);
   assert.deepEqual(withStatus(503), ['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
-  assert.deepEqual(Object.entries(statusOf).filter(([, s]) => s >= 500 && s !== 500 && s !== 503), []);
+  assert.deepEqual(withStatus(502), ['UPSTREAM_UNREACHABLE']);
+  assert.deepEqual(withStatus(504), ['UPSTREAM_TIMEOUT']);
+  assert.deepEqual(Object.entries(statusOf).filter(([, s]) => s >= 500 && ![500, 502, 503, 504].includes(s)), []);
 });

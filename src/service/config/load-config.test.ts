@@ -10,7 +10,8 @@ describe('loadConfig', () => {
   it('has defaults', () => {
     const { settings, ...config } = loadConfig({ env: {}, readFile: noFile });
     assert.deepEqual(settings.timeouts, { headersSeconds: 10, requestSeconds: 30, keepAliveSeconds: 5, idleSeconds: 60 });
-    assert.deepEqual(Object.keys(settings), ['lifecycle', 'rateLimit', 'timeouts', 'usage', 'webhooks', 'notices']);
+    assert.deepEqual(Object.keys(settings), ['lifecycle', 'rateLimit', 'timeouts', 'usage', 'webhooks', 'notices', 'gateway']);
+    assert.equal(settings.gateway, undefined, 'the reference service has no gateway section');
     assert.deepEqual(config, {
       port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {},
       ops: { shutdownTimeoutMs: 25_000, shutdownDelayMs: 5000, deliveryTimeoutMs: 10_000, deliveryConcurrency: 8, dbSchema: 'public', dbPoolMax: 10, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 5000, redisPrefix: 'versionary:', redisTimeoutMs: 100, reconcileMs: 5000 },
