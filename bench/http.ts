@@ -18,7 +18,7 @@ const seeded = 1000;
 const serviceConfig = JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } });
 
 /** One request shape driven at a server. */
-interface HttpCase {
+export interface HttpCase {
   id: string;
   label: string;
   expect: number;
@@ -44,7 +44,7 @@ const cases: Record<CaseId, HttpCase> = {
 };
 
 /** What one measured run gave. */
-interface Measured {
+export interface Measured {
   rps: number;
   p50: number;
   p99: number;
@@ -128,7 +128,15 @@ async function runCase(server: BenchServer, spec: HttpCase, note?: string): Prom
   return measured;
 }
 
-async function drive(options: { server: BenchServer; spec: HttpCase; auth: Record<string, string>; duration: number }): Promise<Omit<Measured, 'cpuPerRequest'>> {
+/**
+ * Drive one case at a server with autocannon for `duration` seconds; latencies of every response.
+ *
+ * @example
+ * ```ts
+ * const m = await drive({ server: { url }, spec, auth: {}, duration: 5 });
+ * ```
+ */
+export async function drive(options: { server: Pick<BenchServer, 'url'>; spec: HttpCase; auth: Record<string, string>; duration: number }): Promise<Omit<Measured, 'cpuPerRequest'>> {
   const { server, spec, auth, duration } = options;
   let n = 0;
   const latencies: number[] = [];
@@ -235,7 +243,7 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
 }
 
 /** The run with the median throughput (the lower middle one for an even count). */
-function median(runs: Measured[]): Measured {
+export function median(runs: Measured[]): Measured {
   const sorted = [...runs].sort((x, y) => x.rps - y.rps);
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }

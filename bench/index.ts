@@ -19,6 +19,7 @@ export const parts: Record<string, BenchPart> = {
   usage: async () => (await import('./usage.ts')).benchUsage(),
   sqlite: async () => (await import('./sqlite-drivers.ts')).benchSqliteDrivers(),
   cluster: async () => (await import('./cluster.ts')).benchCluster(),
+  gateway: async () => (await import('./gateway.ts')).benchGateway(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
