@@ -41,13 +41,14 @@ const caseOf = (id: string, label: string, version: string): HttpCase => ({ id, 
 const cases = {
   u: caseOf('u', '(u) direct to the upstream (node:http)', 'v2'),
   n: caseOf('n', '(n) nginx proxy_pass', 'v2'),
+  r: caseOf('r', '(r) Fastify + @fastify/reply-from alone, no hooks', 'v2'),
   g: caseOf('g', '(g) versionary gateway, current version v2', 'v2'),
   gd: caseOf('gd', '(gd) versionary gateway, deprecated version v1', 'v1'),
 };
 
 /**
  * The gateway against its peers, side by side in one run: the upstream direct (u), Debian's nginx
- * in front of it (n), and `versionary gateway` on the current (g) and the deprecated version
+ * in front of it (n), the Node.js floor (r: Fastify and `@fastify/reply-from` alone), and `versionary gateway` on the current (g) and the deprecated version
  * (gd), which adds the lifecycle headers and records usage per client. Servers share core 0, the
  * load generator has core 1. Rounds interleave the cases; medians are reported.
  *
@@ -67,6 +68,9 @@ export async function benchGateway(): Promise<BenchReport> {
     procs.push(upstream);
     const nginx = existsSync(nginxBin) ? await startNginx({ dir, upstream: upstream.url }) : undefined;
     if (nginx) procs.push(nginx);
+    const floorPort = await freePort();
+    const floor = await start([process.execPath, join(root, 'bench/servers/bare-proxy.mjs'), String(floorPort), upstream.url], { port: floorPort, ready: '/api/v2/users/1' });
+    procs.push(floor);
     const gateway = await startGateway({ dir, upstream: upstream.url });
     procs.push(gateway);
     const auth = { authorization: `Bearer ${adminKey}` };
@@ -89,6 +93,7 @@ export async function benchGateway(): Promise<BenchReport> {
       const note = `round ${round}`;
       await run({ id: 'u', target: upstream, headers: {}, note });
       if (nginx) await run({ id: 'n', target: nginx, headers: {}, note });
+      await run({ id: 'r', target: floor, headers: {}, note });
       await run({ id: 'g', target: gateway, headers: auth, note });
       await run({ id: 'gd', target: gateway, headers: auth, note });
     }
