@@ -5,6 +5,7 @@ v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it
   POST /api/vN/echo      the same, with the body's length and SHA-256
   GET  /api/vN/slow?ms=  answers after a delay
   GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
+  GET  /api/vN/big/sent  how many bytes of body the last big stream has written so far
 Usage: python3 upstream.py <port>; prints "ready <port>" once it listens.
 """
 import hashlib
@@ -15,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 USERS = {1: ("Ada", "Lovelace"), 2: ("Alan", "Turing")}
+# Bytes of body the last /big stream has handed to its socket: the tests read it to see back-pressure.
+big_sent = 0
 
 
 def user(version, uid):
@@ -41,6 +44,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def route(self):
+        global big_sent
         url = urlsplit(self.path)
         parts = url.path.strip("/").split("/")
         query = parse_qs(url.query)
@@ -78,7 +82,10 @@ class Handler(BaseHTTPRequestHandler):
         if rest == ["slow"]:
             time.sleep(int(query.get("ms", ["1000"])[0]) / 1000)
             return self.send_json(200, {"slow": True})
+        if rest == ["big", "sent"]:
+            return self.send_json(200, {"sent": big_sent})
         if rest == ["big"]:
+            big_sent = 0
             mib = int(query.get("mb", ["1"])[0])
             self.send_response(200)
             self.send_header("Content-Type", "application/octet-stream")
@@ -87,6 +94,7 @@ class Handler(BaseHTTPRequestHandler):
             block = bytes(range(256)) * 4096
             for _ in range(mib):
                 self.wfile.write(b"%x\r\n" % len(block) + block + b"\r\n")
+                big_sent += len(block)
             self.wfile.write(b"0\r\n\r\n")
             return None
         return self.send_json(404, {"error": "not here", "path": url.path})

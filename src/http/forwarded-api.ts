@@ -104,11 +104,27 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
     const out = withForwarded(headers, req);
     return options.requestHeaders ? options.requestHeaders(out, req) : out;
   }) as unknown as FromOptions['rewriteRequestHeaders'];
-  return (request, reply) => reply.from(request.url, {
-    onError: onError as unknown as FromOptions['onError'],
-    rewriteRequestHeaders,
-    rewriteHeaders: ((headers: Headers) => mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
-  });
+  return (request, reply) => {
+    // reply-from decodes the whole target to look for `..` and throws on a stray `%`: the request's
+    // fault, so a 400 problem rather than an unhandled URIError.
+    if (request.url.includes('%') && !decodes(request.url)) {
+      return sendProblem(reply, new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request target has a malformed percent-encoding.' }));
+    }
+    return reply.from(request.url, {
+      onError: onError as unknown as FromOptions['onError'],
+      rewriteRequestHeaders,
+      rewriteHeaders: ((headers: Headers) => mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
+    });
+  };
+}
+
+function decodes(target: string): boolean {
+  try {
+    decodeURIComponent(target);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 type Headers = Record<string, string | string[] | undefined>;
