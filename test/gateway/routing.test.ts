@@ -119,3 +119,29 @@ describe('gateway: a removed version', () => {
     }
   });
 });
+
+describe('gateway: an API prefix other than /api', () => {
+  it('browns out and labels metrics by the configured prefix', async () => {
+    const python = await startPythonUpstream();
+    const gateway = await startTestGateway({
+      upstream: python.url, gateway: { prefix: '/public' },
+      file: {
+        versions: { v1: { deprecatedAt: iso(Date.now() - 200 * day), sunsetAt: iso(Date.now() + 10 * day), replacement: 'v2' } },
+        notices: { brownouts: [{ version: 'v1', startsAt: iso(Date.now() - 60_000), endsAt: iso(Date.now() + 3_600_000) }] },
+      },
+    });
+    try {
+      // The whole of v1 is browned out (the test documents name /api paths, so /public ones take the catch-all route).
+      const slow = await fetch(`${gateway.base}/public/v1/slow?ms=5000`, { headers: auth });
+      assert.equal(slow.status, 410, 'the brownout applies under /public as under /api');
+      assert.match((await slow.json() as { detail: string }).detail, /brownout/);
+      const other = await fetch(`${gateway.base}/public/v2/users/1`, { headers: auth });
+      assert.equal(other.status, 404, 'the upstream, which knows only /api, answered');
+      const metrics = await (await fetch(`${gateway.base}/metrics`, { headers: auth })).text();
+      assert.match(metrics, /route="\/public\/v1\/\*"[^\n]*version="v1"|version="v1"[^\n]*route="\/public\/v1\/\*"/, 'the version label comes from the configured prefix');
+    } finally {
+      await gateway.stop();
+      await python.stop();
+    }
+  });
+});

@@ -31,7 +31,10 @@ export async function createBrownoutCache(options: { configured: Brownout[]; loa
   };
 }
 
-const versionedRoute = /^\/api\/(v[0-9]+)(\/.*)$/;
+/** A route pattern under the API prefix: its version, and the path after it. */
+function versionedRoutePattern(prefix: string): RegExp {
+  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(v[0-9]+)(/.*)$`);
+}
 
 /**
  * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
@@ -40,10 +43,12 @@ const versionedRoute = /^\/api\/(v[0-9]+)(\/.*)$/;
  *
  * @example
  * ```ts
- * installBrownoutGuard(app, { cache, runtime, clock, removedStatus: 410 });
+ * installBrownoutGuard(app, { cache, runtime, clock, removedStatus: 410, prefix: '/api' });
  * ```
  */
-export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404 }): void {
+export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string }): void {
+  // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
+  const versionedRoute = versionedRoutePattern(options.prefix);
   app.addHook('preHandler', async (request) => {
     if (options.cache.all().length === 0) return;
     const route = routeUrlOf(request);

@@ -64,7 +64,7 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
   if (!config.smtp) app.log.info('VERSIONARY_SMTP_URL is not set: email notices are planned and kept, waiting for a mail transport');
 
   const cache = await createBrownoutCache({ configured: settings.brownouts, load: () => storage.notices.listBrownouts() });
-  installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus });
+  installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus, prefix: options.apiPrefix });
   listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
 
   // Planned in this order: one outbox row per channel and recipient.

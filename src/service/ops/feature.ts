@@ -4,7 +4,7 @@ import { installOps } from './install-ops.ts';
 /** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
 export const opsFeature: ServiceFeature = {
   name: 'ops',
-  install: ({ app, options, ops, storage, runtime, recorder }) => {
-    installOps(app, { ...(options.ops ? { wiring: options.ops } : {}), ops, storage, runtime, recorder });
+  install: ({ app, options, ops, storage, runtime, recorder, api }) => {
+    installOps(app, { ...(options.ops ? { wiring: options.ops } : {}), ops, storage, runtime, recorder, apiPrefix: api.prefix });
   },
 };

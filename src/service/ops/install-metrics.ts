@@ -9,9 +9,10 @@ export interface InstallMetricsOptions {
   versions: () => string[];
   /** Serve `GET /metrics` on this app (it needs an admin key: the caller's authorization says so). */
   route: boolean;
+  /** The API's path prefix (default `/api`): the version label is the segment after it. */
+  prefix?: string;
 }
 
-const versionOfRoute = /^\/api\/(v[0-9]{1,4})(?:\/|$)/;
 const maxSeries = 4096;
 
 /**
@@ -26,6 +27,8 @@ const maxSeries = 4096;
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
+  const prefix = (options.prefix ?? '/api').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const versionOfRoute = new RegExp(`^${prefix}/(v[0-9]{1,4})(?:/|$)`);
   // Per request only a map lookup: the label set of each (method, route, version, status) and its
   // prom-client children are made once. The set is bounded: routes are templates, versions are
   // known names or `none`, and past `maxSeries` new series are still counted, just not cached.

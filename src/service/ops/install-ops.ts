@@ -65,10 +65,10 @@ export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
  *
  * @example
  * ```ts
- * installOps(app, { wiring: options.ops, ops, storage, runtime, recorder });
+ * installOps(app, { wiring: options.ops, ops, storage, runtime, recorder, apiPrefix: '/api' });
  * ```
  */
-export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; ops: ResolvedOps; storage: Storage; runtime: LifecycleRuntime; recorder: UsageRecorder }): void {
+export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; ops: ResolvedOps; storage: Storage; runtime: LifecycleRuntime; recorder: UsageRecorder; apiPrefix: string }): void {
   const { ops, storage, runtime, recorder } = options;
   const wiring = options.wiring ?? {};
   const { metrics, changeFeed } = ops;
@@ -85,7 +85,7 @@ export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; 
     ...(wiring.readinessChecks ?? []),
   ];
   registerProbes(app, { checks, shuttingDown: ops.shuttingDown, log: app.log });
-  installMetrics(app, { metrics, versions: () => runtime.versions().map((v) => v.name), route: true });
+  installMetrics(app, { metrics, versions: () => runtime.versions().map((v) => v.name), route: true, prefix: options.apiPrefix });
   registerStateGauges({ metrics, storage, recorder, changeFeed, ...(wiring.rateLimitStore ? { rateLimit: wiring.rateLimitStore } : {}) });
 
   const refresh = () => void runtime.refresh().catch((error: unknown) => app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'));
