@@ -19,9 +19,10 @@ describe('client timeouts over a raw socket, on the server that listens', () => 
   });
   after(() => t.stop());
 
-  it('cut off a body that stalls (Content-Length: 100, 4 bytes sent) with 408 and close the socket', async () => {
+  it('cut off a body that stalls (Content-Length: 100, 4 bytes sent) with 408 and close the socket', async (c) => {
     const head = `POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${testAdminKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`;
     const res = await rawExchange(t, [head, '{"na'], { waitMs: timeouts.requestSeconds * 1000 + slack });
+    c.diagnostic(`stalled body: 408 and close after ${res.closedAfter} ms (requestSeconds ${timeouts.requestSeconds})`);
     assert.notEqual(res.closedAfter, undefined, 'the server closed the connection');
     assert.ok(res.closedAfter! >= timeouts.requestSeconds * 1000 - 200, `not before the timeout: ${res.closedAfter} ms`);
     assert.equal(res.status, 408, res.received);
@@ -30,8 +31,9 @@ describe('client timeouts over a raw socket, on the server that listens', () => 
     assert.deepEqual(((await users.json()) as { data: unknown[] }).data, [], 'nothing was created');
   });
 
-  it('cut off headers that never end with 408 and close the socket', async () => {
+  it('cut off headers that never end with 408 and close the socket', async (c) => {
     const res = await rawExchange(t, ['GET /api/v2/users HTTP/1.1\r\nHost: x\r\nX-Slow: a'], { waitMs: timeouts.headersSeconds * 1000 + slack });
+    c.diagnostic(`partial headers: 408 and close after ${res.closedAfter} ms (headersSeconds ${timeouts.headersSeconds})`);
     assert.notEqual(res.closedAfter, undefined, 'the server closed the connection');
     assert.ok(res.closedAfter! >= timeouts.headersSeconds * 1000 - 200, `not before the timeout: ${res.closedAfter} ms`);
     assert.ok(res.closedAfter! < timeouts.requestSeconds * 1000 + 1500, `the header bound, not the request bound: ${res.closedAfter} ms`);

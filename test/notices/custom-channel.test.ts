@@ -71,6 +71,41 @@ describe('a notice channel added by the app', () => {
     assert.deepEqual(rows.map((r) => [r.channel, r.status, r.waitingFor]), [['email', 'pending', 'mail-transport'], ['chat', 'pending', 'transport']]);
   });
 
+  it('is held to the overall delivery deadline like the built-in channels: one that never settles delays no other notice', async (t) => {
+    const aborted: string[] = [];
+    const delivered: Array<{ to: string; at: number }> = [];
+    const channel: NoticeChannel = {
+      name: 'chat',
+      recipients: (client) => client.contacts.map((contact) => ({ recipient: `chat:${contact.email}`, subscribed: contact.subscribed })),
+      deliver: ({ recipient, signal }) => (recipient.includes('stuck')
+        // Never settles: only the worker's deadline can free its slot.
+        ? new Promise<void>(() => { signal?.addEventListener('abort', () => aborted.push(recipient)); })
+        : Promise.resolve().then(() => { delivered.push({ to: recipient, at: Date.now() }); })),
+    };
+    const app = await createTestApp({ files: { '/n.json': noticeConfig() }, env: { ...env, VERSIONARY_DELIVERY_TIMEOUT_MS: '1000' }, noticeChannels: [channel] });
+    closers.push(() => app.close());
+    // The stuck client first, so its row is claimed first.
+    for (const [name, contact] of [['Stuck', 'stuck@acme.test'], ['Fine', 'fine@acme.test']] as const) {
+      const { key } = await createClientWithKey(app.app, { name, contacts: [contact], keyName: name });
+      await app.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
+    }
+    const started = Date.now();
+    const report = await Promise.race([
+      runNotices(app.app),
+      new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error('the pass waited on a channel that never settles')), 15_000).unref()),
+    ]);
+    const took = Date.now() - started;
+    t.diagnostic(`pass with a channel that never settles: ${took} ms (deadline 1000 ms); the other client's message after ${delivered[0] ? delivered[0].at - started : 'never'} ms`);
+    assert.deepEqual(delivered.map((d) => d.to), ['chat:fine@acme.test'], 'the other client got its message');
+    assert.ok(delivered[0]!.at - started < 900, 'without waiting for the stuck one');
+    assert.ok(took >= 900 && took < 5000, `the pass ends at the deadline: ${took} ms`);
+    assert.deepEqual(aborted, ['chat:stuck@acme.test'], 'the channel was told to stop');
+    const rows = json<{ data: Array<{ channel: string; recipient: string; status: string; lastError: string | null }> }>(await app.app.inject({ url: '/admin/v1/notices?status=retrying', headers: adminHeaders })).data.filter((r) => r.channel === 'chat');
+    assert.deepEqual(rows.map((r) => r.recipient), ['chat:stuck@acme.test']);
+    assert.match(rows[0]!.lastError ?? '', /chat delivery did not finish within 1000 ms/);
+    assert.ok(report.retrying >= 1);
+  });
+
   it('refuses a bad or repeated channel name at start', async () => {
     const bad = { name: 'Chat Ops', recipients: () => [] } satisfies NoticeChannel;
     const twice = { name: 'webhook', recipients: () => [] } satisfies NoticeChannel;

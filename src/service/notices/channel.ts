@@ -14,6 +14,8 @@ export interface NoticeDelivery {
   id: string;
   recipient: string;
   payload: NoticePayload;
+  /** Fires at the worker's overall deadline: stop then (the row is retried later). */
+  signal?: AbortSignal;
 }
 
 /**

@@ -83,7 +83,7 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
     notices: storage.notices, usage: storage.usage, clients: storage.clients, runtime, settings, clock, channels, log: app.log,
     payloads: createPayloadBuilder({ runtime, bundle: options.bundle, apiKeys: storage.apiKeys, publicUrl: settings.publicUrl, apiPrefix: options.apiPrefix }),
     brownouts: async () => { await cache.refresh(); return cache.all(); },
-    flushUsage: options.flushUsage, concurrency: config.ops.deliveryConcurrency,
+    flushUsage: options.flushUsage, concurrency: config.ops.deliveryConcurrency, deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
   });
   const refresher = setInterval(() => void cache.refresh().catch((error: unknown) => app.log.error({ err: error }, 'brownout refresh failed')), 5000);
   refresher.unref();

@@ -32,6 +32,12 @@ export interface NoticeWorkerOptions {
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** How many deliveries run at once; 8 by default. */
   concurrency?: number;
+  /**
+   * The overall deadline of one delivery, whatever its channel (10 000 ms by default): past it the
+   * row is retried later and its slot goes to the next notice. Channels get an `AbortSignal` that
+   * fires then; one that ignores it is simply no longer waited for.
+   */
+  deliveryTimeoutMs?: number;
   /** The wall clock for retry delays; tests pass the injected clock's. */
   random?: () => number;
 }
@@ -65,6 +71,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   // Only channels with a transport deliver; every channel plans (email waits for SMTP).
   const byName = new Map(options.channels.filter((c) => c.deliver).map((c) => [c.name, c]));
   const random = options.random ?? Math.random;
+  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
   let running: Promise<PassReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -93,8 +100,20 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
 
   const deliverOne = async (row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> => {
     const channel = byName.get(row.channel)!;
+    const abort = new AbortController();
+    let deadline: NodeJS.Timeout | undefined;
     try {
-      await channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload });
+      const timedOut = new Promise<never>((_resolve, reject) => {
+        deadline = setTimeout(() => {
+          const failure = new DeliveryFailure({ transient: true, reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms` });
+          abort.abort(failure);
+          reject(failure);
+        }, deliveryTimeoutMs);
+      });
+      const delivery = channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal: abort.signal });
+      // A channel that settles after its deadline has no one listening: keep that from being an unhandled rejection.
+      delivery.catch(() => undefined);
+      await Promise.race([delivery, timedOut]);
       await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
       return 'sent';
     } catch (error) {
@@ -110,6 +129,8 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
       const nextAttemptAt = at + Math.round(delay / 2 + random() * (delay / 2));
       await notices.complete({ id: row.id, owner, outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message } });
       return 'retrying';
+    } finally {
+      clearTimeout(deadline);
     }
   };
 
