@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
+import { serviceSettings } from '../../src/service/app/settings.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../notices/smtp-catcher.ts';
 import { gatewayAdminKey, startPythonUpstream, startTestGateway, type PythonUpstream, type TestGateway } from '../support/gateway.ts';
 
@@ -116,8 +119,18 @@ describe('versionary gateway --help', () => {
   it('documents every option of the gateway section and the environment', () => {
     const run = spawnSync(process.execPath, [new URL('../../bin/versionary.js', import.meta.url).pathname, 'gateway', '--help'], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    for (const word of ['prefix', 'vendor', 'title', 'versions', 'upstream', 'openapi', 'identify', 'apiKeys', 'header', 'jwt', 'clientHeader', 'timeoutMs', 'VERSIONARY_CONFIG', 'PORT', 'HOST', 'DATABASE_URL', 'VERSIONARY_REDIS_URL', 'VERSIONARY_ADMIN_KEY', 'VERSIONARY_SMTP_URL', 'VERSIONARY_MAIL_FROM']) {
+    for (const word of ['prefix', 'vendor', 'title', 'versions', 'upstream', 'openapi', 'identify', 'apiKeys', 'header', 'jwt', 'clientHeader', 'timeoutMs', 'PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL']) {
       assert.ok(run.stdout.includes(word), `--help mentions ${word}`);
+    }
+    // Every config-file key a feature owns, and every variable the server reads, as the code declares them.
+    for (const key of [...Object.values(serviceSettings).flatMap((s) => s.keys), 'bodyLimit']) assert.ok(run.stdout.includes(key), `--help mentions the config key ${key}`);
+    const source = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? source(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : []));
+    const root = new URL('../../src/', import.meta.url).pathname;
+    const read = new Set(['service', 'compose', 'storage'].flatMap((d) => source(join(root, d))).flatMap((text) => text.match(/VERSIONARY_[A-Z_]*[A-Z]/g) ?? []));
+    assert.ok(read.size > 20, `found the variables the server reads (${read.size})`);
+    for (const name of read) {
+      const short = name.replace(/^VERSIONARY_JWT_/, '_');
+      assert.ok(name === 'VERSIONARY_JWT' || run.stdout.includes(name) || (name.startsWith('VERSIONARY_JWT_') && run.stdout.includes(short)), `--help mentions ${name}`);
     }
   });
 });

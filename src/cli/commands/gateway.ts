@@ -35,14 +35,33 @@ Configured by the environment, as the reference service is:
                            clientHeader  the header that tells the upstream the client id
                                          (default "x-versionary-client")
                            timeoutMs     wait for an upstream's headers before a 504 (default 30000)
-                         and the service's keys: versions, endpointDeprecations, publicUrl,
-                         notices, webhooks, rateLimit, usage, timeouts, audience, removedStatus.
+                         and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
+                           versions, endpointDeprecations   the lifecycle of each version and endpoint
+                           headerStyle   "iso8601" (default) or "rfc": how Deprecation is written
+                           removedStatus 410 (default) or 404 for removed versions and brownouts
+                           audience      "public" (default, 180 days of notice) or "enterprise" (360)
+                           publicUrl     the gateway's public origin, for links in notices and docs
+                           notices, webhooks, usage, rateLimit, timeouts   as for the service
+                           bodyLimit     the largest request body in bytes (default 1048576)
   PORT, HOST             where to listen (default 3000 on 127.0.0.1)
   DATABASE_URL           sqlite:<file> (default sqlite:./data/versionary.db) or postgres://...
+  VERSIONARY_SQLITE_DRIVER   libsql or node:sqlite (default: node:sqlite where it loads quietly)
+  VERSIONARY_DB_POOL_MAX, VERSIONARY_DB_CONNECT_TIMEOUT_MS, VERSIONARY_DB_STATEMENT_TIMEOUT_MS,
+  VERSIONARY_DB_SCHEMA   PostgreSQL pool size, timeouts and schema
   VERSIONARY_REDIS_URL   share rate limits and the change feed between several gateways
+  VERSIONARY_REDIS_PREFIX, VERSIONARY_REDIS_TIMEOUT_MS   Redis key prefix and command timeout
+  VERSIONARY_RECONCILE_MS    how often each gateway re-reads the lifecycle (default 5000)
   VERSIONARY_ADMIN_KEY   an admin key for the management API (else one is created and printed once)
   VERSIONARY_SMTP_URL, VERSIONARY_MAIL_FROM   where notice emails go
-  VERSIONARY_JWT_SECRET, _PUBLIC_KEY, _JWKS, _ISSUER, _AUDIENCE   for identify: jwt
+  VERSIONARY_NOTICE_SECRET   signs unsubscribe links (else they last until restart)
+  VERSIONARY_PORTAL_SECRET   signs portal sessions (else they last until restart)
+  VERSIONARY_DELIVERY_TIMEOUT_MS, VERSIONARY_DELIVERY_CONCURRENCY   one notice delivery at most
+                         (default 10000 ms), and deliveries at once (default 8)
+  VERSIONARY_JWT_SECRET, _PUBLIC_KEY, _JWKS, _ISSUER, _AUDIENCE, _MAX_TOKEN_AGE, _CLOCK_SKEW
+                         for identify: jwt
+  VERSIONARY_METRICS_PORT    serve /metrics on this port too, without credentials
+  VERSIONARY_SHUTDOWN_DELAY_MS, VERSIONARY_SHUTDOWN_TIMEOUT_MS   keep accepting after SIGTERM
+                         (default 5000), then drain (default 25000)
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md).`,
