@@ -109,7 +109,8 @@ async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: str
   }
 }
 
-function isOtherSchemaDropped(error: unknown, schema: string): boolean {
+/** Whether a migration failed only because Kysely's scan met another schema dropped meanwhile (a retry passes). */
+export function isOtherSchemaDropped(error: unknown, schema: string): boolean {
   const { code, message } = error as { code?: string; message?: string };
   return code === '3F000' && typeof message === 'string' && !message.includes(`"${schema}"`);
 }
