@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import ts from 'typescript';
 import { entryPoints, renderApiReport } from '../../scripts/api-report.ts';
 import { repo } from './run.ts';
 
@@ -37,4 +38,24 @@ test('the compiled entry points (dist/, through the exports map) export what the
     const resolved = import.meta.resolve(entry.specifier);
     assert.match(resolved, /\/dist\/.*\.js$/, `${entry.specifier} resolves to compiled JavaScript, not ${resolved}`);
   }
+});
+
+test('every export has a JSDoc line; every function, class and constant (and all of versionary/loop) an @example', () => {
+  const config = ts.readConfigFile(join(repo, 'tsconfig.json'), ts.sys.readFile).config as { compilerOptions: unknown };
+  const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, repo);
+  const files = entryPoints.map((e) => join(repo, e.source));
+  const program = ts.createProgram(files, { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+  const missing: string[] = [];
+  for (const [i, entry] of entryPoints.entries()) {
+    for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(files[i]!)!)!)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const hasDoc = ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() !== '';
+      const hasExample = symbol.getJsDocTags(checker).some((t) => t.name === 'example');
+      const isValue = (symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class | ts.SymbolFlags.Variable)) !== 0;
+      if (!hasDoc) missing.push(`${entry.specifier}: ${exported.getName()} has no JSDoc`);
+      if (!hasExample && (isValue || entry.specifier === 'versionary/loop')) missing.push(`${entry.specifier}: ${exported.getName()} has no @example`);
+    }
+  }
+  assert.deepEqual(missing, []);
 });

@@ -13,6 +13,7 @@ export interface VersionDeclaration {
   changes?: VersionChange[];
 }
 
+/** What {@link defineVersions} takes: the head (the newest representation) and every version, oldest first. */
 export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition> {
   head: H;
   /** Oldest first. The last one is the head: handlers speak its representation. */
