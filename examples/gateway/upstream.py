@@ -92,9 +92,14 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             block = bytes(range(256)) * 4096
+            piece = 64 * 1024
             for _ in range(mib):
-                self.wfile.write(b"%x\r\n" % len(block) + block + b"\r\n")
-                big_sent += len(block)
+                # Written (and counted) in 64 KiB pieces, so the count follows the socket closely.
+                self.wfile.write(b"%x\r\n" % len(block))
+                for start in range(0, len(block), piece):
+                    self.wfile.write(block[start:start + piece])
+                    big_sent += piece
+                self.wfile.write(b"\r\n")
             self.wfile.write(b"0\r\n\r\n")
             return None
         return self.send_json(404, {"error": "not here", "path": url.path})

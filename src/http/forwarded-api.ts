@@ -105,10 +105,10 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
     return options.requestHeaders ? options.requestHeaders(out, req) : out;
   }) as unknown as FromOptions['rewriteRequestHeaders'];
   return (request, reply) => {
-    // reply-from decodes the whole target to look for `..` and throws on a stray `%`: the request's
-    // fault, so a 400 problem rather than an unhandled URIError.
+    // reply-from decodes the whole target as UTF-8 to look for `..`, and throws on a stray `%` or a
+    // Latin-1 escape such as `%E9`: a 400 problem rather than an unhandled URIError.
     if (request.url.includes('%') && !decodes(request.url)) {
-      return sendProblem(reply, new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request target has a malformed percent-encoding.' }));
+      return sendProblem(reply, new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request target is not valid percent-encoded UTF-8.' }));
     }
     return reply.from(request.url, {
       onError: onError as unknown as FromOptions['onError'],

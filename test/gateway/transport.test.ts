@@ -95,7 +95,9 @@ describe('gateway: transport', () => {
       assert.equal(digest.digest('hex'), expected.digest('hex'));
       // What the upstream wrote beyond what the reader took sits in the two sockets' kernel buffers and
       // the gateway's stream buffers; a gateway that buffered would have let all 50 MiB through.
-      assert.ok(aheadOfReader >= 0 && aheadOfReader < 16 * 1024 * 1024, `the upstream got ${Math.round(aheadOfReader / 1048576)} MiB ahead of the paused reader`);
+      // The count moves in 64 KiB writes, hence the small negative slack; 32 MiB leaves room for
+      // kernels that grow loopback buffers large, and is still far from the 49 MiB of a buffering proxy.
+      assert.ok(aheadOfReader > -65536 && aheadOfReader < 32 * 1024 * 1024, `the upstream got ${Math.round(aheadOfReader / 1048576)} MiB ahead of the paused reader`);
       // RSS is a loose ceiling only: the allocator keeps freed chunk buffers for a while (growth of
       // 7 to 33 MiB was seen with the upstream 7 to 9 MiB ahead), but a proxy that held the body would pass 50.
       assert.ok(peak - baseline < 48 * 1024 * 1024, `the gateway's memory grew by ${Math.round((peak - baseline) / 1048576)} MiB while the reader paused`);

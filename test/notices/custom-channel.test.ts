@@ -106,6 +106,20 @@ describe('a notice channel added by the app', () => {
     assert.ok(report.retrying >= 1);
   });
 
+  it('counts a delivery as sent when a plain-JS channel returns nothing', async () => {
+    const sent: string[] = [];
+    // Written without types, as a JavaScript app might: `deliver` returns undefined, not a promise.
+    const channel = { name: 'chat', recipients: (client: { contacts: Array<{ email: string; subscribed: boolean }> }) => client.contacts.map((c) => ({ recipient: `chat:${c.email}`, subscribed: c.subscribed })), deliver: ({ recipient }: { recipient: string }) => { sent.push(recipient); } } as unknown as NoticeChannel;
+    const t = await createTestApp({ files: { '/n.json': noticeConfig() }, env, noticeChannels: [channel] });
+    closers.push(() => t.close());
+    const { key } = await createClientWithKey(t.app, { name: 'Acme', contacts: ['dev@acme.test'], keyName: 'k' });
+    await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
+    await runNotices(t.app);
+    assert.deepEqual(sent, ['chat:dev@acme.test']);
+    const rows = json<Listed>(await t.app.inject({ url: '/admin/v1/notices', headers: adminHeaders })).data.filter((r) => r.channel === 'chat');
+    assert.deepEqual(rows.map((r) => r.status), ['sent']);
+  });
+
   it('refuses a bad or repeated channel name at start', async () => {
     const bad = { name: 'Chat Ops', recipients: () => [] } satisfies NoticeChannel;
     const twice = { name: 'webhook', recipients: () => [] } satisfies NoticeChannel;

@@ -42,14 +42,17 @@ Configured by the environment, as the reference service is:
                            audience      "public" (default, 180 days of notice) or "enterprise" (360)
                            publicUrl     the gateway's public origin, for links in notices and docs
                            notices, webhooks, usage, rateLimit, timeouts   as for the service
-                           bodyLimit     the largest request body in bytes (default 1048576)
+                           bodyLimit     the largest body the gateway reads itself, for the management API
+                                         and the portal (default 1048576); forwarded bodies stream to the
+                                         upstream unread, and the upstream sets their limit
   PORT, HOST             where to listen (default 3000 on 127.0.0.1)
   DATABASE_URL           sqlite:<file> (default sqlite:./data/versionary.db) or postgres://...
   VERSIONARY_SQLITE_DRIVER   libsql or node:sqlite (default: node:sqlite where it loads quietly)
   VERSIONARY_DB_POOL_MAX, VERSIONARY_DB_CONNECT_TIMEOUT_MS, VERSIONARY_DB_STATEMENT_TIMEOUT_MS,
   VERSIONARY_DB_SCHEMA   PostgreSQL pool size, timeouts and schema
   VERSIONARY_REDIS_URL   share rate limits and the change feed between several gateways
-  VERSIONARY_REDIS_PREFIX, VERSIONARY_REDIS_TIMEOUT_MS   Redis key prefix and command timeout
+  VERSIONARY_REDIS_PREFIX, VERSIONARY_REDIS_TIMEOUT_MS   Redis key prefix, and how long a rate-limit
+                         call to Redis may take before the limit is decided without it
   VERSIONARY_RECONCILE_MS    how often each gateway re-reads the lifecycle (default 5000)
   VERSIONARY_ADMIN_KEY   an admin key for the management API (else one is created and printed once)
   VERSIONARY_SMTP_URL, VERSIONARY_MAIL_FROM   where notice emails go
@@ -57,11 +60,12 @@ Configured by the environment, as the reference service is:
   VERSIONARY_PORTAL_SECRET   signs portal sessions (else they last until restart)
   VERSIONARY_DELIVERY_TIMEOUT_MS, VERSIONARY_DELIVERY_CONCURRENCY   one notice delivery at most
                          (default 10000 ms), and deliveries at once (default 8)
-  VERSIONARY_JWT_SECRET, _PUBLIC_KEY, _JWKS, _ISSUER, _AUDIENCE, _MAX_TOKEN_AGE, _CLOCK_SKEW
-                         for identify: jwt
+  VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY, VERSIONARY_JWT_JWKS, VERSIONARY_JWT_ISSUER,
+  VERSIONARY_JWT_AUDIENCE, VERSIONARY_JWT_MAX_TOKEN_AGE, VERSIONARY_JWT_CLOCK_SKEW   for identify: jwt
   VERSIONARY_METRICS_PORT    serve /metrics on this port too, without credentials
-  VERSIONARY_SHUTDOWN_DELAY_MS, VERSIONARY_SHUTDOWN_TIMEOUT_MS   keep accepting after SIGTERM
-                         (default 5000), then drain (default 25000)
+  VERSIONARY_SHUTDOWN_DELAY_MS, VERSIONARY_SHUTDOWN_TIMEOUT_MS   after SIGTERM, keep accepting for
+                         the delay (default 5000), and finish within the timeout, delay included
+                         (default 25000)
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md).`,

@@ -52,7 +52,8 @@ export interface NoticeWorker {
   channels(): NoticeChannelName[];
 }
 
-const leaseMs = 5 * 60_000;
+/** How long a claimed row is this worker's before another may take it (at least; see `leaseMs` below). */
+const minLeaseMs = 5 * 60_000;
 
 /**
  * The notices worker. Each instance claims outbox rows under a lease, so several instances on one
@@ -72,6 +73,10 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const byName = new Map(options.channels.filter((c) => c.deliver).map((c) => [c.name, c]));
   const random = options.random ?? Math.random;
   const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
+  const concurrency = Math.max(1, options.concurrency ?? 8);
+  // A claimed row waits behind at most `concurrency` deliveries, each bounded by the deadline: the
+  // lease outlasts that, so no other instance takes (and sends again) a row this one still holds.
+  const leaseMs = Math.max(minLeaseMs, 2 * (concurrency + 1) * deliveryTimeoutMs);
   let running: Promise<PassReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -110,10 +115,12 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
           reject(failure);
         }, deliveryTimeoutMs);
       });
-      const delivery = channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal: abort.signal });
+      // Through a promise whatever the channel returns (a plain-JS channel may return nothing).
+      const delivery = Promise.resolve().then(() => channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal: abort.signal }));
       // A channel that settles after its deadline has no one listening: keep that from being an unhandled rejection.
       delivery.catch(() => undefined);
       await Promise.race([delivery, timedOut]);
+      clearTimeout(deadline);
       await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
       return 'sent';
     } catch (error) {
@@ -142,7 +149,9 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     const queue: OutboxNotice[] = [];
     let exhausted = false;
     let claiming: Promise<void> | undefined;
-    const refill = () => claiming ??= notices.claim({ owner, now: clock.now(), leaseMs, limit: 100, channels }).then((rows) => {
+    // No more rows than slots at a time: a claimed row starts within one delivery's deadline, so a
+    // pass held up by stuck receivers never keeps rows waiting past their lease.
+    const refill = () => claiming ??= notices.claim({ owner, now: clock.now(), leaseMs, limit: concurrency, channels }).then((rows) => {
       queue.push(...rows);
       if (rows.length === 0) exhausted = true;
     }).finally(() => { claiming = undefined; });
@@ -150,7 +159,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
       while (queue.length === 0 && !exhausted) await refill();
       return queue.shift();
     };
-    await Promise.all(Array.from({ length: options.concurrency ?? 8 }, async () => {
+    await Promise.all(Array.from({ length: concurrency }, async () => {
       for (let row = await take(); row; row = await take()) report[await deliverOne(row)]++;
     }));
   };
