@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
-import { routeUrlOf } from './route-url.ts';
+import { routeUrlOf, versionedRoutePattern } from './route-url.ts';
 
 /**
  * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
@@ -41,7 +41,7 @@ export interface RemovedGateOptions {
  * ```
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  const versioned = new RegExp(`^${options.prefix}/(v[0-9]+)(/.*)?$`);
+  const versioned = versionedRoutePattern(options.prefix);
   // Parsed once per route pattern (the patterns are few and fixed), not per request.
   const routes = new Map<string, { version: string; path: string } | null>();
   const routeOf = (url: string) => {

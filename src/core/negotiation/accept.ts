@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../text/index.ts';
+
 /** What the `Accept` header says about the version and about JSON. */
 export interface AcceptInfo {
   /** Versions named in the header (by vendor type or `version` parameter), deduplicated. */
@@ -29,7 +31,7 @@ const jsonLike = /^(application\/(json|problem\+json|[a-z0-9.+-]*\+json|\*)|\*\/
 export function parseAccept(header: string | undefined, options: ParseAcceptOptions): AcceptInfo {
   const info: AcceptInfo = { versions: [], malformed: [], acceptsJson: header === undefined || header.trim() === '' };
   if (!header) return info;
-  const vendorType = new RegExp(`^application/vnd\\.${escape(options.vendor)}\\.(.*)\\+json$`);
+  const vendorType = new RegExp(`^application/vnd\\.${escapeRegExp(options.vendor)}\\.(.*)\\+json$`);
   for (const range of header.split(',').slice(0, 32)) {
     const [rawType = '', ...params] = range.split(';');
     const type = rawType.trim().toLowerCase();
@@ -62,8 +64,4 @@ function read(options: { raw: string; info: AcceptInfo; source: string }): void 
   const match = /^v?([1-9][0-9]{0,5})$/i.exec(options.raw);
   if (match) options.info.versions.push(Number(match[1]));
   else options.info.malformed.push(options.source);
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

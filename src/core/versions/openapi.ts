@@ -1,3 +1,4 @@
+import { escapeRegExp } from '../text/index.ts';
 import { problemSchema } from './problem-schema.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './define-versions.ts';
@@ -95,7 +96,7 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
 function withFieldNames(options: { op: OperationSpec; schema: JsonSchema; schemas: SchemaMap }): JsonSchema {
   const names = Object.keys((options.op.partial ? options.schemas[options.op.partial]?.properties : undefined) ?? {});
   if (names.length === 0) return options.schema;
-  const one = `\\s*(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*`;
+  const one = `\\s*(?:${names.map(escapeRegExp).join('|')})\\s*`;
   const description = `${String(options.schema.description ?? 'Comma-separated field names.')} Names in this version: ${names.map((n) => `\`${n}\``).join(', ')}.`;
   return { ...options.schema, pattern: `^${one}(?:,${one})*$`, description };
 }

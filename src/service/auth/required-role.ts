@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { escapeRegExp } from '../../core/text/index.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import type { Role } from './principal.ts';
 
@@ -15,7 +16,7 @@ import type { Role } from './principal.ts';
  * ```
  */
 export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
-  const versionedResource = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/v[0-9]+/(?!openapi\\.json$)`);
+  const versionedResource = new RegExp(`^${escapeRegExp(prefix)}/v[0-9]+/(?!openapi\\.json$)`);
   return (request) => {
     const route = routeUrlOf(request);
     if (route === undefined) return undefined;

@@ -5,7 +5,7 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import { routeUrlOf } from '../../http/route-url.ts';
+import { routeUrlOf, versionedRoutePattern } from '../../http/route-url.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
@@ -31,11 +31,6 @@ export async function createBrownoutCache(options: { configured: Brownout[]; loa
   };
 }
 
-/** A route pattern under the API prefix: its version, and the path after it. */
-function versionedRoutePattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(v[0-9]+)(/.*)$`);
-}
-
 /**
  * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
  * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
@@ -53,7 +48,7 @@ export function installBrownoutGuard(app: FastifyInstance, options: { cache: Bro
     if (options.cache.all().length === 0) return;
     const route = routeUrlOf(request);
     const match = route ? versionedRoute.exec(route) : null;
-    if (!match) return;
+    if (!match?.[2]) return;
     const version = match[1]!;
     const endpoint = `${request.method} ${match[2]!.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
     const principal = principalOf(request);

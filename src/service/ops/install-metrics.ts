@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { escapeRegExp } from '../../core/text/index.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 
@@ -27,8 +28,7 @@ const maxSeries = 4096;
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
-  const prefix = (options.prefix ?? '/api').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const versionOfRoute = new RegExp(`^${prefix}/(v[0-9]{1,4})(?:/|$)`);
+  const versionOfRoute = new RegExp(`^${escapeRegExp(options.prefix ?? '/api')}/(v[0-9]{1,4})(?:/|$)`);
   // Per request only a map lookup: the label set of each (method, route, version, status) and its
   // prom-client children are made once. The set is bounded: routes are templates, versions are
   // known names or `none`, and past `maxSeries` new series are still counted, just not cached.

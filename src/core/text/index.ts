@@ -1,0 +1,1 @@
+export { escapeRegExp } from './escape-reg-exp.ts';
