@@ -105,22 +105,12 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
 
   const deliverOne = async (row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> => {
     const channel = byName.get(row.channel)!;
-    const abort = new AbortController();
-    let deadline: NodeJS.Timeout | undefined;
     try {
-      const timedOut = new Promise<never>((_resolve, reject) => {
-        deadline = setTimeout(() => {
-          const failure = new DeliveryFailure({ transient: true, reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms` });
-          abort.abort(failure);
-          reject(failure);
-        }, deliveryTimeoutMs);
+      await withDeadline({
+        ms: deliveryTimeoutMs,
+        failure: () => new DeliveryFailure({ transient: true, reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms` }),
+        work: (signal) => channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal }),
       });
-      // Through a promise whatever the channel returns (a plain-JS channel may return nothing).
-      const delivery = Promise.resolve().then(() => channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal: abort.signal }));
-      // A channel that settles after its deadline has no one listening: keep that from being an unhandled rejection.
-      delivery.catch(() => undefined);
-      await Promise.race([delivery, timedOut]);
-      clearTimeout(deadline);
       await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
       return 'sent';
     } catch (error) {
@@ -136,8 +126,6 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
       const nextAttemptAt = at + Math.round(delay / 2 + random() * (delay / 2));
       await notices.complete({ id: row.id, owner, outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message } });
       return 'retrying';
-    } finally {
-      clearTimeout(deadline);
     }
   };
 
@@ -195,4 +183,29 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     channels: () => [...byName.keys()],
   };
   return worker;
+}
+
+/**
+ * Run `work`, and reject with `failure()` once `ms` have passed, aborting the signal it was given;
+ * the timer ends with the race, so it never fires on work that finished in time.
+ */
+async function withDeadline(options: { ms: number; failure: () => Error; work: (signal: AbortSignal) => unknown }): Promise<void> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const failure = options.failure();
+      abort.abort(failure);
+      reject(failure);
+    }, options.ms);
+  });
+  // Through a promise whatever the work returns (a plain-JS channel may return nothing).
+  const work = Promise.resolve().then(() => options.work(abort.signal));
+  // Work that settles after its deadline has no one listening: keep that from being an unhandled rejection.
+  work.catch(() => undefined);
+  try {
+    await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
