@@ -124,9 +124,10 @@ describe('versionary gateway --help', () => {
     }
     // Every config-file key a feature owns, and every variable the server reads, as the code declares them.
     for (const key of [...Object.values(serviceSettings).flatMap((s) => s.keys), 'bodyLimit']) assert.ok(run.stdout.includes(key), `--help mentions the config key ${key}`);
-    const source = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? source(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : []));
     const root = new URL('../../src/', import.meta.url).pathname;
-    const read = new Set(['service', 'compose', 'storage'].flatMap((d) => source(join(root, d))).flatMap((text) => text.match(/VERSIONARY_[A-Z_]*[A-Z]/g) ?? []));
+    const sources = ['service', 'compose', 'storage'].flatMap((dir) => readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts')).map((file) => readFileSync(join(root, dir, file), 'utf8')));
+    const read = new Set(sources.flatMap((text) => text.match(/VERSIONARY_[A-Z_]*[A-Z]/g) ?? []));
     assert.ok(read.size > 20, `found the variables the server reads (${read.size})`);
     for (const name of read) {
       // `VERSIONARY_JWT` alone is the prefix in a message, not a variable.
