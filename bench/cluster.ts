@@ -29,7 +29,12 @@ export async function benchCluster(): Promise<BenchReport> {
       for (const workers of [1, 2]) {
         const server = await spawnServer({
           kind: 'cluster',
-          env: { BENCH_DB: join(dir, `w${workers}-r${round}.db`), BENCH_WORKERS: String(workers), BENCH_SEED: '1000', BENCH_CONFIG: JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } }) },
+          env: {
+            BENCH_DB: join(dir, `w${workers}-r${round}.db`),
+            BENCH_WORKERS: String(workers),
+            BENCH_SEED: '1000',
+            BENCH_CONFIG: JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } }),
+          },
         });
         try {
           const headers = { authorization: `Bearer ${server.keys.bench}` };
@@ -54,16 +59,29 @@ export async function benchCluster(): Promise<BenchReport> {
       { processes: 1, 'req/s': Math.round(one), scaling: '1.00' },
       { processes: 2, 'req/s': Math.round(two), scaling: (two / one).toFixed(2) },
     ],
-    json: { cores: cpus().length, seconds, rounds, connections, runs, medians: { 1: Math.round(one), 2: Math.round(two) }, scaling: Math.round((two / one) * 100) / 100 },
+    json: {
+      cores: cpus().length,
+      seconds,
+      rounds,
+      connections,
+      runs,
+      medians: { 1: Math.round(one), 2: Math.round(two) },
+      scaling: Math.round((two / one) * 100) / 100,
+    },
   };
 }
 
 async function drive(url: string, headers: Record<string, string>, duration: number): Promise<number> {
   let n = 0;
   const result = await autocannon({
-    url, connections, pipelining: 1, duration, headers,
+    url,
+    connections,
+    pipelining: 1,
+    duration,
+    headers,
     requests: [{ setupRequest: (request) => ({ ...request, path: `/api/v2/users/${1 + ((n++ * 7919) % 1000)}` }) }],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`cluster bench: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`cluster bench: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.total / (result.duration || duration);
 }

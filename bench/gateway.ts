@@ -15,21 +15,40 @@ const root = new URL('..', import.meta.url).pathname;
 const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100;
 
 /** A process under test: where it answers, and its CPU time so far. */
-interface Proc { url: string; pid: number; child: ChildProcess; cpuMicros(): number }
+interface Proc {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  cpuMicros(): number;
+}
 
 const cpuOf = (pid: number) => () => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / ticks) * 1e6;
 };
 
-async function start(command: string[], options: { port: number; env?: Record<string, string>; ready: string }): Promise<Proc> {
+async function start(
+  command: string[],
+  options: { port: number; env?: Record<string, string>; ready: string },
+): Promise<Proc> {
   // Every server on core 0; this process, the load generator, is on core 1.
-  const child = spawn('taskset', ['-c', '0', ...command], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('taskset', ['-c', '0', ...command], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += String(d); });
+  child.stderr!.on('data', (d) => {
+    stderr += String(d);
+  });
   const url = `http://127.0.0.1:${options.port}`;
   for (let i = 0; i < 300 && child.exitCode === null; i++) {
-    if (await fetch(url + options.ready).then((r) => r.status < 500, () => false)) return { url, pid: child.pid!, child, cpuMicros: cpuOf(child.pid!) };
+    if (
+      await fetch(url + options.ready).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return { url, pid: child.pid!, child, cpuMicros: cpuOf(child.pid!) };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -37,7 +56,12 @@ async function start(command: string[], options: { port: number; env?: Record<st
 }
 
 const user = (n: number) => 1 + (n % 1000);
-const caseOf = (id: string, label: string, version: string): HttpCase => ({ id, label, expect: 200, request: (n) => ({ method: 'GET', path: `/api/${version}/users/${user(n)}` }) });
+const caseOf = (id: string, label: string, version: string): HttpCase => ({
+  id,
+  label,
+  expect: 200,
+  request: (n) => ({ method: 'GET', path: `/api/${version}/users/${user(n)}` }),
+});
 const cases = {
   u: caseOf('u', '(u) direct to the upstream (node:http)', 'v2'),
   n: caseOf('n', '(n) nginx proxy_pass', 'v2'),
@@ -59,26 +83,44 @@ const cases = {
  */
 export async function benchGateway(): Promise<BenchReport> {
   spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
-  if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('the gateway bench runs the built CLI: run `npm run build` first');
+  if (!existsSync(join(root, 'dist/cli/main.js')))
+    throw new Error('the gateway bench runs the built CLI: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'versionary-bench-gateway-'));
   const procs: Proc[] = [];
   try {
     const upPort = await freePort();
-    const upstream = await start([process.execPath, join(root, 'bench/servers/fast-upstream.mjs'), String(upPort)], { port: upPort, ready: '/api/v2/users/1' });
+    const upstream = await start([process.execPath, join(root, 'bench/servers/fast-upstream.mjs'), String(upPort)], {
+      port: upPort,
+      ready: '/api/v2/users/1',
+    });
     procs.push(upstream);
     const nginx = existsSync(nginxBin) ? await startNginx({ dir, upstream: upstream.url }) : undefined;
     if (nginx) procs.push(nginx);
     const floorPort = await freePort();
-    const floor = await start([process.execPath, join(root, 'bench/servers/bare-proxy.mjs'), String(floorPort), upstream.url], { port: floorPort, ready: '/api/v2/users/1' });
+    const floor = await start(
+      [process.execPath, join(root, 'bench/servers/bare-proxy.mjs'), String(floorPort), upstream.url],
+      { port: floorPort, ready: '/api/v2/users/1' },
+    );
     procs.push(floor);
     const gateway = await startGateway({ dir, upstream: upstream.url });
     procs.push(gateway);
     const auth = { authorization: `Bearer ${adminKey}` };
     const deprecated = await fetch(`${gateway.url}/api/v1/users/1`, { headers: auth });
-    if (deprecated.status !== 200 || !deprecated.headers.get('deprecation')) throw new Error(`the gateway's v1 answered ${deprecated.status} without Deprecation`);
+    if (deprecated.status !== 200 || !deprecated.headers.get('deprecation'))
+      throw new Error(`the gateway's v1 answered ${deprecated.status} without Deprecation`);
     const runs: Record<string, Measured[]> = {};
     const upstreamCpus: Record<string, number[]> = {};
-    const run = async ({ id, target, headers, note }: { id: keyof typeof cases; target: Proc; headers: Record<string, string>; note: string }) => {
+    const run = async ({
+      id,
+      target,
+      headers,
+      note,
+    }: {
+      id: keyof typeof cases;
+      target: Proc;
+      headers: Record<string, string>;
+      note: string;
+    }) => {
       await drive({ server: target, spec: cases[id], auth: headers, duration: warmup });
       const before = { proxy: target.cpuMicros(), upstream: upstream.cpuMicros() };
       const m = await drive({ server: target, spec: cases[id], auth: headers, duration: seconds });
@@ -86,9 +128,13 @@ export async function benchGateway(): Promise<BenchReport> {
       const upstreamCpu = (upstream.cpuMicros() - before.upstream) / Math.max(1, m.requests);
       (runs[id] ??= []).push({ ...m, cpuPerRequest: cpu });
       upstreamCpus[id] = [...(upstreamCpus[id] ?? []), target === upstream ? 0 : upstreamCpu];
-      log(`  ${cases[id].label} [${note}]: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(cpu)} µs/req${target === upstream ? '' : ` (+ upstream ${Math.round(upstreamCpu)})`}${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`);
+      log(
+        `  ${cases[id].label} [${note}]: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(cpu)} µs/req${target === upstream ? '' : ` (+ upstream ${Math.round(upstreamCpu)})`}${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`,
+      );
     };
-    log(`gateway: ${seconds} s per case after ${warmup} s warm-up, 50 connections, ${rounds} interleaved rounds; servers on core 0, load on core 1`);
+    log(
+      `gateway: ${seconds} s per case after ${warmup} s warm-up, 50 connections, ${rounds} interleaved rounds; servers on core 0, load on core 1`,
+    );
     for (let round = 1; round <= rounds; round++) {
       const note = `round ${round}`;
       await run({ id: 'u', target: upstream, headers: {}, note });
@@ -111,42 +157,85 @@ async function startNginx(options: { dir: string; upstream: string }): Promise<P
   const port = await freePort();
   const conf = join(options.dir, 'nginx.conf');
   const temp = (name: string) => `${name}_temp_path ${join(options.dir, name)};`;
-  writeFileSync(conf, `daemon off; master_process off; worker_processes 1; pid ${join(options.dir, 'nginx.pid')}; error_log ${join(options.dir, 'nginx-error.log')} warn;
+  writeFileSync(
+    conf,
+    `daemon off; master_process off; worker_processes 1; pid ${join(options.dir, 'nginx.pid')}; error_log ${join(options.dir, 'nginx-error.log')} warn;
 events { worker_connections 1024; }
 http {
   access_log off; ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}
   upstream api { server ${options.upstream.replace('http://', '')}; keepalive 64; }
   server { listen 127.0.0.1:${port}; location / { proxy_pass http://api; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; } }
 }
-`);
+`,
+  );
   return start([nginxBin, '-c', conf, '-p', options.dir], { port, ready: '/api/v2/users/1' });
 }
 
 async function startGateway(options: { dir: string; upstream: string }): Promise<Proc> {
   const doc = (version: string) => ({
-    openapi: '3.1.0', info: { title: 'Bench users', version },
-    paths: { [`/api/${version}/users/{id}`]: { get: { operationId: 'getUser', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 200: { description: 'A user', content: { 'application/json': { schema: { type: 'object' } } } } } } } },
+    openapi: '3.1.0',
+    info: { title: 'Bench users', version },
+    paths: {
+      [`/api/${version}/users/{id}`]: {
+        get: {
+          operationId: 'getUser',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'A user', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
   });
   for (const v of ['v1', 'v2']) writeFileSync(join(options.dir, `openapi-${v}.json`), JSON.stringify(doc(v)));
-  writeFileSync(join(options.dir, 'gateway.json'), JSON.stringify({
-    gateway: { vendor: 'bench', versions: { v1: { upstream: options.upstream, openapi: './openapi-v1.json' }, v2: { upstream: options.upstream, openapi: './openapi-v2.json' } } },
-    versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z', replacement: 'v2' } },
-    rateLimit: { max: 100_000_000, windowSeconds: 60 },
-  }));
+  writeFileSync(
+    join(options.dir, 'gateway.json'),
+    JSON.stringify({
+      gateway: {
+        vendor: 'bench',
+        versions: {
+          v1: { upstream: options.upstream, openapi: './openapi-v1.json' },
+          v2: { upstream: options.upstream, openapi: './openapi-v2.json' },
+        },
+      },
+      versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z', replacement: 'v2' } },
+      rateLimit: { max: 100_000_000, windowSeconds: 60 },
+    }),
+  );
   const port = await freePort();
   return start([process.execPath, join(root, 'bin/versionary.js'), 'gateway'], {
-    port, ready: '/readyz',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(options.dir, 'gateway.db')}`, VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: join(options.dir, 'gateway.json'), LOG_LEVEL: 'warn', VERSIONARY_SHUTDOWN_DELAY_MS: '0' },
+    port,
+    ready: '/readyz',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(options.dir, 'gateway.db')}`,
+      VERSIONARY_ADMIN_KEY: adminKey,
+      VERSIONARY_CONFIG: join(options.dir, 'gateway.json'),
+      LOG_LEVEL: 'warn',
+      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+    },
   });
 }
 
-function report(options: { runs: Record<string, Measured[]>; upstreamCpus: Record<string, number[]>; nginx: boolean }): BenchReport {
-  const r = Object.fromEntries(Object.entries(options.runs).map(([id, list]) => [id, median(list)])) as Record<string, Measured>;
+function report(options: {
+  runs: Record<string, Measured[]>;
+  upstreamCpus: Record<string, number[]>;
+  nginx: boolean;
+}): BenchReport {
+  const r = Object.fromEntries(Object.entries(options.runs).map(([id, list]) => [id, median(list)])) as Record<
+    string,
+    Measured
+  >;
   const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const mid = (list: number[] = []) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] ?? 0;
   const ratio = (x: string, y: string) => (r[x] && r[y] ? r[x].rps / r[y].rps : Number.NaN);
   const targets = [
-    { target: '(g) ≥ 0.5 × (n) nginx', value: options.nginx ? round(ratio('g', 'n')) : 'nginx missing', met: ratio('g', 'n') >= 0.5 },
+    {
+      target: '(g) ≥ 0.5 × (n) nginx',
+      value: options.nginx ? round(ratio('g', 'n')) : 'nginx missing',
+      met: ratio('g', 'n') >= 0.5,
+    },
     { target: '(gd) ≥ 0.9 × (g)', value: round(ratio('gd', 'g')), met: ratio('gd', 'g') >= 0.9 },
     { target: '(g) p99 < 10 ms at 50 connections', value: `${round(r.g!.p99)} ms`, met: r.g!.p99 < 10 },
     { target: '(gd) p99 < 10 ms at 50 connections', value: `${round(r.gd!.p99)} ms`, met: r.gd!.p99 < 10 },
@@ -154,15 +243,37 @@ function report(options: { runs: Record<string, Measured[]>; upstreamCpus: Recor
   log('\ngateway targets');
   for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
   const rows = Object.entries(r).map(([id, m]) => ({
-    case: cases[id as keyof typeof cases].label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99),
-    'vs (n)': options.nginx ? round(m.rps / r.n!.rps) : '', 'vs (u)': round(m.rps / r.u!.rps),
-    'proxy CPU µs/req': id === 'u' ? '' : Math.round(m.cpuPerRequest), 'upstream CPU µs/req': Math.round(id === 'u' ? m.cpuPerRequest : mid(options.upstreamCpus[id])),
+    case: cases[id as keyof typeof cases].label,
+    'req/s': Math.round(m.rps),
+    'p50 ms': round(m.p50),
+    'p99 ms': round(m.p99),
+    'vs (n)': options.nginx ? round(m.rps / r.n!.rps) : '',
+    'vs (u)': round(m.rps / r.u!.rps),
+    'proxy CPU µs/req': id === 'u' ? '' : Math.round(m.cpuPerRequest),
+    'upstream CPU µs/req': Math.round(id === 'u' ? m.cpuPerRequest : mid(options.upstreamCpus[id])),
     'bad responses': m.unexpected + m.errors,
   }));
   return {
     title: `gateway: medians of ${rounds} interleaved rounds, ${seconds} s per case after ${warmup} s warm-up, 50 connections (${cpus()[0]?.model ?? 'unknown CPU'}; servers on core 0, load on core 1; Node ${process.version})`,
     rows,
-    json: { seconds, rounds, connections: 50, cases: Object.fromEntries(Object.entries(r).map(([id, m]) => [id, { rps: Math.round(m.rps), p50Ms: round(m.p50), p99Ms: round(m.p99), cpuMicrosPerRequest: Math.round(m.cpuPerRequest), upstreamCpuMicrosPerRequest: Math.round(mid(options.upstreamCpus[id])) }])), targets },
+    json: {
+      seconds,
+      rounds,
+      connections: 50,
+      cases: Object.fromEntries(
+        Object.entries(r).map(([id, m]) => [
+          id,
+          {
+            rps: Math.round(m.rps),
+            p50Ms: round(m.p50),
+            p99Ms: round(m.p99),
+            cpuMicrosPerRequest: Math.round(m.cpuPerRequest),
+            upstreamCpuMicrosPerRequest: Math.round(mid(options.upstreamCpus[id])),
+          },
+        ]),
+      ),
+      targets,
+    },
   };
 }
 

@@ -29,17 +29,63 @@ export interface HttpCase {
 const userId = (n: number) => 1 + ((n * 7919) % seeded);
 type CaseId = 'a' | 'a2v2' | 'a2v1' | 'p' | 'pd' | 'b' | 'c' | 'd' | 'e';
 const cases: Record<CaseId, HttpCase> = {
-  a: { id: 'a', label: '(a) bare Fastify: GET user from memory', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
-  a2v2: { id: 'a2v2', label: '(a2) plugin, in-memory handler: GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
-  a2v1: { id: 'a2v1', label: '(a2) plugin, in-memory handler: GET /api/v1/users/{id} (deprecated)', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }) },
-  p: { id: 'p', label: '(p) the same route by hand: GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
-  pd: { id: 'pd', label: '(p) list by hand: GET /api/v2/users?limit=20&fields=id,name', expect: 200, request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }) },
-  b: { id: 'b', label: '(b) GET /api/v2/users/{id}', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }) },
-  c: { id: 'c', label: '(c) GET /api/v1/users/{id} (deprecated)', expect: 200, request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }) },
-  d: { id: 'd', label: '(d) GET /api/v2/users?limit=20&fields=id,name', expect: 200, request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }) },
+  a: {
+    id: 'a',
+    label: '(a) bare Fastify: GET user from memory',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }),
+  },
+  a2v2: {
+    id: 'a2v2',
+    label: '(a2) plugin, in-memory handler: GET /api/v2/users/{id}',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }),
+  },
+  a2v1: {
+    id: 'a2v1',
+    label: '(a2) plugin, in-memory handler: GET /api/v1/users/{id} (deprecated)',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }),
+  },
+  p: {
+    id: 'p',
+    label: '(p) the same route by hand: GET /api/v2/users/{id}',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }),
+  },
+  pd: {
+    id: 'pd',
+    label: '(p) list by hand: GET /api/v2/users?limit=20&fields=id,name',
+    expect: 200,
+    request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }),
+  },
+  b: {
+    id: 'b',
+    label: '(b) GET /api/v2/users/{id}',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }),
+  },
+  c: {
+    id: 'c',
+    label: '(c) GET /api/v1/users/{id} (deprecated)',
+    expect: 200,
+    request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }),
+  },
+  d: {
+    id: 'd',
+    label: '(d) GET /api/v2/users?limit=20&fields=id,name',
+    expect: 200,
+    request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }),
+  },
   e: {
-    id: 'e', label: '(e) POST /api/v2/users', expect: 201,
-    request: (n) => ({ method: 'POST', path: '/api/v2/users', body: JSON.stringify({ name: `bench ${process.pid} ${n}`, email: `bench${n}@example.com` }) }),
+    id: 'e',
+    label: '(e) POST /api/v2/users',
+    expect: 201,
+    request: (n) => ({
+      method: 'POST',
+      path: '/api/v2/users',
+      body: JSON.stringify({ name: `bench ${process.pid} ${n}`, email: `bench${n}@example.com` }),
+    }),
   },
 };
 
@@ -69,21 +115,36 @@ export interface Measured {
  * ```
  */
 export async function benchHttp(): Promise<BenchReport> {
-  log(`http: ${seconds} s per case after ${warmupSeconds} s of warm-up, ${connections} connections, pipelining 1, ${rounds} interleaved rounds`);
+  log(
+    `http: ${seconds} s per case after ${warmupSeconds} s of warm-up, ${connections} connections, pipelining 1, ${rounds} interleaved rounds`,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'versionary-bench-'));
   const serviceEnv = (name: string, usage: 'on' | 'off', extra: Record<string, string> = {}) => ({
-    BENCH_DB: join(dir, `${name}.db`), BENCH_SEED: String(seeded), BENCH_CONFIG: serviceConfig,
-    BENCH_KEYS: JSON.stringify([{ name: 'bench', roles: ['read', 'write'] }]), BENCH_RECORD_USAGE: usage, ...extra,
+    BENCH_DB: join(dir, `${name}.db`),
+    BENCH_SEED: String(seeded),
+    BENCH_CONFIG: serviceConfig,
+    BENCH_KEYS: JSON.stringify([{ name: 'bench', roles: ['read', 'write'] }]),
+    BENCH_RECORD_USAGE: usage,
+    ...extra,
   });
   const redisUrl = process.env.VERSIONARY_REDIS_URL;
   // Every server is up for the whole run (an idle one costs nothing), so rounds can interleave them.
   const bare = await spawnServer({ kind: 'bare', env: { BENCH_SEED: String(seeded) } });
   const plugin = await spawnServer({ kind: 'plugin', env: { BENCH_SEED: String(seeded) } });
-  const byHand = await spawnServer({ kind: 'by-hand', env: { BENCH_SEED: String(seeded), BENCH_DB: join(dir, 'by-hand.db') } });
+  const byHand = await spawnServer({
+    kind: 'by-hand',
+    env: { BENCH_SEED: String(seeded), BENCH_DB: join(dir, 'by-hand.db') },
+  });
   const on = await spawnServer({ kind: 'service', env: serviceEnv('on', 'on'), ...(profileDir ? { profileDir } : {}) });
   const off = await spawnServer({ kind: 'service', env: serviceEnv('off', 'off') });
-  const logged = await spawnServer({ kind: 'service', env: serviceEnv('logged', 'on', { BENCH_LOG_LEVEL: 'info' }), discardStdout: true });
-  const redis = redisUrl ? await spawnServer({ kind: 'service', env: serviceEnv('redis', 'on', { BENCH_REDIS_URL: redisUrl }) }) : undefined;
+  const logged = await spawnServer({
+    kind: 'service',
+    env: serviceEnv('logged', 'on', { BENCH_LOG_LEVEL: 'info' }),
+    discardStdout: true,
+  });
+  const redis = redisUrl
+    ? await spawnServer({ kind: 'service', env: serviceEnv('redis', 'on', { BENCH_REDIS_URL: redisUrl }) })
+    : undefined;
   const runs: Record<string, Measured[]> = {};
   const usageRuns: { on: Measured[]; off: Measured[] } = { on: [], off: [] };
   const push = (id: string, m: Measured) => (runs[id] ??= []).push(m);
@@ -123,8 +184,13 @@ async function runCase(server: BenchServer, spec: HttpCase, note?: string): Prom
   await drive({ server, spec, auth, duration: warmupSeconds });
   const cpuBefore = await server.cpuMicros();
   const driven = await drive({ server, spec, auth, duration: seconds });
-  const measured = { ...driven, cpuPerRequest: (await server.cpuMicros() - cpuBefore) / Math.max(1, driven.requests) };
-  log(`  ${spec.label}${note ? ` [${note}]` : ''}: ${Math.round(measured.rps)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms, server CPU ${Math.round(measured.cpuPerRequest)} µs/request${measured.unexpected || measured.errors ? `, ${measured.unexpected} unexpected statuses, ${measured.errors} errors` : ''}`);
+  const measured = {
+    ...driven,
+    cpuPerRequest: ((await server.cpuMicros()) - cpuBefore) / Math.max(1, driven.requests),
+  };
+  log(
+    `  ${spec.label}${note ? ` [${note}]` : ''}: ${Math.round(measured.rps)} req/s, p50 ${measured.p50.toFixed(2)} ms, p99 ${measured.p99.toFixed(2)} ms, server CPU ${Math.round(measured.cpuPerRequest)} µs/request${measured.unexpected || measured.errors ? `, ${measured.unexpected} unexpected statuses, ${measured.errors} errors` : ''}`,
+  );
   return measured;
 }
 
@@ -136,17 +202,28 @@ async function runCase(server: BenchServer, spec: HttpCase, note?: string): Prom
  * const m = await drive({ server: { url }, spec, auth: {}, duration: 5 });
  * ```
  */
-export async function drive(options: { server: Pick<BenchServer, 'url'>; spec: HttpCase; auth: Record<string, string>; duration: number }): Promise<Omit<Measured, 'cpuPerRequest'>> {
+export async function drive(options: {
+  server: Pick<BenchServer, 'url'>;
+  spec: HttpCase;
+  auth: Record<string, string>;
+  duration: number;
+}): Promise<Omit<Measured, 'cpuPerRequest'>> {
   const { server, spec, auth, duration } = options;
   let n = 0;
   const latencies: number[] = [];
   let unexpected = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: server.url, connections, pipelining: 1, duration,
-      headers: { ...auth, 'content-type': 'application/json' },
-      requests: [{ setupRequest: (request) => ({ ...request, ...spec.request(n++) }) }],
-    }, (error: unknown, done) => (error ? reject(error as Error) : resolve(done)));
+    const instance = autocannon(
+      {
+        url: server.url,
+        connections,
+        pipelining: 1,
+        duration,
+        headers: { ...auth, 'content-type': 'application/json' },
+        requests: [{ setupRequest: (request) => ({ ...request, ...spec.request(n++) }) }],
+      },
+      (error: unknown, done) => (error ? reject(error as Error) : resolve(done)),
+    );
     // autocannon's listener signature: (client, status, bytes, milliseconds).
     instance.on('response', (...[, status, , ms]: [unknown, number, number, number]) => {
       latencies.push(ms);
@@ -155,7 +232,14 @@ export async function drive(options: { server: Pick<BenchServer, 'url'>; spec: H
   });
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return { rps: latencies.length / result.duration, p50: at(0.5), p99: at(0.99), requests: latencies.length, unexpected, errors: result.errors };
+  return {
+    rps: latencies.length / result.duration,
+    p50: at(0.5),
+    p99: at(0.99),
+    requests: latencies.length,
+    unexpected,
+    errors: result.errors,
+  };
 }
 
 /** The service answers each case as the benchmark assumes, before anything is timed. */
@@ -165,7 +249,8 @@ async function preflight(server: BenchServer): Promise<void> {
     if (spec.id === 'a' || spec.id.startsWith('a2') || spec.id.startsWith('p')) continue;
     const { method, path, body } = spec.request(0);
     const res = await fetch(server.url + path, { method, headers, ...(body ? { body } : {}) });
-    if (res.status !== spec.expect) throw new Error(`${method} ${path}: expected ${spec.expect}, got ${res.status}: ${await res.text()}`);
+    if (res.status !== spec.expect)
+      throw new Error(`${method} ${path}: expected ${spec.expect}, got ${res.status}: ${await res.text()}`);
     if (spec.id === 'c' && !res.headers.get('deprecation')) throw new Error('v1 answered without a Deprecation header');
     await res.arrayBuffer();
   }
@@ -176,7 +261,8 @@ async function preflightPlugin(server: BenchServer): Promise<void> {
   for (const spec of [cases.a2v2, cases.a2v1]) {
     const res = await fetch(server.url + spec.request(0).path);
     if (res.status !== 200) throw new Error(`${spec.label}: expected 200, got ${res.status}: ${await res.text()}`);
-    if (spec.id === 'a2v1' && !res.headers.get('deprecation')) throw new Error('(a2) v1 answered without a Deprecation header');
+    if (spec.id === 'a2v1' && !res.headers.get('deprecation'))
+      throw new Error('(a2) v1 answered without a Deprecation header');
     await res.arrayBuffer();
   }
 }
@@ -184,7 +270,9 @@ async function preflightPlugin(server: BenchServer): Promise<void> {
 /** The peer answers both its routes with a key, and refuses a request without one. */
 async function preflightByHand(server: BenchServer): Promise<void> {
   for (const spec of [cases.p, cases.pd]) {
-    const res = await fetch(server.url + spec.request(0).path, { headers: { authorization: `Bearer ${server.keys.bench}` } });
+    const res = await fetch(server.url + spec.request(0).path, {
+      headers: { authorization: `Bearer ${server.keys.bench}` },
+    });
     if (res.status !== 200) throw new Error(`${spec.label}: expected 200, got ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   }
@@ -193,14 +281,21 @@ async function preflightByHand(server: BenchServer): Promise<void> {
   await refused.arrayBuffer();
 }
 
-function report(options: { results: Record<string, Measured>; usageRuns: { on: Measured[]; off: Measured[] } }): BenchReport {
+function report(options: {
+  results: Record<string, Measured>;
+  usageRuns: { on: Measured[]; off: Measured[] };
+}): BenchReport {
   const { results, usageRuns } = options;
   const r = (id: string) => results[id]!;
   const ceiling = r('a').rps;
   const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const usageCost = 1 - median(usageRuns.on).rps / median(usageRuns.off).rps;
   const ratio = (x: string, y: string) => r(x).rps / r(y).rps;
-  const atLeast = ([target, x, y, min]: [string, string, string, number]) => ({ target, value: round(ratio(x, y)), met: ratio(x, y) >= min });
+  const atLeast = ([target, x, y, min]: [string, string, string, number]) => ({
+    target,
+    value: round(ratio(x, y)),
+    met: ratio(x, y) >= min,
+  });
   const targets = [
     atLeast(['(a2) v2 ≥ 0.9 × (a)', 'a2v2', 'a', 0.9]),
     atLeast(['(a2) v1 ≥ 0.9 × (a2) v2', 'a2v1', 'a2v2', 0.9]),
@@ -221,22 +316,54 @@ function report(options: { results: Record<string, Measured>; usageRuns: { on: M
   const base: Record<string, string> = { a2v1: 'a2v2', c: 'b', bRedis: 'b', bLog: 'b' };
   // Beside the ratio, each service case over what a team would write by hand instead.
   const peer: Record<string, string> = { b: 'p', c: 'p', bRedis: 'p', bLog: 'p', d: 'pd' };
-  const labels: Record<string, string> = { ...Object.fromEntries(Object.entries(cases).map(([id, c]) => [id, c.label])), bRedis: '(b) with the rate limit in Redis', bLog: '(b) with the request log on (pino, info, to /dev/null)' };
+  const labels: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(cases).map(([id, c]) => [id, c.label])),
+    bRedis: '(b) with the rate limit in Redis',
+    bLog: '(b) with the request log on (pino, info, to /dev/null)',
+  };
   const row = (id: string, label: string, m: Measured) => ({
-    case: label, 'req/s': Math.round(m.rps), 'p50 ms': round(m.p50), 'p99 ms': round(m.p99),
-    'vs (a)': round(m.rps / ceiling), 'vs (p)': peer[id] ? round(m.rps / r(peer[id]).rps) : '', ratio: `${round(m.rps / r(base[id] ?? 'a').rps)} of ${base[id] ?? 'a'}`,
-    'server CPU µs/req': Math.round(m.cpuPerRequest), 'bad responses': m.unexpected + m.errors,
+    case: label,
+    'req/s': Math.round(m.rps),
+    'p50 ms': round(m.p50),
+    'p99 ms': round(m.p99),
+    'vs (a)': round(m.rps / ceiling),
+    'vs (p)': peer[id] ? round(m.rps / r(peer[id]).rps) : '',
+    ratio: `${round(m.rps / r(base[id] ?? 'a').rps)} of ${base[id] ?? 'a'}`,
+    'server CPU µs/req': Math.round(m.cpuPerRequest),
+    'bad responses': m.unexpected + m.errors,
   });
   const rows = Object.entries(results).map(([id, m]) => row(id, labels[id] ?? id, m));
   rows.push(row('c', '(c) usage recording off', median(usageRuns.off)));
-  const toJson = (m: Measured, id?: string) => ({ rps: round(m.rps, 0), p50Ms: round(m.p50), p99Ms: round(m.p99), ratioToA: round(m.rps / ceiling, 3), ...(id && peer[id] ? { ratioToPeer: round(m.rps / r(peer[id]).rps, 3), peer: peer[id] } : {}), serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest), requests: m.requests, unexpectedStatuses: m.unexpected, errors: m.errors });
+  const toJson = (m: Measured, id?: string) => ({
+    rps: round(m.rps, 0),
+    p50Ms: round(m.p50),
+    p99Ms: round(m.p99),
+    ratioToA: round(m.rps / ceiling, 3),
+    ...(id && peer[id] ? { ratioToPeer: round(m.rps / r(peer[id]).rps, 3), peer: peer[id] } : {}),
+    serverCpuMicrosPerRequest: Math.round(m.cpuPerRequest),
+    requests: m.requests,
+    unexpectedStatuses: m.unexpected,
+    errors: m.errors,
+  });
   return {
     title: `http: medians of ${rounds} interleaved rounds, ${seconds} s per case after ${warmupSeconds} s warm-up, ${connections} connections, pipelining 1 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator, Node ${process.version}, SQLite driver ${defaultSqliteDriver()})`,
     rows,
     json: {
-      cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, seconds, warmupSeconds, connections, pipelining: 1, rounds,
-      cases: Object.fromEntries(Object.entries(results).map(([id, m]) => [id, { label: labels[id] ?? id, ...toJson(m, id) }])),
-      usageRecording: { onRuns: usageRuns.on.map((m) => toJson(m)), offRuns: usageRuns.off.map((m) => toJson(m)), costPercent: round(usageCost * 100, 1) },
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      seconds,
+      warmupSeconds,
+      connections,
+      pipelining: 1,
+      rounds,
+      cases: Object.fromEntries(
+        Object.entries(results).map(([id, m]) => [id, { label: labels[id] ?? id, ...toJson(m, id) }]),
+      ),
+      usageRecording: {
+        onRuns: usageRuns.on.map((m) => toJson(m)),
+        offRuns: usageRuns.off.map((m) => toJson(m)),
+        costPercent: round(usageCost * 100, 1),
+      },
       targets,
     },
   };

@@ -40,7 +40,9 @@ interface Measured {
  * ```
  */
 export async function benchResponses(): Promise<BenchReport> {
-  log(`responses: ${seconds} s per case after ${warmupSeconds} s of warm-up, ${connections} connections, ${rounds} interleaved rounds`);
+  log(
+    `responses: ${seconds} s per case after ${warmupSeconds} s of warm-up, ${connections} connections, ${rounds} interleaved rounds`,
+  );
   const on = await spawnServer({ kind: 'plugin', env: { BENCH_SEED: '1000', BENCH_VALIDATE_RESPONSES: 'on' } });
   const off = await spawnServer({ kind: 'plugin', env: { BENCH_SEED: '1000', BENCH_VALIDATE_RESPONSES: 'off' } });
   const runs: Record<string, { on: Measured[]; off: Measured[] }> = {};
@@ -50,7 +52,8 @@ export async function benchResponses(): Promise<BenchReport> {
         const pair = (runs[spec.id] ??= { on: [], off: [] });
         // Alternate which goes first, so a drift in the machine's load favours neither.
         const order = round % 2 === 1 ? (['off', 'on'] as const) : (['on', 'off'] as const);
-        for (const which of order) pair[which].push(await runCase(which === 'on' ? on : off, spec, `round ${round}, check ${which}`));
+        for (const which of order)
+          pair[which].push(await runCase(which === 'on' ? on : off, spec, `round ${round}, check ${which}`));
       }
     }
   } finally {
@@ -59,8 +62,13 @@ export async function benchResponses(): Promise<BenchReport> {
   const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const rows = cases.map((spec) => {
     const { on: onRuns, off: offRuns } = runs[spec.id]!;
-    const ratios = onRuns.map((m, i) => ({ rps: m.rps / offRuns[i]!.rps, cpu: m.cpuPerRequest / offRuns[i]!.cpuPerRequest, extra: m.cpuPerRequest - offRuns[i]!.cpuPerRequest }));
-    const mid = <T>(list: T[], key: (t: T) => number) => [...list].sort((x, y) => key(x) - key(y))[Math.floor((list.length - 1) / 2)]!;
+    const ratios = onRuns.map((m, i) => ({
+      rps: m.rps / offRuns[i]!.rps,
+      cpu: m.cpuPerRequest / offRuns[i]!.cpuPerRequest,
+      extra: m.cpuPerRequest - offRuns[i]!.cpuPerRequest,
+    }));
+    const mid = <T>(list: T[], key: (t: T) => number) =>
+      [...list].sort((x, y) => key(x) - key(y))[Math.floor((list.length - 1) / 2)]!;
     return {
       case: spec.label,
       'req/s off': Math.round(mid(offRuns, (m) => m.rps).rps),
@@ -76,7 +84,15 @@ export async function benchResponses(): Promise<BenchReport> {
   return {
     title: `responses: validateResponses on against off, medians of ${rounds} interleaved rounds of ${seconds} s (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores shared by server and load generator, Node ${process.version})`,
     rows,
-    json: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, seconds, warmupSeconds, connections, rounds, rows },
+    json: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      seconds,
+      warmupSeconds,
+      connections,
+      rounds,
+      rows,
+    },
   };
 }
 
@@ -84,20 +100,36 @@ async function runCase(server: BenchServer, spec: ResponseCase, note: string): P
   await drive(server, spec, warmupSeconds);
   const before = await server.cpuMicros();
   const { requests, bad, duration } = await drive(server, spec, seconds);
-  const measured = { rps: requests / duration, cpuPerRequest: (await server.cpuMicros() - before) / Math.max(1, requests), bad };
-  log(`  ${spec.label} [${note}]: ${Math.round(measured.rps)} req/s, server CPU ${Math.round(measured.cpuPerRequest)} µs/request${bad ? `, ${bad} bad responses` : ''}`);
+  const measured = {
+    rps: requests / duration,
+    cpuPerRequest: ((await server.cpuMicros()) - before) / Math.max(1, requests),
+    bad,
+  };
+  log(
+    `  ${spec.label} [${note}]: ${Math.round(measured.rps)} req/s, server CPU ${Math.round(measured.cpuPerRequest)} µs/request${bad ? `, ${bad} bad responses` : ''}`,
+  );
   return measured;
 }
 
-async function drive(server: BenchServer, spec: ResponseCase, duration: number): Promise<{ requests: number; bad: number; duration: number }> {
+async function drive(
+  server: BenchServer,
+  spec: ResponseCase,
+  duration: number,
+): Promise<{ requests: number; bad: number; duration: number }> {
   let n = 0;
   let requests = 0;
   let bad = 0;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({
-      url: server.url, connections, pipelining: 1, duration,
-      requests: [{ setupRequest: (request) => ({ ...request, method: 'GET', path: spec.path(n++) }) }],
-    }, (error: unknown, done) => (error ? reject(error as Error) : resolve(done)));
+    const instance = autocannon(
+      {
+        url: server.url,
+        connections,
+        pipelining: 1,
+        duration,
+        requests: [{ setupRequest: (request) => ({ ...request, method: 'GET', path: spec.path(n++) }) }],
+      },
+      (error: unknown, done) => (error ? reject(error as Error) : resolve(done)),
+    );
     instance.on('response', (...[, status]: [unknown, number]) => {
       requests++;
       if (status !== 200) bad++;

@@ -26,11 +26,15 @@ function available(): SqliteDriverName[] {
   try {
     require.resolve(betterSqlite ?? 'better-sqlite3');
     drivers.push('better-sqlite3');
-  } catch { /* not installed */ }
+  } catch {
+    /* not installed */
+  }
   try {
     require('node:sqlite');
     drivers.push('node:sqlite');
-  } catch { /* Node 20 */ }
+  } catch {
+    /* Node 20 */
+  }
   return drivers;
 }
 
@@ -52,16 +56,31 @@ export async function benchSqliteDrivers(): Promise<BenchReport> {
     for (let round = 0; round < rounds; round++) {
       for (const driver of drivers) {
         const path = join(dir, `${driver.replace(':', '-')}-${round}.db`);
-        const storage = await openSqliteStorage({ path, driver, ...(betterSqlite ? { driverModule: betterSqlite } : {}) });
+        const storage = await openSqliteStorage({
+          path,
+          driver,
+          ...(betterSqlite ? { driverModule: betterSqlite } : {}),
+        });
         const at = new Date().toISOString();
         let t = process.hrtime.bigint();
-        for (let n = 0; n < inserts; n++) await storage.users.create({ values: { name: `user ${n}`, email: `user${n}@example.com`, nickname: null, status: 'active' }, at });
+        for (let n = 0; n < inserts; n++)
+          await storage.users.create({
+            values: { name: `user ${n}`, email: `user${n}@example.com`, nickname: null, status: 'active' },
+            at,
+          });
         const insert = Number(process.hrtime.bigint() - t) / 1000 / inserts;
         t = process.hrtime.bigint();
         for (let n = 0; n < reads; n++) await storage.users.get(1 + ((n * 7919) % inserts));
         const read = Number(process.hrtime.bigint() - t) / 1000 / reads;
         await storage.close();
-        const raw = driver === 'node:sqlite' ? new (require('node:sqlite') as { DatabaseSync: new (p: string) => RawDatabase }).DatabaseSync(path) : openSqliteDriver({ driver, path, ...(betterSqlite ? { module: betterSqlite } : {}) }) as unknown as RawDatabase;
+        const raw =
+          driver === 'node:sqlite'
+            ? new (require('node:sqlite') as { DatabaseSync: new (p: string) => RawDatabase }).DatabaseSync(path)
+            : (openSqliteDriver({
+                driver,
+                path,
+                ...(betterSqlite ? { module: betterSqlite } : {}),
+              }) as unknown as RawDatabase);
         const statement = raw.prepare('select * from users where id = ?');
         const get = (id: number) => statement.get(id);
         t = process.hrtime.bigint();
@@ -69,8 +88,12 @@ export async function benchSqliteDrivers(): Promise<BenchReport> {
         const rawGet = Number(process.hrtime.bigint() - t) / 1000 / reads;
         raw.close();
         const s = (samples[driver] ??= { read: [], insert: [], rawGet: [] });
-        s.read.push(read); s.insert.push(insert); s.rawGet.push(rawGet);
-        process.stdout.write(`  ${driver} [round ${round + 1}]: read ${read.toFixed(1)} µs, insert ${insert.toFixed(1)} µs, raw get ${rawGet.toFixed(2)} µs\n`);
+        s.read.push(read);
+        s.insert.push(insert);
+        s.rawGet.push(rawGet);
+        process.stdout.write(
+          `  ${driver} [round ${round + 1}]: read ${read.toFixed(1)} µs, insert ${insert.toFixed(1)} µs, raw get ${rawGet.toFixed(2)} µs\n`,
+        );
       }
     }
   } finally {
@@ -78,11 +101,25 @@ export async function benchSqliteDrivers(): Promise<BenchReport> {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const rows = Object.entries(samples).map(([driver, s]) => ({
-    driver, 'users.get µs': median(s.read).toFixed(1), 'users.create µs': median(s.insert).toFixed(1), 'raw prepared get µs': median(s.rawGet).toFixed(2),
+    driver,
+    'users.get µs': median(s.read).toFixed(1),
+    'users.create µs': median(s.insert).toFixed(1),
+    'raw prepared get µs': median(s.rawGet).toFixed(2),
   }));
   return {
     title: `sqlite drivers through the storage port: ${reads} point reads, ${inserts} inserts, WAL file, medians of ${rounds} rounds (Node ${process.version})`,
     rows,
-    json: { node: process.version, reads, inserts, rounds, drivers: Object.fromEntries(Object.entries(samples).map(([d, s]) => [d, { readMicros: median(s.read), insertMicros: median(s.insert), rawGetMicros: median(s.rawGet) }])) },
+    json: {
+      node: process.version,
+      reads,
+      inserts,
+      rounds,
+      drivers: Object.fromEntries(
+        Object.entries(samples).map(([d, s]) => [
+          d,
+          { readMicros: median(s.read), insertMicros: median(s.insert), rawGetMicros: median(s.rawGet) },
+        ]),
+      ),
+    },
   };
 }

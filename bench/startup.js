@@ -10,9 +10,13 @@ const sep = args.indexOf('--');
 const runs = Number(args[0] && sep !== 0 ? args[0] : 5);
 const command = sep >= 0 ? args.slice(sep + 1) : ['node', 'dist/server.js'];
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 // CPU time (user + system) the server spent getting there: unlike wall time, a busy machine barely moves it.
 const cpuMsOf = (pid) => {
@@ -25,7 +29,13 @@ async function once() {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(command[0], command.slice(1), {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'warn', VERSIONARY_ADMIN_KEY: 'startup-bench-admin-key-0001' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'warn',
+      VERSIONARY_ADMIN_KEY: 'startup-bench-admin-key-0001',
+    },
     stdio: 'ignore',
   });
   try {
@@ -33,7 +43,9 @@ async function once() {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/healthz`);
         if (res.status === 200) break;
-      } catch { /* not up yet */ }
+      } catch {
+        /* not up yet */
+      }
       if (performance.now() - started > 60_000) throw new Error('no answer in 60 s');
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -47,4 +59,6 @@ async function once() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = [];
 for (let i = 0; i < runs; i++) results.push(await once());
-console.log(`${command.join(' ')}: first 200 after ${median(results.map((r) => r.ms)).toFixed(0)} ms wall, ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms CPU (median of ${runs}), RSS ${median(results.map((r) => r.rssMb)).toFixed(1)} MB`);
+console.log(
+  `${command.join(' ')}: first 200 after ${median(results.map((r) => r.ms)).toFixed(0)} ms wall, ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms CPU (median of ${runs}), RSS ${median(results.map((r) => r.rssMb)).toFixed(1)} MB`,
+);

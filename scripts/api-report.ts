@@ -41,7 +41,10 @@ export function renderApiReport(root: string): string {
  * const { checker, entries } = publicExports(process.cwd());
  * ```
  */
-export function publicExports(root: string): { checker: ts.TypeChecker; entries: Array<{ specifier: string; exports: ts.Symbol[] }> } {
+export function publicExports(root: string): {
+  checker: ts.TypeChecker;
+  entries: Array<{ specifier: string; exports: ts.Symbol[] }>;
+} {
   const files = entryPoints.map((e) => join(root, e.source));
   const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile).config as { compilerOptions: unknown };
   const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, root);
@@ -55,28 +58,41 @@ export function publicExports(root: string): { checker: ts.TypeChecker; entries:
 }
 
 // Listed by name only: their members are documented, and checked, elsewhere.
-const elsewhere: Record<string, string> = { ErrorCode: '{ readonly [name: string]: string } // every code is in docs/errors.md, kept in step by its own test' };
+const elsewhere: Record<string, string> = {
+  ErrorCode: '{ readonly [name: string]: string } // every code is in docs/errors.md, kept in step by its own test',
+};
 
 function describe(checker: ts.TypeChecker, exported: ts.Symbol): string {
   const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   const name = exported.getName();
   const text = (type: ts.Type) => checker.typeToString(type, undefined, flags);
-  const membersOf = (type: ts.Type) => checker.getPropertiesOfType(type).map((p) => `${p.getName()}${p.flags & ts.SymbolFlags.Optional ? '?' : ''}: ${text(checker.getTypeOfSymbol(p))}`);
+  const membersOf = (type: ts.Type) =>
+    checker
+      .getPropertiesOfType(type)
+      .map((p) => `${p.getName()}${p.flags & ts.SymbolFlags.Optional ? '?' : ''}: ${text(checker.getTypeOfSymbol(p))}`);
   const lines: string[] = [];
   if (symbol.flags & ts.SymbolFlags.Class) {
-    const ctor = checker.getTypeOfSymbol(symbol).getConstructSignatures().map((s) => `new${checker.signatureToString(s, undefined, flags)}`);
+    const ctor = checker
+      .getTypeOfSymbol(symbol)
+      .getConstructSignatures()
+      .map((s) => `new${checker.signatureToString(s, undefined, flags)}`);
     lines.push(`class ${name} { ${[...ctor, ...membersOf(checker.getDeclaredTypeOfSymbol(symbol))].join('; ')} }`);
   }
   if (symbol.flags & ts.SymbolFlags.Function) {
-    for (const s of checker.getTypeOfSymbol(symbol).getCallSignatures()) lines.push(`function ${name}${checker.signatureToString(s, undefined, flags)}`);
+    for (const s of checker.getTypeOfSymbol(symbol).getCallSignatures())
+      lines.push(`function ${name}${checker.signatureToString(s, undefined, flags)}`);
   }
-  if (symbol.flags & ts.SymbolFlags.Interface) lines.push(`interface ${name} { ${membersOf(checker.getDeclaredTypeOfSymbol(symbol)).join('; ')} }`);
+  if (symbol.flags & ts.SymbolFlags.Interface)
+    lines.push(`interface ${name} { ${membersOf(checker.getDeclaredTypeOfSymbol(symbol)).join('; ')} }`);
   if (symbol.flags & ts.SymbolFlags.TypeAlias) {
     const node = symbol.declarations?.find(ts.isTypeAliasDeclaration);
-    lines.push(`type ${name} = ${node ? node.type.getText().replace(/\s+/g, ' ') : text(checker.getDeclaredTypeOfSymbol(symbol))}`);
+    lines.push(
+      `type ${name} = ${node ? node.type.getText().replace(/\s+/g, ' ') : text(checker.getDeclaredTypeOfSymbol(symbol))}`,
+    );
   }
   if (symbol.flags & ts.SymbolFlags.Variable && elsewhere[name]) lines.push(`const ${name}: ${elsewhere[name]}`);
-  else if (symbol.flags & ts.SymbolFlags.Variable) lines.push(`const ${name}: ${text(checker.getTypeOfSymbol(symbol))}`);
+  else if (symbol.flags & ts.SymbolFlags.Variable)
+    lines.push(`const ${name}: ${text(checker.getTypeOfSymbol(symbol))}`);
   if (lines.length === 0) lines.push(`${ts.SymbolFlags[symbol.flags] ?? 'export'} ${name}`);
   return lines.join('\n');
 }

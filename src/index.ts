@@ -7,25 +7,76 @@ export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts'
 
 // Versions and changes.
 export {
-  defineVersions, defineVersionChange, endpointAdded, enumValuesAdded, enumValuesRemoved, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced,
-  ref, toOpenApiDocument, bundleFromOpenApi,
+  defineVersions,
+  defineVersionChange,
+  endpointAdded,
+  enumValuesAdded,
+  enumValuesRemoved,
+  fieldAdded,
+  fieldRemoved,
+  fieldRetyped,
+  schemaReplaced,
+  ref,
+  toOpenApiDocument,
+  bundleFromOpenApi,
 } from './core/versions/index.ts';
 export type {
-  ApiVersion, DefineVersionsOptions, HeadDefinition, HttpMethod, Instruction, JsonSchema, OperationSpec, ResponseSpec, SchemaMap,
-  SchemaType, ToOpenApiOptions, VersionBundle, VersionChange, VersionDeclaration, OpenApiVersionInput,
+  ApiVersion,
+  DefineVersionsOptions,
+  HeadDefinition,
+  HttpMethod,
+  Instruction,
+  JsonSchema,
+  OperationSpec,
+  ResponseSpec,
+  SchemaMap,
+  SchemaType,
+  ToOpenApiOptions,
+  VersionBundle,
+  VersionChange,
+  VersionDeclaration,
+  OpenApiVersionInput,
 } from './core/versions/index.ts';
 export { parseAccept, resolveVersion } from './core/negotiation/index.ts';
 export type { AcceptInfo, ResolvedVersion } from './core/negotiation/index.ts';
 
 // Lifecycle.
 export {
-  buildLifecycleDocument, checkDeprecationStatus, checkLifecycleConfig, checkLifecycleConfigShape, createConfigLifecycle, deprecationHeaders,
-  evaluateVerdict, formatIsoInstant, parseIsoInstant, rescheduleDeprecation, scheduleDeprecation, versionListHeaders, DAY_MS, MONTH_MS,
+  buildLifecycleDocument,
+  checkDeprecationStatus,
+  checkLifecycleConfig,
+  checkLifecycleConfigShape,
+  createConfigLifecycle,
+  deprecationHeaders,
+  evaluateVerdict,
+  formatIsoInstant,
+  parseIsoInstant,
+  rescheduleDeprecation,
+  scheduleDeprecation,
+  versionListHeaders,
+  DAY_MS,
+  MONTH_MS,
 } from './core/lifecycle/index.ts';
 export type {
-  Audience, ConfigLifecycleOptions, DeprecationHeaderStyle, DeprecationReason, DeprecationSchedule, DeprecationStatus, EndpointLifecycleConfig,
-  InstantInput, LifecycleConfig, LifecycleDocument, LifecycleSource, LifecycleVerdict, LifecycleVersion, PolicyWarning, RescheduleDeprecationOptions,
-  RescheduledDeprecation, ScheduleDeprecationOptions, ScheduledDeprecation, VersionLifecycleConfig,
+  Audience,
+  ConfigLifecycleOptions,
+  DeprecationHeaderStyle,
+  DeprecationReason,
+  DeprecationSchedule,
+  DeprecationStatus,
+  EndpointLifecycleConfig,
+  InstantInput,
+  LifecycleConfig,
+  LifecycleDocument,
+  LifecycleSource,
+  LifecycleVerdict,
+  LifecycleVersion,
+  PolicyWarning,
+  RescheduleDeprecationOptions,
+  RescheduledDeprecation,
+  ScheduleDeprecationOptions,
+  ScheduledDeprecation,
+  VersionLifecycleConfig,
 } from './core/lifecycle/index.ts';
 
 // Compatibility.

@@ -4,10 +4,16 @@ import type { AddressInfo } from 'node:net';
 
 let received = 0;
 const server = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'], logger: false, maxClients: 100,
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  maxClients: 100,
   onData(stream, _session, callback) {
     stream.on('data', () => {});
-    stream.on('end', () => { received++; callback(); });
+    stream.on('end', () => {
+      received++;
+      callback();
+    });
   },
 });
 server.listen(0, '127.0.0.1', () => {

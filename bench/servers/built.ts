@@ -14,6 +14,8 @@ export async function built<T>(modulePath: string): Promise<T> {
   try {
     return (await import(url.href)) as T;
   } catch (error) {
-    throw new Error(`bench: cannot load ${url.pathname}; run \`npm run build\` first (npm run bench does)`, { cause: error });
+    throw new Error(`bench: cannot load ${url.pathname}; run \`npm run build\` first (npm run bench does)`, {
+      cause: error,
+    });
   }
 }

@@ -15,14 +15,17 @@ import { serveIpc } from './child.ts';
 import { seededUser } from './protocol.ts';
 import { built } from './built.ts';
 
-const { defaultSqliteDriver, openSqliteDriver } = await built<typeof import('../../src/storage/sqlite/sqlite-driver.ts')>('storage/sqlite/sqlite-driver');
+const { defaultSqliteDriver, openSqliteDriver } =
+  await built<typeof import('../../src/storage/sqlite/sqlite-driver.ts')>('storage/sqlite/sqlite-driver');
 
 const path = process.env.BENCH_DB ?? ':memory:';
 const db = openSqliteDriver({ driver: defaultSqliteDriver(), path });
 db.exec(`PRAGMA journal_mode = WAL;
   CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT, nickname TEXT, status TEXT NOT NULL, revision INTEGER NOT NULL);
   CREATE TABLE api_keys (id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, revoked_at TEXT)`);
-const insert = db.prepare('INSERT INTO users (id, name, email, nickname, status, revision) VALUES (?, ?, ?, NULL, ?, 1)');
+const insert = db.prepare(
+  'INSERT INTO users (id, name, email, nickname, status, revision) VALUES (?, ?, ?, NULL, ?, 1)',
+);
 const seed = Number(process.env.BENCH_SEED ?? '1000');
 db.exec('BEGIN');
 for (let n = 1; n <= seed; n++) insert.run([n, seededUser(n).name, seededUser(n).email, 'active']);
@@ -36,7 +39,12 @@ const findUser = db.prepare('SELECT id, name, email, nickname, status, revision 
 const listUsers = db.prepare('SELECT id, name FROM users WHERE id > ? ORDER BY id LIMIT ?');
 
 const registry = new Registry();
-const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'Request duration', labelNames: ['method', 'route', 'status'], registers: [registry] });
+const duration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'Request duration',
+  labelNames: ['method', 'route', 'status'],
+  registers: [registry],
+});
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,42 +53,104 @@ declare module 'fastify' {
 }
 
 const app = Fastify({ logger: { level: 'warn' } });
-await app.register(rateLimit, { max: 100_000_000, timeWindow: 60_000, keyGenerator: (request) => request.keyId ?? request.ip, hook: 'preHandler' });
+await app.register(rateLimit, {
+  max: 100_000_000,
+  timeWindow: 60_000,
+  keyGenerator: (request) => request.keyId ?? request.ip,
+  hook: 'preHandler',
+});
 app.addHook('onRequest', async (request, reply) => {
   const header = request.headers.authorization;
-  const row = header?.startsWith('Bearer ') ? (findKey.get!([sha256(header.slice(7))]) as { id: string } | undefined) : undefined;
+  const row = header?.startsWith('Bearer ')
+    ? (findKey.get!([sha256(header.slice(7))]) as { id: string } | undefined)
+    : undefined;
   if (!row) return reply.code(401).send({ title: 'Unauthorized', status: 401 });
   request.keyId = row.id;
 });
 app.addHook('onResponse', async (request, reply) => {
-  duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unknown', status: reply.statusCode }, reply.elapsedTime / 1000);
+  duration.observe(
+    { method: request.method, route: request.routeOptions.url ?? 'unknown', status: reply.statusCode },
+    reply.elapsedTime / 1000,
+  );
 });
 
-const user = { type: 'object', required: ['id', 'name', 'status'], properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: ['string', 'null'] }, nickname: { type: ['string', 'null'] }, status: { type: 'string' }, _version: { type: 'integer' } } };
+const user = {
+  type: 'object',
+  required: ['id', 'name', 'status'],
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    email: { type: ['string', 'null'] },
+    nickname: { type: ['string', 'null'] },
+    status: { type: 'string' },
+    _version: { type: 'integer' },
+  },
+};
 const problem = { type: 'object', properties: { title: { type: 'string' }, status: { type: 'integer' } } };
 
-app.get('/api/v2/users/:id', {
-  schema: { params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] }, response: { 200: user, 404: problem } },
-}, async (request, reply) => {
-  const row = findUser.get!([(request.params as { id: number }).id]) as { id: number; name: string; email: string | null; nickname: string | null; status: string; revision: number } | undefined;
-  if (!row) return reply.code(404).send({ title: 'Not found', status: 404 });
-  reply.header('etag', `"${row.id}-${row.revision}"`).header('cache-control', 'private, no-cache');
-  return { id: row.id, name: row.name, email: row.email, nickname: row.nickname, status: row.status, _version: row.revision };
-});
+app.get(
+  '/api/v2/users/:id',
+  {
+    schema: {
+      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+      response: { 200: user, 404: problem },
+    },
+  },
+  async (request, reply) => {
+    const row = findUser.get!([(request.params as { id: number }).id]) as
+      | { id: number; name: string; email: string | null; nickname: string | null; status: string; revision: number }
+      | undefined;
+    if (!row) return reply.code(404).send({ title: 'Not found', status: 404 });
+    reply.header('etag', `"${row.id}-${row.revision}"`).header('cache-control', 'private, no-cache');
+    return {
+      id: row.id,
+      name: row.name,
+      email: row.email,
+      nickname: row.nickname,
+      status: row.status,
+      _version: row.revision,
+    };
+  },
+);
 
 // The list variant of (d): a page of `id` and `name`, with the cursor of the next page.
-app.get('/api/v2/users', {
-  schema: {
-    querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, after: { type: 'integer', minimum: 0, default: 0 }, fields: { type: 'string' } } },
-    response: { 200: { type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } } }, meta: { type: 'object', properties: { limit: { type: 'integer' }, nextCursor: { type: ['string', 'null'] } } } } } },
+app.get(
+  '/api/v2/users',
+  {
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: {
+          limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          after: { type: 'integer', minimum: 0, default: 0 },
+          fields: { type: 'string' },
+        },
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            data: {
+              type: 'array',
+              items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+            },
+            meta: {
+              type: 'object',
+              properties: { limit: { type: 'integer' }, nextCursor: { type: ['string', 'null'] } },
+            },
+          },
+        },
+      },
+    },
   },
-}, async (request, reply) => {
-  const { limit, after } = request.query as { limit: number; after: number };
-  const rows = listUsers.all([after, limit + 1]) as Array<{ id: number; name: string }>;
-  const data = rows.slice(0, limit);
-  reply.header('cache-control', 'private, no-cache');
-  return { data, meta: { limit, nextCursor: rows.length > limit ? String(data.at(-1)!.id) : null } };
-});
+  async (request, reply) => {
+    const { limit, after } = request.query as { limit: number; after: number };
+    const rows = listUsers.all([after, limit + 1]) as Array<{ id: number; name: string }>;
+    const data = rows.slice(0, limit);
+    reply.header('cache-control', 'private, no-cache');
+    return { data, meta: { limit, nextCursor: rows.length > limit ? String(data.at(-1)!.id) : null } };
+  },
+);
 
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();

@@ -13,8 +13,11 @@ import { built } from './built.ts';
 
 const { buildApp } = await built<typeof import('../../src/service/app/build-app.ts')>('service/app/build-app');
 const { createApiKey } = await built<typeof import('../../src/service/auth/api-keys.ts')>('service/auth/api-keys');
-const { loadConfig } = await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
-const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>('storage/sqlite/open-sqlite-storage');
+const { loadConfig } =
+  await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
+const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(
+  'storage/sqlite/open-sqlite-storage',
+);
 
 const env = process.env;
 const databasePath = env.BENCH_DB!;
@@ -23,8 +26,14 @@ const configFile = 'bench-config.json';
 if (cluster.isPrimary) {
   const storage = await openSqliteStorage({ path: databasePath });
   const at = new Date().toISOString();
-  for (let n = 1; n <= Number(env.BENCH_SEED ?? '1000'); n++) await storage.users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
-  const { key } = await createApiKey({ store: storage.apiKeys, name: 'bench', roles: ['read', 'write'], now: Date.now() });
+  for (let n = 1; n <= Number(env.BENCH_SEED ?? '1000'); n++)
+    await storage.users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
+  const { key } = await createApiKey({
+    store: storage.apiKeys,
+    name: 'bench',
+    roles: ['read', 'write'],
+    now: Date.now(),
+  });
   await storage.close();
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -32,11 +41,21 @@ if (cluster.isPrimary) {
       probe.close(() => resolve(free));
     });
   });
-  const workers = Array.from({ length: Number(env.BENCH_WORKERS ?? '1') }, () => cluster.fork({ BENCH_PORT: String(port) }));
+  const workers = Array.from({ length: Number(env.BENCH_WORKERS ?? '1') }, () =>
+    cluster.fork({ BENCH_PORT: String(port) }),
+  );
   await Promise.all(workers.map((w) => new Promise((resolve) => w.once('listening', resolve))));
   process.send?.({ type: 'ready', port, keys: { bench: key } } satisfies ChildMessage);
   const stop = async () => {
-    await Promise.all(workers.map((w) => new Promise((resolve) => { w.once('exit', resolve); w.kill(); })));
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve) => {
+            w.once('exit', resolve);
+            w.kill();
+          }),
+      ),
+    );
     for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
     process.exit(0);
   };
@@ -49,7 +68,14 @@ if (cluster.isPrimary) {
   process.on('disconnect', () => void stop());
 } else {
   const config = loadConfig({
-    env: { DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: 'silent', PORT: env.BENCH_PORT!, HOST: '127.0.0.1', VERSIONARY_ADMIN_KEY: 'bench-admin-key-0123456789', VERSIONARY_CONFIG: configFile },
+    env: {
+      DATABASE_URL: `sqlite:${databasePath}`,
+      LOG_LEVEL: 'silent',
+      PORT: env.BENCH_PORT!,
+      HOST: '127.0.0.1',
+      VERSIONARY_ADMIN_KEY: 'bench-admin-key-0123456789',
+      VERSIONARY_CONFIG: configFile,
+    },
     readFile: (path) => {
       if (path !== configFile) throw Object.assign(new Error(`no file ${path}`), { code: 'ENOENT' });
       return env.BENCH_CONFIG ?? '{}';

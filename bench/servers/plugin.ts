@@ -12,9 +12,12 @@ import { serveIpc } from './child.ts';
 import { seededUser } from './protocol.ts';
 import { built } from './built.ts';
 
-const { VersionaryError, ErrorCode } = await built<typeof import('../../src/core/errors/index.ts')>('core/errors/index');
-const { createApiBundle, headOperations } = await built<typeof import('../../src/service/api/index.ts')>('service/api/index');
-const { versionary, versionRewriter } = await built<typeof import('../../src/http/plugin/index.ts')>('http/plugin/index');
+const { VersionaryError, ErrorCode } =
+  await built<typeof import('../../src/core/errors/index.ts')>('core/errors/index');
+const { createApiBundle, headOperations } =
+  await built<typeof import('../../src/service/api/index.ts')>('service/api/index');
+const { versionary, versionRewriter } =
+  await built<typeof import('../../src/http/plugin/index.ts')>('http/plugin/index');
 
 const bundle = createApiBundle();
 const users = new Map<number, Record<string, unknown>>();
@@ -33,18 +36,33 @@ handlers['users.get'] = async (ctx) => {
 };
 
 const page = [...users.values()].slice(0, 20).map(({ _version: _, ...user }) => user);
-handlers['users.list'] = async () => ({ status: 200, body: { data: page, meta: { limit: 20, nextCursor: null, next: null } } });
+handlers['users.list'] = async () => ({
+  status: 200,
+  body: { data: page, meta: { limit: 20, nextCursor: null, next: null } },
+});
 
 let usageCalls = 0;
 const app = Fastify({ logger: false, rewriteUrl: versionRewriter({ bundle, vendor: 'versionary' }) });
 await app.register(versionary, {
-  bundle, handlers, vendor: 'versionary',
-  lifecycle: { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2036-12-31', migrationUrl: 'https://example.com/docs/v1-to-v2' } } },
+  bundle,
+  handlers,
+  vendor: 'versionary',
+  lifecycle: {
+    versions: {
+      v1: { deprecatedAt: '2026-01-01', sunsetAt: '2036-12-31', migrationUrl: 'https://example.com/docs/v1-to-v2' },
+    },
+  },
   openapi: false,
-  onUsage: () => { usageCalls++; },
+  onUsage: () => {
+    usageCalls++;
+  },
   // `BENCH_VALIDATE_RESPONSES=off` prices the response check (bench/responses.ts).
   validateResponses: process.env.BENCH_VALIDATE_RESPONSES !== 'off',
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
-serveIpc({ port: typeof address === 'object' && address ? address.port : 0, countUsers: () => Promise.resolve(usageCalls), stop: () => app.close() });
+serveIpc({
+  port: typeof address === 'object' && address ? address.port : 0,
+  countUsers: () => Promise.resolve(usageCalls),
+  stop: () => app.close(),
+});

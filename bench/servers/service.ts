@@ -16,17 +16,26 @@ import { built } from './built.ts';
 
 const { buildApp } = await built<typeof import('../../src/service/app/build-app.ts')>('service/app/build-app');
 const { createApiKey } = await built<typeof import('../../src/service/auth/api-keys.ts')>('service/auth/api-keys');
-const { loadConfig } = await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
-const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>('storage/sqlite/open-sqlite-storage');
-const { createRedisRateLimitStore } = await built<typeof import('../../src/storage/redis/redis-rate-limit-store.ts')>('storage/redis/redis-rate-limit-store');
+const { loadConfig } =
+  await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
+const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(
+  'storage/sqlite/open-sqlite-storage',
+);
+const { createRedisRateLimitStore } = await built<typeof import('../../src/storage/redis/redis-rate-limit-store.ts')>(
+  'storage/redis/redis-rate-limit-store',
+);
 
 const env = process.env;
 const databasePath = env.BENCH_DB ?? ':memory:';
 const configFile = 'bench-config.json';
 const config = loadConfig({
   env: {
-    DATABASE_URL: `sqlite:${databasePath}`, LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent', PORT: '0', HOST: '127.0.0.1',
-    VERSIONARY_ADMIN_KEY: env.BENCH_ADMIN_KEY ?? 'bench-admin-key-0123456789', VERSIONARY_CONFIG: configFile,
+    DATABASE_URL: `sqlite:${databasePath}`,
+    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    VERSIONARY_ADMIN_KEY: env.BENCH_ADMIN_KEY ?? 'bench-admin-key-0123456789',
+    VERSIONARY_CONFIG: configFile,
   },
   readFile: (path) => {
     if (path !== configFile) throw Object.assign(new Error(`no file ${path}`), { code: 'ENOENT' });
@@ -42,13 +51,21 @@ for (let n = 1; n <= seed; n++) {
 }
 const keys: Record<string, string> = {};
 for (const spec of JSON.parse(env.BENCH_KEYS ?? '[]') as BenchKeySpec[]) {
-  keys[spec.name] = (await createApiKey({ store: storage.apiKeys, name: spec.name, roles: spec.roles, now: clock.now() })).key;
+  keys[spec.name] = (
+    await createApiKey({ store: storage.apiKeys, name: spec.name, roles: spec.roles, now: clock.now() })
+  ).key;
 }
 // `BENCH_REDIS_URL`: rate-limit counters in Redis (a unique prefix), to price the round trip.
 const redis = env.BENCH_REDIS_URL ? new Redis(env.BENCH_REDIS_URL) : undefined;
 const prefix = `vbench:${process.pid}:${Date.now()}:`;
 const rateLimitStore = redis ? createRedisRateLimitStore({ redis, prefix }) : undefined;
-const app = await buildApp({ config, storage, clock, ...(rateLimitStore ? { rateLimitStore } : {}), ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}) });
+const app = await buildApp({
+  config,
+  storage,
+  clock,
+  ...(rateLimitStore ? { rateLimitStore } : {}),
+  ...(env.BENCH_RECORD_USAGE === 'off' ? { recordUsage: false } : {}),
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const address = app.server.address();
 serveIpc({
@@ -63,6 +80,7 @@ serveIpc({
       if (left.length > 0) await redis.del(...left);
       await redis.quit();
     }
-    if (databasePath !== ':memory:') for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
+    if (databasePath !== ':memory:')
+      for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
   },
 });

@@ -49,7 +49,11 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
     mkdirSync(options.profileDir, { recursive: true });
     execArgv.push('--cpu-prof', '--cpu-prof-dir', options.profileDir);
   }
-  const child = fork(join(here, `${options.kind}.ts`), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', options.discardStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(here, `${options.kind}.ts`), [], {
+    execArgv,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', options.discardStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = await nextMessage(child, 'ready', exited);
   const ask = async <T extends ChildMessage['type']>(message: ParentMessage, type: T) => {
@@ -71,7 +75,11 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
   };
 }
 
-function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T, exited: Promise<void>): Promise<Extract<ChildMessage, { type: T }>> {
+function nextMessage<T extends ChildMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  exited: Promise<void>,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: ChildMessage) => {
       if (message.type !== type) return;

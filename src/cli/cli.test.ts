@@ -33,7 +33,10 @@ describe('versionary diff exit codes', { concurrency: true }, () => {
   it('1 when a change breaks, with a JSON report', async () => {
     const r = await run(['diff', fx('v1.yaml'), fx('v2-breaking.yaml'), '--format', 'json']);
     assert.equal(r.code, 1);
-    const report = JSON.parse(r.stdout) as { summary: { breaking: number }; changes: { id: string; location: { document?: string } }[] };
+    const report = JSON.parse(r.stdout) as {
+      summary: { breaking: number };
+      changes: { id: string; location: { document?: string } }[];
+    };
     assert.equal(report.summary.breaking, 1);
     assert.equal(report.changes[0]?.id, 'response-property-removed');
     assert.equal(report.changes[0]?.location.document, 'test/fixtures/compat/common.yaml');
@@ -52,8 +55,14 @@ describe('versionary diff exit codes', { concurrency: true }, () => {
       ['missing.json', /SPEC_UNREADABLE: cannot read test\/fixtures\/compat\/missing\.json: no such file/],
       ['invalid.json', /SPEC_INVALID: test\/fixtures\/compat\/invalid\.json: invalid JSON/],
       ['invalid.yaml', /SPEC_INVALID: test\/fixtures\/compat\/invalid\.yaml:\d+:\d+: invalid YAML/],
-      ['broken-ref.yaml', /REF_BROKEN: .*"#\/components\/schemas\/Missing" at test\/fixtures\/compat\/broken-ref\.yaml#\/paths\/~1api~1v1~1users\/get/],
-      ['missing-file-ref.yaml', /REF_BROKEN: .*"nowhere\.yaml#\/User" at test\/fixtures\/compat\/missing-file-ref\.yaml#\/paths.* \(no such file\)/],
+      [
+        'broken-ref.yaml',
+        /REF_BROKEN: .*"#\/components\/schemas\/Missing" at test\/fixtures\/compat\/broken-ref\.yaml#\/paths\/~1api~1v1~1users\/get/,
+      ],
+      [
+        'missing-file-ref.yaml',
+        /REF_BROKEN: .*"nowhere\.yaml#\/User" at test\/fixtures\/compat\/missing-file-ref\.yaml#\/paths.* \(no such file\)/,
+      ],
       ['swagger2.json', /SPEC_INVALID: .*expected an OpenAPI 3\.x document/],
     ];
     const results = await Promise.all(cases.map(([file]) => run(['diff', fx('v1.yaml'), fx(file)])));
@@ -69,17 +78,42 @@ describe('versionary diff exit codes', { concurrency: true }, () => {
 
 describe('versionary lint and guide', { concurrency: true }, () => {
   it('lint: 1 with findings, 0 when clean', async () => {
-    const [dirty, clean] = await Promise.all([run(['lint', fx('lint-dirty.yaml'), '--format', 'json']), run(['lint', fx('v1.yaml')])]);
+    const [dirty, clean] = await Promise.all([
+      run(['lint', fx('lint-dirty.yaml'), '--format', 'json']),
+      run(['lint', fx('v1.yaml')]),
+    ]);
     assert.equal(dirty.code, 1);
     const rules = (JSON.parse(dirty.stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule);
-    assert.deepEqual(rules, ['collection-not-plural', 'identifier-in-query', 'unversioned-path', 'error-not-problem-details', 'deprecated-without-sunset']);
+    assert.deepEqual(rules, [
+      'collection-not-plural',
+      'identifier-in-query',
+      'unversioned-path',
+      'error-not-problem-details',
+      'deprecated-without-sunset',
+    ]);
     assert.equal(clean.code, 0, clean.stdout);
   });
   it('guide: writes an HTML page to --out', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'versionary-guide-'));
     try {
       const out = join(dir, 'guide.html');
-      const r = await run(['guide', fx('v1.yaml'), fx('v2-breaking.yaml'), '--from', 'v1', '--to', 'v2', '--format', 'html', '--out', out, '--deprecated-at', '2026-01-01', '--note', 'Names move to profiles.']);
+      const r = await run([
+        'guide',
+        fx('v1.yaml'),
+        fx('v2-breaking.yaml'),
+        '--from',
+        'v1',
+        '--to',
+        'v2',
+        '--format',
+        'html',
+        '--out',
+        out,
+        '--deprecated-at',
+        '2026-01-01',
+        '--note',
+        'Names move to profiles.',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const html = await readFile(out, 'utf8');
       assert.match(html, /<!doctype html>/);
@@ -91,7 +125,10 @@ describe('versionary lint and guide', { concurrency: true }, () => {
   });
   it('usage errors exit 2', async () => {
     const [unknownCommand, unknownFlag, badChoice, missingArg] = await Promise.all([
-      run(['frobnicate']), run(['diff', 'a', 'b', '--colour']), run(['diff', 'a', 'b', '--format', 'xml']), run(['guide', fx('v1.yaml'), fx('v1.yaml')]),
+      run(['frobnicate']),
+      run(['diff', 'a', 'b', '--colour']),
+      run(['diff', 'a', 'b', '--format', 'xml']),
+      run(['guide', fx('v1.yaml'), fx('v1.yaml')]),
     ]);
     assert.equal(unknownCommand.code, 2);
     assert.match(unknownCommand.stderr, /unknown command "frobnicate"/);
@@ -107,7 +144,16 @@ describe('versionary lint and guide', { concurrency: true }, () => {
 describe('dispatcher in process', () => {
   const memoryIo = () => {
     const out = { stdout: '', stderr: '' };
-    const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: repo, now: () => Date.UTC(2026, 0, 1) };
+    const io: CliIo = {
+      stdout: (t) => {
+        out.stdout += t;
+      },
+      stderr: (t) => {
+        out.stderr += t;
+      },
+      cwd: repo,
+      now: () => Date.UTC(2026, 0, 1),
+    };
     return { io, out };
   };
   it('--help on each command prints its usage, run through npx (the bin is not on the PATH), and exits 0', async () => {
@@ -115,7 +161,11 @@ describe('dispatcher in process', () => {
       const { io, out } = memoryIo();
       assert.equal(await runCli([name, '--help'], io), 0);
       assert.match(out.stdout, new RegExp(`^Usage: npx versionary ${name}`));
-      assert.deepEqual(out.stdout.split('\n').filter((line) => /^\s*(Usage: )?versionary /.test(line)), [], name);
+      assert.deepEqual(
+        out.stdout.split('\n').filter((line) => /^\s*(Usage: )?versionary /.test(line)),
+        [],
+        name,
+      );
     }
     const global = memoryIo();
     assert.equal(await runCli(['--help'], global.io), 0);
@@ -133,7 +183,10 @@ describe('dispatcher in process', () => {
     assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml')], today.io), 1);
     assert.match(today.out.stdout, /removed before its sunset date 2027-01-01/);
     const later = memoryIo();
-    assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml'), '--now', '2027-02-01T00:00:00Z'], later.io), 0);
+    assert.equal(
+      await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml'), '--now', '2027-02-01T00:00:00Z'], later.io),
+      0,
+    );
     assert.match(later.out.stdout, /after its sunset date 2027-01-01/);
     const bad = memoryIo();
     assert.equal(await runCli(['diff', fx('sunset-v1.yaml'), fx('sunset-v2.yaml'), '--now', 'tomorrow'], bad.io), 2);
@@ -141,7 +194,16 @@ describe('dispatcher in process', () => {
   });
   it('guide defaults the deprecation date to now', async () => {
     const { io, out } = memoryIo();
-    assert.equal(await runCli(['guide', fx('v1.yaml'), fx('v2-compatible.json'), '--from', 'v1', '--to', 'v2', '--format', 'json'], io), 0);
-    assert.equal((JSON.parse(out.stdout) as { timeline: { sunsetAt: string } }).timeline.sunsetAt, '2026-06-30T00:00:00Z');
+    assert.equal(
+      await runCli(
+        ['guide', fx('v1.yaml'), fx('v2-compatible.json'), '--from', 'v1', '--to', 'v2', '--format', 'json'],
+        io,
+      ),
+      0,
+    );
+    assert.equal(
+      (JSON.parse(out.stdout) as { timeline: { sunsetAt: string } }).timeline.sunsetAt,
+      '2026-06-30T00:00:00Z',
+    );
   });
 });

@@ -45,7 +45,10 @@ export function defineCommand(command: CliCommand): CliCommand {
  * readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });
  * ```
  */
-export function readChoice<T extends string>(values: OptionValues, spec: { name: string; choices: readonly T[]; fallback: T }): T {
+export function readChoice<T extends string>(
+  values: OptionValues,
+  spec: { name: string; choices: readonly T[]; fallback: T },
+): T {
   const raw = values[spec.name];
   if (raw === undefined) return spec.fallback;
   if (typeof raw !== 'string' || !(spec.choices as readonly string[]).includes(raw)) {

@@ -57,8 +57,12 @@ export function createProcessIo(): CliIo {
     throw error;
   });
   return {
-    stdout: (text) => { process.stdout.write(text); },
-    stderr: (text) => { process.stderr.write(text); },
+    stdout: (text) => {
+      process.stdout.write(text);
+    },
+    stderr: (text) => {
+      process.stderr.write(text);
+    },
     cwd: process.cwd(),
     env: process.env,
     now: () => Date.now(),

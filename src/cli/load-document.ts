@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { assertOpenApiDocument, assertRefsResolve, collectExternalRefs, type DocumentSet } from '../core/compat/index.ts';
+import {
+  assertOpenApiDocument,
+  assertRefsResolve,
+  collectExternalRefs,
+  type DocumentSet,
+} from '../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { parseText } from './parse-text.ts';
 
@@ -32,7 +37,8 @@ export async function loadDocumentSet(path: string, options: LoadOptions): Promi
     const doc = await readDocument(next);
     documents.set(next.uri, doc);
     for (const ref of collectExternalRefs(doc, next.uri)) {
-      if (!documents.has(ref.target)) queue.push({ uri: ref.target, from: `$ref "${ref.ref}" at ${next.uri}#${ref.at}` });
+      if (!documents.has(ref.target))
+        queue.push({ uri: ref.target, from: `$ref "${ref.ref}" at ${next.uri}#${ref.at}` });
     }
   }
   const set: DocumentSet = { root, documents };
@@ -45,7 +51,10 @@ export async function loadDocumentSet(path: string, options: LoadOptions): Promi
 
 async function readDocument(target: { uri: string; from?: string }): Promise<unknown> {
   if (!target.uri.startsWith('file:')) {
-    throw new VersionaryError({ code: ErrorCode.RefBroken, detail: `Broken $ref: ${target.from ?? target.uri} points to ${target.uri}; only local files are followed.` });
+    throw new VersionaryError({
+      code: ErrorCode.RefBroken,
+      detail: `Broken $ref: ${target.from ?? target.uri} points to ${target.uri}; only local files are followed.`,
+    });
   }
   const file = fileURLToPath(target.uri);
   let text: string;
@@ -54,7 +63,10 @@ async function readDocument(target: { uri: string; from?: string }): Promise<unk
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     if (target.from !== undefined) {
-      throw new VersionaryError({ code: ErrorCode.RefBroken, detail: `Broken $ref: ${target.from} points to ${target.uri} (${reason}).` });
+      throw new VersionaryError({
+        code: ErrorCode.RefBroken,
+        detail: `Broken $ref: ${target.from} points to ${target.uri} (${reason}).`,
+      });
     }
     throw new VersionaryError({ code: ErrorCode.SpecUnreadable, detail: `cannot read ${target.uri}: ${reason}.` });
   }

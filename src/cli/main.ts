@@ -28,7 +28,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await runCommand(command, { args: rest, io });
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`versionary ${command.name}: ${error.message}\nRun "npx versionary ${command.name} --help" for usage.\n`);
+      io.stderr(
+        `versionary ${command.name}: ${error.message}\nRun "npx versionary ${command.name} --help" for usage.\n`,
+      );
       return ExitCode.Error;
     }
     io.stderr(`versionary ${command.name}: ${describeFailure(error, io.cwd)}\n`);
@@ -61,11 +63,15 @@ async function runCommand(command: CliCommand, input: { args: string[]; io: CliI
 
 function globalHelp(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
-  const list = Object.values(commands).map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n');
+  const list = Object.values(commands)
+    .map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
+    .join('\n');
   // npm puts a package's bin in node_modules/.bin, not on the PATH: npx finds it there.
-  return `Usage: npx versionary <command> [options]\n\nCommands:\n${list}\n\nRun "npx versionary <command> --help" for a command's options.\n` +
+  return (
+    `Usage: npx versionary <command> [options]\n\nCommands:\n${list}\n\nRun "npx versionary <command> --help" for a command's options.\n` +
     'Without npx: npm install --global versionary (or npm link in this repository) puts versionary on the PATH.\n' +
-    'Exit codes: 0 success, 1 check failed, 2 could not run.\n';
+    'Exit codes: 0 success, 1 check failed, 2 could not run.\n'
+  );
 }
 
 /**

@@ -11,7 +11,11 @@ export interface ManagementResponse {
 }
 
 /** Calls the management API, on a running server or in-process over the database. */
-export type ManagementClient = (options: { method: string; path: string; body?: unknown }) => Promise<ManagementResponse>;
+export type ManagementClient = (options: {
+  method: string;
+  path: string;
+  body?: unknown;
+}) => Promise<ManagementResponse>;
 
 /**
  * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
@@ -23,7 +27,12 @@ export type ManagementClient = (options: { method: string; path: string; body?: 
  * const { body } = await call({ method: 'GET', path: '/versions' });
  * ```
  */
-export async function createManagementClient(options: { env: Record<string, string | undefined>; server?: string; key?: string; now?: () => number }): Promise<{ call: ManagementClient; close(): Promise<void> }> {
+export async function createManagementClient(options: {
+  env: Record<string, string | undefined>;
+  server?: string;
+  key?: string;
+  now?: () => number;
+}): Promise<{ call: ManagementClient; close(): Promise<void> }> {
   if (options.server) {
     const key = options.key ?? options.env.VERSIONARY_KEY;
     if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
@@ -32,9 +41,14 @@ export async function createManagementClient(options: { env: Record<string, stri
       call: async ({ method, path, body }) => {
         const res = await fetch(`${base}/admin/v1${path}`, {
           method,
-          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        }).catch((error: Error) => { throw new UsageError(`cannot reach ${base}: ${error.message}`); });
+        }).catch((error: Error) => {
+          throw new UsageError(`cannot reach ${base}: ${error.message}`);
+        });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : undefined };
       },
@@ -43,7 +57,10 @@ export async function createManagementClient(options: { env: Record<string, stri
   }
   // In-process: a throwaway admin key that exists only in this process's memory.
   const adminKey = randomBytes(24).toString('base64url');
-  const config = loadConfig({ env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey }, readFile: (p) => readFileSync(p, 'utf8') });
+  const config = loadConfig({
+    env: { ...options.env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey },
+    readFile: (p) => readFileSync(p, 'utf8'),
+  });
   // Imported when used: the commands that only read files run without the service's packages.
   const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'));
   const { buildApp } = await importServiceModule(() => import('../service/app/build-app.ts'));
@@ -51,7 +68,12 @@ export async function createManagementClient(options: { env: Record<string, stri
   const app = await buildApp({ config, storage, clock: { now: options.now ?? Date.now } });
   return {
     call: async ({ method, path, body }) => {
-      const res = await app.inject({ method: method as 'GET', url: `/admin/v1${path}`, headers: { authorization: `Bearer ${adminKey}` }, ...(body === undefined ? {} : { payload: body as object }) });
+      const res = await app.inject({
+        method: method as 'GET',
+        url: `/admin/v1${path}`,
+        headers: { authorization: `Bearer ${adminKey}` },
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
       return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
     },
     close: async () => {

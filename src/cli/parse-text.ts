@@ -17,7 +17,9 @@ export function parseText(input: { text: string; name: string }): unknown {
   if (error !== undefined) {
     const pos = error.linePos?.[0];
     const where = pos === undefined ? '' : `:${pos.line}:${pos.col}`;
-    throw invalid(`${input.name}${where}: invalid YAML: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`);
+    throw invalid(
+      `${input.name}${where}: invalid YAML: ${(error.message.split('\n')[0] ?? error.code).replace(/ at line \d+, column \d+:?$/, '')}`,
+    );
   }
   return doc.toJS({ maxAliasCount: 1000 });
 }
@@ -30,7 +32,9 @@ function parseJson(input: { text: string; name: string }): unknown {
     // JSON.parse names no line; the YAML parser reads JSON too and does.
     const pos = parseDocument(input.text).errors[0]?.linePos?.[0];
     const where = pos === undefined ? '' : `:${pos.line}:${pos.col}`;
-    const reason = (message.split('\n')[0] ?? message).replace(/,\s*(\.\.\.)?".*$/s, '').replace(/ in JSON at position \d+.*$/, '');
+    const reason = (message.split('\n')[0] ?? message)
+      .replace(/,\s*(\.\.\.)?".*$/s, '')
+      .replace(/ in JSON at position \d+.*$/, '');
     throw invalid(`${input.name}${where}: invalid JSON: ${reason}`);
   }
 }

@@ -23,17 +23,30 @@ export const pathPrefixHelp = `Path prefixes (oasdiff's flags), applied before c
  * both documents differs only by a version segment, write a hint naming the flags to stderr
  * (stdout stays the report, so `--format json` output remains valid JSON).
  */
-export function applyPathPrefixes(options: { values: OptionValues; base: DocumentSet; revision: DocumentSet; stderr: (text: string) => void }): { base: DocumentSet; revision: DocumentSet } {
+export function applyPathPrefixes(options: {
+  values: OptionValues;
+  base: DocumentSet;
+  revision: DocumentSet;
+  stderr: (text: string) => void;
+}): { base: DocumentSet; revision: DocumentSet } {
   const { values } = options;
-  const base: PathRewrite = { strip: readPrefix(values, 'strip-prefix-base'), prefix: readPrefix(values, 'prefix-base') };
-  const revision: PathRewrite = { strip: readPrefix(values, 'strip-prefix-revision'), prefix: readPrefix(values, 'prefix-revision') };
+  const base: PathRewrite = {
+    strip: readPrefix(values, 'strip-prefix-base'),
+    prefix: readPrefix(values, 'prefix-base'),
+  };
+  const revision: PathRewrite = {
+    strip: readPrefix(values, 'strip-prefix-revision'),
+    prefix: readPrefix(values, 'prefix-revision'),
+  };
   const flagged = [base.strip, base.prefix, revision.strip, revision.prefix].some((v) => v !== undefined);
   if (!flagged) {
     const hint = suggestPathRewrites(pathsOf(options.base), pathsOf(options.revision));
     if (hint) {
-      options.stderr(`hint: every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
-        `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
-        `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.\n`);
+      options.stderr(
+        `hint: every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
+          `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
+          `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.\n`,
+      );
     }
   }
   return { base: rewritePaths(options.base, base), revision: rewritePaths(options.revision, revision) };
@@ -41,7 +54,8 @@ export function applyPathPrefixes(options: { values: OptionValues; base: Documen
 
 function readPrefix(values: OptionValues, name: string): string | undefined {
   const value = readString(values, name);
-  if (value !== undefined && value !== '' && !value.startsWith('/')) throw new UsageError(`--${name} must be a path prefix starting with "/", got "${value}"`);
+  if (value !== undefined && value !== '' && !value.startsWith('/'))
+    throw new UsageError(`--${name} must be a path prefix starting with "/", got "${value}"`);
   return value;
 }
 

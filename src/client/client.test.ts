@@ -1,27 +1,68 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createVersionaryClient, describeNotice, parseLifecycleHeaders, parseWarning, SunsetApproachingError, type DeprecationNotice } from './index.ts';
+import {
+  createVersionaryClient,
+  describeNotice,
+  parseLifecycleHeaders,
+  parseWarning,
+  SunsetApproachingError,
+  type DeprecationNotice,
+} from './index.ts';
 
 // Header variants as real servers send them: this service in both styles, RFC 9745 / 8594 examples,
 // and the looser forms seen in the wild.
-const variants: Array<{ name: string; headers: Record<string, string>; deprecatedAt?: string; sunsetAt?: string; guide?: string; successor?: string }> = [
+const variants: Array<{
+  name: string;
+  headers: Record<string, string>;
+  deprecatedAt?: string;
+  sunsetAt?: string;
+  guide?: string;
+  successor?: string;
+}> = [
   {
     name: 'service, iso style',
-    headers: { deprecation: '2026-01-15T12:00:00.000Z', sunset: '2026-07-15T12:00:00.000Z', link: '</api/versions/v1/migration-guide>; rel="deprecation", </api/v2/openapi.json>; rel="successor-version"' },
-    deprecatedAt: '2026-01-15T12:00:00.000Z', sunsetAt: '2026-07-15T12:00:00.000Z', guide: 'https://api.example/api/versions/v1/migration-guide', successor: 'https://api.example/api/v2/openapi.json',
+    headers: {
+      deprecation: '2026-01-15T12:00:00.000Z',
+      sunset: '2026-07-15T12:00:00.000Z',
+      link: '</api/versions/v1/migration-guide>; rel="deprecation", </api/v2/openapi.json>; rel="successor-version"',
+    },
+    deprecatedAt: '2026-01-15T12:00:00.000Z',
+    sunsetAt: '2026-07-15T12:00:00.000Z',
+    guide: 'https://api.example/api/versions/v1/migration-guide',
+    successor: 'https://api.example/api/v2/openapi.json',
   },
   {
     name: 'service, rfc style (RFC 9745 structured date, RFC 8594 HTTP-date)',
-    headers: { deprecation: '@1768478400', sunset: 'Wed, 15 Jul 2026 12:00:00 GMT', link: '</api/versions/v1/migration-guide>; rel="deprecation", </api/versions>; rel="sunset"' },
-    deprecatedAt: '2026-01-15T12:00:00.000Z', sunsetAt: '2026-07-15T12:00:00.000Z', guide: 'https://api.example/api/versions/v1/migration-guide',
+    headers: {
+      deprecation: '@1768478400',
+      sunset: 'Wed, 15 Jul 2026 12:00:00 GMT',
+      link: '</api/versions/v1/migration-guide>; rel="deprecation", </api/versions>; rel="sunset"',
+    },
+    deprecatedAt: '2026-01-15T12:00:00.000Z',
+    sunsetAt: '2026-07-15T12:00:00.000Z',
+    guide: 'https://api.example/api/versions/v1/migration-guide',
   },
   {
     name: 'RFC 9745 example',
-    headers: { deprecation: '@1688169599', link: '<https://developer.example.com/deprecation>; rel="deprecation"; type="text/html"' },
-    deprecatedAt: '2023-06-30T23:59:59.000Z', guide: 'https://developer.example.com/deprecation',
+    headers: {
+      deprecation: '@1688169599',
+      link: '<https://developer.example.com/deprecation>; rel="deprecation"; type="text/html"',
+    },
+    deprecatedAt: '2023-06-30T23:59:59.000Z',
+    guide: 'https://developer.example.com/deprecation',
   },
-  { name: 'draft boolean form, no dates', headers: { deprecation: 'true', sunset: 'Sat, 31 Dec 2026 23:59:59 GMT' }, sunsetAt: '2026-12-31T23:59:59.000Z' },
-  { name: 'date-only ISO, unquoted rel', headers: { deprecation: '2026-06-01', sunset: '2027-06-30', link: '<https://x.example/guide>;rel=deprecation' }, deprecatedAt: '2026-06-01T00:00:00.000Z', sunsetAt: '2027-06-30T00:00:00.000Z', guide: 'https://x.example/guide' },
+  {
+    name: 'draft boolean form, no dates',
+    headers: { deprecation: 'true', sunset: 'Sat, 31 Dec 2026 23:59:59 GMT' },
+    sunsetAt: '2026-12-31T23:59:59.000Z',
+  },
+  {
+    name: 'date-only ISO, unquoted rel',
+    headers: { deprecation: '2026-06-01', sunset: '2027-06-30', link: '<https://x.example/guide>;rel=deprecation' },
+    deprecatedAt: '2026-06-01T00:00:00.000Z',
+    sunsetAt: '2027-06-30T00:00:00.000Z',
+    guide: 'https://x.example/guide',
+  },
   { name: 'unreadable dates are not guessed', headers: { deprecation: 'yesterday', sunset: 'soon' } },
 ];
 
@@ -43,7 +84,10 @@ test('a response without lifecycle headers is not deprecated', () => {
 });
 
 test('Warning: only code 299 counts, and its quoted text is unescaped', () => {
-  assert.equal(parseWarning('299 - "API version v1 is deprecated; see \\"guide\\""'), 'API version v1 is deprecated; see "guide"');
+  assert.equal(
+    parseWarning('299 - "API version v1 is deprecated; see \\"guide\\""'),
+    'API version v1 is deprecated; see "guide"',
+  );
   assert.equal(parseWarning('199 - "miscellaneous"'), undefined);
   assert.equal(parseWarning('110 - "stale", 299 api.example "gone soon"'), 'gone soon');
 });
@@ -52,11 +96,21 @@ const respond = (headers: Record<string, string>) => async () => new Response('[
 
 test('each deprecated version or endpoint is reported once per process, with parsed dates and the guide', async () => {
   const notices: DeprecationNotice[] = [];
-  const version = { deprecation: '@1768478400', sunset: 'Wed, 15 Jul 2026 12:00:00 GMT', link: '</g/v1>; rel="deprecation"' };
-  const endpoint = { deprecation: '2026-03-01T00:00:00Z', sunset: '2026-05-01T00:00:00Z', link: '</g/reports>; rel="deprecation"' };
+  const version = {
+    deprecation: '@1768478400',
+    sunset: 'Wed, 15 Jul 2026 12:00:00 GMT',
+    link: '</g/v1>; rel="deprecation"',
+  };
+  const endpoint = {
+    deprecation: '2026-03-01T00:00:00Z',
+    sunset: '2026-05-01T00:00:00Z',
+    link: '</g/reports>; rel="deprecation"',
+  };
   const headersFor = (url: string) => (url.includes('/reports') ? endpoint : version);
   const client = createVersionaryClient({
-    baseUrl: 'https://once.example/api', version: 1, now: () => Date.UTC(2026, 0, 20),
+    baseUrl: 'https://once.example/api',
+    version: 1,
+    now: () => Date.UTC(2026, 0, 20),
     onDeprecation: (n) => notices.push(n),
     fetch: async (input) => respond(headersFor(String(input)))(),
   });
@@ -65,7 +119,12 @@ test('each deprecated version or endpoint is reported once per process, with par
   await client.fetch('/reports');
   await client.fetch('/reports');
   // A second client in the same process does not report them again.
-  const other = createVersionaryClient({ baseUrl: 'https://once.example/api', version: 1, onDeprecation: (n) => notices.push(n), fetch: async () => respond(version)() });
+  const other = createVersionaryClient({
+    baseUrl: 'https://once.example/api',
+    version: 1,
+    onDeprecation: (n) => notices.push(n),
+    fetch: async () => respond(version)(),
+  });
   await other.fetch('/posts');
   assert.equal(notices.length, 2);
   assert.equal(notices[0]!.endpoint, 'GET https://once.example/api/v1/users');
@@ -80,33 +139,58 @@ test('each deprecated version or endpoint is reported once per process, with par
 test('the default handler logs one clear warning', async (t) => {
   const warn = t.mock.method(console, 'warn', () => {});
   const client = createVersionaryClient({
-    baseUrl: 'https://default.example/api', version: 'v1', now: () => Date.UTC(2026, 0, 20),
-    fetch: async () => respond({ deprecation: '2026-01-15T00:00:00Z', sunset: '2026-07-15T00:00:00Z', link: '</guide>; rel="deprecation", </api/v2>; rel="successor-version"' })(),
+    baseUrl: 'https://default.example/api',
+    version: 'v1',
+    now: () => Date.UTC(2026, 0, 20),
+    fetch: async () =>
+      respond({
+        deprecation: '2026-01-15T00:00:00Z',
+        sunset: '2026-07-15T00:00:00Z',
+        link: '</guide>; rel="deprecation", </api/v2>; rel="successor-version"',
+      })(),
   });
   await client.fetch('/users');
   await client.fetch('/users');
   assert.equal(warn.mock.callCount(), 1);
-  assert.equal(warn.mock.calls[0]!.arguments[0],
+  assert.equal(
+    warn.mock.calls[0]!.arguments[0],
     'versionary: GET https://default.example/api/v1/users uses deprecated API version v1 (deprecated 2026-01-15, sunset 2026-07-15, in 176 days). ' +
-    'Migration guide: https://default.example/guide. Successor: https://default.example/api/v2.');
+      'Migration guide: https://default.example/guide. Successor: https://default.example/api/v2.',
+  );
 });
 
 test('failWithinDays turns the warning into an error once the sunset is that close, on every call', async () => {
   const headers = { deprecation: '2026-01-15T00:00:00Z', sunset: '2026-02-01T00:00:00Z' };
-  const make = (failWithinDays: number, host: string) => createVersionaryClient({
-    baseUrl: `https://${host}.example/api`, version: 1, failWithinDays, now: () => Date.UTC(2026, 0, 20), onDeprecation: () => {}, fetch: async () => respond(headers)(),
-  });
+  const make = (failWithinDays: number, host: string) =>
+    createVersionaryClient({
+      baseUrl: `https://${host}.example/api`,
+      version: 1,
+      failWithinDays,
+      now: () => Date.UTC(2026, 0, 20),
+      onDeprecation: () => {},
+      fetch: async () => respond(headers)(),
+    });
   await assert.doesNotReject(make(10, 'far').fetch('/users'));
   const near = make(30, 'near');
-  await assert.rejects(near.fetch('/users'), (error: unknown) => error instanceof SunsetApproachingError && error.notice.daysLeft === 12 && /within 30 day/.test(error.message));
+  await assert.rejects(
+    near.fetch('/users'),
+    (error: unknown) =>
+      error instanceof SunsetApproachingError && error.notice.daysLeft === 12 && /within 30 day/.test(error.message),
+  );
   await assert.rejects(near.fetch('/users'), SunsetApproachingError);
 });
 
 test('accept versioning sends the vendor media type and keeps the path unversioned', async () => {
   const seen: Array<{ url: string; accept: string | null }> = [];
   const client = createVersionaryClient({
-    baseUrl: 'https://accept.example/api/', version: 2, versioning: 'accept', vendor: 'acme',
-    fetch: async (input, init) => { seen.push({ url: String(input), accept: new Headers(init?.headers).get('accept') }); return new Response('{}'); },
+    baseUrl: 'https://accept.example/api/',
+    version: 2,
+    versioning: 'accept',
+    vendor: 'acme',
+    fetch: async (input, init) => {
+      seen.push({ url: String(input), accept: new Headers(init?.headers).get('accept') });
+      return new Response('{}');
+    },
   });
   await client.fetch('/books');
   assert.deepEqual(seen, [{ url: 'https://accept.example/api/books', accept: 'application/vnd.acme+json; version=2' }]);
@@ -119,16 +203,34 @@ test('bad client options fail at once with a clear message', () => {
 });
 
 test('describeNotice says when no sunset is announced', () => {
-  const text = describeNotice({ version: 'v3', endpoint: 'GET https://x.example/api/v3/a', deprecatedAt: undefined, sunsetAt: undefined, daysLeft: undefined, guideUrl: undefined, successorUrl: undefined, warning: undefined, status: 200 });
-  assert.equal(text, 'versionary: GET https://x.example/api/v3/a uses deprecated API version v3 (no sunset announced).');
+  const text = describeNotice({
+    version: 'v3',
+    endpoint: 'GET https://x.example/api/v3/a',
+    deprecatedAt: undefined,
+    sunsetAt: undefined,
+    daysLeft: undefined,
+    guideUrl: undefined,
+    successorUrl: undefined,
+    warning: undefined,
+    status: 200,
+  });
+  assert.equal(
+    text,
+    'versionary: GET https://x.example/api/v3/a uses deprecated API version v3 (no sunset announced).',
+  );
 });
 
 test('newer versions in api-supported-versions are reported once per origin, when asked', async () => {
   const seen: Array<{ version: string; newer: string[]; origin: string }> = [];
-  const make = (version: number) => createVersionaryClient({
-    baseUrl: 'https://newer.example/api', version, onNewVersion: (n) => seen.push(n), onDeprecation: () => {},
-    fetch: async () => new Response('{}', { headers: { 'api-supported-versions': 'v2, v4, v3', 'api-deprecated-versions': 'v1' } }),
-  });
+  const make = (version: number) =>
+    createVersionaryClient({
+      baseUrl: 'https://newer.example/api',
+      version,
+      onNewVersion: (n) => seen.push(n),
+      onDeprecation: () => {},
+      fetch: async () =>
+        new Response('{}', { headers: { 'api-supported-versions': 'v2, v4, v3', 'api-deprecated-versions': 'v1' } }),
+    });
   await make(1).fetch('/a');
   await make(1).fetch('/b');
   await make(4).fetch('/a');

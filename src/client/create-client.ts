@@ -98,11 +98,14 @@ const reported = (globals[reportedKey] ??= new Set<string>());
  * ```
  */
 export function createVersionaryClient(options: VersionaryClientOptions): VersionaryClient {
-  const number = typeof options.version === 'number' ? options.version : Number(/^v?([0-9]+)$/.exec(options.version)?.[1]);
-  if (!Number.isInteger(number) || number < 1) throw new TypeError(`version must be a positive integer or "v<n>", not ${JSON.stringify(options.version)}`);
+  const number =
+    typeof options.version === 'number' ? options.version : Number(/^v?([0-9]+)$/.exec(options.version)?.[1]);
+  if (!Number.isInteger(number) || number < 1)
+    throw new TypeError(`version must be a positive integer or "v<n>", not ${JSON.stringify(options.version)}`);
   const versioning = options.versioning ?? 'path';
   if (versioning === 'accept' && !options.vendor) throw new TypeError('vendor is required for accept versioning');
-  if (options.failWithinDays !== undefined && !(options.failWithinDays >= 0)) throw new TypeError('failWithinDays must be a number of days, 0 or more');
+  if (options.failWithinDays !== undefined && !(options.failWithinDays >= 0))
+    throw new TypeError('failWithinDays must be a number of days, 0 or more');
   const version = `v${number}`;
   const accept = versioning === 'accept' ? `application/vnd.${options.vendor}+json; version=${number}` : undefined;
   const now = options.now ?? Date.now;
@@ -111,20 +114,39 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
 
   const inspect: VersionaryClient['inspect'] = (response, request) => {
     const url = request?.url ?? response.url;
-    if (options.onNewVersion) reportNewer({ url, supported: response.headers.get('api-supported-versions'), number, report: options.onNewVersion });
+    if (options.onNewVersion)
+      reportNewer({
+        url,
+        supported: response.headers.get('api-supported-versions'),
+        number,
+        report: options.onNewVersion,
+      });
     const parsed = parseLifecycleHeaders(response.headers, url || undefined);
     if (!parsed.deprecated && !parsed.sunsetAt) return undefined;
     const method = (request?.method ?? 'GET').toUpperCase();
-    const notice = toNotice({ parsed, version: versionOf(url) ?? version, endpoint: `${method} ${url.split('?')[0]}`, status: response.status, now: now() });
+    const notice = toNotice({
+      parsed,
+      version: versionOf(url) ?? version,
+      endpoint: `${method} ${url.split('?')[0]}`,
+      status: response.status,
+      now: now(),
+    });
     // A version's deprecation gives the same headers on every endpoint, an endpoint's its own: the
     // headers name the subject, so one report per distinct set of them.
-    const key = [originOf(url), notice.version, parsed.deprecatedAt?.getTime(), parsed.sunsetAt?.getTime(), parsed.guideUrl].join(' ');
+    const key = [
+      originOf(url),
+      notice.version,
+      parsed.deprecatedAt?.getTime(),
+      parsed.sunsetAt?.getTime(),
+      parsed.guideUrl,
+    ].join(' ');
     if (!reported.has(key)) {
       reported.add(key);
       report(notice);
     }
     const limit = options.failWithinDays;
-    if (limit !== undefined && notice.daysLeft !== undefined && notice.daysLeft < limit) throw new SunsetApproachingError(notice, limit);
+    if (limit !== undefined && notice.daysLeft !== undefined && notice.daysLeft < limit)
+      throw new SunsetApproachingError(notice, limit);
     return notice;
   };
 
@@ -155,9 +177,20 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
   };
 }
 
-function reportNewer(options: { url: string; supported: string | null; number: number; report: (notice: NewVersionNotice) => void }): void {
-  const newer = (options.supported ?? '').split(',').map((v) => /^\s*v([0-9]+)\s*$/.exec(v)?.[1]).filter((n) => n !== undefined)
-    .map(Number).filter((n) => n > options.number).sort((a, b) => a - b).map((n) => `v${n}`);
+function reportNewer(options: {
+  url: string;
+  supported: string | null;
+  number: number;
+  report: (notice: NewVersionNotice) => void;
+}): void {
+  const newer = (options.supported ?? '')
+    .split(',')
+    .map((v) => /^\s*v([0-9]+)\s*$/.exec(v)?.[1])
+    .filter((n) => n !== undefined)
+    .map(Number)
+    .filter((n) => n > options.number)
+    .sort((a, b) => a - b)
+    .map((n) => `v${n}`);
   if (newer.length === 0) return;
   const origin = originOf(options.url);
   const key = `new ${origin} v${options.number} ${newer.join(',')}`;

@@ -55,8 +55,12 @@ export function describeNotice(notice: DeprecationNotice): string {
   const what = notice.version ? `deprecated API version ${notice.version}` : 'a deprecated API';
   const dates = [
     notice.deprecatedAt ? `deprecated ${day(notice.deprecatedAt)}` : undefined,
-    notice.sunsetAt ? `sunset ${day(notice.sunsetAt)}${notice.daysLeft === undefined ? '' : notice.daysLeft < 0 ? ', already past' : `, in ${notice.daysLeft} days`}` : 'no sunset announced',
-  ].filter(Boolean).join(', ');
+    notice.sunsetAt
+      ? `sunset ${day(notice.sunsetAt)}${notice.daysLeft === undefined ? '' : notice.daysLeft < 0 ? ', already past' : `, in ${notice.daysLeft} days`}`
+      : 'no sunset announced',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const guide = notice.guideUrl ? ` Migration guide: ${notice.guideUrl}.` : '';
   const successor = notice.successorUrl ? ` Successor: ${notice.successorUrl}.` : '';
   const warning = notice.warning ? ` Server says: ${notice.warning}` : '';
@@ -71,13 +75,24 @@ export function describeNotice(notice: DeprecationNotice): string {
  * const notice = toNotice({ parsed, version: 'v1', endpoint: 'GET https://…/v1/books', status: 200, now: Date.now() });
  * ```
  */
-export function toNotice(options: { parsed: ParsedLifecycleHeaders; version: string | undefined; endpoint: string; status: number; now: number }): DeprecationNotice {
+export function toNotice(options: {
+  parsed: ParsedLifecycleHeaders;
+  version: string | undefined;
+  endpoint: string;
+  status: number;
+  now: number;
+}): DeprecationNotice {
   const { parsed } = options;
   return {
-    version: options.version, endpoint: options.endpoint, status: options.status,
-    deprecatedAt: parsed.deprecatedAt, sunsetAt: parsed.sunsetAt,
+    version: options.version,
+    endpoint: options.endpoint,
+    status: options.status,
+    deprecatedAt: parsed.deprecatedAt,
+    sunsetAt: parsed.sunsetAt,
     daysLeft: parsed.sunsetAt ? Math.floor((parsed.sunsetAt.getTime() - options.now) / 86_400_000) : undefined,
-    guideUrl: parsed.guideUrl, successorUrl: parsed.successorUrl, warning: parsed.warning,
+    guideUrl: parsed.guideUrl,
+    successorUrl: parsed.successorUrl,
+    warning: parsed.warning,
   };
 }
 

@@ -37,7 +37,10 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
   const warning = parseWarning(headers.get('warning') ?? '');
   const deprecatedAt = deprecation ? parseDeprecationDate(deprecation) : undefined;
   return {
-    deprecated: (deprecation !== undefined && deprecation !== '' && deprecation.toLowerCase() !== 'false') || links.has('deprecation') || warning !== undefined,
+    deprecated:
+      (deprecation !== undefined && deprecation !== '' && deprecation.toLowerCase() !== 'false') ||
+      links.has('deprecation') ||
+      warning !== undefined,
     deprecatedAt,
     sunsetAt: parseHttpOrIsoDate(headers.get('sunset')?.trim() ?? ''),
     guideUrl: links.get('deprecation'),
@@ -62,8 +65,10 @@ export function parseDeprecationDate(value: string): Date | undefined {
   return parseHttpOrIsoDate(value);
 }
 
-const isoPattern = /^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}:?[0-9]{2})?)?$/;
-const httpDatePattern = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$/;
+const isoPattern =
+  /^[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:[Zz]|[+-][0-9]{2}:?[0-9]{2})?)?$/;
+const httpDatePattern =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$/;
 
 /**
  * An ISO 8601 instant or an HTTP-date (IMF-fixdate, as RFC 8594's `Sunset` uses); anything else is
@@ -77,7 +82,10 @@ const httpDatePattern = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (?:Jan|Feb|M
 export function parseHttpOrIsoDate(value: string): Date | undefined {
   if (!isoPattern.test(value) && !httpDatePattern.test(value)) return undefined;
   // A date-only or zone-less ISO value is UTC, as the API spec writes them.
-  const normalised = isoPattern.test(value) && !/(?:[Zz]|[+-][0-9]{2}:?[0-9]{2})$/.test(value) && value.length > 10 ? `${value}Z` : value;
+  const normalised =
+    isoPattern.test(value) && !/(?:[Zz]|[+-][0-9]{2}:?[0-9]{2})$/.test(value) && value.length > 10
+      ? `${value}Z`
+      : value;
   const ms = Date.parse(normalised);
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }

@@ -11,7 +11,10 @@ import { Redis } from 'ioredis';
  * const redis = connectRedis({ url: 'redis://127.0.0.1:6379', log });
  * ```
  */
-export function connectRedis(options: { url: string; log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void } }): Redis {
+export function connectRedis(options: {
+  url: string;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}): Redis {
   const redis = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -23,7 +26,10 @@ export function connectRedis(options: { url: string; log: { warn(obj: object, ms
   redis.on('error', (error: Error & { code?: string }) => {
     if (down) return;
     down = true;
-    options.log.warn({ err: { message: error.message, code: error.code } }, 'Redis unavailable; reconnecting in the background');
+    options.log.warn(
+      { err: { message: error.message, code: error.code } },
+      'Redis unavailable; reconnecting in the background',
+    );
   });
   redis.on('ready', () => {
     if (down) options.log.info({}, 'Redis reconnected');

@@ -12,7 +12,10 @@ import { createGatewayFeature } from '../service/gateway/feature.ts';
 import { createGatewayIdentify } from '../service/gateway/identify.ts';
 
 /** What the gateway changes in the service's composition. */
-export type GatewayComposition = Pick<BuildAppOptions, 'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated'>;
+export type GatewayComposition = Pick<
+  BuildAppOptions,
+  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated'
+>;
 
 /**
  * The gateway as a composition of the service's own features: the `gateway` section's versions
@@ -25,11 +28,17 @@ export type GatewayComposition = Pick<BuildAppOptions, 'bundle' | 'api' | 'featu
  * const composition = await composeGateway({ config, readFile });
  * ```
  */
-export async function composeGateway(options: { config: ServiceConfig; readFile: (path: string) => string }): Promise<GatewayComposition> {
+export async function composeGateway(options: {
+  config: ServiceConfig;
+  readFile: (path: string) => string;
+}): Promise<GatewayComposition> {
   const { config } = options;
   const settings = config.settings.gateway;
   if (!settings) {
-    throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: 'versionary gateway needs a "gateway" section in the file VERSIONARY_CONFIG names (docs/gateway.md).' });
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: 'versionary gateway needs a "gateway" section in the file VERSIONARY_CONFIG names (docs/gateway.md).',
+    });
   }
   const errors: string[] = [];
   const base = config.configPath ? dirname(resolve(config.configPath)) : process.cwd();
@@ -39,23 +48,38 @@ export async function composeGateway(options: { config: ServiceConfig; readFile:
     try {
       const text = options.readFile(path);
       const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) errors.push(`gateway.versions.${version.name}.openapi: ${path} does not hold an object`);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        errors.push(`gateway.versions.${version.name}.openapi: ${path} does not hold an object`);
       else documents[version.name] = parsed as Record<string, unknown>;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      errors.push(`gateway.versions.${version.name}.openapi: ${path} ${code ? `cannot be read (${code})` : `is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`}`);
+      errors.push(
+        `gateway.versions.${version.name}.openapi: ${path} ${code ? `cannot be read (${code})` : `is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`}`,
+      );
     }
   }
-  if (settings.identify.kind === 'jwt' && !config.jwt) errors.push('gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS');
-  if (errors.length > 0) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}` });
-  const bundle = bundleFromOpenApi({ prefix: settings.prefix, versions: settings.versions.map((v) => ({ name: v.name, document: documents[v.name]! })) });
+  if (settings.identify.kind === 'jwt' && !config.jwt)
+    errors.push(
+      'gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS',
+    );
+  if (errors.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
+    });
+  const bundle = bundleFromOpenApi({
+    prefix: settings.prefix,
+    versions: settings.versions.map((v) => ({ name: v.name, document: documents[v.name]! })),
+  });
   const newest = documents[bundle.latest.name]?.info as { title?: unknown } | undefined;
   const title = settings.title ?? (typeof newest?.title === 'string' ? newest.title : 'API');
-  const jwt = settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
+  const jwt =
+    settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
   const gateway = createGatewayFeature({ settings, documents });
   return {
-    bundle, api: { prefix: settings.prefix, vendor: settings.vendor, title },
+    bundle,
+    api: { prefix: settings.prefix, vendor: settings.vendor, title },
     // The service's features, with the forwarding feature in place of users and posts, and no `/` (the upstream's API is not ours to describe there).
     features: serviceFeatures.filter((f) => f !== rootFeature).map((f) => (f === resourcesFeature ? gateway : f)),
     ...(identify ? { identify } : {}),

@@ -32,12 +32,22 @@ export async function importServiceModule<T>(load: () => Promise<T>): Promise<T>
   } catch (error) {
     const missing = /Cannot find package '([^']+)'/.exec(String((error as Error)?.message))?.[1];
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw error;
-    throw Object.assign(new Error(`the reference service needs the package "${missing}", which installing versionary as a library leaves out. Install the service's packages with:\n\n  npm install ${servicePackages().join(' ')}\n`), { code: 'SERVICE_PACKAGES_MISSING' });
+    throw Object.assign(
+      new Error(
+        `the reference service needs the package "${missing}", which installing versionary as a library leaves out. Install the service's packages with:\n\n  npm install ${servicePackages().join(' ')}\n`,
+      ),
+      { code: 'SERVICE_PACKAGES_MISSING' },
+    );
   }
 }
 
 /** The optional peer dependencies, each with the range the package was tested with. */
 function servicePackages(): string[] {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
-  return Object.entries(manifest.peerDependencies ?? {}).filter(([name]) => manifest.peerDependenciesMeta?.[name]?.optional).map(([name, range]) => `${name}@"${range}"`);
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
+  return Object.entries(manifest.peerDependencies ?? {})
+    .filter(([name]) => manifest.peerDependenciesMeta?.[name]?.optional)
+    .map(([name, range]) => `${name}@"${range}"`);
 }

@@ -30,7 +30,9 @@ export interface VersionaryLoopOptions {
   /** The API's versions and operations (`defineVersions`). */
   bundle: VersionBundle;
   /** One handler per operation id, in the newest representation; or a function of the loop's storage and clock. */
-  handlers: Record<string, OperationHandler> | ((context: { storage: Storage; clock: Clock }) => Record<string, OperationHandler>);
+  handlers:
+    | Record<string, OperationHandler>
+    | ((context: { storage: Storage; clock: Clock }) => Record<string, OperationHandler>);
   /** The vendor of the API's media types: `application/vnd.<vendor>.v2+json`. */
   vendor: string;
   /** The title of the API's documents and docs pages. */
@@ -84,53 +86,73 @@ const settingsPath = '<versionaryLoop settings>';
  * await app.register(versionaryLoop, { bundle, handlers, vendor: 'books', title: 'Books API', settings: { versions: { v1: { … } } } });
  * ```
  */
-export const versionaryLoop = fp(async (app: FastifyInstance, options: VersionaryLoopOptions) => {
-  const env = { ...(options.env ?? process.env) };
-  const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
-  const config = loadConfig({
-    env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
-    readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
-  });
-  const clock = options.clock ?? { now: Date.now };
-  const storage = await openStorage(config.database, { ops: config.ops });
-  // Several instances share the lifecycle and keys through the change feed (Redis, else
-  // PostgreSQL), and rate-limit windows through Redis, as the reference service does.
-  const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(async (error: unknown) => {
-    await storage.close();
-    throw error;
-  });
-  const handlers = options.handlers;
-  // The reference service's features, with the app's operations in place of users and posts, and
-  // no `/` (the app owns its root).
-  const features: ServiceFeature[] = serviceFeatures
-    .filter((feature) => feature !== rootFeature)
-    .map((feature) => (feature === resourcesFeature ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers)) : feature));
-  // onClose hooks run last-registered first: registered before the features', this one runs after
-  // theirs (the usage buffer, the outbox), so the database closes last.
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await closeSharedState(shared);
-    await storage.close();
-  };
-  app.addHook('onClose', close);
-  try {
-    const { flushUsage } = await installService(app, {
-      config, storage, clock, bundle: options.bundle, features,
-      ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
-      ops: { changeFeed: shared.feed, reconcileMs: config.ops.reconcileMs, readinessChecks: shared.readinessChecks, ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}) },
-      api: { prefix: options.prefix ?? '/api', vendor: options.vendor, title: options.title },
-      ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
-      ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
-      ...(options.identify ? { identify: options.identify } : {}),
+export const versionaryLoop = fp(
+  async (app: FastifyInstance, options: VersionaryLoopOptions) => {
+    const env = { ...(options.env ?? process.env) };
+    const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
+    const config = loadConfig({
+      env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
+      readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
     });
-    app.addHook('preClose', async () => { await flushUsage(); });
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}, { name: 'versionary-loop', fastify: '5.x' });
+    const clock = options.clock ?? { now: Date.now };
+    const storage = await openStorage(config.database, { ops: config.ops });
+    // Several instances share the lifecycle and keys through the change feed (Redis, else
+    // PostgreSQL), and rate-limit windows through Redis, as the reference service does.
+    const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(
+      async (error: unknown) => {
+        await storage.close();
+        throw error;
+      },
+    );
+    const handlers = options.handlers;
+    // The reference service's features, with the app's operations in place of users and posts, and
+    // no `/` (the app owns its root).
+    const features: ServiceFeature[] = serviceFeatures
+      .filter((feature) => feature !== rootFeature)
+      .map((feature) =>
+        feature === resourcesFeature
+          ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers))
+          : feature,
+      );
+    // onClose hooks run last-registered first: registered before the features', this one runs after
+    // theirs (the usage buffer, the outbox), so the database closes last.
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await closeSharedState(shared);
+      await storage.close();
+    };
+    app.addHook('onClose', close);
+    try {
+      const { flushUsage } = await installService(app, {
+        config,
+        storage,
+        clock,
+        bundle: options.bundle,
+        features,
+        ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
+        ops: {
+          changeFeed: shared.feed,
+          reconcileMs: config.ops.reconcileMs,
+          readinessChecks: shared.readinessChecks,
+          ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
+        },
+        api: { prefix: options.prefix ?? '/api', vendor: options.vendor, title: options.title },
+        ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
+        ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
+        ...(options.identify ? { identify: options.identify } : {}),
+      });
+      app.addHook('preClose', async () => {
+        await flushUsage();
+      });
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  },
+  { name: 'versionary-loop', fastify: '5.x' },
+);
 
 /**
  * The Fastify construction options the loop expects: `Accept` negotiation, request ids, problems
@@ -141,6 +163,13 @@ export const versionaryLoop = fp(async (app: FastifyInstance, options: Versionar
  * const app = Fastify({ ...loopServerOptions({ bundle, vendor: 'books' }), logger: true });
  * ```
  */
-export function loopServerOptions(options: { bundle: VersionBundle; vendor: string; prefix?: string }): FastifyServerOptions {
-  return serviceServerOptions({ bundle: options.bundle, api: { prefix: options.prefix ?? '/api', vendor: options.vendor } });
+export function loopServerOptions(options: {
+  bundle: VersionBundle;
+  vendor: string;
+  prefix?: string;
+}): FastifyServerOptions {
+  return serviceServerOptions({
+    bundle: options.bundle,
+    api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
+  });
 }

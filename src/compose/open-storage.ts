@@ -12,12 +12,23 @@ import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.t
  * const storage = await openStorage({ kind: 'sqlite', path: ':memory:' });
  * ```
  */
-export async function openStorage(database: DatabaseConfig, options: { ops?: OpsConfig; onError?: (error: Error) => void } = {}): Promise<Storage> {
-  if (database.kind === 'sqlite') return openSqliteStorage({ path: database.path, ...(database.driver ? { driver: database.driver } : {}) });
+export async function openStorage(
+  database: DatabaseConfig,
+  options: { ops?: OpsConfig; onError?: (error: Error) => void } = {},
+): Promise<Storage> {
+  if (database.kind === 'sqlite')
+    return openSqliteStorage({ path: database.path, ...(database.driver ? { driver: database.driver } : {}) });
   const { ops } = options;
   return openPostgresStorage({
     url: database.url,
-    ...(ops ? { schema: ops.dbSchema, max: ops.dbPoolMax, connectTimeoutMs: ops.dbConnectTimeoutMs, statementTimeoutMs: ops.dbStatementTimeoutMs } : {}),
+    ...(ops
+      ? {
+          schema: ops.dbSchema,
+          max: ops.dbPoolMax,
+          connectTimeoutMs: ops.dbConnectTimeoutMs,
+          statementTimeoutMs: ops.dbStatementTimeoutMs,
+        }
+      : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
 }

@@ -47,7 +47,12 @@ export interface ServiceServer {
   close(): Promise<void>;
 }
 
-interface Connection { socket: Socket; active: number; quietSince: number; bytesSeen: number }
+interface Connection {
+  socket: Socket;
+  active: number;
+  quietSince: number;
+  bytesSeen: number;
+}
 
 /**
  * Create the server, answering with the starting handler until {@link ServiceServer.use}.
@@ -72,31 +77,34 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
   const checkSettled = () => {
     if (open.size === 0) for (const resolve of settled.splice(0)) resolve();
   };
-  const server = createServer({
-    // 64 KiB of headers, as the app expects: an oversized credential gets a 401 problem, not a bare 431.
-    maxHeaderSize: 64 * 1024,
-    headersTimeout: timeouts.headersSeconds * 1000,
-    requestTimeout: timeouts.requestSeconds * 1000,
-    keepAliveTimeout: timeouts.keepAliveSeconds * 1000,
-    // Node checks the header and request timeouts this often (30 s by default): keep the bounds close.
-    connectionsCheckingInterval: 1000,
-  }, (request, response) => {
-    active++;
-    const connection = open.get(request.socket);
-    if (connection) connection.active++;
-    responses.add(response);
-    if (draining) response.setHeader('connection', 'close');
-    response.once('close', () => {
-      active--;
-      responses.delete(response);
-      if (connection) {
-        connection.active--;
-        connection.quietSince = Date.now();
-        connection.bytesSeen = connection.socket.bytesRead;
-      }
-    });
-    handler(request, response);
-  });
+  const server = createServer(
+    {
+      // 64 KiB of headers, as the app expects: an oversized credential gets a 401 problem, not a bare 431.
+      maxHeaderSize: 64 * 1024,
+      headersTimeout: timeouts.headersSeconds * 1000,
+      requestTimeout: timeouts.requestSeconds * 1000,
+      keepAliveTimeout: timeouts.keepAliveSeconds * 1000,
+      // Node checks the header and request timeouts this often (30 s by default): keep the bounds close.
+      connectionsCheckingInterval: 1000,
+    },
+    (request, response) => {
+      active++;
+      const connection = open.get(request.socket);
+      if (connection) connection.active++;
+      responses.add(response);
+      if (draining) response.setHeader('connection', 'close');
+      response.once('close', () => {
+        active--;
+        responses.delete(response);
+        if (connection) {
+          connection.active--;
+          connection.quietSince = Date.now();
+          connection.bytesSeen = connection.socket.bytesRead;
+        }
+      });
+      handler(request, response);
+    },
+  );
   server.setTimeout(timeouts.idleSeconds * 1000);
   // Node's own 408 (slow headers or body), 431 and parser errors get a problem body like every other error.
   server.on('clientError', handleClientError);
@@ -125,7 +133,9 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
 
   return {
     server,
-    use: (next) => { handler = next; },
+    use: (next) => {
+      handler = next;
+    },
     inFlight: () => active,
     connections: () => open.size,
     beginDrain() {
@@ -166,7 +176,11 @@ function sendProblem(request: IncomingMessage, response: ServerResponse, error: 
   const requestId = requestIdOf(request);
   body.requestId = requestId;
   response.writeHead(status, {
-    ...error.headers, 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId, 'x-content-type-options': 'nosniff',
+    ...error.headers,
+    'content-type': 'application/problem+json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+    'x-content-type-options': 'nosniff',
   });
   response.end(JSON.stringify(body));
 }
@@ -180,15 +194,27 @@ function startingHandler(request: IncomingMessage, response: ServerResponse): vo
   }
   // The body is left unread; keep the connection only if there is none.
   request.resume();
-  sendProblem(request, response, new VersionaryError({
-    code: ErrorCode.StorageUnavailable, detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.', headers: { 'retry-after': '2' },
-  }));
+  sendProblem(
+    request,
+    response,
+    new VersionaryError({
+      code: ErrorCode.StorageUnavailable,
+      detail: 'The service is starting and cannot reach its database yet. Retry in 2 seconds.',
+      headers: { 'retry-after': '2' },
+    }),
+  );
 }
 
 /** After the drain: every request a 503 problem that sends the client elsewhere. */
 function closingHandler(request: IncomingMessage, response: ServerResponse): void {
   request.resume();
-  sendProblem(request, response, new VersionaryError({
-    code: ErrorCode.ShuttingDown, detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.', headers: { 'retry-after': '1', connection: 'close' },
-  }));
+  sendProblem(
+    request,
+    response,
+    new VersionaryError({
+      code: ErrorCode.ShuttingDown,
+      detail: 'This instance is shutting down; retry, and the load balancer sends the request to another one.',
+      headers: { 'retry-after': '1', connection: 'close' },
+    }),
+  );
 }

@@ -4,7 +4,11 @@ import { createInProcessChangeFeed } from '../service/change-feed/in-process-fee
 import type { ServiceConfig } from '../service/config/load-config.ts';
 import type { ReadinessCheck } from '../service/ops/probes.ts';
 import type { ChangeFeed } from '../service/ports/index.ts';
-import { createFallbackRateLimitStore, createMemoryRateLimitStore, type FallbackRateLimitStore } from '../service/rate-limit/index.ts';
+import {
+  createFallbackRateLimitStore,
+  createMemoryRateLimitStore,
+  type FallbackRateLimitStore,
+} from '../service/rate-limit/index.ts';
 import { createPostgresChangeFeed } from '../storage/change-feed/postgres-change-feed.ts';
 import { createRedisChangeFeed } from '../storage/change-feed/redis-change-feed.ts';
 import { createRedisRateLimitStore } from '../storage/redis/redis-rate-limit-store.ts';
@@ -28,7 +32,11 @@ export interface SharedState {
  * const shared = await openSharedState({ config, log });
  * ```
  */
-export async function openSharedState(options: { config: ServiceConfig; log: Logger; redis?: Redis }): Promise<SharedState> {
+export async function openSharedState(options: {
+  config: ServiceConfig;
+  log: Logger;
+  redis?: Redis;
+}): Promise<SharedState> {
   const { config, log } = options;
   const redis = options.redis ?? (config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined);
   const feed = redis
@@ -36,13 +44,28 @@ export async function openSharedState(options: { config: ServiceConfig; log: Log
     : config.database.kind === 'postgres'
       ? await createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log })
       : createInProcessChangeFeed();
-  const rateLimitStore = redis ? createFallbackRateLimitStore({
-    primary: createRedisRateLimitStore({ redis, prefix: `${config.ops.redisPrefix}rate-limit:` }),
-    fallback: createMemoryRateLimitStore(), timeoutMs: config.ops.redisTimeoutMs, log,
-  }) : undefined;
+  const rateLimitStore = redis
+    ? createFallbackRateLimitStore({
+        primary: createRedisRateLimitStore({ redis, prefix: `${config.ops.redisPrefix}rate-limit:` }),
+        fallback: createMemoryRateLimitStore(),
+        timeoutMs: config.ops.redisTimeoutMs,
+        log,
+      })
+    : undefined;
   return {
-    feed, ...(redis ? { redis } : {}), ...(rateLimitStore ? { rateLimitStore } : {}),
-    readinessChecks: redis ? [{ name: 'redis', check: async () => { await redis.ping(); } }] : [],
+    feed,
+    ...(redis ? { redis } : {}),
+    ...(rateLimitStore ? { rateLimitStore } : {}),
+    readinessChecks: redis
+      ? [
+          {
+            name: 'redis',
+            check: async () => {
+              await redis.ping();
+            },
+          },
+        ]
+      : [],
   };
 }
 

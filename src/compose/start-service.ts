@@ -33,11 +33,20 @@ export interface RunningService {
  * await startService({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
  * ```
  */
-export async function startService(options: LoadConfigOptions & { exit?: (code: number) => void; compose?: (config: ServiceConfig) => Promise<Partial<BuildAppOptions>> }): Promise<RunningService> {
+export async function startService(
+  options: LoadConfigOptions & {
+    exit?: (code: number) => void;
+    compose?: (config: ServiceConfig) => Promise<Partial<BuildAppOptions>>;
+  },
+): Promise<RunningService> {
   const config = loadConfig(options);
   // What replaces parts of the reference service (the gateway's versions and features), known before listening, so a bad one never listens.
   const composition = options.compose ? await options.compose(config) : {};
-  if (!options.compose && config.settings.gateway) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: 'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.' });
+  if (!options.compose && config.settings.gateway)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: 'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
+    });
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
@@ -47,10 +56,18 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
   });
   const address = service.server.address() as AddressInfo;
   log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
-  const state = { closing: false, storage: undefined as Storage | undefined, feed: undefined as ChangeFeed | undefined, app: undefined as ServiceApp | undefined };
+  const state = {
+    closing: false,
+    storage: undefined as Storage | undefined,
+    feed: undefined as ChangeFeed | undefined,
+    app: undefined as ServiceApp | undefined,
+  };
   const redis = config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined;
   const metrics = createServiceMetrics();
-  const metricsServer = config.ops.metricsPort !== undefined ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host }) : undefined;
+  const metricsServer =
+    config.ops.metricsPort !== undefined
+      ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host })
+      : undefined;
 
   const ready = (async () => {
     state.storage = await openWithRetry({ config, log, closing: () => state.closing });
@@ -59,13 +76,23 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
     state.feed = shared.feed;
     const { rateLimitStore } = shared;
     state.app = await buildApp({
-      ...composition, config, storage: state.storage, clock: { now: Date.now },
+      ...composition,
+      config,
+      storage: state.storage,
+      clock: { now: Date.now },
       ...(rateLimitStore ? { rateLimitStore } : {}),
       ops: {
-        changeFeed: state.feed, metrics, shuttingDown: () => state.closing, reconcileMs: config.ops.reconcileMs,
-        ...(rateLimitStore ? { rateLimitStore } : {}), readinessChecks: shared.readinessChecks,
+        changeFeed: state.feed,
+        metrics,
+        shuttingDown: () => state.closing,
+        reconcileMs: config.ops.reconcileMs,
+        ...(rateLimitStore ? { rateLimitStore } : {}),
+        readinessChecks: shared.readinessChecks,
       },
-      onBootstrapKey: (key) => process.stdout.write(`\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`),
+      onBootstrapKey: (key) =>
+        process.stdout.write(
+          `\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`,
+        ),
     });
     await state.app.ready();
     if (state.closing) return;
@@ -90,11 +117,12 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signal === 'SIGINT') interrupts++;
-    if (!stopping) return void shutdown(signal).then((code) => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
-      exit(code);
-    });
+    if (!stopping)
+      return void shutdown(signal).then((code) => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+        exit(code);
+      });
     // The way out of a stuck drain from a terminal: Ctrl-C three times.
     if (interrupts >= 3) {
       log.warn({ signal }, 'third SIGINT: exiting now, without finishing the shutdown');
@@ -114,14 +142,22 @@ export async function startService(options: LoadConfigOptions & { exit?: (code: 
  * hooks flush usage and the outbox again), the feed, the pools.
  */
 async function stop(options: {
-  signal: string; state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: ServiceApp };
-  service: ServiceServer; redis?: Redis; metricsServer?: ReturnType<typeof createServer>; log: Logger; config: ServiceConfig;
+  signal: string;
+  state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: ServiceApp };
+  service: ServiceServer;
+  redis?: Redis;
+  metricsServer?: ReturnType<typeof createServer>;
+  log: Logger;
+  config: ServiceConfig;
 }): Promise<number> {
   const { state, service, log, config } = options;
   state.closing = true;
   const started = Date.now();
   const delayMs = options.signal === 'SIGINT' ? 0 : config.ops.shutdownDelayMs;
-  log.info({ signal: options.signal, inFlight: service.inFlight(), delayMs }, 'shutting down: not ready; accepting for the delay, then draining');
+  log.info(
+    { signal: options.signal, inFlight: service.inFlight(), delayMs },
+    'shutting down: not ready; accepting for the delay, then draining',
+  );
   // A last resort: whatever hangs below, the process ends before the orchestrator's SIGKILL.
   const guard = setTimeout(() => {
     log.error({}, 'shutdown overran its deadline; exiting');
@@ -131,7 +167,9 @@ async function stop(options: {
   let code = 0;
   try {
     service.beginDrain();
-    await state.app?.flushUsage().catch((error: unknown) => log.warn({ err: error }, 'usage flush at shutdown failed; retried at the end'));
+    await state.app
+      ?.flushUsage()
+      .catch((error: unknown) => log.warn({ err: error }, 'usage flush at shutdown failed; retried at the end'));
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, delayMs - (Date.now() - started))));
     const cut = await service.drain(Math.max(0, config.ops.shutdownTimeoutMs - (Date.now() - started)));
     if (cut > 0) log.warn({ cut }, 'shutdown deadline reached with requests still running');
@@ -152,15 +190,29 @@ async function stop(options: {
 }
 
 /** Open storage; while the database is unreachable, retry with backoff (0.25 s doubling to 5 s). */
-async function openWithRetry(options: { config: ServiceConfig; log: Logger; closing: () => boolean }): Promise<Storage | undefined> {
+async function openWithRetry(options: {
+  config: ServiceConfig;
+  log: Logger;
+  closing: () => boolean;
+}): Promise<Storage | undefined> {
   let delay = 250;
   for (;;) {
     try {
-      return await openStorage(options.config.database, { ops: options.config.ops, onError: (error) => options.log.warn({ err: { message: error.message } }, 'database connection lost; the pool reconnects on next use') });
+      return await openStorage(options.config.database, {
+        ops: options.config.ops,
+        onError: (error) =>
+          options.log.warn(
+            { err: { message: error.message } },
+            'database connection lost; the pool reconnects on next use',
+          ),
+      });
     } catch (error) {
       if (!isTransientStorageError(error)) throw error;
       if (options.closing()) return undefined;
-      options.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code }, retryInMs: delay }, 'database unreachable; retrying');
+      options.log.warn(
+        { err: { message: (error as Error).message, code: (error as { code?: string }).code }, retryInMs: delay },
+        'database unreachable; retrying',
+      );
       await new Promise((resolve) => setTimeout(resolve, delay));
       if (options.closing()) return undefined;
       delay = Math.min(delay * 2, 5000);
@@ -172,7 +224,15 @@ async function serveMetrics(options: { metrics: ServiceMetrics; port: number; ho
   const server = createServer((request, response) => {
     if ((request.url ?? '').split('?')[0] !== '/metrics') {
       response.writeHead(404, { 'content-type': 'application/problem+json' });
-      return void response.end(JSON.stringify({ type: '/problems/not-found', title: 'Not found', status: 404, detail: 'Only /metrics is served here.', code: 'NOT_FOUND' }));
+      return void response.end(
+        JSON.stringify({
+          type: '/problems/not-found',
+          title: 'Not found',
+          status: 404,
+          detail: 'Only /metrics is served here.',
+          code: 'NOT_FOUND',
+        }),
+      );
     }
     void options.metrics.registry.metrics().then((text) => {
       response.writeHead(200, { 'content-type': options.metrics.registry.contentType, 'cache-control': 'no-store' });

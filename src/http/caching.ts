@@ -72,7 +72,8 @@ export function installCaching(app: FastifyInstance, options: CachingOptions = {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       return payload;
     }
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', options.isPrivate?.(request) ? 'no-store' : 'private, no-cache');
+    if (!reply.hasHeader('cache-control'))
+      reply.header('cache-control', options.isPrivate?.(request) ? 'no-store' : 'private, no-cache');
     let etag = reply.getHeader('etag') as string | undefined;
     if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
       etag = contentTag(payload);

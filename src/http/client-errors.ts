@@ -8,15 +8,33 @@ const lengthRule = 'Content-Length must appear once, as a number, and never besi
 
 /** What Node's HTTP parser (llhttp) reports, by error code: the problem each one answers with. */
 const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
-  HPE_HEADER_OVERFLOW: { code: ErrorCode.HeadersTooLarge, detail: 'The request line and headers are larger than the limit (64 KiB).' },
-  ERR_HTTP_REQUEST_TIMEOUT: { code: ErrorCode.RequestTimeout, detail: 'The request did not arrive in time; the connection is closed.' },
+  HPE_HEADER_OVERFLOW: {
+    code: ErrorCode.HeadersTooLarge,
+    detail: 'The request line and headers are larger than the limit (64 KiB).',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: ErrorCode.RequestTimeout,
+    detail: 'The request did not arrive in time; the connection is closed.',
+  },
   // llhttp reports a repeated Content-Length and one beside Transfer-Encoding under either code.
   HPE_UNEXPECTED_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: lengthRule },
   HPE_INVALID_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: lengthRule },
-  HPE_INVALID_TRANSFER_ENCODING: { code: ErrorCode.MalformedRequest, detail: 'Transfer-Encoding must end with chunked.' },
-  HPE_INVALID_CHUNK_SIZE: { code: ErrorCode.MalformedRequest, detail: 'The chunked body is malformed: a chunk size is not hexadecimal.' },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { code: ErrorCode.MalformedRequest, detail: 'The chunked body is malformed: chunk extensions are too long.' },
-  HPE_INVALID_HEADER_TOKEN: { code: ErrorCode.MalformedRequest, detail: 'A header name or value holds a character HTTP does not allow.' },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    code: ErrorCode.MalformedRequest,
+    detail: 'Transfer-Encoding must end with chunked.',
+  },
+  HPE_INVALID_CHUNK_SIZE: {
+    code: ErrorCode.MalformedRequest,
+    detail: 'The chunked body is malformed: a chunk size is not hexadecimal.',
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    code: ErrorCode.MalformedRequest,
+    detail: 'The chunked body is malformed: chunk extensions are too long.',
+  },
+  HPE_INVALID_HEADER_TOKEN: {
+    code: ErrorCode.MalformedRequest,
+    detail: 'A header name or value holds a character HTTP does not allow.',
+  },
   HPE_INVALID_METHOD: { code: ErrorCode.MalformedRequest, detail: 'The request method is not valid.' },
   HPE_INVALID_URL: { code: ErrorCode.MalformedRequest, detail: 'The request target is not a valid URL.' },
   HPE_INVALID_VERSION: { code: ErrorCode.MalformedRequest, detail: 'The HTTP version is not valid.' },
@@ -33,7 +51,10 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
  * ```
  */
 export function clientErrorResponse(error: { code?: string }): string {
-  const known = byParserCode[error.code ?? ''] ?? { code: ErrorCode.MalformedRequest, detail: 'The request is not valid HTTP/1.1.' };
+  const known = byParserCode[error.code ?? ''] ?? {
+    code: ErrorCode.MalformedRequest,
+    detail: 'The request is not valid HTTP/1.1.',
+  };
   const { status, body } = toProblem(new VersionaryError(known));
   const text = JSON.stringify(body);
   const headers = [

@@ -16,8 +16,14 @@ interface FrameworkError {
 }
 
 const byFastifyCode: Record<string, { code: ErrorCode; detail: string }> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: ErrorCode.UnsupportedMediaType, detail: 'The request body must be application/json (application/merge-patch+json for PATCH).' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: ErrorCode.MalformedRequest, detail: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: ErrorCode.UnsupportedMediaType,
+    detail: 'The request body must be application/json (application/merge-patch+json for PATCH).',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: ErrorCode.MalformedRequest,
+    detail: 'Content-Length does not match the body.',
+  },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: ErrorCode.MalformedRequest, detail: 'The body is empty; send a JSON object.' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: ErrorCode.MalformedRequest, detail: 'The body is not valid JSON.' },
@@ -41,10 +47,19 @@ export function fromFrameworkError(error: unknown): VersionaryError | undefined 
   const known = e.code ? byFastifyCode[e.code] : undefined;
   if (known) return new VersionaryError({ ...known, cause: error });
   if (error instanceof SyntaxError || e.statusCode === 400) {
-    return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: echo(e.message ?? '') || 'The request is malformed.', cause: error });
+    return new VersionaryError({
+      code: ErrorCode.MalformedRequest,
+      detail: echo(e.message ?? '') || 'The request is malformed.',
+      cause: error,
+    });
   }
-  if (e.statusCode === 413) return new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is larger than the limit.' });
-  if (e.statusCode === 415) return new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' });
+  if (e.statusCode === 413)
+    return new VersionaryError({
+      code: ErrorCode.PayloadTooLarge,
+      detail: 'The request body is larger than the limit.',
+    });
+  if (e.statusCode === 415)
+    return new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' });
   return undefined;
 }
 
@@ -53,9 +68,12 @@ function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
   const errors: FieldError[] = issues.slice(0, 20).map((issue) => {
     const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
     const pointer = echo(`/${part}${issue.instancePath ?? ''}${extra !== undefined ? `/${String(extra)}` : ''}`);
-    const detail = issue.keyword === 'additionalProperties'
-      ? `unknown field "${echo(String(extra))}" for this API version`
-      : issue.keyword === 'required' ? `"${String(extra)}" is required` : (issue.message ?? 'is invalid');
+    const detail =
+      issue.keyword === 'additionalProperties'
+        ? `unknown field "${echo(String(extra))}" for this API version`
+        : issue.keyword === 'required'
+          ? `"${String(extra)}" is required`
+          : (issue.message ?? 'is invalid');
     return { pointer, detail };
   });
   const first = errors[0];

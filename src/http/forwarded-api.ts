@@ -21,7 +21,10 @@ export interface ForwardOptions {
   /** How long to wait for the upstream's response headers, and between body chunks (ms, default 30 000); then 504. */
   timeoutMs?: number;
   /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
-  requestHeaders?: (headers: Record<string, string | string[] | undefined>, request: FastifyRequest) => Record<string, string | string[] | undefined>;
+  requestHeaders?: (
+    headers: Record<string, string | string[] | undefined>,
+    request: FastifyRequest,
+  ) => Record<string, string | string[] | undefined>;
 }
 
 /** Response headers the lifecycle sets: the gateway's value wins over the upstream's. */
@@ -41,10 +44,20 @@ const joined = ['link', 'vary'];
  * await registerForwardedApi(app, { bundle, prefix: '/api', vendor: 'acme', forward: { upstreams }, onVersionedRequest: [] });
  * ```
  */
-export async function registerForwardedApi(app: FastifyInstance, options: { bundle: VersionBundle; prefix: string; vendor: string; forward: ForwardOptions; onVersionedRequest: VersionedRequestHook[] }): Promise<void> {
+export async function registerForwardedApi(
+  app: FastifyInstance,
+  options: {
+    bundle: VersionBundle;
+    prefix: string;
+    vendor: string;
+    forward: ForwardOptions;
+    onVersionedRequest: VersionedRequestHook[];
+  },
+): Promise<void> {
   for (const version of options.bundle.versions) {
     const upstream = options.forward.upstreams[version.name];
-    if (!upstream) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
+    if (!upstream)
+      throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
     // Loaded only here: an app that never forwards needs no proxy package (an optional peer dependency).
     const { default: replyFrom } = await import('@fastify/reply-from');
     await app.register(async (scope) => {
@@ -53,15 +66,33 @@ export async function registerForwardedApi(app: FastifyInstance, options: { bund
       scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
       const timeout = options.forward.timeoutMs ?? 30_000;
       await scope.register(replyFrom, {
-        base: upstream, disableRequestLogging: true, retryMethods: [],
-        undici: { connections: 128, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: timeout, bodyTimeout: timeout },
+        base: upstream,
+        disableRequestLogging: true,
+        retryMethods: [],
+        undici: {
+          connections: 128,
+          pipelining: 1,
+          keepAliveTimeout: 60_000,
+          headersTimeout: timeout,
+          bodyTimeout: timeout,
+        },
       });
       registerVersionRoutes(scope, { ...options, version });
     });
   }
 }
 
-function registerVersionRoutes(scope: FastifyInstance, options: { bundle: VersionBundle; prefix: string; vendor: string; forward: ForwardOptions; onVersionedRequest: VersionedRequestHook[]; version: ApiVersion }): void {
+function registerVersionRoutes(
+  scope: FastifyInstance,
+  options: {
+    bundle: VersionBundle;
+    prefix: string;
+    vendor: string;
+    forward: ForwardOptions;
+    onVersionedRequest: VersionedRequestHook[];
+    version: ApiVersion;
+  },
+): void {
   const { version } = options;
   const base = `${options.prefix}/${version.name}`;
   const supported = options.bundle.versions.map((v) => v.name);
@@ -70,11 +101,23 @@ function registerVersionRoutes(scope: FastifyInstance, options: { bundle: Versio
   const forward = createForwarder(options.forward);
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     scope.route({
-      method: scope.supportedMethods, url,
+      method: scope.supportedMethods,
+      url,
       onRequest: async (request, reply) => {
-        resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: options.vendor });
+        resolveVersion({
+          pathVersion: version.number,
+          accept: request.headers.accept,
+          supported,
+          vendor: options.vendor,
+        });
         const method = request.method === 'HEAD' ? 'GET' : request.method;
-        const operation = documented.find((op) => op.method === method) ?? { id: `${method} ${path}`, method: method as OperationSpec['method'], path, summary: '', responses: {} };
+        const operation = documented.find((op) => op.method === method) ?? {
+          id: `${method} ${path}`,
+          method: method as OperationSpec['method'],
+          path,
+          summary: '',
+          responses: {},
+        };
         for (const hook of options.onVersionedRequest) await hook({ request, reply, version, operation });
       },
       handler: forward,
@@ -83,7 +126,10 @@ function registerVersionRoutes(scope: FastifyInstance, options: { bundle: Versio
   // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
   // doubled (find-my-way's escape, for paths such as `/jobs/{id}:cancel`), and parameter names are
   // reduced to word characters (a `-` would end the name).
-  const pattern = (path: string) => (path === '/' ? '' : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`));
+  const pattern = (path: string) =>
+    path === '/'
+      ? ''
+      : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`);
   for (const [path, documented] of byPath) route(base + pattern(path), path, documented);
   // Paths the document does not name still reach the upstream: the version's verdict applies, and usage counts them under `/*`.
   if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
@@ -91,13 +137,24 @@ function registerVersionRoutes(scope: FastifyInstance, options: { bundle: Versio
 
 function createForwarder(options: ForwardOptions): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   const onError = (reply: FastifyReply, { error }: { error: Error & { code?: string; statusCode?: number } }) => {
-    const timedOut = error.statusCode === 504 || /TIMEOUT/i.test(error.code ?? '') || /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
-    reply.request.log.warn({ err: { message: error.message, code: error.code } }, timedOut ? 'upstream timed out' : 'upstream unreachable');
+    const timedOut =
+      error.statusCode === 504 ||
+      /TIMEOUT/i.test(error.code ?? '') ||
+      /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
+    reply.request.log.warn(
+      { err: { message: error.message, code: error.code } },
+      timedOut ? 'upstream timed out' : 'upstream unreachable',
+    );
     if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
     reply.header('connection', 'close');
-    sendProblem(reply, new VersionaryError(timedOut
-      ? { code: ErrorCode.UpstreamTimeout, detail: 'The upstream did not answer in time.' }
-      : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' }));
+    sendProblem(
+      reply,
+      new VersionaryError(
+        timedOut
+          ? { code: ErrorCode.UpstreamTimeout, detail: 'The upstream did not answer in time.' }
+          : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' },
+      ),
+    );
   };
   type FromOptions = NonNullable<Parameters<FastifyReply['from']>[1]>;
   const rewriteRequestHeaders = ((req: FastifyRequest, headers: Headers) => {
@@ -108,12 +165,19 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
     // reply-from decodes the whole target as UTF-8 to look for `..`, and throws on a stray `%` or a
     // Latin-1 escape such as `%E9`: a 400 problem rather than an unhandled URIError.
     if (request.url.includes('%') && !decodes(request.url)) {
-      return sendProblem(reply, new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request target is not valid percent-encoded UTF-8.' }));
+      return sendProblem(
+        reply,
+        new VersionaryError({
+          code: ErrorCode.MalformedRequest,
+          detail: 'The request target is not valid percent-encoded UTF-8.',
+        }),
+      );
     }
     return reply.from(request.url, {
       onError: onError as unknown as FromOptions['onError'],
       rewriteRequestHeaders,
-      rewriteHeaders: ((headers: Headers) => mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
+      rewriteHeaders: ((headers: Headers) =>
+        mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
     });
   };
 }
@@ -129,7 +193,16 @@ function decodes(target: string): boolean {
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const hopByHop = ['keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const hopByHop = [
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 /** Drop hop-by-hop headers (reply-from drops `Connection` and what it names) and say who asked (RFC 7239 and the `X-Forwarded-*` trio). */
 function withForwarded(headers: Headers, request: FastifyRequest): Headers {

@@ -45,14 +45,22 @@ type ParamNames<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | 
 type ParamsOf<O> = O extends { path: infer P } ? { [K in ParamNames<P>]: string } : Record<string, string>;
 
 // `integer` members arrive as numbers (see integerQuery), the rest as strings.
-type QueryOf<O> = O extends { query: infer Q } ? (unknown extends SchemaType<Q> ? LooseQuery : SchemaType<Q>) : Record<string, never>;
+type QueryOf<O> = O extends { query: infer Q }
+  ? unknown extends SchemaType<Q>
+    ? LooseQuery
+    : SchemaType<Q>
+  : Record<string, never>;
 type LooseQuery = Record<string, string | number | undefined>;
 
 type BodyOf<A, O> = O extends { body: infer Name } ? ComponentOf<A, Name> : undefined;
 
 type ResultExtras = Omit<OperationResult, 'status' | 'body'>;
 type ResultOf<A, O> = O extends { responses: infer R }
-  ? { [S in keyof R & number]: R[S] extends { schema: infer Name } ? ({ status: S; body: ComponentOf<A, Name> } & ResultExtras) : ({ status: S; body?: undefined } & ResultExtras) }[keyof R & number]
+  ? {
+      [S in keyof R & number]: R[S] extends { schema: infer Name }
+        ? { status: S; body: ComponentOf<A, Name> } & ResultExtras
+        : { status: S; body?: undefined } & ResultExtras;
+    }[keyof R & number]
   : OperationResult;
 
 /**
@@ -64,7 +72,10 @@ type ResultOf<A, O> = O extends { responses: infer R }
  * const get = async (ctx: HandlerContext<typeof bundle, 'books.get'>) => books.get(ctx.params.id);
  * ```
  */
-export type HandlerContext<A extends HandlerSource, Id extends OperationId<A>> = Omit<OperationContext, 'params' | 'query' | 'body'> & {
+export type HandlerContext<A extends HandlerSource, Id extends OperationId<A>> = Omit<
+  OperationContext,
+  'params' | 'query' | 'body'
+> & {
   params: ParamsOf<OperationOf<A, Id>>;
   query: QueryOf<OperationOf<A, Id>>;
   body: BodyOf<A, OperationOf<A, Id>>;
@@ -89,7 +100,9 @@ export type HandlerResult<A extends HandlerSource, Id extends OperationId<A>> = 
  * const get: TypedHandler<typeof bundle, 'books.get'> = async ({ params }) => ({ status: 200, body: await books.get(params.id) });
  * ```
  */
-export type TypedHandler<A extends HandlerSource, Id extends OperationId<A>> = (context: HandlerContext<A, Id>) => Promise<HandlerResult<A, Id>>;
+export type TypedHandler<A extends HandlerSource, Id extends OperationId<A>> = (
+  context: HandlerContext<A, Id>,
+) => Promise<HandlerResult<A, Id>>;
 
 /**
  * One typed handler per operation of the head. Handlers split over files can be declared with

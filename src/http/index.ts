@@ -7,7 +7,15 @@ export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './neg
 export type { VersionRewriterOptions } from './negotiation.ts';
 export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from './operation.ts';
-export type { ComponentType, HandlerContext, HandlerMap, HandlerResult, HandlerSource, OperationId, TypedHandler } from './handler-types.ts';
+export type {
+  ComponentType,
+  HandlerContext,
+  HandlerMap,
+  HandlerResult,
+  HandlerSource,
+  OperationId,
+  TypedHandler,
+} from './handler-types.ts';
 export { fromFrameworkError } from './fastify-errors.ts';
 export { installProblemHandling } from './problem-handling.ts';
 export type { ProblemHandlingOptions } from './problem-handling.ts';

@@ -32,11 +32,14 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
         if (error) return done(error, undefined);
         const pointer = findNul(value, '/body');
         if (pointer !== undefined) {
-          return done(new VersionaryError({
-            code: ErrorCode.ValidationFailed,
-            detail: `The body holds a NUL character (U+0000) at ${echo(pointer)}; strings may not contain it.`,
-            errors: [{ pointer: echo(pointer), detail: 'contains U+0000' }],
-          }), undefined);
+          return done(
+            new VersionaryError({
+              code: ErrorCode.ValidationFailed,
+              detail: `The body holds a NUL character (U+0000) at ${echo(pointer)}; strings may not contain it.`,
+              errors: [{ pointer: echo(pointer), detail: 'contains U+0000' }],
+            }),
+            undefined,
+          );
         }
         done(null, value);
       });
@@ -48,9 +51,13 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
 
 function assertIdentityEncoding(request: FastifyRequest): void {
   const raw = request.headers['content-encoding'];
-  const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
   if (raw === undefined || !hasBody) return;
-  const codings = (Array.isArray(raw) ? raw.join(',') : raw).split(',').map((c) => c.trim().toLowerCase()).filter(Boolean);
+  const codings = (Array.isArray(raw) ? raw.join(',') : raw)
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter(Boolean);
   if (codings.every((c) => c === 'identity')) return;
   throw new VersionaryError({
     code: ErrorCode.UnsupportedMediaType,
@@ -63,7 +70,10 @@ function assertUtf8Charset(request: FastifyRequest): void {
   const type = request.headers['content-type'] ?? '';
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
   if (charset === undefined || /^utf-8$/i.test(charset)) return;
-  throw new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail: `The body must be UTF-8, not charset=${echo(charset)}.` });
+  throw new VersionaryError({
+    code: ErrorCode.UnsupportedMediaType,
+    detail: `The body must be UTF-8, not charset=${echo(charset)}.`,
+  });
 }
 
 function decodeUtf8(body: Buffer): string {

@@ -50,14 +50,19 @@ export type OperationHandler = (context: OperationContext) => Promise<OperationR
  * });
  * ```
  */
-export function defineHandlers<const A extends HandlerSource>(api: A, handlers: NoInfer<HandlerMap<A>>): Record<string, OperationHandler>;
+export function defineHandlers<const A extends HandlerSource>(
+  api: A,
+  handlers: NoInfer<HandlerMap<A>>,
+): Record<string, OperationHandler>;
 /**
  * The untyped form: handlers keyed by operation id, checked only when the plugin registers.
  *
  * @deprecated Pass the bundle first, `defineHandlers(bundle, handlers)`, to type each handler.
  */
 export function defineHandlers(handlers: Record<string, OperationHandler>): Record<string, OperationHandler>;
-export function defineHandlers(...args: [HandlerSource, unknown] | [Record<string, OperationHandler>]): Record<string, OperationHandler> {
+export function defineHandlers(
+  ...args: [HandlerSource, unknown] | [Record<string, OperationHandler>]
+): Record<string, OperationHandler> {
   if (args.length === 1) return args[0];
   const [source, handlers] = args;
   const head = 'head' in source ? source.head : source;
@@ -88,10 +93,13 @@ export function defineHandlers(...args: [HandlerSource, unknown] | [Record<strin
 export function parseIfMatch(header: string | undefined): number[] | '*' | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return '*';
-  return header.split(',').slice(0, 20).map((tag) => {
-    const match = /^\s*"r([0-9]{1,12})\.[^"]*"\s*$/.exec(tag);
-    return match ? Number(match[1]) : -1;
-  });
+  return header
+    .split(',')
+    .slice(0, 20)
+    .map((tag) => {
+      const match = /^\s*"r([0-9]{1,12})\.[^"]*"\s*$/.exec(tag);
+      return match ? Number(match[1]) : -1;
+    });
 }
 
 /**

@@ -47,11 +47,14 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
     const removed = match ? options.removedVersion?.(`v${match[1]}`) : undefined;
     if (removed) return sendProblem(reply, removed);
     if (match && !options.bundle.byNumber(Number(match[1]))) {
-      return sendProblem(reply, new VersionaryError({
-        code: ErrorCode.VersionUnknown,
-        detail: `${echo(`v${match[1]}`)} is not a published version. Supported versions: ${supported.join(', ')}.`,
-        extensions: { supportedVersions: supported },
-      }));
+      return sendProblem(
+        reply,
+        new VersionaryError({
+          code: ErrorCode.VersionUnknown,
+          detail: `${echo(`v${match[1]}`)} is not a published version. Supported versions: ${supported.join(', ')}.`,
+          extensions: { supportedVersions: supported },
+        }),
+      );
     }
     if (isUnversioned(request.raw)) {
       try {
@@ -59,16 +62,25 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
         const removed = options.removedVersion?.(`v${number}`);
         if (removed) return sendProblem(reply, removed);
         if (!options.bundle.byNumber(number)) {
-          return sendProblem(reply, new VersionaryError({
-            code: ErrorCode.VersionUnknown,
-            detail: `Accept names v${number}, which is not a published version. Supported versions: ${supported.join(', ')}.`,
-            extensions: { supportedVersions: supported },
-          }));
+          return sendProblem(
+            reply,
+            new VersionaryError({
+              code: ErrorCode.VersionUnknown,
+              detail: `Accept names v${number}, which is not a published version. Supported versions: ${supported.join(', ')}.`,
+              extensions: { supportedVersions: supported },
+            }),
+          );
         }
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
     }
-    return sendProblem(reply, new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.` }));
+    return sendProblem(
+      reply,
+      new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.`,
+      }),
+    );
   });
 }

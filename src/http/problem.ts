@@ -65,14 +65,16 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
   // The request id ties a problem a client reports to the server's log lines.
   body.requestId = reply.request.id;
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply
-    .code(status)
-    .header('content-type', 'application/problem+json; charset=utf-8')
-    .header('cache-control', 'no-store')
-    // Also here: router failures are answered before any hook runs.
-    .header('x-content-type-options', 'nosniff')
-    .serializer(JSON.stringify)
-    .send(body);
+  return (
+    reply
+      .code(status)
+      .header('content-type', 'application/problem+json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      // Also here: router failures are answered before any hook runs.
+      .header('x-content-type-options', 'nosniff')
+      .serializer(JSON.stringify)
+      .send(body)
+  );
 }
 
 /**

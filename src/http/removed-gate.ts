@@ -13,7 +13,10 @@ import { routeUrlOf, versionedRoutePattern } from './route-url.ts';
  * removedAnswer(lifecycle, { version: 'v1', method: 'GET', path: '/users' }) // VersionaryError (410) after v1's sunset
  * ```
  */
-export function removedAnswer(lifecycle: LifecycleSource, key: { version: string; method: string; path: string }): { error: VersionaryError; headers: Record<string, string> } | undefined {
+export function removedAnswer(
+  lifecycle: LifecycleSource,
+  key: { version: string; method: string; path: string },
+): { error: VersionaryError; headers: Record<string, string> } | undefined {
   if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
   const verdict = lifecycle.verdict(key);
   return verdict.removed ? { error: verdict.removed, headers: verdict.headers } : undefined;
@@ -48,7 +51,10 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
     let known = routes.get(url);
     if (known === undefined) {
       const match = versioned.exec(url);
-      known = match && match[2] !== '/openapi.json' ? { version: match[1]!, path: (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}') } : null;
+      known =
+        match && match[2] !== '/openapi.json'
+          ? { version: match[1]!, path: (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}') }
+          : null;
       routes.set(url, known);
     }
     return known;
@@ -66,9 +72,14 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
     }
     if (!route) return;
     // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-    const removed = removedAnswer(options.lifecycle, { version: route.version, method: url === undefined ? 'GET' : method, path: route.path });
+    const removed = removedAnswer(options.lifecycle, {
+      version: route.version,
+      method: url === undefined ? 'GET' : method,
+      path: route.path,
+    });
     if (!removed) return;
-    if (url !== undefined) options.onRemovedCall?.({ version: route.version, endpoint: `${method} ${route.path}` }, request);
+    if (url !== undefined)
+      options.onRemovedCall?.({ version: route.version, endpoint: `${method} ${route.path}` }, request);
     reply.headers(removed.headers);
     throw removed.error;
   });

@@ -29,7 +29,16 @@ export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
  */
 export function createResponseChecks(): { of(options: { version: ApiVersion; name: string }): ResponseCheck } {
   // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.
-  const ajv = addFormats(new Ajv({ strict: false, allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, addUsedSchema: false }));
+  const ajv = addFormats(
+    new Ajv({
+      strict: false,
+      allErrors: false,
+      coerceTypes: false,
+      useDefaults: false,
+      removeAdditional: false,
+      addUsedSchema: false,
+    }),
+  );
   const cache = new Map<string, ResponseCheck>();
   const added = new Set<string>();
   return {

@@ -20,9 +20,10 @@ export function toRouteSchema(options: { version: ApiVersion; name: string; forS
     for (const [key, child] of Object.entries(value)) {
       // A partial response (`fields`) omits required members, so the serializer must not insist.
       if (forSerializer && key === 'required' && Array.isArray(child)) continue;
-      out[key] = key === '$ref' && typeof child === 'string' && child.startsWith(componentRef)
-        ? `#/definitions/${child.slice(componentRef.length)}`
-        : rewrite(child);
+      out[key] =
+        key === '$ref' && typeof child === 'string' && child.startsWith(componentRef)
+          ? `#/definitions/${child.slice(componentRef.length)}`
+          : rewrite(child);
     }
     return out;
   };
@@ -39,7 +40,11 @@ export function toRouteSchema(options: { version: ApiVersion; name: string; forS
  * hiddenInputFields({ head: bundle.latest, version: v1, name: 'UserInput' }) // Set { 'email', 'nickname' }
  * ```
  */
-export function hiddenInputFields(options: { head: ApiVersion; version: ApiVersion; name: string | undefined }): ReadonlySet<string> {
+export function hiddenInputFields(options: {
+  head: ApiVersion;
+  version: ApiVersion;
+  name: string | undefined;
+}): ReadonlySet<string> {
   if (!options.name) return new Set();
   const props = (v: ApiVersion) => Object.keys((v.schemas[options.name!]?.properties ?? {}) as object);
   const known = new Set(props(options.version));
@@ -57,11 +62,16 @@ export function hiddenInputFields(options: { head: ApiVersion; version: ApiVersi
  * stillHidden({ hidden: new Set(['customer', 'note']), sent: { customerName: 'Ada' }, body: { customer: 'Ada' } }) // Set { 'note' }
  * ```
  */
-export function stillHidden(options: { hidden: ReadonlySet<string>; sent: unknown; body: unknown }): ReadonlySet<string> {
+export function stillHidden(options: {
+  hidden: ReadonlySet<string>;
+  sent: unknown;
+  body: unknown;
+}): ReadonlySet<string> {
   const { hidden, sent, body } = options;
   if (hidden.size === 0 || !isRecord(body)) return hidden;
   const before = isRecord(sent) ? sent : {};
-  const set = (field: string) => Object.hasOwn(body, field) && (!Object.hasOwn(before, field) || before[field] !== body[field]);
+  const set = (field: string) =>
+    Object.hasOwn(body, field) && (!Object.hasOwn(before, field) || before[field] !== body[field]);
   const left = [...hidden].filter((field) => !set(field));
   return left.length === hidden.size ? hidden : new Set(left);
 }

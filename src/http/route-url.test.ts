@@ -11,7 +11,12 @@ test('routeUrlOf gives the matched pattern, undefined when nothing matched, and 
     let proto: object | null = Object.getPrototypeOf(request);
     while (proto && !Object.getOwnPropertyDescriptor(proto, 'routeOptions')) proto = Object.getPrototypeOf(proto);
     const original = Object.getOwnPropertyDescriptor(proto!, 'routeOptions')!;
-    Object.defineProperty(request, 'routeOptions', { get() { reads++; return original.get!.call(this); } });
+    Object.defineProperty(request, 'routeOptions', {
+      get() {
+        reads++;
+        return original.get!.call(this);
+      },
+    });
     seen.push(routeUrlOf(request), routeUrlOf(request));
   });
   app.get('/api/v2/users/:id', async () => ({ ok: true }));

@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
-import { createFieldSelector, type ApiVersion, type OperationSpec, type VersionBundle } from '../core/versions/index.ts';
+import {
+  createFieldSelector,
+  type ApiVersion,
+  type OperationSpec,
+  type VersionBundle,
+} from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
 import { sendProblem, writesErrors } from './problem.ts';
@@ -10,7 +15,12 @@ import { createResponseChecks, type ResponseCheck } from './response-check.ts';
 import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
-export type VersionedRequestHook = (options: { request: FastifyRequest; reply: FastifyReply; version: ApiVersion; operation: OperationSpec }) => void | Promise<void>;
+export type VersionedRequestHook = (options: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  version: ApiVersion;
+  operation: OperationSpec;
+}) => void | Promise<void>;
 
 /** Options for {@link registerVersionedApi}. */
 export interface VersionedApiOptions {
@@ -43,13 +53,19 @@ const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) 
 export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
   const missing = options.bundle.head.operations.filter((op) => !options.handlers[op.id]).map((op) => op.id);
   if (missing.length > 0) {
-    throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `No handler for operation(s): ${missing.join(', ')}.` });
+    throw new VersionaryError({
+      code: ErrorCode.InvalidDefinition,
+      detail: `No handler for operation(s): ${missing.join(', ')}.`,
+    });
   }
   const checks = options.validateResponses === false ? undefined : createResponseChecks();
   for (const version of options.bundle.versions) registerVersion(app, { ...options, version, checks });
 }
 
-function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { version: ApiVersion; checks: ReturnType<typeof createResponseChecks> | undefined }): void {
+function registerVersion(
+  app: FastifyInstance,
+  options: VersionedApiOptions & { version: ApiVersion; checks: ReturnType<typeof createResponseChecks> | undefined },
+): void {
   const { bundle, version, prefix, vendor } = options;
   const base = `${prefix}/${version.name}`;
   const supported = bundle.versions.map((v) => v.name);
@@ -105,10 +121,20 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         const query = request.query as Record<string, string | undefined>;
         const project = select(operation, query.fields);
         const body = operation.body
-          ? bundle.migrations.requestUp({ schema: operation.body, body: request.body, from: version, to: bundle.latest, operationId: operation.id })
+          ? bundle.migrations.requestUp({
+              schema: operation.body,
+              body: request.body,
+              from: version,
+              to: bundle.latest,
+              operationId: operation.id,
+            })
           : undefined;
         const result = await handler({
-          version, operation, body, query, hiddenFields: stillHidden({ hidden, sent: request.body, body }),
+          version,
+          operation,
+          body,
+          query,
+          hiddenFields: stillHidden({ hidden, sent: request.body, body }),
           params: request.params as Record<string, string>,
           ifMatch: parseIfMatch(request.headers['if-match']),
           clientId: clientIdOf(request),
@@ -117,18 +143,40 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
         });
         let out = result.body;
         const schema = operation.responses[result.status]?.schema;
-        if (out !== undefined && schema) out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
+        if (out !== undefined && schema)
+          out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
         // Checked whole, before `fields` projects it: a partial response leaves members out on purpose.
         const check = checkOf.get(result.status);
-        const violation = check ? (out === undefined ? { pointer: '', detail: 'is missing: the status has a body schema' } : check(out)) : undefined;
+        const violation = check
+          ? out === undefined
+            ? { pointer: '', detail: 'is missing: the status has a body schema' }
+            : check(out)
+          : undefined;
         if (violation) {
-          request.log.error({ operationId: operation.id, version: version.name, status: result.status, schema, pointer: violation.pointer, violation: violation.detail }, `response of ${operation.id} does not match ${version.name}'s schema ${schema}: ${violation.pointer || '(body)'} ${violation.detail}`);
+          request.log.error(
+            {
+              operationId: operation.id,
+              version: version.name,
+              status: result.status,
+              schema,
+              pointer: violation.pointer,
+              violation: violation.detail,
+            },
+            `response of ${operation.id} does not match ${version.name}'s schema ${schema}: ${violation.pointer || '(body)'} ${violation.detail}`,
+          );
           const logged = writesErrors(request) ? " It has been logged with this problem's requestId." : '';
-          return sendProblem(reply, new VersionaryError({ code: ErrorCode.Internal, detail: `The server built a response that does not match its own schema for this version, and did not send it.${logged}` }));
+          return sendProblem(
+            reply,
+            new VersionaryError({
+              code: ErrorCode.Internal,
+              detail: `The server built a response that does not match its own schema for this version, and did not send it.${logged}`,
+            }),
+          );
         }
         if (project && out !== undefined) out = project(out);
         if (result.location) reply.header('location', base + result.location);
-        if (result.revision !== undefined) reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
+        if (result.revision !== undefined)
+          reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
         for (const [name, value] of Object.entries(result.headers ?? {})) setOrJoin(reply, name, value);
         if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
         reply.code(result.status);
@@ -147,10 +195,22 @@ function registerVersion(app: FastifyInstance, options: VersionedApiOptions & { 
   }
 }
 
-function registerMethodGuard(app: FastifyInstance, options: { url: string; methods: string[]; onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void> }): void {
+function registerMethodGuard(
+  app: FastifyInstance,
+  options: {
+    url: string;
+    methods: string[];
+    onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  },
+): void {
   const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   const others = routedMethods(app).filter((m) => !options.methods.includes(m));
-  app.route({ method: 'OPTIONS', url: options.url, onRequest: options.onRequest, handler: async (_request, reply) => reply.code(204).header('allow', allow).send() });
+  app.route({
+    method: 'OPTIONS',
+    url: options.url,
+    onRequest: options.onRequest,
+    handler: async (_request, reply) => reply.code(204).header('allow', allow).send(),
+  });
   if (others.length === 0) return;
   const refuse = async (request: FastifyRequest) => {
     throw new VersionaryError({

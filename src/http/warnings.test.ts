@@ -8,5 +8,6 @@ test('docs/errors.md lists every deprecation warning code, and nothing else', ()
   const section = doc.slice(doc.indexOf('## Deprecation warnings'));
   const rows = [...section.matchAll(/^\| `(VERSIONARY_DEP\d{3})` \|/gm)].map((m) => m[1]);
   assert.deepEqual(rows.sort(), Object.values(DeprecationWarningCode).sort());
-  for (const code of Object.values(DeprecationWarningCode)) assert.match(deprecationWarnings[code], /is deprecated: write /, code);
+  for (const code of Object.values(DeprecationWarningCode))
+    assert.match(deprecationWarnings[code], /is deprecated: write /, code);
 });

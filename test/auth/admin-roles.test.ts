@@ -17,7 +17,8 @@ function servedRoutes(t: TestApp): Array<{ method: string; url: string }> {
     if (!match) continue;
     const depth = match[1]!.length / 4;
     const parent = stack[depth - 1] ?? '';
-    const url = depth === 0 ? match[2]! : `${parent}${parent.endsWith('/') || match[2]!.startsWith('/') ? '' : '/'}${match[2]}`;
+    const url =
+      depth === 0 ? match[2]! : `${parent}${parent.endsWith('/') || match[2]!.startsWith('/') ? '' : '/'}${match[2]}`;
     stack[depth] = url;
     stack.length = depth + 1;
     for (const method of match[3]!.split(', ')) routes.push({ method, url });
@@ -39,29 +40,78 @@ const validBody: Record<string, object> = {
 describe('the management API with credentials that lack the admin role', () => {
   it('answers 403 on every admin route and method, and changes nothing', async () => {
     const t = await createTestApp({ env: { VERSIONARY_JWT_SECRET: secret } });
-    const admin = (await createApiKey({ store: t.storage.apiKeys, name: 'victim', roles: ['admin'], now: testEpoch })).record;
-    const keyOf = async (roles: Role[]) => `Bearer ${(await createApiKey({ store: t.storage.apiKeys, name: roles.join('+'), roles, now: testEpoch })).key}`;
+    const admin = (await createApiKey({ store: t.storage.apiKeys, name: 'victim', roles: ['admin'], now: testEpoch }))
+      .record;
+    const keyOf = async (roles: Role[]) =>
+      `Bearer ${(await createApiKey({ store: t.storage.apiKeys, name: roles.join('+'), roles, now: testEpoch })).key}`;
     const seconds = Math.floor(testEpoch / 1000);
-    const jwt = await new SignJWT({ sub: 'svc', scope: 'read write' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(seconds).setExpirationTime(seconds + 600).sign(new TextEncoder().encode(secret));
+    const jwt = await new SignJWT({ sub: 'svc', scope: 'read write' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(seconds)
+      .setExpirationTime(seconds + 600)
+      .sign(new TextEncoder().encode(secret));
     const callers: Record<string, string> = {
-      'read key': await keyOf(['read']), 'write key': await keyOf(['write']), 'read+write key': consumerHeaders.authorization, 'read+write JWT': `Bearer ${jwt}`,
+      'read key': await keyOf(['read']),
+      'write key': await keyOf(['write']),
+      'read+write key': consumerHeaders.authorization,
+      'read+write JWT': `Bearer ${jwt}`,
     };
     const admins = servedRoutes(t).filter((r) => r.url.startsWith('/admin/'));
-    assert.deepEqual([...new Set(admins.map((r) => `${r.method} ${r.url}`))].sort(), [
-      'DELETE /admin/v1/api-keys/:id', 'GET /admin/v1/api-keys', 'GET /admin/v1/versions', 'GET /admin/v1/versions/:name', 'GET /admin/v1/versions/:name/calls',
-      'HEAD /admin/v1/api-keys', 'HEAD /admin/v1/versions', 'HEAD /admin/v1/versions/:name', 'HEAD /admin/v1/versions/:name/calls',
-      'POST /admin/v1/api-keys', 'POST /admin/v1/deprecations', 'PUT /admin/v1/versions/:name/deprecation',
-      'GET /admin/v1/openapi.json', 'HEAD /admin/v1/openapi.json',
-      'POST /admin/v1/clients', 'GET /admin/v1/clients', 'HEAD /admin/v1/clients',
-      'GET /admin/v1/clients/:id', 'HEAD /admin/v1/clients/:id', 'PATCH /admin/v1/clients/:id', 'DELETE /admin/v1/clients/:id',
-      'GET /admin/v1/usage/clients', 'HEAD /admin/v1/usage/clients', 'GET /admin/v1/usage/endpoints', 'HEAD /admin/v1/usage/endpoints',
-      'GET /admin/v1/usage/days', 'HEAD /admin/v1/usage/days',
-      'POST /admin/v1/notices/run', 'GET /admin/v1/notices', 'HEAD /admin/v1/notices',
-      'POST /admin/v1/brownouts', 'GET /admin/v1/brownouts', 'HEAD /admin/v1/brownouts', 'DELETE /admin/v1/brownouts/:id',
-    ].sort(), 'every admin route is covered below; a new one must join this list');
+    assert.deepEqual(
+      [...new Set(admins.map((r) => `${r.method} ${r.url}`))].sort(),
+      [
+        'DELETE /admin/v1/api-keys/:id',
+        'GET /admin/v1/api-keys',
+        'GET /admin/v1/versions',
+        'GET /admin/v1/versions/:name',
+        'GET /admin/v1/versions/:name/calls',
+        'HEAD /admin/v1/api-keys',
+        'HEAD /admin/v1/versions',
+        'HEAD /admin/v1/versions/:name',
+        'HEAD /admin/v1/versions/:name/calls',
+        'POST /admin/v1/api-keys',
+        'POST /admin/v1/deprecations',
+        'PUT /admin/v1/versions/:name/deprecation',
+        'GET /admin/v1/openapi.json',
+        'HEAD /admin/v1/openapi.json',
+        'POST /admin/v1/clients',
+        'GET /admin/v1/clients',
+        'HEAD /admin/v1/clients',
+        'GET /admin/v1/clients/:id',
+        'HEAD /admin/v1/clients/:id',
+        'PATCH /admin/v1/clients/:id',
+        'DELETE /admin/v1/clients/:id',
+        'GET /admin/v1/usage/clients',
+        'HEAD /admin/v1/usage/clients',
+        'GET /admin/v1/usage/endpoints',
+        'HEAD /admin/v1/usage/endpoints',
+        'GET /admin/v1/usage/days',
+        'HEAD /admin/v1/usage/days',
+        'POST /admin/v1/notices/run',
+        'GET /admin/v1/notices',
+        'HEAD /admin/v1/notices',
+        'POST /admin/v1/brownouts',
+        'GET /admin/v1/brownouts',
+        'HEAD /admin/v1/brownouts',
+        'DELETE /admin/v1/brownouts/:id',
+      ].sort(),
+      'every admin route is covered below; a new one must join this list',
+    );
     // A client and a brownout for the routes that change or delete one to aim at.
-    const client = (await t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: adminHeaders, payload: { name: 'victim client', contacts: ['ops@victim.test'] } })).json() as { id: string };
-    const brownout = await t.app.inject({ method: 'POST', url: '/admin/v1/brownouts', headers: adminHeaders, payload: validBody['POST /admin/v1/brownouts'] });
+    const client = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/clients',
+        headers: adminHeaders,
+        payload: { name: 'victim client', contacts: ['ops@victim.test'] },
+      })
+    ).json() as { id: string };
+    const brownout = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/brownouts',
+      headers: adminHeaders,
+      payload: validBody['POST /admin/v1/brownouts'],
+    });
     assert.equal(brownout.statusCode, 201, brownout.body);
     const brownoutId = (brownout.json() as { id: string }).id;
     const keysBefore = JSON.stringify(await t.storage.apiKeys.list());
@@ -70,11 +120,20 @@ describe('the management API with credentials that lack the admin role', () => {
     const brownoutsBefore = JSON.stringify(await t.storage.notices.listBrownouts());
     const noticesBefore = JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 }));
     for (const route of admins) {
-      const id = route.url.startsWith('/admin/v1/clients/') ? client.id : route.url.startsWith('/admin/v1/brownouts/') ? brownoutId : admin.id;
+      const id = route.url.startsWith('/admin/v1/clients/')
+        ? client.id
+        : route.url.startsWith('/admin/v1/brownouts/')
+          ? brownoutId
+          : admin.id;
       const url = route.url.replace(':id', id).replace(':name', 'v1');
       const payload = validBody[`${route.method} ${route.url}`];
       for (const [who, authorization] of Object.entries(callers)) {
-        const res = await t.app.inject({ method: route.method as 'GET', url, headers: { authorization }, ...(payload ? { payload } : {}) });
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: { authorization },
+          ...(payload ? { payload } : {}),
+        });
         const label = `${route.method} ${url} with a ${who}`;
         if (route.method === 'HEAD') {
           assert.equal(res.statusCode, 403, label);
@@ -89,9 +148,21 @@ describe('the management API with credentials that lack the admin role', () => {
     assert.equal(JSON.stringify(await t.storage.apiKeys.list()), keysBefore, 'no key created or revoked');
     assert.equal(JSON.stringify(await t.storage.lifecycle.listSchedules()), schedulesBefore, 'no schedule changed');
     assert.deepEqual(await t.storage.lifecycle.listEndpointDeprecations(), [], 'no endpoint deprecated');
-    assert.equal(JSON.stringify(await t.storage.clients.list({ limit: 100 })), clientsBefore, 'no client created, changed or deleted');
-    assert.equal(JSON.stringify(await t.storage.notices.listBrownouts()), brownoutsBefore, 'no brownout planned or cancelled');
-    assert.equal(JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 })), noticesBefore, 'no notice planned');
+    assert.equal(
+      JSON.stringify(await t.storage.clients.list({ limit: 100 })),
+      clientsBefore,
+      'no client created, changed or deleted',
+    );
+    assert.equal(
+      JSON.stringify(await t.storage.notices.listBrownouts()),
+      brownoutsBefore,
+      'no brownout planned or cancelled',
+    );
+    assert.equal(
+      JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 })),
+      noticesBefore,
+      'no notice planned',
+    );
     await t.close();
   });
 });

@@ -5,7 +5,10 @@ import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp, testEpoch } from '../support/test-app.ts';
 
-const config = { env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify({ rateLimit: { max: 3, windowSeconds: 60 } }) } };
+const config = {
+  env: { VERSIONARY_CONFIG: '/c.json' },
+  files: { '/c.json': JSON.stringify({ rateLimit: { max: 3, windowSeconds: 60 } }) },
+};
 const guess = (i: number) => ({ authorization: `Bearer vk_${i.toString(16).padStart(16, '0')}.${'A'.repeat(43)}` });
 
 /** Count the key lookups: each one is a database read. */
@@ -13,7 +16,16 @@ function counting(): { lookups: () => number; wrap: (storage: Storage) => Storag
   let lookups = 0;
   return {
     lookups: () => lookups,
-    wrap: (storage) => ({ ...storage, apiKeys: { ...storage.apiKeys, find: async (id) => { lookups++; return storage.apiKeys.find(id); } } }),
+    wrap: (storage) => ({
+      ...storage,
+      apiKeys: {
+        ...storage.apiKeys,
+        find: async (id) => {
+          lookups++;
+          return storage.apiKeys.find(id);
+        },
+      },
+    }),
   };
 }
 
@@ -22,14 +34,21 @@ describe('cheap refusal first', () => {
     const probe = counting();
     const t = await createTestApp({ ...config, wrapStorage: probe.wrap });
     const statuses: number[] = [];
-    for (let i = 1; i <= 10; i++) statuses.push((await t.app.inject({ url: '/api/v2/users', headers: guess(i), remoteAddress: '198.51.100.4' })).statusCode);
+    for (let i = 1; i <= 10; i++)
+      statuses.push(
+        (await t.app.inject({ url: '/api/v2/users', headers: guess(i), remoteAddress: '198.51.100.4' })).statusCode,
+      );
     assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
     assert.equal(probe.lookups(), 3, 'only the attempts within the budget reached the database');
     const refused = await t.app.inject({ url: '/api/v2/users', headers: guess(99), remoteAddress: '198.51.100.4' });
     assertProblem(refused, { status: 429, code: 'RATE_LIMITED' });
     assert.ok(Number(refused.headers['retry-after']) > 0);
     assert.equal(probe.lookups(), 3);
-    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: guess(100), remoteAddress: '198.51.100.5' })).statusCode, 401, 'another address has its own budget');
+    assert.equal(
+      (await t.app.inject({ url: '/api/v2/users', headers: guess(100), remoteAddress: '198.51.100.5' })).statusCode,
+      401,
+      'another address has its own budget',
+    );
     await t.close();
   });
 
@@ -42,9 +61,16 @@ describe('cheap refusal first', () => {
       statuses.push((await t.app.inject({ url: '/api/v2/users', headers: none, remoteAddress: ip })).statusCode);
     }
     assert.deepEqual(statuses, [401, 401, 401, 429], 'four addresses of one /64 share one budget');
-    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: none, remoteAddress: '2001:db8:1:3::1' })).statusCode, 401, 'the next /64 does not');
+    assert.equal(
+      (await t.app.inject({ url: '/api/v2/users', headers: none, remoteAddress: '2001:db8:1:3::1' })).statusCode,
+      401,
+      'the next /64 does not',
+    );
     // An address over its anonymous budget is refused even with a key, before the lookup.
-    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: guess(5), remoteAddress: '2001:db8:1:2::9' })).statusCode, 429);
+    assert.equal(
+      (await t.app.inject({ url: '/api/v2/users', headers: guess(5), remoteAddress: '2001:db8:1:2::9' })).statusCode,
+      429,
+    );
     assert.equal(probe.lookups(), 0);
     await t.close();
   });
@@ -52,8 +78,22 @@ describe('cheap refusal first', () => {
   it('counts valid keys per key, not per address', async () => {
     const t = await createTestApp(config);
     const { key } = await createApiKey({ store: t.storage.apiKeys, name: 'k', roles: ['read'], now: testEpoch });
-    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ url: '/api/v2/users', headers: { authorization: '' }, remoteAddress: '203.0.113.1' })).statusCode, 401);
-    assert.equal((await t.app.inject({ url: '/api/v2/users', headers: { authorization: `Bearer ${key}` }, remoteAddress: '203.0.113.2' })).statusCode, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (await t.app.inject({ url: '/api/v2/users', headers: { authorization: '' }, remoteAddress: '203.0.113.1' }))
+          .statusCode,
+        401,
+      );
+    assert.equal(
+      (
+        await t.app.inject({
+          url: '/api/v2/users',
+          headers: { authorization: `Bearer ${key}` },
+          remoteAddress: '203.0.113.2',
+        })
+      ).statusCode,
+      200,
+    );
     await t.close();
   });
 });

@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import { assertProblem } from '../support/assertions.ts';
 import { adminHeaders, createTestApp } from '../support/test-app.ts';
 
-const post = (payload: object, key?: string) => ({ method: 'POST' as const, url: '/api/v2/users', payload, headers: key === undefined ? {} : { 'idempotency-key': key } });
+const post = (payload: object, key?: string) => ({
+  method: 'POST' as const,
+  url: '/api/v2/users',
+  payload,
+  headers: key === undefined ? {} : { 'idempotency-key': key },
+});
 
 test('a retry with the same key and body replays the first response and creates nothing', async () => {
   const t = await createTestApp();
@@ -15,7 +20,11 @@ test('a retry with the same key and body replays the first response and creates 
   assert.equal(again.headers.location, first.headers.location);
   assert.equal(again.headers['idempotent-replayed'], 'true');
   assert.equal(await t.storage.users.count(), 1);
-  assert.equal((await t.app.inject(post({ name: 'Ada' }, 'order-2'))).statusCode, 201, 'another key is another request');
+  assert.equal(
+    (await t.app.inject(post({ name: 'Ada' }, 'order-2'))).statusCode,
+    201,
+    'another key is another request',
+  );
   assert.equal(await t.storage.users.count(), 2);
   await t.close();
 });
@@ -34,9 +43,19 @@ test('the same key with another body is 422; malformed keys are 400', async () =
 
 test('keys are per client and expire after 24 hours', async () => {
   const t = await createTestApp();
-  const { key } = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'w', roles: ['read', 'write'] } })).json();
+  const { key } = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/api-keys',
+      headers: adminHeaders,
+      payload: { name: 'w', roles: ['read', 'write'] },
+    })
+  ).json();
   await t.app.inject(post({ name: 'Ada' }, 'shared'));
-  const other = await t.app.inject({ ...post({ name: 'Ada' }, 'shared'), headers: { 'idempotency-key': 'shared', authorization: `Bearer ${key}` } });
+  const other = await t.app.inject({
+    ...post({ name: 'Ada' }, 'shared'),
+    headers: { 'idempotency-key': 'shared', authorization: `Bearer ${key}` },
+  });
   assert.equal(other.headers['idempotent-replayed'], undefined, 'another client, another record');
   assert.equal(await t.storage.users.count(), 2);
   t.clock.advance(24 * 3600_000 + 1);
@@ -48,9 +67,20 @@ test('keys are per client and expire after 24 hours', async () => {
 
 test('while the first request is still running, the same key gets 409', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const t = await createTestApp({
-    wrapStorage: (storage) => ({ ...storage, users: { ...storage.users, create: async (o) => { await gate; return storage.users.create(o); } } }),
+    wrapStorage: (storage) => ({
+      ...storage,
+      users: {
+        ...storage.users,
+        create: async (o) => {
+          await gate;
+          return storage.users.create(o);
+        },
+      },
+    }),
   });
   const first = t.app.inject(post({ name: 'Slow' }, 'busy'));
   await new Promise((r) => setTimeout(r, 50));
@@ -66,11 +96,24 @@ test('while the first request is still running, the same key gets 409', async ()
 test('a request that ends in 5xx is not stored: the retry runs again, and only then is stored', async () => {
   let failures = 1;
   const t = await createTestApp({
-    wrapStorage: (storage) => ({ ...storage, users: { ...storage.users, create: async (o) => { if (failures-- > 0) throw new Error('disk full'); return storage.users.create(o); } } }),
+    wrapStorage: (storage) => ({
+      ...storage,
+      users: {
+        ...storage.users,
+        create: async (o) => {
+          if (failures-- > 0) throw new Error('disk full');
+          return storage.users.create(o);
+        },
+      },
+    }),
   });
   const failed = await t.app.inject(post({ name: 'Retry' }, 'five-hundred'));
   assertProblem(failed, { status: 500, code: 'INTERNAL' });
-  assert.deepEqual(await t.db.selectFrom('idempotency_keys').selectAll().execute(), [], 'nothing kept for the key after a 5xx');
+  assert.deepEqual(
+    await t.db.selectFrom('idempotency_keys').selectAll().execute(),
+    [],
+    'nothing kept for the key after a 5xx',
+  );
   const retried = await t.app.inject(post({ name: 'Retry' }, 'five-hundred'));
   assert.equal(retried.statusCode, 201, retried.body);
   assert.equal(retried.headers['idempotent-replayed'], undefined, 'the retry ran, it was not replayed');
@@ -86,13 +129,27 @@ test('20 concurrent duplicates with one Idempotency-Key create exactly one resou
   // Every create waits until all 20 requests are in, so they truly overlap.
   let arrived = 0;
   let release!: () => void;
-  const allIn = new Promise<void>((resolve) => { release = resolve; });
+  const allIn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const t = await createTestApp({
-    wrapStorage: (storage) => ({ ...storage, users: { ...storage.users, create: async (o) => { await allIn; return storage.users.create(o); } } }),
+    wrapStorage: (storage) => ({
+      ...storage,
+      users: {
+        ...storage.users,
+        create: async (o) => {
+          await allIn;
+          return storage.users.create(o);
+        },
+      },
+    }),
   });
   // If two requests ever ran, 19 would never finish: the timer lets them through to be caught.
   const fallback = setTimeout(() => release(), 3000);
-  const inject = () => t.app.inject(post({ name: 'Once' }, 'burst')).finally(() => { if (++arrived === 19) release(); });
+  const inject = () =>
+    t.app.inject(post({ name: 'Once' }, 'burst')).finally(() => {
+      if (++arrived === 19) release();
+    });
   const responses = await Promise.all(Array.from({ length: 20 }, inject));
   clearTimeout(fallback);
   assert.equal(await t.storage.users.count(), 1, 'one user, whatever the interleaving');

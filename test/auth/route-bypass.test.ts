@@ -25,7 +25,11 @@ test('encoded spellings of protected paths still need credentials', async () => 
     assertProblem(res, { status: 401, code: 'UNAUTHENTICATED' });
     assert.match(String(res.headers['www-authenticate']), /^Bearer/, `${method} ${url}`);
   }
-  assert.deepEqual((await t.storage.apiKeys.list()).map((k) => k.id), [testConsumerId], 'no key was created');
+  assert.deepEqual(
+    (await t.storage.apiKeys.list()).map((k) => k.id),
+    [testConsumerId],
+    'no key was created',
+  );
   assert.equal(await t.storage.users.count(), 0);
   await t.close();
 });
@@ -35,9 +39,13 @@ test('an absolute-form request target still needs credentials', async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as AddressInfo).port;
   const res = await new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write('GET http://localhost/admin/v1/api-keys HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write('GET http://localhost/admin/v1/api-keys HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
+    );
     let data = '';
-    socket.on('data', (d) => { data += String(d); });
+    socket.on('data', (d) => {
+      data += String(d);
+    });
     socket.on('end', () => resolve(data));
     socket.on('error', reject);
   });

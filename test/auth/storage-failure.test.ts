@@ -6,14 +6,23 @@ import { createTestApp } from '../support/test-app.ts';
 
 const failingKeys = (storage: Storage): Storage => ({
   ...storage,
-  apiKeys: { ...storage.apiKeys, find: async () => { throw new Error('SQLITE_BUSY: database is locked'); } },
+  apiKeys: {
+    ...storage.apiKeys,
+    find: async () => {
+      throw new Error('SQLITE_BUSY: database is locked');
+    },
+  },
 });
 const someKey = `vk_0123456789abcdef.${'A'.repeat(43)}`;
 
 describe('a key store that fails during authentication', () => {
   it('answers 503 STORAGE_UNAVAILABLE with Retry-After, never 401, and logs it', async () => {
     const lines: string[] = [];
-    const t = await createTestApp({ wrapStorage: failingKeys, env: { LOG_LEVEL: 'error' }, logStream: { write: (line) => void lines.push(line) } });
+    const t = await createTestApp({
+      wrapStorage: failingKeys,
+      env: { LOG_LEVEL: 'error' },
+      logStream: { write: (line) => void lines.push(line) },
+    });
     for (const headers of [{ authorization: `Bearer ${someKey}` }, { 'x-api-key': someKey }]) {
       const res = await t.app.inject({ url: '/api/v2/users', headers });
       const problem = assertProblem(res, { status: 503, code: 'STORAGE_UNAVAILABLE' });

@@ -11,19 +11,42 @@ import { createCliHarness } from '../support/cli-harness.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 const harness = createCliHarness('versionary-prefixes-');
-const flags = ['--strip-prefix-base', '/api/v1', '--strip-prefix-revision', '/api/v2', '--prefix-base', '/api', '--prefix-revision', '/api'];
+const flags = [
+  '--strip-prefix-base',
+  '/api/v1',
+  '--strip-prefix-revision',
+  '/api/v2',
+  '--prefix-base',
+  '/api',
+  '--prefix-revision',
+  '/api',
+];
 let serviceGuide: { breaking: GuideEntry[] };
 
 // A served document also describes `?fields=` answers, with a `<Name>Partial` twin of each list
 // schema, so each break of a list shows there too: the twin counts as the same change.
 const withoutTwins = (entries: readonly GuideEntry[]) =>
-  [...new Set(entries.map((e) => JSON.stringify({ ...e, endpoint: e.endpoint.replace(/(\w)Partial\b/, '$1'), newBehaviour: e.newBehaviour.replace(/(\w)Partial\b/g, '$1') })))].sort();
+  [
+    ...new Set(
+      entries.map((e) =>
+        JSON.stringify({
+          ...e,
+          endpoint: e.endpoint.replace(/(\w)Partial\b/, '$1'),
+          newBehaviour: e.newBehaviour.replace(/(\w)Partial\b/g, '$1'),
+        }),
+      ),
+    ),
+  ].sort();
 
 before(async () => {
   const t = await createTestApp({ admin: true });
   const documents = await fetchServedDocuments(t.app);
-  for (const file of ['api-v1.openapi.json', 'api-v2.openapi.json']) writeFileSync(join(harness.dir, file), JSON.stringify(documents[file]));
-  const guide = await t.app.inject({ url: '/api/versions/v1/migration-guide', headers: { accept: 'application/json' } });
+  for (const file of ['api-v1.openapi.json', 'api-v2.openapi.json'])
+    writeFileSync(join(harness.dir, file), JSON.stringify(documents[file]));
+  const guide = await t.app.inject({
+    url: '/api/versions/v1/migration-guide',
+    headers: { accept: 'application/json' },
+  });
   assert.equal(guide.statusCode, 200, guide.body);
   serviceGuide = guide.json();
   await t.close();
@@ -31,8 +54,19 @@ before(async () => {
 after(harness.cleanup);
 
 describe('versionary diff and guide on the served /api/v1 and /api/v2 documents', () => {
-  it('guide with the path flags lists the breaking changes of the service\'s own migration guide', async () => {
-    const run = await harness.cli(['guide', 'api-v1.openapi.json', 'api-v2.openapi.json', '--from', 'v1', '--to', 'v2', '--format', 'json', ...flags]);
+  it("guide with the path flags lists the breaking changes of the service's own migration guide", async () => {
+    const run = await harness.cli([
+      'guide',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--from',
+      'v1',
+      '--to',
+      'v2',
+      '--format',
+      'json',
+      ...flags,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     const cli = JSON.parse(run.stdout) as { breaking: GuideEntry[] };
@@ -46,19 +80,31 @@ describe('versionary diff and guide on the served /api/v1 and /api/v2 documents'
     const { changes } = JSON.parse(run.stdout) as { changes: Array<{ id: string; level: string; message: string }> };
     const breaking = changes.filter((c) => c.level === 'breaking');
     const expected = [...new Set(serviceGuide.breaking.map((e) => `${e.rule} ${e.newBehaviour}`))].sort();
-    assert.deepEqual([...new Set(breaking.map((c) => `${c.id} ${c.message.replace(/(\w)Partial\b/g, '$1')}`))].sort(), expected);
+    assert.deepEqual(
+      [...new Set(breaking.map((c) => `${c.id} ${c.message.replace(/(\w)Partial\b/g, '$1')}`))].sort(),
+      expected,
+    );
     assert.ok(!changes.some((c) => c.id.startsWith('endpoint-removed')), 'every operation is matched');
   });
 
   it('without the flags, diff prints a hint on stderr naming the four flags with the right prefixes', async () => {
     const run = await harness.cli(['diff', 'api-v1.openapi.json', 'api-v2.openapi.json', '--format', 'json']);
     JSON.parse(run.stdout);
-    assert.match(run.stderr, /^hint: every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/);
+    assert.match(
+      run.stderr,
+      /^hint: every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/,
+    );
     assert.ok(run.stderr.includes(`Compare them with ${flags.join(' ')}.`), run.stderr);
   });
 
   it('a prefix that is not a path is a usage error (exit 2)', async () => {
-    const run = await harness.cli(['diff', 'api-v1.openapi.json', 'api-v2.openapi.json', '--strip-prefix-base', 'api/v1']);
+    const run = await harness.cli([
+      'diff',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--strip-prefix-base',
+      'api/v1',
+    ]);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--strip-prefix-base must be a path prefix starting with "\/", got "api\/v1"/);
   });

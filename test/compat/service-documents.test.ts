@@ -24,18 +24,24 @@ describe("the service's own documents", () => {
     const { changes } = diffOpenApi({ base: comparable('v1'), revision: comparable('v2') });
     const breaking = changes.filter((c) => c.level === 'breaking');
     assert.ok(breaking.length > 0);
-    assert.ok(breaking.every((c) => /UserList|PostList/.test(JSON.stringify(c.location))), JSON.stringify(breaking.map((c) => c.location)));
+    assert.ok(
+      breaking.every((c) => /UserList|PostList/.test(JSON.stringify(c.location))),
+      JSON.stringify(breaking.map((c) => c.location)),
+    );
   });
 
   it('generate the v1 → v2 migration guide: GET /users list shape breaking; email, nickname, _version and pending additive', () => {
     const { changes } = diffOpenApi({ base: comparable('v1'), revision: comparable('v2') });
     const notes = bundle.get('v2')!.changes.map((c) => c.description);
     const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-11-01T00:00:00Z', notes });
-    const listBreak = guide.breaking.find((e) => /GET \/api\/users\b(?!\/)/.test(e.endpoint) || /UserList/.test(e.endpoint));
+    const listBreak = guide.breaking.find(
+      (e) => /GET \/api\/users\b(?!\/)/.test(e.endpoint) || /UserList/.test(e.endpoint),
+    );
     assert.ok(listBreak, `GET /users list shape is breaking: ${JSON.stringify(guide.breaking)}`);
     assert.match(listBreak.endpoint, /GET \/api\/users/);
     const additive = JSON.stringify(guide.additive);
-    for (const word of ['email', 'nickname', '_version', 'pending']) assert.ok(additive.includes(word), `${word} is additive`);
+    for (const word of ['email', 'nickname', '_version', 'pending'])
+      assert.ok(additive.includes(word), `${word} is additive`);
     assert.equal(guide.timeline.sunsetAt.slice(0, 10), '2027-04-30');
     assert.deepEqual(guide.notes, notes);
     const markdown = toMarkdown(guide);
@@ -53,9 +59,13 @@ describe('deprecation in the served documents', () => {
     assert.equal(paths['/api/v1/openapi.json']?.get?.deprecated, undefined);
     delete paths['/api/v1/openapi.json'];
     const ops = Object.values(paths).flatMap((p) => Object.values(p));
-    assert.ok(ops.length > 0 && ops.every((op) => op.deprecated === true && /^\d{4}-\d\d-\d\dT/.test(op['x-sunset'] ?? '')));
+    assert.ok(
+      ops.length > 0 && ops.every((op) => op.deprecated === true && /^\d{4}-\d\d-\d\dT/.test(op['x-sunset'] ?? '')),
+    );
     const v2 = (await t.app.inject({ url: '/api/v2/openapi.json' })).json();
-    const ops2 = Object.values(v2.paths as Record<string, Record<string, { deprecated?: boolean }>>).flatMap((p) => Object.values(p));
+    const ops2 = Object.values(v2.paths as Record<string, Record<string, { deprecated?: boolean }>>).flatMap((p) =>
+      Object.values(p),
+    );
     assert.ok(ops2.every((op) => op.deprecated === undefined));
     await t.close();
   });

@@ -5,9 +5,19 @@ import { startService } from '../../src/compose/start-service.ts';
 import { loadConfig } from '../../src/service/config/load-config.ts';
 
 const files: Record<string, string> = {
-  '/srv/gw.json': JSON.stringify({ gateway: { versions: { v1: { upstream: 'http://127.0.0.1:9001', openapi: 'v1.json' }, v2: { upstream: 'http://127.0.0.1:9002', openapi: '/elsewhere/v2.yaml' }, v3: { upstream: 'http://127.0.0.1:9003', openapi: 'missing.json' } }, identify: { jwt: true } } }),
+  '/srv/gw.json': JSON.stringify({
+    gateway: {
+      versions: {
+        v1: { upstream: 'http://127.0.0.1:9001', openapi: 'v1.json' },
+        v2: { upstream: 'http://127.0.0.1:9002', openapi: '/elsewhere/v2.yaml' },
+        v3: { upstream: 'http://127.0.0.1:9003', openapi: 'missing.json' },
+      },
+      identify: { jwt: true },
+    },
+  }),
   '/srv/v1.json': '{"openapi": "3.1.0", "paths": {',
-  '/elsewhere/v2.yaml': 'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        "200": { description: ok }\n',
+  '/elsewhere/v2.yaml':
+    'openapi: 3.1.0\npaths:\n  /a:\n    get:\n      responses:\n        "200": { description: ok }\n',
 };
 const readFile = (path: string) => {
   if (!(path in files)) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
@@ -16,7 +26,10 @@ const readFile = (path: string) => {
 
 describe('gateway configuration', () => {
   it('reads documents relative to the config file, JSON or YAML, and reports every problem before listening', async () => {
-    const config = loadConfig({ env: { VERSIONARY_CONFIG: '/srv/gw.json', DATABASE_URL: 'sqlite::memory:' }, readFile });
+    const config = loadConfig({
+      env: { VERSIONARY_CONFIG: '/srv/gw.json', DATABASE_URL: 'sqlite::memory:' },
+      readFile,
+    });
     await assert.rejects(composeGateway({ config, readFile }), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'INVALID_CONFIG');
       assert.match(error.message, /v1\.openapi: \/srv\/v1\.json is not valid JSON/);
@@ -28,7 +41,14 @@ describe('gateway configuration', () => {
   });
 
   it('refuses a gateway section in the reference service, which would ignore it', async () => {
-    await assert.rejects(startService({ env: { VERSIONARY_CONFIG: '/srv/gw.json', DATABASE_URL: 'sqlite::memory:', PORT: '0' }, readFile, exit: () => {} }), /start it with `versionary gateway`/);
+    await assert.rejects(
+      startService({
+        env: { VERSIONARY_CONFIG: '/srv/gw.json', DATABASE_URL: 'sqlite::memory:', PORT: '0' },
+        readFile,
+        exit: () => {},
+      }),
+      /start it with `versionary gateway`/,
+    );
   });
 
   it('needs a gateway section to run as a gateway', async () => {

@@ -14,7 +14,14 @@ describe('gateway: docs pages in Chromium', { timeout: 240_000 }, () => {
   let browser: TestBrowser;
   before(async () => {
     python = await startPythonUpstream();
-    gateway = await startTestGateway({ upstream: python.url, file: { versions: { v1: { deprecatedAt: iso(Date.now() - 170 * day), sunsetAt: iso(Date.now() + 20 * day), replacement: 'v2' } } } });
+    gateway = await startTestGateway({
+      upstream: python.url,
+      file: {
+        versions: {
+          v1: { deprecatedAt: iso(Date.now() - 170 * day), sunsetAt: iso(Date.now() + 20 * day), replacement: 'v2' },
+        },
+      },
+    });
     browser = await launchBrowser(gateway.base);
   });
   after(async () => {
@@ -23,15 +30,16 @@ describe('gateway: docs pages in Chromium', { timeout: 240_000 }, () => {
     await python?.stop();
   });
 
-  it('shows the deprecated version with its banner, and the upstream\'s operations marked deprecated', async () => {
+  it("shows the deprecated version with its banner, and the upstream's operations marked deprecated", async () => {
     const { page, errors } = await browser.open('/docs/v1');
     const banner = page.locator('#deprecation');
     assert.equal(await banner.count(), 1);
     const text = await banner.innerText();
-    for (const expected of ['v1 is deprecated', 'v2', 'migration guide']) assert.ok(text.includes(expected), `banner says ${expected}: ${text}`);
+    for (const expected of ['v1 is deprecated', 'v2', 'migration guide'])
+      assert.ok(text.includes(expected), `banner says ${expected}: ${text}`);
     await page.locator('#reference .opblock').first().waitFor({ timeout: 60_000 });
     const operations = page.locator('#reference .opblock');
-    assert.ok(await operations.count() >= 5, 'the Python API\'s operations');
+    assert.ok((await operations.count()) >= 5, "the Python API's operations");
     assert.equal(await operations.and(page.locator('.opblock-deprecated')).count(), await operations.count());
     assert.match(await page.locator('#reference').innerText(), /\/users\/\{id\}/);
     await saveScreenshot(page, 'gateway-docs-v1');

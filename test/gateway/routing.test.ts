@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../support/service-process.ts';
-import { gatewayAdminKey, startPythonUpstream, startTestGateway, type PythonUpstream, type TestGateway } from '../support/gateway.ts';
+import {
+  gatewayAdminKey,
+  startPythonUpstream,
+  startTestGateway,
+  type PythonUpstream,
+  type TestGateway,
+} from '../support/gateway.ts';
 
 const auth = { authorization: `Bearer ${gatewayAdminKey}` };
 const day = 86_400_000;
@@ -15,9 +21,28 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
     gateway = await startTestGateway({
       upstream: python.url,
       file: {
-        versions: { v1: { deprecatedAt: iso(Date.now() - 200 * day), sunsetAt: iso(Date.now() + 10 * day), replacement: 'v2' } },
-        endpointDeprecations: [{ version: 'v2', method: 'GET', path: '/echo', deprecatedAt: iso(Date.now() - day), sunsetAt: iso(Date.now() + 200 * day) }],
-        notices: { brownouts: [{ version: 'v1', endpoint: 'GET /slow', startsAt: iso(Date.now() - 60_000), endsAt: iso(Date.now() + 3_600_000) }] },
+        versions: {
+          v1: { deprecatedAt: iso(Date.now() - 200 * day), sunsetAt: iso(Date.now() + 10 * day), replacement: 'v2' },
+        },
+        endpointDeprecations: [
+          {
+            version: 'v2',
+            method: 'GET',
+            path: '/echo',
+            deprecatedAt: iso(Date.now() - day),
+            sunsetAt: iso(Date.now() + 200 * day),
+          },
+        ],
+        notices: {
+          brownouts: [
+            {
+              version: 'v1',
+              endpoint: 'GET /slow',
+              startsAt: iso(Date.now() - 60_000),
+              endsAt: iso(Date.now() + 3_600_000),
+            },
+          ],
+        },
       },
     });
   });
@@ -26,7 +51,7 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
     await python.stop();
   });
 
-  it('forwards /api/v<n>/… to its upstream unchanged, with the deprecated version\'s headers', async () => {
+  it("forwards /api/v<n>/… to its upstream unchanged, with the deprecated version's headers", async () => {
     const v1 = await fetch(`${gateway.base}/api/v1/users/1`, { headers: auth });
     assert.equal(v1.status, 200);
     assert.deepEqual(await v1.json(), { id: 1, name: 'Ada Lovelace' });
@@ -37,7 +62,8 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
     assert.match(v1.headers.get('server') ?? '', /Python/, 'the upstream answered');
     const v2 = await fetch(`${gateway.base}/api/v2/users/1`, { headers: auth });
     assert.deepEqual(await v2.json(), { id: 1, firstName: 'Ada', lastName: 'Lovelace' });
-    for (const name of ['deprecation', 'sunset', 'warning']) assert.equal(v2.headers.get(name), null, `${name} on the current version`);
+    for (const name of ['deprecation', 'sunset', 'warning'])
+      assert.equal(v2.headers.get(name), null, `${name} on the current version`);
     assert.equal(v2.headers.get('api-supported-versions'), 'v2');
     assert.equal(v2.headers.get('api-deprecated-versions'), 'v1');
   });
@@ -46,9 +72,11 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
     const res = await fetch(`${gateway.base}/api/v1/users?page=1&q=a%20b`, { headers: auth });
     assert.equal(res.status, 200);
     const link = res.headers.get('link') ?? '';
-    assert.match(link, /rel="next"/, 'the upstream\'s link');
-    assert.match(link, /rel="deprecation"/, 'the lifecycle\'s link');
-    const echo = await (await fetch(`${gateway.base}/api/v2/echo?q=a%20b&x=1`, { headers: auth })).json() as { path: string };
+    assert.match(link, /rel="next"/, "the upstream's link");
+    assert.match(link, /rel="deprecation"/, "the lifecycle's link");
+    const echo = (await (await fetch(`${gateway.base}/api/v2/echo?q=a%20b&x=1`, { headers: auth })).json()) as {
+      path: string;
+    };
     assert.equal(echo.path, '/api/v2/echo?q=a%20b&x=1');
   });
 
@@ -60,14 +88,16 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
       assert.match(res.headers.get('vary') ?? '', /Accept/);
       assert.ok(res.headers.get('deprecation'));
     }
-    const echo = await (await fetch(`${gateway.base}/api/echo?a=1`, { headers: { ...auth, accept: 'application/vnd.acme.v2+json' } })).json() as { path: string };
+    const echo = (await (
+      await fetch(`${gateway.base}/api/echo?a=1`, { headers: { ...auth, accept: 'application/vnd.acme.v2+json' } })
+    ).json()) as { path: string };
     assert.equal(echo.path, '/api/v2/echo?a=1');
   });
 
   it('answers a missing version 400 and an unknown one 404, naming the versions, without the upstream', async () => {
     const none = await fetch(`${gateway.base}/api/users/1`, { headers: auth });
     assert.equal(none.status, 400);
-    const problem = await none.json() as { code: string; supportedVersions: string[] };
+    const problem = (await none.json()) as { code: string; supportedVersions: string[] };
     assert.equal(problem.code, 'VERSION_MISSING');
     assert.deepEqual(problem.supportedVersions, ['v1', 'v2']);
     const unknown = await fetch(`${gateway.base}/api/v9/users/1`, { headers: auth });
@@ -80,20 +110,27 @@ describe('gateway: routing and lifecycle in front of a Python API', () => {
     const echo = await fetch(`${gateway.base}/api/v2/echo`, { headers: auth });
     assert.equal(echo.status, 200);
     assert.ok(echo.headers.get('deprecation'), 'the deprecated endpoint');
-    assert.equal((await fetch(`${gateway.base}/api/v2/users/1`, { headers: auth })).headers.get('deprecation'), null, 'its neighbours');
-    const doc = await (await fetch(`${gateway.base}/api/v2/openapi.json`, { headers: auth })).json() as { servers: Array<{ url: string }>; paths: Record<string, Record<string, { deprecated?: boolean }>> };
+    assert.equal(
+      (await fetch(`${gateway.base}/api/v2/users/1`, { headers: auth })).headers.get('deprecation'),
+      null,
+      'its neighbours',
+    );
+    const doc = (await (await fetch(`${gateway.base}/api/v2/openapi.json`, { headers: auth })).json()) as {
+      servers: Array<{ url: string }>;
+      paths: Record<string, Record<string, { deprecated?: boolean }>>;
+    };
     assert.deepEqual(doc.servers, [{ url: '/api/v2' }]);
     assert.equal(doc.paths['/echo']?.get?.deprecated, true);
     assert.equal(doc.paths['/users/{id}']?.get?.deprecated, undefined);
   });
 
-  it('answers a brownout itself, and passes undocumented paths through under the version\'s verdict', async () => {
+  it("answers a brownout itself, and passes undocumented paths through under the version's verdict", async () => {
     const slow = await fetch(`${gateway.base}/api/v1/slow?ms=5000`, { headers: auth });
     assert.equal(slow.status, 410);
-    assert.match((await slow.json() as { detail: string }).detail, /brownout/);
+    assert.match(((await slow.json()) as { detail: string }).detail, /brownout/);
     assert.ok(Number(slow.headers.get('retry-after')) > 0);
     const other = await fetch(`${gateway.base}/api/v1/not/documented`, { headers: auth });
-    assert.equal(other.status, 404, 'the upstream\'s own 404');
+    assert.equal(other.status, 404, "the upstream's own 404");
     assert.deepEqual(await other.json(), { error: 'not here', path: '/api/v1/not/documented' });
     assert.ok(other.headers.get('deprecation'), 'the version is deprecated, documented path or not');
   });
@@ -103,14 +140,29 @@ describe('gateway: a removed version', () => {
   it('answers 410 from the gateway without calling the upstream (which is not even there)', async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
     const python = await startPythonUpstream();
-    const gateway = await startTestGateway({ upstream: python.url, gateway: { versions: { v1: { upstream: dead, openapi: './openapi-v1.json' }, v2: { upstream: python.url, openapi: './openapi-v2.json' } } }, file: { versions: { v1: { removed: true }, v2: {} } } });
+    const gateway = await startTestGateway({
+      upstream: python.url,
+      gateway: {
+        versions: {
+          v1: { upstream: dead, openapi: './openapi-v1.json' },
+          v2: { upstream: python.url, openapi: './openapi-v2.json' },
+        },
+      },
+      file: { versions: { v1: { removed: true }, v2: {} } },
+    });
     try {
-      for (const [method, url] of [['GET', '/api/v1/users/1'], ['POST', '/api/v1/echo'], ['GET', '/api/v1/anything/else']]) {
+      for (const [method, url] of [
+        ['GET', '/api/v1/users/1'],
+        ['POST', '/api/v1/echo'],
+        ['GET', '/api/v1/anything/else'],
+      ]) {
         const res = await fetch(`${gateway.base}${url}`, { method, headers: auth });
         assert.equal(res.status, 410, `${method} ${url}`);
-        assert.equal((await res.json() as { code: string }).code, 'VERSION_REMOVED');
+        assert.equal(((await res.json()) as { code: string }).code, 'VERSION_REMOVED');
       }
-      const res = await fetch(`${gateway.base}/api/users/1`, { headers: { ...auth, accept: 'application/vnd.acme.v1+json' } });
+      const res = await fetch(`${gateway.base}/api/users/1`, {
+        headers: { ...auth, accept: 'application/vnd.acme.v1+json' },
+      });
       assert.equal(res.status, 410, 'the Accept form too');
       assert.equal((await fetch(`${gateway.base}/api/v2/users/1`, { headers: auth })).status, 200);
     } finally {
@@ -124,21 +176,30 @@ describe('gateway: an API prefix other than /api', () => {
   it('browns out and labels metrics by the configured prefix', async () => {
     const python = await startPythonUpstream();
     const gateway = await startTestGateway({
-      upstream: python.url, gateway: { prefix: '/public' },
+      upstream: python.url,
+      gateway: { prefix: '/public' },
       file: {
-        versions: { v1: { deprecatedAt: iso(Date.now() - 200 * day), sunsetAt: iso(Date.now() + 10 * day), replacement: 'v2' } },
-        notices: { brownouts: [{ version: 'v1', startsAt: iso(Date.now() - 60_000), endsAt: iso(Date.now() + 3_600_000) }] },
+        versions: {
+          v1: { deprecatedAt: iso(Date.now() - 200 * day), sunsetAt: iso(Date.now() + 10 * day), replacement: 'v2' },
+        },
+        notices: {
+          brownouts: [{ version: 'v1', startsAt: iso(Date.now() - 60_000), endsAt: iso(Date.now() + 3_600_000) }],
+        },
       },
     });
     try {
       // The whole of v1 is browned out (the test documents name /api paths, so /public ones take the catch-all route).
       const slow = await fetch(`${gateway.base}/public/v1/slow?ms=5000`, { headers: auth });
       assert.equal(slow.status, 410, 'the brownout applies under /public as under /api');
-      assert.match((await slow.json() as { detail: string }).detail, /brownout/);
+      assert.match(((await slow.json()) as { detail: string }).detail, /brownout/);
       const other = await fetch(`${gateway.base}/public/v2/users/1`, { headers: auth });
       assert.equal(other.status, 404, 'the upstream, which knows only /api, answered');
       const metrics = await (await fetch(`${gateway.base}/metrics`, { headers: auth })).text();
-      assert.match(metrics, /route="\/public\/v1\/\*"[^\n]*version="v1"|version="v1"[^\n]*route="\/public\/v1\/\*"/, 'the version label comes from the configured prefix');
+      assert.match(
+        metrics,
+        /route="\/public\/v1\/\*"[^\n]*version="v1"|version="v1"[^\n]*route="\/public\/v1\/\*"/,
+        'the version label comes from the configured prefix',
+      );
     } finally {
       await gateway.stop();
       await python.stop();

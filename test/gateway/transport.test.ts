@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { freePort } from '../support/service-process.ts';
-import { gatewayAdminKey, spawnGateway, startPythonUpstream, startTestGateway, type PythonUpstream, type TestGateway } from '../support/gateway.ts';
+import {
+  gatewayAdminKey,
+  spawnGateway,
+  startPythonUpstream,
+  startTestGateway,
+  type PythonUpstream,
+  type TestGateway,
+} from '../support/gateway.ts';
 
 const auth = { authorization: `Bearer ${gatewayAdminKey}` };
 type Echo = { method: string; path: string; headers: Record<string, string>; bodyLength: number; bodySha256: string };
@@ -27,18 +34,34 @@ describe('gateway: transport', () => {
   it('keeps the credential, drops hop-by-hop headers, says who asked, and names the client upstream', async () => {
     const echo = await new Promise<Echo>((resolve, reject) => {
       // node:http, since fetch refuses to send Connection and the headers it names.
-      const req = request(`${gateway.base}/api/v2/echo`, {
-        headers: { ...auth, connection: 'keep-alive, x-secret', 'x-secret': 'drop me', te: 'trailers', 'proxy-authorization': 'Basic eA==', 'x-versionary-client': 'spoofed', 'x-forwarded-for': '203.0.113.9', 'x-custom': 'kept' },
-      }, (res) => {
-        let text = '';
-        res.on('data', (d) => { text += String(d); });
-        res.on('end', () => resolve(JSON.parse(text) as Echo));
-      });
+      const req = request(
+        `${gateway.base}/api/v2/echo`,
+        {
+          headers: {
+            ...auth,
+            connection: 'keep-alive, x-secret',
+            'x-secret': 'drop me',
+            te: 'trailers',
+            'proxy-authorization': 'Basic eA==',
+            'x-versionary-client': 'spoofed',
+            'x-forwarded-for': '203.0.113.9',
+            'x-custom': 'kept',
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += String(d);
+          });
+          res.on('end', () => resolve(JSON.parse(text) as Echo));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     const h = echo.headers;
-    for (const name of ['authorization', 'x-secret', 'te', 'proxy-authorization']) assert.equal(h[name], undefined, name);
+    for (const name of ['authorization', 'x-secret', 'te', 'proxy-authorization'])
+      assert.equal(h[name], undefined, name);
     assert.equal(h['x-custom'], 'kept');
     assert.equal(h['x-versionary-client'], 'admin', 'the caller as the gateway knows it, not what the client claimed');
     assert.equal(h['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
@@ -76,7 +99,7 @@ describe('gateway: transport', () => {
                   await new Promise((r) => setTimeout(r, 100));
                   peak = Math.max(peak, rss());
                 }
-                const { sent } = await (await fetch(`${python.url}/api/v1/big/sent`)).json() as { sent: number };
+                const { sent } = (await (await fetch(`${python.url}/api/v1/big/sent`)).json()) as { sent: number };
                 aheadOfReader = sent - bytes;
                 res.resume();
               })();
@@ -97,10 +120,16 @@ describe('gateway: transport', () => {
       // the gateway's stream buffers; a gateway that buffered would have let all 50 MiB through.
       // The count moves in 64 KiB writes, hence the small negative slack; 32 MiB leaves room for
       // kernels that grow loopback buffers large, and is still far from the 49 MiB of a buffering proxy.
-      assert.ok(aheadOfReader > -65536 && aheadOfReader < 32 * 1024 * 1024, `the upstream got ${Math.round(aheadOfReader / 1048576)} MiB ahead of the paused reader`);
+      assert.ok(
+        aheadOfReader > -65536 && aheadOfReader < 32 * 1024 * 1024,
+        `the upstream got ${Math.round(aheadOfReader / 1048576)} MiB ahead of the paused reader`,
+      );
       // RSS is a loose ceiling only: the allocator keeps freed chunk buffers for a while (growth of
       // 7 to 33 MiB was seen with the upstream 7 to 9 MiB ahead), but a proxy that held the body would pass 50.
-      assert.ok(peak - baseline < 48 * 1024 * 1024, `the gateway's memory grew by ${Math.round((peak - baseline) / 1048576)} MiB while the reader paused`);
+      assert.ok(
+        peak - baseline < 48 * 1024 * 1024,
+        `the gateway's memory grew by ${Math.round((peak - baseline) / 1048576)} MiB while the reader paused`,
+      );
     } finally {
       await spawned.stop();
     }
@@ -108,42 +137,74 @@ describe('gateway: transport', () => {
 
   it('streams a 20 MiB request body to the upstream byte for byte', async () => {
     const body = Buffer.alloc(20 * 1024 * 1024, 7);
-    const res = await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { ...auth, 'content-type': 'application/octet-stream' }, body });
+    const res = await fetch(`${gateway.base}/api/v2/echo`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+      body,
+    });
     assert.equal(res.status, 200);
-    const echo = await res.json() as Echo;
+    const echo = (await res.json()) as Echo;
     assert.equal(echo.bodyLength, body.length);
     assert.equal(echo.bodySha256, createHash('sha256').update(body).digest('hex'));
-    const json = await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"not": "parsed", "kept": [1, 2]}' });
-    assert.equal((await json.json() as Echo).bodySha256, createHash('sha256').update('{"not": "parsed", "kept": [1, 2]}').digest('hex'), 'JSON passes unparsed');
+    const json = await fetch(`${gateway.base}/api/v2/echo`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"not": "parsed", "kept": [1, 2]}',
+    });
+    assert.equal(
+      ((await json.json()) as Echo).bodySha256,
+      createHash('sha256').update('{"not": "parsed", "kept": [1, 2]}').digest('hex'),
+      'JSON passes unparsed',
+    );
   });
 
   it('answers 504 when the upstream is too slow, and 502 when nothing listens, as problems', async () => {
     const slow = await fetch(`${gateway.base}/api/v2/slow?ms=2000`, { headers: auth });
     assert.equal(slow.status, 504);
     assert.equal(slow.headers.get('content-type'), 'application/problem+json; charset=utf-8');
-    assert.equal((await slow.json() as { code: string }).code, 'UPSTREAM_TIMEOUT');
-    assert.equal((await fetch(`${gateway.base}/api/v2/slow?ms=10`, { headers: auth })).status, 200, 'a quick one passes');
+    assert.equal(((await slow.json()) as { code: string }).code, 'UPSTREAM_TIMEOUT');
+    assert.equal(
+      (await fetch(`${gateway.base}/api/v2/slow?ms=10`, { headers: auth })).status,
+      200,
+      'a quick one passes',
+    );
     const dead = await fetch(`${deadGateway.base}/api/v2/users/1`, { headers: auth });
     assert.equal(dead.status, 502);
-    assert.equal((await dead.json() as { code: string }).code, 'UPSTREAM_UNREACHABLE');
+    assert.equal(((await dead.json()) as { code: string }).code, 'UPSTREAM_UNREACHABLE');
   });
 
   it('answers 400 for a target with a malformed percent-encoding, and passes a well-formed one', async () => {
     for (const target of ['/api/v1/users?%', '/api/v1/users?q=%E2%82', '/api/v2/echo?a=%zz']) {
       const res = await fetch(`${gateway.base}${target}`, { headers: auth });
       assert.equal(res.status, 400, target);
-      assert.equal((await res.json() as { code: string }).code, 'MALFORMED_REQUEST', target);
+      assert.equal(((await res.json()) as { code: string }).code, 'MALFORMED_REQUEST', target);
     }
     const ok = await fetch(`${gateway.base}/api/v2/echo?q=%E2%82%AC%25`, { headers: auth });
-    assert.equal((await ok.json() as Echo).path, '/api/v2/echo?q=%E2%82%AC%25');
+    assert.equal(((await ok.json()) as Echo).path, '/api/v2/echo?q=%E2%82%AC%25');
   });
 
   it('answers credentials itself: 401 without a key, 403 for a key without the role, never the upstream', async () => {
     assert.equal((await fetch(`${deadGateway.base}/api/v2/users/1`)).status, 401);
-    const created = await fetch(`${gateway.base}/admin/v1/api-keys`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'reader', roles: ['read'] }) });
+    const created = await fetch(`${gateway.base}/admin/v1/api-keys`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'reader', roles: ['read'] }),
+    });
     assert.equal(created.status, 201);
-    const { key } = await created.json() as { key: string };
-    assert.equal((await fetch(`${gateway.base}/api/v2/users/1`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
-    assert.equal((await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: 'x' })).status, 403);
+    const { key } = (await created.json()) as { key: string };
+    assert.equal(
+      (await fetch(`${gateway.base}/api/v2/users/1`, { headers: { authorization: `Bearer ${key}` } })).status,
+      200,
+    );
+    assert.equal(
+      (
+        await fetch(`${gateway.base}/api/v2/echo`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}` },
+          body: 'x',
+        })
+      ).status,
+      403,
+    );
   });
 });

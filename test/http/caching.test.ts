@@ -17,7 +17,15 @@ describe('caching and conditional requests', () => {
   after(() => t.close());
 
   it('gives every GET its documented Cache-Control and a strong ETag', async () => {
-    for (const url of ['/api/v1/users', '/api/v2/users', `/api/v1/users/${userId}`, `/api/v2/users/${userId}`, `/api/v2/users/${userId}/posts`, `/api/v2/users/${userId}/posts/1`, '/api/v2/openapi.json']) {
+    for (const url of [
+      '/api/v1/users',
+      '/api/v2/users',
+      `/api/v1/users/${userId}`,
+      `/api/v2/users/${userId}`,
+      `/api/v2/users/${userId}/posts`,
+      `/api/v2/users/${userId}/posts/1`,
+      '/api/v2/openapi.json',
+    ]) {
       const res = await t.app.inject({ url });
       assert.equal(res.statusCode, 200, url);
       // Behind credentials nothing may be stored; the public document may be kept and revalidated.
@@ -32,7 +40,12 @@ describe('caching and conditional requests', () => {
     assert.equal(v2.headers.etag, `"r${version}.v2"`);
     const v1 = await t.app.inject({ url: `/api/v1/users/${userId}` });
     assert.equal(v1.headers.etag, `"r${version}.v1"`);
-    const patched = await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: JSON.stringify({ nickname: 'cc' }) });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v2/users/${userId}`,
+      headers: mergePatch,
+      payload: JSON.stringify({ nickname: 'cc' }),
+    });
     assert.equal(patched.statusCode, 200);
     assert.equal(json(patched)._version, version + 1);
     assert.equal(patched.headers.etag, `"r${version + 1}.v2"`);
@@ -49,7 +62,13 @@ describe('caching and conditional requests', () => {
   });
 
   it('answers 304 without a body when If-None-Match matches, 200 otherwise', async () => {
-    for (const url of [`/api/v2/users/${userId}`, `/api/v1/users/${userId}`, '/api/v2/users', '/api/v1/users', `/api/v2/users/${userId}/posts`]) {
+    for (const url of [
+      `/api/v2/users/${userId}`,
+      `/api/v1/users/${userId}`,
+      '/api/v2/users',
+      '/api/v1/users',
+      `/api/v2/users/${userId}/posts`,
+    ]) {
       const first = await t.app.inject({ url });
       const etag = String(first.headers.etag);
       const hit = await t.app.inject({ url, headers: { 'if-none-match': etag } });
@@ -68,14 +87,20 @@ describe('caching and conditional requests', () => {
 
   it("does not answer 304 for another version's tag", async () => {
     const v1 = await t.app.inject({ url: `/api/v1/users/${userId}` });
-    const res = await t.app.inject({ url: `/api/v2/users/${userId}`, headers: { 'if-none-match': String(v1.headers.etag) } });
+    const res = await t.app.inject({
+      url: `/api/v2/users/${userId}`,
+      headers: { 'if-none-match': String(v1.headers.etag) },
+    });
     assert.equal(res.statusCode, 200);
   });
 
   it('keeps Vary: Accept on a 304 of an Accept-versioned request', async () => {
     const headers = { accept: 'application/vnd.versionary.v2+json' };
     const first = await t.app.inject({ url: `/api/users/${userId}`, headers });
-    const hit = await t.app.inject({ url: `/api/users/${userId}`, headers: { ...headers, 'if-none-match': String(first.headers.etag) } });
+    const hit = await t.app.inject({
+      url: `/api/users/${userId}`,
+      headers: { ...headers, 'if-none-match': String(first.headers.etag) },
+    });
     assert.equal(hit.statusCode, 304);
     assert.ok(varyOf(hit).includes('accept'));
   });
@@ -91,15 +116,25 @@ describe('caching and conditional requests', () => {
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     it(`answers ${method} with a stale If-Match 412 and changes nothing; with the current one it succeeds`, async () => {
       const u = await createUser(t.app, { body: { name: `IfMatch ${method}`, email: 'i@example.com' } });
-      await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${u.id}`, headers: mergePatch, payload: JSON.stringify({ name: 'bumped' }) });
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v2/users/${u.id}`,
+        headers: mergePatch,
+        payload: JSON.stringify({ name: 'bumped' }),
+      });
       const current = await t.app.inject({ url: `/api/v2/users/${u.id}` });
       const etag = String(current.headers.etag);
       assert.equal(etag, '"r2.v2"');
-      const send = (ifMatch: string, v = 'v2') => t.app.inject({
-        method, url: `/api/${v}/users/${u.id}`,
-        headers: { 'if-match': ifMatch, ...(method === 'PATCH' ? mergePatch : method === 'PUT' ? { 'content-type': 'application/json' } : {}) },
-        ...(method === 'DELETE' ? {} : { payload: JSON.stringify({ name: 'changed' }) }),
-      });
+      const send = (ifMatch: string, v = 'v2') =>
+        t.app.inject({
+          method,
+          url: `/api/${v}/users/${u.id}`,
+          headers: {
+            'if-match': ifMatch,
+            ...(method === 'PATCH' ? mergePatch : method === 'PUT' ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(method === 'DELETE' ? {} : { payload: JSON.stringify({ name: 'changed' }) }),
+        });
       const before = await snapshotTables(t.db);
       for (const stale of ['"r1.v2"', '"r3.v2"', '"garbage"', 'W/"r2.v2"']) {
         const res = await send(stale);
@@ -115,7 +150,12 @@ describe('caching and conditional requests', () => {
 
   it('accepts If-Match: * on an existing user', async () => {
     const u = await createUser(t.app, { body: { name: 'Star' } });
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v2/users/${u.id}`, headers: { 'if-match': '*' }, payload: { name: 'Star2' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v2/users/${u.id}`,
+      headers: { 'if-match': '*' },
+      payload: { name: 'Star2' },
+    });
     assert.equal(res.statusCode, 200);
   });
 

@@ -5,7 +5,9 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 describe('echoed input is bounded', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t.close());
 
   const bounded = (detail: string, marker: string) => {
@@ -25,9 +27,15 @@ describe('echoed input is bounded', () => {
   it('cuts long paths, version numbers and unknown field names', async () => {
     const path = assertProblem(await t.app.inject({ url: `/${'p'.repeat(5000)}` }), { status: 404 });
     bounded(path.detail, 'p');
-    const version = assertProblem(await t.app.inject({ url: `/api/v${'7'.repeat(5000)}/users` }), { status: 404, code: 'VERSION_UNKNOWN' });
+    const version = assertProblem(await t.app.inject({ url: `/api/v${'7'.repeat(5000)}/users` }), {
+      status: 404,
+      code: 'VERSION_UNKNOWN',
+    });
     bounded(version.detail, '7');
-    const field = assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'n', ['f'.repeat(5000)]: 1 } }), { status: 400, code: 'VALIDATION_FAILED' });
+    const field = assertProblem(
+      await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'n', ['f'.repeat(5000)]: 1 } }),
+      { status: 400, code: 'VALIDATION_FAILED' },
+    );
     bounded(field.detail, 'f');
     assert.ok(field.errors!.every((e) => e.pointer.length <= 201));
   });
@@ -35,19 +43,32 @@ describe('echoed input is bounded', () => {
 
 describe('two versions in one media type', () => {
   let t: TestApp;
-  before(async () => { t = await createTestApp(); });
+  before(async () => {
+    t = await createTestApp();
+  });
   after(() => t.close());
 
-  for (const accept of ['application/json; version=2; version=1', 'application/json; version=1; version=2', 'application/vnd.versionary.v2+json; version=1']) {
+  for (const accept of [
+    'application/json; version=2; version=1',
+    'application/json; version=1; version=2',
+    'application/vnd.versionary.v2+json; version=1',
+  ]) {
     it(`answer 400 to "${accept}", path or no path`, async () => {
       for (const url of ['/api/users', '/api/v1/users', '/api/v2/users']) {
-        const problem = assertProblem(await t.app.inject({ url, headers: { accept } }), { status: 400, code: 'VERSION_CONFLICT' });
+        const problem = assertProblem(await t.app.inject({ url, headers: { accept } }), {
+          status: 400,
+          code: 'VERSION_CONFLICT',
+        });
         assert.deepEqual(problem.supportedVersions, ['v1', 'v2']);
       }
     });
   }
 
   it('accept the same version named twice', async () => {
-    assert.equal((await t.app.inject({ url: '/api/users', headers: { accept: 'application/json; version=2; version=2' } })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ url: '/api/users', headers: { accept: 'application/json; version=2; version=2' } }))
+        .statusCode,
+      200,
+    );
   });
 });

@@ -15,7 +15,9 @@ describe('errors are problem details', () => {
   before(async () => {
     t = await createTestApp();
     userId = (await createUser(t.app, { body: { name: 'E' } })).id as number;
-    postId = json(await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } })).id as number;
+    postId = json(
+      await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } }),
+    ).id as number;
   });
   after(() => t.close());
 
@@ -61,58 +63,142 @@ describe('errors are problem details', () => {
 
   it('answers 400 for invalid JSON', async () => {
     for (const payload of ['{', '{"name": "x",}', 'undefined', "{'name':'x'}", '{"name":"x"}garbage']) {
-      assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload }), { status: 400, code: 'MALFORMED_REQUEST' });
+      assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload }), {
+        status: 400,
+        code: 'MALFORMED_REQUEST',
+      });
     }
-    assertProblem(await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: '{"name":' }), { status: 400 });
+    assertProblem(
+      await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: '{"name":' }),
+      { status: 400 },
+    );
   });
 
   it('answers 400 for an empty body', async () => {
-    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload: '' }), { status: 400 });
+    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload: '' }), {
+      status: 400,
+    });
   });
 
   it('answers 400 for a body that is not an object', async () => {
     for (const payload of ['[]', '[{"name":"x"}]', '"x"', '1', 'true', 'null']) {
-      assertFieldErrors(await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: jsonType, payload }), '/body');
-      assertFieldErrors(await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload }), '/body');
+      assertFieldErrors(
+        await t.app.inject({ method: 'POST', url: '/api/v1/users', headers: jsonType, payload }),
+        '/body',
+      );
+      assertFieldErrors(
+        await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload }),
+        '/body',
+      );
     }
   });
 
   it('answers 400 with field errors for missing and wrong-typed fields, listing all of them', async () => {
-    const problem = assertFieldErrors(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { email: 5, status: true, nickname: '' } }), '/body/name');
+    const problem = assertFieldErrors(
+      await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { email: 5, status: true, nickname: '' } }),
+      '/body/name',
+    );
     const pointers = problem.errors!.map((e) => e.pointer);
-    for (const p of ['/body/name', '/body/email', '/body/status', '/body/nickname']) assert.ok(pointers.includes(p), `${p} in ${pointers.join(' ')}`);
-    assertFieldErrors(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: ['x'] } }), '/body/name');
-    assertFieldErrors(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'x'.repeat(201) } }), '/body/name');
-    assertFieldErrors(await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 1, body: null } }), '/body/title');
+    for (const p of ['/body/name', '/body/email', '/body/status', '/body/nickname'])
+      assert.ok(pointers.includes(p), `${p} in ${pointers.join(' ')}`);
+    assertFieldErrors(
+      await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: ['x'] } }),
+      '/body/name',
+    );
+    assertFieldErrors(
+      await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'x'.repeat(201) } }),
+      '/body/name',
+    );
+    assertFieldErrors(
+      await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 1, body: null } }),
+      '/body/title',
+    );
   });
 
   it('answers 415 for a wrong Content-Type', async () => {
-    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/merge-patch+json']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { 'content-type': type }, payload: '{"name":"x"}' });
+    for (const type of [
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/merge-patch+json',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/users',
+        headers: { 'content-type': type },
+        payload: '{"name":"x"}',
+      });
       assertProblem(res, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
-    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: '{"name":"x"}' }), { status: 415 });
-    assertProblem(await t.app.inject({ method: 'PUT', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: '{"name":"x"}' }), { status: 415 });
-    assertProblem(await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/posts`, headers: { 'content-type': 'text/plain' }, payload: 'hi' }), { status: 415 });
+    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: '{"name":"x"}' }), {
+      status: 415,
+    });
+    assertProblem(
+      await t.app.inject({
+        method: 'PUT',
+        url: `/api/v2/users/${userId}`,
+        headers: mergePatch,
+        payload: '{"name":"x"}',
+      }),
+      { status: 415 },
+    );
+    assertProblem(
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${userId}/posts`,
+        headers: { 'content-type': 'text/plain' },
+        payload: 'hi',
+      }),
+      { status: 415 },
+    );
   });
 
   it('accepts application/json with a charset', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '{"name":"Charset"}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      payload: '{"name":"Charset"}',
+    });
     assert.equal(res.statusCode, 201);
   });
 
   it('answers 413 for a body over 1 MiB, and stores nothing', async () => {
     const before = await snapshotTables(t.db);
     const big = JSON.stringify({ name: 'x', nickname: 'y'.repeat(1024 * 1024) });
-    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload: big }), { status: 413, code: 'PAYLOAD_TOO_LARGE' });
-    assertProblem(await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: big }), { status: 413 });
+    assertProblem(await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: jsonType, payload: big }), {
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    assertProblem(
+      await t.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: mergePatch, payload: big }),
+      { status: 413 },
+    );
     assert.equal(await snapshotTables(t.db), before);
     const under = JSON.stringify({ title: 't', body: 'z'.repeat(20000) });
-    assert.equal((await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, headers: jsonType, payload: under })).statusCode, 201);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, headers: jsonType, payload: under }))
+        .statusCode,
+      201,
+    );
   });
 
   it('answers 404 for unknown and malformed ids', async () => {
-    for (const id of ['0', '-1', '1.0', '0x1', '1e2', 'abc', '%00', '%F0%9F%98%80', ' 1', '+1', '9'.repeat(16), '1;drop']) {
+    for (const id of [
+      '0',
+      '-1',
+      '1.0',
+      '0x1',
+      '1e2',
+      'abc',
+      '%00',
+      '%F0%9F%98%80',
+      ' 1',
+      '+1',
+      '9'.repeat(16),
+      '1;drop',
+    ]) {
       assertProblem(await t.app.inject({ url: `/api/v2/users/${id}` }), { status: 404 });
       assertProblem(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${id}` }), { status: 404 });
     }
@@ -130,12 +216,17 @@ describe('errors are problem details', () => {
   });
 
   it('answers 406 for an OpenAPI document requested as HTML only', async () => {
-    assertProblem(await t.app.inject({ url: '/api/v1/openapi.json', headers: { accept: 'text/html' } }), { status: 406 });
+    assertProblem(await t.app.inject({ url: '/api/v1/openapi.json', headers: { accept: 'text/html' } }), {
+      status: 406,
+    });
   });
 
   it('answers 406 for an Accept that only admits HTML', async () => {
     for (const url of ['/api/v2/users', `/api/v1/users/${userId}`, `/api/v2/users/${userId}/posts`]) {
-      assertProblem(await t.app.inject({ url, headers: { accept: 'text/html' } }), { status: 406, code: 'NOT_ACCEPTABLE' });
+      assertProblem(await t.app.inject({ url, headers: { accept: 'text/html' } }), {
+        status: 406,
+        code: 'NOT_ACCEPTABLE',
+      });
     }
   });
 
@@ -164,7 +255,10 @@ describe('errors are problem details', () => {
       for (const target of targets) {
         for (const payload of payloads) {
           const res = await t.app.inject({ ...target, payload });
-          assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${target.method} ${target.url} ${payload}: ${res.statusCode}`);
+          assert.ok(
+            res.statusCode >= 400 && res.statusCode < 500,
+            `${target.method} ${target.url} ${payload}: ${res.statusCode}`,
+          );
           assertProblem(res, { status: res.statusCode });
         }
       }
@@ -192,10 +286,16 @@ describe('a failing storage yields a 500 without internals', () => {
     return { ...storage, users: { ...storage.users, get: fail, list: fail } };
   };
   let t: TestApp;
-  before(async () => { t = await createTestApp({ wrapStorage: failing }); });
+  before(async () => {
+    t = await createTestApp({ wrapStorage: failing });
+  });
   after(() => t.close());
 
-  for (const [url, accept] of [['/api/v1/users/1', undefined], ['/api/v2/users', undefined], ['/api/users/1/posts', 'application/vnd.versionary.v2+json']]) {
+  for (const [url, accept] of [
+    ['/api/v1/users/1', undefined],
+    ['/api/v2/users', undefined],
+    ['/api/users/1/posts', 'application/vnd.versionary.v2+json'],
+  ]) {
     it(`GET ${url} answers 500 as a problem without a stack trace or SQL`, async () => {
       const res = await t.app.inject({ url: url!, headers: accept ? { accept } : {} });
       const problem = assertProblem(res, { status: 500, code: 'INTERNAL' });

@@ -9,35 +9,68 @@ describe('partial responses (fields)', () => {
   let postId: number;
   before(async () => {
     t = await createTestApp();
-    userId = (await createUser(t.app, { body: { name: 'F', email: 'f@example.com', nickname: 'ff', status: 'pending' } })).id as number;
+    userId = (
+      await createUser(t.app, { body: { name: 'F', email: 'f@example.com', nickname: 'ff', status: 'pending' } })
+    ).id as number;
     await createUser(t.app, { body: { name: 'G' } });
-    postId = json(await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } })).id as number;
+    postId = json(
+      await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } }),
+    ).id as number;
   });
   after(() => t.close());
 
   it('selects fields of a single user in v1 and v2', async () => {
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}?fields=id,name` })), { id: userId, name: 'F' });
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v2/users/${userId}?fields=id,name` })), { id: userId, name: 'F' });
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v2/users/${userId}?fields=email,_version` })), { email: 'f@example.com', _version: 1 });
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}?fields=status` })), { status: 'inactive' });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}?fields=id,name` })), {
+      id: userId,
+      name: 'F',
+    });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v2/users/${userId}?fields=id,name` })), {
+      id: userId,
+      name: 'F',
+    });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v2/users/${userId}?fields=email,_version` })), {
+      email: 'f@example.com',
+      _version: 1,
+    });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}?fields=status` })), {
+      status: 'inactive',
+    });
   });
 
   it('selects fields of each list item, leaving meta intact', async () => {
-    assert.deepEqual(json(await t.app.inject({ url: '/api/v1/users?fields=id,name' })), [{ id: userId, name: 'F' }, { id: userId + 1, name: 'G' }]);
+    assert.deepEqual(json(await t.app.inject({ url: '/api/v1/users?fields=id,name' })), [
+      { id: userId, name: 'F' },
+      { id: userId + 1, name: 'G' },
+    ]);
     const two = json(await t.app.inject({ url: '/api/v2/users?fields=id,name' }));
-    assert.deepEqual(two, { data: [{ id: userId, name: 'F' }, { id: userId + 1, name: 'G' }], meta: { limit: 20, nextCursor: null, next: null } });
+    assert.deepEqual(two, {
+      data: [
+        { id: userId, name: 'F' },
+        { id: userId + 1, name: 'G' },
+      ],
+      meta: { limit: 20, nextCursor: null, next: null },
+    });
     const sparse = json<{ data: unknown[] }>(await t.app.inject({ url: '/api/v2/users?fields=email' }));
     assert.deepEqual(sparse.data, [{ email: 'f@example.com' }, {}]);
   });
 
   it('selects fields of posts, single and list', async () => {
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${postId}?fields=id,title` })), { id: postId, title: 't' });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${postId}?fields=id,title` })), {
+      id: postId,
+      title: 't',
+    });
     assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}/posts?fields=title` })), [{ title: 't' }]);
-    assert.deepEqual(json<{ data: unknown }>(await t.app.inject({ url: `/api/v2/users/${userId}/posts?fields=userId` })).data, [{ userId }]);
+    assert.deepEqual(
+      json<{ data: unknown }>(await t.app.inject({ url: `/api/v2/users/${userId}/posts?fields=userId` })).data,
+      [{ userId }],
+    );
   });
 
   it('selects fields through Accept versioning', async () => {
-    const res = await t.app.inject({ url: `/api/users/${userId}?fields=name`, headers: { accept: 'application/vnd.versionary.v1+json' } });
+    const res = await t.app.inject({
+      url: `/api/users/${userId}?fields=name`,
+      headers: { accept: 'application/vnd.versionary.v1+json' },
+    });
     assert.deepEqual(json(res), { name: 'F' });
   });
 
@@ -59,7 +92,10 @@ describe('partial responses (fields)', () => {
     ];
     for (const url of cases) {
       const problem = assertProblem(await t.app.inject({ url }), { status: 400, code: 'UNKNOWN_FIELD' });
-      const named = decodeURIComponent(url.split('fields=')[1]!).split(',').find((n) => !['id', 'name'].includes(n)) ?? '';
+      const named =
+        decodeURIComponent(url.split('fields=')[1]!)
+          .split(',')
+          .find((n) => !['id', 'name'].includes(n)) ?? '';
       if (named) assert.ok(problem.detail.includes(named), `${url}: ${problem.detail}`);
       assert.ok(problem.errors?.some((e) => e.pointer === '/query/fields'));
     }

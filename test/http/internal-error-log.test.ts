@@ -12,14 +12,28 @@ const bundle = defineVersions({
   head: {
     schemas: { Note: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } },
     operations: [
-      { id: 'notes.get', method: 'GET', path: '/notes/{id}', summary: 'A note', responses: { 200: { description: 'A note', schema: 'Note' } } },
-      { id: 'notes.first', method: 'GET', path: '/notes/first', summary: 'The first note', responses: { 200: { description: 'A note', schema: 'Note' } } },
+      {
+        id: 'notes.get',
+        method: 'GET',
+        path: '/notes/{id}',
+        summary: 'A note',
+        responses: { 200: { description: 'A note', schema: 'Note' } },
+      },
+      {
+        id: 'notes.first',
+        method: 'GET',
+        path: '/notes/first',
+        summary: 'The first note',
+        responses: { 200: { description: 'A note', schema: 'Note' } },
+      },
     ],
   },
   versions: [{ name: 'v1' }],
 });
 const handlers = {
-  'notes.get': async () => { throw new Error('the notes table is gone: SELECT * FROM notes'); },
+  'notes.get': async () => {
+    throw new Error('the notes table is gone: SELECT * FROM notes');
+  },
   // Breaks its own schema (no `id`), so the plugin refuses to send it.
   'notes.first': async () => ({ status: 200, body: {} }),
 };
@@ -36,7 +50,12 @@ async function failOnce(options: FastifyServerOptions, url = '/api/v1/notes/1') 
 
 function collector() {
   const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>); done(); } });
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
   return { lines, stream };
 }
 
@@ -49,7 +68,10 @@ describe('a 500 problem claims only what is true about logging', () => {
   it("with the app's logger, the error is logged with the problem's requestId, and the detail says so", async () => {
     const { lines, stream } = collector();
     const problem = await failOnce({ logger: { level: 'info', stream } });
-    assert.equal(problem.detail, "The server failed to answer this request. The error has been logged with this problem's requestId.");
+    assert.equal(
+      problem.detail,
+      "The server failed to answer this request. The error has been logged with this problem's requestId.",
+    );
     const logged = lines.find((line) => line.level === 50);
     assert.ok(logged, 'an error line was written');
     assert.equal(logged.reqId, problem.requestId);

@@ -10,7 +10,9 @@ describe('methods: HEAD, OPTIONS and 405', () => {
   before(async () => {
     t = await createTestApp();
     userId = (await createUser(t.app, { body: { name: 'H', email: 'h@example.com' } })).id as number;
-    postId = json(await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } })).id as number;
+    postId = json(
+      await t.app.inject({ method: 'POST', url: `/api/v2/users/${userId}/posts`, payload: { title: 't', body: 'b' } }),
+    ).id as number;
   });
   after(() => t.close());
 
@@ -20,12 +22,19 @@ describe('methods: HEAD, OPTIONS and 405', () => {
     { path: `/users/${userId}/posts`, allow: ['GET', 'POST', 'HEAD', 'OPTIONS'] },
     { path: `/users/${userId}/posts/${postId}`, allow: ['GET', 'DELETE', 'HEAD', 'OPTIONS'] },
   ];
-  const allowOf = (value: unknown) => String(value).split(',').map((m) => m.trim()).sort();
+  const allowOf = (value: unknown) =>
+    String(value)
+      .split(',')
+      .map((m) => m.trim())
+      .sort();
 
   it('answers HEAD like GET, without a body, on every GET route', async () => {
     const urls = [
       ...routes().flatMap((r) => [`/api/v1${r.path}`, `/api/v2${r.path}`]),
-      '/api/v1/openapi.json', '/api/v2/openapi.json', '/healthz', '/',
+      '/api/v1/openapi.json',
+      '/api/v2/openapi.json',
+      '/healthz',
+      '/',
     ];
     for (const url of urls) {
       const get = await t.app.inject({ url });
@@ -41,7 +50,11 @@ describe('methods: HEAD, OPTIONS and 405', () => {
   });
 
   it('answers HEAD through Accept versioning and on errors', async () => {
-    const head = await t.app.inject({ method: 'HEAD', url: `/api/users/${userId}`, headers: { accept: 'application/vnd.versionary.v1+json' } });
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/users/${userId}`,
+      headers: { accept: 'application/vnd.versionary.v1+json' },
+    });
     assert.equal(head.statusCode, 200);
     assert.equal(head.headers.etag, '"r1.v1"');
     const missing = await t.app.inject({ method: 'HEAD', url: '/api/v2/users/999999' });
@@ -58,7 +71,11 @@ describe('methods: HEAD, OPTIONS and 405', () => {
         assert.deepEqual(allowOf(res.headers.allow), [...r.allow].sort(), r.path);
       }
     }
-    const viaAccept = await t.app.inject({ method: 'OPTIONS', url: '/api/users', headers: { accept: 'application/json; version=1' } });
+    const viaAccept = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/users',
+      headers: { accept: 'application/json; version=1' },
+    });
     assert.equal(viaAccept.statusCode, 204);
     assert.deepEqual(allowOf(viaAccept.headers.allow), ['GET', 'HEAD', 'OPTIONS', 'POST']);
   });
@@ -69,7 +86,12 @@ describe('methods: HEAD, OPTIONS and 405', () => {
         if (r.allow.includes(method)) continue;
         for (const v of ['v1', 'v2']) {
           // QUERY without a body too: Fastify asks for its Content-Type before any handler runs.
-          const payloads = method === 'GET' || method === 'TRACE' ? [undefined] : method === 'QUERY' ? [undefined, { name: 'x' }] : [{ name: 'x' }];
+          const payloads =
+            method === 'GET' || method === 'TRACE'
+              ? [undefined]
+              : method === 'QUERY'
+                ? [undefined, { name: 'x' }]
+                : [{ name: 'x' }];
           for (const payload of payloads) {
             const res = await t.app.inject({ method: method as 'GET', url: `/api/${v}${r.path}`, payload });
             assertProblem(res, { status: 405, code: 'METHOD_NOT_ALLOWED' });
@@ -78,7 +100,11 @@ describe('methods: HEAD, OPTIONS and 405', () => {
         }
       }
     }
-    const viaAccept = await t.app.inject({ method: 'TRACE' as 'GET', url: '/api/users', headers: { accept: 'application/json; version=2' } });
+    const viaAccept = await t.app.inject({
+      method: 'TRACE' as 'GET',
+      url: '/api/users',
+      headers: { accept: 'application/json; version=2' },
+    });
     assertProblem(viaAccept, { status: 405, code: 'METHOD_NOT_ALLOWED' });
     assert.equal((await t.app.inject({ url: `/api/v2/users/${userId}` })).statusCode, 200);
     assert.equal((await t.app.inject({ url: `/api/v2/users/${userId}/posts/${postId}` })).statusCode, 200);

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, json, type TestApp } from '../support/test-app.ts';
 
-type Doc = { openapi: string; info: { version: string }; paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, { type?: string; properties?: Record<string, { enum?: string[] }>; items?: unknown }> } };
+type Doc = {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: {
+    schemas: Record<string, { type?: string; properties?: Record<string, { enum?: string[] }>; items?: unknown }>;
+  };
+};
 
 describe('OpenAPI documents', () => {
   let t: TestApp;
@@ -32,7 +39,10 @@ describe('OpenAPI documents', () => {
   });
 
   it('document every route with its methods', () => {
-    for (const [doc, v] of [[v1, 'v1'], [v2, 'v2']] as const) {
+    for (const [doc, v] of [
+      [v1, 'v1'],
+      [v2, 'v2'],
+    ] as const) {
       const methods = (p: string) => Object.keys(doc.paths[`/api/${v}${p}`] ?? {}).sort();
       assert.deepEqual(methods('/users'), ['get', 'post']);
       assert.deepEqual(methods('/users/{id}'), ['delete', 'get', 'patch', 'put']);
@@ -42,7 +52,8 @@ describe('OpenAPI documents', () => {
   });
 
   it('v1 has no email, nickname, _version or pending, and UserList is an array', () => {
-    for (const word of ['email', 'nickname', '_version', 'pending']) assert.ok(!v1Text.includes(word), `v1 document mentions ${word}`);
+    for (const word of ['email', 'nickname', '_version', 'pending'])
+      assert.ok(!v1Text.includes(word), `v1 document mentions ${word}`);
     const s = v1.components.schemas;
     assert.equal(s.UserList?.type, 'array');
     assert.equal(s.PostList?.type, 'array');
@@ -70,27 +81,50 @@ describe('OpenAPI documents', () => {
 });
 
 describe('OpenAPI documents describe what the service really does', () => {
-  type Op = { security?: Array<Record<string, string[]>>; parameters: Array<{ name?: string; in?: string; $ref?: string; schema?: Record<string, unknown> }>; responses: Record<string, { headers?: Record<string, { required?: boolean }>; content?: Record<string, { schema: Record<string, unknown> }> }> };
-  type D = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> } };
+  type Op = {
+    security?: Array<Record<string, string[]>>;
+    parameters: Array<{ name?: string; in?: string; $ref?: string; schema?: Record<string, unknown> }>;
+    responses: Record<
+      string,
+      {
+        headers?: Record<string, { required?: boolean }>;
+        content?: Record<string, { schema: Record<string, unknown> }>;
+      }
+    >;
+  };
+  type D = {
+    paths: Record<string, Record<string, Op>>;
+    components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, unknown> };
+  };
   let docs: Record<string, D>;
   let withJwt: D;
   before(async () => {
     const t = await createTestApp();
-    docs = { v1: json<D>(await t.app.inject({ url: '/api/v1/openapi.json' })), v2: json<D>(await t.app.inject({ url: '/api/v2/openapi.json' })) };
+    docs = {
+      v1: json<D>(await t.app.inject({ url: '/api/v1/openapi.json' })),
+      v2: json<D>(await t.app.inject({ url: '/api/v2/openapi.json' })),
+    };
     await t.close();
     const j = await createTestApp({ env: { VERSIONARY_JWT_SECRET: 'a-secret-of-at-least-32-characters!!' } });
     withJwt = json<D>(await j.app.inject({ url: '/api/v2/openapi.json' }));
     await j.close();
   });
-  const ops = (d: D) => Object.entries(d.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+  const ops = (d: D) =>
+    Object.entries(d.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op })),
+    );
   const resources = (d: D) => ops(d).filter((o) => !o.path.endsWith('/openapi.json'));
 
   it('declare the API key schemes, the JWT one only where JWTs are accepted, and a role on every resource operation', () => {
     assert.deepEqual(Object.keys(docs.v2!.components.securitySchemes).sort(), ['apiKey', 'apiKeyHeader']);
     assert.deepEqual(Object.keys(withJwt.components.securitySchemes).sort(), ['apiKey', 'apiKeyHeader', 'jwt']);
     for (const { method, op } of resources(docs.v2!)) {
-      assert.deepEqual(op.security, [{ apiKey: [method === 'get' ? 'read' : 'write'] }, { apiKeyHeader: [method === 'get' ? 'read' : 'write'] }]);
-      for (const status of ['401', '403', '429', '500']) assert.ok(op.responses[status]?.content?.['application/problem+json'], `${method} ${status}`);
+      assert.deepEqual(op.security, [
+        { apiKey: [method === 'get' ? 'read' : 'write'] },
+        { apiKeyHeader: [method === 'get' ? 'read' : 'write'] },
+      ]);
+      for (const status of ['401', '403', '429', '500'])
+        assert.ok(op.responses[status]?.content?.['application/problem+json'], `${method} ${status}`);
       assert.equal(op.responses['429']!.headers!['Retry-After']!.required, true);
     }
     assert.deepEqual(docs.v2!.paths['/api/v2/openapi.json']!.get!.security, []);
@@ -102,7 +136,8 @@ describe('OpenAPI documents describe what the service really does', () => {
       for (const { op } of resources(d)) {
         for (const p of op.parameters.filter((x) => x.in === 'path')) assert.equal(p.schema!.type, user.id!.type);
         const limit = op.parameters.find((x) => x.name === 'limit');
-        if (limit) assert.deepEqual([limit.schema!.type, limit.schema!.minimum, limit.schema!.maximum], ['integer', 1, 100]);
+        if (limit)
+          assert.deepEqual([limit.schema!.type, limit.schema!.minimum, limit.schema!.maximum], ['integer', 1, 100]);
       }
     }
   });
@@ -114,7 +149,9 @@ describe('OpenAPI documents describe what the service really does', () => {
 
   it('document partial responses with a schema whose members are all optional', () => {
     const get = docs.v2!.paths['/api/v2/users/{id}']!.get!;
-    assert.deepEqual(get.responses['200']!.content!['application/json']!.schema, { anyOf: [{ $ref: '#/components/schemas/UserDetail' }, { $ref: '#/components/schemas/UserDetailPartial' }] });
+    assert.deepEqual(get.responses['200']!.content!['application/json']!.schema, {
+      anyOf: [{ $ref: '#/components/schemas/UserDetail' }, { $ref: '#/components/schemas/UserDetailPartial' }],
+    });
     assert.equal(docs.v2!.components.schemas.UserDetailPartial!.required, undefined);
     const list = docs.v1!.components.schemas.UserListPartial!;
     assert.deepEqual(list.items, { $ref: '#/components/schemas/UserPartial' });
@@ -126,8 +163,10 @@ describe('OpenAPI documents describe what the service really does', () => {
       assert.equal(op.responses[success]!.headers!.Deprecation!.required, true);
       assert.ok(op.responses[success]!.headers!.Warning);
     }
-    for (const { op } of resources(docs.v2!)) for (const r of Object.values(op.responses)) assert.equal(r.headers?.Deprecation, undefined);
-    const refs = (path: string, method: string) => docs.v2!.paths[path]![method]!.parameters.map((p) => p.$ref).filter(Boolean);
+    for (const { op } of resources(docs.v2!))
+      for (const r of Object.values(op.responses)) assert.equal(r.headers?.Deprecation, undefined);
+    const refs = (path: string, method: string) =>
+      docs.v2!.paths[path]![method]!.parameters.map((p) => p.$ref).filter(Boolean);
     assert.deepEqual(refs('/api/v2/users/{id}', 'put'), ['#/components/parameters/IfMatch']);
     assert.deepEqual(refs('/api/v2/users/{id}', 'get'), ['#/components/parameters/IfNoneMatch']);
     assert.deepEqual(refs('/api/v2/users', 'post'), ['#/components/parameters/IdempotencyKey']);

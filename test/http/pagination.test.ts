@@ -11,7 +11,9 @@ interface Page {
 
 /** The target of the one `rel="next"` link among a response's links (v1 also carries its deprecation links). */
 const linkNext = (value: unknown): string | undefined => {
-  const next = String(value ?? '').split(/,\s*(?=<)/).filter((link) => /; rel="next"$/.test(link));
+  const next = String(value ?? '')
+    .split(/,\s*(?=<)/)
+    .filter((link) => /; rel="next"$/.test(link));
   assert.ok(next.length <= 1, `one next link in ${String(value)}`);
   return next.length === 1 ? /^<([^>]+)>/.exec(next[0]!)?.[1] : undefined;
 };
@@ -106,17 +108,31 @@ describe('pagination', () => {
     assert.equal(json<Page>(await t.app.inject({ url: '/api/v2/users?limit=100' })).data.length, 45);
     assert.equal(json<Page>(await t.app.inject({ url: '/api/v2/users?limit=1' })).data.length, 1);
     for (const limit of ['0', '101', '1000', '-1', '1.5', 'ten', '', '9999']) {
-      for (const v of ['v1', 'v2']) assertFieldErrors(await t.app.inject({ url: `/api/${v}/users?limit=${encodeURIComponent(limit)}` }), '/query/limit');
+      for (const v of ['v1', 'v2'])
+        assertFieldErrors(
+          await t.app.inject({ url: `/api/${v}/users?limit=${encodeURIComponent(limit)}` }),
+          '/query/limit',
+        );
     }
   });
 
   it('refuses a malformed cursor with 400', async () => {
     const forged = [
-      'zzz', '!!', Buffer.from('id:abc').toString('base64url'), Buffer.from('id:0').toString('base64url'),
-      Buffer.from('id:-5').toString('base64url'), Buffer.from('user:5').toString('base64url'), 'a'.repeat(201), '',
+      'zzz',
+      '!!',
+      Buffer.from('id:abc').toString('base64url'),
+      Buffer.from('id:0').toString('base64url'),
+      Buffer.from('id:-5').toString('base64url'),
+      Buffer.from('user:5').toString('base64url'),
+      'a'.repeat(201),
+      '',
     ];
     for (const cursor of forged) {
-      for (const v of ['v1', 'v2']) assertFieldErrors(await t.app.inject({ url: `/api/${v}/users?cursor=${encodeURIComponent(cursor)}` }), '/query/cursor');
+      for (const v of ['v1', 'v2'])
+        assertFieldErrors(
+          await t.app.inject({ url: `/api/${v}/users?cursor=${encodeURIComponent(cursor)}` }),
+          '/query/cursor',
+        );
     }
   });
 
@@ -130,7 +146,8 @@ describe('pagination', () => {
 
   it('pages posts the same way', async () => {
     const userId = ids[0]!;
-    for (let i = 0; i < 25; i++) await t.storage.posts.create({ userId, title: `p${i}`, body: '', at: new Date(0).toISOString() });
+    for (let i = 0; i < 25; i++)
+      await t.storage.posts.create({ userId, title: `p${i}`, body: '', at: new Date(0).toISOString() });
     const first = await t.app.inject({ url: `/api/v2/users/${userId}/posts` });
     const page = json<Page>(first);
     assert.equal(page.data.length, 20);
@@ -147,11 +164,18 @@ describe('a paginated list of a deprecated version', () => {
   it('keeps its deprecation and successor links beside the next link', async () => {
     const t = await createTestApp();
     await seedUsers(t.storage, 3);
-    for (const [url, headers] of [['/api/v1/users?limit=1', {}], ['/api/users?limit=1', { accept: 'application/json; version=1' }]] as const) {
+    for (const [url, headers] of [
+      ['/api/v1/users?limit=1', {}],
+      ['/api/users?limit=1', { accept: 'application/json; version=1' }],
+    ] as const) {
       const res = await t.app.inject({ url, headers });
       assert.equal(res.statusCode, 200);
       const links = String(res.headers.link).split(/,\s*(?=<)/);
-      assert.deepEqual(links.map((l) => /rel="([^"]+)"/.exec(l)?.[1]).sort(), ['deprecation', 'next', 'successor-version'], String(res.headers.link));
+      assert.deepEqual(
+        links.map((l) => /rel="([^"]+)"/.exec(l)?.[1]).sort(),
+        ['deprecation', 'next', 'successor-version'],
+        String(res.headers.link),
+      );
       assert.ok(links.includes('</api/versions/v1/migration-guide>; rel="deprecation"'));
       assert.ok(links.includes('</api/v2/openapi.json>; rel="successor-version"'));
       assert.ok(res.headers.deprecation && res.headers.sunset, 'the other deprecation headers stay too');

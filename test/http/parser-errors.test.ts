@@ -7,15 +7,69 @@ import { testAdminKey } from '../support/test-app.ts';
 
 const auth = `Authorization: Bearer ${testAdminKey}\r\nContent-Type: application/json\r\n`;
 const cases: Array<{ name: string; request: string; status: number; code: string; detail: RegExp }> = [
-  { name: 'headers over 64 KiB', request: `GET /api/v2/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`, status: 431, code: 'HEADERS_TOO_LARGE', detail: /larger than the limit/ },
-  { name: 'a chunk size that is not hexadecimal', request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, status: 400, code: 'MALFORMED_REQUEST', detail: /chunked body is malformed/ },
-  { name: 'Transfer-Encoding with Content-Length', request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n`, status: 400, code: 'MALFORMED_REQUEST', detail: /never beside Transfer-Encoding/ },
-  { name: 'two different Content-Lengths', request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, status: 400, code: 'MALFORMED_REQUEST', detail: /must appear once/ },
-  { name: 'two equal Content-Lengths', request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}`, status: 400, code: 'MALFORMED_REQUEST', detail: /must appear once/ },
-  { name: 'a Transfer-Encoding other than chunked', request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: gzip\r\n\r\n`, status: 400, code: 'MALFORMED_REQUEST', detail: /Transfer-Encoding/ },
-  { name: 'a request line that is not HTTP', request: 'HELLO\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', detail: /method is not valid/ },
-  { name: 'an unknown HTTP version', request: 'GET / HTTP/9.9\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', detail: /HTTP version/ },
-  { name: 'a control character in a header', request: 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', status: 400, code: 'MALFORMED_REQUEST', detail: /./ },
+  {
+    name: 'headers over 64 KiB',
+    request: `GET /api/v2/users HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
+    status: 431,
+    code: 'HEADERS_TOO_LARGE',
+    detail: /larger than the limit/,
+  },
+  {
+    name: 'a chunk size that is not hexadecimal',
+    request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /chunked body is malformed/,
+  },
+  {
+    name: 'Transfer-Encoding with Content-Length',
+    request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /never beside Transfer-Encoding/,
+  },
+  {
+    name: 'two different Content-Lengths',
+    request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /must appear once/,
+  },
+  {
+    name: 'two equal Content-Lengths',
+    request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /must appear once/,
+  },
+  {
+    name: 'a Transfer-Encoding other than chunked',
+    request: `POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: gzip\r\n\r\n`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /Transfer-Encoding/,
+  },
+  {
+    name: 'a request line that is not HTTP',
+    request: 'HELLO\r\n\r\n',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /method is not valid/,
+  },
+  {
+    name: 'an unknown HTTP version',
+    request: 'GET / HTTP/9.9\r\n\r\n',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /HTTP version/,
+  },
+  {
+    name: 'a control character in a header',
+    request: 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+    detail: /./,
+  },
 ];
 
 // Through the real composition: the server that listens is startService's, not Fastify's own.
@@ -44,7 +98,11 @@ describe('parser-level errors over a raw socket', () => {
   }
 
   it('answer a stalled body with a 408 problem', async () => {
-    const res = await rawExchange(t, [`POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 100\r\n\r\n{"na`], { waitMs: 10_000 });
+    const res = await rawExchange(
+      t,
+      [`POST /api/v2/users HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 100\r\n\r\n{"na`],
+      { waitMs: 10_000 },
+    );
     assert.equal(res.status, 408, res.received);
     const body = JSON.parse(res.body) as { code: string };
     assertProblemShape(body, 408);

@@ -13,7 +13,9 @@ describe('over a real socket', () => {
   let connections = 0;
   before(async () => {
     t = await createTestApp();
-    t.app.server.on('connection', () => { connections++; });
+    t.app.server.on('connection', () => {
+      connections++;
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -32,11 +34,16 @@ describe('over a real socket', () => {
     try {
       for (let i = 0; i < 5; i++) {
         const status = await new Promise<number>((resolve, reject) => {
-          httpRequest({ agent, port, host: '127.0.0.1', path: i % 2 ? '/api/v2/users' : '/api/v1/users', headers: adminHeaders }, (r) => {
-            ports.add(r.socket.localPort ?? 0);
-            r.resume();
-            r.on('end', () => resolve(r.statusCode ?? 0));
-          }).on('error', reject).end();
+          httpRequest(
+            { agent, port, host: '127.0.0.1', path: i % 2 ? '/api/v2/users' : '/api/v1/users', headers: adminHeaders },
+            (r) => {
+              ports.add(r.socket.localPort ?? 0);
+              r.resume();
+              r.on('end', () => resolve(r.statusCode ?? 0));
+            },
+          )
+            .on('error', reject)
+            .end();
         });
         assert.equal(status, 200);
       }
@@ -49,11 +56,18 @@ describe('over a real socket', () => {
 
   it('answers 413 to a real upload over 1 MiB, and stays up', async () => {
     const body = JSON.stringify({ name: 'big', nickname: 'n'.repeat(2 * 1024 * 1024) });
-    const res = await fetch(`${base}/api/v2/users`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${base}/api/v2/users`, {
+      method: 'POST',
+      headers: { ...adminHeaders, 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(res.status, 413);
     assert.match(String(res.headers.get('content-type')), /^application\/problem\+json/);
     assertProblemShape(await res.json(), 413);
-    const count = await t.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await t.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 0);
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
   });
@@ -61,8 +75,17 @@ describe('over a real socket', () => {
   it('answers 413 to a chunked upload without Content-Length once it passes 1 MiB', async () => {
     const port = (t.app.server.address() as AddressInfo).port;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/api/v2/users', headers: { ...adminHeaders, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
-      req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+      const req = httpRequest({
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/api/v2/users',
+        headers: { ...adminHeaders, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.on('error', reject);
       const chunk = Buffer.alloc(64 * 1024, 'a');
       req.write('{"name":"');
@@ -88,7 +111,7 @@ describe('over a real socket', () => {
     const created = await fetch(`${base}/api/v2/users`, { method: 'POST', headers, body: under });
     assert.equal(Buffer.byteLength(under), limit - 1);
     assert.equal(created.status, 201, await created.clone().text());
-    assert.equal((await created.json() as { name: string }).name, 'Under');
+    assert.equal(((await created.json()) as { name: string }).name, 'Under');
     const over = await fetch(`${base}/api/v2/users`, { method: 'POST', headers, body: `${under}  ` });
     assert.equal(over.status, 413);
     await over.arrayBuffer();
@@ -110,11 +133,21 @@ describe('npm start', () => {
     // `npm start` is `node dist/server.js`: test what it runs (npm test builds dist/ first).
     const child = spawn(process.execPath, ['dist/server.js'], {
       cwd: new URL('../..', import.meta.url).pathname,
-      env: { ...process.env, DATABASE_URL: 'sqlite::memory:', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', VERSIONARY_CONFIG: '', VERSIONARY_ADMIN_KEY: testAdminKey },
+      env: {
+        ...process.env,
+        DATABASE_URL: 'sqlite::memory:',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        VERSIONARY_CONFIG: '',
+        VERSIONARY_ADMIN_KEY: testAdminKey,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (d) => { stderr += String(d); });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
     const exited = once(child, 'exit');
     try {
       let res: Response | undefined;
@@ -128,7 +161,11 @@ describe('npm start', () => {
       res = await fetch(`http://127.0.0.1:${port}/api/v2/users`, { headers: adminHeaders });
       assert.equal(res.status, 200);
       assert.deepEqual(await res.json(), { data: [], meta: { limit: 20, nextCursor: null, next: null } });
-      const created = await fetch(`http://127.0.0.1:${port}/api/v1/users`, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: '{"name":"started"}' });
+      const created = await fetch(`http://127.0.0.1:${port}/api/v1/users`, {
+        method: 'POST',
+        headers: { ...adminHeaders, 'content-type': 'application/json' },
+        body: '{"name":"started"}',
+      });
       assert.equal(created.status, 201);
       assert.equal(created.headers.get('location'), '/api/v1/users/1');
     } finally {

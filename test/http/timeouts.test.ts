@@ -24,7 +24,10 @@ describe('client timeouts over a raw socket, on the server that listens', () => 
     const res = await rawExchange(t, [head, '{"na'], { waitMs: timeouts.requestSeconds * 1000 + slack });
     c.diagnostic(`stalled body: 408 and close after ${res.closedAfter} ms (requestSeconds ${timeouts.requestSeconds})`);
     assert.notEqual(res.closedAfter, undefined, 'the server closed the connection');
-    assert.ok(res.closedAfter! >= timeouts.requestSeconds * 1000 - 200, `not before the timeout: ${res.closedAfter} ms`);
+    assert.ok(
+      res.closedAfter! >= timeouts.requestSeconds * 1000 - 200,
+      `not before the timeout: ${res.closedAfter} ms`,
+    );
     assert.equal(res.status, 408, res.received);
     assertTimeoutProblem(res);
     const users = await fetch(`${t.base}/api/v2/users`, { headers: { authorization: `Bearer ${testAdminKey}` } });
@@ -32,17 +35,29 @@ describe('client timeouts over a raw socket, on the server that listens', () => 
   });
 
   it('cut off headers that never end with 408 and close the socket', async (c) => {
-    const res = await rawExchange(t, ['GET /api/v2/users HTTP/1.1\r\nHost: x\r\nX-Slow: a'], { waitMs: timeouts.headersSeconds * 1000 + slack });
-    c.diagnostic(`partial headers: 408 and close after ${res.closedAfter} ms (headersSeconds ${timeouts.headersSeconds})`);
+    const res = await rawExchange(t, ['GET /api/v2/users HTTP/1.1\r\nHost: x\r\nX-Slow: a'], {
+      waitMs: timeouts.headersSeconds * 1000 + slack,
+    });
+    c.diagnostic(
+      `partial headers: 408 and close after ${res.closedAfter} ms (headersSeconds ${timeouts.headersSeconds})`,
+    );
     assert.notEqual(res.closedAfter, undefined, 'the server closed the connection');
-    assert.ok(res.closedAfter! >= timeouts.headersSeconds * 1000 - 200, `not before the timeout: ${res.closedAfter} ms`);
-    assert.ok(res.closedAfter! < timeouts.requestSeconds * 1000 + 1500, `the header bound, not the request bound: ${res.closedAfter} ms`);
+    assert.ok(
+      res.closedAfter! >= timeouts.headersSeconds * 1000 - 200,
+      `not before the timeout: ${res.closedAfter} ms`,
+    );
+    assert.ok(
+      res.closedAfter! < timeouts.requestSeconds * 1000 + 1500,
+      `the header bound, not the request bound: ${res.closedAfter} ms`,
+    );
     assert.equal(res.status, 408, res.received);
     assertTimeoutProblem(res);
   });
 
   it('close an idle keep-alive connection after keepAliveSeconds', async () => {
-    const res = await rawExchange(t, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: timeouts.keepAliveSeconds * 1000 + slack });
+    const res = await rawExchange(t, ['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], {
+      waitMs: timeouts.keepAliveSeconds * 1000 + slack,
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers['keep-alive'] ?? '', /timeout=1\b/);
     assert.notEqual(res.closedAfter, undefined, 'the idle connection was closed');
@@ -68,9 +83,18 @@ describe('timeout configuration', () => {
 
   it('refuses bad values at start, listing every error', async () => {
     const bad = { timeouts: { requestSeconds: 0, headersSeconds: 5000, bogus: 1, keepAliveSeconds: 'x' } };
-    await assert.rejects(createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(bad) } }), (error: Error) => {
-      for (const part of ['timeouts.requestSeconds', 'timeouts.headersSeconds', 'timeouts.bogus', 'timeouts.keepAliveSeconds']) assert.ok(error.message.includes(part), `${part} in ${error.message}`);
-      return true;
-    });
+    await assert.rejects(
+      createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(bad) } }),
+      (error: Error) => {
+        for (const part of [
+          'timeouts.requestSeconds',
+          'timeouts.headersSeconds',
+          'timeouts.bogus',
+          'timeouts.keepAliveSeconds',
+        ])
+          assert.ok(error.message.includes(part), `${part} in ${error.message}`);
+        return true;
+      },
+    );
   });
 });

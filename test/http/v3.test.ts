@@ -3,8 +3,15 @@ import { after, before, describe, it } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { isVersionaryError } from '../../src/core/errors/index.ts';
 import {
-  defineVersionChange, defineVersions, enumValuesAdded, fieldAdded, isPlainObject, ref, schemaReplaced,
-  type VersionBundle, type VersionChange,
+  defineVersionChange,
+  defineVersions,
+  enumValuesAdded,
+  fieldAdded,
+  isPlainObject,
+  ref,
+  schemaReplaced,
+  type VersionBundle,
+  type VersionChange,
 } from '../../src/core/versions/index.ts';
 import { headOperations, headSchemas } from '../../src/service/api/index.ts';
 import { buildApp } from '../../src/service/app/build-app.ts';
@@ -19,11 +26,16 @@ import { createTestApp, createUser, json, seedUsers, type TestApp } from '../sup
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
 const contactFields = defineVersionChange({
   description: 'Users gain optional `email` and `nickname`; the single user carries `_version`.',
-  instructions: [...userSchemas.flatMap((s) => [fieldAdded(s, 'email'), fieldAdded(s, 'nickname')]), fieldAdded('UserDetail', '_version')],
+  instructions: [
+    ...userSchemas.flatMap((s) => [fieldAdded(s, 'email'), fieldAdded(s, 'nickname')]),
+    fieldAdded('UserDetail', '_version'),
+  ],
 });
 const pendingStatus = defineVersionChange({
   description: 'Status gains `pending`, shown as `inactive` to older clients.',
-  instructions: userSchemas.map((schema) => enumValuesAdded({ schema, field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } })),
+  instructions: userSchemas.map((schema) =>
+    enumValuesAdded({ schema, field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } }),
+  ),
 });
 const unwrap = (body: unknown) => (isPlainObject(body) ? body.data : body);
 const pagedLists = defineVersionChange({
@@ -48,19 +60,35 @@ describe('a throwaway v3: one change module, no handler changes', () => {
   let bundle: VersionBundle;
   let userId: number;
   before(async () => {
-    bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus] }, { name: 'v3', changes: [pagedLists] }] });
+    bundle = defineVersions({
+      head,
+      versions: [
+        { name: 'v1' },
+        { name: 'v2', changes: [contactFields, pendingStatus] },
+        { name: 'v3', changes: [pagedLists] },
+      ],
+    });
     t = await createTestApp({ bundle, ...v3Release });
-    userId = (await createUser(t.app, { version: 'v3', body: { name: 'Three', email: 't@example.com', status: 'pending' } })).id as number;
+    userId = (
+      await createUser(t.app, { version: 'v3', body: { name: 'Three', email: 't@example.com', status: 'pending' } })
+    ).id as number;
   });
   after(() => t.close());
 
   it('publishes three versions', () => {
-    assert.deepEqual(bundle.versions.map((v) => v.name), ['v1', 'v2', 'v3']);
+    assert.deepEqual(
+      bundle.versions.map((v) => v.name),
+      ['v1', 'v2', 'v3'],
+    );
     assert.equal(bundle.latest.name, 'v3');
   });
 
   it('shows the user in each version', async () => {
-    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}` })), { id: userId, name: 'Three', status: 'inactive' });
+    assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}` })), {
+      id: userId,
+      name: 'Three',
+      status: 'inactive',
+    });
     const full = { id: userId, name: 'Three', email: 't@example.com', status: 'pending', _version: 1 };
     assert.deepEqual(json(await t.app.inject({ url: `/api/v2/users/${userId}` })), full);
     assert.deepEqual(json(await t.app.inject({ url: `/api/v3/users/${userId}` })), full);
@@ -72,14 +100,25 @@ describe('a throwaway v3: one change module, no handler changes', () => {
     const three = json(await t.app.inject({ url: '/api/v3/users' }));
     assert.deepEqual(one, [{ id: userId, name: 'Three', status: 'inactive' }]);
     assert.deepEqual(two, [{ id: userId, name: 'Three', email: 't@example.com', status: 'pending' }]);
-    assert.deepEqual(three, { data: [{ id: userId, name: 'Three', email: 't@example.com', status: 'pending' }], meta: { limit: 20, nextCursor: null, next: null } });
+    assert.deepEqual(three, {
+      data: [{ id: userId, name: 'Three', email: 't@example.com', status: 'pending' }],
+      meta: { limit: 20, nextCursor: null, next: null },
+    });
   });
 
   it('takes v2-only input in v2 and refuses it in v1', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', payload: { name: 'Two', nickname: 'tw', status: 'pending' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      payload: { name: 'Two', nickname: 'tw', status: 'pending' },
+    });
     assert.equal(res.statusCode, 201);
     assert.equal(res.headers.location, `/api/v2/users/${json(res).id}`);
-    assert.equal((await t.app.inject({ method: 'POST', url: '/api/v1/users', payload: { name: 'One', nickname: 'x' } })).statusCode, 400);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/users', payload: { name: 'One', nickname: 'x' } }))
+        .statusCode,
+      400,
+    );
   });
 
   it('negotiates v3 through Accept, with Vary', async () => {
@@ -95,7 +134,10 @@ describe('a throwaway v3: one change module, no handler changes', () => {
   });
 
   it('serves an OpenAPI document per version', async () => {
-    type Doc = { info: { version: string }; components: { schemas: Record<string, { type?: string; properties?: Record<string, unknown> }> } };
+    type Doc = {
+      info: { version: string };
+      components: { schemas: Record<string, { type?: string; properties?: Record<string, unknown> }> };
+    };
     const three = json<Doc>(await t.app.inject({ url: '/api/v3/openapi.json' }));
     const two = json<Doc>(await t.app.inject({ url: '/api/v2/openapi.json' }));
     const one = await t.app.inject({ url: '/api/v1/openapi.json' });
@@ -138,14 +180,19 @@ describe('a throwaway v3: one change module, no handler changes', () => {
 });
 
 describe('a bad version definition fails at definition time, listing every problem', () => {
-  const missingField = defineVersionChange({ description: 'Adds a phone number.', instructions: [fieldAdded('User', 'phone')] });
+  const missingField = defineVersionChange({
+    description: 'Adds a phone number.',
+    instructions: [fieldAdded('User', 'phone')],
+  });
   const unmigrated = defineVersionChange({
     description: 'Lists become objects, without saying how to migrate them.',
     instructions: [schemaReplaced({ schema: 'UserList', previous: { type: 'array', items: ref('User') } })],
   });
   const badEnum = defineVersionChange({
     description: 'Maps a status to a value the older enum lacks.',
-    instructions: [enumValuesAdded({ schema: 'User', field: 'status', values: ['pending'], mapDownTo: { pending: 'archived' } })],
+    instructions: [
+      enumValuesAdded({ schema: 'User', field: 'status', values: ['pending'], mapDownTo: { pending: 'archived' } }),
+    ],
   });
 
   const expectInvalid = (run: () => unknown, fragments: RegExp[]) => {
@@ -154,7 +201,10 @@ describe('a bad version definition fails at definition time, listing every probl
       assert.equal(error.code, 'INVALID_DEFINITION');
       const listed = (error.errors ?? []).map((e) => e.detail);
       for (const fragment of fragments) {
-        assert.ok(listed.some((d) => fragment.test(d)), `${fragment} among ${JSON.stringify(listed)}`);
+        assert.ok(
+          listed.some((d) => fragment.test(d)),
+          `${fragment} among ${JSON.stringify(listed)}`,
+        );
         assert.match(error.detail, fragment);
       }
       assert.ok(listed.length >= fragments.length);
@@ -164,7 +214,15 @@ describe('a bad version definition fails at definition time, listing every probl
 
   it('reports a change naming a missing field and a replaced schema without a response migration together', () => {
     expectInvalid(
-      () => defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus, pagedLists] }, { name: 'v3', changes: [missingField, unmigrated] }] }),
+      () =>
+        defineVersions({
+          head,
+          versions: [
+            { name: 'v1' },
+            { name: 'v2', changes: [contactFields, pendingStatus, pagedLists] },
+            { name: 'v3', changes: [missingField, unmigrated] },
+          ],
+        }),
       [/v3: field-added names User\.phone/, /v3: schema-replaced on "UserList" needs a response migration/],
     );
   });
@@ -172,14 +230,33 @@ describe('a bad version definition fails at definition time, listing every probl
   it('also lists bad enum mappings, misordered names and changes without descriptions', () => {
     const undescribed: VersionChange = { description: ' ', instructions: [fieldAdded('User', 'nickname')] };
     expectInvalid(
-      () => defineVersions({ head, versions: [{ name: 'v2', changes: [undescribed] }, { name: 'v1', changes: [badEnum] }, { name: 'version-3' }] }),
-      [/"archived"/, /v1 must come after v2/, /without a description/, /v2 is the oldest version and cannot declare changes/, /"version-3" must look like v1, v2/],
+      () =>
+        defineVersions({
+          head,
+          versions: [{ name: 'v2', changes: [undescribed] }, { name: 'v1', changes: [badEnum] }, { name: 'version-3' }],
+        }),
+      [
+        /"archived"/,
+        /v1 must come after v2/,
+        /without a description/,
+        /v2 is the oldest version and cannot declare changes/,
+        /"version-3" must look like v1, v2/,
+      ],
     );
   });
 
   it('refuses a bundle whose head has an operation without a handler when the app is built', async () => {
-    const extra = { id: 'users.search', method: 'GET' as const, path: '/users/search', summary: 'Search', responses: { 200: { description: 'ok', schema: 'UserList' } } };
-    const bundle = defineVersions({ head: { schemas: headSchemas, operations: [...headOperations, extra] }, versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus, pagedLists] }] });
+    const extra = {
+      id: 'users.search',
+      method: 'GET' as const,
+      path: '/users/search',
+      summary: 'Search',
+      responses: { 200: { description: 'ok', schema: 'UserList' } },
+    };
+    const bundle = defineVersions({
+      head: { schemas: headSchemas, operations: [...headOperations, extra] },
+      versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus, pagedLists] }],
+    });
     const storage = await openSqliteStorage({ path: ':memory:' });
     try {
       const config = loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }, readFile: () => '' });
@@ -196,6 +273,13 @@ describe('a bad version definition fails at definition time, listing every probl
 });
 
 describe('the throwaway v3 keeps the migration properties', () => {
-  const bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [contactFields, pendingStatus] }, { name: 'v3', changes: [pagedLists] }] });
+  const bundle = defineVersions({
+    head,
+    versions: [
+      { name: 'v1' },
+      { name: 'v2', changes: [contactFields, pendingStatus] },
+      { name: 'v3', changes: [pagedLists] },
+    ],
+  });
   for (const property of migrationProperties(bundle)) it(property.name, property.run);
 });

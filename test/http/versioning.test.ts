@@ -51,7 +51,12 @@ describe('version carriage', () => {
   });
 
   it('gives the Location of a user created through Accept in the same version', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/users', headers: { accept: 'application/vnd.versionary.v1+json' }, payload: { name: 'Bo' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { accept: 'application/vnd.versionary.v1+json' },
+      payload: { name: 'Bo' },
+    });
     assert.equal(res.statusCode, 201);
     const created = json(res);
     assert.equal(res.headers.location, `/api/v1/users/${created.id}`);
@@ -60,12 +65,39 @@ describe('version carriage', () => {
 
   it('adds Vary: Accept to errors of Accept-versioned requests too', async () => {
     const cases = [
-      { method: 'GET' as const, url: '/api/users/999999', headers: { accept: 'application/json; version=2' }, status: 404 },
-      { method: 'GET' as const, url: '/api/users/abc', headers: { accept: 'application/vnd.versionary.v1+json' }, status: 404 },
-      { method: 'POST' as const, url: '/api/users', headers: { accept: 'application/vnd.versionary.v1+json' }, payload: { email: 'x@example.com' }, status: 400 },
-      { method: 'PATCH' as const, url: `/api/users/${id}`, headers: { accept: 'application/json; version=2' }, payload: { name: 'x' }, status: 415 },
+      {
+        method: 'GET' as const,
+        url: '/api/users/999999',
+        headers: { accept: 'application/json; version=2' },
+        status: 404,
+      },
+      {
+        method: 'GET' as const,
+        url: '/api/users/abc',
+        headers: { accept: 'application/vnd.versionary.v1+json' },
+        status: 404,
+      },
+      {
+        method: 'POST' as const,
+        url: '/api/users',
+        headers: { accept: 'application/vnd.versionary.v1+json' },
+        payload: { email: 'x@example.com' },
+        status: 400,
+      },
+      {
+        method: 'PATCH' as const,
+        url: `/api/users/${id}`,
+        headers: { accept: 'application/json; version=2' },
+        payload: { name: 'x' },
+        status: 415,
+      },
       { method: 'PUT' as const, url: '/api/users', headers: { accept: 'application/json; version=2' }, status: 405 },
-      { method: 'GET' as const, url: '/api/users?limit=0', headers: { accept: 'application/json; version=2' }, status: 400 },
+      {
+        method: 'GET' as const,
+        url: '/api/users?limit=0',
+        headers: { accept: 'application/json; version=2' },
+        status: 400,
+      },
       { method: 'GET' as const, url: '/api/users', headers: {}, status: 400 },
     ];
     for (const c of cases) {
@@ -123,13 +155,19 @@ describe('version carriage', () => {
   });
 
   it('accepts a path version with a matching Accept version', async () => {
-    const res = await t.app.inject({ url: `/api/v2/users/${id}`, headers: { accept: 'application/vnd.versionary.v2+json' } });
+    const res = await t.app.inject({
+      url: `/api/v2/users/${id}`,
+      headers: { accept: 'application/vnd.versionary.v2+json' },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(json(res), v2Body());
   });
 
   it('answers 400 when Accept names two versions', async () => {
-    const res = await t.app.inject({ url: '/api/users', headers: { accept: 'application/vnd.versionary.v1+json, application/vnd.versionary.v2+json' } });
+    const res = await t.app.inject({
+      url: '/api/users',
+      headers: { accept: 'application/vnd.versionary.v1+json, application/vnd.versionary.v2+json' },
+    });
     assertProblem(res, { status: 400 });
   });
 

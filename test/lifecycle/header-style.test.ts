@@ -7,14 +7,20 @@ const day = 86_400_000;
 
 async function start(headerStyle: string) {
   const lines: string[] = [];
-  const file = { headerStyle, versions: { v1: { deprecatedAt: iso(testEpoch - day), sunsetAt: iso(testEpoch + 200 * day) }, v2: {} } };
+  const file = {
+    headerStyle,
+    versions: { v1: { deprecatedAt: iso(testEpoch - day), sunsetAt: iso(testEpoch + 200 * day) }, v2: {} },
+  };
   const t = await createTestApp({
-    env: { VERSIONARY_CONFIG: '/c.json', LOG_LEVEL: 'warn' }, files: { '/c.json': JSON.stringify(file) },
+    env: { VERSIONARY_CONFIG: '/c.json', LOG_LEVEL: 'warn' },
+    files: { '/c.json': JSON.stringify(file) },
     logStream: { write: (line) => void lines.push(line) },
   });
   const { headers } = await t.app.inject({ url: '/api/v1/users' });
   await t.close();
-  const deprecations = lines.map((line) => JSON.parse(line) as { code?: string; msg: string }).filter((entry) => entry.code === 'VERSIONARY_DEP001');
+  const deprecations = lines
+    .map((line) => JSON.parse(line) as { code?: string; msg: string })
+    .filter((entry) => entry.code === 'VERSIONARY_DEP001');
   return { deprecation: headers.deprecation, sunset: headers.sunset, deprecations };
 }
 

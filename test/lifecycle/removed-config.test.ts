@@ -11,27 +11,46 @@ describe('a config with "removed": true and no dates', () => {
     const gone = assertProblem(await t.app.inject({ url: '/api/v1/users' }), { status: 410, code: 'VERSION_REMOVED' });
     assert.equal(gone.replacement, 'v2');
     assert.equal((await t.app.inject({ url: '/api/v2/users' })).statusCode, 200);
-    const v1 = (await t.app.inject({ url: '/api/versions' })).json().versions.find((v: { name: string }) => v.name === 'v1');
+    const v1 = (await t.app.inject({ url: '/api/versions' }))
+      .json()
+      .versions.find((v: { name: string }) => v.name === 'v1');
     assert.equal(v1.status, 'removed');
     await t.close();
   });
 });
 
 describe('a config that dates only the newer version', () => {
-  const file = { '/c.json': JSON.stringify({ versions: { v1: { removed: true }, v2: { releasedAt: '2024-03-01T00:00:00Z' } } }) };
+  const file = {
+    '/c.json': JSON.stringify({ versions: { v1: { removed: true }, v2: { releasedAt: '2024-03-01T00:00:00Z' } } }),
+  };
 
   it('starts in the declared order: v1 answers 410 naming v2, v2 serves, and no release date is invented', async () => {
     const t = await createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: file });
     const gone = assertProblem(await t.app.inject({ url: '/api/v1/users' }), { status: 410, code: 'VERSION_REMOVED' });
     assert.equal(gone.replacement, 'v2');
     assert.equal((await t.app.inject({ url: '/api/v2/users' })).statusCode, 200);
-    const { versions } = (await t.app.inject({ url: '/api/versions' })).json() as { versions: Array<{ name: string; releasedAt: string | null }> };
-    assert.deepEqual(versions.map((v) => [v.name, v.releasedAt]), [['v1', null], ['v2', '2024-03-01T00:00:00.000Z']]);
+    const { versions } = (await t.app.inject({ url: '/api/versions' })).json() as {
+      versions: Array<{ name: string; releasedAt: string | null }>;
+    };
+    assert.deepEqual(
+      versions.map((v) => [v.name, v.releasedAt]),
+      [
+        ['v1', null],
+        ['v2', '2024-03-01T00:00:00.000Z'],
+      ],
+    );
     await t.close();
   });
 
   it('refuses release dates that go back against the declared order, naming both versions', async () => {
-    const backwards = { '/c.json': JSON.stringify({ versions: { v1: { releasedAt: '2025-01-01T00:00:00Z' }, v2: { releasedAt: '2024-03-01T00:00:00Z' } } }) };
-    await assert.rejects(createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: backwards }), /v2 is released at 2024-03-01T00:00:00\.000Z, not after v1/);
+    const backwards = {
+      '/c.json': JSON.stringify({
+        versions: { v1: { releasedAt: '2025-01-01T00:00:00Z' }, v2: { releasedAt: '2024-03-01T00:00:00Z' } },
+      }),
+    };
+    await assert.rejects(
+      createTestApp({ env: { VERSIONARY_CONFIG: '/c.json' }, files: backwards }),
+      /v2 is released at 2024-03-01T00:00:00\.000Z, not after v1/,
+    );
   });
 });

@@ -12,7 +12,12 @@ describe('rescheduling a deprecated version through the management API', () => {
   it('postpones a sunset ten days away by a month, keeping the deprecation date, and the headers follow', async () => {
     const t = await createTestApp();
     t.clock.set(testEpoch + 170 * day);
-    const put = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { sunsetAt: iso(testEpoch + 200 * day) } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { sunsetAt: iso(testEpoch + 200 * day) },
+    });
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(put.json().deprecatedAt, iso(testEpoch), 'the announced deprecation date is kept');
     assert.equal(put.json().sunsetAt, iso(testEpoch + 200 * day));
@@ -25,7 +30,8 @@ describe('rescheduling a deprecated version through the management API', () => {
   it('refuses to bring the sunset closer than the notice period from now, unless a critical fix names it', async () => {
     const t = await createTestApp();
     t.clock.set(testEpoch + 30 * day);
-    const put = (payload: object) => t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload });
+    const put = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload });
     const early = await put({ sunsetAt: iso(testEpoch + 120 * day) });
     assert.equal(early.statusCode, 400, early.body);
     assert.equal(early.json().rule, 'notice-period');

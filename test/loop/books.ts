@@ -1,18 +1,42 @@
-import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpec, type SchemaMap } from '../../src/index.ts';
+import {
+  defineVersionChange,
+  defineVersions,
+  fieldAdded,
+  ref,
+  type OperationSpec,
+  type SchemaMap,
+} from '../../src/index.ts';
 import type { OperationHandler } from '../../src/http/index.ts';
 
 const schemas: SchemaMap = {
-  Book: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } } },
+  Book: {
+    type: 'object',
+    required: ['id', 'title'],
+    properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } },
+  },
   BookList: { type: 'array', items: ref('Book') },
 };
 const none = { type: 'object', additionalProperties: false };
 const operations: OperationSpec[] = [
-  { id: 'books.list', method: 'GET', path: '/books', summary: 'List books', query: none, responses: { 200: { description: 'Books', schema: 'BookList' } } },
+  {
+    id: 'books.list',
+    method: 'GET',
+    path: '/books',
+    summary: 'List books',
+    query: none,
+    responses: { 200: { description: 'Books', schema: 'BookList' } },
+  },
 ];
-const isbn = defineVersionChange({ description: 'Books gain an optional `isbn`.', instructions: [fieldAdded('Book', 'isbn')] });
+const isbn = defineVersionChange({
+  description: 'Books gain an optional `isbn`.',
+  instructions: [fieldAdded('Book', 'isbn')],
+});
 
 /** A small books API, v1 and v2, as a team outside the project would declare it. */
-export const booksBundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
+export const booksBundle = defineVersions({
+  head: { schemas, operations },
+  versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }],
+});
 
 /** Its handlers, in the newest representation. */
 export const bookHandlers: Record<string, OperationHandler> = {

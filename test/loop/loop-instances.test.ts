@@ -17,14 +17,26 @@ for (const transport of ['PostgreSQL LISTEN/NOTIFY', 'Redis pub/sub']) {
     const apps: FastifyInstance[] = [];
     before(async () => {
       const env = {
-        DATABASE_URL: sharedPostgresUrl, VERSIONARY_DB_SCHEMA: schema.name, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey,
+        DATABASE_URL: sharedPostgresUrl,
+        VERSIONARY_DB_SCHEMA: schema.name,
+        LOG_LEVEL: 'silent',
+        VERSIONARY_ADMIN_KEY: adminKey,
         // A reconcile far away: only the feed can carry the change in time.
         VERSIONARY_RECONCILE_MS: '600000',
-        ...(transport === 'Redis pub/sub' ? { VERSIONARY_REDIS_URL: sharedRedisUrl, VERSIONARY_REDIS_PREFIX: `loop-${randomBytes(4).toString('hex')}:` } : {}),
+        ...(transport === 'Redis pub/sub'
+          ? { VERSIONARY_REDIS_URL: sharedRedisUrl, VERSIONARY_REDIS_PREFIX: `loop-${randomBytes(4).toString('hex')}:` }
+          : {}),
       };
       for (let i = 0; i < 2; i++) {
         const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }) });
-        await app.register(versionaryLoop, { bundle: booksBundle, handlers: bookHandlers, vendor: 'books', title: 'Books API', env, settings: { notices: { intervalSeconds: 0 } } });
+        await app.register(versionaryLoop, {
+          bundle: booksBundle,
+          handlers: bookHandlers,
+          vendor: 'books',
+          title: 'Books API',
+          env,
+          settings: { notices: { intervalSeconds: 0 } },
+        });
         await app.ready();
         apps.push(app);
       }
@@ -36,12 +48,28 @@ for (const transport of ['PostgreSQL LISTEN/NOTIFY', 'Redis pub/sub']) {
 
     it('a key revoked on one instance is refused by the other within a second', async () => {
       const [a, b] = apps as [FastifyInstance, FastifyInstance];
-      const created = await a.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: admin, payload: { name: 'k', roles: ['read'] } });
+      const created = await a.inject({
+        method: 'POST',
+        url: '/admin/v1/api-keys',
+        headers: admin,
+        payload: { name: 'k', roles: ['read'] },
+      });
       assert.equal(created.statusCode, 201, created.body);
       const key = { authorization: `Bearer ${created.json().key}` };
-      assert.equal((await b.inject({ url: '/api/v2/books', headers: key })).statusCode, 200, 'B knows the key (and caches it)');
-      assert.equal((await a.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${created.json().id}`, headers: admin })).statusCode, 204);
-      const ms = await eventually(async () => (await b.inject({ url: '/api/v2/books', headers: key })).statusCode === 401, 3000);
+      assert.equal(
+        (await b.inject({ url: '/api/v2/books', headers: key })).statusCode,
+        200,
+        'B knows the key (and caches it)',
+      );
+      assert.equal(
+        (await a.inject({ method: 'DELETE', url: `/admin/v1/api-keys/${created.json().id}`, headers: admin }))
+          .statusCode,
+        204,
+      );
+      const ms = await eventually(
+        async () => (await b.inject({ url: '/api/v2/books', headers: key })).statusCode === 401,
+        3000,
+      );
       assert.ok(ms < 1500, `B refused the revoked key after ${ms} ms`);
     });
   });

@@ -10,12 +10,24 @@ import { adminHeaders, json, type TestApp } from '../support/test-app.ts';
 import { freePort, startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.ts';
 import { createClientWithKey, createNoticeApp, runNotices } from './support.ts';
 
-type Listed = { data: Array<{ recipient: string; status: string; attempts: number; lastError: string | null; channel: string; waitingFor: string | null }> };
-const list = async (t: TestApp, query = '') => json<Listed>(await t.app.inject({ url: `/admin/v1/notices${query}`, headers: adminHeaders }));
+type Listed = {
+  data: Array<{
+    recipient: string;
+    status: string;
+    attempts: number;
+    lastError: string | null;
+    channel: string;
+    waitingFor: string | null;
+  }>;
+};
+const list = async (t: TestApp, query = '') =>
+  json<Listed>(await t.app.inject({ url: `/admin/v1/notices${query}`, headers: adminHeaders }));
 
 describe('delivery failures and retries', () => {
   const closers: Array<() => Promise<void>> = [];
-  after(async () => { for (const close of closers.reverse()) await close(); });
+  after(async () => {
+    for (const close of closers.reverse()) await close();
+  });
 
   it('retries a refused connection and an SMTP 421, then delivers exactly once; an SMTP 550 is final', async () => {
     const port = await freePort();
@@ -47,12 +59,19 @@ describe('delivery failures and retries', () => {
     [row] = (await list(t)).data;
     assert.deepEqual([row?.status, row?.attempts, row?.lastError], ['sent', 3, null]);
 
-    const { key: other } = await createClientWithKey(t.app, { name: 'Gone', contacts: ['nobody@gone.test'], keyName: 'k2' });
+    const { key: other } = await createClientWithKey(t.app, {
+      name: 'Gone',
+      contacts: ['nobody@gone.test'],
+      keyName: 'k2',
+    });
     await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${other}` } });
     smtp.failNext(550);
     assert.equal((await runNotices(t.app)).failed, 1);
     const failed = (await list(t, '?status=failed')).data;
-    assert.deepEqual(failed.map((n) => n.recipient), ['nobody@gone.test']);
+    assert.deepEqual(
+      failed.map((n) => n.recipient),
+      ['nobody@gone.test'],
+    );
     assert.match(failed[0]!.lastError ?? '', /SMTP 550/);
     t.clock.advance(86_400_000);
     await runNotices(t.app);
@@ -65,7 +84,9 @@ describe('delivery failures and retries', () => {
     let secret = '';
     const receiver = createServer((request: IncomingMessage, response) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       request.on('end', () => {
         const status = answers.shift();
         if (status) return void response.writeHead(status).end();
@@ -120,7 +141,13 @@ describe('delivery failures and retries', () => {
     await first.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
     assert.equal((await runNotices(first.app)).enqueued, 1);
     // A worker takes the row and dies before it records anything.
-    const taken = await first.storage.notices.claim({ owner: 'worker-that-died', now: first.clock.now(), leaseMs: 300_000, limit: 10, channels: ['email'] });
+    const taken = await first.storage.notices.claim({
+      owner: 'worker-that-died',
+      now: first.clock.now(),
+      leaseMs: 300_000,
+      limit: 10,
+      channels: ['email'],
+    });
     assert.equal(taken.length, 1);
     await first.close();
 
@@ -144,13 +171,24 @@ describe('delivery failures and retries', () => {
     await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
     assert.deepEqual(await runNotices(t.app), { planned: 1, enqueued: 1, sent: 0, retrying: 0, failed: 0 });
     const [row] = (await list(t)).data;
-    assert.deepEqual([row?.channel, row?.status, row?.waitingFor, row?.attempts], ['email', 'pending', 'mail-transport', 0]);
+    assert.deepEqual(
+      [row?.channel, row?.status, row?.waitingFor, row?.attempts],
+      ['email', 'pending', 'mail-transport', 0],
+    );
   });
 
   it('answers bad list queries with 400 problems', async () => {
     const t = await createNoticeApp();
     closers.push(() => t.close());
-    for (const query of ['?status=bogus', '?kind=spam', '?limit=0', '?limit=9999', '?after=-1', '?extra=1', '?limit=abc']) {
+    for (const query of [
+      '?status=bogus',
+      '?kind=spam',
+      '?limit=0',
+      '?limit=9999',
+      '?after=-1',
+      '?extra=1',
+      '?limit=abc',
+    ]) {
       const res = await t.app.inject({ url: `/admin/v1/notices${query}`, headers: adminHeaders });
       assert.equal(res.statusCode, 400, query);
       assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');

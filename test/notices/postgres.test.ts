@@ -31,21 +31,33 @@ describe('notices on PostgreSQL', () => {
       const storage = await openPostgresStorage({ url, schema, max: 4 });
       const config = loadConfig({
         env: {
-          DATABASE_URL: url, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: testAdminKey, VERSIONARY_CONFIG: '/n.json',
-          VERSIONARY_SMTP_URL: smtp.url, VERSIONARY_MAIL_FROM: 'notices@versionary.test', VERSIONARY_NOTICE_SECRET: 'notice-secret-0123456789-0123456789',
+          DATABASE_URL: url,
+          LOG_LEVEL: 'silent',
+          VERSIONARY_ADMIN_KEY: testAdminKey,
+          VERSIONARY_CONFIG: '/n.json',
+          VERSIONARY_SMTP_URL: smtp.url,
+          VERSIONARY_MAIL_FROM: 'notices@versionary.test',
+          VERSIONARY_NOTICE_SECRET: 'notice-secret-0123456789-0123456789',
         },
         readFile: () => noticeConfig(),
       });
       const app = await buildApp({ config, storage, clock });
       await app.ready();
-      closers.push(async () => { await app.close(); await storage.close(); });
+      closers.push(async () => {
+        await app.close();
+        await storage.close();
+      });
       return app;
     };
     const a = await instance();
     const b = await instance();
     const clients = 12;
     for (let i = 0; i < clients; i++) {
-      const { key } = await createClientWithKey(a, { name: `Client ${i}`, contacts: [`one@c${i}.test`, `two@c${i}.test`], keyName: `key ${i}` });
+      const { key } = await createClientWithKey(a, {
+        name: `Client ${i}`,
+        contacts: [`one@c${i}.test`, `two@c${i}.test`],
+        keyName: `key ${i}`,
+      });
       await (i % 2 === 0 ? a : b).inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
     }
     const reports = await Promise.all([runNotices(a), runNotices(b), runNotices(a), runNotices(b)]);

@@ -23,11 +23,14 @@ export async function startSmtpCatcher(options: { port?: number } = {}): Promise
   const messages: SmtpCatcher['messages'] = [];
   const failures: number[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onData(stream, session, callback) {
       const code = failures.shift();
       simpleParser(stream).then((mail) => {
-        if (code !== undefined) return callback(Object.assign(new Error(`refused with ${code}`), { responseCode: code }));
+        if (code !== undefined)
+          return callback(Object.assign(new Error(`refused with ${code}`), { responseCode: code }));
         messages.push(Object.assign(mail, { envelopeTo: session.envelope.rcptTo.map((r) => r.address) }));
         callback();
       }, callback);
@@ -38,7 +41,9 @@ export async function startSmtpCatcher(options: { port?: number } = {}): Promise
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    failNext: (...codes) => { failures.push(...codes); },
+    failNext: (...codes) => {
+      failures.push(...codes);
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

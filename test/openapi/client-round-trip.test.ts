@@ -66,8 +66,15 @@ console.log(JSON.stringify(out));
 
 const tsconfig = {
   compilerOptions: {
-    target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true,
-    allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'], typeRoots: [join(projectRoot, 'node_modules/@types')],
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: ['node'],
+    typeRoots: [join(projectRoot, 'node_modules/@types')],
   },
   include: ['*.ts'],
 };
@@ -93,21 +100,47 @@ describe('a client generated with openapi-typescript and openapi-fetch', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('type-checks a program against the types generated from v1, v2 and the management API', { timeout: 180_000 }, async () => {
-    const run = await runTool({ script: join(projectRoot, 'node_modules/typescript/bin/tsc'), args: ['-p', join(dir, 'tsconfig.json')] });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-  });
+  it(
+    'type-checks a program against the types generated from v1, v2 and the management API',
+    { timeout: 180_000 },
+    async () => {
+      const run = await runTool({
+        script: join(projectRoot, 'node_modules/typescript/bin/tsc'),
+        args: ['-p', join(dir, 'tsconfig.json')],
+      });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+    },
+  );
 
-  it('runs it against a live server: users create/get/patch/delete in v1 and v2, api keys create/list/revoke', { timeout: 180_000 }, async () => {
-    const tsx = join(projectRoot, 'node_modules/tsx/dist/cli.mjs');
-    const run = await runTool({ script: tsx, args: [join(dir, 'round-trip.ts')], env: { BASE_URL: baseUrl, ADMIN_KEY: testAdminKey } });
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    const out = JSON.parse(run.stdout) as Record<string, Record<string, unknown>>;
-    for (const version of ['v1', 'v2']) {
-      const r = out[version]!;
-      assert.equal(typeof r.id, 'number');
-      assert.deepEqual({ ...r, id: 0 }, { id: 0, location: `/api/${version}/users/${String(r.id)}`, got: 'Ada', patched: 'Ada L.', deleted: 204, after: 404, problemCode: 'NOT_FOUND' });
-    }
-    assert.deepEqual(out.admin, { secretShape: true, listed: true, revoked: 204, revokedAt: 'string' });
-  });
+  it(
+    'runs it against a live server: users create/get/patch/delete in v1 and v2, api keys create/list/revoke',
+    { timeout: 180_000 },
+    async () => {
+      const tsx = join(projectRoot, 'node_modules/tsx/dist/cli.mjs');
+      const run = await runTool({
+        script: tsx,
+        args: [join(dir, 'round-trip.ts')],
+        env: { BASE_URL: baseUrl, ADMIN_KEY: testAdminKey },
+      });
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const out = JSON.parse(run.stdout) as Record<string, Record<string, unknown>>;
+      for (const version of ['v1', 'v2']) {
+        const r = out[version]!;
+        assert.equal(typeof r.id, 'number');
+        assert.deepEqual(
+          { ...r, id: 0 },
+          {
+            id: 0,
+            location: `/api/${version}/users/${String(r.id)}`,
+            got: 'Ada',
+            patched: 'Ada L.',
+            deleted: 204,
+            after: 404,
+            problemCode: 'NOT_FOUND',
+          },
+        );
+      }
+      assert.deepEqual(out.admin, { secretShape: true, listed: true, revoked: 204, revokedAt: 'string' });
+    },
+  );
 });

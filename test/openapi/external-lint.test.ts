@@ -35,45 +35,81 @@ describe('external OpenAPI tools on every served document', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('Spectral (spectral:oas + OWASP, .spectral.yaml) reports 0 errors, and warnings only for the public operations, without network', { timeout: 180_000 }, async () => {
-    const output = join(dir, 'spectral.json');
-    const run = await runTool({ script: 'node_modules/@stoplight/spectral-cli/dist/index.js', args: ['lint', '--ruleset', join(projectRoot, '.spectral.yaml'), '-f', 'json', '-o', output, ...files] });
-    assert.deepEqual(run.networkAttempts, []);
-    const results = JSON.parse(readFileSync(output, 'utf8')) as SpectralResult[];
-    // A public operation (`security: []`) is what these two OWASP warnings point at: it is meant to be read without credentials, so it has no 401.
-    const intended = (r: SpectralResult) => ['owasp:api2:2023-read-restricted', 'owasp:api8:2023-define-error-responses-401'].includes(r.code) && isPublic(r);
-    const isPublic = (r: SpectralResult) => {
-      const [, path, method] = r.path;
-      const doc = docs[r.source] as { paths: Record<string, Record<string, { security?: unknown[] }>> } | undefined;
-      return doc?.paths[path ?? '']?.[method ?? '']?.security?.length === 0;
-    };
-    assert.ok(results.filter(intended).length > 0, 'the public operations are found');
-    const shown = results.filter((r) => r.severity <= 1 && !intended(r)).map((r) => `${r.source.slice(dir.length + 1)} ${r.code} ${r.path.join('.')}: ${r.message}`);
-    assert.deepEqual(shown, []);
-    assert.equal(run.code, 0, run.stderr);
-  });
+  it(
+    'Spectral (spectral:oas + OWASP, .spectral.yaml) reports 0 errors, and warnings only for the public operations, without network',
+    { timeout: 180_000 },
+    async () => {
+      const output = join(dir, 'spectral.json');
+      const run = await runTool({
+        script: 'node_modules/@stoplight/spectral-cli/dist/index.js',
+        args: ['lint', '--ruleset', join(projectRoot, '.spectral.yaml'), '-f', 'json', '-o', output, ...files],
+      });
+      assert.deepEqual(run.networkAttempts, []);
+      const results = JSON.parse(readFileSync(output, 'utf8')) as SpectralResult[];
+      // A public operation (`security: []`) is what these two OWASP warnings point at: it is meant to be read without credentials, so it has no 401.
+      const intended = (r: SpectralResult) =>
+        ['owasp:api2:2023-read-restricted', 'owasp:api8:2023-define-error-responses-401'].includes(r.code) &&
+        isPublic(r);
+      const isPublic = (r: SpectralResult) => {
+        const [, path, method] = r.path;
+        const doc = docs[r.source] as { paths: Record<string, Record<string, { security?: unknown[] }>> } | undefined;
+        return doc?.paths[path ?? '']?.[method ?? '']?.security?.length === 0;
+      };
+      assert.ok(results.filter(intended).length > 0, 'the public operations are found');
+      const shown = results
+        .filter((r) => r.severity <= 1 && !intended(r))
+        .map((r) => `${r.source.slice(dir.length + 1)} ${r.code} ${r.path.join('.')}: ${r.message}`);
+      assert.deepEqual(shown, []);
+      assert.equal(run.code, 0, run.stderr);
+    },
+  );
 
-  it('the ruleset exempts nothing by file name, so a user\'s openapi.json gets the findings this test gets', () => {
+  it("the ruleset exempts nothing by file name, so a user's openapi.json gets the findings this test gets", () => {
     assert.doesNotMatch(readFileSync(join(projectRoot, '.spectral.yaml'), 'utf8'), /^overrides:/m);
   });
 
-  it('the network guard catches a connection, and the project\'s redocly.yaml alone keeps Redocly offline', { timeout: 180_000 }, async () => {
-    const probe = join(dir, 'probe.mjs');
-    writeFileSync(probe, "await fetch('https://registry.npmjs.org/').catch(() => {});\n");
-    assert.deepEqual((await runTool({ script: probe, args: [] })).networkAttempts.map((a) => a.replace(/^.* tried /, '')), ['registry.npmjs.org:443']);
-    const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', '--format', 'json', files[0]!], quiet: false });
-    assert.deepEqual(run.networkAttempts, []);
-    assert.equal(run.code, 0, run.stderr);
-  });
-
-  it('Redocly lint (recommended) reports 0 errors and 0 warnings, without network or telemetry', { timeout: 180_000 }, async () => {
-    for (const file of files) {
-      const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', '--extends', 'recommended', '--format', 'json', file] });
+  it(
+    "the network guard catches a connection, and the project's redocly.yaml alone keeps Redocly offline",
+    { timeout: 180_000 },
+    async () => {
+      const probe = join(dir, 'probe.mjs');
+      writeFileSync(probe, "await fetch('https://registry.npmjs.org/').catch(() => {});\n");
+      assert.deepEqual(
+        (await runTool({ script: probe, args: [] })).networkAttempts.map((a) => a.replace(/^.* tried /, '')),
+        ['registry.npmjs.org:443'],
+      );
+      const run = await runTool({
+        script: 'node_modules/@redocly/cli/bin/cli.js',
+        args: ['lint', '--format', 'json', files[0]!],
+        quiet: false,
+      });
       assert.deepEqual(run.networkAttempts, []);
-      const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
-      assert.deepEqual(report.problems.map((p) => `${p.ruleId}: ${p.message}`), [], file);
-      assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
       assert.equal(run.code, 0, run.stderr);
-    }
-  });
+    },
+  );
+
+  it(
+    'Redocly lint (recommended) reports 0 errors and 0 warnings, without network or telemetry',
+    { timeout: 180_000 },
+    async () => {
+      for (const file of files) {
+        const run = await runTool({
+          script: 'node_modules/@redocly/cli/bin/cli.js',
+          args: ['lint', '--extends', 'recommended', '--format', 'json', file],
+        });
+        assert.deepEqual(run.networkAttempts, []);
+        const report = JSON.parse(run.stdout) as {
+          totals: { errors: number; warnings: number };
+          problems: Array<{ ruleId: string; message: string }>;
+        };
+        assert.deepEqual(
+          report.problems.map((p) => `${p.ruleId}: ${p.message}`),
+          [],
+          file,
+        );
+        assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });
+        assert.equal(run.code, 0, run.stderr);
+      }
+    },
+  );
 });

@@ -1,34 +1,57 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { createConformanceChecker, type OpenApiDocument, type OpenApiOperation } from '../support/openapi-conformance.ts';
+import {
+  createConformanceChecker,
+  type OpenApiDocument,
+  type OpenApiOperation,
+} from '../support/openapi-conformance.ts';
 import { adminHeaders, createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
 import { examples, generousLimits, servedDocuments } from './served-documents.ts';
 
 type Call = { method: string; path: string; request: InjectOptions; expect?: number; label: string };
 
 /** Every (documented operation, request) pair of one document: valid requests and invalid ones. */
-function callsOf(options: { path: string; method: string; op: OpenApiOperation; fill: (path: string) => Promise<string>; keys: { read: string } }): Array<() => Promise<Call>> {
+function callsOf(options: {
+  path: string;
+  method: string;
+  op: OpenApiOperation;
+  fill: (path: string) => Promise<string>;
+  keys: { read: string };
+}): Array<() => Promise<Call>> {
   const { path, method, op } = options;
   const upper = method.toUpperCase();
   const admin = path.startsWith('/admin/');
   const media = op.requestBody ? Object.keys(op.requestBody.content)[0]! : undefined;
   const body = op.requestBody ? examples[op.operationId] : undefined;
-  if (op.requestBody && body === undefined) throw new Error(`no example body for ${op.operationId}: add one to the conformance test`);
+  if (op.requestBody && body === undefined)
+    throw new Error(`no example body for ${op.operationId}: add one to the conformance test`);
   const ids = /\{(id|postId)\}/.test(path) && !admin;
   const base = async (): Promise<InjectOptions> => ({
-    method: upper as InjectOptions['method'], url: await options.fill(path), headers: { ...adminHeaders, ...(media ? { 'content-type': media } : {}) },
+    method: upper as InjectOptions['method'],
+    url: await options.fill(path),
+    headers: { ...adminHeaders, ...(media ? { 'content-type': media } : {}) },
     ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
   });
-  const call = (label: string, expect: number | undefined, change: (r: InjectOptions) => InjectOptions | Promise<InjectOptions>) => async (): Promise<Call> => ({ method: upper, path, label, expect, request: await change(await base()) });
-  const headers = (r: InjectOptions, extra: Record<string, string>) => ({ ...r, headers: { ...(r.headers as Record<string, string>), ...extra } });
+  const call =
+    (label: string, expect: number | undefined, change: (r: InjectOptions) => InjectOptions | Promise<InjectOptions>) =>
+    async (): Promise<Call> => ({ method: upper, path, label, expect, request: await change(await base()) });
+  const headers = (r: InjectOptions, extra: Record<string, string>) => ({
+    ...r,
+    headers: { ...(r.headers as Record<string, string>), ...extra },
+  });
   const success = Number(Object.keys(op.responses).find((s) => /^2/.test(s)));
   const isPublic = (op as { security?: unknown[] }).security?.length === 0;
   const calls = [
     call('valid', success, (r) => r),
     call('without credentials', isPublic ? success : 401, (r) => headers(r, { authorization: '' })),
-    call('with a key that lacks the role', (upper === 'GET' && !admin) || isPublic ? success : 403, (r) => headers(r, { authorization: `Bearer ${options.keys.read}` })),
-    call('with an unknown query parameter', isPublic ? success : 400, (r) => ({ ...r, url: `${String(r.url)}?unknown=1` })),
+    call('with a key that lacks the role', (upper === 'GET' && !admin) || isPublic ? success : 403, (r) =>
+      headers(r, { authorization: `Bearer ${options.keys.read}` }),
+    ),
+    call('with an unknown query parameter', isPublic ? success : 400, (r) => ({
+      ...r,
+      url: `${String(r.url)}?unknown=1`,
+    })),
   ];
   const query = new Set((op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
   if (query.has('fields')) {
@@ -37,21 +60,40 @@ function callsOf(options: { path: string; method: string; op: OpenApiOperation; 
   }
   if (query.has('limit')) {
     // The documented maximum where the parameter states one (100, the usual page, otherwise).
-    const limitSchema = (op.parameters ?? []).find((p) => p.in === 'query' && p.name === 'limit') as { schema?: { maximum?: number } } | undefined;
+    const limitSchema = (op.parameters ?? []).find((p) => p.in === 'query' && p.name === 'limit') as
+      { schema?: { maximum?: number } } | undefined;
     const max = limitSchema?.schema?.maximum ?? 100;
     calls.push(call('with the largest limit', success, (r) => ({ ...r, url: `${String(r.url)}?limit=${max}` })));
-    for (const limit of ['0', String(max + 1), '0x10', '1e1', '05', '-1', '2.5']) calls.push(call(`with limit=${limit}`, 400, (r) => ({ ...r, url: `${String(r.url)}?limit=${limit}` })));
+    for (const limit of ['0', String(max + 1), '0x10', '1e1', '05', '-1', '2.5'])
+      calls.push(call(`with limit=${limit}`, 400, (r) => ({ ...r, url: `${String(r.url)}?limit=${limit}` })));
   }
   if (ids) {
-    calls.push(call('with an id that is not an integer', 404, (r) => ({ ...r, url: String(r.url).replace(/\/users\/[0-9]+/, '/users/abc') })));
-    calls.push(call('with an unknown id', 404, (r) => ({ ...r, url: String(r.url).replace(/\/users\/[0-9]+/, '/users/999999999') })));
+    calls.push(
+      call('with an id that is not an integer', 404, (r) => ({
+        ...r,
+        url: String(r.url).replace(/\/users\/[0-9]+/, '/users/abc'),
+      })),
+    );
+    calls.push(
+      call('with an unknown id', 404, (r) => ({
+        ...r,
+        url: String(r.url).replace(/\/users\/[0-9]+/, '/users/999999999'),
+      })),
+    );
   }
-  if (path.startsWith('/api/')) calls.push(call('with an Accept the API cannot produce', 406, (r) => headers(r, { accept: 'text/html' })));
-  if (op.parameters?.some((p) => p.$ref === '#/components/parameters/IfMatch')) calls.push(call('with a stale If-Match', 412, (r) => headers(r, { 'if-match': '"r999.v1"' })));
+  if (path.startsWith('/api/'))
+    calls.push(call('with an Accept the API cannot produce', 406, (r) => headers(r, { accept: 'text/html' })));
+  if (op.parameters?.some((p) => p.$ref === '#/components/parameters/IfMatch'))
+    calls.push(call('with a stale If-Match', 412, (r) => headers(r, { 'if-match': '"r999.v1"' })));
   if (op.requestBody) {
     calls.push(call('with an invalid body', 400, (r) => ({ ...r, payload: JSON.stringify({ unknown: 1 }) })));
     calls.push(call('with a body of another media type', 415, (r) => headers(r, { 'content-type': 'text/plain' })));
-    calls.push(call('with a body over the limit', 413, (r) => ({ ...r, payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }) })));
+    calls.push(
+      call('with a body over the limit', 413, (r) => ({
+        ...r,
+        payload: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+      })),
+    );
   }
   if (path.startsWith('/api/') && upper === 'POST') {
     // One request, sent three times with one key: created, replayed, then reused with another body.
@@ -59,8 +101,17 @@ function callsOf(options: { path: string; method: string; op: OpenApiOperation; 
     const keyed = (label: string, expect: number, other: boolean) => async (): Promise<Call> => {
       first ??= base().then((r) => headers(r, { 'idempotency-key': `replay-${op.operationId}-${path}` }));
       const request = await first;
-      const changed = { ...(body as Record<string, unknown>), ...('name' in (body as object) ? { name: 'Other' } : { title: 'Other' }) };
-      return { method: upper, path, label, expect, request: other ? { ...request, payload: JSON.stringify(changed) } : request };
+      const changed = {
+        ...(body as Record<string, unknown>),
+        ...('name' in (body as object) ? { name: 'Other' } : { title: 'Other' }),
+      };
+      return {
+        method: upper,
+        path,
+        label,
+        expect,
+        request: other ? { ...request, payload: JSON.stringify(changed) } : request,
+      };
     };
     calls.push(keyed('sent with an Idempotency-Key', success, false));
     calls.push(keyed('replayed with its Idempotency-Key', success, false));
@@ -75,29 +126,65 @@ describe('every live response matches its served document (ajv)', () => {
   const checker = createConformanceChecker();
   const seen: string[] = [];
 
-  const fetchDoc = async (url: string) => (await t.app.inject({ url, headers: adminHeaders })).json() as OpenApiDocument;
+  const fetchDoc = async (url: string) =>
+    (await t.app.inject({ url, headers: adminHeaders })).json() as OpenApiDocument;
   const fill = async (path: string): Promise<string> => {
-    const user = await t.storage.users.create({ values: { name: 'Grace', email: null, nickname: null, status: 'active' }, at: new Date(testEpoch).toISOString() });
-    const post = await t.storage.posts.create({ userId: user.id, title: 'A post', body: 'Text', at: new Date(testEpoch).toISOString() });
-    const key = (await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'fixture', roles: ['read'] } })).json() as { id: string };
-    const created = async (url: string, payload: object) => ((await t.app.inject({ method: 'POST', url, headers: adminHeaders, payload })).json() as { id: string }).id;
-    if (path.startsWith('/admin/v1/clients/{id}')) path = path.replace('{id}', await created('/admin/v1/clients', examples['clients.create'] as object));
-    if (path.startsWith('/admin/v1/brownouts/{id}')) path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
-    return path.replace('{postId}', String(post!.id)).replace('/admin/v1/api-keys/{id}', `/admin/v1/api-keys/${key.id}`).replace('{id}', String(user.id)).replace('{name}', 'v1');
+    const user = await t.storage.users.create({
+      values: { name: 'Grace', email: null, nickname: null, status: 'active' },
+      at: new Date(testEpoch).toISOString(),
+    });
+    const post = await t.storage.posts.create({
+      userId: user.id,
+      title: 'A post',
+      body: 'Text',
+      at: new Date(testEpoch).toISOString(),
+    });
+    const key = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/api-keys',
+        headers: adminHeaders,
+        payload: { name: 'fixture', roles: ['read'] },
+      })
+    ).json() as { id: string };
+    const created = async (url: string, payload: object) =>
+      ((await t.app.inject({ method: 'POST', url, headers: adminHeaders, payload })).json() as { id: string }).id;
+    if (path.startsWith('/admin/v1/clients/{id}'))
+      path = path.replace('{id}', await created('/admin/v1/clients', examples['clients.create'] as object));
+    if (path.startsWith('/admin/v1/brownouts/{id}'))
+      path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
+    return path
+      .replace('{postId}', String(post!.id))
+      .replace('/admin/v1/api-keys/{id}', `/admin/v1/api-keys/${key.id}`)
+      .replace('{id}', String(user.id))
+      .replace('{name}', 'v1');
   };
   const run = async (docUrl: string, call: Call): Promise<string[]> => {
     const res = await t.app.inject(call.request);
     seen.push(`${call.method} ${call.path} ${res.statusCode}`);
     // Fetched after the call: the document is built from the lifecycle as it stands.
     const problems = checker.check({ doc: await fetchDoc(docUrl), method: call.method, path: call.path, res });
-    if (call.expect !== undefined && res.statusCode !== call.expect) problems.push(`${call.method} ${call.path} ${call.label}: expected ${call.expect}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
-    if (call.label === 'replayed with its Idempotency-Key' && res.headers['idempotent-replayed'] !== 'true') problems.push(`${call.method} ${call.path}: a replay without Idempotent-Replayed`);
+    if (call.expect !== undefined && res.statusCode !== call.expect)
+      problems.push(
+        `${call.method} ${call.path} ${call.label}: expected ${call.expect}, got ${res.statusCode} ${res.body.slice(0, 200)}`,
+      );
+    if (call.label === 'replayed with its Idempotency-Key' && res.headers['idempotent-replayed'] !== 'true')
+      problems.push(`${call.method} ${call.path}: a replay without Idempotent-Replayed`);
     return problems;
   };
 
   before(async () => {
     t = await createTestApp(generousLimits());
-    readKey = ((await t.app.inject({ method: 'POST', url: '/admin/v1/api-keys', headers: adminHeaders, payload: { name: 'reader', roles: ['read'] } })).json() as { key: string }).key;
+    readKey = (
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/admin/v1/api-keys',
+          headers: adminHeaders,
+          payload: { name: 'reader', roles: ['read'] },
+        })
+      ).json() as { key: string }
+    ).key;
   });
   after(() => t.close());
 
@@ -109,7 +196,7 @@ describe('every live response matches its served document (ajv)', () => {
       for (const [path, item] of Object.entries(doc.paths)) {
         for (const [method, op] of Object.entries(item)) {
           for (const make of callsOf({ path, method, op, fill, keys: { read: readKey } })) {
-            problems.push(...await run(url, await make()));
+            problems.push(...(await run(url, await make())));
             calls++;
           }
         }
@@ -124,12 +211,20 @@ describe('every live response matches its served document (ajv)', () => {
       const doc = await fetchDoc(`/api/${version}/openapi.json`);
       const path = await fill(`/api/${version}/users/{id}`);
       const first = await t.app.inject({ url: path, headers: adminHeaders });
-      const notModified = await t.app.inject({ url: path, headers: { ...adminHeaders, 'if-none-match': String(first.headers.etag) } });
+      const notModified = await t.app.inject({
+        url: path,
+        headers: { ...adminHeaders, 'if-none-match': String(first.headers.etag) },
+      });
       assert.equal(notModified.statusCode, 304);
       assert.deepEqual(checker.check({ doc, method: 'GET', path: `/api/${version}/users/{id}`, res: notModified }), []);
     }
     const doc = await fetchDoc('/api/v2/openapi.json');
-    const create = { method: 'POST' as const, url: '/api/v2/users', headers: { ...adminHeaders, 'idempotency-key': 'k-304' }, payload: { name: 'Once' } };
+    const create = {
+      method: 'POST' as const,
+      url: '/api/v2/users',
+      headers: { ...adminHeaders, 'idempotency-key': 'k-304' },
+      payload: { name: 'Once' },
+    };
     await t.app.inject(create);
     const replay = await t.app.inject(create);
     assert.equal(replay.headers['idempotent-replayed'], 'true');
@@ -139,12 +234,20 @@ describe('every live response matches its served document (ajv)', () => {
 
 describe('limits and removal answer as documented', () => {
   it('429 with Retry-After and the RateLimit fields, on every document', async () => {
-    const t = await createTestApp({ files: { '/c.json': JSON.stringify({ rateLimit: { max: 2, windowSeconds: 60 } }) }, env: { VERSIONARY_CONFIG: '/c.json' } });
+    const t = await createTestApp({
+      files: { '/c.json': JSON.stringify({ rateLimit: { max: 2, windowSeconds: 60 } }) },
+      env: { VERSIONARY_CONFIG: '/c.json' },
+    });
     const checker = createConformanceChecker();
-    for (const [path, docUrl] of [['/api/v1/users', '/api/v1/openapi.json'], ['/api/v2/users', '/api/v2/openapi.json'], ['/admin/v1/versions', '/admin/v1/openapi.json']] as const) {
+    for (const [path, docUrl] of [
+      ['/api/v1/users', '/api/v1/openapi.json'],
+      ['/api/v2/users', '/api/v2/openapi.json'],
+      ['/admin/v1/versions', '/admin/v1/openapi.json'],
+    ] as const) {
       const doc = (await t.app.inject({ url: docUrl, headers: adminHeaders })).json() as OpenApiDocument;
       let res = await t.app.inject({ url: path, headers: adminHeaders });
-      for (let i = 0; i < 3 && res.statusCode !== 429; i++) res = await t.app.inject({ url: path, headers: adminHeaders });
+      for (let i = 0; i < 3 && res.statusCode !== 429; i++)
+        res = await t.app.inject({ url: path, headers: adminHeaders });
       assert.equal(res.statusCode, 429);
       assert.deepEqual(checker.check({ doc, method: 'GET', path, res }), []);
       t.clock.advance(61_000);
@@ -155,7 +258,12 @@ describe('limits and removal answer as documented', () => {
   it('in the last 30 days before the sunset, responses carry the documented Warning', async () => {
     const t = await createTestApp(generousLimits());
     const checker = createConformanceChecker();
-    const scheduled = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { noticeMonths: 6 } });
+    const scheduled = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { noticeMonths: 6 },
+    });
     assert.equal(scheduled.statusCode, 200, scheduled.body);
     t.clock.advance(170 * 86_400_000);
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as OpenApiDocument;
@@ -169,7 +277,12 @@ describe('limits and removal answer as documented', () => {
   it('a version past its sunset answers its documented 410 on every operation but its document', async () => {
     const t = await createTestApp(generousLimits());
     const checker = createConformanceChecker();
-    const scheduled = await t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload: { noticeMonths: 6 } });
+    const scheduled = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { noticeMonths: 6 },
+    });
     assert.equal(scheduled.statusCode, 200, scheduled.body);
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as OpenApiDocument;
     t.clock.advance(200 * 86_400_000);
@@ -178,7 +291,12 @@ describe('limits and removal answer as documented', () => {
         // The version's own document stays readable after removal, for migration.
         if ((item[method] as { security?: unknown[] }).security?.length === 0) continue;
         const url = path.replace('{id}', '1').replace('{postId}', '1');
-        const res = await t.app.inject({ method: method.toUpperCase() as InjectOptions['method'], url, headers: adminHeaders, ...(item[method]!.requestBody ? { payload: {} } : {}) });
+        const res = await t.app.inject({
+          method: method.toUpperCase() as InjectOptions['method'],
+          url,
+          headers: adminHeaders,
+          ...(item[method]!.requestBody ? { payload: {} } : {}),
+        });
         assert.equal(res.statusCode, 410, `${method} ${path}`);
         assert.deepEqual(checker.check({ doc, method: method.toUpperCase(), path, res }), []);
       }

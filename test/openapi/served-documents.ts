@@ -38,8 +38,14 @@ export async function fetchServedDocuments(app: FastifyInstance): Promise<Record
  * const t = await createTestApp(generousLimits());
  * ```
  */
-export function generousLimits(env: Record<string, string> = {}): { files: Record<string, string>; env: Record<string, string> } {
-  return { files: { '/generous.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) }, env: { VERSIONARY_CONFIG: '/generous.json', ...env } };
+export function generousLimits(env: Record<string, string> = {}): {
+  files: Record<string, string>;
+  env: Record<string, string>;
+} {
+  return {
+    files: { '/generous.json': JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }) },
+    env: { VERSIONARY_CONFIG: '/generous.json', ...env },
+  };
 }
 
 // A valid body for every operation that takes one; an operation added without one fails here.

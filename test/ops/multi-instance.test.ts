@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { eventually, sharedPostgresUrl, sharedRedisUrl, spawnService, throwawaySchema, type ServiceProcess } from '../support/service-process.ts';
+import {
+  eventually,
+  sharedPostgresUrl,
+  sharedRedisUrl,
+  spawnService,
+  throwawaySchema,
+  type ServiceProcess,
+} from '../support/service-process.ts';
 
 // Three real service processes on one PostgreSQL schema and one Redis prefix, as behind a load
 // balancer. The reconcile runs once a minute here, so anything seen within a second came through
@@ -23,10 +30,18 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
   let env: Record<string, string> = {};
   before(async () => {
     const config = join(dir, 'config.json');
-    writeFileSync(config, JSON.stringify({ rateLimit: { max: 100_000, windowSeconds: 60, roles: { read: { max: readLimit } } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ rateLimit: { max: 100_000, windowSeconds: 60, roles: { read: { max: readLimit } } } }),
+    );
     env = {
-      DATABASE_URL: sharedPostgresUrl, VERSIONARY_DB_SCHEMA: schema.name, VERSIONARY_REDIS_URL: sharedRedisUrl, VERSIONARY_REDIS_PREFIX: prefix,
-      VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: config, VERSIONARY_RECONCILE_MS: '60000',
+      DATABASE_URL: sharedPostgresUrl,
+      VERSIONARY_DB_SCHEMA: schema.name,
+      VERSIONARY_REDIS_URL: sharedRedisUrl,
+      VERSIONARY_REDIS_PREFIX: prefix,
+      VERSIONARY_ADMIN_KEY: adminKey,
+      VERSIONARY_CONFIG: config,
+      VERSIONARY_RECONCILE_MS: '60000',
     };
     // Started together: they meet an empty schema at once and must migrate it once.
     instances = await Promise.all([0, 1, 2].map(() => spawnService({ env })));
@@ -42,7 +57,11 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
   });
 
   const createKey = async (on: ServiceProcess, roles: string[]) => {
-    const res = await fetch(`${on.base}/admin/v1/api-keys`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'multi', roles }) });
+    const res = await fetch(`${on.base}/admin/v1/api-keys`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'multi', roles }),
+    });
     assert.equal(res.status, 201);
     return (await res.json()) as { id: string; key: string };
   };
@@ -50,26 +69,49 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
   it('a key created on one instance works on the others', async () => {
     const { key } = await createKey(instances[0]!, ['read', 'write']);
     for (const other of instances.slice(1)) {
-      assert.equal((await fetch(`${other.base}/api/v2/users`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
+      assert.equal(
+        (await fetch(`${other.base}/api/v2/users`, { headers: { authorization: `Bearer ${key}` } })).status,
+        200,
+      );
     }
   });
 
   it('a key revoked on one instance is refused by the others within 1 s', async (t) => {
     const { id, key } = await createKey(instances[0]!, ['read']);
     const auth = { authorization: `Bearer ${key}` };
-    for (const other of instances.slice(1)) assert.equal((await fetch(`${other.base}/api/v2/users`, { headers: auth })).status, 200);
+    for (const other of instances.slice(1))
+      assert.equal((await fetch(`${other.base}/api/v2/users`, { headers: auth })).status, 200);
     const revoked = await fetch(`${instances[0]!.base}/admin/v1/api-keys/${id}`, { method: 'DELETE', headers: admin });
     assert.ok(revoked.ok);
-    const waits = await Promise.all(instances.slice(1).map((other) => eventually(async () => (await fetch(`${other.base}/api/v2/users`, { headers: auth })).status === 401, 10_000)));
+    const waits = await Promise.all(
+      instances
+        .slice(1)
+        .map((other) =>
+          eventually(async () => (await fetch(`${other.base}/api/v2/users`, { headers: auth })).status === 401, 10_000),
+        ),
+    );
     t.diagnostic(`refused on the others after ${waits.join(', ')} ms`);
     for (const ms of waits) assert.ok(ms <= 1000, `refused after ${ms} ms`);
   });
 
   it('deprecating an endpoint on one instance shows the Deprecation header on the others within 1 s', async (t) => {
-    for (const other of instances) assert.equal((await fetch(`${other.base}/api/v2/users`, { headers: admin })).headers.get('deprecation'), null);
-    const res = await fetch(`${instances[1]!.base}/admin/v1/deprecations`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ version: 'v2', method: 'GET', path: '/users' }) });
+    for (const other of instances)
+      assert.equal((await fetch(`${other.base}/api/v2/users`, { headers: admin })).headers.get('deprecation'), null);
+    const res = await fetch(`${instances[1]!.base}/admin/v1/deprecations`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 'v2', method: 'GET', path: '/users' }),
+    });
     assert.equal(res.status, 201);
-    const waits = await Promise.all([instances[0]!, instances[2]!].map((other) => eventually(async () => (await fetch(`${other.base}/api/v2/users`, { headers: admin })).headers.get('deprecation') !== null, 10_000)));
+    const waits = await Promise.all(
+      [instances[0]!, instances[2]!].map((other) =>
+        eventually(
+          async () =>
+            (await fetch(`${other.base}/api/v2/users`, { headers: admin })).headers.get('deprecation') !== null,
+          10_000,
+        ),
+      ),
+    );
     t.diagnostic(`Deprecation on the others after ${waits.join(', ')} ms`);
     for (const ms of waits) assert.ok(ms <= 1000, `header after ${ms} ms`);
   });
@@ -112,7 +154,10 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
     // announces it on the feed; every instance must refuse v1 from then on.
     const client = new pg.Client({ connectionString: sharedPostgresUrl });
     await client.connect();
-    await client.query(`UPDATE ${schema.name}.version_schedules SET deprecated_at = $1, sunset_at = $2, removed = 1 WHERE version = 'v1'`, [Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)]);
+    await client.query(
+      `UPDATE ${schema.name}.version_schedules SET deprecated_at = $1, sunset_at = $2, removed = 1 WHERE version = 'v1'`,
+      [Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)],
+    );
     await client.end();
     const redis = new Redis(sharedRedisUrl);
     await redis.publish(`${prefix}changes`, JSON.stringify({ topic: 'lifecycle', origin: 'operator' }));
@@ -121,7 +166,7 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
       await eventually(async () => (await fetch(`${on.base}/api/v1/users`, { headers: admin })).status === 410, 10_000);
       const res = await fetch(`${on.base}/api/v1/users`, { headers: admin });
       assert.equal(res.status, 410);
-      assert.equal((await res.json() as { code: string }).code, 'VERSION_REMOVED');
+      assert.equal(((await res.json()) as { code: string }).code, 'VERSION_REMOVED');
     }
   });
 });
@@ -136,7 +181,12 @@ describe('two instances on PostgreSQL alone: the change feed is LISTEN/NOTIFY', 
   const schema = throwawaySchema();
   let instances: ServiceProcess[] = [];
   before(async () => {
-    const env = { DATABASE_URL: sharedPostgresUrl, VERSIONARY_DB_SCHEMA: schema.name, VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_RECONCILE_MS: '60000' };
+    const env = {
+      DATABASE_URL: sharedPostgresUrl,
+      VERSIONARY_DB_SCHEMA: schema.name,
+      VERSIONARY_ADMIN_KEY: adminKey,
+      VERSIONARY_RECONCILE_MS: '60000',
+    };
     instances = await Promise.all([0, 1].map(() => spawnService({ env })));
   });
   after(async () => {
@@ -147,9 +197,16 @@ describe('two instances on PostgreSQL alone: the change feed is LISTEN/NOTIFY', 
   it('an endpoint deprecated on one shows the Deprecation header on the other within 1 s', async (t) => {
     const [a, b] = instances as [ServiceProcess, ServiceProcess];
     assert.equal((await fetch(`${b.base}/api/v2/users`, { headers: admin })).headers.get('deprecation'), null);
-    const res = await fetch(`${a.base}/admin/v1/deprecations`, { method: 'POST', headers: { ...admin, 'content-type': 'application/json' }, body: JSON.stringify({ version: 'v2', method: 'GET', path: '/users' }) });
+    const res = await fetch(`${a.base}/admin/v1/deprecations`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: 'v2', method: 'GET', path: '/users' }),
+    });
     assert.equal(res.status, 201);
-    const ms = await eventually(async () => (await fetch(`${b.base}/api/v2/users`, { headers: admin })).headers.get('deprecation') !== null, 10_000);
+    const ms = await eventually(
+      async () => (await fetch(`${b.base}/api/v2/users`, { headers: admin })).headers.get('deprecation') !== null,
+      10_000,
+    );
     t.diagnostic(`Deprecation on the other after ${ms} ms (LISTEN/NOTIFY)`);
     assert.ok(ms <= 1000, `header after ${ms} ms`);
     const metrics = await (await fetch(`${b.base}/metrics`, { headers: admin })).text();

@@ -10,18 +10,26 @@ const quiet = { warn: () => {}, info: () => {} };
 
 describe('PostgreSQL operations', () => {
   const schemas: Array<ReturnType<typeof throwawaySchema>> = [];
-  after(async () => { for (const s of schemas) await s.drop(); });
+  after(async () => {
+    for (const s of schemas) await s.drop();
+  });
 
   it('three instances starting together on an empty schema migrate it once, without error', async () => {
     const schema = throwawaySchema();
     schemas.push(schema);
-    const opened = await Promise.all([0, 1, 2].map(() => openPostgresStorage({ url: sharedPostgresUrl, schema: schema.name, max: 2 })));
+    const opened = await Promise.all(
+      [0, 1, 2].map(() => openPostgresStorage({ url: sharedPostgresUrl, schema: schema.name, max: 2 })),
+    );
     const client = new pg.Client({ connectionString: sharedPostgresUrl });
     await client.connect();
     const { rows } = await client.query(`SELECT name FROM ${schema.name}.kysely_migration ORDER BY name`);
     await client.end();
     const expected = Object.keys(await createMigrationProvider({ serial: 'serial' }).getMigrations()).sort();
-    assert.deepEqual(rows.map((r) => r.name), expected, 'each migration recorded exactly once');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      expected,
+      'each migration recorded exactly once',
+    );
     for (const storage of opened) {
       await storage.ping!();
       await storage.close();
@@ -37,11 +45,14 @@ describe('PostgreSQL operations', () => {
     await client.connect();
     await client.query(`DROP TABLE ${schema.name}.api_keys`);
     await client.end();
-    await assert.rejects(storage.apiKeys.find('key_0000000000000000'), (error: Error & { code?: string; headers?: Record<string, string> }) => {
-      assert.equal(error.code, 'STORAGE_UNAVAILABLE');
-      assert.equal(error.headers?.['retry-after'], '2');
-      return true;
-    });
+    await assert.rejects(
+      storage.apiKeys.find('key_0000000000000000'),
+      (error: Error & { code?: string; headers?: Record<string, string> }) => {
+        assert.equal(error.code, 'STORAGE_UNAVAILABLE');
+        assert.equal(error.headers?.['retry-after'], '2');
+        return true;
+      },
+    );
     await storage.close();
   });
 
@@ -51,7 +62,9 @@ describe('PostgreSQL operations', () => {
     const b = await createPostgresChangeFeed({ url: sharedPostgresUrl, channel, log: quiet });
     assert.equal(b.health().healthy, true);
     let onA = 0;
-    a.subscribe('clients', () => { onA++; });
+    a.subscribe('clients', () => {
+      onA++;
+    });
     const received = new Promise<number>((resolve) => {
       const started = Date.now();
       b.subscribe('clients', () => resolve(Date.now() - started));

@@ -18,7 +18,11 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
   const config = join(dir, 'config.json');
   writeFileSync(config, JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const envFor = (name: string) => ({ DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: config });
+  const envFor = (name: string) => ({
+    DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
+    VERSIONARY_ADMIN_KEY: adminKey,
+    VERSIONARY_CONFIG: config,
+  });
 
   it('under load: no request is cut, every usage record survives, exit 0', async () => {
     const env = envFor('load');
@@ -50,14 +54,21 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
     assert.equal(code, 0, service.output().slice(-2000));
     assert.ok(Date.now() - signalled < 20_000);
     // Every request the server received was answered in full.
-    const received = service.output().split('\n').filter((l) => l.includes('"incoming request"')).map((l) => (JSON.parse(l) as { reqId: string }).reqId);
+    const received = service
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"incoming request"'))
+      .map((l) => (JSON.parse(l) as { reqId: string }).reqId);
     assert.ok(received.length > 50, `only ${received.length} requests under load`);
-    for (const id of received) assert.equal(outcomes.get(id), '200', `request ${id} was received but answered ${outcomes.get(id)}`);
+    for (const id of received)
+      assert.equal(outcomes.get(id), '200', `request ${id} was received but answered ${outcomes.get(id)}`);
     // What failed never reached it: refused connections after the listener closed.
     for (const [id, outcome] of outcomes) if (outcome !== '200') assert.ok(!received.includes(id), `${id}: ${outcome}`);
     // Restarted on the same database, the usage summary has every deprecated call served.
     const again = await spawnService({ env });
-    const usage = (await (await fetch(`${again.base}/admin/v1/versions/v1`, { headers: admin })).json()) as { usage: { calls: number } };
+    const usage = (await (await fetch(`${again.base}/admin/v1/versions/v1`, { headers: admin })).json()) as {
+      usage: { calls: number };
+    };
     assert.equal(usage.usage.calls, deprecatedServed);
     assert.equal((await again.stop()).code, 0);
   });
@@ -67,12 +78,19 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
     // An idle keep-alive connection...
     const agent = new Agent({ keepAlive: true });
     await new Promise<void>((resolve, reject) => {
-      httpRequest(`${service.base}/livez`, { agent }, (res) => { res.resume(); res.on('end', resolve); }).on('error', reject).end();
+      httpRequest(`${service.base}/livez`, { agent }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      })
+        .on('error', reject)
+        .end();
     });
     // ...and a request whose body never comes.
     const stuck = connect(service.port, '127.0.0.1');
     await new Promise((r) => stuck.once('connect', r));
-    stuck.write(`POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    stuck.write(
+      `POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
     stuck.on('error', () => {});
     await new Promise((r) => setTimeout(r, 300));
     const started = Date.now();
@@ -92,9 +110,13 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
     const socket = connect(service.port, '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     let answer = '';
-    socket.on('data', (d) => { answer += String(d); });
+    socket.on('data', (d) => {
+      answer += String(d);
+    });
     const body = JSON.stringify({ name: 'in flight' });
-    socket.write(`POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(
+      `POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await new Promise((r) => setTimeout(r, 300));
     service.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
@@ -104,18 +126,34 @@ describe('graceful shutdown of the real process', { timeout: 180_000 }, () => {
     assert.match(answer, /\r\nconnection: close\r\n/i);
     assert.equal((await service.exited).code, 0);
     const again = await spawnService({ env });
-    const users = (await (await fetch(`${again.base}/api/v2/users`, { headers: admin })).json()) as { data: Array<{ name: string }> };
-    assert.deepEqual(users.data.map((u) => u.name), ['in flight']);
+    const users = (await (await fetch(`${again.base}/api/v2/users`, { headers: admin })).json()) as {
+      data: Array<{ name: string }>;
+    };
+    assert.deepEqual(
+      users.data.map((u) => u.name),
+      ['in flight'],
+    );
     await again.stop();
   });
 
   it('SIGTERM to `npm start` reaches the server: no process is left on the port', async () => {
     const port = await freePort();
-    const npm = spawn('npm', ['start'], { cwd: new URL('../..', import.meta.url).pathname, env: { ...process.env, ...envFor('npm'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+    const npm = spawn('npm', ['start'], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, ...envFor('npm'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
     const exited = once(npm, 'exit');
     await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 60_000);
     npm.kill('SIGTERM');
     await exited;
-    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/livez`).then(() => false, () => true)), 10_000);
+    await eventually(
+      async () =>
+        await fetch(`http://127.0.0.1:${port}/livez`).then(
+          () => false,
+          () => true,
+        ),
+      10_000,
+    );
   });
 });

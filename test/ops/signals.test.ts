@@ -20,14 +20,22 @@ function call(base: string, agent: Agent): Promise<Outcome> {
   return new Promise((resolve) => {
     get(`${base}/api/v2/users`, { agent, headers: admin }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, retryAfter: res.headers['retry-after'] as string | undefined }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          connection: res.headers.connection,
+          retryAfter: res.headers['retry-after'] as string | undefined,
+        }),
+      );
       res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
     }).on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
   });
 }
 
 async function usageCalls(base: string): Promise<number> {
-  return ((await (await fetch(`${base}/admin/v1/versions/v1`, { headers: admin })).json()) as { usage: { calls: number } }).usage.calls;
+  return (
+    (await (await fetch(`${base}/admin/v1/versions/v1`, { headers: admin })).json()) as { usage: { calls: number } }
+  ).usage.calls;
 }
 
 describe('signals in the real process', { timeout: 600_000 }, () => {
@@ -35,9 +43,16 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const config = join(dir, 'config.json');
   writeFileSync(config, JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }));
-  const envFor = (name: string) => ({ DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, VERSIONARY_ADMIN_KEY: adminKey, LOG_LEVEL: 'warn', VERSIONARY_CONFIG: config });
+  const envFor = (name: string) => ({
+    DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
+    VERSIONARY_ADMIN_KEY: adminKey,
+    LOG_LEVEL: 'warn',
+    VERSIONARY_CONFIG: config,
+  });
   const running: ServiceProcess[] = [];
-  after(() => { for (const s of running) s.child.kill('SIGKILL'); });
+  after(() => {
+    for (const s of running) s.child.kill('SIGKILL');
+  });
   const spawnTracked = async (env: Record<string, string>) => {
     const service = await spawnService({ env });
     running.push(service);
@@ -52,16 +67,20 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
       // Even rounds: keep-alive connections opened beforehand and no delay, so requests arrive on
       // accepted connections while the drain begins. Odd rounds: new connections, during the delay.
       const warm = round % 2 === 0;
-      const service = await spawnTracked({ ...envFor(`round-${round}`), VERSIONARY_SHUTDOWN_DELAY_MS: warm ? '0' : '1000' });
+      const service = await spawnTracked({
+        ...envFor(`round-${round}`),
+        VERSIONARY_SHUTDOWN_DELAY_MS: warm ? '0' : '1000',
+      });
       const agent = new Agent({ keepAlive: true, maxSockets: 40 });
       if (warm) {
         const opened = await Promise.all(Array.from({ length: 40 }, () => call(service.base, agent)));
         assert.ok(opened.every((o) => 'status' in o && o.status === 200));
       }
-      const wave = (from: number) => Array.from({ length: 40 }, async () => {
-        await sleep(from + Math.random() * 20);
-        return call(service.base, agent);
-      });
+      const wave = (from: number) =>
+        Array.from({ length: 40 }, async () => {
+          await sleep(from + Math.random() * 20);
+          return call(service.base, agent);
+        });
       // 40 requests sent 0 to 20 ms before SIGTERM; on kept-alive connections, 40 more in the 20 ms
       // after it, as a load balancer keeps sending on its open connections until it notices.
       const outcomes = Promise.all([...wave(0), ...(warm ? wave(20) : [])]);
@@ -88,12 +107,21 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
       // Answered before the signal arrived, a response keeps its connection; during the drain, it closes it.
       closing.push(results.filter((o) => 'status' in o && o.connection === 'close').length);
     }
-    t.diagnostic(`resets per round: ${resets.join(', ')}; answered with Connection: close (during the drain): ${closing.join(', ')}; refused (new connection after the listener closed): ${refused.join(', ')}`);
-    assert.ok(closing.some((n) => n > 0), 'some requests did meet the drain');
+    t.diagnostic(
+      `resets per round: ${resets.join(', ')}; answered with Connection: close (during the drain): ${closing.join(', ')}; refused (new connection after the listener closed): ${refused.join(', ')}`,
+    );
+    assert.ok(
+      closing.some((n) => n > 0),
+      'some requests did meet the drain',
+    );
   });
 
   it('during the delay /readyz fails at once while requests are still served; then the listener closes', async () => {
-    const service = await spawnTracked({ ...envFor('delay'), VERSIONARY_SHUTDOWN_DELAY_MS: '1500', VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000' });
+    const service = await spawnTracked({
+      ...envFor('delay'),
+      VERSIONARY_SHUTDOWN_DELAY_MS: '1500',
+      VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000',
+    });
     const signalled = Date.now();
     service.child.kill('SIGTERM');
     await eventually(async () => (await fetch(`${service.base}/readyz`)).status === 503, 1000);
@@ -101,18 +129,29 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
     assert.equal(served.status, 200);
     assert.equal(served.headers.get('connection'), 'close');
     assert.ok(Date.now() - signalled < 1500, 'still within the delay');
-    await eventually(async () => fetch(`${service.base}/livez`).then(() => false, () => true), 5000);
+    await eventually(
+      async () =>
+        fetch(`${service.base}/livez`).then(
+          () => false,
+          () => true,
+        ),
+      5000,
+    );
     assert.ok(Date.now() - signalled >= 1400, `the listener closed after ${Date.now() - signalled} ms`);
     assert.equal((await service.exited).code, 0);
   });
 
-  for (const [name, first, second] of [['SIGTERM', 'SIGTERM', 'SIGTERM'], ['SIGINT then SIGTERM', 'SIGINT', 'SIGTERM']] as const) {
+  for (const [name, first, second] of [
+    ['SIGTERM', 'SIGTERM', 'SIGTERM'],
+    ['SIGINT then SIGTERM', 'SIGINT', 'SIGTERM'],
+  ] as const) {
     it(`a second signal (${name}, 0 to 2 ms apart) is ignored: usage is kept, exit 0`, async (t) => {
       const counted: number[] = [];
       for (const gap of [0, 1, 2]) {
         const env = envFor(`twice-${first}-${gap}`);
         const service = await spawnTracked(env);
-        for (let i = 0; i < 10; i++) assert.equal((await fetch(`${service.base}/api/v1/users`, { headers: admin })).status, 200);
+        for (let i = 0; i < 10; i++)
+          assert.equal((await fetch(`${service.base}/api/v1/users`, { headers: admin })).status, 200);
         service.child.kill(first);
         if (gap > 0) await sleep(gap);
         service.child.kill(second);
@@ -145,7 +184,9 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
     const stuck = connect(service.port, '127.0.0.1');
     stuck.on('error', () => {});
     await once(stuck, 'connect');
-    stuck.write(`POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+    stuck.write(
+      `POST /api/v2/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${adminKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+    );
     await sleep(300);
     const started = Date.now();
     for (let i = 0; i < 3; i++) {
@@ -164,7 +205,9 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
     const env = envFor('npm-group');
     const port = await freePort();
     const npm = spawn('npm', ['start'], {
-      cwd: new URL('../..', import.meta.url).pathname, detached: true, stdio: 'ignore',
+      cwd: new URL('../..', import.meta.url).pathname,
+      detached: true,
+      stdio: 'ignore',
       env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VERSIONARY_SHUTDOWN_DELAY_MS: '0' },
     });
     const exited = once(npm, 'exit');
@@ -175,9 +218,20 @@ describe('signals in the real process', { timeout: 600_000 }, () => {
       // As systemd (KillMode=control-group), `tini -g` or `kill -- -PGID` do: every process of the group.
       process.kill(-npm.pid!, 'SIGTERM');
       await exited;
-      await eventually(async () => fetch(`${base}/livez`).then(() => false, () => true), 10_000);
+      await eventually(
+        async () =>
+          fetch(`${base}/livez`).then(
+            () => false,
+            () => true,
+          ),
+        10_000,
+      );
     } finally {
-      try { process.kill(-npm.pid!, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }
     const again = await spawnTracked(env);
     assert.equal(await usageCalls(again.base), 10);

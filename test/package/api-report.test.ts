@@ -14,13 +14,20 @@ test('docs/api-report.md matches the public surface (run `npm run api-report` af
   const after = new Set(current.split('\n'));
   const added = [...after].filter((l) => !before.has(l)).map((l) => `+ ${l}`);
   const removed = [...before].filter((l) => !after.has(l)).map((l) => `- ${l}`);
-  assert.fail(`The public API changed; review it, then run \`npm run api-report\` and commit docs/api-report.md:\n${[...removed, ...added].join('\n')}`);
+  assert.fail(
+    `The public API changed; review it, then run \`npm run api-report\` and commit docs/api-report.md:\n${[...removed, ...added].join('\n')}`,
+  );
 });
 
 test('the exports map and the report name the same entry points, each with types', () => {
-  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string; default?: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    exports: Record<string, { types?: string; default?: string } | string>;
+  };
   const fromMap = Object.entries(pkg.exports).filter(([key]) => key !== './package.json');
-  assert.deepEqual(fromMap.map(([key]) => (key === '.' ? 'versionary' : `versionary/${key.slice(2)}`)), entryPoints.map((e) => e.specifier));
+  assert.deepEqual(
+    fromMap.map(([key]) => (key === '.' ? 'versionary' : `versionary/${key.slice(2)}`)),
+    entryPoints.map((e) => e.specifier),
+  );
   for (const [i, [, target]] of fromMap.entries()) {
     assert.equal(typeof target, 'object');
     const { types, default: js } = target as { types: string; default: string };
@@ -32,8 +39,8 @@ test('the exports map and the report name the same entry points, each with types
 
 test('the compiled entry points (dist/, through the exports map) export what the sources do', async () => {
   for (const entry of entryPoints) {
-    const compiled = await import(entry.specifier) as Record<string, unknown>;
-    const source = await import(join(repo, entry.source)) as Record<string, unknown>;
+    const compiled = (await import(entry.specifier)) as Record<string, unknown>;
+    const source = (await import(join(repo, entry.source))) as Record<string, unknown>;
     assert.deepEqual(Object.keys(compiled).sort(), Object.keys(source).sort(), entry.specifier);
     const resolved = import.meta.resolve(entry.specifier);
     assert.match(resolved, /\/dist\/.*\.js$/, `${entry.specifier} resolves to compiled JavaScript, not ${resolved}`);
@@ -50,7 +57,8 @@ test('every export has a JSDoc line; every function, class and constant (and all
       const hasExample = symbol.getJsDocTags(checker).some((t) => t.name === 'example');
       const isValue = (symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class | ts.SymbolFlags.Variable)) !== 0;
       if (!hasDoc) missing.push(`${specifier}: ${exported.getName()} has no JSDoc`);
-      if (!hasExample && (isValue || specifier === 'versionary/loop')) missing.push(`${specifier}: ${exported.getName()} has no @example`);
+      if (!hasExample && (isValue || specifier === 'versionary/loop'))
+        missing.push(`${specifier}: ${exported.getName()} has no @example`);
     }
   }
   assert.deepEqual(missing, []);

@@ -14,12 +14,21 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
  * const { stdout } = await run('npm', ['pack'], { cwd: repo });
  * ```
  */
-export function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; stderr: string }> {
+export function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} failed in ${options.cwd}:\n${stdout}\n${stderr}`));
-      else resolve({ stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${command} ${args.join(' ')} failed in ${options.cwd}:\n${stdout}\n${stderr}`));
+        else resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -33,8 +42,11 @@ export function run(command: string, args: string[], options: { cwd: string; env
  * ```
  */
 export async function packLibrary(destination: string): Promise<string> {
-  if (!existsSync(join(repo, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], { cwd: repo });
+  if (!existsSync(join(repo, 'dist/index.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', destination], {
+    cwd: repo,
+  });
   const [info] = JSON.parse(stdout) as Array<{ filename: string; size: number }>;
   return join(destination, info!.filename);
 }
@@ -47,8 +59,15 @@ export async function packLibrary(destination: string): Promise<string> {
  * const { base, child } = await startListening(['dist/server.js'], { cwd: app });
  * ```
  */
-export function startListening(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ base: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startListening(
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ base: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestApp } from '../support/test-app.ts';
 
-interface Target { href: string; type?: string; title?: string }
+interface Target {
+  href: string;
+  type?: string;
+  title?: string;
+}
 type Context = { anchor: string } & Record<string, string | Target[]>;
 
 /**
@@ -33,13 +37,22 @@ test('/.well-known/api-catalog is an RFC 9727 linkset naming every version, each
   const t = await createTestApp({ anonymous: true });
   const res = await t.app.inject({ url: '/.well-known/api-catalog' });
   assert.equal(res.statusCode, 200);
-  assert.equal(res.headers['content-type'], 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+  assert.equal(
+    res.headers['content-type'],
+    'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+  );
   const body = res.json() as unknown;
   assertLinksetShape(body);
   const [index, ...versions] = body.linkset;
   assert.equal(index!.anchor, '/.well-known/api-catalog');
-  assert.deepEqual((index!.item as Target[]).map((i) => i.href), ['/api/v1', '/api/v2']);
-  assert.deepEqual(versions.map((v) => v.anchor), ['/api/v1', '/api/v2']);
+  assert.deepEqual(
+    (index!.item as Target[]).map((i) => i.href),
+    ['/api/v1', '/api/v2'],
+  );
+  assert.deepEqual(
+    versions.map((v) => v.anchor),
+    ['/api/v1', '/api/v2'],
+  );
   for (const v of versions) {
     const one = (relation: string) => (v[relation] as Target[])[0]!;
     const desc = await t.app.inject({ url: one('service-desc').href });

@@ -4,10 +4,31 @@ import { createApiKey } from '../../src/service/auth/api-keys.ts';
 import type { TestApp } from '../support/test-app.ts';
 
 /** A client with a read key, stored through the real ports. */
-export async function addClient(t: TestApp, options: { id: string; name: string; contacts?: Array<{ email: string; subscribed: boolean }>; roles?: Array<'read' | 'write'> }): Promise<string> {
+export async function addClient(
+  t: TestApp,
+  options: {
+    id: string;
+    name: string;
+    contacts?: Array<{ email: string; subscribed: boolean }>;
+    roles?: Array<'read' | 'write'>;
+  },
+): Promise<string> {
   const now = t.clock.now();
-  await t.storage.clients.insert({ id: options.id, name: options.name, contacts: options.contacts ?? [], webhooks: [], createdAt: now, updatedAt: now });
-  const { key } = await createApiKey({ store: t.storage.apiKeys, name: `${options.name} key`, roles: options.roles ?? ['read'], clientId: options.id, now });
+  await t.storage.clients.insert({
+    id: options.id,
+    name: options.name,
+    contacts: options.contacts ?? [],
+    webhooks: [],
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { key } = await createApiKey({
+    store: t.storage.apiKeys,
+    name: `${options.name} key`,
+    roles: options.roles ?? ['read'],
+    clientId: options.id,
+    now,
+  });
   return key;
 }
 
@@ -21,7 +42,12 @@ export async function call(t: TestApp, options: { key: string; url: string; time
 
 /** Sign in through the form; returns the cookie header to send next. */
 export async function signIn(t: TestApp, key: string): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/portal/sign-in', payload: `key=${encodeURIComponent(key)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/portal/sign-in',
+    payload: `key=${encodeURIComponent(key)}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(res.statusCode, 303, res.body.slice(0, 300));
   assert.equal(res.headers.location, '/portal');
   return cookieOf(res);
@@ -29,7 +55,9 @@ export async function signIn(t: TestApp, key: string): Promise<string> {
 
 /** The `name=value` of the response's sign-in cookie. */
 export function cookieOf(res: LightMyRequestResponse): string {
-  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('versionary_portal='));
+  const header = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('versionary_portal='));
   assert.ok(header, 'a sign-in cookie is set');
   return header.split(';')[0]!;
 }

@@ -18,7 +18,12 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
   let browser: TestBrowser;
   let origin: string;
   before(async () => {
-    t = await createTestApp({ anonymous: true, now: Date.UTC(2026, 7, 10, 12), env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(lifecycle) } });
+    t = await createTestApp({
+      anonymous: true,
+      now: Date.UTC(2026, 7, 10, 12),
+      env: { VERSIONARY_CONFIG: '/c.json' },
+      files: { '/c.json': JSON.stringify(lifecycle) },
+    });
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
     browser = await launchBrowser(origin);
   });
@@ -33,14 +38,22 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await banner.count(), 1);
     const text = await banner.innerText();
     assert.equal(await banner.getAttribute('class'), 'banner urgent');
-    for (const expected of ['v1 is deprecated', '2026-03-02', '2026-09-01', '22 day(s)', 'v2', 'migration guide']) assert.ok(text.includes(expected), `banner says ${expected}: ${text}`);
-    assert.equal(await banner.getByRole('link', { name: /migration guide/i }).getAttribute('href'), '/api/versions/v1/migration-guide');
+    for (const expected of ['v1 is deprecated', '2026-03-02', '2026-09-01', '22 day(s)', 'v2', 'migration guide'])
+      assert.ok(text.includes(expected), `banner says ${expected}: ${text}`);
+    assert.equal(
+      await banner.getByRole('link', { name: /migration guide/i }).getAttribute('href'),
+      '/api/versions/v1/migration-guide',
+    );
     await page.locator('#reference .opblock').first().waitFor({ timeout: 60_000 });
     // Every resource operation is marked deprecated; the document's own route stays readable for migration.
     const resources = page.locator('#reference .opblock').filter({ hasNotText: '/openapi.json' });
     const operations = await resources.count();
     assert.ok(operations >= 5, `operations rendered: ${operations}`);
-    assert.equal(await resources.and(page.locator('.opblock-deprecated')).count(), operations, 'every v1 resource operation is marked deprecated');
+    assert.equal(
+      await resources.and(page.locator('.opblock-deprecated')).count(),
+      operations,
+      'every v1 resource operation is marked deprecated',
+    );
     await saveScreenshot(page, 'docs-v1');
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(errors, []);
@@ -61,7 +74,9 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
   it('fits a phone: no sideways scrolling, banner first', async () => {
     const { page, errors } = await browser.open('/docs/v1', { width: 375, height: 740 });
     await page.locator('#reference .opblock').first().waitFor({ timeout: 60_000 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
     const box = await page.locator('#deprecation').boundingBox();
     assert.ok(box && box.y < 740, 'the banner shows without scrolling');
@@ -71,11 +86,16 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
   });
 
   it('renders the docs index and the changelog accessibly', async () => {
-    for (const [path, name] of [['/docs', 'docs-index'], ['/docs/changelog', 'changelog']] as const) {
+    for (const [path, name] of [
+      ['/docs', 'docs-index'],
+      ['/docs/changelog', 'changelog'],
+    ] as const) {
       const { page, errors } = await browser.open(path);
       assert.ok((await page.locator('h1').innerText()).length > 0);
       if (path === '/docs/changelog') {
-        const kinds = await page.locator('.entry').evaluateAll((items) => items.map((i) => i.getAttribute('data-kind')));
+        const kinds = await page
+          .locator('.entry')
+          .evaluateAll((items) => items.map((i) => i.getAttribute('data-kind')));
         assert.deepEqual(kinds, ['reminder', 'deprecated', 'released', 'released']);
       }
       await saveScreenshot(page, name);
@@ -87,7 +107,10 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
 
   it('answers "Try it out" once a key is pasted into Authorize: 401 before, 200 after', async () => {
     const { page, errors } = await browser.open('/docs/v2');
-    const list = page.locator('#reference .opblock').filter({ has: page.locator('[data-path="/api/v2/users"]') }).filter({ has: page.locator('.opblock-summary-method', { hasText: 'GET' }) });
+    const list = page
+      .locator('#reference .opblock')
+      .filter({ has: page.locator('[data-path="/api/v2/users"]') })
+      .filter({ has: page.locator('.opblock-summary-method', { hasText: 'GET' }) });
     await list.first().waitFor({ timeout: 60_000 });
     const tryIt = async () => {
       await list.locator('.try-out__btn').click();
@@ -95,7 +118,10 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
       const status = list.locator('.live-responses-table .response .response-col_status').first();
       await status.waitFor({ timeout: 30_000 });
       const code = (await status.innerText()).trim().slice(0, 3);
-      await list.locator('.btn-clear').click().catch(() => {});
+      await list
+        .locator('.btn-clear')
+        .click()
+        .catch(() => {});
       await list.locator('.try-out__btn').click();
       return code;
     };
@@ -110,7 +136,11 @@ describe('docs pages in Chromium', { timeout: 240_000 }, () => {
     await page.locator('.dialog-ux .btn-done').first().click();
     assert.equal(await tryIt(), '200', 'with the pasted key the API answers');
     assert.deepEqual(await seriousViolations(page), []);
-    assert.deepEqual(errors.filter((e) => !/status of 401/.test(e)), [], 'no console error but the expected 401');
+    assert.deepEqual(
+      errors.filter((e) => !/status of 401/.test(e)),
+      [],
+      'no console error but the expected 401',
+    );
     await page.close();
   });
 

@@ -10,7 +10,7 @@ const pages = ['/docs', '/docs/v1', '/docs/v2', '/docs/changelog'];
 // The default lifecycle: v1 deprecated at first start (the test epoch) with six months' notice.
 const v1Sunset = testEpoch + 180 * DAY_MS;
 
-test('every page is HTML with a strict CSP and loads only the service\'s own assets', async () => {
+test("every page is HTML with a strict CSP and loads only the service's own assets", async () => {
   const t = await createTestApp({ anonymous: true });
   for (const url of pages) {
     const res = await t.app.inject({ url });
@@ -23,7 +23,8 @@ test('every page is HTML with a strict CSP and loads only the service\'s own ass
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
     assert.ok(res.body.startsWith('<!doctype html><html lang="en">'));
     assert.match(res.body, /<meta name="viewport" content="width=device-width, initial-scale=1"\/>/);
-    for (const [, src] of res.body.matchAll(/(?:src|href)="([^"]*)"/g)) assert.ok(!/^(https?:)?\/\//.test(src!), `${url} links only the service: ${src}`);
+    for (const [, src] of res.body.matchAll(/(?:src|href)="([^"]*)"/g))
+      assert.ok(!/^(https?:)?\/\//.test(src!), `${url} links only the service: ${src}`);
     for (const [, asset] of res.body.matchAll(/(?:<script src|<link rel="stylesheet" href)="([^"]*)"/g)) {
       const served = await t.app.inject({ url: asset! });
       assert.equal(served.statusCode, 200, asset);
@@ -49,8 +50,12 @@ test('v1 carries the deprecation banner with dates, days left, replacement and g
   assert.match(v2, /data-openapi="\/api\/v2\/openapi.json"/);
   // The reference marks the operations from the served document, which says they are deprecated.
   // The document's own route is the exception: it stays readable, even after removal, for migration.
-  const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { deprecated?: boolean }>> };
-  const resources = Object.entries(doc.paths).filter(([path]) => !path.endsWith('/openapi.json')).flatMap(([, ops]) => Object.values(ops));
+  const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { deprecated?: boolean }>>;
+  };
+  const resources = Object.entries(doc.paths)
+    .filter(([path]) => !path.endsWith('/openapi.json'))
+    .flatMap(([, ops]) => Object.values(ops));
   assert.ok(resources.length >= 5);
   assert.ok(resources.every((op) => op.deprecated === true));
   assert.notEqual(doc.paths['/api/v1/openapi.json']?.get?.deprecated, true);
@@ -68,20 +73,28 @@ test('the banner turns urgent under 30 days, and says removed after the sunset',
   assert.match(gone, /v1 is removed/);
   assert.match(gone, /has been removed/);
   assert.doesNotMatch(gone, /swagger-ui-bundle/, 'no reference for a removed version');
-  const feed = (await t.app.inject({ url: '/changelog.json' })).json() as { items: Array<{ _versionary: { kind: string; version: string } }> };
+  const feed = (await t.app.inject({ url: '/changelog.json' })).json() as {
+    items: Array<{ _versionary: { kind: string; version: string } }>;
+  };
   assert.ok(feed.items.some((i) => i._versionary.kind === 'removed' && i._versionary.version === 'v1'));
   await t.close();
 });
 
 test('an unknown version has no docs page: a 404 problem', async () => {
   const t = await createTestApp({ anonymous: true });
-  for (const url of ['/docs/v9', '/docs/%3Cscript%3E', '/docs/v1%00', `/docs/${'v'.repeat(3000)}`]) assertProblem(await t.app.inject({ url }), { status: 404 });
+  for (const url of ['/docs/v9', '/docs/%3Cscript%3E', '/docs/v1%00', `/docs/${'v'.repeat(3000)}`])
+    assertProblem(await t.app.inject({ url }), { status: 404 });
   await t.close();
 });
 
-test('an endpoint deprecated on its own shows on its version\'s page and in the changelog, without a version banner', async () => {
+test("an endpoint deprecated on its own shows on its version's page and in the changelog, without a version banner", async () => {
   const t = await createTestApp({ anonymous: true });
-  const made = await t.app.inject({ method: 'POST', url: '/admin/v1/deprecations', headers: adminHeaders, payload: { version: 'v2', method: 'GET', path: '/users', noticeMonths: 7 } });
+  const made = await t.app.inject({
+    method: 'POST',
+    url: '/admin/v1/deprecations',
+    headers: adminHeaders,
+    payload: { version: 'v2', method: 'GET', path: '/users', noticeMonths: 7 },
+  });
   assert.equal(made.statusCode, 201, made.body);
   const v2 = (await t.app.inject({ url: '/docs/v2' })).body;
   assert.doesNotMatch(v2, /id="deprecation"/);
@@ -99,7 +112,11 @@ test('the Atom feed is well-formed RFC 4287 that a parser reads, with stable uni
   assert.equal(res.statusCode, 200);
   assert.match(String(res.headers['content-type']), /^application\/atom\+xml/);
   assert.equal(XMLValidator.validate(res.body), true);
-  const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'link', 'category'].includes(name) }).parse(res.body);
+  const parsed = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@',
+    isArray: (name) => ['entry', 'link', 'category'].includes(name),
+  }).parse(res.body);
   const feed = parsed.feed;
   assert.equal(feed['@xmlns'], 'http://www.w3.org/2005/Atom');
   const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -120,7 +137,11 @@ test('the Atom feed is well-formed RFC 4287 that a parser reads, with stable uni
   const v2 = feed.entry.find((e: { title: { '#text': string } }) => e.title['#text'] === 'v2 released');
   assert.match(v2.content['#text'], /`pending`/, 'a release lists its declared changes');
   const deprecation = feed.entry.find((e: { title: { '#text': string } }) => e.title['#text'] === 'v1 deprecated');
-  assert.ok(deprecation.link.some((l: Record<string, string>) => l['@rel'] === 'related' && l['@href'] === '/api/versions/v1/migration-guide'));
+  assert.ok(
+    deprecation.link.some(
+      (l: Record<string, string>) => l['@rel'] === 'related' && l['@href'] === '/api/versions/v1/migration-guide',
+    ),
+  );
   assert.equal((await t.app.inject({ url: '/changelog.atom' })).body, res.body, 'same bytes on a second read');
   await t.close();
 });
@@ -128,23 +149,46 @@ test('the Atom feed is well-formed RFC 4287 that a parser reads, with stable uni
 test('declared change text is shown as text everywhere: page, Atom, JSON', async () => {
   const hostile = '<script>alert(1)</script> "quoted" & \'single\' ]]>';
   const [v1, v2] = publishedVersions;
-  const bundle = createApiBundle([v1!, { ...v2!, changes: (v2!.changes ?? []).map((c, i) => (i === 0 ? { ...c, description: hostile } : c)) }]);
+  const bundle = createApiBundle([
+    v1!,
+    { ...v2!, changes: (v2!.changes ?? []).map((c, i) => (i === 0 ? { ...c, description: hostile } : c)) },
+  ]);
   const t = await createTestApp({ anonymous: true, bundle, now: Date.UTC(2026, 3, 1) });
   const page = (await t.app.inject({ url: '/docs/changelog' })).body;
   assert.ok(!page.includes('<script>alert(1)'), 'no live script tag');
-  assert.ok(page.includes('&lt;script>alert(1)&lt;/script> &quot;quoted&quot; &amp; \'single\' ]]>'));
+  assert.ok(page.includes("&lt;script>alert(1)&lt;/script> &quot;quoted&quot; &amp; 'single' ]]>"));
   const atom = (await t.app.inject({ url: '/changelog.atom' })).body;
   assert.equal(XMLValidator.validate(atom), true);
-  const entries = new XMLParser({ ignoreAttributes: false, isArray: (n) => n === 'entry' }).parse(atom).feed.entry as Array<{ content: { '#text': string } }>;
-  assert.ok(entries.some((e) => e.content['#text'].includes(hostile)), 'the parser reads back the exact text');
-  const json = (await t.app.inject({ url: '/changelog.json' })).json() as { items: Array<{ _versionary: { changes: string[] } }> };
+  const entries = new XMLParser({ ignoreAttributes: false, isArray: (n) => n === 'entry' }).parse(atom).feed
+    .entry as Array<{ content: { '#text': string } }>;
+  assert.ok(
+    entries.some((e) => e.content['#text'].includes(hostile)),
+    'the parser reads back the exact text',
+  );
+  const json = (await t.app.inject({ url: '/changelog.json' })).json() as {
+    items: Array<{ _versionary: { changes: string[] } }>;
+  };
   assert.ok(json.items.some((i) => i._versionary.changes.includes(hostile)));
   await t.close();
 });
 
 test('a migration URL that is not http(s) or a path is never linked', async () => {
-  const file = { versions: { v1: { releasedAt: '2025-01-15T00:00:00Z', deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2026-08-01T00:00:00Z', migrationUrl: 'javascript:alert(1)' }, v2: { releasedAt: '2025-06-01T00:00:00Z' } } };
-  const t = await createTestApp({ anonymous: true, env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify(file) } });
+  const file = {
+    versions: {
+      v1: {
+        releasedAt: '2025-01-15T00:00:00Z',
+        deprecatedAt: '2026-01-01T00:00:00Z',
+        sunsetAt: '2026-08-01T00:00:00Z',
+        migrationUrl: 'javascript:alert(1)',
+      },
+      v2: { releasedAt: '2025-06-01T00:00:00Z' },
+    },
+  };
+  const t = await createTestApp({
+    anonymous: true,
+    env: { VERSIONARY_CONFIG: '/c.json' },
+    files: { '/c.json': JSON.stringify(file) },
+  });
   for (const url of ['/docs/v1', '/docs/changelog', '/docs']) {
     const body = (await t.app.inject({ url })).body;
     assert.doesNotMatch(body, /javascript:/, url);
@@ -157,9 +201,26 @@ test('the JSON feed is a JSON Feed 1.1 with the lifecycle facts in its extension
   const t = await createTestApp({ anonymous: true });
   const res = await t.app.inject({ url: '/changelog.json' });
   assert.match(String(res.headers['content-type']), /^application\/feed\+json/);
-  const feed = res.json() as { version: string; title: string; items: Array<Record<string, unknown>>; _versionary: { upcoming: unknown[] } };
+  const feed = res.json() as {
+    version: string;
+    title: string;
+    items: Array<Record<string, unknown>>;
+    _versionary: { upcoming: unknown[] };
+  };
   assert.equal(feed.version, 'https://jsonfeed.org/version/1.1');
-  assert.ok(feed.items.every((i) => typeof i.id === 'string' && typeof i.content_text === 'string' && typeof i.date_published === 'string'));
-  assert.deepEqual(feed._versionary.upcoming, [{ version: 'v1', endpoint: null, sunsetAt: '2026-07-14T12:00:00Z', replacement: 'v2', guideUrl: '/api/versions/v1/migration-guide' }]);
+  assert.ok(
+    feed.items.every(
+      (i) => typeof i.id === 'string' && typeof i.content_text === 'string' && typeof i.date_published === 'string',
+    ),
+  );
+  assert.deepEqual(feed._versionary.upcoming, [
+    {
+      version: 'v1',
+      endpoint: null,
+      sunsetAt: '2026-07-14T12:00:00Z',
+      replacement: 'v2',
+      guideUrl: '/api/versions/v1/migration-guide',
+    },
+  ]);
   await t.close();
 });

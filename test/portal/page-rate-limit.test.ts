@@ -4,7 +4,10 @@ import type { InjectOptions } from 'fastify';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp } from '../support/test-app.ts';
 
-const limits = { env: { VERSIONARY_CONFIG: '/c.json' }, files: { '/c.json': JSON.stringify({ rateLimit: { max: 3, windowSeconds: 60 } }) } };
+const limits = {
+  env: { VERSIONARY_CONFIG: '/c.json' },
+  files: { '/c.json': JSON.stringify({ rateLimit: { max: 3, windowSeconds: 60 } }) },
+};
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const unsubscribe = '/notices/unsubscribe?client=cl_0123456789abcdef&contact=dev%40acme.test&token=forged';
 
@@ -12,7 +15,11 @@ const guessers: Array<[string, InjectOptions, number]> = [
   ['sign-in', { method: 'POST', url: '/portal/sign-in', payload: 'key=vk_guess.guess', headers: form }, 401],
   ['personal feed', { url: '/portal/feed/key_guess.mac' }, 404],
   ['unsubscribe page', { url: unsubscribe }, 403],
-  ['one-click unsubscribe', { method: 'POST', url: unsubscribe, payload: 'List-Unsubscribe=One-Click', headers: form }, 403],
+  [
+    'one-click unsubscribe',
+    { method: 'POST', url: unsubscribe, payload: 'List-Unsubscribe=One-Click', headers: form },
+    403,
+  ],
 ];
 
 for (const [name, request, refused] of guessers) {
@@ -30,7 +37,11 @@ for (const [name, request, refused] of guessers) {
     assert.equal(limited.headers['retry-after'], '60');
     assert.equal(limited.headers.ratelimit, '"default";r=0;t=60');
     assert.equal((await from('192.0.2.31')).statusCode, refused, 'another address has its own budget');
-    assert.equal((await t.app.inject({ url: '/api/v2/users', remoteAddress: '192.0.2.30' })).statusCode, 401, 'the API budget is not spent by the pages');
+    assert.equal(
+      (await t.app.inject({ url: '/api/v2/users', remoteAddress: '192.0.2.30' })).statusCode,
+      401,
+      'the API budget is not spent by the pages',
+    );
     t.clock.advance(60_000);
     assert.equal((await from('192.0.2.30')).statusCode, refused, 'a new window, a new budget');
     await t.close();

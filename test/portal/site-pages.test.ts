@@ -15,7 +15,10 @@ test('/favicon.ico and the icon every page names are served, cached for a long t
     assert.equal(res.statusCode, 200, url);
     assert.equal(res.headers['content-type'], 'image/svg+xml');
     assert.match(String(res.headers['cache-control']), /^public, max-age=(\d+)$/);
-    assert.ok(Number(/max-age=(\d+)/.exec(String(res.headers['cache-control']))![1]) >= 30 * 86_400, 'cached for a month or more');
+    assert.ok(
+      Number(/max-age=(\d+)/.exec(String(res.headers['cache-control']))![1]) >= 30 * 86_400,
+      'cached for a month or more',
+    );
     assert.match(res.body, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   }
   await t.close();

@@ -13,24 +13,44 @@ function blockAfter(heading: string, fence = 'sh'): string {
   const start = readme.indexOf(`\`\`\`${fence}\n`, at) + fence.length + 4;
   return readme.slice(start, readme.indexOf('\n```', start));
 }
-const section = (heading: string) => readme.slice(readme.indexOf(heading), readme.indexOf('\n## ', readme.indexOf(heading) + 1));
-const assigned = (shell: string) => new Set([...shell.matchAll(/^(?:export )?([A-Z_][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
+const section = (heading: string) =>
+  readme.slice(readme.indexOf(heading), readme.indexOf('\n## ', readme.indexOf(heading) + 1));
+const assigned = (shell: string) =>
+  new Set([...shell.matchAll(/^(?:export )?([A-Z_][A-Z0-9_]*)=/gm)].map((m) => m[1]!));
 // The HTTP services a block talks to (the SMTP catcher's smtp:// address is not one).
-const ports = (shell: string) => new Set([...shell.matchAll(/https?:\/\/(?:127\.0\.0\.1|localhost):(\d+)|^PORT=(\d+)/gm)].map((m) => m[1] ?? m[2]));
+const ports = (shell: string) =>
+  new Set([...shell.matchAll(/https?:\/\/(?:127\.0\.0\.1|localhost):(\d+)|^PORT=(\d+)/gm)].map((m) => m[1] ?? m[2]));
 
 describe('the README', () => {
   it('runs the CLI as npx versionary (npm does not put the bin on the PATH), and says how to put it there', () => {
     const blocks = [...readme.matchAll(/```(?:sh|yaml)\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
-    const bare = blocks.flatMap((b) => b.split('\n')).filter((line) => /(^|[\s;&|(]|run: )versionary [a-z]/.test(line) && !/npx versionary /.test(line));
+    const bare = blocks
+      .flatMap((b) => b.split('\n'))
+      .filter((line) => /(^|[\s;&|(]|run: )versionary [a-z]/.test(line) && !/npx versionary /.test(line));
     assert.deepEqual(bare, []);
-    assert.deepEqual([...readme.matchAll(/`versionary (diff|lint|guide|keys|versions|clients|notices|serve)\b[^`]*`/g)].map((m) => m[0]), []);
-    assert.match(readme, /`npm install --global versionary` \(or `npm link` in this repository\) puts `versionary` itself on the PATH/);
+    assert.deepEqual(
+      [...readme.matchAll(/`versionary (diff|lint|guide|keys|versions|clients|notices|serve)\b[^`]*`/g)].map(
+        (m) => m[0],
+      ),
+      [],
+    );
+    assert.match(
+      readme,
+      /`npm install --global versionary` \(or `npm link` in this repository\) puts `versionary` itself on the PATH/,
+    );
   });
 
   it('lists what npm test needs, as the preflight checks it', () => {
     assert.doesNotMatch(readme, /Nothing else is needed/);
     const two = section('## Two commands');
-    for (const needed of ['postgres://postgres@127.0.0.1:5432/test', 'VERSIONARY_TEST_POSTGRES_URL', 'redis://127.0.0.1:6379', 'VERSIONARY_TEST_REDIS_URL', '/usr/bin/chromium', 'scripts/test-preflight.ts']) {
+    for (const needed of [
+      'postgres://postgres@127.0.0.1:5432/test',
+      'VERSIONARY_TEST_POSTGRES_URL',
+      'redis://127.0.0.1:6379',
+      'VERSIONARY_TEST_REDIS_URL',
+      '/usr/bin/chromium',
+      'scripts/test-preflight.ts',
+    ]) {
       assert.ok(two.includes(needed), needed);
     }
   });
@@ -44,22 +64,39 @@ describe('the README', () => {
     const port = /^PORT=(\d+) /m.exec(server)?.[1];
     assert.ok(port && !ports(tryIt).has(port) && port !== '3000', `the walkthrough's port ${port}`);
     assert.deepEqual(ports(walk), new Set([port]), 'every URL of the walkthrough names its own service');
-    assert.match(server, /DATABASE_URL=sqlite:\.\/data\/(?!versionary\.db)[\w.-]+ /, 'a database of its own, so the first start deprecates v1 and knows its admin key');
+    assert.match(
+      server,
+      /DATABASE_URL=sqlite:\.\/data\/(?!versionary\.db)[\w.-]+ /,
+      'a database of its own, so the first start deprecates v1 and knows its admin key',
+    );
     // Variables the earlier sections set stay as they were.
     const before = readme.slice(0, readme.indexOf('## Deprecation notices'));
     const earlier = new Set([...before.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((m) => [...assigned(m[1]!)]));
     assert.ok(earlier.has('KEY') && earlier.has('ADMIN'));
-    assert.deepEqual([...assigned(walk)].filter((name) => earlier.has(name)), []);
+    assert.deepEqual(
+      [...assigned(walk)].filter((name) => earlier.has(name)),
+      [],
+    );
     const used = new Set([...walk.matchAll(/\$([A-Z_][A-Z0-9_]*)/g)].map((m) => m[1]!));
-    assert.deepEqual([...used].filter((name) => !assigned(walk).has(name)), [], 'every variable the walkthrough reads, it sets');
+    assert.deepEqual(
+      [...used].filter((name) => !assigned(walk).has(name)),
+      [],
+      'every variable the walkthrough reads, it sets',
+    );
   });
 
   it('states the tarball size npm pack reports, within 10%', () => {
     const stated = /The `npm pack` tarball is about ([\d.]+) kB \(([\d.]+) MB unpacked, ([\d,]+) files/.exec(readme);
     assert.ok(stated, 'the README states the tarball size');
     // --ignore-scripts: the prepare script would rebuild dist/, which other tests read while this runs.
-    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: projectRoot, encoding: 'utf8' })) as Array<{ size: number; unpackedSize: number; entryCount: number }>;
-    const near = (claimed: number, actual: number, what: string) => assert.ok(Math.abs(claimed - actual) / actual <= 0.1, `${what}: the README says ${claimed}, npm pack says ${actual}`);
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: projectRoot, encoding: 'utf8' }),
+    ) as Array<{ size: number; unpackedSize: number; entryCount: number }>;
+    const near = (claimed: number, actual: number, what: string) =>
+      assert.ok(
+        Math.abs(claimed - actual) / actual <= 0.1,
+        `${what}: the README says ${claimed}, npm pack says ${actual}`,
+      );
     near(Number(stated[1]) * 1000, pack!.size, 'packed bytes');
     near(Number(stated[2]) * 1_000_000, pack!.unpackedSize, 'unpacked bytes');
     near(Number(stated[3]!.replace(',', '')), pack!.entryCount, 'files');

@@ -21,32 +21,55 @@ const values = (name: string) => ({ name, email: null, nickname: null, status: '
 export function runStorageContract(name: string, open: OpenStorage): void {
   describe(`storage contract: ${name}`, () => {
     let s: Storage;
-    before(async () => { s = await open(); });
-    after(async () => { await s.close(); });
+    before(async () => {
+      s = await open();
+    });
+    after(async () => {
+      await s.close();
+    });
 
     it('creates, reads, pages and counts users', async () => {
       const created = [];
       for (let i = 0; i < 5; i++) created.push(await s.users.create({ values: values(`u${i}`), at }));
-      assert.deepEqual(created.map((u) => u.revision), [1, 1, 1, 1, 1]);
+      assert.deepEqual(
+        created.map((u) => u.revision),
+        [1, 1, 1, 1, 1],
+      );
       assert.equal((await s.users.get(created[2]!.id))?.name, 'u2');
       assert.equal(await s.users.get(999_999), undefined);
       const first = await s.users.list({ limit: 2, afterId: 0 });
-      assert.deepEqual(first.items.map((u) => u.name), ['u0', 'u1']);
+      assert.deepEqual(
+        first.items.map((u) => u.name),
+        ['u0', 'u1'],
+      );
       const second = await s.users.list({ limit: 10, afterId: first.nextAfter! });
-      assert.deepEqual(second.items.map((u) => u.name), ['u2', 'u3', 'u4']);
+      assert.deepEqual(
+        second.items.map((u) => u.name),
+        ['u2', 'u3', 'u4'],
+      );
       assert.equal(second.nextAfter, null);
       assert.equal(await s.users.count(), 5);
     });
 
     it('writes users conditionally on their revision: ok, stale or missing', async () => {
       const user = await s.users.create({ values: values('cond'), at });
-      const ok = await s.users.update({ id: user.id, values: { ...values('cond2'), email: 'a@b.c' }, expectedRevision: 1, at });
+      const ok = await s.users.update({
+        id: user.id,
+        values: { ...values('cond2'), email: 'a@b.c' },
+        expectedRevision: 1,
+        at,
+      });
       assert.equal(ok.kind, 'ok');
       assert.equal(ok.kind === 'ok' && ok.value.revision, 2);
       assert.equal(ok.kind === 'ok' && ok.value.email, 'a@b.c');
       assert.equal((await s.users.update({ id: user.id, values: values('x'), expectedRevision: 1, at })).kind, 'stale');
-      assert.equal((await s.users.update({ id: 999_999, values: values('x'), expectedRevision: 1, at })).kind, 'missing');
-      const racers = await Promise.all([0, 1, 2, 3].map((i) => s.users.update({ id: user.id, values: values(`r${i}`), expectedRevision: 2, at })));
+      assert.equal(
+        (await s.users.update({ id: 999_999, values: values('x'), expectedRevision: 1, at })).kind,
+        'missing',
+      );
+      const racers = await Promise.all(
+        [0, 1, 2, 3].map((i) => s.users.update({ id: user.id, values: values(`r${i}`), expectedRevision: 2, at })),
+      );
       assert.equal(racers.filter((r) => r.kind === 'ok').length, 1, 'exactly one concurrent writer wins');
       assert.equal((await s.users.delete({ id: user.id, expectedRevision: 1 })).kind, 'stale');
       assert.equal((await s.users.delete({ id: user.id })).kind, 'ok');
@@ -57,8 +80,12 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       const user = await s.users.create({ values: values('poster'), at });
       assert.equal(await s.posts.create({ userId: 999_999, title: 't', body: 'b', at }), undefined);
       const posts = [];
-      for (let i = 0; i < 3; i++) posts.push((await s.posts.create({ userId: user.id, title: `t${i}`, body: 'b', at }))!);
-      assert.deepEqual((await s.posts.list({ userId: user.id, limit: 2, afterId: 0 })).items.map((p) => p.title), ['t0', 't1']);
+      for (let i = 0; i < 3; i++)
+        posts.push((await s.posts.create({ userId: user.id, title: `t${i}`, body: 'b', at }))!);
+      assert.deepEqual(
+        (await s.posts.list({ userId: user.id, limit: 2, afterId: 0 })).items.map((p) => p.title),
+        ['t0', 't1'],
+      );
       assert.equal((await s.posts.get({ userId: user.id, postId: posts[1]!.id }))?.title, 't1');
       assert.equal(await s.posts.get({ userId: user.id + 1000, postId: posts[1]!.id }), undefined);
       assert.equal(await s.posts.delete({ userId: user.id, postId: posts[0]!.id }), true);
@@ -68,18 +95,39 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     });
 
     it('upserts schedules and endpoint deprecations', async () => {
-      const schedule = { version: 'v1', deprecatedAt: 1_000, sunsetAt: 2_000_000_000_000, removed: false, reason: 'planned' as const, migrationUrl: null };
+      const schedule = {
+        version: 'v1',
+        deprecatedAt: 1_000,
+        sunsetAt: 2_000_000_000_000,
+        removed: false,
+        reason: 'planned' as const,
+        migrationUrl: null,
+      };
       await s.lifecycle.saveSchedule(schedule);
       await s.lifecycle.saveSchedule({ ...schedule, removed: true, migrationUrl: 'https://example.com/g' });
-      assert.deepEqual(await s.lifecycle.listSchedules(), [{ ...schedule, removed: true, migrationUrl: 'https://example.com/g' }]);
-      const endpoint = { version: 'v2', method: 'GET', path: '/users', deprecatedAt: 5, sunsetAt: 6, migrationUrl: null };
+      assert.deepEqual(await s.lifecycle.listSchedules(), [
+        { ...schedule, removed: true, migrationUrl: 'https://example.com/g' },
+      ]);
+      const endpoint = {
+        version: 'v2',
+        method: 'GET',
+        path: '/users',
+        deprecatedAt: 5,
+        sunsetAt: 6,
+        migrationUrl: null,
+      };
       await s.lifecycle.saveEndpointDeprecation(endpoint);
       await s.lifecycle.saveEndpointDeprecation({ ...endpoint, sunsetAt: 7 });
       assert.deepEqual(await s.lifecycle.listEndpointDeprecations(), [{ ...endpoint, sunsetAt: 7 }]);
     });
 
     it('records usage in batches and summarises distinct clients and endpoints', async () => {
-      const calls = Array.from({ length: 450 }, (_, i) => ({ version: 'v9', endpoint: `GET /e${i % 3}`, clientId: `c${i % 7}`, at: 1_700_000_000_000 + i }));
+      const calls = Array.from({ length: 450 }, (_, i) => ({
+        version: 'v9',
+        endpoint: `GET /e${i % 3}`,
+        clientId: `c${i % 7}`,
+        at: 1_700_000_000_000 + i,
+      }));
       await s.usage.insert(calls);
       assert.deepEqual(await s.usage.summary('v9'), { calls: 450, clients: 7, endpoints: 3 });
       assert.deepEqual(await s.usage.summary('v8'), { calls: 0, clients: 0, endpoints: 0 });
@@ -90,7 +138,15 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     });
 
     it('stores API keys by hash, revokes once and counts active admins', async () => {
-      const record = { id: 'key_0123456789abcdef', name: 'k', roles: ['admin'], contact: null, hash: 'ab'.repeat(32), createdAt: 1, revokedAt: null };
+      const record = {
+        id: 'key_0123456789abcdef',
+        name: 'k',
+        roles: ['admin'],
+        contact: null,
+        hash: 'ab'.repeat(32),
+        createdAt: 1,
+        revokedAt: null,
+      };
       await s.apiKeys.insert(record);
       assert.deepEqual(await s.apiKeys.find(record.id), record);
       assert.equal(await s.apiKeys.countActiveAdmins(), 1);
@@ -101,23 +157,55 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     });
 
     it('claims idempotency keys once, replays, detects mismatches and expires', async () => {
-      const base = { clientId: 'c', key: 'k1', fingerprint: 'f', now: 1_000_000, expiredBefore: 0, staleRunningBefore: 0 };
+      const base = {
+        clientId: 'c',
+        key: 'k1',
+        fingerprint: 'f',
+        now: 1_000_000,
+        expiredBefore: 0,
+        staleRunningBefore: 0,
+      };
       const claims = await Promise.all([0, 1, 2].map(() => s.idempotency.begin(base)));
       assert.equal(claims.filter((c) => c.kind === 'started').length, 1, 'one concurrent claim wins');
       assert.ok(claims.every((c) => c.kind === 'started' || c.kind === 'running'));
       assert.equal((await s.idempotency.begin({ ...base, fingerprint: 'other' })).kind, 'mismatch');
-      await s.idempotency.complete({ clientId: 'c', key: 'k1', claimedAt: 999, response: { status: 500, headers: {}, body: 'wrong claim' } });
+      await s.idempotency.complete({
+        clientId: 'c',
+        key: 'k1',
+        claimedAt: 999,
+        response: { status: 500, headers: {}, body: 'wrong claim' },
+      });
       assert.equal((await s.idempotency.begin(base)).kind, 'running', 'another claim cannot complete this one');
-      await s.idempotency.complete({ clientId: 'c', key: 'k1', claimedAt: 1_000_000, response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' } });
-      assert.deepEqual(await s.idempotency.begin(base), { kind: 'done', response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' } });
+      await s.idempotency.complete({
+        clientId: 'c',
+        key: 'k1',
+        claimedAt: 1_000_000,
+        response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' },
+      });
+      assert.deepEqual(await s.idempotency.begin(base), {
+        kind: 'done',
+        response: { status: 201, headers: { location: '/x' }, body: '{"a":1}' },
+      });
       assert.equal((await s.idempotency.begin({ ...base, clientId: 'other' })).kind, 'started', 'keys are per client');
-      assert.equal((await s.idempotency.begin({ ...base, expiredBefore: 1_000_001 })).kind, 'started', 'expired records are replaced');
+      assert.equal(
+        (await s.idempotency.begin({ ...base, expiredBefore: 1_000_001 })).kind,
+        'started',
+        'expired records are replaced',
+      );
       await s.idempotency.abandon({ clientId: 'c', key: 'k1', claimedAt: 1_000_000 });
       assert.equal((await s.idempotency.begin(base)).kind, 'started', 'an abandoned claim can be retried');
-      assert.equal((await s.idempotency.begin({ ...base, staleRunningBefore: 1_000_001 })).kind, 'started', 'a stale running claim is taken over');
+      assert.equal(
+        (await s.idempotency.begin({ ...base, staleRunningBefore: 1_000_001 })).kind,
+        'started',
+        'a stale running claim is taken over',
+      );
       await s.idempotency.begin({ ...base, clientId: 'old', now: 10 });
       await s.idempotency.begin({ ...base, clientId: 'new', now: 2_000_000, expiredBefore: 100 });
-      assert.equal((await s.idempotency.begin({ ...base, clientId: 'old', now: 2_000_000, expiredBefore: 0 })).kind, 'started', 'expired records of other clients were swept');
+      assert.equal(
+        (await s.idempotency.begin({ ...base, clientId: 'old', now: 2_000_000, expiredBefore: 0 })).kind,
+        'started',
+        'expired records of other clients were swept',
+      );
     });
 
     runClientsContract(() => s);

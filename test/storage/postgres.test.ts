@@ -28,10 +28,18 @@ runStorageContract('postgresql', fresh);
 describe('the service on PostgreSQL', () => {
   it('serves both versions over HTTP', async () => {
     const storage = await fresh();
-    const config = loadConfig({ env: { DATABASE_URL: url, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'pg-test-admin-key-000' }, readFile: () => '' });
+    const config = loadConfig({
+      env: { DATABASE_URL: url, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'pg-test-admin-key-000' },
+      readFile: () => '',
+    });
     const app = await buildApp({ config, storage, clock: { now: () => Date.UTC(2026, 0, 1) } });
     const auth = { authorization: 'Bearer pg-test-admin-key-000' };
-    const created = await app.inject({ method: 'POST', url: '/api/v2/users', headers: auth, payload: { name: 'Ada', status: 'pending' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: auth,
+      payload: { name: 'Ada', status: 'pending' },
+    });
     assert.equal(created.statusCode, 201);
     const v1 = await app.inject({ url: '/api/v1/users', headers: auth });
     assert.deepEqual(v1.json(), [{ id: 1, name: 'Ada', status: 'inactive' }]);

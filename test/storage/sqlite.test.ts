@@ -13,4 +13,5 @@ const hasNodeSqlite = (() => {
     return false;
   }
 })();
-if (hasNodeSqlite) runStorageContract('sqlite (node:sqlite)', () => openSqliteStorage({ path: ':memory:', driver: 'node:sqlite' }));
+if (hasNodeSqlite)
+  runStorageContract('sqlite (node:sqlite)', () => openSqliteStorage({ path: ':memory:', driver: 'node:sqlite' }));

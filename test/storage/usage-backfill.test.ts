@@ -14,7 +14,11 @@ const t0 = Date.UTC(2026, 0, 10, 8, 30);
 
 /** Calls recorded before the rollups existed must be in them after the upgrade. */
 async function upgradeKeepsUsage(db: Kysely<Tables>, options: { serial: 'integer' | 'serial'; schema?: string }) {
-  const migrator = new Migrator({ db, provider: createMigrationProvider({ serial: options.serial }), ...(options.schema ? { migrationTableSchema: options.schema } : {}) });
+  const migrator = new Migrator({
+    db,
+    provider: createMigrationProvider({ serial: options.serial }),
+    ...(options.schema ? { migrationTableSchema: options.schema } : {}),
+  });
   // As the storage does: Kysely's scan of every schema fails when a parallel test drops its own meanwhile.
   const step = async (run: () => Promise<{ error?: unknown }>) => {
     for (let attempt = 1; ; attempt++) {
@@ -34,10 +38,28 @@ async function upgradeKeepsUsage(db: Kysely<Tables>, options: { serial: 'integer
   const usage = createUsageStore(db);
   assert.deepEqual(await usage.summary('v1'), { calls: 4, clients: 2, endpoints: 2 });
   assert.deepEqual(await usage.byClient({ since: t0 + 60_000 }), [
-    { clientId: 'key_a', version: 'v1', endpoint: 'GET /users', keyId: 'key_a', calls: 1, firstSeen: t0 + 86_400_000, lastSeen: t0 + 86_400_000 },
+    {
+      clientId: 'key_a',
+      version: 'v1',
+      endpoint: 'GET /users',
+      keyId: 'key_a',
+      calls: 1,
+      firstSeen: t0 + 86_400_000,
+      lastSeen: t0 + 86_400_000,
+    },
   ]);
-  assert.deepEqual((await usage.byDay({ since: t0 })).map((r) => [r.calls, r.clients]), [[3, 2], [1, 1]]);
-  assert.equal((await usage.list({ version: 'v1', limit: 10, afterId: 0 })).items.length, 4, 'raw events stay, under their retention');
+  assert.deepEqual(
+    (await usage.byDay({ since: t0 })).map((r) => [r.calls, r.clients]),
+    [
+      [3, 2],
+      [1, 1],
+    ],
+  );
+  assert.equal(
+    (await usage.list({ version: 'v1', limit: 10, afterId: 0 })).items.length,
+    4,
+    'raw events stay, under their retention',
+  );
 }
 
 describe('migration 0005 on a database with recorded usage', () => {

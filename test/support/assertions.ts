@@ -64,11 +64,17 @@ export function assertProblemShape(body: unknown, status: number): void {
 export function assertFieldErrors(res: LightMyRequestResponse, pointer: string): Problem {
   const problem = assertProblem(res, { status: 400 });
   assert.ok(Array.isArray(problem.errors) && problem.errors.length > 0, `errors listed in ${res.body}`);
-  assert.ok(problem.errors.some((e) => e.pointer === pointer), `an error at ${pointer} in ${res.body}`);
+  assert.ok(
+    problem.errors.some((e) => e.pointer === pointer),
+    `an error at ${pointer} in ${res.body}`,
+  );
   return problem;
 }
 
 /** The vary header as a lowercase list. */
 export function varyOf(res: LightMyRequestResponse): string[] {
-  return String(res.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase()).filter(Boolean);
+  return String(res.headers.vary ?? '')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(Boolean);
 }

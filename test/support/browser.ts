@@ -11,7 +11,16 @@ export const chromiumPath = '/usr/bin/chromium';
 /** Where screenshots go: git-ignored, kept by CI as artifacts. */
 export const artifactDir = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
-const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const flags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A browser on a fresh profile that refuses (and records) every request leaving `origin`. */
 export interface TestBrowser {
@@ -36,7 +45,12 @@ export interface TestBrowser {
 export async function launchBrowser(origin: string): Promise<TestBrowser> {
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install -y chromium (as .ci/run does)`);
   const profile = mkdtempSync(join(tmpdir(), 'versionary-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: flags, headless: true, serviceWorkers: 'block' });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    args: flags,
+    headless: true,
+    serviceWorkers: 'block',
+  });
   const outside: string[] = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -45,12 +59,15 @@ export async function launchBrowser(origin: string): Promise<TestBrowser> {
     return route.abort('blockedbyclient');
   });
   return {
-    context, outside,
+    context,
+    outside,
     async open(path, viewport = { width: 1280, height: 900 }) {
       const page = await context.newPage();
       await page.setViewportSize(viewport);
       const errors: string[] = [];
-      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
       page.on('pageerror', (error) => errors.push(String(error)));
       const response = await page.goto(`${origin}${path}`, { waitUntil: 'load', timeout: 60_000 });
       assert.equal(response?.status(), 200, `GET ${path}`);
@@ -85,9 +102,25 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run(
+            context: unknown,
+            options: unknown,
+          ): Promise<{
+            violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(' ')),
+    }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

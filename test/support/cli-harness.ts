@@ -22,12 +22,27 @@ export interface CliRun {
  * const { code, stdout } = await cli(['keys', 'create', '--name', 'ci', '--roles', 'read']);
  * ```
  */
-export function createCliHarness(prefix: string): { dir: string; env: Record<string, string>; cli: (args: string[]) => Promise<CliRun>; cleanup: () => void } {
+export function createCliHarness(prefix: string): {
+  dir: string;
+  env: Record<string, string>;
+  cli: (args: string[]) => Promise<CliRun>;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const env = { DATABASE_URL: `sqlite:${join(dir, 'v.db')}` };
   const cli = async (args: string[]): Promise<CliRun> => {
     const out = { stdout: '', stderr: '' };
-    const io: CliIo = { stdout: (t) => { out.stdout += t; }, stderr: (t) => { out.stderr += t; }, cwd: dir, now: () => Date.UTC(2026, 0, 1), env };
+    const io: CliIo = {
+      stdout: (t) => {
+        out.stdout += t;
+      },
+      stderr: (t) => {
+        out.stderr += t;
+      },
+      cwd: dir,
+      now: () => Date.UTC(2026, 0, 1),
+      env,
+    };
     const code = await runCli(args, io);
     return { code, ...out };
   };

@@ -26,25 +26,53 @@ export interface ToolRun {
  * const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', 'a.json'] });
  * ```
  */
-export async function runTool(options: { script: string; args: string[]; cwd?: string; timeoutMs?: number; env?: Record<string, string>; quiet?: boolean }): Promise<ToolRun> {
+export async function runTool(options: {
+  script: string;
+  args: string[];
+  cwd?: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  quiet?: boolean;
+}): Promise<ToolRun> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-tool-'));
   const log = join(dir, 'network.log');
   writeFileSync(log, '');
   try {
     return await new Promise<ToolRun>((done, fail) => {
-      execFile(process.execPath, [options.script, ...options.args], {
-        cwd: options.cwd ?? projectRoot,
-        timeout: options.timeoutMs ?? 120_000,
-        maxBuffer: 64 * 1024 * 1024,
-        env: {
-          PATH: process.env.PATH ?? '', HOME: dir, NODE_OPTIONS: `--import=${preload}`, NO_NETWORK_LOG: log, NO_COLOR: '1',
-          ...(options.quiet === false ? {} : { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1' }),
-          ...options.env,
+      execFile(
+        process.execPath,
+        [options.script, ...options.args],
+        {
+          cwd: options.cwd ?? projectRoot,
+          timeout: options.timeoutMs ?? 120_000,
+          maxBuffer: 64 * 1024 * 1024,
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: dir,
+            NODE_OPTIONS: `--import=${preload}`,
+            NO_NETWORK_LOG: log,
+            NO_COLOR: '1',
+            ...(options.quiet === false
+              ? {}
+              : {
+                  REDOCLY_TELEMETRY: 'off',
+                  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+                  SCARF_ANALYTICS: 'false',
+                  DO_NOT_TRACK: '1',
+                }),
+            ...options.env,
+          },
         },
-      }, (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return fail(error);
-        done({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr, networkAttempts: readFileSync(log, 'utf8').split('\n').filter(Boolean) });
-      });
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') return fail(error);
+          done({
+            code: typeof error?.code === 'number' ? error.code : 0,
+            stdout,
+            stderr,
+            networkAttempts: readFileSync(log, 'utf8').split('\n').filter(Boolean),
+          });
+        },
+      );
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

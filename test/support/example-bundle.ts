@@ -23,6 +23,8 @@ export async function loadExampleBundle(): Promise<VersionBundle> {
     return next(specifier, context);
   }`;
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
-  const api = await import(pathToFileURL(join(repo, 'examples/fastify-app/src/api.ts')).href) as { bundle: VersionBundle };
+  const api = (await import(pathToFileURL(join(repo, 'examples/fastify-app/src/api.ts')).href)) as {
+    bundle: VersionBundle;
+  };
   return api.bundle;
 }

@@ -29,11 +29,14 @@ export async function startPythonUpstream(): Promise<PythonUpstream> {
   const port = await freePort();
   const child = spawn('python3', [script, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => { if (String(d).includes('ready')) resolve(); });
+    child.stdout!.on('data', (d) => {
+      if (String(d).includes('ready')) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`python upstream exited with ${code}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}`, port,
+    url: `http://127.0.0.1:${port}`,
+    port,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');
@@ -82,8 +85,12 @@ function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<
   for (const v of ['v1', 'v2']) writeFileSync(join(dir, `openapi-${v}.json`), JSON.stringify(upstreamDocument(v)));
   const config = {
     gateway: {
-      prefix: '/api', vendor: 'acme',
-      versions: { v1: { upstream: options.upstream, openapi: './openapi-v1.json' }, v2: { upstream: options.upstream, openapi: './openapi-v2.json' } },
+      prefix: '/api',
+      vendor: 'acme',
+      versions: {
+        v1: { upstream: options.upstream, openapi: './openapi-v1.json' },
+        v2: { upstream: options.upstream, openapi: './openapi-v2.json' },
+      },
       identify: { apiKeys: true },
       ...options.gateway,
     },
@@ -91,7 +98,18 @@ function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<
   };
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(config));
-  return { dir, env: { HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: gatewayAdminKey, VERSIONARY_SHUTDOWN_DELAY_MS: '0', VERSIONARY_CONFIG: configPath, ...options.env } };
+  return {
+    dir,
+    env: {
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
+      LOG_LEVEL: 'silent',
+      VERSIONARY_ADMIN_KEY: gatewayAdminKey,
+      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+      VERSIONARY_CONFIG: configPath,
+      ...options.env,
+    },
+  };
 }
 
 /**
@@ -108,12 +126,18 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
   const readFile = (path: string) => readFileSync(path, 'utf8');
   let exitCode: number | undefined;
   const running = await startService({
-    env: { ...env, PORT: '0' }, readFile, exit: (code) => { exitCode = code; }, compose: (c) => composeGateway({ config: c, readFile }),
+    env: { ...env, PORT: '0' },
+    readFile,
+    exit: (code) => {
+      exitCode = code;
+    },
+    compose: (c) => composeGateway({ config: c, readFile }),
   });
   await running.ready;
   if (exitCode !== undefined) throw new Error(`the gateway did not start (exit ${exitCode}); its reason is on stderr`);
   return {
-    base: `http://127.0.0.1:${running.address.port}`, dir,
+    base: `http://127.0.0.1:${running.address.port}`,
+    dir,
     stop: async () => {
       const code = await running.shutdown('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
@@ -133,19 +157,37 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
 export async function spawnGateway(options: GatewayOptions): Promise<TestGateway & { pid: number; output(): string }> {
   const { dir, env } = writeGatewayFiles(options);
   const port = await freePort();
-  const child = spawn(process.execPath, [bin, 'gateway'], { env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'gateway'], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout!.on('data', (d) => { output += String(d); });
-  child.stderr!.on('data', (d) => { output += String(d); });
+  child.stdout!.on('data', (d) => {
+    output += String(d);
+  });
+  child.stderr!.on('data', (d) => {
+    output += String(d);
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && child.exitCode === null && !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 100));
+  while (
+    Date.now() < deadline &&
+    child.exitCode === null &&
+    !(await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 100));
   if (child.exitCode !== null || Date.now() >= deadline) {
     child.kill('SIGKILL');
     throw new Error(`versionary gateway did not become ready:\n${output.slice(-2000)}`);
   }
   return {
-    base, dir, pid: child.pid!, output: () => output,
+    base,
+    dir,
+    pid: child.pid!,
+    output: () => output,
     stop: async () => {
       const exited = once(child, 'exit');
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -5,12 +5,18 @@ import { appendFileSync } from 'node:fs';
 import net from 'node:net';
 
 const log = process.env.NO_NETWORK_LOG;
-const loopback = (host) => host === undefined || host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
+const loopback = (host) =>
+  host === undefined || host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
 const connect = net.Socket.prototype.connect;
 
 net.Socket.prototype.connect = function guardedConnect(...args) {
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-  const options = typeof first === 'object' && first !== null ? first : typeof first === 'number' ? { port: first, host: args[1] } : { path: first };
+  const options =
+    typeof first === 'object' && first !== null
+      ? first
+      : typeof first === 'number'
+        ? { port: first, host: args[1] }
+        : { path: first };
   if (options.path === undefined && !loopback(options.host)) {
     const target = `${options.host}:${options.port}`;
     if (log) appendFileSync(log, `${process.argv[1] ?? 'node'} tried ${target}\n`);

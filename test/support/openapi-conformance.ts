@@ -5,7 +5,11 @@ import type { LightMyRequestResponse } from 'fastify';
 /** The parts of an OpenAPI document the checker reads. */
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
-  components?: { schemas?: Record<string, unknown>; parameters?: Record<string, unknown>; headers?: Record<string, { required?: boolean; schema: unknown }> };
+  components?: {
+    schemas?: Record<string, unknown>;
+    parameters?: Record<string, unknown>;
+    headers?: Record<string, { required?: boolean; schema: unknown }>;
+  };
 }
 /** One operation of an OpenAPI document. */
 export interface OpenApiOperation {
@@ -21,7 +25,21 @@ interface OpenApiResponse {
 }
 
 // Headers the service's own layers set: a response that carries one must document it.
-const serviceHeaders = ['etag', 'location', 'link', 'deprecation', 'sunset', 'warning', 'ratelimit', 'ratelimit-policy', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'api-supported-versions', 'api-deprecated-versions'];
+const serviceHeaders = [
+  'etag',
+  'location',
+  'link',
+  'deprecation',
+  'sunset',
+  'warning',
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+  'idempotent-replayed',
+  'www-authenticate',
+  'api-supported-versions',
+  'api-deprecated-versions',
+];
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /**
@@ -35,7 +53,9 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * const problems = createConformanceChecker().check({ doc, method: 'GET', path: '/api/v2/users', res });
  * ```
  */
-export function createConformanceChecker(): { check(options: { doc: OpenApiDocument; method: string; path: string; res: LightMyRequestResponse }): string[] } {
+export function createConformanceChecker(): {
+  check(options: { doc: OpenApiDocument; method: string; path: string; res: LightMyRequestResponse }): string[];
+} {
   const validators = new Map<string, ValidateFunction>();
   let documents = 0;
   const registered = new Map<string, string>();
@@ -64,19 +84,33 @@ export function createConformanceChecker(): { check(options: { doc: OpenApiDocum
       const operation = doc.paths[path]?.[method.toLowerCase()];
       if (!operation) return [`${method} ${path} is not an operation of the document`];
       const response = operation.responses[String(res.statusCode)];
-      if (!response) return [`${where}: status not documented (${Object.keys(operation.responses).join(', ')}); body ${res.body.slice(0, 300)}`];
+      if (!response)
+        return [
+          `${where}: status not documented (${Object.keys(operation.responses).join(', ')}); body ${res.body.slice(0, 300)}`,
+        ];
       const problems: string[] = [];
-      const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const type = String(res.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       if (response.content) {
         const media = response.content[type];
-        if (!media) problems.push(`${where}: content-type "${type}" not documented (${Object.keys(response.content).join(', ')})`);
+        if (!media)
+          problems.push(
+            `${where}: content-type "${type}" not documented (${Object.keys(response.content).join(', ')})`,
+          );
         else {
           const validate = validatorFor(doc, media.schema);
-          if (!validate(JSON.parse(res.body))) problems.push(`${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}; body ${res.body.slice(0, 300)}`);
+          if (!validate(JSON.parse(res.body)))
+            problems.push(
+              `${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}; body ${res.body.slice(0, 300)}`,
+            );
         }
       } else if (res.body !== '') problems.push(`${where}: a body where none is documented: ${res.body.slice(0, 200)}`);
-      const resolve = (header: { required?: boolean; schema: unknown; $ref?: string }) => (header.$ref ? doc.components?.headers?.[header.$ref.split('/').pop()!] : header);
-      const documented = new Map(Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), resolve(header)]));
+      const resolve = (header: { required?: boolean; schema: unknown; $ref?: string }) =>
+        header.$ref ? doc.components?.headers?.[header.$ref.split('/').pop()!] : header;
+      const documented = new Map(
+        Object.entries(response.headers ?? {}).map(([name, header]) => [name.toLowerCase(), resolve(header)]),
+      );
       for (const [name, header] of documented) {
         if (!header) {
           problems.push(`${where}: header ${name} refers to no definition`);
@@ -88,10 +122,14 @@ export function createConformanceChecker(): { check(options: { doc: OpenApiDocum
           continue;
         }
         const validate = validatorFor(doc, header.schema);
-        if (!validate(String(value))) problems.push(`${where}: header ${name}: ${String(value)} does not match: ${ajv.errorsText(validate.errors)}`);
+        if (!validate(String(value)))
+          problems.push(
+            `${where}: header ${name}: ${String(value)} does not match: ${ajv.errorsText(validate.errors)}`,
+          );
       }
       for (const name of serviceHeaders) {
-        if (res.headers[name] !== undefined && !documented.has(name)) problems.push(`${where}: header ${name} is sent but not documented`);
+        if (res.headers[name] !== undefined && !documented.has(name))
+          problems.push(`${where}: header ${name} is sent but not documented`);
       }
       return problems;
     },
@@ -101,8 +139,12 @@ export function createConformanceChecker(): { check(options: { doc: OpenApiDocum
 function rewrite(value: unknown, id: string): unknown {
   if (Array.isArray(value)) return value.map((v) => rewrite(v, id));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => [
-    key,
-    key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/') ? `${id}#/$defs/${child.slice('#/components/schemas/'.length)}` : rewrite(child, id),
-  ]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')
+        ? `${id}#/$defs/${child.slice('#/components/schemas/'.length)}`
+        : rewrite(child, id),
+    ]),
+  );
 }

@@ -39,11 +39,18 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     chownSync(dir, uid, gid);
   }
   chmodSync(dir, 0o700);
-  const run = (command: string, args: string[]) => (asRoot ? spawn('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' }) : spawn(command, args, { stdio: 'pipe' }));
+  const run = (command: string, args: string[]) =>
+    asRoot
+      ? spawn('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' })
+      : spawn(command, args, { stdio: 'pipe' });
   const init = run(`${pgBin}/initdb`, ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   let initOutput = '';
-  init.stdout!.on('data', (d) => { initOutput += String(d); });
-  init.stderr!.on('data', (d) => { initOutput += String(d); });
+  init.stdout!.on('data', (d) => {
+    initOutput += String(d);
+  });
+  init.stderr!.on('data', (d) => {
+    initOutput += String(d);
+  });
   const [code] = await once(init, 'exit');
   if (code !== 0) throw new Error(`initdb failed: ${initOutput}`);
   const port = await freePort();
@@ -51,13 +58,33 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   let server: ChildProcess | undefined;
   const start = async () => {
     if (server && server.exitCode === null) return;
-    server = run(`${pgBin}/postgres`, ['-D', data, '-p', String(port), '-k', dir, '-h', '127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=100']);
+    server = run(`${pgBin}/postgres`, [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-h',
+      '127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=100',
+    ]);
     server.stdout!.resume();
     server.stderr!.resume();
     for (let i = 0; i < 200; i++) {
       const client = new pg.Client({ connectionString: url });
       client.on('error', () => {});
-      const ok = await client.connect().then(() => true, () => false);
+      const ok = await client.connect().then(
+        () => true,
+        () => false,
+      );
       await client.end().catch(() => {});
       if (ok) return;
       await new Promise((r) => setTimeout(r, 100));
@@ -75,7 +102,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     await exited;
   };
   await start();
-  return { url, port, start, stop, destroy: async () => { await stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    url,
+    port,
+    start,
+    stop,
+    destroy: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A redis-server of the test's own on a spare port. */
@@ -98,10 +134,17 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   let server: ChildProcess | undefined;
   const start = async () => {
     if (server && server.exitCode === null) return;
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 100; i++) {
       const up = await new Promise<boolean>((resolve) => {
-        const socket = createConnection(port, '127.0.0.1', () => { socket.destroy(); resolve(true); });
+        const socket = createConnection(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
         socket.on('error', () => resolve(false));
       });
       if (up) return;
@@ -146,8 +189,15 @@ export async function startFreezingProxy(targetPort: number): Promise<FreezingPr
     pairs.add(pair);
     client.pipe(upstream);
     upstream.pipe(client);
-    if (frozen) { client.pause(); upstream.pause(); }
-    const end = () => { client.destroy(); upstream.destroy(); pairs.delete(pair); };
+    if (frozen) {
+      client.pause();
+      upstream.pause();
+    }
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      pairs.delete(pair);
+    };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
   });
@@ -156,14 +206,27 @@ export async function startFreezingProxy(targetPort: number): Promise<FreezingPr
     port: (server.address() as { port: number }).port,
     freeze: () => {
       frozen = true;
-      for (const [a, b] of pairs) { a.unpipe(b); b.unpipe(a); a.pause(); b.pause(); }
+      for (const [a, b] of pairs) {
+        a.unpipe(b);
+        b.unpipe(a);
+        a.pause();
+        b.pause();
+      }
     },
     thaw: () => {
       frozen = false;
-      for (const [a, b] of pairs) { a.pipe(b); b.pipe(a); a.resume(); b.resume(); }
+      for (const [a, b] of pairs) {
+        a.pipe(b);
+        b.pipe(a);
+        a.resume();
+        b.resume();
+      }
     },
     close: async () => {
-      for (const [a, b] of pairs) { a.destroy(); b.destroy(); }
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

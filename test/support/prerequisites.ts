@@ -37,7 +37,8 @@ export async function checkPrerequisites(options: PrerequisiteOptions): Promise<
 }
 
 async function checkPostgres(url: string): Promise<string | null> {
-  const how = (why: string) => `PostgreSQL at ${redact(url)} (${why}: apt-get install postgresql and start it, or set VERSIONARY_TEST_POSTGRES_URL)`;
+  const how = (why: string) =>
+    `PostgreSQL at ${redact(url)} (${why}: apt-get install postgresql and start it, or set VERSIONARY_TEST_POSTGRES_URL)`;
   const error = await tryQuery(url);
   if (error === null) return null;
   // A server without the test database: create it, so a fresh machine needs no manual step.
@@ -66,7 +67,8 @@ async function tryQuery(url: string, sql = 'SELECT 1'): Promise<Error | null> {
 
 function checkRedis(url: string): Promise<string | null> {
   const target = new URL(url);
-  const how = (why: string) => `Redis at ${redact(url)} (${why}: apt-get install redis-server and start it, or set VERSIONARY_TEST_REDIS_URL)`;
+  const how = (why: string) =>
+    `Redis at ${redact(url)} (${why}: apt-get install redis-server and start it, or set VERSIONARY_TEST_REDIS_URL)`;
   return new Promise((resolve) => {
     const socket = connect({ host: target.hostname, port: Number(target.port || 6379) });
     let reply = '';
@@ -79,7 +81,8 @@ function checkRedis(url: string): Promise<string | null> {
     socket.on('connect', () => socket.write('PING\r\n'));
     socket.on('data', (chunk) => {
       reply += chunk.toString();
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG') ? null : how(`PING answered ${reply.trim().slice(0, 80)}`));
+      if (reply.includes('\r\n'))
+        done(reply.startsWith('+PONG') ? null : how(`PING answered ${reply.trim().slice(0, 80)}`));
     });
   });
 }
@@ -87,9 +90,13 @@ function checkRedis(url: string): Promise<string | null> {
 function checkChromium(options: PrerequisiteOptions): string | null {
   if (isExecutable(options.chromiumPath)) return null;
   // apt installs Debian's package at /usr/bin/chromium, which is where test/support/browser.ts looks.
-  const canInstall = options.installChromium && options.chromiumPath === '/usr/bin/chromium' && process.getuid?.() === 0 && hasCommand('apt-get');
+  const canInstall =
+    options.installChromium &&
+    options.chromiumPath === '/usr/bin/chromium' &&
+    process.getuid?.() === 0 &&
+    hasCommand('apt-get');
   if (canInstall) {
-    process.stderr.write('npm test: Chromium is missing; installing Debian\'s chromium with apt-get\n');
+    process.stderr.write("npm test: Chromium is missing; installing Debian's chromium with apt-get\n");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
     spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });

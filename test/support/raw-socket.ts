@@ -24,7 +24,11 @@ export interface RawExchange {
  * const res = await rawExchange(app, ['GET / HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 2000 });
  * ```
  */
-export async function rawExchange(target: FastifyInstance | { port: number }, chunks: Array<string | Buffer>, options: { waitMs: number }): Promise<RawExchange> {
+export async function rawExchange(
+  target: FastifyInstance | { port: number },
+  chunks: Array<string | Buffer>,
+  options: { waitMs: number },
+): Promise<RawExchange> {
   const port = 'port' in target ? target.port : (target.server.address() as AddressInfo).port;
   const socket = connect(port, '127.0.0.1');
   const parts: Buffer[] = [];
@@ -45,9 +49,11 @@ export async function rawExchange(target: FastifyInstance | { port: number }, ch
   const [head = '', ...rest] = received.split('\r\n\r\n');
   const [statusLine = '', ...headerLines] = head.split('\r\n');
   const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1];
-  const headers = Object.fromEntries(headerLines.map((line) => {
-    const at = line.indexOf(':');
-    return [line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()];
-  }));
+  const headers = Object.fromEntries(
+    headerLines.map((line) => {
+      const at = line.indexOf(':');
+      return [line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()];
+    }),
+  );
   return { received, closedAfter, status: status ? Number(status) : undefined, headers, body: rest.join('\r\n\r\n') };
 }

@@ -1,6 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../src/core/errors/index.ts';
-import { defineVersions, type OperationSpec, type SchemaMap, type VersionBundle, type VersionChange } from '../../src/core/versions/index.ts';
+import {
+  defineVersions,
+  type OperationSpec,
+  type SchemaMap,
+  type VersionBundle,
+  type VersionChange,
+} from '../../src/core/versions/index.ts';
 import type { OperationHandler } from '../../src/http/index.ts';
 import { versionary } from '../../src/http/plugin/index.ts';
 
@@ -14,8 +20,21 @@ export interface RecipeAppOptions {
 
 /** The operations every recipe has: create an order, read it back. */
 const orderOperations: OperationSpec[] = [
-  { id: 'orders.create', method: 'POST', path: '/orders', summary: 'Place an order', body: 'OrderInput', responses: { 201: { description: 'Placed', schema: 'Order' } } },
-  { id: 'orders.get', method: 'GET', path: '/orders/{id}', summary: 'An order', responses: { 200: { description: 'The order', schema: 'Order' }, 404: { description: 'No such order' } } },
+  {
+    id: 'orders.create',
+    method: 'POST',
+    path: '/orders',
+    summary: 'Place an order',
+    body: 'OrderInput',
+    responses: { 201: { description: 'Placed', schema: 'Order' } },
+  },
+  {
+    id: 'orders.get',
+    method: 'GET',
+    path: '/orders/{id}',
+    summary: 'An order',
+    responses: { 200: { description: 'The order', schema: 'Order' }, 404: { description: 'No such order' } },
+  },
 ];
 
 /**
@@ -29,9 +48,14 @@ const orderOperations: OperationSpec[] = [
  * await app.inject({ method: 'POST', url: '/api/v1/orders', payload: { customerName: 'Ada' } });
  * ```
  */
-export async function buildRecipeApp(options: RecipeAppOptions): Promise<{ app: FastifyInstance; bundle: VersionBundle; orders: Map<number, object> }> {
+export async function buildRecipeApp(
+  options: RecipeAppOptions,
+): Promise<{ app: FastifyInstance; bundle: VersionBundle; orders: Map<number, object> }> {
   const operations = [...orderOperations, ...(options.operations ?? [])];
-  const bundle = defineVersions({ head: { schemas: options.schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: options.changes }] });
+  const bundle = defineVersions({
+    head: { schemas: options.schemas, operations },
+    versions: [{ name: 'v1' }, { name: 'v2', changes: options.changes }],
+  });
   const orders = new Map<number, object>();
   const find = (id: string | undefined) => {
     const order = orders.get(Number(id));

@@ -14,7 +14,11 @@ const stringCap = 24;
  * bounds. Optional properties are sometimes left out; no property beyond `properties` is made.
  * Anything else throws, so a schema the generator cannot honour fails loudly instead of passing.
  */
-export function arbitraryOf(options: { schemas: SchemaMap; schema: JsonSchema; depth?: number }): fc.Arbitrary<unknown> {
+export function arbitraryOf(options: {
+  schemas: SchemaMap;
+  schema: JsonSchema;
+  depth?: number;
+}): fc.Arbitrary<unknown> {
   const { schemas, schema, depth = 0 } = options;
   const next = (child: JsonSchema, extra = 0) => arbitraryOf({ schemas, schema: child, depth: depth + extra });
   if (typeof schema.$ref === 'string') {
@@ -31,7 +35,9 @@ export function arbitraryOf(options: { schemas: SchemaMap; schema: JsonSchema; d
   for (const key of ['allOf', 'not', 'if', 'patternProperties', 'dependentRequired', 'prefixItems']) {
     if (key in schema) throw new Error(`cannot generate a schema with ${key}: ${JSON.stringify(schema)}`);
   }
-  const types = Array.isArray(schema.type) ? (schema.type as string[]) : [typeof schema.type === 'string' ? schema.type : inferType(schema)];
+  const types = Array.isArray(schema.type)
+    ? (schema.type as string[])
+    : [typeof schema.type === 'string' ? schema.type : inferType(schema)];
   return fc.oneof(...types.map((type) => ofType({ type, schema, next, depth })));
 }
 
@@ -50,12 +56,18 @@ interface OfTypeOptions {
 
 function ofType({ type, schema, next, depth }: OfTypeOptions): fc.Arbitrary<unknown> {
   switch (type) {
-    case 'null': return fc.constant(null);
-    case 'boolean': return fc.boolean();
-    case 'integer': return integers(schema);
-    case 'number': return numbers(schema);
-    case 'string': return strings(schema);
-    case 'any': return fc.constantFrom(null, true, 0, 'x', [], {});
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return integers(schema);
+    case 'number':
+      return numbers(schema);
+    case 'string':
+      return strings(schema);
+    case 'any':
+      return fc.constantFrom(null, true, 0, 'x', [], {});
     case 'array': {
       const minLength = num(schema.minItems) ?? 0;
       // Deep in a recursive schema, only as many items as the schema demands.
@@ -69,7 +81,8 @@ function ofType({ type, schema, next, depth }: OfTypeOptions): fc.Arbitrary<unkn
       const model = Object.fromEntries(keys.map((key) => [key, next(props[key]!)]));
       return fc.record(model, { requiredKeys: keys.filter((key) => required.includes(key)) });
     }
-    default: throw new Error(`cannot generate type ${type}`);
+    default:
+      throw new Error(`cannot generate type ${type}`);
   }
 }
 
@@ -84,7 +97,9 @@ function integers(schema: JsonSchema): fc.Arbitrary<number> {
 }
 
 function numbers(schema: JsonSchema): fc.Arbitrary<number> {
-  return fc.double({ min: num(schema.minimum) ?? -1e9, max: num(schema.maximum) ?? 1e9, noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n));
+  return fc
+    .double({ min: num(schema.minimum) ?? -1e9, max: num(schema.maximum) ?? 1e9, noNaN: true, noDefaultInfinity: true })
+    .map((n) => (Object.is(n, -0) ? 0 : n));
 }
 
 function strings(schema: JsonSchema): fc.Arbitrary<string> {
@@ -94,12 +109,23 @@ function strings(schema: JsonSchema): fc.Arbitrary<string> {
   const base = (): fc.Arbitrary<string> => {
     if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u'));
     switch (schema.format) {
-      case 'email': return fc.emailAddress();
-      case 'date-time': return fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
-      case 'uri': return fc.webUrl();
-      case 'uri-reference': return fc.oneof(fc.webUrl(), fc.webPath().map((p) => p || '/'));
-      case undefined: return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, stringCap)) });
-      default: throw new Error(`cannot generate string format ${String(schema.format)}`);
+      case 'email':
+        return fc.emailAddress();
+      case 'date-time':
+        return fc
+          .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+          .map((d) => d.toISOString());
+      case 'uri':
+        return fc.webUrl();
+      case 'uri-reference':
+        return fc.oneof(
+          fc.webUrl(),
+          fc.webPath().map((p) => p || '/'),
+        );
+      case undefined:
+        return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(maxLength, stringCap)) });
+      default:
+        throw new Error(`cannot generate string format ${String(schema.format)}`);
     }
   };
   return base().filter(fits);

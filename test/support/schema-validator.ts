@@ -16,7 +16,10 @@ const componentRef = '#/components/schemas/';
  * validate('User', body) // [] when valid, else ajv's messages with their JSON pointers
  * ```
  */
-export function createSchemaValidator(options: { schemas: SchemaMap; closed?: boolean }): (name: string, value: unknown) => string[] {
+export function createSchemaValidator(options: {
+  schemas: SchemaMap;
+  closed?: boolean;
+}): (name: string, value: unknown) => string[] {
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   for (const format of ['int32', 'int64']) ajv.addFormat(format, true);
   const rewrite = (value: unknown): unknown => {
@@ -24,7 +27,10 @@ export function createSchemaValidator(options: { schemas: SchemaMap; closed?: bo
     if (typeof value !== 'object' || value === null) return value;
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
-      out[key] = key === '$ref' && typeof child === 'string' && child.startsWith(componentRef) ? `versions#/$defs/${child.slice(componentRef.length)}` : rewrite(child);
+      out[key] =
+        key === '$ref' && typeof child === 'string' && child.startsWith(componentRef)
+          ? `versions#/$defs/${child.slice(componentRef.length)}`
+          : rewrite(child);
     }
     if (options.closed && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
     return out;
@@ -37,6 +43,8 @@ export function createSchemaValidator(options: { schemas: SchemaMap; closed?: bo
       validate = ajv.compile({ $ref: `versions#/$defs/${name}` });
       compiled.set(name, validate);
     }
-    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   };
 }

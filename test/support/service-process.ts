@@ -48,23 +48,46 @@ export interface ServiceProcess {
  * await one.stop();
  * ```
  */
-export async function spawnService(options: { env: Record<string, string>; waitReady?: boolean; timeoutMs?: number }): Promise<ServiceProcess> {
+export async function spawnService(options: {
+  env: Record<string, string>;
+  waitReady?: boolean;
+  timeoutMs?: number;
+}): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     // No delay before the drain (5 s by default): only the tests of the delay ask for one.
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', VERSIONARY_CONFIG: '', VERSIONARY_SHUTDOWN_DELAY_MS: '0', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      VERSIONARY_CONFIG: '',
+      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => { output += String(d); });
-  child.stderr!.on('data', (d) => { output += String(d); });
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  child.stdout!.on('data', (d) => {
+    output += String(d);
+  });
+  child.stderr!.on('data', (d) => {
+    output += String(d);
+  });
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   const base = `http://127.0.0.1:${port}`;
   const path = options.waitReady === false ? '/livez' : '/readyz';
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let up = false;
   while (!up && Date.now() < deadline && child.exitCode === null) {
-    up = await fetch(`${base}${path}`).then((r) => r.status === 200, () => false);
+    up = await fetch(`${base}${path}`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (!up) await new Promise((r) => setTimeout(r, 100));
   }
   if (!up) {
@@ -72,7 +95,11 @@ export async function spawnService(options: { env: Record<string, string>; waitR
     throw new Error(`service did not come up on ${base}${path}:\n${output.slice(-3000)}`);
   }
   return {
-    child, base, port, output: () => output, exited,
+    child,
+    base,
+    port,
+    output: () => output,
+    exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

@@ -23,20 +23,35 @@ export interface StartedService {
  * await service.stop();
  * ```
  */
-export async function startTestService(options: { file?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<StartedService> {
+export async function startTestService(
+  options: { file?: Record<string, unknown>; env?: Record<string, string> } = {},
+): Promise<StartedService> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-started-'));
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify(options.file ?? {}));
   let code: number | undefined;
   const running = await startService({
-    env: { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'test-admin-key-0123456789', VERSIONARY_SHUTDOWN_DELAY_MS: '0', VERSIONARY_CONFIG: configPath, ...options.env },
+    env: {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      VERSIONARY_ADMIN_KEY: 'test-admin-key-0123456789',
+      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+      VERSIONARY_CONFIG: configPath,
+      ...options.env,
+    },
     readFile: (path) => readFileSync(path, 'utf8'),
-    exit: (value) => { code = value; },
+    exit: (value) => {
+      code = value;
+    },
   });
   await running.ready;
   const port = running.address.port;
   return {
-    port, base: `http://127.0.0.1:${port}`, exitCode: () => code,
+    port,
+    base: `http://127.0.0.1:${port}`,
+    exitCode: () => code,
     stop: async () => {
       const result = await running.shutdown('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

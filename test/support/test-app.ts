@@ -79,11 +79,22 @@ export interface TestApp {
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   // The service's own defaults, rate limits included: a test that needs more asks for it in `files`.
-  if (options.rateLimitMax !== undefined && options.files) throw new Error('rateLimitMax: put rateLimit in the config file instead');
-  const roomy: Record<string, string> | undefined = options.rateLimitMax === undefined ? undefined : { '/volume-test-config.json': JSON.stringify({ rateLimit: { max: options.rateLimitMax, windowSeconds: 60 } }) };
+  if (options.rateLimitMax !== undefined && options.files)
+    throw new Error('rateLimitMax: put rateLimit in the config file instead');
+  const roomy: Record<string, string> | undefined =
+    options.rateLimitMax === undefined
+      ? undefined
+      : { '/volume-test-config.json': JSON.stringify({ rateLimit: { max: options.rateLimitMax, windowSeconds: 60 } }) };
   const files = options.files ?? roomy ?? {};
   const config = loadConfig({
-    env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', VERSIONARY_ADMIN_KEY: testAdminKey, ...(roomy ? { VERSIONARY_CONFIG: '/volume-test-config.json' } : {}), ...options.env },
+    env: {
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      VERSIONARY_ADMIN_KEY: testAdminKey,
+      ...(roomy ? { VERSIONARY_CONFIG: '/volume-test-config.json' } : {}),
+      ...options.env,
+    },
     readFile: (path) => {
       const text = files[path];
       if (text === undefined) throw Object.assign(new Error(`no test file ${path}`), { code: 'ENOENT' });
@@ -91,24 +102,42 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   // VERSIONARY_TEST_DATABASE=postgres runs the same tests on a throwaway PostgreSQL schema.
-  const storage = testDatabase === 'postgres' ? await openTestPostgres() : await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
+  const storage =
+    testDatabase === 'postgres'
+      ? await openTestPostgres()
+      : await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
   if (!(await storage.apiKeys.find(testConsumerId))) {
-    await storage.apiKeys.insert({ id: testConsumerId, name: 'test consumer', roles: ['read', 'write'], contact: null, hash: hashKey(testConsumerKey), createdAt: options.now ?? testEpoch, revokedAt: null });
+    await storage.apiKeys.insert({
+      id: testConsumerId,
+      name: 'test consumer',
+      roles: ['read', 'write'],
+      contact: null,
+      hash: hashKey(testConsumerKey),
+      createdAt: options.now ?? testEpoch,
+      revokedAt: null,
+    });
   }
   const clock = createFixedClock(options.now ?? testEpoch);
   const served = options.wrapStorage ? options.wrapStorage(storage) : storage;
   const app = await buildApp({
-    config, storage: served, clock,
+    config,
+    storage: served,
+    clock,
     ...(options.bundle ? { bundle: options.bundle } : {}),
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
   });
   await app.ready();
-  if (!options.anonymous) sendDefaultCredentials(app, options.admin ? adminHeaders.authorization : consumerHeaders.authorization);
+  if (!options.anonymous)
+    sendDefaultCredentials(app, options.admin ? adminHeaders.authorization : consumerHeaders.authorization);
   let closed = false;
   return {
-    app, storage, db: storage.db, clock, config,
+    app,
+    storage,
+    db: storage.db,
+    clock,
+    config,
     close: async () => {
       if (closed) return;
       closed = true;
@@ -141,7 +170,10 @@ export function json<T = Record<string, unknown>>(res: LightMyRequestResponse): 
 }
 
 /** Create a user through the API and return its body. */
-export async function createUser(app: FastifyInstance, options: { version?: string; body: Record<string, unknown> }): Promise<Record<string, unknown>> {
+export async function createUser(
+  app: FastifyInstance,
+  options: { version?: string; body: Record<string, unknown> },
+): Promise<Record<string, unknown>> {
   const res = await app.inject({ method: 'POST', url: `/api/${options.version ?? 'v2'}/users`, payload: options.body });
   if (res.statusCode !== 201) throw new Error(`createUser failed: ${res.statusCode} ${res.body}`);
   return json(res);
@@ -151,7 +183,10 @@ export async function createUser(app: FastifyInstance, options: { version?: stri
 export async function seedUsers(storage: Storage, count: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 1; i <= count; i++) {
-    const user = await storage.users.create({ values: { name: `user ${i}`, email: null, nickname: null, status: 'active' }, at: new Date(testEpoch).toISOString() });
+    const user = await storage.users.create({
+      values: { name: `user ${i}`, email: null, nickname: null, status: 'active' },
+      at: new Date(testEpoch).toISOString(),
+    });
     ids.push(user.id);
   }
   return ids;
@@ -162,9 +197,12 @@ export async function snapshotTables(db: Kysely<Tables>): Promise<string> {
   const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
   const posts = await db.selectFrom('posts').selectAll().orderBy('id').execute();
   // AUTOINCREMENT counters too: a rejected create must not even consume an id.
-  const seq = testDatabase === 'postgres'
-    ? await sql`SELECT sequencename AS name, last_value AS seq FROM pg_sequences WHERE schemaname = current_schema() AND sequencename IN ('posts_id_seq', 'users_id_seq') ORDER BY sequencename`.execute(db)
-    : await sql`SELECT name, seq FROM sqlite_sequence WHERE name IN ('users', 'posts') ORDER BY name`.execute(db);
+  const seq =
+    testDatabase === 'postgres'
+      ? await sql`SELECT sequencename AS name, last_value AS seq FROM pg_sequences WHERE schemaname = current_schema() AND sequencename IN ('posts_id_seq', 'users_id_seq') ORDER BY sequencename`.execute(
+          db,
+        )
+      : await sql`SELECT name, seq FROM sqlite_sequence WHERE name IN ('users', 'posts') ORDER BY name`.execute(db);
   return JSON.stringify({ users, posts, seq: seq.rows });
 }
 

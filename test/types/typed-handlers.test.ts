@@ -11,7 +11,10 @@ import ts from 'typescript';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const fixtures = join(here, 'fixtures');
-const filesIn = (dir: string) => readdirSync(join(fixtures, dir)).filter((f) => f.endsWith('.ts')).map((f) => join(fixtures, dir, f));
+const filesIn = (dir: string) =>
+  readdirSync(join(fixtures, dir))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(fixtures, dir, f));
 
 const config = ts.readConfigFile(join(root, 'tsconfig.json'), (path) => ts.sys.readFile(path));
 const { options } = ts.convertCompilerOptionsFromJson(config.config.compilerOptions, root);
@@ -22,7 +25,12 @@ const diagnostics = ts.getPreEmitDiagnostics(program);
 
 const at = (d: ts.Diagnostic) => {
   const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-  return { file: d.file?.fileName ?? '', line, code: d.code, text: ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]! };
+  return {
+    file: d.file?.fileName ?? '',
+    line,
+    code: d.code,
+    text: ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n')[0]!,
+  };
 };
 
 test('the typed fixtures compile without an error', () => {
@@ -32,12 +40,18 @@ test('the typed fixtures compile without an error', () => {
 
 for (const file of fails) {
   test(`each marked line of fails/${file.split('/').pop()} fails tsc with its error, and nothing else does`, () => {
-    const expected = readFileSync(file, 'utf8').split('\n').flatMap((text, i) => {
-      const match = /\/\/ expect TS(\d+)/.exec(text);
-      return match ? [`${i + 1}: TS${match[1]}`] : [];
-    });
+    const expected = readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((text, i) => {
+        const match = /\/\/ expect TS(\d+)/.exec(text);
+        return match ? [`${i + 1}: TS${match[1]}`] : [];
+      });
     assert.ok(expected.length > 0, 'the fixture marks its errors');
     const found = diagnostics.map(at).filter((d) => d.file === file);
-    assert.deepEqual([...new Set(found.map((d) => `${d.line}: TS${d.code}`))], expected, found.map((d) => `${d.line}: ${d.text}`).join('\n'));
+    assert.deepEqual(
+      [...new Set(found.map((d) => `${d.line}: TS${d.code}`))],
+      expected,
+      found.map((d) => `${d.line}: ${d.text}`).join('\n'),
+    );
   });
 }

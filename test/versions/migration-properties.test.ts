@@ -15,6 +15,6 @@ describe('migrations: the example books app', async () => {
   for (const property of migrationProperties(await loadExampleBundle())) it(property.name, property.run);
 });
 
-describe('migrations: the loop test\'s books API', () => {
+describe("migrations: the loop test's books API", () => {
   for (const property of migrationProperties(booksBundle)) it(property.name, property.run);
 });

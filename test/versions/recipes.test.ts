@@ -14,10 +14,15 @@ import { schemas as splitSchemas, splitCustomerName } from './recipes/split.ts';
 // Each recipe of docs/api.md, served by the plugin: what each version answers and accepts, to the
 // byte, and what the one v2 handler was given. The docs show these files as they are.
 const send = async (app: FastifyInstance, options: { method?: 'GET' | 'POST'; url: string; payload?: unknown }) => {
-  const res = await app.inject({ method: options.method ?? 'GET', url: options.url, ...(options.payload === undefined ? {} : { payload: options.payload as object }) });
+  const res = await app.inject({
+    method: options.method ?? 'GET',
+    url: options.url,
+    ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+  });
   return { status: res.statusCode, body: res.body === '' ? undefined : (res.json() as unknown) };
 };
-const place = (app: FastifyInstance, version: string, payload: unknown) => send(app, { method: 'POST', url: `/api/${version}/orders`, payload });
+const place = (app: FastifyInstance, version: string, payload: unknown) =>
+  send(app, { method: 'POST', url: `/api/${version}/orders`, payload });
 const read = (app: FastifyInstance, url: string) => send(app, { url });
 
 const recipes: Array<{ name: string; file: string; options: RecipeAppOptions }> = [
@@ -27,9 +32,18 @@ const recipes: Array<{ name: string; file: string; options: RecipeAppOptions }> 
   { name: 'enum values', file: 'enum.ts', options: { schemas: enumSchemas, changes: [shippingOptions] } },
   { name: 'move into a sub-object', file: 'move.ts', options: { schemas: moveSchemas, changes: [cityIntoAddress] } },
   {
-    name: 'endpoint added', file: 'endpoint.ts', options: {
-      schemas: endpointSchemas, changes: [addReceipt], operations: [receipt],
-      handlers: { 'orders.receipt': async ({ params }) => ({ status: 200, body: { orderId: Number(params.id), text: `Order ${params.id}` } }) },
+    name: 'endpoint added',
+    file: 'endpoint.ts',
+    options: {
+      schemas: endpointSchemas,
+      changes: [addReceipt],
+      operations: [receipt],
+      handlers: {
+        'orders.receipt': async ({ params }) => ({
+          status: 200,
+          body: { orderId: Number(params.id), text: `Order ${params.id}` },
+        }),
+      },
     },
   },
 ];
@@ -37,7 +51,10 @@ const recipes: Array<{ name: string; file: string; options: RecipeAppOptions }> 
 describe('recipes: what each version answers and accepts', () => {
   it('rename: v1 keeps customerName, v2 has customer, one handler sees customer only', async () => {
     const { app, orders } = await buildRecipeApp(recipes[0]!.options);
-    assert.deepEqual(await place(app, 'v1', { customerName: 'Ada' }), { status: 201, body: { id: 1, customerName: 'Ada' } });
+    assert.deepEqual(await place(app, 'v1', { customerName: 'Ada' }), {
+      status: 201,
+      body: { id: 1, customerName: 'Ada' },
+    });
     assert.deepEqual(orders.get(1), { id: 1, customer: 'Ada' });
     assert.deepEqual(await read(app, '/api/v2/orders/1'), { status: 200, body: { id: 1, customer: 'Ada' } });
     assert.deepEqual(await place(app, 'v2', { customer: 'Bo' }), { status: 201, body: { id: 2, customer: 'Bo' } });
@@ -48,11 +65,23 @@ describe('recipes: what each version answers and accepts', () => {
 
   it('split: v1 customerName becomes firstName and lastName, and joins back', async () => {
     const { app, orders } = await buildRecipeApp(recipes[1]!.options);
-    assert.deepEqual(await place(app, 'v1', { customerName: 'Ada King Lovelace' }), { status: 201, body: { id: 1, customerName: 'Ada King Lovelace' } });
+    assert.deepEqual(await place(app, 'v1', { customerName: 'Ada King Lovelace' }), {
+      status: 201,
+      body: { id: 1, customerName: 'Ada King Lovelace' },
+    });
     assert.deepEqual(orders.get(1), { id: 1, firstName: 'Ada King', lastName: 'Lovelace' });
-    assert.deepEqual(await read(app, '/api/v2/orders/1'), { status: 200, body: { id: 1, firstName: 'Ada King', lastName: 'Lovelace' } });
-    assert.deepEqual(await place(app, 'v2', { firstName: 'Grace', lastName: 'Hopper' }), { status: 201, body: { id: 2, firstName: 'Grace', lastName: 'Hopper' } });
-    assert.deepEqual(await read(app, '/api/v1/orders/2'), { status: 200, body: { id: 2, customerName: 'Grace Hopper' } });
+    assert.deepEqual(await read(app, '/api/v2/orders/1'), {
+      status: 200,
+      body: { id: 1, firstName: 'Ada King', lastName: 'Lovelace' },
+    });
+    assert.deepEqual(await place(app, 'v2', { firstName: 'Grace', lastName: 'Hopper' }), {
+      status: 201,
+      body: { id: 2, firstName: 'Grace', lastName: 'Hopper' },
+    });
+    assert.deepEqual(await read(app, '/api/v1/orders/2'), {
+      status: 200,
+      body: { id: 2, customerName: 'Grace Hopper' },
+    });
   });
 
   it('type change: v1 total is a decimal string, v2 integer cents', async () => {
@@ -67,9 +96,15 @@ describe('recipes: what each version answers and accepts', () => {
 
   it('enum values: v1 sees pickup as standard, and its overnight orders ship express', async () => {
     const { app, orders } = await buildRecipeApp(recipes[3]!.options);
-    assert.deepEqual(await place(app, 'v1', { shipping: 'overnight' }), { status: 201, body: { id: 1, shipping: 'express' } });
+    assert.deepEqual(await place(app, 'v1', { shipping: 'overnight' }), {
+      status: 201,
+      body: { id: 1, shipping: 'express' },
+    });
     assert.deepEqual(orders.get(1), { id: 1, shipping: 'express' });
-    assert.deepEqual(await place(app, 'v2', { shipping: 'pickup' }), { status: 201, body: { id: 2, shipping: 'pickup' } });
+    assert.deepEqual(await place(app, 'v2', { shipping: 'pickup' }), {
+      status: 201,
+      body: { id: 2, shipping: 'pickup' },
+    });
     assert.deepEqual(await read(app, '/api/v1/orders/2'), { status: 200, body: { id: 2, shipping: 'standard' } });
     assert.equal((await place(app, 'v1', { shipping: 'pickup' })).status, 400);
     assert.equal((await place(app, 'v2', { shipping: 'overnight' })).status, 400);
@@ -79,7 +114,10 @@ describe('recipes: what each version answers and accepts', () => {
     const { app, orders } = await buildRecipeApp(recipes[4]!.options);
     assert.deepEqual(await place(app, 'v1', { city: 'Paris' }), { status: 201, body: { id: 1, city: 'Paris' } });
     assert.deepEqual(orders.get(1), { id: 1, address: { city: 'Paris' } });
-    assert.deepEqual(await place(app, 'v2', { address: { city: 'Lyon' } }), { status: 201, body: { id: 2, address: { city: 'Lyon' } } });
+    assert.deepEqual(await place(app, 'v2', { address: { city: 'Lyon' } }), {
+      status: 201,
+      body: { id: 2, address: { city: 'Lyon' } },
+    });
     assert.deepEqual(await read(app, '/api/v1/orders/2'), { status: 200, body: { id: 2, city: 'Lyon' } });
     assert.equal((await place(app, 'v2', { city: 'Nice' })).status, 400);
   });
@@ -87,7 +125,10 @@ describe('recipes: what each version answers and accepts', () => {
   it('endpoint added: v2 routes the receipt, v1 answers 404', async () => {
     const { app } = await buildRecipeApp(recipes[5]!.options);
     assert.deepEqual(await place(app, 'v1', { customer: 'Ada' }), { status: 201, body: { id: 1, customer: 'Ada' } });
-    assert.deepEqual(await read(app, '/api/v2/orders/1/receipt'), { status: 200, body: { orderId: 1, text: 'Order 1' } });
+    assert.deepEqual(await read(app, '/api/v2/orders/1/receipt'), {
+      status: 200,
+      body: { orderId: 1, text: 'Order 1' },
+    });
     const v1 = await read(app, '/api/v1/orders/1/receipt');
     assert.equal(v1.status, 404);
     assert.equal((v1.body as { status: number }).status, 404);
@@ -105,7 +146,10 @@ describe('recipes: docs/api.md shows the tested code', () => {
   const docs = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
   for (const recipe of recipes) {
     it(`shows ${recipe.file} as it is, importing from versionary`, () => {
-      const code = readFileSync(new URL(`./recipes/${recipe.file}`, import.meta.url), 'utf8').replace("from '../../../src/index.ts'", "from 'versionary'");
+      const code = readFileSync(new URL(`./recipes/${recipe.file}`, import.meta.url), 'utf8').replace(
+        "from '../../../src/index.ts'",
+        "from 'versionary'",
+      );
       assert.ok(docs.includes(`\`\`\`ts\n${code}\`\`\`\n`), `docs/api.md lacks this block:\n${code}`);
     });
   }

@@ -2,7 +2,13 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { createManagementClient, type ManagementResponse } from '../management-client.ts';
 
-interface ClientRow { id: string; name: string; contacts: Array<{ email: string; subscribed: boolean }>; webhooks: Array<{ id: string; url: string; secret?: string }>; createdAt: string }
+interface ClientRow {
+  id: string;
+  name: string;
+  contacts: Array<{ email: string; subscribed: boolean }>;
+  webhooks: Array<{ id: string; url: string; secret?: string }>;
+  createdAt: string;
+}
 const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
 
 /**
@@ -35,21 +41,33 @@ secret is printed once.
 
 Exit codes: 0 done, 1 refused (unknown client, bad address or URL, keys still active), 2 could not run.`,
   options: {
-    server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' }, name: { type: 'string' },
-    contact: { type: 'string', multiple: true }, webhook: { type: 'string', multiple: true }, 'keep-webhook': { type: 'string', multiple: true }, 'no-webhooks': { type: 'boolean' },
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    name: { type: 'string' },
+    contact: { type: 'string', multiple: true },
+    webhook: { type: 'string', multiple: true },
+    'keep-webhook': { type: 'string', multiple: true },
+    'no-webhooks': { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'list | create | show <id> | update <id> | delete <id>' },
   async run({ values, positionals, io }) {
     const [action, id] = positionals;
-    if (!(actions as readonly string[]).includes(action ?? '')) throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
-    if (['show', 'update', 'delete'].includes(action!) && !id) throw new UsageError(`${action} needs a client id, e.g. cl_0123456789abcdef`);
+    if (!(actions as readonly string[]).includes(action ?? ''))
+      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
+    if (['show', 'update', 'delete'].includes(action!) && !id)
+      throw new UsageError(`${action} needs a client id, e.g. cl_0123456789abcdef`);
     if (['list', 'create'].includes(action!) && id) throw new UsageError(`${action} takes no client id`);
     const format = readString(values, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
     const request = toRequest(action!, id, values);
     const server = readString(values, 'server');
     const key = readString(values, 'key');
-    const client = await createManagementClient({ env: io.env ?? {}, ...(server ? { server } : {}), ...(key ? { key } : {}) });
+    const client = await createManagementClient({
+      env: io.env ?? {},
+      ...(server ? { server } : {}),
+      ...(key ? { key } : {}),
+    });
     try {
       const res = action === 'list' ? await listAll(client.call) : await client.call(request);
       if (res.status >= 400) return refuse(res, io);
@@ -69,7 +87,11 @@ function list(values: OptionValues, name: string): string[] {
   return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
 }
 
-function toRequest(action: string, id: string | undefined, values: OptionValues): { method: string; path: string; body?: unknown } {
+function toRequest(
+  action: string,
+  id: string | undefined,
+  values: OptionValues,
+): { method: string; path: string; body?: unknown } {
   const path = id ? `/clients/${encodeURIComponent(id)}` : '/clients';
   const name = readString(values, 'name');
   const contacts = list(values, 'contact');
@@ -84,20 +106,29 @@ function toRequest(action: string, id: string | undefined, values: OptionValues)
     if (name !== undefined) body.name = name;
     if (contacts.length > 0) body.contacts = contacts;
     if (values['no-webhooks'] === true) {
-      if (added.length + kept.length > 0) throw new UsageError('--no-webhooks cannot be combined with --webhook or --keep-webhook');
+      if (added.length + kept.length > 0)
+        throw new UsageError('--no-webhooks cannot be combined with --webhook or --keep-webhook');
       body.webhooks = [];
     } else if (added.length + kept.length > 0) body.webhooks = [...kept, ...added];
-    if (Object.keys(body).length === 0) throw new UsageError('update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks');
+    if (Object.keys(body).length === 0)
+      throw new UsageError(
+        'update needs something to change: --name, --contact, --webhook, --keep-webhook or --no-webhooks',
+      );
     return { method: 'PATCH', path, body };
   }
   return { method: action === 'delete' ? 'DELETE' : 'GET', path };
 }
 
-async function listAll(call: (options: { method: string; path: string }) => Promise<ManagementResponse>): Promise<ManagementResponse> {
+async function listAll(
+  call: (options: { method: string; path: string }) => Promise<ManagementResponse>,
+): Promise<ManagementResponse> {
   const data: ClientRow[] = [];
   let cursor: string | null = null;
   do {
-    const res = await call({ method: 'GET', path: `/clients?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` });
+    const res = await call({
+      method: 'GET',
+      path: `/clients?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    });
     if (res.status >= 400) return res;
     const page = res.body as { data: ClientRow[]; meta: { nextCursor: string | null } };
     data.push(...page.data);
@@ -108,13 +139,16 @@ async function listAll(call: (options: { method: string; path: string }) => Prom
 
 function refuse(res: ManagementResponse, io: CliIo): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
-  io.stderr(`versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`);
+  io.stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+  );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function describe(c: ClientRow): string {
   const lines = [`${c.id}  ${c.name}  (created ${c.createdAt})`];
-  for (const contact of c.contacts) lines.push(`  contact  ${contact.email}${contact.subscribed ? '' : '  (unsubscribed)'}`);
+  for (const contact of c.contacts)
+    lines.push(`  contact  ${contact.email}${contact.subscribed ? '' : '  (unsubscribed)'}`);
   for (const w of c.webhooks) lines.push(`  webhook  ${w.id}  ${w.url}`);
   const secrets = c.webhooks.filter((w) => w.secret);
   if (secrets.length > 0) {
@@ -128,5 +162,14 @@ function table(rows: ClientRow[]): string {
   const head = ['id', 'name', 'contacts', 'webhooks', 'created'];
   const lines = rows.map((r) => [r.id, r.name, String(r.contacts.length), String(r.webhooks.length), r.createdAt]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [head, ...lines]
+      .map((l) =>
+        l
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -82,6 +82,10 @@ function readNow(text: string | undefined): number | undefined {
 
 /** Changes found in a referenced file name it relative to the working directory, as a user typed it. */
 function withRelativeDocuments(result: DiffResult, cwd: string): DiffResult {
-  const changes = result.changes.map((c) => (c.location.document === undefined ? c : { ...c, location: { ...c.location, document: shortenUris(c.location.document, cwd) } }));
+  const changes = result.changes.map((c) =>
+    c.location.document === undefined
+      ? c
+      : { ...c, location: { ...c.location, document: shortenUris(c.location.document, cwd) } },
+  );
   return { ...result, changes };
 }

@@ -62,7 +62,9 @@ Exit codes: 0 written, 2 could not run.`,
     const sunsetAt = readString(values, 'sunset-at');
     const removedAt = readString(values, 'removed-at');
     const guide = createMigrationGuide({
-      from, to, changes,
+      from,
+      to,
+      changes,
       deprecatedAt: readString(values, 'deprecated-at') ?? new Date(io.now()).toISOString(),
       ...(sunsetAt === undefined ? {} : { sunsetAt }),
       ...(removedAt === undefined ? {} : { removedAt }),
@@ -87,7 +89,10 @@ async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
   try {
     text = await readFile(resolve(cwd, file), 'utf8');
   } catch (error) {
-    throw new VersionaryError({ code: ErrorCode.SpecUnreadable, detail: `cannot read notes file ${file}: ${(error as Error).message}` });
+    throw new VersionaryError({
+      code: ErrorCode.SpecUnreadable,
+      detail: `cannot read notes file ${file}: ${(error as Error).message}`,
+    });
   }
   const trimmed = text.trim();
   if (trimmed.startsWith('[')) {
@@ -97,8 +102,15 @@ async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
     } catch {
       throw new UsageError(`${file} starts with "[" but is not valid JSON`);
     }
-    if (!Array.isArray(parsed) || !parsed.every((n) => typeof n === 'string')) throw new UsageError(`${file} must hold a JSON array of strings`);
+    if (!Array.isArray(parsed) || !parsed.every((n) => typeof n === 'string'))
+      throw new UsageError(`${file} must hold a JSON array of strings`);
     return [...inline, ...parsed];
   }
-  return [...inline, ...trimmed.split('\n').map((l) => l.trim()).filter((l) => l !== '')];
+  return [
+    ...inline,
+    ...trimmed
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  ];
 }

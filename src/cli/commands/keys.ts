@@ -24,22 +24,39 @@ management API and everything else). With --client the key acts for that client 
 "npx versionary clients"): its usage is counted for it and it sees only that client's resources.
 
 Exit codes: 0 created, 2 could not run.`,
-  options: { name: { type: 'string' }, roles: { type: 'string' }, contact: { type: 'string' }, client: { type: 'string' } },
+  options: {
+    name: { type: 'string' },
+    roles: { type: 'string' },
+    contact: { type: 'string' },
+    client: { type: 'string' },
+  },
   positionals: { min: 1, max: 1, names: 'create' },
   async run({ values, positionals, io }) {
     if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);
     const name = readString(values, 'name');
     if (!name || name.length > 100) throw new UsageError('--name is required (1 to 100 characters)');
-    const roles = (readString(values, 'roles') ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-    if (roles.length === 0 || !roles.every(isRole)) throw new UsageError('--roles takes a comma-separated list of read, write, admin');
+    const roles = (readString(values, 'roles') ?? '')
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
+    if (roles.length === 0 || !roles.every(isRole))
+      throw new UsageError('--roles takes a comma-separated list of read, write, admin');
     const contact = readString(values, 'contact');
     const clientId = readString(values, 'client');
     const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
     const { openStorage } = await importServiceModule(() => import('../../compose/open-storage.ts'));
     const storage = await openStorage(config.database);
     try {
-      if (clientId !== undefined && !(await storage.clients.find(clientId))) throw new UsageError(`no client ${clientId.slice(0, 40)}: create it first (npx versionary clients create)`);
-      const { record, key } = await createApiKey({ store: storage.apiKeys, name, roles: roles.filter(isRole), ...(contact ? { contact } : {}), ...(clientId ? { clientId } : {}), now: io.now() });
+      if (clientId !== undefined && !(await storage.clients.find(clientId)))
+        throw new UsageError(`no client ${clientId.slice(0, 40)}: create it first (npx versionary clients create)`);
+      const { record, key } = await createApiKey({
+        store: storage.apiKeys,
+        name,
+        roles: roles.filter(isRole),
+        ...(contact ? { contact } : {}),
+        ...(clientId ? { clientId } : {}),
+        now: io.now(),
+      });
       io.stdout(`Created ${record.id} (${record.roles.join(', ')}). The key is shown only this once:\n\n  ${key}\n\n`);
       return ExitCode.Ok;
     } finally {

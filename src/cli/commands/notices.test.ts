@@ -9,7 +9,13 @@ describe('versionary notices', () => {
   it('runs a pass in-process and lists the outbox', async () => {
     const run = await cli(['notices', 'run']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(Object.keys(JSON.parse(run.stdout) as object), ['planned', 'enqueued', 'sent', 'retrying', 'failed']);
+    assert.deepEqual(Object.keys(JSON.parse(run.stdout) as object), [
+      'planned',
+      'enqueued',
+      'sent',
+      'retrying',
+      'failed',
+    ]);
     const list = await cli(['notices', 'list']);
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^id\s+client\s+subject\s+kind\s+channel\s+recipient\s+status/);

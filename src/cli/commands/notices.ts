@@ -2,7 +2,19 @@ import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { createManagementClient } from '../management-client.ts';
 
-interface NoticeRow { id: number; client: string; subject: string; kind: string; step: string; channel: string; recipient: string; status: string; waitingFor: string | null; attempts: number; lastError: string | null }
+interface NoticeRow {
+  id: number;
+  client: string;
+  subject: string;
+  kind: string;
+  step: string;
+  channel: string;
+  recipient: string;
+  status: string;
+  waitingFor: string | null;
+  attempts: number;
+  lastError: string | null;
+}
 
 /**
  * `versionary notices list|run`: the notices outbox, from the database or a running server.
@@ -25,29 +37,44 @@ flushing buffered usage). Without --server it works in-process on DATABASE_URL w
 configuration as the service (VERSIONARY_CONFIG, VERSIONARY_SMTP_URL, ...).
 
 Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
-  options: { server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' }, client: { type: 'string' }, status: { type: 'string' }, kind: { type: 'string' } },
+  options: {
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    client: { type: 'string' },
+    status: { type: 'string' },
+    kind: { type: 'string' },
+  },
   positionals: { min: 1, max: 1, names: 'list | run' },
   async run({ values, positionals, io }) {
     const [action] = positionals;
     if (action !== 'list' && action !== 'run') throw new UsageError(`unknown action "${action}": use list or run`);
     const server = readString(values, 'server');
     const key = readString(values, 'key');
-    const client = await createManagementClient({ env: io.env ?? {}, ...(server ? { server } : {}), ...(key ? { key } : {}) });
+    const client = await createManagementClient({
+      env: io.env ?? {},
+      ...(server ? { server } : {}),
+      ...(key ? { key } : {}),
+    });
     try {
       const query = new URLSearchParams();
       for (const name of ['client', 'status', 'kind'] as const) {
         const value = readString(values, name);
         if (value !== undefined) query.set(name, value);
       }
-      const res = action === 'run'
-        ? await client.call({ method: 'POST', path: '/notices/run' })
-        : await client.call({ method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` });
+      const res =
+        action === 'run'
+          ? await client.call({ method: 'POST', path: '/notices/run' })
+          : await client.call({ method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` });
       if (res.status >= 400) {
         const problem = res.body as { detail?: string; code?: string } | undefined;
-        io.stderr(`versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`);
+        io.stderr(
+          `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+        );
         return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
       }
-      if (readString(values, 'format') === 'json' || action === 'run') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      if (readString(values, 'format') === 'json' || action === 'run')
+        io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
       else io.stdout(table((res.body as { data: NoticeRow[] }).data));
       return ExitCode.Ok;
     } finally {
@@ -58,7 +85,26 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
 
 function table(rows: NoticeRow[]): string {
   const head = ['id', 'client', 'subject', 'kind', 'channel', 'recipient', 'status', 'attempts', 'last error'];
-  const lines = rows.map((r) => [String(r.id), r.client, r.subject, r.step ? `${r.kind} ${r.step}` : r.kind, r.channel, r.recipient, r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status, String(r.attempts), r.lastError ?? '-']);
+  const lines = rows.map((r) => [
+    String(r.id),
+    r.client,
+    r.subject,
+    r.step ? `${r.kind} ${r.step}` : r.kind,
+    r.channel,
+    r.recipient,
+    r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status,
+    String(r.attempts),
+    r.lastError ?? '-',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [head, ...lines]
+      .map((l) =>
+        l
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

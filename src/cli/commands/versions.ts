@@ -2,7 +2,15 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { createManagementClient, type ManagementResponse } from '../management-client.ts';
 
-interface VersionRow { name: string; state: string; status: string; deprecatedAt: string | null; sunsetAt: string | null; replacement: string | null; usage: { calls: number; clients: number } }
+interface VersionRow {
+  name: string;
+  state: string;
+  status: string;
+  deprecatedAt: string | null;
+  sunsetAt: string | null;
+  replacement: string | null;
+  usage: { calls: number; clients: number };
+}
 
 /**
  * `versionary versions list|deprecate`: the lifecycle, from the database or a running server.
@@ -25,25 +33,40 @@ management API with an admin key (--key or VERSIONARY_KEY).
 
 Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 could not run.`,
   options: {
-    server: { type: 'string' }, key: { type: 'string' }, format: { type: 'string' },
-    'notice-months': { type: 'string' }, sunset: { type: 'string' }, reason: { type: 'string' }, 'migration-url': { type: 'string' },
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    'notice-months': { type: 'string' },
+    sunset: { type: 'string' },
+    reason: { type: 'string' },
+    'migration-url': { type: 'string' },
   },
   positionals: { min: 1, max: 2, names: 'list | deprecate <version>' },
   async run({ values, positionals, io }) {
     const [action, name] = positionals;
-    if (action !== 'list' && action !== 'deprecate') throw new UsageError(`unknown action "${action}": use list or deprecate`);
+    if (action !== 'list' && action !== 'deprecate')
+      throw new UsageError(`unknown action "${action}": use list or deprecate`);
     if (action === 'deprecate' && !name) throw new UsageError('deprecate needs a version name, e.g. v1');
     const body = action === 'deprecate' ? deprecationBody(values) : undefined;
     const server = readString(values, 'server');
     const key = readString(values, 'key');
-    const client = await createManagementClient({ env: io.env ?? {}, now: () => io.now(), ...(server ? { server } : {}), ...(key ? { key } : {}) });
+    const client = await createManagementClient({
+      env: io.env ?? {},
+      now: () => io.now(),
+      ...(server ? { server } : {}),
+      ...(key ? { key } : {}),
+    });
     try {
-      const res = action === 'list'
-        ? await client.call({ method: 'GET', path: '/versions' })
-        : await client.call({ method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body });
+      const res =
+        action === 'list'
+          ? await client.call({ method: 'GET', path: '/versions' })
+          : await client.call({ method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body });
       if (res.status >= 400) return refuse(res, io);
       if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else io.stdout(action === 'list' ? table((res.body as { data: VersionRow[] }).data) : table([res.body as VersionRow]));
+      else
+        io.stdout(
+          action === 'list' ? table((res.body as { data: VersionRow[] }).data) : table([res.body as VersionRow]),
+        );
       return ExitCode.Ok;
     } finally {
       await client.close();
@@ -58,7 +81,11 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
     if (!/^[0-9]{1,3}$/.test(months)) throw new UsageError('--notice-months must be a whole number of months');
     body.noticeMonths = Number(months);
   }
-  for (const [flag, field] of [['sunset', 'sunsetAt'], ['reason', 'reason'], ['migration-url', 'migrationUrl']] as const) {
+  for (const [flag, field] of [
+    ['sunset', 'sunsetAt'],
+    ['reason', 'reason'],
+    ['migration-url', 'migrationUrl'],
+  ] as const) {
     const value = readString(values, flag);
     if (value !== undefined) body[field] = value;
   }
@@ -67,13 +94,33 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
 
 function refuse(res: ManagementResponse, io: CliIo): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
-  io.stderr(`versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`);
+  io.stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+  );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function table(rows: VersionRow[]): string {
   const head = ['version', 'state', 'status', 'deprecated', 'sunset', 'replacement', 'calls', 'clients'];
-  const lines = rows.map((r) => [r.name, r.state, r.status, r.deprecatedAt ?? '-', r.sunsetAt ?? '-', r.replacement ?? '-', String(r.usage?.calls ?? 0), String(r.usage?.clients ?? 0)]);
+  const lines = rows.map((r) => [
+    r.name,
+    r.state,
+    r.status,
+    r.deprecatedAt ?? '-',
+    r.sunsetAt ?? '-',
+    r.replacement ?? '-',
+    String(r.usage?.calls ?? 0),
+    String(r.usage?.clients ?? 0),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return [head, ...lines].map((l) => l.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [head, ...lines]
+      .map((l) =>
+        l
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

@@ -25,7 +25,11 @@ export function createFixedClock(start: number): Clock & { set(ms: number): void
   let current = start;
   return {
     now: () => current,
-    set: (ms) => { current = ms; },
-    advance: (ms) => { current += ms; },
+    set: (ms) => {
+      current = ms;
+    },
+    advance: (ms) => {
+      current += ms;
+    },
   };
 }

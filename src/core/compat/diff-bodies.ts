@@ -19,11 +19,21 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
   if (ob === undefined && nb !== undefined) {
     const body = ctx.new.resolver.resolve(nb);
     const required = isObjectLike(body.value) && body.value.required === true;
-    emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', { at: nb, side: 'new', direction: 'request', message: `A ${required ? 'required' : 'optional'} request body was added.` });
+    emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', {
+      at: nb,
+      side: 'new',
+      direction: 'request',
+      message: `A ${required ? 'required' : 'optional'} request body was added.`,
+    });
     return;
   }
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message: 'The request body was removed; what clients send is ignored.' });
+    emit(ctx, 'request-body-removed', {
+      at: ob,
+      side: 'old',
+      direction: 'request',
+      message: 'The request body was removed; what clients send is ignored.',
+    });
     return;
   }
   const o = ctx.old.resolver.resolve(ob as DocNode);
@@ -31,7 +41,14 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
   const was = isObjectLike(o.value) && o.value.required === true;
   const now = isObjectLike(n.value) && n.value.required === true;
   if (was !== now) {
-    emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', { at: n, side: 'new', direction: 'request', oldValue: was, newValue: now, message: `The request body became ${now ? 'required' : 'optional'}.` });
+    emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', {
+      at: n,
+      side: 'new',
+      direction: 'request',
+      oldValue: was,
+      newValue: now,
+      message: `The request body became ${now ? 'required' : 'optional'}.`,
+    });
   }
   diffContent(ctx, { old: o, new: n, direction: 'request', label: 'body' });
 }
@@ -44,22 +61,39 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
  * diffContent(ctx, { old, new: revised, direction: 'response', label: 'body' });
  * ```
  */
-export function diffContent(ctx: DiffContext, args: { old: DocNode; new: DocNode; direction: Direction; label: string }): void {
+export function diffContent(
+  ctx: DiffContext,
+  args: { old: DocNode; new: DocNode; direction: Direction; label: string },
+): void {
   const oc = mediaMap(args.old);
   const nc = mediaMap(args.new);
   const Dir = args.direction === 'request' ? 'request' : 'response';
   for (const [media, node] of oc) {
-    if (!nc.has(media)) emit(ctx, `${args.direction}-media-type-removed`, { at: node, side: 'old', direction: args.direction, oldValue: media, message: `The ${Dir} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.` });
+    if (!nc.has(media))
+      emit(ctx, `${args.direction}-media-type-removed`, {
+        at: node,
+        side: 'old',
+        direction: args.direction,
+        oldValue: media,
+        message: `The ${Dir} content type ${media} is no longer ${args.direction === 'request' ? 'accepted' : 'produced'}.`,
+      });
   }
   for (const [media, node] of nc) {
     const old = oc.get(media);
     if (old === undefined) {
-      emit(ctx, `${args.direction}-media-type-added`, { at: node, side: 'new', direction: args.direction, newValue: media, message: `The ${Dir} content type ${media} was added.` });
+      emit(ctx, `${args.direction}-media-type-added`, {
+        at: node,
+        side: 'new',
+        direction: args.direction,
+        newValue: media,
+        message: `The ${Dir} content type ${media} was added.`,
+      });
       continue;
     }
     const os = child(old, 'schema');
     const ns = child(node, 'schema');
-    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: args.direction, label: args.label });
+    if (os !== undefined && ns !== undefined)
+      compareSchemas(ctx, { old: os, new: ns, direction: args.direction, label: args.label });
   }
 }
 

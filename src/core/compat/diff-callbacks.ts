@@ -70,20 +70,33 @@ function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
     for (const [method, op] of Object.entries(item.value)) {
       if (!METHODS.has(method) || !isObjectLike(op)) continue;
       const label = `${method.toUpperCase()} ${prefix} ${name}`;
-      out.push({ key: label, label, pathItem: item, operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op } });
+      out.push({
+        key: label,
+        label,
+        pathItem: item,
+        operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
+      });
     }
   }
   return out;
 }
 
-function diffOutgoing(ctx: DiffContext, lists: { old: Outgoing[]; new: Outgoing[]; kind: 'webhook' | 'callback' }): void {
+function diffOutgoing(
+  ctx: DiffContext,
+  lists: { old: Outgoing[]; new: Outgoing[]; kind: 'webhook' | 'callback' },
+): void {
   const newByKey = new Map(lists.new.map((o) => [o.key, o]));
   const oldKeys = new Set(lists.old.map((o) => o.key));
   const outer = ctx.via;
   for (const o of lists.old) {
     const n = newByKey.get(o.key);
     if (n === undefined) {
-      emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message: `The ${o.label} was removed; subscribers stop receiving it.` });
+      emit(ctx, `${lists.kind}-removed`, {
+        at: o.operation,
+        side: 'old',
+        oldValue: o.label,
+        message: `The ${o.label} was removed; subscribers stop receiving it.`,
+      });
       continue;
     }
     if (lists.kind === 'webhook') ctx.via = n.label;
@@ -94,7 +107,13 @@ function diffOutgoing(ctx: DiffContext, lists: { old: Outgoing[]; new: Outgoing[
     }
   }
   for (const n of lists.new) {
-    if (!oldKeys.has(n.key)) emit(ctx, `${lists.kind}-added`, { at: n.operation, side: 'new', newValue: n.label, message: `The ${n.label} was added.` });
+    if (!oldKeys.has(n.key))
+      emit(ctx, `${lists.kind}-added`, {
+        at: n.operation,
+        side: 'new',
+        newValue: n.label,
+        message: `The ${n.label} was added.`,
+      });
   }
 }
 
@@ -104,34 +123,72 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
   const ob = child(ops.old.operation, 'requestBody');
   const nb = child(ops.new.operation, 'requestBody');
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'callback-payload-removed', { at: ob, side: 'old', direction: 'response', message: `The ${label} no longer sends a payload.` });
+    emit(ctx, 'callback-payload-removed', {
+      at: ob,
+      side: 'old',
+      direction: 'response',
+      message: `The ${label} no longer sends a payload.`,
+    });
   } else if (ob === undefined && nb !== undefined) {
-    emit(ctx, 'callback-payload-added', { at: nb, side: 'new', direction: 'response', message: `The ${label} now sends a payload.` });
+    emit(ctx, 'callback-payload-added', {
+      at: nb,
+      side: 'new',
+      direction: 'response',
+      message: `The ${label} now sends a payload.`,
+    });
   } else if (ob !== undefined && nb !== undefined) {
     // The payload is what subscribers read: response rules.
-    diffContent(ctx, { old: ctx.old.resolver.resolve(ob), new: ctx.new.resolver.resolve(nb), direction: 'response', label: 'payload' });
+    diffContent(ctx, {
+      old: ctx.old.resolver.resolve(ob),
+      new: ctx.new.resolver.resolve(nb),
+      direction: 'response',
+      label: 'payload',
+    });
   }
   diffSubscriberResponses(ctx, ops);
 }
 
 /** The subscriber writes its response and the API reads it: request rules. */
 function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
-  const statuses = (node: DocNode | undefined) => new Map(node !== undefined && isObjectLike(node.value)
-    ? Object.entries(node.value).map(([s, v]) => [s.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, s), value: v }] as const)
-    : []);
+  const statuses = (node: DocNode | undefined) =>
+    new Map(
+      node !== undefined && isObjectLike(node.value)
+        ? Object.entries(node.value).map(
+            ([s, v]) => [s.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, s), value: v }] as const,
+          )
+        : [],
+    );
   const om = statuses(child(ops.old.operation, 'responses'));
   const nm = statuses(child(ops.new.operation, 'responses'));
   for (const [status, node] of om) {
     if (nm.has(status) || !isSuccess(status)) continue;
-    emit(ctx, 'callback-response-status-removed', { at: node, side: 'old', direction: 'request', oldValue: status, message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.` });
+    emit(ctx, 'callback-response-status-removed', {
+      at: node,
+      side: 'old',
+      direction: 'request',
+      oldValue: status,
+      message: `The ${ops.new.label} no longer documents a ${status} answer from subscribers; subscribers that answer it may be treated as failed deliveries.`,
+    });
   }
   for (const [status, node] of nm) {
     const old = om.get(status);
     if (old === undefined) {
-      if (isSuccess(status)) emit(ctx, 'callback-response-status-added', { at: node, side: 'new', direction: 'request', newValue: status, message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.` });
+      if (isSuccess(status))
+        emit(ctx, 'callback-response-status-added', {
+          at: node,
+          side: 'new',
+          direction: 'request',
+          newValue: status,
+          message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.`,
+        });
       continue;
     }
-    diffContent(ctx, { old: ctx.old.resolver.resolve(old), new: ctx.new.resolver.resolve(node), direction: 'request', label: 'answer' });
+    diffContent(ctx, {
+      old: ctx.old.resolver.resolve(old),
+      new: ctx.new.resolver.resolve(node),
+      direction: 'request',
+      label: 'answer',
+    });
   }
 }
 
@@ -142,15 +199,29 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
   for (const [key, p] of op) {
     const q = np.get(key);
     if (q === undefined) {
-      emit(ctx, 'callback-parameter-removed', { at: p.node, side: 'old', direction: 'response', oldValue: p.name, message: `The ${ops.new.label} no longer sends the ${p.in} parameter \`${p.name}\`.` });
+      emit(ctx, 'callback-parameter-removed', {
+        at: p.node,
+        side: 'old',
+        direction: 'response',
+        oldValue: p.name,
+        message: `The ${ops.new.label} no longer sends the ${p.in} parameter \`${p.name}\`.`,
+      });
       continue;
     }
     const os = child(p.node, 'schema');
     const ns = child(q.node, 'schema');
-    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: p.name });
+    if (os !== undefined && ns !== undefined)
+      compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: p.name });
   }
   for (const [key, q] of np) {
-    if (!op.has(key)) emit(ctx, 'callback-parameter-added', { at: q.node, side: 'new', direction: 'response', newValue: q.name, message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.` });
+    if (!op.has(key))
+      emit(ctx, 'callback-parameter-added', {
+        at: q.node,
+        side: 'new',
+        direction: 'response',
+        newValue: q.name,
+        message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`,
+      });
   }
 }
 
@@ -160,7 +231,11 @@ function params(resolver: RefResolver, entry: Outgoing): Map<string, { node: Doc
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
     if (!Array.isArray(list)) continue;
     list.forEach((raw, i) => {
-      const node = resolver.resolve({ uri: owner.uri, pointer: joinPointer(owner.pointer, 'parameters', i), value: raw });
+      const node = resolver.resolve({
+        uri: owner.uri,
+        pointer: joinPointer(owner.pointer, 'parameters', i),
+        value: raw,
+      });
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
       const where = node.value.in;
       const key = `${where}:${where === 'header' ? node.value.name.toLowerCase() : node.value.name}`;

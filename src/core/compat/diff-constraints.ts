@@ -67,7 +67,11 @@ function limitOf(schema: Record<string, unknown>, keys: { inclusive: string; exc
  * `minimum`/`exclusiveMinimum` (and the maximum pair) are one bound: `minimum: 0` to
  * `exclusiveMinimum: 0` tightens it by excluding 0, whatever the OpenAPI version spelled it.
  */
-function reportRange(ctx: DiffContext, p: ResolvedPair, keys: { inclusive: string; exclusive: string; sign: number }): void {
+function reportRange(
+  ctx: DiffContext,
+  p: ResolvedPair,
+  keys: { inclusive: string; exclusive: string; sign: number },
+): void {
   const o = limitOf(asSchema(p.o.value), keys);
   const n = limitOf(asSchema(p.n.value), keys);
   if (o?.value === n?.value && o?.exclusive === n?.exclusive) return;
@@ -78,7 +82,7 @@ function reportRange(ctx: DiffContext, p: ResolvedPair, keys: { inclusive: strin
   else verdict = n.exclusive ? 'tightened' : 'relaxed';
   const show = (l: Limit | undefined) => (l === undefined ? 'none' : `${l.key} ${l.value}`);
   emit(ctx, `${p.direction}-constraint-${verdict}`, {
-    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, (n ?? o as Limit).key) },
+    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, (n ?? (o as Limit)).key) },
     side: 'new',
     direction: p.direction,
     oldValue: o?.value,

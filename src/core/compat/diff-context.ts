@@ -145,4 +145,14 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
  * METHODS.has('get'); // true
  * ```
  */
-export const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
+export const METHODS: ReadonlySet<string> = new Set([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+  'query',
+]);

@@ -31,8 +31,10 @@ export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
 
 function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields; newFields: Fields }): void {
   const { p, oldFields, newFields } = args;
-  const skip = (node: DocNode | undefined, side: 'old' | 'new') => node !== undefined && isHidden(side === 'old' ? ctx.old.resolver : ctx.new.resolver, node, p.direction);
-  const visible = (name: string) => !skip(oldFields.properties.get(name), 'old') && !skip(newFields.properties.get(name), 'new');
+  const skip = (node: DocNode | undefined, side: 'old' | 'new') =>
+    node !== undefined && isHidden(side === 'old' ? ctx.old.resolver : ctx.new.resolver, node, p.direction);
+  const visible = (name: string) =>
+    !skip(oldFields.properties.get(name), 'old') && !skip(newFields.properties.get(name), 'new');
   const removed = [...oldFields.properties.keys()].filter((k) => !newFields.properties.has(k) && visible(k));
   const added = [...newFields.properties.keys()].filter((k) => !oldFields.properties.has(k) && visible(k));
   const field = (name: string) => `${p.label}.${name}`;
@@ -40,25 +42,49 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
 
   const [gone] = removed;
   const [fresh] = added;
-  if (removed.length === 1 && added.length === 1 && gone !== undefined && fresh !== undefined && similarNames(gone, fresh)
-    && ctx.equivalence.equivalent(oldFields.properties.get(gone) as DocNode, newFields.properties.get(fresh) as DocNode)) {
+  if (
+    removed.length === 1 &&
+    added.length === 1 &&
+    gone !== undefined &&
+    fresh !== undefined &&
+    similarNames(gone, fresh) &&
+    ctx.equivalence.equivalent(oldFields.properties.get(gone) as DocNode, newFields.properties.get(fresh) as DocNode)
+  ) {
     emit(ctx, `${p.direction}-property-renamed`, {
-      at: newFields.properties.get(fresh) as DocNode, side: 'new', direction: p.direction, oldValue: gone, newValue: fresh,
+      at: newFields.properties.get(fresh) as DocNode,
+      side: 'new',
+      direction: p.direction,
+      oldValue: gone,
+      newValue: fresh,
       message: `${Dir} field \`${field(gone)}\` seems renamed to \`${fresh}\`; clients using the old name break.`,
     });
   } else {
     for (const name of removed) {
       emit(ctx, `${p.direction}-property-removed`, {
-        at: oldFields.properties.get(name) as DocNode, side: 'old', direction: p.direction, oldValue: name,
+        at: oldFields.properties.get(name) as DocNode,
+        side: 'old',
+        direction: p.direction,
+        oldValue: name,
         message: `${Dir} field \`${field(name)}\` was removed.`,
       });
     }
     for (const name of added) {
       const at = newFields.properties.get(name) as DocNode;
       const required = newFields.required.has(name);
-      const id = p.direction === 'response' ? 'response-property-added' : required ? 'request-property-added-required' : 'request-property-added-optional';
+      const id =
+        p.direction === 'response'
+          ? 'response-property-added'
+          : required
+            ? 'request-property-added-required'
+            : 'request-property-added-optional';
       const kind = p.direction === 'response' ? '' : required ? ' as a required field' : ' as an optional field';
-      emit(ctx, id, { at, side: 'new', direction: p.direction, newValue: name, message: `${Dir} field \`${field(name)}\` was added${kind}.` });
+      emit(ctx, id, {
+        at,
+        side: 'new',
+        direction: p.direction,
+        newValue: name,
+        message: `${Dir} field \`${field(name)}\` was added${kind}.`,
+      });
     }
   }
   for (const [name, oldNode] of oldFields.properties) {
@@ -71,23 +97,42 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
   if (p.direction === 'response') diffOrder(ctx, { p, oldFields, newFields });
 }
 
-function diffRequired(ctx: DiffContext, args: { p: ResolvedPair; name: string; at: DocNode; was: boolean; now: boolean }): void {
+function diffRequired(
+  ctx: DiffContext,
+  args: { p: ResolvedPair; name: string; at: DocNode; was: boolean; now: boolean },
+): void {
   const { p, name, at, was, now } = args;
   if (was === now) return;
-  const id = now ? `${p.direction}-property-became-required` as const : `${p.direction}-property-became-optional` as const;
-  const message = p.direction === 'request'
-    ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`
-    : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
-  emit(ctx, id, { at, side: 'new', direction: p.direction, oldValue: was ? 'required' : 'optional', newValue: now ? 'required' : 'optional', message });
+  const id = now
+    ? (`${p.direction}-property-became-required` as const)
+    : (`${p.direction}-property-became-optional` as const);
+  const message =
+    p.direction === 'request'
+      ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`
+      : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
+  emit(ctx, id, {
+    at,
+    side: 'new',
+    direction: p.direction,
+    oldValue: was ? 'required' : 'optional',
+    newValue: now ? 'required' : 'optional',
+    message,
+  });
 }
 
-function diffDeprecated(ctx: DiffContext, args: { p: ResolvedPair; name: string; oldNode: DocNode; newNode: DocNode }): void {
+function diffDeprecated(
+  ctx: DiffContext,
+  args: { p: ResolvedPair; name: string; oldNode: DocNode; newNode: DocNode },
+): void {
   const was = asSchema(ctx.old.resolver.resolve(args.oldNode).value).deprecated === true;
   const now = asSchema(ctx.new.resolver.resolve(args.newNode).value).deprecated === true;
   if (was || !now) return;
   const { p, name } = args;
   emit(ctx, `${p.direction}-property-deprecated`, {
-    at: args.newNode, side: 'new', direction: p.direction, newValue: name,
+    at: args.newNode,
+    side: 'new',
+    direction: p.direction,
+    newValue: name,
     message: `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\` was deprecated.`,
   });
 }
@@ -97,8 +142,11 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
   const newOrder = [...args.newFields.properties.keys()].filter((k) => args.oldFields.properties.has(k));
   if (oldOrder.every((k, i) => newOrder[i] === k)) return;
   emit(ctx, 'response-property-order-changed', {
-    at: { uri: args.p.n.uri, pointer: joinPointer(args.p.n.pointer, 'properties') }, side: 'new', direction: 'response',
-    oldValue: oldOrder, newValue: newOrder,
+    at: { uri: args.p.n.uri, pointer: joinPointer(args.p.n.pointer, 'properties') },
+    side: 'new',
+    direction: 'response',
+    oldValue: oldOrder,
+    newValue: newOrder,
     message: `Response fields of \`${args.p.label}\` changed order; only clients that rely on position are affected.`,
   });
 }
@@ -106,10 +154,19 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
 function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   const oa = asSchema(p.o.value).additionalProperties;
   const na = asSchema(p.n.value).additionalProperties;
-  const base = { at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') }, side: 'new' as const, direction: p.direction, oldValue: oa, newValue: na };
+  const base = {
+    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') },
+    side: 'new' as const,
+    direction: p.direction,
+    oldValue: oa,
+    newValue: na,
+  };
   const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
   if (oa !== false && na === false) {
-    emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message: `${what} no longer allows extra fields.` });
+    emit(ctx, `${p.direction}-additional-properties-restricted`, {
+      ...base,
+      message: `${what} no longer allows extra fields.`,
+    });
   } else if (oa === false && na !== undefined && na !== false) {
     emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
   } else if (isObjectLike(oa) && isObjectLike(na)) {
@@ -138,7 +195,11 @@ function collectFields(resolver: RefResolver, node: DocNode, options: { flatten:
   }
   if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(resolver, resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }), { flatten: true, depth: depth + 1 });
+      const inner = collectFields(
+        resolver,
+        resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }),
+        { flatten: true, depth: depth + 1 },
+      );
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });
@@ -149,7 +210,14 @@ function collectFields(resolver: RefResolver, node: DocNode, options: { flatten:
 /** A rename keeps part of the name (`name` to `fullName`, `user_id` to `userId`); anything else is a removal and an addition. */
 function similarNames(a: string, b: string): boolean {
   const flat = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const words = (s: string) => new Set(s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2));
+  const words = (s: string) =>
+    new Set(
+      s
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((w) => w.length > 2),
+    );
   if (flat(a).includes(flat(b)) || flat(b).includes(flat(a))) return true;
   const wb = words(b);
   return [...words(a)].some((w) => wb.has(w));

@@ -47,14 +47,16 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   for (const op of oldOps) {
     const match = newOps.get(op.key);
     ctx.via = `${op.method} ${match?.path ?? op.path}`;
-    if (match === undefined) reportRemoved(ctx, { op, now, pathGone: !livePaths.has(op.key.slice(op.key.indexOf(' ') + 1)) });
+    if (match === undefined)
+      reportRemoved(ctx, { op, now, pathGone: !livePaths.has(op.key.slice(op.key.indexOf(' ') + 1)) });
     else diffOperation(ctx, { old: op, new: match });
   }
   ctx.via = undefined;
   diffWebhooks(ctx);
   diffSecuritySchemes(ctx);
   for (const [key, op] of newOps) {
-    if (!oldKeys.has(key)) emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
+    if (!oldKeys.has(key))
+      emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
   }
   addOperations(ctx);
   const changes = dedupe(ctx.changes);
@@ -79,18 +81,32 @@ export function summarize(changes: readonly Change[]): ChangeSummary {
  * A removal is judged by what clients were promised: a sunset date still ahead (or unknown
  * without a clock) makes it breaking, a passed one or a bare deprecation a risk.
  */
-function reportRemoved(ctx: DiffContext, args: { op: OperationEntry; now: number | undefined; pathGone: boolean }): void {
+function reportRemoved(
+  ctx: DiffContext,
+  args: { op: OperationEntry; now: number | undefined; pathGone: boolean },
+): void {
   const { op, now } = args;
   const deprecated = isObjectLike(op.operation.value) && op.operation.value.deprecated === true;
   const sunset = sunsetOf(ctx.old.resolver, op);
   const what = `${op.method} ${op.path}${args.pathGone ? ' (with its whole path)' : ''} was removed`;
   const base = { at: op.operation, side: 'old' as const };
   if (sunset !== undefined && (now === undefined || now < sunset.at)) {
-    emit(ctx, 'endpoint-removed-before-sunset', { ...base, oldValue: sunset.text, message: `${what} before its sunset date ${sunset.text} (${sunset.source}); clients were promised it until then.` });
+    emit(ctx, 'endpoint-removed-before-sunset', {
+      ...base,
+      oldValue: sunset.text,
+      message: `${what} before its sunset date ${sunset.text} (${sunset.source}); clients were promised it until then.`,
+    });
   } else if (sunset !== undefined) {
-    emit(ctx, 'endpoint-removed-after-deprecation', { ...base, oldValue: sunset.text, message: `${what} after its sunset date ${sunset.text} (${sunset.source}).` });
+    emit(ctx, 'endpoint-removed-after-deprecation', {
+      ...base,
+      oldValue: sunset.text,
+      message: `${what} after its sunset date ${sunset.text} (${sunset.source}).`,
+    });
   } else {
-    emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', { ...base, message: `${what}${deprecated ? ' after being deprecated' : ''}.` });
+    emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', {
+      ...base,
+      message: `${what}${deprecated ? ' after being deprecated' : ''}.`,
+    });
   }
 }
 
@@ -100,12 +116,21 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   const label = `${ops.new.method} ${ops.new.path}`;
   if ((o.deprecated === true) !== (n.deprecated === true)) {
     emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
-      at: ops.new.operation, side: 'new', oldValue: o.deprecated === true, newValue: n.deprecated === true,
+      at: ops.new.operation,
+      side: 'new',
+      oldValue: o.deprecated === true,
+      newValue: n.deprecated === true,
       message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
     });
   }
   if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
-    emit(ctx, 'operation-id-changed', { at: ops.new.operation, side: 'new', oldValue: o.operationId, newValue: n.operationId, message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.` });
+    emit(ctx, 'operation-id-changed', {
+      at: ops.new.operation,
+      side: 'new',
+      oldValue: o.operationId,
+      newValue: n.operationId,
+      message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`,
+    });
   }
   diffParameters(ctx, ops);
   diffRequestBody(ctx, { old: ops.old.operation, new: ops.new.operation });

@@ -28,13 +28,25 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
   const newParams = collectParams(ctx.new.resolver, ops.new);
   for (const [key, op] of oldParams) {
     if (newParams.has(key)) continue;
-    emit(ctx, 'request-parameter-removed', { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message: `The ${op.in} parameter \`${op.name}\` was removed.` });
+    emit(ctx, 'request-parameter-removed', {
+      at: op.node,
+      side: 'old',
+      direction: 'request',
+      oldValue: op.name,
+      message: `The ${op.in} parameter \`${op.name}\` was removed.`,
+    });
   }
   for (const [key, np] of newParams) {
     const op = oldParams.get(key);
     if (op === undefined) {
       const id = np.required ? 'request-parameter-added-required' : 'request-parameter-added-optional';
-      emit(ctx, id, { at: np.node, side: 'new', direction: 'request', newValue: np.name, message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.` });
+      emit(ctx, id, {
+        at: np.node,
+        side: 'new',
+        direction: 'request',
+        newValue: np.name,
+        message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.`,
+      });
       continue;
     }
     compareParam(ctx, op, np);
@@ -45,21 +57,33 @@ function compareParam(ctx: DiffContext, op: Param, np: Param): void {
   const base = { at: np.node, side: 'new' as const, direction: 'request' as const };
   if (op.required !== np.required) {
     emit(ctx, np.required ? 'request-parameter-became-required' : 'request-parameter-became-optional', {
-      ...base, oldValue: op.required, newValue: np.required,
+      ...base,
+      oldValue: op.required,
+      newValue: np.required,
       message: `The ${np.in} parameter \`${np.name}\` became ${np.required ? 'required' : 'optional'}.`,
     });
   }
   const oldStyle = styleOf(op);
   const newStyle = styleOf(np);
   if (oldStyle !== newStyle) {
-    emit(ctx, 'request-parameter-style-changed', { ...base, oldValue: oldStyle, newValue: newStyle, message: `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).` });
+    emit(ctx, 'request-parameter-style-changed', {
+      ...base,
+      oldValue: oldStyle,
+      newValue: newStyle,
+      message: `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`,
+    });
   }
   if (np.value.deprecated === true && op.value.deprecated !== true) {
-    emit(ctx, 'request-parameter-deprecated', { ...base, newValue: true, message: `The ${np.in} parameter \`${np.name}\` was deprecated.` });
+    emit(ctx, 'request-parameter-deprecated', {
+      ...base,
+      newValue: true,
+      message: `The ${np.in} parameter \`${np.name}\` was deprecated.`,
+    });
   }
   const os = schemaOf(op);
   const ns = schemaOf(np);
-  if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: 'request', label: np.name });
+  if (os !== undefined && ns !== undefined)
+    compareSchemas(ctx, { old: os, new: ns, direction: 'request', label: np.name });
 }
 
 function styleOf(p: Param): string {
@@ -70,7 +94,8 @@ function styleOf(p: Param): string {
 }
 
 function schemaOf(p: Param): DocNode | undefined {
-  if (p.value.schema !== undefined) return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'schema'), value: p.value.schema };
+  if (p.value.schema !== undefined)
+    return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'schema'), value: p.value.schema };
   if (isObjectLike(p.value.content)) {
     const [media, body] = Object.entries(p.value.content)[0] ?? [];
     if (media !== undefined && isObjectLike(body) && body.schema !== undefined) {
@@ -87,12 +112,27 @@ function collectParams(resolver: RefResolver, entry: OperationEntry): Map<string
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
     if (!Array.isArray(list)) return;
     list.forEach((raw, i) => {
-      const node = resolver.resolve({ uri: owner.uri, pointer: joinPointer(owner.pointer, 'parameters', i), value: raw });
+      const node = resolver.resolve({
+        uri: owner.uri,
+        pointer: joinPointer(owner.pointer, 'parameters', i),
+        value: raw,
+      });
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
       const name = node.value.name;
       const where = node.value.in;
-      const key = where === 'path' ? `path#${templateNames.indexOf(name)}` : where === 'header' ? `header:${name.toLowerCase()}` : `${where}:${name}`;
-      out.set(key, { node, name, in: where, required: where === 'path' || node.value.required === true, value: node.value });
+      const key =
+        where === 'path'
+          ? `path#${templateNames.indexOf(name)}`
+          : where === 'header'
+            ? `header:${name.toLowerCase()}`
+            : `${where}:${name}`;
+      out.set(key, {
+        node,
+        name,
+        in: where,
+        required: where === 'path' || node.value.required === true,
+        value: node.value,
+      });
     });
   };
   add(entry.pathItem);

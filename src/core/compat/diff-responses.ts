@@ -19,13 +19,25 @@ export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   for (const [status, node] of oldMap) {
     if (newMap.has(status)) continue;
     const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
-    emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message: `The ${status} response is no longer returned.` });
+    emit(ctx, id, {
+      at: node,
+      side: 'old',
+      direction: 'response',
+      oldValue: status,
+      message: `The ${status} response is no longer returned.`,
+    });
   }
   for (const [status, node] of newMap) {
     const old = oldMap.get(status);
     if (old === undefined) {
       const id = isSuccess(status) ? 'response-success-status-added' : 'response-error-status-added';
-      emit(ctx, id, { at: node, side: 'new', direction: 'response', newValue: status, message: `A ${status} response may now be returned.` });
+      emit(ctx, id, {
+        at: node,
+        side: 'new',
+        direction: 'response',
+        newValue: status,
+        message: `A ${status} response may now be returned.`,
+      });
       continue;
     }
     const o = ctx.old.resolver.resolve(old);
@@ -47,27 +59,46 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     if (nh.has(name)) continue;
     const base = { at: h.node, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
     if (endAnnouncements.has(name) || (r.reactivated && deprecationCompanions.has(name))) {
-      const why = r.reactivated ? 'the operation is no longer deprecated' : 'it no longer announces a deprecation or a sunset';
-      emit(ctx, 'response-deprecation-header-removed', { ...base, message: `The ${r.status} response no longer has the ${h.name} header: ${why}.` });
+      const why = r.reactivated
+        ? 'the operation is no longer deprecated'
+        : 'it no longer announces a deprecation or a sunset';
+      emit(ctx, 'response-deprecation-header-removed', {
+        ...base,
+        message: `The ${r.status} response no longer has the ${h.name} header: ${why}.`,
+      });
     } else {
-      emit(ctx, 'response-header-removed', { ...base, message: `The ${r.status} response no longer has the ${h.name} header.` });
+      emit(ctx, 'response-header-removed', {
+        ...base,
+        message: `The ${r.status} response no longer has the ${h.name} header.`,
+      });
     }
   }
   for (const [name, h] of nh) {
     const old = oh.get(name);
     if (old === undefined) {
-      emit(ctx, 'response-header-added', { at: h.node, side: 'new', direction: 'response', newValue: h.name, message: `The ${r.status} response has a new ${h.name} header.` });
+      emit(ctx, 'response-header-added', {
+        at: h.node,
+        side: 'new',
+        direction: 'response',
+        newValue: h.name,
+        message: `The ${r.status} response has a new ${h.name} header.`,
+      });
       continue;
     }
     if (old.required !== h.required) {
       emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
-        at: h.node, side: 'new', direction: 'response', oldValue: old.required, newValue: h.required,
+        at: h.node,
+        side: 'new',
+        direction: 'response',
+        oldValue: old.required,
+        newValue: h.required,
         message: `The ${h.name} header of the ${r.status} response ${h.required ? 'is now always sent' : 'may now be missing'}.`,
       });
     }
     const os = child(old.node, 'schema');
     const ns = child(h.node, 'schema');
-    if (os !== undefined && ns !== undefined) compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: h.name });
+    if (os !== undefined && ns !== undefined)
+      compareSchemas(ctx, { old: os, new: ns, direction: 'response', label: h.name });
   }
 }
 
@@ -76,7 +107,11 @@ function headers(resolver: RefResolver, response: DocNode) {
   const map = isObjectLike(response.value) ? response.value.headers : undefined;
   if (!isObjectLike(map)) return out;
   for (const [name, raw] of Object.entries(map)) {
-    const node = resolver.resolve({ uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: raw });
+    const node = resolver.resolve({
+      uri: response.uri,
+      pointer: joinPointer(response.pointer, 'headers', name),
+      value: raw,
+    });
     out.set(name.toLowerCase(), { name, node, required: isObjectLike(node.value) && node.value.required === true });
   }
   return out;

@@ -39,7 +39,8 @@ export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const o = resolveSchema(ctx.old.resolver, pair.old);
   let n = resolveSchema(ctx.new.resolver, pair.new);
   // Nullability gained or lost by a peeled wrapper belongs to the place that uses the schema.
-  if (o.nullable !== n.nullable && n.site === undefined) n = { ...n, site: { uri: pair.new.uri, pointer: pair.new.pointer } };
+  if (o.nullable !== n.nullable && n.site === undefined)
+    n = { ...n, site: { uri: pair.new.uri, pointer: pair.new.pointer } };
   const memo = `${pair.direction}|${nodeKey(o)}|${nodeKey(n)}`;
   linkPair(ctx, memo);
   if (ctx.compared.has(memo)) return;
@@ -108,16 +109,28 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
     const newValue = formatTypes(nt.types);
     const what = `${describeValue(p.direction, p.label)} changed type from ${oldValue} to ${newValue}`;
     if (p.direction === 'request' && isTypeSubset(ot.types, nt.types)) {
-      emit(ctx, 'request-type-widened', { ...base, oldValue, newValue, message: `${what}; every old value is still accepted.` });
+      emit(ctx, 'request-type-widened', {
+        ...base,
+        oldValue,
+        newValue,
+        message: `${what}; every old value is still accepted.`,
+      });
     } else if (p.direction === 'response' && isTypeSubset(nt.types, ot.types)) {
-      emit(ctx, 'response-type-narrowed', { ...base, oldValue, newValue, message: `${what}; every new value was valid before.` });
+      emit(ctx, 'response-type-narrowed', {
+        ...base,
+        oldValue,
+        newValue,
+        message: `${what}; every new value was valid before.`,
+      });
     } else {
       emit(ctx, `${p.direction}-type-changed`, { ...base, oldValue, newValue, message: `${what}.` });
       compatible = false;
     }
   }
   if (ot.nullable !== nt.nullable) {
-    const id = nt.nullable ? `${p.direction}-became-nullable` as const : `${p.direction}-became-not-nullable` as const;
+    const id = nt.nullable
+      ? (`${p.direction}-became-nullable` as const)
+      : (`${p.direction}-became-not-nullable` as const);
     const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
     // A peeled wrapper (`anyOf: [X, null]`) carries the nullability, not the shared schema X.
     emit(ctx, id, { ...base, at: p.n.site ?? at, oldValue: ot.nullable, newValue: nt.nullable, message });
@@ -134,11 +147,23 @@ function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
   const of = asSchema(p.o.value).format;
   const nf = asSchema(p.n.value).format;
   if (of === nf || (of === undefined && nf === undefined)) return;
-  const base = { at: { uri: p.n.uri, pointer: p.n.pointer }, side: 'new' as const, direction: p.direction, oldValue: of, newValue: nf };
+  const base = {
+    at: { uri: p.n.uri, pointer: p.n.pointer },
+    side: 'new' as const,
+    direction: p.direction,
+    oldValue: of,
+    newValue: nf,
+  };
   const what = describeValue(p.direction, p.label);
-  if (of === undefined) emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });
-  else if (nf === undefined) emit(ctx, `${p.direction}-format-removed`, { ...base, message: `${what} no longer has format ${String(of)}.` });
-  else emit(ctx, `${p.direction}-format-changed`, { ...base, message: `${what} changed format from ${String(of)} to ${String(nf)}.` });
+  if (of === undefined)
+    emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });
+  else if (nf === undefined)
+    emit(ctx, `${p.direction}-format-removed`, { ...base, message: `${what} no longer has format ${String(of)}.` });
+  else
+    emit(ctx, `${p.direction}-format-changed`, {
+      ...base,
+      message: `${what} changed format from ${String(of)} to ${String(nf)}.`,
+    });
 }
 
 function enumOf(schema: Record<string, unknown>): unknown[] | undefined {
@@ -154,23 +179,39 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const base = { at, side: 'new' as const, direction: p.direction };
   const what = describeValue(p.direction, p.label);
   if (oe === undefined) {
-    emit(ctx, `${p.direction}-became-enum`, { ...base, newValue: ne, message: `${what} is now restricted to ${formatList(ne ?? [])}.` });
+    emit(ctx, `${p.direction}-became-enum`, {
+      ...base,
+      newValue: ne,
+      message: `${what} is now restricted to ${formatList(ne ?? [])}.`,
+    });
     return;
   }
   if (ne === undefined) {
-    emit(ctx, `${p.direction}-enum-removed`, { ...base, oldValue: oe, message: `${what} is no longer restricted to ${formatList(oe)}.` });
+    emit(ctx, `${p.direction}-enum-removed`, {
+      ...base,
+      oldValue: oe,
+      message: `${what} is no longer restricted to ${formatList(oe)}.`,
+    });
     return;
   }
   const oldKeys = new Set(oe.map(canonicalJson));
   const newKeys = new Set(ne.map(canonicalJson));
   for (const v of oe) {
     if (!newKeys.has(canonicalJson(v))) {
-      emit(ctx, `${p.direction}-enum-value-removed`, { ...base, oldValue: v, message: `${what} no longer ${p.direction === 'request' ? 'accepts' : 'takes'} the value ${canonicalJson(v)}.` });
+      emit(ctx, `${p.direction}-enum-value-removed`, {
+        ...base,
+        oldValue: v,
+        message: `${what} no longer ${p.direction === 'request' ? 'accepts' : 'takes'} the value ${canonicalJson(v)}.`,
+      });
     }
   }
   for (const v of ne) {
     if (!oldKeys.has(canonicalJson(v))) {
-      emit(ctx, `${p.direction}-enum-value-added`, { ...base, newValue: v, message: `${what} may now take the value ${canonicalJson(v)}.` });
+      emit(ctx, `${p.direction}-enum-value-added`, {
+        ...base,
+        newValue: v,
+        message: `${what} may now take the value ${canonicalJson(v)}.`,
+      });
     }
   }
 }
@@ -186,7 +227,14 @@ function diffDefault(ctx: DiffContext, p: ResolvedPair): void {
   if (od === undefined && nd === undefined) return;
   if (od !== undefined && nd !== undefined && sameValue(od, nd)) return;
   const message = `${describeValue('request', p.label)} default changed from ${od === undefined ? 'none' : canonicalJson(od)} to ${nd === undefined ? 'none' : canonicalJson(nd)}.`;
-  emit(ctx, 'request-default-changed', { at: { uri: p.n.uri, pointer: p.n.pointer }, side: 'new', direction: 'request', oldValue: od, newValue: nd, message });
+  emit(ctx, 'request-default-changed', {
+    at: { uri: p.n.uri, pointer: p.n.pointer },
+    side: 'new',
+    direction: 'request',
+    oldValue: od,
+    newValue: nd,
+    message,
+  });
 }
 
 function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
@@ -199,12 +247,17 @@ function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
   const newKeys = new Set(isObjectLike(nd) && isObjectLike(nd.mapping) ? Object.keys(nd.mapping) : []);
   const lost = oldKeys.filter((k) => !newKeys.has(k));
   if (oldName === newName && lost.length === 0) return;
-  const message = oldName === newName
-    ? `${describeValue(p.direction, p.label)} discriminator no longer maps ${lost.join(', ')}.`
-    : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
+  const message =
+    oldName === newName
+      ? `${describeValue(p.direction, p.label)} discriminator no longer maps ${lost.join(', ')}.`
+      : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
   emit(ctx, `${p.direction}-discriminator-changed`, {
-    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') }, side: 'new', direction: p.direction,
-    oldValue: od, newValue: nd, message,
+    at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') },
+    side: 'new',
+    direction: p.direction,
+    oldValue: od,
+    newValue: nd,
+    message,
   });
 }
 

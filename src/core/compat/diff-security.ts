@@ -45,17 +45,35 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
   const n = effective(ctx.new, ops.new);
   if (o.anonymous === n.anonymous && canonical(o) === canonical(n)) return;
   const label = `${ops.new.method} ${ops.new.path}`;
-  const report = (id: Parameters<typeof emit>[1], message: string, values: { oldValue?: unknown; newValue?: unknown } = {}) => {
+  const report = (
+    id: Parameters<typeof emit>[1],
+    message: string,
+    values: { oldValue?: unknown; newValue?: unknown } = {},
+  ) => {
     const shared = o.inherited && n.inherited;
     const scope = shared ? 'All operations that use the global security' : label;
     // A global list deleted outright is located where it was, in the old document.
     const side = shared && n.at.pointer !== '/security' ? 'old' : 'new';
-    emitOnce(ctx, { id, shared, label, at: side === 'old' ? o.at : n.at, side, message: `${scope} ${message}`, ...values });
+    emitOnce(ctx, {
+      id,
+      shared,
+      label,
+      at: side === 'old' ? o.at : n.at,
+      side,
+      message: `${scope} ${message}`,
+      ...values,
+    });
   };
   const oldAuth = o.alternatives.filter((a) => a.schemes.size > 0);
   const newAuth = n.alternatives.filter((a) => a.schemes.size > 0);
-  if (o.anonymous && !n.anonymous) report('security-requirement-added', `now require credentials (${describeList(newAuth)}); anonymous calls are refused.`, { newValue: describeList(newAuth) });
-  if (!o.anonymous && n.anonymous) report('security-requirement-removed', 'no longer require credentials.', { oldValue: describeList(oldAuth) });
+  if (o.anonymous && !n.anonymous)
+    report(
+      'security-requirement-added',
+      `now require credentials (${describeList(newAuth)}); anonymous calls are refused.`,
+      { newValue: describeList(newAuth) },
+    );
+  if (!o.anonymous && n.anonymous)
+    report('security-requirement-removed', 'no longer require credentials.', { oldValue: describeList(oldAuth) });
   const newByKey = new Map(newAuth.map((a) => [a.key, a]));
   const oldKeys = new Set(oldAuth.map((a) => a.key));
   for (const alt of oldAuth) {
@@ -70,7 +88,8 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
   }
   if (oldAuth.length === 0) return;
   for (const alt of newAuth) {
-    if (!oldKeys.has(alt.key)) report('security-alternative-added', `also accept ${describe(alt)}.`, { newValue: describe(alt) });
+    if (!oldKeys.has(alt.key))
+      report('security-alternative-added', `also accept ${describe(alt)}.`, { newValue: describe(alt) });
   }
 }
 
@@ -87,26 +106,48 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
 export function diffSecuritySchemes(ctx: DiffContext): void {
   const oldSchemes = schemesOf(ctx.old);
   const newSchemes = schemesOf(ctx.new);
-  const resolve = (side: Side, name: string, raw: unknown) => side.resolver.resolve({ uri: side.set.root, pointer: joinPointer('/components/securitySchemes', name), value: raw }).value;
+  const resolve = (side: Side, name: string, raw: unknown) =>
+    side.resolver.resolve({ uri: side.set.root, pointer: joinPointer('/components/securitySchemes', name), value: raw })
+      .value;
   const kept = new Set(Object.entries(newSchemes).map(([name, raw]) => identityOf(name, resolve(ctx.new, name, raw))));
   for (const [name, raw] of Object.entries(oldSchemes)) {
     // Renamed is not removed: the same credential is still described under another name.
     if (Object.hasOwn(newSchemes, name) || kept.has(identityOf(name, resolve(ctx.old, name, raw)))) continue;
     emit(ctx, 'security-scheme-removed', {
-      at: { uri: ctx.old.set.root, pointer: joinPointer('/components/securitySchemes', name) }, side: 'old', oldValue: name,
+      at: { uri: ctx.old.set.root, pointer: joinPointer('/components/securitySchemes', name) },
+      side: 'old',
+      oldValue: name,
       message: `The security scheme \`${name}\` was removed from the components.`,
     });
   }
 }
 
-function diffScopes(o: Alternative, n: Alternative, report: (id: 'security-scope-added' | 'security-scope-removed', message: string, values: { oldValue?: unknown; newValue?: unknown }) => void): void {
+function diffScopes(
+  o: Alternative,
+  n: Alternative,
+  report: (
+    id: 'security-scope-added' | 'security-scope-removed',
+    message: string,
+    values: { oldValue?: unknown; newValue?: unknown },
+  ) => void,
+): void {
   for (const [identity, ns] of n.schemes) {
     const os = o.schemes.get(identity);
     if (os === undefined) continue;
     const added = [...ns.scopes].filter((s) => !os.scopes.has(s)).sort();
     const removed = [...os.scopes].filter((s) => !ns.scopes.has(s)).sort();
-    if (added.length > 0) report('security-scope-added', `now require the scope${added.length > 1 ? 's' : ''} ${added.join(', ')} of \`${ns.name}\`; tokens without ${added.length > 1 ? 'them' : 'it'} are refused.`, { newValue: added });
-    if (removed.length > 0) report('security-scope-removed', `no longer require the scope${removed.length > 1 ? 's' : ''} ${removed.join(', ')} of \`${ns.name}\`.`, { oldValue: removed });
+    if (added.length > 0)
+      report(
+        'security-scope-added',
+        `now require the scope${added.length > 1 ? 's' : ''} ${added.join(', ')} of \`${ns.name}\`; tokens without ${added.length > 1 ? 'them' : 'it'} are refused.`,
+        { newValue: added },
+      );
+    if (removed.length > 0)
+      report(
+        'security-scope-removed',
+        `no longer require the scope${removed.length > 1 ? 's' : ''} ${removed.join(', ')} of \`${ns.name}\`.`,
+        { oldValue: removed },
+      );
   }
 }
 
@@ -134,15 +175,32 @@ function effective(side: Side, entry: OperationEntry): Effective {
     at = Array.isArray(list) ? { uri: side.set.root, pointer: '/security', value: list } : entry.operation;
   }
   const schemes = schemesOf(side);
-  const alternatives = (Array.isArray(list) ? list : []).filter(isObjectLike).map((req) => alternativeOf(req, { schemes, side }));
-  return { alternatives, anonymous: alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0), at, inherited };
+  const alternatives = (Array.isArray(list) ? list : [])
+    .filter(isObjectLike)
+    .map((req) => alternativeOf(req, { schemes, side }));
+  return {
+    alternatives,
+    anonymous: alternatives.length === 0 || alternatives.some((a) => a.schemes.size === 0),
+    at,
+    inherited,
+  };
 }
 
-function alternativeOf(req: Record<string, unknown>, from: { schemes: Record<string, unknown>; side: Side }): Alternative {
+function alternativeOf(
+  req: Record<string, unknown>,
+  from: { schemes: Record<string, unknown>; side: Side },
+): Alternative {
   const map = new Map<string, { name: string; scopes: Set<string> }>();
   for (const [name, scopes] of Object.entries(req)) {
     const raw = from.schemes[name];
-    const def = raw === undefined ? undefined : from.side.resolver.resolve({ uri: from.side.set.root, pointer: joinPointer('/components/securitySchemes', name), value: raw }).value;
+    const def =
+      raw === undefined
+        ? undefined
+        : from.side.resolver.resolve({
+            uri: from.side.set.root,
+            pointer: joinPointer('/components/securitySchemes', name),
+            value: raw,
+          }).value;
     const list = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
     map.set(identityOf(name, def), { name, scopes: new Set(list) });
   }
@@ -153,11 +211,16 @@ function alternativeOf(req: Record<string, unknown>, from: { schemes: Record<str
 function identityOf(name: string, def: unknown): string {
   if (!isObjectLike(def) || typeof def.type !== 'string') return `name:${name}`;
   switch (def.type) {
-    case 'apiKey': return `apiKey ${String(def.in)} ${def.in === 'header' ? String(def.name).toLowerCase() : String(def.name)}`;
-    case 'http': return `http ${String(def.scheme).toLowerCase()}`;
-    case 'oauth2': return `oauth2 ${isObjectLike(def.flows) ? Object.keys(def.flows).sort().join(',') : ''}`;
-    case 'openIdConnect': return `openIdConnect ${String(def.openIdConnectUrl)}`;
-    default: return def.type;
+    case 'apiKey':
+      return `apiKey ${String(def.in)} ${def.in === 'header' ? String(def.name).toLowerCase() : String(def.name)}`;
+    case 'http':
+      return `http ${String(def.scheme).toLowerCase()}`;
+    case 'oauth2':
+      return `oauth2 ${isObjectLike(def.flows) ? Object.keys(def.flows).sort().join(',') : ''}`;
+    case 'openIdConnect':
+      return `openIdConnect ${String(def.openIdConnectUrl)}`;
+    default:
+      return def.type;
   }
 }
 
@@ -169,18 +232,37 @@ function schemesOf(side: Side): Record<string, unknown> {
 }
 
 function canonical(e: Effective): string {
-  return canonicalJson(e.alternatives.map((a) => [...a.schemes].map(([k, v]) => [k, [...v.scopes].sort()]).sort()).map((a) => canonicalJson(a)).sort());
+  return canonicalJson(
+    e.alternatives
+      .map((a) => [...a.schemes].map(([k, v]) => [k, [...v.scopes].sort()]).sort())
+      .map((a) => canonicalJson(a))
+      .sort(),
+  );
 }
 
 function describe(alt: Alternative): string {
-  return [...alt.schemes.values()].map((s) => `\`${s.name}\`${s.scopes.size > 0 ? ` (${[...s.scopes].sort().join(', ')})` : ''}`).join(' with ');
+  return [...alt.schemes.values()]
+    .map((s) => `\`${s.name}\`${s.scopes.size > 0 ? ` (${[...s.scopes].sort().join(', ')})` : ''}`)
+    .join(' with ');
 }
 
 function describeList(alts: Alternative[]): string {
   return alts.map(describe).join(' or ') || 'none';
 }
 
-function emitOnce(ctx: DiffContext, f: { id: Parameters<typeof emit>[1]; shared: boolean; label: string; at: DocNode; side: 'old' | 'new'; message: string; oldValue?: unknown; newValue?: unknown }): void {
+function emitOnce(
+  ctx: DiffContext,
+  f: {
+    id: Parameters<typeof emit>[1];
+    shared: boolean;
+    label: string;
+    at: DocNode;
+    side: 'old' | 'new';
+    message: string;
+    oldValue?: unknown;
+    newValue?: unknown;
+  },
+): void {
   const base = { at: f.at, side: f.side, oldValue: f.oldValue, newValue: f.newValue, message: f.message };
   if (!f.shared) {
     emit(ctx, f.id, base);

@@ -20,7 +20,7 @@ interface Member {
  * ```
  */
 export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean {
-  return unionKey(asSchema(oldSchema)) === undefined !== (unionKey(asSchema(newSchema)) === undefined);
+  return (unionKey(asSchema(oldSchema)) === undefined) !== (unionKey(asSchema(newSchema)) === undefined);
 }
 
 /**
@@ -43,10 +43,22 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
     const { pairs, removed, added } = matchMembers(ctx, { old: oldMembers, new: newMembers });
     const what = describeValue(p.direction, p.label);
     for (const m of removed) {
-      emit(ctx, `${p.direction}-variant-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} lost the alternative ${memberName(m)}.` });
+      emit(ctx, `${p.direction}-variant-removed`, {
+        at: m.node,
+        side: 'old',
+        direction: p.direction,
+        oldValue: memberName(m),
+        message: `${what} lost the alternative ${memberName(m)}.`,
+      });
     }
     for (const m of added) {
-      emit(ctx, `${p.direction}-variant-added`, { at: m.node, side: 'new', direction: p.direction, newValue: memberName(m), message: `${what} has a new alternative ${memberName(m)}.` });
+      emit(ctx, `${p.direction}-variant-added`, {
+        at: m.node,
+        side: 'new',
+        direction: p.direction,
+        newValue: memberName(m),
+        message: `${what} has a new alternative ${memberName(m)}.`,
+      });
     }
     for (const [a, b] of pairs) {
       if (nodeKey(a.resolved) === nodeKey(p.o) && nodeKey(b.resolved) === nodeKey(p.n)) continue;
@@ -57,13 +69,29 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
 }
 
 function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
-  const { pairs, removed, added } = matchMembers(ctx, { old: membersOf(ctx.old.resolver, p.o, 'allOf'), new: membersOf(ctx.new.resolver, p.n, 'allOf'), byPosition: true });
+  const { pairs, removed, added } = matchMembers(ctx, {
+    old: membersOf(ctx.old.resolver, p.o, 'allOf'),
+    new: membersOf(ctx.new.resolver, p.n, 'allOf'),
+    byPosition: true,
+  });
   const what = describeValue(p.direction, p.label);
   for (const m of removed) {
-    emit(ctx, `${p.direction}-all-of-removed`, { at: m.node, side: 'old', direction: p.direction, oldValue: memberName(m), message: `${what} no longer includes ${memberName(m)} (allOf).` });
+    emit(ctx, `${p.direction}-all-of-removed`, {
+      at: m.node,
+      side: 'old',
+      direction: p.direction,
+      oldValue: memberName(m),
+      message: `${what} no longer includes ${memberName(m)} (allOf).`,
+    });
   }
   for (const m of added) {
-    emit(ctx, `${p.direction}-all-of-added`, { at: m.node, side: 'new', direction: p.direction, newValue: memberName(m), message: `${what} now also includes ${memberName(m)} (allOf).` });
+    emit(ctx, `${p.direction}-all-of-added`, {
+      at: m.node,
+      side: 'new',
+      direction: p.direction,
+      newValue: memberName(m),
+      message: `${what} now also includes ${memberName(m)} (allOf).`,
+    });
   }
   for (const [a, b] of pairs) compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
 }

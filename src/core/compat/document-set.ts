@@ -41,6 +41,12 @@ export function toDocumentSet(input: unknown, uri: string = DEFAULT_ROOT_URI): D
  * ```
  */
 export function isDocumentSet(input: unknown): input is DocumentSet {
-  return typeof input === 'object' && input !== null && 'documents' in input && input.documents instanceof Map
-    && 'root' in input && typeof input.root === 'string';
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    'documents' in input &&
+    input.documents instanceof Map &&
+    'root' in input &&
+    typeof input.root === 'string'
+  );
 }

@@ -3,7 +3,11 @@ import { isNullOnly } from './normalize-schema.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { ANNOTATION_KEYS, asSchema, isObjectLike, resolveSchema } from './schema-model.ts';
 
-interface Node { uri: string; pointer: string; value: unknown }
+interface Node {
+  uri: string;
+  pointer: string;
+  value: unknown;
+}
 
 /** Decides whether two schemas accept the same values, ignoring refs, names, order and prose. */
 export interface EquivalenceChecker {
@@ -11,7 +15,18 @@ export interface EquivalenceChecker {
 }
 
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const SCHEMA_KEYS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_KEYS = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const UNORDERED_KEYS = new Set(['required', 'enum', 'type']);
 
@@ -56,20 +71,28 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
       const ov = os[k];
       const nv = ns[k];
       if (ov === undefined || nv === undefined) return false;
-      const child = (value: unknown, node: Node, ...path: (string | number)[]) => ({ uri: node.uri, pointer: joinPointer(node.pointer, k, ...path), value });
+      const child = (value: unknown, node: Node, ...path: (string | number)[]) => ({
+        uri: node.uri,
+        pointer: joinPointer(node.pointer, k, ...path),
+        value,
+      });
       if (SCHEMA_MAP_KEYS.has(k)) {
         if (!isObjectLike(ov) || !isObjectLike(nv)) return false;
         const names = Object.keys(ov);
         if (names.length !== Object.keys(nv).length) return false;
         for (const name of names) {
-          if (!Object.hasOwn(nv, name) || !compareNodes(child(ov[name], o, name), child(nv[name], n, name))) return false;
+          if (!Object.hasOwn(nv, name) || !compareNodes(child(ov[name], o, name), child(nv[name], n, name)))
+            return false;
         }
       } else if (SCHEMA_KEYS.has(k) && isObjectLike(ov) && isObjectLike(nv)) {
         if (!compareNodes(child(ov, o), child(nv, n))) return false;
       } else if (SCHEMA_LIST_KEYS.has(k)) {
         if (!Array.isArray(ov) || !Array.isArray(nv)) return false;
         // A union's null-only members are its nullability, compared above.
-        const keep = (list: unknown[]) => list.map((value, i) => ({ value, i })).filter((m) => !(k === 'anyOf' || k === 'oneOf') || !isNullOnly(m.value));
+        const keep = (list: unknown[]) =>
+          list
+            .map((value, i) => ({ value, i }))
+            .filter((m) => !(k === 'anyOf' || k === 'oneOf') || !isNullOnly(m.value));
         const om = keep(ov);
         const nm = keep(nv);
         if (om.length !== nm.length) return false;
@@ -125,7 +148,10 @@ export function sameValue(a: unknown, b: unknown, unordered = false): boolean {
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObjectLike(value)) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

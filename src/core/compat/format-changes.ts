@@ -11,7 +11,10 @@ const ORDER: Record<ChangeLevel, number> = { breaking: 0, risk: 1, compatible: 2
  * ```
  */
 export function sortByLevel(changes: readonly Change[]): Change[] {
-  return changes.map((c, i) => ({ c, i })).sort((a, b) => ORDER[a.c.level] - ORDER[b.c.level] || a.i - b.i).map(({ c }) => c);
+  return changes
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => ORDER[a.c.level] - ORDER[b.c.level] || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 /**
@@ -26,7 +29,8 @@ export function describeLocation(change: Change): string {
   const { method, path, pointer, document, via, operationCount } = change.location;
   if (method !== undefined && path !== undefined) return `${method} ${path}`;
   const place = `${document ?? ''}#${pointer}`;
-  if (operationCount !== undefined && operationCount > 1) return `${place} (used by ${operationCount} operations, e.g. ${via})`;
+  if (operationCount !== undefined && operationCount > 1)
+    return `${place} (used by ${operationCount} operations, e.g. ${via})`;
   return via === undefined ? place : `${place} (via ${via})`;
 }
 
@@ -58,7 +62,11 @@ export function formatText(result: DiffResult): string {
  */
 export function formatMarkdown(result: DiffResult): string {
   const out: string[] = ['# API changes', '', summaryLine(result), ''];
-  const titles: Record<ChangeLevel, string> = { breaking: 'Breaking changes', risk: 'Risks', compatible: 'Compatible changes' };
+  const titles: Record<ChangeLevel, string> = {
+    breaking: 'Breaking changes',
+    risk: 'Risks',
+    compatible: 'Compatible changes',
+  };
   for (const level of ['breaking', 'risk', 'compatible'] as const) {
     const rows = result.changes.filter((c) => c.level === level);
     if (rows.length === 0) continue;

@@ -22,7 +22,10 @@ export function parsePointer(pointer: string): string[] {
   const raw = pointer.startsWith('#') ? pointer.slice(1) : pointer;
   if (raw === '' || raw === '/') return raw === '/' ? [''] : [];
   const decoded = safeDecode(raw);
-  return decoded.slice(1).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return decoded
+    .slice(1)
+    .split('/')
+    .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /**

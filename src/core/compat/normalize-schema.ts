@@ -54,17 +54,26 @@ export function isNullOnly(value: unknown): boolean {
     if (only !== undefined) return false;
     only = k;
   }
-  if (only === 'type') return s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null');
+  if (only === 'type')
+    return s.type === 'null' || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'null');
   if (only === 'const') return s.const === null;
   return only === 'enum' && Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null;
 }
 
 function needsNormalizing(s: SchemaObject): boolean {
-  return s.nullable !== undefined || Array.isArray(s.type) || typeof s.exclusiveMinimum === 'boolean'
-    || typeof s.exclusiveMaximum === 'boolean' || (typeof s.exclusiveMinimum === 'number' && s.minimum !== undefined)
-    || (typeof s.exclusiveMaximum === 'number' && s.maximum !== undefined) || s.const !== undefined
-    || s.contentEncoding !== undefined || s.contentMediaType !== undefined
-    || (Array.isArray(s.anyOf) && s.anyOf.some(isNullOnly)) || (Array.isArray(s.oneOf) && s.oneOf.some(isNullOnly));
+  return (
+    s.nullable !== undefined ||
+    Array.isArray(s.type) ||
+    typeof s.exclusiveMinimum === 'boolean' ||
+    typeof s.exclusiveMaximum === 'boolean' ||
+    (typeof s.exclusiveMinimum === 'number' && s.minimum !== undefined) ||
+    (typeof s.exclusiveMaximum === 'number' && s.maximum !== undefined) ||
+    s.const !== undefined ||
+    s.contentEncoding !== undefined ||
+    s.contentMediaType !== undefined ||
+    (Array.isArray(s.anyOf) && s.anyOf.some(isNullOnly)) ||
+    (Array.isArray(s.oneOf) && s.oneOf.some(isNullOnly))
+  );
 }
 
 function rewrite(schema: SchemaObject): SchemaObject {

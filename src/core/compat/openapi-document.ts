@@ -25,7 +25,8 @@ export interface OperationEntry {
  */
 export function assertOpenApiDocument(set: DocumentSet): Record<string, unknown> {
   const doc = set.documents.get(set.root);
-  const fail = (detail: string) => new VersionaryError({ code: ErrorCode.SpecInvalid, detail: `${set.root}: ${detail}` });
+  const fail = (detail: string) =>
+    new VersionaryError({ code: ErrorCode.SpecInvalid, detail: `${set.root}: ${detail}` });
   if (!isObjectLike(doc)) throw fail('the document is not a JSON/YAML object.');
   if (typeof doc.openapi !== 'string' || !/^3\.\d+/.test(doc.openapi)) {
     throw fail(`expected an OpenAPI 3.x document (an "openapi": "3.x.y" field), found ${describeNotOpenApi(doc)}.`);
@@ -39,7 +40,11 @@ function describeNotOpenApi(doc: Record<string, unknown>): string {
   if (doc.swagger !== undefined) return 'Swagger 2.0';
   if (doc.openapi !== undefined) return `"openapi": ${JSON.stringify(doc.openapi)}`;
   const keys = Object.keys(doc);
-  const shown = keys.slice(0, 5).map((k) => JSON.stringify(k)).join(', ') + (keys.length > 5 ? ', …' : '');
+  const shown =
+    keys
+      .slice(0, 5)
+      .map((k) => JSON.stringify(k))
+      .join(', ') + (keys.length > 5 ? ', …' : '');
   return `neither an "openapi" nor a "swagger" field, so it is not an OpenAPI or Swagger description (top-level keys: ${shown || 'none'})`;
 }
 

@@ -7,10 +7,12 @@ import { diffOpenApi } from './diff-openapi.ts';
 import { object, requestDoc, responseDoc } from './fixtures/openapi-builder.ts';
 import { normalizeSchema } from './normalize-schema.ts';
 
-const load = (name: string) => JSON.parse(readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+const load = (name: string) =>
+  JSON.parse(readFileSync(new URL(`fixtures/${name}`, import.meta.url), 'utf8')) as Record<string, unknown>;
 const v30 = load('petstore-3.0.json');
 const v31 = load('petstore-3.1.json');
-const ids = (base: unknown, revision: unknown) => diffOpenApi({ base, revision }).changes.map((c) => `${c.id}:${c.level}`);
+const ids = (base: unknown, revision: unknown) =>
+  diffOpenApi({ base, revision }).changes.map((c) => `${c.id}:${c.level}`);
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 type Json = Record<string, Record<string, Record<string, Record<string, Record<string, unknown>>>>>;
 
@@ -25,8 +27,16 @@ describe('a 3.0 description and its faithful 3.1 upgrade', () => {
     pet.weight = { type: 'number', minimum: 0 };
     pet.price = { $ref: '#/components/schemas/Money' };
     pet.tag = { type: ['string', 'null'], enum: ['new', 'adopted', 'lost', null] };
-    assert.deepEqual(ids(v30, changed).sort(), ['response-became-not-nullable:compatible', 'response-constraint-relaxed:risk', 'response-enum-value-added:risk']);
-    assert.deepEqual(ids(changed, v30).sort(), ['response-became-nullable:breaking', 'response-constraint-tightened:compatible', 'response-enum-value-removed:breaking']);
+    assert.deepEqual(ids(v30, changed).sort(), [
+      'response-became-not-nullable:compatible',
+      'response-constraint-relaxed:risk',
+      'response-enum-value-added:risk',
+    ]);
+    assert.deepEqual(ids(changed, v30).sort(), [
+      'response-became-nullable:breaking',
+      'response-constraint-tightened:compatible',
+      'response-enum-value-removed:breaking',
+    ]);
   });
   it('report the nullability of a peeled wrapper where the wrapper is, not at the shared schema', () => {
     const changed = structuredClone(v31) as Json;
@@ -53,14 +63,30 @@ describe('exclusive bounds in either form', () => {
     });
   }
   it('excluding the bound value tightens; including it relaxes', () => {
-    assert.deepEqual(ids(requestDoc(field({ minimum: 0 })), requestDoc(field({ exclusiveMinimum: 0 }))), ['request-constraint-tightened:breaking']);
-    assert.deepEqual(ids(requestDoc(field({ exclusiveMinimum: 0 })), requestDoc(field({ minimum: 0 }))), ['request-constraint-relaxed:compatible']);
-    assert.deepEqual(ids(requestDoc(field({ maximum: 10, exclusiveMaximum: true })), requestDoc(field({ maximum: 10 }))), ['request-constraint-relaxed:compatible']);
-    assert.deepEqual(ids(responseDoc(field({ maximum: 10 })), responseDoc(field({ maximum: 10, exclusiveMaximum: true }))), ['response-constraint-tightened:compatible']);
+    assert.deepEqual(ids(requestDoc(field({ minimum: 0 })), requestDoc(field({ exclusiveMinimum: 0 }))), [
+      'request-constraint-tightened:breaking',
+    ]);
+    assert.deepEqual(ids(requestDoc(field({ exclusiveMinimum: 0 })), requestDoc(field({ minimum: 0 }))), [
+      'request-constraint-relaxed:compatible',
+    ]);
+    assert.deepEqual(
+      ids(requestDoc(field({ maximum: 10, exclusiveMaximum: true })), requestDoc(field({ maximum: 10 }))),
+      ['request-constraint-relaxed:compatible'],
+    );
+    assert.deepEqual(
+      ids(responseDoc(field({ maximum: 10 })), responseDoc(field({ maximum: 10, exclusiveMaximum: true }))),
+      ['response-constraint-tightened:compatible'],
+    );
   });
   it('moving the bound is judged by its value across forms', () => {
-    assert.deepEqual(ids(requestDoc(field({ minimum: 0, exclusiveMinimum: true })), requestDoc(field({ minimum: 1 }))), ['request-constraint-tightened:breaking']);
-    assert.deepEqual(ids(requestDoc(field({ minimum: 1 })), requestDoc(field({ minimum: 0, exclusiveMinimum: true }))), ['request-constraint-relaxed:compatible']);
+    assert.deepEqual(
+      ids(requestDoc(field({ minimum: 0, exclusiveMinimum: true })), requestDoc(field({ minimum: 1 }))),
+      ['request-constraint-tightened:breaking'],
+    );
+    assert.deepEqual(
+      ids(requestDoc(field({ minimum: 1 })), requestDoc(field({ minimum: 0, exclusiveMinimum: true }))),
+      ['request-constraint-relaxed:compatible'],
+    );
   });
 });
 
@@ -73,8 +99,14 @@ describe('nullable in either form', () => {
     assert.deepEqual(ids(b, a), []);
   });
   it('a nullable union keeps its alternatives apart from its null member', () => {
-    const a = responseDoc({ oneOf: [ref('A'), ref('B')], nullable: true }, { A: money, B: object({ b: { type: 'string' } }) });
-    const b = responseDoc({ oneOf: [{ type: 'null' }, ref('A'), ref('B')] }, { A: money, B: object({ b: { type: 'string' } }) });
+    const a = responseDoc(
+      { oneOf: [ref('A'), ref('B')], nullable: true },
+      { A: money, B: object({ b: { type: 'string' } }) },
+    );
+    const b = responseDoc(
+      { oneOf: [{ type: 'null' }, ref('A'), ref('B')] },
+      { A: money, B: object({ b: { type: 'string' } }) },
+    );
     assert.deepEqual(ids(a, b), []);
     assert.deepEqual(ids(b, a), []);
   });
@@ -101,7 +133,12 @@ describe('other spellings', () => {
   });
   it('format byte/binary and contentEncoding/contentMediaType are the same', () => {
     const a = requestDoc(object({ f: { type: 'string', format: 'binary' }, t: { type: 'string', format: 'byte' } }));
-    const b = requestDoc(object({ f: { type: 'string', contentMediaType: 'image/png' }, t: { type: 'string', contentEncoding: 'base64' } }));
+    const b = requestDoc(
+      object({
+        f: { type: 'string', contentMediaType: 'image/png' },
+        t: { type: 'string', contentEncoding: 'base64' },
+      }),
+    );
     assert.deepEqual(ids(a, b), []);
     assert.deepEqual(ids(b, a), []);
   });
@@ -114,6 +151,10 @@ describe('other spellings', () => {
   it('normalizeSchema leaves a schema with nothing to rewrite untouched', () => {
     const plain = { type: 'string', maxLength: 3 };
     assert.equal(normalizeSchema(plain), plain);
-    assert.deepEqual(normalizeSchema({ type: ['integer', 'null'], minimum: 1, exclusiveMinimum: true }), { type: 'integer', nullable: true, exclusiveMinimum: 1 });
+    assert.deepEqual(normalizeSchema({ type: ['integer', 'null'], minimum: 1, exclusiveMinimum: true }), {
+      type: 'integer',
+      nullable: true,
+      exclusiveMinimum: 1,
+    });
   });
 });

@@ -30,11 +30,14 @@ describe('rewritePaths', () => {
 
   it('refuses to merge two paths into one', () => {
     const set = toDocumentSet(openapi({ '/api/v1/users': op, '/users': op }));
-    assert.throws(() => rewritePaths(set, { strip: '/api/v1' }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'SPEC_INVALID');
-      assert.match(e.message, /makes \/api\/v1\/users and \/users both \/users/);
-      return true;
-    });
+    assert.throws(
+      () => rewritePaths(set, { strip: '/api/v1' }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'SPEC_INVALID');
+        assert.match(e.message, /makes \/api\/v1\/users and \/users both \/users/);
+        return true;
+      },
+    );
   });
 
   it('returns the same set when there is nothing to do', () => {
@@ -45,7 +48,11 @@ describe('rewritePaths', () => {
 
 describe('suggestPathRewrites', () => {
   it('names both prefixes and what they share when every path differs only by its version segment', () => {
-    assert.deepEqual(suggestPathRewrites(['/api/v1/users', '/api/v1/users/{id}'], ['/api/v2/users', '/api/v2/posts']), { base: '/api/v1', revision: '/api/v2', common: '/api' });
+    assert.deepEqual(suggestPathRewrites(['/api/v1/users', '/api/v1/users/{id}'], ['/api/v2/users', '/api/v2/posts']), {
+      base: '/api/v1',
+      revision: '/api/v2',
+      common: '/api',
+    });
     assert.deepEqual(suggestPathRewrites(['/v1/users'], ['/v2/users']), { base: '/v1', revision: '/v2', common: '' });
   });
 

@@ -87,7 +87,10 @@ const versionSegment = /^v\d+$/i;
  * suggestPathRewrites(['/api/v1/users'], ['/api/v2/users']); // { base: '/api/v1', revision: '/api/v2', common: '/api' }
  * ```
  */
-export function suggestPathRewrites(basePaths: readonly string[], revisionPaths: readonly string[]): PathPrefixSuggestion | undefined {
+export function suggestPathRewrites(
+  basePaths: readonly string[],
+  revisionPaths: readonly string[],
+): PathPrefixSuggestion | undefined {
   const base = sharedVersionPrefix(basePaths);
   const revision = sharedVersionPrefix(revisionPaths);
   if (!base || !revision || base.prefix === revision.prefix || base.common !== revision.common) return undefined;

@@ -5,7 +5,10 @@ import { assertRefsResolve } from './assert-refs.ts';
 import { collectExternalRefs } from './external-refs.ts';
 import { createRefResolver, resolveRefUri } from './ref-resolver.ts';
 
-const set = (docs: Record<string, unknown>, root = 'file:///api/openapi.json') => ({ root, documents: new Map(Object.entries(docs)) });
+const set = (docs: Record<string, unknown>, root = 'file:///api/openapi.json') => ({
+  root,
+  documents: new Map(Object.entries(docs)),
+});
 
 describe('ref resolution over a document set', () => {
   it('resolves refs across files relative to the referring document', () => {
@@ -14,26 +17,47 @@ describe('ref resolution over a document set', () => {
       'file:///api/schemas/user.json': { User: { $ref: '../common.json#/Id' } },
       'file:///api/common.json': { Id: { type: 'integer' } },
     });
-    const node = createRefResolver(docs).resolve({ uri: docs.root, pointer: '/a', value: { $ref: 'schemas/user.json#/User' } });
+    const node = createRefResolver(docs).resolve({
+      uri: docs.root,
+      pointer: '/a',
+      value: { $ref: 'schemas/user.json#/User' },
+    });
     assert.equal(node.uri, 'file:///api/common.json');
     assert.equal(node.pointer, '/Id');
     assert.deepEqual(node.value, { type: 'integer' });
   });
   it('names components and decodes escaped pointers', () => {
     const docs = set({ 'file:///api/openapi.json': { components: { schemas: { 'a/b': { type: 'string' } } } } });
-    const node = createRefResolver(docs).resolve({ uri: docs.root, pointer: '', value: { $ref: '#/components/schemas/a~1b' } });
+    const node = createRefResolver(docs).resolve({
+      uri: docs.root,
+      pointer: '',
+      value: { $ref: '#/components/schemas/a~1b' },
+    });
     assert.equal(node.name, 'a/b');
   });
   it('a missing target throws REF_BROKEN naming the place of the ref', () => {
     const docs = set({ 'file:///api/openapi.json': { x: { $ref: '#/nope' } } });
-    assert.throws(() => assertRefsResolve(docs), (e) => isVersionaryError(e) && e.code === 'REF_BROKEN' && e.detail.includes('file:///api/openapi.json#/x') && e.detail.includes('/nope'));
+    assert.throws(
+      () => assertRefsResolve(docs),
+      (e) =>
+        isVersionaryError(e) &&
+        e.code === 'REF_BROKEN' &&
+        e.detail.includes('file:///api/openapi.json#/x') &&
+        e.detail.includes('/nope'),
+    );
   });
   it('a ref loop throws REF_BROKEN instead of spinning', () => {
     const docs = set({ 'file:///api/openapi.json': { a: { $ref: '#/b' }, b: { $ref: '#/a' } } });
-    assert.throws(() => assertRefsResolve(docs), (e) => isVersionaryError(e) && e.code === 'REF_BROKEN' && /loop/.test(e.detail));
+    assert.throws(
+      () => assertRefsResolve(docs),
+      (e) => isVersionaryError(e) && e.code === 'REF_BROKEN' && /loop/.test(e.detail),
+    );
   });
   it('lists the external documents a document needs', () => {
-    const refs = collectExternalRefs({ p: { $ref: 'common.yaml#/X' }, q: { $ref: '#/local' } }, 'file:///api/openapi.yaml');
+    const refs = collectExternalRefs(
+      { p: { $ref: 'common.yaml#/X' }, q: { $ref: '#/local' } },
+      'file:///api/openapi.yaml',
+    );
     assert.deepEqual(refs, [{ target: 'file:///api/common.yaml', ref: 'common.yaml#/X', at: '/p' }]);
     assert.deepEqual(resolveRefUri('#/a', 'file:///x.json'), { uri: 'file:///x.json', pointer: '/a' });
   });

@@ -93,7 +93,8 @@ function follow(set: DocumentSet, at: { baseUri: string; ref: string; from: stri
   const doc = set.documents.get(uri);
   if (doc === undefined) throw refError(`$ref "${ref}" at ${from} points to ${uri}, which is not loaded`);
   const value = pointer === '' ? doc : getAtPointer(doc, pointer);
-  if (value === undefined) throw refError(`$ref "${ref}" at ${from} points to ${pointer} in ${uri}, which does not exist`);
+  if (value === undefined)
+    throw refError(`$ref "${ref}" at ${from} points to ${pointer} in ${uri}, which does not exist`);
   return { uri, pointer: decodePointer(pointer), value };
 }
 

@@ -23,43 +23,106 @@ const schemaCases: [RuleId, 'request' | 'response', unknown, unknown][] = [
   ['response-enum-removed', 'response', field({ ...str, enum: ['a'] }), field(str)],
   ['response-became-not-nullable', 'response', field({ ...str, nullable: true }), field(str)],
   ['response-constraint-changed', 'response', field({ ...str, pattern: '^a' }), field({ ...str, pattern: '^b' })],
-  ['response-additional-properties-restricted', 'response', { ...field(str) }, { ...field(str), additionalProperties: false }],
-  ['response-additional-properties-allowed', 'response', { ...field(str), additionalProperties: false }, { ...field(str), additionalProperties: true }],
+  [
+    'response-additional-properties-restricted',
+    'response',
+    { ...field(str) },
+    { ...field(str), additionalProperties: false },
+  ],
+  [
+    'response-additional-properties-allowed',
+    'response',
+    { ...field(str), additionalProperties: false },
+    { ...field(str), additionalProperties: true },
+  ],
   ['response-variant-removed', 'response', { oneOf: [ref('A'), ref('B')] }, { oneOf: [ref('A')] }],
   ['request-all-of-added', 'request', { allOf: [ref('A'), ref('B')] }, { allOf: [ref('A'), ref('B'), ref('C')] }],
   ['request-all-of-removed', 'request', { allOf: [ref('A'), ref('B'), ref('C')] }, { allOf: [ref('A'), ref('B')] }],
   ['response-all-of-added', 'response', { allOf: [ref('A'), ref('B')] }, { allOf: [ref('A'), ref('B'), ref('C')] }],
-  ['request-discriminator-changed', 'request', { oneOf: [ref('A'), ref('B')], discriminator: { propertyName: 'kind' } }, { oneOf: [ref('A'), ref('B')], discriminator: { propertyName: 'type' } }],
+  [
+    'request-discriminator-changed',
+    'request',
+    { oneOf: [ref('A'), ref('B')], discriminator: { propertyName: 'kind' } },
+    { oneOf: [ref('A'), ref('B')], discriminator: { propertyName: 'type' } },
+  ],
 ];
 
 describe('every rule fires with its registry level', () => {
   for (const [id, direction, before, after] of schemaCases) {
     it(id, () => {
       const build = direction === 'request' ? requestDoc : responseDoc;
-      const found = diffOpenApi({ base: build(before, schemas), revision: build(after, schemas) }).changes.find((c) => c.id === id);
+      const found = diffOpenApi({ base: build(before, schemas), revision: build(after, schemas) }).changes.find(
+        (c) => c.id === id,
+      );
       assert.ok(found, `${id} not reported`);
       assert.equal(found.level, compatRules[id].level);
       assert.equal(found.direction, direction);
     });
   }
   it('request-parameter-deprecated', () => {
-    const doc = (deprecated: boolean) => openapi({ '/api/v1/users': { get: { parameters: [{ name: 'q', in: 'query', deprecated, schema: str }], responses: { '200': { description: 'ok' } } } } });
-    assert.deepEqual(diffOpenApi({ base: doc(false), revision: doc(true) }).changes.map((c) => c.id), ['request-parameter-deprecated']);
+    const doc = (deprecated: boolean) =>
+      openapi({
+        '/api/v1/users': {
+          get: {
+            parameters: [{ name: 'q', in: 'query', deprecated, schema: str }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      });
+    assert.deepEqual(
+      diffOpenApi({ base: doc(false), revision: doc(true) }).changes.map((c) => c.id),
+      ['request-parameter-deprecated'],
+    );
   });
   it('response-deprecation-header-removed: Deprecation and Sunset always, Link and Warning once the operation is no longer deprecated', () => {
-    const doc = (deprecated: boolean, names: string[]) => openapi({ '/api/v1/users': { get: { deprecated, responses: { '200': { description: 'ok', headers: Object.fromEntries(names.map((n) => [n, { schema: str }])) } } } } });
+    const doc = (deprecated: boolean, names: string[]) =>
+      openapi({
+        '/api/v1/users': {
+          get: {
+            deprecated,
+            responses: {
+              '200': { description: 'ok', headers: Object.fromEntries(names.map((n) => [n, { schema: str }])) },
+            },
+          },
+        },
+      });
     const all = ['Deprecation', 'Sunset', 'Link', 'Warning'];
-    const reactivated = diffOpenApi({ base: doc(true, all), revision: doc(false, []) }).changes.filter((c) => c.id !== 'endpoint-reactivated');
-    assert.deepEqual(reactivated.map((c) => [c.id, c.level, c.oldValue]), all.map((n) => ['response-deprecation-header-removed', 'compatible', n]));
-    const stillDeprecated = diffOpenApi({ base: doc(true, all), revision: doc(true, []) }).changes.map((c) => [c.id, c.oldValue]);
+    const reactivated = diffOpenApi({ base: doc(true, all), revision: doc(false, []) }).changes.filter(
+      (c) => c.id !== 'endpoint-reactivated',
+    );
+    assert.deepEqual(
+      reactivated.map((c) => [c.id, c.level, c.oldValue]),
+      all.map((n) => ['response-deprecation-header-removed', 'compatible', n]),
+    );
+    const stillDeprecated = diffOpenApi({ base: doc(true, all), revision: doc(true, []) }).changes.map((c) => [
+      c.id,
+      c.oldValue,
+    ]);
     assert.deepEqual(stillDeprecated, [
-      ['response-deprecation-header-removed', 'Deprecation'], ['response-deprecation-header-removed', 'Sunset'],
-      ['response-header-removed', 'Link'], ['response-header-removed', 'Warning'],
+      ['response-deprecation-header-removed', 'Deprecation'],
+      ['response-deprecation-header-removed', 'Sunset'],
+      ['response-header-removed', 'Link'],
+      ['response-header-removed', 'Warning'],
     ]);
   });
   it('response-media-type-added and response-header-became-required', () => {
-    const doc = (extra: Record<string, unknown>, required: boolean) => openapi({ '/api/v1/users': { get: { responses: { '200': { description: 'ok', headers: { ETag: { required, schema: str } }, content: { 'application/json': { schema: str }, ...extra } } } } } });
-    const ids = diffOpenApi({ base: doc({}, false), revision: doc({ 'text/csv': { schema: str } }, true) }).changes.map((c) => c.id);
+    const doc = (extra: Record<string, unknown>, required: boolean) =>
+      openapi({
+        '/api/v1/users': {
+          get: {
+            responses: {
+              '200': {
+                description: 'ok',
+                headers: { ETag: { required, schema: str } },
+                content: { 'application/json': { schema: str }, ...extra },
+              },
+            },
+          },
+        },
+      });
+    const ids = diffOpenApi({ base: doc({}, false), revision: doc({ 'text/csv': { schema: str } }, true) }).changes.map(
+      (c) => c.id,
+    );
     assert.deepEqual(ids.sort(), ['response-header-became-required', 'response-media-type-added']);
   });
 });

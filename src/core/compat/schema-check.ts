@@ -1,7 +1,15 @@
 import { toDocumentSet } from './document-set.ts';
 import { joinPointer } from './json-pointer.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
-import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema, typeInfo, type SchemaObject } from './schema-model.ts';
+import {
+  asSchema,
+  isObjectLike,
+  propertiesOf,
+  requiredOf,
+  resolveSchema,
+  typeInfo,
+  type SchemaObject,
+} from './schema-model.ts';
 
 /**
  * The spec's three reasons a schema check fails.
@@ -54,7 +62,11 @@ export interface SchemaCheckOptions {
  * ); // [{ rule: 'field-type-changed', field: 'id', ... }]
  * ```
  */
-export function checkSchemaCompatibility(oldSchema: unknown, newSchema: unknown, options: SchemaCheckOptions = {}): SchemaViolation[] {
+export function checkSchemaCompatibility(
+  oldSchema: unknown,
+  newSchema: unknown,
+  options: SchemaCheckOptions = {},
+): SchemaViolation[] {
   const oldSet = toDocumentSet(options.oldRoot ?? oldSchema, 'memory:///old.json');
   const newSet = toDocumentSet(options.newRoot ?? newSchema, 'memory:///new.json');
   const walk: Walk = { old: createRefResolver(oldSet), new: createRefResolver(newSet), seen: new Set(), out: [] };
@@ -74,7 +86,11 @@ interface Walk {
   out: SchemaViolation[];
 }
 
-interface Node { uri: string; pointer: string; value: unknown }
+interface Node {
+  uri: string;
+  pointer: string;
+  value: unknown;
+}
 
 function compare(walk: Walk, pair: { old: Node; new: Node; field: string }): void {
   const o = resolveSchema(walk.old, pair.old);
@@ -88,16 +104,33 @@ function compare(walk: Walk, pair: { old: Node; new: Node; field: string }): voi
     const field = pair.field === '' ? name : `${pair.field}.${name}`;
     const newField = newFields.properties.get(name);
     if (newField === undefined) {
-      walk.out.push({ rule: SchemaRule.FieldMissing, field, pointer: oldField.pointer, message: `Field \`${field}\` of the old schema is missing from the new one.` });
+      walk.out.push({
+        rule: SchemaRule.FieldMissing,
+        field,
+        pointer: oldField.pointer,
+        message: `Field \`${field}\` of the old schema is missing from the new one.`,
+      });
       continue;
     }
     if (newFields.required.has(name) && !oldFields.required.has(name)) {
-      walk.out.push({ rule: SchemaRule.FieldBecameRequired, field, pointer: oldField.pointer, message: `Field \`${field}\` is required in the new schema but was not in the old one.` });
+      walk.out.push({
+        rule: SchemaRule.FieldBecameRequired,
+        field,
+        pointer: oldField.pointer,
+        message: `Field \`${field}\` is required in the new schema but was not in the old one.`,
+      });
     }
     const oldType = typeLabel(asSchema(walk.old.resolve(oldField).value));
     const newType = typeLabel(asSchema(walk.new.resolve(newField).value));
     if (oldType !== undefined && newType !== undefined && oldType !== newType) {
-      walk.out.push({ rule: SchemaRule.FieldTypeChanged, field, pointer: oldField.pointer, oldType, newType, message: `Field \`${field}\` changed type from ${oldType} to ${newType}.` });
+      walk.out.push({
+        rule: SchemaRule.FieldTypeChanged,
+        field,
+        pointer: oldField.pointer,
+        oldType,
+        newType,
+        message: `Field \`${field}\` changed type from ${oldType} to ${newType}.`,
+      });
       continue;
     }
     compare(walk, { old: oldField, new: newField, field });
@@ -114,7 +147,11 @@ function compare(walk: Walk, pair: { old: Node; new: Node; field: string }): voi
 }
 
 /** Own properties plus those brought in by allOf members: restructuring is not a change. */
-function fieldsOf(resolver: RefResolver, node: Node, depth = 0): { properties: Map<string, Node>; required: Set<string> } {
+function fieldsOf(
+  resolver: RefResolver,
+  node: Node,
+  depth = 0,
+): { properties: Map<string, Node>; required: Set<string> } {
   const schema: SchemaObject = asSchema(node.value);
   const properties = new Map<string, Node>();
   const required = requiredOf(schema);
@@ -123,7 +160,11 @@ function fieldsOf(resolver: RefResolver, node: Node, depth = 0): { properties: M
   }
   if (Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const resolved = resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member });
+      const resolved = resolveSchema(resolver, {
+        uri: node.uri,
+        pointer: joinPointer(node.pointer, 'allOf', i),
+        value: member,
+      });
       const inner = fieldsOf(resolver, resolved, depth + 1);
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);

@@ -21,8 +21,20 @@ export interface TypeInfo {
  * ```
  */
 export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
-  'description', 'title', 'summary', 'example', 'examples', 'externalDocs', 'xml', '$comment', 'deprecated',
-  '$id', '$schema', '$anchor', 'contentMediaType', 'contentEncoding',
+  'description',
+  'title',
+  'summary',
+  'example',
+  'examples',
+  'externalDocs',
+  'xml',
+  '$comment',
+  'deprecated',
+  '$id',
+  '$schema',
+  '$anchor',
+  'contentMediaType',
+  'contentEncoding',
 ]);
 
 /**
@@ -37,7 +49,8 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
  */
 export function asSchema(value: unknown): SchemaObject {
   if (value === false) return { not: {} };
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return normalizeSchema(value as SchemaObject);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return normalizeSchema(value as SchemaObject);
   return {};
 }
 
@@ -52,14 +65,22 @@ export function asSchema(value: unknown): SchemaObject {
  * resolveSchema(resolver, { uri, pointer: '/components/schemas/A', value: { allOf: [{ $ref: '#/components/schemas/B' }] } });
  * ```
  */
-export function resolveSchema(resolver: RefResolver, node: { uri: string; pointer: string; value: unknown }): ResolvedNode {
+export function resolveSchema(
+  resolver: RefResolver,
+  node: { uri: string; pointer: string; value: unknown },
+): ResolvedNode {
   let resolved = resolver.resolve(node);
   for (let i = 0; i < 16; i++) {
     const schema = asSchema(resolved.value);
     const inner = wrappedMember(schema);
     if (inner === undefined) return resolved;
-    const next = resolver.resolve({ uri: resolved.uri, pointer: joinPointer(resolved.pointer, inner.key, inner.index), value: inner.value });
-    const peeled: ResolvedNode = resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
+    const next = resolver.resolve({
+      uri: resolved.uri,
+      pointer: joinPointer(resolved.pointer, inner.key, inner.index),
+      value: inner.value,
+    });
+    const peeled: ResolvedNode =
+      resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
     if (schema.nullable === true || resolved.nullable === true) {
       peeled.nullable = true;
       peeled.site = resolved.site ?? { uri: resolved.uri, pointer: resolved.pointer };
@@ -71,7 +92,13 @@ export function resolveSchema(resolver: RefResolver, node: { uri: string; pointe
 
 /** The one member a wrapper schema stands for, when every other keyword is prose or `nullable`. */
 function wrappedMember(schema: SchemaObject): { key: string; index: number; value: unknown } | undefined {
-  const key = Array.isArray(schema.allOf) ? 'allOf' : Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : undefined;
+  const key = Array.isArray(schema.allOf)
+    ? 'allOf'
+    : Array.isArray(schema.anyOf)
+      ? 'anyOf'
+      : Array.isArray(schema.oneOf)
+        ? 'oneOf'
+        : undefined;
   if (key === undefined) return undefined;
   const list = schema[key] as unknown[];
   // Counted without allocating: most unions in big APIs have several real members and stop here.
@@ -98,13 +125,19 @@ function wrappedMember(schema: SchemaObject): { key: string; index: number; valu
  */
 export function typeInfo(schema: SchemaObject, peeled?: { nullable?: boolean }): TypeInfo {
   const raw = schema.type;
-  const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? raw.filter((t): t is string => typeof t === 'string') : undefined;
+  const list =
+    typeof raw === 'string'
+      ? [raw]
+      : Array.isArray(raw)
+        ? raw.filter((t): t is string => typeof t === 'string')
+        : undefined;
   let nullable = schema.nullable === true || peeled?.nullable === true;
   if (list !== undefined) {
     if (list.includes('null')) nullable = true;
     return { types: new Set(list.filter((t) => t !== 'null')), nullable };
   }
-  if (schema.properties !== undefined || isObjectLike(schema.additionalProperties)) return { types: new Set(['object']), nullable };
+  if (schema.properties !== undefined || isObjectLike(schema.additionalProperties))
+    return { types: new Set(['object']), nullable };
   if (schema.items !== undefined || schema.prefixItems !== undefined) return { types: new Set(['array']), nullable };
   const opaque = ['$ref', 'oneOf', 'anyOf', 'allOf', 'enum', 'const', 'not', 'if'].some((k) => schema[k] !== undefined);
   return { types: opaque ? undefined : null, nullable };
@@ -149,7 +182,7 @@ export function formatTypes(types: ReadonlySet<string> | null | undefined): stri
  * ```
  */
 export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
-  return isObjectLike(schema.properties) ? schema.properties as Record<string, unknown> : {};
+  return isObjectLike(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
 }
 
 /**
@@ -161,7 +194,9 @@ export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
  * ```
  */
 export function requiredOf(schema: SchemaObject): Set<string> {
-  return new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  return new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
 }
 
 /**

@@ -29,9 +29,11 @@ export interface SunsetPromise {
 export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPromise | undefined {
   const op = entry.operation.value;
   const item = entry.pathItem.value;
-  return parse(isObjectLike(op) ? op['x-sunset'] : undefined, 'x-sunset on the operation')
-    ?? parse(isObjectLike(item) ? item['x-sunset'] : undefined, 'x-sunset on the path')
-    ?? parse(sunsetHeaderValue(resolver, entry.operation), 'the Sunset response header');
+  return (
+    parse(isObjectLike(op) ? op['x-sunset'] : undefined, 'x-sunset on the operation') ??
+    parse(isObjectLike(item) ? item['x-sunset'] : undefined, 'x-sunset on the path') ??
+    parse(sunsetHeaderValue(resolver, entry.operation), 'the Sunset response header')
+  );
 }
 
 function parse(value: unknown, source: string): SunsetPromise | undefined {
@@ -48,7 +50,14 @@ const HTTP_DATE = /^(?:[a-z]{3}, )?(\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):
 function parseHttpDate(text: string): number | undefined {
   const m = HTTP_DATE.exec(text);
   if (m === null) return undefined;
-  const [day, month, year, hour, minute, second] = [Number(m[1]), MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6])];
+  const [day, month, year, hour, minute, second] = [
+    Number(m[1]),
+    MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1,
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+  ];
   if (month === 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   return daysFromCivil({ year, month, day }) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
 }
@@ -57,15 +66,24 @@ function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return undefined;
   for (const [status, raw] of Object.entries(responses)) {
-    const response = resolver.resolve({ uri: operation.uri, pointer: joinPointer(operation.pointer, 'responses', status), value: raw });
+    const response = resolver.resolve({
+      uri: operation.uri,
+      pointer: joinPointer(operation.pointer, 'responses', status),
+      value: raw,
+    });
     const headers = isObjectLike(response.value) ? response.value.headers : undefined;
     if (!isObjectLike(headers)) continue;
     for (const [name, rawHeader] of Object.entries(headers)) {
       if (name.toLowerCase() !== 'sunset') continue;
-      const header = resolver.resolve({ uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: rawHeader });
+      const header = resolver.resolve({
+        uri: response.uri,
+        pointer: joinPointer(response.pointer, 'headers', name),
+        value: rawHeader,
+      });
       const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
       if (schema === undefined) continue;
-      const fixed = schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
+      const fixed =
+        schema.const ?? (Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum[0] : schema.default);
       if (fixed !== undefined) return fixed;
     }
   }

@@ -12,10 +12,18 @@ import type { GuideEntry } from './types.ts';
 export function toGuideEntry(change: Change): GuideEntry {
   const { method, path, via, pointer, operations, operationCount } = change.location;
   const schema = /^\/components\/schemas\/([^/]+)/.exec(pointer)?.[1]?.replaceAll('~1', '/').replaceAll('~0', '~');
-  const endpoint = method !== undefined && path !== undefined
-    ? `${method} ${path}`
-    : schema !== undefined ? `schema ${schema}${usedBy({ names: operations ?? (via === undefined ? [] : [via]), count: operationCount })}` : via ?? pointer;
-  return { endpoint, oldBehaviour: change.level === 'compatible' ? '' : describeOld(change), newBehaviour: change.message, rule: change.id };
+  const endpoint =
+    method !== undefined && path !== undefined
+      ? `${method} ${path}`
+      : schema !== undefined
+        ? `schema ${schema}${usedBy({ names: operations ?? (via === undefined ? [] : [via]), count: operationCount })}`
+        : (via ?? pointer);
+  return {
+    endpoint,
+    oldBehaviour: change.level === 'compatible' ? '' : describeOld(change),
+    newBehaviour: change.message,
+    rule: change.id,
+  };
 }
 
 function describeOld(change: Change): string {
@@ -25,8 +33,10 @@ function describeOld(change: Change): string {
   if (id.startsWith('endpoint-removed')) return 'The endpoint was available.';
   if (id.endsWith('-property-removed')) return `The ${side} had the field \`${String(v)}\`.`;
   if (id.endsWith('-property-renamed')) return `The ${side} field was named \`${String(v)}\`.`;
-  if (id.endsWith('-added-required') || id === 'request-parameter-added-required') return 'Requests without it were accepted.';
-  if (id.endsWith('-became-required') || id.endsWith('-became-optional')) return `It was ${v === true ? 'required' : v === false ? 'optional' : String(v)}.`;
+  if (id.endsWith('-added-required') || id === 'request-parameter-added-required')
+    return 'Requests without it were accepted.';
+  if (id.endsWith('-became-required') || id.endsWith('-became-optional'))
+    return `It was ${v === true ? 'required' : v === false ? 'optional' : String(v)}.`;
   if (id === 'request-parameter-removed') return `The parameter \`${String(v)}\` was accepted.`;
   if (id.endsWith('-status-removed')) return `The ${String(v)} response could be returned.`;
   if (id.endsWith('-media-type-removed')) return `The content type ${String(v)} was supported.`;

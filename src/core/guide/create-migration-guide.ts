@@ -39,11 +39,18 @@ export interface MigrationGuideOptions {
  */
 export function createMigrationGuide(options: MigrationGuideOptions): MigrationGuide {
   const deprecated = parseIsoInstant(options.deprecatedAt);
-  const sunset = options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : parseIsoInstant(options.sunsetAt);
+  const sunset =
+    options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : parseIsoInstant(options.sunsetAt);
   // A sunset beyond the default removal (a notice of 13 months, say) moves the removal with it.
-  const removed = options.removedAt === undefined ? Math.max(addDays(deprecated, 12 * MONTH_DAYS), sunset) : parseIsoInstant(options.removedAt);
+  const removed =
+    options.removedAt === undefined
+      ? Math.max(addDays(deprecated, 12 * MONTH_DAYS), sunset)
+      : parseIsoInstant(options.removedAt);
   if (sunset < deprecated || removed < sunset) {
-    throw new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: 'The timeline must run deprecated <= sunset <= removed.' });
+    throw new VersionaryError({
+      code: ErrorCode.InvalidSchedule,
+      detail: 'The timeline must run deprecated <= sunset <= removed.',
+    });
   }
   const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(toGuideEntry);
   return {
@@ -54,7 +61,11 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
     breaking: pick('breaking'),
     risks: pick('risk'),
     additive: pick('compatible'),
-    timeline: { deprecatedAt: formatIsoInstant(deprecated), sunsetAt: formatIsoInstant(sunset), removedAt: formatIsoInstant(removed) },
+    timeline: {
+      deprecatedAt: formatIsoInstant(deprecated),
+      sunsetAt: formatIsoInstant(sunset),
+      removedAt: formatIsoInstant(removed),
+    },
     notes: [...(options.notes ?? [])],
   };
 }

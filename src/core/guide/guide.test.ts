@@ -10,47 +10,140 @@ import { toJson } from './to-json.ts';
 import { toMarkdown } from './to-markdown.ts';
 
 const user = object({ id: { type: 'integer' }, name: { type: 'string' } }, ['id', 'name']);
-const v1 = openapi({
-  '/api/v1/users': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/User' } } } } } } } },
-  '/api/v1/users/{id}': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } } } },
-}, { User: user });
-const v2 = openapi({
-  '/api/v1/users': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: object({ data: { type: 'array', items: { $ref: '#/components/schemas/User' } }, meta: { type: 'object' } }) } } } } } },
-  '/api/v1/users/{id}': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } } } },
-  '/api/v1/users/{id}/posts': { get: { responses: { '200': { description: 'ok' } } } },
-}, { User: object({ id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' } }, ['id', 'name']) });
+const v1 = openapi(
+  {
+    '/api/v1/users': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/User' } } },
+            },
+          },
+        },
+      },
+    },
+    '/api/v1/users/{id}': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } },
+          },
+        },
+      },
+    },
+  },
+  { User: user },
+);
+const v2 = openapi(
+  {
+    '/api/v1/users': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: object({
+                  data: { type: 'array', items: { $ref: '#/components/schemas/User' } },
+                  meta: { type: 'object' },
+                }),
+              },
+            },
+          },
+        },
+      },
+    },
+    '/api/v1/users/{id}': {
+      get: {
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } },
+          },
+        },
+      },
+    },
+    '/api/v1/users/{id}/posts': { get: { responses: { '200': { description: 'ok' } } } },
+  },
+  { User: object({ id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' } }, ['id', 'name']) },
+);
 const changes = diffOpenApi({ base: v1, revision: v2 }).changes;
 
 describe('createMigrationGuide', () => {
   it('lists breaking changes with endpoint, old and new behaviour, and additive changes', () => {
     const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01' });
-    assert.deepEqual(guide.breaking.map((e) => [e.endpoint, e.rule]), [['GET /api/v1/users', 'response-type-changed']]);
+    assert.deepEqual(
+      guide.breaking.map((e) => [e.endpoint, e.rule]),
+      [['GET /api/v1/users', 'response-type-changed']],
+    );
     assert.equal(guide.breaking[0]?.oldBehaviour, 'Was array.');
     assert.match(guide.breaking[0]?.newBehaviour ?? '', /from array to object/);
-    assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), ['GET /api/v1/users/{id}/posts', 'schema User (used by GET /api/v1/users/{id})']);
+    assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), [
+      'GET /api/v1/users/{id}/posts',
+      'schema User (used by GET /api/v1/users/{id})',
+    ]);
   });
   it('computes the timeline from the deprecation date: sunset after 6 months, removal after 12 (30-day months)', () => {
     const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01T00:00:00Z' });
-    assert.deepEqual(guide.timeline, { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2026-06-30T00:00:00Z', removedAt: '2026-12-27T00:00:00Z' });
+    assert.deepEqual(guide.timeline, {
+      deprecatedAt: '2026-01-01T00:00:00Z',
+      sunsetAt: '2026-06-30T00:00:00Z',
+      removedAt: '2026-12-27T00:00:00Z',
+    });
   });
   it('takes explicit dates when given and rejects a timeline that runs backwards', () => {
-    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2026-09-01', removedAt: '2027-03-01T12:00:00+02:00' });
+    const guide = createMigrationGuide({
+      from: 'v1',
+      to: 'v2',
+      changes,
+      deprecatedAt: '2026-01-01',
+      sunsetAt: '2026-09-01',
+      removedAt: '2027-03-01T12:00:00+02:00',
+    });
     assert.equal(guide.timeline.sunsetAt, '2026-09-01T00:00:00Z');
     assert.equal(guide.timeline.removedAt, '2027-03-01T10:00:00Z');
-    assert.throws(() => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2025-01-01' }), (e) => isVersionaryError(e) && e.code === 'INVALID_SCHEDULE');
+    assert.throws(
+      () => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2025-01-01' }),
+      (e) => isVersionaryError(e) && e.code === 'INVALID_SCHEDULE',
+    );
   });
   it('moves the default removal to a sunset later than 12 months', () => {
-    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', sunsetAt: '2027-02-01' });
-    assert.deepEqual(guide.timeline, { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2027-02-01T00:00:00Z', removedAt: '2027-02-01T00:00:00Z' });
+    const guide = createMigrationGuide({
+      from: 'v1',
+      to: 'v2',
+      changes,
+      deprecatedAt: '2026-01-01',
+      sunsetAt: '2027-02-01',
+    });
+    assert.deepEqual(guide.timeline, {
+      deprecatedAt: '2026-01-01T00:00:00Z',
+      sunsetAt: '2027-02-01T00:00:00Z',
+      removedAt: '2027-02-01T00:00:00Z',
+    });
   });
   it('keeps the declared prose in order', () => {
-    const guide = createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt: '2026-01-01', notes: ['Lists are wrapped.', 'Users gain email.'] });
+    const guide = createMigrationGuide({
+      from: 'v1',
+      to: 'v2',
+      changes,
+      deprecatedAt: '2026-01-01',
+      notes: ['Lists are wrapped.', 'Users gain email.'],
+    });
     assert.deepEqual(guide.notes, ['Lists are wrapped.', 'Users gain email.']);
   });
 });
 
 describe('renderers', () => {
-  const guide = createMigrationGuide({ from: 'v1', to: 'v2<script>', changes, deprecatedAt: '2026-01-01', notes: ['Use <b>data</b> & "meta"'] });
+  const guide = createMigrationGuide({
+    from: 'v1',
+    to: 'v2<script>',
+    changes,
+    deprecatedAt: '2026-01-01',
+    notes: ['Use <b>data</b> & "meta"'],
+  });
   it('Markdown has the timeline, the tables and the notes', () => {
     const md = toMarkdown(guide);
     assert.match(md, /^# Migrating from v1 to v2&lt;script>/);
@@ -75,13 +168,20 @@ describe('renderers', () => {
 
 describe('ISO dates without the Date global', () => {
   it('parses and formats like Date does', () => {
-    for (const text of ['1970-01-01', '2000-02-29T23:59:59Z', '2026-07-04T10:20:30.250Z', '2024-12-31T23:00:00-01:30', '1969-12-31T00:00:00Z']) {
+    for (const text of [
+      '1970-01-01',
+      '2000-02-29T23:59:59Z',
+      '2026-07-04T10:20:30.250Z',
+      '2024-12-31T23:00:00-01:30',
+      '1969-12-31T00:00:00Z',
+    ]) {
       assert.equal(parseIsoInstant(text), Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text), text);
     }
     assert.equal(formatIsoInstant(Date.UTC(2026, 5, 30)), '2026-06-30T00:00:00Z');
     assert.equal(formatIsoInstant(Date.UTC(2024, 1, 29, 1, 2, 3, 4)), '2024-02-29T01:02:03.004Z');
   });
   it('rejects impossible dates', () => {
-    for (const text of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1']) assert.throws(() => parseIsoInstant(text), text);
+    for (const text of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1'])
+      assert.throws(() => parseIsoInstant(text), text);
   });
 });

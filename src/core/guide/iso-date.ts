@@ -16,11 +16,27 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1
 export function parseIsoInstant(text: string): number {
   const m = ISO.exec(text.trim());
   if (m === null) throw invalid(text);
-  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => (v === undefined ? undefined : Number(v))) as number[];
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) throw invalid(text);
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) =>
+    v === undefined ? undefined : Number(v),
+  ) as number[];
+  if (
+    month! < 1 ||
+    month! > 12 ||
+    day! < 1 ||
+    day! > daysInMonth(year!, month!) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    throw invalid(text);
   const millis = m[7] === undefined ? 0 : Math.floor(Number(`0.${m[7]}`) * 1000);
   const offset = parseOffset(m[8]);
-  return daysFromCivil({ year: year!, month: month!, day: day! }) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millis - offset;
+  return (
+    daysFromCivil({ year: year!, month: month!, day: day! }) * DAY_MS +
+    ((hour * 60 + minute) * 60 + second) * 1000 +
+    millis -
+    offset
+  );
 }
 
 /**
@@ -63,5 +79,8 @@ function daysInMonth(year: number, month: number): number {
 }
 
 function invalid(text: string): VersionaryError {
-  return new VersionaryError({ code: ErrorCode.InvalidSchedule, detail: `"${text}" is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ).` });
+  return new VersionaryError({
+    code: ErrorCode.InvalidSchedule,
+    detail: `"${text}" is not an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ).`,
+  });
 }

@@ -11,7 +11,10 @@ import type { GuideEntry, MigrationGuide } from './types.ts';
  */
 export function toHtml(guide: MigrationGuide): string {
   const { breaking, risk, compatible } = guide.summary;
-  const notes = guide.notes.length === 0 ? '' : `<h2>What changed</h2>\n<ul>${guide.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>\n`;
+  const notes =
+    guide.notes.length === 0
+      ? ''
+      : `<h2>What changed</h2>\n<ul>${guide.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>\n`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -41,8 +44,15 @@ ${notes}${section({ title: 'Breaking changes', entries: guide.breaking, withOld:
 function section(s: { title: string; entries: GuideEntry[]; withOld: boolean; cls?: string }): string {
   const heading = `<h2${s.cls === undefined ? '' : ` class="${s.cls}"`}>${escapeHtml(s.title)}</h2>\n`;
   if (s.entries.length === 0) return `${heading}<p>None.</p>\n`;
-  const head = s.withOld ? '<tr><th>Endpoint</th><th>Old behaviour</th><th>New behaviour</th></tr>' : '<tr><th>Endpoint</th><th>New behaviour</th></tr>';
-  const rows = s.entries.map((e) => `<tr><td><code>${escapeHtml(e.endpoint)}</code></td>${s.withOld ? `<td>${escapeHtml(e.oldBehaviour)}</td>` : ''}<td>${escapeHtml(e.newBehaviour)}</td></tr>`).join('\n');
+  const head = s.withOld
+    ? '<tr><th>Endpoint</th><th>Old behaviour</th><th>New behaviour</th></tr>'
+    : '<tr><th>Endpoint</th><th>New behaviour</th></tr>';
+  const rows = s.entries
+    .map(
+      (e) =>
+        `<tr><td><code>${escapeHtml(e.endpoint)}</code></td>${s.withOld ? `<td>${escapeHtml(e.oldBehaviour)}</td>` : ''}<td>${escapeHtml(e.newBehaviour)}</td></tr>`,
+    )
+    .join('\n');
   return `${heading}<table><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>\n`;
 }
 
@@ -55,5 +65,10 @@ function section(s: { title: string; entries: GuideEntry[]; withOld: boolean; cl
  * ```
  */
 export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }

@@ -11,7 +11,10 @@ import type { GuideEntry, MigrationGuide } from './types.ts';
 export function toMarkdown(guide: MigrationGuide): string {
   const out: string[] = [`# ${inline(guide.title)}`, ''];
   const { breaking, risk, compatible } = guide.summary;
-  out.push(`${breaking} breaking, ${risk} to check, ${compatible} additive or compatible changes from ${inline(guide.from)} to ${inline(guide.to)}.`, '');
+  out.push(
+    `${breaking} breaking, ${risk} to check, ${compatible} additive or compatible changes from ${inline(guide.from)} to ${inline(guide.to)}.`,
+    '',
+  );
   out.push('## Timeline', '', '| Milestone | Date |', '| --- | --- |');
   out.push(`| ${inline(guide.from)} deprecated | ${guide.timeline.deprecatedAt} |`);
   out.push(`| Sunset (Sunset header date) | ${guide.timeline.sunsetAt} |`);
@@ -33,7 +36,11 @@ function section(title: string, entries: GuideEntry[], withOld: boolean): string
   out.push(withOld ? '| Endpoint | Old behaviour | New behaviour |' : '| Endpoint | New behaviour |');
   out.push(withOld ? '| --- | --- | --- |' : '| --- | --- |');
   for (const e of entries) {
-    out.push(withOld ? `| ${cell(e.endpoint)} | ${cell(e.oldBehaviour)} | ${cell(e.newBehaviour)} |` : `| ${cell(e.endpoint)} | ${cell(e.newBehaviour)} |`);
+    out.push(
+      withOld
+        ? `| ${cell(e.endpoint)} | ${cell(e.oldBehaviour)} | ${cell(e.newBehaviour)} |`
+        : `| ${cell(e.endpoint)} | ${cell(e.newBehaviour)} |`,
+    );
   }
   out.push('');
   return out;

@@ -10,10 +10,15 @@ describe('checkBreakingSpacing', () => {
       { name: 'v1', releasedAt: at('2024-01-01') },
       { name: 'v2', releasedAt: at('2025-01-01') },
     ]);
-    assert.deepEqual(warnings.map((w) => w.extensions.versions), [['v2', 'v3']]);
+    assert.deepEqual(
+      warnings.map((w) => w.extensions.versions),
+      [['v2', 'v3']],
+    );
     assert.equal(warnings[0]?.rule, 'breaking-spacing');
-    assert.equal(warnings[0]?.detail,
-      'breaking-spacing: breaking releases should be at least 360 days apart; v2 (2025-01-01) and v3 (2025-06-01) are 151 days apart.');
+    assert.equal(
+      warnings[0]?.detail,
+      'breaking-spacing: breaking releases should be at least 360 days apart; v2 (2025-01-01) and v3 (2025-06-01) are 151 days apart.',
+    );
   });
 
   it('is silent at exactly 360 days and warns one millisecond earlier', () => {
@@ -23,10 +28,13 @@ describe('checkBreakingSpacing', () => {
   });
 
   it('ignores releases marked non-breaking', () => {
-    assert.deepEqual(checkBreakingSpacing([
-      { name: '2024-01-01', releasedAt: at('2024-01-01') },
-      { name: '2024-02-01', releasedAt: at('2024-02-01'), breaking: false },
-      { name: '2025-06-01', releasedAt: at('2025-06-01') },
-    ]), []);
+    assert.deepEqual(
+      checkBreakingSpacing([
+        { name: '2024-01-01', releasedAt: at('2024-01-01') },
+        { name: '2024-02-01', releasedAt: at('2024-02-01'), breaking: false },
+        { name: '2025-06-01', releasedAt: at('2025-06-01') },
+      ]),
+      [],
+    );
   });
 });

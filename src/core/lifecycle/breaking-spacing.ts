@@ -36,7 +36,8 @@ export function checkBreakingSpacing(versions: readonly LifecycleVersion[]): Pol
     if (gap >= BREAKING_SPACING_MS) continue;
     warnings.push({
       rule: PolicyRule.BreakingSpacing,
-      detail: `${PolicyRule.BreakingSpacing}: breaking releases should be at least ${formatDays(BREAKING_SPACING_MS)} days apart; ` +
+      detail:
+        `${PolicyRule.BreakingSpacing}: breaking releases should be at least ${formatDays(BREAKING_SPACING_MS)} days apart; ` +
         `${previous.name} (${formatIsoDate(previous.releasedAt)}) and ${current.name} (${formatIsoDate(current.releasedAt)}) ` +
         `are ${formatDays(gap)} days apart.`,
       extensions: { rule: PolicyRule.BreakingSpacing, versions: [previous.name, current.name], gapDays: gap / DAY_MS },

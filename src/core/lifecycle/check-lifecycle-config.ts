@@ -95,14 +95,19 @@ function checkShape(options: CheckLifecycleConfigOptions): VersionaryError[] {
   const invalid = (message: string, extensions: Record<string, unknown>) =>
     errors.push(createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message, extensions }));
   if (options.audience !== undefined && options.audience !== 'public' && options.audience !== 'enterprise') {
-    invalid(`audience must be 'public' or 'enterprise'; got ${JSON.stringify(options.audience)}.`, { audience: options.audience });
+    invalid(`audience must be 'public' or 'enterprise'; got ${JSON.stringify(options.audience)}.`, {
+      audience: options.audience,
+    });
   }
   const seen = new Set<string>();
   for (const version of options.versions) {
-    if (seen.has(version.name)) invalid(`version ${version.name} is declared more than once.`, { version: version.name });
+    if (seen.has(version.name))
+      invalid(`version ${version.name} is declared more than once.`, { version: version.name });
     seen.add(version.name);
     if (!Number.isFinite(version.releasedAt)) {
-      invalid(`${version.name} has no valid releasedAt (got ${String(version.releasedAt)}).`, { version: version.name });
+      invalid(`${version.name} has no valid releasedAt (got ${String(version.releasedAt)}).`, {
+        version: version.name,
+      });
     }
     if (version.schedule && version.schedule.version !== version.name) {
       invalid(`the schedule under ${version.name} is for ${version.schedule.version}.`, { version: version.name });

@@ -68,6 +68,10 @@ function checkTransition(options: CheckSchedulePolicyOptions & { announcedAt: nu
   } catch (error) {
     if (state !== 'deprecated' && state !== 'sunset_window') return error as VersionaryError;
     const refused = error as VersionaryError;
-    return new VersionaryError({ code: refused.code, detail: `${refused.detail} To move its dates, use rescheduleDeprecation.`, extensions: refused.extensions });
+    return new VersionaryError({
+      code: refused.code,
+      detail: `${refused.detail} To move its dates, use rescheduleDeprecation.`,
+      extensions: refused.extensions,
+    });
   }
 }

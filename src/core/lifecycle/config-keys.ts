@@ -6,7 +6,15 @@
  * versionEntryKeys.includes('sunsetAt'); // true
  * ```
  */
-export const versionEntryKeys = ['releasedAt', 'deprecatedAt', 'sunsetAt', 'removed', 'replacement', 'migrationUrl', 'reason'] as const;
+export const versionEntryKeys = [
+  'releasedAt',
+  'deprecatedAt',
+  'sunsetAt',
+  'removed',
+  'replacement',
+  'migrationUrl',
+  'reason',
+] as const;
 
 /**
  * Options for {@link checkVersionEntry}.
@@ -39,7 +47,9 @@ export function checkVersionEntry(options: CheckVersionEntryOptions): string[] {
   const errors = checkKnownKeys({ object: entry, known: versionEntryKeys, where, what: 'a version' });
   // A deprecation date alone schedules nothing: without a sunset there are no headers to send.
   if (entry.deprecatedAt !== undefined && entry.sunsetAt === undefined && entry.removed !== true) {
-    errors.push(`${where}.sunsetAt is required with a deprecatedAt (rule concrete-sunset): a deprecation names a concrete sunset date; without one ${lastSegment(where)} would stay current, with no deprecation headers`);
+    errors.push(
+      `${where}.sunsetAt is required with a deprecatedAt (rule concrete-sunset): a deprecation names a concrete sunset date; without one ${lastSegment(where)} would stay current, with no deprecation headers`,
+    );
   }
   return errors;
 }
@@ -71,18 +81,24 @@ export interface CheckKnownKeysOptions {
  */
 export function checkKnownKeys(options: CheckKnownKeysOptions): string[] {
   const { known, where } = options;
-  return Object.keys(options.object).filter((key) => !known.includes(key)).map((key) => {
-    const near = nearestKey(key, known);
-    return `${where}.${key} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
-      `${capitalise(options.what)} takes ${known.join(', ')}`;
-  });
+  return Object.keys(options.object)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = nearestKey(key, known);
+      return (
+        `${where}.${key} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
+        `${capitalise(options.what)} takes ${known.join(', ')}`
+      );
+    });
 }
 
 function nearestKey(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
-  return known.find((k) => k.toLowerCase() === lower)
-    ?? known.find((k) => lower.length >= 4 && (k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase())))
-    ?? known.find((k) => editDistance(k.toLowerCase(), lower) <= 2);
+  return (
+    known.find((k) => k.toLowerCase() === lower) ??
+    known.find((k) => lower.length >= 4 && (k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()))) ??
+    known.find((k) => editDistance(k.toLowerCase(), lower) <= 2)
+  );
 }
 
 function editDistance(a: string, b: string): number {

@@ -128,40 +128,71 @@ const endpointKeys = ['version', 'method', 'path', 'deprecatedAt', 'sunsetAt', '
 export function checkLifecycleConfigShape(options: { config: unknown; versions: readonly string[] }): string[] {
   const errors: string[] = [];
   const { config } = options;
-  if (!isObject(config)) return ['lifecycle must be an object (a LifecycleConfig) or a lifecycle source with a verdict() method'];
+  if (!isObject(config))
+    return ['lifecycle must be an object (a LifecycleConfig) or a lifecycle source with a verdict() method'];
   errors.push(...checkKnownKeys({ object: config, known: configKeys, where: 'lifecycle', what: 'a lifecycle config' }));
   const instant = (value: unknown, where: string, required = false): void => {
-    if (value === undefined) { if (required) errors.push(`${where} is required`); return; }
-    if (toInstant(value) === undefined) errors.push(`${where} must be an ISO 8601 date or epoch milliseconds, not ${JSON.stringify(value)}`);
+    if (value === undefined) {
+      if (required) errors.push(`${where} is required`);
+      return;
+    }
+    if (toInstant(value) === undefined)
+      errors.push(`${where} must be an ISO 8601 date or epoch milliseconds, not ${JSON.stringify(value)}`);
   };
-  if (config.versions !== undefined && !isObject(config.versions)) errors.push('lifecycle.versions must be an object keyed by version name');
+  if (config.versions !== undefined && !isObject(config.versions))
+    errors.push('lifecycle.versions must be an object keyed by version name');
   for (const [name, raw] of Object.entries(isObject(config.versions) ? config.versions : {})) {
     const where = `lifecycle.versions.${name}`;
-    if (!isObject(raw)) { errors.push(`${where} must be an object`); continue; }
+    if (!isObject(raw)) {
+      errors.push(`${where} must be an object`);
+      continue;
+    }
     errors.push(...checkVersionEntry({ entry: raw, where }));
     for (const key of ['releasedAt', 'deprecatedAt', 'sunsetAt']) instant(raw[key], `${where}.${key}`);
-    if (raw.sunsetAt !== undefined && raw.deprecatedAt === undefined) errors.push(`${where}.deprecatedAt is required with a sunsetAt`);
-    if (raw.removed !== undefined && typeof raw.removed !== 'boolean') errors.push(`${where}.removed must be a boolean`);
+    if (raw.sunsetAt !== undefined && raw.deprecatedAt === undefined)
+      errors.push(`${where}.deprecatedAt is required with a sunsetAt`);
+    if (raw.removed !== undefined && typeof raw.removed !== 'boolean')
+      errors.push(`${where}.removed must be a boolean`);
     if (!options.versions.includes(name) && raw.removed !== true && raw.sunsetAt === undefined) {
-      errors.push(`${where}: ${name} has no code in the version bundle (${options.versions.join(', ')}); only a removed version (removed: true or a sunsetAt) may be listed without code`);
+      errors.push(
+        `${where}: ${name} has no code in the version bundle (${options.versions.join(', ')}); only a removed version (removed: true or a sunsetAt) may be listed without code`,
+      );
     }
-    for (const key of ['replacement', 'migrationUrl']) if (raw[key] !== undefined && typeof raw[key] !== 'string') errors.push(`${where}.${key} must be a string`);
-    if (raw.reason !== undefined && raw.reason !== 'planned' && raw.reason !== 'critical-fix') errors.push(`${where}.reason must be "planned" or "critical-fix"`);
+    for (const key of ['replacement', 'migrationUrl'])
+      if (raw[key] !== undefined && typeof raw[key] !== 'string') errors.push(`${where}.${key} must be a string`);
+    if (raw.reason !== undefined && raw.reason !== 'planned' && raw.reason !== 'critical-fix')
+      errors.push(`${where}.reason must be "planned" or "critical-fix"`);
   }
   if (isObject(config.versions)) {
-    const dated = Object.entries(config.versions).map(([name, raw]) => ({ name, releasedAt: isObject(raw) ? toInstant(raw.releasedAt) : undefined }));
+    const dated = Object.entries(config.versions).map(([name, raw]) => ({
+      name,
+      releasedAt: isObject(raw) ? toInstant(raw.releasedAt) : undefined,
+    }));
     const order = declaredOrder({ configured: dated.map((v) => v.name), bundle: options.versions });
-    errors.push(...orderReleases(order.map((name) => dated.find((v) => v.name === name) ?? { name })).problems.map((p) => `lifecycle.versions: ${p}`));
+    errors.push(
+      ...orderReleases(order.map((name) => dated.find((v) => v.name === name) ?? { name })).problems.map(
+        (p) => `lifecycle.versions: ${p}`,
+      ),
+    );
   }
-  if (config.endpoints !== undefined && !Array.isArray(config.endpoints)) errors.push('lifecycle.endpoints must be an array');
+  if (config.endpoints !== undefined && !Array.isArray(config.endpoints))
+    errors.push('lifecycle.endpoints must be an array');
   (Array.isArray(config.endpoints) ? config.endpoints : []).forEach((raw: unknown, i) => {
     const where = `lifecycle.endpoints[${i}]`;
-    if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string' || typeof raw.path !== 'string') {
+    if (
+      !isObject(raw) ||
+      typeof raw.version !== 'string' ||
+      typeof raw.method !== 'string' ||
+      typeof raw.path !== 'string'
+    ) {
       errors.push(`${where} needs version, method and path strings`);
       return;
     }
     errors.push(...checkKnownKeys({ object: raw, known: endpointKeys, where, what: 'an endpoint deprecation' }));
-    if (!options.versions.includes(raw.version)) errors.push(`${where}.version ${JSON.stringify(raw.version)} is not a version of the bundle (${options.versions.join(', ')})`);
+    if (!options.versions.includes(raw.version))
+      errors.push(
+        `${where}.version ${JSON.stringify(raw.version)} is not a version of the bundle (${options.versions.join(', ')})`,
+      );
     instant(raw.deprecatedAt, `${where}.deprecatedAt`, true);
     instant(raw.sunsetAt, `${where}.sunsetAt`, true);
   });
@@ -169,8 +200,10 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
   if (config.headerStyle !== undefined && !['iso8601', 'rfc', 'iso'].includes(config.headerStyle as string)) {
     errors.push(`lifecycle.headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(config.headerStyle)}`);
   }
-  if (config.removedStatus !== undefined && config.removedStatus !== 410 && config.removedStatus !== 404) errors.push(`lifecycle.removedStatus must be 410 or 404, not ${JSON.stringify(config.removedStatus)}`);
-  if (config.audience !== undefined && config.audience !== 'public' && config.audience !== 'enterprise') errors.push(`lifecycle.audience must be "public" or "enterprise", not ${JSON.stringify(config.audience)}`);
+  if (config.removedStatus !== undefined && config.removedStatus !== 410 && config.removedStatus !== 404)
+    errors.push(`lifecycle.removedStatus must be 410 or 404, not ${JSON.stringify(config.removedStatus)}`);
+  if (config.audience !== undefined && config.audience !== 'public' && config.audience !== 'enterprise')
+    errors.push(`lifecycle.audience must be "public" or "enterprise", not ${JSON.stringify(config.audience)}`);
   return errors;
 }
 
@@ -185,29 +218,44 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
  * lifecycle.verdict({ version: 'v1', method: 'GET', path: '/books' }).headers.Sunset;
  * ```
  */
-export function createConfigLifecycle(options: ConfigLifecycleOptions): LifecycleSource & { warnings: PolicyWarning[] } {
+export function createConfigLifecycle(
+  options: ConfigLifecycleOptions,
+): LifecycleSource & { warnings: PolicyWarning[] } {
   const { config, clock, prefix } = options;
   const configured = config.versions ?? {};
   const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions });
-  const at = (value: InstantInput | undefined): number | undefined => (value === undefined ? undefined : toInstant(value));
+  const at = (value: InstantInput | undefined): number | undefined =>
+    value === undefined ? undefined : toInstant(value);
   const migrationUrl = (name: string) => configured[name]?.migrationUrl ?? `${prefix}/versions`;
   const schedules = new Map<string, DeprecationSchedule>();
   for (const [name, v] of Object.entries(configured)) {
     const sunsetAt = at(v.sunsetAt);
     if (sunsetAt === undefined && v.removed !== true) continue;
     const deprecatedAt = at(v.deprecatedAt) ?? sunsetAt ?? 0;
-    schedules.set(name, { version: name, deprecatedAt, sunsetAt: sunsetAt ?? deprecatedAt, removed: v.removed === true, reason: v.reason ?? 'planned' });
+    schedules.set(name, {
+      version: name,
+      deprecatedAt,
+      sunsetAt: sunsetAt ?? deprecatedAt,
+      removed: v.removed === true,
+      reason: v.reason ?? 'planned',
+    });
   }
   const { releases } = orderReleases(names.map((name) => ({ name, releasedAt: at(configured[name]?.releasedAt) })));
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
-  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
-    const replacement = configured[name]?.replacement;
-    const schedule = schedules.get(name);
-    return {
-      name, releasedAt, ...(schedule ? { schedule } : {}), ...(replacement ? { replacement } : {}),
-      migrationUrl: migrationUrl(name), openapiUrl: `${prefix}/${name}/openapi.json`,
-    };
-  }).sort((a, b) => a.releasedAt - b.releasedAt);
+  const versions: LifecycleVersion[] = releases
+    .map(({ name, releasedAt }) => {
+      const replacement = configured[name]?.replacement;
+      const schedule = schedules.get(name);
+      return {
+        name,
+        releasedAt,
+        ...(schedule ? { schedule } : {}),
+        ...(replacement ? { replacement } : {}),
+        migrationUrl: migrationUrl(name),
+        openapiUrl: `${prefix}/${name}/openapi.json`,
+      };
+    })
+    .sort((a, b) => a.releasedAt - b.releasedAt);
   const warnings = assertLifecycleConfig({ versions, audience: config.audience ?? 'public' });
   const replacementOf = (name: string): string | undefined => {
     const index = versions.findIndex((v) => v.name === name);
@@ -226,13 +274,25 @@ export function createConfigLifecycle(options: ConfigLifecycleOptions): Lifecycl
       for (const e of config.endpoints ?? []) {
         if (e.version !== key.version || e.method.toUpperCase() !== key.method || e.path !== key.path) continue;
         candidates.push({
-          schedule: { version: key.version, deprecatedAt: at(e.deprecatedAt)!, sunsetAt: at(e.sunsetAt)!, removed: false, reason: 'planned' },
-          migrationUrl: e.migrationUrl ?? migrationUrl(key.version), subject: `${e.method.toUpperCase()} ${e.path} in ${key.version}`,
+          schedule: {
+            version: key.version,
+            deprecatedAt: at(e.deprecatedAt)!,
+            sunsetAt: at(e.sunsetAt)!,
+            removed: false,
+            reason: 'planned',
+          },
+          migrationUrl: e.migrationUrl ?? migrationUrl(key.version),
+          subject: `${e.method.toUpperCase()} ${e.path} in ${key.version}`,
         });
       }
       const replacement = replacementOf(key.version);
       const fresh = evaluateVerdict({
-        version: key.version, candidates, clock, prefix, style: config.headerStyle ?? 'iso8601', removedStatus: config.removedStatus ?? 410,
+        version: key.version,
+        candidates,
+        clock,
+        prefix,
+        style: config.headerStyle ?? 'iso8601',
+        removedStatus: config.removedStatus ?? 410,
         ...(replacement ? { replacement } : {}),
       });
       cache.set(id, fresh);
@@ -242,7 +302,10 @@ export function createConfigLifecycle(options: ConfigLifecycleOptions): Lifecycl
     document: () => {
       const document = buildLifecycleDocument({ versions, clock, audience: config.audience ?? 'public' });
       // A stand-in date only keeps the declared order: a client is never shown one.
-      return { ...document, versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)) };
+      return {
+        ...document,
+        versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)),
+      };
     },
     versions: () => versions,
   };

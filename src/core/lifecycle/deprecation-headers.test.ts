@@ -14,7 +14,10 @@ const headersAt = (ms: number, extra: Partial<DeprecationHeadersOptions> = {}) =
 
 describe('deprecationHeaders, iso style', () => {
   it('sends nothing for a current version', () => {
-    assert.deepEqual(deprecationHeaders({ schedule: undefined, clock: clockAt(0) }), { headers: {}, changesAt: undefined });
+    assert.deepEqual(deprecationHeaders({ schedule: undefined, clock: clockAt(0) }), {
+      headers: {},
+      changesAt: undefined,
+    });
   });
 
   it('sends Deprecation, Sunset and Link as ISO 8601, and no Warning with 30 days or more left', () => {
@@ -30,9 +33,11 @@ describe('deprecationHeaders, iso style', () => {
   it('adds the Warning only when fewer than 30 days remain', () => {
     assert.equal(headersAt(sunsetAt - days(30) - 1).headers.Warning, undefined);
     assert.equal(headersAt(sunsetAt - days(30)).headers.Warning, undefined);
-    assert.equal(headersAt(sunsetAt - days(30) + 1).headers.Warning,
+    assert.equal(
+      headersAt(sunsetAt - days(30) + 1).headers.Warning,
       '299 - "API version v1 is deprecated and will be removed in 29 days, at 2026-07-01T00:00:00.000Z; ' +
-      'please migrate to v2 (https://example.com/migrate/v1)."');
+        'please migrate to v2 (https://example.com/migrate/v1)."',
+    );
   });
 
   it('counts whole days left and changes the count every 24 hours', () => {
@@ -69,10 +74,14 @@ describe('deprecationHeaders, iso style', () => {
 
   it('names the endpoint and a generic target in the Warning when asked', () => {
     const { headers } = deprecationHeaders({
-      schedule: { version: 'v1', deprecatedAt: at('2026-01-01'), sunsetAt }, clock: clockAt(sunsetAt - days(3)), subject: 'GET /api/v1/users',
+      schedule: { version: 'v1', deprecatedAt: at('2026-01-01'), sunsetAt },
+      clock: clockAt(sunsetAt - days(3)),
+      subject: 'GET /api/v1/users',
     });
-    assert.equal(headers.Warning,
-      '299 - "GET /api/v1/users is deprecated and will be removed in 3 days, at 2026-07-01T00:00:00.000Z; please migrate to a supported version."');
+    assert.equal(
+      headers.Warning,
+      '299 - "GET /api/v1/users is deprecated and will be removed in 3 days, at 2026-07-01T00:00:00.000Z; please migrate to a supported version."',
+    );
   });
 });
 
@@ -81,15 +90,19 @@ describe('deprecationHeaders, rfc style', () => {
     const { headers } = headersAt(sunsetAt - days(10), { style: 'rfc' });
     assert.equal(headers.Deprecation, '@1767225600');
     assert.equal(headers.Sunset, 'Wed, 01 Jul 2026 00:00:00 GMT');
-    assert.equal(headers.Link,
+    assert.equal(
+      headers.Link,
       '<https://example.com/migrate/v1>; rel="deprecation", <https://api.example.com/api/v2>; rel="successor-version", ' +
-      '<https://example.com/migrate/v1>; rel="sunset"');
+        '<https://example.com/migrate/v1>; rel="sunset"',
+    );
     assert.match(headers.Warning ?? '', /^299 - "API version v1 is deprecated and will be removed in 10 days/);
   });
 
   it('links a separate sunset document when given, and floors sub-second deprecation times', () => {
     const { headers } = headersAt(at('2026-02-01'), {
-      style: 'rfc', sunsetUrl: 'https://example.com/lifecycle', schedule: { ...schedule, deprecatedAt: schedule.deprecatedAt + 999 },
+      style: 'rfc',
+      sunsetUrl: 'https://example.com/lifecycle',
+      schedule: { ...schedule, deprecatedAt: schedule.deprecatedAt + 999 },
     });
     assert.match(headers.Link ?? '', /<https:\/\/example\.com\/lifecycle>; rel="sunset"$/);
     assert.equal(headers.Deprecation, '@1767225600');
@@ -99,8 +112,14 @@ describe('deprecationHeaders, rfc style', () => {
 describe('header safety', () => {
   it('escapes quoted text and refuses a URL that could break the Link header', () => {
     assert.equal(quoteHeaderText('a "b" \\ c\r\nd'), '"a \\"b\\" \\\\ c??d"');
-    assert.throws(() => headersAt(0, { migrationUrl: 'https://x/a>; rel="evil"' }), /migrationUrl cannot appear in a Link header/);
-    assert.throws(() => headersAt(0, { successorUrl: 'https://x/a b' }), (e: { code?: string }) => e.code === 'INVALID_CONFIG');
+    assert.throws(
+      () => headersAt(0, { migrationUrl: 'https://x/a>; rel="evil"' }),
+      /migrationUrl cannot appear in a Link header/,
+    );
+    assert.throws(
+      () => headersAt(0, { successorUrl: 'https://x/a b' }),
+      (e: { code?: string }) => e.code === 'INVALID_CONFIG',
+    );
   });
 });
 
@@ -111,17 +130,20 @@ describe('changesAt', () => {
       offset: fc.integer({ min: -days(10), max: days(410) }),
       style: fc.constantFrom('iso8601' as const, 'iso' as const, 'rfc' as const),
     });
-    fc.assert(fc.property(arbitrary, ({ length, offset, style }) => {
-      const s = { ...schedule, sunsetAt: schedule.deprecatedAt + length };
-      const now = schedule.deprecatedAt + offset;
-      const here = headersAt(now, { schedule: s, style });
-      if (here.changesAt === undefined) {
-        assert.deepEqual(headersAt(now + days(3650), { schedule: s, style }).headers, here.headers);
-        return;
-      }
-      assert.ok(here.changesAt > now);
-      assert.deepEqual(headersAt(here.changesAt - 1, { schedule: s, style }).headers, here.headers);
-      assert.notDeepEqual(headersAt(here.changesAt, { schedule: s, style }).headers, here.headers);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(arbitrary, ({ length, offset, style }) => {
+        const s = { ...schedule, sunsetAt: schedule.deprecatedAt + length };
+        const now = schedule.deprecatedAt + offset;
+        const here = headersAt(now, { schedule: s, style });
+        if (here.changesAt === undefined) {
+          assert.deepEqual(headersAt(now + days(3650), { schedule: s, style }).headers, here.headers);
+          return;
+        }
+        assert.ok(here.changesAt > now);
+        assert.deepEqual(headersAt(here.changesAt - 1, { schedule: s, style }).headers, here.headers);
+        assert.notDeepEqual(headersAt(here.changesAt, { schedule: s, style }).headers, here.headers);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -96,8 +96,12 @@ export function deprecationHeaders(options: DeprecationHeadersOptions): Deprecat
     Sunset: rfc ? formatImfFixdate(schedule.sunsetAt) : formatIsoInstant(schedule.sunsetAt),
   };
   const links = [
-    options.migrationUrl === undefined ? undefined : `${linkTarget(options.migrationUrl, 'migrationUrl')}; rel="deprecation"`,
-    options.successorUrl === undefined ? undefined : `${linkTarget(options.successorUrl, 'successorUrl')}; rel="successor-version"`,
+    options.migrationUrl === undefined
+      ? undefined
+      : `${linkTarget(options.migrationUrl, 'migrationUrl')}; rel="deprecation"`,
+    options.successorUrl === undefined
+      ? undefined
+      : `${linkTarget(options.successorUrl, 'successorUrl')}; rel="successor-version"`,
   ];
   const sunsetUrl = options.sunsetUrl ?? options.migrationUrl;
   if (rfc && sunsetUrl !== undefined) links.push(`${linkTarget(sunsetUrl, 'sunsetUrl')}; rel="sunset"`);
@@ -124,9 +128,12 @@ export function deprecationHeaders(options: DeprecationHeadersOptions): Deprecat
 
 function warningText(options: DeprecationHeadersOptions & { schedule: HeaderSchedule; daysLeft: number }): string {
   const subject = options.subject ?? `API version ${options.schedule.version}`;
-  const when = options.daysLeft === 0 ? 'less than 1 day' : `${options.daysLeft} day${options.daysLeft === 1 ? '' : 's'}`;
+  const when =
+    options.daysLeft === 0 ? 'less than 1 day' : `${options.daysLeft} day${options.daysLeft === 1 ? '' : 's'}`;
   const target = options.replacement === undefined ? 'a supported version' : options.replacement;
   const guide = options.migrationUrl === undefined ? '' : ` (${options.migrationUrl})`;
-  return `${subject} is deprecated and will be removed in ${when}, at ${formatIsoInstant(options.schedule.sunsetAt)}; ` +
-    `please migrate to ${target}${guide}.`;
+  return (
+    `${subject} is deprecated and will be removed in ${when}, at ${formatIsoInstant(options.schedule.sunsetAt)}; ` +
+    `please migrate to ${target}${guide}.`
+  );
 }

@@ -11,8 +11,11 @@ const sunsetAt = at('2026-07-01');
 
 describe('checkDeprecationStatus', () => {
   it('order 1: not_deprecated when no deprecation is registered', () => {
-    assert.deepEqual(checkDeprecationStatus({ schedule: undefined, clock: clockAt('2026-01-01') }),
-      { status: 'not_deprecated', schedule: undefined, flaggedRemoved: false });
+    assert.deepEqual(checkDeprecationStatus({ schedule: undefined, clock: clockAt('2026-01-01') }), {
+      status: 'not_deprecated',
+      schedule: undefined,
+      flaggedRemoved: false,
+    });
   });
 
   it('order 2: removed when flagged, even before the dates', () => {
@@ -52,8 +55,14 @@ describe('checkDeprecationStatus', () => {
 
   it('order 3 wins over order 4 when the sunset comes within 30 days of deprecation', () => {
     const short = { ...schedule, sunsetAt: deprecatedAt + days(10) };
-    assert.equal(checkDeprecationStatus({ schedule: short, clock: clockAt(deprecatedAt + days(10)) }).status, 'deprecated');
-    assert.equal(checkDeprecationStatus({ schedule: short, clock: clockAt(deprecatedAt + days(10) + 1) }).status, 'removed');
+    assert.equal(
+      checkDeprecationStatus({ schedule: short, clock: clockAt(deprecatedAt + days(10)) }).status,
+      'deprecated',
+    );
+    assert.equal(
+      checkDeprecationStatus({ schedule: short, clock: clockAt(deprecatedAt + days(10) + 1) }).status,
+      'removed',
+    );
   });
 
   it('is monotonic in time: deprecated, then ending_soon, then removed', () => {
@@ -62,12 +71,14 @@ describe('checkDeprecationStatus', () => {
       deprecatedAt: fc.integer({ min: 0, max: 4e12 }),
       length: fc.integer({ min: 0, max: 1e11 }),
     });
-    fc.assert(fc.property(arbitrarySchedule, fc.integer({ min: -2e11, max: 2e11 }), fc.nat(2e11), (s, offset, step) => {
-      const current = { ...schedule, deprecatedAt: s.deprecatedAt, sunsetAt: s.deprecatedAt + s.length };
-      const t = s.deprecatedAt + offset;
-      const first = checkDeprecationStatus({ schedule: current, clock: clockAt(t) });
-      const later = checkDeprecationStatus({ schedule: first.schedule, clock: clockAt(t + step) });
-      assert.ok(rank[later.status] >= rank[first.status], `${first.status} then ${later.status}`);
-    }));
+    fc.assert(
+      fc.property(arbitrarySchedule, fc.integer({ min: -2e11, max: 2e11 }), fc.nat(2e11), (s, offset, step) => {
+        const current = { ...schedule, deprecatedAt: s.deprecatedAt, sunsetAt: s.deprecatedAt + s.length };
+        const t = s.deprecatedAt + offset;
+        const first = checkDeprecationStatus({ schedule: current, clock: clockAt(t) });
+        const later = checkDeprecationStatus({ schedule: first.schedule, clock: clockAt(t + step) });
+        assert.ok(rank[later.status] >= rank[first.status], `${first.status} then ${later.status}`);
+      }),
+    );
   });
 });

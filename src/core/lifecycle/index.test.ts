@@ -4,14 +4,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as lifecycle from './index.ts';
 
 const here = new URL('.', import.meta.url);
-const sources = readdirSync(here).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts' && f !== 'test-support.ts');
+const sources = readdirSync(here).filter(
+  (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && f !== 'index.ts' && f !== 'test-support.ts',
+);
 
 describe('lifecycle index', () => {
   it('re-exports every runtime export of every module', async () => {
     for (const file of sources) {
       const module = (await import(new URL(file, here).href)) as Record<string, unknown>;
       for (const name of Object.keys(module)) {
-        assert.equal((lifecycle as Record<string, unknown>)[name], module[name], `${file} exports ${name} but index does not`);
+        assert.equal(
+          (lifecycle as Record<string, unknown>)[name],
+          module[name],
+          `${file} exports ${name} but index does not`,
+        );
       }
     }
   });

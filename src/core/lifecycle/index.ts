@@ -1,6 +1,12 @@
 export { DAY_MS, MONTH_MS, ENDING_SOON_AFTER_MS, WARNING_WINDOW_MS, monthsToMs, formatDays } from './durations.ts';
 export {
-  daysFromCivil, toCivil, formatIsoInstant, formatIsoDate, formatImfFixdate, parseIsoInstant, isLeapYear,
+  daysFromCivil,
+  toCivil,
+  formatIsoInstant,
+  formatIsoDate,
+  formatImfFixdate,
+  parseIsoInstant,
+  isLeapYear,
 } from './time-format.ts';
 export type { CivilTime } from './time-format.ts';
 export type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
@@ -9,7 +15,9 @@ export { lifecycleTransitions, canTransition, transition, stateAt } from './life
 export type { LifecycleState, LifecycleEvent, LifecycleTransition, StateAtOptions } from './lifecycle-state.ts';
 export { checkDeprecationStatus } from './deprecation-status.ts';
 export type {
-  DeprecationStatus, CheckDeprecationStatusOptions, DeprecationStatusResult,
+  DeprecationStatus,
+  CheckDeprecationStatusOptions,
+  DeprecationStatusResult,
 } from './deprecation-status.ts';
 export { nextLifecycleChange, earliest } from './next-change.ts';
 export type { NextLifecycleChangeOptions } from './next-change.ts';
@@ -33,7 +41,10 @@ export type { ReadNoticeMonthsOptions, ReadScheduleInstantOptions } from './sche
 export { quoteHeaderText, linkTarget } from './header-text.ts';
 export { deprecationHeaders } from './deprecation-headers.ts';
 export type {
-  DeprecationHeaderStyle, HeaderSchedule, DeprecationHeadersOptions, DeprecationHeaders,
+  DeprecationHeaderStyle,
+  HeaderSchedule,
+  DeprecationHeadersOptions,
+  DeprecationHeaders,
 } from './deprecation-headers.ts';
 export { formatVersionList, versionListHeaders } from './version-list-headers.ts';
 export type { VersionListHeadersOptions, VersionListHeaders } from './version-list-headers.ts';
@@ -49,5 +60,10 @@ export { declaredOrder, orderReleases } from './release-order.ts';
 export type { OrderedRelease, ReleaseInput } from './release-order.ts';
 export { checkLifecycleConfigShape, createConfigLifecycle } from './config-lifecycle.ts';
 export type {
-  ConfigLifecycleOptions, EndpointLifecycleConfig, InstantInput, LifecycleConfig, LifecycleSource, VersionLifecycleConfig,
+  ConfigLifecycleOptions,
+  EndpointLifecycleConfig,
+  InstantInput,
+  LifecycleConfig,
+  LifecycleSource,
+  VersionLifecycleConfig,
 } from './config-lifecycle.ts';

@@ -7,10 +7,17 @@ import { at, clockAt, scheduleOf } from './test-support.ts';
 const versions: LifecycleVersion[] = [
   { name: 'v2', releasedAt: at('2025-01-01'), openapiUrl: '/api/v2/openapi.json' },
   {
-    name: 'v1', releasedAt: at('2023-01-01'), migrationUrl: 'https://example.com/migrate/v1-v2', openapiUrl: '/api/v1/openapi.json',
+    name: 'v1',
+    releasedAt: at('2023-01-01'),
+    migrationUrl: 'https://example.com/migrate/v1-v2',
+    openapiUrl: '/api/v1/openapi.json',
     schedule: scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' }),
   },
-  { name: 'v0', releasedAt: at('2022-01-01'), schedule: scheduleOf({ version: 'v0', deprecatedAt: '2024-01-01', sunsetAt: '2024-07-01' }) },
+  {
+    name: 'v0',
+    releasedAt: at('2022-01-01'),
+    schedule: scheduleOf({ version: 'v0', deprecatedAt: '2024-01-01', sunsetAt: '2024-07-01' }),
+  },
 ];
 
 describe('buildLifecycleDocument', () => {
@@ -18,21 +25,46 @@ describe('buildLifecycleDocument', () => {
     const doc = buildLifecycleDocument({ versions, clock: clockAt('2026-03-01') });
     assert.deepEqual(doc.versions, [
       {
-        name: 'v0', state: 'removed', status: 'removed', releasedAt: '2022-01-01T00:00:00.000Z',
-        deprecatedAt: '2024-01-01T00:00:00.000Z', sunsetAt: '2024-07-01T00:00:00.000Z', replacement: 'v2', migrationUrl: null, openapiUrl: null,
+        name: 'v0',
+        state: 'removed',
+        status: 'removed',
+        releasedAt: '2022-01-01T00:00:00.000Z',
+        deprecatedAt: '2024-01-01T00:00:00.000Z',
+        sunsetAt: '2024-07-01T00:00:00.000Z',
+        replacement: 'v2',
+        migrationUrl: null,
+        openapiUrl: null,
       },
       {
-        name: 'v1', state: 'sunset_window', status: 'ending_soon', releasedAt: '2023-01-01T00:00:00.000Z',
-        deprecatedAt: '2026-01-01T00:00:00.000Z', sunsetAt: '2026-07-01T00:00:00.000Z', replacement: 'v2',
-        migrationUrl: 'https://example.com/migrate/v1-v2', openapiUrl: '/api/v1/openapi.json',
+        name: 'v1',
+        state: 'sunset_window',
+        status: 'ending_soon',
+        releasedAt: '2023-01-01T00:00:00.000Z',
+        deprecatedAt: '2026-01-01T00:00:00.000Z',
+        sunsetAt: '2026-07-01T00:00:00.000Z',
+        replacement: 'v2',
+        migrationUrl: 'https://example.com/migrate/v1-v2',
+        openapiUrl: '/api/v1/openapi.json',
       },
       {
-        name: 'v2', state: 'active', status: 'not_deprecated', releasedAt: '2025-01-01T00:00:00.000Z',
-        deprecatedAt: null, sunsetAt: null, replacement: null, migrationUrl: null, openapiUrl: '/api/v2/openapi.json',
+        name: 'v2',
+        state: 'active',
+        status: 'not_deprecated',
+        releasedAt: '2025-01-01T00:00:00.000Z',
+        deprecatedAt: null,
+        sunsetAt: null,
+        replacement: null,
+        migrationUrl: null,
+        openapiUrl: '/api/v2/openapi.json',
       },
     ]);
     assert.equal(doc.changesAt, '2026-07-01T00:00:00.001Z');
-    assert.deepEqual(doc.policy, { audience: 'public', minimumNoticeDays: 180, endingSoonAfterDays: 30, warningDays: 30 });
+    assert.deepEqual(doc.policy, {
+      audience: 'public',
+      minimumNoticeDays: 180,
+      endingSoonAfterDays: 30,
+      warningDays: 30,
+    });
   });
 
   it('is identical at any two instants before changesAt, and changes at it', () => {

@@ -84,7 +84,9 @@ export function buildLifecycleDocument(options: BuildLifecycleDocumentOptions): 
       releasedAt: formatIsoInstant(version.releasedAt),
       deprecatedAt: schedule ? formatIsoInstant(schedule.deprecatedAt) : null,
       sunsetAt: schedule ? formatIsoInstant(schedule.sunsetAt) : null,
-      replacement: schedule ? (resolveReplacement({ version: version.name, versions }) ?? version.replacement ?? null) : null,
+      replacement: schedule
+        ? (resolveReplacement({ version: version.name, versions }) ?? version.replacement ?? null)
+        : null,
       migrationUrl: version.migrationUrl ?? null,
       openapiUrl: version.openapiUrl ?? null,
     };

@@ -8,7 +8,11 @@ import { clockAt, scheduleOf } from './test-support.ts';
 
 const states: LifecycleState[] = ['active', 'deprecated', 'sunset_window', 'removed'];
 const events: LifecycleEvent[] = [
-  'schedule-deprecation', 'critical-fix', 'client-request', 'deprecation-date-passed', 'sunset-date-passed',
+  'schedule-deprecation',
+  'critical-fix',
+  'client-request',
+  'deprecation-date-passed',
+  'sunset-date-passed',
 ];
 
 describe('transition', () => {
@@ -35,13 +39,16 @@ describe('transition', () => {
         if (allowed.has(`${state}|${event}`)) continue;
         refused += 1;
         assert.equal(canTransition(state, event), false);
-        assert.throws(() => transition(state, event), (err) => {
-          assert.ok(isVersionaryError(err));
-          assert.equal(err.code, 'INVALID_SCHEDULE');
-          assert.equal(err.extensions.rule, 'lifecycle-transition');
-          assert.match(err.detail, new RegExp(`'${event}' cannot happen to a version in state '${state}'`));
-          return true;
-        });
+        assert.throws(
+          () => transition(state, event),
+          (err) => {
+            assert.ok(isVersionaryError(err));
+            assert.equal(err.code, 'INVALID_SCHEDULE');
+            assert.equal(err.extensions.rule, 'lifecycle-transition');
+            assert.match(err.detail, new RegExp(`'${event}' cannot happen to a version in state '${state}'`));
+            return true;
+          },
+        );
       }
     }
     assert.equal(refused, 20 - lifecycleTransitions.length);
@@ -69,12 +76,14 @@ describe('stateAt', () => {
   });
 
   it('only ever moves along allowed transitions as time passes', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e10, max: 3e10 }), fc.integer({ min: 1, max: 3e10 }), (offset, step) => {
-      const base = schedule.deprecatedAt + offset;
-      const before = stateAt({ schedule, clock: clockAt(base) });
-      const after = stateAt({ schedule, clock: clockAt(base + step) });
-      const rank = states.indexOf(after) - states.indexOf(before);
-      assert.ok(rank >= 0, `${before} -> ${after}`);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: -1e10, max: 3e10 }), fc.integer({ min: 1, max: 3e10 }), (offset, step) => {
+        const base = schedule.deprecatedAt + offset;
+        const before = stateAt({ schedule, clock: clockAt(base) });
+        const after = stateAt({ schedule, clock: clockAt(base + step) });
+        const rank = states.indexOf(after) - states.indexOf(before);
+        assert.ok(rank >= 0, `${before} -> ${after}`);
+      }),
+    );
   });
 });

@@ -22,11 +22,7 @@ export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'remove
  * ```
  */
 export type LifecycleEvent =
-  | 'schedule-deprecation'
-  | 'critical-fix'
-  | 'client-request'
-  | 'deprecation-date-passed'
-  | 'sunset-date-passed';
+  'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
 /**
  * One row of {@link lifecycleTransitions}.
@@ -54,11 +50,26 @@ export interface LifecycleTransition {
  * ```
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
-  { from: 'active', event: 'schedule-deprecation', to: 'deprecated', effect: 'deprecation headers are sent on responses of that version' },
-  { from: 'active', event: 'critical-fix', to: 'deprecated', effect: 'deprecation headers are sent on responses of that version' },
+  {
+    from: 'active',
+    event: 'schedule-deprecation',
+    to: 'deprecated',
+    effect: 'deprecation headers are sent on responses of that version',
+  },
+  {
+    from: 'active',
+    event: 'critical-fix',
+    to: 'deprecated',
+    effect: 'deprecation headers are sent on responses of that version',
+  },
   { from: 'active', event: 'client-request', to: 'active', effect: 'none' },
   { from: 'deprecated', event: 'client-request', to: 'deprecated', effect: 'remains deprecated' },
-  { from: 'deprecated', event: 'deprecation-date-passed', to: 'sunset_window', effect: 'the Sunset header announces the removal date' },
+  {
+    from: 'deprecated',
+    event: 'deprecation-date-passed',
+    to: 'sunset_window',
+    effect: 'the Sunset header announces the removal date',
+  },
   { from: 'sunset_window', event: 'client-request', to: 'sunset_window', effect: 'none' },
   { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed', effect: 'requests receive 410 or 404' },
   { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },

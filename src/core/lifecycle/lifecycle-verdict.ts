@@ -75,24 +75,50 @@ export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: Lif
   if (candidates.length === 0) return { verdict: { headers: {}, deprecated: false }, until: Number.POSITIVE_INFINITY };
   const statuses = candidates.map((c) => ({ c, status: checkDeprecationStatus({ schedule: c.schedule, clock }) }));
   const removedOne = statuses.find((s) => s.status.status === 'removed');
-  const { c: chosen, status } = removedOne ?? [...statuses].sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
+  const { c: chosen, status } =
+    removedOne ?? [...statuses].sort((a, b) => a.c.schedule.sunsetAt - b.c.schedule.sunsetAt)[0]!;
   const { headers, changesAt } = deprecationHeaders({
-    schedule: chosen.schedule, clock, style: options.style ?? 'iso8601', migrationUrl: chosen.migrationUrl,
-    sunsetUrl: `${prefix}/versions`, ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
+    schedule: chosen.schedule,
+    clock,
+    style: options.style ?? 'iso8601',
+    migrationUrl: chosen.migrationUrl,
+    sunsetUrl: `${prefix}/versions`,
+    ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
     ...(chosen.subject ? { subject: chosen.subject } : {}),
   });
   const verdict: LifecycleVerdict = { headers, deprecated: true, sunsetAt: chosen.schedule.sunsetAt };
   if (status.status === 'removed') {
-    verdict.removed = removedError({ subject: chosen.subject ?? options.version, sunsetAt: chosen.schedule.sunsetAt, replacement, guide: chosen.migrationUrl, status: options.removedStatus ?? 410 });
+    verdict.removed = removedError({
+      subject: chosen.subject ?? options.version,
+      sunsetAt: chosen.schedule.sunsetAt,
+      replacement,
+      guide: chosen.migrationUrl,
+      status: options.removedStatus ?? 410,
+    });
   }
-  return { verdict, until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY) };
+  return {
+    verdict,
+    until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY),
+  };
 }
 
-function removedError(options: { subject: string; sunsetAt: number; replacement: string | undefined; guide: string; status: 410 | 404 }): VersionaryError {
-  const move = options.replacement ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.` : ` The migration guide is at ${options.guide}.`;
+function removedError(options: {
+  subject: string;
+  sunsetAt: number;
+  replacement: string | undefined;
+  guide: string;
+  status: 410 | 404;
+}): VersionaryError {
+  const move = options.replacement
+    ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.`
+    : ` The migration guide is at ${options.guide}.`;
   return new VersionaryError({
     code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
     detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${move}`,
-    extensions: { replacement: options.replacement ?? null, migrationGuide: options.guide, sunsetAt: formatIsoInstant(options.sunsetAt) },
+    extensions: {
+      replacement: options.replacement ?? null,
+      migrationGuide: options.guide,
+      sunsetAt: formatIsoInstant(options.sunsetAt),
+    },
   });
 }

@@ -22,17 +22,20 @@ describe('nextLifecycleChange', () => {
   it('is exactly the first instant at which state or status differ', () => {
     const observe = (s: typeof schedule, ms: number) =>
       `${stateAt({ schedule: s, clock: clockAt(ms) })}/${checkDeprecationStatus({ schedule: s, clock: clockAt(ms) }).status}`;
-    fc.assert(fc.property(fc.nat(days(200)), fc.integer({ min: -days(5), max: days(210) }), (length, offset) => {
-      const s = { ...schedule, sunsetAt: d + length };
-      const now = d + offset;
-      const next = nextLifecycleChange({ schedule: s, now });
-      if (next === undefined) {
-        assert.equal(observe(s, now + days(1000)), observe(s, now));
-        return;
-      }
-      assert.equal(observe(s, next - 1), observe(s, now));
-      assert.notEqual(observe(s, next), observe(s, now));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.nat(days(200)), fc.integer({ min: -days(5), max: days(210) }), (length, offset) => {
+        const s = { ...schedule, sunsetAt: d + length };
+        const now = d + offset;
+        const next = nextLifecycleChange({ schedule: s, now });
+        if (next === undefined) {
+          assert.equal(observe(s, now + days(1000)), observe(s, now));
+          return;
+        }
+        assert.equal(observe(s, next - 1), observe(s, now));
+        assert.notEqual(observe(s, next), observe(s, now));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -45,5 +45,7 @@ export function nextLifecycleChange(options: NextLifecycleChangeOptions): number
  */
 export function earliest(instants: ReadonlyArray<number | undefined>): number | undefined {
   return instants.reduce<number | undefined>(
-    (min, value) => (value === undefined || (min !== undefined && min <= value) ? min : value), undefined);
+    (min, value) => (value === undefined || (min !== undefined && min <= value) ? min : value),
+    undefined,
+  );
 }

@@ -14,7 +14,10 @@ describe('toPolicyError', () => {
   it('lists several violations, keeping each code, rule and extension', () => {
     const error = toPolicyError([one, two], { subject: 'deprecation of v1' });
     assert.equal(error?.code, 'POLICY_VIOLATION');
-    assert.equal(error?.detail, 'deprecation of v1: 2 lifecycle problem(s): notice-period: too short | sunset-order: backwards');
+    assert.equal(
+      error?.detail,
+      'deprecation of v1: 2 lifecycle problem(s): notice-period: too short | sunset-order: backwards',
+    );
     assert.deepEqual(error?.extensions.violations, [
       { code: 'POLICY_VIOLATION', detail: 'notice-period: too short', rule: 'notice-period', givenDays: 9 },
       { code: 'INVALID_SCHEDULE', detail: 'sunset-order: backwards', rule: 'sunset-order' },

@@ -61,8 +61,10 @@ export function orderReleases(inputs: readonly ReleaseInput[]): { releases: Orde
   for (const input of inputs) {
     if (input.releasedAt === undefined) continue;
     if (lastDeclared && input.releasedAt <= lastDeclared.at) {
-      problems.push(`${input.name} is released at ${formatIsoInstant(input.releasedAt)}, not after ${lastDeclared.name} ` +
-        `(${formatIsoInstant(lastDeclared.at)}), which is declared before it; versions are ordered as declared, so each releasedAt must be later than the one before`);
+      problems.push(
+        `${input.name} is released at ${formatIsoInstant(input.releasedAt)}, not after ${lastDeclared.name} ` +
+          `(${formatIsoInstant(lastDeclared.at)}), which is declared before it; versions are ordered as declared, so each releasedAt must be later than the one before`,
+      );
     }
     lastDeclared = { name: input.name, at: input.releasedAt };
   }

@@ -6,7 +6,11 @@ import { at, scheduleOf } from './test-support.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v1', releasedAt: at('2024-01-01') },
-  { name: 'v2', releasedAt: at('2025-01-01'), schedule: scheduleOf({ version: 'v2', deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' }) },
+  {
+    name: 'v2',
+    releasedAt: at('2025-01-01'),
+    schedule: scheduleOf({ version: 'v2', deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' }),
+  },
   { name: 'v3', releasedAt: at('2026-01-01') },
   { name: 'v4', releasedAt: at('2027-01-01') },
 ];
@@ -34,14 +38,20 @@ describe('checkReplacementExists', () => {
     const error = checkReplacementExists({ version: 'v4', versions });
     assert.equal(error?.code, 'NO_REPLACEMENT');
     assert.equal(error?.extensions.rule, 'replacement-exists');
-    assert.equal(error?.detail, 'replacement-exists: v4 can be deprecated only once a newer, non-deprecated version exists; there is none.');
+    assert.equal(
+      error?.detail,
+      'replacement-exists: v4 can be deprecated only once a newer, non-deprecated version exists; there is none.',
+    );
   });
 
   it('says why a named replacement does not qualify', () => {
     const why = (replacement: string) => checkReplacementExists({ version: 'v1', versions, replacement })?.detail;
     assert.match(why('v9') ?? '', /v1 names v9 as its replacement, but v9 is not a published version\.$/);
     assert.match(why('v2') ?? '', /but v2 is itself deprecated\.$/);
-    assert.match(checkReplacementExists({ version: 'v3', versions, replacement: 'v1' })?.detail ?? '', /but v1 is not newer\.$/);
+    assert.match(
+      checkReplacementExists({ version: 'v3', versions, replacement: 'v1' })?.detail ?? '',
+      /but v1 is not newer\.$/,
+    );
     assert.equal(why('v3'), undefined);
   });
 });

@@ -36,7 +36,9 @@ export function resolveReplacement(options: ReplacementOptions): string | undefi
   const candidates = options.versions.filter((v) => v.releasedAt > target.releasedAt && !v.schedule);
   if (named !== undefined) return candidates.some((v) => v.name === named) ? named : undefined;
   return candidates.reduce<LifecycleVersion | undefined>(
-    (newest, v) => (!newest || v.releasedAt > newest.releasedAt ? v : newest), undefined)?.name;
+    (newest, v) => (!newest || v.releasedAt > newest.releasedAt ? v : newest),
+    undefined,
+  )?.name;
 }
 
 /**
@@ -73,9 +75,10 @@ export function checkReplacementExists(options: ReplacementOptions): VersionaryE
   return createViolation({
     code: ErrorCode.NoReplacement,
     rule: PolicyRule.ReplacementExists,
-    message: named === undefined
-      ? `${target.name} can be deprecated only once a newer, non-deprecated version exists; there is none.`
-      : `${target.name} names ${named} as its replacement, but ${whyNot({ named, target, versions: options.versions })}.`,
+    message:
+      named === undefined
+        ? `${target.name} can be deprecated only once a newer, non-deprecated version exists; there is none.`
+        : `${target.name} names ${named} as its replacement, but ${whyNot({ named, target, versions: options.versions })}.`,
     extensions: { version: target.name, replacement: named },
   });
 }

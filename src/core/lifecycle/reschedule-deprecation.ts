@@ -77,20 +77,33 @@ export function rescheduleDeprecation(options: RescheduleDeprecationOptions): Re
 
   const errors: VersionaryError[] = [];
   const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors });
-  const deprecatedAt = options.deprecatedAt === undefined ? previous.deprecatedAt : read(options.deprecatedAt, 'deprecatedAt');
+  const deprecatedAt =
+    options.deprecatedAt === undefined ? previous.deprecatedAt : read(options.deprecatedAt, 'deprecatedAt');
   const notice = readNoticeMonths({ ...options, errors });
-  const sunsetAt = options.sunsetAt !== undefined ? read(options.sunsetAt, 'sunsetAt')
-    : options.noticeMonths !== undefined ? deprecatedAt + monthsToMs(notice) : previous.sunsetAt;
+  const sunsetAt =
+    options.sunsetAt !== undefined
+      ? read(options.sunsetAt, 'sunsetAt')
+      : options.noticeMonths !== undefined
+        ? deprecatedAt + monthsToMs(notice)
+        : previous.sunsetAt;
   const error = toPolicyError(errors, { subject });
   if (error) throw error;
-  const schedule: DeprecationSchedule = { version, deprecatedAt, sunsetAt, removed: false, reason: options.reason ?? 'planned' };
+  const schedule: DeprecationSchedule = {
+    version,
+    deprecatedAt,
+    sunsetAt,
+    removed: false,
+    reason: options.reason ?? 'planned',
+  };
 
   const violations = [
     state === 'sunset_window' && deprecatedAt > now ? deprecationPassed({ previous, deprecatedAt }) : undefined,
     checkSunsetOrder(schedule),
     checkConcreteSunset({ schedule, sunsetNamed: options.noticeMonths === undefined }),
     // A later sunset never shortens anyone's notice; an earlier one is news, so notice counts from now.
-    sunsetAt < previous.sunsetAt ? checkNoticePeriod({ schedule, audience: options.audience ?? 'public', announcedAt: now }) : undefined,
+    sunsetAt < previous.sunsetAt
+      ? checkNoticePeriod({ schedule, audience: options.audience ?? 'public', announcedAt: now })
+      : undefined,
     checkReplacementExists({ version, versions, replacement: options.replacement }),
   ].filter((v): v is VersionaryError => v !== undefined);
   const policy = toPolicyError(violations, { subject });
@@ -103,9 +116,10 @@ function notReschedulable(options: { version: string; state: string }): Versiona
   return createViolation({
     code: ErrorCode.InvalidSchedule,
     rule: PolicyRule.LifecycleTransition,
-    message: state === 'active'
-      ? `${version} is not deprecated, so there is nothing to reschedule; deprecate it with scheduleDeprecation.`
-      : `${version} is removed, and the lifecycle has no way out of Removed; publish a new version instead.`,
+    message:
+      state === 'active'
+        ? `${version} is not deprecated, so there is nothing to reschedule; deprecate it with scheduleDeprecation.`
+        : `${version} is removed, and the lifecycle has no way out of Removed; publish a new version instead.`,
     extensions: { version, state, event: 'reschedule-deprecation' },
   });
 }
@@ -115,7 +129,8 @@ function deprecationPassed(options: { previous: DeprecationSchedule; deprecatedA
   return createViolation({
     code: ErrorCode.InvalidSchedule,
     rule: PolicyRule.LifecycleTransition,
-    message: `${previous.version} has been deprecated since ${formatIsoDate(previous.deprecatedAt)}; ` +
+    message:
+      `${previous.version} has been deprecated since ${formatIsoDate(previous.deprecatedAt)}; ` +
       `its deprecation cannot move into the future (${formatIsoDate(deprecatedAt)}), which would take it back out of its sunset window.`,
     extensions: { version: previous.version, state: 'sunset_window', event: 'reschedule-deprecation' },
   });

@@ -66,9 +66,14 @@ export function scheduleDeprecation(options: ScheduleDeprecationOptions): Schedu
   const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors: inputErrors });
   const deprecatedAt = options.deprecatedAt === undefined ? now : read(options.deprecatedAt, 'deprecatedAt');
   const notice = readNoticeMonths({ ...options, errors: inputErrors });
-  const sunsetAt = options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : read(options.sunsetAt, 'sunsetAt');
+  const sunsetAt =
+    options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : read(options.sunsetAt, 'sunsetAt');
   const schedule: DeprecationSchedule = {
-    version: options.version, deprecatedAt, sunsetAt, removed: false, reason: options.reason ?? 'planned',
+    version: options.version,
+    deprecatedAt,
+    sunsetAt,
+    removed: false,
+    reason: options.reason ?? 'planned',
   };
   if (inputErrors.length > 0) throw toPolicyError(inputErrors, { subject: `deprecation of ${options.version}` });
   const report = checkSchedulePolicy({

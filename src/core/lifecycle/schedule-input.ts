@@ -31,12 +31,14 @@ export function readScheduleInstant(options: ReadScheduleInstantOptions): number
   const { value, field } = options;
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
   if (ms !== undefined && Number.isFinite(ms)) return ms;
-  options.errors.push(createViolation({
-    code: ErrorCode.InvalidSchedule,
-    rule: PolicyRule.ScheduleInput,
-    message: `${field} must be epoch milliseconds or an ISO 8601 date with a time zone; got ${JSON.stringify(value)}.`,
-    extensions: { field, value },
-  }));
+  options.errors.push(
+    createViolation({
+      code: ErrorCode.InvalidSchedule,
+      rule: PolicyRule.ScheduleInput,
+      message: `${field} must be epoch milliseconds or an ISO 8601 date with a time zone; got ${JSON.stringify(value)}.`,
+      extensions: { field, value },
+    }),
+  );
   return Number.NaN;
 }
 
@@ -67,20 +69,24 @@ export interface ReadNoticeMonthsOptions {
 export function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
   const months = options.noticeMonths ?? 6;
   if (options.noticeMonths !== undefined && options.sunsetAt !== undefined) {
-    options.errors.push(createViolation({
-      code: ErrorCode.InvalidSchedule,
-      rule: PolicyRule.ScheduleInput,
-      message: `give either noticeMonths (${months}) or sunsetAt for ${options.version}, not both: they could disagree.`,
-      extensions: { version: options.version },
-    }));
+    options.errors.push(
+      createViolation({
+        code: ErrorCode.InvalidSchedule,
+        rule: PolicyRule.ScheduleInput,
+        message: `give either noticeMonths (${months}) or sunsetAt for ${options.version}, not both: they could disagree.`,
+        extensions: { version: options.version },
+      }),
+    );
   }
   if (!Number.isFinite(months) || months <= 0) {
-    options.errors.push(createViolation({
-      code: ErrorCode.InvalidSchedule,
-      rule: PolicyRule.ScheduleInput,
-      message: `noticeMonths must be a positive number of 30-day months; got ${String(months)}.`,
-      extensions: { version: options.version, noticeMonths: months },
-    }));
+    options.errors.push(
+      createViolation({
+        code: ErrorCode.InvalidSchedule,
+        rule: PolicyRule.ScheduleInput,
+        message: `noticeMonths must be a positive number of 30-day months; got ${String(months)}.`,
+        extensions: { version: options.version, noticeMonths: months },
+      }),
+    );
   }
   return months;
 }

@@ -13,8 +13,10 @@ describe('checkNoticePeriod', () => {
     const schedule = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-04-01' });
     const error = checkNoticePeriod({ schedule, audience: 'public' });
     assert.equal(error?.code, 'POLICY_VIOLATION');
-    assert.equal(error?.detail,
-      'notice-period: public APIs need at least 180 days of notice before sunset; v1 gives 90 days (2026-01-01 → 2026-04-01).');
+    assert.equal(
+      error?.detail,
+      'notice-period: public APIs need at least 180 days of notice before sunset; v1 gives 90 days (2026-01-01 → 2026-04-01).',
+    );
     assert.equal(error?.extensions.rule, 'notice-period');
     assert.equal(error?.extensions.requiredDays, 180);
     assert.equal(error?.extensions.givenDays, 90);
@@ -22,11 +24,20 @@ describe('checkNoticePeriod', () => {
 
   it('accepts exactly the minimum and refuses one millisecond less', () => {
     const base = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-01-01' });
-    for (const [audience, need] of [['public', days(180)], ['enterprise', days(360)]] as const) {
-      assert.equal(checkNoticePeriod({ schedule: { ...base, sunsetAt: base.deprecatedAt + need }, audience }), undefined);
+    for (const [audience, need] of [
+      ['public', days(180)],
+      ['enterprise', days(360)],
+    ] as const) {
+      assert.equal(
+        checkNoticePeriod({ schedule: { ...base, sunsetAt: base.deprecatedAt + need }, audience }),
+        undefined,
+      );
       const short = checkNoticePeriod({ schedule: { ...base, sunsetAt: base.deprecatedAt + need - 1 }, audience });
       assert.equal(short?.extensions.rule, 'notice-period');
-      assert.match(short?.detail ?? '', new RegExp(`^notice-period: ${audience} APIs need at least ${need / days(1)} days`));
+      assert.match(
+        short?.detail ?? '',
+        new RegExp(`^notice-period: ${audience} APIs need at least ${need / days(1)} days`),
+      );
     }
   });
 
@@ -38,7 +49,10 @@ describe('checkNoticePeriod', () => {
   });
 
   it('exempts a critical fix', () => {
-    const schedule = { ...scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-01-08' }), reason: 'critical-fix' as const };
+    const schedule = {
+      ...scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-01-08' }),
+      reason: 'critical-fix' as const,
+    };
     assert.equal(checkNoticePeriod({ schedule, audience: 'enterprise' }), undefined);
   });
 });
@@ -54,8 +68,10 @@ describe('checkConcreteSunset', () => {
 
   it('makes a critical fix name its sunset date', () => {
     const critical = { ...planned, reason: 'critical-fix' as const };
-    assert.match(checkConcreteSunset({ schedule: critical, sunsetNamed: false })?.detail ?? '',
-      /^concrete-sunset: a critical-fix deprecation may give less notice but must name its sunset date/);
+    assert.match(
+      checkConcreteSunset({ schedule: critical, sunsetNamed: false })?.detail ?? '',
+      /^concrete-sunset: a critical-fix deprecation may give less notice but must name its sunset date/,
+    );
     assert.equal(checkConcreteSunset({ schedule: critical, sunsetNamed: true }), undefined);
     assert.equal(checkConcreteSunset({ schedule: planned, sunsetNamed: false }), undefined);
   });
@@ -69,7 +85,10 @@ describe('checkSunsetOrder', () => {
     const error = checkSunsetOrder({ ...schedule, sunsetAt: schedule.deprecatedAt - days(9) });
     assert.equal(error?.code, 'INVALID_SCHEDULE');
     assert.equal(error?.extensions.rule, 'sunset-order');
-    assert.equal(error?.detail, 'sunset-order: the sunset of v1 (2026-01-01) is 9 days before its deprecation (2026-01-10).');
+    assert.equal(
+      error?.detail,
+      'sunset-order: the sunset of v1 (2026-01-01) is 9 days before its deprecation (2026-01-10).',
+    );
     assert.equal(checkSunsetOrder({ ...schedule, sunsetAt: schedule.deprecatedAt - 1 })?.code, 'INVALID_SCHEDULE');
   });
 

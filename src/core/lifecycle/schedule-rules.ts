@@ -54,11 +54,16 @@ export function checkNoticePeriod(options: CheckNoticePeriodOptions): Versionary
   if (given >= required) return undefined;
   return createViolation({
     rule: PolicyRule.NoticePeriod,
-    message: `${audience} APIs need at least ${formatDays(required)} days of notice before sunset; ` +
+    message:
+      `${audience} APIs need at least ${formatDays(required)} days of notice before sunset; ` +
       `${schedule.version} gives ${formatDays(given)} days (${formatIsoDate(noticeStart)} → ${formatIsoDate(schedule.sunsetAt)}).`,
     extensions: {
-      version: schedule.version, audience, requiredDays: required / DAY_MS, givenDays: given / DAY_MS,
-      noticeStart, sunsetAt: schedule.sunsetAt,
+      version: schedule.version,
+      audience,
+      requiredDays: required / DAY_MS,
+      givenDays: given / DAY_MS,
+      noticeStart,
+      sunsetAt: schedule.sunsetAt,
     },
   });
 }
@@ -128,7 +133,8 @@ export function checkSunsetOrder(schedule: DeprecationSchedule): VersionaryError
   return createViolation({
     code: ErrorCode.InvalidSchedule,
     rule: PolicyRule.SunsetOrder,
-    message: `the sunset of ${schedule.version} (${formatIsoDate(schedule.sunsetAt)}) is ` +
+    message:
+      `the sunset of ${schedule.version} (${formatIsoDate(schedule.sunsetAt)}) is ` +
       `${formatDays(schedule.deprecatedAt - schedule.sunsetAt)} days before its deprecation (${formatIsoDate(schedule.deprecatedAt)}).`,
     extensions: { version: schedule.version, deprecatedAt: schedule.deprecatedAt, sunsetAt: schedule.sunsetAt },
   });

@@ -38,7 +38,12 @@ export function clockAt(instant: string | number): ReturnType<typeof createFixed
  * const s = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
  * ```
  */
-export function scheduleOf(options: { deprecatedAt: string; sunsetAt: string; removed?: boolean; version?: string }): DeprecationSchedule {
+export function scheduleOf(options: {
+  deprecatedAt: string;
+  sunsetAt: string;
+  removed?: boolean;
+  version?: string;
+}): DeprecationSchedule {
   return {
     version: options.version ?? 'v1',
     deprecatedAt: at(options.deprecatedAt),

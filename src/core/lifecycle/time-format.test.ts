@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isVersionaryError } from '../errors/index.ts';
 import {
-  daysFromCivil, formatImfFixdate, formatIsoDate, formatIsoInstant, isLeapYear, parseIsoInstant, toCivil,
+  daysFromCivil,
+  formatImfFixdate,
+  formatIsoDate,
+  formatIsoInstant,
+  isLeapYear,
+  parseIsoInstant,
+  toCivil,
 } from './time-format.ts';
 
 const MAX = 8.64e15;
@@ -37,14 +43,20 @@ describe('formatIsoInstant', () => {
 
   it('refuses non-finite and out-of-range values with INVALID_SCHEDULE', () => {
     for (const bad of [Number.NaN, Infinity, MAX + 1, -MAX - 1]) {
-      assert.throws(() => formatIsoInstant(bad), (err) => isVersionaryError(err) && err.code === 'INVALID_SCHEDULE');
+      assert.throws(
+        () => formatIsoInstant(bad),
+        (err) => isVersionaryError(err) && err.code === 'INVALID_SCHEDULE',
+      );
     }
   });
 
   it('agrees with Date#toISOString over the whole Date range', () => {
-    fc.assert(fc.property(fc.integer({ min: -MAX, max: MAX }), (ms) => {
-      assert.equal(formatIsoInstant(ms), new Date(ms).toISOString());
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -MAX, max: MAX }), (ms) => {
+        assert.equal(formatIsoInstant(ms), new Date(ms).toISOString());
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -64,9 +76,12 @@ describe('formatImfFixdate', () => {
   });
 
   it('agrees with Date#toUTCString for four-digit years', () => {
-    fc.assert(fc.property(four, (ms) => {
-      assert.equal(formatImfFixdate(ms), new Date(ms).toUTCString());
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(four, (ms) => {
+        assert.equal(formatImfFixdate(ms), new Date(ms).toUTCString());
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -86,31 +101,56 @@ describe('parseIsoInstant', () => {
 
   it('refuses impossible or ambiguous text', () => {
     for (const bad of [
-      '', '2026', '2026-5-1', '2026-13-01', '2026-00-10', '2026-02-29', '2100-02-29', '2026-04-31', '2026-01-00',
-      '2026-05-01T00:00:00', '2026-05-01T24:00:00Z', '2026-05-01T12:60:00Z', '2026-05-01T12:00:60Z',
-      '2026-05-01T00:00:00+24:00', '2026-05-01T00:00:00+02:60', '2026-05-01 00:00:00Z', ' 2026-05-01', 'May 1 2026',
+      '',
+      '2026',
+      '2026-5-1',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-02-29',
+      '2100-02-29',
+      '2026-04-31',
+      '2026-01-00',
+      '2026-05-01T00:00:00',
+      '2026-05-01T24:00:00Z',
+      '2026-05-01T12:60:00Z',
+      '2026-05-01T12:00:60Z',
+      '2026-05-01T00:00:00+24:00',
+      '2026-05-01T00:00:00+02:60',
+      '2026-05-01 00:00:00Z',
+      ' 2026-05-01',
+      'May 1 2026',
     ]) {
       assert.equal(parseIsoInstant(bad), undefined, bad);
     }
   });
 
   it('round-trips every formatted instant in four-digit years', () => {
-    fc.assert(fc.property(four, (ms) => {
-      assert.equal(parseIsoInstant(formatIsoInstant(ms)), ms);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(four, (ms) => {
+        assert.equal(parseIsoInstant(formatIsoInstant(ms)), ms);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('agrees with Date.parse on generated offset date-times', () => {
-    const text = fc.record({
-      ms: four,
-      sign: fc.constantFrom('+', '-'),
-      h: fc.integer({ min: 0, max: 23 }),
-      m: fc.integer({ min: 0, max: 59 }),
-    }).map(({ ms, sign, h, m }) =>
-      `${new Date(ms).toISOString().slice(0, -1)}${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`);
-    fc.assert(fc.property(text, (value) => {
-      assert.equal(parseIsoInstant(value), Date.parse(value));
-    }), { numRuns: 1000 });
+    const text = fc
+      .record({
+        ms: four,
+        sign: fc.constantFrom('+', '-'),
+        h: fc.integer({ min: 0, max: 23 }),
+        m: fc.integer({ min: 0, max: 59 }),
+      })
+      .map(
+        ({ ms, sign, h, m }) =>
+          `${new Date(ms).toISOString().slice(0, -1)}${sign}${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`,
+      );
+    fc.assert(
+      fc.property(text, (value) => {
+        assert.equal(parseIsoInstant(value), Date.parse(value));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

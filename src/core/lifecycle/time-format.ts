@@ -92,9 +92,7 @@ export function toCivil(ms: number): CivilTime {
  */
 export function formatIsoInstant(ms: number): string {
   const t = toCivil(ms);
-  const year = t.year >= 0 && t.year <= 9999
-    ? pad(t.year, 4)
-    : (t.year < 0 ? '-' : '+') + pad(Math.abs(t.year), 6);
+  const year = t.year >= 0 && t.year <= 9999 ? pad(t.year, 4) : (t.year < 0 ? '-' : '+') + pad(Math.abs(t.year), 6);
   return `${year}-${pad(t.month, 2)}-${pad(t.day, 2)}T${clockPart(t)}.${pad(t.millisecond, 3)}Z`;
 }
 

@@ -33,13 +33,18 @@ describe('summarizeUsage', () => {
       clientId: fc.string({ maxLength: 2 }),
       at: fc.nat(),
     });
-    fc.assert(fc.property(fc.array(record), (input) => {
-      const summary = summarizeUsage({ records: input });
-      assert.equal(summary.reduce((sum, s) => sum + s.calls, 0), input.length);
-      for (const s of summary) {
-        assert.ok(s.clients >= 1 && s.clients <= s.calls && s.endpoints <= Math.min(2, s.calls));
-        assert.equal(s.clients, new Set(input.filter((r) => r.version === s.version).map((r) => r.clientId)).size);
-      }
-    }));
+    fc.assert(
+      fc.property(fc.array(record), (input) => {
+        const summary = summarizeUsage({ records: input });
+        assert.equal(
+          summary.reduce((sum, s) => sum + s.calls, 0),
+          input.length,
+        );
+        for (const s of summary) {
+          assert.ok(s.clients >= 1 && s.clients <= s.calls && s.endpoints <= Math.min(2, s.calls));
+          assert.equal(s.clients, new Set(input.filter((r) => r.version === s.version).map((r) => r.clientId)).size);
+        }
+      }),
+    );
   });
 });

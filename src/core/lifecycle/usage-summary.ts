@@ -58,12 +58,20 @@ export interface SummarizeUsageOptions {
  * ```
  */
 export function summarizeUsage(options: SummarizeUsageOptions): VersionUsage[] {
-  const byVersion = new Map<string, { calls: number; clients: Set<string>; endpoints: Set<string>; first: number; last: number }>();
+  const byVersion = new Map<
+    string,
+    { calls: number; clients: Set<string>; endpoints: Set<string>; first: number; last: number }
+  >();
   for (const record of options.records) {
     if (options.from !== undefined && record.at < options.from) continue;
     if (options.until !== undefined && record.at >= options.until) continue;
-    const entry = byVersion.get(record.version)
-      ?? { calls: 0, clients: new Set<string>(), endpoints: new Set<string>(), first: record.at, last: record.at };
+    const entry = byVersion.get(record.version) ?? {
+      calls: 0,
+      clients: new Set<string>(),
+      endpoints: new Set<string>(),
+      first: record.at,
+      last: record.at,
+    };
     entry.calls += 1;
     entry.clients.add(record.clientId);
     entry.endpoints.add(record.endpoint);
@@ -74,6 +82,11 @@ export function summarizeUsage(options: SummarizeUsageOptions): VersionUsage[] {
   return [...byVersion.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([version, e]) => ({
-      version, calls: e.calls, clients: e.clients.size, endpoints: e.endpoints.size, firstCallAt: e.first, lastCallAt: e.last,
+      version,
+      calls: e.calls,
+      clients: e.clients.size,
+      endpoints: e.endpoints.size,
+      firstCallAt: e.first,
+      lastCallAt: e.last,
     }));
 }

@@ -1,4 +1,10 @@
-import { createRefResolver, listOperations, toDocumentSet, type DocumentSet, type RefResolver } from '../compat/index.ts';
+import {
+  createRefResolver,
+  listOperations,
+  toDocumentSet,
+  type DocumentSet,
+  type RefResolver,
+} from '../compat/index.ts';
 import type { OperationEntry } from '../compat/openapi-document.ts';
 
 /** What every lint rule reads. */

@@ -33,7 +33,10 @@ const checks: Record<LintRuleId, (ctx: LintContext) => LintFinding[]> = {
  * ```
  */
 export function lintOpenApi(input: unknown, options: LintOptions = {}): LintFinding[] {
-  const ctx = createLintContext(input, options.allowSegments === undefined ? {} : { allowSegments: options.allowSegments });
+  const ctx = createLintContext(
+    input,
+    options.allowSegments === undefined ? {} : { allowSegments: options.allowSegments },
+  );
   const skip = new Set(options.skip ?? []);
   const out: LintFinding[] = [];
   for (const [rule, check] of Object.entries(checks) as [LintRuleId, (c: LintContext) => LintFinding[]][]) {

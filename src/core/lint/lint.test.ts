@@ -6,12 +6,34 @@ import { checkSegment } from './segments.ts';
 import type { LintFinding } from './types.ts';
 
 const problem = { description: 'error', content: { 'application/problem+json': { schema: { type: 'object' } } } };
-const get = (extra: Record<string, unknown> = {}) => ({ get: { responses: { '200': { description: 'ok' }, '404': problem }, ...extra } });
-const rules = (findings: LintFinding[]) => findings.map((f) => `${f.rule} ${f.method ?? ''} ${f.path}`.replace('  ', ' '));
+const get = (extra: Record<string, unknown> = {}) => ({
+  get: { responses: { '200': { description: 'ok' }, '404': problem }, ...extra },
+});
+const rules = (findings: LintFinding[]) =>
+  findings.map((f) => `${f.rule} ${f.method ?? ''} ${f.path}`.replace('  ', ' '));
 
 describe('collection-not-plural', () => {
   it('accepts plural, irregular and uncountable nouns, params, versions and documented non-collections', () => {
-    for (const s of ['users', 'people', 'children', 'data', 'indices', 'news', 'sheep', 'media', 'metadata', 'line_items', 'payment-methods', '{id}', 'v1', 'v2', 'api', 'openapi.json', 'me', 'health']) {
+    for (const s of [
+      'users',
+      'people',
+      'children',
+      'data',
+      'indices',
+      'news',
+      'sheep',
+      'media',
+      'metadata',
+      'line_items',
+      'payment-methods',
+      '{id}',
+      'v1',
+      'v2',
+      'api',
+      'openapi.json',
+      'me',
+      'health',
+    ]) {
       assert.equal(checkSegment(s), undefined, s);
     }
   });
@@ -25,7 +47,13 @@ describe('collection-not-plural', () => {
   it('reports each offending segment of each path, with a fix', () => {
     const doc = openapi({ '/api/v1/user/{id}/getPosts': get(), '/api/v1/people/{id}/children': get() });
     const found = lintOpenApi(doc).filter((f) => f.rule === 'collection-not-plural');
-    assert.deepEqual(found.map((f) => f.message), ['Segment "user" is singular; collection names are plural nouns.', 'Segment "getPosts" mixes a verb with a noun; collection names are plural nouns.']);
+    assert.deepEqual(
+      found.map((f) => f.message),
+      [
+        'Segment "user" is singular; collection names are plural nouns.',
+        'Segment "getPosts" mixes a verb with a noun; collection names are plural nouns.',
+      ],
+    );
     assert.match(found[0]?.suggestion ?? '', /\/api\/v1\/users\/\{id\}/);
   });
   it('an allow list exempts namespaces', () => {
@@ -37,28 +65,47 @@ describe('identifier-in-query', () => {
   it('flags ?id= and ?userId= and accepts ordinary filters', () => {
     const doc = openapi({
       '/api/v1/users': get({ parameters: [{ name: 'id', in: 'query', schema: { type: 'integer' } }] }),
-      '/api/v1/posts': get({ parameters: [{ name: 'userId', in: 'query' }, { name: 'user_id', in: 'query' }, { name: 'limit', in: 'query' }, { name: 'fields', in: 'query' }, { name: 'paid', in: 'query' }] }),
+      '/api/v1/posts': get({
+        parameters: [
+          { name: 'userId', in: 'query' },
+          { name: 'user_id', in: 'query' },
+          { name: 'limit', in: 'query' },
+          { name: 'fields', in: 'query' },
+          { name: 'paid', in: 'query' },
+        ],
+      }),
     });
     const found = lintOpenApi(doc).filter((f) => f.rule === 'identifier-in-query');
-    assert.deepEqual(found.map((f) => f.message), [
-      'Query parameter "id" carries a resource identifier.',
-      'Query parameter "userId" carries a resource identifier.',
-      'Query parameter "user_id" carries a resource identifier.',
-    ]);
+    assert.deepEqual(
+      found.map((f) => f.message),
+      [
+        'Query parameter "id" carries a resource identifier.',
+        'Query parameter "userId" carries a resource identifier.',
+        'Query parameter "user_id" carries a resource identifier.',
+      ],
+    );
     assert.equal(found[0]?.suggestion, 'Make it a path segment: /api/v1/users/{id}.');
   });
 });
 
 describe('unversioned-path', () => {
   it('flags paths with no version when no server carries one', () => {
-    assert.deepEqual(rules(lintOpenApi(openapi({ '/users': get(), '/api/v1/users': get() }))), ['unversioned-path /users']);
+    assert.deepEqual(rules(lintOpenApi(openapi({ '/users': get(), '/api/v1/users': get() }))), [
+      'unversioned-path /users',
+    ]);
   });
   it('a server URL carrying the version versions every path', () => {
     const doc = { ...openapi({ '/users': get() }), servers: [{ url: 'https://api.example.com/api/v2' }] };
     assert.deepEqual(lintOpenApi(doc), []);
   });
   it('a versioned media type versions a path', () => {
-    const doc = openapi({ '/users': { get: { responses: { '200': { description: 'ok', content: { 'application/vnd.acme.v2+json': {} } }, '404': problem } } } });
+    const doc = openapi({
+      '/users': {
+        get: {
+          responses: { '200': { description: 'ok', content: { 'application/vnd.acme.v2+json': {} } }, '404': problem },
+        },
+      },
+    });
     assert.deepEqual(lintOpenApi(doc), []);
   });
 });
@@ -66,33 +113,70 @@ describe('unversioned-path', () => {
 describe('error-not-problem-details', () => {
   it('accepts application/problem+json and a schema with type, title, status, detail (allOf and $ref included)', () => {
     const shape = { type: 'object', properties: { type: {}, title: {}, status: {}, detail: {} } };
-    const doc = openapi({ '/api/v1/users': { get: { responses: {
-      '200': { description: 'ok' },
-      '400': problem,
-      '500': { description: 'x', content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Problem' }] } } } },
-    } } } }, { Problem: shape });
+    const doc = openapi(
+      {
+        '/api/v1/users': {
+          get: {
+            responses: {
+              '200': { description: 'ok' },
+              '400': problem,
+              '500': {
+                description: 'x',
+                content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Problem' }] } } },
+              },
+            },
+          },
+        },
+      },
+      { Problem: shape },
+    );
     assert.deepEqual(lintOpenApi(doc), []);
   });
   it('flags error responses without the shape or without a body', () => {
-    const doc = openapi({ '/api/v1/users': { get: { responses: {
-      '200': { description: 'ok' },
-      '401': { description: 'no body' },
-      '500': { description: 'x', content: { 'application/json': { schema: { type: 'object', properties: { message: {} } } } } },
-    } } } });
-    assert.deepEqual(lintOpenApi(doc).map((f) => `${f.rule} ${f.pointer}`), [
-      'error-not-problem-details /paths/~1api~1v1~1users/get/responses/401',
-      'error-not-problem-details /paths/~1api~1v1~1users/get/responses/500',
-    ]);
+    const doc = openapi({
+      '/api/v1/users': {
+        get: {
+          responses: {
+            '200': { description: 'ok' },
+            '401': { description: 'no body' },
+            '500': {
+              description: 'x',
+              content: { 'application/json': { schema: { type: 'object', properties: { message: {} } } } },
+            },
+          },
+        },
+      },
+    });
+    assert.deepEqual(
+      lintOpenApi(doc).map((f) => `${f.rule} ${f.pointer}`),
+      [
+        'error-not-problem-details /paths/~1api~1v1~1users/get/responses/401',
+        'error-not-problem-details /paths/~1api~1v1~1users/get/responses/500',
+      ],
+    );
   });
 });
 
 describe('deprecated-without-sunset', () => {
   it('flags a deprecated operation with neither x-sunset nor a Sunset header', () => {
-    assert.deepEqual(rules(lintOpenApi(openapi({ '/api/v1/users': get({ deprecated: true }) }))), ['deprecated-without-sunset GET /api/v1/users']);
+    assert.deepEqual(rules(lintOpenApi(openapi({ '/api/v1/users': get({ deprecated: true }) }))), [
+      'deprecated-without-sunset GET /api/v1/users',
+    ]);
   });
   it('accepts x-sunset or a documented Sunset header', () => {
-    assert.deepEqual(lintOpenApi(openapi({ '/api/v1/users': get({ deprecated: true, 'x-sunset': '2027-01-01' }) })), []);
-    const withHeader = { get: { deprecated: true, responses: { '200': { description: 'ok', headers: { Sunset: { schema: { type: 'string' } } } }, '404': problem } } };
+    assert.deepEqual(
+      lintOpenApi(openapi({ '/api/v1/users': get({ deprecated: true, 'x-sunset': '2027-01-01' }) })),
+      [],
+    );
+    const withHeader = {
+      get: {
+        deprecated: true,
+        responses: {
+          '200': { description: 'ok', headers: { Sunset: { schema: { type: 'string' } } } },
+          '404': problem,
+        },
+      },
+    };
     assert.deepEqual(lintOpenApi(openapi({ '/api/v1/users': withHeader })), []);
   });
 });

@@ -23,11 +23,14 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
       const what = { singular: 'is singular', verb: 'is a verb', mixed: 'mixes a verb with a noun' }[problem.kind];
       const fix = segments.map((s, i) => (i === index ? problem.suggestion : s)).join('/');
       out.push({
-        rule: 'collection-not-plural', path, pointer: joinPointer('/paths', path),
+        rule: 'collection-not-plural',
+        path,
+        pointer: joinPointer('/paths', path),
         message: `Segment "${segment}" ${what}; collection names are plural nouns.`,
-        suggestion: problem.kind === 'singular'
-          ? `Rename to ${fix}.`
-          : `Let the HTTP method carry the action and name the resource: ${fix}.`,
+        suggestion:
+          problem.kind === 'singular'
+            ? `Rename to ${fix}.`
+            : `Let the HTTP method carry the action and name the resource: ${fix}.`,
       });
     });
   }
@@ -52,13 +55,28 @@ export function checkIdentifiersInQuery(ctx: LintContext): LintFinding[] {
       const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
       if (!Array.isArray(list)) continue;
       list.forEach((raw, i) => {
-        const param = ctx.resolver.resolve({ uri: owner.uri, pointer: joinPointer(owner.pointer, 'parameters', i), value: raw }).value;
-        if (!isObjectLike(param) || param.in !== 'query' || typeof param.name !== 'string' || !IDENTIFIER.test(param.name)) return;
+        const param = ctx.resolver.resolve({
+          uri: owner.uri,
+          pointer: joinPointer(owner.pointer, 'parameters', i),
+          value: raw,
+        }).value;
+        if (
+          !isObjectLike(param) ||
+          param.in !== 'query' ||
+          typeof param.name !== 'string' ||
+          !IDENTIFIER.test(param.name)
+        )
+          return;
         const name = param.name;
         const base = op.path.replace(/\/+$/, '');
-        const fix = /^(id|ids|uuid|guid)$/i.test(name) ? `${base}/{${name}}` : `/…/{${name}}${base.slice(base.lastIndexOf('/'))}`;
+        const fix = /^(id|ids|uuid|guid)$/i.test(name)
+          ? `${base}/{${name}}`
+          : `/…/{${name}}${base.slice(base.lastIndexOf('/'))}`;
         out.push({
-          rule: 'identifier-in-query', path: op.path, method: op.method, pointer: joinPointer(owner.pointer, 'parameters', i),
+          rule: 'identifier-in-query',
+          path: op.path,
+          method: op.method,
+          pointer: joinPointer(owner.pointer, 'parameters', i),
           message: `Query parameter "${name}" carries a resource identifier.`,
           suggestion: `Make it a path segment: ${fix}.`,
         });

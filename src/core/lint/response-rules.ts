@@ -25,7 +25,10 @@ export function checkProblemDetails(ctx: LintContext): LintFinding[] {
       const response = ctx.resolver.resolve({ uri: op.operation.uri, pointer, value: raw });
       if (isProblemResponse(ctx, response)) continue;
       out.push({
-        rule: 'error-not-problem-details', path: op.path, method: op.method, pointer,
+        rule: 'error-not-problem-details',
+        path: op.path,
+        method: op.method,
+        pointer,
         message: `The ${status} response of ${op.method} ${op.path} does not use the problem details shape.`,
         suggestion: 'Document it as application/problem+json with type, title, status and detail (RFC 9457).',
       });
@@ -40,18 +43,31 @@ function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: s
   return Object.entries(content).some(([media, body]) => {
     if (/^application\/problem\+(json|xml)/i.test(media)) return true;
     if (!isObjectLike(body) || body.schema === undefined) return false;
-    const fields = fieldNames(ctx, { uri: response.uri, pointer: joinPointer(response.pointer, 'content', media, 'schema'), value: body.schema }, 0);
+    const fields = fieldNames(
+      ctx,
+      { uri: response.uri, pointer: joinPointer(response.pointer, 'content', media, 'schema'), value: body.schema },
+      0,
+    );
     return PROBLEM_FIELDS.every((f) => fields.has(f));
   });
 }
 
-function fieldNames(ctx: LintContext, node: { uri: string; pointer: string; value: unknown }, depth: number): Set<string> {
+function fieldNames(
+  ctx: LintContext,
+  node: { uri: string; pointer: string; value: unknown },
+  depth: number,
+): Set<string> {
   const resolved = resolveSchema(ctx.resolver, node);
   const schema = asSchema(resolved.value);
   const names = new Set(Object.keys(propertiesOf(schema)));
   if (Array.isArray(schema.allOf) && depth < 16) {
     schema.allOf.forEach((member, i) => {
-      for (const n of fieldNames(ctx, { uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', i), value: member }, depth + 1)) names.add(n);
+      for (const n of fieldNames(
+        ctx,
+        { uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', i), value: member },
+        depth + 1,
+      ))
+        names.add(n);
     });
   }
   return names;
@@ -73,7 +89,10 @@ export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
     if (!isObjectLike(operation) || operation.deprecated !== true) continue;
     if (operation['x-sunset'] !== undefined || documentsSunsetHeader(ctx, op.operation)) continue;
     out.push({
-      rule: 'deprecated-without-sunset', path: op.path, method: op.method, pointer: op.operation.pointer,
+      rule: 'deprecated-without-sunset',
+      path: op.path,
+      method: op.method,
+      pointer: op.operation.pointer,
       message: `${op.method} ${op.path} is deprecated without a sunset date.`,
       suggestion: 'Add x-sunset: <ISO 8601 date> to the operation and document the Sunset response header.',
     });
@@ -85,7 +104,15 @@ function documentsSunsetHeader(ctx: LintContext, operation: { uri: string; point
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return false;
   return Object.entries(responses).some(([status, raw]) => {
-    const response = ctx.resolver.resolve({ uri: operation.uri, pointer: joinPointer(operation.pointer, 'responses', status), value: raw }).value;
-    return isObjectLike(response) && isObjectLike(response.headers) && Object.keys(response.headers).some((h) => h.toLowerCase() === 'sunset');
+    const response = ctx.resolver.resolve({
+      uri: operation.uri,
+      pointer: joinPointer(operation.pointer, 'responses', status),
+      value: raw,
+    }).value;
+    return (
+      isObjectLike(response) &&
+      isObjectLike(response.headers) &&
+      Object.keys(response.headers).some((h) => h.toLowerCase() === 'sunset')
+    );
   });
 }

@@ -8,11 +8,24 @@
  * ```
  */
 export const lintRules = {
-  'collection-not-plural': { description: 'A collection segment is not a plural noun (singular, verb form, or mixed such as getUsers).' },
-  'identifier-in-query': { description: 'A resource identifier is passed as a query parameter (?id=, ?userId=) instead of a path segment.' },
-  'unversioned-path': { description: 'A path is not under /api/v<n>/ (or any v<n> segment) and no server URL or media type carries the version.' },
-  'error-not-problem-details': { description: 'A 4xx/5xx/default response does not use the RFC 9457 problem shape (application/problem+json, or a schema with type, title, status, detail).' },
-  'deprecated-without-sunset': { description: 'A deprecated operation has no sunset date: neither an x-sunset extension nor a documented Sunset response header.' },
+  'collection-not-plural': {
+    description: 'A collection segment is not a plural noun (singular, verb form, or mixed such as getUsers).',
+  },
+  'identifier-in-query': {
+    description: 'A resource identifier is passed as a query parameter (?id=, ?userId=) instead of a path segment.',
+  },
+  'unversioned-path': {
+    description:
+      'A path is not under /api/v<n>/ (or any v<n> segment) and no server URL or media type carries the version.',
+  },
+  'error-not-problem-details': {
+    description:
+      'A 4xx/5xx/default response does not use the RFC 9457 problem shape (application/problem+json, or a schema with type, title, status, detail).',
+  },
+  'deprecated-without-sunset': {
+    description:
+      'A deprecated operation has no sunset date: neither an x-sunset extension nor a documented Sunset response header.',
+  },
 } as const;
 
 /** A lint rule id. */

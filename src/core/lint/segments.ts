@@ -9,19 +9,95 @@ import pluralize from 'pluralize';
  * ```
  */
 export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
-  'api', 'me', 'self', 'health', 'healthz', 'livez', 'readyz', 'metrics', 'graphql', '.well-known', 'openapi', 'swagger',
+  'api',
+  'me',
+  'self',
+  'health',
+  'healthz',
+  'livez',
+  'readyz',
+  'metrics',
+  'graphql',
+  '.well-known',
+  'openapi',
+  'swagger',
 ]);
 
 /** Nouns pluralize does not know as uncountable but that are used as such in APIs. */
-const UNCOUNTABLE: ReadonlySet<string> = new Set(['info', 'information', 'feedback', 'software', 'hardware', 'firmware', 'staff', 'metadata', 'data']);
+const UNCOUNTABLE: ReadonlySet<string> = new Set([
+  'info',
+  'information',
+  'feedback',
+  'software',
+  'hardware',
+  'firmware',
+  'staff',
+  'metadata',
+  'data',
+]);
 
 /** Verbs that make a segment an action rather than a resource. */
 const VERBS: ReadonlySet<string> = new Set([
-  'get', 'list', 'create', 'update', 'delete', 'remove', 'add', 'set', 'fetch', 'find', 'search', 'make', 'do', 'put',
-  'patch', 'retrieve', 'cancel', 'activate', 'deactivate', 'enable', 'disable', 'login', 'logout', 'register', 'send',
-  'submit', 'approve', 'reject', 'verify', 'validate', 'upload', 'download', 'export', 'import', 'sync', 'refresh',
-  'reset', 'confirm', 'capture', 'refund', 'close', 'open', 'start', 'stop', 'run', 'execute', 'check', 'edit', 'modify',
-  'save', 'load', 'query', 'count', 'calculate', 'compute', 'generate', 'process', 'publish', 'subscribe', 'unsubscribe',
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'remove',
+  'add',
+  'set',
+  'fetch',
+  'find',
+  'search',
+  'make',
+  'do',
+  'put',
+  'patch',
+  'retrieve',
+  'cancel',
+  'activate',
+  'deactivate',
+  'enable',
+  'disable',
+  'login',
+  'logout',
+  'register',
+  'send',
+  'submit',
+  'approve',
+  'reject',
+  'verify',
+  'validate',
+  'upload',
+  'download',
+  'export',
+  'import',
+  'sync',
+  'refresh',
+  'reset',
+  'confirm',
+  'capture',
+  'refund',
+  'close',
+  'open',
+  'start',
+  'stop',
+  'run',
+  'execute',
+  'check',
+  'edit',
+  'modify',
+  'save',
+  'load',
+  'query',
+  'count',
+  'calculate',
+  'compute',
+  'generate',
+  'process',
+  'publish',
+  'subscribe',
+  'unsubscribe',
 ]);
 
 /** Why a segment is not a plural noun. */
@@ -93,6 +169,18 @@ function toPlural(word: string): string {
 
 /** A rough noun for common action verbs, only to make the suggestion concrete. */
 function nounFor(verb: string): string {
-  const nouns: Record<string, string> = { search: 'search-result', login: 'session', logout: 'session', register: 'registration', activate: 'activation', cancel: 'cancellation', refund: 'refund', upload: 'upload', export: 'export', import: 'import', verify: 'verification' };
+  const nouns: Record<string, string> = {
+    search: 'search-result',
+    login: 'session',
+    logout: 'session',
+    register: 'registration',
+    activate: 'activation',
+    cancel: 'cancellation',
+    refund: 'refund',
+    upload: 'upload',
+    export: 'export',
+    import: 'import',
+    verify: 'verification',
+  };
   return nouns[verb] ?? `${verb}-request`;
 }

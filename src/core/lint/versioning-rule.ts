@@ -24,7 +24,9 @@ export function checkVersionedPaths(ctx: LintContext): LintFinding[] {
     const item = ctx.resolver.resolve({ uri: ctx.set.root, pointer: joinPointer('/paths', path), value: raw }).value;
     if (isObjectLike(item) && (serversCarryVersion(item.servers) || usesVersionedMedia(ctx, path))) continue;
     out.push({
-      rule: 'unversioned-path', path, pointer: joinPointer('/paths', path),
+      rule: 'unversioned-path',
+      path,
+      pointer: joinPointer('/paths', path),
       message: `Path ${path} carries no API version.`,
       suggestion: `Serve it as /api/v1${path === '/' ? '' : path} or put the version in the server URL (https://host/api/v1).`,
     });
@@ -34,7 +36,10 @@ export function checkVersionedPaths(ctx: LintContext): LintFinding[] {
 
 function serversCarryVersion(servers: unknown): boolean {
   if (!Array.isArray(servers) || servers.length === 0) return false;
-  return servers.every((s) => isObjectLike(s) && typeof s.url === 'string' && VERSION_SEGMENT.test(s.url.replace(/^[a-z]+:\/\/[^/]*/i, '')));
+  return servers.every(
+    (s) =>
+      isObjectLike(s) && typeof s.url === 'string' && VERSION_SEGMENT.test(s.url.replace(/^[a-z]+:\/\/[^/]*/i, '')),
+  );
 }
 
 function usesVersionedMedia(ctx: LintContext, path: string): boolean {

@@ -32,7 +32,8 @@ describe('parseAccept', () => {
   it('reports unreadable versions as malformed', () => {
     assert.deepEqual(parse('application/json; version=abc').malformed, ['application/json; version=abc']);
     assert.equal(parse('application/vnd.versionary.vx+json').malformed.length, 1);
-    for (const bad of ['0', '-1', '1.5', '1234567', '']) assert.equal(parse(`application/json; version=${bad}`).malformed.length, 1, bad);
+    for (const bad of ['0', '-1', '1.5', '1234567', ''])
+      assert.equal(parse(`application/json; version=${bad}`).malformed.length, 1, bad);
   });
 
   it('skips ranges refused with q=0, in any spelling', () => {
@@ -48,11 +49,24 @@ describe('parseAccept', () => {
   });
 
   it('accepts JSON through wildcards and +json types', () => {
-    for (const header of ['*/*', 'application/*', 'application/problem+json', 'application/hal+json', 'text/html, */*;q=0.1']) assert.equal(parse(header).acceptsJson, true, header);
+    for (const header of [
+      '*/*',
+      'application/*',
+      'application/problem+json',
+      'application/hal+json',
+      'text/html, */*;q=0.1',
+    ])
+      assert.equal(parse(header).acceptsJson, true, header);
   });
 
   it('refuses JSON when only HTML, XML or text is acceptable', () => {
-    for (const header of ['text/html', 'text/html, application/xhtml+xml, application/xml;q=0.9', 'text/*', 'image/png']) assert.equal(parse(header).acceptsJson, false, header);
+    for (const header of [
+      'text/html',
+      'text/html, application/xhtml+xml, application/xml;q=0.9',
+      'text/*',
+      'image/png',
+    ])
+      assert.equal(parse(header).acceptsJson, false, header);
   });
 
   it("ignores another vendor's types", () => {

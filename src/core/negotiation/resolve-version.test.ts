@@ -4,8 +4,12 @@ import { isVersionaryError } from '../errors/index.ts';
 import { resolveVersion } from './resolve-version.ts';
 
 const supported = ['v1', 'v2'];
-const resolve = (pathVersion: number | undefined, accept: string | undefined) => resolveVersion({ ...(pathVersion !== undefined ? { pathVersion } : {}), accept, supported, vendor: 'versionary' });
-const code = (expected: string) => (error: unknown) => isVersionaryError(error) && error.code === expected && (error.extensions.supportedVersions as string[]).join() === 'v1,v2';
+const resolve = (pathVersion: number | undefined, accept: string | undefined) =>
+  resolveVersion({ ...(pathVersion !== undefined ? { pathVersion } : {}), accept, supported, vendor: 'versionary' });
+const code = (expected: string) => (error: unknown) =>
+  isVersionaryError(error) &&
+  error.code === expected &&
+  (error.extensions.supportedVersions as string[]).join() === 'v1,v2';
 
 describe('resolveVersion', () => {
   it('takes the path version', () => {
@@ -25,7 +29,10 @@ describe('resolveVersion', () => {
 
   it('is VERSION_MISSING without a version anywhere, naming the supported ones', () => {
     for (const accept of [undefined, 'application/json', '*/*']) {
-      assert.throws(() => resolve(undefined, accept), (e) => code('VERSION_MISSING')(e) && /v1, v2/.test((e as Error).message));
+      assert.throws(
+        () => resolve(undefined, accept),
+        (e) => code('VERSION_MISSING')(e) && /v1, v2/.test((e as Error).message),
+      );
     }
   });
 
@@ -36,7 +43,10 @@ describe('resolveVersion', () => {
 
   it('is VERSION_CONFLICT for disagreeing path and Accept, or several Accept versions', () => {
     assert.throws(() => resolve(1, 'application/vnd.versionary.v2+json'), code('VERSION_CONFLICT'));
-    assert.throws(() => resolve(undefined, 'application/vnd.versionary.v1+json, application/vnd.versionary.v2+json'), code('VERSION_CONFLICT'));
+    assert.throws(
+      () => resolve(undefined, 'application/vnd.versionary.v1+json, application/vnd.versionary.v2+json'),
+      code('VERSION_CONFLICT'),
+    );
   });
 
   it('is NOT_ACCEPTABLE when no JSON is acceptable, with or without a path version', () => {
@@ -46,6 +56,9 @@ describe('resolveVersion', () => {
   });
 
   it('ignores a refused version range', () => {
-    assert.deepEqual(resolve(2, 'application/vnd.versionary.v1+json;q=0, application/json'), { number: 2, source: 'path' });
+    assert.deepEqual(resolve(2, 'application/vnd.versionary.v1+json;q=0, application/json'), {
+      number: 2,
+      source: 'path',
+    });
   });
 });

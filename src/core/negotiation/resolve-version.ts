@@ -37,17 +37,33 @@ export function resolveVersion(options: ResolveVersionOptions): ResolvedVersion 
   const supported = { supportedVersions: options.supported };
   const named = options.supported.join(', ');
   if (info.malformed.length > 0) {
-    throw new VersionaryError({ code: ErrorCode.VersionMissing, detail: `Accept names a version that cannot be read (${echo(info.malformed.join(', '))}). Supported versions: ${named}.`, extensions: supported });
+    throw new VersionaryError({
+      code: ErrorCode.VersionMissing,
+      detail: `Accept names a version that cannot be read (${echo(info.malformed.join(', '))}). Supported versions: ${named}.`,
+      extensions: supported,
+    });
   }
   if (info.versions.length > 1) {
-    throw new VersionaryError({ code: ErrorCode.VersionConflict, detail: `Accept names several versions (${info.versions.map((v) => `v${v}`).join(', ')}); name one.`, extensions: supported });
+    throw new VersionaryError({
+      code: ErrorCode.VersionConflict,
+      detail: `Accept names several versions (${info.versions.map((v) => `v${v}`).join(', ')}); name one.`,
+      extensions: supported,
+    });
   }
   const acceptVersion = info.versions[0];
   if (options.pathVersion !== undefined && acceptVersion !== undefined && acceptVersion !== options.pathVersion) {
-    throw new VersionaryError({ code: ErrorCode.VersionConflict, detail: `The path says v${options.pathVersion} but Accept says v${acceptVersion}.`, extensions: supported });
+    throw new VersionaryError({
+      code: ErrorCode.VersionConflict,
+      detail: `The path says v${options.pathVersion} but Accept says v${acceptVersion}.`,
+      extensions: supported,
+    });
   }
   if (!info.acceptsJson) {
-    throw new VersionaryError({ code: ErrorCode.NotAcceptable, detail: 'This API answers only with JSON: accept application/json or a versioned media type.', extensions: supported });
+    throw new VersionaryError({
+      code: ErrorCode.NotAcceptable,
+      detail: 'This API answers only with JSON: accept application/json or a versioned media type.',
+      extensions: supported,
+    });
   }
   if (options.pathVersion !== undefined) return { number: options.pathVersion, source: 'path' };
   if (acceptVersion !== undefined) return { number: acceptVersion, source: 'accept' };

@@ -9,12 +9,22 @@ import type { Brownout } from './types.ts';
  * activeBrownout({ brownouts, version: 'v1', endpoint: 'GET /users', clientId: 'acme', now: clock.now() });
  * ```
  */
-export function activeBrownout(options: { brownouts: readonly Brownout[]; version: string; endpoint: string; clientId?: string; now: number }): Brownout | undefined {
+export function activeBrownout(options: {
+  brownouts: readonly Brownout[];
+  version: string;
+  endpoint: string;
+  clientId?: string;
+  now: number;
+}): Brownout | undefined {
   const { now } = options;
-  return options.brownouts.find((b) => b.version === options.version
-    && (b.endpoint === undefined || b.endpoint === options.endpoint)
-    && (b.clientId === undefined || b.clientId === options.clientId)
-    && now >= b.startsAt && now < b.endsAt);
+  return options.brownouts.find(
+    (b) =>
+      b.version === options.version &&
+      (b.endpoint === undefined || b.endpoint === options.endpoint) &&
+      (b.clientId === undefined || b.clientId === options.clientId) &&
+      now >= b.startsAt &&
+      now < b.endsAt,
+  );
 }
 
 /**
@@ -26,11 +36,16 @@ export function activeBrownout(options: { brownouts: readonly Brownout[]; versio
  * checkBrownout({ brownout, deprecatedAt, sunsetAt }); // []
  * ```
  */
-export function checkBrownout(options: { brownout: Pick<Brownout, 'startsAt' | 'endsAt'>; deprecatedAt: number; sunsetAt: number }): string[] {
+export function checkBrownout(options: {
+  brownout: Pick<Brownout, 'startsAt' | 'endsAt'>;
+  deprecatedAt: number;
+  sunsetAt: number;
+}): string[] {
   const { brownout: b } = options;
   const problems: string[] = [];
   if (!(b.endsAt > b.startsAt)) problems.push('a brownout must end after it starts');
   if (b.startsAt < options.deprecatedAt) problems.push('a brownout cannot start before the deprecation');
-  if (b.endsAt > options.sunsetAt) problems.push('a brownout must end by the sunset date: after it the subject is removed for good');
+  if (b.endsAt > options.sunsetAt)
+    problems.push('a brownout must end by the sunset date: after it the subject is removed for good');
   return problems;
 }

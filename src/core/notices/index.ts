@@ -1,5 +1,14 @@
 export { noticeKinds, defaultNoticeSettings } from './types.ts';
-export type { NoticeKind, NoticeSubject, Brownout, ClientUsage, NoticeIdentity, RecordedNotice, DueNotice, NoticeSettings } from './types.ts';
+export type {
+  NoticeKind,
+  NoticeSubject,
+  Brownout,
+  ClientUsage,
+  NoticeIdentity,
+  RecordedNotice,
+  DueNotice,
+  NoticeSettings,
+} from './types.ts';
 export { subjectId, noticeKey, covers } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 export type { PlanNoticesOptions } from './plan-notices.ts';

@@ -32,6 +32,9 @@ export function noticeKey(notice: NoticeIdentity): string {
  * covers({ version: 'v1' }, { version: 'v1', endpoint: 'GET /users' }); // true
  * ```
  */
-export function covers(subject: Pick<NoticeSubject, 'version' | 'endpoint'>, row: { version: string; endpoint: string }): boolean {
+export function covers(
+  subject: Pick<NoticeSubject, 'version' | 'endpoint'>,
+  row: { version: string; endpoint: string },
+): boolean {
   return subject.version === row.version && (subject.endpoint === undefined || subject.endpoint === row.endpoint);
 }

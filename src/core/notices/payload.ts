@@ -35,7 +35,14 @@ export interface NoticePayload {
   data: {
     client: { id: string; name: string };
     kind: NoticeKind;
-    subject: { version: string; endpoint: string | null; status: 'deprecated' | 'removed' | 'cleared'; deprecatedAt: string; sunsetAt: string; daysLeft: number };
+    subject: {
+      version: string;
+      endpoint: string | null;
+      status: 'deprecated' | 'removed' | 'cleared';
+      deprecatedAt: string;
+      sunsetAt: string;
+      daysLeft: number;
+    };
     replacement: { version: string; url: string } | null;
     migrationGuideUrl: string;
     brownout: { startsAt: string; endsAt: string } | null;
@@ -45,7 +52,11 @@ export interface NoticePayload {
 }
 
 const eventNames: Record<NoticeKind, string> = {
-  deprecated: 'deprecated', reminder: 'sunset_reminder', brownout: 'brownout_scheduled', removed: 'removed', cleared: 'cleared',
+  deprecated: 'deprecated',
+  reminder: 'sunset_reminder',
+  brownout: 'brownout_scheduled',
+  removed: 'removed',
+  cleared: 'cleared',
 };
 
 /**
@@ -69,7 +80,11 @@ export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint'>): string 
  * impactOnCalls({ changes, endpoints: ['GET /users'], basePath: '/api' });
  * ```
  */
-export function impactOnCalls(options: { changes: readonly Change[]; endpoints: readonly string[]; basePath: string }): CallImpact[] {
+export function impactOnCalls(options: {
+  changes: readonly Change[];
+  endpoints: readonly string[];
+  basePath: string;
+}): CallImpact[] {
   const strip = (op: string) => {
     const [method = '', path = ''] = op.split(' ');
     return `${method.toUpperCase()} ${path.startsWith(options.basePath) ? path.slice(options.basePath.length) || '/' : path}`;
@@ -78,7 +93,8 @@ export function impactOnCalls(options: { changes: readonly Change[]; endpoints: 
   const out: CallImpact[] = [];
   for (const change of options.changes) {
     if (change.level !== 'breaking') continue;
-    const direct = change.location.method && change.location.path ? [`${change.location.method} ${change.location.path}`] : [];
+    const direct =
+      change.location.method && change.location.path ? [`${change.location.method} ${change.location.path}`] : [];
     const touched = [...direct, ...(change.location.operations ?? [])].map(strip).filter((op) => wanted.has(op));
     for (const endpoint of new Set(touched)) out.push({ endpoint, rule: change.id, message: change.message });
   }
@@ -94,8 +110,13 @@ export function impactOnCalls(options: { changes: readonly Change[]; endpoints: 
  * ```
  */
 export function toNoticePayload(options: {
-  notice: DueNotice; client: { id: string; name: string }; deprecatedAt: number; replacement?: string;
-  urls: { guide: string; replacement?: string }; calls: CallEvidence[]; impact: CallImpact[];
+  notice: DueNotice;
+  client: { id: string; name: string };
+  deprecatedAt: number;
+  replacement?: string;
+  urls: { guide: string; replacement?: string };
+  calls: CallEvidence[];
+  impact: CallImpact[];
 }): NoticePayload {
   const { notice } = options;
   const status = notice.kind === 'removed' ? 'removed' : notice.kind === 'cleared' ? 'cleared' : 'deprecated';
@@ -106,12 +127,18 @@ export function toNoticePayload(options: {
       client: options.client,
       kind: notice.kind,
       subject: {
-        version: notice.version, endpoint: notice.endpoint ?? null, status, deprecatedAt: formatIsoInstant(options.deprecatedAt),
-        sunsetAt: formatIsoInstant(notice.sunsetAt), daysLeft: notice.daysLeft,
+        version: notice.version,
+        endpoint: notice.endpoint ?? null,
+        status,
+        deprecatedAt: formatIsoInstant(options.deprecatedAt),
+        sunsetAt: formatIsoInstant(notice.sunsetAt),
+        daysLeft: notice.daysLeft,
       },
       replacement: options.replacement ? { version: options.replacement, url: options.urls.replacement ?? '' } : null,
       migrationGuideUrl: options.urls.guide,
-      brownout: notice.brownout ? { startsAt: formatIsoInstant(notice.brownout.startsAt), endsAt: formatIsoInstant(notice.brownout.endsAt) } : null,
+      brownout: notice.brownout
+        ? { startsAt: formatIsoInstant(notice.brownout.startsAt), endsAt: formatIsoInstant(notice.brownout.endsAt) }
+        : null,
       calls: options.calls,
       impact: options.impact,
     },

@@ -1,7 +1,16 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS } from '../lifecycle/index.ts';
 import { covers, noticeKey, subjectId } from './notice-key.ts';
-import { defaultNoticeSettings, type Brownout, type ClientUsage, type DueNotice, type NoticeKind, type NoticeSettings, type NoticeSubject, type RecordedNotice } from './types.ts';
+import {
+  defaultNoticeSettings,
+  type Brownout,
+  type ClientUsage,
+  type DueNotice,
+  type NoticeKind,
+  type NoticeSettings,
+  type NoticeSubject,
+  type RecordedNotice,
+} from './types.ts';
 
 /**
  * Inputs of {@link planNotices}.
@@ -50,7 +59,18 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
     const history = options.recorded.filter((r) => r.subject === id);
     for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
       const told = history.filter((r) => r.clientId === clientId);
-      const brownouts = options.brownouts.filter((b) => announces({ brownout: b, subject, endpointSubjects, called: (endpoint) => options.usage.some((u) => u.clientId === clientId && u.version === b.version && u.endpoint === endpoint && u.lastSeen >= since) }));
+      const brownouts = options.brownouts.filter((b) =>
+        announces({
+          brownout: b,
+          subject,
+          endpointSubjects,
+          called: (endpoint) =>
+            options.usage.some(
+              (u) =>
+                u.clientId === clientId && u.version === b.version && u.endpoint === endpoint && u.lastSeen >= since,
+            ),
+        }),
+      );
       const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts, settings, now });
       for (const notice of planned) {
         if (done.has(noticeKey(notice))) continue;
@@ -85,9 +105,16 @@ interface ClientPlan {
 function planForClient(p: ClientPlan): DueNotice[] {
   const { subject, now, told } = p;
   const make = (kind: NoticeKind, step = '', brownout?: Brownout): DueNotice => ({
-    clientId: p.clientId, subject: p.id, kind, step, sunsetAt: subject.sunsetAt, version: subject.version,
-    ...(subject.endpoint ? { endpoint: subject.endpoint } : {}), plannedAt: now,
-    daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)), ...(brownout ? { brownout } : {}),
+    clientId: p.clientId,
+    subject: p.id,
+    kind,
+    step,
+    sunsetAt: subject.sunsetAt,
+    version: subject.version,
+    ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
+    plannedAt: now,
+    daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)),
+    ...(brownout ? { brownout } : {}),
   });
   const warnings = told.filter((r) => r.kind !== 'cleared');
   const cleared = latest(told.filter((r) => r.kind === 'cleared'));
@@ -107,7 +134,8 @@ function planForClient(p: ClientPlan): DueNotice[] {
     if (toldForThisDate === undefined || toldForThisDate < reminder.at) out.push(make('reminder', `${reminder.days}d`));
   }
   for (const b of p.brownouts) {
-    if (now >= b.startsAt - p.settings.brownoutNoticeDays * DAY_MS && now < b.endsAt) out.push(make('brownout', b.id, b));
+    if (now >= b.startsAt - p.settings.brownoutNoticeDays * DAY_MS && now < b.endsAt)
+      out.push(make('brownout', b.id, b));
   }
   return out;
 }
@@ -117,15 +145,29 @@ function planForClient(p: ClientPlan): DueNotice[] {
  * under a deprecated version, a window of one of its endpoints that is not a deprecation of its
  * own, to the clients that call that endpoint. Rehearsals are asked for by the client itself.
  */
-function announces(options: { brownout: Brownout; subject: NoticeSubject; endpointSubjects: ReadonlySet<string>; called: (endpoint: string) => boolean }): boolean {
+function announces(options: {
+  brownout: Brownout;
+  subject: NoticeSubject;
+  endpointSubjects: ReadonlySet<string>;
+  called: (endpoint: string) => boolean;
+}): boolean {
   const { brownout: b, subject } = options;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
   if (b.endpoint === subject.endpoint) return true;
-  return subject.endpoint === undefined && b.endpoint !== undefined && !options.endpointSubjects.has(subjectId(b)) && options.called(b.endpoint);
+  return (
+    subject.endpoint === undefined &&
+    b.endpoint !== undefined &&
+    !options.endpointSubjects.has(subjectId(b)) &&
+    options.called(b.endpoint)
+  );
 }
 
 /** The smallest reminder day whose instant has passed: the only reminder worth sending now. */
-function latestCrossedReminder(sunsetAt: number, days: number[], now: number): { days: number; at: number } | undefined {
+function latestCrossedReminder(
+  sunsetAt: number,
+  days: number[],
+  now: number,
+): { days: number; at: number } | undefined {
   const crossed = days.filter((d) => d > 0 && now >= sunsetAt - d * DAY_MS).sort((a, b) => a - b);
   const d = crossed[0];
   return d === undefined ? undefined : { days: d, at: sunsetAt - d * DAY_MS };

@@ -44,17 +44,23 @@ export const apiCatalogType = `application/linkset+json; profile="${apiCatalogPr
  * ```
  */
 export function toApiCatalog(options: { catalogUrl: string; versions: readonly CatalogVersion[] }): ApiCatalog {
-  const index: LinkContext = { anchor: options.catalogUrl, item: options.versions.map((v) => ({ href: v.base, title: `API ${v.name}` })) };
+  const index: LinkContext = {
+    anchor: options.catalogUrl,
+    item: options.versions.map((v) => ({ href: v.base, title: `API ${v.name}` })),
+  };
   const contexts = options.versions.map((v): LinkContext => {
     const context: LinkContext = {
       anchor: v.base,
-      'service-desc': [{ href: v.openapiUrl, type: 'application/vnd.oai.openapi+json', title: `OpenAPI document of ${v.name}` }],
+      'service-desc': [
+        { href: v.openapiUrl, type: 'application/vnd.oai.openapi+json', title: `OpenAPI document of ${v.name}` },
+      ],
       'service-doc': [{ href: v.docsUrl, type: 'text/html', title: `API reference of ${v.name}` }],
       status: [{ href: v.statusUrl, type: 'application/json', title: `${v.name} is ${v.status}` }],
     };
     if (v.guideUrl) {
       context.deprecation = [{ href: v.guideUrl, type: 'text/html', title: `Migration guide from ${v.name}` }];
-      if (v.sunsetAt) context.sunset = [{ href: v.guideUrl, type: 'text/html', title: `${v.name} is removed at ${v.sunsetAt}` }];
+      if (v.sunsetAt)
+        context.sunset = [{ href: v.guideUrl, type: 'text/html', title: `${v.name} is removed at ${v.sunsetAt}` }];
     }
     return context;
   });

@@ -6,10 +6,16 @@ import { fillDays, fitLine, projectBurnDown, rankClients, startOfDay, type Daily
 const now = Date.UTC(2026, 5, 30, 15);
 const today = startOfDay(now);
 /** A series ending today, oldest first. */
-const series = (counts: number[]): DailyCount[] => counts.map((count, i) => ({ day: today - (counts.length - 1 - i) * DAY_MS, count }));
+const series = (counts: number[]): DailyCount[] =>
+  counts.map((count, i) => ({ day: today - (counts.length - 1 - i) * DAY_MS, count }));
 
 test('days without calls count zero, and a line fits exactly through points on a line', () => {
-  assert.deepEqual(fillDays({ counts: [{ day: today - DAY_MS + 5, count: 3 }], from: today - 2 * DAY_MS, to: today }).map((d) => d.count), [0, 3, 0]);
+  assert.deepEqual(
+    fillDays({ counts: [{ day: today - DAY_MS + 5, count: 3 }], from: today - 2 * DAY_MS, to: today }).map(
+      (d) => d.count,
+    ),
+    [0, 3, 0],
+  );
   assert.deepEqual(fitLine(series([10, 8, 6, 4])), { slopePerDay: -2, intercept: 10 });
   assert.deepEqual(fitLine(series([5])), { slopePerDay: 0, intercept: 5 });
 });
@@ -31,7 +37,11 @@ test('days before the first caller do not count as a rise', () => {
 });
 
 test('a flat or rising burn-down projects nothing; an empty last day is done', () => {
-  const flat = projectBurnDown({ daily: series(Array.from({ length: 28 }, () => 3)), sunsetAt: today + 100 * DAY_MS, now });
+  const flat = projectBurnDown({
+    daily: series(Array.from({ length: 28 }, () => 3)),
+    sunsetAt: today + 100 * DAY_MS,
+    now,
+  });
   assert.equal(flat.verdict, 'stalled');
   assert.equal(flat.projectedZeroAt, undefined);
   assert.equal(projectBurnDown({ daily: series([1, 2, 3]), sunsetAt: today + 100 * DAY_MS, now }).verdict, 'stalled');
@@ -40,7 +50,11 @@ test('a flat or rising burn-down projects nothing; an empty last day is done', (
 });
 
 test('a line that already crossed zero while callers remain projects no earlier than tomorrow', () => {
-  const steep = projectBurnDown({ daily: series([...Array.from({ length: 27 }, (_, i) => 100 - 5 * i).map((c) => Math.max(c, 0)), 1]), sunsetAt: today + 30 * DAY_MS, now });
+  const steep = projectBurnDown({
+    daily: series([...Array.from({ length: 27 }, (_, i) => 100 - 5 * i).map((c) => Math.max(c, 0)), 1]),
+    sunsetAt: today + 30 * DAY_MS,
+    now,
+  });
   assert.equal(steep.verdict, 'on_track');
   assert.ok(steep.projectedZeroAt! >= today + DAY_MS);
 });
@@ -53,6 +67,13 @@ test('clients are ranked by calls; those whose calls are not falling are at risk
     ['key_gone', [{ day: today - 60 * DAY_MS, count: 50 }]],
   ]);
   const ranked = rankClients({ perClient, now });
-  assert.deepEqual(ranked.map((c) => [c.clientId, c.calls, c.atRisk]), [['key_falling', 25, false], ['key_rising', 15, true], ['key_flat', 10, true]]);
+  assert.deepEqual(
+    ranked.map((c) => [c.clientId, c.calls, c.atRisk]),
+    [
+      ['key_falling', 25, false],
+      ['key_rising', 15, true],
+      ['key_flat', 10, true],
+    ],
+  );
   assert.equal(ranked[0]!.lastSeenDay, today);
 });

@@ -42,7 +42,10 @@ export function projectBurnDown(options: ProjectBurnDownOptions): BurnDown {
   const to = startOfDay(options.now);
   const series = fillDays({ counts: options.daily, from: to - (windowDays - 1) * DAY_MS, to });
   // Fitted from the first day with callers: days before the first call say nothing about the trend.
-  const firstActive = Math.max(0, series.findIndex((d) => d.count > 0));
+  const firstActive = Math.max(
+    0,
+    series.findIndex((d) => d.count > 0),
+  );
   const fitted = series.slice(firstActive);
   const { slopePerDay, intercept } = fitLine(fitted);
   const base = { series, slopePerDay, sunsetAt: options.sunsetAt };
@@ -74,7 +77,11 @@ export interface ClientTrend {
  * rankClients({ perClient: new Map([['key_a', daily]]), now }).filter((c) => c.atRisk);
  * ```
  */
-export function rankClients(options: { perClient: ReadonlyMap<string, readonly DailyCount[]>; now: number; windowDays?: number }): ClientTrend[] {
+export function rankClients(options: {
+  perClient: ReadonlyMap<string, readonly DailyCount[]>;
+  now: number;
+  windowDays?: number;
+}): ClientTrend[] {
   const windowDays = options.windowDays ?? 28;
   const to = startOfDay(options.now);
   const from = to - (windowDays - 1) * DAY_MS;

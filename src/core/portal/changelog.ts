@@ -79,25 +79,59 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
   for (const v of options.versions) {
     const links = v.guideUrl ? { guideUrl: v.guideUrl } : {};
     all.push({
-      id: `${v.name}:released`, at: v.releasedAt, kind: 'released', version: v.name, title: `${v.name} released`,
-      summary: v.changes.length > 0 ? `${v.name} brings ${v.changes.length} change(s).` : `${v.name} is the first version.`, changes: v.changes,
+      id: `${v.name}:released`,
+      at: v.releasedAt,
+      kind: 'released',
+      version: v.name,
+      title: `${v.name} released`,
+      summary:
+        v.changes.length > 0 ? `${v.name} brings ${v.changes.length} change(s).` : `${v.name} is the first version.`,
+      changes: v.changes,
     });
     if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
     const instead = v.replacement ? ` Move to ${v.replacement}.` : '';
     all.push({
-      id: `${v.name}:deprecated:${day(v.deprecatedAt)}`, at: v.deprecatedAt, kind: 'deprecated', version: v.name, title: `${v.name} deprecated`,
-      summary: `${v.name} is deprecated and will be removed on ${day(v.sunsetAt)}.${instead}`, changes: [], ...links,
+      id: `${v.name}:deprecated:${day(v.deprecatedAt)}`,
+      at: v.deprecatedAt,
+      kind: 'deprecated',
+      version: v.name,
+      title: `${v.name} deprecated`,
+      summary: `${v.name} is deprecated and will be removed on ${day(v.sunsetAt)}.${instead}`,
+      changes: [],
+      ...links,
     });
-    pushSunset(all, upcoming, { now, version: v.name, sunsetAt: v.sunsetAt, removed: v.removed === true, instead, links: { ...links, ...(v.replacement ? { replacement: v.replacement } : {}) } });
+    pushSunset(all, upcoming, {
+      now,
+      version: v.name,
+      sunsetAt: v.sunsetAt,
+      removed: v.removed === true,
+      instead,
+      links: { ...links, ...(v.replacement ? { replacement: v.replacement } : {}) },
+    });
   }
   for (const e of options.endpoints ?? []) {
     const endpoint = `${e.method} ${e.path}`;
     const links = e.guideUrl ? { guideUrl: e.guideUrl } : {};
     all.push({
-      id: `${e.version}:${endpoint}:deprecated:${day(e.deprecatedAt)}`, at: e.deprecatedAt, kind: 'endpoint_deprecated', version: e.version, endpoint,
-      title: `${endpoint} deprecated in ${e.version}`, summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${day(e.sunsetAt)}.`, changes: [], ...links,
+      id: `${e.version}:${endpoint}:deprecated:${day(e.deprecatedAt)}`,
+      at: e.deprecatedAt,
+      kind: 'endpoint_deprecated',
+      version: e.version,
+      endpoint,
+      title: `${endpoint} deprecated in ${e.version}`,
+      summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${day(e.sunsetAt)}.`,
+      changes: [],
+      ...links,
     });
-    pushSunset(all, upcoming, { now, version: e.version, endpoint, sunsetAt: e.sunsetAt, removed: false, instead: '', links });
+    pushSunset(all, upcoming, {
+      now,
+      version: e.version,
+      endpoint,
+      sunsetAt: e.sunsetAt,
+      removed: false,
+      instead: '',
+      links,
+    });
   }
   const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
@@ -117,16 +151,39 @@ interface SunsetEvent {
 function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: SunsetEvent): void {
   const subject = e.endpoint ? `${e.endpoint} in ${e.version}` : e.version;
   const key = e.endpoint ? `${e.version}:${e.endpoint}` : e.version;
-  const base = { version: e.version, changes: [], ...(e.endpoint ? { endpoint: e.endpoint } : {}), ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}) };
+  const base = {
+    version: e.version,
+    changes: [],
+    ...(e.endpoint ? { endpoint: e.endpoint } : {}),
+    ...(e.links.guideUrl ? { guideUrl: e.links.guideUrl } : {}),
+  };
   const remindAt = e.sunsetAt - URGENT_DAYS * DAY_MS;
-  all.push({ ...base, id: `${key}:reminder:${day(e.sunsetAt)}`, at: remindAt, kind: 'reminder', title: `${subject}: ${URGENT_DAYS} days left`, summary: `${subject} will be removed on ${day(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}` });
+  all.push({
+    ...base,
+    id: `${key}:reminder:${day(e.sunsetAt)}`,
+    at: remindAt,
+    kind: 'reminder',
+    title: `${subject}: ${URGENT_DAYS} days left`,
+    summary: `${subject} will be removed on ${day(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}`,
+  });
   if (e.removed || e.sunsetAt <= e.now) {
-    all.push({ ...base, id: `${key}:removed:${day(e.sunsetAt)}`, at: Math.min(e.sunsetAt, e.now), kind: 'removed', title: `${subject} removed`, summary: `${subject} has been removed: its requests are refused.${e.instead}` });
+    all.push({
+      ...base,
+      id: `${key}:removed:${day(e.sunsetAt)}`,
+      at: Math.min(e.sunsetAt, e.now),
+      kind: 'removed',
+      title: `${subject} removed`,
+      summary: `${subject} has been removed: its requests are refused.${e.instead}`,
+    });
   } else {
-    upcoming.push({ version: e.version, sunsetAt: e.sunsetAt, ...(e.endpoint ? { endpoint: e.endpoint } : {}), ...e.links });
+    upcoming.push({
+      version: e.version,
+      sunsetAt: e.sunsetAt,
+      ...(e.endpoint ? { endpoint: e.endpoint } : {}),
+      ...e.links,
+    });
   }
 }
-
 
 /**
  * Changelog entries for the global brownouts that have started by `now` (rehearsals and future
@@ -141,13 +198,19 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
  * ```
  */
 export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): ChangelogEntry[] {
-  return brownouts.filter((b) => b.clientId === undefined && b.startsAt <= now).map((b) => {
-    const subject = b.endpoint ? `${b.endpoint} of ${b.version}` : b.version;
-    return {
-      id: `brownout-${b.id}`, at: b.startsAt, kind: 'brownout' as const, version: b.version,
-      title: `Brownout of ${subject}`,
-      summary: `${subject} answered as if removed from ${formatIsoInstant(b.startsAt)} to ${formatIsoInstant(b.endsAt)}, a rehearsal of its removal at sunset.`,
-      changes: [], ...(b.endpoint ? { endpoint: b.endpoint } : {}),
-    };
-  });
+  return brownouts
+    .filter((b) => b.clientId === undefined && b.startsAt <= now)
+    .map((b) => {
+      const subject = b.endpoint ? `${b.endpoint} of ${b.version}` : b.version;
+      return {
+        id: `brownout-${b.id}`,
+        at: b.startsAt,
+        kind: 'brownout' as const,
+        version: b.version,
+        title: `Brownout of ${subject}`,
+        summary: `${subject} answered as if removed from ${formatIsoInstant(b.startsAt)} to ${formatIsoInstant(b.endsAt)}, a rehearsal of its removal at sunset.`,
+        changes: [],
+        ...(b.endpoint ? { endpoint: b.endpoint } : {}),
+      };
+    });
 }

@@ -31,7 +31,8 @@ export function fillDays(options: { counts: readonly DailyCount[]; from: number;
   const byDay = new Map<number, number>();
   for (const c of options.counts) byDay.set(startOfDay(c.day), (byDay.get(startOfDay(c.day)) ?? 0) + c.count);
   const days: DailyCount[] = [];
-  for (let day = startOfDay(options.from); day <= options.to; day += DAY_MS) days.push({ day, count: byDay.get(day) ?? 0 });
+  for (let day = startOfDay(options.from); day <= options.to; day += DAY_MS)
+    days.push({ day, count: byDay.get(day) ?? 0 });
   return days;
 }
 

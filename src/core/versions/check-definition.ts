@@ -41,18 +41,27 @@ export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
   const problems: string[] = [];
   for (const version of versions.slice(1)) {
     const requestRoots = version.operations.map((o) => o.body).filter((n): n is string => !!n);
-    const responseRoots = version.operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter((n): n is string => !!n);
+    const responseRoots = version.operations
+      .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
+      .filter((n): n is string => !!n);
     const inRequests = reachable(version.schemas, requestRoots);
     const inResponses = reachable(version.schemas, responseRoots);
     const requests = new Set(version.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     const responses = new Set(version.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     for (const name of [...requests, ...responses]) {
-      if (!version.schemas[name]) problems.push(`${version.name}: a migration names schema "${name}", which the version does not define`);
+      if (!version.schemas[name])
+        problems.push(`${version.name}: a migration names schema "${name}", which the version does not define`);
     }
     for (const step of version.changes.flatMap((c) => c.instructions)) {
       // Added fields and enum values need no migration of their own; checkProducible asks for the
       // enum mappings, and for what older responses need of a removed field.
-      if (step.op === 'endpoint-added' || step.op === 'field-added' || step.op === 'enum-values-added' || step.op === 'enum-values-removed') continue;
+      if (
+        step.op === 'endpoint-added' ||
+        step.op === 'field-added' ||
+        step.op === 'enum-values-added' ||
+        step.op === 'enum-values-removed'
+      )
+        continue;
       const needsResponse = step.op !== 'field-removed' && inResponses.has(step.schema);
       const needsRequest = inRequests.has(step.schema);
       if (needsResponse && !responses.has(step.schema)) {

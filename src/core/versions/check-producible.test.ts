@@ -9,19 +9,47 @@ import type { HeadDefinition } from './types.ts';
 
 const head: HeadDefinition = {
   schemas: {
-    Order: { type: 'object', required: ['id', 'customer'], properties: { id: { type: 'integer' }, customer: { type: 'string' }, shipping: { type: 'string', enum: ['standard', 'pickup'] } } },
-    OrderInput: { type: 'object', required: ['customer'], properties: { customer: { type: 'string' }, shipping: { type: 'string', enum: ['standard', 'pickup'] } } },
+    Order: {
+      type: 'object',
+      required: ['id', 'customer'],
+      properties: {
+        id: { type: 'integer' },
+        customer: { type: 'string' },
+        shipping: { type: 'string', enum: ['standard', 'pickup'] },
+      },
+    },
+    OrderInput: {
+      type: 'object',
+      required: ['customer'],
+      properties: { customer: { type: 'string' }, shipping: { type: 'string', enum: ['standard', 'pickup'] } },
+    },
     OrderList: { type: 'object', properties: { data: { type: 'array', items: ref('Order') } } },
   },
   operations: [
-    { id: 'list', method: 'GET', path: '/orders', summary: 's', responses: { 200: { description: 'ok', schema: 'OrderList' } } },
-    { id: 'create', method: 'POST', path: '/orders', summary: 's', body: 'OrderInput', responses: { 201: { description: 'ok', schema: 'Order' } } },
+    {
+      id: 'list',
+      method: 'GET',
+      path: '/orders',
+      summary: 's',
+      responses: { 200: { description: 'ok', schema: 'OrderList' } },
+    },
+    {
+      id: 'create',
+      method: 'POST',
+      path: '/orders',
+      summary: 's',
+      body: 'OrderInput',
+      responses: { 201: { description: 'ok', schema: 'Order' } },
+    },
   ],
 };
 
 const problemsOf = (change: Omit<VersionChange, 'description'>): string[] => {
   try {
-    defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'd', ...change })] }] });
+    defineVersions({
+      head,
+      versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'd', ...change })] }],
+    });
     return [];
   } catch (error) {
     assert.ok(isVersionaryError(error) && error.code === 'INVALID_DEFINITION', String(error));
@@ -30,43 +58,71 @@ const problemsOf = (change: Omit<VersionChange, 'description'>): string[] => {
 };
 
 const renamed = [
-  fieldAdded('Order', 'customer'), fieldRemoved({ schema: 'Order', field: 'customerName', definition: { type: 'string' }, required: true }),
-  fieldAdded('OrderInput', 'customer'), fieldRemoved({ schema: 'OrderInput', field: 'customerName', definition: { type: 'string' }, required: true }),
+  fieldAdded('Order', 'customer'),
+  fieldRemoved({ schema: 'Order', field: 'customerName', definition: { type: 'string' }, required: true }),
+  fieldAdded('OrderInput', 'customer'),
+  fieldRemoved({ schema: 'OrderInput', field: 'customerName', definition: { type: 'string' }, required: true }),
 ];
 const toOlder = (o: unknown) => (isPlainObject(o) ? { ...o, customerName: o.customer } : o);
 const toNewer = (o: unknown) => (isPlainObject(o) ? { ...o, customer: o.customerName } : o);
 
 describe('checkProducible: declarations that cannot work fail at definition', () => {
   it('accepts a rename with both migrations', () => {
-    assert.deepEqual(problemsOf({ instructions: renamed, responses: { Order: toOlder }, requests: { OrderInput: toNewer } }), []);
+    assert.deepEqual(
+      problemsOf({ instructions: renamed, responses: { Order: toOlder }, requests: { OrderInput: toNewer } }),
+      [],
+    );
   });
 
   it('counts a migration on a containing schema for what it contains, and only there', () => {
-    const list = (body: unknown) => (isPlainObject(body) && Array.isArray(body.data) ? { data: body.data.map(toOlder) } : body);
+    const list = (body: unknown) =>
+      isPlainObject(body) && Array.isArray(body.data) ? { data: body.data.map(toOlder) } : body;
     const problems = problemsOf({ instructions: renamed.slice(0, 2), responses: { OrderList: list } });
     // The list's migration covers its items; the single order of POST /orders is still unproduced.
-    assert.deepEqual(problems, ['v2: v1 responses require Order.customerName, which v2 does not have and no response migration produces: declare responses.Order to set it from the v2 body (for a rename, copy the new field into it)']);
+    assert.deepEqual(problems, [
+      'v2: v1 responses require Order.customerName, which v2 does not have and no response migration produces: declare responses.Order to set it from the v2 body (for a rename, copy the new field into it)',
+    ]);
   });
 
   it('refuses a rename without a response migration, naming the field nothing produces', () => {
     const problems = problemsOf({ instructions: renamed, requests: { OrderInput: toNewer } });
-    assert.ok(problems.some((p) => /^v2: v1 responses require Order\.customerName, which v2 does not have and no response migration produces: declare responses\.Order/.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) =>
+        /^v2: v1 responses require Order\.customerName, which v2 does not have and no response migration produces: declare responses\.Order/.test(
+          p,
+        ),
+      ),
+      problems.join('\n'),
+    );
   });
 
   it('refuses a rename without a request migration, naming the field older requests lack', () => {
     const problems = problemsOf({ instructions: renamed, responses: { Order: toOlder } });
-    assert.ok(problems.some((p) => /^v2: v2 requests require OrderInput\.customer, which v1 requests do not have .* declare requests\.OrderInput/.test(p)), problems.join('\n'));
+    assert.ok(
+      problems.some((p) =>
+        /^v2: v2 requests require OrderInput\.customer, which v1 requests do not have .* declare requests\.OrderInput/.test(
+          p,
+        ),
+      ),
+      problems.join('\n'),
+    );
   });
 
   it('refuses a required request field added with nothing to fill it', () => {
-    const problems = problemsOf({ instructions: [fieldAdded('OrderInput', 'customer'), fieldAdded('Order', 'customer')] });
+    const problems = problemsOf({
+      instructions: [fieldAdded('OrderInput', 'customer'), fieldAdded('Order', 'customer')],
+    });
     assert.deepEqual(problems.length, 1, problems.join('\n'));
     assert.match(problems[0]!, /v2 requests require OrderInput\.customer, which v1 requests do not have/);
   });
 
   it('refuses an optional field removed from responses without a migration: older clients would never see it', () => {
-    const problems = problemsOf({ instructions: [fieldRemoved({ schema: 'Order', field: 'note', definition: { type: 'string' } })] });
-    assert.deepEqual(problems, ['v2: field-removed on Order.note needs responses.Order: without it, v1 responses never carry note']);
+    const problems = problemsOf({
+      instructions: [fieldRemoved({ schema: 'Order', field: 'note', definition: { type: 'string' } })],
+    });
+    assert.deepEqual(problems, [
+      'v2: field-removed on Order.note needs responses.Order: without it, v1 responses never carry note',
+    ]);
   });
 
   it('refuses enum values older responses cannot show and older requests may still send', () => {
@@ -86,7 +142,12 @@ describe('checkProducible: declarations that cannot work fail at definition', ()
     const problems = problemsOf({
       instructions: [
         enumValuesAdded({ schema: 'Order', field: 'shipping', values: ['pickup'], mapDownTo: { pickup: 'standard' } }),
-        enumValuesRemoved({ schema: 'OrderInput', field: 'shipping', values: ['overnight'], mapUpTo: { overnight: 'standard' } }),
+        enumValuesRemoved({
+          schema: 'OrderInput',
+          field: 'shipping',
+          values: ['overnight'],
+          mapUpTo: { overnight: 'standard' },
+        }),
       ],
     });
     assert.deepEqual(problems, []);

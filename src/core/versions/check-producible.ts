@@ -23,7 +23,9 @@ export function checkProducible(versions: ApiVersion[]): string[] {
     const older = versions[i - 1];
     if (!older) return;
     const say = (text: string) => problems.push(`${newer.name}: ${text}`);
-    const responseRoots = older.operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter(isName);
+    const responseRoots = older.operations
+      .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
+      .filter(isName);
     const requestRoots = older.operations.map((o) => o.body).filter(isName);
     const down = new Set(newer.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     const up = new Set(newer.changes.flatMap((c) => Object.keys(c.requests ?? {})));
@@ -34,27 +36,37 @@ export function checkProducible(versions: ApiVersion[]): string[] {
     for (const name of inResponses) {
       for (const gap of requiredGaps({ source: newer.schemas[name], target: older.schemas[name], path: name })) {
         const why = gap.optional ? `which ${newer.name} may omit` : `which ${newer.name} does not have`;
-        say(`${older.name} responses require ${gap.path}, ${why} and no response migration produces: declare responses.${name} to set it from the ${newer.name} body (for a rename, copy the new field into it)`);
+        say(
+          `${older.name} responses require ${gap.path}, ${why} and no response migration produces: declare responses.${name} to set it from the ${newer.name} body (for a rename, copy the new field into it)`,
+        );
       }
     }
     for (const name of inRequests) {
       for (const gap of requiredGaps({ source: older.schemas[name], target: newer.schemas[name], path: name })) {
         const why = gap.optional ? `which ${older.name} requests may omit` : `which ${older.name} requests do not have`;
-        say(`${newer.name} requests require ${gap.path}, ${why} and no request migration produces: declare requests.${name} to set it from the ${older.name} body, or make it optional`);
+        say(
+          `${newer.name} requests require ${gap.path}, ${why} and no request migration produces: declare requests.${name} to set it from the ${older.name} body, or make it optional`,
+        );
       }
     }
     for (const step of newer.changes.flatMap((c) => c.instructions)) {
       if (step.op === 'field-removed' && !step.required && inResponses.has(step.schema)) {
-        say(`field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`);
+        say(
+          `field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`,
+        );
       }
       if (step.op === 'enum-values-added' && inResponses.has(step.schema)) {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapDownTo ?? {}, v))) {
-          say(`enum-values-added on ${step.schema}.${step.field} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`);
+          say(
+            `enum-values-added on ${step.schema}.${step.field} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`,
+          );
         }
       }
       if (step.op === 'enum-values-removed' && inRequests.has(step.schema)) {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapUpTo ?? {}, v))) {
-          say(`enum-values-removed on ${step.schema}.${step.field} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`);
+          say(
+            `enum-values-removed on ${step.schema}.${step.field} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`,
+          );
         }
       }
     }
@@ -95,7 +107,11 @@ interface Gap {
 }
 
 /** Fields `target` requires that a body of `source` may lack, along inline properties and items. */
-function requiredGaps(options: { source: JsonSchema | undefined; target: JsonSchema | undefined; path: string }): Gap[] {
+function requiredGaps(options: {
+  source: JsonSchema | undefined;
+  target: JsonSchema | undefined;
+  path: string;
+}): Gap[] {
   const { source, target, path } = options;
   if (!source || !target || source.$ref !== undefined || target.$ref !== undefined) return [];
   const gaps: Gap[] = [];
@@ -106,9 +122,11 @@ function requiredGaps(options: { source: JsonSchema | undefined; target: JsonSch
     else if (!sourceRequired.includes(field)) gaps.push({ path: `${path}.${field}`, optional: true });
   }
   for (const [field, child] of Object.entries(propertiesOf(target))) {
-    if (Object.hasOwn(sourceProps, field)) gaps.push(...requiredGaps({ source: sourceProps[field], target: child, path: `${path}.${field}` }));
+    if (Object.hasOwn(sourceProps, field))
+      gaps.push(...requiredGaps({ source: sourceProps[field], target: child, path: `${path}.${field}` }));
   }
-  if (isSchema(source.items) && isSchema(target.items)) gaps.push(...requiredGaps({ source: source.items, target: target.items, path: `${path}[]` }));
+  if (isSchema(source.items) && isSchema(target.items))
+    gaps.push(...requiredGaps({ source: source.items, target: target.items, path: `${path}[]` }));
   return gaps;
 }
 

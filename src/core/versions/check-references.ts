@@ -9,7 +9,11 @@ import type { OperationSpec, SchemaMap } from './types.ts';
  * checkReferences({ version: 'v1', schemas, operations }) // [] when consistent
  * ```
  */
-export function checkReferences(options: { version: string; schemas: SchemaMap; operations: OperationSpec[] }): string[] {
+export function checkReferences(options: {
+  version: string;
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+}): string[] {
   const { version, schemas, operations } = options;
   const problems: string[] = [];
   const visit = (value: unknown, where: string): void => {
@@ -18,7 +22,8 @@ export function checkReferences(options: { version: string; schemas: SchemaMap; 
     for (const [key, child] of Object.entries(value)) {
       if (key === '$ref') {
         const name = refName(child);
-        if (name === undefined || !schemas[name]) problems.push(`${version}: ${where} refers to ${String(child)}, which is not defined`);
+        if (name === undefined || !schemas[name])
+          problems.push(`${version}: ${where} refers to ${String(child)}, which is not defined`);
       } else visit(child, `${where}/${key}`);
     }
   };
@@ -26,7 +31,8 @@ export function checkReferences(options: { version: string; schemas: SchemaMap; 
   for (const op of operations) {
     const names = [op.body, op.partial, ...Object.values(op.responses).map((r) => r.schema)];
     for (const name of names) {
-      if (name !== undefined && !schemas[name]) problems.push(`${version}: operation ${op.id} uses schema "${name}", which is not defined`);
+      if (name !== undefined && !schemas[name])
+        problems.push(`${version}: operation ${op.id} uses schema "${name}", which is not defined`);
     }
   }
   return problems;

@@ -68,7 +68,12 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
     const number = Number(namePattern.exec(declaration.name)?.[1] ?? 0);
     derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes });
     problems.push(...checkReferences({ version: declaration.name, schemas, operations }));
-    const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: changes.flatMap((c) => c.instructions) });
+    const older = deriveOlder({
+      version: declaration.name,
+      schemas,
+      operations,
+      instructions: changes.flatMap((c) => c.instructions),
+    });
     problems.push(...older.problems);
     schemas = older.schemas;
     operations = older.operations;
@@ -102,7 +107,8 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
     const match = namePattern.exec(v.name);
     if (!match) return void problems.push(`version name "${v.name}" must look like v1, v2, ...`);
     const number = Number(match[1]);
-    if (number <= last) problems.push(`${v.name} must come after v${last}: versions are listed oldest first, without repeats`);
+    if (number <= last)
+      problems.push(`${v.name} must come after v${last}: versions are listed oldest first, without repeats`);
     last = number;
     const count = v.changes?.length ?? 0;
     if (i === 0 && count > 0) problems.push(`${v.name} is the oldest version and cannot declare changes`);

@@ -36,7 +36,8 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     if (step.op === 'endpoint-added') {
       const before = operations.length;
       operations = operations.filter((o) => !(o.method === step.method && o.path === step.path));
-      if (operations.length === before) fail(`endpoint-added names ${step.method} ${step.path}, which the version does not route`);
+      if (operations.length === before)
+        fail(`endpoint-added names ${step.method} ${step.path}, which the version does not route`);
       continue;
     }
     const original = schemas[step.schema];
@@ -104,8 +105,10 @@ function removeEnumValues({ where, field, step, fail }: RemoveEnumOptions): void
   const older = values.filter((v) => !step.values.includes(v as string));
   field.enum = older;
   for (const [from, to] of Object.entries(step.mapDownTo ?? {})) {
-    if (!step.values.includes(from)) fail(`enum-values-added maps "${from}" at ${where}, which is not one of the added values`);
-    if (!older.includes(to)) fail(`enum-values-added maps "${from}" to "${to}" at ${where}, which the older enum lacks`);
+    if (!step.values.includes(from))
+      fail(`enum-values-added maps "${from}" at ${where}, which is not one of the added values`);
+    if (!older.includes(to))
+      fail(`enum-values-added maps "${from}" to "${to}" at ${where}, which the older enum lacks`);
   }
 }
 
@@ -124,7 +127,9 @@ function restoreEnumValues({ where, field, step, fail }: RestoreEnumOptions): vo
   }
   field.enum = [...values, ...step.values.filter((v) => !values.includes(v))];
   for (const [from, to] of Object.entries(step.mapUpTo ?? {})) {
-    if (!step.values.includes(from)) fail(`enum-values-removed maps "${from}" at ${where}, which is not one of the removed values`);
-    if (!values.includes(to)) fail(`enum-values-removed maps "${from}" to "${to}" at ${where}, which the newer enum lacks`);
+    if (!step.values.includes(from))
+      fail(`enum-values-removed maps "${from}" at ${where}, which is not one of the removed values`);
+    if (!values.includes(to))
+      fail(`enum-values-removed maps "${from}" to "${to}" at ${where}, which the newer enum lacks`);
   }
 }

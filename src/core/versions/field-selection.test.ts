@@ -10,16 +10,48 @@ import type { HeadDefinition, OperationSpec } from './types.ts';
 
 const head: HeadDefinition = {
   schemas: {
-    User: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, friend: ref('User') } },
-    UserList: { type: 'object', properties: { data: { type: 'array', items: ref('User') }, meta: { type: 'object', properties: { id: { type: 'string' } } } } },
+    User: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, friend: ref('User') },
+    },
+    UserList: {
+      type: 'object',
+      properties: {
+        data: { type: 'array', items: ref('User') },
+        meta: { type: 'object', properties: { id: { type: 'string' } } },
+      },
+    },
   },
   operations: [
-    { id: 'list', method: 'GET', path: '/users', summary: 's', partial: 'User', responses: { 200: { description: 'ok', schema: 'UserList' } } },
-    { id: 'get', method: 'GET', path: '/users/{id}', summary: 's', partial: 'User', responses: { 200: { description: 'ok', schema: 'User' } } },
+    {
+      id: 'list',
+      method: 'GET',
+      path: '/users',
+      summary: 's',
+      partial: 'User',
+      responses: { 200: { description: 'ok', schema: 'UserList' } },
+    },
+    {
+      id: 'get',
+      method: 'GET',
+      path: '/users/{id}',
+      summary: 's',
+      partial: 'User',
+      responses: { 200: { description: 'ok', schema: 'User' } },
+    },
     { id: 'del', method: 'DELETE', path: '/users/{id}', summary: 's', responses: { 204: { description: 'gone' } } },
   ],
 };
-const bundle = defineVersions({ head, versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'email', instructions: [fieldAdded('User', 'email')] })] }] });
+const bundle = defineVersions({
+  head,
+  versions: [
+    { name: 'v1' },
+    {
+      name: 'v2',
+      changes: [defineVersionChange({ description: 'email', instructions: [fieldAdded('User', 'email')] })],
+    },
+  ],
+});
 const op = (id: string) => bundle.latest.operations.find((o) => o.id === id) as OperationSpec;
 const unknownField = (error: unknown) => isVersionaryError(error) && error.code === 'UNKNOWN_FIELD';
 
@@ -36,8 +68,14 @@ describe('field selection', () => {
   });
 
   it('projects each list item and nested objects of the same schema, leaving meta alone', () => {
-    const body = { data: [{ id: 1, name: 'a', friend: { id: 2, name: 'b', email: 'x' } }, { id: 3 }], meta: { id: 'cursor' } };
-    assert.deepEqual(v2(op('list'), 'id,friend')!(body), { data: [{ id: 1, friend: { id: 2 } }, { id: 3 }], meta: { id: 'cursor' } });
+    const body = {
+      data: [{ id: 1, name: 'a', friend: { id: 2, name: 'b', email: 'x' } }, { id: 3 }],
+      meta: { id: 'cursor' },
+    };
+    assert.deepEqual(v2(op('list'), 'id,friend')!(body), {
+      data: [{ id: 1, friend: { id: 2 } }, { id: 3 }],
+      meta: { id: 'cursor' },
+    });
   });
 
   it('trims spaces around names', () => {
@@ -45,9 +83,17 @@ describe('field selection', () => {
   });
 
   it('refuses names the version lacks, listing each', () => {
-    assert.throws(() => v1(op('get'), 'id,email'), (e) => unknownField(e) && (e as { errors: unknown[] }).errors.length === 1 && /"email"/.test((e as Error).message));
-    assert.throws(() => v2(op('get'), 'id,a,b'), (e) => unknownField(e) && (e as { errors: unknown[] }).errors.length === 2);
-    for (const fields of ['', ',', 'id,', '__proto__', 'constructor', 'toString', 'data']) assert.throws(() => v2(op('get'), fields), unknownField, fields);
+    assert.throws(
+      () => v1(op('get'), 'id,email'),
+      (e) =>
+        unknownField(e) && (e as { errors: unknown[] }).errors.length === 1 && /"email"/.test((e as Error).message),
+    );
+    assert.throws(
+      () => v2(op('get'), 'id,a,b'),
+      (e) => unknownField(e) && (e as { errors: unknown[] }).errors.length === 2,
+    );
+    for (const fields of ['', ',', 'id,', '__proto__', 'constructor', 'toString', 'data'])
+      assert.throws(() => v2(op('get'), fields), unknownField, fields);
   });
 
   it('refuses fields on an operation without a partial schema', () => {

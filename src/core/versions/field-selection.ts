@@ -20,14 +20,19 @@ const cacheLimit = 256;
  * select(listUsers, 'id,name')?.(body);
  * ```
  */
-export function createFieldSelector(version: ApiVersion): (operation: OperationSpec, fields: string | undefined) => FieldProjection | undefined {
+export function createFieldSelector(
+  version: ApiVersion,
+): (operation: OperationSpec, fields: string | undefined) => FieldProjection | undefined {
   const cache = new Map<string, FieldProjection>();
   return (operation, fields) => {
     if (fields === undefined) return undefined;
     const target = operation.partial;
     const root = operation.responses[200]?.schema ?? operation.responses[201]?.schema;
     if (!target || !root) {
-      throw new VersionaryError({ code: ErrorCode.UnknownField, detail: `${operation.method} ${operation.path} does not support the fields parameter.` });
+      throw new VersionaryError({
+        code: ErrorCode.UnknownField,
+        detail: `${operation.method} ${operation.path} does not support the fields parameter.`,
+      });
     }
     const key = `${operation.id}\u0000${fields}`;
     const hit = cache.get(key);
@@ -40,7 +45,8 @@ export function createFieldSelector(version: ApiVersion): (operation: OperationS
       for (const name of keep) if (Object.hasOwn(value, name)) out[name] = value[name];
       return out;
     };
-    const transform = compileTransform({ schemas: version.schemas, own: (n) => (n === target ? pick : null) })(root) ?? ((b) => b);
+    const transform =
+      compileTransform({ schemas: version.schemas, own: (n) => (n === target ? pick : null) })(root) ?? ((b) => b);
     if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
     cache.set(key, transform);
     return transform;

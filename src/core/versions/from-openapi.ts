@@ -27,7 +27,10 @@ const namePattern = /^v([1-9][0-9]{0,5})$/;
  * bundle.get('v1')?.operations.map((op) => `${op.method} ${op.path}`) // ['GET /users', …]
  * ```
  */
-export function bundleFromOpenApi(options: { prefix: string; versions: readonly OpenApiVersionInput[] }): VersionBundle {
+export function bundleFromOpenApi(options: {
+  prefix: string;
+  versions: readonly OpenApiVersionInput[];
+}): VersionBundle {
   const problems: string[] = [];
   const versions: ApiVersion[] = [];
   let last = 0;
@@ -38,18 +41,30 @@ export function bundleFromOpenApi(options: { prefix: string; versions: readonly 
     last = Math.max(last, number);
     const read = readVersion({ input, prefix: options.prefix });
     problems.push(...read.problems.map((p) => `${input.name}: ${p}`));
-    versions.push({ name: input.name, number, index: versions.length, schemas: read.schemas, operations: read.operations, changes: [] });
+    versions.push({
+      name: input.name,
+      number,
+      index: versions.length,
+      schemas: read.schemas,
+      operations: read.operations,
+      changes: [],
+    });
   }
   if (versions.length === 0) problems.push('at least one version is needed');
   if (problems.length > 0) {
-    throw new VersionaryError({ code: ErrorCode.InvalidDefinition, detail: `The OpenAPI documents have ${problems.length} problem(s): ${problems.join('; ')}`, errors: problems.map((detail) => ({ pointer: '/gateway/versions', detail })) });
+    throw new VersionaryError({
+      code: ErrorCode.InvalidDefinition,
+      detail: `The OpenAPI documents have ${problems.length} problem(s): ${problems.join('; ')}`,
+      errors: problems.map((detail) => ({ pointer: '/gateway/versions', detail })),
+    });
   }
   const latest = versions[versions.length - 1]!;
   const byName = new Map(versions.map((v) => [v.name, v]));
   const byNumber = new Map(versions.map((v) => [v.number, v]));
   return {
     head: { schemas: latest.schemas, operations: latest.operations },
-    versions, latest,
+    versions,
+    latest,
     get: (name) => byName.get(name),
     byNumber: (n) => byNumber.get(n),
     // Each version is its upstream's own: a body passes between versions unchanged.
@@ -57,10 +72,15 @@ export function bundleFromOpenApi(options: { prefix: string; versions: readonly 
   };
 }
 
-function readVersion(options: { input: OpenApiVersionInput; prefix: string }): { schemas: SchemaMap; operations: OperationSpec[]; problems: string[] } {
+function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+  problems: string[];
+} {
   const { document } = options.input;
   const problems: string[] = [];
-  if (typeof document.openapi !== 'string' || !/^3\.[01]\./.test(document.openapi)) problems.push('is not an OpenAPI 3.0 or 3.1 document (no "openapi": "3.x.y")');
+  if (typeof document.openapi !== 'string' || !/^3\.[01]\./.test(document.openapi))
+    problems.push('is not an OpenAPI 3.0 or 3.1 document (no "openapi": "3.x.y")');
   const paths = objectAt(document, 'paths');
   if (!paths) return { schemas: {}, operations: [], problems: [...problems, 'has no "paths" object'] };
   const components = objectAt(document, 'components') ?? {};
@@ -71,7 +91,8 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
   const ids = new Set<string>();
   const named = (schema: unknown, fallback: string): string | undefined => {
     if (!isObject(schema)) return undefined;
-    const ref = typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
+    const ref =
+      typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
     if (ref) {
       if (!(ref in schemas)) problems.push(`${fallback}: $ref ${String(schema.$ref)} names no schema`);
       return ref;
@@ -90,7 +111,9 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
       if (ids.has(id)) problems.push(`operationId "${id}" is used twice`);
       ids.add(id);
       const stem = id.replace(/[^A-Za-z0-9]+/g, '_');
-      const params = [...arrayAt(item, 'parameters'), ...arrayAt(op, 'parameters')].map((p) => resolveParameter(p, parameters)).filter(isObject);
+      const params = [...arrayAt(item, 'parameters'), ...arrayAt(op, 'parameters')]
+        .map((p) => resolveParameter(p, parameters))
+        .filter(isObject);
       const content = objectAt(objectAt(op, 'requestBody') ?? {}, 'content');
       const jsonType = content && Object.keys(content).find((t) => /json/i.test(t));
       const responses: Record<number, ResponseSpec> = {};
@@ -99,11 +122,18 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
         const media = objectAt(response, 'content');
         const type = media && Object.keys(media).find((t) => /json/i.test(t));
         const schema = type ? named(objectAt(media, type)?.schema, `${stem}_${status}`) : undefined;
-        responses[Number(status)] = { description: typeof response.description === 'string' ? response.description : status, ...(schema ? { schema } : {}) };
+        responses[Number(status)] = {
+          description: typeof response.description === 'string' ? response.description : status,
+          ...(schema ? { schema } : {}),
+        };
       }
       const body = jsonType ? named(objectAt(content, jsonType)?.schema, `${stem}_body`) : undefined;
       operations.push({
-        id, method, path, summary: typeof op.summary === 'string' ? op.summary : `${method} ${path}`, responses,
+        id,
+        method,
+        path,
+        summary: typeof op.summary === 'string' ? op.summary : `${method} ${path}`,
+        responses,
         ...(body ? { body, bodyTypes: Object.keys(content!) } : {}),
         ...parameterSchemas(params),
         ...(Array.isArray(op.tags) ? { tags: op.tags.filter((t): t is string => typeof t === 'string') } : {}),
@@ -121,7 +151,11 @@ function parameterSchemas(params: Record<string, unknown>[]): Pick<OperationSpec
     if (list.length === 0) continue;
     const properties = Object.fromEntries(list.map((p) => [p.name as string, isObject(p.schema) ? p.schema : {}]));
     const required = list.filter((p) => p.required === true).map((p) => p.name as string);
-    out[where === 'query' ? 'query' : 'params'] = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    out[where === 'query' ? 'query' : 'params'] = {
+      type: 'object',
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+    };
   }
   return out;
 }

@@ -2,7 +2,15 @@ export { defineVersions } from './define-versions.ts';
 export type { ApiVersion, DefineVersionsOptions, VersionBundle, VersionDeclaration } from './define-versions.ts';
 export { defineVersionChange } from './version-change.ts';
 export type { VersionChange } from './version-change.ts';
-export { endpointAdded, enumValuesAdded, enumValuesRemoved, fieldAdded, fieldRemoved, fieldRetyped, schemaReplaced } from './instructions.ts';
+export {
+  endpointAdded,
+  enumValuesAdded,
+  enumValuesRemoved,
+  fieldAdded,
+  fieldRemoved,
+  fieldRetyped,
+  schemaReplaced,
+} from './instructions.ts';
 export type { Instruction } from './instructions.ts';
 export { createFieldSelector } from './field-selection.ts';
 export type { FieldProjection } from './field-selection.ts';
@@ -12,6 +20,15 @@ export { problemSchema } from './problem-schema.ts';
 export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts';
 export type { MigrationPlan, MigrateOptions } from './migration-plan.ts';
 export type { SchemaType } from './schema-type.ts';
-export type { HeadDefinition, HttpMethod, JsonSchema, OperationSpec, RequestMigration, ResponseMigration, ResponseSpec, SchemaMap } from './types.ts';
+export type {
+  HeadDefinition,
+  HttpMethod,
+  JsonSchema,
+  OperationSpec,
+  RequestMigration,
+  ResponseMigration,
+  ResponseSpec,
+  SchemaMap,
+} from './types.ts';
 export { bundleFromOpenApi } from './from-openapi.ts';
 export type { OpenApiVersionInput } from './from-openapi.ts';

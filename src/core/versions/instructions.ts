@@ -1,22 +1,58 @@
 import type { HttpMethod, JsonSchema } from './types.ts';
 
 /** The newer version added `field` to `schema`; older versions lack it. */
-export interface FieldAdded { op: 'field-added'; schema: string; field: string }
+export interface FieldAdded {
+  op: 'field-added';
+  schema: string;
+  field: string;
+}
 /** The newer version removed `field`; older versions have it as `definition`. */
-export interface FieldRemoved { op: 'field-removed'; schema: string; field: string; definition: JsonSchema; required?: boolean }
+export interface FieldRemoved {
+  op: 'field-removed';
+  schema: string;
+  field: string;
+  definition: JsonSchema;
+  required?: boolean;
+}
 /** The newer version changed the field's schema; older versions use `previous`. */
-export interface FieldRetyped { op: 'field-retyped'; schema: string; field: string; previous: JsonSchema }
+export interface FieldRetyped {
+  op: 'field-retyped';
+  schema: string;
+  field: string;
+  previous: JsonSchema;
+}
 /** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
-export interface EnumValuesAdded { op: 'enum-values-added'; schema: string; field: string; values: string[]; mapDownTo?: Record<string, string> }
+export interface EnumValuesAdded {
+  op: 'enum-values-added';
+  schema: string;
+  field: string;
+  values: string[];
+  mapDownTo?: Record<string, string>;
+}
 /** The newer version removed enum values; older versions still have them, and older requests carrying one go up as `mapUpTo[value]`. */
-export interface EnumValuesRemoved { op: 'enum-values-removed'; schema: string; field: string; values: string[]; mapUpTo?: Record<string, string> }
+export interface EnumValuesRemoved {
+  op: 'enum-values-removed';
+  schema: string;
+  field: string;
+  values: string[];
+  mapUpTo?: Record<string, string>;
+}
 /** The newer version replaced a whole schema; older versions use `previous`. */
-export interface SchemaReplaced { op: 'schema-replaced'; schema: string; previous: JsonSchema }
+export interface SchemaReplaced {
+  op: 'schema-replaced';
+  schema: string;
+  previous: JsonSchema;
+}
 /** The newer version added an endpoint; older versions do not route it. */
-export interface EndpointAdded { op: 'endpoint-added'; method: HttpMethod; path: string }
+export interface EndpointAdded {
+  op: 'endpoint-added';
+  method: HttpMethod;
+  path: string;
+}
 
 /** One declarative instruction of a version change. */
-export type Instruction = FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | EnumValuesRemoved | SchemaReplaced | EndpointAdded;
+export type Instruction =
+  FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | EnumValuesRemoved | SchemaReplaced | EndpointAdded;
 
 /**
  * Declare that the newer version added a field.

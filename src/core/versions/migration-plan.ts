@@ -46,19 +46,30 @@ interface Step {
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // down[i] takes a response from versions[i] to versions[i - 1].
-  const down = versions.map((version, i): Step | undefined => (i === 0 ? undefined : {
-    migrate: compileTransform({ schemas: version.schemas, own: (name) => responseMigrations(version, name) }),
-    shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
-  }));
+  const down = versions.map((version, i): Step | undefined =>
+    i === 0
+      ? undefined
+      : {
+          migrate: compileTransform({ schemas: version.schemas, own: (name) => responseMigrations(version, name) }),
+          shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
+        },
+  );
   // Request migrations take the operation id, so their steps compile once per operation.
   const upByOperation = new Map<string, Array<Step | undefined>>();
   const upSteps = (operationId: string) => {
     let steps = upByOperation.get(operationId);
     if (!steps) {
-      steps = versions.map((version, i): Step | undefined => (i === 0 ? undefined : {
-        migrate: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => requestMigrations(version, name, { operationId }) }),
-        shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
-      }));
+      steps = versions.map((version, i): Step | undefined =>
+        i === 0
+          ? undefined
+          : {
+              migrate: compileTransform({
+                schemas: versions[i - 1]!.schemas,
+                own: (name) => requestMigrations(version, name, { operationId }),
+              }),
+              shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
+            },
+      );
       upByOperation.set(operationId, steps);
     }
     return steps;
@@ -100,7 +111,9 @@ function requestMigrations(version: ApiVersion, name: string, context: RequestMi
 function olderShape(version: ApiVersion, name: string): Transform {
   const steps = instructionsOn(version, name);
   const drop = steps.flatMap((s) => (s.op === 'field-added' ? [s.field] : []));
-  const maps = steps.flatMap((s) => (s.op === 'enum-values-added' && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : []));
+  const maps = steps.flatMap((s) =>
+    s.op === 'enum-values-added' && s.mapDownTo ? [{ field: s.field, map: s.mapDownTo }] : [],
+  );
   return reshape(drop, maps);
 }
 
@@ -108,12 +121,16 @@ function olderShape(version: ApiVersion, name: string): Transform {
 function newerShape(version: ApiVersion, name: string): Transform {
   const steps = instructionsOn(version, name);
   const drop = steps.flatMap((s) => (s.op === 'field-removed' ? [s.field] : []));
-  const maps = steps.flatMap((s) => (s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : []));
+  const maps = steps.flatMap((s) =>
+    s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : [],
+  );
   return reshape(drop, maps);
 }
 
 function instructionsOn(version: ApiVersion, name: string): Array<Exclude<Instruction, { op: 'endpoint-added' }>> {
-  return version.changes.flatMap((c) => c.instructions).flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
+  return version.changes
+    .flatMap((c) => c.instructions)
+    .flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
 }
 
 function reshape(drop: string[], maps: Array<{ field: string; map: Record<string, string> }>): Transform {

@@ -7,18 +7,48 @@ import { ref } from './schema-walk.ts';
 const bundle = defineVersions({
   head: {
     schemas: {
-      Item: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+      Item: {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      },
       ItemList: { type: 'array', items: ref('Item') },
       Orphan: { type: 'object' },
     },
     operations: [
-      { id: 'items.list', method: 'GET', path: '/items', summary: 'List', partial: 'Item', responses: { 200: { description: 'ok', schema: 'ItemList' } } },
-      { id: 'items.get', method: 'GET', path: '/items/{id}', summary: 'Get', params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } }, responses: { 200: { description: 'ok', schema: 'Item' } } },
+      {
+        id: 'items.list',
+        method: 'GET',
+        path: '/items',
+        summary: 'List',
+        partial: 'Item',
+        responses: { 200: { description: 'ok', schema: 'ItemList' } },
+      },
+      {
+        id: 'items.get',
+        method: 'GET',
+        path: '/items/{id}',
+        summary: 'Get',
+        params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } } },
+        responses: { 200: { description: 'ok', schema: 'Item' } },
+      },
     ],
   },
   versions: [{ name: 'v1' }],
 });
-type Doc = { paths: Record<string, Record<string, { parameters: Array<{ schema: unknown }>; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters: Array<{ schema: unknown }>;
+        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+      }
+    >
+  >;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 
 describe('toOpenApiDocument', () => {
   it('emits only the schemas operations reach', () => {
@@ -32,12 +62,22 @@ describe('toOpenApiDocument', () => {
   });
 
   it('with partialResponses, documents the fields projection as a twin schema without required members', () => {
-    const doc = toOpenApiDocument({ version: bundle.get('v1')!, title: 't', basePath: '/v1', partialResponses: true }) as unknown as Doc;
-    assert.deepEqual(doc.paths['/v1/items']!.get!.responses['200']!.content['application/json']!.schema, { anyOf: [ref('ItemList'), ref('ItemListPartial')] });
+    const doc = toOpenApiDocument({
+      version: bundle.get('v1')!,
+      title: 't',
+      basePath: '/v1',
+      partialResponses: true,
+    }) as unknown as Doc;
+    assert.deepEqual(doc.paths['/v1/items']!.get!.responses['200']!.content['application/json']!.schema, {
+      anyOf: [ref('ItemList'), ref('ItemListPartial')],
+    });
     assert.deepEqual(doc.components.schemas.ItemListPartial, { type: 'array', items: ref('ItemPartial') });
     assert.equal(doc.components.schemas.ItemPartial!.required, undefined);
     assert.deepEqual(doc.components.schemas.Item!.required, ['id', 'name']);
     // Without a partial schema, an operation's body is the schema itself.
-    assert.deepEqual(doc.paths['/v1/items/{id}']!.get!.responses['200']!.content['application/json']!.schema, ref('Item'));
+    assert.deepEqual(
+      doc.paths['/v1/items/{id}']!.get!.responses['200']!.content['application/json']!.schema,
+      ref('Item'),
+    );
   });
 });

@@ -50,7 +50,10 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   for (const op of version.operations) {
     const path = options.basePath + op.path;
     paths[path] ??= {};
-    const generated = { ...toOperation(op, options.partialResponses === true ? schemas : undefined), ...options.annotate?.(op) };
+    const generated = {
+      ...toOperation(op, options.partialResponses === true ? schemas : undefined),
+      ...options.annotate?.(op),
+    };
     paths[path][op.method.toLowerCase()] = options.decorate ? options.decorate(op, generated) : generated;
   }
   const extra = options.components ?? {};
@@ -66,9 +69,14 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
 
 function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<string, unknown> {
   const pathSchemas = (op.params?.properties ?? {}) as Record<string, JsonSchema>;
-  const parameters: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => withDescription({
-    name: m[1], in: 'path', required: true, schema: pathSchemas[m[1]!] ?? { type: 'string', maxLength: 200 },
-  }));
+  const parameters: JsonSchema[] = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) =>
+    withDescription({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: pathSchemas[m[1]!] ?? { type: 'string', maxLength: 200 },
+    }),
+  );
   const query = (op.query?.properties ?? {}) as Record<string, JsonSchema>;
   const required = (op.query?.required ?? []) as string[];
   for (const [name, schema] of Object.entries(query)) {
@@ -78,14 +86,34 @@ function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<
   const responses: Record<string, unknown> = {};
   for (const [status, spec] of Object.entries(op.responses)) {
     const problem = Number(status) >= 400;
-    const schema = problem ? ref('Problem') : spec.schema ? (schemas ? successSchema({ op, name: spec.schema, schemas }) : ref(spec.schema)) : undefined;
+    const schema = problem
+      ? ref('Problem')
+      : spec.schema
+        ? schemas
+          ? successSchema({ op, name: spec.schema, schemas })
+          : ref(spec.schema)
+        : undefined;
     const type = problem ? 'application/problem+json' : 'application/json';
     responses[status] = { description: spec.description, ...(schema ? { content: { [type]: { schema } } } : {}) };
   }
   const body = op.body
-    ? { requestBody: { required: true, content: Object.fromEntries((op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }])) } }
+    ? {
+        requestBody: {
+          required: true,
+          content: Object.fromEntries(
+            (op.bodyTypes ?? ['application/json']).map((t) => [t, { schema: ref(op.body!) }]),
+          ),
+        },
+      }
     : {};
-  return { operationId: op.id, summary: op.summary, ...(op.tags ? { tags: op.tags } : {}), parameters, ...body, responses };
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.tags ? { tags: op.tags } : {}),
+    parameters,
+    ...body,
+    responses,
+  };
 }
 
 /**
@@ -123,7 +151,10 @@ function successSchema(options: { op: OperationSpec; name: string; schemas: Sche
 
 function toPartial(schema: JsonSchema, name: string): JsonSchema {
   const { required: _required, ...rest } = schema;
-  return { ...rest, description: `${name} as selected by the \`fields\` parameter: only the named members, each present when the resource has a value for it.` };
+  return {
+    ...rest,
+    description: `${name} as selected by the \`fields\` parameter: only the named members, each present when the resource has a value for it.`,
+  };
 }
 
 function replaceRef(options: { schema: JsonSchema; from: string; to: string }): JsonSchema {

@@ -14,7 +14,12 @@ export const problemSchema: JsonSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail'],
   properties: {
-    type: { type: 'string', format: 'uri-reference', maxLength: 2000, description: 'URI reference identifying the problem type.' },
+    type: {
+      type: 'string',
+      format: 'uri-reference',
+      maxLength: 2000,
+      description: 'URI reference identifying the problem type.',
+    },
     title: { type: 'string', maxLength: 200 },
     status: { type: 'integer', format: 'int32', minimum: 100, maximum: 599 },
     detail: { type: 'string', maxLength: 100_000 },
@@ -26,7 +31,11 @@ export const problemSchema: JsonSchema = {
       items: {
         type: 'object',
         properties: {
-          pointer: { type: 'string', maxLength: 2000, description: 'Where the error is: `/body/...`, `/query/...` or `/headers/...`.' },
+          pointer: {
+            type: 'string',
+            maxLength: 2000,
+            description: 'Where the error is: `/body/...`, `/query/...` or `/headers/...`.',
+          },
           detail: { type: 'string', maxLength: 2000 },
         },
       },

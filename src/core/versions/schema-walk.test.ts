@@ -8,13 +8,18 @@ const tag = (value: unknown) => (isPlainObject(value) ? { ...value, seen: true }
 describe('compileTransform', () => {
   it('compiles a cyclic schema without looping and walks the value as deep as it goes', () => {
     const schemas: SchemaMap = {
-      Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: ref('Node') }, parent: ref('Node') } },
+      Node: {
+        type: 'object',
+        properties: { name: { type: 'string' }, children: { type: 'array', items: ref('Node') }, parent: ref('Node') },
+      },
     };
     const transform = compileTransform({ schemas, own: (n) => (n === 'Node' ? tag : null) })('Node');
     assert.ok(transform);
     const value = { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }], parent: { name: 'p' } };
     assert.deepEqual(transform(value), {
-      name: 'a', seen: true, parent: { name: 'p', seen: true },
+      name: 'a',
+      seen: true,
+      parent: { name: 'p', seen: true },
       children: [{ name: 'b', seen: true, children: [{ name: 'c', seen: true }] }],
     });
   });
@@ -29,14 +34,26 @@ describe('compileTransform', () => {
   });
 
   it('compiles to null when nothing under a schema changes', () => {
-    const schemas: SchemaMap = { A: { type: 'object', properties: { x: { type: 'integer' }, self: ref('A') } }, B: { type: 'object', properties: { a: ref('A') } } };
+    const schemas: SchemaMap = {
+      A: { type: 'object', properties: { x: { type: 'integer' }, self: ref('A') } },
+      B: { type: 'object', properties: { a: ref('A') } },
+    };
     assert.equal(compileTransform({ schemas, own: () => null })('B'), null);
   });
 
   it('applies children first, then the owner', () => {
     const order: string[] = [];
-    const schemas: SchemaMap = { Outer: { type: 'object', properties: { inner: ref('Inner') } }, Inner: { type: 'object' } };
-    const t = compileTransform({ schemas, own: (n) => (v) => { order.push(n); return v; } })('Outer');
+    const schemas: SchemaMap = {
+      Outer: { type: 'object', properties: { inner: ref('Inner') } },
+      Inner: { type: 'object' },
+    };
+    const t = compileTransform({
+      schemas,
+      own: (n) => (v) => {
+        order.push(n);
+        return v;
+      },
+    })('Outer');
     t!({ inner: {} });
     assert.deepEqual(order, ['Inner', 'Outer']);
   });

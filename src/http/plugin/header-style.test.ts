@@ -7,25 +7,54 @@ import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpe
 import { defineHandlers, versionary } from './index.ts';
 
 const operations: OperationSpec[] = [
-  { id: 'notes.list', method: 'GET', path: '/notes', summary: 'List notes', query: { type: 'object', additionalProperties: false }, responses: { 200: { description: 'Notes', schema: 'NoteList' } } },
+  {
+    id: 'notes.list',
+    method: 'GET',
+    path: '/notes',
+    summary: 'List notes',
+    query: { type: 'object', additionalProperties: false },
+    responses: { 200: { description: 'Notes', schema: 'NoteList' } },
+  },
 ];
 const bundle = defineVersions({
   head: {
     schemas: {
-      Note: { type: 'object', required: ['text'], properties: { text: { type: 'string' }, colour: { type: 'string' } } },
+      Note: {
+        type: 'object',
+        required: ['text'],
+        properties: { text: { type: 'string' }, colour: { type: 'string' } },
+      },
       NoteList: { type: 'array', items: ref('Note') },
     },
     operations,
   },
-  versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'Notes gain a colour.', instructions: [fieldAdded('Note', 'colour')] })] }],
+  versions: [
+    { name: 'v1' },
+    {
+      name: 'v2',
+      changes: [
+        defineVersionChange({ description: 'Notes gain a colour.', instructions: [fieldAdded('Note', 'colour')] }),
+      ],
+    },
+  ],
 });
-const handlers = defineHandlers({ 'notes.list': async () => ({ status: 200, body: [{ text: 'buy milk', colour: 'yellow' }] }) });
+const handlers = defineHandlers({
+  'notes.list': async () => ({ status: 200, body: [{ text: 'buy milk', colour: 'yellow' }] }),
+});
 
 async function headersWith(headerStyle: DeprecationHeaderStyle): Promise<Record<string, unknown>> {
   const app = Fastify();
   await app.register(versionary, {
-    bundle, handlers, vendor: 'notes', clock: createFixedClock(parseIsoInstant('2026-03-01')!),
-    lifecycle: { headerStyle, versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' } } },
+    bundle,
+    handlers,
+    vendor: 'notes',
+    clock: createFixedClock(parseIsoInstant('2026-03-01')!),
+    lifecycle: {
+      headerStyle,
+      versions: {
+        v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' },
+      },
+    },
   });
   const { headers } = await app.inject({ url: '/api/v1/notes' });
   await app.close();

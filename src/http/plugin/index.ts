@@ -8,7 +8,15 @@ export { isLifecycleSource } from './options.ts';
 export type { OpenApiDocumentBuilder, OpenApiDocumentInput, UsageEvent, VersionaryPluginOptions } from './options.ts';
 export { defineHandlers } from '../operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from '../operation.ts';
-export type { ComponentType, HandlerContext, HandlerMap, HandlerResult, HandlerSource, OperationId, TypedHandler } from '../handler-types.ts';
+export type {
+  ComponentType,
+  HandlerContext,
+  HandlerMap,
+  HandlerResult,
+  HandlerSource,
+  OperationId,
+  TypedHandler,
+} from '../handler-types.ts';
 export type { VersionedRequestHook } from '../versioned-api.ts';
 export type { ForwardOptions } from '../forwarded-api.ts';
 export type { ProblemBody } from '../problem.ts';
@@ -24,6 +32,16 @@ export { sendProblem, toProblem } from '../problem.ts';
  * const app = Fastify({ rewriteUrl: versionRewriter({ bundle, vendor: 'acme' }) });
  * ```
  */
-export function versionRewriter(options: { bundle: VersionBundle; vendor: string; prefix?: string; reserved?: string[] }): (req: IncomingMessage) => string {
-  return createVersionRewriter({ bundle: options.bundle, vendor: options.vendor, prefix: options.prefix ?? '/api', reserved: options.reserved ?? ['versions'] });
+export function versionRewriter(options: {
+  bundle: VersionBundle;
+  vendor: string;
+  prefix?: string;
+  reserved?: string[];
+}): (req: IncomingMessage) => string {
+  return createVersionRewriter({
+    bundle: options.bundle,
+    vendor: options.vendor,
+    prefix: options.prefix ?? '/api',
+    reserved: options.reserved ?? ['versions'],
+  });
 }

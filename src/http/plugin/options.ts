@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { checkLifecycleConfigShape, type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import {
+  checkLifecycleConfigShape,
+  type LifecycleConfig,
+  type LifecycleSource,
+  type LifecycleVerdict,
+} from '../../core/lifecycle/index.ts';
 import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
@@ -104,7 +109,9 @@ export interface OpenApiDocumentInput {
 export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
 /** The options with their defaults applied and the lifecycle resolved. */
-export interface ResolvedPluginOptions extends Required<Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf' | 'forward'>> {
+export interface ResolvedPluginOptions extends Required<
+  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf' | 'forward'>
+> {
   forward: ForwardOptions | undefined;
   lifecycle: LifecycleConfig | LifecycleSource;
   onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
@@ -135,36 +142,52 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   const errors: string[] = [];
   const raw = (options ?? {}) as unknown as Record<string, unknown>;
   const bundle = raw.bundle as VersionBundle | undefined;
-  const bundleOk = typeof bundle === 'object' && bundle !== null && Array.isArray(bundle.versions) && typeof bundle.get === 'function';
+  const bundleOk =
+    typeof bundle === 'object' && bundle !== null && Array.isArray(bundle.versions) && typeof bundle.get === 'function';
   if (!bundleOk) errors.push('bundle must be a version bundle from defineVersions()');
   const names = bundleOk ? bundle.versions.map((v) => v.name) : [];
   const forward = raw.forward as ForwardOptions | undefined;
-  const handlers = (forward !== undefined && raw.handlers === undefined ? {} : raw.handlers) as Record<string, unknown> | undefined;
+  const handlers = (forward !== undefined && raw.handlers === undefined ? {} : raw.handlers) as
+    Record<string, unknown> | undefined;
   if (forward !== undefined) errors.push(...checkForward({ forward, names, hasHandlers: raw.handlers !== undefined }));
-  else if (typeof handlers !== 'object' || handlers === null) errors.push('handlers must be an object of functions keyed by operation id');
+  else if (typeof handlers !== 'object' || handlers === null)
+    errors.push('handlers must be an object of functions keyed by operation id');
   else if (bundleOk && forward === undefined) {
     const ids = new Set(bundle.head.operations.map((op) => op.id));
     const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
     if (missing.length > 0) errors.push(`handlers lacks a function for operation(s): ${missing.join(', ')}`);
     const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
-    if (unknown.length > 0) errors.push(`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`);
+    if (unknown.length > 0)
+      errors.push(`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`);
   }
-  if (typeof raw.vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/i.test(raw.vendor)) errors.push(`vendor must be a media-type token such as "acme", not ${JSON.stringify(raw.vendor)}`);
+  if (typeof raw.vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/i.test(raw.vendor))
+    errors.push(`vendor must be a media-type token such as "acme", not ${JSON.stringify(raw.vendor)}`);
   const prefix = raw.prefix ?? '/api';
-  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) errors.push(`prefix must be a path such as "/api", starting with "/" and not ending with one, not ${JSON.stringify(prefix)}`);
+  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
+    errors.push(
+      `prefix must be a path such as "/api", starting with "/" and not ending with one, not ${JSON.stringify(prefix)}`,
+    );
   const clock = raw.clock ?? { now: Date.now };
-  if (typeof (clock as Clock).now !== 'function') errors.push('clock must have a now() method returning epoch milliseconds');
+  if (typeof (clock as Clock).now !== 'function')
+    errors.push('clock must have a now() method returning epoch milliseconds');
   for (const key of ['onUsage', 'clientIdOf'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'function') errors.push(`${key} must be a function`);
   }
   const openapi = raw.openapi ?? { title: 'API' };
-  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string')) errors.push('openapi must be { title: string, document?: function } or false');
-  else if (openapi !== false && (openapi as { document?: unknown }).document !== undefined && typeof (openapi as { document?: unknown }).document !== 'function') errors.push('openapi.document must be a function');
+  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string'))
+    errors.push('openapi must be { title: string, document?: function } or false');
+  else if (
+    openapi !== false &&
+    (openapi as { document?: unknown }).document !== undefined &&
+    typeof (openapi as { document?: unknown }).document !== 'function'
+  )
+    errors.push('openapi.document must be a function');
   for (const key of ['versionsDocument', 'problems', 'versionListHeaders', 'validateResponses'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'boolean') errors.push(`${key} must be a boolean`);
   }
   const hooks = raw.onVersionedRequest ?? [];
-  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function')) errors.push('onVersionedRequest must be an array of functions');
+  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function'))
+    errors.push('onVersionedRequest must be an array of functions');
   const lifecycle = raw.lifecycle ?? {};
   if (!isLifecycleSource(lifecycle)) errors.push(...checkLifecycleConfigShape({ config: lifecycle, versions: names }));
   const known = Object.keys(options ?? {}).filter((key) => !optionKeys.has(key));
@@ -172,15 +195,24 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   if (errors.length > 0) {
     // Only the bundle and its handlers wrong: a definition error, as registerVersionedApi raises.
     const definitionOnly = errors.every((e) => e.startsWith('bundle ') || e.startsWith('handlers '));
-    throw new VersionaryError({ code: definitionOnly ? ErrorCode.InvalidDefinition : ErrorCode.InvalidConfig, detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}` });
+    throw new VersionaryError({
+      code: definitionOnly ? ErrorCode.InvalidDefinition : ErrorCode.InvalidConfig,
+      detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}`,
+    });
   }
   return {
-    bundle: bundle!, handlers: handlers as Record<string, OperationHandler>, vendor: raw.vendor as string, prefix: prefix as string,
-    lifecycle: lifecycle as LifecycleConfig | LifecycleSource, clock: clock as Clock,
+    bundle: bundle!,
+    handlers: handlers as Record<string, OperationHandler>,
+    vendor: raw.vendor as string,
+    prefix: prefix as string,
+    lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
+    clock: clock as Clock,
     onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
     clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
     openapi: openapi as ResolvedPluginOptions['openapi'],
-    versionsDocument: raw.versionsDocument !== false, problems: raw.problems !== false, versionListHeaders: raw.versionListHeaders !== false,
+    versionsDocument: raw.versionsDocument !== false,
+    problems: raw.problems !== false,
+    versionListHeaders: raw.versionListHeaders !== false,
     validateResponses: raw.validateResponses !== false,
     onVersionedRequest: hooks as VersionedRequestHook[],
     forward,
@@ -188,20 +220,45 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
 }
 
 const optionKeys = new Set([
-  'bundle', 'handlers', 'forward', 'vendor', 'prefix', 'lifecycle', 'clock', 'onUsage', 'clientIdOf', 'openapi', 'versionsDocument', 'problems', 'versionListHeaders', 'onVersionedRequest', 'validateResponses',
+  'bundle',
+  'handlers',
+  'forward',
+  'vendor',
+  'prefix',
+  'lifecycle',
+  'clock',
+  'onUsage',
+  'clientIdOf',
+  'openapi',
+  'versionsDocument',
+  'problems',
+  'versionListHeaders',
+  'onVersionedRequest',
+  'validateResponses',
 ]);
 
 function checkForward(options: { forward: ForwardOptions; names: string[]; hasHandlers: boolean }): string[] {
   const { forward, names } = options;
   const errors: string[] = [];
   if (options.hasHandlers) errors.push('give handlers or forward, not both');
-  if (typeof forward !== 'object' || forward === null || typeof forward.upstreams !== 'object' || forward.upstreams === null) return [...errors, 'forward must be { upstreams: { v1: "http://…" }, timeoutMs? }'];
+  if (
+    typeof forward !== 'object' ||
+    forward === null ||
+    typeof forward.upstreams !== 'object' ||
+    forward.upstreams === null
+  )
+    return [...errors, 'forward must be { upstreams: { v1: "http://…" }, timeoutMs? }'];
   for (const name of names) {
     const url = forward.upstreams[name];
-    if (typeof url !== 'string' || !/^https?:\/\/[^/\s]+\/?$/.test(url)) errors.push(`forward.upstreams.${name} must be an origin such as "http://127.0.0.1:9001", not ${JSON.stringify(url)}`);
+    if (typeof url !== 'string' || !/^https?:\/\/[^/\s]+\/?$/.test(url))
+      errors.push(
+        `forward.upstreams.${name} must be an origin such as "http://127.0.0.1:9001", not ${JSON.stringify(url)}`,
+      );
   }
   const timeout = forward.timeoutMs;
-  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 3_600_000)) errors.push('forward.timeoutMs must be an integer from 1 to 3600000');
-  if (forward.requestHeaders !== undefined && typeof forward.requestHeaders !== 'function') errors.push('forward.requestHeaders must be a function');
+  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1 || timeout > 3_600_000))
+    errors.push('forward.timeoutMs must be an integer from 1 to 3600000');
+  if (forward.requestHeaders !== undefined && typeof forward.requestHeaders !== 'function')
+    errors.push('forward.requestHeaders must be a function');
   return errors;
 }

@@ -2,24 +2,55 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { createFixedClock } from '../../core/clock/index.ts';
-import { parseIsoInstant, type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import {
+  parseIsoInstant,
+  type LifecycleConfig,
+  type LifecycleSource,
+  type LifecycleVerdict,
+} from '../../core/lifecycle/index.ts';
 import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpec } from '../../core/versions/index.ts';
 import { defineHandlers, versionary, versionRewriter, type UsageEvent, type VersionaryPluginOptions } from './index.ts';
 
 const none = { type: 'object', additionalProperties: false };
 const operations: OperationSpec[] = [
-  { id: 'notes.list', method: 'GET', path: '/notes', summary: 'List notes', query: none, responses: { 200: { description: 'Notes', schema: 'NoteList' } } },
-  { id: 'notes.pin', method: 'POST', path: '/notes/{id}/pin', summary: 'Pin a note', query: none, responses: { 200: { description: 'Pinned', schema: 'Note' } } },
+  {
+    id: 'notes.list',
+    method: 'GET',
+    path: '/notes',
+    summary: 'List notes',
+    query: none,
+    responses: { 200: { description: 'Notes', schema: 'NoteList' } },
+  },
+  {
+    id: 'notes.pin',
+    method: 'POST',
+    path: '/notes/{id}/pin',
+    summary: 'Pin a note',
+    query: none,
+    responses: { 200: { description: 'Pinned', schema: 'Note' } },
+  },
 ];
 const bundle = defineVersions({
   head: {
     schemas: {
-      Note: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer' }, text: { type: 'string' }, colour: { type: 'string' } } },
+      Note: {
+        type: 'object',
+        required: ['id', 'text'],
+        properties: { id: { type: 'integer' }, text: { type: 'string' }, colour: { type: 'string' } },
+      },
       NoteList: { type: 'array', items: ref('Note') },
     },
     operations,
   },
-  versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'Notes gain a colour.', instructions: [fieldAdded('Note', 'colour')] })] }],
+  versions: [
+    { name: 'v1' },
+    {
+      name: 'v2',
+      changes: [
+        defineVersionChange({ description: 'Notes gain a colour.', instructions: [fieldAdded('Note', 'colour')] }),
+      ],
+    },
+  ],
 });
 const note = { id: 1, text: 'buy milk', colour: 'yellow' };
 const handlers = defineHandlers({
@@ -29,17 +60,32 @@ const handlers = defineHandlers({
 const at = (iso: string) => parseIsoInstant(iso)!;
 const lifecycle: LifecycleConfig = {
   versions: {
-    v1: { releasedAt: '2025-01-01', deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' },
+    v1: {
+      releasedAt: '2025-01-01',
+      deprecatedAt: '2026-01-01',
+      sunsetAt: '2026-12-31',
+      migrationUrl: 'https://notes.example/v2',
+    },
     v2: { releasedAt: '2026-01-01' },
   },
-  endpoints: [{ version: 'v2', method: 'POST', path: '/notes/{id}/pin', deprecatedAt: '2026-02-01', sunsetAt: '2026-09-01' }],
+  endpoints: [
+    { version: 'v2', method: 'POST', path: '/notes/{id}/pin', deprecatedAt: '2026-02-01', sunsetAt: '2026-09-01' },
+  ],
 };
 
 async function build(options: Partial<VersionaryPluginOptions> = {}, now = at('2026-03-01')) {
   const clock = createFixedClock(now);
   const usage: UsageEvent[] = [];
   const app = Fastify({ rewriteUrl: versionRewriter({ bundle, vendor: 'notes' }) });
-  await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle, clock, onUsage: (call) => usage.push(call), ...options });
+  await app.register(versionary, {
+    bundle,
+    handlers,
+    vendor: 'notes',
+    lifecycle,
+    clock,
+    onUsage: (call) => usage.push(call),
+    ...options,
+  });
   await app.ready();
   return { app, clock, usage };
 }
@@ -51,14 +97,20 @@ test('v1 carries the deprecation headers, v2 none; calls to deprecated ones reac
   assert.deepEqual(v1.json(), [{ id: 1, text: 'buy milk' }]);
   assert.equal(v1.headers.deprecation, '2026-01-01T00:00:00.000Z');
   assert.equal(v1.headers.sunset, '2026-12-31T00:00:00.000Z');
-  assert.equal(v1.headers.link, '<https://notes.example/v2>; rel="deprecation", </api/v2/openapi.json>; rel="successor-version"');
+  assert.equal(
+    v1.headers.link,
+    '<https://notes.example/v2>; rel="deprecation", </api/v2/openapi.json>; rel="successor-version"',
+  );
   assert.equal(v1.headers['api-deprecated-versions'], 'v1');
   const v2 = await app.inject({ url: '/api/v2/notes' });
   assert.equal(v2.statusCode, 200);
   assert.equal(v2.headers.deprecation, undefined);
   assert.equal(v2.headers.sunset, undefined);
   assert.equal(v2.headers['api-supported-versions'], 'v2');
-  assert.deepEqual(usage.map((u) => `${u.version} ${u.endpoint}`), ['v1 GET /notes']);
+  assert.deepEqual(
+    usage.map((u) => `${u.version} ${u.endpoint}`),
+    ['v1 GET /notes'],
+  );
   assert.equal(usage[0]!.at, at('2026-03-01'));
 });
 
@@ -105,7 +157,10 @@ test('OpenAPI documents per version, with deprecations marked, and the lifecycle
   assert.equal(doc.paths['/api/v2/notes/{id}/pin'].post.deprecated, true);
   assert.equal(doc.paths['/api/v2/notes'].get.deprecated, undefined);
   const versions = (await app.inject({ url: '/api/versions' })).json();
-  assert.deepEqual(versions.versions.map((v: { name: string; status: string }) => `${v.name}:${v.status}`), ['v1:ending_soon', 'v2:not_deprecated']);
+  assert.deepEqual(
+    versions.versions.map((v: { name: string; status: string }) => `${v.name}:${v.status}`),
+    ['v1:ending_soon', 'v2:not_deprecated'],
+  );
 });
 
 test('problems: unknown version, unknown route and bad Accept are RFC 9457 4xx', async () => {
@@ -113,7 +168,10 @@ test('problems: unknown version, unknown route and bad Accept are RFC 9457 4xx',
   const unknown = await app.inject({ url: '/api/v9/notes' });
   assert.equal(unknown.statusCode, 404);
   assert.equal(unknown.json().code, 'VERSION_UNKNOWN');
-  const bad = await app.inject({ url: '/api/notes', headers: { accept: 'application/vnd.notes+json; version=banana' } });
+  const bad = await app.inject({
+    url: '/api/notes',
+    headers: { accept: 'application/vnd.notes+json; version=banana' },
+  });
   assert.ok(bad.statusCode >= 400 && bad.statusCode < 500);
   assert.equal(bad.headers['content-type'], 'application/problem+json; charset=utf-8');
   const method = await app.inject({ method: 'DELETE', url: '/api/v2/notes' });
@@ -122,7 +180,10 @@ test('problems: unknown version, unknown route and bad Accept are RFC 9457 4xx',
 
 test('a lifecycle source (such as a storage-backed runtime) replaces the config', async () => {
   const source: LifecycleSource = {
-    verdict: ({ version }): LifecycleVerdict => (version === 'v2' ? { headers: { Deprecation: '@1' }, deprecated: true, sunsetAt: 0 } : { headers: {}, deprecated: false }),
+    verdict: ({ version }): LifecycleVerdict =>
+      version === 'v2'
+        ? { headers: { Deprecation: '@1' }, deprecated: true, sunsetAt: 0 }
+        : { headers: {}, deprecated: false },
   };
   const { app } = await build({ lifecycle: source });
   assert.equal((await app.inject({ url: '/api/v2/notes' })).headers.deprecation, '@1');
@@ -132,40 +193,76 @@ test('a lifecycle source (such as a storage-backed runtime) replaces the config'
 test('bad options fail at registration with every problem listed', async () => {
   const app = Fastify();
   const bad = {
-    bundle, vendor: 'no spaces please', prefix: 'api/', clientIdOf: 'me', colour: 'red',
+    bundle,
+    vendor: 'no spaces please',
+    prefix: 'api/',
+    clientIdOf: 'me',
+    colour: 'red',
     handlers: { 'notes.list': handlers['notes.list'], 'notes.archive': handlers['notes.list'] },
-    lifecycle: { versions: { v1: { sunsetAt: 'next week', migrationUrl: 7 }, v7: {} }, endpoints: [{ version: 'v3', method: 'GET', path: '/x', sunsetAt: '2026-01-01' }], headerStyle: 'loud' },
+    lifecycle: {
+      versions: { v1: { sunsetAt: 'next week', migrationUrl: 7 }, v7: {} },
+      endpoints: [{ version: 'v3', method: 'GET', path: '/x', sunsetAt: '2026-01-01' }],
+      headerStyle: 'loud',
+    },
   } as unknown as VersionaryPluginOptions;
-  await assert.rejects(async () => {
-    await app.register(versionary, bad);
-    await app.ready();
-  }, (error: Error & { code?: string }) => {
-    for (const part of [
-      'handlers lacks a function for operation(s): notes.pin', 'handlers names operation(s) the bundle does not declare: notes.archive',
-      'vendor must be a media-type token', 'prefix must be a path such as "/api"', 'clientIdOf must be a function',
-      'lifecycle.versions.v1.sunsetAt must be an ISO 8601 date', 'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
-      'lifecycle.versions.v1.migrationUrl must be a string', 'lifecycle.versions.v7: v7 has no code', 'lifecycle.endpoints[0].version "v3" is not a version',
-      'lifecycle.endpoints[0].deprecatedAt is required', 'lifecycle.headerStyle must be "iso8601" or "rfc"', 'unknown option(s): colour',
-    ]) assert.ok(error.message.includes(part), `missing "${part}" in:\n${error.message}`);
-    return /13 problem\(s\)/.test(error.message);
-  });
+  await assert.rejects(
+    async () => {
+      await app.register(versionary, bad);
+      await app.ready();
+    },
+    (error: Error & { code?: string }) => {
+      for (const part of [
+        'handlers lacks a function for operation(s): notes.pin',
+        'handlers names operation(s) the bundle does not declare: notes.archive',
+        'vendor must be a media-type token',
+        'prefix must be a path such as "/api"',
+        'clientIdOf must be a function',
+        'lifecycle.versions.v1.sunsetAt must be an ISO 8601 date',
+        'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
+        'lifecycle.versions.v1.migrationUrl must be a string',
+        'lifecycle.versions.v7: v7 has no code',
+        'lifecycle.endpoints[0].version "v3" is not a version',
+        'lifecycle.endpoints[0].deprecatedAt is required',
+        'lifecycle.headerStyle must be "iso8601" or "rfc"',
+        'unknown option(s): colour',
+      ])
+        assert.ok(error.message.includes(part), `missing "${part}" in:\n${error.message}`);
+      return /13 problem\(s\)/.test(error.message);
+    },
+  );
 });
 
 test('forward replaces handlers: both, a bad upstream or a missing one fail at registration', async () => {
   const cases: Array<[Partial<VersionaryPluginOptions>, string[]]> = [
-    [{ handlers, forward: { upstreams: { v1: 'http://127.0.0.1:9001', v2: 'http://127.0.0.1:9002' } } }, ['give handlers or forward, not both']],
-    [{ forward: { upstreams: { v1: 'ftp://x', v2: 'http://127.0.0.1:9002/api' } } }, ['forward.upstreams.v1 must be an origin', 'forward.upstreams.v2 must be an origin']],
-    [{ forward: { upstreams: { v1: 'http://127.0.0.1:9001' }, timeoutMs: 0 } }, ['forward.upstreams.v2 must be an origin', 'forward.timeoutMs must be an integer']],
+    [
+      { handlers, forward: { upstreams: { v1: 'http://127.0.0.1:9001', v2: 'http://127.0.0.1:9002' } } },
+      ['give handlers or forward, not both'],
+    ],
+    [
+      { forward: { upstreams: { v1: 'ftp://x', v2: 'http://127.0.0.1:9002/api' } } },
+      ['forward.upstreams.v1 must be an origin', 'forward.upstreams.v2 must be an origin'],
+    ],
+    [
+      { forward: { upstreams: { v1: 'http://127.0.0.1:9001' }, timeoutMs: 0 } },
+      ['forward.upstreams.v2 must be an origin', 'forward.timeoutMs must be an integer'],
+    ],
   ];
   for (const [options, parts] of cases) {
     const app = Fastify();
-    await assert.rejects(async () => {
-      await app.register(versionary, { bundle, vendor: 'notes', ...options } as VersionaryPluginOptions);
-      await app.ready();
-    }, (error: Error) => parts.every((part) => error.message.includes(part)) || assert.fail(error.message));
+    await assert.rejects(
+      async () => {
+        await app.register(versionary, { bundle, vendor: 'notes', ...options } as VersionaryPluginOptions);
+        await app.ready();
+      },
+      (error: Error) => parts.every((part) => error.message.includes(part)) || assert.fail(error.message),
+    );
   }
   const app = Fastify();
-  await app.register(versionary, { bundle, vendor: 'notes', forward: { upstreams: { v1: 'http://127.0.0.1:1', v2: 'http://127.0.0.1:1' }, timeoutMs: 500 } });
+  await app.register(versionary, {
+    bundle,
+    vendor: 'notes',
+    forward: { upstreams: { v1: 'http://127.0.0.1:1', v2: 'http://127.0.0.1:1' }, timeoutMs: 500 },
+  });
   const res = await app.inject({ url: '/api/v2/notes' });
   assert.equal(res.statusCode, 502, 'nothing listens on port 1');
   assert.equal(res.json().code, 'UPSTREAM_UNREACHABLE');
@@ -174,18 +271,33 @@ test('forward replaces handlers: both, a bad upstream or a missing one fail at r
 
 test('a lifecycle that breaks a policy rule fails at registration', async () => {
   const app = Fastify();
-  const tooShort: LifecycleConfig = { versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-01-15', migrationUrl: 'https://notes.example/v2' } } };
+  const tooShort: LifecycleConfig = {
+    versions: { v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-01-15', migrationUrl: 'https://notes.example/v2' } },
+  };
   await assert.rejects(async () => {
-    await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle: tooShort, clock: createFixedClock(at('2026-01-02')) });
+    await app.register(versionary, {
+      bundle,
+      handlers,
+      vendor: 'notes',
+      lifecycle: tooShort,
+      clock: createFixedClock(at('2026-01-02')),
+    });
     await app.ready();
   }, /notice/i);
 });
 
-test('a removed version answers 410 before the app\'s own authentication, on routed and unrouted paths, and the call is still reported', async () => {
+test("a removed version answers 410 before the app's own authentication, on routed and unrouted paths, and the call is still reported", async () => {
   const clock = createFixedClock(at('2027-02-01'));
   const usage: UsageEvent[] = [];
   const app = Fastify();
-  await app.register(versionary, { bundle, handlers, vendor: 'notes', lifecycle, clock, onUsage: (call) => usage.push(call) });
+  await app.register(versionary, {
+    bundle,
+    handlers,
+    vendor: 'notes',
+    lifecycle,
+    clock,
+    onUsage: (call) => usage.push(call),
+  });
   // The app's own authentication, registered after the plugin.
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.authorization !== 'Bearer ok') await reply.code(401).send({ title: 'who are you' });
@@ -197,19 +309,39 @@ test('a removed version answers 410 before the app\'s own authentication, on rou
   assert.ok(routed.headers.sunset);
   const unrouted = await app.inject({ url: '/api/v1/no-such-thing' });
   assert.equal(unrouted.statusCode, 410, 'a path with no route under the removed version');
-  assert.deepEqual(usage.map((u) => u.endpoint), ['GET /notes']);
-  assert.equal((await app.inject({ url: '/api/v1/openapi.json' })).statusCode, 401, 'the document is not gated: it stays readable for migration (here the app\'s own auth answers)');
+  assert.deepEqual(
+    usage.map((u) => u.endpoint),
+    ['GET /notes'],
+  );
+  assert.equal(
+    (await app.inject({ url: '/api/v1/openapi.json' })).statusCode,
+    401,
+    "the document is not gated: it stays readable for migration (here the app's own auth answers)",
+  );
   assert.equal((await app.inject({ url: '/api/v2/notes', headers: { authorization: 'Bearer ok' } })).statusCode, 200);
 });
 
-test('openapi.document builds each version\'s document through the plugin\'s route, with the lifecycle\'s verdicts', async () => {
+test("openapi.document builds each version's document through the plugin's route, with the lifecycle's verdicts", async () => {
   const { app } = await build({
     openapi: {
       title: 'Notes',
-      document: ({ version, title, basePath, verdict }) => ({ openapi: '3.1.0', info: { title, version: version.name }, 'x-base': basePath, 'x-pin-deprecated': verdict({ method: 'POST', path: '/notes/{id}/pin' }).deprecated }),
+      document: ({ version, title, basePath, verdict }) => ({
+        openapi: '3.1.0',
+        info: { title, version: version.name },
+        'x-base': basePath,
+        'x-pin-deprecated': verdict({ method: 'POST', path: '/notes/{id}/pin' }).deprecated,
+      }),
     },
   });
   const v2 = (await app.inject({ url: '/api/v2/openapi.json' })).json();
-  assert.deepEqual(v2, { openapi: '3.1.0', info: { title: 'Notes', version: 'v2' }, 'x-base': '/api/v2', 'x-pin-deprecated': true });
-  await assert.rejects(build({ openapi: { title: 'Notes', document: 'no' as never } }), /openapi.document must be a function/);
+  assert.deepEqual(v2, {
+    openapi: '3.1.0',
+    info: { title: 'Notes', version: 'v2' },
+    'x-base': '/api/v2',
+    'x-pin-deprecated': true,
+  });
+  await assert.rejects(
+    build({ openapi: { title: 'Notes', document: 'no' as never } }),
+    /openapi.document must be a function/,
+  );
 });

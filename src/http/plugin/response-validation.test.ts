@@ -8,7 +8,11 @@ import { versionary } from './index.ts';
 // The orders API of the report: v2 adds `note`; `customer` is required in every version.
 const operations: OperationSpec[] = [
   {
-    id: 'orders.get', method: 'GET', path: '/orders/{id}', summary: 'Get an order', partial: 'Order',
+    id: 'orders.get',
+    method: 'GET',
+    path: '/orders/{id}',
+    summary: 'Get an order',
+    partial: 'Order',
     query: { type: 'object', additionalProperties: false, properties: { fields: { type: 'string' } } },
     responses: { 200: { description: 'The order', schema: 'Order' }, 404: { description: 'No such order' } },
   },
@@ -16,17 +20,39 @@ const operations: OperationSpec[] = [
 const bundle = defineVersions({
   head: {
     schemas: {
-      Order: { type: 'object', required: ['id', 'total', 'customer'], properties: { id: { type: 'integer' }, total: { type: 'number' }, customer: { type: 'string' }, note: { type: 'string' } } },
+      Order: {
+        type: 'object',
+        required: ['id', 'total', 'customer'],
+        properties: {
+          id: { type: 'integer' },
+          total: { type: 'number' },
+          customer: { type: 'string' },
+          note: { type: 'string' },
+        },
+      },
     },
     operations,
   },
-  versions: [{ name: 'v1' }, { name: 'v2', changes: [defineVersionChange({ description: 'Orders gain a note.', instructions: [fieldAdded('Order', 'note')] })] }],
+  versions: [
+    { name: 'v1' },
+    {
+      name: 'v2',
+      changes: [
+        defineVersionChange({ description: 'Orders gain a note.', instructions: [fieldAdded('Order', 'note')] }),
+      ],
+    },
+  ],
 });
 
 // Untyped on purpose: these handlers break the schema, which the typed form would not compile.
 async function serve(body: unknown, options: { validateResponses?: boolean } = {}) {
   const lines: Array<Record<string, unknown>> = [];
-  const app = Fastify({ logger: { level: 'error', stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } } });
+  const app = Fastify({
+    logger: {
+      level: 'error',
+      stream: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    },
+  });
   const handlers: Record<string, OperationHandler> = { 'orders.get': async () => ({ status: 200, body }) };
   await app.register(versionary, { bundle, handlers, vendor: 'shop', ...options });
   await app.ready();

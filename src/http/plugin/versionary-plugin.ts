@@ -8,21 +8,32 @@ import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedAnswer } from '../removed-gate.ts';
 import { registerVersionedApi, type VersionedRequestHook } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
-import { isLifecycleSource, resolvePluginOptions, type OpenApiDocumentBuilder, type ResolvedPluginOptions, type VersionaryPluginOptions } from './options.ts';
+import {
+  isLifecycleSource,
+  resolvePluginOptions,
+  type OpenApiDocumentBuilder,
+  type ResolvedPluginOptions,
+  type VersionaryPluginOptions,
+} from './options.ts';
 
 async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginOptions): Promise<void> {
   const o = resolvePluginOptions(options);
   const { bundle, prefix, vendor, clock } = o;
-  if (!isLifecycleSource(o.lifecycle) && o.lifecycle.headerStyle === 'iso') emitDeprecationWarning(DeprecationWarningCode.HeaderStyleIso);
+  if (!isLifecycleSource(o.lifecycle) && o.lifecycle.headerStyle === 'iso')
+    emitDeprecationWarning(DeprecationWarningCode.HeaderStyleIso);
   const lifecycle: LifecycleSource = isLifecycleSource(o.lifecycle)
     ? o.lifecycle
     : createConfigLifecycle({ config: o.lifecycle, clock, prefix, versions: bundle.versions.map((v) => v.name) });
   if ('warnings' in lifecycle && Array.isArray(lifecycle.warnings)) {
-    for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>) app.log.warn({ rule: warning.rule }, warning.detail);
+    for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
+      app.log.warn({ rule: warning.rule }, warning.detail);
   }
   if (o.problems) {
     // A path with no route under a removed version (with or without code) answers its removal too.
-    const removedVersion = (name: string) => (lifecycle.versions?.().some((v) => v.name === name) ? removedAnswer(lifecycle, { version: name, method: 'GET', path: '/' })?.error : undefined);
+    const removedVersion = (name: string) =>
+      lifecycle.versions?.().some((v) => v.name === name)
+        ? removedAnswer(lifecycle, { version: name, method: 'GET', path: '/' })?.error
+        : undefined;
     installProblemHandling(app, { bundle, prefix, vendor, removedVersion });
   }
   if (o.versionListHeaders && lifecycle.listHeaders) {
@@ -33,13 +44,30 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   }
   // Removed versions and endpoints answer in onRequest, before anything else the app does.
   installRemovedGate(app, {
-    lifecycle, prefix,
-    onRemovedCall: (call, request) => o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
+    lifecycle,
+    prefix,
+    onRemovedCall: (call, request) =>
+      o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
   const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
   if (o.forward) await registerForwardedApi(app, { bundle, prefix, vendor, forward: o.forward, onVersionedRequest });
-  else registerVersionedApi(app, { bundle, handlers: o.handlers, prefix, vendor, clientIdOf: o.clientIdOf, validateResponses: o.validateResponses, onVersionedRequest });
-  if (o.openapi) registerOpenApiRoutes(app, { ...o, title: o.openapi.title, ...(o.openapi.document ? { document: o.openapi.document } : {}), lifecycle });
+  else
+    registerVersionedApi(app, {
+      bundle,
+      handlers: o.handlers,
+      prefix,
+      vendor,
+      clientIdOf: o.clientIdOf,
+      validateResponses: o.validateResponses,
+      onVersionedRequest,
+    });
+  if (o.openapi)
+    registerOpenApiRoutes(app, {
+      ...o,
+      title: o.openapi.title,
+      ...(o.openapi.document ? { document: o.openapi.document } : {}),
+      lifecycle,
+    });
   const document = lifecycle.document?.bind(lifecycle);
   if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
 }
@@ -49,24 +77,45 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
   return ({ request, reply, version, operation }) => {
     const verdict = lifecycle.verdict({ version: version.name, method: operation.method, path: operation.path });
     if (!verdict.deprecated) return;
-    o.onUsage?.({ version: version.name, endpoint: `${operation.method} ${operation.path}`, clientId: o.clientIdOf(request), at: o.clock.now() }, request);
+    o.onUsage?.(
+      {
+        version: version.name,
+        endpoint: `${operation.method} ${operation.path}`,
+        clientId: o.clientIdOf(request),
+        at: o.clock.now(),
+      },
+      request,
+    );
     reply.headers(verdict.headers);
   };
 }
 
-function registerOpenApiRoutes(app: FastifyInstance, o: ResolvedPluginOptions & { title: string; document?: OpenApiDocumentBuilder; lifecycle: LifecycleSource }): void {
+function registerOpenApiRoutes(
+  app: FastifyInstance,
+  o: ResolvedPluginOptions & { title: string; document?: OpenApiDocumentBuilder; lifecycle: LifecycleSource },
+): void {
   const supported = o.bundle.versions.map((v) => v.name);
   for (const version of o.bundle.versions) {
     app.get(`${o.prefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
       const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
-      if (o.document) return o.document({ version, title: o.title, basePath, verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }) });
+      if (o.document)
+        return o.document({
+          version,
+          title: o.title,
+          basePath,
+          verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
+        });
       return toOpenApiDocument({
-        version, title: o.title, basePath: `${o.prefix}/${version.name}`,
+        version,
+        title: o.title,
+        basePath: `${o.prefix}/${version.name}`,
         annotate: (op) => {
           const verdict = o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) } : {};
+          return verdict.deprecated && verdict.sunsetAt !== undefined
+            ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) }
+            : {};
         },
       });
     });

@@ -17,16 +17,26 @@ import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './adm
  * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock });
  * ```
  */
-export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean }): void {
+export function registerApiKeyRoutes(
+  app: FastifyInstance,
+  options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean },
+): void {
   // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
   let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
     const body = request.body as { name: string; roles: Role[]; contact?: string; clientId?: string };
     if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
-      throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${body.clientId.slice(0, 40)}: create it first (POST /admin/v1/clients).`, errors: [{ pointer: '/body/clientId', detail: 'unknown client' }] });
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No client ${body.clientId.slice(0, 40)}: create it first (POST /admin/v1/clients).`,
+        errors: [{ pointer: '/body/clientId', detail: 'unknown client' }],
+      });
     }
     const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
-    return reply.code(201).header('location', `/admin/v1/api-keys/${record.id}`).send({ ...toPublic(record), key });
+    return reply
+      .code(201)
+      .header('location', `/admin/v1/api-keys/${record.id}`)
+      .send({ ...toPublic(record), key });
   });
   app.get('/api-keys', { schema: listApiKeysSchema }, async (request) => {
     const query = request.query as { limit?: string; cursor?: string };
@@ -38,7 +48,10 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
     const page = all.slice(after, after + limit);
     const last = page.at(-1);
     const more = last !== undefined && after + limit < all.length;
-    return { data: page.map(toPublic), meta: { limit, nextCursor: more ? Buffer.from(`key:${last.id}`).toString('base64url') : null } };
+    return {
+      data: page.map(toPublic),
+      meta: { limit, nextCursor: more ? Buffer.from(`key:${last.id}`).toString('base64url') : null },
+    };
   });
   app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
     const { id } = request.params as { id: string };
@@ -50,7 +63,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, options: { apiKeys: A
 
   async function revoke(id: string): Promise<void> {
     const record = await options.apiKeys.find(id);
-    if (record && record.revokedAt === null && record.roles.includes('admin') && !options.envAdminKey && (await options.apiKeys.countActiveAdmins()) <= 1) {
+    if (
+      record &&
+      record.revokedAt === null &&
+      record.roles.includes('admin') &&
+      !options.envAdminKey &&
+      (await options.apiKeys.countActiveAdmins()) <= 1
+    ) {
       throw new VersionaryError({
         code: ErrorCode.LastAdminKey,
         detail: `${id} is the last active admin key; revoking it would lock every operator out. Create another admin key first, or set VERSIONARY_ADMIN_KEY.`,
@@ -70,9 +89,21 @@ function decodeCursor(cursor: string): string {
 }
 
 function badCursor(): VersionaryError {
-  return new VersionaryError({ code: ErrorCode.ValidationFailed, detail: 'cursor is not one this API issued; use meta.nextCursor.', errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }] });
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: 'cursor is not one this API issued; use meta.nextCursor.',
+    errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
+  });
 }
 
 function toPublic(r: ApiKeyRecord) {
-  return { id: r.id, name: r.name, roles: r.roles, contact: r.contact, clientId: r.clientId ?? null, createdAt: formatIsoInstant(r.createdAt), revokedAt: r.revokedAt === null ? null : formatIsoInstant(r.revokedAt) };
+  return {
+    id: r.id,
+    name: r.name,
+    roles: r.roles,
+    contact: r.contact,
+    clientId: r.clientId ?? null,
+    createdAt: formatIsoInstant(r.createdAt),
+    revokedAt: r.revokedAt === null ? null : formatIsoInstant(r.revokedAt),
+  };
 }

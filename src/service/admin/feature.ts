@@ -9,13 +9,21 @@ export const adminFeature: ServiceFeature = {
   name: 'admin',
   async install({ app, storage, clock, config, runtime, recorder, bundle }) {
     const { lifecycle: settings, usage, webhooks } = config.settings;
-    await app.register(async (admin) => {
-      admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-      registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock, envAdminKey: config.adminKey !== undefined });
-      installClients(admin, { storage, settings: { usage, webhooks }, clock, flushUsage: () => recorder.flush() });
-      const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
-      registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
-      registerEndpointAdminRoutes(admin, { ...shared, bundle });
-    }, { prefix: '/admin/v1' });
+    await app.register(
+      async (admin) => {
+        admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
+        registerApiKeyRoutes(admin, {
+          apiKeys: storage.apiKeys,
+          clients: storage.clients,
+          clock,
+          envAdminKey: config.adminKey !== undefined,
+        });
+        installClients(admin, { storage, settings: { usage, webhooks }, clock, flushUsage: () => recorder.flush() });
+        const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
+        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
+        registerEndpointAdminRoutes(admin, { ...shared, bundle });
+      },
+      { prefix: '/admin/v1' },
+    );
   },
 };

@@ -34,7 +34,14 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
   const { runtime, lifecycle, usage, clock } = options;
   const find = (name: string) => {
     const version = runtime.versions().find((v) => v.name === name);
-    if (!version) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime.versions().map((v) => v.name).join(', ')}.` });
+    if (!version)
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime
+          .versions()
+          .map((v) => v.name)
+          .join(', ')}.`,
+      });
     return version;
   };
   // Callers flush buffered usage once before summarising, however many versions they list.
@@ -58,10 +65,19 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     const name = find((request.params as { name: string }).name).name;
     // Checked before anything is written: the lifecycle has no way out of Removed.
     assertNotRemoved(runtime, name);
-    const body = request.body as { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: 'planned' | 'critical-fix'; migrationUrl?: string };
+    const body = request.body as {
+      noticeMonths?: number;
+      deprecatedAt?: string;
+      sunsetAt?: string;
+      reason?: 'planned' | 'critical-fix';
+      migrationUrl?: string;
+    };
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
     const input = {
-      version: name, versions: runtime.versions(), clock, audience: options.settings.audience,
+      version: name,
+      versions: runtime.versions(),
+      clock,
+      audience: options.settings.audience,
       ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
       ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
       ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
@@ -75,17 +91,31 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     return detail(name);
   });
 
-  app.get('/versions/:name/calls', { schema: listCallsSchema, preValidation: integerQuery(listCallsSchema.querystring) }, async (request) => {
-    const name = find((request.params as { name: string }).name).name;
-    const query = request.query as Record<string, string | undefined>;
-    const page = parsePage(query);
-    await options.flushUsage();
-    const result = await usage.list({ version: name, limit: page.limit, afterId: page.afterId, ...(query.clientId ? { clientId: query.clientId } : {}) });
-    return {
-      data: result.items.map((c) => ({ version: c.version, endpoint: c.endpoint, clientId: c.clientId, at: formatIsoInstant(c.at) })),
-      meta: { limit: page.limit, nextCursor: result.nextAfter === null ? null : encodeCursor(result.nextAfter) },
-    };
-  });
+  app.get(
+    '/versions/:name/calls',
+    { schema: listCallsSchema, preValidation: integerQuery(listCallsSchema.querystring) },
+    async (request) => {
+      const name = find((request.params as { name: string }).name).name;
+      const query = request.query as Record<string, string | undefined>;
+      const page = parsePage(query);
+      await options.flushUsage();
+      const result = await usage.list({
+        version: name,
+        limit: page.limit,
+        afterId: page.afterId,
+        ...(query.clientId ? { clientId: query.clientId } : {}),
+      });
+      return {
+        data: result.items.map((c) => ({
+          version: c.version,
+          endpoint: c.endpoint,
+          clientId: c.clientId,
+          at: formatIsoInstant(c.at),
+        })),
+        meta: { limit: page.limit, nextCursor: result.nextAfter === null ? null : encodeCursor(result.nextAfter) },
+      };
+    },
+  );
 }
 
 /**

@@ -10,7 +10,9 @@
  * const email = { type: 'string', pattern: emailPattern, maxLength: 254 };
  * ```
  */
-export const emailPattern = "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$";
+export const emailPattern =
+  "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$";
 
 /** What {@link emailPattern} means, for a schema's description. */
-export const emailRule = 'An email address: a dot-atom local part, @ and a domain with at least one dot (`ada@example.com`; not `0@com` or a quoted local part).';
+export const emailRule =
+  'An email address: a dot-atom local part, @ and a domain with at least one dot (`ada@example.com`; not `0@com` or a quoted local part).';

@@ -8,7 +8,13 @@ const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as co
 /** Ids are positive integers of at most 15 digits (exact in JSON numbers); the path accepts the same. */
 export const idSchema = { type: 'integer', format: 'int64', minimum: 1, maximum: 999_999_999_999_999 } as const;
 const id = idSchema;
-const revision = { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Revision of the user, bumped on every change.' } as const;
+const revision = {
+  type: 'integer',
+  format: 'int64',
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'Revision of the user, bumped on every change.',
+} as const;
 /** The most items one page holds: `limit` is at most this. */
 export const maxPageSize = 100;
 const userProperties = { id, name, email, nickname, status };
@@ -30,30 +36,66 @@ export const headSchemas = {
     properties: { ...userProperties, _version: revision },
   },
   UserInput: {
-    type: 'object', additionalProperties: false, required: ['name'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['name'],
     properties: { name, email, nickname, status },
   },
   UserPatch: {
-    type: 'object', additionalProperties: false,
+    type: 'object',
+    additionalProperties: false,
     description: 'A JSON Merge Patch (RFC 7396): null clears an optional field.',
-    properties: { name, email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule }, nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 }, status },
-  },
-  PageMeta: {
-    type: 'object', required: ['limit', 'nextCursor', 'next'],
     properties: {
-      limit: { type: 'integer', format: 'int32', minimum: 1, maximum: maxPageSize },
-      nextCursor: { type: ['string', 'null'], pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'Pass as `cursor` to get the next page; null on the last page.' },
-      next: { type: ['string', 'null'], format: 'uri-reference', maxLength: 4000, description: 'URL of the next page; null on the last page.' },
+      name,
+      email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule },
+      nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
+      status,
     },
   },
-  UserList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('User') }, meta: ref('PageMeta') } },
+  PageMeta: {
+    type: 'object',
+    required: ['limit', 'nextCursor', 'next'],
+    properties: {
+      limit: { type: 'integer', format: 'int32', minimum: 1, maximum: maxPageSize },
+      nextCursor: {
+        type: ['string', 'null'],
+        pattern: '^[A-Za-z0-9_-]+$',
+        maxLength: 200,
+        description: 'Pass as `cursor` to get the next page; null on the last page.',
+      },
+      next: {
+        type: ['string', 'null'],
+        format: 'uri-reference',
+        maxLength: 4000,
+        description: 'URL of the next page; null on the last page.',
+      },
+    },
+  },
+  UserList: {
+    type: 'object',
+    required: ['data', 'meta'],
+    properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('User') }, meta: ref('PageMeta') },
+  },
   Post: {
-    type: 'object', required: ['id', 'userId', 'title', 'body', 'createdAt'],
-    properties: { id, userId: id, title: { type: 'string', maxLength: 300 }, body: { type: 'string', maxLength: 20000 }, createdAt: { type: 'string', format: 'date-time', maxLength: 40 } },
+    type: 'object',
+    required: ['id', 'userId', 'title', 'body', 'createdAt'],
+    properties: {
+      id,
+      userId: id,
+      title: { type: 'string', maxLength: 300 },
+      body: { type: 'string', maxLength: 20000 },
+      createdAt: { type: 'string', format: 'date-time', maxLength: 40 },
+    },
   },
   PostInput: {
-    type: 'object', additionalProperties: false, required: ['title', 'body'],
+    type: 'object',
+    additionalProperties: false,
+    required: ['title', 'body'],
     properties: { title: { type: 'string', minLength: 1, maxLength: 300 }, body: { type: 'string', maxLength: 20000 } },
   },
-  PostList: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('Post') }, meta: ref('PageMeta') } },
+  PostList: {
+    type: 'object',
+    required: ['data', 'meta'],
+    properties: { data: { type: 'array', maxItems: maxPageSize, items: ref('Post') }, meta: ref('PageMeta') },
+  },
 } as const satisfies SchemaMap;

@@ -67,7 +67,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   const app = Fastify({
     ...serviceServerOptions({ bundle, api }),
     logger: {
-      level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'], serializers: { req: serializeRequest },
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]'],
+      serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,

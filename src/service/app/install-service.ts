@@ -22,28 +22,58 @@ import { builtInReleases } from './names.ts';
  * const { flushUsage } = await installService(app, { config, storage, clock, bundle, api });
  * ```
  */
-export async function installService(app: FastifyInstance, options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] }): Promise<{ flushUsage(): Promise<void> }> {
+export async function installService(
+  app: FastifyInstance,
+  options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
+): Promise<{ flushUsage(): Promise<void> }> {
   const { config, clock, bundle, api } = options;
   const ops = resolveOps(options.ops);
   const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
   const runtime = await createLifecycleRuntime({
-    settings: config.settings.lifecycle, store: storage.lifecycle, clock, prefix: api.prefix,
+    settings: config.settings.lifecycle,
+    store: storage.lifecycle,
+    clock,
+    prefix: api.prefix,
     versions: releaseDates(bundle),
     defaultDeprecated: options.defaultDeprecated ?? bundle.versions.slice(0, -1).map((v) => v.name),
   });
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   for (const warning of config.settings.lifecycle.warnings ?? []) app.log.warn({ code: warning.code }, warning.detail);
-  const recorder = options.recordUsage === false ? discardingRecorder : createUsageRecorder({ store: storage.usage, log: app.log, keepRaw: config.settings.usage.rawRetentionDays > 0 });
+  const recorder =
+    options.recordUsage === false
+      ? discardingRecorder
+      : createUsageRecorder({
+          store: storage.usage,
+          log: app.log,
+          keepRaw: config.settings.usage.rawRetentionDays > 0,
+        });
   app.addHook('onClose', async () => {
     await recorder.close();
   });
-  const context: ServiceContext = { app, config, storage, bundle, clock, runtime, recorder, ops, options, api, requiredRole: createRequiredRole(api.prefix) };
+  const context: ServiceContext = {
+    app,
+    config,
+    storage,
+    bundle,
+    clock,
+    runtime,
+    recorder,
+    ops,
+    options,
+    api,
+    requiredRole: createRequiredRole(api.prefix),
+  };
   for (const feature of options.features ?? serviceFeatures) await feature.install(context);
   return { flushUsage: () => recorder.flush() };
 }
 
-const discardingRecorder: UsageRecorder = { record: () => {}, flush: async () => {}, close: async () => {}, stats: () => ({ buffered: 0, shed: 0, failures: 0 }) };
+const discardingRecorder: UsageRecorder = {
+  record: () => {},
+  flush: async () => {},
+  close: async () => {},
+  stats: () => ({ buffered: 0, shed: 0, failures: 0 }),
+};
 
 /** Release instants of the bundle's versions: built-in dates, else a year after the one before. */
 function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: number }> {

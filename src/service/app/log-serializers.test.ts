@@ -11,7 +11,10 @@ describe('redactUrl', () => {
   });
 
   it('hides encoded names, repeated names and names without a value; keeps the rest', () => {
-    assert.equal(redactUrl('/a?api%5Fkey=s&token=a&token=b#f'), '/a?api%5Fkey=[REDACTED]&token=[REDACTED]&token=[REDACTED]#f');
+    assert.equal(
+      redactUrl('/a?api%5Fkey=s&token=a&token=b#f'),
+      '/a?api%5Fkey=[REDACTED]&token=[REDACTED]&token=[REDACTED]#f',
+    );
     assert.equal(redactUrl('/a?limit=5&fields=id,name'), '/a?limit=5&fields=id,name');
     assert.equal(redactUrl('/a?%E0%A4%A=1&key'), '/a?%E0%A4%A=1&key=[REDACTED]');
     assert.equal(redactUrl('/plain'), '/plain');

@@ -1,7 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Query parameters that may carry a credential; compared case-insensitively. */
-export const credentialParams = ['api_key', 'api-key', 'apikey', 'key', 'token', 'access_token', 'access-token', 'auth', 'authorization', 'password', 'jwt', 'secret'];
+export const credentialParams = [
+  'api_key',
+  'api-key',
+  'apikey',
+  'key',
+  'token',
+  'access_token',
+  'access-token',
+  'auth',
+  'authorization',
+  'password',
+  'jwt',
+  'secret',
+];
 const credential = new Set(credentialParams);
 
 /**

@@ -14,7 +14,10 @@ export const rootFeature: ServiceFeature = {
       return {
         name: 'Versionary reference service',
         versions: versions.map((v) => ({
-          name: v.name, state: v.state, removed: v.state === 'removed', base: `${api.prefix}/${v.name}`,
+          name: v.name,
+          state: v.state,
+          removed: v.state === 'removed',
+          base: `${api.prefix}/${v.name}`,
           openapi: bundle.get(v.name) ? `${api.prefix}/${v.name}/openapi.json` : null,
         })),
       };

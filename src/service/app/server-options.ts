@@ -15,7 +15,10 @@ import { requestIdOf } from '../ops/request-id.ts';
  * const app = Fastify({ ...serviceServerOptions({ bundle, api: { prefix: '/api', vendor: 'books', title: 'Books' } }), logger: true });
  * ```
  */
-export function serviceServerOptions(options: { bundle: VersionBundle; api: { prefix: string; vendor: string } }): FastifyServerOptions {
+export function serviceServerOptions(options: {
+  bundle: VersionBundle;
+  api: { prefix: string; vendor: string };
+}): FastifyServerOptions {
   const { bundle, api } = options;
   return {
     // Parser errors (431, 408, bad chunking, request smuggling attempts) are problems too.
@@ -26,7 +29,15 @@ export function serviceServerOptions(options: { bundle: VersionBundle; api: { pr
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
     // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
-    frameworkErrors: (error, request, reply) => sendProblem(reply, fromFrameworkError(error) ?? new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${echo(request.url.split('?')[0]!)}.` })),
+    frameworkErrors: (error, request, reply) =>
+      sendProblem(
+        reply,
+        fromFrameworkError(error) ??
+          new VersionaryError({
+            code: ErrorCode.NotFound,
+            detail: `No resource at ${echo(request.url.split('?')[0]!)}.`,
+          }),
+      ),
     rewriteUrl: createVersionRewriter({ bundle, prefix: api.prefix, vendor: api.vendor, reserved: ['versions'] }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   };

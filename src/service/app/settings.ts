@@ -12,7 +12,10 @@ import { parseTimeoutSettings } from './timeouts.ts';
  * one line here, and `loadConfig` parses it with every other in one pass.
  */
 export const serviceSettings = {
-  lifecycle: defineSettings({ keys: ['audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations'], parse: parseLifecycleSettings }),
+  lifecycle: defineSettings({
+    keys: ['audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations'],
+    parse: parseLifecycleSettings,
+  }),
   rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),
   timeouts: defineSettings({ keys: ['timeouts'], parse: parseTimeoutSettings }),
   usage: defineSettings({ keys: ['usage'], parse: parseUsageSettings }),

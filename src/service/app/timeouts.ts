@@ -16,7 +16,12 @@ export interface TimeoutSettings {
  * connections are closed after 5 s (Node's own default; put a proxy's idle timeout above it),
  * and a connection silent in both directions after 60 s.
  */
-export const defaultTimeouts: TimeoutSettings = { headersSeconds: 10, requestSeconds: 30, keepAliveSeconds: 5, idleSeconds: 60 };
+export const defaultTimeouts: TimeoutSettings = {
+  headersSeconds: 10,
+  requestSeconds: 30,
+  keepAliveSeconds: 5,
+  idleSeconds: 60,
+};
 
 const limits: Record<keyof TimeoutSettings, { min: number; max: number }> = {
   headersSeconds: { min: 1, max: 600 },
@@ -37,7 +42,9 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
   const raw = options.file.timeouts;
   if (raw === undefined) return { ...defaultTimeouts };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    options.errors.push('timeouts must be an object: { headersSeconds, requestSeconds, keepAliveSeconds, idleSeconds }');
+    options.errors.push(
+      'timeouts must be an object: { headersSeconds, requestSeconds, keepAliveSeconds, idleSeconds }',
+    );
     return { ...defaultTimeouts };
   }
   const settings = { ...defaultTimeouts };
@@ -54,7 +61,8 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
     settings[key as keyof TimeoutSettings] = value;
   }
   // Node refuses a header timeout longer than the request timeout.
-  if (settings.headersSeconds > settings.requestSeconds) options.errors.push('timeouts.headersSeconds must not exceed timeouts.requestSeconds');
+  if (settings.headersSeconds > settings.requestSeconds)
+    options.errors.push('timeouts.headersSeconds must not exceed timeouts.requestSeconds');
   return settings;
 }
 
@@ -68,7 +76,12 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
  * Fastify({ ...toServerOptions(timeouts) });
  * ```
  */
-export function toServerOptions(settings: TimeoutSettings): { requestTimeout: number; keepAliveTimeout: number; connectionTimeout: number; http: { headersTimeout: number; connectionsCheckingInterval: number } } {
+export function toServerOptions(settings: TimeoutSettings): {
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionTimeout: number;
+  http: { headersTimeout: number; connectionsCheckingInterval: number };
+} {
   return {
     requestTimeout: settings.requestSeconds * 1000,
     keepAliveTimeout: settings.keepAliveSeconds * 1000,

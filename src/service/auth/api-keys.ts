@@ -41,7 +41,11 @@ export function hashKey(key: string): string {
  * const principal = await verifyApiKey({ store, key: presented });
  * ```
  */
-export async function verifyApiKey(options: { store: ApiKeyStore; key: string; /** `hashKey(key)`, when the caller has it already. */ digest?: string }): Promise<Principal | undefined> {
+export async function verifyApiKey(options: {
+  store: ApiKeyStore;
+  key: string;
+  /** `hashKey(key)`, when the caller has it already. */ digest?: string;
+}): Promise<Principal | undefined> {
   const match = keyPattern.exec(options.key);
   if (!match) return undefined;
   const record = await options.store.find(`key_${match[1]}`);
@@ -49,7 +53,12 @@ export async function verifyApiKey(options: { store: ApiKeyStore; key: string; /
   const stored = Buffer.from(record?.hash ?? '0'.repeat(64), 'hex');
   const equal = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!record || !equal || record.revokedAt !== null) return undefined;
-  return { id: record.id, roles: new Set(record.roles.filter(isRole)), kind: 'api-key', ...(record.clientId ? { clientId: record.clientId } : {}) };
+  return {
+    id: record.id,
+    roles: new Set(record.roles.filter(isRole)),
+    kind: 'api-key',
+    ...(record.clientId ? { clientId: record.clientId } : {}),
+  };
 }
 
 /**
@@ -60,10 +69,23 @@ export async function verifyApiKey(options: { store: ApiKeyStore; key: string; /
  * const created = await createApiKey({ store, name: 'ci', roles: ['read'], now: Date.now() });
  * ```
  */
-export async function createApiKey(options: { store: ApiKeyStore; name: string; roles: Role[]; contact?: string; clientId?: string; now: number }): Promise<{ record: ApiKeyRecord; key: string }> {
+export async function createApiKey(options: {
+  store: ApiKeyStore;
+  name: string;
+  roles: Role[];
+  contact?: string;
+  clientId?: string;
+  now: number;
+}): Promise<{ record: ApiKeyRecord; key: string }> {
   const { id, key, hash } = generateApiKey();
   const record: ApiKeyRecord = {
-    id, name: options.name, roles: [...new Set(options.roles)], contact: options.contact ?? null, hash, createdAt: options.now, revokedAt: null,
+    id,
+    name: options.name,
+    roles: [...new Set(options.roles)],
+    contact: options.contact ?? null,
+    hash,
+    createdAt: options.now,
+    revokedAt: null,
     ...(options.clientId ? { clientId: options.clientId } : {}),
   };
   await options.store.insert(record);

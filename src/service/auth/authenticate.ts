@@ -28,7 +28,9 @@ type Marked = FastifyRequest & { [kFailure]?: VersionaryError };
 const maxCredential = 8192;
 /** `Retry-After` of a 503 when the key store cannot answer. */
 const storageRetrySeconds = 5;
-const challenge = (error?: string) => ({ 'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}` });
+const challenge = (error?: string) => ({
+  'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}`,
+});
 
 /**
  * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
@@ -50,8 +52,15 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     if (identify) {
       const identity = await identify(request);
       if (identity) {
-        const roles = identity.roles.filter((role): role is Role => role === 'read' || role === 'write' || role === 'admin');
-        return void setPrincipal(request, { id: identity.id ?? `app:${identity.clientId}`, clientId: identity.clientId, roles: new Set(roles), kind: 'app' });
+        const roles = identity.roles.filter(
+          (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
+        );
+        return void setPrincipal(request, {
+          id: identity.id ?? `app:${identity.clientId}`,
+          clientId: identity.clientId,
+          roles: new Set(roles),
+          kind: 'app',
+        });
       }
     }
     assertSingleCredentialHeaders(request);
@@ -63,11 +72,23 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
     } catch (error) {
       // The store could not answer: the credentials may well be valid, so this is not a 401.
       request.log.error({ err: error }, 'credential check failed: storage unavailable');
-      (request as Marked)[kFailure] = new VersionaryError({ code: ErrorCode.StorageUnavailable, detail: 'The credentials could not be checked: storage is unavailable. Retry later.', headers: { 'retry-after': String(storageRetrySeconds) } });
+      (request as Marked)[kFailure] = new VersionaryError({
+        code: ErrorCode.StorageUnavailable,
+        detail: 'The credentials could not be checked: storage is unavailable. Retry later.',
+        headers: { 'retry-after': String(storageRetrySeconds) },
+      });
       return;
     }
     if (principal) setPrincipal(request, principal);
-    else (request as Marked)[kFailure] = new VersionaryError({ code: ErrorCode.Unauthenticated, detail: typeof credential === 'string' ? 'The credentials are not valid: unknown, revoked or expired key or token.' : credential.detail, headers: challenge('invalid_token') });
+    else
+      (request as Marked)[kFailure] = new VersionaryError({
+        code: ErrorCode.Unauthenticated,
+        detail:
+          typeof credential === 'string'
+            ? 'The credentials are not valid: unknown, revoked or expired key or token.'
+            : credential.detail,
+        headers: challenge('invalid_token'),
+      });
   });
 
   async function verify(credential: string): Promise<Principal | undefined> {
@@ -81,7 +102,8 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       return keyCache ? keyCache.lookup(hex, check) : check();
     }
     // A token that fails verification is invalid (401), whatever jose threw.
-    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential)) return options.jwt(credential).catch(() => undefined);
+    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential))
+      return options.jwt(credential).catch(() => undefined);
     return undefined;
   }
 }
@@ -101,8 +123,16 @@ function assertSingleCredentialHeaders(request: FastifyRequest): void {
     else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
   }
   if (authorization < 2 && apiKey < 2) return;
-  for (const [name, count] of [['authorization', authorization], ['x-api-key', apiKey]] as const) {
-    if (count > 1) throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`, errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }] });
+  for (const [name, count] of [
+    ['authorization', authorization],
+    ['x-api-key', apiKey],
+  ] as const) {
+    if (count > 1)
+      throw new VersionaryError({
+        code: ErrorCode.MalformedRequest,
+        detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`,
+        errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }],
+      });
   }
 }
 
@@ -110,7 +140,8 @@ function readCredential(request: FastifyRequest): string | { detail: string } | 
   const auth = request.headers.authorization;
   const apiKey = request.headers['x-api-key'];
   if (auth === undefined && apiKey === undefined) return undefined;
-  if (typeof apiKey === 'string' && auth === undefined) return apiKey.length <= maxCredential ? apiKey.trim() : { detail: 'X-API-Key is too long.' };
+  if (typeof apiKey === 'string' && auth === undefined)
+    return apiKey.length <= maxCredential ? apiKey.trim() : { detail: 'X-API-Key is too long.' };
   if (typeof auth !== 'string') return { detail: 'Send one Authorization header.' };
   if (auth.length > maxCredential) return { detail: 'The Authorization header is too long.' };
   const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(auth);
@@ -136,9 +167,18 @@ export function installAuthorization(app: FastifyInstance, options: { requiremen
     const failure = (request as Marked)[kFailure];
     if (failure) throw failure;
     const principal = principalOf(request);
-    if (!principal) throw new VersionaryError({ code: ErrorCode.Unauthenticated, detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.', headers: challenge() });
+    if (!principal)
+      throw new VersionaryError({
+        code: ErrorCode.Unauthenticated,
+        detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.',
+        headers: challenge(),
+      });
     if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
-      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`, extensions: { requiredRole: needed } });
+      throw new VersionaryError({
+        code: ErrorCode.Forbidden,
+        detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`,
+        extensions: { requiredRole: needed },
+      });
     }
   });
 }

@@ -16,14 +16,34 @@ export const accessFeature: ServiceFeature = {
   async install(context) {
     const { app, config, storage, clock, ops, options, requiredRole } = context;
     if (config.jwt) context.jwt = await createJwtVerifier(config.jwt, () => clock.now());
-    const limits = { settings: config.settings.rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock };
+    const limits = {
+      settings: config.settings.rateLimit,
+      store: options.rateLimitStore ?? createMemoryRateLimitStore(),
+      clock,
+    };
     installAddressRateLimit(app, limits);
-    installAuthentication(app, { apiKeys: storage.apiKeys, keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }), ...(context.jwt ? { jwt: context.jwt } : {}), ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(options.identify ? { identify: options.identify } : {}) });
+    installAuthentication(app, {
+      apiKeys: storage.apiKeys,
+      keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }),
+      ...(context.jwt ? { jwt: context.jwt } : {}),
+      ...(config.adminKey ? { adminKey: config.adminKey } : {}),
+      ...(options.identify ? { identify: options.identify } : {}),
+    });
     installRateLimit(app, limits);
     installAuthorization(app, { requirement: requiredRole });
-    if (options.idempotency !== false) installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' && requiredRole(r) === 'write' });
+    if (options.idempotency !== false)
+      installIdempotency(app, {
+        store: storage.idempotency,
+        clock,
+        applies: (r) => r.method === 'POST' && requiredRole(r) === 'write',
+      });
     if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
-      const { key } = await createApiKey({ store: storage.apiKeys, name: 'bootstrap admin', roles: ['admin'], now: clock.now() });
+      const { key } = await createApiKey({
+        store: storage.apiKeys,
+        name: 'bootstrap admin',
+        roles: ['admin'],
+        now: clock.now(),
+      });
       options.onBootstrapKey?.(key);
     }
   },

@@ -1,5 +1,13 @@
 import { createPublicKey } from 'node:crypto';
-import { createLocalJWKSet, createRemoteJWKSet, importSPKI, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  importSPKI,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { JwtConfig } from '../config/load-config.ts';
 import { isRole } from './api-keys.ts';
 import type { Principal } from './principal.ts';
@@ -35,11 +43,15 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
   } else if (config.publicKeyPem !== undefined) {
     const type = createPublicKey(config.publicKeyPem).asymmetricKeyType;
     const alg = type === 'rsa' ? 'RS256' : type === 'ec' ? 'ES256' : type === 'ed25519' ? 'EdDSA' : undefined;
-    if (!alg) throw new Error(`VERSIONARY_JWT_PUBLIC_KEY: key type ${type} is not supported (use RSA, EC P-256 or Ed25519)`);
+    if (!alg)
+      throw new Error(`VERSIONARY_JWT_PUBLIC_KEY: key type ${type} is not supported (use RSA, EC P-256 or Ed25519)`);
     key = await importSPKI(config.publicKeyPem, alg);
     algorithms = [alg];
   } else if (config.jwks) {
-    key = config.jwks.kind === 'url' ? createRemoteJWKSet(new URL(config.jwks.url)) : createLocalJWKSet(config.jwks.document as JSONWebKeySet);
+    key =
+      config.jwks.kind === 'url'
+        ? createRemoteJWKSet(new URL(config.jwks.url))
+        : createLocalJWKSet(config.jwks.document as JSONWebKeySet);
     algorithms = asymmetric;
   } else {
     throw new Error('no JWT key configured');
@@ -49,15 +61,32 @@ export async function createJwtVerifier(config: JwtConfig, now: () => number): P
   return async (token) => {
     const at = now();
     const { payload } = await jwtVerify(token, key as Uint8Array, {
-      algorithms, clockTolerance: skew, currentDate: new Date(at), requiredClaims: ['exp'],
-      ...(config.issuer ? { issuer: config.issuer } : {}), ...(config.audience ? { audience: config.audience } : {}),
+      algorithms,
+      clockTolerance: skew,
+      currentDate: new Date(at),
+      requiredClaims: ['exp'],
+      ...(config.issuer ? { issuer: config.issuer } : {}),
+      ...(config.audience ? { audience: config.audience } : {}),
     });
     assertTokenAge({ payload, now: Math.floor(at / 1000), maxAge, skew });
-    const subject = typeof payload.sub === 'string' ? payload.sub : typeof payload.client_id === 'string' ? payload.client_id : undefined;
+    const subject =
+      typeof payload.sub === 'string'
+        ? payload.sub
+        : typeof payload.client_id === 'string'
+          ? payload.client_id
+          : undefined;
     if (!subject || subject.length > 200) throw new Error('token has no sub or client_id');
     const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ') : [];
-    const clientId = typeof payload.client_id === 'string' && payload.client_id.length > 0 && payload.client_id.length <= 200 ? payload.client_id : undefined;
-    return { id: `jwt:${subject}`, roles: new Set(scopes.filter(isRole)), kind: 'jwt', ...(clientId ? { clientId } : {}) };
+    const clientId =
+      typeof payload.client_id === 'string' && payload.client_id.length > 0 && payload.client_id.length <= 200
+        ? payload.client_id
+        : undefined;
+    return {
+      id: `jwt:${subject}`,
+      roles: new Set(scopes.filter(isRole)),
+      kind: 'jwt',
+      ...(clientId ? { clientId } : {}),
+    };
   };
 }
 
@@ -70,5 +99,6 @@ function assertTokenAge(options: { payload: JWTPayload; now: number; maxAge: num
   const { payload, now, maxAge, skew } = options;
   if (typeof payload.iat === 'number' && payload.iat > now + skew) throw new Error('token issued in the future');
   if (payload.exp! - now > maxAge + skew) throw new Error(`token expires more than ${maxAge} s ahead`);
-  if (typeof payload.iat === 'number' && now - payload.iat > maxAge + skew) throw new Error(`token issued more than ${maxAge} s ago`);
+  if (typeof payload.iat === 'number' && now - payload.iat > maxAge + skew)
+    throw new Error(`token issued more than ${maxAge} s ago`);
 }

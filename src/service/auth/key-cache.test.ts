@@ -12,7 +12,9 @@ function switchableFeed(): ChangeFeed & { healthy: boolean } {
   const inner = createInProcessChangeFeed();
   const feed = {
     healthy: true,
-    publish: inner.publish, subscribe: inner.subscribe, close: inner.close,
+    publish: inner.publish,
+    subscribe: inner.subscribe,
+    close: inner.close,
     health: () => ({ healthy: feed.healthy, transport: 'in-process', unhealthySince: feed.healthy ? null : 0 }),
   };
   return feed;
@@ -21,7 +23,13 @@ function switchableFeed(): ChangeFeed & { healthy: boolean } {
 /** A verifier that counts how often the store would be asked. */
 function counting(answer: Principal | undefined) {
   const calls = { n: 0 };
-  return { calls, verify: async () => { calls.n++; return answer; } };
+  return {
+    calls,
+    verify: async () => {
+      calls.n++;
+      return answer;
+    },
+  };
 }
 
 describe('API key cache', () => {
@@ -82,8 +90,13 @@ describe('API key cache', () => {
     const feed = switchableFeed();
     const cache = createApiKeyCache({ feed, now: () => 0 });
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const pending = cache.lookup('d1', async () => { await gate; return principal('key_a'); });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const pending = cache.lookup('d1', async () => {
+      await gate;
+      return principal('key_a');
+    });
     await feed.publish('api-keys'); // the key is revoked while its lookup is in flight
     release();
     assert.equal((await pending)?.id, 'key_a', 'that request was checked before the revocation');

@@ -20,11 +20,13 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
   // A write, then its topic on the feed once the write has committed.
-  const announce = <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    const result = await write(...args);
-    await feed.publish(topic);
-    return result;
-  };
+  const announce =
+    <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const result = await write(...args);
+      await feed.publish(topic);
+      return result;
+    };
   return {
     ...storage,
     lifecycle: {

@@ -10,7 +10,8 @@ export type ContactInput = string | { email: string; subscribed?: boolean };
 export type WebhookInput = { id?: string; url?: string };
 
 // Stricter than ajv's format: one @, a dotted domain, no spaces or control characters.
-const emailPattern = /^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const emailPattern =
+  /^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /**
  * A new client id: `cl_` and 64 random bits in hex.
@@ -52,11 +53,13 @@ export function toContacts(options: { input: ContactInput[]; current: ClientCont
     const raw = typeof item === 'string' ? item : item.email;
     const email = raw.trim().toLowerCase();
     const pointer = `/body/contacts/${i}`;
-    if (!emailPattern.test(email) || email.length > 254) throw invalid({ pointer, detail: `"${raw.slice(0, 100)}" is not an email address` });
+    if (!emailPattern.test(email) || email.length > 254)
+      throw invalid({ pointer, detail: `"${raw.slice(0, 100)}" is not an email address` });
     if (seen.has(email)) throw invalid({ pointer, detail: `${email} is listed twice` });
     seen.add(email);
     const stored = options.current.find((c) => c.email === email);
-    const subscribed = typeof item === 'object' && item.subscribed !== undefined ? item.subscribed : stored?.subscribed ?? true;
+    const subscribed =
+      typeof item === 'object' && item.subscribed !== undefined ? item.subscribed : (stored?.subscribed ?? true);
     return { email, subscribed };
   });
 }
@@ -71,13 +74,18 @@ export function toContacts(options: { input: ContactInput[]; current: ClientCont
  * const { webhooks, created } = await toWebhooks({ input: [{ url }], current: [], settings });
  * ```
  */
-export async function toWebhooks(options: { input: WebhookInput[]; current: ClientWebhook[]; settings: WebhookSettings }): Promise<{ webhooks: ClientWebhook[]; created: Set<string> }> {
+export async function toWebhooks(options: {
+  input: WebhookInput[];
+  current: ClientWebhook[];
+  settings: WebhookSettings;
+}): Promise<{ webhooks: ClientWebhook[]; created: Set<string> }> {
   const created = new Set<string>();
   const kept = new Set<string>();
   const webhooks: ClientWebhook[] = [];
   for (const [i, item] of options.input.entries()) {
     const pointer = `/body/webhooks/${i}`;
-    if (item.url !== undefined) await assertPublicWebhookUrl({ url: item.url, settings: options.settings, pointer: `${pointer}/url` });
+    if (item.url !== undefined)
+      await assertPublicWebhookUrl({ url: item.url, settings: options.settings, pointer: `${pointer}/url` });
     if (item.id === undefined) {
       if (item.url === undefined) throw invalid({ pointer, detail: 'a webhook needs a url, or the id of one to keep' });
       const webhook = newWebhook(new URL(item.url).href);
@@ -86,7 +94,8 @@ export async function toWebhooks(options: { input: WebhookInput[]; current: Clie
       continue;
     }
     const existing = options.current.find((w) => w.id === item.id);
-    if (!existing) throw invalid({ pointer: `${pointer}/id`, detail: `this client has no webhook ${item.id.slice(0, 40)}` });
+    if (!existing)
+      throw invalid({ pointer: `${pointer}/id`, detail: `this client has no webhook ${item.id.slice(0, 40)}` });
     if (kept.has(existing.id)) throw invalid({ pointer: `${pointer}/id`, detail: `${existing.id} is listed twice` });
     kept.add(existing.id);
     webhooks.push({ ...existing, ...(item.url !== undefined ? { url: new URL(item.url).href } : {}) });
@@ -104,12 +113,23 @@ export async function toWebhooks(options: { input: WebhookInput[]; current: Clie
  */
 export function toClientBody(client: Client, revealed: ReadonlySet<string> = new Set()): Record<string, unknown> {
   return {
-    id: client.id, name: client.name, contacts: client.contacts.map((c) => ({ email: c.email, subscribed: c.subscribed })),
-    webhooks: client.webhooks.map((w) => ({ id: w.id, url: w.url, ...(revealed.has(w.id) ? { secret: w.secret } : {}) })),
-    createdAt: new Date(client.createdAt).toISOString(), updatedAt: new Date(client.updatedAt).toISOString(),
+    id: client.id,
+    name: client.name,
+    contacts: client.contacts.map((c) => ({ email: c.email, subscribed: c.subscribed })),
+    webhooks: client.webhooks.map((w) => ({
+      id: w.id,
+      url: w.url,
+      ...(revealed.has(w.id) ? { secret: w.secret } : {}),
+    })),
+    createdAt: new Date(client.createdAt).toISOString(),
+    updatedAt: new Date(client.updatedAt).toISOString(),
   };
 }
 
 function invalid(error: { pointer: string; detail: string }): VersionaryError {
-  return new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `The request is invalid: ${error.detail}.`, errors: [error] });
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: `The request is invalid: ${error.detail}.`,
+    errors: [error],
+  });
 }

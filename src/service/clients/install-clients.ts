@@ -34,11 +34,30 @@ export function parseClientSettings(options: { file: Record<string, unknown>; er
  * app.register(async (admin) => installClients(admin, { storage, settings, clock, flushUsage }), { prefix: '/admin/v1' });
  * ```
  */
-export function installClients(admin: FastifyInstance, options: { storage: Storage; settings: ClientSettings; clock: Clock; flushUsage: () => Promise<void> }): void {
+export function installClients(
+  admin: FastifyInstance,
+  options: { storage: Storage; settings: ClientSettings; clock: Clock; flushUsage: () => Promise<void> },
+): void {
   const { storage, settings, clock } = options;
-  registerClientRoutes(admin, { clients: storage.clients, apiKeys: storage.apiKeys, webhooks: settings.webhooks, clock });
-  registerUsageRoutes(admin, { usage: storage.usage, clients: storage.clients, apiKeys: storage.apiKeys, clock, flushUsage: options.flushUsage });
+  registerClientRoutes(admin, {
+    clients: storage.clients,
+    apiKeys: storage.apiKeys,
+    webhooks: settings.webhooks,
+    clock,
+  });
+  registerUsageRoutes(admin, {
+    usage: storage.usage,
+    clients: storage.clients,
+    apiKeys: storage.apiKeys,
+    clock,
+    flushUsage: options.flushUsage,
+  });
   // With a retention of 0 this removes whatever raw events an earlier configuration kept.
-  const stop = startRawRetention({ store: storage.usage, rawRetentionDays: settings.usage.rawRetentionDays, clock, log: admin.log });
+  const stop = startRawRetention({
+    store: storage.usage,
+    rawRetentionDays: settings.usage.rawRetentionDays,
+    clock,
+    log: admin.log,
+  });
   admin.addHook('onClose', stop);
 }

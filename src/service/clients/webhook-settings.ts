@@ -24,14 +24,23 @@ export function parseWebhookSettings(options: { file: Record<string, unknown>; e
   const none: WebhookSettings = { allowPrivateTargets: new Set() };
   if (raw === undefined) return none;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    options.errors.push(`webhooks must be an object such as {"allowPrivateTargets": ["loopback"]}, not ${JSON.stringify(raw)}`);
+    options.errors.push(
+      `webhooks must be an object such as {"allowPrivateTargets": ["loopback"]}, not ${JSON.stringify(raw)}`,
+    );
     return none;
   }
   const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (key !== 'allowPrivateTargets') options.errors.push(`webhooks: unknown key "${key}" (known: allowPrivateTargets)`);
+  for (const key of Object.keys(record))
+    if (key !== 'allowPrivateTargets')
+      options.errors.push(`webhooks: unknown key "${key}" (known: allowPrivateTargets)`);
   const list = record.allowPrivateTargets ?? [];
-  if (!Array.isArray(list) || !list.every((k): k is PrivateTargetKind => (privateTargetKinds as readonly unknown[]).includes(k))) {
-    options.errors.push(`webhooks.allowPrivateTargets must be a list of ${privateTargetKinds.join(', ')}, not ${JSON.stringify(list)}`);
+  if (
+    !Array.isArray(list) ||
+    !list.every((k): k is PrivateTargetKind => (privateTargetKinds as readonly unknown[]).includes(k))
+  ) {
+    options.errors.push(
+      `webhooks.allowPrivateTargets must be a list of ${privateTargetKinds.join(', ')}, not ${JSON.stringify(list)}`,
+    );
     return none;
   }
   return { allowPrivateTargets: new Set(list) };

@@ -8,7 +8,10 @@ import type { WebhookSettings } from './webhook-settings.ts';
 
 const closed: WebhookSettings = { allowPrivateTargets: new Set() };
 const loopbackOpen: WebhookSettings = { allowPrivateTargets: new Set(['loopback']) };
-const resolveTo = (...addresses: string[]) => async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+const resolveTo =
+  (...addresses: string[]) =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 async function refused(url: string, settings = closed, resolve = resolveTo('93.184.216.34')): Promise<string> {
   try {
@@ -25,13 +28,35 @@ async function refused(url: string, settings = closed, resolve = resolveTo('93.1
 describe('webhook targets', () => {
   it('classifies every non-public range, IPv4-mapped IPv6 as its IPv4 address', () => {
     const cases: Record<string, string> = {
-      '8.8.8.8': 'public', '2606:4700::1111': 'public', '127.0.0.1': 'loopback', '127.9.9.9': 'loopback', '::1': 'loopback',
-      '10.0.0.1': 'private', '172.16.5.4': 'private', '192.168.1.1': 'private', 'fc00::1': 'private', 'fd12::1': 'private',
-      '169.254.169.254': 'linkLocal', 'fe80::1': 'linkLocal', '100.64.0.1': 'carrierGradeNat', '::ffff:127.0.0.1': 'loopback',
-      '::ffff:10.0.0.1': 'private', '0.0.0.0': 'forbidden', '::': 'forbidden', '255.255.255.255': 'forbidden', '224.0.0.1': 'forbidden',
-      'ff02::1': 'forbidden', '192.0.2.1': 'forbidden', '64:ff9b::a00:1': 'forbidden', '2002:a00:1::': 'forbidden', 'not-an-ip': 'forbidden',
+      '8.8.8.8': 'public',
+      '2606:4700::1111': 'public',
+      '127.0.0.1': 'loopback',
+      '127.9.9.9': 'loopback',
+      '::1': 'loopback',
+      '10.0.0.1': 'private',
+      '172.16.5.4': 'private',
+      '192.168.1.1': 'private',
+      'fc00::1': 'private',
+      'fd12::1': 'private',
+      '169.254.169.254': 'linkLocal',
+      'fe80::1': 'linkLocal',
+      '100.64.0.1': 'carrierGradeNat',
+      '::ffff:127.0.0.1': 'loopback',
+      '::ffff:10.0.0.1': 'private',
+      '0.0.0.0': 'forbidden',
+      '::': 'forbidden',
+      '255.255.255.255': 'forbidden',
+      '224.0.0.1': 'forbidden',
+      'ff02::1': 'forbidden',
+      '192.0.2.1': 'forbidden',
+      '64:ff9b::a00:1': 'forbidden',
+      '2002:a00:1::': 'forbidden',
+      'not-an-ip': 'forbidden',
       // IPv4-compatible IPv6 (deprecated), as a URL prints `::127.0.0.1`: never public.
-      '::7f00:1': 'forbidden', '::127.0.0.1': 'loopback', '::a00:1': 'forbidden', '::808:808': 'forbidden',
+      '::7f00:1': 'forbidden',
+      '::127.0.0.1': 'loopback',
+      '::a00:1': 'forbidden',
+      '::808:808': 'forbidden',
     };
     for (const [address, kind] of Object.entries(cases)) assert.equal(classifyAddress(address), kind, address);
   });
@@ -43,22 +68,47 @@ describe('webhook targets', () => {
     assert.match(await refused('not a url'), /not an absolute URL/);
     assert.match(await refused('https://user:pw@hooks.example.com/x'), /credentials/);
     assert.match(await refused('http://127.0.0.1:8080/x'), /loopback address.*allowPrivateTargets/);
-    assert.match(await refused('http://2130706433/x'), /127\.0\.0\.1 is a loopback/, 'decimal IPv4 is normalised first');
+    assert.match(
+      await refused('http://2130706433/x'),
+      /127\.0\.0\.1 is a loopback/,
+      'decimal IPv4 is normalised first',
+    );
     assert.match(await refused('http://[::1]/x'), /loopback/);
     assert.match(await refused('http://[::ffff:7f00:1]/x'), /loopback/);
     assert.match(await refused('http://[::127.0.0.1]/x'), /special-purpose/, 'the IPv4-compatible form of 127.0.0.1');
     assert.match(await refused('http://169.254.169.254/latest/meta-data'), /linkLocal/);
     assert.match(await refused('http://0.0.0.0/'), /special-purpose/);
-    assert.match(await refused('https://hooks.example.com/x', closed, resolveTo('93.184.216.34', '10.0.0.7')), /10\.0\.0\.7 is a private address/, 'one bad address of several is enough');
-    await assert.rejects(assertPublicWebhookUrl({ url: 'http://localhost:9/x', settings: closed }), /loopback address/, 'the real resolver answers localhost');
+    assert.match(
+      await refused('https://hooks.example.com/x', closed, resolveTo('93.184.216.34', '10.0.0.7')),
+      /10\.0\.0\.7 is a private address/,
+      'one bad address of several is enough',
+    );
+    await assert.rejects(
+      assertPublicWebhookUrl({ url: 'http://localhost:9/x', settings: closed }),
+      /loopback address/,
+      'the real resolver answers localhost',
+    );
   });
 
   it('accepts public targets, allowed ranges and names that do not resolve yet', async () => {
-    const target = await assertPublicWebhookUrl({ url: 'https://hooks.example.com/v?x=1', settings: closed, resolve: resolveTo('93.184.216.34') });
+    const target = await assertPublicWebhookUrl({
+      url: 'https://hooks.example.com/v?x=1',
+      settings: closed,
+      resolve: resolveTo('93.184.216.34'),
+    });
     assert.deepEqual(target.addresses, ['93.184.216.34']);
-    assert.equal((await assertPublicWebhookUrl({ url: 'http://127.0.0.1:9/x', settings: loopbackOpen })).addresses[0], '127.0.0.1');
+    assert.equal(
+      (await assertPublicWebhookUrl({ url: 'http://127.0.0.1:9/x', settings: loopbackOpen })).addresses[0],
+      '127.0.0.1',
+    );
     assert.match(await refused('http://10.0.0.1/x', loopbackOpen), /private/, 'allowing loopback opens nothing else');
-    const unresolved = await assertPublicWebhookUrl({ url: 'https://hooks.acme.test/versionary', settings: closed, resolve: async () => { throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' }); } });
+    const unresolved = await assertPublicWebhookUrl({
+      url: 'https://hooks.acme.test/versionary',
+      settings: closed,
+      resolve: async () => {
+        throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' });
+      },
+    });
     assert.deepEqual(unresolved.addresses, []);
   });
 
@@ -66,12 +116,13 @@ describe('webhook targets', () => {
     const server = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const fetchWith = (settings: WebhookSettings) => new Promise<string>((resolve) => {
-      get({ host: 'localhost', port, path: '/', lookup: createWebhookLookup(settings) }, (res) => {
-        res.resume();
-        resolve(`status ${res.statusCode}`);
-      }).on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
-    });
+    const fetchWith = (settings: WebhookSettings) =>
+      new Promise<string>((resolve) => {
+        get({ host: 'localhost', port, path: '/', lookup: createWebhookLookup(settings) }, (res) => {
+          res.resume();
+          resolve(`status ${res.statusCode}`);
+        }).on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
+      });
     try {
       assert.equal(await fetchWith(closed), 'error EWEBHOOKTARGET');
       assert.equal(await fetchWith(loopbackOpen), 'status 200');

@@ -25,7 +25,12 @@ export function classifyAddress(address: string): 'public' | PrivateTargetKind |
   const parsed = ipaddr.process(address);
   // ::/96 holds the deprecated IPv4-compatible form (`::127.0.0.1`, which URLs print as
   // `::7f00:1`): ipaddr.js calls it unicast, but it names an IPv4 host. No public target uses it.
-  if (parsed.kind() === 'ipv6' && parsed.range() === 'unicast' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return 'forbidden';
+  if (
+    parsed.kind() === 'ipv6' &&
+    parsed.range() === 'unicast' &&
+    (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)
+  )
+    return 'forbidden';
   const range = parsed.range();
   if (range === 'unicast') return 'public';
   if (range === 'uniqueLocal') return 'private';
@@ -38,18 +43,25 @@ function refusal(address: string, settings: WebhookSettings): string | undefined
   const kind = classifyAddress(address);
   if (kind === 'public') return undefined;
   if (kind !== 'forbidden' && settings.allowPrivateTargets.has(kind)) return undefined;
-  const hint = kind === 'forbidden' ? 'never a webhook target' : `allow it with webhooks.allowPrivateTargets: ["${kind}"] in the config`;
+  const hint =
+    kind === 'forbidden'
+      ? 'never a webhook target'
+      : `allow it with webhooks.allowPrivateTargets: ["${kind}"] in the config`;
   return `${address} is a ${kind === 'forbidden' ? 'special-purpose' : kind} address (${hint})`;
 }
 
-const defaultResolve: ResolveHost = (host) => new Promise((resolve, reject) => {
-  const timer = setTimeout(() => reject(Object.assign(new Error(`lookup of ${host} timed out`), { code: 'ETIMEOUT' })), lookupTimeoutMs);
-  dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => {
-    clearTimeout(timer);
-    if (error) reject(error);
-    else resolve(addresses);
+const defaultResolve: ResolveHost = (host) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(Object.assign(new Error(`lookup of ${host} timed out`), { code: 'ETIMEOUT' })),
+      lookupTimeoutMs,
+    );
+    dnsLookup(host, { all: true, verbatim: true }, (error, addresses) => {
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(addresses);
+    });
   });
-});
 
 /** The checked target of {@link assertPublicWebhookUrl}. */
 export interface WebhookTarget {
@@ -58,7 +70,12 @@ export interface WebhookTarget {
   addresses: string[];
 }
 
-const refusal400 = (pointer: string, why: string) => new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `The webhook URL is refused: ${why}.`, errors: [{ pointer, detail: why }] });
+const refusal400 = (pointer: string, why: string) =>
+  new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: `The webhook URL is refused: ${why}.`,
+    errors: [{ pointer, detail: why }],
+  });
 
 /**
  * The part of {@link assertPublicWebhookUrl} that needs no network: an absolute http(s) URL with a
@@ -78,8 +95,10 @@ export function webhookUrlShape(options: { url: string; pointer: string }): URL 
   } catch {
     throw refuse('it is not an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse(`the scheme must be http or https, not ${url.protocol.slice(0, 20)}`);
-  if (url.username !== '' || url.password !== '') throw refuse('it must not carry credentials; the signature authenticates each message');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse(`the scheme must be http or https, not ${url.protocol.slice(0, 20)}`);
+  if (url.username !== '' || url.password !== '')
+    throw refuse('it must not carry credentials; the signature authenticates each message');
   if (url.hostname === '') throw refuse('it has no host');
   return url;
 }
@@ -98,7 +117,12 @@ export function webhookUrlShape(options: { url: string; pointer: string }): URL 
  * await assertPublicWebhookUrl({ url: 'https://hooks.acme.test/v', settings, pointer: '/body/webhooks/0/url' });
  * ```
  */
-export async function assertPublicWebhookUrl(options: { url: string; settings: WebhookSettings; pointer?: string; resolve?: ResolveHost }): Promise<WebhookTarget> {
+export async function assertPublicWebhookUrl(options: {
+  url: string;
+  settings: WebhookSettings;
+  pointer?: string;
+  resolve?: ResolveHost;
+}): Promise<WebhookTarget> {
   const pointer = options.pointer ?? '/url';
   const url = webhookUrlShape({ url: options.url, pointer });
   const refuse = (why: string) => refusal400(pointer, why);
@@ -136,9 +160,16 @@ export function createWebhookLookup(settings: WebhookSettings): LookupFunction {
       const list = addresses as LookupAddress[];
       const bad = list.map((a) => refusal(a.address, settings)).find((why) => why !== undefined);
       if (bad || list.length === 0) {
-        return callback(Object.assign(new Error(`webhook target refused: ${hostname} resolves to ${bad ?? 'nothing'}`), { code: 'EWEBHOOKTARGET' }), '', 0);
+        return callback(
+          Object.assign(new Error(`webhook target refused: ${hostname} resolves to ${bad ?? 'nothing'}`), {
+            code: 'EWEBHOOKTARGET',
+          }),
+          '',
+          0,
+        );
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       return callback(null, list[0]!.address, list[0]!.family);
     });
   };

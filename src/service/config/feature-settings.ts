@@ -29,7 +29,9 @@ export function defineSettings<T>(settings: FeatureSettings<T>): FeatureSettings
 }
 
 /** The parsed settings of a list of features, by the name each has in the list. */
-export type ParsedSettings<List extends Record<string, FeatureSettings<unknown>>> = { [K in keyof List]: ReturnType<List[K]['parse']> };
+export type ParsedSettings<List extends Record<string, FeatureSettings<unknown>>> = {
+  [K in keyof List]: ReturnType<List[K]['parse']>;
+};
 
 /**
  * Run every feature's parser over the file, and report the keys no feature owns.
@@ -39,11 +41,16 @@ export type ParsedSettings<List extends Record<string, FeatureSettings<unknown>>
  * const settings = parseFeatureSettings({ list: serviceSettings, file, errors, fileName: 'config.json' });
  * ```
  */
-export function parseFeatureSettings<List extends Record<string, FeatureSettings<unknown>>>(options: SettingsInput & { list: List; fileName?: string; ownKeys?: readonly string[] }): ParsedSettings<List> {
+export function parseFeatureSettings<List extends Record<string, FeatureSettings<unknown>>>(
+  options: SettingsInput & { list: List; fileName?: string; ownKeys?: readonly string[] },
+): ParsedSettings<List> {
   const { list, file, errors } = options;
   const known = new Set([...(options.ownKeys ?? []), ...Object.values(list).flatMap((s) => s.keys)]);
   for (const key of Object.keys(file)) {
-    if (!known.has(key)) errors.push(`${options.fileName ?? 'config'}: unknown key "${key}" (known: ${[...known].join(', ')})`);
+    if (!known.has(key))
+      errors.push(`${options.fileName ?? 'config'}: unknown key "${key}" (known: ${[...known].join(', ')})`);
   }
-  return Object.fromEntries(Object.entries(list).map(([name, settings]) => [name, settings.parse({ file, errors })])) as ParsedSettings<List>;
+  return Object.fromEntries(
+    Object.entries(list).map(([name, settings]) => [name, settings.parse({ file, errors })]),
+  ) as ParsedSettings<List>;
 }

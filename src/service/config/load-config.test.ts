@@ -3,53 +3,152 @@ import { describe, it } from 'node:test';
 import { isVersionaryError } from '../../core/errors/index.ts';
 import { loadConfig } from './load-config.ts';
 
-const noFile = (path: string): string => { throw Object.assign(new Error(`no ${path}`), { code: 'ENOENT' }); };
+const noFile = (path: string): string => {
+  throw Object.assign(new Error(`no ${path}`), { code: 'ENOENT' });
+};
 const files = (map: Record<string, string>) => (path: string) => map[path] ?? noFile(path);
 
 describe('loadConfig', () => {
   it('has defaults', () => {
     const { settings, ...config } = loadConfig({ env: {}, readFile: noFile });
-    assert.deepEqual(settings.timeouts, { headersSeconds: 10, requestSeconds: 30, keepAliveSeconds: 5, idleSeconds: 60 });
-    assert.deepEqual(Object.keys(settings), ['lifecycle', 'rateLimit', 'timeouts', 'usage', 'webhooks', 'notices', 'gateway']);
+    assert.deepEqual(settings.timeouts, {
+      headersSeconds: 10,
+      requestSeconds: 30,
+      keepAliveSeconds: 5,
+      idleSeconds: 60,
+    });
+    assert.deepEqual(Object.keys(settings), [
+      'lifecycle',
+      'rateLimit',
+      'timeouts',
+      'usage',
+      'webhooks',
+      'notices',
+      'gateway',
+    ]);
     assert.equal(settings.gateway, undefined, 'the reference service has no gateway section');
     assert.deepEqual(config, {
-      port: 3000, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/versionary.db' }, logLevel: 'info', bodyLimit: 1024 * 1024, file: {},
-      ops: { shutdownTimeoutMs: 25_000, shutdownDelayMs: 5000, deliveryTimeoutMs: 10_000, deliveryConcurrency: 8, dbSchema: 'public', dbPoolMax: 10, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 5000, redisPrefix: 'versionary:', redisTimeoutMs: 100, reconcileMs: 5000 },
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: './data/versionary.db' },
+      logLevel: 'info',
+      bodyLimit: 1024 * 1024,
+      file: {},
+      ops: {
+        shutdownTimeoutMs: 25_000,
+        shutdownDelayMs: 5000,
+        deliveryTimeoutMs: 10_000,
+        deliveryConcurrency: 8,
+        dbSchema: 'public',
+        dbPoolMax: 10,
+        dbConnectTimeoutMs: 2000,
+        dbStatementTimeoutMs: 5000,
+        redisPrefix: 'versionary:',
+        redisTimeoutMs: 100,
+        reconcileMs: 5000,
+      },
     });
   });
 
-  it('parses every feature\'s settings in one pass, reporting all their errors and unknown keys at once', () => {
-    const file = JSON.stringify({ bogus: 1, rateLimit: { max: -1 }, timeouts: { headersSeconds: 0 }, notices: { intervalSeconds: 'x' }, usage: { rawRetentionDays: -2 }, webhooks: { allowPrivateTargets: ['moon'] }, audience: 'galactic' });
-    assert.throws(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': file }) }), (error: unknown) => {
-      assert.ok(isVersionaryError(error));
-      for (const part of ['unknown key "bogus"', 'rateLimit', 'timeouts.headersSeconds', 'notices', 'usage', 'webhooks', 'audience']) assert.ok(error.detail.includes(part), `${part} in ${error.detail}`);
-      return true;
+  it("parses every feature's settings in one pass, reporting all their errors and unknown keys at once", () => {
+    const file = JSON.stringify({
+      bogus: 1,
+      rateLimit: { max: -1 },
+      timeouts: { headersSeconds: 0 },
+      notices: { intervalSeconds: 'x' },
+      usage: { rawRetentionDays: -2 },
+      webhooks: { allowPrivateTargets: ['moon'] },
+      audience: 'galactic',
     });
+    assert.throws(
+      () => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': file }) }),
+      (error: unknown) => {
+        assert.ok(isVersionaryError(error));
+        for (const part of [
+          'unknown key "bogus"',
+          'rateLimit',
+          'timeouts.headersSeconds',
+          'notices',
+          'usage',
+          'webhooks',
+          'audience',
+        ])
+          assert.ok(error.detail.includes(part), `${part} in ${error.detail}`);
+        return true;
+      },
+    );
   });
 
   it('refuses a shutdown delay that leaves the drain no time', () => {
-    assert.throws(() => loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '5000' }, readFile: noFile }), /VERSIONARY_SHUTDOWN_DELAY_MS \(5000\) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS/);
-    assert.equal(loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '0' }, readFile: noFile }).ops.shutdownDelayMs, 0);
+    assert.throws(
+      () =>
+        loadConfig({
+          env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '5000' },
+          readFile: noFile,
+        }),
+      /VERSIONARY_SHUTDOWN_DELAY_MS \(5000\) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS/,
+    );
+    assert.equal(
+      loadConfig({
+        env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '1500', VERSIONARY_SHUTDOWN_DELAY_MS: '0' },
+        readFile: noFile,
+      }).ops.shutdownDelayMs,
+      0,
+    );
   });
 
   it('reads the operations variables and lists every bad one', () => {
-    const ops = loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000', VERSIONARY_METRICS_PORT: '9464', VERSIONARY_DB_SCHEMA: 'tenant_a', VERSIONARY_REDIS_PREFIX: 'prod:' }, readFile: noFile }).ops;
+    const ops = loadConfig({
+      env: {
+        VERSIONARY_SHUTDOWN_TIMEOUT_MS: '10000',
+        VERSIONARY_METRICS_PORT: '9464',
+        VERSIONARY_DB_SCHEMA: 'tenant_a',
+        VERSIONARY_REDIS_PREFIX: 'prod:',
+      },
+      readFile: noFile,
+    }).ops;
     assert.equal(ops.shutdownTimeoutMs, 10_000);
     assert.equal(ops.shutdownDelayMs, 5000);
     assert.equal(ops.metricsPort, 9464);
     assert.equal(ops.dbSchema, 'tenant_a');
     assert.equal(ops.redisPrefix, 'prod:');
-    assert.throws(() => loadConfig({ env: { VERSIONARY_SHUTDOWN_TIMEOUT_MS: '5s', VERSIONARY_DB_SCHEMA: 'Robert"; DROP', VERSIONARY_DB_POOL_MAX: '0', VERSIONARY_METRICS_PORT: '70000', VERSIONARY_REDIS_PREFIX: 'has space' }, readFile: noFile }), (error: unknown) => {
-      assert.ok(isVersionaryError(error));
-      for (const name of ['VERSIONARY_SHUTDOWN_TIMEOUT_MS', 'VERSIONARY_DB_SCHEMA', 'VERSIONARY_DB_POOL_MAX', 'VERSIONARY_METRICS_PORT', 'VERSIONARY_REDIS_PREFIX']) assert.match(error.detail, new RegExp(name));
-      assert.match(error.detail, /5 error\(s\)/);
-      return true;
-    });
+    assert.throws(
+      () =>
+        loadConfig({
+          env: {
+            VERSIONARY_SHUTDOWN_TIMEOUT_MS: '5s',
+            VERSIONARY_DB_SCHEMA: 'Robert"; DROP',
+            VERSIONARY_DB_POOL_MAX: '0',
+            VERSIONARY_METRICS_PORT: '70000',
+            VERSIONARY_REDIS_PREFIX: 'has space',
+          },
+          readFile: noFile,
+        }),
+      (error: unknown) => {
+        assert.ok(isVersionaryError(error));
+        for (const name of [
+          'VERSIONARY_SHUTDOWN_TIMEOUT_MS',
+          'VERSIONARY_DB_SCHEMA',
+          'VERSIONARY_DB_POOL_MAX',
+          'VERSIONARY_METRICS_PORT',
+          'VERSIONARY_REDIS_PREFIX',
+        ])
+          assert.match(error.detail, new RegExp(name));
+        assert.match(error.detail, /5 error\(s\)/);
+        return true;
+      },
+    );
   });
 
   it('reads the environment and the config file', () => {
     const config = loadConfig({
-      env: { PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', VERSIONARY_CONFIG: '/c.json' },
+      env: {
+        PORT: '0',
+        HOST: '0.0.0.0',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: 'sqlite::memory:',
+        VERSIONARY_CONFIG: '/c.json',
+      },
       readFile: files({ '/c.json': '{"bodyLimit": 2048, "audience": "enterprise"}' }),
     });
     assert.equal(config.port, 0);
@@ -82,7 +181,9 @@ describe('loadConfig', () => {
   };
 
   it('reports every environment error at once', () => {
-    const errors = errorsOf(() => loadConfig({ env: { PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' }, readFile: noFile }));
+    const errors = errorsOf(() =>
+      loadConfig({ env: { PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x' }, readFile: noFile }),
+    );
     assert.equal(errors.length, 3, errors.join('\n'));
     assert.match(errors[0]!, /PORT/);
     assert.match(errors[1]!, /LOG_LEVEL/);
@@ -91,7 +192,10 @@ describe('loadConfig', () => {
 
   it('refuses ports that are not integers in range', () => {
     for (const port of ['-1', '65536', '3.5', 'http', '99999999']) {
-      assert.ok(errorsOf(() => loadConfig({ env: { PORT: port }, readFile: noFile })).some((e) => /PORT/.test(e)), port);
+      assert.ok(
+        errorsOf(() => loadConfig({ env: { PORT: port }, readFile: noFile })).some((e) => /PORT/.test(e)),
+        port,
+      );
     }
   });
 
@@ -105,43 +209,97 @@ describe('loadConfig', () => {
 
   it('takes VERSIONARY_SQLITE_DRIVER for a SQLite database, and refuses an unknown driver', () => {
     const load = (env: Record<string, string>) => loadConfig({ env, readFile: noFile }).database;
-    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'node:sqlite' }), { kind: 'sqlite', path: './x.db', driver: 'node:sqlite' });
-    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), { kind: 'sqlite', path: './x.db', driver: 'libsql' });
-    assert.deepEqual(load({ DATABASE_URL: 'postgres://h/db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), { kind: 'postgres', url: 'postgres://h/db' });
+    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'node:sqlite' }), {
+      kind: 'sqlite',
+      path: './x.db',
+      driver: 'node:sqlite',
+    });
+    assert.deepEqual(load({ DATABASE_URL: 'sqlite:./x.db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), {
+      kind: 'sqlite',
+      path: './x.db',
+      driver: 'libsql',
+    });
+    assert.deepEqual(load({ DATABASE_URL: 'postgres://h/db', VERSIONARY_SQLITE_DRIVER: 'libsql' }), {
+      kind: 'postgres',
+      url: 'postgres://h/db',
+    });
     for (const driver of ['better-sqlite3', 'LIBSQL', '', '../x']) {
-      assert.ok(errorsOf(() => loadConfig({ env: { VERSIONARY_SQLITE_DRIVER: driver }, readFile: noFile })).some((e) => /VERSIONARY_SQLITE_DRIVER must be libsql or node:sqlite/.test(e)), driver);
+      assert.ok(
+        errorsOf(() => loadConfig({ env: { VERSIONARY_SQLITE_DRIVER: driver }, readFile: noFile })).some((e) =>
+          /VERSIONARY_SQLITE_DRIVER must be libsql or node:sqlite/.test(e),
+        ),
+        driver,
+      );
     }
   });
 
   it('reports environment and config file errors together', () => {
-    const errors = errorsOf(() => loadConfig({
-      env: { PORT: 'x', LOG_LEVEL: 'chatty', DATABASE_URL: 'nope', VERSIONARY_CONFIG: '/c.json' },
-      readFile: files({ '/c.json': '{"bodyLimit": 10, "colour": "blue", "size": 1}' }),
-    }));
+    const errors = errorsOf(() =>
+      loadConfig({
+        env: { PORT: 'x', LOG_LEVEL: 'chatty', DATABASE_URL: 'nope', VERSIONARY_CONFIG: '/c.json' },
+        readFile: files({ '/c.json': '{"bodyLimit": 10, "colour": "blue", "size": 1}' }),
+      }),
+    );
     assert.equal(errors.length, 6, errors.join('\n'));
-    for (const pattern of [/PORT/, /LOG_LEVEL/, /DATABASE_URL/, /unknown key "colour"/, /unknown key "size"/, /bodyLimit/]) {
-      assert.ok(errors.some((e) => pattern.test(e)), `${pattern} in ${errors.join('\n')}`);
+    for (const pattern of [
+      /PORT/,
+      /LOG_LEVEL/,
+      /DATABASE_URL/,
+      /unknown key "colour"/,
+      /unknown key "size"/,
+      /bodyLimit/,
+    ]) {
+      assert.ok(
+        errors.some((e) => pattern.test(e)),
+        `${pattern} in ${errors.join('\n')}`,
+      );
     }
   });
 
   it('reports an unreadable, invalid or non-object config file', () => {
-    assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/missing.json' }, readFile: noFile }))[0]!, /cannot be read \(ENOENT\)/);
-    assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': '{nope' }) }))[0]!, /not valid JSON/);
+    assert.match(
+      errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/missing.json' }, readFile: noFile }))[0]!,
+      /cannot be read \(ENOENT\)/,
+    );
+    assert.match(
+      errorsOf(() =>
+        loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': '{nope' }) }),
+      )[0]!,
+      /not valid JSON/,
+    );
     for (const text of ['[]', '3', 'null', '"x"']) {
-      assert.match(errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': text }) }))[0]!, /JSON object/, text);
+      assert.match(
+        errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': text }) }))[0]!,
+        /JSON object/,
+        text,
+      );
     }
   });
 
   it('refuses body limits outside 1 KiB to 100 MiB or not integers', () => {
     for (const bodyLimit of [1023, 104857601, 2048.5, '2048', true]) {
-      const errors = errorsOf(() => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': JSON.stringify({ bodyLimit }) }) }));
-      assert.ok(errors.some((e) => /bodyLimit/.test(e)), String(bodyLimit));
+      const errors = errorsOf(() =>
+        loadConfig({
+          env: { VERSIONARY_CONFIG: '/c.json' },
+          readFile: files({ '/c.json': JSON.stringify({ bodyLimit }) }),
+        }),
+      );
+      assert.ok(
+        errors.some((e) => /bodyLimit/.test(e)),
+        String(bodyLimit),
+      );
     }
   });
 
   it('does not read a config file unless named', () => {
     let reads = 0;
-    loadConfig({ env: {}, readFile: (p) => { reads++; return noFile(p); } });
+    loadConfig({
+      env: {},
+      readFile: (p) => {
+        reads++;
+        return noFile(p);
+      },
+    });
     assert.equal(reads, 0);
   });
 });

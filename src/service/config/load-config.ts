@@ -4,7 +4,13 @@ import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
 import { parseFeatureSettings, type ParsedSettings } from './feature-settings.ts';
 
 /** Where the data lives. */
-export type DatabaseConfig = { kind: 'sqlite'; path: string; /** `VERSIONARY_SQLITE_DRIVER`; unset, the storage picks (`defaultSqliteDriver`). */ driver?: SqliteDriverChoice } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | {
+      kind: 'sqlite';
+      path: string;
+      /** `VERSIONARY_SQLITE_DRIVER`; unset, the storage picks (`defaultSqliteDriver`). */ driver?: SqliteDriverChoice;
+    }
+  | { kind: 'postgres'; url: string };
 
 /** The SQLite drivers a deployment may name in `VERSIONARY_SQLITE_DRIVER`. */
 export type SqliteDriverChoice = 'libsql' | 'node:sqlite';
@@ -74,7 +80,8 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const errors: string[] = [];
   const rawPort = env.PORT ?? '3000';
   const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) errors.push(`PORT must be an integer from 0 to 65535, not "${env.PORT}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    errors.push(`PORT must be an integer from 0 to 65535, not "${env.PORT}"`);
   const host = env.HOST ?? '127.0.0.1';
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!levels.includes(logLevel)) errors.push(`LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`);
@@ -84,18 +91,33 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   const configPath = env.VERSIONARY_CONFIG;
   const file = configPath ? readConfigFile({ path: configPath, readFile, errors }) : {};
   // Every feature's settings in the same pass, so one start reports every error of the file.
-  const settings = parseFeatureSettings({ list: serviceSettings, file, errors, ownKeys: ['bodyLimit'], ...(configPath ? { fileName: configPath } : {}) });
+  const settings = parseFeatureSettings({
+    list: serviceSettings,
+    file,
+    errors,
+    ownKeys: ['bodyLimit'],
+    ...(configPath ? { fileName: configPath } : {}),
+  });
   const bodyLimit = file.bodyLimit ?? 1024 * 1024;
-  if (typeof bodyLimit !== 'number' || !Number.isInteger(bodyLimit) || bodyLimit < 1024 || bodyLimit > 100 * 1024 * 1024) {
+  if (
+    typeof bodyLimit !== 'number' ||
+    !Number.isInteger(bodyLimit) ||
+    bodyLimit < 1024 ||
+    bodyLimit > 100 * 1024 * 1024
+  ) {
     errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
   const jwt = parseJwtConfig({ env, readFile, errors });
   const ops = parseOpsConfig({ env, errors });
-  if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL)) errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
+  if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL))
+    errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
   const smtp = parseSmtp(env, errors);
-  if (env.VERSIONARY_NOTICE_SECRET !== undefined && env.VERSIONARY_NOTICE_SECRET.length < 32) errors.push('VERSIONARY_NOTICE_SECRET must be at least 32 characters');
-  if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16) errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
-  if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32) errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
+  if (env.VERSIONARY_NOTICE_SECRET !== undefined && env.VERSIONARY_NOTICE_SECRET.length < 32)
+    errors.push('VERSIONARY_NOTICE_SECRET must be at least 32 characters');
+  if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16)
+    errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
+  if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32)
+    errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
   if (errors.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
@@ -104,23 +126,40 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     });
   }
   return {
-    port, host, database: database!, logLevel, bodyLimit: bodyLimit as number, file, ops, settings,
-    ...(configPath ? { configPath } : {}), ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}), ...(jwt ? { jwt } : {}),
+    port,
+    host,
+    database: database!,
+    logLevel,
+    bodyLimit: bodyLimit as number,
+    file,
+    ops,
+    settings,
+    ...(configPath ? { configPath } : {}),
+    ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}),
+    ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
     ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),
-    ...(smtp ? { smtp } : {}), ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
+    ...(smtp ? { smtp } : {}),
+    ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
   };
 }
 
-function parseSmtp(env: Record<string, string | undefined>, errors: string[]): { url: string; from: string } | undefined {
+function parseSmtp(
+  env: Record<string, string | undefined>,
+  errors: string[],
+): { url: string; from: string } | undefined {
   const url = env.VERSIONARY_SMTP_URL;
   if (!url) {
     if (env.VERSIONARY_MAIL_FROM) errors.push('VERSIONARY_MAIL_FROM is set but VERSIONARY_SMTP_URL is not');
     return undefined;
   }
-  if (!/^smtps?:\/\/[^/\s]+/.test(url)) errors.push('VERSIONARY_SMTP_URL must be smtp://[user:pass@]host:port or smtps://...');
+  if (!/^smtps?:\/\/[^/\s]+/.test(url))
+    errors.push('VERSIONARY_SMTP_URL must be smtp://[user:pass@]host:port or smtps://...');
   const from = env.VERSIONARY_MAIL_FROM ?? '';
-  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from)) errors.push('VERSIONARY_MAIL_FROM must be an address (notices@example.com or "Name <notices@example.com>") when VERSIONARY_SMTP_URL is set');
+  if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from))
+    errors.push(
+      'VERSIONARY_MAIL_FROM must be an address (notices@example.com or "Name <notices@example.com>") when VERSIONARY_SMTP_URL is set',
+    );
   return { url, from };
 }
 
@@ -142,17 +181,24 @@ function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undef
   return undefined;
 }
 
-function readConfigFile(options: { path: string; readFile: (path: string) => string; errors: string[] }): Record<string, unknown> {
+function readConfigFile(options: {
+  path: string;
+  readFile: (path: string) => string;
+  errors: string[];
+}): Record<string, unknown> {
   let text: string;
   try {
     text = options.readFile(options.path);
   } catch (error) {
-    options.errors.push(`VERSIONARY_CONFIG names ${options.path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    options.errors.push(
+      `VERSIONARY_CONFIG names ${options.path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
     return {};
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
     options.errors.push(`${options.path} must hold a JSON object`);
   } catch (error) {
     options.errors.push(`${options.path} is not valid JSON: ${(error as Error).message}`);
@@ -160,24 +206,32 @@ function readConfigFile(options: { path: string; readFile: (path: string) => str
   return {};
 }
 
-function parseJwtConfig(options: { env: Record<string, string | undefined>; readFile: (path: string) => string; errors: string[] }): JwtConfig | undefined {
+function parseJwtConfig(options: {
+  env: Record<string, string | undefined>;
+  readFile: (path: string) => string;
+  errors: string[];
+}): JwtConfig | undefined {
   const { env, readFile, errors } = options;
   const jwt: JwtConfig = {};
   if (env.VERSIONARY_JWT_SECRET !== undefined) {
-    if (env.VERSIONARY_JWT_SECRET.length < 32) errors.push('VERSIONARY_JWT_SECRET must be at least 32 characters (256 bits for HS256)');
+    if (env.VERSIONARY_JWT_SECRET.length < 32)
+      errors.push('VERSIONARY_JWT_SECRET must be at least 32 characters (256 bits for HS256)');
     jwt.secret = env.VERSIONARY_JWT_SECRET;
   }
   const read = (variable: string, path: string): string | undefined => {
     try {
       return readFile(path);
     } catch (error) {
-      errors.push(`${variable} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      errors.push(
+        `${variable} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
       return undefined;
     }
   };
   if (env.VERSIONARY_JWT_PUBLIC_KEY) {
     const pem = read('VERSIONARY_JWT_PUBLIC_KEY', env.VERSIONARY_JWT_PUBLIC_KEY);
-    if (pem !== undefined && !pem.includes('-----BEGIN PUBLIC KEY-----')) errors.push(`VERSIONARY_JWT_PUBLIC_KEY: ${env.VERSIONARY_JWT_PUBLIC_KEY} is not a PEM public key (SPKI)`);
+    if (pem !== undefined && !pem.includes('-----BEGIN PUBLIC KEY-----'))
+      errors.push(`VERSIONARY_JWT_PUBLIC_KEY: ${env.VERSIONARY_JWT_PUBLIC_KEY} is not a PEM public key (SPKI)`);
     else if (pem !== undefined) jwt.publicKeyPem = pem;
   }
   const jwks = env.VERSIONARY_JWT_JWKS;
@@ -196,7 +250,8 @@ function parseJwtConfig(options: { env: Record<string, string | undefined>; read
     const raw = env[variable];
     if (raw === undefined) return undefined;
     const value = /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(value >= range.min && value <= range.max)) errors.push(`${variable} must be a whole number of seconds from ${range.min} to ${range.max}, not "${raw}"`);
+    if (!(value >= range.min && value <= range.max))
+      errors.push(`${variable} must be a whole number of seconds from ${range.min} to ${range.max}, not "${raw}"`);
     return value;
   };
   const maxTokenAgeSeconds = seconds('VERSIONARY_JWT_MAX_TOKEN_AGE', { min: 60, max: 31 * 86_400 });
@@ -204,7 +259,9 @@ function parseJwtConfig(options: { env: Record<string, string | undefined>; read
   if (maxTokenAgeSeconds !== undefined) jwt.maxTokenAgeSeconds = maxTokenAgeSeconds;
   if (clockSkewSeconds !== undefined) jwt.clockSkewSeconds = clockSkewSeconds;
   const verifiers = [jwt.secret, jwt.publicKeyPem, jwt.jwks].filter((v) => v !== undefined).length;
-  if (verifiers > 1) errors.push('set only one of VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY and VERSIONARY_JWT_JWKS');
-  if (verifiers === 0 && (jwt.issuer || jwt.audience)) errors.push('VERSIONARY_JWT_ISSUER/AUDIENCE need a key: VERSIONARY_JWT_SECRET, _PUBLIC_KEY or _JWKS');
+  if (verifiers > 1)
+    errors.push('set only one of VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY and VERSIONARY_JWT_JWKS');
+  if (verifiers === 0 && (jwt.issuer || jwt.audience))
+    errors.push('VERSIONARY_JWT_ISSUER/AUDIENCE need a key: VERSIONARY_JWT_SECRET, _PUBLIC_KEY or _JWKS');
   return verifiers > 0 ? jwt : undefined;
 }

@@ -13,7 +13,9 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * openapi: { title, document: gatewayDocumentBuilder({ documents }) }
  * ```
  */
-export function gatewayDocumentBuilder(options: { documents: Record<string, Record<string, unknown>> }): OpenApiDocumentBuilder {
+export function gatewayDocumentBuilder(options: {
+  documents: Record<string, Record<string, unknown>>;
+}): OpenApiDocumentBuilder {
   return ({ version, basePath, verdict }) => {
     const doc = structuredClone(options.documents[version.name] ?? {});
     const paths: Record<string, unknown> = {};

@@ -15,7 +15,10 @@ import type { GatewaySettings } from './settings.ts';
  * const features = [createGatewayFeature({ settings, documents }), ...];
  * ```
  */
-export function createGatewayFeature(options: { settings: GatewaySettings; documents: Record<string, Record<string, unknown>> }): ServiceFeature {
+export function createGatewayFeature(options: {
+  settings: GatewaySettings;
+  documents: Record<string, Record<string, unknown>>;
+}): ServiceFeature {
   const { settings, documents } = options;
   const upstreams = Object.fromEntries(settings.versions.map((v) => [v.name, v.upstream]));
   const keepsCredential = settings.identify.kind !== 'apiKeys';
@@ -24,9 +27,15 @@ export function createGatewayFeature(options: { settings: GatewaySettings; docum
     async install(context) {
       const { app, bundle, clock, runtime, recorder, options: appOptions, api } = context;
       await app.register(versionary, {
-        bundle, prefix: api.prefix, vendor: api.vendor, clientIdOf, clock, lifecycle: runtime,
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        clientIdOf,
+        clock,
+        lifecycle: runtime,
         forward: {
-          upstreams, timeoutMs: settings.timeoutMs,
+          upstreams,
+          timeoutMs: settings.timeoutMs,
           requestHeaders: (headers, request) => {
             if (!keepsCredential) {
               delete headers.authorization;

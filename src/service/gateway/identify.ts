@@ -15,7 +15,10 @@ import type { GatewaySettings } from './settings.ts';
  * const identify = createGatewayIdentify({ settings, jwt });
  * ```
  */
-export function createGatewayIdentify(options: { settings: GatewaySettings; jwt?: JwtVerifier }): ((request: FastifyRequest) => Promise<AppIdentity | undefined>) | undefined {
+export function createGatewayIdentify(options: {
+  settings: GatewaySettings;
+  jwt?: JwtVerifier;
+}): ((request: FastifyRequest) => Promise<AppIdentity | undefined>) | undefined {
   const { settings, jwt } = options;
   const { identify } = settings;
   if (identify.kind === 'apiKeys') return undefined;
@@ -25,7 +28,9 @@ export function createGatewayIdentify(options: { settings: GatewaySettings; jwt?
     if (!request.url.startsWith(base)) return undefined;
     if (identify.kind === 'header') {
       const value = request.headers[identify.header];
-      return typeof value === 'string' && value.length > 0 && value.length <= 200 ? { clientId: value, roles } : undefined;
+      return typeof value === 'string' && value.length > 0 && value.length <= 200
+        ? { clientId: value, roles }
+        : undefined;
     }
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!token || token.startsWith('vk_') || !jwt) return undefined;
@@ -34,11 +39,16 @@ export function createGatewayIdentify(options: { settings: GatewaySettings; jwt?
       principal = await jwt(token);
     } catch (error) {
       throw new VersionaryError({
-        code: ErrorCode.Unauthenticated, detail: `The bearer token was refused: ${(error as Error).message}.`,
+        code: ErrorCode.Unauthenticated,
+        detail: `The bearer token was refused: ${(error as Error).message}.`,
         headers: { 'www-authenticate': 'Bearer realm="versionary", error="invalid_token"' },
       });
     }
     const subject = principal.id.slice('jwt:'.length);
-    return { clientId: identify.claim === 'client_id' ? principal.clientId ?? subject : subject, roles, id: principal.id };
+    return {
+      clientId: identify.claim === 'client_id' ? (principal.clientId ?? subject) : subject,
+      roles,
+      id: principal.id,
+    };
   };
 }

@@ -7,7 +7,10 @@ const parse = (gateway: unknown) => {
   const settings = parseGatewaySettings({ file: gateway === undefined ? {} : { gateway }, errors });
   return { settings, errors };
 };
-const versions = { v1: { upstream: 'http://127.0.0.1:9001/', openapi: './v1.json' }, v2: { upstream: 'https://api.internal:8443', openapi: 'v2.yaml' } };
+const versions = {
+  v1: { upstream: 'http://127.0.0.1:9001/', openapi: './v1.json' },
+  v2: { upstream: 'https://api.internal:8443', openapi: 'v2.yaml' },
+};
 
 describe('parseGatewaySettings', () => {
   it('is absent without a gateway section, and fills the defaults', () => {
@@ -15,25 +18,63 @@ describe('parseGatewaySettings', () => {
     const { settings, errors } = parse({ versions });
     assert.deepEqual(errors, []);
     assert.deepEqual(settings, {
-      prefix: '/api', vendor: 'api', identify: { kind: 'apiKeys' }, clientHeader: 'x-versionary-client', timeoutMs: 30_000,
-      versions: [{ name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json' }, { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml' }],
+      prefix: '/api',
+      vendor: 'api',
+      identify: { kind: 'apiKeys' },
+      clientHeader: 'x-versionary-client',
+      timeoutMs: 30_000,
+      versions: [
+        { name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json' },
+        { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml' },
+      ],
     });
   });
 
   it('reads each way of identifying the client', () => {
-    assert.deepEqual(parse({ versions, identify: { header: 'X-Client-Id' } }).settings?.identify, { kind: 'header', header: 'x-client-id' });
-    assert.deepEqual(parse({ versions, identify: { jwt: true } }).settings?.identify, { kind: 'jwt', claim: 'client_id' });
-    assert.deepEqual(parse({ versions, identify: { jwt: { claim: 'sub' } } }).settings?.identify, { kind: 'jwt', claim: 'sub' });
+    assert.deepEqual(parse({ versions, identify: { header: 'X-Client-Id' } }).settings?.identify, {
+      kind: 'header',
+      header: 'x-client-id',
+    });
+    assert.deepEqual(parse({ versions, identify: { jwt: true } }).settings?.identify, {
+      kind: 'jwt',
+      claim: 'client_id',
+    });
+    assert.deepEqual(parse({ versions, identify: { jwt: { claim: 'sub' } } }).settings?.identify, {
+      kind: 'jwt',
+      claim: 'sub',
+    });
   });
 
   it('reports every mistake at once, naming the key', () => {
     const { errors } = parse({
-      prefix: 'api/', vendor: 'a b', versions: { one: { upstream: 'ftp://x', openapi: '', extra: 1 }, v2: 'http://x' },
-      identify: { apiKeys: true, header: 'x' }, clientHeader: 'bad header', timeoutMs: 5, proxy: true,
+      prefix: 'api/',
+      vendor: 'a b',
+      versions: { one: { upstream: 'ftp://x', openapi: '', extra: 1 }, v2: 'http://x' },
+      identify: { apiKeys: true, header: 'x' },
+      clientHeader: 'bad header',
+      timeoutMs: 5,
+      proxy: true,
     });
-    for (const part of ['unknown key "proxy"', 'gateway.prefix', 'gateway.vendor', '"one" is not a version name', 'versions.one.upstream', 'versions.one.openapi', 'versions.one: unknown key "extra"', 'versions.v2 must be', 'gateway.identify must be one of', 'gateway.clientHeader', 'gateway.timeoutMs']) {
-      assert.ok(errors.some((e) => e.includes(part)), `${part} in ${errors.join(' | ')}`);
+    for (const part of [
+      'unknown key "proxy"',
+      'gateway.prefix',
+      'gateway.vendor',
+      '"one" is not a version name',
+      'versions.one.upstream',
+      'versions.one.openapi',
+      'versions.one: unknown key "extra"',
+      'versions.v2 must be',
+      'gateway.identify must be one of',
+      'gateway.clientHeader',
+      'gateway.timeoutMs',
+    ]) {
+      assert.ok(
+        errors.some((e) => e.includes(part)),
+        `${part} in ${errors.join(' | ')}`,
+      );
     }
-    assert.deepEqual(parse({}).errors, ['gateway.versions must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }']);
+    assert.deepEqual(parse({}).errors, [
+      'gateway.versions must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }',
+    ]);
   });
 });

@@ -45,15 +45,33 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     // By client and credential: two tenants sharing a JWT subject never see each other's records.
     const principal = principalOf(request);
     const clientId = principal ? tenantKeyOf(principal) : clientIdOf(request);
-    const fingerprint = createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+      .digest('hex');
     const now = options.clock.now();
-    const outcome = await options.store.begin({ clientId, key, fingerprint, now, expiredBefore: now - retention, staleRunningBefore: now - stale });
+    const outcome = await options.store.begin({
+      clientId,
+      key,
+      fingerprint,
+      now,
+      expiredBefore: now - retention,
+      staleRunningBefore: now - stale,
+    });
     if (outcome.kind === 'started') {
       (request as Claimed)[kClaim] = { clientId, key, claimedAt: now };
       return;
     }
-    if (outcome.kind === 'mismatch') throw new VersionaryError({ code: ErrorCode.IdempotencyMismatch, detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.' });
-    if (outcome.kind === 'running') throw new VersionaryError({ code: ErrorCode.IdempotencyInFlight, detail: 'A request with this Idempotency-Key is still running; retry later.', headers: { 'retry-after': '1' } });
+    if (outcome.kind === 'mismatch')
+      throw new VersionaryError({
+        code: ErrorCode.IdempotencyMismatch,
+        detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
+      });
+    if (outcome.kind === 'running')
+      throw new VersionaryError({
+        code: ErrorCode.IdempotencyInFlight,
+        detail: 'A request with this Idempotency-Key is still running; retry later.',
+        headers: { 'retry-after': '1' },
+      });
     const { response } = outcome;
     reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
     return reply.serializer(String).send(response.body);
@@ -71,7 +89,10 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    await options.store.complete({ ...claim, response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' } });
+    await options.store.complete({
+      ...claim,
+      response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' },
+    });
     return payload;
   });
   // A request that ends without onSend (the client went away) releases its claim.

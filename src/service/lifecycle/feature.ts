@@ -4,5 +4,6 @@ import { registerLifecycleRoutes } from './routes.ts';
 /** Each deprecated version's migration guide (the lifecycle document itself is the plugin's). */
 export const lifecycleRoutesFeature: ServiceFeature = {
   name: 'lifecycle-routes',
-  install: ({ app, bundle, runtime, clock, api }) => registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix }),
+  install: ({ app, bundle, runtime, clock, api }) =>
+    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix }),
 };

@@ -14,21 +14,36 @@ import type { LifecycleRuntime } from './runtime.ts';
  * const guide = buildServiceGuide({ bundle, runtime, from: 'v1', clock });
  * ```
  */
-export function buildServiceGuide(options: { bundle: VersionBundle; runtime: LifecycleRuntime; from: string; now: number }): MigrationGuide {
+export function buildServiceGuide(options: {
+  bundle: VersionBundle;
+  runtime: LifecycleRuntime;
+  from: string;
+  now: number;
+}): MigrationGuide {
   const { bundle, runtime, from } = options;
   const entry = runtime.document().versions.find((v) => v.name === from);
   const old = bundle.get(from);
   const target = entry?.replacement ? bundle.get(entry.replacement) : undefined;
   if (!entry || !old || !target) {
-    throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No migration guide for ${from}: it is not a deprecated version with a replacement.` });
+    throw new VersionaryError({
+      code: ErrorCode.NotFound,
+      detail: `No migration guide for ${from}: it is not a deprecated version with a replacement.`,
+    });
   }
   // One base path for both, so the diff compares operations, not version prefixes.
-  const doc = (version: typeof old) => toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: '/api' });
+  const doc = (version: typeof old) =>
+    toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: '/api' });
   const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.now } });
-  const notes = bundle.versions.slice(old.index + 1, target.index + 1).flatMap((v) => v.changes.map((c) => `${v.name}: ${c.description}`));
+  const notes = bundle.versions
+    .slice(old.index + 1, target.index + 1)
+    .flatMap((v) => v.changes.map((c) => `${v.name}: ${c.description}`));
   const deprecatedAt = entry.deprecatedAt ?? formatIsoInstant(options.now);
   return createMigrationGuide({
-    from, to: target.name, changes, notes, deprecatedAt,
+    from,
+    to: target.name,
+    changes,
+    notes,
+    deprecatedAt,
     ...(entry.sunsetAt ? { sunsetAt: entry.sunsetAt } : {}),
     title: `Migrating from ${from} to ${target.name}`,
   });

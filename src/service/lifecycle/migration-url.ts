@@ -31,5 +31,10 @@ export function migrationUrlProblem(url: string, field = 'migrationUrl'): string
  */
 export function assertMigrationUrl(url: string | undefined, pointer: string): void {
   const problem = url === undefined ? undefined : migrationUrlProblem(url);
-  if (problem) throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: problem, errors: [{ pointer, detail: 'not usable in a Link header' }] });
+  if (problem)
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: problem,
+      errors: [{ pointer, detail: 'not usable in a Link header' }],
+    });
 }

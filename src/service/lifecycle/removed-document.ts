@@ -10,7 +10,11 @@ import type { LifecycleRuntime } from './runtime.ts';
  * toOpenApiDocument({ ..., info: removedDocumentInfo({ runtime, name: 'v1', status: 410 }) });
  * ```
  */
-export function removedDocumentInfo(options: { runtime: LifecycleRuntime; name: string; status: number }): Record<string, unknown> {
+export function removedDocumentInfo(options: {
+  runtime: LifecycleRuntime;
+  name: string;
+  status: number;
+}): Record<string, unknown> {
   const { runtime, name } = options;
   const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
   if (!removed.removed) return {};

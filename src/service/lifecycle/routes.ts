@@ -14,7 +14,10 @@ import type { LifecycleRuntime } from './runtime.ts';
  * registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: '/api' });
  * ```
  */
-export function registerLifecycleRoutes(app: FastifyInstance, options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string }): void {
+export function registerLifecycleRoutes(
+  app: FastifyInstance,
+  options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string },
+): void {
   const { bundle, runtime, clock, prefix } = options;
   // A guide is a diff of two documents: built once per lifecycle state, not per request.
   const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
@@ -30,7 +33,8 @@ export function registerLifecycleRoutes(app: FastifyInstance, options: { bundle:
     }
     reply.header('vary', 'Accept');
     const kind = guideFormat(request);
-    if (kind === 'markdown') return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
+    if (kind === 'markdown')
+      return reply.type('text/markdown; charset=utf-8').serializer(String).send(toMarkdown(guide));
     if (kind === 'json') return reply.type('application/json; charset=utf-8').serializer(String).send(toJson(guide));
     return reply.type('text/html; charset=utf-8').serializer(String).send(toHtml(guide));
   });

@@ -1,9 +1,23 @@
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode } from '../../core/errors/index.ts';
 import {
-  assertLifecycleConfig, buildLifecycleDocument, checkDeprecationStatus, createViolation, declaredOrder, evaluateVerdict, MONTH_MS,
-  orderReleases, PolicyRule, toPolicyError, versionListHeaders,
-  type DeprecationSchedule, type LifecycleVerdict, type VerdictCandidate, type LifecycleDocument, type LifecycleVersion, type PolicyWarning,
+  assertLifecycleConfig,
+  buildLifecycleDocument,
+  checkDeprecationStatus,
+  createViolation,
+  declaredOrder,
+  evaluateVerdict,
+  MONTH_MS,
+  orderReleases,
+  PolicyRule,
+  toPolicyError,
+  versionListHeaders,
+  type DeprecationSchedule,
+  type LifecycleVerdict,
+  type VerdictCandidate,
+  type LifecycleDocument,
+  type LifecycleVersion,
+  type PolicyWarning,
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../ports/index.ts';
 import type { LifecycleSettings } from './settings.ts';
@@ -53,19 +67,34 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   let schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
   let endpoints = await store.listEndpointDeprecations();
   const configured = settings.versions ?? {};
-  for (const name of settings.versions ? [] : options.defaultDeprecated ?? []) {
+  for (const name of settings.versions ? [] : (options.defaultDeprecated ?? [])) {
     if (schedules.has(name)) continue;
     const now = clock.now();
-    const stored: StoredSchedule = { version: name, deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS, removed: false, reason: 'planned', migrationUrl: null };
+    const stored: StoredSchedule = {
+      version: name,
+      deprecatedAt: now,
+      sunsetAt: now + 6 * MONTH_MS,
+      removed: false,
+      reason: 'planned',
+      migrationUrl: null,
+    };
     await store.saveSchedule(stored);
     schedules.set(name, stored);
   }
   const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
   const builtIn = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
-  const { releases, problems } = orderReleases(names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })));
-  const orderError = toPolicyError(problems.map((message) => createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message })), {
-    subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig,
-  });
+  const { releases, problems } = orderReleases(
+    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
+  );
+  const orderError = toPolicyError(
+    problems.map((message) =>
+      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
+    ),
+    {
+      subject: 'lifecycle configuration',
+      code: ErrorCode.InvalidConfig,
+    },
+  );
   if (orderError) throw orderError;
   const released = new Map(releases.map((r) => [r.name, r.releasedAt]));
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
@@ -73,8 +102,12 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     if (v.sunsetAt === undefined && !v.removed) continue;
     const deprecatedAt = v.deprecatedAt ?? schedules.get(name)?.deprecatedAt ?? clock.now();
     const stored: StoredSchedule = {
-      version: name, deprecatedAt, sunsetAt: v.sunsetAt ?? deprecatedAt, reason: v.reason ?? 'planned',
-      removed: v.removed === true || schedules.get(name)?.removed === true, migrationUrl: v.migrationUrl ?? null,
+      version: name,
+      deprecatedAt,
+      sunsetAt: v.sunsetAt ?? deprecatedAt,
+      reason: v.reason ?? 'planned',
+      removed: v.removed === true || schedules.get(name)?.removed === true,
+      migrationUrl: v.migrationUrl ?? null,
     };
     await store.saveSchedule(stored);
     schedules.set(name, stored);
@@ -85,18 +118,23 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   }
   endpoints = await store.listEndpointDeprecations();
 
-  const buildLifecycle = (): LifecycleVersion[] => names.map((name) => ({
-    name,
-    releasedAt: released.get(name)!,
-    ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
-    ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
-    migrationUrl: migrationUrl(name),
-    openapiUrl: `${prefix}/${name}/openapi.json`,
-  })).sort((a, b) => a.releasedAt - b.releasedAt);
+  const buildLifecycle = (): LifecycleVersion[] =>
+    names
+      .map((name) => ({
+        name,
+        releasedAt: released.get(name)!,
+        ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
+        ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
+        migrationUrl: migrationUrl(name),
+        openapiUrl: `${prefix}/${name}/openapi.json`,
+      }))
+      .sort((a, b) => a.releasedAt - b.releasedAt);
   // Asked by per-request hooks (removed-version gate, metrics): built once per change of state.
   let lifecycleVersions: LifecycleVersion[] | undefined;
-  const toLifecycle = (): LifecycleVersion[] => (lifecycleVersions ??= Object.freeze(buildLifecycle()) as LifecycleVersion[]);
-  const migrationUrl = (name: string) => schedules.get(name)?.migrationUrl ?? configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
+  const toLifecycle = (): LifecycleVersion[] =>
+    (lifecycleVersions ??= Object.freeze(buildLifecycle()) as LifecycleVersion[]);
+  const migrationUrl = (name: string) =>
+    schedules.get(name)?.migrationUrl ?? configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
 
   const warnings = assertLifecycleConfig({ versions: toLifecycle(), audience: settings.audience });
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
@@ -110,15 +148,26 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     return all.slice(index + 1).find((v) => !v.schedule)?.name;
   };
 
-  const compute = (key: { version: string; method: string; path: string }): { verdict: LifecycleVerdict; until: number } => {
+  const compute = (key: {
+    version: string;
+    method: string;
+    path: string;
+  }): { verdict: LifecycleVerdict; until: number } => {
     const candidates: VerdictCandidate[] = [];
     const own = schedules.get(key.version);
     if (own) candidates.push({ schedule: toSchedule(own), migrationUrl: migrationUrl(key.version) });
     for (const e of endpoints) {
       if (e.version === key.version && e.method === key.method && e.path === key.path) {
         candidates.push({
-          schedule: { version: key.version, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt, removed: false, reason: 'planned' },
-          migrationUrl: e.migrationUrl ?? migrationUrl(key.version), subject: `${e.method} ${e.path} in ${key.version}`,
+          schedule: {
+            version: key.version,
+            deprecatedAt: e.deprecatedAt,
+            sunsetAt: e.sunsetAt,
+            removed: false,
+            reason: 'planned',
+          },
+          migrationUrl: e.migrationUrl ?? migrationUrl(key.version),
+          subject: `${e.method} ${e.path} in ${key.version}`,
         });
       }
     }
@@ -134,7 +183,12 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     }
     const replacement = replacementOf(key.version);
     return evaluateVerdict({
-      version: key.version, candidates, clock, prefix, style: settings.headerStyle, removedStatus: settings.removedStatus,
+      version: key.version,
+      candidates,
+      clock,
+      prefix,
+      style: settings.headerStyle,
+      removedStatus: settings.removedStatus,
       ...(replacement ? { replacement } : {}),
     });
   };
@@ -158,7 +212,10 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     document() {
       const document = buildLifecycleDocument({ versions: toLifecycle(), clock, audience: settings.audience });
       // A stand-in date only keeps the declared order: a client is never shown one.
-      return { ...document, versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)) };
+      return {
+        ...document,
+        versions: document.versions.map((v) => (undated.has(v.name) ? { ...v, releasedAt: null } : v)),
+      };
     },
     versions: toLifecycle,
     migrationUrl,
@@ -178,5 +235,11 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
 }
 
 function toSchedule(s: StoredSchedule): DeprecationSchedule {
-  return { version: s.version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed, reason: s.reason };
+  return {
+    version: s.version,
+    deprecatedAt: s.deprecatedAt,
+    sunsetAt: s.sunsetAt,
+    removed: s.removed,
+    reason: s.reason,
+  };
 }

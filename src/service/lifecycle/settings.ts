@@ -1,4 +1,10 @@
-import { checkKnownKeys, checkVersionEntry, parseIsoInstant, type Audience, type DeprecationReason } from '../../core/lifecycle/index.ts';
+import {
+  checkKnownKeys,
+  checkVersionEntry,
+  parseIsoInstant,
+  type Audience,
+  type DeprecationReason,
+} from '../../core/lifecycle/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode } from '../../http/warnings.ts';
 import { migrationUrlProblem } from './migration-url.ts';
@@ -44,18 +50,30 @@ export interface LifecycleSettings {
  * const settings = parseLifecycleSettings({ file: config.file, errors });
  * ```
  */
-export function parseLifecycleSettings(options: { file: Record<string, unknown>; errors: string[] }): LifecycleSettings {
+export function parseLifecycleSettings(options: {
+  file: Record<string, unknown>;
+  errors: string[];
+}): LifecycleSettings {
   const { file, errors } = options;
   const audience = file.audience ?? 'public';
-  if (audience !== 'public' && audience !== 'enterprise') errors.push(`audience must be "public" or "enterprise", not ${JSON.stringify(audience)}`);
+  if (audience !== 'public' && audience !== 'enterprise')
+    errors.push(`audience must be "public" or "enterprise", not ${JSON.stringify(audience)}`);
   const removedStatus = file.removedStatus ?? 410;
-  if (removedStatus !== 410 && removedStatus !== 404) errors.push(`removedStatus must be 410 or 404, not ${JSON.stringify(removedStatus)}`);
+  if (removedStatus !== 410 && removedStatus !== 404)
+    errors.push(`removedStatus must be 410 or 404, not ${JSON.stringify(removedStatus)}`);
   const style = file.headerStyle ?? 'iso8601';
-  if (style !== 'iso8601' && style !== 'rfc' && style !== 'iso') errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
+  if (style !== 'iso8601' && style !== 'rfc' && style !== 'iso')
+    errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
   // The library once spelled it `iso`: accepted, so a config written from its docs still starts.
-  const warnings = style === 'iso'
-    ? [{ code: DeprecationWarningCode.HeaderStyleIso, detail: 'headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.' }]
-    : [];
+  const warnings =
+    style === 'iso'
+      ? [
+          {
+            code: DeprecationWarningCode.HeaderStyleIso,
+            detail: 'headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.',
+          },
+        ]
+      : [];
   const date = (value: unknown, where: string): number | undefined => {
     if (value === undefined) return undefined;
     const parsed = typeof value === 'string' ? parseIsoInstant(value) : undefined;
@@ -67,14 +85,23 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
     versions = {};
     if (!isObject(file.versions)) errors.push('versions must be an object keyed by version name');
     for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
-      if (!isObject(raw)) { errors.push(`versions.${name} must be an object`); continue; }
+      if (!isObject(raw)) {
+        errors.push(`versions.${name} must be an object`);
+        continue;
+      }
       errors.push(...checkVersionEntry({ entry: raw, where: `versions.${name}` }));
       const at = (key: string) => date(raw[key], `versions.${name}.${key}`);
       const reason = raw.reason ?? 'planned';
-      if (reason !== 'planned' && reason !== 'critical-fix') errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
+      if (reason !== 'planned' && reason !== 'critical-fix')
+        errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
       versions[name] = {
-        releasedAt: at('releasedAt'), deprecatedAt: at('deprecatedAt'), sunsetAt: at('sunsetAt'),
-        replacement: str(raw.replacement), migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, errors }), removed: raw.removed === true, reason: reason as DeprecationReason,
+        releasedAt: at('releasedAt'),
+        deprecatedAt: at('deprecatedAt'),
+        sunsetAt: at('sunsetAt'),
+        replacement: str(raw.replacement),
+        migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, errors }),
+        removed: raw.removed === true,
+        reason: reason as DeprecationReason,
       };
     }
   }
@@ -83,15 +110,24 @@ export function parseLifecycleSettings(options: { file: Record<string, unknown>;
   if (!Array.isArray(list)) errors.push('endpointDeprecations must be an array');
   (Array.isArray(list) ? list : []).forEach((raw: unknown, i) => {
     const where = `endpointDeprecations[${i}]`;
-    if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string' || typeof raw.path !== 'string') {
+    if (
+      !isObject(raw) ||
+      typeof raw.version !== 'string' ||
+      typeof raw.method !== 'string' ||
+      typeof raw.path !== 'string'
+    ) {
       return void errors.push(`${where} needs version, method and path strings`);
     }
     errors.push(...checkKnownKeys({ object: raw, known: endpointKeys, where, what: 'an endpoint deprecation' }));
     const sunsetAt = date(raw.sunsetAt, `${where}.sunsetAt`);
     if (sunsetAt === undefined) return void errors.push(`${where}.sunsetAt is required: a concrete sunset date`);
     endpointDeprecations.push({
-      version: raw.version, method: raw.method.toUpperCase(), path: raw.path,
-      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`), sunsetAt, migrationUrl: url({ value: raw.migrationUrl, where: `${where}.migrationUrl`, errors }),
+      version: raw.version,
+      method: raw.method.toUpperCase(),
+      path: raw.path,
+      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`),
+      sunsetAt,
+      migrationUrl: url({ value: raw.migrationUrl, where: `${where}.migrationUrl`, errors }),
     });
   });
   return {
@@ -116,7 +152,10 @@ function str(value: unknown): string | undefined {
 
 function url(options: { value: unknown; where: string; errors: string[] }): string | undefined {
   if (options.value === undefined) return undefined;
-  const problem = typeof options.value === 'string' ? migrationUrlProblem(options.value, options.where) : `${options.where} must be a string`;
+  const problem =
+    typeof options.value === 'string'
+      ? migrationUrlProblem(options.value, options.where)
+      : `${options.where} must be a string`;
   if (problem) options.errors.push(problem);
   return problem ? undefined : (options.value as string);
 }

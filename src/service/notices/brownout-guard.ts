@@ -22,12 +22,17 @@ export interface BrownoutCache {
  * const cache = await createBrownoutCache({ configured, load: () => storage.notices.listBrownouts() });
  * ```
  */
-export async function createBrownoutCache(options: { configured: Brownout[]; load: () => Promise<Brownout[]> }): Promise<BrownoutCache> {
+export async function createBrownoutCache(options: {
+  configured: Brownout[];
+  load: () => Promise<Brownout[]>;
+}): Promise<BrownoutCache> {
   // Built once per refresh: the guard reads it on every request.
   let all = [...options.configured, ...(await options.load())];
   return {
     all: () => all,
-    async refresh() { all = [...options.configured, ...(await options.load())]; },
+    async refresh() {
+      all = [...options.configured, ...(await options.load())];
+    },
   };
 }
 
@@ -41,7 +46,10 @@ export async function createBrownoutCache(options: { configured: Brownout[]; loa
  * installBrownoutGuard(app, { cache, runtime, clock, removedStatus: 410, prefix: '/api' });
  * ```
  */
-export function installBrownoutGuard(app: FastifyInstance, options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string }): void {
+export function installBrownoutGuard(
+  app: FastifyInstance,
+  options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string },
+): void {
   // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
   const versionedRoute = versionedRoutePattern(options.prefix);
   app.addHook('preHandler', async (request) => {
@@ -53,15 +61,34 @@ export function installBrownoutGuard(app: FastifyInstance, options: { cache: Bro
     const endpoint = `${request.method} ${match[2]!.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
     const principal = principalOf(request);
     const clientId = principal?.clientId ?? principal?.id;
-    const b = activeBrownout({ brownouts: options.cache.all(), version, endpoint, ...(clientId ? { clientId } : {}), now: options.clock.now() });
+    const b = activeBrownout({
+      brownouts: options.cache.all(),
+      version,
+      endpoint,
+      ...(clientId ? { clientId } : {}),
+      now: options.clock.now(),
+    });
     if (!b) return;
-    const verdict = options.runtime.verdict({ version, method: request.method, path: endpoint.slice(endpoint.indexOf(' ') + 1) });
+    const verdict = options.runtime.verdict({
+      version,
+      method: request.method,
+      path: endpoint.slice(endpoint.indexOf(' ') + 1),
+    });
     const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
     const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
     throw new VersionaryError({
       code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
       detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
-      extensions: { brownout: { id: b.id, startsAt: formatIsoInstant(b.startsAt), endsAt: formatIsoInstant(b.endsAt), rehearsal: b.clientId !== undefined }, removalAt, migrationGuide: options.runtime.migrationUrl(version) },
+      extensions: {
+        brownout: {
+          id: b.id,
+          startsAt: formatIsoInstant(b.startsAt),
+          endsAt: formatIsoInstant(b.endsAt),
+          rehearsal: b.clientId !== undefined,
+        },
+        removalAt,
+        migrationGuide: options.runtime.migrationUrl(version),
+      },
       headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
     });
   });
@@ -76,7 +103,10 @@ export function installBrownoutGuard(app: FastifyInstance, options: { cache: Bro
  * listBrownoutsInLifecycle(app, { cache, clock, path: '/api/versions' });
  * ```
  */
-export function listBrownoutsInLifecycle(app: FastifyInstance, options: { cache: BrownoutCache; clock: Clock; path: string }): void {
+export function listBrownoutsInLifecycle(
+  app: FastifyInstance,
+  options: { cache: BrownoutCache; clock: Clock; path: string },
+): void {
   app.addHook('preSerialization', async (request, _reply, payload) => {
     if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null) return payload;
     const document = payload as { versions?: Array<{ name: string }> };
@@ -87,7 +117,13 @@ export function listBrownoutsInLifecycle(app: FastifyInstance, options: { cache:
       ...document,
       versions: document.versions.map((v) => ({
         ...v,
-        brownouts: planned.filter((b) => b.version === v.name).map((b) => ({ endpoint: b.endpoint ?? null, startsAt: formatIsoInstant(b.startsAt), endsAt: formatIsoInstant(b.endsAt) })),
+        brownouts: planned
+          .filter((b) => b.version === v.name)
+          .map((b) => ({
+            endpoint: b.endpoint ?? null,
+            startsAt: formatIsoInstant(b.startsAt),
+            endsAt: formatIsoInstant(b.endsAt),
+          })),
       })),
     };
   });

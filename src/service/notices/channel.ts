@@ -94,7 +94,10 @@ export function checkChannels(channels: readonly NoticeChannel[]): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   for (const channel of channels) {
-    if (!namePattern.test(channel.name)) errors.push(`notice channel "${channel.name}": a name is lower-case letters, digits and hyphens, starting with a letter, up to 32 characters`);
+    if (!namePattern.test(channel.name))
+      errors.push(
+        `notice channel "${channel.name}": a name is lower-case letters, digits and hyphens, starting with a letter, up to 32 characters`,
+      );
     if (seen.has(channel.name)) errors.push(`notice channel "${channel.name}" is registered twice`);
     seen.add(channel.name);
   }

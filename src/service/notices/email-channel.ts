@@ -14,8 +14,13 @@ import { renderNoticeEmail } from './render-email.ts';
  * const email = createEmailChannel({ smtp: { url: 'smtp://127.0.0.1:2525', from: 'notices@example.com' }, unsubscribeUrl });
  * ```
  */
-export function createEmailChannel(options: { smtp?: { url: string; from: string }; unsubscribeUrl: (clientId: string, email: string) => string; timeoutMs?: number }): NoticeChannel {
-  const recipients: NoticeChannel['recipients'] = (client) => client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
+export function createEmailChannel(options: {
+  smtp?: { url: string; from: string };
+  unsubscribeUrl: (clientId: string, email: string) => string;
+  timeoutMs?: number;
+}): NoticeChannel {
+  const recipients: NoticeChannel['recipients'] = (client) =>
+    client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
   const { smtp } = options;
   if (!smtp) return { name: 'email', recipients };
   const transport = nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000));
@@ -27,22 +32,36 @@ export function createEmailChannel(options: { smtp?: { url: string; from: string
       const rendered = renderNoticeEmail({ payload, unsubscribeUrl: link });
       try {
         await transport.sendMail({
-          from: smtp.from, to: recipient, subject: rendered.subject, text: rendered.text, html: rendered.html,
-          headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'X-Versionary-Notice': id },
+          from: smtp.from,
+          to: recipient,
+          subject: rendered.subject,
+          text: rendered.text,
+          html: rendered.html,
+          headers: {
+            'List-Unsubscribe': `<${link}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            'X-Versionary-Notice': id,
+          },
         });
       } catch (error) {
         const e = error as { responseCode?: number; message?: string; code?: string };
         const code = e.responseCode;
-        throw new DeliveryFailure({ transient: code === undefined || code < 500, reason: `${code ? `SMTP ${code}` : (e.code ?? 'error')}: ${e.message ?? String(error)}`.slice(0, 500) });
+        throw new DeliveryFailure({
+          transient: code === undefined || code < 500,
+          reason: `${code ? `SMTP ${code}` : (e.code ?? 'error')}: ${e.message ?? String(error)}`.slice(0, 500),
+        });
       }
     },
-    close: async () => { transport.close(); },
+    close: async () => {
+      transport.close();
+    },
   };
 }
 
 /** nodemailer reads its timeouts from the URL's query as well as from options. */
 function withTimeouts(url: string, ms: number): string {
   const u = new URL(url);
-  for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout']) if (!u.searchParams.has(key)) u.searchParams.set(key, String(ms));
+  for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout'])
+    if (!u.searchParams.has(key)) u.searchParams.set(key, String(ms));
   return u.toString();
 }

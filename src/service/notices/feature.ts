@@ -7,7 +7,14 @@ export const noticesFeature: ServiceFeature = {
   async install(context) {
     const { app, config, storage, runtime, bundle, clock, recorder, options, api } = context;
     const notices = await registerNotices(app, {
-      config, storage, runtime, bundle, clock, flushUsage: () => recorder.flush(), removedStatus: config.settings.lifecycle.removedStatus, apiPrefix: api.prefix,
+      config,
+      storage,
+      runtime,
+      bundle,
+      clock,
+      flushUsage: () => recorder.flush(),
+      removedStatus: config.settings.lifecycle.removedStatus,
+      apiPrefix: api.prefix,
       ...(options.noticeChannels ? { channels: options.noticeChannels } : {}),
     });
     context.brownouts = () => notices.brownouts();

@@ -1,5 +1,13 @@
 import { diffOpenApi, type Change } from '../../core/compat/index.ts';
-import { impactOnCalls, toNoticePayload, type CallEvidence, type ClientUsage, type DueNotice, type NoticePayload, type NoticeSubject } from '../../core/notices/index.ts';
+import {
+  impactOnCalls,
+  toNoticePayload,
+  type CallEvidence,
+  type ClientUsage,
+  type DueNotice,
+  type NoticePayload,
+  type NoticeSubject,
+} from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -14,8 +22,25 @@ import type { ApiKeyStore, Client, ClientUsageRow } from '../ports/index.ts';
  * ```
  */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
-  const versions = runtime.versions().flatMap((v) => (v.schedule ? [{ version: v.name, deprecatedAt: v.schedule.deprecatedAt, sunsetAt: v.schedule.sunsetAt, removed: v.schedule.removed }] : []));
-  const endpoints = runtime.endpointDeprecations().map((e) => ({ version: e.version, endpoint: `${e.method} ${e.path}`, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt, removed: false }));
+  const versions = runtime.versions().flatMap((v) =>
+    v.schedule
+      ? [
+          {
+            version: v.name,
+            deprecatedAt: v.schedule.deprecatedAt,
+            sunsetAt: v.schedule.sunsetAt,
+            removed: v.schedule.removed,
+          },
+        ]
+      : [],
+  );
+  const endpoints = runtime.endpointDeprecations().map((e) => ({
+    version: e.version,
+    endpoint: `${e.method} ${e.path}`,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    removed: false,
+  }));
   return [...versions, ...endpoints];
 }
 
@@ -32,8 +57,21 @@ export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
   for (const r of rows) {
     const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
     const m = merged.get(key);
-    if (!m) merged.set(key, { clientId: r.clientId, version: r.version, endpoint: r.endpoint, calls: r.calls, firstSeen: r.firstSeen, lastSeen: r.lastSeen });
-    else Object.assign(m, { calls: m.calls + r.calls, firstSeen: Math.min(m.firstSeen, r.firstSeen), lastSeen: Math.max(m.lastSeen, r.lastSeen) });
+    if (!m)
+      merged.set(key, {
+        clientId: r.clientId,
+        version: r.version,
+        endpoint: r.endpoint,
+        calls: r.calls,
+        firstSeen: r.firstSeen,
+        lastSeen: r.lastSeen,
+      });
+    else
+      Object.assign(m, {
+        calls: m.calls + r.calls,
+        firstSeen: Math.min(m.firstSeen, r.firstSeen),
+        lastSeen: Math.max(m.lastSeen, r.lastSeen),
+      });
   }
   return [...merged.values()];
 }
@@ -51,10 +89,17 @@ export interface PayloadBuilder {
  * const builder = createPayloadBuilder({ runtime, bundle, apiKeys, publicUrl, apiPrefix: '/api' });
  * ```
  */
-export function createPayloadBuilder(options: { runtime: LifecycleRuntime; bundle: VersionBundle; apiKeys: ApiKeyStore; publicUrl: string; apiPrefix: string }): PayloadBuilder {
+export function createPayloadBuilder(options: {
+  runtime: LifecycleRuntime;
+  bundle: VersionBundle;
+  apiKeys: ApiKeyStore;
+  publicUrl: string;
+  apiPrefix: string;
+}): PayloadBuilder {
   const { runtime, bundle, publicUrl, apiPrefix } = options;
   const diffs = new Map<string, Change[]>();
-  const absolute = (url: string) => (/^https?:\/\//.test(url) ? url : `${publicUrl}${url.startsWith('/') ? '' : '/'}${url}`);
+  const absolute = (url: string) =>
+    /^https?:\/\//.test(url) ? url : `${publicUrl}${url.startsWith('/') ? '' : '/'}${url}`;
   const changesBetween = (from: string, to: string): Change[] => {
     const key = `${from}>${to}`;
     if (!diffs.has(key)) {
@@ -72,29 +117,50 @@ export function createPayloadBuilder(options: { runtime: LifecycleRuntime; bundl
   };
   return {
     async build({ notice, client, rows }) {
-      const mine = rows.filter((r) => r.clientId === client.id && r.version === notice.version && (!notice.endpoint || r.endpoint === notice.endpoint));
+      const mine = rows.filter(
+        (r) =>
+          r.clientId === client.id &&
+          r.version === notice.version &&
+          (!notice.endpoint || r.endpoint === notice.endpoint),
+      );
       const byEndpoint = new Map<string, ClientUsageRow[]>();
       for (const r of mine) byEndpoint.set(r.endpoint, [...(byEndpoint.get(r.endpoint) ?? []), r]);
       const calls: CallEvidence[] = [];
       for (const [endpoint, group] of [...byEndpoint].sort(([a], [b]) => a.localeCompare(b))) {
         const latest = group.reduce((x, y) => (y.lastSeen > x.lastSeen ? y : x));
         calls.push({
-          endpoint, calls: group.reduce((n, r) => n + r.calls, 0),
-          firstSeen: formatIsoInstant(Math.min(...group.map((r) => r.firstSeen))), lastSeen: formatIsoInstant(latest.lastSeen),
-          keys: [...new Set(await Promise.all(group.map((r) => keyName(r.keyId))))].sort(), userAgent: latest.userAgent ?? null,
+          endpoint,
+          calls: group.reduce((n, r) => n + r.calls, 0),
+          firstSeen: formatIsoInstant(Math.min(...group.map((r) => r.firstSeen))),
+          lastSeen: formatIsoInstant(latest.lastSeen),
+          keys: [...new Set(await Promise.all(group.map((r) => keyName(r.keyId))))].sort(),
+          userAgent: latest.userAgent ?? null,
         });
       }
       const entry = runtime.document().versions.find((v) => v.name === notice.version);
       const replacement = entry?.replacement ?? undefined;
-      const impact = replacement ? impactOnCalls({ changes: changesBetween(notice.version, replacement), endpoints: calls.map((c) => c.endpoint), basePath: apiPrefix }) : [];
+      const impact = replacement
+        ? impactOnCalls({
+            changes: changesBetween(notice.version, replacement),
+            endpoints: calls.map((c) => c.endpoint),
+            basePath: apiPrefix,
+          })
+        : [];
       const deprecatedAt = notice.endpoint
-        ? runtime.endpointDeprecations().find((e) => `${e.version} ${e.method} ${e.path}` === notice.subject)?.deprecatedAt
+        ? runtime.endpointDeprecations().find((e) => `${e.version} ${e.method} ${e.path}` === notice.subject)
+            ?.deprecatedAt
         : runtime.versions().find((v) => v.name === notice.version)?.schedule?.deprecatedAt;
       return toNoticePayload({
-        notice, client: { id: client.id, name: client.name }, deprecatedAt: deprecatedAt ?? notice.plannedAt,
+        notice,
+        client: { id: client.id, name: client.name },
+        deprecatedAt: deprecatedAt ?? notice.plannedAt,
         ...(replacement ? { replacement } : {}),
-        urls: { guide: absolute(runtime.migrationUrl(notice.version)), ...(replacement ? { replacement: absolute(`${apiPrefix}/${replacement}/openapi.json`) } : {}) },
-        calls, impact,
+        urls: {
+          guide: absolute(runtime.migrationUrl(notice.version)),
+          ...(replacement ? { replacement: absolute(`${apiPrefix}/${replacement}/openapi.json`) } : {}),
+        },
+        calls,
+        impact,
       });
     },
   };

@@ -55,37 +55,80 @@ export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
  * await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage, removedStatus: 410, apiPrefix: '/api' });
  * ```
  */
-export async function registerNotices(app: FastifyInstance, options: RegisterNoticesOptions): Promise<NoticeWorker & { brownouts: () => Brownout[] }> {
+export async function registerNotices(
+  app: FastifyInstance,
+  options: RegisterNoticesOptions,
+): Promise<NoticeWorker & { brownouts: () => Brownout[] }> {
   const { config, storage, runtime, clock } = options;
   const { notices: settings, webhooks: webhookSettings } = config.settings;
   // Without a configured secret, links stay valid only while this process runs (logged below).
   const secret = config.noticeSecret ?? randomBytes(32).toString('base64url');
-  if (!config.noticeSecret) app.log.warn('VERSIONARY_NOTICE_SECRET is not set: unsubscribe links in notices sent now stop working at restart');
-  if (!config.smtp) app.log.info('VERSIONARY_SMTP_URL is not set: email notices are planned and kept, waiting for a mail transport');
+  if (!config.noticeSecret)
+    app.log.warn('VERSIONARY_NOTICE_SECRET is not set: unsubscribe links in notices sent now stop working at restart');
+  if (!config.smtp)
+    app.log.info('VERSIONARY_SMTP_URL is not set: email notices are planned and kept, waiting for a mail transport');
 
-  const cache = await createBrownoutCache({ configured: settings.brownouts, load: () => storage.notices.listBrownouts() });
+  const cache = await createBrownoutCache({
+    configured: settings.brownouts,
+    load: () => storage.notices.listBrownouts(),
+  });
   installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus, prefix: options.apiPrefix });
   listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
 
   // Planned in this order: one outbox row per channel and recipient.
   const channels: NoticeChannel[] = [
-    createEmailChannel({ ...(config.smtp ? { smtp: config.smtp } : {}), timeoutMs: config.ops.deliveryTimeoutMs, unsubscribeUrl: (clientId, email) => unsubscribeUrl({ publicUrl: settings.publicUrl, secret, clientId, email, issuedAt: clock.now() }) }),
+    createEmailChannel({
+      ...(config.smtp ? { smtp: config.smtp } : {}),
+      timeoutMs: config.ops.deliveryTimeoutMs,
+      unsubscribeUrl: (clientId, email) =>
+        unsubscribeUrl({ publicUrl: settings.publicUrl, secret, clientId, email, issuedAt: clock.now() }),
+    }),
     createWebhookChannel({
-      now: () => clock.now(), lookup: createWebhookLookup(webhookSettings), timeoutMs: config.ops.deliveryTimeoutMs,
-      checkUrl: async (url) => { await assertPublicWebhookUrl({ url, settings: webhookSettings }); },
-      target: async (clientId, webhookId) => (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
+      now: () => clock.now(),
+      lookup: createWebhookLookup(webhookSettings),
+      timeoutMs: config.ops.deliveryTimeoutMs,
+      checkUrl: async (url) => {
+        await assertPublicWebhookUrl({ url, settings: webhookSettings });
+      },
+      target: async (clientId, webhookId) =>
+        (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
     }),
     ...(options.channels ?? []),
   ];
   const channelErrors = checkChannels(channels);
-  if (channelErrors.length > 0) throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `The notice channels have ${channelErrors.length} error(s):\n- ${channelErrors.join('\n- ')}` });
+  if (channelErrors.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The notice channels have ${channelErrors.length} error(s):\n- ${channelErrors.join('\n- ')}`,
+    });
   const worker = createNoticeWorker({
-    notices: storage.notices, usage: storage.usage, clients: storage.clients, runtime, settings, clock, channels, log: app.log,
-    payloads: createPayloadBuilder({ runtime, bundle: options.bundle, apiKeys: storage.apiKeys, publicUrl: settings.publicUrl, apiPrefix: options.apiPrefix }),
-    brownouts: async () => { await cache.refresh(); return cache.all(); },
-    flushUsage: options.flushUsage, concurrency: config.ops.deliveryConcurrency, deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
+    notices: storage.notices,
+    usage: storage.usage,
+    clients: storage.clients,
+    runtime,
+    settings,
+    clock,
+    channels,
+    log: app.log,
+    payloads: createPayloadBuilder({
+      runtime,
+      bundle: options.bundle,
+      apiKeys: storage.apiKeys,
+      publicUrl: settings.publicUrl,
+      apiPrefix: options.apiPrefix,
+    }),
+    brownouts: async () => {
+      await cache.refresh();
+      return cache.all();
+    },
+    flushUsage: options.flushUsage,
+    concurrency: config.ops.deliveryConcurrency,
+    deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
   });
-  const refresher = setInterval(() => void cache.refresh().catch((error: unknown) => app.log.error({ err: error }, 'brownout refresh failed')), 5000);
+  const refresher = setInterval(
+    () => void cache.refresh().catch((error: unknown) => app.log.error({ err: error }, 'brownout refresh failed')),
+    5000,
+  );
   refresher.unref();
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => {
@@ -94,11 +137,14 @@ export async function registerNotices(app: FastifyInstance, options: RegisterNot
   });
 
   const routes = { store: storage.notices, cache, runtime, clock, configured: settings.brownouts };
-  await app.register(async (admin) => {
-    admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-    registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
-    registerBrownoutAdminRoutes(admin, routes);
-  }, { prefix: '/admin/v1' });
+  await app.register(
+    async (admin) => {
+      admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
+      registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
+      registerBrownoutAdminRoutes(admin, routes);
+    },
+    { prefix: '/admin/v1' },
+  );
   registerRehearsalRoutes(app, routes);
   registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
   workers.set(app, worker);

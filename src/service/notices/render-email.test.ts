@@ -4,12 +4,25 @@ import type { NoticePayload } from '../../core/notices/index.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
 const payload: NoticePayload = {
-  type: 'endpoint.sunset_reminder', timestamp: '2026-06-14T12:00:00.000Z',
+  type: 'endpoint.sunset_reminder',
+  timestamp: '2026-06-14T12:00:00.000Z',
   data: {
-    client: { id: 'cl_1', name: '<script>alert(1)</script>' }, kind: 'reminder',
-    subject: { version: 'v1', endpoint: 'GET /users', status: 'deprecated', deprecatedAt: '2026-01-01T00:00:00.000Z', sunsetAt: '2026-07-14T12:00:00.000Z', daysLeft: 1 },
-    replacement: null, migrationGuideUrl: 'https://x.test/guide?a=1&b="2"', brownout: null,
-    calls: [{ endpoint: 'GET /users', calls: 2, firstSeen: 'a', lastSeen: 'b', keys: ['k"<>'], userAgent: '"><img src=x>' }],
+    client: { id: 'cl_1', name: '<script>alert(1)</script>' },
+    kind: 'reminder',
+    subject: {
+      version: 'v1',
+      endpoint: 'GET /users',
+      status: 'deprecated',
+      deprecatedAt: '2026-01-01T00:00:00.000Z',
+      sunsetAt: '2026-07-14T12:00:00.000Z',
+      daysLeft: 1,
+    },
+    replacement: null,
+    migrationGuideUrl: 'https://x.test/guide?a=1&b="2"',
+    brownout: null,
+    calls: [
+      { endpoint: 'GET /users', calls: 2, firstSeen: 'a', lastSeen: 'b', keys: ['k"<>'], userAgent: '"><img src=x>' },
+    ],
     impact: [],
   },
 };

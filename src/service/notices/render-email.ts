@@ -29,7 +29,9 @@ const headlines: Record<NoticePayload['data']['kind'], (name: string, days: numb
  */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
-  const name = d.subject.endpoint ? `${d.subject.endpoint} in ${d.subject.version}` : `API version ${d.subject.version}`;
+  const name = d.subject.endpoint
+    ? `${d.subject.endpoint} in ${d.subject.version}`
+    : `API version ${d.subject.version}`;
   const headline = headlines[d.kind](name, d.subject.daysLeft);
   const facts: Array<[string, string]> = [
     ['Subject', name],
@@ -38,31 +40,77 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     ['Days left', String(d.subject.daysLeft)],
     ...(d.replacement ? [['Replacement', `${d.replacement.version} (${d.replacement.url})`] as [string, string]] : []),
     ['Migration guide', d.migrationGuideUrl],
-    ...(d.brownout ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]] : []),
+    ...(d.brownout
+      ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]]
+      : []),
   ];
-  const impactLine = d.impact.length === 0 ? 'No breaking change of the replacement touches the endpoints you call.'
-    : d.impact.length === 1 ? '1 breaking change affects your calls:' : `${d.impact.length} breaking changes affect your calls:`;
+  const impactLine =
+    d.impact.length === 0
+      ? 'No breaking change of the replacement touches the endpoints you call.'
+      : d.impact.length === 1
+        ? '1 breaking change affects your calls:'
+        : `${d.impact.length} breaking changes affect your calls:`;
   const text = [
-    `${headline}.`, '', `To ${d.client.name} (${d.client.id}).`, '',
-    ...facts.map(([k, v]) => `${k}: ${v}`), '',
+    `${headline}.`,
+    '',
+    `To ${d.client.name} (${d.client.id}).`,
+    '',
+    ...facts.map(([k, v]) => `${k}: ${v}`),
+    '',
     'Your recent calls:',
-    ...d.calls.map((c) => `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
-    '', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`),
-    '', `Unsubscribe: ${options.unsubscribeUrl}`, '',
+    ...d.calls.map(
+      (c) =>
+        `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`,
+    ),
+    '',
+    impactLine,
+    ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`),
+    '',
+    `Unsubscribe: ${options.unsubscribeUrl}`,
+    '',
   ].join('\n');
-  const body = html`<html><body>
-    <h1>${headline}</h1>
-    <p>To ${d.client.name} (${d.client.id}).</p>
-    <table>${facts.map(([k, v]) => html`<tr><th align="left">${k}</th><td>${k === 'Migration guide' ? html`<a href=${v}>${v}</a>` : v}</td></tr>`)}</table>
-    <h2>Your calls</h2>
-    <table>
-      <tr><th>Endpoint</th><th>Calls</th><th>First seen</th><th>Last seen</th><th>API key</th><th>User-Agent</th></tr>
-      ${d.calls.map((c) => html`<tr><td>${c.endpoint}</td><td>${c.calls}</td><td>${c.firstSeen}</td><td>${c.lastSeen}</td><td>${c.keys.join(', ')}</td><td>${c.userAgent ?? ''}</td></tr>`)}
-    </table>
-    <h2>Impact</h2>
-    <p>${impactLine}</p>
-    <ul>${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}</ul>
-    <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
-  </body></html>`;
+  const body = html`<html>
+    <body>
+      <h1>${headline}</h1>
+      <p>To ${d.client.name} (${d.client.id}).</p>
+      <table>
+        ${facts.map(
+          ([k, v]) =>
+            html`<tr>
+              <th align="left">${k}</th>
+              <td>${k === 'Migration guide' ? html`<a href=${v}>${v}</a>` : v}</td>
+            </tr>`,
+        )}
+      </table>
+      <h2>Your calls</h2>
+      <table>
+        <tr>
+          <th>Endpoint</th>
+          <th>Calls</th>
+          <th>First seen</th>
+          <th>Last seen</th>
+          <th>API key</th>
+          <th>User-Agent</th>
+        </tr>
+        ${d.calls.map(
+          (c) =>
+            html`<tr>
+              <td>${c.endpoint}</td>
+              <td>${c.calls}</td>
+              <td>${c.firstSeen}</td>
+              <td>${c.lastSeen}</td>
+              <td>${c.keys.join(', ')}</td>
+              <td>${c.userAgent ?? ''}</td>
+            </tr>`,
+        )}
+      </table>
+      <h2>Impact</h2>
+      <p>${impactLine}</p>
+      <ul>
+        ${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}
+      </ul>
+      <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
+    </body>
+  </html>`;
   return { subject: `[${d.subject.version}] ${headline}`, text, html: `<!doctype html>${render(body as never)}` };
 }

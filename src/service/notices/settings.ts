@@ -15,7 +15,16 @@ export interface NoticesSettings extends NoticeSettings {
   brownouts: Brownout[];
 }
 
-const keys = ['intervalSeconds', 'reminderDays', 'clearDays', 'lookbackDays', 'brownoutNoticeDays', 'maxAttempts', 'retryBaseSeconds', 'brownouts'];
+const keys = [
+  'intervalSeconds',
+  'reminderDays',
+  'clearDays',
+  'lookbackDays',
+  'brownoutNoticeDays',
+  'maxAttempts',
+  'retryBaseSeconds',
+  'brownouts',
+];
 
 /**
  * Parse the notices settings, pushing every problem to `errors`.
@@ -28,8 +37,13 @@ const keys = ['intervalSeconds', 'reminderDays', 'clearDays', 'lookbackDays', 'b
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};
-  const n = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : (errors.push('notices must be an object'), {})) as Record<string, unknown>;
-  for (const key of Object.keys(n)) if (!keys.includes(key)) errors.push(`notices: unknown key "${key}" (known: ${keys.join(', ')})`);
+  const n = (
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? raw
+      : (errors.push('notices must be an object'), {})
+  ) as Record<string, unknown>;
+  for (const key of Object.keys(n))
+    if (!keys.includes(key)) errors.push(`notices: unknown key "${key}" (known: ${keys.join(', ')})`);
   const int = (key: string, fallback: number, [min, max]: [number, number]): number => {
     const value = n[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -39,11 +53,15 @@ export function parseNoticesSettings(options: { file: Record<string, unknown>; e
     return value;
   };
   const reminderDays = n.reminderDays ?? defaultNoticeSettings.reminderDays;
-  const remindersOk = Array.isArray(reminderDays) && reminderDays.length <= 20 && reminderDays.every((d) => Number.isInteger(d) && d >= 1 && d <= 3650);
+  const remindersOk =
+    Array.isArray(reminderDays) &&
+    reminderDays.length <= 20 &&
+    reminderDays.every((d) => Number.isInteger(d) && d >= 1 && d <= 3650);
   if (!remindersOk) errors.push('notices.reminderDays must be a list of at most 20 whole days from 1 to 3650');
   const publicUrl = options.file.publicUrl ?? 'http://127.0.0.1:3000';
   let base = 'http://127.0.0.1:3000';
-  if (typeof publicUrl !== 'string' || !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl)) errors.push('publicUrl must be an absolute http(s) URL');
+  if (typeof publicUrl !== 'string' || !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(publicUrl))
+    errors.push('publicUrl must be an absolute http(s) URL');
   else base = publicUrl.replace(/\/+$/, '');
   return {
     intervalSeconds: int('intervalSeconds', 60, [0, 86_400]),
@@ -68,12 +86,21 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
     const where = `notices.brownouts[${i}]`;
     const startsAt = typeof entry?.startsAt === 'string' ? parseIsoInstant(entry.startsAt) : undefined;
     const endsAt = typeof entry?.endsAt === 'string' ? parseIsoInstant(entry.endsAt) : undefined;
-    if (typeof entry?.version !== 'string' || !/^v[0-9]+$/.test(entry.version)) errors.push(`${where}.version must name a version such as "v1"`);
-    if (entry?.endpoint !== undefined && (typeof entry.endpoint !== 'string' || !/^[A-Z]+ \/\S*$/.test(entry.endpoint))) errors.push(`${where}.endpoint must be "METHOD /path/{param}"`);
-    if (startsAt === undefined || endsAt === undefined) errors.push(`${where}: startsAt and endsAt must be ISO 8601 instants`);
+    if (typeof entry?.version !== 'string' || !/^v[0-9]+$/.test(entry.version))
+      errors.push(`${where}.version must name a version such as "v1"`);
+    if (entry?.endpoint !== undefined && (typeof entry.endpoint !== 'string' || !/^[A-Z]+ \/\S*$/.test(entry.endpoint)))
+      errors.push(`${where}.endpoint must be "METHOD /path/{param}"`);
+    if (startsAt === undefined || endsAt === undefined)
+      errors.push(`${where}: startsAt and endsAt must be ISO 8601 instants`);
     else if (endsAt <= startsAt) errors.push(`${where}: endsAt must be after startsAt`);
     if (typeof entry?.version === 'string' && startsAt !== undefined && endsAt !== undefined) {
-      out.push({ id: `cfg-${i + 1}`, version: entry.version, ...(typeof entry.endpoint === 'string' ? { endpoint: entry.endpoint } : {}), startsAt, endsAt });
+      out.push({
+        id: `cfg-${i + 1}`,
+        version: entry.version,
+        ...(typeof entry.endpoint === 'string' ? { endpoint: entry.endpoint } : {}),
+        startsAt,
+        endsAt,
+      });
     }
   });
   return out;

@@ -13,7 +13,8 @@ test('a token carries its issue time under the signature; any change is refused'
   assert.deepEqual(readUnsubscribe({ ...link, email: 'dev@acme.test', token }), { issuedAt });
   const later = signUnsubscribe({ ...link, issuedAt: issuedAt + DAY_MS });
   const shifted = `${later.split('-')[0]}-${token.slice(token.indexOf('-') + 1)}`;
-  for (const bad of [shifted, token.slice(token.indexOf('-') + 1), `${token}x`, '', 'a-b']) assert.equal(readUnsubscribe({ ...link, token: bad }), undefined, bad);
+  for (const bad of [shifted, token.slice(token.indexOf('-') + 1), `${token}x`, '', 'a-b'])
+    assert.equal(readUnsubscribe({ ...link, token: bad }), undefined, bad);
   assert.equal(readUnsubscribe({ ...link, email: 'ops@acme.test', token }), undefined);
   assert.equal(readUnsubscribe({ ...link, secret: 't'.repeat(32), token }), undefined);
 });

@@ -10,7 +10,9 @@ export const unsubscribeLinkDays = 90;
 
 /** A link's signature: the (client, contact, issue time) triple, so none can be changed. */
 function mac(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
-  return createHmac('sha256', options.secret).update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}\n${options.issuedAt}`).digest('base64url');
+  return createHmac('sha256', options.secret)
+    .update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}\n${options.issuedAt}`)
+    .digest('base64url');
 }
 
 /** `<issue time, base 36 milliseconds>-<43-character HMAC>`: URL-safe, and split without ambiguity. */
@@ -25,7 +27,12 @@ const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
  * const token = signUnsubscribe({ secret, clientId: 'cl_1', email: 'dev@acme.test', issuedAt: clock.now() });
  * ```
  */
-export function signUnsubscribe(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
+export function signUnsubscribe(options: {
+  secret: string;
+  clientId: string;
+  email: string;
+  issuedAt: number;
+}): string {
   return `${Math.floor(options.issuedAt).toString(36)}-${mac(options)}`;
 }
 
@@ -38,7 +45,12 @@ export function signUnsubscribe(options: { secret: string; clientId: string; ema
  * readUnsubscribe({ secret, clientId, email, token })?.issuedAt
  * ```
  */
-export function readUnsubscribe(options: { secret: string; clientId: string; email: string; token: string }): { issuedAt: number } | undefined {
+export function readUnsubscribe(options: {
+  secret: string;
+  clientId: string;
+  email: string;
+  token: string;
+}): { issuedAt: number } | undefined {
   const match = tokenShape.exec(options.token);
   if (!match) return undefined;
   const issuedAt = Number.parseInt(match[1]!, 36);
@@ -60,7 +72,14 @@ export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
  * checkUnsubscribe({ secret, clientId, email, token, now: clock.now(), changedAt: client.updatedAt }) // undefined or a refusal
  * ```
  */
-export function checkUnsubscribe(options: { secret: string; clientId: string; email: string; token: string; now: number; changedAt: number | undefined }): UnsubscribeRefusal | undefined {
+export function checkUnsubscribe(options: {
+  secret: string;
+  clientId: string;
+  email: string;
+  token: string;
+  now: number;
+  changedAt: number | undefined;
+}): UnsubscribeRefusal | undefined {
   const link = readUnsubscribe(options);
   if (!link) return 'forged';
   if (options.now - link.issuedAt > unsubscribeLinkDays * DAY_MS) return 'expired';
@@ -76,7 +95,17 @@ export function checkUnsubscribe(options: { secret: string; clientId: string; em
  * unsubscribeUrl({ publicUrl: 'https://api.example.com', secret, clientId, email, issuedAt: clock.now() });
  * ```
  */
-export function unsubscribeUrl(options: { publicUrl: string; secret: string; clientId: string; email: string; issuedAt: number }): string {
-  const query = new URLSearchParams({ client: options.clientId, contact: options.email, token: signUnsubscribe(options) });
+export function unsubscribeUrl(options: {
+  publicUrl: string;
+  secret: string;
+  clientId: string;
+  email: string;
+  issuedAt: number;
+}): string {
+  const query = new URLSearchParams({
+    client: options.clientId,
+    contact: options.email,
+    token: signUnsubscribe(options),
+  });
   return `${options.publicUrl}/notices/unsubscribe?${query.toString()}`;
 }

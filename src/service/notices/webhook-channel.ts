@@ -63,21 +63,36 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
       try {
         await options.checkUrl?.(target.url);
       } catch (error) {
-        throw new DeliveryFailure({ transient: false, reason: (error as { detail?: string }).detail ?? (error as Error).message });
+        throw new DeliveryFailure({
+          transient: false,
+          reason: (error as { detail?: string }).detail ?? (error as Error).message,
+        });
       }
       const body = JSON.stringify(payload);
       // Seconds of the wall clock at sending: receivers reject stale timestamps.
       const timestamp = Math.floor(options.now() / 1000);
       let status: number;
       try {
-        status = await post({ url: target.url, body, timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}), headers: {
-          'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }), 'user-agent': 'Versionary-Notices/1',
-        } });
+        status = await post({
+          url: target.url,
+          body,
+          timeoutMs,
+          ...(options.lookup ? { lookup: options.lookup } : {}),
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook({ secret: target.secret, id, timestamp, body }),
+            'user-agent': 'Versionary-Notices/1',
+          },
+        });
       } catch (error) {
         const e = error as NodeJS.ErrnoException;
         // A target refused by the address check stays refused: retrying cannot help.
-        throw new DeliveryFailure({ transient: e.code !== 'EWEBHOOKTARGET', reason: `${e.code ?? e.name}: ${e.message}`.slice(0, 500) });
+        throw new DeliveryFailure({
+          transient: e.code !== 'EWEBHOOKTARGET',
+          reason: `${e.code ?? e.name}: ${e.message}`.slice(0, 500),
+        });
       }
       if (status >= 200 && status < 300) return;
       const transient = status >= 500 || status === 429 || status === 408;
@@ -87,21 +102,37 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
 }
 
 /** POST and resolve with the status once the answer has ended; the body is drained and ignored. */
-function post(options: { url: string; body: string; headers: Record<string, string>; timeoutMs: number; lookup?: LookupFunction }): Promise<number> {
+function post(options: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  lookup?: LookupFunction;
+}): Promise<number> {
   return new Promise((resolve, reject) => {
     const url = new URL(options.url);
     const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, { method: 'POST', headers: options.headers, ...(options.lookup ? { lookup: options.lookup } : {}) }, (response) => {
-      response.resume();
-      response.on('end', () => {
-        clearTimeout(deadline);
-        resolve(response.statusCode ?? 0);
-      });
-      response.on('error', reject);
-    });
+    const request = client.request(
+      url,
+      { method: 'POST', headers: options.headers, ...(options.lookup ? { lookup: options.lookup } : {}) },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          clearTimeout(deadline);
+          resolve(response.statusCode ?? 0);
+        });
+        response.on('error', reject);
+      },
+    );
     // An overall deadline, not an idle timeout: a receiver sending a byte every few seconds never
     // goes idle, and would hold the delivery for as long as it likes.
-    const deadline = setTimeout(() => request.destroy(Object.assign(new Error(`the delivery did not finish within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), options.timeoutMs);
+    const deadline = setTimeout(
+      () =>
+        request.destroy(
+          Object.assign(new Error(`the delivery did not finish within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' }),
+        ),
+      options.timeoutMs,
+    );
     deadline.unref();
     request.on('error', (error) => {
       clearTimeout(deadline);

@@ -3,7 +3,14 @@ import type { Clock } from '../../core/clock/index.ts';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { planNotices, type Brownout, type NoticePayload } from '../../core/notices/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { ClientStore, NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, UsageStore } from '../ports/index.ts';
+import type {
+  ClientStore,
+  NewOutboxNotice,
+  NoticeChannelName,
+  NoticeStore,
+  OutboxNotice,
+  UsageStore,
+} from '../ports/index.ts';
 import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
 import type { NoticesSettings } from './settings.ts';
@@ -84,20 +91,35 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     const now = clock.now();
     const rows = await options.usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
     const due = planNotices({
-      subjects: noticeSubjects(options.runtime), brownouts: await options.brownouts(), usage: toClientUsage(rows),
-      recorded: await notices.recorded(), settings, clock,
+      subjects: noticeSubjects(options.runtime),
+      brownouts: await options.brownouts(),
+      usage: toClientUsage(rows),
+      recorded: await notices.recorded(),
+      settings,
+      clock,
     });
     if (due.length === 0) return { planned: 0, enqueued: 0 };
-    const clients = new Map((await options.clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]));
+    const clients = new Map(
+      (await options.clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]),
+    );
     const outbox: NewOutboxNotice[] = [];
     for (const notice of due) {
       const client = clients.get(notice.clientId);
       // Calls made without a client (a bare key, an IP) have no one to tell.
       if (!client) continue;
       const payload = JSON.stringify(await options.payloads.build({ notice, client, rows }));
-      const base = { clientId: client.id, subject: notice.subject, kind: notice.kind, step: notice.step, sunsetAt: notice.sunsetAt, payload, createdAt: now };
+      const base = {
+        clientId: client.id,
+        subject: notice.subject,
+        kind: notice.kind,
+        step: notice.step,
+        sunsetAt: notice.sunsetAt,
+        payload,
+        createdAt: now,
+      };
       for (const channel of options.channels) {
-        for (const { recipient, subscribed } of channel.recipients(client)) outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
+        for (const { recipient, subscribed } of channel.recipients(client))
+          outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
       }
     }
     return { planned: due.length, enqueued: await notices.enqueue(outbox) };
@@ -108,23 +130,48 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     try {
       await withDeadline({
         ms: deliveryTimeoutMs,
-        failure: () => new DeliveryFailure({ transient: true, reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms` }),
-        work: (signal) => channel.deliver!({ id: `ntc_${row.id}`, recipient: row.recipient, payload: JSON.parse(row.payload) as NoticePayload, signal }),
+        failure: () =>
+          new DeliveryFailure({
+            transient: true,
+            reason: `the ${row.channel} delivery did not finish within ${deliveryTimeoutMs} ms`,
+          }),
+        work: (signal) =>
+          channel.deliver!({
+            id: `ntc_${row.id}`,
+            recipient: row.recipient,
+            payload: JSON.parse(row.payload) as NoticePayload,
+            signal,
+          }),
       });
       await notices.complete({ id: row.id, owner, outcome: { status: 'sent', at: clock.now() } });
       return 'sent';
     } catch (error) {
-      const failure = error instanceof DeliveryFailure ? error : new DeliveryFailure({ transient: true, reason: String((error as Error)?.message ?? error) });
+      const failure =
+        error instanceof DeliveryFailure
+          ? error
+          : new DeliveryFailure({ transient: true, reason: String((error as Error)?.message ?? error) });
       const at = clock.now();
       const attempts = row.attempts + 1;
       if (!failure.transient || attempts >= settings.maxAttempts) {
-        await notices.complete({ id: row.id, owner, outcome: { status: 'failed', at, error: failure.transient ? `gave up after ${attempts} attempts: ${failure.message}` : failure.message } });
+        await notices.complete({
+          id: row.id,
+          owner,
+          outcome: {
+            status: 'failed',
+            at,
+            error: failure.transient ? `gave up after ${attempts} attempts: ${failure.message}` : failure.message,
+          },
+        });
         return 'failed';
       }
       // Exponential backoff with jitter, so a recovering server is not hit by every worker at once.
       const delay = settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
       const nextAttemptAt = at + Math.round(delay / 2 + random() * (delay / 2));
-      await notices.complete({ id: row.id, owner, outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message } });
+      await notices.complete({
+        id: row.id,
+        owner,
+        outcome: { status: 'retrying', at, nextAttemptAt, error: failure.message },
+      });
       return 'retrying';
     }
   };
@@ -139,17 +186,25 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     let claiming: Promise<void> | undefined;
     // No more rows than slots at a time: a claimed row starts within one delivery's deadline, so a
     // pass held up by stuck receivers never keeps rows waiting past their lease.
-    const refill = () => claiming ??= notices.claim({ owner, now: clock.now(), leaseMs, limit: concurrency, channels }).then((rows) => {
-      queue.push(...rows);
-      if (rows.length === 0) exhausted = true;
-    }).finally(() => { claiming = undefined; });
+    const refill = () =>
+      (claiming ??= notices
+        .claim({ owner, now: clock.now(), leaseMs, limit: concurrency, channels })
+        .then((rows) => {
+          queue.push(...rows);
+          if (rows.length === 0) exhausted = true;
+        })
+        .finally(() => {
+          claiming = undefined;
+        }));
     const take = async (): Promise<OutboxNotice | undefined> => {
       while (queue.length === 0 && !exhausted) await refill();
       return queue.shift();
     };
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      for (let row = await take(); row; row = await take()) report[await deliverOne(row)]++;
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let row = await take(); row; row = await take()) report[await deliverOne(row)]++;
+      }),
+    );
   };
 
   const pass = async (): Promise<PassReport> => {
@@ -163,7 +218,9 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const worker: NoticeWorker = {
     async runPass() {
       while (running) await running.catch(() => undefined);
-      running = pass().finally(() => { running = undefined; });
+      running = pass().finally(() => {
+        running = undefined;
+      });
       return running;
     },
     start() {
@@ -189,7 +246,11 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
  * Run `work`, and reject with `failure()` once `ms` have passed, aborting the signal it was given;
  * the timer ends with the race, so it never fires on work that finished in time.
  */
-async function withDeadline(options: { ms: number; failure: () => Error; work: (signal: AbortSignal) => unknown }): Promise<void> {
+async function withDeadline(options: {
+  ms: number;
+  failure: () => Error;
+  work: (signal: AbortSignal) => unknown;
+}): Promise<void> {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {

@@ -25,11 +25,18 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
   return ({ version, title, basePath, verdict }) => {
     const { removedStatus } = context.config.settings.lifecycle;
     return createVersionDocument({
-      version, title, basePath, jwt: context.jwt !== undefined,
+      version,
+      title,
+      basePath,
+      jwt: context.jwt !== undefined,
       info: removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
       lifecycle: (op) => {
         const v = verdict(op);
-        return { deprecated: v.deprecated, removedStatus, ...(v.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(v.sunsetAt) } : {}) };
+        return {
+          deprecated: v.deprecated,
+          removedStatus,
+          ...(v.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(v.sunsetAt) } : {}),
+        };
       },
     }) as unknown as Record<string, unknown>;
   };

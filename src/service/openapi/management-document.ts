@@ -56,7 +56,8 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith(`${options.prefix}/`) || route.url === documentUrl) return;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+      if (method !== 'HEAD')
+        routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
     }
   });
   app.get(documentUrl, async () => toManagementDocument({ routes, jwt: options.jwt }));
@@ -83,13 +84,27 @@ export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: 
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Versionary management API', version: 'v1', license: { name: 'MIT', identifier: 'MIT' },
-      description: 'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations, clients and their usage, deprecation notices and brownouts. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
+      title: 'Versionary management API',
+      version: 'v1',
+      license: { name: 'MIT', identifier: 'MIT' },
+      description:
+        'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations, clients and their usage, deprecation notices and brownouts. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
     },
-    servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': true }],
+    servers: [
+      {
+        url: '/',
+        description: 'The deployment (production, staging or local) that served this document',
+        'x-internal': true,
+      },
+    ],
     tags: [...tags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
-    components: { schemas: { Problem: problemSchema }, headers: usedHeaders(paths), securitySchemes: securitySchemes({ jwt: options.jwt }), parameters: { IfNoneMatch: documentedParameters.IfNoneMatch! } },
+    components: {
+      schemas: { Problem: problemSchema },
+      headers: usedHeaders(paths),
+      securitySchemes: securitySchemes({ jwt: options.jwt }),
+      parameters: { IfNoneMatch: documentedParameters.IfNoneMatch! },
+    },
   };
 }
 
@@ -103,34 +118,55 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
   const declared = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
   const headersOf = (schema.responseHeaders ?? {}) as Record<string, string[]>;
   const responses: Record<string, Record<string, unknown>> = {};
-  for (const [status, body] of Object.entries(declared)) responses[status] = toResponse({ status, body, headers: headersOf[status] ?? [] });
-  const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: problemRef } } });
+  for (const [status, body] of Object.entries(declared))
+    responses[status] = toResponse({ status, body, headers: headersOf[status] ?? [] });
+  const problem = (description: string) => ({
+    description,
+    content: { 'application/problem+json': { schema: problemRef } },
+  });
   for (const [status, description] of Object.entries(layered)) responses[status] ??= problem(description);
   if (schema.body || schema.params || schema.querystring) responses['400'] ??= problem('An invalid parameter or body');
   if (schema.body) {
     responses['413'] ??= problem('The body is larger than the limit');
     responses['415'] ??= problem('The body is not JSON');
   }
-  if (route.method === 'GET') responses['304'] ??= { description: 'Not modified: `If-None-Match` names the current ETag' };
-  for (const [status, response] of Object.entries(responses)) responses[status] = { ...response, headers: { ...layeredHeaders(Number(status), route.method), ...(response.headers as object | undefined) } };
+  if (route.method === 'GET')
+    responses['304'] ??= { description: 'Not modified: `If-None-Match` names the current ETag' };
+  for (const [status, response] of Object.entries(responses))
+    responses[status] = {
+      ...response,
+      headers: { ...layeredHeaders(Number(status), route.method), ...(response.headers as object | undefined) },
+    };
   const undocumented = route.schema?.response === undefined;
   return {
     operationId: schema.operationId ?? `${route.method.toLowerCase()} ${route.url}`,
     summary: schema.summary ?? `${route.method} ${route.url}`,
-    description: `${String(schema.description ?? schema.summary ?? '')} Needs credentials with the \`admin\` role.`.trim(),
+    description:
+      `${String(schema.description ?? schema.summary ?? '')} Needs credentials with the \`admin\` role.`.trim(),
     tags: schema.tags ?? ['management'],
     security: securityFor({ role: 'admin', jwt }),
     parameters,
-    ...(schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } } : {}),
-    responses: Object.fromEntries(Object.keys(responses).sort().map((s) => [s, responses[s]])),
+    ...(schema.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } }
+      : {}),
+    responses: Object.fromEntries(
+      Object.keys(responses)
+        .sort()
+        .map((s) => [s, responses[s]]),
+    ),
     ...(undocumented ? { 'x-undocumented': true } : {}),
   };
 }
 
-function toResponse(options: { status: string; body: Record<string, unknown>; headers: string[] }): Record<string, unknown> {
+function toResponse(options: {
+  status: string;
+  body: Record<string, unknown>;
+  headers: string[];
+}): Record<string, unknown> {
   const { description = `Status ${options.status}`, ...schema } = plain(options.body) as Record<string, unknown>;
   const headers = Object.fromEntries(options.headers.map((name) => [name, headerOf(name, { required: true })]));
-  if (Number(options.status) >= 400) return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
+  if (Number(options.status) >= 400)
+    return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
   if (schema.type === 'null') return { description, headers };
   return { description, content: { 'application/json': { schema } }, headers };
 }
@@ -148,9 +184,13 @@ function layeredHeaders(status: number, method: string): Record<string, unknown>
 }
 
 function toParameters(schema: unknown, location: 'path' | 'query'): unknown[] {
-  const object = plain(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] } | undefined;
+  const object = plain(schema) as
+    { properties?: Record<string, Record<string, unknown>>; required?: string[] } | undefined;
   return Object.entries(object?.properties ?? {}).map(([name, property]) => ({
-    name, in: location, required: location === 'path' || (object?.required ?? []).includes(name), schema: property,
+    name,
+    in: location,
+    required: location === 'path' || (object?.required ?? []).includes(name),
+    schema: property,
     ...(typeof property.description === 'string' ? { description: property.description } : {}),
   }));
 }

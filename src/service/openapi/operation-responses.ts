@@ -33,7 +33,11 @@ const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
  * generated.responses = operationResponses({ op, generated: generated.responses, lifecycle });
  * ```
  */
-export function operationResponses(options: { op: OperationSpec; generated: Record<string, Record<string, unknown>>; lifecycle: OperationLifecycle }): Record<string, unknown> {
+export function operationResponses(options: {
+  op: OperationSpec;
+  generated: Record<string, Record<string, unknown>>;
+  lifecycle: OperationLifecycle;
+}): Record<string, unknown> {
   const { op, lifecycle } = options;
   const responses: Record<string, Record<string, unknown>> = { ...options.generated };
   const add = (status: number | string, description: string) => {
@@ -50,15 +54,27 @@ export function operationResponses(options: { op: OperationSpec; generated: Reco
     add(422, 'This `Idempotency-Key` was used with a different request');
   }
   if (lifecycle.deprecated) {
-    const gone = 'This version or endpoint passed its sunset date and was removed; the problem names its replacement and migration guide';
+    const gone =
+      'This version or endpoint passed its sunset date and was removed; the problem names its replacement and migration guide';
     if (lifecycle.removedStatus === 410) add(410, gone);
-    else responses['404'] = { ...(responses['404'] ?? problem), description: `${String(responses['404']?.description ?? 'Not found')}; also: ${gone}` };
+    else
+      responses['404'] = {
+        ...(responses['404'] ?? problem),
+        description: `${String(responses['404']?.description ?? 'Not found')}; also: ${gone}`,
+      };
   }
   const ordered = Object.keys(responses).sort();
-  return Object.fromEntries(ordered.map((status) => [status, withHeaders({ op, status, response: responses[status]!, lifecycle })]));
+  return Object.fromEntries(
+    ordered.map((status) => [status, withHeaders({ op, status, response: responses[status]!, lifecycle })]),
+  );
 }
 
-function withHeaders(options: { op: OperationSpec; status: string; response: Record<string, unknown>; lifecycle: OperationLifecycle }): Record<string, unknown> {
+function withHeaders(options: {
+  op: OperationSpec;
+  status: string;
+  response: Record<string, unknown>;
+  lifecycle: OperationLifecycle;
+}): Record<string, unknown> {
   const { op, status, lifecycle } = options;
   const headers: Record<string, unknown> = {};
   const set = (name: string, required = false) => {
@@ -73,7 +89,8 @@ function withHeaders(options: { op: OperationSpec; status: string; response: Rec
   if (code === 401) set('WWW-Authenticate', true);
   if (code === 304 || (code === 200 && op.method === 'GET')) set('ETag', true);
   for (const declared of op.responses[code]?.headers ?? []) set(declared.replace(/\?$/, ''), !declared.endsWith('?'));
-  if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422) set('Idempotent-Replayed');
+  if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
+    set('Idempotent-Replayed');
   if (lifecycle.deprecated && !beforeLifecycle.has(status)) {
     set('Deprecation', true);
     set('Sunset', true);

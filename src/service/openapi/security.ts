@@ -19,19 +19,29 @@ export interface SecuritySchemesOptions {
 export function securitySchemes(options: SecuritySchemesOptions): Record<string, unknown> {
   return {
     apiKey: {
-      type: 'http', scheme: 'bearer', bearerFormat: 'vk_<key>',
-      description: 'An API key (`vk_...`) as `Authorization: Bearer <key>`. Keys carry roles: `read` for safe methods, `write` for changes, `admin` for the management API (admin includes read and write).',
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'vk_<key>',
+      description:
+        'An API key (`vk_...`) as `Authorization: Bearer <key>`. Keys carry roles: `read` for safe methods, `write` for changes, `admin` for the management API (admin includes read and write).',
     },
     apiKeyHeader: {
-      type: 'apiKey', in: 'header', name: 'X-API-Key',
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
       description: 'The same API key in the `X-API-Key` header, for clients that cannot set `Authorization`.',
     },
-    ...(options.jwt ? {
-      jwt: {
-        type: 'http', scheme: 'bearer', bearerFormat: 'JWT',
-        description: 'A signed JWT as `Authorization: Bearer <token>`, verified as RFC8725 recommends: only the configured algorithms (never `none`), a valid signature, `exp`/`nbf` checked; the roles come from the `scope` claim.',
-      },
-    } : {}),
+    ...(options.jwt
+      ? {
+          jwt: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'A signed JWT as `Authorization: Bearer <token>`, verified as RFC8725 recommends: only the configured algorithms (never `none`), a valid signature, `exp`/`nbf` checked; the roles come from the `scope` claim.',
+          },
+        }
+      : {}),
   };
 }
 

@@ -37,7 +37,13 @@ const tagDescriptions: Record<string, string> = {
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
   const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
-  const key = JSON.stringify([options.title, options.basePath, options.jwt, options.info ?? {}, [...lifecycles.values()]]);
+  const key = JSON.stringify([
+    options.title,
+    options.basePath,
+    options.jwt,
+    options.info ?? {},
+    [...lifecycles.values()],
+  ]);
   const cache = built.get(options.version) ?? new Map<string, Record<string, unknown>>();
   built.set(options.version, cache);
   const hit = cache.get(key);
@@ -54,14 +60,23 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
   const doc = toOpenApiDocument({
-    version, title: options.title, basePath: options.basePath, partialResponses: true,
+    version,
+    title: options.title,
+    basePath: options.basePath,
+    partialResponses: true,
     info: {
       description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
       license: { name: 'MIT', identifier: 'MIT' },
       ...options.info,
     },
     top: {
-      servers: [{ url: '/', description: 'The deployment (production, staging or local) that served this document', 'x-internal': false }],
+      servers: [
+        {
+          url: '/',
+          description: 'The deployment (production, staging or local) that served this document',
+          'x-internal': false,
+        },
+      ],
       tags: [...tags, 'documents'].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     },
     components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
@@ -77,8 +92,14 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
         description: `${op.summary}. Needs credentials with the \`${role}\` role.`,
         security: securityFor({ role, jwt }),
         parameters,
-        responses: operationResponses({ op, generated: generated.responses as Record<string, Record<string, unknown>>, lifecycle }),
-        ...(lifecycle.deprecated && lifecycle.sunsetAt !== undefined ? { deprecated: true, 'x-sunset': lifecycle.sunsetAt } : {}),
+        responses: operationResponses({
+          op,
+          generated: generated.responses as Record<string, Record<string, unknown>>,
+          lifecycle,
+        }),
+        ...(lifecycle.deprecated && lifecycle.sunsetAt !== undefined
+          ? { deprecated: true, 'x-sunset': lifecycle.sunsetAt }
+          : {}),
       };
     },
   });
@@ -89,11 +110,20 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
 
 /** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
 function documentOperation(name: string): Record<string, unknown> {
-  const op: OperationSpec = { id: `${name}.openapi`, method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', responses: {} };
+  const op: OperationSpec = {
+    id: `${name}.openapi`,
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI document',
+    responses: {},
+  };
   const responses = operationResponses({
     op: { ...op, responses: { 200: { description: 'This document' } } },
     generated: {
-      200: { description: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`, content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } } },
+      200: {
+        description: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
+        content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } },
+      },
     },
     lifecycle: { deprecated: false, removedStatus: 410 },
   }) as Record<string, unknown>;
@@ -101,8 +131,12 @@ function documentOperation(name: string): Record<string, unknown> {
   delete responses['401'];
   delete responses['403'];
   return {
-    operationId: `openapi.${name}`, summary: op.summary, tags: ['documents'], security: [],
+    operationId: `openapi.${name}`,
+    summary: op.summary,
+    tags: ['documents'],
+    security: [],
     description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
-    parameters: [parameterRef('IfNoneMatch')], responses,
+    parameters: [parameterRef('IfNoneMatch')],
+    responses,
   };
 }

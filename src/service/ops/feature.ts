@@ -5,6 +5,13 @@ import { installOps } from './install-ops.ts';
 export const opsFeature: ServiceFeature = {
   name: 'ops',
   install: ({ app, options, ops, storage, runtime, recorder, api }) => {
-    installOps(app, { ...(options.ops ? { wiring: options.ops } : {}), ops, storage, runtime, recorder, apiPrefix: api.prefix });
+    installOps(app, {
+      ...(options.ops ? { wiring: options.ops } : {}),
+      ops,
+      storage,
+      runtime,
+      recorder,
+      apiPrefix: api.prefix,
+    });
   },
 };

@@ -32,7 +32,10 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   // Per request only a map lookup: the label set of each (method, route, version, status) and its
   // prom-client children are made once. The set is bounded: routes are templates, versions are
   // known names or `none`, and past `maxSeries` new series are still counted, just not cached.
-  const series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }>();
+  const series = new Map<
+    string,
+    { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }
+  >();
   app.addHook('onResponse', async (request, reply) => {
     const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;

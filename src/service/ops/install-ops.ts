@@ -68,7 +68,17 @@ export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
  * installOps(app, { wiring: options.ops, ops, storage, runtime, recorder, apiPrefix: '/api' });
  * ```
  */
-export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; ops: ResolvedOps; storage: Storage; runtime: LifecycleRuntime; recorder: UsageRecorder; apiPrefix: string }): void {
+export function installOps(
+  app: FastifyInstance,
+  options: {
+    wiring?: OpsWiring;
+    ops: ResolvedOps;
+    storage: Storage;
+    runtime: LifecycleRuntime;
+    recorder: UsageRecorder;
+    apiPrefix: string;
+  },
+): void {
   const { ops, storage, runtime, recorder } = options;
   const wiring = options.wiring ?? {};
   const { metrics, changeFeed } = ops;
@@ -85,10 +95,26 @@ export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; 
     ...(wiring.readinessChecks ?? []),
   ];
   registerProbes(app, { checks, shuttingDown: ops.shuttingDown, log: app.log });
-  installMetrics(app, { metrics, versions: () => runtime.versions().map((v) => v.name), route: true, prefix: options.apiPrefix });
-  registerStateGauges({ metrics, storage, recorder, changeFeed, ...(wiring.rateLimitStore ? { rateLimit: wiring.rateLimitStore } : {}) });
+  installMetrics(app, {
+    metrics,
+    versions: () => runtime.versions().map((v) => v.name),
+    route: true,
+    prefix: options.apiPrefix,
+  });
+  registerStateGauges({
+    metrics,
+    storage,
+    recorder,
+    changeFeed,
+    ...(wiring.rateLimitStore ? { rateLimit: wiring.rateLimitStore } : {}),
+  });
 
-  const refresh = () => void runtime.refresh().catch((error: unknown) => app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'));
+  const refresh = () =>
+    void runtime
+      .refresh()
+      .catch((error: unknown) =>
+        app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'),
+      );
   const unsubscribe = changeFeed.subscribe(ChangeTopic.Lifecycle, refresh);
   const reconcile = setInterval(refresh, wiring.reconcileMs ?? 5000);
   reconcile.unref();
@@ -98,24 +124,65 @@ export function installOps(app: FastifyInstance, options: { wiring?: OpsWiring; 
   });
 }
 
-function registerStateGauges(options: { metrics: ServiceMetrics; storage: Storage; recorder: UsageRecorder; changeFeed: ChangeFeed; rateLimit?: FallbackRateLimitStore }): void {
+function registerStateGauges(options: {
+  metrics: ServiceMetrics;
+  storage: Storage;
+  recorder: UsageRecorder;
+  changeFeed: ChangeFeed;
+  rateLimit?: FallbackRateLimitStore;
+}): void {
   const { metrics, storage, recorder, changeFeed, rateLimit } = options;
-  metrics.registerGauge({ name: 'versionary_usage_buffer_depth', help: 'Usage records buffered in memory, not yet written.', collect: () => recorder.stats().buffered });
-  metrics.registerCounter({ name: 'versionary_usage_records_shed_total', help: 'Usage records dropped because the buffer was full while the database failed.', collect: () => recorder.stats().shed });
-  metrics.registerCounter({ name: 'versionary_usage_write_failures_total', help: 'Failed batch writes of usage records (each is retried).', collect: () => recorder.stats().failures });
-  metrics.registerGauge({ name: 'versionary_change_feed_healthy', help: '1 while the change feed between instances delivers, 0 while it reconnects.', labelNames: ['transport'], collect: () => {
-    const health = changeFeed.health();
-    return [{ labels: { transport: health.transport }, value: health.healthy ? 1 : 0 }];
-  } });
+  metrics.registerGauge({
+    name: 'versionary_usage_buffer_depth',
+    help: 'Usage records buffered in memory, not yet written.',
+    collect: () => recorder.stats().buffered,
+  });
+  metrics.registerCounter({
+    name: 'versionary_usage_records_shed_total',
+    help: 'Usage records dropped because the buffer was full while the database failed.',
+    collect: () => recorder.stats().shed,
+  });
+  metrics.registerCounter({
+    name: 'versionary_usage_write_failures_total',
+    help: 'Failed batch writes of usage records (each is retried).',
+    collect: () => recorder.stats().failures,
+  });
+  metrics.registerGauge({
+    name: 'versionary_change_feed_healthy',
+    help: '1 while the change feed between instances delivers, 0 while it reconnects.',
+    labelNames: ['transport'],
+    collect: () => {
+      const health = changeFeed.health();
+      return [{ labels: { transport: health.transport }, value: health.healthy ? 1 : 0 }];
+    },
+  });
   if (storage.poolStats) {
     const stats = storage.poolStats.bind(storage);
-    metrics.registerGauge({ name: 'versionary_db_pool_connections', help: 'Database pool connections, by state (total, idle, waiting requests, max).', labelNames: ['state'], collect: () => {
-      const s = stats();
-      return [{ labels: { state: 'total' }, value: s.total }, { labels: { state: 'idle' }, value: s.idle }, { labels: { state: 'waiting' }, value: s.waiting }, { labels: { state: 'max' }, value: s.max }];
-    } });
+    metrics.registerGauge({
+      name: 'versionary_db_pool_connections',
+      help: 'Database pool connections, by state (total, idle, waiting requests, max).',
+      labelNames: ['state'],
+      collect: () => {
+        const s = stats();
+        return [
+          { labels: { state: 'total' }, value: s.total },
+          { labels: { state: 'idle' }, value: s.idle },
+          { labels: { state: 'waiting' }, value: s.waiting },
+          { labels: { state: 'max' }, value: s.max },
+        ];
+      },
+    });
   }
   if (rateLimit) {
-    metrics.registerGauge({ name: 'versionary_rate_limit_fallback', help: '1 while the shared rate-limit store (Redis) is unavailable and each instance counts locally.', collect: () => (rateLimit.fallingBack() ? 1 : 0) });
-    metrics.registerCounter({ name: 'versionary_rate_limit_store_failures_total', help: 'Calls to the shared rate-limit store that failed or timed out.', collect: () => rateLimit.failures() });
+    metrics.registerGauge({
+      name: 'versionary_rate_limit_fallback',
+      help: '1 while the shared rate-limit store (Redis) is unavailable and each instance counts locally.',
+      collect: () => (rateLimit.fallingBack() ? 1 : 0),
+    });
+    metrics.registerCounter({
+      name: 'versionary_rate_limit_store_failures_total',
+      help: 'Calls to the shared rate-limit store that failed or timed out.',
+      collect: () => rateLimit.failures(),
+    });
   }
 }

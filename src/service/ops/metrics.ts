@@ -42,7 +42,10 @@ export function createServiceMetrics(): ServiceMetrics {
     // A counter's value only grows; prom-client's Counter cannot be set, so the owner's total is
     // reported through a Gauge whose type line says counter.
     const metric = new Gauge({
-      name: spec.name, help: spec.help, labelNames: spec.labelNames ?? [], registers: [registry],
+      name: spec.name,
+      help: spec.help,
+      labelNames: spec.labelNames ?? [],
+      registers: [registry],
       collect() {
         const value = spec.collect();
         if (typeof value === 'number') return void this.set(value);
@@ -54,14 +57,37 @@ export function createServiceMetrics(): ServiceMetrics {
   };
   return {
     registry,
-    requests: new Counter({ name: 'versionary_http_requests_total', help: 'HTTP requests answered, by method, route template, API version and status.', labelNames, registers: [registry] }),
+    requests: new Counter({
+      name: 'versionary_http_requests_total',
+      help: 'HTTP requests answered, by method, route template, API version and status.',
+      labelNames,
+      registers: [registry],
+    }),
     duration: new Histogram({
-      name: 'versionary_http_request_duration_seconds', help: 'Time from receiving a request to finishing its response.', labelNames, registers: [registry],
+      name: 'versionary_http_request_duration_seconds',
+      help: 'Time from receiving a request to finishing its response.',
+      labelNames,
+      registers: [registry],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),
-    deprecatedCalls: new Counter({ name: 'versionary_deprecated_calls_total', help: 'Calls answered with a Deprecation header, by API version.', labelNames: ['version'], registers: [registry] }),
-    removedCalls: new Counter({ name: 'versionary_removed_calls_total', help: 'Calls refused because their version or endpoint is past its sunset (410), by API version.', labelNames: ['version'], registers: [registry] }),
-    rateLimitRejections: new Counter({ name: 'versionary_rate_limit_rejections_total', help: 'Requests refused with 429 by the rate limiter, by policy.', labelNames: ['policy'], registers: [registry] }),
+    deprecatedCalls: new Counter({
+      name: 'versionary_deprecated_calls_total',
+      help: 'Calls answered with a Deprecation header, by API version.',
+      labelNames: ['version'],
+      registers: [registry],
+    }),
+    removedCalls: new Counter({
+      name: 'versionary_removed_calls_total',
+      help: 'Calls refused because their version or endpoint is past its sunset (410), by API version.',
+      labelNames: ['version'],
+      registers: [registry],
+    }),
+    rateLimitRejections: new Counter({
+      name: 'versionary_rate_limit_rejections_total',
+      help: 'Requests refused with 429 by the rate limiter, by policy.',
+      labelNames: ['policy'],
+      registers: [registry],
+    }),
     registerGauge: collected('gauge'),
     registerCounter: collected('counter'),
   };

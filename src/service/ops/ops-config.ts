@@ -51,14 +51,19 @@ export function parseOpsConfig(options: { env: Record<string, string | undefined
     return fallback;
   };
   const dbSchema = env.VERSIONARY_DB_SCHEMA || 'public';
-  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(dbSchema)) errors.push(`VERSIONARY_DB_SCHEMA must be a lower-case SQL identifier of at most 51 characters, not "${dbSchema}"`);
+  if (!/^[a-z_][a-z0-9_]{0,50}$/.test(dbSchema))
+    errors.push(`VERSIONARY_DB_SCHEMA must be a lower-case SQL identifier of at most 51 characters, not "${dbSchema}"`);
   const redisPrefix = env.VERSIONARY_REDIS_PREFIX ?? 'versionary:';
-  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push(`VERSIONARY_REDIS_PREFIX must be 1 to 64 visible ASCII characters, not "${redisPrefix}"`);
+  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix))
+    errors.push(`VERSIONARY_REDIS_PREFIX must be 1 to 64 visible ASCII characters, not "${redisPrefix}"`);
   const metricsPort = env.VERSIONARY_METRICS_PORT ? int('VERSIONARY_METRICS_PORT', 0, [0, 65535]) : undefined;
   const shutdownTimeoutMs = int('VERSIONARY_SHUTDOWN_TIMEOUT_MS', 25_000, [100, 600_000]);
   const shutdownDelayMs = int('VERSIONARY_SHUTDOWN_DELAY_MS', 5000, [0, 600_000]);
   // The drain after the delay needs some of the budget: at least a tenth of it.
-  if (shutdownDelayMs > shutdownTimeoutMs * 0.9) errors.push(`VERSIONARY_SHUTDOWN_DELAY_MS (${shutdownDelayMs}) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}): the drain happens within that timeout, after the delay`);
+  if (shutdownDelayMs > shutdownTimeoutMs * 0.9)
+    errors.push(
+      `VERSIONARY_SHUTDOWN_DELAY_MS (${shutdownDelayMs}) must be at most 90% of VERSIONARY_SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}): the drain happens within that timeout, after the delay`,
+    );
   return {
     shutdownTimeoutMs,
     shutdownDelayMs,

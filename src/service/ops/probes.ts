@@ -32,7 +32,9 @@ export interface ProbeOptions {
  */
 export function registerProbes(app: FastifyInstance, options: ProbeOptions): void {
   const readiness = createReadiness(options);
-  app.get('/livez', { logLevel: 'warn' }, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get('/livez', { logLevel: 'warn' }, async (_request, reply) =>
+    reply.header('cache-control', 'no-store').send({ status: 'ok' }),
+  );
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const failure = await readiness();
     if (failure) return sendProblem(reply, failure);
@@ -54,30 +56,48 @@ export function createReadiness(options: ProbeOptions): () => Promise<Versionary
   let last: { at: number; failed: string[] } | undefined;
   let running: Promise<string[]> | undefined;
   const runChecks = async (): Promise<string[]> => {
-    const results = await Promise.all(options.checks.map(async (c) => {
-      try {
-        await withTimeout(c.check(), timeoutMs);
-        return undefined;
-      } catch (error) {
-        options.log.warn({ check: c.name, err: { message: (error as Error).message, code: (error as { code?: string }).code } }, 'readiness check failed');
-        return c.name;
-      }
-    }));
+    const results = await Promise.all(
+      options.checks.map(async (c) => {
+        try {
+          await withTimeout(c.check(), timeoutMs);
+          return undefined;
+        } catch (error) {
+          options.log.warn(
+            { check: c.name, err: { message: (error as Error).message, code: (error as { code?: string }).code } },
+            'readiness check failed',
+          );
+          return c.name;
+        }
+      }),
+    );
     return results.filter((name): name is string => name !== undefined);
   };
   return async () => {
-    if (options.shuttingDown()) return new VersionaryError({ code: ErrorCode.ShuttingDown, detail: 'This instance is shutting down.', headers: { 'retry-after': '1' } });
+    if (options.shuttingDown())
+      return new VersionaryError({
+        code: ErrorCode.ShuttingDown,
+        detail: 'This instance is shutting down.',
+        headers: { 'retry-after': '1' },
+      });
     if (!last || Date.now() - last.at > cacheMs) {
-      running ??= runChecks().finally(() => { running = undefined; });
+      running ??= runChecks().finally(() => {
+        running = undefined;
+      });
       last = { at: Date.now(), failed: await running };
     }
     if (last.failed.length === 0) return undefined;
-    return new VersionaryError({ code: ErrorCode.StorageUnavailable, detail: 'A dependency of this instance is unavailable.', headers: { 'retry-after': '2' } });
+    return new VersionaryError({
+      code: ErrorCode.StorageUnavailable,
+      detail: 'A dependency of this instance is unavailable.',
+      headers: { 'retry-after': '2' },
+    });
   };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -19,13 +19,21 @@ const catalogUrl = '/.well-known/api-catalog';
 export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPagesOptions & { prefix: string }): void {
   app.get(catalogUrl, async (_request, reply) => {
     const versions = describeVersions(options).map((v) => ({
-      name: v.name, base: `${options.prefix}/${v.name}`, openapiUrl: v.openapiUrl, docsUrl: v.docsUrl, statusUrl: `${options.prefix}/versions`, status: v.status,
+      name: v.name,
+      base: `${options.prefix}/${v.name}`,
+      openapiUrl: v.openapiUrl,
+      docsUrl: v.docsUrl,
+      statusUrl: `${options.prefix}/versions`,
+      status: v.status,
       ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
       ...(v.sunsetAt !== undefined ? { sunsetAt: isoInstant(v.sunsetAt) } : {}),
     }));
     return reply
       .type(apiCatalogType)
-      .header('link', `<${catalogUrl}>; rel="api-catalog"; type="application/linkset+json"; profile="${apiCatalogProfile}"`)
+      .header(
+        'link',
+        `<${catalogUrl}>; rel="api-catalog"; type="application/linkset+json"; profile="${apiCatalogProfile}"`,
+      )
       .serializer(JSON.stringify)
       .send(toApiCatalog({ catalogUrl, versions }));
   });

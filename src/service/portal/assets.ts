@@ -43,10 +43,20 @@ export function registerPortalAssets(app: FastifyInstance): void {
   };
   for (const [name, [path, type, cache]] of Object.entries(files)) {
     const body = readFileSync(path);
-    const asset: Asset = { body, type, etag: `"a-${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
-    const send = async (_request: unknown, reply: FastifyReply) => reply
-      .headers({ 'content-type': asset.type, etag: asset.etag, 'cache-control': cache, 'x-content-type-options': 'nosniff' })
-      .send(asset.body);
+    const asset: Asset = {
+      body,
+      type,
+      etag: `"a-${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
+    };
+    const send = async (_request: unknown, reply: FastifyReply) =>
+      reply
+        .headers({
+          'content-type': asset.type,
+          etag: asset.etag,
+          'cache-control': cache,
+          'x-content-type-options': 'nosniff',
+        })
+        .send(asset.body);
     app.get(`${assetPath}/${name}`, send);
     if (`${assetPath}/${name}` === iconUrl) app.get('/favicon.ico', send);
   }

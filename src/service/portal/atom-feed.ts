@@ -2,7 +2,12 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
 import { isoInstant } from './json-feed.ts';
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@', format: true, suppressEmptyNode: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  format: true,
+  suppressEmptyNode: true,
+});
 
 /** Characters XML 1.0 cannot carry at all, even escaped: dropped rather than breaking the feed. */
 const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -43,7 +48,10 @@ export function toAtomFeed(options: AtomFeedOptions): string {
       title: text(options.title),
       updated: isoInstant(updated),
       author: { name: 'Versionary' },
-      link: [{ '@rel': 'self', '@type': 'application/atom+xml', '@href': options.selfUrl }, { '@rel': 'alternate', '@type': 'text/html', '@href': options.pageUrl }],
+      link: [
+        { '@rel': 'self', '@type': 'application/atom+xml', '@href': options.selfUrl },
+        { '@rel': 'alternate', '@type': 'text/html', '@href': options.pageUrl },
+      ],
       generator: 'Versionary',
       entry: entries.map((e) => toAtomEntry(e, options)),
     },
@@ -51,8 +59,11 @@ export function toAtomFeed(options: AtomFeedOptions): string {
 }
 
 function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string, unknown> {
-  const links: Array<Record<string, string>> = [{ '@rel': 'alternate', '@type': 'text/html', '@href': `${options.pageUrl}#${anchorOf(e)}` }];
-  if (e.guideUrl) links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
+  const links: Array<Record<string, string>> = [
+    { '@rel': 'alternate', '@type': 'text/html', '@href': `${options.pageUrl}#${anchorOf(e)}` },
+  ];
+  if (e.guideUrl)
+    links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
   const body = e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
   return {
     id: `${options.id}:${encodeURIComponent(e.id)}`,

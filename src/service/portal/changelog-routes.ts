@@ -11,7 +11,12 @@ const title = 'Versionary API changelog';
 const feedId = 'tag:versionary.dev,2025:changelog';
 
 const kindLabel: Record<string, string> = {
-  released: 'Release', deprecated: 'Deprecation', endpoint_deprecated: 'Endpoint deprecation', reminder: 'Reminder', brownout: 'Brownout', removed: 'Removal',
+  released: 'Release',
+  deprecated: 'Deprecation',
+  endpoint_deprecated: 'Endpoint deprecation',
+  reminder: 'Reminder',
+  brownout: 'Brownout',
+  removed: 'Removal',
 };
 
 /**
@@ -27,40 +32,93 @@ const kindLabel: Record<string, string> = {
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
   const changelog = (): Changelog => {
     const versions = describeVersions(options);
-    const endpoints = versions.flatMap((v) => options.runtime.endpointDeprecations().filter((e) => e.version === v.name).map((e) => ({
-      version: e.version, method: e.method, path: e.path, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt,
-      ...(safeHref(e.migrationUrl) ?? v.guideUrl ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
-    })));
+    const endpoints = versions.flatMap((v) =>
+      options.runtime
+        .endpointDeprecations()
+        .filter((e) => e.version === v.name)
+        .map((e) => ({
+          version: e.version,
+          method: e.method,
+          path: e.path,
+          deprecatedAt: e.deprecatedAt,
+          sunsetAt: e.sunsetAt,
+          ...((safeHref(e.migrationUrl) ?? v.guideUrl) ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
+        })),
+    );
     const now = options.clock.now();
-    return buildChangelog({ versions: toChangelogVersions(versions), endpoints, extra: toBrownoutEntries(options.brownouts?.() ?? [], now), now });
+    return buildChangelog({
+      versions: toChangelogVersions(versions),
+      endpoints,
+      extra: toBrownoutEntries(options.brownouts?.() ?? [], now),
+      now,
+    });
   };
-  app.get('/changelog.atom', async (_request, reply) => reply
-    .type('application/atom+xml; charset=utf-8')
-    .serializer(String)
-    .send(toAtomFeed({ changelog: changelog(), id: feedId, title, selfUrl: '/changelog.atom', pageUrl: '/docs/changelog', fallbackUpdated: options.clock.now() })));
-  app.get('/changelog.json', async (_request, reply) => reply
-    .type('application/feed+json; charset=utf-8')
-    .send(toJsonFeed({ changelog: changelog(), title, feedUrl: '/changelog.json', pageUrl: '/docs/changelog', idPrefix: feedId })));
+  app.get('/changelog.atom', async (_request, reply) =>
+    reply
+      .type('application/atom+xml; charset=utf-8')
+      .serializer(String)
+      .send(
+        toAtomFeed({
+          changelog: changelog(),
+          id: feedId,
+          title,
+          selfUrl: '/changelog.atom',
+          pageUrl: '/docs/changelog',
+          fallbackUpdated: options.clock.now(),
+        }),
+      ),
+  );
+  app.get('/changelog.json', async (_request, reply) =>
+    reply.type('application/feed+json; charset=utf-8').send(
+      toJsonFeed({
+        changelog: changelog(),
+        title,
+        feedUrl: '/changelog.json',
+        pageUrl: '/docs/changelog',
+        idPrefix: feedId,
+      }),
+    ),
+  );
   app.get('/docs/changelog', async (_request, reply) => {
     const { entries, upcoming } = changelog();
-    return sendPage(reply, html`<${Layout} title="Changelog">
+    return sendPage(
+      reply,
+      html`<${Layout} title="Changelog">
       <h1>Changelog</h1>
       <p>Releases, deprecations, reminders and removals of every API version. Follow it as a feed: <a href="/changelog.atom">Atom</a> or <a href="/changelog.json">JSON Feed</a>.</p>
-      ${upcoming.length > 0 && html`<section aria-labelledby="upcoming-title">
-        <h2 id="upcoming-title">Coming removals</h2>
-        <table>
-          <thead><tr><th scope="col">What</th><th scope="col">Removed on</th><th scope="col">Instead</th><th scope="col">Guide</th></tr></thead>
-          <tbody>${upcoming.map((u) => html`<tr>
-            <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
-            <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
-            <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
-            <td>${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}</td>
-          </tr>`)}</tbody>
-        </table>
-      </section>`}
+      ${
+        upcoming.length > 0 &&
+        html`<section aria-labelledby="upcoming-title">
+          <h2 id="upcoming-title">Coming removals</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">What</th>
+                <th scope="col">Removed on</th>
+                <th scope="col">Instead</th>
+                <th scope="col">Guide</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${upcoming.map(
+                (u) =>
+                  html`<tr>
+                    <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
+                    <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
+                    <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
+                    <td>
+                      ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </section>`
+      }
       <h2>History</h2>
       <ol class="entries" reversed>${entries.map((e) => html`<${Entry} entry=${e} />`)}</ol>
-    </${Layout}>`);
+    </${Layout}>`,
+    );
   });
 }
 
@@ -68,9 +126,17 @@ function Entry(props: { entry: ChangelogEntry }) {
   const e = props.entry;
   return html`<li class="entry" id=${anchorOf(e)} data-kind=${e.kind}>
     <h3>${e.title}</h3>
-    <p class="muted"><time datetime=${isoDay(e.at)}>${isoDay(e.at)}</time> · ${kindLabel[e.kind] ?? e.kind} · <a href=${`/docs/${e.version}`}>${e.version} reference</a></p>
+    <p class="muted">
+      <time datetime=${isoDay(e.at)}>${isoDay(e.at)}</time> · ${kindLabel[e.kind] ?? e.kind} ·
+      <a href=${`/docs/${e.version}`}>${e.version} reference</a>
+    </p>
     <p>${e.summary}</p>
-    ${e.changes.length > 0 && html`<ul>${e.changes.map((c) => html`<li>${c}</li>`)}</ul>`}
+    ${
+      e.changes.length > 0 &&
+      html`<ul>
+        ${e.changes.map((c) => html`<li>${c}</li>`)}
+      </ul>`
+    }
     ${e.guideUrl && html`<p><a href=${e.guideUrl}>Migration guide for ${e.version}</a></p>`}
   </li>`;
 }

@@ -3,7 +3,10 @@ import { html, isoDay, safeHref } from './html.ts';
 import type { VersionInfo } from './version-info.ts';
 
 const statusText: Record<string, string> = {
-  not_deprecated: 'current', deprecated: 'deprecated', ending_soon: 'deprecated, ending soon', removed: 'removed',
+  not_deprecated: 'current',
+  deprecated: 'deprecated',
+  ending_soon: 'deprecated, ending soon',
+  removed: 'removed',
 };
 
 /**
@@ -20,18 +23,49 @@ export function DeprecationBanner(props: { version: VersionInfo }): VNode | unde
   const v = props.version;
   if (v.status === 'not_deprecated') return undefined;
   const urgent = v.countdown?.level !== 'calm';
-  const left = v.countdown === undefined ? undefined : v.countdown.level === 'past' ? 'none: the sunset has passed' : `${v.countdown.daysLeft} day(s)`;
-  return html`<section class=${urgent ? 'banner urgent' : 'banner'} id="deprecation" aria-labelledby="deprecation-title" data-status=${v.status}>
+  const left =
+    v.countdown === undefined
+      ? undefined
+      : v.countdown.level === 'past'
+        ? 'none: the sunset has passed'
+        : `${v.countdown.daysLeft} day(s)`;
+  return html`<section
+    class=${urgent ? 'banner urgent' : 'banner'}
+    id="deprecation"
+    aria-labelledby="deprecation-title"
+    data-status=${v.status}
+  >
     <h2 id="deprecation-title">${v.name} is ${statusText[v.status] ?? v.status}</h2>
-    <p>${v.status === 'removed'
-      ? `${v.name} has been removed: its requests are refused.`
-      : `${v.name} will be removed${v.sunsetAt ? ` on ${isoDay(v.sunsetAt)}` : ''}. Plan the move now.`}</p>
+    <p>
+      ${
+        v.status === 'removed'
+          ? `${v.name} has been removed: its requests are refused.`
+          : `${v.name} will be removed${v.sunsetAt ? ` on ${isoDay(v.sunsetAt)}` : ''}. Plan the move now.`
+      }
+    </p>
     <dl class="facts">
-      <dt>Status</dt><dd><span class=${`status ${v.status}`}>${statusText[v.status] ?? v.status}</span></dd>
-      ${v.deprecatedAt !== undefined && html`<dt>Deprecated on</dt><dd><time datetime=${isoDay(v.deprecatedAt)}>${isoDay(v.deprecatedAt)}</time></dd>`}
-      ${v.sunsetAt !== undefined && html`<dt>Sunset on</dt><dd><time datetime=${isoDay(v.sunsetAt)}>${isoDay(v.sunsetAt)}</time></dd>`}
-      ${left !== undefined && html`<dt>Days left</dt><dd data-days-left=${v.countdown?.daysLeft}>${left}</dd>`}
-      ${v.replacement && html`<dt>Replacement</dt><dd><a href=${`/docs/${v.replacement}`}>${v.replacement}</a></dd>`}
+      <dt>Status</dt>
+      <dd><span class=${`status ${v.status}`}>${statusText[v.status] ?? v.status}</span></dd>
+      ${
+        v.deprecatedAt !== undefined &&
+        html`<dt>Deprecated on</dt>
+          <dd><time datetime=${isoDay(v.deprecatedAt)}>${isoDay(v.deprecatedAt)}</time></dd>`
+      }
+      ${
+        v.sunsetAt !== undefined &&
+        html`<dt>Sunset on</dt>
+          <dd><time datetime=${isoDay(v.sunsetAt)}>${isoDay(v.sunsetAt)}</time></dd>`
+      }
+      ${
+        left !== undefined &&
+        html`<dt>Days left</dt>
+          <dd data-days-left=${v.countdown?.daysLeft}>${left}</dd>`
+      }
+      ${
+        v.replacement &&
+        html`<dt>Replacement</dt>
+          <dd><a href=${`/docs/${v.replacement}`}>${v.replacement}</a></dd>`
+      }
     </dl>
     ${v.guideUrl && html`<p><a href=${v.guideUrl}>Read the migration guide${v.replacement ? ` from ${v.name} to ${v.replacement}` : ''}</a></p>`}
   </section>`;
@@ -52,10 +86,14 @@ export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | un
   return html`<section class="banner" id="deprecated-endpoints" aria-labelledby="deprecated-endpoints-title">
     <h2 id="deprecated-endpoints-title">Deprecated endpoints in ${props.version.name}</h2>
     <ul>
-      ${endpoints.map((e) => html`<li>
-        <code>${e.method} ${e.path}</code>: deprecated, removed on <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>
-        ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
-      </li>`)}
+      ${endpoints.map(
+        (e) =>
+          html`<li>
+            <code>${e.method} ${e.path}</code>: deprecated, removed on
+            <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>
+            ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
+          </li>`,
+      )}
     </ul>
   </section>`;
 }

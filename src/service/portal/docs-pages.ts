@@ -31,19 +31,27 @@ export interface DocsPagesOptions {
 export function registerDocsPages(app: FastifyInstance, options: DocsPagesOptions): void {
   app.get('/docs', async (_request, reply) => {
     const versions = describeVersions(options);
-    return sendPage(reply, html`<${Layout} title="API documentation">
+    return sendPage(
+      reply,
+      html`<${Layout} title="API documentation">
       <h1>Versionary API documentation</h1>
       <p>Every version of the users and posts API, its lifecycle and its reference. Subscribe to the <a href="/changelog.atom">changelog feed</a> to hear of deprecations first.</p>
       <ul class="versions">${versions.map((v) => html`<${VersionCard} version=${v} />`)}</ul>
-    </${Layout}>`);
+    </${Layout}>`,
+    );
   });
   app.get('/docs/:version', async (request, reply) => {
     const name = (request.params as { version: string }).version;
     const version = describeVersions(options).find((v) => v.name === name);
     if (!version) {
-      throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No documentation for ${name.slice(0, 40)}: see /docs for the versions.` });
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No documentation for ${name.slice(0, 40)}: see /docs for the versions.`,
+      });
     }
-    return sendPage(reply, html`<${Layout} title=${`API reference ${version.name}`} styles=${[`${assetPath}/swagger-ui.css`]}
+    return sendPage(
+      reply,
+      html`<${Layout} title=${`API reference ${version.name}`} styles=${[`${assetPath}/swagger-ui.css`]}
         scripts=${version.served ? [`${assetPath}/swagger-ui-bundle.js`, `${assetPath}/docs.js`] : []}>
       <h1>API reference: ${version.name}</h1>
       ${DeprecationBanner({ version })}
@@ -53,12 +61,20 @@ export function registerDocsPages(app: FastifyInstance, options: DocsPagesOption
         ${version.guideUrl && html`<li><a href=${version.guideUrl}>Migration guide</a></li>`}
         <li><a href="/docs/changelog">Changelog</a></li>
       </ul>
-      ${version.served
-        ? html`<div id="reference" class="reference" data-openapi=${version.openapiUrl}>
-            <noscript><p>The interactive reference needs JavaScript; the <a href=${version.openapiUrl}>OpenAPI document</a> holds the same.</p></noscript>
-          </div>`
-        : html`<p>${version.name} has been removed; its reference is no longer served.</p>`}
-    </${Layout}>`);
+      ${
+        version.served
+          ? html`<div id="reference" class="reference" data-openapi=${version.openapiUrl}>
+              <noscript
+                ><p>
+                  The interactive reference needs JavaScript; the
+                  <a href=${version.openapiUrl}>OpenAPI document</a> holds the same.
+                </p></noscript
+              >
+            </div>`
+          : html`<p>${version.name} has been removed; its reference is no longer served.</p>`
+      }
+    </${Layout}>`,
+    );
   });
 }
 
@@ -66,7 +82,10 @@ function VersionCard(props: { version: VersionInfo }) {
   const v = props.version;
   return html`<li>
     <h2><a href=${v.docsUrl}>${v.name}</a> <span class=${`status ${v.status}`}>${v.status.replace('_', ' ')}</span></h2>
-    <p class="muted">Released ${isoDay(v.releasedAt)}${v.sunsetAt !== undefined ? ` · sunset ${isoDay(v.sunsetAt)}` : ''}${v.replacement ? ` · replaced by ${v.replacement}` : ''}</p>
+    <p class="muted">
+      Released
+      ${isoDay(v.releasedAt)}${v.sunsetAt !== undefined ? ` · sunset ${isoDay(v.sunsetAt)}` : ''}${v.replacement ? ` · replaced by ${v.replacement}` : ''}
+    </p>
     <ul class="links">
       <li><a href=${v.docsUrl}>Reference</a></li>
       <li><a href=${v.openapiUrl}>OpenAPI</a></li>

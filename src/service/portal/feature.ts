@@ -7,17 +7,34 @@ import { installPageRateLimit } from './page-rate-limit.ts';
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
 const guarded = (request: FastifyRequest) => {
   const url = request.routeOptions.url;
-  return (url === '/portal/sign-in' && request.method === 'POST') || url === '/portal/feed/:token' || url === '/notices/unsubscribe';
+  return (
+    (url === '/portal/sign-in' && request.method === 'POST') ||
+    url === '/portal/feed/:token' ||
+    url === '/notices/unsubscribe'
+  );
 };
 
 /** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */
 export const portalFeature: ServiceFeature = {
   name: 'portal',
   install: ({ app, bundle, runtime, clock, storage, brownouts, recorder, config, api, options }) => {
-    installPageRateLimit(app, { settings: config.settings.rateLimit, store: options.rateLimitStore ?? createMemoryRateLimitStore(), clock, limited: guarded });
+    installPageRateLimit(app, {
+      settings: config.settings.rateLimit,
+      store: options.rateLimitStore ?? createMemoryRateLimitStore(),
+      clock,
+      limited: guarded,
+    });
     registerPortal(app, {
-      bundle, runtime, clock, prefix: api.prefix, storage, brownouts: brownouts ?? (() => []), flushUsage: () => recorder.flush(), publicUrl: config.settings.notices.publicUrl,
-      ...(config.adminKey ? { adminKey: config.adminKey } : {}), ...(config.portalSecret ? { secret: config.portalSecret } : {}),
+      bundle,
+      runtime,
+      clock,
+      prefix: api.prefix,
+      storage,
+      brownouts: brownouts ?? (() => []),
+      flushUsage: () => recorder.flush(),
+      publicUrl: config.settings.notices.publicUrl,
+      ...(config.adminKey ? { adminKey: config.adminKey } : {}),
+      ...(config.portalSecret ? { secret: config.portalSecret } : {}),
     });
   },
 };

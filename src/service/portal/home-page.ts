@@ -11,11 +11,17 @@ import { Layout } from './layout.ts';
  * return sendHomePage(reply, { versions: [{ name: 'v2', state: 'active' }] });
  * ```
  */
-export function sendHomePage(reply: FastifyReply, options: { versions: ReadonlyArray<{ name: string; state: string }> }): FastifyReply {
-  return sendPage(reply, html`<${Layout} title="Versionary reference service">
+export function sendHomePage(
+  reply: FastifyReply,
+  options: { versions: ReadonlyArray<{ name: string; state: string }> },
+): FastifyReply {
+  return sendPage(
+    reply,
+    html`<${Layout} title="Versionary reference service">
     <h1>Versionary reference service</h1>
     <p>An HTTP/JSON API in ${options.versions.length} version(s). Start with the <a href="/docs">API documentation</a>: each version's reference, its lifecycle and its migration guide.</p>
     <ul class="links" aria-label="Versions">${options.versions.map((v) => html`<li><a href=${`/docs/${v.name}`}>${v.name}</a> <span class=${`status ${v.state}`}>${v.state}</span></li>`)}</ul>
     <p class="muted">Programs asking for JSON get this as JSON at the same URL.</p>
-  </${Layout}>`);
+  </${Layout}>`,
+  );
 }

@@ -19,8 +19,15 @@ export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNod
  * or style, nothing framed; `data:` images because the reference's icons are inline SVG.
  */
 export const contentSecurityPolicy = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-  "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 /**

@@ -22,7 +22,13 @@ export function isoInstant(at: number): string {
  * const body = toJsonFeed({ changelog, title: 'Changelog', feedUrl: '/changelog.json', pageUrl: '/docs/changelog' });
  * ```
  */
-export function toJsonFeed(options: { changelog: Changelog; title: string; feedUrl: string; pageUrl: string; idPrefix: string }): Record<string, unknown> {
+export function toJsonFeed(options: {
+  changelog: Changelog;
+  title: string;
+  feedUrl: string;
+  pageUrl: string;
+  idPrefix: string;
+}): Record<string, unknown> {
   const { changelog } = options;
   return {
     version: 'https://jsonfeed.org/version/1.1',
@@ -38,10 +44,22 @@ export function toJsonFeed(options: { changelog: Changelog; title: string; feedU
       date_published: isoInstant(e.at),
       tags: [e.kind, e.version],
       ...(e.guideUrl ? { external_url: e.guideUrl } : {}),
-      _versionary: { kind: e.kind, version: e.version, endpoint: e.endpoint ?? null, changes: e.changes, guideUrl: e.guideUrl ?? null },
+      _versionary: {
+        kind: e.kind,
+        version: e.version,
+        endpoint: e.endpoint ?? null,
+        changes: e.changes,
+        guideUrl: e.guideUrl ?? null,
+      },
     })),
     _versionary: {
-      upcoming: changelog.upcoming.map((u) => ({ version: u.version, endpoint: u.endpoint ?? null, sunsetAt: isoInstant(u.sunsetAt), replacement: u.replacement ?? null, guideUrl: u.guideUrl ?? null })),
+      upcoming: changelog.upcoming.map((u) => ({
+        version: u.version,
+        endpoint: u.endpoint ?? null,
+        sunsetAt: isoInstant(u.sunsetAt),
+        replacement: u.replacement ?? null,
+        guideUrl: u.guideUrl ?? null,
+      })),
     },
   };
 }

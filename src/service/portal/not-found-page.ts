@@ -17,13 +17,19 @@ import { prefersHtml } from './prefers-html.ts';
  * ```
  */
 export function installNotFoundPage(app: FastifyInstance, options: { apiPaths: readonly string[] }): void {
-  const isApi = (url: string) => options.apiPaths.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+  const isApi = (url: string) =>
+    options.apiPaths.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 404 || isApi(request.url)) return payload;
     const vary = String(reply.getHeader('vary') ?? '');
     if (!/\baccept\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept` : 'Accept');
     const type = String(reply.getHeader('content-type') ?? '');
-    if (!type.startsWith('application/problem+json') || typeof payload !== 'string' || !prefersHtml(request.headers.accept)) return payload;
+    if (
+      !type.startsWith('application/problem+json') ||
+      typeof payload !== 'string' ||
+      !prefersHtml(request.headers.accept)
+    )
+      return payload;
     reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
     return `<!doctype html>${render(NotFound({ detail: detailOf(payload) }))}`;
   });

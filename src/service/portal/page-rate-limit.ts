@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { addressKey, policyFor, rateLimitFields, type RateLimitSettings, type RateLimitStore } from '../rate-limit/index.ts';
+import {
+  addressKey,
+  policyFor,
+  rateLimitFields,
+  type RateLimitSettings,
+  type RateLimitStore,
+} from '../rate-limit/index.ts';
 
 /** Options for {@link installPageRateLimit}. */
 export interface PageRateLimitOptions {

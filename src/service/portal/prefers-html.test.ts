@@ -10,6 +10,16 @@ test('a browser prefers HTML; an API client, a wildcard or no header keeps JSON'
     'text/*;q=0.9, application/json;q=0.5',
   ];
   for (const accept of browsers) assert.equal(prefersHtml(accept), true, accept);
-  const clients = [undefined, '', '*/*', 'application/json', 'application/problem+json', 'application/json, text/html;q=0.9', 'text/html;q=0, */*', 'text/html, application/json', 'TEXT/HTML;q=0.5, */*'];
+  const clients = [
+    undefined,
+    '',
+    '*/*',
+    'application/json',
+    'application/problem+json',
+    'application/json, text/html;q=0.9',
+    'text/html;q=0, */*',
+    'text/html, application/json',
+    'TEXT/HTML;q=0.5, */*',
+  ];
   for (const accept of clients) assert.equal(prefersHtml(accept), false, String(accept));
 });

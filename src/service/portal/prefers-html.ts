@@ -15,7 +15,10 @@ export function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;
   const ranges = accept.split(',').slice(0, 32).map(toRange);
   const html = qualityOf(ranges, 'text', 'html');
-  return html > 0 && html > Math.max(qualityOf(ranges, 'application', 'json'), qualityOf(ranges, 'application', 'problem+json'));
+  return (
+    html > 0 &&
+    html > Math.max(qualityOf(ranges, 'application', 'json'), qualityOf(ranges, 'application', 'problem+json'))
+  );
 }
 
 interface Range {

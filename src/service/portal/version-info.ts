@@ -40,7 +40,11 @@ export const docsUrlOf = (name: string) => `/docs/${name}`;
  * const v1 = describeVersions({ bundle, runtime, clock }).find((v) => v.name === 'v1');
  * ```
  */
-export function describeVersions(options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock }): VersionInfo[] {
+export function describeVersions(options: {
+  bundle: VersionBundle;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+}): VersionInfo[] {
   const { bundle, runtime, clock } = options;
   const now = clock.now();
   const endpoints = runtime.endpointDeprecations();
@@ -50,7 +54,9 @@ export function describeVersions(options: { bundle: VersionBundle; runtime: Life
     const sunsetAt = entry.sunsetAt ? parseIsoInstant(entry.sunsetAt) : undefined;
     const deprecated = entry.status !== 'not_deprecated';
     return {
-      name: entry.name, state: entry.state, status: entry.status,
+      name: entry.name,
+      state: entry.state,
+      status: entry.status,
       releasedAt: parseIsoInstant(entry.releasedAt) ?? 0,
       ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
       ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
@@ -75,7 +81,10 @@ export function describeVersions(options: { bundle: VersionBundle; runtime: Life
  */
 export function toChangelogVersions(infos: readonly VersionInfo[]): ChangelogVersion[] {
   return infos.map((v) => ({
-    name: v.name, releasedAt: v.releasedAt, changes: v.changes, removed: v.status === 'removed',
+    name: v.name,
+    releasedAt: v.releasedAt,
+    changes: v.changes,
+    removed: v.status === 'removed',
     ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),
     ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt } : {}),
     ...(v.replacement ? { replacement: v.replacement } : {}),

@@ -7,10 +7,7 @@ export interface StoredResponse {
 
 /** What beginning an idempotent request found. */
 export type BeginOutcome =
-  | { kind: 'started' }
-  | { kind: 'running' }
-  | { kind: 'mismatch' }
-  | { kind: 'done'; response: StoredResponse };
+  { kind: 'started' } | { kind: 'running' } | { kind: 'mismatch' } | { kind: 'done'; response: StoredResponse };
 
 /**
  * The service's port for `Idempotency-Key` records, per client and key.
@@ -22,7 +19,14 @@ export type BeginOutcome =
  */
 export interface IdempotencyStore {
   /** Atomically claim the key, or report what holds it. Records older than `expiredBefore` are replaced. */
-  begin(options: { clientId: string; key: string; fingerprint: string; now: number; expiredBefore: number; staleRunningBefore: number }): Promise<BeginOutcome>;
+  begin(options: {
+    clientId: string;
+    key: string;
+    fingerprint: string;
+    now: number;
+    expiredBefore: number;
+    staleRunningBefore: number;
+  }): Promise<BeginOutcome>;
   /** Store the response, if the claim made at `claimedAt` still holds the key. */
   complete(options: { clientId: string; key: string; claimedAt: number; response: StoredResponse }): Promise<void>;
   /** Release a claim whose request failed, so a retry can run. */

@@ -3,8 +3,23 @@ export type { PostRecord, PostStore } from './posts.ts';
 export type { PoolStats, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeFeedHealth, ChangeListener } from './change-feed.ts';
 export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
-export type { ClientTotalsRow, ClientUsageRow, DailyUsageRow, UsageCall, UsageInsertOptions, UsageStore, UsageSummary } from './usage.ts';
+export type {
+  ClientTotalsRow,
+  ClientUsageRow,
+  DailyUsageRow,
+  UsageCall,
+  UsageInsertOptions,
+  UsageStore,
+  UsageSummary,
+} from './usage.ts';
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { BeginOutcome, IdempotencyStore, StoredResponse } from './idempotency.ts';
 export type { Client, ClientContact, ClientPage, ClientStore, ClientWebhook } from './clients.ts';
-export type { DeliveryOutcome, NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
+export type {
+  DeliveryOutcome,
+  NewOutboxNotice,
+  NoticeChannelName,
+  NoticeStore,
+  OutboxNotice,
+  OutboxStatus,
+} from './notices.ts';

@@ -68,12 +68,24 @@ export interface NoticeStore {
   /** One entry per planned notice (across channels and recipients), for the planner. */
   recorded(): Promise<RecordedNotice[]>;
   /** Lease up to `limit` pending or retrying rows whose next attempt is due, for these channels. */
-  claim(options: { owner: string; now: number; leaseMs: number; limit: number; channels: readonly NoticeChannelName[] }): Promise<OutboxNotice[]>;
+  claim(options: {
+    owner: string;
+    now: number;
+    leaseMs: number;
+    limit: number;
+    channels: readonly NoticeChannelName[];
+  }): Promise<OutboxNotice[]>;
   /** Record an attempt's outcome and release the lease; false when the lease was lost. */
   complete(options: { id: number; owner: string; outcome: DeliveryOutcome }): Promise<boolean>;
   /** Mark the unsent rows of one recipient unsubscribed; returns how many. */
   unsubscribe(options: { clientId: string; recipient: string; at: number }): Promise<number>;
-  list(options: { clientId?: string; status?: OutboxStatus; kind?: NoticeKind; limit: number; afterId: number }): Promise<{ items: OutboxNotice[]; nextAfter: number | null }>;
+  list(options: {
+    clientId?: string;
+    status?: OutboxStatus;
+    kind?: NoticeKind;
+    limit: number;
+    afterId: number;
+  }): Promise<{ items: OutboxNotice[]; nextAfter: number | null }>;
   get(id: number): Promise<OutboxNotice | undefined>;
   /** Planned brownouts, global and rehearsals, by start. */
   listBrownouts(): Promise<Brownout[]>;

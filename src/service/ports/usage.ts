@@ -77,11 +77,27 @@ export interface UsageStore {
   /** Usage per (client, version, endpoint, key) of calls at or after `since` and before `until`, exact to the minute. */
   byClient(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientUsageRow[]>;
   /** Calls, first and last seen per (client, version), from the UTC day of `since` (until the day of `until`, exclusive): the cheap per-client overview. */
-  clientTotals(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientTotalsRow[]>;
+  clientTotals(options: {
+    since: number;
+    until?: number;
+    version?: string;
+    clientId?: string;
+  }): Promise<ClientTotalsRow[]>;
   /** Calls and distinct clients per UTC day (from the day of `since`) and version; per client too with `perClient`. */
-  byDay(options: { since: number; until?: number; version?: string; clientId?: string; perClient?: boolean }): Promise<DailyUsageRow[]>;
+  byDay(options: {
+    since: number;
+    until?: number;
+    version?: string;
+    clientId?: string;
+    perClient?: boolean;
+  }): Promise<DailyUsageRow[]>;
   /** Raw events still within retention, newest last. */
-  list(options: { version: string; clientId?: string; limit: number; afterId: number }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
+  list(options: {
+    version: string;
+    clientId?: string;
+    limit: number;
+    afterId: number;
+  }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
   /** Delete raw events recorded before `before`; returns how many went. Rollups are kept. */
   pruneRaw(options: { before: number }): Promise<number>;
 }

@@ -61,7 +61,13 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;
   /** With `owner`, another owner's user is `missing`. */
-  update(options: { id: number; values: UserValues; expectedRevision: number; at: string; owner?: Owner }): Promise<WriteOutcome<UserRecord>>;
+  update(options: {
+    id: number;
+    values: UserValues;
+    expectedRevision: number;
+    at: string;
+    owner?: Owner;
+  }): Promise<WriteOutcome<UserRecord>>;
   delete(options: { id: number; expectedRevision?: number; owner?: Owner }): Promise<WriteOutcome<null>>;
   count(): Promise<number>;
 }

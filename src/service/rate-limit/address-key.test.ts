@@ -11,7 +11,13 @@ describe('addressKey', () => {
 
   it('groups IPv6 addresses by their /64, however they are written', () => {
     const net = 'ip:2001:db8:0:1::/64';
-    for (const ip of ['2001:db8:0:1::1', '2001:db8:0:1:ffff:ffff:ffff:ffff', '2001:0db8:0000:0001:0000:0000:0000:0002', '2001:DB8:0:1::abcd', 'fe80::1%eth0'.replace('fe80::1', '2001:db8:0:1::9')]) {
+    for (const ip of [
+      '2001:db8:0:1::1',
+      '2001:db8:0:1:ffff:ffff:ffff:ffff',
+      '2001:0db8:0000:0001:0000:0000:0000:0002',
+      '2001:DB8:0:1::abcd',
+      'fe80::1%eth0'.replace('fe80::1', '2001:db8:0:1::9'),
+    ]) {
       assert.equal(addressKey(ip), net, ip);
     }
     assert.equal(addressKey('2001:db8::1'), 'ip:2001:db8:0:0::/64');

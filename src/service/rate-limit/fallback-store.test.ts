@@ -27,7 +27,13 @@ function primary(mode: { value: 'ok' | 'fail' | 'hang' }, calls: { n: number }):
 
 function logs() {
   const lines: string[] = [];
-  return { lines, log: { warn: (_: object, msg: string) => void lines.push(`warn ${msg}`), info: (_: object, msg: string) => void lines.push(`info ${msg}`) } };
+  return {
+    lines,
+    log: {
+      warn: (_: object, msg: string) => void lines.push(`warn ${msg}`),
+      info: (_: object, msg: string) => void lines.push(`info ${msg}`),
+    },
+  };
 }
 
 test('a hanging primary costs at most the timeout, then the circuit opens and calls stop reaching it', async () => {
@@ -35,7 +41,15 @@ test('a hanging primary costs at most the timeout, then the circuit opens and ca
   const calls = { n: 0 };
   let clock = 0;
   const { lines, log } = logs();
-  const store = createFallbackRateLimitStore({ primary: primary(mode, calls), fallback: createMemoryRateLimitStore(), timeoutMs: 30, failureThreshold: 3, openMs: 1000, now: () => clock, log });
+  const store = createFallbackRateLimitStore({
+    primary: primary(mode, calls),
+    fallback: createMemoryRateLimitStore(),
+    timeoutMs: 30,
+    failureThreshold: 3,
+    openMs: 1000,
+    now: () => clock,
+    log,
+  });
   for (let i = 1; i <= 3; i++) {
     const started = Date.now();
     assert.equal((await store.hit(hit)).count, i, 'counted locally');
@@ -58,7 +72,14 @@ test('a failing probe keeps the circuit open for another period', async () => {
   const mode = { value: 'fail' as 'ok' | 'fail' | 'hang' };
   const calls = { n: 0 };
   let clock = 0;
-  const store = createFallbackRateLimitStore({ primary: primary(mode, calls), fallback: createMemoryRateLimitStore(), failureThreshold: 1, openMs: 100, now: () => clock, log: logs().log });
+  const store = createFallbackRateLimitStore({
+    primary: primary(mode, calls),
+    fallback: createMemoryRateLimitStore(),
+    failureThreshold: 1,
+    openMs: 100,
+    now: () => clock,
+    log: logs().log,
+  });
   await store.hit(hit);
   assert.equal(store.fallingBack(), true);
   clock = 150;
@@ -70,7 +91,12 @@ test('a failing probe keeps the circuit open for another period', async () => {
 });
 
 test('the fallback still limits: the per-client count keeps growing locally', async () => {
-  const store = createFallbackRateLimitStore({ primary: primary({ value: 'fail' }, { n: 0 }), fallback: createMemoryRateLimitStore(), failureThreshold: 1, log: logs().log });
+  const store = createFallbackRateLimitStore({
+    primary: primary({ value: 'fail' }, { n: 0 }),
+    fallback: createMemoryRateLimitStore(),
+    failureThreshold: 1,
+    log: logs().log,
+  });
   const counts = [];
   for (let i = 0; i < 5; i++) counts.push((await store.hit(hit)).count);
   assert.deepEqual(counts, [1, 2, 3, 4, 5]);
@@ -82,7 +108,13 @@ test('a peek at a hanging primary answers from the local store within the timeou
   const fallback = createMemoryRateLimitStore();
   await fallback.hit(hit);
   const { log } = logs();
-  const store = createFallbackRateLimitStore({ primary: primary(mode, calls), fallback, timeoutMs: 20, failureThreshold: 1, log });
+  const store = createFallbackRateLimitStore({
+    primary: primary(mode, calls),
+    fallback,
+    timeoutMs: 20,
+    failureThreshold: 1,
+    log,
+  });
   const seen = await store.peek({ key: hit.key, now });
   assert.equal(seen?.count, 1, 'the local count answers');
   assert.equal(store.failures(), 1);

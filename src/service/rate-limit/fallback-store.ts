@@ -52,7 +52,10 @@ export function createFallbackRateLimitStore(options: FallbackRateLimitStoreOpti
     failures++;
     consecutive++;
     if (openUntil === undefined && consecutive >= threshold) {
-      options.log.warn({ err: { message: (error as Error).message }, retryInMs: openMs }, 'rate-limit store unavailable: counting locally, per instance');
+      options.log.warn(
+        { err: { message: (error as Error).message }, retryInMs: openMs },
+        'rate-limit store unavailable: counting locally, per instance',
+      );
     }
     if (consecutive >= threshold) openUntil = now() + openMs;
   };
@@ -95,7 +98,9 @@ export function createFallbackRateLimitStore(options: FallbackRateLimitStoreOpti
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms); });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
   promise.catch(() => {});
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

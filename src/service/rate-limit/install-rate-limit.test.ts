@@ -33,14 +33,17 @@ async function tinyApp(options: { settings?: Partial<RateLimitSettings>; store?:
 }
 
 type Who = { principal?: string; ip?: string };
-const get = (app: FastifyInstance, who: Who = {}, url = '/api/v1/things') => app.inject({
-  method: 'GET', url,
-  ...(who.ip ? { remoteAddress: who.ip } : {}),
-  ...(who.principal ? { headers: { 'x-test-principal': who.principal } } : {}),
-});
+const get = (app: FastifyInstance, who: Who = {}, url = '/api/v1/things') =>
+  app.inject({
+    method: 'GET',
+    url,
+    ...(who.ip ? { remoteAddress: who.ip } : {}),
+    ...(who.principal ? { headers: { 'x-test-principal': who.principal } } : {}),
+  });
 
 async function exhaust(app: FastifyInstance, who: Who, times: number) {
-  for (let i = 0; i < times; i++) assert.equal((await get(app, who)).statusCode, 200, `request ${i + 1} is within the limit`);
+  for (let i = 0; i < times; i++)
+    assert.equal((await get(app, who)).statusCode, 200, `request ${i + 1} is within the limit`);
 }
 
 describe('installRateLimit', () => {
@@ -109,7 +112,7 @@ describe('installRateLimit', () => {
     await app.close();
   });
 
-  test('per-role overrides: the most generous of the principal\'s roles applies', async () => {
+  test("per-role overrides: the most generous of the principal's roles applies", async () => {
     const { app } = await tinyApp({ settings: { roles: { admin: { max: 5 }, read: { max: 1 } } } });
     const admin = await get(app, { principal: 'key_admin:read,admin' });
     assert.equal(admin.headers['ratelimit-policy'], '"admin";q=5;w=60');
@@ -122,7 +125,10 @@ describe('installRateLimit', () => {
     assert.equal(reader.headers['ratelimit-policy'], '"read";q=1;w=60');
     assert.equal((await get(app, { principal: 'key_reader:read' })).statusCode, 429);
     // ...but a role without an override counts as the base, which is more generous here.
-    assert.equal((await get(app, { principal: 'key_writer:read,write' })).headers['ratelimit-policy'], '"default";q=3;w=60');
+    assert.equal(
+      (await get(app, { principal: 'key_writer:read,write' })).headers['ratelimit-policy'],
+      '"default";q=3;w=60',
+    );
     // Unauthenticated clients get the base.
     assert.equal((await get(app)).headers['ratelimit-policy'], '"default";q=3;w=60');
     await app.close();
@@ -145,7 +151,13 @@ describe('installRateLimit', () => {
   test('keys the store by clientIdOf: principal id, else ip:<address>', async () => {
     const keys: string[] = [];
     const memory = createMemoryRateLimitStore();
-    const store: RateLimitStore = { hit: (options) => { keys.push(options.key); return memory.hit(options); }, peek: (options) => memory.peek(options) };
+    const store: RateLimitStore = {
+      hit: (options) => {
+        keys.push(options.key);
+        return memory.hit(options);
+      },
+      peek: (options) => memory.peek(options),
+    };
     const { app } = await tinyApp({ store });
     await get(app, { ip: '203.0.113.7' });
     await get(app, { ip: '203.0.113.7', principal: 'key_a:read' });
@@ -154,7 +166,14 @@ describe('installRateLimit', () => {
   });
 
   test('a failing store serves the request without RateLimit fields instead of failing it', async () => {
-    const store: RateLimitStore = { hit: async () => { throw new Error('redis down'); }, peek: async () => { throw new Error('redis down'); } };
+    const store: RateLimitStore = {
+      hit: async () => {
+        throw new Error('redis down');
+      },
+      peek: async () => {
+        throw new Error('redis down');
+      },
+    };
     const { app } = await tinyApp({ store });
     const res = await get(app);
     assert.equal(res.statusCode, 200);

@@ -21,7 +21,8 @@ const limitedPath = /^\/(?:api|admin)(?:[/?#]|$)/;
 const kCounted = Symbol.for('versionary.rateLimitCounted');
 type Counted = FastifyRequest & { [kCounted]?: true };
 const isLimited = (request: FastifyRequest) => limitedPath.test(routeUrlOf(request) ?? request.url);
-const hasCredential = (request: FastifyRequest) => request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+const hasCredential = (request: FastifyRequest) =>
+  request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
 /**
  * The cheap refusal, registered BEFORE authentication so it costs no database read: a request

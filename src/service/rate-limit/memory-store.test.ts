@@ -5,7 +5,8 @@ import { runRateLimitStoreContract } from './store-contract.ts';
 
 const now = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-describe('memory store: the store contract', () => runRateLimitStoreContract({ create: async () => createMemoryRateLimitStore() }));
+describe('memory store: the store contract', () =>
+  runRateLimitStoreContract({ create: async () => createMemoryRateLimitStore() }));
 
 describe('createMemoryRateLimitStore', () => {
   test('resetAt is exactly now + windowMs, and a hit at resetAt opens a new window', async () => {
@@ -38,7 +39,11 @@ describe('createMemoryRateLimitStore', () => {
     for (const key of ['a', 'b', 'c', 'd']) await store.hit({ key, windowMs: 60_000, now });
     assert.equal(store.size(), 3);
     assert.equal((await store.hit({ key: 'd', windowMs: 60_000, now })).count, 2, 'the newest window is kept');
-    assert.equal((await store.hit({ key: 'a', windowMs: 60_000, now })).count, 1, 'the oldest was dropped and starts afresh');
+    assert.equal(
+      (await store.hit({ key: 'a', windowMs: 60_000, now })).count,
+      1,
+      'the oldest was dropped and starts afresh',
+    );
   });
 
   test('at maxKeys, expired windows go before any live one is dropped', async () => {

@@ -28,7 +28,12 @@ export function policyFor(options: { settings: RateLimitSettings; roles: Iterabl
     const override = settings.roles[role];
     return override ? { name: role, max: override.max, windowSeconds: settings.windowSeconds } : base;
   });
-  return perRole.reduce<AppliedPolicy | undefined>((best, next) => (!best || next.max > best.max ? next : best), undefined) ?? base;
+  return (
+    perRole.reduce<AppliedPolicy | undefined>(
+      (best, next) => (!best || next.max > best.max ? next : best),
+      undefined,
+    ) ?? base
+  );
 }
 
 /**
@@ -42,7 +47,9 @@ export function policyFor(options: { settings: RateLimitSettings; roles: Iterabl
  * policyOf(principal?.roles) // the same object for the same set
  * ```
  */
-export function createPolicyLookup(settings: RateLimitSettings): (roles: ReadonlySet<Role> | undefined) => AppliedPolicy {
+export function createPolicyLookup(
+  settings: RateLimitSettings,
+): (roles: ReadonlySet<Role> | undefined) => AppliedPolicy {
   const anonymous = policyFor({ settings, roles: undefined });
   const known = new WeakMap<ReadonlySet<Role>, AppliedPolicy>();
   return (roles) => {
@@ -71,7 +78,11 @@ const policyFields = new WeakMap<AppliedPolicy, string>();
  * // { 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=42;t=17' }
  * ```
  */
-export function rateLimitFields(options: { policy: AppliedPolicy; remaining: number; resetSeconds: number }): Record<'ratelimit-policy' | 'ratelimit', string> {
+export function rateLimitFields(options: {
+  policy: AppliedPolicy;
+  remaining: number;
+  resetSeconds: number;
+}): Record<'ratelimit-policy' | 'ratelimit', string> {
   const { policy } = options;
   // Role names and 'default' are plain ASCII, so they need no sf-string escaping.
   const name = `"${policy.name}"`;

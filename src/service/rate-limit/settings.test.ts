@@ -17,9 +17,19 @@ describe('parseRateLimitSettings', () => {
   });
 
   test('reads max, windowSeconds, enabled and role overrides', () => {
-    const { settings, errors } = parse({ max: 50, windowSeconds: 10, enabled: true, roles: { admin: { max: 1000 }, read: { max: 20 } } });
+    const { settings, errors } = parse({
+      max: 50,
+      windowSeconds: 10,
+      enabled: true,
+      roles: { admin: { max: 1000 }, read: { max: 20 } },
+    });
     assert.deepEqual(errors, []);
-    assert.deepEqual(settings, { enabled: true, max: 50, windowSeconds: 10, roles: { admin: { max: 1000 }, read: { max: 20 } } });
+    assert.deepEqual(settings, {
+      enabled: true,
+      max: 50,
+      windowSeconds: 10,
+      roles: { admin: { max: 1000 }, read: { max: 20 } },
+    });
   });
 
   test('keys left out keep their defaults', () => {
@@ -29,7 +39,10 @@ describe('parseRateLimitSettings', () => {
 
   test('reports every error at once, each naming where it is', () => {
     const { settings, errors } = parse({
-      max: 0, windowSeconds: 1.5, enabled: 'yes', burst: 3,
+      max: 0,
+      windowSeconds: 1.5,
+      enabled: 'yes',
+      burst: 3,
       roles: { admin: { max: -1 }, owner: { max: 5 }, write: 7, read: {} },
     });
     assert.deepEqual(errors, [
@@ -40,7 +53,7 @@ describe('parseRateLimitSettings', () => {
       'rateLimit.roles.admin.max must be an integer from 1 to 1000000000, not -1',
       'rateLimit.roles.owner: unknown role "owner" (known: read, write, admin)',
       'rateLimit.roles.write must be an object such as {"max": 1000}, not 7',
-      'rateLimit.roles.read.max is required: the role\'s requests per window',
+      "rateLimit.roles.read.max is required: the role's requests per window",
     ]);
     // Values in error fall back to the defaults, so the caller can still report and stop.
     assert.deepEqual(settings.roles, {});
@@ -48,9 +61,15 @@ describe('parseRateLimitSettings', () => {
   });
 
   test('rejects a rateLimit that is not an object, roles that are not an object and unknown role keys', () => {
-    assert.deepEqual(parse(100).errors, ['rateLimit must be an object such as {"max": 100, "windowSeconds": 60}, not 100']);
-    assert.deepEqual(parse({ roles: ['admin'] }).errors, ['rateLimit.roles must be an object keyed by role (read, write, admin), not ["admin"]']);
-    assert.deepEqual(parse({ roles: { admin: { max: 5, windowSeconds: 1 } } }).errors, ['rateLimit.roles.admin: unknown key "windowSeconds" (known: max)']);
+    assert.deepEqual(parse(100).errors, [
+      'rateLimit must be an object such as {"max": 100, "windowSeconds": 60}, not 100',
+    ]);
+    assert.deepEqual(parse({ roles: ['admin'] }).errors, [
+      'rateLimit.roles must be an object keyed by role (read, write, admin), not ["admin"]',
+    ]);
+    assert.deepEqual(parse({ roles: { admin: { max: 5, windowSeconds: 1 } } }).errors, [
+      'rateLimit.roles.admin: unknown key "windowSeconds" (known: max)',
+    ]);
     assert.deepEqual(parse({ windowSeconds: 86_401, max: '100' }).errors, [
       'rateLimit.max must be an integer from 1 to 1000000000, not "100"',
       'rateLimit.windowSeconds must be an integer from 1 to 86400, not 86401',

@@ -43,7 +43,10 @@ const windowCeiling = 86_400;
  * const settings = parseRateLimitSettings({ file: { rateLimit: { max: 50, roles: { admin: { max: 1000 } } } }, errors });
  * ```
  */
-export function parseRateLimitSettings(options: { file: Record<string, unknown>; errors: string[] }): RateLimitSettings {
+export function parseRateLimitSettings(options: {
+  file: Record<string, unknown>;
+  errors: string[];
+}): RateLimitSettings {
   const { file, errors } = options;
   const raw = file.rateLimit;
   if (raw === undefined) return { ...defaultRateLimitSettings, roles: {} };
@@ -53,9 +56,13 @@ export function parseRateLimitSettings(options: { file: Record<string, unknown>;
   }
   unknownKeys({ value: raw, known: ['enabled', 'max', 'windowSeconds', 'roles'], where: 'rateLimit', errors });
   const enabled = raw.enabled ?? true;
-  if (typeof enabled !== 'boolean') errors.push(`rateLimit.enabled must be true or false, not ${JSON.stringify(enabled)}`);
-  const max = integer({ value: raw.max, where: 'rateLimit.max', range: [1, maxCeiling], errors }) ?? defaultRateLimitSettings.max;
-  const windowSeconds = integer({ value: raw.windowSeconds, where: 'rateLimit.windowSeconds', range: [1, windowCeiling], errors }) ?? defaultRateLimitSettings.windowSeconds;
+  if (typeof enabled !== 'boolean')
+    errors.push(`rateLimit.enabled must be true or false, not ${JSON.stringify(enabled)}`);
+  const max =
+    integer({ value: raw.max, where: 'rateLimit.max', range: [1, maxCeiling], errors }) ?? defaultRateLimitSettings.max;
+  const windowSeconds =
+    integer({ value: raw.windowSeconds, where: 'rateLimit.windowSeconds', range: [1, windowCeiling], errors }) ??
+    defaultRateLimitSettings.windowSeconds;
   return { enabled: enabled !== false, max, windowSeconds, roles: parseRoles(raw.roles, errors) };
 }
 
@@ -63,7 +70,9 @@ function parseRoles(raw: unknown, errors: string[]): Partial<Record<Role, RoleLi
   const roles: Partial<Record<Role, RoleLimit>> = {};
   if (raw === undefined) return roles;
   if (!isObject(raw)) {
-    errors.push(`rateLimit.roles must be an object keyed by role (${roleNames.join(', ')}), not ${JSON.stringify(raw)}`);
+    errors.push(
+      `rateLimit.roles must be an object keyed by role (${roleNames.join(', ')}), not ${JSON.stringify(raw)}`,
+    );
     return roles;
   }
   for (const [name, value] of Object.entries(raw)) {
@@ -87,17 +96,32 @@ function parseRoles(raw: unknown, errors: string[]): Partial<Record<Role, RoleLi
   return roles;
 }
 
-function integer(options: { value: unknown; where: string; range: [number, number]; errors: string[] }): number | undefined {
-  const { value, where, range: [low, high] } = options;
+function integer(options: {
+  value: unknown;
+  where: string;
+  range: [number, number];
+  errors: string[];
+}): number | undefined {
+  const {
+    value,
+    where,
+    range: [low, high],
+  } = options;
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= low && value <= high) return value;
   options.errors.push(`${where} must be an integer from ${low} to ${high}, not ${JSON.stringify(value)}`);
   return undefined;
 }
 
-function unknownKeys(options: { value: Record<string, unknown>; known: string[]; where: string; errors: string[] }): void {
+function unknownKeys(options: {
+  value: Record<string, unknown>;
+  known: string[];
+  where: string;
+  errors: string[];
+}): void {
   for (const key of Object.keys(options.value)) {
-    if (!options.known.includes(key)) options.errors.push(`${options.where}: unknown key "${key}" (known: ${options.known.join(', ')})`);
+    if (!options.known.includes(key))
+      options.errors.push(`${options.where}: unknown key "${key}" (known: ${options.known.join(', ')})`);
   }
 }
 

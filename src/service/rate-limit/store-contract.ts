@@ -27,7 +27,10 @@ export function runRateLimitStoreContract(options: RateLimitStoreContractOptions
     const store = await options.create();
     const hit = await store.hit({ key: 'client-a', windowMs: 60_000, now });
     assert.equal(hit.count, 1);
-    assert.ok(hit.resetAt <= now + 60_000 && hit.resetAt >= now + 60_000 - tolerance, `resetAt ${hit.resetAt - now} ms after now`);
+    assert.ok(
+      hit.resetAt <= now + 60_000 && hit.resetAt >= now + 60_000 - tolerance,
+      `resetAt ${hit.resetAt - now} ms after now`,
+    );
   });
 
   test('later hits in the window count up and keep its end', async () => {
@@ -61,7 +64,12 @@ export function runRateLimitStoreContract(options: RateLimitStoreContractOptions
 
   test('concurrent hits are atomic: no two see the same count', async () => {
     const store = await options.create();
-    const hits = await Promise.all(Array.from({ length: 50 }, () => store.hit({ key: 'client-a', windowMs: 60_000, now })));
-    assert.deepEqual(hits.map((h) => h.count).sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+    const hits = await Promise.all(
+      Array.from({ length: 50 }, () => store.hit({ key: 'client-a', windowMs: 60_000, now })),
+    );
+    assert.deepEqual(
+      hits.map((h) => h.count).sort((a, b) => a - b),
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
   });
 }

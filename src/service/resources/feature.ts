@@ -19,13 +19,21 @@ import { createUserHandlers } from './users.ts';
  * const books = createResourcesFeature(({ storage }) => createBookHandlers(storage));
  * ```
  */
-export function createResourcesFeature(handlers: (context: ServiceContext) => Record<string, OperationHandler>): ServiceFeature {
+export function createResourcesFeature(
+  handlers: (context: ServiceContext) => Record<string, OperationHandler>,
+): ServiceFeature {
   return {
     name: 'resources',
     async install(context) {
       const { app, bundle, clock, runtime, recorder, options, api } = context;
       await app.register(versionary, {
-        bundle, handlers: handlers(context), prefix: api.prefix, vendor: api.vendor, clientIdOf, clock, lifecycle: runtime,
+        bundle,
+        handlers: handlers(context),
+        prefix: api.prefix,
+        vendor: api.vendor,
+        clientIdOf,
+        clock,
+        lifecycle: runtime,
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
         onVersionedRequest: options.onVersionedRequest ?? [],
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
@@ -37,4 +45,9 @@ export function createResourcesFeature(handlers: (context: ServiceContext) => Re
 }
 
 /** The reference service's users and posts, each handler typed from its operation in the head. */
-export const resourcesFeature = createResourcesFeature(({ storage, clock }) => defineHandlers(apiHead, { ...createUserHandlers({ users: storage.users, clock }), ...createPostHandlers({ ...storage, clock }) }));
+export const resourcesFeature = createResourcesFeature(({ storage, clock }) =>
+  defineHandlers(apiHead, {
+    ...createUserHandlers({ users: storage.users, clock }),
+    ...createPostHandlers({ ...storage, clock }),
+  }),
+);

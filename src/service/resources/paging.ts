@@ -21,7 +21,13 @@ export interface ListResult<Item> {
  * return toListResult({ ctx, path: '/users', page, request, toItem: toUserBody });
  * ```
  */
-export function toListResult<T, Item>(options: { ctx: ListContext; path: string; page: Page<T>; request: PageRequest; toItem: (item: T) => Item }): ListResult<Item> {
+export function toListResult<T, Item>(options: {
+  ctx: ListContext;
+  path: string;
+  page: Page<T>;
+  request: PageRequest;
+  toItem: (item: T) => Item;
+}): ListResult<Item> {
   const { ctx, path, page, request } = options;
   const nextCursor = page.nextAfter === null ? null : encodeCursor(page.nextAfter);
   const params = new URLSearchParams({ limit: String(request.limit) });

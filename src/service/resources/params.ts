@@ -12,7 +12,10 @@ import { maxPageSize } from '../api/schemas.ts';
 export function parseId(options: { raw: string | undefined; what: string }): number {
   const { raw, what } = options;
   if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No ${what} has the id "${String(raw).slice(0, 40)}": ids are positive integers.` });
+    throw new VersionaryError({
+      code: ErrorCode.NotFound,
+      detail: `No ${what} has the id "${String(raw).slice(0, 40)}": ids are positive integers.`,
+    });
   }
   return Number(raw);
 }

@@ -42,7 +42,12 @@ export function createPostHandlers({ users, posts, clock }: PostHandlersOptions)
     },
     'posts.create': async (ctx) => {
       const userId = await requireUser(ctx);
-      const post = await posts.create({ userId, title: ctx.body.title, body: ctx.body.body, at: new Date(clock.now()).toISOString() });
+      const post = await posts.create({
+        userId,
+        title: ctx.body.title,
+        body: ctx.body.body,
+        at: new Date(clock.now()).toISOString(),
+      });
       if (!post) throw notFound('user', userId);
       return { status: 201, body: toPost(post), location: `/users/${userId}/posts/${post.id}` };
     },

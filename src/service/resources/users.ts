@@ -21,7 +21,10 @@ type UserDetailBody = ComponentType<ApiHead, 'UserDetail'>;
 const maxAttempts = 5;
 
 /** The operations {@link createUserHandlers} answers. */
-export type UserHandlers = Pick<HandlerMap<ApiHead>, `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`>;
+export type UserHandlers = Pick<
+  HandlerMap<ApiHead>,
+  `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`
+>;
 
 /**
  * The user handlers: one per operation, written against the newest representation and typed from
@@ -36,7 +39,10 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
   const at = () => new Date(clock.now()).toISOString();
 
   // Read, check If-Match, write conditionally; a concurrent writer makes us read again.
-  const write = async (ctx: WriteContext, build: (current: UserRecord) => UserValues): Promise<{ status: 200; body: UserDetailBody; revision: number }> => {
+  const write = async (
+    ctx: WriteContext,
+    build: (current: UserRecord) => UserValues,
+  ): Promise<{ status: 200; body: UserDetailBody; revision: number }> => {
     const id = parseId({ raw: ctx.params.id, what: 'user' });
     const owner = ownerScopeOf(ctx.request);
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -44,11 +50,21 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
       // Another client's user is answered exactly as a missing one: its existence is not told.
       if (!current || !isVisible({ owner: current.clientId, scope: owner })) throw notFound('user', id);
       assertIfMatch(ctx, current.revision);
-      const outcome = await users.update({ id, values: build(current), expectedRevision: current.revision, at: at(), ...(owner !== undefined ? { owner } : {}) });
+      const outcome = await users.update({
+        id,
+        values: build(current),
+        expectedRevision: current.revision,
+        at: at(),
+        ...(owner !== undefined ? { owner } : {}),
+      });
       if (outcome.kind === 'missing') throw notFound('user', id);
-      if (outcome.kind === 'ok') return { status: 200, body: toUserDetail(outcome.value), revision: outcome.value.revision };
+      if (outcome.kind === 'ok')
+        return { status: 200, body: toUserDetail(outcome.value), revision: outcome.value.revision };
     }
-    throw new VersionaryError({ code: ErrorCode.Conflict, detail: 'The user kept changing while this write ran; retry.' });
+    throw new VersionaryError({
+      code: ErrorCode.Conflict,
+      detail: 'The user kept changing while this write ran; retry.',
+    });
   };
 
   return {
@@ -68,13 +84,14 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
       const user = await users.create({ values: fromInput(ctx.body), at: at(), clientId: creatorOf(ctx.request) });
       return { status: 201, body: toUserDetail(user), revision: user.revision, location: `/users/${user.id}` };
     },
-    'users.replace': async (ctx) => write(ctx, (current) => {
-      const values = fromInput(ctx.body);
-      // Fields the client's version cannot express are kept, not cleared.
-      if (ctx.hiddenFields.has('email')) values.email = current.email;
-      if (ctx.hiddenFields.has('nickname')) values.nickname = current.nickname;
-      return values;
-    }),
+    'users.replace': async (ctx) =>
+      write(ctx, (current) => {
+        const values = fromInput(ctx.body);
+        // Fields the client's version cannot express are kept, not cleared.
+        if (ctx.hiddenFields.has('email')) values.email = current.email;
+        if (ctx.hiddenFields.has('nickname')) values.nickname = current.nickname;
+        return values;
+      }),
     'users.patch': async (ctx) => write(ctx, (current) => applyMergePatch(current, ctx.body)),
     'users.delete': async (ctx) => {
       const id = parseId({ raw: ctx.params.id, what: 'user' });
@@ -103,15 +120,28 @@ function assertIfMatch(ctx: Pick<OperationContext, 'ifMatch'>, revision: number)
 }
 
 function stale(): VersionaryError {
-  return new VersionaryError({ code: ErrorCode.PreconditionFailed, detail: 'If-Match does not name the current revision: read the user again.' });
+  return new VersionaryError({
+    code: ErrorCode.PreconditionFailed,
+    detail: 'If-Match does not name the current revision: read the user again.',
+  });
 }
 
 function fromInput(input: UserInput): UserValues {
-  return { name: input.name, email: input.email ?? null, nickname: input.nickname ?? null, status: input.status ?? 'active' };
+  return {
+    name: input.name,
+    email: input.email ?? null,
+    nickname: input.nickname ?? null,
+    status: input.status ?? 'active',
+  };
 }
 
 function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
-  const values: UserValues = { name: current.name, email: current.email, nickname: current.nickname, status: current.status };
+  const values: UserValues = {
+    name: current.name,
+    email: current.email,
+    nickname: current.nickname,
+    status: current.status,
+  };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.status !== undefined) values.status = patch.status;
   if (patch.email !== undefined) values.email = patch.email;

@@ -13,10 +13,17 @@ const dayMs = 86_400_000;
  * const stop = startRawRetention({ store: storage.usage, rawRetentionDays: 7, clock, log: app.log });
  * ```
  */
-export function startRawRetention(options: { store: UsageStore; rawRetentionDays: number; clock: Clock; log: { error(obj: object, msg: string): void }; intervalMs?: number }): () => Promise<void> {
+export function startRawRetention(options: {
+  store: UsageStore;
+  rawRetentionDays: number;
+  clock: Clock;
+  log: { error(obj: object, msg: string): void };
+  intervalMs?: number;
+}): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const prune = () => {
-    running = options.store.pruneRaw({ before: options.clock.now() - options.rawRetentionDays * dayMs })
+    running = options.store
+      .pruneRaw({ before: options.clock.now() - options.rawRetentionDays * dayMs })
       .catch((error: unknown) => options.log.error({ err: error }, 'pruning raw usage events failed; will retry'));
   };
   prune();

@@ -35,10 +35,13 @@ export function parseUsageSettings(options: { file: Record<string, unknown>; err
     return { ...defaultUsageSettings };
   }
   const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (key !== 'rawRetentionDays') options.errors.push(`usage: unknown key "${key}" (known: rawRetentionDays)`);
+  for (const key of Object.keys(record))
+    if (key !== 'rawRetentionDays') options.errors.push(`usage: unknown key "${key}" (known: rawRetentionDays)`);
   const days = record.rawRetentionDays ?? defaultUsageSettings.rawRetentionDays;
   if (typeof days !== 'number' || !Number.isInteger(days) || days < 0 || days > 3650) {
-    options.errors.push(`usage.rawRetentionDays must be a whole number of days from 0 to 3650, not ${JSON.stringify(days)}`);
+    options.errors.push(
+      `usage.rawRetentionDays must be a whole number of days from 0 to 3650, not ${JSON.stringify(days)}`,
+    );
     return { ...defaultUsageSettings };
   }
   return { rawRetentionDays: days };

@@ -14,13 +14,19 @@ function scriptedStore(failures: number) {
     },
     summary: async () => ({ calls: written.length, clients: 0, endpoints: 0 }),
     list: async () => ({ items: [], nextAfter: null }),
-    byClient: async () => [], clientTotals: async () => [], byDay: async () => [], pruneRaw: async () => 0,
+    byClient: async () => [],
+    clientTotals: async () => [],
+    byDay: async () => [],
+    pruneRaw: async () => 0,
   };
   return { store, written };
 }
 
 const logs: string[] = [];
-const log = { warn: (_: object, msg: string) => void logs.push(`warn ${msg}`), error: (_: object, msg: string) => void logs.push(`error ${msg}`) };
+const log = {
+  warn: (_: object, msg: string) => void logs.push(`warn ${msg}`),
+  error: (_: object, msg: string) => void logs.push(`error ${msg}`),
+};
 const call = (i: number): UsageCall => ({ version: 'v1', endpoint: 'GET /users', clientId: `c${i}`, at: i });
 
 test('a failed write is retried, not dropped, and order is kept', async () => {
@@ -33,7 +39,10 @@ test('a failed write is retried, not dropped, and order is kept', async () => {
   assert.equal(recorder.stats().failures, 2);
   recorder.record(call(5));
   await recorder.close();
-  assert.deepEqual(written.map((c) => c.clientId), ['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+  assert.deepEqual(
+    written.map((c) => c.clientId),
+    ['c0', 'c1', 'c2', 'c3', 'c4', 'c5'],
+  );
 });
 
 test('past the buffer limit the oldest records are shed, counted and logged', async () => {
@@ -45,7 +54,10 @@ test('past the buffer limit the oldest records are shed, counted and logged', as
   assert.equal(recorder.stats().shed, 2);
   assert.ok(logs.some((l) => l.startsWith('warn usage buffer full')));
   await recorder.close();
-  assert.deepEqual(written.map((c) => c.clientId), ['c2', 'c3', 'c4']);
+  assert.deepEqual(
+    written.map((c) => c.clientId),
+    ['c2', 'c3', 'c4'],
+  );
 });
 
 test('concurrent flushes write each record once', async () => {
@@ -60,13 +72,21 @@ test('concurrent flushes write each record once', async () => {
 
 test('a store that is slow, not failing, still cannot grow the buffer past its cap', async () => {
   let release!: () => void;
-  const gate = new Promise<void>((resolve) => { release = resolve; });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const written: UsageCall[] = [];
   const store: UsageStore = {
-    insert: async (records) => { await gate; written.push(...records); },
+    insert: async (records) => {
+      await gate;
+      written.push(...records);
+    },
     summary: async () => ({ calls: 0, clients: 0, endpoints: 0 }),
     list: async () => ({ items: [], nextAfter: null }),
-    byClient: async () => [], clientTotals: async () => [], byDay: async () => [], pruneRaw: async () => 0,
+    byClient: async () => [],
+    clientTotals: async () => [],
+    byDay: async () => [],
+    pruneRaw: async () => 0,
   };
   const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });
   recorder.record(call(-1));
@@ -101,5 +121,8 @@ test('a flush writes in chunks of maxBatch, letting other work run between them,
   assert.ok(between >= 1, 'a macrotask ran between two chunks');
   await recorder.close();
   assert.deepEqual(sizes, [4, 4, 4, 2]);
-  assert.deepEqual(written.map((c) => c.clientId), Array.from({ length: 14 }, (_, i) => `c${i}`));
+  assert.deepEqual(
+    written.map((c) => c.clientId),
+    Array.from({ length: 14 }, (_, i) => `c${i}`),
+  );
 });

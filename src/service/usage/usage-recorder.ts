@@ -48,13 +48,16 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const writeChunk = async (): Promise<boolean> => {
     const batch = buffer.slice(0, maxBatch);
     buffer = buffer.slice(batch.length);
-    return options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).then(() => true, (error: unknown) => {
-      failures++;
-      buffer = batch.concat(buffer);
-      shedOldest();
-      options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
-      return false;
-    });
+    return options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).then(
+      () => true,
+      (error: unknown) => {
+        failures++;
+        buffer = batch.concat(buffer);
+        shedOldest();
+        options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
+        return false;
+      },
+    );
   };
   // A synchronous SQLite write of a whole interval's calls (thousands at a few thousand requests
   // a second) held the event loop for >10 ms, which was the p99 of deprecated calls. Written in
@@ -70,7 +73,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const flush = async (): Promise<void> => {
     while (writing) await writing;
     if (buffer.length === 0) return;
-    writing = writeAll().finally(() => { writing = undefined; });
+    writing = writeAll().finally(() => {
+      writing = undefined;
+    });
     await writing;
   };
   const shedOldest = (keep = maxBuffered) => {
@@ -81,7 +86,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     options.log.warn({ shed: excess, totalShed: shed }, 'usage buffer full: oldest records shed');
   };
   // A tick while a write is still running would only queue behind it; skip it instead.
-  const timer = setInterval(() => { if (!writing) void flush(); }, options.flushIntervalMs ?? 200);
+  const timer = setInterval(() => {
+    if (!writing) void flush();
+  }, options.flushIntervalMs ?? 200);
   timer.unref();
 
   return {

@@ -47,16 +47,30 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
   };
   const schedule = () => {
     if (closed || retry) return;
-    retry = setTimeout(() => { retry = undefined; void connect(); }, backoff);
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, backoff);
     retry.unref();
     backoff = Math.min(backoff * 2, options.maxBackoffMs ?? 5000);
   };
   const connect = async () => {
-    const next = new pg.Client({ connectionString: options.url, connectionTimeoutMillis: 2000, keepAlive: true, query_timeout: 2000 });
+    const next = new pg.Client({
+      connectionString: options.url,
+      connectionTimeoutMillis: 2000,
+      keepAlive: true,
+      query_timeout: 2000,
+    });
     // A dropped connection emits 'error' and 'end'; without the listener it would end the process.
-    next.on('error', (error) => { if (client === next) down(error); });
-    next.on('end', () => { if (client === next) down(new Error('connection ended')); });
-    next.on('notification', (message) => { if (message.channel === channel && message.payload) listeners.receive(message.payload); });
+    next.on('error', (error) => {
+      if (client === next) down(error);
+    });
+    next.on('end', () => {
+      if (client === next) down(new Error('connection ended'));
+    });
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload) listeners.receive(message.payload);
+    });
     try {
       await next.connect();
       await next.query(`LISTEN ${channel}`);
@@ -76,7 +90,10 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
   };
   const heartbeat = setInterval(() => {
     const current = client;
-    if (current) current.query('SELECT 1').catch((error: unknown) => { if (client === current) down(error); });
+    if (current)
+      current.query('SELECT 1').catch((error: unknown) => {
+        if (client === current) down(error);
+      });
   }, 2000);
   heartbeat.unref();
   await connect();

@@ -24,7 +24,12 @@ export interface RedisChangeFeedOptions {
 export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFeed {
   const { channel, log } = options;
   const listeners = createChangeListeners({ onError: (error) => log.warn({ err: error }, 'change listener failed') });
-  const subscriber = options.redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, autoResubscribe: false, lazyConnect: false });
+  const subscriber = options.redis.duplicate({
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    autoResubscribe: false,
+    lazyConnect: false,
+  });
   let unhealthySince: number | null = Date.now();
   let readyOnce = false;
   let reported = false;
@@ -41,7 +46,9 @@ export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFe
       log.warn({}, 'change feed (Redis) disconnected; reconnecting');
     }
   });
-  subscriber.on('message', (from: string, message: string) => { if (from === channel) listeners.receive(message); });
+  subscriber.on('message', (from: string, message: string) => {
+    if (from === channel) listeners.receive(message);
+  });
   const onSubscribed = () => {
     if (readyOnce) {
       log.info({}, 'change feed (Redis) reconnected');
@@ -53,7 +60,11 @@ export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFe
   };
   // Subscribe on every (re)connection: messages flow only once SUBSCRIBE is acknowledged.
   subscriber.on('ready', () => {
-    subscriber.subscribe(channel).then(onSubscribed, (error: unknown) => log.warn({ err: { message: (error as Error).message } }, 'change feed (Redis) cannot subscribe yet'));
+    subscriber
+      .subscribe(channel)
+      .then(onSubscribed, (error: unknown) =>
+        log.warn({ err: { message: (error as Error).message } }, 'change feed (Redis) cannot subscribe yet'),
+      );
   });
 
   return {

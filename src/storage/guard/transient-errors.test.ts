@@ -6,11 +6,31 @@ import { guardStores, isTransientStorageError } from './transient-errors.ts';
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
 test('connection, timeout, overload and failover errors may pass; query bugs do not', () => {
-  for (const error of [withCode('ECONNREFUSED'), withCode('ECONNRESET'), withCode('57014'), withCode('57P01'), withCode('08006'), withCode('53300'), withCode('40001'), withCode('25006'), withCode('42P01'), withCode('SQLITE_BUSY'),
-    new Error('Connection terminated unexpectedly'), new Error('timeout exceeded when trying to connect'), new Error('Query read timeout')]) {
+  for (const error of [
+    withCode('ECONNREFUSED'),
+    withCode('ECONNRESET'),
+    withCode('57014'),
+    withCode('57P01'),
+    withCode('08006'),
+    withCode('53300'),
+    withCode('40001'),
+    withCode('25006'),
+    withCode('42P01'),
+    withCode('SQLITE_BUSY'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('Query read timeout'),
+  ]) {
     assert.equal(isTransientStorageError(error), true, `${(error as { code?: string }).code ?? error.message}`);
   }
-  for (const error of [withCode('42601'), withCode('23505'), withCode('22P02'), new TypeError('x is undefined'), 'a string', undefined]) {
+  for (const error of [
+    withCode('42601'),
+    withCode('23505'),
+    withCode('22P02'),
+    new TypeError('x is undefined'),
+    'a string',
+    undefined,
+  ]) {
     assert.equal(isTransientStorageError(error), false, String(error));
   }
   assert.equal(isTransientStorageError(new Error('wrapped', { cause: withCode('ECONNREFUSED') })), true);
@@ -18,9 +38,23 @@ test('connection, timeout, overload and failover errors may pass; query bugs do 
 
 test('guarded stores turn transient failures into STORAGE_UNAVAILABLE with Retry-After, and leave the rest alone', async () => {
   const storage = guardStores({
-    users: { find: async () => { throw withCode('ECONNREFUSED'); }, create: async () => { throw withCode('42601', 'syntax error'); }, list: async () => ['ok'] },
+    users: {
+      find: async () => {
+        throw withCode('ECONNREFUSED');
+      },
+      create: async () => {
+        throw withCode('42601', 'syntax error');
+      },
+      list: async () => ['ok'],
+    },
   });
-  await assert.rejects(storage.users.find(), (error: VersionaryError) => error.code === 'STORAGE_UNAVAILABLE' && error.headers['retry-after'] === '2' && !error.detail.includes('ECONNREFUSED'));
+  await assert.rejects(
+    storage.users.find(),
+    (error: VersionaryError) =>
+      error.code === 'STORAGE_UNAVAILABLE' &&
+      error.headers['retry-after'] === '2' &&
+      !error.detail.includes('ECONNREFUSED'),
+  );
   await assert.rejects(storage.users.create(), /syntax error/);
   assert.deepEqual(await storage.users.list(), ['ok']);
 });

@@ -9,9 +9,23 @@ const transientClasses = ['08', '53', '57', '40'];
 const transientStates = new Set(['25006', '42P01', '3F000', '55P03']);
 /** SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR and SQLITE_FULL, by number. */
 const sqlitePrimaryTransient = new Set([5, 6, 10, 13]);
-const transientErrnos = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_FULL']);
+const transientErrnos = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+]);
 // node-postgres reports lost connections and its own timeouts as plain Errors with these messages.
-const transientMessages = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection ended|terminating connection/i;
+const transientMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection ended|terminating connection/i;
 
 /** Seconds a client is told to wait after a storage failure that may pass. */
 export const storageRetryAfterSeconds = 2;
@@ -29,11 +43,13 @@ export function isTransientStorageError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (/^[0-9A-Z]{5}$/.test(code) && (transientClasses.includes(code.slice(0, 2)) || transientStates.has(code))) return true;
+    if (/^[0-9A-Z]{5}$/.test(code) && (transientClasses.includes(code.slice(0, 2)) || transientStates.has(code)))
+      return true;
     if (transientErrnos.has(code) || [...transientErrnos].some((c) => code.startsWith(`${c}_`))) return true;
     // node:sqlite names no SQLite code in `code`, only the number in `errcode` (extended codes keep the primary in the low byte).
     const errcode = (error as { errcode?: unknown }).errcode;
-    if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && sqlitePrimaryTransient.has(errcode & 0xff)) return true;
+    if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && sqlitePrimaryTransient.has(errcode & 0xff))
+      return true;
   }
   if (transientMessages.test(error.message)) return true;
   const cause = (error as { cause?: unknown }).cause;
@@ -77,7 +93,12 @@ export function guardStores<T extends object>(stores: T): T {
 }
 
 function isStore(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.values(value).some((v) => typeof v === 'function') && !('getExecutor' in value);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).some((v) => typeof v === 'function') &&
+    !('getExecutor' in value)
+  );
 }
 
 function guardMethods(store: Record<string, unknown>): Record<string, unknown> {

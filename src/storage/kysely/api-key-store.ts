@@ -16,9 +16,19 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
   const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''), { singleRow: true });
   return {
     async insert(r) {
-      await db.insertInto('api_keys').values({
-        id: r.id, name: r.name, roles: JSON.stringify(r.roles), contact: r.contact, key_hash: r.hash, created_at: r.createdAt, revoked_at: r.revokedAt, client_id: r.clientId ?? null,
-      }).execute();
+      await db
+        .insertInto('api_keys')
+        .values({
+          id: r.id,
+          name: r.name,
+          roles: JSON.stringify(r.roles),
+          contact: r.contact,
+          key_hash: r.hash,
+          created_at: r.createdAt,
+          revoked_at: r.revokedAt,
+          client_id: r.clientId ?? null,
+        })
+        .execute();
     },
     async find(id) {
       const [row] = await byId([id]);
@@ -28,7 +38,12 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
       return (await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute()).map(toRecord);
     },
     async revoke({ id, at }) {
-      const result = await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async countActiveAdmins() {
@@ -40,8 +55,13 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
 
 function toRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
-    id: row.id, name: row.name, roles: JSON.parse(row.roles) as string[], contact: row.contact, hash: row.key_hash,
-    createdAt: Number(row.created_at), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    id: row.id,
+    name: row.name,
+    roles: JSON.parse(row.roles) as string[],
+    contact: row.contact,
+    hash: row.key_hash,
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
     ...(row.client_id ? { clientId: row.client_id } : {}),
   };
 }

@@ -16,18 +16,36 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
   const load = async (rows: Selectable<ClientsTable>[]): Promise<Client[]> => {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const contacts = await db.selectFrom('client_contacts').selectAll().where('client_id', 'in', ids).orderBy('position').execute();
-    const webhooks = await db.selectFrom('client_webhooks').selectAll().where('client_id', 'in', ids).orderBy('position').execute();
+    const contacts = await db
+      .selectFrom('client_contacts')
+      .selectAll()
+      .where('client_id', 'in', ids)
+      .orderBy('position')
+      .execute();
+    const webhooks = await db
+      .selectFrom('client_webhooks')
+      .selectAll()
+      .where('client_id', 'in', ids)
+      .orderBy('position')
+      .execute();
     return rows.map((r) => ({
-      id: r.id, name: r.name, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
-      contacts: contacts.filter((c) => c.client_id === r.id).map((c) => ({ email: c.email, subscribed: Number(c.subscribed) === 1 })),
+      id: r.id,
+      name: r.name,
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+      contacts: contacts
+        .filter((c) => c.client_id === r.id)
+        .map((c) => ({ email: c.email, subscribed: Number(c.subscribed) === 1 })),
       webhooks: webhooks.filter((w) => w.client_id === r.id).map((w) => ({ id: w.id, url: w.url, secret: w.secret })),
     }));
   };
   return {
     async insert(client) {
       await db.transaction().execute(async (tx) => {
-        await tx.insertInto('clients').values({ id: client.id, name: client.name, created_at: client.createdAt, updated_at: client.updatedAt }).execute();
+        await tx
+          .insertInto('clients')
+          .values({ id: client.id, name: client.name, created_at: client.createdAt, updated_at: client.updatedAt })
+          .execute();
         await writeChildren(tx, client);
       });
     },
@@ -41,7 +59,15 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       const found: Client[] = [];
       // Bounded IN lists: a usage report can name thousands of clients.
       for (let i = 0; i < unique.length; i += 500) {
-        found.push(...(await load(await db.selectFrom('clients').selectAll().where('id', 'in', unique.slice(i, i + 500)).execute())));
+        found.push(
+          ...(await load(
+            await db
+              .selectFrom('clients')
+              .selectAll()
+              .where('id', 'in', unique.slice(i, i + 500))
+              .execute(),
+          )),
+        );
       }
       return found;
     },
@@ -49,16 +75,29 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       let query = db.selectFrom('clients').selectAll();
       const position = after === undefined ? undefined : decodePosition(after);
       if (position) {
-        query = query.where((eb) => eb.or([eb('created_at', '>', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('id', '>', position.id)])]));
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '>', position.createdAt),
+            eb.and([eb('created_at', '=', position.createdAt), eb('id', '>', position.id)]),
+          ]),
+        );
       }
-      const rows = await query.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+      const rows = await query
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(limit + 1)
+        .execute();
       const items = await load(rows.slice(0, limit));
       const last = items[items.length - 1];
       return { items, nextAfter: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
     },
     async update(client) {
       return db.transaction().execute(async (tx) => {
-        const result = await tx.updateTable('clients').set({ name: client.name, updated_at: client.updatedAt }).where('id', '=', client.id).executeTakeFirst();
+        const result = await tx
+          .updateTable('clients')
+          .set({ name: client.name, updated_at: client.updatedAt })
+          .where('id', '=', client.id)
+          .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
         await tx.deleteFrom('client_contacts').where('client_id', '=', client.id).execute();
         await tx.deleteFrom('client_webhooks').where('client_id', '=', client.id).execute();
@@ -76,8 +115,12 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       });
     },
     async setContactSubscribed(clientId, email, subscribed) {
-      const result = await db.updateTable('client_contacts').set({ subscribed: subscribed ? 1 : 0 })
-        .where('client_id', '=', clientId).where('email', '=', email.toLowerCase()).executeTakeFirst();
+      const result = await db
+        .updateTable('client_contacts')
+        .set({ subscribed: subscribed ? 1 : 0 })
+        .where('client_id', '=', clientId)
+        .where('email', '=', email.toLowerCase())
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
   };
@@ -85,13 +128,30 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
 
 async function writeChildren(tx: Transaction<Tables>, client: Client): Promise<void> {
   if (client.contacts.length > 0) {
-    await tx.insertInto('client_contacts')
-      .values(client.contacts.map((c, position) => ({ client_id: client.id, email: c.email.toLowerCase(), subscribed: c.subscribed ? 1 : 0, position })))
+    await tx
+      .insertInto('client_contacts')
+      .values(
+        client.contacts.map((c, position) => ({
+          client_id: client.id,
+          email: c.email.toLowerCase(),
+          subscribed: c.subscribed ? 1 : 0,
+          position,
+        })),
+      )
       .execute();
   }
   if (client.webhooks.length > 0) {
-    await tx.insertInto('client_webhooks')
-      .values(client.webhooks.map((w, position) => ({ id: w.id, client_id: client.id, url: w.url, secret: w.secret, position })))
+    await tx
+      .insertInto('client_webhooks')
+      .values(
+        client.webhooks.map((w, position) => ({
+          id: w.id,
+          client_id: client.id,
+          url: w.url,
+          secret: w.secret,
+          position,
+        })),
+      )
       .execute();
   }
 }

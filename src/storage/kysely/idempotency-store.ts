@@ -16,28 +16,64 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
     async begin({ clientId, key, fingerprint, now, expiredBefore, staleRunningBefore }) {
       // Expired records of every client go here, on the created_at index, so the table stays bounded.
       await db.deleteFrom('idempotency_keys').where('created_at', '<', expiredBefore).execute();
-      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key)
-        .where('state', '=', 'running').where('created_at', '<', staleRunningBefore)
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('client_id', '=', clientId)
+        .where('key', '=', key)
+        .where('state', '=', 'running')
+        .where('created_at', '<', staleRunningBefore)
         .execute();
-      const inserted = await db.insertInto('idempotency_keys')
-        .values({ client_id: clientId, key, fingerprint, state: 'running', status: null, headers: null, body: null, created_at: now })
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({
+          client_id: clientId,
+          key,
+          fingerprint,
+          state: 'running',
+          status: null,
+          headers: null,
+          body: null,
+          created_at: now,
+        })
         .onConflict((oc) => oc.columns(['client_id', 'key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'started' };
-      const row = await db.selectFrom('idempotency_keys').selectAll().where('client_id', '=', clientId).where('key', '=', key).executeTakeFirst();
+      const row = await db
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .where('key', '=', key)
+        .executeTakeFirst();
       if (!row) return { kind: 'running' };
       if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (row.state !== 'done') return { kind: 'running' };
-      return { kind: 'done', response: { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' } };
+      return {
+        kind: 'done',
+        response: {
+          status: Number(row.status),
+          headers: JSON.parse(row.headers ?? '{}') as Record<string, string>,
+          body: row.body ?? '',
+        },
+      };
     },
     async complete({ clientId, key, claimedAt, response }) {
-      await db.updateTable('idempotency_keys')
+      await db
+        .updateTable('idempotency_keys')
         .set({ state: 'done', status: response.status, headers: JSON.stringify(response.headers), body: response.body })
-        .where('client_id', '=', clientId).where('key', '=', key).where('created_at', '=', claimedAt).where('state', '=', 'running').execute();
+        .where('client_id', '=', clientId)
+        .where('key', '=', key)
+        .where('created_at', '=', claimedAt)
+        .where('state', '=', 'running')
+        .execute();
     },
     async abandon({ clientId, key, claimedAt }) {
-      await db.deleteFrom('idempotency_keys').where('client_id', '=', clientId).where('key', '=', key)
-        .where('created_at', '=', claimedAt).where('state', '=', 'running').execute();
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('client_id', '=', clientId)
+        .where('key', '=', key)
+        .where('created_at', '=', claimedAt)
+        .where('state', '=', 'running')
+        .execute();
     },
   };
 }

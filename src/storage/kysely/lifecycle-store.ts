@@ -16,23 +16,60 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
     async listSchedules() {
       const rows = await db.selectFrom('version_schedules').selectAll().execute();
       return rows.map((r) => ({
-        version: r.version, deprecatedAt: Number(r.deprecated_at), sunsetAt: Number(r.sunset_at), removed: Number(r.removed) === 1,
-        reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned', migrationUrl: r.migration_url,
+        version: r.version,
+        deprecatedAt: Number(r.deprecated_at),
+        sunsetAt: Number(r.sunset_at),
+        removed: Number(r.removed) === 1,
+        reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned',
+        migrationUrl: r.migration_url,
       }));
     },
     async saveSchedule(s) {
-      const row = { version: s.version, deprecated_at: s.deprecatedAt, sunset_at: s.sunsetAt, removed: s.removed ? 1 : 0, reason: s.reason, migration_url: s.migrationUrl };
+      const row = {
+        version: s.version,
+        deprecated_at: s.deprecatedAt,
+        sunset_at: s.sunsetAt,
+        removed: s.removed ? 1 : 0,
+        reason: s.reason,
+        migration_url: s.migrationUrl,
+      };
       const { version: _key, ...rest } = row;
-      await db.insertInto('version_schedules').values(row).onConflict((oc) => oc.column('version').doUpdateSet(rest)).execute();
+      await db
+        .insertInto('version_schedules')
+        .values(row)
+        .onConflict((oc) => oc.column('version').doUpdateSet(rest))
+        .execute();
     },
     async listEndpointDeprecations() {
       const rows = await db.selectFrom('endpoint_deprecations').selectAll().execute();
-      return rows.map((r) => ({ version: r.version, method: r.method, path: r.path, deprecatedAt: Number(r.deprecated_at), sunsetAt: Number(r.sunset_at), migrationUrl: r.migration_url }));
+      return rows.map((r) => ({
+        version: r.version,
+        method: r.method,
+        path: r.path,
+        deprecatedAt: Number(r.deprecated_at),
+        sunsetAt: Number(r.sunset_at),
+        migrationUrl: r.migration_url,
+      }));
     },
     async saveEndpointDeprecation(d) {
-      const row = { version: d.version, method: d.method, path: d.path, deprecated_at: d.deprecatedAt, sunset_at: d.sunsetAt, migration_url: d.migrationUrl };
-      await db.insertInto('endpoint_deprecations').values(row)
-        .onConflict((oc) => oc.columns(['version', 'method', 'path']).doUpdateSet({ deprecated_at: row.deprecated_at, sunset_at: row.sunset_at, migration_url: row.migration_url }))
+      const row = {
+        version: d.version,
+        method: d.method,
+        path: d.path,
+        deprecated_at: d.deprecatedAt,
+        sunset_at: d.sunsetAt,
+        migration_url: d.migrationUrl,
+      };
+      await db
+        .insertInto('endpoint_deprecations')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['version', 'method', 'path']).doUpdateSet({
+            deprecated_at: row.deprecated_at,
+            sunset_at: row.sunset_at,
+            migration_url: row.migration_url,
+          }),
+        )
         .execute();
     },
   };

@@ -13,7 +13,9 @@ function rollupColumns<T extends string>(table: CreateTableBuilder<T>, keys: rea
   for (const key of keys) {
     const isInstant = key === 'minute' || key === 'day';
     // '' rather than NULL for "no key": NULLs are distinct in a unique index, which defeats the upsert.
-    builder = builder.addColumn(key, isInstant ? 'bigint' : 'text', (c) => (key === 'key_id' ? c.notNull().defaultTo('') : c.notNull()));
+    builder = builder.addColumn(key, isInstant ? 'bigint' : 'text', (c) =>
+      key === 'key_id' ? c.notNull().defaultTo('') : c.notNull(),
+    );
   }
   return builder
     .addColumn('calls', 'bigint', (c) => c.notNull())
@@ -33,28 +35,35 @@ function rollupColumns<T extends string>(table: CreateTableBuilder<T>, keys: rea
  */
 export const clientsTenancyAndUsageRollups: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('clients')
+    await db.schema
+      .createTable('clients')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('clients_created').on('clients').columns(['created_at', 'id']).execute();
-    await db.schema.createTable('client_contacts')
+    await db.schema
+      .createTable('client_contacts')
       .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
       .addColumn('email', 'text', (c) => c.notNull())
       .addColumn('subscribed', 'integer', (c) => c.notNull().defaultTo(1))
       .addColumn('position', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('client_contacts_pk', ['client_id', 'email'])
       .execute();
-    await db.schema.createTable('client_webhooks')
+    await db.schema
+      .createTable('client_webhooks')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('client_id', 'text', (c) => c.notNull().references('clients.id').onDelete('cascade'))
       .addColumn('url', 'text', (c) => c.notNull())
       .addColumn('secret', 'text', (c) => c.notNull())
       .addColumn('position', 'integer', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('client_webhooks_client').on('client_webhooks').columns(['client_id', 'position']).execute();
+    await db.schema
+      .createIndex('client_webhooks_client')
+      .on('client_webhooks')
+      .columns(['client_id', 'position'])
+      .execute();
 
     await db.schema.alterTable('api_keys').addColumn('client_id', 'text').execute();
     await db.schema.alterTable('users').addColumn('client_id', 'text').execute();
@@ -62,12 +71,18 @@ export const clientsTenancyAndUsageRollups: Migration = {
     await db.schema.createIndex('users_client').on('users').columns(['client_id', 'id']).execute();
 
     for (const [table, keys] of Object.entries(rollupTables)) {
-      await rollupColumns(db.schema.createTable(table), keys).addPrimaryKeyConstraint(`${table}_pk`, [...keys] as never).execute();
+      await rollupColumns(db.schema.createTable(table), keys)
+        .addPrimaryKeyConstraint(`${table}_pk`, [...keys] as never)
+        .execute();
     }
     await db.schema.createIndex('usage_calls_at').on('usage_calls').column('at').execute();
     // One client's usage (the portal, a client's notices) without scanning every client's rows.
     await db.schema.createIndex('usage_days_client').on('usage_days').columns(['client_id', 'day']).execute();
-    await db.schema.createIndex('usage_client_days_client').on('usage_client_days').columns(['client_id', 'day']).execute();
+    await db.schema
+      .createIndex('usage_client_days_client')
+      .on('usage_client_days')
+      .columns(['client_id', 'day'])
+      .execute();
     await db.schema.createIndex('usage_minutes_client').on('usage_minutes').columns(['client_id', 'minute']).execute();
     // Calls recorded before this migration were keyed by the credential id: it is both client and key.
     await sql`INSERT INTO usage_minutes (minute, version, endpoint, client_id, key_id, calls, first_seen, last_seen)
@@ -77,8 +92,12 @@ export const clientsTenancyAndUsageRollups: Migration = {
       SELECT (minute / 86400000) * 86400000, version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_minutes
       GROUP BY (minute / 86400000) * 86400000, version, endpoint, client_id, key_id`.execute(db);
     await sql`INSERT INTO usage_client_days (day, version, client_id, calls, first_seen, last_seen)
-      SELECT day, version, client_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_days GROUP BY day, version, client_id`.execute(db);
+      SELECT day, version, client_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_days GROUP BY day, version, client_id`.execute(
+      db,
+    );
     await sql`INSERT INTO usage_totals (version, endpoint, client_id, key_id, calls, first_seen, last_seen)
-      SELECT version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_days GROUP BY version, endpoint, client_id, key_id`.execute(db);
+      SELECT version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_days GROUP BY version, endpoint, client_id, key_id`.execute(
+      db,
+    );
   },
 };

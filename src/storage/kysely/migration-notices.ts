@@ -11,10 +11,14 @@ import type { MigrationDialect } from './migrations.ts';
  * migrations['0006-notice-outbox'] = noticeOutboxMigration(dialect, serialKey);
  * ```
  */
-export function noticeOutboxMigration(dialect: MigrationDialect, serialKey: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder): Migration {
+export function noticeOutboxMigration(
+  dialect: MigrationDialect,
+  serialKey: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder,
+): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema.createTable('notice_outbox')
+      await db.schema
+        .createTable('notice_outbox')
         .addColumn('id', dialect.serial, serialKey)
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
@@ -33,10 +37,23 @@ export function noticeOutboxMigration(dialect: MigrationDialect, serialKey: (c: 
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('sent_at', 'bigint')
-        .addUniqueConstraint('notice_outbox_once', ['client_id', 'subject', 'kind', 'step', 'sunset_at', 'channel', 'recipient'])
+        .addUniqueConstraint('notice_outbox_once', [
+          'client_id',
+          'subject',
+          'kind',
+          'step',
+          'sunset_at',
+          'channel',
+          'recipient',
+        ])
         .execute();
-      await db.schema.createIndex('notice_outbox_due').on('notice_outbox').columns(['status', 'next_attempt_at']).execute();
-      await db.schema.createTable('brownouts')
+      await db.schema
+        .createIndex('notice_outbox_due')
+        .on('notice_outbox')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+      await db.schema
+        .createTable('brownouts')
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('version', 'text', (c) => c.notNull())
         .addColumn('endpoint', 'text')

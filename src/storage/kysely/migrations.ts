@@ -18,11 +18,13 @@ export interface MigrationDialect {
  */
 export function createMigrationProvider(dialect: MigrationDialect): MigrationProvider {
   // SQLite needs AUTOINCREMENT so ids are never reused; PostgreSQL's serial types already are.
-  const serialKey = (c: ColumnDefinitionBuilder) => (dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey());
+  const serialKey = (c: ColumnDefinitionBuilder) =>
+    dialect.serial === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey();
   const migrations: Record<string, Migration> = {
     '0001-users-and-posts': {
       async up(db: Kysely<unknown>) {
-        await db.schema.createTable('users')
+        await db.schema
+          .createTable('users')
           .addColumn('id', dialect.serial, serialKey)
           .addColumn('name', 'text', (c) => c.notNull())
           .addColumn('email', 'text')
@@ -32,7 +34,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
           .addColumn('created_at', 'text', (c) => c.notNull())
           .addColumn('updated_at', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.createTable('posts')
+        await db.schema
+          .createTable('posts')
           .addColumn('id', dialect.serial, serialKey)
           .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
           .addColumn('title', 'text', (c) => c.notNull())
@@ -44,7 +47,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     },
     '0002-lifecycle-and-usage': {
       async up(db: Kysely<unknown>) {
-        await db.schema.createTable('version_schedules')
+        await db.schema
+          .createTable('version_schedules')
           .addColumn('version', 'text', (c) => c.primaryKey())
           .addColumn('deprecated_at', 'bigint', (c) => c.notNull())
           .addColumn('sunset_at', 'bigint', (c) => c.notNull())
@@ -52,7 +56,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
           .addColumn('reason', 'text', (c) => c.notNull())
           .addColumn('migration_url', 'text')
           .execute();
-        await db.schema.createTable('endpoint_deprecations')
+        await db.schema
+          .createTable('endpoint_deprecations')
           .addColumn('version', 'text', (c) => c.notNull())
           .addColumn('method', 'text', (c) => c.notNull())
           .addColumn('path', 'text', (c) => c.notNull())
@@ -61,7 +66,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
           .addColumn('migration_url', 'text')
           .addPrimaryKeyConstraint('endpoint_deprecations_pk', ['version', 'method', 'path'])
           .execute();
-        await db.schema.createTable('usage_calls')
+        await db.schema
+          .createTable('usage_calls')
           .addColumn('id', dialect.serial, serialKey)
           .addColumn('version', 'text', (c) => c.notNull())
           .addColumn('endpoint', 'text', (c) => c.notNull())
@@ -73,7 +79,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     },
     '0003-api-keys': {
       async up(db: Kysely<unknown>) {
-        await db.schema.createTable('api_keys')
+        await db.schema
+          .createTable('api_keys')
           .addColumn('id', 'text', (c) => c.primaryKey())
           .addColumn('name', 'text', (c) => c.notNull())
           .addColumn('roles', 'text', (c) => c.notNull())
@@ -86,7 +93,8 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     },
     '0004-idempotency-keys': {
       async up(db: Kysely<unknown>) {
-        await db.schema.createTable('idempotency_keys')
+        await db.schema
+          .createTable('idempotency_keys')
           .addColumn('client_id', 'text', (c) => c.notNull())
           .addColumn('key', 'text', (c) => c.notNull())
           .addColumn('fingerprint', 'text', (c) => c.notNull())
@@ -111,7 +119,9 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
         await sql`ALTER TABLE users ALTER COLUMN id TYPE bigint`.execute(db);
         await sql`ALTER TABLE posts ALTER COLUMN id TYPE bigint, ALTER COLUMN user_id TYPE bigint`.execute(db);
         for (const table of ['users', 'posts']) {
-          await sql`DO $$ BEGIN EXECUTE format('ALTER SEQUENCE %s AS bigint', pg_get_serial_sequence(${sql.lit(table)}, 'id')); END $$`.execute(db);
+          await sql`DO $$ BEGIN EXECUTE format('ALTER SEQUENCE %s AS bigint', pg_get_serial_sequence(${sql.lit(table)}, 'id')); END $$`.execute(
+            db,
+          );
         }
       },
     },

@@ -25,46 +25,98 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     async enqueue(rows) {
       let inserted = 0;
       for (const r of rows) {
-        const result = await db.insertInto('notice_outbox').values({
-          client_id: r.clientId, subject: r.subject, kind: r.kind, step: r.step, sunset_at: r.sunsetAt, channel: r.channel, recipient: r.recipient,
-          payload: r.payload, status: r.status, attempts: 0, last_error: null, next_attempt_at: r.createdAt, lease_owner: null, lease_until: null,
-          created_at: r.createdAt, updated_at: r.createdAt, sent_at: null,
-        }).onConflict((oc) => oc.columns(['client_id', 'subject', 'kind', 'step', 'sunset_at', 'channel', 'recipient']).doNothing()).executeTakeFirst();
+        const result = await db
+          .insertInto('notice_outbox')
+          .values({
+            client_id: r.clientId,
+            subject: r.subject,
+            kind: r.kind,
+            step: r.step,
+            sunset_at: r.sunsetAt,
+            channel: r.channel,
+            recipient: r.recipient,
+            payload: r.payload,
+            status: r.status,
+            attempts: 0,
+            last_error: null,
+            next_attempt_at: r.createdAt,
+            lease_owner: null,
+            lease_until: null,
+            created_at: r.createdAt,
+            updated_at: r.createdAt,
+            sent_at: null,
+          })
+          .onConflict((oc) =>
+            oc.columns(['client_id', 'subject', 'kind', 'step', 'sunset_at', 'channel', 'recipient']).doNothing(),
+          )
+          .executeTakeFirst();
         inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
       }
       return inserted;
     },
     async recorded() {
-      const rows = await db.selectFrom('notice_outbox')
+      const rows = await db
+        .selectFrom('notice_outbox')
         .select((eb) => ['client_id', 'subject', 'kind', 'step', 'sunset_at', eb.fn.min('created_at').as('planned_at')])
-        .groupBy(['client_id', 'subject', 'kind', 'step', 'sunset_at']).execute();
+        .groupBy(['client_id', 'subject', 'kind', 'step', 'sunset_at'])
+        .execute();
       return rows.map((r): RecordedNotice => ({
-        clientId: r.client_id, subject: r.subject, kind: r.kind as NoticeKind, step: r.step, sunsetAt: Number(r.sunset_at), plannedAt: Number(r.planned_at),
+        clientId: r.client_id,
+        subject: r.subject,
+        kind: r.kind as NoticeKind,
+        step: r.step,
+        sunsetAt: Number(r.sunset_at),
+        plannedAt: Number(r.planned_at),
       }));
     },
     async claim({ owner, now, leaseMs, limit, channels }) {
       if (channels.length === 0) return [];
-      let due = db.selectFrom('notice_outbox').select('id')
-        .where('status', 'in', ['pending', 'retrying']).where('next_attempt_at', '<=', now).where('channel', 'in', [...channels])
+      let due = db
+        .selectFrom('notice_outbox')
+        .select('id')
+        .where('status', 'in', ['pending', 'retrying'])
+        .where('next_attempt_at', '<=', now)
+        .where('channel', 'in', [...channels])
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .orderBy('next_attempt_at').orderBy('id').limit(limit);
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit);
       if (options.skipLocked) due = due.forUpdate().skipLocked();
-      const rows = await db.updateTable('notice_outbox').set({ lease_owner: owner, lease_until: now + leaseMs })
-        .where('id', 'in', due).returningAll().execute();
+      const rows = await db
+        .updateTable('notice_outbox')
+        .set({ lease_owner: owner, lease_until: now + leaseMs })
+        .where('id', 'in', due)
+        .returningAll()
+        .execute();
       return rows.map(toNotice).sort((a, b) => a.id - b.id);
     },
     async complete({ id, owner, outcome }) {
       const base = { status: outcome.status, updated_at: outcome.at, lease_owner: null, lease_until: null };
-      const values = outcome.status === 'sent' ? { ...base, sent_at: outcome.at, last_error: null }
-        : outcome.status === 'retrying' ? { ...base, next_attempt_at: outcome.nextAttemptAt, last_error: outcome.error.slice(0, 2000) }
-          : outcome.status === 'failed' ? { ...base, last_error: outcome.error.slice(0, 2000) } : base;
+      const values =
+        outcome.status === 'sent'
+          ? { ...base, sent_at: outcome.at, last_error: null }
+          : outcome.status === 'retrying'
+            ? { ...base, next_attempt_at: outcome.nextAttemptAt, last_error: outcome.error.slice(0, 2000) }
+            : outcome.status === 'failed'
+              ? { ...base, last_error: outcome.error.slice(0, 2000) }
+              : base;
       const counted = outcome.status === 'unsubscribed' ? values : { ...values, attempts: sql<number>`attempts + 1` };
-      const result = await db.updateTable('notice_outbox').set(counted).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+      const result = await db
+        .updateTable('notice_outbox')
+        .set(counted)
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async unsubscribe({ clientId, recipient, at }) {
-      const result = await db.updateTable('notice_outbox').set({ status: 'unsubscribed', updated_at: at })
-        .where('client_id', '=', clientId).where('recipient', '=', recipient).where('status', 'in', ['pending', 'retrying']).executeTakeFirst();
+      const result = await db
+        .updateTable('notice_outbox')
+        .set({ status: 'unsubscribed', updated_at: at })
+        .where('client_id', '=', clientId)
+        .where('recipient', '=', recipient)
+        .where('status', 'in', ['pending', 'retrying'])
+        .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
     async list({ clientId, status, kind, limit, afterId }) {
@@ -72,7 +124,10 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
       if (status !== undefined) query = query.where('status', '=', status);
       if (kind !== undefined) query = query.where('kind', '=', kind);
-      const rows = await query.orderBy('id').limit(limit + 1).execute();
+      const rows = await query
+        .orderBy('id')
+        .limit(limit + 1)
+        .execute();
       const items = rows.slice(0, limit).map(toNotice);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
@@ -83,14 +138,27 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     async listBrownouts() {
       const rows = await db.selectFrom('brownouts').selectAll().orderBy('starts_at').orderBy('id').execute();
       return rows.map((r) => ({
-        id: r.id, version: r.version, ...(r.endpoint !== null ? { endpoint: r.endpoint } : {}), startsAt: Number(r.starts_at), endsAt: Number(r.ends_at),
+        id: r.id,
+        version: r.version,
+        ...(r.endpoint !== null ? { endpoint: r.endpoint } : {}),
+        startsAt: Number(r.starts_at),
+        endsAt: Number(r.ends_at),
         ...(r.client_id !== null ? { clientId: r.client_id } : {}),
       }));
     },
     async saveBrownout(b) {
-      await db.insertInto('brownouts').values({
-        id: b.id, version: b.version, endpoint: b.endpoint ?? null, starts_at: b.startsAt, ends_at: b.endsAt, client_id: b.clientId ?? null, created_at: b.createdAt,
-      }).execute();
+      await db
+        .insertInto('brownouts')
+        .values({
+          id: b.id,
+          version: b.version,
+          endpoint: b.endpoint ?? null,
+          starts_at: b.startsAt,
+          ends_at: b.endsAt,
+          client_id: b.clientId ?? null,
+          created_at: b.createdAt,
+        })
+        .execute();
     },
     async deleteBrownout(id) {
       const result = await db.deleteFrom('brownouts').where('id', '=', id).executeTakeFirst();
@@ -101,9 +169,21 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
 
 function toNotice(r: Selectable<NoticeOutboxTable>): OutboxNotice {
   return {
-    id: Number(r.id), clientId: r.client_id, subject: r.subject, kind: r.kind as NoticeKind, step: r.step, sunsetAt: Number(r.sunset_at),
-    channel: r.channel as NoticeChannelName, recipient: r.recipient, payload: r.payload, status: r.status as OutboxStatus,
-    attempts: Number(r.attempts), lastError: r.last_error, nextAttemptAt: Number(r.next_attempt_at), createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at), sentAt: r.sent_at === null ? null : Number(r.sent_at),
+    id: Number(r.id),
+    clientId: r.client_id,
+    subject: r.subject,
+    kind: r.kind as NoticeKind,
+    step: r.step,
+    sunsetAt: Number(r.sunset_at),
+    channel: r.channel as NoticeChannelName,
+    recipient: r.recipient,
+    payload: r.payload,
+    status: r.status as OutboxStatus,
+    attempts: Number(r.attempts),
+    lastError: r.last_error,
+    nextAttemptAt: Number(r.next_attempt_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    sentAt: r.sent_at === null ? null : Number(r.sent_at),
   };
 }

@@ -14,30 +14,64 @@ import type { PostsTable, Tables } from './tables.ts';
 export function createPostStore(db: Kysely<Tables>): PostStore {
   return {
     async list({ userId, limit, afterId }) {
-      const rows = await db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '>', afterId).orderBy('id').limit(limit + 1).execute();
+      const rows = await db
+        .selectFrom('posts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit + 1)
+        .execute();
       const items = rows.slice(0, limit).map(toPost);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async get({ userId, postId }) {
-      const row = await db.selectFrom('posts').selectAll().where('user_id', '=', userId).where('id', '=', postId).executeTakeFirst();
+      const row = await db
+        .selectFrom('posts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('id', '=', postId)
+        .executeTakeFirst();
       return row && toPost(row);
     },
     async create({ userId, title, body, at }) {
-      const row = await db.insertInto('posts')
+      const row = await db
+        .insertInto('posts')
         .columns(['user_id', 'title', 'body', 'created_at', 'client_id'])
-        .expression((eb) => eb.selectFrom('users')
-          .select([eb.cast(eb.val(userId), 'bigint').as('user_id'), eb.cast(eb.val(title), 'text').as('title'), eb.cast(eb.val(body), 'text').as('body'), eb.cast(eb.val(at), 'text').as('created_at'), 'users.client_id'])
-          .where('users.id', '=', userId))
-        .returningAll().executeTakeFirst();
+        .expression((eb) =>
+          eb
+            .selectFrom('users')
+            .select([
+              eb.cast(eb.val(userId), 'bigint').as('user_id'),
+              eb.cast(eb.val(title), 'text').as('title'),
+              eb.cast(eb.val(body), 'text').as('body'),
+              eb.cast(eb.val(at), 'text').as('created_at'),
+              'users.client_id',
+            ])
+            .where('users.id', '=', userId),
+        )
+        .returningAll()
+        .executeTakeFirst();
       return row && toPost(row);
     },
     async delete({ userId, postId }) {
-      const result = await db.deleteFrom('posts').where('user_id', '=', userId).where('id', '=', postId).executeTakeFirst();
+      const result = await db
+        .deleteFrom('posts')
+        .where('user_id', '=', userId)
+        .where('id', '=', postId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
   };
 }
 
 function toPost(row: Selectable<PostsTable>): PostRecord {
-  return { id: Number(row.id), userId: Number(row.user_id), title: row.title, body: row.body, createdAt: row.created_at, clientId: row.client_id ?? null };
+  return {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    title: row.title,
+    body: row.body,
+    createdAt: row.created_at,
+    clientId: row.client_id ?? null,
+  };
 }

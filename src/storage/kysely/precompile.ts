@@ -13,7 +13,11 @@ import type { Compilable, Kysely } from 'kysely';
  * const one = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
  * ```
  */
-export function precompile<D, R>(db: Kysely<D>, query: Compilable<R>, options: { singleRow?: boolean } = {}): (parameters: readonly unknown[]) => Promise<R[]> {
+export function precompile<D, R>(
+  db: Kysely<D>,
+  query: Compilable<R>,
+  options: { singleRow?: boolean } = {},
+): (parameters: readonly unknown[]) => Promise<R[]> {
   const compiled = query.compile();
   // The marker is an SQL comment, harmless to every database; SQLite's statement cache reads it.
   const sql = options.singleRow ? `${compiled.sql} ${singleRowMarker}` : compiled.sql;

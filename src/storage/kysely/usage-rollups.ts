@@ -37,8 +37,12 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
   // per table (this runs for every call to a deprecated version).
   for (const r of records) {
     const keys: Record<string, string | number> = {
-      minute: Math.floor(r.at / minuteMs) * minuteMs, day: Math.floor(r.at / dayMs) * dayMs,
-      version: r.version, endpoint: r.endpoint, client_id: r.clientId, key_id: r.keyId ?? '',
+      minute: Math.floor(r.at / minuteMs) * minuteMs,
+      day: Math.floor(r.at / dayMs) * dayMs,
+      version: r.version,
+      endpoint: r.endpoint,
+      client_id: r.clientId,
+      key_id: r.keyId ?? '',
     };
     const ua = r.userAgent ? r.userAgent.slice(0, maxUserAgent) : null;
     for (let t = 0; t < tables.length; t++) {
@@ -78,21 +82,28 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
  * await upsertRollup(tx, { table: 'usage_minutes', rows: folded.usage_minutes });
  * ```
  */
-export async function upsertRollup(db: Kysely<Tables> | Transaction<Tables>, options: { table: RollupTable; rows: Row[] }): Promise<void> {
+export async function upsertRollup(
+  db: Kysely<Tables> | Transaction<Tables>,
+  options: { table: RollupTable; rows: Row[] },
+): Promise<void> {
   const { table, rows } = options;
   const keys = rollups[table];
   // 500 rows of 9 values stays far below either database's parameter limit.
   for (let i = 0; i < rows.length; i += 500) {
     const old = (column: string) => sql.ref(`${table}.${column}`);
     const fresh = (column: string) => sql.ref(`excluded.${column}`);
-    await (db as unknown as Kysely<Record<string, Row>>).insertInto(table).values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.columns([...keys]).doUpdateSet({
-        calls: sql`${old('calls')} + ${fresh('calls')}`,
-        first_seen: sql`CASE WHEN ${fresh('first_seen')} < ${old('first_seen')} THEN ${fresh('first_seen')} ELSE ${old('first_seen')} END`,
-        last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
-        // SET sees the old row, so this compares against the old last_seen.
-        user_agent: sql`CASE WHEN ${fresh('last_seen')} >= ${old('last_seen')} THEN ${fresh('user_agent')} ELSE ${old('user_agent')} END`,
-      }))
+    await (db as unknown as Kysely<Record<string, Row>>)
+      .insertInto(table)
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) =>
+        oc.columns([...keys]).doUpdateSet({
+          calls: sql`${old('calls')} + ${fresh('calls')}`,
+          first_seen: sql`CASE WHEN ${fresh('first_seen')} < ${old('first_seen')} THEN ${fresh('first_seen')} ELSE ${old('first_seen')} END`,
+          last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
+          // SET sees the old row, so this compares against the old last_seen.
+          user_agent: sql`CASE WHEN ${fresh('last_seen')} >= ${old('last_seen')} THEN ${fresh('user_agent')} ELSE ${old('user_agent')} END`,
+        }),
+      )
       .execute();
   }
 }
@@ -106,7 +117,12 @@ export async function upsertRollup(db: Kysely<Tables> | Transaction<Tables>, opt
  * splitWindow({ since: Date.UTC(2026, 0, 1, 12), until: Date.UTC(2026, 0, 4, 6) })
  * ```
  */
-export function splitWindow(options: { since: number; until?: number }): { since: number; daysFrom: number; daysTo: number; until: number | undefined } {
+export function splitWindow(options: { since: number; until?: number }): {
+  since: number;
+  daysFrom: number;
+  daysTo: number;
+  until: number | undefined;
+} {
   const since = Math.floor(options.since / minuteMs) * minuteMs;
   const until = options.until;
   const daysFrom = Math.ceil(since / dayMs) * dayMs;

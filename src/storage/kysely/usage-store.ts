@@ -23,13 +23,17 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
   // Full chunks reuse one compiled 200-row INSERT: building that query tree per batch cost more
   // than SQLite's insert itself. The remainder goes through the builder.
   const chunk = 200;
-  const fullChunk = db.insertInto('usage_calls').values(Array.from({ length: chunk }, () => ({ version: '', endpoint: '', client_id: '', at: 0 }))).compile();
+  const fullChunk = db
+    .insertInto('usage_calls')
+    .values(Array.from({ length: chunk }, () => ({ version: '', endpoint: '', client_id: '', at: 0 })))
+    .compile();
   return {
     async insert(records, options = { keepRaw: true }) {
       if (records.length === 0) return;
       const folded = foldCalls(records);
       await db.transaction().execute(async (tx) => {
-        for (const table of Object.keys(rollups) as RollupTable[]) await upsertRollup(tx, { table, rows: folded[table] });
+        for (const table of Object.keys(rollups) as RollupTable[])
+          await upsertRollup(tx, { table, rows: folded[table] });
         if (!options.keepRaw) return;
         for (let i = 0; i < records.length; i += chunk) {
           const part = records.slice(i, i + chunk);
@@ -38,30 +42,44 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
             for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
             await tx.executeQuery({ ...fullChunk, parameters });
           } else {
-            await tx.insertInto('usage_calls').values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at }))).execute();
+            await tx
+              .insertInto('usage_calls')
+              .values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at })))
+              .execute();
           }
         }
       });
     },
     async summary(version) {
-      const row = await db.selectFrom('usage_totals').where('version', '=', version)
+      const row = await db
+        .selectFrom('usage_totals')
+        .where('version', '=', version)
         .select((eb) => [
           eb.fn.sum<number>('calls').as('calls'),
           eb.fn.count<number>('client_id').distinct().as('clients'),
           eb.fn.count<number>('endpoint').distinct().as('endpoints'),
-        ]).executeTakeFirstOrThrow();
+        ])
+        .executeTakeFirstOrThrow();
       return { calls: Number(row.calls ?? 0), clients: Number(row.clients), endpoints: Number(row.endpoints) };
     },
     async byClient(options) {
       // A window that holds every recorded call (a lookback longer than the data) is the totals: exact, and small.
       const filters = filterSql(options);
-      const { rows: [span] } = await sql<{ first: number | string | null; last: number | string | null }>`SELECT MIN(first_seen) AS first, MAX(last_seen) AS last
+      const {
+        rows: [span],
+      } = await sql<{
+        first: number | string | null;
+        last: number | string | null;
+      }>`SELECT MIN(first_seen) AS first, MAX(last_seen) AS last
         FROM usage_totals${filters.length > 0 ? sql` WHERE ${sql.join(filters, sql` AND `)}` : sql``}`.execute(db);
       if (span?.first === null || span?.first === undefined) return [];
-      const coversAll = Math.floor(options.since / 60_000) * 60_000 <= Number(span.first) && (options.until === undefined || Math.floor(Number(span.last) / 60_000) * 60_000 < options.until);
+      const coversAll =
+        Math.floor(options.since / 60_000) * 60_000 <= Number(span.first) &&
+        (options.until === undefined || Math.floor(Number(span.last) / 60_000) * 60_000 < options.until);
       const parts = windowParts(coversAll ? { ...options, since: 0, until: undefined } : options);
       if (parts.length === 0) return [];
-      const { rows } = await sql<RawClientRow>`SELECT client_id, version, endpoint, key_id, SUM(calls) AS calls, MIN(first_seen) AS first_seen,
+      const { rows } =
+        await sql<RawClientRow>`SELECT client_id, version, endpoint, key_id, SUM(calls) AS calls, MIN(first_seen) AS first_seen,
           MAX(last_seen) AS last_seen, MAX(${latestAgent}) AS agent
         FROM (${sql.join(parts, sql` UNION ALL `)}) AS u
         GROUP BY client_id, version, endpoint, key_id ORDER BY client_id, version, endpoint, key_id`.execute(db);
@@ -70,28 +88,59 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
     async clientTotals(options) {
       const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
       if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
-      const { rows } = await sql<{ client_id: string; version: string; calls: number | string; first_seen: number | string; last_seen: number | string }>`
+      const { rows } = await sql<{
+        client_id: string;
+        version: string;
+        calls: number | string;
+        first_seen: number | string;
+        last_seen: number | string;
+      }>`
         SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM usage_client_days
         WHERE ${sql.join(conditions, sql` AND `)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
-      return rows.map((r) => ({ clientId: r.client_id, version: r.version, calls: Number(r.calls), firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen) }));
+      return rows.map((r) => ({
+        clientId: r.client_id,
+        version: r.version,
+        calls: Number(r.calls),
+        firstSeen: Number(r.first_seen),
+        lastSeen: Number(r.last_seen),
+      }));
     },
     async byDay(options) {
       const perClient = options.perClient === true;
       const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
       if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
       const groups = perClient ? sql`day, version, client_id` : sql`day, version`;
-      const { rows } = await sql<{ day: number | string; version: string; client_id?: string; calls: number | string; clients: number | string }>`
+      const { rows } = await sql<{
+        day: number | string;
+        version: string;
+        client_id?: string;
+        calls: number | string;
+        clients: number | string;
+      }>`
         SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM usage_client_days
         WHERE ${sql.join(conditions, sql` AND `)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
       return rows.map((r): DailyUsageRow => ({
-        day: Number(r.day), version: r.version, ...(perClient ? { clientId: r.client_id! } : {}), calls: Number(r.calls), clients: Number(r.clients),
+        day: Number(r.day),
+        version: r.version,
+        ...(perClient ? { clientId: r.client_id! } : {}),
+        calls: Number(r.calls),
+        clients: Number(r.clients),
       }));
     },
     async list({ version, clientId, limit, afterId }) {
       let query = db.selectFrom('usage_calls').selectAll().where('version', '=', version).where('id', '>', afterId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
-      const rows = await query.orderBy('id').limit(limit + 1).execute();
-      const items = rows.slice(0, limit).map((r) => ({ id: Number(r.id), version: r.version, endpoint: r.endpoint, clientId: r.client_id, at: Number(r.at) }));
+      const rows = await query
+        .orderBy('id')
+        .limit(limit + 1)
+        .execute();
+      const items = rows.slice(0, limit).map((r) => ({
+        id: Number(r.id),
+        version: r.version,
+        endpoint: r.endpoint,
+        clientId: r.client_id,
+        at: Number(r.at),
+      }));
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async pruneRaw({ before }) {
@@ -135,16 +184,27 @@ function windowParts(options: { since: number; until?: number | undefined } & Fi
   if (options.until !== undefined && options.until <= options.since) return [];
   const w = splitWindow(options);
   const parts: RawBuilder<unknown>[] = [];
-  if (w.daysFrom > w.since) parts.push(select('usage_minutes', [sql`minute >= ${w.since}`, sql`minute < ${w.daysFrom}`]));
-  if (w.daysTo > w.daysFrom) parts.push(select('usage_days', [sql`day >= ${w.daysFrom}`, ...(w.until === undefined ? [] : [sql`day < ${w.daysTo}`])]));
-  if (w.until !== undefined && w.until > w.daysTo) parts.push(select('usage_minutes', [sql`minute >= ${w.daysTo}`, sql`minute < ${w.until}`]));
+  if (w.daysFrom > w.since)
+    parts.push(select('usage_minutes', [sql`minute >= ${w.since}`, sql`minute < ${w.daysFrom}`]));
+  if (w.daysTo > w.daysFrom)
+    parts.push(
+      select('usage_days', [sql`day >= ${w.daysFrom}`, ...(w.until === undefined ? [] : [sql`day < ${w.daysTo}`])]),
+    );
+  if (w.until !== undefined && w.until > w.daysTo)
+    parts.push(select('usage_minutes', [sql`minute >= ${w.daysTo}`, sql`minute < ${w.until}`]));
   return parts;
 }
 
 function toClientRow(r: RawClientRow): ClientUsageRow {
   const agent = r.agent === null ? '' : r.agent.slice(r.agent.indexOf(' ') + 1);
   return {
-    clientId: r.client_id, version: r.version, endpoint: r.endpoint, ...(r.key_id !== '' ? { keyId: r.key_id } : {}),
-    calls: Number(r.calls), firstSeen: Number(r.first_seen), lastSeen: Number(r.last_seen), ...(agent ? { userAgent: agent } : {}),
+    clientId: r.client_id,
+    version: r.version,
+    endpoint: r.endpoint,
+    ...(r.key_id !== '' ? { keyId: r.key_id } : {}),
+    calls: Number(r.calls),
+    firstSeen: Number(r.first_seen),
+    lastSeen: Number(r.last_seen),
+    ...(agent ? { userAgent: agent } : {}),
   };
 }

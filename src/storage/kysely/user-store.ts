@@ -16,13 +16,22 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
   // A page is read on every list call: its three shapes (all, unowned, one owner's) compiled once.
   // Placeholders in order: after id, [owner,] limit.
-  const page = (owner: Owner | undefined) => precompile(db, ownedBy(db.selectFrom('users').selectAll().where('id', '>', 0), owner).orderBy('id').limit(1));
+  const page = (owner: Owner | undefined) =>
+    precompile(
+      db,
+      ownedBy(db.selectFrom('users').selectAll().where('id', '>', 0), owner)
+        .orderBy('id')
+        .limit(1),
+    );
   const pages = { all: page(undefined), unowned: page(null), owned: page('') };
   return {
     async list({ limit, afterId, owner }) {
-      const rows = owner === undefined ? await pages.all([afterId, limit + 1])
-        : owner === null ? await pages.unowned([afterId, limit + 1])
-        : await pages.owned([afterId, owner, limit + 1]);
+      const rows =
+        owner === undefined
+          ? await pages.all([afterId, limit + 1])
+          : owner === null
+            ? await pages.unowned([afterId, limit + 1])
+            : await pages.owned([afterId, owner, limit + 1]);
       const items = rows.slice(0, limit).map(toUser);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
@@ -31,14 +40,24 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
       return row && toUser(row);
     },
     async create({ values, at, clientId }) {
-      const row = await db.insertInto('users').values({ ...values, revision: 1, created_at: at, updated_at: at, client_id: clientId ?? null }).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('users')
+        .values({ ...values, revision: 1, created_at: at, updated_at: at, client_id: clientId ?? null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return toUser(row);
     },
     async update({ id, values, expectedRevision, at, owner }) {
-      const row = await ownedBy(db.updateTable('users')
-        .set({ ...values, revision: expectedRevision + 1, updated_at: at })
-        .where('id', '=', id).where('revision', '=', expectedRevision), owner)
-        .returningAll().executeTakeFirst();
+      const row = await ownedBy(
+        db
+          .updateTable('users')
+          .set({ ...values, revision: expectedRevision + 1, updated_at: at })
+          .where('id', '=', id)
+          .where('revision', '=', expectedRevision),
+        owner,
+      )
+        .returningAll()
+        .executeTakeFirst();
       if (row) return { kind: 'ok', value: toUser(row) };
       const exists = await ownedBy(db.selectFrom('users').select('id').where('id', '=', id), owner).executeTakeFirst();
       return exists ? { kind: 'stale' } : { kind: 'missing' };
@@ -52,7 +71,10 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
       return exists ? { kind: 'stale' } : { kind: 'missing' };
     },
     async count() {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };
@@ -60,12 +82,24 @@ export function createUserStore(db: Kysely<Tables>): UserStore {
 
 function toUser(row: Selectable<UsersTable>): UserRecord {
   return {
-    id: Number(row.id), name: row.name, email: row.email, nickname: row.nickname,
-    status: row.status as UserStatus, revision: Number(row.revision), createdAt: row.created_at, updatedAt: row.updated_at, clientId: row.client_id ?? null,
+    id: Number(row.id),
+    name: row.name,
+    email: row.email,
+    nickname: row.nickname,
+    status: row.status as UserStatus,
+    revision: Number(row.revision),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    clientId: row.client_id ?? null,
   };
 }
 
-type Filterable<Q> = Q extends SelectQueryBuilder<Tables, 'users', infer _O> | UpdateQueryBuilder<Tables, 'users', 'users', infer _U> | DeleteQueryBuilder<Tables, 'users', infer _D> ? Q : never;
+type Filterable<Q> = Q extends
+  | SelectQueryBuilder<Tables, 'users', infer _O>
+  | UpdateQueryBuilder<Tables, 'users', 'users', infer _U>
+  | DeleteQueryBuilder<Tables, 'users', infer _D>
+  ? Q
+  : never;
 
 /** Narrow a users query to one owner's rows; undefined leaves it unfiltered (admins). */
 function ownedBy<Q>(query: Filterable<Q>, owner: Owner | undefined): Q {

@@ -47,7 +47,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const statementTimeout = options.statementTimeoutMs ?? 5000;
   const max = options.max ?? 10;
   const pool = new pg.Pool({
-    connectionString: options.url, max,
+    connectionString: options.url,
+    max,
     options: `-c search_path=${schema} -c statement_timeout=${statementTimeout} -c idle_in_transaction_session_timeout=${statementTimeout * 2}`,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
     // The server's statement_timeout cannot fire when the server or the network is frozen.
@@ -68,13 +69,21 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const stores = guardStores({
-    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db),
-    apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    users: createUserStore(db),
+    posts: createPostStore(db),
+    lifecycle: createLifecycleStore(db),
+    usage: createUsageStore(db),
+    apiKeys: createApiKeyStore(db),
+    idempotency: createIdempotencyStore(db),
+    clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: true }),
   });
   return {
-    db, ...stores,
-    ping: async () => { await sql`SELECT 1`.execute(db); },
+    db,
+    ...stores,
+    ping: async () => {
+      await sql`SELECT 1`.execute(db);
+    },
     poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
@@ -93,7 +102,11 @@ async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: str
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
       // Name the schema: without it the migrator can mistake another schema's bookkeeping tables for ours.
-      const migrator = new Migrator({ db: options.db, provider: createMigrationProvider({ serial: 'serial' }), migrationTableSchema: options.schema });
+      const migrator = new Migrator({
+        db: options.db,
+        provider: createMigrationProvider({ serial: 'serial' }),
+        migrationTableSchema: options.schema,
+      });
       // Kysely's introspection scans every schema's tables; one dropped meanwhile by someone else
       // fails the scan with 3F000 naming that other schema. It is gone by the next try.
       for (let attempt = 1; ; attempt++) {

@@ -11,7 +11,12 @@ const url = 'redis://127.0.0.1:6379';
 const runPrefix = `versionary-test:${randomUUID()}:`;
 
 async function connect(): Promise<Redis | undefined> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   redis.on('error', () => {});
   try {
     await redis.connect();

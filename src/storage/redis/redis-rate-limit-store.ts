@@ -37,7 +37,8 @@ export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): 
   return {
     async hit({ key, windowMs, now }: RateLimitHitOptions): Promise<RateLimitHit> {
       const reply = await options.redis.eval(hitScript, 1, `${prefix}${key}`, String(windowMs));
-      if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+      if (!Array.isArray(reply) || reply.length !== 2)
+        throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
       const [count, ttl] = reply.map(Number) as [number, number];
       return { count, resetAt: now + ttl };
     },

@@ -39,26 +39,44 @@ export interface SqliteStorageOptions {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const database = ownerOnly(options.path, () => {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
-    const opened = openSqliteDriver({ driver: options.driver ?? defaultSqliteDriver(), path: options.path, ...(options.driverModule ? { module: options.driverModule } : {}) });
-    opened.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+    const opened = openSqliteDriver({
+      driver: options.driver ?? defaultSqliteDriver(),
+      path: options.path,
+      ...(options.driverModule ? { module: options.driverModule } : {}),
+    });
+    opened.exec(
+      'PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;',
+    );
     return opened;
   });
   // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
   // prepared once per SQL text rather than once per query.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const { error } = await new Migrator({ db, provider: createMigrationProvider({ serial: 'integer' }) }).migrateToLatest();
+  const { error } = await new Migrator({
+    db,
+    provider: createMigrationProvider({ serial: 'integer' }),
+  }).migrateToLatest();
   if (error) {
     await db.destroy();
     throw error;
   }
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
   const stores = guardStores({
-    users: createUserStore(db), posts: createPostStore(db), lifecycle: createLifecycleStore(db), usage: createUsageStore(db), apiKeys: createApiKeyStore(db), idempotency: createIdempotencyStore(db), clients: createClientStore(db),
+    users: createUserStore(db),
+    posts: createPostStore(db),
+    lifecycle: createLifecycleStore(db),
+    usage: createUsageStore(db),
+    apiKeys: createApiKeyStore(db),
+    idempotency: createIdempotencyStore(db),
+    clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: false }),
   });
   return {
-    db, ...stores,
-    ping: async () => { await sql`SELECT 1`.execute(db); },
+    db,
+    ...stores,
+    ping: async () => {
+      await sql`SELECT 1`.execute(db);
+    },
     close: () => db.destroy(),
   };
 }
@@ -75,6 +93,7 @@ function ownerOnly<T>(path: string, open: () => T): T {
     return open();
   } finally {
     process.umask(previous);
-    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) if (existsSync(file)) chmodSync(file, 0o600);
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`])
+      if (existsSync(file)) chmodSync(file, 0o600);
   }
 }

@@ -40,7 +40,11 @@ export function defaultSqliteDriver(version: string = process.versions.node): Sq
  * const database = openSqliteDriver({ driver: 'node:sqlite', path: ':memory:' });
  * ```
  */
-export function openSqliteDriver(options: { driver: SqliteDriverName; path: string; /** Where better-sqlite3 is, if not in node_modules. */ module?: string }): OpenedSqlite {
+export function openSqliteDriver(options: {
+  driver: SqliteDriverName;
+  path: string;
+  /** Where better-sqlite3 is, if not in node_modules. */ module?: string;
+}): OpenedSqlite {
   if (options.driver === 'libsql') return new Database(options.path) as unknown as OpenedSqlite;
   if (options.driver === 'better-sqlite3') {
     const BetterSqlite = require(options.module ?? 'better-sqlite3') as new (path: string) => OpenedSqlite;
@@ -59,7 +63,9 @@ interface NodeStatement {
 
 function openNodeSqlite(path: string): OpenedSqlite {
   // Loaded on demand: Node 20 has no node:sqlite, and the default driver must not need it.
-  const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (path: string) => { prepare(sql: string): NodeStatement; exec(sql: string): void; close(): void } };
+  const { DatabaseSync } = require('node:sqlite') as {
+    DatabaseSync: new (path: string) => { prepare(sql: string): NodeStatement; exec(sql: string): void; close(): void };
+  };
   const database = new DatabaseSync(path);
   return {
     exec: (sql) => database.exec(sql),

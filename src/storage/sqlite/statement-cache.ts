@@ -44,10 +44,14 @@ export function withStatementCache(database: PreparingDatabase, options: { max?:
     const cached: SqliteStatement = {
       reader: statement.reader,
       // A read by key takes the driver's single-row path (`get()`), much cheaper than `all()` on libsql.
-      all: get ? (parameters) => {
-        const row = get(parameters);
-        return row === undefined ? [] : [toRow ? toRow(row as unknown[]) : row];
-      } : toRow ? (parameters) => (statement.all(parameters) as unknown[][]).map(toRow) : (parameters) => statement.all(parameters),
+      all: get
+        ? (parameters) => {
+            const row = get(parameters);
+            return row === undefined ? [] : [toRow ? toRow(row as unknown[]) : row];
+          }
+        : toRow
+          ? (parameters) => (statement.all(parameters) as unknown[][]).map(toRow)
+          : (parameters) => statement.all(parameters),
       run: (parameters) => statement.run(parameters),
       iterate: (parameters) => database.prepare(sql).iterate(parameters),
     };

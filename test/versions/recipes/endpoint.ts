@@ -2,12 +2,23 @@ import { defineVersionChange, endpointAdded, type OperationSpec, type SchemaMap 
 
 // The head, v2, adds an operation; its handler is written like any other.
 export const schemas: SchemaMap = {
-  Order: { type: 'object', required: ['id', 'customer'], properties: { id: { type: 'integer' }, customer: { type: 'string' } } },
+  Order: {
+    type: 'object',
+    required: ['id', 'customer'],
+    properties: { id: { type: 'integer' }, customer: { type: 'string' } },
+  },
   OrderInput: { type: 'object', required: ['customer'], properties: { customer: { type: 'string' } } },
-  Receipt: { type: 'object', required: ['orderId', 'text'], properties: { orderId: { type: 'integer' }, text: { type: 'string' } } },
+  Receipt: {
+    type: 'object',
+    required: ['orderId', 'text'],
+    properties: { orderId: { type: 'integer' }, text: { type: 'string' } },
+  },
 };
 export const receipt: OperationSpec = {
-  id: 'orders.receipt', method: 'GET', path: '/orders/{id}/receipt', summary: 'The receipt of an order',
+  id: 'orders.receipt',
+  method: 'GET',
+  path: '/orders/{id}/receipt',
+  summary: 'The receipt of an order',
   responses: { 200: { description: 'The receipt', schema: 'Receipt' }, 404: { description: 'No such order' } },
 };
 

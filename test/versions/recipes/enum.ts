@@ -8,7 +8,8 @@ export const schemas: SchemaMap = {
 };
 
 export const shippingOptions = defineVersionChange({
-  description: '`shipping` gains `pickup` (shown to v1 as `standard`) and drops `overnight` (a v1 order for it ships `express`).',
+  description:
+    '`shipping` gains `pickup` (shown to v1 as `standard`) and drops `overnight` (a v1 order for it ships `express`).',
   instructions: ['Order', 'OrderInput'].flatMap((schema) => [
     enumValuesAdded({ schema, field: 'shipping', values: ['pickup'], mapDownTo: { pickup: 'standard' } }),
     enumValuesRemoved({ schema, field: 'shipping', values: ['overnight'], mapUpTo: { overnight: 'express' } }),

@@ -3,7 +3,11 @@ import { defineVersionChange, fieldAdded, fieldRemoved, ref, type SchemaMap } fr
 // The head, v2: v1's top-level `city` moves into an `address` object.
 export const schemas: SchemaMap = {
   Address: { type: 'object', required: ['city'], properties: { city: { type: 'string' } } },
-  Order: { type: 'object', required: ['id', 'address'], properties: { id: { type: 'integer' }, address: ref('Address') } },
+  Order: {
+    type: 'object',
+    required: ['id', 'address'],
+    properties: { id: { type: 'integer' }, address: ref('Address') },
+  },
   OrderInput: { type: 'object', required: ['address'], properties: { address: ref('Address') } },
 };
 

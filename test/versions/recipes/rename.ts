@@ -2,7 +2,11 @@ import { defineVersionChange, fieldAdded, fieldRemoved, type SchemaMap } from '.
 
 // The head, v2: what v1 called `customerName` is now `customer`.
 export const schemas: SchemaMap = {
-  Order: { type: 'object', required: ['id', 'customer'], properties: { id: { type: 'integer' }, customer: { type: 'string' } } },
+  Order: {
+    type: 'object',
+    required: ['id', 'customer'],
+    properties: { id: { type: 'integer' }, customer: { type: 'string' } },
+  },
   OrderInput: { type: 'object', required: ['customer'], properties: { customer: { type: 'string' } } },
 };
 

@@ -10,7 +10,8 @@ export const schemas: SchemaMap = {
 export const totalInCents = defineVersionChange({
   description: '`total` is an integer number of cents instead of a decimal string: `4250`, not `"42.50"`.',
   instructions: ['Order', 'OrderInput'].map((schema) =>
-    fieldRetyped({ schema, field: 'total', previous: { type: 'string', pattern: '^[0-9]{1,7}\\.[0-9]{2}$' } })),
+    fieldRetyped({ schema, field: 'total', previous: { type: 'string', pattern: '^[0-9]{1,7}\\.[0-9]{2}$' } }),
+  ),
   responses: {
     Order: (body) => {
       const order = body as { total: number };

@@ -3,7 +3,11 @@ import { defineVersionChange, fieldAdded, fieldRemoved, type SchemaMap } from '.
 // The head, v2: v1's `customerName` is split into `firstName` and `lastName`.
 const customer = { firstName: { type: 'string' }, lastName: { type: 'string' } };
 export const schemas: SchemaMap = {
-  Order: { type: 'object', required: ['id', 'firstName', 'lastName'], properties: { id: { type: 'integer' }, ...customer } },
+  Order: {
+    type: 'object',
+    required: ['id', 'firstName', 'lastName'],
+    properties: { id: { type: 'integer' }, ...customer },
+  },
   OrderInput: { type: 'object', required: ['firstName', 'lastName'], properties: customer },
 };
 

@@ -1,11 +1,19 @@
-import { defineVersionChange, enumValuesAdded, fieldAdded, ref, schemaReplaced, type VersionDeclaration } from '../../../core/versions/index.ts';
+import {
+  defineVersionChange,
+  enumValuesAdded,
+  fieldAdded,
+  ref,
+  schemaReplaced,
+  type VersionDeclaration,
+} from '../../../core/versions/index.ts';
 import { isPlainObject } from '../../../core/versions/index.ts';
 import { maxPageSize } from '../schemas.ts';
 
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
 
 const contactFields = defineVersionChange({
-  description: 'Users gain two optional fields, `email` and `nickname`, in requests and responses. The single-user response also carries `_version`, the revision number that drives its ETag.',
+  description:
+    'Users gain two optional fields, `email` and `nickname`, in requests and responses. The single-user response also carries `_version`, the revision number that drives its ETag.',
   instructions: [
     ...userSchemas.flatMap((schema) => [fieldAdded(schema, 'email'), fieldAdded(schema, 'nickname')]),
     fieldAdded('UserDetail', '_version'),
@@ -13,12 +21,16 @@ const contactFields = defineVersionChange({
 });
 
 const pendingStatus = defineVersionChange({
-  description: 'User `status` gains the value `pending`. Older versions show a pending user as `inactive`, the closest value they know, and cannot set it.',
-  instructions: userSchemas.map((schema) => enumValuesAdded({ schema, field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } })),
+  description:
+    'User `status` gains the value `pending`. Older versions show a pending user as `inactive`, the closest value they know, and cannot set it.',
+  instructions: userSchemas.map((schema) =>
+    enumValuesAdded({ schema, field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } }),
+  ),
 });
 
 const pagedListObjects = defineVersionChange({
-  description: 'List responses become objects: `data` holds the page of items and `meta` says how to reach the next page (`meta.next`, `meta.nextCursor`, and a `Link: rel="next"` header). Older versions receive the bare array of the same page, with the same Link header.',
+  description:
+    'List responses become objects: `data` holds the page of items and `meta` says how to reach the next page (`meta.next`, `meta.nextCursor`, and a `Link: rel="next"` header). Older versions receive the bare array of the same page, with the same Link header.',
   instructions: [
     schemaReplaced({ schema: 'UserList', previous: { type: 'array', maxItems: maxPageSize, items: ref('User') } }),
     schemaReplaced({ schema: 'PostList', previous: { type: 'array', maxItems: maxPageSize, items: ref('Post') } }),

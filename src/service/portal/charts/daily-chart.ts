@@ -44,30 +44,62 @@ export function DailyChart(props: DailyChartProps): VNode {
   return html`<figure class="chart" id=${props.id}>
     <svg viewBox=${`0 0 ${width} ${height}`} role="img" aria-labelledby=${titleId} class="chart-svg">
       <title id=${titleId}>${props.title}</title>
-      ${ticks.map((t) => html`<g>
-        <line x1=${pad.left} x2=${width - pad.right} y1=${px(y(t))} y2=${px(y(t))} class="grid" />
-        <text x=${pad.left - 6} y=${px(y(t)) + 4} text-anchor="end" class="tick">${Number.isInteger(t) ? t : t.toFixed(1)}</text>
-      </g>`)}
+      ${ticks.map(
+        (t) =>
+          html`<g>
+            <line x1=${pad.left} x2=${width - pad.right} y1=${px(y(t))} y2=${px(y(t))} class="grid" />
+            <text x=${pad.left - 6} y=${px(y(t)) + 4} text-anchor="end" class="tick"
+              >${Number.isInteger(t) ? t : t.toFixed(1)}</text
+            >
+          </g>`,
+      )}
       ${dayTicks.map((d) => html`<text x=${px(x(d))} y=${height - 12} text-anchor="middle" class="tick">${isoDay(d).slice(5)}</text>`)}
-      ${(props.markers ?? []).map((m) => html`<g class="marker">
-        <line x1=${px(x(m.at))} x2=${px(x(m.at))} y1=${pad.top} y2=${height - pad.bottom} />
-        <text x=${px(x(m.at)) - 4} y=${pad.top + 10} text-anchor="end" class="tick">${m.label}</text>
-      </g>`)}
-      ${props.series.map((s, i) => html`<polyline class="series" stroke=${palette[i % palette.length]} fill="none" stroke-width="2"
-        points=${s.points.map((p) => `${px(x(p.day))},${px(y(p.count))}`).join(' ')} data-series=${s.name} />`)}
+      ${(props.markers ?? []).map(
+        (m) =>
+          html`<g class="marker">
+            <line x1=${px(x(m.at))} x2=${px(x(m.at))} y1=${pad.top} y2=${height - pad.bottom} />
+            <text x=${px(x(m.at)) - 4} y=${pad.top + 10} text-anchor="end" class="tick">${m.label}</text>
+          </g>`,
+      )}
+      ${props.series.map(
+        (s, i) =>
+          html`<polyline
+            class="series"
+            stroke=${palette[i % palette.length]}
+            fill="none"
+            stroke-width="2"
+            points=${s.points.map((p) => `${px(x(p.day))},${px(y(p.count))}`).join(' ')}
+            data-series=${s.name}
+          />`,
+      )}
     </svg>
     <figcaption>
-      ${props.title}: ${props.series.map((s, i) => html`<span class="legend"><span class="swatch" data-color=${i % palette.length}></span>${s.name} </span>`)}
+      ${props.title}:
+      ${props.series.map((s, i) => html`<span class="legend"><span class="swatch" data-color=${i % palette.length}></span>${s.name} </span>`)}
     </figcaption>
     <details>
       <summary>The numbers</summary>
-      <div class="table-wrap"><table>
-        <thead><tr><th scope="col">Day</th>${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}</tr></thead>
-        <tbody>${[...new Set(days)].sort((a, b) => a - b).map((d) => html`<tr>
-          <th scope="row">${isoDay(d)}</th>
-          ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
-        </tr>`)}</tbody>
-      </table></div>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              ${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${[...new Set(days)]
+              .sort((a, b) => a - b)
+              .map(
+                (d) =>
+                  html`<tr>
+                    <th scope="row">${isoDay(d)}</th>
+                    ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
+                  </tr>`,
+              )}
+          </tbody>
+        </table>
+      </div>
     </details>
   </figure>`;
 }

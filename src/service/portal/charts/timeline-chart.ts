@@ -16,7 +16,11 @@ const pad = { left: 48, right: 16, top: 24, bottom: 28 };
  * html`<${TimelineChart} versions=${versions} now=${clock.now()} />`
  * ```
  */
-export function TimelineChart(props: { versions: VersionInfo[]; now: number; brownouts?: Array<{ version: string; at: number }> }): VNode {
+export function TimelineChart(props: {
+  versions: VersionInfo[];
+  now: number;
+  brownouts?: Array<{ version: string; at: number }>;
+}): VNode {
   const { versions, now } = props;
   const start = Math.min(...versions.map((v) => v.releasedAt));
   const end = Math.max(now, ...versions.map((v) => v.sunsetAt ?? 0)) + 30 * 86_400_000;
@@ -30,7 +34,14 @@ export function TimelineChart(props: { versions: VersionInfo[]; now: number; bro
         const activeEnd = v.deprecatedAt ?? end;
         return html`<g class="lane" data-version=${v.name}>
           <text x="4" y=${y + 18} class="tick">${v.name}</text>
-          <rect x=${px(x(v.releasedAt))} y=${y + 6} width=${px(Math.max(1, x(activeEnd) - x(v.releasedAt)))} height="16" class="bar active"><title>${v.name} active from ${isoDay(v.releasedAt)}</title></rect>
+          <rect
+            x=${px(x(v.releasedAt))}
+            y=${y + 6}
+            width=${px(Math.max(1, x(activeEnd) - x(v.releasedAt)))}
+            height="16"
+            class="bar active"
+            ><title>${v.name} active from ${isoDay(v.releasedAt)}</title></rect
+          >
           ${v.deprecatedAt !== undefined && v.sunsetAt !== undefined && html`<rect x=${px(x(v.deprecatedAt))} y=${y + 6} width=${px(Math.max(1, x(v.sunsetAt) - x(v.deprecatedAt)))} height="16" class="bar deprecated"><title>${v.name} deprecated ${isoDay(v.deprecatedAt)}, sunset ${isoDay(v.sunsetAt)}</title></rect>`}
           ${v.sunsetAt !== undefined && html`<line x1=${px(x(v.sunsetAt))} x2=${px(x(v.sunsetAt))} y1=${y + 2} y2=${y + 26} class="sunset" />`}
           ${(props.brownouts ?? []).filter((b) => b.version === v.name).map((b) => html`<circle cx=${px(x(b.at))} cy=${y + 14} r="4" class="brownout"><title>brownout ${isoDay(b.at)}</title></circle>`)}
@@ -41,13 +52,34 @@ export function TimelineChart(props: { versions: VersionInfo[]; now: number; bro
       <text x=${pad.left} y=${height - 8} class="tick">${isoDay(start)}</text>
       <text x=${width - pad.right} y=${height - 8} text-anchor="end" class="tick">${isoDay(end)}</text>
     </svg>
-    <figcaption>Lifecycle timeline: <span class="legend"><span class="swatch active"></span>active</span> <span class="legend"><span class="swatch deprecated"></span>deprecated until the sunset</span></figcaption>
-    <div class="table-wrap"><table class="timeline-table">
-      <thead><tr><th scope="col">Version</th><th scope="col">Released</th><th scope="col">Deprecated</th><th scope="col">Sunset</th><th scope="col">Status</th></tr></thead>
-      <tbody>${versions.map((v) => html`<tr>
-        <th scope="row">${v.name}</th><td>${isoDay(v.releasedAt)}</td><td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
-        <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td><td>${v.status.replace('_', ' ')}</td>
-      </tr>`)}</tbody>
-    </table></div>
+    <figcaption>
+      Lifecycle timeline: <span class="legend"><span class="swatch active"></span>active</span>
+      <span class="legend"><span class="swatch deprecated"></span>deprecated until the sunset</span>
+    </figcaption>
+    <div class="table-wrap">
+      <table class="timeline-table">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Released</th>
+            <th scope="col">Deprecated</th>
+            <th scope="col">Sunset</th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${versions.map(
+            (v) =>
+              html`<tr>
+                <th scope="row">${v.name}</th>
+                <td>${isoDay(v.releasedAt)}</td>
+                <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
+                <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
+                <td>${v.status.replace('_', ' ')}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
   </figure>`;
 }

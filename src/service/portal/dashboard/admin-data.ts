@@ -1,5 +1,13 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
-import { fillDays, projectBurnDown, rankClients, startOfDay, type BurnDown, type ClientTrend, type DailyCount } from '../../../core/portal/index.ts';
+import {
+  fillDays,
+  projectBurnDown,
+  rankClients,
+  startOfDay,
+  type BurnDown,
+  type ClientTrend,
+  type DailyCount,
+} from '../../../core/portal/index.ts';
 import type { EndpointDeprecation } from '../../ports/index.ts';
 import { describeVersions, type VersionInfo } from '../version-info.ts';
 import { lookbackDays, recentNotices } from './consumer-data.ts';
@@ -58,7 +66,14 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     usage.byClient({ since: today - (lookbackDays - 1) * DAY_MS }),
   ]);
   const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({ name, points: fillDays({ counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })), from: today - 29 * DAY_MS, to: today }) }));
+  const daily = names.map((name) => ({
+    name,
+    points: fillDays({
+      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
+      from: today - 29 * DAY_MS,
+      to: today,
+    }),
+  }));
 
   const byClient = new Map<string, CallingClient>();
   for (const r of rows) {
@@ -68,15 +83,25 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     if (!c.versions.includes(r.version)) c.versions.push(r.version);
     byClient.set(r.clientId, c);
   }
-  const known = new Map((await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]));
+  const known = new Map(
+    (await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]),
+  );
   const ranked = [...byClient.values()]
-    .map((c) => ({ ...c, versions: c.versions.sort(), ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}) }))
+    .map((c) => ({
+      ...c,
+      versions: c.versions.sort(),
+      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
+    }))
     .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
   // The notice history of the clients shown: the latest notice of each, one small read per client.
-  const calling = await Promise.all(ranked.slice(0, 100).map(async (c) => {
-    const [last] = await recentNotices(options, c.clientId, 1);
-    return last ? { ...c, lastNotice: { kind: last.kind, status: last.status, at: last.sentAt ?? last.createdAt } } : c;
-  }));
+  const calling = await Promise.all(
+    ranked.slice(0, 100).map(async (c) => {
+      const [last] = await recentNotices(options, c.clientId, 1);
+      return last
+        ? { ...c, lastNotice: { kind: last.kind, status: last.status, at: last.sentAt ?? last.createdAt } }
+        : c;
+    }),
+  );
 
   const burnDowns: VersionBurnDown[] = [];
   for (const v of versions.filter((info) => info.status !== 'not_deprecated' && info.sunsetAt !== undefined)) {
@@ -89,9 +114,24 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
       distinct.set(r.day, (distinct.get(r.day) ?? new Set()).add(r.clientId));
       perClient.set(r.clientId, [...(perClient.get(r.clientId) ?? []), { day: r.day, count: r.calls }]);
     }
-    const burnDown = projectBurnDown({ daily: [...distinct].map(([day, set]) => ({ day, count: set.size })), sunsetAt: v.sunsetAt!, now, windowDays: burnDownDays });
-    const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({ ...c, ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}) }));
+    const burnDown = projectBurnDown({
+      daily: [...distinct].map(([day, set]) => ({ day, count: set.size })),
+      sunsetAt: v.sunsetAt!,
+      now,
+      windowDays: burnDownDays,
+    });
+    const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({
+      ...c,
+      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
+    }));
     burnDowns.push({ version: v.name, burnDown, clients: ranked });
   }
-  return { versions, daily, calling, endpoints: options.runtime.endpointDeprecations(), burnDowns, brownouts: await options.storage.notices.listBrownouts() };
+  return {
+    versions,
+    daily,
+    calling,
+    endpoints: options.runtime.endpointDeprecations(),
+    burnDowns,
+    brownouts: await options.storage.notices.listBrownouts(),
+  };
 }

@@ -25,7 +25,14 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
   const { data, now } = props;
   return html`<div>
     <h1>API owner dashboard</h1>
-    <section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Lifecycle</h2><${TimelineChart} versions=${data.versions} now=${now} brownouts=${data.brownouts.map((b) => ({ version: b.version, at: b.startsAt }))} /></section>
+    <section aria-labelledby="timeline-heading">
+      <h2 id="timeline-heading">Lifecycle</h2>
+      <${TimelineChart}
+        versions=${data.versions}
+        now=${now}
+        brownouts=${data.brownouts.map((b) => ({ version: b.version, at: b.startsAt }))}
+      />
+    </section>
     <section aria-labelledby="usage-heading">
       <h2 id="usage-heading">Calls to deprecated versions per day</h2>
       ${data.daily.length === 0 ? html`<p>No calls recorded in the last 30 days.</p>` : html`<${DailyChart} id="admin-usage" title="Calls per version per day, last 30 days" unit="calls" series=${data.daily} />`}
@@ -36,42 +43,128 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
     </section>
     <section aria-labelledby="calling-heading">
       <h2 id="calling-heading">Clients still calling deprecated versions or endpoints</h2>
-      ${data.calling.length === 0 ? html`<p>None in the last ${lookbackDays} days.</p>` : html`<div class="table-wrap"><table id="calling">
-        <thead><tr><th scope="col">Client</th><th scope="col">Calls (${lookbackDays} days)</th><th scope="col">Versions</th><th scope="col">Last seen</th><th scope="col">Last notice</th></tr></thead>
-        <tbody>${data.calling.map((c) => html`<tr data-client=${c.clientId}>
-          <td>${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}</td>
-          <td>${c.calls}</td><td>${c.versions.join(', ')}</td><td>${isoDay(c.lastSeen)}</td>
-          <td class="notice-status">${c.lastNotice ? `${c.lastNotice.kind}, ${c.lastNotice.status} ${isoDay(c.lastNotice.at)}` : 'none yet'}</td>
-        </tr>`)}</tbody>
-      </table></div>`}
+      ${
+        data.calling.length === 0
+          ? html`<p>None in the last ${lookbackDays} days.</p>`
+          : html`<div class="table-wrap">
+              <table id="calling">
+                <thead>
+                  <tr>
+                    <th scope="col">Client</th>
+                    <th scope="col">Calls (${lookbackDays} days)</th>
+                    <th scope="col">Versions</th>
+                    <th scope="col">Last seen</th>
+                    <th scope="col">Last notice</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${data.calling.map(
+                    (c) =>
+                      html`<tr data-client=${c.clientId}>
+                        <td>
+                          ${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}
+                        </td>
+                        <td>${c.calls}</td>
+                        <td>${c.versions.join(', ')}</td>
+                        <td>${isoDay(c.lastSeen)}</td>
+                        <td class="notice-status">
+                          ${c.lastNotice ? `${c.lastNotice.kind}, ${c.lastNotice.status} ${isoDay(c.lastNotice.at)}` : 'none yet'}
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
     </section>
     <section aria-labelledby="endpoints-heading">
       <h2 id="endpoints-heading">Endpoint deprecations</h2>
-      ${data.endpoints.length === 0 ? html`<p>No endpoint is deprecated on its own.</p>` : html`<div class="table-wrap"><table>
-        <thead><tr><th scope="col">Endpoint</th><th scope="col">Version</th><th scope="col">Deprecated</th><th scope="col">Sunset</th></tr></thead>
-        <tbody>${data.endpoints.map((e) => html`<tr><td><code>${e.method} ${e.path}</code></td><td>${e.version}</td><td>${isoDay(e.deprecatedAt)}</td><td>${isoDay(e.sunsetAt)}</td></tr>`)}</tbody>
-      </table></div>`}
+      ${
+        data.endpoints.length === 0
+          ? html`<p>No endpoint is deprecated on its own.</p>`
+          : html`<div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col">Version</th>
+                    <th scope="col">Deprecated</th>
+                    <th scope="col">Sunset</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${data.endpoints.map(
+                    (e) =>
+                      html`<tr>
+                        <td><code>${e.method} ${e.path}</code></td>
+                        <td>${e.version}</td>
+                        <td>${isoDay(e.deprecatedAt)}</td>
+                        <td>${isoDay(e.sunsetAt)}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
     </section>
   </div>`;
 }
 
 function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['calling'] }): VNode {
   const { version, burnDown, clients } = props.item;
-  const markers = [{ at: burnDown.sunsetAt, label: 'sunset' }, ...(burnDown.projectedZeroAt !== undefined ? [{ at: burnDown.projectedZeroAt, label: 'projected zero' }] : [])];
+  const markers = [
+    { at: burnDown.sunsetAt, label: 'sunset' },
+    ...(burnDown.projectedZeroAt !== undefined ? [{ at: burnDown.projectedZeroAt, label: 'projected zero' }] : []),
+  ];
   const atRisk = clients.filter((c) => c.atRisk);
-  return html`<section class="burn-down" data-version=${version} data-verdict=${burnDown.verdict} aria-label=${`Burn-down of ${version}`}>
+  return html`<section
+    class="burn-down"
+    data-version=${version}
+    data-verdict=${burnDown.verdict}
+    aria-label=${`Burn-down of ${version}`}
+  >
     <h3>${version}: ${verdictText[burnDown.verdict]}</h3>
-    <p>Sunset ${isoDay(burnDown.sunsetAt)}${burnDown.projectedZeroAt !== undefined ? html`; projected last call ${isoDay(burnDown.projectedZeroAt)}` : ''}.</p>
-    <${DailyChart} id=${`burn-down-${version}`} title=${`Distinct clients calling ${version} per day, last ${burnDownDays} days`} unit="clients"
-      series=${[{ name: `${version} clients`, points: burnDown.series }]} markers=${markers} />
-    ${atRisk.length > 0 && html`<div class="table-wrap"><table class="at-risk-table">
-      <caption>At risk: calls not falling</caption>
-      <thead><tr><th scope="col">Client</th><th scope="col">Calls (${burnDownDays} days)</th><th scope="col">Trend per day</th><th scope="col">Last seen</th><th scope="col">Last notice</th></tr></thead>
-      <tbody>${atRisk.map((c) => {
-        const notice = props.calling.find((k) => k.clientId === c.clientId)?.lastNotice;
-        return html`<tr data-client=${c.clientId}><td class="at-risk">${c.name ?? c.clientId}</td><td>${c.calls}</td><td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td><td>${isoDay(c.lastSeenDay)}</td>
-          <td>${notice ? `${notice.kind}, ${notice.status} ${isoDay(notice.at)}` : 'none yet'}</td></tr>`;
-      })}</tbody>
-    </table></div>`}
+    <p>
+      Sunset
+      ${isoDay(burnDown.sunsetAt)}${burnDown.projectedZeroAt !== undefined ? html`; projected last call ${isoDay(burnDown.projectedZeroAt)}` : ''}.
+    </p>
+    <${DailyChart}
+      id=${`burn-down-${version}`}
+      title=${`Distinct clients calling ${version} per day, last ${burnDownDays} days`}
+      unit="clients"
+      series=${[{ name: `${version} clients`, points: burnDown.series }]}
+      markers=${markers}
+    />
+    ${
+      atRisk.length > 0 &&
+      html`<div class="table-wrap">
+        <table class="at-risk-table">
+          <caption>
+            At risk: calls not falling
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Client</th>
+              <th scope="col">Calls (${burnDownDays} days)</th>
+              <th scope="col">Trend per day</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Last notice</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${atRisk.map((c) => {
+              const notice = props.calling.find((k) => k.clientId === c.clientId)?.lastNotice;
+              return html`<tr data-client=${c.clientId}>
+                <td class="at-risk">${c.name ?? c.clientId}</td>
+                <td>${c.calls}</td>
+                <td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td>
+                <td>${isoDay(c.lastSeenDay)}</td>
+                <td>${notice ? `${notice.kind}, ${notice.status} ${isoDay(notice.at)}` : 'none yet'}</td>
+              </tr>`;
+            })}
+          </tbody>
+        </table>
+      </div>`
+    }
   </section>`;
 }

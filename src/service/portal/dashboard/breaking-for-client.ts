@@ -21,19 +21,25 @@ export interface ClientBreakingChange {
  * // [{ endpoints: ['GET /api/users'], text: 'The response body was a list (JSON array); in v2 it is an object.' }]
  * ```
  */
-export function breakingForClient(options: DashboardOptions, called: { version: string; endpoints: string[] }): ClientBreakingChange[] {
+export function breakingForClient(
+  options: DashboardOptions,
+  called: { version: string; endpoints: string[] },
+): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;
   const old = options.bundle.get(called.version);
   const target = replacement ? options.bundle.get(replacement) : undefined;
   if (!old || !target) return [];
   // One base path for both, so the diff compares operations, not version prefixes.
-  const doc = (version: NonNullable<ReturnType<VersionBundle['get']>>) => toOpenApiDocument({ version, title: 'API', basePath: options.prefix });
+  const doc = (version: NonNullable<ReturnType<VersionBundle['get']>>) =>
+    toOpenApiDocument({ version, title: 'API', basePath: options.prefix });
   const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.clock.now() } });
   const mine = new Set(called.endpoints.map((e) => e.replace(' ', ` ${options.prefix}`)));
-  return changes.filter((c) => c.level === 'breaking').flatMap((c) => {
-    const reached = operationsOf(c).filter((o) => mine.has(o));
-    return reached.length === 0 ? [] : [{ endpoints: reached, text: toClientWords(c, target.name) }];
-  });
+  return changes
+    .filter((c) => c.level === 'breaking')
+    .flatMap((c) => {
+      const reached = operationsOf(c).filter((o) => mine.has(o));
+      return reached.length === 0 ? [] : [{ endpoints: reached, text: toClientWords(c, target.name) }];
+    });
 }
 
 function operationsOf(change: Change): string[] {

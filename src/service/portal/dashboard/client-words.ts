@@ -32,8 +32,12 @@ export function toClientWords(change: Change, to: string): string {
   if (id === 'request-parameter-added-required') return `Requests must now send the parameter "${String(now)}".`;
   if (id === 'request-parameter-removed') return `The parameter "${String(was)}" is no longer accepted.`;
   if (id.endsWith('-status-removed')) return `The ${String(was)} answer is no longer returned.`;
-  if (id.endsWith('-media-type-removed')) return `The content type ${String(was)} is no longer ${side === 'request' ? 'accepted' : 'returned'}.`;
-  if (id.endsWith('-enum-value-removed')) return sentence(`${subject} no longer ${side === 'request' ? 'accepts' : 'takes'} the value ${JSON.stringify(was)}.`);
+  if (id.endsWith('-media-type-removed'))
+    return `The content type ${String(was)} is no longer ${side === 'request' ? 'accepted' : 'returned'}.`;
+  if (id.endsWith('-enum-value-removed'))
+    return sentence(
+      `${subject} no longer ${side === 'request' ? 'accepts' : 'takes'} the value ${JSON.stringify(was)}.`,
+    );
   if (id === 'response-became-nullable') return sentence(`${subject} may now be null.`);
   if (id === 'request-became-not-nullable') return sentence(`${subject} no longer accepts null.`);
   if (id === 'response-header-removed') return `The ${String(was)} header is no longer sent.`;
@@ -41,7 +45,13 @@ export function toClientWords(change: Change, to: string): string {
 }
 
 const kinds: Record<string, string> = {
-  array: 'a list (JSON array)', object: 'an object', string: 'text (a string)', integer: 'a whole number', number: 'a number', boolean: 'true or false', null: 'null',
+  array: 'a list (JSON array)',
+  object: 'an object',
+  string: 'text (a string)',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  null: 'null',
 };
 
 function kind(value: unknown): string {

@@ -60,9 +60,16 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     recentNotices(options, clientId),
   ]);
   // A brownout concerns this client when it is to come, is for everyone or a rehearsal for this client, and covers what it calls.
-  const comingFor = (version: string, endpoints: string[]) => brownouts
-    .filter((b) => b.endsAt > now && b.version === version && (b.clientId === undefined || b.clientId === clientId) && (b.endpoint === undefined || endpoints.includes(b.endpoint)))
-    .sort((a, b) => a.startsAt - b.startsAt);
+  const comingFor = (version: string, endpoints: string[]) =>
+    brownouts
+      .filter(
+        (b) =>
+          b.endsAt > now &&
+          b.version === version &&
+          (b.clientId === undefined || b.clientId === clientId) &&
+          (b.endpoint === undefined || endpoints.includes(b.endpoint)),
+      )
+      .sort((a, b) => a.startsAt - b.startsAt);
   const versions = describeVersions(options);
   const warnings: ConsumerWarning[] = [];
   for (const v of versions) {
@@ -71,10 +78,20 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     const endpoints = perEndpoint(mine);
     if (v.status !== 'not_deprecated') {
       warnings.push({
-        subject: v.name, version: v.name, status: v.status, endpoints, breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
-        brownouts: comingFor(v.name, endpoints.map((e) => e.endpoint)),
-        ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) } : {}),
-        ...(v.replacement ? { replacement: v.replacement } : {}), ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+        subject: v.name,
+        version: v.name,
+        status: v.status,
+        endpoints,
+        breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
+        brownouts: comingFor(
+          v.name,
+          endpoints.map((e) => e.endpoint),
+        ),
+        ...(v.sunsetAt !== undefined
+          ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) }
+          : {}),
+        ...(v.replacement ? { replacement: v.replacement } : {}),
+        ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
       });
       continue;
     }
@@ -83,15 +100,28 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
       const called = endpoints.filter((c) => c.endpoint === endpoint);
       if (called.length === 0) continue;
       warnings.push({
-        subject: `${endpoint} in ${v.name}`, version: v.name, status: 'deprecated', endpoints: called, breaking: [], brownouts: comingFor(v.name, [endpoint]),
-        sunsetAt: e.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: e.sunsetAt }),
+        subject: `${endpoint} in ${v.name}`,
+        version: v.name,
+        status: 'deprecated',
+        endpoints: called,
+        breaking: [],
+        brownouts: comingFor(v.name, [endpoint]),
+        sunsetAt: e.sunsetAt,
+        countdown: sunsetCountdown({ now, sunsetAt: e.sunsetAt }),
         ...(e.migrationUrl ? { guideUrl: e.migrationUrl } : {}),
       });
     }
   }
   warnings.sort((a, b) => (a.sunsetAt ?? Infinity) - (b.sunsetAt ?? Infinity));
   const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({ name, points: fillDays({ counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })), from: startOfDay(now) - 29 * DAY_MS, to: startOfDay(now) }) }));
+  const daily = names.map((name) => ({
+    name,
+    points: fillDays({
+      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
+      from: startOfDay(now) - 29 * DAY_MS,
+      to: startOfDay(now),
+    }),
+  }));
   return { clientId, ...(client ? { client } : {}), warnings, daily, notices };
 }
 

@@ -20,41 +20,97 @@ export function ConsumerView(props: { data: ConsumerData; heading?: string; feed
     <p class="muted">Client <strong class="client-name">${name}</strong> · <code>${data.clientId}</code></p>
     <section aria-labelledby="warnings-title" id="warnings">
       <h2 id="warnings-title">Deprecations that affect you</h2>
-      ${data.warnings.length === 0
-        ? html`<p>Nothing you called in the last ${lookbackDays} days is deprecated.</p>`
-        : data.warnings.map((w) => html`<${Warning} warning=${w} />`)}
+      ${
+        data.warnings.length === 0
+          ? html`<p>Nothing you called in the last ${lookbackDays} days is deprecated.</p>`
+          : data.warnings.map((w) => html`<${Warning} warning=${w} />`)
+      }
     </section>
     <section aria-labelledby="usage-title">
       <h2 id="usage-title">Your calls to deprecated versions per day</h2>
-      ${data.daily.length === 0
-        ? html`<p>No calls to deprecated versions or endpoints in the last 30 days.</p>`
-        : html`<${DailyChart} id="consumer-usage" title="Your calls per version per day, last 30 days" unit="calls" series=${data.daily} />`}
+      ${
+        data.daily.length === 0
+          ? html`<p>No calls to deprecated versions or endpoints in the last 30 days.</p>`
+          : html`<${DailyChart}
+              id="consumer-usage"
+              title="Your calls per version per day, last 30 days"
+              unit="calls"
+              series=${data.daily}
+            />`
+      }
     </section>
-    ${props.feedUrl && html`<section aria-labelledby="feed-title">
-      <h2 id="feed-title">Your feed</h2>
-      <p>An Atom feed of the changelog filtered to the versions and endpoints you call: <a id="personal-feed" href=${props.feedUrl}>your personal feed</a>.
-        Anyone with its URL can read it; it stops working when the key you signed in with is revoked.</p>
-    </section>`}
+    ${
+      props.feedUrl &&
+      html`<section aria-labelledby="feed-title">
+        <h2 id="feed-title">Your feed</h2>
+        <p>
+          An Atom feed of the changelog filtered to the versions and endpoints you call:
+          <a id="personal-feed" href=${props.feedUrl}>your personal feed</a>. Anyone with its URL can read it; it stops
+          working when the key you signed in with is revoked.
+        </p>
+      </section>`
+    }
     <section aria-labelledby="notices-title">
       <h2 id="notices-title">Notices sent to you</h2>
-      ${data.notices.length === 0
-        ? html`<p>No deprecation notice has been sent to you.</p>`
-        : html`<div class="table-wrap"><table id="notices">
-            <thead><tr><th scope="col">Queued</th><th scope="col">Notice</th><th scope="col">About</th><th scope="col">To</th><th scope="col">Status</th></tr></thead>
-            <tbody>${data.notices.map((n) => html`<tr data-notice=${n.id}>
-              <td>${stamp(n.createdAt)}</td><td>${n.kind}</td><td>${n.subject}</td><td>${n.channel}: ${n.recipient}</td>
-              <td>${n.status}${n.sentAt !== null ? html` <span class="muted">${stamp(n.sentAt)}</span>` : ''}</td>
-            </tr>`)}</tbody>
-          </table></div>`}
+      ${
+        data.notices.length === 0
+          ? html`<p>No deprecation notice has been sent to you.</p>`
+          : html`<div class="table-wrap">
+              <table id="notices">
+                <thead>
+                  <tr>
+                    <th scope="col">Queued</th>
+                    <th scope="col">Notice</th>
+                    <th scope="col">About</th>
+                    <th scope="col">To</th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${data.notices.map(
+                    (n) =>
+                      html`<tr data-notice=${n.id}>
+                        <td>${stamp(n.createdAt)}</td>
+                        <td>${n.kind}</td>
+                        <td>${n.subject}</td>
+                        <td>${n.channel}: ${n.recipient}</td>
+                        <td>
+                          ${n.status}${n.sentAt !== null ? html` <span class="muted">${stamp(n.sentAt)}</span>` : ''}
+                        </td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
     </section>
     <section aria-labelledby="contacts-title">
       <h2 id="contacts-title">Your contacts</h2>
-      ${!data.client || data.client.contacts.length === 0
-        ? html`<p>No contact on file: deprecation notices cannot reach you by email. Ask the API owner to add one.</p>`
-        : html`<div class="table-wrap"><table id="contacts">
-            <thead><tr><th scope="col">Email</th><th scope="col">Deprecation notices</th></tr></thead>
-            <tbody>${data.client.contacts.map((c) => html`<tr><td>${c.email}</td><td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td></tr>`)}</tbody>
-          </table></div>`}
+      ${
+        !data.client || data.client.contacts.length === 0
+          ? html`<p>
+              No contact on file: deprecation notices cannot reach you by email. Ask the API owner to add one.
+            </p>`
+          : html`<div class="table-wrap">
+              <table id="contacts">
+                <thead>
+                  <tr>
+                    <th scope="col">Email</th>
+                    <th scope="col">Deprecation notices</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${data.client.contacts.map(
+                    (c) =>
+                      html`<tr>
+                        <td>${c.email}</td>
+                        <td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </div>`
+      }
     </section>
   </div>`;
 }
@@ -63,28 +119,74 @@ function Warning(props: { warning: ConsumerWarning }): VNode {
   const w = props.warning;
   const urgent = w.countdown !== undefined && w.countdown.level !== 'calm';
   const guide = safeHref(w.guideUrl);
-  return html`<section class=${urgent ? 'warning urgent' : 'warning'} data-subject=${w.subject} aria-label=${`${w.subject} is ${w.status.replace('_', ' ')}`}>
+  return html`<section
+    class=${urgent ? 'warning urgent' : 'warning'}
+    data-subject=${w.subject}
+    aria-label=${`${w.subject} is ${w.status.replace('_', ' ')}`}
+  >
     <h3>${w.subject} is ${w.status === 'removed' ? 'removed' : 'deprecated'}</h3>
-    ${w.sunsetAt !== undefined && w.countdown && html`<p class="countdown">
-      ${w.countdown.level === 'past'
-        ? html`<strong>Removed on ${isoDay(w.sunsetAt)}: your calls are refused.</strong>`
-        : w.countdown.level === 'urgent'
-          ? html`<strong>Only ${w.countdown.daysLeft} day(s) left: removed on ${isoDay(w.sunsetAt)}. Migrate now.</strong>`
-          : html`Removed on ${isoDay(w.sunsetAt)}: ${w.countdown.daysLeft} days left.`}
-    </p>`}
-    ${w.brownouts.length > 0 && html`<div class="brownouts"><p><strong>Brownouts to come:</strong> your calls will be refused during</p><ul>
-      ${w.brownouts.map((b) => html`<li><time datetime=${new Date(b.startsAt).toISOString()}>${stamp(b.startsAt)}</time> to <time datetime=${new Date(b.endsAt).toISOString()}>${stamp(b.endsAt)}</time>${b.endpoint ? html` on <code>${b.endpoint}</code>` : ''}${b.clientId ? ' (a rehearsal for you alone)' : ''}</li>`)}
-    </ul></div>`}
-    <p>${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>.` : ''}</p>
-    <div class="table-wrap"><table class="called">
-      <caption>Your calls in the last ${lookbackDays} days</caption>
-      <thead><tr><th scope="col">Endpoint</th><th scope="col">Calls</th><th scope="col">Last seen</th></tr></thead>
-      <tbody>${w.endpoints.map((e) => html`<tr data-endpoint=${e.endpoint}><td><code>${e.endpoint}</code></td><td>${e.calls}</td><td><time datetime=${new Date(e.lastSeen).toISOString()}>${stamp(e.lastSeen)}</time></td></tr>`)}</tbody>
-    </table></div>
-    ${w.breaking.length > 0 && html`<details open>
-      <summary>Breaking changes in ${w.replacement ?? 'the replacement'} on endpoints you call (${w.breaking.length})</summary>
-      <ul class="breaking">${w.breaking.map((b) => html`<li><strong>${b.endpoints.join(', ')}</strong>: ${b.text}</li>`)}</ul>
-    </details>`}
+    ${
+      w.sunsetAt !== undefined &&
+      w.countdown &&
+      html`<p class="countdown">
+        ${
+          w.countdown.level === 'past'
+            ? html`<strong>Removed on ${isoDay(w.sunsetAt)}: your calls are refused.</strong>`
+            : w.countdown.level === 'urgent'
+              ? html`<strong
+                  >Only ${w.countdown.daysLeft} day(s) left: removed on ${isoDay(w.sunsetAt)}. Migrate now.</strong
+                >`
+              : html`Removed on ${isoDay(w.sunsetAt)}: ${w.countdown.daysLeft} days left.`
+        }
+      </p>`
+    }
+    ${
+      w.brownouts.length > 0 &&
+      html`<div class="brownouts">
+        <p><strong>Brownouts to come:</strong> your calls will be refused during</p>
+        <ul>
+          ${w.brownouts.map((b) => html`<li><time datetime=${new Date(b.startsAt).toISOString()}>${stamp(b.startsAt)}</time> to <time datetime=${new Date(b.endsAt).toISOString()}>${stamp(b.endsAt)}</time>${b.endpoint ? html` on <code>${b.endpoint}</code>` : ''}${b.clientId ? ' (a rehearsal for you alone)' : ''}</li>`)}
+        </ul>
+      </div>`
+    }
+    <p>
+      ${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>.` : ''}
+    </p>
+    <div class="table-wrap">
+      <table class="called">
+        <caption>
+          Your calls in the last ${lookbackDays} days
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Calls</th>
+            <th scope="col">Last seen</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${w.endpoints.map(
+            (e) =>
+              html`<tr data-endpoint=${e.endpoint}>
+                <td><code>${e.endpoint}</code></td>
+                <td>${e.calls}</td>
+                <td><time datetime=${new Date(e.lastSeen).toISOString()}>${stamp(e.lastSeen)}</time></td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    ${
+      w.breaking.length > 0 &&
+      html`<details open>
+        <summary>
+          Breaking changes in ${w.replacement ?? 'the replacement'} on endpoints you call (${w.breaking.length})
+        </summary>
+        <ul class="breaking">
+          ${w.breaking.map((b) => html`<li><strong>${b.endpoints.join(', ')}</strong>: ${b.text}</li>`)}
+        </ul>
+      </details>`
+    }
   </section>`;
 }
 

@@ -21,14 +21,32 @@ export async function personalChangelog(options: DashboardOptions, clientId: str
   const calledVersions = new Set(rows.map((r) => r.version));
   const calledEndpoints = new Set(rows.map((r) => `${r.version} ${r.endpoint}`));
   const versions = describeVersions(options);
-  const wholeVersion = (name: string) => calledVersions.has(name) && versions.find((v) => v.name === name)?.status !== 'not_deprecated';
-  const replacements = new Set(versions.filter((v) => wholeVersion(v.name) && v.replacement).map((v) => v.replacement!));
-  const endpoints = options.runtime.endpointDeprecations()
+  const wholeVersion = (name: string) =>
+    calledVersions.has(name) && versions.find((v) => v.name === name)?.status !== 'not_deprecated';
+  const replacements = new Set(
+    versions.filter((v) => wholeVersion(v.name) && v.replacement).map((v) => v.replacement!),
+  );
+  const endpoints = options.runtime
+    .endpointDeprecations()
     .filter((e) => calledEndpoints.has(`${e.version} ${e.method} ${e.path}`))
-    .map((e) => ({ version: e.version, method: e.method, path: e.path, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt, ...(safeHref(e.migrationUrl) ? { guideUrl: safeHref(e.migrationUrl)! } : {}) }));
-  const full = buildChangelog({ versions: toChangelogVersions(versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name))), endpoints, now });
+    .map((e) => ({
+      version: e.version,
+      method: e.method,
+      path: e.path,
+      deprecatedAt: e.deprecatedAt,
+      sunsetAt: e.sunsetAt,
+      ...(safeHref(e.migrationUrl) ? { guideUrl: safeHref(e.migrationUrl)! } : {}),
+    }));
+  const full = buildChangelog({
+    versions: toChangelogVersions(versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name))),
+    endpoints,
+    now,
+  });
   // A replacement's own lifecycle is not this client's business: only its release.
-  const entries = full.entries.filter((e) => e.endpoint !== undefined || wholeVersion(e.version) || (replacements.has(e.version) && e.kind === 'released'));
+  const entries = full.entries.filter(
+    (e) =>
+      e.endpoint !== undefined || wholeVersion(e.version) || (replacements.has(e.version) && e.kind === 'released'),
+  );
   const upcoming = full.upcoming.filter((u) => u.endpoint !== undefined || wholeVersion(u.version));
   return { entries, upcoming };
 }

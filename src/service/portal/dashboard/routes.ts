@@ -47,18 +47,38 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const record = await options.storage.apiKeys.find(session.keyId);
     return record && record.revokedAt === null ? session : undefined;
   };
-  const toSignIn = (reply: FastifyReply) => reply.header('cache-control', 'no-store').clearCookie(cookieName, { path: '/portal' }).redirect('/portal/sign-in', 303);
-  const page = (reply: FastifyReply, { title, body, session }: { title: string; body: unknown; session?: PortalSession }) => sendPage(reply.header('cache-control', 'no-store'), html`<${Layout} title=${title}>
-      ${session && html`<form method="post" action="/portal/sign-out" class="sign-out">
-        <input type="hidden" name="_csrf" value=${codec.csrfToken(session)} />
-        <p class="muted">Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} · <button type="submit" class="secondary">Sign out</button></p>
-      </form>`}
+  const toSignIn = (reply: FastifyReply) =>
+    reply
+      .header('cache-control', 'no-store')
+      .clearCookie(cookieName, { path: '/portal' })
+      .redirect('/portal/sign-in', 303);
+  const page = (
+    reply: FastifyReply,
+    { title, body, session }: { title: string; body: unknown; session?: PortalSession },
+  ) =>
+    sendPage(
+      reply.header('cache-control', 'no-store'),
+      html`<${Layout} title=${title}>
+      ${
+        session &&
+        html`<form method="post" action="/portal/sign-out" class="sign-out">
+          <input type="hidden" name="_csrf" value=${codec.csrfToken(session)} />
+          <p class="muted">
+            Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} ·
+            <button type="submit" class="secondary">Sign out</button>
+          </p>
+        </form>`
+      }
       ${body}
-    </${Layout}>`);
+    </${Layout}>`,
+    );
   const assertSameOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
     if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl: options.publicUrl })) {
-      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'Portal forms are accepted only from the portal itself.' });
+      throw new VersionaryError({
+        code: ErrorCode.Forbidden,
+        detail: 'Portal forms are accepted only from the portal itself.',
+      });
     }
   };
 
@@ -66,11 +86,22 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
   portal.post('/sign-in', async (request, reply) => {
     assertSameOrigin(request);
     const key = (request.body as { key?: unknown } | undefined)?.key;
-    const session = typeof key === 'string' && key.length > 0 && key.length <= 512 ? await signIn(key.trim()) : undefined;
-    if (!session) return page(reply.code(401), { title: 'Sign in', body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />` });
+    const session =
+      typeof key === 'string' && key.length > 0 && key.length <= 512 ? await signIn(key.trim()) : undefined;
+    if (!session)
+      return page(reply.code(401), {
+        title: 'Sign in',
+        body: html`<${SignInPage} error="That key is not valid: unknown, revoked or mistyped." />`,
+      });
     const { token } = await codec.issue(session);
     return reply
-      .setCookie(cookieName, token, { path: '/portal', httpOnly: true, sameSite: 'strict', secure: isHttps(request), maxAge: sessionSeconds })
+      .setCookie(cookieName, token, {
+        path: '/portal',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: isHttps(request),
+        maxAge: sessionSeconds,
+      })
       .header('cache-control', 'no-store')
       .redirect('/portal', 303);
   });
@@ -78,32 +109,55 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     assertSameOrigin(request);
     const session = await sessionOf(request);
     if (session && !codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
-      throw new VersionaryError({ code: ErrorCode.Forbidden, detail: 'The form\'s CSRF token is missing or wrong: reload the page and try again.' });
+      throw new VersionaryError({
+        code: ErrorCode.Forbidden,
+        detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
+      });
     }
     return toSignIn(reply);
   });
   portal.get('/', async (request, reply) => {
     const session = await sessionOf(request);
     if (!session) return toSignIn(reply);
-    if (session.role === 'admin') return page(reply, { title: 'Dashboard', body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`, session });
+    if (session.role === 'admin')
+      return page(reply, {
+        title: 'Dashboard',
+        body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`,
+        session,
+      });
     const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
-    return page(reply, { title: 'Your usage', body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} feedUrl=${feedUrl} />`, session });
+    return page(reply, {
+      title: 'Your usage',
+      body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} feedUrl=${feedUrl} />`,
+      session,
+    });
   });
   portal.get('/clients/:id', async (request, reply) => {
     const session = await sessionOf(request);
     if (!session) return toSignIn(reply);
     const id = (request.params as { id: string }).id;
     // A consumer sees its own client only; any other id is "not found", so ids cannot be probed.
-    const allowed = session.role === 'admin' ? await options.storage.clients.find(id) !== undefined : id === session.clientId;
+    const allowed =
+      session.role === 'admin' ? (await options.storage.clients.find(id)) !== undefined : id === session.clientId;
     if (!allowed) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
     const data = await gatherConsumerData(options, id);
-    return page(reply, { title: 'Client usage', body: html`<${ConsumerView} data=${data} heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'} />`, session });
+    return page(reply, {
+      title: 'Client usage',
+      body: html`<${ConsumerView}
+        data=${data}
+        heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'}
+      />`,
+      session,
+    });
   });
 
   /** Behind a TLS-terminating proxy the socket is plain http: its `X-Forwarded-Proto` only ever adds `Secure`, never removes it. */
   function isHttps(request: FastifyRequest): boolean {
     const forwarded = request.headers['x-forwarded-proto'];
-    return request.protocol === 'https' || (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https');
+    return (
+      request.protocol === 'https' ||
+      (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https')
+    );
   }
 
   // The personal feed: read by feed readers, which carry no cookie, so the URL itself is the secret.
@@ -111,14 +165,27 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const token = (request.params as { token: string }).token;
     const keyId = codec.feedKeyOf(token);
     const record = keyId ? await options.storage.apiKeys.find(keyId) : undefined;
-    if (!record || record.revokedAt !== null) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such feed: the URL is wrong or its key was revoked.' });
+    if (!record || record.revokedAt !== null)
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: 'No such feed: the URL is wrong or its key was revoked.',
+      });
     const clientId = record.clientId ?? record.id;
     const changelog = await personalChangelog(options, clientId);
     return reply
       .type('application/atom+xml; charset=utf-8')
       .headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex' })
       .serializer(String)
-      .send(toAtomFeed({ changelog, id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`, title: 'Versionary API changelog: what you call', selfUrl: `/portal/feed/${token}`, pageUrl: '/docs/changelog', fallbackUpdated: options.clock.now() }));
+      .send(
+        toAtomFeed({
+          changelog,
+          id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
+          title: 'Versionary API changelog: what you call',
+          selfUrl: `/portal/feed/${token}`,
+          pageUrl: '/docs/changelog',
+          fallbackUpdated: options.clock.now(),
+        }),
+      );
   });
 
   /** A session for the app's own identity: bound to the credential id, so its CSRF tokens hold across requests. */
@@ -126,13 +193,24 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     const principal = principalOf(request);
     if (principal?.kind !== 'app' || principal.clientId === undefined) return undefined;
     const role = principal.roles.has('admin') ? 'admin' : 'consumer';
-    return { keyId: principal.id, role, clientId: principal.clientId, sessionId: `app:${principal.id}`, expiresAt: options.clock.now() + sessionSeconds * 1000 };
+    return {
+      keyId: principal.id,
+      role,
+      clientId: principal.clientId,
+      sessionId: `app:${principal.id}`,
+      expiresAt: options.clock.now() + sessionSeconds * 1000,
+    };
   }
 
   async function signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined> {
-    if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin)) return { keyId: 'admin', role: 'admin', clientId: 'admin' };
+    if (admin && timingSafeEqual(createHash('sha256').update(key).digest(), admin))
+      return { keyId: 'admin', role: 'admin', clientId: 'admin' };
     const principal = await verifyApiKey({ store: options.storage.apiKeys, key });
     if (!principal) return undefined;
-    return { keyId: principal.id, role: principal.roles.has('admin') ? 'admin' : 'consumer', clientId: principal.clientId ?? principal.id };
+    return {
+      keyId: principal.id,
+      role: principal.roles.has('admin') ? 'admin' : 'consumer',
+      clientId: principal.clientId ?? principal.id,
+    };
   }
 }

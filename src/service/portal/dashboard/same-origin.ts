@@ -12,7 +12,11 @@ import type { FastifyRequest } from 'fastify';
  * isPortalOrigin({ origin: 'https://api.example.com', request, publicUrl: 'https://api.example.com' }) // true
  * ```
  */
-export function isPortalOrigin(options: { origin: string; request: FastifyRequest; publicUrl: string | undefined }): boolean {
+export function isPortalOrigin(options: {
+  origin: string;
+  request: FastifyRequest;
+  publicUrl: string | undefined;
+}): boolean {
   const { origin, request } = options;
   if (origin === `${request.protocol}://${request.host}`) return true;
   return options.publicUrl !== undefined && origin === originOf(options.publicUrl);

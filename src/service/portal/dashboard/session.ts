@@ -45,13 +45,18 @@ export const sessionSeconds = 30 * 60;
 export function createSessionCodec(options: { secret?: string; clock: Clock }): SessionCodec {
   const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);
   const key = new Uint8Array(secret);
-  const csrfToken = (session: PortalSession) => createHmac('sha256', secret).update(`csrf:${session.sessionId}`).digest('base64url');
+  const csrfToken = (session: PortalSession) =>
+    createHmac('sha256', secret).update(`csrf:${session.sessionId}`).digest('base64url');
   const feedMac = (keyId: string) => createHmac('sha256', secret).update(`feed:${keyId}`).digest('base64url');
   const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
     async issue(fields) {
       const now = options.clock.now();
-      const session: PortalSession = { ...fields, sessionId: randomBytes(16).toString('base64url'), expiresAt: now + sessionSeconds * 1000 };
+      const session: PortalSession = {
+        ...fields,
+        sessionId: randomBytes(16).toString('base64url'),
+        expiresAt: now + sessionSeconds * 1000,
+      };
       const token = await new SignJWT({ role: session.role, client: session.clientId })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(session.keyId)
@@ -65,9 +70,21 @@ export function createSessionCodec(options: { secret?: string; clock: Clock }): 
     async read(token) {
       if (!token || token.length > 2000) return undefined;
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: 'versionary-portal', currentDate: new Date(options.clock.now()), clockTolerance: 0 });
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          audience: 'versionary-portal',
+          currentDate: new Date(options.clock.now()),
+          clockTolerance: 0,
+        });
         const { sub, jti, exp, role, client } = payload;
-        if (typeof sub !== 'string' || typeof jti !== 'string' || typeof exp !== 'number' || typeof client !== 'string' || (role !== 'consumer' && role !== 'admin')) return undefined;
+        if (
+          typeof sub !== 'string' ||
+          typeof jti !== 'string' ||
+          typeof exp !== 'number' ||
+          typeof client !== 'string' ||
+          (role !== 'consumer' && role !== 'admin')
+        )
+          return undefined;
         return { keyId: sub, sessionId: jti, expiresAt: exp * 1000, role, clientId: client };
       } catch {
         return undefined;
