@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
+import { createApiScope } from './api-scope.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { isUnversioned } from './negotiation.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
@@ -28,7 +29,7 @@ export interface ProblemHandlingOptions {
  */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
   const supported = options.bundle.versions.map((v) => v.name);
-  const versioned = new RegExp(`^${options.prefix}/v([0-9]+)(?:[/?#]|$)`);
+  const scope = createApiScope(options.prefix);
 
   app.addHook('onRequest', async (request, reply) => {
     if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
@@ -43,15 +44,15 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url;
-    const match = versioned.exec(path);
-    const removed = match ? options.removedVersion?.(`v${match[1]}`) : undefined;
+    const named = scope.versionOf(path);
+    const removed = named ? options.removedVersion?.(named) : undefined;
     if (removed) return sendProblem(reply, removed);
-    if (match && !options.bundle.byNumber(Number(match[1]))) {
+    if (named && !options.bundle.byNumber(Number(named.slice(1)))) {
       return sendProblem(
         reply,
         new VersionaryError({
           code: ErrorCode.VersionUnknown,
-          detail: `${echo(`v${match[1]}`)} is not a published version. Supported versions: ${supported.join(', ')}.`,
+          detail: `${echo(named)} is not a published version. Supported versions: ${supported.join(', ')}.`,
           extensions: { supportedVersions: supported },
         }),
       );

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
-import { routeUrlOf, versionedRoutePattern } from './route-url.ts';
+import { createApiScope } from './api-scope.ts';
+import { routeUrlOf } from './route-url.ts';
 
 /**
  * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
@@ -44,22 +45,12 @@ export interface RemovedGateOptions {
  * ```
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  const versioned = versionedRoutePattern(options.prefix);
-  // Parsed once per route pattern (the patterns are few and fixed), not per request.
-  const routes = new Map<string, { version: string; path: string } | null>();
+  const scope = createApiScope(options.prefix);
+  // Parsed once per route pattern by the scope (the patterns are few and fixed), not per request.
   const routeOf = (url: string) => {
-    let known = routes.get(url);
-    if (known === undefined) {
-      const match = versioned.exec(url);
-      known =
-        match && match[2] !== '/openapi.json'
-          ? { version: match[1]!, path: (match[2] ?? '/').replace(/:([^/]+)/g, '{$1}') }
-          : null;
-      routes.set(url, known);
-    }
-    return known;
+    const route = scope.routeOf(url);
+    return route && !route.isDocument ? { version: route.version, path: route.template } : null;
   };
-  const unrouted = new RegExp(`^${options.prefix}/(v[0-9]+)(?:[/?#]|$)`);
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern (Accept-negotiated requests are already rewritten to it); a path
     // with no route under a removed version is gone too, whatever follows the version.
@@ -67,7 +58,7 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     let route = url === undefined ? null : routeOf(url);
     if (url === undefined) {
-      const version = unrouted.exec(request.url)?.[1];
+      const version = scope.versionOf(request.url);
       route = version ? { version, path: '/' } : null;
     }
     if (!route) return;

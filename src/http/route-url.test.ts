@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { routeUrlOf, versionedRoutePattern } from './route-url.ts';
+import { routeUrlOf } from './route-url.ts';
 
 test('routeUrlOf gives the matched pattern, undefined when nothing matched, and reads routeOptions at most once per request', async () => {
   const app = Fastify();
@@ -38,14 +38,4 @@ test('routeUrlOf follows a request handed to the not-found route after it was as
   assert.equal(res.statusCode, 404);
   assert.deepEqual(seen, ['/problems/:slug', undefined]);
   await app.close();
-});
-
-test('versionedRoutePattern reads the version and the path after it, under a literal prefix', () => {
-  const read = (prefix: string, route: string) => versionedRoutePattern(prefix).exec(route)?.slice(1);
-  assert.deepEqual(read('/api', '/api/v2/users/:id'), ['v2', '/users/:id']);
-  assert.deepEqual(read('/api', '/api/v1'), ['v1', undefined]);
-  assert.deepEqual(read('/public', '/public/v1/*'), ['v1', '/*']);
-  assert.equal(read('/api', '/apix/v1/users'), undefined);
-  assert.equal(read('/a.b', '/aXb/v1/users'), undefined, 'the prefix is literal');
-  assert.equal(read('/api', '/admin/v1/clients'), undefined);
 });

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { escapeRegExp } from '../core/text/index.ts';
 
 const kRouteUrl = Symbol('versionary.routeUrl');
 type Remembering = FastifyRequest & { [kRouteUrl]?: string | null };
@@ -24,18 +23,4 @@ export function routeUrlOf(request: FastifyRequest): string | undefined {
   const url = request.routeOptions.url;
   (request as Remembering)[kRouteUrl] = url ?? null;
   return url;
-}
-
-/**
- * Read a route pattern under the API prefix: group 1 is the version (`v2`), group 2 the path after
- * it (`/users/:id`), absent for the version's own root. The removed-version gate and the brownout
- * guard both read routes this way, so they agree on what is under a version.
- *
- * @example
- * ```ts
- * versionedRoutePattern('/api').exec('/api/v2/users/:id'); // [, 'v2', '/users/:id']
- * ```
- */
-export function versionedRoutePattern(prefix: string): RegExp {
-  return new RegExp(`^${escapeRegExp(prefix)}/(v[0-9]+)(/.*)?$`);
 }

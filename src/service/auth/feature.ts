@@ -1,3 +1,4 @@
+import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit } from '../rate-limit/index.ts';
@@ -14,12 +15,13 @@ import { createApiKeyCache } from './key-cache.ts';
 export const accessFeature: ServiceFeature = {
   name: 'access',
   async install(context) {
-    const { app, config, storage, clock, ops, options, requiredRole } = context;
+    const { app, config, storage, clock, ops, options, requiredRole, api } = context;
     if (config.jwt) context.jwt = await createJwtVerifier(config.jwt, () => clock.now());
     const limits = {
       settings: config.settings.rateLimit,
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),
       clock,
+      scope: createApiScope(api.prefix),
     };
     installAddressRateLimit(app, limits);
     installAuthentication(app, {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { escapeRegExp } from '../../core/text/index.ts';
+import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import type { Role } from './principal.ts';
 
@@ -16,12 +16,13 @@ import type { Role } from './principal.ts';
  * ```
  */
 export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
-  const versionedResource = new RegExp(`^${escapeRegExp(prefix)}/v[0-9]+/(?!openapi\\.json$)`);
+  const scope = createApiScope(prefix);
   return (request) => {
     const route = routeUrlOf(request);
     if (route === undefined) return undefined;
-    if (route.startsWith('/admin/') || route === '/metrics') return 'admin';
-    if (!versionedResource.test(route)) return undefined;
+    if (scope.isManagement(route) || route === '/metrics') return 'admin';
+    const api = scope.routeOf(route);
+    if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
     return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
   };
 }

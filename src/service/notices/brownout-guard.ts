@@ -5,7 +5,8 @@ import { formatIsoInstant } from '../../core/lifecycle/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import { routeUrlOf, versionedRoutePattern } from '../../http/route-url.ts';
+import { createApiScope } from '../../http/api-scope.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
@@ -51,14 +52,14 @@ export function installBrownoutGuard(
   options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string },
 ): void {
   // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
-  const versionedRoute = versionedRoutePattern(options.prefix);
+  const scope = createApiScope(options.prefix);
   app.addHook('preHandler', async (request) => {
     if (options.cache.all().length === 0) return;
     const route = routeUrlOf(request);
-    const match = route ? versionedRoute.exec(route) : null;
-    if (!match?.[2]) return;
-    const version = match[1]!;
-    const endpoint = `${request.method} ${match[2]!.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+    const api = route ? scope.routeOf(route) : undefined;
+    if (!api || api.path === '/') return;
+    const { version } = api;
+    const endpoint = `${request.method} ${api.template}`;
     const principal = principalOf(request);
     const clientId = principal?.clientId ?? principal?.id;
     const b = activeBrownout({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { escapeRegExp } from '../../core/text/index.ts';
+import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 
@@ -28,7 +28,7 @@ const maxSeries = 4096;
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
-  const versionOfRoute = new RegExp(`^${escapeRegExp(options.prefix ?? '/api')}/(v[0-9]{1,4})(?:/|$)`);
+  const scope = createApiScope(options.prefix ?? '/api');
   // Per request only a map lookup: the label set of each (method, route, version, status) and its
   // prom-client children are made once. The set is bounded: routes are templates, versions are
   // known names or `none`, and past `maxSeries` new series are still counted, just not cached.
@@ -42,7 +42,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
     const id = `${request.method} ${route} ${status}`;
     let entry = series.get(id);
     if (!entry) {
-      const named = versionOfRoute.exec(route)?.[1] ?? versionOfRoute.exec(request.url)?.[1];
+      const named = scope.versionOf(route) ?? scope.versionOf(request.url);
       const version = named && options.versions().includes(named) ? named : 'none';
       const labels = { method: request.method, route, version, status: String(status) };
       entry = { requests: metrics.requests.labels(labels), duration: metrics.duration.labels(labels), version };

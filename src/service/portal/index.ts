@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createApiScope } from '../../http/api-scope.ts';
 import { registerApiCatalogRoute } from './api-catalog-route.ts';
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
@@ -22,7 +23,7 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
-  installNotFoundPage(app, { apiPaths: [options.prefix, '/admin'] });
+  installNotFoundPage(app, { scope: createApiScope(options.prefix) });
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { render } from 'preact-render-to-string';
+import type { ApiScope } from '../../http/api-scope.ts';
 import { html, pageHeaders } from './html.ts';
 import { Layout } from './layout.ts';
 import { prefersHtml } from './prefers-html.ts';
@@ -13,12 +14,12 @@ import { prefersHtml } from './prefers-html.ts';
  *
  * @example
  * ```ts
- * installNotFoundPage(app, { apiPaths: ['/api', '/admin'] });
+ * installNotFoundPage(app, { scope: createApiScope('/api') });
  * ```
  */
-export function installNotFoundPage(app: FastifyInstance, options: { apiPaths: readonly string[] }): void {
-  const isApi = (url: string) =>
-    options.apiPaths.some((p) => url === p || url.startsWith(`${p}/`) || url.startsWith(`${p}?`));
+export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope }): void {
+  const { scope } = options;
+  const isApi = (url: string) => scope.isApi(url) || scope.isManagement(url);
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 404 || isApi(request.url)) return payload;
     const vary = String(reply.getHeader('vary') ?? '');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createApiScope } from '../../http/api-scope.ts';
 import { describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../core/clock/index.ts';
@@ -13,7 +14,9 @@ import type { RateLimitStore } from './store.ts';
 const epoch = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 /** A tiny app: a stand-in auth hook (`x-test-principal: id:role,role`) registered before the limiter. */
-async function tinyApp(options: { settings?: Partial<RateLimitSettings>; store?: RateLimitStore } = {}) {
+async function tinyApp(
+  options: { settings?: Partial<RateLimitSettings>; store?: RateLimitStore; prefix?: string } = {},
+) {
   const clock = createFixedClock(epoch);
   const app: FastifyInstance = Fastify({ logger: false });
   app.setErrorHandler((error, _request, reply) => sendProblem(reply, fromFrameworkError(error) ?? internalError()));
@@ -24,8 +27,10 @@ async function tinyApp(options: { settings?: Partial<RateLimitSettings>; store?:
     setPrincipal(request, { id, roles: new Set(roles.split(',').filter(Boolean) as Role[]), kind: 'api-key' });
   });
   const settings = { ...defaultRateLimitSettings, max: 3, windowSeconds: 60, ...options.settings };
-  installRateLimit(app, { settings, store: options.store ?? createMemoryRateLimitStore(), clock });
-  app.get('/api/v1/things', async () => ({ ok: true }));
+  const scope = createApiScope(options.prefix ?? '/api');
+  installRateLimit(app, { settings, store: options.store ?? createMemoryRateLimitStore(), clock, scope });
+  app.get(`${scope.prefix}/v1/things`, async () => ({ ok: true }));
+  if (scope.prefix !== '/api') app.get('/api/v1/things', async () => ({ ok: true }));
   app.get('/admin/v1/versions', async () => ({ ok: true }));
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.ready();
@@ -187,4 +192,17 @@ describe('installRateLimit', () => {
     assert.equal((await get(app)).headers.ratelimit, undefined);
     await app.close();
   });
+});
+
+test('under another prefix, that prefix is limited and /api is just another path', async () => {
+  const { app } = await tinyApp({ prefix: '/public' });
+  const statuses = async (url: string) => {
+    const out: number[] = [];
+    for (let i = 0; i < 4; i++) out.push((await app.inject({ url, remoteAddress: '203.0.113.9' })).statusCode);
+    return out;
+  };
+  assert.deepEqual(await statuses('/public/v1/things'), [200, 200, 200, 429]);
+  const other = await app.inject({ url: '/api/v1/things', remoteAddress: '203.0.113.10' });
+  assert.equal(other.headers['ratelimit-policy'], undefined, '/api is not the API here');
+  await app.close();
 });

@@ -6,21 +6,26 @@ import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
+import type { ApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 
 /** Options for {@link installRateLimit}. */
 export interface InstallRateLimitOptions {
   settings: RateLimitSettings;
+  /** Where the API and the management API live: only they are limited. */
+  scope: ApiScope;
   store: RateLimitStore;
   clock: Clock;
 }
 
-// The API and the management API are limited; `/healthz`, `/problems/…` and `/` are not, so probes
-// and docs keep answering while a client is throttled.
-const limitedPath = /^\/(?:api|admin)(?:[/?#]|$)/;
+// The API (under its configured prefix) and the management API are limited; `/healthz`,
+// `/problems/…` and `/` are not, so probes and docs keep answering while a client is throttled.
 const kCounted = Symbol.for('versionary.rateLimitCounted');
 type Counted = FastifyRequest & { [kCounted]?: true };
-const isLimited = (request: FastifyRequest) => limitedPath.test(routeUrlOf(request) ?? request.url);
+const isLimited = (scope: ApiScope, request: FastifyRequest) => {
+  const path = routeUrlOf(request) ?? request.url;
+  return scope.isApi(path) || scope.isManagement(path);
+};
 const hasCredential = (request: FastifyRequest) =>
   request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
@@ -37,12 +42,12 @@ const hasCredential = (request: FastifyRequest) =>
  * ```
  */
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  const { settings, store, clock } = options;
+  const { settings, store, clock, scope } = options;
   if (!settings.enabled) return;
   // Anonymous traffic has no roles: its policy is the same for every request.
   const policy = policyFor({ settings, roles: undefined });
   app.addHook('onRequest', async (request, reply) => {
-    if (!isLimited(request)) return;
+    if (!isLimited(scope, request)) return;
     const key = addressKey(request.ip);
     const now = clock.now();
     if (hasCredential(request)) {
@@ -56,7 +61,7 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
 }
 
 /**
- * Limit every request under `/api` and `/admin` with a fixed window per client (the principal's
+ * Limit every request under the API prefix and `/admin` with a fixed window per client (the principal's
  * id, else the address: `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
  * `RateLimit`; over the limit the request fails with `RATE_LIMITED` (429) plus `Retry-After`.
  *
@@ -75,12 +80,12 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
  * ```
  */
 export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  const { settings, store, clock } = options;
+  const { settings, store, clock, scope } = options;
   if (!settings.enabled) return;
   const policyOf = createPolicyLookup(settings);
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
-    if (!isLimited(request) || (request as Counted)[kCounted]) return;
+    if (!isLimited(scope, request) || (request as Counted)[kCounted]) return;
     const principal = principalOf(request);
     const policy = policyOf(principal?.roles);
     const now = clock.now();

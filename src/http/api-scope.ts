@@ -1,0 +1,109 @@
+/** A route pattern under the API prefix, read once: its version and the operation's template. */
+export interface ApiRoute {
+  /** The version segment, `v2`. */
+  version: string;
+  /** The path after the version as the router spells it, `/users/:id` (`/` for the version's root). */
+  path: string;
+  /** The same path as OpenAPI spells it, `/users/{id}`: the lifecycle's and usage's endpoint key. */
+  template: string;
+  /** The version's own OpenAPI document, which stays readable for migration. */
+  isDocument: boolean;
+}
+
+/**
+ * Where the API lives, answered in one place. Every feature that asks "is this URL the API, the
+ * management API, and which version does it name" (rate limits, the removed gate, problems and
+ * 404s, brownouts, metrics, roles, the portal, the gateway) asks this object, built once from the
+ * configured prefix, so that a loop app or gateway under `/public` is limited, gated and counted
+ * exactly as one under `/api`, and `/api/...` there is just another path.
+ */
+export interface ApiScope {
+  /** The configured prefix, `/api`. */
+  readonly prefix: string;
+  /** The management API's prefix, `/admin`. */
+  readonly management: string;
+  /** A path (raw, or a route pattern) at or under the API prefix. A query or fragment may follow. */
+  isApi(path: string): boolean;
+  /** A path at or under the management API's prefix. */
+  isManagement(path: string): boolean;
+  /** The version a path under the prefix names (`v2` for `/api/v2/users/1?x`), else `undefined`. */
+  versionOf(path: string): string | undefined;
+  /** A route pattern under a version, split once and remembered (patterns are few and fixed). */
+  routeOf(pattern: string): ApiRoute | undefined;
+}
+
+/**
+ * Build the scope of an API under `prefix` (and its management API under `/admin`).
+ *
+ * @example
+ * ```ts
+ * const scope = createApiScope('/public');
+ * scope.versionOf('/public/v2/users/1'); // 'v2'
+ * scope.isApi('/api/v2/users'); // false
+ * ```
+ */
+export function createApiScope(prefix: string, options: { management?: string } = {}): ApiScope {
+  const management = options.management ?? '/admin';
+  // One object per configured prefix: the plugin and every feature of the app share it.
+  const key = `${prefix} ${management}`;
+  const known = scopes.get(key);
+  if (known) return known;
+  const scope = buildScope(prefix, management);
+  scopes.set(key, scope);
+  return scope;
+}
+
+const scopes = new Map<string, ApiScope>();
+
+function buildScope(prefix: string, management: string): ApiScope {
+  const routes = new Map<string, ApiRoute | null>();
+  const versionOf = (path: string) => {
+    const rest = under(path, prefix);
+    if (rest === undefined || rest[0] !== '/') return undefined;
+    let end = 1;
+    while (end < rest.length && !isBoundary(rest.charCodeAt(end))) end++;
+    const segment = rest.slice(1, end);
+    return isVersionSegment(segment) ? segment : undefined;
+  };
+  return {
+    prefix,
+    management,
+    isApi: (path) => under(path, prefix) !== undefined,
+    isManagement: (path) => under(path, management) !== undefined,
+    versionOf,
+    routeOf(pattern) {
+      let known = routes.get(pattern);
+      if (known === undefined) {
+        known = splitRoute(pattern, prefix, versionOf(pattern)) ?? null;
+        routes.set(pattern, known);
+      }
+      return known ?? undefined;
+    },
+  };
+}
+
+/** What follows `base` in `path` when the path is `base` itself or below it, else `undefined`. */
+function under(path: string, base: string): string | undefined {
+  if (!path.startsWith(base)) return undefined;
+  const rest = path.slice(base.length);
+  return rest === '' || isBoundary(rest.charCodeAt(0)) ? rest : undefined;
+}
+
+// `/`, `?` and `#` end a segment.
+const isBoundary = (code: number) => code === 47 || code === 63 || code === 35;
+
+function isVersionSegment(segment: string): boolean {
+  if (segment.length < 2 || segment[0] !== 'v') return false;
+  for (let i = 1; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+function splitRoute(pattern: string, prefix: string, version: string | undefined): ApiRoute | undefined {
+  if (!version) return undefined;
+  const path = pattern.slice(prefix.length + 1 + version.length) || '/';
+  const template = path.replace(/:([^/]+)/g, '{$1}');
+  return { version, path, template, isDocument: path === '/openapi.json' };
+}
