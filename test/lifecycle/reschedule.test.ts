@@ -42,3 +42,48 @@ describe('rescheduling a deprecated version through the management API', () => {
     await t.close();
   });
 });
+
+// The spec's scheduling: a notice period and no dates sets deprecation = now, sunset = now + months
+// x 30 days, removed = false, for an already deprecated version as for an active one.
+describe("scheduling a deprecated version again by the spec's rule", () => {
+  it('moves the deprecation to now and the sunset to now + the notice, and the headers follow', async () => {
+    const t = await createTestApp();
+    const now = testEpoch + 170 * day;
+    t.clock.set(now);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { noticeMonths: 6 },
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().deprecatedAt, iso(now), 'deprecation = now');
+    assert.equal(put.json().sunsetAt, iso(now + 180 * day), 'sunset = now + 6 x 30 days');
+    const res = await t.app.inject({ url: '/api/v1/users' });
+    assert.equal(res.headers.deprecation, iso(now));
+    assert.equal(res.headers.sunset, iso(now + 180 * day));
+    const seven = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { noticeMonths: 7 },
+    });
+    assert.equal(seven.statusCode, 200, seven.body);
+    assert.equal(seven.json().sunsetAt, iso(now + 210 * day));
+    await t.close();
+  });
+
+  it('still refuses a notice under the policy (public audience: 6 months)', async () => {
+    const t = await createTestApp();
+    t.clock.set(testEpoch + 170 * day);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: { noticeMonths: 2 },
+    });
+    assert.equal(put.statusCode, 400, put.body);
+    assert.equal(put.json().rule, 'notice-period');
+    await t.close();
+  });
+});

@@ -116,6 +116,38 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
     for (const ms of waits) assert.ok(ms <= 1000, `header after ${ms} ms`);
   });
 
+  it("scheduling v1 again by the spec's rule on one instance shows Sunset = now + 210 days on another", async (t) => {
+    const day = 86_400_000;
+    const put = (on: ServiceProcess, body: object) =>
+      fetch(`${on.base}/admin/v1/versions/v1/deprecation`, {
+        method: 'PUT',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // v1 as the issue met it: deprecated 170 days ago, its sunset 10 days away.
+    const backdated = await put(instances[0]!, {
+      deprecatedAt: new Date(Date.now() - 170 * day).toISOString(),
+      sunsetAt: new Date(Date.now() + 10 * day).toISOString(),
+      reason: 'critical-fix',
+    });
+    assert.equal(backdated.status, 200, await backdated.text());
+    const before = Date.now();
+    const res = await put(instances[0]!, { noticeMonths: 7 });
+    const body = await res.text();
+    assert.equal(res.status, 200, body);
+    const after = Date.now();
+    const { deprecatedAt, sunsetAt } = JSON.parse(body) as { deprecatedAt: string; sunsetAt: string };
+    // Whole seconds on the wire: allow the second the instant was cut to.
+    assert.ok(Date.parse(deprecatedAt) >= before - 1000 && Date.parse(deprecatedAt) <= after, deprecatedAt);
+    const expected = Date.parse(deprecatedAt) + 210 * day;
+    assert.equal(Date.parse(sunsetAt), expected);
+    const seen = await eventually(async () => {
+      const sunset = (await fetch(`${instances[1]!.base}/api/v1/users`, { headers: admin })).headers.get('sunset');
+      return sunset !== null && Date.parse(sunset) === expected;
+    }, 10_000);
+    t.diagnostic(`the other instance shows the new Sunset after ${seen} ms`);
+  });
+
   it('the rate limit holds across instances: together they admit the limit, not three times it', async () => {
     const { key } = await createKey(instances[2]!, ['read']);
     const statuses: number[] = [];

@@ -30,6 +30,11 @@ export interface CheckSchedulePolicyOptions {
   announcedAt?: number;
   /** False when the sunset came from a default notice period rather than the caller. */
   sunsetNamed?: boolean;
+  /**
+   * The spec's scheduling (a notice period and no dates): deprecation now, sunset after the
+   * notice. It announces the deprecation anew, so a deprecated version may take it too.
+   */
+  announcedAnew?: boolean;
 }
 
 /**
@@ -62,6 +67,7 @@ function checkTransition(options: CheckSchedulePolicyOptions & { announcedAt: nu
   const current = options.versions.find((v) => v.name === options.schedule.version);
   if (!current) return undefined;
   const state = stateAt({ schedule: current.schedule, clock: { now: () => options.announcedAt } });
+  if (options.announcedAnew && (state === 'deprecated' || state === 'sunset_window')) return undefined;
   try {
     transition(state, options.schedule.reason === 'critical-fix' ? 'critical-fix' : 'schedule-deprecation');
     return undefined;

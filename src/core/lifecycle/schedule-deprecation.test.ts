@@ -147,14 +147,25 @@ describe('scheduleDeprecation', () => {
     assert.match(error.detail, /v1 gives 89\.5 days \(2026-01-01 → 2026-04-01\)/);
   });
 
-  it('refuses to deprecate a version that is already deprecated or removed', () => {
+  it("schedules a deprecated version anew by the spec's rule when given only a notice period", () => {
+    const existing = scheduleOf({ deprecatedAt: '2025-07-15', sunsetAt: '2026-01-11' });
+    const deprecated = [{ ...versions[0]!, schedule: existing }, versions[1]!];
+    const { schedule } = scheduleDeprecation({ version: 'v1', versions: deprecated, clock, noticeMonths: 7 });
+    assert.equal(schedule.deprecatedAt, clock.now());
+    assert.equal(schedule.sunsetAt, clock.now() + 210 * 86_400_000);
+    assert.equal(schedule.removed, false);
+  });
+
+  it('refuses dates for a version that is already deprecated: moving them is rescheduling', () => {
     const existing = scheduleOf({ deprecatedAt: '2025-12-01', sunsetAt: '2026-06-01' });
     const deprecated = [{ ...versions[0]!, schedule: existing }, versions[1]!];
-    const error = caught(() => scheduleDeprecation({ version: 'v1', versions: deprecated, clock }));
+    const error = caught(() =>
+      scheduleDeprecation({ version: 'v1', versions: deprecated, clock, deprecatedAt: clock.now() }),
+    );
     assert.equal(error.code, 'INVALID_SCHEDULE');
     assert.match(
       error.detail,
-      /^lifecycle-transition: 'schedule-deprecation' cannot happen to a version in state 'sunset_window'/,
+      /^lifecycle-transition: 'schedule-deprecation' cannot happen to a version in state 'sunset_window'.* use rescheduleDeprecation/,
     );
   });
 

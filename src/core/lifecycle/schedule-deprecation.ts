@@ -54,6 +54,10 @@ export interface ScheduledDeprecation {
  * (or at the given date), removed flag false. Every policy rule is checked first, and all
  * violations are thrown together; nothing is ever silently adjusted.
  *
+ * Given only a notice period (no dates), this is the spec's scheduling, for an active and an
+ * already deprecated version alike: the deprecation is announced anew from now. Moving the dates
+ * of a deprecated version is {@link rescheduleDeprecation}'s job.
+ *
  * @example
  * ```ts
  * const { schedule } = scheduleDeprecation({ version: 'v1', versions, clock });
@@ -83,6 +87,7 @@ export function scheduleDeprecation(options: ScheduleDeprecationOptions): Schedu
     replacement: options.replacement,
     announcedAt: now,
     sunsetNamed: options.sunsetAt !== undefined,
+    announcedAnew: options.deprecatedAt === undefined && options.sunsetAt === undefined,
   });
   const error = toPolicyError(report.violations, { subject: `deprecation of ${options.version}` });
   if (error) throw error;

@@ -83,8 +83,11 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
       ...(body.reason ? { reason: body.reason } : {}),
     };
-    // A deprecated version keeps its announced deprecation date and may only move its sunset as the policy allows.
-    const { schedule } = find(name).schedule ? rescheduleDeprecation(input) : scheduleDeprecation(input);
+    // A notice period and no dates is the spec's scheduling, for an active and a deprecated version
+    // alike: deprecation now, sunset now + notice. Given dates, a deprecated version is rescheduled:
+    // it keeps its announced deprecation date and moves its sunset as the policy allows.
+    const datesGiven = body.sunsetAt !== undefined || body.deprecatedAt !== undefined;
+    const { schedule } = find(name).schedule && datesGiven ? rescheduleDeprecation(input) : scheduleDeprecation(input);
     await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
     await runtime.refresh();
     await options.flushUsage();
