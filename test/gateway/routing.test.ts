@@ -205,4 +205,38 @@ describe('gateway: an API prefix other than /api', () => {
       await python.stop();
     }
   });
+
+  it('limits, gates and counts under /public, where /api/... is just another path', async () => {
+    const python = await startPythonUpstream();
+    const gateway = await startTestGateway({
+      upstream: python.url,
+      gateway: { prefix: '/public' },
+      file: {
+        rateLimit: { max: 3, windowSeconds: 60, roles: { admin: { max: 1000 } } },
+        versions: { v1: { removed: true }, v2: {} },
+      },
+    });
+    try {
+      // The removed gate follows the prefix: /public/v1 is gone, /api/v1 is no API path at all.
+      const removed = await fetch(`${gateway.base}/public/v1/users/1`, { headers: auth });
+      assert.equal(removed.status, 410);
+      assert.equal(((await removed.json()) as { code: string }).code, 'VERSION_REMOVED');
+      assert.notEqual((await fetch(`${gateway.base}/api/v1/users/1`, { headers: auth })).status, 410);
+      // Anonymous calls are counted per address under /public, and refused past the limit.
+      const anonymous: number[] = [];
+      for (let i = 0; i < 4; i++) anonymous.push((await fetch(`${gateway.base}/public/v2/users/1`)).status);
+      assert.deepEqual(anonymous, [401, 401, 401, 429]);
+      const elsewhere = await fetch(`${gateway.base}/api/v2/users/1`);
+      assert.equal(elsewhere.headers.get('ratelimit-policy'), null, '/api is not limited here');
+      assert.notEqual(elsewhere.status, 429);
+      // An authenticated call under /public is limited by its own policy and counted as v2.
+      const served = await fetch(`${gateway.base}/public/v2/users/1`, { headers: auth });
+      assert.ok(served.headers.get('ratelimit-policy'), 'the limit applies under /public');
+      const metrics = await (await fetch(`${gateway.base}/metrics`, { headers: auth })).text();
+      assert.match(metrics, /version="v2"/, 'metrics label the /public call with its version');
+    } finally {
+      await gateway.stop();
+      await python.stop();
+    }
+  });
 });
