@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parseAccept } from '../core/negotiation/index.ts';
+import { createApiScope } from './api-scope.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
 const kFromAccept = Symbol.for('versionary.versionFromAccept');
@@ -28,14 +29,15 @@ export interface VersionRewriterOptions {
  * ```
  */
 export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
+  const scope = createApiScope(options.prefix);
   const base = `${options.prefix}/`;
   const reserved = new Set(options.reserved ?? []);
   return (req) => {
     const url = req.url ?? '/';
-    if (!url.startsWith(base)) return url;
+    if (!url.startsWith(base) || scope.versionOf(url)) return url;
     const rest = url.slice(base.length);
     const segment = /^[^/?#]*/.exec(rest)?.[0] ?? '';
-    if (/^v[0-9]+$/.test(segment) || reserved.has(segment)) return url;
+    if (reserved.has(segment)) return url;
     const marked = req as MarkedRequest;
     marked[kUnversioned] = true;
     const info = parseAccept(headerOf(req.headers.accept), { vendor: options.vendor });
