@@ -1,4 +1,4 @@
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
 import { defineCommand, readChoice, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';

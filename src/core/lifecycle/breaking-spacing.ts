@@ -2,7 +2,7 @@ import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { PolicyRule } from './policy-report.ts';
 import type { PolicyWarning } from './policy-report.ts';
-import { formatIsoDate } from './time-format.ts';
+import { formatIsoDate } from '../time/index.ts';
 
 /**
  * The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days.

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS, WARNING_WINDOW_MS } from './durations.ts';
 import { linkTarget, quoteHeaderText } from './header-text.ts';
-import { formatImfFixdate, formatIsoInstant } from './time-format.ts';
+import { formatImfFixdate, formatIsoInstant } from '../time/index.ts';
 
 /**
  * `iso8601` (the default) sends ISO 8601 dates as the spec's table shows; `rfc` follows RFC 9745

@@ -1,13 +1,7 @@
-/**
- * One day in milliseconds. Lifecycle arithmetic works on epoch milliseconds, so every window is
- * expressed with these constants.
- *
- * @example
- * ```ts
- * const inAWeek = clock.now() + 7 * DAY_MS;
- * ```
- */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../time/index.ts';
+
+// A day is calendar arithmetic, so it lives in core/time; lifecycle windows are built from it.
+export { DAY_MS };
 
 /**
  * One notice month: the spec counts each month as exactly 30 days, so calendar months never leak

@@ -9,7 +9,7 @@ import { earliest, nextLifecycleChange } from './next-change.ts';
 import { resolveReplacement } from './replacement-rule.ts';
 import type { Audience } from './schedule.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
 /**
  * One version in the public {@link LifecycleDocument}; instants are ISO 8601, absent values `null`.

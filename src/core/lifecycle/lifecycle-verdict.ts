@@ -3,7 +3,7 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { DeprecationSchedule } from './schedule.ts';
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
 /**
  * What the lifecycle says about one (version, endpoint) at one instant.

@@ -1,4 +1,4 @@
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
 /**
  * One version, in the order it was declared, with what is known of its release.

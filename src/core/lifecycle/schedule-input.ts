@@ -1,7 +1,7 @@
 import { ErrorCode } from '../errors/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { parseIsoInstant } from '../time/index.ts';
 
 /**
  * Options for {@link readScheduleInstant}.

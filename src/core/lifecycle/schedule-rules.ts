@@ -3,7 +3,7 @@ import type { VersionaryError } from '../errors/index.ts';
 import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 import type { Audience, DeprecationSchedule } from './schedule.ts';
-import { formatIsoDate } from './time-format.ts';
+import { formatIsoDate } from '../time/index.ts';
 
 const MINIMUM_NOTICE_MONTHS: Record<Audience, number> = { public: 6, enterprise: 12 };
 

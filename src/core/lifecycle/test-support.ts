@@ -2,7 +2,7 @@ import { createFixedClock } from '../clock/index.ts';
 import { isVersionaryError, type VersionaryError } from '../errors/index.ts';
 import { DAY_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { parseIsoInstant } from '../time/index.ts';
 
 /**
  * Epoch milliseconds for an ISO text, failing loudly on a typo. Test helper only.

@@ -1,5 +1,5 @@
 import type { Change } from '../compat/index.ts';
-import { formatIsoInstant } from '../lifecycle/index.ts';
+import { formatIsoInstant } from '../time/index.ts';
 import type { DueNotice, NoticeKind } from './types.ts';
 
 /** One endpoint this client called, as evidence of why it is told. */

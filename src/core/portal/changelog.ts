@@ -1,4 +1,5 @@
-import { DAY_MS, formatIsoInstant } from '../lifecycle/index.ts';
+import { DAY_MS } from '../lifecycle/index.ts';
+import { formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import type { Role } from '../auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../ports/index.ts';

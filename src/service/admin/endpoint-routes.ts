@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { checkNoticePeriod, formatIsoInstant, MONTH_MS, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { checkNoticePeriod, MONTH_MS } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, rescheduleDeprecation, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import { rescheduleDeprecation, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleStore, UsageStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';

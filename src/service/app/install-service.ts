@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { installJsonBody } from '../../http/index.ts';
 import { createRequiredRole } from '../auth/required-role.ts';

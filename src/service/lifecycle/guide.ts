@@ -1,7 +1,7 @@
 import { diffOpenApi } from '../../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, type MigrationGuide } from '../../core/guide/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 

@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**

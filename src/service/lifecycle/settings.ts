@@ -1,10 +1,10 @@
 import {
   checkKnownKeys,
   checkVersionEntry,
-  parseIsoInstant,
   type Audience,
   type DeprecationReason,
 } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode } from '../../http/warnings.ts';
 import { migrationUrlProblem } from './migration-url.ts';

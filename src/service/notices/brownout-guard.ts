@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';

@@ -8,7 +8,7 @@ import {
   type NoticePayload,
   type NoticeSubject,
 } from '../../core/notices/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientUsageRow } from '../ports/index.ts';

@@ -4,7 +4,7 @@ import { render } from 'preact-render-to-string';
 import type { Clock } from '../../core/clock/index.ts';
 import { integerQuery } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
 import {

@@ -1,5 +1,5 @@
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 
 /** The notices feature's settings, from the config file's `notices` and `publicUrl` keys. */
 export interface NoticesSettings extends NoticeSettings {

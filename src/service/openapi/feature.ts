@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
 import { removedDocumentInfo } from '../lifecycle/removed-document.ts';

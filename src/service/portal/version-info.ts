@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { parseIsoInstant, type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { ApiKeyStore, ClientStore, UsageStore } from '../ports/index.ts';
 import { instantInput } from '../admin/admin-schemas.ts';
 import { problems } from '../clients/schemas.ts';
