@@ -1,6 +1,5 @@
 import { emit, type DiffContext } from './diff-context.ts';
-import type { ResolvedPair } from './diff-schema.ts';
-import { describeValue } from './diff-schema.ts';
+import { describeValue, type ResolvedPair } from './diff-pair.ts';
 import { canonicalJson } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
 import { asSchema } from './schema-model.ts';

@@ -1,5 +1,5 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { compareSchemas, describeValue, nodeKey, type ResolvedPair } from './diff-schema.ts';
+import { describeValue, nodeKey, type ResolvedPair } from './diff-pair.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
@@ -62,7 +62,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
     }
     for (const [a, b] of pairs) {
       if (nodeKey(a.resolved) === nodeKey(p.o) && nodeKey(b.resolved) === nodeKey(p.n)) continue;
-      compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+      p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
     }
   }
   if (Array.isArray(os.allOf) && Array.isArray(ns.allOf)) diffAllOf(ctx, p);
@@ -93,7 +93,7 @@ function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
       message: `${what} now also includes ${memberName(m)} (allOf).`,
     });
   }
-  for (const [a, b] of pairs) compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+  for (const [a, b] of pairs) p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
 }
 
 function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefined {

@@ -1,6 +1,6 @@
 import { refName } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 
 /**
  * Check the head's operations: unique ids, unique routes, well-formed path templates.

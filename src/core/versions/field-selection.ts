@@ -1,6 +1,6 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { compileTransform, isPlainObject } from './schema-walk.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 import type { OperationSpec } from './types.ts';
 
 /** Projects a response body to the requested fields. */
