@@ -8,7 +8,8 @@ import {
   type VersionBundle,
 } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
-import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
+import { parseIfMatch, revisionTag } from './operation.ts';
+import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
 import { integerQuery } from './query-integers.ts';
 import { createResponseChecks, type ResponseCheck } from './response-check.ts';

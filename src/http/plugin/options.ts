@@ -8,7 +8,7 @@ import {
   type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
 import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
-import type { OperationHandler } from '../operation.ts';
+import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 

@@ -7,8 +7,7 @@ import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { resolveOps } from '../ops/install-ops.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
-import type { BuildAppOptions } from './build-app.ts';
-import type { ServiceContext } from './feature.ts';
+import type { BuildAppOptions, ServiceContext } from './feature.ts';
 import { serviceFeatures } from './features.ts';
 import { builtInReleases } from './names.ts';
 

@@ -8,7 +8,7 @@ import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
-import { createMigrationProvider } from '../kysely/migrations.ts';
+import { createMigrationProvider } from '../kysely/migrations/index.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../service/ports/index.ts';
-import { createMigrationProvider } from '../kysely/migrations.ts';
+import { createMigrationProvider } from '../kysely/migrations/index.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
