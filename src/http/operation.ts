@@ -49,11 +49,6 @@ export function defineHandlers(
 /**
  * Read `If-Match` into revisions. Tags look like `"r<revision>.<version>..."`; any other tag can
  * never match, so it reads as revision -1.
- *
- * @example
- * ```ts
- * parseIfMatch('"r3.v1"') // [3]
- * ```
  */
 export function parseIfMatch(header: string | undefined): number[] | '*' | undefined {
   if (header === undefined) return undefined;
@@ -67,14 +62,7 @@ export function parseIfMatch(header: string | undefined): number[] | '*' | undef
     });
 }
 
-/**
- * The strong ETag of a revisioned representation: revision, version and field selection.
- *
- * @example
- * ```ts
- * revisionTag({ revision: 3, version: 'v1' }) // '"r3.v1"'
- * ```
- */
+/** The strong ETag of a revisioned representation: revision, version and field selection. */
 export function revisionTag(options: { revision: number; version: string; fields?: string }): string {
   const selection = options.fields ? `.f${fnv1a(options.fields)}` : '';
   return `"r${options.revision}.${options.version}${selection}"`;

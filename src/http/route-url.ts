@@ -9,11 +9,6 @@ type Remembering = FastifyRequest & { [kRouteUrl]?: string | null };
  * Fastify 5's `request.routeOptions` builds a fresh twelve-member object on every read, and half
  * a dozen hooks (authorization, rate limits, the removed-version gate, brownouts, metrics) ask
  * for the pattern on every request: it is read once and remembered on the request.
- *
- * @example
- * ```ts
- * if (routeUrlOf(request)?.startsWith('/admin/')) return 'admin';
- * ```
  */
 export function routeUrlOf(request: FastifyRequest): string | undefined {
   // A handler may hand the request to the not-found route (`reply.callNotFound()`) after an earlier
@@ -30,11 +25,6 @@ export function routeUrlOf(request: FastifyRequest): string | undefined {
  * Read a route pattern under the API prefix: group 1 is the version (`v2`), group 2 the path after
  * it (`/users/:id`), absent for the version's own root. The removed-version gate and the brownout
  * guard both read routes this way, so they agree on what is under a version.
- *
- * @example
- * ```ts
- * versionedRoutePattern('/api').exec('/api/v2/users/:id'); // [, 'v2', '/users/:id']
- * ```
  */
 export function versionedRoutePattern(prefix: string): RegExp {
   return new RegExp(`^${escapeRegExp(prefix)}/(v[0-9]+)(/.*)?$`);

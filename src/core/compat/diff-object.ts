@@ -13,11 +13,6 @@ interface Fields {
 /**
  * Compare object properties, required lists and additionalProperties, with allOf members
  * flattened in.
- *
- * @example
- * ```ts
- * diffObject(ctx, { o, n, direction: 'response', label: 'user' });
- * ```
  */
 export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
   // Fields brought in by allOf members count as the object's own, so moving a field into a

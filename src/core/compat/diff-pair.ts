@@ -29,24 +29,12 @@ export interface ResolvedPair {
 /**
  * The identity of a resolved schema for memo keys: its place, plus whether a nullable wrapper
  * was peeled off (the same component reached nullable and not nullable differs).
- *
- * @example
- * ```ts
- * nodeKey(resolveSchema(resolver, node)); // 'memory:///openapi.json#/components/schemas/User?'
- * ```
  */
 export function nodeKey(node: ResolvedNode): string {
   return node.nullable === true ? `${node.key}?` : node.key;
 }
 
-/**
- * A short name for the value in messages.
- *
- * @example
- * ```ts
- * describeValue('response', 'user.email'); // 'Response value `user.email`'
- * ```
- */
+/** A short name for the value in messages. */
 export function describeValue(direction: Direction, label: string): string {
   return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
 }

@@ -11,11 +11,6 @@ import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeI
  * Compare two schemas and record every change. Each (old location, new location, direction)
  * is compared once, so shared component schemas report their changes once, at the schema, and
  * circular refs terminate.
- *
- * @example
- * ```ts
- * compareSchemas(ctx, { old, new: revised, direction: 'response', label: 'body' });
- * ```
  */
 export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const o = resolveSchema(ctx.old.resolver, pair.old);

@@ -13,11 +13,6 @@ interface Member {
 /**
  * Whether exactly one side is a oneOf/anyOf union: then the other side is compared as a
  * union of one, and the keyword-by-keyword comparison would only repeat noise.
- *
- * @example
- * ```ts
- * isUnionMismatch({ type: 'string' }, { anyOf: [{ type: 'string' }, { type: 'integer' }] }); // true
- * ```
  */
 export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean {
   return (unionKey(asSchema(oldSchema)) === undefined) !== (unionKey(asSchema(newSchema)) === undefined);
@@ -26,11 +21,6 @@ export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean
 /**
  * Compare oneOf/anyOf alternatives and allOf members. Members are matched by component name,
  * then by structural equality (so a renamed or inlined ref matches), then by type.
- *
- * @example
- * ```ts
- * diffVariants(ctx, { o, n, direction: 'response', label: 'charge.customer' });
- * ```
  */
 export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
   const os = asSchema(p.o.value);

@@ -20,11 +20,6 @@ export interface SunsetPromise {
  * item, else a documented `Sunset` response header with one fixed value (`const`, a one-value
  * `enum` or a `default` in its schema). Dates are ISO 8601 or HTTP-dates (RFC 8594); a value
  * that does not parse promises nothing.
- *
- * @example
- * ```ts
- * sunsetOf(resolver, entry); // { at: 1798761600000, text: '2027-01-01', source: 'x-sunset on the operation' }
- * ```
  */
 export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPromise | undefined {
   const op = entry.operation.value;

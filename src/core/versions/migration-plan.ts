@@ -17,12 +17,6 @@ interface Step {
  * that version (a rename reads `customer` before anything drops it); then the target version's
  * shape, along the target's schema: fields the target lacks are dropped and enum values it lacks
  * are mapped, as the instructions say.
- *
- * @example
- * ```ts
- * const plan = createMigrationPlan(bundle.versions);
- * plan.responseDown({ schema: 'User', body, from: v2, to: v1 });
- * ```
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // down[i] takes a response from versions[i] to versions[i - 1].

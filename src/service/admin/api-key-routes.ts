@@ -11,11 +11,6 @@ import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './adm
 /**
  * Key management: create (the secret is in this response only), list without secrets, revoke.
  * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
- *
- * @example
- * ```ts
- * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock });
- * ```
  */
 export function registerApiKeyRoutes(
   app: FastifyInstance,

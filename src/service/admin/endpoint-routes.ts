@@ -11,14 +11,7 @@ import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
 import { deprecateEndpointSchema } from './admin-schemas.ts';
 import { assertNotRemoved } from './version-routes.ts';
 
-/**
- * `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active.
- *
- * @example
- * ```ts
- * registerEndpointAdminRoutes(admin, { bundle, runtime, lifecycle, settings, clock });
- * ```
- */
+/** `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active. */
 export function registerEndpointAdminRoutes(
   app: FastifyInstance,
   options: {

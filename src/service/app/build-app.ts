@@ -10,14 +10,7 @@ import { toServerOptions } from './timeouts.ts';
 export type { BuildAppOptions } from './feature.ts';
 export { apiPrefix, builtInReleases, vendor } from './names.ts';
 
-/**
- * Build the service without listening: tests call `inject()`, `server.ts` calls `listen()`.
- *
- * @example
- * ```ts
- * const app = await buildApp({ config, storage, clock: { now: Date.now } });
- * ```
- */
+/** Build the service without listening: tests call `inject()`, `server.ts` calls `listen()`. */
 export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   const { config } = options;
   const bundle = options.bundle ?? createApiBundle();

@@ -15,11 +15,6 @@ import { builtInReleases } from './names.ts';
  * Install the service's features, in order, into a Fastify app that already exists: the stored
  * lifecycle, the usage recorder and the shared context, then each feature. `buildApp` calls it on
  * the app it constructs; the loop plugin calls it on the user's own app.
- *
- * @example
- * ```ts
- * const { flushUsage } = await installService(app, { config, storage, clock, bundle, api });
- * ```
  */
 export async function installService(
   app: FastifyInstance,

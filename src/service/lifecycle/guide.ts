@@ -8,11 +8,6 @@ import type { LifecycleRuntime } from './runtime.ts';
 /**
  * The migration guide from a version to its replacement, generated from the two versions' real
  * OpenAPI documents, the declared change descriptions and the lifecycle dates.
- *
- * @example
- * ```ts
- * const guide = buildServiceGuide({ bundle, runtime, from: 'v1', clock });
- * ```
  */
 export function buildServiceGuide(options: {
   bundle: VersionBundle;

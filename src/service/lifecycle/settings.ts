@@ -42,14 +42,7 @@ export interface LifecycleSettings {
   warnings?: Array<{ code: string; detail: string }>;
 }
 
-/**
- * Read the lifecycle keys of the config file, pushing every error found into `errors`.
- *
- * @example
- * ```ts
- * const settings = parseLifecycleSettings({ file: config.file, errors });
- * ```
- */
+/** Read the lifecycle keys of the config file, pushing every error found into `errors`. */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
   errors: string[];

@@ -33,12 +33,6 @@ export interface BrownoutRoutesOptions {
 /**
  * Brownouts in the management API (`/admin/v1/brownouts`, admin) and rehearsals a consumer
  * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
- *
- * @example
- * ```ts
- * registerBrownoutAdminRoutes(admin, options);
- * registerRehearsalRoutes(app, options);
- * ```
  */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   app.get(
@@ -110,14 +104,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
   );
 }
 
-/**
- * Rehearsal routes for consumers: authenticated by the client's own key (any role).
- *
- * @example
- * ```ts
- * registerRehearsalRoutes(app, options);
- * ```
- */
+/** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
 export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   const clientOf = (request: Parameters<typeof principalOf>[0]): string => {
     const principal = principalOf(request);

@@ -26,14 +26,7 @@ const keys = [
   'brownouts',
 ];
 
-/**
- * Parse the notices settings, pushing every problem to `errors`.
- *
- * @example
- * ```ts
- * const settings = parseNoticesSettings({ file: config.file, errors });
- * ```
- */
+/** Parse the notices settings, pushing every problem to `errors`. */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};

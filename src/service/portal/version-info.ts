@@ -35,11 +35,6 @@ export const docsUrlOf = (name: string) => `/docs/${name}`;
 /**
  * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
  * oldest release first.
- *
- * @example
- * ```ts
- * const v1 = describeVersions({ bundle, runtime, clock }).find((v) => v.name === 'v1');
- * ```
  */
 export function describeVersions(options: {
   bundle: VersionBundle;
@@ -72,14 +67,7 @@ export function describeVersions(options: {
   });
 }
 
-/**
- * The changelog's view of the versions.
- *
- * @example
- * ```ts
- * buildChangelog({ versions: toChangelogVersions(infos), now });
- * ```
- */
+/** The changelog's view of the versions. */
 export function toChangelogVersions(infos: readonly VersionInfo[]): ChangelogVersion[] {
   return infos.map((v) => ({
     name: v.name,

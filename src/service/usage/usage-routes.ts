@@ -111,11 +111,6 @@ const DailyUsageSchema = Type.Object(
  * endpoint and key, exact to the minute, with names, first and last seen and the latest
  * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
  * day, for charts).
- *
- * @example
- * ```ts
- * registerUsageRoutes(admin, { usage: storage.usage, clients: storage.clients, apiKeys: storage.apiKeys, clock, flushUsage });
- * ```
  */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
   app.get(

@@ -35,11 +35,6 @@ export interface PostgresStorageOptions {
  *
  * Every failure is bounded: a connection waits at most `connectTimeoutMs`, a statement runs at most
  * `statementTimeoutMs`, and a dropped connection is reported to `onError` and replaced on next use.
- *
- * @example
- * ```ts
- * const storage = await openPostgresStorage({ url: 'postgres://postgres@127.0.0.1:5432/test' });
- * ```
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const schema = options.schema ?? 'public';

@@ -30,11 +30,6 @@ export interface SqliteStorageOptions {
  * Open (creating if needed) an embedded SQLite database, migrate it, and return the storage ports.
  * The file and its `-wal` and `-shm` files are readable by the owner only (0600): they hold key
  * hashes, contact emails and stored responses. Missing directories are created 0700.
- *
- * @example
- * ```ts
- * const storage = await openSqliteStorage({ path: './data/versionary.db' });
- * ```
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const database = ownerOnly(options.path, () => {
