@@ -15,14 +15,7 @@ export const entryPoints: Array<{ specifier: string; source: string }> = [
 
 const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
-/**
- * Render the report for the repository at `root`.
- *
- * @example
- * ```ts
- * const markdown = renderApiReport(process.cwd());
- * ```
- */
+/** Render the report for the repository at `root`. */
 export function renderApiReport(root: string): string {
   const { checker, entries } = publicExports(root);
   const sections = entries.map(({ specifier, exports }) => {
@@ -35,11 +28,6 @@ export function renderApiReport(root: string): string {
 /**
  * Every export of each entry point, with the type checker that reads them (for the report, and for
  * the test that each one is documented).
- *
- * @example
- * ```ts
- * const { checker, entries } = publicExports(process.cwd());
- * ```
  */
 export function publicExports(root: string): {
   checker: ts.TypeChecker;

@@ -49,14 +49,13 @@ export {
   createConfigLifecycle,
   deprecationHeaders,
   evaluateVerdict,
-  formatIsoInstant,
-  parseIsoInstant,
   rescheduleDeprecation,
   scheduleDeprecation,
   versionListHeaders,
   DAY_MS,
   MONTH_MS,
 } from './core/lifecycle/index.ts';
+export { formatIsoInstant, parseIsoInstant } from './core/time/index.ts';
 export type {
   Audience,
   ConfigLifecycleOptions,

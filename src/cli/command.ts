@@ -24,27 +24,12 @@ export interface CliCommand {
   run(input: CommandInput): Promise<number>;
 }
 
-/**
- * Identity helper that type-checks a command definition.
- *
- * @example
- * ```ts
- * export const pingCommand = defineCommand({ name: 'ping', summary: 'Say pong', help: 'Usage: versionary ping',
- *   options: {}, positionals: { min: 0, max: 0, names: '' }, run: async ({ io }) => { io.stdout('pong\n'); return 0; } });
- * ```
- */
+/** Identity helper that type-checks a command definition. */
 export function defineCommand(command: CliCommand): CliCommand {
   return command;
 }
 
-/**
- * Read a string option restricted to a list of choices.
- *
- * @example
- * ```ts
- * readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });
- * ```
- */
+/** Read a string option restricted to a list of choices. */
 export function readChoice<T extends string>(
   values: OptionValues,
   spec: { name: string; choices: readonly T[]; fallback: T },
@@ -57,14 +42,7 @@ export function readChoice<T extends string>(
   return raw as T;
 }
 
-/**
- * Read an optional string option.
- *
- * @example
- * ```ts
- * readString(values, 'out'); // 'guide.md' or undefined
- * ```
- */
+/** Read an optional string option. */
 export function readString(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;

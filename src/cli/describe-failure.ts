@@ -5,11 +5,6 @@ import { isVersionaryError } from '../core/errors/index.ts';
 /**
  * One clear line for a failure, with `file://` URIs shown as paths relative to `cwd`. Never a
  * stack trace: CI logs should name the file and the place, nothing else.
- *
- * @example
- * ```ts
- * describeFailure(error, process.cwd()); // 'Broken $ref: ... in api/openapi.yaml#/paths/...'
- * ```
  */
 export function describeFailure(error: unknown, cwd: string): string {
   if (isVersionaryError(error)) return `${error.code}: ${shortenUris(error.detail, cwd)}`;
@@ -17,14 +12,7 @@ export function describeFailure(error: unknown, cwd: string): string {
   return `internal error: ${shortenUris(message, cwd)}`;
 }
 
-/**
- * Replace `file://` URIs in a message with relative paths.
- *
- * @example
- * ```ts
- * shortenUris('see file:///work/a.json#/x', '/work'); // 'see a.json#/x'
- * ```
- */
+/** Replace `file://` URIs in a message with relative paths. */
 export function shortenUris(text: string, cwd: string): string {
   return text.replace(/file:\/\/[^\s#"',)]+/g, (uri) => {
     try {

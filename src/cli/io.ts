@@ -10,14 +10,7 @@ export interface CliIo {
   env?: Record<string, string | undefined>;
 }
 
-/**
- * Exit codes every command shares: CI reads them.
- *
- * @example
- * ```ts
- * return summary.breaking > 0 ? ExitCode.Findings : ExitCode.Ok;
- * ```
- */
+/** Exit codes every command shares: CI reads them. */
 export const ExitCode = {
   Ok: 0,
   /** Breaking changes or lint findings: the check ran and failed. */
@@ -26,14 +19,7 @@ export const ExitCode = {
   Error: 2,
 } as const;
 
-/**
- * A command-line mistake: printed with a hint to `--help`, exit code 2.
- *
- * @example
- * ```ts
- * throw new UsageError('--format must be one of text, markdown, json');
- * ```
- */
+/** A command-line mistake: printed with a hint to `--help`, exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -41,15 +27,7 @@ export class UsageError extends Error {
   }
 }
 
-/**
- * An I/O bound to the real process.
- *
- * @example
- * ```ts
- * const io = createProcessIo();
- * io.stdout('hello\n');
- * ```
- */
+/** An I/O bound to the real process. */
 export function createProcessIo(): CliIo {
   // A closed pipe (`versionary diff ... | head`) is the reader's choice, not an error to report.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -20,11 +20,6 @@ export interface LoadOptions {
 /**
  * Read an OpenAPI file (JSON or YAML) and every file its `$ref`s reach, into a {@link DocumentSet}
  * for core. Fails with `SPEC_UNREADABLE`, `SPEC_INVALID` or `REF_BROKEN`, naming the file and place.
- *
- * @example
- * ```ts
- * const set = await loadDocumentSet('api/openapi.yaml', { cwd: process.cwd() });
- * ```
  */
 export async function loadDocumentSet(path: string, options: LoadOptions): Promise<DocumentSet> {
   const absolute = isAbsolute(path) ? path : resolve(options.cwd, path);

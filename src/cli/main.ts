@@ -7,11 +7,6 @@ import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
 /**
  * Run the `versionary` CLI with the given arguments and resolve to the exit code. Never throws:
  * every failure becomes a message on stderr and exit code 2.
- *
- * @example
- * ```ts
- * const code = await runCli(['diff', 'old.json', 'new.json'], createProcessIo());
- * ```
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -74,14 +69,7 @@ function globalHelp(): string {
   );
 }
 
-/**
- * Entry point for `bin/versionary.js`: runs against the real process.
- *
- * @example
- * ```ts
- * process.exitCode = await main(process.argv.slice(2));
- * ```
- */
+/** Entry point for `bin/versionary.js`: runs against the real process. */
 export async function main(argv: readonly string[]): Promise<number> {
   return runCli(argv, createProcessIo());
 }

@@ -20,12 +20,6 @@ export type ManagementClient = (options: {
 /**
  * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
  * built in-process over `DATABASE_URL` (nothing listens), so the same policy checks apply either way.
- *
- * @example
- * ```ts
- * const call = await createManagementClient({ env: process.env, server: 'http://127.0.0.1:3000', key });
- * const { body } = await call({ method: 'GET', path: '/versions' });
- * ```
  */
 export async function createManagementClient(options: {
   env: Record<string, string | undefined>;

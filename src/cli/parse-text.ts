@@ -4,11 +4,6 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 /**
  * Parse JSON or YAML text; a syntax error becomes `SPEC_INVALID` naming the file, line and column.
  * `.json` files are parsed as JSON (fast path); anything else as YAML, which also reads JSON.
- *
- * @example
- * ```ts
- * parseText({ text: 'openapi: 3.1.0', name: 'api.yaml' }); // { openapi: '3.1.0' }
- * ```
  */
 export function parseText(input: { text: string; name: string }): unknown {
   if (/\.json$/i.test(input.name)) return parseJson(input);

@@ -67,14 +67,7 @@ export function describeNotice(notice: DeprecationNotice): string {
   return `versionary: ${notice.endpoint} uses ${what} (${dates}).${guide}${successor}${warning}`;
 }
 
-/**
- * Build a notice from parsed headers, the call and the current time.
- *
- * @example
- * ```ts
- * const notice = toNotice({ parsed, version: 'v1', endpoint: 'GET https://…/v1/books', status: 200, now: Date.now() });
- * ```
- */
+/** Build a notice from parsed headers, the call and the current time. */
 export function toNotice(options: {
   parsed: ParsedLifecycleHeaders;
   version: string | undefined;

@@ -5,11 +5,6 @@ import { Redis } from 'ioredis';
  * while disconnected (no offline queue, no retries per request), reconnection runs in the
  * background with capped backoff, and errors go to the log once per outage instead of ioredis's
  * "Unhandled error event" on stderr.
- *
- * @example
- * ```ts
- * const redis = connectRedis({ url: 'redis://127.0.0.1:6379', log });
- * ```
  */
 export function connectRedis(options: {
   url: string;

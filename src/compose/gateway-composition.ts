@@ -22,11 +22,6 @@ export type GatewayComposition = Pick<
  * read from their OpenAPI documents (JSON or YAML, relative to the config file) into a bundle, the
  * forwarding feature in place of users and posts, and the `identify` rule. Every problem of the
  * section and the documents is reported at once, before the gateway listens.
- *
- * @example
- * ```ts
- * const composition = await composeGateway({ config, readFile });
- * ```
  */
 export async function composeGateway(options: {
   config: ServiceConfig;

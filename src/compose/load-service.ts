@@ -6,12 +6,6 @@ import type { startService } from './start-service.ts';
  * out (database drivers, Redis, mail, the portal's renderer: optional peer dependencies of the
  * package). When one is missing, fail with the `npm install` line that adds all of them, rather
  * than Node's bare `ERR_MODULE_NOT_FOUND`.
- *
- * @example
- * ```ts
- * const start = await loadStartService();
- * await start({ env: process.env, readFile });
- * ```
  */
 export async function loadStartService(): Promise<typeof startService> {
   return (await importServiceModule(() => import('./start-service.ts'))).startService;
@@ -20,11 +14,6 @@ export async function loadStartService(): Promise<typeof startService> {
 /**
  * Import a module of the service (storage, the app) with {@link loadStartService}'s message for a
  * missing package; the CLI's commands that open a database go through it.
- *
- * @example
- * ```ts
- * const { openStorage } = await importServiceModule(() => import('./open-storage.ts'));
- * ```
  */
 export async function importServiceModule<T>(load: () => Promise<T>): Promise<T> {
   try {

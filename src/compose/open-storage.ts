@@ -4,14 +4,7 @@ import type { Storage } from '../service/ports/index.ts';
 import { openSqliteStorage } from '../storage/sqlite/open-sqlite-storage.ts';
 import { openPostgresStorage } from '../storage/postgres/open-postgres-storage.ts';
 
-/**
- * The composition root's choice of storage adapter.
- *
- * @example
- * ```ts
- * const storage = await openStorage({ kind: 'sqlite', path: ':memory:' });
- * ```
- */
+/** The composition root's choice of storage adapter. */
 export async function openStorage(
   database: DatabaseConfig,
   options: { ops?: OpsConfig; onError?: (error: Error) => void } = {},

@@ -54,16 +54,7 @@ interface Connection {
   bytesSeen: number;
 }
 
-/**
- * Create the server, answering with the starting handler until {@link ServiceServer.use}.
- *
- * @example
- * ```ts
- * const service = createServiceServer({ timeouts: defaultTimeouts });
- * service.server.listen(3000);
- * service.use(app.routing);
- * ```
- */
+/** Create the server, answering with the starting handler until {@link ServiceServer.use}. */
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
   const { timeouts } = options;
   const idleGraceMs = options.idleGraceMs ?? 1000;

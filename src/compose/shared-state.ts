@@ -26,11 +26,6 @@ export interface SharedState {
 /**
  * Connect Redis when `VERSIONARY_REDIS_URL` is set, and open the change feed: Redis pub/sub with
  * Redis, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite, one process).
- *
- * @example
- * ```ts
- * const shared = await openSharedState({ config, log });
- * ```
  */
 export async function openSharedState(options: {
   config: ServiceConfig;
@@ -69,14 +64,7 @@ export async function openSharedState(options: {
   };
 }
 
-/**
- * Close what {@link openSharedState} opened.
- *
- * @example
- * ```ts
- * await closeSharedState(shared);
- * ```
- */
+/** Close what {@link openSharedState} opened. */
 export async function closeSharedState(shared: SharedState): Promise<void> {
   await shared.feed.close();
   await shared.redis?.quit().catch(() => shared.redis?.disconnect());

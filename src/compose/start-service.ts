@@ -27,11 +27,6 @@ export interface RunningService {
  * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
  * and migrate storage, retrying with backoff while the database is unreachable, build the app,
  * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`).
- *
- * @example
- * ```ts
- * await startService({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
- * ```
  */
 export async function startService(
   options: LoadConfigOptions & {

@@ -32,16 +32,7 @@ export interface ApiScope {
   routeOf(pattern: string): ApiRoute | undefined;
 }
 
-/**
- * Build the scope of an API under `prefix` (and its management API under `/admin`).
- *
- * @example
- * ```ts
- * const scope = createApiScope('/public');
- * scope.versionOf('/public/v2/users/1'); // 'v2'
- * scope.isApi('/api/v2/users'); // false
- * ```
- */
+/** The scope of an API under `prefix` (and its management API under `/admin`), one object per prefix. */
 export function createApiScope(prefix: string, options: { management?: string } = {}): ApiScope {
   const management = options.management ?? '/admin';
   // One object per configured prefix: the plugin and every feature of the app share it.

@@ -5,14 +5,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
 export const conditionalHeaderMaxLength = 4000;
 
-/**
- * Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.)
- *
- * @example
- * ```ts
- * etagMatches('"a", "b"', '"b"') // true
- * ```
- */
+/** Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.) */
 export function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
@@ -21,14 +14,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-/**
- * A strong entity tag from the bytes of a representation.
- *
- * @example
- * ```ts
- * contentTag('[]') // '"c-…"'
- * ```
- */
+/** A strong entity tag from the bytes of a representation. */
 export function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
@@ -47,11 +33,6 @@ export interface CachingOptions {
  * `private, no-cache`; those behind credentials, writes and errors are `no-store`. Successful
  * GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An `If-None-Match` or
  * `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
- *
- * @example
- * ```ts
- * installCaching(app, { isPrivate: (r) => r.url.startsWith('/admin/') });
- * ```
  */
 export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
   // A tag list longer than any real one is refused, as documented, rather than scanned on every request.

@@ -44,11 +44,6 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
  * The raw response for an error Node's HTTP parser raised before any route saw the request:
  * an RFC 9457 problem like every other error, with `Connection: close` since the stream can no
  * longer be trusted.
- *
- * @example
- * ```ts
- * socket.end(clientErrorResponse({ code: 'HPE_HEADER_OVERFLOW' })); // 'HTTP/1.1 431 ...'
- * ```
  */
 export function clientErrorResponse(error: { code?: string }): string {
   const known = byParserCode[error.code ?? ''] ?? {
@@ -70,11 +65,6 @@ export function clientErrorResponse(error: { code?: string }): string {
 /**
  * Fastify's `clientErrorHandler`: answer parser errors (431, 408, bad chunking, Content-Length
  * with Transfer-Encoding, repeated Content-Length…) with a problem body, then close.
- *
- * @example
- * ```ts
- * Fastify({ clientErrorHandler: handleClientError });
- * ```
  */
 export function handleClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody left to answer.

@@ -34,11 +34,6 @@ const byFastifyCode: Record<string, { code: ErrorCode; detail: string }> = {
 /**
  * Translate whatever a request failed with (our errors, Fastify's, ajv validation, JSON parse
  * errors) into a {@link VersionaryError}; anything unknown becomes `undefined` and is a 500.
- *
- * @example
- * ```ts
- * const known = fromFrameworkError(err) ?? internalError();
- * ```
  */
 export function fromFrameworkError(error: unknown): VersionaryError | undefined {
   if (isVersionaryError(error)) return error;

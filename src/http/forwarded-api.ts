@@ -38,11 +38,6 @@ const joined = ['link', 'vary'];
  * method. Bodies stream both ways; the upstream's status, headers and body pass unchanged but for
  * hop-by-hop headers and the lifecycle's own. A refused or failed connection is a 502 problem, a
  * slow upstream a 504 one.
- *
- * @example
- * ```ts
- * await registerForwardedApi(app, { bundle, prefix: '/api', vendor: 'acme', forward: { upstreams }, onVersionedRequest: [] });
- * ```
  */
 export async function registerForwardedApi(
   app: FastifyInstance,

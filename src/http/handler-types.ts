@@ -1,5 +1,5 @@
 import type { HeadDefinition, SchemaType } from '../core/versions/index.ts';
-import type { OperationContext, OperationResult } from './operation.ts';
+import type { OperationContext, OperationResult } from './operation-types.ts';
 
 /**
  * What handler types are read from: a bundle from `defineVersions`, or the head it was defined

@@ -6,7 +6,7 @@ export { installJsonBody } from './json-body.ts';
 export { createVersionRewriter, isVersionFromAccept, isUnversioned } from './negotiation.ts';
 export type { VersionRewriterOptions } from './negotiation.ts';
 export { defineHandlers, parseIfMatch, revisionTag } from './operation.ts';
-export type { OperationContext, OperationHandler, OperationResult } from './operation.ts';
+export type { OperationContext, OperationHandler, OperationResult } from './operation-types.ts';
 export type {
   ComponentType,
   HandlerContext,

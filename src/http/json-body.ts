@@ -11,11 +11,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * - bytes that are not valid UTF-8 are 400, rather than silently becoming U+FFFD;
  * - a NUL character (U+0000) in any string or member name is 400: SQLite would cut the string
  *   there and PostgreSQL cannot store it, so refusing it is the one answer every store keeps.
- *
- * @example
- * ```ts
- * installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
- * ```
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');

@@ -14,11 +14,6 @@ export interface LingeringCloseOptions {
  * meets a reset, and the kernel drops the unread answer with it (`EPIPE`/`ECONNRESET` in undici's
  * `fetch`). Here the socket is half-closed instead, and what the client still sends is read and
  * discarded until it has sent the body, closes, or is silent for half a second, and for `lingerMs` at most, which bounds the cost of a hostile upload.
- *
- * @example
- * ```ts
- * installLingeringClose(app, { lingerMs: 5000 });
- * ```
  */
 export function installLingeringClose(app: FastifyInstance, options: LingeringCloseOptions = {}): void {
   const lingerMs = options.lingerMs ?? 5000;

@@ -22,11 +22,6 @@ export interface VersionRewriterOptions {
  * Build Fastify's `rewriteUrl`: a request to `/api/users` whose `Accept` names a version is routed
  * as `/api/v<n>/users`, so each version's routes, schemas and hooks serve it unchanged. Requests
  * it cannot place keep their URL and the not-found handler explains why.
- *
- * @example
- * ```ts
- * const app = Fastify({ rewriteUrl: createVersionRewriter({ bundle, prefix: '/api', vendor: 'versionary' }) });
- * ```
  */
 export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
   const scope = createApiScope(options.prefix);
@@ -48,26 +43,12 @@ export function createVersionRewriter(options: VersionRewriterOptions): (req: In
   };
 }
 
-/**
- * Whether a request reached its version through `Accept` (it then varies by `Accept`).
- *
- * @example
- * ```ts
- * if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
- * ```
- */
+/** Whether a request reached its version through `Accept` (it then varies by `Accept`). */
 export function isVersionFromAccept(req: IncomingMessage): boolean {
   return (req as MarkedRequest)[kFromAccept] === true;
 }
 
-/**
- * Whether a request addressed the API without a version in its path.
- *
- * @example
- * ```ts
- * isUnversioned(request.raw)
- * ```
- */
+/** Whether a request addressed the API without a version in its path. */
 export function isUnversioned(req: IncomingMessage): boolean {
   return (req as MarkedRequest)[kUnversioned] === true;
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defineVersions } from '../core/versions/index.ts';
-import { defineHandlers, type OperationHandler } from './operation.ts';
+import { defineHandlers } from './operation.ts';
+import type { OperationHandler } from './operation-types.ts';
 
 const bundle = defineVersions({
   head: {

@@ -21,11 +21,6 @@ export interface ProblemHandlingOptions {
  * versions are 404 naming the published ones; an unversioned API path explains how to give a
  * version. A 500 is logged in full through the app's logger and answered without a stack trace or
  * SQL; its detail says it was logged only when that logger writes errors.
- *
- * @example
- * ```ts
- * installProblemHandling(app, { bundle, prefix: '/api', vendor: 'versionary' });
- * ```
  */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
   const supported = options.bundle.versions.map((v) => v.name);

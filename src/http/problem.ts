@@ -14,14 +14,7 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-/**
- * The problem type URI of a code: a page the service serves at `/problems/<slug>`.
- *
- * @example
- * ```ts
- * problemType('NOT_FOUND') // '/problems/not-found'
- * ```
- */
+/** The problem type URI of a code: a page the service serves at `/problems/<slug>`. */
 export function problemType(code: ErrorCode): string {
   return `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
 }
@@ -80,11 +73,6 @@ export function sendProblem(reply: FastifyReply, error: VersionaryError): Fastif
 /**
  * The catch-all for a failure nobody expected, answered without internals. Its detail says the
  * error was logged only when `logged` is true, as {@link logFailure} reports.
- *
- * @example
- * ```ts
- * sendProblem(reply, internalError({ logged: logFailure(request, error) }));
- * ```
  */
 export function internalError(options: { logged?: boolean } = {}): VersionaryError {
   const detail = options.logged
@@ -97,11 +85,6 @@ export function internalError(options: { logged?: boolean } = {}): VersionaryErr
  * Log an unexpected failure in full through the app's own logger (the request's child logger),
  * and say whether that logger writes errors at all: an app built with `Fastify()` and no logger,
  * or at level `silent`, writes nothing, and a problem must not claim otherwise.
- *
- * @example
- * ```ts
- * const logged = logFailure(request, error);
- * ```
  */
 export function logFailure(request: FastifyRequest, error: unknown, message = 'unhandled error'): boolean {
   request.log.error({ err: error }, message);
@@ -111,11 +94,6 @@ export function logFailure(request: FastifyRequest, error: unknown, message = 'u
 /**
  * Whether the request's logger writes error lines: false for an app built with `Fastify()` and no
  * logger, or at level `silent`, so a problem claims a log line only when there is one.
- *
- * @example
- * ```ts
- * const detail = writesErrors(request) ? 'It has been logged.' : '';
- * ```
  */
 export function writesErrors(request: FastifyRequest): boolean {
   const log = request.log as { isLevelEnabled?: (level: string) => boolean; level?: unknown };

@@ -8,11 +8,6 @@ const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
  * their canonical decimal text into numbers, so the route validates the query against the very
  * schema the OpenAPI document publishes (`type: integer` with its `minimum` and `maximum`)
  * without the validator's loose coercion.
- *
- * @example
- * ```ts
- * app.get('/calls', { schema: { querystring }, preValidation: integerQuery(querystring) }, handler);
- * ```
  */
 export function integerQuery(schema: Record<string, unknown> | undefined): (request: FastifyRequest) => Promise<void> {
   const properties = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;

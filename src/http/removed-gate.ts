@@ -8,11 +8,6 @@ import { routeUrlOf } from './route-url.ts';
  * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
  * 410 (or 404) problem, for a version the lifecycle knows, with or without code. The removed gate
  * uses it for routed requests and the not-found handler for paths with no route.
- *
- * @example
- * ```ts
- * removedAnswer(lifecycle, { version: 'v1', method: 'GET', path: '/users' }) // VersionaryError (410) after v1's sunset
- * ```
  */
 export function removedAnswer(
   lifecycle: LifecycleSource,
@@ -38,11 +33,6 @@ export interface RemovedGateOptions {
  * everyone, with or without credentials. Every route and method under `<prefix>/v<n>` is covered,
  * and every path there with no route; only the version's OpenAPI document stays readable, for
  * migration.
- *
- * @example
- * ```ts
- * installRemovedGate(app, { lifecycle, prefix: '/api' });
- * ```
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
   const scope = createApiScope(options.prefix);

@@ -19,13 +19,6 @@ export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
  * answer with it. The validator is separate from Fastify's request validator on purpose: that
  * one coerces types, fills defaults and removes members, and a check must never change the body
  * it checks (a handler may hand over an object it keeps).
- *
- * @example
- * ```ts
- * const checks = createResponseChecks();
- * const check = checks.of({ version, name: 'Order' });
- * check({ id: 1, total: 3 }); // { pointer: '/customer', detail: 'is required' }
- * ```
  */
 export function createResponseChecks(): { of(options: { version: ApiVersion; name: string }): ResponseCheck } {
   // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.

@@ -5,11 +5,6 @@ const componentRef = '#/components/schemas/';
 /**
  * A self-contained schema for Fastify's validator or serializer: the named component with every
  * component of its version under `definitions`, refs rewritten to point there.
- *
- * @example
- * ```ts
- * const body = toRouteSchema({ version, name: 'UserInput' });
- * ```
  */
 export function toRouteSchema(options: { version: ApiVersion; name: string; forSerializer?: boolean }): JsonSchema {
   const { version, name, forSerializer = false } = options;
@@ -34,11 +29,6 @@ export function toRouteSchema(options: { version: ApiVersion; name: string; forS
 /**
  * Input fields the head accepts for a body schema that this version does not know. A replace
  * (PUT) from an older client must keep them rather than clear them: the client cannot send them.
- *
- * @example
- * ```ts
- * hiddenInputFields({ head: bundle.latest, version: v1, name: 'UserInput' }) // Set { 'email', 'nickname' }
- * ```
  */
 export function hiddenInputFields(options: {
   head: ApiVersion;
@@ -56,11 +46,6 @@ export function hiddenInputFields(options: {
  * name may arrive all the same, set by a migration (a rename sets the new name from the old), and
  * is then the client's to change. A field the client sent itself, past an open schema, stays
  * hidden: an older version cannot write what it cannot name.
- *
- * @example
- * ```ts
- * stillHidden({ hidden: new Set(['customer', 'note']), sent: { customerName: 'Ada' }, body: { customer: 'Ada' } }) // Set { 'note' }
- * ```
  */
 export function stillHidden(options: {
   hidden: ReadonlySet<string>;

@@ -8,11 +8,6 @@ type Remembering = FastifyRequest & { [kRouteUrl]?: string | null };
  * Fastify 5's `request.routeOptions` builds a fresh twelve-member object on every read, and half
  * a dozen hooks (authorization, rate limits, the removed-version gate, brownouts, metrics) ask
  * for the pattern on every request: it is read once and remembered on the request.
- *
- * @example
- * ```ts
- * if (routeUrlOf(request)?.startsWith('/admin/')) return 'admin';
- * ```
  */
 export function routeUrlOf(request: FastifyRequest): string | undefined {
   // A handler may hand the request to the not-found route (`reply.callNotFound()`) after an earlier

@@ -7,11 +7,6 @@ export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
  * Add {@link securityHeaders} to every response Fastify sends: successes, problems, 404s and
  * parser errors alike. `nosniff` stops a browser from reading a JSON body (echoed input
  * included) as HTML or script.
- *
- * @example
- * ```ts
- * installSecurityHeaders(app);
- * ```
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
   // onRequest so a reply sent from any later hook has them; onSend for errors raised before routing.

@@ -3,11 +3,6 @@ import type { ErrorCode } from '../core/errors/index.ts';
 /**
  * The one table from error code to HTTP status. A `Record` over every code, so a new code without
  * a status fails to compile.
- *
- * @example
- * ```ts
- * statusOf.NOT_FOUND // 404
- * ```
  */
 export const statusOf: Record<ErrorCode, number> = {
   MALFORMED_REQUEST: 400,

@@ -8,7 +8,8 @@ import {
   type VersionBundle,
 } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
-import { parseIfMatch, revisionTag, type OperationHandler } from './operation.ts';
+import { parseIfMatch, revisionTag } from './operation.ts';
+import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
 import { integerQuery } from './query-integers.ts';
 import { createResponseChecks, type ResponseCheck } from './response-check.ts';
@@ -44,11 +45,6 @@ const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) 
  * validation and serialisation (compiled once, at start), request migration up to the head,
  * the one handler, response migration down and partial responses. Unknown methods on a known
  * path answer 405 with `Allow`; OPTIONS answers 204 with `Allow`.
- *
- * @example
- * ```ts
- * registerVersionedApi(app, { bundle, handlers, prefix: '/api', vendor: 'versionary' });
- * ```
  */
 export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
   const missing = options.bundle.head.operations.filter((op) => !options.handlers[op.id]).map((op) => op.id);
@@ -231,14 +227,7 @@ function registerMethodGuard(
 /** Fields that hold a list: a handler's value joins what the hooks set (a deprecation `Link` and a pagination `Link` both stay). */
 const listFields = new Set(['link', 'vary']);
 
-/**
- * Set a response header, or for a list-valued field append to the value already there.
- *
- * @example
- * ```ts
- * setOrJoin(reply, 'link', '</api/v1/users?cursor=x>; rel="next"');
- * ```
- */
+/** Set a response header, or for a list-valued field append to the value already there. */
 export function setOrJoin(reply: FastifyReply, name: string, value: string): void {
   const existing = reply.getHeader(name);
   if (!listFields.has(name.toLowerCase()) || existing === undefined || existing === '') {

@@ -11,14 +11,7 @@ export interface SmtpCatcher {
   close(): Promise<void>;
 }
 
-/**
- * Start an SMTP server on a free port.
- *
- * @example
- * ```ts
- * const smtp = await startSmtpCatcher();
- * ```
- */
+/** Start an SMTP server on a free port. */
 export async function startSmtpCatcher(options: { port?: number } = {}): Promise<SmtpCatcher> {
   const messages: SmtpCatcher['messages'] = [];
   const failures: number[] = [];

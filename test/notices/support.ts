@@ -12,14 +12,7 @@ export function noticeConfig(extra: Record<string, unknown> = {}): string {
   });
 }
 
-/**
- * A test app with notices configured (and SMTP when `smtpUrl` is given).
- *
- * @example
- * ```ts
- * const t = await createNoticeApp({ smtpUrl: smtp.url });
- * ```
- */
+/** A test app with notices configured (and SMTP when `smtpUrl` is given). */
 export async function createNoticeApp(
   options: { smtpUrl?: string; config?: Record<string, unknown> } & Pick<TestAppOptions, 'now' | 'databasePath'> = {},
 ): Promise<TestApp> {

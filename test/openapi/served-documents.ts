@@ -11,14 +11,7 @@ export const servedDocuments: Record<string, string> = {
 /** A JWT secret, so the documents also declare the JWT scheme. */
 export const jwtEnv = { VERSIONARY_JWT_SECRET: 'contract-test-secret-0123456789abcdef' };
 
-/**
- * Fetch every served document, as an admin (the management document needs the role).
- *
- * @example
- * ```ts
- * const docs = await fetchServedDocuments(app);
- * ```
- */
+/** Fetch every served document, as an admin (the management document needs the role). */
 export async function fetchServedDocuments(app: FastifyInstance): Promise<Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const [file, url] of Object.entries(servedDocuments)) {
@@ -32,11 +25,6 @@ export async function fetchServedDocuments(app: FastifyInstance): Promise<Record
 /**
  * Test-app options with a rate limit no test here meets: these tests send hundreds of requests
  * with one key and check every answer against the documents (the 429 test sets its own limit).
- *
- * @example
- * ```ts
- * const t = await createTestApp(generousLimits());
- * ```
  */
 export function generousLimits(env: Record<string, string> = {}): {
   files: Record<string, string>;

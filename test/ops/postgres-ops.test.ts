@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createPostgresChangeFeed } from '../../src/storage/change-feed/postgres-change-feed.ts';
-import { createMigrationProvider } from '../../src/storage/kysely/migrations.ts';
+import { createMigrationProvider } from '../../src/storage/kysely/migrations/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { sharedPostgresUrl, throwawaySchema } from '../support/service-process.ts';
 

@@ -6,14 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * Run a command to completion; reject with its output when it fails.
- *
- * @example
- * ```ts
- * const { stdout } = await run('npm', ['pack'], { cwd: repo });
- * ```
- */
+/** Run a command to completion; reject with its output when it fails. */
 export function run(
   command: string,
   args: string[],
@@ -35,11 +28,6 @@ export function run(
 /**
  * Pack the library as it would be published, from the compiled dist/ that `npm test` builds
  * first. Scripts are skipped so the pack does not rebuild dist/ under tests that are reading it.
- *
- * @example
- * ```ts
- * const tarball = await packLibrary(tmp);
- * ```
  */
 export async function packLibrary(destination: string): Promise<string> {
   if (!existsSync(join(repo, 'dist/index.js')))
@@ -51,14 +39,7 @@ export async function packLibrary(destination: string): Promise<string> {
   return join(destination, info!.filename);
 }
 
-/**
- * Start a Node program and resolve with its base URL once it prints `listening on <url>`.
- *
- * @example
- * ```ts
- * const { base, child } = await startListening(['dist/server.js'], { cwd: app });
- * ```
- */
+/** Start a Node program and resolve with its base URL once it prints `listening on <url>`. */
 export function startListening(
   args: string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },

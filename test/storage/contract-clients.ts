@@ -68,11 +68,6 @@ function spreadCalls(count: number, seed: number): UsageCall[] {
 /**
  * The contract of clients, per-client usage rollups and resource ownership, run inside the
  * storage contract of every adapter.
- *
- * @example
- * ```ts
- * runClientsContract(() => s);
- * ```
  */
 export function runClientsContract(storage: () => Storage): void {
   it('creates, reads, pages, updates and deletes clients with their contacts and webhooks', async () => {

@@ -16,14 +16,7 @@ const row = (over: Partial<NewOutboxNotice> = {}): NewOutboxNotice => ({
   ...over,
 });
 
-/**
- * The notice outbox part of the storage contract.
- *
- * @example
- * ```ts
- * runNoticeContract('sqlite', () => openSqliteStorage({ path: ':memory:' }));
- * ```
- */
+/** The notice outbox part of the storage contract. */
 export function runNoticeContract(name: string, open: () => Promise<Storage>): void {
   describe(`notice outbox contract: ${name}`, () => {
     let s: Storage;

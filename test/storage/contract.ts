@@ -10,14 +10,7 @@ export type OpenStorage = () => Promise<Storage>;
 const at = '2026-01-01T00:00:00.000Z';
 const values = (name: string) => ({ name, email: null, nickname: null, status: 'active' as const });
 
-/**
- * The storage contract: every adapter must pass the same behaviour, against a real database.
- *
- * @example
- * ```ts
- * runStorageContract('sqlite', () => openSqliteStorage({ path: ':memory:' }));
- * ```
- */
+/** The storage contract: every adapter must pass the same behaviour, against a real database. */
 export function runStorageContract(name: string, open: OpenStorage): void {
   describe(`storage contract: ${name}`, () => {
     let s: Storage;

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import Database from 'libsql';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { createMigrationProvider } from '../../src/storage/kysely/migrations.ts';
+import { createMigrationProvider } from '../../src/storage/kysely/migrations/index.ts';
 import { isOtherSchemaDropped } from '../../src/storage/postgres/open-postgres-storage.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { createUsageStore } from '../../src/storage/kysely/usage-store.ts';

@@ -16,11 +16,6 @@ export interface Problem {
 /**
  * Assert that a response is an RFC 9457 problem with this status (and code, when given), that it
  * is not cacheable and sets no cookie; return the parsed body.
- *
- * @example
- * ```ts
- * const problem = assertProblem(res, { status: 404, code: 'NOT_FOUND' });
- * ```
  */
 export function assertProblem(res: LightMyRequestResponse, expected: { status: number; code?: string }): Problem {
   assert.equal(res.statusCode, expected.status, `status of ${res.body.slice(0, 300)}`);
@@ -33,14 +28,7 @@ export function assertProblem(res: LightMyRequestResponse, expected: { status: n
   return body;
 }
 
-/**
- * Assert the problem members: type, title, status (equal to the response's), detail.
- *
- * @example
- * ```ts
- * assertProblemShape(JSON.parse(res.body), res.statusCode);
- * ```
- */
+/** Assert the problem members: type, title, status (equal to the response's), detail. */
 export function assertProblemShape(body: unknown, status: number): void {
   assert.ok(typeof body === 'object' && body !== null && !Array.isArray(body), 'problem body is an object');
   const p = body as Record<string, unknown>;
@@ -53,14 +41,7 @@ export function assertProblemShape(body: unknown, status: number): void {
   assert.ok((p.detail as string).length > 0);
 }
 
-/**
- * Assert a field-validation problem: 400, and `errors` naming a pointer.
- *
- * @example
- * ```ts
- * assertFieldErrors(res, '/body/name');
- * ```
- */
+/** Assert a field-validation problem: 400, and `errors` naming a pointer. */
 export function assertFieldErrors(res: LightMyRequestResponse, pointer: string): Problem {
   const problem = assertProblem(res, { status: 400 });
   assert.ok(Array.isArray(problem.errors) && problem.errors.length > 0, `errors listed in ${res.body}`);

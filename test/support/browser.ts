@@ -35,12 +35,6 @@ export interface TestBrowser {
 /**
  * Launch Chromium headless on a throwaway profile. Every request is intercepted: those to the
  * service go on, any other is aborted and recorded, so a test proves no page reaches outside.
- *
- * @example
- * ```ts
- * const browser = await launchBrowser('http://127.0.0.1:4000');
- * const { page, errors } = await browser.open('/docs/v1');
- * ```
  */
 export async function launchBrowser(origin: string): Promise<TestBrowser> {
   assert.ok(existsSync(chromiumPath), `${chromiumPath} is missing: apt-get install -y chromium (as .ci/run does)`);
@@ -93,11 +87,6 @@ export interface AxeViolation {
 /**
  * Run axe-core inside the page (evaluated through the DevTools protocol, so the page's CSP, which
  * allows no inline script, stays as it is) and return the serious and critical violations.
- *
- * @example
- * ```ts
- * assert.deepEqual(await seriousViolations(page), []);
- * ```
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource);
@@ -125,14 +114,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/**
- * Save a full-page screenshot under `test-artifacts/`.
- *
- * @example
- * ```ts
- * await saveScreenshot(page, 'docs-v1');
- * ```
- */
+/** Save a full-page screenshot under `test-artifacts/`. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   mkdirSync(artifactDir, { recursive: true });
   const path = join(artifactDir, `${name}.png`);

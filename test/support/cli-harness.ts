@@ -14,13 +14,6 @@ export interface CliRun {
 /**
  * For CLI tests: a throwaway directory with an SQLite database, and a `cli` that runs the CLI
  * in-process against it at a fixed instant, capturing what it prints. `cleanup` removes the folder.
- *
- * @example
- * ```ts
- * const { cli, cleanup } = createCliHarness('versionary-cli-');
- * after(cleanup);
- * const { code, stdout } = await cli(['keys', 'create', '--name', 'ci', '--roles', 'read']);
- * ```
  */
 export function createCliHarness(prefix: string): {
   dir: string;

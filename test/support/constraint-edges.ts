@@ -31,11 +31,6 @@ const formatOutside: Record<string, string[]> = {
  * outside, where every other constraint of the schema still holds. `$ref`s must be resolved by
  * `resolve`. Alternatives (`anyOf`) give the edges of each string branch that no other branch
  * takes, and only its inside values when another would.
- *
- * @example
- * ```ts
- * edgesOf({ type: 'string', maxLength: 3 }, (s) => s) // 'aaa' inside, 'aaaa' outside
- * ```
  */
 export function edgesOf(schema: Schema, resolve: (s: Schema) => Schema): Edge[] {
   schema = resolve(schema);

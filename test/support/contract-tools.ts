@@ -20,11 +20,6 @@ export interface ToolRun {
  * Run an external tool's CLI (a dev dependency) under Node with the no-network preload, also in
  * any child process it starts, and telemetry and update checks turned off (unless `quiet` is
  * false, to check that the project's own config does that alone).
- *
- * @example
- * ```ts
- * const run = await runTool({ script: 'node_modules/@redocly/cli/bin/cli.js', args: ['lint', 'a.json'] });
- * ```
  */
 export async function runTool(options: {
   script: string;

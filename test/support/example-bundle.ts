@@ -9,11 +9,6 @@ const repo = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
  * The example app's bundle, built from this checkout's sources: its `import … from 'versionary'`
  * is resolved to `src/index.ts` (not the compiled `dist/` a self-reference would load), so tests
  * of the example's version changes see the code under test.
- *
- * @example
- * ```ts
- * const bundle = await loadExampleBundle();
- * ```
  */
 export async function loadExampleBundle(): Promise<VersionBundle> {
   const examples = pathToFileURL(join(repo, 'examples')).href;

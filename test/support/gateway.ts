@@ -17,14 +17,7 @@ export interface PythonUpstream {
   stop(): Promise<void>;
 }
 
-/**
- * Start the Python standard-library upstream and wait until it listens.
- *
- * @example
- * ```ts
- * const upstream = await startPythonUpstream(); …; await upstream.stop();
- * ```
- */
+/** Start the Python standard-library upstream and wait until it listens. */
 export async function startPythonUpstream(): Promise<PythonUpstream> {
   const port = await freePort();
   const child = spawn('python3', [script, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -50,11 +43,6 @@ const example = new URL('../../examples/gateway/', import.meta.url).pathname;
 /**
  * The upstream's OpenAPI document for one version (`examples/gateway/openapi-<version>.json`), as
  * a team would write it: paths in full.
- *
- * @example
- * ```ts
- * const v1 = upstreamDocument('v1');
- * ```
  */
 export function upstreamDocument(version: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(example, `openapi-${version}.json`), 'utf8')) as Record<string, unknown>;
@@ -115,11 +103,6 @@ function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<
 /**
  * Start a gateway in front of `upstream` for v1 and v2, in this process, with the given extra
  * config and env.
- *
- * @example
- * ```ts
- * const gateway = await startTestGateway({ upstream: python.url, file: { versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z' } } } });
- * ```
  */
 export async function startTestGateway(options: GatewayOptions): Promise<TestGateway> {
   const { dir, env } = writeGatewayFiles(options);
@@ -146,14 +129,7 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
   };
 }
 
-/**
- * Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it.
- *
- * @example
- * ```ts
- * const gateway = await spawnGateway({ upstream: python.url }); gateway.pid; await gateway.stop();
- * ```
- */
+/** Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it. */
 export async function spawnGateway(options: GatewayOptions): Promise<TestGateway & { pid: number; output(): string }> {
   const { dir, env } = writeGatewayFiles(options);
   const port = await freePort();

@@ -15,11 +15,6 @@ export interface MigrationProperty {
  * routes: a head response generated from its schema, migrated down, validates against the older
  * schema (every required field present, nothing the older version lacks); an older request
  * generated from its schema, migrated up, validates against the head's in the same way.
- *
- * @example
- * ```ts
- * for (const property of migrationProperties(bundle)) it(property.name, property.run);
- * ```
  */
 export function migrationProperties(bundle: VersionBundle, options: { numRuns?: number } = {}): MigrationProperty[] {
   const { latest } = bundle;

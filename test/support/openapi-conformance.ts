@@ -47,11 +47,6 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * body must match its media type's schema (or be empty when none is documented), required
  * headers must be present, present ones must match their schema, and every header the service's
  * layers set must be documented on that response.
- *
- * @example
- * ```ts
- * const problems = createConformanceChecker().check({ doc, method: 'GET', path: '/api/v2/users', res });
- * ```
  */
 export function createConformanceChecker(): {
   check(options: { doc: OpenApiDocument; method: string; path: string; res: LightMyRequestResponse }): string[];

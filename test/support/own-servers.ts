@@ -23,11 +23,6 @@ export interface OwnPostgres {
 /**
  * initdb into a temporary directory and start `postgres` on a spare port. As root, the server runs
  * as the `postgres` user, which initdb requires.
- *
- * @example
- * ```ts
- * const db = await startOwnPostgres(); await db.stop(); await db.start(); await db.destroy();
- * ```
  */
 export async function startOwnPostgres(): Promise<OwnPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-pg-'));
@@ -121,14 +116,7 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-/**
- * Start `redis-server` on a spare port, without persistence.
- *
- * @example
- * ```ts
- * const redis = await startOwnRedis(); await redis.stop();
- * ```
- */
+/** Start `redis-server` on a spare port, without persistence. */
 export async function startOwnRedis(): Promise<OwnRedis> {
   const port = await freePort();
   let server: ChildProcess | undefined;
@@ -172,14 +160,7 @@ export interface FreezingProxy {
   close(): Promise<void>;
 }
 
-/**
- * Forward 127.0.0.1:<port> to a target; while frozen, nothing is forwarded either way (data waits).
- *
- * @example
- * ```ts
- * const proxy = await startFreezingProxy(5432); proxy.freeze(); proxy.thaw();
- * ```
- */
+/** Forward 127.0.0.1:<port> to a target; while frozen, nothing is forwarded either way (data waits). */
 export async function startFreezingProxy(targetPort: number): Promise<FreezingProxy> {
   let frozen = false;
   const pairs = new Set<[Socket, Socket]>();

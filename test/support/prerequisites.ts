@@ -24,11 +24,6 @@ export const defaultPrerequisites: PrerequisiteOptions = {
  * Check what `npm test` needs besides Node: PostgreSQL (its test database is created when the
  * server is up but the database is not), Redis and Chromium (installed with apt as root). Resolves
  * to one line naming what is still missing and how to get it, or to null when all is there.
- *
- * @example
- * ```ts
- * const missing = await checkPrerequisites(defaultPrerequisites);
- * ```
  */
 export async function checkPrerequisites(options: PrerequisiteOptions): Promise<string | null> {
   const [postgres, redis] = await Promise.all([checkPostgres(options.postgresUrl), checkRedis(options.redisUrl)]);

@@ -18,11 +18,6 @@ export interface RawExchange {
 /**
  * Open a TCP connection to a listening app (or a started service's port), write `chunks` as they are (no HTTP client fixes them
  * up), and wait until the server closes or `waitMs` passes.
- *
- * @example
- * ```ts
- * const res = await rawExchange(app, ['GET / HTTP/1.1\r\nHost: x\r\n\r\n'], { waitMs: 2000 });
- * ```
  */
 export async function rawExchange(
   target: FastifyInstance | { port: number },

@@ -41,12 +41,6 @@ const orderOperations: OperationSpec[] = [
  * A small orders API with the plugin: v1 and v2, one handler per operation written against v2.
  * The handlers keep exactly the body they are given, so a read in v2 shows what a v1 request
  * became, and a read in v1 what a v2 order looks like there.
- *
- * @example
- * ```ts
- * const { app } = await buildRecipeApp({ schemas, changes: [renameCustomer] });
- * await app.inject({ method: 'POST', url: '/api/v1/orders', payload: { customerName: 'Ada' } });
- * ```
  */
 export async function buildRecipeApp(
   options: RecipeAppOptions,

@@ -9,12 +9,6 @@ const componentRef = '#/components/schemas/';
  * Validate values against one version's component schemas with ajv (formats included). Closed,
  * every object schema that lists `properties` and says nothing of others refuses them too: a
  * migrated body must carry what its version has, and nothing another version added.
- *
- * @example
- * ```ts
- * const validate = createSchemaValidator({ schemas: v1.schemas, closed: true });
- * validate('User', body) // [] when valid, else ajv's messages with their JSON pointers
- * ```
  */
 export function createSchemaValidator(options: {
   schemas: SchemaMap;

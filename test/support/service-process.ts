@@ -9,14 +9,7 @@ export const sharedPostgresUrl = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'po
 export const sharedRedisUrl = process.env.VERSIONARY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const root = new URL('../..', import.meta.url).pathname;
 
-/**
- * A port nobody listens on right now.
- *
- * @example
- * ```ts
- * const port = await freePort();
- * ```
- */
+/** A port nobody listens on right now. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -39,15 +32,7 @@ export interface ServiceProcess {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/**
- * Spawn the service on a free port and wait until `/livez` answers (and `/readyz`, unless told not to).
- *
- * @example
- * ```ts
- * const one = await spawnService({ env: { DATABASE_URL: 'sqlite::memory:' } });
- * await one.stop();
- * ```
- */
+/** Spawn the service on a free port and wait until `/livez` answers (and `/readyz`, unless told not to). */
 export async function spawnService(options: {
   env: Record<string, string>;
   waitReady?: boolean;
@@ -107,14 +92,7 @@ export async function spawnService(options: {
   };
 }
 
-/**
- * A fresh PostgreSQL schema name on the shared server, dropped by `drop()`.
- *
- * @example
- * ```ts
- * const schema = throwawaySchema(); ...; await schema.drop();
- * ```
- */
+/** A fresh PostgreSQL schema name on the shared server, dropped by `drop()`. */
 export function throwawaySchema(url = sharedPostgresUrl): { name: string; drop(): Promise<void> } {
   const name = `vtest_${randomBytes(6).toString('hex')}`;
   return {
@@ -128,14 +106,7 @@ export function throwawaySchema(url = sharedPostgresUrl): { name: string; drop()
   };
 }
 
-/**
- * Poll `check` until it returns true or `timeoutMs` passes; resolves with the milliseconds it took.
- *
- * @example
- * ```ts
- * const ms = await eventually(async () => (await fetch(url)).status === 401, 10_000);
- * ```
- */
+/** Poll `check` until it returns true or `timeoutMs` passes; resolves with the milliseconds it took. */
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = Date.now();
   for (;;) {

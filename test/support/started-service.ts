@@ -16,12 +16,6 @@ export interface StartedService {
 /**
  * Start the real composition (`startService`: its own listening server, storage, app) in-process,
  * with the config file `file` and an in-memory SQLite database, and wait until it is ready.
- *
- * @example
- * ```ts
- * const service = await startTestService({ file: { timeouts: { headersSeconds: 1 } } });
- * await service.stop();
- * ```
  */
 export async function startTestService(
   options: { file?: Record<string, unknown>; env?: Record<string, string> } = {},

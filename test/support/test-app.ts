@@ -69,13 +69,6 @@ export interface TestApp {
 /**
  * Open a real SQLite store (in memory by default), load config the way the service does and build
  * the app with a fixed clock. Tests drive it with `app.inject()`.
- *
- * @example
- * ```ts
- * const { app, close } = await createTestApp();
- * const res = await app.inject({ method: 'GET', url: '/api/v1/users' });
- * await close();
- * ```
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   // The service's own defaults, rate limits included: a test that needs more asks for it in `files`.

@@ -9,14 +9,7 @@ import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-st
 export const testDatabase = process.env.VERSIONARY_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 const url = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/**
- * Open storage on a fresh schema of the machine's PostgreSQL; closing the storage drops the schema.
- *
- * @example
- * ```ts
- * const storage = await openTestPostgres();
- * ```
- */
+/** Open storage on a fresh schema of the machine's PostgreSQL; closing the storage drops the schema. */
 export async function openTestPostgres(): Promise<Storage & { db: Kysely<Tables> }> {
   const schema = `vhttp_${randomBytes(6).toString('hex')}`;
   const storage = await openPostgresStorage({ url, schema, max: 4 });

@@ -14,11 +14,6 @@ const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
 /**
  * `versionary clients list|create|show|update|delete`: the API's clients, their contacts and
  * webhooks, from the database or a running server.
- *
- * @example
- * ```sh
- * versionary clients create --name Acme --contact dev@acme.test --webhook https://hooks.acme.test/versionary
- * ```
  */
 export const clientsCommand = defineCommand({
   name: 'clients',

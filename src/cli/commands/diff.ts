@@ -1,4 +1,4 @@
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
 import { defineCommand, readChoice, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -8,14 +8,7 @@ import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-pr
 
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
 
-/**
- * `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking.
- *
- * @example
- * ```sh
- * versionary diff old.json new.yaml --format markdown --fail-on risk
- * ```
- */
+/** `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking. */
 export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two OpenAPI descriptions and classify each change',
@@ -59,14 +52,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
   },
 });
 
-/**
- * Exit code of a diff for CI: 1 when a change at or above the `failOn` level exists.
- *
- * @example
- * ```ts
- * exitCodeFor(result, 'risk'); // 1 when any breaking or risk change exists
- * ```
- */
+/** Exit code of a diff for CI: 1 when a change at or above the `failOn` level exists. */
 export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
   const failing = result.summary.breaking + (failOn === 'risk' ? result.summary.risk : 0);
   return failing > 0 ? ExitCode.Findings : ExitCode.Ok;

@@ -3,14 +3,7 @@ import { importServiceModule } from '../../compose/load-service.ts';
 import { defineCommand } from '../command.ts';
 import { ExitCode } from '../io.ts';
 
-/**
- * `versionary gateway`: the deprecation loop in front of an API written in any language.
- *
- * @example
- * ```sh
- * VERSIONARY_CONFIG=gateway.json PORT=8080 versionary gateway
- * ```
- */
+/** `versionary gateway`: the deprecation loop in front of an API written in any language. */
 export const gatewayCommand = defineCommand({
   name: 'gateway',
   summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',

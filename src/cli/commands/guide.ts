@@ -10,14 +10,7 @@ import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-pr
 
 const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 
-/**
- * `versionary guide <old> <new> --from v1 --to v2`: write a migration guide.
- *
- * @example
- * ```sh
- * versionary guide v1.yaml v2.yaml --from v1 --to v2 --format html --out guide.html
- * ```
- */
+/** `versionary guide <old> <new> --from v1 --to v2`: write a migration guide. */
 export const guideCommand = defineCommand({
   name: 'guide',
   summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',

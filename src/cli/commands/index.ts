@@ -9,14 +9,7 @@ import { noticesCommand } from './notices.ts';
 import { serveCommand } from './serve.ts';
 import { versionsCommand } from './versions.ts';
 
-/**
- * Every `versionary` command by name. Adding one is a file in this folder plus one line here.
- *
- * @example
- * ```ts
- * commands.diff.summary;
- * ```
- */
+/** Every `versionary` command by name. Adding one is a file in this folder plus one line here. */
 export const commands: Record<string, CliCommand> = {
   diff: diffCommand,
   lint: lintCommand,

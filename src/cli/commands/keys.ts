@@ -5,14 +5,7 @@ import { loadConfig } from '../../service/config/load-config.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 
-/**
- * `versionary keys create`: create an API key in the database and print it once.
- *
- * @example
- * ```sh
- * versionary keys create --name ci --roles read,write
- * ```
- */
+/** `versionary keys create`: create an API key in the database and print it once. */
 export const keysCommand = defineCommand({
   name: 'keys',
   summary: 'Create an API key in the database',

@@ -3,14 +3,7 @@ import { defineCommand, readChoice } from '../command.ts';
 import { ExitCode } from '../io.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
-/**
- * `versionary lint <openapi>`: check an OpenAPI file against the REST conventions.
- *
- * @example
- * ```sh
- * versionary lint openapi.yaml --format json
- * ```
- */
+/** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
 export const lintCommand = defineCommand({
   name: 'lint',
   summary: 'Check an OpenAPI description against the REST conventions',

@@ -16,15 +16,7 @@ interface NoticeRow {
   lastError: string | null;
 }
 
-/**
- * `versionary notices list|run`: the notices outbox, from the database or a running server.
- *
- * @example
- * ```sh
- * versionary notices run --server http://127.0.0.1:3000 --key "$KEY"
- * versionary notices list --status failed
- * ```
- */
+/** `versionary notices list|run`: the notices outbox, from the database or a running server. */
 export const noticesCommand = defineCommand({
   name: 'notices',
   summary: 'List deprecation notices or run one notices pass (database or running server)',

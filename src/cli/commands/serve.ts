@@ -3,14 +3,7 @@ import { loadStartService } from '../../compose/load-service.ts';
 import { defineCommand } from '../command.ts';
 import { ExitCode } from '../io.ts';
 
-/**
- * `versionary serve`: start the reference service, as `npm start` does.
- *
- * @example
- * ```sh
- * PORT=8080 versionary serve
- * ```
- */
+/** `versionary serve`: start the reference service, as `npm start` does. */
 export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'Start the reference service (the same as npm start)',

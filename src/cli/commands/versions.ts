@@ -12,14 +12,7 @@ interface VersionRow {
   usage: { calls: number; clients: number };
 }
 
-/**
- * `versionary versions list|deprecate`: the lifecycle, from the database or a running server.
- *
- * @example
- * ```sh
- * versionary versions deprecate v1 --notice-months 9 --server http://127.0.0.1:3000 --key "$KEY"
- * ```
- */
+/** `versionary versions list|deprecate`: the lifecycle, from the database or a running server. */
 export const versionsCommand = defineCommand({
   name: 'versions',
   summary: 'List versions or schedule a deprecation (database or running server)',

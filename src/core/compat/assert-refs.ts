@@ -5,11 +5,6 @@ import { createRefResolver } from './ref-resolver.ts';
 /**
  * Check that every `$ref` of every document in the set resolves, so a broken ref fails before
  * any comparison starts, naming the document and the place. Throws `REF_BROKEN`.
- *
- * @example
- * ```ts
- * assertRefsResolve(toDocumentSet(doc)); // throws on { $ref: '#/components/schemas/Missing' }
- * ```
  */
 export function assertRefsResolve(set: DocumentSet): void {
   const resolver = createRefResolver(set);

@@ -4,14 +4,7 @@ import { joinPointer } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
-/**
- * Compare the request bodies of one operation: presence, required flag, media types, schemas.
- *
- * @example
- * ```ts
- * diffRequestBody(ctx, { old: oldOperation, new: newOperation });
- * ```
- */
+/** Compare the request bodies of one operation: presence, required flag, media types, schemas. */
 export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
   const ob = child(ops.old, 'requestBody');
   const nb = child(ops.new, 'requestBody');
@@ -53,14 +46,7 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
   diffContent(ctx, { old: o, new: n, direction: 'request', label: 'body' });
 }
 
-/**
- * Compare the `content` maps of two bodies (request bodies or responses).
- *
- * @example
- * ```ts
- * diffContent(ctx, { old, new: revised, direction: 'response', label: 'body' });
- * ```
- */
+/** Compare the `content` maps of two bodies (request bodies or responses). */
 export function diffContent(
   ctx: DiffContext,
   args: { old: DocNode; new: DocNode; direction: Direction; label: string },
@@ -108,14 +94,7 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
   return out;
 }
 
-/**
- * The node of a member of an object node, or undefined when absent.
- *
- * @example
- * ```ts
- * child({ uri, pointer: '/paths/~1a/get', value: op }, 'requestBody');
- * ```
- */
+/** The node of a member of an object node, or undefined when absent. */
 export function child(node: DocNode, key: string): DocNode | undefined {
   if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
   return { uri: node.uri, pointer: joinPointer(node.pointer, key), value: node.value[key] };

@@ -21,11 +21,6 @@ interface Outgoing {
  * Compare the OpenAPI 3.1 `webhooks`. The API is the caller here: the payload (the webhook's
  * request body) and the headers it sends are data subscribers read, so response rules apply to
  * them, and the subscriber's response is data the API reads, so request rules apply to it.
- *
- * @example
- * ```ts
- * diffWebhooks(ctx);
- * ```
  */
 export function diffWebhooks(ctx: DiffContext): void {
   const root = (side: Side): DocNode => {
@@ -39,14 +34,7 @@ export function diffWebhooks(ctx: DiffContext): void {
   });
 }
 
-/**
- * Compare the `callbacks` of one operation, with the same direction rules as webhooks.
- *
- * @example
- * ```ts
- * diffCallbacks(ctx, { old: oldOperation, new: newOperation });
- * ```
- */
+/** Compare the `callbacks` of one operation, with the same direction rules as webhooks. */
 export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
   const oc = child(ops.old, 'callbacks');
   const nc = child(ops.new, 'callbacks');

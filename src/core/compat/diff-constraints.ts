@@ -1,6 +1,5 @@
 import { emit, type DiffContext } from './diff-context.ts';
-import type { ResolvedPair } from './diff-schema.ts';
-import { describeValue } from './diff-schema.ts';
+import { describeValue, type ResolvedPair } from './diff-pair.ts';
 import { canonicalJson } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
 import { asSchema } from './schema-model.ts';
@@ -21,11 +20,6 @@ const MATCH_ALL = new Set(['', '.*', '^.*', '.*$', '[\\s\\S]*', '^[\\s\\S]*$']);
 /**
  * Compare validation keywords. Tightening a request bound breaks clients; loosening a response
  * bound may hand clients values they never saw.
- *
- * @example
- * ```ts
- * diffConstraints(ctx, { o, n, direction: 'request', label: 'name' });
- * ```
  */
 export function diffConstraints(ctx: DiffContext, p: ResolvedPair): void {
   const os = asSchema(p.o.value);

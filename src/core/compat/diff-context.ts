@@ -41,14 +41,7 @@ export interface EmitOptions {
   message: string;
 }
 
-/**
- * Start a diff run over two document sets.
- *
- * @example
- * ```ts
- * const ctx = createDiffContext({ base: toDocumentSet(a), revision: toDocumentSet(b) });
- * ```
- */
+/** Start a diff run over two document sets. */
 export function createDiffContext(sets: { base: DocumentSet; revision: DocumentSet }): DiffContext {
   const oldResolver = createRefResolver(sets.base);
   const newResolver = createRefResolver(sets.revision);
@@ -65,14 +58,7 @@ export function createDiffContext(sets: { base: DocumentSet; revision: DocumentS
   };
 }
 
-/**
- * Record one change; its level always comes from the rule registry.
- *
- * @example
- * ```ts
- * emit(ctx, 'endpoint-added', { at: { uri, pointer }, side: 'new', message: 'GET /users was added.' });
- * ```
- */
+/** Record one change; its level always comes from the rule registry. */
 export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
   const location = locate(ctx, options);
   const change: Change = { id, level: compatRules[id].level, location, message: options.message };
@@ -83,14 +69,7 @@ export function emit(ctx: DiffContext, id: RuleId, options: EmitOptions): void {
   if (ctx.owner !== undefined) ctx.ownerOf.set(change, ctx.owner);
 }
 
-/**
- * Record that the current pair (or operation) reaches schema pair `key`.
- *
- * @example
- * ```ts
- * linkPair(ctx, 'response|a#/components/schemas/User|b#/components/schemas/User');
- * ```
- */
+/** Record that the current pair (or operation) reaches schema pair `key`. */
 export function linkPair(ctx: DiffContext, key: string): void {
   const from = ctx.owner ?? `op:${ctx.via ?? ''}`;
   let parents = ctx.reachedFrom.get(key);
@@ -98,14 +77,7 @@ export function linkPair(ctx: DiffContext, key: string): void {
   parents.add(from);
 }
 
-/**
- * Every operation that reaches a schema pair, walking the reach graph upwards.
- *
- * @example
- * ```ts
- * operationsReaching(ctx, key); // ['GET /users', 'POST /users']
- * ```
- */
+/** Every operation that reaches a schema pair, walking the reach graph upwards. */
 export function operationsReaching(ctx: DiffContext, key: string): string[] {
   const ops = new Set<string>();
   const seen = new Set<string>([key]);
@@ -137,14 +109,7 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
   return location;
 }
 
-/**
- * HTTP methods an OpenAPI path item may hold.
- *
- * @example
- * ```ts
- * METHODS.has('get'); // true
- * ```
- */
+/** HTTP methods an OpenAPI path item may hold. */
 export const METHODS: ReadonlySet<string> = new Set([
   'get',
   'put',

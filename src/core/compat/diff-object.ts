@@ -1,5 +1,5 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { compareSchemas, type ResolvedPair } from './diff-schema.ts';
+import type { ResolvedPair } from './diff-pair.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
@@ -13,11 +13,6 @@ interface Fields {
 /**
  * Compare object properties, required lists and additionalProperties, with allOf members
  * flattened in.
- *
- * @example
- * ```ts
- * diffObject(ctx, { o, n, direction: 'response', label: 'user' });
- * ```
  */
 export function diffObject(ctx: DiffContext, p: ResolvedPair): void {
   // Fields brought in by allOf members count as the object's own, so moving a field into a
@@ -92,7 +87,7 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     if (newNode === undefined || !visible(name)) continue;
     diffRequired(ctx, { p, name, at: newNode, was: oldFields.required.has(name), now: newFields.required.has(name) });
     diffDeprecated(ctx, { p, name, oldNode, newNode });
-    compareSchemas(ctx, { old: oldNode, new: newNode, direction: p.direction, label: field(name) });
+    p.recurse(ctx, { old: oldNode, new: newNode, direction: p.direction, label: field(name) });
   }
   if (p.direction === 'response') diffOrder(ctx, { p, oldFields, newFields });
 }
@@ -170,7 +165,7 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   } else if (oa === false && na !== undefined && na !== false) {
     emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
   } else if (isObjectLike(oa) && isObjectLike(na)) {
-    compareSchemas(ctx, {
+    p.recurse(ctx, {
       old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'additionalProperties'), value: oa },
       new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties'), value: na },
       direction: p.direction,

@@ -17,11 +17,6 @@ interface Param {
  * Compare the parameters of one operation (path-level ones included). Path parameters match
  * by position in the template, so renaming `{id}` to `{userId}` is no change; header names
  * match case-insensitively.
- *
- * @example
- * ```ts
- * diffParameters(ctx, { old: oldEntry, new: newEntry });
- * ```
  */
 export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
   const oldParams = collectParams(ctx.old.resolver, ops.old);

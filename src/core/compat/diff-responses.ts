@@ -5,14 +5,7 @@ import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
-/**
- * Compare the responses of one operation: status codes, headers, media types and schemas.
- *
- * @example
- * ```ts
- * diffResponses(ctx, { old: oldOperation, new: newOperation });
- * ```
- */
+/** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
   const oldMap = entries(child(ops.old, 'responses'));
   const newMap = entries(child(ops.new, 'responses'));
@@ -126,14 +119,7 @@ function entries(node: DocNode | undefined): Map<string, DocNode> {
   return out;
 }
 
-/**
- * Whether a response key stands for success (1xx to 3xx, including ranges like `2XX`).
- *
- * @example
- * ```ts
- * isSuccess('204'); // true
- * ```
- */
+/** Whether a response key stands for success (1xx to 3xx, including ranges like `2XX`). */
 export function isSuccess(status: string): boolean {
   return /^[123]/.test(status);
 }

@@ -1,39 +1,16 @@
-import { emit, linkPair, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, linkPair, type DiffContext } from './diff-context.ts';
 import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
-import type { ResolvedNode } from './ref-resolver.ts';
+import { describeValue, nodeKey, type ResolvedPair, type SchemaPair } from './diff-pair.ts';
 import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
-import type { Direction } from './types.ts';
-
-/** A pair of schemas to compare and the way data flows through them. */
-export interface SchemaPair {
-  old: DocNode;
-  new: DocNode;
-  direction: Direction;
-  /** Dotted name of the value for messages (`customer.address.city`). */
-  label: string;
-}
-
-/** A resolved pair, as the keyword comparers receive it. */
-export interface ResolvedPair {
-  o: ResolvedNode;
-  n: ResolvedNode;
-  direction: Direction;
-  label: string;
-}
 
 /**
  * Compare two schemas and record every change. Each (old location, new location, direction)
  * is compared once, so shared component schemas report their changes once, at the schema, and
  * circular refs terminate.
- *
- * @example
- * ```ts
- * compareSchemas(ctx, { old, new: revised, direction: 'response', label: 'body' });
- * ```
  */
 export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const o = resolveSchema(ctx.old.resolver, pair.old);
@@ -48,23 +25,16 @@ export function compareSchemas(ctx: DiffContext, pair: SchemaPair): void {
   const outer = ctx.owner;
   ctx.owner = memo;
   try {
-    compareResolved(ctx, { o, n, direction: pair.direction, label: n.name ?? o.name ?? pair.label });
+    compareResolved(ctx, {
+      o,
+      n,
+      direction: pair.direction,
+      label: n.name ?? o.name ?? pair.label,
+      recurse: compareSchemas,
+    });
   } finally {
     ctx.owner = outer;
   }
-}
-
-/**
- * The identity of a resolved schema for memo keys: its place, plus whether a nullable wrapper
- * was peeled off (the same component reached nullable and not nullable differs).
- *
- * @example
- * ```ts
- * nodeKey(resolveSchema(resolver, node)); // 'memory:///openapi.json#/components/schemas/User?'
- * ```
- */
-export function nodeKey(node: ResolvedNode): string {
-  return node.nullable === true ? `${node.key}?` : node.key;
 }
 
 function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
@@ -83,18 +53,6 @@ function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
   diffObject(ctx, resolved);
   diffItems(ctx, resolved);
   diffVariants(ctx, resolved);
-}
-
-/**
- * A short name for the value in messages.
- *
- * @example
- * ```ts
- * describeValue('response', 'user.email'); // 'Response value `user.email`'
- * ```
- */
-export function describeValue(direction: Direction, label: string): string {
-  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
 }
 
 /** Returns false when the types are incompatible: deeper differences would only repeat it. */

@@ -34,11 +34,6 @@ const MAX_LISTED_OPERATIONS = 10;
  * requirement where anonymous calls were accepted, a way to authenticate dropped or a scope
  * added breaks clients; the reverse edits are compatible. Schemes are matched by how the
  * credentials are sent, so renaming a scheme is no change.
- *
- * @example
- * ```ts
- * diffSecurity(ctx, { old: oldEntry, new: newEntry });
- * ```
  */
 export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
   const o = effective(ctx.old, ops.old);
@@ -97,11 +92,6 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
  * Report security schemes removed from `components.securitySchemes` (a rename that keeps the
  * same credential is no removal). Operations that used one are reported by their requirements;
  * the removal itself breaks no client.
- *
- * @example
- * ```ts
- * diffSecuritySchemes(ctx);
- * ```
  */
 export function diffSecuritySchemes(ctx: DiffContext): void {
   const oldSchemes = schemesOf(ctx.old);

@@ -1,5 +1,5 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { compareSchemas, describeValue, nodeKey, type ResolvedPair } from './diff-schema.ts';
+import { describeValue, nodeKey, type ResolvedPair } from './diff-pair.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
@@ -13,11 +13,6 @@ interface Member {
 /**
  * Whether exactly one side is a oneOf/anyOf union: then the other side is compared as a
  * union of one, and the keyword-by-keyword comparison would only repeat noise.
- *
- * @example
- * ```ts
- * isUnionMismatch({ type: 'string' }, { anyOf: [{ type: 'string' }, { type: 'integer' }] }); // true
- * ```
  */
 export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean {
   return (unionKey(asSchema(oldSchema)) === undefined) !== (unionKey(asSchema(newSchema)) === undefined);
@@ -26,11 +21,6 @@ export function isUnionMismatch(oldSchema: unknown, newSchema: unknown): boolean
 /**
  * Compare oneOf/anyOf alternatives and allOf members. Members are matched by component name,
  * then by structural equality (so a renamed or inlined ref matches), then by type.
- *
- * @example
- * ```ts
- * diffVariants(ctx, { o, n, direction: 'response', label: 'charge.customer' });
- * ```
  */
 export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
   const os = asSchema(p.o.value);
@@ -62,7 +52,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
     }
     for (const [a, b] of pairs) {
       if (nodeKey(a.resolved) === nodeKey(p.o) && nodeKey(b.resolved) === nodeKey(p.n)) continue;
-      compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+      p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
     }
   }
   if (Array.isArray(os.allOf) && Array.isArray(ns.allOf)) diffAllOf(ctx, p);
@@ -93,7 +83,7 @@ function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
       message: `${what} now also includes ${memberName(m)} (allOf).`,
     });
   }
-  for (const [a, b] of pairs) compareSchemas(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+  for (const [a, b] of pairs) p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
 }
 
 function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefined {

@@ -8,38 +8,16 @@ export interface DocumentSet {
   documents: ReadonlyMap<string, unknown>;
 }
 
-/**
- * URI given to a lone in-memory document.
- *
- * @example
- * ```ts
- * toDocumentSet(doc).root === DEFAULT_ROOT_URI; // true
- * ```
- */
+/** URI given to a lone in-memory document. */
 export const DEFAULT_ROOT_URI = 'memory:///openapi.json';
 
-/**
- * Wrap a single parsed document (or pass a set through unchanged).
- *
- * @example
- * ```ts
- * const set = toDocumentSet({ openapi: '3.1.0', paths: {} });
- * set.documents.get(set.root);
- * ```
- */
+/** Wrap a single parsed document (or pass a set through unchanged). */
 export function toDocumentSet(input: unknown, uri: string = DEFAULT_ROOT_URI): DocumentSet {
   if (isDocumentSet(input)) return input;
   return { root: uri, documents: new Map([[uri, input]]) };
 }
 
-/**
- * Tell a {@link DocumentSet} from a plain parsed document.
- *
- * @example
- * ```ts
- * isDocumentSet({ openapi: '3.0.3' }); // false
- * ```
- */
+/** Tell a {@link DocumentSet} from a plain parsed document. */
 export function isDocumentSet(input: unknown): input is DocumentSet {
   return (
     typeof input === 'object' &&

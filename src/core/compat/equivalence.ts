@@ -34,12 +34,6 @@ const UNORDERED_KEYS = new Set(['required', 'enum', 'type']);
  * Build a checker that compares schemas structurally across two documents. Results are memoised
  * per pair of locations; a pair met again while it is being compared is assumed equal
  * (coinduction), and only answers that hold for the whole comparison are kept.
- *
- * @example
- * ```ts
- * const eq = createEquivalenceChecker({ old: oldResolver, new: newResolver });
- * eq.equivalent(oldNode, newNode);
- * ```
  */
 export function createEquivalenceChecker(resolvers: { old: RefResolver; new: RefResolver }): EquivalenceChecker {
   const known = new Map<string, boolean>();
@@ -120,14 +114,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
   };
 }
 
-/**
- * Deep equality of JSON values; `unordered` compares arrays as sets.
- *
- * @example
- * ```ts
- * sameValue(['a', 'b'], ['b', 'a'], true); // true
- * ```
- */
+/** Deep equality of JSON values; `unordered` compares arrays as sets. */
 export function sameValue(a: unknown, b: unknown, unordered = false): boolean {
   if (Array.isArray(a) && Array.isArray(b) && unordered) {
     if (a.length !== b.length) return false;
@@ -137,14 +124,7 @@ export function sameValue(a: unknown, b: unknown, unordered = false): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
-/**
- * JSON with object keys sorted, so key order never counts as a difference.
- *
- * @example
- * ```ts
- * canonicalJson({ b: 1, a: 2 }); // '{"a":2,"b":1}'
- * ```
- */
+/** JSON with object keys sorted, so key order never counts as a difference. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObjectLike(value)) {

@@ -14,12 +14,6 @@ export interface ExternalRef {
 /**
  * Find the refs of a parsed document that point into other documents, so a loader can fetch
  * them. Iterative, so very deep documents cannot overflow the stack.
- *
- * @example
- * ```ts
- * collectExternalRefs({ a: { $ref: 'common.yaml#/X' } }, 'file:///api/openapi.yaml');
- * // [{ target: 'file:///api/common.yaml', ref: 'common.yaml#/X', at: '/a' }]
- * ```
  */
 export function collectExternalRefs(doc: unknown, uri: string): ExternalRef[] {
   const out: ExternalRef[] = [];

@@ -2,14 +2,7 @@ import type { Change, ChangeLevel, DiffResult } from './types.ts';
 
 const ORDER: Record<ChangeLevel, number> = { breaking: 0, risk: 1, compatible: 2 };
 
-/**
- * Changes ordered breaking first, then risk, then compatible; document order within a level.
- *
- * @example
- * ```ts
- * sortByLevel(result.changes)[0]?.level; // 'breaking' when there is one
- * ```
- */
+/** Changes ordered breaking first, then risk, then compatible; document order within a level. */
 export function sortByLevel(changes: readonly Change[]): Change[] {
   return changes
     .map((c, i) => ({ c, i }))
@@ -17,14 +10,7 @@ export function sortByLevel(changes: readonly Change[]): Change[] {
     .map(({ c }) => c);
 }
 
-/**
- * Where a change sits, for people: `POST /users` or `#/components/schemas/User (via GET /users)`.
- *
- * @example
- * ```ts
- * describeLocation(change); // 'POST /users'
- * ```
- */
+/** Where a change sits, for people: `POST /users` or `#/components/schemas/User (via GET /users)`. */
 export function describeLocation(change: Change): string {
   const { method, path, pointer, document, via, operationCount } = change.location;
   if (method !== undefined && path !== undefined) return `${method} ${path}`;

@@ -1,23 +1,9 @@
-/**
- * Escape one JSON pointer token (RFC 6901).
- *
- * @example
- * ```ts
- * escapePointerToken('/users/{id}'); // '~1users~1{id}'
- * ```
- */
+/** Escape one JSON pointer token (RFC 6901). */
 export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/**
- * Split a JSON pointer (with or without a leading `#`) into unescaped tokens.
- *
- * @example
- * ```ts
- * parsePointer('#/paths/~1users'); // ['paths', '/users']
- * ```
- */
+/** Split a JSON pointer (with or without a leading `#`) into unescaped tokens. */
 export function parsePointer(pointer: string): string[] {
   const raw = pointer.startsWith('#') ? pointer.slice(1) : pointer;
   if (raw === '' || raw === '/') return raw === '/' ? [''] : [];
@@ -28,28 +14,14 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-/**
- * Append tokens to a pointer, escaping each.
- *
- * @example
- * ```ts
- * joinPointer('/components/schemas', 'a/b'); // '/components/schemas/a~1b'
- * ```
- */
+/** Append tokens to a pointer, escaping each. */
 export function joinPointer(base: string, ...tokens: (string | number)[]): string {
   let out = base;
   for (const t of tokens) out += '/' + escapePointerToken(String(t));
   return out;
 }
 
-/**
- * Read the value a pointer designates, or `undefined` when any step is missing.
- *
- * @example
- * ```ts
- * getAtPointer({ a: [1, 2] }, '/a/1'); // 2
- * ```
- */
+/** Read the value a pointer designates, or `undefined` when any step is missing. */
 export function getAtPointer(root: unknown, pointer: string): unknown {
   let node: unknown = root;
   for (const token of parsePointer(pointer)) {

@@ -20,13 +20,6 @@ const PROSE = new Set(['description', 'title', 'example', 'examples', '$comment'
  * - `const` becomes a one-value `enum`;
  * - `contentEncoding: base64` (3.1) is `format: byte`, and a binary `contentMediaType` on a
  *   string without an encoding is `format: binary`, as 3.0 wrote them.
- *
- * @example
- * ```ts
- * normalizeSchema({ type: 'integer', minimum: 0, exclusiveMinimum: true });
- * // { type: 'integer', exclusiveMinimum: 0 }
- * normalizeSchema({ type: ['string', 'null'] }); // { type: 'string', nullable: true }
- * ```
  */
 export function normalizeSchema(schema: SchemaObject): SchemaObject {
   const cached = cache.get(schema);
@@ -39,11 +32,6 @@ export function normalizeSchema(schema: SchemaObject): SchemaObject {
 /**
  * Whether a schema admits only `null` (`{ type: 'null' }`, `{ enum: [null] }`, `{ const: null }`),
  * the form 3.1 uses as a union member to make a value nullable.
- *
- * @example
- * ```ts
- * isNullOnly({ type: 'null', description: 'absent' }); // true
- * ```
  */
 export function isNullOnly(value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

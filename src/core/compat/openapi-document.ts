@@ -15,14 +15,7 @@ export interface OperationEntry {
   operation: DocNode;
 }
 
-/**
- * Check that a document set's root is an OpenAPI 3.x description; throws `SPEC_INVALID`.
- *
- * @example
- * ```ts
- * assertOpenApiDocument(toDocumentSet({ openapi: '3.1.0', paths: {} }));
- * ```
- */
+/** Check that a document set's root is an OpenAPI 3.x description; throws `SPEC_INVALID`. */
 export function assertOpenApiDocument(set: DocumentSet): Record<string, unknown> {
   const doc = set.documents.get(set.root);
   const fail = (detail: string) =>
@@ -48,26 +41,12 @@ function describeNotOpenApi(doc: Record<string, unknown>): string {
   return `neither an "openapi" nor a "swagger" field, so it is not an OpenAPI or Swagger description (top-level keys: ${shown || 'none'})`;
 }
 
-/**
- * Normalise a path template so `/users/{id}` and `/users/{userId}` are the same endpoint.
- *
- * @example
- * ```ts
- * normalizePath('/users/{userId}/posts'); // '/users/{}/posts'
- * ```
- */
+/** Normalise a path template so `/users/{id}` and `/users/{userId}` are the same endpoint. */
 export function normalizePath(path: string): string {
   return path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/';
 }
 
-/**
- * List the operations of a document in document order, keyed for matching.
- *
- * @example
- * ```ts
- * listOperations({ set, resolver }).map((op) => op.key); // ['GET /users', 'POST /users']
- * ```
- */
+/** List the operations of a document in document order, keyed for matching. */
 export function listOperations(side: { set: DocumentSet; resolver: RefResolver }): OperationEntry[] {
   const doc = assertOpenApiDocument(side.set);
   const paths = isObjectLike(doc.paths) ? doc.paths : {};

@@ -6,11 +6,6 @@ import { isObjectLike } from './schema-model.ts';
  * How one document's paths are rewritten before a comparison, as oasdiff's `--strip-prefix-*` and
  * `--prefix-*` flags do: `strip` is taken off the front of each path that starts with it, then
  * `prefix` is put in front of every path.
- *
- * @example
- * ```ts
- * const v1: PathRewrite = { strip: '/api/v1', prefix: '/api' }; // /api/v1/users → /api/users
- * ```
  */
 export interface PathRewrite {
   strip?: string | undefined;
@@ -20,11 +15,6 @@ export interface PathRewrite {
 /**
  * One path rewritten. Only a whole leading segment run is stripped, so `/api/v1` leaves
  * `/api/v10/users` alone (oasdiff would make it `0/users`).
- *
- * @example
- * ```ts
- * rewritePath('/api/v1/users', { strip: '/api/v1', prefix: '/api' }); // '/api/users'
- * ```
  */
 export function rewritePath(path: string, rewrite: PathRewrite): string {
   const strip = trimSlash(rewrite.strip ?? '');
@@ -36,11 +26,6 @@ export function rewritePath(path: string, rewrite: PathRewrite): string {
 /**
  * A copy of a document set whose root document has its `paths` keys rewritten; the other
  * documents are shared. Throws `SPEC_INVALID` when two paths become one.
- *
- * @example
- * ```ts
- * const base = rewritePaths(set, { strip: '/api/v1' }); // /api/v1/users → /users
- * ```
  */
 export function rewritePaths(set: DocumentSet, rewrite: PathRewrite): DocumentSet {
   const doc = set.documents.get(set.root);
@@ -81,11 +66,6 @@ const versionSegment = /^v\d+$/i;
  * When every path of both documents differs only by a version segment (`/api/v1/…` against
  * `/api/v2/…`), no operation can match: the prefixes that would line them up. `undefined`
  * otherwise, and when the documents already share a path.
- *
- * @example
- * ```ts
- * suggestPathRewrites(['/api/v1/users'], ['/api/v2/users']); // { base: '/api/v1', revision: '/api/v2', common: '/api' }
- * ```
  */
 export function suggestPathRewrites(
   basePaths: readonly string[],

@@ -28,12 +28,6 @@ export interface RefResolver {
 /**
  * Build a resolver that follows `$ref` chains, inside one document or across documents.
  * A missing target or a ref loop throws `REF_BROKEN` naming the document and the place.
- *
- * @example
- * ```ts
- * const resolver = createRefResolver(toDocumentSet(doc));
- * resolver.resolve({ uri: set.root, pointer: '/paths/~1users/get', value: op });
- * ```
  */
 export function createRefResolver(set: DocumentSet): RefResolver {
   return {
@@ -55,26 +49,12 @@ export function createRefResolver(set: DocumentSet): RefResolver {
   };
 }
 
-/**
- * Tell whether a node is a Reference Object.
- *
- * @example
- * ```ts
- * isRefObject({ $ref: '#/components/schemas/User' }); // true
- * ```
- */
+/** Tell whether a node is a Reference Object. */
 export function isRefObject(value: unknown): value is { $ref: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
 }
 
-/**
- * Resolve a `$ref` string against the URI of the document that holds it.
- *
- * @example
- * ```ts
- * resolveRefUri('common.yaml#/X', 'file:///api/openapi.yaml'); // { uri: 'file:///api/common.yaml', pointer: '/X' }
- * ```
- */
+/** Resolve a `$ref` string against the URI of the document that holds it. */
 export function resolveRefUri(ref: string, baseUri: string): { uri: string; pointer: string } {
   const hash = ref.indexOf('#');
   const filePart = hash === -1 ? ref : ref.slice(0, hash);

@@ -9,11 +9,6 @@ export interface RuleInfo {
 /**
  * Every rule the OpenAPI classifier can report. Ids are stable: a published id never changes
  * meaning. `docs/compatibility.md` lists each one and a test keeps the two in step.
- *
- * @example
- * ```ts
- * compatRules['endpoint-removed'].level; // 'breaking'
- * ```
  */
 export const compatRules = {
   'endpoint-added': { level: 'compatible', description: 'A new operation (method + path) was added.' },
@@ -314,14 +309,7 @@ export const compatRules = {
 /** A rule id known to the classifier. */
 export type RuleId = keyof typeof compatRules;
 
-/**
- * Narrow a string to a known rule id.
- *
- * @example
- * ```ts
- * isRuleId('endpoint-added'); // true
- * ```
- */
+/** Narrow a string to a known rule id. */
 export function isRuleId(value: string): value is RuleId {
   return Object.hasOwn(compatRules, value);
 }

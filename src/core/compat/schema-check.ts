@@ -11,14 +11,7 @@ import {
   type SchemaObject,
 } from './schema-model.ts';
 
-/**
- * The spec's three reasons a schema check fails.
- *
- * @example
- * ```ts
- * violations.filter((v) => v.rule === SchemaRule.FieldMissing);
- * ```
- */
+/** The spec's three reasons a schema check fails. */
 export const SchemaRule = {
   FieldMissing: 'field-missing',
   FieldTypeChanged: 'field-type-changed',
@@ -53,14 +46,6 @@ export interface SchemaCheckOptions {
  * one, when a field in both changed type, or when a field in both is required in the new schema
  * but was not in the old. Nested objects, array items, allOf members and `$ref`s are followed;
  * cycles terminate.
- *
- * @example
- * ```ts
- * checkSchemaCompatibility(
- *   { type: 'object', properties: { id: { type: 'integer' } } },
- *   { type: 'object', properties: { id: { type: 'string' } } },
- * ); // [{ rule: 'field-type-changed', field: 'id', ... }]
- * ```
  */
 export function checkSchemaCompatibility(
   oldSchema: unknown,

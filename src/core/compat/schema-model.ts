@@ -12,14 +12,7 @@ export interface TypeInfo {
   nullable: boolean;
 }
 
-/**
- * Keywords that never change what a schema accepts.
- *
- * @example
- * ```ts
- * ANNOTATION_KEYS.has('description'); // true
- * ```
- */
+/** Keywords that never change what a schema accepts. */
 export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
   'description',
   'title',
@@ -40,12 +33,6 @@ export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
 /**
  * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`), in the
  * canonical form of {@link normalizeSchema} so OpenAPI 3.0 and 3.1 spellings read the same.
- *
- * @example
- * ```ts
- * asSchema(true); // {}
- * asSchema({ type: ['string', 'null'] }); // { type: 'string', nullable: true }
- * ```
  */
 export function asSchema(value: unknown): SchemaObject {
   if (value === false) return { not: {} };
@@ -59,11 +46,6 @@ export function asSchema(value: unknown): SchemaObject {
  * restructured that way is the same schema: `allOf: [X]` (with `nullable: true` in 3.0) and the
  * 3.1 `anyOf`/`oneOf: [X, { type: 'null' }]`. A peeled nullable wrapper marks the result
  * `nullable`, with `site` naming the wrapper, where that nullability is written.
- *
- * @example
- * ```ts
- * resolveSchema(resolver, { uri, pointer: '/components/schemas/A', value: { allOf: [{ $ref: '#/components/schemas/B' }] } });
- * ```
  */
 export function resolveSchema(
   resolver: RefResolver,
@@ -115,14 +97,7 @@ function wrappedMember(schema: SchemaObject): { key: string; index: number; valu
   return { key, index, value: list[index] };
 }
 
-/**
- * Read the types a schema admits, folding 3.0 `nullable` and 3.1 `null` types together.
- *
- * @example
- * ```ts
- * typeInfo({ type: ['string', 'null'] }); // { types: Set { 'string' }, nullable: true }
- * ```
- */
+/** Read the types a schema admits, folding 3.0 `nullable` and 3.1 `null` types together. */
 export function typeInfo(schema: SchemaObject, peeled?: { nullable?: boolean }): TypeInfo {
   const raw = schema.type;
   const list =
@@ -143,14 +118,7 @@ export function typeInfo(schema: SchemaObject, peeled?: { nullable?: boolean }):
   return { types: opaque ? undefined : null, nullable };
 }
 
-/**
- * Whether every value of type set `inner` is also in `outer` (integer sits inside number).
- *
- * @example
- * ```ts
- * isTypeSubset(new Set(['integer']), new Set(['number'])); // true
- * ```
- */
+/** Whether every value of type set `inner` is also in `outer` (integer sits inside number). */
 export function isTypeSubset(inner: ReadonlySet<string> | null, outer: ReadonlySet<string> | null): boolean {
   if (outer === null) return true;
   if (inner === null) return false;
@@ -160,53 +128,25 @@ export function isTypeSubset(inner: ReadonlySet<string> | null, outer: ReadonlyS
   return true;
 }
 
-/**
- * Render a type set for messages.
- *
- * @example
- * ```ts
- * formatTypes(new Set(['string', 'integer'])); // 'string | integer'
- * ```
- */
+/** Render a type set for messages. */
 export function formatTypes(types: ReadonlySet<string> | null | undefined): string {
   if (types === null || types === undefined) return 'any';
   return types.size === 0 ? 'none' : [...types].join(' | ');
 }
 
-/**
- * The `properties` map of a schema, or an empty one.
- *
- * @example
- * ```ts
- * propertiesOf({ properties: { a: {} } }); // { a: {} }
- * ```
- */
+/** The `properties` map of a schema, or an empty one. */
 export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
   return isObjectLike(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
 }
 
-/**
- * The `required` list of a schema as a set.
- *
- * @example
- * ```ts
- * requiredOf({ required: ['id'] }).has('id'); // true
- * ```
- */
+/** The `required` list of a schema as a set. */
 export function requiredOf(schema: SchemaObject): Set<string> {
   return new Set(
     Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
   );
 }
 
-/**
- * Whether a value is a non-array object.
- *
- * @example
- * ```ts
- * isObjectLike([]); // false
- * ```
- */
+/** Whether a value is a non-array object. */
 export function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

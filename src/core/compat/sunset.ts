@@ -1,4 +1,4 @@
-import { daysFromCivil, parseIsoInstant } from '../lifecycle/index.ts';
+import { parseImfFixdate, parseIsoInstant } from '../time/index.ts';
 import type { DocNode } from './diff-context.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { OperationEntry } from './openapi-document.ts';
@@ -20,11 +20,6 @@ export interface SunsetPromise {
  * item, else a documented `Sunset` response header with one fixed value (`const`, a one-value
  * `enum` or a `default` in its schema). Dates are ISO 8601 or HTTP-dates (RFC 8594); a value
  * that does not parse promises nothing.
- *
- * @example
- * ```ts
- * sunsetOf(resolver, entry); // { at: 1798761600000, text: '2027-01-01', source: 'x-sunset on the operation' }
- * ```
  */
 export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPromise | undefined {
   const op = entry.operation.value;
@@ -39,27 +34,8 @@ export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPr
 function parse(value: unknown, source: string): SunsetPromise | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
-  const at = parseIsoInstant(text) ?? parseHttpDate(text);
+  const at = parseIsoInstant(text) ?? parseImfFixdate(text);
   return at === undefined ? undefined : { at, text, source };
-}
-
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const HTTP_DATE = /^(?:[a-z]{3}, )?(\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
-
-/** The IMF-fixdate form the `Sunset` header uses (RFC 8594, RFC 9110): `Fri, 01 Jan 2027 00:00:00 GMT`. */
-function parseHttpDate(text: string): number | undefined {
-  const m = HTTP_DATE.exec(text);
-  if (m === null) return undefined;
-  const [day, month, year, hour, minute, second] = [
-    Number(m[1]),
-    MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1,
-    Number(m[3]),
-    Number(m[4]),
-    Number(m[5]),
-    Number(m[6]),
-  ];
-  if (month === 0 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
-  return daysFromCivil({ year, month, day }) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000;
 }
 
 function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {

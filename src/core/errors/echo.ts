@@ -4,11 +4,6 @@ export const maxEcho = 200;
 /**
  * Client input as an error message may repeat it: at most {@link maxEcho} characters, with an
  * ellipsis when cut, so a 60 kB header never comes back whole in a problem body.
- *
- * @example
- * ```ts
- * echo('x'.repeat(500)).length // 201: 200 characters and '…'
- * ```
  */
 export function echo(input: string, max = maxEcho): string {
   return input.length <= max ? input : `${input.slice(0, max)}…`;

@@ -1,14 +1,7 @@
 import type { Change } from '../compat/index.ts';
 import type { GuideEntry } from './types.ts';
 
-/**
- * Turn a classified change into a guide line: where, what it was, what it is now.
- *
- * @example
- * ```ts
- * toGuideEntry(change); // { endpoint: 'POST /users', oldBehaviour: 'Field `nickname` ...', ... }
- * ```
- */
+/** Turn a classified change into a guide line: where, what it was, what it is now. */
 export function toGuideEntry(change: Change): GuideEntry {
   const { method, path, via, pointer, operations, operationCount } = change.location;
   const schema = /^\/components\/schemas\/([^/]+)/.exec(pointer)?.[1]?.replaceAll('~1', '/').replaceAll('~0', '~');

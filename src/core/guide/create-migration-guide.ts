@@ -2,7 +2,7 @@ import type { Change } from '../compat/index.ts';
 import { summarize } from '../compat/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { toGuideEntry } from './behaviour.ts';
-import { addDays, formatIsoInstant, parseIsoInstant } from './iso-date.ts';
+import { addDays, assertIsoInstant, formatIsoInstant } from '../time/index.ts';
 import type { MigrationGuide } from './types.ts';
 
 /** A month in lifecycle arithmetic, as the spec counts it. */
@@ -38,14 +38,14 @@ export interface MigrationGuideOptions {
  * ```
  */
 export function createMigrationGuide(options: MigrationGuideOptions): MigrationGuide {
-  const deprecated = parseIsoInstant(options.deprecatedAt);
+  const deprecated = assertIsoInstant(options.deprecatedAt);
   const sunset =
-    options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : parseIsoInstant(options.sunsetAt);
+    options.sunsetAt === undefined ? addDays(deprecated, 6 * MONTH_DAYS) : assertIsoInstant(options.sunsetAt);
   // A sunset beyond the default removal (a notice of 13 months, say) moves the removal with it.
   const removed =
     options.removedAt === undefined
       ? Math.max(addDays(deprecated, 12 * MONTH_DAYS), sunset)
-      : parseIsoInstant(options.removedAt);
+      : assertIsoInstant(options.removedAt);
   if (sunset < deprecated || removed < sunset) {
     throw new VersionaryError({
       code: ErrorCode.InvalidSchedule,
@@ -62,10 +62,15 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
     risks: pick('risk'),
     additive: pick('compatible'),
     timeline: {
-      deprecatedAt: formatIsoInstant(deprecated),
-      sunsetAt: formatIsoInstant(sunset),
-      removedAt: formatIsoInstant(removed),
+      deprecatedAt: guideInstant(deprecated),
+      sunsetAt: guideInstant(sunset),
+      removedAt: guideInstant(removed),
     },
     notes: [...(options.notes ?? [])],
   };
+}
+
+// A guide is read by people: whole-second dates show without `.000`, as guides always have.
+function guideInstant(ms: number): string {
+  return formatIsoInstant(ms).replace(/\.000Z$/, 'Z');
 }

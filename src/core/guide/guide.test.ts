@@ -4,7 +4,6 @@ import { diffOpenApi } from '../compat/index.ts';
 import { object, openapi } from '../compat/fixtures/openapi-builder.ts';
 import { isVersionaryError } from '../errors/index.ts';
 import { createMigrationGuide } from './create-migration-guide.ts';
-import { formatIsoInstant, parseIsoInstant } from './iso-date.ts';
 import { toHtml } from './to-html.ts';
 import { toJson } from './to-json.ts';
 import { toMarkdown } from './to-markdown.ts';
@@ -166,22 +165,19 @@ describe('renderers', () => {
   });
 });
 
-describe('ISO dates without the Date global', () => {
-  it('parses and formats like Date does', () => {
-    for (const text of [
-      '1970-01-01',
-      '2000-02-29T23:59:59Z',
-      '2026-07-04T10:20:30.250Z',
-      '2024-12-31T23:00:00-01:30',
-      '1969-12-31T00:00:00Z',
-    ]) {
-      assert.equal(parseIsoInstant(text), Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text), text);
-    }
-    assert.equal(formatIsoInstant(Date.UTC(2026, 5, 30)), '2026-06-30T00:00:00Z');
-    assert.equal(formatIsoInstant(Date.UTC(2024, 1, 29, 1, 2, 3, 4)), '2024-02-29T01:02:03.004Z');
+describe('guide dates', () => {
+  it('reads ISO dates and offsets, and shows milliseconds only when there are some', () => {
+    const at = (deprecatedAt: string) => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt }).timeline;
+    assert.equal(at('2026-07-04T10:20:30.250Z').deprecatedAt, '2026-07-04T10:20:30.250Z');
+    assert.equal(at('2024-12-31T23:00:00-01:30').deprecatedAt, '2025-01-01T00:30:00Z');
+    assert.equal(at(' 1970-01-01 ').deprecatedAt, '1970-01-01T00:00:00Z');
   });
-  it('rejects impossible dates', () => {
-    for (const text of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1'])
-      assert.throws(() => parseIsoInstant(text), text);
+  it('rejects impossible dates with INVALID_SCHEDULE', () => {
+    for (const deprecatedAt of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1'])
+      assert.throws(
+        () => createMigrationGuide({ from: 'v1', to: 'v2', changes, deprecatedAt }),
+        (e) => isVersionaryError(e) && e.code === 'INVALID_SCHEDULE',
+        deprecatedAt,
+      );
   });
 });

@@ -4,5 +4,4 @@ export { toMarkdown } from './to-markdown.ts';
 export { toHtml, escapeHtml } from './to-html.ts';
 export { toJson } from './to-json.ts';
 export { toGuideEntry } from './behaviour.ts';
-export { addDays, formatIsoInstant, parseIsoInstant } from './iso-date.ts';
 export type { GuideEntry, GuideTimeline, MigrationGuide } from './types.ts';

@@ -56,14 +56,7 @@ function section(s: { title: string; entries: GuideEntry[]; withOld: boolean; cl
   return `${heading}<table><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>\n`;
 }
 
-/**
- * Escape text for HTML element content and quoted attributes.
- *
- * @example
- * ```ts
- * escapeHtml('<b>"x" & y</b>'); // '&lt;b&gt;&quot;x&quot; &amp; y&lt;/b&gt;'
- * ```
- */
+/** Escape text for HTML element content and quoted attributes. */
 export function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')

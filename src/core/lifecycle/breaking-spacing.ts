@@ -2,26 +2,14 @@ import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { PolicyRule } from './policy-report.ts';
 import type { PolicyWarning } from './policy-report.ts';
-import { formatIsoDate } from './time-format.ts';
+import { formatIsoDate } from '../time/index.ts';
 
-/**
- * The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days.
- *
- * @example
- * ```ts
- * BREAKING_SPACING_MS / DAY_MS; // 360
- * ```
- */
+/** The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days. */
 export const BREAKING_SPACING_MS = monthsToMs(12);
 
 /**
  * Rule `breaking-spacing`: breaking releases less than 12 months apart. A warning, never an error,
  * since a release already shipped cannot be unshipped; one warning per close pair.
- *
- * @example
- * ```ts
- * checkBreakingSpacing(versions).map((w) => w.detail);
- * ```
  */
 export function checkBreakingSpacing(versions: readonly LifecycleVersion[]): PolicyWarning[] {
   const breaking = versions

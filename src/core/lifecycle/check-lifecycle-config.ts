@@ -8,14 +8,7 @@ import { checkReplacementExists } from './replacement-rule.ts';
 import type { Audience } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/**
- * Options for {@link checkLifecycleConfig}.
- *
- * @example
- * ```ts
- * checkLifecycleConfig({ versions, audience: 'enterprise' } satisfies CheckLifecycleConfigOptions);
- * ```
- */
+/** Options for {@link checkLifecycleConfig}. */
 export interface CheckLifecycleConfigOptions {
   versions: readonly LifecycleVersion[];
   /** Defaults to `public`. Typed loosely because it usually comes straight from a config file. */
@@ -60,11 +53,6 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
 /**
  * {@link checkLifecycleConfig}, throwing one `INVALID_CONFIG` error that lists every violation
  * (each in `extensions.violations`). Returns the warnings so they can be logged.
- *
- * @example
- * ```ts
- * for (const warning of assertLifecycleConfig({ versions })) log.warn(warning.detail);
- * ```
  */
 export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): PolicyWarning[] {
   const report = checkLifecycleConfig(options);
@@ -73,14 +61,7 @@ export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): Pol
   return report.warnings;
 }
 
-/**
- * Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`).
- *
- * @example
- * ```ts
- * checkMigrationGuide({ name: 'v1', releasedAt: 0, schedule }); // violation: no migrationUrl
- * ```
- */
+/** Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`). */
 export function checkMigrationGuide(version: LifecycleVersion): VersionaryError | undefined {
   if (!version.schedule || (version.migrationUrl ?? '').trim() !== '') return undefined;
   return createViolation({

@@ -7,14 +7,7 @@ import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts
 import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/**
- * Options for {@link checkSchedulePolicy}.
- *
- * @example
- * ```ts
- * const options: CheckSchedulePolicyOptions = { schedule, versions, audience: 'public' };
- * ```
- */
+/** Options for {@link checkSchedulePolicy}. */
 export interface CheckSchedulePolicyOptions {
   /** The schedule to check (new or stored). */
   schedule: DeprecationSchedule;
@@ -40,11 +33,6 @@ export interface CheckSchedulePolicyOptions {
 /**
  * Check one deprecation schedule against every lifecycle rule and report all violations and
  * warnings at once; it never throws and never adjusts the schedule.
- *
- * @example
- * ```ts
- * const { violations, warnings } = checkSchedulePolicy({ schedule, versions, audience: 'enterprise' });
- * ```
  */
 export function checkSchedulePolicy(options: CheckSchedulePolicyOptions): PolicyReport {
   const { schedule, versions } = options;

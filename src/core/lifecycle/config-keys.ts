@@ -1,11 +1,4 @@
-/**
- * The keys one version's entry takes, in a `LifecycleConfig` and in the service's config file.
- *
- * @example
- * ```ts
- * versionEntryKeys.includes('sunsetAt'); // true
- * ```
- */
+/** The keys one version's entry takes, in a `LifecycleConfig` and in the service's config file. */
 export const versionEntryKeys = [
   'releasedAt',
   'deprecatedAt',
@@ -16,14 +9,7 @@ export const versionEntryKeys = [
   'reason',
 ] as const;
 
-/**
- * Options for {@link checkVersionEntry}.
- *
- * @example
- * ```ts
- * const options: CheckVersionEntryOptions = { entry: { deprecatedAt: '2026-11-01' }, where: 'lifecycle.versions.v1' };
- * ```
- */
+/** Options for {@link checkVersionEntry}. */
 export interface CheckVersionEntryOptions {
   /** The entry as written, before any parsing. */
   entry: Record<string, unknown>;
@@ -35,12 +21,6 @@ export interface CheckVersionEntryOptions {
  * The mistakes in one version's lifecycle entry that would otherwise leave the version silently
  * current: a key the lifecycle does not know (rule `valid-config`), and a deprecation without a
  * sunset (rule `concrete-sunset`). Each message names the version, the key and the rule.
- *
- * @example
- * ```ts
- * checkVersionEntry({ entry: { deprecatedAt: '2026-11-01', sunset: '2027-06-01' }, where: 'lifecycle.versions.v1' });
- * // ['lifecycle.versions.v1.sunset is not a lifecycle key (rule valid-config); did you mean sunsetAt? ...', ...]
- * ```
  */
 export function checkVersionEntry(options: CheckVersionEntryOptions): string[] {
   const { entry, where } = options;
@@ -54,14 +34,7 @@ export function checkVersionEntry(options: CheckVersionEntryOptions): string[] {
   return errors;
 }
 
-/**
- * Options for {@link checkKnownKeys}.
- *
- * @example
- * ```ts
- * const options: CheckKnownKeysOptions = { object: { verions: {} }, known: ['versions'], where: 'lifecycle', what: 'a lifecycle config' };
- * ```
- */
+/** Options for {@link checkKnownKeys}. */
 export interface CheckKnownKeysOptions {
   object: Record<string, unknown>;
   known: readonly string[];
@@ -73,11 +46,6 @@ export interface CheckKnownKeysOptions {
 /**
  * Rule `valid-config`: every key of a lifecycle object is one it takes. A typo such as `sunset`
  * would otherwise be ignored, and the date with it; the message suggests the nearest known key.
- *
- * @example
- * ```ts
- * checkKnownKeys({ object: { sunset: '2027-01-01' }, known: versionEntryKeys, where: 'lifecycle.versions.v1', what: 'a version' });
- * ```
  */
 export function checkKnownKeys(options: CheckKnownKeysOptions): string[] {
   const { known, where } = options;

@@ -8,7 +8,7 @@ import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from '.
 import type { PolicyWarning } from './policy-report.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { parseIsoInstant } from '../time/index.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 /**

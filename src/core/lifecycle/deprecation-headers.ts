@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS, WARNING_WINDOW_MS } from './durations.ts';
 import { linkTarget, quoteHeaderText } from './header-text.ts';
-import { formatImfFixdate, formatIsoInstant } from './time-format.ts';
+import { formatImfFixdate, formatIsoInstant } from '../time/index.ts';
 
 /**
  * `iso8601` (the default) sends ISO 8601 dates as the spec's table shows; `rfc` follows RFC 9745
@@ -16,14 +16,7 @@ import { formatImfFixdate, formatIsoInstant } from './time-format.ts';
  */
 export type DeprecationHeaderStyle = 'iso8601' | 'rfc' | 'iso';
 
-/**
- * What the headers describe: a version's schedule or an endpoint's own deprecation.
- *
- * @example
- * ```ts
- * const endpoint: HeaderSchedule = { version: 'v1', sunsetAt: at('2026-07-01') };
- * ```
- */
+/** What the headers describe: a version's schedule or an endpoint's own deprecation. */
 export interface HeaderSchedule {
   version: string;
   /** When absent, the `Deprecation` header carries the current time, as the spec says. */
@@ -32,14 +25,7 @@ export interface HeaderSchedule {
   removed?: boolean;
 }
 
-/**
- * Options for {@link deprecationHeaders}.
- *
- * @example
- * ```ts
- * const options: DeprecationHeadersOptions = { schedule, clock, style: 'rfc', migrationUrl };
- * ```
- */
+/** Options for {@link deprecationHeaders}. */
 export interface DeprecationHeadersOptions {
   /** `undefined` for a current version: no headers at all. */
   schedule: HeaderSchedule | undefined;
@@ -57,14 +43,7 @@ export interface DeprecationHeadersOptions {
   subject?: string;
 }
 
-/**
- * Result of {@link deprecationHeaders}.
- *
- * @example
- * ```ts
- * const { headers, changesAt }: DeprecationHeaders = deprecationHeaders({ schedule, clock });
- * ```
- */
+/** Result of {@link deprecationHeaders}. */
 export interface DeprecationHeaders {
   headers: Record<string, string>;
   /**

@@ -12,27 +12,13 @@ import type { DeprecationSchedule } from './schedule.ts';
  */
 export type DeprecationStatus = 'not_deprecated' | 'deprecated' | 'ending_soon' | 'removed';
 
-/**
- * Options for {@link checkDeprecationStatus}.
- *
- * @example
- * ```ts
- * checkDeprecationStatus({ schedule: undefined, clock } satisfies CheckDeprecationStatusOptions);
- * ```
- */
+/** Options for {@link checkDeprecationStatus}. */
 export interface CheckDeprecationStatusOptions {
   schedule: DeprecationSchedule | undefined;
   clock: Clock;
 }
 
-/**
- * Result of {@link checkDeprecationStatus}.
- *
- * @example
- * ```ts
- * const { status, flaggedRemoved }: DeprecationStatusResult = checkDeprecationStatus({ schedule, clock });
- * ```
- */
+/** Result of {@link checkDeprecationStatus}. */
 export interface DeprecationStatusResult {
   status: DeprecationStatus;
   /** The schedule as it must be stored from now on (a new object when the removed flag was set). */

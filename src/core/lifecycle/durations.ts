@@ -1,13 +1,7 @@
-/**
- * One day in milliseconds. Lifecycle arithmetic works on epoch milliseconds, so every window is
- * expressed with these constants.
- *
- * @example
- * ```ts
- * const inAWeek = clock.now() + 7 * DAY_MS;
- * ```
- */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../time/index.ts';
+
+// A day is calendar arithmetic, so it lives in core/time; lifecycle windows are built from it.
+export { DAY_MS };
 
 /**
  * One notice month: the spec counts each month as exactly 30 days, so calendar months never leak
@@ -20,47 +14,18 @@ export const DAY_MS = 86_400_000;
  */
 export const MONTH_MS = 30 * DAY_MS;
 
-/**
- * How long after its deprecation time a version counts as `ending_soon` (status check order 4).
- *
- * @example
- * ```ts
- * const endingSoon = now - schedule.deprecatedAt > ENDING_SOON_AFTER_MS;
- * ```
- */
+/** How long after its deprecation time a version counts as `ending_soon` (status check order 4). */
 export const ENDING_SOON_AFTER_MS = 30 * DAY_MS;
 
-/**
- * The `Warning` header appears once fewer than this many milliseconds remain before sunset.
- *
- * @example
- * ```ts
- * const warn = schedule.sunsetAt - now < WARNING_WINDOW_MS;
- * ```
- */
+/** The `Warning` header appears once fewer than this many milliseconds remain before sunset. */
 export const WARNING_WINDOW_MS = 30 * DAY_MS;
 
-/**
- * Convert notice months (30 days each) to milliseconds.
- *
- * @example
- * ```ts
- * monthsToMs(6); // 15_552_000_000 (180 days)
- * ```
- */
+/** Convert notice months (30 days each) to milliseconds. */
 export function monthsToMs(months: number): number {
   return months * MONTH_MS;
 }
 
-/**
- * Render a duration as a day count for messages: whole days plainly, fractions to two places.
- *
- * @example
- * ```ts
- * formatDays(90 * DAY_MS); // '90'
- * formatDays(DAY_MS / 2); // '0.5'
- * ```
- */
+/** Render a duration as a day count for messages: whole days plainly, fractions to two places. */
 export function formatDays(ms: number): string {
   const days = ms / DAY_MS;
   return Number.isInteger(days) ? String(days) : String(Math.round(days * 100) / 100);

@@ -3,11 +3,6 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 /**
  * Quote text for a header `quoted-string` (RFC 9110 section 5.6.4): escapes `"` and `\`, and
  * replaces anything outside visible ASCII and space, so config text can never split a header.
- *
- * @example
- * ```ts
- * quoteHeaderText('say "hi"'); // '"say \\"hi\\""'
- * ```
  */
 export function quoteHeaderText(text: string): string {
   const safe = text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`);
@@ -17,11 +12,6 @@ export function quoteHeaderText(text: string): string {
 /**
  * Check a URI before it goes between `<` and `>` in a `Link` header; throws `INVALID_CONFIG`
  * rather than percent-encoding it, since a silently rewritten URL would mislead clients.
- *
- * @example
- * ```ts
- * linkTarget('https://example.com/migrate', 'migrationUrl'); // '<https://example.com/migrate>'
- * ```
  */
 export function linkTarget(uri: string, field: string): string {
   if (uri === '' || /[^\x21-\x7e]|[<>"]/.test(uri)) {

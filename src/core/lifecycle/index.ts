@@ -1,14 +1,4 @@
 export { DAY_MS, MONTH_MS, ENDING_SOON_AFTER_MS, WARNING_WINDOW_MS, monthsToMs, formatDays } from './durations.ts';
-export {
-  daysFromCivil,
-  toCivil,
-  formatIsoInstant,
-  formatIsoDate,
-  formatImfFixdate,
-  parseIsoInstant,
-  isLeapYear,
-} from './time-format.ts';
-export type { CivilTime } from './time-format.ts';
 export type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 export type { LifecycleVersion } from './lifecycle-version.ts';
 export { lifecycleTransitions, canTransition, transition, stateAt } from './lifecycle-state.ts';

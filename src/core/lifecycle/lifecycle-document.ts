@@ -9,16 +9,9 @@ import { earliest, nextLifecycleChange } from './next-change.ts';
 import { resolveReplacement } from './replacement-rule.ts';
 import type { Audience } from './schedule.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
-/**
- * One version in the public {@link LifecycleDocument}; instants are ISO 8601, absent values `null`.
- *
- * @example
- * ```ts
- * const v1: LifecycleDocumentEntry | undefined = doc.versions.find((v) => v.name === 'v1');
- * ```
- */
+/** One version in the public {@link LifecycleDocument}; instants are ISO 8601, absent values `null`. */
 export interface LifecycleDocumentEntry {
   name: string;
   state: LifecycleState;
@@ -47,14 +40,7 @@ export interface LifecycleDocument {
   changesAt: string | null;
 }
 
-/**
- * Options for {@link buildLifecycleDocument}.
- *
- * @example
- * ```ts
- * buildLifecycleDocument({ versions, clock, audience: 'public' } satisfies BuildLifecycleDocumentOptions);
- * ```
- */
+/** Options for {@link buildLifecycleDocument}. */
 export interface BuildLifecycleDocumentOptions {
   versions: readonly LifecycleVersion[];
   clock: Clock;

@@ -2,36 +2,17 @@ import type { Clock } from '../clock/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 
-/**
- * The lifecycle states of a version, as in the spec's "Version lifecycle" table.
- *
- * @example
- * ```ts
- * const state: LifecycleState = 'sunset_window';
- * ```
- */
+/** The lifecycle states of a version, as in the spec's "Version lifecycle" table. */
 export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'removed';
 
 /**
  * What may move a version: an operator action, a critical fix, a client request or the passing
  * of a scheduled date.
- *
- * @example
- * ```ts
- * const event: LifecycleEvent = 'deprecation-date-passed';
- * ```
  */
 export type LifecycleEvent =
   'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
-/**
- * One row of {@link lifecycleTransitions}.
- *
- * @example
- * ```ts
- * const row: LifecycleTransition = { from: 'active', event: 'critical-fix', to: 'deprecated', effect: 'headers' };
- * ```
- */
+/** One row of {@link lifecycleTransitions}. */
 export interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;
@@ -43,11 +24,6 @@ export interface LifecycleTransition {
 /**
  * The allowed transitions, row for row from the spec, plus a client request leaving every state
  * as it is. Anything not listed is refused by {@link transition}.
- *
- * @example
- * ```ts
- * lifecycleTransitions.filter((row) => row.from === 'active');
- * ```
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
   {
@@ -75,14 +51,7 @@ export const lifecycleTransitions: readonly LifecycleTransition[] = [
   { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
 ];
 
-/**
- * Whether `event` may happen in `state`.
- *
- * @example
- * ```ts
- * canTransition('removed', 'schedule-deprecation'); // false
- * ```
- */
+/** Whether `event` may happen in `state`. */
 export function canTransition(state: LifecycleState, event: LifecycleEvent): boolean {
   return lifecycleTransitions.some((row) => row.from === state && row.event === event);
 }
@@ -90,11 +59,6 @@ export function canTransition(state: LifecycleState, event: LifecycleEvent): boo
 /**
  * The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow
  * (for example deprecating a removed version).
- *
- * @example
- * ```ts
- * transition('deprecated', 'client-request'); // 'deprecated'
- * ```
  */
 export function transition(state: LifecycleState, event: LifecycleEvent): LifecycleState {
   const row = lifecycleTransitions.find((candidate) => candidate.from === state && candidate.event === event);
@@ -109,14 +73,7 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Lifecy
   return row.to;
 }
 
-/**
- * Options for {@link stateAt}.
- *
- * @example
- * ```ts
- * stateAt({ schedule, clock } satisfies StateAtOptions);
- * ```
- */
+/** Options for {@link stateAt}. */
 export interface StateAtOptions {
   /** The version's deprecation, or `undefined` when none is registered. */
   schedule: DeprecationSchedule | undefined;
@@ -126,11 +83,6 @@ export interface StateAtOptions {
 /**
  * Derive the lifecycle state from a schedule and the time. A date "passes" strictly after its
  * instant, so at exactly the sunset the version is still in its sunset window.
- *
- * @example
- * ```ts
- * stateAt({ schedule: undefined, clock }); // 'active'
- * ```
  */
 export function stateAt(options: StateAtOptions): LifecycleState {
   const { schedule } = options;

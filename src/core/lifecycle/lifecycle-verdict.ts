@@ -3,7 +3,7 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { DeprecationSchedule } from './schedule.ts';
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
 /**
  * What the lifecycle says about one (version, endpoint) at one instant.
@@ -23,14 +23,7 @@ export interface LifecycleVerdict {
   removed?: VersionaryError;
 }
 
-/**
- * One schedule that may apply to a request: the version's own, or an endpoint's within it.
- *
- * @example
- * ```ts
- * const candidate: VerdictCandidate = { schedule, migrationUrl: '/api/versions/v1/migration-guide' };
- * ```
- */
+/** One schedule that may apply to a request: the version's own, or an endpoint's within it. */
 export interface VerdictCandidate {
   schedule: DeprecationSchedule;
   migrationUrl: string;
@@ -38,14 +31,7 @@ export interface VerdictCandidate {
   subject?: string;
 }
 
-/**
- * Options for {@link evaluateVerdict}.
- *
- * @example
- * ```ts
- * const options: EvaluateVerdictOptions = { version: 'v1', candidates, clock, prefix: '/api' };
- * ```
- */
+/** Options for {@link evaluateVerdict}. */
 export interface EvaluateVerdictOptions {
   version: string;
   /** The version's own schedule first, when it has one, then endpoint deprecations. */

@@ -1,14 +1,7 @@
 import { ENDING_SOON_AFTER_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 
-/**
- * Options for {@link nextLifecycleChange}.
- *
- * @example
- * ```ts
- * nextLifecycleChange({ schedule, now: clock.now() } satisfies NextLifecycleChangeOptions);
- * ```
- */
+/** Options for {@link nextLifecycleChange}. */
 export interface NextLifecycleChangeOptions {
   schedule: DeprecationSchedule | undefined;
   /** Epoch milliseconds. */
@@ -19,11 +12,6 @@ export interface NextLifecycleChangeOptions {
  * The first instant after `now` at which the state or status of a version changes by time
  * alone: the deprecation date passing, the 30-day `ending_soon` mark, or the sunset passing.
  * `undefined` when nothing more will happen without a new schedule.
- *
- * @example
- * ```ts
- * const until = nextLifecycleChange({ schedule, now: clock.now() }); // cache the lifecycle document until then
- * ```
  */
 export function nextLifecycleChange(options: NextLifecycleChangeOptions): number | undefined {
   const { schedule, now } = options;
@@ -35,14 +23,7 @@ export function nextLifecycleChange(options: NextLifecycleChangeOptions): number
   return marks.length === 0 ? undefined : Math.min(...marks);
 }
 
-/**
- * The earliest of several optional instants, for combining cache horizons.
- *
- * @example
- * ```ts
- * earliest([undefined, 5, 3]); // 3
- * ```
- */
+/** The earliest of several optional instants, for combining cache horizons. */
 export function earliest(instants: ReadonlyArray<number | undefined>): number | undefined {
   return instants.reduce<number | undefined>(
     (min, value) => (value === undefined || (min !== undefined && min <= value) ? min : value),

@@ -1,13 +1,6 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 
-/**
- * Stable ids of the lifecycle policy rules; `docs/lifecycle.md` describes each one.
- *
- * @example
- * ```ts
- * if (err.extensions.rule === PolicyRule.NoticePeriod) showNoticeHelp();
- * ```
- */
+/** Stable ids of the lifecycle policy rules; `docs/lifecycle.md` describes each one. */
 export const PolicyRule = {
   NoticePeriod: 'notice-period',
   ConcreteSunset: 'concrete-sunset',
@@ -21,14 +14,7 @@ export const PolicyRule = {
   ValidConfig: 'valid-config',
 } as const;
 
-/**
- * One of the stable rule ids.
- *
- * @example
- * ```ts
- * const rule: PolicyRule = 'notice-period';
- * ```
- */
+/** One of the stable rule ids. */
 export type PolicyRule = (typeof PolicyRule)[keyof typeof PolicyRule];
 
 /**
@@ -45,27 +31,13 @@ export interface PolicyWarning {
   extensions: Record<string, unknown>;
 }
 
-/**
- * Every violation and warning found by one check, so the caller can report them all at once.
- *
- * @example
- * ```ts
- * const { violations, warnings }: PolicyReport = checkLifecycleConfig({ versions });
- * ```
- */
+/** Every violation and warning found by one check, so the caller can report them all at once. */
 export interface PolicyReport {
   violations: VersionaryError[];
   warnings: PolicyWarning[];
 }
 
-/**
- * Options for {@link createViolation}.
- *
- * @example
- * ```ts
- * createViolation({ rule: PolicyRule.MigrationGuide, message: 'v1 links no guide.' } satisfies CreateViolationOptions);
- * ```
- */
+/** Options for {@link createViolation}. */
 export interface CreateViolationOptions {
   code?: ErrorCode;
   rule: PolicyRule;
@@ -77,11 +49,6 @@ export interface CreateViolationOptions {
 /**
  * Build a rule violation: a `VersionaryError` whose detail starts with the rule id and whose
  * `extensions.rule` carries it for machines.
- *
- * @example
- * ```ts
- * createViolation({ rule: PolicyRule.SunsetOrder, code: ErrorCode.InvalidSchedule, message: 'sunset before deprecation' });
- * ```
  */
 export function createViolation(options: CreateViolationOptions): VersionaryError {
   return new VersionaryError({
@@ -91,14 +58,7 @@ export function createViolation(options: CreateViolationOptions): VersionaryErro
   });
 }
 
-/**
- * Options for {@link toPolicyError}.
- *
- * @example
- * ```ts
- * toPolicyError(violations, { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig });
- * ```
- */
+/** Options for {@link toPolicyError}. */
 export interface ToPolicyErrorOptions {
   /** Always wrap in this code, even a single violation (config checks use `INVALID_CONFIG`). */
   code?: ErrorCode;
@@ -109,12 +69,6 @@ export interface ToPolicyErrorOptions {
 /**
  * Fold violations into one throwable error: a lone violation as itself, several under one error
  * listing each in `extensions.violations`. Returns `undefined` when there is nothing to report.
- *
- * @example
- * ```ts
- * const error = toPolicyError(report.violations, { subject: 'deprecation of v1' });
- * if (error) throw error;
- * ```
  */
 export function toPolicyError(
   violations: readonly VersionaryError[],

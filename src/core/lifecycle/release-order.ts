@@ -1,13 +1,6 @@
-import { formatIsoInstant } from './time-format.ts';
+import { formatIsoInstant } from '../time/index.ts';
 
-/**
- * One version, in the order it was declared, with what is known of its release.
- *
- * @example
- * ```ts
- * const v1: ReleaseInput = { name: 'v1', fallback: Date.parse('2025-01-15T00:00:00Z') };
- * ```
- */
+/** One version, in the order it was declared, with what is known of its release. */
 export interface ReleaseInput {
   name: string;
   /** A date the user declared; it must not go back from one version to the next. */
@@ -16,14 +9,7 @@ export interface ReleaseInput {
   fallback?: number | undefined;
 }
 
-/**
- * A version's release instant; `declared` is false for a stand-in that only keeps the order.
- *
- * @example
- * ```ts
- * const shown = release.declared ? formatIsoInstant(release.releasedAt) : null;
- * ```
- */
+/** A version's release instant; `declared` is false for a stand-in that only keeps the order. */
 export interface OrderedRelease {
   name: string;
   releasedAt: number;
@@ -35,11 +21,6 @@ const YEAR_MS = 366 * 86_400_000;
 /**
  * The declared order of versions: those listed only in the config (removed, without code) first,
  * as the config lists them, then the bundle's versions in the bundle's order.
- *
- * @example
- * ```ts
- * declaredOrder({ configured: ['v2', 'v0'], bundle: ['v1', 'v2'] }); // ['v0', 'v1', 'v2']
- * ```
  */
 export function declaredOrder(options: { configured: readonly string[]; bundle: readonly string[] }): string[] {
   return [...options.configured.filter((name) => !options.bundle.includes(name)), ...options.bundle];
@@ -49,11 +30,6 @@ export function declaredOrder(options: { configured: readonly string[]; bundle: 
  * Release instants that rise in the declared order. The core sorts versions by `releasedAt`, so a
  * version without a date gets a stand-in between its neighbours: a missing date never reorders
  * versions. Declared dates that go back are returned as problems, since no instant could honour both.
- *
- * @example
- * ```ts
- * orderReleases([{ name: 'v1' }, { name: 'v2', releasedAt: Date.parse('2024-03-01') }]).releases[0].declared; // false
- * ```
  */
 export function orderReleases(inputs: readonly ReleaseInput[]): { releases: OrderedRelease[]; problems: string[] } {
   const problems: string[] = [];

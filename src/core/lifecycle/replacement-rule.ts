@@ -3,14 +3,7 @@ import type { VersionaryError } from '../errors/index.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 
-/**
- * Options for {@link resolveReplacement} and {@link checkReplacementExists}.
- *
- * @example
- * ```ts
- * resolveReplacement({ version: 'v1', versions, replacement: 'v3' } satisfies ReplacementOptions);
- * ```
- */
+/** Options for {@link resolveReplacement} and {@link checkReplacementExists}. */
 export interface ReplacementOptions {
   /** The version to be deprecated. */
   version: string;
@@ -23,11 +16,6 @@ export interface ReplacementOptions {
 /**
  * The name of the version that replaces `version`: one released later and not itself deprecated.
  * `undefined` when none qualifies.
- *
- * @example
- * ```ts
- * resolveReplacement({ version: 'v1', versions }); // 'v3'
- * ```
  */
 export function resolveReplacement(options: ReplacementOptions): string | undefined {
   const target = options.versions.find((v) => v.name === options.version);
@@ -41,14 +29,7 @@ export function resolveReplacement(options: ReplacementOptions): string | undefi
   )?.name;
 }
 
-/**
- * Rule `version-known` (`VERSION_UNKNOWN`): only a published version can be deprecated.
- *
- * @example
- * ```ts
- * checkVersionKnown({ version: 'v9', versions }); // violation
- * ```
- */
+/** Rule `version-known` (`VERSION_UNKNOWN`): only a published version can be deprecated. */
 export function checkVersionKnown(options: ReplacementOptions): VersionaryError | undefined {
   if (options.versions.some((v) => v.name === options.version)) return undefined;
   return createViolation({
@@ -62,11 +43,6 @@ export function checkVersionKnown(options: ReplacementOptions): VersionaryError 
 /**
  * Rule `replacement-exists` (`NO_REPLACEMENT`): a version is deprecated only when a newer,
  * non-deprecated version exists to move to (and the named replacement, if any, is one).
- *
- * @example
- * ```ts
- * checkReplacementExists({ version: 'v3', versions }); // violation when v3 is the newest
- * ```
  */
 export function checkReplacementExists(options: ReplacementOptions): VersionaryError | undefined {
   const target = options.versions.find((v) => v.name === options.version);

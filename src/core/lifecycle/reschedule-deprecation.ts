@@ -11,7 +11,7 @@ import type { ScheduledDeprecation } from './schedule-deprecation.ts';
 import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
-import { formatIsoDate } from './time-format.ts';
+import { formatIsoDate } from '../time/index.ts';
 
 /**
  * Options for {@link rescheduleDeprecation}.

@@ -1,16 +1,9 @@
 import { ErrorCode } from '../errors/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { parseIsoInstant } from '../time/index.ts';
 
-/**
- * Options for {@link readScheduleInstant}.
- *
- * @example
- * ```ts
- * const options: ReadScheduleInstantOptions = { value: '2027-06-30', field: 'sunsetAt', errors: [] };
- * ```
- */
+/** Options for {@link readScheduleInstant}. */
 export interface ReadScheduleInstantOptions {
   value: number | string;
   field: string;
@@ -21,11 +14,6 @@ export interface ReadScheduleInstantOptions {
 /**
  * Read a scheduling date given as epoch milliseconds or ISO 8601. A bad one pushes a
  * `schedule-input` violation and reads as `NaN`, so the other rules still run.
- *
- * @example
- * ```ts
- * readScheduleInstant({ value: 'next summer', field: 'sunsetAt', errors }); // NaN, and errors has one violation
- * ```
  */
 export function readScheduleInstant(options: ReadScheduleInstantOptions): number {
   const { value, field } = options;
@@ -42,14 +30,7 @@ export function readScheduleInstant(options: ReadScheduleInstantOptions): number
   return Number.NaN;
 }
 
-/**
- * Options for {@link readNoticeMonths}.
- *
- * @example
- * ```ts
- * const options: ReadNoticeMonthsOptions = { version: 'v1', noticeMonths: 9, errors: [] };
- * ```
- */
+/** Options for {@link readNoticeMonths}. */
 export interface ReadNoticeMonthsOptions {
   version: string;
   noticeMonths?: number;
@@ -60,11 +41,6 @@ export interface ReadNoticeMonthsOptions {
 /**
  * Read the notice in months (default 6), refusing (rule `schedule-input`) a non-positive one, or
  * one given together with `sunsetAt`, since the two could disagree.
- *
- * @example
- * ```ts
- * readNoticeMonths({ version: 'v1', noticeMonths: 9, errors }); // 9
- * ```
  */
 export function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
   const months = options.noticeMonths ?? 6;

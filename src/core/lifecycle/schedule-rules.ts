@@ -3,31 +3,19 @@ import type { VersionaryError } from '../errors/index.ts';
 import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 import type { Audience, DeprecationSchedule } from './schedule.ts';
-import { formatIsoDate } from './time-format.ts';
+import { formatIsoDate } from '../time/index.ts';
 
 const MINIMUM_NOTICE_MONTHS: Record<Audience, number> = { public: 6, enterprise: 12 };
 
 /**
  * The minimum notice before sunset for an audience: 6 months (180 days) for public APIs,
  * 12 months (360 days) for enterprise APIs.
- *
- * @example
- * ```ts
- * minimumNoticeMs('enterprise') / DAY_MS; // 360
- * ```
  */
 export function minimumNoticeMs(audience: Audience): number {
   return monthsToMs(MINIMUM_NOTICE_MONTHS[audience]);
 }
 
-/**
- * Options for {@link checkNoticePeriod}.
- *
- * @example
- * ```ts
- * checkNoticePeriod({ schedule, audience: 'public', announcedAt: clock.now() } satisfies CheckNoticePeriodOptions);
- * ```
- */
+/** Options for {@link checkNoticePeriod}. */
 export interface CheckNoticePeriodOptions {
   schedule: DeprecationSchedule;
   audience: Audience;
@@ -38,11 +26,6 @@ export interface CheckNoticePeriodOptions {
 /**
  * Rule `notice-period`: sunset at least 6 (public) or 12 (enterprise) months after the notice
  * starts. A `critical-fix` deprecation is exempt.
- *
- * @example
- * ```ts
- * const violation = checkNoticePeriod({ schedule, audience: 'public' });
- * ```
  */
 export function checkNoticePeriod(options: CheckNoticePeriodOptions): VersionaryError | undefined {
   const { schedule, audience } = options;
@@ -68,14 +51,7 @@ export function checkNoticePeriod(options: CheckNoticePeriodOptions): Versionary
   });
 }
 
-/**
- * Options for {@link checkConcreteSunset}.
- *
- * @example
- * ```ts
- * checkConcreteSunset({ schedule, sunsetNamed: true } satisfies CheckConcreteSunsetOptions);
- * ```
- */
+/** Options for {@link checkConcreteSunset}. */
 export interface CheckConcreteSunsetOptions {
   schedule: DeprecationSchedule;
   /** False when the sunset was derived from a notice period rather than named by the caller. */
@@ -85,11 +61,6 @@ export interface CheckConcreteSunsetOptions {
 /**
  * Rule `concrete-sunset`: every deprecation names a real sunset instant, and a `critical-fix`
  * (which may shorten the notice) must name it explicitly instead of relying on a default.
- *
- * @example
- * ```ts
- * checkConcreteSunset({ schedule: { ...s, reason: 'critical-fix' }, sunsetNamed: false }); // violation
- * ```
  */
 export function checkConcreteSunset(options: CheckConcreteSunsetOptions): VersionaryError | undefined {
   const { schedule } = options;
@@ -114,11 +85,6 @@ export function checkConcreteSunset(options: CheckConcreteSunsetOptions): Versio
 /**
  * Rule `sunset-order` (`INVALID_SCHEDULE`): the deprecation time is a real instant and the sunset
  * is never before it.
- *
- * @example
- * ```ts
- * checkSunsetOrder({ ...schedule, sunsetAt: schedule.deprecatedAt - 1 }); // violation
- * ```
  */
 export function checkSunsetOrder(schedule: DeprecationSchedule): VersionaryError | undefined {
   if (!Number.isFinite(schedule.deprecatedAt)) {

@@ -2,42 +2,21 @@ import { createFixedClock } from '../clock/index.ts';
 import { isVersionaryError, type VersionaryError } from '../errors/index.ts';
 import { DAY_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
-import { parseIsoInstant } from './time-format.ts';
+import { parseIsoInstant } from '../time/index.ts';
 
-/**
- * Epoch milliseconds for an ISO text, failing loudly on a typo. Test helper only.
- *
- * @example
- * ```ts
- * at('2026-01-01'); // 1_767_225_600_000
- * ```
- */
+/** Epoch milliseconds for an ISO text, failing loudly on a typo. Test helper only. */
 export function at(iso: string): number {
   const ms = parseIsoInstant(iso);
   if (ms === undefined) throw new TypeError(`bad test date ${iso}`);
   return ms;
 }
 
-/**
- * A fixed clock standing at an ISO instant or epoch milliseconds. Test helper only.
- *
- * @example
- * ```ts
- * const clock = clockAt('2026-01-01');
- * ```
- */
+/** A fixed clock standing at an ISO instant or epoch milliseconds. Test helper only. */
 export function clockAt(instant: string | number): ReturnType<typeof createFixedClock> {
   return createFixedClock(typeof instant === 'number' ? instant : at(instant));
 }
 
-/**
- * A planned schedule from ISO dates. Test helper only.
- *
- * @example
- * ```ts
- * const s = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
- * ```
- */
+/** A planned schedule from ISO dates. Test helper only. */
 export function scheduleOf(options: {
   deprecatedAt: string;
   sunsetAt: string;

@@ -1,11 +1,4 @@
-/**
- * One recorded call to a deprecated version, as the spec's usage monitoring describes it.
- *
- * @example
- * ```ts
- * const record: UsageRecord = { version: 'v1', endpoint: 'GET /users', clientId: 'key-7', at: clock.now() };
- * ```
- */
+/** One recorded call to a deprecated version, as the spec's usage monitoring describes it. */
 export interface UsageRecord {
   version: string;
   endpoint: string;
@@ -14,14 +7,7 @@ export interface UsageRecord {
   at: number;
 }
 
-/**
- * Usage of one version: total calls and distinct clients and endpoints.
- *
- * @example
- * ```ts
- * const v1: VersionUsage | undefined = summarizeUsage({ records }).find((u) => u.version === 'v1');
- * ```
- */
+/** Usage of one version: total calls and distinct clients and endpoints. */
 export interface VersionUsage {
   version: string;
   calls: number;
@@ -32,14 +18,7 @@ export interface VersionUsage {
   lastCallAt: number;
 }
 
-/**
- * Options for {@link summarizeUsage}.
- *
- * @example
- * ```ts
- * summarizeUsage({ records, from: clock.now() - 30 * DAY_MS } satisfies SummarizeUsageOptions);
- * ```
- */
+/** Options for {@link summarizeUsage}. */
 export interface SummarizeUsageOptions {
   records: Iterable<UsageRecord>;
   /** Count only calls at or after this instant. */
@@ -51,11 +30,6 @@ export interface SummarizeUsageOptions {
 /**
  * Reduce usage records to a per-version summary, sorted by version name. Pure: storage decides
  * where records come from; this only counts.
- *
- * @example
- * ```ts
- * summarizeUsage({ records }); // [{ version: 'v1', calls: 3, clients: 2, endpoints: 1, ... }]
- * ```
  */
 export function summarizeUsage(options: SummarizeUsageOptions): VersionUsage[] {
   const byVersion = new Map<

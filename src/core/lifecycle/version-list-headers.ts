@@ -3,39 +3,18 @@ import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { earliest, nextLifecycleChange } from './next-change.ts';
 
-/**
- * Join version names into a header list value (`v2, v3`).
- *
- * @example
- * ```ts
- * formatVersionList(['v2', 'v3']); // 'v2, v3'
- * ```
- */
+/** Join version names into a header list value (`v2, v3`). */
 export function formatVersionList(names: readonly string[]): string {
   return names.join(', ');
 }
 
-/**
- * Options for {@link versionListHeaders}.
- *
- * @example
- * ```ts
- * versionListHeaders({ versions, clock } satisfies VersionListHeadersOptions);
- * ```
- */
+/** Options for {@link versionListHeaders}. */
 export interface VersionListHeadersOptions {
   versions: readonly LifecycleVersion[];
   clock: Clock;
 }
 
-/**
- * Result of {@link versionListHeaders}.
- *
- * @example
- * ```ts
- * const { headers, changesAt }: VersionListHeaders = versionListHeaders({ versions, clock });
- * ```
- */
+/** Result of {@link versionListHeaders}. */
 export interface VersionListHeaders {
   /** `api-supported-versions` (current) and `api-deprecated-versions` (deprecated, not yet removed); each omitted when empty. */
   headers: Record<string, string>;

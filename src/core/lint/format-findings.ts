@@ -1,13 +1,6 @@
 import type { LintFinding } from './types.ts';
 
-/**
- * Plain-text lint report, one finding per two lines, and a count.
- *
- * @example
- * ```ts
- * console.log(formatFindingsText(lintOpenApi(doc)));
- * ```
- */
+/** Plain-text lint report, one finding per two lines, and a count. */
 export function formatFindingsText(findings: readonly LintFinding[]): string {
   const lines: string[] = [];
   for (const f of findings) {
@@ -18,14 +11,7 @@ export function formatFindingsText(findings: readonly LintFinding[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * JSON lint report: `{ count, findings }`.
- *
- * @example
- * ```ts
- * JSON.parse(formatFindingsJson(findings)).count;
- * ```
- */
+/** JSON lint report: `{ count, findings }`. */
 export function formatFindingsJson(findings: readonly LintFinding[]): string {
   return `${JSON.stringify({ count: findings.length, findings }, null, 2)}\n`;
 }

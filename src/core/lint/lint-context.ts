@@ -17,14 +17,7 @@ export interface LintContext {
   allowSegments: ReadonlySet<string>;
 }
 
-/**
- * Prepare a document (or document set) for the lint rules.
- *
- * @example
- * ```ts
- * const ctx = createLintContext(doc, { allowSegments: ['checkout'] });
- * ```
- */
+/** Prepare a document (or document set) for the lint rules. */
 export function createLintContext(input: unknown, options: { allowSegments?: readonly string[] } = {}): LintContext {
   const set = toDocumentSet(input);
   const resolver = createRefResolver(set);

@@ -4,14 +4,7 @@ import type { LintContext } from './lint-context.ts';
 import { checkSegment } from './segments.ts';
 import type { LintFinding } from './types.ts';
 
-/**
- * Naming rule 1: collection segments are plural nouns. One finding per path and segment.
- *
- * @example
- * ```ts
- * checkCollectionNames(ctx); // [{ rule: 'collection-not-plural', path: '/api/v1/user', ... }]
- * ```
- */
+/** Naming rule 1: collection segments are plural nouns. One finding per path and segment. */
 export function checkCollectionNames(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   const paths = isObjectLike(ctx.doc.paths) ? Object.keys(ctx.doc.paths) : [];
@@ -40,14 +33,7 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
 /** `id`, `userId`, `user_id`, `user-id`, `uuid`: names that carry a resource identifier. */
 const IDENTIFIER = /^(id|ids|uuid|guid)$|[a-z0-9](Id|ID|Ids|_id|_ids|-id|_ID)$/;
 
-/**
- * Naming rule 2: an identifier is a path segment, never a query parameter.
- *
- * @example
- * ```ts
- * checkIdentifiersInQuery(ctx); // flags GET /api/v1/users?id=7
- * ```
- */
+/** Naming rule 2: an identifier is a path segment, never a query parameter. */
 export function checkIdentifiersInQuery(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
   for (const op of ctx.operations) {

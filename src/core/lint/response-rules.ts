@@ -8,11 +8,6 @@ const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail'] as const;
 /**
  * Errors use the RFC 9457 problem shape: `application/problem+json`, or a schema whose
  * properties (allOf included) contain type, title, status and detail.
- *
- * @example
- * ```ts
- * checkProblemDetails(ctx); // flags a 404 documented as text/plain
- * ```
  */
 export function checkProblemDetails(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];
@@ -76,11 +71,6 @@ function fieldNames(
 /**
  * Timeline rule 2: a deprecated operation states its sunset date (`x-sunset`, or a documented
  * `Sunset` response header).
- *
- * @example
- * ```ts
- * checkDeprecatedSunset(ctx); // flags { deprecated: true } with no x-sunset
- * ```
  */
 export function checkDeprecatedSunset(ctx: LintContext): LintFinding[] {
   const out: LintFinding[] = [];

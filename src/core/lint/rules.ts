@@ -1,11 +1,6 @@
 /**
  * Conformance rules of `versionary lint`, each from the REST conventions spec. Ids are stable;
  * `docs/compatibility.md` lists them and a test keeps the two in step.
- *
- * @example
- * ```ts
- * lintRules['collection-not-plural'].description;
- * ```
  */
 export const lintRules = {
   'collection-not-plural': {

@@ -1,13 +1,6 @@
 import pluralize from 'pluralize';
 
-/**
- * Segments that are not collections: documents, namespaces and well-known endpoints.
- *
- * @example
- * ```ts
- * NON_COLLECTION_SEGMENTS.has('api'); // true
- * ```
- */
+/** Segments that are not collections: documents, namespaces and well-known endpoints. */
 export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
   'api',
   'me',
@@ -110,12 +103,6 @@ export type SegmentProblem =
  * Classify one literal path segment. Returns `undefined` for a conforming or exempt segment:
  * plural and uncountable nouns (people, children, data, indices, news), path parameters,
  * version segments (`v1`), file names (`openapi.json`) and {@link NON_COLLECTION_SEGMENTS}.
- *
- * @example
- * ```ts
- * checkSegment('getUsers'); // { kind: 'mixed', suggestion: 'users' }
- * checkSegment('people'); // undefined
- * ```
  */
 export function checkSegment(segment: string, allow: ReadonlySet<string> = new Set()): SegmentProblem | undefined {
   if (isExempt(segment, allow)) return undefined;
@@ -131,14 +118,7 @@ export function checkSegment(segment: string, allow: ReadonlySet<string> = new S
   return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), toPlural(last)]) };
 }
 
-/**
- * Whether a lower-case word is a plural or uncountable noun.
- *
- * @example
- * ```ts
- * isPluralNoun('children'); // true
- * ```
- */
+/** Whether a lower-case word is a plural or uncountable noun. */
 export function isPluralNoun(word: string): boolean {
   return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
 }

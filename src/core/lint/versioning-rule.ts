@@ -9,11 +9,6 @@ const VERSIONED_MEDIA = /(\.v\d+[+.]|[;\s]version=)/i;
 /**
  * Versioning: every path carries the version (`/api/v<n>/...`, or any `v<n>` segment), unless a
  * server URL or a versioned media type (`application/vnd.acme.v2+json`, `; version=2`) does.
- *
- * @example
- * ```ts
- * checkVersionedPaths(ctx); // flags /users when no server URL ends in /v1
- * ```
  */
 export function checkVersionedPaths(ctx: LintContext): LintFinding[] {
   if (serversCarryVersion(ctx.doc.servers)) return [];

@@ -3,11 +3,6 @@ import type { Brownout } from './types.ts';
 /**
  * The brownout in force for a call right now, if any: a window covering the instant, for the
  * called version (or that endpoint), global or a rehearsal of this very client.
- *
- * @example
- * ```ts
- * activeBrownout({ brownouts, version: 'v1', endpoint: 'GET /users', clientId: 'acme', now: clock.now() });
- * ```
  */
 export function activeBrownout(options: {
   brownouts: readonly Brownout[];
@@ -30,11 +25,6 @@ export function activeBrownout(options: {
 /**
  * Problems with a planned brownout: its window must be ordered, and it must fall inside the
  * subject's sunset window (after the deprecation, before the removal). Empty when it is sound.
- *
- * @example
- * ```ts
- * checkBrownout({ brownout, deprecatedAt, sunsetAt }); // []
- * ```
  */
 export function checkBrownout(options: {
   brownout: Pick<Brownout, 'startsAt' | 'endsAt'>;

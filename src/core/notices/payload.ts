@@ -1,5 +1,5 @@
 import type { Change } from '../compat/index.ts';
-import { formatIsoInstant } from '../lifecycle/index.ts';
+import { formatIsoInstant } from '../time/index.ts';
 import type { DueNotice, NoticeKind } from './types.ts';
 
 /** One endpoint this client called, as evidence of why it is told. */
@@ -20,15 +20,7 @@ export interface CallImpact {
   message: string;
 }
 
-/**
- * The documented body of every notice: the webhook payload, and what the email is rendered from.
- *
- * @example
- * ```ts
- * const payload: NoticePayload = toNoticePayload({ notice, clientName: 'Acme', ... });
- * payload.type; // 'version.sunset_reminder'
- * ```
- */
+/** The documented body of every notice: the webhook payload, and what the email is rendered from. */
 export interface NoticePayload {
   type: string;
   timestamp: string;
@@ -59,14 +51,7 @@ const eventNames: Record<NoticeKind, string> = {
   cleared: 'cleared',
 };
 
-/**
- * The event type of a notice: `version.<event>` or `endpoint.<event>`.
- *
- * @example
- * ```ts
- * eventType({ kind: 'brownout', endpoint: undefined }); // 'version.brownout_scheduled'
- * ```
- */
+/** The event type of a notice: `version.<event>` or `endpoint.<event>`. */
 export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint'>): string {
   return `${notice.endpoint ? 'endpoint' : 'version'}.${eventNames[notice.kind]}`;
 }
@@ -74,11 +59,6 @@ export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint'>): string 
 /**
  * The breaking changes of a diff that touch one of `endpoints` (`GET /users/{id}`), directly or
  * through a shared schema. Paths in the diff carry `basePath`, which is cut before matching.
- *
- * @example
- * ```ts
- * impactOnCalls({ changes, endpoints: ['GET /users'], basePath: '/api' });
- * ```
  */
 export function impactOnCalls(options: {
   changes: readonly Change[];
@@ -101,14 +81,7 @@ export function impactOnCalls(options: {
   return out;
 }
 
-/**
- * Build the payload of a due notice from what the service gathered.
- *
- * @example
- * ```ts
- * toNoticePayload({ notice, client: { id, name }, deprecatedAt, replacement: 'v2', urls, calls, impact });
- * ```
- */
+/** Build the payload of a due notice from what the service gathered. */
 export function toNoticePayload(options: {
   notice: DueNotice;
   client: { id: string; name: string };

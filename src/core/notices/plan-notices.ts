@@ -12,14 +12,7 @@ import {
   type RecordedNotice,
 } from './types.ts';
 
-/**
- * Inputs of {@link planNotices}.
- *
- * @example
- * ```ts
- * planNotices({ subjects, brownouts: [], usage, recorded, clock } satisfies PlanNoticesOptions);
- * ```
- */
+/** Inputs of {@link planNotices}. */
 export interface PlanNoticesOptions {
   subjects: readonly NoticeSubject[];
   brownouts: readonly Brownout[];
@@ -41,11 +34,6 @@ export interface PlanNoticesOptions {
  * - `removed` once the subject is gone;
  * - `cleared` to a told client silent for `clearDays` (since its last call and since it was told);
  *   it gets nothing more until it calls again.
- *
- * @example
- * ```ts
- * const due = planNotices({ subjects, brownouts, usage, recorded, clock });
- * ```
  */
 export function planNotices(options: PlanNoticesOptions): DueNotice[] {
   const settings = { ...defaultNoticeSettings, ...options.settings };

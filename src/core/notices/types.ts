@@ -1,25 +1,10 @@
-/**
- * What a notice announces: the five kinds of the notices engine.
- *
- * @example
- * ```ts
- * const kind: NoticeKind = 'reminder';
- * ```
- */
+/** What a notice announces: the five kinds of the notices engine. */
 export type NoticeKind = 'deprecated' | 'reminder' | 'brownout' | 'removed' | 'cleared';
 
 /** Every kind, in the order a subject's life shows them. */
 export const noticeKinds: readonly NoticeKind[] = ['deprecated', 'reminder', 'brownout', 'removed', 'cleared'];
 
-/**
- * A deprecated version, or one deprecated endpoint of a version, with its dates.
- *
- * @example
- * ```ts
- * const subject: NoticeSubject = { version: 'v1', deprecatedAt: 0, sunsetAt: 90 * DAY_MS, removed: false };
- * const endpoint: NoticeSubject = { version: 'v1', endpoint: 'GET /users', deprecatedAt: 0, sunsetAt: 90 * DAY_MS, removed: false };
- * ```
- */
+/** A deprecated version, or one deprecated endpoint of a version, with its dates. */
 export interface NoticeSubject {
   version: string;
   /** Method and route template (`GET /users/{id}`); absent for the whole version. */
@@ -33,11 +18,6 @@ export interface NoticeSubject {
 /**
  * A planned window in which a subject answers as if removed. A rehearsal names the one client
  * it applies to.
- *
- * @example
- * ```ts
- * const b: Brownout = { id: 'b1', version: 'v1', startsAt, endsAt };
- * ```
  */
 export interface Brownout {
   id: string;
@@ -49,14 +29,7 @@ export interface Brownout {
   clientId?: string;
 }
 
-/**
- * One client's calls to one endpoint of one version within the lookback window.
- *
- * @example
- * ```ts
- * const row: ClientUsage = { clientId: 'acme', version: 'v1', endpoint: 'GET /users', calls: 12, firstSeen, lastSeen };
- * ```
- */
+/** One client's calls to one endpoint of one version within the lookback window. */
 export interface ClientUsage {
   clientId: string;
   version: string;
@@ -69,11 +42,6 @@ export interface ClientUsage {
 /**
  * The identity of a notice: due at most once per (client, subject, kind, step, sunset date).
  * `step` tells reminders (`90d`, `30d`…) and brownouts (their id) apart; it is empty otherwise.
- *
- * @example
- * ```ts
- * const key: NoticeIdentity = { clientId: 'acme', subject: 'v1', kind: 'reminder', step: '30d', sunsetAt };
- * ```
  */
 export interface NoticeIdentity {
   clientId: string;
@@ -84,26 +52,12 @@ export interface NoticeIdentity {
   sunsetAt: number;
 }
 
-/**
- * A notice already planned (whatever its delivery state): `plannedAt` is when it was planned.
- *
- * @example
- * ```ts
- * const done: RecordedNotice = { ...identity, plannedAt: clock.now() };
- * ```
- */
+/** A notice already planned (whatever its delivery state): `plannedAt` is when it was planned. */
 export interface RecordedNotice extends NoticeIdentity {
   plannedAt: number;
 }
 
-/**
- * A notice now due, with what a message needs to say.
- *
- * @example
- * ```ts
- * due.kind === 'reminder' && due.daysLeft === 30;
- * ```
- */
+/** A notice now due, with what a message needs to say. */
 export interface DueNotice extends NoticeIdentity {
   version: string;
   endpoint?: string;
@@ -114,14 +68,7 @@ export interface DueNotice extends NoticeIdentity {
   brownout?: Brownout;
 }
 
-/**
- * Tunables of the schedule, with defaults in {@link defaultNoticeSettings}.
- *
- * @example
- * ```ts
- * const settings: NoticeSettings = { ...defaultNoticeSettings, reminderDays: [60, 14, 1] };
- * ```
- */
+/** Tunables of the schedule, with defaults in {@link defaultNoticeSettings}. */
 export interface NoticeSettings {
   /** Days before the sunset at which a reminder is due. */
   reminderDays: number[];

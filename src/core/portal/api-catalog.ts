@@ -37,11 +37,6 @@ export const apiCatalogType = `application/linkset+json; profile="${apiCatalogPr
  * one context per version links its OpenAPI document (`service-desc`), its docs (`service-doc`), its
  * lifecycle status (`status`) and, once deprecated, its migration guide (`deprecation`, RFC 9745,
  * and `sunset`, RFC 8594). References are relative to the catalog's own URL.
- *
- * @example
- * ```ts
- * toApiCatalog({ catalogUrl: '/.well-known/api-catalog', versions }).linkset[1]['service-desc'];
- * ```
  */
 export function toApiCatalog(options: { catalogUrl: string; versions: readonly CatalogVersion[] }): ApiCatalog {
   const index: LinkContext = {

@@ -31,11 +31,6 @@ export interface ProjectBurnDownOptions {
  * Project when the last client stops calling: a least-squares line through the distinct clients
  * per day over the window, extended to zero and set against the sunset. A line is honest about
  * what it knows: one that does not fall projects nothing (`stalled`), however near the sunset.
- *
- * @example
- * ```ts
- * projectBurnDown({ daily, sunsetAt, now }).verdict // 'late'
- * ```
  */
 export function projectBurnDown(options: ProjectBurnDownOptions): BurnDown {
   const windowDays = options.windowDays ?? 28;
@@ -71,11 +66,6 @@ export interface ClientTrend {
  * Rank the clients still calling by calls over the window, each with the trend of its daily calls;
  * a client whose calls are not falling (since its first call in the window) is at risk. Clients
  * silent over the whole window are left out.
- *
- * @example
- * ```ts
- * rankClients({ perClient: new Map([['key_a', daily]]), now }).filter((c) => c.atRisk);
- * ```
  */
 export function rankClients(options: {
   perClient: ReadonlyMap<string, readonly DailyCount[]>;

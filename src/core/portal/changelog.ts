@@ -1,4 +1,5 @@
-import { DAY_MS, formatIsoInstant } from '../lifecycle/index.ts';
+import { DAY_MS } from '../lifecycle/index.ts';
+import { formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
 
@@ -65,12 +66,6 @@ const day = (at: number) => formatIsoInstant(at).slice(0, 10);
  * Build the changelog from the declared version changes and the lifecycle. Only events that have
  * happened by `now` are entries (a feed must not carry future dates); scheduled sunsets are listed
  * apart as `upcoming`. The "fewer than 30 days" reminder is dated when the `Warning` header starts.
- *
- * @example
- * ```ts
- * const { entries } = buildChangelog({ versions: [{ name: 'v1', releasedAt: 0, changes: [] }], now: Date.UTC(2026, 0, 1) });
- * entries[0].kind // 'released'
- * ```
  */
 export function buildChangelog(options: BuildChangelogOptions): Changelog {
   const { now } = options;
@@ -190,12 +185,6 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
  * windows are left out: a feed carries no future dates, and a rehearsal (a brownout with a
  * `clientId`) concerns that client only).
  * Pass the result as `extra` to {@link buildChangelog}.
- *
- * @example
- * ```ts
- * const extra = toBrownoutEntries([{ id: 'b1', version: 'v1', startsAt, endsAt }], now);
- * buildChangelog({ versions, extra, now });
- * ```
  */
 export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): ChangelogEntry[] {
   return brownouts

@@ -11,14 +11,7 @@ export interface SunsetCountdown {
 /** Days under which a sunset is urgent: the same threshold as the `Warning` response header. */
 export const URGENT_DAYS = 30;
 
-/**
- * The countdown to a sunset instant, at `now`.
- *
- * @example
- * ```ts
- * sunsetCountdown({ now: Date.UTC(2026, 0, 1), sunsetAt: Date.UTC(2026, 0, 11) }) // { daysLeft: 10, level: 'urgent' }
- * ```
- */
+/** The countdown to a sunset instant, at `now`. */
 export function sunsetCountdown(options: { now: number; sunsetAt: number }): SunsetCountdown {
   const left = options.sunsetAt - options.now;
   if (left <= 0) return { daysLeft: 0, level: 'past' };

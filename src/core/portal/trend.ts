@@ -6,14 +6,7 @@ export interface DailyCount {
   count: number;
 }
 
-/**
- * The UTC midnight at or before an instant.
- *
- * @example
- * ```ts
- * startOfDay(Date.UTC(2026, 0, 1, 15)) // Date.UTC(2026, 0, 1)
- * ```
- */
+/** The UTC midnight at or before an instant. */
 export function startOfDay(at: number): number {
   return Math.floor(at / DAY_MS) * DAY_MS;
 }
@@ -21,11 +14,6 @@ export function startOfDay(at: number): number {
 /**
  * One count per day from `from` to `to` (both UTC midnights, inclusive): days missing from the
  * input count zero, so a client that stopped calling shows as zeros, not as a gap.
- *
- * @example
- * ```ts
- * fillDays({ counts: [{ day: d2, count: 3 }], from: d1, to: d3 }) // [{ d1, 0 }, { d2, 3 }, { d3, 0 }]
- * ```
  */
 export function fillDays(options: { counts: readonly DailyCount[]; from: number; to: number }): DailyCount[] {
   const byDay = new Map<number, number>();
@@ -39,11 +27,6 @@ export function fillDays(options: { counts: readonly DailyCount[]; from: number;
 /**
  * The least-squares line through a daily series: its slope per day and its value at the first
  * day. A single point (or none) has slope 0.
- *
- * @example
- * ```ts
- * fitLine([{ day: 0, count: 4 }, { day: DAY_MS, count: 2 }]) // { slopePerDay: -2, intercept: 4 }
- * ```
  */
 export function fitLine(series: readonly DailyCount[]): { slopePerDay: number; intercept: number } {
   const n = series.length;

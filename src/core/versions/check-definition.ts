@@ -1,15 +1,8 @@
 import { refName } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 
-/**
- * Check the head's operations: unique ids, unique routes, well-formed path templates.
- *
- * @example
- * ```ts
- * checkHead(head) // [] when well-formed
- * ```
- */
+/** Check the head's operations: unique ids, unique routes, well-formed path templates. */
 export function checkHead(head: HeadDefinition): string[] {
   const problems: string[] = [];
   const ids = new Set<string>();
@@ -31,11 +24,6 @@ export function checkHead(head: HeadDefinition): string[] {
  * A change that reshapes a schema must say how bodies migrate, because data alone cannot: a
  * replaced or retyped schema in a response needs a response migration, and a removed or retyped
  * request field needs a request migration.
- *
- * @example
- * ```ts
- * checkMigrationCoverage(bundle.versions) // [] when every reshaping has a migration
- * ```
  */
 export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
   const problems: string[] = [];

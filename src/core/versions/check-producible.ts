@@ -1,5 +1,5 @@
 import { refName } from './schema-walk.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
 
 /**
@@ -11,11 +11,6 @@ import type { JsonSchema, SchemaMap } from './types.ts';
  * - a field a newer request requires must be one older requests always have;
  * - an enum value the newer version added must map down wherever responses carry it;
  * - an enum value the newer version removed must map up wherever requests carry it.
- *
- * @example
- * ```ts
- * checkProducible(bundle.versions) // [] when every older body can be produced
- * ```
  */
 export function checkProducible(versions: ApiVersion[]): string[] {
   const problems: string[] = [];

@@ -1,14 +1,7 @@
 import { refName } from './schema-walk.ts';
 import type { OperationSpec, SchemaMap } from './types.ts';
 
-/**
- * List every dangling `$ref` and every operation schema name that a version does not define.
- *
- * @example
- * ```ts
- * checkReferences({ version: 'v1', schemas, operations }) // [] when consistent
- * ```
- */
+/** List every dangling `$ref` and every operation schema name that a version does not define. */
 export function checkReferences(options: {
   version: string;
   schemas: SchemaMap;

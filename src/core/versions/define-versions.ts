@@ -3,9 +3,10 @@ import { checkReferences } from './check-references.ts';
 import { deriveOlder } from './derive-older.ts';
 import { checkHead, checkMigrationCoverage } from './check-definition.ts';
 import { checkProducible } from './check-producible.ts';
-import { createMigrationPlan, type MigrationPlan } from './migration-plan.ts';
+import { createMigrationPlan } from './migration-plan.ts';
+import type { ApiVersion, VersionBundle } from './bundle-types.ts';
 import type { VersionChange } from './version-change.ts';
-import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+import type { HeadDefinition } from './types.ts';
 
 /** One published version. The first version has no changes; each later one lists what it changed. */
 export interface VersionDeclaration {
@@ -18,30 +19,6 @@ export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition
   head: H;
   /** Oldest first. The last one is the head: handlers speak its representation. */
   versions: VersionDeclaration[];
-}
-
-/** A version with its derived schemas and routed operations. */
-export interface ApiVersion {
-  name: string;
-  number: number;
-  /** Position in the bundle, 0 = oldest. */
-  index: number;
-  schemas: SchemaMap;
-  operations: OperationSpec[];
-  changes: VersionChange[];
-}
-
-/**
- * Every version, derived and checked, plus the compiled migrations between them. `H` keeps the
- * head's literal types, from which `defineHandlers` types each handler.
- */
-export interface VersionBundle<H extends HeadDefinition = HeadDefinition> {
-  head: H;
-  versions: ApiVersion[];
-  latest: ApiVersion;
-  get(name: string): ApiVersion | undefined;
-  byNumber(number: number): ApiVersion | undefined;
-  migrations: MigrationPlan;
 }
 
 const namePattern = /^v([1-9][0-9]{0,5})$/;

@@ -20,11 +20,6 @@ export interface DeriveOlderOptions {
  * Undo one version's instructions on its schemas and operations, giving the previous version.
  * Each instruction is checked against the newer version first, so a change that names a missing
  * schema, field or enum value is reported instead of silently doing nothing.
- *
- * @example
- * ```ts
- * const v1 = deriveOlder({ version: 'v2', schemas, operations, instructions: change.instructions });
- * ```
  */
 export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
   const schemas: SchemaMap = { ...options.schemas };

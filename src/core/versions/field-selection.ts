@@ -1,6 +1,6 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { compileTransform, isPlainObject } from './schema-walk.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 import type { OperationSpec } from './types.ts';
 
 /** Projects a response body to the requested fields. */
@@ -13,12 +13,6 @@ const cacheLimit = 256;
  * names against the version's own schema (an unknown name is `UNKNOWN_FIELD`) and returns a
  * projection that keeps only those fields of every object of the operation's `partial` schema.
  * Projections are compiled once per distinct selection and cached.
- *
- * @example
- * ```ts
- * const select = createFieldSelector(v1);
- * select(listUsers, 'id,name')?.(body);
- * ```
  */
 export function createFieldSelector(
   version: ApiVersion,

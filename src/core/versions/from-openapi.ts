@@ -1,5 +1,5 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import type { ApiVersion, VersionBundle } from './define-versions.ts';
+import type { ApiVersion, VersionBundle } from './bundle-types.ts';
 import type { HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
 
 /** One version's OpenAPI document, for {@link bundleFromOpenApi}. */

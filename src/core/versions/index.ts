@@ -1,5 +1,6 @@
 export { defineVersions } from './define-versions.ts';
-export type { ApiVersion, DefineVersionsOptions, VersionBundle, VersionDeclaration } from './define-versions.ts';
+export type { DefineVersionsOptions, VersionDeclaration } from './define-versions.ts';
+export type { ApiVersion, VersionBundle } from './bundle-types.ts';
 export { defineVersionChange } from './version-change.ts';
 export type { VersionChange } from './version-change.ts';
 export {
@@ -18,7 +19,7 @@ export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
 export { problemSchema } from './problem-schema.ts';
 export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts';
-export type { MigrationPlan, MigrateOptions } from './migration-plan.ts';
+export type { MigrationPlan, MigrateOptions } from './bundle-types.ts';
 export type { SchemaType } from './schema-type.ts';
 export type {
   HeadDefinition,

@@ -1,27 +1,7 @@
 import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
 import type { RequestMigrationContext } from './types.ts';
-
-/** Options for migrating one body between two versions. */
-export interface MigrateOptions {
-  /** Component schema name of the body. */
-  schema: string;
-  body: unknown;
-  /** Version the body is in. */
-  from: ApiVersion;
-  /** Version the body must end in. */
-  to: ApiVersion;
-  operationId?: string;
-}
-
-/** Migrations compiled once from the declared changes. */
-export interface MigrationPlan {
-  /** Newer → older, step by step: each step's migrations on the newer shape, then the older shape. */
-  responseDown(options: MigrateOptions): unknown;
-  /** Older → newer, step by step: each step's migrations on the older shape, then the newer shape. */
-  requestUp(options: MigrateOptions): unknown;
-}
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
 interface Step {
@@ -37,12 +17,6 @@ interface Step {
  * that version (a rename reads `customer` before anything drops it); then the target version's
  * shape, along the target's schema: fields the target lacks are dropped and enum values it lacks
  * are mapped, as the instructions say.
- *
- * @example
- * ```ts
- * const plan = createMigrationPlan(bundle.versions);
- * plan.responseDown({ schema: 'User', body, from: v2, to: v1 });
- * ```
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // down[i] takes a response from versions[i] to versions[i - 1].

@@ -1,7 +1,7 @@
 import { escapeRegExp } from '../text/index.ts';
 import { problemSchema } from './problem-schema.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
-import type { ApiVersion } from './define-versions.ts';
+import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** Options for {@link toOpenApiDocument}. */

@@ -4,11 +4,6 @@ import type { JsonSchema } from './types.ts';
  * The RFC 9457 problem details schema every error response uses. Extension members (such as
  * `supportedVersions` or `requiredRole`) may follow; the bounds hold for every problem the
  * service writes (validation lists at most 20 errors, `fields` names at most a thousand).
- *
- * @example
- * ```ts
- * schemas.Problem = problemSchema;
- * ```
  */
 export const problemSchema: JsonSchema = {
   type: 'object',

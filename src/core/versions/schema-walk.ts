@@ -5,14 +5,7 @@ export type Transform = ((value: unknown) => unknown) | null;
 
 const refPrefix = '#/components/schemas/';
 
-/**
- * Name of the component a `$ref` points at, or undefined for any other reference.
- *
- * @example
- * ```ts
- * refName('#/components/schemas/User') // 'User'
- * ```
- */
+/** Name of the component a `$ref` points at, or undefined for any other reference. */
 export function refName(ref: unknown): string | undefined {
   return typeof ref === 'string' && ref.startsWith(refPrefix) ? ref.slice(refPrefix.length) : undefined;
 }
@@ -39,11 +32,6 @@ export interface CompileTransformOptions {
  * Compile, once, a transform that walks a value along a named schema and applies each named
  * schema's own transform bottom-up. Subtrees with nothing to do compile to `null`, so the hot path
  * only touches what changes. Cycles are safe: a schema under compilation resolves lazily.
- *
- * @example
- * ```ts
- * const t = compileTransform({ schemas, own: (n) => (n === 'User' ? stripEmail : null) })('UserList');
- * ```
  */
 export function compileTransform(options: CompileTransformOptions): (name: string) => Transform {
   const memo = new Map<string, Transform>();
@@ -140,14 +128,7 @@ function identity(value: unknown): unknown {
   return value;
 }
 
-/**
- * True for a non-null, non-array object.
- *
- * @example
- * ```ts
- * isPlainObject({}) // true
- * ```
- */
+/** True for a non-null, non-array object. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { createFixedClock } from '../../core/clock/index.ts';
-import { parseIsoInstant, type DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
+import { type DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpec } from '../../core/versions/index.ts';
 import { defineHandlers, versionary } from './index.ts';
 

@@ -8,7 +8,7 @@ import {
   type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
 import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
-import type { OperationHandler } from '../operation.ts';
+import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 
@@ -130,14 +130,7 @@ export function isLifecycleSource(value: unknown): value is LifecycleSource {
   return typeof value === 'object' && value !== null && typeof (value as { verdict?: unknown }).verdict === 'function';
 }
 
-/**
- * Check the plugin options and apply defaults, throwing one error that lists every problem.
- *
- * @example
- * ```ts
- * const resolved = resolvePluginOptions({ bundle, handlers, vendor: 'acme' });
- * ```
- */
+/** Check the plugin options and apply defaults, throwing one error that lists every problem. */
 export function resolvePluginOptions(options: VersionaryPluginOptions): ResolvedPluginOptions {
   const errors: string[] = [];
   const raw = (options ?? {}) as unknown as Record<string, unknown>;

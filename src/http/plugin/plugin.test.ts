@@ -2,12 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { createFixedClock } from '../../core/clock/index.ts';
-import {
-  parseIsoInstant,
-  type LifecycleConfig,
-  type LifecycleSource,
-  type LifecycleVerdict,
-} from '../../core/lifecycle/index.ts';
+import { type LifecycleConfig, type LifecycleSource, type LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineVersionChange, defineVersions, fieldAdded, ref, type OperationSpec } from '../../core/versions/index.ts';
 import { defineHandlers, versionary, versionRewriter, type UsageEvent, type VersionaryPluginOptions } from './index.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { defineVersionChange, defineVersions, fieldAdded, type OperationSpec } from '../../core/versions/index.ts';
-import type { OperationHandler } from '../operation.ts';
+import type { OperationHandler } from '../operation-types.ts';
 import { versionary } from './index.ts';
 
 // The orders API of the report: v2 adds `note`; `customer` is required in every version.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createConfigLifecycle, formatIsoInstant, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import { createConfigLifecycle, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { toOpenApiDocument } from '../../core/versions/index.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';

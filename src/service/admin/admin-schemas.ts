@@ -7,11 +7,6 @@ import { emailPattern, emailRule } from '../api/email.ts';
  * responses and generate `/admin/v1/openapi.json`. Every route lists each response it gives;
  * the statuses answered in front of the handlers (401, 403, 429, 500, 503) are added by the
  * document generator. `responseHeaders` names the headers a handler sets, by status.
- *
- * @example
- * ```ts
- * app.get('/api-keys', { schema: listApiKeysSchema }, handler);
- * ```
  */
 export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
@@ -28,14 +23,7 @@ const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Liter
 // Routes without query parameters refuse unknown ones, as the versioned API does.
 const noQuery = Type.Object({}, { additionalProperties: false });
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
-/**
- * An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC).
- *
- * @example
- * ```ts
- * sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.'))
- * ```
- */
+/** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
 export const instantInput = (description: string) =>
   Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
     description,

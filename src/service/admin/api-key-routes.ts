@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { createApiKey } from '../auth/api-keys.ts';
 import type { Role } from '../auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../ports/index.ts';
@@ -11,11 +11,6 @@ import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './adm
 /**
  * Key management: create (the secret is in this response only), list without secrets, revoke.
  * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
- *
- * @example
- * ```ts
- * registerApiKeyRoutes(admin, { apiKeys: storage.apiKeys, clients: storage.clients, clock });
- * ```
  */
 export function registerApiKeyRoutes(
   app: FastifyInstance,

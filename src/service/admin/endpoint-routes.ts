@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { checkNoticePeriod, formatIsoInstant, MONTH_MS, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { checkNoticePeriod, MONTH_MS } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -10,14 +11,7 @@ import { assertMigrationUrl } from '../lifecycle/migration-url.ts';
 import { deprecateEndpointSchema } from './admin-schemas.ts';
 import { assertNotRemoved } from './version-routes.ts';
 
-/**
- * `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active.
- *
- * @example
- * ```ts
- * registerEndpointAdminRoutes(admin, { bundle, runtime, lifecycle, settings, clock });
- * ```
- */
+/** `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active. */
 export function registerEndpointAdminRoutes(
   app: FastifyInstance,
   options: {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, rescheduleDeprecation, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import { rescheduleDeprecation, scheduleDeprecation } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleStore, UsageStore } from '../ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../lifecycle/settings.ts';
@@ -24,11 +25,6 @@ export interface VersionAdminOptions {
 /**
  * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
  * deprecations. Schedules are written to the store and applied to this instance at once.
- *
- * @example
- * ```ts
- * app.register(async (admin) => registerVersionAdminRoutes(admin, options), { prefix: '/admin/v1' });
- * ```
  */
 export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
   const { runtime, lifecycle, usage, clock } = options;
@@ -124,11 +120,6 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
 /**
  * Refuse (409 `TRANSITION_NOT_ALLOWED`) any lifecycle change to a version that is removed, by
  * its flag or because its sunset has passed: the lifecycle has no transition out of Removed.
- *
- * @example
- * ```ts
- * assertNotRemoved(runtime, 'v1');
- * ```
  */
 export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
   const flagged = runtime.versions().find((v) => v.name === name)?.schedule?.removed === true;

@@ -4,11 +4,6 @@
  * least two dotted DNS labels. It is stricter than `format: email` (RFC 5321 also allows quoted local
  * parts and a bare domain such as `0@com`), so the documents state the pattern, which is exactly
  * what the service accepts, instead of a format it would refuse part of.
- *
- * @example
- * ```ts
- * const email = { type: 'string', pattern: emailPattern, maxLength: 254 };
- * ```
  */
 export const emailPattern =
   "^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$";

@@ -7,26 +7,12 @@ export { headOperations } from './operations.ts';
 export { headSchemas } from './schemas.ts';
 export { publishedVersions } from './versions/index.ts';
 
-/**
- * The head the service's handlers are typed from: `defineHandlers(apiHead, ...)`.
- *
- * @example
- * ```ts
- * type User = ComponentType<ApiHead, 'User'>;
- * ```
- */
+/** The head the service's handlers are typed from: `defineHandlers(apiHead, ...)`. */
 export const apiHead = { schemas: headSchemas, operations: headOperations };
 /** The type of {@link apiHead}. */
 export type ApiHead = typeof apiHead;
 
-/**
- * The service's version bundle, validated: a bad definition throws here, at start.
- *
- * @example
- * ```ts
- * const bundle = createApiBundle();
- * ```
- */
+/** The service's version bundle, validated: a bad definition throws here, at start. */
 export function createApiBundle(versions: VersionDeclaration[] = publishedVersions): VersionBundle<ApiHead> {
   return defineVersions({ head: apiHead, versions });
 }

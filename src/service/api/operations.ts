@@ -65,11 +65,6 @@ const write = {
 /**
  * Every operation of the users-and-posts API, declared once against the newest representation
  * (`as const`: each handler is typed from its operation).
- *
- * @example
- * ```ts
- * headOperations.find((op) => op.id === 'users.get')
- * ```
  */
 export const headOperations = [
   {

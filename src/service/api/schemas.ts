@@ -22,11 +22,6 @@ const userProperties = { id, name, email, nickname, status };
 /**
  * The newest representation of every resource. Older versions are derived from it by the version
  * changes in `./versions`; handlers speak only this, typed from it (hence `as const`).
- *
- * @example
- * ```ts
- * headSchemas.User.properties
- * ```
  */
 export const headSchemas = {
   User: { type: 'object', required: ['id', 'name', 'status'], properties: userProperties },

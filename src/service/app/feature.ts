@@ -2,14 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
+import type { VersionedRequestHook } from '../../http/index.ts';
+import type { AuthenticationOptions } from '../auth/authenticate.ts';
 import type { JwtVerifier } from '../auth/jwt.ts';
 import type { Role } from '../auth/principal.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { ResolvedOps } from '../ops/install-ops.ts';
+import type { NoticeChannel } from '../notices/channel.ts';
+import type { OpsWiring, ResolvedOps } from '../ops/install-ops.ts';
 import type { Storage } from '../ports/index.ts';
+import type { RateLimitStore } from '../rate-limit/index.ts';
 import type { UsageRecorder } from '../usage/usage-recorder.ts';
-import type { BuildAppOptions } from './build-app.ts';
+
+// The service's shared types, in a leaf: build-app.ts installs the features, and each feature
+// reads these, so none of them imports build-app.ts.
 
 /** What every feature of the service is installed with: the app, its config and its shared parts. */
 export interface ServiceContext {
@@ -41,4 +47,37 @@ export interface ServiceContext {
 export interface ServiceFeature {
   name: string;
   install(context: ServiceContext): void | Promise<void>;
+}
+
+/** Options for `buildApp`. */
+export interface BuildAppOptions {
+  config: ServiceConfig;
+  storage: Storage;
+  clock: Clock;
+  /** Defaults to the published versions; tests pass their own to add a version. */
+  bundle?: VersionBundle;
+  /** Where rate-limit counters live; in memory by default (one instance). */
+  rateLimitStore?: RateLimitStore;
+  /** Told the bootstrap admin key, once, when the first start creates it. */
+  onBootstrapKey?: (key: string) => void;
+  /** Runs once per versioned request after negotiation. */
+  onVersionedRequest?: VersionedRequestHook[];
+  /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
+  recordUsage?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */
+  ops?: OpsWiring;
+  /** Notice channels beside email and webhooks (`docs/notices.md#your-own-channel`). */
+  noticeChannels?: readonly NoticeChannel[];
+  /** The features to install, in order; the service's own list (`features.ts`) by default. */
+  features?: readonly ServiceFeature[];
+  /** The app's own authentication, asked before Versionary's keys (`docs/loop.md#who-is-calling-versionarys-keys-or-yours`). */
+  identify?: AuthenticationOptions['identify'];
+  /** Versions deprecated (for six months) at the first start when the config names none; every version but the newest by default. */
+  defaultDeprecated?: string[];
+  /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
+  idempotency?: boolean;
+  /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
+  api?: ServiceContext['api'];
 }

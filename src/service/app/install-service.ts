@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { installJsonBody } from '../../http/index.ts';
 import { createRequiredRole } from '../auth/required-role.ts';
@@ -7,8 +7,7 @@ import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { resolveOps } from '../ops/install-ops.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
-import type { BuildAppOptions } from './build-app.ts';
-import type { ServiceContext } from './feature.ts';
+import type { BuildAppOptions, ServiceContext } from './feature.ts';
 import { serviceFeatures } from './features.ts';
 import { builtInReleases } from './names.ts';
 
@@ -16,11 +15,6 @@ import { builtInReleases } from './names.ts';
  * Install the service's features, in order, into a Fastify app that already exists: the stored
  * lifecycle, the usage recorder and the shared context, then each feature. `buildApp` calls it on
  * the app it constructs; the loop plugin calls it on the user's own app.
- *
- * @example
- * ```ts
- * const { flushUsage } = await installService(app, { config, storage, clock, bundle, api });
- * ```
  */
 export async function installService(
   app: FastifyInstance,

@@ -20,11 +20,6 @@ const credential = new Set(credentialParams);
 /**
  * A URL with the values of credential-like query parameters replaced by `[REDACTED]`, so a key a
  * client put in the query string never reaches the logs. The rest of the URL is kept as sent.
- *
- * @example
- * ```ts
- * redactUrl('/api/v1/users?API_KEY=vk_1&limit=2') // '/api/v1/users?API_KEY=[REDACTED]&limit=2'
- * ```
  */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');
@@ -48,14 +43,7 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-/**
- * Fastify's request log serializer, with {@link redactUrl} applied to the URL.
- *
- * @example
- * ```ts
- * Fastify({ logger: { serializers: { req: serializeRequest } } });
- * ```
- */
+/** Fastify's request log serializer, with {@link redactUrl} applied to the URL. */
 export function serializeRequest(request: FastifyRequest): Record<string, unknown> {
   return {
     method: request.method,

@@ -5,11 +5,6 @@ import { statusOf } from '../../http/index.ts';
 /**
  * Serve a short page per problem type at `/problems/<slug>`, so each problem's `type` URI
  * resolves to something a person can read.
- *
- * @example
- * ```ts
- * registerProblemDocs(app);
- * ```
  */
 export function registerProblemDocs(app: FastifyInstance): void {
   const bySlug = new Map(Object.values(ErrorCode).map((code) => [code.toLowerCase().replaceAll('_', '-'), code]));

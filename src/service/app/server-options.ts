@@ -9,11 +9,6 @@ import { requestIdOf } from '../ops/request-id.ts';
  * ids, problems for parser and router failures, and strict validation (no coercion, no silent
  * removal of unknown properties, every error at once). Fastify takes them at construction, before
  * any plugin, so an app that registers the loop spreads them into `Fastify()` itself.
- *
- * @example
- * ```ts
- * const app = Fastify({ ...serviceServerOptions({ bundle, api: { prefix: '/api', vendor: 'books', title: 'Books' } }), logger: true });
- * ```
  */
 export function serviceServerOptions(options: {
   bundle: VersionBundle;

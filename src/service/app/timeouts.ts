@@ -30,14 +30,7 @@ const limits: Record<keyof TimeoutSettings, { min: number; max: number }> = {
   idleSeconds: { min: 1, max: 3600 },
 };
 
-/**
- * Read the `timeouts` key of the config file, pushing every error into `errors`.
- *
- * @example
- * ```ts
- * const timeouts = parseTimeoutSettings({ file: { timeouts: { requestSeconds: 20 } }, errors });
- * ```
- */
+/** Read the `timeouts` key of the config file, pushing every error into `errors`. */
 export function parseTimeoutSettings(options: { file: Record<string, unknown>; errors: string[] }): TimeoutSettings {
   const raw = options.file.timeouts;
   if (raw === undefined) return { ...defaultTimeouts };
@@ -70,11 +63,6 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
  * The Fastify server options that apply {@link TimeoutSettings}. Node checks the header and
  * request timeouts every `connectionsCheckingInterval`, 30 s by default: checking every second
  * keeps the bounds close to what is configured.
- *
- * @example
- * ```ts
- * Fastify({ ...toServerOptions(timeouts) });
- * ```
  */
 export function toServerOptions(settings: TimeoutSettings): {
   requestTimeout: number;

@@ -6,28 +6,14 @@ const keyPattern = /^vk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/;
 /** Every role a key may hold. */
 export const roles: readonly Role[] = ['read', 'write', 'admin'];
 
-/**
- * Make a new key: 64 bits of id and 256 bits of secret. Only the hash is ever stored.
- *
- * @example
- * ```ts
- * const { id, key, hash } = generateApiKey(); // key: 'vk_0123456789abcdef.<43 chars>'
- * ```
- */
+/** Make a new key: 64 bits of id and 256 bits of secret. Only the hash is ever stored. */
 export function generateApiKey(): { id: string; key: string; hash: string } {
   const id = randomBytes(8).toString('hex');
   const key = `vk_${id}.${randomBytes(32).toString('base64url')}`;
   return { id: `key_${id}`, key, hash: hashKey(key) };
 }
 
-/**
- * SHA-256 of a key, hex. A fast hash is right here: keys are 256-bit random, not passwords.
- *
- * @example
- * ```ts
- * hashKey('vk_…')
- * ```
- */
+/** SHA-256 of a key, hex. A fast hash is right here: keys are 256-bit random, not passwords. */
 export function hashKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
@@ -35,11 +21,6 @@ export function hashKey(key: string): string {
 /**
  * Check a presented key against the store: by id, then a constant-time hash comparison.
  * Revoked, unknown and malformed keys all answer `undefined`.
- *
- * @example
- * ```ts
- * const principal = await verifyApiKey({ store, key: presented });
- * ```
  */
 export async function verifyApiKey(options: {
   store: ApiKeyStore;
@@ -61,14 +42,7 @@ export async function verifyApiKey(options: {
   };
 }
 
-/**
- * Create and store a key, returning the secret once.
- *
- * @example
- * ```ts
- * const created = await createApiKey({ store, name: 'ci', roles: ['read'], now: Date.now() });
- * ```
- */
+/** Create and store a key, returning the secret once. */
 export async function createApiKey(options: {
   store: ApiKeyStore;
   name: string;
@@ -92,14 +66,7 @@ export async function createApiKey(options: {
   return { record, key };
 }
 
-/**
- * Narrow a string to a {@link Role}.
- *
- * @example
- * ```ts
- * ['read', 'x'].filter(isRole) // ['read']
- * ```
- */
+/** Narrow a string to a {@link Role}. */
 export function isRole(value: string): value is Role {
   return (roles as readonly string[]).includes(value);
 }

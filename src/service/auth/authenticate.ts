@@ -36,11 +36,6 @@ const challenge = (error?: string) => ({
  * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
  * `X-API-Key: <key>`. It never throws: a failure is kept for {@link installAuthorization}, so the
  * rate limiter, installed between the two, counts failed attempts too.
- *
- * @example
- * ```ts
- * installAuthentication(app, { apiKeys: storage.apiKeys, jwt, adminKey });
- * ```
  */
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   // Hex digests compared as bytes: the one-shot `hash()` is a third cheaper than a `Hash` object.
@@ -154,11 +149,6 @@ export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
 /**
  * Refuse requests that lack the role their route needs: 401 with `WWW-Authenticate` without
  * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
- *
- * @example
- * ```ts
- * installAuthorization(app, { requirement: (r) => (r.url.startsWith('/admin/') ? 'admin' : undefined) });
- * ```
  */
 export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
   app.addHook('onRequest', async (request) => {

@@ -27,12 +27,6 @@ export const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30
  * `exp`, so a token without `iat` cannot be minted for years); `sub` (or `client_id`) is the
  * credential identifier, `client_id` names the client (`cl_…`) whose usage and resources the
  * token's calls are, and the space-separated `scope` claim maps to roles.
- *
- * @example
- * ```ts
- * const verify = await createJwtVerifier(config.jwt);
- * const principal = await verify(token);
- * ```
  */
 export async function createJwtVerifier(config: JwtConfig, now: () => number): Promise<JwtVerifier> {
   let key: Uint8Array | CryptoKey | JWTVerifyGetKey;

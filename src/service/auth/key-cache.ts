@@ -41,12 +41,6 @@ export const keyCacheTopics = ['api-keys', 'clients'] as const;
  * compares digests, so its timing says nothing about the secret. Only successful verifications
  * are cached; an unknown key costs a database lookup each time, as before, and cannot fill the
  * cache. A verification that started before an invalidation is not stored after it.
- *
- * @example
- * ```ts
- * const cache = createApiKeyCache({ feed: ops.changeFeed, now: clock.now });
- * const principal = await cache.lookup(hashKey(key), () => verifyApiKey({ store, key }));
- * ```
  */
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const ttlMs = options.ttlMs ?? 30_000;

@@ -17,26 +17,12 @@ export interface Principal {
 const kPrincipal = Symbol.for('versionary.principal');
 type WithPrincipal = FastifyRequest & { [kPrincipal]?: Principal };
 
-/**
- * Attach the authenticated principal to a request.
- *
- * @example
- * ```ts
- * setPrincipal(request, { id: 'key_1', roles: new Set(['read']), kind: 'api-key' });
- * ```
- */
+/** Attach the authenticated principal to a request. */
 export function setPrincipal(request: FastifyRequest, principal: Principal): void {
   (request as WithPrincipal)[kPrincipal] = principal;
 }
 
-/**
- * The authenticated principal of a request, if any.
- *
- * @example
- * ```ts
- * principalOf(request)?.id
- * ```
- */
+/** The authenticated principal of a request, if any. */
 export function principalOf(request: FastifyRequest): Principal | undefined {
   return (request as WithPrincipal)[kPrincipal];
 }
@@ -44,11 +30,6 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
 /**
  * The client identifier for logs, usage records and rate limits: the principal's id, else the
  * remote address.
- *
- * @example
- * ```ts
- * clientIdOf(request) // 'key_ab12…' or '127.0.0.1'
- * ```
  */
 export function clientIdOf(request: FastifyRequest): string {
   return principalOf(request)?.id ?? `ip:${request.ip}`;
@@ -60,11 +41,6 @@ export function clientIdOf(request: FastifyRequest): string {
  * several tenants (`sub: "ci-pipeline"` with a `client_id` each), and keyed by the subject alone,
  * one tenant would replay another's idempotent write and spend its budget. Parts are
  * percent-encoded under a prefix of their own, so no subject can spell another pair.
- *
- * @example
- * ```ts
- * tenantKeyOf({ id: 'jwt:ci', clientId: 'acme', roles: new Set(), kind: 'jwt' }) // 'jwt-client:acme:ci'
- * ```
  */
 export function tenantKeyOf(principal: Principal): string {
   if (principal.kind !== 'jwt' || principal.clientId === undefined) return principal.id;
@@ -97,11 +73,6 @@ export interface UsageIdentity {
 /**
  * The usage identity of a request: the credential's client when it has one, else the credential
  * id (or `ip:<address>`), plus the credential id as the key and the `User-Agent`.
- *
- * @example
- * ```ts
- * usageIdentityOf(request) // { clientId: 'cl_…', keyId: 'key_…', userAgent: 'acme-sdk/1.2' }
- * ```
  */
 export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
   const principal = principalOf(request);

@@ -8,12 +8,6 @@ import type { Role } from './principal.ts';
  * management API needs admin; the rest is public. Decided from the matched route's pattern, never
  * the raw URL: the router decodes `%61dmin` and routes absolute-form targets, so a string test on
  * the URL could be walked around.
- *
- * @example
- * ```ts
- * const requiredRole = createRequiredRole('/api');
- * requiredRole(request) // 'read' for GET /api/v2/users/:id
- * ```
  */
 export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
   const scope = createApiScope(prefix);

@@ -1,15 +1,7 @@
 import type { ChangeFeed } from '../ports/index.ts';
 import { createChangeListeners } from './listeners.ts';
 
-/**
- * The change feed of a single process (SQLite): a publish calls this process's subscribers, at once.
- *
- * @example
- * ```ts
- * const feed = createInProcessChangeFeed();
- * feed.subscribe('lifecycle', () => void runtime.refresh());
- * ```
- */
+/** The change feed of a single process (SQLite): a publish calls this process's subscribers, at once. */
 export function createInProcessChangeFeed(): ChangeFeed {
   const listeners = createChangeListeners();
   return {

@@ -15,14 +15,7 @@ export interface ChangeListeners {
   encode(topic: string): string;
 }
 
-/**
- * Build the listener registry of a change feed.
- *
- * @example
- * ```ts
- * const listeners = createChangeListeners({ onError: (e) => log.error({ err: e }, 'listener failed') });
- * ```
- */
+/** Build the listener registry of a change feed. */
 export function createChangeListeners(options: { onError?: (error: unknown) => void } = {}): ChangeListeners {
   const origin = randomUUID();
   const byTopic = new Map<string, Set<ChangeListener>>();

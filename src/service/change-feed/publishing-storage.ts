@@ -8,11 +8,6 @@ export const ChangeTopic = { Lifecycle: 'lifecycle', ApiKeys: 'api-keys', Client
  * committed: lifecycle schedules and endpoint deprecations on `lifecycle`, API keys (created,
  * revoked) on `api-keys`, clients (created, changed, deleted, a contact's subscription) on
  * `clients`. Announcing at the store means no write path can forget to.
- *
- * @example
- * ```ts
- * const storage = publishingStorage({ storage: raw, feed });
- * ```
  */
 export function publishingStorage<S extends Storage>(options: { storage: S; feed: ChangeFeed }): S {
   const { storage, feed } = options;

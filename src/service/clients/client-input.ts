@@ -13,26 +13,12 @@ export type WebhookInput = { id?: string; url?: string };
 const emailPattern =
   /^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-/**
- * A new client id: `cl_` and 64 random bits in hex.
- *
- * @example
- * ```ts
- * newClientId() // 'cl_3f2a9c0d1e4b5a67'
- * ```
- */
+/** A new client id: `cl_` and 64 random bits in hex. */
 export function newClientId(): string {
   return `cl_${randomBytes(8).toString('hex')}`;
 }
 
-/**
- * A new webhook with a Standard Webhooks secret: `whsec_` and 32 random bytes in base64.
- *
- * @example
- * ```ts
- * newWebhook('https://hooks.acme.test/v') // { id: 'wh_…', url, secret: 'whsec_…' }
- * ```
- */
+/** A new webhook with a Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
 export function newWebhook(url: string): ClientWebhook {
   return { id: `wh_${randomBytes(8).toString('hex')}`, url, secret: `whsec_${randomBytes(32).toString('base64')}` };
 }
@@ -41,11 +27,6 @@ export function newWebhook(url: string): ClientWebhook {
  * Validate and normalise contacts: addresses in lower case, each once. Addresses already stored
  * keep their subscription unless the input says otherwise, so re-sending a list never
  * resubscribes someone who unsubscribed.
- *
- * @example
- * ```ts
- * toContacts({ input: ['Dev@Acme.test'], current: [] }) // [{ email: 'dev@acme.test', subscribed: true }]
- * ```
  */
 export function toContacts(options: { input: ContactInput[]; current: ClientContact[] }): ClientContact[] {
   const seen = new Set<string>();
@@ -68,11 +49,6 @@ export function toContacts(options: { input: ContactInput[]; current: ClientCont
  * Validate webhooks against the current ones: `{url}` makes a new webhook with a new secret,
  * `{id}` keeps one (and its secret), `{id, url}` moves it. Every URL is checked for SSRF.
  * Returns the list and the webhooks created, whose secrets the response shows once.
- *
- * @example
- * ```ts
- * const { webhooks, created } = await toWebhooks({ input: [{ url }], current: [], settings });
- * ```
  */
 export async function toWebhooks(options: {
   input: WebhookInput[];
@@ -103,14 +79,7 @@ export async function toWebhooks(options: {
   return { webhooks, created };
 }
 
-/**
- * A client as the API answers it: times in ISO 8601, secrets only of the webhooks just created.
- *
- * @example
- * ```ts
- * toClientBody(client, new Set()) // { id, name, contacts, webhooks: [{ id, url }], createdAt, updatedAt }
- * ```
- */
+/** A client as the API answers it: times in ISO 8601, secrets only of the webhooks just created. */
 export function toClientBody(client: Client, revealed: ReadonlySet<string> = new Set()): Record<string, unknown> {
   return {
     id: client.id,

@@ -38,11 +38,6 @@ type UpdateBody = { name?: string; contacts?: ContactInput[]; webhooks?: Webhook
 /**
  * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
  * signing secret is in the response that creates it, and never again.
- *
- * @example
- * ```ts
- * registerClientRoutes(admin, { clients: storage.clients, apiKeys: storage.apiKeys, webhooks, clock });
- * ```
  */
 export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
   const { clients, clock } = options;

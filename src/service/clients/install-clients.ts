@@ -13,14 +13,7 @@ export interface ClientSettings {
   usage: UsageSettings;
 }
 
-/**
- * Parse the settings of clients and per-client usage from the config file, pushing every error into `errors`.
- *
- * @example
- * ```ts
- * const settings = parseClientSettings({ file: config.file, errors });
- * ```
- */
+/** Parse the settings of clients and per-client usage from the config file, pushing every error into `errors`. */
 export function parseClientSettings(options: { file: Record<string, unknown>; errors: string[] }): ClientSettings {
   return { webhooks: parseWebhookSettings(options), usage: parseUsageSettings(options) };
 }
@@ -28,11 +21,6 @@ export function parseClientSettings(options: { file: Record<string, unknown>; er
 /**
  * Register, in the management API's scope, the client routes and the per-client usage routes,
  * and keep raw usage events within their retention while the app runs.
- *
- * @example
- * ```ts
- * app.register(async (admin) => installClients(admin, { storage, settings, clock, flushUsage }), { prefix: '/admin/v1' });
- * ```
  */
 export function installClients(
   admin: FastifyInstance,

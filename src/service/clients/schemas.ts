@@ -5,11 +5,6 @@ import { emailPattern, emailRule } from '../api/email.ts';
 /**
  * The problem responses of an admin route, by status, each with what it means for that route.
  * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
- *
- * @example
- * ```ts
- * response: { 200: ClientSchema, ...problems({ 404: 'No client with this id' }) }
- * ```
  */
 export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
   return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));

@@ -6,11 +6,6 @@ import { principalOf } from '../auth/principal.ts';
  * Whose resources a request may see and change: every one for admins (undefined), else those of
  * its credential's client, or, for a credential without a client, those created without one.
  * So a deployment that never registers clients behaves as it did before tenancy: one tenant.
- *
- * @example
- * ```ts
- * await users.list({ limit, afterId, owner: ownerScopeOf(ctx.request) });
- * ```
  */
 export function ownerScopeOf(request: FastifyRequest): Owner | undefined {
   const principal = principalOf(request);
@@ -18,26 +13,12 @@ export function ownerScopeOf(request: FastifyRequest): Owner | undefined {
   return principal?.clientId ?? null;
 }
 
-/**
- * The owner a resource created by this request gets: the credential's client, or none.
- *
- * @example
- * ```ts
- * await users.create({ values, at, clientId: creatorOf(ctx.request) });
- * ```
- */
+/** The owner a resource created by this request gets: the credential's client, or none. */
 export function creatorOf(request: FastifyRequest): Owner {
   return principalOf(request)?.clientId ?? null;
 }
 
-/**
- * True when a resource of `owner` is visible under `scope`.
- *
- * @example
- * ```ts
- * if (!isVisible({ owner: user.clientId, scope })) throw notFound('user', id);
- * ```
- */
+/** True when a resource of `owner` is visible under `scope`. */
 export function isVisible(options: { owner: Owner; scope: Owner | undefined }): boolean {
   return options.scope === undefined || options.owner === options.scope;
 }

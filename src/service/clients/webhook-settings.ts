@@ -13,11 +13,6 @@ export interface WebhookSettings {
 /**
  * Read `webhooks` from the config file, e.g. `{"webhooks": {"allowPrivateTargets": ["loopback"]}}`,
  * pushing every error into `errors`.
- *
- * @example
- * ```ts
- * parseWebhookSettings({ file: { webhooks: { allowPrivateTargets: ['loopback'] } }, errors }).allowPrivateTargets.has('loopback') // true
- * ```
  */
 export function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
   const raw = options.file.webhooks;

@@ -13,12 +13,6 @@ const lookupTimeoutMs = 3000;
  * What range an address is in, in the config's terms: `public`, one of the kinds an operator may
  * allow, or `forbidden` (unspecified, broadcast, multicast, reserved, NAT64, 6to4, Teredo…: never
  * a webhook). IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
- *
- * @example
- * ```ts
- * classifyAddress('10.1.2.3') // 'private'
- * classifyAddress('::ffff:127.0.0.1') // 'loopback'
- * ```
  */
 export function classifyAddress(address: string): 'public' | PrivateTargetKind | 'forbidden' {
   if (!ipaddr.isValid(address)) return 'forbidden';
@@ -81,11 +75,6 @@ const refusal400 = (pointer: string, why: string) =>
  * The part of {@link assertPublicWebhookUrl} that needs no network: an absolute http(s) URL with a
  * host and no credentials. The client routes run it before schema validation, so that a URL the
  * document's `format: uri` would refuse gets this precise reason instead of the format's.
- *
- * @example
- * ```ts
- * webhookUrlShape({ url: 'hooks.acme.test/x', pointer: '/body/webhooks/0/url' }) // throws: not an absolute URL
- * ```
  */
 export function webhookUrlShape(options: { url: string; pointer: string }): URL {
   const refuse = (why: string) => refusal400(options.pointer, why);
@@ -111,11 +100,6 @@ export function webhookUrlShape(options: { url: string; pointer: string }): URL 
  * {@link createWebhookLookup} too, so a name that changes its answer in between (DNS rebinding)
  * is caught on the address actually used. A name that does not resolve is accepted when saved
  * (there is nothing to reach) and refused at delivery by the lookup.
- *
- * @example
- * ```ts
- * await assertPublicWebhookUrl({ url: 'https://hooks.acme.test/v', settings, pointer: '/body/webhooks/0/url' });
- * ```
  */
 export async function assertPublicWebhookUrl(options: {
   url: string;
@@ -147,11 +131,6 @@ export async function assertPublicWebhookUrl(options: {
  * A `lookup` for `http.request`, `net.connect` or undici's `connect` option that resolves as
  * usual and then fails the connection when any address is not allowed: the check sits on the
  * address the socket actually uses.
- *
- * @example
- * ```ts
- * http.request(url, { lookup: createWebhookLookup(settings) });
- * ```
  */
 export function createWebhookLookup(settings: WebhookSettings): LookupFunction {
   return (hostname, options, callback) => {

@@ -16,14 +16,7 @@ export interface FeatureSettings<T> {
   parse(input: SettingsInput): T;
 }
 
-/**
- * Declare a feature's settings.
- *
- * @example
- * ```ts
- * export const rateLimitSettings = defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings });
- * ```
- */
+/** Declare a feature's settings. */
 export function defineSettings<T>(settings: FeatureSettings<T>): FeatureSettings<T> {
   return settings;
 }
@@ -33,14 +26,7 @@ export type ParsedSettings<List extends Record<string, FeatureSettings<unknown>>
   [K in keyof List]: ReturnType<List[K]['parse']>;
 };
 
-/**
- * Run every feature's parser over the file, and report the keys no feature owns.
- *
- * @example
- * ```ts
- * const settings = parseFeatureSettings({ list: serviceSettings, file, errors, fileName: 'config.json' });
- * ```
- */
+/** Run every feature's parser over the file, and report the keys no feature owns. */
 export function parseFeatureSettings<List extends Record<string, FeatureSettings<unknown>>>(
   options: SettingsInput & { list: List; fileName?: string; ownKeys?: readonly string[] },
 ): ParsedSettings<List> {

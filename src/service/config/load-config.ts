@@ -68,14 +68,7 @@ export interface LoadConfigOptions {
 }
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-/**
- * Parse the environment and the JSON config file once, at start, reporting every error at once.
- *
- * @example
- * ```ts
- * const config = loadConfig({ env: process.env, readFile: (p) => readFileSync(p, 'utf8') });
- * ```
- */
+/** Parse the environment and the JSON config file once, at start, reporting every error at once. */
 export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig {
   const errors: string[] = [];
   const rawPort = env.PORT ?? '3000';

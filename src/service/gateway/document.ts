@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -7,11 +7,6 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
  * the configured document itself, not a regeneration, with its paths below the gateway's version
  * base (`servers`), and each operation's lifecycle: `deprecated` and `x-sunset`.
- *
- * @example
- * ```ts
- * openapi: { title, document: gatewayDocumentBuilder({ documents }) }
- * ```
  */
 export function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;

@@ -9,11 +9,6 @@ import type { GatewaySettings } from './settings.ts';
  * plugin the reference service uses for its handlers, so routing (path or `Accept`), problems,
  * the removed gate, lifecycle headers and usage per client are the same code. The credential of
  * a Versionary key stays at the gateway; the client id goes upstream in `clientHeader`.
- *
- * @example
- * ```ts
- * const features = [createGatewayFeature({ settings, documents }), ...];
- * ```
  */
 export function createGatewayFeature(options: {
   settings: GatewaySettings;

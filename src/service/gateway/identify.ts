@@ -9,11 +9,6 @@ import type { GatewaySettings } from './settings.ts';
  * named by the trusted header, or by the verified token's claim, with the roles to call the API
  * (`read` and `write`, never `admin`). Outside the API, and with a Versionary key, it says nothing,
  * so the management API and the portal keep their own credentials. `apiKeys` needs none of this.
- *
- * @example
- * ```ts
- * const identify = createGatewayIdentify({ settings, jwt });
- * ```
  */
 export function createGatewayIdentify(options: {
   settings: GatewaySettings;

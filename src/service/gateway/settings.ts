@@ -26,14 +26,7 @@ export interface GatewaySettings {
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
 
-/**
- * Read the `gateway` section; `undefined` when the file has none (the reference service).
- *
- * @example
- * ```ts
- * parseGatewaySettings({ file: { gateway: { versions: { v1: { upstream: 'http://127.0.0.1:9001', openapi: './v1.json' } } } }, errors })
- * ```
- */
+/** Read the `gateway` section; `undefined` when the file has none (the reference service). */
 export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySettings | undefined {
   const raw = file.gateway;
   if (raw === undefined) return undefined;

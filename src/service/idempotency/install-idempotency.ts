@@ -29,11 +29,6 @@ const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
  * key and body gets the first response again (with `Idempotent-Replayed: true`) and creates
  * nothing; the same key with another body is 422; while the first is still running, 409. Keys
  * are per client and kept for 24 hours. Responses of 5xx are not kept, so a retry runs again.
- *
- * @example
- * ```ts
- * installIdempotency(app, { store: storage.idempotency, clock, applies: (r) => r.method === 'POST' });
- * ```
  */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const retention = options.retentionMs ?? 24 * 3600_000;

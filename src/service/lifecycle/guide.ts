@@ -1,18 +1,13 @@
 import { diffOpenApi } from '../../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, type MigrationGuide } from '../../core/guide/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
  * The migration guide from a version to its replacement, generated from the two versions' real
  * OpenAPI documents, the declared change descriptions and the lifecycle dates.
- *
- * @example
- * ```ts
- * const guide = buildServiceGuide({ bundle, runtime, from: 'v1', clock });
- * ```
  */
 export function buildServiceGuide(options: {
   bundle: VersionBundle;

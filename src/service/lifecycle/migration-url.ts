@@ -5,11 +5,6 @@ import { linkTarget } from '../../core/lifecycle/index.ts';
  * Why a migration URL cannot go into a `Link` header, or `undefined` when it can. Checked when a
  * URL is received (config or management API), so a bad one is refused there and never turns into
  * a failure on every later request.
- *
- * @example
- * ```ts
- * migrationUrlProblem('https://example.com/a b') // 'migrationUrl cannot appear in a Link header: ...'
- * ```
  */
 export function migrationUrlProblem(url: string, field = 'migrationUrl'): string | undefined {
   try {
@@ -21,14 +16,7 @@ export function migrationUrlProblem(url: string, field = 'migrationUrl'): string
   }
 }
 
-/**
- * Refuse a request whose migration URL cannot be sent in a `Link` header (400).
- *
- * @example
- * ```ts
- * assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
- * ```
- */
+/** Refuse a request whose migration URL cannot be sent in a `Link` header (400). */
 export function assertMigrationUrl(url: string | undefined, pointer: string): void {
   const problem = url === undefined ? undefined : migrationUrlProblem(url);
   if (problem)

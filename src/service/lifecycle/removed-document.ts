@@ -1,14 +1,9 @@
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
  * `info` members that mark a removed version's document: it stays readable for migration, but
  * says plainly that the version answers 410 (or 404) everywhere.
- *
- * @example
- * ```ts
- * toOpenApiDocument({ ..., info: removedDocumentInfo({ runtime, name: 'v1', status: 410 }) });
- * ```
  */
 export function removedDocumentInfo(options: {
   runtime: LifecycleRuntime;

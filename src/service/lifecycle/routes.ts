@@ -8,11 +8,6 @@ import type { LifecycleRuntime } from './runtime.ts';
 /**
  * Each deprecated version's migration guide, as HTML, Markdown or JSON by `Accept`. (The
  * machine-readable lifecycle document at `/api/versions` is the versionary plugin's.)
- *
- * @example
- * ```ts
- * registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: '/api' });
- * ```
  */
 export function registerLifecycleRoutes(
   app: FastifyInstance,

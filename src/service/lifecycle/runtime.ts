@@ -55,12 +55,6 @@ export interface LifecycleRuntime {
  * Load schedules from the store, merge the config file's, check every policy rule (refusing to
  * start on a violation) and answer per request from a cache that expires when the headers next
  * change.
- *
- * @example
- * ```ts
- * const runtime = await createLifecycleRuntime({ settings, store, clock, versions, prefix: '/api' });
- * runtime.verdict({ version: 'v1', method: 'GET', path: '/users' }).headers;
- * ```
  */
 export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): Promise<LifecycleRuntime> {
   const { settings, store, clock, prefix } = options;

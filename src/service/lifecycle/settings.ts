@@ -1,10 +1,10 @@
 import {
   checkKnownKeys,
   checkVersionEntry,
-  parseIsoInstant,
   type Audience,
   type DeprecationReason,
 } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode } from '../../http/warnings.ts';
 import { migrationUrlProblem } from './migration-url.ts';
@@ -42,14 +42,7 @@ export interface LifecycleSettings {
   warnings?: Array<{ code: string; detail: string }>;
 }
 
-/**
- * Read the lifecycle keys of the config file, pushing every error found into `errors`.
- *
- * @example
- * ```ts
- * const settings = parseLifecycleSettings({ file: config.file, errors });
- * ```
- */
+/** Read the lifecycle keys of the config file, pushing every error found into `errors`. */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
   errors: string[];

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -17,11 +17,6 @@ export interface BrownoutCache {
 /**
  * Cache the config file's brownouts and the stored ones; refreshed every few seconds and after
  * each write, so every instance on the database agrees within that time.
- *
- * @example
- * ```ts
- * const cache = await createBrownoutCache({ configured, load: () => storage.notices.listBrownouts() });
- * ```
  */
 export async function createBrownoutCache(options: {
   configured: Brownout[];
@@ -41,11 +36,6 @@ export async function createBrownoutCache(options: {
  * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
  * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
  * lifecycle hook, so the call is still counted and still carries its deprecation headers.
- *
- * @example
- * ```ts
- * installBrownoutGuard(app, { cache, runtime, clock, removedStatus: 410, prefix: '/api' });
- * ```
  */
 export function installBrownoutGuard(
   app: FastifyInstance,
@@ -98,11 +88,6 @@ export function installBrownoutGuard(
 /**
  * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
  * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
- *
- * @example
- * ```ts
- * listBrownoutsInLifecycle(app, { cache, clock, path: '/api/versions' });
- * ```
  */
 export function listBrownoutsInLifecycle(
   app: FastifyInstance,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { DAY_MS, formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { DAY_MS } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import { checkBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -32,12 +33,6 @@ export interface BrownoutRoutesOptions {
 /**
  * Brownouts in the management API (`/admin/v1/brownouts`, admin) and rehearsals a consumer
  * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
- *
- * @example
- * ```ts
- * registerBrownoutAdminRoutes(admin, options);
- * registerRehearsalRoutes(app, options);
- * ```
  */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   app.get(
@@ -109,14 +104,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
   );
 }
 
-/**
- * Rehearsal routes for consumers: authenticated by the client's own key (any role).
- *
- * @example
- * ```ts
- * registerRehearsalRoutes(app, options);
- * ```
- */
+/** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
 export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   const clientOf = (request: Parameters<typeof principalOf>[0]): string => {
     const principal = principalOf(request);

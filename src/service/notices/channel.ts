@@ -82,14 +82,7 @@ export interface NoticeChannel {
 
 const namePattern = /^[a-z][a-z0-9-]{0,31}$/;
 
-/**
- * Check a list of channels at start: valid, unique names.
- *
- * @example
- * ```ts
- * const problems = checkChannels([email, webhook, teams]); // [] when all is well
- * ```
- */
+/** Check a list of channels at start: valid, unique names. */
 export function checkChannels(channels: readonly NoticeChannel[]): string[] {
   const errors: string[] = [];
   const seen = new Set<string>();

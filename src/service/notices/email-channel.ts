@@ -8,11 +8,6 @@ import { renderNoticeEmail } from './render-email.ts';
  * are kept as `unsubscribed`). SMTP 4xx answers and network failures are transient; 5xx answers
  * are final. Each message carries RFC 8058 one-click unsubscribe headers. Without `smtp`, the
  * channel plans notices and keeps them waiting for a mail transport.
- *
- * @example
- * ```ts
- * const email = createEmailChannel({ smtp: { url: 'smtp://127.0.0.1:2525', from: 'notices@example.com' }, unsubscribeUrl });
- * ```
  */
 export function createEmailChannel(options: {
   smtp?: { url: string; from: string };

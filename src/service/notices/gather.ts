@@ -8,19 +8,12 @@ import {
   type NoticePayload,
   type NoticeSubject,
 } from '../../core/notices/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientUsageRow } from '../ports/index.ts';
 
-/**
- * The lifecycle as the planner sees it: deprecated versions and endpoint deprecations.
- *
- * @example
- * ```ts
- * const subjects = noticeSubjects(runtime);
- * ```
- */
+/** The lifecycle as the planner sees it: deprecated versions and endpoint deprecations. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
   const versions = runtime.versions().flatMap((v) =>
     v.schedule
@@ -44,14 +37,7 @@ export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
   return [...versions, ...endpoints];
 }
 
-/**
- * Usage rows summed per (client, version, endpoint) across the client's keys, for the planner.
- *
- * @example
- * ```ts
- * const usage = toClientUsage(await storage.usage.byClient({ since }));
- * ```
- */
+/** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
 export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
   const merged = new Map<string, ClientUsage>();
   for (const r of rows) {
@@ -81,14 +67,7 @@ export interface PayloadBuilder {
   build(options: { notice: DueNotice; client: Client; rows: readonly ClientUsageRow[] }): Promise<NoticePayload>;
 }
 
-/**
- * A payload builder over the running service. Diffs are computed once per (version, replacement).
- *
- * @example
- * ```ts
- * const builder = createPayloadBuilder({ runtime, bundle, apiKeys, publicUrl, apiPrefix: '/api' });
- * ```
- */
+/** A payload builder over the running service. Diffs are computed once per (version, replacement). */
 export function createPayloadBuilder(options: {
   runtime: LifecycleRuntime;
   bundle: VersionBundle;

@@ -4,7 +4,7 @@ import { render } from 'preact-render-to-string';
 import type { Clock } from '../../core/clock/index.ts';
 import { integerQuery } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
 import {
@@ -18,14 +18,7 @@ import {
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
 import type { NoticeWorker } from './worker.ts';
 
-/**
- * `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`).
- *
- * @example
- * ```ts
- * registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
- * ```
- */
+/** `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`). */
 export function registerNoticeAdminRoutes(
   app: FastifyInstance,
   options: { notices: NoticeStore; worker: NoticeWorker },
@@ -112,11 +105,6 @@ function toItem(n: OutboxNotice, hasTransport: boolean) {
  * (a person following the link) shows a confirmation button, since link scanners fetch URLs too.
  * A link is refused once it is older than {@link unsubscribeLinkDays} days or than the client's
  * last change, so an old link cannot undo the API owner subscribing the contact back.
- *
- * @example
- * ```ts
- * registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
- * ```
  */
 export function registerUnsubscribeRoutes(
   app: FastifyInstance,

@@ -34,14 +34,7 @@ export interface RegisterNoticesOptions {
 
 const workers = new WeakMap<FastifyInstance, NoticeWorker>();
 
-/**
- * The notices worker of a built app (for tests and the CLI's in-process runs).
- *
- * @example
- * ```ts
- * await noticeWorkerOf(app)?.runPass();
- * ```
- */
+/** The notices worker of a built app (for tests and the CLI's in-process runs). */
 export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
   return workers.get(app);
 }
@@ -49,11 +42,6 @@ export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
 /**
  * The notices feature in one call: settings, brownout guard, worker, channels and routes. Call it
  * before the versioned API is registered, so its hook covers every route.
- *
- * @example
- * ```ts
- * await registerNotices(app, { config, storage, runtime, bundle, clock, flushUsage, removedStatus: 410, apiPrefix: '/api' });
- * ```
  */
 export async function registerNotices(
   app: FastifyInstance,

@@ -19,14 +19,7 @@ const headlines: Record<NoticePayload['data']['kind'], (name: string, days: numb
   cleared: (name) => `You are clear of ${name}`,
 };
 
-/**
- * The subject, plain-text and HTML parts of a notice email, from its payload.
- *
- * @example
- * ```ts
- * const { subject, text, html } = renderNoticeEmail({ payload, unsubscribeUrl });
- * ```
- */
+/** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
   const name = d.subject.endpoint

@@ -6,11 +6,6 @@ import { problem } from '../admin/admin-schemas.ts';
 /**
  * Problem responses by status, each with what it means for the route. 401, 403, 429 and 503 are
  * answered in front of the handlers (and added by the management document's generator).
- *
- * @example
- * ```ts
- * response: { 200: NoticeList, ...noticeProblems({ 400: 'An invalid query parameter' }) }
- * ```
  */
 export function noticeProblems(byStatus: Record<number, string> = {}): Record<number, TSchema> {
   return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));

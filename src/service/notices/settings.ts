@@ -1,5 +1,5 @@
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
-import { parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 
 /** The notices feature's settings, from the config file's `notices` and `publicUrl` keys. */
 export interface NoticesSettings extends NoticeSettings {
@@ -26,14 +26,7 @@ const keys = [
   'brownouts',
 ];
 
-/**
- * Parse the notices settings, pushing every problem to `errors`.
- *
- * @example
- * ```ts
- * const settings = parseNoticesSettings({ file: config.file, errors });
- * ```
- */
+/** Parse the notices settings, pushing every problem to `errors`. */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};

@@ -21,11 +21,6 @@ const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
 /**
  * Sign an unsubscribe link for a (client, contact) pair at an instant, so a link cannot be made
  * for someone else, and its age is known when it comes back.
- *
- * @example
- * ```ts
- * const token = signUnsubscribe({ secret, clientId: 'cl_1', email: 'dev@acme.test', issuedAt: clock.now() });
- * ```
  */
 export function signUnsubscribe(options: {
   secret: string;
@@ -39,11 +34,6 @@ export function signUnsubscribe(options: {
 /**
  * When the link was issued, if `token` is this service's signature of this (client, contact);
  * `undefined` for a forged, altered or old-format token. The HMAC is compared in constant time.
- *
- * @example
- * ```ts
- * readUnsubscribe({ secret, clientId, email, token })?.issuedAt
- * ```
  */
 export function readUnsubscribe(options: {
   secret: string;
@@ -66,11 +56,6 @@ export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
  * Check a returning link: its signature, its age ({@link unsubscribeLinkDays}), and that it is no
  * older than the client's last change (`updatedAt`). So a link used once cannot unsubscribe the
  * contact again after the API owner subscribed it back.
- *
- * @example
- * ```ts
- * checkUnsubscribe({ secret, clientId, email, token, now: clock.now(), changedAt: client.updatedAt }) // undefined or a refusal
- * ```
  */
 export function checkUnsubscribe(options: {
   secret: string;
@@ -87,14 +72,7 @@ export function checkUnsubscribe(options: {
   return undefined;
 }
 
-/**
- * The one-click unsubscribe URL of a contact (RFC 8058): POSTed to by mail clients, opened by people.
- *
- * @example
- * ```ts
- * unsubscribeUrl({ publicUrl: 'https://api.example.com', secret, clientId, email, issuedAt: clock.now() });
- * ```
- */
+/** The one-click unsubscribe URL of a contact (RFC 8058): POSTed to by mail clients, opened by people. */
 export function unsubscribeUrl(options: {
   publicUrl: string;
   secret: string;

@@ -14,11 +14,6 @@ export interface WebhookTarget {
 /**
  * The Standard Webhooks signature header value: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
  * keyed with the secret's base64 part.
- *
- * @example
- * ```ts
- * signWebhook({ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', id: 'msg_1', timestamp: 1700000000, body: '{}' });
- * ```
  */
 export function signWebhook(options: { secret: string; id: string; timestamp: number; body: string }): string {
   const key = Buffer.from(options.secret.replace(/^whsec_/, ''), 'base64');
@@ -46,11 +41,6 @@ export interface WebhookChannelOptions {
  * Webhooks signed as the Standard Webhooks spec says. HTTP 5xx, 429, timeouts and network
  * failures are transient; other 4xx are final. Each delivery has an overall deadline, so a
  * receiver that trickles its answer holds one delivery slot for that long at most.
- *
- * @example
- * ```ts
- * const hooks = createWebhookChannel({ target: async (id) => lookUp(id), now: () => Date.now() });
- * ```
  */
 export function createWebhookChannel(options: WebhookChannelOptions): NoticeChannel {
   const timeoutMs = options.timeoutMs ?? 10_000;

@@ -66,12 +66,6 @@ const minLeaseMs = 5 * 60_000;
  * The notices worker. Each instance claims outbox rows under a lease, so several instances on one
  * database share the work and never deliver one row at once; a row whose worker died is claimed
  * again when its lease ends.
- *
- * @example
- * ```ts
- * const worker = createNoticeWorker({ notices, usage, clients, runtime, payloads, channels, settings, brownouts, flushUsage, clock, log });
- * worker.start();
- * ```
  */
 export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const { notices, settings, clock } = options;

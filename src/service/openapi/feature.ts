@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
 import { removedDocumentInfo } from '../lifecycle/removed-document.ts';
@@ -15,11 +15,6 @@ export const managementDocumentFeature: ServiceFeature = {
  * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
  * every status and header, and a removed version's notice. Read per request, so the JWT scheme
  * appears once the access feature has set it up.
- *
- * @example
- * ```ts
- * await app.register(versionary, { …, openapi: { title, document: serviceDocumentBuilder(context) } });
- * ```
  */
 export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict }) => {

@@ -3,11 +3,6 @@ import { conditionalHeaderMaxLength } from '../../http/index.ts';
 /**
  * The response headers the service's layers add to operations, as `components.headers` (see
  * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
- *
- * @example
- * ```ts
- * components: { headers: documentedHeaders, parameters: documentedParameters }
- * ```
  */
 export const documentedHeaders: Record<string, Record<string, unknown>> = {
   RateLimit: header(
@@ -50,14 +45,7 @@ export const documentedHeaders: Record<string, Record<string, unknown>> = {
   ),
 };
 
-/**
- * The conditional and idempotency request headers, as OpenAPI parameters.
- *
- * @example
- * ```ts
- * operation.parameters.push(parameterRef('IfMatch'));
- * ```
- */
+/** The conditional and idempotency request headers, as OpenAPI parameters. */
 export const documentedParameters: Record<string, Record<string, unknown>> = {
   IfMatch: {
     name: 'If-Match',
@@ -95,11 +83,6 @@ export const documentedParameters: Record<string, Record<string, unknown>> = {
  * One of {@link documentedHeaders} for a response: a `$ref` to the shared definition, or an
  * inline copy when required (a `$ref` cannot say that). {@link usedHeaders} then lists the
  * definitions a document refers to.
- *
- * @example
- * ```ts
- * headers: { ETag: headerOf('ETag', { required: true }), RateLimit: headerOf('RateLimit') }
- * ```
  */
 export function headerOf(name: string, options: { required?: boolean } = {}): Record<string, unknown> {
   const definition = documentedHeaders[name];
@@ -107,14 +90,7 @@ export function headerOf(name: string, options: { required?: boolean } = {}): Re
   return options.required ? { ...definition, required: true } : { $ref: `#/components/headers/${name}` };
 }
 
-/**
- * The `components.headers` a document needs: the definitions its responses refer to.
- *
- * @example
- * ```ts
- * doc.components.headers = usedHeaders(doc.paths);
- * ```
- */
+/** The `components.headers` a document needs: the definitions its responses refer to. */
 export function usedHeaders(paths: unknown): Record<string, Record<string, unknown>> {
   const used = new Set<string>();
   JSON.stringify(paths, (key, value: unknown) => {
@@ -125,14 +101,7 @@ export function usedHeaders(paths: unknown): Record<string, Record<string, unkno
   return Object.fromEntries(Object.entries(documentedHeaders).filter(([name]) => used.has(name)));
 }
 
-/**
- * A `$ref` to one of {@link documentedParameters}.
- *
- * @example
- * ```ts
- * parameterRef('IfNoneMatch')
- * ```
- */
+/** A `$ref` to one of {@link documentedParameters}. */
 export function parameterRef(name: keyof typeof documentedParameters & string): Record<string, unknown> {
   return { $ref: `#/components/parameters/${name}` };
 }

@@ -43,12 +43,6 @@ const tagDescriptions: Record<string, string> = {
  * collects every route under the prefix, wherever it is registered, so routes added later are
  * documented without a change here. A route without response schemas is still listed, marked
  * `x-undocumented`, so a test (and both linters) catch it.
- *
- * @example
- * ```ts
- * registerManagementDocument(app, { prefix: '/admin/v1', jwt: false });
- * await app.register(adminRoutes, { prefix: '/admin/v1' });
- * ```
  */
 export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
   const routes: ManagementRoute[] = [];
@@ -63,14 +57,7 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
   app.get(documentUrl, async () => toManagementDocument({ routes, jwt: options.jwt }));
 }
 
-/**
- * The management API's document from its routes (see {@link registerManagementDocument}).
- *
- * @example
- * ```ts
- * const doc = toManagementDocument({ routes, jwt: false });
- * ```
- */
+/** The management API's document from its routes (see {@link registerManagementDocument}). */
 export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();

@@ -27,11 +27,6 @@ const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
  * Every response an operation can give, with its headers: the handler's own (declared on the
  * operation) plus what authentication, rate limiting, negotiation, caching, idempotency, body
  * parsing and the lifecycle add in front of it.
- *
- * @example
- * ```ts
- * generated.responses = operationResponses({ op, generated: generated.responses, lifecycle });
- * ```
  */
 export function operationResponses(options: {
   op: OperationSpec;

@@ -10,11 +10,6 @@ export interface SecuritySchemesOptions {
 /**
  * The credentials the service accepts, as OpenAPI security schemes: an API key as a bearer token
  * or in `X-API-Key`, and, when configured, a JWT bearer token.
- *
- * @example
- * ```ts
- * components.securitySchemes = securitySchemes({ jwt: config.jwt !== undefined });
- * ```
  */
 export function securitySchemes(options: SecuritySchemesOptions): Record<string, unknown> {
   return {
@@ -48,11 +43,6 @@ export function securitySchemes(options: SecuritySchemesOptions): Record<string,
 /**
  * The security requirement of an operation that needs `role`: any one of the schemes, each
  * naming the role (OpenAPI 3.1 lets non-OAuth schemes list role names).
- *
- * @example
- * ```ts
- * operation.security = securityFor({ role: 'read', jwt: true });
- * ```
  */
 export function securityFor(options: { role: DocumentedRole; jwt: boolean }): Array<Record<string, string[]>> {
   const { role } = options;

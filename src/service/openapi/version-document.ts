@@ -28,11 +28,6 @@ const tagDescriptions: Record<string, string> = {
  * partial responses) plus what the service's layers add to every operation: security, the
  * statuses answered in front of the handler, rate-limit, caching, idempotency and deprecation
  * headers, and the conditional and idempotency request headers.
- *
- * @example
- * ```ts
- * createVersionDocument({ version, title: 'Users API', basePath: '/api/v1', jwt: false, lifecycle: () => ({ deprecated: false, removedStatus: 410 }) });
- * ```
  */
 export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.

@@ -20,11 +20,6 @@ const maxSeries = 4096;
  * Count every response: by method, route template (never the raw URL, whose ids would make one
  * series per resource), API version and status; time it; count deprecated calls (a `Deprecation`
  * header went out), calls refused after their sunset and rate-limit refusals.
- *
- * @example
- * ```ts
- * installMetrics(app, { metrics, versions: () => ['v1', 'v2'], route: true });
- * ```
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;

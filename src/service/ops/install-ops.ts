@@ -42,14 +42,7 @@ export interface ResolvedOps {
   shuttingDown: () => boolean;
 }
 
-/**
- * Fill in the defaults of {@link OpsWiring}.
- *
- * @example
- * ```ts
- * const ops = resolveOps(options.ops);
- * ```
- */
+/** Fill in the defaults of {@link OpsWiring}. */
 export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   return {
     changeFeed: wiring.changeFeed ?? createInProcessChangeFeed(),
@@ -62,11 +55,6 @@ export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
  * Install what an operator needs: request ids on every response, `/livez` and `/readyz`,
  * `/metrics`, `Connection: close` while shutting down, lingering close for early answers, and
  * the lifecycle following the change feed (plus a periodic reconcile for missed messages).
- *
- * @example
- * ```ts
- * installOps(app, { wiring: options.ops, ops, storage, runtime, recorder, apiPrefix: '/api' });
- * ```
  */
 export function installOps(
   app: FastifyInstance,

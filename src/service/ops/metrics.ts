@@ -25,15 +25,7 @@ export interface ServiceMetrics {
   registerCounter(counter: CollectedGauge): void;
 }
 
-/**
- * Create the metrics registry with Node's default process metrics and the service's own.
- *
- * @example
- * ```ts
- * const metrics = createServiceMetrics();
- * metrics.registerGauge({ name: 'versionary_notice_outbox_depth', help: 'Notices waiting to be sent.', collect: () => outbox.depth() });
- * ```
- */
+/** Create the metrics registry with Node's default process metrics and the service's own. */
 export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

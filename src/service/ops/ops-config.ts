@@ -32,14 +32,7 @@ export interface OpsConfig {
   reconcileMs: number;
 }
 
-/**
- * Parse the operations variables, pushing every error into `errors`.
- *
- * @example
- * ```ts
- * const ops = parseOpsConfig({ env: process.env, errors });
- * ```
- */
+/** Parse the operations variables, pushing every error into `errors`. */
 export function parseOpsConfig(options: { env: Record<string, string | undefined>; errors: string[] }): OpsConfig {
   const { env, errors } = options;
   const int = (name: string, fallback: number, [low, high]: [number, number]): number => {

@@ -24,11 +24,6 @@ export interface ProbeOptions {
  * `/livez` (the process runs and its event loop turns) and `/readyz` (every dependency answers and
  * the instance is not shutting down). Both are unauthenticated, never rate-limited, cheap, and say
  * nothing about the dependencies: which check failed and why goes to the log only.
- *
- * @example
- * ```ts
- * registerProbes(app, { checks: [{ name: 'storage', check: () => storage.ping() }], shuttingDown: () => false, log: app.log });
- * ```
  */
 export function registerProbes(app: FastifyInstance, options: ProbeOptions): void {
   const readiness = createReadiness(options);
@@ -42,14 +37,7 @@ export function registerProbes(app: FastifyInstance, options: ProbeOptions): voi
   });
 }
 
-/**
- * The readiness verdict: undefined when ready, else the problem `/readyz` answers with.
- *
- * @example
- * ```ts
- * const failure = await createReadiness(options)();
- * ```
- */
+/** The readiness verdict: undefined when ready, else the problem `/readyz` answers with. */
 export function createReadiness(options: ProbeOptions): () => Promise<VersionaryError | undefined> {
   const timeoutMs = options.timeoutMs ?? 1000;
   const cacheMs = options.cacheMs ?? 500;

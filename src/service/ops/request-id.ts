@@ -8,11 +8,6 @@ const wellFormed = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /**
  * The id of a request: the incoming `X-Request-Id` when it is well-formed (one value, at most 128
  * characters of `[A-Za-z0-9._:-]`), else a random UUID, unique across instances and restarts.
- *
- * @example
- * ```ts
- * Fastify({ genReqId: requestIdOf, requestIdHeader: false, requestIdLogLabel: 'requestId' });
- * ```
  */
 export function requestIdOf(request: Pick<IncomingMessage, 'headers'>): string {
   const incoming = request.headers['x-request-id'];

@@ -10,11 +10,6 @@ const catalogUrl = '/.well-known/api-catalog';
  * `/.well-known/api-catalog` (RFC 9727): GET returns the linkset of every version; HEAD (which
  * Fastify derives from GET) carries the same `Link` header, `rel="api-catalog"`, that RFC 9727
  * asks for. Every other page links the catalog the same way.
- *
- * @example
- * ```ts
- * registerApiCatalogRoute(app, { bundle, runtime, clock });
- * ```
  */
 export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPagesOptions & { prefix: string }): void {
   app.get(catalogUrl, async (_request, reply) => {

@@ -31,11 +31,6 @@ export interface AtomFeedOptions {
  * The changelog as an Atom feed (RFC 4287). The XML is written by `fast-xml-parser`, which escapes
  * text and attributes. Entry ids are stable `tag:` URIs and `updated` is the newest entry's date, so
  * a reader that polls sees each event once.
- *
- * @example
- * ```ts
- * const xml = toAtomFeed({ changelog, id: 'tag:versionary,2025:changelog', title: 'Changelog', selfUrl: '/changelog.atom', pageUrl: '/docs/changelog', fallbackUpdated: 0 });
- * ```
  */
 export function toAtomFeed(options: AtomFeedOptions): string {
   const { entries } = options.changelog;
@@ -77,14 +72,7 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
   };
 }
 
-/**
- * The fragment of an entry on the changelog page.
- *
- * @example
- * ```ts
- * anchorOf({ id: 'v1:released' } as ChangelogEntry) // 'v1-released'
- * ```
- */
+/** The fragment of an entry on the changelog page. */
 export function anchorOf(entry: Pick<ChangelogEntry, 'id'>): string {
   return entry.id.replace(/[^A-Za-z0-9_-]+/g, '-');
 }

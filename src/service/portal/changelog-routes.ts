@@ -23,11 +23,6 @@ const kindLabel: Record<string, string> = {
  * The changelog in three forms from one model: `/docs/changelog` (HTML), `/changelog.atom`
  * (RFC 4287) and `/changelog.json` (JSON Feed 1.1). Built per request from the live lifecycle, so
  * a deprecation made through the management API shows at once.
- *
- * @example
- * ```ts
- * registerChangelogRoutes(app, { bundle, runtime, clock });
- * ```
  */
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
   const changelog = (): Changelog => {

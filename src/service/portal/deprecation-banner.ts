@@ -13,11 +13,6 @@ const statusText: Record<string, string> = {
  * The deprecation banner of a version's docs page: status, dates, days left, replacement and the
  * migration guide. `undefined` for a current version, which carries no banner. Under 30 days it
  * turns urgent, as the `Warning` header does.
- *
- * @example
- * ```ts
- * html`${DeprecationBanner({ version })}`
- * ```
  */
 export function DeprecationBanner(props: { version: VersionInfo }): VNode | undefined {
   const v = props.version;
@@ -74,11 +69,6 @@ export function DeprecationBanner(props: { version: VersionInfo }): VNode | unde
 /**
  * Endpoints of a version deprecated on their own: the operations marked deprecated in the
  * reference, listed server-side so they show without JavaScript.
- *
- * @example
- * ```ts
- * html`${DeprecatedEndpoints({ version })}`
- * ```
  */
 export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | undefined {
   const { endpoints } = props.version;

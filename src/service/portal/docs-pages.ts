@@ -22,11 +22,6 @@ export interface DocsPagesOptions {
 /**
  * `/docs`, the list of versions, and `/docs/<version>`, each version's API reference: Swagger UI
  * over the version's served OpenAPI document, under a server-rendered deprecation banner.
- *
- * @example
- * ```ts
- * registerDocsPages(app, { bundle, runtime, clock });
- * ```
  */
 export function registerDocsPages(app: FastifyInstance, options: DocsPagesOptions): void {
   app.get('/docs', async (_request, reply) => {

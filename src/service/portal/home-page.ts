@@ -5,11 +5,6 @@ import { Layout } from './layout.ts';
 /**
  * The page a browser gets at `/`: what the service is and where its documentation is. API
  * clients get the same facts as JSON from the same route.
- *
- * @example
- * ```ts
- * return sendHomePage(reply, { versions: [{ name: 'v2', state: 'active' }] });
- * ```
  */
 export function sendHomePage(
   reply: FastifyReply,

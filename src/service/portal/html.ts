@@ -6,11 +6,6 @@ import { render } from 'preact-render-to-string';
 /**
  * Tagged templates that build Preact elements: every interpolated value is a text node or an
  * attribute value, escaped by `preact-render-to-string`, so no page escapes anything by hand.
- *
- * @example
- * ```ts
- * const node = html`<p>${client.name}</p>`;
- * ```
  */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
 
@@ -30,14 +25,7 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/**
- * Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site).
- *
- * @example
- * ```ts
- * return sendPage(reply, html`<${Layout} title="Docs">…</${Layout}>`);
- * ```
- */
+/** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
 export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
   return reply
     .headers(pageHeaders)
@@ -55,14 +43,7 @@ export const pageHeaders: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-/**
- * Format an instant as a calendar date (`2026-07-14`), the form pages show.
- *
- * @example
- * ```ts
- * isoDay(Date.UTC(2026, 6, 14)) // '2026-07-14'
- * ```
- */
+/** Format an instant as a calendar date (`2026-07-14`), the form pages show. */
 export function isoDay(at: number | string): string {
   return (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 10);
 }
@@ -70,11 +51,6 @@ export function isoDay(at: number | string): string {
 /**
  * A URL fit for an `href`: a path on this service or an http(s) URL. Anything else (a
  * `javascript:` or `data:` URL set as a migration URL) is dropped, so a page never links it.
- *
- * @example
- * ```ts
- * safeHref('javascript:alert(1)') // undefined
- * ```
  */
 export function safeHref(url: string | null | undefined): string | undefined {
   if (!url) return undefined;

@@ -15,11 +15,6 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
  * the API catalog, the signed-in dashboard (`/portal`), the assets they load and a readable 404
  * page for browsers, all served by the service.
- *
- * @example
- * ```ts
- * registerPortal(app, { bundle, runtime, clock, prefix: '/api', storage, flushUsage });
- * ```
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);

@@ -1,13 +1,6 @@
 import type { Changelog } from '../../core/portal/index.ts';
 
-/**
- * An instant in the RFC 3339 form feeds use.
- *
- * @example
- * ```ts
- * isoInstant(0) // '1970-01-01T00:00:00Z'
- * ```
- */
+/** An instant in the RFC 3339 form feeds use. */
 export function isoInstant(at: number): string {
   return new Date(at).toISOString().replace(/\.000Z$/, 'Z');
 }
@@ -16,11 +9,6 @@ export function isoInstant(at: number): string {
  * The changelog as a JSON Feed 1.1 (jsonfeed.org), which feed readers accept as they do Atom. The
  * lifecycle facts a program wants (kind, version, endpoint, guide) sit in each item's `_versionary`
  * extension, and the sunsets still to come in the feed's own.
- *
- * @example
- * ```ts
- * const body = toJsonFeed({ changelog, title: 'Changelog', feedUrl: '/changelog.json', pageUrl: '/docs/changelog' });
- * ```
  */
 export function toJsonFeed(options: {
   changelog: Changelog;

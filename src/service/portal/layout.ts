@@ -14,11 +14,6 @@ export interface LayoutProps {
 /**
  * The page shell: language, viewport for phone widths, a skip link, the site navigation and the
  * main landmark. Stylesheets and scripts come from the service only.
- *
- * @example
- * ```ts
- * html`<${Layout} title="Changelog"><h1>Changelog</h1></${Layout}>`
- * ```
  */
 export function Layout(props: LayoutProps): VNode {
   const styles = [...(props.styles ?? []), `${assetPath}/portal.css`];

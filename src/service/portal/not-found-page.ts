@@ -11,11 +11,6 @@ import { prefersHtml } from './prefers-html.ts';
  * `*\/*` or no `Accept`) still gets the RFC 9457 problem, and so does every path under the API
  * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
  * one problem writer still decides what the error is.
- *
- * @example
- * ```ts
- * installNotFoundPage(app, { scope: createApiScope('/api') });
- * ```
  */
 export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope }): void {
   const { scope } = options;

@@ -26,11 +26,6 @@ export interface PageRateLimitOptions {
  * or tokens as fast as the server answers. The counters are the pages' own (`page:` keys), so
  * browsing the portal never spends an API client's budget. Runs in `onRequest`, before any key is
  * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
- *
- * @example
- * ```ts
- * installPageRateLimit(app, { settings, store, clock, limited: (r) => r.routeOptions.url === '/portal/sign-in' });
- * ```
  */
 export function installPageRateLimit(app: FastifyInstance, options: PageRateLimitOptions): void {
   const { settings, store, clock } = options;

@@ -4,12 +4,6 @@
  * specific range that matches a type sets its quality (`text/html` over `text/*` over `*\/*`).
  * So a browser (`text/html,…,*\/*;q=0.8`) gets a page, while `*\/*`, `application/json` or no
  * header at all keeps the problem JSON an API client reads.
- *
- * @example
- * ```ts
- * prefersHtml('text/html,application/xhtml+xml,*\/*;q=0.8') // true
- * prefersHtml('*\/*') // false
- * ```
  */
 export function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { parseIsoInstant, type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
 import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -34,11 +35,6 @@ export const docsUrlOf = (name: string) => `/docs/${name}`;
 /**
  * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
  * oldest release first.
- *
- * @example
- * ```ts
- * const v1 = describeVersions({ bundle, runtime, clock }).find((v) => v.name === 'v1');
- * ```
  */
 export function describeVersions(options: {
   bundle: VersionBundle;
@@ -71,14 +67,7 @@ export function describeVersions(options: {
   });
 }
 
-/**
- * The changelog's view of the versions.
- *
- * @example
- * ```ts
- * buildChangelog({ versions: toChangelogVersions(infos), now });
- * ```
- */
+/** The changelog's view of the versions. */
 export function toChangelogVersions(infos: readonly VersionInfo[]): ChangelogVersion[] {
   return infos.map((v) => ({
     name: v.name,

@@ -12,14 +12,7 @@ export interface ApiKeyRecord {
   clientId?: string;
 }
 
-/**
- * The service's port for API keys.
- *
- * @example
- * ```ts
- * const key = await apiKeys.find('key_0123456789abcdef');
- * ```
- */
+/** The service's port for API keys. */
 export interface ApiKeyStore {
   insert(record: ApiKeyRecord): Promise<void>;
   find(id: string): Promise<ApiKeyRecord | undefined>;

@@ -15,12 +15,6 @@ export interface ChangeFeedHealth {
  * `clients`, …) names a kind of shared state; a message carries no data, only "reload it", so a
  * lost or duplicated message costs a reload, never a wrong value. Subscribers are also called
  * when the feed reconnects, since messages may have been missed while it was down.
- *
- * @example
- * ```ts
- * const unsubscribe = feed.subscribe('clients', () => void reloadClients());
- * await feed.publish('clients');
- * ```
  */
 export interface ChangeFeed {
   /** Tell every instance, this one included, that `topic` changed. Never throws: a failed send is logged and left to the reconcile. */

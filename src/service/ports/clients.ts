@@ -33,15 +33,7 @@ export interface ClientPage {
   nextAfter: string | null;
 }
 
-/**
- * The service's port for clients, their contacts and their webhooks.
- *
- * @example
- * ```ts
- * await clients.insert({ id: 'cl_0123456789abcdef', name: 'Acme', contacts: [], webhooks: [], createdAt: now, updatedAt: now });
- * await clients.setContactSubscribed('cl_0123456789abcdef', 'dev@acme.test', false);
- * ```
- */
+/** The service's port for clients, their contacts and their webhooks. */
 export interface ClientStore {
   insert(client: Client): Promise<void>;
   find(id: string): Promise<Client | undefined>;

@@ -9,14 +9,7 @@ export interface StoredResponse {
 export type BeginOutcome =
   { kind: 'started' } | { kind: 'running' } | { kind: 'mismatch' } | { kind: 'done'; response: StoredResponse };
 
-/**
- * The service's port for `Idempotency-Key` records, per client and key.
- *
- * @example
- * ```ts
- * const outcome = await idempotency.begin({ clientId, key, fingerprint, now, staleRunningBefore });
- * ```
- */
+/** The service's port for `Idempotency-Key` records, per client and key. */
 export interface IdempotencyStore {
   /** Atomically claim the key, or report what holds it. Records older than `expiredBefore` are replaced. */
   begin(options: {

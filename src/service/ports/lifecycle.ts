@@ -16,14 +16,7 @@ export interface EndpointDeprecation {
   migrationUrl: string | null;
 }
 
-/**
- * Where scheduled lifecycle state lives, shared by every instance on the same database.
- *
- * @example
- * ```ts
- * await lifecycle.saveSchedule(schedule);
- * ```
- */
+/** Where scheduled lifecycle state lives, shared by every instance on the same database. */
 export interface LifecycleStore {
   listSchedules(): Promise<StoredSchedule[]>;
   saveSchedule(schedule: StoredSchedule): Promise<void>;

@@ -54,13 +54,6 @@ export type DeliveryOutcome =
  * The notice outbox. Rows are unique per (client, subject, kind, step, sunset, channel,
  * recipient), so planning twice writes once; workers claim due rows under a lease, so two
  * instances on one database never hold the same row at once.
- *
- * @example
- * ```ts
- * await notices.enqueue([row]);
- * const claimed = await notices.claim({ owner: 'worker-1', now, leaseMs: 300_000, limit: 50, channels: ['email'] });
- * await notices.complete({ id: claimed[0].id, owner: 'worker-1', outcome: { status: 'sent', at: now } });
- * ```
  */
 export interface NoticeStore {
   /** Insert the rows not already there; returns how many were new. */

@@ -11,14 +11,7 @@ export interface PostRecord {
   clientId: string | null;
 }
 
-/**
- * The service's port for posts, always reached through their user.
- *
- * @example
- * ```ts
- * await posts.create({ userId: 1, title: 'Hello', body: '...', at });
- * ```
- */
+/** The service's port for posts, always reached through their user. */
 export interface PostStore {
   list(options: PageOptions & { userId: number }): Promise<Page<PostRecord>>;
   get(options: { userId: number; postId: number }): Promise<PostRecord | undefined>;

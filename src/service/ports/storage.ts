@@ -7,14 +7,7 @@ import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
 
-/**
- * Everything the service needs from a database, picked by the composition root.
- *
- * @example
- * ```ts
- * const storage: Storage = await openSqliteStorage({ path: ':memory:' });
- * ```
- */
+/** Everything the service needs from a database, picked by the composition root. */
 export interface Storage {
   users: UserStore;
   posts: PostStore;

@@ -63,12 +63,6 @@ export interface UsageInsertOptions {
  * endpoint, client, key) with calls, first and last seen and the latest User-Agent, written in
  * batches with upserts; coarser rollups (per day, per client and day, totals) are kept beside
  * them, so summaries read a few rows whatever the volume.
- *
- * @example
- * ```ts
- * await usage.insert(records, { keepRaw: true });
- * const rows = await usage.byClient({ since: Date.now() - 90 * 86_400_000 });
- * ```
  */
 export interface UsageStore {
   insert(records: UsageCall[], options?: UsageInsertOptions): Promise<void>;

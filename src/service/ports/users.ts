@@ -49,11 +49,6 @@ export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | {
 /**
  * The service's port for users. Writes are conditional on the revision the caller read, so
  * concurrent writers never lose each other's changes.
- *
- * @example
- * ```ts
- * const user = await users.create({ values, at: new Date().toISOString() });
- * ```
  */
 export interface UserStore {
   /** With `owner`, only that owner's users. */

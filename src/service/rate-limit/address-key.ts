@@ -5,12 +5,6 @@ import { isIPv4, isIPv6 } from 'node:net';
  * belongs to (`ip:2001:db8:0:1::/64`), since one subscriber usually holds a whole /64 and could
  * otherwise take a fresh address, and a fresh budget, for every request. IPv4-mapped IPv6
  * addresses count as their IPv4 address.
- *
- * @example
- * ```ts
- * addressKey('2001:db8::7') // 'ip:2001:db8:0:0::/64'
- * addressKey('::ffff:203.0.113.7') // 'ip:203.0.113.7'
- * ```
  */
 export function addressKey(ip: string): string {
   // Every request asks, and most come from a few addresses: Node's isIPv6 is a large regular

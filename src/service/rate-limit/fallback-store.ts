@@ -32,11 +32,6 @@ export interface FallbackRateLimitStore extends RateLimitStore {
  * with no call to the primary at all; after `openMs` one request probes the primary, and a success
  * closes the circuit. Requests therefore keep their normal latency while Redis is down, and the
  * limit stays enforced per instance rather than failing open.
- *
- * @example
- * ```ts
- * const store = createFallbackRateLimitStore({ primary: redisStore, fallback: createMemoryRateLimitStore(), log });
- * ```
  */
 export function createFallbackRateLimitStore(options: FallbackRateLimitStoreOptions): FallbackRateLimitStore {
   const timeoutMs = options.timeoutMs ?? 100;

@@ -35,11 +35,6 @@ const hasCredential = (request: FastifyRequest) =>
  * with credentials from an address already over its budget (anonymous and failed attempts) is
  * refused before its key is looked up. {@link installRateLimit}, after authentication, counts
  * the rest: authenticated requests per principal, failed credentials per address.
- *
- * @example
- * ```ts
- * installAddressRateLimit(app, options); // then installAuthentication, then installRateLimit
- * ```
  */
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock, scope } = options;
@@ -73,11 +68,6 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
  * Register it after the authentication hook: it reads the principal that hook sets. If the store
  * fails the request is served without the fields and the failure is logged, so a Redis outage
  * does not take the API down with it.
- *
- * @example
- * ```ts
- * installRateLimit(app, { settings: parseRateLimitSettings({ file, errors }), store: createMemoryRateLimitStore(), clock });
- * ```
  */
 export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock, scope } = options;

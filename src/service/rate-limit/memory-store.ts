@@ -22,12 +22,6 @@ export interface MemoryRateLimitStore extends RateLimitStore {
  * passed on the caller's clock (so tests move time instead of sleeping), and `maxKeys` caps what
  * one busy window can hold. At the cap the oldest window is dropped: that client starts afresh,
  * which errs towards serving rather than towards refusing everyone.
- *
- * @example
- * ```ts
- * const store = createMemoryRateLimitStore();
- * await store.hit({ key: 'ip:203.0.113.7', windowMs: 60_000, now: Date.now() });
- * ```
  */
 export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
   const sweepIntervalMs = options.sweepIntervalMs ?? 60_000;

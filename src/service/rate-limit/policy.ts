@@ -13,11 +13,6 @@ export interface AppliedPolicy {
  * The most generous limit among a principal's roles; a role without an override counts as the
  * base limit, and a client with no roles (or unauthenticated) gets the base. On a tie the first
  * role listed wins.
- *
- * @example
- * ```ts
- * policyFor({ settings, roles: new Set(['read', 'admin']) }) // { name: 'admin', max: 1000, windowSeconds: 60 }
- * ```
  */
 export function policyFor(options: { settings: RateLimitSettings; roles: Iterable<Role> | undefined }): AppliedPolicy {
   const { settings } = options;
@@ -40,12 +35,6 @@ export function policyFor(options: { settings: RateLimitSettings; roles: Iterabl
  * {@link policyFor}, remembered per set of roles: a principal keeps its `roles` set for as long as
  * it is cached, so a request asks a WeakMap instead of building arrays and objects. Settings are
  * fixed for the life of the app, so the answers never go stale.
- *
- * @example
- * ```ts
- * const policyOf = createPolicyLookup(settings);
- * policyOf(principal?.roles) // the same object for the same set
- * ```
  */
 export function createPolicyLookup(
   settings: RateLimitSettings,
@@ -71,12 +60,6 @@ const policyFields = new WeakMap<AppliedPolicy, string>();
  * each a Structured Field list of one Item whose value is the policy name as an sf-string, with
  * `q` (quota) and `w` (window, seconds) on the policy and `r` (remaining) and `t` (seconds until
  * reset) on the current state.
- *
- * @example
- * ```ts
- * rateLimitFields({ policy: { name: 'default', max: 100, windowSeconds: 60 }, remaining: 42, resetSeconds: 17 })
- * // { 'ratelimit-policy': '"default";q=100;w=60', ratelimit: '"default";r=42;t=17' }
- * ```
  */
 export function rateLimitFields(options: {
   policy: AppliedPolicy;

@@ -22,11 +22,6 @@ export interface RateLimitSettings {
  * The limits used when the config file says nothing: 100 requests per 60 seconds per client, no
  * role overrides. About 1.7 requests a second suits an interactive client and stops a runaway loop
  * within a minute.
- *
- * @example
- * ```ts
- * defaultRateLimitSettings.max // 100
- * ```
  */
 export const defaultRateLimitSettings: RateLimitSettings = { enabled: true, max: 100, windowSeconds: 60, roles: {} };
 
@@ -37,11 +32,6 @@ const windowCeiling = 86_400;
 /**
  * Read `rateLimit` from the config file, pushing every error found into `errors` and falling back to
  * the default for each value in error.
- *
- * @example
- * ```ts
- * const settings = parseRateLimitSettings({ file: { rateLimit: { max: 50, roles: { admin: { max: 1000 } } } }, errors });
- * ```
  */
 export function parseRateLimitSettings(options: {
   file: Record<string, unknown>;

@@ -13,11 +13,6 @@ export interface RateLimitStoreContractOptions {
 /**
  * The behaviour every {@link RateLimitStore} adapter must show, as node:test cases. Call it inside
  * a `describe` in each adapter's test file, so the memory and Redis stores answer the same way.
- *
- * @example
- * ```ts
- * describe('memory store contract', () => runRateLimitStoreContract({ create: async () => createMemoryRateLimitStore() }));
- * ```
  */
 export function runRateLimitStoreContract(options: RateLimitStoreContractOptions): void {
   const tolerance = options.toleranceMs ?? 0;

@@ -20,11 +20,6 @@ export interface RateLimitHit {
  * The port a fixed-window rate limiter counts through. `hit` must be atomic: two concurrent hits
  * on one key never see the same `count`. The first hit of a window opens it for `windowMs`; hits
  * at or after `resetAt` open a new window with `count: 1`.
- *
- * @example
- * ```ts
- * const { count, resetAt } = await store.hit({ key: 'ip:203.0.113.7', windowMs: 60_000, now: clock.now() });
- * ```
  */
 export interface RateLimitStore {
   hit(options: RateLimitHitOptions): Promise<RateLimitHit>;

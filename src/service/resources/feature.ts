@@ -13,11 +13,6 @@ import { createUserHandlers } from './users.ts';
  * plugin also answers removed versions and endpoints (in `onRequest`, before authentication: it
  * is installed before the access feature), makes every error a problem, and sends the version
  * list headers and the lifecycle document.
- *
- * @example
- * ```ts
- * const books = createResourcesFeature(({ storage }) => createBookHandlers(storage));
- * ```
  */
 export function createResourcesFeature(
   handlers: (context: ServiceContext) => Record<string, OperationHandler>,

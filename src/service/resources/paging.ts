@@ -15,11 +15,6 @@ export interface ListResult<Item> {
 /**
  * Shape a page as the newest list representation, with a `Link: rel="next"` header that keeps
  * the client's `limit` and `fields`.
- *
- * @example
- * ```ts
- * return toListResult({ ctx, path: '/users', page, request, toItem: toUserBody });
- * ```
  */
 export function toListResult<T, Item>(options: {
   ctx: ListContext;

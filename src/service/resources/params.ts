@@ -1,14 +1,7 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { maxPageSize } from '../api/schemas.ts';
 
-/**
- * Read a resource id from a path segment. A malformed id names no resource, so it is 404.
- *
- * @example
- * ```ts
- * parseId({ raw: '7', what: 'user' }) // 7
- * ```
- */
+/** Read a resource id from a path segment. A malformed id names no resource, so it is 404. */
 export function parseId(options: { raw: string | undefined; what: string }): number {
   const { raw, what } = options;
   if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) {
@@ -20,14 +13,7 @@ export function parseId(options: { raw: string | undefined; what: string }): num
   return Number(raw);
 }
 
-/**
- * The standard not-found error for a resource.
- *
- * @example
- * ```ts
- * throw notFound('user', 7);
- * ```
- */
+/** The standard not-found error for a resource. */
 export function notFound(what: string, id: number): VersionaryError {
   return new VersionaryError({ code: ErrorCode.NotFound, detail: `No ${what} with id ${id}.` });
 }
@@ -40,14 +26,7 @@ export interface PageRequest {
 
 const maxLimit = maxPageSize;
 
-/**
- * Read `limit` (1–100, default 20) and the opaque `cursor`.
- *
- * @example
- * ```ts
- * parsePage({ limit: '50' }) // { limit: 50, afterId: 0 }
- * ```
- */
+/** Read `limit` (1–100, default 20) and the opaque `cursor`. */
 export function parsePage(query: Record<string, string | number | undefined>): PageRequest {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
@@ -60,14 +39,7 @@ export function parsePage(query: Record<string, string | number | undefined>): P
   return { limit, afterId: query.cursor === undefined ? 0 : decodeCursor(String(query.cursor)) };
 }
 
-/**
- * Encode the position after which the next page starts.
- *
- * @example
- * ```ts
- * encodeCursor(42) // 'aWQ6NDI'
- * ```
- */
+/** Encode the position after which the next page starts. */
 export function encodeCursor(afterId: number): string {
   return Buffer.from(`id:${afterId}`).toString('base64url');
 }

@@ -19,11 +19,6 @@ export type PostHandlers = Pick<HandlerMap<ApiHead>, `posts.${'list' | 'get' | '
 /**
  * The handlers for a user's posts, typed from the head's operations. Every route checks the user
  * first: posts of an unknown user are 404.
- *
- * @example
- * ```ts
- * const handlers = createPostHandlers({ users, posts, clock });
- * ```
  */
 export function createPostHandlers({ users, posts, clock }: PostHandlersOptions): PostHandlers {
   // Posts are reached through their user, and belong to its owner: a user another client owns is 404, and so are its posts.

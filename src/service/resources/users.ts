@@ -29,11 +29,6 @@ export type UserHandlers = Pick<
 /**
  * The user handlers: one per operation, written against the newest representation and typed from
  * its declaration.
- *
- * @example
- * ```ts
- * const handlers = { ...createUserHandlers({ users: storage.users, clock }) };
- * ```
  */
 export function createUserHandlers({ users, clock }: UserHandlersOptions): UserHandlers {
   const at = () => new Date(clock.now()).toISOString();
@@ -149,14 +144,7 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
   return values;
 }
 
-/**
- * The newest list-item representation of a user: optional fields only when set.
- *
- * @example
- * ```ts
- * toUser(record) // { id, name, status, email? , nickname? }
- * ```
- */
+/** The newest list-item representation of a user: optional fields only when set. */
 export function toUser(user: UserRecord): UserBody {
   const body: UserBody = { id: user.id, name: user.name, status: user.status };
   if (user.email !== null) body.email = user.email;

@@ -7,11 +7,6 @@ const dayMs = 86_400_000;
  * Delete raw usage events past their retention now, then every `intervalMs` (an hour by
  * default). Each instance may run it: the DELETE is idempotent. Returns a stop function that
  * waits for a running DELETE, so storage can close after it.
- *
- * @example
- * ```ts
- * const stop = startRawRetention({ store: storage.usage, rawRetentionDays: 7, clock, log: app.log });
- * ```
  */
 export function startRawRetention(options: {
   store: UsageStore;

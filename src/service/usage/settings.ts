@@ -10,22 +10,12 @@ export interface UsageSettings {
 /**
  * Raw events for a week by default: enough to look into yesterday's calls one by one, bounded
  * on a busy API (the rollups carry the long view).
- *
- * @example
- * ```ts
- * defaultUsageSettings.rawRetentionDays // 7
- * ```
  */
 export const defaultUsageSettings: UsageSettings = { rawRetentionDays: 7 };
 
 /**
  * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7}}`), pushing every error
  * into `errors`.
- *
- * @example
- * ```ts
- * parseUsageSettings({ file: { usage: { rawRetentionDays: 0 } }, errors }) // { rawRetentionDays: 0 }
- * ```
  */
 export function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
   const raw = options.file.usage;

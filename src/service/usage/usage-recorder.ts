@@ -29,12 +29,6 @@ export interface UsageRecorder {
 /**
  * Record calls without slowing requests: `record` only pushes to an array; a timer writes
  * batches. Failed writes are retried on the next tick, never dropped silently.
- *
- * @example
- * ```ts
- * const recorder = createUsageRecorder({ store: storage.usage, log: app.log });
- * recorder.record({ version: 'v1', endpoint: 'GET /users', clientId: 'key_1', at: Date.now() });
- * ```
  */
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
   const maxBuffered = options.maxBuffered ?? 100_000;

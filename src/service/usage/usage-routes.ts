@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { formatIsoInstant, parseIsoInstant } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { ApiKeyStore, ClientStore, UsageStore } from '../ports/index.ts';
 import { instantInput } from '../admin/admin-schemas.ts';
 import { problems } from '../clients/schemas.ts';
@@ -111,11 +111,6 @@ const DailyUsageSchema = Type.Object(
  * endpoint and key, exact to the minute, with names, first and last seen and the latest
  * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
  * day, for charts).
- *
- * @example
- * ```ts
- * registerUsageRoutes(admin, { usage: storage.usage, clients: storage.clients, apiKeys: storage.apiKeys, clock, flushUsage });
- * ```
  */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
   app.get(

@@ -17,11 +17,6 @@ export interface PostgresChangeFeedOptions {
  * drops the feed reports itself unhealthy, reconnects with backoff, and on reconnecting calls every
  * subscriber, since notifications sent meanwhile are lost. A heartbeat query finds a connection
  * that hangs without closing.
- *
- * @example
- * ```ts
- * const feed = await createPostgresChangeFeed({ url, channel: 'versionary_public', log });
- * ```
  */
 export async function createPostgresChangeFeed(options: PostgresChangeFeedOptions): Promise<ChangeFeed> {
   const { channel, log } = options;

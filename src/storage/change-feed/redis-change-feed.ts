@@ -15,11 +15,6 @@ export interface RedisChangeFeedOptions {
  * A change feed over Redis pub/sub. The subscriber connection reconnects by itself (ioredis
  * resubscribes); while it is down the feed reports itself unhealthy, and on its return every
  * subscriber is called, since messages published meanwhile are lost.
- *
- * @example
- * ```ts
- * const feed = createRedisChangeFeed({ redis, channel: 'versionary:changes', log });
- * ```
  */
 export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFeed {
   const { channel, log } = options;

@@ -33,11 +33,6 @@ export const storageRetryAfterSeconds = 2;
 /**
  * Whether a database error may pass by itself (unreachable, overloaded, timed out, failing over),
  * as opposed to a bug in a query, which stays a 500.
- *
- * @example
- * ```ts
- * isTransientStorageError(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })) // true
- * ```
  */
 export function isTransientStorageError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -59,11 +54,6 @@ export function isTransientStorageError(error: unknown): boolean {
 /**
  * The error a store raises for a transient failure: `STORAGE_UNAVAILABLE` (503) with `Retry-After`.
  * The original error is kept as `cause` for the log; the client sees no SQL and no host.
- *
- * @example
- * ```ts
- * throw storageUnavailable(error);
- * ```
  */
 export function storageUnavailable(error: unknown): VersionaryError {
   return new VersionaryError({
@@ -78,11 +68,6 @@ export function storageUnavailable(error: unknown): VersionaryError {
  * Wrap every method of every store so a transient failure surfaces as {@link storageUnavailable}
  * rather than an unexplained 500. Other errors (bugs, constraint violations the stores translate)
  * pass through untouched.
- *
- * @example
- * ```ts
- * const storage = guardStores({ users, posts, close });
- * ```
  */
 export function guardStores<T extends object>(stores: T): T {
   const guarded: Record<string, unknown> = {};

@@ -6,11 +6,6 @@ import type { ApiKeysTable, Tables } from './tables.ts';
 /**
  * API keys over Kysely. Lookups are by primary key; the hash comparison happens in the service,
  * in constant time.
- *
- * @example
- * ```ts
- * const apiKeys = createApiKeyStore(db);
- * ```
  */
 export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
   const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''), { singleRow: true });

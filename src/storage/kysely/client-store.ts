@@ -6,11 +6,6 @@ import type { ClientsTable, Tables } from './tables.ts';
  * Clients over Kysely: a row per client, its contacts and webhooks in tables of their own, so
  * that unsubscribing one contact is a one-row UPDATE. Pages are in creation order, keyed by
  * (created_at, id).
- *
- * @example
- * ```ts
- * const clients = createClientStore(db);
- * ```
  */
 export function createClientStore(db: Kysely<Tables>): ClientStore {
   const load = async (rows: Selectable<ClientsTable>[]): Promise<Client[]> => {

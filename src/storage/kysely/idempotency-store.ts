@@ -5,11 +5,6 @@ import type { Tables } from './tables.ts';
 /**
  * `Idempotency-Key` records over Kysely. The claim is an INSERT that does nothing on conflict,
  * so two concurrent first attempts cannot both run.
- *
- * @example
- * ```ts
- * const idempotency = createIdempotencyStore(db);
- * ```
  */
 export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
   return {

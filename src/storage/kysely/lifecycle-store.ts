@@ -5,11 +5,6 @@ import type { Tables } from './tables.ts';
 /**
  * Lifecycle state over Kysely: upserts keyed by version (and endpoint), so every instance on the
  * same database converges on the same schedule.
- *
- * @example
- * ```ts
- * const lifecycle = createLifecycleStore(db);
- * ```
  */
 export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
   return {

@@ -12,14 +12,7 @@ export interface NoticeStoreOptions {
   skipLocked: boolean;
 }
 
-/**
- * The notice outbox over Kysely, for SQLite and PostgreSQL.
- *
- * @example
- * ```ts
- * const notices = createNoticeStore(db, { skipLocked: true });
- * ```
- */
+/** The notice outbox over Kysely, for SQLite and PostgreSQL. */
 export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOptions): NoticeStore {
   return {
     async enqueue(rows) {

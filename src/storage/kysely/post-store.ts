@@ -5,11 +5,6 @@ import type { PostsTable, Tables } from './tables.ts';
 /**
  * The posts port over Kysely. A post is created only if its user exists, in one statement, so a
  * concurrent delete of the user cannot leave an orphan. The casts tell PostgreSQL the parameter types.
- *
- * @example
- * ```ts
- * const posts = createPostStore(db);
- * ```
  */
 export function createPostStore(db: Kysely<Tables>): PostStore {
   return {

@@ -5,13 +5,6 @@ import type { Compilable, Kysely } from 'kysely';
  * (a user by id, an API key by id): building and compiling Kysely's query tree costs more than
  * SQLite's read by key. The SQL is the same as building it each time; pass the parameters in the
  * order of the query's placeholders.
- *
- * @example
- * ```ts
- * const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0));
- * const rows = await byId([7]);
- * const one = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
- * ```
  */
 export function precompile<D, R>(
   db: Kysely<D>,

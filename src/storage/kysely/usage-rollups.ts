@@ -24,11 +24,6 @@ export type RollupTable = keyof typeof rollups;
  * Fold calls into the rows of every rollup table: one row per key, calls summed, first and last
  * seen, and the User-Agent of the latest call (null when that call sent none). Rows come sorted by key, so
  * concurrent writers take row locks in one order and cannot deadlock each other.
- *
- * @example
- * ```ts
- * const rows = foldCalls(records); // rows.usage_minutes, rows.usage_totals, ...
- * ```
  */
 export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Row[]> {
   const tables = Object.keys(rollups) as RollupTable[];
@@ -76,11 +71,6 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
  * Add rows to a rollup table: `INSERT … ON CONFLICT (keys) DO UPDATE` adding the calls and
  * widening first and last seen. The same SQL runs on SQLite and PostgreSQL (CASE rather than
  * MIN/LEAST, which differ between the two).
- *
- * @example
- * ```ts
- * await upsertRollup(tx, { table: 'usage_minutes', rows: folded.usage_minutes });
- * ```
  */
 export async function upsertRollup(
   db: Kysely<Tables> | Transaction<Tables>,
@@ -111,11 +101,6 @@ export async function upsertRollup(
 /**
  * The boundaries of a window, for reading whole days from `usage_days` and the ragged edges
  * from `usage_minutes`.
- *
- * @example
- * ```ts
- * splitWindow({ since: Date.UTC(2026, 0, 1, 12), until: Date.UTC(2026, 0, 4, 6) })
- * ```
  */
 export function splitWindow(options: { since: number; until?: number }): {
   since: number;

@@ -13,11 +13,6 @@ interface Filters {
  * the coarser ones beside them (per day, per client and day, totals) in one transaction; raw
  * events are kept only when asked, for the calls listing, and pruned by age. Reads pick the
  * coarsest table that answers exactly, so they stay small at any volume.
- *
- * @example
- * ```ts
- * const usage = createUsageStore(db);
- * ```
  */
 export function createUsageStore(db: Kysely<Tables>): UsageStore {
   // Full chunks reuse one compiled 200-row INSERT: building that query tree per batch cost more

@@ -6,11 +6,6 @@ import type { Tables, UsersTable } from './tables.ts';
 /**
  * The users port over Kysely: the same SQL for SQLite and PostgreSQL. Conditional writes compare
  * the revision inside the UPDATE, so the check and the write are one atomic statement.
- *
- * @example
- * ```ts
- * const users = createUserStore(db);
- * ```
  */
 export function createUserStore(db: Kysely<Tables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });

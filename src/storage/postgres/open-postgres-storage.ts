@@ -8,7 +8,7 @@ import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
-import { createMigrationProvider } from '../kysely/migrations.ts';
+import { createMigrationProvider } from '../kysely/migrations/index.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
@@ -35,11 +35,6 @@ export interface PostgresStorageOptions {
  *
  * Every failure is bounded: a connection waits at most `connectTimeoutMs`, a statement runs at most
  * `statementTimeoutMs`, and a dropped connection is reported to `onError` and replaced on next use.
- *
- * @example
- * ```ts
- * const storage = await openPostgresStorage({ url: 'postgres://postgres@127.0.0.1:5432/test' });
- * ```
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const schema = options.schema ?? 'public';

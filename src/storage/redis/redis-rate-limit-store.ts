@@ -26,11 +26,6 @@ return {count, ttl}
  * A {@link RateLimitStore} in Redis, shared by every instance of the service. Redis expires the
  * windows, so nothing is swept here. Windows run on Redis's clock; `resetAt` is the caller's `now`
  * plus the key's remaining PTTL, so the reset the client is told stays relative to the response.
- *
- * @example
- * ```ts
- * const store = createRedisRateLimitStore({ redis: new Redis('redis://127.0.0.1:6379') });
- * ```
  */
 export function createRedisRateLimitStore(options: RedisRateLimitStoreOptions): RateLimitStore {
   const prefix = options.prefix ?? 'versionary:rate-limit:';

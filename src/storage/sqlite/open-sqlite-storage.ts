@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../service/ports/index.ts';
-import { createMigrationProvider } from '../kysely/migrations.ts';
+import { createMigrationProvider } from '../kysely/migrations/index.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createUserStore } from '../kysely/user-store.ts';
@@ -30,11 +30,6 @@ export interface SqliteStorageOptions {
  * Open (creating if needed) an embedded SQLite database, migrate it, and return the storage ports.
  * The file and its `-wal` and `-shm` files are readable by the owner only (0600): they hold key
  * hashes, contact emails and stored responses. Missing directories are created 0700.
- *
- * @example
- * ```ts
- * const storage = await openSqliteStorage({ path: './data/versionary.db' });
- * ```
  */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<Storage & { db: Kysely<Tables> }> {
   const database = ownerOnly(options.path, () => {

@@ -18,11 +18,6 @@ const require = createRequire(import.meta.url);
  * elsewhere. There `node:sqlite` reads and inserts faster than libsql through the storage port
  * and needs no package (`bench/README.md`); Node 20 has no `node:sqlite`, and on Node 22 and
  * earlier 24/25 releases it prints the warning at start.
- *
- * @example
- * ```ts
- * openSqliteDriver({ driver: defaultSqliteDriver(), path: ':memory:' });
- * ```
  */
 export function defaultSqliteDriver(version: string = process.versions.node): SqliteDriverName {
   const [major = 0, minor = 0] = version.split('.').map(Number);
@@ -34,11 +29,6 @@ export function defaultSqliteDriver(version: string = process.versions.node): Sq
  * Open a SQLite database on the named driver. libsql is the default and a dependency;
  * `better-sqlite3` must be installed by the user (it compiles where no prebuilt binary matches);
  * `node:sqlite` is Node's own (22.13+ and 24), adapted here to better-sqlite3's statement shape.
- *
- * @example
- * ```ts
- * const database = openSqliteDriver({ driver: 'node:sqlite', path: ':memory:' });
- * ```
  */
 export function openSqliteDriver(options: {
   driver: SqliteDriverName;

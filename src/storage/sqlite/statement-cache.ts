@@ -21,11 +21,6 @@ type PreparedStatement = SqliteStatement & {
  * of a read by key (about 19 µs to 9 µs) and of an insert. `reader` is read once per statement.
  * The cache keeps the `max` most recently used statements. Streaming (`iterate`) gets a statement
  * of its own, so an open cursor is never reset by another query of the same text.
- *
- * @example
- * ```ts
- * const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(new Database(path)) }) });
- * ```
  */
 export function withStatementCache(database: PreparingDatabase, options: { max?: number } = {}): SqliteDatabase {
   const max = options.max ?? 256;

@@ -5,10 +5,5 @@ import { v2 } from './v2.ts';
 /**
  * Every published version, oldest first. Publishing v3 means adding `v3.ts` with its changes and
  * listing it here; handlers do not change.
- *
- * @example
- * ```ts
- * defineVersions({ head: { schemas: headSchemas, operations: headOperations }, versions: publishedVersions });
- * ```
  */
 export const publishedVersions: VersionDeclaration[] = [v1, v2];

@@ -3,10 +3,5 @@ import type { VersionDeclaration } from '../../../core/versions/index.ts';
 /**
  * v1: the first published version. It declares no changes; its schemas are derived from the head
  * by undoing every later version's changes.
- *
- * @example
- * ```ts
- * defineVersions({ head, versions: [v1, v2] });
- * ```
  */
 export const v1: VersionDeclaration = { name: 'v1' };

@@ -41,12 +41,5 @@ const pagedListObjects = defineVersionChange({
   },
 });
 
-/**
- * v2: contact fields, the `pending` status and paged list objects.
- *
- * @example
- * ```ts
- * defineVersions({ head, versions: [v1, v2] });
- * ```
- */
+/** v2: contact fields, the `pending` status and paged list objects. */
 export const v2: VersionDeclaration = { name: 'v2', changes: [contactFields, pendingStatus, pagedListObjects] };

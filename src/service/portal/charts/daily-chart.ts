@@ -25,11 +25,6 @@ const pad = { left: 44, right: 16, top: 16, bottom: 36 };
 /**
  * A line chart of daily counts, rendered as SVG on the server (readable without JavaScript),
  * with an accessible name and the same numbers in a table under it.
- *
- * @example
- * ```ts
- * html`<${DailyChart} id="usage" title="Calls per day" unit="calls" series=${series} />`
- * ```
  */
 export function DailyChart(props: DailyChartProps): VNode {
   const days = props.series.flatMap((s) => s.points.map((p) => p.day));

@@ -10,11 +10,6 @@ const pad = { left: 48, right: 16, top: 24, bottom: 28 };
 /**
  * The lifecycle of every version as horizontal bars: active from release to deprecation,
  * deprecated until the sunset, removed after it, with today marked.
- *
- * @example
- * ```ts
- * html`<${TimelineChart} versions=${versions} now=${clock.now()} />`
- * ```
  */
 export function TimelineChart(props: {
   versions: VersionInfo[];

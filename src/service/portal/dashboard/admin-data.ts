@@ -49,11 +49,6 @@ export interface AdminData {
  * Gather the admin dashboard: the lifecycle of every version, usage per version per day, the
  * clients still calling ranked by calls, endpoint deprecations, and a burn-down per deprecated
  * version with the clients whose calls are not falling.
- *
- * @example
- * ```ts
- * const data = await gatherAdminData(options);
- * ```
  */
 export async function gatherAdminData(options: DashboardOptions): Promise<AdminData> {
   const now = options.clock.now();

@@ -13,14 +13,7 @@ const verdictText: Record<string, string> = {
   stalled: 'Stalled: the number of clients is not falling.',
 };
 
-/**
- * The API owner's dashboard body.
- *
- * @example
- * ```ts
- * html`<${AdminView} data=${data} now=${clock.now()} />`
- * ```
- */
+/** The API owner's dashboard body. */
 export function AdminView(props: { data: AdminData; now: number }): VNode {
   const { data, now } = props;
   return html`<div>

@@ -14,12 +14,6 @@ export interface ClientBreakingChange {
 /**
  * The breaking changes from a version to its replacement that reach an endpoint this client
  * calls, diffed from the two versions' documents as the migration guide is, and put in words.
- *
- * @example
- * ```ts
- * breakingForClient(options, { version: 'v1', endpoints: ['GET /users'] })
- * // [{ endpoints: ['GET /api/users'], text: 'The response body was a list (JSON array); in v2 it is an object.' }]
- * ```
  */
 export function breakingForClient(
   options: DashboardOptions,

@@ -7,11 +7,6 @@ import { parsePointer } from '../../../core/compat/index.ts';
  * request or response changes and how, e.g. "The response body was a list (JSON array); in v2 it
  * is an object." Rules without a sentence of their own fall back to the diff's message, with
  * schema names turned into the field they name.
- *
- * @example
- * ```ts
- * toClientWords(change, 'v2') // 'The response body was a list (JSON array); in v2 it is an object.'
- * ```
  */
 export function toClientWords(change: Change, to: string): string {
   const side = change.direction === 'request' ? 'request' : 'response';

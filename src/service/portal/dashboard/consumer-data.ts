@@ -42,11 +42,6 @@ export interface ConsumerData {
  * Gather a consumer's dashboard, always for the client of the signed-in key and no other: the
  * warnings for each deprecated version or endpoint it called, its calls per version per day and
  * its contacts.
- *
- * @example
- * ```ts
- * const data = await gatherConsumerData(options, 'cl_1');
- * ```
  */
 export async function gatherConsumerData(options: DashboardOptions, clientId: string): Promise<ConsumerData> {
   const now = options.clock.now();
@@ -125,14 +120,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
   return { clientId, ...(client ? { client } : {}), warnings, daily, notices };
 }
 
-/**
- * A client's latest notices, newest first (the store pages oldest first, so read to the end).
- *
- * @example
- * ```ts
- * const latest = await recentNotices(options, 'cl_1', 20);
- * ```
- */
+/** A client's latest notices, newest first (the store pages oldest first, so read to the end). */
 export async function recentNotices(options: DashboardOptions, clientId: string, keep = 20): Promise<OutboxNotice[]> {
   let afterId = 0;
   let kept: OutboxNotice[] = [];

@@ -4,14 +4,7 @@ import { html, isoDay, safeHref } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 
-/**
- * A consumer's dashboard body: warnings first, then their calls per day and their contacts.
- *
- * @example
- * ```ts
- * html`<${ConsumerView} data=${data} />`
- * ```
- */
+/** A consumer's dashboard body: warnings first, then their calls per day and their contacts. */
 export function ConsumerView(props: { data: ConsumerData; heading?: string; feedUrl?: string }): VNode {
   const { data } = props;
   const name = data.client?.name ?? data.clientId;

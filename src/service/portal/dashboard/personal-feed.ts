@@ -8,11 +8,6 @@ import type { DashboardOptions } from './options.ts';
 /**
  * A client's own changelog: events about the versions it called in the lookback (and the release
  * of their replacements), and endpoint deprecations only for endpoints it called.
- *
- * @example
- * ```ts
- * const changelog = await personalChangelog(options, 'cl_1');
- * ```
  */
 export async function personalChangelog(options: DashboardOptions, clientId: string): Promise<Changelog> {
   const now = options.clock.now();

@@ -24,11 +24,6 @@ export const cookieName = 'versionary_portal';
 /**
  * The dashboard under `/portal`: sign-in with an API key or the admin key, a signed short-lived
  * cookie, CSRF-checked forms, and the consumer or admin view by role.
- *
- * @example
- * ```ts
- * await app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
- * ```
  */
 export async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
   await portal.register(cookie);

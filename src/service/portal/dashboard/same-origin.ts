@@ -6,11 +6,6 @@ import type { FastifyRequest } from 'fastify';
  * so the second is `http://…` while the browser says `https://…`: the first answers for it. The
  * second reads `X-Forwarded-Proto` and `X-Forwarded-Host` only through Fastify's `trustProxy`,
  * that is from a proxy the app trusts; a header from anyone else changes nothing.
- *
- * @example
- * ```ts
- * isPortalOrigin({ origin: 'https://api.example.com', request, publicUrl: 'https://api.example.com' }) // true
- * ```
  */
 export function isPortalOrigin(options: {
   origin: string;

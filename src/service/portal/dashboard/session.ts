@@ -35,12 +35,6 @@ export const sessionSeconds = 30 * 60;
  * and an expiry; nothing is stored on the server. The CSRF token is an HMAC of the session id with
  * the same secret, so a form is only valid for the sign-in that rendered it. A personal feed URL
  * carries an HMAC of the key id: it dies with the key, and rotating the secret revokes them all.
- *
- * @example
- * ```ts
- * const codec = createSessionCodec({ secret, clock });
- * const { token } = await codec.issue({ keyId: 'key_1', role: 'consumer', clientId: 'cl_1' });
- * ```
  */
 export function createSessionCodec(options: { secret?: string; clock: Clock }): SessionCodec {
   const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);

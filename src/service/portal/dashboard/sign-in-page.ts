@@ -4,11 +4,6 @@ import { html } from '../html.ts';
 /**
  * The sign-in form: one API key field. The key goes in a POST body, never a URL, and the field is
  * a password field so it is not shown or kept by the browser's form history.
- *
- * @example
- * ```ts
- * html`<${SignInPage} error="That key is not valid." />`
- * ```
  */
 export function SignInPage(props: { error?: string }): VNode {
   return html`<div>

@@ -27,11 +27,6 @@ function rollupColumns<T extends string>(table: CreateTableBuilder<T>, keys: rea
 /**
  * Clients with their contacts and webhooks; the owning client of API keys, users and posts; and
  * usage rollups (per minute, per day, per client and day, totals), backfilled from the raw calls.
- *
- * @example
- * ```ts
- * const migrations = { '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups };
- * ```
  */
 export const clientsTenancyAndUsageRollups: Migration = {
   async up(db: Kysely<unknown>) {

@@ -3,14 +3,17 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isVersionaryError } from '../errors/index.ts';
 import {
+  addDays,
+  assertIsoInstant,
   daysFromCivil,
   formatImfFixdate,
   formatIsoDate,
   formatIsoInstant,
   isLeapYear,
+  parseImfFixdate,
   parseIsoInstant,
   toCivil,
-} from './time-format.ts';
+} from './index.ts';
 
 const MAX = 8.64e15;
 const YEAR_0_MS = -62_167_219_200_000;
@@ -173,5 +176,54 @@ describe('calendar helpers', () => {
 
   it('formats a calendar date', () => {
     assert.equal(formatIsoDate(1_777_593_600_000 + 86_399_999), '2026-05-01');
+  });
+});
+
+// core/time replaced two ISO parsers (one threw, one returned undefined) and two formatters (one
+// always wrote milliseconds, one only when non-zero): one grammar and one formatter remain.
+describe('assertIsoInstant', () => {
+  it('returns what parseIsoInstant returns, ignoring surrounding blanks', () => {
+    for (const text of [
+      '1970-01-01',
+      '2000-02-29T23:59:59Z',
+      '2026-07-04T10:20:30.250Z',
+      '2024-12-31T23:00:00-01:30',
+    ]) {
+      assert.equal(assertIsoInstant(` ${text}\n`), parseIsoInstant(text), text);
+      assert.equal(assertIsoInstant(text), Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text), text);
+    }
+  });
+
+  it('throws INVALID_SCHEDULE, naming the text, where parseIsoInstant returns undefined', () => {
+    for (const bad of ['2026-02-30', '2026-13-01', 'next spring', '2026-1-1', '2026-05-01T00:00:00', '']) {
+      assert.equal(parseIsoInstant(bad), undefined, bad);
+      assert.throws(
+        () => assertIsoInstant(bad),
+        (err) => isVersionaryError(err) && err.code === 'INVALID_SCHEDULE' && err.message.includes(`"${bad}"`),
+        bad,
+      );
+    }
+  });
+
+  it('adds whole days', () => {
+    assert.equal(addDays(0, 180), 180 * 86_400_000);
+  });
+});
+
+describe('parseImfFixdate', () => {
+  it('reads the Sunset header form, weekday optional, case ignored', () => {
+    assert.equal(parseImfFixdate('Fri, 01 Jan 2027 00:00:00 GMT'), Date.UTC(2027, 0, 1));
+    assert.equal(parseImfFixdate('1 jan 2027 10:20:30 gmt'), Date.UTC(2027, 0, 1, 10, 20, 30));
+    for (const bad of ['2027-01-01', 'Fri, 01 Foo 2027 00:00:00 GMT', 'Fri, 01 Jan 2027 24:00:00 GMT', ''])
+      assert.equal(parseImfFixdate(bad), undefined, bad);
+  });
+
+  it('round-trips formatImfFixdate for four-digit years', () => {
+    fc.assert(
+      fc.property(four, (ms) => {
+        assert.equal(parseImfFixdate(formatImfFixdate(ms)), ms - (((ms % 1000) + 1000) % 1000));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

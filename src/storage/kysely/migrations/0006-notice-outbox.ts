@@ -1,25 +1,18 @@
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
-import type { MigrationDialect } from './migrations.ts';
+import type { Kysely, Migration } from 'kysely';
+import { serialKey, type MigrationDialect } from './dialect.ts';
 
 /**
  * The notice outbox: one row per (client, subject, kind, step, sunset, channel, recipient), with
  * its delivery state and lease. Due rows are found by (status, next attempt). Also the planned
  * brownouts (global, or a rehearsal for one client).
- *
- * @example
- * ```ts
- * migrations['0006-notice-outbox'] = noticeOutboxMigration(dialect, serialKey);
- * ```
  */
-export function noticeOutboxMigration(
-  dialect: MigrationDialect,
-  serialKey: (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder,
-): Migration {
+export function noticeOutbox(dialect: MigrationDialect): Migration {
+  const key = serialKey(dialect);
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('notice_outbox')
-        .addColumn('id', dialect.serial, serialKey)
+        .addColumn('id', dialect.serial, key)
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
         .addColumn('kind', 'text', (c) => c.notNull())

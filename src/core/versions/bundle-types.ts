@@ -1,0 +1,48 @@
+// The shapes of a defined bundle, in a leaf of their own: define-versions.ts builds them and the
+// checks and the migration plan it calls read them, so none of those imports define-versions.ts.
+import type { VersionChange } from './version-change.ts';
+import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+
+/** A version with its derived schemas and routed operations. */
+export interface ApiVersion {
+  name: string;
+  number: number;
+  /** Position in the bundle, 0 = oldest. */
+  index: number;
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+  changes: VersionChange[];
+}
+
+/**
+ * Every version, derived and checked, plus the compiled migrations between them. `H` keeps the
+ * head's literal types, from which `defineHandlers` types each handler.
+ */
+export interface VersionBundle<H extends HeadDefinition = HeadDefinition> {
+  head: H;
+  versions: ApiVersion[];
+  latest: ApiVersion;
+  get(name: string): ApiVersion | undefined;
+  byNumber(number: number): ApiVersion | undefined;
+  migrations: MigrationPlan;
+}
+
+/** Options for migrating one body between two versions. */
+export interface MigrateOptions {
+  /** Component schema name of the body. */
+  schema: string;
+  body: unknown;
+  /** Version the body is in. */
+  from: ApiVersion;
+  /** Version the body must end in. */
+  to: ApiVersion;
+  operationId?: string;
+}
+
+/** Migrations compiled once from the declared changes. */
+export interface MigrationPlan {
+  /** Newer → older, step by step: each step's migrations on the newer shape, then the older shape. */
+  responseDown(options: MigrateOptions): unknown;
+  /** Older → newer, step by step: each step's migrations on the older shape, then the newer shape. */
+  requestUp(options: MigrateOptions): unknown;
+}
