@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { routeUrlOf } from '../../http/route-url.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { createMemoryRateLimitStore } from '../rate-limit/index.ts';
 import { registerPortal } from './index.ts';
@@ -6,7 +7,8 @@ import { installPageRateLimit } from './page-rate-limit.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
 const guarded = (request: FastifyRequest) => {
-  const url = request.routeOptions.url;
+  // The remembered pattern: `routeOptions` builds a new object on every read.
+  const url = routeUrlOf(request);
   return (
     (url === '/portal/sign-in' && request.method === 'POST') ||
     url === '/portal/feed/:token' ||
