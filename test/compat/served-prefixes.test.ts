@@ -2,7 +2,7 @@
 // (/api/v1/users against /api/v2/users): with oasdiff's path flags it finds the breaking changes
 // the service's own migration guide lists, and without them it says which flags to pass.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { GuideEntry } from '../../src/core/guide/index.ts';
@@ -95,6 +95,25 @@ describe('versionary diff and guide on the served /api/v1 and /api/v2 documents'
       /^hint: every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/,
     );
     assert.ok(run.stderr.includes(`Compare them with ${flags.join(' ')}.`), run.stderr);
+  });
+
+  it('guide without the flags refuses (exit 2) with the same hint, and writes no guide of removals', async () => {
+    const run = await harness.cli([
+      'guide',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--from',
+      'v1',
+      '--to',
+      'v2',
+      '--out',
+      'MIGRATING.md',
+    ]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/);
+    assert.ok(run.stderr.includes(`Compare them with ${flags.join(' ')}.`), run.stderr);
+    assert.equal(existsSync(join(harness.dir, 'MIGRATING.md')), false);
   });
 
   it('a prefix that is not a path is a usage error (exit 2)', async () => {

@@ -57,7 +57,13 @@ Exit codes: 0 written, 2 could not run.`,
     if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
     const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
     const loaded = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
-    const { base, revision } = applyPathPrefixes({ values, base: loaded[0]!, revision: loaded[1]!, stderr: io.stderr });
+    const { base, revision } = applyPathPrefixes({
+      values,
+      base: loaded[0]!,
+      revision: loaded[1]!,
+      stderr: io.stderr,
+      refuseUnmatched: true,
+    });
     const { changes } = diffOpenApi({ base, revision, clock: { now: io.now } });
     const sunsetAt = readString(values, 'sunset-at');
     const removedAt = readString(values, 'removed-at');
