@@ -38,6 +38,8 @@ function describeOld(change: Change): string {
   if (id.endsWith('-became-required') || id.endsWith('-became-optional'))
     return `It was ${v === true ? 'required' : v === false ? 'optional' : String(v)}.`;
   if (id === 'request-parameter-removed') return `The parameter \`${String(v)}\` was accepted.`;
+  if (Array.isArray(v) && id.endsWith('-status-removed')) return `The ${v.join(', ')} responses could be returned.`;
+  if (Array.isArray(v) && id.endsWith('-header-removed')) return `The ${v.join(', ')} headers were sent.`;
   if (id.endsWith('-status-removed')) return `The ${String(v)} response could be returned.`;
   if (id.endsWith('-media-type-removed')) return `The content type ${String(v)} was supported.`;
   if (id.endsWith('-header-removed')) return `The ${String(v)} header was sent.`;

@@ -81,9 +81,10 @@ describe('createMigrationGuide', () => {
     );
     assert.equal(guide.breaking[0]?.oldBehaviour, 'Was array.');
     assert.match(guide.breaking[0]?.newBehaviour ?? '', /from array to object/);
+    // A change to the User schema reached by one operation is located at that operation.
     assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), [
+      'GET /api/v1/users/{id}',
       'GET /api/v1/users/{id}/posts',
-      'schema User (used by GET /api/v1/users/{id})',
     ]);
   });
   it('computes the timeline from the deprecation date: sunset after 6 months, removal after 12 (30-day months)', () => {
