@@ -29,8 +29,8 @@ Options:
   --format F          markdown (default), html or json
   --out FILE          write to FILE instead of standard output
   --deprecated-at ISO deprecation date (default: now)
-  --sunset-at ISO     sunset date (default: deprecated-at + 6 months of 30 days)
-  --removed-at ISO    removal date (default: deprecated-at + 12 months of 30 days)
+  --sunset-at ISO     sunset date: removed, requests answered 410 (default: deprecated-at + 6 months of 30 days)
+  --removed-at ISO    date the old code is deleted, no change for clients (default: deprecated-at + 12 months)
   --note TEXT         prose from a version change declaration (repeatable)
   --notes FILE        a JSON array of strings, or one note per line
   -h, --help          show this help
@@ -81,7 +81,9 @@ Exit codes: 0 written, 2 could not run.`,
     if (out === undefined) io.stdout(text);
     else {
       await writeFile(resolve(io.cwd, out), text, 'utf8');
-      io.stderr(`Wrote ${out} (${guide.breaking.length} breaking, ${guide.additive.length} additive).\n`);
+      io.stderr(
+        `Wrote ${out} (${guide.breaking.length} breaking, ${guide.risks.length} to check, ${guide.additive.length} additive).\n`,
+      );
     }
     return ExitCode.Ok;
   },

@@ -148,7 +148,10 @@ describe('renderers', () => {
   it('Markdown has the timeline, the tables and the notes', () => {
     const md = toMarkdown(guide);
     assert.match(md, /^# Migrating from v1 to v2&lt;script>/);
-    assert.match(md, /\| Sunset \(Sunset header date\) \| 2026-06-30T00:00:00Z \|/);
+    assert.match(
+      md,
+      /\| Sunset: removed, requests answered 410 Gone \(Sunset header date\) \| 2026-06-30T00:00:00Z \|/,
+    );
     assert.match(md, /\| GET \/api\/v1\/users \| Was array\. \| .*from array to object/);
     assert.match(md, /## Additive changes/);
     assert.match(md, /- Use &lt;b>data&lt;\/b> & "meta"/);

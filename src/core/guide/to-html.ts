@@ -33,8 +33,8 @@ th{background:#f3f3f3}code{background:#f3f3f3;padding:0 .2rem}.breaking{color:#a
 <h2>Timeline</h2>
 <table><thead><tr><th>Milestone</th><th>Date</th></tr></thead><tbody>
 <tr><td>${escapeHtml(guide.from)} deprecated</td><td><time datetime="${escapeHtml(guide.timeline.deprecatedAt)}">${escapeHtml(guide.timeline.deprecatedAt)}</time></td></tr>
-<tr><td>Sunset (Sunset header date)</td><td><time datetime="${escapeHtml(guide.timeline.sunsetAt)}">${escapeHtml(guide.timeline.sunsetAt)}</time></td></tr>
-<tr><td>Removed</td><td><time datetime="${escapeHtml(guide.timeline.removedAt)}">${escapeHtml(guide.timeline.removedAt)}</time></td></tr>
+<tr><td>Sunset: removed, requests answered 410 Gone (Sunset header date)</td><td><time datetime="${escapeHtml(guide.timeline.sunsetAt)}">${escapeHtml(guide.timeline.sunsetAt)}</time></td></tr>
+<tr><td>Old code deleted (no change for clients)</td><td><time datetime="${escapeHtml(guide.timeline.removedAt)}">${escapeHtml(guide.timeline.removedAt)}</time></td></tr>
 </tbody></table>
 ${notes}${section({ title: 'Breaking changes', entries: guide.breaking, withOld: true, cls: 'breaking' })}${section({ title: 'Changes to check', entries: guide.risks, withOld: true })}${section({ title: 'Additive changes', entries: guide.additive, withOld: false })}</body>
 </html>

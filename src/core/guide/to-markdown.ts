@@ -17,8 +17,10 @@ export function toMarkdown(guide: MigrationGuide): string {
   );
   out.push('## Timeline', '', '| Milestone | Date |', '| --- | --- |');
   out.push(`| ${inline(guide.from)} deprecated | ${guide.timeline.deprecatedAt} |`);
-  out.push(`| Sunset (Sunset header date) | ${guide.timeline.sunsetAt} |`);
-  out.push(`| Removed | ${guide.timeline.removedAt} |`, '');
+  // One removal date: the sunset is when requests start getting 410 Gone. The later date only says
+  // when the old code may be deleted, which clients never see, so it is named that.
+  out.push(`| Sunset: removed, requests answered 410 Gone (Sunset header date) | ${guide.timeline.sunsetAt} |`);
+  out.push(`| Old code deleted (no change for clients) | ${guide.timeline.removedAt} |`, '');
   if (guide.notes.length > 0) {
     out.push('## What changed', '');
     for (const note of guide.notes) out.push(`- ${inline(note)}`);
