@@ -83,6 +83,7 @@ Exit codes: 0 written, 2 could not run.`,
       ...(sunsetAt === undefined ? {} : { sunsetAt }),
       ...(removedAt === undefined ? {} : { removedAt }),
       notes: await readNotes(values, io.cwd),
+      documents: { base, revision },
     });
     const text = renderers[format](guide);
     const out = readString(values, 'out');

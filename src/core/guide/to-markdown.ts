@@ -1,3 +1,4 @@
+import { formatSnippet } from './schema-snippet.ts';
 import type { GuideEntry, MigrationGuide } from './types.ts';
 
 /**
@@ -45,6 +46,13 @@ function section(title: string, entries: GuideEntry[], withOld: boolean): string
     );
   }
   out.push('');
+  // A table cell holds one line: a changed type's shapes follow the table, before and after.
+  for (const e of entries) {
+    if (e.before === undefined || e.after === undefined) continue;
+    out.push(`${cell(e.endpoint)}: ${inline(e.newBehaviour)}`, '');
+    out.push('Before:', '', '```json', formatSnippet(e.before), '```', '', 'After:', '', '```json');
+    out.push(formatSnippet(e.after), '```', '');
+  }
   return out;
 }
 
@@ -52,7 +60,14 @@ function cell(text: string): string {
   return inline(text).replaceAll('|', '\\|');
 }
 
-/** Prose may come from declarations: keep it on one line and stop it opening HTML. */
+/**
+ * Prose may come from declarations: keep it on one line and stop it opening HTML. A code span
+ * shows its text as written (an entity there would print as `&lt;`), so only the rest is escaped.
+ */
 function inline(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replaceAll('<', '&lt;');
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replaceAll('<', '&lt;')))
+    .join('');
 }
