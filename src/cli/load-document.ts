@@ -38,10 +38,32 @@ export async function loadDocumentSet(path: string, options: LoadOptions): Promi
   }
   const set: DocumentSet = { root, documents };
   if (options.validate !== false) {
-    assertOpenApiDocument(set);
+    assertComplete(assertOpenApiDocument(set), root);
     assertRefsResolve(set);
   }
   return set;
+}
+
+/**
+ * A file with `openapi` but no `info` or no `paths` is a fragment, not a description: comparing
+ * it would report every operation of the other side as removed or added, and linting it would
+ * find nothing. OpenAPI 3.1 lets `webhooks` or `components` stand in for `paths`.
+ */
+function assertComplete(doc: Record<string, unknown>, uri: string): void {
+  const missing: string[] = [];
+  if (!isObject(doc.info)) missing.push('"info"');
+  const is30 = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.0');
+  const hasPaths = isObject(doc.paths) || (!is30 && (isObject(doc.webhooks) || isObject(doc.components)));
+  if (!hasPaths) missing.push(is30 ? '"paths"' : '"paths" (or "webhooks" or "components")');
+  if (missing.length === 0) return;
+  throw new VersionaryError({
+    code: ErrorCode.SpecInvalid,
+    detail: `${uri}: an incomplete OpenAPI document, without ${missing.join(' and ')}; it cannot be compared or linted.`,
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function readDocument(target: { uri: string; from?: string }): Promise<unknown> {

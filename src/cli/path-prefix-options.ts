@@ -28,6 +28,11 @@ export function applyPathPrefixes(options: {
   base: DocumentSet;
   revision: DocumentSet;
   stderr: (text: string) => void;
+  /**
+   * Refuse (exit 2) instead of hinting: a migration guide from documents whose operations never
+   * match would list every operation as removed, a wrong document with exit 0.
+   */
+  refuseUnmatched?: boolean;
 }): { base: DocumentSet; revision: DocumentSet } {
   const { values } = options;
   const base: PathRewrite = {
@@ -42,11 +47,12 @@ export function applyPathPrefixes(options: {
   if (!flagged) {
     const hint = suggestPathRewrites(pathsOf(options.base), pathsOf(options.revision));
     if (hint) {
-      options.stderr(
-        `hint: every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
-          `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
-          `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.\n`,
-      );
+      const text =
+        `every path differs only by its version segment (${hint.base}/… against ${hint.revision}/…), so no operation ` +
+        `of one matches the other. Compare them with --strip-prefix-base ${hint.base} --strip-prefix-revision ${hint.revision}` +
+        `${hint.common === '' ? '' : ` --prefix-base ${hint.common} --prefix-revision ${hint.common}`}.`;
+      if (options.refuseUnmatched === true) throw new UsageError(text);
+      options.stderr(`hint: ${text}\n`);
     }
   }
   return { base: rewritePaths(options.base, base), revision: rewritePaths(options.revision, revision) };

@@ -2,7 +2,7 @@
 // (/api/v1/users against /api/v2/users): with oasdiff's path flags it finds the breaking changes
 // the service's own migration guide lists, and without them it says which flags to pass.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { GuideEntry } from '../../src/core/guide/index.ts';
@@ -87,6 +87,44 @@ describe('versionary diff and guide on the served /api/v1 and /api/v2 documents'
     assert.ok(!changes.some((c) => c.id.startsWith('endpoint-removed')), 'every operation is matched');
   });
 
+  it('diff counts per operation: exactly the breaking changes of the service guide, folded repeats, Markdown escaped once', async () => {
+    const json = await harness.cli([
+      'diff',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--format',
+      'json',
+      ...flags,
+    ]);
+    type Located = { id: string; level: string; message: string; location: Record<string, unknown> };
+    const { changes } = JSON.parse(json.stdout) as { changes: Located[] };
+    const breaking = changes.filter((c) => c.level === 'breaking');
+    // No twin normalisation: UserList and its ?fields= twin UserListPartial are one change to GET /users.
+    assert.deepEqual(
+      breaking.map((c) => [c.id, `${String(c.location.method)} ${String(c.location.path)}`, c.message]),
+      serviceGuide.breaking.map((e) => [e.rule, e.endpoint, e.newBehaviour]),
+    );
+    assert.equal(breaking.length, 2);
+    // One deprecation-header line per operation, listing the status codes and headers.
+    const headerLines = changes.filter((c) => c.id === 'response-deprecation-header-removed');
+    const operations = new Set(changes.filter((c) => c.id === 'endpoint-reactivated').map((c) => c.message));
+    assert.equal(headerLines.length, operations.size);
+    for (const c of headerLines) {
+      assert.ok(Array.isArray(c.location.statusCodes) && c.location.statusCodes.length > 1, c.message);
+      assert.match(c.message, /^The (\d{3}, )+\d{3} responses no longer have the Deprecation, Sunset.* headers/);
+    }
+    const markdown = await harness.cli([
+      'diff',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--format',
+      'markdown',
+      ...flags,
+    ]);
+    assert.match(markdown.stdout, /pattern changed from `\^\\s\*\(\?:id\\\|name/);
+    assert.doesNotMatch(markdown.stdout, /\\\\s/);
+  });
+
   it('without the flags, diff prints a hint on stderr naming the four flags with the right prefixes', async () => {
     const run = await harness.cli(['diff', 'api-v1.openapi.json', 'api-v2.openapi.json', '--format', 'json']);
     JSON.parse(run.stdout);
@@ -95,6 +133,25 @@ describe('versionary diff and guide on the served /api/v1 and /api/v2 documents'
       /^hint: every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/,
     );
     assert.ok(run.stderr.includes(`Compare them with ${flags.join(' ')}.`), run.stderr);
+  });
+
+  it('guide without the flags refuses (exit 2) with the same hint, and writes no guide of removals', async () => {
+    const run = await harness.cli([
+      'guide',
+      'api-v1.openapi.json',
+      'api-v2.openapi.json',
+      '--from',
+      'v1',
+      '--to',
+      'v2',
+      '--out',
+      'MIGRATING.md',
+    ]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /every path differs only by its version segment \(\/api\/v1\/… against \/api\/v2\/…\)/);
+    assert.ok(run.stderr.includes(`Compare them with ${flags.join(' ')}.`), run.stderr);
+    assert.equal(existsSync(join(harness.dir, 'MIGRATING.md')), false);
   });
 
   it('a prefix that is not a path is a usage error (exit 2)', async () => {

@@ -169,7 +169,14 @@ describe('delivery failures and retries', () => {
     closers.push(() => t.close());
     const { key } = await createClientWithKey(t.app, { name: 'Acme', contacts: ['dev@acme.test'], keyName: 'k' });
     await t.app.inject({ url: '/api/v1/users', headers: { authorization: `Bearer ${key}` } });
-    assert.deepEqual(await runNotices(t.app), { planned: 1, enqueued: 1, sent: 0, retrying: 0, failed: 0 });
+    assert.deepEqual(await runNotices(t.app), {
+      planned: 1,
+      enqueued: 1,
+      sent: 0,
+      retrying: 0,
+      failed: 0,
+      skipped: [],
+    });
     const [row] = (await list(t)).data;
     assert.deepEqual(
       [row?.channel, row?.status, row?.waitingFor, row?.attempts],

@@ -58,9 +58,14 @@ export async function createClientWithKey(
 }
 
 /** Run one notices pass through the management API. */
-export async function runNotices(
-  app: FastifyInstance,
-): Promise<{ planned: number; enqueued: number; sent: number; retrying: number; failed: number }> {
+export async function runNotices(app: FastifyInstance): Promise<{
+  planned: number;
+  enqueued: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+  skipped: Array<{ subject: string; client: string; reason: string }>;
+}> {
   const res = await app.inject({ method: 'POST', url: '/admin/v1/notices/run', headers: adminHeaders });
   if (res.statusCode !== 200) throw new Error(`run: ${res.statusCode} ${res.body}`);
   return json(res);

@@ -1,8 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { diffOpenApi } from '../../core/compat/index.ts';
+import { diffOpenApi, versionSunset } from '../../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readChoice, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { loadDocumentSet } from '../load-document.ts';
@@ -22,8 +23,9 @@ Options:
   --format F          markdown (default), html or json
   --out FILE          write to FILE instead of standard output
   --deprecated-at ISO deprecation date (default: now)
-  --sunset-at ISO     sunset date (default: deprecated-at + 6 months of 30 days)
-  --removed-at ISO    removal date (default: deprecated-at + 12 months of 30 days)
+  --sunset-at ISO     sunset date: removed, requests answered 410 (default: the x-sunset the old
+                      documents promise, else deprecated-at + 6 months of 30 days)
+  --removed-at ISO    date the old code is deleted, no change for clients (default: deprecated-at + 12 months)
   --note TEXT         prose from a version change declaration (repeatable)
   --notes FILE        a JSON array of strings, or one note per line
   -h, --help          show this help
@@ -50,9 +52,15 @@ Exit codes: 0 written, 2 could not run.`,
     if (from === undefined || to === undefined) throw new UsageError('--from and --to are required');
     const format = readChoice(values, { name: 'format', choices: ['markdown', 'html', 'json'], fallback: 'markdown' });
     const loaded = await Promise.all(positionals.map((p) => loadDocumentSet(p, { cwd: io.cwd })));
-    const { base, revision } = applyPathPrefixes({ values, base: loaded[0]!, revision: loaded[1]!, stderr: io.stderr });
+    const { base, revision } = applyPathPrefixes({
+      values,
+      base: loaded[0]!,
+      revision: loaded[1]!,
+      stderr: io.stderr,
+      refuseUnmatched: true,
+    });
     const { changes } = diffOpenApi({ base, revision, clock: { now: io.now } });
-    const sunsetAt = readString(values, 'sunset-at');
+    const sunsetAt = oneSunset(readString(values, 'sunset-at'), versionSunset(base));
     const removedAt = readString(values, 'removed-at');
     const guide = createMigrationGuide({
       from,
@@ -62,17 +70,36 @@ Exit codes: 0 written, 2 could not run.`,
       ...(sunsetAt === undefined ? {} : { sunsetAt }),
       ...(removedAt === undefined ? {} : { removedAt }),
       notes: await readNotes(values, io.cwd),
+      documents: { base, revision },
     });
     const text = renderers[format](guide);
     const out = readString(values, 'out');
     if (out === undefined) io.stdout(text);
     else {
       await writeFile(resolve(io.cwd, out), text, 'utf8');
-      io.stderr(`Wrote ${out} (${guide.breaking.length} breaking, ${guide.additive.length} additive).\n`);
+      io.stderr(
+        `Wrote ${out} (${guide.breaking.length} breaking, ${guide.risks.length} to check, ${guide.additive.length} additive).\n`,
+      );
     }
     return ExitCode.Ok;
   },
 });
+
+/**
+ * The guide quotes one sunset per version. When the old documents promise one (`x-sunset`, a
+ * fixed `Sunset` header), that is the date clients were told and the rows quote, so the timeline
+ * uses it; a `--sunset-at` that says otherwise is refused rather than printed beside it.
+ */
+function oneSunset(flag: string | undefined, promised: ReturnType<typeof versionSunset>): string | undefined {
+  if (promised === undefined) return flag;
+  if (flag !== undefined && parseIsoInstant(flag) !== promised.at) {
+    const where = promised.operations.length === 0 ? '' : ` of ${promised.operations.join(', ')}`;
+    throw new UsageError(
+      `--sunset-at ${flag} disagrees with the sunset the old documents promise: ${promised.text} (${promised.source}${where}). A guide shows one sunset date: leave out --sunset-at, or change the documents.`,
+    );
+  }
+  return formatIsoInstant(promised.at);
+}
 
 async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
   const inline = Array.isArray(values.note) ? values.note.filter((n): n is string => typeof n === 'string') : [];

@@ -15,6 +15,7 @@ describe('versionary notices', () => {
       'sent',
       'retrying',
       'failed',
+      'skipped',
     ]);
     const list = await cli(['notices', 'list']);
     assert.equal(list.code, 0, list.stderr);

@@ -112,7 +112,9 @@ function report(ctx: DiffContext, p: ResolvedPair, found: { key: string; verdict
   if (found.verdict === undefined) return;
   const oldValue = asSchema(p.o.value)[found.key];
   const newValue = asSchema(p.n.value)[found.key];
-  const show = (v: unknown) => (v === undefined ? 'none' : canonicalJson(v));
+  // A pattern reads as written (`^\s*$`), not JSON-escaped (`"^\\s*$"`).
+  const show = (v: unknown) =>
+    v === undefined ? 'none' : typeof v === 'string' && !v.includes('`') ? `\`${v}\`` : canonicalJson(v);
   const words = { tightened: 'tightened', relaxed: 'relaxed', changed: 'changed' }[found.verdict];
   emit(ctx, `${p.direction}-constraint-${found.verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, found.key) },

@@ -1,10 +1,12 @@
 import type { Clock } from '../clock/index.ts';
 import { diffRequestBody } from './diff-bodies.ts';
 import { diffCallbacks, diffWebhooks } from './diff-callbacks.ts';
-import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
+import { createDiffContext, emit, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
 import { diffResponses } from './diff-responses.ts';
 import { diffSecurity, diffSecuritySchemes } from './diff-security.ts';
+import { foldStatusCodes } from './fold-status-codes.ts';
+import { perOperation } from './per-operation.ts';
 import { toDocumentSet, type DocumentSet } from './document-set.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -26,8 +28,9 @@ export interface DiffOpenApiOptions {
 
 /**
  * Classify every difference between two OpenAPI 3.0/3.1 descriptions as breaking, risk or
- * compatible: operations, security, webhooks and callbacks. Changes inside a named component
- * schema are reported once, at the schema.
+ * compatible: operations, security, webhooks and callbacks. A change is reported once per
+ * operation it affects and place in it (a shared schema's change on every operation that reaches
+ * it), and one rule repeated across an operation's responses once, listing the status codes.
  *
  * @example
  * ```ts
@@ -58,8 +61,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
     if (!oldKeys.has(key))
       emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
   }
-  addOperations(ctx);
-  const changes = dedupe(ctx.changes);
+  const changes = foldStatusCodes(dedupe(perOperation(ctx)));
   return { changes, summary: summarize(changes) };
 }
 
@@ -143,26 +145,9 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
 function dedupe(changes: Change[]): Change[] {
   const seen = new Set<string>();
   return changes.filter((c) => {
-    const key = `${c.id}|${c.location.document ?? ''}|${c.location.pointer}|${c.location.method ?? ''}|${JSON.stringify(c.oldValue) ?? ''}|${JSON.stringify(c.newValue) ?? ''}`;
+    const key = `${c.id}|${c.location.document ?? ''}|${c.location.pointer}|${c.location.method ?? ''} ${c.location.path ?? ''}|${JSON.stringify(c.oldValue) ?? ''}|${JSON.stringify(c.newValue) ?? ''}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-}
-
-/** Enough to tell a reader where to look without repeating hundreds of names per change. */
-const MAX_LISTED_OPERATIONS = 10;
-
-/** Component-level changes name the operations they affect, computed once per schema pair. */
-function addOperations(ctx: DiffContext): void {
-  const cache = new Map<string, string[]>();
-  for (const change of ctx.changes) {
-    const owner = ctx.ownerOf.get(change);
-    if (owner === undefined || change.location.method !== undefined) continue;
-    let ops = cache.get(owner);
-    if (ops === undefined) cache.set(owner, (ops = operationsReaching(ctx, owner)));
-    if (ops.length === 0) continue;
-    change.location.operations = ops.slice(0, MAX_LISTED_OPERATIONS);
-    change.location.operationCount = ops.length;
-  }
 }

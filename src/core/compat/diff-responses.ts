@@ -50,7 +50,7 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
   const nh = headers(ctx.new.resolver, r.new);
   for (const [name, h] of oh) {
     if (nh.has(name)) continue;
-    const base = { at: h.node, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
+    const base = { at: h.site, side: 'old' as const, direction: 'response' as const, oldValue: h.name };
     if (endAnnouncements.has(name) || (r.reactivated && deprecationCompanions.has(name))) {
       const why = r.reactivated
         ? 'the operation is no longer deprecated'
@@ -70,7 +70,7 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     const old = oh.get(name);
     if (old === undefined) {
       emit(ctx, 'response-header-added', {
-        at: h.node,
+        at: h.site,
         side: 'new',
         direction: 'response',
         newValue: h.name,
@@ -96,16 +96,20 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
 }
 
 function headers(resolver: RefResolver, response: DocNode) {
-  const out = new Map<string, { name: string; node: DocNode; required: boolean }>();
+  // `site` is where the response names the header, so a removal of a shared (`$ref`) header is
+  // reported on each response that loses it, not once at the component.
+  const out = new Map<string, { name: string; node: DocNode; site: DocNode; required: boolean }>();
   const map = isObjectLike(response.value) ? response.value.headers : undefined;
   if (!isObjectLike(map)) return out;
   for (const [name, raw] of Object.entries(map)) {
-    const node = resolver.resolve({
-      uri: response.uri,
-      pointer: joinPointer(response.pointer, 'headers', name),
-      value: raw,
+    const site = { uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: raw };
+    const node = resolver.resolve(site);
+    out.set(name.toLowerCase(), {
+      name,
+      node,
+      site,
+      required: isObjectLike(node.value) && node.value.required === true,
     });
-    out.set(name.toLowerCase(), { name, node, required: isObjectLike(node.value) && node.value.required === true });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { emit, linkPair, type DiffContext } from './diff-context.ts';
 import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
+import { compareSharedRefs } from './diff-retyped.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
@@ -44,7 +45,10 @@ function compareResolved(ctx: DiffContext, resolved: ResolvedPair): void {
     diffVariants(ctx, resolved);
     return;
   }
-  if (!diffTypes(ctx, resolved)) return;
+  if (!diffTypes(ctx, resolved)) {
+    compareSharedRefs(ctx, resolved);
+    return;
+  }
   diffFormat(ctx, resolved);
   diffEnum(ctx, resolved);
   diffConstraints(ctx, resolved);

@@ -80,6 +80,15 @@ function summaryLine(result: DiffResult): string {
   return `${breaking + risk + compatible} changes: ${breaking} breaking, ${risk} risk, ${compatible} compatible.`;
 }
 
+/**
+ * Escape once: inside a code span Markdown reads backslashes as written, so only the `|` that
+ * would end the table cell is escaped there; outside, a backslash before punctuation is doubled
+ * so it shows instead of escaping.
+ */
 function escapeCell(text: string): string {
-  return text.replaceAll('\\', '\\\\').replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return text
+    .replaceAll('\n', ' ')
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\(?=[!-/:-@[-`{-~])/g, '\\\\')).replaceAll('|', '\\|'))
+    .join('');
 }

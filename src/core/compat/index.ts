@@ -17,3 +17,5 @@ export type { ExternalRef } from './external-refs.ts';
 export { assertRefsResolve } from './assert-refs.ts';
 export { escapePointerToken, getAtPointer, joinPointer, parsePointer } from './json-pointer.ts';
 export { describeLocation, formatJson, formatMarkdown, formatText, sortByLevel } from './format-changes.ts';
+export { versionSunset } from './version-sunset.ts';
+export type { VersionSunset } from './version-sunset.ts';

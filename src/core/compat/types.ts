@@ -20,6 +20,10 @@ export interface ChangeLocation {
   operations?: string[];
   /** How many operations reach it in all; shared schemas in big APIs are reached from hundreds. */
   operationCount?: number;
+  /** When one rule repeats on one operation across responses: every status code it applies to. */
+  statusCodes?: string[];
+  /** When a header rule repeats on one operation: every header it applies to. */
+  headers?: string[];
 }
 
 /** One classified difference between two API descriptions. */

@@ -3,7 +3,8 @@ import { summarize } from '../compat/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { toGuideEntry } from './behaviour.ts';
 import { addDays, assertIsoInstant, formatIsoInstant } from '../time/index.ts';
-import type { MigrationGuide } from './types.ts';
+import { shapesOf } from './schema-snippet.ts';
+import type { GuideEntry, MigrationGuide } from './types.ts';
 
 /** A month in lifecycle arithmetic, as the spec counts it. */
 const MONTH_DAYS = 30;
@@ -22,6 +23,11 @@ export interface MigrationGuideOptions {
   removedAt?: string;
   /** Prose of the version change declarations, in order. */
   notes?: readonly string[];
+  /**
+   * The two documents the changes come from (parsed, or document sets): with them, a changed
+   * type shows its compact JSON Schema before and after.
+   */
+  documents?: { base: unknown; revision: unknown };
   title?: string;
 }
 
@@ -52,7 +58,11 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
       detail: 'The timeline must run deprecated <= sunset <= removed.',
     });
   }
-  const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(toGuideEntry);
+  const entry = (change: Change): GuideEntry => {
+    const shapes = options.documents === undefined ? undefined : shapesOf(change, options.documents);
+    return shapes === undefined ? toGuideEntry(change) : { ...toGuideEntry(change), ...shapes };
+  };
+  const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(entry);
   return {
     title: options.title ?? `Migrating from ${options.from} to ${options.to}`,
     from: options.from,

@@ -80,9 +80,15 @@ describe('createMigrationGuide', () => {
     );
     assert.equal(guide.breaking[0]?.oldBehaviour, 'Was array.');
     assert.match(guide.breaking[0]?.newBehaviour ?? '', /from array to object/);
+    // A change to the User schema names every operation that returns a User: the list, whose
+    // type changed around it, too.
     assert.deepEqual(guide.additive.map((e) => e.endpoint).sort(), [
+      'GET /api/v1/users, GET /api/v1/users/{id}',
       'GET /api/v1/users/{id}/posts',
-      'schema User (used by GET /api/v1/users/{id})',
+    ]);
+    assert.deepEqual(guide.additive.find((e) => e.rule === 'response-property-added')?.operations, [
+      'GET /api/v1/users',
+      'GET /api/v1/users/{id}',
     ]);
   });
   it('computes the timeline from the deprecation date: sunset after 6 months, removal after 12 (30-day months)', () => {
@@ -146,7 +152,10 @@ describe('renderers', () => {
   it('Markdown has the timeline, the tables and the notes', () => {
     const md = toMarkdown(guide);
     assert.match(md, /^# Migrating from v1 to v2&lt;script>/);
-    assert.match(md, /\| Sunset \(Sunset header date\) \| 2026-06-30T00:00:00Z \|/);
+    assert.match(
+      md,
+      /\| Sunset: removed, requests answered 410 Gone \(Sunset header date\) \| 2026-06-30T00:00:00Z \|/,
+    );
     assert.match(md, /\| GET \/api\/v1\/users \| Was array\. \| .*from array to object/);
     assert.match(md, /## Additive changes/);
     assert.match(md, /- Use &lt;b>data&lt;\/b> & "meta"/);
@@ -162,6 +171,72 @@ describe('renderers', () => {
   });
   it('JSON round-trips the guide', () => {
     assert.deepEqual(JSON.parse(toJson(guide)), guide);
+  });
+});
+
+describe('guides that read well', () => {
+  const items = (schema: Record<string, unknown>, synthetic: Record<string, unknown>) =>
+    openapi(
+      {
+        '/items': {
+          get: {
+            responses: {
+              '200': {
+                description: 'ok',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/listItems_200' } } },
+              },
+            },
+          },
+        },
+      },
+      { listItems_200: synthetic, Item: schema },
+    );
+  const item = object({ id: { type: 'integer' } }, ['id']);
+  const before = items(item, { type: 'array', items: { $ref: '#/components/schemas/Item' } });
+  const after = items(object({ id: { type: 'integer' }, tag: { type: 'string' } }, ['id']), {
+    ...object({ data: { type: 'array', items: { $ref: '#/components/schemas/Item' } } }, ['data']),
+  });
+  const documents = { base: before, revision: after };
+  const g = createMigrationGuide({
+    from: 'v1',
+    to: 'v2',
+    changes: diffOpenApi(documents).changes,
+    deprecatedAt: '2026-01-01',
+    documents,
+    notes: ['Lists wrap `data<T>`.'],
+  });
+
+  it('names the operation, never a synthetic schema name like listItems_200', () => {
+    const text = JSON.stringify(g) + toMarkdown(g) + toHtml(g);
+    assert.ok(!text.includes('listItems_200'), text);
+    assert.equal(g.breaking[0]?.endpoint, 'GET /items');
+    assert.equal(g.breaking[0]?.newBehaviour, 'Response value `body` changed type from array to object.');
+  });
+
+  it('a changed type carries its compact JSON Schema before and after; renderers show both', () => {
+    assert.deepEqual(g.breaking[0]?.before, { type: 'array', items: { $ref: '#/components/schemas/Item' } });
+    assert.deepEqual(g.breaking[0]?.after, {
+      type: 'object',
+      required: ['data'],
+      properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Item' } } },
+    });
+    const md = toMarkdown(g);
+    assert.match(
+      md,
+      /Before:\n\n```json\n\{ "type": "array", "items": \{ "\$ref": "#\/components\/schemas\/Item" \} \}\n```/,
+    );
+    assert.match(md, /After:\n\n```json\n\{\n {2}"type": "object",\n {2}"required": \["data"\],/);
+    assert.match(md, /- Lists wrap `data<T>`\./, 'a code span shows what it holds, unescaped');
+    const html = toHtml(g);
+    assert.match(html, /<pre aria-label="Before"><code>\{ &quot;type&quot;: &quot;array&quot;/);
+    assert.match(html, /<pre aria-label="After"><code>\{\n {2}&quot;type&quot;: &quot;object&quot;/);
+  });
+
+  it('HTML shows code spans as <code>, escaped, and no backtick', () => {
+    const html = toHtml(g);
+    assert.ok(html.includes('<li>Lists wrap <code>data&lt;T&gt;</code>.</li>'), html);
+    assert.ok(html.includes('Response value <code>body</code> changed type'));
+    assert.ok(!html.includes('`'));
   });
 });
 

@@ -1,3 +1,4 @@
+import { formatSnippet } from './schema-snippet.ts';
 import type { GuideEntry, MigrationGuide } from './types.ts';
 
 /**
@@ -17,8 +18,10 @@ export function toMarkdown(guide: MigrationGuide): string {
   );
   out.push('## Timeline', '', '| Milestone | Date |', '| --- | --- |');
   out.push(`| ${inline(guide.from)} deprecated | ${guide.timeline.deprecatedAt} |`);
-  out.push(`| Sunset (Sunset header date) | ${guide.timeline.sunsetAt} |`);
-  out.push(`| Removed | ${guide.timeline.removedAt} |`, '');
+  // One removal date: the sunset is when requests start getting 410 Gone. The later date only says
+  // when the old code may be deleted, which clients never see, so it is named that.
+  out.push(`| Sunset: removed, requests answered 410 Gone (Sunset header date) | ${guide.timeline.sunsetAt} |`);
+  out.push(`| Old code deleted (no change for clients) | ${guide.timeline.removedAt} |`, '');
   if (guide.notes.length > 0) {
     out.push('## What changed', '');
     for (const note of guide.notes) out.push(`- ${inline(note)}`);
@@ -43,6 +46,13 @@ function section(title: string, entries: GuideEntry[], withOld: boolean): string
     );
   }
   out.push('');
+  // A table cell holds one line: a changed type's shapes follow the table, before and after.
+  for (const e of entries) {
+    if (e.before === undefined || e.after === undefined) continue;
+    out.push(`${cell(e.endpoint)}: ${inline(e.newBehaviour)}`, '');
+    out.push('Before:', '', '```json', formatSnippet(e.before), '```', '', 'After:', '', '```json');
+    out.push(formatSnippet(e.after), '```', '');
+  }
   return out;
 }
 
@@ -50,7 +60,14 @@ function cell(text: string): string {
   return inline(text).replaceAll('|', '\\|');
 }
 
-/** Prose may come from declarations: keep it on one line and stop it opening HTML. */
+/**
+ * Prose may come from declarations: keep it on one line and stop it opening HTML. A code span
+ * shows its text as written (an entity there would print as `&lt;`), so only the rest is escaped.
+ */
 function inline(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replaceAll('<', '&lt;');
+  return text
+    .replace(/\s*\n\s*/g, ' ')
+    .split(/(`[^`]+`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replaceAll('<', '&lt;')))
+    .join('');
 }

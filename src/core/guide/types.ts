@@ -2,13 +2,18 @@ import type { ChangeSummary } from '../compat/index.ts';
 
 /** One line of a migration guide. */
 export interface GuideEntry {
-  /** `POST /users`, or the shared schema and the first endpoint that uses it. */
+  /** `POST /users`, or every operation a shared schema's change reaches, comma-separated. */
   endpoint: string;
+  /** The operations the change reaches (`GET /users`); empty when none does (a webhook, a lone schema). */
+  operations: string[];
   /** What clients saw before; empty for additive changes. */
   oldBehaviour: string;
   newBehaviour: string;
   /** Rule id of the underlying change. */
   rule: string;
+  /** A changed type's compact JSON Schema before and after, when the guide was given the documents. */
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
 }
 
 /** Concrete dates, ISO 8601 UTC. */

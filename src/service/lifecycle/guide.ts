@@ -28,7 +28,8 @@ export function buildServiceGuide(options: {
   // One base path for both, so the diff compares operations, not version prefixes.
   const doc = (version: typeof old) =>
     toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: '/api' });
-  const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.now } });
+  const documents = { base: doc(old), revision: doc(target) };
+  const { changes } = diffOpenApi({ ...documents, clock: { now: () => options.now } });
   const notes = bundle.versions
     .slice(old.index + 1, target.index + 1)
     .flatMap((v) => v.changes.map((c) => `${v.name}: ${c.description}`));
@@ -38,6 +39,7 @@ export function buildServiceGuide(options: {
     to: target.name,
     changes,
     notes,
+    documents,
     deprecatedAt,
     ...(entry.sunsetAt ? { sunsetAt: entry.sunsetAt } : {}),
     title: `Migrating from ${from} to ${target.name}`,

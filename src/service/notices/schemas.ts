@@ -87,6 +87,23 @@ export const PassReportSchema = Type.Object(
     sent: count('Deliveries that succeeded.'),
     retrying: count('Deliveries to try again later.'),
     failed: count('Deliveries given up.'),
+    skipped: Type.Array(
+      Type.Object(
+        {
+          subject: Type.String({ maxLength: 400, description: '`v1`, or `v1 GET /users` for an endpoint.' }),
+          client: Type.String({ maxLength: 200, description: 'The client id the calls were counted for.' }),
+          reason: Type.Union(
+            [Type.Literal('no-client'), Type.Literal('no-contact'), Type.Literal('already-enqueued')],
+            {
+              description:
+                'no-client: the calls were made without a registered client (a key with no client, a token subject, an address), so no one can be told; no-contact: the client has neither a contact email nor a webhook; already-enqueued: its rows were in the outbox already.',
+            },
+          ),
+        },
+        { description: 'A planned notice that wrote no outbox row' },
+      ),
+      { maxItems: 100_000, description: 'Planned notices that wrote no outbox row, each with a stable reason code.' },
+    ),
   },
   { description: 'What the pass did' },
 );

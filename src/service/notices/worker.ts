@@ -15,6 +15,21 @@ import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
 import type { NoticesSettings } from './settings.ts';
 
+/**
+ * Why a planned notice wrote no outbox row: `no-client`, the calls were made without a registered
+ * client (a key with no client, a token subject, an address), so no one can be told;
+ * `no-contact`, the client has neither a contact email nor a webhook; `already-enqueued`, every
+ * row it would write is in the outbox already (another instance planned it at the same moment).
+ */
+export type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
+
+/** A planned notice that wrote no outbox row, and why. */
+export interface SkippedNotice {
+  subject: string;
+  client: string;
+  reason: SkipReason;
+}
+
 /** What one pass did. */
 export interface PassReport {
   planned: number;
@@ -22,6 +37,8 @@ export interface PassReport {
   sent: number;
   retrying: number;
   failed: number;
+  /** The planned notices that wrote no row (so `enqueued` does not count them), each with its reason. */
+  skipped: SkippedNotice[];
 }
 
 /** Options for {@link createNoticeWorker}. */
@@ -81,7 +98,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   let running: Promise<PassReport> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  const plan = async (): Promise<{ planned: number; enqueued: number }> => {
+  const plan = async (): Promise<Pick<PassReport, 'planned' | 'enqueued' | 'skipped'>> => {
     const now = clock.now();
     const rows = await options.usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
     const due = planNotices({
@@ -92,15 +109,21 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
       settings,
       clock,
     });
-    if (due.length === 0) return { planned: 0, enqueued: 0 };
+    if (due.length === 0) return { planned: 0, enqueued: 0, skipped: [] };
     const clients = new Map(
       (await options.clients.findMany([...new Set(due.map((d) => d.clientId))])).map((c) => [c.id, c]),
     );
-    const outbox: NewOutboxNotice[] = [];
+    let enqueued = 0;
+    const skipped: SkippedNotice[] = [];
+    const skip = (notice: { subject: string; clientId: string }, reason: SkipReason) =>
+      skipped.push({ subject: notice.subject, client: notice.clientId, reason });
     for (const notice of due) {
       const client = clients.get(notice.clientId);
       // Calls made without a client (a bare key, an IP) have no one to tell.
-      if (!client) continue;
+      if (!client) {
+        skip(notice, 'no-client');
+        continue;
+      }
       const payload = JSON.stringify(await options.payloads.build({ notice, client, rows }));
       const base = {
         clientId: client.id,
@@ -111,12 +134,21 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
         payload,
         createdAt: now,
       };
+      const outbox: NewOutboxNotice[] = [];
       for (const channel of options.channels) {
         for (const { recipient, subscribed } of channel.recipients(client))
           outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
       }
+      if (outbox.length === 0) {
+        skip(notice, 'no-contact');
+        continue;
+      }
+      // One notice at a time, so a notice whose rows were all there already is named as such.
+      const written = await notices.enqueue(outbox);
+      if (written === 0) skip(notice, 'already-enqueued');
+      enqueued += written;
     }
-    return { planned: due.length, enqueued: await notices.enqueue(outbox) };
+    return { planned: due.length, enqueued, skipped };
   };
 
   const deliverOne = async (row: OutboxNotice): Promise<'sent' | 'retrying' | 'failed'> => {
@@ -203,7 +235,8 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
 
   const pass = async (): Promise<PassReport> => {
     await options.flushUsage();
-    const report: PassReport = { ...(await plan()), sent: 0, retrying: 0, failed: 0 };
+    const { planned, enqueued, skipped } = await plan();
+    const report: PassReport = { planned, enqueued, sent: 0, retrying: 0, failed: 0, skipped };
     await deliver(report);
     if (report.planned + report.sent + report.failed > 0) options.log.info({ ...report }, 'notices pass');
     return report;
