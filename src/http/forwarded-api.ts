@@ -4,6 +4,7 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { sendProblem } from './problem.ts';
+import { originFormOf } from './request-target.ts';
 import type { VersionedRequestHook } from './versioned-api.ts';
 
 /**
@@ -173,7 +174,9 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
     // The strict-target hook refused every path that `new URL()` (in reply-from) would resolve
     // differently; this is the last word that nothing outside the version goes upstream.
     const routed = routedBaseOf(request);
-    const target = new URL(request.url, 'http://upstream').pathname;
+    // An absolute-form target is forwarded in origin form: its authority is not the upstream's.
+    const url = originFormOf(request.url);
+    const target = new URL(url, 'http://upstream').pathname;
     if (!routed || (target !== routed && !target.startsWith(`${routed}/`)))
       return sendProblem(
         reply,
@@ -181,7 +184,7 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
       );
     // reply-from decodes the whole target as UTF-8 to look for `..`, and throws on a stray `%` or a
     // Latin-1 escape such as `%E9`: a 400 problem rather than an unhandled URIError.
-    if (request.url.includes('%') && !decodes(request.url)) {
+    if (url.includes('%') && !decodes(url)) {
       return sendProblem(
         reply,
         new VersionaryError({
@@ -190,7 +193,7 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
         }),
       );
     }
-    return reply.from(request.url, {
+    return reply.from(url, {
       onError: onError as unknown as FromOptions['onError'],
       rewriteRequestHeaders,
       rewriteHeaders: ((headers: Headers) =>

@@ -16,8 +16,9 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
  * ambiguityOf('/api/v2/users/1?q=a/../b'); // undefined: the query is not a path
  * ```
  */
-export function ambiguityOf(target: string): string | undefined {
-  if (target[0] !== '/') return 'a target that is not a path (absolute-form or "*")';
+export function ambiguityOf(url: string): string | undefined {
+  const target = originFormOf(url);
+  if (target[0] !== '/') return 'a target that is neither a path nor an absolute http URL';
   const end = target.search(/[?#]/);
   const path = end === -1 ? target : target.slice(0, end);
   if (path.includes('\\')) return 'a backslash';
@@ -35,6 +36,23 @@ export function ambiguityOf(target: string): string | undefined {
     if (plain === '.' || plain === '..') return 'a "." or ".." segment (plain or percent-encoded)';
   }
   return undefined;
+}
+
+/**
+ * The target without the scheme and authority of an absolute-form target (`GET http://h/x
+ * HTTP/1.1`, which a server must accept, RFC 9112 §3.2.2): what the router matches and what is
+ * forwarded. Any other target is returned as it is.
+ *
+ * @example
+ * ```ts
+ * originFormOf('http://other:1/api/v2/users?x=1'); // '/api/v2/users?x=1'
+ * ```
+ */
+export function originFormOf(url: string): string {
+  const origin = /^https?:\/\/[^/?#]*/i.exec(url);
+  if (!origin) return url;
+  const rest = url.slice(origin[0].length);
+  return rest[0] === '/' ? rest : `/${rest}`;
 }
 
 /**

@@ -96,7 +96,7 @@ describe('gateway security: one canonical path (versionary gateway as a process)
     }
   });
 
-  it('refuses ambiguous spellings (matrix parameters, //, %2f, %5c, bad %) and absolute-form targets with a 400 problem', async () => {
+  it('refuses ambiguous spellings (matrix parameters, //, %2f, %5c, bad %) with a 400 problem, in absolute form too', async () => {
     for (const target of [
       '/api/v2/users;x=1',
       '/api/v2//users',
@@ -106,7 +106,8 @@ describe('gateway security: one canonical path (versionary gateway as a process)
       '/api/v2/%5c..%5c',
       '/api/v2/users/%ZZ',
       '/api/v2/users/%4',
-      'http://other:1/api/v2/echo',
+      'http://other:1/api/v2/./echo',
+      '*',
       '/admin/v1/../v1/api-keys',
     ]) {
       const res = await get(target);
@@ -120,9 +121,12 @@ describe('gateway security: one canonical path (versionary gateway as a process)
     );
   });
 
-  it('forwards the canonical path unchanged, query included', async () => {
+  it('forwards the canonical path unchanged, query included, and an absolute-form target in origin form', async () => {
     const res = await get('/api/v2/echo?q=a%2Fb&x=1');
     assert.equal(res.status, 200, res.received.slice(0, 300));
     assert.equal((JSON.parse(res.body) as { path: string }).path, '/api/v2/echo?q=a%2Fb&x=1');
+    const absolute = await get('http://other:1/api/v2/echo?x=1');
+    assert.equal(absolute.status, 200, absolute.received.slice(0, 300));
+    assert.equal((JSON.parse(absolute.body) as { path: string }).path, '/api/v2/echo?x=1');
   });
 });
