@@ -6,6 +6,8 @@ v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it
   GET  /api/vN/slow?ms=  answers after a delay
   GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
   GET  /api/vN/big/sent  how many bytes of body the last big stream has written so far
+  GET  /api/vN/hop       an answer with hop-by-hop headers (Connection: close, X-Hop; X-Hop), which a proxy removes
+  GET  /_received        every request target received so far (outside /api: only tests call it, directly)
 Usage: python3 upstream.py <port>; prints "ready <port>" once it listens.
 """
 import hashlib
@@ -18,6 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 USERS = {1: ("Ada", "Lovelace"), 2: ("Alan", "Turing")}
 # Bytes of body the last /big stream has handed to its socket: the tests read it to see back-pressure.
 big_sent = 0
+# Every request target received, in order: the gateway tests check that none escapes the prefix.
+received = []
 
 
 def user(version, uid):
@@ -45,6 +49,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def route(self):
         global big_sent
+        if self.path == "/_received":
+            return self.send_json(200, received)
+        received.append(self.path)
         url = urlsplit(self.path)
         parts = url.path.strip("/").split("/")
         query = parse_qs(url.query)
@@ -79,6 +86,8 @@ class Handler(BaseHTTPRequestHandler):
                     digest.update(chunk)
                     size += len(chunk)
             return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest.hexdigest()})
+        if rest == ["hop"]:
+            return self.send_json(200, {"hop": True}, {"Connection": "close, X-Hop", "X-Hop": "secret", "Keep-Alive": "timeout=5"})
         if rest == ["slow"]:
             time.sleep(int(query.get("ms", ["1000"])[0]) / 1000)
             return self.send_json(200, {"slow": True})

@@ -14,7 +14,7 @@ import { createGatewayIdentify } from '../service/gateway/identify.ts';
 /** What the gateway changes in the service's composition. */
 export type GatewayComposition = Pick<
   BuildAppOptions,
-  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated'
+  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles'
 >;
 
 /**
@@ -79,6 +79,8 @@ export async function composeGateway(options: {
     features: serviceFeatures.filter((f) => f !== rootFeature).map((f) => (f === resourcesFeature ? gateway : f)),
     ...(identify ? { identify } : {}),
     idempotency: false,
+    // A token is the upstream's identity: it calls the API, and never opens the management API.
+    jwtRoles: ['read', 'write'],
     // Nothing is deprecated unless the config says so: the upstream's versions are the team's to schedule.
     defaultDeprecated: [],
   };

@@ -4,6 +4,7 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { sendProblem } from './problem.ts';
+import { originFormOf } from './request-target.ts';
 import type { VersionedRequestHook } from './versioned-api.ts';
 
 /**
@@ -20,6 +21,12 @@ export interface ForwardOptions {
   upstreams: Record<string, string>;
   /** How long to wait for the upstream's response headers, and between body chunks (ms, default 30 000); then 504. */
   timeoutMs?: number;
+  /**
+   * Forward request headers whose name holds `_` (default false: they are dropped, as nginx's
+   * `underscores_in_headers off` does, since CGI and WSGI servers read `X_Client` and `X-Client`
+   * as one variable, `HTTP_X_CLIENT`, and a client could pass off its own beside the gateway's).
+   */
+  underscoresInHeaders?: boolean;
   /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
   requestHeaders?: (
     headers: Record<string, string | string[] | undefined>,
@@ -98,6 +105,7 @@ function registerVersionRoutes(
     scope.route({
       method: scope.supportedMethods,
       url,
+      config: { versionaryRoutedBase: base } as object,
       onRequest: async (request, reply) => {
         resolveVersion({
           pathVersion: version.number,
@@ -153,13 +161,25 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
   };
   type FromOptions = NonNullable<Parameters<FastifyReply['from']>[1]>;
   const rewriteRequestHeaders = ((req: FastifyRequest, headers: Headers) => {
-    const out = withForwarded(headers, req);
+    const out = withForwarded(withoutHopByHop(headers), req);
+    if (!options.underscoresInHeaders) for (const name of Object.keys(out)) if (name.includes('_')) delete out[name];
     return options.requestHeaders ? options.requestHeaders(out, req) : out;
   }) as unknown as FromOptions['rewriteRequestHeaders'];
   return (request, reply) => {
+    // The strict-target hook refused every path that `new URL()` (in reply-from) would resolve
+    // differently; this is the last word that nothing outside the version goes upstream.
+    const routed = routedBaseOf(request);
+    // An absolute-form target is forwarded in origin form: its authority is not the upstream's.
+    const url = originFormOf(request.url);
+    const target = new URL(url, 'http://upstream').pathname;
+    if (!routed || (target !== routed && !target.startsWith(`${routed}/`)))
+      return sendProblem(
+        reply,
+        new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
+      );
     // reply-from decodes the whole target as UTF-8 to look for `..`, and throws on a stray `%` or a
     // Latin-1 escape such as `%E9`: a 400 problem rather than an unhandled URIError.
-    if (request.url.includes('%') && !decodes(request.url)) {
+    if (url.includes('%') && !decodes(url)) {
       return sendProblem(
         reply,
         new VersionaryError({
@@ -168,13 +188,18 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
         }),
       );
     }
-    return reply.from(request.url, {
+    return reply.from(url, {
       onError: onError as unknown as FromOptions['onError'],
       rewriteRequestHeaders,
       rewriteHeaders: ((headers: Headers) =>
         mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
     });
   };
+}
+
+/** The version's base path (`/api/v2`) the route that matched belongs to. */
+function routedBaseOf(request: FastifyRequest): string | undefined {
+  return (request.routeOptions.config as { versionaryRoutedBase?: string } | undefined)?.versionaryRoutedBase;
 }
 
 function decodes(target: string): boolean {
@@ -189,6 +214,9 @@ function decodes(target: string): boolean {
 type Headers = Record<string, string | string[] | undefined>;
 
 const hopByHop = [
+  'connection',
+  // Answered by the gateway itself (Node sends `100 Continue`): undici refuses to forward it.
+  'expect',
   'keep-alive',
   'proxy-authenticate',
   'proxy-authorization',
@@ -199,9 +227,17 @@ const hopByHop = [
   'upgrade',
 ];
 
-/** Drop hop-by-hop headers (reply-from drops `Connection` and what it names) and say who asked (RFC 7239 and the `X-Forwarded-*` trio). */
+/** Drop hop-by-hop headers: the fixed list, and every header `Connection` names (RFC 9110 §7.6.1). */
+function withoutHopByHop(headers: Headers, keep?: string): Headers {
+  const connection = headers.connection;
+  const named = (Array.isArray(connection) ? connection.join(',') : (connection ?? '')).split(',');
+  for (const name of named) if (name.trim()) delete headers[name.trim().toLowerCase()];
+  for (const name of hopByHop) if (name !== keep) delete headers[name];
+  return headers;
+}
+
+/** Say who asked (RFC 7239 and the `X-Forwarded-*` trio). */
 function withForwarded(headers: Headers, request: FastifyRequest): Headers {
-  for (const name of hopByHop) delete headers[name];
   const previous = headers['x-forwarded-for'];
   const host = request.headers.host ?? '';
   headers['x-forwarded-for'] = previous ? `${String(previous)}, ${request.ip}` : request.ip;
@@ -214,7 +250,7 @@ function withForwarded(headers: Headers, request: FastifyRequest): Headers {
 }
 
 function mergeResponseHeaders(headers: Headers, reply: FastifyReply): Headers {
-  for (const name of hopByHop) if (name !== 'transfer-encoding') delete headers[name];
+  withoutHopByHop(headers, 'transfer-encoding');
   for (const name of ours) if (reply.hasHeader(name)) delete headers[name];
   for (const name of joined) {
     const mine = reply.getHeader(name);

@@ -36,6 +36,12 @@ const segment = fc.oneof(
     '*',
     '~',
     'a;b',
+    '\\..',
+    'x\\..\\..\\v1',
+    '%5c..%5c',
+    '%2e',
+    '.%2E',
+    'users%2f1',
     'x'.repeat(300),
   ),
   fc.stringMatching(/^[A-Za-z0-9._~%-]{0,12}$/),
@@ -150,5 +156,10 @@ describe('property: no request makes the gateway fail', () => {
       ),
       { numRuns: Number(process.env.VERSIONARY_PROPERTY_RUNS ?? 300) },
     );
+    // What the upstream received: only canonical paths under the prefix, on a version it serves.
+    const escaped = (await python.received()).filter(
+      (p) => !/^\/api\/v[12](\/|\?|$)/.test(p) || /\\|%2f|%5c|;|\/\/|\/(\.|%2e){1,2}(\/|\?|$)/i.test(p),
+    );
+    assert.deepEqual(escaped, []);
   });
 });

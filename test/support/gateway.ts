@@ -14,6 +14,8 @@ const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
 export interface PythonUpstream {
   url: string;
   port: number;
+  /** Every request target the upstream has received so far, in order. */
+  received(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startPythonUpstream(): Promise<PythonUpstream> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    received: async () => (await fetch(`http://127.0.0.1:${port}/_received`)).json() as Promise<string[]>,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGKILL');

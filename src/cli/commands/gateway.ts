@@ -28,6 +28,8 @@ Configured by the environment, as the reference service is:
                            clientHeader  the header that tells the upstream the client id
                                          (default "x-versionary-client")
                            timeoutMs     wait for an upstream's headers before a 504 (default 30000)
+                           underscoresInHeaders   forward request headers with "_" in the name
+                                         (default false: dropped, as nginx does)
                          and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
                            versions, endpointDeprecations   the lifecycle of each version and endpoint
                            headerStyle   "iso8601" (default) or "rfc": how Deprecation is written
@@ -35,6 +37,8 @@ Configured by the environment, as the reference service is:
                            audience      "public" (default, 180 days of notice) or "enterprise" (360)
                            publicUrl     the gateway's public origin, for links in notices and docs
                            notices, webhooks, usage, rateLimit, timeouts   as for the service
+                           rateLimit     default 100 requests per 60 s per client (key or token), and per
+                                         address for anonymous calls and failed credentials
                            bodyLimit     the largest body the gateway reads itself, for the management API
                                          and the portal (default 1048576); forwarded bodies stream to the
                                          upstream unread, and the upstream sets their limit
@@ -55,6 +59,8 @@ Configured by the environment, as the reference service is:
                          (default 10000 ms), and deliveries at once (default 8)
   VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY, VERSIONARY_JWT_JWKS, VERSIONARY_JWT_ISSUER,
   VERSIONARY_JWT_AUDIENCE, VERSIONARY_JWT_MAX_TOKEN_AGE, VERSIONARY_JWT_CLOCK_SKEW   for identify: jwt
+  VERSIONARY_TRUST_PROXY   the proxies in front (hop count such as 1, or addresses and CIDR ranges):
+                         their X-Forwarded-For names the client's address; unset, the socket peer
   VERSIONARY_METRICS_PORT    serve /metrics on this port too, without credentials
   VERSIONARY_SHUTDOWN_DELAY_MS, VERSIONARY_SHUTDOWN_TIMEOUT_MS   after SIGTERM, keep accepting for
                          the delay (default 5000), and finish within the timeout, delay included

@@ -25,6 +25,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,
+    // A hop count is Fastify's too (its types name only strings and functions).
+    ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy as string } : {}),
     ...timeouts,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
     http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },

@@ -74,6 +74,8 @@ export interface BuildAppOptions {
   features?: readonly ServiceFeature[];
   /** The app's own authentication, asked before Versionary's keys (`docs/loop.md#who-is-calling-versionarys-keys-or-yours`). */
   identify?: AuthenticationOptions['identify'];
+  /** The roles a JWT's `scope` may grant (all three by default); the gateway's tokens never grant `admin`. */
+  jwtRoles?: readonly Role[];
   /** Versions deprecated (for six months) at the first start when the config names none; every version but the newest by default. */
   defaultDeprecated?: string[];
   /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */

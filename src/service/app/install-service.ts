@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { installJsonBody } from '../../http/index.ts';
+import { installStrictRequests } from '../../http/request-target.ts';
 import { createRequiredRole } from '../auth/required-role.ts';
 import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -21,6 +22,8 @@ export async function installService(
   options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
 ): Promise<{ flushUsage(): Promise<void> }> {
   const { config, clock, bundle, api } = options;
+  // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
+  installStrictRequests(app);
   const ops = resolveOps(options.ops);
   const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
   const runtime = await createLifecycleRuntime({

@@ -2,6 +2,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { createVersionRewriter, fromFrameworkError, handleClientError, sendProblem } from '../../http/index.ts';
+import { strictRequestError } from '../../http/request-target.ts';
 import { requestIdOf } from '../ops/request-id.ts';
 
 /**
@@ -23,11 +24,13 @@ export function serviceServerOptions(options: {
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
-    // Router failures (bad percent-encoding, oversized parameters) name no resource: a 404 problem.
+    // Router failures on an ambiguous target (a bad `%` escape) are a 400, as in every hook after
+    // routing; the rest (oversized parameters) name no resource: a 404 problem.
     frameworkErrors: (error, request, reply) =>
       sendProblem(
         reply,
-        fromFrameworkError(error) ??
+        strictRequestError(request.raw) ??
+          fromFrameworkError(error) ??
           new VersionaryError({
             code: ErrorCode.NotFound,
             detail: `No resource at ${echo(request.url.split('?')[0]!)}.`,

@@ -16,7 +16,18 @@ export const accessFeature: ServiceFeature = {
   name: 'access',
   async install(context) {
     const { app, config, storage, clock, ops, options, requiredRole, api } = context;
-    if (config.jwt) context.jwt = await createJwtVerifier(config.jwt, () => clock.now());
+    if (config.jwt) {
+      const verify = await createJwtVerifier(config.jwt, () => clock.now());
+      const allowed = options.jwtRoles;
+      // The gateway's tokens come from the upstream's identity provider: their `scope` may name
+      // `admin` for the upstream's own purposes, which is no grant on Versionary's management API.
+      context.jwt = allowed
+        ? async (token) => {
+            const principal = await verify(token);
+            return { ...principal, roles: new Set([...principal.roles].filter((role) => allowed.includes(role))) };
+          }
+        : verify;
+    }
     const limits = {
       settings: config.settings.rateLimit,
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),

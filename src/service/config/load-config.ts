@@ -43,6 +43,12 @@ export interface ServiceConfig {
   smtp?: { url: string; from: string };
   /** `VERSIONARY_NOTICE_SECRET`: signs unsubscribe links; random per start when unset. */
   noticeSecret?: string;
+  /**
+   * `VERSIONARY_TRUST_PROXY`: Fastify's `trustProxy`, the proxies whose `X-Forwarded-For` names the
+   * client: a hop count (`1`), or their addresses and CIDR ranges (`10.0.0.0/8,127.0.0.1`). Unset,
+   * the client is the socket's peer.
+   */
+  trustProxy?: number | string;
 }
 
 /** How bearer JWTs are verified. */
@@ -105,6 +111,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
   if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL))
     errors.push(`VERSIONARY_REDIS_URL must be redis://host:port, not "${env.VERSIONARY_REDIS_URL}"`);
   const smtp = parseSmtp(env, errors);
+  const trustProxy = parseTrustProxy(env.VERSIONARY_TRUST_PROXY, errors);
   if (env.VERSIONARY_NOTICE_SECRET !== undefined && env.VERSIONARY_NOTICE_SECRET.length < 32)
     errors.push('VERSIONARY_NOTICE_SECRET must be at least 32 characters');
   if (env.VERSIONARY_ADMIN_KEY && env.VERSIONARY_ADMIN_KEY.length < 16)
@@ -134,7 +141,20 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     ...(env.VERSIONARY_PORTAL_SECRET ? { portalSecret: env.VERSIONARY_PORTAL_SECRET } : {}),
     ...(smtp ? { smtp } : {}),
     ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
   };
+}
+
+/** A hop count, or a list of addresses and CIDR ranges; never `true`, which would let any client name its own address. */
+function parseTrustProxy(raw: string | undefined, errors: string[]): number | string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (/^[0-9]{1,2}$/.test(raw)) return Number(raw) === 0 ? undefined : Number(raw);
+  const entries = raw.split(',').map((e) => e.trim());
+  if (entries.every((e) => /^[0-9A-Fa-f.:]+(\/[0-9]{1,3})?$/.test(e) && /[.:]/.test(e))) return entries.join(',');
+  errors.push(
+    `VERSIONARY_TRUST_PROXY must be a hop count (1) or the proxies' addresses and CIDR ranges (10.0.0.0/8,127.0.0.1), not "${raw}"`,
+  );
+  return undefined;
 }
 
 function parseSmtp(

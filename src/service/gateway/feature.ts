@@ -31,6 +31,7 @@ export function createGatewayFeature(options: {
         forward: {
           upstreams,
           timeoutMs: settings.timeoutMs,
+          underscoresInHeaders: settings.underscoresInHeaders,
           requestHeaders: (headers, request) => {
             if (!keepsCredential) {
               delete headers.authorization;

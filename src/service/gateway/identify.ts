@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { createApiScope } from '../../http/api-scope.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
 import type { JwtVerifier } from '../auth/jwt.ts';
 import type { AppIdentity } from '../auth/principal.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -17,15 +19,20 @@ export function createGatewayIdentify(options: {
   const { settings, jwt } = options;
   const { identify } = settings;
   if (identify.kind === 'apiKeys') return undefined;
-  const base = `${settings.prefix}/`;
+  const scope = createApiScope(settings.prefix);
   const roles = ['read', 'write'] as const;
   return async (request) => {
-    if (!request.url.startsWith(base)) return undefined;
+    // The routed path, as the rate limit and roles read it: a spelling such as `%61pi` is the API too.
+    if (!scope.isApi(routeUrlOf(request) ?? request.url)) return undefined;
     if (identify.kind === 'header') {
       const value = request.headers[identify.header];
-      return typeof value === 'string' && value.length > 0 && value.length <= 200
-        ? { clientId: value, roles }
-        : undefined;
+      if (typeof value !== 'string' || value.length === 0) return undefined;
+      if (!sendable(value))
+        throw new VersionaryError({
+          code: ErrorCode.MalformedRequest,
+          detail: `The ${identify.header} header must be 1 to 200 visible ASCII characters.`,
+        });
+      return { clientId: value, roles };
     }
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!token || token.startsWith('vk_') || !jwt) return undefined;
@@ -40,10 +47,23 @@ export function createGatewayIdentify(options: {
       });
     }
     const subject = principal.id.slice('jwt:'.length);
+    const clientId = identify.claim === 'client_id' ? (principal.clientId ?? subject) : subject;
+    // The client id goes upstream in a header: a claim that cannot be one is the token's fault.
+    if (!sendable(clientId))
+      throw new VersionaryError({
+        code: ErrorCode.Unauthenticated,
+        detail: `The bearer token's ${identify.claim === 'client_id' && principal.clientId ? 'client_id' : 'sub'} claim must be 1 to 200 visible ASCII characters.`,
+        headers: { 'www-authenticate': 'Bearer realm="versionary", error="invalid_token"' },
+      });
     return {
-      clientId: identify.claim === 'client_id' ? (principal.clientId ?? subject) : subject,
+      clientId,
       roles,
       id: principal.id,
     };
   };
+}
+
+/** A value that can travel as a header value unchanged: visible ASCII, inner spaces allowed. */
+function sendable(value: string): boolean {
+  return value.length <= 200 && /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(value);
 }

@@ -23,6 +23,7 @@ describe('parseGatewaySettings', () => {
       identify: { kind: 'apiKeys' },
       clientHeader: 'x-versionary-client',
       timeoutMs: 30_000,
+      underscoresInHeaders: false,
       versions: [
         { name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json' },
         { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml' },

@@ -22,6 +22,8 @@ export interface GatewaySettings {
   clientHeader: string;
   /** How long to wait for an upstream's response headers, or between body chunks, before a 504. */
   timeoutMs: number;
+  /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
+  underscoresInHeaders: boolean;
 }
 
 const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
@@ -32,7 +34,16 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
   if (raw === undefined) return undefined;
   const at = (key: string) => `gateway.${key}`;
   if (!isObject(raw)) return void errors.push('gateway must be an object');
-  const known = ['prefix', 'vendor', 'title', 'versions', 'identify', 'clientHeader', 'timeoutMs'];
+  const known = [
+    'prefix',
+    'vendor',
+    'title',
+    'versions',
+    'identify',
+    'clientHeader',
+    'timeoutMs',
+    'underscoresInHeaders',
+  ];
   for (const key of Object.keys(raw))
     if (!known.includes(key)) errors.push(`gateway: unknown key "${key}" (known: ${known.join(', ')})`);
   const prefix = raw.prefix ?? '/api';
@@ -77,8 +88,11 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
   const timeoutMs = raw.timeoutMs ?? 30_000;
   if (!Number.isInteger(timeoutMs) || (timeoutMs as number) < 100 || (timeoutMs as number) > 3_600_000)
     errors.push(`${at('timeoutMs')} must be an integer from 100 to 3600000`);
+  const underscoresInHeaders = raw.underscoresInHeaders ?? false;
+  if (typeof underscoresInHeaders !== 'boolean') errors.push(`${at('underscoresInHeaders')} must be true or false`);
   return {
     prefix: String(prefix),
+    underscoresInHeaders: underscoresInHeaders === true,
     vendor: String(vendor),
     versions,
     identify: identify ?? { kind: 'apiKeys' },

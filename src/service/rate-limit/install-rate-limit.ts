@@ -31,10 +31,11 @@ const hasCredential = (request: FastifyRequest) =>
 
 /**
  * The cheap refusal, registered BEFORE authentication so it costs no database read: a request
- * without credentials is counted against its address (IPv6 grouped by /64) at once; a request
- * with credentials from an address already over its budget (anonymous and failed attempts) is
- * refused before its key is looked up. {@link installRateLimit}, after authentication, counts
- * the rest: authenticated requests per principal, failed credentials per address.
+ * without credentials is counted against its address (IPv6 grouped by /64) at once, and refused
+ * over the limit. A request with credentials goes on to authentication whatever its address has
+ * spent: a valid key is never refused for other requests' failures (behind an ingress every
+ * client shares one address). {@link installRateLimit}, after authentication, counts the rest:
+ * authenticated requests per principal, failed credentials per address, refused over its budget.
  */
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
   const { settings, store, clock, scope } = options;
@@ -42,13 +43,9 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
   // Anonymous traffic has no roles: its policy is the same for every request.
   const policy = policyFor({ settings, roles: undefined });
   app.addHook('onRequest', async (request, reply) => {
-    if (!isLimited(scope, request)) return;
+    if (!isLimited(scope, request) || hasCredential(request)) return;
     const key = addressKey(request.ip);
     const now = clock.now();
-    if (hasCredential(request)) {
-      const state = await guarded(request, () => store.peek({ key, now }));
-      if (!state || state.count < policy.max) return;
-    }
     (request as Counted)[kCounted] = true;
     const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
     if (hit) applyHit({ reply, policy, hit, now });
