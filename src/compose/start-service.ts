@@ -62,7 +62,7 @@ export async function startService(
     feed: undefined as ChangeFeed | undefined,
     app: undefined as ServiceApp | undefined,
   };
-  const redis = config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined;
+  const redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, log }) : undefined;
   const metrics = createServiceMetrics();
   const metricsServer =
     config.ops.metricsPort !== undefined
