@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode, isVersionaryError, VersionaryError } from '../core/errors/index.ts';
+import type { VersionBundle } from '../core/versions/index.ts';
+import type { OperationHandler } from '../http/index.ts';
 import type { Logger } from 'pino';
 import type { ServiceFeature } from '../service/app/feature.ts';
 import { serviceFeatures } from '../service/app/features.ts';
@@ -25,10 +28,24 @@ const settingsPath = '<versionaryLoop settings>';
 export async function installLoop(app: FastifyInstance, options: VersionaryLoopOptions): Promise<void> {
   const env = { ...(options.env ?? process.env) };
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
-  const config = loadConfig({
-    env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
-    readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
-  });
+  // The handlers' problems and the configuration's in one pass, and one error for all of them.
+  const problems = typeof options.handlers === 'function' ? [] : handlerProblems(options.bundle, options.handlers);
+  let config;
+  try {
+    config = loadConfig({
+      env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
+      readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
+    });
+  } catch (error) {
+    if (!isVersionaryError(error) || problems.length === 0) throw error;
+    problems.unshift(...(error.errors ?? []).map((e) => e.detail));
+  }
+  if (problems.length > 0 || !config)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The loop's options have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+      errors: problems.map((detail) => ({ pointer: '/options', detail })),
+    });
   const clock = options.clock ?? { now: Date.now };
   const storage = await openStorage(config.database, { ops: config.ops });
   // Several instances share the lifecycle and keys through the change feed (Redis, else
@@ -83,4 +100,15 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
     await close();
     throw error;
   }
+}
+
+/** Operations without a handler, and handlers of no operation: as the routing plugin checks them, but before it runs. */
+function handlerProblems(bundle: VersionBundle, handlers: Record<string, OperationHandler>): string[] {
+  const ids = new Set(bundle.head.operations.map((op) => op.id));
+  const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
+  const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
+  return [
+    ...(missing.length > 0 ? [`handlers lacks a function for operation(s): ${missing.join(', ')}`] : []),
+    ...(unknown.length > 0 ? [`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`] : []),
+  ];
 }

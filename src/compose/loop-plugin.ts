@@ -8,6 +8,7 @@ import { serviceServerOptions } from '../service/app/server-options.ts';
 import type { NoticeChannel } from '../service/notices/channel.ts';
 import type { Storage } from '../service/ports/index.ts';
 import { assertPeers, peersFor } from './peer-packages.ts';
+import { readableStartFailure } from './start-failure.ts';
 
 /**
  * Options of {@link versionaryLoop}.
@@ -81,7 +82,9 @@ export const versionaryLoop = fp(
     // Every package this configuration needs, named at once, before any of them is imported.
     assertPeers(peersFor({ env, surface: 'loop' }));
     const { installLoop } = await import('./install-loop.ts');
-    await installLoop(app, options);
+    await installLoop(app, options).catch((error: unknown) => {
+      throw readableStartFailure(error, 'versionary/loop');
+    });
   },
   { name: 'versionary-loop', fastify: '5.x' },
 );
