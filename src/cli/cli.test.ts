@@ -133,11 +133,33 @@ describe('versionary lint and guide', { concurrency: true }, () => {
     assert.equal(unknownCommand.code, 2);
     assert.match(unknownCommand.stderr, /unknown command "frobnicate"/);
     assert.equal(unknownFlag.code, 2);
-    assert.match(unknownFlag.stderr, /Unknown option '--colour'/);
+    assert.match(unknownFlag.stderr, /unknown option --colour/);
     assert.equal(badChoice.code, 2);
     assert.match(badChoice.stderr, /--format must be one of text, markdown, json/);
     assert.equal(missingArg.code, 2);
     assert.match(missingArg.stderr, /--from and --to are required/);
+  });
+});
+
+describe('an unknown flag', { concurrency: true }, () => {
+  // Every command: its own usage line and exit 2, in the CLI's words rather than parseArgs's.
+  for (const command of Object.values(commands)) {
+    it(`versionary ${command.name} --no-such-flag answers with the usage of ${command.name}`, async () => {
+      const r = await run([command.name, '--no-such-flag']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, new RegExp(`^versionary ${command.name}: unknown option --no-such-flag\\n`));
+      assert.ok(r.stderr.includes(command.help.split('\n\n')[0]!), r.stderr);
+      assert.doesNotMatch(r.stderr, /ERR_PARSE_ARGS|To specify a positional argument|Unknown option '/);
+      assert.equal(r.stdout, '');
+    });
+  }
+  it('a flag that needs a value says so', async () => {
+    const r = await run(['gateway', '--port']);
+    assert.equal(r.code, 2);
+    assert.match(
+      r.stderr,
+      /^versionary gateway: option --port needs a value\n\nUsage: npx versionary gateway \[--config/,
+    );
   });
 });
 

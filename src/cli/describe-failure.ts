@@ -7,6 +7,8 @@ import { isVersionaryError } from '../core/errors/index.ts';
  * stack trace: CI logs should name the file and the place, nothing else.
  */
 export function describeFailure(error: unknown, cwd: string): string {
+  // A start that lacks packages says which, and the line that installs them: already written for people.
+  if ((error as { code?: unknown })?.code === 'PACKAGES_MISSING') return (error as Error).message;
   if (isVersionaryError(error)) return `${error.code}: ${shortenUris(error.detail, cwd)}`;
   const message = error instanceof Error ? error.message : String(error);
   return `internal error: ${shortenUris(message, cwd)}`;

@@ -23,8 +23,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await runCommand(command, { args: rest, io });
   } catch (error) {
     if (error instanceof UsageError) {
+      // The command's own usage line, so the fix is in sight without another run.
+      const usage = command.help.split('\n\n')[0];
       io.stderr(
-        `versionary ${command.name}: ${error.message}\nRun "npx versionary ${command.name} --help" for usage.\n`,
+        `versionary ${command.name}: ${error.message}\n\n${usage}\n\nRun "npx versionary ${command.name} --help" for every option.\n`,
       );
       return ExitCode.Error;
     }
@@ -43,7 +45,7 @@ async function runCommand(command: CliCommand, input: { args: string[]; io: CliI
       strict: true,
     });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(describeParseError(error, command));
   }
   if (parsed.values.help === true) {
     input.io.stdout(`${command.help}\n`);
@@ -54,6 +56,19 @@ async function runCommand(command: CliCommand, input: { args: string[]; io: CliI
     throw new UsageError(`expected ${names}, got ${parsed.positionals.length} argument(s)`);
   }
   return command.run({ values: parsed.values, positionals: parsed.positionals, io: input.io });
+}
+
+/** parseArgs's failures in the CLI's own words (its text tells how to pass a positional starting with '-'). */
+function describeParseError(error: unknown, command: CliCommand): string {
+  const e = error as { code?: string; message?: string };
+  const option = /'(?:-\w, )?(--?[^'\s,]*)/.exec(e.message ?? '')?.[1] ?? '';
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return `unknown option ${option}${Object.keys(command.options).length === 0 ? ' (this command takes none)' : ''}`;
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return /argument missing/.test(e.message ?? '')
+      ? `option ${option} needs a value`
+      : `option ${option} takes no value`;
+  return e.message ?? String(error);
 }
 
 function globalHelp(): string {

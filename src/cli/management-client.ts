@@ -56,7 +56,7 @@ export async function createManagementClient(options: {
     readFile: (p) => readFileSync(p, 'utf8'),
   });
   // Imported when used: the commands that only read files run without the service's packages.
-  const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'));
+  const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'), options.env);
   const { buildApp } = await importServiceModule(() => import('../service/app/build-app.ts'));
   const storage = await openStorage(config.database);
   const app = await buildApp({ config, storage, clock: { now: options.now ?? Date.now } });

@@ -1,15 +1,17 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * A Redis client that never slows requests down nor ends the process: commands fail at once
  * while disconnected (no offline queue, no retries per request), reconnection runs in the
  * background with capped backoff, and errors go to the log once per outage instead of ioredis's
- * "Unhandled error event" on stderr.
+ * "Unhandled error event" on stderr. `ioredis` is imported here, on first use: only a deployment
+ * with `VERSIONARY_REDIS_URL` needs it installed.
  */
-export function connectRedis(options: {
+export async function connectRedis(options: {
   url: string;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-}): Redis {
+}): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

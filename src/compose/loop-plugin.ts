@@ -1,22 +1,14 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Logger } from 'pino';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import type { OperationHandler } from '../http/index.ts';
-import type { ServiceFeature } from '../service/app/feature.ts';
 import type { AppIdentity } from '../service/auth/principal.ts';
-import { serviceFeatures } from '../service/app/features.ts';
-import { installService } from '../service/app/install-service.ts';
 import { serviceServerOptions } from '../service/app/server-options.ts';
-import { loadConfig } from '../service/config/load-config.ts';
 import type { NoticeChannel } from '../service/notices/channel.ts';
 import type { Storage } from '../service/ports/index.ts';
-import { createResourcesFeature, resourcesFeature } from '../service/resources/feature.ts';
-import { rootFeature } from '../service/app/root-feature.ts';
-import { openStorage } from './open-storage.ts';
-import { closeSharedState, openSharedState } from './shared-state.ts';
+import { assertPeers, peersFor } from './peer-packages.ts';
+import { readableStartFailure } from './start-failure.ts';
 
 /**
  * Options of {@link versionaryLoop}.
@@ -67,8 +59,6 @@ export interface VersionaryLoopOptions {
   clock?: Clock;
 }
 
-const settingsPath = '<versionaryLoop settings>';
-
 /**
  * The whole deprecation loop in your own Fastify app: your versioned operations (through the
  * `versionary` routing plugin), API keys and clients, usage per client, the stored lifecycle and
@@ -88,68 +78,13 @@ const settingsPath = '<versionaryLoop settings>';
  */
 export const versionaryLoop = fp(
   async (app: FastifyInstance, options: VersionaryLoopOptions) => {
-    const env = { ...(options.env ?? process.env) };
-    const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
-    const config = loadConfig({
-      env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
-      readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
+    const env = options.env ?? process.env;
+    // Every package this configuration needs, named at once, before any of them is imported.
+    assertPeers(peersFor({ env, surface: 'loop' }));
+    const { installLoop } = await import('./install-loop.ts');
+    await installLoop(app, options).catch((error: unknown) => {
+      throw readableStartFailure(error, 'versionary/loop');
     });
-    const clock = options.clock ?? { now: Date.now };
-    const storage = await openStorage(config.database, { ops: config.ops });
-    // Several instances share the lifecycle and keys through the change feed (Redis, else
-    // PostgreSQL), and rate-limit windows through Redis, as the reference service does.
-    const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(
-      async (error: unknown) => {
-        await storage.close();
-        throw error;
-      },
-    );
-    const handlers = options.handlers;
-    // The reference service's features, with the app's operations in place of users and posts, and
-    // no `/` (the app owns its root).
-    const features: ServiceFeature[] = serviceFeatures
-      .filter((feature) => feature !== rootFeature)
-      .map((feature) =>
-        feature === resourcesFeature
-          ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers))
-          : feature,
-      );
-    // onClose hooks run last-registered first: registered before the features', this one runs after
-    // theirs (the usage buffer, the outbox), so the database closes last.
-    let closed = false;
-    const close = async () => {
-      if (closed) return;
-      closed = true;
-      await closeSharedState(shared);
-      await storage.close();
-    };
-    app.addHook('onClose', close);
-    try {
-      const { flushUsage } = await installService(app, {
-        config,
-        storage,
-        clock,
-        bundle: options.bundle,
-        features,
-        ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
-        ops: {
-          changeFeed: shared.feed,
-          reconcileMs: config.ops.reconcileMs,
-          readinessChecks: shared.readinessChecks,
-          ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
-        },
-        api: { prefix: options.prefix ?? '/api', vendor: options.vendor, title: options.title },
-        ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
-        ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
-        ...(options.identify ? { identify: options.identify } : {}),
-      });
-      app.addHook('preClose', async () => {
-        await flushUsage();
-      });
-    } catch (error) {
-      await close();
-      throw error;
-    }
   },
   { name: 'versionary-loop', fastify: '5.x' },
 );

@@ -9,7 +9,6 @@ import {
   createMemoryRateLimitStore,
   type FallbackRateLimitStore,
 } from '../service/rate-limit/index.ts';
-import { createPostgresChangeFeed } from '../storage/change-feed/postgres-change-feed.ts';
 import { createRedisChangeFeed } from '../storage/change-feed/redis-change-feed.ts';
 import { createRedisRateLimitStore } from '../storage/redis/redis-rate-limit-store.ts';
 import { connectRedis } from './connect-redis.ts';
@@ -33,11 +32,13 @@ export async function openSharedState(options: {
   redis?: Redis;
 }): Promise<SharedState> {
   const { config, log } = options;
-  const redis = options.redis ?? (config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined);
+  const redis = options.redis ?? (config.redisUrl ? await connectRedis({ url: config.redisUrl, log }) : undefined);
   const feed = redis
     ? createRedisChangeFeed({ redis, channel: `${config.ops.redisPrefix}changes`, log })
     : config.database.kind === 'postgres'
-      ? await createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log })
+      ? await (
+          await import('../storage/change-feed/postgres-change-feed.ts')
+        ).createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log })
       : createInProcessChangeFeed();
   const rateLimitStore = redis
     ? createFallbackRateLimitStore({

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { ErrorCode, isVersionaryError, VersionaryError } from '../core/errors/index.ts';
 import { buildApp, type BuildAppOptions, type ServiceApp } from '../service/app/build-app.ts';
 import { loadConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
@@ -57,7 +57,7 @@ export async function startService(
     feed: undefined as ChangeFeed | undefined,
     app: undefined as ServiceApp | undefined,
   };
-  const redis = config.redisUrl ? connectRedis({ url: config.redisUrl, log }) : undefined;
+  const redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, log }) : undefined;
   const metrics = createServiceMetrics();
   const metricsServer =
     config.ops.metricsPort !== undefined
@@ -95,9 +95,14 @@ export async function startService(
     log.info({ port: address.port }, 'ready');
   })();
   ready.catch((error: unknown) => {
-    log.fatal({ err: error }, 'cannot start');
+    // A configuration, policy or handler error is told once, without a stack (it is no bug of
+    // the code); anything else keeps its stack for the report.
+    if (isVersionaryError(error)) log.fatal({ code: error.code, detail: error.detail }, 'cannot start');
+    else log.fatal({ err: error }, 'cannot start');
     // Also in plain words on stderr, where an operator looks first when a process will not start.
-    process.stderr.write(`versionary: cannot start: ${(error as Error).message}\n`);
+    process.stderr.write(
+      `versionary: cannot start: ${isVersionaryError(error) ? `${error.code}: ${error.detail}` : (error as Error).message}\n`,
+    );
     exit(1);
   });
 

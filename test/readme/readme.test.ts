@@ -10,7 +10,11 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 function blockAfter(heading: string, fence = 'sh'): string {
   const at = readme.indexOf(heading);
   assert.ok(at >= 0, `no "${heading}" in the README`);
-  const start = readme.indexOf(`\`\`\`${fence}\n`, at) + fence.length + 4;
+  // The info string may carry attributes after the language (`sh no-run`: test/package/doc-blocks.test.ts).
+  const open = new RegExp(`\`\`\`${fence}(?: [^\n]*)?\n`, 'g');
+  open.lastIndex = at;
+  const match = open.exec(readme)!;
+  const start = match.index + match[0].length;
   return readme.slice(start, readme.indexOf('\n```', start));
 }
 const section = (heading: string) =>
@@ -23,7 +27,7 @@ const ports = (shell: string) =>
 
 describe('the README', () => {
   it('runs the CLI as npx versionary (npm does not put the bin on the PATH), and says how to put it there', () => {
-    const blocks = [...readme.matchAll(/```(?:sh|yaml)\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    const blocks = [...readme.matchAll(/```(?:sh|yaml)(?: [^\n]*)?\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
     const bare = blocks
       .flatMap((b) => b.split('\n'))
       .filter((line) => /(^|[\s;&|(]|run: )versionary [a-z]/.test(line) && !/npx versionary /.test(line));
@@ -71,7 +75,9 @@ describe('the README', () => {
     );
     // Variables the earlier sections set stay as they were.
     const before = readme.slice(0, readme.indexOf('## Deprecation notices'));
-    const earlier = new Set([...before.matchAll(/```sh\n([\s\S]*?)\n```/g)].flatMap((m) => [...assigned(m[1]!)]));
+    const earlier = new Set(
+      [...before.matchAll(/```sh(?: [^\n]*)?\n([\s\S]*?)\n```/g)].flatMap((m) => [...assigned(m[1]!)]),
+    );
     assert.ok(earlier.has('KEY') && earlier.has('ADMIN'));
     assert.deepEqual(
       [...assigned(walk)].filter((name) => earlier.has(name)),

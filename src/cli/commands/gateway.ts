@@ -1,18 +1,26 @@
 import { readFileSync } from 'node:fs';
-import { importServiceModule } from '../../compose/load-service.ts';
+import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { defineCommand } from '../command.ts';
+import { listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
 
-/** `versionary gateway`: the deprecation loop in front of an API written in any language. */
+/**
+ * `versionary gateway`: the deprecation loop in front of an API written in any language.
+ */
 export const gatewayCommand = defineCommand({
   name: 'gateway',
   summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',
-  help: `Usage: npx versionary gateway
+  help: `Usage: npx versionary gateway [--config <file>] [--port <port>] [--host <host>]
 
 A reverse proxy that puts the whole deprecation loop in front of existing HTTP APIs: routing by
 path (/api/v1/...) or Accept, Deprecation/Sunset/Link/Warning headers, 410 after removal and in
 brownouts, usage per client, email and webhook notices, the portal and docs pages, and the
 management API under /admin/v1. See docs/gateway.md.
+
+Options (each wins over its variable below):
+  --config <file>        the config file, as VERSIONARY_CONFIG
+  --port <port>          where to listen, as PORT
+  --host <host>          the address to listen on, as HOST
 
 Configured by the environment, as the reference service is:
   VERSIONARY_CONFIG      the JSON config file; its "gateway" section is required:
@@ -68,14 +76,16 @@ Configured by the environment, as the reference service is:
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md).`,
-  options: {},
+  options: listenOptions,
   positionals: { min: 0, max: 0, names: '' },
-  async run({ io }) {
-    // Imported here, not at the top: the other commands run without the service's packages.
-    const { startService } = await importServiceModule(() => import('../../compose/start-service.ts'));
+  async run({ io, values }) {
+    const env = listenEnv(io.env ?? {}, values);
+    // Imported here, not at the top: the other commands run without the service's packages, and
+    // every package this configuration needs is named at once first.
+    const startService = await loadStartService(env, 'gateway');
     const { composeGateway } = await importServiceModule(() => import('../../compose/gateway-composition.ts'));
     const readFile = (p: string) => readFileSync(p, 'utf8');
-    await startService({ env: io.env ?? {}, readFile, compose: (config) => composeGateway({ config, readFile }) });
+    await startService({ env, readFile, compose: (config) => composeGateway({ config, readFile }) });
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },
 });

@@ -37,7 +37,7 @@ Exit codes: 0 created, 2 could not run.`,
     const contact = readString(values, 'contact');
     const clientId = readString(values, 'client');
     const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
-    const { openStorage } = await importServiceModule(() => import('../../compose/open-storage.ts'));
+    const { openStorage } = await importServiceModule(() => import('../../compose/open-storage.ts'), io.env ?? {});
     const storage = await openStorage(config.database);
     try {
       if (clientId !== undefined && !(await storage.clients.find(clientId)))

@@ -1,3 +1,5 @@
+import { nearestName } from '../text/unknown-key.ts';
+
 /** The keys one version's entry takes, in a `LifecycleConfig` and in the service's config file. */
 export const versionEntryKeys = [
   'releasedAt',
@@ -52,33 +54,12 @@ export function checkKnownKeys(options: CheckKnownKeysOptions): string[] {
   return Object.keys(options.object)
     .filter((key) => !known.includes(key))
     .map((key) => {
-      const near = nearestKey(key, known);
+      const near = nearestName(key, known);
       return (
         `${where}.${key} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
         `${capitalise(options.what)} takes ${known.join(', ')}`
       );
     });
-}
-
-function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  return (
-    known.find((k) => k.toLowerCase() === lower) ??
-    known.find((k) => lower.length >= 4 && (k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()))) ??
-    known.find((k) => editDistance(k.toLowerCase(), lower) <= 2)
-  );
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 function lastSegment(where: string): string {

@@ -1,1 +1,2 @@
 export { escapeRegExp } from './escape-reg-exp.ts';
+export { nearestName, unknownKey } from './unknown-key.ts';

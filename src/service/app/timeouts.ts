@@ -1,3 +1,4 @@
+import { unknownKey } from '../../core/text/index.ts';
 /** How long the server waits on a client, in seconds. */
 export interface TimeoutSettings {
   /** The request line and headers must arrive within this (Node's `headersTimeout`). */
@@ -44,7 +45,7 @@ export function parseTimeoutSettings(options: { file: Record<string, unknown>; e
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     const range = limits[key as keyof TimeoutSettings];
     if (!range) {
-      options.errors.push(`timeouts.${key}: unknown key (known: ${Object.keys(limits).join(', ')})`);
+      options.errors.push(unknownKey('timeouts', key, Object.keys(limits)));
       continue;
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {

@@ -1,3 +1,4 @@
+import { unknownKey } from '../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 export const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
@@ -26,8 +27,7 @@ export function parseWebhookSettings(options: { file: Record<string, unknown>; e
   }
   const record = raw as Record<string, unknown>;
   for (const key of Object.keys(record))
-    if (key !== 'allowPrivateTargets')
-      options.errors.push(`webhooks: unknown key "${key}" (known: allowPrivateTargets)`);
+    if (key !== 'allowPrivateTargets') options.errors.push(unknownKey('webhooks', key, ['allowPrivateTargets']));
   const list = record.allowPrivateTargets ?? [];
   if (
     !Array.isArray(list) ||

@@ -1,3 +1,4 @@
+import { unknownKey } from '../../core/text/index.ts';
 /** What a feature's settings parser is given: the config file's content and the error list. */
 export interface SettingsInput {
   file: Record<string, unknown>;
@@ -33,8 +34,7 @@ export function parseFeatureSettings<List extends Record<string, FeatureSettings
   const { list, file, errors } = options;
   const known = new Set([...(options.ownKeys ?? []), ...Object.values(list).flatMap((s) => s.keys)]);
   for (const key of Object.keys(file)) {
-    if (!known.has(key))
-      errors.push(`${options.fileName ?? 'config'}: unknown key "${key}" (known: ${[...known].join(', ')})`);
+    if (!known.has(key)) errors.push(unknownKey(options.fileName ?? 'config', key, [...known]));
   }
   return Object.fromEntries(
     Object.entries(list).map(([name, settings]) => [name, settings.parse({ file, errors })]),

@@ -79,6 +79,44 @@ describe('loadConfig', () => {
     );
   });
 
+  it('offers "did you mean" for a mistyped key at every level of the file', () => {
+    const file = JSON.stringify({
+      versoins: {},
+      notices: { reminderDayz: [30] },
+      usage: { rawRetentionDay: 3 },
+      webhooks: { allowPrivateTarget: [] },
+      timeouts: { headerSeconds: 3 },
+      rateLimit: { maxx: 3 },
+      versions: { v1: { sunset: '2030-01-01T00:00:00Z' } },
+      gateway: { vendr: 'a', versions: { v1: { upstrem: 'http://x', upstream: 'http://x', openapi: 'a.json' } } },
+    });
+    assert.throws(
+      () => loadConfig({ env: { VERSIONARY_CONFIG: '/c.json' }, readFile: files({ '/c.json': file }) }),
+      (error: unknown) => {
+        assert.ok(isVersionaryError(error));
+        for (const [where, typo, near] of [
+          ['/c.json', 'versoins', 'versions'],
+          ['notices', 'reminderDayz', 'reminderDays'],
+          ['usage', 'rawRetentionDay', 'rawRetentionDays'],
+          ['webhooks', 'allowPrivateTarget', 'allowPrivateTargets'],
+          ['timeouts', 'headerSeconds', 'headersSeconds'],
+          ['rateLimit', 'maxx', 'max'],
+          ['gateway', 'vendr', 'vendor'],
+          ['gateway.versions.v1', 'upstrem', 'upstream'],
+        ])
+          assert.ok(
+            error.detail.includes(`${where}: unknown key "${typo}"; did you mean "${near}"?`),
+            `${where}.${typo} in ${error.detail}`,
+          );
+        assert.match(
+          error.detail,
+          /versions\.v1\.sunset is not a lifecycle key \(rule valid-config\); did you mean sunsetAt\?/,
+        );
+        return true;
+      },
+    );
+  });
+
   it('refuses a shutdown delay that leaves the drain no time', () => {
     assert.throws(
       () =>

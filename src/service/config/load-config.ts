@@ -166,8 +166,10 @@ function parseSmtp(
     if (env.VERSIONARY_MAIL_FROM) errors.push('VERSIONARY_MAIL_FROM is set but VERSIONARY_SMTP_URL is not');
     return undefined;
   }
+  // `log:` prints each message instead of sending it: the development transport, needing no server.
+  if (url === 'log:') return { url, from: env.VERSIONARY_MAIL_FROM ?? 'versionary <notices@localhost>' };
   if (!/^smtps?:\/\/[^/\s]+/.test(url))
-    errors.push('VERSIONARY_SMTP_URL must be smtp://[user:pass@]host:port or smtps://...');
+    errors.push('VERSIONARY_SMTP_URL must be smtp://[user:pass@]host:port, smtps://..., or log: (print, do not send)');
   const from = env.VERSIONARY_MAIL_FROM ?? '';
   if (!/^[^\s@<>]+@[^\s@<>]+$|^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(from))
     errors.push(

@@ -1,3 +1,4 @@
+import { unknownKey } from '../../core/text/index.ts';
 import type { SettingsInput } from '../config/feature-settings.ts';
 
 /** How the gateway knows who is calling. */
@@ -44,8 +45,7 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     'timeoutMs',
     'underscoresInHeaders',
   ];
-  for (const key of Object.keys(raw))
-    if (!known.includes(key)) errors.push(`gateway: unknown key "${key}" (known: ${known.join(', ')})`);
+  for (const key of Object.keys(raw)) if (!known.includes(key)) errors.push(unknownKey('gateway', key, known));
   const prefix = raw.prefix ?? '/api';
   if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
     errors.push(`${at('prefix')} must be a path such as "/api", not ${JSON.stringify(prefix)}`);
@@ -77,7 +77,7 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
         );
       for (const key of Object.keys(value))
         if (key !== 'upstream' && key !== 'openapi')
-          errors.push(`${at(`versions.${name}`)}: unknown key "${key}" (known: upstream, openapi)`);
+          errors.push(unknownKey(at(`versions.${name}`), key, ['upstream', 'openapi']));
       versions.push({ name, upstream: String(value.upstream).replace(/\/$/, ''), openapi: String(value.openapi) });
     }
   }

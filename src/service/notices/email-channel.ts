@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { NoticeChannel } from './channel.ts';
 import { DeliveryFailure } from './channel.ts';
 import { renderNoticeEmail } from './render-email.ts';
@@ -7,18 +7,30 @@ import { renderNoticeEmail } from './render-email.ts';
  * Email over SMTP with nodemailer, to each of a client's contacts (an opted-out contact's rows
  * are kept as `unsubscribed`). SMTP 4xx answers and network failures are transient; 5xx answers
  * are final. Each message carries RFC 8058 one-click unsubscribe headers. Without `smtp`, the
- * channel plans notices and keeps them waiting for a mail transport.
+ * channel plans notices and keeps them waiting for a mail transport. With the URL `log:`, the
+ * development transport, each message is written to `print` (stdout) instead of sent, and
+ * nodemailer is never loaded: only an `smtp://` URL needs it installed.
  */
 export function createEmailChannel(options: {
   smtp?: { url: string; from: string };
   unsubscribeUrl: (clientId: string, email: string) => string;
   timeoutMs?: number;
+  /** Where the `log:` transport writes each message; stdout by default. */
+  print?: (text: string) => void;
 }): NoticeChannel {
   const recipients: NoticeChannel['recipients'] = (client) =>
     client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
   const { smtp } = options;
   if (!smtp) return { name: 'email', recipients };
-  const transport = nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000));
+  const print = options.print ?? ((text: string) => void process.stdout.write(text));
+  let transport: Promise<Transporter> | undefined;
+  const send = async (message: MailMessage) => {
+    if (smtp.url === logTransportUrl) return void print(formatLogged(message));
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000)),
+    );
+    await (await transport).sendMail(message);
+  };
   return {
     name: 'email',
     recipients,
@@ -26,7 +38,7 @@ export function createEmailChannel(options: {
       const link = options.unsubscribeUrl(payload.data.client.id, recipient);
       const rendered = renderNoticeEmail({ payload, unsubscribeUrl: link });
       try {
-        await transport.sendMail({
+        await send({
           from: smtp.from,
           to: recipient,
           subject: rendered.subject,
@@ -48,7 +60,7 @@ export function createEmailChannel(options: {
       }
     },
     close: async () => {
-      transport.close();
+      (await transport?.catch(() => undefined))?.close();
     },
   };
 }
@@ -59,4 +71,22 @@ function withTimeouts(url: string, ms: number): string {
   for (const key of ['connectionTimeout', 'greetingTimeout', 'socketTimeout'])
     if (!u.searchParams.has(key)) u.searchParams.set(key, String(ms));
   return u.toString();
+}
+
+/** `VERSIONARY_SMTP_URL=log:`: print each message instead of sending it (development). */
+export const logTransportUrl = 'log:';
+
+interface MailMessage {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+function formatLogged(message: MailMessage): string {
+  const rule = '-'.repeat(72);
+  const headers = Object.entries(message.headers).map(([name, value]) => `${name}: ${value}`);
+  return `${rule}\nversionary mail (VERSIONARY_SMTP_URL=log:, not sent)\nFrom: ${message.from}\nTo: ${message.to}\nSubject: ${message.subject}\n${headers.join('\n')}\n\n${message.text.trimEnd()}\n${rule}\n`;
 }

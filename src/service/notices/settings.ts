@@ -1,5 +1,6 @@
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
+import { unknownKey } from '../../core/text/index.ts';
 
 /** The notices feature's settings, from the config file's `notices` and `publicUrl` keys. */
 export interface NoticesSettings extends NoticeSettings {
@@ -35,8 +36,7 @@ export function parseNoticesSettings(options: { file: Record<string, unknown>; e
       ? raw
       : (errors.push('notices must be an object'), {})
   ) as Record<string, unknown>;
-  for (const key of Object.keys(n))
-    if (!keys.includes(key)) errors.push(`notices: unknown key "${key}" (known: ${keys.join(', ')})`);
+  for (const key of Object.keys(n)) if (!keys.includes(key)) errors.push(unknownKey('notices', key, keys));
   const int = (key: string, fallback: number, [min, max]: [number, number]): number => {
     const value = n[key] ?? fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

@@ -1,4 +1,5 @@
 import type { Role } from '../auth/principal.ts';
+import { unknownKey } from '../../core/text/index.ts';
 
 /** A role's override of the base limit. */
 export interface RoleLimit {
@@ -110,8 +111,7 @@ function unknownKeys(options: {
   errors: string[];
 }): void {
   for (const key of Object.keys(options.value)) {
-    if (!options.known.includes(key))
-      options.errors.push(`${options.where}: unknown key "${key}" (known: ${options.known.join(', ')})`);
+    if (!options.known.includes(key)) options.errors.push(unknownKey(options.where, key, options.known));
   }
 }
 

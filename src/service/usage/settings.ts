@@ -1,3 +1,4 @@
+import { unknownKey } from '../../core/text/index.ts';
 /** The `usage` part of the config file, parsed. */
 export interface UsageSettings {
   /**
@@ -26,7 +27,7 @@ export function parseUsageSettings(options: { file: Record<string, unknown>; err
   }
   const record = raw as Record<string, unknown>;
   for (const key of Object.keys(record))
-    if (key !== 'rawRetentionDays') options.errors.push(`usage: unknown key "${key}" (known: rawRetentionDays)`);
+    if (key !== 'rawRetentionDays') options.errors.push(unknownKey('usage', key, ['rawRetentionDays']));
   const days = record.rawRetentionDays ?? defaultUsageSettings.rawRetentionDays;
   if (typeof days !== 'number' || !Number.isInteger(days) || days < 0 || days > 3650) {
     options.errors.push(

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import Database from 'libsql';
 import type { PreparingDatabase } from './statement-cache.ts';
+import type { SqliteDriverName } from './default-driver.ts';
 
-/** The SQLite drivers the storage can run on. */
-export type SqliteDriverName = 'libsql' | 'better-sqlite3' | 'node:sqlite';
+export { defaultSqliteDriver, type SqliteDriverName } from './default-driver.ts';
 
 /** An open database in better-sqlite3's shape (what Kysely's `SqliteDialect` drives). */
 export interface OpenedSqlite extends PreparingDatabase {
@@ -11,19 +11,6 @@ export interface OpenedSqlite extends PreparingDatabase {
 }
 
 const require = createRequire(import.meta.url);
-
-/**
- * The driver used when none is named: Node's own `node:sqlite` where it loads without an
- * ExperimentalWarning (Node 24.15+, 25.7+ and 26+, checked on each line's releases), libsql
- * elsewhere. There `node:sqlite` reads and inserts faster than libsql through the storage port
- * and needs no package (`bench/README.md`); Node 20 has no `node:sqlite`, and on Node 22 and
- * earlier 24/25 releases it prints the warning at start.
- */
-export function defaultSqliteDriver(version: string = process.versions.node): SqliteDriverName {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  const quiet = major >= 26 || (major === 25 && minor >= 7) || (major === 24 && minor >= 15);
-  return quiet ? 'node:sqlite' : 'libsql';
-}
 
 /**
  * Open a SQLite database on the named driver. libsql is the default and a dependency;

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { defaultSqliteDriver } from '../storage/sqlite/default-driver.ts';
+
+/** What is being started: the reference service, the gateway, or the loop in an app's own Fastify. */
+export type PeerSurface = 'service' | 'gateway' | 'loop';
+
+/** One optional peer that a configuration needs, and the choice that needs it. */
+export interface NeededPeer {
+  name: string;
+  for: string;
+}
+
+// The loop's own parts, whatever the configuration: schema migrations, keys and JWTs, webhook
+// targets, metrics, and the portal's pages, feeds and sign-in.
+const always: NeededPeer[] = [
+  { name: 'kysely', for: 'the database' },
+  { name: 'jose', for: 'keys and portal sessions' },
+  { name: 'ipaddr.js', for: 'webhooks' },
+  { name: 'prom-client', for: 'metrics' },
+  ...['preact', 'preact-render-to-string', 'htm', 'fast-xml-parser', 'swagger-ui-dist'].map((name) => ({
+    name,
+    for: 'the portal',
+  })),
+  { name: '@fastify/cookie', for: 'the portal' },
+  { name: '@fastify/formbody', for: 'the portal' },
+];
+
+/**
+ * The optional peer dependencies that a configuration needs, read from the same environment
+ * variables as the configuration itself: `pg` only for a `postgres://` `DATABASE_URL`, `ioredis`
+ * only with `VERSIONARY_REDIS_URL`, `nodemailer` only for an `smtp://` `VERSIONARY_SMTP_URL`
+ * (not `log:`), `libsql` only for SQLite on its libsql driver, `@fastify/reply-from` only for the
+ * gateway.
+ */
+export function peersFor(options: {
+  env: Record<string, string | undefined>;
+  surface: PeerSurface;
+  nodeVersion?: string;
+}): NeededPeer[] {
+  const { env, surface } = options;
+  const needed = [...always];
+  if (surface !== 'loop') {
+    needed.push({ name: 'fastify', for: 'the server' }, { name: 'pino', for: 'the log' });
+  }
+  if (surface === 'gateway') needed.push({ name: '@fastify/reply-from', for: 'the gateway' });
+  const database = env.DATABASE_URL ?? 'sqlite:./data/versionary.db';
+  if (/^postgres(ql)?:\/\//.test(database)) needed.push({ name: 'pg', for: 'PostgreSQL' });
+  else if ((env.VERSIONARY_SQLITE_DRIVER ?? defaultSqliteDriver(options.nodeVersion)) === 'libsql')
+    needed.push({ name: 'libsql', for: 'SQLite' });
+  if (env.VERSIONARY_REDIS_URL) needed.push({ name: 'ioredis', for: 'Redis' });
+  if (env.VERSIONARY_SMTP_URL && /^smtps?:/.test(env.VERSIONARY_SMTP_URL))
+    needed.push({ name: 'nodemailer', for: 'SMTP mail' });
+  return needed;
+}
+
+/**
+ * The peers of `needed` that do not resolve from this package's place in `node_modules`.
+ */
+export function missingPeers(
+  needed: readonly NeededPeer[],
+  resolves: (name: string) => boolean = resolvesHere,
+): NeededPeer[] {
+  return needed.filter((peer) => !resolves(peer.name));
+}
+
+function resolvesHere(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fail at start, once, naming every package the configuration needs and lacks, with the
+ * `npm install` line that adds them all: never Node's `ERR_MODULE_NOT_FOUND` for one package at a
+ * time. The error's stack is its message, so that an uncaught one prints no trace either.
+ */
+export function assertPeers(needed: readonly NeededPeer[], resolves?: (name: string) => boolean): void {
+  const missing = missingPeers(needed, resolves);
+  if (missing.length === 0) return;
+  const uses = [...new Set(missing.map((peer) => peer.for))].join(', ');
+  const message =
+    `versionary needs ${missing.length} package(s) that are not installed, for ${uses}: ` +
+    `${missing.map((peer) => peer.name).join(', ')}. Install them with:\n\n  npm install ${missing.map(withRange).join(' ')}\n`;
+  throw Object.assign(new Error(message), { code: 'PACKAGES_MISSING', stack: message });
+}
+
+let ranges: Record<string, string> | undefined;
+
+/** `name@"range"`, with the range this package was tested with. */
+function withRange(peer: NeededPeer): string {
+  ranges ??= (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      peerDependencies?: Record<string, string>;
+    }
+  ).peerDependencies;
+  const range = ranges?.[peer.name];
+  return range ? `${peer.name}@"${range}"` : peer.name;
+}

@@ -1,0 +1,31 @@
+import { isVersionaryError, type VersionaryError } from '../core/errors/index.ts';
+
+/** What {@link readableStartFailure} throws: one readable message, and the original error behind it. */
+export interface StartFailure extends Error {
+  code: string;
+  detail: string;
+  /** The configuration, policy or handler error itself, with its `errors` and `extensions`. */
+  versionaryError: VersionaryError;
+}
+
+/**
+ * A start-up error made to print once, readably: an error whose message and stack are one text
+ * naming what cannot start and every problem (a configuration's `detail` already lists them all).
+ * Its `code`, `detail` and the original `versionaryError` stay readable by code but out of Node's
+ * print of an uncaught error, which would otherwise repeat the same text three times (message,
+ * `detail`, `errors[]`) under a stack trace. An error that is not Versionary's (a bug) is
+ * returned as it is, stack and all.
+ */
+export function readableStartFailure(error: unknown, what: string): unknown {
+  if (!isVersionaryError(error)) return error;
+  const text = `${what} cannot start: ${error.code}: ${error.detail}`;
+  const failure = new Error(text);
+  const hidden = (value: unknown) => ({ value, enumerable: false, writable: true, configurable: true });
+  Object.defineProperties(failure, {
+    stack: hidden(text),
+    code: hidden(error.code),
+    detail: hidden(error.detail),
+    versionaryError: hidden(error),
+  });
+  return failure as StartFailure;
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const app = fileURLToPath(new URL('./fixtures/loop-app.mjs', import.meta.url));
+const bin = join(repo, 'bin/versionary.js');
+
+function node(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: repo, env: { ...process.env, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const stackFrame = /\n\s+at .+:\d+:\d+/;
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+// Errors at start come in one pass, as one readable message, without a stack trace.
+describe('errors at start', () => {
+  it('the loop reports its settings and handler errors together, once, with "did you mean", and no stack', async () => {
+    const r = await node([app], {
+      SETTINGS: JSON.stringify({ versoins: {}, notices: { reminderDayz: [30] } }),
+      HANDLERS: JSON.stringify(['books.list', 'books.nope']),
+    });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /versionary\/loop cannot start: INVALID_CONFIG: The loop's options have 4 error\(s\)/);
+    for (const part of [
+      'unknown key "versoins"; did you mean "versions"?',
+      'notices: unknown key "reminderDayz"; did you mean "reminderDays"?',
+      'handlers lacks a function for operation(s): books.get',
+      'handlers names operation(s) the bundle does not declare: books.nope',
+    ])
+      assert.equal(occurrences(r.stderr, part), 1, `${part} once in:\n${r.stderr}`);
+    assert.doesNotMatch(r.stderr, stackFrame, r.stderr);
+    assert.doesNotMatch(r.stderr, /errors: \[|detail:/, 'the text is not repeated by the fields');
+  });
+
+  it('the service logs a failure after listening without its stack', async () => {
+    // A policy rule (v2, the newest, deprecated with no replacement) is checked at start, after listening.
+    const tmp = mkdtempSync(join(tmpdir(), 'versionary-start-errors-'));
+    try {
+      const config = join(tmp, 'config.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          versions: { v2: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2026-12-01T00:00:00Z' } },
+        }),
+      );
+      const r = await node([bin, 'serve', '--config', config, '--port', '0'], { DATABASE_URL: 'sqlite::memory:' });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /^versionary: cannot start: INVALID_CONFIG: /);
+      assert.doesNotMatch(r.stdout, /"stack"/, 'the log line carries no stack');
+      assert.doesNotMatch(r.stderr + r.stdout, stackFrame);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
