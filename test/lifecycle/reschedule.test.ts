@@ -4,6 +4,9 @@ import { adminHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+const putDeprecation = (t: TestApp, payload: object) =>
+  t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload });
 
 // The service deprecates v1 at its first start (testEpoch, sunset 180 days later). Rescheduling
 // it goes through the public rescheduleDeprecation: the announced deprecation date stays, a later
@@ -12,12 +15,7 @@ describe('rescheduling a deprecated version through the management API', () => {
   it('postpones a sunset ten days away by a month, keeping the deprecation date, and the headers follow', async () => {
     const t = await createTestApp();
     t.clock.set(testEpoch + 170 * day);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/admin/v1/versions/v1/deprecation',
-      headers: adminHeaders,
-      payload: { sunsetAt: iso(testEpoch + 200 * day) },
-    });
+    const put = await putDeprecation(t, { sunsetAt: iso(testEpoch + 200 * day) });
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(put.json().deprecatedAt, iso(testEpoch), 'the announced deprecation date is kept');
     assert.equal(put.json().sunsetAt, iso(testEpoch + 200 * day));
@@ -30,8 +28,7 @@ describe('rescheduling a deprecated version through the management API', () => {
   it('refuses to bring the sunset closer than the notice period from now, unless a critical fix names it', async () => {
     const t = await createTestApp();
     t.clock.set(testEpoch + 30 * day);
-    const put = (payload: object) =>
-      t.app.inject({ method: 'PUT', url: '/admin/v1/versions/v1/deprecation', headers: adminHeaders, payload });
+    const put = (payload: object) => putDeprecation(t, payload);
     const early = await put({ sunsetAt: iso(testEpoch + 120 * day) });
     assert.equal(early.statusCode, 400, early.body);
     assert.equal(early.json().rule, 'notice-period');
@@ -50,24 +47,14 @@ describe("scheduling a deprecated version again by the spec's rule", () => {
     const t = await createTestApp();
     const now = testEpoch + 170 * day;
     t.clock.set(now);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/admin/v1/versions/v1/deprecation',
-      headers: adminHeaders,
-      payload: { noticeMonths: 6 },
-    });
+    const put = await putDeprecation(t, { noticeMonths: 6 });
     assert.equal(put.statusCode, 200, put.body);
     assert.equal(put.json().deprecatedAt, iso(now), 'deprecation = now');
     assert.equal(put.json().sunsetAt, iso(now + 180 * day), 'sunset = now + 6 x 30 days');
     const res = await t.app.inject({ url: '/api/v1/users' });
     assert.equal(res.headers.deprecation, iso(now));
     assert.equal(res.headers.sunset, iso(now + 180 * day));
-    const seven = await t.app.inject({
-      method: 'PUT',
-      url: '/admin/v1/versions/v1/deprecation',
-      headers: adminHeaders,
-      payload: { noticeMonths: 7 },
-    });
+    const seven = await putDeprecation(t, { noticeMonths: 7 });
     assert.equal(seven.statusCode, 200, seven.body);
     assert.equal(seven.json().sunsetAt, iso(now + 210 * day));
     await t.close();
@@ -76,12 +63,7 @@ describe("scheduling a deprecated version again by the spec's rule", () => {
   it('still refuses a notice under the policy (public audience: 6 months)', async () => {
     const t = await createTestApp();
     t.clock.set(testEpoch + 170 * day);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/admin/v1/versions/v1/deprecation',
-      headers: adminHeaders,
-      payload: { noticeMonths: 2 },
-    });
+    const put = await putDeprecation(t, { noticeMonths: 2 });
     assert.equal(put.statusCode, 400, put.body);
     assert.equal(put.json().rule, 'notice-period');
     await t.close();
