@@ -58,7 +58,7 @@ describe('errors at start', () => {
     assert.match(r.stderr, /versionary\/loop cannot start: INVALID_CONFIG: The loop's options have 4 error\(s\)/);
     for (const part of [
       'unknown key "versoins"; did you mean "versions"?',
-      'notice-period: v1 gives 31 days',
+      'v1 gives 31 days (2026-01-01 → 2026-02-01)',
       'replacement-exists: ',
       'handlers lacks a function for operation(s): books.get',
     ])
@@ -94,7 +94,10 @@ describe('errors at start', () => {
       const lines = failure.split('\n').filter((line) => line.startsWith('versionary: cannot start:'));
       assert.equal(lines.length, 1, failure);
       assert.match(failure, /The configuration has 2 error\(s\)/);
-      for (const part of ['unknown key "rateLimt"; did you mean "rateLimit"?', 'notice-period: v1 gives 31 days'])
+      for (const part of [
+        'unknown key "rateLimt"; did you mean "rateLimit"?',
+        'v1 gives 31 days (2026-01-01 → 2026-02-01)',
+      ])
         assert.equal(occurrences(failure, part), 1, `${part} once in:\n${failure}`);
       assert.doesNotMatch(failure, /\n {4}at /, failure);
     } finally {
@@ -103,16 +106,12 @@ describe('errors at start', () => {
   });
 
   it('the service logs a failure after listening without its stack', async () => {
-    // A policy rule (v2, the newest, deprecated with no replacement) is checked at start, after listening.
+    // The config file's own policy is checked before listening (above); what the start stores is
+    // checked after: here the default deprecation of v1 (180 days), short for an enterprise audience.
     const tmp = mkdtempSync(join(tmpdir(), 'versionary-start-errors-'));
     try {
       const config = join(tmp, 'config.json');
-      writeFileSync(
-        config,
-        JSON.stringify({
-          versions: { v2: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2026-12-01T00:00:00Z' } },
-        }),
-      );
+      writeFileSync(config, JSON.stringify({ audience: 'enterprise' }));
       const r = await node([bin, 'serve', '--config', config, '--port', '0'], { DATABASE_URL: 'sqlite::memory:' });
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /^versionary: cannot start: INVALID_CONFIG: /);
