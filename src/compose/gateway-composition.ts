@@ -61,6 +61,7 @@ export async function composeGateway(options: {
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
       detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
+      errors: errors.map((detail) => ({ pointer: '/config/gateway', detail })),
     });
   const bundle = bundleFromOpenApi({
     prefix: settings.prefix,

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode, isVersionaryError, VersionaryError } from '../core/errors/index.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import type { OperationHandler } from '../http/index.ts';
 import type { Logger } from 'pino';
 import type { ServiceFeature } from '../service/app/feature.ts';
 import { serviceFeatures } from '../service/app/features.ts';
 import { installService } from '../service/app/install-service.ts';
-import { loadConfig } from '../service/config/load-config.ts';
+import { readConfig } from '../service/config/load-config.ts';
 import { createResourcesFeature, resourcesFeature } from '../service/resources/feature.ts';
 import { rootFeature } from '../service/app/root-feature.ts';
 import type { VersionaryLoopOptions } from './loop-plugin.ts';
 import { openStorage } from './open-storage.ts';
 import { closeSharedState, openSharedState } from './shared-state.ts';
+import { policyProblems } from './start-problems.ts';
 
 const settingsPath = '<versionaryLoop settings>';
 
@@ -24,18 +25,20 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
   const env = { ...(options.env ?? process.env) };
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
-  const problems = typeof options.handlers === 'function' ? [] : handlerProblems(options.bundle, options.handlers);
-  let config;
-  try {
-    config = loadConfig({
-      env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
-      readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
-    });
-  } catch (error) {
-    if (!isVersionaryError(error) || problems.length === 0) throw error;
-    problems.unshift(...(error.errors ?? []).map((e) => e.detail));
-  }
-  if (problems.length > 0 || !config)
+  const { config, errors: problems } = readConfig({
+    env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
+    readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
+  });
+  if (typeof options.handlers !== 'function') problems.push(...handlerProblems(options.bundle, options.handlers));
+  problems.push(
+    ...policyProblems({
+      config,
+      versions: options.bundle.versions.map((v) => v.name),
+      prefix: options.prefix ?? '/api',
+      ...(options.clock ? { now: options.clock.now() } : {}),
+    }),
+  );
+  if (problems.length > 0)
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
       detail: `The loop's options have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,

@@ -2,15 +2,18 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
-import { ErrorCode, isVersionaryError, VersionaryError } from '../core/errors/index.ts';
+import { isVersionaryError } from '../core/errors/index.ts';
 import { buildApp, type BuildAppOptions, type ServiceApp } from '../service/app/build-app.ts';
-import { loadConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
+import { createApiBundle } from '../service/api/index.ts';
+import { apiPrefix } from '../service/app/names.ts';
+import { configError, readConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
 import type { ChangeFeed, Storage } from '../service/ports/index.ts';
 import { isTransientStorageError } from '../storage/guard/transient-errors.ts';
 import { connectRedis } from './connect-redis.ts';
 import { openStorage } from './open-storage.ts';
 import { openSharedState } from './shared-state.ts';
+import { policyProblems, problemsOf } from './start-problems.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
 
 /** A started service. */
@@ -34,14 +37,37 @@ export async function startService(
     compose?: (config: ServiceConfig) => Promise<Partial<BuildAppOptions>>;
   },
 ): Promise<RunningService> {
-  const config = loadConfig(options);
+  // One pass before listening that reports every error at once: the configuration's, the
+  // composition's (the gateway's documents) and the lifecycle policy's, in one message.
+  const { config, errors: problems } = readConfig(options);
   // What replaces parts of the reference service (the gateway's versions and features), known before listening, so a bad one never listens.
-  const composition = options.compose ? await options.compose(config) : {};
-  if (!options.compose && config.settings.gateway)
-    throw new VersionaryError({
-      code: ErrorCode.InvalidConfig,
-      detail: 'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
-    });
+  let composition: Partial<BuildAppOptions> = {};
+  if (options.compose) {
+    try {
+      composition = await options.compose(config);
+    } catch (error) {
+      problems.push(...(problemsOf(error) ?? rethrow(error)));
+    }
+  } else if (config.settings.gateway)
+    problems.push(
+      'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
+    );
+  // The gateway's version names are its section's, even when a document could not be read.
+  const versions = composition.bundle
+    ? composition.bundle.versions.map((v) => v.name)
+    : options.compose
+      ? (config.settings.gateway?.versions.map((v) => v.name) ?? [])
+      : createApiBundle().versions.map((v) => v.name);
+  problems.push(
+    ...policyProblems({
+      config,
+      versions,
+      prefix: composition.api?.prefix ?? config.settings.gateway?.prefix ?? apiPrefix,
+      ...(composition.defaultDeprecated ? { defaultDeprecated: composition.defaultDeprecated } : {}),
+      ...(options.compose ? { defaultDeprecated: [] } : {}),
+    }),
+  );
+  if (problems.length > 0) throw configError(problems);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
@@ -241,4 +267,8 @@ async function serveMetrics(options: { metrics: ServiceMetrics; port: number; ho
   });
   await new Promise<void>((resolve) => server.listen({ port: options.port, host: options.host }, () => resolve()));
   return server;
+}
+
+function rethrow(error: unknown): never {
+  throw error;
 }

@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { installJsonBody } from '../../http/index.ts';
 import { installStrictRequests } from '../../http/request-target.ts';
 import { createRequiredRole } from '../auth/required-role.ts';
 import { publishingStorage } from '../change-feed/publishing-storage.ts';
+import { releaseDates } from '../lifecycle/policy-check.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { resolveOps } from '../ops/install-ops.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 import type { BuildAppOptions, ServiceContext } from './feature.ts';
 import { serviceFeatures } from './features.ts';
-import { builtInReleases } from './names.ts';
 
 /**
  * Install the service's features, in order, into a Fastify app that already exists: the stored
@@ -71,13 +70,3 @@ const discardingRecorder: UsageRecorder = {
   close: async () => {},
   stats: () => ({ buffered: 0, shed: 0, failures: 0 }),
 };
-
-/** Release instants of the bundle's versions: built-in dates, else a year after the one before. */
-function releaseDates(bundle: VersionBundle): Array<{ name: string; releasedAt: number }> {
-  let previous = 0;
-  return bundle.versions.map((v) => {
-    const releasedAt = parseIsoInstant(builtInReleases[v.name] ?? '') ?? previous + 366 * 86_400_000;
-    previous = releasedAt;
-    return { name: v.name, releasedAt };
-  });
-}

@@ -74,8 +74,32 @@ export interface LoadConfigOptions {
 }
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-/** Parse the environment and the JSON config file once, at start, reporting every error at once. */
-export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig {
+/**
+ * Parse the environment and the JSON config file once, at start, reporting every error at once.
+ */
+export function loadConfig(options: LoadConfigOptions): ServiceConfig {
+  const { config, errors } = readConfig(options);
+  if (errors.length > 0) throw configError(errors);
+  return config;
+}
+
+/**
+ * One error listing every configuration problem, one a line.
+ */
+export function configError(errors: readonly string[], what = 'The configuration has'): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.InvalidConfig,
+    detail: `${what} ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
+    errors: errors.map((detail) => ({ pointer: '/config', detail })),
+  });
+}
+
+/**
+ * {@link loadConfig} without the throw: every error, and whatever parsed beside them (a field
+ * with an error holds its default or nothing), so a start can add the checks that need the parsed
+ * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
+ */
+export function readConfig({ env, readFile }: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
   const errors: string[] = [];
   const rawPort = env.PORT ?? '3000';
   const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
@@ -118,14 +142,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32)
     errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
-  if (errors.length > 0) {
-    throw new VersionaryError({
-      code: ErrorCode.InvalidConfig,
-      detail: `The configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
-      errors: errors.map((detail) => ({ pointer: '/config', detail })),
-    });
-  }
-  return {
+  const config: ServiceConfig = {
     port,
     host,
     database: database!,
@@ -143,6 +160,7 @@ export function loadConfig({ env, readFile }: LoadConfigOptions): ServiceConfig 
     ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   };
+  return { config, errors };
 }
 
 /** A hop count, or a list of addresses and CIDR ranges; never `true`, which would let any client name its own address. */

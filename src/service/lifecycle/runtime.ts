@@ -20,6 +20,7 @@ import {
   type PolicyWarning,
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../ports/index.ts';
+import { configuredSchedule } from './policy-check.ts';
 import type { LifecycleSettings } from './settings.ts';
 
 export type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
@@ -93,16 +94,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const released = new Map(releases.map((r) => [r.name, r.releasedAt]));
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
   for (const [name, v] of Object.entries(configured)) {
-    if (v.sunsetAt === undefined && !v.removed) continue;
-    const deprecatedAt = v.deprecatedAt ?? schedules.get(name)?.deprecatedAt ?? clock.now();
-    const stored: StoredSchedule = {
-      version: name,
-      deprecatedAt,
-      sunsetAt: v.sunsetAt ?? deprecatedAt,
-      reason: v.reason ?? 'planned',
-      removed: v.removed === true || schedules.get(name)?.removed === true,
-      migrationUrl: v.migrationUrl ?? null,
-    };
+    const declared = configuredSchedule(name, v, schedules.get(name)?.deprecatedAt ?? clock.now());
+    if (!declared) continue;
+    const stored: StoredSchedule = { ...declared, removed: declared.removed || schedules.get(name)?.removed === true };
     await store.saveSchedule(stored);
     schedules.set(name, stored);
   }

@@ -38,6 +38,8 @@ export interface LifecycleSettings {
   /** Present only when the file has a `versions` key. */
   versions?: Record<string, VersionSettings>;
   endpointDeprecations: EndpointSettings[];
+  /** Versions whose entry has an error already reported: the policy check at start leaves them out, so each mistake is told once. */
+  flawed?: string[];
   /** Deprecated spellings that were accepted, for the log at start, each with its stable code. */
   warnings?: Array<{ code: string; detail: string }>;
 }
@@ -74,6 +76,7 @@ export function parseLifecycleSettings(options: {
     return parsed;
   };
   let versions: Record<string, VersionSettings> | undefined;
+  const flawed: string[] = [];
   if (file.versions !== undefined) {
     versions = {};
     if (!isObject(file.versions)) errors.push('versions must be an object keyed by version name');
@@ -82,6 +85,7 @@ export function parseLifecycleSettings(options: {
         errors.push(`versions.${name} must be an object`);
         continue;
       }
+      const before = errors.length;
       errors.push(...checkVersionEntry({ entry: raw, where: `versions.${name}` }));
       const at = (key: string) => date(raw[key], `versions.${name}.${key}`);
       const reason = raw.reason ?? 'planned';
@@ -96,6 +100,7 @@ export function parseLifecycleSettings(options: {
         removed: raw.removed === true,
         reason: reason as DeprecationReason,
       };
+      if (errors.length > before) flawed.push(name);
     }
   }
   const endpointDeprecations: EndpointSettings[] = [];
@@ -129,6 +134,7 @@ export function parseLifecycleSettings(options: {
     headerStyle: style === 'rfc' ? 'rfc' : 'iso8601',
     ...(versions ? { versions } : {}),
     endpointDeprecations,
+    ...(flawed.length > 0 ? { flawed } : {}),
     warnings,
   };
 }

@@ -1,0 +1,101 @@
+import {
+  checkLifecycleConfig,
+  declaredOrder,
+  MONTH_MS,
+  orderReleases,
+  PolicyRule,
+  type LifecycleVersion,
+} from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { builtInReleases } from '../app/names.ts';
+import type { StoredSchedule } from '../ports/index.ts';
+import type { LifecycleSettings, VersionSettings } from './settings.ts';
+
+/**
+ * The schedule a config file's entry declares, or none when it declares no sunset and no removal.
+ * `deprecatedAt` stands in for an entry without one: the stored date, else now.
+ */
+export function configuredSchedule(name: string, v: VersionSettings, deprecatedAt: number): StoredSchedule | undefined {
+  if (v.sunsetAt === undefined && !v.removed) return undefined;
+  const at = v.deprecatedAt ?? deprecatedAt;
+  return {
+    version: name,
+    deprecatedAt: at,
+    sunsetAt: v.sunsetAt ?? at,
+    reason: v.reason ?? 'planned',
+    removed: v.removed === true,
+    migrationUrl: v.migrationUrl ?? null,
+  };
+}
+
+/**
+ * Release instants of the bundle's versions: built-in dates, else a year after the one before.
+ */
+export function releaseDates(bundle: Pick<VersionBundle, 'versions'>): Array<{ name: string; releasedAt: number }> {
+  let previous = 0;
+  return bundle.versions.map((v) => {
+    const releasedAt = parseIsoInstant(builtInReleases[v.name] ?? '') ?? previous + 366 * 86_400_000;
+    previous = releasedAt;
+    return { name: v.name, releasedAt };
+  });
+}
+
+/**
+ * Every lifecycle policy violation of the config file alone, before any storage is opened: the
+ * rules `createLifecycleRuntime` applies at start (release order, sunset order, concrete sunset,
+ * notice period, replacement, migration guide), over the file's versions and the bundle's. Pure,
+ * so a start reports them with the configuration's own errors in one message; the runtime checks
+ * again with the stored schedules. Versions whose entry has an error already reported are left out.
+ */
+export function lifecyclePolicyProblems(options: {
+  settings: LifecycleSettings;
+  /** The versions with code, oldest first (the bundle's). */
+  versions: readonly string[];
+  prefix: string;
+  now: number;
+  /** Deprecated with the default notice when the file declares no versions (`installService`'s default). */
+  defaultDeprecated?: readonly string[];
+}): string[] {
+  const { settings, now, prefix } = options;
+  const flawed = new Set(settings.flawed ?? []);
+  const configured = Object.fromEntries(Object.entries(settings.versions ?? {}).filter(([name]) => !flawed.has(name)));
+  const bundle = releaseDates({ versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] });
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
+  const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
+  const { releases, problems } = orderReleases(
+    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
+  );
+  if (problems.length > 0) return problems.map((p) => `valid-config: ${p}`);
+  const defaults = settings.versions ? [] : (options.defaultDeprecated ?? []);
+  const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
+    const schedule = defaults.includes(name)
+      ? configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, now)
+      : configured[name] && configuredSchedule(name, configured[name], now);
+    const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
+    const replacement = configured[name]?.replacement;
+    return {
+      name,
+      releasedAt,
+      migrationUrl,
+      ...(schedule
+        ? {
+            schedule: {
+              version: name,
+              deprecatedAt: schedule.deprecatedAt,
+              sunsetAt: schedule.sunsetAt,
+              removed: schedule.removed,
+              reason: schedule.reason,
+            },
+          }
+        : {}),
+      ...(replacement ? { replacement } : {}),
+    };
+  });
+  // A deprecation the file leaves undated starts at its stored date, else now: only the runtime,
+  // with the store, can tell its notice period.
+  const undated = (name: unknown) => typeof name === 'string' && configured[name]?.deprecatedAt === undefined;
+  return checkLifecycleConfig({ versions, audience: settings.audience })
+    .violations.filter((v) => !(v.extensions.rule === PolicyRule.NoticePeriod && undated(v.extensions.version)))
+    .map((v) => v.detail);
+}
