@@ -1,49 +1,73 @@
-import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 /** Options for {@link installLingeringClose}. */
 export interface LingeringCloseOptions {
-  /** How long an unread body is drained after the answer went out; 5 s by default. */
+  /** How long an unread body is drained before the early answer goes out; 5 s by default. */
   lingerMs?: number;
+  /** How many more bytes are drained at most; 64 MiB by default. */
+  lingerBytes?: number;
+  /** A pause in the upload this long ends the drain: the client is waiting for the answer. 500 ms by default. */
+  silenceMs?: number;
 }
 
 /**
- * Let a client that is still uploading read the answer it was given early (a 413 for an oversized
- * body, a 401 before the body was read). Fastify answers such requests with `Connection: close`,
- * and Node then destroys the socket as soon as the answer is written: the client's next write
- * meets a reset, and the kernel drops the unread answer with it (`EPIPE`/`ECONNRESET` in undici's
- * `fetch`). Here the socket is half-closed instead, and what the client still sends is read and
- * discarded until it has sent the body, closes, or is silent for half a second, and for `lingerMs` at most, which bounds the cost of a hostile upload.
+ * Let a client that writes its whole body before it reads (Python's `http.client`) read the
+ * answer it was given early: a 413 for an oversized body, a 401 before the body was read, a 404.
+ * Node closes a connection answered early, and the client's next write meets a reset that drops
+ * the unread answer with it (`EPIPE`). nginx drains such a body (`lingering_close`); here the rest
+ * of the body is read and discarded before the answer goes out, until the client has sent it,
+ * closes, pauses for `silenceMs`, or has sent `lingerBytes` more, for `lingerMs` at most (the
+ * bounds of what a hostile upload costs). The answer then says `Connection: close`.
+ *
+ * Install it right after creating the app, before any plugin: a hook added later misses the
+ * routes of plugin contexts created before it (the forwarded API).
  */
 export function installLingeringClose(app: FastifyInstance, options: LingeringCloseOptions = {}): void {
-  const lingerMs = options.lingerMs ?? 5000;
+  const bounds = {
+    lingerMs: options.lingerMs ?? 5000,
+    lingerBytes: options.lingerBytes ?? 64 * 1024 * 1024,
+    silenceMs: options.silenceMs ?? 500,
+  };
   app.addHook('onSend', async (request, reply) => {
-    // Only answers that end the connection early: otherwise Node reads the rest of the body and keeps the connection.
-    if (request.raw.complete || (reply.statusCode !== 413 && reply.getHeader('connection') !== 'close')) return;
-    const socket = request.raw.socket as Socket & { destroySoon?: () => void; lingering?: boolean };
-    if (!socket || socket.lingering) return;
-    socket.lingering = true;
-    socket.destroySoon = () => {
-      if (socket.destroyed) return;
-      // Not unref'd: a server closing waits for this socket, and the wait is bounded by lingerMs.
-      const timer = setTimeout(() => socket.destroy(), lingerMs);
-      socket.once('close', () => clearTimeout(timer));
-      // Done when the client has sent the whole body (Node's parser still reads it and discards
-      // it), or gives up and closes its side.
-      if (request.raw.complete) return void socket.destroy();
-      request.raw.once('end', () => socket.destroy());
-      request.raw.resume();
-      socket.once('end', () => socket.destroy());
-      // A client that has read its answer may simply stop sending and wait: half a second of
-      // silence ends the linger too.
-      socket.setTimeout(500, () => socket.destroy());
-      socket.on('error', () => socket.destroy());
-      // Half-close once the answer is out, and keep reading what the client still sends.
-      socket.end();
-      socket.resume();
-      socket.on('data', () => {});
-    };
+    const req = request.raw;
+    if (req.complete || !hasBody(req)) return;
     // Closing is what tells the client to stop sending; keep-alive would have it send the whole body.
     reply.header('connection', 'close');
+    await drain(req, bounds);
+  });
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Read and discard the rest of the body, within the bounds; never rejects. */
+function drain(req: IncomingMessage, bounds: { lingerMs: number; lingerBytes: number; silenceMs: number }) {
+  return new Promise<void>((resolve) => {
+    let drained = 0;
+    let silence = setTimeout(() => finish(), bounds.silenceMs);
+    const deadline = setTimeout(() => finish(), bounds.lingerMs);
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > bounds.lingerBytes) return finish();
+      clearTimeout(silence);
+      silence = setTimeout(() => finish(), bounds.silenceMs);
+    };
+    function finish() {
+      clearTimeout(silence);
+      clearTimeout(deadline);
+      req.off('data', onData);
+      req.off('end', finish);
+      req.off('close', finish);
+      req.off('error', finish);
+      resolve();
+    }
+    req.on('data', onData);
+    req.once('end', finish);
+    req.once('close', finish);
+    req.once('error', finish);
+    req.resume();
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { installJsonBody } from '../../http/index.ts';
+import { installJsonBody, installLingeringClose } from '../../http/index.ts';
 import { installStrictRequests } from '../../http/request-target.ts';
 import { createRequiredRole } from '../auth/required-role.ts';
 import { publishingStorage } from '../change-feed/publishing-storage.ts';
@@ -23,6 +23,8 @@ export async function installService(
   const { config, clock, bundle, api } = options;
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
   installStrictRequests(app);
+  // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).
+  installLingeringClose(app);
   const ops = resolveOps(options.ops);
   const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
   const runtime = await createLifecycleRuntime({

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { installLingeringClose } from '../../http/index.ts';
 import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
 import { ChangeTopic } from '../change-feed/publishing-storage.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -53,7 +52,7 @@ export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
 
 /**
  * Install what an operator needs: request ids on every response, `/livez` and `/readyz`,
- * `/metrics`, `Connection: close` while shutting down, lingering close for early answers, and
+ * `/metrics`, `Connection: close` while shutting down, and
  * the lifecycle following the change feed (plus a periodic reconcile for missed messages).
  */
 export function installOps(
@@ -77,7 +76,6 @@ export function installOps(
     // A keep-alive client is sent elsewhere for its next request.
     if (ops.shuttingDown()) reply.header('connection', 'close');
   });
-  installLingeringClose(app);
   const checks: ReadinessCheck[] = [
     ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),
     ...(wiring.readinessChecks ?? []),
