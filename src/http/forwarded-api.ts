@@ -163,6 +163,9 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
   const rewriteRequestHeaders = ((req: FastifyRequest, headers: Headers) => {
     const out = withForwarded(withoutHopByHop(headers), req);
     if (!options.underscoresInHeaders) for (const name of Object.keys(out)) if (name.includes('_')) delete out[name];
+    // Path overrides some frameworks (IIS, Symfony, Laminas) take over the request line: the
+    // upstream would route on a path the gateway never judged.
+    for (const name of pathOverrides) delete out[name];
     return options.requestHeaders ? options.requestHeaders(out, req) : out;
   }) as unknown as FromOptions['rewriteRequestHeaders'];
   return (request, reply) => {
@@ -212,6 +215,14 @@ function decodes(target: string): boolean {
 }
 
 type Headers = Record<string, string | string[] | undefined>;
+
+const pathOverrides = [
+  'x-original-url',
+  'x-rewrite-url',
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+];
 
 const hopByHop = [
   'connection',

@@ -68,6 +68,16 @@ describe('gateway security: headers and framing (versionary gateway as a process
     assert.notEqual(headers['x-versionary-client'], 'cl_beta');
   });
 
+  it('drops path and method overrides: the upstream routes on what the gateway judged', async () => {
+    const res = await raw(
+      `GET /api/v2/echo HTTP/1.1\r\nHost: gw\r\n${auth}X-Original-URL: /api/v1/echo\r\nX-Rewrite-URL: /internal\r\nX-HTTP-Method-Override: DELETE\r\nConnection: close\r\n\r\n`,
+    );
+    assert.equal(res.status, 200, res.received.slice(0, 300));
+    const headers = (JSON.parse(res.body) as { headers: Record<string, string> }).headers;
+    for (const name of ['x-original-url', 'x-rewrite-url', 'x-http-method-override'])
+      assert.equal(headers[name], undefined, `${name} is not forwarded`);
+  });
+
   it('removes hop-by-hop headers both ways, and those Connection names', async () => {
     const request = await raw(
       `GET /api/v2/echo HTTP/1.1\r\nHost: gw\r\n${auth}Connection: close, X-Hop\r\nX-Hop: secret\r\nKeep-Alive: timeout=5\r\n\r\n`,
