@@ -185,28 +185,22 @@ describe('errors are problem details', () => {
   });
 
   it('answers 404 for unknown and malformed ids', async () => {
-    for (const id of [
-      '0',
-      '-1',
-      '1.0',
-      '0x1',
-      '1e2',
-      'abc',
-      '%00',
-      '%F0%9F%98%80',
-      ' 1',
-      '+1',
-      '9'.repeat(16),
-      '1;drop',
-    ]) {
+    for (const id of ['0', '-1', '1.0', '0x1', '1e2', 'abc', '%F0%9F%98%80', ' 1', '+1', '9'.repeat(16)]) {
       assertProblem(await t.app.inject({ url: `/api/v2/users/${id}` }), { status: 404 });
       assertProblem(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${id}` }), { status: 404 });
     }
   });
 
-  it('answers a badly percent-encoded id as a problem', async () => {
-    const res = await t.app.inject({ url: '/api/v2/users/%E0%A4%A' });
-    assertProblem(res, { status: 404 });
+  // A path that servers could read differently (an encoded control, a matrix parameter, a bad
+  // escape) is refused before routing: what is judged is what is served (docs/gateway.md, Security).
+  it('refuses an ambiguous or badly percent-encoded id as a malformed request', async () => {
+    for (const id of ['%00', '1;drop', '%E0%A4%A', '%zz']) {
+      assertProblem(await t.app.inject({ url: `/api/v2/users/${id}` }), { status: 400, code: 'MALFORMED_REQUEST' });
+      assertProblem(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${id}` }), {
+        status: 400,
+        code: 'MALFORMED_REQUEST',
+      });
+    }
   });
 
   it('answers a very long id as a problem', async () => {

@@ -89,7 +89,7 @@ describe('timeout configuration', () => {
         for (const part of [
           'timeouts.requestSeconds',
           'timeouts.headersSeconds',
-          'timeouts.bogus',
+          'timeouts: unknown key "bogus"',
           'timeouts.keepAliveSeconds',
         ])
           assert.ok(error.message.includes(part), `${part} in ${error.message}`);

@@ -34,7 +34,7 @@ describe('VERSIONARY_SMTP_URL=log:', () => {
     }) as typeof process.stdout.write;
     const report = await runNotices(t.app);
     process.stdout.write = write;
-    assert.deepEqual(report, { planned: 1, enqueued: 1, sent: 1, retrying: 0, failed: 0 });
+    assert.deepEqual(report, { planned: 1, enqueued: 1, sent: 1, retrying: 0, failed: 0, skipped: [] });
     const mail = printed.join('').split(/^-{72}$/m)[1] ?? '';
     assert.match(mail, /versionary mail \(VERSIONARY_SMTP_URL=log:, not sent\)/);
     assert.match(mail, /^From: versionary <notices@localhost>$/m);
