@@ -228,9 +228,15 @@ test("hostile: a consumer cannot reach another client's data by changing the id"
   const { t, acme } = await world();
   const cookie = await signIn(t, acme);
   assert.equal((await t.app.inject({ url: '/portal/clients/cl_acme', headers: { cookie } })).statusCode, 200);
-  for (const id of ['cl_globex', 'cl_nope', 'admin', '..%2Fcl_globex', 'cl_acme%00']) {
+  for (const id of ['cl_globex', 'cl_nope', 'admin']) {
     const res = await t.app.inject({ url: `/portal/clients/${id}`, headers: { cookie } });
     assertProblem(res, { status: 404 });
+    assert.doesNotMatch(res.body, /Globex/);
+  }
+  // Ambiguous spellings are refused before routing, as malformed requests.
+  for (const id of ['..%2Fcl_globex', 'cl_acme%00']) {
+    const res = await t.app.inject({ url: `/portal/clients/${id}`, headers: { cookie } });
+    assertProblem(res, { status: 400, code: 'MALFORMED_REQUEST' });
     assert.doesNotMatch(res.body, /Globex/);
   }
   const own = (await t.app.inject({ url: '/portal?client=cl_globex&clientId=cl_globex', headers: { cookie } })).body;
