@@ -62,13 +62,14 @@ export function framingFaultOf(req: IncomingMessage): string | undefined {
 }
 
 /**
- * The problem a refused target or framing gets (400), or `undefined` for a sound request.
+ * The problem a refused target gets (404: the spec's "invalid ID or URI") or a refused framing
+ * (400), or `undefined` for a sound request.
  */
 export function strictRequestError(req: IncomingMessage): VersionaryError | undefined {
   const ambiguity = ambiguityOf(req.url ?? '/');
   if (ambiguity)
     return new VersionaryError({
-      code: ErrorCode.MalformedRequest,
+      code: ErrorCode.NotFound,
       detail: `The request path holds ${ambiguity}, which servers read differently: send the canonical path.`,
     });
   const fault = framingFaultOf(req);

@@ -193,12 +193,12 @@ describe('errors are problem details', () => {
 
   // A path that servers could read differently (an encoded control, a matrix parameter, a bad
   // escape) is refused before routing: what is judged is what is served (docs/gateway.md, Security).
-  it('refuses an ambiguous or badly percent-encoded id as a malformed request', async () => {
+  it("refuses an ambiguous or badly percent-encoded id as an invalid URI, the spec's 404", async () => {
     for (const id of ['%00', '1;drop', '%E0%A4%A', '%zz']) {
-      assertProblem(await t.app.inject({ url: `/api/v2/users/${id}` }), { status: 400, code: 'MALFORMED_REQUEST' });
+      assertProblem(await t.app.inject({ url: `/api/v2/users/${id}` }), { status: 404, code: 'NOT_FOUND' });
       assertProblem(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${id}` }), {
-        status: 400,
-        code: 'MALFORMED_REQUEST',
+        status: 404,
+        code: 'NOT_FOUND',
       });
     }
   });

@@ -233,10 +233,10 @@ test("hostile: a consumer cannot reach another client's data by changing the id"
     assertProblem(res, { status: 404 });
     assert.doesNotMatch(res.body, /Globex/);
   }
-  // Ambiguous spellings are refused before routing, as malformed requests.
+  // Ambiguous spellings are refused before routing, as invalid URIs (the spec's 404).
   for (const id of ['..%2Fcl_globex', 'cl_acme%00']) {
     const res = await t.app.inject({ url: `/portal/clients/${id}`, headers: { cookie } });
-    assertProblem(res, { status: 400, code: 'MALFORMED_REQUEST' });
+    assertProblem(res, { status: 404, code: 'NOT_FOUND' });
     assert.doesNotMatch(res.body, /Globex/);
   }
   const own = (await t.app.inject({ url: '/portal?client=cl_globex&clientId=cl_globex', headers: { cookie } })).body;
