@@ -57,3 +57,11 @@ export type {
   LifecycleSource,
   VersionLifecycleConfig,
 } from './config-lifecycle.ts';
+export { elementName, replacementName } from './element-deprecation.ts';
+export type {
+  ElementDeprecation,
+  FieldDeprecationConfig,
+  FieldElement,
+  ParameterDeprecationConfig,
+  ParameterElement,
+} from './element-deprecation.ts';

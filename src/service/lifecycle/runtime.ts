@@ -13,6 +13,7 @@ import {
   toPolicyError,
   versionListHeaders,
   type DeprecationSchedule,
+  type ElementDeprecation,
   type LifecycleVerdict,
   type VerdictCandidate,
   type LifecycleDocument,
@@ -46,6 +47,8 @@ export interface LifecycleRuntime {
   versions(): LifecycleVersion[];
   migrationUrl(version: string): string;
   endpointDeprecations(): EndpointDeprecation[];
+  /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
+  elements(): readonly ElementDeprecation[];
   /** Replace state after a write through the management API, or a refresh from the store. */
   apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   refresh(): Promise<void>;
@@ -208,6 +211,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     versions: toLifecycle,
     migrationUrl,
     endpointDeprecations: () => endpoints,
+    elements: () => settings.elementDeprecations ?? [],
     apply(update) {
       if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
       if (update.endpoints) endpoints = update.endpoints;

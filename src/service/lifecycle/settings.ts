@@ -3,6 +3,7 @@ import {
   checkVersionEntry,
   type Audience,
   type DeprecationReason,
+  type ElementDeprecation,
 } from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
@@ -38,6 +39,8 @@ export interface LifecycleSettings {
   /** Present only when the file has a `versions` key. */
   versions?: Record<string, VersionSettings>;
   endpointDeprecations: EndpointSettings[];
+  /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`). */
+  elementDeprecations?: ElementDeprecation[];
   /** Versions whose entry has an error already reported: the policy check at start leaves them out, so each mistake is told once. */
   flawed?: string[];
   /** Deprecated spellings that were accepted, for the log at start, each with its stable code. */

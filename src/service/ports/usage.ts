@@ -10,6 +10,8 @@ export interface UsageCall {
   /** The request's `User-Agent`, truncated. */
   userAgent?: string;
   at: number;
+  /** Set when the call used a deprecated field or query parameter: its name (`User.nickname`, `GET /users?order`). */
+  element?: string;
 }
 
 /** Per-version usage summary. */
