@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { compileElementUses, type ElementDeprecation } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import {
   createFieldSelector,
@@ -35,6 +36,20 @@ export interface VersionedApiOptions {
   clientIdOf?: (request: FastifyRequest) => string;
   /** Check every response body against its version's schema before it goes out (default true). */
   validateResponses?: boolean;
+  /** Deprecated fields and query parameters: `onUse` hears each request that uses one, and may throw to refuse it. */
+  elementUses?: {
+    elements: readonly ElementDeprecation[];
+    onUse: (options: ElementUseEvent) => void;
+  };
+}
+
+/** A request that uses deprecated elements, told to {@link VersionedApiOptions.elementUses}. */
+export interface ElementUseEvent {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  version: ApiVersion;
+  operation: OperationSpec;
+  used: ElementDeprecation[];
 }
 
 // Every method Fastify can route (TRACE and QUERY included): a known path answers each with 405, never 404.
@@ -78,6 +93,11 @@ function registerVersion(
     const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
     const bodyTypes = operation.bodyTypes ?? ['application/json'];
     const integers = integerQuery(operation.query);
+    // Compiled once per operation: one without deprecated elements gets no check at all.
+    const usesOf =
+      options.elementUses &&
+      compileElementUses({ version: version.name, operation, elements: options.elementUses.elements });
+    const onUse = options.elementUses?.onUse;
     const response: Record<number, unknown> = {};
     for (const status of [200, 201]) {
       const name = operation.responses[status]?.schema;
@@ -100,8 +120,12 @@ function registerVersion(
         resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
         for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation });
       },
-      preValidation: async (request) => {
+      preValidation: async (request, reply) => {
         await integers(request);
+        if (usesOf && onUse) {
+          const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
+          if (used.length > 0) onUse({ request, reply, version, operation, used });
+        }
         if (!operation.body) return;
         const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (!bodyTypes.includes(type)) {

@@ -2,6 +2,8 @@ import type { Clock } from '../clock/index.ts';
 import { assertLifecycleConfig } from './check-lifecycle-config.ts';
 import { checkKnownKeys, checkVersionEntry } from './config-keys.ts';
 import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
+import { parseElementDeprecations } from './element-config.ts';
+import type { ElementDeprecation, FieldDeprecationConfig, ParameterDeprecationConfig } from './element-deprecation.ts';
 import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
@@ -71,6 +73,10 @@ export interface EndpointLifecycleConfig {
 export interface LifecycleConfig {
   versions?: Record<string, VersionLifecycleConfig>;
   endpoints?: EndpointLifecycleConfig[];
+  /** Fields deprecated within a version that stays active (`docs/api.md#deprecate-a-field-safely`). */
+  fieldDeprecations?: FieldDeprecationConfig[];
+  /** Query parameters deprecated within a version that stays active. */
+  parameterDeprecations?: ParameterDeprecationConfig[];
   /** `iso8601` (default) or `rfc` (RFC 9745 `@seconds` and RFC 8594 HTTP-date); `iso` is its deprecated spelling. */
   headerStyle?: DeprecationHeaderStyle;
   removedStatus?: 410 | 404;
@@ -94,6 +100,14 @@ export interface LifecycleSource {
   document?(): LifecycleDocument;
   /** Every version the lifecycle knows, including removed ones that no longer have code. */
   versions?(): LifecycleVersion[];
+  /** Fields and query parameters deprecated within a version: signalled to the requests that use them. */
+  elements?(): readonly ElementDeprecation[];
+  /** Whose notice periods the element deprecations are checked against (`public` by default). */
+  audience?: Audience;
+  /** The header style of the element deprecations' headers (`iso8601` by default). */
+  headerStyle?: DeprecationHeaderStyle;
+  /** The migration guide of a version, linked by its elements that name none of their own. */
+  migrationUrl?(version: string): string;
 }
 
 /**
@@ -112,7 +126,15 @@ export interface ConfigLifecycleOptions {
   versions: readonly string[];
 }
 
-const configKeys = ['versions', 'endpoints', 'headerStyle', 'removedStatus', 'audience'];
+const configKeys = [
+  'versions',
+  'endpoints',
+  'fieldDeprecations',
+  'parameterDeprecations',
+  'headerStyle',
+  'removedStatus',
+  'audience',
+];
 const endpointKeys = ['version', 'method', 'path', 'deprecatedAt', 'sunsetAt', 'migrationUrl'];
 
 /**
@@ -196,6 +218,9 @@ export function checkLifecycleConfigShape(options: { config: unknown; versions: 
     instant(raw.deprecatedAt, `${where}.deprecatedAt`, true);
     instant(raw.sunsetAt, `${where}.sunsetAt`, true);
   });
+  const elementErrors: string[] = [];
+  parseElementDeprecations(config, elementErrors);
+  errors.push(...elementErrors.map((e) => `lifecycle.${e}`));
   // `iso` is the deprecated spelling of `iso8601`: accepted, and the plugin warns about it.
   if (config.headerStyle !== undefined && !['iso8601', 'rfc', 'iso'].includes(config.headerStyle as string)) {
     errors.push(`lifecycle.headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(config.headerStyle)}`);
@@ -262,6 +287,7 @@ export function createConfigLifecycle(
     return versions[index]?.replacement ?? versions.slice(index + 1).find((v) => !v.schedule)?.name;
   };
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
+  const elements = parseElementDeprecations(config, []);
   return {
     warnings,
     verdict(key) {
@@ -308,6 +334,11 @@ export function createConfigLifecycle(
       };
     },
     versions: () => versions,
+    // Checked whole by checkLifecycleConfigShape before this runs: no error is left to report.
+    elements: () => elements,
+    headerStyle: config.headerStyle ?? 'iso8601',
+    audience: config.audience ?? 'public',
+    migrationUrl,
   };
 }
 

@@ -1,4 +1,5 @@
-import type { InstantInput } from './config-lifecycle.ts';
+/** An ISO 8601 string or epoch milliseconds (the lifecycle config's `InstantInput`). */
+type InstantInput = string | number;
 
 /**
  * A field of a named schema, deprecated within a version that stays active: the spec's "safe
@@ -11,8 +12,11 @@ import type { InstantInput } from './config-lifecycle.ts';
  */
 export interface FieldDeprecationConfig {
   version: string;
-  /** A component schema of that version, e.g. `User`. */
-  schema: string;
+  /**
+   * A component schema of that version, e.g. `User`; or the list of the schemas that carry the
+   * field (a resource's representation and its inputs, `['User', 'UserInput']`): the first names it.
+   */
+  schema: string | readonly string[];
   /** A property of that schema. */
   field: string;
   deprecatedAt: InstantInput;
@@ -68,7 +72,10 @@ interface ElementBase {
 /** A deprecated field: see {@link ElementDeprecation}. */
 export interface FieldElement extends ElementBase {
   kind: 'field';
+  /** The schema that names the element. */
   schema: string;
+  /** Every schema that carries the field, `schema` first. */
+  schemas?: readonly string[];
   field: string;
 }
 

@@ -65,3 +65,9 @@ export type {
   ParameterDeprecationConfig,
   ParameterElement,
 } from './element-deprecation.ts';
+export { checkElementDeprecations, parseElementDeprecations } from './element-config.ts';
+export type { ElementVersionShape } from './element-config.ts';
+export { compileElementUses } from './element-uses.ts';
+export type { ElementUseCheck, ElementUseInput } from './element-uses.ts';
+export { elementVerdict } from './element-headers.ts';
+export type { CurrentDeprecationHeaders, ElementVerdictOptions } from './element-headers.ts';

@@ -26,6 +26,8 @@ export interface UsageEvent {
   endpoint: string;
   clientId: string;
   at: number;
+  /** Set when the call used a deprecated field or query parameter: its name (`Book.isbn10`, `GET /books?order`). */
+  element?: string;
 }
 
 /**

@@ -1,13 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createConfigLifecycle, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import {
+  checkElementDeprecations,
+  createConfigLifecycle,
+  elementVerdict,
+  type ElementDeprecation,
+  type LifecycleSource,
+} from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { toOpenApiDocument } from '../../core/versions/index.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedAnswer } from '../removed-gate.ts';
-import { registerVersionedApi, type VersionedRequestHook } from '../versioned-api.ts';
+import { registerVersionedApi, type ElementUseEvent, type VersionedRequestHook } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
 import {
   isLifecycleSource,
@@ -51,6 +58,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
   const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
+  const elements = checkedElements(o, lifecycle);
   if (o.forward) await registerForwardedApi(app, { bundle, prefix, vendor, forward: o.forward, onVersionedRequest });
   else
     registerVersionedApi(app, {
@@ -61,6 +69,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       clientIdOf: o.clientIdOf,
       validateResponses: o.validateResponses,
       onVersionedRequest,
+      ...(elements.length > 0 ? { elementUses: { elements, onUse: elementStep(o, lifecycle) } } : {}),
     });
   if (o.openapi)
     registerOpenApiRoutes(app, {
@@ -87,6 +96,58 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
       },
       request,
     );
+    reply.headers(verdict.headers);
+  };
+}
+
+/** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */
+function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): readonly ElementDeprecation[] {
+  const elements = lifecycle.elements?.() ?? [];
+  if (elements.length === 0) return elements;
+  const problems = checkElementDeprecations({
+    elements,
+    versions: o.bundle.versions,
+    audience: lifecycle.audience ?? 'public',
+  });
+  if (problems.length === 0) return elements;
+  throw new VersionaryError({
+    code: ErrorCode.InvalidConfig,
+    detail: `The lifecycle's field and parameter deprecations have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+    errors: problems.map((detail) => ({ pointer: '/lifecycle', detail })),
+  });
+}
+
+/**
+ * A request that uses deprecated fields or parameters: each use is counted, and the request gets
+ * their headers merged with its version's (or, past an element's sunset, the 400 that refuses it).
+ */
+function elementStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): (event: ElementUseEvent) => void {
+  const guideOf = (e: ElementDeprecation) =>
+    e.migrationUrl ?? lifecycle.migrationUrl?.(e.version) ?? `${o.prefix}/versions`;
+  return ({ request, reply, version, operation, used }) => {
+    const header = (name: string) => {
+      const value = reply.getHeader(name);
+      return value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+    };
+    const verdict = elementVerdict({
+      used,
+      clock: o.clock,
+      style: lifecycle.headerStyle ?? 'iso8601',
+      guideOf,
+      current: {
+        deprecation: header('deprecation'),
+        sunset: header('sunset'),
+        link: header('link'),
+        warning: header('warning'),
+      },
+    });
+    if (o.onUsage) {
+      const base = { version: version.name, endpoint: `${operation.method} ${operation.path}` };
+      const clientId = o.clientIdOf(request);
+      const at = o.clock.now();
+      for (const e of used) o.onUsage({ ...base, clientId, at, element: e.element }, request);
+    }
+    if ('removed' in verdict) throw verdict.removed;
     reply.headers(verdict.headers);
   };
 }

@@ -3,7 +3,18 @@ import { emailPattern, emailRule } from './email.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
-const nickname = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const nickname = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'The name shown for the user. Same value as `displayName`, its new name in v2.',
+} as const;
+const displayName = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 100,
+  description: 'The name shown for the user; takes the place of `nickname`. A request that sends both keeps this one.',
+} as const;
 const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as const;
 /** Ids are positive integers of at most 15 digits (exact in JSON numbers); the path accepts the same. */
 export const idSchema = { type: 'integer', format: 'int64', minimum: 1, maximum: 999_999_999_999_999 } as const;
@@ -17,7 +28,7 @@ const revision = {
 } as const;
 /** The most items one page holds: `limit` is at most this. */
 export const maxPageSize = 100;
-const userProperties = { id, name, email, nickname, status };
+const userProperties = { id, name, email, nickname, displayName, status };
 
 /**
  * The newest representation of every resource. Older versions are derived from it by the version
@@ -34,7 +45,7 @@ export const headSchemas = {
     type: 'object',
     additionalProperties: false,
     required: ['name'],
-    properties: { name, email, nickname, status },
+    properties: { name, email, nickname, displayName, status },
   },
   UserPatch: {
     type: 'object',
@@ -44,6 +55,7 @@ export const headSchemas = {
       name,
       email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule },
       nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
+      displayName: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
       status,
     },
   },

@@ -13,7 +13,15 @@ import { parseTimeoutSettings } from './timeouts.ts';
  */
 export const serviceSettings = {
   lifecycle: defineSettings({
-    keys: ['audience', 'removedStatus', 'headerStyle', 'versions', 'endpointDeprecations'],
+    keys: [
+      'audience',
+      'removedStatus',
+      'headerStyle',
+      'versions',
+      'endpointDeprecations',
+      'fieldDeprecations',
+      'parameterDeprecations',
+    ],
     parse: parseLifecycleSettings,
   }),
   rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),

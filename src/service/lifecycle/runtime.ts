@@ -49,6 +49,8 @@ export interface LifecycleRuntime {
   endpointDeprecations(): EndpointDeprecation[];
   /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
   elements(): readonly ElementDeprecation[];
+  headerStyle: LifecycleSettings['headerStyle'];
+  audience: LifecycleSettings['audience'];
   /** Replace state after a write through the management API, or a refresh from the store. */
   apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   refresh(): Promise<void>;
@@ -212,6 +214,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     migrationUrl,
     endpointDeprecations: () => endpoints,
     elements: () => settings.elementDeprecations ?? [],
+    headerStyle: settings.headerStyle,
+    audience: settings.audience,
     apply(update) {
       if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
       if (update.endpoints) endpoints = update.endpoints;

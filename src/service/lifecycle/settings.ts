@@ -1,6 +1,7 @@
 import {
   checkKnownKeys,
   checkVersionEntry,
+  parseElementDeprecations,
   type Audience,
   type DeprecationReason,
   type ElementDeprecation,
@@ -131,7 +132,9 @@ export function parseLifecycleSettings(options: {
       migrationUrl: url({ value: raw.migrationUrl, where: `${where}.migrationUrl`, errors }),
     });
   });
+  const elementDeprecations = parseElementDeprecations(file, errors);
   return {
+    ...(elementDeprecations.length > 0 ? { elementDeprecations } : {}),
     audience: audience === 'enterprise' ? 'enterprise' : 'public',
     removedStatus: removedStatus === 404 ? 404 : 410,
     headerStyle: style === 'rfc' ? 'rfc' : 'iso8601',

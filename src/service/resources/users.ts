@@ -125,7 +125,7 @@ function fromInput(input: UserInput): UserValues {
   return {
     name: input.name,
     email: input.email ?? null,
-    nickname: input.nickname ?? null,
+    nickname: input.displayName ?? input.nickname ?? null,
     status: input.status ?? 'active',
   };
 }
@@ -141,6 +141,8 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
   if (patch.status !== undefined) values.status = patch.status;
   if (patch.email !== undefined) values.email = patch.email;
   if (patch.nickname !== undefined) values.nickname = patch.nickname;
+  // The new name wins when a request sends both.
+  if (patch.displayName !== undefined) values.nickname = patch.displayName;
   return values;
 }
 
@@ -148,7 +150,7 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
 export function toUser(user: UserRecord): UserBody {
   const body: UserBody = { id: user.id, name: user.name, status: user.status };
   if (user.email !== null) body.email = user.email;
-  if (user.nickname !== null) body.nickname = user.nickname;
+  if (user.nickname !== null) body.nickname = body.displayName = user.nickname;
   return body;
 }
 

@@ -41,5 +41,14 @@ const pagedListObjects = defineVersionChange({
   },
 });
 
-/** v2: contact fields, the `pending` status and paged list objects. */
-export const v2: VersionDeclaration = { name: 'v2', changes: [contactFields, pendingStatus, pagedListObjects] };
+const displayNameField = defineVersionChange({
+  description:
+    'Users gain `displayName`, the new name of `nickname`: both carry the same value, and a request that sends both keeps `displayName`. This is the safe way to rename a field: `nickname` stays, can be deprecated in v2 (`fieldDeprecations`), and goes in the next version.',
+  instructions: userSchemas.map((schema) => fieldAdded(schema, 'displayName')),
+});
+
+/** v2: contact fields, the `pending` status, paged list objects and `displayName`. */
+export const v2: VersionDeclaration = {
+  name: 'v2',
+  changes: [contactFields, pendingStatus, pagedListObjects, displayNameField],
+};

@@ -1,0 +1,115 @@
+import type { Clock } from '../clock/index.ts';
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import { formatIsoInstant, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
+import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
+import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
+import { linkTarget, quoteHeaderText } from './header-text.ts';
+
+/** The deprecation headers a response already carries (its version's or endpoint's), lower-case names. */
+export interface CurrentDeprecationHeaders {
+  deprecation?: string;
+  sunset?: string;
+  link?: string;
+  warning?: string;
+}
+
+/** Options for {@link elementVerdict}. */
+export interface ElementVerdictOptions {
+  /** The elements the request uses (never empty). */
+  used: readonly ElementDeprecation[];
+  clock: Clock;
+  style?: DeprecationHeaderStyle;
+  /** The migration guide of an element without its own `migrationUrl`. */
+  guideOf: (element: ElementDeprecation) => string;
+  current: CurrentDeprecationHeaders;
+}
+
+/**
+ * What a request that uses deprecated elements is told: the `Deprecation`, `Sunset`, `Link` and
+ * `Warning` headers to set, merged with the version's own when it is deprecated too (the earliest
+ * dates win, and every `Link` is kept, one `rel="deprecation"` per element titled with its name,
+ * as Microsoft Graph does); or, once an element used is past its sunset, the 400 that refuses it.
+ *
+ * @example
+ * ```ts
+ * const verdict = elementVerdict({ used, clock, guideOf: () => '/api/versions/v2/migration-guide', current: {} });
+ * if ('removed' in verdict) throw verdict.removed;
+ * ```
+ */
+export function elementVerdict(
+  options: ElementVerdictOptions,
+): { headers: Record<string, string> } | { removed: VersionaryError } {
+  const { used, clock, current } = options;
+  const now = clock.now();
+  const past = used.filter((e) => now > e.sunsetAt);
+  if (past.length > 0) return { removed: removedError(past, options.guideOf) };
+  const rfc = options.style === 'rfc';
+  const own = used.map((e) => ({
+    e,
+    headers: deprecationHeaders({
+      schedule: { version: e.version, deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt },
+      clock,
+      style: rfc ? 'rfc' : 'iso8601',
+      migrationUrl: options.guideOf(e),
+      subject: `${e.element} in ${e.version}`,
+      ...(e.replacement ? { replacement: replacementName(e)! } : {}),
+    }).headers,
+  }));
+  const candidates = [
+    ...(current.deprecation !== undefined && current.sunset !== undefined
+      ? [{ deprecatedAt: instant(current.deprecation), sunsetAt: instant(current.sunset), warning: current.warning }]
+      : []),
+    ...own.map(({ e, headers }) => ({ deprecatedAt: e.deprecatedAt, sunsetAt: e.sunsetAt, warning: headers.Warning })),
+  ];
+  const deprecatedAt = Math.min(...candidates.map((c) => c.deprecatedAt));
+  const first = [...candidates].sort((a, b) => a.sunsetAt - b.sunsetAt)[0]!;
+  const links = [
+    ...(current.link ? [current.link] : []),
+    ...own.map(
+      ({ e }) =>
+        `${linkTarget(options.guideOf(e), 'migrationUrl')}; rel="deprecation"; title=${quoteHeaderText(e.element)}`,
+    ),
+  ];
+  const headers: Record<string, string> = {
+    deprecation: rfc ? `@${Math.floor(deprecatedAt / 1000)}` : formatIsoInstant(deprecatedAt),
+    sunset: own.find(({ e }) => e.sunsetAt === first.sunsetAt)?.headers.Sunset ?? current.sunset!,
+    link: links.join(', '),
+  };
+  if (first.warning !== undefined) headers.warning = first.warning;
+  return { headers };
+}
+
+function instant(value: string): number {
+  const text = value.trim();
+  if (text.startsWith('@')) return Number(text.slice(1)) * 1000;
+  return parseIsoInstant(text) ?? parseImfFixdate(text) ?? Number.POSITIVE_INFINITY;
+}
+
+function removedError(
+  past: readonly ElementDeprecation[],
+  guideOf: (e: ElementDeprecation) => string,
+): VersionaryError {
+  const sentences = past.map((e) => {
+    const instead = e.replacement ? ` Use ${replacementName(e)} instead.` : '';
+    return `${e.element} was deprecated in ${e.version} and is past its sunset, ${formatIsoInstant(e.sunsetAt)}: requests may no longer use it.${instead} The migration guide is at ${guideOf(e)}.`;
+  });
+  return new VersionaryError({
+    code: ErrorCode.ElementRemoved,
+    detail: sentences.join(' '),
+    errors: past.map((e) => ({
+      pointer: e.kind === 'parameter' ? `/query/${e.parameter}` : `/body/${e.field}`,
+      detail: e.replacement
+        ? `${e.element} is past its sunset; use ${replacementName(e)}`
+        : `${e.element} is past its sunset`,
+    })),
+    extensions: {
+      elements: past.map((e) => ({
+        element: e.element,
+        version: e.version,
+        sunsetAt: formatIsoInstant(e.sunsetAt),
+        replacement: replacementName(e) ?? null,
+        migrationGuide: guideOf(e),
+      })),
+    },
+  });
+}
