@@ -9,10 +9,9 @@ import { parseSunset } from './sunset.ts';
 /** The elements below an operation that carry their own `deprecated` and `x-sunset`. */
 export type ElementKind = 'request-parameter' | 'request-property' | 'response-property';
 
-/** How a removed element is judged: the rule, the date it promised, and the message's ending. */
+/** How a removed element is judged: the rule and the message's ending (which names the date). */
 export interface ElementRemoval {
   id: RuleId;
-  sunset?: string;
   /** Appended to "<element> was removed". */
   tail: string;
 }
@@ -38,13 +37,11 @@ export function judgeRemoval(ctx: DiffContext, kind: ElementKind, element: unkno
   if (ctx.now === undefined || ctx.now < sunset.at) {
     return {
       id: `${kind}-removed-before-sunset`,
-      sunset: sunset.text,
       tail: ` before its sunset date ${sunset.text}; clients were promised it until then`,
     };
   }
   return {
     id: `${kind}-removed-after-sunset`,
-    sunset: sunset.text,
     tail: ` after its sunset date ${sunset.text}, as announced`,
   };
 }
