@@ -13,6 +13,7 @@ export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two OpenAPI descriptions and classify each change',
   help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk] [--now ISO]
+                            [--audience public|enterprise]
                             [--strip-prefix-base P] [--strip-prefix-revision P] [--prefix-base P] [--prefix-revision P]
 
 Compares two OpenAPI 3.0/3.1 files (JSON or YAML; $refs across files are followed) and
@@ -23,7 +24,9 @@ Options:
   --fail-on   breaking (default): exit 1 when a breaking change is found
               risk: exit 1 when a breaking change or a risk is found
   --now       the instant sunset dates are judged against (ISO 8601, default: now);
-              an operation removed before its x-sunset date is breaking
+              an operation, property or parameter removed before its x-sunset date is breaking
+  --audience  public (default) or enterprise: the notice (180 or 360 days) a property or
+              parameter newly deprecated with an x-sunset date must give, or it is breaking
   -h, --help  show this help
 
 ${pathPrefixHelp}
@@ -33,12 +36,14 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     format: { type: 'string' },
     'fail-on': { type: 'string' },
     now: { type: 'string' },
+    audience: { type: 'string' },
     ...pathPrefixOptions,
   },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
     const format = readChoice(values, { name: 'format', choices: ['text', 'markdown', 'json'], fallback: 'text' });
     const failOn = readChoice(values, { name: 'fail-on', choices: ['breaking', 'risk'], fallback: 'breaking' });
+    const audience = readChoice(values, { name: 'audience', choices: ['public', 'enterprise'], fallback: 'public' });
     const [oldPath, newPath] = positionals as [string, string];
     const loaded = await Promise.all([
       loadDocumentSet(oldPath, { cwd: io.cwd }),
@@ -46,7 +51,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     ]);
     const { base, revision } = applyPathPrefixes({ values, base: loaded[0], revision: loaded[1], stderr: io.stderr });
     const now = readNow(readString(values, 'now')) ?? io.now();
-    const result = diffOpenApi({ base, revision, clock: { now: () => now } });
+    const result = diffOpenApi({ base, revision, clock: { now: () => now }, audience });
     io.stdout(formats[format](withRelativeDocuments(result, io.cwd)));
     return exitCodeFor(result, failOn);
   },

@@ -1,5 +1,6 @@
 import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
+import type { Audience } from '../lifecycle/schedule.ts';
 import { parsePointer } from './json-pointer.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
@@ -28,6 +29,10 @@ export interface DiffContext {
   reachedFrom: Map<string, Set<string>>;
   /** The schema pair each change was found in. */
   ownerOf: Map<Change, string>;
+  /** The instant sunset dates are judged against; without it no sunset counts as passed. */
+  now: number | undefined;
+  /** Who the API serves, and so how much notice a new sunset date owes its clients. */
+  audience: Audience;
 }
 
 /** What an emitter needs besides the rule id. */
@@ -42,7 +47,12 @@ export interface EmitOptions {
 }
 
 /** Start a diff run over two document sets. */
-export function createDiffContext(sets: { base: DocumentSet; revision: DocumentSet }): DiffContext {
+export function createDiffContext(sets: {
+  base: DocumentSet;
+  revision: DocumentSet;
+  now?: number;
+  audience?: Audience;
+}): DiffContext {
   const oldResolver = createRefResolver(sets.base);
   const newResolver = createRefResolver(sets.revision);
   return {
@@ -55,6 +65,8 @@ export function createDiffContext(sets: { base: DocumentSet; revision: DocumentS
     owner: undefined,
     reachedFrom: new Map(),
     ownerOf: new Map(),
+    now: sets.now,
+    audience: sets.audience ?? 'public',
   };
 }
 

@@ -1,5 +1,6 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import type { ResolvedPair } from './diff-pair.ts';
+import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
@@ -55,12 +56,15 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     });
   } else {
     for (const name of removed) {
-      emit(ctx, `${p.direction}-property-removed`, {
-        at: oldFields.properties.get(name) as DocNode,
+      const at = oldFields.properties.get(name) as DocNode;
+      // A deprecated field is judged by the x-sunset it promised (element-sunset.ts).
+      const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
+      emit(ctx, removal.id, {
+        at,
         side: 'old',
         direction: p.direction,
         oldValue: name,
-        message: `${Dir} field \`${field(name)}\` was removed.`,
+        message: `${Dir} field \`${field(name)}\` was removed${removal.tail}.`,
       });
     }
     for (const name of added) {
@@ -120,16 +124,19 @@ function diffDeprecated(
   args: { p: ResolvedPair; name: string; oldNode: DocNode; newNode: DocNode },
 ): void {
   const was = asSchema(ctx.old.resolver.resolve(args.oldNode).value).deprecated === true;
-  const now = asSchema(ctx.new.resolver.resolve(args.newNode).value).deprecated === true;
+  const newValue = ctx.new.resolver.resolve(args.newNode).value;
+  const now = asSchema(newValue).deprecated === true;
   if (was || !now) return;
   const { p, name } = args;
+  const what = `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\``;
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
     side: 'new',
     direction: p.direction,
     newValue: name,
-    message: `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\` was deprecated.`,
+    message: `${what} was deprecated.`,
   });
+  checkSunsetNotice(ctx, { kind: `${p.direction}-property`, element: newValue, at: args.newNode, what });
 }
 
 function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields; newFields: Fields }): void {

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock/index.ts';
+import type { Audience } from '../lifecycle/schedule.ts';
 import { diffRequestBody } from './diff-bodies.ts';
 import { diffCallbacks, diffWebhooks } from './diff-callbacks.ts';
 import { createDiffContext, emit, type DiffContext } from './diff-context.ts';
@@ -24,6 +25,11 @@ export interface DiffOpenApiOptions {
    * it promised is breaking, after it a risk. Without a clock no sunset counts as passed.
    */
   clock?: Clock;
+  /**
+   * Who the API serves: `public` (default) owes 180 days of notice before a sunset date,
+   * `enterprise` 360. A property or parameter newly deprecated with a closer `x-sunset` breaks.
+   */
+  audience?: Audience;
 }
 
 /**
@@ -41,12 +47,12 @@ export interface DiffOpenApiOptions {
 export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   const base: DocumentSet = toDocumentSet(options.base);
   const revision: DocumentSet = toDocumentSet(options.revision);
-  const ctx = createDiffContext({ base, revision });
+  const now = options.clock?.now();
+  const ctx = createDiffContext({ base, revision, now, audience: options.audience });
   const oldOps = listOperations(ctx.old);
   const newOps = new Map(listOperations(ctx.new).map((op) => [op.key, op]));
   const oldKeys = new Set(oldOps.map((op) => op.key));
   const livePaths = new Set([...newOps.values()].map((op) => op.key.slice(op.key.indexOf(' ') + 1)));
-  const now = options.clock?.now();
   for (const op of oldOps) {
     const match = newOps.get(op.key);
     ctx.via = `${op.method} ${match?.path ?? op.path}`;

@@ -1,5 +1,6 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
+import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -23,12 +24,14 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
   const newParams = collectParams(ctx.new.resolver, ops.new);
   for (const [key, op] of oldParams) {
     if (newParams.has(key)) continue;
-    emit(ctx, 'request-parameter-removed', {
+    // A deprecated parameter is judged by the x-sunset it promised (element-sunset.ts).
+    const removal = judgeRemoval(ctx, 'request-parameter', op.value);
+    emit(ctx, removal.id, {
       at: op.node,
       side: 'old',
       direction: 'request',
       oldValue: op.name,
-      message: `The ${op.in} parameter \`${op.name}\` was removed.`,
+      message: `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`,
     });
   }
   for (const [key, np] of newParams) {
@@ -73,6 +76,12 @@ function compareParam(ctx: DiffContext, op: Param, np: Param): void {
       ...base,
       newValue: true,
       message: `The ${np.in} parameter \`${np.name}\` was deprecated.`,
+    });
+    checkSunsetNotice(ctx, {
+      kind: 'request-parameter',
+      element: np.value,
+      at: np.node,
+      what: `The ${np.in} parameter \`${np.name}\``,
     });
   }
   const os = schemaOf(op);

@@ -52,6 +52,22 @@ export const compatRules = {
     description: 'The serialisation (style or explode) of a parameter changed.',
   },
   'request-parameter-deprecated': { level: 'compatible', description: 'A parameter was marked deprecated.' },
+  'request-parameter-removed-before-sunset': {
+    level: 'breaking',
+    description: 'A deprecated parameter was removed before the x-sunset date it promised.',
+  },
+  'request-parameter-removed-after-sunset': {
+    level: 'compatible',
+    description: 'A deprecated parameter was removed on or after its x-sunset date, as announced.',
+  },
+  'request-parameter-removed-after-deprecation': {
+    level: 'risk',
+    description: 'A deprecated parameter without an x-sunset date was removed; the deprecation promised no date.',
+  },
+  'request-parameter-sunset-too-soon': {
+    level: 'breaking',
+    description: 'A parameter was deprecated with an x-sunset date closer than the notice the audience is owed.',
+  },
 
   'request-body-added-required': {
     level: 'breaking',
@@ -117,6 +133,22 @@ export const compatRules = {
     description: 'A request field seems renamed: one removed and one of the same type added.',
   },
   'request-property-deprecated': { level: 'compatible', description: 'A request field was marked deprecated.' },
+  'request-property-removed-before-sunset': {
+    level: 'breaking',
+    description: 'A deprecated request field was removed before the x-sunset date it promised.',
+  },
+  'request-property-removed-after-sunset': {
+    level: 'compatible',
+    description: 'A deprecated request field was removed on or after its x-sunset date, as announced.',
+  },
+  'request-property-removed-after-deprecation': {
+    level: 'risk',
+    description: 'A deprecated request field without an x-sunset date was removed; the deprecation promised no date.',
+  },
+  'request-property-sunset-too-soon': {
+    level: 'breaking',
+    description: 'A request field was deprecated with an x-sunset date closer than the notice the audience is owed.',
+  },
   'response-property-removed': { level: 'breaking', description: 'A response field was removed.' },
   'response-property-added': {
     level: 'compatible',
@@ -132,6 +164,22 @@ export const compatRules = {
     description: 'A response field seems renamed: one removed and one of the same type added.',
   },
   'response-property-deprecated': { level: 'compatible', description: 'A response field was marked deprecated.' },
+  'response-property-removed-before-sunset': {
+    level: 'breaking',
+    description: 'A deprecated response field was removed before the x-sunset date it promised.',
+  },
+  'response-property-removed-after-sunset': {
+    level: 'compatible',
+    description: 'A deprecated response field was removed on or after its x-sunset date, as announced.',
+  },
+  'response-property-removed-after-deprecation': {
+    level: 'risk',
+    description: 'A deprecated response field without an x-sunset date was removed; the deprecation promised no date.',
+  },
+  'response-property-sunset-too-soon': {
+    level: 'breaking',
+    description: 'A response field was deprecated with an x-sunset date closer than the notice the audience is owed.',
+  },
   'response-property-order-changed': {
     level: 'risk',
     description: 'The order of response fields changed; breaks only clients that rely on position.',

@@ -25,13 +25,14 @@ export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPr
   const op = entry.operation.value;
   const item = entry.pathItem.value;
   return (
-    parse(isObjectLike(op) ? op['x-sunset'] : undefined, 'x-sunset on the operation') ??
-    parse(isObjectLike(item) ? item['x-sunset'] : undefined, 'x-sunset on the path') ??
-    parse(sunsetHeaderValue(resolver, entry.operation), 'the Sunset response header')
+    parseSunset(isObjectLike(op) ? op['x-sunset'] : undefined, 'x-sunset on the operation') ??
+    parseSunset(isObjectLike(item) ? item['x-sunset'] : undefined, 'x-sunset on the path') ??
+    parseSunset(sunsetHeaderValue(resolver, entry.operation), 'the Sunset response header')
   );
 }
 
-function parse(value: unknown, source: string): SunsetPromise | undefined {
+/** Read one written sunset date (ISO 8601 or an HTTP-date); anything else promises nothing. */
+export function parseSunset(value: unknown, source: string): SunsetPromise | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   const at = parseIsoInstant(text) ?? parseImfFixdate(text);

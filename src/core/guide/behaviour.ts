@@ -47,13 +47,13 @@ function describeOld(change: Change): string {
   const v = change.oldValue;
   const id = change.id;
   if (id.startsWith('endpoint-removed')) return 'The endpoint was available.';
-  if (id.endsWith('-property-removed')) return `The ${side} had the field \`${String(v)}\`.`;
+  if (/-property-removed\b/.test(id)) return `The ${side} had the field \`${String(v)}\`.`;
   if (id.endsWith('-property-renamed')) return `The ${side} field was named \`${String(v)}\`.`;
   if (id.endsWith('-added-required') || id === 'request-parameter-added-required')
     return 'Requests without it were accepted.';
   if (id.endsWith('-became-required') || id.endsWith('-became-optional'))
     return `It was ${v === true ? 'required' : v === false ? 'optional' : String(v)}.`;
-  if (id === 'request-parameter-removed') return `The parameter \`${String(v)}\` was accepted.`;
+  if (id.startsWith('request-parameter-removed')) return `The parameter \`${String(v)}\` was accepted.`;
   if (Array.isArray(v) && id.endsWith('-status-removed')) return `The ${v.join(', ')} responses could be returned.`;
   if (Array.isArray(v) && id.endsWith('-header-removed')) return `The ${v.join(', ')} headers were sent.`;
   if (id.endsWith('-status-removed')) return `The ${String(v)} response could be returned.`;

@@ -47,6 +47,20 @@ test('each common breaking rule has a sentence; the rest lose their markup', () 
       'The response no longer has the field "data[].email".',
     ],
     [
+      // A deprecated field removed before its x-sunset reads as any removal to its clients.
+      {
+        id: 'response-property-removed-before-sunset',
+        direction: 'response',
+        oldValue: 'email',
+        location: { pointer: '/components/schemas/User' },
+      },
+      'The response no longer has the field "email".',
+    ],
+    [
+      { id: 'request-parameter-removed-before-sunset', direction: 'request', oldValue: 'sort' },
+      'The parameter "sort" is no longer accepted.',
+    ],
+    [
       {
         id: 'request-property-added-required',
         direction: 'request',

@@ -20,12 +20,12 @@ export function toClientWords(change: Change, to: string): string {
   const { id, oldValue: was, newValue: now } = change;
   if (id.startsWith('endpoint-removed')) return `This endpoint no longer exists in ${to}.`;
   if (id.endsWith('-type-changed')) return sentence(`${subject} was ${kind(was)}; in ${to} it is ${kind(now)}.`);
-  if (id.endsWith('-property-removed')) return `The ${side} no longer has the field ${named(was)}.`;
+  if (/-property-removed\b/.test(id)) return `The ${side} no longer has the field ${named(was)}.`;
   if (id.endsWith('-property-renamed')) return `The ${side} field ${named(was)} is now called ${named(now)}.`;
   if (id === 'request-property-added-required') return `Requests must now include the field ${named(now)}.`;
   if (id === 'request-property-became-required') return `Requests must now include ${subject}.`;
   if (id === 'request-parameter-added-required') return `Requests must now send the parameter "${String(now)}".`;
-  if (id === 'request-parameter-removed') return `The parameter "${String(was)}" is no longer accepted.`;
+  if (id.startsWith('request-parameter-removed')) return `The parameter "${String(was)}" is no longer accepted.`;
   if (id.endsWith('-status-removed')) return `The ${String(was)} answer is no longer returned.`;
   if (id.endsWith('-media-type-removed'))
     return `The content type ${String(was)} is no longer ${side === 'request' ? 'accepted' : 'returned'}.`;
