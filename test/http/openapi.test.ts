@@ -64,7 +64,14 @@ describe('OpenAPI documents', () => {
 
   it('v2 has email, nickname, _version, pending, and UserList is { data, meta }', () => {
     const s = v2.components.schemas;
-    assert.deepEqual(Object.keys(s.User?.properties ?? {}).sort(), ['email', 'id', 'name', 'nickname', 'status']);
+    assert.deepEqual(Object.keys(s.User?.properties ?? {}).sort(), [
+      'displayName',
+      'email',
+      'id',
+      'name',
+      'nickname',
+      'status',
+    ]);
     assert.ok(s.UserDetail?.properties?._version);
     assert.ok(s.UserInput?.properties?.email && s.UserInput.properties.nickname);
     assert.deepEqual(s.User?.properties?.status?.enum, ['active', 'inactive', 'pending']);

@@ -30,6 +30,7 @@ describe('users', () => {
         name: 'Grace',
         email: 'grace@example.com',
         nickname: 'gh',
+        displayName: 'gh',
         status: 'pending',
         _version: 1,
       });
@@ -150,6 +151,7 @@ describe('users', () => {
         name: 'K2',
         email: 'k@example.com',
         nickname: 'kk',
+        displayName: 'kk',
         status: 'inactive',
         _version: 2,
       });
@@ -199,6 +201,7 @@ describe('users', () => {
         name: 'M',
         email: 'm@example.com',
         nickname: 'm2',
+        displayName: 'm2',
         status: 'active',
         _version: 2,
       });

@@ -25,9 +25,9 @@ import { createTestApp, createUser, json, seedUsers, type TestApp } from '../sup
 // lists into paged objects. Nothing else changes: same head, same handlers.
 const userSchemas = ['User', 'UserDetail', 'UserInput', 'UserPatch'];
 const contactFields = defineVersionChange({
-  description: 'Users gain optional `email` and `nickname`; the single user carries `_version`.',
+  description: 'Users gain optional `email`, `nickname` and `displayName`; the single user carries `_version`.',
   instructions: [
-    ...userSchemas.flatMap((s) => [fieldAdded(s, 'email'), fieldAdded(s, 'nickname')]),
+    ...userSchemas.flatMap((s) => [fieldAdded(s, 'email'), fieldAdded(s, 'nickname'), fieldAdded(s, 'displayName')]),
     fieldAdded('UserDetail', '_version'),
   ],
 });
