@@ -236,3 +236,33 @@ test('newer versions in api-supported-versions are reported once per origin, whe
   await make(4).fetch('/a');
   assert.deepEqual(seen, [{ version: 'v1', newer: ['v2', 'v3', 'v4'], origin: 'https://newer.example' }]);
 });
+
+test('a titled rel="deprecation" link per deprecated element used: each named in the notice', () => {
+  const headers = new Headers({
+    deprecation: '2026-01-15T00:00:00.000Z',
+    sunset: '2026-08-03T00:00:00.000Z',
+    link:
+      '</api/versions/v1/migration-guide>; rel="deprecation", </guide/nickname>; rel="deprecation"; title="User.nickname", ' +
+      '</guide/cursor>; rel="deprecation"; title="GET /users?cursor"',
+  });
+  const parsed = parseLifecycleHeaders(headers, 'https://api.example/api/v2/users');
+  assert.deepEqual(parsed.elements, [
+    { name: 'User.nickname', guideUrl: 'https://api.example/guide/nickname' },
+    { name: 'GET /users?cursor', guideUrl: 'https://api.example/guide/cursor' },
+  ]);
+  assert.equal(parsed.guideUrl, 'https://api.example/api/versions/v1/migration-guide', 'the first guide stays the one');
+  const notice: DeprecationNotice = {
+    version: 'v2',
+    endpoint: 'GET https://api.example/api/v2/users',
+    deprecatedAt: parsed.deprecatedAt,
+    sunsetAt: parsed.sunsetAt,
+    daysLeft: 10,
+    guideUrl: parsed.guideUrl,
+    successorUrl: undefined,
+    warning: undefined,
+    status: 200,
+    elements: parsed.elements.map((e) => e.name),
+  };
+  assert.match(describeNotice(notice), /uses deprecated User\.nickname, GET \/users\?cursor of API version v2/);
+  assert.deepEqual(parseLifecycleHeaders(new Headers({ link: '</g>; rel="deprecation"' })).elements, []);
+});

@@ -139,6 +139,8 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
       parsed.deprecatedAt?.getTime(),
       parsed.sunsetAt?.getTime(),
       parsed.guideUrl,
+      // Each deprecated field or parameter used is its own subject, reported once.
+      ...parsed.elements.map((e) => e.name),
     ].join(' ');
     if (!reported.has(key)) {
       reported.add(key);

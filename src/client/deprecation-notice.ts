@@ -22,6 +22,8 @@ export interface DeprecationNotice {
   warning: string | undefined;
   /** The response status: a removed version answers 410. */
   status: number;
+  /** The deprecated fields and query parameters the call used (`User.nickname`, `GET /users?order`); empty when none. */
+  elements?: string[];
 }
 
 /**
@@ -52,7 +54,12 @@ export class SunsetApproachingError extends Error {
  * ```
  */
 export function describeNotice(notice: DeprecationNotice): string {
-  const what = notice.version ? `deprecated API version ${notice.version}` : 'a deprecated API';
+  const what =
+    notice.elements && notice.elements.length > 0
+      ? `deprecated ${notice.elements.join(', ')}${notice.version ? ` of API version ${notice.version}` : ''}`
+      : notice.version
+        ? `deprecated API version ${notice.version}`
+        : 'a deprecated API';
   const dates = [
     notice.deprecatedAt ? `deprecated ${day(notice.deprecatedAt)}` : undefined,
     notice.sunsetAt
@@ -86,6 +93,7 @@ export function toNotice(options: {
     guideUrl: parsed.guideUrl,
     successorUrl: parsed.successorUrl,
     warning: parsed.warning,
+    elements: parsed.elements.map((e) => e.name),
   };
 }
 

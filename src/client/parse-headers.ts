@@ -19,6 +19,11 @@ export interface ParsedLifecycleHeaders {
   sunsetUrl: string | undefined;
   /** The text of a `Warning: 299` header. */
   warning: string | undefined;
+  /**
+   * The deprecated fields and parameters the request used: one `Link: <guide>; rel="deprecation";
+   * title="User.nickname"` each. Empty when the deprecation is the version's or endpoint's alone.
+   */
+  elements: Array<{ name: string; guideUrl: string }>;
 }
 
 /**
@@ -47,7 +52,30 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
     successorUrl: links.get('successor-version'),
     sunsetUrl: links.get('sunset'),
     warning,
+    elements: parseDeprecatedElements(headers.get('link') ?? '', base),
   };
+}
+
+/**
+ * The `rel="deprecation"` links that carry a `title`: each names a deprecated element the request
+ * used (a field or query parameter), with its migration guide.
+ *
+ * @example
+ * ```ts
+ * parseDeprecatedElements('</guide>; rel="deprecation"; title="User.nickname"'); // [{ name: 'User.nickname', guideUrl: '/guide' }]
+ * ```
+ */
+export function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
+  const out: Array<{ name: string; guideUrl: string }> = [];
+  for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*(?:[^;,"]|"(?:[^"\\]|\\.)*")+)*)/g)) {
+    const params = match[2] ?? '';
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,"]+))/i.exec(params);
+    const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+    const title = /;\s*title\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(params);
+    if (types.includes('deprecation') && title)
+      out.push({ name: title[1]!.replace(/\\(.)/g, '$1'), guideUrl: resolve(match[1]!, base) });
+  }
+  return out;
 }
 
 /**
