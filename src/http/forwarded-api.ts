@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { compileElementUses, type ElementUseCheck } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
-import type { VersionedRequestHook } from './versioned-api.ts';
+import type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
  * How the plugin forwards a version to an upstream instead of calling handlers (`versionary
@@ -54,6 +55,8 @@ export async function registerForwardedApi(
     vendor: string;
     forward: ForwardOptions;
     onVersionedRequest: VersionedRequestHook[];
+    /** Deprecated query parameters and `fields=` names; bodies stream unread, so a field sent in one is not seen. */
+    elementUses?: VersionedApiOptions['elementUses'];
   },
 ): Promise<void> {
   for (const version of options.bundle.versions) {
@@ -92,6 +95,7 @@ function registerVersionRoutes(
     vendor: string;
     forward: ForwardOptions;
     onVersionedRequest: VersionedRequestHook[];
+    elementUses?: VersionedApiOptions['elementUses'];
     version: ApiVersion;
   },
 ): void {
@@ -101,6 +105,12 @@ function registerVersionRoutes(
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
   const forward = createForwarder(options.forward);
+  // Compiled once per documented operation; one without deprecated elements gets no check.
+  const usesOf = new Map<OperationSpec, ElementUseCheck>();
+  for (const op of options.elementUses ? version.operations : []) {
+    const check = compileElementUses({ version: version.name, operation: op, elements: options.elementUses!.elements });
+    if (check) usesOf.set(op, check);
+  }
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     scope.route({
       method: scope.supportedMethods,
@@ -122,6 +132,11 @@ function registerVersionRoutes(
           responses: {},
         };
         for (const hook of options.onVersionedRequest) await hook({ request, reply, version, operation });
+        const check = usesOf.get(operation);
+        if (check) {
+          const used = check({ body: undefined, query: request.query as Record<string, unknown> });
+          if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
+        }
       },
       handler: forward,
     });

@@ -59,7 +59,16 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   });
   const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
   const elements = checkedElements(o, lifecycle);
-  if (o.forward) await registerForwardedApi(app, { bundle, prefix, vendor, forward: o.forward, onVersionedRequest });
+  const elementUses = elements.length > 0 ? { elements, onUse: elementStep(o, lifecycle) } : undefined;
+  if (o.forward)
+    await registerForwardedApi(app, {
+      bundle,
+      prefix,
+      vendor,
+      forward: o.forward,
+      onVersionedRequest,
+      ...(elementUses ? { elementUses } : {}),
+    });
   else
     registerVersionedApi(app, {
       bundle,
@@ -69,7 +78,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       clientIdOf: o.clientIdOf,
       validateResponses: o.validateResponses,
       onVersionedRequest,
-      ...(elements.length > 0 ? { elementUses: { elements, onUse: elementStep(o, lifecycle) } } : {}),
+      ...(elementUses ? { elementUses } : {}),
     });
   if (o.openapi)
     registerOpenApiRoutes(app, {
