@@ -9,6 +9,8 @@ export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts'
 export {
   defineVersions,
   defineVersionChange,
+  checkDeprecatedRemovals,
+  deprecatedFieldRemoved,
   endpointAdded,
   enumValuesAdded,
   enumValuesRemoved,
@@ -23,6 +25,7 @@ export {
 export type {
   ApiVersion,
   DefineVersionsOptions,
+  DeprecatedFieldRemoved,
   HeadDefinition,
   HttpMethod,
   Instruction,

@@ -4,6 +4,7 @@ export type { ApiVersion, VersionBundle } from './bundle-types.ts';
 export { defineVersionChange } from './version-change.ts';
 export type { VersionChange } from './version-change.ts';
 export {
+  deprecatedFieldRemoved,
   endpointAdded,
   enumValuesAdded,
   enumValuesRemoved,
@@ -12,7 +13,8 @@ export {
   fieldRetyped,
   schemaReplaced,
 } from './instructions.ts';
-export type { Instruction } from './instructions.ts';
+export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
+export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector } from './field-selection.ts';
 export type { FieldProjection } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
