@@ -26,6 +26,7 @@ export type {
   ApiVersion,
   DefineVersionsOptions,
   DeprecatedFieldRemoved,
+  ElementDocumentation,
   HeadDefinition,
   HttpMethod,
   Instruction,

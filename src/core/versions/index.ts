@@ -19,6 +19,8 @@ export { createFieldSelector } from './field-selection.ts';
 export type { FieldProjection } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
+export { deprecationSentence } from './element-annotations.ts';
+export type { ElementDocumentation } from './element-annotations.ts';
 export { problemSchema } from './problem-schema.ts';
 export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts';
 export type { MigrationPlan, MigrateOptions } from './bundle-types.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createConfigLifecycle, type LifecycleSource } from '../../core/lifecycle/index.ts';
+import { createConfigLifecycle, type ElementDeprecation, type LifecycleSource } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { toOpenApiDocument } from '../../core/versions/index.ts';
@@ -101,17 +101,21 @@ function registerOpenApiRoutes(
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
       const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
+      const deprecations = elementsOf(o.lifecycle);
+      const elements = deprecations.length > 0 ? { elements: { deprecations, now: o.clock.now() } } : {};
       if (o.document)
         return o.document({
           version,
           title: o.title,
           basePath,
           verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
+          ...elements,
         });
       return toOpenApiDocument({
         version,
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
+        ...elements,
         annotate: (op) => {
           const verdict = o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
           return verdict.deprecated && verdict.sunsetAt !== undefined
@@ -121,6 +125,16 @@ function registerOpenApiRoutes(
       });
     });
   }
+}
+
+/**
+ * The lifecycle's deprecated fields and query parameters, for the documents.
+ * TODO(element deprecations): call `lifecycle.elements?.()` once `LifecycleSource` declares it (the
+ * config lifecycle's `fieldDeprecations` and `parameterDeprecations` are being added); until then a
+ * source that has it, such as the service's runtime, is read as it is.
+ */
+function elementsOf(lifecycle: LifecycleSource): readonly ElementDeprecation[] {
+  return (lifecycle as { elements?: () => readonly ElementDeprecation[] }).elements?.() ?? [];
 }
 
 /**
