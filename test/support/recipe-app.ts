@@ -16,6 +16,8 @@ export interface RecipeAppOptions {
   changes: VersionChange[];
   operations?: OperationSpec[];
   handlers?: Record<string, OperationHandler>;
+  /** Every version, for a recipe of more than two; `changes` is then unused. */
+  versions?: Array<{ name: string; changes?: VersionChange[] }>;
 }
 
 /** The operations every recipe has: create an order, read it back. */
@@ -48,7 +50,7 @@ export async function buildRecipeApp(
   const operations = [...orderOperations, ...(options.operations ?? [])];
   const bundle = defineVersions({
     head: { schemas: options.schemas, operations },
-    versions: [{ name: 'v1' }, { name: 'v2', changes: options.changes }],
+    versions: options.versions ?? [{ name: 'v1' }, { name: 'v2', changes: options.changes }],
   });
   const orders = new Map<number, object>();
   const find = (id: string | undefined) => {
