@@ -9,6 +9,8 @@ export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts'
 export {
   defineVersions,
   defineVersionChange,
+  checkDeprecatedRemovals,
+  deprecatedFieldRemoved,
   endpointAdded,
   enumValuesAdded,
   enumValuesRemoved,
@@ -23,6 +25,8 @@ export {
 export type {
   ApiVersion,
   DefineVersionsOptions,
+  DeprecatedFieldRemoved,
+  ElementDocumentation,
   HeadDefinition,
   HttpMethod,
   Instruction,

@@ -4,6 +4,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DAY_MS } from '../../src/core/lifecycle/index.ts';
 import { createApiBundle, publishedVersions } from '../../src/service/api/index.ts';
 import { assertProblem } from '../support/assertions.ts';
+import { elementsOfV2 } from '../support/element-deprecations.ts';
 import { adminHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const pages = ['/docs', '/docs/v1', '/docs/v2', '/docs/changelog'];
@@ -105,6 +106,49 @@ test("an endpoint deprecated on its own shows on its version's page and in the c
   const page = (await t.app.inject({ url: '/docs/changelog' })).body;
   assert.match(page, /GET \/users deprecated in v2/);
   assert.match(page, /<code>GET \/users<\/code> in v2/, 'listed among the coming removals');
+  await t.close();
+});
+
+test("a field or query parameter deprecated on its own is listed on its version's page, in the changelog and its feeds", async () => {
+  const deprecatedAt = testEpoch - 10 * DAY_MS;
+  const sunsetAt = Date.UTC(2026, 8, 1);
+  const t = await createTestApp({ anonymous: true, elements: elementsOfV2({ deprecatedAt, sunsetAt }) });
+  const v2 = (await t.app.inject({ url: '/docs/v2' })).body;
+  assert.doesNotMatch(v2, /id="deprecation"/, 'v2 itself stays current');
+  assert.match(v2, /<section class="banner" id="deprecated-elements"/);
+  assert.match(
+    v2,
+    /<li data-element="User.nickname"><code>User.nickname<\/code>: deprecated, use <code>User.name<\/code> instead; refused in requests from <time datetime="2026-09-01">2026-09-01<\/time> · <a href="https:\/\/docs.example\/nickname">migration notes<\/a>/,
+  );
+  assert.match(v2, /<code>GET \/users\?cursor<\/code>: deprecated; refused in requests from/);
+  assert.doesNotMatch((await t.app.inject({ url: '/docs/v1' })).body, /deprecated-elements/, 'only its own version');
+  const summary = 'User.nickname deprecated in v2: use User.name; sunset 2026-09-01.';
+  assert.match((await t.app.inject({ url: '/docs/changelog' })).body, new RegExp(summary.replaceAll('.', '\\.')));
+  const json = (await t.app.inject({ url: '/changelog.json' })).json() as {
+    items: Array<{
+      summary: string;
+      date_published: string;
+      external_url?: string;
+      _versionary: Record<string, unknown>;
+    }>;
+  };
+  const item = json.items.find((i) => i._versionary.element === 'User.nickname')!;
+  assert.equal(item.summary, summary);
+  assert.equal(item.date_published, '2026-01-05T12:00:00Z', 'dated at its deprecation');
+  assert.equal(item.external_url, 'https://docs.example/nickname');
+  assert.equal(item._versionary.kind, 'element_deprecated');
+  assert.ok(json.items.some((i) => i._versionary.element === 'GET /users?cursor'));
+  assert.ok(json.items.filter((i) => !i._versionary.element).every((i) => !('element' in i._versionary)));
+  assert.match(
+    (await t.app.inject({ url: '/changelog.atom' })).body,
+    /<title type="text">User.nickname deprecated in v2<\/title>/,
+  );
+  // After the sunset the field is still part of v2, so still listed; requests that send it are refused.
+  t.clock.set(sunsetAt + DAY_MS);
+  assert.match(
+    (await t.app.inject({ url: '/docs/v2' })).body,
+    /User.nickname<\/code>: deprecated, use <code>User.name<\/code> instead; refused in requests since/,
+  );
   await t.close();
 });
 

@@ -1,3 +1,4 @@
+import type { LifecycleConfig } from '../../src/core/lifecycle/index.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../src/core/errors/index.ts';
 import {
@@ -16,6 +17,10 @@ export interface RecipeAppOptions {
   changes: VersionChange[];
   operations?: OperationSpec[];
   handlers?: Record<string, OperationHandler>;
+  /** Every version, for a recipe of more than two; `changes` is then unused. */
+  versions?: Array<{ name: string; changes?: VersionChange[] }>;
+  /** The plugin's `lifecycle` option (its field and parameter deprecations, say). */
+  lifecycle?: LifecycleConfig;
 }
 
 /** The operations every recipe has: create an order, read it back. */
@@ -48,7 +53,7 @@ export async function buildRecipeApp(
   const operations = [...orderOperations, ...(options.operations ?? [])];
   const bundle = defineVersions({
     head: { schemas: options.schemas, operations },
-    versions: [{ name: 'v1' }, { name: 'v2', changes: options.changes }],
+    versions: options.versions ?? [{ name: 'v1' }, { name: 'v2', changes: options.changes }],
   });
   const orders = new Map<number, object>();
   const find = (id: string | undefined) => {
@@ -66,7 +71,13 @@ export async function buildRecipeApp(
     ...options.handlers,
   };
   const app = Fastify();
-  await app.register(versionary, { bundle, handlers, vendor: 'shop', openapi: false });
+  await app.register(versionary, {
+    bundle,
+    handlers,
+    vendor: 'shop',
+    openapi: false,
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
+  });
   await app.ready();
   return { app, bundle, orders };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { createFixedClock } from '../../src/core/clock/index.ts';
+import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
 import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp, type BuildAppOptions } from '../../src/service/app/build-app.ts';
@@ -54,6 +55,11 @@ export interface TestAppOptions {
   noticeChannels?: BuildAppOptions['noticeChannels'];
   /** Collect log lines here (the level still comes from `LOG_LEVEL`, silent by default). */
   logStream?: { write(line: string): void };
+  /**
+   * Fields and query parameters deprecated within versions, set on the loaded lifecycle settings
+   * as the config file's `fieldDeprecations` and `parameterDeprecations` would, already parsed.
+   */
+  elements?: ElementDeprecation[];
 }
 
 /** A built app over a real SQLite store, plus what tests need to look inside. */
@@ -110,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       revokedAt: null,
     });
   }
+  if (options.elements) config.settings.lifecycle.elementDeprecations = options.elements;
   const clock = createFixedClock(options.now ?? testEpoch);
   const served = options.wrapStorage ? options.wrapStorage(storage) : storage;
   const app = await buildApp({

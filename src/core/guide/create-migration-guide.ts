@@ -2,6 +2,7 @@ import type { Change } from '../compat/index.ts';
 import { summarize } from '../compat/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { toGuideEntry } from './behaviour.ts';
+import { elementGuideEntries, type GuideElements } from './element-entries.ts';
 import { addDays, assertIsoInstant, formatIsoInstant } from '../time/index.ts';
 import { shapesOf } from './schema-snippet.ts';
 import type { GuideEntry, MigrationGuide } from './types.ts';
@@ -29,6 +30,8 @@ export interface MigrationGuideOptions {
    */
   documents?: { base: unknown; revision: unknown };
   title?: string;
+  /** Fields and query parameters deprecated within the old version, listed apart with what to send instead. */
+  elements?: GuideElements;
 }
 
 /**
@@ -63,6 +66,7 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
     return shapes === undefined ? toGuideEntry(change) : { ...toGuideEntry(change), ...shapes };
   };
   const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(entry);
+  const elements = options.elements ? elementGuideEntries(options.elements) : [];
   return {
     title: options.title ?? `Migrating from ${options.from} to ${options.to}`,
     from: options.from,
@@ -77,6 +81,7 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
       removedAt: guideInstant(removed),
     },
     notes: [...(options.notes ?? [])],
+    ...(elements.length > 0 ? { deprecated: elements } : {}),
   };
 }
 

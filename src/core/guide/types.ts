@@ -36,4 +36,9 @@ export interface MigrationGuide {
   timeline: GuideTimeline;
   /** Prose from the version change declarations, in order. */
   notes: string[];
+  /**
+   * Fields and query parameters deprecated within the old version: present only when it has some,
+   * so a guide without any reads (and serializes) as before.
+   */
+  deprecated?: GuideEntry[];
 }

@@ -2,9 +2,11 @@ import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
+import { toElementEntries, type ChangelogElement } from './element-entries.ts';
 
 /** What happened, in the changelog's words. */
-export type ChangelogKind = 'released' | 'deprecated' | 'endpoint_deprecated' | 'reminder' | 'brownout' | 'removed';
+export type ChangelogKind =
+  'released' | 'deprecated' | 'endpoint_deprecated' | 'element_deprecated' | 'reminder' | 'brownout' | 'removed';
 
 /** One dated event of the changelog. */
 export interface ChangelogEntry {
@@ -19,6 +21,8 @@ export interface ChangelogEntry {
   changes: string[];
   /** `METHOD /path` when the event concerns one endpoint. */
   endpoint?: string;
+  /** `User.nickname` or `GET /users?order` when the event concerns one field or query parameter. */
+  element?: string;
   guideUrl?: string;
 }
 
@@ -49,6 +53,8 @@ export interface ChangelogEndpoint {
 export interface BuildChangelogOptions {
   versions: readonly ChangelogVersion[];
   endpoints?: readonly ChangelogEndpoint[];
+  /** Fields and query parameters deprecated within a version: one entry each, at its deprecation. */
+  elements?: readonly ChangelogElement[];
   /** Events known elsewhere (brownouts, sent reminders), merged in by date. */
   extra?: readonly ChangelogEntry[];
   now: number;
@@ -69,7 +75,7 @@ const day = (at: number) => formatIsoInstant(at).slice(0, 10);
  */
 export function buildChangelog(options: BuildChangelogOptions): Changelog {
   const { now } = options;
-  const all: ChangelogEntry[] = [...(options.extra ?? [])];
+  const all: ChangelogEntry[] = [...(options.extra ?? []), ...toElementEntries(options.elements ?? [])];
   const upcoming: Changelog['upcoming'] = [];
   for (const v of options.versions) {
     const links = v.guideUrl ? { guideUrl: v.guideUrl } : {};

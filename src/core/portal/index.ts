@@ -9,6 +9,7 @@ export type {
   ChangelogKind,
   ChangelogVersion,
 } from './changelog.ts';
+export type { ChangelogElement } from './element-entries.ts';
 export { apiCatalogProfile, apiCatalogType, toApiCatalog } from './api-catalog.ts';
 export type { ApiCatalog, CatalogVersion, LinkContext, LinkTarget } from './api-catalog.ts';
 export { fillDays, fitLine, startOfDay } from './trend.ts';

@@ -145,3 +145,57 @@ test('brownouts become changelog entries once started; rehearsals and future win
   });
   assert.ok(log.entries.some((e) => e.kind === 'brownout'));
 });
+
+test('a deprecated field or query parameter is an entry dated at its deprecation, naming its replacement', () => {
+  const base = { version: 'v2', deprecatedAt: day('2026-09-01'), sunsetAt: day('2027-09-01') };
+  const { entries, upcoming } = buildChangelog({
+    now: day('2026-10-01'),
+    versions: [{ name: 'v2', releasedAt: day('2026-03-02'), changes: [] }],
+    elements: [
+      {
+        ...base,
+        kind: 'field',
+        element: 'User.nickname',
+        schema: 'User',
+        field: 'nickname',
+        replacement: 'displayName',
+        guideUrl: '/g/nickname',
+      },
+      { ...base, kind: 'parameter', element: 'GET /users?order', method: 'GET', path: '/users', parameter: 'order' },
+      // Not yet deprecated: a feed carries no future event.
+      {
+        ...base,
+        kind: 'field',
+        element: 'User.status',
+        schema: 'User',
+        field: 'status',
+        deprecatedAt: day('2027-01-01'),
+      },
+    ],
+  });
+  const field = entries.find((e) => e.element === 'User.nickname')!;
+  assert.deepEqual(field, {
+    id: 'v2:User.nickname:deprecated:2026-09-01',
+    at: day('2026-09-01'),
+    kind: 'element_deprecated',
+    version: 'v2',
+    element: 'User.nickname',
+    title: 'User.nickname deprecated in v2',
+    summary: 'User.nickname deprecated in v2: use User.displayName; sunset 2027-09-01.',
+    changes: [],
+    guideUrl: '/g/nickname',
+  });
+  const parameter = entries.find((e) => e.element === 'GET /users?order')!;
+  assert.equal(parameter.endpoint, 'GET /users');
+  assert.equal(parameter.summary, 'GET /users?order deprecated in v2; sunset 2027-09-01.');
+  assert.equal(
+    entries.find((e) => e.element === 'User.status'),
+    undefined,
+  );
+  assert.deepEqual(
+    entries.map((e) => e.kind),
+    ['element_deprecated', 'element_deprecated', 'released'],
+  );
+  // The version keeps the element after its sunset: no removal is announced for it.
+  assert.deepEqual(upcoming, []);
+});

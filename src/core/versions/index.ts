@@ -4,6 +4,7 @@ export type { ApiVersion, VersionBundle } from './bundle-types.ts';
 export { defineVersionChange } from './version-change.ts';
 export type { VersionChange } from './version-change.ts';
 export {
+  deprecatedFieldRemoved,
   endpointAdded,
   enumValuesAdded,
   enumValuesRemoved,
@@ -12,11 +13,14 @@ export {
   fieldRetyped,
   schemaReplaced,
 } from './instructions.ts';
-export type { Instruction } from './instructions.ts';
+export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
+export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector } from './field-selection.ts';
 export type { FieldProjection } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
+export { deprecationSentence } from './element-annotations.ts';
+export type { ElementDocumentation } from './element-annotations.ts';
 export { problemSchema } from './problem-schema.ts';
 export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts';
 export type { MigrationPlan, MigrateOptions } from './bundle-types.ts';

@@ -13,7 +13,14 @@ export interface FieldRemoved {
   field: string;
   definition: JsonSchema;
   required?: boolean;
+  /**
+   * The version whose lifecycle deprecated the field first (the spec's safe deprecation): set by
+   * {@link deprecatedFieldRemoved}, and checked against the lifecycle's field deprecations.
+   */
+  deprecatedIn?: string;
 }
+/** A field removal that ends a field deprecation: see {@link deprecatedFieldRemoved}. */
+export type DeprecatedFieldRemoved = FieldRemoved & { deprecatedIn: string };
 /** The newer version changed the field's schema; older versions use `previous`. */
 export interface FieldRetyped {
   op: 'field-retyped';
@@ -75,6 +82,22 @@ export function fieldAdded(schema: string, field: string): FieldAdded {
  * ```
  */
 export function fieldRemoved(options: Omit<FieldRemoved, 'op'>): FieldRemoved {
+  return { op: 'field-removed', ...options };
+}
+
+/**
+ * Declare that the newer version removed a field that an older version deprecated (the spec's
+ * "remove it in the next major version"). It behaves as {@link fieldRemoved}, older versions still
+ * carry `definition`, and it records `deprecatedIn` so `checkDeprecatedRemovals` can tell a field
+ * removed without notice from one whose deprecation clients were told about.
+ *
+ * @example
+ * ```ts
+ * deprecatedFieldRemoved({ schema: 'User', field: 'nickname', deprecatedIn: 'v2', definition: { type: 'string' } })
+ * ```
+ */
+export function deprecatedFieldRemoved(options: Omit<DeprecatedFieldRemoved, 'op'>): DeprecatedFieldRemoved {
+  // The same op as fieldRemoved: derivation, migrations and checks need no second case.
   return { op: 'field-removed', ...options };
 }
 

@@ -1,4 +1,5 @@
 import { escapeRegExp } from '../text/index.ts';
+import { annotateElements, type ElementDocumentation } from './element-annotations.ts';
 import { problemSchema } from './problem-schema.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
@@ -29,6 +30,12 @@ export interface ToOpenApiOptions {
   top?: Record<string, unknown>;
   /** Extra components (`securitySchemes`, `headers`, `responses`, `parameters`), merged. */
   components?: Record<string, Record<string, unknown>>;
+  /**
+   * Fields and query parameters deprecated within this version: each is marked `deprecated` with
+   * its `x-sunset` and replacement, and a parameter past its sunset is left out. Without it (or
+   * with no element of this version) the document is exactly what it would be otherwise.
+   */
+  elements?: ElementDocumentation;
 }
 
 /**
@@ -57,7 +64,7 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
     paths[path][op.method.toLowerCase()] = options.decorate ? options.decorate(op, generated) : generated;
   }
   const extra = options.components ?? {};
-  return {
+  const doc = {
     openapi: '3.1.0',
     info: { title: options.title, version: version.name, ...options.info },
     servers: [{ url: '/' }],
@@ -65,6 +72,9 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
     paths,
     components: { ...extra, schemas: { ...reachable({ schemas, roots: [paths, extra] }), ...(extra.schemas ?? {}) } },
   };
+  if (options.elements)
+    annotateElements({ doc, version: version.name, basePath: options.basePath, elements: options.elements });
+  return doc;
 }
 
 function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<string, unknown> {

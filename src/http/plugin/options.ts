@@ -7,7 +7,7 @@ import {
   type LifecycleSource,
   type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
-import type { ApiVersion, VersionBundle } from '../../core/versions/index.ts';
+import type { ApiVersion, ElementDocumentation, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
@@ -98,6 +98,11 @@ export interface OpenApiDocumentInput {
   basePath: string;
   /** The lifecycle's verdict on one operation of this version. */
   verdict(operation: { method: string; path: string }): LifecycleVerdict;
+  /**
+   * Fields and query parameters deprecated within versions, with the plugin clock's now, when the
+   * lifecycle has any: pass it on as `toOpenApiDocument`'s `elements` to document them.
+   */
+  elements?: ElementDocumentation;
 }
 
 /**

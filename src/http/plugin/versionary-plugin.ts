@@ -10,7 +10,7 @@ import {
 } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
-import { toOpenApiDocument } from '../../core/versions/index.ts';
+import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedAnswer } from '../removed-gate.ts';
@@ -112,12 +112,13 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
 /** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */
 function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): readonly ElementDeprecation[] {
   const elements = lifecycle.elements?.() ?? [];
-  if (elements.length === 0) return elements;
-  const problems = checkElementDeprecations({
-    elements,
-    versions: o.bundle.versions,
-    audience: lifecycle.audience ?? 'public',
-  });
+  const problems = [
+    ...(elements.length === 0
+      ? []
+      : checkElementDeprecations({ elements, versions: o.bundle.versions, audience: lifecycle.audience ?? 'public' })),
+    // A field removed with `deprecatedFieldRemoved` must be the one its older version deprecated.
+    ...checkDeprecatedRemovals({ bundle: o.bundle, elements }),
+  ];
   if (problems.length === 0) return elements;
   throw new VersionaryError({
     code: ErrorCode.InvalidConfig,
@@ -171,17 +172,21 @@ function registerOpenApiRoutes(
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
       const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
+      const deprecations = o.lifecycle.elements?.() ?? [];
+      const elements = deprecations.length > 0 ? { elements: { deprecations, now: o.clock.now() } } : {};
       if (o.document)
         return o.document({
           version,
           title: o.title,
           basePath,
           verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
+          ...elements,
         });
       return toOpenApiDocument({
         version,
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
+        ...elements,
         annotate: (op) => {
           const verdict = o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
           return verdict.deprecated && verdict.sunsetAt !== undefined

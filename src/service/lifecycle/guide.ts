@@ -42,6 +42,8 @@ export function buildServiceGuide(options: {
     documents,
     deprecatedAt,
     ...(entry.sunsetAt ? { sunsetAt: entry.sunsetAt } : {}),
+    // The old version's own deprecated fields and parameters, on the same base path as the diff.
+    elements: { deprecations: runtime.elements(), version: old, basePath: '/api' },
     title: `Migrating from ${from} to ${target.name}`,
   });
 }

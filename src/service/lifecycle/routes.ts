@@ -19,7 +19,8 @@ export function registerLifecycleRoutes(
   app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
     const from = (request.params as { name: string }).name;
     const entry = runtime.document().versions.find((v) => v.name === from);
-    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement]);
+    const elements = runtime.elements().filter((e) => e.version === from);
+    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements]);
     let guide = cache.get(key);
     if (!guide) {
       guide = buildServiceGuide({ bundle, runtime, from, now: clock.now() });

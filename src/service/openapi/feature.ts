@@ -25,6 +25,7 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
       basePath,
       jwt: context.jwt !== undefined,
       info: removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+      elements: { deprecations: context.runtime.elements(), now: context.clock.now() },
       lifecycle: (op) => {
         const v = verdict(op);
         return {

@@ -1,4 +1,9 @@
-import { toOpenApiDocument, type ApiVersion, type OperationSpec } from '../../core/versions/index.ts';
+import {
+  toOpenApiDocument,
+  type ApiVersion,
+  type ElementDocumentation,
+  type OperationSpec,
+} from '../../core/versions/index.ts';
 import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
 import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
 import { securityFor, securitySchemes } from './security.ts';
@@ -15,6 +20,8 @@ export interface VersionDocumentOptions {
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
   /** Extra `info` members (a removed version's `x-removed`, `x-sunset` and note); they win over the defaults. */
   info?: Record<string, unknown>;
+  /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
+  elements?: ElementDocumentation;
 }
 
 const tagDescriptions: Record<string, string> = {
@@ -38,6 +45,7 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
     options.jwt,
     options.info ?? {},
     [...lifecycles.values()],
+    elementsKey(options),
   ]);
   const cache = built.get(options.version) ?? new Map<string, Record<string, unknown>>();
   built.set(options.version, cache);
@@ -51,6 +59,14 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
 
 const built = new WeakMap<ApiVersion, Map<string, Record<string, unknown>>>();
 
+/** What the elements change in this version's document: its elements, and which parameters are past their sunset. */
+function elementsKey(options: VersionDocumentOptions): unknown {
+  const { elements } = options;
+  if (!elements) return [];
+  const mine = elements.deprecations.filter((e) => e.version === options.version.name);
+  return mine.map((e) => [e, e.kind === 'parameter' && e.sunsetAt <= elements.now]);
+}
+
 function buildVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
@@ -59,6 +75,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     title: options.title,
     basePath: options.basePath,
     partialResponses: true,
+    ...(options.elements ? { elements: options.elements } : {}),
     info: {
       description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
       license: { name: 'MIT', identifier: 'MIT' },

@@ -14,6 +14,7 @@ const kindLabel: Record<string, string> = {
   released: 'Release',
   deprecated: 'Deprecation',
   endpoint_deprecated: 'Endpoint deprecation',
+  element_deprecated: 'Field or parameter deprecation',
   reminder: 'Reminder',
   brownout: 'Brownout',
   removed: 'Removal',
@@ -40,10 +41,17 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
           ...((safeHref(e.migrationUrl) ?? v.guideUrl) ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
         })),
     );
+    const elements = versions.flatMap((v) =>
+      v.elements.map((e) => {
+        const guideUrl = safeHref(e.migrationUrl) ?? v.guideUrl;
+        return guideUrl ? { ...e, guideUrl } : e;
+      }),
+    );
     const now = options.clock.now();
     return buildChangelog({
       versions: toChangelogVersions(versions),
       endpoints,
+      elements,
       extra: toBrownoutEntries(options.brownouts?.() ?? [], now),
       now,
     });

@@ -1,4 +1,5 @@
 import type { VNode } from 'preact';
+import { replacementName } from '../../core/lifecycle/index.ts';
 import { html, isoDay, safeHref } from './html.ts';
 import type { VersionInfo } from './version-info.ts';
 
@@ -84,6 +85,30 @@ export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | un
             ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
           </li>`,
       )}
+    </ul>
+  </section>`;
+}
+
+/**
+ * Fields and query parameters of a version deprecated on their own (the spec's safe deprecation
+ * of a field): each with its replacement, sunset and guide. A field stays in the version's
+ * responses after its sunset, but requests that send it, or a deprecated parameter, are refused.
+ */
+export function DeprecatedElements(props: { version: VersionInfo; now: number }): VNode | undefined {
+  const { elements, guideUrl } = props.version;
+  if (elements.length === 0 || props.version.status === 'removed') return undefined;
+  return html`<section class="banner" id="deprecated-elements" aria-labelledby="deprecated-elements-title">
+    <h2 id="deprecated-elements-title">Deprecated fields and parameters in ${props.version.name}</h2>
+    <ul>
+      ${elements.map((e) => {
+        const instead = replacementName(e);
+        const guide = safeHref(e.migrationUrl) ?? guideUrl;
+        const refused = e.sunsetAt <= props.now ? '; refused in requests since ' : '; refused in requests from ';
+        const sunset = html`<time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>`;
+        // One line: htm drops a line break between text and an element, which would join the words.
+        // prettier-ignore
+        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${sunset}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
+      })}
     </ul>
   </section>`;
 }

@@ -5,7 +5,7 @@ import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { assetPath } from './assets.ts';
-import { DeprecatedEndpoints, DeprecationBanner } from './deprecation-banner.ts';
+import { DeprecatedElements, DeprecatedEndpoints, DeprecationBanner } from './deprecation-banner.ts';
 import { html, isoDay, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, type VersionInfo } from './version-info.ts';
@@ -51,6 +51,7 @@ export function registerDocsPages(app: FastifyInstance, options: DocsPagesOption
       <h1>API reference: ${version.name}</h1>
       ${DeprecationBanner({ version })}
       ${DeprecatedEndpoints({ version })}
+      ${DeprecatedElements({ version, now: options.clock.now() })}
       <ul class="links" aria-label="About this version">
         <li><a href=${version.openapiUrl}>OpenAPI document (JSON)</a></li>
         ${version.guideUrl && html`<li><a href=${version.guideUrl}>Migration guide</a></li>`}

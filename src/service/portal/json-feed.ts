@@ -36,6 +36,8 @@ export function toJsonFeed(options: {
         kind: e.kind,
         version: e.version,
         endpoint: e.endpoint ?? null,
+        // Only on an element's entry, so the other items read as they always have.
+        ...(e.element ? { element: e.element } : {}),
         changes: e.changes,
         guideUrl: e.guideUrl ?? null,
       },

@@ -1,5 +1,5 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { type DeprecationStatus, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { type DeprecationStatus, type ElementDeprecation, type LifecycleState } from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
@@ -25,6 +25,8 @@ export interface VersionInfo {
   changes: string[];
   /** Endpoints of this version deprecated on their own. */
   endpoints: EndpointDeprecation[];
+  /** Fields and query parameters of this version deprecated on their own, before and after their sunset. */
+  elements: ElementDeprecation[];
   /** The version still has code and serves requests. */
   served: boolean;
 }
@@ -44,6 +46,7 @@ export function describeVersions(options: {
   const { bundle, runtime, clock } = options;
   const now = clock.now();
   const endpoints = runtime.endpointDeprecations();
+  const elements = runtime.elements();
   return runtime.document().versions.map((entry): VersionInfo => {
     const version = bundle.get(entry.name);
     const deprecatedAt = entry.deprecatedAt ? parseIsoInstant(entry.deprecatedAt) : undefined;
@@ -62,6 +65,8 @@ export function describeVersions(options: {
       docsUrl: docsUrlOf(entry.name),
       changes: version?.changes.map((c) => c.description) ?? [],
       endpoints: endpoints.filter((e) => e.version === entry.name && e.sunsetAt > now),
+      // Kept after their sunset: the version still documents them (a field stays until the next version).
+      elements: elements.filter((e) => e.version === entry.name),
       served: version !== undefined && entry.status !== 'removed',
     };
   });
