@@ -8,12 +8,11 @@ import {
   type NoticePayload,
   type NoticeSubject,
 } from '../../core/notices/index.ts';
-import { replacementName } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../ports/index.ts';
-import { elementSubjects } from './gather-elements.ts';
+import { elementPayload, elementSubjects } from './gather-elements.ts';
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
@@ -102,43 +101,9 @@ export function createPayloadBuilder(options: {
     if (!keyId.startsWith('key_')) return keyId;
     return (await options.apiKeys.find(keyId))?.name ?? keyId;
   };
-  // A field or parameter: the client's calls that sent it, per endpoint, and what to send instead.
-  const buildElement = (o: {
-    notice: DueNotice;
-    client: Client;
-    elementRows: readonly ClientElementUsageRow[];
-  }): NoticePayload => {
-    const { notice } = o;
-    const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
-    const calls: CallEvidence[] = o.elementRows
-      .filter((r) => r.clientId === o.client.id && r.version === notice.version && r.element === notice.element)
-      .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
-      .map((r) => ({
-        endpoint: r.endpoint,
-        calls: r.calls,
-        firstSeen: formatIsoInstant(r.firstSeen),
-        lastSeen: formatIsoInstant(r.lastSeen),
-        // Element usage is counted per client, not per key or User-Agent.
-        keys: [],
-        userAgent: null,
-      }));
-    return toNoticePayload({
-      notice,
-      client: { id: o.client.id, name: o.client.name },
-      deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
-      urls: { guide: absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
-      element: {
-        kind: e?.kind ?? 'field',
-        name: notice.element!,
-        replacement: (e && replacementName(e)) ?? null,
-      },
-      calls,
-      impact: [],
-    });
-  };
   return {
     async build({ notice, client, rows, elementRows = [] }) {
-      if (notice.element) return buildElement({ notice, client, elementRows });
+      if (notice.element) return elementPayload({ runtime, absolute, notice, client, elementRows });
       const mine = rows.filter(
         (r) =>
           r.clientId === client.id &&
