@@ -71,6 +71,8 @@ describe('the management API with credentials that lack the admin role', () => {
         'HEAD /admin/v1/versions/:name/calls',
         'POST /admin/v1/api-keys',
         'POST /admin/v1/deprecations',
+        'GET /admin/v1/deprecations',
+        'HEAD /admin/v1/deprecations',
         'PUT /admin/v1/versions/:name/deprecation',
         'GET /admin/v1/openapi.json',
         'HEAD /admin/v1/openapi.json',

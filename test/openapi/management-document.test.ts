@@ -46,6 +46,7 @@ describe('the management API document', () => {
       'PUT /admin/v1/versions/{name}/deprecation',
       'GET /admin/v1/versions/{name}/calls',
       'POST /admin/v1/deprecations',
+      'GET /admin/v1/deprecations',
     ]) {
       assert.ok(listed.includes(route), `${route} is documented`);
     }

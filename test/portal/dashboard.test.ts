@@ -180,6 +180,97 @@ test('the admin sees the timeline, usage, the clients still calling ranked and a
   await t.close();
 });
 
+test('deprecated fields and parameters: the owner sees each with its usage, a consumer only its own uses', async () => {
+  const { t, acme } = await world();
+  // Set as the lifecycle config's fieldDeprecations and parameterDeprecations parse to; the runtime reads them live.
+  t.config.settings.lifecycle.elementDeprecations = [
+    {
+      kind: 'field',
+      version: 'v2',
+      element: 'UserInput.nickname',
+      schema: 'UserInput',
+      field: 'nickname',
+      deprecatedAt: Date.UTC(2026, 0, 1),
+      sunsetAt: Date.UTC(2027, 0, 1),
+      replacement: 'displayName',
+    },
+    {
+      kind: 'parameter',
+      version: 'v2',
+      element: 'GET /users?order',
+      method: 'GET',
+      path: '/users',
+      parameter: 'order',
+      deprecatedAt: Date.UTC(2026, 0, 1),
+      sunsetAt: Date.UTC(2026, 5, 1),
+    },
+  ];
+  // What the request path records for each use of a deprecated element.
+  const at = t.clock.now();
+  const use = (clientId: string, endpoint: string) => ({
+    version: 'v2',
+    endpoint,
+    clientId,
+    at,
+    element: 'UserInput.nickname',
+  });
+  await t.storage.usage.insert([
+    use('cl_acme', 'POST /users'),
+    use('cl_acme', 'POST /users'),
+    use('cl_acme', 'PATCH /users/{id}'),
+    use('cl_globex', 'POST /users'),
+  ]);
+
+  const admin = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, testAdminKey) } })).body;
+  assert.match(admin, /<h2 id="elements-heading">Deprecated fields and parameters<\/h2>/);
+  const cells = (html: string, attribute: string, name: string) =>
+    [
+      ...(
+        new RegExp(`<tr ${attribute}="${name.replace(/[?{}]/g, '\\$&')}"[^>]*>(.*?)</tr>`).exec(html)?.[1] ?? ''
+      ).matchAll(/<td>(.*?)<\/td>/g),
+    ].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+  assert.deepEqual(cells(admin, 'data-element', 'UserInput.nickname'), [
+    'UserInput.nickname',
+    'v2',
+    '2027-01-01',
+    'UserInput.displayName',
+    '4',
+    '2',
+    '2026-01-15',
+  ]);
+  assert.deepEqual(
+    cells(admin, 'data-element', 'GET /users?order'),
+    ['GET /users?order', 'v2', '2026-06-01', 'none', '0', '0', 'never'],
+    'an element nobody used is listed too',
+  );
+
+  const mine = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, acme) } })).body;
+  assert.match(mine, /Deprecated fields and parameters you use/);
+  const rows = [...mine.matchAll(/<tr data-element="([^"]+)" data-endpoint="([^"]+)">(.*?)<\/tr>/g)].map((m) => [
+    m[1],
+    m[2],
+    [...m[3]!.matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, '')),
+  ]);
+  assert.deepEqual(
+    rows,
+    [
+      [
+        'UserInput.nickname',
+        'POST /users',
+        ['UserInput.nickname', 'POST /users', '2', '2026-01-15', '2027-01-01', 'UserInput.displayName'],
+      ],
+      [
+        'UserInput.nickname',
+        'PATCH /users/{id}',
+        ['UserInput.nickname', 'PATCH /users/{id}', '1', '2026-01-15', '2027-01-01', 'UserInput.displayName'],
+      ],
+    ],
+    "only Acme's own uses, most called first",
+  );
+  assert.doesNotMatch(mine, /GET \/users\?order/, 'an element the client never used is not shown to it');
+  await t.close();
+});
+
 test('hostile: a client named like markup shows as text everywhere', async () => {
   const t = await createTestApp({ anonymous: true });
   const name = '<script>alert(1)</script> "quoted" \'single\'';

@@ -130,6 +130,71 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       assert.notEqual(page.nextAfter, null);
     });
 
+    it('counts element calls in their own rollup, per element and per client, never in the version reads', async () => {
+      const t0 = Date.UTC(2026, 2, 1, 10);
+      await s.usage.insert([{ version: 've', endpoint: 'GET /users', clientId: 'c1', keyId: 'k1', at: t0 }]);
+      const before = {
+        summary: await s.usage.summary('ve'),
+        byClient: await s.usage.byClient({ since: 0 }),
+        totals: await s.usage.clientTotals({ since: 0 }),
+        days: await s.usage.byDay({ since: 0, perClient: true }),
+        raw: await s.usage.list({ version: 've', limit: 100, afterId: 0 }),
+      };
+      const element = ([clientId, endpoint, name, at]: [string, string, string, number]) => ({
+        version: 've',
+        endpoint,
+        clientId,
+        keyId: `key_${clientId}`,
+        at,
+        element: name,
+      });
+      // Two batches, so the upsert adds to rows already there.
+      await s.usage.insert([
+        element(['c1', 'GET /users/{id}', 'User.nickname', t0 + 1]),
+        element(['c1', 'GET /users/{id}', 'User.nickname', t0 + 2]),
+        element(['c2', 'GET /users', 'User.nickname', t0 + 3]),
+      ]);
+      await s.usage.insert([
+        element(['c2', 'GET /users/{id}', 'User.nickname', t0 + 9]),
+        element(['c1', 'GET /users', 'GET /users?order', t0 + 4]),
+        element(['c2', 'GET /users', 'GET /users?order', t0 - 5]),
+      ]);
+      assert.deepEqual(
+        {
+          summary: await s.usage.summary('ve'),
+          byClient: await s.usage.byClient({ since: 0 }),
+          totals: await s.usage.clientTotals({ since: 0 }),
+          days: await s.usage.byDay({ since: 0, perClient: true }),
+          raw: await s.usage.list({ version: 've', limit: 100, afterId: 0 }),
+        },
+        before,
+        'element calls change none of the version reads',
+      );
+      assert.deepEqual(await s.usage.elementUsage(), [
+        { version: 've', element: 'GET /users?order', calls: 2, clients: 2, endpoints: 1, lastSeen: t0 + 4 },
+        { version: 've', element: 'User.nickname', calls: 4, clients: 2, endpoints: 2, lastSeen: t0 + 9 },
+      ]);
+      assert.deepEqual(await s.usage.elementUsage({ clientId: 'c2' }), [
+        { version: 've', element: 'GET /users?order', calls: 1, clients: 1, endpoints: 1, lastSeen: t0 - 5 },
+        { version: 've', element: 'User.nickname', calls: 2, clients: 1, endpoints: 2, lastSeen: t0 + 9 },
+      ]);
+      const row = ([endpoint, name, calls, firstSeen, lastSeen]: [string, string, number, number, number]) => ({
+        clientId: 'c1',
+        element: name,
+        version: 've',
+        endpoint,
+        calls,
+        firstSeen,
+        lastSeen,
+      });
+      assert.deepEqual(await s.usage.elementCalls({ clientId: 'c1' }), [
+        row(['GET /users', 'GET /users?order', 1, t0 + 4, t0 + 4]),
+        row(['GET /users/{id}', 'User.nickname', 2, t0 + 1, t0 + 2]),
+      ]);
+      assert.equal((await s.usage.elementCalls()).length, 5);
+      assert.deepEqual(await s.usage.elementCalls({ clientId: 'nobody' }), []);
+    });
+
     it('stores API keys by hash, revokes once and counts active admins', async () => {
       const record = {
         id: 'key_0123456789abcdef',

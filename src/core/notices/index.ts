@@ -9,9 +9,9 @@ export type {
   DueNotice,
   NoticeSettings,
 } from './types.ts';
-export { subjectId, noticeKey, covers } from './notice-key.ts';
+export { subjectId, subjectParts, noticeKey, covers } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 export type { PlanNoticesOptions } from './plan-notices.ts';
 export { activeBrownout, checkBrownout } from './brownout.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
-export type { CallEvidence, CallImpact, NoticePayload } from './payload.ts';
+export type { CallEvidence, CallImpact, NoticeElement, NoticePayload } from './payload.ts';

@@ -38,9 +38,20 @@ export interface NoticePayload {
     replacement: { version: string; url: string } | null;
     migrationGuideUrl: string;
     brownout: { startsAt: string; endsAt: string } | null;
+    /** Set when the subject is a deprecated field or query parameter of the version; null otherwise. */
+    element: NoticeElement | null;
     calls: CallEvidence[];
     impact: CallImpact[];
   };
+}
+
+/** The deprecated field or query parameter a notice is about, and what takes its place. */
+export interface NoticeElement {
+  kind: 'field' | 'parameter';
+  /** `User.nickname`, `GET /users?order`. */
+  name: string;
+  /** `User.displayName`, `GET /users?sort`; null when none is named. */
+  replacement: string | null;
 }
 
 const eventNames: Record<NoticeKind, string> = {
@@ -51,9 +62,10 @@ const eventNames: Record<NoticeKind, string> = {
   cleared: 'cleared',
 };
 
-/** The event type of a notice: `version.<event>` or `endpoint.<event>`. */
-export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint'>): string {
-  return `${notice.endpoint ? 'endpoint' : 'version'}.${eventNames[notice.kind]}`;
+/** The event type of a notice: `version.<event>`, `endpoint.<event>` or `element.<event>`. */
+export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint' | 'element'>): string {
+  const about = notice.element ? 'element' : notice.endpoint ? 'endpoint' : 'version';
+  return `${about}.${eventNames[notice.kind]}`;
 }
 
 /**
@@ -88,6 +100,7 @@ export function toNoticePayload(options: {
   deprecatedAt: number;
   replacement?: string;
   urls: { guide: string; replacement?: string };
+  element?: NoticeElement;
   calls: CallEvidence[];
   impact: CallImpact[];
 }): NoticePayload {
@@ -112,6 +125,7 @@ export function toNoticePayload(options: {
       brownout: notice.brownout
         ? { startsAt: formatIsoInstant(notice.brownout.startsAt), endsAt: formatIsoInstant(notice.brownout.endsAt) }
         : null,
+      element: options.element ?? null,
       calls: options.calls,
       impact: options.impact,
     },

@@ -55,7 +55,11 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
           called: (endpoint) =>
             options.usage.some(
               (u) =>
-                u.clientId === clientId && u.version === b.version && u.endpoint === endpoint && u.lastSeen >= since,
+                u.clientId === clientId &&
+                u.version === b.version &&
+                u.endpoint === endpoint &&
+                u.element === undefined &&
+                u.lastSeen >= since,
             ),
         }),
       );
@@ -100,6 +104,7 @@ function planForClient(p: ClientPlan): DueNotice[] {
     sunsetAt: subject.sunsetAt,
     version: subject.version,
     ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
+    ...(subject.element ? { element: subject.element } : {}),
     plannedAt: now,
     daysLeft: Math.max(0, Math.ceil((subject.sunsetAt - now) / DAY_MS)),
     ...(brownout ? { brownout } : {}),
@@ -140,6 +145,8 @@ function announces(options: {
   called: (endpoint: string) => boolean;
 }): boolean {
   const { brownout: b, subject } = options;
+  // A field or parameter has no brownout of its own: a window of its version is that version's news.
+  if (subject.element !== undefined) return false;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
   if (b.endpoint === subject.endpoint) return true;
   return (

@@ -9,6 +9,8 @@ export interface NoticeSubject {
   version: string;
   /** Method and route template (`GET /users/{id}`); absent for the whole version. */
   endpoint?: string;
+  /** A deprecated field or query parameter of the version (`User.nickname`, `GET /users?order`); absent otherwise. */
+  element?: string;
   deprecatedAt: number;
   sunsetAt: number;
   /** Flagged removed before (or at) its sunset. */
@@ -34,6 +36,8 @@ export interface ClientUsage {
   clientId: string;
   version: string;
   endpoint: string;
+  /** Set on a row of calls that used this deprecated element: they count for its subject only. */
+  element?: string;
   calls: number;
   firstSeen: number;
   lastSeen: number;
@@ -61,6 +65,7 @@ export interface RecordedNotice extends NoticeIdentity {
 export interface DueNotice extends NoticeIdentity {
   version: string;
   endpoint?: string;
+  element?: string;
   plannedAt: number;
   /** Whole days from now to the sunset, never negative. */
   daysLeft: number;

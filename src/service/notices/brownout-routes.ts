@@ -198,13 +198,11 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
   const problems: Array<{ pointer: string; detail: string }> = [];
   if (startsAt === undefined) problems.push({ pointer: '/startsAt', detail: 'an ISO 8601 instant' });
   if (endsAt === undefined) problems.push({ pointer: '/endsAt', detail: 'an ISO 8601 instant' });
+  // A deprecated field or parameter browns out nothing: its version stays active.
+  const subjects = noticeSubjects(options.runtime).filter((s) => s.element === undefined);
   const subject =
-    noticeSubjects(options.runtime).find(
-      (s) => s.version === body.version && s.endpoint === (body.endpoint ?? undefined),
-    ) ??
-    (body.endpoint
-      ? noticeSubjects(options.runtime).find((s) => s.version === body.version && s.endpoint === undefined)
-      : undefined);
+    subjects.find((s) => s.version === body.version && s.endpoint === (body.endpoint ?? undefined)) ??
+    (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
   if (!subject)
     problems.push({
       pointer: body.endpoint ? '/endpoint' : '/version',

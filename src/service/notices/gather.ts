@@ -11,9 +11,10 @@ import {
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { ApiKeyStore, Client, ClientUsageRow } from '../ports/index.ts';
+import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../ports/index.ts';
+import { elementPayload, elementSubjects } from './gather-elements.ts';
 
-/** The lifecycle as the planner sees it: deprecated versions and endpoint deprecations. */
+/** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
   const versions = runtime.versions().flatMap((v) =>
     v.schedule
@@ -34,7 +35,7 @@ export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
     sunsetAt: e.sunsetAt,
     removed: false,
   }));
-  return [...versions, ...endpoints];
+  return [...versions, ...endpoints, ...elementSubjects(runtime.elements())];
 }
 
 /** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
@@ -64,7 +65,13 @@ export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
 
 /** Builds notice payloads: evidence from usage rows, impact from the compatibility diff. */
 export interface PayloadBuilder {
-  build(options: { notice: DueNotice; client: Client; rows: readonly ClientUsageRow[] }): Promise<NoticePayload>;
+  build(options: {
+    notice: DueNotice;
+    client: Client;
+    rows: readonly ClientUsageRow[];
+    /** Element usage, for a notice about a deprecated field or query parameter. */
+    elementRows?: readonly ClientElementUsageRow[];
+  }): Promise<NoticePayload>;
 }
 
 /** A payload builder over the running service. Diffs are computed once per (version, replacement). */
@@ -95,7 +102,8 @@ export function createPayloadBuilder(options: {
     return (await options.apiKeys.find(keyId))?.name ?? keyId;
   };
   return {
-    async build({ notice, client, rows }) {
+    async build({ notice, client, rows, elementRows = [] }) {
+      if (notice.element) return elementPayload({ runtime, absolute, notice, client, elementRows });
       const mine = rows.filter(
         (r) =>
           r.clientId === client.id &&

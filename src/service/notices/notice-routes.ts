@@ -5,7 +5,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { integerQuery } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { eventType, type NoticeKind } from '../../core/notices/index.ts';
+import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
 import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../ports/index.ts';
 import {
   NoticeList,
@@ -85,7 +85,7 @@ function toItem(n: OutboxNotice, hasTransport: boolean) {
     subject: n.subject,
     kind: n.kind,
     step: n.step,
-    type: eventType({ kind: n.kind, endpoint: n.subject.includes(' ') ? 'x' : undefined }),
+    type: eventType({ kind: n.kind, ...subjectParts(n.subject) }),
     sunsetAt: formatIsoInstant(n.sunsetAt),
     channel: n.channel,
     recipient: n.recipient,

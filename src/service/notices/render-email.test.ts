@@ -20,6 +20,7 @@ const payload: NoticePayload = {
     replacement: null,
     migrationGuideUrl: 'https://x.test/guide?a=1&b="2"',
     brownout: null,
+    element: null,
     calls: [
       { endpoint: 'GET /users', calls: 2, firstSeen: 'a', lastSeen: 'b', keys: ['k"<>'], userAgent: '"><img src=x>' },
     ],
@@ -37,5 +38,40 @@ describe('renderNoticeEmail', () => {
     assert.match(mail.html, /&lt;script>alert\(1\)&lt;\/script>/);
     assert.match(mail.html, /href="https:\/\/x\.test\/guide\?a=1&amp;b=&quot;2&quot;"/);
     assert.match(mail.html, /href="https:\/\/x\.test\/u\?t=1&amp;c=2"/);
+  });
+
+  it('names a deprecated field, what to use instead, its sunset and the calls that sent it per endpoint', () => {
+    const data = payload.data;
+    const mail = renderNoticeEmail({
+      payload: {
+        type: 'element.deprecated',
+        timestamp: payload.timestamp,
+        data: {
+          ...data,
+          kind: 'deprecated',
+          subject: {
+            ...data.subject,
+            version: 'v2',
+            endpoint: null,
+            sunsetAt: '2027-01-01T00:00:00.000Z',
+            daysLeft: 351,
+          },
+          element: { kind: 'field', name: 'UserInput.nickname', replacement: 'UserInput.displayName' },
+          calls: [
+            { endpoint: 'PATCH /users/{id}', calls: 1, firstSeen: 'f1', lastSeen: 'l1', keys: [], userAgent: null },
+            { endpoint: 'POST /users', calls: 2, firstSeen: 'f2', lastSeen: 'l2', keys: [], userAgent: null },
+          ],
+        },
+      },
+      unsubscribeUrl: 'https://x.test/u',
+    });
+    assert.equal(mail.subject, '[v2] The field UserInput.nickname in v2 is deprecated');
+    assert.match(mail.text, /^Use instead: UserInput\.displayName$/m);
+    assert.match(mail.text, /^Sunset date: 2027-01-01T00:00:00\.000Z$/m);
+    assert.match(mail.text, /^- PATCH \/users\/\{id\}: 1 call, first f1, last l1$/m);
+    assert.match(mail.text, /^- POST \/users: 2 calls, first f2, last l2$/m);
+    assert.doesNotMatch(mail.text, /breaking change/, 'no compatibility diff is claimed for a field');
+    assert.doesNotMatch(mail.html, /Impact/);
+    assert.match(mail.html, /<th align="left">Use instead<\/th><td>UserInput.displayName<\/td>/);
   });
 });

@@ -22,9 +22,11 @@ const headlines: Record<NoticePayload['data']['kind'], (name: string, days: numb
 /** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
-  const name = d.subject.endpoint
-    ? `${d.subject.endpoint} in ${d.subject.version}`
-    : `API version ${d.subject.version}`;
+  const name = d.element
+    ? `The ${d.element.kind === 'field' ? 'field' : 'query parameter'} ${d.element.name} in ${d.subject.version}`
+    : d.subject.endpoint
+      ? `${d.subject.endpoint} in ${d.subject.version}`
+      : `API version ${d.subject.version}`;
   const headline = headlines[d.kind](name, d.subject.daysLeft);
   const facts: Array<[string, string]> = [
     ['Subject', name],
@@ -32,6 +34,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     ['Sunset date', d.subject.sunsetAt],
     ['Days left', String(d.subject.daysLeft)],
     ...(d.replacement ? [['Replacement', `${d.replacement.version} (${d.replacement.url})`] as [string, string]] : []),
+    ...(d.element ? [['Use instead', d.element.replacement ?? 'nothing: stop sending it'] as [string, string]] : []),
     ['Migration guide', d.migrationGuideUrl],
     ...(d.brownout
       ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]]
@@ -53,11 +56,11 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     'Your recent calls:',
     ...d.calls.map(
       (c) =>
-        `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`,
+        `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}` +
+        // Element calls are counted per client, without key or User-Agent.
+        (d.element ? '' : `, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
     ),
-    '',
-    impactLine,
-    ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`),
+    ...(d.element ? [] : ['', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`)]),
     '',
     `Unsubscribe: ${options.unsubscribeUrl}`,
     '',
@@ -97,11 +100,14 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
             </tr>`,
         )}
       </table>
-      <h2>Impact</h2>
-      <p>${impactLine}</p>
-      <ul>
-        ${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}
-      </ul>
+      ${
+        !d.element &&
+        html`<h2>Impact</h2>
+          <p>${impactLine}</p>
+          <ul>
+            ${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}
+          </ul>`
+      }
       <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
     </body>
   </html>`;

@@ -27,7 +27,11 @@ const count = (description?: string) =>
 export const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
-  subject: Type.String({ maxLength: 400, description: '`v1`, or `v1 GET /users` for an endpoint.' }),
+  subject: Type.String({
+    maxLength: 400,
+    description:
+      '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+  }),
   kind: Type.Union(noticeKinds.map((k) => Type.Literal(k))),
   step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
   type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
@@ -90,7 +94,11 @@ export const PassReportSchema = Type.Object(
     skipped: Type.Array(
       Type.Object(
         {
-          subject: Type.String({ maxLength: 400, description: '`v1`, or `v1 GET /users` for an endpoint.' }),
+          subject: Type.String({
+            maxLength: 400,
+            description:
+              '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+          }),
           client: Type.String({ maxLength: 200, description: 'The client id the calls were counted for.' }),
           reason: Type.Union(
             [Type.Literal('no-client'), Type.Literal('no-contact'), Type.Literal('already-enqueued')],

@@ -12,6 +12,7 @@ import type {
   UsageStore,
 } from '../ports/index.ts';
 import { DeliveryFailure, type NoticeChannel } from './channel.ts';
+import { toElementUsage } from './gather-elements.ts';
 import { noticeSubjects, toClientUsage, type PayloadBuilder } from './gather.ts';
 import type { NoticesSettings } from './settings.ts';
 
@@ -44,7 +45,7 @@ export interface PassReport {
 /** Options for {@link createNoticeWorker}. */
 export interface NoticeWorkerOptions {
   notices: NoticeStore;
-  usage: Pick<UsageStore, 'byClient'>;
+  usage: Pick<UsageStore, 'byClient' | 'elementCalls'>;
   clients: Pick<ClientStore, 'findMany'>;
   runtime: LifecycleRuntime;
   payloads: PayloadBuilder;
@@ -101,10 +102,12 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const plan = async (): Promise<Pick<PassReport, 'planned' | 'enqueued' | 'skipped'>> => {
     const now = clock.now();
     const rows = await options.usage.byClient({ since: now - settings.lookbackDays * DAY_MS });
+    // Element usage is all-time totals, a row per (client, element, version, endpoint): the planner's lookback reads its last call.
+    const elementRows = options.runtime.elements().length > 0 ? await options.usage.elementCalls() : [];
     const due = planNotices({
       subjects: noticeSubjects(options.runtime),
       brownouts: await options.brownouts(),
-      usage: toClientUsage(rows),
+      usage: [...toClientUsage(rows), ...toElementUsage(elementRows)],
       recorded: await notices.recorded(),
       settings,
       clock,
@@ -124,7 +127,7 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
         skip(notice, 'no-client');
         continue;
       }
-      const payload = JSON.stringify(await options.payloads.build({ notice, client, rows }));
+      const payload = JSON.stringify(await options.payloads.build({ notice, client, rows, elementRows }));
       const base = {
         clientId: client.id,
         subject: notice.subject,

@@ -30,7 +30,8 @@ const layered: Record<string, string> = {
 const tagDescriptions: Record<string, string> = {
   'api-keys': 'Credentials: create, list and revoke API keys.',
   versions: 'The lifecycle of each API version and the usage of deprecated ones.',
-  deprecations: 'Deprecations of single endpoints.',
+  deprecations:
+    'Deprecations of single endpoints, and the listing of everything deprecated (versions, endpoints, fields, query parameters) with its usage.',
   clients: 'The consumers of the API, their contacts and their webhooks.',
   usage: 'Calls per client, version, endpoint and day.',
   notices: 'Deprecation notices planned for each client, and their delivery.',

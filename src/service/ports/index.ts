@@ -4,8 +4,10 @@ export type { PoolStats, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeFeedHealth, ChangeListener } from './change-feed.ts';
 export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
 export type {
+  ClientElementUsageRow,
   ClientTotalsRow,
   ClientUsageRow,
+  ElementUsageRow,
   DailyUsageRow,
   UsageCall,
   UsageInsertOptions,

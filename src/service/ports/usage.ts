@@ -54,6 +54,28 @@ export interface DailyUsageRow {
   clients: number;
 }
 
+/** Usage of one deprecated element (field or query parameter) of a version, over every call recorded. */
+export interface ElementUsageRow {
+  version: string;
+  /** `User.nickname`, `GET /users?order`. */
+  element: string;
+  calls: number;
+  clients: number;
+  endpoints: number;
+  lastSeen: number;
+}
+
+/** One client's calls that used a deprecated element, per (element, version, endpoint). */
+export interface ClientElementUsageRow {
+  clientId: string;
+  element: string;
+  version: string;
+  endpoint: string;
+  calls: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
 /** Options of {@link UsageStore.insert}. */
 export interface UsageInsertOptions {
   /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
@@ -87,6 +109,14 @@ export interface UsageStore {
     clientId?: string;
     perClient?: boolean;
   }): Promise<DailyUsageRow[]>;
+  /**
+   * Usage of deprecated elements per (version, element), of one client when asked. Element calls
+   * (those with `element` set) are kept in a rollup of their own, as all-time totals: they never
+   * count in the other reads, and the other calls never count here.
+   */
+  elementUsage(options?: { clientId?: string }): Promise<ElementUsageRow[]>;
+  /** Element calls per (client, element, version, endpoint), of one client when asked; ordered by those keys. */
+  elementCalls(options?: { clientId?: string }): Promise<ClientElementUsageRow[]>;
   /** Raw events still within retention, newest last. */
   list(options: {
     version: string;

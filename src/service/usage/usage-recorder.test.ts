@@ -17,6 +17,8 @@ function scriptedStore(failures: number) {
     byClient: async () => [],
     clientTotals: async () => [],
     byDay: async () => [],
+    elementUsage: async () => [],
+    elementCalls: async () => [],
     pruneRaw: async () => 0,
   };
   return { store, written };
@@ -86,6 +88,8 @@ test('a store that is slow, not failing, still cannot grow the buffer past its c
     byClient: async () => [],
     clientTotals: async () => [],
     byDay: async () => [],
+    elementUsage: async () => [],
+    elementCalls: async () => [],
     pruneRaw: async () => 0,
   };
   const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });

@@ -142,6 +142,14 @@ export interface UsageTotalsTable extends RollupValues {
   key_id: string;
 }
 
+/** `usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
+export interface UsageElementsTable extends RollupValues {
+  element: string;
+  version: string;
+  endpoint: string;
+  client_id: string;
+}
+
 /** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
@@ -158,6 +166,7 @@ export interface Tables {
   usage_days: UsageDaysTable;
   usage_client_days: UsageClientDaysTable;
   usage_totals: UsageTotalsTable;
+  usage_elements: UsageElementsTable;
   notice_outbox: NoticeOutboxTable;
   brownouts: BrownoutsTable;
 }

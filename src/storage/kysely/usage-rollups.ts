@@ -17,16 +17,28 @@ export const rollups = {
   usage_totals: ['version', 'endpoint', 'client_id', 'key_id'],
 } as const;
 
+/**
+ * The rollup of calls that used a deprecated element, apart from `rollups`: an element call
+ * (`element` set) goes only here, every other call only there.
+ */
+export const elementRollups = {
+  usage_elements: ['element', 'version', 'endpoint', 'client_id'],
+} as const;
+
 /** The rollup tables' names. */
-export type RollupTable = keyof typeof rollups;
+export type RollupTable = keyof typeof rollups | keyof typeof elementRollups;
+
+const keyColumns: Record<RollupTable, readonly string[]> = { ...rollups, ...elementRollups };
 
 /**
- * Fold calls into the rows of every rollup table: one row per key, calls summed, first and last
+ * Fold calls into the rows of the given rollup tables: one row per key, calls summed, first and last
  * seen, and the User-Agent of the latest call (null when that call sent none). Rows come sorted by key, so
  * concurrent writers take row locks in one order and cannot deadlock each other.
  */
-export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Row[]> {
-  const tables = Object.keys(rollups) as RollupTable[];
+export function foldCalls<T extends RollupTable>(
+  records: readonly UsageCall[],
+  tables: readonly T[],
+): Record<T, Row[]> {
   const maps = tables.map(() => new Map<string, Row>());
   // Records outside, tables inside: a record's keys and User-Agent are worked out once, not once
   // per table (this runs for every call to a deprecated version).
@@ -38,11 +50,12 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
       endpoint: r.endpoint,
       client_id: r.clientId,
       key_id: r.keyId ?? '',
+      element: r.element ?? '',
     };
     const ua = r.userAgent ? r.userAgent.slice(0, maxUserAgent) : null;
     for (let t = 0; t < tables.length; t++) {
-      const columns = rollups[tables[t]!];
-      let id = String(keys[columns[0]]);
+      const columns = keyColumns[tables[t]!];
+      let id = String(keys[columns[0]!]);
       for (let c = 1; c < columns.length; c++) id += `\u0000${keys[columns[c]!]}`;
       const rows = maps[t]!;
       const row = rows.get(id);
@@ -60,7 +73,7 @@ export function foldCalls(records: readonly UsageCall[]): Record<RollupTable, Ro
       }
     }
   }
-  const folded = {} as Record<RollupTable, Row[]>;
+  const folded = {} as Record<T, Row[]>;
   tables.forEach((table, t) => {
     folded[table] = [...maps[t]!.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
   });
@@ -77,7 +90,7 @@ export async function upsertRollup(
   options: { table: RollupTable; rows: Row[] },
 ): Promise<void> {
   const { table, rows } = options;
-  const keys = rollups[table];
+  const keys = keyColumns[table];
   // 500 rows of 9 values stays far below either database's parameter limit.
   for (let i = 0; i < rows.length; i += 500) {
     const old = (column: string) => sql.ref(`${table}.${column}`);

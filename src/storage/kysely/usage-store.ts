@@ -1,7 +1,16 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClientUsageRow, DailyUsageRow, UsageStore } from '../../service/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { dayMs, foldCalls, rollups, splitWindow, upsertRollup, type RollupTable } from './usage-rollups.ts';
+import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
+import {
+  dayMs,
+  elementRollups,
+  foldCalls,
+  rollups,
+  splitWindow,
+  upsertRollup,
+  type RollupTable,
+} from './usage-rollups.ts';
 
 interface Filters {
   version?: string;
@@ -25,10 +34,17 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
   return {
     async insert(records, options = { keepRaw: true }) {
       if (records.length === 0) return;
-      const folded = foldCalls(records);
+      // An element call counts only in its own rollup: the version and endpoint reads, and the raw
+      // calls listing (which has no element column), see only the calls that are not one.
+      const element = records.filter((r) => r.element !== undefined);
+      if (element.length > 0) records = records.filter((r) => r.element === undefined);
+      const folded = {
+        ...foldCalls(records, Object.keys(rollups) as RollupTable[]),
+        ...foldCalls(element, Object.keys(elementRollups) as RollupTable[]),
+      };
       await db.transaction().execute(async (tx) => {
-        for (const table of Object.keys(rollups) as RollupTable[])
-          await upsertRollup(tx, { table, rows: folded[table] });
+        for (const table of Object.keys(folded) as RollupTable[])
+          if (folded[table].length > 0) await upsertRollup(tx, { table, rows: folded[table] });
         if (!options.keepRaw) return;
         for (let i = 0; i < records.length; i += chunk) {
           const part = records.slice(i, i + chunk);
@@ -122,6 +138,8 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
         clients: Number(r.clients),
       }));
     },
+    elementUsage: (options = {}) => readElementUsage(db, options),
+    elementCalls: (options = {}) => readElementCalls(db, options),
     async list({ version, clientId, limit, afterId }) {
       let query = db.selectFrom('usage_calls').selectAll().where('version', '=', version).where('id', '>', afterId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);

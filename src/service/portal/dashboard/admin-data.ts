@@ -11,6 +11,7 @@ import {
 import type { EndpointDeprecation } from '../../ports/index.ts';
 import { describeVersions, type VersionInfo } from '../version-info.ts';
 import { lookbackDays, recentNotices } from './consumer-data.ts';
+import { gatherAdminElements, type AdminElement } from './element-data.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
 
@@ -41,6 +42,8 @@ export interface AdminData {
   daily: Array<{ name: string; points: DailyCount[] }>;
   calling: CallingClient[];
   endpoints: EndpointDeprecation[];
+  /** Deprecated fields and query parameters, with their usage. */
+  elements: AdminElement[];
   burnDowns: VersionBurnDown[];
   brownouts: Brownout[];
 }
@@ -126,6 +129,7 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     daily,
     calling,
     endpoints: options.runtime.endpointDeprecations(),
+    elements: await gatherAdminElements(options),
     burnDowns,
     brownouts: await options.storage.notices.listBrownouts(),
   };

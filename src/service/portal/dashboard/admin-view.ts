@@ -5,6 +5,7 @@ import { html, isoDay } from '../html.ts';
 import type { AdminData, VersionBurnDown } from './admin-data.ts';
 import { burnDownDays } from './admin-data.ts';
 import { lookbackDays } from './consumer-data.ts';
+import { AdminElementsSection } from './element-view.ts';
 
 const verdictText: Record<string, string> = {
   done: 'No client called on the last day.',
@@ -100,6 +101,7 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
             </div>`
       }
     </section>
+    <${AdminElementsSection} elements=${data.elements} />
   </div>`;
 }
 

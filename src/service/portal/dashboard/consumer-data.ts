@@ -6,6 +6,7 @@ import type { Brownout } from '../../../core/notices/index.ts';
 import { describeVersions } from '../version-info.ts';
 import type { DashboardOptions } from './options.ts';
 import { breakingForClient, type ClientBreakingChange } from './breaking-for-client.ts';
+import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
 
 /** Days of usage the consumer's warnings look back over. */
 export const lookbackDays = 90;
@@ -33,6 +34,8 @@ export interface ConsumerData {
   clientId: string;
   client?: Client;
   warnings: ConsumerWarning[];
+  /** This client's uses of deprecated fields and query parameters, per endpoint, over all time. */
+  elements: ConsumerElement[];
   daily: Array<{ name: string; points: DailyCount[] }>;
   /** The deprecation notices sent (or queued) to this client, newest first. */
   notices: OutboxNotice[];
@@ -47,12 +50,13 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
   const now = options.clock.now();
   await options.flushUsage();
   const since = startOfDay(now) - (lookbackDays - 1) * DAY_MS;
-  const [rows, days, client, brownouts, notices] = await Promise.all([
+  const [rows, days, client, brownouts, notices, elements] = await Promise.all([
     options.storage.usage.byClient({ since, clientId }),
     options.storage.usage.byDay({ since: startOfDay(now) - 29 * DAY_MS, clientId }),
     options.storage.clients.find(clientId),
     options.storage.notices.listBrownouts(),
     recentNotices(options, clientId),
+    gatherConsumerElements(options, clientId),
   ]);
   // A brownout concerns this client when it is to come, is for everyone or a rehearsal for this client, and covers what it calls.
   const comingFor = (version: string, endpoints: string[]) =>
@@ -117,7 +121,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
       to: startOfDay(now),
     }),
   }));
-  return { clientId, ...(client ? { client } : {}), warnings, daily, notices };
+  return { clientId, ...(client ? { client } : {}), warnings, elements, daily, notices };
 }
 
 /** A client's latest notices, newest first (the store pages oldest first, so read to the end). */

@@ -3,6 +3,7 @@ import { DailyChart } from '../charts/daily-chart.ts';
 import { html, isoDay, safeHref } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
+import { ConsumerElementsSection } from './element-view.ts';
 
 /** A consumer's dashboard body: warnings first, then their calls per day and their contacts. */
 export function ConsumerView(props: { data: ConsumerData; heading?: string; feedUrl?: string }): VNode {
@@ -19,6 +20,7 @@ export function ConsumerView(props: { data: ConsumerData; heading?: string; feed
           : data.warnings.map((w) => html`<${Warning} warning=${w} />`)
       }
     </section>
+    <${ConsumerElementsSection} elements=${data.elements} />
     <section aria-labelledby="usage-title">
       <h2 id="usage-title">Your calls to deprecated versions per day</h2>
       ${

@@ -6,6 +6,7 @@ import { idempotencyKeys } from './0004-idempotency-keys.ts';
 import { clientsTenancyAndUsageRollups } from './0005-clients-tenancy-usage-rollups.ts';
 import { noticeOutbox } from './0006-notice-outbox.ts';
 import { bigintIds } from './0007-bigint-ids.ts';
+import { elementUsage } from './0008-element-usage.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -23,6 +24,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
     '0006-notice-outbox': noticeOutbox(dialect),
     '0007-bigint-ids': bigintIds(dialect),
+    '0008-element-usage': elementUsage,
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,79 @@
+import { replacementName } from '../../../core/lifecycle/index.ts';
+import type { DashboardOptions } from './options.ts';
+
+/** A deprecated field or query parameter, with the calls that still use it, for the owner. */
+export interface AdminElement {
+  kind: 'field' | 'parameter';
+  /** `User.nickname`, `GET /users?order`. */
+  element: string;
+  version: string;
+  sunsetAt: number;
+  /** The replacement's own name: `User.displayName`, `GET /users?sort`. */
+  replacement?: string;
+  calls: number;
+  clients: number;
+  /** Undefined while no call has used it. */
+  lastSeen?: number;
+}
+
+/** One use of a deprecated element by the signed-in client, per endpoint. */
+export interface ConsumerElement {
+  element: string;
+  version: string;
+  endpoint: string;
+  sunsetAt: number;
+  replacement?: string;
+  calls: number;
+  lastSeen: number;
+}
+
+/** Every configured element deprecation with its usage over all time, soonest sunset first. */
+export async function gatherAdminElements(options: DashboardOptions): Promise<AdminElement[]> {
+  const elements = options.runtime.elements();
+  if (elements.length === 0) return [];
+  const used = await options.storage.usage.elementUsage();
+  return elements
+    .map((e) => {
+      const u = used.find((r) => r.version === e.version && r.element === e.element);
+      const replacement = replacementName(e);
+      return {
+        kind: e.kind,
+        element: e.element,
+        version: e.version,
+        sunsetAt: e.sunsetAt,
+        ...(replacement ? { replacement } : {}),
+        calls: u?.calls ?? 0,
+        clients: u?.clients ?? 0,
+        ...(u ? { lastSeen: u.lastSeen } : {}),
+      };
+    })
+    .sort((a, b) => a.sunsetAt - b.sunsetAt || a.element.localeCompare(b.element));
+}
+
+/**
+ * The client's own uses of elements still deprecated, most called first. Uses of an element no
+ * longer in the config are left out: nothing about them is deprecated any more.
+ */
+export async function gatherConsumerElements(options: DashboardOptions, clientId: string): Promise<ConsumerElement[]> {
+  const elements = options.runtime.elements();
+  if (elements.length === 0) return [];
+  const rows = await options.storage.usage.elementCalls({ clientId });
+  return rows
+    .flatMap((r) => {
+      const e = elements.find((d) => d.version === r.version && d.element === r.element);
+      if (!e) return [];
+      const replacement = replacementName(e);
+      return [
+        {
+          element: r.element,
+          version: r.version,
+          endpoint: r.endpoint,
+          sunsetAt: e.sunsetAt,
+          ...(replacement ? { replacement } : {}),
+          calls: r.calls,
+          lastSeen: r.lastSeen,
+        },
+      ];
+    })
+    .sort((a, b) => b.calls - a.calls || a.element.localeCompare(b.element) || a.endpoint.localeCompare(b.endpoint));
+}
