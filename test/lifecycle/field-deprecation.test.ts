@@ -80,7 +80,7 @@ describe('a deprecated field, end to end on the reference service', () => {
     await (t.app as unknown as { flushUsage(): Promise<void> }).flushUsage();
     const listing = await t.app.inject({ url: '/admin/v1/deprecations', headers: adminHeaders });
     assert.equal(listing.statusCode, 200, listing.body);
-    const field = listing.json().items.find((i: { name: string }) => i.name === 'User.nickname');
+    const field = listing.json().data.find((i: { name: string }) => i.name === 'User.nickname');
     assert.ok(field, listing.body);
     assert.equal(field.kind, 'field');
     assert.equal(field.usage.calls, 3, 'sent once, selected twice');

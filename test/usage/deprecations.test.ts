@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClient, createKey } from '../clients/support.ts';
 import { adminHeaders, testEpoch } from '../support/test-app.ts';
-import { startWithElements } from './deprecation-app.ts';
+import { startWithElements } from '../support/deprecation-app.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -42,7 +42,7 @@ describe('GET /admin/v1/deprecations', () => {
       use([acme.id, 'POST /users', 'UserInput.nickname', 1]),
       use([acme.id, 'PATCH /users/{id}', 'UserInput.nickname', 2]),
       use([beta.id, 'POST /users', 'UserInput.nickname', 3]),
-      use([beta.id, 'GET /users', 'GET /users?order', 4]),
+      use([beta.id, 'GET /users', 'GET /users?cursor', 4]),
     ]);
 
     const res = await t.app.inject({ url: '/admin/v1/deprecations', headers: adminHeaders });
@@ -54,7 +54,7 @@ describe('GET /admin/v1/deprecations', () => {
         ['version', 'v1', 'v1'],
         ['endpoint', 'GET /users in v2', 'v2'],
         ['field', 'UserInput.nickname', 'v2'],
-        ['parameter', 'GET /users?order', 'v2'],
+        ['parameter', 'GET /users?cursor', 'v2'],
       ],
     );
     const byName = new Map(data.map((d) => [d.name, d]));
@@ -81,13 +81,13 @@ describe('GET /admin/v1/deprecations', () => {
       migrationUrl: null,
       usage: { calls: 4, clients: 2, endpoints: 2, lastCall: iso(at + 3) },
     });
-    assert.deepEqual(byName.get('GET /users?order'), {
+    assert.deepEqual(byName.get('GET /users?cursor'), {
       kind: 'parameter',
-      name: 'GET /users?order',
+      name: 'GET /users?cursor',
       version: 'v2',
       deprecatedAt: '2026-01-10T00:00:00.000Z',
       sunsetAt: '2026-10-01T00:00:00.000Z',
-      replacement: 'GET /users?sort',
+      replacement: null,
       migrationUrl: 'https://example.com/sort',
       usage: { calls: 1, clients: 1, endpoints: 1, lastCall: iso(at + 4) },
     });

@@ -22,13 +22,12 @@ export const elements: ElementDeprecation[] = [
   {
     kind: 'parameter',
     version: 'v2',
-    element: 'GET /users?order',
+    element: 'GET /users?cursor',
     method: 'GET',
     path: '/users',
-    parameter: 'order',
+    parameter: 'cursor',
     deprecatedAt: Date.UTC(2026, 0, 10),
     sunsetAt: Date.UTC(2026, 9, 1),
-    replacement: 'sort',
     migrationUrl: 'https://example.com/sort',
   },
 ];
