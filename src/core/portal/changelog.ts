@@ -2,29 +2,10 @@ import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
+import type { ChangelogEntry } from './changelog-entry.ts';
 import { toElementEntries, type ChangelogElement } from './element-entries.ts';
 
-/** What happened, in the changelog's words. */
-export type ChangelogKind =
-  'released' | 'deprecated' | 'endpoint_deprecated' | 'element_deprecated' | 'reminder' | 'brownout' | 'removed';
-
-/** One dated event of the changelog. */
-export interface ChangelogEntry {
-  /** Stable across rebuilds, so feed readers do not show an entry twice. */
-  id: string;
-  at: number;
-  kind: ChangelogKind;
-  version: string;
-  title: string;
-  summary: string;
-  /** The declared changes a release brings (empty for lifecycle events). */
-  changes: string[];
-  /** `METHOD /path` when the event concerns one endpoint. */
-  endpoint?: string;
-  /** `User.nickname` or `GET /users?order` when the event concerns one field or query parameter. */
-  element?: string;
-  guideUrl?: string;
-}
+export type { ChangelogEntry, ChangelogKind } from './changelog-entry.ts';
 
 /** A version as the changelog needs it: its declared changes and its lifecycle. */
 export interface ChangelogVersion {

@@ -1,6 +1,6 @@
 import { replacementName, type ElementDeprecation } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
-import type { ChangelogEntry } from './changelog.ts';
+import type { ChangelogEntry } from './changelog-entry.ts';
 
 /** A field or query parameter deprecated within a version, as the changelog needs it. */
 export type ChangelogElement = ElementDeprecation & {
