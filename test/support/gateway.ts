@@ -69,11 +69,17 @@ export interface GatewayOptions {
   /** More keys of the config file (versions, notices…). */
   file?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** Change a version's upstream document before the gateway reads it (add a parameter, say). */
+  editDocument?: (version: string, document: Record<string, unknown>) => void;
 }
 
 function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-gateway-'));
-  for (const v of ['v1', 'v2']) writeFileSync(join(dir, `openapi-${v}.json`), JSON.stringify(upstreamDocument(v)));
+  for (const v of ['v1', 'v2']) {
+    const document = upstreamDocument(v);
+    options.editDocument?.(v, document);
+    writeFileSync(join(dir, `openapi-${v}.json`), JSON.stringify(document));
+  }
   const config = {
     gateway: {
       prefix: '/api',
