@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { createFixedClock } from '../../core/clock/index.ts';
-import { defineVersions, type OperationSpec } from '../../core/versions/index.ts';
+import { defineVersionChange, defineVersions, endpointAdded, type OperationSpec } from '../../core/versions/index.ts';
 import { versionary, type UsageEvent } from './index.ts';
 
 const day = 86_400_000;
@@ -172,4 +172,41 @@ test('a deprecation of an element the version lacks fails registration, naming e
       return true;
     },
   );
+});
+
+test('on a deprecated version, an element used merges its headers: the earliest dates win, and every Link stays', async () => {
+  const app = Fastify();
+  await app.register(versionary, {
+    bundle: defineVersions({
+      head: bundle.head,
+      versions: [
+        { name: 'v1' },
+        {
+          name: 'v2',
+          changes: [defineVersionChange({ description: 'Counts.', instructions: [endpointAdded('GET', '/count')] })],
+        },
+      ],
+    }),
+    handlers,
+    vendor: 'books',
+    clock: createFixedClock(now),
+    lifecycle: {
+      versions: {
+        v1: { deprecatedAt: now - 10 * day, sunsetAt: now + 400 * day, migrationUrl: 'https://books.example/v2' },
+      },
+      fieldDeprecations: [
+        { version: 'v1', schema: 'Book', field: 'isbn10', deprecatedAt: now - day, sunsetAt: now + 200 * day },
+      ],
+    },
+  });
+  const plain = await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'x' } });
+  assert.equal(plain.headers.deprecation, new Date(now - 10 * day).toISOString());
+  assert.equal(plain.headers.sunset, new Date(now + 400 * day).toISOString());
+  const used = await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'x', isbn10: 'y' } });
+  assert.equal(used.headers.deprecation, new Date(now - 10 * day).toISOString(), "the version's earlier date");
+  assert.equal(used.headers.sunset, new Date(now + 200 * day).toISOString(), "the element's earlier sunset");
+  const link = String(used.headers.link);
+  assert.match(link, /<https:\/\/books\.example\/v2>; rel="deprecation"(,|$)/);
+  assert.match(link, /<https:\/\/books\.example\/v2>; rel="deprecation"; title="Book\.isbn10"/);
+  await app.close();
 });
