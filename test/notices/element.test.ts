@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NoticePayload } from '../../src/core/notices/index.ts';
 import { renderNoticeEmail } from '../../src/service/notices/render-email.ts';
+import { elements } from '../support/deprecation-app.ts';
 import { adminHeaders, testEpoch } from '../support/test-app.ts';
 import { createClientWithKey, createNoticeApp, runNotices } from './support.ts';
 
@@ -9,18 +10,7 @@ describe('deprecated field and parameter notices', () => {
   it("tell the clients that sent the element, naming it, its replacement, its sunset and the client's calls", async () => {
     const t = await createNoticeApp();
     // The shape the lifecycle config's fieldDeprecations parse to; the runtime reads it live.
-    t.config.settings.lifecycle.elementDeprecations = [
-      {
-        kind: 'field',
-        version: 'v2',
-        element: 'UserInput.nickname',
-        schema: 'UserInput',
-        field: 'nickname',
-        deprecatedAt: Date.UTC(2026, 0, 1),
-        sunsetAt: Date.UTC(2027, 0, 1),
-        replacement: 'displayName',
-      },
-    ];
+    t.config.settings.lifecycle.elementDeprecations = [elements[0]!];
     const sender = await createClientWithKey(t.app, { name: 'Sender', contacts: ['dev@sender.test'], keyName: 's' });
     const other = await createClientWithKey(t.app, { name: 'Other', contacts: ['dev@other.test'], keyName: 'o' });
     const at = testEpoch - 60_000;
