@@ -3,7 +3,7 @@ import { removedVersionOf } from '../http/removed-gate.ts';
 import type { ServiceFeature } from '../service/app/feature.ts';
 
 /** The path prefixes the loop owns beside its API prefix: the management API, the portal, its pages and links. */
-export const ownedPrefixes = ['/admin', '/docs', '/portal', '/problems', '/notices'] as const;
+export const ownedPrefixes = ['/admin', '/docs', '/portal', '/portal-assets', '/problems', '/notices'] as const;
 
 /**
  * The loop's not-found answers, under the prefixes it owns only: the app keeps its root's
