@@ -12,6 +12,7 @@ import { createResourcesFeature, resourcesFeature } from '../service/resources/f
 import { rootFeature } from '../service/app/root-feature.ts';
 import type { VersionaryLoopOptions } from './loop-plugin.ts';
 import { openStorage } from './open-storage.ts';
+import { ownedNotFoundFeature } from './owned-not-found.ts';
 import { closeSharedState, openSharedState } from './shared-state.ts';
 import { policyProblems } from './start-problems.ts';
 
@@ -20,6 +21,8 @@ const settingsPath = '<versionaryLoop settings>';
 /**
  * The body of `versionaryLoop`, imported once the packages its configuration needs are known to
  * be installed: the features below load the portal's renderers, the notices' and the storage's.
+ * `app` is the loop's own encapsulated context: its hooks, error handler and parsers reach the
+ * loop's routes only.
  */
 export async function installLoop(app: FastifyInstance, options: VersionaryLoopOptions): Promise<void> {
   const env = { ...(options.env ?? process.env) };
@@ -54,14 +57,19 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
   });
   const handlers = options.handlers;
   // The reference service's features, with the app's operations in place of users and posts, and
-  // no `/` (the app owns its root).
-  const features: ServiceFeature[] = serviceFeatures
-    .filter((feature) => feature !== rootFeature)
-    .map((feature) =>
-      feature === resourcesFeature
-        ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers))
-        : feature,
-    );
+  // no `/` (the app owns its root): not its root's not-found handler either, only its own prefixes'.
+  const features: ServiceFeature[] = [
+    ...serviceFeatures
+      .filter((feature) => feature !== rootFeature)
+      .map((feature) =>
+        feature === resourcesFeature
+          ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers), {
+              ownsApp: false,
+            })
+          : feature,
+      ),
+    ownedNotFoundFeature,
+  ];
   // onClose hooks run last-registered first: registered before the features', this one runs after
   // theirs (the usage buffer, the outbox), so the database closes last.
   let closed = false;

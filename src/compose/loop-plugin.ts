@@ -82,9 +82,16 @@ export const versionaryLoop = fp(
     // Every package this configuration needs, named at once, before any of them is imported.
     assertPeers(peersFor({ env, surface: 'loop' }));
     const { installLoop } = await import('./install-loop.ts');
-    await installLoop(app, options).catch((error: unknown) => {
+    // The body in a context of its own: the hooks, error handler, parsers and decorators it adds
+    // apply to the routes it registers, never to the app's. This wrapper stays `fastify-plugin`
+    // so that a `prefix` given to `register` is the loop's option, not a second prefix.
+    try {
+      await app.register(async function versionaryLoopContext(loop) {
+        await installLoop(loop, options);
+      });
+    } catch (error) {
       throw readableStartFailure(error, 'versionary/loop');
-    });
+    }
   },
   { name: 'versionary-loop', fastify: '5.x' },
 );

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
@@ -14,6 +14,11 @@ export interface ProblemHandlingOptions {
   vendor: string;
   /** A removed version (with or without code) answers with this error on paths that have no route. */
   removedVersion?: (name: string) => VersionaryError | undefined;
+  /**
+   * Answer the paths with no route too (default true). `false` leaves them to the app's own
+   * not-found handler: the loop sets {@link notFoundProblems} only under the prefixes it owns.
+   */
+  notFound?: boolean;
 }
 
 /**
@@ -23,9 +28,6 @@ export interface ProblemHandlingOptions {
  * SQL; its detail says it was logged only when that logger writes errors.
  */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
-  const supported = options.bundle.versions.map((v) => v.name);
-  const scope = createApiScope(options.prefix);
-
   app.addHook('onRequest', async (request, reply) => {
     if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
   });
@@ -37,7 +39,21 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
     return sendProblem(reply, known ?? internalError({ logged }));
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  // Fastify has one not-found handler per prefix: set here, it is the root's when the plugin is
+  // registered at the root, which only an app that wants every unknown path a problem may do.
+  if (options.notFound !== false) app.setNotFoundHandler(notFoundProblems(options));
+}
+
+/**
+ * The not-found handler of {@link installProblemHandling}: an unknown or removed version is named,
+ * an unversioned API path gets its version from `Accept`, anything else is a 404 problem.
+ */
+export function notFoundProblems(
+  options: ProblemHandlingOptions,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  const supported = options.bundle.versions.map((v) => v.name);
+  const scope = createApiScope(options.prefix);
+  return (request, reply) => {
     const path = request.url;
     const named = scope.versionOf(path);
     const removed = named ? options.removedVersion?.(named) : undefined;
@@ -78,5 +94,5 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
         detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.`,
       }),
     );
-  });
+  };
 }

@@ -18,6 +18,14 @@ export function removedAnswer(
   return verdict.removed ? { error: verdict.removed, headers: verdict.headers } : undefined;
 }
 
+/** A removed version's answer on a path with no route (with or without code): the not-found handlers use it. */
+export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
+  return (name) =>
+    lifecycle.versions?.().some((v) => v.name === name)
+      ? removedAnswer(lifecycle, { version: name, method: 'GET', path: '/' })?.error
+      : undefined;
+}
+
 /** Options for {@link installRemovedGate}. */
 export interface RemovedGateOptions {
   lifecycle: LifecycleSource;

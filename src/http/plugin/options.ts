@@ -72,8 +72,18 @@ export interface VersionaryPluginOptions {
   versionsDocument?: boolean;
   /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
   problems?: boolean;
-  /** Send `api-supported-versions` and `api-deprecated-versions` on every response (default true). */
-  versionListHeaders?: boolean;
+  /**
+   * With `problems`, answer the paths that have no route as problems too (default true): the
+   * not-found handler of the context the plugin is registered in, the app's root when registered
+   * there. `false` leaves them to the app's own not-found handler.
+   */
+  notFound?: boolean;
+  /**
+   * Send `api-supported-versions` and `api-deprecated-versions` on every response of the context
+   * the plugin is registered in (default true), or, with `'api'`, only on the API's routes and the
+   * paths under its prefix: the choice of a plugin that shares its context with other routes.
+   */
+  versionListHeaders?: boolean | 'api';
   /** More steps that run once the version of a request is known, after the lifecycle's. */
   onVersionedRequest?: VersionedRequestHook[];
   /**
@@ -182,9 +192,15 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     typeof (openapi as { document?: unknown }).document !== 'function'
   )
     errors.push('openapi.document must be a function');
-  for (const key of ['versionsDocument', 'problems', 'versionListHeaders', 'validateResponses'] as const) {
+  for (const key of ['versionsDocument', 'problems', 'notFound', 'validateResponses'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'boolean') errors.push(`${key} must be a boolean`);
   }
+  if (
+    raw.versionListHeaders !== undefined &&
+    typeof raw.versionListHeaders !== 'boolean' &&
+    raw.versionListHeaders !== 'api'
+  )
+    errors.push(`versionListHeaders must be a boolean or 'api'`);
   const hooks = raw.onVersionedRequest ?? [];
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function'))
     errors.push('onVersionedRequest must be an array of functions');
@@ -212,7 +228,8 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     openapi: openapi as ResolvedPluginOptions['openapi'],
     versionsDocument: raw.versionsDocument !== false,
     problems: raw.problems !== false,
-    versionListHeaders: raw.versionListHeaders !== false,
+    notFound: raw.notFound !== false,
+    versionListHeaders: raw.versionListHeaders === 'api' ? 'api' : raw.versionListHeaders !== false,
     validateResponses: raw.validateResponses !== false,
     onVersionedRequest: hooks as VersionedRequestHook[],
     forward,
@@ -232,6 +249,7 @@ const optionKeys = new Set([
   'openapi',
   'versionsDocument',
   'problems',
+  'notFound',
   'versionListHeaders',
   'onVersionedRequest',
   'validateResponses',

@@ -174,6 +174,30 @@ test('problems: unknown version, unknown route and bad Accept are RFC 9457 4xx',
   assert.equal(method.statusCode, 405);
 });
 
+test("notFound: false and versionListHeaders: 'api' leave the app's own 404 and routes alone", async () => {
+  const app = Fastify({ rewriteUrl: versionRewriter({ bundle, vendor: 'notes' }) });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send('mine'));
+  app.get('/health', async () => 'ok');
+  await app.register(versionary, {
+    bundle,
+    handlers,
+    vendor: 'notes',
+    lifecycle,
+    clock: createFixedClock(at('2026-03-01')),
+    notFound: false,
+    versionListHeaders: 'api',
+  });
+  await app.ready();
+  const health = await app.inject({ url: '/health' });
+  assert.equal(health.headers['api-supported-versions'], undefined);
+  const mine = await app.inject({ url: '/api/v9/notes' });
+  assert.deepEqual([mine.statusCode, mine.body], [404, 'mine'], "the app's own not-found handler");
+  assert.equal(mine.headers['api-supported-versions'], 'v2', 'a path under the prefix is the API');
+  const v1 = await app.inject({ url: '/api/v1/notes' });
+  assert.equal(v1.headers['api-supported-versions'], 'v2');
+  assert.ok(v1.headers.deprecation);
+});
+
 test('a lifecycle source (such as a storage-backed runtime) replaces the config', async () => {
   const source: LifecycleSource = {
     verdict: ({ version }): LifecycleVerdict =>

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -11,9 +11,10 @@ import {
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
+import { createApiScope } from '../api-scope.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
-import { installRemovedGate, removedAnswer } from '../removed-gate.ts';
+import { installRemovedGate, removedVersionOf } from '../removed-gate.ts';
 import { registerVersionedApi, type ElementUseEvent, type VersionedRequestHook } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
 import {
@@ -36,18 +37,19 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
-  if (o.problems) {
-    // A path with no route under a removed version (with or without code) answers its removal too.
-    const removedVersion = (name: string) =>
-      lifecycle.versions?.().some((v) => v.name === name)
-        ? removedAnswer(lifecycle, { version: name, method: 'GET', path: '/' })?.error
-        : undefined;
-    installProblemHandling(app, { bundle, prefix, vendor, removedVersion });
-  }
+  if (o.problems)
+    installProblemHandling(app, {
+      bundle,
+      prefix,
+      vendor,
+      removedVersion: removedVersionOf(lifecycle),
+      notFound: o.notFound,
+    });
   if (o.versionListHeaders && lifecycle.listHeaders) {
     const list = lifecycle.listHeaders.bind(lifecycle);
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.headers(list());
+    const isApi = o.versionListHeaders === 'api' ? apiRequests(app, prefix) : () => true;
+    app.addHook('onRequest', async (request, reply) => {
+      if (isApi(request)) reply.headers(list());
     });
   }
   // Removed versions and endpoints answer in onRequest, before anything else the app does.
@@ -89,6 +91,23 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     });
   const document = lifecycle.document?.bind(lifecycle);
   if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
+}
+
+const kApiRoute = 'versionaryApiRoute';
+
+/**
+ * Whether a request is the API's: a route under the prefix, marked once when it is registered
+ * (after this call, in this context), or a path with no route under the prefix.
+ */
+function apiRequests(app: FastifyInstance, prefix: string): (request: FastifyRequest) => boolean {
+  const scope = createApiScope(prefix);
+  app.addHook('onRoute', (route) => {
+    if (scope.isApi(route.url)) route.config = { ...route.config, [kApiRoute]: true } as typeof route.config;
+  });
+  return (request) =>
+    request.is404
+      ? scope.isApi(request.url)
+      : (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[kApiRoute] === true;
 }
 
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */

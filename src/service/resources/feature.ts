@@ -16,6 +16,8 @@ import { createUserHandlers } from './users.ts';
  */
 export function createResourcesFeature(
   handlers: (context: ServiceContext) => Record<string, OperationHandler>,
+  /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */
+  placement: { ownsApp?: boolean } = {},
 ): ServiceFeature {
   return {
     name: 'resources',
@@ -34,6 +36,9 @@ export function createResourcesFeature(
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
         // the service's richer documents come in through its document seam.
         openapi: { title: api.title, document: serviceDocumentBuilder(context) },
+        // The loop, in someone else's app, leaves the root's not-found handler to the app, and
+        // sends the version list on the API only.
+        ...(placement.ownsApp === false ? { notFound: false, versionListHeaders: 'api' as const } : {}),
       });
     },
   };
