@@ -40,6 +40,9 @@ Configured by the environment, as the reference service is:
                                          (default false: dropped, as nginx does)
                          and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
                            versions, endpointDeprecations   the lifecycle of each version and endpoint
+                           fieldDeprecations, parameterDeprecations   a deprecated field or query
+                                         parameter of a version (the gateway sees query parameters
+                                         and fields=; bodies stream unread)
                            headerStyle   "iso8601" (default) or "rfc": how Deprecation is written
                            removedStatus 410 (default) or 404 for removed versions and brownouts
                            audience      "public" (default, 180 days of notice) or "enterprise" (360)
