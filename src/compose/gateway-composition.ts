@@ -14,7 +14,7 @@ import { createGatewayIdentify } from '../service/gateway/identify.ts';
 /** What the gateway changes in the service's composition. */
 export type GatewayComposition = Pick<
   BuildAppOptions,
-  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles'
+  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
 >;
 
 /**
@@ -84,5 +84,7 @@ export async function composeGateway(options: {
     jwtRoles: ['read', 'write'],
     // Nothing is deprecated unless the config says so: the upstream's versions are the team's to schedule.
     defaultDeprecated: [],
+    // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
+    releases: {},
   };
 }

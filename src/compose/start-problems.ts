@@ -26,6 +26,8 @@ export function policyProblems(options: {
   versions: readonly string[];
   prefix: string;
   defaultDeprecated?: readonly string[];
+  /** Release dates of versions whose entry declares none: the reference service's built-in ones, else none. */
+  releases?: Readonly<Record<string, string>>;
   now?: number;
 }): string[] {
   return lifecyclePolicyProblems({
@@ -34,5 +36,6 @@ export function policyProblems(options: {
     prefix: options.prefix,
     now: options.now ?? Date.now(),
     defaultDeprecated: options.defaultDeprecated ?? options.versions.slice(0, -1),
+    ...(options.releases ? { releases: options.releases } : {}),
   });
 }

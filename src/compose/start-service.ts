@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { isVersionaryError } from '../core/errors/index.ts';
 import { buildApp, type BuildAppOptions, type ServiceApp } from '../service/app/build-app.ts';
 import { createApiBundle } from '../service/api/index.ts';
-import { apiPrefix } from '../service/app/names.ts';
+import { apiPrefix, builtInReleases } from '../service/app/names.ts';
 import { configError, readConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
 import type { ChangeFeed, Storage } from '../service/ports/index.ts';
@@ -58,6 +58,8 @@ export async function startService(
     : options.compose
       ? (config.settings.gateway?.versions.map((v) => v.name) ?? [])
       : createApiBundle().versions.map((v) => v.name);
+  // The reference service's own release dates, unless the composition gives its own (the gateway: none).
+  const releases = composition.releases ?? builtInReleases;
   problems.push(
     ...policyProblems({
       config,
@@ -65,6 +67,7 @@ export async function startService(
       prefix: composition.api?.prefix ?? config.settings.gateway?.prefix ?? apiPrefix,
       ...(composition.defaultDeprecated ? { defaultDeprecated: composition.defaultDeprecated } : {}),
       ...(options.compose ? { defaultDeprecated: [] } : {}),
+      releases,
     }),
   );
   if (problems.length > 0) throw configError(problems);
@@ -98,6 +101,7 @@ export async function startService(
     const { rateLimitStore } = shared;
     state.app = await buildApp({
       ...composition,
+      releases,
       config,
       storage: state.storage,
       clock: { now: Date.now },

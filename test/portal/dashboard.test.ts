@@ -331,7 +331,9 @@ test("hostile: a consumer cannot reach another client's data by changing the id"
     assert.doesNotMatch(res.body, /Globex/);
   }
   const own = (await t.app.inject({ url: '/portal?client=cl_globex&clientId=cl_globex', headers: { cookie } })).body;
-  assert.doesNotMatch(own, /Globex|posts/, 'query parameters choose nothing');
+  assert.doesNotMatch(own, /Globex/, 'query parameters choose nothing');
+  // Globex's calls (to /posts) are not shown; the site's name in the header ("users and posts API") is no client's data.
+  assert.doesNotMatch(own.slice(own.indexOf('<main')), /posts/, 'query parameters choose nothing');
   await t.close();
 });
 

@@ -10,7 +10,10 @@ export type { ChangelogEntry, ChangelogKind } from './changelog-entry.ts';
 /** A version as the changelog needs it: its declared changes and its lifecycle. */
 export interface ChangelogVersion {
   name: string;
-  releasedAt: number;
+  /** Absent for a version released on no known date: it gets no "released" entry. */
+  releasedAt?: number;
+  /** The API's first version (none before it), which brings no changes of its own. */
+  first?: boolean;
   /** Descriptions of the version changes that introduced this version. */
   changes: string[];
   deprecatedAt?: number;
@@ -49,6 +52,12 @@ export interface Changelog {
 
 const day = (at: number) => formatIsoInstant(at).slice(0, 10);
 
+/** A version with no declared changes is the first only when it is: a gateway's v2 read from OpenAPI declares none either. */
+function releaseSummary(v: ChangelogVersion): string {
+  if (v.changes.length > 0) return `${v.name} brings ${v.changes.length} change(s).`;
+  return v.first ? `${v.name} is the first version.` : `${v.name} declares no changes of its own.`;
+}
+
 /**
  * Build the changelog from the declared version changes and the lifecycle. Only events that have
  * happened by `now` are entries (a feed must not carry future dates); scheduled sunsets are listed
@@ -60,16 +69,17 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
   const upcoming: Changelog['upcoming'] = [];
   for (const v of options.versions) {
     const links = v.guideUrl ? { guideUrl: v.guideUrl } : {};
-    all.push({
-      id: `${v.name}:released`,
-      at: v.releasedAt,
-      kind: 'released',
-      version: v.name,
-      title: `${v.name} released`,
-      summary:
-        v.changes.length > 0 ? `${v.name} brings ${v.changes.length} change(s).` : `${v.name} is the first version.`,
-      changes: v.changes,
-    });
+    // An undated version gets no entry rather than a made-up date.
+    if (v.releasedAt !== undefined)
+      all.push({
+        id: `${v.name}:released`,
+        at: v.releasedAt,
+        kind: 'released',
+        version: v.name,
+        title: `${v.name} released`,
+        summary: releaseSummary(v),
+        changes: v.changes,
+      });
     if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
     const instead = v.replacement ? ` Move to ${v.replacement}.` : '';
     all.push({

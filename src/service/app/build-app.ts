@@ -3,7 +3,7 @@ import { createApiBundle } from '../api/index.ts';
 import type { BuildAppOptions } from './feature.ts';
 import { installService } from './install-service.ts';
 import { serializeRequest } from './log-serializers.ts';
-import { apiPrefix, vendor } from './names.ts';
+import { apiPrefix, builtInReleases, vendor } from './names.ts';
 import { serviceServerOptions } from './server-options.ts';
 import { toServerOptions } from './timeouts.ts';
 
@@ -33,7 +33,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
     return503OnClosing: false,
   });
-  const { flushUsage } = await installService(app as FastifyInstance, { ...options, bundle, api });
+  // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
+  const releases = options.releases ?? builtInReleases;
+  const { flushUsage } = await installService(app as FastifyInstance, { ...options, bundle, api, releases });
   return Object.assign(app as FastifyInstance, { flushUsage });
 }
 

@@ -80,6 +80,12 @@ export interface BuildAppOptions {
   defaultDeprecated?: string[];
   /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
   idempotency?: boolean;
+  /**
+   * Release dates (ISO instants) of versions whose config entry declares no `releasedAt`. `buildApp`
+   * gives the reference service's own (`builtInReleases`) unless told otherwise; `installService`
+   * none, so a team's API or the gateway never shows the demo's dates: an undated version shows none.
+   */
+  releases?: Readonly<Record<string, string>>;
   /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
   api?: ServiceContext['api'];
 }

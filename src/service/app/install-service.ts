@@ -32,7 +32,7 @@ export async function installService(
     store: storage.lifecycle,
     clock,
     prefix: api.prefix,
-    versions: releaseDates(bundle),
+    versions: releaseDates(bundle, options.releases),
     defaultDeprecated: options.defaultDeprecated ?? bundle.versions.slice(0, -1).map((v) => v.name),
   });
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });

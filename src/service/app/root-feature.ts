@@ -10,7 +10,7 @@ export const rootFeature: ServiceFeature = {
     app.get('/', async (request, reply) => {
       const versions = runtime.document().versions;
       reply.header('vary', 'Accept');
-      if (prefersHtml(request.headers.accept)) return sendHomePage(reply, { versions });
+      if (prefersHtml(request.headers.accept)) return sendHomePage(reply, { versions, site: api.title });
       return {
         name: 'Versionary reference service',
         versions: versions.map((v) => ({

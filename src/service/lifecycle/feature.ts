@@ -5,5 +5,5 @@ import { registerLifecycleRoutes } from './routes.ts';
 export const lifecycleRoutesFeature: ServiceFeature = {
   name: 'lifecycle-routes',
   install: ({ app, bundle, runtime, clock, api }) =>
-    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix }),
+    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix, title: api.title }),
 };

@@ -14,6 +14,8 @@ export function buildServiceGuide(options: {
   runtime: LifecycleRuntime;
   from: string;
   now: number;
+  /** The API's title (`api.title`), for the documents the guide compares. */
+  title: string;
 }): MigrationGuide {
   const { bundle, runtime, from } = options;
   const entry = runtime.document().versions.find((v) => v.name === from);
@@ -26,8 +28,7 @@ export function buildServiceGuide(options: {
     });
   }
   // One base path for both, so the diff compares operations, not version prefixes.
-  const doc = (version: typeof old) =>
-    toOpenApiDocument({ version, title: 'Versionary users and posts API', basePath: '/api' });
+  const doc = (version: typeof old) => toOpenApiDocument({ version, title: options.title, basePath: '/api' });
   const documents = { base: doc(old), revision: doc(target) };
   const { changes } = diffOpenApi({ ...documents, clock: { now: () => options.now } });
   const notes = bundle.versions

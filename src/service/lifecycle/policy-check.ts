@@ -8,7 +8,6 @@ import {
 } from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { builtInReleases } from '../app/names.ts';
 import type { StoredSchedule } from '../ports/index.ts';
 import type { LifecycleSettings, VersionSettings } from './settings.ts';
 
@@ -30,14 +29,17 @@ export function configuredSchedule(name: string, v: VersionSettings, deprecatedA
 }
 
 /**
- * Release instants of the bundle's versions: built-in dates, else a year after the one before.
+ * Release instants of the bundle's versions, from the dates the caller knows (the reference
+ * service's built-in ones; none for a team's API or the gateway). A version without one has no
+ * `releasedAt`: the runtime keeps its place with a stand-in that no client is shown.
  */
-export function releaseDates(bundle: Pick<VersionBundle, 'versions'>): Array<{ name: string; releasedAt: number }> {
-  let previous = 0;
+export function releaseDates(
+  bundle: Pick<VersionBundle, 'versions'>,
+  releases: Readonly<Record<string, string>> = {},
+): Array<{ name: string; releasedAt?: number }> {
   return bundle.versions.map((v) => {
-    const releasedAt = parseIsoInstant(builtInReleases[v.name] ?? '') ?? previous + 366 * 86_400_000;
-    previous = releasedAt;
-    return { name: v.name, releasedAt };
+    const releasedAt = parseIsoInstant(releases[v.name] ?? '');
+    return releasedAt === undefined ? { name: v.name } : { name: v.name, releasedAt };
   });
 }
 
@@ -56,11 +58,16 @@ export function lifecyclePolicyProblems(options: {
   now: number;
   /** Deprecated with the default notice when the file declares no versions (`installService`'s default). */
   defaultDeprecated?: readonly string[];
+  /** Release dates of versions whose entry declares none (`releaseDates`). */
+  releases?: Readonly<Record<string, string>>;
 }): string[] {
   const { settings, now, prefix } = options;
   const flawed = new Set(settings.flawed ?? []);
   const configured = Object.fromEntries(Object.entries(settings.versions ?? {}).filter(([name]) => !flawed.has(name)));
-  const bundle = releaseDates({ versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] });
+  const bundle = releaseDates(
+    { versions: options.versions.map((name) => ({ name })) as VersionBundle['versions'] },
+    options.releases,
+  );
   const names = declaredOrder({ configured: Object.keys(configured), bundle: bundle.map((v) => v.name) });
   const builtIn = new Map(bundle.map((v) => [v.name, v.releasedAt]));
   const { releases, problems } = orderReleases(

@@ -11,9 +11,9 @@ import type { LifecycleRuntime } from './runtime.ts';
  */
 export function registerLifecycleRoutes(
   app: FastifyInstance,
-  options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string },
+  options: { bundle: VersionBundle; runtime: LifecycleRuntime; clock: Clock; prefix: string; title: string },
 ): void {
-  const { bundle, runtime, clock, prefix } = options;
+  const { bundle, runtime, clock, prefix, title } = options;
   // A guide is a diff of two documents: built once per lifecycle state, not per request.
   const cache = new Map<string, ReturnType<typeof buildServiceGuide>>();
   app.get(`${prefix}/versions/:name/migration-guide`, async (request, reply) => {
@@ -23,7 +23,7 @@ export function registerLifecycleRoutes(
     const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements]);
     let guide = cache.get(key);
     if (!guide) {
-      guide = buildServiceGuide({ bundle, runtime, from, now: clock.now() });
+      guide = buildServiceGuide({ bundle, runtime, from, now: clock.now(), title });
       if (cache.size >= 64) cache.clear();
       cache.set(key, guide);
     }

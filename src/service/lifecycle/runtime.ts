@@ -31,8 +31,8 @@ export interface LifecycleRuntimeOptions {
   settings: LifecycleSettings;
   store: LifecycleStore;
   clock: Clock;
-  /** Versions with code, oldest first, with their default release instants (kept only where they fit that order). */
-  versions: Array<{ name: string; releasedAt: number }>;
+  /** Versions with code, oldest first, with their default release instants if any (kept only where they fit that order). */
+  versions: Array<{ name: string; releasedAt?: number | undefined }>;
   prefix: string;
   /** Deprecated with the default notice at first start when the config declares no versions. */
   defaultDeprecated?: string[];

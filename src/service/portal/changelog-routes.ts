@@ -7,7 +7,6 @@ import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from './version-info.ts';
 import type { DocsPagesOptions } from './docs-pages.ts';
 
-const title = 'Versionary API changelog';
 const feedId = 'tag:versionary.dev,2025:changelog';
 
 const kindLabel: Record<string, string> = {
@@ -26,6 +25,7 @@ const kindLabel: Record<string, string> = {
  * a deprecation made through the management API shows at once.
  */
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
+  const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
     const versions = describeVersions(options);
     const endpoints = versions.flatMap((v) =>
@@ -49,7 +49,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
     );
     const now = options.clock.now();
     return buildChangelog({
-      versions: toChangelogVersions(versions),
+      versions: toChangelogVersions(versions, options.bundle),
       endpoints,
       elements,
       extra: toBrownoutEntries(options.brownouts?.() ?? [], now),
@@ -86,7 +86,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
     const { entries, upcoming } = changelog();
     return sendPage(
       reply,
-      html`<${Layout} title="Changelog">
+      html`<${Layout} title="Changelog" site=${options.title}>
       <h1>Changelog</h1>
       <p>Releases, deprecations, reminders and removals of every API version. Follow it as a feed: <a href="/changelog.atom">Atom</a> or <a href="/changelog.json">JSON Feed</a>.</p>
       ${

@@ -15,6 +15,8 @@ export interface DocsPagesOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
   clock: Clock;
+  /** The API's title (`api.title`): the pages name it, never the reference service's. */
+  title: string;
   /** The planned brownouts (config and management API), for the changelog. */
   brownouts?: () => readonly Brownout[];
 }
@@ -28,9 +30,9 @@ export function registerDocsPages(app: FastifyInstance, options: DocsPagesOption
     const versions = describeVersions(options);
     return sendPage(
       reply,
-      html`<${Layout} title="API documentation">
-      <h1>Versionary API documentation</h1>
-      <p>Every version of the users and posts API, its lifecycle and its reference. Subscribe to the <a href="/changelog.atom">changelog feed</a> to hear of deprecations first.</p>
+      html`<${Layout} title="API documentation" site=${options.title}>
+      <h1>${options.title}: documentation</h1>
+      <p>Every version of the ${options.title}, its lifecycle and its reference. Subscribe to the <a href="/changelog.atom">changelog feed</a> to hear of deprecations first.</p>
       <ul class="versions">${versions.map((v) => html`<${VersionCard} version=${v} />`)}</ul>
     </${Layout}>`,
     );
@@ -46,7 +48,7 @@ export function registerDocsPages(app: FastifyInstance, options: DocsPagesOption
     }
     return sendPage(
       reply,
-      html`<${Layout} title=${`API reference ${version.name}`} styles=${[`${assetPath}/swagger-ui.css`]}
+      html`<${Layout} title=${`API reference ${version.name}`} site=${options.title} styles=${[`${assetPath}/swagger-ui.css`]}
         scripts=${version.served ? [`${assetPath}/swagger-ui-bundle.js`, `${assetPath}/docs.js`] : []}>
       <h1>API reference: ${version.name}</h1>
       ${DeprecationBanner({ version })}
@@ -79,8 +81,11 @@ function VersionCard(props: { version: VersionInfo }) {
   return html`<li>
     <h2><a href=${v.docsUrl}>${v.name}</a> <span class=${`status ${v.status}`}>${v.status.replace('_', ' ')}</span></h2>
     <p class="muted">
-      Released
-      ${isoDay(v.releasedAt)}${v.sunsetAt !== undefined ? ` · sunset ${isoDay(v.sunsetAt)}` : ''}${v.replacement ? ` · replaced by ${v.replacement}` : ''}
+      ${[
+        ...(v.releasedAt !== undefined ? [`Released ${isoDay(v.releasedAt)}`] : []),
+        ...(v.sunsetAt !== undefined ? [`sunset ${isoDay(v.sunsetAt)}`] : []),
+        ...(v.replacement ? [`replaced by ${v.replacement}`] : []),
+      ].join(' · ')}
     </p>
     <ul class="links">
       <li><a href=${v.docsUrl}>Reference</a></li>

@@ -31,6 +31,7 @@ export const portalFeature: ServiceFeature = {
       runtime,
       clock,
       prefix: api.prefix,
+      title: api.title,
       storage,
       brownouts: brownouts ?? (() => []),
       flushUsage: () => recorder.flush(),

@@ -8,11 +8,11 @@ import { Layout } from './layout.ts';
  */
 export function sendHomePage(
   reply: FastifyReply,
-  options: { versions: ReadonlyArray<{ name: string; state: string }> },
+  options: { versions: ReadonlyArray<{ name: string; state: string }>; site: string },
 ): FastifyReply {
   return sendPage(
     reply,
-    html`<${Layout} title="Versionary reference service">
+    html`<${Layout} title="Versionary reference service" site=${options.site}>
     <h1>Versionary reference service</h1>
     <p>An HTTP/JSON API in ${options.versions.length} version(s). Start with the <a href="/docs">API documentation</a>: each version's reference, its lifecycle and its migration guide.</p>
     <ul class="links" aria-label="Versions">${options.versions.map((v) => html`<li><a href=${`/docs/${v.name}`}>${v.name}</a> <span class=${`status ${v.state}`}>${v.state}</span></li>`)}</ul>

@@ -18,7 +18,7 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
-  installNotFoundPage(app, { scope: createApiScope(options.prefix) });
+  installNotFoundPage(app, { scope: createApiScope(options.prefix), site: options.title });
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);

@@ -5,6 +5,8 @@ import { assetPath, iconUrl } from './assets.ts';
 /** Options for {@link Layout}. */
 export interface LayoutProps {
   title: string;
+  /** The API's title (`api.title`): the site's name, in the tab and the navigation. */
+  site: string;
   /** Extra scripts, served by the service. */
   scripts?: string[];
   styles?: string[];
@@ -21,16 +23,16 @@ export function Layout(props: LayoutProps): VNode {
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>${props.title} · Versionary</title>
+      <title>${props.title} · ${props.site}</title>
       <link rel="icon" type="image/svg+xml" href=${iconUrl} />
       ${styles.map((href) => html`<link rel="stylesheet" href=${href} />`)}
-      <link rel="alternate" type="application/atom+xml" title="Versionary changelog" href="/changelog.atom" />
+      <link rel="alternate" type="application/atom+xml" title=${`${props.site} changelog`} href="/changelog.atom" />
     </head>
     <body>
       <a class="skip" href="#main">Skip to content</a>
       <header class="site">
         <nav aria-label="Site">
-          <a href="/docs" class="brand">Versionary</a>
+          <a href="/docs" class="brand">${props.site}</a>
           <a href="/docs/changelog">Changelog</a>
           <a href="/portal">Portal</a>
           <a href="/api/versions">Lifecycle</a>

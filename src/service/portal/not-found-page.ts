@@ -12,7 +12,7 @@ import { prefersHtml } from './prefers-html.ts';
  * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
  * one problem writer still decides what the error is.
  */
-export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope }): void {
+export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope; site: string }): void {
   const { scope } = options;
   const isApi = (url: string) => scope.isApi(url) || scope.isManagement(url);
   app.addHook('onSend', async (request, reply, payload) => {
@@ -27,12 +27,12 @@ export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiS
     )
       return payload;
     reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
-    return `<!doctype html>${render(NotFound({ detail: detailOf(payload) }))}`;
+    return `<!doctype html>${render(NotFound({ detail: detailOf(payload), site: options.site }))}`;
   });
 }
 
-function NotFound(props: { detail: string | undefined }) {
-  return html`<${Layout} title="Page not found">
+function NotFound(props: { detail: string | undefined; site: string }) {
+  return html`<${Layout} title="Page not found" site=${props.site}>
     <h1>Page not found</h1>
     ${props.detail && html`<p id="detail">${props.detail}</p>`}
     <p>The <a href="/docs">API documentation</a> lists every version and its reference; the <a href="/docs/changelog">changelog</a> tells what changed.</p>

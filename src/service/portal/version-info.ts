@@ -12,7 +12,8 @@ export interface VersionInfo {
   name: string;
   state: LifecycleState;
   status: DeprecationStatus;
-  releasedAt: number;
+  /** Absent for a version released on no known date: it shows none. */
+  releasedAt?: number;
   deprecatedAt?: number;
   sunsetAt?: number;
   countdown?: SunsetCountdown;
@@ -51,12 +52,13 @@ export function describeVersions(options: {
     const version = bundle.get(entry.name);
     const deprecatedAt = entry.deprecatedAt ? parseIsoInstant(entry.deprecatedAt) : undefined;
     const sunsetAt = entry.sunsetAt ? parseIsoInstant(entry.sunsetAt) : undefined;
+    const releasedAt = entry.releasedAt ? parseIsoInstant(entry.releasedAt) : undefined;
     const deprecated = entry.status !== 'not_deprecated';
     return {
       name: entry.name,
       state: entry.state,
       status: entry.status,
-      releasedAt: parseIsoInstant(entry.releasedAt) ?? 0,
+      ...(releasedAt !== undefined ? { releasedAt } : {}),
       ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
       ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
       ...(entry.replacement ? { replacement: entry.replacement } : {}),
@@ -72,11 +74,13 @@ export function describeVersions(options: {
   });
 }
 
-/** The changelog's view of the versions. */
-export function toChangelogVersions(infos: readonly VersionInfo[]): ChangelogVersion[] {
+/** The changelog's view of the versions; `bundle` tells which version is the first. */
+export function toChangelogVersions(infos: readonly VersionInfo[], bundle: VersionBundle): ChangelogVersion[] {
+  const first = bundle.versions[0]?.name;
   return infos.map((v) => ({
     name: v.name,
-    releasedAt: v.releasedAt,
+    ...(v.releasedAt !== undefined ? { releasedAt: v.releasedAt } : {}),
+    ...(v.name === first ? { first: true } : {}),
     changes: v.changes,
     removed: v.status === 'removed',
     ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),

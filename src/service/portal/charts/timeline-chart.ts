@@ -17,7 +17,9 @@ export function TimelineChart(props: {
   brownouts?: Array<{ version: string; at: number }>;
 }): VNode {
   const { versions, now } = props;
-  const start = Math.min(...versions.map((v) => v.releasedAt));
+  // An undated version's bar starts with the chart: nothing is known of its release but that it came first.
+  const known = versions.flatMap((v) => [v.releasedAt, v.deprecatedAt].filter((at) => at !== undefined));
+  const start = Math.min(now - 30 * 86_400_000, ...known);
   const end = Math.max(now, ...versions.map((v) => v.sunsetAt ?? 0)) + 30 * 86_400_000;
   const x = linearScale([start, end], [pad.left, width - pad.right]);
   const height = pad.top + versions.length * row + pad.bottom;
@@ -27,15 +29,16 @@ export function TimelineChart(props: {
       ${versions.map((v, i) => {
         const y = pad.top + i * row;
         const activeEnd = v.deprecatedAt ?? end;
+        const from = v.releasedAt ?? start;
         return html`<g class="lane" data-version=${v.name}>
           <text x="4" y=${y + 18} class="tick">${v.name}</text>
           <rect
-            x=${px(x(v.releasedAt))}
+            x=${px(x(from))}
             y=${y + 6}
-            width=${px(Math.max(1, x(activeEnd) - x(v.releasedAt)))}
+            width=${px(Math.max(1, x(activeEnd) - x(from)))}
             height="16"
             class="bar active"
-            ><title>${v.name} active from ${isoDay(v.releasedAt)}</title></rect
+            ><title>${v.name} active${v.releasedAt !== undefined ? ` from ${isoDay(v.releasedAt)}` : ''}</title></rect
           >
           ${v.deprecatedAt !== undefined && v.sunsetAt !== undefined && html`<rect x=${px(x(v.deprecatedAt))} y=${y + 6} width=${px(Math.max(1, x(v.sunsetAt) - x(v.deprecatedAt)))} height="16" class="bar deprecated"><title>${v.name} deprecated ${isoDay(v.deprecatedAt)}, sunset ${isoDay(v.sunsetAt)}</title></rect>`}
           ${v.sunsetAt !== undefined && html`<line x1=${px(x(v.sunsetAt))} x2=${px(x(v.sunsetAt))} y1=${y + 2} y2=${y + 26} class="sunset" />`}
@@ -67,7 +70,7 @@ export function TimelineChart(props: {
             (v) =>
               html`<tr>
                 <th scope="row">${v.name}</th>
-                <td>${isoDay(v.releasedAt)}</td>
+                <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
                 <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
                 <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
                 <td>${v.status.replace('_', ' ')}</td>

@@ -9,6 +9,8 @@ export interface DashboardOptions {
   runtime: LifecycleRuntime;
   clock: Clock;
   prefix: string;
+  /** The API's title (`api.title`): the pages' and feeds' name. */
+  title: string;
   storage: { apiKeys: ApiKeyStore; clients: ClientStore; usage: UsageStore; notices: NoticeStore };
   /** The configured admin key, which signs in as admin without a stored record. */
   adminKey?: string;

@@ -33,7 +33,10 @@ export async function personalChangelog(options: DashboardOptions, clientId: str
       ...(safeHref(e.migrationUrl) ? { guideUrl: safeHref(e.migrationUrl)! } : {}),
     }));
   const full = buildChangelog({
-    versions: toChangelogVersions(versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name))),
+    versions: toChangelogVersions(
+      versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name)),
+      options.bundle,
+    ),
     endpoints,
     now,
   });

@@ -53,7 +53,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
   ) =>
     sendPage(
       reply.header('cache-control', 'no-store'),
-      html`<${Layout} title=${title}>
+      html`<${Layout} title=${title} site=${options.title}>
       ${
         session &&
         html`<form method="post" action="/portal/sign-out" class="sign-out">
@@ -175,7 +175,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
         toAtomFeed({
           changelog,
           id: `tag:versionary.dev,2025:changelog:${encodeURIComponent(record.id)}`,
-          title: 'Versionary API changelog: what you call',
+          title: `${options.title} changelog: what you call`,
           selfUrl: `/portal/feed/${token}`,
           pageUrl: '/docs/changelog',
           fallbackUpdated: options.clock.now(),
