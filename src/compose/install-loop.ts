@@ -10,6 +10,7 @@ import { installService } from '../service/app/install-service.ts';
 import { readConfig } from '../service/config/load-config.ts';
 import { createResourcesFeature, resourcesFeature } from '../service/resources/feature.ts';
 import { rootFeature } from '../service/app/root-feature.ts';
+import { loopEnv } from './loop-env.ts';
 import type { VersionaryLoopOptions } from './loop-plugin.ts';
 import { openStorage } from './open-storage.ts';
 import { ownedNotFoundFeature } from './owned-not-found.ts';
@@ -25,7 +26,7 @@ const settingsPath = '<versionaryLoop settings>';
  * loop's routes only.
  */
 export async function installLoop(app: FastifyInstance, options: VersionaryLoopOptions): Promise<void> {
-  const env = { ...(options.env ?? process.env) };
+  const env = loopEnv(options);
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
   const { config, errors: problems } = readConfig({

@@ -7,6 +7,7 @@ import type { AppIdentity } from '../service/auth/principal.ts';
 import { serviceServerOptions } from '../service/app/server-options.ts';
 import type { NoticeChannel } from '../service/notices/channel.ts';
 import type { Storage } from '../service/ports/index.ts';
+import { loopEnv } from './loop-env.ts';
 import { assertPeers, peersFor } from './peer-packages.ts';
 import { readableStartFailure } from './start-failure.ts';
 
@@ -32,10 +33,16 @@ export interface VersionaryLoopOptions {
   /** Where the versioned API lives; `/api` by default. */
   prefix?: string;
   /**
-   * The environment, read as the reference service reads it: `DATABASE_URL` (a SQLite file by
-   * default, or `postgres://…`), `VERSIONARY_ADMIN_KEY`, `VERSIONARY_SMTP_URL`,
+   * The loop's database: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. It wins over a
+   * `DATABASE_URL` in `env`; without either, `sqlite:./data/versionary.db`.
+   */
+  database?: string;
+  /**
+   * Variables read as the reference service reads its environment: `DATABASE_URL` (a SQLite file
+   * by default, or `postgres://…`), `VERSIONARY_ADMIN_KEY`, `VERSIONARY_SMTP_URL`,
    * `VERSIONARY_MAIL_FROM`, `VERSIONARY_NOTICE_SECRET`, `VERSIONARY_PORTAL_SECRET`,
-   * `VERSIONARY_JWT_*`. `process.env` by default.
+   * `VERSIONARY_JWT_*`. None by default: the loop never reads `process.env` on its own; pass
+   * `env: process.env` to have it read the process's environment.
    */
   env?: Record<string, string | undefined>;
   /**
@@ -78,9 +85,8 @@ export interface VersionaryLoopOptions {
  */
 export const versionaryLoop = fp(
   async (app: FastifyInstance, options: VersionaryLoopOptions) => {
-    const env = options.env ?? process.env;
     // Every package this configuration needs, named at once, before any of them is imported.
-    assertPeers(peersFor({ env, surface: 'loop' }));
+    assertPeers(peersFor({ env: loopEnv(options), surface: 'loop' }));
     const { installLoop } = await import('./install-loop.ts');
     // The body in a context of its own: the hooks, error handler, parsers and decorators it adds
     // apply to the routes it registers, never to the app's. This wrapper stays `fastify-plugin`

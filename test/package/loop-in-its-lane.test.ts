@@ -35,7 +35,7 @@ app.get('/boom', async () => { throw new Error('the team broke it'); });
 if (process.env.WITH_LOOP === '1') {
   const day = 86400000;
   await app.register(versionaryLoop, {
-    bundle, vendor: 'books', title: 'Books API',
+    bundle, vendor: 'books', title: 'Books API', env: process.env,
     handlers: { 'books.list': async () => ({ status: 200, body: [{ id: 1, title: 'Dune', isbn: '9780441013593' }] }) },
     settings: { versions: {
       v1: { deprecatedAt: new Date(Date.now() - 30 * day).toISOString(), sunsetAt: new Date(Date.now() + 730 * day).toISOString(), replacement: 'v2' },

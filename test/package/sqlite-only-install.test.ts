@@ -29,7 +29,8 @@ const operations = [{ id: 'books.list', method: 'GET', path: '/books', summary: 
 const isbn = defineVersionChange({ description: 'Books gain an optional isbn.', instructions: [fieldAdded('Book', 'isbn')] });
 const bundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
 const app = Fastify(loopServerOptions({ bundle, vendor: 'books' }));
-await app.register(versionaryLoop, { bundle, vendor: 'books', title: 'Books API',
+// The loop reads no environment of its own: this app hands it the process's (DATABASE_URL, VERSIONARY_*).
+await app.register(versionaryLoop, { bundle, vendor: 'books', title: 'Books API', env: process.env,
   handlers: { 'books.list': async () => ({ status: 200, body: [{ id: 1, title: 'Dune' }] }) } });
 console.log('listening on ' + await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }));
 `;
