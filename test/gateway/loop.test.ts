@@ -136,6 +136,23 @@ describe('gateway: the loop for the proxied API', () => {
     assert.equal(docs.status, 200);
     assert.match(await docs.text(), /deprecated/i);
   });
+
+  it("shows none of the reference service's release dates or title, and calls no later version the first", async () => {
+    // The config names v1 and v2 (as the reference service does) with no releasedAt: no date is shown.
+    const versions = (await (await fetch(`${gateway.base}/api/versions`)).json()) as {
+      versions: Array<{ name: string; releasedAt: string | null }>;
+    };
+    assert.deepEqual(
+      versions.versions.map((v) => v.releasedAt),
+      [null, null],
+    );
+    const index = await (await fetch(`${gateway.base}/docs`, { headers: { accept: 'text/html' } })).text();
+    assert.doesNotMatch(index, /users and posts|2025-01-15|2026-03-02/i);
+    const changelog = await (
+      await fetch(`${gateway.base}/docs/changelog`, { headers: { accept: 'text/html' } })
+    ).text();
+    assert.doesNotMatch(changelog, /v2 is the first version|users and posts/i);
+  });
 });
 
 describe('gateway: identify', () => {
