@@ -76,9 +76,10 @@ describe('versionaryLoop takes its settings from its caller, not from process.en
 
 describe("the loop shows the app's API, none of the reference service's", () => {
   let app: FastifyInstance;
+  let key: string;
   before(async () => {
     // Versions named v1 and v2, as the reference service's are, and no releasedAt in settings.
-    ({ app } = await startLoop({ database: 'sqlite::memory:', settings: { versions: { v1: {}, v2: {} } } }));
+    ({ app, key } = await startLoop({ database: 'sqlite::memory:', settings: { versions: { v1: {}, v2: {} } } }));
   });
   after(() => app.close());
 
@@ -92,6 +93,16 @@ describe("the loop shows the app's API, none of the reference service's", () => 
         ['v1', null],
         ['v2', null],
       ],
+    );
+  });
+
+  it('the management API shows no release date for them either', async () => {
+    const res = await app.inject({ url: '/admin/v1/versions', headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.statusCode, 200, res.body);
+    const versions = (res.json() as { data: Array<{ name: string; releasedAt: string | null }> }).data;
+    assert.deepEqual(
+      versions.map((v) => v.releasedAt),
+      [null, null],
     );
   });
 

@@ -161,7 +161,7 @@ const versionDetail = Type.Object(
     name: versionName,
     state: Type.Union(['active', 'deprecated', 'sunset_window', 'removed'].map((v) => Type.Literal(v))),
     status: Type.Union(['not_deprecated', 'deprecated', 'ending_soon', 'removed'].map((v) => Type.Literal(v))),
-    releasedAt: instant('When the version was released.'),
+    releasedAt: nullable(instant('When the version was released; null when no date is known (none was declared).')),
     deprecatedAt: nullable(instant('When the version was deprecated.')),
     sunsetAt: nullable(instant('When the version is (or was) removed.')),
     replacement: nullable(versionName),
