@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminHeaders, consumerHeaders, createTestApp, testConsumerId, testEpoch } from '../support/test-app.ts';
+import { startTestService } from '../support/started-service.ts';
+import { adminHeaders, consumerHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -48,6 +49,9 @@ describe('a deprecated field, end to end on the reference service', () => {
     assert.match(String(sent.headers.link), /rel="deprecation"; title="User\.nickname"/);
     assert.equal(sent.json().displayName, 'ada', 'the replacement carries the same value');
 
+    // The spec: "A single endpoint or feature may be deprecated while the rest of the version stays
+    // active", and "responses of a current version carry none of" the deprecation headers: a v2
+    // request that uses no deprecated element gets none.
     const clean = await post(t, { name: 'Grace', displayName: 'grace' });
     assert.equal(clean.statusCode, 201, clean.body);
     for (const name of ['deprecation', 'sunset', 'link', 'warning'])
@@ -76,7 +80,6 @@ describe('a deprecated field, end to end on the reference service', () => {
     assert.equal(property['x-sunset'], iso(sunsetAt));
     assert.match(property.description, /displayName/);
 
-    await t.app.inject({ method: 'POST', url: '/admin/v1/usage/flush', headers: adminHeaders });
     await (t.app as unknown as { flushUsage(): Promise<void> }).flushUsage();
     const listing = await t.app.inject({ url: '/admin/v1/deprecations', headers: adminHeaders });
     assert.equal(listing.statusCode, 200, listing.body);
@@ -86,9 +89,8 @@ describe('a deprecated field, end to end on the reference service', () => {
     assert.equal(field.usage.calls, 3, 'sent once, selected twice');
     assert.equal(field.usage.clients, 1);
 
-    const consumer = await t.app.inject({ url: '/changelog.json' });
-    assert.match(consumer.body, /User\.nickname/);
-    assert.ok(testConsumerId);
+    const changelog = await t.app.inject({ url: '/changelog.json' });
+    assert.match(changelog.body, /User\.nickname/);
     await t.close();
   });
 
@@ -104,7 +106,8 @@ describe('a deprecated field, end to end on the reference service', () => {
     assert.equal(selected.statusCode, 400, selected.body);
     const fine = await post(t, { name: 'Ada', displayName: 'ada' });
     assert.equal(fine.statusCode, 201, fine.body);
-    // The spec removes a field only in the next major version: v2's responses still carry it.
+    // The spec: "Safe deprecation of a field: add the new field, document the old one as deprecated,
+    // and remove it in the next major version." v2's responses still carry it; only its use is refused.
     assert.equal(fine.json().nickname, 'ada');
     await t.close();
   });
@@ -136,5 +139,48 @@ describe('a deprecated field, end to end on the reference service', () => {
         return true;
       },
     );
+  });
+
+  it('through startService, as `node dist/server.js` composes it: the headers and the count', async () => {
+    const now = Date.now();
+    const service = await startTestService({
+      file: {
+        fieldDeprecations: [
+          {
+            version: 'v2',
+            schema: ['User', 'UserInput', 'UserPatch'],
+            field: 'nickname',
+            deprecatedAt: iso(now - day),
+            sunsetAt: iso(now + 200 * day),
+            replacement: 'displayName',
+          },
+        ],
+      },
+    });
+    try {
+      const admin = { authorization: adminHeaders.authorization, 'content-type': 'application/json' };
+      const sent = await fetch(`${service.base}/api/v2/users`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Ada', nickname: 'ada' }),
+      });
+      assert.equal(sent.status, 201, await sent.text());
+      assert.equal(sent.headers.get('sunset'), iso(now + 200 * day));
+      assert.match(sent.headers.get('link') ?? '', /title="User\.nickname"/);
+      const clean = await fetch(`${service.base}/api/v2/users`, { headers: admin });
+      assert.equal(clean.headers.get('deprecation'), null);
+      // The usage buffer is written in batches: wait for the count, at most 10 s.
+      let calls = 0;
+      for (let i = 0; i < 40 && calls === 0; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        const listing = (await (await fetch(`${service.base}/admin/v1/deprecations`, { headers: admin })).json()) as {
+          data: Array<{ name: string; usage: { calls: number } }>;
+        };
+        calls = listing.data.find((d) => d.name === 'User.nickname')?.usage.calls ?? 0;
+      }
+      assert.equal(calls, 1);
+    } finally {
+      await service.stop();
+    }
   });
 });
