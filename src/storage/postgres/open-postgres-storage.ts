@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
@@ -11,6 +11,7 @@ import { createClientStore } from '../kysely/client-store.ts';
 import { createMigrationProvider } from '../kysely/migrations/index.ts';
 import { createPostStore } from '../kysely/post-store.ts';
 import type { Tables } from '../kysely/tables.ts';
+import { SchemaPostgresDialect } from './schema-dialect.ts';
 import { createUserStore } from '../kysely/user-store.ts';
 
 /** Options for {@link openPostgresStorage}. */
@@ -56,7 +57,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   pool.on('error', (error) => options.onError?.(error));
   // A checked-out client that loses its connection emits 'error' too; its query fails on its own.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new SchemaPostgresDialect({ pool, schema }) });
   try {
     await migrate({ pool, db, schema });
   } catch (error) {
@@ -102,23 +103,12 @@ async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: str
         provider: createMigrationProvider({ serial: 'serial' }),
         migrationTableSchema: options.schema,
       });
-      // Kysely's introspection scans every schema's tables; one dropped meanwhile by someone else
-      // fails the scan with 3F000 naming that other schema. It is gone by the next try.
-      for (let attempt = 1; ; attempt++) {
-        const { error } = await migrator.migrateToLatest();
-        if (!error) break;
-        if (attempt >= 3 || !isOtherSchemaDropped(error, options.schema)) throw error;
-      }
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error;
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
     }
   } finally {
     client.release();
   }
-}
-
-/** Whether a migration failed only because Kysely's scan met another schema dropped meanwhile (a retry passes). */
-export function isOtherSchemaDropped(error: unknown, schema: string): boolean {
-  const { code, message } = error as { code?: string; message?: string };
-  return code === '3F000' && typeof message === 'string' && !message.includes(`"${schema}"`);
 }
