@@ -1,4 +1,4 @@
-import { diffOpenApi, type Change } from '../../../core/compat/index.ts';
+import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
 import type { DashboardOptions } from './options.ts';
 import { toClientWords } from './client-words.ts';
@@ -31,13 +31,7 @@ export function breakingForClient(
   return changes
     .filter((c) => c.level === 'breaking')
     .flatMap((c) => {
-      const reached = operationsOf(c).filter((o) => mine.has(o));
+      const reached = operationsReached(c).filter((o) => mine.has(o));
       return reached.length === 0 ? [] : [{ endpoints: reached, text: toClientWords(c, target.name) }];
     });
-}
-
-function operationsOf(change: Change): string[] {
-  const { method, path, operations, via } = change.location;
-  if (method !== undefined && path !== undefined) return [`${method} ${path}`];
-  return operations ?? (via === undefined ? [] : [via]);
 }
