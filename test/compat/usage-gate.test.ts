@@ -53,7 +53,7 @@ async function scenario(services: StartedService[]): Promise<void> {
   const key = await call(first.base, {
     method: 'POST',
     path: '/admin/v1/api-keys',
-    body: { name: 'acme-app', roles: ['read'], clientId },
+    body: { name: 'acme-app', roles: ['read', 'write'], clientId },
   });
   const ci = await call(first.base, {
     method: 'POST',
@@ -61,7 +61,13 @@ async function scenario(services: StartedService[]): Promise<void> {
     body: { name: 'release-ci', roles: ['admin'] },
   });
   assert.equal(ci.status, 201);
-  const user = await call(first.base, { method: 'POST', path: '/api/v2/users', body: { name: 'Ada' } });
+  // Users belong to the client that created them.
+  const user = await call(first.base, {
+    method: 'POST',
+    path: '/api/v2/users',
+    body: { name: 'Ada' },
+    key: key.body.key,
+  });
   assert.equal(user.status, 201, JSON.stringify(user.body));
   // Acme reads one user on v1 and on v2, on every instance.
   for (const service of services)
@@ -99,8 +105,9 @@ async function scenario(services: StartedService[]): Promise<void> {
   // (a) a field of the user response removed: Acme called GET /users/{id} on v2.
   const broken = await cli(['diff', 'base.json', 'head-field.json', ...gate]);
   assert.equal(broken.code, 1, broken.stderr + broken.stdout);
-  assert.match(broken.stdout, /^BROKEN +breaking response-property-removed/m);
-  assert.match(broken.stdout, new RegExp(`Acme \\(${clientId}\\): ${expected} calls?, last \\S+, contact yes`));
+  assert.match(broken.stdout, /^BROKEN +breaking response-property-removed/m, broken.stderr);
+  // Its calls to every operation the change reaches: the reads, and the POST that created the user.
+  assert.match(broken.stdout, new RegExp(`Acme \\(${clientId}\\): ${expected + 1} calls, last \\S+, contact yes`));
   assert.match(broken.stdout, /reaches .*GET \/api\/v2\/users\/\{id\}/);
   const fingerprint = /fingerprint ([0-9a-f]{16}); hurts 1 client/.exec(broken.stdout)?.[1];
   assert.ok(fingerprint, broken.stdout);
