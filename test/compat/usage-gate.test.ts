@@ -18,10 +18,13 @@ const config = { rateLimit: { max: 1_000_000, windowSeconds: 60 }, usage: { oper
 const dir = mkdtempSync(join(tmpdir(), 'versionary-gate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers and documents, read field by field
+type Json = any;
+
 async function call(
   base: string,
   options: { method?: string; path: string; key?: string; body?: unknown },
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${base}${options.path}`, {
     method: options.method ?? 'GET',
     headers: {
@@ -35,7 +38,7 @@ async function call(
 }
 
 /** Remove a property from the user response, or an operation, in a copy of the served document. */
-function edited(base: any, edit: (doc: any) => void): object {
+function edited(base: Json, edit: (doc: Json) => void): object {
   const doc = structuredClone(base);
   edit(doc);
   return doc;

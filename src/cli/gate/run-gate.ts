@@ -23,9 +23,9 @@ export const gateOptions = {
   'api-version': { type: 'string' },
 } as const;
 
-/** Whether `diff` runs as the gate: usage, waivers, or a format only the gate writes. */
+/** Whether `diff` runs as the gate: any gate option (so one given without --server is refused, not ignored), or a format only the gate writes. */
 export function isGateRun(values: OptionValues, format: string): boolean {
-  return ['server', 'waivers'].some((o) => values[o] !== undefined) || format === 'github' || format === 'sarif';
+  return Object.keys(gateOptions).some((o) => values[o] !== undefined) || format === 'github' || format === 'sarif';
 }
 
 /**
@@ -66,8 +66,8 @@ export async function runGate(options: {
       io.stderr(
         `versionary diff: no calls to ${version} recorded between the window's ends; every change is judged Unaffected. If ${version} (the base document's info.version) is not the name the service serves, pass --api-version.\n`,
       );
-  } else if (values.window !== undefined || values.threshold !== undefined || excludeClients.length > 0) {
-    throw new UsageError('--window, --threshold and --exclude-client judge usage: they need --server');
+  } else if (['window', 'threshold', 'exclude-client', 'key'].some((o) => values[o] !== undefined)) {
+    throw new UsageError('--key, --window, --threshold and --exclude-client judge usage: they need --server');
   }
   const judged = judgeChanges({
     changes: options.result.changes,
