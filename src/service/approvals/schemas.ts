@@ -10,23 +10,21 @@ const fingerprint = Type.String({
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
 
-/** An approval as answered. */
-export const ApprovalSchema = Type.Object(
-  {
-    id: Type.String({ maxLength: 20, description: 'apv_ and 16 hex digits.' }),
-    fingerprint,
-    reason: Type.String({ maxLength: 1000 }),
-    approvedBy: Type.String({
-      maxLength: 300,
-      description: 'Who approved: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
-    }),
-    approvedAt: at('When it was approved.'),
-    expiresAt: nullableAt('When the approval stops counting; null: never.'),
-    revokedAt: nullableAt('When it was revoked; null while it stands.'),
-    revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
-  },
-  { description: 'An approval of a breaking change' },
-);
+const approvalProperties = {
+  id: Type.String({ maxLength: 20, description: 'apv_ and 16 hex digits.' }),
+  fingerprint,
+  reason: Type.String({ maxLength: 1000 }),
+  approvedBy: Type.String({
+    maxLength: 300,
+    description: 'Who approved: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
+  }),
+  approvedAt: at('When it was approved.'),
+  expiresAt: nullableAt('When the approval stops counting; null: never.'),
+  revokedAt: nullableAt('When it was revoked; null while it stands.'),
+  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+};
+/** An approval as answered, described for one response. */
+const approval = (description: string) => Type.Object(approvalProperties, { description });
 
 const tags = ['approvals'];
 
@@ -48,7 +46,7 @@ export const createApprovalSchema = {
   ),
   responseHeaders: { 201: ['Location'] },
   response: {
-    201: { ...ApprovalSchema, description: 'Approved; `Location` names the approval.' },
+    201: approval('Approved; `Location` names the approval.'),
     ...problems({ 400: 'The body is invalid, or expiresAt is not in the future' }),
   },
 };
@@ -68,7 +66,7 @@ export const listApprovalsSchema = {
   ),
   response: {
     200: Type.Object(
-      { data: Type.Array(ApprovalSchema, { maxItems: 100_000 }) },
+      { data: Type.Array(approval('An approval of a breaking change'), { maxItems: 100_000 }) },
       { description: 'Approvals, oldest first' },
     ),
     ...problems({ 400: 'An invalid query parameter' }),
@@ -85,7 +83,7 @@ export const revokeApprovalSchema = {
   querystring: NoQuery,
   params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The approval id (apv_…).' }) }),
   response: {
-    200: { ...ApprovalSchema, description: 'Revoked; the record as it now stands.' },
+    200: approval('Revoked; the record as it now stands.'),
     ...problems({ 400: 'An unknown query parameter', 404: 'No approval in force with this id' }),
   },
 };
