@@ -3,12 +3,6 @@ import { html, isoDay, safeHref } from '../html.ts';
 import type { BreaksData, ClientBreak } from './breaks-data.ts';
 import { breaksWindowDays } from './breaks-data.ts';
 
-/** Where the page lives; notices and the dashboards link to it with the versions filled in. */
-export function breaksPath(pair: { from: string; to: string; client?: string }): string {
-  const query = new URLSearchParams({ from: pair.from, to: pair.to, ...(pair.client ? { client: pair.client } : {}) });
-  return `/portal/breaks?${query.toString()}`;
-}
-
 /**
  * "What breaks for me": a GET form with the two versions, then only the breaking changes that reach
  * what the client called on the current version, each with its calls and the guide's entry.
@@ -27,8 +21,7 @@ export function BreaksView(props: {
     ${
       data &&
       html`<p class="muted">
-        Client
-        <strong class="client-name">${data.client?.name ?? data.clientId}</strong
+        ${'Client '}<strong class="client-name">${data.client?.name ?? data.clientId}</strong
         >${' · '}<code>${data.clientId}</code>${` · calls of the last ${breaksWindowDays} days, ${isoDay(data.since)} to ${isoDay(data.until)}`}
       </p>`
     }
