@@ -145,6 +145,7 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
       body: html`<${ConsumerView}
         data=${data}
         heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'}
+        client=${session.role === 'admin' ? id : undefined}
       />`,
       session,
     });
