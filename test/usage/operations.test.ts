@@ -20,9 +20,10 @@ describe('GET /admin/v1/usage/operations', () => {
     const quietKey = await createKey(t.app, { name: 'quiet', roles: ['read'], clientId: quiet.id });
     const hookedKey = await createKey(t.app, { name: 'hooked', roles: ['read'], clientId: hooked.id });
     const loose = await createKey(t.app, { name: 'loose', roles: ['read'] });
-    const call = async (headers: Record<string, string>, url: string, status: number, method = 'GET') => {
-      const res = await t.app.inject({ method: method as 'GET', url, headers });
-      assert.equal(res.statusCode, status, `${method} ${url}: ${res.body}`);
+    const call = async (headers: Record<string, string>, target: string, status: number) => {
+      const [method, url] = target.includes(' ') ? target.split(' ') : ['GET', target];
+      const res = await t.app.inject({ method: method as 'GET', url: url!, headers });
+      assert.equal(res.statusCode, status, `${target}: ${res.body}`);
     };
     // v1 is deprecated, v2 is not: both count.
     await call(acmeKey.headers, '/api/v1/users', 200);
@@ -35,7 +36,7 @@ describe('GET /admin/v1/usage/operations', () => {
     // What never reached an operation is not counted: no credential, an unknown path, OPTIONS, a method the path lacks.
     await call({ authorization: 'Bearer vk_not-a-key' }, '/api/v2/users', 401);
     await call(acmeKey.headers, '/api/v2/nothing-here', 404);
-    await call(acmeKey.headers, '/api/v2/users', 204, 'OPTIONS');
+    await call(acmeKey.headers, 'OPTIONS /api/v2/users', 204);
     // Into the next hour (until is exclusive: a call at the very instant of until is not in the window).
     t.clock.advance(hour + 60_000);
     await call(acmeKey.headers, '/api/v2/users/1', 404);
@@ -49,25 +50,24 @@ describe('GET /admin/v1/usage/operations', () => {
       until: iso(now),
       prefix: '/api',
     });
-    const row = (version: string, endpoint: string, clientId: string, extra: object) => ({
+    const row = (version: string, endpoint: string, rest: { clientId: string; [key: string]: unknown }) => ({
       version,
       endpoint,
-      clientId,
-      ...extra,
+      ...rest,
     });
     const acmeOf = { clientName: 'Acme', contact: true };
     assert.deepEqual(
       res.json().data.filter((r: { clientId: string }) => r.clientId !== 'admin'),
       [
-        row('v1', 'GET /users', acme.id, { ...acmeOf, calls: 2, lastSeen: iso(testEpoch) }),
+        row('v1', 'GET /users', { clientId: acme.id, ...acmeOf, calls: 2, lastSeen: iso(testEpoch) }),
         ...[
-          row('v2', 'GET /users', hooked.id, { clientName: 'Hooked', contact: true, calls: 1 }),
-          row('v2', 'GET /users', loose.id, { clientName: null, contact: false, calls: 1 }),
-          row('v2', 'GET /users', quiet.id, { clientName: 'Quiet', contact: false, calls: 1 }),
+          row('v2', 'GET /users', { clientId: hooked.id, clientName: 'Hooked', contact: true, calls: 1 }),
+          row('v2', 'GET /users', { clientId: loose.id, clientName: null, contact: false, calls: 1 }),
+          row('v2', 'GET /users', { clientId: quiet.id, clientName: 'Quiet', contact: false, calls: 1 }),
         ]
           .sort((a, b) => (a.clientId < b.clientId ? -1 : 1))
           .map((r) => ({ ...r, lastSeen: iso(testEpoch) })),
-        row('v2', 'GET /users/{id}', acme.id, { ...acmeOf, calls: 2, lastSeen: iso(now) }),
+        row('v2', 'GET /users/{id}', { clientId: acme.id, ...acmeOf, calls: 2, lastSeen: iso(now) }),
       ],
     );
 

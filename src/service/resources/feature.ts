@@ -36,8 +36,7 @@ export function createResourcesFeature(
         // Every call of every version, counted per operation and client for `versionary diff`.
         ...(operations
           ? {
-              onCall: (call: CallEvent, request: FastifyRequest) =>
-                operations.count(call.version, call.endpoint, usageClientIdOf(request), call.at),
+              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
             }
           : {}),
         onVersionedRequest: options.onVersionedRequest ?? [],

@@ -40,11 +40,11 @@ const hour = 3_600_000;
 test('counts per hour, version, endpoint and client, and writes one row per key', async () => {
   const s = scriptedStore();
   const counter = createOperationCounter({ store: s.store, log, flushIntervalMs: 60_000 });
-  for (let i = 0; i < 5; i++) counter.count('v2', 'GET /users/{id}', 'cl_a', h + i * 1000);
-  counter.count('v2', 'GET /users/{id}', 'cl_a', h + 500); // out of order: lastSeen stays the latest
-  counter.count('v1', 'GET /users/{id}', 'cl_a', h + 10);
-  counter.count('v2', 'GET /users/{id}', 'cl_b', h + 20);
-  counter.count('v2', 'GET /users/{id}', 'cl_a', h + hour + 1); // the next hour
+  for (let i = 0; i < 5; i++) counter.count({ version: 'v2', endpoint: 'GET /users/{id}', at: h + i * 1000 }, 'cl_a');
+  counter.count({ version: 'v2', endpoint: 'GET /users/{id}', at: h + 500 }, 'cl_a'); // out of order: lastSeen stays the latest
+  counter.count({ version: 'v1', endpoint: 'GET /users/{id}', at: h + 10 }, 'cl_a');
+  counter.count({ version: 'v2', endpoint: 'GET /users/{id}', at: h + 20 }, 'cl_b');
+  counter.count({ version: 'v2', endpoint: 'GET /users/{id}', at: h + hour + 1 }, 'cl_a'); // the next hour
   assert.deepEqual(counter.stats(), { keys: 4, shed: 0, failures: 0 });
   await counter.flush();
   assert.equal(s.writes.length, 1);
@@ -56,7 +56,7 @@ test('counts per hour, version, endpoint and client, and writes one row per key'
   });
   await counter.flush();
   assert.equal(s.writes.length, 1, 'nothing counted since: no write');
-  counter.count('v2', 'GET /users/{id}', 'cl_a', h + 5000);
+  counter.count({ version: 'v2', endpoint: 'GET /users/{id}', at: h + 5000 }, 'cl_a');
   await counter.flush();
   assert.deepEqual(s.writes[1], [
     { hour: h, version: 'v2', endpoint: 'GET /users/{id}', clientId: 'cl_a', calls: 1, lastSeen: h + 5000 },
@@ -67,11 +67,11 @@ test('counts per hour, version, endpoint and client, and writes one row per key'
 test('a failed write keeps its counts, and the next write adds what came meanwhile', async () => {
   const s = scriptedStore(1);
   const counter = createOperationCounter({ store: s.store, log, flushIntervalMs: 60_000, maxBatch: 2 });
-  for (const client of ['a', 'b', 'c']) counter.count('v2', 'GET /x', client, h);
+  for (const client of ['a', 'b', 'c']) counter.count({ version: 'v2', endpoint: 'GET /x', at: h }, client);
   await counter.flush();
   assert.equal(s.writes.length, 0);
   assert.deepEqual(counter.stats(), { keys: 3, shed: 0, failures: 1 });
-  counter.count('v2', 'GET /x', 'a', h + 7);
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h + 7 }, 'a');
   await counter.flush();
   assert.deepEqual(s.totals(), {
     [`${h} v2 GET /x a`]: { calls: 2, lastSeen: h + 7 },
@@ -86,11 +86,11 @@ test('a failed write keeps its counts, and the next write adds what came meanwhi
 test('while the store fails, memory is bounded: new keys are shed, counted keys keep counting', async () => {
   const s = scriptedStore(2);
   const counter = createOperationCounter({ store: s.store, log, flushIntervalMs: 60_000, maxKeys: 2 });
-  counter.count('v2', 'GET /x', 'a', h);
-  counter.count('v2', 'GET /x', 'b', h);
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h }, 'a');
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h }, 'b');
   await counter.flush();
-  counter.count('v2', 'GET /x', 'c', h); // a third key: shed
-  counter.count('v2', 'GET /x', 'a', h + 1);
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h }, 'c'); // a third key: shed
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h + 1 }, 'a');
   await counter.flush();
   assert.deepEqual(counter.stats(), { keys: 2, shed: 1, failures: 2 });
   assert.ok(logs.includes('warn operation counts full: calls of new keys shed'));
@@ -105,20 +105,20 @@ test('while the store fails, memory is bounded: new keys are shed, counted keys 
 test('the timer writes on its own, and close retries a failing store before giving up', async () => {
   const s = scriptedStore();
   const counter = createOperationCounter({ store: s.store, log, flushIntervalMs: 10 });
-  counter.count('v2', 'GET /x', 'a', h);
+  counter.count({ version: 'v2', endpoint: 'GET /x', at: h }, 'a');
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(s.writes.length, 1);
   await counter.close();
 
   const failing = scriptedStore(2);
   const closing = createOperationCounter({ store: failing.store, log, flushIntervalMs: 60_000, closeTimeoutMs: 2000 });
-  closing.count('v1', 'GET /y', 'b', h);
+  closing.count({ version: 'v1', endpoint: 'GET /y', at: h }, 'b');
   await closing.close();
   assert.deepEqual(failing.totals(), { [`${h} v1 GET /y b`]: { calls: 1, lastSeen: h } });
 
   const down = scriptedStore(1_000);
   const lost = createOperationCounter({ store: down.store, log, flushIntervalMs: 60_000, closeTimeoutMs: 300 });
-  lost.count('v1', 'GET /y', 'b', h);
+  lost.count({ version: 'v1', endpoint: 'GET /y', at: h }, 'b');
   await lost.close();
   assert.ok(logs.includes('error operation counts not written before shutdown'));
 });

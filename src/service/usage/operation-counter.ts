@@ -18,8 +18,11 @@ export interface OperationCounterOptions {
 
 /** Counts calls per (UTC hour, version, endpoint, client) in memory and writes the counts in batches. */
 export interface OperationCounter {
-  /** One call: increments its count, nothing more (no row, no write). */
-  count(version: string, endpoint: string, clientId: string, at: number): void;
+  /**
+   * One call: increments its count, nothing more (no row, no write). The client apart, so that the
+   * plugin's call event is passed as it is, without a copy.
+   */
+  count(call: { version: string; endpoint: string; at: number }, clientId: string): void;
   /** Write every count now; a failed write keeps the counts for the next try. */
   flush(): Promise<void>;
   /** Stop the timer and flush, for graceful shutdown. */
@@ -106,7 +109,7 @@ export function createOperationCounter(options: OperationCounterOptions): Operat
   timer.unref();
 
   return {
-    count(version, endpoint, clientId, at) {
+    count({ version, endpoint, at }, clientId) {
       const hour = at - (at % hourMs);
       if (hour !== currentHour || !current) {
         current = mapOf(hour);
