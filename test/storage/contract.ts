@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Storage } from '../../src/service/ports/index.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
+import { runOperationCountsContract } from './contract-operations.ts';
 
 /** How a contract run opens a fresh, empty storage. */
 export type OpenStorage = () => Promise<Storage>;
@@ -267,6 +268,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     });
 
     runClientsContract(() => s);
+    runOperationCountsContract(() => s);
   });
   runNoticeContract(name, open);
 }
