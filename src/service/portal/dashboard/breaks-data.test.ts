@@ -13,12 +13,14 @@ import type { DashboardOptions } from './options.ts';
 const now = Date.UTC(2026, 0, 15, 12, 30);
 const HOUR_MS = 3_600_000;
 
-/** Record calls through the port, one call per row. */
+/** Record calls through the port's per-operation counts, one call each. */
 async function record(
   storage: Storage,
   calls: Array<{ clientId: string; version: string; endpoint: string; at: number }>,
 ) {
-  await storage.usage.insert(calls);
+  await storage.usage.addOperationCounts(
+    calls.map((c) => ({ ...c, hour: c.at - (c.at % HOUR_MS), calls: 1, lastSeen: c.at })),
+  );
 }
 
 describe('gatherBreaks', () => {

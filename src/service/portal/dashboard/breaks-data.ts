@@ -5,7 +5,6 @@ import { describeVersions } from '../version-info.ts';
 import { breakingBetween, type BreakingChange } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
 import type { DashboardOptions } from './options.ts';
-import { operationUsageOf } from './operation-usage.ts';
 
 /** Days of calls the page looks back over. */
 export const breaksWindowDays = 7;
@@ -73,7 +72,7 @@ export async function gatherBreaks(
   const since = until - breaksWindowDays * DAY_MS;
   const [rows, client, used] = await Promise.all([
     // No upper bound: a call made at this very instant counts too (`until` is exclusive).
-    operationUsageOf(options.storage.usage, { since, clientId }),
+    options.storage.usage.operationUsage({ since, clientId }),
     options.storage.clients.find(clientId),
     gatherConsumerElements(options, clientId),
   ]);
