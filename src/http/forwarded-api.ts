@@ -6,7 +6,7 @@ import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/
 import { isVersionFromAccept } from './negotiation.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
-import type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
+import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
  * How the plugin forwards a version to an upstream instead of calling handlers (`versionary
@@ -55,6 +55,8 @@ export async function registerForwardedApi(
     vendor: string;
     forward: ForwardOptions;
     onVersionedRequest: VersionedRequestHook[];
+    /** Told once per forwarded call, before the hooks; an undocumented path counts as `METHOD /*`. */
+    onOperationCall?: OperationCallListener;
     /** Deprecated query parameters and `fields=` names; bodies stream unread, so a field sent in one is not seen. */
     elementUses?: VersionedApiOptions['elementUses'];
   },
@@ -95,6 +97,7 @@ function registerVersionRoutes(
     vendor: string;
     forward: ForwardOptions;
     onVersionedRequest: VersionedRequestHook[];
+    onOperationCall?: OperationCallListener;
     elementUses?: VersionedApiOptions['elementUses'];
     version: ApiVersion;
   },
@@ -111,6 +114,8 @@ function registerVersionRoutes(
     const check = compileElementUses({ version: version.name, operation: op, elements: options.elementUses!.elements });
     if (check) usesOf.set(op, check);
   }
+  // Built once per documented operation, not per call.
+  const endpoints = new Map(version.operations.map((op) => [op, `${op.method} ${op.path}`]));
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     scope.route({
       method: scope.supportedMethods,
@@ -131,6 +136,7 @@ function registerVersionRoutes(
           summary: '',
           responses: {},
         };
+        options.onOperationCall?.(request, version.name, endpoints.get(operation) ?? `${method} ${path}`);
         for (const hook of options.onVersionedRequest) await hook({ request, reply, version, operation });
         const check = usesOf.get(operation);
         if (check) {

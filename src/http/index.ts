@@ -23,7 +23,7 @@ export { internalError, problemType, sendProblem, toProblem } from './problem.ts
 export type { ProblemBody } from './problem.ts';
 export { statusOf } from './status-table.ts';
 export { registerVersionedApi } from './versioned-api.ts';
-export type { VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
+export type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 export { hiddenInputFields, toRouteSchema } from './route-schemas.ts';
 export { integerQuery } from './query-integers.ts';
 export { installLingeringClose } from './lingering-close.ts';

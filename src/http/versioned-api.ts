@@ -24,6 +24,9 @@ export type VersionedRequestHook = (options: {
   operation: OperationSpec;
 }) => void | Promise<void>;
 
+/** Hears each call that reached an operation: the version's name and `METHOD /template`. */
+export type OperationCallListener = (request: FastifyRequest, version: string, endpoint: string) => void;
+
 /** Options for {@link registerVersionedApi}. */
 export interface VersionedApiOptions {
   bundle: VersionBundle;
@@ -32,6 +35,11 @@ export interface VersionedApiOptions {
   prefix: string;
   vendor: string;
   onVersionedRequest?: VersionedRequestHook[];
+  /**
+   * Told once per call routed to an operation (`endpoint` is `METHOD /template`), before the
+   * hooks; not for the `OPTIONS` and 405 answers of a path.
+   */
+  onOperationCall?: OperationCallListener;
   /** Who is calling; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /** Check every response body against its version's schema before it goes out (default true). */
@@ -98,6 +106,8 @@ function registerVersion(
       options.elementUses &&
       compileElementUses({ version: version.name, operation, elements: options.elementUses.elements });
     const onUse = options.elementUses?.onUse;
+    const endpoint = `${operation.method} ${operation.path}`;
+    const onCall = options.onOperationCall;
     const response: Record<number, unknown> = {};
     for (const status of [200, 201]) {
       const name = operation.responses[status]?.schema;
@@ -118,6 +128,7 @@ function registerVersion(
       },
       onRequest: async (request, reply) => {
         resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
+        onCall?.(request, version.name, endpoint);
         for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation });
       },
       preValidation: async (request, reply) => {

@@ -89,6 +89,8 @@ describe('the management API with credentials that lack the admin role', () => {
         'HEAD /admin/v1/usage/endpoints',
         'GET /admin/v1/usage/days',
         'HEAD /admin/v1/usage/days',
+        'GET /admin/v1/usage/operations',
+        'HEAD /admin/v1/usage/operations',
         'POST /admin/v1/notices/run',
         'GET /admin/v1/notices',
         'HEAD /admin/v1/notices',

@@ -309,6 +309,7 @@ describe('the clients management API', () => {
       ['GET', '/admin/v1/usage/clients'],
       ['GET', '/admin/v1/usage/endpoints'],
       ['GET', '/admin/v1/usage/days'],
+      ['GET', '/admin/v1/usage/operations'],
     ];
     for (const [method, url, payload] of routes) {
       const send = (headers: Record<string, string>) =>

@@ -103,6 +103,16 @@ describe('gateway: the loop for the proxied API', () => {
       false,
       'the current version is not counted',
     );
+    // Per operation, every version counts: the same plugin option as the service's, through the proxy.
+    const operations = (await (
+      await fetch(`${gateway.base}/admin/v1/usage/operations`, { headers: admin })
+    ).json()) as { data: Array<{ clientId: string; version: string; endpoint: string; calls: number }> };
+    assert.deepEqual(
+      operations.data
+        .filter((row) => row.clientId === acme.id || row.clientId === quiet.id)
+        .map((row) => `${row.clientId === acme.id ? 'acme' : 'quiet'} ${row.version} ${row.endpoint} ${row.calls}`),
+      ['acme v1 GET /users 1', 'acme v1 GET /users/{id} 3', 'quiet v2 GET /users/{id} 1'],
+    );
     const run = await post<{ sent: number }>(`${gateway.base}/admin/v1/notices/run`, {});
     assert.equal(run.sent, 1);
     assert.deepEqual(smtp.messages.map((m) => m.envelopeTo).flat(), ['dev@acme.test']);

@@ -55,6 +55,7 @@ describe('email notices over a real SMTP server', () => {
     assert.match(text, /Days left: 180/);
     assert.match(text, /Replacement: v2 \(https:\/\/api\.example\.test\/api\/v2\/openapi\.json\)/);
     assert.match(text, /Migration guide: https:\/\/api\.example\.test\/api\/versions\/v1\/migration-guide/);
+    assert.match(text, /^What breaks for you: https:\/\/api\.example\.test\/portal\/breaks\?from=v1&to=v2$/m);
     assert.match(
       text,
       /- GET \/users: 3 calls, first 2026-01-15T12:00:00\.000Z, last 2026-01-15T12:00:00\.000Z, key acme-nightly-sync, User-Agent acme-sync\/2\.1/,

@@ -4,6 +4,7 @@ import type { Storage } from '../../src/service/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
+import { runOperationCountsContract } from './contract-operations.ts';
 
 /** How a contract run opens a fresh, empty storage. */
 export type OpenStorage = () => Promise<Storage>;
@@ -268,6 +269,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     });
 
     runClientsContract(() => s);
+    runOperationCountsContract(() => s);
     runApprovalsContract(() => s);
   });
   runNoticeContract(name, open);

@@ -37,6 +37,8 @@ export interface NoticePayload {
     };
     replacement: { version: string; url: string } | null;
     migrationGuideUrl: string;
+    /** The portal's "What breaks for me" page from this version to its replacement; null without a replacement. */
+    breaksUrl: string | null;
     brownout: { startsAt: string; endsAt: string } | null;
     /** Set when the subject is a deprecated field or query parameter of the version; null otherwise. */
     element: NoticeElement | null;
@@ -99,7 +101,7 @@ export function toNoticePayload(options: {
   client: { id: string; name: string };
   deprecatedAt: number;
   replacement?: string;
-  urls: { guide: string; replacement?: string };
+  urls: { guide: string; replacement?: string; breaks?: string };
   element?: NoticeElement;
   calls: CallEvidence[];
   impact: CallImpact[];
@@ -122,6 +124,7 @@ export function toNoticePayload(options: {
       },
       replacement: options.replacement ? { version: options.replacement, url: options.urls.replacement ?? '' } : null,
       migrationGuideUrl: options.urls.guide,
+      breaksUrl: options.urls.breaks ?? null,
       brownout: notice.brownout
         ? { startsAt: formatIsoInstant(notice.brownout.startsAt), endsAt: formatIsoInstant(notice.brownout.endsAt) }
         : null,

@@ -16,3 +16,4 @@ export { fillDays, fitLine, startOfDay } from './trend.ts';
 export type { DailyCount } from './trend.ts';
 export { projectBurnDown, rankClients } from './burn-down.ts';
 export type { BurnDown, BurnDownVerdict, ClientTrend, ProjectBurnDownOptions } from './burn-down.ts';
+export { breaksPath } from './breaks-path.ts';

@@ -5,7 +5,13 @@ import { createVersionRewriter } from '../negotiation.ts';
 
 export { versionary } from './versionary-plugin.ts';
 export { isLifecycleSource } from './options.ts';
-export type { OpenApiDocumentBuilder, OpenApiDocumentInput, UsageEvent, VersionaryPluginOptions } from './options.ts';
+export type {
+  CallEvent,
+  OpenApiDocumentBuilder,
+  OpenApiDocumentInput,
+  UsageEvent,
+  VersionaryPluginOptions,
+} from './options.ts';
 export { defineHandlers } from '../operation.ts';
 export type { OperationContext, OperationHandler, OperationResult } from '../operation-types.ts';
 export type {

@@ -31,6 +31,23 @@ export interface UsageEvent {
 }
 
 /**
+ * One call that reached an operation of a version, deprecated or not, handed to `onCall`.
+ *
+ * @example
+ * ```ts
+ * const call: CallEvent = { version: 'v2', endpoint: 'GET /books/{id}', clientId: '203.0.113.7', at: Date.now() };
+ * ```
+ */
+export interface CallEvent {
+  version: string;
+  /** Method and route template without the prefix and version, e.g. `GET /books/{id}`. */
+  endpoint: string;
+  /** From `clientIdOf`. */
+  clientId: string;
+  at: number;
+}
+
+/**
  * Options of the `versionary` Fastify plugin. Checked when the plugin registers: every problem is
  * listed in one error (`INVALID_DEFINITION` when only the bundle or handlers are wrong, else
  * `INVALID_CONFIG`), so a bad setup fails at start, never on a request.
@@ -60,7 +77,15 @@ export interface VersionaryPluginOptions {
   clock?: Clock;
   /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
   onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
-  /** Who is calling, for `onUsage` and handlers; defaults to the remote address. */
+  /**
+   * Told of every call that reached an operation of any version, deprecated or not, once per call
+   * and before the lifecycle's step (so before `onUsage`): for counting every version's traffic.
+   * Not told of calls refused before an operation is known (a removed version or endpoint, an
+   * unknown path, a method the path lacks, `OPTIONS`). It runs on the request's path: keep it to
+   * a counter's increment.
+   */
+  onCall?: (call: CallEvent, request: FastifyRequest) => void;
+  /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /**
    * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
@@ -127,11 +152,12 @@ export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<str
 
 /** The options with their defaults applied and the lifecycle resolved. */
 export interface ResolvedPluginOptions extends Required<
-  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'clientIdOf' | 'forward'>
+  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'forward'>
 > {
   forward: ForwardOptions | undefined;
   lifecycle: LifecycleConfig | LifecycleSource;
   onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
+  onCall: ((call: CallEvent, request: FastifyRequest) => void) | undefined;
   clientIdOf: (request: FastifyRequest) => string;
 }
 
@@ -180,7 +206,7 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   const clock = raw.clock ?? { now: Date.now };
   if (typeof (clock as Clock).now !== 'function')
     errors.push('clock must have a now() method returning epoch milliseconds');
-  for (const key of ['onUsage', 'clientIdOf'] as const) {
+  for (const key of ['onUsage', 'onCall', 'clientIdOf'] as const) {
     if (raw[key] !== undefined && typeof raw[key] !== 'function') errors.push(`${key} must be a function`);
   }
   const openapi = raw.openapi ?? { title: 'API' };
@@ -224,6 +250,7 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
     clock: clock as Clock,
     onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
+    onCall: raw.onCall as ResolvedPluginOptions['onCall'],
     clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
     openapi: openapi as ResolvedPluginOptions['openapi'],
     versionsDocument: raw.versionsDocument !== false,
@@ -245,6 +272,7 @@ const optionKeys = new Set([
   'lifecycle',
   'clock',
   'onUsage',
+  'onCall',
   'clientIdOf',
   'openapi',
   'versionsDocument',

@@ -110,6 +110,30 @@ test('v1 carries the deprecation headers, v2 none; calls to deprecated ones reac
   assert.equal(usage[0]!.at, at('2026-03-01'));
 });
 
+test('onCall hears every call that reached an operation of any version, before onUsage, and nothing else', async () => {
+  const heard: string[] = [];
+  const { app } = await build({
+    clientIdOf: (request) => String(request.headers['x-client'] ?? 'anon'),
+    onCall: (call) => heard.push(`call ${call.version} ${call.endpoint} ${call.clientId} ${call.at}`),
+    onUsage: (call) => heard.push(`usage ${call.version} ${call.endpoint}`),
+  });
+  await app.inject({ url: '/api/v1/notes', headers: { 'x-client': 'c1' } });
+  await app.inject({ url: '/api/v2/notes' });
+  await app.inject({ method: 'POST', url: '/api/v2/notes/7/pin' });
+  // Not an operation: OPTIONS, a method the path lacks, an unknown path.
+  assert.equal((await app.inject({ method: 'OPTIONS', url: '/api/v2/notes' })).statusCode, 204);
+  assert.equal((await app.inject({ method: 'DELETE', url: '/api/v2/notes' })).statusCode, 405);
+  assert.equal((await app.inject({ url: '/api/v2/nothing' })).statusCode, 404);
+  const t = at('2026-03-01');
+  assert.deepEqual(heard, [
+    `call v1 GET /notes c1 ${t}`,
+    'usage v1 GET /notes',
+    `call v2 GET /notes anon ${t}`,
+    `call v2 POST /notes/{id}/pin anon ${t}`,
+    'usage v2 POST /notes/{id}/pin',
+  ]);
+});
+
 test('Accept negotiation through the rewriter, with Vary', async () => {
   const { app } = await build();
   const res = await app.inject({ url: '/api/notes', headers: { accept: 'application/vnd.notes+json; version=1' } });
@@ -217,6 +241,7 @@ test('bad options fail at registration with every problem listed', async () => {
     vendor: 'no spaces please',
     prefix: 'api/',
     clientIdOf: 'me',
+    onCall: true,
     colour: 'red',
     handlers: { 'notes.list': handlers['notes.list'], 'notes.archive': handlers['notes.list'] },
     lifecycle: {
@@ -237,6 +262,7 @@ test('bad options fail at registration with every problem listed', async () => {
         'vendor must be a media-type token',
         'prefix must be a path such as "/api"',
         'clientIdOf must be a function',
+        'onCall must be a function',
         'lifecycle.versions.v1.sunsetAt must be an ISO 8601 date',
         'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
         'lifecycle.versions.v1.migrationUrl must be a string',
@@ -247,7 +273,7 @@ test('bad options fail at registration with every problem listed', async () => {
         'unknown option(s): colour',
       ])
         assert.ok(error.message.includes(part), `missing "${part}" in:\n${error.message}`);
-      return /13 problem\(s\)/.test(error.message);
+      return /14 problem\(s\)/.test(error.message);
     },
   );
 });

@@ -15,7 +15,12 @@ import { createApiScope } from '../api-scope.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedVersionOf } from '../removed-gate.ts';
-import { registerVersionedApi, type ElementUseEvent, type VersionedRequestHook } from '../versioned-api.ts';
+import {
+  registerVersionedApi,
+  type ElementUseEvent,
+  type OperationCallListener,
+  type VersionedRequestHook,
+} from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
 import {
   isLifecycleSource,
@@ -60,6 +65,11 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
   const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
+  const onCall = o.onCall;
+  const onOperationCall: OperationCallListener | undefined = onCall
+    ? (request, version, endpoint) =>
+        onCall({ version, endpoint, clientId: o.clientIdOf(request), at: o.clock.now() }, request)
+    : undefined;
   const elements = checkedElements(o, lifecycle);
   const elementUses = elements.length > 0 ? { elements, onUse: elementStep(o, lifecycle) } : undefined;
   if (o.forward)
@@ -69,6 +79,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       vendor,
       forward: o.forward,
       onVersionedRequest,
+      ...(onOperationCall ? { onOperationCall } : {}),
       ...(elementUses ? { elementUses } : {}),
     });
   else
@@ -80,6 +91,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       clientIdOf: o.clientIdOf,
       validateResponses: o.validateResponses,
       onVersionedRequest,
+      ...(onOperationCall ? { onOperationCall } : {}),
       ...(elementUses ? { elementUses } : {}),
     });
   if (o.openapi)
@@ -220,7 +232,8 @@ function registerOpenApiRoutes(
 /**
  * The Versionary Fastify plugin: every operation of every version as its own validated route,
  * version negotiation, RFC 9457 problems, lifecycle headers (`Deprecation`, `Sunset`, `Link`,
- * `Warning`), 410 after the sunset, a usage callback, and each version's OpenAPI document.
+ * `Warning`), 410 after the sunset, usage callbacks (`onUsage` for deprecated calls, `onCall` for
+ * every call), and each version's OpenAPI document.
  * Options are checked at registration; a bad option fails `register` with every problem listed.
  *
  * @example

@@ -9,7 +9,7 @@ import { registerVersionAdminRoutes } from './version-routes.ts';
 /** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
 export const adminFeature: ServiceFeature = {
   name: 'admin',
-  async install({ app, storage, clock, config, runtime, recorder, bundle }) {
+  async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api }) {
     const { lifecycle: settings, usage, webhooks } = config.settings;
     await app.register(
       async (admin) => {
@@ -20,7 +20,14 @@ export const adminFeature: ServiceFeature = {
           clock,
           envAdminKey: config.adminKey !== undefined,
         });
-        installClients(admin, { storage, settings: { usage, webhooks }, clock, flushUsage: () => recorder.flush() });
+        installClients(admin, {
+          storage,
+          settings: { usage, webhooks },
+          clock,
+          flushUsage: () => recorder.flush(),
+          flushOperations: async () => operations?.flush(),
+          prefix: api.prefix,
+        });
         const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
         registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
         registerEndpointAdminRoutes(admin, { ...shared, bundle });

@@ -12,6 +12,7 @@ import type { NoticeChannel } from '../notices/channel.ts';
 import type { OpsWiring, ResolvedOps } from '../ops/install-ops.ts';
 import type { Storage } from '../ports/index.ts';
 import type { RateLimitStore } from '../rate-limit/index.ts';
+import type { OperationCounter } from '../usage/operation-counter.ts';
 import type { UsageRecorder } from '../usage/usage-recorder.ts';
 
 // The service's shared types, in a leaf: build-app.ts installs the features, and each feature
@@ -27,6 +28,8 @@ export interface ServiceContext {
   clock: Clock;
   runtime: LifecycleRuntime;
   recorder: UsageRecorder;
+  /** Counts every call of every version per operation and client (the plugin's `onCall`); absent when counting is off. */
+  operations?: OperationCounter;
   ops: ResolvedOps;
   options: BuildAppOptions;
   /** Where the versioned API lives, the vendor of its media types, and its documents' title. */
@@ -62,7 +65,7 @@ export interface BuildAppOptions {
   onBootstrapKey?: (key: string) => void;
   /** Runs once per versioned request after negotiation. */
   onVersionedRequest?: VersionedRequestHook[];
-  /** Record calls to deprecated versions (usage monitoring). On unless `false`: the benchmark turns it off to measure its cost. */
+  /** Record usage: calls to deprecated versions, and every version's calls per operation. On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };

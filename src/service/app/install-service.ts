@@ -7,13 +7,14 @@ import { publishingStorage } from '../change-feed/publishing-storage.ts';
 import { releaseDates } from '../lifecycle/policy-check.ts';
 import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { resolveOps } from '../ops/install-ops.ts';
+import { createOperationCounter } from '../usage/operation-counter.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 import type { BuildAppOptions, ServiceContext } from './feature.ts';
 import { serviceFeatures } from './features.ts';
 
 /**
  * Install the service's features, in order, into a Fastify app that already exists: the stored
- * lifecycle, the usage recorder and the shared context, then each feature. `buildApp` calls it on
+ * lifecycle, the usage recorder, the operation counter and the shared context, then each feature. `buildApp` calls it on
  * the app it constructs; the loop plugin calls it on the user's own app.
  */
 export async function installService(
@@ -46,8 +47,17 @@ export async function installService(
           log: app.log,
           keepRaw: config.settings.usage.rawRetentionDays > 0,
         });
+  // A retention of 0 days means no operation counts: nothing is counted, nothing written.
+  const operations =
+    options.recordUsage === false || config.settings.usage.operationRetentionDays === 0
+      ? undefined
+      : createOperationCounter({
+          store: storage.usage,
+          log: app.log,
+          flushIntervalMs: config.settings.usage.operationFlushSeconds * 1000,
+        });
   app.addHook('onClose', async () => {
-    await recorder.close();
+    await Promise.all([recorder.close(), operations?.close()]);
   });
   const context: ServiceContext = {
     app,
@@ -57,13 +67,14 @@ export async function installService(
     clock,
     runtime,
     recorder,
+    ...(operations ? { operations } : {}),
     ops,
     options,
     api,
     requiredRole: createRequiredRole(api.prefix),
   };
   for (const feature of options.features ?? serviceFeatures) await feature.install(context);
-  return { flushUsage: () => recorder.flush() };
+  return { flushUsage: async () => void (await Promise.all([recorder.flush(), operations?.flush()])) };
 }
 
 const discardingRecorder: UsageRecorder = {

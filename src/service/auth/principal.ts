@@ -70,6 +70,12 @@ export interface UsageIdentity {
   userAgent?: string;
 }
 
+/** The client a request's usage counts for: the credential's client when it has one, else the credential id (or `ip:<address>`). */
+export function usageClientIdOf(request: FastifyRequest): string {
+  const principal = principalOf(request);
+  return principal?.clientId ?? principal?.id ?? `ip:${request.ip}`;
+}
+
 /**
  * The usage identity of a request: the credential's client when it has one, else the credential
  * id (or `ip:<address>`), plus the credential id as the key and the `User-Agent`.
@@ -78,7 +84,7 @@ export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
   const principal = principalOf(request);
   const agent = request.headers['user-agent'];
   return {
-    clientId: principal?.clientId ?? principal?.id ?? `ip:${request.ip}`,
+    clientId: usageClientIdOf(request),
     ...(principal ? { keyId: principal.id } : {}),
     ...(typeof agent === 'string' && agent.length > 0 ? { userAgent: agent.slice(0, 300) } : {}),
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { Storage } from '../ports/index.ts';
 import { startRawRetention } from '../usage/raw-retention.ts';
+import { registerOperationUsageRoute } from '../usage/operation-routes.ts';
 import { registerUsageRoutes } from '../usage/usage-routes.ts';
 import { parseUsageSettings, type UsageSettings } from '../usage/settings.ts';
 import { registerClientRoutes } from './client-routes.ts';
@@ -20,11 +21,21 @@ export function parseClientSettings(options: { file: Record<string, unknown>; er
 
 /**
  * Register, in the management API's scope, the client routes and the per-client usage routes,
- * and keep raw usage events within their retention while the app runs.
+ * the usage of every version per operation, and keep raw usage events and operation counts
+ * within their retention while the app runs.
  */
 export function installClients(
   admin: FastifyInstance,
-  options: { storage: Storage; settings: ClientSettings; clock: Clock; flushUsage: () => Promise<void> },
+  options: {
+    storage: Storage;
+    settings: ClientSettings;
+    clock: Clock;
+    flushUsage: () => Promise<void>;
+    /** Writes the per-operation counts still in memory. */
+    flushOperations: () => Promise<void>;
+    /** The API prefix, for the operation usage's `meta.prefix`. */
+    prefix: string;
+  },
 ): void {
   const { storage, settings, clock } = options;
   registerClientRoutes(admin, {
@@ -40,10 +51,18 @@ export function installClients(
     clock,
     flushUsage: options.flushUsage,
   });
-  // With a retention of 0 this removes whatever raw events an earlier configuration kept.
+  registerOperationUsageRoute(admin, {
+    usage: storage.usage,
+    clients: storage.clients,
+    clock,
+    prefix: options.prefix,
+    flush: options.flushOperations,
+  });
+  // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
   const stop = startRawRetention({
     store: storage.usage,
     rawRetentionDays: settings.usage.rawRetentionDays,
+    operationRetentionDays: settings.usage.operationRetentionDays,
     clock,
     log: admin.log,
   });

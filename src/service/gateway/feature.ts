@@ -1,6 +1,7 @@
-import { versionary } from '../../http/plugin/index.ts';
+import type { FastifyRequest } from 'fastify';
+import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import type { ServiceFeature } from '../app/feature.ts';
-import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { gatewayDocumentBuilder } from './document.ts';
 import type { GatewaySettings } from './settings.ts';
 
@@ -20,7 +21,7 @@ export function createGatewayFeature(options: {
   return {
     name: 'gateway',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, options: appOptions, api } = context;
+      const { app, bundle, clock, runtime, recorder, operations, options: appOptions, api } = context;
       await app.register(versionary, {
         bundle,
         prefix: api.prefix,
@@ -42,6 +43,12 @@ export function createGatewayFeature(options: {
           },
         },
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Every call of every version, counted per operation and client for `versionary diff`.
+        ...(operations
+          ? {
+              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+            }
+          : {}),
         onVersionedRequest: appOptions.onVersionedRequest ?? [],
         openapi: { title: api.title, document: gatewayDocumentBuilder({ documents }) },
       });

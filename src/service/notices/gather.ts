@@ -8,6 +8,7 @@ import {
   type NoticePayload,
   type NoticeSubject,
 } from '../../core/notices/index.ts';
+import { breaksPath } from '../../core/portal/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
@@ -144,7 +145,12 @@ export function createPayloadBuilder(options: {
         ...(replacement ? { replacement } : {}),
         urls: {
           guide: absolute(runtime.migrationUrl(notice.version)),
-          ...(replacement ? { replacement: absolute(`${apiPrefix}/${replacement}/openapi.json`) } : {}),
+          ...(replacement
+            ? {
+                replacement: absolute(`${apiPrefix}/${replacement}/openapi.json`),
+                breaks: absolute(breaksPath({ from: notice.version, to: replacement })),
+              }
+            : {}),
         },
         calls,
         impact,

@@ -19,6 +19,7 @@ const payload: NoticePayload = {
     },
     replacement: null,
     migrationGuideUrl: 'https://x.test/guide?a=1&b="2"',
+    breaksUrl: null,
     brownout: null,
     element: null,
     calls: [
@@ -38,6 +39,17 @@ describe('renderNoticeEmail', () => {
     assert.match(mail.html, /&lt;script>alert\(1\)&lt;\/script>/);
     assert.match(mail.html, /href="https:\/\/x\.test\/guide\?a=1&amp;b=&quot;2&quot;"/);
     assert.match(mail.html, /href="https:\/\/x\.test\/u\?t=1&amp;c=2"/);
+    assert.doesNotMatch(mail.text, /What breaks for you/, 'no page to link without a replacement');
+  });
+
+  it('links the page of what breaks for the client, with the versions filled in, in both parts', () => {
+    const breaksUrl = 'https://x.test/portal/breaks?from=v1&to=v2';
+    const mail = renderNoticeEmail({
+      payload: { ...payload, data: { ...payload.data, breaksUrl } },
+      unsubscribeUrl: 'https://x.test/u',
+    });
+    assert.match(mail.text, /^What breaks for you: https:\/\/x\.test\/portal\/breaks\?from=v1&to=v2$/m);
+    assert.match(mail.html, /href="https:\/\/x\.test\/portal\/breaks\?from=v1&amp;to=v2"/);
   });
 
   it('names a deprecated field, what to use instead, its sunset and the calls that sent it per endpoint', () => {

@@ -11,6 +11,9 @@ export interface RenderedEmail {
   html: string;
 }
 
+/** Facts whose value is a URL, shown as a link in the HTML part. */
+const links = new Set(['Migration guide', 'What breaks for you']);
+
 const headlines: Record<NoticePayload['data']['kind'], (name: string, days: number) => string> = {
   deprecated: (name) => `${name} is deprecated`,
   reminder: (name, days) => `${name} will be removed in ${days} day${days === 1 ? '' : 's'}`,
@@ -36,6 +39,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     ...(d.replacement ? [['Replacement', `${d.replacement.version} (${d.replacement.url})`] as [string, string]] : []),
     ...(d.element ? [['Use instead', d.element.replacement ?? 'nothing: stop sending it'] as [string, string]] : []),
     ['Migration guide', d.migrationGuideUrl],
+    ...(d.breaksUrl ? [['What breaks for you', d.breaksUrl] as [string, string]] : []),
     ...(d.brownout
       ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]]
       : []),
@@ -74,7 +78,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
           ([k, v]) =>
             html`<tr>
               <th align="left">${k}</th>
-              <td>${k === 'Migration guide' ? html`<a href=${v}>${v}</a>` : v}</td>
+              <td>${links.has(k) ? html`<a href=${v}>${v}</a>` : v}</td>
             </tr>`,
         )}
       </table>

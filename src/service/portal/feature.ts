@@ -19,7 +19,7 @@ const guarded = (request: FastifyRequest) => {
 /** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */
 export const portalFeature: ServiceFeature = {
   name: 'portal',
-  install: ({ app, bundle, runtime, clock, storage, brownouts, recorder, config, api, options }) => {
+  install: ({ app, bundle, runtime, clock, storage, brownouts, recorder, operations, config, api, options }) => {
     installPageRateLimit(app, {
       settings: config.settings.rateLimit,
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),
@@ -34,7 +34,8 @@ export const portalFeature: ServiceFeature = {
       title: api.title,
       storage,
       brownouts: brownouts ?? (() => []),
-      flushUsage: () => recorder.flush(),
+      // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
+      flushUsage: async () => void (await Promise.all([recorder.flush(), operations?.flush()])),
       publicUrl: config.settings.notices.publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       ...(config.portalSecret ? { secret: config.portalSecret } : {}),

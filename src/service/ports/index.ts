@@ -9,6 +9,8 @@ export type {
   ClientUsageRow,
   ElementUsageRow,
   DailyUsageRow,
+  OperationCount,
+  OperationUsageRow,
   UsageCall,
   UsageInsertOptions,
   UsageStore,

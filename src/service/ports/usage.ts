@@ -76,6 +76,28 @@ export interface ClientElementUsageRow {
   lastSeen: number;
 }
 
+/** Calls of one (UTC hour, version, operation, client); every version is counted. */
+export interface OperationCount {
+  /** Start of the UTC hour, epoch milliseconds. */
+  hour: number;
+  version: string;
+  /** Method and route template without the prefix or version, e.g. `GET /users/{id}`. */
+  endpoint: string;
+  clientId: string;
+  calls: number;
+  /** The latest call, epoch milliseconds. */
+  lastSeen: number;
+}
+
+/** Calls of one (version, operation, client) over a window. */
+export interface OperationUsageRow {
+  version: string;
+  endpoint: string;
+  clientId: string;
+  calls: number;
+  lastSeen: number;
+}
+
 /** Options of {@link UsageStore.insert}. */
 export interface UsageInsertOptions {
   /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
@@ -126,4 +148,19 @@ export interface UsageStore {
   }): Promise<{ items: Array<UsageCall & { id: number }>; nextAfter: number | null }>;
   /** Delete raw events recorded before `before`; returns how many went. Rollups are kept. */
   pruneRaw(options: { before: number }): Promise<number>;
+  /**
+   * Add hourly counts of calls to every version (`usage_operation_hours`): an upsert per (hour,
+   * version, endpoint, client) that adds the calls and keeps the latest `lastSeen`, so instances
+   * writing the same hour add up.
+   */
+  addOperationCounts(counts: OperationCount[]): Promise<void>;
+  /** Calls per (version, endpoint, client) of the hours from the hour of `since` to `until` (exclusive: hours starting before it). */
+  operationUsage(options: {
+    since: number;
+    until?: number;
+    version?: string;
+    clientId?: string;
+  }): Promise<OperationUsageRow[]>;
+  /** Delete the hourly counts of hours that ended by `before` (those starting before its hour); returns how many rows went. */
+  pruneOperationCounts(options: { before: number }): Promise<number>;
 }

@@ -1,8 +1,9 @@
-import { defineHandlers, versionary } from '../../http/plugin/index.ts';
+import type { FastifyRequest } from 'fastify';
+import { defineHandlers, versionary, type CallEvent } from '../../http/plugin/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import { apiHead } from '../api/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
-import { clientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { serviceDocumentBuilder } from '../openapi/feature.ts';
 import { createPostHandlers } from './posts.ts';
 import { createUserHandlers } from './users.ts';
@@ -22,7 +23,7 @@ export function createResourcesFeature(
   return {
     name: 'resources',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, options, api } = context;
+      const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
       await app.register(versionary, {
         bundle,
         handlers: handlers(context),
@@ -32,6 +33,12 @@ export function createResourcesFeature(
         clock,
         lifecycle: runtime,
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Every call of every version, counted per operation and client for `versionary diff`.
+        ...(operations
+          ? {
+              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+            }
+          : {}),
         onVersionedRequest: options.onVersionedRequest ?? [],
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
         // the service's richer documents come in through its document seam.

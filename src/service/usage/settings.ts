@@ -6,17 +6,37 @@ export interface UsageSettings {
    * none. Summaries read the rollups, which are kept whatever this says.
    */
   rawRetentionDays: number;
+  /**
+   * Days the hourly counts of calls to every version per operation and client are kept (for
+   * `GET /admin/v1/usage/operations` and `versionary diff`); 0 counts none.
+   */
+  operationRetentionDays: number;
+  /** How often the in-memory operation counts are written, in seconds. */
+  operationFlushSeconds: number;
 }
 
 /**
  * Raw events for a week by default: enough to look into yesterday's calls one by one, bounded
- * on a busy API (the rollups carry the long view).
+ * on a busy API (the rollups carry the long view). Operation counts for 90 days: a quarter, long
+ * enough to see a monthly or quarterly job call an operation; a few rows per operation and client
+ * and hour, so cheap to keep. Written every 5 seconds: a few writes a minute per instance.
  */
-export const defaultUsageSettings: UsageSettings = { rawRetentionDays: 7 };
+export const defaultUsageSettings: UsageSettings = {
+  rawRetentionDays: 7,
+  operationRetentionDays: 90,
+  operationFlushSeconds: 5,
+};
+
+const bounds = {
+  rawRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
+  operationRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
+  operationFlushSeconds: { min: 1, max: 300, what: 'a whole number of seconds' },
+} as const;
+const keys = Object.keys(bounds) as Array<keyof UsageSettings>;
 
 /**
- * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7}}`), pushing every error
- * into `errors`.
+ * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7, "operationRetentionDays": 90}}`),
+ * pushing every error into `errors`.
  */
 export function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
   const raw = options.file.usage;
@@ -27,13 +47,14 @@ export function parseUsageSettings(options: { file: Record<string, unknown>; err
   }
   const record = raw as Record<string, unknown>;
   for (const key of Object.keys(record))
-    if (key !== 'rawRetentionDays') options.errors.push(unknownKey('usage', key, ['rawRetentionDays']));
-  const days = record.rawRetentionDays ?? defaultUsageSettings.rawRetentionDays;
-  if (typeof days !== 'number' || !Number.isInteger(days) || days < 0 || days > 3650) {
-    options.errors.push(
-      `usage.rawRetentionDays must be a whole number of days from 0 to 3650, not ${JSON.stringify(days)}`,
-    );
-    return { ...defaultUsageSettings };
+    if (!(keys as string[]).includes(key)) options.errors.push(unknownKey('usage', key, keys));
+  const settings = { ...defaultUsageSettings };
+  for (const key of keys) {
+    const value = record[key] ?? defaultUsageSettings[key];
+    const { min, max, what } = bounds[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      options.errors.push(`usage.${key} must be ${what} from ${min} to ${max}, not ${JSON.stringify(value)}`);
+    else settings[key] = value;
   }
-  return { rawRetentionDays: days };
+  return settings;
 }

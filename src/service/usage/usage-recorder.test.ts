@@ -20,6 +20,9 @@ function scriptedStore(failures: number) {
     elementUsage: async () => [],
     elementCalls: async () => [],
     pruneRaw: async () => 0,
+    addOperationCounts: async () => {},
+    operationUsage: async () => [],
+    pruneOperationCounts: async () => 0,
   };
   return { store, written };
 }
@@ -91,6 +94,9 @@ test('a store that is slow, not failing, still cannot grow the buffer past its c
     elementUsage: async () => [],
     elementCalls: async () => [],
     pruneRaw: async () => 0,
+    addOperationCounts: async () => {},
+    operationUsage: async () => [],
+    pruneOperationCounts: async () => 0,
   };
   const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });
   recorder.record(call(-1));

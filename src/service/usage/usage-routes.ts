@@ -242,7 +242,12 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
   );
 }
 
-function readWindow(query: Record<string, string | undefined>, now: number): { since: number; until: number } {
+/** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
+export function readWindow(
+  query: Record<string, string | undefined>,
+  now: number,
+  lookbackDays = defaultLookbackDays,
+): { since: number; until: number } {
   const read = (name: 'since' | 'until', fallback: number) => {
     const raw = query[name];
     if (raw === undefined) return fallback;
@@ -257,7 +262,7 @@ function readWindow(query: Record<string, string | undefined>, now: number): { s
     return value;
   };
   const until = read('until', now);
-  const since = read('since', until - defaultLookbackDays * 86_400_000);
+  const since = read('since', until - lookbackDays * 86_400_000);
   if (since >= until) {
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,

@@ -150,6 +150,16 @@ export interface UsageElementsTable extends RollupValues {
   client_id: string;
 }
 
+/** `usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
+export interface UsageOperationHoursTable {
+  hour: number;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  calls: number;
+  last_seen: number;
+}
+
 /** Every table, as Kysely sees them. */
 export interface Tables {
   users: UsersTable;
@@ -167,6 +177,7 @@ export interface Tables {
   usage_client_days: UsageClientDaysTable;
   usage_totals: UsageTotalsTable;
   usage_elements: UsageElementsTable;
+  usage_operation_hours: UsageOperationHoursTable;
   notice_outbox: NoticeOutboxTable;
   brownouts: BrownoutsTable;
   change_approvals: ChangeApprovalsTable;

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClientUsageRow, DailyUsageRow, UsageStore } from '../../service/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
+import { operationHoursStore } from './usage-operation-hours.ts';
 import {
   dayMs,
   elementRollups,
@@ -160,6 +161,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
       const result = await db.deleteFrom('usage_calls').where('at', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+    ...operationHoursStore(db),
   };
 }
 

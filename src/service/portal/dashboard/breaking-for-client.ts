@@ -1,4 +1,5 @@
 import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
+import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
 import type { DashboardOptions } from './options.ts';
 import { toClientWords } from './client-words.ts';
@@ -11,6 +12,61 @@ export interface ClientBreakingChange {
   text: string;
 }
 
+/** A breaking change between two versions that reaches operations a client calls. */
+export interface BreakingChange {
+  /** The change in plain words ({@link toClientWords}). */
+  text: string;
+  /** The diff rule, e.g. `response-property-removed`. */
+  rule: string;
+  /** Whether the change is to what the client sends or to what it receives. */
+  direction: 'request' | 'response';
+  /** The called operations it reaches, as usage names them: `GET /users/{id}`, without prefix or version. */
+  operations: string[];
+  /** The migration guide's entry for it: behaviour before and after, Markdown code spans kept. */
+  guide: { oldBehaviour: string; newBehaviour: string };
+}
+
+/**
+ * The breaking changes from version `from` to version `to` that reach one of `endpoints`
+ * (`GET /users/{id}`), diffed from the two versions' documents as the migration guide is.
+ * `undefined` when either version is not in the bundle.
+ */
+export function breakingBetween(
+  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix'>,
+  pair: { from: string; to: string; endpoints: readonly string[] },
+): BreakingChange[] | undefined {
+  const old = options.bundle.get(pair.from);
+  const target = options.bundle.get(pair.to);
+  if (!old || !target) return undefined;
+  if (old === target) return [];
+  // One base path for both, so the diff compares operations, not version prefixes.
+  const doc = (version: NonNullable<ReturnType<VersionBundle['get']>>) =>
+    toOpenApiDocument({ version, title: 'API', basePath: options.prefix });
+  const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.clock.now() } });
+  const mine = new Set(pair.endpoints);
+  const unprefixed = (operation: string) => {
+    const space = operation.indexOf(' ');
+    const path = operation.slice(space + 1);
+    return `${operation.slice(0, space)} ${path.startsWith(options.prefix) ? path.slice(options.prefix.length) || '/' : path}`;
+  };
+  return changes
+    .filter((c) => c.level === 'breaking')
+    .flatMap((c) => {
+      const reached = [...new Set(operationsReached(c).map(unprefixed))].filter((o) => mine.has(o));
+      if (reached.length === 0) return [];
+      const entry = toGuideEntry(c);
+      return [
+        {
+          text: toClientWords(c, target.name),
+          rule: c.id,
+          direction: c.direction === 'request' ? 'request' : 'response',
+          operations: reached,
+          guide: { oldBehaviour: entry.oldBehaviour, newBehaviour: entry.newBehaviour },
+        },
+      ];
+    });
+}
+
 /**
  * The breaking changes from a version to its replacement that reach an endpoint this client
  * calls, diffed from the two versions' documents as the migration guide is, and put in words.
@@ -20,18 +76,10 @@ export function breakingForClient(
   called: { version: string; endpoints: string[] },
 ): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;
-  const old = options.bundle.get(called.version);
-  const target = replacement ? options.bundle.get(replacement) : undefined;
-  if (!old || !target) return [];
-  // One base path for both, so the diff compares operations, not version prefixes.
-  const doc = (version: NonNullable<ReturnType<VersionBundle['get']>>) =>
-    toOpenApiDocument({ version, title: 'API', basePath: options.prefix });
-  const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.clock.now() } });
-  const mine = new Set(called.endpoints.map((e) => e.replace(' ', ` ${options.prefix}`)));
-  return changes
-    .filter((c) => c.level === 'breaking')
-    .flatMap((c) => {
-      const reached = operationsReached(c).filter((o) => mine.has(o));
-      return reached.length === 0 ? [] : [{ endpoints: reached, text: toClientWords(c, target.name) }];
-    });
+  if (!replacement) return [];
+  const changes = breakingBetween(options, { from: called.version, to: replacement, ...called }) ?? [];
+  return changes.map((c) => ({
+    endpoints: c.operations.map((o) => o.replace(' ', ` ${options.prefix}`)),
+    text: c.text,
+  }));
 }

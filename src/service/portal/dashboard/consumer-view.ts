@@ -1,23 +1,37 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
+import { breaksPath } from '../../../core/portal/index.ts';
 import { html, isoDay, safeHref } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 import { ConsumerElementsSection } from './element-view.ts';
 
 /** A consumer's dashboard body: warnings first, then their calls per day and their contacts. */
-export function ConsumerView(props: { data: ConsumerData; heading?: string; feedUrl?: string }): VNode {
+export function ConsumerView(props: {
+  data: ConsumerData;
+  heading?: string;
+  feedUrl?: string;
+  /** Set when the owner looks at a client: its "What breaks" links name the client. */
+  client?: string;
+}): VNode {
   const { data } = props;
   const name = data.client?.name ?? data.clientId;
   return html`<div>
     <h1>${props.heading ?? 'Your API usage'}</h1>
     <p class="muted">Client <strong class="client-name">${name}</strong> · <code>${data.clientId}</code></p>
+    <p>
+      <a
+        id="breaks-page"
+        href=${props.client ? `/portal/breaks?client=${encodeURIComponent(props.client)}` : '/portal/breaks'}
+        >What breaks when ${props.client ? 'this client moves' : 'you move'} to another version</a
+      >
+    </p>
     <section aria-labelledby="warnings-title" id="warnings">
       <h2 id="warnings-title">Deprecations that affect you</h2>
       ${
         data.warnings.length === 0
           ? html`<p>Nothing you called in the last ${lookbackDays} days is deprecated.</p>`
-          : data.warnings.map((w) => html`<${Warning} warning=${w} />`)
+          : data.warnings.map((w) => html`<${Warning} warning=${w} client=${props.client} />`)
       }
     </section>
     <${ConsumerElementsSection} elements=${data.elements} />
@@ -110,7 +124,7 @@ export function ConsumerView(props: { data: ConsumerData; heading?: string; feed
   </div>`;
 }
 
-function Warning(props: { warning: ConsumerWarning }): VNode {
+function Warning(props: { warning: ConsumerWarning; client?: string }): VNode {
   const w = props.warning;
   const urgent = w.countdown !== undefined && w.countdown.level !== 'calm';
   const guide = safeHref(w.guideUrl);
@@ -145,7 +159,7 @@ function Warning(props: { warning: ConsumerWarning }): VNode {
       </div>`
     }
     <p>
-      ${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>.` : ''}
+      ${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>. ` : ''}${w.replacement ? html`<a class="breaks-link" href=${breaksPath({ from: w.version, to: w.replacement, ...(props.client ? { client: props.client } : {}) })}>See what breaks for ${props.client ? 'this client' : 'you'} in ${w.replacement}</a>.` : ''}
     </p>
     <div class="table-wrap">
       <table class="called">

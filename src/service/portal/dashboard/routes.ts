@@ -17,6 +17,10 @@ import { SignInPage } from './sign-in-page.ts';
 import { isPortalOrigin } from './same-origin.ts';
 import { toAtomFeed } from '../atom-feed.ts';
 import { personalChangelog } from './personal-feed.ts';
+import { gatherBreaks } from './breaks-data.ts';
+import { BreaksView } from './breaks-view.ts';
+import { prefersHtml } from '../prefers-html.ts';
+import { describeVersions } from '../version-info.ts';
 
 /** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
 export const cookieName = 'versionary_portal';
@@ -141,9 +145,57 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
       body: html`<${ConsumerView}
         data=${data}
         heading=${session.role === 'admin' ? 'Client usage' : 'Your API usage'}
+        client=${session.role === 'admin' ? id : undefined}
       />`,
       session,
     });
+  });
+
+  // What breaks for me: a consumer sees its own client only; the owner names one with `?client=`.
+  portal.get('/breaks', async (request, reply) => {
+    const session = await sessionOf(request);
+    if (!session) return toSignIn(reply);
+    const query = request.query as Record<string, unknown>;
+    const text = (name: string) => {
+      const value = query[name];
+      if (value === undefined || value === '') return undefined;
+      if (typeof value !== 'string' || value.length > 200)
+        throw new VersionaryError({
+          code: ErrorCode.ValidationFailed,
+          detail: `"${name}" must be given once, as a version name.`,
+        });
+      return value;
+    };
+    const owner = session.role === 'admin';
+    const clientId = owner ? text('client') : session.clientId;
+    const asked = text('client');
+    // Any other client is "not found" to a consumer, as on /portal/clients/:id, so ids cannot be probed.
+    if (
+      (!owner && asked !== undefined && asked !== session.clientId) ||
+      (owner && clientId !== undefined && !(await options.storage.clients.find(clientId)))
+    )
+      throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such client.' });
+    const versions = describeVersions(options).map((v) => v.name);
+    const title = 'What breaks for me';
+    const view = (props: Record<string, unknown>) => html`<${BreaksView} versions=${versions} ...${props} />`;
+    if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
+    try {
+      const data = await gatherBreaks(options, { clientId, ...pair(text) });
+      return page(reply, { title, body: view({ data, ...(owner ? { client: clientId } : {}) }), session });
+    } catch (error) {
+      // A browser gets the page back with the problem's detail beside the form; a program, the problem.
+      if (
+        !(error instanceof VersionaryError) ||
+        error.code !== ErrorCode.ValidationFailed ||
+        !prefersHtml(request.headers.accept)
+      )
+        throw error;
+      return page(reply.code(400), {
+        title,
+        body: view({ error: error.detail, ...(owner ? { client: clientId } : {}) }),
+        session,
+      });
+    }
   });
 
   /** Behind a TLS-terminating proxy the socket is plain http: its `X-Forwarded-Proto` only ever adds `Secure`, never removes it. */
@@ -208,4 +260,10 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
       clientId: principal.clientId ?? principal.id,
     };
   }
+}
+
+function pair(text: (name: string) => string | undefined): { from?: string; to?: string } {
+  const from = text('from');
+  const to = text('to');
+  return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
 }
