@@ -16,6 +16,8 @@ const beyondSchema = [
   /^GET \/admin\/v1\/usage\/\w+ query since$/,
   /^PATCH \/admin\/v1\/clients\/\{id\} body webhooks \[0\]\.id/,
   /^POST \/admin\/v1\/brownouts body (version|startsAt|endsAt)$/,
+  // An approval's expiry must lie in the future: a rule against the clock, not a shape.
+  /^POST \/admin\/v1\/approvals body expiresAt$/,
 ];
 
 // Every served document against the server, at each edge of each constraint it states on a
@@ -42,6 +44,8 @@ describe('the served documents and the server agree at the edge of every request
       ).id;
     if (path.startsWith('/admin/v1/clients/{id}'))
       path = path.replace('{id}', await created('/admin/v1/clients', examples['clients.create']));
+    if (path.startsWith('/admin/v1/approvals/{id}'))
+      path = path.replace('{id}', await created('/admin/v1/approvals', examples['approvals.create']));
     if (path.startsWith('/admin/v1/brownouts/{id}'))
       path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create']));
     if (path.startsWith('/admin/v1/api-keys/{id}'))

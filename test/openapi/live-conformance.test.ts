@@ -151,6 +151,8 @@ describe('every live response matches its served document (ajv)', () => {
       ((await t.app.inject({ method: 'POST', url, headers: adminHeaders, payload })).json() as { id: string }).id;
     if (path.startsWith('/admin/v1/clients/{id}'))
       path = path.replace('{id}', await created('/admin/v1/clients', examples['clients.create'] as object));
+    if (path.startsWith('/admin/v1/approvals/{id}'))
+      path = path.replace('{id}', await created('/admin/v1/approvals', examples['approvals.create'] as object));
     if (path.startsWith('/admin/v1/brownouts/{id}'))
       path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
     return path

@@ -46,6 +46,7 @@ export const examples: Record<string, unknown> = {
   'versions.scheduleDeprecation': { noticeMonths: 12 },
   'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
   'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
+  'approvals.create': { fingerprint: '0123456789abcdef', reason: 'agreed with the only client' },
   'clients.update': { name: 'Acme Corp', contacts: ['ops@acme.test'] },
   // v1 is deprecated in the reference service: a window the day after the test's clock, within its notice period.
   'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },

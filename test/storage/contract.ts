@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Storage } from '../../src/service/ports/index.ts';
+import { runApprovalsContract } from './contract-approvals.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
 import { runOperationCountsContract } from './contract-operations.ts';
@@ -269,6 +270,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
 
     runClientsContract(() => s);
     runOperationCountsContract(() => s);
+    runApprovalsContract(() => s);
   });
   runNoticeContract(name, open);
 }

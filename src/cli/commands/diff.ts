@@ -4,6 +4,7 @@ import { defineCommand, readChoice, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { loadDocumentSet } from '../load-document.ts';
+import { gateOptions, isGateRun, runGate } from '../gate/run-gate.ts';
 import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
 const formats = { text: formatText, markdown: formatMarkdown, json: formatJson } as const;
@@ -12,22 +13,41 @@ const formats = { text: formatText, markdown: formatMarkdown, json: formatJson }
 export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'Compare two OpenAPI descriptions and classify each change',
-  help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json] [--fail-on breaking|risk] [--now ISO]
-                            [--audience public|enterprise]
+  help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json|github|sarif] [--fail-on breaking|risk]
+                            [--now ISO] [--audience public|enterprise]
+                            [--server URL --key KEY [--window 7d] [--threshold 1|5%] [--exclude-client ID]...]
+                            [--waivers FILE] [--api-version NAME]
                             [--strip-prefix-base P] [--strip-prefix-revision P] [--prefix-base P] [--prefix-revision P]
 
 Compares two OpenAPI 3.0/3.1 files (JSON or YAML; $refs across files are followed) and
 reports every change as breaking, risk or compatible. See docs/compatibility.md for rule ids.
 
+With --server, each breaking and risk change is judged by the calls a running Versionary service
+recorded for the base document's version (GET /admin/v1/usage/operations) and by its approvals
+(GET /admin/v1/approvals): Broken when a client called an operation it reaches, Unaffected when
+none did, Approved when an approval or a waiver names its fingerprint. Exit 1 only when a Broken
+change remains; exit 2 when the usage cannot be read (never a silent pass). The report names each
+change's fingerprint, the operations it reaches and, per client hurt, its name, calls in the
+window, last call and whether notices reach it.
+
 Options:
-  --format    text (default), markdown or json
+  --format    text (default), markdown or json; github (workflow commands) and sarif (SARIF 2.1.0)
   --fail-on   breaking (default): exit 1 when a breaking change is found
               risk: exit 1 when a breaking change or a risk is found
   --now       the instant sunset dates are judged against (ISO 8601, default: now);
               an operation, property or parameter removed before its x-sunset date is breaking
   --audience  public (default) or enterprise: the notice (180 or 360 days) a property or
               parameter newly deprecated with an x-sunset date must give, or it is breaking
-  -h, --help  show this help
+  --server          a running Versionary service whose usage judges the changes
+  --key             its admin key (or VERSIONARY_KEY)
+  --window          how far back usage counts: days or hours (default 7d)
+  --threshold       calls a client must have made to count (default 1), or a share of the
+                    operation's calls in the window (5%)
+  --exclude-client  a client id whose calls do not count (repeatable)
+  --waivers         a JSON or YAML file of accepted changes, also without --server:
+                    { "waivers": [{ "fingerprint", "reason", "expires"? }] }; expired ones fail again
+  --api-version     the version the usage is read for (default: the base document's info.version)
+  -h, --help        show this help
 
 ${pathPrefixHelp}
 
@@ -38,10 +58,15 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     now: { type: 'string' },
     audience: { type: 'string' },
     ...pathPrefixOptions,
+    ...gateOptions,
   },
   positionals: { min: 2, max: 2, names: '<old> and <new>' },
   async run({ values, positionals, io }) {
-    const format = readChoice(values, { name: 'format', choices: ['text', 'markdown', 'json'], fallback: 'text' });
+    const format = readChoice(values, {
+      name: 'format',
+      choices: ['text', 'markdown', 'json', 'github', 'sarif'],
+      fallback: 'text',
+    });
     const failOn = readChoice(values, { name: 'fail-on', choices: ['breaking', 'risk'], fallback: 'breaking' });
     const audience = readChoice(values, { name: 'audience', choices: ['public', 'enterprise'], fallback: 'public' });
     const [oldPath, newPath] = positionals as [string, string];
@@ -51,8 +76,10 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     ]);
     const { base, revision } = applyPathPrefixes({ values, base: loaded[0], revision: loaded[1], stderr: io.stderr });
     const now = readNow(readString(values, 'now')) ?? io.now();
-    const result = diffOpenApi({ base, revision, clock: { now: () => now }, audience });
-    io.stdout(formats[format](withRelativeDocuments(result, io.cwd)));
+    const result = withRelativeDocuments(diffOpenApi({ base, revision, clock: { now: () => now }, audience }), io.cwd);
+    if (isGateRun(values, format))
+      return runGate({ result, base, values, io, now, format, failOn, revisionPath: newPath });
+    io.stdout(formats[format as keyof typeof formats](result));
     return exitCodeFor(result, failOn);
   },
 });

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../command.ts';
+import { approvalsCommand } from './approvals.ts';
 import { diffCommand } from './diff.ts';
 import { gatewayCommand } from './gateway.ts';
 import { guideCommand } from './guide.ts';
@@ -20,4 +21,5 @@ export const commands: Record<string, CliCommand> = {
   keys: keysCommand,
   clients: clientsCommand,
   notices: noticesCommand,
+  approvals: approvalsCommand,
 };

@@ -19,3 +19,14 @@ export { escapePointerToken, getAtPointer, joinPointer, parsePointer } from './j
 export { describeLocation, formatJson, formatMarkdown, formatText, sortByLevel } from './format-changes.ts';
 export { versionSunset } from './version-sunset.ts';
 export type { VersionSunset } from './version-sunset.ts';
+export { fingerprintOf, judgeChanges, operationsReached, toUsageEndpoint } from './usage-gate.ts';
+export type {
+  Acceptance,
+  AffectedClient,
+  GateApproval,
+  GateThreshold,
+  GateUsageRow,
+  GateWaiver,
+  JudgedChange,
+  JudgeOptions,
+} from './usage-gate.ts';

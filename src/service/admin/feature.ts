@@ -1,11 +1,12 @@
 import type { ServiceFeature } from '../app/feature.ts';
+import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
 import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 
-/** The management API under `/admin/v1`: keys, clients, versions, endpoints, and everything deprecated. */
+/** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
 export const adminFeature: ServiceFeature = {
   name: 'admin',
   async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api }) {
@@ -30,6 +31,7 @@ export const adminFeature: ServiceFeature = {
         const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
         registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
+        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
       },
       { prefix: '/admin/v1' },

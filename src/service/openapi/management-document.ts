@@ -35,6 +35,8 @@ const tagDescriptions: Record<string, string> = {
   clients: 'The consumers of the API, their contacts and their webhooks.',
   usage: 'Calls per client, version, endpoint and day.',
   notices: 'Deprecation notices planned for each client, and their delivery.',
+  approvals:
+    'Approvals of breaking changes by fingerprint, for `versionary diff --server`; revoked ones stay in the trail.',
   brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
 };
 

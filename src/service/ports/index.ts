@@ -17,6 +17,7 @@ export type {
   UsageSummary,
 } from './usage.ts';
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
+export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { BeginOutcome, IdempotencyStore, StoredResponse } from './idempotency.ts';
 export type { Client, ClientContact, ClientPage, ClientStore, ClientWebhook } from './clients.ts';
 export type {

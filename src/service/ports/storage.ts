@@ -6,6 +6,7 @@ import type { ClientStore } from './clients.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
+import type { ApprovalStore } from './approvals.ts';
 
 /** Everything the service needs from a database, picked by the composition root. */
 export interface Storage {
@@ -17,6 +18,7 @@ export interface Storage {
   idempotency: IdempotencyStore;
   clients: ClientStore;
   notices: NoticeStore;
+  approvals: ApprovalStore;
   /** Answer quickly whether the database is reachable (the readiness probe); throws when it is not. */
   ping?(): Promise<void>;
   /** Connection pool usage, for metrics; absent on an embedded database. */

@@ -180,6 +180,7 @@ export interface Tables {
   usage_operation_hours: UsageOperationHoursTable;
   notice_outbox: NoticeOutboxTable;
   brownouts: BrownoutsTable;
+  change_approvals: ChangeApprovalsTable;
 }
 
 /** The `notice_outbox` table: one row per notice, channel and recipient. */
@@ -213,4 +214,16 @@ export interface BrownoutsTable {
   ends_at: number;
   client_id: string | null;
   created_at: number;
+}
+
+/** The `change_approvals` table: approvals of breaking changes by fingerprint, revoked ones kept. */
+export interface ChangeApprovalsTable {
+  id: string;
+  fingerprint: string;
+  reason: string;
+  approved_by: string;
+  approved_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
+import { createApprovalStore } from '../kysely/approval-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
@@ -70,6 +71,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db),
+    approvals: createApprovalStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: true }),

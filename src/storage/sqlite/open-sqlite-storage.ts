@@ -10,6 +10,7 @@ import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
+import { createApprovalStore } from '../kysely/approval-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
@@ -62,6 +63,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db),
+    approvals: createApprovalStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: false }),

@@ -1,9 +1,8 @@
-import { diffOpenApi } from '../../../core/compat/index.ts';
+import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
 import type { DashboardOptions } from './options.ts';
 import { toClientWords } from './client-words.ts';
-import { operationsReached } from './operations-reached.ts';
 
 /** A breaking change towards the replacement, as a client reads it. */
 export interface ClientBreakingChange {

@@ -8,6 +8,7 @@ import { noticeOutbox } from './0006-notice-outbox.ts';
 import { bigintIds } from './0007-bigint-ids.ts';
 import { elementUsage } from './0008-element-usage.ts';
 import { operationUsage } from './0009-operation-usage.ts';
+import { changeApprovals } from './0010-change-approvals.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -27,6 +28,7 @@ export function createMigrationProvider(dialect: MigrationDialect): MigrationPro
     '0007-bigint-ids': bigintIds(dialect),
     '0008-element-usage': elementUsage,
     '0009-operation-usage': operationUsage,
+    '0010-change-approvals': changeApprovals,
   };
   return { getMigrations: async () => migrations };
 }

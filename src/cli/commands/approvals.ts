@@ -1,0 +1,132 @@
+import { parseIsoInstant } from '../../core/time/index.ts';
+import { defineCommand, readString, type OptionValues } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
+import { createManagementClient, type ManagementResponse } from '../management-client.ts';
+
+interface ApprovalRow {
+  id: string;
+  fingerprint: string;
+  reason: string;
+  approvedBy: string;
+  approvedAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  revokedBy: string | null;
+}
+const actions = ['approve', 'list', 'revoke'] as const;
+
+/** `versionary approvals approve|list|revoke`: accept a breaking change by fingerprint, with an audit trail. */
+export const approvalsCommand = defineCommand({
+  name: 'approvals',
+  summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
+  help: `Usage: npx versionary approvals approve <fingerprint> --reason TEXT [--expires ISO]
+       npx versionary approvals list [--all]
+       npx versionary approvals revoke <id>
+       (each also takes --server URL --key KEY and --format text|json)
+
+An approval accepts the change with that fingerprint (as versionary diff prints it): diff --server
+then reports it Approved, naming who approved it and why, instead of Broken. list shows the
+approvals in force; --all adds revoked and expired ones (the audit trail). revoke withdraws one and
+keeps the record, with who revoked it and when.
+
+Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) and the
+approver is recorded as "admin"; with --server it calls the management API with an admin key
+(--key or VERSIONARY_KEY), recorded as that key's name and id.
+
+Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 could not run.`,
+  options: {
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    reason: { type: 'string' },
+    expires: { type: 'string' },
+    all: { type: 'boolean' },
+  },
+  positionals: { min: 1, max: 2, names: 'approve <fingerprint> | list | revoke <id>' },
+  async run({ values, positionals, io }) {
+    const [action, arg] = positionals;
+    if (!(actions as readonly string[]).includes(action ?? ''))
+      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
+    if (action !== 'list' && !arg)
+      throw new UsageError(action === 'approve' ? 'approve needs a fingerprint' : 'revoke needs an approval id');
+    if (action === 'list' && arg) throw new UsageError('list takes no argument');
+    const format = readString(values, 'format') ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    const request = toRequest(action!, arg, values);
+    const server = readString(values, 'server');
+    const key = readString(values, 'key');
+    const client = await createManagementClient({
+      env: io.env ?? {},
+      ...(server ? { server } : {}),
+      ...(key ? { key } : {}),
+      now: io.now,
+    });
+    try {
+      const res = await client.call(request);
+      if (res.status >= 400) return refuse(res, io.stderr);
+      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'list') io.stdout(table((res.body as { data: ApprovalRow[] }).data));
+      else io.stdout(describe(res.body as ApprovalRow, action === 'revoke'));
+      return ExitCode.Ok;
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+function toRequest(action: string, arg: string | undefined, values: OptionValues) {
+  if (action === 'list')
+    return { method: 'GET', path: values.all === true ? '/approvals?include=revoked' : '/approvals' };
+  if (action === 'revoke') return { method: 'DELETE', path: `/approvals/${encodeURIComponent(arg!)}` };
+  const reason = readString(values, 'reason');
+  if (!reason) throw new UsageError('approve needs --reason: the audit trail says why the break is accepted');
+  const expires = readString(values, 'expires');
+  if (expires !== undefined && parseIsoInstant(expires) === undefined)
+    throw new UsageError(`--expires must be an ISO 8601 date or instant, got "${expires}"`);
+  return {
+    method: 'POST',
+    path: '/approvals',
+    body: { fingerprint: arg, reason, ...(expires === undefined ? {} : { expiresAt: expires }) },
+  };
+}
+
+function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
+
+function describe(a: ApprovalRow, revoked: boolean): string {
+  const lines = [
+    `${revoked ? 'Revoked' : 'Approved'} ${a.fingerprint} (${a.id})`,
+    `  approved by ${a.approvedBy} at ${a.approvedAt}${a.expiresAt ? `, until ${a.expiresAt}` : ''}`,
+    `  reason: ${a.reason}`,
+  ];
+  if (a.revokedAt) lines.push(`  revoked by ${a.revokedBy} at ${a.revokedAt}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function table(rows: ApprovalRow[]): string {
+  if (rows.length === 0) return 'No approvals.\n';
+  const head = ['id', 'fingerprint', 'approved by', 'approved at', 'expires', 'revoked', 'reason'];
+  const lines = rows.map((r) => [
+    r.id,
+    r.fingerprint,
+    r.approvedBy,
+    r.approvedAt,
+    r.expiresAt ?? '-',
+    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+    r.reason,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  return `${[head, ...lines]
+    .map((l) =>
+      l
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}

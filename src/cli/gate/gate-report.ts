@@ -1,0 +1,149 @@
+import { describeLocation, type Change, type JudgedChange } from '../../core/compat/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
+
+/** Everything a gate report shows. */
+export interface GateReport {
+  judged: JudgedChange[];
+  compatible: Change[];
+  /** The version the usage was read for (the base document's). */
+  version: string;
+  /** The usage window; absent without `--server`. */
+  window?: { since: number; until: number };
+  /** Whether a judged change fails the run: broken, at the `--fail-on` level. */
+  fails: (j: JudgedChange) => boolean;
+}
+
+const order = { broken: 0, approved: 1, unaffected: 2 } as const;
+
+/** Judged changes, failing ones first, then broken, approved and unaffected; document order within each. */
+export function ordered(report: GateReport): JudgedChange[] {
+  const rank = (j: JudgedChange) => (report.fails(j) ? -1 : order[j.status]);
+  return report.judged
+    .map((j, i) => ({ j, i }))
+    .sort((a, b) => rank(a.j) - rank(b.j) || a.i - b.i)
+    .map(({ j }) => j);
+}
+
+/** One line per affected client: `Acme (cl_…): 12 calls, last 2026-11-26T08:00:00.000Z, contact yes`. */
+export function describeClient(c: JudgedChange['clients'][number]): string {
+  const name = c.name === null ? c.id : `${c.name} (${c.id})`;
+  return `${name}: ${c.calls} call${c.calls === 1 ? '' : 's'}, last ${formatIsoInstant(c.lastSeen)}, contact ${c.contact ? 'yes' : 'no'}`;
+}
+
+/** Why a change is what it is, in one line. */
+export function verdict(j: JudgedChange): string {
+  const a = j.acceptedBy;
+  if (a !== undefined) {
+    const until = a.expiresAt === null ? '' : ` until ${formatIsoInstant(a.expiresAt)}`;
+    return a.kind === 'approval' ? `approved by ${a.by}${until}: ${a.reason}` : `waived${until}: ${a.reason}`;
+  }
+  if (!j.usageKnown) return 'no usage read (--server): counted as broken';
+  if (j.status === 'unaffected')
+    return j.excluded.length > 0
+      ? 'only excluded clients called it in the window'
+      : 'no client called it in the window';
+  return `hurts ${j.clients.length} client${j.clients.length === 1 ? '' : 's'}`;
+}
+
+/** Summary counts. */
+export function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
+  const count = (s: JudgedChange['status']) => report.judged.filter((j) => j.status === s).length;
+  return {
+    broken: count('broken'),
+    unaffected: count('unaffected'),
+    approved: count('approved'),
+    compatible: report.compatible.length,
+  };
+}
+
+/** The summary sentence shared by the text and Markdown reports. */
+export function summaryLine(report: GateReport): string {
+  const s = summarize(report);
+  const failing = report.judged.filter(report.fails).length;
+  const window = report.window
+    ? ` from usage of ${report.version} between ${formatIsoInstant(report.window.since)} and ${formatIsoInstant(report.window.until)}`
+    : '';
+  return `${report.judged.length} breaking or risk changes judged${window}: ${s.broken} broken (${failing} failing), ${s.unaffected} unaffected, ${s.approved} approved; ${s.compatible} compatible.`;
+}
+
+/** Plain text for terminals and CI logs. */
+export function formatGateText(report: GateReport): string {
+  const lines: string[] = [];
+  for (const j of ordered(report)) {
+    const c = j.change;
+    lines.push(`${j.status.toUpperCase().padEnd(10)} ${c.level.padEnd(8)} ${c.id}  ${describeLocation(c)}`);
+    lines.push(`           ${c.message}`);
+    lines.push(`           fingerprint ${j.fingerprint}; ${verdict(j)}`);
+    if (j.operations.length > 0) lines.push(`           reaches ${j.operations.join(', ')}`);
+    for (const client of j.clients) lines.push(`             - ${describeClient(client)}`);
+    for (const client of j.excluded) lines.push(`             - excluded: ${describeClient(client)}`);
+    for (const e of j.expired)
+      lines.push(
+        `           expired ${e.kind} (${e.expiresAt === null ? '' : formatIsoInstant(e.expiresAt)}): ${e.reason}`,
+      );
+  }
+  lines.push(summaryLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Markdown for a pull request or `$GITHUB_STEP_SUMMARY`: broken changes in full, the others folded. */
+export function formatGateMarkdown(report: GateReport): string {
+  const out: string[] = ['# API changes and who they break', '', summaryLine(report), ''];
+  const section = (title: string, rows: JudgedChange[], fold: boolean) => {
+    if (rows.length === 0) return;
+    const head = `${title} (${rows.length})`;
+    out.push(fold ? `<details><summary>${head}</summary>\n` : `## ${head}\n`);
+    for (const j of rows) {
+      out.push(`- **\`${j.change.id}\`** ${escape(describeLocation(j.change))}: ${escape(j.change.message)}`);
+      out.push(`  - fingerprint \`${j.fingerprint}\`; ${escape(verdict(j))}`);
+      if (j.operations.length > 0) out.push(`  - reaches ${j.operations.map((o) => `\`${o}\``).join(', ')}`);
+      for (const c of j.clients) out.push(`  - ${escape(describeClient(c))}`);
+      for (const c of j.excluded) out.push(`  - excluded: ${escape(describeClient(c))}`);
+    }
+    out.push(fold ? '\n</details>\n' : '');
+  };
+  const all = ordered(report);
+  section(
+    'Broken',
+    all.filter((j) => j.status === 'broken'),
+    false,
+  );
+  section(
+    'Approved',
+    all.filter((j) => j.status === 'approved'),
+    true,
+  );
+  section(
+    'Unaffected',
+    all.filter((j) => j.status === 'unaffected'),
+    true,
+  );
+  return `${out.join('\n')}\n`;
+}
+
+/** JSON for machines: every judged change with its status, fingerprint, operations and clients. */
+export function formatGateJson(report: GateReport): string {
+  const iso = (ms: number | null) => (ms === null ? null : formatIsoInstant(ms));
+  const client = (c: JudgedChange['clients'][number]) => ({ ...c, lastSeen: formatIsoInstant(c.lastSeen) });
+  const body = {
+    version: report.version,
+    ...(report.window ? { window: { since: iso(report.window.since), until: iso(report.window.until) } } : {}),
+    summary: summarize(report),
+    changes: ordered(report).map((j) => ({
+      status: j.status,
+      failing: report.fails(j),
+      fingerprint: j.fingerprint,
+      ...j.change,
+      operations: j.operations,
+      clients: j.clients.map(client),
+      excluded: j.excluded.map(client),
+      ...(j.acceptedBy ? { acceptedBy: { ...j.acceptedBy, expiresAt: iso(j.acceptedBy.expiresAt) } } : {}),
+      expired: j.expired.map((e) => ({ ...e, expiresAt: iso(e.expiresAt) })),
+    })),
+    compatible: report.compatible,
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+// Markdown outside code spans: a `|`, `<` or `*` in a message must not start markup.
+const escape = (text: string) => text.replaceAll('\n', ' ').replace(/([\\*_<>[\]|])/g, '\\$1');

@@ -1,0 +1,23 @@
+/** One approval of a breaking change, by fingerprint; revoking keeps the record for the audit trail. */
+export interface ChangeApproval {
+  id: string;
+  /** The change's fingerprint (`fingerprintOf`, 16 hex digits). */
+  fingerprint: string;
+  reason: string;
+  /** Who approved: an API key's name and id, a token's subject, or `admin` for the environment's key. */
+  approvedBy: string;
+  approvedAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  revokedBy: string | null;
+}
+
+/** The service's port for change approvals. */
+export interface ApprovalStore {
+  insert(approval: ChangeApproval): Promise<void>;
+  find(id: string): Promise<ChangeApproval | undefined>;
+  /** Oldest first. Without `includeRevoked`, only approvals neither revoked nor expired at `now`. */
+  list(options: { now: number; includeRevoked?: boolean }): Promise<ChangeApproval[]>;
+  /** True when the approval was active (not revoked) and is now revoked. */
+  revoke(options: { id: string; at: number; by: string }): Promise<boolean>;
+}
