@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../service/config/load-config.ts';
-import { UsageError } from './io.ts';
+import { readString, type OptionValues } from './command.ts';
+import { UsageError, type CliIo } from './io.ts';
 
 /** One management API call's answer. */
 export interface ManagementResponse {
@@ -75,4 +76,16 @@ export async function createManagementClient(options: {
       await storage.close();
     },
   };
+}
+
+/** {@link createManagementClient} from a command's `--server` and `--key` and its environment and clock. */
+export function openManagementClient(values: OptionValues, io: CliIo): ReturnType<typeof createManagementClient> {
+  const server = readString(values, 'server');
+  const key = readString(values, 'key');
+  return createManagementClient({
+    env: io.env ?? {},
+    now: () => io.now(),
+    ...(server ? { server } : {}),
+    ...(key ? { key } : {}),
+  });
 }

@@ -1,7 +1,7 @@
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
-import { createManagementClient, type ManagementResponse } from '../management-client.ts';
+import { openManagementClient, type ManagementResponse } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -53,14 +53,7 @@ Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 cou
     const format = readString(values, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
     const request = toRequest(action!, arg, values);
-    const server = readString(values, 'server');
-    const key = readString(values, 'key');
-    const client = await createManagementClient({
-      env: io.env ?? {},
-      ...(server ? { server } : {}),
-      ...(key ? { key } : {}),
-      now: io.now,
-    });
+    const client = await openManagementClient(values, io);
     try {
       const res = await client.call(request);
       if (res.status >= 400) return refuse(res, io.stderr);

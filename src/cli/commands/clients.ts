@@ -1,6 +1,6 @@
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
-import { createManagementClient, type ManagementResponse } from '../management-client.ts';
+import { openManagementClient, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
   id: string;
@@ -56,13 +56,7 @@ Exit codes: 0 done, 1 refused (unknown client, bad address or URL, keys still ac
     const format = readString(values, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
     const request = toRequest(action!, id, values);
-    const server = readString(values, 'server');
-    const key = readString(values, 'key');
-    const client = await createManagementClient({
-      env: io.env ?? {},
-      ...(server ? { server } : {}),
-      ...(key ? { key } : {}),
-    });
+    const client = await openManagementClient(values, io);
     try {
       const res = action === 'list' ? await listAll(client.call) : await client.call(request);
       if (res.status >= 400) return refuse(res, io);

@@ -1,6 +1,6 @@
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
-import { createManagementClient } from '../management-client.ts';
+import { openManagementClient } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;
@@ -41,13 +41,7 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
   async run({ values, positionals, io }) {
     const [action] = positionals;
     if (action !== 'list' && action !== 'run') throw new UsageError(`unknown action "${action}": use list or run`);
-    const server = readString(values, 'server');
-    const key = readString(values, 'key');
-    const client = await createManagementClient({
-      env: io.env ?? {},
-      ...(server ? { server } : {}),
-      ...(key ? { key } : {}),
-    });
+    const client = await openManagementClient(values, io);
     try {
       const query = new URLSearchParams();
       for (const name of ['client', 'status', 'kind'] as const) {

@@ -1,6 +1,6 @@
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
-import { createManagementClient, type ManagementResponse } from '../management-client.ts';
+import { openManagementClient, type ManagementResponse } from '../management-client.ts';
 
 interface VersionRow {
   name: string;
@@ -41,14 +41,7 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
       throw new UsageError(`unknown action "${action}": use list or deprecate`);
     if (action === 'deprecate' && !name) throw new UsageError('deprecate needs a version name, e.g. v1');
     const body = action === 'deprecate' ? deprecationBody(values) : undefined;
-    const server = readString(values, 'server');
-    const key = readString(values, 'key');
-    const client = await createManagementClient({
-      env: io.env ?? {},
-      now: () => io.now(),
-      ...(server ? { server } : {}),
-      ...(key ? { key } : {}),
-    });
+    const client = await openManagementClient(values, io);
     try {
       const res =
         action === 'list'
