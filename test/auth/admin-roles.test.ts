@@ -35,6 +35,7 @@ const validBody: Record<string, object> = {
   'PATCH /admin/v1/clients/:id': { name: 'renamed', contacts: [] },
   // v1 is deprecated in the reference service: a window within its notice period.
   'POST /admin/v1/brownouts': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
+  'POST /admin/v1/approvals': { fingerprint: '0123456789abcdef', reason: 'a break nobody agreed to' },
 };
 
 describe('the management API with credentials that lack the admin role', () => {
@@ -98,6 +99,10 @@ describe('the management API with credentials that lack the admin role', () => {
         'GET /admin/v1/brownouts',
         'HEAD /admin/v1/brownouts',
         'DELETE /admin/v1/brownouts/:id',
+        'POST /admin/v1/approvals',
+        'GET /admin/v1/approvals',
+        'HEAD /admin/v1/approvals',
+        'DELETE /admin/v1/approvals/:id',
       ].sort(),
       'every admin route is covered below; a new one must join this list',
     );
@@ -118,6 +123,15 @@ describe('the management API with credentials that lack the admin role', () => {
     });
     assert.equal(brownout.statusCode, 201, brownout.body);
     const brownoutId = (brownout.json() as { id: string }).id;
+    const approval = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/approvals',
+      headers: adminHeaders,
+      payload: { fingerprint: 'fedcba9876543210', reason: 'Acme agreed' },
+    });
+    assert.equal(approval.statusCode, 201, approval.body);
+    const approvalId = (approval.json() as { id: string }).id;
+    const approvalsBefore = JSON.stringify(await t.storage.approvals.list({ now: testEpoch, includeRevoked: true }));
     const keysBefore = JSON.stringify(await t.storage.apiKeys.list());
     const schedulesBefore = JSON.stringify(await t.storage.lifecycle.listSchedules());
     const clientsBefore = JSON.stringify(await t.storage.clients.list({ limit: 100 }));
@@ -166,6 +180,11 @@ describe('the management API with credentials that lack the admin role', () => {
       JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 })),
       noticesBefore,
       'no notice planned',
+    );
+    assert.equal(
+      JSON.stringify(await t.storage.approvals.list({ now: testEpoch, includeRevoked: true })),
+      approvalsBefore,
+      'no approval recorded or revoked',
     );
     await t.close();
   });
