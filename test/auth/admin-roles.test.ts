@@ -138,11 +138,8 @@ describe('the management API with credentials that lack the admin role', () => {
     const brownoutsBefore = JSON.stringify(await t.storage.notices.listBrownouts());
     const noticesBefore = JSON.stringify(await t.storage.notices.list({ limit: 500, afterId: 0 }));
     for (const route of admins) {
-      const id = route.url.startsWith('/admin/v1/clients/')
-        ? client.id
-        : route.url.startsWith('/admin/v1/brownouts/')
-          ? brownoutId
-          : admin.id;
+      const ids: Record<string, string> = { clients: client.id, brownouts: brownoutId, approvals: approvalId };
+      const id = ids[route.url.split('/')[3]!] ?? admin.id;
       const url = route.url.replace(':id', id).replace(':name', 'v1');
       const payload = validBody[`${route.method} ${route.url}`];
       for (const [who, authorization] of Object.entries(callers)) {
