@@ -4,7 +4,8 @@ import { assertProblem } from '../support/assertions.ts';
 import { adminHeaders, consumerHeaders, createTestApp, testEpoch } from '../support/test-app.ts';
 
 const fingerprint = '0123456789abcdef';
-const hour = 3_600_000;
+const minute = 60_000;
+const hour = 60 * minute;
 
 describe('the approvals management API', () => {
   it('approves by fingerprint, names the approver from the credential, and revokes keeping the trail', async () => {
@@ -37,6 +38,8 @@ describe('the approvals management API', () => {
       revokedAt: null,
       revokedBy: null,
     });
+    // A later approval lists after it: the list is ordered by approval time (then id, for ties).
+    t.clock.advance(minute);
     const other = await t.app.inject({
       method: 'POST',
       url: '/admin/v1/approvals',
@@ -59,7 +62,7 @@ describe('the approvals management API', () => {
     });
     assert.equal(revoked.statusCode, 200, revoked.body);
     assert.equal(revoked.json().revokedBy, `release-manager (${key.id})`);
-    assert.equal(revoked.json().revokedAt, new Date(testEpoch + hour).toISOString());
+    assert.equal(revoked.json().revokedAt, new Date(testEpoch + minute + hour).toISOString());
     const again = await t.app.inject({ method: 'DELETE', url: `/admin/v1/approvals/${other.json().id}` });
     assertProblem(again, { status: 404, code: 'NOT_FOUND' });
 
