@@ -1,6 +1,6 @@
 import { notFoundProblems } from '../http/problem-handling.ts';
 import { removedVersionOf } from '../http/removed-gate.ts';
-import type { ServiceFeature } from '../service/app/feature.ts';
+import type { ServiceContext, ServiceFeature } from '../service/app/feature.ts';
 
 /** The path prefixes the loop owns beside its API prefix: the management API, the portal, its pages and links. */
 export const ownedPrefixes = ['/admin', '/docs', '/portal', '/portal-assets', '/problems', '/notices'] as const;
@@ -14,19 +14,25 @@ export const ownedPrefixes = ['/admin', '/docs', '/portal', '/portal-assets', '/
  */
 export const ownedNotFoundFeature: ServiceFeature = {
   name: 'owned-not-found',
-  async install({ app, bundle, runtime, api }) {
-    const handler = notFoundProblems({
-      bundle,
-      prefix: api.prefix,
-      vendor: api.vendor,
-      removedVersion: removedVersionOf(runtime),
-    });
-    for (const prefix of new Set([api.prefix, ...ownedPrefixes]))
-      await app.register(
-        async (scope) => {
-          scope.setNotFoundHandler(handler);
-        },
-        { prefix },
-      );
-  },
+  install: (context) => installOwnedNotFound(context, [context.api.prefix, ...ownedPrefixes]),
 };
+
+/** The loop's not-found problems under `prefixes`, each in a context of its own (see {@link ownedNotFoundFeature}). */
+export async function installOwnedNotFound(
+  { app, bundle, runtime, api }: Pick<ServiceContext, 'app' | 'bundle' | 'runtime' | 'api'>,
+  prefixes: readonly string[],
+): Promise<void> {
+  const handler = notFoundProblems({
+    bundle,
+    prefix: api.prefix,
+    vendor: api.vendor,
+    removedVersion: removedVersionOf(runtime),
+  });
+  for (const prefix of new Set(prefixes))
+    await app.register(
+      async (scope) => {
+        scope.setNotFoundHandler(handler);
+      },
+      { prefix },
+    );
+}

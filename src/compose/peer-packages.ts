@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defaultSqliteDriver } from '../storage/sqlite/default-driver.ts';
+import { loopPartNames, type LoopPartName } from './loop-parts/loop-state.ts';
 
 /** What is being started: the reference service, the gateway, or the loop in an app's own Fastify. */
 export type PeerSurface = 'service' | 'gateway' | 'loop';
@@ -10,20 +11,26 @@ export interface NeededPeer {
   for: string;
 }
 
-// The loop's own parts, whatever the configuration: schema migrations, keys and JWTs, webhook
-// targets, metrics, and the portal's pages, feeds and sign-in.
-const always: NeededPeer[] = [
-  { name: 'kysely', for: 'the database' },
-  { name: 'jose', for: 'keys and portal sessions' },
-  { name: 'ipaddr.js', for: 'webhooks' },
-  { name: 'prom-client', for: 'metrics' },
-  ...['preact', 'preact-render-to-string', 'htm', 'fast-xml-parser', 'swagger-ui-dist'].map((name) => ({
-    name,
-    for: 'the portal',
-  })),
-  { name: '@fastify/cookie', for: 'the portal' },
-  { name: '@fastify/formbody', for: 'the portal' },
-];
+// What each part of the loop needs, whatever the configuration: schema migrations, metrics, keys
+// and JWTs, webhook targets, and the portal's pages, feeds and sign-in.
+const portal = ['preact', 'preact-render-to-string', 'htm', 'fast-xml-parser', 'swagger-ui-dist'].map((name) => ({
+  name,
+  for: 'the portal',
+}));
+const byPart: Record<LoopPartName, NeededPeer[]> = {
+  'versionary-loop-storage': [{ name: 'kysely', for: 'the database' }],
+  'versionary-loop-usage': [],
+  'versionary-loop-lifecycle': [{ name: 'prom-client', for: 'metrics' }],
+  'versionary-loop-access': [{ name: 'jose', for: 'keys and portal sessions' }],
+  'versionary-loop-notices': [{ name: 'ipaddr.js', for: 'webhooks' }],
+  'versionary-loop-portal': [
+    { name: 'jose', for: 'keys and portal sessions' },
+    ...portal,
+    { name: '@fastify/cookie', for: 'the portal' },
+    { name: '@fastify/formbody', for: 'the portal' },
+  ],
+  'versionary-loop-management': [{ name: 'ipaddr.js', for: 'webhooks' }],
+};
 
 /**
  * The optional peer dependencies that a configuration needs, read from the same environment
@@ -35,20 +42,25 @@ const always: NeededPeer[] = [
 export function peersFor(options: {
   env: Record<string, string | undefined>;
   surface: PeerSurface;
+  /** The loop's parts being registered; every part by default (the service and the gateway have them all). */
+  parts?: readonly LoopPartName[];
   nodeVersion?: string;
 }): NeededPeer[] {
   const { env, surface } = options;
-  const needed = [...always];
+  const parts = options.parts ?? loopPartNames;
+  const needed = [...new Map(parts.flatMap((part) => byPart[part]).map((peer) => [peer.name, peer])).values()];
+  const storage = parts.includes('versionary-loop-storage');
+  const notices = parts.includes('versionary-loop-notices');
   if (surface !== 'loop') {
     needed.push({ name: 'fastify', for: 'the server' }, { name: 'pino', for: 'the log' });
   }
   if (surface === 'gateway') needed.push({ name: '@fastify/reply-from', for: 'the gateway' });
   const database = env.DATABASE_URL ?? 'sqlite:./data/versionary.db';
-  if (/^postgres(ql)?:\/\//.test(database)) needed.push({ name: 'pg', for: 'PostgreSQL' });
-  else if ((env.VERSIONARY_SQLITE_DRIVER ?? defaultSqliteDriver(options.nodeVersion)) === 'libsql')
+  if (storage && /^postgres(ql)?:\/\//.test(database)) needed.push({ name: 'pg', for: 'PostgreSQL' });
+  else if (storage && (env.VERSIONARY_SQLITE_DRIVER ?? defaultSqliteDriver(options.nodeVersion)) === 'libsql')
     needed.push({ name: 'libsql', for: 'SQLite' });
-  if (env.VERSIONARY_REDIS_URL) needed.push({ name: 'ioredis', for: 'Redis' });
-  if (env.VERSIONARY_SMTP_URL && /^smtps?:/.test(env.VERSIONARY_SMTP_URL))
+  if (storage && env.VERSIONARY_REDIS_URL) needed.push({ name: 'ioredis', for: 'Redis' });
+  if (notices && env.VERSIONARY_SMTP_URL && /^smtps?:/.test(env.VERSIONARY_SMTP_URL))
     needed.push({ name: 'nodemailer', for: 'SMTP mail' });
   return needed;
 }

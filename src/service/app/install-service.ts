@@ -13,14 +13,29 @@ import type { BuildAppOptions, ServiceContext } from './feature.ts';
 import { serviceFeatures } from './features.ts';
 
 /**
- * Install the service's features, in order, into a Fastify app that already exists: the stored
- * lifecycle, the usage recorder, the operation counter and the shared context, then each feature. `buildApp` calls it on
- * the app it constructs; the loop plugin calls it on the user's own app.
+ * Install the service's features, in order, into a Fastify app that already exists: the shared
+ * context ({@link createServiceContext}), usage ({@link installUsage}), then each feature.
+ * `buildApp` calls it on the app it constructs; the gateway on its own.
  */
 export async function installService(
   app: FastifyInstance,
   options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
 ): Promise<{ flushUsage(): Promise<void> }> {
+  const context = await createServiceContext(app, options);
+  if (options.recordUsage !== false) installUsage(context);
+  for (const feature of options.features ?? serviceFeatures) await feature.install(context);
+  return { flushUsage: () => flushUsageOf(context) };
+}
+
+/**
+ * What every feature is installed with: the request basics every route inherits (one canonical
+ * path, the lingering close, the JSON body parser), the storage that announces its writes, and
+ * the stored lifecycle. Usage is not recorded until {@link installUsage} replaces the recorder.
+ */
+export async function createServiceContext(
+  app: FastifyInstance,
+  options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
+): Promise<ServiceContext> {
   const { config, clock, bundle, api } = options;
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
   installStrictRequests(app);
@@ -39,42 +54,52 @@ export async function installService(
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
   for (const warning of config.settings.lifecycle.warnings ?? []) app.log.warn({ code: warning.code }, warning.detail);
-  const recorder =
-    options.recordUsage === false
-      ? discardingRecorder
-      : createUsageRecorder({
-          store: storage.usage,
-          log: app.log,
-          keepRaw: config.settings.usage.rawRetentionDays > 0,
-        });
-  // A retention of 0 days means no operation counts: nothing is counted, nothing written.
-  const operations =
-    options.recordUsage === false || config.settings.usage.operationRetentionDays === 0
-      ? undefined
-      : createOperationCounter({
-          store: storage.usage,
-          log: app.log,
-          flushIntervalMs: config.settings.usage.operationFlushSeconds * 1000,
-        });
-  app.addHook('onClose', async () => {
-    await Promise.all([recorder.close(), operations?.close()]);
-  });
-  const context: ServiceContext = {
+  return {
     app,
     config,
     storage,
     bundle,
     clock,
     runtime,
-    recorder,
-    ...(operations ? { operations } : {}),
+    recorder: discardingRecorder,
     ops,
     options,
     api,
     requiredRole: createRequiredRole(api.prefix),
   };
-  for (const feature of options.features ?? serviceFeatures) await feature.install(context);
-  return { flushUsage: async () => void (await Promise.all([recorder.flush(), operations?.flush()])) };
+}
+
+/**
+ * Record usage: calls to deprecated versions in the usage recorder, and every version's calls per
+ * operation in the operation counter (none when its retention is 0 days). Both are flushed and
+ * closed with the app.
+ */
+export function installUsage(context: ServiceContext): void {
+  const { app, config, storage } = context;
+  const recorder = createUsageRecorder({
+    store: storage.usage,
+    log: app.log,
+    keepRaw: config.settings.usage.rawRetentionDays > 0,
+  });
+  // A retention of 0 days means no operation counts: nothing is counted, nothing written.
+  const operations =
+    config.settings.usage.operationRetentionDays === 0
+      ? undefined
+      : createOperationCounter({
+          store: storage.usage,
+          log: app.log,
+          flushIntervalMs: config.settings.usage.operationFlushSeconds * 1000,
+        });
+  context.recorder = recorder;
+  if (operations) context.operations = operations;
+  app.addHook('onClose', async () => {
+    await Promise.all([recorder.close(), operations?.close()]);
+  });
+}
+
+/** Write the buffered usage records and operation counts now. */
+export async function flushUsageOf(context: Pick<ServiceContext, 'recorder' | 'operations'>): Promise<void> {
+  await Promise.all([context.recorder.flush(), context.operations?.flush()]);
 }
 
 const discardingRecorder: UsageRecorder = {

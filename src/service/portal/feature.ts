@@ -19,7 +19,8 @@ const guarded = (request: FastifyRequest) => {
 /** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */
 export const portalFeature: ServiceFeature = {
   name: 'portal',
-  install: ({ app, bundle, runtime, clock, storage, brownouts, recorder, operations, config, api, options }) => {
+  install: (context) => {
+    const { app, bundle, runtime, clock, storage, config, api, options } = context;
     installPageRateLimit(app, {
       settings: config.settings.rateLimit,
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),
@@ -33,9 +34,10 @@ export const portalFeature: ServiceFeature = {
       prefix: api.prefix,
       title: api.title,
       storage,
-      brownouts: brownouts ?? (() => []),
+      // Read per request: the notices part, which sets them, may come after the portal.
+      brownouts: () => context.brownouts?.() ?? [],
       // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
-      flushUsage: async () => void (await Promise.all([recorder.flush(), operations?.flush()])),
+      flushUsage: async () => void (await Promise.all([context.recorder.flush(), context.operations?.flush()])),
       publicUrl: config.settings.notices.publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       ...(config.portalSecret ? { secret: config.portalSecret } : {}),

@@ -1,31 +1,26 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import type { VersionBundle } from '../core/versions/index.ts';
-import type { OperationHandler } from '../http/index.ts';
 import type { Logger } from 'pino';
-import type { ServiceFeature } from '../service/app/feature.ts';
-import { serviceFeatures } from '../service/app/features.ts';
-import { installService } from '../service/app/install-service.ts';
-import { readConfig } from '../service/config/load-config.ts';
-import { createResourcesFeature, resourcesFeature } from '../service/resources/feature.ts';
-import { rootFeature } from '../service/app/root-feature.ts';
-import { loopEnv } from './loop-env.ts';
-import type { VersionaryLoopOptions } from './loop-plugin.ts';
-import { openStorage } from './open-storage.ts';
-import { ownedNotFoundFeature } from './owned-not-found.ts';
-import { closeSharedState, openSharedState } from './shared-state.ts';
-import { policyProblems } from './start-problems.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OperationHandler } from '../../http/index.ts';
+import { createServiceContext, flushUsageOf } from '../../service/app/install-service.ts';
+import { readConfig } from '../../service/config/load-config.ts';
+import { loopEnv } from '../loop-env.ts';
+import { openStorage } from '../open-storage.ts';
+import { closeSharedState, openSharedState } from '../shared-state.ts';
+import { policyProblems } from '../start-problems.ts';
+import { provideLoopState } from './loop-state.ts';
+import type { LoopStorageOptions } from './storage-part.ts';
 
 const settingsPath = '<versionaryLoop settings>';
 
 /**
- * The body of `versionaryLoop`, imported once the packages its configuration needs are known to
- * be installed: the features below load the portal's renderers, the notices' and the storage's.
- * `app` is the loop's own encapsulated context: its hooks, error handler and parsers reach the
- * loop's routes only.
+ * The storage part's body, imported once the packages its configuration needs are known to be
+ * installed: one pass over the settings (and the handlers when given), then the database, the
+ * shared state and the service context the other parts install their features with.
  */
-export async function installLoop(app: FastifyInstance, options: VersionaryLoopOptions): Promise<void> {
+export async function installLoopStorage(app: FastifyInstance, options: LoopStorageOptions): Promise<void> {
   const env = loopEnv(options);
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
@@ -33,12 +28,14 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
     env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
     readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
   });
-  if (typeof options.handlers !== 'function') problems.push(...handlerProblems(options.bundle, options.handlers));
+  if (options.handlers && typeof options.handlers !== 'function')
+    problems.push(...handlerProblems(options.bundle, options.handlers));
+  const prefix = options.prefix ?? '/api';
   problems.push(
     ...policyProblems({
       config,
       versions: options.bundle.versions.map((v) => v.name),
-      prefix: options.prefix ?? '/api',
+      prefix,
       ...(options.clock ? { now: options.clock.now() } : {}),
     }),
   );
@@ -56,22 +53,7 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
     await storage.close();
     throw error;
   });
-  const handlers = options.handlers;
-  // The reference service's features, with the app's operations in place of users and posts, and
-  // no `/` (the app owns its root): not its root's not-found handler either, only its own prefixes'.
-  const features: ServiceFeature[] = [
-    ...serviceFeatures
-      .filter((feature) => feature !== rootFeature)
-      .map((feature) =>
-        feature === resourcesFeature
-          ? createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers), {
-              ownsApp: false,
-            })
-          : feature,
-      ),
-    ownedNotFoundFeature,
-  ];
-  // onClose hooks run last-registered first: registered before the features', this one runs after
+  // onClose hooks run last-registered first: registered before every part's, this one runs after
   // theirs (the usage buffer, the outbox), so the database closes last.
   let closed = false;
   const close = async () => {
@@ -82,12 +64,11 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
   };
   app.addHook('onClose', close);
   try {
-    const { flushUsage } = await installService(app, {
+    const context = await createServiceContext(app, {
       config,
       storage,
       clock,
       bundle: options.bundle,
-      features,
       ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
       ops: {
         changeFeed: shared.feed,
@@ -95,13 +76,12 @@ export async function installLoop(app: FastifyInstance, options: VersionaryLoopO
         readinessChecks: shared.readinessChecks,
         ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
       },
-      api: { prefix: options.prefix ?? '/api', vendor: options.vendor, title: options.title },
-      ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
-      ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
-      ...(options.identify ? { identify: options.identify } : {}),
+      api: { prefix, vendor: options.vendor, title: options.title },
     });
+    provideLoopState(app, { context, partNotFound: true, env });
+    // Buffered usage is written before anything closes (a no-op until the usage part records).
     app.addHook('preClose', async () => {
-      await flushUsage();
+      await flushUsageOf(context);
     });
   } catch (error) {
     await close();

@@ -1,0 +1,30 @@
+import { defineLoopPart } from './define-part.ts';
+import type { LoopAccessOptions } from './storage-part.ts';
+
+/**
+ * The loop's access part: who is calling (your `identify`, then Versionary's API keys and JWTs),
+ * rate limits per address and per client, the roles of the management API, idempotent writes, the
+ * first admin key; and the management API's OpenAPI document, which documents every `/admin`
+ * route registered after it.
+ *
+ * @example
+ * ```ts
+ * await loop.register(versionaryLoopAccess, { identify });
+ * ```
+ */
+export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
+  name: 'versionary-loop-access',
+  dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle'],
+  async install(_app, state, options) {
+    const [{ accessFeature }, { managementDocumentFeature }] = await Promise.all([
+      import('../../service/auth/feature.ts'),
+      import('../../service/openapi/feature.ts'),
+    ]);
+    Object.assign(state.context.options, {
+      ...(options.identify ? { identify: options.identify } : {}),
+      ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
+    });
+    await accessFeature.install(state.context);
+    await managementDocumentFeature.install(state.context);
+  },
+});

@@ -1,0 +1,24 @@
+import { defineLoopPart } from './define-part.ts';
+
+/**
+ * The loop's usage part: calls to deprecated versions, endpoints and elements recorded per client,
+ * and every version's calls counted per operation (for `versionary diff`). Registered before the
+ * lifecycle part, which hands it each call; without it, nothing is recorded.
+ *
+ * @example
+ * ```ts
+ * await loop.register(versionaryLoopUsage);
+ * ```
+ */
+export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
+  name: 'versionary-loop-usage',
+  dependencies: ['versionary-loop-storage'],
+  async install(app, state) {
+    if (app.hasPlugin('versionary-loop-lifecycle'))
+      throw new Error(
+        'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
+      );
+    const { installUsage } = await import('../../service/app/install-service.ts');
+    installUsage(state.context);
+  },
+});
