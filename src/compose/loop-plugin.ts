@@ -89,7 +89,7 @@ export const versionaryLoop = fp(
         };
         for (const name of parts.slice(1))
           await loop.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
-        await ownedNotFoundFeature.install(loopStateOf(loop).context);
+        await ownedNotFoundFeature(parts).install(loopStateOf(loop).context);
       });
     } catch (error) {
       throw readableStartFailure((error as Partial<StartFailure>).versionaryError ?? error, 'versionary/loop');

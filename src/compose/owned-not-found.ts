@@ -1,9 +1,18 @@
 import { notFoundProblems } from '../http/problem-handling.ts';
 import { removedVersionOf } from '../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../service/app/feature.ts';
+import type { LoopPartName } from './loop-parts/loop-state.ts';
 
-/** The path prefixes the loop owns beside its API prefix: the management API, the portal, its pages and links. */
-export const ownedPrefixes = ['/admin', '/docs', '/portal', '/portal-assets', '/problems', '/notices'] as const;
+/**
+ * The path prefixes each part of the loop owns beside the API's (the lifecycle part's): the
+ * management API (its document comes with access), the portal, the notices' links, the problem pages.
+ */
+export const ownedPrefixes: Readonly<Partial<Record<LoopPartName, readonly string[]>>> = {
+  'versionary-loop-lifecycle': ['/problems'],
+  'versionary-loop-access': ['/admin'],
+  'versionary-loop-notices': ['/notices'],
+  'versionary-loop-portal': ['/docs', '/portal', '/portal-assets'],
+};
 
 /**
  * The loop's not-found answers, under the prefixes it owns only: the app keeps its root's
@@ -12,16 +21,22 @@ export const ownedPrefixes = ['/admin', '/docs', '/portal', '/portal-assets', '/
  * caching, limits, metrics): an unknown path under `/api` answers as it did when the loop set the
  * root's handler.
  */
-export const ownedNotFoundFeature: ServiceFeature = {
-  name: 'owned-not-found',
-  install: (context) => installOwnedNotFound(context, [context.api.prefix, ...ownedPrefixes]),
-};
+export function ownedNotFoundFeature(parts: readonly LoopPartName[]): ServiceFeature {
+  return {
+    name: 'owned-not-found',
+    install: (context) => installOwnedNotFound(context, parts),
+  };
+}
 
-/** The loop's not-found problems under `prefixes`, each in a context of its own (see {@link ownedNotFoundFeature}). */
+/** The loop's not-found problems under the prefixes `parts` own, each in a context of its own (see {@link ownedNotFoundFeature}). */
 export async function installOwnedNotFound(
   { app, bundle, runtime, api }: Pick<ServiceContext, 'app' | 'bundle' | 'runtime' | 'api'>,
-  prefixes: readonly string[],
+  parts: readonly LoopPartName[],
 ): Promise<void> {
+  const prefixes = parts.flatMap((part) => [
+    ...(part === 'versionary-loop-lifecycle' ? [api.prefix] : []),
+    ...(ownedPrefixes[part] ?? []),
+  ]);
   const handler = notFoundProblems({
     bundle,
     prefix: api.prefix,

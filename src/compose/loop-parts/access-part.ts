@@ -16,15 +16,15 @@ export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
   name: 'versionary-loop-access',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle'],
   async install(_app, state, options) {
-    const [{ accessFeature }, { managementDocumentFeature }] = await Promise.all([
+    const [{ accessFeature }, { managementDocumentFeature }, { installFeatures }] = await Promise.all([
       import('../../service/auth/feature.ts'),
       import('../../service/openapi/feature.ts'),
+      import('./install-features.ts'),
     ]);
     Object.assign(state.context.options, {
       ...(options.identify ? { identify: options.identify } : {}),
       ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
     });
-    await accessFeature.install(state.context);
-    await managementDocumentFeature.install(state.context);
+    await installFeatures(state, [accessFeature, managementDocumentFeature], 'versionary-loop-access');
   },
 });

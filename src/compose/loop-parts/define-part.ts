@@ -27,12 +27,15 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
     async (app: FastifyInstance, options: FastifyPluginOptions) => {
       const missing = spec.dependencies.filter((name) => !app.hasPlugin(name));
       if (missing.length > 0)
-        throw new VersionaryError({
-          code: ErrorCode.InvalidConfig,
-          detail:
-            `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
-            `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
-        });
+        throw readableStartFailure(
+          new VersionaryError({
+            code: ErrorCode.InvalidConfig,
+            detail:
+              `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
+              `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
+          }),
+          spec.name,
+        );
       const state = loopStateOf(app);
       // The storage part checks its own before the state exists; the others theirs, naming all at once.
       if (state) assertPeers(peersFor({ env: state.env, surface: 'loop', parts: [spec.name] }));

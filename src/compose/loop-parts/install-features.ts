@@ -1,17 +1,17 @@
 import type { ServiceFeature } from '../../service/app/feature.ts';
 import { installOwnedNotFound } from '../owned-not-found.ts';
-import type { LoopState } from './loop-state.ts';
+import type { LoopPartName, LoopState } from './loop-state.ts';
 
 /**
  * Install a part's features with the shared context, then, when the part answers its own unknown
- * paths, the not-found problems under the prefixes it owns (after its features, so that those
+ * paths, the not-found problems under the prefixes `part` owns (after its features, so that those
  * contexts copy their hooks).
  */
 export async function installFeatures(
   state: LoopState,
   features: readonly ServiceFeature[],
-  ownedPrefixes: readonly string[] = [],
+  part: LoopPartName,
 ): Promise<void> {
   for (const feature of features) await feature.install(state.context);
-  if (state.partNotFound && ownedPrefixes.length > 0) await installOwnedNotFound(state.context, ownedPrefixes);
+  if (state.partNotFound) await installOwnedNotFound(state.context, [part]);
 }

@@ -18,6 +18,6 @@ export async function installLoopLifecycle(state: LoopState, { handlers }: LoopL
   await installFeatures(
     state,
     [resources, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
-    [state.context.api.prefix, '/problems'],
+    'versionary-loop-lifecycle',
   );
 }

@@ -17,6 +17,6 @@ export const versionaryLoopManagement = defineLoopPart<Record<never, never>>({
       import('../../service/admin/feature.ts'),
       import('./install-features.ts'),
     ]);
-    await installFeatures(state, [adminFeature], ['/admin']);
+    await installFeatures(state, [adminFeature], 'versionary-loop-management');
   },
 });

@@ -19,6 +19,6 @@ export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
       import('./install-features.ts'),
     ]);
     if (options.noticeChannels) state.context.options.noticeChannels = options.noticeChannels;
-    await installFeatures(state, [noticesFeature], ['/notices']);
+    await installFeatures(state, [noticesFeature], 'versionary-loop-notices');
   },
 });

@@ -17,6 +17,6 @@ export const versionaryLoopPortal = defineLoopPart<Record<never, never>>({
       import('../../service/portal/feature.ts'),
       import('./install-features.ts'),
     ]);
-    await installFeatures(state, [portalFeature], ['/docs', '/portal', '/portal-assets']);
+    await installFeatures(state, [portalFeature], 'versionary-loop-portal');
   },
 });
