@@ -104,21 +104,24 @@ describe('the loop, part by part', () => {
     void app.register(async (loop) => {
       await loop.register(versionaryLoopManagement);
     });
-    await assert.rejects(app.ready(), (error: Error) => {
-      assert.match(
-        error.message,
-        /versionary-loop-management needs versionary-loop-storage, versionary-loop-lifecycle, versionary-loop-access registered before it/,
-      );
-      assert.match(error.message, new RegExp(loopPartNames.join(', ')));
-      return true;
-    });
+    await assert.rejects(
+      async () => app.ready(),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /versionary-loop-management needs versionary-loop-storage, versionary-loop-lifecycle, versionary-loop-access registered before it/,
+        );
+        assert.match(error.message, new RegExp(loopPartNames.join(', ')));
+        return true;
+      },
+    );
     const late = Fastify(loopServerOptions(storageOptions));
     void late.register(async (loop) => {
       await loop.register(versionaryLoopStorage, storageOptions);
       await loop.register(versionaryLoopLifecycle, { handlers: bookHandlers });
       await loop.register(versionaryLoopUsage);
     });
-    await assert.rejects(late.ready(), /register it before/);
+    await assert.rejects(async () => late.ready(), /register it before/);
     await late.close();
   });
 

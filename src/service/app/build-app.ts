@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createApiBundle } from '../api/index.ts';
 import type { BuildAppOptions } from './feature.ts';
+import { serviceFeatures } from './features.ts';
 import { installService } from './install-service.ts';
 import { serializeRequest } from './log-serializers.ts';
 import { apiPrefix, builtInReleases, vendor } from './names.ts';
@@ -35,7 +36,13 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   });
   // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
   const releases = options.releases ?? builtInReleases;
-  const { flushUsage } = await installService(app as FastifyInstance, { ...options, bundle, api, releases });
+  const { flushUsage } = await installService(app as FastifyInstance, {
+    ...options,
+    bundle,
+    api,
+    releases,
+    features: options.features ?? serviceFeatures,
+  });
   return Object.assign(app as FastifyInstance, { flushUsage });
 }
 

@@ -10,20 +10,24 @@ import { resolveOps } from '../ops/install-ops.ts';
 import { createOperationCounter } from '../usage/operation-counter.ts';
 import { createUsageRecorder, type UsageRecorder } from '../usage/usage-recorder.ts';
 import type { BuildAppOptions, ServiceContext } from './feature.ts';
-import { serviceFeatures } from './features.ts';
 
 /**
  * Install the service's features, in order, into a Fastify app that already exists: the shared
  * context ({@link createServiceContext}), usage ({@link installUsage}), then each feature.
- * `buildApp` calls it on the app it constructs; the gateway on its own.
+ * `buildApp` calls it on the app it constructs, with the service's features unless told others
+ * (the gateway's). It imports no feature itself: the loop's parts import only their own.
  */
 export async function installService(
   app: FastifyInstance,
-  options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
+  options: BuildAppOptions & {
+    bundle: VersionBundle;
+    api: ServiceContext['api'];
+    features: NonNullable<BuildAppOptions['features']>;
+  },
 ): Promise<{ flushUsage(): Promise<void> }> {
   const context = await createServiceContext(app, options);
   if (options.recordUsage !== false) installUsage(context);
-  for (const feature of options.features ?? serviceFeatures) await feature.install(context);
+  for (const feature of options.features) await feature.install(context);
   return { flushUsage: () => flushUsageOf(context) };
 }
 
