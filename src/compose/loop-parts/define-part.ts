@@ -12,7 +12,14 @@ export interface LoopPartSpec<Options extends FastifyPluginOptions> {
   install(app: FastifyInstance, state: LoopState, options: Options): Promise<void>;
 }
 
-/** A part of the loop as a Fastify plugin, and the parts it depends on. */
+/**
+ * A part of the loop as a Fastify plugin, and the parts it depends on.
+ *
+ * @example
+ * ```ts
+ * const needs: readonly LoopPartName[] = versionaryLoopPortal.dependencies;
+ * ```
+ */
 export type LoopPart<Options extends FastifyPluginOptions> = FastifyPluginAsync<Options> & {
   readonly dependencies: readonly LoopPartName[];
 };

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../service/app/feature.ts';
 
-/** The names of the loop's parts, in the order an app registers them (`docs/loop.md#adopt-it-part-by-part`). */
+/**
+ * The names of the loop's parts, in the order an app registers them (`docs/loop.md#adopt-it-part-by-part`).
+ *
+ * @example
+ * ```ts
+ * const registered = loopPartNames.filter((name) => app.hasPlugin(name));
+ * ```
+ */
 export const loopPartNames = [
   'versionary-loop-storage',
   'versionary-loop-usage',
@@ -12,7 +19,14 @@ export const loopPartNames = [
   'versionary-loop-management',
 ] as const;
 
-/** One part's name. */
+/**
+ * One part's name.
+ *
+ * @example
+ * ```ts
+ * const first: LoopPartName = 'versionary-loop-storage';
+ * ```
+ */
 export type LoopPartName = (typeof loopPartNames)[number];
 
 /**
