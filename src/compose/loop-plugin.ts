@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { serviceServerOptions } from '../service/app/server-options.ts';
+import { parseTimeoutSettings, toServerOptions } from '../service/app/timeouts.ts';
 import { versionaryLoopAccess } from './loop-parts/access-part.ts';
 import type { LoopPart } from './loop-parts/define-part.ts';
 import { versionaryLoopLifecycle } from './loop-parts/lifecycle-part.ts';
@@ -116,20 +117,35 @@ function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]
 
 /**
  * The Fastify construction options the loop expects: `Accept` negotiation, request ids, problems
- * for parser and router failures, strict validation.
+ * for parser and router failures, strict validation; and the server's `timeouts` and `bodyLimit`
+ * when `settings` names them (they apply to the whole server, your routes too). Give it the very object you register the loop with, so that the two cannot
+ * disagree. A bad timeout or body limit falls back to its default here and is reported with every
+ * other error of the settings when the loop registers.
  *
  * @example
  * ```ts
- * const app = Fastify({ ...loopServerOptions({ bundle, vendor: 'books' }), logger: true });
+ * const app = Fastify({ ...loopServerOptions(options), logger: true });
+ * await app.register(versionaryLoop, options);
  * ```
  */
 export function loopServerOptions(options: {
   bundle: VersionBundle;
   vendor: string;
   prefix?: string;
-}): FastifyServerOptions {
-  return serviceServerOptions({
-    bundle: options.bundle,
-    api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
-  });
+  settings?: Record<string, unknown>;
+}): FastifyServerOptions & { http?: { headersTimeout: number; connectionsCheckingInterval: number } } {
+  const file = options.settings ?? {};
+  // Server-wide, so only when the settings name them: the app's own routes keep Fastify's defaults otherwise.
+  const timeouts = file.timeouts === undefined ? {} : toServerOptions(parseTimeoutSettings({ file, errors: [] }));
+  const bodyLimit = file.bodyLimit;
+  const validBodyLimit =
+    typeof bodyLimit === 'number' && Number.isInteger(bodyLimit) && bodyLimit >= 1024 && bodyLimit <= 100 * 1024 * 1024;
+  return {
+    ...serviceServerOptions({
+      bundle: options.bundle,
+      api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
+    }),
+    ...timeouts,
+    ...(validBodyLimit ? { bodyLimit } : {}),
+  };
 }

@@ -127,3 +127,20 @@ describe("the loop shows the app's API, none of the reference service's", () => 
     assert.ok(!feed.items.some((item) => /released/.test(item.id)), JSON.stringify(feed.items));
   });
 });
+
+describe('loopServerOptions reads the server settings from the loop options object', () => {
+  it('applies timeouts and bodyLimit when the settings name them, and keeps Fastify defaults otherwise', async () => {
+    const options = {
+      bundle: booksBundle,
+      vendor: 'books',
+      settings: { timeouts: { requestSeconds: 20, headersSeconds: 10 }, bodyLimit: 4096 },
+    };
+    const app = Fastify({ ...loopServerOptions(options), logger: false });
+    assert.equal(app.initialConfig.requestTimeout, 20_000);
+    assert.equal(app.initialConfig.bodyLimit, 4096);
+    const plain = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }), logger: false });
+    assert.equal(plain.initialConfig.requestTimeout, Fastify().initialConfig.requestTimeout);
+    assert.equal(plain.initialConfig.bodyLimit, Fastify().initialConfig.bodyLimit);
+    await Promise.all([app.close(), plain.close()]);
+  });
+});
