@@ -59,6 +59,8 @@ function describeErrors(options: { errors: ErrorObject[]; where: string; unknown
   const out: string[] = [];
   for (const error of options.errors) {
     if (unions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    // A key's own error (`propertyNames`) is told by the object's error, which names the key.
+    if (error.propertyName !== undefined) continue;
     const path = joinPath(options.where, error.instancePath);
     const sentence = describe({ error, path, unknownKey: options.unknownKey });
     if (told.has(sentence)) continue;
@@ -79,6 +81,11 @@ function describe(options: { error: ErrorObject; path: string; unknownKey: Unkno
       known: Object.keys(parent.properties ?? {}),
       ...(parent.title ? { title: parent.title } : {}),
     });
+  }
+  if (error.keyword === 'propertyNames') {
+    const names = (parent as { propertyNames?: { errorText?: string } }).propertyNames;
+    const name = (error.params as { propertyName: string }).propertyName;
+    return `${path}: ${JSON.stringify(name)} ${names?.errorText ?? 'is not a valid name'}`;
   }
   if (error.keyword === 'required')
     return `${joinKey(path, (error.params as { missingProperty: string }).missingProperty)} is required`;
