@@ -24,6 +24,12 @@ export interface SchemaValidator<T extends TSchema> {
 // `errorText` keyword is the sentence a schema gives for a value it refuses (`must be 410 or 404`).
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
 ajv.addKeyword({ keyword: 'errorText', schemaType: 'string' });
+// Options given in code may hold functions, which JSON Schema has no type for.
+ajv.addKeyword({
+  keyword: 'isFunction',
+  schemaType: 'boolean',
+  validate: (on: boolean, data: unknown) => !on || typeof data === 'function',
+});
 // An instant: an ISO 8601 date, or a date and time with a zone (`parseIsoInstant`).
 ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoInstant(text) !== undefined });
 
@@ -53,12 +59,20 @@ export function createSchemaValidator<T extends TSchema>(
 }
 
 function describeErrors(options: { errors: ErrorObject[]; where: string; unknownKey: UnknownKeyText }): string[] {
-  // A union (an instant, an enum of literals) is told once, by its own `errorText`, not branch by branch.
-  const unions = options.errors.filter((e) => e.keyword === 'anyOf').map((e) => `${e.schemaPath}/`);
+  // A union (an instant, an enum of literals) is told once, by its own `errorText`, not branch by
+  // branch; but an object that only one branch can take is told that branch's errors, which name its keys.
+  const unions = options.errors.filter((e) => e.keyword === 'anyOf');
+  const kept = unions.map(objectBranch);
+  const silenced = (error: ErrorObject) =>
+    unions.some((union, i) => {
+      if (error === union) return kept[i] !== undefined;
+      const inside = error.schemaPath.startsWith(`${union.schemaPath}/`);
+      return inside && !error.schemaPath.startsWith(kept[i] ?? '\u0000');
+    });
   const told = new Set<string>();
   const out: string[] = [];
   for (const error of options.errors) {
-    if (unions.some((prefix) => error.schemaPath.startsWith(prefix))) continue;
+    if (silenced(error)) continue;
     // A key's own error (`propertyNames`) is told by the object's error, which names the key.
     if (error.propertyName !== undefined) continue;
     const path = joinPath(options.where, error.instancePath);
@@ -68,6 +82,14 @@ function describeErrors(options: { errors: ErrorObject[]; where: string; unknown
     out.push(sentence);
   }
   return out;
+}
+
+// The schema path of the one object branch of a union, when the value is an object.
+function objectBranch(union: ErrorObject): string | undefined {
+  if (typeof union.data !== 'object' || union.data === null || Array.isArray(union.data)) return undefined;
+  const branches = ((union.parentSchema as { anyOf?: Array<{ type?: unknown }> }).anyOf ?? []).map((b) => b.type);
+  const objects = branches.flatMap((type, i) => (type === 'object' ? [i] : []));
+  return objects.length === 1 ? `${union.schemaPath}/${objects[0]}/` : undefined;
 }
 
 function describe(options: { error: ErrorObject; path: string; unknownKey: UnknownKeyText }): string {
