@@ -52,6 +52,8 @@ export {
   checkLifecycleConfigShape,
   createConfigLifecycle,
   deprecationHeaders,
+  lifecycleShapeErrors,
+  LifecycleConfigSchema,
   evaluateVerdict,
   rescheduleDeprecation,
   scheduleDeprecation,

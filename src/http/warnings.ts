@@ -5,6 +5,7 @@
  */
 export const DeprecationWarningCode = {
   HeaderStyleIso: 'VERSIONARY_DEP001',
+  EndpointsKey: 'VERSIONARY_DEP002',
 } as const;
 
 /** One of the stable deprecation warning codes. */
@@ -13,6 +14,8 @@ export type DeprecationWarningCode = (typeof DeprecationWarningCode)[keyof typeo
 /** What each warning says: the old form, and the form to write instead. */
 export const deprecationWarnings: Record<DeprecationWarningCode, string> = {
   VERSIONARY_DEP001: 'lifecycle.headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.',
+  VERSIONARY_DEP002:
+    'lifecycle.endpoints is deprecated: write endpointDeprecations (as fieldDeprecations and parameterDeprecations), which takes the same entries.',
 };
 
 const emitted = new Set<DeprecationWarningCode>();

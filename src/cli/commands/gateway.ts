@@ -39,7 +39,9 @@ Configured by the environment, as the reference service is:
                            underscoresInHeaders   forward request headers with "_" in the name
                                          (default false: dropped, as nginx does)
                          and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
-                           versions, endpointDeprecations   the lifecycle of each version and endpoint
+                           versions, endpointDeprecations   the lifecycle of each version and endpoint,
+                                         in the routing plugin's lifecycle shape (dates ISO 8601 or
+                                         epoch ms; "endpoints", the former name, warns VERSIONARY_DEP002)
                            fieldDeprecations, parameterDeprecations   a deprecated field or query
                                          parameter of a version (the gateway sees query parameters
                                          and fields=; bodies stream unread)

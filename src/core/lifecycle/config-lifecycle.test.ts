@@ -33,7 +33,7 @@ describe('checkLifecycleConfigShape: the mistakes that used to pass silently', (
     const errors = checkLifecycleConfigShape({
       config: {
         version: {},
-        endpoints: [
+        endpointDeprecations: [
           { version: 'v2', method: 'GET', path: '/x', deprecatedAt: '2026-01-01', sunsetAt: '2027-01-01', sunset: 1 },
         ],
       },
@@ -45,7 +45,7 @@ describe('checkLifecycleConfigShape: the mistakes that used to pass silently', (
     );
     assert.match(
       errors[1]!,
-      /^lifecycle\.endpoints\[0\]\.sunset is not a lifecycle key \(rule valid-config\); did you mean sunsetAt\?/,
+      /^lifecycle\.endpointDeprecations\[0\]\.sunset is not a lifecycle key \(rule valid-config\); did you mean sunsetAt\?/,
     );
   });
 });

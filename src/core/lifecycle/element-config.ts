@@ -1,6 +1,12 @@
-import { parseIsoInstant } from '../time/index.ts';
 import { formatDays } from './durations.ts';
-import { elementName, type ElementDeprecation } from './element-deprecation.ts';
+import {
+  elementName,
+  type ElementDeprecation,
+  type FieldDeprecationConfig,
+  type ParameterDeprecationConfig,
+} from './element-deprecation.ts';
+import { instantMs } from './lifecycle-rules.ts';
+import type { LifecycleConfig } from './lifecycle-schema.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
 import type { Audience } from './schedule.ts';
 
@@ -11,110 +17,52 @@ export interface ElementVersionShape {
   operations: ReadonlyArray<{ method: string; path: string; query?: Record<string, unknown> }>;
 }
 
-const fieldKeys = ['version', 'schema', 'field', 'deprecatedAt', 'sunsetAt', 'replacement', 'migrationUrl'];
-const parameterKeys = [
-  'version',
-  'method',
-  'path',
-  'parameter',
-  'deprecatedAt',
-  'sunsetAt',
-  'replacement',
-  'migrationUrl',
-];
-
 /**
- * Read `fieldDeprecations` and `parameterDeprecations` (the same entries in the plugin's
- * `lifecycle` option and the config file), pushing one sentence per mistake into `errors`.
- * Instants are ISO 8601 strings or epoch milliseconds; both dates are required, since the spec
- * asks for a concrete sunset.
+ * The `fieldDeprecations` and `parameterDeprecations` of a lifecycle config (the same entries in
+ * the plugin's `lifecycle` option and the config file), read: instants in epoch milliseconds, and
+ * the name each element is shown under. The config's shape is checked first
+ * (`lifecycleShapeErrors`); an entry that is not well formed is left out.
  *
  * @example
  * ```ts
- * const elements = parseElementDeprecations({ fieldDeprecations: [{ version: 'v2', schema: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01' }] }, errors);
+ * const elements = parseElementDeprecations({ fieldDeprecations: [{ version: 'v2', schema: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01' }] });
  * ```
  */
 export function parseElementDeprecations(
-  config: { fieldDeprecations?: unknown; parameterDeprecations?: unknown },
-  errors: string[],
+  config: Pick<LifecycleConfig, 'fieldDeprecations' | 'parameterDeprecations'>,
 ): ElementDeprecation[] {
-  const out: ElementDeprecation[] = [];
-  for (const [key, known] of [
-    ['fieldDeprecations', fieldKeys],
-    ['parameterDeprecations', parameterKeys],
-  ] as const) {
-    const list = config[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) {
-      errors.push(`${key} must be an array`);
-      continue;
-    }
-    list.forEach((raw: unknown, i) => {
-      const where = `${key}[${i}]`;
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-        return void errors.push(`${where} must be an object`);
-      const entry = raw as Record<string, unknown>;
-      const before = errors.length;
-      for (const name of Object.keys(entry))
-        if (!known.includes(name)) errors.push(`${where} has an unknown key "${name}" (known: ${known.join(', ')})`);
-      const text = (name: string, required: boolean) => {
-        const value = entry[name];
-        if (value === undefined && !required) return undefined;
-        if (typeof value === 'string' && value.trim() !== '') return value;
-        errors.push(`${where}.${name} must be a non-empty string`);
-        return '';
-      };
-      const instant = (name: string) => {
-        const value = entry[name];
-        const at =
-          typeof value === 'number' && Number.isFinite(value)
-            ? value
-            : typeof value === 'string'
-              ? parseIsoInstant(value)
-              : undefined;
-        if (at === undefined)
-          errors.push(
-            `${where}.${name} is required: an ISO 8601 date (or epoch milliseconds), not ${JSON.stringify(value)}`,
-          );
-        return at ?? Number.NaN;
-      };
-      const version = text('version', true)!;
-      const common = {
-        version,
-        deprecatedAt: instant('deprecatedAt'),
-        sunsetAt: instant('sunsetAt'),
-        ...optional('replacement', text('replacement', false)),
-        ...optional('migrationUrl', text('migrationUrl', false)),
-      };
-      if (key === 'fieldDeprecations') {
-        const schemas = schemaList(entry.schema, `${where}.schema`, errors);
-        const field = text('field', true)!;
-        if (errors.length > before) return;
-        out.push({
-          kind: 'field',
-          ...common,
-          element: elementName({ kind: 'field', schema: schemas[0]!, field }),
-          schema: schemas[0]!,
-          schemas,
-          field,
-        });
-      } else {
-        const method = text('method', true)!.toUpperCase();
-        const path = text('path', true)!;
-        const parameter = text('parameter', true)!;
-        if (errors.length > before) return;
-        out.push({
-          kind: 'parameter',
-          ...common,
-          element: elementName({ kind: 'parameter', method, path, parameter }),
-          method,
-          path,
-          parameter,
-        });
-      }
-    });
-  }
-  return out;
+  const common = (entry: FieldDeprecationConfig | ParameterDeprecationConfig) => ({
+    version: entry.version,
+    deprecatedAt: instantMs(entry.deprecatedAt) ?? Number.NaN,
+    sunsetAt: instantMs(entry.sunsetAt) ?? Number.NaN,
+    ...(entry.replacement !== undefined ? { replacement: entry.replacement } : {}),
+    ...(entry.migrationUrl !== undefined ? { migrationUrl: entry.migrationUrl } : {}),
+  });
+  const fields = (config.fieldDeprecations ?? []).map((entry): ElementDeprecation => {
+    const schemas = typeof entry.schema === 'string' ? [entry.schema] : [...entry.schema];
+    const { field } = entry;
+    return {
+      kind: 'field',
+      ...common(entry),
+      element: elementName({ kind: 'field', schema: schemas[0]!, field }),
+      schema: schemas[0]!,
+      schemas,
+      field,
+    };
+  });
+  const parameters = (config.parameterDeprecations ?? []).map((entry): ElementDeprecation => {
+    const method = entry.method.toUpperCase();
+    const { path, parameter } = entry;
+    return {
+      kind: 'parameter',
+      ...common(entry),
+      element: elementName({ kind: 'parameter', method, path, parameter }),
+      method,
+      path,
+      parameter,
+    };
+  });
+  return [...fields, ...parameters];
 }
 
 /**
@@ -181,20 +129,7 @@ export function checkElementDeprecations(options: {
   return errors;
 }
 
-function schemaList(value: unknown, where: string, errors: string[]): string[] {
-  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
-  if (list.length === 0 || !list.every((s) => typeof s === 'string' && s.trim() !== '')) {
-    errors.push(`${where} must name a schema, or a list of the schemas that carry the field (the first names it)`);
-    return [''];
-  }
-  return list as string[];
-}
-
 function propertiesOf(schema: Record<string, unknown>): string[] {
   const properties = schema.properties;
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
-}
-
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }

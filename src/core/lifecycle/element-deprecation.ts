@@ -1,52 +1,30 @@
-/** An ISO 8601 string or epoch milliseconds (the lifecycle config's `InstantInput`). */
-type InstantInput = string | number;
+import type { Static } from '@sinclair/typebox';
+import type { FieldDeprecationSchema, ParameterDeprecationSchema } from './lifecycle-schema.ts';
 
 /**
  * A field of a named schema, deprecated within a version that stays active: the spec's "safe
- * deprecation of a field". Declared in the lifecycle config as `fieldDeprecations`.
+ * deprecation of a field". Declared in the lifecycle config as `fieldDeprecations`; `schema` is a
+ * component schema of that version (`User`), or the list of the schemas that carry the field
+ * (`['User', 'UserInput']`): the first names it. `replacement` is the property that takes its place.
  *
  * @example
  * ```ts
  * const nickname: FieldDeprecationConfig = { version: 'v2', schema: 'UserInput', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'displayName' };
  * ```
  */
-export interface FieldDeprecationConfig {
-  version: string;
-  /**
-   * A component schema of that version, e.g. `User`; or the list of the schemas that carry the
-   * field (a resource's representation and its inputs, `['User', 'UserInput']`): the first names it.
-   */
-  schema: string | readonly string[];
-  /** A property of that schema. */
-  field: string;
-  deprecatedAt: InstantInput;
-  sunsetAt: InstantInput;
-  /** The property of the same schema that takes its place. */
-  replacement?: string;
-  migrationUrl?: string;
-}
+export type FieldDeprecationConfig = Static<typeof FieldDeprecationSchema>;
 
 /**
  * A query parameter of one operation, deprecated within a version that stays active. Declared in
- * the lifecycle config as `parameterDeprecations`.
+ * the lifecycle config as `parameterDeprecations`; `path` is the route template below the version
+ * prefix, `replacement` the query parameter of the same operation that takes its place.
  *
  * @example
  * ```ts
  * const sort: ParameterDeprecationConfig = { version: 'v2', method: 'GET', path: '/users', parameter: 'order', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'sort' };
  * ```
  */
-export interface ParameterDeprecationConfig {
-  version: string;
-  method: string;
-  /** Route template below the version prefix, e.g. `/users`. */
-  path: string;
-  parameter: string;
-  deprecatedAt: InstantInput;
-  sunsetAt: InstantInput;
-  /** The query parameter of the same operation that takes its place. */
-  replacement?: string;
-  migrationUrl?: string;
-}
+export type ParameterDeprecationConfig = Static<typeof ParameterDeprecationSchema>;
 
 /**
  * One deprecated element (a field or a query parameter), parsed: instants are epoch milliseconds,

@@ -44,8 +44,17 @@ export { summarizeUsage } from './usage-summary.ts';
 export type { UsageRecord, VersionUsage, SummarizeUsageOptions } from './usage-summary.ts';
 export { evaluateVerdict } from './lifecycle-verdict.ts';
 export type { LifecycleVerdict, VerdictCandidate, EvaluateVerdictOptions } from './lifecycle-verdict.ts';
-export { checkKnownKeys, checkVersionEntry, versionEntryKeys } from './config-keys.ts';
-export type { CheckKnownKeysOptions, CheckVersionEntryOptions } from './config-keys.ts';
+export {
+  EndpointLifecycleSchema,
+  FieldDeprecationSchema,
+  LifecycleConfigSchema,
+  ParameterDeprecationSchema,
+  VersionLifecycleSchema,
+  lifecycleConfigKeys,
+  lifecycleShapeErrors,
+} from './lifecycle-schema.ts';
+export { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
+export type { CheckLifecycleRulesOptions } from './lifecycle-rules.ts';
 export { declaredOrder, orderReleases } from './release-order.ts';
 export type { OrderedRelease, ReleaseInput } from './release-order.ts';
 export { checkLifecycleConfigShape, createConfigLifecycle } from './config-lifecycle.ts';

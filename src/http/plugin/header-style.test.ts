@@ -97,3 +97,38 @@ describe('lifecycle.headerStyle is spelled "iso8601"; "iso" still works, with a 
     assert.match(warning!.message, /headerStyle "iso" is deprecated: write "iso8601"/);
   });
 });
+
+async function summaryHeaders(lifecycle: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const app = Fastify();
+  await app.register(versionary, {
+    bundle,
+    handlers,
+    vendor: 'notes',
+    clock: createFixedClock(parseIsoInstant('2026-03-01')!),
+    lifecycle,
+  });
+  const { headers } = await app.inject({ url: '/api/v2/notes' });
+  await app.close();
+  return { deprecation: headers.deprecation, sunset: headers.sunset, link: headers.link };
+}
+
+describe('lifecycle.endpointDeprecations; the former name `endpoints` still works, with a deprecation warning', () => {
+  const entry = { version: 'v2', method: 'GET', path: '/notes', deprecatedAt: '2026-01-01', sunsetAt: 1814400000000 };
+  it('`endpoints` sends the same headers and emits DeprecationWarning VERSIONARY_DEP002 once per process', async () => {
+    const seen = collectWarnings();
+    const current = await summaryHeaders({ endpointDeprecations: [entry] });
+    await tick();
+    assert.deepEqual(seen.warnings, [], 'endpointDeprecations warns about nothing');
+    const old = await summaryHeaders({ endpoints: [entry] });
+    await summaryHeaders({ endpoints: [entry] });
+    await tick();
+    seen.stop();
+    assert.equal(current.deprecation, '2026-01-01T00:00:00.000Z');
+    assert.deepEqual(old, current);
+    assert.equal(seen.warnings.length, 1);
+    const [warning] = seen.warnings as Array<Error & { code?: string }>;
+    assert.equal(warning!.name, 'DeprecationWarning');
+    assert.equal(warning!.code, 'VERSIONARY_DEP002');
+    assert.match(warning!.message, /lifecycle\.endpoints is deprecated: write endpointDeprecations/);
+  });
+});

@@ -11,6 +11,7 @@ import type { ApiVersion, ElementDocumentation, VersionBundle } from '../../core
 import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
+import { pluginOptionsValidator } from './options-schema.ts';
 
 /**
  * One call to a deprecated (or removed) version or endpoint, handed to `onUsage`.
@@ -196,44 +197,13 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     if (unknown.length > 0)
       errors.push(`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`);
   }
-  if (typeof raw.vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/i.test(raw.vendor))
-    errors.push(`vendor must be a media-type token such as "acme", not ${JSON.stringify(raw.vendor)}`);
+  errors.push(...pluginOptionsValidator.errors(raw, ''));
   const prefix = raw.prefix ?? '/api';
-  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
-    errors.push(
-      `prefix must be a path such as "/api", starting with "/" and not ending with one, not ${JSON.stringify(prefix)}`,
-    );
   const clock = raw.clock ?? { now: Date.now };
-  if (typeof (clock as Clock).now !== 'function')
-    errors.push('clock must have a now() method returning epoch milliseconds');
-  for (const key of ['onUsage', 'onCall', 'clientIdOf'] as const) {
-    if (raw[key] !== undefined && typeof raw[key] !== 'function') errors.push(`${key} must be a function`);
-  }
   const openapi = raw.openapi ?? { title: 'API' };
-  if (openapi !== false && (typeof openapi !== 'object' || typeof (openapi as { title?: unknown }).title !== 'string'))
-    errors.push('openapi must be { title: string, document?: function } or false');
-  else if (
-    openapi !== false &&
-    (openapi as { document?: unknown }).document !== undefined &&
-    typeof (openapi as { document?: unknown }).document !== 'function'
-  )
-    errors.push('openapi.document must be a function');
-  for (const key of ['versionsDocument', 'problems', 'notFound', 'validateResponses'] as const) {
-    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') errors.push(`${key} must be a boolean`);
-  }
-  if (
-    raw.versionListHeaders !== undefined &&
-    typeof raw.versionListHeaders !== 'boolean' &&
-    raw.versionListHeaders !== 'api'
-  )
-    errors.push(`versionListHeaders must be a boolean or 'api'`);
   const hooks = raw.onVersionedRequest ?? [];
-  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'function'))
-    errors.push('onVersionedRequest must be an array of functions');
   const lifecycle = raw.lifecycle ?? {};
   if (!isLifecycleSource(lifecycle)) errors.push(...checkLifecycleConfigShape({ config: lifecycle, versions: names }));
-  const known = Object.keys(options ?? {}).filter((key) => !optionKeys.has(key));
-  if (known.length > 0) errors.push(`unknown option(s): ${known.join(', ')}`);
   if (errors.length > 0) {
     // Only the bundle and its handlers wrong: a definition error, as registerVersionedApi raises.
     const definitionOnly = errors.every((e) => e.startsWith('bundle ') || e.startsWith('handlers '));
@@ -262,26 +232,6 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     forward,
   };
 }
-
-const optionKeys = new Set([
-  'bundle',
-  'handlers',
-  'forward',
-  'vendor',
-  'prefix',
-  'lifecycle',
-  'clock',
-  'onUsage',
-  'onCall',
-  'clientIdOf',
-  'openapi',
-  'versionsDocument',
-  'problems',
-  'notFound',
-  'versionListHeaders',
-  'onVersionedRequest',
-  'validateResponses',
-]);
 
 function checkForward(options: { forward: ForwardOptions; names: string[]; hasHandlers: boolean }): string[] {
   const { forward, names } = options;

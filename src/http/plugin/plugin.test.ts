@@ -64,7 +64,7 @@ const lifecycle: LifecycleConfig = {
     },
     v2: { releasedAt: '2026-01-01' },
   },
-  endpoints: [
+  endpointDeprecations: [
     { version: 'v2', method: 'POST', path: '/notes/{id}/pin', deprecatedAt: '2026-02-01', sunsetAt: '2026-09-01' },
   ],
 };
@@ -246,7 +246,7 @@ test('bad options fail at registration with every problem listed', async () => {
     handlers: { 'notes.list': handlers['notes.list'], 'notes.archive': handlers['notes.list'] },
     lifecycle: {
       versions: { v1: { sunsetAt: 'next week', migrationUrl: 7 }, v7: {} },
-      endpoints: [{ version: 'v3', method: 'GET', path: '/x', sunsetAt: '2026-01-01' }],
+      endpointDeprecations: [{ version: 'v3', method: 'GET', path: '/x', sunsetAt: '2026-01-01' }],
       headerStyle: 'loud',
     },
   } as unknown as VersionaryPluginOptions;
@@ -267,8 +267,8 @@ test('bad options fail at registration with every problem listed', async () => {
         'lifecycle.versions.v1.deprecatedAt is required with a sunsetAt',
         'lifecycle.versions.v1.migrationUrl must be a string',
         'lifecycle.versions.v7: v7 has no code',
-        'lifecycle.endpoints[0].version "v3" is not a version',
-        'lifecycle.endpoints[0].deprecatedAt is required',
+        'lifecycle.endpointDeprecations[0].version "v3" is not a version',
+        'lifecycle.endpointDeprecations[0].deprecatedAt is required',
         'lifecycle.headerStyle must be "iso8601" or "rfc"',
         'unknown option(s): colour',
       ])

@@ -35,6 +35,8 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   const { bundle, prefix, vendor, clock } = o;
   if (!isLifecycleSource(o.lifecycle) && o.lifecycle.headerStyle === 'iso')
     emitDeprecationWarning(DeprecationWarningCode.HeaderStyleIso);
+  if (!isLifecycleSource(o.lifecycle) && o.lifecycle.endpoints !== undefined)
+    emitDeprecationWarning(DeprecationWarningCode.EndpointsKey);
   const lifecycle: LifecycleSource = isLifecycleSource(o.lifecycle)
     ? o.lifecycle
     : createConfigLifecycle({ config: o.lifecycle, clock, prefix, versions: bundle.versions.map((v) => v.name) });

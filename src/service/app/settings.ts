@@ -1,3 +1,4 @@
+import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
 import { defineSettings } from '../config/feature-settings.ts';
 import { parseWebhookSettings } from '../clients/webhook-settings.ts';
 import { parseGatewaySettings } from '../gateway/settings.ts';
@@ -13,15 +14,7 @@ import { parseTimeoutSettings } from './timeouts.ts';
  */
 export const serviceSettings = {
   lifecycle: defineSettings({
-    keys: [
-      'audience',
-      'removedStatus',
-      'headerStyle',
-      'versions',
-      'endpointDeprecations',
-      'fieldDeprecations',
-      'parameterDeprecations',
-    ],
+    keys: lifecycleConfigKeys,
     parse: parseLifecycleSettings,
   }),
   rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),

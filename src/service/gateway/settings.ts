@@ -1,5 +1,5 @@
-import { unknownKey } from '../../core/text/index.ts';
 import type { SettingsInput } from '../config/feature-settings.ts';
+import { gatewaySectionValidator, type GatewaySection } from './settings-schema.ts';
 
 /** How the gateway knows who is calling. */
 export type GatewayIdentify =
@@ -27,95 +27,37 @@ export interface GatewaySettings {
   underscoresInHeaders: boolean;
 }
 
-const headerName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
-
 /** Read the `gateway` section; `undefined` when the file has none (the reference service). */
 export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySettings | undefined {
   const raw = file.gateway;
   if (raw === undefined) return undefined;
-  const at = (key: string) => `gateway.${key}`;
-  if (!isObject(raw)) return void errors.push('gateway must be an object');
-  const known = [
-    'prefix',
-    'vendor',
-    'title',
-    'versions',
-    'identify',
-    'clientHeader',
-    'timeoutMs',
-    'underscoresInHeaders',
-  ];
-  for (const key of Object.keys(raw)) if (!known.includes(key)) errors.push(unknownKey('gateway', key, known));
-  const prefix = raw.prefix ?? '/api';
-  if (typeof prefix !== 'string' || !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix))
-    errors.push(`${at('prefix')} must be a path such as "/api", not ${JSON.stringify(prefix)}`);
-  const vendor = raw.vendor ?? 'api';
-  if (typeof vendor !== 'string' || !/^[a-z0-9][a-z0-9.-]*$/i.test(vendor))
-    errors.push(`${at('vendor')} must be a media-type token such as "acme", not ${JSON.stringify(vendor)}`);
-  if (raw.title !== undefined && (typeof raw.title !== 'string' || raw.title.length === 0))
-    errors.push(`${at('title')} must be a non-empty string`);
-  const versions: GatewaySettings['versions'] = [];
-  if (!isObject(raw.versions) || Object.keys(raw.versions).length === 0)
-    errors.push(
-      `${at('versions')} must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }`,
+  const problems = gatewaySectionValidator.errors(raw, 'gateway');
+  const section = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<GatewaySection>;
+  const named = isObject(section.versions) ? Object.entries(section.versions) : [];
+  if (named.length === 0)
+    problems.push(
+      'gateway.versions must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }',
     );
-  else {
-    for (const [name, value] of Object.entries(raw.versions)) {
-      if (!/^v[1-9][0-9]{0,5}$/.test(name))
-        errors.push(`${at('versions')}: "${name}" is not a version name such as v1`);
-      if (!isObject(value)) {
-        errors.push(`${at(`versions.${name}`)} must be { upstream, openapi }`);
-        continue;
-      }
-      if (typeof value.upstream !== 'string' || !/^https?:\/\/[^/\s?#]+\/?$/.test(value.upstream))
-        errors.push(
-          `${at(`versions.${name}.upstream`)} must be an origin such as "http://127.0.0.1:9001", not ${JSON.stringify(value.upstream)}`,
-        );
-      if (typeof value.openapi !== 'string' || value.openapi.length === 0)
-        errors.push(
-          `${at(`versions.${name}.openapi`)} must be the path of the version's OpenAPI document (JSON or YAML)`,
-        );
-      for (const key of Object.keys(value))
-        if (key !== 'upstream' && key !== 'openapi')
-          errors.push(unknownKey(at(`versions.${name}`), key, ['upstream', 'openapi']));
-      versions.push({ name, upstream: String(value.upstream).replace(/\/$/, ''), openapi: String(value.openapi) });
-    }
-  }
-  const identify = parseIdentify(raw.identify ?? { apiKeys: true }, errors);
-  const clientHeader = raw.clientHeader ?? 'x-versionary-client';
-  if (typeof clientHeader !== 'string' || !headerName.test(clientHeader))
-    errors.push(`${at('clientHeader')} must be a header name, not ${JSON.stringify(clientHeader)}`);
-  const timeoutMs = raw.timeoutMs ?? 30_000;
-  if (!Number.isInteger(timeoutMs) || (timeoutMs as number) < 100 || (timeoutMs as number) > 3_600_000)
-    errors.push(`${at('timeoutMs')} must be an integer from 100 to 3600000`);
-  const underscoresInHeaders = raw.underscoresInHeaders ?? false;
-  if (typeof underscoresInHeaders !== 'boolean') errors.push(`${at('underscoresInHeaders')} must be true or false`);
+  errors.push(...problems);
+  if (!gatewaySectionValidator.check(raw)) return undefined;
   return {
-    prefix: String(prefix),
-    underscoresInHeaders: underscoresInHeaders === true,
-    vendor: String(vendor),
-    versions,
-    identify: identify ?? { kind: 'apiKeys' },
-    clientHeader: String(clientHeader).toLowerCase(),
-    timeoutMs: Number(timeoutMs),
-    ...(typeof raw.title === 'string' ? { title: raw.title } : {}),
+    prefix: raw.prefix ?? '/api',
+    underscoresInHeaders: raw.underscoresInHeaders ?? false,
+    vendor: raw.vendor ?? 'api',
+    versions: named.map(([name, v]) => ({ name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi })),
+    identify: toIdentify(raw.identify),
+    clientHeader: (raw.clientHeader ?? 'x-versionary-client').toLowerCase(),
+    timeoutMs: raw.timeoutMs ?? 30_000,
+    ...(raw.title !== undefined ? { title: raw.title } : {}),
   };
 }
 
-function parseIdentify(raw: unknown, errors: string[]): GatewayIdentify | undefined {
-  const usage =
-    'gateway.identify must be one of { "apiKeys": true }, { "header": "x-client-id" } or { "jwt": true } (or { "jwt": { "claim": "sub" } })';
-  if (!isObject(raw) || Object.keys(raw).length !== 1) return void errors.push(usage);
-  if (raw.apiKeys === true) return { kind: 'apiKeys' };
-  if (typeof raw.header === 'string' && headerName.test(raw.header))
-    return { kind: 'header', header: raw.header.toLowerCase() };
-  if (raw.jwt === true) return { kind: 'jwt', claim: 'client_id' };
-  if (isObject(raw.jwt) && (raw.jwt.claim === 'sub' || raw.jwt.claim === 'client_id'))
-    return { kind: 'jwt', claim: raw.jwt.claim };
-  errors.push(usage);
-  return undefined;
+function toIdentify(identify: GatewaySection['identify']): GatewayIdentify {
+  if (identify === undefined || 'apiKeys' in identify) return { kind: 'apiKeys' };
+  if ('header' in identify) return { kind: 'header', header: identify.header.toLowerCase() };
+  return { kind: 'jwt', claim: identify.jwt === true ? 'client_id' : identify.jwt.claim };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is Record<string, { upstream: string; openapi: string }> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

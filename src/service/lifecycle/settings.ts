@@ -1,14 +1,16 @@
 import {
-  checkKnownKeys,
-  checkVersionEntry,
+  checkLifecycleRules,
+  instantMs,
+  lifecycleConfigKeys,
+  lifecycleShapeErrors,
   parseElementDeprecations,
   type Audience,
   type DeprecationReason,
   type ElementDeprecation,
+  type LifecycleConfig,
 } from '../../core/lifecycle/index.ts';
-import { parseIsoInstant } from '../../core/time/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
-import { DeprecationWarningCode } from '../../http/warnings.ts';
+import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from './migration-url.ts';
 
 /** One version's lifecycle as the config file declares it. */
@@ -48,95 +50,74 @@ export interface LifecycleSettings {
   warnings?: Array<{ code: string; detail: string }>;
 }
 
-/** Read the lifecycle keys of the config file, pushing every error found into `errors`. */
+/**
+ * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error found
+ * into `errors`: the shape against the core's `LifecycleConfigSchema`, the plugin's very shape, then
+ * the rules across fields and the migration URLs, which must fit in a `Link` header.
+ */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
   errors: string[];
 }): LifecycleSettings {
-  const { file, errors } = options;
-  const audience = file.audience ?? 'public';
-  if (audience !== 'public' && audience !== 'enterprise')
-    errors.push(`audience must be "public" or "enterprise", not ${JSON.stringify(audience)}`);
-  const removedStatus = file.removedStatus ?? 410;
-  if (removedStatus !== 410 && removedStatus !== 404)
-    errors.push(`removedStatus must be 410 or 404, not ${JSON.stringify(removedStatus)}`);
-  const style = file.headerStyle ?? 'iso8601';
-  if (style !== 'iso8601' && style !== 'rfc' && style !== 'iso')
-    errors.push(`headerStyle must be "iso8601" or "rfc", not ${JSON.stringify(style)}`);
-  // The library once spelled it `iso`: accepted, so a config written from its docs still starts.
-  const warnings =
-    style === 'iso'
-      ? [
-          {
-            code: DeprecationWarningCode.HeaderStyleIso,
-            detail: 'headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.',
-          },
-        ]
-      : [];
-  const date = (value: unknown, where: string): number | undefined => {
-    if (value === undefined) return undefined;
-    const parsed = typeof value === 'string' ? parseIsoInstant(value) : undefined;
-    if (parsed === undefined) errors.push(`${where} must be an ISO 8601 date, not ${JSON.stringify(value)}`);
-    return parsed;
-  };
+  const { errors } = options;
+  const file: Record<string, unknown> = Object.fromEntries(
+    lifecycleConfigKeys.filter((key) => options.file[key] !== undefined).map((key) => [key, options.file[key]]),
+  );
+  const problems = [...lifecycleShapeErrors(file, ''), ...checkLifecycleRules({ config: file, where: '' })];
+  const style = file.headerStyle;
+  const warnings = [
+    // The library once spelled these so: accepted, so a config written from its docs still starts.
+    ...(style === 'iso'
+      ? [{ code: DeprecationWarningCode.HeaderStyleIso, detail: deprecationWarnings.VERSIONARY_DEP001 }]
+      : []),
+    ...(file.endpoints !== undefined
+      ? [{ code: DeprecationWarningCode.EndpointsKey, detail: deprecationWarnings.VERSIONARY_DEP002 }]
+      : []),
+  ];
   let versions: Record<string, VersionSettings> | undefined;
-  const flawed: string[] = [];
   if (file.versions !== undefined) {
     versions = {};
-    if (!isObject(file.versions)) errors.push('versions must be an object keyed by version name');
     for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
-      if (!isObject(raw)) {
-        errors.push(`versions.${name} must be an object`);
-        continue;
-      }
-      const before = errors.length;
-      errors.push(...checkVersionEntry({ entry: raw, where: `versions.${name}` }));
-      const at = (key: string) => date(raw[key], `versions.${name}.${key}`);
-      const reason = raw.reason ?? 'planned';
-      if (reason !== 'planned' && reason !== 'critical-fix')
-        errors.push(`versions.${name}.reason must be "planned" or "critical-fix"`);
+      if (!isObject(raw)) continue;
       versions[name] = {
-        releasedAt: at('releasedAt'),
-        deprecatedAt: at('deprecatedAt'),
-        sunsetAt: at('sunsetAt'),
+        releasedAt: instantMs(raw.releasedAt),
+        deprecatedAt: instantMs(raw.deprecatedAt),
+        sunsetAt: instantMs(raw.sunsetAt),
         replacement: str(raw.replacement),
-        migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, errors }),
+        migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, problems }),
         removed: raw.removed === true,
-        reason: reason as DeprecationReason,
+        reason: raw.reason === 'critical-fix' ? 'critical-fix' : 'planned',
       };
-      if (errors.length > before) flawed.push(name);
     }
   }
-  const endpointDeprecations: EndpointSettings[] = [];
-  const list = file.endpointDeprecations ?? [];
-  if (!Array.isArray(list)) errors.push('endpointDeprecations must be an array');
-  (Array.isArray(list) ? list : []).forEach((raw: unknown, i) => {
-    const where = `endpointDeprecations[${i}]`;
-    if (
-      !isObject(raw) ||
-      typeof raw.version !== 'string' ||
-      typeof raw.method !== 'string' ||
-      typeof raw.path !== 'string'
-    ) {
-      return void errors.push(`${where} needs version, method and path strings`);
-    }
-    errors.push(...checkKnownKeys({ object: raw, known: endpointKeys, where, what: 'an endpoint deprecation' }));
-    const sunsetAt = date(raw.sunsetAt, `${where}.sunsetAt`);
-    if (sunsetAt === undefined) return void errors.push(`${where}.sunsetAt is required: a concrete sunset date`);
-    endpointDeprecations.push({
-      version: raw.version,
-      method: raw.method.toUpperCase(),
-      path: raw.path,
-      deprecatedAt: date(raw.deprecatedAt, `${where}.deprecatedAt`),
-      sunsetAt,
-      migrationUrl: url({ value: raw.migrationUrl, where: `${where}.migrationUrl`, errors }),
-    });
+  const key = file.endpointDeprecations !== undefined ? 'endpointDeprecations' : 'endpoints';
+  const list = Array.isArray(file[key]) ? (file[key] as unknown[]) : [];
+  const endpointDeprecations: EndpointSettings[] = list.flatMap((raw, i) => {
+    const sunsetAt = isObject(raw) ? instantMs(raw.sunsetAt) : undefined;
+    if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string') return [];
+    if (typeof raw.path !== 'string' || sunsetAt === undefined) return [];
+    return [
+      {
+        version: raw.version,
+        method: raw.method.toUpperCase(),
+        path: raw.path,
+        deprecatedAt: instantMs(raw.deprecatedAt),
+        sunsetAt,
+        migrationUrl: url({ value: raw.migrationUrl, where: `${key}[${i}].migrationUrl`, problems }),
+      },
+    ];
   });
-  const elementDeprecations = parseElementDeprecations(file, errors);
+  errors.push(...problems);
+  // An entry with an error is told once: the policy check at start leaves its version out.
+  const flawed = Object.keys(versions ?? {}).filter((name) =>
+    problems.some((p) => p.startsWith(`versions.${name}.`) || p.startsWith(`versions.${name} `)),
+  );
+  const elementsSound = !problems.some((p) => /^(field|parameter)Deprecations\b/.test(p));
+  const elementDeprecations = elementsSound ? parseElementDeprecations(file as LifecycleConfig) : [];
   return {
     ...(elementDeprecations.length > 0 ? { elementDeprecations } : {}),
-    audience: audience === 'enterprise' ? 'enterprise' : 'public',
-    removedStatus: removedStatus === 404 ? 404 : 410,
+    audience: file.audience === 'enterprise' ? 'enterprise' : 'public',
+    removedStatus: file.removedStatus === 404 ? 404 : 410,
     headerStyle: style === 'rfc' ? 'rfc' : 'iso8601',
     ...(versions ? { versions } : {}),
     endpointDeprecations,
@@ -144,8 +125,6 @@ export function parseLifecycleSettings(options: {
     warnings,
   };
 }
-
-const endpointKeys = ['version', 'method', 'path', 'deprecatedAt', 'sunsetAt', 'migrationUrl'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -155,12 +134,10 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function url(options: { value: unknown; where: string; errors: string[] }): string | undefined {
-  if (options.value === undefined) return undefined;
-  const problem =
-    typeof options.value === 'string'
-      ? migrationUrlProblem(options.value, options.where)
-      : `${options.where} must be a string`;
-  if (problem) options.errors.push(problem);
-  return problem ? undefined : (options.value as string);
+// A string the schema accepted may still not fit in a `Link` header.
+function url(options: { value: unknown; where: string; problems: string[] }): string | undefined {
+  if (typeof options.value !== 'string') return undefined;
+  const problem = migrationUrlProblem(options.value, options.where);
+  if (problem) options.problems.push(problem);
+  return problem ? undefined : options.value;
 }

@@ -1,0 +1,95 @@
+import { parseIsoInstant } from '../time/index.ts';
+import { declaredOrder, orderReleases } from './release-order.ts';
+
+/** Options for {@link checkLifecycleRules}. */
+export interface CheckLifecycleRulesOptions {
+  /** The config as written: checked with the schema too, so these rules read it defensively. */
+  config: unknown;
+  /** Where it sits, for the messages: `lifecycle` in the plugin, `''` in the config file. */
+  where: string;
+  /**
+   * The versions that have code, oldest first: given by the routing plugin, which stores nothing,
+   * so every date must be in the config. The service checks these rules with its stored schedules
+   * instead (`lifecyclePolicyProblems`).
+   */
+  bundle?: readonly string[];
+}
+
+/**
+ * The lifecycle rules across fields that no JSON schema can tell, as sentences: a deprecation
+ * names a concrete sunset (rule `concrete-sunset`), one name for endpoint deprecations; and, with
+ * the `bundle`, a sunset after a deprecation date, versions that exist, releases in order.
+ *
+ * @example
+ * ```ts
+ * checkLifecycleRules({ config: { versions: { v1: { deprecatedAt: '2026-01-01' } } }, where: 'lifecycle' });
+ * // ['lifecycle.versions.v1.sunsetAt is required with a deprecatedAt (rule concrete-sunset): …']
+ * ```
+ */
+export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string[] {
+  const { where, bundle } = options;
+  const config = isObject(options.config) ? options.config : {};
+  const at = (key: string) => (where === '' ? key : `${where}.${key}`);
+  const errors: string[] = [];
+  if (config.endpoints !== undefined && config.endpointDeprecations !== undefined)
+    errors.push(`${at('endpoints')} is the former name of endpointDeprecations: give only endpointDeprecations`);
+  const versions = isObject(config.versions) ? config.versions : {};
+  for (const [name, entry] of Object.entries(versions)) {
+    if (!isObject(entry)) continue;
+    const here = at(`versions.${name}`);
+    // A deprecation date alone schedules nothing: without a sunset there are no headers to send.
+    if (entry.deprecatedAt !== undefined && entry.sunsetAt === undefined && entry.removed !== true) {
+      errors.push(
+        `${here}.sunsetAt is required with a deprecatedAt (rule concrete-sunset): a deprecation names a concrete sunset date; without one ${name} would stay current, with no deprecation headers`,
+      );
+    }
+    if (!bundle) continue;
+    if (entry.sunsetAt !== undefined && entry.deprecatedAt === undefined)
+      errors.push(`${here}.deprecatedAt is required with a sunsetAt`);
+    if (!bundle.includes(name) && entry.removed !== true && entry.sunsetAt === undefined) {
+      errors.push(
+        `${here}: ${name} has no code in the version bundle (${bundle.join(', ')}); only a removed version (removed: true or a sunsetAt) may be listed without code`,
+      );
+    }
+  }
+  if (!bundle) return errors;
+  const dated = Object.entries(versions).map(([name, entry]) => ({
+    name,
+    releasedAt: isObject(entry) ? instantMs(entry.releasedAt) : undefined,
+  }));
+  const order = declaredOrder({ configured: dated.map((v) => v.name), bundle });
+  const { problems } = orderReleases(order.map((name) => dated.find((v) => v.name === name) ?? { name }));
+  errors.push(...problems.map((p) => `${at('versions')}: ${p}`));
+  for (const key of ['endpointDeprecations', 'endpoints']) {
+    const list = config[key];
+    (Array.isArray(list) ? list : []).forEach((entry: unknown, i) => {
+      if (!isObject(entry)) return;
+      const here = `${at(key)}[${i}]`;
+      if (typeof entry.version === 'string' && !bundle.includes(entry.version))
+        errors.push(
+          `${here}.version ${JSON.stringify(entry.version)} is not a version of the bundle (${bundle.join(', ')})`,
+        );
+      // The plugin stores nothing: an undated deprecation would start anew at every start.
+      if (entry.deprecatedAt === undefined) errors.push(`${here}.deprecatedAt is required`);
+    });
+  }
+  return errors;
+}
+
+/**
+ * An instant of a lifecycle config (ISO 8601 or epoch milliseconds) as epoch milliseconds;
+ * `undefined` when absent or unreadable.
+ *
+ * @example
+ * ```ts
+ * instantMs('2026-07-01'); // 1782864000000
+ * ```
+ */
+export function instantMs(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' ? parseIsoInstant(value) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,189 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createSchemaValidator } from '../config/index.ts';
+import { nearestName } from '../text/unknown-key.ts';
+
+// The one shape of a lifecycle: the routing plugin's `lifecycle` option, the loop's `settings`,
+// the service's and the gateway's config file all validate against these schemas, and take their
+// TypeScript types from them. Rules across fields (a sunset after its deprecation, a version that
+// exists) are code: `checkLifecycleRules` and the policy rules.
+
+const instantText = 'must be an ISO 8601 date or epoch milliseconds';
+const Instant = Type.Union([Type.String({ format: 'instant' }), Type.Number()], { errorText: instantText });
+const Text = Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
+
+/**
+ * An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds.
+ *
+ * @example
+ * ```ts
+ * const sunset: InstantInput = '2027-06-30';
+ * ```
+ */
+export type InstantInput = Static<typeof Instant>;
+
+/** The schema of one version's entry in `versions`. */
+export const VersionLifecycleSchema = Type.Object(
+  {
+    releasedAt: Type.Optional(Instant),
+    deprecatedAt: Type.Optional(Instant),
+    sunsetAt: Type.Optional(Instant),
+    removed: Type.Optional(Type.Boolean({ errorText: 'must be a boolean' })),
+    /** The version clients should move to; defaults to the newest current version after it. */
+    replacement: Type.Optional(Type.String({ errorText: 'must be a string' })),
+    /** The migration guide, linked as `rel="deprecation"`; required once deprecated. */
+    migrationUrl: Type.Optional(Type.String({ errorText: 'must be a string' })),
+    reason: Type.Optional(
+      Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')], {
+        errorText: 'must be "planned" or "critical-fix"',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'a version' },
+);
+
+/**
+ * One version's lifecycle. A version with a `sunsetAt` is deprecated; after the sunset (or with
+ * `removed: true`) its requests answer 410. `replacement` defaults to the newest current version
+ * after it; `migrationUrl`, linked as `rel="deprecation"`, is required once deprecated.
+ *
+ * @example
+ * ```ts
+ * const v1: VersionLifecycleConfig = { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', migrationUrl: 'https://example.com/v1-to-v2' };
+ * ```
+ */
+export type VersionLifecycleConfig = Static<typeof VersionLifecycleSchema>;
+
+/** The schema of one entry of `endpointDeprecations`. */
+export const EndpointLifecycleSchema = Type.Object(
+  {
+    version: Text,
+    method: Text,
+    path: Text,
+    // Optional in the shape: the service dates an undated one when it first stores it; the
+    // routing plugin, which stores nothing, requires it (`checkLifecycleRules`).
+    deprecatedAt: Type.Optional(Instant),
+    sunsetAt: Instant,
+    migrationUrl: Type.Optional(Text),
+  },
+  { additionalProperties: false, title: 'an endpoint deprecation' },
+);
+
+/**
+ * A deprecated endpoint within a still-supported version; `path` is the route template below the
+ * version prefix, e.g. `/books/{id}`.
+ *
+ * @example
+ * ```ts
+ * const e: EndpointLifecycleConfig = { version: 'v2', method: 'GET', path: '/books/{id}/summary', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01' };
+ * ```
+ */
+export type EndpointLifecycleConfig = Static<typeof EndpointLifecycleSchema>;
+
+/** The schema of one entry of `fieldDeprecations`. */
+export const FieldDeprecationSchema = Type.Object(
+  {
+    version: Text,
+    // One schema, or the schemas that carry the field (a representation and its inputs): the first names it.
+    schema: Type.Union([Text, Type.Array(Text, { minItems: 1 })], {
+      errorText: 'must name a schema, or a list of the schemas that carry the field (the first names it)',
+    }),
+    field: Text,
+    deprecatedAt: Instant,
+    sunsetAt: Instant,
+    replacement: Type.Optional(Text),
+    migrationUrl: Type.Optional(Text),
+  },
+  { additionalProperties: false, title: 'a field deprecation' },
+);
+
+/** The schema of one entry of `parameterDeprecations`. */
+export const ParameterDeprecationSchema = Type.Object(
+  {
+    version: Text,
+    method: Text,
+    path: Text,
+    parameter: Text,
+    deprecatedAt: Instant,
+    sunsetAt: Instant,
+    replacement: Type.Optional(Text),
+    migrationUrl: Type.Optional(Text),
+  },
+  { additionalProperties: false, title: 'a parameter deprecation' },
+);
+
+/**
+ * The lifecycle config's schema (TypeBox, so JSON Schema): versions, endpoint, field and parameter
+ * deprecations, the header style, the removed status and the audience.
+ *
+ * @example
+ * ```ts
+ * const keys = Object.keys(LifecycleConfigSchema.properties); // ['versions', 'endpointDeprecations', …]
+ * ```
+ */
+export const LifecycleConfigSchema = Type.Object(
+  {
+    versions: Type.Optional(Type.Record(Type.String(), VersionLifecycleSchema)),
+    endpointDeprecations: Type.Optional(Type.Array(EndpointLifecycleSchema)),
+    /** The former name of `endpointDeprecations`: accepted, with deprecation warning VERSIONARY_DEP002. */
+    endpoints: Type.Optional(Type.Array(EndpointLifecycleSchema)),
+    /** Fields deprecated within a version that stays active (`docs/api.md#deprecate-a-field-safely`). */
+    fieldDeprecations: Type.Optional(Type.Array(FieldDeprecationSchema)),
+    /** Query parameters deprecated within a version that stays active. */
+    parameterDeprecations: Type.Optional(Type.Array(ParameterDeprecationSchema)),
+    /** `iso8601` (default) or `rfc` (RFC 9745 `@seconds` and RFC 8594 HTTP-date); `iso` is its deprecated spelling. */
+    headerStyle: Type.Optional(
+      Type.Union([Type.Literal('iso8601'), Type.Literal('rfc'), Type.Literal('iso')], {
+        errorText: 'must be "iso8601" or "rfc"',
+      }),
+    ),
+    removedStatus: Type.Optional(
+      Type.Union([Type.Literal(410), Type.Literal(404)], { errorText: 'must be 410 or 404' }),
+    ),
+    audience: Type.Optional(
+      Type.Union([Type.Literal('public'), Type.Literal('enterprise')], {
+        errorText: 'must be "public" or "enterprise"',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'a lifecycle config' },
+);
+
+/**
+ * A lifecycle declared in code or a config file, evaluated with the core lifecycle rules: the
+ * static type of {@link LifecycleConfigSchema}.
+ *
+ * @example
+ * ```ts
+ * const lifecycle: LifecycleConfig = { versions: { v1: { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', migrationUrl: '/docs/v1-to-v2' } } };
+ * ```
+ */
+export type LifecycleConfig = Static<typeof LifecycleConfigSchema>;
+
+/** The top-level keys of a lifecycle config, which the service's config file gives to the lifecycle. */
+export const lifecycleConfigKeys = Object.keys(LifecycleConfigSchema.properties) as Array<keyof LifecycleConfig>;
+
+/**
+ * Every problem of a lifecycle config's shape, at once, each naming its path under `where`
+ * (`lifecycle` in the plugin, `''` in the config file). Unknown keys follow rule `valid-config`
+ * and suggest the nearest known key.
+ *
+ * @example
+ * ```ts
+ * lifecycleShapeErrors({ versions: { v1: { sunset: '2027-01-01' } } }, 'lifecycle');
+ * // ['lifecycle.versions.v1.sunset is not a lifecycle key (rule valid-config); did you mean sunsetAt? A version takes …']
+ * ```
+ */
+export function lifecycleShapeErrors(config: unknown, where: string): string[] {
+  return validator.errors(config, where);
+}
+
+const validator = createSchemaValidator(LifecycleConfigSchema, {
+  unknownKey: ({ where, key, known, title }) => {
+    const near = nearestName(key, known);
+    const what = title ?? 'an object';
+    return (
+      `${where === '' ? key : `${where}.${key}`} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
+      `${what.charAt(0).toUpperCase()}${what.slice(1)} takes ${known.join(', ')}`
+    );
+  },
+});
