@@ -133,13 +133,15 @@ describe('loopServerOptions reads the server settings from the loop options obje
     const options = {
       bundle: booksBundle,
       vendor: 'books',
-      settings: { timeouts: { requestSeconds: 20, headersSeconds: 10 }, bodyLimit: 4096 },
+      settings: { timeouts: { idleSeconds: 40, keepAliveSeconds: 7 }, bodyLimit: 4096 },
     };
     const app = Fastify({ ...loopServerOptions(options), logger: false });
-    assert.equal(app.initialConfig.requestTimeout, 20_000);
+    assert.equal(app.initialConfig.connectionTimeout, 40_000);
+    assert.equal(app.initialConfig.keepAliveTimeout, 7_000);
     assert.equal(app.initialConfig.bodyLimit, 4096);
     const plain = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }), logger: false });
-    assert.equal(plain.initialConfig.requestTimeout, Fastify().initialConfig.requestTimeout);
+    assert.equal(plain.initialConfig.connectionTimeout, Fastify().initialConfig.connectionTimeout);
+    assert.equal(plain.initialConfig.keepAliveTimeout, Fastify().initialConfig.keepAliveTimeout);
     assert.equal(plain.initialConfig.bodyLimit, Fastify().initialConfig.bodyLimit);
     await Promise.all([app.close(), plain.close()]);
   });
