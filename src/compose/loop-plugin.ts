@@ -9,6 +9,7 @@ import { versionaryLoopLifecycle } from './loop-parts/lifecycle-part.ts';
 import { loopPartNames, loopStateOf, type LoopPartName } from './loop-parts/loop-state.ts';
 import { versionaryLoopManagement } from './loop-parts/management-part.ts';
 import { versionaryLoopNotices } from './loop-parts/notices-part.ts';
+import type { LoopOptionKeys } from './loop-parts/options-schema.ts';
 import { versionaryLoopPortal } from './loop-parts/portal-part.ts';
 import {
   versionaryLoopStorage,
@@ -39,6 +40,12 @@ export interface VersionaryLoopOptions
   /** `false` leaves out notices by email, webhooks and channels, and brownouts. */
   notices?: boolean;
 }
+
+// The documented option types and the schema that checks them take the same keys: adding an
+// option to one and not the other fails to compile.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const optionKeysAgree: SameKeys<keyof VersionaryLoopOptions, LoopOptionKeys> = true;
+void optionKeysAgree;
 
 /** The parts {@link versionaryLoop} registers for `options`, in order. */
 export function presetParts(options: Pick<VersionaryLoopOptions, 'portal' | 'notices'>): LoopPartName[] {

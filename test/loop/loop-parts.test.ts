@@ -154,4 +154,38 @@ describe('the loop, part by part', () => {
       await app.close();
     }
   });
+
+  it('reports every error of the options and of the settings at once, naming the nearest option for a typo', async () => {
+    const app = Fastify(loopServerOptions(storageOptions));
+    void app.register(versionaryLoop, {
+      ...storageOptions,
+      handlers: bookHandlers,
+      vendor: 'books and more',
+      portal: 'no',
+      setings: {},
+      settings: { versions: { v1: { sunset: '2030-01-01' } } },
+    } as never);
+    await assert.rejects(
+      async () => app.ready(),
+      (error: Error) => {
+        assert.match(
+          error.message,
+          /^versionary\/loop cannot start: INVALID_CONFIG: The loop's options have \d+ error/,
+        );
+        assert.match(error.message, /vendor must be a media-type token/);
+        assert.match(error.message, /portal must be a boolean/);
+        assert.match(error.message, /setings is not an option of the loop; did you mean settings\?/);
+        assert.match(error.message, /sunset/, 'the settings in the same pass');
+        return true;
+      },
+    );
+    const part = Fastify(loopServerOptions(storageOptions));
+    void part.register(async (loop) => {
+      await loop.register(versionaryLoopStorage, storageOptions);
+      await loop.register(versionaryLoopLifecycle, { handlers: bookHandlers });
+      await loop.register(versionaryLoopAccess, { identfy: () => undefined } as never);
+    });
+    await assert.rejects(async () => part.ready(), /identfy is not an option of the loop; did you mean identify\?/);
+    await part.close();
+  });
 });

@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 import type { LoopAccessOptions } from './storage-part.ts';
 
 /**
@@ -15,6 +16,7 @@ import type { LoopAccessOptions } from './storage-part.ts';
 export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
   name: 'versionary-loop-access',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle'],
+  options: loopOptionsValidators.access,
   async install(_app, state, options) {
     const [{ accessFeature }, { managementDocumentFeature }, { installFeatures }] = await Promise.all([
       import('../../service/auth/feature.ts'),

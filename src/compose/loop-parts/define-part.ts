@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { TSchema } from '@sinclair/typebox';
+import type { SchemaValidator } from '../../core/config/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { assertPeers, peersFor } from '../peer-packages.ts';
 import { readableStartFailure } from '../start-failure.ts';
@@ -9,6 +11,8 @@ import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from '.
 export interface LoopPartSpec<Options extends FastifyPluginOptions> {
   name: LoopPartName;
   dependencies: readonly LoopPartName[];
+  /** The check of its options (the storage part checks its own with the settings, in one pass). */
+  options?: SchemaValidator<TSchema>;
   install(app: FastifyInstance, state: LoopState, options: Options): Promise<void>;
 }
 
@@ -40,6 +44,16 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
             detail:
               `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
               `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
+          }),
+          spec.name,
+        );
+      const problems = spec.options?.errors(options, '') ?? [];
+      if (problems.length > 0)
+        throw readableStartFailure(
+          new VersionaryError({
+            code: ErrorCode.InvalidConfig,
+            detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+            errors: problems.map((detail) => ({ pointer: '/options', detail })),
           }),
           spec.name,
         );

@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 import type { LoopLifecycleOptions } from './storage-part.ts';
 
 /**
@@ -15,6 +16,7 @@ import type { LoopLifecycleOptions } from './storage-part.ts';
 export const versionaryLoopLifecycle = defineLoopPart<LoopLifecycleOptions>({
   name: 'versionary-loop-lifecycle',
   dependencies: ['versionary-loop-storage'],
+  options: loopOptionsValidators.lifecycle,
   async install(_app, state, options) {
     const { installLoopLifecycle } = await import('./lifecycle-body.ts');
     await installLoopLifecycle(state, options);

@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 
 /**
  * The loop's management API under `/admin/v1`: API keys, clients, each version's and endpoint's
@@ -12,6 +13,7 @@ import { defineLoopPart } from './define-part.ts';
 export const versionaryLoopManagement = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-management',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
+  options: loopOptionsValidators.none,
   async install(_app, state) {
     const [{ adminFeature }, { installFeatures }] = await Promise.all([
       import('../../service/admin/feature.ts'),

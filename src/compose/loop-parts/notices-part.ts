@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 import type { LoopNoticesOptions } from './storage-part.ts';
 
 /**
@@ -13,6 +14,7 @@ import type { LoopNoticesOptions } from './storage-part.ts';
 export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
   name: 'versionary-loop-notices',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
+  options: loopOptionsValidators.notices,
   async install(_app, state, options) {
     const [{ noticesFeature }, { installFeatures }] = await Promise.all([
       import('../../service/notices/feature.ts'),

@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 
 /**
  * The loop's portal part: docs pages with deprecation banners, the changelog and its feeds, the
@@ -12,6 +13,7 @@ import { defineLoopPart } from './define-part.ts';
 export const versionaryLoopPortal = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-portal',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
+  options: loopOptionsValidators.none,
   async install(_app, state) {
     const [{ portalFeature }, { installFeatures }] = await Promise.all([
       import('../../service/portal/feature.ts'),

@@ -11,6 +11,7 @@ import { openStorage } from '../open-storage.ts';
 import { closeSharedState, openSharedState } from '../shared-state.ts';
 import { policyProblems } from '../start-problems.ts';
 import { provideLoopState } from './loop-state.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 import type { LoopStorageOptions } from './storage-part.ts';
 
 const settingsPath = '<versionaryLoop settings>';
@@ -21,6 +22,8 @@ const settingsPath = '<versionaryLoop settings>';
  * shared state and the service context the other parts install their features with.
  */
 export async function installLoopStorage(app: FastifyInstance, options: LoopStorageOptions): Promise<void> {
+  // The options' own shape first: the rest of the pass reads the bundle only when it is one.
+  const shape = loopOptionsValidators.loop.errors(options, '');
   const env = loopEnv(options);
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
@@ -28,17 +31,20 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
     env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
     readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
   });
-  if (options.handlers && typeof options.handlers !== 'function')
-    problems.push(...handlerProblems(options.bundle, options.handlers));
+  problems.unshift(...shape);
   const prefix = options.prefix ?? '/api';
-  problems.push(
-    ...policyProblems({
-      config,
-      versions: options.bundle.versions.map((v) => v.name),
-      prefix,
-      ...(options.clock ? { now: options.clock.now() } : {}),
-    }),
-  );
+  if (shape.length === 0) {
+    if (options.handlers && typeof options.handlers !== 'function')
+      problems.push(...handlerProblems(options.bundle, options.handlers));
+    problems.push(
+      ...policyProblems({
+        config,
+        versions: options.bundle.versions.map((v) => v.name),
+        prefix,
+        ...(options.clock ? { now: options.clock.now() } : {}),
+      }),
+    );
+  }
   if (problems.length > 0)
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,

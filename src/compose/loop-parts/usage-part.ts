@@ -1,4 +1,5 @@
 import { defineLoopPart } from './define-part.ts';
+import { loopOptionsValidators } from './options-schema.ts';
 
 /**
  * The loop's usage part: calls to deprecated versions, endpoints and elements recorded per client,
@@ -13,6 +14,7 @@ import { defineLoopPart } from './define-part.ts';
 export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-usage',
   dependencies: ['versionary-loop-storage'],
+  options: loopOptionsValidators.none,
   async install(app, state) {
     if (app.hasPlugin('versionary-loop-lifecycle'))
       throw new Error(
