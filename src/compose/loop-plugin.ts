@@ -139,9 +139,9 @@ export function loopServerOptions(options: {
   bundle: VersionBundle;
   vendor: string;
   prefix?: string;
-  settings?: Record<string, unknown>;
+  settings?: object;
 }): FastifyServerOptions & { http?: { headersTimeout: number; connectionsCheckingInterval: number } } {
-  const file = options.settings ?? {};
+  const file = (options.settings ?? {}) as Record<string, unknown>;
   // Server-wide, so only when the settings name them: the app's own routes keep Fastify's defaults otherwise.
   const timeouts = file.timeouts === undefined ? {} : toServerOptions(parseTimeoutSettings({ file, errors: [] }));
   const bodyLimit = file.bodyLimit;

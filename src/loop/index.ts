@@ -14,6 +14,7 @@ export type {
   LoopAccessOptions,
   LoopLifecycleOptions,
   LoopNoticesOptions,
+  LoopSettings,
   LoopStorageOptions,
 } from '../compose/loop-parts/storage-part.ts';
 export { versionaryLoopUsage } from '../compose/loop-parts/usage-part.ts';

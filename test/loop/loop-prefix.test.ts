@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
+import type { LoopSettings } from '../../src/loop/index.ts';
 import { bookHandlers, booksBundle } from './books.ts';
 
 const adminKey = 'loop-admin-key-0123456789';
@@ -11,7 +12,7 @@ const epoch = Date.UTC(2026, 0, 15, 12);
 const hour = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function loopUnderPublic(versions: Record<string, unknown>): Promise<FastifyInstance> {
+async function loopUnderPublic(versions: LoopSettings['versions']): Promise<FastifyInstance> {
   const prefix = '/public';
   const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books', prefix }) });
   await app.register(versionaryLoop, {

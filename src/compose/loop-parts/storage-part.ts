@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
+import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import type { AppIdentity } from '../../service/auth/principal.ts';
@@ -42,17 +43,37 @@ export interface LoopStorageOptions {
    */
   env?: Record<string, string | undefined>;
   /**
-   * The settings the reference service reads from its config file, as an object: `versions`
-   * (each version's lifecycle), `endpointDeprecations`, `audience`, `rateLimit`, `notices`,
-   * `webhooks`, `usage`, `publicUrl`… Every error is reported at once, at registration.
+   * The settings the reference service reads from its config file, as an object: the lifecycle
+   * (`versions`, `endpointDeprecations`, `fieldDeprecations`, … the same shape as the routing
+   * plugin's `lifecycle` option), and `rateLimit`, `notices`, `webhooks`, `usage`, `timeouts`,
+   * `bodyLimit`, `publicUrl`. Every error is reported at once, at registration.
    */
-  settings?: Record<string, unknown>;
+  settings?: LoopSettings;
   /** Absolute base of the links in notices and the portal; overrides `settings.publicUrl`. */
   publicUrl?: string;
   clock?: Clock;
   /** Checked with the settings in one pass when given here too (the preset does); the lifecycle part serves them. */
   handlers?: LoopLifecycleOptions['handlers'];
 }
+
+/**
+ * The loop's settings: the lifecycle config, typed as the routing plugin's, and the other
+ * sections of the config file (`docs/loop.md`, the README's Configuration), checked at registration.
+ *
+ * @example
+ * ```ts
+ * const settings: LoopSettings = { versions: { v1: { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', replacement: 'v2' } }, usage: { rawRetentionDays: 0 } };
+ * ```
+ */
+export type LoopSettings = LifecycleConfig & {
+  rateLimit?: Record<string, unknown>;
+  notices?: Record<string, unknown>;
+  webhooks?: Record<string, unknown>;
+  usage?: Record<string, unknown>;
+  timeouts?: Record<string, unknown>;
+  bodyLimit?: number;
+  publicUrl?: string;
+};
 
 /**
  * Options of the lifecycle part: the API's handlers.
