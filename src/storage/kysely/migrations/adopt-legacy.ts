@@ -63,6 +63,12 @@ export async function adoptLegacyLayout(db: Kysely<unknown>, dialect: AdoptDiale
       await sql`ALTER TABLE kysely_migration_lock RENAME TO ${sql.table(loopMigrationTables.migrationLockTableName)}`.execute(
         tx,
       );
+    // Their primary keys' indexes too, on PostgreSQL, named as Kysely names a fresh history's.
+    if (dialect.schema !== undefined)
+      for (const table of ['migration', 'migration_lock'])
+        await sql`ALTER INDEX IF EXISTS ${sql.id(`kysely_${table}_pkey`)} RENAME TO ${sql.id(`${loopPrefix}${table}_pkey`)}`.execute(
+          tx,
+        );
     await sql`DELETE FROM ${sql.table(loopMigrationTables.migrationTableName)} WHERE name IN (${sql.join(referenceOnly)})`.execute(
       tx,
     );
