@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineHandlers, versionary, type CallEvent } from '../../http/plugin/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import { apiHead } from '../api/index.ts';
@@ -63,3 +64,19 @@ export const resourcesFeature = createResourcesFeature(async ({ storage, clock }
     ...createPostHandlers({ users, posts, clock }),
   });
 });
+
+/**
+ * The reference API's routes without its tables, for an app built only to answer the management
+ * API in process (the CLI without `--server`): every users and posts operation is a 404, and the
+ * database it opens, which may be a loop's, never gets users and posts.
+ */
+export const resourcesWithoutTablesFeature = createResourcesFeature(() =>
+  Object.fromEntries(
+    apiHead.operations.map((op): [string, OperationHandler] => [
+      op.id,
+      async () => {
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'Only the management API is served here.' });
+      },
+    ]),
+  ),
+);
