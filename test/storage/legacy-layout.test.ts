@@ -163,6 +163,25 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       );
     });
 
+    it("refuses a kysely_migration that holds both the loop's history and an app's, and changes nothing", async () => {
+      const mixed = place('mixed');
+      await look(mixed, async (db) => {
+        await migrateLegacy(db, mixed);
+        await sql`INSERT INTO kysely_migration (name, timestamp) VALUES ('app-0001-orders', '2026-01-01T00:00:00.000Z')`.execute(
+          db,
+        );
+      });
+      await assert.rejects(
+        open(mixed),
+        /kysely_migration holds Versionary's migrations .* and others \(app-0001-orders\)/,
+      );
+      await look(mixed, async (db) => {
+        const tables = await tablesOf(db, mixed);
+        assert.ok(tables.includes('api_keys') && tables.includes('kysely_migration'), tables.join());
+        assert.ok(!tables.some((t) => t.startsWith('versionary_')), tables.join());
+      });
+    });
+
     it("leaves an app's own kysely_migration and tables alone, and creates only versionary_* tables", async () => {
       const shared = place('shared');
       await look(shared, async (db) => {

@@ -32,7 +32,8 @@ export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string 
 /**
  * Bring a database migrated before the loop's tables had a prefix into the current layout, once,
  * before the loop's migrations run: when `versionary_migration` does not exist and
- * `kysely_migration` holds our migration names only (an app's own Kysely history is left alone),
+ * `kysely_migration` holds our migration names only (an app's own Kysely history is left alone;
+ * both in one table is an error, for a person to sort out),
  * finish its legacy migrations, then, in one transaction, rename every loop table, index, sequence
  * and constraint to `versionary_…` and the history to `versionary_migration`. Users and posts keep
  * their names and rows: the reference service's own migrations adopt them.
@@ -44,7 +45,19 @@ export async function adoptLegacyLayout(db: Kysely<unknown>, dialect: AdoptDiale
   const tables = await tableNames(db, dialect.schema);
   if (tables.has(loopMigrationTables.migrationTableName) || !tables.has('kysely_migration')) return false;
   const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
-  if (rows.length === 0 || rows.some((r) => !legacyMigrationNames.includes(r.name))) return false;
+  const ours = rows.filter((r) => legacyMigrationNames.includes(r.name));
+  if (ours.length === 0) return false;
+  // Both histories in one table: renaming it would take the app's away, and starting afresh beside
+  // it would leave the loop's data behind. Neither is safe to guess.
+  if (ours.length < rows.length)
+    throw new Error(
+      `kysely_migration holds Versionary's migrations (${ours.map((r) => r.name).join(', ')}) and others ` +
+        `(${rows
+          .filter((r) => !legacyMigrationNames.includes(r.name))
+          .map((r) => r.name)
+          .join(', ')}): Versionary adopts it only when it holds its own alone. ` +
+        "Move the app's rows to a migration table of its own, then start again (docs/loop.md).",
+    );
   if (rows.length < legacyMigrationNames.length) {
     const { error } = await new Migrator({
       db,
