@@ -33,10 +33,10 @@ export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string 
  * Bring a database migrated before the loop's tables had a prefix into the current layout, once,
  * before the loop's migrations run: when `versionary_migration` does not exist and
  * `kysely_migration` holds our migration names only (an app's own Kysely history is left alone;
- * both in one table is an error, for a person to sort out),
- * finish its legacy migrations, then, in one transaction, rename every loop table, index, sequence
- * and constraint to `versionary_…` and the history to `versionary_migration`. Users and posts keep
- * their names and rows: the reference service's own migrations adopt them.
+ * both in one table is an error, for a person to sort out), finish its legacy migrations, then, in
+ * one transaction, rename every loop table, index, sequence and constraint to `versionary_…` and
+ * the history to `versionary_migration`. Users and posts keep their names and rows: the reference
+ * service's own migrations adopt them.
  * @returns whether the database was adopted.
  * @example
  * await adoptLegacyLayout(db, { serial: 'integer' });
@@ -72,7 +72,7 @@ export async function adoptLegacyLayout(db: Kysely<unknown>, dialect: AdoptDiale
     if (dialect.schema === undefined) await renameSqliteIndexes(tx);
     else await renamePostgresObjects(tx, dialect.schema);
     await sql`ALTER TABLE kysely_migration RENAME TO ${sql.table(loopMigrationTables.migrationTableName)}`.execute(tx);
-    if (tables.has('kysely_migration_lock'))
+    if ((await tableNames(tx, dialect.schema)).has('kysely_migration_lock'))
       await sql`ALTER TABLE kysely_migration_lock RENAME TO ${sql.table(loopMigrationTables.migrationLockTableName)}`.execute(
         tx,
       );

@@ -12,7 +12,6 @@ import { changeApprovals } from './0010-change-approvals.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
-export { loopPrefix, named } from './dialect.ts';
 
 /** Where the loop keeps its migration history and lock: names of its own, beside an app's Kysely tables. */
 export const loopMigrationTables = {
