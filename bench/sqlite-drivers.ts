@@ -61,16 +61,17 @@ export async function benchSqliteDrivers(): Promise<BenchReport> {
           driver,
           ...(betterSqlite ? { driverModule: betterSqlite } : {}),
         });
+        const { users } = await storage.resources();
         const at = new Date().toISOString();
         let t = process.hrtime.bigint();
         for (let n = 0; n < inserts; n++)
-          await storage.users.create({
+          await users.create({
             values: { name: `user ${n}`, email: `user${n}@example.com`, nickname: null, status: 'active' },
             at,
           });
         const insert = Number(process.hrtime.bigint() - t) / 1000 / inserts;
         t = process.hrtime.bigint();
-        for (let n = 0; n < reads; n++) await storage.users.get(1 + ((n * 7919) % inserts));
+        for (let n = 0; n < reads; n++) await users.get(1 + ((n * 7919) % inserts));
         const read = Number(process.hrtime.bigint() - t) / 1000 / reads;
         await storage.close();
         const raw =

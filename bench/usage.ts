@@ -38,7 +38,7 @@ export async function benchUsage(): Promise<BenchReport> {
     // Row i is minute m = i mod (days × 1440) and slot j = i div that. Its combination of client,
     // endpoint and key is c = (16m + j) × 7919 mod 4000: 7919 is prime to 4000, so the 16 slots of
     // a minute never collide, and over the minutes every combination occurs.
-    await sql`INSERT INTO usage_minutes (minute, version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
+    await sql`INSERT INTO versionary_usage_minutes (minute, version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
       SELECT ${start}::bigint + m * 60000, CASE WHEN j < 13 THEN 'v1' ELSE 'v2' END, 'GET /e' || ((c / ${shape.keysPerClient}) % ${shape.endpoints}),
         'cl_' || lpad((c / ${combosPerClient})::text, 16, '0'), 'key_' || lpad(((c / ${combosPerClient}) * ${shape.keysPerClient} + c % ${shape.keysPerClient})::text, 16, '0'),
         1 + (i % 9), ${start}::bigint + m * 60000 + (i % 60) * 100, ${start}::bigint + m * 60000 + 59000, 'sdk/' || (i % 5)
@@ -48,15 +48,15 @@ export async function benchUsage(): Promise<BenchReport> {
     );
     const minutesMs = performance.now() - t;
     t = performance.now();
-    await sql`INSERT INTO usage_days (day, version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
+    await sql`INSERT INTO versionary_usage_days (day, version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
       SELECT (minute / 86400000) * 86400000, version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen), MAX(user_agent)
-      FROM usage_minutes GROUP BY 1, version, endpoint, client_id, key_id`.execute(db);
-    await sql`INSERT INTO usage_client_days (day, version, client_id, calls, first_seen, last_seen)
-      SELECT day, version, client_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM usage_days GROUP BY day, version, client_id`.execute(
+      FROM versionary_usage_minutes GROUP BY 1, version, endpoint, client_id, key_id`.execute(db);
+    await sql`INSERT INTO versionary_usage_client_days (day, version, client_id, calls, first_seen, last_seen)
+      SELECT day, version, client_id, SUM(calls), MIN(first_seen), MAX(last_seen) FROM versionary_usage_days GROUP BY day, version, client_id`.execute(
       db,
     );
-    await sql`INSERT INTO usage_totals (version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
-      SELECT version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen), MAX(user_agent) FROM usage_days GROUP BY version, endpoint, client_id, key_id`.execute(
+    await sql`INSERT INTO versionary_usage_totals (version, endpoint, client_id, key_id, calls, first_seen, last_seen, user_agent)
+      SELECT version, endpoint, client_id, key_id, SUM(calls), MIN(first_seen), MAX(last_seen), MAX(user_agent) FROM versionary_usage_days GROUP BY version, endpoint, client_id, key_id`.execute(
       db,
     );
     await sql`ANALYZE`.execute(db);
@@ -66,7 +66,7 @@ export async function benchUsage(): Promise<BenchReport> {
       counts[table] = Number(
         (
           await db
-            .selectFrom(table)
+            .selectFrom(`versionary_${table}` as const)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow()
         ).n,
@@ -75,7 +75,7 @@ export async function benchUsage(): Promise<BenchReport> {
     const totalCalls = Number(
       (
         await db
-          .selectFrom('usage_totals')
+          .selectFrom('versionary_usage_totals')
           .select((eb) => eb.fn.sum<number>('calls').as('n'))
           .executeTakeFirstOrThrow()
       ).n,

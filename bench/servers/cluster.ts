@@ -25,9 +25,10 @@ const configFile = 'bench-config.json';
 
 if (cluster.isPrimary) {
   const storage = await openSqliteStorage({ path: databasePath });
+  const { users } = await storage.resources();
   const at = new Date().toISOString();
   for (let n = 1; n <= Number(env.BENCH_SEED ?? '1000'); n++)
-    await storage.users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
+    await users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
   const { key } = await createApiKey({
     store: storage.apiKeys,
     name: 'bench',

@@ -43,11 +43,12 @@ const config = loadConfig({
   },
 });
 const storage = await openSqliteStorage({ path: databasePath });
+const { users } = await storage.resources();
 const clock = { now: Date.now };
 const seed = Number(env.BENCH_SEED ?? '0');
 const at = new Date(clock.now()).toISOString();
 for (let n = 1; n <= seed; n++) {
-  await storage.users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
+  await users.create({ values: { ...seededUser(n), nickname: null, status: 'active' }, at });
 }
 const keys: Record<string, string> = {};
 for (const spec of JSON.parse(env.BENCH_KEYS ?? '[]') as BenchKeySpec[]) {
@@ -71,7 +72,7 @@ const address = app.server.address();
 serveIpc({
   port: typeof address === 'object' && address ? address.port : 0,
   keys,
-  countUsers: () => storage.users.count(),
+  countUsers: () => users.count(),
   stop: async () => {
     await app.close();
     await storage.close();

@@ -59,8 +59,18 @@ export async function createManagementClient(options: {
   // Imported when used: the commands that only read files run without the service's packages.
   const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'), options.env);
   const { buildApp } = await importServiceModule(() => import('../service/app/build-app.ts'));
+  const { serviceFeatures } = await importServiceModule(() => import('../service/app/features.ts'));
+  const { resourcesFeature, resourcesWithoutTablesFeature } = await importServiceModule(
+    () => import('../service/resources/feature.ts'),
+  );
   const storage = await openStorage(config.database);
-  const app = await buildApp({ config, storage, clock: { now: options.now ?? Date.now } });
+  // The management API only: the database may be a loop's, which never holds users and posts.
+  const app = await buildApp({
+    config,
+    storage,
+    clock: { now: options.now ?? Date.now },
+    features: serviceFeatures.map((f) => (f === resourcesFeature ? resourcesWithoutTablesFeature : f)),
+  });
   return {
     call: async ({ method, path, body }) => {
       const res = await app.inject({

@@ -71,7 +71,7 @@ test('while the first request is still running, the same key gets 409', async ()
     release = resolve;
   });
   const t = await createTestApp({
-    wrapStorage: (storage) => ({
+    wrapResources: (storage) => ({
       ...storage,
       users: {
         ...storage.users,
@@ -96,7 +96,7 @@ test('while the first request is still running, the same key gets 409', async ()
 test('a request that ends in 5xx is not stored: the retry runs again, and only then is stored', async () => {
   let failures = 1;
   const t = await createTestApp({
-    wrapStorage: (storage) => ({
+    wrapResources: (storage) => ({
       ...storage,
       users: {
         ...storage.users,
@@ -110,7 +110,7 @@ test('a request that ends in 5xx is not stored: the retry runs again, and only t
   const failed = await t.app.inject(post({ name: 'Retry' }, 'five-hundred'));
   assertProblem(failed, { status: 500, code: 'INTERNAL' });
   assert.deepEqual(
-    await t.db.selectFrom('idempotency_keys').selectAll().execute(),
+    await t.db.selectFrom('versionary_idempotency_keys').selectAll().execute(),
     [],
     'nothing kept for the key after a 5xx',
   );
@@ -133,7 +133,7 @@ test('20 concurrent duplicates with one Idempotency-Key create exactly one resou
     release = resolve;
   });
   const t = await createTestApp({
-    wrapStorage: (storage) => ({
+    wrapResources: (storage) => ({
       ...storage,
       users: {
         ...storage.users,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import type { Storage } from '../../src/service/ports/index.ts';
+import type { ResourceStores } from '../../src/service/ports/index.ts';
 import { assertFieldErrors, assertProblem } from '../support/assertions.ts';
 import { createTestApp, createUser, json, snapshotTables, type TestApp } from '../support/test-app.ts';
 
@@ -271,7 +271,7 @@ describe('errors are problem details', () => {
 
 describe('a failing storage yields a 500 without internals', () => {
   const secret = 'SQLITE_ERROR: no such column: users.password_hash in SELECT * FROM users WHERE id = ?';
-  const failing = (storage: Storage): Storage => {
+  const failing = (storage: ResourceStores): ResourceStores => {
     const fail = async (): Promise<never> => {
       const error = new Error(secret);
       error.stack = `Error: ${secret}\n    at Object.get (/srv/src/storage/kysely/user-store.ts:25:7)`;
@@ -281,7 +281,7 @@ describe('a failing storage yields a 500 without internals', () => {
   };
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ wrapStorage: failing });
+    t = await createTestApp({ wrapResources: failing });
   });
   after(() => t.close());
 

@@ -187,7 +187,7 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
     const client = new pg.Client({ connectionString: sharedPostgresUrl });
     await client.connect();
     await client.query(
-      `UPDATE ${schema.name}.version_schedules SET deprecated_at = $1, sunset_at = $2, removed = 1 WHERE version = 'v1'`,
+      `UPDATE ${schema.name}.versionary_version_schedules SET deprecated_at = $1, sunset_at = $2, removed = 1 WHERE version = 'v1'`,
       [Date.UTC(2020, 0, 1), Date.UTC(2021, 0, 1)],
     );
     await client.end();

@@ -22,7 +22,7 @@ describe('PostgreSQL operations', () => {
     );
     const client = new pg.Client({ connectionString: sharedPostgresUrl });
     await client.connect();
-    const { rows } = await client.query(`SELECT name FROM ${schema.name}.kysely_migration ORDER BY name`);
+    const { rows } = await client.query(`SELECT name FROM ${schema.name}.versionary_migration ORDER BY name`);
     await client.end();
     const expected = Object.keys(await createMigrationProvider({ serial: 'serial' }).getMigrations()).sort();
     assert.deepEqual(
@@ -43,7 +43,7 @@ describe('PostgreSQL operations', () => {
     // The table vanishes under the service (a restore in progress): 503, not 500.
     const client = new pg.Client({ connectionString: sharedPostgresUrl });
     await client.connect();
-    await client.query(`DROP TABLE ${schema.name}.api_keys`);
+    await client.query(`DROP TABLE ${schema.name}.versionary_api_keys`);
     await client.end();
     await assert.rejects(
       storage.apiKeys.find('key_0000000000000000'),

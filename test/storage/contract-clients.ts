@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ClientUsageRow, Storage, UsageCall } from '../../src/service/ports/index.ts';
+import type { ClientUsageRow, ResourceStores, Storage, UsageCall } from '../../src/service/ports/index.ts';
 
 const day = 86_400_000;
 const t0 = Date.UTC(2026, 2, 1);
@@ -69,7 +69,7 @@ function spreadCalls(count: number, seed: number): UsageCall[] {
  * The contract of clients, per-client usage rollups and resource ownership, run inside the
  * storage contract of every adapter.
  */
-export function runClientsContract(storage: () => Storage): void {
+export function runClientsContract(storage: () => Storage & ResourceStores): void {
   it('creates, reads, pages, updates and deletes clients with their contacts and webhooks', async () => {
     const s = storage();
     const make = (i: number) => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Storage } from '../../src/service/ports/index.ts';
+import type { ResourceStores, Storage } from '../../src/service/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
@@ -15,9 +15,11 @@ const values = (name: string) => ({ name, email: null, nickname: null, status: '
 /** The storage contract: every adapter must pass the same behaviour, against a real database. */
 export function runStorageContract(name: string, open: OpenStorage): void {
   describe(`storage contract: ${name}`, () => {
-    let s: Storage;
+    // The loop's stores, and the reference service's users and posts opened on the same database.
+    let s: Storage & ResourceStores;
     before(async () => {
-      s = await open();
+      const opened = await open();
+      s = { ...opened, ...(await opened.resources()) };
     });
     after(async () => {
       await s.close();

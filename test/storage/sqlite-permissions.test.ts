@@ -7,7 +7,7 @@ import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const write = async (storage: Awaited<ReturnType<typeof openSqliteStorage>>) =>
-  storage.users.create({
+  (await storage.resources()).users.create({
     values: { name: 'p', email: 'p@example.com', nickname: null, status: 'active' },
     at: '2026-01-01T00:00:00.000Z',
   });

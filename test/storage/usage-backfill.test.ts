@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import Database from 'libsql';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { createMigrationProvider } from '../../src/storage/kysely/migrations/index.ts';
+import { createMigrationProvider, loopMigrationTables } from '../../src/storage/kysely/migrations/index.ts';
 import { SchemaPostgresDialect } from '../../src/storage/postgres/schema-dialect.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { createUsageStore } from '../../src/storage/kysely/usage-store.ts';
@@ -17,6 +17,7 @@ async function upgradeKeepsUsage(db: Kysely<Tables>, options: { serial: 'integer
   const migrator = new Migrator({
     db,
     provider: createMigrationProvider({ serial: options.serial }),
+    ...loopMigrationTables,
     ...(options.schema ? { migrationTableSchema: options.schema } : {}),
   });
   assert.equal((await migrator.migrateTo('0004-idempotency-keys')).error, undefined);
@@ -26,7 +27,7 @@ async function upgradeKeepsUsage(db: Kysely<Tables>, options: { serial: 'integer
     { version: 'v1', endpoint: 'GET /users', client_id: 'key_a', at: t0 + 86_400_000 },
     { version: 'v1', endpoint: 'POST /users', client_id: 'key_b', at: t0 + 5_000 },
   ];
-  await db.insertInto('usage_calls').values(calls).execute();
+  await db.insertInto('versionary_usage_calls').values(calls).execute();
   assert.equal((await migrator.migrateToLatest()).error, undefined);
   const usage = createUsageStore(db);
   assert.deepEqual(await usage.summary('v1'), { calls: 4, clients: 2, endpoints: 2 });

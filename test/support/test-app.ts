@@ -7,8 +7,8 @@ import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp, type BuildAppOptions } from '../../src/service/app/build-app.ts';
 import { hashKey } from '../../src/service/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/service/config/load-config.ts';
-import type { Storage } from '../../src/service/ports/index.ts';
-import type { Tables } from '../../src/storage/kysely/tables.ts';
+import type { ResourceStores, Storage } from '../../src/service/ports/index.ts';
+import type { ResourceTables, Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { openTestPostgres, testDatabase } from './test-postgres.ts';
 
@@ -49,6 +49,8 @@ export interface TestAppOptions {
   rateLimitMax?: number;
   /** Wrap the real storage, for the one test that needs a failing method. */
   wrapStorage?: (storage: Storage) => Storage;
+  /** Wrap the reference service's users and posts, for the tests that need a failing or slow method. */
+  wrapResources?: (resources: ResourceStores) => ResourceStores;
   onVersionedRequest?: VersionedRequestHook[];
   now?: number;
   /** Notice channels beside email and webhooks. */
@@ -62,11 +64,15 @@ export interface TestAppOptions {
   elements?: ElementDeprecation[];
 }
 
+/** The loop's tables and the reference service's, as the tests read them. */
+export type TestTables = Tables & ResourceTables;
+
 /** A built app over a real SQLite store, plus what tests need to look inside. */
 export interface TestApp {
   app: FastifyInstance;
-  storage: Storage & { db: Kysely<Tables> };
-  db: Kysely<Tables>;
+  /** The storage, with the reference service's users and posts opened on it. */
+  storage: Storage & ResourceStores & { db: Kysely<TestTables> };
+  db: Kysely<TestTables>;
   clock: ReturnType<typeof createFixedClock>;
   config: ServiceConfig;
   close(): Promise<void>;
@@ -101,10 +107,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   });
   // VERSIONARY_TEST_DATABASE=postgres runs the same tests on a throwaway PostgreSQL schema.
-  const storage =
+  const opened =
     testDatabase === 'postgres'
       ? await openTestPostgres()
       : await openSqliteStorage({ path: options.databasePath ?? ':memory:' });
+  const storage = {
+    ...opened,
+    ...(await opened.resources()),
+    db: opened.db as unknown as Kysely<TestTables>,
+  };
   if (!(await storage.apiKeys.find(testConsumerId))) {
     await storage.apiKeys.insert({
       id: testConsumerId,
@@ -118,7 +129,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
   if (options.elements) config.settings.lifecycle.elementDeprecations = options.elements;
   const clock = createFixedClock(options.now ?? testEpoch);
-  const served = options.wrapStorage ? options.wrapStorage(storage) : storage;
+  const { wrapResources } = options;
+  const withResources = wrapResources
+    ? { ...opened, resources: async () => wrapResources(await opened.resources()) }
+    : opened;
+  const served = options.wrapStorage ? options.wrapStorage(withResources) : withResources;
   const app = await buildApp({
     config,
     storage: served,
@@ -180,7 +195,7 @@ export async function createUser(
 }
 
 /** Insert many users directly through the storage port (faster than HTTP for bulk setup). */
-export async function seedUsers(storage: Storage, count: number): Promise<number[]> {
+export async function seedUsers(storage: Pick<ResourceStores, 'users'>, count: number): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 1; i <= count; i++) {
     const user = await storage.users.create({
@@ -193,7 +208,7 @@ export async function seedUsers(storage: Storage, count: number): Promise<number
 }
 
 /** Every row of users and posts, ordered: compare before and after to prove nothing changed. */
-export async function snapshotTables(db: Kysely<Tables>): Promise<string> {
+export async function snapshotTables(db: Kysely<TestTables>): Promise<string> {
   const users = await db.selectFrom('users').selectAll().orderBy('id').execute();
   const posts = await db.selectFrom('posts').selectAll().orderBy('id').execute();
   // AUTOINCREMENT counters too: a rejected create must not even consume an id.

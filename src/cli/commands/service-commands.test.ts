@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
 import { buildApp } from '../../service/app/build-app.ts';
 import { loadConfig } from '../../service/config/load-config.ts';
@@ -8,6 +9,25 @@ import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
 const { dir, env, cli, cleanup } = createCliHarness('versionary-cli-');
 after(cleanup);
+
+describe('the management API in process', () => {
+  it("leaves the reference service's users and posts out of the database (it may be a loop's)", async () => {
+    const fresh = createCliHarness('versionary-cli-tables-');
+    try {
+      assert.equal((await fresh.cli(['versions', 'list'])).code, 0);
+      const storage = await openSqliteStorage({ path: join(fresh.dir, 'v.db') });
+      const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(
+        storage.db,
+      );
+      await storage.close();
+      const names = rows.map((r) => r.name);
+      assert.ok(names.includes('versionary_version_schedules'), names.join());
+      assert.ok(!names.includes('users') && !names.includes('posts'), names.join());
+    } finally {
+      fresh.cleanup();
+    }
+  });
+});
 
 describe('versionary keys and versions against the database', () => {
   it('keys create stores a key that the service accepts with its roles', async () => {

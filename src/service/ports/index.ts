@@ -1,6 +1,6 @@
 export type { Page, PageOptions, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome, Owner } from './users.ts';
 export type { PostRecord, PostStore } from './posts.ts';
-export type { PoolStats, Storage } from './storage.ts';
+export type { PoolStats, ResourceStores, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeFeedHealth, ChangeListener } from './change-feed.ts';
 export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
 export type {

@@ -8,10 +8,11 @@ import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
 import type { ApprovalStore } from './approvals.ts';
 
-/** Everything the service needs from a database, picked by the composition root. */
+/**
+ * Everything the loop needs from a database, picked by the composition root: its own tables only
+ * (`versionary_…`), so that it can share an app's database or schema.
+ */
 export interface Storage {
-  users: UserStore;
-  posts: PostStore;
   lifecycle: LifecycleStore;
   usage: UsageStore;
   apiKeys: ApiKeyStore;
@@ -19,12 +20,24 @@ export interface Storage {
   clients: ClientStore;
   notices: NoticeStore;
   approvals: ApprovalStore;
+  /**
+   * The reference service's users and posts, on the same database: their tables are migrated (a
+   * migration set of their own) by the first call. Only the reference service's resources call
+   * it; the loop and the gateway never do, so their databases never hold these tables.
+   */
+  resources(): Promise<ResourceStores>;
   /** Answer quickly whether the database is reachable (the readiness probe); throws when it is not. */
   ping?(): Promise<void>;
   /** Connection pool usage, for metrics; absent on an embedded database. */
   poolStats?(): PoolStats;
   /** Release connections; pending writes finish first. */
   close(): Promise<void>;
+}
+
+/** The reference service's own stores: its app tables, not the loop's. */
+export interface ResourceStores {
+  users: UserStore;
+  posts: PostStore;
 }
 
 /** A connection pool's usage at one instant. */

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineHandlers, versionary, type CallEvent } from '../../http/plugin/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import { apiHead } from '../api/index.ts';
@@ -16,7 +17,7 @@ import { createUserHandlers } from './users.ts';
  * list headers and the lifecycle document.
  */
 export function createResourcesFeature(
-  handlers: (context: ServiceContext) => Record<string, OperationHandler>,
+  handlers: (context: ServiceContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
   /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */
   placement: { ownsApp?: boolean } = {},
 ): ServiceFeature {
@@ -26,7 +27,7 @@ export function createResourcesFeature(
       const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
       await app.register(versionary, {
         bundle,
-        handlers: handlers(context),
+        handlers: await handlers(context),
         prefix: api.prefix,
         vendor: api.vendor,
         clientIdOf,
@@ -51,10 +52,31 @@ export function createResourcesFeature(
   };
 }
 
-/** The reference service's users and posts, each handler typed from its operation in the head. */
-export const resourcesFeature = createResourcesFeature(({ storage, clock }) =>
-  defineHandlers(apiHead, {
-    ...createUserHandlers({ users: storage.users, clock }),
-    ...createPostHandlers({ ...storage, clock }),
-  }),
+/**
+ * The reference service's users and posts, each handler typed from its operation in the head.
+ * Their tables are the reference service's own app tables, migrated here, when it installs: the
+ * loop and the gateway put their own operations in place of this feature, and never create them.
+ */
+export const resourcesFeature = createResourcesFeature(async ({ storage, clock }) => {
+  const { users, posts } = await storage.resources();
+  return defineHandlers(apiHead, {
+    ...createUserHandlers({ users, clock }),
+    ...createPostHandlers({ users, posts, clock }),
+  });
+});
+
+/**
+ * The reference API's routes without its tables, for an app built only to answer the management
+ * API in process (the CLI without `--server`): every users and posts operation is a 404, and the
+ * database it opens, which may be a loop's, never gets users and posts.
+ */
+export const resourcesWithoutTablesFeature = createResourcesFeature(() =>
+  Object.fromEntries(
+    apiHead.operations.map((op): [string, OperationHandler] => [
+      op.id,
+      async () => {
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'Only the management API is served here.' });
+      },
+    ]),
+  ),
 );

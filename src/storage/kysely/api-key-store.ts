@@ -8,11 +8,13 @@ import type { ApiKeysTable, Tables } from './tables.ts';
  * in constant time.
  */
 export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
-  const byId = precompile(db, db.selectFrom('api_keys').selectAll().where('id', '=', ''), { singleRow: true });
+  const byId = precompile(db, db.selectFrom('versionary_api_keys').selectAll().where('id', '=', ''), {
+    singleRow: true,
+  });
   return {
     async insert(r) {
       await db
-        .insertInto('api_keys')
+        .insertInto('versionary_api_keys')
         .values({
           id: r.id,
           name: r.name,
@@ -30,11 +32,13 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
       return row && toRecord(row);
     },
     async list() {
-      return (await db.selectFrom('api_keys').selectAll().orderBy('created_at').orderBy('id').execute()).map(toRecord);
+      return (await db.selectFrom('versionary_api_keys').selectAll().orderBy('created_at').orderBy('id').execute()).map(
+        toRecord,
+      );
     },
     async revoke({ id, at }) {
       const result = await db
-        .updateTable('api_keys')
+        .updateTable('versionary_api_keys')
         .set({ revoked_at: at })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
@@ -42,7 +46,7 @@ export function createApiKeyStore(db: Kysely<Tables>): ApiKeyStore {
       return Number(result.numUpdatedRows) > 0;
     },
     async countActiveAdmins() {
-      const rows = await db.selectFrom('api_keys').select('roles').where('revoked_at', 'is', null).execute();
+      const rows = await db.selectFrom('versionary_api_keys').select('roles').where('revoked_at', 'is', null).execute();
       return rows.filter((r) => (JSON.parse(r.roles) as string[]).includes('admin')).length;
     },
   };

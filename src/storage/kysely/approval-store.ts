@@ -7,7 +7,7 @@ export function createApprovalStore(db: Kysely<Tables>): ApprovalStore {
   return {
     async insert(a) {
       await db
-        .insertInto('change_approvals')
+        .insertInto('versionary_change_approvals')
         .values({
           id: a.id,
           fingerprint: a.fingerprint,
@@ -21,11 +21,15 @@ export function createApprovalStore(db: Kysely<Tables>): ApprovalStore {
         .execute();
     },
     async find(id) {
-      const row = await db.selectFrom('change_approvals').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('versionary_change_approvals')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row && toApproval(row);
     },
     async list({ now, includeRevoked }) {
-      let query = db.selectFrom('change_approvals').selectAll();
+      let query = db.selectFrom('versionary_change_approvals').selectAll();
       if (!includeRevoked)
         query = query
           .where('revoked_at', 'is', null)
@@ -34,7 +38,7 @@ export function createApprovalStore(db: Kysely<Tables>): ApprovalStore {
     },
     async revoke({ id, at, by }) {
       const result = await db
-        .updateTable('change_approvals')
+        .updateTable('versionary_change_approvals')
         .set({ revoked_at: at, revoked_by: by })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)

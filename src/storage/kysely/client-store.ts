@@ -12,13 +12,13 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const contacts = await db
-      .selectFrom('client_contacts')
+      .selectFrom('versionary_client_contacts')
       .selectAll()
       .where('client_id', 'in', ids)
       .orderBy('position')
       .execute();
     const webhooks = await db
-      .selectFrom('client_webhooks')
+      .selectFrom('versionary_client_webhooks')
       .selectAll()
       .where('client_id', 'in', ids)
       .orderBy('position')
@@ -38,14 +38,14 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     async insert(client) {
       await db.transaction().execute(async (tx) => {
         await tx
-          .insertInto('clients')
+          .insertInto('versionary_clients')
           .values({ id: client.id, name: client.name, created_at: client.createdAt, updated_at: client.updatedAt })
           .execute();
         await writeChildren(tx, client);
       });
     },
     async find(id) {
-      const [client] = await load(await db.selectFrom('clients').selectAll().where('id', '=', id).execute());
+      const [client] = await load(await db.selectFrom('versionary_clients').selectAll().where('id', '=', id).execute());
       return client;
     },
     async findMany(ids) {
@@ -57,7 +57,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
         found.push(
           ...(await load(
             await db
-              .selectFrom('clients')
+              .selectFrom('versionary_clients')
               .selectAll()
               .where('id', 'in', unique.slice(i, i + 500))
               .execute(),
@@ -67,7 +67,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       return found;
     },
     async list({ limit, after }) {
-      let query = db.selectFrom('clients').selectAll();
+      let query = db.selectFrom('versionary_clients').selectAll();
       const position = after === undefined ? undefined : decodePosition(after);
       if (position) {
         query = query.where((eb) =>
@@ -89,13 +89,13 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     async update(client) {
       return db.transaction().execute(async (tx) => {
         const result = await tx
-          .updateTable('clients')
+          .updateTable('versionary_clients')
           .set({ name: client.name, updated_at: client.updatedAt })
           .where('id', '=', client.id)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;
-        await tx.deleteFrom('client_contacts').where('client_id', '=', client.id).execute();
-        await tx.deleteFrom('client_webhooks').where('client_id', '=', client.id).execute();
+        await tx.deleteFrom('versionary_client_contacts').where('client_id', '=', client.id).execute();
+        await tx.deleteFrom('versionary_client_webhooks').where('client_id', '=', client.id).execute();
         await writeChildren(tx, client);
         return true;
       });
@@ -103,15 +103,15 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
     async delete(id) {
       return db.transaction().execute(async (tx) => {
         // Children first: SQLite enforces the cascade only with foreign keys on, which a caller may not have.
-        await tx.deleteFrom('client_contacts').where('client_id', '=', id).execute();
-        await tx.deleteFrom('client_webhooks').where('client_id', '=', id).execute();
-        const result = await tx.deleteFrom('clients').where('id', '=', id).executeTakeFirst();
+        await tx.deleteFrom('versionary_client_contacts').where('client_id', '=', id).execute();
+        await tx.deleteFrom('versionary_client_webhooks').where('client_id', '=', id).execute();
+        const result = await tx.deleteFrom('versionary_clients').where('id', '=', id).executeTakeFirst();
         return Number(result.numDeletedRows) > 0;
       });
     },
     async setContactSubscribed(clientId, email, subscribed) {
       const result = await db
-        .updateTable('client_contacts')
+        .updateTable('versionary_client_contacts')
         .set({ subscribed: subscribed ? 1 : 0 })
         .where('client_id', '=', clientId)
         .where('email', '=', email.toLowerCase())
@@ -124,7 +124,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
 async function writeChildren(tx: Transaction<Tables>, client: Client): Promise<void> {
   if (client.contacts.length > 0) {
     await tx
-      .insertInto('client_contacts')
+      .insertInto('versionary_client_contacts')
       .values(
         client.contacts.map((c, position) => ({
           client_id: client.id,
@@ -137,7 +137,7 @@ async function writeChildren(tx: Transaction<Tables>, client: Client): Promise<v
   }
   if (client.webhooks.length > 0) {
     await tx
-      .insertInto('client_webhooks')
+      .insertInto('versionary_client_webhooks')
       .values(
         client.webhooks.map((w, position) => ({
           id: w.id,

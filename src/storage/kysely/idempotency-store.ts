@@ -10,16 +10,16 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
   return {
     async begin({ clientId, key, fingerprint, now, expiredBefore, staleRunningBefore }) {
       // Expired records of every client go here, on the created_at index, so the table stays bounded.
-      await db.deleteFrom('idempotency_keys').where('created_at', '<', expiredBefore).execute();
+      await db.deleteFrom('versionary_idempotency_keys').where('created_at', '<', expiredBefore).execute();
       await db
-        .deleteFrom('idempotency_keys')
+        .deleteFrom('versionary_idempotency_keys')
         .where('client_id', '=', clientId)
         .where('key', '=', key)
         .where('state', '=', 'running')
         .where('created_at', '<', staleRunningBefore)
         .execute();
       const inserted = await db
-        .insertInto('idempotency_keys')
+        .insertInto('versionary_idempotency_keys')
         .values({
           client_id: clientId,
           key,
@@ -34,7 +34,7 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { kind: 'started' };
       const row = await db
-        .selectFrom('idempotency_keys')
+        .selectFrom('versionary_idempotency_keys')
         .selectAll()
         .where('client_id', '=', clientId)
         .where('key', '=', key)
@@ -53,7 +53,7 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
     },
     async complete({ clientId, key, claimedAt, response }) {
       await db
-        .updateTable('idempotency_keys')
+        .updateTable('versionary_idempotency_keys')
         .set({ state: 'done', status: response.status, headers: JSON.stringify(response.headers), body: response.body })
         .where('client_id', '=', clientId)
         .where('key', '=', key)
@@ -63,7 +63,7 @@ export function createIdempotencyStore(db: Kysely<Tables>): IdempotencyStore {
     },
     async abandon({ clientId, key, claimedAt }) {
       await db
-        .deleteFrom('idempotency_keys')
+        .deleteFrom('versionary_idempotency_keys')
         .where('client_id', '=', clientId)
         .where('key', '=', key)
         .where('created_at', '=', claimedAt)

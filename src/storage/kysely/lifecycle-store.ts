@@ -9,7 +9,7 @@ import type { Tables } from './tables.ts';
 export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
   return {
     async listSchedules() {
-      const rows = await db.selectFrom('version_schedules').selectAll().execute();
+      const rows = await db.selectFrom('versionary_version_schedules').selectAll().execute();
       return rows.map((r) => ({
         version: r.version,
         deprecatedAt: Number(r.deprecated_at),
@@ -30,13 +30,13 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
       };
       const { version: _key, ...rest } = row;
       await db
-        .insertInto('version_schedules')
+        .insertInto('versionary_version_schedules')
         .values(row)
         .onConflict((oc) => oc.column('version').doUpdateSet(rest))
         .execute();
     },
     async listEndpointDeprecations() {
-      const rows = await db.selectFrom('endpoint_deprecations').selectAll().execute();
+      const rows = await db.selectFrom('versionary_endpoint_deprecations').selectAll().execute();
       return rows.map((r) => ({
         version: r.version,
         method: r.method,
@@ -56,7 +56,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         migration_url: d.migrationUrl,
       };
       await db
-        .insertInto('endpoint_deprecations')
+        .insertInto('versionary_endpoint_deprecations')
         .values(row)
         .onConflict((oc) =>
           oc.columns(['version', 'method', 'path']).doUpdateSet({

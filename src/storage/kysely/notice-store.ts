@@ -19,7 +19,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
       let inserted = 0;
       for (const r of rows) {
         const result = await db
-          .insertInto('notice_outbox')
+          .insertInto('versionary_notice_outbox')
           .values({
             client_id: r.clientId,
             subject: r.subject,
@@ -49,7 +49,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     },
     async recorded() {
       const rows = await db
-        .selectFrom('notice_outbox')
+        .selectFrom('versionary_notice_outbox')
         .select((eb) => ['client_id', 'subject', 'kind', 'step', 'sunset_at', eb.fn.min('created_at').as('planned_at')])
         .groupBy(['client_id', 'subject', 'kind', 'step', 'sunset_at'])
         .execute();
@@ -65,7 +65,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     async claim({ owner, now, leaseMs, limit, channels }) {
       if (channels.length === 0) return [];
       let due = db
-        .selectFrom('notice_outbox')
+        .selectFrom('versionary_notice_outbox')
         .select('id')
         .where('status', 'in', ['pending', 'retrying'])
         .where('next_attempt_at', '<=', now)
@@ -76,7 +76,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
         .limit(limit);
       if (options.skipLocked) due = due.forUpdate().skipLocked();
       const rows = await db
-        .updateTable('notice_outbox')
+        .updateTable('versionary_notice_outbox')
         .set({ lease_owner: owner, lease_until: now + leaseMs })
         .where('id', 'in', due)
         .returningAll()
@@ -95,7 +95,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
               : base;
       const counted = outcome.status === 'unsubscribed' ? values : { ...values, attempts: sql<number>`attempts + 1` };
       const result = await db
-        .updateTable('notice_outbox')
+        .updateTable('versionary_notice_outbox')
         .set(counted)
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
@@ -104,7 +104,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     },
     async unsubscribe({ clientId, recipient, at }) {
       const result = await db
-        .updateTable('notice_outbox')
+        .updateTable('versionary_notice_outbox')
         .set({ status: 'unsubscribed', updated_at: at })
         .where('client_id', '=', clientId)
         .where('recipient', '=', recipient)
@@ -113,7 +113,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
       return Number(result.numUpdatedRows);
     },
     async list({ clientId, status, kind, limit, afterId }) {
-      let query = db.selectFrom('notice_outbox').selectAll().where('id', '>', afterId);
+      let query = db.selectFrom('versionary_notice_outbox').selectAll().where('id', '>', afterId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
       if (status !== undefined) query = query.where('status', '=', status);
       if (kind !== undefined) query = query.where('kind', '=', kind);
@@ -125,11 +125,11 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async get(id) {
-      const row = await db.selectFrom('notice_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('versionary_notice_outbox').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toNotice(row) : undefined;
     },
     async listBrownouts() {
-      const rows = await db.selectFrom('brownouts').selectAll().orderBy('starts_at').orderBy('id').execute();
+      const rows = await db.selectFrom('versionary_brownouts').selectAll().orderBy('starts_at').orderBy('id').execute();
       return rows.map((r) => ({
         id: r.id,
         version: r.version,
@@ -141,7 +141,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
     },
     async saveBrownout(b) {
       await db
-        .insertInto('brownouts')
+        .insertInto('versionary_brownouts')
         .values({
           id: b.id,
           version: b.version,
@@ -154,7 +154,7 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
         .execute();
     },
     async deleteBrownout(id) {
-      const result = await db.deleteFrom('brownouts').where('id', '=', id).executeTakeFirst();
+      const result = await db.deleteFrom('versionary_brownouts').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
   };

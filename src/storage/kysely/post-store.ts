@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { PostRecord, PostStore } from '../../service/ports/index.ts';
-import type { PostsTable, Tables } from './tables.ts';
+import type { PostsTable, ResourceTables } from './tables.ts';
 
 /**
  * The posts port over Kysely. A post is created only if its user exists, in one statement, so a
  * concurrent delete of the user cannot leave an orphan. The casts tell PostgreSQL the parameter types.
  */
-export function createPostStore(db: Kysely<Tables>): PostStore {
+export function createPostStore(db: Kysely<ResourceTables>): PostStore {
   return {
     async list({ userId, limit, afterId }) {
       const rows = await db

@@ -23,7 +23,7 @@ export interface PostsTable {
   client_id: string | null;
 }
 
-/** The `version_schedules` table: one deprecation per version. */
+/** The `versionary_version_schedules` table: one deprecation per version. */
 export interface VersionSchedulesTable {
   version: string;
   deprecated_at: number;
@@ -33,7 +33,7 @@ export interface VersionSchedulesTable {
   migration_url: string | null;
 }
 
-/** The `endpoint_deprecations` table. */
+/** The `versionary_endpoint_deprecations` table. */
 export interface EndpointDeprecationsTable {
   version: string;
   method: string;
@@ -43,7 +43,7 @@ export interface EndpointDeprecationsTable {
   migration_url: string | null;
 }
 
-/** The `usage_calls` table. */
+/** The `versionary_usage_calls` table. */
 export interface UsageCallsTable {
   id: Generated<number>;
   version: string;
@@ -52,7 +52,7 @@ export interface UsageCallsTable {
   at: number;
 }
 
-/** The `api_keys` table. */
+/** The `versionary_api_keys` table. */
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -64,7 +64,7 @@ export interface ApiKeysTable {
   client_id: string | null;
 }
 
-/** The `idempotency_keys` table. */
+/** The `versionary_idempotency_keys` table. */
 export interface IdempotencyKeysTable {
   client_id: string;
   key: string;
@@ -76,7 +76,7 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
-/** The `clients` table. */
+/** The `versionary_clients` table. */
 export interface ClientsTable {
   id: string;
   name: string;
@@ -84,7 +84,7 @@ export interface ClientsTable {
   updated_at: number;
 }
 
-/** The `client_contacts` table. */
+/** The `versionary_client_contacts` table. */
 export interface ClientContactsTable {
   client_id: string;
   email: string;
@@ -92,7 +92,7 @@ export interface ClientContactsTable {
   position: number;
 }
 
-/** The `client_webhooks` table. */
+/** The `versionary_client_webhooks` table. */
 export interface ClientWebhooksTable {
   id: string;
   client_id: string;
@@ -109,7 +109,7 @@ export interface RollupValues {
   user_agent: string | null;
 }
 
-/** `usage_minutes`: calls per (minute, version, endpoint, client, key). `key_id` is '' for none. */
+/** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). `key_id` is '' for none. */
 export interface UsageMinutesTable extends RollupValues {
   minute: number;
   version: string;
@@ -118,7 +118,7 @@ export interface UsageMinutesTable extends RollupValues {
   key_id: string;
 }
 
-/** `usage_days`: the same per UTC day. */
+/** `versionary_usage_days`: the same per UTC day. */
 export interface UsageDaysTable extends RollupValues {
   day: number;
   version: string;
@@ -127,14 +127,14 @@ export interface UsageDaysTable extends RollupValues {
   key_id: string;
 }
 
-/** `usage_client_days`: calls per (UTC day, version, client), for charts. */
+/** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
 export interface UsageClientDaysTable extends RollupValues {
   day: number;
   version: string;
   client_id: string;
 }
 
-/** `usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
+/** `versionary_usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
 export interface UsageTotalsTable extends RollupValues {
   version: string;
   endpoint: string;
@@ -142,7 +142,7 @@ export interface UsageTotalsTable extends RollupValues {
   key_id: string;
 }
 
-/** `usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
+/** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
 export interface UsageElementsTable extends RollupValues {
   element: string;
   version: string;
@@ -150,7 +150,7 @@ export interface UsageElementsTable extends RollupValues {
   client_id: string;
 }
 
-/** `usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
+/** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
 export interface UsageOperationHoursTable {
   hour: number;
   version: string;
@@ -160,30 +160,40 @@ export interface UsageOperationHoursTable {
   last_seen: number;
 }
 
-/** Every table, as Kysely sees them. */
-export interface Tables {
+/**
+ * The reference service's own tables (`users`, `posts`), migrated by a set of their own
+ * (`reference-migrations.ts`): the loop and the gateway never create them.
+ */
+export interface ResourceTables {
   users: UsersTable;
   posts: PostsTable;
-  version_schedules: VersionSchedulesTable;
-  endpoint_deprecations: EndpointDeprecationsTable;
-  usage_calls: UsageCallsTable;
-  api_keys: ApiKeysTable;
-  idempotency_keys: IdempotencyKeysTable;
-  clients: ClientsTable;
-  client_contacts: ClientContactsTable;
-  client_webhooks: ClientWebhooksTable;
-  usage_minutes: UsageMinutesTable;
-  usage_days: UsageDaysTable;
-  usage_client_days: UsageClientDaysTable;
-  usage_totals: UsageTotalsTable;
-  usage_elements: UsageElementsTable;
-  usage_operation_hours: UsageOperationHoursTable;
-  notice_outbox: NoticeOutboxTable;
-  brownouts: BrownoutsTable;
-  change_approvals: ChangeApprovalsTable;
 }
 
-/** The `notice_outbox` table: one row per notice, channel and recipient. */
+/**
+ * The loop's tables, as Kysely sees them: every name starts with `versionary_`, so that they can
+ * live in an app's own database or schema beside its tables.
+ */
+export interface Tables {
+  versionary_version_schedules: VersionSchedulesTable;
+  versionary_endpoint_deprecations: EndpointDeprecationsTable;
+  versionary_usage_calls: UsageCallsTable;
+  versionary_api_keys: ApiKeysTable;
+  versionary_idempotency_keys: IdempotencyKeysTable;
+  versionary_clients: ClientsTable;
+  versionary_client_contacts: ClientContactsTable;
+  versionary_client_webhooks: ClientWebhooksTable;
+  versionary_usage_minutes: UsageMinutesTable;
+  versionary_usage_days: UsageDaysTable;
+  versionary_usage_client_days: UsageClientDaysTable;
+  versionary_usage_totals: UsageTotalsTable;
+  versionary_usage_elements: UsageElementsTable;
+  versionary_usage_operation_hours: UsageOperationHoursTable;
+  versionary_notice_outbox: NoticeOutboxTable;
+  versionary_brownouts: BrownoutsTable;
+  versionary_change_approvals: ChangeApprovalsTable;
+}
+
+/** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
 export interface NoticeOutboxTable {
   id: Generated<number>;
   client_id: string;
@@ -205,7 +215,7 @@ export interface NoticeOutboxTable {
   sent_at: number | null;
 }
 
-/** The `brownouts` table: planned windows of a version or endpoint answering as removed. */
+/** The `versionary_brownouts` table: planned windows of a version or endpoint answering as removed. */
 export interface BrownoutsTable {
   id: string;
   version: string;
@@ -216,7 +226,7 @@ export interface BrownoutsTable {
   created_at: number;
 }
 
-/** The `change_approvals` table: approvals of breaking changes by fingerprint, revoked ones kept. */
+/** The `versionary_change_approvals` table: approvals of breaking changes by fingerprint, revoked ones kept. */
 export interface ChangeApprovalsTable {
   id: string;
   fingerprint: string;

@@ -19,7 +19,7 @@ export async function readElementUsage(db: Kysely<Tables>, options: { clientId?:
     last_seen: Count;
   }>`SELECT version, element, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients,
       COUNT(DISTINCT endpoint) AS endpoints, MAX(last_seen) AS last_seen
-    FROM usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`.execute(
+    FROM versionary_usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`.execute(
     db,
   );
   // Both drivers may hand back bigint sums as strings.
@@ -47,7 +47,9 @@ export async function readElementCalls(
     first_seen: Count;
     last_seen: Count;
   }>`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
-    FROM usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`.execute(db);
+    FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`.execute(
+    db,
+  );
   return rows.map((r) => ({
     clientId: r.client_id,
     element: r.element,

@@ -10,7 +10,7 @@ const chunk = 500;
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
 
 /**
- * The hourly counts of calls to every version (`usage_operation_hours`): upserts that add calls
+ * The hourly counts of calls to every version (`versionary_usage_operation_hours`): upserts that add calls
  * and keep the latest `last_seen` (the same SQL on SQLite and PostgreSQL: CASE, not MAX/GREATEST),
  * reads summed over the hours of a window, and deletion by hour for retention.
  */
@@ -21,7 +21,7 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
       // Merged by key first (a caller may hand the same key twice, which one upsert statement
       // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
       // and cannot deadlock each other.
-      const byKey = new Map<string, Tables['usage_operation_hours']>();
+      const byKey = new Map<string, Tables['versionary_usage_operation_hours']>();
       for (const c of counts) {
         const hour = hourOf(c.hour);
         const key = `${hour}\u0000${c.version}\u0000${c.endpoint}\u0000${c.clientId}`;
@@ -40,12 +40,12 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
           });
       }
       const rows = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-      const old = (column: string) => sql.ref(`usage_operation_hours.${column}`);
+      const old = (column: string) => sql.ref(`versionary_usage_operation_hours.${column}`);
       const fresh = (column: string) => sql.ref(`excluded.${column}`);
       await db.transaction().execute(async (tx) => {
         for (let i = 0; i < rows.length; i += chunk)
           await tx
-            .insertInto('usage_operation_hours')
+            .insertInto('versionary_usage_operation_hours')
             .values(rows.slice(i, i + chunk))
             .onConflict((oc) =>
               oc.columns(['hour', 'version', 'endpoint', 'client_id']).doUpdateSet({
@@ -68,7 +68,7 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
         calls: number | string;
         last_seen: number | string;
       }>`SELECT version, endpoint, client_id, SUM(calls) AS calls, MAX(last_seen) AS last_seen
-        FROM usage_operation_hours WHERE ${sql.join(conditions, sql` AND `)}
+        FROM versionary_usage_operation_hours WHERE ${sql.join(conditions, sql` AND `)}
         GROUP BY version, endpoint, client_id ORDER BY version, endpoint, client_id`.execute(db);
       // Both drivers may hand back bigint sums as strings.
       return rows.map((r) => ({
@@ -80,7 +80,10 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
       }));
     },
     async pruneOperationCounts({ before }) {
-      const result = await db.deleteFrom('usage_operation_hours').where('hour', '<', hourOf(before)).executeTakeFirst();
+      const result = await db
+        .deleteFrom('versionary_usage_operation_hours')
+        .where('hour', '<', hourOf(before))
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -11,10 +11,10 @@ type Row = Record<string, string | number | null> & RollupValues;
 
 /** The rollup tables, each with the key columns of its primary key. */
 export const rollups = {
-  usage_minutes: ['minute', 'version', 'endpoint', 'client_id', 'key_id'],
-  usage_days: ['day', 'version', 'endpoint', 'client_id', 'key_id'],
-  usage_client_days: ['day', 'version', 'client_id'],
-  usage_totals: ['version', 'endpoint', 'client_id', 'key_id'],
+  versionary_usage_minutes: ['minute', 'version', 'endpoint', 'client_id', 'key_id'],
+  versionary_usage_days: ['day', 'version', 'endpoint', 'client_id', 'key_id'],
+  versionary_usage_client_days: ['day', 'version', 'client_id'],
+  versionary_usage_totals: ['version', 'endpoint', 'client_id', 'key_id'],
 } as const;
 
 /**
@@ -22,7 +22,7 @@ export const rollups = {
  * (`element` set) goes only here, every other call only there.
  */
 export const elementRollups = {
-  usage_elements: ['element', 'version', 'endpoint', 'client_id'],
+  versionary_usage_elements: ['element', 'version', 'endpoint', 'client_id'],
 } as const;
 
 /** The rollup tables' names. */
@@ -112,8 +112,8 @@ export async function upsertRollup(
 }
 
 /**
- * The boundaries of a window, for reading whole days from `usage_days` and the ragged edges
- * from `usage_minutes`.
+ * The boundaries of a window, for reading whole days from `versionary_usage_days` and the ragged edges
+ * from `versionary_usage_minutes`.
  */
 export function splitWindow(options: { since: number; until?: number }): {
   since: number;

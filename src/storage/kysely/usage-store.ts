@@ -29,7 +29,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
   // than SQLite's insert itself. The remainder goes through the builder.
   const chunk = 200;
   const fullChunk = db
-    .insertInto('usage_calls')
+    .insertInto('versionary_usage_calls')
     .values(Array.from({ length: chunk }, () => ({ version: '', endpoint: '', client_id: '', at: 0 })))
     .compile();
   return {
@@ -55,7 +55,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
             await tx.executeQuery({ ...fullChunk, parameters });
           } else {
             await tx
-              .insertInto('usage_calls')
+              .insertInto('versionary_usage_calls')
               .values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at })))
               .execute();
           }
@@ -64,7 +64,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
     },
     async summary(version) {
       const row = await db
-        .selectFrom('usage_totals')
+        .selectFrom('versionary_usage_totals')
         .where('version', '=', version)
         .select((eb) => [
           eb.fn.sum<number>('calls').as('calls'),
@@ -83,7 +83,9 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
         first: number | string | null;
         last: number | string | null;
       }>`SELECT MIN(first_seen) AS first, MAX(last_seen) AS last
-        FROM usage_totals${filters.length > 0 ? sql` WHERE ${sql.join(filters, sql` AND `)}` : sql``}`.execute(db);
+        FROM versionary_usage_totals${filters.length > 0 ? sql` WHERE ${sql.join(filters, sql` AND `)}` : sql``}`.execute(
+        db,
+      );
       if (span?.first === null || span?.first === undefined) return [];
       const coversAll =
         Math.floor(options.since / 60_000) * 60_000 <= Number(span.first) &&
@@ -107,7 +109,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
         first_seen: number | string;
         last_seen: number | string;
       }>`
-        SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM usage_client_days
+        SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM versionary_usage_client_days
         WHERE ${sql.join(conditions, sql` AND `)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
       return rows.map((r) => ({
         clientId: r.client_id,
@@ -129,7 +131,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
         calls: number | string;
         clients: number | string;
       }>`
-        SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM usage_client_days
+        SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM versionary_usage_client_days
         WHERE ${sql.join(conditions, sql` AND `)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
       return rows.map((r): DailyUsageRow => ({
         day: Number(r.day),
@@ -142,7 +144,11 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
     elementUsage: (options = {}) => readElementUsage(db, options),
     elementCalls: (options = {}) => readElementCalls(db, options),
     async list({ version, clientId, limit, afterId }) {
-      let query = db.selectFrom('usage_calls').selectAll().where('version', '=', version).where('id', '>', afterId);
+      let query = db
+        .selectFrom('versionary_usage_calls')
+        .selectAll()
+        .where('version', '=', version)
+        .where('id', '>', afterId);
       if (clientId !== undefined) query = query.where('client_id', '=', clientId);
       const rows = await query
         .orderBy('id')
@@ -158,7 +164,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async pruneRaw({ before }) {
-      const result = await db.deleteFrom('usage_calls').where('at', '<', before).executeTakeFirst();
+      const result = await db.deleteFrom('versionary_usage_calls').where('at', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
     ...operationHoursStore(db),
@@ -195,18 +201,21 @@ function windowParts(options: { since: number; until?: number | undefined } & Fi
     const where = [...conditions, ...filters];
     return sql`SELECT ${columns} FROM ${sql.table(table)}${where.length > 0 ? sql` WHERE ${sql.join(where, sql` AND `)}` : sql``}`;
   };
-  if (options.since <= 0 && options.until === undefined) return [select('usage_totals', [])];
+  if (options.since <= 0 && options.until === undefined) return [select('versionary_usage_totals', [])];
   if (options.until !== undefined && options.until <= options.since) return [];
   const w = splitWindow(options);
   const parts: RawBuilder<unknown>[] = [];
   if (w.daysFrom > w.since)
-    parts.push(select('usage_minutes', [sql`minute >= ${w.since}`, sql`minute < ${w.daysFrom}`]));
+    parts.push(select('versionary_usage_minutes', [sql`minute >= ${w.since}`, sql`minute < ${w.daysFrom}`]));
   if (w.daysTo > w.daysFrom)
     parts.push(
-      select('usage_days', [sql`day >= ${w.daysFrom}`, ...(w.until === undefined ? [] : [sql`day < ${w.daysTo}`])]),
+      select('versionary_usage_days', [
+        sql`day >= ${w.daysFrom}`,
+        ...(w.until === undefined ? [] : [sql`day < ${w.daysTo}`]),
+      ]),
     );
   if (w.until !== undefined && w.until > w.daysTo)
-    parts.push(select('usage_minutes', [sql`minute >= ${w.daysTo}`, sql`minute < ${w.until}`]));
+    parts.push(select('versionary_usage_minutes', [sql`minute >= ${w.daysTo}`, sql`minute < ${w.until}`]));
   return parts;
 }
 

@@ -1,13 +1,13 @@
 import type { Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
 import type { Owner, UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
 import { precompile } from './precompile.ts';
-import type { Tables, UsersTable } from './tables.ts';
+import type { ResourceTables, UsersTable } from './tables.ts';
 
 /**
  * The users port over Kysely: the same SQL for SQLite and PostgreSQL. Conditional writes compare
  * the revision inside the UPDATE, so the check and the write are one atomic statement.
  */
-export function createUserStore(db: Kysely<Tables>): UserStore {
+export function createUserStore(db: Kysely<ResourceTables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
   // A page is read on every list call: its three shapes (all, unowned, one owner's) compiled once.
   // Placeholders in order: after id, [owner,] limit.
@@ -90,15 +90,15 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
 }
 
 type Filterable<Q> = Q extends
-  | SelectQueryBuilder<Tables, 'users', infer _O>
-  | UpdateQueryBuilder<Tables, 'users', 'users', infer _U>
-  | DeleteQueryBuilder<Tables, 'users', infer _D>
+  | SelectQueryBuilder<ResourceTables, 'users', infer _O>
+  | UpdateQueryBuilder<ResourceTables, 'users', 'users', infer _U>
+  | DeleteQueryBuilder<ResourceTables, 'users', infer _D>
   ? Q
   : never;
 
 /** Narrow a users query to one owner's rows; undefined leaves it unfiltered (admins). */
 function ownedBy<Q>(query: Filterable<Q>, owner: Owner | undefined): Q {
   if (owner === undefined) return query;
-  const q = query as unknown as SelectQueryBuilder<Tables, 'users', object>;
+  const q = query as unknown as SelectQueryBuilder<ResourceTables, 'users', object>;
   return (owner === null ? q.where('client_id', 'is', null) : q.where('client_id', '=', owner)) as unknown as Q;
 }

@@ -1,4 +1,4 @@
-import { Kysely, Migrator, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../service/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
@@ -9,11 +9,9 @@ import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
-import { createMigrationProvider } from '../kysely/migrations/index.ts';
-import { createPostStore } from '../kysely/post-store.ts';
+import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { SchemaPostgresDialect } from './schema-dialect.ts';
-import { createUserStore } from '../kysely/user-store.ts';
 
 /** Options for {@link openPostgresStorage}. */
 export interface PostgresStorageOptions {
@@ -60,14 +58,12 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new SchemaPostgresDialect({ pool, schema }) });
   try {
-    await migrate({ pool, db, schema });
+    await underMigrationLock({ pool, schema }, () => migrateLoop(db, { serial: 'serial', schema }));
   } catch (error) {
     await db.destroy();
     throw error;
   }
   const stores = guardStores({
-    users: createUserStore(db),
-    posts: createPostStore(db),
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db),
@@ -79,6 +75,9 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   return {
     db,
     ...stores,
+    resources: once(() =>
+      underMigrationLock({ pool, schema }, () => migrateResources(db, { serial: 'serial', schema })),
+    ),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },
@@ -88,25 +87,21 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
 }
 
 /**
- * Create the schema and run the migrations while holding a session advisory lock keyed by the
- * schema, so instances that start together migrate one after another: the first does the work,
- * the others find nothing left to do. Kysely's own lock is taken only after it creates its
- * bookkeeping tables, which races when several instances meet an empty schema.
+ * Create the schema and run `migrate` while holding a session advisory lock keyed by the schema,
+ * so instances that start together migrate one after another: the first does the work, the others
+ * find nothing left to do. Kysely's own lock is taken only after it creates its bookkeeping
+ * tables, which races when several instances meet an empty schema.
  */
-async function migrate(options: { pool: pg.Pool; db: Kysely<Tables>; schema: string }): Promise<void> {
+async function underMigrationLock<T>(
+  options: { pool: pg.Pool; schema: string },
+  migrate: () => Promise<T>,
+): Promise<T> {
   const client = await options.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
     try {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
-      // Name the schema: without it the migrator can mistake another schema's bookkeeping tables for ours.
-      const migrator = new Migrator({
-        db: options.db,
-        provider: createMigrationProvider({ serial: 'serial' }),
-        migrationTableSchema: options.schema,
-      });
-      const { error } = await migrator.migrateToLatest();
-      if (error) throw error;
+      return await migrate();
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`versionary:migrate:${options.schema}`]);
     }

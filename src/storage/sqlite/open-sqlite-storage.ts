@@ -1,11 +1,9 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../service/ports/index.ts';
-import { createMigrationProvider } from '../kysely/migrations/index.ts';
-import { createPostStore } from '../kysely/post-store.ts';
+import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
 import type { Tables } from '../kysely/tables.ts';
-import { createUserStore } from '../kysely/user-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
@@ -28,7 +26,8 @@ export interface SqliteStorageOptions {
 }
 
 /**
- * Open (creating if needed) an embedded SQLite database, migrate it, and return the storage ports.
+ * Open (creating if needed) an embedded SQLite database, migrate the loop's tables, and return the
+ * storage ports.
  * The file and its `-wal` and `-shm` files are readable by the owner only (0600): they hold key
  * hashes, contact emails and stored responses. Missing directories are created 0700.
  */
@@ -48,18 +47,14 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
   // prepared once per SQL text rather than once per query.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const { error } = await new Migrator({
-    db,
-    provider: createMigrationProvider({ serial: 'integer' }),
-  }).migrateToLatest();
-  if (error) {
+  try {
+    await migrateLoop(db, { serial: 'integer' });
+  } catch (error) {
     await db.destroy();
     throw error;
   }
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
   const stores = guardStores({
-    users: createUserStore(db),
-    posts: createPostStore(db),
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db),
@@ -71,6 +66,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   return {
     db,
     ...stores,
+    resources: once(() => migrateResources(db, { serial: 'integer' })),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { serialKey, type MigrationDialect } from './dialect.ts';
+import { named, serialKey, type MigrationDialect } from './dialect.ts';
 
 /** Migration `0002-lifecycle-and-usage`: version schedules, endpoint deprecations and the raw usage calls. */
 export function lifecycleAndUsage(dialect: MigrationDialect): Migration {
@@ -7,7 +7,7 @@ export function lifecycleAndUsage(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
-        .createTable('version_schedules')
+        .createTable(named(dialect, 'version_schedules'))
         .addColumn('version', 'text', (c) => c.primaryKey())
         .addColumn('deprecated_at', 'bigint', (c) => c.notNull())
         .addColumn('sunset_at', 'bigint', (c) => c.notNull())
@@ -16,24 +16,28 @@ export function lifecycleAndUsage(dialect: MigrationDialect): Migration {
         .addColumn('migration_url', 'text')
         .execute();
       await db.schema
-        .createTable('endpoint_deprecations')
+        .createTable(named(dialect, 'endpoint_deprecations'))
         .addColumn('version', 'text', (c) => c.notNull())
         .addColumn('method', 'text', (c) => c.notNull())
         .addColumn('path', 'text', (c) => c.notNull())
         .addColumn('deprecated_at', 'bigint', (c) => c.notNull())
         .addColumn('sunset_at', 'bigint', (c) => c.notNull())
         .addColumn('migration_url', 'text')
-        .addPrimaryKeyConstraint('endpoint_deprecations_pk', ['version', 'method', 'path'])
+        .addPrimaryKeyConstraint(named(dialect, 'endpoint_deprecations_pk'), ['version', 'method', 'path'])
         .execute();
       await db.schema
-        .createTable('usage_calls')
+        .createTable(named(dialect, 'usage_calls'))
         .addColumn('id', dialect.serial, key)
         .addColumn('version', 'text', (c) => c.notNull())
         .addColumn('endpoint', 'text', (c) => c.notNull())
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('usage_calls_version').on('usage_calls').columns(['version', 'id']).execute();
+      await db.schema
+        .createIndex(named(dialect, 'usage_calls_version'))
+        .on(named(dialect, 'usage_calls'))
+        .columns(['version', 'id'])
+        .execute();
     },
   };
 }

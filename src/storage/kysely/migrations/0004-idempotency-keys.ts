@@ -1,11 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
+import { named, type MigrationDialect } from './dialect.ts';
 
 /** Migration `0004-idempotency-keys`: stored `Idempotency-Key` outcomes, replayed for repeated writes. */
-export function idempotencyKeys(): Migration {
+export function idempotencyKeys(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
-        .createTable('idempotency_keys')
+        .createTable(named(dialect, 'idempotency_keys'))
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('key', 'text', (c) => c.notNull())
         .addColumn('fingerprint', 'text', (c) => c.notNull())
@@ -14,9 +15,13 @@ export function idempotencyKeys(): Migration {
         .addColumn('headers', 'text')
         .addColumn('body', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('idempotency_keys_pk', ['client_id', 'key'])
+        .addPrimaryKeyConstraint(named(dialect, 'idempotency_keys_pk'), ['client_id', 'key'])
         .execute();
-      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
+      await db.schema
+        .createIndex(named(dialect, 'idempotency_keys_created'))
+        .on(named(dialect, 'idempotency_keys'))
+        .column('created_at')
+        .execute();
     },
   };
 }

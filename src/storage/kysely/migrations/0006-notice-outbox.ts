@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import { serialKey, type MigrationDialect } from './dialect.ts';
+import { named, serialKey, type MigrationDialect } from './dialect.ts';
 
 /**
  * The notice outbox: one row per (client, subject, kind, step, sunset, channel, recipient), with
@@ -11,7 +11,7 @@ export function noticeOutbox(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
-        .createTable('notice_outbox')
+        .createTable(named(dialect, 'notice_outbox'))
         .addColumn('id', dialect.serial, key)
         .addColumn('client_id', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull())
@@ -30,7 +30,7 @@ export function noticeOutbox(dialect: MigrationDialect): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('sent_at', 'bigint')
-        .addUniqueConstraint('notice_outbox_once', [
+        .addUniqueConstraint(named(dialect, 'notice_outbox_once'), [
           'client_id',
           'subject',
           'kind',
@@ -41,12 +41,12 @@ export function noticeOutbox(dialect: MigrationDialect): Migration {
         ])
         .execute();
       await db.schema
-        .createIndex('notice_outbox_due')
-        .on('notice_outbox')
+        .createIndex(named(dialect, 'notice_outbox_due'))
+        .on(named(dialect, 'notice_outbox'))
         .columns(['status', 'next_attempt_at'])
         .execute();
       await db.schema
-        .createTable('brownouts')
+        .createTable(named(dialect, 'brownouts'))
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('version', 'text', (c) => c.notNull())
         .addColumn('endpoint', 'text')
@@ -55,7 +55,11 @@ export function noticeOutbox(dialect: MigrationDialect): Migration {
         .addColumn('client_id', 'text')
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('notice_outbox_client').on('notice_outbox').columns(['client_id', 'id']).execute();
+      await db.schema
+        .createIndex(named(dialect, 'notice_outbox_client'))
+        .on(named(dialect, 'notice_outbox'))
+        .columns(['client_id', 'id'])
+        .execute();
     },
   };
 }
