@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually, freePort } from '../support/service-process.ts';
-import { installTarballApp, spawnInApp, sqliteOnlyPeers, type AppProcess } from '../support/tarball-app.ts';
+import {
+  installTarballApp,
+  spawnInApp,
+  sqliteOnlyPeers,
+  type AppProcess,
+  booksLoopPrelude,
+} from '../support/tarball-app.ts';
 
 const adminKey = 'lane-admin-key-0123456789';
 
@@ -12,17 +18,7 @@ const adminKey = 'lane-admin-key-0123456789';
 // error handler, its own text/plain parser and its own routes. `WITH_LOOP=1` adds the loop, as
 // docs/loop.md says to: the construction options spread in, then one `register`.
 const teamApp = `
-import Fastify from 'fastify';
-import { defineVersionChange, defineVersions, fieldAdded, ref } from 'versionary';
-import { loopServerOptions, versionaryLoop } from 'versionary/loop';
-
-const schemas = { Book: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } } },
-  BookList: { type: 'array', items: ref('Book') } };
-const operations = [{ id: 'books.list', method: 'GET', path: '/books', summary: 'List books',
-  query: { type: 'object', additionalProperties: false }, responses: { 200: { description: 'Books', schema: 'BookList' } } }];
-const isbn = defineVersionChange({ description: 'Books gain an optional isbn.', instructions: [fieldAdded('Book', 'isbn')] });
-const bundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
-
+${booksLoopPrelude}
 const app = Fastify({ ...loopServerOptions({ bundle, vendor: 'books' }) });
 app.setNotFoundHandler((request, reply) => reply.code(404).header('x-team', 'not-found').send({ team: 'no such page', url: request.url }));
 app.setErrorHandler((error, request, reply) => reply.code(503).type('text/plain').send('team error: ' + error.message));

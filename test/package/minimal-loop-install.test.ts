@@ -4,23 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { eventually, freePort } from '../support/service-process.ts';
-import { installedPackages, installTarballApp, spawnInApp } from '../support/tarball-app.ts';
+import { installedPackages, installTarballApp, spawnInApp, booksLoopPrelude } from '../support/tarball-app.ts';
 
 const adminKey = 'minimal-loop-admin-key-0001';
 
 // The loop without its portal and notices: lifecycle and usage per client first, as a team adopts it.
 const minimalApp = `
-import Fastify from 'fastify';
-import { defineVersionChange, defineVersions, fieldAdded, ref } from 'versionary';
-import { loopServerOptions, versionaryLoop } from 'versionary/loop';
-
-const schemas = { Book: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } } },
-  BookList: { type: 'array', items: ref('Book') } };
-const operations = [{ id: 'books.list', method: 'GET', path: '/books', summary: 'List books',
-  query: { type: 'object', additionalProperties: false }, responses: { 200: { description: 'Books', schema: 'BookList' } } }];
-const isbn = defineVersionChange({ description: 'Books gain an optional isbn.', instructions: [fieldAdded('Book', 'isbn')] });
-const bundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
-const day = 86_400_000;
+${booksLoopPrelude}const day = 86_400_000;
 const options = {
   bundle, vendor: 'books', title: 'Books API', database: 'sqlite:./loop.db', portal: false, notices: false,
   env: { VERSIONARY_ADMIN_KEY: process.env.ADMIN_KEY },

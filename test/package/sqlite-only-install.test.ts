@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { eventually, freePort } from '../support/service-process.ts';
-import { installedPackages, installTarballApp, spawnInApp, sqliteOnlyPeers } from '../support/tarball-app.ts';
+import {
+  installedPackages,
+  installTarballApp,
+  spawnInApp,
+  sqliteOnlyPeers,
+  booksLoopPrelude,
+} from '../support/tarball-app.ts';
 
 const adminKey = 'first-hour-admin-key-0001';
 
@@ -18,17 +24,7 @@ function exec(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ co
 }
 
 const loopApp = `
-import Fastify from 'fastify';
-import { defineVersionChange, defineVersions, fieldAdded, ref } from 'versionary';
-import { loopServerOptions, versionaryLoop } from 'versionary/loop';
-
-const schemas = { Book: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } } },
-  BookList: { type: 'array', items: ref('Book') } };
-const operations = [{ id: 'books.list', method: 'GET', path: '/books', summary: 'List books',
-  query: { type: 'object', additionalProperties: false }, responses: { 200: { description: 'Books', schema: 'BookList' } } }];
-const isbn = defineVersionChange({ description: 'Books gain an optional isbn.', instructions: [fieldAdded('Book', 'isbn')] });
-const bundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
-const app = Fastify(loopServerOptions({ bundle, vendor: 'books' }));
+${booksLoopPrelude}const app = Fastify(loopServerOptions({ bundle, vendor: 'books' }));
 // The loop reads no environment of its own: this app hands it the process's (DATABASE_URL, VERSIONARY_*).
 await app.register(versionaryLoop, { bundle, vendor: 'books', title: 'Books API', env: process.env,
   handlers: { 'books.list': async () => ({ status: 200, body: [{ id: 1, title: 'Dune' }] }) } });

@@ -24,6 +24,22 @@ export const sqliteOnlyPeers = [
 ];
 
 /**
+ * The first lines of a team's books app in the packed library's terms: Fastify, the loop's
+ * imports, and a v1/v2 bundle (v2 adds an optional `isbn`), as `docs/loop.md` declares it.
+ */
+export const booksLoopPrelude = `import Fastify from 'fastify';
+import { defineVersionChange, defineVersions, fieldAdded, ref } from 'versionary';
+import { loopServerOptions, versionaryLoop } from 'versionary/loop';
+
+const schemas = { Book: { type: 'object', required: ['id', 'title'], properties: { id: { type: 'integer' }, title: { type: 'string' }, isbn: { type: 'string' } } },
+  BookList: { type: 'array', items: ref('Book') } };
+const operations = [{ id: 'books.list', method: 'GET', path: '/books', summary: 'List books',
+  query: { type: 'object', additionalProperties: false }, responses: { 200: { description: 'Books', schema: 'BookList' } } }];
+const isbn = defineVersionChange({ description: 'Books gain an optional isbn.', instructions: [fieldAdded('Book', 'isbn')] });
+const bundle = defineVersions({ head: { schemas, operations }, versions: [{ name: 'v1' }, { name: 'v2', changes: [isbn] }] });
+`;
+
+/**
  * Pack the library, and install the tarball with `peers` (at the ranges of its peerDependencies)
  * into `<tmp>/app`, offline from npm's cache where it can. Resolves with the app's directory.
  */
