@@ -160,7 +160,15 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
   });
 
   it('the usage summary counts every call exactly once, even from an instance stopped right after serving', async () => {
-    const before = await usageCalls(instances[0]!);
+    // Earlier tests called v1 on the other instances, whose buffers are written every 200 ms: count
+    // from a settled total (two reads 500 ms apart agree), not from one taken mid-write.
+    let before = await usageCalls(instances[0]!);
+    for (let settled = false; !settled;) {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = await usageCalls(instances[0]!);
+      settled = now === before;
+      before = now;
+    }
     let served = 0;
     for (let i = 0; i < 30; i++) {
       const res = await fetch(`${instances[i % 3]!.base}/api/v1/users`, { headers: admin });
