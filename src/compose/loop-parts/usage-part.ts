@@ -1,3 +1,4 @@
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineLoopPart } from './define-part.ts';
 import { loopOptionsValidators } from './options-schema.ts';
 
@@ -17,9 +18,11 @@ export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
   options: loopOptionsValidators.none,
   async install(app, state) {
     if (app.hasPlugin('versionary-loop-lifecycle'))
-      throw new Error(
-        'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
-      );
+      throw new VersionaryError({
+        code: ErrorCode.InvalidConfig,
+        detail:
+          'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
+      });
     const { installUsage } = await import('../../service/app/install-service.ts');
     installUsage(state.context);
   },
