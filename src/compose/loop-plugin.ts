@@ -20,7 +20,7 @@ import {
 } from './loop-parts/storage-part.ts';
 import { versionaryLoopUsage } from './loop-parts/usage-part.ts';
 import { loopEnv } from './loop-env.ts';
-import { ownedNotFoundFeature } from './owned-not-found.ts';
+import { installOwnedNotFound } from './owned-not-found.ts';
 import { assertPeers, peersFor } from './peer-packages.ts';
 import { readableStartFailure, type StartFailure } from './start-failure.ts';
 
@@ -97,7 +97,7 @@ export const versionaryLoop = fp(
         };
         for (const name of parts.slice(1))
           await loop.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
-        await ownedNotFoundFeature(parts).install(loopStateOf(loop).context);
+        await installOwnedNotFound(loopStateOf(loop).context, parts);
       });
     } catch (error) {
       throw readableStartFailure((error as Partial<StartFailure>).versionaryError ?? error, 'versionary/loop');

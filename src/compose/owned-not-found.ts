@@ -1,6 +1,6 @@
 import { notFoundProblems } from '../http/problem-handling.ts';
 import { removedVersionOf } from '../http/removed-gate.ts';
-import type { ServiceContext, ServiceFeature } from '../service/app/feature.ts';
+import type { ServiceContext } from '../service/app/feature.ts';
 import type { LoopPartName } from './loop-parts/loop-state.ts';
 
 /**
@@ -15,20 +15,11 @@ export const ownedPrefixes: Readonly<Partial<Record<LoopPartName, readonly strin
 };
 
 /**
- * The loop's not-found answers, under the prefixes it owns only: the app keeps its root's
- * not-found handler, and Fastify allows one per prefix. Installed last, so that each prefix's
- * not-found context copies every hook the features added (the removed gate, security headers,
- * caching, limits, metrics): an unknown path under `/api` answers as it did when the loop set the
- * root's handler.
+ * The loop's not-found answers under the prefixes `parts` own, each in a context of its own, and
+ * only there: the app keeps its root's not-found handler, and Fastify allows one per prefix. Each
+ * context copies the hooks registered before it, so the preset installs them last, once every
+ * part's hooks (the removed gate, security headers, caching, limits, metrics) are in.
  */
-export function ownedNotFoundFeature(parts: readonly LoopPartName[]): ServiceFeature {
-  return {
-    name: 'owned-not-found',
-    install: (context) => installOwnedNotFound(context, parts),
-  };
-}
-
-/** The loop's not-found problems under the prefixes `parts` own, each in a context of its own (see {@link ownedNotFoundFeature}). */
 export async function installOwnedNotFound(
   { app, bundle, runtime, api }: Pick<ServiceContext, 'app' | 'bundle' | 'runtime' | 'api'>,
   parts: readonly LoopPartName[],
