@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { routeUrlOf } from '../../http/route-url.ts';
 import type { ServiceFeature } from '../app/feature.ts';
+import { flushUsageOf } from '../app/install-service.ts';
 import { createMemoryRateLimitStore } from '../rate-limit/index.ts';
 import { registerPortal } from './index.ts';
 import { installPageRateLimit } from './page-rate-limit.ts';
@@ -37,7 +38,7 @@ export const portalFeature: ServiceFeature = {
       // Read per request: the notices part, which sets them, may come after the portal.
       brownouts: () => context.brownouts?.() ?? [],
       // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
-      flushUsage: async () => void (await Promise.all([context.recorder.flush(), context.operations?.flush()])),
+      flushUsage: () => flushUsageOf(context),
       publicUrl: config.settings.notices.publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       ...(config.portalSecret ? { secret: config.portalSecret } : {}),
