@@ -44,22 +44,10 @@ const handlers = defineHandlers({
 });
 
 async function headersWith(headerStyle: DeprecationHeaderStyle): Promise<Record<string, unknown>> {
-  const app = Fastify();
-  await app.register(versionary, {
-    bundle,
-    handlers,
-    vendor: 'notes',
-    clock: createFixedClock(parseIsoInstant('2026-03-01')!),
-    lifecycle: {
-      headerStyle,
-      versions: {
-        v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' },
-      },
-    },
-  });
-  const { headers } = await app.inject({ url: '/api/v1/notes' });
-  await app.close();
-  return { deprecation: headers.deprecation, sunset: headers.sunset, link: headers.link };
+  const versions = {
+    v1: { deprecatedAt: '2026-01-01', sunsetAt: '2026-12-31', migrationUrl: 'https://notes.example/v2' },
+  };
+  return lifecycleHeaders({ headerStyle, versions }, '/api/v1/notes');
 }
 
 function collectWarnings(): { warnings: Error[]; stop(): void } {
@@ -98,7 +86,11 @@ describe('lifecycle.headerStyle is spelled "iso8601"; "iso" still works, with a 
   });
 });
 
-async function summaryHeaders(lifecycle: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** The lifecycle headers of `url` under a plugin with `lifecycle`, on 2026-03-01. */
+async function lifecycleHeaders(
+  lifecycle: Record<string, unknown>,
+  url = '/api/v2/notes',
+): Promise<Record<string, unknown>> {
   const app = Fastify();
   await app.register(versionary, {
     bundle,
@@ -107,7 +99,7 @@ async function summaryHeaders(lifecycle: Record<string, unknown>): Promise<Recor
     clock: createFixedClock(parseIsoInstant('2026-03-01')!),
     lifecycle,
   });
-  const { headers } = await app.inject({ url: '/api/v2/notes' });
+  const { headers } = await app.inject({ url });
   await app.close();
   return { deprecation: headers.deprecation, sunset: headers.sunset, link: headers.link };
 }
@@ -116,11 +108,11 @@ describe('lifecycle.endpointDeprecations; the former name `endpoints` still work
   const entry = { version: 'v2', method: 'GET', path: '/notes', deprecatedAt: '2026-01-01', sunsetAt: 1814400000000 };
   it('`endpoints` sends the same headers and emits DeprecationWarning VERSIONARY_DEP002 once per process', async () => {
     const seen = collectWarnings();
-    const current = await summaryHeaders({ endpointDeprecations: [entry] });
+    const current = await lifecycleHeaders({ endpointDeprecations: [entry] });
     await tick();
     assert.deepEqual(seen.warnings, [], 'endpointDeprecations warns about nothing');
-    const old = await summaryHeaders({ endpoints: [entry] });
-    await summaryHeaders({ endpoints: [entry] });
+    const old = await lifecycleHeaders({ endpoints: [entry] });
+    await lifecycleHeaders({ endpoints: [entry] });
     await tick();
     seen.stop();
     assert.equal(current.deprecation, '2026-01-01T00:00:00.000Z');
