@@ -42,3 +42,6 @@ export const booksBundle = defineVersions({
 export const bookHandlers: Record<string, OperationHandler> = {
   'books.list': async () => ({ status: 200, body: [{ id: 1, title: 'The Dispossessed', isbn: '978-0-06-051275-4' }] }),
 };
+
+/** The loop's options that say what the books API is: its bundle, handlers, vendor and title. */
+export const booksLoop = { bundle: booksBundle, handlers: bookHandlers, vendor: 'books', title: 'Books API' };

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { loopServerOptions, versionaryLoop } from '../../src/loop/index.ts';
 import { eventually, sharedPostgresUrl, sharedRedisUrl, throwawaySchema } from '../support/service-process.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-instances-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}` };
@@ -30,10 +30,7 @@ for (const transport of ['PostgreSQL LISTEN/NOTIFY', 'Redis pub/sub']) {
       for (let i = 0; i < 2; i++) {
         const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }) });
         await app.register(versionaryLoop, {
-          bundle: booksBundle,
-          handlers: bookHandlers,
-          vendor: 'books',
-          title: 'Books API',
+          ...booksLoop,
           env,
           settings: { notices: { intervalSeconds: 0 } },
         });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}` };
@@ -27,10 +27,7 @@ async function teamApp(withLoop: boolean): Promise<FastifyInstance> {
   });
   if (withLoop)
     await app.register(versionaryLoop, {
-      bundle: booksBundle,
-      handlers: bookHandlers,
-      vendor: 'books',
-      title: 'Books API',
+      ...booksLoop,
       env: { DATABASE_URL: 'sqlite::memory:', VERSIONARY_ADMIN_KEY: adminKey },
       settings: {
         versions: {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../notices/smtp-catcher.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}` };
@@ -21,10 +21,7 @@ describe('versionaryLoop in a books API', () => {
     smtp = await startSmtpCatcher();
     app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }) });
     await app.register(versionaryLoop, {
-      bundle: booksBundle,
-      handlers: bookHandlers,
-      vendor: 'books',
-      title: 'Books API',
+      ...booksLoop,
       clock,
       publicUrl: 'https://books.example',
       env: {
@@ -124,10 +121,7 @@ describe("versionaryLoop with the app's own authentication", () => {
     smtp = await startSmtpCatcher();
     app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }) });
     await app.register(versionaryLoop, {
-      bundle: booksBundle,
-      handlers: bookHandlers,
-      vendor: 'books',
-      title: 'Books API',
+      ...booksLoop,
       clock: createFixedClock(epoch),
       env: {
         DATABASE_URL: 'sqlite::memory:',

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
 import type { LoopSettings } from '../../src/loop/index.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}` };
@@ -16,10 +16,7 @@ async function loopUnderPublic(versions: LoopSettings['versions']): Promise<Fast
   const prefix = '/public';
   const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books', prefix }) });
   await app.register(versionaryLoop, {
-    bundle: booksBundle,
-    handlers: bookHandlers,
-    vendor: 'books',
-    title: 'Books API',
+    ...booksLoop,
     prefix,
     clock: createFixedClock(epoch),
     env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey },

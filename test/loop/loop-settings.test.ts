@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { loopEnv } from '../../src/compose/loop-env.ts';
 import { loopServerOptions, versionaryLoop, type VersionaryLoopOptions } from '../../src/compose/loop-plugin.ts';
 import { peersFor } from '../../src/compose/peer-packages.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 // A variable meant for the team's own app: the loop must never pick it up unless handed it.
 const unreachable = 'postgres://127.0.0.1:1/nope';
@@ -16,10 +16,7 @@ async function startLoop(options: Partial<VersionaryLoopOptions>): Promise<{ app
   let key = '';
   const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }), logger: false });
   await app.register(versionaryLoop, {
-    bundle: booksBundle,
-    handlers: bookHandlers,
-    vendor: 'books',
-    title: 'Books API',
+    ...booksLoop,
     onBootstrapKey: (created) => (key = created),
     ...options,
   });

@@ -9,7 +9,7 @@ import { rawDb, tablesOf, type Place } from '../support/database-shape.ts';
 import { startTestGateway } from '../support/gateway.ts';
 import { sharedPostgresUrl, throwawaySchema } from '../support/service-process.ts';
 import { createTestApp, createUser, json } from '../support/test-app.ts';
-import { bookHandlers, booksBundle } from './books.ts';
+import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-tables-admin-key-0123456789';
 
@@ -17,10 +17,7 @@ const adminKey = 'loop-tables-admin-key-0123456789';
 async function tablesAfterALoop(place: Place): Promise<string[]> {
   const app = Fastify({ ...loopServerOptions({ bundle: booksBundle, vendor: 'books' }) });
   await app.register(versionaryLoop, {
-    bundle: booksBundle,
-    handlers: bookHandlers,
-    vendor: 'books',
-    title: 'Books API',
+    ...booksLoop,
     env: {
       DATABASE_URL: place.kind === 'sqlite' ? `sqlite:${place.path}` : place.url,
       ...(place.kind === 'postgres' ? { VERSIONARY_DB_SCHEMA: place.schema } : {}),
