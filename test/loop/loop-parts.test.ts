@@ -18,7 +18,9 @@ const adminKey = 'loop-parts-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}` };
 const day = 86_400_000;
 const now = Date.UTC(2026, 5, 1);
-const clock = { now: () => now };
+// Moved only by the test that walks past a sunset, which puts it back.
+let current = now;
+const clock = { now: () => current };
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const storageOptions = {
@@ -94,7 +96,17 @@ describe('the loop, part by part', () => {
         'and under its API prefix',
       );
       assert.deepEqual((await app.inject({ url: '/health' })).json(), { ok: true });
+
+      // The spec's lifecycle: "Sunset Window | reaching the sunset date | the sunset date has passed |
+      // Removed | requests receive 410 or 404". The parts registered one by one keep it, and the
+      // lifecycle part answers before the access part asks for credentials.
+      current = Date.parse(later) + 1000;
+      const removed = await app.inject({ url: '/api/v1/books' });
+      assert.equal(removed.statusCode, 410, removed.body);
+      assert.match(String(removed.headers['content-type']), /^application\/problem\+json/);
+      assert.equal((await app.inject({ url: '/api/v2/books', headers: { 'x-team': 'acme' } })).statusCode, 200);
     } finally {
+      current = now;
       await app.close();
     }
   });
