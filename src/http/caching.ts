@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
 export const conditionalHeaderMaxLength = 4000;
@@ -35,19 +36,28 @@ export interface CachingOptions {
  * `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
  */
 export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
-  // A tag list longer than any real one is refused, as documented, rather than scanned on every request.
-  app.addHook('onRequest', async (request) => {
-    for (const name of ['if-none-match', 'if-match'] as const) {
-      const value = request.headers[name];
-      if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
-      throw new VersionaryError({
-        code: ErrorCode.ValidationFailed,
-        detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
-        errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
-      });
-    }
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
+  const pipeline = requestPipeline(app);
+  pipeline.add({ name: 'conditional-header-length', phase: 'check', run: refuseLongConditionals });
+  pipeline.respond({ name: 'caching', run: cachingStep(options) });
+}
+
+// A tag list longer than any real one is refused, as documented, rather than scanned on every request.
+function refuseLongConditionals(request: FastifyRequest): void {
+  for (const name of ['if-none-match', 'if-match'] as const) {
+    const value = request.headers[name];
+    if (value === undefined || value.length <= conditionalHeaderMaxLength) continue;
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} is ${value.length} characters long; at most ${conditionalHeaderMaxLength} are accepted.`,
+      errors: [{ pointer: `/headers/${name}`, detail: `longer than ${conditionalHeaderMaxLength} characters` }],
+    });
+  }
+}
+
+function cachingStep(
+  options: CachingOptions,
+): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown {
+  return (request, reply, payload) => {
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe || reply.statusCode !== 200) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -67,5 +77,5 @@ export function installCaching(app: FastifyInstance, options: CachingOptions = {
       return '';
     }
     return payload;
-  });
+  };
 }

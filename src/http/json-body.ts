@@ -14,9 +14,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.addHook('preParsing', async (request, _reply, payload) => {
-    assertIdentityEncoding(request);
-    return payload;
+  // eslint-disable-next-line max-params -- Fastify's callback preParsing hook takes four
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    try {
+      assertIdentityEncoding(request);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done(null, payload);
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(options.types, { parseAs: 'buffer' }, (request, body, done) => {

@@ -29,12 +29,16 @@ export function installLingeringClose(app: FastifyInstance, options: LingeringCl
     lingerBytes: options.lingerBytes ?? 64 * 1024 * 1024,
     silenceMs: options.silenceMs ?? 500,
   };
-  app.addHook('onSend', async (request, reply) => {
+  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
+  app.addHook('onSend', (request, reply, payload, done) => {
     const req = request.raw;
-    if (req.complete || !hasBody(req)) return;
+    if (req.complete || !hasBody(req)) return done(null, payload);
     // Closing is what tells the client to stop sending; keep-alive would have it send the whole body.
     reply.header('connection', 'close');
-    await drain(req, bounds);
+    drain(req, bounds).then(
+      () => done(null, payload),
+      (error: unknown) => done(error as Error),
+    );
   });
 }
 

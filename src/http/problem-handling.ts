@@ -3,6 +3,7 @@ import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { createApiScope } from './api-scope.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { isUnversioned } from './negotiation.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
@@ -28,8 +29,12 @@ export interface ProblemHandlingOptions {
  * SQL; its detail says it was logged only when that logger writes errors.
  */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
+  requestPipeline(app, options.prefix).add({
+    name: 'unversioned-vary',
+    phase: 'gate',
+    run: (request, reply) => {
+      if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
+    },
   });
 
   app.setErrorHandler((error, request, reply) => {

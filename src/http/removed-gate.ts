@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
-import { createApiScope } from './api-scope.ts';
-import { routeUrlOf } from './route-url.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 /**
  * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
@@ -43,33 +42,26 @@ export interface RemovedGateOptions {
  * migration.
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  const scope = createApiScope(options.prefix);
-  // Parsed once per route pattern by the scope (the patterns are few and fixed), not per request.
-  const routeOf = (url: string) => {
-    const route = scope.routeOf(url);
-    return route && !route.isDocument ? { version: route.version, path: route.template } : null;
-  };
-  app.addHook('onRequest', async (request, reply) => {
-    // The matched route's pattern (Accept-negotiated requests are already rewritten to it); a path
-    // with no route under a removed version is gone too, whatever follows the version.
-    const url = routeUrlOf(request);
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
-    let route = url === undefined ? null : routeOf(url);
-    if (url === undefined) {
-      const version = scope.versionOf(request.url);
-      route = version ? { version, path: '/' } : null;
-    }
-    if (!route) return;
-    // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-    const removed = removedAnswer(options.lifecycle, {
-      version: route.version,
-      method: url === undefined ? 'GET' : method,
-      path: route.path,
-    });
-    if (!removed) return;
-    if (url !== undefined)
-      options.onRemovedCall?.({ version: route.version, endpoint: `${method} ${route.path}` }, request);
-    reply.headers(removed.headers);
-    throw removed.error;
+  requestPipeline(app, options.prefix).add({
+    name: 'removed-gate',
+    phase: 'gate',
+    // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
+    // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
+    appliesTo: (route) => route.version !== undefined && !route.isDocument,
+    run: (request, reply, route) => {
+      const routed = route.url !== undefined;
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
+      const removed = removedAnswer(options.lifecycle, {
+        version: route.version!,
+        method: routed ? method : 'GET',
+        path: routed ? route.template! : '/',
+      });
+      if (!removed) return;
+      if (routed)
+        options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+      reply.headers(removed.headers);
+      throw removed.error;
+    },
   });
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 /**
  * Why a request target is refused, or `undefined` when it has one meaning only. The router
@@ -15,6 +16,8 @@ export function ambiguityOf(url: string): string | undefined {
   if (target[0] !== '/') return 'a target that is neither a path nor an absolute http URL';
   const end = target.search(/[?#]/);
   const path = end === -1 ? target : target.slice(0, end);
+  // Most paths hold none of the characters below: one scan answers them (this runs on every request).
+  if (!/[\\;%]|\/\/|\/\./.test(path)) return undefined;
   if (path.includes('\\')) return 'a backslash';
   if (path.includes('//')) return 'an empty segment ("//")';
   if (path.includes(';')) return 'a ";" (a matrix parameter)';
@@ -87,9 +90,13 @@ export function strictRequestError(req: IncomingMessage): VersionaryError | unde
  * any other hook: register it first. Router failures on the same targets (a bad `%` escape) are
  * refused the same way by the `frameworkErrors` of `serviceServerOptions`.
  */
-export function installStrictRequests(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    const error = strictRequestError(request.raw);
-    if (error) throw error;
+export function installStrictRequests(app: FastifyInstance, prefix?: string): void {
+  requestPipeline(app, prefix).add({
+    name: 'strict-requests',
+    phase: 'gate',
+    run: (request) => {
+      const error = strictRequestError(request.raw);
+      if (error) throw error;
+    },
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 /** Headers every response carries, whatever its status. */
 export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
@@ -9,12 +10,10 @@ export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
  * included) as HTML or script.
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  // onRequest so a reply sent from any later hook has them; onSend for errors raised before routing.
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(securityHeaders);
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(securityHeaders);
-    return payload;
-  });
+  // In the first phase so a reply sent from any later step has them; on the way out for errors
+  // raised before routing.
+  const pipeline = requestPipeline(app);
+  const set = (_request: unknown, reply: FastifyReply) => void reply.headers(securityHeaders);
+  pipeline.add({ name: 'security-headers', phase: 'gate', run: set });
+  pipeline.respond({ name: 'security-headers', run: set });
 }

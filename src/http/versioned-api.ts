@@ -92,6 +92,7 @@ function registerVersion(
   const methodsByPath = new Map<string, string[]>();
   const firstOperation = new Map<string, OperationSpec>();
   const clientIdOf = options.clientIdOf ?? ((r: FastifyRequest) => r.ip);
+  const hooks = options.onVersionedRequest ?? [];
 
   for (const operation of version.operations) {
     const url = base + operation.path.replace(/\{([^}]+)\}/g, ':$1');
@@ -126,10 +127,15 @@ function registerVersion(
         querystring: operation.query ?? { type: 'object', additionalProperties: false },
         response,
       },
-      onRequest: async (request, reply) => {
-        resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
-        onCall?.(request, version.name, endpoint);
-        for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation });
+      // The version and lifecycle phases of this route, compiled here: a hook that returns at once is not awaited.
+      onRequest: (request, reply, done) => {
+        try {
+          resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
+          onCall?.(request, version.name, endpoint);
+        } catch (error) {
+          return done(error as Error);
+        }
+        runHooks(hooks, { request, reply, version, operation }, done);
       },
       preValidation: async (request, reply) => {
         await integers(request);
@@ -218,9 +224,9 @@ function registerVersion(
   for (const [url, methods] of methodsByPath) {
     const operation = firstOperation.get(url)!;
     // The version's hooks run here too, so a removed version refuses OPTIONS and other methods alike.
-    const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
       const asCalled = { ...operation, method: request.method as OperationSpec['method'] };
-      for (const hook of options.onVersionedRequest ?? []) await hook({ request, reply, version, operation: asCalled });
+      runHooks(hooks, { request, reply, version, operation: asCalled }, done);
     };
     registerMethodGuard(app, { url, methods, onRequest });
   }
@@ -231,7 +237,7 @@ function registerMethodGuard(
   options: {
     url: string;
     methods: string[];
-    onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
   },
 ): void {
   const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
@@ -270,4 +276,33 @@ export function setOrJoin(reply: FastifyReply, name: string, value: string): voi
     return;
   }
   reply.header(name, `${Array.isArray(existing) ? existing.join(', ') : String(existing)}, ${value}`);
+}
+
+/** Run the version's hooks in order, awaiting only those that return a promise, then call `done`. */
+function runHooks(
+  hooks: readonly VersionedRequestHook[],
+  event: Parameters<VersionedRequestHook>[0],
+  done: (error?: Error) => void,
+): void {
+  const next = (from: number): void => {
+    if (from > 0 && event.reply.sent) return done();
+    for (let i = from; i < hooks.length; i++) {
+      let result: void | Promise<void>;
+      try {
+        result = hooks[i]!(event);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (event.reply.sent) return done();
+      if (result && typeof result.then === 'function') {
+        result.then(
+          () => next(i + 1),
+          (error: unknown) => done(error as Error),
+        );
+        return;
+      }
+    }
+    done();
+  };
+  next(0);
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -11,7 +11,7 @@ import {
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
-import { createApiScope } from '../api-scope.ts';
+import { requestPipeline } from '../pipeline/request-pipeline.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
 import { installRemovedGate, removedVersionOf } from '../removed-gate.ts';
@@ -54,9 +54,12 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     });
   if (o.versionListHeaders && lifecycle.listHeaders) {
     const list = lifecycle.listHeaders.bind(lifecycle);
-    const isApi = o.versionListHeaders === 'api' ? apiRequests(app, prefix) : () => true;
-    app.addHook('onRequest', async (request, reply) => {
-      if (isApi(request)) reply.headers(list());
+    const everywhere = o.versionListHeaders !== 'api';
+    requestPipeline(app, prefix).add({
+      name: 'version-list-headers',
+      phase: 'gate',
+      appliesTo: (route) => everywhere || route.api,
+      run: (_request, reply) => void reply.headers(list()),
     });
   }
   // Removed versions and endpoints answer in onRequest, before anything else the app does.
@@ -105,23 +108,6 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     });
   const document = lifecycle.document?.bind(lifecycle);
   if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
-}
-
-const kApiRoute = 'versionaryApiRoute';
-
-/**
- * Whether a request is the API's: a route under the prefix, marked once when it is registered
- * (after this call, in this context), or a path with no route under the prefix.
- */
-function apiRequests(app: FastifyInstance, prefix: string): (request: FastifyRequest) => boolean {
-  const scope = createApiScope(prefix);
-  app.addHook('onRoute', (route) => {
-    if (scope.isApi(route.url)) route.config = { ...route.config, [kApiRoute]: true } as typeof route.config;
-  });
-  return (request) =>
-    request.is404
-      ? scope.isApi(request.url)
-      : (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[kApiRoute] === true;
 }
 
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */

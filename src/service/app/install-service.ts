@@ -42,7 +42,7 @@ export async function createServiceContext(
 ): Promise<ServiceContext> {
   const { config, clock, bundle, api } = options;
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
-  installStrictRequests(app);
+  installStrictRequests(app, api.prefix);
   // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).
   installLingeringClose(app);
   const ops = resolveOps(options.ops);

@@ -5,6 +5,8 @@ import type { ApiKeyStore } from '../ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
 
 /** Options for {@link installAuthentication}. */
@@ -23,14 +25,14 @@ export interface AuthenticationOptions {
   identify?: (request: FastifyRequest) => AppIdentity | undefined | Promise<AppIdentity | undefined>;
 }
 
-const kFailure = Symbol.for('versionary.authFailure');
-type Marked = FastifyRequest & { [kFailure]?: VersionaryError };
 const maxCredential = 8192;
 /** `Retry-After` of a 503 when the key store cannot answer. */
 const storageRetrySeconds = 5;
 const challenge = (error?: string) => ({
   'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}`,
 });
+const invalid = (detail: string) =>
+  new VersionaryError({ code: ErrorCode.Unauthenticated, detail, headers: challenge('invalid_token') });
 
 /**
  * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
@@ -43,52 +45,59 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
   const { keyCache } = options;
   if (keyCache) app.addHook('onClose', async () => keyCache.close());
   const { identify } = options;
-  app.addHook('onRequest', async (request) => {
-    if (identify) {
-      const identity = await identify(request);
-      if (identity) {
-        const roles = identity.roles.filter(
-          (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
-        );
-        return void setPrincipal(request, {
-          id: identity.id ?? `app:${identity.clientId}`,
-          clientId: identity.clientId,
-          roles: new Set(roles),
-          kind: 'app',
-        });
-      }
-    }
+  const pipeline = requestPipeline(app);
+  const failWith = (request: FastifyRequest, error: VersionaryError) => void (stateOf(request).authFailure = error);
+  // Versionary's own credentials. A key verified before is found without a promise; only a
+  // lookup in the store is awaited.
+  const byCredential = (request: FastifyRequest): void | Promise<void> => {
     assertSingleCredentialHeaders(request);
     const credential = readCredential(request);
     if (credential === undefined) return;
-    let principal: Principal | undefined;
-    try {
-      principal = typeof credential === 'string' ? await verify(credential) : undefined;
-    } catch (error) {
-      // The store could not answer: the credentials may well be valid, so this is not a 401.
-      request.log.error({ err: error }, 'credential check failed: storage unavailable');
-      (request as Marked)[kFailure] = new VersionaryError({
-        code: ErrorCode.StorageUnavailable,
-        detail: 'The credentials could not be checked: storage is unavailable. Retry later.',
-        headers: { 'retry-after': String(storageRetrySeconds) },
-      });
-      return;
-    }
-    if (principal) setPrincipal(request, principal);
-    else
-      (request as Marked)[kFailure] = new VersionaryError({
-        code: ErrorCode.Unauthenticated,
-        detail:
-          typeof credential === 'string'
-            ? 'The credentials are not valid: unknown, revoked or expired key or token.'
-            : credential.detail,
-        headers: challenge('invalid_token'),
-      });
+    if (typeof credential !== 'string') return failWith(request, invalid(credential.detail));
+    const digest = hash('sha256', credential, 'hex');
+    const known = keyCache && credential.startsWith('vk_') ? keyCache.peek(digest) : undefined;
+    if (known) return void setPrincipal(request, known);
+    return verify(credential, digest).then(
+      (principal) => {
+        if (principal) setPrincipal(request, principal);
+        else failWith(request, invalid('The credentials are not valid: unknown, revoked or expired key or token.'));
+      },
+      (error: unknown) => {
+        // The store could not answer: the credentials may well be valid, so this is not a 401.
+        request.log.error({ err: error }, 'credential check failed: storage unavailable');
+        failWith(
+          request,
+          new VersionaryError({
+            code: ErrorCode.StorageUnavailable,
+            detail: 'The credentials could not be checked: storage is unavailable. Retry later.',
+            headers: { 'retry-after': String(storageRetrySeconds) },
+          }),
+        );
+      },
+    );
+  };
+  pipeline.add({
+    name: 'authenticate',
+    phase: 'identify',
+    run: identify
+      ? async (request) => {
+          const identity = await identify(request);
+          if (!identity) return byCredential(request);
+          const roles = identity.roles.filter(
+            (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
+          );
+          setPrincipal(request, {
+            id: identity.id ?? `app:${identity.clientId}`,
+            clientId: identity.clientId,
+            roles: new Set(roles),
+            kind: 'app',
+          });
+        }
+      : byCredential,
   });
 
-  async function verify(credential: string): Promise<Principal | undefined> {
+  async function verify(credential: string, hex: string): Promise<Principal | undefined> {
     // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
-    const hex = hash('sha256', credential, 'hex');
     if (admin && timingSafeEqual(Buffer.from(hex, 'latin1'), admin)) {
       return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
     }
@@ -151,10 +160,17 @@ export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
  * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
  */
 export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
-  app.addHook('onRequest', async (request) => {
-    const needed = options.requirement(request);
-    if (!needed) return;
-    const failure = (request as Marked)[kFailure];
+  requestPipeline(app).add({
+    name: 'authorize',
+    phase: 'authorize',
+    run: (request) => authorize(request, options.requirement(request)),
+  });
+}
+
+function authorize(request: FastifyRequest, needed: Role | undefined): void {
+  if (!needed) return;
+  {
+    const failure = stateOf(request).authFailure;
     if (failure) throw failure;
     const principal = principalOf(request);
     if (!principal)
@@ -170,5 +186,5 @@ export function installAuthorization(app: FastifyInstance, options: { requiremen
         extensions: { requiredRole: needed },
       });
     }
-  });
+  }
 }

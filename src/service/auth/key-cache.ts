@@ -20,6 +20,8 @@ export interface ApiKeyCache {
    * it is a principal). Without a healthy feed the cache is bypassed: every call verifies.
    */
   lookup(digest: string, verify: () => Promise<Principal | undefined>): Promise<Principal | undefined>;
+  /** The principal of a key verified before and still fresh, without a promise (the hot path); else `undefined`. */
+  peek(digest: string): Principal | undefined;
   /** Entries held now (for tests and metrics). */
   size(): number;
   /** Stop listening to the feed. */
@@ -54,6 +56,11 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   };
   const unsubscribe = keyCacheTopics.map((topic) => options.feed.subscribe(topic, clear));
   return {
+    peek(digest) {
+      if (!options.feed.health().healthy) return undefined;
+      const hit = entries.get(digest);
+      return hit && hit.expiresAt > options.now() ? hit.principal : undefined;
+    },
     async lookup(digest, verify) {
       if (!options.feed.health().healthy) {
         if (entries.size > 0) clear();

@@ -1,3 +1,4 @@
+import { stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
 import type { FastifyRequest } from 'fastify';
 
 /** The roles a credential can hold. */
@@ -14,17 +15,21 @@ export interface Principal {
   kind: 'api-key' | 'jwt' | 'admin-env' | 'app';
 }
 
-const kPrincipal = Symbol.for('versionary.principal');
-type WithPrincipal = FastifyRequest & { [kPrincipal]?: Principal };
+declare module '../../http/pipeline/request-state.ts' {
+  interface RequestState {
+    /** Who is calling, once the `authenticate` step has read the credentials. */
+    principal?: Principal;
+  }
+}
 
 /** Attach the authenticated principal to a request. */
 export function setPrincipal(request: FastifyRequest, principal: Principal): void {
-  (request as WithPrincipal)[kPrincipal] = principal;
+  stateOf(request).principal = principal;
 }
 
 /** The authenticated principal of a request, if any. */
 export function principalOf(request: FastifyRequest): Principal | undefined {
-  return (request as WithPrincipal)[kPrincipal];
+  return (request as { versionaryState?: RequestState | null }).versionaryState?.principal;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callbackHook } from '../../http/pipeline/callback-hook.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, principalOf, tenantKeyOf } from '../auth/principal.ts';
@@ -20,8 +22,18 @@ export interface IdempotencyOptions {
   staleAfterMs?: number;
 }
 
-const kClaim = Symbol.for('versionary.idempotencyClaim');
-type Claimed = FastifyRequest & { [kClaim]?: { clientId: string; key: string; claimedAt: number } };
+/** A key this request claimed: completed with its response, or released when it ends without one. */
+interface Claim {
+  clientId: string;
+  key: string;
+  claimedAt: number;
+}
+
+declare module '../../http/pipeline/request-state.ts' {
+  interface RequestState {
+    idempotencyClaim?: Claim;
+  }
+}
 const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
 
 /**
@@ -33,9 +45,7 @@ const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
   const retention = options.retentionMs ?? 24 * 3600_000;
   const stale = options.staleAfterMs ?? 10 * 60_000;
-  app.addHook('preHandler', async (request, reply) => {
-    const header = request.headers['idempotency-key'];
-    if (header === undefined || !options.applies(request)) return;
+  const claimFor = async (request: FastifyRequest, reply: FastifyReply, header: string | string[]) => {
     const key = parseKey(header);
     // By client and credential: two tenants sharing a JWT subject never see each other's records.
     const principal = principalOf(request);
@@ -53,7 +63,7 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       staleRunningBefore: now - stale,
     });
     if (outcome.kind === 'started') {
-      (request as Claimed)[kClaim] = { clientId, key, claimedAt: now };
+      stateOf(request).idempotencyClaim = { clientId, key, claimedAt: now };
       return;
     }
     if (outcome.kind === 'mismatch')
@@ -70,11 +80,28 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     const { response } = outcome;
     reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
     return reply.serializer(String).send(response.body);
-  });
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = (request as Claimed)[kClaim];
-    if (!claim) return payload;
-    delete (request as Claimed)[kClaim];
+  };
+  // Most requests carry no key: for them the hooks return at once, without a promise.
+  app.addHook(
+    'preHandler',
+    callbackHook((request, reply) => {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined || !options.applies(request)) return;
+      return claimFor(request, reply, header);
+    }),
+  );
+  const complete = async ({
+    request,
+    reply,
+    payload,
+    claim,
+  }: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    payload: unknown;
+    claim: Claim;
+  }) => {
+    stateOf(request).idempotencyClaim = undefined;
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
       await options.store.abandon(claim);
       return payload;
@@ -89,15 +116,21 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
       response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' },
     });
     return payload;
+  };
+  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = stateOf(request).idempotencyClaim;
+    if (!claim) return done(null, payload);
+    complete({ request, reply, payload, claim }).then((value) => done(null, value), done);
   });
   // A request that ends without onSend (the client went away) releases its claim.
-  const release = async (request: FastifyRequest) => {
-    const claim = (request as Claimed)[kClaim];
+  const release = callbackHook((request) => {
+    const claim = stateOf(request).idempotencyClaim;
     if (!claim) return;
-    delete (request as Claimed)[kClaim];
-    await options.store.abandon(claim);
-  };
-  app.addHook('onRequestAbort', release);
+    stateOf(request).idempotencyClaim = undefined;
+    return options.store.abandon(claim);
+  });
+  app.addHook('onRequestAbort', (request, done) => release(request, undefined as never, done));
   app.addHook('onResponse', release);
 }
 

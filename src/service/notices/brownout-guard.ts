@@ -1,3 +1,4 @@
+import { callbackHook } from '../../http/pipeline/callback-hook.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
@@ -43,46 +44,50 @@ export function installBrownoutGuard(
 ): void {
   // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
   const scope = createApiScope(options.prefix);
-  app.addHook('preHandler', async (request) => {
-    if (options.cache.all().length === 0) return;
-    const route = routeUrlOf(request);
-    const api = route ? scope.routeOf(route) : undefined;
-    if (!api || api.path === '/') return;
-    const { version } = api;
-    const endpoint = `${request.method} ${api.template}`;
-    const principal = principalOf(request);
-    const clientId = principal?.clientId ?? principal?.id;
-    const b = activeBrownout({
-      brownouts: options.cache.all(),
-      version,
-      endpoint,
-      ...(clientId ? { clientId } : {}),
-      now: options.clock.now(),
-    });
-    if (!b) return;
-    const verdict = options.runtime.verdict({
-      version,
-      method: request.method,
-      path: endpoint.slice(endpoint.indexOf(' ') + 1),
-    });
-    const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
-    const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
-    throw new VersionaryError({
-      code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-      detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
-      extensions: {
-        brownout: {
-          id: b.id,
-          startsAt: formatIsoInstant(b.startsAt),
-          endsAt: formatIsoInstant(b.endsAt),
-          rehearsal: b.clientId !== undefined,
+  // Without a brownout (nearly always) the guard returns at once, without a promise.
+  app.addHook(
+    'preHandler',
+    callbackHook((request) => {
+      if (options.cache.all().length === 0) return;
+      const route = routeUrlOf(request);
+      const api = route ? scope.routeOf(route) : undefined;
+      if (!api || api.path === '/') return;
+      const { version } = api;
+      const endpoint = `${request.method} ${api.template}`;
+      const principal = principalOf(request);
+      const clientId = principal?.clientId ?? principal?.id;
+      const b = activeBrownout({
+        brownouts: options.cache.all(),
+        version,
+        endpoint,
+        ...(clientId ? { clientId } : {}),
+        now: options.clock.now(),
+      });
+      if (!b) return;
+      const verdict = options.runtime.verdict({
+        version,
+        method: request.method,
+        path: endpoint.slice(endpoint.indexOf(' ') + 1),
+      });
+      const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
+      const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
+      throw new VersionaryError({
+        code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+        extensions: {
+          brownout: {
+            id: b.id,
+            startsAt: formatIsoInstant(b.startsAt),
+            endsAt: formatIsoInstant(b.endsAt),
+            rehearsal: b.clientId !== undefined,
+          },
+          removalAt,
+          migrationGuide: options.runtime.migrationUrl(version),
         },
-        removalAt,
-        migrationGuide: options.runtime.migrationUrl(version),
-      },
-      headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
-    });
-  });
+        headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
+      });
+    }),
+  );
 }
 
 /**

@@ -31,7 +31,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
     string,
     { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }
   >();
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;
     const id = `${request.method} ${route} ${status}`;
@@ -50,6 +50,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
     if (version !== 'none' && reply.getHeader('deprecation') !== undefined) metrics.deprecatedCalls.inc({ version });
     if (status === 410) metrics.removedCalls.inc({ version });
     if (status === 429) metrics.rateLimitRejections.inc({ policy: policyOf(reply.getHeader('ratelimit-policy')) });
+    done();
   });
   if (!options.route) return;
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {

@@ -1,3 +1,4 @@
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance } from 'fastify';
 import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
 import { ChangeTopic } from '../change-feed/publishing-storage.ts';
@@ -71,10 +72,13 @@ export function installOps(
   const { metrics, changeFeed } = ops;
   app.decorate('changeFeed', changeFeed);
   app.decorate('metrics', metrics);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    // A keep-alive client is sent elsewhere for its next request.
-    if (ops.shuttingDown()) reply.header('connection', 'close');
+  requestPipeline(app, options.apiPrefix).respond({
+    name: 'request-id',
+    run: (request, reply) => {
+      reply.header('x-request-id', request.id);
+      // A keep-alive client is sent elsewhere for its next request.
+      if (ops.shuttingDown()) reply.header('connection', 'close');
+    },
   });
   const checks: ReadinessCheck[] = [
     ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),

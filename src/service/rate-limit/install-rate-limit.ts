@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { principalOf, tenantKeyOf } from '../auth/principal.ts';
+import { tenantKeyOf } from '../auth/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 import type { ApiScope } from '../../http/api-scope.ts';
-import { routeUrlOf } from '../../http/route-url.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
+import type { RouteDescription } from '../../http/pipeline/route-description.ts';
 
 /** Options for {@link installRateLimit}. */
 export interface InstallRateLimitOptions {
@@ -20,12 +22,7 @@ export interface InstallRateLimitOptions {
 
 // The API (under its configured prefix) and the management API are limited; `/healthz`,
 // `/problems/…` and `/` are not, so probes and docs keep answering while a client is throttled.
-const kCounted = Symbol.for('versionary.rateLimitCounted');
-type Counted = FastifyRequest & { [kCounted]?: true };
-const isLimited = (scope: ApiScope, request: FastifyRequest) => {
-  const path = routeUrlOf(request) ?? request.url;
-  return scope.isApi(path) || scope.isManagement(path);
-};
+const isLimited = (route: RouteDescription) => route.api || route.management;
 const hasCredential = (request: FastifyRequest) =>
   request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
@@ -42,13 +39,17 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
   if (!settings.enabled) return;
   // Anonymous traffic has no roles: its policy is the same for every request.
   const policy = policyFor({ settings, roles: undefined });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isLimited(scope, request) || hasCredential(request)) return;
-    const key = addressKey(request.ip);
-    const now = clock.now();
-    (request as Counted)[kCounted] = true;
-    const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
-    if (hit) applyHit({ reply, policy, hit, now });
+  const count = counter(store);
+  requestPipeline(app, scope.prefix).add({
+    name: 'address-rate-limit',
+    // Before `identify`: a request without credentials is refused without any storage read.
+    phase: 'gate',
+    appliesTo: isLimited,
+    run: (request, reply) => {
+      if (hasCredential(request)) return;
+      stateOf(request).counted = true;
+      return count({ request, reply, policy, key: addressKey(request.ip), now: clock.now() });
+    },
   });
 }
 
@@ -70,17 +71,45 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
   const { settings, store, clock, scope } = options;
   if (!settings.enabled) return;
   const policyOf = createPolicyLookup(settings);
-  app.addHook('onRequest', async (request, reply) => {
+  const count = counter(store);
+  requestPipeline(app, scope.prefix).add({
+    name: 'rate-limit',
+    phase: 'limit',
     // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
-    if (!isLimited(scope, request) || (request as Counted)[kCounted]) return;
-    const principal = principalOf(request);
-    const policy = policyOf(principal?.roles);
-    const now = clock.now();
-    // Failed credentials count against the address, like anonymous traffic.
-    const key = principal ? tenantKeyOf(principal) : addressKey(request.ip);
-    const hit = await guarded(request, () => store.hit({ key, windowMs: policy.windowSeconds * 1000, now }));
-    if (hit) applyHit({ reply, policy, hit, now });
+    appliesTo: isLimited,
+    run: (request, reply) => {
+      const state = stateOf(request);
+      if (state.counted) return;
+      const { principal } = state;
+      // Failed credentials count against the address, like anonymous traffic.
+      const key = principal ? tenantKeyOf(principal) : addressKey(request.ip);
+      return count({ request, reply, policy: policyOf(principal?.roles), key, now: clock.now() });
+    },
   });
+}
+
+/**
+ * Count one hit and apply it: at once through a store kept in this process (`hitNow`), else
+ * awaited. A store that fails serves the request unlimited, and says so in the log.
+ */
+function counter(store: RateLimitStore) {
+  return (o: { request: FastifyRequest; reply: FastifyReply; policy: AppliedPolicy; key: string; now: number }) => {
+    const { request, reply, policy, key, now } = o;
+    const windowMs = policy.windowSeconds * 1000;
+    if (store.hitNow) {
+      let hit: RateLimitHit | undefined;
+      try {
+        hit = store.hitNow({ key, windowMs, now });
+      } catch (error) {
+        request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
+      }
+      if (hit) applyHit({ reply, policy, hit, now });
+      return;
+    }
+    return guarded(request, () => store.hit({ key, windowMs, now })).then((hit) => {
+      if (hit) applyHit({ reply, policy, hit, now });
+    });
+  };
 }
 
 /** Refuse a hit over the limit (429 with `Retry-After`), else set the RateLimit fields. */

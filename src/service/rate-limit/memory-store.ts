@@ -35,22 +35,24 @@ export function createMemoryRateLimitStore(options: MemoryRateLimitStoreOptions 
     nextSweepAt = now + sweepIntervalMs;
   };
 
+  // Synchronous inside: nothing can interleave between the read and the write, so hits are atomic.
+  const hitNow = ({ key, windowMs, now }: RateLimitHitOptions): RateLimitHit => {
+    if (now >= nextSweepAt) sweep(now);
+    const current = windows.get(key);
+    if (current && current.resetAt > now) {
+      current.count += 1;
+      return { ...current };
+    }
+    windows.delete(key);
+    if (windows.size >= maxKeys) sweep(now);
+    if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
+    const opened = { count: 1, resetAt: now + windowMs };
+    windows.set(key, opened);
+    return { ...opened };
+  };
   return {
-    // Synchronous inside: nothing can interleave between the read and the write, so hits are atomic.
-    async hit({ key, windowMs, now }: RateLimitHitOptions): Promise<RateLimitHit> {
-      if (now >= nextSweepAt) sweep(now);
-      const current = windows.get(key);
-      if (current && current.resetAt > now) {
-        current.count += 1;
-        return { ...current };
-      }
-      windows.delete(key);
-      if (windows.size >= maxKeys) sweep(now);
-      if (windows.size >= maxKeys) windows.delete(windows.keys().next().value as string);
-      const opened = { count: 1, resetAt: now + windowMs };
-      windows.set(key, opened);
-      return { ...opened };
-    },
+    hitNow,
+    hit: async (options: RateLimitHitOptions): Promise<RateLimitHit> => hitNow(options),
     async peek({ key, now }: { key: string; now: number }): Promise<RateLimitHit | undefined> {
       const current = windows.get(key);
       return current && current.resetAt > now ? { ...current } : undefined;

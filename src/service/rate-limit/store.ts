@@ -23,6 +23,8 @@ export interface RateLimitHit {
  */
 export interface RateLimitStore {
   hit(options: RateLimitHitOptions): Promise<RateLimitHit>;
+  /** The same as `hit`, answered at once, for a store kept in this process: the limiter then awaits nothing. */
+  hitNow?(options: RateLimitHitOptions): RateLimitHit;
   /**
    * The key's current window without counting anything: `undefined` when no window is open.
    * Lets the limiter refuse an address that is over its budget before any costlier work.

@@ -1,0 +1,34 @@
+import type { ApiScope } from '../api-scope.ts';
+
+/**
+ * What a route is, decided once per route pattern: whether it is the API's or the management
+ * API's, its version and the operation's template. Every step reads it instead of parsing the URL.
+ */
+export interface RouteDescription {
+  /** The route pattern (`/api/v2/users/:id`), or `undefined` for a path no route matched. */
+  readonly url: string | undefined;
+  /** At or under the API prefix. */
+  readonly api: boolean;
+  /** At or under the management API's prefix. */
+  readonly management: boolean;
+  /** The version segment (`v2`), for a path under the API prefix that names one. */
+  readonly version: string | undefined;
+  /** The path after the version, as OpenAPI spells it (`/users/{id}`): the lifecycle's endpoint key. */
+  readonly template: string | undefined;
+  /** The version's own OpenAPI document (it stays readable for migration). */
+  readonly isDocument: boolean;
+}
+
+/** The description of a route pattern, or of a path with no route (`url` undefined, judged by its raw path). */
+export function describeRoute(scope: ApiScope, route: { url: string | undefined; path: string }): RouteDescription {
+  const path = route.url ?? route.path;
+  const api = route.url === undefined ? undefined : scope.routeOf(route.url);
+  return Object.freeze({
+    url: route.url,
+    api: scope.isApi(path),
+    management: scope.isManagement(path),
+    version: api?.version ?? scope.versionOf(path),
+    template: api?.template,
+    isDocument: api?.isDocument ?? false,
+  });
+}
