@@ -4,6 +4,7 @@ import { compileElementUses, type ElementUseCheck } from '../core/lifecycle/inde
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
+import { runHooks } from './version-hooks.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
@@ -107,7 +108,7 @@ function registerVersionRoutes(
   const supported = options.bundle.versions.map((v) => v.name);
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  const forward = createForwarder(options.forward);
+  const forward = createForwarder(options.forward, base);
   // Compiled once per documented operation; one without deprecated elements gets no check.
   const usesOf = new Map<OperationSpec, ElementUseCheck>();
   for (const op of options.elementUses ? version.operations : []) {
@@ -120,14 +121,18 @@ function registerVersionRoutes(
     scope.route({
       method: scope.supportedMethods,
       url,
-      config: { versionaryRoutedBase: base } as object,
-      onRequest: async (request, reply) => {
-        resolveVersion({
-          pathVersion: version.number,
-          accept: request.headers.accept,
-          supported,
-          vendor: options.vendor,
-        });
+      // Compiled per route: the version's hooks are awaited only when one returns a promise.
+      onRequest: (request, reply, done) => {
+        try {
+          resolveVersion({
+            pathVersion: version.number,
+            accept: request.headers.accept,
+            supported,
+            vendor: options.vendor,
+          });
+        } catch (error) {
+          return done(error as Error);
+        }
         const method = request.method === 'HEAD' ? 'GET' : request.method;
         const operation = documented.find((op) => op.method === method) ?? {
           id: `${method} ${path}`,
@@ -136,13 +141,22 @@ function registerVersionRoutes(
           summary: '',
           responses: {},
         };
-        options.onOperationCall?.(request, version.name, endpoints.get(operation) ?? `${method} ${path}`);
-        for (const hook of options.onVersionedRequest) await hook({ request, reply, version, operation });
         const check = usesOf.get(operation);
-        if (check) {
-          const used = check({ body: undefined, query: request.query as Record<string, unknown> });
-          if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
+        try {
+          options.onOperationCall?.(request, version.name, endpoints.get(operation) ?? `${method} ${path}`);
+        } catch (error) {
+          return done(error as Error);
         }
+        runHooks(options.onVersionedRequest, { request, reply, version, operation }, (error) => {
+          if (error || !check || reply.sent) return done(error);
+          try {
+            const used = check({ body: undefined, query: request.query as Record<string, unknown> });
+            if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
+          } catch (failure) {
+            return done(failure as Error);
+          }
+          done();
+        });
       },
       handler: forward,
     });
@@ -159,7 +173,11 @@ function registerVersionRoutes(
   if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
 }
 
-function createForwarder(options: ForwardOptions): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+/** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
+function createForwarder(
+  options: ForwardOptions,
+  routed: string,
+): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
   const onError = (reply: FastifyReply, { error }: { error: Error & { code?: string; statusCode?: number } }) => {
     const timedOut =
       error.statusCode === 504 ||
@@ -192,11 +210,10 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
   return (request, reply) => {
     // The strict-target hook refused every path that `new URL()` (in reply-from) would resolve
     // differently; this is the last word that nothing outside the version goes upstream.
-    const routed = routedBaseOf(request);
     // An absolute-form target is forwarded in origin form: its authority is not the upstream's.
     const url = originFormOf(request.url);
     const target = new URL(url, 'http://upstream').pathname;
-    if (!routed || (target !== routed && !target.startsWith(`${routed}/`)))
+    if (target !== routed && !target.startsWith(`${routed}/`))
       return sendProblem(
         reply,
         new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
@@ -219,11 +236,6 @@ function createForwarder(options: ForwardOptions): (request: FastifyRequest, rep
         mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
     });
   };
-}
-
-/** The version's base path (`/api/v2`) the route that matched belongs to. */
-function routedBaseOf(request: FastifyRequest): string | undefined {
-  return (request.routeOptions.config as { versionaryRoutedBase?: string } | undefined)?.versionaryRoutedBase;
 }
 
 function decodes(target: string): boolean {

@@ -9,6 +9,7 @@ import {
   type VersionBundle,
 } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
+import { runHooks, type VersionedRequestHook } from './version-hooks.ts';
 import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
@@ -16,13 +17,7 @@ import { integerQuery } from './query-integers.ts';
 import { createResponseChecks, type ResponseCheck } from './response-check.ts';
 import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
-/** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
-export type VersionedRequestHook = (options: {
-  request: FastifyRequest;
-  reply: FastifyReply;
-  version: ApiVersion;
-  operation: OperationSpec;
-}) => void | Promise<void>;
+export type { VersionedRequestHook } from './version-hooks.ts';
 
 /** Hears each call that reached an operation: the version's name and `METHOD /template`. */
 export type OperationCallListener = (request: FastifyRequest, version: string, endpoint: string) => void;
@@ -276,33 +271,4 @@ export function setOrJoin(reply: FastifyReply, name: string, value: string): voi
     return;
   }
   reply.header(name, `${Array.isArray(existing) ? existing.join(', ') : String(existing)}, ${value}`);
-}
-
-/** Run the version's hooks in order, awaiting only those that return a promise, then call `done`. */
-function runHooks(
-  hooks: readonly VersionedRequestHook[],
-  event: Parameters<VersionedRequestHook>[0],
-  done: (error?: Error) => void,
-): void {
-  const next = (from: number): void => {
-    if (from > 0 && event.reply.sent) return done();
-    for (let i = from; i < hooks.length; i++) {
-      let result: void | Promise<void>;
-      try {
-        result = hooks[i]!(event);
-      } catch (error) {
-        return done(error as Error);
-      }
-      if (event.reply.sent) return done();
-      if (result && typeof result.then === 'function') {
-        result.then(
-          () => next(i + 1),
-          (error: unknown) => done(error as Error),
-        );
-        return;
-      }
-    }
-    done();
-  };
-  next(0);
 }

@@ -98,24 +98,31 @@ export function listBrownoutsInLifecycle(
   app: FastifyInstance,
   options: { cache: BrownoutCache; clock: Clock; path: string },
 ): void {
-  app.addHook('preSerialization', async (request, _reply, payload) => {
-    if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null) return payload;
-    const document = payload as { versions?: Array<{ name: string }> };
-    if (!Array.isArray(document.versions)) return payload;
-    const now = options.clock.now();
-    const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
-    return {
-      ...document,
-      versions: document.versions.map((v) => ({
-        ...v,
-        brownouts: planned
-          .filter((b) => b.version === v.name)
-          .map((b) => ({
-            endpoint: b.endpoint ?? null,
-            startsAt: formatIsoInstant(b.startsAt),
-            endsAt: formatIsoInstant(b.endsAt),
-          })),
-      })),
-    };
+  // Every route's payload passes here: the others go through at once, without a promise.
+  // eslint-disable-next-line max-params -- Fastify's callback preSerialization hook takes four
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null)
+      return done(null, payload);
+    done(null, withBrownouts(payload, options));
   });
+}
+
+function withBrownouts(payload: object, options: { cache: BrownoutCache; clock: Clock }): unknown {
+  const document = payload as { versions?: Array<{ name: string }> };
+  if (!Array.isArray(document.versions)) return payload;
+  const now = options.clock.now();
+  const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+  return {
+    ...document,
+    versions: document.versions.map((v) => ({
+      ...v,
+      brownouts: planned
+        .filter((b) => b.version === v.name)
+        .map((b) => ({
+          endpoint: b.endpoint ?? null,
+          startsAt: formatIsoInstant(b.startsAt),
+          endsAt: formatIsoInstant(b.endsAt),
+        })),
+    })),
+  };
 }

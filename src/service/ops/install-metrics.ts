@@ -24,28 +24,28 @@ const maxSeries = 4096;
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
   const scope = createApiScope(options.prefix ?? '/api');
-  // Per request only a map lookup: the label set of each (method, route, version, status) and its
-  // prom-client children are made once. The set is bounded: routes are templates, versions are
-  // known names or `none`, and past `maxSeries` new series are still counted, just not cached.
-  const series = new Map<
-    string,
-    { requests: { inc(): void }; duration: { observe(value: number): void }; version: string }
-  >();
+  // Per request only a map lookup: each (method, route, status) gets its slot in the arrays of
+  // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
+  // `none`, statuses and methods are few.
+  const series = new Map<string, { slot: number; version: string }>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;
-    const id = `${request.method} ${route} ${status}`;
+    // A path with no version in its route (unmatched, or a wildcard) takes it from its URL, which varies: it is part of the key.
+    const named = scope.versionOf(route) ?? scope.versionOf(request.url);
+    const id = `${request.method} ${route} ${status} ${named ?? ''}`;
     let entry = series.get(id);
     if (!entry) {
-      const named = scope.versionOf(route) ?? scope.versionOf(request.url);
-      const version = named && options.versions().includes(named) ? named : 'none';
+      const fromRoute = named;
+      const version = fromRoute && options.versions().includes(fromRoute) ? fromRoute : 'none';
       const labels = { method: request.method, route, version, status: String(status) };
-      entry = { requests: metrics.requests.labels(labels), duration: metrics.duration.labels(labels), version };
-      // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
-      if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
+      entry = {
+        slot: metrics.requests.slot(`${labels.method} ${route} ${version} ${labels.status}`, () => labels),
+        version,
+      };
+      if (series.size < maxSeries) series.set(id, entry);
     }
-    entry.requests.inc();
-    entry.duration.observe(reply.elapsedTime / 1000);
+    metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
     const { version } = entry;
     if (version !== 'none' && reply.getHeader('deprecation') !== undefined) metrics.deprecatedCalls.inc({ version });
     if (status === 410) metrics.removedCalls.inc({ version });

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { createRequestSeries, type RequestSeries } from './request-series.ts';
 
 /** A gauge read when Prometheus scrapes: one value, or one per label set. */
 export interface CollectedGauge {
@@ -11,8 +12,8 @@ export interface CollectedGauge {
 /** The service's Prometheus metrics, on a registry of its own (never the global one). */
 export interface ServiceMetrics {
   registry: Registry;
-  requests: Counter<'method' | 'route' | 'version' | 'status'>;
-  duration: Histogram<'method' | 'route' | 'version' | 'status'>;
+  /** `versionary_http_requests_total` and `versionary_http_request_duration_seconds`, kept in arrays. */
+  requests: RequestSeries;
   deprecatedCalls: Counter<'version'>;
   removedCalls: Counter<'version'>;
   rateLimitRejections: Counter<'policy'>;
@@ -29,7 +30,6 @@ export interface ServiceMetrics {
 export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const labelNames = ['method', 'route', 'version', 'status'] as const;
   const collected = (kind: 'gauge' | 'counter') => (spec: CollectedGauge) => {
     // A counter's value only grows; prom-client's Counter cannot be set, so the owner's total is
     // reported through a Gauge whose type line says counter.
@@ -49,19 +49,7 @@ export function createServiceMetrics(): ServiceMetrics {
   };
   return {
     registry,
-    requests: new Counter({
-      name: 'versionary_http_requests_total',
-      help: 'HTTP requests answered, by method, route template, API version and status.',
-      labelNames,
-      registers: [registry],
-    }),
-    duration: new Histogram({
-      name: 'versionary_http_request_duration_seconds',
-      help: 'Time from receiving a request to finishing its response.',
-      labelNames,
-      registers: [registry],
-      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    }),
+    requests: createRequestSeries(registry),
     deprecatedCalls: new Counter({
       name: 'versionary_deprecated_calls_total',
       help: 'Calls answered with a Deprecation header, by API version.',
