@@ -10,9 +10,15 @@ const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
  * without the validator's loose coercion.
  */
 export function integerQuery(schema: Record<string, unknown> | undefined): (request: FastifyRequest) => Promise<void> {
+  const coerce = integerCoercion(schema);
+  return async (request) => coerce(request);
+}
+
+/** The same conversion, synchronous, for a hook that composes it with others (`versioned-api.ts`). */
+export function integerCoercion(schema: Record<string, unknown> | undefined): (request: FastifyRequest) => void {
   const properties = (schema?.properties ?? {}) as Record<string, { type?: unknown }>;
   const names = Object.keys(properties).filter((name) => properties[name]?.type === 'integer');
-  return async (request) => {
+  return (request) => {
     if (names.length === 0) return;
     const query = request.query as Record<string, unknown>;
     for (const name of names) {

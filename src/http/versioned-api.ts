@@ -9,11 +9,12 @@ import {
   type VersionBundle,
 } from '../core/versions/index.ts';
 import { isVersionFromAccept } from './negotiation.ts';
+import { callbackHook } from './pipeline/callback-hook.ts';
 import { runHooks, type VersionedRequestHook } from './version-hooks.ts';
 import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
-import { integerQuery } from './query-integers.ts';
+import { integerCoercion } from './query-integers.ts';
 import { createResponseChecks, type ResponseCheck } from './response-check.ts';
 import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
@@ -96,7 +97,7 @@ function registerVersion(
     const handler = options.handlers[operation.id]!;
     const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
     const bodyTypes = operation.bodyTypes ?? ['application/json'];
-    const integers = integerQuery(operation.query);
+    const integers = integerCoercion(operation.query);
     // Compiled once per operation: one without deprecated elements gets no check at all.
     const usesOf =
       options.elementUses &&
@@ -132,8 +133,9 @@ function registerVersion(
         }
         runHooks(hooks, { request, reply, version, operation }, done);
       },
-      preValidation: async (request, reply) => {
-        await integers(request);
+      // Synchronous: a hook that returns no promise costs no turn of the microtask queue.
+      preValidation: callbackHook((request, reply) => {
+        integers(request);
         if (usesOf && onUse) {
           const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
           if (used.length > 0) onUse({ request, reply, version, operation, used });
@@ -147,7 +149,7 @@ function registerVersion(
             headers: operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {},
           });
         }
-      },
+      }),
       handler: async (request, reply) => {
         // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
         const query = request.query as Record<string, string | undefined>;

@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import { routeUrlOf } from '../../http/route-url.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { flushUsageOf } from '../app/install-service.ts';
 import { createMemoryRateLimitStore } from '../rate-limit/index.ts';
@@ -7,14 +5,11 @@ import { registerPortal } from './index.ts';
 import { installPageRateLimit } from './page-rate-limit.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
-const guarded = (request: FastifyRequest) => {
-  // The remembered pattern: `routeOptions` builds a new object on every read.
-  const url = routeUrlOf(request);
-  return (
-    (url === '/portal/sign-in' && request.method === 'POST') ||
-    url === '/portal/feed/:token' ||
-    url === '/notices/unsubscribe'
-  );
+const guardedRoutes = new Set(['/portal/sign-in', '/portal/feed/:token', '/notices/unsubscribe']);
+const guarded = {
+  route: (url: string) => guardedRoutes.has(url),
+  // The sign-in page itself is read freely; its form's POST checks the secret.
+  request: (method: string, url: string) => url !== '/portal/sign-in' || method === 'POST',
 };
 
 /** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */

@@ -1,3 +1,4 @@
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance } from 'fastify';
 import { render } from 'preact-render-to-string';
 import type { ApiScope } from '../../http/api-scope.ts';
@@ -15,19 +16,22 @@ import { prefersHtml } from './prefers-html.ts';
 export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope; site: string }): void {
   const { scope } = options;
   const isApi = (url: string) => scope.isApi(url) || scope.isManagement(url);
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode !== 404 || isApi(request.url)) return payload;
-    const vary = String(reply.getHeader('vary') ?? '');
-    if (!/\baccept\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept` : 'Accept');
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (
-      !type.startsWith('application/problem+json') ||
-      typeof payload !== 'string' ||
-      !prefersHtml(request.headers.accept)
-    )
-      return payload;
-    reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
-    return `<!doctype html>${render(NotFound({ detail: detailOf(payload), site: options.site }))}`;
+  requestPipeline(app).respond({
+    name: 'not-found-page',
+    run: (request, reply, payload) => {
+      if (reply.statusCode !== 404 || isApi(request.url)) return payload;
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (!/\baccept\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept` : 'Accept');
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (
+        !type.startsWith('application/problem+json') ||
+        typeof payload !== 'string' ||
+        !prefersHtml(request.headers.accept)
+      )
+        return payload;
+      reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
+      return `<!doctype html>${render(NotFound({ detail: detailOf(payload), site: options.site }))}`;
+    },
   });
 }
 

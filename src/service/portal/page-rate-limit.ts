@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -15,8 +16,8 @@ export interface PageRateLimitOptions {
   settings: RateLimitSettings;
   store: RateLimitStore;
   clock: Clock;
-  /** Whether a request is one of the limited pages (by its matched route). */
-  limited: (request: FastifyRequest) => boolean;
+  /** The limited pages: by matched route pattern (asked once per route), then by method and pattern. */
+  limited: { route: (url: string) => boolean; request: (method: string, url: string) => boolean };
 }
 
 /**
@@ -31,26 +32,32 @@ export function installPageRateLimit(app: FastifyInstance, options: PageRateLimi
   const { settings, store, clock } = options;
   if (!settings.enabled) return;
   const policy = policyFor({ settings, roles: undefined });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!options.limited(request)) return;
-    const now = clock.now();
-    let hit;
-    try {
-      hit = await store.hit({ key: `page:${addressKey(request.ip)}`, windowMs: policy.windowSeconds * 1000, now });
-    } catch (error) {
-      request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
-      return;
-    }
-    // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
-    const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
-    const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
-    if (hit.count > policy.max) {
-      throw new VersionaryError({
-        code: ErrorCode.RateLimited,
-        detail: `This address may make ${policy.max} requests per ${policy.windowSeconds} seconds to sign-in, feeds and unsubscribe links; retry in ${resetSeconds} seconds.`,
-        headers: { ...fields, 'retry-after': String(resetSeconds) },
-      });
-    }
-    reply.headers(fields);
+  const { limited } = options;
+  requestPipeline(app).add({
+    name: 'page-rate-limit',
+    phase: 'gate',
+    appliesTo: (route) => route.url !== undefined && limited.route(route.url),
+    run: async (request, reply, route) => {
+      if (!limited.request(request.method, route.url!)) return;
+      const now = clock.now();
+      let hit;
+      try {
+        hit = await store.hit({ key: `page:${addressKey(request.ip)}`, windowMs: policy.windowSeconds * 1000, now });
+      } catch (error) {
+        request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
+        return;
+      }
+      // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
+      const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
+      const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+      if (hit.count > policy.max) {
+        throw new VersionaryError({
+          code: ErrorCode.RateLimited,
+          detail: `This address may make ${policy.max} requests per ${policy.windowSeconds} seconds to sign-in, feeds and unsubscribe links; retry in ${resetSeconds} seconds.`,
+          headers: { ...fields, 'retry-after': String(resetSeconds) },
+        });
+      }
+      reply.headers(fields);
+    },
   });
 }
