@@ -95,6 +95,8 @@ describe('the loop, part by part', () => {
         /^application\/problem\+json/,
         'and under its API prefix',
       );
+      // One pipeline per context: the access part's limit applies to the unknown path the lifecycle part answers.
+      assert.ok(unknownApi.headers.ratelimit, 'an unknown API path is rate limited like a known one');
       assert.deepEqual((await app.inject({ url: '/health' })).json(), { ok: true });
 
       // The spec's lifecycle: "Sunset Window | reaching the sunset date | the sunset date has passed |
