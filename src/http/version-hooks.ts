@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
+import { runSteps } from './pipeline/run-steps.ts';
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
 export type VersionedRequestHook = (options: {
@@ -18,25 +19,5 @@ export function runHooks(
   event: Parameters<VersionedRequestHook>[0],
   done: (error?: Error) => void,
 ): void {
-  const next = (from: number): void => {
-    if (from > 0 && event.reply.sent) return done();
-    for (let i = from; i < hooks.length; i++) {
-      let result: void | Promise<void>;
-      try {
-        result = hooks[i]!(event);
-      } catch (error) {
-        return done(error as Error);
-      }
-      if (event.reply.sent) return done();
-      if (result && typeof result.then === 'function') {
-        result.then(
-          () => next(i + 1),
-          (error: unknown) => done(error as Error),
-        );
-        return;
-      }
-    }
-    done();
-  };
-  next(0);
+  runSteps({ count: hooks.length, run: (i) => hooks[i]!(event), reply: event.reply }, done);
 }

@@ -10,6 +10,7 @@ type Done = (error?: Error) => void;
 export function callbackHook(
   step: (request: FastifyRequest, reply: FastifyReply) => void | Promise<unknown>,
 ): (request: FastifyRequest, reply: FastifyReply, done: Done) => void {
+  // Not `runSteps`: a hook in `onResponse` runs after the reply is sent, and must still await its step.
   return (request, reply, done) => {
     let result: void | Promise<unknown>;
     try {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createApiScope, type ApiScope } from '../api-scope.ts';
 import { routeUrlOf } from '../route-url.ts';
+import { runSteps } from './run-steps.ts';
 import { requestPhases, type RequestPhase } from './phases.ts';
 import { describeRoute, type RouteDescription } from './route-description.ts';
 
@@ -23,11 +24,8 @@ export interface ResponseStep {
 
 /** The steps of one Fastify context, run by one `onRequest` and one `onSend` hook. */
 export interface RequestPipeline {
-  readonly scope: ApiScope;
   add(step: RequestStep): void;
   respond(step: ResponseStep): void;
-  /** The description of the route a request matched (or of its raw path, when none did). */
-  describe(request: FastifyRequest): RouteDescription;
 }
 
 const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
@@ -35,9 +33,9 @@ const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 /**
  * The request pipeline of a Fastify context for an API under `prefix`, created (with its two
  * hooks) on first use. Without a prefix, the context's first pipeline (one for `/api` if it has
- * none): steps that apply to every route do not depend on it. Every feature of the context adds its steps to it, so a request runs one
- * hook that calls each step that applies to its route, in phase order, and awaits only the steps
- * that return a promise. Create it before the context's routes: each is described when it is
+ * none): steps that apply to every route do not depend on it. Every feature of the context adds
+ * its steps to it, so a request runs one hook that calls each step that applies to its route, in
+ * phase order, and awaits only the steps that return a promise. Create it before the context's routes: each is described when it is
  * registered.
  *
  * @example
@@ -66,6 +64,7 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   // Route patterns are few and fixed: each is described once (at onRoute, or on its first request).
   const described = new Map<string, RouteDescription>();
   const compiled = new Map<RouteDescription, RequestStep[]>();
+  // The description of the route a request matched (or of its raw path, when none did).
   const describe = (request: FastifyRequest): RouteDescription => {
     const url = routeUrlOf(request);
     if (url === undefined) return describeRoute(scope, { url, path: request.url });
@@ -89,26 +88,7 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   app.addHook('onRequest', (request, reply, done) => {
     const route = describe(request);
     const list = stepsFor(route);
-    const next = (from: number): void => {
-      for (let i = from; i < list.length; i++) {
-        let result: void | Promise<void>;
-        try {
-          result = list[i]!.run(request, reply, route);
-        } catch (error) {
-          return done(error as Error);
-        }
-        if (reply.sent) return done();
-        if (result && typeof result.then === 'function') {
-          result.then(
-            () => (reply.sent ? done() : next(i + 1)),
-            (error: unknown) => done(error as Error),
-          );
-          return;
-        }
-      }
-      done();
-    };
-    next(0);
+    runSteps({ count: list.length, run: (i) => list[i]!.run(request, reply, route), reply }, done);
   });
 
   // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
@@ -136,8 +116,6 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   });
 
   return {
-    scope,
-    describe,
     add(step) {
       // Sorted on insertion: a phase's steps keep the order they were added in.
       const at = steps.findIndex((s) => order(s.phase) > order(step.phase));

@@ -124,14 +124,15 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     complete({ request, reply, payload, claim }).then((value) => done(null, value), done);
   });
   // A request that ends without onSend (the client went away) releases its claim.
-  const release = callbackHook((request) => {
+  const release = (request: FastifyRequest) => {
     const claim = stateOf(request).idempotencyClaim;
     if (!claim) return;
     stateOf(request).idempotencyClaim = undefined;
     return options.store.abandon(claim);
-  });
-  app.addHook('onRequestAbort', (request, done) => release(request, undefined as never, done));
-  app.addHook('onResponse', release);
+  };
+  // An abort is rare: an async hook is fine there. Every response passes `onResponse`.
+  app.addHook('onRequestAbort', async (request) => release(request));
+  app.addHook('onResponse', callbackHook(release));
 }
 
 function parseKey(header: string | string[]): string {

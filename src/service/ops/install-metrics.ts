@@ -31,19 +31,15 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeUrlOf(request) ?? 'unmatched';
     const status = reply.statusCode;
-    // A path with no version in its route (unmatched, or a wildcard) takes it from its URL, which varies: it is part of the key.
-    const named = scope.versionOf(route) ?? scope.versionOf(request.url);
-    const id = `${request.method} ${route} ${status} ${named ?? ''}`;
+    const id = `${request.method} ${route} ${status}`;
     let entry = series.get(id);
     if (!entry) {
-      const fromRoute = named;
-      const version = fromRoute && options.versions().includes(fromRoute) ? fromRoute : 'none';
+      const named = scope.versionOf(route) ?? scope.versionOf(request.url);
+      const version = named && options.versions().includes(named) ? named : 'none';
       const labels = { method: request.method, route, version, status: String(status) };
-      entry = {
-        slot: metrics.requests.slot(`${labels.method} ${route} ${version} ${labels.status}`, () => labels),
-        version,
-      };
-      if (series.size < maxSeries) series.set(id, entry);
+      entry = { slot: metrics.requests.slot(`${id} ${version}`, () => labels), version };
+      // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
+      if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
     }
     metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
     const { version } = entry;

@@ -34,25 +34,18 @@ export function createRequestSeries(registry: Registry): RequestSeries {
     sums = copied(sums, size);
     hits = copied(hits, size * buckets.length);
   };
-  const counter = {
-    name: requestsName,
-    help: 'HTTP requests answered, by method, route template, API version and status.',
-    type: 'counter',
-    aggregator: 'sum',
-    get: async () => ({
-      ...meta(counter),
-      values: labels.map((l, i) => ({ labels: l, value: counts[i]! })),
-    }),
-    reset: () => undefined,
-  };
-  const histogram = {
-    name: durationName,
-    help: 'Time from receiving a request to finishing its response.',
-    type: 'histogram',
-    aggregator: 'sum',
-    get: async () => ({
-      ...meta(histogram),
-      values: labels.flatMap((l, i) => {
+  const counter = collected(
+    {
+      name: requestsName,
+      help: 'HTTP requests answered, by method, route template, API version and status.',
+      type: 'counter',
+    },
+    () => labels.map((l, i) => ({ labels: l, value: counts[i]! })),
+  );
+  const histogram = collected(
+    { name: durationName, help: 'Time from receiving a request to finishing its response.', type: 'histogram' },
+    () =>
+      labels.flatMap((l, i) => {
         let cumulative = 0;
         const rows = buckets.map((le, b) => {
           cumulative += hits[i * buckets.length + b]!;
@@ -65,9 +58,7 @@ export function createRequestSeries(registry: Registry): RequestSeries {
           { labels: l, value: counts[i]!, metricName: `${durationName}_count` },
         ];
       }),
-    }),
-    reset: () => undefined,
-  };
+  );
   registry.registerMetric(counter as never);
   registry.registerMetric(histogram as never);
   return {
@@ -97,6 +88,8 @@ function copied(from: Float64Array, size: number): Float64Array<ArrayBuffer> {
   return to;
 }
 
-function meta(metric: { name: string; help: string; type: string; aggregator: string }) {
-  return { name: metric.name, help: metric.help, type: metric.type, aggregator: metric.aggregator };
+/** A metric in prom-client's shape (what its registry asks of a metric), whose values are read at scrape time. */
+function collected(meta: { name: string; help: string; type: 'counter' | 'histogram' }, values: () => unknown[]) {
+  const described = { ...meta, aggregator: 'sum' };
+  return { ...described, get: async () => ({ ...described, values: values() }), reset: () => undefined };
 }

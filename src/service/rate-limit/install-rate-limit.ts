@@ -101,7 +101,7 @@ function counter(store: RateLimitStore) {
       try {
         hit = store.hitNow({ key, windowMs, now });
       } catch (error) {
-        request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
+        storeFailed(request, error);
       }
       if (hit) applyHit({ reply, policy, hit, now });
       return;
@@ -132,7 +132,11 @@ async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Prom
   try {
     return await work();
   } catch (error) {
-    request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
+    storeFailed(request, error);
     return undefined;
   }
+}
+
+function storeFailed(request: FastifyRequest, error: unknown): void {
+  request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
 }
