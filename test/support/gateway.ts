@@ -21,11 +21,13 @@ export interface PythonUpstream {
 
 /** Start the Python standard-library upstream and wait until it listens. */
 export async function startPythonUpstream(): Promise<PythonUpstream> {
-  const port = await freePort();
-  const child = spawn('python3', [script, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
+  // Port 0: the upstream binds a port the kernel picks and prints it. A port found free first and
+  // bound later can be taken in between by another test's outgoing connection.
+  const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
-      if (String(d).includes('ready')) resolve();
+      const ready = /ready (\d+)/.exec(String(d));
+      if (ready) resolve(Number(ready[1]));
     });
     child.once('exit', (code) => reject(new Error(`python upstream exited with ${code}`)));
   });
@@ -139,9 +141,21 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
 }
 
 /** Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it. */
-export async function spawnGateway(options: GatewayOptions): Promise<TestGateway & { pid: number; output(): string }> {
+export async function spawnGateway(options: GatewayOptions): Promise<SpawnedGateway> {
+  // As in spawnService: a port taken between the probe and the bind is tried again with another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnGatewayOnce(options, await freePort());
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+type SpawnedGateway = TestGateway & { pid: number; output(): string };
+
+async function spawnGatewayOnce(options: GatewayOptions, port: number): Promise<SpawnedGateway> {
   const { dir, env } = writeGatewayFiles(options);
-  const port = await freePort();
   const child = spawn(process.execPath, [bin, 'gateway'], {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -166,6 +180,7 @@ export async function spawnGateway(options: GatewayOptions): Promise<TestGateway
     await new Promise((r) => setTimeout(r, 100));
   if (child.exitCode !== null || Date.now() >= deadline) {
     child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
     throw new Error(`versionary gateway did not become ready:\n${output.slice(-2000)}`);
   }
   return {

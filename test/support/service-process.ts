@@ -33,12 +33,26 @@ export interface ServiceProcess {
 }
 
 /** Spawn the service on a free port and wait until `/livez` answers (and `/readyz`, unless told not to). */
-export async function spawnService(options: {
+export async function spawnService(options: SpawnOptions): Promise<ServiceProcess> {
+  // A port found free can be taken before the child binds it (another test's outgoing
+  // connection draws from the same range): then the child exits with EADDRINUSE, and a new port is
+  // tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(options, await freePort());
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+interface SpawnOptions {
   env: Record<string, string>;
   waitReady?: boolean;
   timeoutMs?: number;
-}): Promise<ServiceProcess> {
-  const port = await freePort();
+}
+
+async function spawnOnce(options: SpawnOptions, port: number): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root,
     // No delay before the drain (5 s by default): only the tests of the delay ask for one.
