@@ -9,13 +9,13 @@ import type { BenchReport } from './types.ts';
 const seconds = Number(process.env.BENCH_SECONDS ?? '10');
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? '3'));
 const warmup = Math.min(3, Math.max(1, Math.floor(seconds / 2)));
-const adminKey = 'bench-gateway-admin-key-0123456789';
+export const adminKey = 'bench-gateway-admin-key-0123456789';
 const nginxBin = '/usr/sbin/nginx';
 const root = new URL('..', import.meta.url).pathname;
 const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout.toString().trim()) || 100;
 
 /** A process under test: where it answers, and its CPU time so far. */
-interface Proc {
+export interface Proc {
   url: string;
   pid: number;
   child: ChildProcess;
@@ -27,7 +27,7 @@ const cpuOf = (pid: number) => () => {
   return ((Number(fields[11]) + Number(fields[12])) / ticks) * 1e6;
 };
 
-async function start(
+export async function start(
   command: string[],
   options: { port: number; env?: Record<string, string>; ready: string },
 ): Promise<Proc> {
@@ -66,13 +66,16 @@ const cases = {
   u: caseOf('u', '(u) direct to the upstream (node:http)', 'v2'),
   n: caseOf('n', '(n) nginx proxy_pass', 'v2'),
   r: caseOf('r', '(r) Fastify + @fastify/reply-from alone, no hooks', 'v2'),
+  x: caseOf('x', '(x) node:http + undici Pool.dispatch alone', 'v2'),
+  xf: caseOf('xf', '(xf) Fastify routing + undici Pool.dispatch alone', 'v2'),
   g: caseOf('g', '(g) versionary gateway, current version v2', 'v2'),
   gd: caseOf('gd', '(gd) versionary gateway, deprecated version v1', 'v1'),
 };
 
 /**
  * The gateway against its peers, side by side in one run: the upstream direct (u), Debian's nginx
- * in front of it (n), the Node.js floor (r: Fastify and `@fastify/reply-from` alone), and `versionary gateway` on the current (g) and the deprecated version
+ * in front of it (n), the Node.js floors (r: Fastify and `@fastify/reply-from` alone; x: `node:http`
+ * and undici's `Pool.dispatch` alone; xf: the same behind Fastify's router), and `versionary gateway` on the current (g) and the deprecated version
  * (gd), which adds the lifecycle headers and records usage per client. Servers share core 0, the
  * load generator has core 1. Rounds interleave the cases; medians are reported.
  *
@@ -102,6 +105,18 @@ export async function benchGateway(): Promise<BenchReport> {
       { port: floorPort, ready: '/api/v2/users/1' },
     );
     procs.push(floor);
+    const dispatchFloor = async (mode: string) => {
+      const port = await freePort();
+      const script = join(root, 'bench/servers/dispatch-proxy.mjs');
+      const proc = await start([process.execPath, script, String(port), upstream.url, mode], {
+        port,
+        ready: '/api/v2/users/1',
+      });
+      procs.push(proc);
+      return proc;
+    };
+    const dispatch = await dispatchFloor('http');
+    const dispatchFastify = await dispatchFloor('fastify');
     const gateway = await startGateway({ dir, upstream: upstream.url });
     procs.push(gateway);
     const auth = { authorization: `Bearer ${adminKey}` };
@@ -140,6 +155,8 @@ export async function benchGateway(): Promise<BenchReport> {
       await run({ id: 'u', target: upstream, headers: {}, note });
       if (nginx) await run({ id: 'n', target: nginx, headers: {}, note });
       await run({ id: 'r', target: floor, headers: {}, note });
+      await run({ id: 'x', target: dispatch, headers: {}, note });
+      await run({ id: 'xf', target: dispatchFastify, headers: {}, note });
       await run({ id: 'g', target: gateway, headers: auth, note });
       await run({ id: 'gd', target: gateway, headers: auth, note });
     }
@@ -171,7 +188,8 @@ http {
   return start([nginxBin, '-c', conf, '-p', options.dir], { port, ready: '/api/v2/users/1' });
 }
 
-async function startGateway(options: { dir: string; upstream: string }): Promise<Proc> {
+/** `versionary gateway` (the built CLI) with v1 deprecated; `nodeArgs` go before the script (`--cpu-prof`). */
+export async function startGateway(options: { dir: string; upstream: string; nodeArgs?: string[] }): Promise<Proc> {
   const doc = (version: string) => ({
     openapi: '3.1.0',
     info: { title: 'Bench users', version },
@@ -203,7 +221,7 @@ async function startGateway(options: { dir: string; upstream: string }): Promise
     }),
   );
   const port = await freePort();
-  return start([process.execPath, join(root, 'bin/versionary.js'), 'gateway'], {
+  return start([process.execPath, ...(options.nodeArgs ?? []), join(root, 'bin/versionary.js'), 'gateway'], {
     port,
     ready: '/readyz',
     env: {

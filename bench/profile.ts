@@ -6,12 +6,16 @@
  *
  * @example
  * ```sh
- * npm run build && node --import tsx bench/profile.ts v2   # or v1, or by-hand (case p)
+ * npm run build && node --import tsx bench/profile.ts v2   # or v1, by-hand (case p), gateway, gateway-v1
  * ```
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { freePort } from '../test/support/service-process.ts';
+import { adminKey, start, startGateway } from './gateway.ts';
 import { drive } from './http.ts';
 import { spawnServer } from './servers/spawn-server.ts';
 
@@ -28,28 +32,19 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-// `v2` or `v1` profile the service; `by-hand` the same route written by hand (case p).
+// `v2` or `v1` profile the service; `by-hand` the same route written by hand (case p); `gateway`
+// and `gateway-v1` profile `versionary gateway` (built) in front of the bench's upstream.
 const target = process.argv[2] ?? 'v2';
-const version = target === 'v1' ? 'v1' : 'v2';
+const version = target.endsWith('v1') ? 'v1' : 'v2';
 const seconds = Number(process.env.BENCH_SECONDS ?? '5');
 const dir = mkdtempSync(join(tmpdir(), 'versionary-profile-'));
-const server = await spawnServer({
-  kind: target === 'by-hand' ? 'by-hand' : 'service',
-  profileDir: join(dir, 'prof'),
-  env: {
-    BENCH_DB: join(dir, 'service.db'),
-    BENCH_SEED: '1000',
-    BENCH_CONFIG: JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } }),
-    BENCH_KEYS: JSON.stringify([{ name: 'bench', roles: ['read', 'write'] }]),
-  },
-});
 const spec = {
   id: version,
-  label: `GET /api/${version}/users/{id}`,
+  label: `${target.startsWith('gateway') ? 'gateway ' : ''}GET /api/${version}/users/{id}`,
   expect: 200,
   request: (n: number) => ({ method: 'GET' as const, path: `/api/${version}/users/${1 + ((n * 7919) % 1000)}` }),
 };
-const auth = { authorization: `Bearer ${server.keys.bench}` };
+const { server, auth } = target.startsWith('gateway') ? await gatewayServer() : await serviceServer();
 await drive({ server, spec, auth, duration: 1 });
 const cpuBefore = await server.cpuMicros();
 const measured = await drive({ server, spec, auth, duration: seconds });
@@ -105,3 +100,54 @@ console.log(
     `server CPU ${Math.round(cpu / measured.requests)} µs/request (profiled, so slower than the bench)\n` +
     `Versionary's own files: ${((100 * versionary) / busy).toFixed(1)}% of busy time\n\nBy place:\n${top(groups, 25)}\n\nBy function:\n${top(functions, 40)}`,
 );
+
+interface Profiled {
+  server: { url: string; cpuMicros(): Promise<number> | number; stop(): Promise<void> };
+  auth: Record<string, string>;
+}
+
+async function serviceServer(): Promise<Profiled> {
+  const server = await spawnServer({
+    kind: target === 'by-hand' ? 'by-hand' : 'service',
+    profileDir: join(dir, 'prof'),
+    env: {
+      BENCH_DB: join(dir, 'service.db'),
+      BENCH_SEED: '1000',
+      BENCH_CONFIG: JSON.stringify({ rateLimit: { max: 100_000_000, windowSeconds: 60 } }),
+      BENCH_KEYS: JSON.stringify([{ name: 'bench', roles: ['read', 'write'] }]),
+    },
+  });
+  return { server, auth: { authorization: `Bearer ${server.keys.bench}` } };
+}
+
+async function gatewayServer(): Promise<Profiled> {
+  const upPort = await freePort();
+  const upstream = await start(
+    [process.execPath, new URL('servers/fast-upstream.mjs', import.meta.url).pathname, String(upPort)],
+    {
+      port: upPort,
+      ready: '/api/v2/users/1',
+    },
+  );
+  const gateway = await startGateway({
+    dir,
+    upstream: upstream.url,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir', join(dir, 'prof')],
+  });
+  const stop = async (child: ChildProcess) => {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return {
+    server: {
+      url: gateway.url,
+      cpuMicros: gateway.cpuMicros,
+      stop: async () => {
+        await stop(gateway.child);
+        await stop(upstream.child);
+      },
+    },
+    auth: { authorization: `Bearer ${adminKey}` },
+  };
+}

@@ -8,7 +8,7 @@ const names = (env: Record<string, string>, surface: 'service' | 'gateway' | 'lo
 describe('peersFor', () => {
   it('asks for pg, ioredis and nodemailer only when the configuration uses them', () => {
     const sqlite = names({});
-    for (const absent of ['pg', 'ioredis', 'nodemailer', '@fastify/reply-from']) assert.ok(!sqlite.includes(absent));
+    for (const absent of ['pg', 'ioredis', 'nodemailer', 'undici']) assert.ok(!sqlite.includes(absent));
     assert.ok(sqlite.includes('libsql') && sqlite.includes('kysely'));
     assert.ok(
       names({ VERSIONARY_SMTP_URL: 'log:' }).every((name) => name !== 'nodemailer'),
@@ -22,7 +22,7 @@ describe('peersFor', () => {
     for (const present of ['pg', 'ioredis', 'nodemailer']) assert.ok(all.includes(present), present);
     assert.ok(!all.includes('libsql'), 'PostgreSQL needs no SQLite driver');
     assert.ok(!names({ VERSIONARY_SQLITE_DRIVER: 'node:sqlite' }).includes('libsql'));
-    assert.ok(names({}, 'gateway').includes('@fastify/reply-from'));
+    assert.ok(names({}, 'gateway').includes('undici'));
     assert.ok(!names({}, 'loop').includes('pino'), "the loop logs through the app's own logger");
   });
 });

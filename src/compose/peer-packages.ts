@@ -36,7 +36,7 @@ const byPart: Record<LoopPartName, NeededPeer[]> = {
  * The optional peer dependencies that a configuration needs, read from the same environment
  * variables as the configuration itself: `pg` only for a `postgres://` `DATABASE_URL`, `ioredis`
  * only with `VERSIONARY_REDIS_URL`, `nodemailer` only for an `smtp://` `VERSIONARY_SMTP_URL`
- * (not `log:`), `libsql` only for SQLite on its libsql driver, `@fastify/reply-from` only for the
+ * (not `log:`), `libsql` only for SQLite on its libsql driver, `undici` only for the
  * gateway.
  */
 export function peersFor(options: {
@@ -54,7 +54,7 @@ export function peersFor(options: {
   if (surface !== 'loop') {
     needed.push({ name: 'fastify', for: 'the server' }, { name: 'pino', for: 'the log' });
   }
-  if (surface === 'gateway') needed.push({ name: '@fastify/reply-from', for: 'the gateway' });
+  if (surface === 'gateway') needed.push({ name: 'undici', for: 'the gateway' });
   const database = env.DATABASE_URL ?? 'sqlite:./data/versionary.db';
   if (storage && /^postgres(ql)?:\/\//.test(database)) needed.push({ name: 'pg', for: 'PostgreSQL' });
   else if (storage && (env.VERSIONARY_SQLITE_DRIVER ?? defaultSqliteDriver(options.nodeVersion)) === 'libsql')

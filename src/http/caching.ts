@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { stateOf } from './pipeline/request-state.ts';
 
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
 export const conditionalHeaderMaxLength = 4000;
@@ -66,7 +67,8 @@ function cachingStep(
     if (!reply.hasHeader('cache-control'))
       reply.header('cache-control', options.isPrivate?.(request) ? 'no-store' : 'private, no-cache');
     let etag = reply.getHeader('etag') as string | undefined;
-    if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    // A forwarded answer keeps the upstream's validators: the gateway adds none of its own.
+    if (!etag && (typeof payload === 'string' || Buffer.isBuffer(payload)) && !stateOf(request).forwarded) {
       etag = contentTag(payload);
       reply.header('etag', etag);
     }

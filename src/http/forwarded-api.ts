@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses, type ElementUseCheck } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { isVersionFromAccept } from './negotiation.ts';
 import { runHooks } from './version-hooks.ts';
+import {
+  mergeResponseHeaders,
+  pathOverrides,
+  withForwarded,
+  withoutHopByHop,
+  type Headers,
+} from './forward-headers.ts';
+import { callUpstream } from './upstream-call.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
@@ -36,11 +44,6 @@ export interface ForwardOptions {
   ) => Record<string, string | string[] | undefined>;
 }
 
-/** Response headers the lifecycle sets: the gateway's value wins over the upstream's. */
-const ours = ['deprecation', 'sunset', 'warning', 'api-supported-versions', 'api-deprecated-versions'];
-/** List-valued headers: the upstream's value and the gateway's are joined. */
-const joined = ['link', 'vary'];
-
 /**
  * Register every version of the bundle as a forwarding route: each documented path (with the
  * lifecycle's verdict by its template) and a catch-all for the rest of the version (`/*`), every
@@ -66,26 +69,25 @@ export async function registerForwardedApi(
     const upstream = options.forward.upstreams[version.name];
     if (!upstream)
       throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
-    // Loaded only here: an app that never forwards needs no proxy package (an optional peer dependency).
-    const { default: replyFrom } = await import('@fastify/reply-from');
+    // Loaded only here: an app that never forwards needs no HTTP client package (an optional peer dependency).
+    const { Pool } = await import('undici');
+    const timeout = options.forward.timeoutMs ?? 30_000;
+    // No retries: a retried POST could be applied twice.
+    const pool = new Pool(upstream, {
+      connections: 128,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    app.addHook('onClose', async () => {
+      await pool.close();
+    });
     await app.register(async (scope) => {
       // Bodies are forwarded as they arrive: never parsed, never buffered.
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-      const timeout = options.forward.timeoutMs ?? 30_000;
-      await scope.register(replyFrom, {
-        base: upstream,
-        disableRequestLogging: true,
-        retryMethods: [],
-        undici: {
-          connections: 128,
-          pipelining: 1,
-          keepAliveTimeout: 60_000,
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
-        },
-      });
-      registerVersionRoutes(scope, { ...options, version });
+      registerVersionRoutes(scope, { ...options, version, pool, host: new URL(upstream).host });
     });
   }
 }
@@ -101,6 +103,9 @@ function registerVersionRoutes(
     onOperationCall?: OperationCallListener;
     elementUses?: VersionedApiOptions['elementUses'];
     version: ApiVersion;
+    pool: Dispatcher;
+    /** The upstream's authority, sent as `Host`. */
+    host: string;
   },
 ): void {
   const { version } = options;
@@ -108,7 +113,7 @@ function registerVersionRoutes(
   const supported = options.bundle.versions.map((v) => v.name);
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  const forward = createForwarder(options.forward, base);
+  const forward = createForwarder({ ...options.forward, pool: options.pool, host: options.host }, base);
   // Compiled once per documented operation; one without deprecated elements gets no check.
   const usesOf = new Map<OperationSpec, ElementUseCheck>();
   for (const op of options.elementUses ? version.operations : []) {
@@ -175,10 +180,10 @@ function registerVersionRoutes(
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
 function createForwarder(
-  options: ForwardOptions,
+  options: ForwardOptions & { pool: Dispatcher; host: string },
   routed: string,
-): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {
-  const onError = (reply: FastifyReply, { error }: { error: Error & { code?: string; statusCode?: number } }) => {
+): (request: FastifyRequest, reply: FastifyReply) => void {
+  const onError = (reply: FastifyReply, error: Error & { code?: string; statusCode?: number }) => {
     const timedOut =
       error.statusCode === 504 ||
       /TIMEOUT/i.test(error.code ?? '') ||
@@ -198,19 +203,17 @@ function createForwarder(
       ),
     );
   };
-  type FromOptions = NonNullable<Parameters<FastifyReply['from']>[1]>;
-  const rewriteRequestHeaders = ((req: FastifyRequest, headers: Headers) => {
-    const out = withForwarded(withoutHopByHop(headers), req);
-    if (!options.underscoresInHeaders) for (const name of Object.keys(out)) if (name.includes('_')) delete out[name];
-    // Path overrides some frameworks (IIS, Symfony, Laminas) take over the request line: the
-    // upstream would route on a path the gateway never judged.
-    for (const name of pathOverrides) delete out[name];
-    return options.requestHeaders ? options.requestHeaders(out, req) : out;
-  }) as unknown as FromOptions['rewriteRequestHeaders'];
+  const requestHeaders = (request: FastifyRequest): Headers => {
+    const out = withForwarded(withoutHopByHop({ ...request.headers }), request);
+    out.host = options.host;
+    if (!options.underscoresInHeaders) for (const name in out) if (name.includes('_')) delete out[name];
+    for (const name of pathOverrides) if (out[name] !== undefined) delete out[name];
+    return options.requestHeaders ? options.requestHeaders(out, request) : out;
+  };
   return (request, reply) => {
-    // The strict-target hook refused every path that `new URL()` (in reply-from) would resolve
-    // differently; this is the last word that nothing outside the version goes upstream.
-    // An absolute-form target is forwarded in origin form: its authority is not the upstream's.
+    // The strict-target step refused every path that `new URL()` would resolve differently; this is
+    // the last word that nothing outside the version goes upstream. An absolute-form target is
+    // forwarded in origin form: its authority is not the upstream's.
     const url = originFormOf(request.url);
     const target = new URL(url, 'http://upstream').pathname;
     if (target !== routed && !target.startsWith(`${routed}/`))
@@ -218,8 +221,8 @@ function createForwarder(
         reply,
         new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
       );
-    // reply-from decodes the whole target as UTF-8 to look for `..`, and throws on a stray `%` or a
-    // Latin-1 escape such as `%E9`: a 400 problem rather than an unhandled URIError.
+    // A stray `%` or a Latin-1 escape such as `%E9` is no target an upstream framework decodes
+    // alike: a 400 problem.
     if (url.includes('%') && !decodes(url)) {
       return sendProblem(
         reply,
@@ -229,11 +232,11 @@ function createForwarder(
         }),
       );
     }
-    return reply.from(url, {
-      onError: onError as unknown as FromOptions['onError'],
-      rewriteRequestHeaders,
-      rewriteHeaders: ((headers: Headers) =>
-        mergeResponseHeaders(headers, reply)) as unknown as FromOptions['rewriteHeaders'],
+    callUpstream(options.pool, reply, {
+      path: url,
+      headers: requestHeaders(request),
+      responseHeaders: mergeResponseHeaders,
+      onError,
     });
   };
 }
@@ -245,66 +248,4 @@ function decodes(target: string): boolean {
   } catch {
     return false;
   }
-}
-
-type Headers = Record<string, string | string[] | undefined>;
-
-const pathOverrides = [
-  'x-original-url',
-  'x-rewrite-url',
-  'x-http-method-override',
-  'x-http-method',
-  'x-method-override',
-];
-
-const hopByHop = [
-  'connection',
-  // Answered by the gateway itself (Node sends `100 Continue`): undici refuses to forward it.
-  'expect',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-];
-
-/** Drop hop-by-hop headers: the fixed list, and every header `Connection` names (RFC 9110 §7.6.1). */
-function withoutHopByHop(headers: Headers, keep?: string): Headers {
-  const connection = headers.connection;
-  const named = (Array.isArray(connection) ? connection.join(',') : (connection ?? '')).split(',');
-  for (const name of named) if (name.trim()) delete headers[name.trim().toLowerCase()];
-  for (const name of hopByHop) if (name !== keep) delete headers[name];
-  return headers;
-}
-
-/** Say who asked (RFC 7239 and the `X-Forwarded-*` trio). */
-function withForwarded(headers: Headers, request: FastifyRequest): Headers {
-  const previous = headers['x-forwarded-for'];
-  const host = request.headers.host ?? '';
-  headers['x-forwarded-for'] = previous ? `${String(previous)}, ${request.ip}` : request.ip;
-  headers['x-forwarded-proto'] = request.protocol;
-  headers['x-forwarded-host'] = host;
-  const node = request.ip.includes(':') ? `"[${request.ip}]"` : request.ip;
-  const entry = `for=${node};proto=${request.protocol}${host ? `;host="${host.replace(/["\\]/g, '')}"` : ''}`;
-  headers.forwarded = headers.forwarded ? `${String(headers.forwarded)}, ${entry}` : entry;
-  return headers;
-}
-
-function mergeResponseHeaders(headers: Headers, reply: FastifyReply): Headers {
-  withoutHopByHop(headers, 'transfer-encoding');
-  for (const name of ours) if (reply.hasHeader(name)) delete headers[name];
-  for (const name of joined) {
-    const mine = reply.getHeader(name);
-    const theirs = headers[name];
-    if (mine !== undefined && theirs !== undefined) headers[name] = `${String(theirs)}, ${String(mine)}`;
-  }
-  if (isVersionFromAccept(reply.request.raw)) {
-    const vary = headers.vary ?? reply.getHeader('vary');
-    if (vary === undefined) headers.vary = 'Accept';
-    else if (!/(^|,)\s*accept\s*(,|$)/i.test(String(vary))) headers.vary = `${String(vary)}, Accept`;
-  }
-  return headers;
 }

@@ -20,7 +20,7 @@ export const sqliteOnlyPeers = [
   'swagger-ui-dist',
   '@fastify/cookie',
   '@fastify/formbody',
-  '@fastify/reply-from',
+  'undici',
 ];
 
 /**

@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { Dispatcher } from 'undici';
+import type { Headers } from './forward-headers.ts';
+import { stateOf } from './pipeline/request-state.ts';
+
+declare module './pipeline/request-state.ts' {
+  interface RequestState {
+    /** The answer is the upstream's, passed through: no entity tag of the gateway's own is added. */
+    forwarded?: boolean;
+  }
+}
+
+/** What one forwarded call needs besides the request: its target and headers, and what to do with the answer's. */
+export interface UpstreamCall {
+  /** The request target sent upstream, in origin form. */
+  path: string;
+  /** The request headers sent upstream. */
+  headers: Headers;
+  /** The upstream's response headers, lower-case, as the client gets them. */
+  responseHeaders(headers: Headers, reply: FastifyReply): Headers;
+  /** The upstream could not be reached or did not answer in time, before anything was sent. */
+  onError(reply: FastifyReply, error: Error & { code?: string }): void;
+}
+
+/**
+ * An answer no longer than this, with a `Content-Length` and a `Content-Type`, is sent as one
+ * buffer: no stream, and Fastify frames it. Anything else (chunked, larger, untyped) streams with
+ * backpressure, so memory stays bounded whatever the upstream sends.
+ */
+const wholeUpTo = 64 * 1024;
+
+/**
+ * Forward one request through undici's `dispatch`: the body streams up as it arrives, the answer
+ * comes back whole when small and streams when not. The reply goes out through Fastify, so the
+ * pipeline's respond steps and `onResponse` hooks see it as they see a handler's.
+ */
+export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: UpstreamCall): void {
+  const request = reply.request;
+  const method = request.method;
+  const body = method === 'GET' || method === 'HEAD' ? null : ((request.body as Readable | undefined) ?? null);
+  stateOf(request).forwarded = true;
+  pool.dispatch(
+    { method, path: call.path, headers: call.headers as Record<string, string>, body },
+    new ForwardHandler(reply, call),
+  );
+}
+
+class ForwardHandler implements Dispatcher.DispatchHandler {
+  #reply: FastifyReply;
+  #call: UpstreamCall;
+  #controller?: Dispatcher.DispatchController;
+  /** The pieces of a small answer, until it ends. */
+  #pieces?: Buffer[];
+  /** A large or open-ended answer's stream, once sent. */
+  #stream?: Readable;
+
+  constructor(reply: FastifyReply, call: UpstreamCall) {
+    this.#reply = reply;
+    this.#call = call;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    // The client has gone before the upstream was asked: ask nothing.
+    if (clientGone(this.#reply)) controller.abort(new Error('The client closed the connection.'));
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    upstream: Record<string, string | string[] | undefined>,
+  ): void {
+    const reply = this.#reply;
+    if (clientGone(reply)) return controller.abort(new Error('The client closed the connection.'));
+    try {
+      reply.code(statusCode);
+    } catch {
+      // A status Node cannot send (above 599): the upstream's answer is not HTTP the client can read.
+      controller.abort(new Error(`The upstream answered status ${statusCode}.`));
+      return;
+    }
+    const headers = this.#call.responseHeaders(upstream, reply);
+    reply.headers(headers);
+    // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered first.
+    if (!reply.request.raw.complete) reply.header('connection', 'close');
+    const length = Number(headers['content-length']);
+    const empty = reply.request.method === 'HEAD' || statusCode === 204 || statusCode === 304;
+    if (empty || (length <= wholeUpTo && headers['content-type'] !== undefined && !headers['transfer-encoding'])) {
+      this.#pieces = [];
+      return;
+    }
+    this.#stream = new Readable({
+      read: () => controller.resume(),
+      // The client went away mid-answer (Fastify destroys the stream): stop reading the upstream.
+      destroy: (error, done) => {
+        if (!controller.aborted) controller.abort(error ?? new Error('The client closed the connection.'));
+        done(error);
+      },
+    });
+    reply.send(this.#stream);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#pieces) this.#pieces.push(chunk);
+    else if (this.#stream && !this.#stream.push(chunk)) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    if (this.#stream) return void this.#stream.push(null);
+    const pieces = this.#pieces ?? [];
+    this.#reply.send(pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
+    const reply = this.#reply;
+    if (this.#stream) return void this.#stream.destroy(error);
+    if (clientGone(reply) || reply.sent) return;
+    this.#call.onError(reply, error);
+  }
+}
+
+/** The client's connection is gone (the request stream itself ends, and is destroyed, once its body is read). */
+function clientGone(reply: FastifyReply): boolean {
+  const socket = reply.raw.socket;
+  return reply.raw.destroyed || !socket || socket.destroyed;
+}
