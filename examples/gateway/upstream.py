@@ -45,7 +45,8 @@ class Handler(BaseHTTPRequestHandler):
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":
+            self.wfile.write(data)
 
     def route(self):
         global big_sent
@@ -86,6 +87,23 @@ class Handler(BaseHTTPRequestHandler):
                     digest.update(chunk)
                     size += len(chunk)
             return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest.hexdigest()})
+        if rest == ["cookies"]:
+            # Two fields of one name, and validators of the upstream's own.
+            data = b'{"cookies":2}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Set-Cookie", "a=1; Path=/")
+            self.send_header("Set-Cookie", "b=2; Path=/")
+            self.send_header("ETag", '"up-1"')
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(data)
+            return None
+        if rest == ["empty"]:
+            self.send_response(204)
+            self.end_headers()
+            return None
         if rest == ["hop"]:
             return self.send_json(200, {"hop": True}, {"Connection": "close, X-Hop", "X-Hop": "secret", "Keep-Alive": "timeout=5"})
         if rest == ["slow"]:
@@ -113,7 +131,7 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return self.send_json(404, {"error": "not here", "path": url.path})
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = route
+    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = route
 
 
 if __name__ == "__main__":

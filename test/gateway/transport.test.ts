@@ -31,6 +31,35 @@ describe('gateway: transport', () => {
     await python.stop();
   });
 
+  it('passes a small answer whole: both Set-Cookie fields, the upstream ETag and no tag of its own, HEAD and 204 without a body', async () => {
+    const get = await fetch(`${gateway.base}/api/v2/cookies`, { headers: auth });
+    assert.equal(get.status, 200);
+    assert.deepEqual(get.headers.getSetCookie(), ['a=1; Path=/', 'b=2; Path=/']);
+    assert.equal(get.headers.get('etag'), '"up-1"');
+    assert.equal(get.headers.get('content-length'), '13');
+    assert.equal(await get.text(), '{"cookies":2}');
+    // The upstream's own validator answers a conditional GET.
+    const again = await fetch(`${gateway.base}/api/v2/cookies`, { headers: { ...auth, 'if-none-match': '"up-1"' } });
+    assert.equal(again.status, 304);
+    // An answer without validators gets none of the gateway's: the bytes are the upstream's.
+    const user = await fetch(`${gateway.base}/api/v2/users/1`, { headers: auth });
+    assert.equal(user.status, 200);
+    assert.equal(user.headers.get('etag'), null);
+    const head = await new Promise<{ status: number; length?: string; bytes: number }>((resolve, reject) => {
+      const req = request(`${gateway.base}/api/v2/cookies`, { method: 'HEAD', headers: auth }, (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () => resolve({ status: res.statusCode!, length: res.headers['content-length'], bytes }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.deepEqual(head, { status: 200, length: '13', bytes: 0 });
+    const empty = await fetch(`${gateway.base}/api/v2/empty`, { method: 'DELETE', headers: auth });
+    assert.equal(empty.status, 204);
+    assert.equal(await empty.text(), '');
+  });
+
   it('keeps the credential, drops hop-by-hop headers, says who asked, and names the client upstream', async () => {
     const echo = await new Promise<Echo>((resolve, reject) => {
       // node:http, since fetch refuses to send Connection and the headers it names.
