@@ -6,10 +6,11 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { runHooks } from './version-hooks.ts';
 import {
+  copyHeaders,
+  hopByHop,
   mergeResponseHeaders,
   pathOverrides,
   withForwarded,
-  withoutHopByHop,
   type Headers,
 } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
@@ -203,11 +204,12 @@ function createForwarder(
       ),
     );
   };
+  // Hop-by-hop headers, path overrides, `Host` (the upstream's is set) and, unless allowed, names with `_`.
+  const dropped = new Set([...hopByHop, ...pathOverrides, 'host']);
+  const keep = (name: string) => !dropped.has(name) && (options.underscoresInHeaders === true || !name.includes('_'));
   const requestHeaders = (request: FastifyRequest): Headers => {
-    const out = withForwarded(withoutHopByHop({ ...request.headers }), request);
+    const out = withForwarded(copyHeaders(request.headers, keep), request);
     out.host = options.host;
-    if (!options.underscoresInHeaders) for (const name in out) if (name.includes('_')) delete out[name];
-    for (const name of pathOverrides) if (out[name] !== undefined) delete out[name];
     return options.requestHeaders ? options.requestHeaders(out, request) : out;
   };
   return (request, reply) => {
