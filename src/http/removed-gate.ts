@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { LifecycleSource } from '../core/lifecycle/index.ts';
+import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
 import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { stateOf } from './pipeline/request-state.ts';
 
 /**
  * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
@@ -11,10 +12,31 @@ import { requestPipeline } from './pipeline/request-pipeline.ts';
 export function removedAnswer(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },
+  request?: FastifyRequest,
 ): { error: VersionaryError; headers: Record<string, string> } | undefined {
   if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
   const verdict = lifecycle.verdict(key);
+  // Kept for the lifecycle step of the same request: the verdict is asked once.
+  if (request) stateOf(request).verdict = { method: key.method, path: key.path, verdict };
   return verdict.removed ? { error: verdict.removed, headers: verdict.headers } : undefined;
+}
+
+declare module './pipeline/request-state.ts' {
+  interface RequestState {
+    /** The lifecycle's verdict on this request's endpoint, as the removed gate asked it. */
+    verdict?: { method: string; path: string; verdict: LifecycleVerdict };
+  }
+}
+
+/** The verdict on an endpoint, reusing the one the removed gate asked for this request. */
+export function verdictOf(
+  lifecycle: LifecycleSource,
+  request: FastifyRequest,
+  key: { version: string; method: string; path: string },
+): LifecycleVerdict {
+  const judged = stateOf(request).verdict;
+  if (judged && judged.method === key.method && judged.path === key.path) return judged.verdict;
+  return lifecycle.verdict(key);
 }
 
 /** A removed version's answer on a path with no route (with or without code): the not-found handlers use it. */
@@ -52,11 +74,11 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
       const routed = route.url !== undefined;
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-      const removed = removedAnswer(options.lifecycle, {
-        version: route.version!,
-        method: routed ? method : 'GET',
-        path: routed ? route.template! : '/',
-      });
+      const removed = removedAnswer(
+        options.lifecycle,
+        { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' },
+        request,
+      );
       if (!removed) return;
       if (routed)
         options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);

@@ -14,7 +14,7 @@ import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { installProblemHandling } from '../problem-handling.ts';
-import { installRemovedGate, removedVersionOf } from '../removed-gate.ts';
+import { installRemovedGate, removedVersionOf, verdictOf } from '../removed-gate.ts';
 import {
   registerVersionedApi,
   type ElementUseEvent,
@@ -113,7 +113,11 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */
 function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
   return ({ request, reply, version, operation }) => {
-    const verdict = lifecycle.verdict({ version: version.name, method: operation.method, path: operation.path });
+    const verdict = verdictOf(lifecycle, request, {
+      version: version.name,
+      method: operation.method,
+      path: operation.path,
+    });
     if (!verdict.deprecated) return;
     o.onUsage?.(
       {

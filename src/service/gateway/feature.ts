@@ -34,10 +34,8 @@ export function createGatewayFeature(options: {
           timeoutMs: settings.timeoutMs,
           underscoresInHeaders: settings.underscoresInHeaders,
           requestHeaders: (headers, request) => {
-            if (!keepsCredential) {
-              delete headers.authorization;
-              delete headers['x-api-key'];
-            }
+            // Left out by value, not by `delete`: a deleted name makes the object a slow dictionary.
+            if (!keepsCredential) headers.authorization = headers['x-api-key'] = undefined;
             headers[settings.clientHeader] = usageIdentityOf(request).clientId;
             return headers;
           },
