@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeGateway } from '../../src/compose/gateway-composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
-import { freePort } from './service-process.ts';
+import { onFreePort } from './service-process.ts';
 
 const script = new URL('../../examples/gateway/upstream.py', import.meta.url).pathname;
 const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
@@ -141,15 +141,8 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
 }
 
 /** Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it. */
-export async function spawnGateway(options: GatewayOptions): Promise<SpawnedGateway> {
-  // As in spawnService: a port taken between the probe and the bind is tried again with another.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await spawnGatewayOnce(options, await freePort());
-    } catch (error) {
-      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
-    }
-  }
+export function spawnGateway(options: GatewayOptions): Promise<SpawnedGateway> {
+  return onFreePort((port) => spawnGatewayOnce(options, port));
 }
 
 type SpawnedGateway = TestGateway & { pid: number; output(): string };

@@ -33,13 +33,19 @@ export interface ServiceProcess {
 }
 
 /** Spawn the service on a free port and wait until `/livez` answers (and `/readyz`, unless told not to). */
-export async function spawnService(options: SpawnOptions): Promise<ServiceProcess> {
-  // A port found free can be taken before the child binds it (another test's outgoing
-  // connection draws from the same range): then the child exits with EADDRINUSE, and a new port is
-  // tried.
+export function spawnService(options: SpawnOptions): Promise<ServiceProcess> {
+  return onFreePort((port) => spawnOnce(options, port));
+}
+
+/**
+ * Start something on a free port, trying another when it was taken first. A port found free can
+ * be taken before the child binds it (another test's outgoing connection draws from the same
+ * range): then the child exits with EADDRINUSE.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await spawnOnce(options, await freePort());
+      return await start(await freePort());
     } catch (error) {
       if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
     }
