@@ -1,12 +1,12 @@
 /**
- * Profile the reference service on one case of the HTTP bench: the service runs with
- * `--cpu-prof`, autocannon drives `GET /api/v<n>/users/{id}` for `BENCH_SECONDS` (5), and the
+ * Profile the reference service (or the gateway) on one case of the bench: the server runs with
+ * `--cpu-prof`, autocannon drives the case for `BENCH_SECONDS` (5), and the
  * profile's self time is summed by where it was spent (Versionary's files, each package, Node's
  * internals, garbage collection), then listed by function.
  *
  * @example
  * ```sh
- * npm run build && node --import tsx bench/profile.ts v2   # or v1, by-hand (case p), gateway, gateway-v1
+ * npm run build && node --import tsx bench/profile.ts v2   # or v1, by-hand (case p), list, by-hand-list, gateway, gateway-v1
  * ```
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,11 +38,16 @@ const target = process.argv[2] ?? 'v2';
 const version = target.endsWith('v1') ? 'v1' : 'v2';
 const seconds = Number(process.env.BENCH_SECONDS ?? '5');
 const dir = mkdtempSync(join(tmpdir(), 'versionary-profile-'));
+// `list` and `by-hand-list` profile the page of case (d) and its hand-written peer.
+const list = target.endsWith('list');
 const spec = {
   id: version,
-  label: `${target.startsWith('gateway') ? 'gateway ' : ''}GET /api/${version}/users/{id}`,
+  label: `${target.startsWith('gateway') ? 'gateway ' : ''}GET /api/${version}/users${list ? '?limit=20&fields=id,name' : '/{id}'}`,
   expect: 200,
-  request: (n: number) => ({ method: 'GET' as const, path: `/api/${version}/users/${1 + ((n * 7919) % 1000)}` }),
+  request: (n: number) => ({
+    method: 'GET' as const,
+    path: list ? '/api/v2/users?limit=20&fields=id,name' : `/api/${version}/users/${1 + ((n * 7919) % 1000)}`,
+  }),
 };
 const { server, auth } = target.startsWith('gateway') ? await gatewayServer() : await serviceServer();
 await drive({ server, spec, auth, duration: 1 });
@@ -108,7 +113,7 @@ interface Profiled {
 
 async function serviceServer(): Promise<Profiled> {
   const server = await spawnServer({
-    kind: target === 'by-hand' ? 'by-hand' : 'service',
+    kind: target.startsWith('by-hand') ? 'by-hand' : 'service',
     profileDir: join(dir, 'prof'),
     env: {
       BENCH_DB: join(dir, 'service.db'),
