@@ -81,8 +81,10 @@ export async function registerForwardedApi(
       headersTimeout: timeout,
       bodyTimeout: timeout,
     });
+    // Destroyed, not closed: by now the server has drained, and a call still open (an upstream
+    // that never finishes its answer) must not hold the shutdown.
     app.addHook('onClose', async () => {
-      await pool.close();
+      await pool.destroy();
     });
     await app.register(async (scope) => {
       // Bodies are forwarded as they arrive: never parsed, never buffered.
