@@ -49,7 +49,6 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
 class ForwardHandler implements Dispatcher.DispatchHandler {
   #reply: FastifyReply;
   #call: UpstreamCall;
-  #controller?: Dispatcher.DispatchController;
   /** The pieces of a small answer, until it ends. */
   #pieces?: Buffer[];
   /** A large or open-ended answer's stream, once sent. */
@@ -61,7 +60,6 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
     // The client has gone before the upstream was asked: ask nothing.
     if (clientGone(this.#reply)) controller.abort(new Error('The client closed the connection.'));
   }
