@@ -137,5 +137,5 @@ class Handler(BaseHTTPRequestHandler):
 if __name__ == "__main__":
     server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
     server.daemon_threads = True
-    print("ready", server.server_address[1], flush=True)
+    print(f"ready {server.server_address[1]}", flush=True)
     server.serve_forever()

@@ -25,11 +25,23 @@ export async function startPythonUpstream(): Promise<PythonUpstream> {
   // bound later can be taken in between by another test's outgoing connection.
   const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
+    // The line can arrive in more than one chunk ("ready" and " 41531\n" have been seen apart):
+    // read the port only from a whole line.
+    let output = '';
     child.stdout!.on('data', (d) => {
-      const ready = /ready (\d+)/.exec(String(d));
+      output += String(d);
+      const ready = /^ready (\d+)\n/m.exec(output);
       if (ready) resolve(Number(ready[1]));
     });
     child.once('exit', (code) => reject(new Error(`python upstream exited with ${code}`)));
+    // Never wait forever: a start that does not print its port fails the suite, naming what it printed.
+    setTimeout(
+      () => reject(new Error(`python upstream printed no port in 15 s: ${JSON.stringify(output)}`)),
+      15_000,
+    ).unref();
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
   return {
     url: `http://127.0.0.1:${port}`,
