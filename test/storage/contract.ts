@@ -46,6 +46,13 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       );
       assert.equal(second.nextAfter, null);
       assert.equal(await s.users.count(), 5);
+      // A list item carries what a list shows, with its values: the optional ones too.
+      const full = await s.users.create({
+        values: { name: 'u5', email: 'u5@example.com', nickname: 'five', status: 'pending' },
+        at,
+      });
+      const [item] = (await s.users.list({ limit: 1, afterId: full.id - 1 })).items;
+      assert.deepEqual(item, { id: full.id, name: 'u5', email: 'u5@example.com', nickname: 'five', status: 'pending' });
     });
 
     it('writes users conditionally on their revision: ok, stale or missing', async () => {

@@ -15,6 +15,12 @@ export interface UserRecord {
   clientId: string | null;
 }
 
+/**
+ * A user as a list reads it: only what a list item shows. A page reads these columns alone, not
+ * the row's bookkeeping (revision, timestamps, owner), which a list item never shows.
+ */
+export type UserListRecord = Pick<UserRecord, 'id' | 'name' | 'email' | 'nickname' | 'status'>;
+
 /** The writable fields of a user. */
 export interface UserValues {
   name: string;
@@ -52,7 +58,7 @@ export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | {
  */
 export interface UserStore {
   /** With `owner`, only that owner's users. */
-  list(options: PageOptions & { owner?: Owner }): Promise<Page<UserRecord>>;
+  list(options: PageOptions & { owner?: Owner }): Promise<Page<UserListRecord>>;
   get(id: number): Promise<UserRecord | undefined>;
   create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;
   /** With `owner`, another owner's user is `missing`. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ComponentType, HandlerMap, OperationContext } from '../../http/index.ts';
 import type { ApiHead } from '../api/index.ts';
-import type { UserRecord, UserStore, UserValues } from '../ports/index.ts';
+import type { UserListRecord, UserRecord, UserStore, UserValues } from '../ports/index.ts';
 import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../clients/tenancy.ts';
@@ -147,7 +147,7 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
 }
 
 /** The newest list-item representation of a user: optional fields only when set. */
-export function toUser(user: UserRecord): UserBody {
+export function toUser(user: UserListRecord): UserBody {
   const body: UserBody = { id: user.id, name: user.name, status: user.status };
   if (user.email !== null) body.email = user.email;
   if (user.nickname !== null) body.nickname = body.displayName = user.nickname;

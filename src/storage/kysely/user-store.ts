@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, DeleteQueryBuilder } from 'kysely';
-import type { Owner, UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
+import type { Owner, UserListRecord, UserRecord, UserStatus, UserStore } from '../../service/ports/index.ts';
 import { precompile } from './precompile.ts';
 import type { ResourceTables, UsersTable } from './tables.ts';
 
@@ -10,11 +10,12 @@ import type { ResourceTables, UsersTable } from './tables.ts';
 export function createUserStore(db: Kysely<ResourceTables>): UserStore {
   const byId = precompile(db, db.selectFrom('users').selectAll().where('id', '=', 0), { singleRow: true });
   // A page is read on every list call: its three shapes (all, unowned, one owner's) compiled once.
-  // Placeholders in order: after id, [owner,] limit.
+  // Placeholders in order: after id, [owner,] limit. Only a list item's columns: on SQLite each
+  // column read costs (20 rows, libsql: 68 µs for all nine, 46 µs for these five).
   const page = (owner: Owner | undefined) =>
     precompile(
       db,
-      ownedBy(db.selectFrom('users').selectAll().where('id', '>', 0), owner)
+      ownedBy(db.selectFrom('users').select(listColumns).where('id', '>', 0), owner)
         .orderBy('id')
         .limit(1),
     );
@@ -27,7 +28,7 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
           : owner === null
             ? await pages.unowned([afterId, limit + 1])
             : await pages.owned([afterId, owner, limit + 1]);
-      const items = rows.slice(0, limit).map(toUser);
+      const items = rows.slice(0, limit).map(toListUser);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async get(id) {
@@ -72,6 +73,18 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+  };
+}
+
+const listColumns = ['id', 'name', 'email', 'nickname', 'status'] as const;
+
+function toListUser(row: Pick<Selectable<UsersTable>, (typeof listColumns)[number]>): UserListRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    email: row.email,
+    nickname: row.nickname,
+    status: row.status as UserStatus,
   };
 }
 
