@@ -16,6 +16,13 @@ export interface OperationContext {
   ifMatch: number[] | '*' | undefined;
   /** Input fields the client's version cannot express: a replace keeps them. */
   hiddenFields: ReadonlySet<string>;
+  /**
+   * The members a sparse fieldset (`fields=id,name`) keeps, in the newest representation, when
+   * the client speaks the newest version: a handler may read only these (the response is checked
+   * after projection, so what it leaves out is never asked for). Absent without `fields`, and in
+   * older versions, whose names a response migration may derive from others.
+   */
+  fields?: ReadonlySet<string>;
   /** Who is calling: the credential id once authenticated, else the remote address. */
   clientId: string;
   /** An absolute path in the client's version: `url('/users/7')` → `/api/v1/users/7`. */

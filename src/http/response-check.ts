@@ -20,7 +20,17 @@ export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
  * one coerces types, fills defaults and removes members, and a check must never change the body
  * it checks (a handler may hand over an object it keeps).
  */
-export function createResponseChecks(): { of(options: { version: ApiVersion; name: string }): ResponseCheck } {
+export function createResponseChecks(): {
+  of(options: { version: ApiVersion; name: string }): ResponseCheck;
+  /**
+   * The check of a partial response (`fields=`): the body of `name` in which every `target`
+   * object is checked without its `required` list, since a sparse fieldset leaves members out on
+   * purpose. What a kept member owes is checked where the projection keeps it
+   * (`FieldSelection.projectChecked`). One compiled check per schema and target, whatever
+   * the fieldset: a client choosing fieldsets never makes the server compile.
+   */
+  partialOf(options: { version: ApiVersion; name: string; target: string }): ResponseCheck;
+} {
   // Not strict: schemas carry OpenAPI's annotations (`example`, `x-…`) and formats such as int64.
   const ajv = addFormats(
     new Ajv({
@@ -34,24 +44,45 @@ export function createResponseChecks(): { of(options: { version: ApiVersion; nam
   );
   const cache = new Map<string, ResponseCheck>();
   const added = new Set<string>();
-  return {
-    of({ version, name }) {
-      const key = `${version.name} ${name}`;
-      let check = cache.get(key);
-      if (!check) {
-        // Each version's components are added once and compiled once, shared by its checks.
-        const id = `versionary:${version.name}`;
-        if (!added.has(id)) {
-          ajv.addSchema({ $id: id, definitions: toRouteSchema({ version, name }).definitions });
-          added.add(id);
-        }
-        const validate = ajv.compile({ $ref: `${id}#/definitions/${name}` });
-        check = (body) => (validate(body) ? undefined : toViolation(validate));
-        cache.set(key, check);
+  /** A check of `name` among a version's components, as `loosen` leaves them; compiled once per key. */
+  const checkOf = (options: {
+    version: ApiVersion;
+    name: string;
+    id: string;
+    loosen?: (definitions: Record<string, unknown>) => Record<string, unknown>;
+  }): ResponseCheck => {
+    const { version, name, id } = options;
+    const key = `${id} ${name}`;
+    let check = cache.get(key);
+    if (!check) {
+      // Each version's components are added once and compiled once, shared by its checks.
+      if (!added.has(id)) {
+        const definitions = toRouteSchema({ version, name }).definitions as Record<string, unknown>;
+        ajv.addSchema({ $id: id, definitions: options.loosen ? options.loosen(definitions) : definitions });
+        added.add(id);
       }
-      return check;
-    },
+      const validate = ajv.compile({ $ref: `${id}#/definitions/${name}` });
+      check = (body) => (validate(body) ? undefined : toViolation(validate));
+      cache.set(key, check);
+    }
+    return check;
   };
+  return {
+    of: ({ version, name }) => checkOf({ version, name, id: `versionary:${version.name}` }),
+    partialOf: ({ version, name, target }) =>
+      checkOf({
+        version,
+        name,
+        id: `versionary:${version.name}:partial:${target}`,
+        loosen: (definitions) => ({ ...definitions, [target]: withoutRequired(definitions[target]) }),
+      }),
+  };
+}
+
+function withoutRequired(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { required: _required, ...rest } = schema as Record<string, unknown>;
+  return rest;
 }
 
 function toViolation(validate: ValidateFunction): ResponseViolation {

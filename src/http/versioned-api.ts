@@ -15,7 +15,7 @@ import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
 import { integerCoercion } from './query-integers.ts';
-import { createResponseChecks, type ResponseCheck } from './response-check.ts';
+import { createResponseChecks, type ResponseCheck, type ResponseViolation } from './response-check.ts';
 import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
 export type { VersionedRequestHook } from './version-hooks.ts';
@@ -115,6 +115,17 @@ function registerVersion(
     for (const [status, spec] of Object.entries(operation.responses)) {
       if (spec.schema && options.checks) checkOf.set(Number(status), options.checks.of({ version, name: spec.schema }));
     }
+    // A partial response is checked after `fields` projects it, against the same schema without
+    // the partial schema's `required`: the check covers what goes out, and a handler may read
+    // only what the fieldset keeps.
+    const partialCheckOf = new Map<number, ResponseCheck>();
+    const root = operation.responses[200]?.schema ?? operation.responses[201]?.schema;
+    for (const status of [200, 201]) {
+      if (options.checks && operation.partial && root && operation.responses[status]?.schema === root)
+        partialCheckOf.set(status, options.checks.partialOf({ version, name: root, target: operation.partial }));
+    }
+    // The kept names are the handler's own (the newest representation's) only in the newest version.
+    const newest = version === bundle.latest;
     app.route({
       method: operation.method,
       url,
@@ -153,7 +164,7 @@ function registerVersion(
       handler: async (request, reply) => {
         // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
         const query = request.query as Record<string, string | undefined>;
-        const project = select(operation, query.fields);
+        const selection = select(operation, query.fields);
         const body = operation.body
           ? bundle.migrations.requestUp({
               schema: operation.body,
@@ -169,6 +180,7 @@ function registerVersion(
           body,
           query,
           hiddenFields: stillHidden({ hidden, sent: request.body, body }),
+          ...(selection && newest ? { fields: selection.keep } : {}),
           params: request.params as Record<string, string>,
           ifMatch: parseIfMatch(request.headers['if-match']),
           clientId: clientIdOf(request),
@@ -179,13 +191,25 @@ function registerVersion(
         const schema = operation.responses[result.status]?.schema;
         if (out !== undefined && schema)
           out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
-        // Checked whole, before `fields` projects it: a partial response leaves members out on purpose.
-        const check = checkOf.get(result.status);
-        const violation = check
-          ? out === undefined
-            ? { pointer: '', detail: 'is missing: the status has a body schema' }
-            : check(out)
-          : undefined;
+        let violation: ResponseViolation | undefined;
+        const partialCheck = selection && out !== undefined ? partialCheckOf.get(result.status) : undefined;
+        if (selection && partialCheck) {
+          // Projected first, then checked: only what the fieldset leaves is the handler's to answer for.
+          const projected = selection.projectChecked(out);
+          out = projected.body;
+          violation =
+            projected.missing !== undefined
+              ? { pointer: '', detail: `has a ${selection.target} without ${projected.missing}, which it requires` }
+              : partialCheck(out);
+        } else {
+          const check = checkOf.get(result.status);
+          violation = check
+            ? out === undefined
+              ? { pointer: '', detail: 'is missing: the status has a body schema' }
+              : check(out)
+            : undefined;
+          if (!violation && selection && out !== undefined) out = selection.project(out);
+        }
         if (violation) {
           request.log.error(
             {
@@ -207,7 +231,6 @@ function registerVersion(
             }),
           );
         }
-        if (project && out !== undefined) out = project(out);
         if (result.location) reply.header('location', base + result.location);
         if (result.revision !== undefined)
           reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));

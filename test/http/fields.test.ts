@@ -54,6 +54,24 @@ describe('partial responses (fields)', () => {
     assert.deepEqual(sparse.data, [{ email: 'f@example.com' }, {}]);
   });
 
+  it('answers a sparse list from the columns it keeps with the values of the whole list', async () => {
+    type Item = Record<string, unknown>;
+    const whole = json<{ data: Item[] }>(await t.app.inject({ url: '/api/v2/users' })).data;
+    assert.ok(whole.some((u) => u.displayName === 'ff' && u.status === 'pending'));
+    const fieldsets = [
+      ['displayName'],
+      ['status', 'email'],
+      ['nickname', 'name'],
+      ['id'],
+      ['name', 'displayName', 'id'],
+    ];
+    for (const names of fieldsets) {
+      const sparse = json<{ data: Item[] }>(await t.app.inject({ url: `/api/v2/users?fields=${names.join(',')}` }));
+      const expected = whole.map((u) => Object.fromEntries(names.filter((n) => n in u).map((n) => [n, u[n]])));
+      assert.deepEqual(sparse.data, expected, names.join(','));
+    }
+  });
+
   it('selects fields of posts, single and list', async () => {
     assert.deepEqual(json(await t.app.inject({ url: `/api/v1/users/${userId}/posts/${postId}?fields=id,title` })), {
       id: postId,

@@ -239,7 +239,7 @@ export function runClientsContract(storage: () => Storage & ResourceStores): voi
     assert.equal(nobody.clientId, null);
     const names = async (owner?: string | null) =>
       (await s.users.list({ limit: 100, afterId: 0, ...(owner !== undefined ? { owner } : {}) })).items
-        .map((u) => u.name)
+        .map((u) => u.name ?? '')
         .filter((n) => ['mine', 'theirs', 'nobody'].includes(n));
     assert.deepEqual(await names('cl_a'), ['mine']);
     assert.deepEqual(await names(null), ['nobody']);

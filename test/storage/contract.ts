@@ -53,6 +53,11 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       });
       const [item] = (await s.users.list({ limit: 1, afterId: full.id - 1 })).items;
       assert.deepEqual(item, { id: full.id, name: 'u5', email: 'u5@example.com', nickname: 'five', status: 'pending' });
+      // Asked for some columns, a page has those and the id, and nothing else.
+      const sparse = await s.users.list({ limit: 1, afterId: full.id - 1, columns: ['nickname', 'email'] });
+      assert.deepEqual(sparse.items, [{ id: full.id, email: 'u5@example.com', nickname: 'five' }]);
+      const ids = await s.users.list({ limit: 2, afterId: 0, columns: [] });
+      assert.deepEqual(ids, { items: [{ id: created[0]!.id }, { id: created[1]!.id }], nextAfter: created[1]!.id });
     });
 
     it('writes users conditionally on their revision: ok, stale or missing', async () => {

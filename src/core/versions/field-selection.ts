@@ -6,18 +6,35 @@ import type { OperationSpec } from './types.ts';
 /** Projects a response body to the requested fields. */
 export type FieldProjection = (body: unknown) => unknown;
 
+/** A sparse fieldset (`fields=id,name`) of one operation, parsed and compiled once. */
+export interface FieldSelection {
+  /** The names kept, as the client's version spells them. */
+  readonly keep: ReadonlySet<string>;
+  /** The partial schema whose objects keep only those names (`User`). */
+  readonly target: string;
+  /** The response schema the projection walks from: the operation's 200 (or 201) body. */
+  readonly root: string;
+  /** Keeps only the selected members of every `target` object in a body of the `root` schema. */
+  readonly project: FieldProjection;
+  /**
+   * Like `project`, and also names a kept member that `target` requires but a projected object
+   * lacks: the part of the schema's `required` that a partial response still owes.
+   */
+  projectChecked(body: unknown): { body: unknown; missing: string | undefined };
+}
+
 const cacheLimit = 256;
 
 /**
- * Build the partial-response projector for one version: `select(operation, 'id,name')` checks the
+ * Build the partial-response selector for one version: `select(operation, 'id,name')` checks the
  * names against the version's own schema (an unknown name is `UNKNOWN_FIELD`) and returns a
- * projection that keeps only those fields of every object of the operation's `partial` schema.
- * Projections are compiled once per distinct selection and cached.
+ * selection whose projection keeps only those fields of every object of the operation's `partial`
+ * schema. Selections are compiled once per distinct fieldset and cached.
  */
 export function createFieldSelector(
   version: ApiVersion,
-): (operation: OperationSpec, fields: string | undefined) => FieldProjection | undefined {
-  const cache = new Map<string, FieldProjection>();
+): (operation: OperationSpec, fields: string | undefined) => FieldSelection | undefined {
+  const cache = new Map<string, FieldSelection>();
   return (operation, fields) => {
     if (fields === undefined) return undefined;
     const target = operation.partial;
@@ -33,17 +50,36 @@ export function createFieldSelector(
     if (hit) return hit;
     const names = parseFields({ fields, version, target });
     const keep = new Set(names);
+    const required = new Set(((version.schemas[target]?.required ?? []) as string[]).filter((n) => keep.has(n)));
+    // Set by `pick` during one synchronous walk, read right after it.
+    let missing: string | undefined;
     const pick = (value: unknown): unknown => {
       if (!isPlainObject(value)) return value;
       const out: Record<string, unknown> = {};
-      for (const name of keep) if (Object.hasOwn(value, name)) out[name] = value[name];
+      for (const name of keep) {
+        // An undefined member is left out, as JSON leaves it out: a required one is owed.
+        const member = Object.hasOwn(value, name) ? value[name] : undefined;
+        if (member !== undefined) out[name] = member;
+        else if (missing === undefined && required.has(name)) missing = name;
+      }
       return out;
     };
-    const transform =
+    const project =
       compileTransform({ schemas: version.schemas, own: (n) => (n === target ? pick : null) })(root) ?? ((b) => b);
+    const selection: FieldSelection = {
+      keep,
+      target,
+      root,
+      project,
+      projectChecked(body) {
+        missing = undefined;
+        const projected = project(body);
+        return { body: projected, missing };
+      },
+    };
     if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value as string);
-    cache.set(key, transform);
-    return transform;
+    cache.set(key, selection);
+    return selection;
   };
 }
 

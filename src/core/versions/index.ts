@@ -16,7 +16,7 @@ export {
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector } from './field-selection.ts';
-export type { FieldProjection } from './field-selection.ts';
+export type { FieldProjection, FieldSelection } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
 export { deprecationSentence } from './element-annotations.ts';

@@ -117,3 +117,43 @@ test('validateResponses: false leaves the body to the serializer alone', async (
   assert.equal(res.statusCode, 200);
   assert.deepEqual(res.json(), { id: 1, total: 3 });
 });
+
+test('a partial response is checked after projection: a broken member the fieldset leaves out is never asked for', async () => {
+  const { app, lines } = await serve({ id: 1, total: 'three', customer: 'Ada' });
+  const kept = await app.inject({ url: '/api/v2/orders/1?fields=id,customer' });
+  assert.equal(kept.statusCode, 200);
+  assert.deepEqual(kept.json(), { id: 1, customer: 'Ada' });
+  assert.equal(lines.length, 0, JSON.stringify(lines));
+  const broken = await app.inject({ url: '/api/v2/orders/1?fields=id,total' });
+  assert.equal(broken.statusCode, 500);
+  assert.equal(lines.find((l) => l.operationId === 'orders.get')?.pointer, '/total');
+});
+
+test('a partial response still owes the required members it keeps', async () => {
+  const { app, lines } = await serve({ id: 1, total: 3 });
+  const without = await app.inject({ url: '/api/v2/orders/1?fields=total,id' });
+  assert.equal(without.statusCode, 200);
+  assert.deepEqual(without.json(), { total: 3, id: 1 });
+  const owed = await app.inject({ url: '/api/v2/orders/1?fields=id,customer' });
+  assert.equal(owed.statusCode, 500);
+  assert.doesNotMatch(owed.body, /"id":1/);
+  assert.match(
+    String(lines.find((l) => l.operationId === 'orders.get')?.msg),
+    /Order without customer, which it requires/,
+  );
+});
+
+test('the handler is told the kept names in the newest version, and nothing in an older one', async () => {
+  const told: Array<string[] | undefined> = [];
+  const app = Fastify();
+  const handlers: Record<string, OperationHandler> = {
+    'orders.get': async (ctx) => {
+      told.push(ctx.fields && [...ctx.fields]);
+      return { status: 200, body: { id: 1, total: 3, customer: 'Ada' } };
+    },
+  };
+  await app.register(versionary, { bundle, handlers, vendor: 'shop' });
+  for (const url of ['/api/v2/orders/1?fields=total,id', '/api/v2/orders/1', '/api/v1/orders/1?fields=id'])
+    assert.equal((await app.inject({ url })).statusCode, 200, url);
+  assert.deepEqual(told, [['total', 'id'], undefined, undefined]);
+});

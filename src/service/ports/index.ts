@@ -1,4 +1,15 @@
-export type { Page, PageOptions, UserListRecord, UserRecord, UserStatus, UserStore, UserValues, WriteOutcome, Owner } from './users.ts';
+export type {
+  Page,
+  PageOptions,
+  UserListColumn,
+  UserListRecord,
+  UserRecord,
+  UserStatus,
+  UserStore,
+  UserValues,
+  WriteOutcome,
+  Owner,
+} from './users.ts';
 export type { PostRecord, PostStore } from './posts.ts';
 export type { PoolStats, ResourceStores, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeFeedHealth, ChangeListener } from './change-feed.ts';

@@ -16,10 +16,14 @@ export interface UserRecord {
 }
 
 /**
- * A user as a list reads it: only what a list item shows. A page reads these columns alone, not
- * the row's bookkeeping (revision, timestamps, owner), which a list item never shows.
+ * A user as a list reads it: only what a list item shows, not the row's bookkeeping (revision,
+ * timestamps, owner). Asked for some columns, a page reads those and the id alone; the others are
+ * absent.
  */
-export type UserListRecord = Pick<UserRecord, 'id' | 'name' | 'email' | 'nickname' | 'status'>;
+export type UserListRecord = Pick<UserRecord, 'id'> & Partial<Pick<UserRecord, UserListColumn>>;
+
+/** The columns a page of users can be asked to read, besides the id it always reads. */
+export type UserListColumn = 'name' | 'email' | 'nickname' | 'status';
 
 /** The writable fields of a user. */
 export interface UserValues {
@@ -58,7 +62,8 @@ export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | {
  */
 export interface UserStore {
   /** With `owner`, only that owner's users. */
-  list(options: PageOptions & { owner?: Owner }): Promise<Page<UserListRecord>>;
+  /** With `columns`, only those (and the id) are read: a sparse fieldset's page. */
+  list(options: PageOptions & { owner?: Owner; columns?: readonly UserListColumn[] }): Promise<Page<UserListRecord>>;
   get(id: number): Promise<UserRecord | undefined>;
   create(options: { values: UserValues; at: string; clientId?: Owner }): Promise<UserRecord>;
   /** With `owner`, another owner's user is `missing`. */

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { ComponentType, HandlerMap, OperationContext } from '../../http/index.ts';
 import type { ApiHead } from '../api/index.ts';
-import type { UserListRecord, UserRecord, UserStore, UserValues } from '../ports/index.ts';
+import type { UserListColumn, UserListRecord, UserRecord, UserStore, UserValues } from '../ports/index.ts';
 import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../clients/tenancy.ts';
@@ -66,7 +66,12 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
     'users.list': async (ctx) => {
       const request = parsePage(ctx.query);
       const owner = ownerScopeOf(ctx.request);
-      const page = await users.list({ ...request, ...(owner !== undefined ? { owner } : {}) });
+      const columns = ctx.fields && columnsOf(ctx.fields);
+      const page = await users.list({
+        ...request,
+        ...(owner !== undefined ? { owner } : {}),
+        ...(columns ? { columns } : {}),
+      });
       return toListResult({ ctx, path: '/users', page, request, toItem: toUser });
     },
     'users.get': async (ctx) => {
@@ -146,9 +151,34 @@ function applyMergePatch(current: UserRecord, patch: UserPatch): UserValues {
   return values;
 }
 
-/** The newest list-item representation of a user: optional fields only when set. */
+/** The columns a list item's members come from: `displayName` is the `nickname` column's new name. */
+const columnOf = new Map<string, UserListColumn | 'id'>([
+  ['id', 'id'],
+  ['name', 'name'],
+  ['status', 'status'],
+  ['email', 'email'],
+  ['nickname', 'nickname'],
+  ['displayName', 'nickname'],
+]);
+
+/** The columns a sparse fieldset's page reads; `undefined` (every column) for a name this code does not map. */
+function columnsOf(fields: ReadonlySet<string>): UserListColumn[] | undefined {
+  const columns: UserListColumn[] = [];
+  for (const name of fields) {
+    const column = columnOf.get(name);
+    if (column === undefined) return undefined;
+    if (column !== 'id') columns.push(column);
+  }
+  return columns;
+}
+
+/**
+ * The newest list-item representation of a user: optional fields only when set. A page read for a
+ * sparse fieldset lacks the members the fieldset leaves out; they stay out here too, and the
+ * projection, which keeps only the fieldset, never looks for them.
+ */
 export function toUser(user: UserListRecord): UserBody {
-  const body: UserBody = { id: user.id, name: user.name, status: user.status };
+  const body = { id: user.id, name: user.name, status: user.status } as UserBody;
   if (user.email !== null) body.email = user.email;
   if (user.nickname !== null) body.nickname = body.displayName = user.nickname;
   return body;
