@@ -24,7 +24,7 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
   const pages = new Map<string, (parameters: readonly unknown[]) => Promise<ListRow[]>>();
   const pageOf = (owner: Owner | undefined, columns: readonly ListColumn[]) => {
     const shape = owner === undefined ? 'all' : owner === null ? 'unowned' : 'owned';
-    const key = `${shape} ${columns.join(',')}`;
+    const key = columns === listColumns ? shape : `${shape} ${columns.join(',')}`;
     let page = pages.get(key);
     if (!page) {
       // The owner is a placeholder: any string compiles the one-owner shape.
