@@ -53,6 +53,8 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #pieces?: Buffer[];
   /** A large or open-ended answer's stream, once sent. */
   #stream?: Readable;
+  /** The upstream's answer has ended: nothing is left to abort. */
+  #ended = false;
 
   constructor(reply: FastifyReply, call: UpstreamCall) {
     this.#reply = reply;
@@ -91,8 +93,10 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     this.#stream = new Readable({
       read: () => controller.resume(),
       // The client went away mid-answer (Fastify destroys the stream): stop reading the upstream.
+      // A stream read to its end is destroyed too (autoDestroy): the call has completed, so no abort.
       destroy: (error, done) => {
-        if (!controller.aborted) controller.abort(error ?? new Error('The client closed the connection.'));
+        if (!this.#ended && !controller.aborted)
+          controller.abort(error ?? new Error('The client closed the connection.'));
         done(error);
       },
     });
@@ -105,6 +109,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.#ended = true;
     if (this.#stream) return void this.#stream.push(null);
     const pieces = this.#pieces ?? [];
     this.#reply.send(pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
