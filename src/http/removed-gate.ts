@@ -5,20 +5,17 @@ import { requestPipeline } from './pipeline/request-pipeline.ts';
 import { stateOf } from './pipeline/request-state.ts';
 
 /**
- * The one place that decides how a removed version or endpoint answers: its lifecycle verdict's
- * 410 (or 404) problem, for a version the lifecycle knows, with or without code. The removed gate
- * uses it for routed requests and the not-found handler for paths with no route.
+ * The one place that decides whether a version or endpoint is removed: the lifecycle's verdict,
+ * for a version the lifecycle knows (with or without code), whose `removed` is the 410 (or 404)
+ * problem. The removed gate asks it for routed requests, the not-found handler for paths with no
+ * route; `undefined` for a version the lifecycle does not know.
  */
-export function removedAnswer(
+function knownVerdict(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },
-  request?: FastifyRequest,
-): { error: VersionaryError; headers: Record<string, string> } | undefined {
+): LifecycleVerdict | undefined {
   if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
-  const verdict = lifecycle.verdict(key);
-  // Kept for the lifecycle step of the same request: the verdict is asked once.
-  if (request) stateOf(request).verdict = { method: key.method, path: key.path, verdict };
-  return verdict.removed ? { error: verdict.removed, headers: verdict.headers } : undefined;
+  return lifecycle.verdict(key);
 }
 
 declare module './pipeline/request-state.ts' {
@@ -43,7 +40,7 @@ export function verdictOf(
 export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
   return (name) =>
     lifecycle.versions?.().some((v) => v.name === name)
-      ? removedAnswer(lifecycle, { version: name, method: 'GET', path: '/' })?.error
+      ? knownVerdict(lifecycle, { version: name, method: 'GET', path: '/' })?.removed
       : undefined;
 }
 
@@ -74,16 +71,16 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
       const routed = route.url !== undefined;
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-      const removed = removedAnswer(
-        options.lifecycle,
-        { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' },
-        request,
-      );
-      if (!removed) return;
+      const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
+      const verdict = knownVerdict(options.lifecycle, key);
+      if (!verdict) return;
+      // Kept for the lifecycle step of the same request: the verdict is asked once.
+      stateOf(request).verdict = { method: key.method, path: key.path, verdict };
+      if (!verdict.removed) return;
       if (routed)
         options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
-      reply.headers(removed.headers);
-      throw removed.error;
+      reply.headers(verdict.headers);
+      throw verdict.removed;
     },
   });
 }
