@@ -45,7 +45,7 @@ export function createUserStore(db: Kysely<ResourceTables>): UserStore {
         owner,
         chosen,
       )(typeof owner === 'string' ? [afterId, owner, limit + 1] : [afterId, limit + 1]);
-      const items = rows.slice(0, limit).map(columns ? toSomeOfUser : toListUser);
+      const items = rows.slice(0, limit).map(toListUser);
       return { items, nextAfter: rows.length > limit ? items[items.length - 1]!.id : null };
     },
     async get(id) {
@@ -97,18 +97,8 @@ type ListColumn = 'id' | UserListColumn;
 const listColumns: readonly ListColumn[] = ['id', 'name', 'email', 'nickname', 'status'];
 type ListRow = Pick<Selectable<UsersTable>, 'id'> & Partial<Pick<Selectable<UsersTable>, UserListColumn>>;
 
+/** A page's row as a list record: the columns it was asked for and the id; what it lacks stays absent. */
 function toListUser(row: ListRow): UserListRecord {
-  return {
-    id: Number(row.id),
-    name: row.name,
-    email: row.email,
-    nickname: row.nickname,
-    status: row.status as UserStatus,
-  };
-}
-
-/** A row of some columns only: the members it lacks stay absent, not undefined. */
-function toSomeOfUser(row: ListRow): UserListRecord {
   const user: Record<string, unknown> = { ...row };
   user.id = Number(row.id);
   return user as UserListRecord;
