@@ -106,6 +106,31 @@ describe('field selection', () => {
     assert.deepEqual(v2(op('get'), 'id,name')!.project(body), { id: 1 });
   });
 
+  it('names a kept member the schema requires that a projected object lacks, and only such a member', () => {
+    const strict = defineVersions({
+      head: {
+        ...head,
+        schemas: { ...head.schemas, User: { ...head.schemas.User!, required: ['id', 'name'] } },
+      },
+      versions: [{ name: 'v1' }],
+    });
+    const select = createFieldSelector(strict.latest);
+    const list = strict.latest.operations.find((o) => o.id === 'list')!;
+    const body = {
+      data: [
+        { id: 1, name: 'a' },
+        { id: 2, name: undefined, email: 'e' },
+      ],
+      meta: {},
+    };
+    assert.deepEqual(select(list, 'id,name')!.projectChecked(body), {
+      body: { data: [{ id: 1, name: 'a' }, { id: 2 }], meta: {} },
+      missing: 'name',
+    });
+    assert.equal(select(list, 'id,email')!.projectChecked(body).missing, undefined, 'email is not required');
+    assert.equal(select(list, 'id,name')!.projectChecked({ data: [{ id: 1, name: 'a' }] }).missing, undefined);
+  });
+
   it('caches projections per selection', () => {
     assert.equal(v2(op('get'), 'id'), v2(op('get'), 'id'));
     assert.notEqual(v2(op('get'), 'id'), v2(op('list'), 'id'));
