@@ -54,6 +54,9 @@ describe('partial responses (fields)', () => {
     assert.deepEqual(sparse.data, [{ email: 'f@example.com' }, {}]);
   });
 
+  // The spec: "a parameter named `fields` selects which fields a response contains (partial
+  // response)". A list read for a fieldset reads only those columns; what it answers must be the
+  // whole list's values, member for member.
   it('answers a sparse list from the columns it keeps with the values of the whole list', async () => {
     type Item = Record<string, unknown>;
     const whole = json<{ data: Item[] }>(await t.app.inject({ url: '/api/v2/users' })).data;
