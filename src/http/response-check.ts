@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { ApiVersion } from '../core/versions/index.ts';
+import { withoutRequired, type ApiVersion, type JsonSchema } from '../core/versions/index.ts';
 import { toRouteSchema } from './route-schemas.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -74,15 +74,9 @@ export function createResponseChecks(): {
         version,
         name,
         id: `versionary:${version.name}:partial:${target}`,
-        loosen: (definitions) => ({ ...definitions, [target]: withoutRequired(definitions[target]) }),
+        loosen: (definitions) => ({ ...definitions, [target]: withoutRequired(definitions[target] as JsonSchema) }),
       }),
   };
-}
-
-function withoutRequired(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const { required: _required, ...rest } = schema as Record<string, unknown>;
-  return rest;
 }
 
 function toViolation(validate: ValidateFunction): ResponseViolation {

@@ -1,7 +1,7 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { compileTransform, isPlainObject } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
-import type { OperationSpec } from './types.ts';
+import type { JsonSchema, OperationSpec } from './types.ts';
 
 /** Projects a response body to the requested fields. */
 export type FieldProjection = (body: unknown) => unknown;
@@ -24,6 +24,15 @@ export interface FieldSelection {
 }
 
 const cacheLimit = 256;
+
+/**
+ * The schema an object of a sparse fieldset answers to: the same members, none of them required.
+ * The documents' `<Name>Partial` twin and the check of a partial response both start from it.
+ */
+export function withoutRequired(schema: JsonSchema): JsonSchema {
+  const { required: _required, ...rest } = schema;
+  return rest;
+}
 
 /**
  * Build the partial-response selector for one version: `select(operation, 'id,name')` checks the

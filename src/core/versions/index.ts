@@ -15,7 +15,7 @@ export {
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
-export { createFieldSelector } from './field-selection.ts';
+export { createFieldSelector, withoutRequired } from './field-selection.ts';
 export type { FieldProjection, FieldSelection } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';

@@ -1,5 +1,6 @@
 import { escapeRegExp } from '../text/index.ts';
 import { annotateElements, type ElementDocumentation } from './element-annotations.ts';
+import { withoutRequired } from './field-selection.ts';
 import { problemSchema } from './problem-schema.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
@@ -160,9 +161,8 @@ function successSchema(options: { op: OperationSpec; name: string; schemas: Sche
 }
 
 function toPartial(schema: JsonSchema, name: string): JsonSchema {
-  const { required: _required, ...rest } = schema;
   return {
-    ...rest,
+    ...withoutRequired(schema),
     description: `${name} as selected by the \`fields\` parameter: only the named members, each present when the resource has a value for it.`,
   };
 }
