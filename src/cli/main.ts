@@ -51,11 +51,23 @@ async function runCommand(command: CliCommand, input: { args: string[]; io: CliI
     input.io.stdout(`${command.help}\n`);
     return ExitCode.Ok;
   }
+  assertNoEmptyValue(parsed.values);
   const { min, max, names } = command.positionals;
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
     throw new UsageError(`expected ${names}, got ${parsed.positionals.length} argument(s)`);
   }
   return command.run({ values: parsed.values, positionals: parsed.positionals, io: input.io });
+}
+
+/**
+ * `--api-version "$V"` with V unset must not read as "no filter": an option given with an empty
+ * (or blank) value is refused, naming it, whatever the command. No check passes on silence.
+ */
+function assertNoEmptyValue(values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values))
+    for (const v of Array.isArray(value) ? value : [value])
+      if (typeof v === 'string' && v.trim() === '')
+        throw new UsageError(`option --${name} is empty: give it a value, or leave the option out`);
 }
 
 /** parseArgs's failures in the CLI's own words (its text tells how to pass a positional starting with '-'). */

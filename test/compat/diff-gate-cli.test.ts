@@ -76,6 +76,13 @@ describe('versionary diff with waivers and CI formats', () => {
     const [result] = log.runs[0].results;
     assert.deepEqual(result.partialFingerprints, { 'versionaryChange/v1': fp });
     assert.equal(result.suppressions[0].status, 'accepted');
+    // Without --server, no result carries a usage verdict it did not read: the summary says it once.
+    const unjudged = await harness.cli(['diff', 'base.json', 'head.json', '--format', 'sarif']);
+    const [plain] = JSON.parse(unjudged.stdout).runs[0].results;
+    assert.equal(plain.message.text.split('\n').length, 1, plain.message.text);
+    assert.doesNotMatch(unjudged.stdout, /counted as broken|no usage read/);
+    assert.doesNotMatch(github.stdout, /counted as broken/);
+    assert.match(github.stdout, /No usage source \(--server\): every breaking change/);
   });
 
   it('refuses bad gate flags and waivers files', async () => {
@@ -87,9 +94,16 @@ describe('versionary diff with waivers and CI formats', () => {
       ['--server', junkUrl, '--key', 'k', '--threshold', '0'],
       ['--server', junkUrl, '--key', 'k', '--window', '7w'],
       ['--server', junkUrl],
+      ['--server', junkUrl, '--key', 'k', '--api-version', ' '],
+      ['--server', junkUrl, '--key', 'k', '--window', ''],
+      ['--server', junkUrl, '--key', 'k', '--threshold', ''],
+      ['--server', junkUrl, '--key', 'k', '--exclude-client', ''],
+      ['--server', ''],
     ]) {
       const run = await harness.cli(['diff', 'base.json', 'head.json', ...args]);
       assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}`);
+      const blank = args.findIndex((a) => a.trim() === '');
+      if (blank > 0) assert.match(run.stderr, new RegExp(`^versionary diff: option ${args[blank - 1]} is empty`));
     }
   });
 

@@ -4,7 +4,7 @@
 // one instance, once on PostgreSQL with two instances sharing one schema, the calls spread over both.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -44,7 +44,7 @@ function edited(base: Json, edit: (doc: Json) => void): object {
   return doc;
 }
 
-async function scenario(services: StartedService[]): Promise<void> {
+async function scenario(services: StartedService[]): Promise<{ gate: string[]; clientId: string }> {
   const [first] = services as [StartedService];
   const acme = await call(first.base, {
     method: 'POST',
@@ -142,13 +142,69 @@ async function scenario(services: StartedService[]): Promise<void> {
   const refused = await cli(['diff', 'base.json', 'head-field.json', '--server', first.base, '--key', key.body.key]);
   assert.equal(refused.code, 2, refused.stdout);
   assert.match(refused.stderr, /answered 403/);
+  return { gate, clientId };
+}
+
+/**
+ * The gate never passes on silence: `--api-version "$V"` with V unset, a version or client the
+ * service does not know, or a blank window, threshold or client is exit 2 with a line naming it;
+ * and a change judged with no usage row read for what it reaches says so in every format.
+ */
+async function silenceChecks(gate: string[], clientId: string): Promise<void> {
+  const cli = (args: string[]) =>
+    runCliProcess(['diff', 'base.json', 'head-field.json', ...gate, ...args], { cwd: dir });
+  // Blank --window, --threshold and --exclude-client are refused the same way (diff-gate-cli.test.ts).
+  const refusals: Array<[string[], RegExp]> = [
+    [['--api-version', ''], /option --api-version is empty/],
+    [['--api-version', 'v9'], /--api-version v9: .* serves no such version.*v1, v2/],
+    [
+      ['--exclude-client', clientId, '--exclude-client', 'cl_0000000000000000'],
+      /--exclude-client cl_0000000000000000: .* no such client/,
+    ],
+  ];
+  for (const [args, why] of refusals) {
+    const run = await cli(args);
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stdout}`);
+    assert.match(run.stderr.split('\n')[0]!, why, args.join(' '));
+    assert.equal(run.stdout, '', `${args.join(' ')} judges nothing`);
+  }
+  // A base document whose info.version the service does not serve is refused too.
+  const served = JSON.parse(readFileSync(join(dir, 'base.json'), 'utf8'));
+  writeFileSync(join(dir, 'base-1.0.json'), JSON.stringify({ ...served, info: { ...served.info, version: '1.0.0' } }));
+  const other = await runCliProcess(['diff', 'base-1.0.json', 'head-field.json', ...gate], { cwd: dir });
+  assert.equal(other.code, 2, other.stdout);
+  assert.match(other.stderr, /info\.version "1\.0\.0" is not a version .* pass --api-version/);
+
+  // An operation nobody called: every format says that no usage row was read for it.
+  const silent = (format: string) =>
+    runCliProcess(['diff', 'base.json', 'head-operation.json', ...gate, '--format', format], { cwd: dir });
+  const said = /no usage row read for any operation it reaches in the window/;
+  for (const format of ['text', 'markdown', 'github']) {
+    const run = await silent(format);
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, said, format);
+    assert.match(run.stdout, /1 judged with no usage row read/, format);
+  }
+  const json = JSON.parse((await silent('json')).stdout);
+  assert.equal(json.changes[0].usageRowsRead, 0);
+  assert.match(json.changes[0].silence, said);
+  assert.deepEqual(json.changes[0].operationsWithoutUsage, ['DELETE /api/v2/users/{id}/posts/{postId}']);
+  const sarif = JSON.parse((await silent('sarif')).stdout).runs[0].results[0];
+  assert.match(sarif.message.text, said);
+  assert.equal(sarif.properties.usageRowsRead, 0);
+  // A change whose operations were called reads rows, and names no silence.
+  const called = JSON.parse((await cli(['--format', 'json'])).stdout);
+  assert.ok(called.changes[0].usageRowsRead > 0, JSON.stringify(called.changes[0]));
+  assert.doesNotMatch(called.changes[0].silence ?? '', /GET \/api\/v2\/users\/\{id\}[,\s]/);
+  assert.ok(called.changes[0].operationsWithoutUsage.length < called.changes[0].operations.length);
 }
 
 describe('versionary diff --server on the reference service', () => {
   it('SQLite, one instance: fails only on what a client called, until excluded or approved', async () => {
     const service = await startTestService({ file: config });
     try {
-      await scenario([service]);
+      const { gate, clientId } = await scenario([service]);
+      await silenceChecks(gate, clientId);
     } finally {
       await service.stop();
     }

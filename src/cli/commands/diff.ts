@@ -26,7 +26,8 @@ With --server, each breaking and risk change is judged by the calls a running Ve
 recorded for the base document's version (GET /admin/v1/usage/operations) and by its approvals
 (GET /admin/v1/approvals): Broken when a client called an operation it reaches, Unaffected when
 none did, Approved when an approval or a waiver names its fingerprint. Exit 1 only when a Broken
-change remains; exit 2 when the usage cannot be read (never a silent pass). The report names each
+change remains; exit 2 when the usage cannot be read, or a version or excluded client is unknown
+(never a silent pass). Each change judged with no usage row for what it reaches says so. The report names each
 change's fingerprint, the operations it reaches and, per client hurt, its name, calls in the
 window, last call and whether notices reach it.
 
@@ -46,7 +47,8 @@ Options:
   --exclude-client  a client id whose calls do not count (repeatable)
   --waivers         a JSON or YAML file of accepted changes, also without --server:
                     { "waivers": [{ "fingerprint", "reason", "expires"? }] }; expired ones fail again
-  --api-version     the version the usage is read for (default: the base document's info.version)
+  --api-version     the version the usage is read for (default: the base document's info.version);
+                    one the service does not serve is exit 2, as is any option given an empty value
   -h, --help        show this help
 
 ${pathPrefixHelp}

@@ -1,5 +1,5 @@
 import { compatRules, describeLocation, isRuleId, type JudgedChange } from '../../core/compat/index.ts';
-import { describeClient, ordered, summaryLine, verdict, type GateReport } from './gate-report.ts';
+import { describeClient, ordered, silence, summaryLine, verdict, type GateReport } from './gate-report.ts';
 
 /**
  * GitHub Actions workflow commands: `::error` for a failing change, `::warning` for a broken one
@@ -46,9 +46,14 @@ export function formatGateSarif(report: GateReport, options: { document: string 
             },
           ],
           ...(j.acceptedBy
-            ? { suppressions: [{ kind: 'external', status: 'accepted', justification: verdict(j) }] }
+            ? { suppressions: [{ kind: 'external', status: 'accepted', justification: verdict(j) ?? '' }] }
             : {}),
-          properties: { status: j.status, level: j.change.level, clients: j.clients.map(describeClient) },
+          properties: {
+            status: j.status,
+            level: j.change.level,
+            clients: j.clients.map(describeClient),
+            ...(j.usageKnown ? { usageRowsRead: j.rowsRead, operationsWithoutUsage: j.unseen } : {}),
+          },
         })),
       },
     ],
@@ -58,9 +63,11 @@ export function formatGateSarif(report: GateReport, options: { document: string 
 
 function messageOf(j: JudgedChange): string {
   const clients = j.clients.map(describeClient);
+  const why = verdict(j);
   return [
     `${describeLocation(j.change)}: ${j.change.message}`,
-    `${verdict(j)}${clients.length > 0 ? `: ${clients.join('; ')}` : ''}`,
+    ...(why === undefined ? [] : [`${why}${clients.length > 0 ? `: ${clients.join('; ')}` : ''}`]),
+    ...(silence(j) === undefined ? [] : [silence(j)]),
   ].join('\n');
 }
 

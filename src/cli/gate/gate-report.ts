@@ -30,20 +30,41 @@ export function describeClient(c: JudgedChange['clients'][number]): string {
   return `${name}: ${c.calls} call${c.calls === 1 ? '' : 's'}, last ${formatIsoInstant(c.lastSeen)}, contact ${c.contact ? 'yes' : 'no'}`;
 }
 
-/** Why a change is what it is, in one line. */
-export function verdict(j: JudgedChange): string {
+/**
+ * Why a change is what it is, in one line; undefined without a usage source and no acceptance,
+ * where the summary says once that every change counts as broken.
+ */
+export function verdict(j: JudgedChange): string | undefined {
   const a = j.acceptedBy;
   if (a !== undefined) {
     const until = a.expiresAt === null ? '' : ` until ${formatIsoInstant(a.expiresAt)}`;
     return a.kind === 'approval' ? `approved by ${a.by}${until}: ${a.reason}` : `waived${until}: ${a.reason}`;
   }
-  if (!j.usageKnown) return 'no usage read (--server): counted as broken';
+  if (!j.usageKnown) return undefined;
   if (j.status === 'unaffected')
     return j.excluded.length > 0
       ? 'only excluded clients called it in the window'
       : 'no client called it in the window';
   return `hurts ${j.clients.length} client${j.clients.length === 1 ? '' : 's'}`;
 }
+
+/**
+ * What the usage did not say: a change judged with no usage row at all, or the operations it
+ * reaches that no row names. A gate never passes on silence without saying so.
+ */
+export function silence(j: JudgedChange): string | undefined {
+  if (!j.usageKnown) return undefined;
+  if (j.rowsRead === 0)
+    return `no usage row read for ${j.operations.length > 0 ? 'any operation it reaches' : 'the version'} in the window`;
+  if (j.unseen.length > 0) return `no usage row read for ${j.unseen.join(', ')} in the window`;
+  return undefined;
+}
+
+/** `fingerprint …; verdict`, the verdict left out when there is none. */
+const fingerprintLine = (j: JudgedChange, code: (s: string) => string = (s) => s) => {
+  const why = verdict(j);
+  return `fingerprint ${code(j.fingerprint)}${why === undefined ? '' : `; ${why}`}`;
+};
 
 /** Summary counts. */
 export function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
@@ -63,7 +84,13 @@ export function summaryLine(report: GateReport): string {
   const window = report.window
     ? ` from usage of ${report.version} between ${formatIsoInstant(report.window.since)} and ${formatIsoInstant(report.window.until)}`
     : '';
-  return `${report.judged.length} breaking or risk changes judged${window}: ${s.broken} broken (${failing} failing), ${s.unaffected} unaffected, ${s.approved} approved; ${s.compatible} compatible.`;
+  const silent = report.judged.filter((j) => j.usageKnown && j.rowsRead === 0).length;
+  const tail = !report.window
+    ? ' No usage source (--server): every breaking change, and every risk under --fail-on risk, counts as broken.'
+    : silent > 0
+      ? ` ${silent} judged with no usage row read for what ${silent === 1 ? 'it reaches' : 'they reach'}.`
+      : '';
+  return `${report.judged.length} breaking or risk changes judged${window}: ${s.broken} broken (${failing} failing), ${s.unaffected} unaffected, ${s.approved} approved; ${s.compatible} compatible.${tail}`;
 }
 
 /** Plain text for terminals and CI logs. */
@@ -73,8 +100,10 @@ export function formatGateText(report: GateReport): string {
     const c = j.change;
     lines.push(`${j.status.toUpperCase().padEnd(10)} ${c.level.padEnd(8)} ${c.id}  ${describeLocation(c)}`);
     lines.push(`           ${c.message}`);
-    lines.push(`           fingerprint ${j.fingerprint}; ${verdict(j)}`);
+    lines.push(`           ${fingerprintLine(j)}`);
     if (j.operations.length > 0) lines.push(`           reaches ${j.operations.join(', ')}`);
+    const unread = silence(j);
+    if (unread !== undefined) lines.push(`           ${unread}`);
     for (const client of j.clients) lines.push(`             - ${describeClient(client)}`);
     for (const client of j.excluded) lines.push(`             - excluded: ${describeClient(client)}`);
     for (const e of j.expired)
@@ -95,8 +124,10 @@ export function formatGateMarkdown(report: GateReport): string {
     out.push(fold ? `<details><summary>${head}</summary>\n` : `## ${head}\n`);
     for (const j of rows) {
       out.push(`- **\`${j.change.id}\`** ${escape(describeLocation(j.change))}: ${escape(j.change.message)}`);
-      out.push(`  - fingerprint \`${j.fingerprint}\`; ${escape(verdict(j))}`);
+      out.push(`  - ${escape(fingerprintLine(j, (f) => `\`${f}\``))}`);
       if (j.operations.length > 0) out.push(`  - reaches ${j.operations.map((o) => `\`${o}\``).join(', ')}`);
+      const unread = silence(j);
+      if (unread !== undefined) out.push(`  - ${escape(unread)}`);
       for (const c of j.clients) out.push(`  - ${escape(describeClient(c))}`);
       for (const c of j.excluded) out.push(`  - excluded: ${escape(describeClient(c))}`);
     }
@@ -135,6 +166,9 @@ export function formatGateJson(report: GateReport): string {
       fingerprint: j.fingerprint,
       ...j.change,
       operations: j.operations,
+      usageRowsRead: j.usageKnown ? j.rowsRead : null,
+      operationsWithoutUsage: j.unseen,
+      ...(silence(j) === undefined ? {} : { silence: silence(j) }),
       clients: j.clients.map(client),
       excluded: j.excluded.map(client),
       ...(j.acceptedBy ? { acceptedBy: { ...j.acceptedBy, expiresAt: iso(j.acceptedBy.expiresAt) } } : {}),

@@ -9,6 +9,19 @@ export class GateSourceError extends Error {
   }
 }
 
+/** A `--api-version` or `--exclude-client` the service does not know: a usage error (exit 2). */
+export class UnknownGateInput extends Error {
+  constructor(
+    readonly kind: 'version' | 'client',
+    readonly value: string,
+    /** The service's own words (`No version named "v9". Versions: v1, v2.`), when it gave them. */
+    readonly detail: unknown,
+  ) {
+    super(`unknown ${kind} ${value}`);
+    this.name = 'UnknownGateInput';
+  }
+}
+
 /** What the gate reads from a running service. */
 export interface GateSource {
   usage: GateUsageRow[];
@@ -30,9 +43,12 @@ export async function readGateSource(options: {
   since: number;
   until: number;
   version: string;
+  /** Client ids the gate is told to leave out: each must be a client, or have calls in the window. */
+  excludeClients?: readonly string[];
 }): Promise<GateSource> {
   const base = options.server.replace(/\/+$/, '');
-  const get = async (path: string): Promise<unknown> => {
+  /** GET a path of the management API; a 404 resolves to `{ missing: detail }` when `missing` allows it. */
+  const get = async (path: string, missing?: 'allow-404'): Promise<unknown> => {
     const url = `${base}/admin/v1${path}`;
     const res = await fetch(url, {
       headers: { authorization: `Bearer ${options.key}`, accept: 'application/json' },
@@ -42,6 +58,8 @@ export async function readGateSource(options: {
       );
     });
     const text = await res.text();
+    if (res.status === 404 && missing === 'allow-404')
+      return { missing: (safeJson(text) as { detail?: unknown } | undefined)?.detail };
     if (!res.ok) {
       const detail = safeJson(text) as { detail?: string } | undefined;
       const why =
@@ -64,15 +82,28 @@ export async function readGateSource(options: {
     version: options.version,
   });
   const usage = await get(`/usage/operations?${query}`);
+  // A version the service does not serve has no usage row, and every change would pass as
+  // Unaffected: refuse it instead of judging on silence.
+  const known = await get(`/versions/${encodeURIComponent(options.version)}`, 'allow-404');
+  if (isMissing(known)) throw new UnknownGateInput('version', options.version, known.missing);
+  const rows = toUsageRows(usage);
+  for (const id of options.excludeClients ?? []) {
+    if (rows.some((r) => r.clientId === id)) continue;
+    const client = await get(`/clients/${encodeURIComponent(id)}`, 'allow-404');
+    if (isMissing(client)) throw new UnknownGateInput('client', id, client.missing);
+  }
   const approvals = await get('/approvals');
   return {
-    usage: toUsageRows(usage),
+    usage: rows,
     approvals: toApprovals(approvals),
     prefix: readPrefix(usage),
     since: options.since,
     until: options.until,
   };
 }
+
+const isMissing = (body: unknown): body is { missing: unknown } =>
+  typeof body === 'object' && body !== null && 'missing' in body && Object.keys(body).length === 1;
 
 function safeJson(text: string): unknown {
   try {

@@ -9,7 +9,7 @@ import { readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { formatGateGithub, formatGateSarif } from './ci-formats.ts';
 import { formatGateJson, formatGateMarkdown, formatGateText, type GateReport } from './gate-report.ts';
-import { GateSourceError, readGateSource, type GateSource } from './read-usage.ts';
+import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
 import { readWaivers } from './waivers.ts';
 
 /** The `diff` options the gate adds. */
@@ -44,7 +44,8 @@ export async function runGate(options: {
   revisionPath: string;
 }): Promise<number> {
   const { values, io, now } = options;
-  const version = readString(values, 'api-version') ?? versionOf(options.base);
+  const versionFlag = readString(values, 'api-version');
+  const version = versionFlag ?? versionOf(options.base);
   const threshold = readThreshold(readString(values, 'threshold'));
   const windowMs = readWindow(readString(values, 'window'));
   const excludeClients = (values['exclude-client'] as string[] | undefined) ?? [];
@@ -56,15 +57,16 @@ export async function runGate(options: {
     const key = readString(values, 'key') ?? io.env?.VERSIONARY_KEY;
     if (!key) throw new UsageError('--server needs an admin key: --key <key> or VERSIONARY_KEY');
     try {
-      source = await readGateSource({ server, key, since: now - windowMs, until: now, version });
+      source = await readGateSource({ server, key, since: now - windowMs, until: now, version, excludeClients });
     } catch (error) {
+      if (error instanceof UnknownGateInput) throw unknownInput(error, { server, versionFlag });
       if (!(error instanceof GateSourceError)) throw error;
       io.stderr(`versionary diff: cannot read the usage, so no change can be judged: ${error.message}\n`);
       return ExitCode.Error;
     }
     if (source.usage.length === 0)
       io.stderr(
-        `versionary diff: no calls to ${version} recorded between the window's ends; every change is judged Unaffected. If ${version} (the base document's info.version) is not the name the service serves, pass --api-version.\n`,
+        `versionary diff: warning: no calls to ${version} recorded in the window, so every change not accepted is judged Unaffected on no usage at all.\n`,
       );
   } else if (['window', 'threshold', 'exclude-client', 'key'].some((o) => values[o] !== undefined)) {
     throw new UsageError('--key, --window, --threshold and --exclude-client judge usage: they need --server');
@@ -96,6 +98,23 @@ export async function runGate(options: {
   };
   io.stdout(formats[options.format]!());
   return judged.some(fails) ? ExitCode.Findings : ExitCode.Ok;
+}
+
+/** One line naming the option (or the document's `info.version`) whose value the service does not know. */
+function unknownInput(
+  error: UnknownGateInput,
+  options: { server: string; versionFlag: string | undefined },
+): UsageError {
+  const said = typeof error.detail === 'string' ? ` (${error.detail.slice(0, 300)})` : '';
+  if (error.kind === 'client')
+    return new UsageError(
+      `--exclude-client ${error.value}: ${options.server} has no such client and no call under that id in the window${said}`,
+    );
+  const named =
+    options.versionFlag === undefined
+      ? `the base document's info.version "${error.value}" is not a version ${options.server} serves; pass --api-version`
+      : `--api-version ${error.value}: ${options.server} serves no such version`;
+  return new UsageError(`${named}${said}`);
 }
 
 function versionOf(base: DocumentSet): string {

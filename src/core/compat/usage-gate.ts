@@ -71,6 +71,13 @@ export interface JudgedChange {
   expired: Acceptance[];
   /** Without usage the change is judged as reaching everyone (`broken` unless accepted). */
   usageKnown: boolean;
+  /**
+   * Usage rows read for what the change reaches, from every client (excluded and under the
+   * threshold too): 0 means the gate judged it on silence, and every report says so.
+   */
+  rowsRead: number;
+  /** Operations the change reaches (`METHOD /path` as in the document) with no usage row in the window. */
+  unseen: string[];
 }
 
 /** Options for {@link judgeChanges}. */
@@ -116,9 +123,8 @@ export function judgeChanges(options: JudgeOptions): JudgedChange[] {
     .filter((c) => c.level !== 'compatible')
     .map((change) => {
       const operations = operationsReached(change);
-      const reached = reachesWholeVersion(change, operations)
-        ? rows
-        : operations.flatMap((op) => byEndpoint.get(endpointKey(toUsageEndpoint(op, options))) ?? []);
+      const rowsOf = (op: string) => byEndpoint.get(endpointKey(toUsageEndpoint(op, options))) ?? [];
+      const reached = reachesWholeVersion(change, operations) ? rows : operations.flatMap(rowsOf);
       const clients = affectedClients(reached, options.threshold ?? { calls: 1 });
       const fingerprint = fingerprintOf(change);
       const { accepted, expired } = acceptanceOf(fingerprint, options);
@@ -135,6 +141,8 @@ export function judgeChanges(options: JudgeOptions): JudgedChange[] {
         ...(accepted ? { acceptedBy: accepted } : {}),
         expired,
         usageKnown,
+        rowsRead: usageKnown ? reached.length : 0,
+        unseen: usageKnown ? operations.filter((op) => rowsOf(op).length === 0) : [],
       };
     });
 }
