@@ -99,6 +99,9 @@ describe('GET /admin/v1/usage/operations', () => {
       `since=${iso(testEpoch)}&until=${iso(testEpoch)}`,
       'limit=5',
       `version=${'v'.repeat(30)}`,
+      // An empty filter is not "every version": the gate's --api-version "$V" with V unset.
+      'version=',
+      'client=',
     ]) {
       const res = await t.app.inject({ url: `/admin/v1/usage/operations?${query}`, headers: adminHeaders });
       assertProblem(res, { status: 400 });

@@ -22,12 +22,16 @@ const lookbackDays = 7;
 const maxRows = 100_000;
 const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
+// A filter given empty is refused, never read as "no filter".
+const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
 const OperationQuery = Type.Object(
   {
-    version: Type.Optional(text(20, 'Only this version (`v2`).')),
-    client: Type.Optional(text(200, 'A client id (cl_…), or the identifier calls without a client are counted under.')),
+    version: Type.Optional(filter(20, 'Only this version (`v2`).')),
+    client: Type.Optional(
+      filter(200, 'A client id (cl_…), or the identifier calls without a client are counted under.'),
+    ),
     since: Type.Optional(
       instantInput(`ISO 8601 instant; ${lookbackDays} days ago by default. Read from the start of its UTC hour.`),
     ),
