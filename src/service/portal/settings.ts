@@ -35,7 +35,8 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
     errors.push(`portal must be an object such as {"sessionBudget": {"max": 60}}, not ${JSON.stringify(raw)}`);
     return { ...defaultPortalSettings };
   }
-  for (const key of Object.keys(raw)) if (key !== 'sessionBudget') errors.push(unknownKey('portal', key, ['sessionBudget']));
+  for (const key of Object.keys(raw))
+    if (key !== 'sessionBudget') errors.push(unknownKey('portal', key, ['sessionBudget']));
   const budget = raw.sessionBudget;
   if (budget === undefined || budget === false) return { sessionBudget: budget ?? defaultPortalSettings.sessionBudget };
   if (!isObject(budget)) {
@@ -53,7 +54,8 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
     const value = budget[key] ?? fallback[key];
     const [min, max] = bounds[key];
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) parsed[key] = value;
-    else errors.push(`portal.sessionBudget.${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
+    else
+      errors.push(`portal.sessionBudget.${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
   }
   return { sessionBudget: parsed };
 }

@@ -36,7 +36,8 @@ export async function registerDashboard(portal: FastifyInstance, given: Dashboar
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: 4096 });
   const codec =
-    options.sessions ?? createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
+    options.sessions ??
+    createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
 
   /**
