@@ -269,7 +269,7 @@ export async function registerDashboard(portal: FastifyInstance, given: Dashboar
   }
 }
 
-/** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0`. */
+/** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0.0`. */
 function serverTiming(diff: { reused: boolean; ms: number }): string {
   return `diff;desc="${diff.reused ? 'reused' : 'computed'}";dur=${diff.ms.toFixed(1)}`;
 }
