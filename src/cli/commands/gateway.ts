@@ -49,7 +49,7 @@ Configured by the environment, as the reference service is:
                            removedStatus 410 (default) or 404 for removed versions and brownouts
                            audience      "public" (default, 180 days of notice) or "enterprise" (360)
                            publicUrl     the gateway's public origin, for links in notices and docs
-                           notices, webhooks, usage, rateLimit, timeouts   as for the service
+                           notices, webhooks, usage, rateLimit, timeouts, portal   as for the service
                            rateLimit     default 100 requests per 60 s per client (key or token), and per
                                          address for anonymous calls and failed credentials
                            bodyLimit     the largest body the gateway reads itself, for the management API

@@ -71,6 +71,7 @@ export type LoopSettings = LifecycleConfig & {
   webhooks?: Record<string, unknown>;
   usage?: Record<string, unknown>;
   timeouts?: Record<string, unknown>;
+  portal?: Record<string, unknown>;
   bodyLimit?: number;
   publicUrl?: string;
 };

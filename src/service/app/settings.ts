@@ -4,6 +4,7 @@ import { parseWebhookSettings } from '../clients/webhook-settings.ts';
 import { parseGatewaySettings } from '../gateway/settings.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { parseNoticesSettings } from '../notices/settings.ts';
+import { parsePortalSettings } from '../portal/settings.ts';
 import { parseRateLimitSettings } from '../rate-limit/settings.ts';
 import { parseUsageSettings } from '../usage/settings.ts';
 import { parseTimeoutSettings } from './timeouts.ts';
@@ -23,4 +24,5 @@ export const serviceSettings = {
   webhooks: defineSettings({ keys: ['webhooks'], parse: parseWebhookSettings }),
   notices: defineSettings({ keys: ['notices', 'publicUrl'], parse: parseNoticesSettings }),
   gateway: defineSettings({ keys: ['gateway'], parse: parseGatewaySettings }),
+  portal: defineSettings({ keys: ['portal'], parse: parsePortalSettings }),
 };

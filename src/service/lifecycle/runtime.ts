@@ -51,6 +51,11 @@ export interface LifecycleRuntime {
   elements(): readonly ElementDeprecation[];
   headerStyle: LifecycleSettings['headerStyle'];
   audience: LifecycleSettings['audience'];
+  /**
+   * Counts the changes of lifecycle state (schedules, endpoint deprecations, a version flagged
+   * removed): whatever is derived from the lifecycle and kept between requests is stale once it moves.
+   */
+  generation(): number;
   /** Replace state after a write through the management API, or a refresh from the store. */
   apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   refresh(): Promise<void>;
@@ -131,6 +136,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
 
   const warnings = assertLifecycleConfig({ versions: toLifecycle(), audience: settings.audience });
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
+  // The periodic refresh applies the same state again and again: only a real change moves it.
+  let generation = 0;
+  const stateOf = () => JSON.stringify([[...schedules.values()], endpoints]);
   let list: { headers: Record<string, string>; until: number } | undefined;
 
   const replacementOf = (name: string): string | undefined => {
@@ -171,6 +179,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
         const flagged = { ...own, removed: true };
         schedules.set(key.version, flagged);
         lifecycleVersions = undefined;
+        generation++;
         store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
       }
     }
@@ -216,12 +225,15 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     elements: () => settings.elementDeprecations ?? [],
     headerStyle: settings.headerStyle,
     audience: settings.audience,
+    generation: () => generation,
     apply(update) {
+      const before = stateOf();
       if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
       if (update.endpoints) endpoints = update.endpoints;
       cache.clear();
       list = undefined;
       lifecycleVersions = undefined;
+      if (stateOf() !== before) generation++;
     },
     async refresh() {
       runtime.apply({ schedules: await store.listSchedules(), endpoints: await store.listEndpointDeprecations() });

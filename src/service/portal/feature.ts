@@ -3,6 +3,8 @@ import { flushUsageOf } from '../app/install-service.ts';
 import { createMemoryRateLimitStore } from '../rate-limit/index.ts';
 import { registerPortal } from './index.ts';
 import { installPageRateLimit } from './page-rate-limit.ts';
+import { installSessionBudget } from './dashboard/session-budget.ts';
+import { createSessionCodec } from './dashboard/session.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
 const guardedRoutes = new Set(['/portal/sign-in', '/portal/feed/:token', '/notices/unsubscribe']);
@@ -17,12 +19,11 @@ export const portalFeature: ServiceFeature = {
   name: 'portal',
   install: (context) => {
     const { app, bundle, runtime, clock, storage, config, api, options } = context;
-    installPageRateLimit(app, {
-      settings: config.settings.rateLimit,
-      store: options.rateLimitStore ?? createMemoryRateLimitStore(),
-      clock,
-      limited: guarded,
-    });
+    const store = options.rateLimitStore ?? createMemoryRateLimitStore();
+    installPageRateLimit(app, { settings: config.settings.rateLimit, store, clock, limited: guarded });
+    // One codec for the pages and the budget, which reads the same cookies before the pages do.
+    const sessions = createSessionCodec({ clock, ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
+    installSessionBudget(app, { budget: config.settings.portal.sessionBudget, store, clock, sessions });
     registerPortal(app, {
       bundle,
       runtime,
@@ -36,7 +37,7 @@ export const portalFeature: ServiceFeature = {
       flushUsage: () => flushUsageOf(context),
       publicUrl: config.settings.notices.publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
-      ...(config.portalSecret ? { secret: config.portalSecret } : {}),
+      sessions,
     });
   },
 };

@@ -1,11 +1,13 @@
 import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
-import type { FastifyInstance } from 'fastify';
+import type { RequestPhase } from '../../http/pipeline/phases.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
   addressKey,
   policyFor,
   rateLimitFields,
+  type AppliedPolicy,
   type RateLimitSettings,
   type RateLimitStore,
 } from '../rate-limit/index.ts';
@@ -29,20 +31,57 @@ export interface PageRateLimitOptions {
  * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
  */
 export function installPageRateLimit(app: FastifyInstance, options: PageRateLimitOptions): void {
-  const { settings, store, clock } = options;
+  const { settings, limited } = options;
   if (!settings.enabled) return;
   const policy = policyFor({ settings, roles: undefined });
-  const { limited } = options;
-  requestPipeline(app).add({
+  installPageLimit(app, {
+    ...options,
     name: 'page-rate-limit',
     phase: 'gate',
-    appliesTo: (route) => route.url !== undefined && limited.route(route.url),
+    policy,
+    route: limited.route,
+    keyOf: (request, url) => (limited.request(request.method, url) ? `page:${addressKey(request.ip)}` : undefined),
+    what: 'This address',
+    pages: 'to sign-in, feeds and unsubscribe links',
+  });
+}
+
+/** Options for {@link installPageLimit}: one budget over some pages. */
+export interface PageLimitOptions {
+  store: RateLimitStore;
+  clock: Clock;
+  /** The pipeline step's name. */
+  name: string;
+  phase: RequestPhase;
+  policy: AppliedPolicy;
+  /** Whether a route pattern's pages are counted (asked once per route). */
+  route: (url: string) => boolean;
+  /** The counter a request spends, or `undefined` when this budget does not count it. */
+  keyOf: (request: FastifyRequest, url: string) => string | undefined | Promise<string | undefined>;
+  /** Who the budget is of, and of which pages, for the problem's detail: `This address`, `to sign-in…`. */
+  what: string;
+  pages: string;
+}
+
+/**
+ * One budget of pages, counted through the API's rate-limit store and answered as the API answers:
+ * `RateLimit-Policy` and `RateLimit` on each counted page, and over the budget the `RATE_LIMITED`
+ * problem (429) with `Retry-After`. A failing store serves the page unlimited and logs it.
+ */
+export function installPageLimit(app: FastifyInstance, options: PageLimitOptions): void {
+  const { store, clock, policy } = options;
+  const windowMs = policy.windowSeconds * 1000;
+  requestPipeline(app).add({
+    name: options.name,
+    phase: options.phase,
+    appliesTo: (route) => route.url !== undefined && options.route(route.url),
     run: async (request, reply, route) => {
-      if (!limited.request(request.method, route.url!)) return;
+      const key = await options.keyOf(request, route.url!);
+      if (key === undefined) return;
       const now = clock.now();
       let hit;
       try {
-        hit = await store.hit({ key: `page:${addressKey(request.ip)}`, windowMs: policy.windowSeconds * 1000, now });
+        hit = await store.hit({ key, windowMs, now });
       } catch (error) {
         request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
         return;
@@ -53,7 +92,7 @@ export function installPageRateLimit(app: FastifyInstance, options: PageRateLimi
       if (hit.count > policy.max) {
         throw new VersionaryError({
           code: ErrorCode.RateLimited,
-          detail: `This address may make ${policy.max} requests per ${policy.windowSeconds} seconds to sign-in, feeds and unsubscribe links; retry in ${resetSeconds} seconds.`,
+          detail: `${options.what} may make ${policy.max} requests per ${policy.windowSeconds} seconds ${options.pages}; retry in ${resetSeconds} seconds.`,
           headers: { ...fields, 'retry-after': String(resetSeconds) },
         });
       }

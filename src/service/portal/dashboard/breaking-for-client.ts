@@ -32,8 +32,43 @@ export interface BreakingChange {
  * `undefined` when either version is not in the bundle.
  */
 export function breakingBetween(
-  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix'>,
+  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string; endpoints: readonly string[] },
+): BreakingChange[] | undefined {
+  const all = breakingChangesBetween(options, pair).changes;
+  return all && reachingEndpoints(all, pair.endpoints);
+}
+
+/**
+ * Every breaking change from `from` to `to`, each with every operation it reaches: the same for
+ * every client, so reused from `options.diffs` when the dashboard keeps one (the diff is the
+ * page's costly part); `reused` and `ms` tell which it was (the page's `Server-Timing`).
+ */
+export function breakingChangesBetween(
+  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
+  pair: { from: string; to: string },
+): { changes: BreakingChange[] | undefined; reused: boolean; ms: number } {
+  const compute = () => diffBreaking(options, pair);
+  if (!options.diffs) {
+    const started = performance.now();
+    return { changes: compute(), reused: false, ms: performance.now() - started };
+  }
+  const hit = options.diffs.get(pair, compute);
+  return { changes: hit.value, reused: hit.reused, ms: hit.ms };
+}
+
+/** The changes that reach one of `endpoints`, each with only those of its operations. */
+export function reachingEndpoints(changes: readonly BreakingChange[], endpoints: readonly string[]): BreakingChange[] {
+  const mine = new Set(endpoints);
+  return changes.flatMap((c) => {
+    const operations = c.operations.filter((o) => mine.has(o));
+    return operations.length === 0 ? [] : [{ ...c, operations }];
+  });
+}
+
+function diffBreaking(
+  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix'>,
+  pair: { from: string; to: string },
 ): BreakingChange[] | undefined {
   const old = options.bundle.get(pair.from);
   const target = options.bundle.get(pair.to);
@@ -43,7 +78,6 @@ export function breakingBetween(
   const doc = (version: NonNullable<ReturnType<VersionBundle['get']>>) =>
     toOpenApiDocument({ version, title: 'API', basePath: options.prefix });
   const { changes } = diffOpenApi({ base: doc(old), revision: doc(target), clock: { now: () => options.clock.now() } });
-  const mine = new Set(pair.endpoints);
   const unprefixed = (operation: string) => {
     const space = operation.indexOf(' ');
     const path = operation.slice(space + 1);
@@ -52,7 +86,7 @@ export function breakingBetween(
   return changes
     .filter((c) => c.level === 'breaking')
     .flatMap((c) => {
-      const reached = [...new Set(operationsReached(c).map(unprefixed))].filter((o) => mine.has(o));
+      const reached = [...new Set(operationsReached(c).map(unprefixed))];
       if (reached.length === 0) return [];
       const entry = toGuideEntry(c);
       return [

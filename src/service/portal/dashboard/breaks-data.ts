@@ -2,7 +2,7 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { Client } from '../../ports/index.ts';
 import { describeVersions } from '../version-info.ts';
-import { breakingBetween, type BreakingChange } from './breaking-for-client.ts';
+import { breakingChangesBetween, reachingEndpoints, type BreakingChange } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
 import type { DashboardOptions } from './options.ts';
 
@@ -40,6 +40,8 @@ export interface BreaksData {
   guideUrl?: string;
   /** The declared descriptions of the changes from `from` up to `to`, `v2: …`. */
   notes: string[];
+  /** Whether the pair's diff was reused or computed for this page, and what computing it cost (ms). */
+  diff: { reused: boolean; ms: number };
 }
 
 /** The page's query: both versions optional; defaults are picked from the client's calls. */
@@ -86,7 +88,9 @@ export async function gatherBreaks(
     .map((r) => ({ endpoint: r.endpoint, calls: r.calls, lastSeen: r.lastSeen }))
     .sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
   const byEndpoint = new Map(called.map((c) => [c.endpoint, c]));
-  const changes = (breakingBetween(options, { from, to, endpoints: [...byEndpoint.keys()] }) ?? []).map((c) => ({
+  // The diff is the same for every client (and reused); which of its changes reach this client's calls is not.
+  const diff = breakingChangesBetween(options, { from, to });
+  const changes = reachingEndpoints(diff.changes ?? [], [...byEndpoint.keys()]).map((c) => ({
     ...c,
     operations: c.operations.map((o) => byEndpoint.get(o)!),
   }));
@@ -106,6 +110,7 @@ export async function gatherBreaks(
     elements: used.filter((e) => e.version === from && e.lastSeen >= since),
     ...(fromInfo.guideUrl && fromInfo.replacement === to ? { guideUrl: fromInfo.guideUrl } : {}),
     notes,
+    diff: { reused: diff.reused, ms: diff.ms },
   };
 }
 

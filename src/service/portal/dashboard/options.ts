@@ -1,6 +1,9 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { BreakingChange } from './breaking-for-client.ts';
+import type { DiffCache } from './diff-cache.ts';
+import type { SessionCodec } from './session.ts';
 import type { ApiKeyStore, ClientStore, NoticeStore, UsageStore } from '../../ports/index.ts';
 
 /** What the dashboard reads: ports only, never storage directly. */
@@ -16,8 +19,12 @@ export interface DashboardOptions {
   adminKey?: string;
   /** Signs the sign-in cookie; random per start when unset. */
   secret?: string;
+  /** Reads and signs the sign-in cookie; made from `secret` when absent. The session budget reads the same cookies. */
+  sessions?: SessionCodec;
   /** The service's public address (`publicUrl`): forms posted from its origin are the portal's own, behind a proxy too. */
   publicUrl?: string;
   /** Write buffered usage first, so the dashboard shows the latest calls. */
   flushUsage: () => Promise<void>;
+  /** The breaking changes per pair of versions, kept between requests; diffed on every request when absent. */
+  diffs?: DiffCache<BreakingChange[] | undefined>;
 }

@@ -12,7 +12,7 @@ import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardOptions } from './options.ts';
 import { principalOf } from '../../auth/principal.ts';
-import { createSessionCodec, sessionSeconds, type PortalSession } from './session.ts';
+import { cookieName, createSessionCodec, sessionSeconds, type PortalSession } from './session.ts';
 import { SignInPage } from './sign-in-page.ts';
 import { isPortalOrigin } from './same-origin.ts';
 import { toAtomFeed } from '../atom-feed.ts';
@@ -21,18 +21,23 @@ import { gatherBreaks } from './breaks-data.ts';
 import { BreaksView } from './breaks-view.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { describeVersions } from '../version-info.ts';
-
-/** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
-export const cookieName = 'versionary_portal';
+import { createDiffCache } from './diff-cache.ts';
 
 /**
  * The dashboard under `/portal`: sign-in with an API key or the admin key, a signed short-lived
  * cookie, CSRF-checked forms, and the consumer or admin view by role.
  */
-export async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
+export async function registerDashboard(portal: FastifyInstance, given: DashboardOptions): Promise<void> {
+  // One diff per pair of versions and lifecycle generation, shared by every client's pages.
+  const options: DashboardOptions = {
+    ...given,
+    diffs: given.diffs ?? createDiffCache({ clock: given.clock, generation: () => given.runtime.generation() }),
+  };
   await portal.register(cookie);
   await portal.register(formbody, { bodyLimit: 4096 });
-  const codec = createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
+  const codec =
+    options.sessions ??
+    createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
 
   /**
@@ -181,6 +186,8 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
     if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
     try {
       const data = await gatherBreaks(options, { clientId, ...pair(text) });
+      // Says whether the pair's diff was reused or computed for this page, and what that cost.
+      reply.header('server-timing', serverTiming(data.diff));
       return page(reply, { title, body: view({ data, ...(owner ? { client: clientId } : {}) }), session });
     } catch (error) {
       // A browser gets the page back with the problem's detail beside the form; a program, the problem.
@@ -260,6 +267,11 @@ export async function registerDashboard(portal: FastifyInstance, options: Dashbo
       clientId: principal.clientId ?? principal.id,
     };
   }
+}
+
+/** The `Server-Timing` entry of the page's diff (W3C Server Timing): `diff;desc="reused";dur=0.0`. */
+function serverTiming(diff: { reused: boolean; ms: number }): string {
+  return `diff;desc="${diff.reused ? 'reused' : 'computed'}";dur=${diff.ms.toFixed(1)}`;
 }
 
 function pair(text: (name: string) => string | undefined): { from?: string; to?: string } {

@@ -1,0 +1,68 @@
+import type { Clock } from '../../../core/clock/index.ts';
+
+/** Options for {@link createDiffCache}. */
+export interface DiffCacheOptions {
+  clock: Clock;
+  /** The lifecycle's generation ({@link LifecycleRuntime.generation}): a new one drops every entry. */
+  generation: () => number;
+  /** Pairs kept at most; past it the least recently used is dropped. Defaults to 64. */
+  maxEntries?: number;
+  /** How long an entry is reused, in ms on `clock`. Defaults to 60 000. */
+  ttlMs?: number;
+}
+
+/** One answer of {@link DiffCache.get}: the value, whether it was reused, and what computing it cost. */
+export interface DiffCacheHit<T> {
+  value: T;
+  reused: boolean;
+  /** Milliseconds spent computing it now; 0 when reused. */
+  ms: number;
+}
+
+/** The result of a costly computation per pair of versions, computed once and reused. */
+export interface DiffCache<T> {
+  get(pair: { from: string; to: string }, compute: () => T): DiffCacheHit<T>;
+  /** Entries held. */
+  size(): number;
+}
+
+/**
+ * Remember a value per (from, to) pair of versions for the lifecycle generation it was computed
+ * in. Diffing two versions' documents costs milliseconds of CPU and is the same for every client,
+ * so a page asked again and again costs one diff per pair. A lifecycle change (a deprecation set
+ * through the management API, a refresh that finds new state) starts a new generation and every
+ * entry is computed afresh. Entries also expire after `ttlMs`: the diff judges `x-sunset` dates
+ * against the clock, so a sunset passing changes it without any lifecycle change. Pairs are few,
+ * but the map is bounded anyway: a version list only grows.
+ */
+export function createDiffCache<T>(options: DiffCacheOptions): DiffCache<T> {
+  const maxEntries = options.maxEntries ?? 64;
+  const ttlMs = options.ttlMs ?? 60_000;
+  // Map keeps insertion order: a hit is re-inserted, so the first entry is the least recently used.
+  const entries = new Map<string, { value: T; until: number }>();
+  let seen = options.generation();
+  return {
+    get(pair, compute) {
+      const generation = options.generation();
+      if (generation !== seen) {
+        entries.clear();
+        seen = generation;
+      }
+      const key = `${pair.from}\n${pair.to}`;
+      const now = options.clock.now();
+      const held = entries.get(key);
+      entries.delete(key);
+      if (held && now < held.until) {
+        entries.set(key, held);
+        return { value: held.value, reused: true, ms: 0 };
+      }
+      const started = performance.now();
+      const value = compute();
+      const ms = performance.now() - started;
+      entries.set(key, { value, until: now + ttlMs });
+      if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      return { value, reused: false, ms };
+    },
+    size: () => entries.size,
+  };
+}

@@ -1,0 +1,65 @@
+import { unknownKey } from '../../core/text/index.ts';
+
+/** The budget of one signed-in key's portal pages: `max` requests per `windowSeconds`. */
+export interface SessionBudget {
+  max: number;
+  windowSeconds: number;
+}
+
+/** The `portal` part of the config file, parsed. */
+export interface PortalSettings {
+  /** The signed-in pages' budget per signed-in key; `false` turns it off. */
+  sessionBudget: SessionBudget | false;
+}
+
+/**
+ * 60 pages per 20 seconds per signed-in key: a person clicking through the dashboard, however
+ * quickly, loads a page every few seconds, so never meets it; a script gets a burst of 60, then
+ * 3 a second, so one consumer cannot keep the CPU busy for the others (a "What breaks" page costs
+ * milliseconds when its diff is not yet kept).
+ */
+export const defaultPortalSettings: PortalSettings = { sessionBudget: { max: 60, windowSeconds: 20 } };
+
+const budgetKeys = ['max', 'windowSeconds'] as const;
+const bounds = { max: [1, 1_000_000], windowSeconds: [1, 86_400] } as const;
+
+/**
+ * Read `portal` from the config file (`{"portal": {"sessionBudget": {"max": 60, "windowSeconds": 20}}}`),
+ * pushing every error into `errors` and keeping the default for each value in error.
+ */
+export function parsePortalSettings(options: { file: Record<string, unknown>; errors: string[] }): PortalSettings {
+  const { errors } = options;
+  const raw = options.file.portal;
+  if (raw === undefined) return { ...defaultPortalSettings };
+  if (!isObject(raw)) {
+    errors.push(`portal must be an object such as {"sessionBudget": {"max": 60}}, not ${JSON.stringify(raw)}`);
+    return { ...defaultPortalSettings };
+  }
+  for (const key of Object.keys(raw))
+    if (key !== 'sessionBudget') errors.push(unknownKey('portal', key, ['sessionBudget']));
+  const budget = raw.sessionBudget;
+  if (budget === undefined || budget === false) return { sessionBudget: budget ?? defaultPortalSettings.sessionBudget };
+  if (!isObject(budget)) {
+    errors.push(
+      `portal.sessionBudget must be false or an object such as {"max": 60, "windowSeconds": 20}, not ${JSON.stringify(budget)}`,
+    );
+    return { ...defaultPortalSettings };
+  }
+  for (const key of Object.keys(budget))
+    if (!(budgetKeys as readonly string[]).includes(key))
+      errors.push(unknownKey('portal.sessionBudget', key, [...budgetKeys]));
+  const fallback = defaultPortalSettings.sessionBudget as SessionBudget;
+  const parsed = { ...fallback };
+  for (const key of budgetKeys) {
+    const value = budget[key] ?? fallback[key];
+    const [min, max] = bounds[key];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) parsed[key] = value;
+    else
+      errors.push(`portal.sessionBudget.${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return { sessionBudget: parsed };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
