@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { compileElementUses, type ElementUseCheck } from '../core/lifecycle/index.ts';
+import {
+  compileElementUses,
+  fieldSchemas,
+  looseQuery,
+  servedSchemas,
+  successSchemas,
+  type ElementUseCheck,
+} from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { runHooks } from './version-hooks.ts';
@@ -62,7 +69,10 @@ export async function registerForwardedApi(
     onVersionedRequest: VersionedRequestHook[];
     /** Told once per forwarded call, before the hooks; an undocumented path counts as `METHOD /*`. */
     onOperationCall?: OperationCallListener;
-    /** Deprecated query parameters and `fields=` names; bodies stream unread, so a field sent in one is not seen. */
+    /**
+     * Deprecated query parameters and `fields=` names, matched as `looseQuery` reads the query;
+     * bodies stream unread, so a field sent in one is not seen.
+     */
     elementUses?: VersionedApiOptions['elementUses'];
   },
 ): Promise<void> {
@@ -119,8 +129,17 @@ function registerVersionRoutes(
   const forward = createForwarder({ ...options.forward, pool: options.pool, host: options.host }, base);
   // Compiled once per documented operation; one without deprecated elements gets no check.
   const usesOf = new Map<OperationSpec, ElementUseCheck>();
+  // An upstream's document declares no `partial`: `fields=` names members of what the success body holds.
+  const served = options.elementUses ? servedSchemas(version) : {};
   for (const op of options.elementUses ? version.operations : []) {
-    const check = compileElementUses({ version: version.name, operation: op, elements: options.elementUses!.elements });
+    const check = compileElementUses({
+      version: version.name,
+      operation: op,
+      elements: options.elementUses!.elements,
+      reach: (e) => fieldSchemas(e, served),
+      selects: op.partial !== undefined ? [op.partial] : successSchemas(version.schemas, op),
+      looseNames: true,
+    });
     if (check) usesOf.set(op, check);
   }
   // Built once per documented operation, not per call.
@@ -158,7 +177,8 @@ function registerVersionRoutes(
         runHooks(options.onVersionedRequest, { request, reply, version, operation }, (error) => {
           if (error || !check || reply.sent) return done(error);
           try {
-            const used = check({ body: undefined, query: request.query as Record<string, unknown> });
+            // Read as loosely as any upstream might read it: a spelling that could be the parameter is it.
+            const used = check({ body: undefined, query: looseQuery(request.url) });
             if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
           } catch (failure) {
             return done(failure as Error);

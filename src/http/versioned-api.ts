@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { compileElementUses, type ElementDeprecation } from '../core/lifecycle/index.ts';
+import { compileElementUses, fieldSchemas, servedSchemas, type ElementDeprecation } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import {
   createFieldSelector,
@@ -89,6 +89,9 @@ function registerVersion(
   const firstOperation = new Map<string, OperationSpec>();
   const clientIdOf = options.clientIdOf ?? ((r: FastifyRequest) => r.ip);
   const hooks = options.onVersionedRequest ?? [];
+  // A field deprecation reaches every schema of this version's document that it names or, named once, that carries it.
+  const served = options.elementUses ? servedSchemas(version) : {};
+  const reach = (e: Parameters<typeof fieldSchemas>[0]) => fieldSchemas(e, served);
 
   for (const operation of version.operations) {
     const url = base + operation.path.replace(/\{([^}]+)\}/g, ':$1');
@@ -101,7 +104,7 @@ function registerVersion(
     // Compiled once per operation: one without deprecated elements gets no check at all.
     const usesOf =
       options.elementUses &&
-      compileElementUses({ version: version.name, operation, elements: options.elementUses.elements });
+      compileElementUses({ version: version.name, operation, elements: options.elementUses.elements, reach });
     const onUse = options.elementUses?.onUse;
     const endpoint = `${operation.method} ${operation.path}`;
     const onCall = options.onOperationCall;

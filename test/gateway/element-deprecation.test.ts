@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   gatewayAdminKey,
+  spawnGateway,
   startPythonUpstream,
   startTestGateway,
   type PythonUpstream,
@@ -79,5 +80,94 @@ describe('gateway: a deprecated query parameter in front of a Python API', () =>
     }
     assert.equal(page?.usage.calls, 1);
     assert.equal(page?.usage.clients, 1);
+  });
+});
+
+// `versionary gateway` as users run it: the field named in `fields=` is a use, however the query
+// spells the name, since the gateway cannot know how the upstream behind it reads one.
+describe('versionary gateway: a deprecated field named in fields=, and the spellings of a name', () => {
+  let python: PythonUpstream;
+  let gateway: Awaited<ReturnType<typeof spawnGateway>>;
+  before(async () => {
+    python = await startPythonUpstream();
+    gateway = await spawnGateway({
+      upstream: python.url,
+      editDocument: (version, document) => {
+        if (version !== 'v2') return;
+        const users = (document.paths as Record<string, { get: { parameters?: unknown[] } }>)['/api/v2/users']!;
+        users.get.parameters = [query('page'), query('cursor'), query('fields')];
+      },
+      file: {
+        fieldDeprecations: [
+          {
+            version: 'v2',
+            schema: 'User',
+            field: 'lastName',
+            deprecatedAt: iso(Date.now() - 400 * day),
+            sunsetAt: iso(Date.now() - day),
+          },
+          {
+            version: 'v2',
+            resource: 'User',
+            field: 'firstName',
+            deprecatedAt: iso(Date.now() - day),
+            sunsetAt: iso(Date.now() + 200 * day),
+          },
+        ],
+        parameterDeprecations: [
+          {
+            version: 'v2',
+            method: 'GET',
+            path: '/users',
+            parameter: 'page',
+            deprecatedAt: iso(Date.now() - day),
+            sunsetAt: iso(Date.now() + 200 * day),
+            replacement: 'cursor',
+          },
+        ],
+      },
+    });
+  });
+  after(async () => {
+    await gateway.stop();
+    await python.stop();
+  });
+
+  it('refuses a field past its sunset in every spelling of fields=, before the upstream sees it', async () => {
+    const before = (await python.received()).length;
+    for (const spelling of ['fields=lastName', 'Fields=id,lastName', 'fields[]=lastName', 'x=1;fields=lastName']) {
+      const res = await fetch(`${gateway.base}/api/v2/users?${spelling}`, { headers: auth });
+      assert.equal(res.status, 400, spelling);
+      assert.equal(((await res.json()) as { code: string }).code, 'ELEMENT_REMOVED', spelling);
+    }
+    assert.equal((await python.received()).length, before, 'none of them reached the upstream');
+    const fine = await fetch(`${gateway.base}/api/v2/users?fields=id`, { headers: auth });
+    assert.equal(fine.status, 200);
+    assert.equal(fine.headers.get('deprecation'), null);
+  });
+
+  it('tells and counts a field and a parameter in each spelling, on the list and the single user', async () => {
+    for (const target of [
+      '/api/v2/users?fields=firstName',
+      '/api/v2/users/1?fields=id,firstName',
+      '/api/v2/users?Page=2',
+      '/api/v2/users?page[]=2',
+      '/api/v2/users?x=1;page=2',
+    ]) {
+      const res = await fetch(`${gateway.base}${target}`, { headers: auth });
+      assert.equal(res.status, 200, target);
+      assert.ok(res.headers.get('deprecation'), `${target} gets Deprecation`);
+      assert.match(res.headers.get('link') ?? '', /rel="deprecation"; title="(User\.firstName|GET \/users\?page)"/);
+    }
+    let listed: Array<{ name: string; usage: { calls: number } }> = [];
+    const count = (name: string) => listed.find((d) => d.name === name)?.usage.calls ?? 0;
+    for (let i = 0; i < 40 && (count('User.firstName') < 2 || count('GET /users?page') < 3); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const res = await fetch(`${gateway.base}/admin/v1/deprecations`, { headers: auth });
+      listed = ((await res.json()) as { data: typeof listed }).data;
+    }
+    assert.equal(count('User.firstName'), 2);
+    assert.equal(count('GET /users?page'), 3);
+    assert.ok(count('User.lastName') >= 4, 'a refused use is counted too');
   });
 });

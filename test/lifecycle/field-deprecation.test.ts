@@ -9,13 +9,15 @@ const deprecatedAt = testEpoch;
 const sunsetAt = testEpoch + 200 * day;
 
 // The reference service's own example of the spec's "safe deprecation of a field": v2 added
-// `displayName`, and the config deprecates `nickname` (in the user, its input and its patch).
+// `displayName`, and the config deprecates `nickname`, named once (in the user, its detail, its
+// input and its patch). `limit` and `cursor` ride in the service's next-page links and cannot be
+// deprecated within v2, so the parameter here is the single user's `fields`.
 const config = {
   versions: { v1: { releasedAt: '2025-01-15T00:00:00Z' }, v2: { releasedAt: '2026-03-02T00:00:00Z' } },
   fieldDeprecations: [
     {
       version: 'v2',
-      schema: ['User', 'UserInput', 'UserPatch'],
+      resource: 'User',
       field: 'nickname',
       deprecatedAt: iso(deprecatedAt),
       sunsetAt: iso(sunsetAt),
@@ -26,8 +28,8 @@ const config = {
     {
       version: 'v2',
       method: 'GET',
-      path: '/users',
-      parameter: 'cursor',
+      path: '/users/{id}',
+      parameter: 'fields',
       deprecatedAt: iso(deprecatedAt),
       sunsetAt: iso(sunsetAt + 100 * day),
     },
@@ -64,10 +66,13 @@ describe('a deprecated field, end to end on the reference service', () => {
     assert.equal(other.headers.deprecation, undefined);
 
     // A parameter too, and both elements in one request: every Link listed, the earliest dates.
-    const both = await t.app.inject({ url: '/api/v2/users?fields=nickname&cursor=abc', headers: consumerHeaders });
+    const both = await t.app.inject({
+      url: `/api/v2/users/${sent.json().id}?fields=nickname`,
+      headers: consumerHeaders,
+    });
     const links = String(both.headers.link);
     assert.match(links, /title="User\.nickname"/);
-    assert.match(links, /title="GET \/users\?cursor"/);
+    assert.match(links, /title="GET \/users\/\{id\}\?fields"/);
     assert.equal(both.headers.sunset, iso(sunsetAt), 'the earliest sunset wins');
 
     // v1 is deprecated (the config leaves it undated: none here) — the elements are v2's alone.

@@ -120,7 +120,7 @@ test("a field or query parameter deprecated on its own is listed on its version'
     v2,
     /<li data-element="User.nickname"><code>User.nickname<\/code>: deprecated, use <code>User.name<\/code> instead; refused in requests from <time datetime="2026-09-01">2026-09-01<\/time> · <a href="https:\/\/docs.example\/nickname">migration notes<\/a>/,
   );
-  assert.match(v2, /<code>GET \/users\?cursor<\/code>: deprecated; refused in requests from/);
+  assert.match(v2, /<code>GET \/users\?fields<\/code>: deprecated; refused in requests from/);
   assert.doesNotMatch((await t.app.inject({ url: '/docs/v1' })).body, /deprecated-elements/, 'only its own version');
   const summary = 'User.nickname deprecated in v2: use User.name; sunset 2026-09-01.';
   assert.match((await t.app.inject({ url: '/docs/changelog' })).body, new RegExp(summary.replaceAll('.', '\\.')));
@@ -137,7 +137,7 @@ test("a field or query parameter deprecated on its own is listed on its version'
   assert.equal(item.date_published, '2026-01-05T12:00:00Z', 'dated at its deprecation');
   assert.equal(item.external_url, 'https://docs.example/nickname');
   assert.equal(item._versionary.kind, 'element_deprecated');
-  assert.ok(json.items.some((i) => i._versionary.element === 'GET /users?cursor'));
+  assert.ok(json.items.some((i) => i._versionary.element === 'GET /users?fields'));
   assert.ok(json.items.filter((i) => !i._versionary.element).every((i) => !('element' in i._versionary)));
   assert.match(
     (await t.app.inject({ url: '/changelog.atom' })).body,

@@ -33,13 +33,13 @@ test('the served document marks a deprecated field and parameter, and leaves the
   );
   assert.equal(doc.components.schemas.UserPartial!.properties.nickname!.deprecated, true, 'the `fields` twin too');
   assert.equal(doc.components.schemas.UserInput!.properties.nickname!.deprecated, undefined, 'only the named schema');
-  assert.equal(query(doc, 'cursor')!.deprecated, true);
-  assert.match(String(query(doc, 'cursor')!.description), /Deprecated\. Sunset: 2026-09-01T00:00:00\.000Z\.$/);
+  assert.equal(query(doc, 'fields')!.deprecated, true);
+  assert.match(String(query(doc, 'fields')!.description), /Deprecated\. Sunset: 2026-09-01T00:00:00\.000Z\.$/);
   assert.deepEqual(await document(t, 'v1'), await document(plain, 'v1'), 'another version: not a byte changed');
   t.clock.set(sunsetAt);
   plain.clock.set(sunsetAt);
   const later = await document(t, 'v2');
-  assert.equal(query(later, 'cursor'), undefined, 'refused now, so no longer documented');
+  assert.equal(query(later, 'fields'), undefined, 'refused now, so no longer documented');
   assert.ok(query(later, 'limit'));
   assert.equal(later.components.schemas.User!.properties.nickname!.deprecated, true, 'the field stays until v3');
   await Promise.all([t.close(), plain.close()]);
@@ -65,8 +65,8 @@ test("the migration guide of a deprecated version lists that version's deprecate
   assert.deepEqual(guide.deprecated[1], {
     endpoint: 'GET /api/users',
     operations: ['GET /api/users'],
-    oldBehaviour: 'sends `cursor`',
-    newBehaviour: 'send `limit`; `cursor` is refused after 2026-09-01T00:00:00Z',
+    oldBehaviour: 'sends `fields`',
+    newBehaviour: 'send `limit`; `fields` is refused after 2026-09-01T00:00:00Z',
     rule: 'parameter-deprecated',
   });
   await t.close();

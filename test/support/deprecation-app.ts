@@ -22,10 +22,10 @@ export const elements: ElementDeprecation[] = [
   {
     kind: 'parameter',
     version: 'v2',
-    element: 'GET /users?cursor',
+    element: 'GET /users?fields',
     method: 'GET',
     path: '/users',
-    parameter: 'cursor',
+    parameter: 'fields',
     deprecatedAt: Date.UTC(2026, 0, 10),
     sunsetAt: Date.UTC(2026, 9, 1),
     migrationUrl: 'https://example.com/sort',

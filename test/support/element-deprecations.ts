@@ -2,7 +2,8 @@ import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
 
 /**
  * A field and a query parameter of the service's v2 deprecated on their own, parsed, as the
- * config's `fieldDeprecations` and `parameterDeprecations` would give them.
+ * config's `fieldDeprecations` and `parameterDeprecations` would give them. The parameter is
+ * `fields`: `limit` and `cursor` ride in the service's own next-page links, so they cannot be.
  */
 export function elementsOfV2(dates: { deprecatedAt: number; sunsetAt: number }): ElementDeprecation[] {
   return [
@@ -19,10 +20,10 @@ export function elementsOfV2(dates: { deprecatedAt: number; sunsetAt: number }):
     {
       kind: 'parameter',
       version: 'v2',
-      element: 'GET /users?cursor',
+      element: 'GET /users?fields',
       method: 'GET',
       path: '/users',
-      parameter: 'cursor',
+      parameter: 'fields',
       ...dates,
     },
   ];

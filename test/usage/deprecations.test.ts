@@ -42,7 +42,7 @@ describe('GET /admin/v1/deprecations', () => {
       use([acme.id, 'POST /users', 'UserInput.nickname', 1]),
       use([acme.id, 'PATCH /users/{id}', 'UserInput.nickname', 2]),
       use([beta.id, 'POST /users', 'UserInput.nickname', 3]),
-      use([beta.id, 'GET /users', 'GET /users?cursor', 4]),
+      use([beta.id, 'GET /users', 'GET /users?fields', 4]),
     ]);
 
     const res = await t.app.inject({ url: '/admin/v1/deprecations', headers: adminHeaders });
@@ -54,7 +54,7 @@ describe('GET /admin/v1/deprecations', () => {
         ['version', 'v1', 'v1'],
         ['endpoint', 'GET /users in v2', 'v2'],
         ['field', 'UserInput.nickname', 'v2'],
-        ['parameter', 'GET /users?cursor', 'v2'],
+        ['parameter', 'GET /users?fields', 'v2'],
       ],
     );
     const byName = new Map(data.map((d) => [d.name, d]));
@@ -81,9 +81,9 @@ describe('GET /admin/v1/deprecations', () => {
       migrationUrl: null,
       usage: { calls: 4, clients: 2, endpoints: 2, lastCall: iso(at + 3) },
     });
-    assert.deepEqual(byName.get('GET /users?cursor'), {
+    assert.deepEqual(byName.get('GET /users?fields'), {
       kind: 'parameter',
-      name: 'GET /users?cursor',
+      name: 'GET /users?fields',
       version: 'v2',
       deprecatedAt: '2026-01-10T00:00:00.000Z',
       sunsetAt: '2026-10-01T00:00:00.000Z',

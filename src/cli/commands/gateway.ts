@@ -44,7 +44,8 @@ Configured by the environment, as the reference service is:
                                          epoch ms; "endpoints", the former name, warns VERSIONARY_DEP002)
                            fieldDeprecations, parameterDeprecations   a deprecated field or query
                                          parameter of a version (the gateway sees query parameters
-                                         and fields=; bodies stream unread)
+                                         and fields=, names in any case, cut at "[", pairs split at
+                                         "&" and ";"; bodies stream unread: docs/gateway.md)
                            headerStyle   "iso8601" (default) or "rfc": how Deprecation is written
                            removedStatus 410 (default) or 404 for removed versions and brownouts
                            audience      "public" (default, 180 days of notice) or "enterprise" (360)

@@ -1,4 +1,4 @@
-import type { ElementDeprecation } from '../lifecycle/index.ts';
+import { fieldSchemas, type ElementDeprecation } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import { isPlainObject, refName, type ApiVersion } from '../versions/index.ts';
 import type { GuideEntry } from './types.ts';
@@ -34,7 +34,9 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
         e.kind === 'field'
           ? version.operations
               .filter((op) =>
-                usesSchema(version.schemas, [op.body, ...Object.values(op.responses).map((r) => r.schema)], e.schema),
+                fieldSchemas(e, version.schemas).some((target) =>
+                  usesSchema(version.schemas, [op.body, ...Object.values(op.responses).map((r) => r.schema)], target),
+                ),
               )
               .map((op) => `${op.method} ${basePath}${op.path}`)
           : [`${e.method.toUpperCase()} ${basePath}${e.path}`];

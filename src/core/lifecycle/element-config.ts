@@ -3,19 +3,16 @@ import {
   elementName,
   type ElementDeprecation,
   type FieldDeprecationConfig,
+  type FieldElement,
   type ParameterDeprecationConfig,
 } from './element-deprecation.ts';
+import { fieldSchemas, propertiesOf, servedSchemas, type ElementVersionShape } from './element-schemas.ts';
 import { instantMs } from './lifecycle-rules.ts';
 import type { LifecycleConfig } from './lifecycle-schema.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
 import type { Audience } from './schedule.ts';
 
-/** What the element checks need of a version: its schemas and the query schema of each operation. */
-export interface ElementVersionShape {
-  name: string;
-  schemas: Record<string, Record<string, unknown>>;
-  operations: ReadonlyArray<{ method: string; path: string; query?: Record<string, unknown> }>;
-}
+export type { ElementVersionShape } from './element-schemas.ts';
 
 /**
  * The `fieldDeprecations` and `parameterDeprecations` of a lifecycle config (the same entries in
@@ -39,14 +36,19 @@ export function parseElementDeprecations(
     ...(entry.migrationUrl !== undefined ? { migrationUrl: entry.migrationUrl } : {}),
   });
   const fields = (config.fieldDeprecations ?? []).map((entry): ElementDeprecation => {
-    const schemas = typeof entry.schema === 'string' ? [entry.schema] : [...entry.schema];
-    const { field } = entry;
+    const { field, resource } = entry;
+    const schemas =
+      resource !== undefined
+        ? [resource]
+        : typeof entry.schema === 'string'
+          ? [entry.schema]
+          : [...(entry.schema ?? [])];
     return {
       kind: 'field',
       ...common(entry),
       element: elementName({ kind: 'field', schema: schemas[0]!, field }),
       schema: schemas[0]!,
-      schemas,
+      ...(resource !== undefined ? { resource } : { schemas }),
       field,
     };
   });
@@ -89,20 +91,8 @@ export function checkElementDeprecations(options: {
       );
       continue;
     }
-    if (e.kind === 'field') {
-      for (const name of e.schemas ?? [e.schema]) {
-        const schema = version.schemas[name];
-        if (!schema) {
-          errors.push(`${label} names schema ${name}, which ${e.version} does not have`);
-          continue;
-        }
-        const properties = propertiesOf(schema);
-        if (!properties.includes(e.field))
-          errors.push(`${label}: ${e.version}'s ${name} has no field "${e.field}" (fields: ${properties.join(', ')})`);
-        if (e.replacement !== undefined && !properties.includes(e.replacement))
-          errors.push(`${label}: its replacement "${e.replacement}" is not a field of ${e.version}'s ${name}`);
-      }
-    } else {
+    if (e.kind === 'field') errors.push(...fieldErrors({ e, label, version }));
+    else {
       const operation = version.operations.find((op) => op.method === e.method && op.path === e.path);
       if (!operation) {
         errors.push(`${label} names ${e.method} ${e.path}, which ${e.version} does not have`);
@@ -129,7 +119,31 @@ export function checkElementDeprecations(options: {
   return errors;
 }
 
-function propertiesOf(schema: Record<string, unknown>): string[] {
-  const properties = schema.properties;
-  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+// Against the schemas the version's document shows (the `fields` twins included): a name it
+// shows is accepted, and a field named once must reach at least one.
+function fieldErrors(options: { e: FieldElement; label: string; version: ElementVersionShape }): string[] {
+  const { e, label, version } = options;
+  const served = servedSchemas(version);
+  const shown = () => Object.keys(served).join(', ');
+  const reached = fieldSchemas(e, served);
+  if (e.resource !== undefined && reached.length === 0)
+    return [
+      `${label} reaches no schema: no schema of ${e.version} named ${e.resource} or ${e.resource}<Suffix> has a field "${e.field}" (schemas: ${shown()})`,
+    ];
+  const errors: string[] = [];
+  for (const name of reached) {
+    const schema = served[name];
+    if (!schema) {
+      errors.push(
+        `${label} names schema ${name}, which ${e.version} does not have (its document's schemas: ${shown()})`,
+      );
+      continue;
+    }
+    const properties = propertiesOf(schema);
+    if (!properties.includes(e.field))
+      errors.push(`${label}: ${e.version}'s ${name} has no field "${e.field}" (fields: ${properties.join(', ')})`);
+    if (e.replacement !== undefined && !properties.includes(e.replacement))
+      errors.push(`${label}: its replacement "${e.replacement}" is not a field of ${e.version}'s ${name}`);
+  }
+  return errors;
 }

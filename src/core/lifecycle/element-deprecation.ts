@@ -2,14 +2,17 @@ import type { Static } from '@sinclair/typebox';
 import type { FieldDeprecationSchema, ParameterDeprecationSchema } from './lifecycle-schema.ts';
 
 /**
- * A field of a named schema, deprecated within a version that stays active: the spec's "safe
- * deprecation of a field". Declared in the lifecycle config as `fieldDeprecations`; `schema` is a
- * component schema of that version (`User`), or the list of the schemas that carry the field
- * (`['User', 'UserInput']`): the first names it. `replacement` is the property that takes its place.
+ * A field deprecated within a version that stays active: the spec's "safe deprecation of a
+ * field". Declared in the lifecycle config as `fieldDeprecations`. `resource` names the field
+ * once: it reaches every schema of the version's document whose name is the resource's or starts
+ * with it and a capital (`User`, `UserInput`, `UserPatch`, `UserDetail`, the `UserPartial` twin)
+ * and that carries the field. Or `schema` names the schemas themselves: one (`User`), or the list
+ * of those that carry the field (`['User', 'UserInput']`), the first naming it. `replacement` is
+ * the property that takes its place.
  *
  * @example
  * ```ts
- * const nickname: FieldDeprecationConfig = { version: 'v2', schema: 'UserInput', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'displayName' };
+ * const nickname: FieldDeprecationConfig = { version: 'v2', resource: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'displayName' };
  * ```
  */
 export type FieldDeprecationConfig = Static<typeof FieldDeprecationSchema>;
@@ -50,10 +53,12 @@ interface ElementBase {
 /** A deprecated field: see {@link ElementDeprecation}. */
 export interface FieldElement extends ElementBase {
   kind: 'field';
-  /** The schema that names the element. */
+  /** The schema that names the element (the resource, when the field is named once). */
   schema: string;
-  /** Every schema that carries the field, `schema` first. */
+  /** Every schema that carries the field, `schema` first (when named by its schemas). */
   schemas?: readonly string[];
+  /** Named once: the resource whose schemas carrying the field it reaches (`fieldSchemas`). */
+  resource?: string;
   field: string;
 }
 

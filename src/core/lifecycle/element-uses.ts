@@ -1,6 +1,9 @@
-import type { ElementDeprecation } from './element-deprecation.ts';
+import type { ElementDeprecation, FieldElement } from './element-deprecation.ts';
 
-/** What a request carries that can use a deprecated element: its parsed body and query. */
+/**
+ * What a request carries that can use a deprecated element: its parsed body and query (a value
+ * may be a list, when a name comes more than once).
+ */
 export interface ElementUseInput {
   body: unknown;
   query: Readonly<Record<string, unknown>>;
@@ -12,8 +15,8 @@ export type ElementUseCheck = (input: ElementUseInput) => ElementDeprecation[];
 /**
  * Compile, once per operation of a version, the check of which deprecated elements a request
  * uses: a field sent at the top level of a body whose schema carries it, a field named in
- * `fields=` when the operation projects that schema, or a deprecated query parameter sent.
- * Whether a client *reads* a response field cannot be known, so reading is not a use.
+ * `fields=` when the operation projects a schema that carries it, or a deprecated query parameter
+ * sent. Whether a client *reads* a response field cannot be known, so reading is not a use.
  * `undefined` when the operation has no deprecated element: such routes pay nothing.
  *
  * @example
@@ -26,33 +29,90 @@ export function compileElementUses(options: {
   version: string;
   operation: { method: string; path: string; body?: string; partial?: string };
   elements: readonly ElementDeprecation[];
+  /** The schemas each field deprecation reaches in this version (`fieldSchemas`); by default those it names. */
+  reach?: (e: FieldElement) => readonly string[];
+  /** The schemas whose members `fields=` names here; by default the operation's `partial`. */
+  selects?: readonly string[];
+  /**
+   * Query names as {@link looseQuery} gives them (lower case, `[…]` dropped): the deprecated
+   * parameters and `fields` are compared in lower case too.
+   */
+  looseNames?: boolean;
 }): ElementUseCheck | undefined {
   const { operation } = options;
+  const reach = options.reach ?? ((e: FieldElement) => e.schemas ?? [e.schema]);
+  const selects = options.selects ?? (operation.partial !== undefined ? [operation.partial] : []);
+  const name = options.looseNames === true ? (n: string) => n.toLowerCase() : (n: string) => n;
   const mine = options.elements.filter((e) => e.version === options.version);
   const inBody: Array<[ElementDeprecation, string]> = [];
   const inFields: Array<[ElementDeprecation, string]> = [];
   const inQuery: Array<[ElementDeprecation, string]> = [];
   for (const e of mine) {
     if (e.kind === 'parameter') {
-      if (e.method === operation.method && e.path === operation.path) inQuery.push([e, e.parameter]);
+      if (e.method === operation.method && e.path === operation.path) inQuery.push([e, name(e.parameter)]);
       continue;
     }
-    const schemas = e.schemas ?? [e.schema];
+    const schemas = reach(e);
     if (operation.body !== undefined && schemas.includes(operation.body)) inBody.push([e, e.field]);
-    if (operation.partial !== undefined && schemas.includes(operation.partial)) inFields.push([e, e.field]);
+    // A schema's `fields` twin documents the same members: naming either covers `fields=`.
+    if (selects.some((s) => schemas.includes(s) || schemas.includes(`${s}Partial`))) inFields.push([e, e.field]);
   }
   if (inBody.length + inFields.length + inQuery.length === 0) return undefined;
+  const fieldsName = name('fields');
   return ({ body, query }) => {
     const used = new Set<ElementDeprecation>();
     if (inBody.length > 0 && typeof body === 'object' && body !== null && !Array.isArray(body)) {
       for (const [e, field] of inBody) if (Object.hasOwn(body, field)) used.add(e);
     }
-    const fields = query.fields;
-    if (inFields.length > 0 && typeof fields === 'string') {
-      const names = new Set(fields.split(',').map((f) => f.trim()));
+    const fields = query[fieldsName];
+    if (inFields.length > 0 && fields !== undefined) {
+      const names = new Set(
+        [fields]
+          .flat()
+          .filter((v): v is string => typeof v === 'string')
+          .flatMap((v) => v.split(','))
+          .map((f) => f.trim()),
+      );
       for (const [e, field] of inFields) if (names.has(field)) used.add(e);
     }
     for (const [e, parameter] of inQuery) if (query[parameter] !== undefined) used.add(e);
     return [...used];
   };
+}
+
+/**
+ * A request's query as any upstream might read it, for the gateway, which cannot know how the
+ * service behind it parses one: pairs split at `&` and at `;`, each name percent-decoded (`+` is a
+ * blank), in lower case and cut at its first `[` (`Order`, `order[]` and `order[0]` are all
+ * `order`), each value percent-decoded. A name that comes more than once keeps every value.
+ *
+ * @example
+ * ```ts
+ * looseQuery('/api/v2/users?Fields[]=lastName;x=1'); // { fields: ['lastName'], x: ['1'] }
+ * ```
+ */
+export function looseQuery(target: string): Record<string, string[]> {
+  const start = target.indexOf('?');
+  // No prototype: a name such as `__proto__` or `constructor` is a name like any other.
+  const query = Object.create(null) as Record<string, string[]>;
+  if (start < 0) return query;
+  const end = target.indexOf('#', start);
+  for (const pair of target.slice(start + 1, end < 0 ? undefined : end).split(/[&;]/)) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const rawName = equals < 0 ? pair : pair.slice(0, equals);
+    const name = decoded(rawName).split('[')[0]!.toLowerCase();
+    const value = equals < 0 ? '' : decoded(pair.slice(equals + 1));
+    (query[name] ??= []).push(value);
+  }
+  return query;
+}
+
+function decoded(text: string): string {
+  const plain = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(plain);
+  } catch {
+    return plain;
+  }
 }

@@ -76,7 +76,8 @@ export type {
 } from './element-deprecation.ts';
 export { checkElementDeprecations, parseElementDeprecations } from './element-config.ts';
 export type { ElementVersionShape } from './element-config.ts';
-export { compileElementUses } from './element-uses.ts';
+export { compileElementUses, looseQuery } from './element-uses.ts';
+export { fieldSchemas, ofResource, propertiesOf, servedSchemas, successSchemas } from './element-schemas.ts';
 export type { ElementUseCheck, ElementUseInput } from './element-uses.ts';
 export { elementVerdict } from './element-headers.ts';
 export type { CurrentDeprecationHeaders, ElementVerdictOptions } from './element-headers.ts';

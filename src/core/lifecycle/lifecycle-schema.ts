@@ -83,10 +83,15 @@ export type EndpointLifecycleConfig = Static<typeof EndpointLifecycleSchema>;
 export const FieldDeprecationSchema = Type.Object(
   {
     version: Text,
-    // One schema, or the schemas that carry the field (a representation and its inputs): the first names it.
-    schema: Type.Union([Text, Type.Array(Text, { minItems: 1 })], {
-      errorText: 'must name a schema, or a list of the schemas that carry the field (the first names it)',
-    }),
+    // The field named once: every schema of the version whose name is the resource's, or starts
+    // with it and a capital (`User`, `UserInput`, `UserDetail`, `UserPartial`…), and that carries it.
+    resource: Type.Optional(Text),
+    // Or the schemas themselves: one, or the list of those that carry the field (the first names it).
+    schema: Type.Optional(
+      Type.Union([Text, Type.Array(Text, { minItems: 1 })], {
+        errorText: 'must name a schema, or a list of the schemas that carry the field (the first names it)',
+      }),
+    ),
     field: Text,
     deprecatedAt: Instant,
     sunsetAt: Instant,
@@ -174,7 +179,21 @@ export const lifecycleConfigKeys = Object.keys(LifecycleConfigSchema.properties)
  * ```
  */
 export function lifecycleShapeErrors(config: unknown, where: string): string[] {
-  return validator.errors(config, where);
+  return [...validator.errors(config, where), ...fieldNamingErrors(config, where)];
+}
+
+// A rule across two keys, which the schema cannot say: a field deprecation names `resource` or `schema`, one of the two.
+function fieldNamingErrors(config: unknown, where: string): string[] {
+  const entries = typeof config === 'object' && config !== null ? (config as LifecycleConfig).fieldDeprecations : [];
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const both = 'resource' in entry && 'schema' in entry;
+    if (!both && ('resource' in entry || 'schema' in entry)) return [];
+    return [
+      `${where === '' ? '' : `${where}.`}fieldDeprecations[${i}] ${both ? 'names both' : 'needs one of'} "resource" (the field named once: "resource": "User", "field": "nickname") ${both ? 'and' : 'or'} "schema" (the schemas that carry it)`,
+    ];
+  });
 }
 
 const validator = createSchemaValidator(LifecycleConfigSchema, {

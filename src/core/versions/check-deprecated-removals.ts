@@ -1,4 +1,5 @@
 import type { ElementDeprecation } from '../lifecycle/element-deprecation.ts';
+import { fieldSchemas, servedSchemas } from '../lifecycle/element-schemas.ts';
 import type { VersionBundle } from './bundle-types.ts';
 
 /**
@@ -35,7 +36,7 @@ export function checkDeprecatedRemovals(options: {
           (e) =>
             e.kind === 'field' &&
             e.version === step.deprecatedIn &&
-            (e.schemas ?? [e.schema]).includes(step.schema) &&
+            fieldSchemas(e, servedSchemas(older)).includes(step.schema) &&
             e.field === step.field,
         );
         if (!declared)

@@ -1,4 +1,5 @@
 import type { ElementDeprecation, FieldElement, ParameterElement } from '../lifecycle/element-deprecation.ts';
+import { fieldSchemas } from '../lifecycle/element-schemas.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import { isPlainObject } from './schema-walk.ts';
 import type { JsonSchema } from './types.ts';
@@ -47,8 +48,8 @@ function marked(target: JsonSchema, e: ElementDeprecation): JsonSchema {
 function annotateField(doc: Record<string, unknown>, e: FieldElement): void {
   const schemas = (doc.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas;
   if (!schemas) return;
-  // The `fields` twin (`UserPartial`) documents the same member: it is deprecated there too.
-  for (const name of (e.schemas ?? [e.schema]).flatMap((s) => [s, `${s}Partial`])) {
+  // Every schema of the document it reaches: the `fields` twin (`UserPartial`) documents the same member, deprecated there too.
+  for (const name of fieldSchemas(e, schemas)) {
     const schema = schemas[name];
     const properties = schema?.properties;
     if (!schema || !isPlainObject(properties)) continue;

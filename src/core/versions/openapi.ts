@@ -1,6 +1,7 @@
 import { escapeRegExp } from '../text/index.ts';
 import { annotateElements, type ElementDocumentation } from './element-annotations.ts';
 import { withoutRequired } from './field-selection.ts';
+import { partialTwinName } from './partial-twins.ts';
 import { problemSchema } from './problem-schema.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
@@ -153,9 +154,10 @@ function successSchema(options: { op: OperationSpec; name: string; schemas: Sche
   const { op, name, schemas } = options;
   const target = op.partial;
   if (!target || !schemas[target]) return ref(name);
-  const partialTarget = `${target}Partial`;
+  // Named as `partialTwins` names them, so the lifecycle accepts every twin this document shows.
+  const partialTarget = partialTwinName(target);
   schemas[partialTarget] ??= toPartial(schemas[target]!, target);
-  const partialRoot = name === target ? partialTarget : `${name}Partial`;
+  const partialRoot = name === target ? partialTarget : partialTwinName(name);
   schemas[partialRoot] ??= replaceRef({ schema: schemas[name]!, from: target, to: partialTarget });
   return { anyOf: [ref(name), ref(partialRoot)] };
 }

@@ -6,6 +6,7 @@ import { apiHead } from '../api/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { serviceDocumentBuilder } from '../openapi/feature.ts';
+import { emittedParameterProblems } from './paging.ts';
 import { createPostHandlers } from './posts.ts';
 import { createUserHandlers } from './users.ts';
 
@@ -57,7 +58,15 @@ export function createResourcesFeature(
  * Their tables are the reference service's own app tables, migrated here, when it installs: the
  * loop and the gateway put their own operations in place of this feature, and never create them.
  */
-export const resourcesFeature = createResourcesFeature(async ({ storage, clock }) => {
+export const resourcesFeature = createResourcesFeature(async ({ storage, clock, runtime, bundle }) => {
+  // Refused before the tables are made: a deprecated parameter the service's own links carry.
+  const problems = emittedParameterProblems({ elements: runtime.elements(), bundle });
+  if (problems.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The lifecycle's parameter deprecations have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+      errors: problems.map((detail) => ({ pointer: '/parameterDeprecations', detail })),
+    });
   const { users, posts } = await storage.resources();
   return defineHandlers(apiHead, {
     ...createUserHandlers({ users, clock }),

@@ -1,0 +1,93 @@
+import { refName } from '../versions/schema-walk.ts';
+import { partialTwinName, partialTwins, type TwinOperation } from '../versions/partial-twins.ts';
+import type { FieldElement } from './element-deprecation.ts';
+
+type Schemas = Readonly<Record<string, Record<string, unknown>>>;
+
+/** What the element checks need of a version: its schemas and the query schema of each operation. */
+export interface ElementVersionShape {
+  name: string;
+  schemas: Schemas;
+  operations: ReadonlyArray<TwinOperation & { method: string; path: string; query?: Record<string, unknown> }>;
+}
+
+/**
+ * Every schema a version's document shows: its own, and the `<Name>Partial` twins of `fields`
+ * (the same members as the schema they copy), so a deprecation may name any of them.
+ *
+ * @example
+ * ```ts
+ * Object.keys(servedSchemas(bundle.get('v2')!)); // ['User', 'UserDetail', …, 'UserPartial', 'UserListPartial', …]
+ * ```
+ */
+export function servedSchemas(version: Pick<ElementVersionShape, 'schemas' | 'operations'>): Schemas {
+  const served: Record<string, Record<string, unknown>> = { ...version.schemas };
+  for (const [twin, source] of partialTwins(version.operations)) {
+    if (version.schemas[source] && !(twin in served)) served[twin] = version.schemas[source];
+  }
+  return served;
+}
+
+/**
+ * Whether schema `name` is one of `resource`'s: the resource's own name, or that name followed
+ * by a capitalised word (`User` owns `UserInput`, `UserDetail`, `UserPartial`, not `Username`).
+ */
+export function ofResource(name: string, resource: string): boolean {
+  return name === resource || (name.startsWith(resource) && /^[A-Z]/.test(name.slice(resource.length)));
+}
+
+/**
+ * The schemas of a version (`served`: its document's, twins included) that a field deprecation
+ * reaches. Named once (`resource`), every schema of the resource that carries the field; named by
+ * its schemas, those, each with its `fields` twin where the document has one.
+ *
+ * @example
+ * ```ts
+ * fieldSchemas({ kind: 'field', resource: 'User', schema: 'User', field: 'nickname', … }, servedSchemas(v2));
+ * // ['User', 'UserDetail', 'UserInput', 'UserPatch', 'UserPartial', 'UserDetailPartial']
+ * ```
+ */
+export function fieldSchemas(e: FieldElement, served: Schemas): string[] {
+  if (e.resource !== undefined) {
+    const resource = e.resource;
+    return Object.keys(served).filter((n) => ofResource(n, resource) && propertiesOf(served[n]!).includes(e.field));
+  }
+  const named = e.schemas ?? [e.schema];
+  const twins = named.map(partialTwinName).filter((n) => n in served && !named.includes(n));
+  return [...named, ...twins];
+}
+
+/** The top-level member names of a schema. */
+export function propertiesOf(schema: Record<string, unknown>): string[] {
+  const properties = schema.properties;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+/**
+ * The schemas an operation's success bodies are or hold through `$ref` (a list's items): what a
+ * `fields=` can name members of when the operation declares no `partial` schema of its own, as
+ * with an upstream's document behind the gateway.
+ *
+ * @example
+ * ```ts
+ * successSchemas(version.schemas, { responses: { 200: { schema: 'listUsers_200' } } }); // ['listUsers_200', 'User']
+ * ```
+ */
+export function successSchemas(schemas: Schemas, operation: TwinOperation): string[] {
+  const seen = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    const name = refName((value as { $ref?: unknown }).$ref);
+    if (name !== undefined) enter(name);
+    for (const child of Object.values(value)) visit(child);
+  };
+  const enter = (name: string) => {
+    if (seen.has(name) || !schemas[name]) return;
+    seen.add(name);
+    visit(schemas[name]);
+  };
+  for (const [status, spec] of Object.entries(operation.responses ?? {}))
+    if (Number(status) < 400 && spec?.schema !== undefined) enter(spec.schema);
+  return [...seen];
+}

@@ -1,0 +1,34 @@
+/** What naming the `fields` twins needs of an operation: its partial schema and success bodies. */
+export interface TwinOperation {
+  partial?: string;
+  responses?: Readonly<Record<number, { schema?: string } | undefined>>;
+}
+
+/** The name of a schema's `fields` twin in a generated document: `User` → `UserPartial`. */
+export function partialTwinName(name: string): string {
+  return `${name}Partial`;
+}
+
+/**
+ * The `<Name>Partial` twins a version's generated document shows for `fields` (see
+ * `toOpenApiDocument`'s `partialResponses`), each mapped to the schema it copies: the partial
+ * schema of each operation that has one, and each success body that holds it. Imports nothing,
+ * so the lifecycle can read the same names without depending on the document generator.
+ *
+ * @example
+ * ```ts
+ * partialTwins([{ partial: 'User', responses: { 200: { schema: 'UserList' } } }]);
+ * // Map { 'UserPartial' => 'User', 'UserListPartial' => 'UserList' }
+ * ```
+ */
+export function partialTwins(operations: readonly TwinOperation[]): Map<string, string> {
+  const twins = new Map<string, string>();
+  for (const op of operations) {
+    if (op.partial === undefined) continue;
+    twins.set(partialTwinName(op.partial), op.partial);
+    for (const [status, spec] of Object.entries(op.responses ?? {})) {
+      if (Number(status) < 400 && spec?.schema !== undefined) twins.set(partialTwinName(spec.schema), spec.schema);
+    }
+  }
+  return twins;
+}
