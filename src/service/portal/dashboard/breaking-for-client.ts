@@ -2,6 +2,7 @@ import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
 import type { DashboardOptions } from './options.ts';
+import type { BreakingChange } from './breaking-change.ts';
 import { toClientWords } from './client-words.ts';
 
 /** A breaking change towards the replacement, as a client reads it. */
@@ -10,20 +11,6 @@ export interface ClientBreakingChange {
   endpoints: string[];
   /** What changes, in plain words ({@link toClientWords}). */
   text: string;
-}
-
-/** A breaking change between two versions that reaches operations a client calls. */
-export interface BreakingChange {
-  /** The change in plain words ({@link toClientWords}). */
-  text: string;
-  /** The diff rule, e.g. `response-property-removed`. */
-  rule: string;
-  /** Whether the change is to what the client sends or to what it receives. */
-  direction: 'request' | 'response';
-  /** The called operations it reaches, as usage names them: `GET /users/{id}`, without prefix or version. */
-  operations: string[];
-  /** The migration guide's entry for it: behaviour before and after, Markdown code spans kept. */
-  guide: { oldBehaviour: string; newBehaviour: string };
 }
 
 /**

@@ -2,7 +2,8 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { Client } from '../../ports/index.ts';
 import { describeVersions } from '../version-info.ts';
-import { breakingChangesBetween, reachingEndpoints, type BreakingChange } from './breaking-for-client.ts';
+import type { BreakingChange } from './breaking-change.ts';
+import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
 import type { DashboardOptions } from './options.ts';
 
