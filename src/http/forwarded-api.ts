@@ -82,7 +82,7 @@ export async function registerForwardedApi(
       headersTimeout: timeout,
       bodyTimeout: timeout,
       // An upstream that answers before reading the body and closes: its answer is read, not lost to a failed write.
-      connect: readingBeforeWriteErrors(buildConnector({ timeout: 10_000 })),
+      connect: readingBeforeWriteErrors(buildConnector({})),
     });
     // Destroyed, not closed: by now the server has drained, and a call still open (an upstream
     // that never finishes its answer) must not hold the shutdown.

@@ -54,10 +54,13 @@ export class UpstreamBody extends Readable {
   };
 
   #detach(): void {
+    if (this.#detached) return;
     this.#detached = true;
     this.#source.off('data', this.#onData);
     this.#source.off('end', this.#onEnd);
     this.#source.off('error', this.#onGone);
     this.#source.off('close', this.#onGone);
+    // Left paused, unless the lingering close already reads the rest: it drains it within its bounds.
+    if (this.#source.listenerCount('data') === 0) this.#source.pause();
   }
 }

@@ -86,7 +86,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       return;
     }
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
-    // (RFC 9112, section 9.6): the rest would meet a reset that can drop its answer unread.
+    // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
     if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
     const headers = this.#call.responseHeaders(upstream, reply);
     reply.headers(headers);
