@@ -19,11 +19,16 @@ interface Upload {
 }
 
 /**
- * POST `bytes` of body over a raw socket in 64 KiB pieces, each written once the last has left,
- * and read the answer when the connection closes (the request says `Connection: close`). An error
- * on the socket (a reset, EPIPE) is what the client saw instead of the answer.
+ * POST `bytes` of body over a raw socket in 64 KiB pieces (with a `Content-Length`, or chunked),
+ * each written once the last has left, and read the answer when the connection closes (the
+ * request says `Connection: close`). An error on the socket (a reset, EPIPE) is what the client
+ * saw instead of the answer.
  */
-function rawUpload(port: number, path: string, bytes: number): Promise<Upload> {
+function rawUpload(
+  port: number,
+  path: string,
+  { bytes, chunked = false }: { bytes: number; chunked?: boolean },
+): Promise<Upload> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     const parts: Buffer[] = [];
@@ -34,15 +39,21 @@ function rawUpload(port: number, path: string, bytes: number): Promise<Upload> {
     const piece = Buffer.alloc(64 * 1024, 'x');
     let sent = 0;
     const next = () => {
-      if (socket.destroyed) return;
-      if (sent >= bytes) return;
+      if (socket.destroyed || sent > bytes) return;
+      if (sent === bytes) {
+        sent++;
+        if (chunked) socket.write('0\r\n\r\n');
+        return;
+      }
       sent += piece.length;
-      socket.write(piece, () => setImmediate(next));
+      if (chunked) socket.write(`${piece.length.toString(16)}\r\n`);
+      socket.write(chunked ? Buffer.concat([piece, Buffer.from('\r\n')]) : piece, () => setImmediate(next));
     };
     socket.once('connect', () => {
       socket.write(
         `POST ${path} HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer ${gatewayAdminKey}\r\n` +
-          `Content-Type: application/octet-stream\r\nContent-Length: ${bytes}\r\nConnection: close\r\n\r\n`,
+          `Content-Type: application/octet-stream\r\n${chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${bytes}`}\r\n` +
+          'Connection: close\r\n\r\n',
       );
       next();
     });
@@ -96,7 +107,11 @@ describe('gateway: an upstream that answers before it reads the body (versionary
   });
 
   const clients: Array<[string, (port: number, path: string) => Promise<Upload>]> = [
-    ['a raw socket writing 6 MiB in pieces', (p, path) => rawUpload(p, path, 6 * 1024 * 1024)],
+    ['a raw socket writing 6 MiB in pieces', (p, path) => rawUpload(p, path, { bytes: 6 * 1024 * 1024 })],
+    [
+      'a raw socket writing 6 MiB in chunks',
+      (p, path) => rawUpload(p, path, { bytes: 6 * 1024 * 1024, chunked: true }),
+    ],
     ["Python's http.client writing 8 MiB", pythonUpload],
   ];
   for (const then of ['close', 'drain'])
