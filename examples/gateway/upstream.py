@@ -7,6 +7,10 @@ v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it
   GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
   GET  /api/vN/big/sent  how many bytes of body the last big stream has written so far
   GET  /api/vN/hop       an answer with hop-by-hop headers (Connection: close, X-Hop; X-Hop), which a proxy removes
+  POST /api/vN/early?status=413&then=close|drain
+                         answers at once, before the body, with Connection: close; then closes with the body
+                         unread (a reset), or reads the body to its end and closes, as servers do with an upload
+                         they refuse; status=0 closes without an answer
   GET  /_received        every request target received so far (outside /api: only tests call it, directly)
 Usage: python3 upstream.py <port>; prints "ready <port>" once it listens.
 """
@@ -48,6 +52,29 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
+    def read_body(self):
+        """Read the request body to its end (Content-Length or chunked): its length and SHA-256."""
+        length = int(self.headers.get("Content-Length") or 0)
+        digest, size = hashlib.sha256(), 0
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            while True:
+                n = int(self.rfile.readline().strip() or b"0", 16)
+                if n == 0:
+                    self.rfile.readline()
+                    break
+                chunk = self.rfile.read(n)
+                self.rfile.readline()
+                digest.update(chunk)
+                size += len(chunk)
+        else:
+            while size < length:
+                chunk = self.rfile.read(min(65536, length - size))
+                if not chunk:
+                    break
+                digest.update(chunk)
+                size += len(chunk)
+        return size, digest.hexdigest()
+
     def route(self):
         global big_sent
         if self.path == "/_received":
@@ -67,26 +94,20 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(404, {"error": "no such user"})
             return self.send_json(200, user(version, uid))
         if rest == ["echo"]:
-            length = int(self.headers.get("Content-Length") or 0)
-            digest, size = hashlib.sha256(), 0
-            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-                while True:
-                    n = int(self.rfile.readline().strip() or b"0", 16)
-                    if n == 0:
-                        self.rfile.readline()
-                        break
-                    chunk = self.rfile.read(n)
-                    self.rfile.readline()
-                    digest.update(chunk)
-                    size += len(chunk)
-            else:
-                while size < length:
-                    chunk = self.rfile.read(min(65536, length - size))
-                    if not chunk:
-                        break
-                    digest.update(chunk)
-                    size += len(chunk)
-            return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest.hexdigest()})
+            size, digest = self.read_body()
+            return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest})
+        if rest == ["early"]:
+            # The answer goes before the body is read; Connection: close ends the exchange after it.
+            status = int(query.get("status", ["413"])[0])
+            if status == 0:
+                # No answer at all: the connection just closes.
+                self.close_connection = True
+                return None
+            self.send_json(status, {"error": "refused early", "status": status}, {"Connection": "close"})
+            if query.get("then", ["close"])[0] == "drain":
+                self.read_body()
+            # Otherwise the socket closes with the body unread: the kernel answers the rest with a reset.
+            return None
         if rest == ["cookies"]:
             # Two fields of one name, and validators of the upstream's own.
             data = b'{"cookies":2}'

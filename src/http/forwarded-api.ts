@@ -21,6 +21,7 @@ import {
   type Headers,
 } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
+import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
@@ -81,7 +82,7 @@ export async function registerForwardedApi(
     if (!upstream)
       throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
     // Loaded only here: an app that never forwards needs no HTTP client package (an optional peer dependency).
-    const { Pool } = await import('undici');
+    const { Pool, buildConnector } = await import('undici');
     const timeout = options.forward.timeoutMs ?? 30_000;
     // No retries: a retried POST could be applied twice.
     const pool = new Pool(upstream, {
@@ -90,6 +91,8 @@ export async function registerForwardedApi(
       keepAliveTimeout: 60_000,
       headersTimeout: timeout,
       bodyTimeout: timeout,
+      // An upstream that answers before reading the body and closes: its answer is read, not lost to a failed write.
+      connect: readingBeforeWriteErrors(buildConnector({})),
     });
     // Destroyed, not closed: by now the server has drained, and a call still open (an upstream
     // that never finishes its answer) must not hold the shutdown.

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { Headers } from './forward-headers.ts';
 import { stateOf } from './pipeline/request-state.ts';
+import { UpstreamBody } from './upstream-body.ts';
 
 declare module './pipeline/request-state.ts' {
   interface RequestState {
@@ -38,11 +39,12 @@ const wholeUpTo = 64 * 1024;
 export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: UpstreamCall): void {
   const request = reply.request;
   const method = request.method;
-  const body = method === 'GET' || method === 'HEAD' ? null : ((request.body as Readable | undefined) ?? null);
+  const source = method === 'GET' || method === 'HEAD' ? undefined : (request.body as Readable | undefined);
+  const body = source ? new UpstreamBody(source) : null;
   stateOf(request).forwarded = true;
   pool.dispatch(
     { method, path: call.path, headers: call.headers as Record<string, string>, body },
-    new ForwardHandler(reply, call),
+    new ForwardHandler(reply, call, body),
   );
 }
 
@@ -53,12 +55,15 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   #pieces?: Buffer[];
   /** A large or open-ended answer's stream, once sent. */
   #stream?: Readable;
+  /** The request body on its way upstream, if any. */
+  #body: UpstreamBody | null;
   /** The upstream's answer has ended: nothing is left to abort. */
   #ended = false;
 
-  constructor(reply: FastifyReply, call: UpstreamCall) {
+  constructor(reply: FastifyReply, call: UpstreamCall, body: UpstreamBody | null) {
     this.#reply = reply;
     this.#call = call;
+    this.#body = body;
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -80,9 +85,13 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
       controller.abort(new Error(`The upstream answered status ${statusCode}.`));
       return;
     }
+    // An upstream that refuses the body, or closes, before reading it all wants no more of it
+    // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
+    if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
     const headers = this.#call.responseHeaders(upstream, reply);
     reply.headers(headers);
-    // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered first.
+    // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered
+    // first. The client's body is drained before the answer goes out (the lingering close).
     if (!reply.request.raw.complete) reply.header('connection', 'close');
     const length = Number(headers['content-length']);
     const empty = reply.request.method === 'HEAD' || statusCode === 204 || statusCode === 304;
@@ -116,11 +125,19 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
+    // The answer was read whole: undici then resets a connection still busy with the request
+    // body, and tells that to a call that has completed.
+    if (this.#ended) return;
     const reply = this.#reply;
     if (this.#stream) return void this.#stream.destroy(error);
     if (clientGone(reply) || reply.sent) return;
     this.#call.onError(reply, error);
   }
+}
+
+/** A `Connection` header that names `close`. */
+function closes(connection: string | string[] | undefined): boolean {
+  return [connection ?? []].flat().some((value) => /(^|,)\s*close\s*(,|$)/i.test(value));
 }
 
 /** The client's connection is gone (the request stream itself ends, and is destroyed, once its body is read). */
