@@ -1,3 +1,4 @@
+import { escapeControls, migrationUrlProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { openManagementClient, type ManagementResponse } from '../management-client.ts';
@@ -75,13 +76,15 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
     const value = readString(values, flag);
     if (value !== undefined) body[field] = value;
   }
+  const problem = typeof body.migrationUrl === 'string' && migrationUrlProblem(body.migrationUrl, '--migration-url');
+  if (problem) throw new UsageError(problem);
   return body;
 }
 
 function refuse(res: ManagementResponse, io: CliIo): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
   io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
   );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
