@@ -89,8 +89,11 @@ describe('the migration URL rule, in the config file', () => {
     };
     await assert.rejects(startTestService({ file }), (error: Error & { code?: string }) => {
       assert.equal(error.code, 'INVALID_CONFIG');
-      assert.match(error.message, /versions\.v1\.migrationUrl must be an absolute http or https URL/);
-      assert.match(error.message, /endpointDeprecations\[0\]\.migrationUrl must be an absolute http or https URL/);
+      assert.match(error.message, /versions\.v1\.migrationUrl must be a string that is an absolute http or https URL/);
+      assert.match(
+        error.message,
+        /endpointDeprecations\[0\]\.migrationUrl must be a string that is an absolute http or https URL/,
+      );
       return true;
     });
   });

@@ -239,7 +239,7 @@ test('a migration URL that is not http(s) or a path is never linked: refused in 
       env: { VERSIONARY_CONFIG: '/c.json' },
       files: { '/c.json': JSON.stringify(file) },
     }),
-    /versions\.v1\.migrationUrl must be an absolute http or https URL/,
+    /versions\.v1\.migrationUrl must be a string that is an absolute http or https URL/,
   );
   // A schedule stored before the rule was enforced still holds one: the pages drop it.
   const dir = mkdtempSync(join(tmpdir(), 'versionary-docs-'));

@@ -15,7 +15,8 @@ const Text = Type.String({ minLength: 1, errorText: 'must be a non-empty string'
 const MigrationUrl = Type.String({
   pattern: migrationUrlPattern,
   maxLength: migrationUrlMaxLength,
-  errorText: `${migrationUrlRule} (at most ${migrationUrlMaxLength} characters)`,
+  // Said of a number too, so the sentence starts with the type.
+  errorText: `must be a string that ${migrationUrlRule.replace(/^must be/, 'is')}, of at most ${migrationUrlMaxLength} characters`,
 });
 
 /**
