@@ -17,7 +17,7 @@ const admin = { authorization: 'Bearer test-admin-key-0123456789', 'content-type
 const forged = 'ok\r\u001b[2Kapv_0000000000000000  fedcba9876543210  admin';
 const bad = [forged, 'a\ud800b', 'two\nlines', 'tab\there', 'bell\u0007', 'c1\u0085next', 'del\u007f'];
 
-async function call(service: StartedService, method: string, path: string, body?: unknown) {
+const call = (service: StartedService) => async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${service.base}${path}`, {
     method,
     headers: admin,
@@ -25,7 +25,7 @@ async function call(service: StartedService, method: string, path: string, body?
   });
   const text = await res.text();
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text } as LightMyRequestResponse;
-}
+};
 
 describe('human text fields of the management API', () => {
   let service: StartedService;
@@ -36,31 +36,31 @@ describe('human text fields of the management API', () => {
 
   it('refuses control characters and lone surrogates in an approval reason, storing nothing', async () => {
     for (const reason of bad) {
-      const res = await call(service, 'POST', '/admin/v1/approvals', { fingerprint: '0123456789abcdef', reason });
+      const res = await call(service)('POST', '/admin/v1/approvals', { fingerprint: '0123456789abcdef', reason });
       const problem = assertFieldErrors(res, '/body/reason');
       assert.match(problem.detail, /\/body\/reason must be one line of text/, JSON.stringify(reason));
     }
-    const list = JSON.parse((await call(service, 'GET', '/admin/v1/approvals?include=revoked')).body);
+    const list = JSON.parse((await call(service)('GET', '/admin/v1/approvals?include=revoked')).body);
     assert.deepEqual(list.data, []);
   });
 
   it('refuses them in the names of clients and API keys', async () => {
     for (const name of bad) {
-      assertFieldErrors(await call(service, 'POST', '/admin/v1/clients', { name }), '/body/name');
-      assertFieldErrors(await call(service, 'POST', '/admin/v1/api-keys', { name, roles: ['read'] }), '/body/name');
+      assertFieldErrors(await call(service)('POST', '/admin/v1/clients', { name }), '/body/name');
+      assertFieldErrors(await call(service)('POST', '/admin/v1/api-keys', { name, roles: ['read'] }), '/body/name');
     }
-    const created = await call(service, 'POST', '/admin/v1/clients', { name: 'Acme — Zürich 😀' });
+    const created = await call(service)('POST', '/admin/v1/clients', { name: 'Acme — Zürich 😀' });
     assert.equal(created.statusCode, 201, created.body);
     const id = (JSON.parse(created.body) as { id: string }).id;
-    assertFieldErrors(await call(service, 'PATCH', `/admin/v1/clients/${id}`, { name: forged }), '/body/name');
-    const clients = JSON.parse((await call(service, 'GET', '/admin/v1/clients')).body) as {
+    assertFieldErrors(await call(service)('PATCH', `/admin/v1/clients/${id}`, { name: forged }), '/body/name');
+    const clients = JSON.parse((await call(service)('GET', '/admin/v1/clients')).body) as {
       data: Array<{ name: string }>;
     };
     assert.deepEqual(
       clients.data.map((c) => c.name),
       ['Acme — Zürich 😀'],
     );
-    const keys = JSON.parse((await call(service, 'GET', '/admin/v1/api-keys')).body) as {
+    const keys = JSON.parse((await call(service)('GET', '/admin/v1/api-keys')).body) as {
       data: Array<{ name: string }>;
     };
     assert.ok(keys.data.every((k) => !bad.includes(k.name)));

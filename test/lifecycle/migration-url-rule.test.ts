@@ -11,7 +11,7 @@ const refused = ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,<
 const alsoRefused = ['/\\evil.example', 'https://docs.example@evil.example/', 'guide.html', 'ftp://docs.example/'];
 
 // The problem assertions read an injected response; a real socket's answer is turned into one.
-async function call(service: StartedService, method: string, path: string, body?: unknown) {
+const call = (service: StartedService) => async (method: string, path: string, body?: unknown) => {
   const res = await fetch(`${service.base}${path}`, {
     method,
     headers: admin,
@@ -19,7 +19,7 @@ async function call(service: StartedService, method: string, path: string, body?
   });
   const text = await res.text();
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text } as LightMyRequestResponse;
-}
+};
 
 describe('the migration URL rule, through the service', () => {
   let service: StartedService;
@@ -30,7 +30,7 @@ describe('the migration URL rule, through the service', () => {
 
   it('refuses a deprecation whose migrationUrl is not http(s) or a path, and stores nothing', async () => {
     for (const migrationUrl of [...refused, ...alsoRefused]) {
-      const res = await call(service, 'POST', '/admin/v1/deprecations', {
+      const res = await call(service)('POST', '/admin/v1/deprecations', {
         version: 'v2',
         method: 'GET',
         path: '/users/{id}',
@@ -39,7 +39,7 @@ describe('the migration URL rule, through the service', () => {
       const problem = assertFieldErrors(res, '/body/migrationUrl');
       assert.match(problem.detail, /absolute http or https URL, or a path/, migrationUrl);
     }
-    const list = JSON.parse((await call(service, 'GET', '/admin/v1/deprecations')).body) as {
+    const list = JSON.parse((await call(service)('GET', '/admin/v1/deprecations')).body) as {
       data: Array<{ kind: string }>;
     };
     assert.deepEqual(
@@ -51,12 +51,12 @@ describe('the migration URL rule, through the service', () => {
   });
 
   it('refuses the same when a version is deprecated, keeping its guide', async () => {
-    const before = JSON.parse((await call(service, 'GET', '/admin/v1/versions/v1')).body) as { migrationUrl: unknown };
+    const before = JSON.parse((await call(service)('GET', '/admin/v1/versions/v1')).body) as { migrationUrl: unknown };
     for (const migrationUrl of refused) {
-      const res = await call(service, 'PUT', '/admin/v1/versions/v1/deprecation', { noticeMonths: 9, migrationUrl });
+      const res = await call(service)('PUT', '/admin/v1/versions/v1/deprecation', { noticeMonths: 9, migrationUrl });
       assertFieldErrors(res, '/body/migrationUrl');
     }
-    const now = JSON.parse((await call(service, 'GET', '/admin/v1/versions/v1')).body) as { migrationUrl: unknown };
+    const now = JSON.parse((await call(service)('GET', '/admin/v1/versions/v1')).body) as { migrationUrl: unknown };
     assert.equal(now.migrationUrl, before.migrationUrl);
     const v1 = await fetch(`${service.base}/api/v1/users`, { headers: admin });
     assert.doesNotMatch(String(v1.headers.get('link')), /javascript|data:|\/\/evil/i);
@@ -64,7 +64,7 @@ describe('the migration URL rule, through the service', () => {
 
   it('takes an absolute https URL and a path', async () => {
     for (const migrationUrl of ['https://docs.example/v1-to-v2?from=api#top', '/docs/v1-to-v2']) {
-      const res = await call(service, 'PUT', '/admin/v1/versions/v1/deprecation', { noticeMonths: 9, migrationUrl });
+      const res = await call(service)('PUT', '/admin/v1/versions/v1/deprecation', { noticeMonths: 9, migrationUrl });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal((JSON.parse(res.body) as { migrationUrl: string }).migrationUrl, migrationUrl);
     }

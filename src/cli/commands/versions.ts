@@ -91,16 +91,18 @@ function refuse(res: ManagementResponse, io: CliIo): number {
 
 function table(rows: VersionRow[]): string {
   const head = ['version', 'state', 'status', 'deprecated', 'sunset', 'replacement', 'calls', 'clients'];
-  const lines = rows.map((r) => [
-    r.name,
-    r.state,
-    r.status,
-    r.deprecatedAt ?? '-',
-    r.sunsetAt ?? '-',
-    r.replacement ?? '-',
-    String(r.usage?.calls ?? 0),
-    String(r.usage?.clients ?? 0),
-  ]);
+  const lines = rows.map((r) =>
+    [
+      r.name,
+      r.state,
+      r.status,
+      r.deprecatedAt ?? '-',
+      r.sunsetAt ?? '-',
+      r.replacement ?? '-',
+      String(r.usage?.calls ?? 0),
+      String(r.usage?.clients ?? 0),
+    ].map(escapeControls),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   return (
     [head, ...lines]
