@@ -1,4 +1,5 @@
 import { echo, ErrorCode, isVersionaryError, VersionaryError, type FieldError } from '../core/errors/index.ts';
+import { patternRule } from '../core/text/index.ts';
 
 interface AjvIssue {
   instancePath?: string;
@@ -63,13 +64,7 @@ function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
   const errors: FieldError[] = issues.slice(0, 20).map((issue) => {
     const extra = issue.params?.missingProperty ?? issue.params?.additionalProperty;
     const pointer = echo(`/${part}${issue.instancePath ?? ''}${extra !== undefined ? `/${String(extra)}` : ''}`);
-    const detail =
-      issue.keyword === 'additionalProperties'
-        ? `unknown field "${echo(String(extra))}" for this API version`
-        : issue.keyword === 'required'
-          ? `"${String(extra)}" is required`
-          : (issue.message ?? 'is invalid');
-    return { pointer, detail };
+    return { pointer, detail: issueDetail(issue, extra) };
   });
   const first = errors[0];
   return new VersionaryError({
@@ -77,4 +72,12 @@ function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
     detail: first ? `The ${part} is invalid: ${first.pointer} ${first.detail}.` : `The ${part} is invalid.`,
     errors,
   });
+}
+
+function issueDetail(issue: AjvIssue, extra: unknown): string {
+  if (issue.keyword === 'additionalProperties') return `unknown field "${echo(String(extra))}" for this API version`;
+  if (issue.keyword === 'required') return `"${String(extra)}" is required`;
+  // A shared pattern (one line of text, a migration URL) is told by its rule, not its regular expression.
+  const rule = issue.keyword === 'pattern' ? patternRule(issue.params?.pattern) : undefined;
+  return rule ?? issue.message ?? 'is invalid';
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DAY_MS } from '../../src/core/lifecycle/index.ts';
@@ -218,7 +221,7 @@ test('declared change text is shown as text everywhere: page, Atom, JSON', async
   await t.close();
 });
 
-test('a migration URL that is not http(s) or a path is never linked', async () => {
+test('a migration URL that is not http(s) or a path is never linked: refused in the config, dropped from a stored row', async () => {
   const file = {
     versions: {
       v1: {
@@ -230,17 +233,39 @@ test('a migration URL that is not http(s) or a path is never linked', async () =
       v2: { releasedAt: '2025-06-01T00:00:00Z' },
     },
   };
-  const t = await createTestApp({
-    anonymous: true,
-    env: { VERSIONARY_CONFIG: '/c.json' },
-    files: { '/c.json': JSON.stringify(file) },
-  });
-  for (const url of ['/docs/v1', '/docs/changelog', '/docs']) {
-    const body = (await t.app.inject({ url })).body;
-    assert.doesNotMatch(body, /javascript:/, url);
+  await assert.rejects(
+    createTestApp({
+      anonymous: true,
+      env: { VERSIONARY_CONFIG: '/c.json' },
+      files: { '/c.json': JSON.stringify(file) },
+    }),
+    /versions\.v1\.migrationUrl must be a string that is an absolute http or https URL/,
+  );
+  // A schedule stored before the rule was enforced still holds one: the pages drop it.
+  const dir = mkdtempSync(join(tmpdir(), 'versionary-docs-'));
+  const databasePath = join(dir, 'db.sqlite');
+  try {
+    const first = await createTestApp({ anonymous: true, databasePath });
+    await first.db
+      .updateTable('versionary_version_schedules')
+      .set({ migration_url: 'javascript:alert(1)' })
+      .where('version', '=', 'v1')
+      .execute();
+    await first.close();
+    const t = await createTestApp({ admin: true, databasePath });
+    const v1 = await t.app.inject({ url: '/api/v1/users' });
+    assert.match(String(v1.headers.link), /<\/api\/versions\/v1\/migration-guide>; rel="deprecation"/);
+    const shown = (await t.app.inject({ url: '/admin/v1/versions/v1' })).json() as { migrationUrl: string };
+    assert.equal(shown.migrationUrl, '/api/versions/v1/migration-guide', 'the default guide stands in');
+    for (const url of ['/docs/v1', '/docs/changelog', '/docs']) {
+      const body = (await t.app.inject({ url })).body;
+      assert.doesNotMatch(body, /javascript:/, url);
+    }
+    assert.match((await t.app.inject({ url: '/docs/v1' })).body, /v1 is deprecated/);
+    await t.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  assert.match((await t.app.inject({ url: '/docs/v1' })).body, /v1 is deprecated/);
-  await t.close();
 });
 
 test('the JSON feed is a JSON Feed 1.1 with the lifecycle facts in its extension', async () => {

@@ -1,3 +1,4 @@
+import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -73,6 +74,8 @@ function toRequest(action: string, arg: string | undefined, values: OptionValues
   if (action === 'revoke') return { method: 'DELETE', path: `/approvals/${encodeURIComponent(arg!)}` };
   const reason = readString(values, 'reason');
   if (!reason) throw new UsageError('approve needs --reason: the audit trail says why the break is accepted');
+  const problem = singleLineTextProblem(reason, '--reason');
+  if (problem) throw new UsageError(problem);
   const expires = readString(values, 'expires');
   if (expires !== undefined && parseIsoInstant(expires) === undefined)
     throw new UsageError(`--expires must be an ISO 8601 date or instant, got "${expires}"`);
@@ -86,12 +89,14 @@ function toRequest(action: string, arg: string | undefined, values: OptionValues
 function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
   stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
   );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
-function describe(a: ApprovalRow, revoked: boolean): string {
+// Rows come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.
+function describe(row: ApprovalRow, revoked: boolean): string {
+  const a = printable(row);
   const lines = [
     `${revoked ? 'Revoked' : 'Approved'} ${a.fingerprint} (${a.id})`,
     `  approved by ${a.approvedBy} at ${a.approvedAt}${a.expiresAt ? `, until ${a.expiresAt}` : ''}`,
@@ -104,15 +109,17 @@ function describe(a: ApprovalRow, revoked: boolean): string {
 function table(rows: ApprovalRow[]): string {
   if (rows.length === 0) return 'No approvals.\n';
   const head = ['id', 'fingerprint', 'approved by', 'approved at', 'expires', 'revoked', 'reason'];
-  const lines = rows.map((r) => [
-    r.id,
-    r.fingerprint,
-    r.approvedBy,
-    r.approvedAt,
-    r.expiresAt ?? '-',
-    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-    r.reason,
-  ]);
+  const lines = rows
+    .map(printable)
+    .map((r) => [
+      r.id,
+      r.fingerprint,
+      r.approvedBy,
+      r.approvedAt,
+      r.expiresAt ?? '-',
+      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+      r.reason,
+    ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   return `${[head, ...lines]
     .map((l) =>
@@ -122,4 +129,9 @@ function table(rows: ApprovalRow[]): string {
         .trimEnd(),
     )
     .join('\n')}\n`;
+}
+
+function printable(row: ApprovalRow): ApprovalRow {
+  const entries = Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? escapeControls(v) : v]);
+  return Object.fromEntries(entries) as ApprovalRow;
 }

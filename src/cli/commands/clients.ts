@@ -1,3 +1,4 @@
+import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { openManagementClient, type ManagementResponse } from '../management-client.ts';
@@ -83,6 +84,8 @@ function toRequest(
 ): { method: string; path: string; body?: unknown } {
   const path = id ? `/clients/${encodeURIComponent(id)}` : '/clients';
   const name = readString(values, 'name');
+  const problem = name === undefined ? undefined : singleLineTextProblem(name, '--name');
+  if (problem) throw new UsageError(problem);
   const contacts = list(values, 'contact');
   const added = list(values, 'webhook').map((url) => ({ url }));
   const kept = list(values, 'keep-webhook').map((keep) => ({ id: keep }));
@@ -129,13 +132,14 @@ async function listAll(
 function refuse(res: ManagementResponse, io: CliIo): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
   io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
   );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function describe(c: ClientRow): string {
-  const lines = [`${c.id}  ${c.name}  (created ${c.createdAt})`];
+  // Names come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.
+  const lines = [`${c.id}  ${escapeControls(c.name)}  (created ${c.createdAt})`];
   for (const contact of c.contacts)
     lines.push(`  contact  ${contact.email}${contact.subscribed ? '' : '  (unsubscribed)'}`);
   for (const w of c.webhooks) lines.push(`  webhook  ${w.id}  ${w.url}`);
@@ -149,7 +153,13 @@ function describe(c: ClientRow): string {
 
 function table(rows: ClientRow[]): string {
   const head = ['id', 'name', 'contacts', 'webhooks', 'created'];
-  const lines = rows.map((r) => [r.id, r.name, String(r.contacts.length), String(r.webhooks.length), r.createdAt]);
+  const lines = rows.map((r) => [
+    r.id,
+    escapeControls(r.name),
+    String(r.contacts.length),
+    String(r.webhooks.length),
+    r.createdAt,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   return (
     [head, ...lines]

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createApiKey, isRole } from '../../service/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../service/config/load-config.ts';
+import { singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 
@@ -28,6 +29,8 @@ Exit codes: 0 created, 2 could not run.`,
     if (positionals[0] !== 'create') throw new UsageError(`unknown action "${positionals[0]}": use create`);
     const name = readString(values, 'name');
     if (!name || name.length > 100) throw new UsageError('--name is required (1 to 100 characters)');
+    const problem = singleLineTextProblem(name, '--name');
+    if (problem) throw new UsageError(problem);
     const roles = (readString(values, 'roles') ?? '')
       .split(',')
       .map((r) => r.trim())

@@ -1,3 +1,4 @@
+import { escapeControls } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
 import { openManagementClient } from '../management-client.ts';
@@ -55,7 +56,7 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
       if (res.status >= 400) {
         const problem = res.body as { detail?: string; code?: string } | undefined;
         io.stderr(
-          `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+          `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
         );
         return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
       }
@@ -71,17 +72,20 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
 
 function table(rows: NoticeRow[]): string {
   const head = ['id', 'client', 'subject', 'kind', 'channel', 'recipient', 'status', 'attempts', 'last error'];
-  const lines = rows.map((r) => [
-    String(r.id),
-    r.client,
-    r.subject,
-    r.step ? `${r.kind} ${r.step}` : r.kind,
-    r.channel,
-    r.recipient,
-    r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status,
-    String(r.attempts),
-    r.lastError ?? '-',
-  ]);
+  // Server text (a webhook's error message included) is printed escaped, never obeyed by the terminal.
+  const lines = rows.map((r) =>
+    [
+      String(r.id),
+      r.client,
+      r.subject,
+      r.step ? `${r.kind} ${r.step}` : r.kind,
+      r.channel,
+      r.recipient,
+      r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status,
+      String(r.attempts),
+      r.lastError ?? '-',
+    ].map(escapeControls),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   return (
     [head, ...lines]

@@ -1,3 +1,4 @@
+import { escapeControls, migrationUrlProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
 import { openManagementClient, type ManagementResponse } from '../management-client.ts';
@@ -75,29 +76,33 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
     const value = readString(values, flag);
     if (value !== undefined) body[field] = value;
   }
+  const problem = typeof body.migrationUrl === 'string' && migrationUrlProblem(body.migrationUrl, '--migration-url');
+  if (problem) throw new UsageError(problem);
   return body;
 }
 
 function refuse(res: ManagementResponse, io: CliIo): number {
   const problem = res.body as { detail?: string; code?: string } | undefined;
   io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${problem?.detail ?? 'no detail'}\n`,
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
   );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function table(rows: VersionRow[]): string {
   const head = ['version', 'state', 'status', 'deprecated', 'sunset', 'replacement', 'calls', 'clients'];
-  const lines = rows.map((r) => [
-    r.name,
-    r.state,
-    r.status,
-    r.deprecatedAt ?? '-',
-    r.sunsetAt ?? '-',
-    r.replacement ?? '-',
-    String(r.usage?.calls ?? 0),
-    String(r.usage?.clients ?? 0),
-  ]);
+  const lines = rows.map((r) =>
+    [
+      r.name,
+      r.state,
+      r.status,
+      r.deprecatedAt ?? '-',
+      r.sunsetAt ?? '-',
+      r.replacement ?? '-',
+      String(r.usage?.calls ?? 0),
+      String(r.usage?.clients ?? 0),
+    ].map(escapeControls),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   return (
     [head, ...lines]

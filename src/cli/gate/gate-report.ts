@@ -1,4 +1,5 @@
 import { describeLocation, type Change, type JudgedChange } from '../../core/compat/index.ts';
+import { escapeControls } from '../../core/text/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
 /** Everything a gate report shows. */
@@ -26,7 +27,8 @@ export function ordered(report: GateReport): JudgedChange[] {
 
 /** One line per affected client: `Acme (cl_…): 12 calls, last 2026-11-26T08:00:00.000Z, contact yes`. */
 export function describeClient(c: JudgedChange['clients'][number]): string {
-  const name = c.name === null ? c.id : `${c.name} (${c.id})`;
+  // Names, reasons and approvers come from the server: escaped, so a stored `\r` cannot redraw a row.
+  const name = escapeControls(c.name === null ? c.id : `${c.name} (${c.id})`);
   return `${name}: ${c.calls} call${c.calls === 1 ? '' : 's'}, last ${formatIsoInstant(c.lastSeen)}, contact ${c.contact ? 'yes' : 'no'}`;
 }
 
@@ -38,7 +40,10 @@ export function verdict(j: JudgedChange): string | undefined {
   const a = j.acceptedBy;
   if (a !== undefined) {
     const until = a.expiresAt === null ? '' : ` until ${formatIsoInstant(a.expiresAt)}`;
-    return a.kind === 'approval' ? `approved by ${a.by}${until}: ${a.reason}` : `waived${until}: ${a.reason}`;
+    const reason = escapeControls(a.reason);
+    return a.kind === 'approval'
+      ? `approved by ${escapeControls(a.by)}${until}: ${reason}`
+      : `waived${until}: ${reason}`;
   }
   if (!j.usageKnown) return undefined;
   if (j.status === 'unaffected')
@@ -108,7 +113,7 @@ export function formatGateText(report: GateReport): string {
     for (const client of j.excluded) lines.push(`             - excluded: ${describeClient(client)}`);
     for (const e of j.expired)
       lines.push(
-        `           expired ${e.kind} (${e.expiresAt === null ? '' : formatIsoInstant(e.expiresAt)}): ${e.reason}`,
+        `           expired ${e.kind} (${e.expiresAt === null ? '' : formatIsoInstant(e.expiresAt)}): ${escapeControls(e.reason)}`,
       );
   }
   lines.push(summaryLine(report));

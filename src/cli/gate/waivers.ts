@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { GateWaiver } from '../../core/compat/index.ts';
+import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { UsageError } from '../io.ts';
 import { parseText } from '../parse-text.ts';
@@ -22,6 +23,8 @@ export async function readWaivers(path: string, cwd: string): Promise<GateWaiver
     if (typeof fingerprint !== 'string' || !/^[0-9a-f]{16}$/.test(fingerprint))
       throw new UsageError(`${where}.fingerprint must be the 16 hex digits diff prints`);
     if (typeof reason !== 'string' || reason.trim() === '') throw new UsageError(`${where}.reason must say why`);
+    // Reasons are printed in reports and CI logs: a `\r` or terminal escape could forge a row there.
+    if (!isSingleLineText(reason)) throw new UsageError(`${where}.reason ${singleLineTextRule}`);
     if (expires === undefined) return { fingerprint, reason };
     // YAML reads an unquoted date as a Date: accept it as the date it spells.
     const text = expires instanceof Date ? expires.toISOString() : expires;

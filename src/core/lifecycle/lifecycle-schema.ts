@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createSchemaValidator } from '../config/index.ts';
+import { migrationUrlMaxLength, migrationUrlPattern, migrationUrlRule } from '../text/migration-url.ts';
 import { nearestName } from '../text/unknown-key.ts';
 
 // The one shape of a lifecycle: the routing plugin's `lifecycle` option, the loop's `settings`,
@@ -10,6 +11,13 @@ import { nearestName } from '../text/unknown-key.ts';
 const instantText = 'must be an ISO 8601 date or epoch milliseconds';
 const Instant = Type.Union([Type.String({ format: 'instant' }), Type.Number()], { errorText: instantText });
 const Text = Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
+// Linked as `rel="deprecation"` and from the portal's pages: never `javascript:`, `data:` or `//host`.
+const MigrationUrl = Type.String({
+  pattern: migrationUrlPattern,
+  maxLength: migrationUrlMaxLength,
+  // Said of a number too, so the sentence starts with the type.
+  errorText: `must be a string that ${migrationUrlRule.replace(/^must be/, 'is')}, of at most ${migrationUrlMaxLength} characters`,
+});
 
 /**
  * An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds.
@@ -31,7 +39,7 @@ export const VersionLifecycleSchema = Type.Object(
     /** The version clients should move to; defaults to the newest current version after it. */
     replacement: Type.Optional(Type.String({ errorText: 'must be a string' })),
     /** The migration guide, linked as `rel="deprecation"`; required once deprecated. */
-    migrationUrl: Type.Optional(Type.String({ errorText: 'must be a string' })),
+    migrationUrl: Type.Optional(MigrationUrl),
     reason: Type.Optional(
       Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')], {
         errorText: 'must be "planned" or "critical-fix"',
@@ -63,7 +71,7 @@ export const EndpointLifecycleSchema = Type.Object(
     // routing plugin, which stores nothing, requires it (`checkLifecycleRules`).
     deprecatedAt: Type.Optional(Instant),
     sunsetAt: Instant,
-    migrationUrl: Type.Optional(Text),
+    migrationUrl: Type.Optional(MigrationUrl),
   },
   { additionalProperties: false, title: 'an endpoint deprecation' },
 );
@@ -96,7 +104,7 @@ export const FieldDeprecationSchema = Type.Object(
     deprecatedAt: Instant,
     sunsetAt: Instant,
     replacement: Type.Optional(Text),
-    migrationUrl: Type.Optional(Text),
+    migrationUrl: Type.Optional(MigrationUrl),
   },
   { additionalProperties: false, title: 'a field deprecation' },
 );
@@ -111,7 +119,7 @@ export const ParameterDeprecationSchema = Type.Object(
     deprecatedAt: Instant,
     sunsetAt: Instant,
     replacement: Type.Optional(Text),
-    migrationUrl: Type.Optional(Text),
+    migrationUrl: Type.Optional(MigrationUrl),
   },
   { additionalProperties: false, title: 'a parameter deprecation' },
 );

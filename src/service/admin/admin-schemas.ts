@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../core/text/index.ts';
 import { problemSchema } from '../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../api/email.ts';
 
@@ -28,9 +29,18 @@ export const instantInput = (description: string) =>
   Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
     description,
   });
-// What a Link header can carry: a non-empty URI reference of visible ASCII without <, > or ".
+// An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.
 const migrationUrlInput = (description: string) =>
-  Type.String({ format: 'uri-reference', minLength: 1, maxLength: 2000, pattern: '^[!#-;=?-~]+$', description });
+  Type.String({
+    format: 'uri-reference',
+    minLength: 1,
+    maxLength: migrationUrlMaxLength,
+    pattern: migrationUrlPattern,
+    description,
+  });
+/** A name or reason as the management API takes it: one line, no control characters. */
+export const singleLineText = (options: { maxLength: number; description?: string }) =>
+  Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
 
 const apiKey = Type.Object({
   id: Type.String({
@@ -56,7 +66,7 @@ export const createApiKeySchema = {
   responseHeaders: { 201: ['Location'] },
   body: Type.Object(
     {
-      name: Type.String({ minLength: 1, maxLength: 100 }),
+      name: singleLineText({ maxLength: 100, description: 'A name for people: one line, no control characters.' }),
       roles: Type.Array(role, { minItems: 1, maxItems: 3, uniqueItems: true }),
       contact: Type.Optional(
         Type.String({
@@ -229,7 +239,9 @@ export const scheduleDeprecationSchema = {
       ),
       sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
       reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(migrationUrlInput('An absolute https URL or a path.')),
+      migrationUrl: Type.Optional(
+        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -310,7 +322,9 @@ export const deprecateEndpointSchema = {
       noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120 })),
       sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
       reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(migrationUrlInput('An absolute https URL or a path.')),
+      migrationUrl: Type.Optional(
+        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+      ),
     },
     { additionalProperties: false },
   ),

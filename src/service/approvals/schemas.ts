@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput } from '../admin/admin-schemas.ts';
+import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
 
 const fingerprint = Type.String({
@@ -39,7 +39,10 @@ export const createApprovalSchema = {
   body: Type.Object(
     {
       fingerprint,
-      reason: Type.String({ minLength: 1, maxLength: 1000, description: 'Why the break is accepted.' }),
+      reason: singleLineText({
+        maxLength: 1000,
+        description: 'Why the break is accepted: one line, no control characters.',
+      }),
       expiresAt: Type.Optional(instantInput('When the approval stops counting (in the future); none by default.')),
     },
     { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { problem } from '../admin/admin-schemas.ts';
+import { problem, singleLineText } from '../admin/admin-schemas.ts';
 import { emailPattern, emailRule } from '../api/email.ts';
 
 /**
@@ -25,6 +25,10 @@ const url = Type.String({
   maxLength: 2000,
   description: 'http or https URL whose host resolves to public addresses.',
 });
+const clientName = singleLineText({
+  maxLength: 200,
+  description: 'A name for people: one line, no control characters.',
+});
 const clientId = Type.String({ maxLength: 19, description: 'cl_ and 16 hex digits.' });
 const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' });
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -47,7 +51,7 @@ export const WebhookInput = Type.Object(
 /** `POST /admin/v1/clients`. */
 export const CreateClientBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: clientName,
     contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
     webhooks: Type.Optional(Type.Array(Type.Object({ url }, { additionalProperties: false }), { maxItems: 10 })),
   },
@@ -57,7 +61,7 @@ export const CreateClientBody = Type.Object(
 /** `PATCH /admin/v1/clients/{id}`: each given member replaces the stored one. */
 export const UpdateClientBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(clientName),
     contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
     webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
   },

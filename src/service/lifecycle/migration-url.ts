@@ -1,28 +1,17 @@
-import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
-import { linkTarget } from '../../core/lifecycle/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { migrationUrlProblem, migrationUrlRule } from '../../core/text/index.ts';
 
 /**
- * Why a migration URL cannot go into a `Link` header, or `undefined` when it can. Checked when a
- * URL is received (config or management API), so a bad one is refused there and never turns into
- * a failure on every later request.
+ * Refuse a request whose migration URL is not an absolute http(s) URL or a path (400), before
+ * anything is stored: the schema's pattern says so first, this holds the rest of the rule (a port
+ * past 65535) for a route whose schema is given by an embedding app.
  */
-export function migrationUrlProblem(url: string, field = 'migrationUrl'): string | undefined {
-  try {
-    linkTarget(url, field);
-    return undefined;
-  } catch (error) {
-    if (isVersionaryError(error)) return error.detail;
-    throw error;
-  }
-}
-
-/** Refuse a request whose migration URL cannot be sent in a `Link` header (400). */
 export function assertMigrationUrl(url: string | undefined, pointer: string): void {
-  const problem = url === undefined ? undefined : migrationUrlProblem(url);
+  const problem = url === undefined ? undefined : migrationUrlProblem(url, 'migrationUrl');
   if (problem)
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,
       detail: problem,
-      errors: [{ pointer, detail: 'not usable in a Link header' }],
+      errors: [{ pointer, detail: migrationUrlRule }],
     });
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode } from '../../core/errors/index.ts';
+import { isMigrationUrl } from '../../core/text/index.ts';
 import {
   assertLifecycleConfig,
   buildLifecycleDocument,
@@ -132,7 +133,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const toLifecycle = (): LifecycleVersion[] =>
     (lifecycleVersions ??= Object.freeze(buildLifecycle()) as LifecycleVersion[]);
   const migrationUrl = (name: string) =>
-    schedules.get(name)?.migrationUrl ?? configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
+    usable(schedules.get(name)?.migrationUrl) ??
+    configured[name]?.migrationUrl ??
+    `${prefix}/versions/${name}/migration-guide`;
 
   const warnings = assertLifecycleConfig({ versions: toLifecycle(), audience: settings.audience });
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
@@ -167,7 +170,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
             removed: false,
             reason: 'planned',
           },
-          migrationUrl: e.migrationUrl ?? migrationUrl(key.version),
+          migrationUrl: usable(e.migrationUrl) ?? migrationUrl(key.version),
           subject: `${e.method} ${e.path} in ${key.version}`,
         });
       }
@@ -250,4 +253,9 @@ function toSchedule(s: StoredSchedule): DeprecationSchedule {
     removed: s.removed,
     reason: s.reason,
   };
+}
+
+// A URL stored before the migration URL rule was enforced (`javascript:`, `//host`) is never linked.
+function usable(url: string | null | undefined): string | undefined {
+  return url && isMigrationUrl(url) ? url : undefined;
 }

@@ -11,7 +11,7 @@ import {
 } from '../../core/lifecycle/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
-import { migrationUrlProblem } from './migration-url.ts';
+import { migrationUrlProblem } from '../../core/text/index.ts';
 
 /** One version's lifecycle as the config file declares it. */
 export interface VersionSettings {
@@ -53,7 +53,7 @@ export interface LifecycleSettings {
 /**
  * Read the lifecycle keys of the config file (or the loop's `settings`), pushing every error found
  * into `errors`: the shape against the core's `LifecycleConfigSchema`, the plugin's very shape, then
- * the rules across fields and the migration URLs, which must fit in a `Link` header.
+ * the rules across fields and the migration URLs (an absolute http(s) URL or a path).
  */
 export function parseLifecycleSettings(options: {
   file: Record<string, unknown>;
@@ -134,10 +134,10 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-// A string the schema accepted may still not fit in a `Link` header.
+// The schema's pattern told most bad URLs already; what it cannot state (a port past 65535) is told here, once.
 function url(options: { value: unknown; where: string; problems: string[] }): string | undefined {
   if (typeof options.value !== 'string') return undefined;
   const problem = migrationUrlProblem(options.value, options.where);
-  if (problem) options.problems.push(problem);
+  if (problem && !options.problems.some((p) => p.startsWith(`${options.where} `))) options.problems.push(problem);
   return problem ? undefined : options.value;
 }

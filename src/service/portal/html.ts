@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { html as bound } from 'htm/preact';
 import type { VNode } from 'preact';
 import { render } from 'preact-render-to-string';
+import { isMigrationUrl } from '../../core/text/index.ts';
 
 /**
  * Tagged templates that build Preact elements: every interpolated value is a text node or an
@@ -49,11 +50,10 @@ export function isoDay(at: number | string): string {
 }
 
 /**
- * A URL fit for an `href`: a path on this service or an http(s) URL. Anything else (a
- * `javascript:` or `data:` URL set as a migration URL) is dropped, so a page never links it.
+ * A URL fit for an `href`: a path on this service or an http(s) URL, by the migration URL rule.
+ * Anything else (a `javascript:` or `data:` URL stored before the rule was enforced) is dropped,
+ * so a page never links it.
  */
 export function safeHref(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  return /^https?:\/\/[^/]/i.test(url) ? url : undefined;
+  return url && isMigrationUrl(url) ? url : undefined;
 }

@@ -1,0 +1,56 @@
+// C0 controls (with tab and the line breaks), DEL, C1 controls, and UTF-16 surrogates standing alone.
+// With the `u` flag a well-formed pair is one code point above U+FFFF and never matches.
+const refused = String.raw`\u0000-\u001f\u007f-\u009f\ud800-\udfff`;
+
+/**
+ * The JSON Schema `pattern` (read with the `u` flag, as Ajv does) of one line of human text: a
+ * name or a reason. It refuses C0 and C1 control characters, so no tab or line break and no
+ * terminal escape, and lone surrogates, which storage would turn into U+FFFD.
+ *
+ * @example
+ * ```ts
+ * new RegExp(singleLineTextPattern, 'u').test('Acme moved to v3'); // true
+ * ```
+ */
+export const singleLineTextPattern = `^[^${refused}]*$`;
+
+/** The rule {@link singleLineTextPattern} states, as the end of a sentence naming the field. */
+export const singleLineTextRule =
+  'must be one line of text: no control characters (tab, line breaks, escapes) and no lone surrogates';
+
+const anyRefused = new RegExp(`[${refused}]`, 'gu');
+
+/**
+ * Whether `text` is one line of human text ({@link singleLineTextPattern}).
+ *
+ * @example
+ * ```ts
+ * isSingleLineText('ok\r\u001b[2K forged'); // false
+ * ```
+ */
+export function isSingleLineText(text: string): boolean {
+  anyRefused.lastIndex = 0;
+  return !anyRefused.test(text);
+}
+
+/** Why `text` is not one line of human text, as a sentence naming `field`, or `undefined` when it is. */
+export function singleLineTextProblem(text: string, field: string): string | undefined {
+  if (isSingleLineText(text)) return undefined;
+  return `${field} ${singleLineTextRule}; got ${JSON.stringify(escapeControls(text).slice(0, 80))}.`;
+}
+
+/**
+ * `text` with every character {@link singleLineTextPattern} refuses written as a visible escape
+ * (`\r`, `\u001b`, `\ud800`), for printing text read from a server or a file on a terminal: a
+ * stored `\r` or ANSI sequence then shows as what it is instead of redrawing the screen.
+ *
+ * @example
+ * ```ts
+ * escapeControls('ok\r\u001b[2K'); // 'ok\\r\\u001b[2K'
+ * ```
+ */
+export function escapeControls(text: string): string {
+  return text.replace(anyRefused, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
