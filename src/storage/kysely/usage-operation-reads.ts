@@ -1,0 +1,143 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { OperationUsageRow } from '../../service/ports/index.ts';
+import type { Tables } from './tables.ts';
+
+const hourMs = 3_600_000;
+const dayMs = 86_400_000;
+/** Rows per read step: a few milliseconds of SQLite's time, so a step never holds the event loop for long. */
+export const operationPageRows = 2000;
+
+/** The two tables a window is read from, with their time column and the span of one slice of a read. */
+const sources = {
+  hours: { table: 'versionary_usage_operation_hours', time: 'hour', sliceMs: 6 * hourMs },
+  days: { table: 'versionary_usage_operation_days', time: 'day', sliceMs: 7 * dayMs },
+} as const;
+
+type Source = (typeof sources)[keyof typeof sources];
+
+interface Filters {
+  version?: string | undefined;
+  clientId?: string | undefined;
+}
+
+interface Part extends Filters {
+  source: Source;
+  from: number;
+  to: number;
+}
+
+interface PageRow {
+  t: number | string;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  calls: number | string;
+  last_seen: number | string;
+}
+
+/**
+ * Calls per (version, endpoint, client) of the hours from the hour of `since` to `until`: whole UTC
+ * days from the daily rows, the ragged hours at either end from the hourly ones. The SQLite driver
+ * is synchronous, so one large read would hold the event loop (and every request) for seconds; this
+ * reads in small steps instead: time slices of at most a week of days or six hours, each in
+ * keyset pages of {@link operationPageRows} rows in primary-key order, summed here, with a turn of
+ * the event loop between steps. On PostgreSQL the same steps hand the connection back between them.
+ */
+export async function readOperationUsage(
+  db: Kysely<Tables>,
+  options: { since: number; until?: number } & Filters,
+): Promise<OperationUsageRow[]> {
+  // The hours held bound the window: a window reaching far past them reads no empty slices. Two
+  // subqueries, each one step down the primary key's index (SQLite scans for MIN and MAX together).
+  const { rows: bounds } = await sql<{
+    first: number | string | null;
+    last: number | string | null;
+  }>`SELECT (SELECT MIN(hour) FROM versionary_usage_operation_hours) AS first,
+      (SELECT MAX(hour) FROM versionary_usage_operation_hours) AS last`.execute(db);
+  const [first, last] = [bounds[0]?.first, bounds[0]?.last];
+  if (first === null || first === undefined || last === null || last === undefined) return [];
+  const from = Math.max(Math.floor(options.since / hourMs) * hourMs, Number(first));
+  // Every hour that starts before until is in: the window ends where until's hour ends.
+  const to = Math.min(
+    options.until === undefined ? Infinity : Math.ceil(options.until / hourMs) * hourMs,
+    Number(last) + hourMs,
+  );
+  if (to <= from) return [];
+  const filters = { version: options.version, clientId: options.clientId };
+  const daysFrom = Math.ceil(from / dayMs) * dayMs;
+  const daysTo = Math.floor(to / dayMs) * dayMs;
+  const parts: Part[] =
+    daysTo > daysFrom
+      ? [
+          { source: sources.hours, from, to: daysFrom, ...filters },
+          { source: sources.days, from: daysFrom, to: daysTo, ...filters },
+          { source: sources.hours, from: daysTo, to, ...filters },
+        ]
+      : [{ source: sources.hours, from, to, ...filters }];
+  const sums = new Map<string, OperationUsageRow>();
+  for (const part of parts)
+    for (let start = part.from; start < part.to; start += part.source.sliceMs)
+      await readSlice(db, { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) }, sums);
+  return [...sums.values()].sort(byKey);
+}
+
+/** Add one slice's rows into `sums`, a page at a time. */
+async function readSlice(db: Kysely<Tables>, part: Part, sums: Map<string, OperationUsageRow>): Promise<void> {
+  const { table, time } = part.source;
+  const conditions: RawBuilder<unknown>[] = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`];
+  if (part.version !== undefined) conditions.push(sql`version = ${part.version}`);
+  if (part.clientId !== undefined) conditions.push(sql`client_id = ${part.clientId}`);
+  let after: PageRow | undefined;
+  for (;;) {
+    const where = after
+      ? [
+          ...conditions,
+          sql`(${sql.ref(time)}, version, endpoint, client_id) > (${Number(after.t)}, ${after.version}, ${after.endpoint}, ${after.client_id})`,
+        ]
+      : conditions;
+    const { rows } = await sql<PageRow>`SELECT ${sql.ref(time)} AS t, version, endpoint, client_id, calls, last_seen
+      FROM ${sql.table(table)} WHERE ${sql.join(where, sql` AND `)}
+      ORDER BY ${sql.ref(time)}, version, endpoint, client_id LIMIT ${operationPageRows}`.execute(db);
+    for (const r of rows) {
+      const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+      // Both drivers may hand back bigints as strings.
+      const calls = Number(r.calls);
+      const lastSeen = Number(r.last_seen);
+      const sum = sums.get(key);
+      if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
+      else {
+        sum.calls += calls;
+        if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+      }
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    if (rows.length < operationPageRows) return;
+    after = rows[rows.length - 1];
+  }
+}
+
+/** By version, endpoint and client, in code point order: SQLite's BINARY order, and PostgreSQL's under C collation. */
+function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
+  return (
+    codePointOrder(a.version, b.version) ||
+    codePointOrder(a.endpoint, b.endpoint) ||
+    codePointOrder(a.clientId, b.clientId)
+  );
+}
+
+function codePointOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return rank(x) - rank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit's place in code point order: surrogates (halves of code points past U+FFFF) after the rest of the BMP. */
+function rank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
