@@ -29,7 +29,7 @@ interface CountRow {
  * keep the latest `last_seen` (the same SQL on SQLite and PostgreSQL: CASE, not MAX/GREATEST);
  * reads sum whole days and the hours at the edges of a window; retention deletes by hour.
  */
-export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
+export function operationHoursStore(db: Kysely<Tables>, options: { pageRows: number }): OperationMethods {
   return {
     async addOperationCounts(counts) {
       if (counts.length === 0) return;
@@ -46,7 +46,7 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
         await upsertCounts(tx, 'versionary_usage_operation_days', days);
       });
     },
-    operationUsage: (options) => readOperationUsage(db, options),
+    operationUsage: (window) => readOperationUsage(db, window, options.pageRows),
     async pruneOperationCounts({ before }) {
       const cut = hourOf(before);
       const day = dayOf(cut);
@@ -62,7 +62,7 @@ export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
           .execute();
         if (cut > day)
           await sql`INSERT INTO versionary_usage_operation_days (day, version, endpoint, client_id, calls, last_seen)
-            SELECT ${day}, version, endpoint, client_id, SUM(calls), MAX(last_seen) FROM versionary_usage_operation_hours
+            SELECT CAST(${day} AS BIGINT), version, endpoint, client_id, SUM(calls), MAX(last_seen) FROM versionary_usage_operation_hours
             WHERE hour >= ${cut} AND hour < ${day + dayMs} GROUP BY version, endpoint, client_id`.execute(tx);
         return Number(result.numDeletedRows);
       });

@@ -4,8 +4,12 @@ import type { Tables } from './tables.ts';
 
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;
-/** Rows per read step: a few milliseconds of SQLite's time, so a step never holds the event loop for long. */
-export const operationPageRows = 2000;
+/**
+ * Rows per read step. On SQLite a step runs on the event loop, so a page is a few milliseconds of
+ * its time; on PostgreSQL only the rows' parsing does, and fewer round trips keep the read as quick
+ * as one statement was.
+ */
+export const operationPageRows = { sqlite: 500, postgres: 2000 } as const;
 
 /** The two tables a window is read from, with their time column and the span of one slice of a read. */
 const sources = {
@@ -40,12 +44,13 @@ interface PageRow {
  * days from the daily rows, the ragged hours at either end from the hourly ones. The SQLite driver
  * is synchronous, so one large read would hold the event loop (and every request) for seconds; this
  * reads in small steps instead: time slices of at most a week of days or six hours, each in
- * keyset pages of {@link operationPageRows} rows in primary-key order, summed here, with a turn of
+ * keyset pages of `pageRows` rows ({@link operationPageRows}) in primary-key order, summed here, with a turn of
  * the event loop between steps. On PostgreSQL the same steps hand the connection back between them.
  */
 export async function readOperationUsage(
   db: Kysely<Tables>,
   options: { since: number; until?: number } & Filters,
+  pageRows: number,
 ): Promise<OperationUsageRow[]> {
   // The hours held bound the window: a window reaching far past them reads no empty slices. Two
   // subqueries, each one step down the primary key's index (SQLite scans for MIN and MAX together).
@@ -77,12 +82,20 @@ export async function readOperationUsage(
   const sums = new Map<string, OperationUsageRow>();
   for (const part of parts)
     for (let start = part.from; start < part.to; start += part.source.sliceMs)
-      await readSlice(db, { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) }, sums);
+      await readSlice(
+        db,
+        { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) },
+        { pageRows, sums },
+      );
   return [...sums.values()].sort(byKey);
 }
 
 /** Add one slice's rows into `sums`, a page at a time. */
-async function readSlice(db: Kysely<Tables>, part: Part, sums: Map<string, OperationUsageRow>): Promise<void> {
+async function readSlice(
+  db: Kysely<Tables>,
+  part: Part,
+  { pageRows, sums }: { pageRows: number; sums: Map<string, OperationUsageRow> },
+): Promise<void> {
   const { table, time } = part.source;
   const conditions: RawBuilder<unknown>[] = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`];
   if (part.version !== undefined) conditions.push(sql`version = ${part.version}`);
@@ -97,7 +110,7 @@ async function readSlice(db: Kysely<Tables>, part: Part, sums: Map<string, Opera
       : conditions;
     const { rows } = await sql<PageRow>`SELECT ${sql.ref(time)} AS t, version, endpoint, client_id, calls, last_seen
       FROM ${sql.table(table)} WHERE ${sql.join(where, sql` AND `)}
-      ORDER BY ${sql.ref(time)}, version, endpoint, client_id LIMIT ${operationPageRows}`.execute(db);
+      ORDER BY ${sql.ref(time)}, version, endpoint, client_id LIMIT ${pageRows}`.execute(db);
     for (const r of rows) {
       const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
       // Both drivers may hand back bigints as strings.
@@ -111,7 +124,7 @@ async function readSlice(db: Kysely<Tables>, part: Part, sums: Map<string, Opera
       }
     }
     await new Promise((resolve) => setImmediate(resolve));
-    if (rows.length < operationPageRows) return;
+    if (rows.length < pageRows) return;
     after = rows[rows.length - 1];
   }
 }

@@ -3,6 +3,7 @@ import type { ClientUsageRow, DailyUsageRow, UsageStore } from '../../service/po
 import type { Tables } from './tables.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
 import { operationHoursStore } from './usage-operation-hours.ts';
+import { operationPageRows } from './usage-operation-reads.ts';
 import {
   dayMs,
   elementRollups,
@@ -24,7 +25,13 @@ interface Filters {
  * events are kept only when asked, for the calls listing, and pruned by age. Reads pick the
  * coarsest table that answers exactly, so they stay small at any volume.
  */
-export function createUsageStore(db: Kysely<Tables>): UsageStore {
+export function createUsageStore(
+  db: Kysely<Tables>,
+  options: {
+    /** Rows per step of the long operation reads; {@link operationPageRows} has each database's. */
+    operationPageRows?: number;
+  } = {},
+): UsageStore {
   // Full chunks reuse one compiled 200-row INSERT: building that query tree per batch cost more
   // than SQLite's insert itself. The remainder goes through the builder.
   const chunk = 200;
@@ -167,7 +174,7 @@ export function createUsageStore(db: Kysely<Tables>): UsageStore {
       const result = await db.deleteFrom('versionary_usage_calls').where('at', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-    ...operationHoursStore(db),
+    ...operationHoursStore(db, { pageRows: options.operationPageRows ?? operationPageRows.sqlite }),
   };
 }
 
