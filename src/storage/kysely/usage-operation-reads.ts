@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { OperationUsageRow } from '../../service/ports/index.ts';
 import type { Tables } from './tables.ts';
+import { codePointOrder, scanPages } from './usage-paged-scan.ts';
 
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;
@@ -30,8 +31,9 @@ interface Part extends Filters {
   to: number;
 }
 
-interface PageRow {
-  t: number | string;
+const keyColumns = ['version', 'endpoint', 'client_id'] as const;
+
+interface PageRow extends Record<string, unknown> {
   version: string;
   endpoint: string;
   client_id: string;
@@ -100,17 +102,8 @@ async function readSlice(
   const conditions: RawBuilder<unknown>[] = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`];
   if (part.version !== undefined) conditions.push(sql`version = ${part.version}`);
   if (part.clientId !== undefined) conditions.push(sql`client_id = ${part.clientId}`);
-  let after: PageRow | undefined;
-  for (;;) {
-    const where = after
-      ? [
-          ...conditions,
-          sql`(${sql.ref(time)}, version, endpoint, client_id) > (${Number(after.t)}, ${after.version}, ${after.endpoint}, ${after.client_id})`,
-        ]
-      : conditions;
-    const { rows } = await sql<PageRow>`SELECT ${sql.ref(time)} AS t, version, endpoint, client_id, calls, last_seen
-      FROM ${sql.table(table)} WHERE ${sql.join(where, sql` AND `)}
-      ORDER BY ${sql.ref(time)}, version, endpoint, client_id LIMIT ${pageRows}`.execute(db);
+  const columns = sql`${sql.ref(time)}, version, endpoint, client_id, calls, last_seen`;
+  await scanPages<PageRow>(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows }, (rows) => {
     for (const r of rows) {
       const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
       // Both drivers may hand back bigints as strings.
@@ -123,34 +116,14 @@ async function readSlice(
         if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
       }
     }
-    await new Promise((resolve) => setImmediate(resolve));
-    if (rows.length < pageRows) return;
-    after = rows[rows.length - 1];
-  }
+  });
 }
 
-/** By version, endpoint and client, in code point order: SQLite's BINARY order, and PostgreSQL's under C collation. */
+/** By version, endpoint and client, in code point order. */
 function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
   return (
     codePointOrder(a.version, b.version) ||
     codePointOrder(a.endpoint, b.endpoint) ||
     codePointOrder(a.clientId, b.clientId)
   );
-}
-
-function codePointOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return rank(x) - rank(y);
-  }
-  return a.length - b.length;
-}
-
-/** A UTF-16 unit's place in code point order: surrogates (halves of code points past U+FFFF) after the rest of the BMP. */
-function rank(unit: number): number {
-  if (unit < 0xd800) return unit;
-  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
 }
