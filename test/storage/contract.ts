@@ -4,6 +4,7 @@ import type { ResourceStores, Storage } from '../../src/service/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
+import { runClientUsageContract } from './contract-client-usage.ts';
 import { runOperationCountsContract } from './contract-operations.ts';
 
 /** How a contract run opens a fresh, empty storage. */
@@ -284,6 +285,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
 
     runClientsContract(() => s);
     runOperationCountsContract(() => s);
+    runClientUsageContract(() => s);
     runApprovalsContract(() => s);
   });
   runNoticeContract(name, open);

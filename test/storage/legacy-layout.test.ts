@@ -21,6 +21,7 @@ const loopHistory = [
   '0008-element-usage',
   '0009-operation-usage',
   '0010-change-approvals',
+  '0011-operation-usage-days',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

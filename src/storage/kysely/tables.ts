@@ -160,6 +160,16 @@ export interface UsageOperationHoursTable {
   last_seen: number;
 }
 
+/** `versionary_usage_operation_days`: the hourly operation counts summed per UTC day, kept beside them. */
+export interface UsageOperationDaysTable {
+  day: number;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  calls: number;
+  last_seen: number;
+}
+
 /**
  * The reference service's own tables (`users`, `posts`), migrated by a set of their own
  * (`reference-migrations.ts`): the loop and the gateway never create them.
@@ -188,6 +198,7 @@ export interface Tables {
   versionary_usage_totals: UsageTotalsTable;
   versionary_usage_elements: UsageElementsTable;
   versionary_usage_operation_hours: UsageOperationHoursTable;
+  versionary_usage_operation_days: UsageOperationDaysTable;
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;

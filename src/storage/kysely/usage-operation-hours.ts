@@ -1,90 +1,119 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { UsageStore } from '../../service/ports/index.ts';
 import type { Tables } from './tables.ts';
+import { readOperationUsage } from './usage-operation-reads.ts';
 
 const hourMs = 3_600_000;
+const dayMs = 86_400_000;
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
+const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
 /** Rows per INSERT: 500 rows of 6 values stays far below either database's parameter limit. */
 const chunk = 500;
 
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
+type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
+/** A row of either table: `at` is its hour or its day. */
+interface CountRow {
+  at: number;
+  version: string;
+  endpoint: string;
+  client_id: string;
+  calls: number;
+  last_seen: number;
+}
 
 /**
- * The hourly counts of calls to every version (`versionary_usage_operation_hours`): upserts that add calls
- * and keep the latest `last_seen` (the same SQL on SQLite and PostgreSQL: CASE, not MAX/GREATEST),
- * reads summed over the hours of a window, and deletion by hour for retention.
+ * The hourly counts of calls to every version (`versionary_usage_operation_hours`) and their sums
+ * per UTC day beside them (`versionary_usage_operation_days`), always written, pruned and read
+ * together: a day's row is the sum of that day's hours the table holds. Upserts add calls and
+ * keep the latest `last_seen` (the same SQL on SQLite and PostgreSQL: CASE, not MAX/GREATEST);
+ * reads sum whole days and the hours at the edges of a window; retention deletes by hour.
  */
-export function operationHoursStore(db: Kysely<Tables>): OperationMethods {
+export function operationHoursStore(db: Kysely<Tables>, options: { pageRows: number }): OperationMethods {
   return {
     async addOperationCounts(counts) {
       if (counts.length === 0) return;
       // Merged by key first (a caller may hand the same key twice, which one upsert statement
       // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
       // and cannot deadlock each other.
-      const byKey = new Map<string, Tables['versionary_usage_operation_hours']>();
-      for (const c of counts) {
-        const hour = hourOf(c.hour);
-        const key = `${hour}\u0000${c.version}\u0000${c.endpoint}\u0000${c.clientId}`;
-        const row = byKey.get(key);
-        if (row) {
-          row.calls += c.calls;
-          if (c.lastSeen > row.last_seen) row.last_seen = c.lastSeen;
-        } else
-          byKey.set(key, {
-            hour,
-            version: c.version,
-            endpoint: c.endpoint,
-            client_id: c.clientId,
-            calls: c.calls,
-            last_seen: c.lastSeen,
-          });
-      }
-      const rows = [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-      const old = (column: string) => sql.ref(`versionary_usage_operation_hours.${column}`);
-      const fresh = (column: string) => sql.ref(`excluded.${column}`);
+      const hours = merge(
+        counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })),
+      );
+      const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
+      // One transaction for both tables: a read never sees an hour without its day.
       await db.transaction().execute(async (tx) => {
-        for (let i = 0; i < rows.length; i += chunk)
-          await tx
-            .insertInto('versionary_usage_operation_hours')
-            .values(rows.slice(i, i + chunk))
-            .onConflict((oc) =>
-              oc.columns(['hour', 'version', 'endpoint', 'client_id']).doUpdateSet({
-                calls: sql`${old('calls')} + ${fresh('calls')}`,
-                last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
-              }),
-            )
-            .execute();
+        await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
+        await upsertCounts(tx, 'versionary_usage_operation_days', days);
       });
     },
-    async operationUsage(options) {
-      const conditions: RawBuilder<unknown>[] = [sql`hour >= ${hourOf(options.since)}`];
-      if (options.until !== undefined) conditions.push(sql`hour < ${options.until}`);
-      if (options.version !== undefined) conditions.push(sql`version = ${options.version}`);
-      if (options.clientId !== undefined) conditions.push(sql`client_id = ${options.clientId}`);
-      const { rows } = await sql<{
-        version: string;
-        endpoint: string;
-        client_id: string;
-        calls: number | string;
-        last_seen: number | string;
-      }>`SELECT version, endpoint, client_id, SUM(calls) AS calls, MAX(last_seen) AS last_seen
-        FROM versionary_usage_operation_hours WHERE ${sql.join(conditions, sql` AND `)}
-        GROUP BY version, endpoint, client_id ORDER BY version, endpoint, client_id`.execute(db);
-      // Both drivers may hand back bigint sums as strings.
-      return rows.map((r) => ({
-        version: r.version,
-        endpoint: r.endpoint,
-        clientId: r.client_id,
-        calls: Number(r.calls),
-        lastSeen: Number(r.last_seen),
-      }));
-    },
+    operationUsage: (window) => readOperationUsage(db, window, options.pageRows),
     async pruneOperationCounts({ before }) {
-      const result = await db
-        .deleteFrom('versionary_usage_operation_hours')
-        .where('hour', '<', hourOf(before))
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      const cut = hourOf(before);
+      const day = dayOf(cut);
+      return db.transaction().execute(async (tx) => {
+        const result = await tx
+          .deleteFrom('versionary_usage_operation_hours')
+          .where('hour', '<', cut)
+          .executeTakeFirst();
+        // Whole days before the cut go; the day it falls inside is summed again from the hours it keeps.
+        await tx
+          .deleteFrom('versionary_usage_operation_days')
+          .where('day', '<', cut > day ? day + dayMs : day)
+          .execute();
+        if (cut > day)
+          await sql`INSERT INTO versionary_usage_operation_days (day, version, endpoint, client_id, calls, last_seen)
+            SELECT CAST(${day} AS BIGINT), version, endpoint, client_id, SUM(calls), MAX(last_seen) FROM versionary_usage_operation_hours
+            WHERE hour >= ${cut} AND hour < ${day + dayMs} GROUP BY version, endpoint, client_id`.execute(tx);
+        return Number(result.numDeletedRows);
+      });
     },
   };
+}
+
+/** One row per (at, version, endpoint, client): calls added, the latest last_seen kept; sorted by that key. */
+function merge(rows: readonly CountRow[]): CountRow[] {
+  const byKey = new Map<string, CountRow>();
+  for (const r of rows) {
+    const key = `${r.at}\u0000${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+    const row = byKey.get(key);
+    if (row) {
+      row.calls += r.calls;
+      if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
+    } else
+      byKey.set(key, {
+        at: r.at,
+        version: r.version,
+        endpoint: r.endpoint,
+        client_id: r.client_id,
+        calls: r.calls,
+        last_seen: r.last_seen,
+      });
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+async function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
+  const time = table === 'versionary_usage_operation_hours' ? 'hour' : 'day';
+  const old = (column: string) => sql.ref(`${table}.${column}`);
+  const fresh = (column: string) => sql.ref(`excluded.${column}`);
+  for (let i = 0; i < rows.length; i += chunk)
+    await (tx as unknown as Transaction<Record<CountTable, Record<string, string | number>>>)
+      .insertInto(table)
+      .values(
+        rows.slice(i, i + chunk).map((r) => ({
+          [time]: r.at,
+          version: r.version,
+          endpoint: r.endpoint,
+          client_id: r.client_id,
+          calls: r.calls,
+          last_seen: r.last_seen,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns([time, 'version', 'endpoint', 'client_id']).doUpdateSet({
+          calls: sql`${old('calls')} + ${fresh('calls')}`,
+          last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
+        }),
+      )
+      .execute();
 }

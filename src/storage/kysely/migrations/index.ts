@@ -9,6 +9,7 @@ import { bigintIds } from './0007-bigint-ids.ts';
 import { elementUsage } from './0008-element-usage.ts';
 import { operationUsage } from './0009-operation-usage.ts';
 import { changeApprovals } from './0010-change-approvals.ts';
+import { operationUsageDays } from './0011-operation-usage-days.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -36,6 +37,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0008-element-usage': elementUsage(loop),
     '0009-operation-usage': operationUsage(loop),
     '0010-change-approvals': changeApprovals(loop),
+    '0011-operation-usage-days': operationUsageDays(loop),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,163 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { ClientUsageRow } from '../../service/ports/index.ts';
+import type { Tables } from './tables.ts';
+import { codePointOrder, scanPages } from './usage-paged-scan.ts';
+import { dayMs, minuteMs, rollups, splitWindow } from './usage-rollups.ts';
+
+interface Filters {
+  version?: string | undefined;
+  clientId?: string | undefined;
+}
+
+interface RawRow extends Record<string, unknown> {
+  client_id: string;
+  version: string;
+  endpoint: string;
+  key_id: string;
+  calls: number | string;
+  first_seen: number | string;
+  last_seen: number | string;
+  user_agent: string | null;
+}
+
+/** A key's sums, with the User-Agent of its latest call ('' when that call sent none). */
+interface Sum extends Omit<ClientUsageRow, 'keyId' | 'userAgent'> {
+  keyId: string;
+  agent: string;
+}
+
+type Table = 'versionary_usage_minutes' | 'versionary_usage_days' | 'versionary_usage_totals';
+
+/** One part of a window: a table, and the span of its time column read in slices of `sliceMs`. */
+interface Part {
+  table: Table;
+  from?: number;
+  to?: number;
+  sliceMs?: number;
+}
+
+const columns = sql`client_id, version, endpoint, key_id, calls, first_seen, last_seen, user_agent`;
+
+/**
+ * Usage per (client, version, endpoint, key) of a window: the totals when the window holds every
+ * call, else whole UTC days from the daily rollup and the minutes at the edges. Read in pages in
+ * primary-key order (`scanPages`), in slices of an hour of minutes or a week of days, and summed
+ * here: a long window over many keys, or an edge of busy minutes, never holds the event loop.
+ */
+export async function readByClient(
+  db: Kysely<Tables>,
+  options: { since: number; until?: number | undefined } & Filters,
+  pageRows: number,
+): Promise<ClientUsageRow[]> {
+  const filters: RawBuilder<unknown>[] = [];
+  if (options.version !== undefined) filters.push(sql`version = ${options.version}`);
+  if (options.clientId !== undefined) filters.push(sql`client_id = ${options.clientId}`);
+  const {
+    rows: [span],
+  } = await sql<{
+    first: number | string | null;
+    last: number | string | null;
+  }>`SELECT MIN(first_seen) AS first, MAX(last_seen) AS last
+    FROM versionary_usage_totals${filters.length > 0 ? sql` WHERE ${sql.join(filters, sql` AND `)}` : sql``}`.execute(
+    db,
+  );
+  if (span?.first === null || span?.first === undefined || span.last === null) return [];
+  const last = Number(span.last);
+  // A window that holds every recorded call (a lookback longer than the data) is the totals: exact, and small.
+  const coversAll =
+    Math.floor(options.since / minuteMs) * minuteMs <= Number(span.first) &&
+    (options.until === undefined || Math.floor(last / minuteMs) * minuteMs < options.until);
+  const sums = new Map<string, Sum>();
+  for (const part of coversAll ? [{ table: 'versionary_usage_totals' as const }] : windowParts(options, last))
+    await readPart(db, { part, filters, pageRows, sums });
+  return [...sums.values()].sort(byKey).map(({ keyId, agent, ...row }) => ({
+    ...row,
+    ...(keyId !== '' ? { keyId } : {}),
+    ...(agent ? { userAgent: agent } : {}),
+  }));
+}
+
+/** Minutes at the edges and days between, up to the last call recorded when the window is open-ended. */
+function windowParts(options: { since: number; until?: number | undefined }, last: number): Part[] {
+  if (options.until !== undefined && options.until <= options.since) return [];
+  const w = splitWindow(options);
+  const parts: Part[] = [];
+  const minutes = (from: number, to: number) =>
+    parts.push({ table: 'versionary_usage_minutes', from, to, sliceMs: 60 * minuteMs });
+  if (w.daysFrom > w.since) minutes(w.since, w.daysFrom);
+  const daysTo = w.until === undefined ? Math.floor(last / dayMs) * dayMs + dayMs : w.daysTo;
+  if (daysTo > w.daysFrom)
+    parts.push({ table: 'versionary_usage_days', from: w.daysFrom, to: daysTo, sliceMs: 7 * dayMs });
+  if (w.until !== undefined && w.until > w.daysTo) minutes(w.daysTo, w.until);
+  return parts;
+}
+
+async function readPart(
+  db: Kysely<Tables>,
+  options: { part: Part; filters: RawBuilder<unknown>[]; pageRows: number; sums: Map<string, Sum> },
+): Promise<void> {
+  const { part, filters, pageRows, sums } = options;
+  const keys = rollups[part.table];
+  const time = keys[0] === 'minute' || keys[0] === 'day' ? keys[0] : undefined;
+  const slices: Array<RawBuilder<unknown>[]> = [];
+  if (time === undefined || part.from === undefined || part.to === undefined) slices.push([]);
+  else
+    for (let start = part.from; start < part.to; start += part.sliceMs!)
+      slices.push([
+        sql`${sql.ref(time)} >= ${start}`,
+        sql`${sql.ref(time)} < ${Math.min(part.to, start + part.sliceMs!)}`,
+      ]);
+  for (const slice of slices)
+    await scanPages<RawRow>(
+      db,
+      {
+        table: part.table,
+        keys,
+        columns: time ? sql`${sql.ref(time)}, ${columns}` : columns,
+        conditions: [...slice, ...filters],
+        pageRows,
+      },
+      (rows) => {
+        for (const r of rows) add(sums, r);
+      },
+    );
+}
+
+function add(sums: Map<string, Sum>, r: RawRow): void {
+  const key = `${r.client_id}\u0000${r.version}\u0000${r.endpoint}\u0000${r.key_id}`;
+  // Both drivers may hand back bigints as strings.
+  const [calls, firstSeen, lastSeen, agent] = [
+    Number(r.calls),
+    Number(r.first_seen),
+    Number(r.last_seen),
+    r.user_agent ?? '',
+  ];
+  const sum = sums.get(key);
+  if (!sum) {
+    sums.set(key, {
+      clientId: r.client_id,
+      version: r.version,
+      endpoint: r.endpoint,
+      keyId: r.key_id,
+      calls,
+      firstSeen,
+      lastSeen,
+      agent,
+    });
+    return;
+  }
+  sum.calls += calls;
+  if (firstSeen < sum.firstSeen) sum.firstSeen = firstSeen;
+  // The latest call's User-Agent; of two rows as late, the greater, as SQL's MAX over both picked before.
+  if (lastSeen > sum.lastSeen || (lastSeen === sum.lastSeen && codePointOrder(agent, sum.agent) > 0)) sum.agent = agent;
+  if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+}
+
+function byKey(a: Sum, b: Sum): number {
+  return (
+    codePointOrder(a.clientId, b.clientId) ||
+    codePointOrder(a.version, b.version) ||
+    codePointOrder(a.endpoint, b.endpoint) ||
+    codePointOrder(a.keyId, b.keyId)
+  );
+}

@@ -1,0 +1,54 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Tables } from './tables.ts';
+
+/**
+ * Read the rows of a table that match `conditions` in pages of `pageRows`, in the order of its
+ * primary key (`keys`, which the selected `columns` must include), handing each page to `onPage`
+ * and taking a turn of the event loop after it. The SQLite driver is synchronous: one large read
+ * would hold the loop, and every request, for as long as it runs; a page holds it for a few
+ * milliseconds. On PostgreSQL the connection goes back to the pool between pages.
+ */
+export async function scanPages<Row extends Record<string, unknown>>(
+  db: Kysely<Tables>,
+  options: {
+    table: string;
+    keys: readonly string[];
+    columns: RawBuilder<unknown>;
+    conditions: RawBuilder<unknown>[];
+    pageRows: number;
+  },
+  onPage: (rows: Row[]) => void,
+): Promise<void> {
+  const keys = sql.join(options.keys.map((k) => sql.ref(k)));
+  let after: Row | undefined;
+  for (;;) {
+    const where = after
+      ? [...options.conditions, sql`(${keys}) > (${sql.join(options.keys.map((k) => after![k]))})`]
+      : options.conditions;
+    const { rows } = await sql<Row>`SELECT ${options.columns} FROM ${sql.table(options.table)}${
+      where.length > 0 ? sql` WHERE ${sql.join(where, sql` AND `)}` : sql``
+    } ORDER BY ${keys} LIMIT ${options.pageRows}`.execute(db);
+    onPage(rows);
+    await new Promise((resolve) => setImmediate(resolve));
+    if (rows.length < options.pageRows) return;
+    after = rows[rows.length - 1];
+  }
+}
+
+/** Strings in code point order: SQLite's BINARY order, and PostgreSQL's under C collation. */
+export function codePointOrder(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return rank(x) - rank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 unit's place in code point order: surrogates (halves of code points past U+FFFF) after the rest of the BMP. */
+function rank(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit < 0xe000 ? unit + 0x2000 : unit - 0x800;
+}
