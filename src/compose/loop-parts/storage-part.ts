@@ -4,6 +4,7 @@ import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import type { AppIdentity } from '../../service/auth/principal.ts';
+import type { ApiDocumentInfo } from '../../service/openapi/api-info.ts';
 import type { NoticeChannel } from '../../service/notices/channel.ts';
 import type { Storage } from '../../service/ports/index.ts';
 import { loopEnv } from '../loop-env.ts';
@@ -27,6 +28,12 @@ export interface LoopStorageOptions {
   vendor: string;
   /** The title of the API's documents and docs pages. */
   title: string;
+  /** The `info.description` of the API's documents (CommonMark); none by default. */
+  description?: string;
+  /** The `info.license` of the API's documents, `{ name, identifier? | url? }`; none by default. */
+  license?: ApiDocumentInfo['license'];
+  /** The `info.contact` of the API's documents, `{ name?, url?, email? }`; none by default. */
+  contact?: ApiDocumentInfo['contact'];
   /** Where the versioned API lives; `/api` by default. */
   prefix?: string;
   /**
