@@ -107,6 +107,17 @@ describe('every link of notices, headers, pages and feeds answers 200 (the servi
     );
   });
 
+  it("answers the field's guide: the version's deprecated fields, with what to send instead", async () => {
+    const res = await fetch(`${service.base}/api/versions/v2/migration-guide`, {
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(res.status, 200);
+    const guide = (await res.json()) as { title: string; from: string; to: string; deprecated?: unknown[] };
+    assert.deepEqual([guide.title, guide.from, guide.to], ['Deprecated fields and parameters of v2', 'v2', 'v2']);
+    assert.match(JSON.stringify(guide.deprecated), /nickname/);
+    assert.match(JSON.stringify(guide.deprecated), /displayName/);
+  });
+
   it('follows each link of our own origin and gets a 200', async () => {
     const broken: string[] = [];
     const followed = new Set<string>();

@@ -40,9 +40,14 @@ import { loopServerOptions, versionaryLoop } from 'versionary/loop';
 const options = { bundle, handlers, vendor: 'shop', title: 'Orders API', description: 'Orders and their lines.',
   contact: { email: 'api@shop.example' }, env: process.env };
 const app = Fastify({ ...loopServerOptions(options) });
+// The team's own route, validated as Fastify validates by default: unknown members are dropped.
+app.post('/notes', { schema: { body: { type: 'object', additionalProperties: false, properties: { text: { type: 'string' } } } } },
+  async (request) => request.body);
 await app.register(versionaryLoop, options);
 console.log('listening on ' + await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' }));
 `;
+
+const auth = { authorization: 'Bearer lane-admin-key-0123456789' };
 
 describe('the plugin and the loop in a team app stay in their lane (from the tarball)', { timeout: 600_000 }, () => {
   const tmp = mkdtempSync(join(tmpdir(), 'versionary-plugin-lane-'));
@@ -117,8 +122,23 @@ describe('the plugin and the loop in a team app stay in their lane (from the tar
     assert.deepEqual([v2.status, await v2.json()], [201, { id: 1, item: 'tea', note: 'ring twice' }]);
   });
 
+  it("validates the loop's routes strictly, and the app's own routes as the app's server does", async () => {
+    const send = (path: string, body: unknown) =>
+      fetch(`${loop.base}${path}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const order = await send('/api/v1/orders', { item: 'tea', note: 'ring twice' });
+    assert.equal(order.status, 400);
+    const client = await send('/admin/v1/clients', { name: 'Acme', colour: 'red' });
+    assert.equal(client.status, 400, 'the management API refuses an unknown member');
+    assert.match(((await client.json()) as { detail: string }).detail, /colour/);
+    const note = await send('/notes', { text: 'hi', colour: 'red' });
+    assert.deepEqual([note.status, await note.json()], [200, { text: 'hi' }], "Fastify's default, untouched");
+  });
+
   it('serves documents that say what the app gave of its API, and nothing of another', async () => {
-    const auth = { authorization: 'Bearer lane-admin-key-0123456789' };
     const res = await fetch(`${loop.base}/api/v1/openapi.json`, { headers: auth });
     assert.equal(res.status, 200, loop.process.output());
     const document = (await res.json()) as { info: Record<string, unknown> };

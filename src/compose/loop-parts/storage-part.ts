@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
+import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import type { AppIdentity } from '../../service/auth/principal.ts';
 import type { ApiDocumentInfo } from '../../service/openapi/api-info.ts';
 import type { NoticeChannel } from '../../service/notices/channel.ts';
@@ -148,6 +149,10 @@ export const versionaryLoopStorage = defineLoopPart<LoopStorageOptions>({
   async install(app, _state, options) {
     assertPeers(peersFor({ env: loopEnv(options), surface: 'loop', parts: ['versionary-loop-storage'] }));
     const { installLoopStorage } = await import('./storage-body.ts');
+    // Every route the parts register validates as its document says (no removal of unknown
+    // members, no coercion, no defaults), with the validator the routing plugin's routes carry:
+    // a context setting, so the app's own routes, outside it, keep their server's validator.
+    app.setValidatorCompiler(createRequestValidatorCompiler());
     await installLoopStorage(app, options);
   },
 });
