@@ -68,7 +68,7 @@ export function presetParts(options: Pick<VersionaryLoopOptions, 'portal' | 'not
  * `notices: false` leave those two out.
  *
  * Spread {@link loopServerOptions} of the same options into `Fastify()`: negotiation by `Accept`
- * and strict validation are construction options, which no plugin can set.
+ * and the parser's and router's problems are construction options, which no plugin can set.
  *
  * @example
  * ```ts
@@ -124,7 +124,8 @@ function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]
 
 /**
  * The Fastify construction options the loop expects: `Accept` negotiation, request ids, problems
- * for parser and router failures, strict validation; and the server's `timeouts` and `bodyLimit`
+ * for parser and router failures (its routes validate strictly with a validator of their own, so
+ * the server's `ajv` options are left as the app has them); and the server's `timeouts` and `bodyLimit`
  * when `settings` names them (they apply to the whole server, your routes too). Give it the very object you register the loop with, so that the two cannot
  * disagree. A bad timeout or body limit falls back to its default here and is reported with every
  * other error of the settings when the loop registers.
@@ -147,11 +148,14 @@ export function loopServerOptions(options: {
   const bodyLimit = file.bodyLimit;
   const validBodyLimit =
     typeof bodyLimit === 'number' && Number.isInteger(bodyLimit) && bodyLimit >= 1024 && bodyLimit <= 100 * 1024 * 1024;
+  // Not the service's `ajv` options: the loop's routes carry a validator of their own, and the
+  // app's routes keep the validation they had.
+  const { ajv: _serviceAjv, ...server } = serviceServerOptions({
+    bundle: options.bundle,
+    api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
+  });
   return {
-    ...serviceServerOptions({
-      bundle: options.bundle,
-      api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
-    }),
+    ...server,
     ...timeouts,
     ...(validBodyLimit ? { bodyLimit } : {}),
   };

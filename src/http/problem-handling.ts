@@ -23,30 +23,79 @@ export interface ProblemHandlingOptions {
 }
 
 /**
- * Make every error, from every route and from unknown routes, an RFC 9457 problem. Unknown
- * versions are 404 naming the published ones; an unversioned API path explains how to give a
- * version. A 500 is logged in full through the app's logger and answered without a stack trace or
- * SQL; its detail says it was logged only when that logger writes errors.
+ * Make every error of a context, from every route and from unknown routes, an RFC 9457 problem:
+ * for an app that owns its root (the reference service, the gateway), beside the plugin, which
+ * answers problems on its own routes and prefix only. Unknown versions are 404 naming the
+ * published ones; an unversioned API path explains how to give a version. A 500 is logged in full
+ * through the app's logger and answered without a stack trace or SQL; its detail says it was
+ * logged only when that logger writes errors.
  */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
-  requestPipeline(app, options.prefix).add({
+  app.setErrorHandler(problemErrorHandler);
+
+  // Fastify has one not-found handler per prefix: this is the context's own, which only an app
+  // that wants every unknown path a problem may set (the plugin answers under its prefix only).
+  if (options.notFound !== false) app.setNotFoundHandler(notFoundProblems(options));
+}
+
+/**
+ * Every error an RFC 9457 problem; a 500 is logged in full and answered without a stack trace.
+ * The error handler of the contexts and routes that answer problems.
+ */
+export function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = fromFrameworkError(error);
+  if (known && known.code !== ErrorCode.Internal) return sendProblem(reply, known);
+  const logged = logFailure(request, error, known ? 'internal error' : 'unhandled error');
+  return sendProblem(reply, known ?? internalError({ logged }));
+}
+
+/**
+ * `Vary: Accept` on every answer to an unversioned API path (its version came from `Accept`),
+ * problems included: a gate step, added before any step that may refuse the request.
+ */
+export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
+  requestPipeline(app, prefix).add({
     name: 'unversioned-vary',
     phase: 'gate',
     run: (request, reply) => {
       if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
     },
   });
+}
 
-  app.setErrorHandler((error, request, reply) => {
-    const known = fromFrameworkError(error);
-    if (known && known.code !== ErrorCode.Internal) return sendProblem(reply, known);
-    const logged = logFailure(request, error, known ? 'internal error' : 'unhandled error');
-    return sendProblem(reply, known ?? internalError({ logged }));
+/**
+ * The plugin's problems, in its lane: the routes registered while `register` runs get the problem
+ * error handler as their own, and the unknown paths under the prefix get {@link notFoundProblems}
+ * in a context of that prefix. The context's error and not-found handlers (the app's root ones
+ * when the plugin is registered there) stay as the app set them, before or after.
+ */
+export async function installPrefixProblems(
+  app: FastifyInstance,
+  options: ProblemHandlingOptions,
+  register: () => void | Promise<void>,
+): Promise<void> {
+  // Fastify runs onRoute hooks as a route is declared: only the routes `register` declares match.
+  let registering = true;
+  app.addHook('onRoute', (route) => {
+    if (registering && route.errorHandler === undefined) route.errorHandler = problemErrorHandler;
   });
-
-  // Fastify has one not-found handler per prefix: set here, it is the root's when the plugin is
-  // registered at the root, which only an app that wants every unknown path a problem may do.
-  if (options.notFound !== false) app.setNotFoundHandler(notFoundProblems(options));
+  try {
+    await register();
+  } finally {
+    registering = false;
+  }
+  if (options.notFound === false) return;
+  // Its own context under the prefix: Fastify allows one not-found handler per prefix, so the
+  // app's root handler, set before or after, is never touched. The context copies the hooks in
+  // place now (the plugin's gate, and the app's registered before it).
+  const handler = notFoundProblems(options);
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(problemErrorHandler);
+      scope.setNotFoundHandler(handler);
+    },
+    { prefix: options.prefix },
+  );
 }
 
 /**

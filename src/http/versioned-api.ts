@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses, fieldSchemas, servedSchemas, type ElementDeprecation } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
@@ -15,6 +15,7 @@ import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationHandler } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
 import { integerCoercion } from './query-integers.ts';
+import { createRequestValidatorCompiler } from './request-validator.ts';
 import { createResponseChecks, type ResponseCheck, type ResponseViolation } from './response-check.ts';
 import { hiddenInputFields, stillHidden, toRouteSchema } from './route-schemas.ts';
 
@@ -74,12 +75,18 @@ export function registerVersionedApi(app: FastifyInstance, options: VersionedApi
     });
   }
   const checks = options.validateResponses === false ? undefined : createResponseChecks();
-  for (const version of options.bundle.versions) registerVersion(app, { ...options, version, checks });
+  const validatorCompiler = createRequestValidatorCompiler();
+  for (const version of options.bundle.versions)
+    registerVersion(app, { ...options, version, checks, validatorCompiler });
 }
 
 function registerVersion(
   app: FastifyInstance,
-  options: VersionedApiOptions & { version: ApiVersion; checks: ReturnType<typeof createResponseChecks> | undefined },
+  options: VersionedApiOptions & {
+    version: ApiVersion;
+    checks: ReturnType<typeof createResponseChecks> | undefined;
+    validatorCompiler: FastifySchemaCompiler<unknown>;
+  },
 ): void {
   const { bundle, version, prefix, vendor } = options;
   const base = `${prefix}/${version.name}`;
@@ -137,6 +144,8 @@ function registerVersion(
         querystring: operation.query ?? { type: 'object', additionalProperties: false },
         response,
       },
+      // The route's own: whatever the app's `ajv` options, the body is held to the document.
+      validatorCompiler: options.validatorCompiler,
       // The version and lifecycle phases of this route, compiled here: a hook that returns at once is not awaited.
       onRequest: (request, reply, done) => {
         try {

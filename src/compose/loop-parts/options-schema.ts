@@ -35,6 +35,19 @@ export const LoopOptionsSchema = Type.Object(
       errorText: 'must be a media-type token such as "books"',
     }),
     title: Text,
+    description: Type.Optional(Text),
+    license: Type.Optional(
+      Type.Object(
+        { name: Text, identifier: Type.Optional(Text), url: Type.Optional(Text) },
+        { additionalProperties: false, errorText: 'must be { name, identifier? } or { name, url? }' },
+      ),
+    ),
+    contact: Type.Optional(
+      Type.Object(
+        { name: Type.Optional(Text), url: Type.Optional(Text), email: Type.Optional(Text) },
+        { additionalProperties: false, errorText: 'must be { name?, url?, email? }' },
+      ),
+    ),
     prefix: Type.Optional(
       Type.String({
         pattern: '^(/[A-Za-z0-9._~-]+)+$',

@@ -82,7 +82,13 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
         readinessChecks: shared.readinessChecks,
         ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
       },
-      api: { prefix, vendor: options.vendor, title: options.title },
+      api: {
+        prefix,
+        vendor: options.vendor,
+        title: options.title,
+        // Only what the app gave: a document never describes another API.
+        info: { description: options.description, license: options.license, contact: options.contact },
+      },
     });
     provideLoopState(app, { context, partNotFound: true, env });
     // Buffered usage is written before anything closes (a no-op until the usage part records).

@@ -3,7 +3,9 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
+import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import type { AppIdentity } from '../../service/auth/principal.ts';
+import type { ApiDocumentInfo } from '../../service/openapi/api-info.ts';
 import type { NoticeChannel } from '../../service/notices/channel.ts';
 import type { Storage } from '../../service/ports/index.ts';
 import { loopEnv } from '../loop-env.ts';
@@ -27,6 +29,12 @@ export interface LoopStorageOptions {
   vendor: string;
   /** The title of the API's documents and docs pages. */
   title: string;
+  /** The `info.description` of the API's documents (CommonMark); none by default. */
+  description?: string;
+  /** The `info.license` of the API's documents, `{ name, identifier? | url? }`; none by default. */
+  license?: ApiDocumentInfo['license'];
+  /** The `info.contact` of the API's documents, `{ name?, url?, email? }`; none by default. */
+  contact?: ApiDocumentInfo['contact'];
   /** Where the versioned API lives; `/api` by default. */
   prefix?: string;
   /**
@@ -142,6 +150,10 @@ export const versionaryLoopStorage = defineLoopPart<LoopStorageOptions>({
   async install(app, _state, options) {
     assertPeers(peersFor({ env: loopEnv(options), surface: 'loop', parts: ['versionary-loop-storage'] }));
     const { installLoopStorage } = await import('./storage-body.ts');
+    // Every route the parts register validates as its document says (no removal of unknown
+    // members, no coercion, no defaults), with the validator the routing plugin's routes carry:
+    // a context setting, so the app's own routes, outside it, keep their server's validator.
+    app.setValidatorCompiler(createRequestValidatorCompiler());
     await installLoopStorage(app, options);
   },
 });

@@ -13,7 +13,7 @@ import { resolveVersion } from '../../core/negotiation/index.ts';
 import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
-import { installProblemHandling } from '../problem-handling.ts';
+import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
 import { installRemovedGate, removedVersionOf, verdictOf } from '../removed-gate.ts';
 import {
   registerVersionedApi,
@@ -44,14 +44,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
-  if (o.problems)
-    installProblemHandling(app, {
-      bundle,
-      prefix,
-      vendor,
-      removedVersion: removedVersionOf(lifecycle),
-      notFound: o.notFound,
-    });
+  if (o.problems) addUnversionedVary(app, prefix);
   if (o.versionListHeaders && lifecycle.listHeaders) {
     const list = lifecycle.listHeaders.bind(lifecycle);
     const everywhere = o.versionListHeaders !== 'api';
@@ -77,37 +70,47 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     : undefined;
   const elements = checkedElements(o, lifecycle);
   const elementUses = elements.length > 0 ? { elements, onUse: elementStep(o, lifecycle) } : undefined;
-  if (o.forward)
-    await registerForwardedApi(app, {
-      bundle,
-      prefix,
-      vendor,
-      forward: o.forward,
-      onVersionedRequest,
-      ...(onOperationCall ? { onOperationCall } : {}),
-      ...(elementUses ? { elementUses } : {}),
-    });
-  else
-    registerVersionedApi(app, {
-      bundle,
-      handlers: o.handlers,
-      prefix,
-      vendor,
-      clientIdOf: o.clientIdOf,
-      validateResponses: o.validateResponses,
-      onVersionedRequest,
-      ...(onOperationCall ? { onOperationCall } : {}),
-      ...(elementUses ? { elementUses } : {}),
-    });
-  if (o.openapi)
-    registerOpenApiRoutes(app, {
-      ...o,
-      title: o.openapi.title,
-      ...(o.openapi.document ? { document: o.openapi.document } : {}),
-      lifecycle,
-    });
-  const document = lifecycle.document?.bind(lifecycle);
-  if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
+  const registerRoutes = async (): Promise<void> => {
+    if (o.forward)
+      await registerForwardedApi(app, {
+        bundle,
+        prefix,
+        vendor,
+        forward: o.forward,
+        onVersionedRequest,
+        ...(onOperationCall ? { onOperationCall } : {}),
+        ...(elementUses ? { elementUses } : {}),
+      });
+    else
+      registerVersionedApi(app, {
+        bundle,
+        handlers: o.handlers,
+        prefix,
+        vendor,
+        clientIdOf: o.clientIdOf,
+        validateResponses: o.validateResponses,
+        onVersionedRequest,
+        ...(onOperationCall ? { onOperationCall } : {}),
+        ...(elementUses ? { elementUses } : {}),
+      });
+    if (o.openapi)
+      registerOpenApiRoutes(app, {
+        ...o,
+        title: o.openapi.title,
+        ...(o.openapi.document ? { document: o.openapi.document } : {}),
+        lifecycle,
+      });
+    const document = lifecycle.document?.bind(lifecycle);
+    if (o.versionsDocument && document) app.get(`${prefix}/versions`, async () => document());
+  };
+  // Problems on the plugin's own routes and under its prefix only: the app's root handlers stay its own.
+  if (o.problems)
+    await installPrefixProblems(
+      app,
+      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle), notFound: o.notFound },
+      registerRoutes,
+    );
+  else await registerRoutes();
 }
 
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */

@@ -4,7 +4,7 @@ import type { BuildAppOptions } from './feature.ts';
 import { serviceFeatures } from './features.ts';
 import { installService } from './install-service.ts';
 import { serializeRequest } from './log-serializers.ts';
-import { apiPrefix, builtInReleases, vendor } from './names.ts';
+import { apiPrefix, builtInReleases, referenceApiInfo, vendor } from './names.ts';
 import { serviceServerOptions } from './server-options.ts';
 import { toServerOptions } from './timeouts.ts';
 
@@ -15,7 +15,12 @@ export { apiPrefix, builtInReleases, vendor } from './names.ts';
 export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   const { config } = options;
   const bundle = options.bundle ?? createApiBundle();
-  const api = options.api ?? { prefix: apiPrefix, vendor, title: 'Versionary users and posts API' };
+  const api = options.api ?? {
+    prefix: apiPrefix,
+    vendor,
+    title: 'Versionary users and posts API',
+    info: referenceApiInfo,
+  };
   const timeouts = toServerOptions(config.settings.timeouts);
   const app = Fastify({
     ...serviceServerOptions({ bundle, api }),

@@ -14,6 +14,7 @@ import type { Storage } from '../ports/index.ts';
 import type { RateLimitStore } from '../rate-limit/index.ts';
 import type { OperationCounter } from '../usage/operation-counter.ts';
 import type { UsageRecorder } from '../usage/usage-recorder.ts';
+import type { ApiDocumentInfoSource } from '../openapi/api-info.ts';
 
 // The service's shared types, in a leaf: build-app.ts installs the features, and each feature
 // reads these, so none of them imports build-app.ts.
@@ -32,8 +33,11 @@ export interface ServiceContext {
   operations?: OperationCounter;
   ops: ResolvedOps;
   options: BuildAppOptions;
-  /** Where the versioned API lives, the vendor of its media types, and its documents' title. */
-  api: { prefix: string; vendor: string; title: string };
+  /**
+   * Where the versioned API lives, the vendor of its media types, and what its documents say of
+   * it: the title, and the description, license and contact when the app gave them.
+   */
+  api: { prefix: string; vendor: string; title: string; info?: ApiDocumentInfoSource };
   /** The role a request needs, from its matched route (`auth/required-role.ts`). */
   requiredRole: (request: FastifyRequest) => Role | undefined;
   /** Set by the authentication feature when JWTs are configured; the documents describe them. */

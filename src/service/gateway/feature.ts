@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
+import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
 import { gatewayDocumentBuilder } from './document.ts';
@@ -22,7 +24,15 @@ export function createGatewayFeature(options: {
     name: 'gateway',
     async install(context) {
       const { app, bundle, clock, runtime, recorder, operations, options: appOptions, api } = context;
+      // The gateway owns its app: every route and every unknown path answers a problem.
+      installProblemHandling(app, {
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        removedVersion: removedVersionOf(runtime),
+      });
       await app.register(versionary, {
+        notFound: false,
         bundle,
         prefix: api.prefix,
         vendor: api.vendor,

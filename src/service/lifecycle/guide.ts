@@ -2,7 +2,8 @@ import { diffOpenApi } from '../../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, type MigrationGuide } from '../../core/guide/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
+import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
+import { toOpenApiDocument, type ApiVersion, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
@@ -21,6 +22,10 @@ export function buildServiceGuide(options: {
   const entry = runtime.document().versions.find((v) => v.name === from);
   const old = bundle.get(from);
   const target = entry?.replacement ? bundle.get(entry.replacement) : undefined;
+  const elements = runtime.elements().filter((e) => e.version === from);
+  // A version that stays, with fields or parameters deprecated in it: their guide, which the
+  // elements' notices and `Link` headers point to.
+  if (entry && old && !target && elements.length > 0) return elementGuide({ ...options, version: old, elements });
   if (!entry || !old || !target) {
     throw new VersionaryError({
       code: ErrorCode.NotFound,
@@ -46,5 +51,29 @@ export function buildServiceGuide(options: {
     // The old version's own deprecated fields and parameters, on the same base path as the diff.
     elements: { deprecations: runtime.elements(), version: old, basePath: '/api' },
     title: `Migrating from ${from} to ${target.name}`,
+  });
+}
+
+/**
+ * The guide of a version's own deprecated fields and query parameters, for a version with no
+ * replacement: what to send instead of each, dated from the first deprecation to the last sunset
+ * (past its sunset, an element is refused).
+ */
+function elementGuide(options: {
+  runtime: LifecycleRuntime;
+  version: ApiVersion;
+  elements: readonly ElementDeprecation[];
+}): MigrationGuide {
+  const { version, elements } = options;
+  const sunsets = elements.map((e) => e.sunsetAt);
+  return createMigrationGuide({
+    from: version.name,
+    to: version.name,
+    changes: [],
+    deprecatedAt: formatIsoInstant(Math.min(...elements.map((e) => e.deprecatedAt))),
+    sunsetAt: formatIsoInstant(Math.min(...sunsets)),
+    removedAt: formatIsoInstant(Math.max(...sunsets)),
+    elements: { deprecations: options.runtime.elements(), version, basePath: '/api' },
+    title: `Deprecated fields and parameters of ${version.name}`,
   });
 }

@@ -3,6 +3,7 @@ import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
 import { removedDocumentInfo } from '../lifecycle/removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
+import { documentInfoFor } from './api-info.ts';
 import { createVersionDocument } from './version-document.ts';
 
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
@@ -24,7 +25,10 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
       title,
       basePath,
       jwt: context.jwt !== undefined,
-      info: removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+      info: {
+        ...documentInfoFor(context.api.info, version.name),
+        ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+      },
       elements: { deprecations: context.runtime.elements(), now: context.clock.now() },
       lifecycle: (op) => {
         const v = verdict(op);

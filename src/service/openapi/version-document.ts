@@ -18,7 +18,7 @@ export interface VersionDocumentOptions {
   jwt: boolean;
   /** The lifecycle's word on an operation now, with its sunset as an ISO 8601 instant. */
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
-  /** Extra `info` members (a removed version's `x-removed`, `x-sunset` and note); they win over the defaults. */
+  /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
   info?: Record<string, unknown>;
   /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
   elements?: ElementDocumentation;
@@ -76,11 +76,8 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     basePath: options.basePath,
     partialResponses: true,
     ...(options.elements ? { elements: options.elements } : {}),
-    info: {
-      description: `Version ${version.name} of the users-and-posts API. Errors are RFC 9457 problems (\`application/problem+json\`); the machine-readable lifecycle of every version is at \`/api/versions\`.`,
-      license: { name: 'MIT', identifier: 'MIT' },
-      ...options.info,
-    },
+    // Only what the app said of its API (description, license, contact), never a default of ours.
+    ...(options.info ? { info: options.info } : {}),
     top: {
       servers: [
         {

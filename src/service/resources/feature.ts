@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineHandlers, versionary, type CallEvent } from '../../http/plugin/index.ts';
-import type { OperationHandler } from '../../http/index.ts';
+import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
+import { removedVersionOf } from '../../http/removed-gate.ts';
 import { apiHead } from '../api/index.ts';
 import type { ServiceContext, ServiceFeature } from '../app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
@@ -26,6 +27,16 @@ export function createResourcesFeature(
     name: 'resources',
     async install(context) {
       const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
+      // Every route of the context answers problems (the plugin's own answer them in any app);
+      // the root's unknown paths too when the service owns the app, never in someone else's.
+      const ownsApp = placement.ownsApp !== false;
+      installProblemHandling(app, {
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        removedVersion: removedVersionOf(runtime),
+        notFound: ownsApp,
+      });
       await app.register(versionary, {
         bundle,
         handlers: await handlers(context),
@@ -45,9 +56,10 @@ export function createResourcesFeature(
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
         // the service's richer documents come in through its document seam.
         openapi: { title: api.title, document: serviceDocumentBuilder(context) },
-        // The loop, in someone else's app, leaves the root's not-found handler to the app, and
-        // sends the version list on the API only.
-        ...(placement.ownsApp === false ? { notFound: false, versionListHeaders: 'api' as const } : {}),
+        // Unknown paths are the context's (above), or, in the loop, the prefixes' it installs last,
+        // once every feature's hooks are in. The loop sends the version list on the API only.
+        notFound: false,
+        ...(ownsApp ? {} : { versionListHeaders: 'api' as const }),
       });
     },
   };
