@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { removedDocumentInfo } from '../lifecycle/removed-document.ts';
 import { gatewayDocumentBuilder } from './document.ts';
 import type { GatewaySettings } from './settings.ts';
 
@@ -48,7 +49,14 @@ export function createGatewayFeature(options: {
             }
           : {}),
         onVersionedRequest: appOptions.onVersionedRequest ?? [],
-        openapi: { title: api.title, document: gatewayDocumentBuilder({ documents }) },
+        openapi: {
+          title: api.title,
+          document: gatewayDocumentBuilder({
+            documents,
+            removedInfo: (name) =>
+              removedDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+          }),
+        },
       });
     },
   };
