@@ -45,7 +45,7 @@ export function createFixedClock(
 }
 
 function toMs(at: ClockInstant): number {
-  const ms = typeof at === 'number' ? at : at instanceof Date ? at.getTime() : parseIsoInstant(at.trim());
+  const ms = typeof at === 'number' ? at : typeof at === 'object' ? at.getTime() : parseIsoInstant(at.trim());
   if (ms === undefined || !Number.isFinite(ms))
     throw new RangeError(
       `createFixedClock: ${JSON.stringify(String(at))} is not an instant (epoch ms, a Date, or ISO 8601)`,
