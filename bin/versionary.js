@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The CLI runs the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci` and
-// `npm pack` run through the `prepare` script): no TypeScript compiler at run time.
+// The CLI runs the compiled JavaScript in dist/ (built by `npm run build`, which `npm ci` runs
+// through the `postprepare` script and `npm pack` through `prepack`): no TypeScript compiler at run time.
 let main;
 try {
   ({ main } = await import('../dist/cli/main.js'));

@@ -1,6 +1,6 @@
 // The public entry point `versionary`: the framework-free core. Everything not exported here (or
 // from `versionary/fastify` and `versionary/client`) is internal and may change in any release.
-export type { Clock } from './core/clock/index.ts';
+export type { Clock, ClockInstant } from './core/clock/index.ts';
 export { createFixedClock } from './core/clock/index.ts';
 export { ErrorCode, VersionaryError, isVersionaryError } from './core/errors/index.ts';
 export type { FieldError, VersionaryErrorOptions } from './core/errors/index.ts';

@@ -8,7 +8,9 @@ import { isVersionaryError } from '../core/errors/index.ts';
  */
 export function describeFailure(error: unknown, cwd: string): string {
   // A start that lacks packages says which, and the line that installs them: already written for people.
-  if ((error as { code?: unknown })?.code === 'PACKAGES_MISSING') return (error as Error).message;
+  // So does a start that could not listen: it names the port and what to do.
+  const code = (error as { code?: unknown })?.code;
+  if (code === 'PACKAGES_MISSING' || code === 'LISTEN_FAILED') return (error as Error).message;
   if (isVersionaryError(error)) return `${error.code}: ${shortenUris(error.detail, cwd)}`;
   const message = error instanceof Error ? error.message : String(error);
   return `internal error: ${shortenUris(message, cwd)}`;

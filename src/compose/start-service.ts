@@ -11,6 +11,7 @@ import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metric
 import type { ChangeFeed, Storage } from '../service/ports/index.ts';
 import { isTransientStorageError } from '../storage/guard/transient-errors.ts';
 import { connectRedis } from './connect-redis.ts';
+import { listenOrExplain } from './listen.ts';
 import { openStorage } from './open-storage.ts';
 import { openSharedState } from './shared-state.ts';
 import { policyProblems, problemsOf } from './start-problems.ts';
@@ -74,10 +75,7 @@ export async function startService(
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
-  await new Promise<void>((resolve, reject) => {
-    service.server.once('error', reject);
-    service.server.listen({ port: config.port, host: config.host }, () => resolve());
-  });
+  await listenOrExplain(service.server, { port: config.port, host: config.host, setting: 'PORT (or --port)' });
   const address = service.server.address() as AddressInfo;
   log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
   const state = {
@@ -90,7 +88,12 @@ export async function startService(
   const metrics = createServiceMetrics();
   const metricsServer =
     config.ops.metricsPort !== undefined
-      ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host })
+      ? await serveMetrics({ metrics, port: config.ops.metricsPort, host: config.host }).catch(async (error) => {
+          // The main port listens already: closed, so the failed start ends the process.
+          service.server.close();
+          await redis?.quit().catch(() => redis.disconnect());
+          throw error;
+        })
       : undefined;
 
   const ready = (async () => {
@@ -269,7 +272,7 @@ async function serveMetrics(options: { metrics: ServiceMetrics; port: number; ho
       response.end(text);
     });
   });
-  await new Promise<void>((resolve) => server.listen({ port: options.port, host: options.host }, () => resolve()));
+  await listenOrExplain(server, { ...options, setting: 'VERSIONARY_METRICS_PORT' });
   return server;
 }
 

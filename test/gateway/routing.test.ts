@@ -148,9 +148,21 @@ describe('gateway: a removed version', () => {
           v2: { upstream: python.url, openapi: './openapi-v2.json' },
         },
       },
-      file: { versions: { v1: { removed: true }, v2: {} } },
+      file: {
+        versions: { v1: { removed: true }, v2: {} },
+        // A brownout of the removed version changes nothing: the removal answers, the document stays readable.
+        notices: {
+          brownouts: [{ version: 'v1', startsAt: iso(Date.now() - 60_000), endsAt: iso(Date.now() + 3_600_000) }],
+        },
+      },
     });
     try {
+      const document = await fetch(`${gateway.base}/api/v1/openapi.json`, { headers: auth });
+      assert.equal(document.status, 200, 'the document of a removed version stays readable');
+      const info = ((await document.json()) as { info: Record<string, unknown> }).info;
+      assert.equal(info['x-removed'], true);
+      assert.ok(Math.abs(Date.parse(String(info['x-sunset'])) - Date.now()) < 600_000, 'removed at this start');
+      assert.match(String(info.description), /^REMOVED: v1 was removed/);
       for (const [method, url] of [
         ['GET', '/api/v1/users/1'],
         ['POST', '/api/v1/echo'],
@@ -158,7 +170,9 @@ describe('gateway: a removed version', () => {
       ]) {
         const res = await fetch(`${gateway.base}${url}`, { method, headers: auth });
         assert.equal(res.status, 410, `${method} ${url}`);
-        assert.equal(((await res.json()) as { code: string }).code, 'VERSION_REMOVED');
+        const problem = (await res.json()) as { code: string; detail: string };
+        assert.equal(problem.code, 'VERSION_REMOVED');
+        assert.doesNotMatch(problem.detail, /brownout|Migrate before/);
       }
       const res = await fetch(`${gateway.base}/api/users/1`, {
         headers: { ...auth, accept: 'application/vnd.acme.v1+json' },

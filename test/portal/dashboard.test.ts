@@ -177,6 +177,9 @@ test('the admin sees the timeline, usage, the clients still calling ranked and a
   );
   assert.match(body, /class="burn-down" data-version="v1"/);
   assert.match(body, /id="burn-down-v1"/);
+  // The sentence reads with its spaces, as a screen reader or a copy of the page gives it.
+  const sentence = /<section class="burn-down"[^]*?<p>([^]*?)<\/p>/.exec(body)?.[1]?.replace(/<[^>]+>/g, '');
+  assert.match(sentence ?? '', /^Sunset on \d{4}-\d{2}-\d{2}(; projected last call \d{4}-\d{2}-\d{2})?\.$/, sentence);
   await t.close();
 });
 

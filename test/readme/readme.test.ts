@@ -94,7 +94,7 @@ describe('the README', () => {
   it('states the tarball size npm pack reports, within 10%', () => {
     const stated = /The `npm pack` tarball is about ([\d.]+) kB \(([\d.]+) MB unpacked, ([\d,]+) files/.exec(readme);
     assert.ok(stated, 'the README states the tarball size');
-    // --ignore-scripts: the prepare script would rebuild dist/, which other tests read while this runs.
+    // --ignore-scripts: the prepack script would rebuild dist/, which other tests read while this runs.
     const [pack] = JSON.parse(
       execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: projectRoot, encoding: 'utf8' }),
     ) as Array<{ size: number; unpackedSize: number; entryCount: number }>;

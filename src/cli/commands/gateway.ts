@@ -3,6 +3,7 @@ import { importServiceModule, loadStartService } from '../../compose/load-servic
 import { defineCommand } from '../command.ts';
 import { listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
+import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
 
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.
@@ -81,7 +82,8 @@ Configured by the environment, as the reference service is:
                          (default 25000)
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
 
-Stops cleanly on SIGTERM or SIGINT (docs/operations.md).`,
+Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
+exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
   options: listenOptions,
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
@@ -92,6 +94,7 @@ Stops cleanly on SIGTERM or SIGINT (docs/operations.md).`,
     const { composeGateway } = await importServiceModule(() => import('../../compose/gateway-composition.ts'));
     const readFile = (p: string) => readFileSync(p, 'utf8');
     await startService({ env, readFile, compose: (config) => composeGateway({ config, readFile }) });
+    drainWhenOrphaned({ env, stderr: io.stderr });
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },
 });

@@ -3,6 +3,7 @@ import { loadStartService } from '../../compose/load-service.ts';
 import { defineCommand } from '../command.ts';
 import { listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
+import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
 export const serveCommand = defineCommand({
@@ -14,7 +15,7 @@ Options (each wins over its variable): --config as VERSIONARY_CONFIG, --port as 
 
 Configured by the environment: PORT, HOST, DATABASE_URL, VERSIONARY_CONFIG, LOG_LEVEL,
 VERSIONARY_ADMIN_KEY, VERSIONARY_JWT_*, VERSIONARY_REDIS_URL (see the README). Stops cleanly on
-SIGTERM or SIGINT.`,
+SIGTERM or SIGINT; started by npx, also when npm exits (npm does not pass SIGTERM on).`,
   options: listenOptions,
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
@@ -22,6 +23,7 @@ SIGTERM or SIGINT.`,
     // Imported here, not at the top: the other commands run without the service's packages.
     const startService = await loadStartService(env);
     await startService({ env, readFile: (p) => readFileSync(p, 'utf8') });
+    drainWhenOrphaned({ env, stderr: io.stderr });
     // The server keeps the process alive; the exit code comes from the signal handler.
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },

@@ -1,3 +1,4 @@
+import { isObjectLike } from '../compat/schema-model.ts';
 import { createLintContext, type LintContext } from './lint-context.ts';
 import { checkCollectionNames, checkIdentifiersInQuery } from './naming-rules.ts';
 import { checkDeprecatedSunset, checkProblemDetails } from './response-rules.ts';
@@ -40,7 +41,25 @@ export function lintOpenApi(input: unknown, options: LintOptions = {}): LintFind
   const skip = new Set(options.skip ?? []);
   const out: LintFinding[] = [];
   for (const [rule, check] of Object.entries(checks) as [LintRuleId, (c: LintContext) => LintFinding[]][]) {
-    if (!skip.has(rule)) out.push(...check(ctx));
+    if (!skip.has(rule)) out.push(...check(ctx).filter((finding) => !skippedInDocument(ctx, finding)));
   }
   return out;
+}
+
+/**
+ * A deviation the document states itself: an operation with `x-lint-skip: ['identifier-in-query']`
+ * skips that rule's findings about it; a finding about a whole path (a segment's name) is skipped
+ * when every operation of the path lists the rule.
+ */
+function skippedInDocument(ctx: LintContext, finding: LintFinding): boolean {
+  const ops = ctx.operations.filter(
+    (op) => op.path === finding.path && (finding.method === undefined || op.method.toUpperCase() === finding.method),
+  );
+  return (
+    ops.length > 0 &&
+    ops.every((op) => {
+      const skip = isObjectLike(op.operation.value) ? op.operation.value['x-lint-skip'] : undefined;
+      return Array.isArray(skip) && skip.includes(finding.rule);
+    })
+  );
 }

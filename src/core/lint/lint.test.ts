@@ -61,6 +61,40 @@ describe('collection-not-plural', () => {
   });
 });
 
+describe('namespaces, mass nouns, singleton sub-resources and stated deviations', () => {
+  it('accepts the admin namespace and usage, a mass noun', () => {
+    assert.equal(checkSegment('admin'), undefined);
+    assert.equal(checkSegment('usage'), undefined);
+    assert.deepEqual(rules(lintOpenApi(openapi({ '/admin/v1/usage/clients': get() }))), []);
+  });
+  it('accepts a singular noun after a parameter that ends the path and takes no POST: a singleton', () => {
+    const put = { put: { responses: { '200': { description: 'ok' }, '404': problem } } };
+    const post = { post: { responses: { '201': { description: 'ok' }, '404': problem } } };
+    const doc = openapi({
+      '/api/v1/users/{id}/profile': { ...get(), ...put },
+      '/api/v1/users/{id}/post': { ...get(), ...post },
+      '/api/v1/user/{id}': get(),
+    });
+    assert.deepEqual(rules(lintOpenApi(doc)), [
+      'collection-not-plural /api/v1/users/{id}/post',
+      'collection-not-plural /api/v1/user/{id}',
+    ]);
+  });
+  it('skips what an operation states with x-lint-skip, and only that', () => {
+    const doc = openapi({
+      '/api/v1/notices/run': {
+        post: { responses: { '200': { description: 'ok' } }, 'x-lint-skip': ['collection-not-plural'] },
+      },
+      '/api/v1/calls': get({
+        parameters: [{ name: 'clientId', in: 'query' }],
+        'x-lint-skip': ['identifier-in-query'],
+      }),
+      '/api/v1/posts': get({ parameters: [{ name: 'userId', in: 'query' }], 'x-lint-skip': ['unversioned-path'] }),
+    });
+    assert.deepEqual(rules(lintOpenApi(doc)), ['identifier-in-query GET /api/v1/posts']);
+  });
+});
+
 describe('identifier-in-query', () => {
   it('flags ?id= and ?userId= and accepts ordinary filters', () => {
     const doc = openapi({

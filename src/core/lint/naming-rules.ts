@@ -13,6 +13,7 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
     segments.forEach((segment, index) => {
       const problem = checkSegment(segment, ctx.allowSegments);
       if (problem === undefined) return;
+      if (problem.kind === 'singular' && isSingleton(ctx, { path, segments, index })) return;
       const what = { singular: 'is singular', verb: 'is a verb', mixed: 'mixes a verb with a noun' }[problem.kind];
       const fix = segments.map((s, i) => (i === index ? problem.suggestion : s)).join('/');
       out.push({
@@ -28,6 +29,17 @@ export function checkCollectionNames(ctx: LintContext): LintFinding[] {
     });
   }
   return out;
+}
+
+/**
+ * A singleton sub-resource, not a collection: a singular noun that ends the path right after a
+ * path parameter (`/users/{id}/profile`, `/versions/{name}/deprecation`), and that takes no POST,
+ * so nothing is ever added to it.
+ */
+function isSingleton(ctx: LintContext, at: { path: string; segments: string[]; index: number }): boolean {
+  const { path, segments, index } = at;
+  if (index !== segments.length - 1 || !/^\{[^}]+\}$/.test(segments[index - 1] ?? '')) return false;
+  return !ctx.operations.some((op) => op.path === path && op.method.toUpperCase() === 'POST');
 }
 
 /** `id`, `userId`, `user_id`, `user-id`, `uuid`: names that carry a resource identifier. */

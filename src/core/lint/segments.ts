@@ -3,6 +3,8 @@ import pluralize from 'pluralize';
 /** Segments that are not collections: documents, namespaces and well-known endpoints. */
 export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
   'api',
+  // The management namespace, as `api` is the API's: `/admin/v1/users`.
+  'admin',
   'me',
   'self',
   'health',
@@ -27,6 +29,7 @@ const UNCOUNTABLE: ReadonlySet<string> = new Set([
   'staff',
   'metadata',
   'data',
+  'usage',
 ]);
 
 /** Verbs that make a segment an action rather than a resource. */

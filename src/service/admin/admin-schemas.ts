@@ -257,7 +257,10 @@ export const scheduleDeprecationSchema = {
 export const listCallsSchema = {
   operationId: 'versions.listCalls',
   summary: 'List recorded calls to a deprecated version',
+  description:
+    'The recorded calls, newest first. `clientId` filters them by the calling client: it names another resource to filter by, not the resource listed (`x-lint-skip`).',
   tags: ['versions'],
+  'x-lint-skip': ['identifier-in-query'],
   params: versionParams,
   querystring: Type.Object(
     {

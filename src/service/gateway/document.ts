@@ -6,10 +6,13 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
  * the configured document itself, not a regeneration, with its paths below the gateway's version
- * base (`servers`), and each operation's lifecycle: `deprecated` and `x-sunset`.
+ * base (`servers`), each operation's lifecycle (`deprecated` and `x-sunset`), and a removed
+ * version's mark in `info`.
  */
 export function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
+  /** A removed version's `info` members (`x-removed`, `x-sunset`, the note), as the service marks its own. */
+  removedInfo: (name: string) => Record<string, unknown>;
 }): OpenApiDocumentBuilder {
   return ({ version, basePath, verdict }) => {
     const doc = structuredClone(options.documents[version.name] ?? {});
@@ -26,6 +29,7 @@ export function gatewayDocumentBuilder(options: {
       paths[relative] = item;
     }
     // Relative: the document is read from the gateway, so its base resolves against the gateway's own origin.
-    return { ...doc, servers: [{ url: basePath }], paths };
+    const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.removedInfo(version.name) };
+    return { ...doc, info, servers: [{ url: basePath }], paths };
   };
 }

@@ -4,6 +4,7 @@ import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../auth/principal.ts';
+import { removedDocumentInfo } from '../lifecycle/removed-document.ts';
 import { gatewayDocumentBuilder } from './document.ts';
 import type { GatewaySettings } from './settings.ts';
 
@@ -58,7 +59,14 @@ export function createGatewayFeature(options: {
             }
           : {}),
         onVersionedRequest: appOptions.onVersionedRequest ?? [],
-        openapi: { title: api.title, document: gatewayDocumentBuilder({ documents }) },
+        openapi: {
+          title: api.title,
+          document: gatewayDocumentBuilder({
+            documents,
+            removedInfo: (name) =>
+              removedDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+          }),
+        },
       });
     },
   };

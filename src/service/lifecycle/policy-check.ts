@@ -13,15 +13,23 @@ import type { LifecycleSettings, VersionSettings } from './settings.ts';
 
 /**
  * The schedule a config file's entry declares, or none when it declares no sunset and no removal.
- * `deprecatedAt` stands in for an entry without one: the stored date, else now.
+ * `deprecatedAt` stands in for an entry without one: the stored date, else now. An entry marked
+ * `removed` without a `sunsetAt` is removed when a start first reads it: at its stored sunset if
+ * that has passed already (it was removed then), else now, never at its old deprecation date.
  */
-export function configuredSchedule(name: string, v: VersionSettings, deprecatedAt: number): StoredSchedule | undefined {
+export function configuredSchedule(
+  name: string,
+  v: VersionSettings,
+  known: { now: number; stored?: Pick<StoredSchedule, 'deprecatedAt' | 'sunsetAt'> | undefined },
+): StoredSchedule | undefined {
   if (v.sunsetAt === undefined && !v.removed) return undefined;
-  const at = v.deprecatedAt ?? deprecatedAt;
+  const deprecatedAt = v.deprecatedAt ?? known.stored?.deprecatedAt ?? known.now;
+  const removedAt = Math.min(known.stored?.sunsetAt ?? known.now, known.now);
+  const sunsetAt = v.sunsetAt ?? (v.removed ? removedAt : deprecatedAt);
   return {
     version: name,
-    deprecatedAt: at,
-    sunsetAt: v.sunsetAt ?? at,
+    deprecatedAt: Math.min(deprecatedAt, sunsetAt),
+    sunsetAt,
     reason: v.reason ?? 'planned',
     removed: v.removed === true,
     migrationUrl: v.migrationUrl ?? null,
@@ -77,8 +85,8 @@ export function lifecyclePolicyProblems(options: {
   const defaults = settings.versions ? [] : (options.defaultDeprecated ?? []);
   const versions: LifecycleVersion[] = releases.map(({ name, releasedAt }) => {
     const schedule = defaults.includes(name)
-      ? configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, now)
-      : configured[name] && configuredSchedule(name, configured[name], now);
+      ? configuredSchedule(name, { deprecatedAt: now, sunsetAt: now + 6 * MONTH_MS }, { now })
+      : configured[name] && configuredSchedule(name, configured[name], { now });
     const migrationUrl = configured[name]?.migrationUrl ?? `${prefix}/versions/${name}/migration-guide`;
     const replacement = configured[name]?.replacement;
     return {

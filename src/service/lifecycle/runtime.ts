@@ -105,7 +105,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const released = new Map(releases.map((r) => [r.name, r.releasedAt]));
   const undated = new Set(releases.filter((r) => !r.declared).map((r) => r.name));
   for (const [name, v] of Object.entries(configured)) {
-    const declared = configuredSchedule(name, v, schedules.get(name)?.deprecatedAt ?? clock.now());
+    const declared = configuredSchedule(name, v, { now: clock.now(), stored: schedules.get(name) });
     if (!declared) continue;
     const stored: StoredSchedule = { ...declared, removed: declared.removed || schedules.get(name)?.removed === true };
     await store.saveSchedule(stored);

@@ -51,7 +51,8 @@ export function installBrownoutGuard(
       if (options.cache.all().length === 0) return;
       const route = routeUrlOf(request);
       const api = route ? scope.routeOf(route) : undefined;
-      if (!api || api.path === '/') return;
+      // The version's document stays readable, as it does after the removal the brownout rehearses.
+      if (!api || api.path === '/' || api.isDocument) return;
       const { version } = api;
       const endpoint = `${request.method} ${api.template}`;
       const principal = principalOf(request);
@@ -69,6 +70,8 @@ export function installBrownoutGuard(
         method: request.method,
         path: endpoint.slice(endpoint.indexOf(' ') + 1),
       });
+      // Already removed: the removal's own answer, with no brownout and no date to migrate before.
+      if (verdict.removed) throw verdict.removed;
       const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
       const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
       throw new VersionaryError({

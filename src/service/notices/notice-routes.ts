@@ -32,7 +32,8 @@ export function registerNoticeAdminRoutes(
         tags: ['notices'],
         querystring: NoticeNoQuery,
         description:
-          'Plans the notices now due and delivers what is pending, as the scheduled pass does; answers what it did.',
+          'Plans the notices now due and delivers what is pending, as the scheduled pass does; answers what it did. An action, not a resource: its path ends in a verb (`x-lint-skip`).',
+        'x-lint-skip': ['collection-not-plural'],
         response: { 200: PassReportSchema, ...noticeProblems({ 400: 'An unknown query parameter' }) },
       },
     },

@@ -112,6 +112,10 @@ function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['cal
     ...(burnDown.projectedZeroAt !== undefined ? [{ at: burnDown.projectedZeroAt, label: 'projected zero' }] : []),
   ];
   const atRisk = clients.filter((c) => c.atRisk);
+  // One string: htm drops the line break between a word and an expression, and the space with it.
+  const projected =
+    burnDown.projectedZeroAt !== undefined ? `; projected last call ${isoDay(burnDown.projectedZeroAt)}` : '';
+  const sunsetSentence = `Sunset on ${isoDay(burnDown.sunsetAt)}${projected}.`;
   return html`<section
     class="burn-down"
     data-version=${version}
@@ -119,10 +123,7 @@ function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['cal
     aria-label=${`Burn-down of ${version}`}
   >
     <h3>${version}: ${verdictText[burnDown.verdict]}</h3>
-    <p>
-      Sunset
-      ${isoDay(burnDown.sunsetAt)}${burnDown.projectedZeroAt !== undefined ? html`; projected last call ${isoDay(burnDown.projectedZeroAt)}` : ''}.
-    </p>
+    <p>${sunsetSentence}</p>
     <${DailyChart}
       id=${`burn-down-${version}`}
       title=${`Distinct clients calling ${version} per day, last ${burnDownDays} days`}

@@ -62,14 +62,14 @@ function Result(props: { data: BreaksData }): VNode {
       d.elements.length > 0 &&
       html`<h2 id="elements-title">Deprecated fields and parameters you used in ${d.from}</h2>
         <ul class="breaking-elements" aria-labelledby="elements-title">
-          ${d.elements.map(
-            (e) =>
-              html`<li data-element=${e.element}>
-                <code>${e.element}</code> on <code>${e.endpoint}</code>: ${e.calls} call(s), last ${stamp(e.lastSeen)};
-                removed on
-                ${isoDay(e.sunsetAt)}${e.replacement ? html`, use <code>${e.replacement}</code> instead` : ''}.
-              </li>`,
-          )}
+          ${d.elements.map((e) => {
+            // One string: htm drops a line break between text and an expression, and the space with it.
+            const uses = `: ${e.calls} call(s), last ${stamp(e.lastSeen)}; removed on ${isoDay(e.sunsetAt)}`;
+            const instead = e.replacement ? html`, use <code>${e.replacement}</code> instead` : '';
+            return html`<li data-element=${e.element}>
+              <code>${e.element}</code> on <code>${e.endpoint}</code>${uses}${instead}.
+            </li>`;
+          })}
         </ul>`
     }
     ${
