@@ -6,26 +6,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { assertFieldErrors } from '../support/assertions.ts';
 import { runCliProcess } from '../support/cli-process.ts';
-import { startTestService, type StartedService } from '../support/started-service.ts';
+import { adminCaller, startTestService, type StartedService } from '../support/started-service.ts';
 
-const admin = { authorization: 'Bearer test-admin-key-0123456789', 'content-type': 'application/json' };
 // A forged row: `\r` returns to the line's start, ESC [2K erases it, then a fake approval follows.
 const forged = 'ok\r\u001b[2Kapv_0000000000000000  fedcba9876543210  admin';
 const bad = [forged, 'a\ud800b', 'two\nlines', 'tab\there', 'bell\u0007', 'c1\u0085next', 'del\u007f'];
 
-const call = (service: StartedService) => async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${service.base}${path}`, {
-    method,
-    headers: admin,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text } as LightMyRequestResponse;
-};
+const call = adminCaller;
 
 describe('human text fields of the management API', () => {
   let service: StartedService;

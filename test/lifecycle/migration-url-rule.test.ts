@@ -2,24 +2,14 @@
 // refused where they are set (config file, management API), so no Link header ever carries one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LightMyRequestResponse } from 'fastify';
 import { assertFieldErrors } from '../support/assertions.ts';
-import { startTestService, type StartedService } from '../support/started-service.ts';
+import { adminCaller, startTestService, type StartedService } from '../support/started-service.ts';
 
 const admin = { authorization: 'Bearer test-admin-key-0123456789', 'content-type': 'application/json' };
 const refused = ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,<b>x', '//evil.example/guide'];
 const alsoRefused = ['/\\evil.example', 'https://docs.example@evil.example/', 'guide.html', 'ftp://docs.example/'];
 
-// The problem assertions read an injected response; a real socket's answer is turned into one.
-const call = (service: StartedService) => async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${service.base}${path}`, {
-    method,
-    headers: admin,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text } as LightMyRequestResponse;
-};
+const call = adminCaller;
 
 describe('the migration URL rule, through the service', () => {
   let service: StartedService;

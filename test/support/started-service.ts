@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import { startService } from '../../src/compose/start-service.ts';
 
 /** The service as `node dist/server.js` composes it, started in this process on a free port. */
@@ -51,5 +52,24 @@ export async function startTestService(
       rmSync(dir, { recursive: true, force: true });
       return result;
     },
+  };
+}
+
+/**
+ * A management call on a started service with the admin key, its answer shaped as `inject()`
+ * gives one, so the problem assertions of `assertions.ts` read a real socket's answer too.
+ */
+export function adminCaller(
+  service: StartedService,
+): (method: string, path: string, body?: unknown) => Promise<LightMyRequestResponse> {
+  const headers = { authorization: 'Bearer test-admin-key-0123456789', 'content-type': 'application/json' };
+  return async (method, path, body) => {
+    const res = await fetch(`${service.base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: text } as LightMyRequestResponse;
   };
 }
