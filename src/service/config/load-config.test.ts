@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       'webhooks',
       'notices',
       'gateway',
+      'portal',
     ]);
     assert.equal(settings.gateway, undefined, 'the reference service has no gateway section');
     assert.deepEqual(config, {

@@ -28,7 +28,9 @@ export function configuredSchedule(
   const sunsetAt = v.sunsetAt ?? (v.removed ? removedAt : deprecatedAt);
   return {
     version: name,
-    deprecatedAt: Math.min(deprecatedAt, sunsetAt),
+    // A removal dated now may precede a stored deprecation; declared dates stay as written, so
+    // the lifecycle rules (sunset-order) judge what the file says.
+    deprecatedAt: v.sunsetAt === undefined ? Math.min(deprecatedAt, sunsetAt) : deprecatedAt,
     sunsetAt,
     reason: v.reason ?? 'planned',
     removed: v.removed === true,
