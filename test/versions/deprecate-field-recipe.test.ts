@@ -59,8 +59,12 @@ describe('recipe: deprecate a field safely', () => {
     assert.deepEqual(await get('v2', 2), { id: 2, customer: 'Bo', note: 'porch', deliveryNote: 'porch' });
     assert.deepEqual(await get('v3', 2), { id: 2, customer: 'Bo', deliveryNote: 'porch' });
     assert.deepEqual(await get('v1', 2), { id: 2, customer: 'Bo', note: 'porch' });
-    await post('v3', { customer: 'Cy', note: 'x' });
-    assert.deepEqual(orders.get(3), { id: 3, customer: 'Cy' }, 'v3 no longer knows `note`');
+    // v3 no longer knows `note`: its document says additionalProperties false, and the plugin
+    // holds a body to its document whatever the app's ajv options, so it is refused, not dropped.
+    const [status, problem] = await post('v3', { customer: 'Cy', note: 'x' });
+    assert.equal(status, 400, 'v3 no longer knows `note`');
+    assert.match(JSON.stringify(problem), /note/);
+    assert.equal(orders.get(3), undefined, 'nothing is stored');
   });
 
   it('the removal matches the declared deprecation, and v2 documents the field as deprecated', () => {
