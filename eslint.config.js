@@ -4,6 +4,51 @@ import tseslint from 'typescript-eslint';
 const coreMessage =
   'core is pure: no framework, no I/O, no Node built-ins. Keep it portable and testable at any instant.';
 
+const storageLibraries = {
+  group: ['kysely', 'libsql', 'pg', 'ioredis'],
+  message: 'Storage libraries belong in src/storage behind the ports.',
+};
+
+/** The rules of src/loop, src/kernel, src/reference and src/gateway, one block per folder depth. */
+function layerRules() {
+  const blocks = [];
+  for (const depth of [1, 2, 3]) {
+    const up = '../'.repeat(depth);
+    const dirs = '*/'.repeat(depth - 1);
+    const adapters = {
+      group: [`${up}storage/**`],
+      message: "Parts declare ports; only the loop's storage part and src/compose pick a storage adapter.",
+    };
+    const product = {
+      group: [`${up}reference/**`, `${up}gateway/**`, `${up}compose/**`, `${up}cli/**`],
+      message:
+        'The loop and the kernel are the library: the reference service and the gateway build on them, never the reverse.',
+    };
+    const apps = {
+      group: [`${up}compose/**`, `${up}cli/**`],
+      message: 'The reference service and the gateway are built from the loop; only src/compose starts them.',
+    };
+    blocks.push(
+      {
+        files: [`src/loop/${dirs}*.ts`, `src/kernel/${dirs}*.ts`],
+        ignores: ['src/**/*.test.ts', 'src/loop/storage/**'],
+        rules: { 'no-restricted-imports': ['error', { patterns: [adapters, product, storageLibraries] }] },
+      },
+      {
+        files: [`src/loop/storage/${dirs}*.ts`],
+        ignores: ['src/**/*.test.ts'],
+        rules: { 'no-restricted-imports': ['error', { patterns: [product] }] },
+      },
+      {
+        files: [`src/reference/${dirs}*.ts`, `src/gateway/${dirs}*.ts`],
+        ignores: ['src/**/*.test.ts'],
+        rules: { 'no-restricted-imports': ['error', { patterns: [adapters, apps, storageLibraries] }] },
+      },
+    );
+  }
+  return blocks;
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -45,7 +90,16 @@ export default tseslint.config(
             },
             { group: ['node:*', 'fs', 'path', 'http', 'crypto'], message: coreMessage },
             {
-              group: ['**/http/**', '**/service/**', '**/storage/**', '**/cli/**'],
+              group: [
+                '**/http/**',
+                '**/kernel/**',
+                '**/loop/**',
+                '**/reference/**',
+                '**/gateway/**',
+                '**/compose/**',
+                '**/storage/**',
+                '**/cli/**',
+              ],
               message: 'core must not depend on outer layers: dependencies point inwards.',
             },
           ],
@@ -66,8 +120,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/service/**', '**/storage/**', '**/cli/**'],
-              message: 'The Fastify adapter depends on core only; the service composes it, not the reverse.',
+              group: [
+                '**/kernel/**',
+                '**/loop/**',
+                '**/reference/**',
+                '**/gateway/**',
+                '**/compose/**',
+                '**/storage/**',
+                '**/cli/**',
+              ],
+              message: 'The Fastify adapter depends on core only; the loop composes it, not the reverse.',
             },
             {
               group: ['kysely', 'libsql', 'pg', 'ioredis'],
@@ -78,28 +140,11 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/service/**/*.ts'],
-    ignores: ['src/service/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/storage/**'],
-              message:
-                'The service declares ports; only the composition root (src/compose), above the service, picks a storage adapter.',
-            },
-            {
-              group: ['kysely', 'libsql', 'pg', 'ioredis'],
-              message: 'Storage libraries belong in src/storage behind the service ports.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The loop, the kernel beneath it, the reference service and the gateway declare ports; only the
+  // loop's storage part and the composition root (src/compose) open a storage adapter. Globs do not
+  // resolve paths, and the loop has a part named storage too, so the adapters' folder is matched
+  // by its depth from each file.
+  ...layerRules(),
   {
     files: ['src/storage/**/*.ts'],
     rules: {
@@ -139,7 +184,16 @@ export default tseslint.config(
               message: 'The client runs in any app that calls a Versionary-style API: fetch only, no server libraries.',
             },
             {
-              group: ['**/http/**', '**/service/**', '**/storage/**', '**/compose/**', '**/cli/**'],
+              group: [
+                '**/http/**',
+                '**/kernel/**',
+                '**/loop/**',
+                '**/reference/**',
+                '**/gateway/**',
+                '**/storage/**',
+                '**/compose/**',
+                '**/cli/**',
+              ],
               message: 'The client depends on nothing but core types: it ships to consumers, not to the service.',
             },
             { group: ['node:*'], message: 'The client runs in browsers and edge runtimes too: web APIs only.' },

@@ -15,7 +15,7 @@ import { built } from './built.ts';
 const { VersionaryError, ErrorCode } =
   await built<typeof import('../../src/core/errors/index.ts')>('core/errors/index');
 const { createApiBundle, headOperations } =
-  await built<typeof import('../../src/service/api/index.ts')>('service/api/index');
+  await built<typeof import('../../src/reference/api/index.ts')>('reference/api/index');
 const { versionary, versionRewriter } =
   await built<typeof import('../../src/http/plugin/index.ts')>('http/plugin/index');
 

@@ -14,10 +14,10 @@ import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/service/app/build-app.ts')>('service/app/build-app');
-const { createApiKey } = await built<typeof import('../../src/service/auth/api-keys.ts')>('service/auth/api-keys');
+const { buildApp } = await built<typeof import('../../src/kernel/app/build-app.ts')>('kernel/app/build-app');
+const { createApiKey } = await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } =
-  await built<typeof import('../../src/service/config/load-config.ts')>('service/config/load-config');
+  await built<typeof import('../../src/kernel/config/load-config.ts')>('kernel/config/load-config');
 const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(
   'storage/sqlite/open-sqlite-storage',
 );

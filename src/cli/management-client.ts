@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
-import { loadConfig } from '../service/config/load-config.ts';
+import { loadConfig } from '../kernel/config/load-config.ts';
 import { readString, type OptionValues } from './command.ts';
 import { UsageError, type CliIo } from './io.ts';
 
@@ -57,11 +57,11 @@ export async function createManagementClient(options: {
     readFile: (p) => readFileSync(p, 'utf8'),
   });
   // Imported when used: the commands that only read files run without the service's packages.
-  const { openStorage } = await importServiceModule(() => import('../compose/open-storage.ts'), options.env);
-  const { buildApp } = await importServiceModule(() => import('../service/app/build-app.ts'));
-  const { serviceFeatures } = await importServiceModule(() => import('../service/app/features.ts'));
+  const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), options.env);
+  const { buildApp } = await importServiceModule(() => import('../kernel/app/build-app.ts'));
+  const { serviceFeatures } = await importServiceModule(() => import('../kernel/app/features.ts'));
   const { resourcesFeature, resourcesWithoutTablesFeature } = await importServiceModule(
-    () => import('../service/resources/feature.ts'),
+    () => import('../reference/resources/feature.ts'),
   );
   const storage = await openStorage(config.database);
   // The management API only: the database may be a loop's, which never holds users and posts.

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type Socket } from 'node:net';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { handleClientError, toProblem } from '../http/index.ts';
-import type { TimeoutSettings } from '../service/app/timeouts.ts';
-import { requestIdOf } from '../service/ops/request-id.ts';
+import type { TimeoutSettings } from '../kernel/app/timeouts.ts';
+import { requestIdOf } from '../kernel/ops/request-id.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -3,18 +3,18 @@ import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { isVersionaryError } from '../core/errors/index.ts';
-import { buildApp, type BuildAppOptions, type ServiceApp } from '../service/app/build-app.ts';
-import { createApiBundle } from '../service/api/index.ts';
-import { apiPrefix, builtInReleases } from '../service/app/names.ts';
-import { configError, readConfig, type LoadConfigOptions, type ServiceConfig } from '../service/config/load-config.ts';
-import { createServiceMetrics, type ServiceMetrics } from '../service/ops/metrics.ts';
-import type { ChangeFeed, Storage } from '../service/ports/index.ts';
+import { buildApp, type BuildAppOptions, type ServiceApp } from '../kernel/app/build-app.ts';
+import { createApiBundle } from '../reference/api/index.ts';
+import { apiPrefix, builtInReleases } from '../kernel/app/names.ts';
+import { configError, readConfig, type LoadConfigOptions, type ServiceConfig } from '../kernel/config/load-config.ts';
+import { createServiceMetrics, type ServiceMetrics } from '../kernel/ops/metrics.ts';
+import type { ChangeFeed, Storage } from '../kernel/ports/index.ts';
 import { isTransientStorageError } from '../storage/guard/transient-errors.ts';
-import { connectRedis } from './connect-redis.ts';
+import { connectRedis } from '../loop/storage/connect-redis.ts';
 import { listenOrExplain } from './listen.ts';
-import { openStorage } from './open-storage.ts';
-import { openSharedState } from './shared-state.ts';
-import { policyProblems, problemsOf } from './start-problems.ts';
+import { openStorage } from '../loop/storage/open-storage.ts';
+import { openSharedState } from '../loop/storage/shared-state.ts';
+import { policyProblems, problemsOf } from '../loop/storage/start-problems.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
 
 /** A started service. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Storage } from '../../src/service/ports/index.ts';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
+import { createApiKey } from '../../src/loop/access/auth/api-keys.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp, testEpoch } from '../support/test-app.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import { createApiKey } from '../../src/loop/access/auth/api-keys.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp, testEpoch } from '../support/test-app.ts';
 

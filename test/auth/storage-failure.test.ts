@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Storage } from '../../src/service/ports/index.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp } from '../support/test-app.ts';
 

@@ -4,7 +4,7 @@ import { diffOpenApi } from '../../src/core/compat/index.ts';
 import { createMigrationGuide, toMarkdown } from '../../src/core/guide/index.ts';
 import { lintOpenApi } from '../../src/core/lint/index.ts';
 import { toOpenApiDocument } from '../../src/core/versions/index.ts';
-import { createApiBundle } from '../../src/service/api/index.ts';
+import { createApiBundle } from '../../src/reference/api/index.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 const bundle = createApiBundle();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { composeGateway } from '../../src/compose/gateway-composition.ts';
+import { composeGateway } from '../../src/gateway/composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
+import { loadConfig } from '../../src/kernel/config/load-config.ts';
 
 const files: Record<string, string> = {
   '/srv/gw.json': JSON.stringify({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import type { ResourceStores } from '../../src/service/ports/index.ts';
+import type { ResourceStores } from '../../src/kernel/ports/index.ts';
 import { assertFieldErrors, assertProblem } from '../support/assertions.ts';
 import { createTestApp, createUser, json, snapshotTables, type TestApp } from '../support/test-app.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defaultTimeouts } from '../../src/service/app/timeouts.ts';
+import { defaultTimeouts } from '../../src/kernel/app/timeouts.ts';
 import { rawExchange, type RawExchange } from '../support/raw-socket.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 import { createTestApp, testAdminKey } from '../support/test-app.ts';

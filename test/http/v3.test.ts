@@ -13,9 +13,9 @@ import {
   type VersionBundle,
   type VersionChange,
 } from '../../src/core/versions/index.ts';
-import { headOperations, headSchemas } from '../../src/service/api/index.ts';
-import { buildApp } from '../../src/service/app/build-app.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
+import { headOperations, headSchemas } from '../../src/reference/api/index.ts';
+import { buildApp } from '../../src/kernel/app/build-app.ts';
+import { loadConfig } from '../../src/kernel/config/load-config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';
 import { migrationProperties } from '../support/migration-properties.ts';

@@ -194,8 +194,8 @@ test('a deprecated call reaches the stored usage within one second, without any 
 });
 
 test('breaking versions released less than 12 months apart start with a warning, not a refusal', async () => {
-  const { createLifecycleRuntime } = await import('../../src/service/lifecycle/runtime.ts');
-  const { parseLifecycleSettings } = await import('../../src/service/lifecycle/settings.ts');
+  const { createLifecycleRuntime } = await import('../../src/loop/lifecycle/runtime.ts');
+  const { parseLifecycleSettings } = await import('../../src/loop/lifecycle/settings.ts');
   const { openSqliteStorage } = await import('../../src/storage/sqlite/open-sqlite-storage.ts');
   const storage = await openSqliteStorage({ path: ':memory:' });
   const errors: string[] = [];

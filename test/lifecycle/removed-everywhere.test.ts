@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import { createApiKey } from '../../src/loop/access/auth/api-keys.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { after, before, describe, it } from 'node:test';
-import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
+import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import { booksBundle, booksLoop } from './books.ts';
 
 const adminKey = 'loop-admin-key-0123456789';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, it } from 'node:test';
-import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
+import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import {
   loopPartNames,
   versionaryLoopAccess,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
-import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
+import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import type { LoopSettings } from '../../src/loop/index.ts';
 import { booksBundle, booksLoop } from './books.ts';
 

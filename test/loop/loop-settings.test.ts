@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
-import { loopEnv } from '../../src/compose/loop-env.ts';
-import { loopServerOptions, versionaryLoop, type VersionaryLoopOptions } from '../../src/compose/loop-plugin.ts';
+import { loopEnv } from '../../src/loop/storage/loop-env.ts';
+import { loopServerOptions, versionaryLoop, type VersionaryLoopOptions } from '../../src/loop/preset.ts';
 import { peersFor } from '../../src/compose/peer-packages.ts';
 import { booksBundle, booksLoop } from './books.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NoticePayload } from '../../src/core/notices/index.ts';
-import { renderNoticeEmail } from '../../src/service/notices/render-email.ts';
+import { renderNoticeEmail } from '../../src/loop/notices/render-email.ts';
 import { elements } from '../support/deprecation-app.ts';
 import { adminHeaders, testEpoch } from '../support/test-app.ts';
 import { createClientWithKey, createNoticeApp, runNotices } from './support.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { registerManagementDocument } from '../../src/service/openapi/management-document.ts';
+import { registerManagementDocument } from '../../src/loop/lifecycle/openapi/management-document.ts';
 import { adminHeaders, createTestApp } from '../support/test-app.ts';
 
 type Operation = {

@@ -15,7 +15,7 @@ test('docs/operations.md lists every metric the service exports', async () => {
 });
 
 test('docs/operations.md documents every operations variable', () => {
-  const source = readFileSync(new URL('../../src/service/ops/ops-config.ts', import.meta.url), 'utf8');
+  const source = readFileSync(new URL('../../src/kernel/ops/ops-config.ts', import.meta.url), 'utf8');
   const variables = new Set([...source.matchAll(/VERSIONARY_[A-Z_]+[A-Z]/g)].map((m) => m[0]));
   assert.ok(variables.size >= 8);
   for (const name of variables) assert.match(doc, new RegExp(`^\\| \`${name}\` \\|`, 'm'), name);

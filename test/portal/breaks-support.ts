@@ -5,7 +5,7 @@ import {
   isPlainObject,
   type VersionBundle,
 } from '../../src/core/versions/index.ts';
-import { createApiBundle, headOperations, headSchemas, publishedVersions } from '../../src/service/api/index.ts';
+import { createApiBundle, headOperations, headSchemas, publishedVersions } from '../../src/reference/api/index.ts';
 
 /**
  * The published v1 and v2 plus one more v2 change that reaches `GET /users/{id}`: the single user

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { createApiKey } from '../../src/service/auth/api-keys.ts';
+import { createApiKey } from '../../src/loop/access/auth/api-keys.ts';
 import type { TestApp } from '../support/test-app.ts';
 
 /** A client with a read key, stored through the real ports. */

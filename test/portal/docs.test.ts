@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DAY_MS } from '../../src/core/lifecycle/index.ts';
-import { createApiBundle, publishedVersions } from '../../src/service/api/index.ts';
+import { createApiBundle, publishedVersions } from '../../src/reference/api/index.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { elementsOfV2 } from '../support/element-deprecations.ts';
 import { adminHeaders, createTestApp, testEpoch } from '../support/test-app.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { test } from 'node:test';
 import { createFixedClock } from '../../src/core/clock/index.ts';
-import { loopServerOptions, versionaryLoop } from '../../src/compose/loop-plugin.ts';
+import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import { bookHandlers, booksBundle } from '../loop/books.ts';
 import { createTestApp, testAdminKey } from '../support/test-app.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ChangeApproval, Storage } from '../../src/service/ports/index.ts';
+import type { ChangeApproval, Storage } from '../../src/kernel/ports/index.ts';
 
 const t0 = Date.UTC(2026, 10, 1);
 const approval = (id: string, over: Partial<ChangeApproval> = {}): ChangeApproval => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ClientUsageRow, Storage, UsageCall } from '../../src/service/ports/index.ts';
+import type { ClientUsageRow, Storage, UsageCall } from '../../src/kernel/ports/index.ts';
 import { operationPageRows } from '../../src/storage/kysely/usage-operation-reads.ts';
 
 const minute = 60_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ClientUsageRow, ResourceStores, Storage, UsageCall } from '../../src/service/ports/index.ts';
+import type { ClientUsageRow, ResourceStores, Storage, UsageCall } from '../../src/kernel/ports/index.ts';
 
 const day = 86_400_000;
 const t0 = Date.UTC(2026, 2, 1);

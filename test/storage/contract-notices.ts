@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NewOutboxNotice, Storage } from '../../src/service/ports/index.ts';
+import type { NewOutboxNotice, Storage } from '../../src/kernel/ports/index.ts';
 
 const row = (over: Partial<NewOutboxNotice> = {}): NewOutboxNotice => ({
   clientId: 'acme',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { OperationCount, OperationUsageRow, Storage } from '../../src/service/ports/index.ts';
+import type { OperationCount, OperationUsageRow, Storage } from '../../src/kernel/ports/index.ts';
 import { operationPageRows } from '../../src/storage/kysely/usage-operation-reads.ts';
 
 const hour = 3_600_000;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ResourceStores, Storage } from '../../src/service/ports/index.ts';
+import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Migrator, sql, type Kysely } from 'kysely';
-import type { Storage } from '../../src/service/ports/index.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { migrateLegacy, rawDb, shapeOf, tablesOf, type Place } from '../support/database-shape.ts';

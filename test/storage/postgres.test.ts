@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { buildApp } from '../../src/service/app/build-app.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
+import { buildApp } from '../../src/kernel/app/build-app.ts';
+import { loadConfig } from '../../src/kernel/config/load-config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { runStorageContract } from './contract.ts';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
-import { buildApp } from '../../src/service/app/build-app.ts';
-import { loadConfig } from '../../src/service/config/load-config.ts';
-import type { Storage } from '../../src/service/ports/index.ts';
+import { buildApp } from '../../src/kernel/app/build-app.ts';
+import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
-import { testAdminKey, testEpoch } from '../support/test-app.ts';
+import { testAdminKey, testEpoch } from './test-app.ts';
 
 /** The element deprecations of these tests: a field and a query parameter of v2, which stays active. */
 export const elements: ElementDeprecation[] = [

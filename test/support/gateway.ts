@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeGateway } from '../../src/compose/gateway-composition.ts';
+import { composeGateway } from '../../src/gateway/composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
 import { onFreePort } from './service-process.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
-import type { Storage } from '../../src/service/ports/index.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import { createApiBundle } from '../../src/service/api/index.ts';
+import { createApiBundle } from '../../src/reference/api/index.ts';
 import { loadExampleBundle } from '../support/example-bundle.ts';
 import { migrationProperties } from '../support/migration-properties.ts';
 import { booksBundle } from '../loop/books.ts';

@@ -91,7 +91,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
     // Imported here, not at the top: the other commands run without the service's packages, and
     // every package this configuration needs is named at once first.
     const startService = await loadStartService(env, 'gateway');
-    const { composeGateway } = await importServiceModule(() => import('../../compose/gateway-composition.ts'));
+    const { composeGateway } = await importServiceModule(() => import('../../gateway/composition.ts'));
     const readFile = (p: string) => readFileSync(p, 'utf8');
     await startService({ env, readFile, compose: (config) => composeGateway({ config, readFile }) });
     drainWhenOrphaned({ env, stderr: io.stderr });

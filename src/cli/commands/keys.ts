@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createApiKey, isRole } from '../../service/auth/api-keys.ts';
+import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
-import { loadConfig } from '../../service/config/load-config.ts';
+import { loadConfig } from '../../kernel/config/load-config.ts';
 import { singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -40,7 +40,7 @@ Exit codes: 0 created, 2 could not run.`,
     const contact = readString(values, 'contact');
     const clientId = readString(values, 'client');
     const config = loadConfig({ env: { ...io.env, LOG_LEVEL: 'silent' }, readFile: (p) => readFileSync(p, 'utf8') });
-    const { openStorage } = await importServiceModule(() => import('../../compose/open-storage.ts'), io.env ?? {});
+    const { openStorage } = await importServiceModule(() => import('../../loop/storage/open-storage.ts'), io.env ?? {});
     const storage = await openStorage(config.database);
     try {
       if (clientId !== undefined && !(await storage.clients.find(clientId)))

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
-import { buildApp } from '../../service/app/build-app.ts';
-import { loadConfig } from '../../service/config/load-config.ts';
+import { buildApp } from '../../kernel/app/build-app.ts';
+import { loadConfig } from '../../kernel/config/load-config.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
 const { dir, env, cli, cleanup } = createCliHarness('versionary-cli-');

@@ -6,7 +6,7 @@ import type { VersionaryError } from '../../core/errors/index.ts';
  * `versionaryState` request decorator). A feature adds its own members by declaration merging:
  *
  * ```ts
- * declare module '../../http/pipeline/request-state.ts' { interface RequestState { principal?: Principal } }
+ * declare module './request-state.ts' { interface RequestState { principal?: Principal } }
  * ```
  */
 export interface RequestState {

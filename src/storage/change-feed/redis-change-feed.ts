@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { createChangeListeners } from '../../service/change-feed/listeners.ts';
-import type { ChangeFeed } from '../../service/ports/index.ts';
+import { createChangeListeners } from '../../kernel/change-feed/listeners.ts';
+import type { ChangeFeed } from '../../kernel/ports/index.ts';
 
 /** Options for {@link createRedisChangeFeed}. */
 export interface RedisChangeFeedOptions {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApiKeyRecord, ApiKeyStore } from '../../service/ports/index.ts';
+import type { ApiKeyRecord, ApiKeyStore } from '../../kernel/ports/index.ts';
 import { precompile } from './precompile.ts';
 import type { ApiKeysTable, Tables } from './tables.ts';
 

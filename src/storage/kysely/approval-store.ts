@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApprovalStore, ChangeApproval } from '../../service/ports/index.ts';
+import type { ApprovalStore, ChangeApproval } from '../../kernel/ports/index.ts';
 import type { ChangeApprovalsTable, Tables } from './tables.ts';
 
 /** Change approvals over Kysely: rows are only added and revoked, never deleted. */

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Client, ClientStore } from '../../service/ports/index.ts';
+import type { Client, ClientStore } from '../../kernel/ports/index.ts';
 import type { ClientsTable, Tables } from './tables.ts';
 
 /**

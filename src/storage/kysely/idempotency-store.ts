@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { IdempotencyStore } from '../../service/ports/index.ts';
+import type { IdempotencyStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 
 /**

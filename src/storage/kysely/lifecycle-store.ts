@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LifecycleStore } from '../../service/ports/index.ts';
+import type { LifecycleStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Migrator, type Kysely } from 'kysely';
-import type { ResourceStores } from '../../service/ports/index.ts';
+import type { ResourceStores } from '../../kernel/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { adoptLegacyLayout, type AdoptDialect } from './migrations/adopt-legacy.ts';
 import { createMigrationProvider, loopMigrationTables } from './migrations/index.ts';

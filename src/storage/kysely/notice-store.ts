@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
-import type { NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from '../../service/ports/notices.ts';
+import type { NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/notices.ts';
 import type { NoticeOutboxTable, Tables } from './tables.ts';
 
 /** Options for {@link createNoticeStore}. */

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { PostRecord, PostStore } from '../../service/ports/index.ts';
+import type { PostRecord, PostStore } from '../../kernel/ports/index.ts';
 import type { PostsTable, ResourceTables } from './tables.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ClientElementUsageRow, ElementUsageRow } from '../../service/ports/index.ts';
+import type { ClientElementUsageRow, ElementUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 
 type Count = number | string;

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { UsageStore } from '../../service/ports/index.ts';
+import type { UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readOperationUsage } from './usage-operation-reads.ts';
 

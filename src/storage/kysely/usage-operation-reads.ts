@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { OperationUsageRow } from '../../service/ports/index.ts';
+import type { OperationUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { codePointOrder, scanPages } from './usage-paged-scan.ts';
 

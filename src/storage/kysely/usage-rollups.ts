@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { UsageCall } from '../../service/ports/index.ts';
+import type { UsageCall } from '../../kernel/ports/index.ts';
 import type { RollupValues, Tables } from './tables.ts';
 
 const minuteMs = 60_000;

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DailyUsageRow, UsageStore } from '../../service/ports/index.ts';
+import type { DailyUsageRow, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient } from './usage-client-reads.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';

@@ -6,7 +6,7 @@ import type {
   UserRecord,
   UserStatus,
   UserStore,
-} from '../../service/ports/index.ts';
+} from '../../kernel/ports/index.ts';
 import { precompile } from './precompile.ts';
 import type { ResourceTables, UsersTable } from './tables.ts';
 

@@ -1,6 +1,6 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { Storage } from '../../service/ports/index.ts';
+import type { Storage } from '../../kernel/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import type { Storage } from '../../service/ports/index.ts';
+import type { Storage } from '../../kernel/ports/index.ts';
 import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';

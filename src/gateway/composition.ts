@@ -1,0 +1,90 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { bundleFromOpenApi } from '../core/versions/index.ts';
+import type { BuildAppOptions } from '../kernel/app/build-app.ts';
+import { serviceFeatures } from '../kernel/app/features.ts';
+import { resourcesFeature } from '../reference/resources/feature.ts';
+import { rootFeature } from '../reference/root-feature.ts';
+import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
+import type { ServiceConfig } from '../kernel/config/load-config.ts';
+import { createGatewayFeature } from './feature.ts';
+import { createGatewayIdentify } from './identify.ts';
+
+/** What the gateway changes in the service's composition. */
+export type GatewayComposition = Pick<
+  BuildAppOptions,
+  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
+>;
+
+/**
+ * The gateway as a composition of the service's own features: the `gateway` section's versions
+ * read from their OpenAPI documents (JSON or YAML, relative to the config file) into a bundle, the
+ * forwarding feature in place of users and posts, and the `identify` rule. Every problem of the
+ * section and the documents is reported at once, before the gateway listens.
+ */
+export async function composeGateway(options: {
+  config: ServiceConfig;
+  readFile: (path: string) => string;
+}): Promise<GatewayComposition> {
+  const { config } = options;
+  const settings = config.settings.gateway;
+  if (!settings) {
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: 'versionary gateway needs a "gateway" section in the file VERSIONARY_CONFIG names (docs/gateway.md).',
+    });
+  }
+  const errors: string[] = [];
+  const base = config.configPath ? dirname(resolve(config.configPath)) : process.cwd();
+  const documents: Record<string, Record<string, unknown>> = {};
+  for (const version of settings.versions) {
+    const path = isAbsolute(version.openapi) ? version.openapi : resolve(base, version.openapi);
+    try {
+      const text = options.readFile(path);
+      const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        errors.push(`gateway.versions.${version.name}.openapi: ${path} does not hold an object`);
+      else documents[version.name] = parsed as Record<string, unknown>;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      errors.push(
+        `gateway.versions.${version.name}.openapi: ${path} ${code ? `cannot be read (${code})` : `is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`}`,
+      );
+    }
+  }
+  if (settings.identify.kind === 'jwt' && !config.jwt)
+    errors.push(
+      'gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS',
+    );
+  if (errors.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
+      errors: errors.map((detail) => ({ pointer: '/config/gateway', detail })),
+    });
+  const bundle = bundleFromOpenApi({
+    prefix: settings.prefix,
+    versions: settings.versions.map((v) => ({ name: v.name, document: documents[v.name]! })),
+  });
+  const newest = documents[bundle.latest.name]?.info as { title?: unknown } | undefined;
+  const title = settings.title ?? (typeof newest?.title === 'string' ? newest.title : 'API');
+  const jwt =
+    settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
+  const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
+  const gateway = createGatewayFeature({ settings, documents });
+  return {
+    bundle,
+    api: { prefix: settings.prefix, vendor: settings.vendor, title },
+    // The service's features, with the forwarding feature in place of users and posts, and no `/` (the upstream's API is not ours to describe there).
+    features: serviceFeatures.filter((f) => f !== rootFeature).map((f) => (f === resourcesFeature ? gateway : f)),
+    ...(identify ? { identify } : {}),
+    idempotency: false,
+    // A token is the upstream's identity: it calls the API, and never opens the management API.
+    jwtRoles: ['read', 'write'],
+    // Nothing is deprecated unless the config says so: the upstream's versions are the team's to schedule.
+    defaultDeprecated: [],
+    // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
+    releases: {},
+  };
+}

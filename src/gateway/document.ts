@@ -1,0 +1,35 @@
+import { formatIsoInstant } from '../core/time/index.ts';
+import type { OpenApiDocumentBuilder } from '../http/plugin/index.ts';
+
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
+ * the configured document itself, not a regeneration, with its paths below the gateway's version
+ * base (`servers`), each operation's lifecycle (`deprecated` and `x-sunset`), and a removed
+ * version's mark in `info`.
+ */
+export function gatewayDocumentBuilder(options: {
+  documents: Record<string, Record<string, unknown>>;
+  /** A removed version's `info` members (`x-removed`, `x-sunset`, the note), as the service marks its own. */
+  removedInfo: (name: string) => Record<string, unknown>;
+}): OpenApiDocumentBuilder {
+  return ({ version, basePath, verdict }) => {
+    const doc = structuredClone(options.documents[version.name] ?? {});
+    const paths: Record<string, unknown> = {};
+    for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+      const relative = path === basePath ? '/' : path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
+      for (const method of methods) {
+        const op = item?.[method] as Record<string, unknown> | undefined;
+        if (!op || typeof op !== 'object') continue;
+        const v = verdict({ method: method.toUpperCase(), path: relative });
+        if (v.deprecated) op.deprecated = true;
+        if (v.deprecated && v.sunsetAt !== undefined) op['x-sunset'] = formatIsoInstant(v.sunsetAt);
+      }
+      paths[relative] = item;
+    }
+    // Relative: the document is read from the gateway, so its base resolves against the gateway's own origin.
+    const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.removedInfo(version.name) };
+    return { ...doc, info, servers: [{ url: basePath }], paths };
+  };
+}

@@ -1,0 +1,80 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createSchemaValidator } from '../core/config/index.ts';
+import { unknownKey } from '../core/text/index.ts';
+
+/** A header name (RFC 9110 token), as the gateway's `clientHeader` and `identify.header` take it. */
+export const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
+const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be a header name' });
+
+const GatewayVersionSchema = Type.Object(
+  {
+    upstream: Type.String({
+      pattern: '^https?://[^/\\s?#]+/?$',
+      errorText: 'must be an origin such as "http://127.0.0.1:9001"',
+    }),
+    openapi: Type.String({
+      minLength: 1,
+      errorText: "must be the path of the version's OpenAPI document (JSON or YAML)",
+    }),
+  },
+  { additionalProperties: false, errorText: 'must be { upstream, openapi }' },
+);
+
+const identifyText =
+  'must be one of { "apiKeys": true }, { "header": "x-client-id" } or { "jwt": true } (or { "jwt": { "claim": "sub" } })';
+
+/**
+ * The `gateway` section of the config file (`docs/gateway.md`), as a TypeBox schema: its type and
+ * its validation, every mistake at once. That `versions` names at least one version is code.
+ */
+export const GatewaySectionSchema = Type.Object(
+  {
+    prefix: Type.Optional(
+      Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$', errorText: 'must be a path such as "/api"' }),
+    ),
+    vendor: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$', errorText: 'must be a media-type token such as "acme"' }),
+    ),
+    title: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a non-empty string' })),
+    versions: Type.Optional(
+      Type.Record(Type.String(), GatewayVersionSchema, {
+        propertyNames: { pattern: '^v[1-9][0-9]{0,5}$', errorText: 'is not a version name such as v1' },
+      }),
+    ),
+    identify: Type.Optional(
+      Type.Union(
+        [
+          Type.Object({ apiKeys: Type.Literal(true) }, { additionalProperties: false }),
+          Type.Object({ header: HeaderName }, { additionalProperties: false }),
+          Type.Object(
+            {
+              jwt: Type.Union([
+                Type.Literal(true),
+                Type.Object(
+                  { claim: Type.Union([Type.Literal('client_id'), Type.Literal('sub')]) },
+                  { additionalProperties: false },
+                ),
+              ]),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        { errorText: identifyText },
+      ),
+    ),
+    clientHeader: Type.Optional(HeaderName),
+    timeoutMs: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 3_600_000, errorText: 'must be an integer from 100 to 3600000' }),
+    ),
+    underscoresInHeaders: Type.Optional(Type.Boolean({ errorText: 'must be true or false' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The `gateway` section as written, once its schema passes. */
+export type GatewaySection = Static<typeof GatewaySectionSchema>;
+
+/** The validator of the `gateway` section: unknown keys read as every other level of the config file. */
+export const gatewaySectionValidator = createSchemaValidator(GatewaySectionSchema, {
+  unknownKey: ({ where, key, known }) => unknownKey(where, key, known),
+});

@@ -1,0 +1,63 @@
+import type { SettingsInput } from '../kernel/config/feature-settings.ts';
+import { gatewaySectionValidator, type GatewaySection } from './settings-schema.ts';
+
+/** How the gateway knows who is calling. */
+export type GatewayIdentify =
+  /** Versionary's own API keys and clients; the credential is not forwarded. */
+  | { kind: 'apiKeys' }
+  /** A header set by a trusted auth layer in front of the gateway, naming the client. */
+  | { kind: 'header'; header: string }
+  /** A bearer JWT checked with `VERSIONARY_JWT_*`; the client is its `client_id` (else `sub`), and the token is forwarded. */
+  | { kind: 'jwt'; claim: 'client_id' | 'sub' };
+
+/** The `gateway` section of the config file (`docs/gateway.md`). */
+export interface GatewaySettings {
+  prefix: string;
+  vendor: string;
+  /** The documents' and docs pages' title; the newest document's `info.title` when unset. */
+  title?: string;
+  /** Oldest first, in the order the file lists them. */
+  versions: Array<{ name: string; upstream: string; openapi: string }>;
+  identify: GatewayIdentify;
+  /** The request header that carries the client id upstream (any value a client sent is replaced). */
+  clientHeader: string;
+  /** How long to wait for an upstream's response headers, or between body chunks, before a 504. */
+  timeoutMs: number;
+  /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
+  underscoresInHeaders: boolean;
+}
+
+/** Read the `gateway` section; `undefined` when the file has none (the reference service). */
+export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySettings | undefined {
+  const raw = file.gateway;
+  if (raw === undefined) return undefined;
+  const problems = gatewaySectionValidator.errors(raw, 'gateway');
+  const section = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<GatewaySection>;
+  const named = isObject(section.versions) ? Object.entries(section.versions) : [];
+  if (named.length === 0)
+    problems.push(
+      'gateway.versions must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }',
+    );
+  errors.push(...problems);
+  if (!gatewaySectionValidator.check(raw)) return undefined;
+  return {
+    prefix: raw.prefix ?? '/api',
+    underscoresInHeaders: raw.underscoresInHeaders ?? false,
+    vendor: raw.vendor ?? 'api',
+    versions: named.map(([name, v]) => ({ name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi })),
+    identify: toIdentify(raw.identify),
+    clientHeader: (raw.clientHeader ?? 'x-versionary-client').toLowerCase(),
+    timeoutMs: raw.timeoutMs ?? 30_000,
+    ...(raw.title !== undefined ? { title: raw.title } : {}),
+  };
+}
+
+function toIdentify(identify: GatewaySection['identify']): GatewayIdentify {
+  if (identify === undefined || 'apiKeys' in identify) return { kind: 'apiKeys' };
+  if ('header' in identify) return { kind: 'header', header: identify.header.toLowerCase() };
+  return { kind: 'jwt', claim: identify.jwt === true ? 'client_id' : identify.jwt.claim };
+}
+
+function isObject(value: unknown): value is Record<string, { upstream: string; openapi: string }> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

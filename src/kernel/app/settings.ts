@@ -1,0 +1,28 @@
+import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
+import { defineSettings } from '../config/feature-settings.ts';
+import { parseWebhookSettings } from '../../loop/management/clients/webhook-settings.ts';
+import { parseGatewaySettings } from '../../gateway/settings.ts';
+import { parseLifecycleSettings } from '../../loop/lifecycle/settings.ts';
+import { parseNoticesSettings } from '../../loop/notices/settings.ts';
+import { parsePortalSettings } from '../../loop/portal/settings.ts';
+import { parseRateLimitSettings } from '../../loop/access/rate-limit/settings.ts';
+import { parseUsageSettings } from '../../loop/usage/settings.ts';
+import { parseTimeoutSettings } from './timeouts.ts';
+
+/**
+ * The service's features and the config-file keys each one owns: a new feature with settings adds
+ * one line here, and `loadConfig` parses it with every other in one pass.
+ */
+export const serviceSettings = {
+  lifecycle: defineSettings({
+    keys: lifecycleConfigKeys,
+    parse: parseLifecycleSettings,
+  }),
+  rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),
+  timeouts: defineSettings({ keys: ['timeouts'], parse: parseTimeoutSettings }),
+  usage: defineSettings({ keys: ['usage'], parse: parseUsageSettings }),
+  webhooks: defineSettings({ keys: ['webhooks'], parse: parseWebhookSettings }),
+  notices: defineSettings({ keys: ['notices', 'publicUrl'], parse: parseNoticesSettings }),
+  gateway: defineSettings({ keys: ['gateway'], parse: parseGatewaySettings }),
+  portal: defineSettings({ keys: ['portal'], parse: parsePortalSettings }),
+};

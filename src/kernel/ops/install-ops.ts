@@ -1,0 +1,178 @@
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import type { FastifyInstance } from 'fastify';
+import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
+import { ChangeTopic } from '../change-feed/publishing-storage.ts';
+import type { LifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
+import type { ChangeFeed, Storage } from '../ports/index.ts';
+import type { FallbackRateLimitStore } from '../../loop/access/rate-limit/index.ts';
+import type { UsageRecorder } from '../../loop/usage/usage-recorder.ts';
+import { installMetrics } from './install-metrics.ts';
+import { createServiceMetrics, type ServiceMetrics } from './metrics.ts';
+import { registerProbes, type ReadinessCheck } from './probes.ts';
+
+/** What the composition root hands the service for running as one of many instances. */
+export interface OpsWiring {
+  /** Defaults to an in-process feed (one instance). */
+  changeFeed?: ChangeFeed;
+  /** Defaults to a fresh registry. */
+  metrics?: ServiceMetrics;
+  /** Checked by `/readyz` besides the storage's own ping (Redis, …). */
+  readinessChecks?: ReadinessCheck[];
+  /** True once shutdown has started. */
+  shuttingDown?: () => boolean;
+  /** The rate limiter's circuit breaker, when a shared store is configured. */
+  rateLimitStore?: FallbackRateLimitStore;
+  /** Shared state is reloaded this often whatever the feed says; 5000 ms by default. */
+  reconcileMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The change feed between instances: `publish(topic)` after a shared write, `subscribe(topic, reload)` to follow others'. */
+    changeFeed: ChangeFeed;
+    /** The Prometheus registry and the plug-in API for gauges (`registerGauge`). */
+    metrics: ServiceMetrics;
+  }
+}
+
+/** The resolved wiring, with defaults filled in. */
+export interface ResolvedOps {
+  changeFeed: ChangeFeed;
+  metrics: ServiceMetrics;
+  shuttingDown: () => boolean;
+}
+
+/** Fill in the defaults of {@link OpsWiring}. */
+export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
+  return {
+    changeFeed: wiring.changeFeed ?? createInProcessChangeFeed(),
+    metrics: wiring.metrics ?? createServiceMetrics(),
+    shuttingDown: wiring.shuttingDown ?? (() => false),
+  };
+}
+
+/**
+ * Install what an operator needs: request ids on every response, `/livez` and `/readyz`,
+ * `/metrics`, `Connection: close` while shutting down, and
+ * the lifecycle following the change feed (plus a periodic reconcile for missed messages).
+ */
+export function installOps(
+  app: FastifyInstance,
+  options: {
+    wiring?: OpsWiring;
+    ops: ResolvedOps;
+    storage: Storage;
+    runtime: LifecycleRuntime;
+    recorder: UsageRecorder;
+    apiPrefix: string;
+  },
+): void {
+  const { ops, storage, runtime, recorder } = options;
+  const wiring = options.wiring ?? {};
+  const { metrics, changeFeed } = ops;
+  app.decorate('changeFeed', changeFeed);
+  app.decorate('metrics', metrics);
+  requestPipeline(app, options.apiPrefix).respond({
+    name: 'request-id',
+    run: (request, reply) => {
+      reply.header('x-request-id', request.id);
+      // A keep-alive client is sent elsewhere for its next request.
+      if (ops.shuttingDown()) reply.header('connection', 'close');
+    },
+  });
+  const checks: ReadinessCheck[] = [
+    ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),
+    ...(wiring.readinessChecks ?? []),
+  ];
+  registerProbes(app, { checks, shuttingDown: ops.shuttingDown, log: app.log });
+  installMetrics(app, {
+    metrics,
+    versions: () => runtime.versions().map((v) => v.name),
+    route: true,
+    prefix: options.apiPrefix,
+  });
+  registerStateGauges({
+    metrics,
+    storage,
+    recorder,
+    changeFeed,
+    ...(wiring.rateLimitStore ? { rateLimit: wiring.rateLimitStore } : {}),
+  });
+
+  const refresh = () =>
+    void runtime
+      .refresh()
+      .catch((error: unknown) =>
+        app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'),
+      );
+  const unsubscribe = changeFeed.subscribe(ChangeTopic.Lifecycle, refresh);
+  const reconcile = setInterval(refresh, wiring.reconcileMs ?? 5000);
+  reconcile.unref();
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    clearInterval(reconcile);
+  });
+}
+
+function registerStateGauges(options: {
+  metrics: ServiceMetrics;
+  storage: Storage;
+  recorder: UsageRecorder;
+  changeFeed: ChangeFeed;
+  rateLimit?: FallbackRateLimitStore;
+}): void {
+  const { metrics, storage, recorder, changeFeed, rateLimit } = options;
+  metrics.registerGauge({
+    name: 'versionary_usage_buffer_depth',
+    help: 'Usage records buffered in memory, not yet written.',
+    collect: () => recorder.stats().buffered,
+  });
+  metrics.registerCounter({
+    name: 'versionary_usage_records_shed_total',
+    help: 'Usage records dropped because the buffer was full while the database failed.',
+    collect: () => recorder.stats().shed,
+  });
+  metrics.registerCounter({
+    name: 'versionary_usage_write_failures_total',
+    help: 'Failed batch writes of usage records (each is retried).',
+    collect: () => recorder.stats().failures,
+  });
+  metrics.registerGauge({
+    name: 'versionary_change_feed_healthy',
+    help: '1 while the change feed between instances delivers, 0 while it reconnects.',
+    labelNames: ['transport'],
+    collect: () => {
+      const health = changeFeed.health();
+      return [{ labels: { transport: health.transport }, value: health.healthy ? 1 : 0 }];
+    },
+  });
+  if (storage.poolStats) {
+    const stats = storage.poolStats.bind(storage);
+    metrics.registerGauge({
+      name: 'versionary_db_pool_connections',
+      help: 'Database pool connections, by state (total, idle, waiting requests, max).',
+      labelNames: ['state'],
+      collect: () => {
+        const s = stats();
+        return [
+          { labels: { state: 'total' }, value: s.total },
+          { labels: { state: 'idle' }, value: s.idle },
+          { labels: { state: 'waiting' }, value: s.waiting },
+          { labels: { state: 'max' }, value: s.max },
+        ];
+      },
+    });
+  }
+  if (rateLimit) {
+    metrics.registerGauge({
+      name: 'versionary_rate_limit_fallback',
+      help: '1 while the shared rate-limit store (Redis) is unavailable and each instance counts locally.',
+      collect: () => (rateLimit.fallingBack() ? 1 : 0),
+    });
+    metrics.registerCounter({
+      name: 'versionary_rate_limit_store_failures_total',
+      help: 'Calls to the shared rate-limit store that failed or timed out.',
+      collect: () => rateLimit.failures(),
+    });
+  }
+}

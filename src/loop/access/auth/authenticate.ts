@@ -1,0 +1,190 @@
+import { hash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
+import { verifyApiKey } from './api-keys.ts';
+import type { ApiKeyCache } from './key-cache.ts';
+import type { JwtVerifier } from './jwt.ts';
+import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import { stateOf } from '../../../http/pipeline/request-state.ts';
+import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
+
+/** Options for {@link installAuthentication}. */
+export interface AuthenticationOptions {
+  apiKeys: ApiKeyStore;
+  jwt?: JwtVerifier;
+  /** `VERSIONARY_ADMIN_KEY`, accepted as an admin that is never stored. */
+  adminKey?: string;
+  /** Verified keys kept in memory, emptied through the change feed (`key-cache.ts`); closed with the app. */
+  keyCache?: ApiKeyCache;
+  /**
+   * The app's own authentication, asked first: an identity makes the request that client's, with
+   * those roles; `undefined` falls back to Versionary's keys and JWTs; a throw is the app's answer
+   * (its own 401, say).
+   */
+  identify?: (request: FastifyRequest) => AppIdentity | undefined | Promise<AppIdentity | undefined>;
+}
+
+const maxCredential = 8192;
+/** `Retry-After` of a 503 when the key store cannot answer. */
+const storageRetrySeconds = 5;
+const challenge = (error?: string) => ({
+  'www-authenticate': `Bearer realm="versionary"${error ? `, error="${error}"` : ''}`,
+});
+const invalid = (detail: string) =>
+  new VersionaryError({ code: ErrorCode.Unauthenticated, detail, headers: challenge('invalid_token') });
+
+/**
+ * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
+ * `X-API-Key: <key>`. It never throws: a failure is kept for {@link installAuthorization}, so the
+ * rate limiter, installed between the two, counts failed attempts too.
+ */
+export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
+  // Hex digests compared as bytes: the one-shot `hash()` is a third cheaper than a `Hash` object.
+  const admin = options.adminKey ? Buffer.from(hash('sha256', options.adminKey, 'hex'), 'latin1') : undefined;
+  const { keyCache } = options;
+  if (keyCache) app.addHook('onClose', async () => keyCache.close());
+  const { identify } = options;
+  const pipeline = requestPipeline(app);
+  const failWith = (request: FastifyRequest, error: VersionaryError) => void (stateOf(request).authFailure = error);
+  // Versionary's own credentials. A key verified before is found without a promise; only a
+  // lookup in the store is awaited.
+  const byCredential = (request: FastifyRequest): void | Promise<void> => {
+    assertSingleCredentialHeaders(request);
+    const credential = readCredential(request);
+    if (credential === undefined) return;
+    if (typeof credential !== 'string') return failWith(request, invalid(credential.detail));
+    const digest = hash('sha256', credential, 'hex');
+    const known = keyCache && credential.startsWith('vk_') ? keyCache.peek(digest) : undefined;
+    if (known) return void setPrincipal(request, known);
+    return verify(credential, digest).then(
+      (principal) => {
+        if (principal) setPrincipal(request, principal);
+        else failWith(request, invalid('The credentials are not valid: unknown, revoked or expired key or token.'));
+      },
+      (error: unknown) => {
+        // The store could not answer: the credentials may well be valid, so this is not a 401.
+        request.log.error({ err: error }, 'credential check failed: storage unavailable');
+        failWith(
+          request,
+          new VersionaryError({
+            code: ErrorCode.StorageUnavailable,
+            detail: 'The credentials could not be checked: storage is unavailable. Retry later.',
+            headers: { 'retry-after': String(storageRetrySeconds) },
+          }),
+        );
+      },
+    );
+  };
+  pipeline.add({
+    name: 'authenticate',
+    phase: 'identify',
+    run: identify
+      ? async (request) => {
+          const identity = await identify(request);
+          if (!identity) return byCredential(request);
+          const roles = identity.roles.filter(
+            (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
+          );
+          setPrincipal(request, {
+            id: identity.id ?? `app:${identity.clientId}`,
+            clientId: identity.clientId,
+            roles: new Set(roles),
+            kind: 'app',
+          });
+        }
+      : byCredential,
+  });
+
+  async function verify(credential: string, hex: string): Promise<Principal | undefined> {
+    // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
+    if (admin && timingSafeEqual(Buffer.from(hex, 'latin1'), admin)) {
+      return { id: 'admin', roles: new Set<Role>(['admin', 'read', 'write']), kind: 'admin-env' };
+    }
+    if (credential.startsWith('vk_')) {
+      const check = () => verifyApiKey({ store: options.apiKeys, key: credential, digest: hex });
+      return keyCache ? keyCache.lookup(hex, check) : check();
+    }
+    // A token that fails verification is invalid (401), whatever jose threw.
+    if (options.jwt && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(credential))
+      return options.jwt(credential).catch(() => undefined);
+    return undefined;
+  }
+}
+
+/**
+ * Node keeps only the first of several `Authorization` headers and joins several `X-API-Key`s;
+ * either way the server would pick a credential the client did not mean. Refuse with 400.
+ */
+function assertSingleCredentialHeaders(request: FastifyRequest): void {
+  const raw = request.raw.rawHeaders;
+  let authorization = 0;
+  let apiKey = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // Only names of the right length are lowered and compared: this runs on every request.
+    if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
+    else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
+  }
+  if (authorization < 2 && apiKey < 2) return;
+  for (const [name, count] of [
+    ['authorization', authorization],
+    ['x-api-key', apiKey],
+  ] as const) {
+    if (count > 1)
+      throw new VersionaryError({
+        code: ErrorCode.MalformedRequest,
+        detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`,
+        errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }],
+      });
+  }
+}
+
+function readCredential(request: FastifyRequest): string | { detail: string } | undefined {
+  const auth = request.headers.authorization;
+  const apiKey = request.headers['x-api-key'];
+  if (auth === undefined && apiKey === undefined) return undefined;
+  if (typeof apiKey === 'string' && auth === undefined)
+    return apiKey.length <= maxCredential ? apiKey.trim() : { detail: 'X-API-Key is too long.' };
+  if (typeof auth !== 'string') return { detail: 'Send one Authorization header.' };
+  if (auth.length > maxCredential) return { detail: 'The Authorization header is too long.' };
+  const match = /^Bearer +([\x21-\x7e]+) *$/i.exec(auth);
+  return match ? match[1]! : { detail: 'Authorization must be "Bearer <api key or token>".' };
+}
+
+/** Which role a request needs; `undefined` for public routes. */
+export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
+
+/**
+ * Refuse requests that lack the role their route needs: 401 with `WWW-Authenticate` without
+ * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
+ */
+export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
+  requestPipeline(app).add({
+    name: 'authorize',
+    phase: 'authorize',
+    run: (request) => authorize(request, options.requirement(request)),
+  });
+}
+
+function authorize(request: FastifyRequest, needed: Role | undefined): void {
+  if (!needed) return;
+  {
+    const failure = stateOf(request).authFailure;
+    if (failure) throw failure;
+    const principal = principalOf(request);
+    if (!principal)
+      throw new VersionaryError({
+        code: ErrorCode.Unauthenticated,
+        detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.',
+        headers: challenge(),
+      });
+    if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
+      throw new VersionaryError({
+        code: ErrorCode.Forbidden,
+        detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`,
+        extensions: { requiredRole: needed },
+      });
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { FastifyRequest } from 'fastify';
+import { createApiScope } from '../../../http/api-scope.ts';
+import { routeUrlOf } from '../../../http/route-url.ts';
+import type { Role } from './principal.ts';
+
+/**
+ * The role rule of an API under `prefix`: resources need read (safe methods) or write; the
+ * management API needs admin; the rest is public. Decided from the matched route's pattern, never
+ * the raw URL: the router decodes `%61dmin` and routes absolute-form targets, so a string test on
+ * the URL could be walked around.
+ */
+export function createRequiredRole(prefix: string): (request: FastifyRequest) => Role | undefined {
+  const scope = createApiScope(prefix);
+  return (request) => {
+    const route = routeUrlOf(request);
+    if (route === undefined) return undefined;
+    if (scope.isManagement(route) || route === '/metrics') return 'admin';
+    const api = scope.routeOf(route);
+    if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
+    return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
+  };
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callbackHook } from '../../../http/pipeline/callback-hook.ts';
+import { stateOf } from '../../../http/pipeline/request-state.ts';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { clientIdOf, principalOf, tenantKeyOf } from '../auth/principal.ts';
+import type { IdempotencyStore } from '../../../kernel/ports/index.ts';
+
+/** Options for {@link installIdempotency}. */
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  clock: Clock;
+  /** Which requests honour the header; POSTs to versioned resources in the service. */
+  applies: (request: FastifyRequest) => boolean;
+  /** How long a key is remembered (24 hours). */
+  retentionMs?: number;
+  /**
+   * A claim older than this whose request never finished is taken over (the process died). Far
+   * longer than any request may run, so a slow first attempt and its retry never both execute.
+   */
+  staleAfterMs?: number;
+}
+
+/** A key this request claimed: completed with its response, or released when it ends without one. */
+interface Claim {
+  clientId: string;
+  key: string;
+  claimedAt: number;
+}
+
+declare module '../../../http/pipeline/request-state.ts' {
+  interface RequestState {
+    idempotencyClaim?: Claim;
+  }
+}
+const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
+
+/**
+ * `Idempotency-Key` on POST, after the IETF httpapi idempotency-key draft: a retry with the same
+ * key and body gets the first response again (with `Idempotent-Replayed: true`) and creates
+ * nothing; the same key with another body is 422; while the first is still running, 409. Keys
+ * are per client and kept for 24 hours. Responses of 5xx are not kept, so a retry runs again.
+ */
+export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
+  const retention = options.retentionMs ?? 24 * 3600_000;
+  const stale = options.staleAfterMs ?? 10 * 60_000;
+  const claimFor = async (request: FastifyRequest, reply: FastifyReply, header: string | string[]) => {
+    const key = parseKey(header);
+    // By client and credential: two tenants sharing a JWT subject never see each other's records.
+    const principal = principalOf(request);
+    const clientId = principal ? tenantKeyOf(principal) : clientIdOf(request);
+    const fingerprint = createHash('sha256')
+      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+      .digest('hex');
+    const now = options.clock.now();
+    const outcome = await options.store.begin({
+      clientId,
+      key,
+      fingerprint,
+      now,
+      expiredBefore: now - retention,
+      staleRunningBefore: now - stale,
+    });
+    if (outcome.kind === 'started') {
+      stateOf(request).idempotencyClaim = { clientId, key, claimedAt: now };
+      return;
+    }
+    if (outcome.kind === 'mismatch')
+      throw new VersionaryError({
+        code: ErrorCode.IdempotencyMismatch,
+        detail: 'This Idempotency-Key was used with a different request; use a new key for a new request.',
+      });
+    if (outcome.kind === 'running')
+      throw new VersionaryError({
+        code: ErrorCode.IdempotencyInFlight,
+        detail: 'A request with this Idempotency-Key is still running; retry later.',
+        headers: { 'retry-after': '1' },
+      });
+    const { response } = outcome;
+    reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
+    return reply.serializer(String).send(response.body);
+  };
+  // Most requests carry no key: for them the hooks return at once, without a promise.
+  app.addHook(
+    'preHandler',
+    callbackHook((request, reply) => {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined || !options.applies(request)) return;
+      return claimFor(request, reply, header);
+    }),
+  );
+  const complete = async ({
+    request,
+    reply,
+    payload,
+    claim,
+  }: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    payload: unknown;
+    claim: Claim;
+  }) => {
+    stateOf(request).idempotencyClaim = undefined;
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
+      await options.store.abandon(claim);
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of replayedHeaders) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    await options.store.complete({
+      ...claim,
+      response: { status: reply.statusCode, headers, body: (payload as string | undefined) ?? '' },
+    });
+    return payload;
+  };
+  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = stateOf(request).idempotencyClaim;
+    if (!claim) return done(null, payload);
+    complete({ request, reply, payload, claim }).then((value) => done(null, value), done);
+  });
+  // A request that ends without onSend (the client went away) releases its claim.
+  const release = (request: FastifyRequest) => {
+    const claim = stateOf(request).idempotencyClaim;
+    if (!claim) return;
+    stateOf(request).idempotencyClaim = undefined;
+    return options.store.abandon(claim);
+  };
+  // An abort is rare: an async hook is fine there. Every response passes `onResponse`.
+  app.addHook('onRequestAbort', async (request) => release(request));
+  app.addHook('onResponse', callbackHook(release));
+}
+
+function parseKey(header: string | string[]): string {
+  const raw = Array.isArray(header) ? '' : header.trim();
+  const key = /^"[^"]*"$/.test(raw) ? raw.slice(1, -1) : raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters, optionally quoted.',
+      errors: [{ pointer: '/headers/idempotency-key', detail: 'malformed' }],
+    });
+  }
+  return key;
+}

@@ -1,0 +1,32 @@
+import { defineLoopPart } from '../define-part.ts';
+import { loopOptionsValidators } from '../options-schema.ts';
+import type { LoopAccessOptions } from '../storage/part.ts';
+
+/**
+ * The loop's access part: who is calling (your `identify`, then Versionary's API keys and JWTs),
+ * rate limits per address and per client, the roles of the management API, idempotent writes, the
+ * first admin key; and the management API's OpenAPI document, which documents every `/admin`
+ * route registered after it.
+ *
+ * @example
+ * ```ts
+ * await loop.register(versionaryLoopAccess, { identify });
+ * ```
+ */
+export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
+  name: 'versionary-loop-access',
+  dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle'],
+  options: loopOptionsValidators.access,
+  async install(_app, state, options) {
+    const [{ accessFeature }, { managementDocumentFeature }, { installFeatures }] = await Promise.all([
+      import('./auth/feature.ts'),
+      import('../lifecycle/openapi/feature.ts'),
+      import('../install-features.ts'),
+    ]);
+    Object.assign(state.context.options, {
+      ...(options.identify ? { identify: options.identify } : {}),
+      ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
+    });
+    await installFeatures(state, [accessFeature, managementDocumentFeature], 'versionary-loop-access');
+  },
+});

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { tenantKeyOf } from '../auth/principal.ts';
+import { addressKey } from './address-key.ts';
+import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
+import type { RateLimitSettings } from './settings.ts';
+import type { RateLimitHit, RateLimitStore } from './store.ts';
+import type { ApiScope } from '../../../http/api-scope.ts';
+import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import { stateOf } from '../../../http/pipeline/request-state.ts';
+import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
+
+/** Options for {@link installRateLimit}. */
+export interface InstallRateLimitOptions {
+  settings: RateLimitSettings;
+  /** Where the API and the management API live: only they are limited. */
+  scope: ApiScope;
+  store: RateLimitStore;
+  clock: Clock;
+}
+
+// The API (under its configured prefix) and the management API are limited; `/healthz`,
+// `/problems/…` and `/` are not, so probes and docs keep answering while a client is throttled.
+const isLimited = (route: RouteDescription) => route.api || route.management;
+const hasCredential = (request: FastifyRequest) =>
+  request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+
+/**
+ * The cheap refusal, registered BEFORE authentication so it costs no database read: a request
+ * without credentials is counted against its address (IPv6 grouped by /64) at once, and refused
+ * over the limit. A request with credentials goes on to authentication whatever its address has
+ * spent: a valid key is never refused for other requests' failures (behind an ingress every
+ * client shares one address). {@link installRateLimit}, after authentication, counts the rest:
+ * authenticated requests per principal, failed credentials per address, refused over its budget.
+ */
+export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
+  const { settings, store, clock, scope } = options;
+  if (!settings.enabled) return;
+  // Anonymous traffic has no roles: its policy is the same for every request.
+  const policy = policyFor({ settings, roles: undefined });
+  const count = counter(store);
+  requestPipeline(app, scope.prefix).add({
+    name: 'address-rate-limit',
+    // Before `identify`: a request without credentials is refused without any storage read.
+    phase: 'gate',
+    appliesTo: isLimited,
+    run: (request, reply) => {
+      if (hasCredential(request)) return;
+      stateOf(request).counted = true;
+      return count({ request, reply, policy, key: addressKey(request.ip), now: clock.now() });
+    },
+  });
+}
+
+/**
+ * Limit every request under the API prefix and `/admin` with a fixed window per client (the principal's
+ * id, else the address: `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
+ * `RateLimit`; over the limit the request fails with `RATE_LIMITED` (429) plus `Retry-After`.
+ *
+ * Hand-written rather than `@fastify/rate-limit` (checked at 11.2.0): that plugin emits only the
+ * older `RateLimit-Limit`/`-Remaining`/`-Reset` fields, not the current draft's `RateLimit-Policy`
+ * and `RateLimit`; `createRateLimit` reports remaining/reset only for refused requests; and its
+ * local store reads `Date.now()` rather than an injected Clock.
+ *
+ * Register it after the authentication hook: it reads the principal that hook sets. If the store
+ * fails the request is served without the fields and the failure is logged, so a Redis outage
+ * does not take the API down with it.
+ */
+export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
+  const { settings, store, clock, scope } = options;
+  if (!settings.enabled) return;
+  const policyOf = createPolicyLookup(settings);
+  const count = counter(store);
+  requestPipeline(app, scope.prefix).add({
+    name: 'rate-limit',
+    phase: 'limit',
+    // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
+    appliesTo: isLimited,
+    run: (request, reply) => {
+      const state = stateOf(request);
+      if (state.counted) return;
+      const { principal } = state;
+      // Failed credentials count against the address, like anonymous traffic.
+      const key = principal ? tenantKeyOf(principal) : addressKey(request.ip);
+      return count({ request, reply, policy: policyOf(principal?.roles), key, now: clock.now() });
+    },
+  });
+}
+
+/**
+ * Count one hit and apply it: at once through a store kept in this process (`hitNow`), else
+ * awaited. A store that fails serves the request unlimited, and says so in the log.
+ */
+function counter(store: RateLimitStore) {
+  return (o: { request: FastifyRequest; reply: FastifyReply; policy: AppliedPolicy; key: string; now: number }) => {
+    const { request, reply, policy, key, now } = o;
+    const windowMs = policy.windowSeconds * 1000;
+    if (store.hitNow) {
+      let hit: RateLimitHit | undefined;
+      try {
+        hit = store.hitNow({ key, windowMs, now });
+      } catch (error) {
+        storeFailed(request, error);
+      }
+      if (hit) applyHit({ reply, policy, hit, now });
+      return;
+    }
+    return guarded(request, () => store.hit({ key, windowMs, now })).then((hit) => {
+      if (hit) applyHit({ reply, policy, hit, now });
+    });
+  };
+}
+
+/** Refuse a hit over the limit (429 with `Retry-After`), else set the RateLimit fields. */
+function applyHit(options: { reply: FastifyReply; policy: AppliedPolicy; hit: RateLimitHit; now: number }): void {
+  const { policy, hit, now } = options;
+  // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
+  const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
+  const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+  if (hit.count > policy.max) {
+    throw new VersionaryError({
+      code: ErrorCode.RateLimited,
+      detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
+      headers: { ...fields, 'retry-after': String(resetSeconds) },
+    });
+  }
+  options.reply.headers(fields);
+}
+
+async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (error) {
+    storeFailed(request, error);
+    return undefined;
+  }
+}
+
+function storeFailed(request: FastifyRequest, error: unknown): void {
+  request.log.error({ err: error }, 'rate-limit store failed; serving the request unlimited');
+}

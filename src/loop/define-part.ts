@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TSchema } from '@sinclair/typebox';
+import type { SchemaValidator } from '../core/config/index.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { assertPeers, peersFor } from '../compose/peer-packages.ts';
+import { readableStartFailure } from '../compose/start-failure.ts';
+import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './loop-state.ts';
+
+/** What a part of the loop is: its name, the parts it needs before it, and its install. */
+export interface LoopPartSpec<Options extends FastifyPluginOptions> {
+  name: LoopPartName;
+  dependencies: readonly LoopPartName[];
+  /** The check of its options (the storage part checks its own with the settings, in one pass). */
+  options?: SchemaValidator<TSchema>;
+  install(app: FastifyInstance, state: LoopState, options: Options): Promise<void>;
+}
+
+/**
+ * A part of the loop as a Fastify plugin, and the parts it depends on.
+ *
+ * @example
+ * ```ts
+ * const needs: readonly LoopPartName[] = versionaryLoopPortal.dependencies;
+ * ```
+ */
+export type LoopPart<Options extends FastifyPluginOptions> = FastifyPluginAsync<Options> & {
+  readonly dependencies: readonly LoopPartName[];
+};
+
+/**
+ * A named Fastify plugin (`fastify-plugin`, so that the parts share one context) that checks, before
+ * anything else, that every part it depends on is registered in this context or an enclosing one:
+ * a missing one fails the registration with one message naming all of them and the order.
+ */
+export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopPartSpec<Options>): LoopPart<Options> {
+  const plugin = fp(
+    async (app: FastifyInstance, options: FastifyPluginOptions) => {
+      const missing = spec.dependencies.filter((name) => !app.hasPlugin(name));
+      if (missing.length > 0)
+        throw readableStartFailure(
+          new VersionaryError({
+            code: ErrorCode.InvalidConfig,
+            detail:
+              `${spec.name} needs ${missing.join(', ')} registered before it, in the same context. ` +
+              `The loop's parts, in order: ${loopPartNames.join(', ')}.`,
+          }),
+          spec.name,
+        );
+      const problems = spec.options?.errors(options, '') ?? [];
+      if (problems.length > 0)
+        throw readableStartFailure(
+          new VersionaryError({
+            code: ErrorCode.InvalidConfig,
+            detail: `The options of ${spec.name} have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+            errors: problems.map((detail) => ({ pointer: '/options', detail })),
+          }),
+          spec.name,
+        );
+      const state = loopStateOf(app);
+      // The storage part checks its own before the state exists; the others theirs, naming all at once.
+      if (state) assertPeers(peersFor({ env: state.env, surface: 'loop', parts: [spec.name] }));
+      try {
+        await spec.install(app, state, options as Options);
+      } catch (error) {
+        throw readableStartFailure(error, spec.name);
+      }
+    },
+    { name: spec.name, fastify: '5.x' },
+  ) as unknown as FastifyPluginAsync<Options>;
+  return Object.assign(plugin, { dependencies: spec.dependencies });
+}

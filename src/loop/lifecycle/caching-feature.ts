@@ -1,0 +1,12 @@
+import { installCaching } from '../../http/index.ts';
+import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
+
+/** ETags and `Cache-Control` (private for anything that needs a credential), and the problem type pages. */
+export const cachingFeature: ServiceFeature = {
+  name: 'caching',
+  install: ({ app, requiredRole }) => {
+    installCaching(app, { isPrivate: (request) => requiredRole(request) !== undefined });
+    registerProblemDocs(app);
+  },
+};

@@ -1,0 +1,9 @@
+import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import { registerLifecycleRoutes } from './routes.ts';
+
+/** Each deprecated version's migration guide (the lifecycle document itself is the plugin's). */
+export const lifecycleRoutesFeature: ServiceFeature = {
+  name: 'lifecycle-routes',
+  install: ({ app, bundle, runtime, clock, api }) =>
+    registerLifecycleRoutes(app, { bundle, runtime, clock, prefix: api.prefix, title: api.title }),
+};

@@ -1,0 +1,43 @@
+import { formatIsoInstant } from '../../../core/time/index.ts';
+import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
+import type { ServiceContext, ServiceFeature } from '../../../kernel/app/feature.ts';
+import { removedDocumentInfo } from '../removed-document.ts';
+import { registerManagementDocument } from './management-document.ts';
+import { documentInfoFor } from './api-info.ts';
+import { createVersionDocument } from './version-document.ts';
+
+/** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
+export const managementDocumentFeature: ServiceFeature = {
+  name: 'management-document',
+  install: ({ app, jwt }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined }),
+};
+
+/**
+ * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
+ * every status and header, and a removed version's notice. Read per request, so the JWT scheme
+ * appears once the access feature has set it up.
+ */
+export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
+  return ({ version, title, basePath, verdict }) => {
+    const { removedStatus } = context.config.settings.lifecycle;
+    return createVersionDocument({
+      version,
+      title,
+      basePath,
+      jwt: context.jwt !== undefined,
+      info: {
+        ...documentInfoFor(context.api.info, version.name),
+        ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+      },
+      elements: { deprecations: context.runtime.elements(), now: context.clock.now() },
+      lifecycle: (op) => {
+        const v = verdict(op);
+        return {
+          deprecated: v.deprecated,
+          removedStatus,
+          ...(v.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(v.sunsetAt) } : {}),
+        };
+      },
+    }) as unknown as Record<string, unknown>;
+  };
+}

@@ -1,0 +1,193 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { problemSchema } from '../../../core/versions/index.ts';
+import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
+import { securityFor, securitySchemes } from './security.ts';
+
+/** One management route as registered, with its Fastify schema. */
+export interface ManagementRoute {
+  method: string;
+  /** Fastify's URL, for example `/admin/v1/api-keys/:id`. */
+  url: string;
+  schema: Record<string, unknown> | undefined;
+}
+
+/** Options for {@link registerManagementDocument}. */
+export interface ManagementDocumentOptions {
+  /** Where the management API lives, for example `/admin/v1`. */
+  prefix: string;
+  /** Whether this deployment accepts JWTs. */
+  jwt: boolean;
+}
+
+const problemRef = { $ref: '#/components/schemas/Problem' };
+const layered: Record<string, string> = {
+  401: 'No credentials, or credentials that are unknown, revoked or expired',
+  403: 'The credentials lack the admin role',
+  429: 'Too many requests from this client; retry after `Retry-After` seconds',
+  500: 'The server failed; the failure is logged and nothing internal is shown',
+  503: 'The service is shutting down or its storage is unavailable; retry later',
+};
+const tagDescriptions: Record<string, string> = {
+  'api-keys': 'Credentials: create, list and revoke API keys.',
+  versions: 'The lifecycle of each API version and the usage of deprecated ones.',
+  deprecations:
+    'Deprecations of single endpoints, and the listing of everything deprecated (versions, endpoints, fields, query parameters) with its usage.',
+  clients: 'The consumers of the API, their contacts and their webhooks.',
+  usage: 'Calls per client, version, endpoint and day.',
+  notices: 'Deprecation notices planned for each client, and their delivery.',
+  approvals:
+    'Approvals of breaking changes by fingerprint, for `versionary diff --server`; revoked ones stay in the trail.',
+  brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
+};
+
+/**
+ * Serve `<prefix>/openapi.json`, the management API's OpenAPI 3.1 document, generated from the
+ * routes' own schemas. Call it before the management routes are registered: an `onRoute` hook
+ * collects every route under the prefix, wherever it is registered, so routes added later are
+ * documented without a change here. A route without response schemas is still listed, marked
+ * `x-undocumented`, so a test (and both linters) catch it.
+ */
+export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
+  const routes: ManagementRoute[] = [];
+  const documentUrl = `${options.prefix}/openapi.json`;
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith(`${options.prefix}/`) || route.url === documentUrl) return;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
+    }
+  });
+  app.get(documentUrl, async () => toManagementDocument({ routes, jwt: options.jwt }));
+}
+
+/** The management API's document from its routes (see {@link registerManagementDocument}). */
+export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  for (const route of options.routes) {
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    paths[path] ??= {};
+    const operation = toOperation(route, options.jwt);
+    for (const tag of (operation.tags as string[] | undefined) ?? []) tags.add(tag);
+    paths[path][route.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Versionary management API',
+      version: 'v1',
+      license: { name: 'MIT', identifier: 'MIT' },
+      description:
+        'Operate a Versionary deployment: API keys, version lifecycles, endpoint deprecations, clients and their usage, deprecation notices and brownouts. Every operation needs credentials with the `admin` role. Errors are RFC 9457 problems (`application/problem+json`).',
+    },
+    servers: [
+      {
+        url: '/',
+        description: 'The deployment (production, staging or local) that served this document',
+        'x-internal': true,
+      },
+    ],
+    tags: [...tags].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+    paths,
+    components: {
+      schemas: { Problem: problemSchema },
+      headers: usedHeaders(paths),
+      securitySchemes: securitySchemes({ jwt: options.jwt }),
+      parameters: { IfNoneMatch: documentedParameters.IfNoneMatch! },
+    },
+  };
+}
+
+function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unknown> {
+  const schema = route.schema ?? {};
+  const parameters: unknown[] = [
+    ...toParameters(schema.params, 'path'),
+    ...toParameters(schema.querystring, 'query'),
+    ...(route.method === 'GET' ? [parameterRef('IfNoneMatch')] : []),
+  ];
+  const declared = (schema.response ?? {}) as Record<string, Record<string, unknown>>;
+  const headersOf = (schema.responseHeaders ?? {}) as Record<string, string[]>;
+  const responses: Record<string, Record<string, unknown>> = {};
+  for (const [status, body] of Object.entries(declared))
+    responses[status] = toResponse({ status, body, headers: headersOf[status] ?? [] });
+  const problem = (description: string) => ({
+    description,
+    content: { 'application/problem+json': { schema: problemRef } },
+  });
+  for (const [status, description] of Object.entries(layered)) responses[status] ??= problem(description);
+  if (schema.body || schema.params || schema.querystring) responses['400'] ??= problem('An invalid parameter or body');
+  if (schema.body) {
+    responses['413'] ??= problem('The body is larger than the limit');
+    responses['415'] ??= problem('The body is not JSON');
+  }
+  if (route.method === 'GET')
+    responses['304'] ??= { description: 'Not modified: `If-None-Match` names the current ETag' };
+  for (const [status, response] of Object.entries(responses))
+    responses[status] = {
+      ...response,
+      headers: { ...layeredHeaders(Number(status), route.method), ...(response.headers as object | undefined) },
+    };
+  const undocumented = route.schema?.response === undefined;
+  return {
+    operationId: schema.operationId ?? `${route.method.toLowerCase()} ${route.url}`,
+    summary: schema.summary ?? `${route.method} ${route.url}`,
+    description:
+      `${String(schema.description ?? schema.summary ?? '')} Needs credentials with the \`admin\` role.`.trim(),
+    tags: schema.tags ?? ['management'],
+    security: securityFor({ role: 'admin', jwt }),
+    parameters,
+    ...(schema.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } }
+      : {}),
+    responses: Object.fromEntries(
+      Object.keys(responses)
+        .sort()
+        .map((s) => [s, responses[s]]),
+    ),
+    ...(undocumented ? { 'x-undocumented': true } : {}),
+    // A deviation from the conventions the route states, with its reason in the description.
+    ...(Array.isArray(schema['x-lint-skip']) ? { 'x-lint-skip': schema['x-lint-skip'] } : {}),
+  };
+}
+
+function toResponse(options: {
+  status: string;
+  body: Record<string, unknown>;
+  headers: string[];
+}): Record<string, unknown> {
+  const { description = `Status ${options.status}`, ...schema } = plain(options.body) as Record<string, unknown>;
+  const headers = Object.fromEntries(options.headers.map((name) => [name, headerOf(name, { required: true })]));
+  if (Number(options.status) >= 400)
+    return { description, content: { 'application/problem+json': { schema: problemRef } }, headers };
+  if (schema.type === 'null') return { description, headers };
+  return { description, content: { 'application/json': { schema } }, headers };
+}
+
+function layeredHeaders(status: number, method: string): Record<string, unknown> {
+  return {
+    RateLimit: headerOf('RateLimit', { required: status === 429 }),
+    'RateLimit-Policy': headerOf('RateLimit-Policy', { required: status === 429 }),
+    'API-Supported-Versions': headerOf('API-Supported-Versions'),
+    'API-Deprecated-Versions': headerOf('API-Deprecated-Versions'),
+    ...(status === 429 ? { 'Retry-After': headerOf('Retry-After', { required: true }) } : {}),
+    ...(status === 401 ? { 'WWW-Authenticate': headerOf('WWW-Authenticate', { required: true }) } : {}),
+    ...(status === 304 || (status === 200 && method === 'GET') ? { ETag: headerOf('ETag', { required: true }) } : {}),
+  };
+}
+
+function toParameters(schema: unknown, location: 'path' | 'query'): unknown[] {
+  const object = plain(schema) as
+    { properties?: Record<string, Record<string, unknown>>; required?: string[] } | undefined;
+  return Object.entries(object?.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (object?.required ?? []).includes(name),
+    schema: property,
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+  }));
+}
+
+/** A JSON copy: drops TypeBox's symbol keys. */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}

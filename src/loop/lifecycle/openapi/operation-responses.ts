@@ -1,0 +1,96 @@
+import type { OperationSpec } from '../../../core/versions/index.ts';
+import { headerOf } from './headers.ts';
+
+/** What the lifecycle says of one operation when the document is served. */
+export interface OperationLifecycle {
+  deprecated: boolean;
+  /** The status a removed version or endpoint answers with (410 unless configured 404). */
+  removedStatus: 410 | 404;
+}
+
+const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+
+/** Statuses the layers in front of every handler answer: credentials, roles, limits, negotiation, failures. */
+const layered: Record<string, string> = {
+  400: 'Bad request: an unknown or invalid query parameter, header or body, or an `Accept` version that disagrees with the path',
+  401: 'No credentials, or credentials that are unknown, revoked or expired',
+  403: 'The credentials lack the role this operation needs',
+  406: '`Accept` names no media type this API produces',
+  429: 'Too many requests from this client; retry after `Retry-After` seconds',
+  500: 'The server failed; the failure is logged and nothing internal is shown',
+  503: 'The service is shutting down or its storage is unavailable; retry later',
+};
+// Answered before the version's lifecycle step runs, so they carry no deprecation headers.
+const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
+
+/**
+ * Every response an operation can give, with its headers: the handler's own (declared on the
+ * operation) plus what authentication, rate limiting, negotiation, caching, idempotency, body
+ * parsing and the lifecycle add in front of it.
+ */
+export function operationResponses(options: {
+  op: OperationSpec;
+  generated: Record<string, Record<string, unknown>>;
+  lifecycle: OperationLifecycle;
+}): Record<string, unknown> {
+  const { op, lifecycle } = options;
+  const responses: Record<string, Record<string, unknown>> = { ...options.generated };
+  const add = (status: number | string, description: string) => {
+    responses[status] ??= { description, ...problem };
+  };
+  for (const [status, description] of Object.entries(layered)) add(status, description);
+  if (op.method === 'GET') responses['304'] ??= { description: 'Not modified: `If-None-Match` names the current ETag' };
+  if (op.body) {
+    add(413, 'The body is larger than the limit');
+    add(415, 'The body is not of a media type this operation takes, or not UTF-8');
+  }
+  if (op.method === 'POST') {
+    add(409, 'A request with this `Idempotency-Key` is still running; retry after `Retry-After` seconds');
+    add(422, 'This `Idempotency-Key` was used with a different request');
+  }
+  if (lifecycle.deprecated) {
+    const gone =
+      'This version or endpoint passed its sunset date and was removed; the problem names its replacement and migration guide';
+    if (lifecycle.removedStatus === 410) add(410, gone);
+    else
+      responses['404'] = {
+        ...(responses['404'] ?? problem),
+        description: `${String(responses['404']?.description ?? 'Not found')}; also: ${gone}`,
+      };
+  }
+  const ordered = Object.keys(responses).sort();
+  return Object.fromEntries(
+    ordered.map((status) => [status, withHeaders({ op, status, response: responses[status]!, lifecycle })]),
+  );
+}
+
+function withHeaders(options: {
+  op: OperationSpec;
+  status: string;
+  response: Record<string, unknown>;
+  lifecycle: OperationLifecycle;
+}): Record<string, unknown> {
+  const { op, status, lifecycle } = options;
+  const headers: Record<string, unknown> = {};
+  const set = (name: string, required = false) => {
+    headers[name] = headerOf(name, { required });
+  };
+  const code = Number(status);
+  set('RateLimit', code === 429);
+  set('RateLimit-Policy', code === 429);
+  set('API-Supported-Versions');
+  set('API-Deprecated-Versions');
+  if (code === 429 || (code === 409 && op.method === 'POST')) set('Retry-After', true);
+  if (code === 401) set('WWW-Authenticate', true);
+  if (code === 304 || (code === 200 && op.method === 'GET')) set('ETag', true);
+  for (const declared of op.responses[code]?.headers ?? []) set(declared.replace(/\?$/, ''), !declared.endsWith('?'));
+  if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
+    set('Idempotent-Replayed');
+  if (lifecycle.deprecated && !beforeLifecycle.has(status)) {
+    set('Deprecation', true);
+    set('Sunset', true);
+    set('Link');
+    set('Warning');
+  }
+  return { ...options.response, headers };
+}

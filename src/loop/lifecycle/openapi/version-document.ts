@@ -1,0 +1,151 @@
+import {
+  toOpenApiDocument,
+  type ApiVersion,
+  type ElementDocumentation,
+  type OperationSpec,
+} from '../../../core/versions/index.ts';
+import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
+import { operationResponses, type OperationLifecycle } from './operation-responses.ts';
+import { securityFor, securitySchemes } from './security.ts';
+
+/** Options for {@link createVersionDocument}. */
+export interface VersionDocumentOptions {
+  version: ApiVersion;
+  title: string;
+  /** Prefix of every path, for example `/api/v1`. */
+  basePath: string;
+  /** Whether this deployment accepts JWTs. */
+  jwt: boolean;
+  /** The lifecycle's word on an operation now, with its sunset as an ISO 8601 instant. */
+  lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
+  /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
+  info?: Record<string, unknown>;
+  /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
+  elements?: ElementDocumentation;
+}
+
+const tagDescriptions: Record<string, string> = {
+  users: 'People using the service. Deleting a user deletes their posts.',
+  posts: 'Posts, a sub-collection of their user.',
+  documents: 'Machine-readable descriptions of this version.',
+};
+
+/**
+ * The served OpenAPI document of one version: the version's own declarations (paths, schemas,
+ * partial responses) plus what the service's layers add to every operation: security, the
+ * statuses answered in front of the handler, rate-limit, caching, idempotency and deprecation
+ * headers, and the conditional and idempotency request headers.
+ */
+export function createVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
+  // Built per request from the lifecycle as it stands, but only rebuilt when what it says changes.
+  const lifecycles = new Map(options.version.operations.map((op) => [op, options.lifecycle(op)]));
+  const key = JSON.stringify([
+    options.title,
+    options.basePath,
+    options.jwt,
+    options.info ?? {},
+    [...lifecycles.values()],
+    elementsKey(options),
+  ]);
+  const cache = built.get(options.version) ?? new Map<string, Record<string, unknown>>();
+  built.set(options.version, cache);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const doc = buildVersionDocument({ ...options, lifecycle: (op) => lifecycles.get(op) ?? options.lifecycle(op) });
+  if (cache.size >= 16) cache.delete(cache.keys().next().value as string);
+  cache.set(key, doc);
+  return doc;
+}
+
+const built = new WeakMap<ApiVersion, Map<string, Record<string, unknown>>>();
+
+/** What the elements change in this version's document: its elements, and which parameters are past their sunset. */
+function elementsKey(options: VersionDocumentOptions): unknown {
+  const { elements } = options;
+  if (!elements) return [];
+  const mine = elements.deprecations.filter((e) => e.version === options.version.name);
+  return mine.map((e) => [e, e.kind === 'parameter' && e.sunsetAt <= elements.now]);
+}
+
+function buildVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
+  const { version, jwt } = options;
+  const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
+  const doc = toOpenApiDocument({
+    version,
+    title: options.title,
+    basePath: options.basePath,
+    partialResponses: true,
+    ...(options.elements ? { elements: options.elements } : {}),
+    // Only what the app said of its API (description, license, contact), never a default of ours.
+    ...(options.info ? { info: options.info } : {}),
+    top: {
+      servers: [
+        {
+          url: '/',
+          description: 'The deployment (production, staging or local) that served this document',
+          'x-internal': false,
+        },
+      ],
+      tags: [...tags, 'documents'].map((name) => ({ name, description: tagDescriptions[name] ?? name })),
+    },
+    components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
+    decorate: (op, generated) => {
+      const lifecycle = options.lifecycle(op);
+      const role = op.method === 'GET' ? 'read' : 'write';
+      const parameters = [...(generated.parameters as unknown[])];
+      if (op.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
+      if (op.responses[412]) parameters.push(parameterRef('IfMatch'));
+      if (op.method === 'POST') parameters.push(parameterRef('IdempotencyKey'));
+      return {
+        ...generated,
+        description: `${op.summary}. Needs credentials with the \`${role}\` role.`,
+        security: securityFor({ role, jwt }),
+        parameters,
+        responses: operationResponses({
+          op,
+          generated: generated.responses as Record<string, Record<string, unknown>>,
+          lifecycle,
+        }),
+        ...(lifecycle.deprecated && lifecycle.sunsetAt !== undefined
+          ? { deprecated: true, 'x-sunset': lifecycle.sunsetAt }
+          : {}),
+      };
+    },
+  });
+  (doc.paths as Record<string, unknown>)[`${options.basePath}/openapi.json`] = { get: documentOperation(version.name) };
+  (doc.components as Record<string, unknown>).headers = usedHeaders(doc.paths);
+  return doc;
+}
+
+/** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
+function documentOperation(name: string): Record<string, unknown> {
+  const op: OperationSpec = {
+    id: `${name}.openapi`,
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI document',
+    responses: {},
+  };
+  const responses = operationResponses({
+    op: { ...op, responses: { 200: { description: 'This document' } } },
+    generated: {
+      200: {
+        description: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
+        content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } },
+      },
+    },
+    lifecycle: { deprecated: false, removedStatus: 410 },
+  }) as Record<string, unknown>;
+  // No credentials are read here, so neither 401 nor 403 can happen.
+  delete responses['401'];
+  delete responses['403'];
+  return {
+    operationId: `openapi.${name}`,
+    summary: op.summary,
+    tags: ['documents'],
+    security: [],
+    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
+    parameters: [parameterRef('IfNoneMatch')],
+    responses,
+  };
+}

@@ -1,0 +1,8 @@
+import { installSecurityHeaders } from '../../http/index.ts';
+import type { ServiceFeature } from '../../kernel/app/feature.ts';
+
+/** Security headers on every answer (problems come from the versionary plugin, in the resources feature). */
+export const securityFeature: ServiceFeature = {
+  name: 'security-headers',
+  install: ({ app }) => installSecurityHeaders(app),
+};

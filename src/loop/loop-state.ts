@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from '../kernel/app/feature.ts';
+
+/**
+ * The names of the loop's parts, in the order an app registers them (`docs/loop.md#adopt-it-part-by-part`).
+ *
+ * @example
+ * ```ts
+ * const registered = loopPartNames.filter((name) => app.hasPlugin(name));
+ * ```
+ */
+export const loopPartNames = [
+  'versionary-loop-storage',
+  'versionary-loop-usage',
+  'versionary-loop-lifecycle',
+  'versionary-loop-access',
+  'versionary-loop-notices',
+  'versionary-loop-portal',
+  'versionary-loop-management',
+] as const;
+
+/**
+ * One part's name.
+ *
+ * @example
+ * ```ts
+ * const first: LoopPartName = 'versionary-loop-storage';
+ * ```
+ */
+export type LoopPartName = (typeof loopPartNames)[number];
+
+/**
+ * What the parts share, decorated on the context they are registered in by the storage part: the
+ * service context every feature is installed with. Each slot is set by the part that declares it
+ * (`recorder` and `operations` by usage, `jwt` by access, `brownouts` by notices); a part reads
+ * only what its declared dependencies set, or reads an optional one at request time.
+ */
+export interface LoopState {
+  context: ServiceContext;
+  /**
+   * Whether each part answers the unknown paths under its own prefixes. The `versionaryLoop`
+   * preset turns it off and answers them all once every part is in, so that an unknown path meets
+   * every part's hooks (limits, credentials); parts registered one by one answer their own.
+   */
+  partNotFound: boolean;
+  /** The variables the loop was handed (never `process.env` unless passed): the parts' package checks read them. */
+  env: Record<string, string | undefined>;
+}
+
+const kLoopState = 'versionaryLoopState';
+
+/** Decorate `app` with the loop's state (the storage part). */
+export function provideLoopState(app: FastifyInstance, state: LoopState): void {
+  app.decorate(kLoopState, state);
+}
+
+/** The loop's state, set by the storage part in this context or an enclosing one. */
+export function loopStateOf(app: FastifyInstance): LoopState {
+  // Undefined only before the storage part (whose own check names it when another part comes first).
+  return (app as unknown as Record<typeof kLoopState, LoopState>)[kLoopState];
+}

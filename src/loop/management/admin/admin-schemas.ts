@@ -1,0 +1,349 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
+import { problemSchema } from '../../../core/versions/index.ts';
+import { emailPattern, emailRule } from '../../../reference/api/email.ts';
+
+/**
+ * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
+ * responses and generate `/admin/v1/openapi.json`. Every route lists each response it gives;
+ * the statuses answered in front of the handlers (401, 403, 429, 500, 503) are added by the
+ * document generator. `responseHeaders` names the headers a handler sets, by status.
+ */
+export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
+
+const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const versionName = Type.String({
+  pattern: '^v[1-9][0-9]{0,5}$',
+  maxLength: 7,
+  description: 'A version name: v1, v2, ...',
+});
+const count = (description: string) =>
+  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]);
+// Routes without query parameters refuse unknown ones, as the versioned API does.
+const noQuery = Type.Object({}, { additionalProperties: false });
+const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
+/** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
+export const instantInput = (description: string) =>
+  Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
+    description,
+  });
+// An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.
+const migrationUrlInput = (description: string) =>
+  Type.String({
+    format: 'uri-reference',
+    minLength: 1,
+    maxLength: migrationUrlMaxLength,
+    pattern: migrationUrlPattern,
+    description,
+  });
+/** A name or reason as the management API takes it: one line, no control characters. */
+export const singleLineText = (options: { maxLength: number; description?: string }) =>
+  Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
+
+const apiKey = Type.Object({
+  id: Type.String({
+    pattern: '^key_[0-9a-f]{16}$',
+    maxLength: 20,
+    description: 'The key id; the public part of the key.',
+  }),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  roles: Type.Array(Type.String({ maxLength: 20 }), { maxItems: 3, description: 'read, write and/or admin.' }),
+  contact: nullable(Type.String({ pattern: emailPattern, maxLength: 254, description: emailRule })),
+  clientId: nullable(Type.String({ maxLength: 100, description: 'The client (cl_…) the key acts for, if any.' })),
+  createdAt: instant('When the key was created.'),
+  revokedAt: nullable(instant('When the key was revoked.')),
+});
+
+/** `POST /admin/v1/api-keys`. */
+export const createApiKeySchema = {
+  operationId: 'apiKeys.create',
+  querystring: noQuery,
+  summary: 'Create an API key',
+  tags: ['api-keys'],
+  description: 'Create a key with roles. The secret is in this response only; store it.',
+  responseHeaders: { 201: ['Location'] },
+  body: Type.Object(
+    {
+      name: singleLineText({ maxLength: 100, description: 'A name for people: one line, no control characters.' }),
+      roles: Type.Array(role, { minItems: 1, maxItems: 3, uniqueItems: true }),
+      contact: Type.Optional(
+        Type.String({
+          pattern: emailPattern,
+          maxLength: 254,
+          description: `Where deprecation notices for this key go. ${emailRule}`,
+        }),
+      ),
+      clientId: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "The client (cl_…) the key acts for: its usage and resources are that client's.",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    201: Type.Object(
+      {
+        ...apiKey.properties,
+        key: Type.String({
+          pattern: '^vk_[0-9a-f]{16}\\.[A-Za-z0-9_-]{43}$',
+          maxLength: 64,
+          description: 'The secret key: shown once.',
+        }),
+      },
+      { description: 'Created; `Location` names the key.' },
+    ),
+    400: problem('The body is invalid'),
+    404: problem('No client with this clientId'),
+  },
+};
+
+/** `GET /admin/v1/api-keys`. */
+export const listApiKeysSchema = {
+  operationId: 'apiKeys.list',
+  summary: 'List API keys',
+  tags: ['api-keys'],
+  description: 'Every key, active and revoked, oldest first, without secrets, a page at a time.',
+  querystring: Type.Object(
+    {
+      limit: Type.Optional(
+        Type.String({
+          pattern: '^(?:[1-9][0-9]?|100)$',
+          maxLength: 3,
+          description: 'Page size, 1 to 100 (default 100), in plain decimal.',
+        }),
+      ),
+      cursor: Type.Optional(
+        Type.String({
+          pattern: '^[A-Za-z0-9_-]+$',
+          maxLength: 200,
+          description: 'meta.nextCursor of the previous page.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object(
+      {
+        data: Type.Array(apiKey, { maxItems: 100 }),
+        meta: Type.Object({
+          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+          nextCursor: nullable(
+            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
+          ),
+        }),
+      },
+      { description: 'A page of keys, oldest first' },
+    ),
+    400: problem('An invalid query parameter'),
+  },
+};
+
+/** `DELETE /admin/v1/api-keys/{id}`. */
+export const revokeApiKeySchema = {
+  operationId: 'apiKeys.revoke',
+  querystring: noQuery,
+  summary: 'Revoke an API key',
+  tags: ['api-keys'],
+  description: 'Revoke a key at once: requests with it then answer 401.',
+  params: Type.Object({ id: Type.String({ maxLength: 200, description: 'The key id (`key_...`).' }) }),
+  response: {
+    204: Type.Null({ description: 'Revoked' }),
+    400: problem('An unknown query parameter'),
+    404: problem('No active key with this id'),
+    409: problem('The last active admin key, while no VERSIONARY_ADMIN_KEY is set'),
+  },
+};
+
+const usage = Type.Object({
+  calls: count('Calls recorded to this deprecated version.'),
+  clients: count('Distinct clients among them.'),
+  endpoints: count('Distinct endpoints among them.'),
+});
+
+const versionDetail = Type.Object(
+  {
+    name: versionName,
+    state: Type.Union(['active', 'deprecated', 'sunset_window', 'removed'].map((v) => Type.Literal(v))),
+    status: Type.Union(['not_deprecated', 'deprecated', 'ending_soon', 'removed'].map((v) => Type.Literal(v))),
+    releasedAt: nullable(instant('When the version was released; null when no date is known (none was declared).')),
+    deprecatedAt: nullable(instant('When the version was deprecated.')),
+    sunsetAt: nullable(instant('When the version is (or was) removed.')),
+    replacement: nullable(versionName),
+    migrationUrl: nullable(url('The migration guide.')),
+    openapiUrl: nullable(url("The version's OpenAPI document.")),
+    removed: Type.Boolean({ description: 'Whether the version is flagged removed.' }),
+    usage,
+  },
+  { description: 'A version, its lifecycle and the usage recorded while deprecated' },
+);
+
+const versionParams = Type.Object({
+  name: Type.String({ maxLength: 40, description: 'The version name, for example `v1`.' }),
+});
+const noVersion = problem('No version with this name');
+
+/** `GET /admin/v1/versions`. */
+export const listVersionsSchema = {
+  operationId: 'versions.list',
+  querystring: noQuery,
+  summary: 'List versions with their lifecycle and usage',
+  tags: ['versions'],
+  response: {
+    200: Type.Object(
+      { data: Type.Array(versionDetail, { maxItems: 1000 }) },
+      { description: 'Every version, oldest first' },
+    ),
+    400: problem('An unknown query parameter'),
+  },
+};
+
+/** `GET /admin/v1/versions/{name}`. */
+export const getVersionSchema = {
+  operationId: 'versions.get',
+  querystring: noQuery,
+  summary: 'Get a version with its lifecycle and usage',
+  tags: ['versions'],
+  params: versionParams,
+  response: { 200: versionDetail, 400: problem('An unknown query parameter'), 404: noVersion },
+};
+
+/** `PUT /admin/v1/versions/{name}/deprecation`. */
+export const scheduleDeprecationSchema = {
+  operationId: 'versions.scheduleDeprecation',
+  querystring: noQuery,
+  summary: 'Deprecate a version, or reschedule its deprecation',
+  tags: ['versions'],
+  description:
+    'Sets the deprecation and sunset of a version, checked against the lifecycle policy (notice period, replacement, spacing of breaking changes). ' +
+    'On a version already deprecated this reschedules it: its deprecation date is kept unless given, a later sunset is always allowed, and an earlier one must still give the full notice from now (unless reason is critical-fix).',
+  params: versionParams,
+  body: Type.Object(
+    {
+      noticeMonths: Type.Optional(
+        Type.Integer({
+          format: 'int32',
+          minimum: 1,
+          maximum: 120,
+          description:
+            'Months (of 30 days) from the deprecation to the sunset; default 6, or the current sunset kept when rescheduling.',
+        }),
+      ),
+      deprecatedAt: Type.Optional(
+        instantInput('ISO 8601 instant; default now, or the current deprecation date when rescheduling.'),
+      ),
+      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
+      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
+      migrationUrl: Type.Optional(
+        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: versionDetail,
+    400: problem('The body is invalid, or the schedule breaks the lifecycle policy'),
+    404: noVersion,
+    409: problem('The version has no replacement to migrate to'),
+  },
+};
+
+/** `GET /admin/v1/versions/{name}/calls`. */
+export const listCallsSchema = {
+  operationId: 'versions.listCalls',
+  summary: 'List recorded calls to a deprecated version',
+  description:
+    'The recorded calls, newest first. `clientId` filters them by the calling client: it names another resource to filter by, not the resource listed (`x-lint-skip`).',
+  tags: ['versions'],
+  'x-lint-skip': ['identifier-in-query'],
+  params: versionParams,
+  querystring: Type.Object(
+    {
+      clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
+      limit: Type.Optional(
+        Type.Integer({
+          format: 'int32',
+          minimum: 1,
+          maximum: 100,
+          default: 20,
+          description: 'Page size, 1 to 100 (default 20).',
+        }),
+      ),
+      cursor: Type.Optional(
+        Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'From `meta.nextCursor`.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object(
+      {
+        data: Type.Array(
+          Type.Object({
+            version: versionName,
+            endpoint: Type.String({
+              maxLength: 400,
+              description: 'Method and path template, for example `GET /users/{id}`.',
+            }),
+            clientId: Type.String({ maxLength: 200 }),
+            at: instant('When the call was made.'),
+          }),
+          { maxItems: 100 },
+        ),
+        meta: Type.Object({
+          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+          nextCursor: nullable(
+            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
+          ),
+        }),
+      },
+      { description: 'A page of calls, oldest first' },
+    ),
+    400: problem('An invalid query parameter'),
+    404: noVersion,
+  },
+};
+
+/** `POST /admin/v1/deprecations`. */
+export const deprecateEndpointSchema = {
+  operationId: 'deprecations.create',
+  querystring: noQuery,
+  summary: 'Deprecate one endpoint of a version',
+  tags: ['deprecations'],
+  description:
+    'Deprecates one operation while the rest of its version stays active; its responses then carry the deprecation headers.',
+  body: Type.Object(
+    {
+      version: Type.String({ maxLength: 20 }),
+      method: Type.String({ maxLength: 10 }),
+      path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
+      noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120 })),
+      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
+      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
+      migrationUrl: Type.Optional(
+        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    201: Type.Object(
+      {
+        version: Type.String({ maxLength: 20 }),
+        method: Type.String({ maxLength: 10 }),
+        path: Type.String({ maxLength: 300 }),
+        deprecatedAt: instant('Now.'),
+        sunsetAt: instant('When the endpoint is removed.'),
+        migrationUrl: nullable(Type.String({ maxLength: 2000 })),
+      },
+      { description: 'Deprecated' },
+    ),
+    400: problem('The body is invalid, or the schedule breaks the lifecycle policy'),
+    404: problem('The version has no such endpoint'),
+  },
+};

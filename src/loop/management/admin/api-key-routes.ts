@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { formatIsoInstant } from '../../../core/time/index.ts';
+import { createApiKey } from '../../access/auth/api-keys.ts';
+import type { Role } from '../../access/auth/principal.ts';
+import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
+import { parsePage } from '../../../reference/resources/params.ts';
+import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
+
+/**
+ * Key management: create (the secret is in this response only), list without secrets, revoke.
+ * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
+ */
+export function registerApiKeyRoutes(
+  app: FastifyInstance,
+  options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean },
+): void {
+  // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
+  let revoking: Promise<unknown> = Promise.resolve();
+  app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
+    const body = request.body as { name: string; roles: Role[]; contact?: string; clientId?: string };
+    if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No client ${body.clientId.slice(0, 40)}: create it first (POST /admin/v1/clients).`,
+        errors: [{ pointer: '/body/clientId', detail: 'unknown client' }],
+      });
+    }
+    const { record, key } = await createApiKey({ store: options.apiKeys, ...body, now: options.clock.now() });
+    return reply
+      .code(201)
+      .header('location', `/admin/v1/api-keys/${record.id}`)
+      .send({ ...toPublic(record), key });
+  });
+  app.get('/api-keys', { schema: listApiKeysSchema }, async (request) => {
+    const query = request.query as { limit?: string; cursor?: string };
+    // A page of 100 by default: the list was unpaginated, and deployments rarely hold more keys.
+    const { limit } = parsePage({ limit: query.limit ?? '100' });
+    const all = await options.apiKeys.list();
+    const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === decodeCursor(query.cursor!)) + 1;
+    if (after === 0 && query.cursor !== undefined) throw badCursor();
+    const page = all.slice(after, after + limit);
+    const last = page.at(-1);
+    const more = last !== undefined && after + limit < all.length;
+    return {
+      data: page.map(toPublic),
+      meta: { limit, nextCursor: more ? Buffer.from(`key:${last.id}`).toString('base64url') : null },
+    };
+  });
+  app.delete('/api-keys/:id', { schema: revokeApiKeySchema }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const run = revoking.then(() => revoke(id));
+    revoking = run.catch(() => undefined);
+    await run;
+    return reply.code(204).send();
+  });
+
+  async function revoke(id: string): Promise<void> {
+    const record = await options.apiKeys.find(id);
+    if (
+      record &&
+      record.revokedAt === null &&
+      record.roles.includes('admin') &&
+      !options.envAdminKey &&
+      (await options.apiKeys.countActiveAdmins()) <= 1
+    ) {
+      throw new VersionaryError({
+        code: ErrorCode.LastAdminKey,
+        detail: `${id} is the last active admin key; revoking it would lock every operator out. Create another admin key first, or set VERSIONARY_ADMIN_KEY.`,
+      });
+    }
+    if (!(await options.apiKeys.revoke({ id, at: options.clock.now() }))) {
+      throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No active API key ${id.slice(0, 40)}.` });
+    }
+  }
+}
+
+// The cursor names the last key of the page; keys are never deleted, only revoked, so it stays valid.
+function decodeCursor(cursor: string): string {
+  const match = /^key:(key_[0-9a-f]{16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw badCursor();
+  return match[1]!;
+}
+
+function badCursor(): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: 'cursor is not one this API issued; use meta.nextCursor.',
+    errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
+  });
+}
+
+function toPublic(r: ApiKeyRecord) {
+  return {
+    id: r.id,
+    name: r.name,
+    roles: r.roles,
+    contact: r.contact,
+    clientId: r.clientId ?? null,
+    createdAt: formatIsoInstant(r.createdAt),
+    revokedAt: r.revokedAt === null ? null : formatIsoInstant(r.revokedAt),
+  };
+}

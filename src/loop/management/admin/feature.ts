@@ -1,0 +1,40 @@
+import type { ServiceFeature } from '../../../kernel/app/feature.ts';
+import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
+import { installClients } from '../clients/install-clients.ts';
+import { registerApiKeyRoutes } from './api-key-routes.ts';
+import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
+import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
+import { registerVersionAdminRoutes } from './version-routes.ts';
+
+/** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
+export const adminFeature: ServiceFeature = {
+  name: 'admin',
+  async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api }) {
+    const { lifecycle: settings, usage, webhooks } = config.settings;
+    await app.register(
+      async (admin) => {
+        admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
+        registerApiKeyRoutes(admin, {
+          apiKeys: storage.apiKeys,
+          clients: storage.clients,
+          clock,
+          envAdminKey: config.adminKey !== undefined,
+        });
+        installClients(admin, {
+          storage,
+          settings: { usage, webhooks },
+          clock,
+          flushUsage: () => recorder.flush(),
+          flushOperations: async () => operations?.flush(),
+          prefix: api.prefix,
+        });
+        const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
+        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
+        registerEndpointAdminRoutes(admin, { ...shared, bundle });
+        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
+        registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
+      },
+      { prefix: '/admin/v1' },
+    );
+  },
+};

@@ -1,0 +1,132 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { rescheduleDeprecation, scheduleDeprecation } from '../../../core/lifecycle/index.ts';
+import { formatIsoInstant } from '../../../core/time/index.ts';
+import type { LifecycleStore, UsageStore } from '../../../kernel/ports/index.ts';
+import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { LifecycleSettings } from '../../lifecycle/settings.ts';
+import { encodeCursor, parsePage } from '../../../reference/resources/params.ts';
+import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
+import { integerQuery } from '../../../http/index.ts';
+import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
+
+/** Options for {@link registerVersionAdminRoutes}. */
+export interface VersionAdminOptions {
+  runtime: LifecycleRuntime;
+  lifecycle: LifecycleStore;
+  usage: UsageStore;
+  settings: LifecycleSettings;
+  clock: Clock;
+  /** Flushes buffered usage so summaries include every call made so far. */
+  flushUsage: () => Promise<void>;
+}
+
+/**
+ * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
+ * deprecations. Schedules are written to the store and applied to this instance at once.
+ */
+export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
+  const { runtime, lifecycle, usage, clock } = options;
+  const find = (name: string) => {
+    const version = runtime.versions().find((v) => v.name === name);
+    if (!version)
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `No version named "${name.slice(0, 40)}". Versions: ${runtime
+          .versions()
+          .map((v) => v.name)
+          .join(', ')}.`,
+      });
+    return version;
+  };
+  // Callers flush buffered usage once before summarising, however many versions they list.
+  const detail = async (name: string) => {
+    const entry = runtime.document().versions.find((v) => v.name === name)!;
+    const schedule = find(name).schedule;
+    return { ...entry, removed: schedule?.removed ?? false, usage: await usage.summary(name) };
+  };
+
+  app.get('/versions', { schema: listVersionsSchema }, async () => {
+    await options.flushUsage();
+    return { data: await Promise.all(runtime.versions().map((v) => detail(v.name))) };
+  });
+  app.get('/versions/:name', { schema: getVersionSchema }, async (request) => {
+    const name = find((request.params as { name: string }).name).name;
+    await options.flushUsage();
+    return detail(name);
+  });
+
+  app.put('/versions/:name/deprecation', { schema: scheduleDeprecationSchema }, async (request) => {
+    const name = find((request.params as { name: string }).name).name;
+    // Checked before anything is written: the lifecycle has no way out of Removed.
+    assertNotRemoved(runtime, name);
+    const body = request.body as {
+      noticeMonths?: number;
+      deprecatedAt?: string;
+      sunsetAt?: string;
+      reason?: 'planned' | 'critical-fix';
+      migrationUrl?: string;
+    };
+    assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
+    const input = {
+      version: name,
+      versions: runtime.versions(),
+      clock,
+      audience: options.settings.audience,
+      ...(body.noticeMonths !== undefined ? { noticeMonths: body.noticeMonths } : {}),
+      ...(body.deprecatedAt ? { deprecatedAt: body.deprecatedAt } : {}),
+      ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
+      ...(body.reason ? { reason: body.reason } : {}),
+    };
+    // A notice period and no dates is the spec's scheduling, for an active and a deprecated version
+    // alike: deprecation now, sunset now + notice. Given dates, a deprecated version is rescheduled:
+    // it keeps its announced deprecation date and moves its sunset as the policy allows.
+    const datesGiven = body.sunsetAt !== undefined || body.deprecatedAt !== undefined;
+    const { schedule } = find(name).schedule && datesGiven ? rescheduleDeprecation(input) : scheduleDeprecation(input);
+    await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
+    await runtime.refresh();
+    await options.flushUsage();
+    return detail(name);
+  });
+
+  app.get(
+    '/versions/:name/calls',
+    { schema: listCallsSchema, preValidation: integerQuery(listCallsSchema.querystring) },
+    async (request) => {
+      const name = find((request.params as { name: string }).name).name;
+      const query = request.query as Record<string, string | undefined>;
+      const page = parsePage(query);
+      await options.flushUsage();
+      const result = await usage.list({
+        version: name,
+        limit: page.limit,
+        afterId: page.afterId,
+        ...(query.clientId ? { clientId: query.clientId } : {}),
+      });
+      return {
+        data: result.items.map((c) => ({
+          version: c.version,
+          endpoint: c.endpoint,
+          clientId: c.clientId,
+          at: formatIsoInstant(c.at),
+        })),
+        meta: { limit: page.limit, nextCursor: result.nextAfter === null ? null : encodeCursor(result.nextAfter) },
+      };
+    },
+  );
+}
+
+/**
+ * Refuse (409 `TRANSITION_NOT_ALLOWED`) any lifecycle change to a version that is removed, by
+ * its flag or because its sunset has passed: the lifecycle has no transition out of Removed.
+ */
+export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
+  const flagged = runtime.versions().find((v) => v.name === name)?.schedule?.removed === true;
+  if (!flagged && !runtime.verdict({ version: name, method: 'GET', path: '/' }).removed) return;
+  throw new VersionaryError({
+    code: ErrorCode.TransitionNotAllowed,
+    detail: `${name} is removed, and the lifecycle has no way out of Removed: it cannot be rescheduled or deprecated again. Publish a new version instead.`,
+    extensions: { version: name, state: 'removed' },
+  });
+}

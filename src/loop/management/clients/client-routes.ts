@@ -1,0 +1,235 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
+import { parsePage } from '../../../reference/resources/params.ts';
+import {
+  newClientId,
+  toClientBody,
+  toContacts,
+  toWebhooks,
+  type ContactInput,
+  type WebhookInput,
+} from './client-input.ts';
+import {
+  ClientListSchema,
+  ClientParams,
+  ClientSchema,
+  CreateClientBody,
+  NoQuery,
+  PageQuery,
+  problems,
+  UpdateClientBody,
+} from './schemas.ts';
+import type { WebhookSettings } from './webhook-settings.ts';
+import { webhookUrlShape } from './webhook-target.ts';
+
+/** Options for {@link registerClientRoutes}. */
+export interface ClientRoutesOptions {
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
+  webhooks: WebhookSettings;
+  clock: Clock;
+}
+
+type CreateBody = { name: string; contacts?: ContactInput[]; webhooks?: Array<{ url: string }> };
+type UpdateBody = { name?: string; contacts?: ContactInput[]; webhooks?: WebhookInput[] };
+
+/**
+ * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
+ * signing secret is in the response that creates it, and never again.
+ */
+export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
+  const { clients, clock } = options;
+  const find = async (id: string): Promise<Client> => {
+    const client = await clients.find(id);
+    if (!client) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
+    return client;
+  };
+
+  app.post(
+    '/clients',
+    {
+      preValidation: checkWebhookUrls,
+      schema: {
+        operationId: 'clients.create',
+        summary: 'Create a client',
+        tags: ['clients'],
+        querystring: NoQuery,
+        description:
+          "Register a consumer of the API with its contacts and webhooks. Each new webhook's signing secret is in this response only.",
+        body: CreateClientBody,
+        responseHeaders: { 201: ['Location'] },
+        response: {
+          201: { ...ClientSchema, description: 'Created; `Location` names the client.' },
+          ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as CreateBody;
+      const contacts = toContacts({ input: body.contacts ?? [], current: [] });
+      const { webhooks, created } = await toWebhooks({
+        input: body.webhooks ?? [],
+        current: [],
+        settings: options.webhooks,
+      });
+      const now = clock.now();
+      const client: Client = { id: newClientId(), name: body.name, contacts, webhooks, createdAt: now, updatedAt: now };
+      await clients.insert(client);
+      return reply.code(201).header('location', `/admin/v1/clients/${client.id}`).send(toClientBody(client, created));
+    },
+  );
+
+  app.get(
+    '/clients',
+    {
+      schema: {
+        operationId: 'clients.list',
+        summary: 'List clients',
+        tags: ['clients'],
+        querystring: PageQuery,
+        description: 'Every client, oldest first, a page at a time; webhook secrets are never shown.',
+        response: { 200: ClientListSchema, ...problems({ 400: 'An invalid query parameter or cursor' }) },
+      },
+    },
+    async (request) => {
+      const query = request.query as { limit?: string; cursor?: string };
+      const { limit } = parsePage({ limit: query.limit });
+      const page = await clients.list({
+        limit,
+        ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor) } : {}),
+      });
+      return {
+        data: page.items.map((c) => toClientBody(c)),
+        meta: {
+          limit,
+          nextCursor: page.nextAfter === null ? null : Buffer.from(`cl:${page.nextAfter}`).toString('base64url'),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/clients/:id',
+    {
+      schema: {
+        operationId: 'clients.get',
+        summary: 'Show a client',
+        tags: ['clients'],
+        params: ClientParams,
+        querystring: NoQuery,
+        description: 'One client with its contacts and webhooks, without secrets.',
+        response: {
+          200: ClientSchema,
+          ...problems({ 400: 'An unknown query parameter', 404: 'No client with this id' }),
+        },
+      },
+    },
+    async (request) => toClientBody(await find((request.params as { id: string }).id)),
+  );
+
+  app.patch(
+    '/clients/:id',
+    {
+      preValidation: checkWebhookUrls,
+      schema: {
+        operationId: 'clients.update',
+        summary: 'Change a client',
+        tags: ['clients'],
+        params: ClientParams,
+        querystring: NoQuery,
+        body: UpdateClientBody,
+        description:
+          'Each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only.',
+        response: {
+          200: ClientSchema,
+          ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed', 404: 'No client with this id' }),
+        },
+      },
+    },
+    async (request) => {
+      const current = await find((request.params as { id: string }).id);
+      const body = request.body as UpdateBody;
+      const contacts = body.contacts
+        ? toContacts({ input: body.contacts, current: current.contacts })
+        : current.contacts;
+      const changed = body.webhooks
+        ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: options.webhooks })
+        : { webhooks: current.webhooks, created: new Set<string>() };
+      const client: Client = {
+        ...current,
+        name: body.name ?? current.name,
+        contacts,
+        webhooks: changed.webhooks,
+        updatedAt: clock.now(),
+      };
+      if (!(await clients.update(client)))
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${current.id}.` });
+      return toClientBody(client, changed.created);
+    },
+  );
+
+  app.delete(
+    '/clients/:id',
+    {
+      schema: {
+        operationId: 'clients.delete',
+        summary: 'Delete a client',
+        tags: ['clients'],
+        params: ClientParams,
+        querystring: NoQuery,
+        description: 'Delete a client once none of its API keys is active.',
+        response: {
+          204: { type: 'null', description: 'Deleted.' },
+          ...problems({
+            400: 'An unknown query parameter',
+            404: 'No client with this id',
+            409: 'The client still has active API keys; revoke them first',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const client = await find((request.params as { id: string }).id);
+      // Its keys would go on acting for a client that no longer exists: revoke them first, on purpose.
+      const active = (await options.apiKeys.list()).filter((k) => k.clientId === client.id && k.revokedAt === null);
+      if (active.length > 0) {
+        throw new VersionaryError({
+          code: ErrorCode.Conflict,
+          detail: `${client.id} still has ${active.length} active API key(s): ${active
+            .slice(0, 5)
+            .map((k) => k.id)
+            .join(', ')}. Revoke them first (DELETE /admin/v1/api-keys/{id}).`,
+        });
+      }
+      if (!(await clients.delete(client.id)))
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${client.id}.` });
+      return reply.code(204).send();
+    },
+  );
+}
+
+function decodeCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const match = /^cl:([0-9]{1,15}:.{1,100})$/.exec(text);
+  if (!match) {
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: 'cursor is not one this API issued; use meta.nextCursor.',
+      errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
+    });
+  }
+  return match[1]!;
+}
+
+// Webhook URLs are documented as `format: uri`; check their shape before the schema does, so a
+// refused URL gets its reason (scheme, credentials, not absolute) rather than the format's name.
+async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
+  const webhooks = (request.body as { webhooks?: unknown } | null)?.webhooks;
+  if (!Array.isArray(webhooks)) return;
+  for (const [i, item] of webhooks.slice(0, 10).entries()) {
+    const url = (item as { url?: unknown } | null)?.url;
+    if (typeof url === 'string' && url.length <= 2000) webhookUrlShape({ url, pointer: `/body/webhooks/${i}/url` });
+  }
+}

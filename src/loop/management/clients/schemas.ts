@@ -1,0 +1,133 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { problem, singleLineText } from '../admin/admin-schemas.ts';
+import { emailPattern, emailRule } from '../../../reference/api/email.ts';
+
+/**
+ * The problem responses of an admin route, by status, each with what it means for that route.
+ * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
+ */
+export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
+}
+
+// Routes without query parameters refuse unknown ones, as the rest of the management API does.
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+const email = Type.String({
+  pattern: emailPattern,
+  minLength: 3,
+  maxLength: 254,
+  description: `${emailRule} Stored in lower case.`,
+});
+const url = Type.String({
+  format: 'uri',
+  minLength: 1,
+  maxLength: 2000,
+  description: 'http or https URL whose host resolves to public addresses.',
+});
+const clientName = singleLineText({
+  maxLength: 200,
+  description: 'A name for people: one line, no control characters.',
+});
+const clientId = Type.String({ maxLength: 19, description: 'cl_ and 16 hex digits.' });
+const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' });
+const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+
+/** A contact as given: the address alone, or with its subscription. */
+export const ContactInput = Type.Union([
+  email,
+  Type.Object({ email, subscribed: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+]);
+
+/** A webhook as given: a new one (`url`), or an existing one kept (`id`, optionally with a new `url`). */
+export const WebhookInput = Type.Object(
+  {
+    id: Type.Optional(Type.String({ maxLength: 40, description: 'An existing webhook to keep, with its secret.' })),
+    url: Type.Optional(url),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** `POST /admin/v1/clients`. */
+export const CreateClientBody = Type.Object(
+  {
+    name: clientName,
+    contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
+    webhooks: Type.Optional(Type.Array(Type.Object({ url }, { additionalProperties: false }), { maxItems: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+/** `PATCH /admin/v1/clients/{id}`: each given member replaces the stored one. */
+export const UpdateClientBody = Type.Object(
+  {
+    name: Type.Optional(clientName),
+    contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
+    webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** A contact as answered. */
+export const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
+
+/** A webhook as answered: `secret` only in the response that created it. */
+export const WebhookSchema = Type.Object({
+  id: webhookId,
+  url: Type.String({ maxLength: 2000 }),
+  secret: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Standard Webhooks signing secret (whsec_…), shown only when the webhook is created.',
+    }),
+  ),
+});
+
+/** A client as answered. */
+export const ClientSchema = Type.Object(
+  {
+    id: clientId,
+    name: Type.String({ maxLength: 200 }),
+    contacts: Type.Array(ContactSchema, { maxItems: 50 }),
+    webhooks: Type.Array(WebhookSchema, { maxItems: 10 }),
+    createdAt: instant('When the client was created.'),
+    updatedAt: instant('When the client last changed.'),
+  },
+  { description: 'A client' },
+);
+
+/** A page of clients. */
+export const ClientListSchema = Type.Object(
+  {
+    data: Type.Array(ClientSchema, { maxItems: 100 }),
+    meta: Type.Object({
+      limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+      nextCursor: Type.Union(
+        [Type.String({ maxLength: 300, description: 'Pass as `cursor` for the next page.' }), Type.Null()],
+        { description: 'null on the last page.' },
+      ),
+    }),
+  },
+  { description: 'A page of clients, oldest first' },
+);
+
+/** `{id}` of a client route. */
+// maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
+export const ClientParams = Type.Object({
+  id: Type.String({ maxLength: 2000, description: 'cl_ and 16 hex digits; any other value names no client (404).' }),
+});
+
+/** `?limit=&cursor=` of a list. */
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.String({
+        pattern: '^(?:[1-9][0-9]?|100)$',
+        maxLength: 3,
+        description: 'Page size, 1 to 100 (default 20), in plain decimal.',
+      }),
+    ),
+    cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,131 @@
+import { callbackHook } from '../../http/pipeline/callback-hook.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
+import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
+import { principalOf } from '../access/auth/principal.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import { createApiScope } from '../../http/api-scope.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
+
+/** The brownouts in force, cached and refreshed from the store. */
+export interface BrownoutCache {
+  all(): Brownout[];
+  refresh(): Promise<void>;
+}
+
+/**
+ * Cache the config file's brownouts and the stored ones; refreshed every few seconds and after
+ * each write, so every instance on the database agrees within that time.
+ */
+export async function createBrownoutCache(options: {
+  configured: Brownout[];
+  load: () => Promise<Brownout[]>;
+}): Promise<BrownoutCache> {
+  // Built once per refresh: the guard reads it on every request.
+  let all = [...options.configured, ...(await options.load())];
+  return {
+    all: () => all,
+    async refresh() {
+      all = [...options.configured, ...(await options.load())];
+    },
+  };
+}
+
+/**
+ * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
+ * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
+ * lifecycle hook, so the call is still counted and still carries its deprecation headers.
+ */
+export function installBrownoutGuard(
+  app: FastifyInstance,
+  options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string },
+): void {
+  // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
+  const scope = createApiScope(options.prefix);
+  // Without a brownout (nearly always) the guard returns at once, without a promise.
+  app.addHook(
+    'preHandler',
+    callbackHook((request) => {
+      if (options.cache.all().length === 0) return;
+      const route = routeUrlOf(request);
+      const api = route ? scope.routeOf(route) : undefined;
+      // The version's document stays readable, as it does after the removal the brownout rehearses.
+      if (!api || api.path === '/' || api.isDocument) return;
+      const { version } = api;
+      const endpoint = `${request.method} ${api.template}`;
+      const principal = principalOf(request);
+      const clientId = principal?.clientId ?? principal?.id;
+      const b = activeBrownout({
+        brownouts: options.cache.all(),
+        version,
+        endpoint,
+        ...(clientId ? { clientId } : {}),
+        now: options.clock.now(),
+      });
+      if (!b) return;
+      const verdict = options.runtime.verdict({
+        version,
+        method: request.method,
+        path: endpoint.slice(endpoint.indexOf(' ') + 1),
+      });
+      // Already removed: the removal's own answer, with no brownout and no date to migrate before.
+      if (verdict.removed) throw verdict.removed;
+      const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
+      const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
+      throw new VersionaryError({
+        code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+        extensions: {
+          brownout: {
+            id: b.id,
+            startsAt: formatIsoInstant(b.startsAt),
+            endsAt: formatIsoInstant(b.endsAt),
+            rehearsal: b.clientId !== undefined,
+          },
+          removalAt,
+          migrationGuide: options.runtime.migrationUrl(version),
+        },
+        headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
+      });
+    }),
+  );
+}
+
+/**
+ * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
+ * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
+ */
+export function listBrownoutsInLifecycle(
+  app: FastifyInstance,
+  options: { cache: BrownoutCache; clock: Clock; path: string },
+): void {
+  // Every route's payload passes here: the others go through at once, without a promise.
+  // eslint-disable-next-line max-params -- Fastify's callback preSerialization hook takes four
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null)
+      return done(null, payload);
+    done(null, withBrownouts(payload, options));
+  });
+}
+
+function withBrownouts(payload: object, options: { cache: BrownoutCache; clock: Clock }): unknown {
+  const document = payload as { versions?: Array<{ name: string }> };
+  if (!Array.isArray(document.versions)) return payload;
+  const now = options.clock.now();
+  const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+  return {
+    ...document,
+    versions: document.versions.map((v) => ({
+      ...v,
+      brownouts: planned
+        .filter((b) => b.version === v.name)
+        .map((b) => ({
+          endpoint: b.endpoint ?? null,
+          startsAt: formatIsoInstant(b.startsAt),
+          endsAt: formatIsoInstant(b.endsAt),
+        })),
+    })),
+  };
+}

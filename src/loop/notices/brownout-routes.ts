@@ -1,0 +1,262 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { DAY_MS } from '../../core/lifecycle/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
+import { checkBrownout, type Brownout } from '../../core/notices/index.ts';
+import { principalOf } from '../access/auth/principal.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { NoticeStore } from '../../kernel/ports/index.ts';
+import type { BrownoutCache } from './brownout-guard.ts';
+import { noticeSubjects } from './gather.ts';
+import { BrownoutBody, BrownoutItem, BrownoutList, BrownoutParams, NoticeNoQuery, noticeProblems } from './schemas.ts';
+import { Type } from '@sinclair/typebox';
+
+const badBrownout =
+  'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
+
+/** Limits on the rehearsals a client may schedule for itself. */
+export const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
+
+type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string };
+
+/** Options for {@link registerBrownoutRoutes}. */
+export interface BrownoutRoutesOptions {
+  store: NoticeStore;
+  cache: BrownoutCache;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+  configured: Brownout[];
+}
+
+/**
+ * Brownouts in the management API (`/admin/v1/brownouts`, admin) and rehearsals a consumer
+ * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
+ */
+export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  app.get(
+    '/brownouts',
+    {
+      schema: {
+        operationId: 'brownouts.list',
+        summary: 'List planned brownouts and rehearsals',
+        tags: ['brownouts'],
+        querystring: NoticeNoQuery,
+        description: "Every brownout, from the config file and from this API, and every client's rehearsal.",
+        response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
+      },
+    },
+    async () => ({ data: options.cache.all().map((b) => toItem(b, options.configured)) }),
+  );
+  app.post(
+    '/brownouts',
+    {
+      schema: {
+        operationId: 'brownouts.create',
+        summary: 'Plan a brownout',
+        tags: ['brownouts'],
+        querystring: NoticeNoQuery,
+        body: BrownoutBody,
+        description:
+          'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice.',
+        responseHeaders: { 201: ['Location'] },
+        response: {
+          201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' },
+          ...noticeProblems({ 400: badBrownout }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const b = await save(options, { body: request.body as Body });
+      return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(toItem(b, options.configured));
+    },
+  );
+  app.delete(
+    '/brownouts/:id',
+    {
+      schema: {
+        operationId: 'brownouts.delete',
+        summary: 'Cancel a planned brownout',
+        tags: ['brownouts'],
+        params: BrownoutParams,
+        querystring: NoticeNoQuery,
+        description: 'Cancel a brownout planned through this API (those of the config file are changed there).',
+        response: {
+          204: Type.Null({ description: 'Cancelled' }),
+          ...noticeProblems({
+            400: 'An unknown query parameter',
+            404: 'No brownout with this id planned through this API',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params as { id: string };
+      if (!(await options.store.deleteBrownout(id)))
+        throw new VersionaryError({
+          code: ErrorCode.NotFound,
+          detail: `No brownout ${id} (brownouts of the config file are changed there).`,
+        });
+      await options.cache.refresh();
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
+export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  const clientOf = (request: Parameters<typeof principalOf>[0]): string => {
+    const principal = principalOf(request);
+    if (!principal)
+      throw new VersionaryError({
+        code: ErrorCode.Unauthenticated,
+        detail: 'Send your API key: a rehearsal is for your own client.',
+        headers: { 'www-authenticate': 'Bearer' },
+      });
+    if (!principal.clientId)
+      throw new VersionaryError({
+        code: ErrorCode.Forbidden,
+        detail: 'This credential belongs to no client; rehearsals are scheduled per client.',
+      });
+    return principal.clientId;
+  };
+  app.get(
+    '/self/v1/brownout-rehearsals',
+    {
+      schema: {
+        summary: 'List your brownout rehearsals',
+        tags: ['notices'],
+        response: {
+          200: BrownoutList,
+          ...noticeProblems({ 401: 'No credentials', 403: 'The credential belongs to no client' }),
+        },
+      },
+    },
+    async (request) => {
+      const clientId = clientOf(request);
+      return {
+        data: options.cache
+          .all()
+          .filter((b) => b.clientId === clientId)
+          .map((b) => toItem(b, options.configured)),
+      };
+    },
+  );
+  app.post(
+    '/self/v1/brownout-rehearsals',
+    {
+      schema: {
+        summary: 'Schedule a brownout rehearsal for your client',
+        tags: ['notices'],
+        body: BrownoutBody,
+        response: {
+          201: BrownoutItem,
+          ...noticeProblems({ 400: badBrownout, 401: 'No credentials', 403: 'The credential belongs to no client' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const clientId = clientOf(request);
+      const b = await save(options, { body: request.body as Body, clientId });
+      return reply.code(201).send(toItem(b, options.configured));
+    },
+  );
+  app.delete(
+    '/self/v1/brownout-rehearsals/:id',
+    {
+      schema: {
+        summary: 'Cancel one of your rehearsals',
+        tags: ['notices'],
+        params: BrownoutParams,
+        response: {
+          204: Type.Null(),
+          ...noticeProblems({
+            401: 'No credentials',
+            403: 'The credential belongs to no client',
+            404: 'You have no rehearsal with this id',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const clientId = clientOf(request);
+      const { id } = request.params as { id: string };
+      const mine = options.cache.all().find((b) => b.id === id && b.clientId === clientId);
+      if (!mine || !(await options.store.deleteBrownout(id)))
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `You have no rehearsal ${id}.` });
+      await options.cache.refresh();
+      return reply.code(204).send();
+    },
+  );
+}
+
+async function save(options: BrownoutRoutesOptions, input: { body: Body; clientId?: string }): Promise<Brownout> {
+  const { body, clientId } = input;
+  const startsAt = parseIsoInstant(body.startsAt);
+  const endsAt = parseIsoInstant(body.endsAt);
+  const problems: Array<{ pointer: string; detail: string }> = [];
+  if (startsAt === undefined) problems.push({ pointer: '/startsAt', detail: 'an ISO 8601 instant' });
+  if (endsAt === undefined) problems.push({ pointer: '/endsAt', detail: 'an ISO 8601 instant' });
+  // A deprecated field or parameter browns out nothing: its version stays active.
+  const subjects = noticeSubjects(options.runtime).filter((s) => s.element === undefined);
+  const subject =
+    subjects.find((s) => s.version === body.version && s.endpoint === (body.endpoint ?? undefined)) ??
+    (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
+  if (!subject)
+    problems.push({
+      pointer: body.endpoint ? '/endpoint' : '/version',
+      detail: `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`,
+    });
+  if (problems.length === 0 && subject) {
+    const now = options.clock.now();
+    for (const detail of checkBrownout({
+      brownout: { startsAt: startsAt!, endsAt: endsAt! },
+      deprecatedAt: Math.min(subject.deprecatedAt, now),
+      sunsetAt: subject.sunsetAt,
+    }))
+      problems.push({ pointer: '', detail });
+    if (endsAt! <= now) problems.push({ pointer: '/endsAt', detail: 'the window is already over' });
+    if (subject.removed) problems.push({ pointer: '/version', detail: 'already removed' });
+    if (clientId) {
+      const { maxMinutes, maxDaysAhead, maxPlanned } = rehearsalLimits;
+      if (endsAt! - startsAt! > maxMinutes * 60_000)
+        problems.push({ pointer: '/endsAt', detail: `a rehearsal lasts at most ${maxMinutes} minutes` });
+      if (startsAt! > now + maxDaysAhead * DAY_MS)
+        problems.push({ pointer: '/startsAt', detail: `a rehearsal starts within ${maxDaysAhead} days` });
+      const planned = options.cache.all().filter((b) => b.clientId === clientId && b.endsAt > now).length;
+      if (planned >= maxPlanned)
+        problems.push({ pointer: '', detail: `at most ${maxPlanned} rehearsals may be planned at once` });
+    }
+  }
+  if (problems.length > 0) {
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `The brownout cannot be planned: ${problems.map((p) => p.detail).join('; ')}.`,
+      errors: problems,
+    });
+  }
+  const b: Brownout = {
+    id: `bo_${randomBytes(8).toString('hex')}`,
+    version: body.version,
+    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
+    startsAt: startsAt!,
+    endsAt: endsAt!,
+    ...(clientId ? { clientId } : {}),
+  };
+  await options.store.saveBrownout({ ...b, createdAt: options.clock.now() });
+  await options.cache.refresh();
+  return b;
+}
+
+function toItem(b: Brownout, configured: Brownout[]) {
+  return {
+    id: b.id,
+    version: b.version,
+    endpoint: b.endpoint ?? null,
+    startsAt: formatIsoInstant(b.startsAt),
+    endsAt: formatIsoInstant(b.endsAt),
+    client: b.clientId ?? null,
+    source: configured.includes(b) ? ('config' as const) : ('api' as const),
+  };
+}

@@ -1,0 +1,160 @@
+import { diffOpenApi, type Change } from '../../core/compat/index.ts';
+import {
+  impactOnCalls,
+  toNoticePayload,
+  type CallEvidence,
+  type ClientUsage,
+  type DueNotice,
+  type NoticePayload,
+  type NoticeSubject,
+} from '../../core/notices/index.ts';
+import { breaksPath } from '../../core/portal/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
+import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../../kernel/ports/index.ts';
+import { elementPayload, elementSubjects } from './gather-elements.ts';
+
+/** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
+export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
+  const versions = runtime.versions().flatMap((v) =>
+    v.schedule
+      ? [
+          {
+            version: v.name,
+            deprecatedAt: v.schedule.deprecatedAt,
+            sunsetAt: v.schedule.sunsetAt,
+            removed: v.schedule.removed,
+          },
+        ]
+      : [],
+  );
+  const endpoints = runtime.endpointDeprecations().map((e) => ({
+    version: e.version,
+    endpoint: `${e.method} ${e.path}`,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    removed: false,
+  }));
+  return [...versions, ...endpoints, ...elementSubjects(runtime.elements())];
+}
+
+/** Usage rows summed per (client, version, endpoint) across the client's keys, for the planner. */
+export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
+  const merged = new Map<string, ClientUsage>();
+  for (const r of rows) {
+    const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
+    const m = merged.get(key);
+    if (!m)
+      merged.set(key, {
+        clientId: r.clientId,
+        version: r.version,
+        endpoint: r.endpoint,
+        calls: r.calls,
+        firstSeen: r.firstSeen,
+        lastSeen: r.lastSeen,
+      });
+    else
+      Object.assign(m, {
+        calls: m.calls + r.calls,
+        firstSeen: Math.min(m.firstSeen, r.firstSeen),
+        lastSeen: Math.max(m.lastSeen, r.lastSeen),
+      });
+  }
+  return [...merged.values()];
+}
+
+/** Builds notice payloads: evidence from usage rows, impact from the compatibility diff. */
+export interface PayloadBuilder {
+  build(options: {
+    notice: DueNotice;
+    client: Client;
+    rows: readonly ClientUsageRow[];
+    /** Element usage, for a notice about a deprecated field or query parameter. */
+    elementRows?: readonly ClientElementUsageRow[];
+  }): Promise<NoticePayload>;
+}
+
+/** A payload builder over the running service. Diffs are computed once per (version, replacement). */
+export function createPayloadBuilder(options: {
+  runtime: LifecycleRuntime;
+  bundle: VersionBundle;
+  apiKeys: ApiKeyStore;
+  publicUrl: string;
+  apiPrefix: string;
+}): PayloadBuilder {
+  const { runtime, bundle, publicUrl, apiPrefix } = options;
+  const diffs = new Map<string, Change[]>();
+  const absolute = (url: string) =>
+    /^https?:\/\//.test(url) ? url : `${publicUrl}${url.startsWith('/') ? '' : '/'}${url}`;
+  const changesBetween = (from: string, to: string): Change[] => {
+    const key = `${from}>${to}`;
+    if (!diffs.has(key)) {
+      const a = bundle.get(from);
+      const b = bundle.get(to);
+      const doc = (v: NonNullable<typeof a>) => toOpenApiDocument({ version: v, title: 'API', basePath: apiPrefix });
+      diffs.set(key, a && b ? diffOpenApi({ base: doc(a), revision: doc(b) }).changes : []);
+    }
+    return diffs.get(key)!;
+  };
+  const keyName = async (keyId: string | undefined): Promise<string> => {
+    if (!keyId) return '(unnamed credential)';
+    if (!keyId.startsWith('key_')) return keyId;
+    return (await options.apiKeys.find(keyId))?.name ?? keyId;
+  };
+  return {
+    async build({ notice, client, rows, elementRows = [] }) {
+      if (notice.element) return elementPayload({ runtime, absolute, notice, client, elementRows });
+      const mine = rows.filter(
+        (r) =>
+          r.clientId === client.id &&
+          r.version === notice.version &&
+          (!notice.endpoint || r.endpoint === notice.endpoint),
+      );
+      const byEndpoint = new Map<string, ClientUsageRow[]>();
+      for (const r of mine) byEndpoint.set(r.endpoint, [...(byEndpoint.get(r.endpoint) ?? []), r]);
+      const calls: CallEvidence[] = [];
+      for (const [endpoint, group] of [...byEndpoint].sort(([a], [b]) => a.localeCompare(b))) {
+        const latest = group.reduce((x, y) => (y.lastSeen > x.lastSeen ? y : x));
+        calls.push({
+          endpoint,
+          calls: group.reduce((n, r) => n + r.calls, 0),
+          firstSeen: formatIsoInstant(Math.min(...group.map((r) => r.firstSeen))),
+          lastSeen: formatIsoInstant(latest.lastSeen),
+          keys: [...new Set(await Promise.all(group.map((r) => keyName(r.keyId))))].sort(),
+          userAgent: latest.userAgent ?? null,
+        });
+      }
+      const entry = runtime.document().versions.find((v) => v.name === notice.version);
+      const replacement = entry?.replacement ?? undefined;
+      const impact = replacement
+        ? impactOnCalls({
+            changes: changesBetween(notice.version, replacement),
+            endpoints: calls.map((c) => c.endpoint),
+            basePath: apiPrefix,
+          })
+        : [];
+      const deprecatedAt = notice.endpoint
+        ? runtime.endpointDeprecations().find((e) => `${e.version} ${e.method} ${e.path}` === notice.subject)
+            ?.deprecatedAt
+        : runtime.versions().find((v) => v.name === notice.version)?.schedule?.deprecatedAt;
+      return toNoticePayload({
+        notice,
+        client: { id: client.id, name: client.name },
+        deprecatedAt: deprecatedAt ?? notice.plannedAt,
+        ...(replacement ? { replacement } : {}),
+        urls: {
+          guide: absolute(runtime.migrationUrl(notice.version)),
+          ...(replacement
+            ? {
+                replacement: absolute(`${apiPrefix}/${replacement}/openapi.json`),
+                breaks: absolute(breaksPath({ from: notice.version, to: replacement })),
+              }
+            : {}),
+        },
+        calls,
+        impact,
+      });
+    },
+  };
+}

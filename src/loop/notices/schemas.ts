@@ -1,0 +1,171 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { noticeKinds } from '../../core/notices/index.ts';
+import { outboxStatuses } from '../../kernel/ports/notices.ts';
+import { problem } from '../management/admin/admin-schemas.ts';
+
+/**
+ * Problem responses by status, each with what it means for the route. 401, 403, 429 and 503 are
+ * answered in front of the handlers (and added by the management document's generator).
+ */
+export function noticeProblems(byStatus: Record<number, string> = {}): Record<number, TSchema> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
+}
+
+/** Routes without query parameters refuse unknown ones, as the rest of the management API does. */
+export const NoticeNoQuery = Type.Object({}, { additionalProperties: false });
+
+const instant = Type.String({ format: 'date-time', maxLength: 40 });
+const count = (description?: string) =>
+  Type.Integer({
+    format: 'int64',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    ...(description ? { description } : {}),
+  });
+
+/** One outbox row as the management API shows it. */
+export const NoticeItem = Type.Object({
+  id: count(),
+  client: Type.String({ maxLength: 200 }),
+  subject: Type.String({
+    maxLength: 400,
+    description:
+      '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+  }),
+  kind: Type.Union(noticeKinds.map((k) => Type.Literal(k))),
+  step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
+  type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
+  sunsetAt: instant,
+  channel: Type.String({
+    pattern: '^[a-z][a-z0-9-]{0,31}$',
+    maxLength: 32,
+    description: 'The channel: `email`, `webhook`, or one the app registers.',
+  }),
+  recipient: Type.String({ maxLength: 254, description: 'Email address, or webhook id.' }),
+  status: Type.Union(outboxStatuses.map((s) => Type.Literal(s))),
+  waitingFor: Type.Union([Type.Literal('mail-transport'), Type.Literal('transport'), Type.Null()], {
+    description:
+      "Set while this instance has no transport for a pending row's channel: `mail-transport` for email without an SMTP server.",
+  }),
+  attempts: count(),
+  lastError: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
+  nextAttemptAt: instant,
+  createdAt: instant,
+  updatedAt: instant,
+  sentAt: Type.Union([instant, Type.Null()]),
+});
+
+/** `GET /admin/v1/notices` query. */
+export const NoticeQuery = Type.Object(
+  {
+    client: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    status: Type.Optional(Type.Union(outboxStatuses.map((s) => Type.Literal(s)))),
+    kind: Type.Optional(Type.Union(noticeKinds.map((k) => Type.Literal(k)))),
+    limit: Type.Optional(
+      Type.Integer({ format: 'int32', minimum: 1, maximum: 500, description: 'Page size, 1 to 500; 100 by default.' }),
+    ),
+    after: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,15}$', maxLength: 15, description: 'The `nextAfter` of the previous page.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** `GET /admin/v1/notices` answer. */
+export const NoticeList = Type.Object(
+  {
+    data: Type.Array(NoticeItem, { maxItems: 500 }),
+    nextAfter: Type.Union(
+      [Type.String({ maxLength: 15, description: 'Pass as `after` for the next page.' }), Type.Null()],
+      { description: 'null on the last page.' },
+    ),
+  },
+  { description: 'A page of notices, oldest first' },
+);
+
+/** `POST /admin/v1/notices/run` answer. */
+export const PassReportSchema = Type.Object(
+  {
+    planned: count('Notices newly due (one per client and subject).'),
+    enqueued: count('Outbox rows written (one per channel and recipient).'),
+    sent: count('Deliveries that succeeded.'),
+    retrying: count('Deliveries to try again later.'),
+    failed: count('Deliveries given up.'),
+    skipped: Type.Array(
+      Type.Object(
+        {
+          subject: Type.String({
+            maxLength: 400,
+            description:
+              '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+          }),
+          client: Type.String({ maxLength: 200, description: 'The client id the calls were counted for.' }),
+          reason: Type.Union(
+            [Type.Literal('no-client'), Type.Literal('no-contact'), Type.Literal('already-enqueued')],
+            {
+              description:
+                'no-client: the calls were made without a registered client (a key with no client, a token subject, an address), so no one can be told; no-contact: the client has neither a contact email nor a webhook; already-enqueued: its rows were in the outbox already.',
+            },
+          ),
+        },
+        { description: 'A planned notice that wrote no outbox row' },
+      ),
+      { maxItems: 100_000, description: 'Planned notices that wrote no outbox row, each with a stable reason code.' },
+    ),
+  },
+  { description: 'What the pass did' },
+);
+
+/** A brownout as the API shows it. */
+export const BrownoutItem = Type.Object(
+  {
+    id: Type.String({ maxLength: 64 }),
+    version: Type.String({ maxLength: 20 }),
+    endpoint: Type.Union([Type.String({ maxLength: 320 }), Type.Null()]),
+    startsAt: instant,
+    endsAt: instant,
+    client: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
+      description: 'Set for a rehearsal: only this client is browned out.',
+    }),
+    source: Type.Union([Type.Literal('config'), Type.Literal('api')]),
+  },
+  { description: 'A brownout' },
+);
+
+/** Every planned brownout; few by nature (each is planned by hand or by a client within limits). */
+export const BrownoutList = Type.Object(
+  { data: Type.Array(BrownoutItem, { maxItems: 10_000 }) },
+  { description: 'Planned brownouts and rehearsals' },
+);
+
+/** Body creating a brownout or a rehearsal. */
+export const BrownoutBody = Type.Object(
+  {
+    version: Type.String({ pattern: '^v[0-9]{1,6}$', maxLength: 7 }),
+    endpoint: Type.Optional(
+      Type.String({
+        pattern: '^(GET|POST|PUT|PATCH|DELETE) /[^\\s]{0,300}$',
+        maxLength: 308,
+        description: '`METHOD /path/{param}`; the whole version when absent.',
+      }),
+    ),
+    startsAt: instant,
+    endsAt: instant,
+  },
+  { additionalProperties: false },
+);
+
+/** Path parameters naming a brownout. */
+export const BrownoutParams = Type.Object({
+  id: Type.String({ maxLength: 64, description: 'The brownout id (`bo_…`).' }),
+});
+
+/** Query of the one-click unsubscribe link. */
+export const UnsubscribeQuery = Type.Object(
+  {
+    client: Type.String({ minLength: 1, maxLength: 100 }),
+    contact: Type.String({ minLength: 3, maxLength: 254 }),
+    token: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,103 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createSchemaValidator } from '../core/config/index.ts';
+import { nearestName } from '../core/text/index.ts';
+
+// JSON Schema has no type for a function: `isFunction` is the validator's keyword for one.
+const Fn = Type.Unsafe<unknown>({ isFunction: true, errorText: 'must be a function' });
+const Bool = Type.Boolean({ errorText: 'must be a boolean' });
+const Text = Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
+
+const handlers = Type.Union([Type.Object({}, { additionalProperties: Fn }), Fn], {
+  errorText: 'must be an object of one handler per operation id, or a function returning one',
+});
+const identify = Type.Optional(Fn);
+const onBootstrapKey = Type.Optional(Fn);
+const noticeChannels = Type.Optional(
+  Type.Array(Type.Object({ name: Text, send: Fn }), {
+    errorText: 'must be an array of channels, each { name, send(delivery) }',
+  }),
+);
+
+/**
+ * The loop's options, as `versionaryLoop` takes them: the storage part's (what the API is, where
+ * the loop keeps its state, the settings), each other part's, and the preset's switches. The
+ * storage part takes the same object, so that one check at its registration reports every error
+ * of the options with those of the settings. `settings` is checked by the settings' own schemas.
+ */
+export const LoopOptionsSchema = Type.Object(
+  {
+    bundle: Type.Object(
+      { versions: Type.Array(Type.Unknown()), head: Type.Unknown() },
+      { errorText: 'must be a bundle from defineVersions()' },
+    ),
+    vendor: Type.String({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
+      errorText: 'must be a media-type token such as "books"',
+    }),
+    title: Text,
+    description: Type.Optional(Text),
+    license: Type.Optional(
+      Type.Object(
+        { name: Text, identifier: Type.Optional(Text), url: Type.Optional(Text) },
+        { additionalProperties: false, errorText: 'must be { name, identifier? } or { name, url? }' },
+      ),
+    ),
+    contact: Type.Optional(
+      Type.Object(
+        { name: Type.Optional(Text), url: Type.Optional(Text), email: Type.Optional(Text) },
+        { additionalProperties: false, errorText: 'must be { name?, url?, email? }' },
+      ),
+    ),
+    prefix: Type.Optional(
+      Type.String({
+        pattern: '^(/[A-Za-z0-9._~-]+)+$',
+        errorText: 'must be a path such as "/api", starting with "/" and not ending with one',
+      }),
+    ),
+    database: Type.Optional(
+      Type.String({
+        pattern: '^(sqlite:|postgres(ql)?://)',
+        errorText: 'must be sqlite:<path>, sqlite::memory: or postgres://…',
+      }),
+    ),
+    env: Type.Optional(Type.Object({}, { errorText: 'must be an object of variables (process.env, or your own)' })),
+    settings: Type.Optional(Type.Object({}, { errorText: 'must be an object' })),
+    publicUrl: Type.Optional(Type.String({ pattern: '^https?://', errorText: 'must be an absolute http(s) URL' })),
+    clock: Type.Optional(
+      Type.Object({ now: Fn }, { errorText: 'must have a now() method returning epoch milliseconds' }),
+    ),
+    handlers: Type.Optional(handlers),
+    identify,
+    onBootstrapKey,
+    noticeChannels,
+    portal: Type.Optional(Bool),
+    notices: Type.Optional(Bool),
+  },
+  { additionalProperties: false },
+);
+
+/** The lifecycle part's options. */
+export const LoopLifecycleOptionsSchema = Type.Object({ handlers }, { additionalProperties: false });
+/** The access part's options. */
+export const LoopAccessOptionsSchema = Type.Object({ identify, onBootstrapKey }, { additionalProperties: false });
+/** The notices part's options. */
+export const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
+/** The options of the usage, portal and management parts: none. */
+export const NoOptionsSchema = Type.Object({}, { additionalProperties: false });
+
+const unknownKey = ({ where, key, known }: { where: string; key: string; known: string[] }) => {
+  const near = nearestName(key, known);
+  return `${where ? `${where}.` : ''}${key} is not an option of the loop${near ? `; did you mean ${near}?` : ''}`;
+};
+
+/** The checks of the options above: every problem at once, each naming its option. */
+export const loopOptionsValidators = {
+  loop: createSchemaValidator(LoopOptionsSchema, { unknownKey }),
+  lifecycle: createSchemaValidator(LoopLifecycleOptionsSchema, { unknownKey }),
+  access: createSchemaValidator(LoopAccessOptionsSchema, { unknownKey }),
+  notices: createSchemaValidator(LoopNoticesOptionsSchema, { unknownKey }),
+  none: createSchemaValidator(NoOptionsSchema, { unknownKey }),
+};
+
+/** The keys the schema takes, for the compile-time check that the documented option types take the same. */
+export type LoopOptionKeys = keyof Static<typeof LoopOptionsSchema>;

@@ -1,0 +1,136 @@
+import { DAY_MS } from '../../../core/lifecycle/index.ts';
+import {
+  fillDays,
+  projectBurnDown,
+  rankClients,
+  startOfDay,
+  type BurnDown,
+  type ClientTrend,
+  type DailyCount,
+} from '../../../core/portal/index.ts';
+import type { EndpointDeprecation } from '../../../kernel/ports/index.ts';
+import { describeVersions, type VersionInfo } from '../version-info.ts';
+import { lookbackDays, recentNotices } from './consumer-data.ts';
+import { gatherAdminElements, type AdminElement } from './element-data.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
+import type { DashboardOptions } from './options.ts';
+
+/** Days the burn-downs show and fit. */
+export const burnDownDays = 28;
+
+/** A client still calling deprecated versions or endpoints, ranked by calls. */
+export interface CallingClient {
+  clientId: string;
+  name?: string;
+  calls: number;
+  lastSeen: number;
+  versions: string[];
+  /** The latest notice sent to the client: its kind, status and when. */
+  lastNotice?: { kind: string; status: string; at: number };
+}
+
+/** The burn-down of one deprecated version, with its at-risk clients. */
+export interface VersionBurnDown {
+  version: string;
+  burnDown: BurnDown;
+  clients: Array<ClientTrend & { name?: string }>;
+}
+
+/** What the admin dashboard shows. */
+export interface AdminData {
+  versions: VersionInfo[];
+  daily: Array<{ name: string; points: DailyCount[] }>;
+  calling: CallingClient[];
+  endpoints: EndpointDeprecation[];
+  /** Deprecated fields and query parameters, with their usage. */
+  elements: AdminElement[];
+  burnDowns: VersionBurnDown[];
+  brownouts: Brownout[];
+}
+
+/**
+ * Gather the admin dashboard: the lifecycle of every version, usage per version per day, the
+ * clients still calling ranked by calls, endpoint deprecations, and a burn-down per deprecated
+ * version with the clients whose calls are not falling.
+ */
+export async function gatherAdminData(options: DashboardOptions): Promise<AdminData> {
+  const now = options.clock.now();
+  const today = startOfDay(now);
+  await options.flushUsage();
+  const versions = describeVersions(options);
+  const { usage, clients } = options.storage;
+  const [days, rows] = await Promise.all([
+    usage.byDay({ since: today - 29 * DAY_MS }),
+    usage.byClient({ since: today - (lookbackDays - 1) * DAY_MS }),
+  ]);
+  const names = [...new Set(days.map((d) => d.version))].sort();
+  const daily = names.map((name) => ({
+    name,
+    points: fillDays({
+      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
+      from: today - 29 * DAY_MS,
+      to: today,
+    }),
+  }));
+
+  const byClient = new Map<string, CallingClient>();
+  for (const r of rows) {
+    const c = byClient.get(r.clientId) ?? { clientId: r.clientId, calls: 0, lastSeen: 0, versions: [] };
+    c.calls += r.calls;
+    c.lastSeen = Math.max(c.lastSeen, r.lastSeen);
+    if (!c.versions.includes(r.version)) c.versions.push(r.version);
+    byClient.set(r.clientId, c);
+  }
+  const known = new Map(
+    (await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]),
+  );
+  const ranked = [...byClient.values()]
+    .map((c) => ({
+      ...c,
+      versions: c.versions.sort(),
+      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
+    }))
+    .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
+  // The notice history of the clients shown: the latest notice of each, one small read per client.
+  const calling = await Promise.all(
+    ranked.slice(0, 100).map(async (c) => {
+      const [last] = await recentNotices(options, c.clientId, 1);
+      return last
+        ? { ...c, lastNotice: { kind: last.kind, status: last.status, at: last.sentAt ?? last.createdAt } }
+        : c;
+    }),
+  );
+
+  const burnDowns: VersionBurnDown[] = [];
+  for (const v of versions.filter((info) => info.status !== 'not_deprecated' && info.sunsetAt !== undefined)) {
+    const since = today - (burnDownDays - 1) * DAY_MS;
+    const perClientRows = await usage.byDay({ since, version: v.name, perClient: true });
+    const distinct = new Map<number, Set<string>>();
+    const perClient = new Map<string, DailyCount[]>();
+    for (const r of perClientRows) {
+      if (!r.clientId) continue;
+      distinct.set(r.day, (distinct.get(r.day) ?? new Set()).add(r.clientId));
+      perClient.set(r.clientId, [...(perClient.get(r.clientId) ?? []), { day: r.day, count: r.calls }]);
+    }
+    const burnDown = projectBurnDown({
+      daily: [...distinct].map(([day, set]) => ({ day, count: set.size })),
+      sunsetAt: v.sunsetAt!,
+      now,
+      windowDays: burnDownDays,
+    });
+    const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({
+      ...c,
+      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
+    }));
+    burnDowns.push({ version: v.name, burnDown, clients: ranked });
+  }
+  return {
+    versions,
+    daily,
+    calling,
+    endpoints: options.runtime.endpointDeprecations(),
+    elements: await gatherAdminElements(options),
+    burnDowns,
+    brownouts: await options.storage.notices.listBrownouts(),
+  };
+}

@@ -1,0 +1,127 @@
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { DAY_MS } from '../../../core/lifecycle/index.ts';
+import type { Client } from '../../../kernel/ports/index.ts';
+import { describeVersions } from '../version-info.ts';
+import type { BreakingChange } from './breaking-change.ts';
+import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
+import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
+import type { DashboardOptions } from './options.ts';
+
+/** Days of calls the page looks back over. */
+export const breaksWindowDays = 7;
+
+/** One operation the client called on the `from` version in the window. */
+export interface CalledOperation {
+  endpoint: string;
+  calls: number;
+  lastSeen: number;
+}
+
+/** A breaking change that reaches the client's calls, with the calls it reaches. */
+export interface ClientBreak extends Omit<BreakingChange, 'operations'> {
+  operations: CalledOperation[];
+}
+
+/** What the "What breaks for me" page shows for one client and one (from, to) pair. */
+export interface BreaksData {
+  clientId: string;
+  client?: Client;
+  /** Every version, oldest first: the choices of both selects. */
+  versions: string[];
+  from: string;
+  to: string;
+  since: number;
+  until: number;
+  /** What the client called on `from` in the window, most called first. */
+  called: CalledOperation[];
+  changes: ClientBreak[];
+  /** Deprecated fields and query parameters of `from` the client used in the window. */
+  elements: ConsumerElement[];
+  /** The migration guide of `from`, when `to` is its replacement. */
+  guideUrl?: string;
+  /** The declared descriptions of the changes from `from` up to `to`, `v2: …`. */
+  notes: string[];
+  /** Whether the pair's diff was reused or computed for this page, and what computing it cost (ms). */
+  diff: { reused: boolean; ms: number };
+}
+
+/** The page's query: both versions optional; defaults are picked from the client's calls. */
+export interface BreaksQuery {
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Gather the breaking changes from `from` to `to` that reach what this client called on `from`
+ * in the last {@link breaksWindowDays} days, with its calls on each. Without `from`, the version
+ * it calls most (else the oldest served); without `to`, `from`'s replacement, else the newest.
+ * An unknown version, or a target older than `from`, is a `VALIDATION_FAILED` error.
+ */
+export async function gatherBreaks(
+  options: DashboardOptions,
+  request: { clientId: string } & BreaksQuery,
+): Promise<BreaksData> {
+  const { clientId } = request;
+  const infos = describeVersions(options);
+  const versions = infos.map((v) => v.name);
+  for (const [name, value] of [
+    ['from', request.from],
+    ['to', request.to],
+  ] as const)
+    if (value !== undefined && !versions.includes(value))
+      throw invalid(`"${name}" must be one of ${versions.join(', ')}; "${value.slice(0, 40)}" is not a version.`);
+  await options.flushUsage();
+  const until = options.clock.now();
+  const since = until - breaksWindowDays * DAY_MS;
+  const [rows, client, used] = await Promise.all([
+    // No upper bound: a call made at this very instant counts too (`until` is exclusive).
+    options.storage.usage.operationUsage({ since, clientId }),
+    options.storage.clients.find(clientId),
+    gatherConsumerElements(options, clientId),
+  ]);
+  const from = request.from ?? mostCalled(rows, versions) ?? infos.find((v) => v.served)?.name ?? versions[0]!;
+  const fromInfo = infos.find((v) => v.name === from)!;
+  const to = request.to ?? fromInfo.replacement ?? versions[versions.length - 1]!;
+  if (versions.indexOf(to) < versions.indexOf(from))
+    throw invalid(`"to" must be ${from} or a later version: ${to} is older than ${from}.`);
+  const called = rows
+    .filter((r) => r.version === from)
+    .map((r) => ({ endpoint: r.endpoint, calls: r.calls, lastSeen: r.lastSeen }))
+    .sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
+  const byEndpoint = new Map(called.map((c) => [c.endpoint, c]));
+  // The diff is the same for every client (and reused); which of its changes reach this client's calls is not.
+  const diff = breakingChangesBetween(options, { from, to });
+  const changes = reachingEndpoints(diff.changes ?? [], [...byEndpoint.keys()]).map((c) => ({
+    ...c,
+    operations: c.operations.map((o) => byEndpoint.get(o)!),
+  }));
+  const notes = infos
+    .slice(versions.indexOf(from) + 1, versions.indexOf(to) + 1)
+    .flatMap((v) => v.changes.map((text) => `${v.name}: ${text}`));
+  return {
+    clientId,
+    ...(client ? { client } : {}),
+    versions,
+    from,
+    to,
+    since,
+    until,
+    called,
+    changes,
+    elements: used.filter((e) => e.version === from && e.lastSeen >= since),
+    ...(fromInfo.guideUrl && fromInfo.replacement === to ? { guideUrl: fromInfo.guideUrl } : {}),
+    notes,
+    diff: { reused: diff.reused, ms: diff.ms },
+  };
+}
+
+/** The version with the most calls; the older one on a tie, it being the one to move off. */
+function mostCalled(rows: ReadonlyArray<{ version: string; calls: number }>, versions: string[]): string | undefined {
+  const totals = new Map<string, number>();
+  for (const r of rows) if (versions.includes(r.version)) totals.set(r.version, (totals.get(r.version) ?? 0) + r.calls);
+  return [...totals].sort(([a, x], [b, y]) => y - x || versions.indexOf(a) - versions.indexOf(b))[0]?.[0];
+}
+
+function invalid(detail: string): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.ValidationFailed, detail });
+}

@@ -1,0 +1,149 @@
+import { DAY_MS } from '../../../core/lifecycle/index.ts';
+import { fillDays, startOfDay, type DailyCount, type SunsetCountdown } from '../../../core/portal/index.ts';
+import { sunsetCountdown } from '../../../core/portal/index.ts';
+import type { Client, OutboxNotice } from '../../../kernel/ports/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
+import { describeVersions } from '../version-info.ts';
+import type { DashboardOptions } from './options.ts';
+import { breakingForClient, type ClientBreakingChange } from './breaking-for-client.ts';
+import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
+
+/** Days of usage the consumer's warnings look back over. */
+export const lookbackDays = 90;
+
+/** One deprecated version or endpoint this client called, with what the client must know. */
+export interface ConsumerWarning {
+  /** `v1`, or `GET /users in v2` for an endpoint deprecated on its own. */
+  subject: string;
+  version: string;
+  status: string;
+  sunsetAt?: number;
+  countdown?: SunsetCountdown;
+  replacement?: string;
+  guideUrl?: string;
+  /** This client's calls per endpoint in the lookback, most called first. */
+  endpoints: Array<{ endpoint: string; calls: number; lastSeen: number }>;
+  /** Breaking changes towards the replacement that touch an endpoint this client calls, in plain words. */
+  breaking: ClientBreakingChange[];
+  /** Brownouts still to come that would refuse this client's calls. */
+  brownouts: Brownout[];
+}
+
+/** What a consumer's dashboard shows. */
+export interface ConsumerData {
+  clientId: string;
+  client?: Client;
+  warnings: ConsumerWarning[];
+  /** This client's uses of deprecated fields and query parameters, per endpoint, over all time. */
+  elements: ConsumerElement[];
+  daily: Array<{ name: string; points: DailyCount[] }>;
+  /** The deprecation notices sent (or queued) to this client, newest first. */
+  notices: OutboxNotice[];
+}
+
+/**
+ * Gather a consumer's dashboard, always for the client of the signed-in key and no other: the
+ * warnings for each deprecated version or endpoint it called, its calls per version per day and
+ * its contacts.
+ */
+export async function gatherConsumerData(options: DashboardOptions, clientId: string): Promise<ConsumerData> {
+  const now = options.clock.now();
+  await options.flushUsage();
+  const since = startOfDay(now) - (lookbackDays - 1) * DAY_MS;
+  const [rows, days, client, brownouts, notices, elements] = await Promise.all([
+    options.storage.usage.byClient({ since, clientId }),
+    options.storage.usage.byDay({ since: startOfDay(now) - 29 * DAY_MS, clientId }),
+    options.storage.clients.find(clientId),
+    options.storage.notices.listBrownouts(),
+    recentNotices(options, clientId),
+    gatherConsumerElements(options, clientId),
+  ]);
+  // A brownout concerns this client when it is to come, is for everyone or a rehearsal for this client, and covers what it calls.
+  const comingFor = (version: string, endpoints: string[]) =>
+    brownouts
+      .filter(
+        (b) =>
+          b.endsAt > now &&
+          b.version === version &&
+          (b.clientId === undefined || b.clientId === clientId) &&
+          (b.endpoint === undefined || endpoints.includes(b.endpoint)),
+      )
+      .sort((a, b) => a.startsAt - b.startsAt);
+  const versions = describeVersions(options);
+  const warnings: ConsumerWarning[] = [];
+  for (const v of versions) {
+    const mine = rows.filter((r) => r.version === v.name);
+    if (mine.length === 0) continue;
+    const endpoints = perEndpoint(mine);
+    if (v.status !== 'not_deprecated') {
+      warnings.push({
+        subject: v.name,
+        version: v.name,
+        status: v.status,
+        endpoints,
+        breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
+        brownouts: comingFor(
+          v.name,
+          endpoints.map((e) => e.endpoint),
+        ),
+        ...(v.sunsetAt !== undefined
+          ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) }
+          : {}),
+        ...(v.replacement ? { replacement: v.replacement } : {}),
+        ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+      });
+      continue;
+    }
+    for (const e of v.endpoints) {
+      const endpoint = `${e.method} ${e.path}`;
+      const called = endpoints.filter((c) => c.endpoint === endpoint);
+      if (called.length === 0) continue;
+      warnings.push({
+        subject: `${endpoint} in ${v.name}`,
+        version: v.name,
+        status: 'deprecated',
+        endpoints: called,
+        breaking: [],
+        brownouts: comingFor(v.name, [endpoint]),
+        sunsetAt: e.sunsetAt,
+        countdown: sunsetCountdown({ now, sunsetAt: e.sunsetAt }),
+        ...(e.migrationUrl ? { guideUrl: e.migrationUrl } : {}),
+      });
+    }
+  }
+  warnings.sort((a, b) => (a.sunsetAt ?? Infinity) - (b.sunsetAt ?? Infinity));
+  const names = [...new Set(days.map((d) => d.version))].sort();
+  const daily = names.map((name) => ({
+    name,
+    points: fillDays({
+      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
+      from: startOfDay(now) - 29 * DAY_MS,
+      to: startOfDay(now),
+    }),
+  }));
+  return { clientId, ...(client ? { client } : {}), warnings, elements, daily, notices };
+}
+
+/** A client's latest notices, newest first (the store pages oldest first, so read to the end). */
+export async function recentNotices(options: DashboardOptions, clientId: string, keep = 20): Promise<OutboxNotice[]> {
+  let afterId = 0;
+  let kept: OutboxNotice[] = [];
+  for (let pages = 0; pages < 50; pages++) {
+    const page = await options.storage.notices.list({ clientId, limit: 200, afterId });
+    kept = [...kept, ...page.items].slice(-keep);
+    if (page.nextAfter === null) break;
+    afterId = page.nextAfter;
+  }
+  return kept.reverse();
+}
+
+function perEndpoint(rows: Array<{ endpoint: string; calls: number; lastSeen: number }>): ConsumerWarning['endpoints'] {
+  const by = new Map<string, { endpoint: string; calls: number; lastSeen: number }>();
+  for (const r of rows) {
+    const e = by.get(r.endpoint) ?? { endpoint: r.endpoint, calls: 0, lastSeen: 0 };
+    e.calls += r.calls;
+    e.lastSeen = Math.max(e.lastSeen, r.lastSeen);
+    by.set(r.endpoint, e);
+  }
+  return [...by.values()].sort((a, b) => b.calls - a.calls || a.endpoint.localeCompare(b.endpoint));
+}

@@ -1,0 +1,30 @@
+import type { Clock } from '../../../core/clock/index.ts';
+import type { VersionBundle } from '../../../core/versions/index.ts';
+import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { BreakingChange } from './breaking-change.ts';
+import type { DiffCache } from './diff-cache.ts';
+import type { SessionCodec } from './session.ts';
+import type { ApiKeyStore, ClientStore, NoticeStore, UsageStore } from '../../../kernel/ports/index.ts';
+
+/** What the dashboard reads: ports only, never storage directly. */
+export interface DashboardOptions {
+  bundle: VersionBundle;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+  prefix: string;
+  /** The API's title (`api.title`): the pages' and feeds' name. */
+  title: string;
+  storage: { apiKeys: ApiKeyStore; clients: ClientStore; usage: UsageStore; notices: NoticeStore };
+  /** The configured admin key, which signs in as admin without a stored record. */
+  adminKey?: string;
+  /** Signs the sign-in cookie; random per start when unset. */
+  secret?: string;
+  /** Reads and signs the sign-in cookie; made from `secret` when absent. The session budget reads the same cookies. */
+  sessions?: SessionCodec;
+  /** The service's public address (`publicUrl`): forms posted from its origin are the portal's own, behind a proxy too. */
+  publicUrl?: string;
+  /** Write buffered usage first, so the dashboard shows the latest calls. */
+  flushUsage: () => Promise<void>;
+  /** The breaking changes per pair of versions, kept between requests; diffed on every request when absent. */
+  diffs?: DiffCache<BreakingChange[] | undefined>;
+}

@@ -1,0 +1,57 @@
+import { fastifyCookie } from '@fastify/cookie';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { principalOf } from '../../access/auth/principal.ts';
+import type { RateLimitStore } from '../../access/rate-limit/index.ts';
+import { installPageLimit } from '../page-rate-limit.ts';
+import type { SessionBudget } from '../settings.ts';
+import { cookieName, type SessionCodec } from './session.ts';
+
+/** Options for {@link installSessionBudget}. */
+export interface SessionBudgetOptions {
+  /** `portal.sessionBudget`; `false` installs nothing. */
+  budget: SessionBudget | false;
+  store: RateLimitStore;
+  clock: Clock;
+  sessions: SessionCodec;
+}
+
+// The pages a key is signed in to; the sign-in form and the feeds are limited per address instead.
+const openPages = new Set(['/portal/sign-in', '/portal/feed/:token']);
+const isSignedInPage = (url: string) => (url === '/portal' || url.startsWith('/portal/')) && !openPages.has(url);
+
+/**
+ * Give each signed-in key a budget of portal pages (`portal.sessionBudget`, 60 per 20 seconds by
+ * default), counted in the API's rate-limit store (`portal:` keys, so shared by instances through
+ * Redis) and answered as the API's limit is: `RateLimit-Policy: "portal-session";q=60;w=20` and
+ * `RateLimit` on each page, over it `429 RATE_LIMITED` with `Retry-After`. A page such as "What
+ * breaks" costs CPU every tenant shares; without a budget one consumer's script slows everyone's
+ * pages and the API with them. The budget is per key, not per cookie, so signing in again does not
+ * start a fresh one; the app's own identity counts per credential. It is spent after `identify`
+ * (the app's identity is known) and before the session's key is looked up in storage. A request
+ * with no valid session is not counted here: it is sent to the sign-in page, which costs nothing.
+ */
+export function installSessionBudget(app: FastifyInstance, options: SessionBudgetOptions): void {
+  const { budget, sessions } = options;
+  if (budget === false) return;
+  installPageLimit(app, {
+    ...options,
+    name: 'portal-session-budget',
+    phase: 'limit',
+    policy: { name: 'portal-session', max: budget.max, windowSeconds: budget.windowSeconds },
+    route: isSignedInPage,
+    keyOf: (request) => budgetKeyOf(request, sessions),
+    what: 'This sign-in',
+    pages: 'to the portal',
+  });
+}
+
+/** The key a request's pages are counted against: its cookie's signed-in key, else the app's own identity. */
+async function budgetKeyOf(request: FastifyRequest, sessions: SessionCodec): Promise<string | undefined> {
+  const header = request.headers.cookie;
+  // The signature and expiry only: a revoked key's cookie is counted too, then sent to sign in.
+  const session = header ? await sessions.read(fastifyCookie.parse(header)[cookieName]) : undefined;
+  if (session) return `portal:${session.keyId}`;
+  const principal = principalOf(request);
+  return principal?.kind === 'app' && principal.clientId !== undefined ? `portal:app:${principal.id}` : undefined;
+}

@@ -1,0 +1,43 @@
+import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import { flushUsageOf } from '../../kernel/app/install-service.ts';
+import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
+import { registerPortal } from './index.ts';
+import { installPageRateLimit } from './page-rate-limit.ts';
+import { installSessionBudget } from './dashboard/session-budget.ts';
+import { createSessionCodec } from './dashboard/session.ts';
+
+/** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
+const guardedRoutes = new Set(['/portal/sign-in', '/portal/feed/:token', '/notices/unsubscribe']);
+const guarded = {
+  route: (url: string) => guardedRoutes.has(url),
+  // The sign-in page itself is read freely; its form's POST checks the secret.
+  request: (method: string, url: string) => url !== '/portal/sign-in' || method === 'POST',
+};
+
+/** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */
+export const portalFeature: ServiceFeature = {
+  name: 'portal',
+  install: (context) => {
+    const { app, bundle, runtime, clock, storage, config, api, options } = context;
+    const store = options.rateLimitStore ?? createMemoryRateLimitStore();
+    installPageRateLimit(app, { settings: config.settings.rateLimit, store, clock, limited: guarded });
+    // One codec for the pages and the budget, which reads the same cookies before the pages do.
+    const sessions = createSessionCodec({ clock, ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
+    installSessionBudget(app, { budget: config.settings.portal.sessionBudget, store, clock, sessions });
+    registerPortal(app, {
+      bundle,
+      runtime,
+      clock,
+      prefix: api.prefix,
+      title: api.title,
+      storage,
+      // Read per request: the notices part, which sets them, may come after the portal.
+      brownouts: () => context.brownouts?.() ?? [],
+      // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
+      flushUsage: () => flushUsageOf(context),
+      publicUrl: config.settings.notices.publicUrl,
+      ...(config.adminKey ? { adminKey: config.adminKey } : {}),
+      sessions,
+    });
+  },
+};

@@ -1,0 +1,102 @@
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import type { RequestPhase } from '../../http/pipeline/phases.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import {
+  addressKey,
+  policyFor,
+  rateLimitFields,
+  type AppliedPolicy,
+  type RateLimitSettings,
+  type RateLimitStore,
+} from '../access/rate-limit/index.ts';
+
+/** Options for {@link installPageRateLimit}. */
+export interface PageRateLimitOptions {
+  /** The API's `rateLimit` settings: the pages get the same budget per address. */
+  settings: RateLimitSettings;
+  store: RateLimitStore;
+  clock: Clock;
+  /** The limited pages: by matched route pattern (asked once per route), then by method and pattern. */
+  limited: { route: (url: string) => boolean; request: (method: string, url: string) => boolean };
+}
+
+/**
+ * Limit the pages that check a secret (sign-in, personal feeds, unsubscribe links) per client
+ * address, with the API's budget and answers: `RateLimit-Policy` and `RateLimit` on each, and over
+ * the budget a `RATE_LIMITED` problem (429) with `Retry-After`. Otherwise a script could try keys
+ * or tokens as fast as the server answers. The counters are the pages' own (`page:` keys), so
+ * browsing the portal never spends an API client's budget. Runs in `onRequest`, before any key is
+ * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
+ */
+export function installPageRateLimit(app: FastifyInstance, options: PageRateLimitOptions): void {
+  const { settings, limited } = options;
+  if (!settings.enabled) return;
+  const policy = policyFor({ settings, roles: undefined });
+  installPageLimit(app, {
+    ...options,
+    name: 'page-rate-limit',
+    phase: 'gate',
+    policy,
+    route: limited.route,
+    keyOf: (request, url) => (limited.request(request.method, url) ? `page:${addressKey(request.ip)}` : undefined),
+    what: 'This address',
+    pages: 'to sign-in, feeds and unsubscribe links',
+  });
+}
+
+/** Options for {@link installPageLimit}: one budget over some pages. */
+export interface PageLimitOptions {
+  store: RateLimitStore;
+  clock: Clock;
+  /** The pipeline step's name. */
+  name: string;
+  phase: RequestPhase;
+  policy: AppliedPolicy;
+  /** Whether a route pattern's pages are counted (asked once per route). */
+  route: (url: string) => boolean;
+  /** The counter a request spends, or `undefined` when this budget does not count it. */
+  keyOf: (request: FastifyRequest, url: string) => string | undefined | Promise<string | undefined>;
+  /** Who the budget is of, and of which pages, for the problem's detail: `This address`, `to sign-in…`. */
+  what: string;
+  pages: string;
+}
+
+/**
+ * One budget of pages, counted through the API's rate-limit store and answered as the API answers:
+ * `RateLimit-Policy` and `RateLimit` on each counted page, and over the budget the `RATE_LIMITED`
+ * problem (429) with `Retry-After`. A failing store serves the page unlimited and logs it.
+ */
+export function installPageLimit(app: FastifyInstance, options: PageLimitOptions): void {
+  const { store, clock, policy } = options;
+  const windowMs = policy.windowSeconds * 1000;
+  requestPipeline(app).add({
+    name: options.name,
+    phase: options.phase,
+    appliesTo: (route) => route.url !== undefined && options.route(route.url),
+    run: async (request, reply, route) => {
+      const key = await options.keyOf(request, route.url!);
+      if (key === undefined) return;
+      const now = clock.now();
+      let hit;
+      try {
+        hit = await store.hit({ key, windowMs, now });
+      } catch (error) {
+        request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
+        return;
+      }
+      // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
+      const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
+      const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+      if (hit.count > policy.max) {
+        throw new VersionaryError({
+          code: ErrorCode.RateLimited,
+          detail: `${options.what} may make ${policy.max} requests per ${policy.windowSeconds} seconds ${options.pages}; retry in ${resetSeconds} seconds.`,
+          headers: { ...fields, 'retry-after': String(resetSeconds) },
+        });
+      }
+      reply.headers(fields);
+    },
+  });
+}

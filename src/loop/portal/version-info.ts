@@ -1,0 +1,91 @@
+import type { Clock } from '../../core/clock/index.ts';
+import { type DeprecationStatus, type ElementDeprecation, type LifecycleState } from '../../core/lifecycle/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
+import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
+import { safeHref } from './html.ts';
+
+/** Everything the docs pages, the changelog and the catalog say about one version. */
+export interface VersionInfo {
+  name: string;
+  state: LifecycleState;
+  status: DeprecationStatus;
+  /** Absent for a version released on no known date: it shows none. */
+  releasedAt?: number;
+  deprecatedAt?: number;
+  sunsetAt?: number;
+  countdown?: SunsetCountdown;
+  replacement?: string;
+  /** The migration guide, set once the version is deprecated. */
+  guideUrl?: string;
+  openapiUrl: string;
+  docsUrl: string;
+  /** Descriptions of the declared changes this version introduced. */
+  changes: string[];
+  /** Endpoints of this version deprecated on their own. */
+  endpoints: EndpointDeprecation[];
+  /** Fields and query parameters of this version deprecated on their own, before and after their sunset. */
+  elements: ElementDeprecation[];
+  /** The version still has code and serves requests. */
+  served: boolean;
+}
+
+/** Where a version's docs page lives. */
+export const docsUrlOf = (name: string) => `/docs/${name}`;
+
+/**
+ * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),
+ * oldest release first.
+ */
+export function describeVersions(options: {
+  bundle: VersionBundle;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+}): VersionInfo[] {
+  const { bundle, runtime, clock } = options;
+  const now = clock.now();
+  const endpoints = runtime.endpointDeprecations();
+  const elements = runtime.elements();
+  return runtime.document().versions.map((entry): VersionInfo => {
+    const version = bundle.get(entry.name);
+    const deprecatedAt = entry.deprecatedAt ? parseIsoInstant(entry.deprecatedAt) : undefined;
+    const sunsetAt = entry.sunsetAt ? parseIsoInstant(entry.sunsetAt) : undefined;
+    const releasedAt = entry.releasedAt ? parseIsoInstant(entry.releasedAt) : undefined;
+    const deprecated = entry.status !== 'not_deprecated';
+    return {
+      name: entry.name,
+      state: entry.state,
+      status: entry.status,
+      ...(releasedAt !== undefined ? { releasedAt } : {}),
+      ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
+      ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
+      ...(entry.replacement ? { replacement: entry.replacement } : {}),
+      ...(deprecated && safeHref(entry.migrationUrl) ? { guideUrl: safeHref(entry.migrationUrl)! } : {}),
+      openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
+      docsUrl: docsUrlOf(entry.name),
+      changes: version?.changes.map((c) => c.description) ?? [],
+      endpoints: endpoints.filter((e) => e.version === entry.name && e.sunsetAt > now),
+      // Kept after their sunset: the version still documents them (a field stays until the next version).
+      elements: elements.filter((e) => e.version === entry.name),
+      served: version !== undefined && entry.status !== 'removed',
+    };
+  });
+}
+
+/** The changelog's view of the versions; `bundle` tells which version is the first. */
+export function toChangelogVersions(infos: readonly VersionInfo[], bundle: VersionBundle): ChangelogVersion[] {
+  const first = bundle.versions[0]?.name;
+  return infos.map((v) => ({
+    name: v.name,
+    ...(v.releasedAt !== undefined ? { releasedAt: v.releasedAt } : {}),
+    ...(v.name === first ? { first: true } : {}),
+    changes: v.changes,
+    removed: v.status === 'removed',
+    ...(v.deprecatedAt !== undefined ? { deprecatedAt: v.deprecatedAt } : {}),
+    ...(v.sunsetAt !== undefined ? { sunsetAt: v.sunsetAt } : {}),
+    ...(v.replacement ? { replacement: v.replacement } : {}),
+    ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+  }));
+}

@@ -1,0 +1,162 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { VersionBundle } from '../core/versions/index.ts';
+import { serviceServerOptions } from '../kernel/app/server-options.ts';
+import { parseTimeoutSettings, toServerOptions } from '../kernel/app/timeouts.ts';
+import { versionaryLoopAccess } from './access/part.ts';
+import type { LoopPart } from './define-part.ts';
+import { versionaryLoopLifecycle } from './lifecycle/part.ts';
+import { loopPartNames, loopStateOf, type LoopPartName } from './loop-state.ts';
+import { versionaryLoopManagement } from './management/part.ts';
+import { versionaryLoopNotices } from './notices/part.ts';
+import type { LoopOptionKeys } from './options-schema.ts';
+import { versionaryLoopPortal } from './portal/part.ts';
+import {
+  versionaryLoopStorage,
+  type LoopAccessOptions,
+  type LoopLifecycleOptions,
+  type LoopNoticesOptions,
+  type LoopStorageOptions,
+} from './storage/part.ts';
+import { versionaryLoopUsage } from './usage/part.ts';
+import { loopEnv } from './storage/loop-env.ts';
+import { installOwnedNotFound } from '../compose/owned-not-found.ts';
+import { assertPeers, peersFor } from '../compose/peer-packages.ts';
+import { readableStartFailure, type StartFailure } from '../compose/start-failure.ts';
+
+/**
+ * Options of {@link versionaryLoop}: every part's options in one object (the storage part's say
+ * what the API is and where the loop keeps its state), and which optional parts to leave out.
+ *
+ * @example
+ * ```ts
+ * const options: VersionaryLoopOptions = { bundle, handlers, vendor: 'books', title: 'Books API', settings: { versions: { v1: { deprecatedAt, sunsetAt } } } };
+ * ```
+ */
+export interface VersionaryLoopOptions
+  extends Omit<LoopStorageOptions, 'handlers'>, LoopLifecycleOptions, LoopAccessOptions, LoopNoticesOptions {
+  /** `false` leaves out the portal (docs pages, changelog and feeds, dashboards) and the packages it needs. */
+  portal?: boolean;
+  /** `false` leaves out notices by email, webhooks and channels, and brownouts. */
+  notices?: boolean;
+}
+
+// The documented option types and the schema that checks them take the same keys: adding an
+// option to one and not the other fails to compile.
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const optionKeysAgree: SameKeys<keyof VersionaryLoopOptions, LoopOptionKeys> = true;
+void optionKeysAgree;
+
+/** The parts {@link versionaryLoop} registers for `options`, in order. */
+export function presetParts(options: Pick<VersionaryLoopOptions, 'portal' | 'notices'>): LoopPartName[] {
+  return loopPartNames.filter(
+    (name) =>
+      !(name === 'versionary-loop-portal' && options.portal === false) &&
+      !(name === 'versionary-loop-notices' && options.notices === false),
+  );
+}
+
+/**
+ * The whole deprecation loop in your own Fastify app: your versioned operations (through the
+ * `versionary` routing plugin), API keys and clients, usage per client, the stored lifecycle and
+ * its management API under `/admin/v1`, email and webhook notices with brownouts, the portal with
+ * docs pages and dashboards, probes and metrics, on a database of its own (SQLite by file, or
+ * PostgreSQL by URL). It is a preset of the loop's parts (`versionaryLoopStorage`,
+ * `versionaryLoopUsage`, `versionaryLoopLifecycle`, `versionaryLoopAccess`,
+ * `versionaryLoopNotices`, `versionaryLoopPortal`, `versionaryLoopManagement`), registered in a
+ * context of their own so that nothing they add reaches the app's routes; `portal: false` and
+ * `notices: false` leave those two out.
+ *
+ * Spread {@link loopServerOptions} of the same options into `Fastify()`: negotiation by `Accept`
+ * and the parser's and router's problems are construction options, which no plugin can set.
+ *
+ * @example
+ * ```ts
+ * const options = { bundle, handlers, vendor: 'books', title: 'Books API', settings: { versions: { v1: { … } } } };
+ * const app = Fastify({ ...loopServerOptions(options), logger: true });
+ * await app.register(versionaryLoop, options);
+ * ```
+ */
+export const versionaryLoop = fp(
+  async (app: FastifyInstance, options: VersionaryLoopOptions) => {
+    const parts = presetParts(options);
+    // Every package this configuration needs, named at once, before any of them is imported.
+    assertPeers(peersFor({ env: loopEnv(options), surface: 'loop', parts }));
+    // The parts in a context of their own: the hooks, error handler, parsers and decorators they add
+    // apply to the routes they register, never to the app's. This wrapper stays `fastify-plugin`
+    // so that a `prefix` given to `register` is the loop's option, not a second prefix.
+    try {
+      await app.register(async function versionaryLoopContext(loop) {
+        await loop.register(versionaryLoopStorage, options);
+        // Unknown paths are answered once every part is in, so that they meet every part's hooks.
+        loopStateOf(loop).partNotFound = false;
+        const optionsOf: Partial<Record<LoopPartName, object>> = {
+          'versionary-loop-lifecycle': { handlers: options.handlers },
+          'versionary-loop-access': pick(options, ['identify', 'onBootstrapKey']),
+          'versionary-loop-notices': pick(options, ['noticeChannels']),
+        };
+        for (const name of parts.slice(1))
+          await loop.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
+        await installOwnedNotFound(loopStateOf(loop).context, parts);
+      });
+    } catch (error) {
+      throw readableStartFailure((error as Partial<StartFailure>).versionaryError ?? error, 'versionary/loop');
+    }
+  },
+  { name: 'versionary-loop', fastify: '5.x' },
+);
+
+const partsByName: Record<LoopPartName, LoopPart<never>> = {
+  'versionary-loop-storage': versionaryLoopStorage,
+  'versionary-loop-usage': versionaryLoopUsage,
+  'versionary-loop-lifecycle': versionaryLoopLifecycle,
+  'versionary-loop-access': versionaryLoopAccess,
+  'versionary-loop-notices': versionaryLoopNotices,
+  'versionary-loop-portal': versionaryLoopPortal,
+  'versionary-loop-management': versionaryLoopManagement,
+};
+
+function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(
+    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
+  ) as Partial<Pick<T, K>>;
+}
+
+/**
+ * The Fastify construction options the loop expects: `Accept` negotiation, request ids, problems
+ * for parser and router failures (its routes validate strictly with a validator of their own, so
+ * the server's `ajv` options are left as the app has them); and the server's `timeouts` and `bodyLimit`
+ * when `settings` names them (they apply to the whole server, your routes too). Give it the very object you register the loop with, so that the two cannot
+ * disagree. A bad timeout or body limit falls back to its default here and is reported with every
+ * other error of the settings when the loop registers.
+ *
+ * @example
+ * ```ts
+ * const app = Fastify({ ...loopServerOptions(options), logger: true });
+ * await app.register(versionaryLoop, options);
+ * ```
+ */
+export function loopServerOptions(options: {
+  bundle: VersionBundle;
+  vendor: string;
+  prefix?: string;
+  settings?: object;
+}): FastifyServerOptions & { http?: { headersTimeout: number; connectionsCheckingInterval: number } } {
+  const file = (options.settings ?? {}) as Record<string, unknown>;
+  // Server-wide, so only when the settings name them: the app's own routes keep Fastify's defaults otherwise.
+  const timeouts = file.timeouts === undefined ? {} : toServerOptions(parseTimeoutSettings({ file, errors: [] }));
+  const bodyLimit = file.bodyLimit;
+  const validBodyLimit =
+    typeof bodyLimit === 'number' && Number.isInteger(bodyLimit) && bodyLimit >= 1024 && bodyLimit <= 100 * 1024 * 1024;
+  // Not the service's `ajv` options: the loop's routes carry a validator of their own, and the
+  // app's routes keep the validation they had.
+  const { ajv: _serviceAjv, ...server } = serviceServerOptions({
+    bundle: options.bundle,
+    api: { prefix: options.prefix ?? '/api', vendor: options.vendor },
+  });
+  return {
+    ...server,
+    ...timeouts,
+    ...(validBodyLimit ? { bodyLimit } : {}),
+  };
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OperationHandler } from '../../http/index.ts';
+import { createServiceContext, flushUsageOf } from '../../kernel/app/install-service.ts';
+import { readConfig } from '../../kernel/config/load-config.ts';
+import { loopEnv } from './loop-env.ts';
+import { openStorage } from './open-storage.ts';
+import { closeSharedState, openSharedState } from './shared-state.ts';
+import { policyProblems } from './start-problems.ts';
+import { provideLoopState } from '../loop-state.ts';
+import { loopOptionsValidators } from '../options-schema.ts';
+import type { LoopStorageOptions } from './part.ts';
+
+const settingsPath = '<versionaryLoop settings>';
+
+/**
+ * The storage part's body, imported once the packages its configuration needs are known to be
+ * installed: one pass over the settings (and the handlers when given), then the database, the
+ * shared state and the service context the other parts install their features with.
+ */
+export async function installLoopStorage(app: FastifyInstance, options: LoopStorageOptions): Promise<void> {
+  // The options' own shape first: the rest of the pass reads the bundle only when it is one.
+  const shape = loopOptionsValidators.loop.errors(options, '');
+  const env = loopEnv(options);
+  const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
+  // The handlers' problems and the configuration's in one pass, and one error for all of them.
+  const { config, errors: problems } = readConfig({
+    env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
+    readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
+  });
+  problems.unshift(...shape);
+  const prefix = options.prefix ?? '/api';
+  if (shape.length === 0) {
+    if (options.handlers && typeof options.handlers !== 'function')
+      problems.push(...handlerProblems(options.bundle, options.handlers));
+    problems.push(
+      ...policyProblems({
+        config,
+        versions: options.bundle.versions.map((v) => v.name),
+        prefix,
+        ...(options.clock ? { now: options.clock.now() } : {}),
+      }),
+    );
+  }
+  if (problems.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `The loop's options have ${problems.length} error(s):\n- ${problems.join('\n- ')}`,
+      errors: problems.map((detail) => ({ pointer: '/options', detail })),
+    });
+  const clock = options.clock ?? { now: Date.now };
+  const storage = await openStorage(config.database, { ops: config.ops });
+  // Several instances share the lifecycle and keys through the change feed (Redis, else
+  // PostgreSQL), and rate-limit windows through Redis, as the reference service does.
+  const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(async (error: unknown) => {
+    await storage.close();
+    throw error;
+  });
+  // onClose hooks run last-registered first: registered before every part's, this one runs after
+  // theirs (the usage buffer, the outbox), so the database closes last.
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await closeSharedState(shared);
+    await storage.close();
+  };
+  app.addHook('onClose', close);
+  try {
+    const context = await createServiceContext(app, {
+      config,
+      storage,
+      clock,
+      bundle: options.bundle,
+      ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
+      ops: {
+        changeFeed: shared.feed,
+        reconcileMs: config.ops.reconcileMs,
+        readinessChecks: shared.readinessChecks,
+        ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
+      },
+      api: {
+        prefix,
+        vendor: options.vendor,
+        title: options.title,
+        // Only what the app gave: a document never describes another API.
+        info: { description: options.description, license: options.license, contact: options.contact },
+      },
+    });
+    provideLoopState(app, { context, partNotFound: true, env });
+    // Buffered usage is written before anything closes (a no-op until the usage part records).
+    app.addHook('preClose', async () => {
+      await flushUsageOf(context);
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Operations without a handler, and handlers of no operation: as the routing plugin checks them, but before it runs. */
+function handlerProblems(bundle: VersionBundle, handlers: Record<string, OperationHandler>): string[] {
+  const ids = new Set(bundle.head.operations.map((op) => op.id));
+  const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
+  const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
+  return [
+    ...(missing.length > 0 ? [`handlers lacks a function for operation(s): ${missing.join(', ')}`] : []),
+    ...(unknown.length > 0 ? [`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`] : []),
+  ];
+}

@@ -1,0 +1,159 @@
+import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OperationHandler } from '../../http/index.ts';
+import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
+import type { AppIdentity } from '../access/auth/principal.ts';
+import type { ApiDocumentInfo } from '../lifecycle/openapi/api-info.ts';
+import type { NoticeChannel } from '../notices/channel.ts';
+import type { Storage } from '../../kernel/ports/index.ts';
+import { loopEnv } from './loop-env.ts';
+import { assertPeers, peersFor } from '../../compose/peer-packages.ts';
+import { defineLoopPart } from '../define-part.ts';
+
+/**
+ * Options of {@link versionaryLoopStorage}: what the API is (its bundle, vendor, title and prefix),
+ * where the loop keeps its state, and the settings every part reads. `versionaryLoop` takes the
+ * same object, with the options of the other parts beside them.
+ *
+ * @example
+ * ```ts
+ * const options: LoopStorageOptions = { bundle, vendor: 'books', title: 'Books API', database: 'sqlite:./data/loop.db' };
+ * ```
+ */
+export interface LoopStorageOptions {
+  /** The API's versions and operations (`defineVersions`). */
+  bundle: VersionBundle;
+  /** The vendor of the API's media types: `application/vnd.<vendor>.v2+json`. */
+  vendor: string;
+  /** The title of the API's documents and docs pages. */
+  title: string;
+  /** The `info.description` of the API's documents (CommonMark); none by default. */
+  description?: string;
+  /** The `info.license` of the API's documents, `{ name, identifier? | url? }`; none by default. */
+  license?: ApiDocumentInfo['license'];
+  /** The `info.contact` of the API's documents, `{ name?, url?, email? }`; none by default. */
+  contact?: ApiDocumentInfo['contact'];
+  /** Where the versioned API lives; `/api` by default. */
+  prefix?: string;
+  /**
+   * The loop's database: `sqlite:<path>`, `sqlite::memory:` or `postgres://…`. It wins over a
+   * `DATABASE_URL` in `env`; without either, `sqlite:./data/versionary.db`.
+   */
+  database?: string;
+  /**
+   * Variables read as the reference service reads its environment: `DATABASE_URL` (a SQLite file
+   * by default, or `postgres://…`), `VERSIONARY_ADMIN_KEY`, `VERSIONARY_SMTP_URL`,
+   * `VERSIONARY_MAIL_FROM`, `VERSIONARY_NOTICE_SECRET`, `VERSIONARY_PORTAL_SECRET`,
+   * `VERSIONARY_JWT_*`. None by default: the loop never reads `process.env` on its own; pass
+   * `env: process.env` to have it read the process's environment.
+   */
+  env?: Record<string, string | undefined>;
+  /**
+   * The settings the reference service reads from its config file, as an object: the lifecycle
+   * (`versions`, `endpointDeprecations`, `fieldDeprecations`, … the same shape as the routing
+   * plugin's `lifecycle` option), and `rateLimit`, `notices`, `webhooks`, `usage`, `timeouts`,
+   * `bodyLimit`, `publicUrl`. Every error is reported at once, at registration.
+   */
+  settings?: LoopSettings;
+  /** Absolute base of the links in notices and the portal; overrides `settings.publicUrl`. */
+  publicUrl?: string;
+  clock?: Clock;
+  /** Checked with the settings in one pass when given here too (the preset does); the lifecycle part serves them. */
+  handlers?: LoopLifecycleOptions['handlers'];
+}
+
+/**
+ * The loop's settings: the lifecycle config, typed as the routing plugin's, and the other
+ * sections of the config file (`docs/loop.md`, the README's Configuration), checked at registration.
+ *
+ * @example
+ * ```ts
+ * const settings: LoopSettings = { versions: { v1: { deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01', replacement: 'v2' } }, usage: { rawRetentionDays: 0 } };
+ * ```
+ */
+export type LoopSettings = LifecycleConfig & {
+  rateLimit?: Record<string, unknown>;
+  notices?: Record<string, unknown>;
+  webhooks?: Record<string, unknown>;
+  usage?: Record<string, unknown>;
+  timeouts?: Record<string, unknown>;
+  portal?: Record<string, unknown>;
+  bodyLimit?: number;
+  publicUrl?: string;
+};
+
+/**
+ * Options of the lifecycle part: the API's handlers.
+ *
+ * @example
+ * ```ts
+ * const options: LoopLifecycleOptions = { handlers: { 'books.list': async () => ({ status: 200, body: [] }) } };
+ * ```
+ */
+export interface LoopLifecycleOptions {
+  /** One handler per operation id, in the newest representation; or a function of the loop's storage and clock. */
+  handlers:
+    | Record<string, OperationHandler>
+    | ((context: { storage: Storage; clock: Clock }) => Record<string, OperationHandler>);
+}
+
+/**
+ * Options of the access part.
+ *
+ * @example
+ * ```ts
+ * const options: LoopAccessOptions = { identify: (request) => (request.headers['x-team'] ? { clientId: 'team', roles: ['read'] } : undefined) };
+ * ```
+ */
+export interface LoopAccessOptions {
+  /** Told the first admin key, once, when the first start creates it (no `VERSIONARY_ADMIN_KEY`). */
+  onBootstrapKey?: (key: string) => void;
+  /**
+   * Your own authentication, asked first on every request: return the client the call comes from
+   * and its roles (`read`, `write`, `admin`), or `undefined` to fall back to Versionary's API keys
+   * and JWTs. Usage, notices, rate limits and the management API's roles follow the identity.
+   */
+  identify?: (request: FastifyRequest) => AppIdentity | undefined | Promise<AppIdentity | undefined>;
+}
+
+/**
+ * Options of the notices part.
+ *
+ * @example
+ * ```ts
+ * const options: LoopNoticesOptions = { noticeChannels: [slackChannel] };
+ * ```
+ */
+export interface LoopNoticesOptions {
+  /** Notice channels beside email and webhooks. */
+  noticeChannels?: readonly NoticeChannel[];
+}
+
+/**
+ * The loop's first part: its database (its own tables, SQLite by file or PostgreSQL by URL), the
+ * change feed and Redis when configured, the stored lifecycle every other part reads, and one
+ * check of the settings, reporting every error at once. It registers no route.
+ *
+ * @example
+ * ```ts
+ * await app.register(async (loop) => {
+ *   await loop.register(versionaryLoopStorage, { bundle, vendor: 'books', title: 'Books API' });
+ *   await loop.register(versionaryLoopLifecycle, { handlers });
+ * });
+ * ```
+ */
+export const versionaryLoopStorage = defineLoopPart<LoopStorageOptions>({
+  name: 'versionary-loop-storage',
+  dependencies: [],
+  async install(app, _state, options) {
+    assertPeers(peersFor({ env: loopEnv(options), surface: 'loop', parts: ['versionary-loop-storage'] }));
+    const { installLoopStorage } = await import('./body.ts');
+    // Every route the parts register validates as its document says (no removal of unknown
+    // members, no coercion, no defaults), with the validator the routing plugin's routes carry:
+    // a context setting, so the app's own routes, outside it, keep their server's validator.
+    app.setValidatorCompiler(createRequestValidatorCompiler());
+    await installLoopStorage(app, options);
+  },
+});

@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { createInProcessChangeFeed } from '../../kernel/change-feed/in-process-feed.ts';
+import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ReadinessCheck } from '../../kernel/ops/probes.ts';
+import type { ChangeFeed } from '../../kernel/ports/index.ts';
+import {
+  createFallbackRateLimitStore,
+  createMemoryRateLimitStore,
+  type FallbackRateLimitStore,
+} from '../access/rate-limit/index.ts';
+import { createRedisChangeFeed } from '../../storage/change-feed/redis-change-feed.ts';
+import { createRedisRateLimitStore } from '../../storage/redis/redis-rate-limit-store.ts';
+import { connectRedis } from './connect-redis.ts';
+
+/** What instances share besides the database: the change feed, and the rate-limit windows in Redis. */
+export interface SharedState {
+  feed: ChangeFeed;
+  redis?: Redis;
+  /** Redis windows with a local fallback, when Redis is configured; else each instance counts in memory. */
+  rateLimitStore?: FallbackRateLimitStore;
+  readinessChecks: ReadinessCheck[];
+}
+
+/**
+ * Connect Redis when `VERSIONARY_REDIS_URL` is set, and open the change feed: Redis pub/sub with
+ * Redis, else PostgreSQL LISTEN/NOTIFY, else in-process (SQLite, one process).
+ */
+export async function openSharedState(options: {
+  config: ServiceConfig;
+  log: Logger;
+  redis?: Redis;
+}): Promise<SharedState> {
+  const { config, log } = options;
+  const redis = options.redis ?? (config.redisUrl ? await connectRedis({ url: config.redisUrl, log }) : undefined);
+  const feed = redis
+    ? createRedisChangeFeed({ redis, channel: `${config.ops.redisPrefix}changes`, log })
+    : config.database.kind === 'postgres'
+      ? await (
+          await import('../../storage/change-feed/postgres-change-feed.ts')
+        ).createPostgresChangeFeed({ url: config.database.url, channel: `versionary_${config.ops.dbSchema}`, log })
+      : createInProcessChangeFeed();
+  const rateLimitStore = redis
+    ? createFallbackRateLimitStore({
+        primary: createRedisRateLimitStore({ redis, prefix: `${config.ops.redisPrefix}rate-limit:` }),
+        fallback: createMemoryRateLimitStore(),
+        timeoutMs: config.ops.redisTimeoutMs,
+        log,
+      })
+    : undefined;
+  return {
+    feed,
+    ...(redis ? { redis } : {}),
+    ...(rateLimitStore ? { rateLimitStore } : {}),
+    readinessChecks: redis
+      ? [
+          {
+            name: 'redis',
+            check: async () => {
+              await redis.ping();
+            },
+          },
+        ]
+      : [],
+  };
+}
+
+/** Close what {@link openSharedState} opened. */
+export async function closeSharedState(shared: SharedState): Promise<void> {
+  await shared.feed.close();
+  await shared.redis?.quit().catch(() => shared.redis?.disconnect());
+}

@@ -1,0 +1,41 @@
+import { isVersionaryError } from '../../core/errors/index.ts';
+import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import { lifecyclePolicyProblems } from '../lifecycle/policy-check.ts';
+
+/**
+ * Each problem a start-up error lists, one a line: a configuration's `errors`, a policy error's
+ * violations, else its detail. Undefined for an error that is not Versionary's (a bug, kept as it is).
+ */
+export function problemsOf(error: unknown): string[] | undefined {
+  if (!isVersionaryError(error)) return undefined;
+  if (error.errors && error.errors.length > 0) return error.errors.map((e) => e.detail);
+  const violations = error.extensions?.violations;
+  if (Array.isArray(violations) && violations.length > 0)
+    return violations.map((v: { detail?: unknown }) => String(v.detail));
+  return [error.detail];
+}
+
+/**
+ * The start's second pass, over what the first parsed: the lifecycle policy of the config file
+ * against the bundle's versions, with no storage, so a policy violation is told with the
+ * configuration's own errors rather than one start later.
+ */
+export function policyProblems(options: {
+  config: Pick<ServiceConfig, 'settings'>;
+  /** The versions with code, oldest first (the bundle's). */
+  versions: readonly string[];
+  prefix: string;
+  defaultDeprecated?: readonly string[];
+  /** Release dates of versions whose entry declares none: the reference service's built-in ones, else none. */
+  releases?: Readonly<Record<string, string>>;
+  now?: number;
+}): string[] {
+  return lifecyclePolicyProblems({
+    settings: options.config.settings.lifecycle,
+    versions: options.versions,
+    prefix: options.prefix,
+    now: options.now ?? Date.now(),
+    defaultDeprecated: options.defaultDeprecated ?? options.versions.slice(0, -1),
+    ...(options.releases ? { releases: options.releases } : {}),
+  });
+}

@@ -1,0 +1,148 @@
+import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
+
+const hourMs = 3_600_000;
+
+/** Options for {@link createOperationCounter}. */
+export interface OperationCounterOptions {
+  store: Pick<UsageStore, 'addOperationCounts'>;
+  /** How often the counts are written (5000 ms by default): a call shows in the reads within this, plus the write. */
+  flushIntervalMs?: number;
+  /** Distinct (hour, version, endpoint, client) kept, written or not (100 000 by default); past it new keys are shed, counted and logged. */
+  maxKeys?: number;
+  /** Counts per write (1000 by default): a flush writes in chunks of this size, letting requests run between them. */
+  maxBatch?: number;
+  /** On close, a failing store is retried for this long before the counts are given up (and logged); 5000 ms by default. */
+  closeTimeoutMs?: number;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Counts calls per (UTC hour, version, endpoint, client) in memory and writes the counts in batches. */
+export interface OperationCounter {
+  /**
+   * One call: increments its count, nothing more (no row, no write). The client apart, so that the
+   * plugin's call event is passed as it is, without a copy.
+   */
+  count(call: { version: string; endpoint: string; at: number }, clientId: string): void;
+  /** Write every count now; a failed write keeps the counts for the next try. */
+  flush(): Promise<void>;
+  /** Stop the timer and flush, for graceful shutdown. */
+  close(): Promise<void>;
+  /** Keys counted and not yet written, calls shed at the cap, failed writes. */
+  stats(): { keys: number; shed: number; failures: number };
+}
+
+/**
+ * Count every call of every version cheaply: a request only bumps an entry of a Map (one per
+ * hour, keyed by version, endpoint and client), so the cost per call is a string key and a lookup;
+ * the entry itself is the row `addOperationCounts` takes. A timer hands the maps to the store;
+ * a failed write puts its counts back, to be added to what came meanwhile.
+ */
+export function createOperationCounter(options: OperationCounterOptions): OperationCounter {
+  const maxKeys = options.maxKeys ?? 100_000;
+  const maxBatch = Math.max(1, options.maxBatch ?? 1000);
+  let hours = new Map<number, Map<string, OperationCount>>();
+  // The hour most calls fall in, cached: one Map lookup per call instead of two.
+  let currentHour = -1;
+  let current: Map<string, OperationCount> | undefined;
+  let keys = 0;
+  // Keys taken by a write under way: they count against the cap, since a failure puts them back.
+  let inFlight = 0;
+  let shed = 0;
+  let failures = 0;
+  let writing: Promise<void> | undefined;
+
+  const mapOf = (hour: number) => {
+    let map = hours.get(hour);
+    if (!map) hours.set(hour, (map = new Map()));
+    return map;
+  };
+  const putBack = (counts: readonly OperationCount[]) => {
+    for (const c of counts) {
+      const map = mapOf(c.hour);
+      const key = `${c.version}\u0000${c.endpoint}\u0000${c.clientId}`;
+      const entry = map.get(key);
+      if (!entry) {
+        map.set(key, c);
+        keys++;
+        continue;
+      }
+      entry.calls += c.calls;
+      if (c.lastSeen > entry.lastSeen) entry.lastSeen = c.lastSeen;
+    }
+  };
+  const writeAll = async (): Promise<void> => {
+    const taken = [...hours.values()].flatMap((map) => [...map.values()]);
+    hours = new Map();
+    currentHour = -1;
+    current = undefined;
+    keys = 0;
+    inFlight = taken.length;
+    for (let i = 0; i < taken.length; i += maxBatch) {
+      const batch = taken.slice(i, i + maxBatch);
+      try {
+        await options.store.addOperationCounts(batch);
+        inFlight -= batch.length;
+      } catch (error) {
+        failures++;
+        const left = taken.slice(i);
+        inFlight = 0;
+        putBack(left);
+        options.log.error({ err: error, pending: keys }, 'operation counts write failed; will retry');
+        return;
+      }
+      // A turn of the event loop between chunks, so that no write holds it for long.
+      if (i + maxBatch < taken.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const flush = async (): Promise<void> => {
+    while (writing) await writing;
+    if (keys === 0) return;
+    writing = writeAll().finally(() => {
+      writing = undefined;
+    });
+    await writing;
+  };
+  // A tick while a write is still running would only queue behind it; skip it instead.
+  const timer = setInterval(() => {
+    if (!writing) void flush();
+  }, options.flushIntervalMs ?? 5000);
+  timer.unref();
+
+  return {
+    count({ version, endpoint, at }, clientId) {
+      const hour = at - (at % hourMs);
+      if (hour !== currentHour || !current) {
+        current = mapOf(hour);
+        currentHour = hour;
+      }
+      const key = `${version}\u0000${endpoint}\u0000${clientId}`;
+      const entry = current.get(key);
+      if (entry) {
+        entry.calls++;
+        if (at > entry.lastSeen) entry.lastSeen = at;
+        return;
+      }
+      // A failing store must not grow memory without bound: existing keys keep counting, new ones are shed.
+      if (keys + inFlight >= maxKeys) {
+        if (shed++ % 10_000 === 0)
+          options.log.warn({ totalShed: shed, keys }, 'operation counts full: calls of new keys shed');
+        return;
+      }
+      current.set(key, { hour, version, endpoint, clientId, calls: 1, lastSeen: at });
+      keys++;
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      // The database may be down at the moment of shutdown: keep trying, within a bound.
+      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
+      await flush();
+      while (keys > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await flush();
+      }
+      if (keys > 0) options.log.error({ lost: keys }, 'operation counts not written before shutdown');
+    },
+    stats: () => ({ keys: keys + inFlight, shed, failures }),
+  };
+}

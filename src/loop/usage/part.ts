@@ -1,0 +1,29 @@
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { defineLoopPart } from '../define-part.ts';
+import { loopOptionsValidators } from '../options-schema.ts';
+
+/**
+ * The loop's usage part: calls to deprecated versions, endpoints and elements recorded per client,
+ * and every version's calls counted per operation (for `versionary diff`). Registered before the
+ * lifecycle part, which hands it each call; without it, nothing is recorded.
+ *
+ * @example
+ * ```ts
+ * await loop.register(versionaryLoopUsage);
+ * ```
+ */
+export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
+  name: 'versionary-loop-usage',
+  dependencies: ['versionary-loop-storage'],
+  options: loopOptionsValidators.none,
+  async install(app, state) {
+    if (app.hasPlugin('versionary-loop-lifecycle'))
+      throw new VersionaryError({
+        code: ErrorCode.InvalidConfig,
+        detail:
+          'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
+      });
+    const { installUsage } = await import('../../kernel/app/install-service.ts');
+    installUsage(state.context);
+  },
+});

@@ -1,0 +1,110 @@
+import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+
+/** Options for {@link createUsageRecorder}. */
+export interface UsageRecorderOptions {
+  store: UsageStore;
+  /** How often the buffer is written (a call shows in summaries within this, plus the write). */
+  flushIntervalMs?: number;
+  /** Records kept while the store is failing; past it the oldest are shed, counted and logged. */
+  maxBuffered?: number;
+  /** On close, a failing store is retried for this long before the remaining records are given up (and logged); 5000 ms by default. */
+  closeTimeoutMs?: number;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Keep raw events beside the rollups (for the calls listing); true by default. */
+  keepRaw?: boolean;
+  /** Records per write (1000 by default): a flush writes its records in chunks of this size, letting requests run between them. */
+  maxBatch?: number;
+}
+
+/** Buffers usage records in memory and writes them in batches. */
+export interface UsageRecorder {
+  record(call: UsageCall): void;
+  /** Write everything buffered now; a failed write keeps the records for the next try. */
+  flush(): Promise<void>;
+  /** Stop the timer and flush, for graceful shutdown. */
+  close(): Promise<void>;
+  stats(): { buffered: number; shed: number; failures: number };
+}
+
+/**
+ * Record calls without slowing requests: `record` only pushes to an array; a timer writes
+ * batches. Failed writes are retried on the next tick, never dropped silently.
+ */
+export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
+  const maxBuffered = options.maxBuffered ?? 100_000;
+  let buffer: UsageCall[] = [];
+  let shed = 0;
+  let failures = 0;
+  let writing: Promise<void> | undefined;
+
+  const maxBatch = Math.max(1, options.maxBatch ?? 1000);
+  // One chunk: true when written, false when the store failed (the chunk is back in the buffer).
+  const writeChunk = async (): Promise<boolean> => {
+    const batch = buffer.slice(0, maxBatch);
+    buffer = buffer.slice(batch.length);
+    return options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).then(
+      () => true,
+      (error: unknown) => {
+        failures++;
+        buffer = batch.concat(buffer);
+        shedOldest();
+        options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
+        return false;
+      },
+    );
+  };
+  // A synchronous SQLite write of a whole interval's calls (thousands at a few thousand requests
+  // a second) held the event loop for >10 ms, which was the p99 of deprecated calls. Written in
+  // chunks with a turn of the event loop between them, no write holds it for long.
+  const writeAll = async (): Promise<void> => {
+    let left = buffer.length;
+    while (left > 0 && buffer.length > 0) {
+      left -= Math.min(maxBatch, buffer.length);
+      if (!(await writeChunk())) return;
+      if (left > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  const flush = async (): Promise<void> => {
+    while (writing) await writing;
+    if (buffer.length === 0) return;
+    writing = writeAll().finally(() => {
+      writing = undefined;
+    });
+    await writing;
+  };
+  const shedOldest = (keep = maxBuffered) => {
+    const excess = buffer.length - keep;
+    if (excess <= 0) return;
+    buffer = buffer.slice(excess);
+    shed += excess;
+    options.log.warn({ shed: excess, totalShed: shed }, 'usage buffer full: oldest records shed');
+  };
+  // A tick while a write is still running would only queue behind it; skip it instead.
+  const timer = setInterval(() => {
+    if (!writing) void flush();
+  }, options.flushIntervalMs ?? 200);
+  timer.unref();
+
+  return {
+    record(call) {
+      buffer.push(call);
+      // A slow (not failing) store must not grow memory without bound either.
+      // Shedding down to 90% keeps the cost of it rare rather than paid on every call at the cap.
+      if (buffer.length > maxBuffered) shedOldest(Math.floor(maxBuffered * 0.9));
+    },
+    flush,
+    async close() {
+      clearInterval(timer);
+      // The database may be down at the moment of shutdown: keep trying, within a bound, rather
+      // than dropping what was counted.
+      const deadline = Date.now() + (options.closeTimeoutMs ?? 5000);
+      await flush();
+      while (buffer.length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await flush();
+      }
+      if (buffer.length > 0) options.log.error({ lost: buffer.length }, 'usage records not written before shutdown');
+    },
+    stats: () => ({ buffered: buffer.length, shed, failures }),
+  };
+}

@@ -1,0 +1,274 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
+import type { ApiKeyStore, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
+import { instantInput } from '../management/admin/admin-schemas.ts';
+import { problems } from '../management/clients/schemas.ts';
+
+const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
+
+/** Options for {@link registerUsageRoutes}. */
+export interface UsageRoutesOptions {
+  usage: UsageStore;
+  clients: ClientStore;
+  apiKeys: ApiKeyStore;
+  clock: Clock;
+  /** Flushes buffered usage so the answer includes every call made so far. */
+  flushUsage: () => Promise<void>;
+}
+
+const defaultLookbackDays = 90;
+const instant = (description: string) => Type.Optional(instantInput(description));
+
+const WindowQuery = Type.Object(
+  {
+    version: Type.Optional(Type.String({ maxLength: 20, description: 'Only this version (`v1`).' })),
+    client: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'A client id (cl_…), or the identifier calls without a client are counted under.',
+      }),
+    ),
+    since: instant(`ISO 8601 instant; ${defaultLookbackDays} days ago by default.`),
+    until: instant('ISO 8601 instant (exclusive); now by default.'),
+  },
+  { additionalProperties: false },
+);
+
+// The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
+const maxRows = 100_000;
+const text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, ...(description ? { description } : {}) });
+const nullable = (schema: ReturnType<typeof text>, description?: string) =>
+  Type.Union([schema, Type.Null()], description ? { description } : {});
+const calls = (description: string) =>
+  Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
+const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
+
+const ClientUsageSchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        clientId: text(200),
+        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
+        version: text(20),
+        endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
+        keyId: nullable(text(100)),
+        keyName: nullable(text(100)),
+        calls: calls('Calls in the window.'),
+        firstSeen: at('First call in the window.'),
+        lastSeen: at('Latest call in the window.'),
+        userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
+      }),
+      { maxItems: maxRows },
+    ),
+    meta: windowMeta,
+  },
+  { description: 'Calls per client, version, endpoint and key' },
+);
+
+const ClientTotalsSchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        clientId: text(200),
+        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
+        version: text(20),
+        calls: calls('Calls in the window.'),
+        firstSeen: at('First call in the window.'),
+        lastSeen: at('Latest call in the window.'),
+      }),
+      { maxItems: maxRows },
+    ),
+    meta: windowMeta,
+  },
+  { description: 'Calls per client and version' },
+);
+
+const DailyUsageSchema = Type.Object(
+  {
+    data: Type.Array(
+      Type.Object({
+        day: Type.String({ format: 'date', maxLength: 10, description: 'UTC day.' }),
+        version: text(20),
+        clientId: Type.Optional(text(200, 'With perClient=true.')),
+        calls: calls('Calls that day.'),
+        clients: calls('Distinct clients that day.'),
+      }),
+      { maxItems: maxRows },
+    ),
+    meta: windowMeta,
+  },
+  { description: 'Calls and distinct clients per UTC day' },
+);
+
+/**
+ * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
+ * whole UTC days: the cheap overview), `GET /admin/v1/usage/endpoints` (per client, version,
+ * endpoint and key, exact to the minute, with names, first and last seen and the latest
+ * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
+ * day, for charts).
+ */
+export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
+  app.get(
+    '/usage/endpoints',
+    {
+      schema: {
+        operationId: 'usage.endpoints',
+        summary: 'Usage per client, version, endpoint and key',
+        tags: ['usage'],
+        querystring: WindowQuery,
+        description:
+          'Exact to the minute, with client and key names, first and last seen and the latest User-Agent: the evidence of who still calls what.',
+        response: { 200: ClientUsageSchema, ...badWindow },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const window = readWindow(query, options.clock.now());
+      await options.flushUsage();
+      const rows = await options.usage.byClient({
+        since: window.since,
+        until: window.until,
+        ...(query.version ? { version: query.version } : {}),
+        ...(query.client ? { clientId: query.client } : {}),
+      });
+      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
+      return {
+        data: rows.map((r) => ({
+          clientId: r.clientId,
+          clientName: clients.get(r.clientId) ?? null,
+          version: r.version,
+          endpoint: r.endpoint,
+          keyId: r.keyId ?? null,
+          keyName: r.keyId ? (keys.get(r.keyId) ?? null) : null,
+          calls: r.calls,
+          firstSeen: formatIsoInstant(r.firstSeen),
+          lastSeen: formatIsoInstant(r.lastSeen),
+          userAgent: r.userAgent ?? null,
+        })),
+        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+      };
+    },
+  );
+
+  app.get(
+    '/usage/clients',
+    {
+      schema: {
+        operationId: 'usage.clients',
+        summary: 'Usage per client and version (whole UTC days)',
+        tags: ['usage'],
+        querystring: WindowQuery,
+        description: 'The cheap overview, from daily rollups: calls per client and version.',
+        response: { 200: ClientTotalsSchema, ...badWindow },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const window = readWindow(query, options.clock.now());
+      await options.flushUsage();
+      const rows = await options.usage.clientTotals({
+        since: window.since,
+        until: window.until,
+        ...(query.version ? { version: query.version } : {}),
+        ...(query.client ? { clientId: query.client } : {}),
+      });
+      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      return {
+        data: rows.map((r) => ({
+          clientId: r.clientId,
+          clientName: clients.get(r.clientId) ?? null,
+          version: r.version,
+          calls: r.calls,
+          firstSeen: formatIsoInstant(r.firstSeen),
+          lastSeen: formatIsoInstant(r.lastSeen),
+        })),
+        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+      };
+    },
+  );
+
+  app.get(
+    '/usage/days',
+    {
+      schema: {
+        operationId: 'usage.days',
+        summary: 'Calls and distinct clients per UTC day',
+        tags: ['usage'],
+        description: 'A series for charts; with perClient=true, one row per client too.',
+        querystring: Type.Composite(
+          [
+            WindowQuery,
+            Type.Object({
+              perClient: Type.Optional(
+                Type.Union([Type.Literal('true'), Type.Literal('false')], {
+                  description: 'One row per client and day.',
+                }),
+              ),
+            }),
+          ],
+          { additionalProperties: false },
+        ),
+        response: { 200: DailyUsageSchema, ...badWindow },
+      },
+    },
+    async (request) => {
+      const query = request.query as Record<string, string | undefined>;
+      const window = readWindow(query, options.clock.now());
+      await options.flushUsage();
+      const rows = await options.usage.byDay({
+        since: window.since,
+        until: window.until,
+        perClient: query.perClient === 'true',
+        ...(query.version ? { version: query.version } : {}),
+        ...(query.client ? { clientId: query.client } : {}),
+      });
+      return {
+        data: rows.map((r) => ({
+          day: formatIsoInstant(r.day).slice(0, 10),
+          version: r.version,
+          ...(r.clientId !== undefined ? { clientId: r.clientId } : {}),
+          calls: r.calls,
+          clients: r.clients,
+        })),
+        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+      };
+    },
+  );
+}
+
+/** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
+export function readWindow(
+  query: Record<string, string | undefined>,
+  now: number,
+  lookbackDays = defaultLookbackDays,
+): { since: number; until: number } {
+  const read = (name: 'since' | 'until', fallback: number) => {
+    const raw = query[name];
+    if (raw === undefined) return fallback;
+    const value = parseIsoInstant(raw);
+    if (value === undefined) {
+      throw new VersionaryError({
+        code: ErrorCode.ValidationFailed,
+        detail: `${name} must be an ISO 8601 date or instant, such as 2026-01-31 or 2026-01-31T12:00:00Z.`,
+        errors: [{ pointer: `/query/${name}`, detail: 'not an ISO 8601 date' }],
+      });
+    }
+    return value;
+  };
+  const until = read('until', now);
+  const since = read('since', until - lookbackDays * 86_400_000);
+  if (since >= until) {
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: 'since must come before until.',
+      errors: [{ pointer: '/query/since', detail: 'not before until' }],
+    });
+  }
+  return { since, until };
+}

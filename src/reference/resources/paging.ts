@@ -1,0 +1,72 @@
+import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OperationContext } from '../../http/index.ts';
+import type { Page } from '../../kernel/ports/index.ts';
+import { encodeCursor, type PageRequest } from './params.ts';
+
+/** What a list handler reads: the `fields` it passes on, and the URL of the client's version. */
+export type ListContext = Pick<OperationContext, 'url'> & { query: { fields?: string } };
+
+/** The newest list representation, with its `Link` header. */
+export interface ListResult<Item> {
+  status: 200;
+  body: { data: Item[]; meta: { limit: number; nextCursor: string | null; next: string | null } };
+  headers: Record<string, string> | undefined;
+}
+
+/**
+ * Shape a page as the newest list representation, with a `Link: rel="next"` header that keeps
+ * the client's `limit` and `fields`.
+ */
+export function toListResult<T, Item>(options: {
+  ctx: ListContext;
+  path: string;
+  page: Page<T>;
+  request: PageRequest;
+  toItem: (item: T) => Item;
+}): ListResult<Item> {
+  const { ctx, path, page, request } = options;
+  const nextCursor = page.nextAfter === null ? null : encodeCursor(page.nextAfter);
+  const params = new URLSearchParams({ limit: String(request.limit) });
+  if (nextCursor) params.set('cursor', nextCursor);
+  if (ctx.query.fields !== undefined) params.set('fields', ctx.query.fields);
+  const next = nextCursor ? ctx.url(`${path}?${params.toString()}`) : null;
+  return {
+    status: 200,
+    body: { data: page.items.map(options.toItem), meta: { limit: request.limit, nextCursor, next } },
+    headers: next ? { link: `<${next}>; rel="next"` } : undefined,
+  };
+}
+
+/** The list operations whose handlers answer with {@link toListResult}, and so write `next` links. */
+export const pagedOperations: readonly string[] = ['users.list', 'posts.list'];
+
+/** The query parameters every `next` link carries, whether or not the client sent them. */
+export const nextLinkParameters: readonly string[] = ['limit', 'cursor'];
+
+/**
+ * A parameter deprecation of a parameter the service writes into its own `next` links, as a
+ * sentence each: past its sunset, following the link would be refused (`ELEMENT_REMOVED`), and no
+ * client could page past the first page. Such a parameter goes with its version, not within it.
+ * (`fields` is copied only from the client's own request, which its sunset already refuses.)
+ *
+ * @example
+ * ```ts
+ * emittedParameterProblems({ elements: runtime.elements(), bundle });
+ * // ['parameter deprecation GET /users?cursor in v2: the service writes "cursor" into the next-page link of GET /users …']
+ * ```
+ */
+export function emittedParameterProblems(options: {
+  elements: readonly ElementDeprecation[];
+  bundle: Pick<VersionBundle, 'versions'>;
+}): string[] {
+  return options.elements.flatMap((e) => {
+    if (e.kind !== 'parameter' || !nextLinkParameters.includes(e.parameter)) return [];
+    const version = options.bundle.versions.find((v) => v.name === e.version);
+    const op = version?.operations.find((o) => o.method === e.method && o.path === e.path);
+    if (!op || !pagedOperations.includes(op.id)) return [];
+    return [
+      `parameter deprecation ${e.element} in ${e.version}: the service writes "${e.parameter}" into the next-page link of ${e.method} ${e.path} (the Link rel="next" header and meta.next), so after its sunset that link would be refused and no client could page past the first page; it can go only with its version`,
+    ];
+  });
+}
