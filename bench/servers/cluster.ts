@@ -11,8 +11,9 @@ import type { ChildMessage, ParentMessage } from './protocol.ts';
 import { seededUser } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/kernel/app/build-app.ts')>('kernel/app/build-app');
-const { createApiKey } = await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
+const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('kernel/app/build-app');
+const { createApiKey } =
+  await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } =
   await built<typeof import('../../src/kernel/config/load-config.ts')>('kernel/config/load-config');
 const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(

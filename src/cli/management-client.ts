@@ -58,8 +58,8 @@ export async function createManagementClient(options: {
   });
   // Imported when used: the commands that only read files run without the service's packages.
   const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), options.env);
-  const { buildApp } = await importServiceModule(() => import('../kernel/app/build-app.ts'));
-  const { serviceFeatures } = await importServiceModule(() => import('../kernel/app/features.ts'));
+  const { buildApp } = await importServiceModule(() => import('../reference/build-app.ts'));
+  const { serviceFeatures } = await importServiceModule(() => import('../reference/features.ts'));
   const { resourcesFeature, resourcesWithoutTablesFeature } = await importServiceModule(
     () => import('../reference/resources/feature.ts'),
   );

@@ -1,5 +1,5 @@
 import type { startService } from './start-service.ts';
-import { assertPeers, peersFor, type PeerSurface } from './peer-packages.ts';
+import { assertPeers, peersFor, type PeerSurface } from '../loop/storage/peer-packages.ts';
 
 /**
  * Import the reference service's composition, which needs packages that a library install leaves

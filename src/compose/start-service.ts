@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { isVersionaryError } from '../core/errors/index.ts';
-import { buildApp, type BuildAppOptions, type ServiceApp } from '../kernel/app/build-app.ts';
+import { buildApp, type BuildAppOptions, type ServiceApp } from '../reference/build-app.ts';
 import { createApiBundle } from '../reference/api/index.ts';
 import { apiPrefix, builtInReleases } from '../kernel/app/names.ts';
 import { configError, readConfig, type LoadConfigOptions, type ServiceConfig } from '../kernel/config/load-config.ts';

@@ -6,7 +6,7 @@ import type { ServiceFeature } from '../kernel/app/feature.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../loop/access/auth/principal.ts';
 import { removedDocumentInfo } from '../loop/lifecycle/removed-document.ts';
 import { gatewayDocumentBuilder } from './document.ts';
-import type { GatewaySettings } from './settings.ts';
+import type { GatewaySettings } from '../kernel/config/gateway-settings.ts';
 
 /**
  * The gateway's API: every version forwarded to its upstream through the same `versionary`

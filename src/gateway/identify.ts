@@ -4,7 +4,7 @@ import { createApiScope } from '../http/api-scope.ts';
 import { routeUrlOf } from '../http/route-url.ts';
 import type { JwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { AppIdentity } from '../loop/access/auth/principal.ts';
-import type { GatewaySettings } from './settings.ts';
+import type { GatewaySettings } from '../kernel/config/gateway-settings.ts';
 
 /**
  * Who calls the proxied API, for `identify: { header }` and `identify: { jwt }`: the client

@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
 import type { SchemaValidator } from '../core/config/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { assertPeers, peersFor } from '../compose/peer-packages.ts';
-import { readableStartFailure } from '../compose/start-failure.ts';
+import { assertPeers, peersFor } from './storage/peer-packages.ts';
+import { readableStartFailure } from './start-failure.ts';
 import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './loop-state.ts';
 
 /** What a part of the loop is: its name, the parts it needs before it, and its install. */

@@ -1,5 +1,5 @@
 import type { ServiceFeature } from '../kernel/app/feature.ts';
-import { installOwnedNotFound } from '../compose/owned-not-found.ts';
+import { installOwnedNotFound } from './owned-not-found.ts';
 import type { LoopPartName, LoopState } from './loop-state.ts';
 
 /**

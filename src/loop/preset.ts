@@ -20,9 +20,9 @@ import {
 } from './storage/part.ts';
 import { versionaryLoopUsage } from './usage/part.ts';
 import { loopEnv } from './storage/loop-env.ts';
-import { installOwnedNotFound } from '../compose/owned-not-found.ts';
-import { assertPeers, peersFor } from '../compose/peer-packages.ts';
-import { readableStartFailure, type StartFailure } from '../compose/start-failure.ts';
+import { installOwnedNotFound } from './owned-not-found.ts';
+import { assertPeers, peersFor } from './storage/peer-packages.ts';
+import { readableStartFailure, type StartFailure } from './start-failure.ts';
 
 /**
  * Options of {@link versionaryLoop}: every part's options in one object (the storage part's say

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
 import { loopEnv } from '../../src/loop/storage/loop-env.ts';
 import { loopServerOptions, versionaryLoop, type VersionaryLoopOptions } from '../../src/loop/preset.ts';
-import { peersFor } from '../../src/compose/peer-packages.ts';
+import { peersFor } from '../../src/loop/storage/peer-packages.ts';
 import { booksBundle, booksLoop } from './books.ts';
 
 // A variable meant for the team's own app: the loop must never pick it up unless handed it.

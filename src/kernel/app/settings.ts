@@ -1,7 +1,7 @@
 import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
 import { defineSettings } from '../config/feature-settings.ts';
 import { parseWebhookSettings } from '../../loop/management/clients/webhook-settings.ts';
-import { parseGatewaySettings } from '../../gateway/settings.ts';
+import { parseGatewaySettings } from '../config/gateway-settings.ts';
 import { parseLifecycleSettings } from '../../loop/lifecycle/settings.ts';
 import { parseNoticesSettings } from '../../loop/notices/settings.ts';
 import { parsePortalSettings } from '../../loop/portal/settings.ts';

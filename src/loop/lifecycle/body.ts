@@ -2,7 +2,7 @@ import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
 import { opsFeature } from '../../kernel/ops/feature.ts';
-import { createResourcesFeature } from '../../reference/resources/feature.ts';
+import { createResourcesFeature } from './api-feature.ts';
 import { installFeatures } from '../install-features.ts';
 import type { LoopState } from '../loop-state.ts';
 import type { LoopLifecycleOptions } from '../storage/part.ts';

@@ -9,7 +9,7 @@ import type { ApiDocumentInfo } from '../lifecycle/openapi/api-info.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
 import { loopEnv } from './loop-env.ts';
-import { assertPeers, peersFor } from '../../compose/peer-packages.ts';
+import { assertPeers, peersFor } from './peer-packages.ts';
 import { defineLoopPart } from '../define-part.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { ref, type SchemaMap } from '../../core/versions/index.ts';
-import { emailPattern, emailRule } from './email.ts';
+import { emailPattern, emailRule } from '../../core/text/email.ts';
 
 const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
@@ -27,7 +27,8 @@ const revision = {
   description: 'Revision of the user, bumped on every change.',
 } as const;
 /** The most items one page holds: `limit` is at most this. */
-export const maxPageSize = 100;
+export { maxPageSize } from '../../kernel/app/page.ts';
+import { maxPageSize } from '../../kernel/app/page.ts';
 const userProperties = { id, name, email, nickname, displayName, status };
 
 /**

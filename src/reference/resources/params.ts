@@ -1,5 +1,4 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { maxPageSize } from '../api/schemas.ts';
 
 /** Read a resource id from a path segment. A malformed id names no resource, so it is 404. */
 export function parseId(options: { raw: string | undefined; what: string }): number {
@@ -18,40 +17,4 @@ export function notFound(what: string, id: number): VersionaryError {
   return new VersionaryError({ code: ErrorCode.NotFound, detail: `No ${what} with id ${id}.` });
 }
 
-/** A validated page request. */
-export interface PageRequest {
-  limit: number;
-  afterId: number;
-}
-
-const maxLimit = maxPageSize;
-
-/** Read `limit` (1–100, default 20) and the opaque `cursor`. */
-export function parsePage(query: Record<string, string | number | undefined>): PageRequest {
-  const limit = query.limit === undefined ? 20 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: `limit must be an integer from 1 to ${maxLimit}.`,
-      errors: [{ pointer: '/query/limit', detail: `must be from 1 to ${maxLimit}` }],
-    });
-  }
-  return { limit, afterId: query.cursor === undefined ? 0 : decodeCursor(String(query.cursor)) };
-}
-
-/** Encode the position after which the next page starts. */
-export function encodeCursor(afterId: number): string {
-  return Buffer.from(`id:${afterId}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): number {
-  const match = /^id:([1-9][0-9]{0,14})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match || !/^[A-Za-z0-9_-]+$/.test(cursor)) {
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: 'cursor is not one this API issued; use meta.nextCursor or the Link rel="next" URL.',
-      errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
-    });
-  }
-  return Number(match[1]);
-}
+export { encodeCursor, parsePage, type PageRequest } from '../../kernel/app/page.ts';

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
 import { problemSchema } from '../../../core/versions/index.ts';
-import { emailPattern, emailRule } from '../../../reference/api/email.ts';
+import { emailPattern, emailRule } from '../../../core/text/email.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape

@@ -5,7 +5,7 @@ import { formatIsoInstant } from '../../../core/time/index.ts';
 import { createApiKey } from '../../access/auth/api-keys.ts';
 import type { Role } from '../../access/auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
-import { parsePage } from '../../../reference/resources/params.ts';
+import { parsePage } from '../../../kernel/app/page.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
 /**

@@ -6,7 +6,7 @@ import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { LifecycleStore, UsageStore } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../../lifecycle/settings.ts';
-import { encodeCursor, parsePage } from '../../../reference/resources/params.ts';
+import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { integerQuery } from '../../../http/index.ts';
 import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';

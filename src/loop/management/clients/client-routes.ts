@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
-import { parsePage } from '../../../reference/resources/params.ts';
+import { parsePage } from '../../../kernel/app/page.ts';
 import {
   newClientId,
   toClientBody,

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { problem, singleLineText } from '../admin/admin-schemas.ts';
-import { emailPattern, emailRule } from '../../../reference/api/email.ts';
+import { emailPattern, emailRule } from '../../../core/text/email.ts';
 
 /**
  * The problem responses of an admin route, by status, each with what it means for that route.

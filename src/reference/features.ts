@@ -1,15 +1,15 @@
-import { accessFeature } from '../../loop/access/auth/feature.ts';
-import { adminFeature } from '../../loop/management/admin/feature.ts';
-import { lifecycleRoutesFeature } from '../../loop/lifecycle/feature.ts';
-import { noticesFeature } from '../../loop/notices/feature.ts';
-import { managementDocumentFeature } from '../../loop/lifecycle/openapi/feature.ts';
-import { opsFeature } from '../ops/feature.ts';
-import { portalFeature } from '../../loop/portal/feature.ts';
-import { resourcesFeature } from '../../reference/resources/feature.ts';
-import { cachingFeature } from '../../loop/lifecycle/caching-feature.ts';
-import type { ServiceFeature } from './feature.ts';
-import { rootFeature } from '../../reference/root-feature.ts';
-import { securityFeature } from '../../loop/lifecycle/security-feature.ts';
+import { accessFeature } from '../loop/access/auth/feature.ts';
+import { adminFeature } from '../loop/management/admin/feature.ts';
+import { lifecycleRoutesFeature } from '../loop/lifecycle/feature.ts';
+import { noticesFeature } from '../loop/notices/feature.ts';
+import { managementDocumentFeature } from '../loop/lifecycle/openapi/feature.ts';
+import { opsFeature } from '../kernel/ops/feature.ts';
+import { portalFeature } from '../loop/portal/feature.ts';
+import { resourcesFeature } from './resources/feature.ts';
+import { cachingFeature } from '../loop/lifecycle/caching-feature.ts';
+import type { ServiceFeature } from '../kernel/app/feature.ts';
+import { rootFeature } from './root-feature.ts';
+import { securityFeature } from '../loop/lifecycle/security-feature.ts';
 
 /**
  * The reference service: its features, installed in this order. The order is the order a request

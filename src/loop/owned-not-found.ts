@@ -1,7 +1,7 @@
 import { notFoundProblems } from '../http/problem-handling.ts';
 import { removedVersionOf } from '../http/removed-gate.ts';
 import type { ServiceContext } from '../kernel/app/feature.ts';
-import type { LoopPartName } from '../loop/loop-state.ts';
+import type { LoopPartName } from './loop-state.ts';
 
 /**
  * The path prefixes each part of the loop owns beside the API's (the lifecycle part's): the

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseGatewaySettings } from './settings.ts';
+import { parseGatewaySettings } from './gateway-settings.ts';
 
 const parse = (gateway: unknown) => {
   const errors: string[] = [];

@@ -1,5 +1,5 @@
-import type { SettingsInput } from '../kernel/config/feature-settings.ts';
-import { gatewaySectionValidator, type GatewaySection } from './settings-schema.ts';
+import type { SettingsInput } from './feature-settings.ts';
+import { gatewaySectionValidator, type GatewaySection } from './gateway-settings-schema.ts';
 
 /** How the gateway knows who is calling. */
 export type GatewayIdentify =

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { createSchemaValidator } from '../core/config/index.ts';
-import { unknownKey } from '../core/text/index.ts';
+import { createSchemaValidator } from '../../core/config/index.ts';
+import { unknownKey } from '../../core/text/index.ts';
 
 /** A header name (RFC 9110 token), as the gateway's `clientHeader` and `identify.header` take it. */
 export const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";

@@ -1,15 +1,15 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createApiBundle } from '../../reference/api/index.ts';
-import type { BuildAppOptions } from './feature.ts';
+import { createApiBundle } from './api/index.ts';
+import type { BuildAppOptions } from '../kernel/app/feature.ts';
 import { serviceFeatures } from './features.ts';
-import { installService } from './install-service.ts';
-import { serializeRequest } from './log-serializers.ts';
-import { apiPrefix, builtInReleases, referenceApiInfo, vendor } from './names.ts';
-import { serviceServerOptions } from './server-options.ts';
-import { toServerOptions } from './timeouts.ts';
+import { installService } from '../kernel/app/install-service.ts';
+import { serializeRequest } from '../kernel/app/log-serializers.ts';
+import { apiPrefix, builtInReleases, referenceApiInfo, vendor } from '../kernel/app/names.ts';
+import { serviceServerOptions } from '../kernel/app/server-options.ts';
+import { toServerOptions } from '../kernel/app/timeouts.ts';
 
-export type { BuildAppOptions } from './feature.ts';
-export { apiPrefix, builtInReleases, vendor } from './names.ts';
+export type { BuildAppOptions } from '../kernel/app/feature.ts';
+export { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
 
 /** Build the service without listening: tests call `inject()`, `server.ts` calls `listen()`. */
 export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { defaultSqliteDriver } from '../storage/sqlite/default-driver.ts';
-import { loopPartNames, type LoopPartName } from '../loop/loop-state.ts';
+import { defaultSqliteDriver } from '../../storage/sqlite/default-driver.ts';
+import { loopPartNames, type LoopPartName } from '../loop-state.ts';
 
 /** What is being started: the reference service, the gateway, or the loop in an app's own Fastify. */
 export type PeerSurface = 'service' | 'gateway' | 'loop';
@@ -104,7 +104,7 @@ let ranges: Record<string, string> | undefined;
 /** `name@"range"`, with the range this package was tested with. */
 function withRange(peer: NeededPeer): string {
   ranges ??= (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       peerDependencies?: Record<string, string>;
     }
   ).peerDependencies;

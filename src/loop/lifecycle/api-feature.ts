@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify';
+import { versionary, type CallEvent } from '../../http/plugin/index.ts';
+import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
+import { removedVersionOf } from '../../http/removed-gate.ts';
+import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
+import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { serviceDocumentBuilder } from './openapi/feature.ts';
+
+/**
+ * The API's operations, through the same plugin library users register, fed by the stored
+ * lifecycle, with usage recorded per client: `handlers` gives one handler per operation id. The
+ * plugin also answers removed versions and endpoints (in `onRequest`, before authentication: it
+ * is installed before the access feature), makes every error a problem, and sends the version
+ * list headers and the lifecycle document.
+ */
+export function createResourcesFeature(
+  handlers: (context: ServiceContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
+  /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */
+  placement: { ownsApp?: boolean } = {},
+): ServiceFeature {
+  return {
+    name: 'resources',
+    async install(context) {
+      const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
+      // Every route of the context answers problems (the plugin's own answer them in any app);
+      // the root's unknown paths too when the service owns the app, never in someone else's.
+      const ownsApp = placement.ownsApp !== false;
+      installProblemHandling(app, {
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        removedVersion: removedVersionOf(runtime),
+        notFound: ownsApp,
+      });
+      await app.register(versionary, {
+        bundle,
+        handlers: await handlers(context),
+        prefix: api.prefix,
+        vendor: api.vendor,
+        clientIdOf,
+        clock,
+        lifecycle: runtime,
+        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Every call of every version, counted per operation and client for `versionary diff`.
+        ...(operations
+          ? {
+              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+            }
+          : {}),
+        onVersionedRequest: options.onVersionedRequest ?? [],
+        // The plugin's own problems, version list headers, lifecycle document and removed gate;
+        // the service's richer documents come in through its document seam.
+        openapi: { title: api.title, document: serviceDocumentBuilder(context) },
+        // Unknown paths are the context's (above), or, in the loop, the prefixes' it installs last,
+        // once every feature's hooks are in. The loop sends the version list on the API only.
+        notFound: false,
+        ...(ownsApp ? {} : { versionListHeaders: 'api' as const }),
+      });
+    },
+  };
+}
