@@ -59,17 +59,14 @@ export async function createManagementClient(options: {
   // Imported when used: the commands that only read files run without the service's packages.
   const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), options.env);
   const { buildApp } = await importServiceModule(() => import('../reference/build-app.ts'));
-  const { serviceFeatures } = await importServiceModule(() => import('../reference/features.ts'));
-  const { resourcesFeature, resourcesWithoutTablesFeature } = await importServiceModule(
-    () => import('../reference/resources/feature.ts'),
-  );
+  const { handlersWithoutTables } = await importServiceModule(() => import('../reference/resources/feature.ts'));
   const storage = await openStorage(config.database);
   // The management API only: the database may be a loop's, which never holds users and posts.
   const app = await buildApp({
     config,
     storage,
     clock: { now: options.now ?? Date.now },
-    features: serviceFeatures.map((f) => (f === resourcesFeature ? resourcesWithoutTablesFeature : f)),
+    handlers: handlersWithoutTables,
   });
   return {
     call: async ({ method, path, body }) => {

@@ -3,22 +3,18 @@ import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
 import type { BuildAppOptions } from '../reference/build-app.ts';
-import { serviceFeatures } from '../reference/features.ts';
-import { resourcesFeature } from '../reference/resources/feature.ts';
-import { rootFeature } from '../reference/root-feature.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
-import { createGatewayFeature } from './feature.ts';
 import { createGatewayIdentify } from './identify.ts';
 
 /** What the gateway changes in the service's composition. */
 export type GatewayComposition = Pick<
   BuildAppOptions,
-  'bundle' | 'api' | 'features' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
+  'bundle' | 'api' | 'forward' | 'root' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
 >;
 
 /**
- * The gateway as a composition of the service's own features: the `gateway` section's versions
+ * The gateway as the loop's parts with forwarding in place of handlers: the `gateway` section's versions
  * read from their OpenAPI documents (JSON or YAML, relative to the config file) into a bundle, the
  * forwarding feature in place of users and posts, and the `identify` rule. Every problem of the
  * section and the documents is reported at once, before the gateway listens.
@@ -72,12 +68,20 @@ export async function composeGateway(options: {
   const jwt =
     settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
-  const gateway = createGatewayFeature({ settings, documents });
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
-    // The service's features, with the forwarding feature in place of users and posts, and no `/` (the upstream's API is not ours to describe there).
-    features: serviceFeatures.filter((f) => f !== rootFeature).map((f) => (f === resourcesFeature ? gateway : f)),
+    // The loop's parts, forwarding each version in place of handlers, and no `/` (the upstream's API is not ours to describe there).
+    forward: {
+      upstreams: Object.fromEntries(settings.versions.map((v) => [v.name, v.upstream])),
+      documents,
+      clientHeader: settings.clientHeader,
+      // A Versionary key stays here; another credential (a token, the upstream's own) is the upstream's.
+      keepsCredential: settings.identify.kind !== 'apiKeys',
+      timeoutMs: settings.timeoutMs,
+      underscoresInHeaders: settings.underscoresInHeaders,
+    },
+    root: false,
     ...(identify ? { identify } : {}),
     idempotency: false,
     // A token is the upstream's identity: it calls the API, and never opens the management API.

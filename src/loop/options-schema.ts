@@ -11,6 +11,23 @@ const handlers = Type.Union([Type.Object({}, { additionalProperties: Fn }), Fn],
   errorText: 'must be an object of one handler per operation id, or a function returning one',
 });
 const identify = Type.Optional(Fn);
+// The seams of a host app (the reference service, the gateway), checked by TypeScript: typed
+// objects handed over in code, not settings a user writes.
+const host = Type.Optional(Type.Object({}, { errorText: 'must be an object' }));
+const forward = Type.Optional(
+  Type.Object(
+    { upstreams: Type.Object({}), documents: Type.Object({}), clientHeader: Text, keepsCredential: Bool },
+    { errorText: 'must be { upstreams, documents, clientHeader, keepsCredential }' },
+  ),
+);
+const onVersionedRequest = Type.Optional(Type.Array(Fn, { errorText: 'must be an array of functions' }));
+const ownsApp = Type.Optional(Bool);
+const jwtRoles = Type.Optional(
+  Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]), {
+    errorText: 'must be an array of read, write and admin',
+  }),
+);
+const idempotency = Type.Optional(Bool);
 const onBootstrapKey = Type.Optional(Fn);
 const noticeChannels = Type.Optional(
   Type.Array(Type.Object({ name: Text, send: Fn }), {
@@ -67,9 +84,16 @@ export const LoopOptionsSchema = Type.Object(
       Type.Object({ now: Fn }, { errorText: 'must have a now() method returning epoch milliseconds' }),
     ),
     handlers: Type.Optional(handlers),
+    host,
+    forward,
+    onVersionedRequest,
+    ownsApp,
     identify,
     onBootstrapKey,
+    jwtRoles,
+    idempotency,
     noticeChannels,
+    recordUsage: Type.Optional(Bool),
     portal: Type.Optional(Bool),
     notices: Type.Optional(Bool),
   },
@@ -77,9 +101,15 @@ export const LoopOptionsSchema = Type.Object(
 );
 
 /** The lifecycle part's options. */
-export const LoopLifecycleOptionsSchema = Type.Object({ handlers }, { additionalProperties: false });
+export const LoopLifecycleOptionsSchema = Type.Object(
+  { handlers: Type.Optional(handlers), forward, onVersionedRequest, ownsApp },
+  { additionalProperties: false },
+);
 /** The access part's options. */
-export const LoopAccessOptionsSchema = Type.Object({ identify, onBootstrapKey }, { additionalProperties: false });
+export const LoopAccessOptionsSchema = Type.Object(
+  { identify, onBootstrapKey, jwtRoles, idempotency },
+  { additionalProperties: false },
+);
 /** The notices part's options. */
 export const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
 /** The options of the usage, portal and management parts: none. */

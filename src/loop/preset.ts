@@ -6,7 +6,7 @@ import { parseTimeoutSettings, toServerOptions } from '../kernel/app/timeouts.ts
 import { versionaryLoopAccess } from './access/part.ts';
 import type { LoopPart } from './define-part.ts';
 import { versionaryLoopLifecycle } from './lifecycle/part.ts';
-import { loopPartNames, loopStateOf, type LoopPartName } from './loop-state.ts';
+import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './loop-state.ts';
 import { versionaryLoopManagement } from './management/part.ts';
 import { versionaryLoopNotices } from './notices/part.ts';
 import type { LoopOptionKeys } from './options-schema.ts';
@@ -39,6 +39,8 @@ export interface VersionaryLoopOptions
   portal?: boolean;
   /** `false` leaves out notices by email, webhooks and channels, and brownouts. */
   notices?: boolean;
+  /** `false` leaves out the usage part: nothing is recorded (the bench measures its cost so). */
+  recordUsage?: boolean;
 }
 
 // The documented option types and the schema that checks them take the same keys: adding an
@@ -48,11 +50,14 @@ const optionKeysAgree: SameKeys<keyof VersionaryLoopOptions, LoopOptionKeys> = t
 void optionKeysAgree;
 
 /** The parts {@link versionaryLoop} registers for `options`, in order. */
-export function presetParts(options: Pick<VersionaryLoopOptions, 'portal' | 'notices'>): LoopPartName[] {
+export function presetParts(
+  options: Pick<VersionaryLoopOptions, 'portal' | 'notices' | 'recordUsage'>,
+): LoopPartName[] {
   return loopPartNames.filter(
     (name) =>
       !(name === 'versionary-loop-portal' && options.portal === false) &&
-      !(name === 'versionary-loop-notices' && options.notices === false),
+      !(name === 'versionary-loop-notices' && options.notices === false) &&
+      !(name === 'versionary-loop-usage' && options.recordUsage === false),
   );
 }
 
@@ -87,17 +92,7 @@ export const versionaryLoop = fp(
     // so that a `prefix` given to `register` is the loop's option, not a second prefix.
     try {
       await app.register(async function versionaryLoopContext(loop) {
-        await loop.register(versionaryLoopStorage, options);
-        // Unknown paths are answered once every part is in, so that they meet every part's hooks.
-        loopStateOf(loop).partNotFound = false;
-        const optionsOf: Partial<Record<LoopPartName, object>> = {
-          'versionary-loop-lifecycle': { handlers: options.handlers },
-          'versionary-loop-access': pick(options, ['identify', 'onBootstrapKey']),
-          'versionary-loop-notices': pick(options, ['noticeChannels']),
-        };
-        for (const name of parts.slice(1))
-          await loop.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
-        await installOwnedNotFound(loopStateOf(loop).context, parts);
+        await registerLoopParts(loop, options);
       });
     } catch (error) {
       throw readableStartFailure((error as Partial<StartFailure>).versionaryError ?? error, 'versionary/loop');
@@ -105,6 +100,29 @@ export const versionaryLoop = fp(
   },
   { name: 'versionary-loop', fastify: '5.x' },
 );
+
+/**
+ * Register the loop's parts for `options` in `scope`, in order, each with its own options, then
+ * the not-found answers under their prefixes once every part's hooks are in. The preset calls it
+ * in a context of its own; the reference service and the gateway, whose whole app the loop is,
+ * call it on their root: one composition, the same parts in the same order.
+ */
+export async function registerLoopParts(scope: FastifyInstance, options: VersionaryLoopOptions): Promise<LoopState> {
+  const parts = presetParts(options);
+  await scope.register(versionaryLoopStorage, options);
+  const state = loopStateOf(scope);
+  // Unknown paths are answered once every part is in, so that they meet every part's hooks.
+  state.partNotFound = false;
+  const optionsOf: Partial<Record<LoopPartName, object>> = {
+    'versionary-loop-lifecycle': pick(options, ['handlers', 'forward', 'onVersionedRequest', 'ownsApp']),
+    'versionary-loop-access': pick(options, ['identify', 'onBootstrapKey', 'jwtRoles', 'idempotency']),
+    'versionary-loop-notices': pick(options, ['noticeChannels']),
+  };
+  for (const name of parts.slice(1)) await scope.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
+  // An app that is the loop's alone answers its unknown paths at its root (the lifecycle part's problems).
+  if (!options.ownsApp) await installOwnedNotFound(state.context, parts);
+  return state;
+}
 
 const partsByName: Record<LoopPartName, LoopPart<never>> = {
   'versionary-loop-storage': versionaryLoopStorage,

@@ -1,14 +1,42 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createApiBundle } from './api/index.ts';
-import type { BuildAppOptions } from '../kernel/app/feature.ts';
-import { serviceFeatures } from './features.ts';
-import { installService } from '../kernel/app/install-service.ts';
+import type { Clock } from '../core/clock/index.ts';
+import type { VersionBundle } from '../core/versions/index.ts';
+import type { ServiceContext, ServiceOptions } from '../kernel/app/feature.ts';
+import { flushUsageOf } from '../kernel/app/install-service.ts';
+import type { ServiceConfig } from '../kernel/config/load-config.ts';
+import type { Storage } from '../kernel/ports/index.ts';
+import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
+import { registerLoopParts } from '../loop/preset.ts';
+import type { StartFailure } from '../loop/start-failure.ts';
+import type { LoopLifecycleOptions } from '../loop/storage/part.ts';
+import { referenceHandlers } from './resources/feature.ts';
+import { rootFeature } from './root-feature.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
 import { apiPrefix, builtInReleases, referenceApiInfo, vendor } from '../kernel/app/names.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
-export type { BuildAppOptions } from '../kernel/app/feature.ts';
+/** Options for `buildApp`: what `src/server.ts` read and opened, and the seams tests and the bench use. */
+export interface BuildAppOptions extends ServiceOptions {
+  config: ServiceConfig;
+  storage: Storage;
+  clock: Clock;
+  /** Defaults to the published versions; tests pass their own to add a version. */
+  bundle?: VersionBundle;
+  /** Record usage (the usage part). On unless `false`: the benchmark turns it off to measure its cost. */
+  recordUsage?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
+  api?: ServiceContext['api'];
+  /** The API's handlers; users and posts by default. */
+  handlers?: LoopLifecycleOptions['handlers'];
+  /** Instead of handlers, forward every version upstream (the gateway). */
+  forward?: LoopForward;
+  /** `false`: no `/` page or `/healthz` (the gateway's upstream's API is not ours to describe there). */
+  root?: boolean;
+}
 export { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
 
 /** Build the service without listening: tests call `inject()`, `server.ts` calls `listen()`. */
@@ -39,16 +67,51 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
     return503OnClosing: false,
   });
-  // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
-  const releases = options.releases ?? builtInReleases;
-  const { flushUsage } = await installService(app as FastifyInstance, {
-    ...options,
+  // The loop's parts are the whole app: the same parts, in the same order, as `versionaryLoop`
+  // registers in a team's app, on the root, with what the server read and opened as their seams.
+  // A part's start failure names the part; the service reports the configuration's own error, as it did before it listened.
+  const state = await registerParts(app as FastifyInstance, {
     bundle,
-    api,
-    releases,
-    features: options.features ?? serviceFeatures,
+    vendor: api.vendor,
+    title: api.title,
+    prefix: api.prefix,
+    clock: options.clock,
+    host: {
+      config,
+      storage: options.storage,
+      // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
+      releases: options.releases ?? builtInReleases,
+      ...(api.info ? { info: api.info } : {}),
+      ...defined(options, ['ops', 'rateLimitStore', 'defaultDeprecated']),
+    },
+    ...(options.forward ? { forward: options.forward } : { handlers: options.handlers ?? referenceHandlers }),
+    ownsApp: true,
+    ...defined(options, [
+      'onVersionedRequest',
+      'identify',
+      'onBootstrapKey',
+      'jwtRoles',
+      'idempotency',
+      'noticeChannels',
+      'recordUsage',
+    ]),
   });
-  return Object.assign(app as FastifyInstance, { flushUsage });
+  if (options.root !== false) await rootFeature.install(state.context);
+  return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsageOf(state.context) });
+}
+
+async function registerParts(app: FastifyInstance, options: Parameters<typeof registerLoopParts>[1]) {
+  try {
+    return await registerLoopParts(app, options);
+  } catch (error) {
+    throw (error as Partial<StartFailure>).versionaryError ?? error;
+  }
+}
+
+function defined<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(
+    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
+  ) as Partial<Pick<T, K>>;
 }
 
 /** The built service: a Fastify app, plus what the composition root calls on shutdown. */

@@ -16,8 +16,8 @@ import type { OperationCounter } from '../../loop/usage/operation-counter.ts';
 import type { UsageRecorder } from '../../loop/usage/usage-recorder.ts';
 import type { ApiDocumentInfoSource } from '../../loop/lifecycle/openapi/api-info.ts';
 
-// The service's shared types, in a leaf: build-app.ts installs the features, and each feature
-// reads these, so none of them imports build-app.ts.
+// The parts' shared types, in a leaf: the storage part makes the context, and each feature reads
+// these, so none of them imports a part.
 
 /** What every feature of the service is installed with: the app, its config and its shared parts. */
 export interface ServiceContext {
@@ -32,7 +32,7 @@ export interface ServiceContext {
   /** Counts every call of every version per operation and client (the plugin's `onCall`); absent when counting is off. */
   operations?: OperationCounter;
   ops: ResolvedOps;
-  options: BuildAppOptions;
+  options: ServiceOptions;
   /**
    * Where the versioned API lives, the vendor of its media types, and what its documents say of
    * it: the title, and the description, license and contact when the app gave them.
@@ -47,38 +47,30 @@ export interface ServiceContext {
 }
 
 /**
- * One feature of the service, in the folder of its own: what it installs into the app. The
- * service is the list of its features (`features.ts`), installed in order; a feature that reads
- * the config file also lists its settings in `settings.ts`.
+ * One feature of a part of the loop: what it installs into the app. Each part installs its
+ * features in order (`src/loop/<part>/part.ts`); a feature that reads the config file also lists
+ * its settings in `src/kernel/app/settings.ts`.
  */
 export interface ServiceFeature {
   name: string;
   install(context: ServiceContext): void | Promise<void>;
 }
 
-/** Options for `buildApp`. */
-export interface BuildAppOptions {
-  config: ServiceConfig;
-  storage: Storage;
-  clock: Clock;
-  /** Defaults to the published versions; tests pass their own to add a version. */
-  bundle?: VersionBundle;
+/**
+ * What the parts' features read beside the context: the seams an app (the reference service, the
+ * gateway, a team's app) hands the loop's parts as their documented options.
+ */
+export interface ServiceOptions {
   /** Where rate-limit counters live; in memory by default (one instance). */
   rateLimitStore?: RateLimitStore;
   /** Told the bootstrap admin key, once, when the first start creates it. */
   onBootstrapKey?: (key: string) => void;
   /** Runs once per versioned request after negotiation. */
   onVersionedRequest?: VersionedRequestHook[];
-  /** Record usage: calls to deprecated versions, and every version's calls per operation. On unless `false`: the benchmark turns it off to measure its cost. */
-  recordUsage?: boolean;
-  /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void };
   /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */
   ops?: OpsWiring;
   /** Notice channels beside email and webhooks (`docs/notices.md#your-own-channel`). */
   noticeChannels?: readonly NoticeChannel[];
-  /** The features to install, in order; the service's own list (`features.ts`) by default. */
-  features?: readonly ServiceFeature[];
   /** The app's own authentication, asked before Versionary's keys (`docs/loop.md#who-is-calling-versionarys-keys-or-yours`). */
   identify?: AuthenticationOptions['identify'];
   /** The roles a JWT's `scope` may grant (all three by default); the gateway's tokens never grant `admin`. */
@@ -88,11 +80,8 @@ export interface BuildAppOptions {
   /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
   idempotency?: boolean;
   /**
-   * Release dates (ISO instants) of versions whose config entry declares no `releasedAt`. `buildApp`
-   * gives the reference service's own (`builtInReleases`) unless told otherwise; `installService`
-   * none, so a team's API or the gateway never shows the demo's dates: an undated version shows none.
+   * Release dates (ISO instants) of versions whose config entry declares no `releasedAt`: none by
+   * default, so a team's API or the gateway never shows the reference service's dates.
    */
   releases?: Readonly<Record<string, string>>;
-  /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
-  api?: ServiceContext['api'];
 }

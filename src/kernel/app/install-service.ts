@@ -9,27 +9,10 @@ import { createLifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
 import { resolveOps } from '../ops/install-ops.ts';
 import { createOperationCounter } from '../../loop/usage/operation-counter.ts';
 import { createUsageRecorder, type UsageRecorder } from '../../loop/usage/usage-recorder.ts';
-import type { BuildAppOptions, ServiceContext } from './feature.ts';
-
-/**
- * Install the service's features, in order, into a Fastify app that already exists: the shared
- * context ({@link createServiceContext}), usage ({@link installUsage}), then each feature.
- * `buildApp` calls it on the app it constructs, with the service's features unless told others
- * (the gateway's). It imports no feature itself: the loop's parts import only their own.
- */
-export async function installService(
-  app: FastifyInstance,
-  options: BuildAppOptions & {
-    bundle: VersionBundle;
-    api: ServiceContext['api'];
-    features: NonNullable<BuildAppOptions['features']>;
-  },
-): Promise<{ flushUsage(): Promise<void> }> {
-  const context = await createServiceContext(app, options);
-  if (options.recordUsage !== false) installUsage(context);
-  for (const feature of options.features) await feature.install(context);
-  return { flushUsage: () => flushUsageOf(context) };
-}
+import type { Clock } from '../../core/clock/index.ts';
+import type { ServiceConfig } from '../config/load-config.ts';
+import type { Storage } from '../ports/index.ts';
+import type { ServiceContext, ServiceOptions } from './feature.ts';
 
 /**
  * What every feature is installed with: the request basics every route inherits (one canonical
@@ -38,15 +21,22 @@ export async function installService(
  */
 export async function createServiceContext(
   app: FastifyInstance,
-  options: BuildAppOptions & { bundle: VersionBundle; api: ServiceContext['api'] },
+  input: {
+    config: ServiceConfig;
+    storage: Storage;
+    clock: Clock;
+    bundle: VersionBundle;
+    api: ServiceContext['api'];
+    options: ServiceOptions;
+  },
 ): Promise<ServiceContext> {
-  const { config, clock, bundle, api } = options;
+  const { config, clock, bundle, api, options } = input;
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
   installStrictRequests(app, api.prefix);
   // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).
   installLingeringClose(app);
   const ops = resolveOps(options.ops);
-  const storage = publishingStorage({ storage: options.storage, feed: ops.changeFeed });
+  const storage = publishingStorage({ storage: input.storage, feed: ops.changeFeed });
   const runtime = await createLifecycleRuntime({
     settings: config.settings.lifecycle,
     store: storage.lifecycle,

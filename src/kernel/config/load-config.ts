@@ -99,7 +99,11 @@ export function configError(errors: readonly string[], what = 'The configuration
  * with an error holds its default or nothing), so a start can add the checks that need the parsed
  * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
  */
-export function readConfig({ env, readFile }: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
+export function readConfig({
+  env,
+  readFile,
+  settings: given,
+}: LoadConfigOptions & { settings?: Record<string, unknown> }): { config: ServiceConfig; errors: string[] } {
   const errors: string[] = [];
   const rawPort = env.PORT ?? '3000';
   const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
@@ -112,14 +116,16 @@ export function readConfig({ env, readFile }: LoadConfigOptions): { config: Serv
   const driver = parseSqliteDriver(env.VERSIONARY_SQLITE_DRIVER, errors);
   const database = parsedDatabase?.kind === 'sqlite' && driver ? { ...parsedDatabase, driver } : parsedDatabase;
   const configPath = env.VERSIONARY_CONFIG;
-  const file = configPath ? readConfigFile({ path: configPath, readFile, errors }) : {};
+  // Settings handed over as an object (the loop's `settings` option) are read as the file would be.
+  const file = given ?? (configPath ? readConfigFile({ path: configPath, readFile, errors }) : {});
+  const fileName = given ? 'settings' : configPath;
   // Every feature's settings in the same pass, so one start reports every error of the file.
   const settings = parseFeatureSettings({
     list: serviceSettings,
     file,
     errors,
     ownKeys: ['bodyLimit'],
-    ...(configPath ? { fileName: configPath } : {}),
+    ...(fileName ? { fileName } : {}),
   });
   const bodyLimit = file.bodyLimit ?? 1024 * 1024;
   if (
@@ -128,7 +134,7 @@ export function readConfig({ env, readFile }: LoadConfigOptions): { config: Serv
     bodyLimit < 1024 ||
     bodyLimit > 100 * 1024 * 1024
   ) {
-    errors.push(`${configPath}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
+    errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
   const jwt = parseJwtConfig({ env, readFile, errors });
   const ops = parseOpsConfig({ env, errors });

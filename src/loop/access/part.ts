@@ -23,10 +23,11 @@ export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
       import('../lifecycle/openapi/feature.ts'),
       import('../install-features.ts'),
     ]);
-    Object.assign(state.context.options, {
-      ...(options.identify ? { identify: options.identify } : {}),
-      ...(options.onBootstrapKey ? { onBootstrapKey: options.onBootstrapKey } : {}),
-    });
-    await installFeatures(state, [accessFeature, managementDocumentFeature], 'versionary-loop-access');
+    // The part's options reach its own features in a copy of the context: no part writes another's.
+    const own = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    const context = { ...state.context, options: { ...state.context.options, ...own } };
+    await installFeatures({ ...state, context }, [accessFeature, managementDocumentFeature], 'versionary-loop-access');
+    // What later parts read of access (the JWT verifier the documents describe) goes back to the shared context.
+    if (context.jwt) state.context.jwt = context.jwt;
   },
 });

@@ -3,21 +3,30 @@ import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
 import { opsFeature } from '../../kernel/ops/feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
+import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../install-features.ts';
 import type { LoopState } from '../loop-state.ts';
 import type { LoopLifecycleOptions } from '../storage/part.ts';
 
-/** The lifecycle part's features, in the order a request meets their hooks (the API's first: its removed gate). */
-export async function installLoopLifecycle(state: LoopState, { handlers }: LoopLifecycleOptions): Promise<void> {
-  const resources = createResourcesFeature(
-    (context) => (typeof handlers === 'function' ? handlers(context) : handlers),
-    {
-      ownsApp: false,
-    },
-  );
+/**
+ * The lifecycle part's features, in the order a request meets their hooks (the API's first: its
+ * removed gate). The API is the app's handlers, or, with `forward`, its upstreams (the gateway).
+ */
+export async function installLoopLifecycle(state: LoopState, options: LoopLifecycleOptions): Promise<void> {
+  const { handlers, forward, ownsApp = false } = options;
+  const api = forward
+    ? createForwardFeature(forward)
+    : createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : (handlers ?? {})), {
+        ownsApp,
+      });
   await installFeatures(
-    state,
-    [resources, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
+    { ...state, context: { ...state.context, options: { ...state.context.options, ...partOptions(options) } } },
+    [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
     'versionary-loop-lifecycle',
   );
+}
+
+/** What the part's features read of its options, beside the context (a copy: no part writes another's). */
+function partOptions({ onVersionedRequest }: LoopLifecycleOptions) {
+  return onVersionedRequest ? { onVersionedRequest } : {};
 }

@@ -20,7 +20,16 @@ export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
       import('./feature.ts'),
       import('../install-features.ts'),
     ]);
-    if (options.noticeChannels) state.context.options.noticeChannels = options.noticeChannels;
-    await installFeatures(state, [noticesFeature], 'versionary-loop-notices');
+    // The part's options reach its own feature in a copy of the context: no part writes another's.
+    const context = {
+      ...state.context,
+      options: {
+        ...state.context.options,
+        ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
+      },
+    };
+    await installFeatures({ ...state, context }, [noticesFeature], 'versionary-loop-notices');
+    // The brownouts the portal shows, read by the part after this one.
+    if (context.brownouts) state.context.brownouts = context.brownouts;
   },
 });

@@ -5,7 +5,8 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import { createServiceContext, flushUsageOf } from '../../kernel/app/install-service.ts';
-import { readConfig } from '../../kernel/config/load-config.ts';
+import { readConfig, type ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from './loop-env.ts';
 import { openStorage } from './open-storage.ts';
 import { closeSharedState, openSharedState } from './shared-state.ts';
@@ -14,23 +15,27 @@ import { provideLoopState } from '../loop-state.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 import type { LoopStorageOptions } from './part.ts';
 
-const settingsPath = '<versionaryLoop settings>';
-
 /**
  * The storage part's body, imported once the packages its configuration needs are known to be
  * installed: one pass over the settings (and the handlers when given), then the database, the
- * shared state and the service context the other parts install their features with.
+ * shared state and the service context the other parts install their features with. What the
+ * app hands over in `host` (a configuration already read, an open storage, its ops wiring) is
+ * used as given, and what the loop did not open, it does not close.
  */
 export async function installLoopStorage(app: FastifyInstance, options: LoopStorageOptions): Promise<void> {
   // The options' own shape first: the rest of the pass reads the bundle only when it is one.
   const shape = loopOptionsValidators.loop.errors(options, '');
   const env = loopEnv(options);
+  const host = options.host ?? {};
   const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
-  const { config, errors: problems } = readConfig({
-    env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db', VERSIONARY_CONFIG: settingsPath },
-    readFile: (path) => (path === settingsPath ? JSON.stringify(file) : readFileSync(path, 'utf8')),
-  });
+  const { config, errors: problems } = host.config
+    ? { config: host.config, errors: [] as string[] }
+    : readConfig({
+        env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db' },
+        readFile: (path) => readFileSync(path, 'utf8'),
+        settings: file,
+      });
   problems.unshift(...shape);
   const prefix = options.prefix ?? '/api';
   if (shape.length === 0) {
@@ -42,6 +47,8 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
         versions: options.bundle.versions.map((v) => v.name),
         prefix,
         ...(options.clock ? { now: options.clock.now() } : {}),
+        ...(host.releases ? { releases: host.releases } : {}),
+        ...(host.defaultDeprecated ? { defaultDeprecated: host.defaultDeprecated } : {}),
       }),
     );
   }
@@ -52,9 +59,45 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
       errors: problems.map((detail) => ({ pointer: '/options', detail })),
     });
   const clock = options.clock ?? { now: Date.now };
+  const opened = host.storage ? undefined : await openLoopState(app, config);
+  const storage = host.storage ?? opened!.storage;
+  try {
+    const context = await createServiceContext(app, {
+      config,
+      storage,
+      clock,
+      bundle: options.bundle,
+      api: {
+        prefix,
+        vendor: options.vendor,
+        title: options.title,
+        // Only what the app gave: a document never describes another API.
+        info: host.info ?? { description: options.description, license: options.license, contact: options.contact },
+      },
+      options: {
+        ...pick(host, ['ops', 'rateLimitStore', 'releases', 'defaultDeprecated']),
+        ...(opened && !host.ops ? { ops: opened.ops } : {}),
+        ...(opened?.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
+      },
+    });
+    provideLoopState(app, { context, partNotFound: true, env });
+    // Buffered usage is written before anything closes (a no-op until the usage part records).
+    app.addHook('preClose', async () => {
+      await flushUsageOf(context);
+    });
+  } catch (error) {
+    await opened?.close();
+    throw error;
+  }
+}
+
+/**
+ * The loop's own database, change feed and Redis, when the app hands none over: several instances
+ * share the lifecycle and keys through the change feed (Redis, else PostgreSQL), and rate-limit
+ * windows through Redis, as the reference service does. Closed with the app, after every part.
+ */
+async function openLoopState(app: FastifyInstance, config: ServiceConfig) {
   const storage = await openStorage(config.database, { ops: config.ops });
-  // Several instances share the lifecycle and keys through the change feed (Redis, else
-  // PostgreSQL), and rate-limit windows through Redis, as the reference service does.
   const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(async (error: unknown) => {
     await storage.close();
     throw error;
@@ -69,36 +112,19 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
     await storage.close();
   };
   app.addHook('onClose', close);
-  try {
-    const context = await createServiceContext(app, {
-      config,
-      storage,
-      clock,
-      bundle: options.bundle,
-      ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
-      ops: {
-        changeFeed: shared.feed,
-        reconcileMs: config.ops.reconcileMs,
-        readinessChecks: shared.readinessChecks,
-        ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
-      },
-      api: {
-        prefix,
-        vendor: options.vendor,
-        title: options.title,
-        // Only what the app gave: a document never describes another API.
-        info: { description: options.description, license: options.license, contact: options.contact },
-      },
-    });
-    provideLoopState(app, { context, partNotFound: true, env });
-    // Buffered usage is written before anything closes (a no-op until the usage part records).
-    app.addHook('preClose', async () => {
-      await flushUsageOf(context);
-    });
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const ops: OpsWiring = {
+    changeFeed: shared.feed,
+    reconcileMs: config.ops.reconcileMs,
+    readinessChecks: shared.readinessChecks,
+    ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
+  };
+  return { storage, ops, close, ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}) };
+}
+
+function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(
+    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
+  ) as Partial<Pick<T, K>>;
 }
 
 /** Operations without a handler, and handlers of no operation: as the routing plugin checks them, but before it runs. */

@@ -2,10 +2,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import type { OperationHandler } from '../../http/index.ts';
+import type { OperationHandler, VersionedRequestHook } from '../../http/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { LoopForward } from '../lifecycle/forward-feature.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
-import type { AppIdentity } from '../access/auth/principal.ts';
-import type { ApiDocumentInfo } from '../lifecycle/openapi/api-info.ts';
+import type { AppIdentity, Role } from '../access/auth/principal.ts';
+import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
+import type { ServiceOptions } from '../../kernel/app/feature.ts';
+import type { ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
 import { loopEnv } from './loop-env.ts';
@@ -60,8 +64,29 @@ export interface LoopStorageOptions {
   /** Absolute base of the links in notices and the portal; overrides `settings.publicUrl`. */
   publicUrl?: string;
   clock?: Clock;
+  /**
+   * What an app that has them already hands the loop instead of letting it make its own: the
+   * reference service and the gateway read their environment and config file in `src/server.ts`
+   * and open their database before they register the parts, and pass them here.
+   */
+  host?: LoopHost;
   /** Checked with the settings in one pass when given here too (the preset does); the lifecycle part serves them. */
   handlers?: LoopLifecycleOptions['handlers'];
+}
+
+/**
+ * The storage part's seams (its `host` option): each, when given, is used as it is.
+ */
+export interface LoopHost extends Pick<ServiceOptions, 'ops' | 'rateLimitStore' | 'releases' | 'defaultDeprecated'> {
+  /**
+   * The configuration already read and checked, as `loadConfig` returns it from an environment
+   * and a config file; when given, `database`, `env`, `settings` and `publicUrl` are not read.
+   */
+  config?: ServiceConfig;
+  /** Storage already open; the loop then opens no database, change feed or Redis, and closes none. */
+  storage?: Storage;
+  /** What the API's documents say of it, per version, instead of `description`, `license` and `contact`. */
+  info?: ApiDocumentInfoSource;
 }
 
 /**
@@ -93,10 +118,31 @@ export type LoopSettings = LifecycleConfig & {
  * ```
  */
 export interface LoopLifecycleOptions {
-  /** One handler per operation id, in the newest representation; or a function of the loop's storage and clock. */
-  handlers:
+  /**
+   * One handler per operation id, in the newest representation; or a function of the loop's
+   * storage, clock, bundle and stored lifecycle that returns them. Required unless `forward` is given.
+   */
+  handlers?:
     | Record<string, OperationHandler>
-    | ((context: { storage: Storage; clock: Clock }) => Record<string, OperationHandler>);
+    | ((context: LoopHandlersContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>);
+  /** Instead of handlers, forward every version to an upstream (`versionary gateway` does). */
+  forward?: LoopForward;
+  /** Run once per versioned request, after negotiation (the routing plugin's `onVersionedRequest`). */
+  onVersionedRequest?: VersionedRequestHook[];
+  /**
+   * `true` when the loop's parts are the whole app (the reference service, the gateway): the
+   * root's unknown paths answer the loop's problems, and every answer carries the version list
+   * headers. By default the app keeps its root, and the list goes on the API's answers only.
+   */
+  ownsApp?: boolean;
+}
+
+/** What a `handlers` function is given: the loop's storage and clock, the bundle and the stored lifecycle. */
+export interface LoopHandlersContext {
+  storage: Storage;
+  clock: Clock;
+  bundle: VersionBundle;
+  runtime: LifecycleRuntime;
 }
 
 /**
@@ -116,6 +162,10 @@ export interface LoopAccessOptions {
    * and JWTs. Usage, notices, rate limits and the management API's roles follow the identity.
    */
   identify?: (request: FastifyRequest) => AppIdentity | undefined | Promise<AppIdentity | undefined>;
+  /** The roles a JWT's `scope` may grant (all three by default); the gateway's tokens never grant `admin`. */
+  jwtRoles?: readonly Role[];
+  /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
+  idempotency?: boolean;
 }
 
 /**

@@ -15,7 +15,7 @@ export const managementDocumentFeature: ServiceFeature = {
 /**
  * The service's version documents, through the plugin's `openapi.document` seam: security schemes,
  * every status and header, and a removed version's notice. Read per request, so the JWT scheme
- * appears once the access feature has set it up.
+ * appears when the access part, registered after this one, accepts tokens.
  */
 export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict }) => {
@@ -24,7 +24,7 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
       version,
       title,
       basePath,
-      jwt: context.jwt !== undefined,
+      jwt: context.config.jwt !== undefined && context.app.hasPlugin('versionary-loop-access'),
       info: {
         ...documentInfoFor(context.api.info, version.name),
         ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),

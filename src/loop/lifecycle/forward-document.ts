@@ -1,5 +1,5 @@
-import { formatIsoInstant } from '../core/time/index.ts';
-import type { OpenApiDocumentBuilder } from '../http/plugin/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
+import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 

@@ -1,0 +1,86 @@
+import type { FastifyRequest } from 'fastify';
+import { installProblemHandling } from '../../http/problem-handling.ts';
+import { versionary, type CallEvent } from '../../http/plugin/index.ts';
+import { removedVersionOf } from '../../http/removed-gate.ts';
+import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { removedDocumentInfo } from './removed-document.ts';
+import { gatewayDocumentBuilder } from './forward-document.ts';
+
+/**
+ * The lifecycle part's `forward` option: every version of the API forwarded to an upstream in
+ * any language, instead of handlers (what `versionary gateway` registers).
+ */
+export interface LoopForward {
+  /** The upstream base URL of each version. */
+  upstreams: Record<string, string>;
+  /** The OpenAPI document of each version, as the upstream describes it (served as it is, with its lifecycle marks). */
+  documents: Record<string, Record<string, unknown>>;
+  /** The header the client id goes upstream in. */
+  clientHeader: string;
+  /** Whether the client's credential goes upstream too (it is the upstream's, not a Versionary key). */
+  keepsCredential: boolean;
+  /** How long an upstream answer may take. */
+  timeoutMs?: number;
+  /** Forward header names with underscores (dropped by default, as nginx does). */
+  underscoresInHeaders?: boolean;
+}
+
+/**
+ * The forwarded API: every version forwarded to its upstream through the same `versionary`
+ * plugin an app's handlers go through, so routing (path or `Accept`), problems, the removed gate,
+ * lifecycle headers and usage per client are the same code. The credential of a Versionary key
+ * stays here; the client id goes upstream in `clientHeader`.
+ */
+export function createForwardFeature(forward: LoopForward): ServiceFeature {
+  const { upstreams, documents, keepsCredential, clientHeader } = forward;
+  return {
+    name: 'forward',
+    async install(context) {
+      const { app, bundle, clock, runtime, recorder, operations, options: appOptions, api } = context;
+      // Forwarding owns its app (the gateway's): every route and every unknown path answers a problem.
+      installProblemHandling(app, {
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        removedVersion: removedVersionOf(runtime),
+      });
+      await app.register(versionary, {
+        notFound: false,
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        clientIdOf,
+        clock,
+        lifecycle: runtime,
+        forward: {
+          upstreams,
+          ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
+          ...(forward.underscoresInHeaders !== undefined ? { underscoresInHeaders: forward.underscoresInHeaders } : {}),
+          requestHeaders: (headers, request) => {
+            // Left out by value, not by `delete`: a deleted name makes the object a slow dictionary.
+            if (!keepsCredential) headers.authorization = headers['x-api-key'] = undefined;
+            headers[clientHeader] = usageIdentityOf(request).clientId;
+            return headers;
+          },
+        },
+        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Every call of every version, counted per operation and client for `versionary diff`.
+        ...(operations
+          ? {
+              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+            }
+          : {}),
+        onVersionedRequest: appOptions.onVersionedRequest ?? [],
+        openapi: {
+          title: api.title,
+          document: gatewayDocumentBuilder({
+            documents,
+            removedInfo: (name) =>
+              removedDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+          }),
+        },
+      });
+    },
+  };
+}
