@@ -5,7 +5,7 @@ import type { SchemaValidator } from '../core/config/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { assertPeers, peersFor } from './storage/peer-packages.ts';
 import { readableStartFailure } from './start-failure.ts';
-import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './loop-state.ts';
+import { loopPartNames, loopStateOf, recordLoopPart, type LoopPartName, type LoopState } from './loop-state.ts';
 
 /** What a part of the loop is: its name, the parts it needs before it, and its install. */
 export interface LoopPartSpec<Options extends FastifyPluginOptions> {
@@ -62,6 +62,7 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
       if (state) assertPeers(peersFor({ env: state.env, surface: 'loop', parts: [spec.name] }));
       try {
         await spec.install(app, state, options as Options);
+        recordLoopPart(app, spec.name);
       } catch (error) {
         throw readableStartFailure(error, spec.name);
       }

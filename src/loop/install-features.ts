@@ -1,17 +1,31 @@
-import type { ServiceFeature } from '../kernel/app/feature.ts';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext, ServiceFeature, ServiceOptions } from '../kernel/app/feature.ts';
+import { brownoutsOf } from './notices/brownouts-provided.ts';
 import { installOwnedNotFound } from './owned-not-found.ts';
 import type { LoopPartName, LoopState } from './loop-state.ts';
+import { usageOf } from './usage/install-usage.ts';
 
 /**
- * Install a part's features with the shared context, then, when the part answers its own unknown
- * paths, the not-found problems under the prefixes `part` owns (after its features, so that those
- * contexts copy their hooks).
+ * Install a part's features, then, when the part answers its own unknown paths, the not-found
+ * problems under the prefixes `part` owns (after its features, so that those contexts copy their
+ * hooks). The features get the storage part's context, with what the parts before this one
+ * provide (usage's recorder, notices' brownouts, as Fastify decorators) and this part's own
+ * options: a context of their own, so that no part writes into another's.
  */
 export async function installFeatures(
+  scope: FastifyInstance,
   state: LoopState,
-  features: readonly ServiceFeature[],
-  part: LoopPartName,
-): Promise<void> {
-  for (const feature of features) await feature.install(state.context);
-  if (state.partNotFound) await installOwnedNotFound(state.context, [part]);
+  install: { features: readonly ServiceFeature[]; part: LoopPartName; options?: ServiceOptions },
+): Promise<ServiceContext> {
+  const usage = usageOf(scope);
+  const brownouts = brownoutsOf(scope);
+  const context: ServiceContext = {
+    ...state.context,
+    ...(usage ? { recorder: usage.recorder, ...(usage.operations ? { operations: usage.operations } : {}) } : {}),
+    ...(brownouts ? { brownouts } : {}),
+    options: { ...state.context.options, ...install.options },
+  };
+  for (const feature of install.features) await feature.install(context);
+  if (state.partNotFound) await installOwnedNotFound(state.context, [install.part]);
+  return context;
 }

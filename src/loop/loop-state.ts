@@ -31,9 +31,10 @@ export type LoopPartName = (typeof loopPartNames)[number];
 
 /**
  * What the parts share, decorated on the context they are registered in by the storage part: the
- * service context every feature is installed with. Each slot is set by the part that declares it
- * (`recorder` and `operations` by usage, `jwt` by access, `brownouts` by notices); a part reads
- * only what its declared dependencies set, or reads an optional one at request time.
+ * service context every feature is installed with, which no part changes after. What a part
+ * provides to the parts after it is a decorator of its own (`versionaryUsage` by usage,
+ * `versionaryBrownouts` by notices); `installFeatures` hands each part's features the context
+ * with what the parts before it provide.
  */
 export interface LoopState {
   context: ServiceContext;
@@ -58,4 +59,19 @@ export function provideLoopState(app: FastifyInstance, state: LoopState): void {
 export function loopStateOf(app: FastifyInstance): LoopState {
   // Undefined only before the storage part (whose own check names it when another part comes first).
   return (app as unknown as Record<typeof kLoopState, LoopState>)[kLoopState];
+}
+
+// The parts registered on one server, in order, whichever context holds them.
+const partsByServer = new WeakMap<object, LoopPartName[]>();
+
+/** Note that `name` is now registered on `app`'s server (each part, once its install is done). */
+export function recordLoopPart(app: FastifyInstance, name: LoopPartName): void {
+  let parts = partsByServer.get(app.server);
+  if (!parts) partsByServer.set(app.server, (parts = []));
+  parts.push(name);
+}
+
+/** The loop's parts registered on `app`'s server, in the order they were registered. */
+export function registeredLoopParts(app: FastifyInstance): readonly LoopPartName[] {
+  return partsByServer.get(app.server) ?? [];
 }

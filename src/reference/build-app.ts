@@ -3,7 +3,7 @@ import { createApiBundle } from './api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import type { ServiceContext, ServiceOptions } from '../kernel/app/feature.ts';
-import { flushUsageOf } from '../kernel/app/install-service.ts';
+import { flushUsage } from '../loop/usage/install-usage.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import type { Storage } from '../kernel/ports/index.ts';
 import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
@@ -97,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ]),
   });
   if (options.root !== false) await rootFeature.install(state.context);
-  return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsageOf(state.context) });
+  return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsage(app as FastifyInstance) });
 }
 
 async function registerParts(app: FastifyInstance, options: Parameters<typeof registerLoopParts>[1]) {

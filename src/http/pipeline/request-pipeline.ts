@@ -29,6 +29,24 @@ export interface RequestPipeline {
 }
 
 const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
+// Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
+// the app cannot see into), so that a route's steps can be printed from the app.
+const byServer = new WeakMap<object, Array<(url: string) => string[] | undefined>>();
+
+/**
+ * The per-request steps of the route registered at `url` (`/api/v2/users/:id`), in the order
+ * they run, as `phase:name` (`identify:authenticate`), then the steps on the way out as
+ * `respond:name`; none for a route no pipeline of the app's server described.
+ *
+ * @example
+ * ```ts
+ * await app.ready();
+ * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:request-target', …, 'respond:…']
+ * ```
+ */
+export function describeRequestSteps(app: FastifyInstance, url: string): string[] {
+  return (byServer.get(app.server) ?? []).flatMap((describe) => describe(url) ?? []);
+}
 
 /**
  * The request pipeline of a Fastify context for an API under `prefix`, created (with its two
@@ -83,6 +101,16 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   };
   app.addHook('onRoute', (route) => {
     if (!described.has(route.url)) described.set(route.url, describeRoute(scope, { url: route.url, path: route.url }));
+  });
+  let listed = byServer.get(app.server);
+  if (!listed) byServer.set(app.server, (listed = []));
+  listed.push((url) => {
+    const route = described.get(url);
+    if (!route) return undefined;
+    return [
+      ...stepsFor(route).map((step) => `${step.phase}:${step.name}`),
+      ...responseSteps.map((step) => `respond:${step.name}`),
+    ];
   });
 
   app.addHook('onRequest', (request, reply, done) => {

@@ -4,7 +4,6 @@ import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
 import type { AuthenticationOptions } from '../../loop/access/auth/authenticate.ts';
-import type { JwtVerifier } from '../../loop/access/auth/jwt.ts';
 import type { Role } from '../../loop/access/auth/principal.ts';
 import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
@@ -40,9 +39,7 @@ export interface ServiceContext {
   api: { prefix: string; vendor: string; title: string; info?: ApiDocumentInfoSource };
   /** The role a request needs, from its matched route (`auth/required-role.ts`). */
   requiredRole: (request: FastifyRequest) => Role | undefined;
-  /** Set by the authentication feature when JWTs are configured; the documents describe them. */
-  jwt?: JwtVerifier;
-  /** Set by the notices feature: the brownouts the portal shows. */
+  /** The brownouts the portal shows: set by the notices feature, provided by its part to the parts after it. */
   brownouts?: () => Brownout[];
 }
 

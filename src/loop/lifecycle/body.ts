@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
@@ -12,21 +13,20 @@ import type { LoopLifecycleOptions } from '../storage/part.ts';
  * The lifecycle part's features, in the order a request meets their hooks (the API's first: its
  * removed gate). The API is the app's handlers, or, with `forward`, its upstreams (the gateway).
  */
-export async function installLoopLifecycle(state: LoopState, options: LoopLifecycleOptions): Promise<void> {
+export async function installLoopLifecycle(
+  scope: FastifyInstance,
+  state: LoopState,
+  options: LoopLifecycleOptions,
+): Promise<void> {
   const { handlers, forward, ownsApp = false } = options;
   const api = forward
     ? createForwardFeature(forward)
     : createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : (handlers ?? {})), {
         ownsApp,
       });
-  await installFeatures(
-    { ...state, context: { ...state.context, options: { ...state.context.options, ...partOptions(options) } } },
-    [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
-    'versionary-loop-lifecycle',
-  );
-}
-
-/** What the part's features read of its options, beside the context (a copy: no part writes another's). */
-function partOptions({ onVersionedRequest }: LoopLifecycleOptions) {
-  return onVersionedRequest ? { onVersionedRequest } : {};
+  await installFeatures(scope, state, {
+    features: [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
+    part: 'versionary-loop-lifecycle',
+    options: options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {},
+  });
 }

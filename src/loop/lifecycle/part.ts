@@ -17,8 +17,8 @@ export const versionaryLoopLifecycle = defineLoopPart<LoopLifecycleOptions>({
   name: 'versionary-loop-lifecycle',
   dependencies: ['versionary-loop-storage'],
   options: loopOptionsValidators.lifecycle,
-  async install(_app, state, options) {
+  async install(app, state, options) {
     const { installLoopLifecycle } = await import('./body.ts');
-    await installLoopLifecycle(state, options);
+    await installLoopLifecycle(app, state, options);
   },
 });

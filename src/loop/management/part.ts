@@ -14,11 +14,11 @@ export const versionaryLoopManagement = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-management',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
   options: loopOptionsValidators.none,
-  async install(_app, state) {
+  async install(app, state) {
     const [{ adminFeature }, { installFeatures }] = await Promise.all([
       import('./admin/feature.ts'),
       import('../install-features.ts'),
     ]);
-    await installFeatures(state, [adminFeature], 'versionary-loop-management');
+    await installFeatures(app, state, { features: [adminFeature], part: 'versionary-loop-management' });
   },
 });

@@ -1,5 +1,6 @@
 import { defineLoopPart } from '../define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
+import { provideBrownouts } from './brownouts-provided.ts';
 import type { LoopNoticesOptions } from '../storage/part.ts';
 
 /**
@@ -15,21 +16,17 @@ export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
   name: 'versionary-loop-notices',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
   options: loopOptionsValidators.notices,
-  async install(_app, state, options) {
+  async install(app, state, options) {
     const [{ noticesFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
       import('../install-features.ts'),
     ]);
-    // The part's options reach its own feature in a copy of the context: no part writes another's.
-    const context = {
-      ...state.context,
-      options: {
-        ...state.context.options,
-        ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),
-      },
-    };
-    await installFeatures({ ...state, context }, [noticesFeature], 'versionary-loop-notices');
-    // The brownouts the portal shows, read by the part after this one.
-    if (context.brownouts) state.context.brownouts = context.brownouts;
+    const context = await installFeatures(app, state, {
+      features: [noticesFeature],
+      part: 'versionary-loop-notices',
+      options: options.noticeChannels ? { noticeChannels: options.noticeChannels } : {},
+    });
+    // The brownouts the portal shows: provided to the parts after this one.
+    if (context.brownouts) provideBrownouts(app, context.brownouts);
   },
 });

@@ -1,5 +1,4 @@
 import type { ServiceFeature } from '../../kernel/app/feature.ts';
-import { flushUsageOf } from '../../kernel/app/install-service.ts';
 import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
 import { registerPortal } from './index.ts';
 import { installPageRateLimit } from './page-rate-limit.ts';
@@ -34,7 +33,9 @@ export const portalFeature: ServiceFeature = {
       // Read per request: the notices part, which sets them, may come after the portal.
       brownouts: () => context.brownouts?.() ?? [],
       // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
-      flushUsage: () => flushUsageOf(context),
+      flushUsage: async () => {
+        await Promise.all([context.recorder.flush(), context.operations?.flush()]);
+      },
       publicUrl: config.settings.notices.publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       sessions,

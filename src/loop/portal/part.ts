@@ -14,11 +14,11 @@ export const versionaryLoopPortal = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-portal',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
   options: loopOptionsValidators.none,
-  async install(_app, state) {
+  async install(app, state) {
     const [{ portalFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
       import('../install-features.ts'),
     ]);
-    await installFeatures(state, [portalFeature], 'versionary-loop-portal');
+    await installFeatures(app, state, { features: [portalFeature], part: 'versionary-loop-portal' });
   },
 });

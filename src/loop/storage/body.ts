@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
-import { createServiceContext, flushUsageOf } from '../../kernel/app/install-service.ts';
+import { createServiceContext } from './context.ts';
+import { flushUsage } from '../usage/install-usage.ts';
 import { readConfig, type ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from './loop-env.ts';
@@ -83,7 +84,7 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
     provideLoopState(app, { context, partNotFound: true, env });
     // Buffered usage is written before anything closes (a no-op until the usage part records).
     app.addHook('preClose', async () => {
-      await flushUsageOf(context);
+      await flushUsage(app);
     });
   } catch (error) {
     await opened?.close();

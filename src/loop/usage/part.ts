@@ -23,7 +23,8 @@ export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
         detail:
           'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
       });
-    const { installUsage } = await import('../../kernel/app/install-service.ts');
-    installUsage(state.context);
+    const { installUsage, provideUsage } = await import('./install-usage.ts');
+    // Provided as a decorator, read by the parts registered after this one (the lifecycle part's API).
+    provideUsage(app, installUsage(state.context));
   },
 });

@@ -4,7 +4,7 @@ import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
 import { installAuthentication, installAuthorization } from './authenticate.ts';
-import { createJwtVerifier } from './jwt.ts';
+import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
 /**
@@ -16,12 +16,13 @@ export const accessFeature: ServiceFeature = {
   name: 'access',
   async install(context) {
     const { app, config, storage, clock, ops, options, requiredRole, api } = context;
+    let jwt: JwtVerifier | undefined;
     if (config.jwt) {
       const verify = await createJwtVerifier(config.jwt, () => clock.now());
       const allowed = options.jwtRoles;
       // The gateway's tokens come from the upstream's identity provider: their `scope` may name
       // `admin` for the upstream's own purposes, which is no grant on Versionary's management API.
-      context.jwt = allowed
+      jwt = allowed
         ? async (token) => {
             const principal = await verify(token);
             return { ...principal, roles: new Set([...principal.roles].filter((role) => allowed.includes(role))) };
@@ -38,7 +39,7 @@ export const accessFeature: ServiceFeature = {
     installAuthentication(app, {
       apiKeys: storage.apiKeys,
       keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }),
-      ...(context.jwt ? { jwt: context.jwt } : {}),
+      ...(jwt ? { jwt } : {}),
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       ...(options.identify ? { identify: options.identify } : {}),
     });

@@ -9,7 +9,8 @@ import { createVersionDocument } from './version-document.ts';
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
 export const managementDocumentFeature: ServiceFeature = {
   name: 'management-document',
-  install: ({ app, jwt }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: jwt !== undefined }),
+  // Installed by the access part, which accepts tokens exactly when a JWT key is configured.
+  install: ({ app, config }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: config.jwt !== undefined }),
 };
 
 /**

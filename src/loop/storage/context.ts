@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { VersionBundle } from '../../core/versions/index.ts';
+import { installJsonBody, installLingeringClose } from '../../http/index.ts';
+import { installStrictRequests } from '../../http/request-target.ts';
+import { createRequiredRole } from '../access/auth/required-role.ts';
+import { publishingStorage } from '../../kernel/change-feed/publishing-storage.ts';
+import { releaseDates } from '../lifecycle/policy-check.ts';
+import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
+import { resolveOps } from '../../kernel/ops/install-ops.ts';
+import { discardingRecorder } from '../usage/install-usage.ts';
+import type { Clock } from '../../core/clock/index.ts';
+import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { Storage } from '../../kernel/ports/index.ts';
+import type { ServiceContext, ServiceOptions } from '../../kernel/app/feature.ts';
+
+/**
+ * What every feature is installed with: the request basics every route inherits (one canonical
+ * path, the lingering close, the JSON body parser), the storage that announces its writes, and
+ * the stored lifecycle. Usage is recorded by the usage part, which provides its recorder to the
+ * parts after it (`loop/install-features.ts`); until then, and without it, calls are not recorded.
+ */
+export async function createServiceContext(
+  app: FastifyInstance,
+  input: {
+    config: ServiceConfig;
+    storage: Storage;
+    clock: Clock;
+    bundle: VersionBundle;
+    api: ServiceContext['api'];
+    options: ServiceOptions;
+  },
+): Promise<ServiceContext> {
+  const { config, clock, bundle, api, options } = input;
+  // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
+  installStrictRequests(app, api.prefix);
+  // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).
+  installLingeringClose(app);
+  const ops = resolveOps(options.ops);
+  const storage = publishingStorage({ storage: input.storage, feed: ops.changeFeed });
+  const runtime = await createLifecycleRuntime({
+    settings: config.settings.lifecycle,
+    store: storage.lifecycle,
+    clock,
+    prefix: api.prefix,
+    versions: releaseDates(bundle, options.releases),
+    defaultDeprecated: options.defaultDeprecated ?? bundle.versions.slice(0, -1).map((v) => v.name),
+  });
+  installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
+  for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
+  for (const warning of config.settings.lifecycle.warnings ?? []) app.log.warn({ code: warning.code }, warning.detail);
+  return {
+    app,
+    config,
+    storage,
+    bundle,
+    clock,
+    runtime,
+    recorder: discardingRecorder,
+    ops,
+    options,
+    api,
+    requiredRole: createRequiredRole(api.prefix),
+  };
+}
