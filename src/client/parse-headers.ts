@@ -65,7 +65,7 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
  * parseDeprecatedElements('</guide>; rel="deprecation"; title="User.nickname"'); // [{ name: 'User.nickname', guideUrl: '/guide' }]
  * ```
  */
-export function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
+function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
   const out: Array<{ name: string; guideUrl: string }> = [];
   for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*(?:[^;,"]|"(?:[^"\\]|\\.)*")+)*)/g)) {
     const params = match[2] ?? '';
