@@ -1,11 +1,6 @@
 /**
  * The lifecycle headers of one response, parsed. Dates are `undefined` when the header is absent
  * or unreadable; `deprecated` is true when any header says so.
- *
- * @example
- * ```ts
- * const parsed: ParsedLifecycleHeaders = parseLifecycleHeaders(response.headers);
- * ```
  */
 export interface ParsedLifecycleHeaders {
   deprecated: boolean;
