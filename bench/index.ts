@@ -11,7 +11,7 @@ import type { BenchPart, BenchReport } from './types.ts';
  * parts.http = async () => (await import('./http.ts')).benchHttp();
  * ```
  */
-export const parts: Record<string, BenchPart> = {
+const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
   http: async () => (await import('./http.ts')).benchHttp(),
   responses: async () => (await import('./responses.ts')).benchResponses(),

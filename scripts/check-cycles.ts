@@ -10,7 +10,7 @@ import ts from 'typescript';
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
 
 /** The import graph of every `.ts` file under `root` (tests excluded), keyed by path relative to `base`. */
-export function importGraph(root: string, base = root): Map<string, string[]> {
+function importGraph(root: string, base = root): Map<string, string[]> {
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
     .map((f) => join(root, f));

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Slow suites that run once per CI run, each with why once is enough. */
-export const onceOnly: ReadonlyArray<{ pattern: RegExp; why: string }> = [
+const onceOnly: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /^test\/package\//, why: 'packs the tarball and installs it with npm: the package, not the Node line' },
   { pattern: /-browser\.test\.ts$/, why: 'drives Chromium: the pages, not the Node line' },
   { pattern: /^test\/readme\//, why: 'runs the README in a fresh app from the tarball' },
@@ -27,7 +27,7 @@ function walk(dir: string): string[] {
 }
 
 /** Every test file but the fault tests (`npm run test:faults`), sorted; without the once-only suites when asked. */
-export function testFiles(options: { nodeLine: boolean }): string[] {
+function testFiles(options: { nodeLine: boolean }): string[] {
   return [...walk('src'), ...walk('test')]
     .filter((file) => !file.startsWith('test/faults/'))
     .filter((file) => !options.nodeLine || !onceOnly.some((s) => s.pattern.test(file)))

@@ -5,7 +5,7 @@ import { UsageError, type CliIo } from './io.ts';
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** What a command's `run` receives. */
-export interface CommandInput {
+interface CommandInput {
   values: OptionValues;
   positionals: string[];
   io: CliIo;

@@ -33,14 +33,7 @@ export interface VersionaryClientOptions {
   now?: () => number;
 }
 
-/**
- * Newer versions a server offers than the one a client speaks.
- *
- * @example
- * ```ts
- * const notice: NewVersionNotice = { version: 'v1', newer: ['v2'], origin: 'https://api.example' };
- * ```
- */
+/** Newer versions a server offers than the one a client speaks. */
 export interface NewVersionNotice {
   version: string;
   /** Newer versions the server supports, oldest first. */
@@ -48,14 +41,7 @@ export interface NewVersionNotice {
   origin: string;
 }
 
-/**
- * The `openapi-fetch` middleware shape: `client.use(versionary.middleware)`.
- *
- * @example
- * ```ts
- * const middleware: VersionaryMiddleware = client.middleware;
- * ```
- */
+/** The `openapi-fetch` middleware shape: `client.use(versionary.middleware)`. */
 export interface VersionaryMiddleware {
   onRequest(options: { request: Request }): Request | undefined;
   onResponse(options: { request: Request; response: Response }): Response | undefined;

@@ -1,11 +1,6 @@
 /**
  * The lifecycle headers of one response, parsed. Dates are `undefined` when the header is absent
  * or unreadable; `deprecated` is true when any header says so.
- *
- * @example
- * ```ts
- * const parsed: ParsedLifecycleHeaders = parseLifecycleHeaders(response.headers);
- * ```
  */
 export interface ParsedLifecycleHeaders {
   deprecated: boolean;
@@ -65,7 +60,7 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
  * parseDeprecatedElements('</guide>; rel="deprecation"; title="User.nickname"'); // [{ name: 'User.nickname', guideUrl: '/guide' }]
  * ```
  */
-export function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
+function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
   const out: Array<{ name: string; guideUrl: string }> = [];
   for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*(?:[^;,"]|"(?:[^"\\]|\\.)*")+)*)/g)) {
     const params = match[2] ?? '';

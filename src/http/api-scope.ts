@@ -1,5 +1,5 @@
 /** A route pattern under the API prefix, read once: its version and the operation's template. */
-export interface ApiRoute {
+interface ApiRoute {
   /** The version segment, `v2`. */
   version: string;
   /** The path after the version as the router spells it, `/users/:id` (`/` for the version's root). */

@@ -8,7 +8,7 @@ import { stateOf } from './pipeline/request-state.ts';
 export const conditionalHeaderMaxLength = 4000;
 
 /** Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.) */
-export function etagMatches(header: string | undefined, etag: string): boolean {
+function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const t = tag.trim();
@@ -17,7 +17,7 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** A strong entity tag from the bytes of a representation. */
-export function contentTag(payload: string | Buffer): string {
+function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 

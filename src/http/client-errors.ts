@@ -45,7 +45,7 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
  * an RFC 9457 problem like every other error, with `Connection: close` since the stream can no
  * longer be trusted.
  */
-export function clientErrorResponse(error: { code?: string }): string {
+function clientErrorResponse(error: { code?: string }): string {
   const known = byParserCode[error.code ?? ''] ?? {
     code: ErrorCode.MalformedRequest,
     detail: 'The request is not valid HTTP/1.1.',

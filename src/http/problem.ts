@@ -15,7 +15,7 @@ export interface ProblemBody {
 }
 
 /** The problem type URI of a code: a page the service serves at `/problems/<slug>`. */
-export function problemType(code: ErrorCode): string {
+function problemType(code: ErrorCode): string {
   return `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
 }
 

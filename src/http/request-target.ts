@@ -11,7 +11,7 @@ import { requestPipeline } from './pipeline/request-pipeline.ts';
  * another path is refused rather than normalised, so that what is routed, judged (lifecycle,
  * brownouts, usage, roles) and forwarded is one and the same path.
  */
-export function ambiguityOf(url: string): string | undefined {
+function ambiguityOf(url: string): string | undefined {
   const target = originFormOf(url);
   if (target[0] !== '/') return 'a target that is neither a path nor an absolute http URL';
   const end = target.search(/[?#]/);
@@ -52,7 +52,7 @@ export function originFormOf(url: string): string {
  * on HTTP/1.0, and a transfer coding other than `chunked` alone (nginx answers all three with
  * 400 or 501). Two parsers in a chain that frame a message differently is how requests are smuggled.
  */
-export function framingFaultOf(req: IncomingMessage): string | undefined {
+function framingFaultOf(req: IncomingMessage): string | undefined {
   let hosts = 0;
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') hosts++;

@@ -301,7 +301,7 @@ function registerMethodGuard(
 const listFields = new Set(['link', 'vary']);
 
 /** Set a response header, or for a list-valued field append to the value already there. */
-export function setOrJoin(reply: FastifyReply, name: string, value: string): void {
+function setOrJoin(reply: FastifyReply, name: string, value: string): void {
   const existing = reply.getHeader(name);
   if (!listFields.has(name.toLowerCase()) || existing === undefined || existing === '') {
     reply.header(name, value);

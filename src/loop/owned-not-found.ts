@@ -7,7 +7,7 @@ import type { LoopPartName } from './loop-state.ts';
  * The path prefixes each part of the loop owns beside the API's (the lifecycle part's): the
  * management API (its document comes with access), the portal, the notices' links, the problem pages.
  */
-export const ownedPrefixes: Readonly<Partial<Record<LoopPartName, readonly string[]>>> = {
+const ownedPrefixes: Readonly<Partial<Record<LoopPartName, readonly string[]>>> = {
   'versionary-loop-lifecycle': ['/problems'],
   'versionary-loop-access': ['/admin'],
   'versionary-loop-notices': ['/notices'],

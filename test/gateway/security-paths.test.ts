@@ -13,7 +13,7 @@ const day = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString();
 
 /** v1 removed, v2 current with `GET /users` past its sunset and `GET /users/{id}` in a brownout. */
-export const hardenedFile = {
+const hardenedFile = {
   versions: {
     v1: { deprecatedAt: iso(Date.now() - 400 * day), sunsetAt: iso(Date.now() - 10 * day), replacement: 'v2' },
   },

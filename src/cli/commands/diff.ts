@@ -87,7 +87,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
 });
 
 /** Exit code of a diff for CI: 1 when a change at or above the `failOn` level exists. */
-export function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
+function exitCodeFor(result: DiffResult, failOn: 'breaking' | 'risk'): number {
   const failing = result.summary.breaking + (failOn === 'risk' ? result.summary.risk : 0);
   return failing > 0 ? ExitCode.Findings : ExitCode.Ok;
 }

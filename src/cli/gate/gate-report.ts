@@ -72,7 +72,7 @@ const fingerprintLine = (j: JudgedChange, code: (s: string) => string = (s) => s
 };
 
 /** Summary counts. */
-export function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
+function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
   const count = (s: JudgedChange['status']) => report.judged.filter((j) => j.status === s).length;
   return {
     broken: count('broken'),

@@ -6,7 +6,7 @@ import type { Change } from './types.ts';
  * first version segment (`v2`, `v1.1`, `2024-10-01`). `/api/v2/users/{id}` and `/v1/users/{id}`
  * both give `/users/{id}`; a path without a version segment is kept as written.
  */
-export function withoutVersionPrefix(path: string): string {
+function withoutVersionPrefix(path: string): string {
   const segments = path.split('/');
   const at = segments.findIndex((s) => /^v\d+(?:\.\d+)*$/i.test(s) || /^\d{4}-\d{2}-\d{2}$/.test(s));
   return at < 0 ? path : `/${segments.slice(at + 1).join('/')}`;

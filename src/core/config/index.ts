@@ -1,2 +1,2 @@
 export { createSchemaValidator } from './schema-validator.ts';
-export type { SchemaValidator, SchemaValidatorOptions, UnknownKeyText } from './schema-validator.ts';
+export type { SchemaValidator } from './schema-validator.ts';

@@ -3,7 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { parseIsoInstant } from '../time/index.ts';
 
 /** How an unknown key is told: where it sits, the key, the keys its object takes, and the object's `title`. */
-export type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
+type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
 
 /** Options for {@link createSchemaValidator}. */
 export interface SchemaValidatorOptions {

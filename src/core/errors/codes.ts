@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { ErrorCode } from './codes.ts';
+ * import { ErrorCode, VersionaryError } from 'versionary';
  * throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No user 7.' });
  * ```
  */

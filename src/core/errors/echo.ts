@@ -1,5 +1,5 @@
 /** The most characters of client input an error message repeats. */
-export const maxEcho = 200;
+const maxEcho = 200;
 
 /**
  * Client input as an error message may repeat it: at most {@link maxEcho} characters, with an

@@ -65,7 +65,7 @@ function snippet(shape: Record<string, unknown> | undefined, label: string): str
 }
 
 /** Escape text and turn its Markdown code spans into `<code>` elements; a lone backtick stays. */
-export function withCode(text: string): string {
+function withCode(text: string): string {
   return text
     .split(/`([^`]+)`/)
     .map((part, i) => (i % 2 === 1 ? `<code>${escapeHtml(part)}</code>` : escapeHtml(part)))
@@ -73,7 +73,7 @@ export function withCode(text: string): string {
 }
 
 /** Escape text for HTML element content and quoted attributes. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')

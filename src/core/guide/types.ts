@@ -17,7 +17,7 @@ export interface GuideEntry {
 }
 
 /** Concrete dates, ISO 8601 UTC. */
-export interface GuideTimeline {
+interface GuideTimeline {
   deprecatedAt: string;
   sunsetAt: string;
   removedAt: string;

@@ -23,11 +23,6 @@ export type {
 /**
  * Where a Versionary API learns the lifecycle of each version and endpoint: a {@link LifecycleConfig}
  * through {@link createConfigLifecycle}, or the reference service's storage-backed runtime.
- *
- * @example
- * ```ts
- * const source: LifecycleSource = createConfigLifecycle({ config, clock, prefix: '/api', versions: ['v1', 'v2'] });
- * ```
  */
 export interface LifecycleSource {
   verdict(key: { version: string; method: string; path: string }): LifecycleVerdict;
@@ -47,14 +42,7 @@ export interface LifecycleSource {
   migrationUrl?(version: string): string;
 }
 
-/**
- * Options for {@link createConfigLifecycle}.
- *
- * @example
- * ```ts
- * const options: ConfigLifecycleOptions = { config, clock: { now: Date.now }, prefix: '/api', versions: ['v1', 'v2'] };
- * ```
- */
+/** Options for {@link createConfigLifecycle}. */
 export interface ConfigLifecycleOptions {
   config: LifecycleConfig;
   clock: Clock;

@@ -8,11 +8,6 @@ import { formatImfFixdate, formatIsoInstant } from '../time/index.ts';
  * (`Deprecation: @<epoch-seconds>`) and RFC 8594 (IMF-fixdate `Sunset`, a `rel="sunset"` link).
  * `iso` is the deprecated spelling of `iso8601`: still accepted, and the plugin warns about it
  * (`VERSIONARY_DEP001`).
- *
- * @example
- * ```ts
- * const style: DeprecationHeaderStyle = 'rfc';
- * ```
  */
 export type DeprecationHeaderStyle = 'iso8601' | 'rfc' | 'iso';
 

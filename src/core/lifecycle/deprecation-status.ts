@@ -2,14 +2,7 @@ import type { Clock } from '../clock/index.ts';
 import { ENDING_SOON_AFTER_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 
-/**
- * The outcome of the spec's deprecation status check.
- *
- * @example
- * ```ts
- * const status: DeprecationStatus = 'ending_soon';
- * ```
- */
+/** The outcome of the spec's deprecation status check. */
 export type DeprecationStatus = 'not_deprecated' | 'deprecated' | 'ending_soon' | 'removed';
 
 /** Options for {@link checkDeprecationStatus}. */

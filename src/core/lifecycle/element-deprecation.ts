@@ -33,11 +33,6 @@ export type ParameterDeprecationConfig = Static<typeof ParameterDeprecationSchem
  * One deprecated element (a field or a query parameter), parsed: instants are epoch milliseconds,
  * and `element` is the name it is shown and counted under: `User.nickname` for a field,
  * `GET /users?order` for a parameter.
- *
- * @example
- * ```ts
- * const e: ElementDeprecation = { kind: 'field', version: 'v2', element: 'User.nickname', schema: 'User', field: 'nickname', deprecatedAt: 0, sunsetAt: 1 };
- * ```
  */
 export type ElementDeprecation = FieldElement | ParameterElement;
 

@@ -25,14 +25,7 @@ export interface LifecycleDocumentEntry {
   openapiUrl: string | null;
 }
 
-/**
- * The public, machine-readable lifecycle of every version.
- *
- * @example
- * ```ts
- * const doc: LifecycleDocument = buildLifecycleDocument({ versions, clock });
- * ```
- */
+/** The public, machine-readable lifecycle of every version. */
 export interface LifecycleDocument {
   versions: LifecycleDocumentEntry[];
   policy: { audience: Audience; minimumNoticeDays: number; endingSoonAfterDays: number; warningDays: number };

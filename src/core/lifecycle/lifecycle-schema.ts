@@ -19,14 +19,7 @@ const MigrationUrl = Type.String({
   errorText: `must be a string that ${migrationUrlRule.replace(/^must be/, 'is')}, of at most ${migrationUrlMaxLength} characters`,
 });
 
-/**
- * An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds.
- *
- * @example
- * ```ts
- * const sunset: InstantInput = '2027-06-30';
- * ```
- */
+/** An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds. */
 export type InstantInput = Static<typeof Instant>;
 
 /** The schema of one version's entry in `versions`. */

@@ -5,14 +5,7 @@ import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 import { formatIsoInstant } from '../time/index.ts';
 
-/**
- * What the lifecycle says about one (version, endpoint) at one instant.
- *
- * @example
- * ```ts
- * const verdict: LifecycleVerdict = { headers: {}, deprecated: false };
- * ```
- */
+/** What the lifecycle says about one (version, endpoint) at one instant. */
 export interface LifecycleVerdict {
   headers: Record<string, string>;
   /** Calls are recorded for usage monitoring. */

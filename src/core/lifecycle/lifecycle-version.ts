@@ -3,11 +3,6 @@ import type { DeprecationSchedule } from './schedule.ts';
 /**
  * A published version as the lifecycle sees it. Structural on purpose, so the service can map
  * its own version definitions onto it without a dependency on this module's internals.
- *
- * @example
- * ```ts
- * const v2: LifecycleVersion = { name: 'v2', releasedAt: at('2025-06-01'), migrationUrl: 'https://example.com/migrate/v2' };
- * ```
  */
 export interface LifecycleVersion {
   name: string;

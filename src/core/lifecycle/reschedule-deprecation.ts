@@ -13,14 +13,7 @@ import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './sche
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { formatIsoDate } from '../time/index.ts';
 
-/**
- * Options for {@link rescheduleDeprecation}.
- *
- * @example
- * ```ts
- * rescheduleDeprecation({ version: 'v1', sunsetAt: '2027-12-31', versions, clock });
- * ```
- */
+/** Options for {@link rescheduleDeprecation}. */
 export interface RescheduleDeprecationOptions {
   version: string;
   /** Epoch milliseconds or ISO 8601; defaults to the current sunset. Give this or `noticeMonths`, not both. */
@@ -40,14 +33,7 @@ export interface RescheduleDeprecationOptions {
   clock: Clock;
 }
 
-/**
- * Result of {@link rescheduleDeprecation}: the new schedule, the one it replaces, and warnings.
- *
- * @example
- * ```ts
- * const { schedule, previous }: RescheduledDeprecation = rescheduleDeprecation({ version: 'v1', sunsetAt, versions, clock });
- * ```
- */
+/** Result of {@link rescheduleDeprecation}: the new schedule, the one it replaces, and warnings. */
 export interface RescheduledDeprecation extends ScheduledDeprecation {
   previous: DeprecationSchedule;
 }

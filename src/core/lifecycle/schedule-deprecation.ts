@@ -8,14 +8,7 @@ import type { PolicyWarning } from './policy-report.ts';
 import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
 
-/**
- * Options for {@link scheduleDeprecation}.
- *
- * @example
- * ```ts
- * scheduleDeprecation({ version: 'v1', noticeMonths: 12, audience: 'enterprise', versions, clock });
- * ```
- */
+/** Options for {@link scheduleDeprecation}. */
 export interface ScheduleDeprecationOptions {
   version: string;
   /** Notice in months of 30 days; defaults to 6. Give this or `sunsetAt`, not both. */
@@ -35,14 +28,7 @@ export interface ScheduleDeprecationOptions {
   clock: Clock;
 }
 
-/**
- * Result of {@link scheduleDeprecation}.
- *
- * @example
- * ```ts
- * const { schedule, warnings }: ScheduledDeprecation = scheduleDeprecation({ version: 'v1', versions, clock });
- * ```
- */
+/** Result of {@link scheduleDeprecation}. */
 export interface ScheduledDeprecation {
   schedule: DeprecationSchedule;
   /** Rules bent but not broken (for example breaking releases spaced under 12 months). */

@@ -1,34 +1,15 @@
 /**
  * Why a deprecation was scheduled. `critical-fix` may give less notice than the audience needs,
  * but must still name a concrete sunset date.
- *
- * @example
- * ```ts
- * const reason: DeprecationReason = 'critical-fix';
- * ```
  */
 export type DeprecationReason = 'planned' | 'critical-fix';
 
-/**
- * Who consumes the API; it sets the minimum notice period (6 or 12 months).
- *
- * @example
- * ```ts
- * const audience: Audience = 'enterprise';
- * ```
- */
+/** Who consumes the API; it sets the minimum notice period (6 or 12 months). */
 export type Audience = 'public' | 'enterprise';
 
 /**
  * The registered deprecation of one version (or endpoint): all instants are epoch milliseconds.
  * A version without a schedule is not deprecated.
- *
- * @example
- * ```ts
- * const schedule: DeprecationSchedule = {
- *   version: 'v1', deprecatedAt: 1_767_225_600_000, sunsetAt: 1_782_777_600_000, removed: false, reason: 'planned',
- * };
- * ```
  */
 export interface DeprecationSchedule {
   version: string;

@@ -1,7 +1,7 @@
 import pluralize from 'pluralize';
 
 /** Segments that are not collections: documents, namespaces and well-known endpoints. */
-export const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
+const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
   'api',
   // The management namespace, as `api` is the API's: `/admin/v1/users`.
   'admin',
@@ -122,7 +122,7 @@ export function checkSegment(segment: string, allow: ReadonlySet<string> = new S
 }
 
 /** Whether a lower-case word is a plural or uncountable noun. */
-export function isPluralNoun(word: string): boolean {
+function isPluralNoun(word: string): boolean {
   return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
 }
 

@@ -1,4 +1,4 @@
 export { parseAccept } from './accept.ts';
-export type { AcceptInfo, ParseAcceptOptions } from './accept.ts';
+export type { AcceptInfo } from './accept.ts';
 export { resolveVersion } from './resolve-version.ts';
-export type { ResolveVersionOptions, ResolvedVersion, VersionSource } from './resolve-version.ts';
+export type { ResolvedVersion } from './resolve-version.ts';

@@ -2,7 +2,7 @@ import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
 import { parseAccept } from './accept.ts';
 
 /** Where the version of a request came from. */
-export type VersionSource = 'path' | 'accept';
+type VersionSource = 'path' | 'accept';
 
 /** Options for {@link resolveVersion}. */
 export interface ResolveVersionOptions {

@@ -1,12 +1,12 @@
 /** One link target of a linkset (RFC 9264, section 4.2.4). */
-export interface LinkTarget {
+interface LinkTarget {
   href: string;
   type?: string;
   title?: string;
 }
 
 /** A link context object: an anchor and its links, keyed by relation type. */
-export type LinkContext = { anchor: string } & Record<string, string | LinkTarget[]>;
+type LinkContext = { anchor: string } & Record<string, string | LinkTarget[]>;
 
 /** An API catalog document (RFC 9727): a linkset in JSON (RFC 9264). */
 export interface ApiCatalog {

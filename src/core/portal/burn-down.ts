@@ -2,7 +2,7 @@ import { DAY_MS } from '../lifecycle/index.ts';
 import { fillDays, fitLine, startOfDay, type DailyCount } from './trend.ts';
 
 /** Where a deprecated version or endpoint stands against its sunset. */
-export type BurnDownVerdict = 'done' | 'on_track' | 'late' | 'stalled';
+type BurnDownVerdict = 'done' | 'on_track' | 'late' | 'stalled';
 
 /** The burn-down of one deprecated version or endpoint. */
 export interface BurnDown {

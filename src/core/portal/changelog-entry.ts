@@ -2,7 +2,7 @@
 // so neither imports the other for the type.
 
 /** What happened, in the changelog's words. */
-export type ChangelogKind =
+type ChangelogKind =
   'released' | 'deprecated' | 'endpoint_deprecated' | 'element_deprecated' | 'reminder' | 'brownout' | 'removed';
 
 /** One dated event of the changelog. */

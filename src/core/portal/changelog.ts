@@ -5,7 +5,7 @@ import { URGENT_DAYS } from './countdown.ts';
 import type { ChangelogEntry } from './changelog-entry.ts';
 import { toElementEntries, type ChangelogElement } from './element-entries.ts';
 
-export type { ChangelogEntry, ChangelogKind } from './changelog-entry.ts';
+export type { ChangelogEntry } from './changelog-entry.ts';
 
 /** A version as the changelog needs it: its declared changes and its lifecycle. */
 export interface ChangelogVersion {
@@ -24,7 +24,7 @@ export interface ChangelogVersion {
 }
 
 /** An endpoint deprecated on its own while the rest of its version stays. */
-export interface ChangelogEndpoint {
+interface ChangelogEndpoint {
   version: string;
   method: string;
   path: string;

@@ -28,7 +28,7 @@ export interface VersionBundle<H extends HeadDefinition = HeadDefinition> {
 }
 
 /** Options for migrating one body between two versions. */
-export interface MigrateOptions {
+interface MigrateOptions {
   /** Component schema name of the body. */
   schema: string;
   body: unknown;

@@ -34,7 +34,7 @@ export function annotateElements(options: {
 }
 
 /** The description sentence of a deprecated element: `Deprecated: use \`displayName\` instead. Sunset: ….` */
-export function deprecationSentence(e: ElementDeprecation): string {
+function deprecationSentence(e: ElementDeprecation): string {
   const instead = e.replacement === undefined ? 'Deprecated.' : `Deprecated: use \`${e.replacement}\` instead.`;
   return `${instead} Sunset: ${formatIsoInstant(e.sunsetAt)}.`;
 }

@@ -4,7 +4,7 @@ import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec } from './types.ts';
 
 /** Projects a response body to the requested fields. */
-export type FieldProjection = (body: unknown) => unknown;
+type FieldProjection = (body: unknown) => unknown;
 
 /** A sparse fieldset (`fields=id,name`) of one operation, parsed and compiled once. */
 export interface FieldSelection {

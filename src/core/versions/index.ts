@@ -16,24 +16,15 @@ export {
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
-export type { FieldProjection, FieldSelection } from './field-selection.ts';
+
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
-export { deprecationSentence } from './element-annotations.ts';
+
 export type { ElementDocumentation } from './element-annotations.ts';
 export { problemSchema } from './problem-schema.ts';
-export { compileTransform, isPlainObject, ref, refName } from './schema-walk.ts';
-export type { MigrationPlan, MigrateOptions } from './bundle-types.ts';
+export { isPlainObject, ref, refName } from './schema-walk.ts';
+
 export type { SchemaType } from './schema-type.ts';
-export type {
-  HeadDefinition,
-  HttpMethod,
-  JsonSchema,
-  OperationSpec,
-  RequestMigration,
-  ResponseMigration,
-  ResponseSpec,
-  SchemaMap,
-} from './types.ts';
+export type { HeadDefinition, HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
 export { bundleFromOpenApi } from './from-openapi.ts';
 export type { OpenApiVersionInput } from './from-openapi.ts';

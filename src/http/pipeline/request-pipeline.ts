@@ -6,7 +6,7 @@ import { requestPhases, type RequestPhase } from './phases.ts';
 import { describeRoute, type RouteDescription } from './route-description.ts';
 
 /** One per-request rule: what it does, in which phase, and on which routes (decided once per route). */
-export interface RequestStep {
+interface RequestStep {
   /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
   name: string;
   phase: RequestPhase;
@@ -17,7 +17,7 @@ export interface RequestStep {
 }
 
 /** A rule on the way out (`onSend`): it sets headers, or returns a payload to send instead. */
-export interface ResponseStep {
+interface ResponseStep {
   name: string;
   run: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
 }

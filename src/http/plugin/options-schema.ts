@@ -11,7 +11,7 @@ const Bool = Type.Boolean({ errorText: 'must be a boolean' });
  * handlers, `forward` and the lifecycle are checked by code, which knows the bundle's versions and
  * operations (`resolvePluginOptions`).
  */
-export const PluginOptionsSchema = Type.Object(
+const PluginOptionsSchema = Type.Object(
   {
     bundle: Type.Optional(Type.Unknown()),
     handlers: Type.Optional(Type.Unknown()),

@@ -13,14 +13,7 @@ import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 import { pluginOptionsValidator } from './options-schema.ts';
 
-/**
- * One call to a deprecated (or removed) version or endpoint, handed to `onUsage`.
- *
- * @example
- * ```ts
- * const call: UsageEvent = { version: 'v1', endpoint: 'GET /books', clientId: '203.0.113.7', at: Date.now() };
- * ```
- */
+/** One call to a deprecated (or removed) version or endpoint, handed to `onUsage`. */
 export interface UsageEvent {
   version: string;
   /** Method and route template, e.g. `GET /books/{id}`. */
@@ -31,14 +24,7 @@ export interface UsageEvent {
   element?: string;
 }
 
-/**
- * One call that reached an operation of a version, deprecated or not, handed to `onCall`.
- *
- * @example
- * ```ts
- * const call: CallEvent = { version: 'v2', endpoint: 'GET /books/{id}', clientId: '203.0.113.7', at: Date.now() };
- * ```
- */
+/** One call that reached an operation of a version, deprecated or not, handed to `onCall`. */
 export interface CallEvent {
   version: string;
   /** Method and route template without the prefix and version, e.g. `GET /books/{id}`. */
@@ -119,14 +105,7 @@ export interface VersionaryPluginOptions {
   validateResponses?: boolean;
 }
 
-/**
- * What an {@link VersionaryPluginOptions.openapi} `document` builder is given.
- *
- * @example
- * ```ts
- * const build = ({ version, title, basePath }: OpenApiDocumentInput) => toOpenApiDocument({ version, title, basePath });
- * ```
- */
+/** What an {@link VersionaryPluginOptions.openapi} `document` builder is given. */
 export interface OpenApiDocumentInput {
   version: ApiVersion;
   title: string;

@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { createRequestSeries, type RequestSeries } from './request-series.ts';
 
 /** A gauge read when Prometheus scrapes: one value, or one per label set. */
-export interface CollectedGauge {
+interface CollectedGauge {
   name: string;
   help: string;
   labelNames?: string[];

@@ -38,7 +38,7 @@ export function registerProbes(app: FastifyInstance, options: ProbeOptions): voi
 }
 
 /** The readiness verdict: undefined when ready, else the problem `/readyz` answers with. */
-export function createReadiness(options: ProbeOptions): () => Promise<VersionaryError | undefined> {
+function createReadiness(options: ProbeOptions): () => Promise<VersionaryError | undefined> {
   const timeoutMs = options.timeoutMs ?? 1000;
   const cacheMs = options.cacheMs ?? 500;
   let last: { at: number; failed: string[] } | undefined;

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 
 /** The labels of one series of requests. */
-export type RequestLabels = Readonly<Record<'method' | 'route' | 'version' | 'status', string>>;
+type RequestLabels = Readonly<Record<'method' | 'route' | 'version' | 'status', string>>;
 
 /**
  * Requests answered and their durations, per (method, route, version, status), kept in plain

@@ -2,7 +2,7 @@
 export type ChangeListener = () => void;
 
 /** Whether the feed currently delivers other instances' changes. */
-export interface ChangeFeedHealth {
+interface ChangeFeedHealth {
   healthy: boolean;
   /** `in-process`, `postgres` or `redis`. */
   transport: string;

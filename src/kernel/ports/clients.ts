@@ -27,7 +27,7 @@ export interface Client {
 }
 
 /** One page of clients, in creation order. */
-export interface ClientPage {
+interface ClientPage {
   items: Client[];
   /** Opaque position after which the next page starts; null on the last page. */
   nextAfter: string | null;

@@ -1,12 +1,12 @@
 /** A response kept for replay. */
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
 }
 
 /** What beginning an idempotent request found. */
-export type BeginOutcome =
+type BeginOutcome =
   { kind: 'started' } | { kind: 'running' } | { kind: 'mismatch' } | { kind: 'done'; response: StoredResponse };
 
 /** The service's port for `Idempotency-Key` records, per client and key. */

@@ -44,7 +44,7 @@ export interface OutboxNotice extends Omit<NewOutboxNotice, 'status'> {
 }
 
 /** What became of one delivery attempt. */
-export type DeliveryOutcome =
+type DeliveryOutcome =
   | { status: 'sent'; at: number }
   | { status: 'retrying'; at: number; nextAttemptAt: number; error: string }
   | { status: 'failed'; at: number; error: string }

@@ -41,7 +41,7 @@ export interface ResourceStores {
 }
 
 /** A connection pool's usage at one instant. */
-export interface PoolStats {
+interface PoolStats {
   max: number;
   total: number;
   idle: number;

@@ -15,7 +15,7 @@ export interface UsageCall {
 }
 
 /** Per-version usage summary. */
-export interface UsageSummary {
+interface UsageSummary {
   calls: number;
   clients: number;
   endpoints: number;
@@ -36,7 +36,7 @@ export interface ClientUsageRow {
 }
 
 /** Usage of one client and version over a window of whole UTC days. */
-export interface ClientTotalsRow {
+interface ClientTotalsRow {
   clientId: string;
   version: string;
   calls: number;
@@ -99,7 +99,7 @@ export interface OperationUsageRow {
 }
 
 /** Options of {@link UsageStore.insert}. */
-export interface UsageInsertOptions {
+interface UsageInsertOptions {
   /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
   keepRaw: boolean;
 }

@@ -54,7 +54,7 @@ export interface PageOptions {
 export type Owner = string | null;
 
 /** The outcome of a conditional write. */
-export type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'stale' };
+type WriteOutcome<T> = { kind: 'ok'; value: T } | { kind: 'missing' } | { kind: 'stale' };
 
 /**
  * The service's port for users. Writes are conditional on the revision the caller read, so

@@ -25,8 +25,6 @@ import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../
 import { configuredSchedule } from './policy-check.ts';
 import type { LifecycleSettings } from './settings.ts';
 
-export type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
-
 /** Options for {@link createLifecycleRuntime}. */
 export interface LifecycleRuntimeOptions {
   settings: LifecycleSettings;

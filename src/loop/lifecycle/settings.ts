@@ -25,7 +25,7 @@ export interface VersionSettings {
 }
 
 /** An endpoint deprecation as the config file declares it. */
-export interface EndpointSettings {
+interface EndpointSettings {
   version: string;
   method: string;
   path: string;

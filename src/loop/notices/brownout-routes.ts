@@ -17,7 +17,7 @@ const badBrownout =
   'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
 
 /** Limits on the rehearsals a client may schedule for itself. */
-export const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
+const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
 
 type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string };
 

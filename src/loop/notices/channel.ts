@@ -36,14 +36,7 @@ export class DeliveryFailure extends Error {
   }
 }
 
-/**
- * One recipient a channel takes from a client.
- *
- * @example
- * ```ts
- * const recipient: ChannelRecipient = { recipient: 'dev@acme.test', subscribed: true };
- * ```
- */
+/** One recipient a channel takes from a client. */
 export interface ChannelRecipient {
   /** What the channel delivers to, as it is stored in the outbox (an address, a webhook id…). */
   recipient: string;

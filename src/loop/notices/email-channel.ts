@@ -74,7 +74,7 @@ function withTimeouts(url: string, ms: number): string {
 }
 
 /** `VERSIONARY_SMTP_URL=log:`: print each message instead of sending it (development). */
-export const logTransportUrl = 'log:';
+const logTransportUrl = 'log:';
 
 interface MailMessage {
   from: string;

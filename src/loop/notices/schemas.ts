@@ -24,7 +24,7 @@ const count = (description?: string) =>
   });
 
 /** One outbox row as the management API shows it. */
-export const NoticeItem = Type.Object({
+const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
   subject: Type.String({

@@ -6,7 +6,7 @@ import type { NoticeChannel } from './channel.ts';
 import { DeliveryFailure } from './channel.ts';
 
 /** A webhook target, by id, with its Standard Webhooks secret (`whsec_<base64>`). */
-export interface WebhookTarget {
+interface WebhookTarget {
   url: string;
   secret: string;
 }

@@ -22,17 +22,17 @@ import type { NoticesSettings } from './settings.ts';
  * `no-contact`, the client has neither a contact email nor a webhook; `already-enqueued`, every
  * row it would write is in the outbox already (another instance planned it at the same moment).
  */
-export type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
+type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
 
 /** A planned notice that wrote no outbox row, and why. */
-export interface SkippedNotice {
+interface SkippedNotice {
   subject: string;
   client: string;
   reason: SkipReason;
 }
 
 /** What one pass did. */
-export interface PassReport {
+interface PassReport {
   planned: number;
   enqueued: number;
   sent: number;

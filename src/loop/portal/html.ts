@@ -14,7 +14,7 @@ export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNod
  * The Content-Security-Policy of every page: everything from the service itself, no inline script
  * or style, nothing framed; `data:` images because the reference's icons are inline SVG.
  */
-export const contentSecurityPolicy = [
+const contentSecurityPolicy = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -33,7 +33,7 @@ export interface VersionInfo {
 }
 
 /** Where a version's docs page lives. */
-export const docsUrlOf = (name: string) => `/docs/${name}`;
+const docsUrlOf = (name: string) => `/docs/${name}`;
 
 /**
  * Gather each version's lifecycle (from the live runtime) and declared changes (from the bundle),

@@ -21,7 +21,7 @@ export interface UsageSettings {
  * enough to see a monthly or quarterly job call an operation; a few rows per operation and client
  * and hour, so cheap to keep. Written every 5 seconds: a few writes a minute per instance.
  */
-export const defaultUsageSettings: UsageSettings = {
+const defaultUsageSettings: UsageSettings = {
   rawRetentionDays: 7,
   operationRetentionDays: 90,
   operationFlushSeconds: 5,

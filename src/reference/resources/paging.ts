@@ -39,10 +39,10 @@ export function toListResult<T, Item>(options: {
 }
 
 /** The list operations whose handlers answer with {@link toListResult}, and so write `next` links. */
-export const pagedOperations: readonly string[] = ['users.list', 'posts.list'];
+const pagedOperations: readonly string[] = ['users.list', 'posts.list'];
 
 /** The query parameters every `next` link carries, whether or not the client sent them. */
-export const nextLinkParameters: readonly string[] = ['limit', 'cursor'];
+const nextLinkParameters: readonly string[] = ['limit', 'cursor'];
 
 /**
  * A parameter deprecation of a parameter the service writes into its own `next` links, as a

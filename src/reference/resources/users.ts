@@ -177,7 +177,7 @@ function columnsOf(fields: ReadonlySet<string>): UserListColumn[] | undefined {
  * sparse fieldset lacks the members the fieldset leaves out; they stay out here too, and the
  * projection, which keeps only the fieldset, never looks for them.
  */
-export function toUser(user: UserListRecord): UserBody {
+function toUser(user: UserListRecord): UserBody {
   const body = { id: user.id, name: user.name, status: user.status } as UserBody;
   if (user.email !== null) body.email = user.email;
   if (user.nickname !== null) body.nickname = body.displayName = user.nickname;

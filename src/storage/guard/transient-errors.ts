@@ -28,7 +28,7 @@ const transientMessages =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection ended|terminating connection/i;
 
 /** Seconds a client is told to wait after a storage failure that may pass. */
-export const storageRetryAfterSeconds = 2;
+const storageRetryAfterSeconds = 2;
 
 /**
  * Whether a database error may pass by itself (unreachable, overloaded, timed out, failing over),
@@ -55,7 +55,7 @@ export function isTransientStorageError(error: unknown): boolean {
  * The error a store raises for a transient failure: `STORAGE_UNAVAILABLE` (503) with `Retry-After`.
  * The original error is kept as `cause` for the log; the client sees no SQL and no host.
  */
-export function storageUnavailable(error: unknown): VersionaryError {
+function storageUnavailable(error: unknown): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.StorageUnavailable,
     detail: `The database is unavailable for the moment; nothing was changed. Retry in ${storageRetryAfterSeconds} seconds.`,

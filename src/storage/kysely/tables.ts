@@ -24,7 +24,7 @@ export interface PostsTable {
 }
 
 /** The `versionary_version_schedules` table: one deprecation per version. */
-export interface VersionSchedulesTable {
+interface VersionSchedulesTable {
   version: string;
   deprecated_at: number;
   sunset_at: number;
@@ -34,7 +34,7 @@ export interface VersionSchedulesTable {
 }
 
 /** The `versionary_endpoint_deprecations` table. */
-export interface EndpointDeprecationsTable {
+interface EndpointDeprecationsTable {
   version: string;
   method: string;
   path: string;
@@ -44,7 +44,7 @@ export interface EndpointDeprecationsTable {
 }
 
 /** The `versionary_usage_calls` table. */
-export interface UsageCallsTable {
+interface UsageCallsTable {
   id: Generated<number>;
   version: string;
   endpoint: string;
@@ -65,7 +65,7 @@ export interface ApiKeysTable {
 }
 
 /** The `versionary_idempotency_keys` table. */
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   client_id: string;
   key: string;
   fingerprint: string;
@@ -85,7 +85,7 @@ export interface ClientsTable {
 }
 
 /** The `versionary_client_contacts` table. */
-export interface ClientContactsTable {
+interface ClientContactsTable {
   client_id: string;
   email: string;
   subscribed: number;
@@ -93,7 +93,7 @@ export interface ClientContactsTable {
 }
 
 /** The `versionary_client_webhooks` table. */
-export interface ClientWebhooksTable {
+interface ClientWebhooksTable {
   id: string;
   client_id: string;
   url: string;
@@ -110,7 +110,7 @@ export interface RollupValues {
 }
 
 /** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). `key_id` is '' for none. */
-export interface UsageMinutesTable extends RollupValues {
+interface UsageMinutesTable extends RollupValues {
   minute: number;
   version: string;
   endpoint: string;
@@ -119,7 +119,7 @@ export interface UsageMinutesTable extends RollupValues {
 }
 
 /** `versionary_usage_days`: the same per UTC day. */
-export interface UsageDaysTable extends RollupValues {
+interface UsageDaysTable extends RollupValues {
   day: number;
   version: string;
   endpoint: string;
@@ -128,14 +128,14 @@ export interface UsageDaysTable extends RollupValues {
 }
 
 /** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
-export interface UsageClientDaysTable extends RollupValues {
+interface UsageClientDaysTable extends RollupValues {
   day: number;
   version: string;
   client_id: string;
 }
 
 /** `versionary_usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
-export interface UsageTotalsTable extends RollupValues {
+interface UsageTotalsTable extends RollupValues {
   version: string;
   endpoint: string;
   client_id: string;
@@ -143,7 +143,7 @@ export interface UsageTotalsTable extends RollupValues {
 }
 
 /** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
-export interface UsageElementsTable extends RollupValues {
+interface UsageElementsTable extends RollupValues {
   element: string;
   version: string;
   endpoint: string;
@@ -151,7 +151,7 @@ export interface UsageElementsTable extends RollupValues {
 }
 
 /** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
-export interface UsageOperationHoursTable {
+interface UsageOperationHoursTable {
   hour: number;
   version: string;
   endpoint: string;
@@ -161,7 +161,7 @@ export interface UsageOperationHoursTable {
 }
 
 /** `versionary_usage_operation_days`: the hourly operation counts summed per UTC day, kept beside them. */
-export interface UsageOperationDaysTable {
+interface UsageOperationDaysTable {
   day: number;
   version: string;
   endpoint: string;
@@ -227,7 +227,7 @@ export interface NoticeOutboxTable {
 }
 
 /** The `versionary_brownouts` table: planned windows of a version or endpoint answering as removed. */
-export interface BrownoutsTable {
+interface BrownoutsTable {
   id: string;
   version: string;
   endpoint: string | null;

@@ -4,10 +4,10 @@ import type { Principal, Role } from './principal.ts';
 
 const keyPattern = /^vk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/;
 /** Every role a key may hold. */
-export const roles: readonly Role[] = ['read', 'write', 'admin'];
+const roles: readonly Role[] = ['read', 'write', 'admin'];
 
 /** Make a new key: 64 bits of id and 256 bits of secret. Only the hash is ever stored. */
-export function generateApiKey(): { id: string; key: string; hash: string } {
+function generateApiKey(): { id: string; key: string; hash: string } {
   const id = randomBytes(8).toString('hex');
   const key = `vk_${id}.${randomBytes(32).toString('base64url')}`;
   return { id: `key_${id}`, key, hash: hashKey(key) };

@@ -18,7 +18,7 @@ export type JwtVerifier = (token: string) => Promise<Principal>;
 const asymmetric = ['RS256', 'ES256', 'EdDSA'];
 
 /** Defaults of {@link JwtConfig.maxTokenAgeSeconds} and {@link JwtConfig.clockSkewSeconds}. */
-export const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30 };
+const jwtDefaults = { maxTokenAgeSeconds: 24 * 3600, clockSkewSeconds: 30 };
 
 /**
  * Build the JWT verifier from config. Only the configured algorithms are accepted (never

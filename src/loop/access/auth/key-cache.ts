@@ -29,7 +29,7 @@ export interface ApiKeyCache {
 }
 
 /** Topics whose changes may revoke a key or change what it may do. */
-export const keyCacheTopics = ['api-keys', 'clients'] as const;
+const keyCacheTopics = ['api-keys', 'clients'] as const;
 
 /**
  * A per-instance cache of verified API keys, so a request with a known key skips the database.

@@ -55,11 +55,6 @@ export function tenantKeyOf(principal: Principal): string {
 /**
  * Who the app's own authentication says is calling (`identify` of the loop): the client the
  * calls count for, its roles, and optionally the credential's id (the client's by default).
- *
- * @example
- * ```ts
- * const identity: AppIdentity = { clientId: 'cl_0123456789abcdef', roles: ['read', 'write'] };
- * ```
  */
 export interface AppIdentity {
   clientId: string;

@@ -1,12 +1,12 @@
 export { installAddressRateLimit, installRateLimit } from './install-rate-limit.ts';
 export { addressKey } from './address-key.ts';
-export type { InstallRateLimitOptions } from './install-rate-limit.ts';
+
 export { createMemoryRateLimitStore } from './memory-store.ts';
-export type { MemoryRateLimitStore, MemoryRateLimitStoreOptions } from './memory-store.ts';
+
 export { policyFor, rateLimitFields } from './policy.ts';
 export type { AppliedPolicy } from './policy.ts';
-export { defaultRateLimitSettings, parseRateLimitSettings } from './settings.ts';
-export type { RateLimitSettings, RoleLimit } from './settings.ts';
-export type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from './store.ts';
+
+export type { RateLimitSettings } from './settings.ts';
+export type { RateLimitStore } from './store.ts';
 export { createFallbackRateLimitStore } from './fallback-store.ts';
-export type { FallbackRateLimitStore, FallbackRateLimitStoreOptions } from './fallback-store.ts';
+export type { FallbackRateLimitStore } from './fallback-store.ts';

@@ -2,7 +2,7 @@ import type { Role } from '../auth/principal.ts';
 import { unknownKey } from '../../../core/text/index.ts';
 
 /** A role's override of the base limit. */
-export interface RoleLimit {
+interface RoleLimit {
   /** Requests per window for principals holding this role. */
   max: number;
 }

@@ -4,7 +4,7 @@ import { conditionalHeaderMaxLength } from '../../../http/index.ts';
  * The response headers the service's layers add to operations, as `components.headers` (see
  * {@link headerOf}). Request headers are reusable parameters ({@link parameterRef}).
  */
-export const documentedHeaders: Record<string, Record<string, unknown>> = {
+const documentedHeaders: Record<string, Record<string, unknown>> = {
   RateLimit: header(
     'The client\'s remaining quota in the current window (draft-ietf-httpapi-ratelimit-headers): `"<policy>";r=<remaining>;t=<seconds to reset>`. Sent on every limited response while rate limiting is on.',
     { pattern: '^"[^"]{1,40}";r=[0-9]{1,12};t=[0-9]{1,12}$' },

@@ -4,7 +4,7 @@ import { documentedParameters, headerOf, parameterRef, usedHeaders } from './hea
 import { securityFor, securitySchemes } from './security.ts';
 
 /** One management route as registered, with its Fastify schema. */
-export interface ManagementRoute {
+interface ManagementRoute {
   method: string;
   /** Fastify's URL, for example `/admin/v1/api-keys/:id`. */
   url: string;
@@ -61,7 +61,7 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
 }
 
 /** The management API's document from its routes (see {@link registerManagementDocument}). */
-export function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
+function toManagementDocument(options: { routes: ManagementRoute[]; jwt: boolean }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   for (const route of options.routes) {

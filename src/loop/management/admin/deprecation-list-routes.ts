@@ -8,7 +8,7 @@ import { listDeprecationsSchema } from './deprecation-list-schema.ts';
 type Kind = 'version' | 'endpoint' | 'field' | 'parameter';
 
 /** One entry of `GET /admin/v1/deprecations`. */
-export interface DeprecationEntry {
+interface DeprecationEntry {
   kind: Kind;
   name: string;
   version: string;
@@ -33,7 +33,7 @@ const none: Counted = { calls: 0, clients: 0, endpoints: 0, lastSeen: null };
  * version rollups, fields and parameters from the config and their own rollup. Reads a few rows
  * per deprecation, whatever the volume of calls.
  */
-export async function listDeprecations(options: {
+async function listDeprecations(options: {
   runtime: LifecycleRuntime;
   usage: UsageStore;
 }): Promise<DeprecationEntry[]> {

@@ -19,7 +19,7 @@ export function newClientId(): string {
 }
 
 /** A new webhook with a Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
-export function newWebhook(url: string): ClientWebhook {
+function newWebhook(url: string): ClientWebhook {
   return { id: `wh_${randomBytes(8).toString('hex')}`, url, secret: `whsec_${randomBytes(32).toString('base64')}` };
 }
 

@@ -34,13 +34,13 @@ const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' })
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
 /** A contact as given: the address alone, or with its subscription. */
-export const ContactInput = Type.Union([
+const ContactInput = Type.Union([
   email,
   Type.Object({ email, subscribed: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
 ]);
 
 /** A webhook as given: a new one (`url`), or an existing one kept (`id`, optionally with a new `url`). */
-export const WebhookInput = Type.Object(
+const WebhookInput = Type.Object(
   {
     id: Type.Optional(Type.String({ maxLength: 40, description: 'An existing webhook to keep, with its secret.' })),
     url: Type.Optional(url),
@@ -69,10 +69,10 @@ export const UpdateClientBody = Type.Object(
 );
 
 /** A contact as answered. */
-export const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
+const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
 
 /** A webhook as answered: `secret` only in the response that created it. */
-export const WebhookSchema = Type.Object({
+const WebhookSchema = Type.Object({
   id: webhookId,
   url: Type.String({ maxLength: 2000 }),
   secret: Type.Optional(

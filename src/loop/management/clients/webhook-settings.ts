@@ -1,6 +1,6 @@
 import { unknownKey } from '../../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
-export const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
+const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
 /** One of {@link privateTargetKinds}. */
 export type PrivateTargetKind = (typeof privateTargetKinds)[number];

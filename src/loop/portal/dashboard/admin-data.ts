@@ -19,7 +19,7 @@ import type { DashboardOptions } from './options.ts';
 export const burnDownDays = 28;
 
 /** A client still calling deprecated versions or endpoints, ranked by calls. */
-export interface CallingClient {
+interface CallingClient {
   clientId: string;
   name?: string;
   calls: number;

@@ -18,7 +18,7 @@ export interface ClientBreakingChange {
  * (`GET /users/{id}`), diffed from the two versions' documents as the migration guide is.
  * `undefined` when either version is not in the bundle.
  */
-export function breakingBetween(
+function breakingBetween(
   options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string; endpoints: readonly string[] },
 ): BreakingChange[] | undefined {

@@ -11,7 +11,7 @@ import type { DashboardOptions } from './options.ts';
 export const breaksWindowDays = 7;
 
 /** One operation the client called on the `from` version in the window. */
-export interface CalledOperation {
+interface CalledOperation {
   endpoint: string;
   calls: number;
   lastSeen: number;

@@ -12,7 +12,7 @@ export interface DiffCacheOptions {
 }
 
 /** One answer of {@link DiffCache.get}: the value, whether it was reused, and what computing it cost. */
-export interface DiffCacheHit<T> {
+interface DiffCacheHit<T> {
   value: T;
   reused: boolean;
   /** Milliseconds spent computing it now; 0 when reused. */
