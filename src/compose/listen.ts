@@ -1,7 +1,7 @@
 import type { Server } from 'node:net';
 
 /** The code of a start that could not listen: its message is already written for people. */
-export const LISTEN_FAILED = 'LISTEN_FAILED';
+const LISTEN_FAILED = 'LISTEN_FAILED';
 
 /**
  * Listen on `port` of `host`, or fail with one line that names the port, the address and what

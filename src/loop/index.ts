@@ -12,6 +12,8 @@ export { versionaryLoopPortal } from './portal/part.ts';
 export { versionaryLoopStorage } from './storage/part.ts';
 export type {
   LoopAccessOptions,
+  LoopHandlersContext,
+  LoopHost,
   LoopLifecycleOptions,
   LoopNoticesOptions,
   LoopSettings,
@@ -21,3 +23,4 @@ export { versionaryLoopUsage } from './usage/part.ts';
 export { DeliveryFailure } from './notices/channel.ts';
 export type { ChannelRecipient, NoticeChannel, NoticeDelivery } from './notices/channel.ts';
 export type { AppIdentity } from './access/auth/principal.ts';
+export type { LoopForward } from './lifecycle/forward-feature.ts';

@@ -41,7 +41,7 @@ const noticeChannels = Type.Optional(
  * storage part takes the same object, so that one check at its registration reports every error
  * of the options with those of the settings. `settings` is checked by the settings' own schemas.
  */
-export const LoopOptionsSchema = Type.Object(
+const LoopOptionsSchema = Type.Object(
   {
     bundle: Type.Object(
       { versions: Type.Array(Type.Unknown()), head: Type.Unknown() },
@@ -101,19 +101,19 @@ export const LoopOptionsSchema = Type.Object(
 );
 
 /** The lifecycle part's options. */
-export const LoopLifecycleOptionsSchema = Type.Object(
+const LoopLifecycleOptionsSchema = Type.Object(
   { handlers: Type.Optional(handlers), forward, onVersionedRequest, ownsApp },
   { additionalProperties: false },
 );
 /** The access part's options. */
-export const LoopAccessOptionsSchema = Type.Object(
+const LoopAccessOptionsSchema = Type.Object(
   { identify, onBootstrapKey, jwtRoles, idempotency },
   { additionalProperties: false },
 );
 /** The notices part's options. */
-export const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
+const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
 /** The options of the usage, portal and management parts: none. */
-export const NoOptionsSchema = Type.Object({}, { additionalProperties: false });
+const NoOptionsSchema = Type.Object({}, { additionalProperties: false });
 
 const unknownKey = ({ where, key, known }: { where: string; key: string; known: string[] }) => {
   const near = nearestName(key, known);

@@ -50,9 +50,7 @@ const optionKeysAgree: SameKeys<keyof VersionaryLoopOptions, LoopOptionKeys> = t
 void optionKeysAgree;
 
 /** The parts {@link versionaryLoop} registers for `options`, in order. */
-export function presetParts(
-  options: Pick<VersionaryLoopOptions, 'portal' | 'notices' | 'recordUsage'>,
-): LoopPartName[] {
+function presetParts(options: Pick<VersionaryLoopOptions, 'portal' | 'notices' | 'recordUsage'>): LoopPartName[] {
   return loopPartNames.filter(
     (name) =>
       !(name === 'versionary-loop-portal' && options.portal === false) &&

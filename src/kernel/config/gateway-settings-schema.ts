@@ -3,7 +3,7 @@ import { createSchemaValidator } from '../../core/config/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
 
 /** A header name (RFC 9110 token), as the gateway's `clientHeader` and `identify.header` take it. */
-export const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
+const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
 const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be a header name' });
 
 const GatewayVersionSchema = Type.Object(
@@ -27,7 +27,7 @@ const identifyText =
  * The `gateway` section of the config file (`docs/gateway.md`), as a TypeBox schema: its type and
  * its validation, every mistake at once. That `versions` names at least one version is code.
  */
-export const GatewaySectionSchema = Type.Object(
+const GatewaySectionSchema = Type.Object(
   {
     prefix: Type.Optional(
       Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$', errorText: 'must be a path such as "/api"' }),

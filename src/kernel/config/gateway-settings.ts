@@ -2,7 +2,7 @@ import type { SettingsInput } from './feature-settings.ts';
 import { gatewaySectionValidator, type GatewaySection } from './gateway-settings-schema.ts';
 
 /** How the gateway knows who is calling. */
-export type GatewayIdentify =
+type GatewayIdentify =
   /** Versionary's own API keys and clients; the credential is not forwarded. */
   | { kind: 'apiKeys' }
   /** A header set by a trusted auth layer in front of the gateway, naming the client. */

@@ -13,7 +13,7 @@ export type DatabaseConfig =
   | { kind: 'postgres'; url: string };
 
 /** The SQLite drivers a deployment may name in `VERSIONARY_SQLITE_DRIVER`. */
-export type SqliteDriverChoice = 'libsql' | 'node:sqlite';
+type SqliteDriverChoice = 'libsql' | 'node:sqlite';
 const sqliteDrivers: readonly SqliteDriverChoice[] = ['libsql', 'node:sqlite'];
 
 /** The parsed, validated configuration: nothing reads `process.env` after this. */

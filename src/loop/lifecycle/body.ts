@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
@@ -19,9 +20,16 @@ export async function installLoopLifecycle(
   options: LoopLifecycleOptions,
 ): Promise<void> {
   const { handlers, forward, ownsApp = false } = options;
+  if (!handlers === !forward)
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: forward
+        ? 'versionary-loop-lifecycle takes handlers or forward, not both.'
+        : 'versionary-loop-lifecycle needs handlers: one function per operation id of the bundle (or forward, to an upstream).',
+    });
   const api = forward
     ? createForwardFeature(forward)
-    : createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : (handlers ?? {})), {
+    : createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers!), {
         ownsApp,
       });
   await installFeatures(scope, state, {

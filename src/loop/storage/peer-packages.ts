@@ -68,10 +68,7 @@ export function peersFor(options: {
 /**
  * The peers of `needed` that do not resolve from this package's place in `node_modules`.
  */
-export function missingPeers(
-  needed: readonly NeededPeer[],
-  resolves: (name: string) => boolean = resolvesHere,
-): NeededPeer[] {
+function missingPeers(needed: readonly NeededPeer[], resolves: (name: string) => boolean = resolvesHere): NeededPeer[] {
   return needed.filter((peer) => !resolves(peer.name));
 }
 
