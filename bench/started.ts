@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { freePort } from '../test/support/service-process.ts';
 import { start, type Proc } from './gateway.ts';
 import { drive, type HttpCase, type Measured } from './http.ts';
@@ -42,19 +42,22 @@ const userCase = (id: string, label: string, version: string): HttpCase => ({
   request: (n) => ({ method: 'GET', path: `/api/${version}/users/${1 + ((n * 7919) % seeded)}` }),
 });
 /**
- * `BENCH_BASELINE=<dir>`: a second service from another build (a folder holding `dist/server.js`,
- * `package.json` and `node_modules`), run in the same rounds: before and after one change.
+ * `BENCH_BUILDS=<dir>,<dir>`: more services from other builds (each folder holding `dist/server.js`,
+ * `package.json` and `node_modules`), run in the same rounds: before and after each change.
  */
-const baseline = process.env.BENCH_BASELINE;
-const cases = {
+const builds = (process.env.BENCH_BUILDS ?? '').split(',').filter(Boolean);
+const cases: Record<string, HttpCase> = {
   p: userCase('p', '(p) by hand: key hashed and looked up, SQLite WAL file', 'v2'),
   sk: userCase('sk', '(s) service v2, stored client key', 'v2'),
   sa: userCase('sa', '(s) service v2, admin key from the environment', 'v2'),
   sk1: userCase('sk1', '(s) service v1 (deprecated), stored client key', 'v1'),
-  bk: userCase('bk', '(s0) baseline build v2, stored client key', 'v2'),
-  ba: userCase('ba', '(s0) baseline build v2, admin key from the environment', 'v2'),
 };
-type CaseId = keyof typeof cases;
+for (const dir of builds) {
+  const name = basename(dir);
+  cases[`${name}:k`] = userCase(`${name}:k`, `(${name}) build ${name} v2, stored client key`, 'v2');
+  cases[`${name}:a`] = userCase(`${name}:a`, `(${name}) build ${name} v2, admin key from the environment`, 'v2');
+}
+type CaseId = string;
 
 /** A server under load: where it answers, its pid, and how to stop it. */
 interface Target {
@@ -105,27 +108,25 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
       ['sa', service, auth(adminKey)],
       ['sk1', service, auth(clientKey)],
     ];
-    if (baseline) {
-      const before = await startService({ node, dir, root: baseline, name: 'baseline' });
-      targets.push(before);
-      const key = await seedService(before.url);
-      plan.push(['bk', before, auth(key)], ['ba', before, auth(adminKey)]);
+    for (const build of builds) {
+      const name = basename(build);
+      const other = await startService({ node, dir, root: build, name });
+      targets.push(other);
+      const key = await seedService(other.url);
+      plan.push([`${name}:k`, other, auth(key)], [`${name}:a`, other, auth(adminKey)]);
     }
     const runs: Partial<Record<CaseId, Measured[]>> = {};
     for (let round = 1; round <= rounds; round++) {
       // Alternate the order, so no case always runs on a warmer (or busier) machine.
       for (const [id, target, headers] of round % 2 ? plan : [...plan].reverse()) {
-        const m = await measure(target, cases[id], headers);
+        const m = await measure(target, cases[id]!, headers);
         (runs[id] ??= []).push(m);
         log(
-          `  ${cases[id].label} [round ${round}]: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(m.cpuPerRequest)} µs/req${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`,
+          `  ${cases[id]!.label} [round ${round}]: ${Math.round(m.rps)} req/s, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(m.cpuPerRequest)} µs/req${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`,
         );
       }
     }
-    return Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list)])) as Record<
-      CaseId,
-      Measured
-    >;
+    return Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list ?? [])]));
   } finally {
     for (const t of targets.reverse()) await t.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -207,19 +208,20 @@ function report(
 ): BenchReport {
   const round = (x: number) => Math.round(x * 100) / 100;
   const rows = Object.entries(results).flatMap(([line, r]) =>
-    (Object.keys(r) as CaseId[]).map((id) => ({
+    Object.entries(r).map(([id, m]) => ({
       node: line,
-      case: cases[id].label,
-      'req/s': Math.round(r[id].rps),
-      'CPU µs/req': Math.round(r[id].cpuPerRequest),
+      case: cases[id]!.label,
+      'req/s': Math.round(m.rps),
+      'CPU µs/req': Math.round(m.cpuPerRequest),
       // Both ratios read "higher is better": the peer's CPU per request over the case's.
-      'req/s vs (p)': round(r[id].rps / r.p.rps),
-      'CPU vs (p)': round(r.p.cpuPerRequest / r[id].cpuPerRequest),
-      'p99 ms': round(r[id].p99),
-      'bad responses': r[id].unexpected + r[id].errors,
+      'req/s vs (p)': round(m.rps / r.p!.rps),
+      'CPU vs (p)': round(r.p!.cpuPerRequest / m.cpuPerRequest),
+      'p99 ms': round(m.p99),
+      'bad responses': m.unexpected + m.errors,
     })),
   );
-  for (const [line, r] of Object.entries(results)) {
+  for (const [line, all] of Object.entries(results)) {
+    const r = all as Record<'p' | 'sk' | 'sa' | 'sk1', Measured>;
     log(`\nstarted targets, Node ${line}`);
     const check = (label: string, value: number, min: number) =>
       log(`  ${value >= min ? 'met   ' : 'MISSED'} ${label}: ${round(value)}`);
