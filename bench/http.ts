@@ -96,25 +96,25 @@ const cases: Record<CaseId, HttpCase> = {
   },
   b: {
     id: 'b',
-    label: '(b) GET /api/v2/users/{id}',
+    label: '(b) in-process buildApp, silent logs: GET /api/v2/users/{id}',
     expect: 200,
     request: (n) => ({ method: 'GET', path: `/api/v2/users/${userId(n)}` }),
   },
   c: {
     id: 'c',
-    label: '(c) GET /api/v1/users/{id} (deprecated)',
+    label: '(c) in-process buildApp: GET /api/v1/users/{id} (deprecated)',
     expect: 200,
     request: (n) => ({ method: 'GET', path: `/api/v1/users/${userId(n)}` }),
   },
   d: {
     id: 'd',
-    label: '(d) GET /api/v2/users?limit=20&fields=id,name',
+    label: '(d) in-process buildApp: GET /api/v2/users?limit=20&fields=id,name',
     expect: 200,
     request: () => ({ method: 'GET', path: '/api/v2/users?limit=20&fields=id,name' }),
   },
   e: {
     id: 'e',
-    label: '(e) POST /api/v2/users',
+    label: '(e) in-process buildApp: POST /api/v2/users',
     expect: 201,
     request: (n) => ({
       method: 'POST',
@@ -138,7 +138,8 @@ export interface Measured {
 
 /**
  * The HTTP benchmark: (a) a bare Fastify ceiling, (p) the same route written by hand (the peer a
- * team would write instead), then the service over SQLite (b)-(e), each for
+ * team would write instead), then the service over SQLite (b)-(e), built in-process with `buildApp`
+ * and silent logs (faster than `npm start`'s service: see `started.ts` for that one), each for
  * `BENCH_SECONDS` (10) after a warm-up, at `BENCH_CONNECTIONS` (50) connections, pipelining 1,
  * with autocannon here and each server in a child process. (c) is also run with usage recording
  * off, interleaved with runs with it on, to price recording. Prints the targets it checks.

@@ -13,6 +13,7 @@ import type { BenchPart, BenchReport } from './types.ts';
  */
 const parts: Record<string, BenchPart> = {
   diff: async () => (await import('./diff.ts')).benchDiff(),
+  started: async () => (await import('./started.ts')).benchStarted(),
   http: async () => (await import('./http.ts')).benchHttp(),
   responses: async () => (await import('./responses.ts')).benchResponses(),
   load: async () => (await import('./load.ts')).benchLoad(),

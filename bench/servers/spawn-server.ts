@@ -16,11 +16,15 @@ export interface SpawnServerOptions {
   profileDir?: string;
   /** Send the server's stdout (its log lines) to /dev/null. */
   discardStdout?: boolean;
+  /** The Node binary to run the server with (another Node line); this process's by default. */
+  execPath?: string;
 }
 
 /** A server running in a child process. */
 export interface BenchServer {
   port: number;
+  /** The child's process id (to pin it to a core, or read its CPU time from `/proc`). */
+  pid: number;
   url: string;
   /** API keys the server created, by the names given in `BENCH_KEYS`. */
   keys: Record<string, string>;
@@ -52,6 +56,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
   const child = fork(join(here, `${options.kind}.ts`), [], {
     execArgv,
     env: { ...process.env, ...options.env },
+    ...(options.execPath ? { execPath: options.execPath } : {}),
     stdio: ['ignore', options.discardStdout ? 'ignore' : 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -63,6 +68,7 @@ export async function spawnServer(options: SpawnServerOptions): Promise<BenchSer
   };
   return {
     port: ready.port,
+    pid: child.pid!,
     url: `http://127.0.0.1:${ready.port}`,
     keys: ready.keys,
     heapUsed: async (o = {}) => (await ask({ type: 'heap', gc: o.gc === true }, 'heap')).heapUsed,

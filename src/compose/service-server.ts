@@ -49,7 +49,8 @@ export interface ServiceServer {
 
 interface Connection {
   socket: Socket;
-  active: number;
+  /** Its requests not yet answered, oldest first: one, or more when the client pipelines. */
+  unanswered: ServerResponse[];
   quietSince: number;
   bytesSeen: number;
 }
@@ -63,7 +64,6 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
   let draining = false;
   let drainStarted = 0;
   const open = new Map<Socket, Connection>();
-  const responses = new Set<ServerResponse>();
   const settled: Array<() => void> = [];
   const checkSettled = () => {
     if (open.size === 0) for (const resolve of settled.splice(0)) resolve();
@@ -80,27 +80,30 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
     },
     (request, response) => {
       active++;
-      const connection = open.get(request.socket);
-      if (connection) connection.active++;
-      responses.add(response);
+      open.get(request.socket)?.unanswered.push(response);
       if (draining) response.setHeader('connection', 'close');
-      response.once('close', () => {
-        active--;
-        responses.delete(response);
-        if (connection) {
-          connection.active--;
-          connection.quietSince = Date.now();
-          connection.bytesSeen = connection.socket.bytesRead;
-        }
-      });
+      // One listener function for every response, not a closure each: `on` rather than `once`
+      // (which wraps the listener) since a response closes once. The bookkeeping is the connection's.
+      response.on('close', responseClosed);
       handler(request, response);
     },
   );
+  function responseClosed(this: ServerResponse): void {
+    active--;
+    const connection = open.get(this.req.socket);
+    if (!connection) return;
+    const { unanswered } = connection;
+    // Answers go out in order, so this is nearly always the first.
+    const at = unanswered[0] === this ? 0 : unanswered.indexOf(this);
+    if (at >= 0) unanswered.splice(at, 1);
+    connection.quietSince = Date.now();
+    connection.bytesSeen = connection.socket.bytesRead;
+  }
   server.setTimeout(timeouts.idleSeconds * 1000);
   // Node's own 408 (slow headers or body), 431 and parser errors get a problem body like every other error.
   server.on('clientError', handleClientError);
   server.on('connection', (socket: Socket) => {
-    open.set(socket, { socket, active: 0, quietSince: Date.now(), bytesSeen: 0 });
+    open.set(socket, { socket, unanswered: [], quietSince: Date.now(), bytesSeen: 0 });
     socket.once('close', () => {
       open.delete(socket);
       checkSettled();
@@ -111,7 +114,7 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
   const sweep = () => {
     const now = Date.now();
     for (const connection of open.values()) {
-      if (connection.active > 0) continue;
+      if (connection.unanswered.length > 0) continue;
       // Bytes read since its last answer: a request is being parsed; give it its turn.
       if (connection.socket.bytesRead !== connection.bytesSeen) {
         connection.bytesSeen = connection.socket.bytesRead;
@@ -133,7 +136,8 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
       if (draining) return;
       draining = true;
       drainStarted = Date.now();
-      for (const response of responses) if (!response.headersSent) response.setHeader('connection', 'close');
+      for (const { unanswered } of open.values())
+        for (const response of unanswered) if (!response.headersSent) response.setHeader('connection', 'close');
     },
     async drain(deadlineMs) {
       this.beginDrain();

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { tenantKeyOf } from '../auth/principal.ts';
+import { tenantKeyOf, type Principal } from '../auth/principal.ts';
 import { addressKey } from './address-key.ts';
-import { createPolicyLookup, policyFor, rateLimitFields, type AppliedPolicy } from './policy.ts';
+import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitFields, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 import type { ApiScope } from '../../../http/api-scope.ts';
@@ -38,7 +38,7 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
   const { settings, store, clock, scope } = options;
   if (!settings.enabled) return;
   // Anonymous traffic has no roles: its policy is the same for every request.
-  const policy = policyFor({ settings, roles: undefined });
+  const policy = policyHeadersOf(policyFor({ settings, roles: undefined }));
   const count = counter(store);
   requestPipeline(app, scope.prefix).add({
     name: 'address-rate-limit',
@@ -71,6 +71,18 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
   const { settings, store, clock, scope } = options;
   if (!settings.enabled) return;
   const policyOf = createPolicyLookup(settings);
+  const anonymous = policyHeadersOf(policyOf(undefined));
+  // A principal keeps its object for as long as its key is cached (and the admin key's for the
+  // life of the app): its counter key, policy and field strings are worked out at its first request.
+  const limits = new WeakMap<Principal, { key: string; policy: PolicyHeaders }>();
+  const limitsOf = (principal: Principal) => {
+    let found = limits.get(principal);
+    if (found === undefined) {
+      found = { key: tenantKeyOf(principal), policy: policyHeadersOf(policyOf(principal.roles)) };
+      limits.set(principal, found);
+    }
+    return found;
+  };
   const count = counter(store);
   requestPipeline(app, scope.prefix).add({
     name: 'rate-limit',
@@ -81,9 +93,10 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
       const state = stateOf(request);
       if (state.counted) return;
       const { principal } = state;
+      const now = clock.now();
+      if (principal) return count({ request, reply, ...limitsOf(principal), now });
       // Failed credentials count against the address, like anonymous traffic.
-      const key = principal ? tenantKeyOf(principal) : addressKey(request.ip);
-      return count({ request, reply, policy: policyOf(principal?.roles), key, now: clock.now() });
+      return count({ request, reply, policy: anonymous, key: addressKey(request.ip), now });
     },
   });
 }
@@ -93,9 +106,9 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
  * awaited. A store that fails serves the request unlimited, and says so in the log.
  */
 function counter(store: RateLimitStore) {
-  return (o: { request: FastifyRequest; reply: FastifyReply; policy: AppliedPolicy; key: string; now: number }) => {
+  return (o: { request: FastifyRequest; reply: FastifyReply; policy: PolicyHeaders; key: string; now: number }) => {
     const { request, reply, policy, key, now } = o;
-    const windowMs = policy.windowSeconds * 1000;
+    const windowMs = policy.policy.windowSeconds * 1000;
     if (store.hitNow) {
       let hit: RateLimitHit | undefined;
       try {
@@ -113,19 +126,22 @@ function counter(store: RateLimitStore) {
 }
 
 /** Refuse a hit over the limit (429 with `Retry-After`), else set the RateLimit fields. */
-function applyHit(options: { reply: FastifyReply; policy: AppliedPolicy; hit: RateLimitHit; now: number }): void {
-  const { policy, hit, now } = options;
+function applyHit(options: { reply: FastifyReply; policy: PolicyHeaders; hit: RateLimitHit; now: number }): void {
+  const { hit, now } = options;
+  const { policy, name, policyField } = options.policy;
   // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
-  const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+  const remaining = Math.max(0, policy.max - hit.count);
   if (hit.count > policy.max) {
+    const fields = rateLimitFields({ policy, remaining, resetSeconds });
     throw new VersionaryError({
       code: ErrorCode.RateLimited,
       detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
       headers: { ...fields, 'retry-after': String(resetSeconds) },
     });
   }
-  options.reply.headers(fields);
+  // Two calls, no object: this runs on every limited request.
+  options.reply.header('ratelimit-policy', policyField).header('ratelimit', `${name};r=${remaining};t=${resetSeconds}`);
 }
 
 async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T | undefined> {

@@ -52,8 +52,36 @@ export function createPolicyLookup(
   };
 }
 
-/** A policy's `RateLimit-Policy` value never changes: built once per policy object. */
-const policyFields = new WeakMap<AppliedPolicy, string>();
+/** A policy with its field strings, built once: what the limiter keeps per principal. */
+export interface PolicyHeaders {
+  policy: AppliedPolicy;
+  /** The policy's name as an sf-string (`"default"`), the head of the `RateLimit` field. */
+  name: string;
+  /** The whole `RateLimit-Policy` field, which never changes for a policy. */
+  policyField: string;
+}
+
+/**
+ * The strings of {@link rateLimitFields} that do not change from one request to the next.
+ *
+ * @example
+ * ```ts
+ * policyHeadersOf({ name: 'default', max: 100, windowSeconds: 60 }).policyField // '"default";q=100;w=60'
+ * ```
+ */
+export function policyHeadersOf(policy: AppliedPolicy): PolicyHeaders {
+  let headers = policyHeaders.get(policy);
+  if (headers === undefined) {
+    // Role names and 'default' are plain ASCII, so they need no sf-string escaping.
+    const name = `"${policy.name}"`;
+    headers = { policy, name, policyField: `${name};q=${policy.max};w=${policy.windowSeconds}` };
+    policyHeaders.set(policy, headers);
+  }
+  return headers;
+}
+
+/** A policy's field strings never change: built once per policy object. */
+const policyHeaders = new WeakMap<AppliedPolicy, PolicyHeaders>();
 
 /**
  * The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers (-10/-11):
@@ -66,13 +94,6 @@ export function rateLimitFields(options: {
   remaining: number;
   resetSeconds: number;
 }): Record<'ratelimit-policy' | 'ratelimit', string> {
-  const { policy } = options;
-  // Role names and 'default' are plain ASCII, so they need no sf-string escaping.
-  const name = `"${policy.name}"`;
-  let policyField = policyFields.get(policy);
-  if (policyField === undefined) {
-    policyField = `${name};q=${policy.max};w=${policy.windowSeconds}`;
-    policyFields.set(policy, policyField);
-  }
+  const { name, policyField } = policyHeadersOf(options.policy);
   return { 'ratelimit-policy': policyField, ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}` };
 }
