@@ -4,19 +4,14 @@ import type { Storage } from '../../../kernel/ports/index.ts';
 import { startRawRetention } from '../../usage/raw-retention.ts';
 import { registerOperationUsageRoute } from '../../usage/operation-routes.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
-import { parseUsageSettings, type UsageSettings } from '../../usage/settings.ts';
+import type { UsageSettings } from '../../usage/settings.ts';
 import { registerClientRoutes } from './client-routes.ts';
-import { parseWebhookSettings, type WebhookSettings } from './webhook-settings.ts';
+import type { WebhookSettings } from './webhook-settings.ts';
 
 /** The config file's `webhooks` and `usage` keys, parsed. */
 export interface ClientSettings {
   webhooks: WebhookSettings;
   usage: UsageSettings;
-}
-
-/** Parse the settings of clients and per-client usage from the config file, pushing every error into `errors`. */
-export function parseClientSettings(options: { file: Record<string, unknown>; errors: string[] }): ClientSettings {
-  return { webhooks: parseWebhookSettings(options), usage: parseUsageSettings(options) };
 }
 
 /**
