@@ -32,13 +32,6 @@ export interface RegisterNoticesOptions {
   channels?: readonly NoticeChannel[];
 }
 
-const workers = new WeakMap<FastifyInstance, NoticeWorker>();
-
-/** The notices worker of a built app (for tests and the CLI's in-process runs). */
-export function noticeWorkerOf(app: FastifyInstance): NoticeWorker | undefined {
-  return workers.get(app);
-}
-
 /**
  * The notices feature in one call: settings, brownout guard, worker, channels and routes. Call it
  * before the versioned API is registered, so its hook covers every route.
@@ -135,6 +128,5 @@ export async function registerNotices(
   );
   registerRehearsalRoutes(app, routes);
   registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
-  workers.set(app, worker);
   return { ...worker, brownouts: () => cache.all() };
 }
