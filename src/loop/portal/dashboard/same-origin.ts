@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 
 /**
  * Whether a form's `Origin` is the portal's own: the configured `publicUrl`'s origin, or the
@@ -22,5 +23,16 @@ function originOf(url: string): string | undefined {
     return new URL(url).origin;
   } catch {
     return undefined;
+  }
+}
+
+/** Refuse (403) a form posted from any origin but the portal's own; a request without `Origin` passes. */
+export function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl })) {
+    throw new VersionaryError({
+      code: ErrorCode.Forbidden,
+      detail: 'Portal forms are accepted only from the portal itself.',
+    });
   }
 }
