@@ -2,6 +2,7 @@ import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts'
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
+import { formatTable } from '../table.ts';
 import { openManagementClient, type ManagementResponse } from '../management-client.ts';
 
 interface ApprovalRow {
@@ -120,15 +121,7 @@ function table(rows: ApprovalRow[]): string {
       r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
       r.reason,
     ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return `${[head, ...lines]
-    .map((l) =>
-      l
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')}\n`;
+  return formatTable({ head, rows: lines });
 }
 
 function printable(row: ApprovalRow): ApprovalRow {

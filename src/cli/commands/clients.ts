@@ -1,6 +1,7 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { formatTable } from '../table.ts';
 import { openManagementClient, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
@@ -160,15 +161,5 @@ function table(rows: ClientRow[]): string {
     String(r.webhooks.length),
     r.createdAt,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return (
-    [head, ...lines]
-      .map((l) =>
-        l
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return formatTable({ head, rows: lines });
 }

@@ -1,6 +1,7 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
+import { formatTable } from '../table.ts';
 import { openManagementClient } from '../management-client.ts';
 
 interface NoticeRow {
@@ -86,15 +87,5 @@ function table(rows: NoticeRow[]): string {
       r.lastError ?? '-',
     ].map(escapeControls),
   );
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  return (
-    [head, ...lines]
-      .map((l) =>
-        l
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return formatTable({ head, rows: lines });
 }

@@ -31,3 +31,29 @@ it('moves the generation on a change of lifecycle state only, not on every refre
   assert.equal(runtime.generation(), start + 2);
   await storage.close();
 });
+
+it('persists a passed sunset at the next refresh, with no call to that version', async () => {
+  const storage = await openSqliteStorage({ path: ':memory:' });
+  const clock = createFixedClock(Date.UTC(2026, 0, 15));
+  const runtime = await createLifecycleRuntime({
+    settings: parseLifecycleSettings({ file: {}, errors: [] }),
+    store: storage.lifecycle,
+    clock,
+    prefix: '/api',
+    versions: [{ name: 'v1' }, { name: 'v2' }],
+    defaultDeprecated: ['v1'],
+  });
+  const v1 = (await storage.lifecycle.listSchedules()).find((s) => s.version === 'v1')!;
+  await runtime.refresh();
+  assert.equal(runtime.versions().find((v) => v.name === 'v1')!.schedule!.removed, false, 'before its sunset');
+  const start = runtime.generation();
+  clock.set(v1.sunsetAt + 1);
+  await runtime.refresh();
+  assert.equal(runtime.generation(), start + 1);
+  assert.equal(runtime.versions().find((v) => v.name === 'v1')!.schedule!.removed, true);
+  // The write is not awaited by the refresh: give it a few turns to land.
+  const storedRemoved = async () => (await storage.lifecycle.listSchedules()).find((s) => s.version === 'v1')!.removed;
+  for (let i = 0; i < 50 && !(await storedRemoved()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(await storedRemoved(), true, 'written to the store, so every instance agrees');
+  await storage.close();
+});

@@ -1,0 +1,90 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import type { OperationSpec } from '../core/versions/index.ts';
+import { isVersionFromAccept } from './negotiation.ts';
+import { parseIfMatch, revisionTag } from './operation.ts';
+import type { OperationResult } from './operation-types.ts';
+import { sendProblem, writesErrors } from './problem.ts';
+import { createCheckedResponse } from './checked-response.ts';
+import type { ResponseViolation } from './response-check.ts';
+import { hiddenInputFields, stillHidden } from './route-schemas.ts';
+import type { VersionScope } from './version-scope.ts';
+import { setOrJoin } from './set-or-join.ts';
+
+/** The route handler of one operation: request migrated up, the one handler, response migrated down and checked. */
+export function createOperationHandler(
+  scope: VersionScope,
+  operation: OperationSpec,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  const { bundle, version, base } = scope;
+  const handler = scope.handlers[operation.id]!;
+  const hidden = hiddenInputFields({ head: bundle.latest, version, name: operation.body });
+  const checked = createCheckedResponse(scope, operation);
+  // The kept names are the handler's own (the newest representation's) only in the newest version.
+  const newest = version === bundle.latest;
+  return async (request, reply) => {
+    // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
+    const query = request.query as Record<string, string | undefined>;
+    const selection = scope.select(operation, query.fields);
+    const body = operation.body
+      ? bundle.migrations.requestUp({
+          schema: operation.body,
+          body: request.body,
+          from: version,
+          to: bundle.latest,
+          operationId: operation.id,
+        })
+      : undefined;
+    const result = await handler({
+      version,
+      operation,
+      body,
+      query,
+      hiddenFields: stillHidden({ hidden, sent: request.body, body }),
+      ...(selection && newest ? { fields: selection.keep } : {}),
+      params: request.params as Record<string, string>,
+      ifMatch: parseIfMatch(request.headers['if-match']),
+      clientId: scope.clientIdOf(request),
+      url: (path) => base + path,
+      request,
+    });
+    const { out, violation } = checked(result, selection);
+    if (violation) return refuseResponse({ scope, operation, request, reply }, { result, violation });
+    if (result.location) reply.header('location', base + result.location);
+    if (result.revision !== undefined)
+      reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
+    for (const [name, value] of Object.entries(result.headers ?? {})) setOrJoin(reply, name, value);
+    if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
+    reply.code(result.status);
+    return out === undefined ? reply.send() : out;
+  };
+}
+
+/** Log a response that breaks its own schema, and answer 500 instead of sending it. */
+function refuseResponse(
+  at: { scope: VersionScope; operation: OperationSpec; request: FastifyRequest; reply: FastifyReply },
+  { result, violation }: { result: OperationResult; violation: ResponseViolation },
+): FastifyReply {
+  const { scope, operation, request, reply } = at;
+  const version = scope.version.name;
+  const schema = operation.responses[result.status]?.schema;
+  request.log.error(
+    {
+      operationId: operation.id,
+      version,
+      status: result.status,
+      schema,
+      pointer: violation.pointer,
+      violation: violation.detail,
+    },
+    `response of ${operation.id} does not match ${version}'s schema ${schema}: ${violation.pointer || '(body)'} ${violation.detail}`,
+  );
+  const logged = writesErrors(request) ? " It has been logged with this problem's requestId." : '';
+  return sendProblem(
+    reply,
+    new VersionaryError({
+      code: ErrorCode.Internal,
+      detail: `The server built a response that does not match its own schema for this version, and did not send it.${logged}`,
+    }),
+  );
+}

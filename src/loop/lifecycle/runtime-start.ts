@@ -1,0 +1,101 @@
+import { ErrorCode } from '../../core/errors/index.ts';
+import {
+  createViolation,
+  declaredOrder,
+  MONTH_MS,
+  orderReleases,
+  PolicyRule,
+  toPolicyError,
+} from '../../core/lifecycle/index.ts';
+import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
+import { configuredSchedule } from './policy-check.ts';
+import type { LifecycleRuntimeOptions } from './runtime-types.ts';
+
+/** The lifecycle as it stands once a start has written the config's schedules to the store. */
+export interface StartedLifecycle {
+  schedules: Map<string, StoredSchedule>;
+  endpoints: EndpointDeprecation[];
+  /** Every version, in declared order. */
+  names: string[];
+  /** Each version's release instant: its own, or a stand-in that keeps the declared order. */
+  released: Map<string, number>;
+  /** The versions whose release instant is a stand-in. */
+  undated: Set<string>;
+}
+
+/**
+ * Load schedules from the store and write the config's over them: the default deprecations of a
+ * first start, each configured schedule and each configured endpoint deprecation. Refuses to
+ * start when the release dates contradict the declared order.
+ */
+export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
+  const { settings, store, clock } = options;
+  const schedules = new Map((await store.listSchedules()).map((s) => [s.version, s]));
+  await saveDefaultDeprecations(options, schedules);
+  const configured = settings.versions ?? {};
+  const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
+  const releases = orderedReleases(options, names);
+  for (const [name, v] of Object.entries(configured)) {
+    const declared = configuredSchedule(name, v, { now: clock.now(), stored: schedules.get(name) });
+    if (!declared) continue;
+    const stored: StoredSchedule = { ...declared, removed: declared.removed || schedules.get(name)?.removed === true };
+    await store.saveSchedule(stored);
+    schedules.set(name, stored);
+  }
+  for (const e of settings.endpointDeprecations) {
+    const stored = { ...e, deprecatedAt: e.deprecatedAt ?? clock.now(), migrationUrl: e.migrationUrl ?? null };
+    await store.saveEndpointDeprecation(stored);
+  }
+  return {
+    schedules,
+    endpoints: await store.listEndpointDeprecations(),
+    names,
+    released: new Map(releases.map((r) => [r.name, r.releasedAt])),
+    undated: new Set(releases.filter((r) => !r.declared).map((r) => r.name)),
+  };
+}
+
+/** With no versions in the config, the given versions are deprecated with the default notice, once. */
+async function saveDefaultDeprecations(
+  options: LifecycleRuntimeOptions,
+  schedules: Map<string, StoredSchedule>,
+): Promise<void> {
+  const { settings, store, clock } = options;
+  for (const name of settings.versions ? [] : (options.defaultDeprecated ?? [])) {
+    if (schedules.has(name)) continue;
+    const now = clock.now();
+    const stored: StoredSchedule = {
+      version: name,
+      deprecatedAt: now,
+      sunsetAt: now + 6 * MONTH_MS,
+      removed: false,
+      reason: 'planned',
+      migrationUrl: null,
+    };
+    await store.saveSchedule(stored);
+    schedules.set(name, stored);
+  }
+}
+
+/** The versions' release instants in declared order; a contradiction is a config error. */
+function orderedReleases(
+  options: LifecycleRuntimeOptions,
+  names: string[],
+): ReturnType<typeof orderReleases>['releases'] {
+  const configured = options.settings.versions ?? {};
+  const builtIn = new Map(options.versions.map((v) => [v.name, v.releasedAt]));
+  const { releases, problems } = orderReleases(
+    names.map((name) => ({ name, releasedAt: configured[name]?.releasedAt, fallback: builtIn.get(name) })),
+  );
+  const orderError = toPolicyError(
+    problems.map((message) =>
+      createViolation({ code: ErrorCode.InvalidConfig, rule: PolicyRule.ValidConfig, message }),
+    ),
+    {
+      subject: 'lifecycle configuration',
+      code: ErrorCode.InvalidConfig,
+    },
+  );
+  if (orderError) throw orderError;
+  return releases;
+}

@@ -1,0 +1,115 @@
+import type { Clock } from '../../core/clock/index.ts';
+import { isMigrationUrl } from '../../core/text/index.ts';
+import { checkDeprecationStatus, type DeprecationSchedule, type LifecycleVersion } from '../../core/lifecycle/index.ts';
+import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../kernel/ports/index.ts';
+import type { StartedLifecycle } from './runtime-start.ts';
+import type { LifecycleSettings } from './settings.ts';
+
+/** The lifecycle state of a running service: schedules, endpoint deprecations, and what follows from them. */
+export interface LifecycleState {
+  schedule(version: string): StoredSchedule | undefined;
+  endpoints(): EndpointDeprecation[];
+  /** Every version, by release instant; built once per change of state. */
+  versions(): LifecycleVersion[];
+  migrationUrl(version: string): string;
+  /** The version's explicit replacement, else the next version that is not deprecated. */
+  replacementOf(version: string): string | undefined;
+  generation(): number;
+  /** Replace the schedules or the endpoint deprecations; the generation moves only on a real change. */
+  replace(update: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
+  /**
+   * Flag the version removed once its own sunset has passed, and persist that, so every instance
+   * agrees; a version already flagged, or not past its sunset, is left as it is.
+   */
+  flagIfSunsetPassed(version: string): void;
+  /** {@link LifecycleState.flagIfSunsetPassed} for every version with a schedule. */
+  flagPassedSunsets(): void;
+}
+
+/** The state over what a start loaded, writing a passed sunset back to `store`. */
+export function createLifecycleState(options: {
+  started: StartedLifecycle;
+  settings: LifecycleSettings;
+  store: LifecycleStore;
+  clock: Clock;
+  prefix: string;
+  onError?: ((error: unknown) => void) | undefined;
+}): LifecycleState {
+  const { started, store, clock, prefix } = options;
+  const configured = options.settings.versions ?? {};
+  let { schedules, endpoints } = started;
+  // The periodic refresh applies the same state again and again: only a real change moves it.
+  let generation = 0;
+  const stateOf = () => JSON.stringify([[...schedules.values()], endpoints]);
+  // Asked by per-request hooks (removed-version gate, metrics): built once per change of state.
+  let lifecycleVersions: LifecycleVersion[] | undefined;
+
+  const migrationUrl = (name: string) =>
+    usable(schedules.get(name)?.migrationUrl) ??
+    configured[name]?.migrationUrl ??
+    `${prefix}/versions/${name}/migration-guide`;
+  const buildVersions = (): LifecycleVersion[] =>
+    started.names
+      .map((name) => ({
+        name,
+        releasedAt: started.released.get(name)!,
+        ...(schedules.get(name) ? { schedule: toSchedule(schedules.get(name)!) } : {}),
+        ...(configured[name]?.replacement ? { replacement: configured[name]!.replacement } : {}),
+        migrationUrl: migrationUrl(name),
+        openapiUrl: `${prefix}/${name}/openapi.json`,
+      }))
+      .sort((a, b) => a.releasedAt - b.releasedAt);
+  const versions = (): LifecycleVersion[] =>
+    (lifecycleVersions ??= Object.freeze(buildVersions()) as LifecycleVersion[]);
+
+  const state: LifecycleState = {
+    schedule: (version) => schedules.get(version),
+    endpoints: () => endpoints,
+    versions,
+    migrationUrl,
+    replacementOf(name) {
+      const all = versions();
+      const explicit = all.find((v) => v.name === name)?.replacement;
+      if (explicit) return explicit;
+      const index = all.findIndex((v) => v.name === name);
+      return all.slice(index + 1).find((v) => !v.schedule)?.name;
+    },
+    generation: () => generation,
+    replace(update) {
+      const before = stateOf();
+      if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
+      if (update.endpoints) endpoints = update.endpoints;
+      lifecycleVersions = undefined;
+      if (stateOf() !== before) generation++;
+    },
+    flagIfSunsetPassed(version) {
+      const own = schedules.get(version);
+      if (!own || !checkDeprecationStatus({ schedule: toSchedule(own), clock }).flaggedRemoved) return;
+      const flagged = { ...own, removed: true };
+      schedules.set(version, flagged);
+      lifecycleVersions = undefined;
+      generation++;
+      store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
+    },
+    flagPassedSunsets() {
+      for (const version of [...schedules.keys()]) state.flagIfSunsetPassed(version);
+    },
+  };
+  return state;
+}
+
+/** The core's schedule of a stored one (without its migration URL). */
+export function toSchedule(s: StoredSchedule): DeprecationSchedule {
+  return {
+    version: s.version,
+    deprecatedAt: s.deprecatedAt,
+    sunsetAt: s.sunsetAt,
+    removed: s.removed,
+    reason: s.reason,
+  };
+}
+
+// A URL stored before the migration URL rule was enforced (`javascript:`, `//host`) is never linked.
+export function usable(url: string | null | undefined): string | undefined {
+  return url && isMigrationUrl(url) ? url : undefined;
+}

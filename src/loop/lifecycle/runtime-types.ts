@@ -1,0 +1,46 @@
+import type { Clock } from '../../core/clock/index.ts';
+import type {
+  ElementDeprecation,
+  LifecycleDocument,
+  LifecycleVerdict,
+  LifecycleVersion,
+  PolicyWarning,
+} from '../../core/lifecycle/index.ts';
+import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../kernel/ports/index.ts';
+import type { LifecycleSettings } from './settings.ts';
+
+/** Options for `createLifecycleRuntime`. */
+export interface LifecycleRuntimeOptions {
+  settings: LifecycleSettings;
+  store: LifecycleStore;
+  clock: Clock;
+  /** Versions with code, oldest first, with their default release instants if any (kept only where they fit that order). */
+  versions: Array<{ name: string; releasedAt?: number | undefined }>;
+  prefix: string;
+  /** Deprecated with the default notice at first start when the config declares no versions. */
+  defaultDeprecated?: string[];
+  onError?: (error: unknown) => void;
+}
+
+/** The service's live view of the lifecycle, cached until the next instant it changes. */
+export interface LifecycleRuntime {
+  verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
+  listHeaders(): Record<string, string>;
+  document(): LifecycleDocument;
+  versions(): LifecycleVersion[];
+  migrationUrl(version: string): string;
+  endpointDeprecations(): EndpointDeprecation[];
+  /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
+  elements(): readonly ElementDeprecation[];
+  headerStyle: LifecycleSettings['headerStyle'];
+  audience: LifecycleSettings['audience'];
+  /**
+   * Counts the changes of lifecycle state (schedules, endpoint deprecations, a version flagged
+   * removed): whatever is derived from the lifecycle and kept between requests is stale once it moves.
+   */
+  generation(): number;
+  /** Replace state after a write through the management API, or a refresh from the store. */
+  apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
+  refresh(): Promise<void>;
+  warnings: PolicyWarning[];
+}

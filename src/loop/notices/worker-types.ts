@@ -1,0 +1,68 @@
+import type { Clock } from '../../core/clock/index.ts';
+import type { Brownout } from '../../core/notices/index.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { ClientStore, NoticeChannelName, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
+import type { NoticeChannel } from './channel.ts';
+import type { PayloadBuilder } from './gather.ts';
+import type { NoticesSettings } from './settings.ts';
+
+/**
+ * Why a planned notice wrote no outbox row: `no-client`, the calls were made without a registered
+ * client (a key with no client, a token subject, an address), so no one can be told;
+ * `no-contact`, the client has neither a contact email nor a webhook; `already-enqueued`, every
+ * row it would write is in the outbox already (another instance planned it at the same moment).
+ */
+export type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
+
+/** A planned notice that wrote no outbox row, and why. */
+export interface SkippedNotice {
+  subject: string;
+  client: string;
+  reason: SkipReason;
+}
+
+/** What one pass did. */
+export interface PassReport {
+  planned: number;
+  enqueued: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+  /** The planned notices that wrote no row (so `enqueued` does not count them), each with its reason. */
+  skipped: SkippedNotice[];
+}
+
+/** Options for `createNoticeWorker`. */
+export interface NoticeWorkerOptions {
+  notices: NoticeStore;
+  usage: Pick<UsageStore, 'byClient' | 'elementCalls'>;
+  clients: Pick<ClientStore, 'findMany'>;
+  runtime: LifecycleRuntime;
+  payloads: PayloadBuilder;
+  channels: NoticeChannel[];
+  settings: NoticesSettings;
+  brownouts: () => Promise<Brownout[]>;
+  flushUsage: () => Promise<void>;
+  clock: Clock;
+  log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** How many deliveries run at once; 8 by default. */
+  concurrency?: number;
+  /**
+   * The overall deadline of one delivery, whatever its channel (10 000 ms by default): past it the
+   * row is retried later and its slot goes to the next notice. Channels get an `AbortSignal` that
+   * fires then; one that ignores it is simply no longer waited for.
+   */
+  deliveryTimeoutMs?: number;
+  /** The wall clock for retry delays; tests pass the injected clock's. */
+  random?: () => number;
+}
+
+/** Plans and delivers notices, on a timer and on request. */
+export interface NoticeWorker {
+  /** One pass: flush usage, plan, write the outbox, deliver what is due. Passes never overlap. */
+  runPass(): Promise<PassReport>;
+  start(): void;
+  stop(): Promise<void>;
+  /** Channels this instance can deliver through (those with a transport). */
+  channels(): NoticeChannelName[];
+}
