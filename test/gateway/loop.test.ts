@@ -266,7 +266,7 @@ describe('versionary gateway --help', () => {
     for (const key of [...Object.values(serviceSettings).flatMap((s) => s.keys), 'bodyLimit'])
       assert.ok(run.stdout.includes(key), `--help mentions the config key ${key}`);
     const root = new URL('../../src/', import.meta.url).pathname;
-    const sources = ['service', 'compose', 'storage'].flatMap((dir) =>
+    const sources = ['kernel', 'loop', 'reference', 'gateway', 'compose', 'storage'].flatMap((dir) =>
       readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
         .map((file) => readFileSync(join(root, dir, file), 'utf8')),
