@@ -1,4 +1,5 @@
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { handlerCoverage } from './handler-coverage.ts';
 import type { HandlerMap, HandlerSource } from './handler-types.ts';
 import type { OperationHandler } from './operation-types.ts';
 
@@ -31,10 +32,7 @@ export function defineHandlers(
   if (args.length === 1) return args[0];
   const [source, handlers] = args;
   const head = 'head' in source ? source.head : source;
-  const ids = new Set(head.operations.map((op) => op.id));
-  const given = handlers as unknown as Record<string, unknown>;
-  const missing = [...ids].filter((id) => typeof given[id] !== 'function');
-  const unknown = Object.keys(given).filter((id) => !ids.has(id));
+  const { missing, unknown } = handlerCoverage(head, handlers as unknown as Record<string, unknown>);
   if (missing.length > 0 || unknown.length > 0) {
     const problems = [
       ...(missing.length > 0 ? [`no handler for operation(s): ${missing.join(', ')}`] : []),

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { handlerCoverage } from './handler-coverage.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { registerOperation } from './operation-route.ts';
@@ -21,7 +22,7 @@ const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) 
  * path answer 405 with `Allow`; OPTIONS answers 204 with `Allow`.
  */
 export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
-  const missing = options.bundle.head.operations.filter((op) => !options.handlers[op.id]).map((op) => op.id);
+  const { missing } = handlerCoverage(options.bundle.head, options.handlers);
   if (missing.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidDefinition,

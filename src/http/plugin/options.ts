@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { handlerOptionProblems } from '../handler-coverage.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -169,12 +170,7 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
   else if (typeof handlers !== 'object' || handlers === null)
     errors.push('handlers must be an object of functions keyed by operation id');
   else if (bundleOk && forward === undefined) {
-    const ids = new Set(bundle.head.operations.map((op) => op.id));
-    const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
-    if (missing.length > 0) errors.push(`handlers lacks a function for operation(s): ${missing.join(', ')}`);
-    const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
-    if (unknown.length > 0)
-      errors.push(`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`);
+    errors.push(...handlerOptionProblems(bundle.head, handlers));
   }
   errors.push(...pluginOptionsValidator.errors(raw, ''));
   const prefix = raw.prefix ?? '/api';

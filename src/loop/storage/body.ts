@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
-import type { OperationHandler } from '../../http/index.ts';
+import { handlerOptionProblems } from '../../http/handler-coverage.ts';
 import { createServiceContext } from './context.ts';
 import { flushUsage } from '../usage/install-usage.ts';
 import { readConfig, type ServiceConfig } from '../../kernel/config/load-config.ts';
@@ -41,7 +40,7 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
   const prefix = options.prefix ?? '/api';
   if (shape.length === 0) {
     if (options.handlers && typeof options.handlers !== 'function')
-      problems.push(...handlerProblems(options.bundle, options.handlers));
+      problems.push(...handlerOptionProblems(options.bundle.head, options.handlers));
     problems.push(
       ...policyProblems({
         config,
@@ -126,15 +125,4 @@ function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]
   return Object.fromEntries(
     keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
   ) as Partial<Pick<T, K>>;
-}
-
-/** Operations without a handler, and handlers of no operation: as the routing plugin checks them, but before it runs. */
-function handlerProblems(bundle: VersionBundle, handlers: Record<string, OperationHandler>): string[] {
-  const ids = new Set(bundle.head.operations.map((op) => op.id));
-  const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
-  const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
-  return [
-    ...(missing.length > 0 ? [`handlers lacks a function for operation(s): ${missing.join(', ')}`] : []),
-    ...(unknown.length > 0 ? [`handlers names operation(s) the bundle does not declare: ${unknown.join(', ')}`] : []),
-  ];
 }
