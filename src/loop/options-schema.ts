@@ -30,8 +30,8 @@ const jwtRoles = Type.Optional(
 const idempotency = Type.Optional(Bool);
 const onBootstrapKey = Type.Optional(Fn);
 const noticeChannels = Type.Optional(
-  Type.Array(Type.Object({ name: Text, send: Fn }), {
-    errorText: 'must be an array of channels, each { name, send(delivery) }',
+  Type.Array(Type.Object({ name: Text, recipients: Fn, deliver: Type.Optional(Fn), close: Type.Optional(Fn) }), {
+    errorText: 'must be an array of channels, each { name, recipients(client), deliver?(delivery) }',
   }),
 );
 
