@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { isVersionaryError } from '../core/errors/index.ts';
@@ -16,6 +15,7 @@ import { openStorage } from '../loop/storage/open-storage.ts';
 import { openSharedState } from '../loop/storage/shared-state.ts';
 import { policyProblems, problemsOf } from '../loop/storage/start-problems.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
+import { serveMetrics, type MetricsServer } from './metrics-server.ts';
 
 /** A started service. */
 export interface RunningService {
@@ -27,63 +27,34 @@ export interface RunningService {
   shutdown(signal: string): Promise<number>;
 }
 
+/** What a composition gives the service: the reference service's users and posts, or the gateway's forwarding. */
+type Compose = (config: ServiceConfig) => Promise<Partial<BuildAppOptions>>;
+
+/** What startService keeps between its steps. */
+interface StartState {
+  closing: boolean;
+  storage?: Storage;
+  feed?: ChangeFeed;
+  app?: ServiceApp;
+}
+
 /**
  * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
  * and migrate storage, retrying with backoff while the database is unreachable, build the app,
- * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`).
+ * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`). `compose` says what the app is
+ * beside the loop's parts: users and posts by default, forwarding for `versionary gateway`.
  */
 export async function startService(
-  options: LoadConfigOptions & {
-    exit?: (code: number) => void;
-    compose?: (config: ServiceConfig) => Promise<Partial<BuildAppOptions>>;
-  },
+  options: LoadConfigOptions & { exit?: (code: number) => void; compose?: Compose },
 ): Promise<RunningService> {
-  // One pass before listening that reports every error at once: the configuration's, the
-  // composition's (the gateway's documents) and the lifecycle policy's, in one message.
-  const { config, errors: problems } = readConfig(options);
-  // What replaces parts of the reference service (the gateway's versions and features), known before listening, so a bad one never listens.
-  let composition: Partial<BuildAppOptions> = {};
-  if (options.compose) {
-    try {
-      composition = await options.compose(config);
-    } catch (error) {
-      problems.push(...(problemsOf(error) ?? rethrow(error)));
-    }
-  } else if (config.settings.gateway)
-    problems.push(
-      'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
-    );
-  // The gateway's version names are its section's, even when a document could not be read.
-  const versions = composition.bundle
-    ? composition.bundle.versions.map((v) => v.name)
-    : options.compose
-      ? (config.settings.gateway?.versions.map((v) => v.name) ?? [])
-      : createApiBundle().versions.map((v) => v.name);
-  // The reference service's own release dates, unless the composition gives its own (the gateway: none).
-  const releases = composition.releases ?? builtInReleases;
-  problems.push(
-    ...policyProblems({
-      config,
-      versions,
-      prefix: composition.api?.prefix ?? config.settings.gateway?.prefix ?? apiPrefix,
-      ...(composition.defaultDeprecated ? { defaultDeprecated: composition.defaultDeprecated } : {}),
-      ...(options.compose ? { defaultDeprecated: [] } : {}),
-      releases,
-    }),
-  );
-  if (problems.length > 0) throw configError(problems);
+  const { config, composition } = await checkBeforeListening(options.compose ?? composeReference, options);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
   await listenOrExplain(service.server, { port: config.port, host: config.host, setting: 'PORT (or --port)' });
   const address = service.server.address() as AddressInfo;
   log.info({ port: address.port, host: config.host }, 'listening; connecting to storage');
-  const state = {
-    closing: false,
-    storage: undefined as Storage | undefined,
-    feed: undefined as ChangeFeed | undefined,
-    app: undefined as ServiceApp | undefined,
-  };
+  const state: StartState = { closing: false };
   const redis = config.redisUrl ? await connectRedis({ url: config.redisUrl, log }) : undefined;
   const metrics = createServiceMetrics();
   const metricsServer =
@@ -95,62 +66,125 @@ export async function startService(
           throw error;
         })
       : undefined;
+  const ready = serveWhenReady({ config, composition, state, service, redis, metrics, log });
+  ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
+  const shutdown = onceOnly((signal: string) =>
+    stop({ signal, state, service, redis, ...(metricsServer ? { metricsServer } : {}), log, config }),
+  );
+  handleSignals({ shutdown, log, exit });
+  return { address, ready: ready.catch(() => {}), shutdown };
+}
 
-  const ready = (async () => {
-    state.storage = await openWithRetry({ config, log, closing: () => state.closing });
-    if (!state.storage) return;
-    const shared = await openSharedState({ config, log, ...(redis ? { redis } : {}) });
-    state.feed = shared.feed;
-    const { rateLimitStore } = shared;
-    state.app = await buildApp({
-      ...composition,
-      releases,
+/** The reference service: users and posts; a config file with a gateway section is refused. */
+const composeReference: Compose = async (config) => {
+  if (config.settings.gateway)
+    throw configError([
+      'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
+    ]);
+  return { bundle: createApiBundle(), releases: builtInReleases };
+};
+
+/**
+ * One pass before listening that reports every error at once: the configuration's, the
+ * composition's (the gateway's documents) and the lifecycle policy's, in one message, so that a
+ * bad start never listens.
+ */
+async function checkBeforeListening(compose: Compose, options: LoadConfigOptions) {
+  const { config, errors: problems } = readConfig(options);
+  let composition: Partial<BuildAppOptions> = {};
+  try {
+    composition = await compose(config);
+  } catch (error) {
+    problems.push(...(problemsOf(error) ?? rethrow(error)));
+  }
+  const gateway = config.settings.gateway;
+  problems.push(
+    ...policyProblems({
       config,
-      storage: state.storage,
-      clock: { now: Date.now },
-      ...(rateLimitStore ? { rateLimitStore } : {}),
-      ops: {
-        changeFeed: state.feed,
-        metrics,
-        shuttingDown: () => state.closing,
-        reconcileMs: config.ops.reconcileMs,
-        ...(rateLimitStore ? { rateLimitStore } : {}),
-        readinessChecks: shared.readinessChecks,
-      },
-      onBootstrapKey: (key) =>
-        process.stdout.write(
-          `\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`,
-        ),
-    });
-    await state.app.ready();
-    if (state.closing) return;
-    service.use(state.app.routing);
-    log.info({ port: address.port }, 'ready');
-  })();
-  ready.catch((error: unknown) => {
-    // A configuration, policy or handler error is told once, without a stack (it is no bug of
-    // the code); anything else keeps its stack for the report.
-    if (isVersionaryError(error)) log.fatal({ code: error.code, detail: error.detail }, 'cannot start');
-    else log.fatal({ err: error }, 'cannot start');
-    // Also in plain words on stderr, where an operator looks first when a process will not start.
-    process.stderr.write(
-      `versionary: cannot start: ${isVersionaryError(error) ? `${error.code}: ${error.detail}` : (error as Error).message}\n`,
-    );
-    exit(1);
-  });
+      // The gateway's version names are its section's, even when a document could not be read.
+      versions: (composition.bundle?.versions ?? gateway?.versions ?? []).map((v) => v.name),
+      prefix: composition.api?.prefix ?? gateway?.prefix ?? apiPrefix,
+      // The upstream's versions are the team's to schedule: none deprecated by default.
+      ...(composition.defaultDeprecated || gateway ? { defaultDeprecated: composition.defaultDeprecated ?? [] } : {}),
+      releases: composition.releases ?? {},
+    }),
+  );
+  if (problems.length > 0) throw configError(problems);
+  return { config, composition };
+}
 
-  let stopping: Promise<number> | undefined;
-  const shutdown = (signal: string): Promise<number> => {
-    stopping ??= stop({ signal, state, service, redis, metricsServer, log, config });
-    return stopping;
-  };
-  // process.on, not once: a second signal is common (`npm start` forwards one, and systemd,
-  // `tini -g` or `kill -- -PGID` signal the whole group), and with no handler left its default
-  // action would kill the process mid-drain, losing what the drain and the final flush would keep.
+/** Open storage (retrying), build the app from the loop's parts, and serve it once it is ready. */
+async function serveWhenReady(options: {
+  config: ServiceConfig;
+  composition: Partial<BuildAppOptions>;
+  state: StartState;
+  service: ServiceServer;
+  redis: Redis | undefined;
+  metrics: ServiceMetrics;
+  log: Logger;
+}): Promise<void> {
+  const { config, state, log } = options;
+  state.storage = await openWithRetry({ config, log, closing: () => state.closing });
+  if (!state.storage) return;
+  const shared = await openSharedState({ config, log, ...(options.redis ? { redis: options.redis } : {}) });
+  state.feed = shared.feed;
+  const { rateLimitStore } = shared;
+  state.app = await buildApp({
+    ...options.composition,
+    config,
+    storage: state.storage,
+    clock: { now: Date.now },
+    ...(rateLimitStore ? { rateLimitStore } : {}),
+    ops: {
+      changeFeed: state.feed,
+      metrics: options.metrics,
+      shuttingDown: () => state.closing,
+      reconcileMs: config.ops.reconcileMs,
+      ...(rateLimitStore ? { rateLimitStore } : {}),
+      readinessChecks: shared.readinessChecks,
+    },
+    onBootstrapKey: (key) =>
+      process.stdout.write(
+        `\nversionary: created the first admin API key. It is shown only this once; store it now:\n\n  ${key}\n\n`,
+      ),
+  });
+  await state.app.ready();
+  if (state.closing) return;
+  options.service.use(state.app.routing);
+  log.info({ port: (options.service.server.address() as AddressInfo).port }, 'ready');
+}
+
+/**
+ * A configuration, policy or handler error is told once, without a stack (it is no bug of the
+ * code); anything else keeps its stack for the report. Also in plain words on stderr, where an
+ * operator looks first when a process will not start.
+ */
+function reportStartFailure(options: { error: unknown; log: Logger; exit: (code: number) => void }): void {
+  const { error, log } = options;
+  if (isVersionaryError(error)) log.fatal({ code: error.code, detail: error.detail }, 'cannot start');
+  else log.fatal({ err: error }, 'cannot start');
+  process.stderr.write(
+    `versionary: cannot start: ${isVersionaryError(error) ? `${error.code}: ${error.detail}` : (error as Error).message}\n`,
+  );
+  options.exit(1);
+}
+
+/**
+ * SIGTERM and SIGINT start the shutdown once. process.on, not once: a second signal is common
+ * (`npm start` forwards one, and systemd, `tini -g` or `kill -- -PGID` signal the whole group),
+ * and with no handler left its default action would kill the process mid-drain, losing what the
+ * drain and the final flush would keep.
+ */
+function handleSignals(options: {
+  shutdown: ((signal: string) => Promise<number>) & { started(): boolean };
+  log: Logger;
+  exit: (code: number) => void;
+}): void {
+  const { shutdown, log, exit } = options;
   let interrupts = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signal === 'SIGINT') interrupts++;
-    if (!stopping)
+    if (!shutdown.started())
       return void shutdown(signal).then((code) => {
         process.off('SIGTERM', onSignal);
         process.off('SIGINT', onSignal);
@@ -165,7 +199,12 @@ export async function startService(
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
-  return { address, ready: ready.catch(() => {}), shutdown };
+}
+
+/** `run` once, whatever the signal that asks again: later calls get the first call's result. */
+function onceOnly(run: (signal: string) => Promise<number>) {
+  let running: Promise<number> | undefined;
+  return Object.assign((signal: string) => (running ??= run(signal)), { started: () => running !== undefined });
 }
 
 /**
@@ -176,10 +215,10 @@ export async function startService(
  */
 async function stop(options: {
   signal: string;
-  state: { closing: boolean; storage?: Storage; feed?: ChangeFeed; app?: ServiceApp };
+  state: StartState;
   service: ServiceServer;
   redis?: Redis;
-  metricsServer?: ReturnType<typeof createServer>;
+  metricsServer?: MetricsServer;
   log: Logger;
   config: ServiceConfig;
 }): Promise<number> {
@@ -211,8 +250,7 @@ async function stop(options: {
     await state.feed?.close();
     await state.storage?.close();
     await options.redis?.quit().catch(() => options.redis?.disconnect());
-    options.metricsServer?.close();
-    options.metricsServer?.closeAllConnections();
+    await options.metricsServer?.close();
   } catch (error) {
     log.error({ err: error }, 'shutdown failed');
     code = 1;
@@ -251,29 +289,6 @@ async function openWithRetry(options: {
       delay = Math.min(delay * 2, 5000);
     }
   }
-}
-
-async function serveMetrics(options: { metrics: ServiceMetrics; port: number; host: string }) {
-  const server = createServer((request, response) => {
-    if ((request.url ?? '').split('?')[0] !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'application/problem+json' });
-      return void response.end(
-        JSON.stringify({
-          type: '/problems/not-found',
-          title: 'Not found',
-          status: 404,
-          detail: 'Only /metrics is served here.',
-          code: 'NOT_FOUND',
-        }),
-      );
-    }
-    void options.metrics.registry.metrics().then((text) => {
-      response.writeHead(200, { 'content-type': options.metrics.registry.contentType, 'cache-control': 'no-store' });
-      response.end(text);
-    });
-  });
-  await listenOrExplain(server, { ...options, setting: 'VERSIONARY_METRICS_PORT' });
-  return server;
 }
 
 function rethrow(error: unknown): never {
