@@ -78,6 +78,25 @@ const LoopOptionsSchema = Type.Object(
       }),
     ),
     env: Type.Optional(Type.Object({}, { errorText: 'must be an object of variables (process.env, or your own)' })),
+    adminKey: Type.Optional(Type.String({ minLength: 16, errorText: 'must be a key of at least 16 characters' })),
+    smtp: Type.Optional(
+      Type.Object(
+        {
+          url: Type.String({
+            pattern: '^(smtps?://[^/\\s]+|log:)',
+            errorText: 'must be smtp://host:port, smtps://… or log:',
+          }),
+          from: Text,
+        },
+        { additionalProperties: false, errorText: 'must be { url, from }' },
+      ),
+    ),
+    jwt: Type.Optional(
+      Type.Object({}, { errorText: 'must be { secret } or { publicKeyPem } or { jwks }, with issuer? and audience?' }),
+    ),
+    redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://', errorText: 'must be redis://host:port' })),
+    noticeSecret: Type.Optional(Type.String({ minLength: 32, errorText: 'must be at least 32 characters' })),
+    portalSecret: Type.Optional(Type.String({ minLength: 32, errorText: 'must be at least 32 characters' })),
     settings: Type.Optional(Type.Object({}, { errorText: 'must be an object' })),
     publicUrl: Type.Optional(Type.String({ pattern: '^https?://', errorText: 'must be an absolute http(s) URL' })),
     clock: Type.Optional(

@@ -99,27 +99,27 @@ export function configError(errors: readonly string[], what = 'The configuration
  * with an error holds its default or nothing), so a start can add the checks that need the parsed
  * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
  */
-export function readConfig({
-  env,
-  readFile,
-  settings: given,
-}: LoadConfigOptions & { settings?: Record<string, unknown> }): { config: ServiceConfig; errors: string[] } {
-  const errors: string[] = [];
-  const rawPort = env.PORT ?? '3000';
-  const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    errors.push(`PORT must be an integer from 0 to 65535, not "${env.PORT}"`);
-  const host = env.HOST ?? '127.0.0.1';
-  const logLevel = env.LOG_LEVEL ?? 'info';
-  if (!levels.includes(logLevel)) errors.push(`LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`);
-  const parsedDatabase = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/versionary.db', errors);
-  const driver = parseSqliteDriver(env.VERSIONARY_SQLITE_DRIVER, errors);
-  const database = parsedDatabase?.kind === 'sqlite' && driver ? { ...parsedDatabase, driver } : parsedDatabase;
-  const configPath = env.VERSIONARY_CONFIG;
-  // Settings handed over as an object (the loop's `settings` option) are read as the file would be.
-  const file = given ?? (configPath ? readConfigFile({ path: configPath, readFile, errors }) : {});
-  const fileName = given ? 'settings' : configPath;
-  // Every feature's settings in the same pass, so one start reports every error of the file.
+export function readConfig(options: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
+  const { values, errors } = readEnv(options);
+  const file = values.configPath ? readConfigFile({ path: values.configPath, readFile: options.readFile, errors }) : {};
+  return { config: withSettings({ values, file, fileName: values.configPath, errors }), errors };
+}
+
+/** What the environment says, typed: the configuration but for the config file's part. */
+export type EnvConfig = Omit<ServiceConfig, 'bodyLimit' | 'file' | 'settings'>;
+
+/**
+ * The configuration of `values` with the settings of `file` (the config file's content, or the
+ * loop's `settings` option), every feature's settings parsed in the same pass, so that one start
+ * reports every error of the file.
+ */
+export function withSettings(options: {
+  values: EnvConfig;
+  file: Record<string, unknown>;
+  fileName: string | undefined;
+  errors: string[];
+}): ServiceConfig {
+  const { values, file, fileName, errors } = options;
   const settings = parseFeatureSettings({
     list: serviceSettings,
     file,
@@ -136,6 +136,21 @@ export function readConfig({
   ) {
     errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
   }
+  return { ...values, bodyLimit: bodyLimit as number, file, settings };
+}
+
+/** The environment's part of the configuration, every error at once: only a process's entry point reads it. */
+export function readEnv({ env, readFile }: LoadConfigOptions): { values: EnvConfig; errors: string[] } {
+  const errors: string[] = [];
+  const rawPort = env.PORT ?? '3000';
+  const port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    errors.push(`PORT must be an integer from 0 to 65535, not "${env.PORT}"`);
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!levels.includes(logLevel)) errors.push(`LOG_LEVEL must be one of ${levels.join(', ')}, not "${logLevel}"`);
+  const parsedDatabase = parseDatabaseUrl(env.DATABASE_URL ?? 'sqlite:./data/versionary.db', errors);
+  const driver = parseSqliteDriver(env.VERSIONARY_SQLITE_DRIVER, errors);
+  const database = parsedDatabase?.kind === 'sqlite' && driver ? { ...parsedDatabase, driver } : parsedDatabase;
   const jwt = parseJwtConfig({ env, readFile, errors });
   const ops = parseOpsConfig({ env, errors });
   if (env.VERSIONARY_REDIS_URL && !/^rediss?:\/\//.test(env.VERSIONARY_REDIS_URL))
@@ -148,16 +163,13 @@ export function readConfig({
     errors.push('VERSIONARY_ADMIN_KEY must be at least 16 characters');
   if (env.VERSIONARY_PORTAL_SECRET !== undefined && env.VERSIONARY_PORTAL_SECRET.length < 32)
     errors.push('VERSIONARY_PORTAL_SECRET must be at least 32 characters');
-  const config: ServiceConfig = {
+  const values: EnvConfig = {
     port,
-    host,
+    host: env.HOST ?? '127.0.0.1',
     database: database!,
     logLevel,
-    bodyLimit: bodyLimit as number,
-    file,
     ops,
-    settings,
-    ...(configPath ? { configPath } : {}),
+    ...(env.VERSIONARY_CONFIG ? { configPath: env.VERSIONARY_CONFIG } : {}),
     ...(env.VERSIONARY_ADMIN_KEY ? { adminKey: env.VERSIONARY_ADMIN_KEY } : {}),
     ...(jwt ? { jwt } : {}),
     ...(env.VERSIONARY_REDIS_URL ? { redisUrl: env.VERSIONARY_REDIS_URL } : {}),
@@ -166,7 +178,7 @@ export function readConfig({
     ...(env.VERSIONARY_NOTICE_SECRET ? { noticeSecret: env.VERSIONARY_NOTICE_SECRET } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
   };
-  return { config, errors };
+  return { values, errors };
 }
 
 /** A hop count, or a list of addresses and CIDR ranges; never `true`, which would let any client name its own address. */
@@ -209,7 +221,8 @@ function parseSqliteDriver(raw: string | undefined, errors: string[]): SqliteDri
   return undefined;
 }
 
-function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undefined {
+/** A database URL (`sqlite:<path>`, `sqlite::memory:`, `postgres://…`) as the storage opens it. */
+export function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig | undefined {
   if (url === 'sqlite::memory:') return { kind: 'sqlite', path: ':memory:' };
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\//, '');

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { handlerOptionProblems } from '../../http/handler-coverage.ts';
 import { createServiceContext } from './context.ts';
 import { flushUsage } from '../usage/install-usage.ts';
-import { readConfig, type ServiceConfig } from '../../kernel/config/load-config.ts';
+import { type ServiceConfig } from '../../kernel/config/load-config.ts';
+import { configOf } from './config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from './loop-env.ts';
 import { openStorage } from './open-storage.ts';
@@ -27,15 +27,10 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
   const shape = loopOptionsValidators.loop.errors(options, '');
   const env = loopEnv(options);
   const host = options.host ?? {};
-  const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
   const { config, errors: problems } = host.config
     ? { config: host.config, errors: [] as string[] }
-    : readConfig({
-        env: { ...env, DATABASE_URL: env.DATABASE_URL ?? 'sqlite:./data/versionary.db' },
-        readFile: (path) => readFileSync(path, 'utf8'),
-        settings: file,
-      });
+    : configOf(options);
   problems.unshift(...shape);
   const prefix = options.prefix ?? '/api';
   if (shape.length === 0) {

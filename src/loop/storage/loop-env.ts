@@ -1,14 +1,16 @@
 import type { ServiceConfig } from '../../kernel/config/load-config.ts';
 
 /**
- * The settings the loop reads, from its caller only: `env` as given (no `process.env` unless the
- * caller passes it, so a library never picks up a variable meant for the app), and `database`
- * over any `DATABASE_URL` in it. The package check and the configuration both read this one
- * object, so the packages asked for are those of the database the loop opens.
+ * What the package check reads, by the variables' names: `env` as given (no `process.env` unless
+ * the caller passes it, so a library never picks up a variable meant for the app), and the typed
+ * options over it (`database`, `redisUrl`, `smtp`), so that the packages asked for are those of
+ * the database, Redis and mail the loop opens.
  */
 export function loopEnv(options: {
   env?: Record<string, string | undefined>;
   database?: string;
+  redisUrl?: string;
+  smtp?: { url: string };
   host?: { config?: ServiceConfig };
 }): Record<string, string | undefined> {
   // A configuration read already (the reference service's): the packages are those it names.
@@ -22,5 +24,10 @@ export function loopEnv(options: {
       ...(config.smtp ? { VERSIONARY_SMTP_URL: config.smtp.url } : {}),
     };
   }
-  return { ...options.env, ...(options.database !== undefined ? { DATABASE_URL: options.database } : {}) };
+  return {
+    ...options.env,
+    ...(options.database !== undefined ? { DATABASE_URL: options.database } : {}),
+    ...(options.redisUrl !== undefined ? { VERSIONARY_REDIS_URL: options.redisUrl } : {}),
+    ...(options.smtp !== undefined ? { VERSIONARY_SMTP_URL: options.smtp.url } : {}),
+  };
 }

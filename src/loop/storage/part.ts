@@ -9,7 +9,7 @@ import { createRequestValidatorCompiler } from '../../http/request-validator.ts'
 import type { AppIdentity, Role } from '../access/auth/principal.ts';
 import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
 import type { ServiceOptions } from '../../kernel/app/feature.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { JwtConfig, ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
 import { loopEnv } from './loop-env.ts';
@@ -46,12 +46,24 @@ export interface LoopStorageOptions {
    * `DATABASE_URL` in `env`; without either, `sqlite:./data/versionary.db`.
    */
   database?: string;
+  /** A key with the admin role that is never stored (at least 16 characters); none by default. */
+  adminKey?: string;
+  /** Where notice emails go: `smtp://[user:pass@]host:port`, `smtps://…` or `log:` (print them), and the sender. */
+  smtp?: { url: string; from: string };
+  /** Verify bearer JWTs: an HS256 `secret`, a `publicKeyPem` or a `jwks`, with `issuer` and `audience`. */
+  jwt?: JwtConfig;
+  /** Share rate-limit windows and the change feed between instances through Redis (`redis://host:port`). */
+  redisUrl?: string;
+  /** Signs unsubscribe links (at least 32 characters); random per start when absent. */
+  noticeSecret?: string;
+  /** Signs portal sign-in cookies (at least 32 characters); random per start when absent. */
+  portalSecret?: string;
   /**
-   * Variables read as the reference service reads its environment: `DATABASE_URL` (a SQLite file
-   * by default, or `postgres://…`), `VERSIONARY_ADMIN_KEY`, `VERSIONARY_SMTP_URL`,
-   * `VERSIONARY_MAIL_FROM`, `VERSIONARY_NOTICE_SECRET`, `VERSIONARY_PORTAL_SECRET`,
-   * `VERSIONARY_JWT_*`. None by default: the loop never reads `process.env` on its own; pass
-   * `env: process.env` to have it read the process's environment.
+   * A shorthand for the options above, by the variables of the reference service's environment:
+   * `DATABASE_URL`, `VERSIONARY_ADMIN_KEY`, `VERSIONARY_SMTP_URL` and `VERSIONARY_MAIL_FROM`,
+   * `VERSIONARY_NOTICE_SECRET`, `VERSIONARY_PORTAL_SECRET`, `VERSIONARY_REDIS_URL`,
+   * `VERSIONARY_JWT_*`; an option given beside it wins. None by default: the loop never reads
+   * `process.env` on its own; pass `env: process.env` to have it read the process's environment.
    */
   env?: Record<string, string | undefined>;
   /**
