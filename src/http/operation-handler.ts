@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { isVersionFromAccept } from './negotiation.ts';
+import { stateOf } from './pipeline/request-state.ts';
 import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationResult } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
@@ -54,7 +54,7 @@ export function createOperationHandler(
     if (result.revision !== undefined)
       reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
     for (const [name, value] of Object.entries(result.headers ?? {})) setOrJoin(reply, name, value);
-    if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
+    if (stateOf(request).versionFromAccept) reply.header('vary', 'Accept');
     reply.code(result.status);
     return out === undefined ? reply.send() : out;
   };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -18,8 +19,9 @@ const maxSeries = 4096;
 
 /**
  * Count every response: by method, route template (never the raw URL, whose ids would make one
- * series per resource), API version and status; time it; count deprecated calls (a `Deprecation`
- * header went out), calls refused after their sunset and rate-limit refusals.
+ * series per resource), API version and status; time it; count deprecated calls (the lifecycle
+ * steps said a `Deprecation` header went out), calls refused after their sunset and rate-limit
+ * refusals (by the policy the limit step named), from the request state.
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
@@ -43,9 +45,10 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
     }
     metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
     const { version } = entry;
-    if (version !== 'none' && reply.getHeader('deprecation') !== undefined) metrics.deprecatedCalls.inc({ version });
+    const state = stateOf(request);
+    if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
     if (status === 410) metrics.removedCalls.inc({ version });
-    if (status === 429) metrics.rateLimitRejections.inc({ policy: policyOf(reply.getHeader('ratelimit-policy')) });
+    if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
     done();
   });
   if (!options.route) return;
@@ -55,7 +58,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   });
 }
 
-function policyOf(header: unknown): string {
-  const match = typeof header === 'string' ? /^"([a-z]{1,16})"/.exec(header) : null;
-  return match?.[1] ?? 'default';
+// A role name is the app's: only short lowercase ones become a label, so the label set stays small.
+function policyLabel(name: string | undefined): string {
+  return name !== undefined && /^[a-z]{1,16}$/.test(name) ? name : 'default';
 }
