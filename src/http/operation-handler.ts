@@ -23,7 +23,7 @@ export function createOperationHandler(
   // The kept names are the handler's own (the newest representation's) only in the newest version.
   const newest = version === bundle.latest;
   return async (request, reply) => {
-    // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
+    // `integer` members of the query arrive as numbers (the `input:query-integers` step); the rest are strings.
     const query = request.query as Record<string, string | undefined>;
     const selection = scope.select(operation, query.fields);
     const body = operation.body

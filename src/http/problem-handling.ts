@@ -57,6 +57,7 @@ export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
   requestPipeline(app, prefix).add({
     name: 'unversioned-vary',
     phase: 'gate',
+    appliesTo: (route) => route.api,
     run: (request, reply) => {
       if (stateOf(request).unversioned) reply.header('vary', 'Accept');
     },

@@ -118,7 +118,8 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
 
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */
 function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
-  return ({ request, reply, version, operation }) => {
+  // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
+  return function lifecycleHeaders({ request, reply, version, operation }) {
     const verdict = verdictOf(lifecycle, request, {
       version: version.name,
       method: operation.method,

@@ -3,6 +3,7 @@ import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -30,26 +31,29 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
   // `none`, statuses and methods are few.
   const series = new Map<string, { slot: number; version: string }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = routeUrlOf(request) ?? 'unmatched';
-    const status = reply.statusCode;
-    const id = `${request.method} ${route} ${status}`;
-    let entry = series.get(id);
-    if (!entry) {
-      const named = scope.versionOf(route) ?? scope.versionOf(request.url);
-      const version = named && options.versions().includes(named) ? named : 'none';
-      const labels = { method: request.method, route, version, status: String(status) };
-      entry = { slot: metrics.requests.slot(`${id} ${version}`, () => labels), version };
-      // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
-      if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
-    }
-    metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
-    const { version } = entry;
-    const state = stateOf(request);
-    if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
-    if (status === 410) metrics.removedCalls.inc({ version });
-    if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
-    done();
+  requestPipeline(app, options.prefix).add({
+    name: 'metrics',
+    phase: 'after',
+    run: (request, reply) => {
+      const route = routeUrlOf(request) ?? 'unmatched';
+      const status = reply.statusCode;
+      const id = `${request.method} ${route} ${status}`;
+      let entry = series.get(id);
+      if (!entry) {
+        const named = scope.versionOf(route) ?? scope.versionOf(request.url);
+        const version = named && options.versions().includes(named) ? named : 'none';
+        const labels = { method: request.method, route, version, status: String(status) };
+        entry = { slot: metrics.requests.slot(`${id} ${version}`, () => labels), version };
+        // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
+        if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
+      }
+      metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
+      const { version } = entry;
+      const state = stateOf(request);
+      if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
+      if (status === 410) metrics.removedCalls.inc({ version });
+      if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
+    },
   });
   if (!options.route) return;
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {

@@ -1,5 +1,5 @@
 import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
-import type { RequestPhase } from '../../http/pipeline/phases.ts';
+import type { RequestStep } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
@@ -53,7 +53,7 @@ export interface PageLimitOptions {
   clock: Clock;
   /** The pipeline step's name. */
   name: string;
-  phase: RequestPhase;
+  phase: RequestStep['phase'];
   policy: AppliedPolicy;
   /** Whether a route pattern's pages are counted (asked once per route). */
   route: (url: string) => boolean;
