@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isVersionFromAccept } from './negotiation.ts';
+import { stateOf } from './pipeline/request-state.ts';
 
 /** Header fields as Node.js keeps them: lower-case names, a list for a repeated field. */
 export type Headers = Record<string, string | string[] | undefined>;
@@ -83,7 +83,7 @@ export function mergeResponseHeaders(upstream: Headers, reply: FastifyReply): He
     const theirs = headers[name];
     if (mine !== undefined && theirs !== undefined) headers[name] = `${String(theirs)}, ${String(mine)}`;
   }
-  if (isVersionFromAccept(reply.request.raw)) {
+  if (stateOf(reply.request).versionFromAccept) {
     const vary = headers.vary ?? reply.getHeader('vary');
     if (vary === undefined) headers.vary = 'Accept';
     else if (!/(^|,)\s*accept\s*(,|$)/i.test(String(vary))) headers.vary = `${String(vary)}, Accept`;

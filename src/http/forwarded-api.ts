@@ -11,7 +11,7 @@ import {
 } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { runHooks } from './version-hooks.ts';
+import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import {
   copyHeaders,
   hopByHop,
@@ -148,47 +148,70 @@ function registerVersionRoutes(
   // Built once per documented operation, not per call.
   const endpoints = new Map(version.operations.map((op) => [op, `${op.method} ${op.path}`]));
   const route = (url: string, path: string, documented: OperationSpec[]) => {
-    scope.route({
-      method: scope.supportedMethods,
-      url,
-      // Compiled per route: the version's hooks are awaited only when one returns a promise.
-      onRequest: (request, reply, done) => {
-        try {
-          resolveVersion({
-            pathVersion: version.number,
-            accept: request.headers.accept,
-            supported,
-            vendor: options.vendor,
-          });
-        } catch (error) {
-          return done(error as Error);
-        }
-        const method = request.method === 'HEAD' ? 'GET' : request.method;
-        const operation = documented.find((op) => op.method === method) ?? {
+    // Each method's operation, found once per method when the route's steps are compiled.
+    const operations = new Map<string, OperationSpec>();
+    const operationOf = (requestMethod: string): OperationSpec => {
+      const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
+      let operation = operations.get(method);
+      if (!operation) {
+        operation = documented.find((op) => op.method === method) ?? {
           id: `${method} ${path}`,
           method: method as OperationSpec['method'],
           path,
           summary: '',
           responses: {},
         };
-        const check = usesOf.get(operation);
-        try {
-          options.onOperationCall?.(request, version.name, endpoints.get(operation) ?? `${method} ${path}`);
-        } catch (error) {
-          return done(error as Error);
-        }
-        runHooks(options.onVersionedRequest, { request, reply, version, operation }, (error) => {
-          if (error || !check || reply.sent) return done(error);
-          try {
-            // Read as loosely as any upstream might read it: a spelling that could be the parameter is it.
-            const used = check({ body: undefined, query: looseQuery(request.url) });
-            if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
-          } catch (failure) {
-            return done(failure as Error);
-          }
-          done();
-        });
+        operations.set(method, operation);
+      }
+      return operation;
+    };
+    const steps: RequestStep[] = [
+      {
+        name: 'negotiate',
+        phase: 'version',
+        run: (request) =>
+          void resolveVersion({
+            pathVersion: version.number,
+            accept: request.headers.accept,
+            supported,
+            vendor: options.vendor,
+          }),
       },
+    ];
+    const onCall = options.onOperationCall;
+    if (onCall)
+      steps.push({
+        name: 'count-call',
+        phase: 'version',
+        run: (request, _reply, route) => {
+          const operation = operationOf(route.method);
+          onCall(request, version.name, endpoints.get(operation) ?? `${operation.method} ${path}`);
+        },
+      });
+    for (const hook of options.onVersionedRequest)
+      steps.push({
+        name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
+        phase: 'lifecycle',
+        run: (request, reply, route) => hook({ request, reply, version, operation: operationOf(route.method) }),
+      });
+    if (usesOf.size > 0)
+      steps.push({
+        name: 'deprecated-elements',
+        phase: 'lifecycle',
+        // Only a method whose operation has deprecated elements to look for.
+        appliesTo: (route) => usesOf.has(operationOf(route.method)),
+        run: (request, reply, route) => {
+          const operation = operationOf(route.method);
+          // Read as loosely as any upstream might read it: a spelling that could be the parameter is it.
+          const used = usesOf.get(operation)!({ body: undefined, query: looseQuery(request.url) });
+          if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
+        },
+      });
+    scope.route({
+      method: scope.supportedMethods,
+      url,
+      // The version's steps, compiled per route and method by the pipeline.
+      config: routeSteps(steps),
       handler: forward,
     });
   };

@@ -44,7 +44,7 @@ type ParamNames<P> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | 
 // Each path parameter arrives as the raw segment: the handler decides what a malformed one means.
 type ParamsOf<O> = O extends { path: infer P } ? { [K in ParamNames<P>]: string } : Record<string, string>;
 
-// `integer` members arrive as numbers (see integerQuery), the rest as strings.
+// `integer` members arrive as numbers (the `input:query-integers` step), the rest as strings.
 type QueryOf<O> = O extends { query: infer Q }
   ? unknown extends SchemaType<Q>
     ? LooseQuery

@@ -16,5 +16,5 @@ export { statusOf } from './status-table.ts';
 
 export type { VersionedRequestHook } from './versioned-api.ts';
 
-export { integerQuery } from './query-integers.ts';
+export { queryIntegerSteps } from './query-integers.ts';
 export { installLingeringClose } from './lingering-close.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -14,14 +15,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  // eslint-disable-next-line max-params -- Fastify's callback preParsing hook takes four
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    try {
-      assertIdentityEncoding(request);
-    } catch (error) {
-      return done(error as Error);
-    }
-    done(null, payload);
+  requestPipeline(app).add({
+    name: 'identity-encoding',
+    phase: 'body',
+    // Fastify reads no body on GET and HEAD: the step is not compiled into their routes.
+    appliesTo: (route) => route.hasBody,
+    run: (request) => assertIdentityEncoding(request),
   });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(options.types, { parseAs: 'buffer' }, (request, body, done) => {

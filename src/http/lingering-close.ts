@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
 
 /** Options for {@link installLingeringClose}. */
 export interface LingeringCloseOptions {
@@ -20,8 +21,8 @@ export interface LingeringCloseOptions {
  * closes, pauses for `silenceMs`, or has sent `lingerBytes` more, for `lingerMs` at most (the
  * bounds of what a hostile upload costs). The answer then says `Connection: close`.
  *
- * Install it right after creating the app, before any plugin: a hook added later misses the
- * routes of plugin contexts created before it (the forwarded API).
+ * A respond step of the context's pipeline: its hooks are made before any plugin context, so the
+ * forwarded API's routes meet it too.
  */
 export function installLingeringClose(app: FastifyInstance, options: LingeringCloseOptions = {}): void {
   const bounds = {
@@ -29,16 +30,15 @@ export function installLingeringClose(app: FastifyInstance, options: LingeringCl
     lingerBytes: options.lingerBytes ?? 64 * 1024 * 1024,
     silenceMs: options.silenceMs ?? 500,
   };
-  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const req = request.raw;
-    if (req.complete || !hasBody(req)) return done(null, payload);
-    // Closing is what tells the client to stop sending; keep-alive would have it send the whole body.
-    reply.header('connection', 'close');
-    drain(req, bounds).then(
-      () => done(null, payload),
-      (error: unknown) => done(error as Error),
-    );
+  requestPipeline(app).respond({
+    name: 'lingering-close',
+    run: (request, reply) => {
+      const req = request.raw;
+      if (req.complete || !hasBody(req)) return;
+      // Closing is what tells the client to stop sending; keep-alive would have it send the whole body.
+      reply.header('connection', 'close');
+      return drain(req, bounds);
+    },
   });
 }
 

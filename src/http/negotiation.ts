@@ -1,12 +1,10 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { parseAccept } from '../core/negotiation/index.ts';
-import { createApiScope } from './api-scope.ts';
+import { createApiScope, type ApiScope } from './api-scope.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
-
-const kFromAccept = Symbol.for('versionary.versionFromAccept');
-const kUnversioned = Symbol.for('versionary.unversioned');
-
-type MarkedRequest = IncomingMessage & { [kFromAccept]?: boolean; [kUnversioned]?: boolean };
 
 /** Options for {@link createVersionRewriter}. */
 export interface VersionRewriterOptions {
@@ -29,28 +27,44 @@ export function createVersionRewriter(options: VersionRewriterOptions): (req: In
   const reserved = new Set(options.reserved ?? []);
   return (req) => {
     const url = req.url ?? '/';
-    if (!url.startsWith(base) || scope.versionOf(url)) return url;
-    const rest = url.slice(base.length);
-    const segment = /^[^/?#]*/.exec(rest)?.[0] ?? '';
-    if (reserved.has(segment)) return url;
-    const marked = req as MarkedRequest;
-    marked[kUnversioned] = true;
+    if (!isUnversionedPath(scope, url, reserved)) return url;
     const info = parseAccept(headerOf(req.headers.accept), { vendor: options.vendor });
     const [version] = info.versions;
     if (info.versions.length !== 1 || info.malformed.length > 0 || !options.bundle.byNumber(version!)) return url;
-    marked[kFromAccept] = true;
-    return `${base}v${version}/${rest}`;
+    return `${base}v${version}/${url.slice(base.length)}`;
   };
 }
 
-/** Whether a request reached its version through `Accept` (it then varies by `Accept`). */
-export function isVersionFromAccept(req: IncomingMessage): boolean {
-  return (req as MarkedRequest)[kFromAccept] === true;
+/** A path under the API prefix that names no version and no reserved segment (`/api/users`). */
+function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<string>): boolean {
+  const base = `${scope.prefix}/`;
+  if (!url.startsWith(base) || scope.versionOf(url)) return false;
+  const segment = /^[^/?#]*/.exec(url.slice(base.length))?.[0] ?? '';
+  return !reserved.has(segment);
 }
 
-/** Whether a request addressed the API without a version in its path. */
-export function isUnversioned(req: IncomingMessage): boolean {
-  return (req as MarkedRequest)[kUnversioned] === true;
+/**
+ * The `negotiation` step: what the rewriter decided, kept in the request state for the steps and
+ * handlers after it (`unversioned`, `versionFromAccept`). The rewriter runs before Fastify makes
+ * the request, so the step reads its decision back from the URLs: `originalUrl` differs from `url`
+ * exactly when `Accept` placed an unversioned path under a version.
+ */
+export function addNegotiationStep(app: FastifyInstance, options: { prefix: string; reserved?: string[] }): void {
+  const scope = createApiScope(options.prefix);
+  const reserved = new Set(options.reserved ?? ['versions']);
+  requestPipeline(app, options.prefix).add({
+    name: 'negotiation',
+    phase: 'gate',
+    appliesTo: (route) => route.api,
+    run: (request) => {
+      const original = request.originalUrl;
+      if (original !== request.url && !scope.versionOf(original)) {
+        const state = stateOf(request);
+        state.unversioned = true;
+        state.versionFromAccept = true;
+      } else if (isUnversionedPath(scope, original, reserved)) stateOf(request).unversioned = true;
+    },
+  });
 }
 
 function headerOf(value: string | string[] | undefined): string | undefined {

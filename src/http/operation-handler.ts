@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { isVersionFromAccept } from './negotiation.ts';
+import { stateOf } from './pipeline/request-state.ts';
 import { parseIfMatch, revisionTag } from './operation.ts';
 import type { OperationResult } from './operation-types.ts';
 import { sendProblem, writesErrors } from './problem.ts';
@@ -23,7 +23,7 @@ export function createOperationHandler(
   // The kept names are the handler's own (the newest representation's) only in the newest version.
   const newest = version === bundle.latest;
   return async (request, reply) => {
-    // `integer` members of the query arrive as numbers (see integerQuery); the rest are strings.
+    // `integer` members of the query arrive as numbers (the `input:query-integers` step); the rest are strings.
     const query = request.query as Record<string, string | undefined>;
     const selection = scope.select(operation, query.fields);
     const body = operation.body
@@ -54,7 +54,7 @@ export function createOperationHandler(
     if (result.revision !== undefined)
       reply.header('etag', revisionTag({ revision: result.revision, version: version.name, fields: query.fields }));
     for (const [name, value] of Object.entries(result.headers ?? {})) setOrJoin(reply, name, value);
-    if (isVersionFromAccept(request.raw)) reply.header('vary', 'Accept');
+    if (stateOf(request).versionFromAccept) reply.header('vary', 'Accept');
     reply.code(result.status);
     return out === undefined ? reply.send() : out;
   };

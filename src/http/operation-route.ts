@@ -1,14 +1,13 @@
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { createOperationHandler } from './operation-handler.ts';
-import { callbackHook } from './pipeline/callback-hook.ts';
+import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
 import { toRouteSchema } from './route-schemas.ts';
 import type { VersionScope } from './version-scope.ts';
-import { runHooks } from './version-hooks.ts';
 
 /** Register one operation of one version as its own route, with that version's schemas. */
 export function registerOperation(
@@ -32,53 +31,81 @@ export function registerOperation(
     },
     // The route's own: whatever the app's `ajv` options, the body is held to the document.
     validatorCompiler: scope.validatorCompiler,
-    onRequest: versionPhase(scope, operation),
-    preValidation: inputPhase(scope, operation),
+    config: routeSteps([...versionSteps(scope, operation), ...inputSteps(scope, operation)]),
     handler: createOperationHandler(scope, operation),
   });
 }
 
-/** The version and lifecycle phases of this route, compiled here: a hook that returns at once is not awaited. */
-function versionPhase(scope: VersionScope, operation: OperationSpec): onRequestHookHandler {
+/**
+ * The version and lifecycle steps of a version's route: the version negotiated (the path's, which
+ * `Accept` may not contradict), the call counted, then the version's hooks (the lifecycle's
+ * headers and usage, the app's own), each its own step. Shared by an operation's route and its path's other methods.
+ */
+export function versionSteps(
+  scope: VersionScope,
+  operation: OperationSpec,
+  asCalled: (request: FastifyRequest) => OperationSpec = () => operation,
+): RequestStep[] {
   const { version, supported, vendor, hooks } = scope;
   const endpoint = `${operation.method} ${operation.path}`;
   const onCall = scope.onOperationCall;
-  return (request, reply, done) => {
-    try {
-      resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor });
-      onCall?.(request, version.name, endpoint);
-    } catch (error) {
-      return done(error as Error);
-    }
-    runHooks(hooks, { request, reply, version, operation }, done);
-  };
+  const steps: RequestStep[] = [
+    {
+      name: 'negotiate',
+      phase: 'version',
+      run: (request) =>
+        void resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor }),
+    },
+  ];
+  if (onCall)
+    steps.push({ name: 'count-call', phase: 'version', run: (request) => onCall(request, version.name, endpoint) });
+  // Each hook its own step, called directly: the lifecycle's (`lifecycle-headers`), then the app's.
+  for (const hook of hooks)
+    steps.push({
+      name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
+      phase: 'lifecycle',
+      run: (request, reply) => hook({ request, reply, version, operation: asCalled(request) }),
+    });
+  return steps;
 }
 
-/** The query's integers, the deprecated elements used, and the body's media type, before validation. */
-function inputPhase(scope: VersionScope, operation: OperationSpec) {
+/** The query's integers, the deprecated elements used, and the body's media type, before validation: each only where it can apply. */
+function inputSteps(scope: VersionScope, operation: OperationSpec): RequestStep[] {
   const { version } = scope;
-  const bodyTypes = operation.bodyTypes ?? ['application/json'];
+  const steps: RequestStep[] = [];
   const integers = integerCoercion(operation.query);
-  // Compiled once per operation: one without deprecated elements gets no check at all.
+  if (integers) steps.push({ name: 'query-integers', phase: 'input', run: (request) => integers(request) });
+  // Compiled once per operation: one without deprecated elements gets no step at all.
   const usesOf =
     scope.elementUses &&
     compileElementUses({ version: version.name, operation, elements: scope.elementUses.elements, reach: scope.reach });
   const onUse = scope.elementUses?.onUse;
-  // Synchronous: a hook that returns no promise costs no turn of the microtask queue.
-  return callbackHook((request, reply) => {
-    integers(request);
-    if (usesOf && onUse) {
-      const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
-      if (used.length > 0) onUse({ request, reply, version, operation, used });
-    }
-    if (!operation.body) return;
-    const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!bodyTypes.includes(type)) {
+  if (usesOf && onUse)
+    steps.push({
+      name: 'deprecated-elements',
+      phase: 'input',
+      run: (request, reply) => {
+        const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
+        if (used.length > 0) onUse({ request, reply, version, operation, used });
+      },
+    });
+  if (operation.body) steps.push(mediaTypeStep(operation));
+  return steps;
+}
+
+function mediaTypeStep(operation: OperationSpec): RequestStep {
+  const bodyTypes = operation.bodyTypes ?? ['application/json'];
+  return {
+    name: 'body-media-type',
+    phase: 'input',
+    run: (request) => {
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (bodyTypes.includes(type)) return;
       throw new VersionaryError({
         code: ErrorCode.UnsupportedMediaType,
         detail: `${operation.method} ${operation.path} takes ${bodyTypes.join(' or ')}, not ${type || 'a body without Content-Type'}.`,
         headers: operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {},
       });
-    }
-  });
+    },
+  };
 }

@@ -5,7 +5,7 @@ import type { VersionBundle } from '../core/versions/index.ts';
 import { createApiScope } from './api-scope.ts';
 import { requestPipeline } from './pipeline/request-pipeline.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
-import { isUnversioned } from './negotiation.ts';
+import { stateOf } from './pipeline/request-state.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
 
 /** Options for {@link installProblemHandling}. */
@@ -57,8 +57,9 @@ export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
   requestPipeline(app, prefix).add({
     name: 'unversioned-vary',
     phase: 'gate',
+    appliesTo: (route) => route.api,
     run: (request, reply) => {
-      if (isUnversioned(request.raw)) reply.header('vary', 'Accept');
+      if (stateOf(request).unversioned) reply.header('vary', 'Accept');
     },
   });
 }
@@ -122,7 +123,7 @@ export function notFoundProblems(
         }),
       );
     }
-    if (isUnversioned(request.raw)) {
+    if (stateOf(request).unversioned) {
       try {
         const { number } = resolveVersion({ accept: request.headers.accept, supported, vendor: options.vendor });
         const removed = options.removedVersion?.(`v${number}`);

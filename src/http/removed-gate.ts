@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
 import { requestPipeline } from './pipeline/request-pipeline.ts';
-import { stateOf } from './pipeline/request-state.ts';
+import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 
 /**
  * The one place that decides whether a version or endpoint is removed: the lifecycle's verdict,
@@ -79,6 +79,7 @@ export function installRemovedGate(app: FastifyInstance, options: RemovedGateOpt
       if (!verdict.removed) return;
       if (routed)
         options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+      if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
       reply.headers(verdict.headers);
       throw verdict.removed;
     },

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { handlerCoverage } from './handler-coverage.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { registerOperation } from './operation-route.ts';
+import { registerOperation, versionSteps } from './operation-route.ts';
+import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { createRequestValidatorCompiler } from './request-validator.ts';
 import { createResponseChecks } from './response-check.ts';
-import { runHooks } from './version-hooks.ts';
 import type { VersionedApiOptions } from './versioned-api-options.ts';
 import { createVersionScope, type VersionScope } from './version-scope.ts';
 
@@ -37,7 +37,7 @@ export function registerVersionedApi(app: FastifyInstance, options: VersionedApi
 
 /** Each operation of one version as its own route, then each of its paths' `OPTIONS` and 405 answers. */
 function registerVersion(app: FastifyInstance, scope: VersionScope): void {
-  const { version, base, hooks } = scope;
+  const { version, base } = scope;
   const methodsByPath = new Map<string, string[]>();
   const firstOperation = new Map<string, OperationSpec>();
   for (const operation of version.operations) {
@@ -49,11 +49,11 @@ function registerVersion(app: FastifyInstance, scope: VersionScope): void {
   for (const [url, methods] of methodsByPath) {
     const operation = firstOperation.get(url)!;
     // The version's hooks run here too, so a removed version refuses OPTIONS and other methods alike.
-    const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-      const asCalled = { ...operation, method: request.method as OperationSpec['method'] };
-      runHooks(hooks, { request, reply, version, operation: asCalled }, done);
-    };
-    registerMethodGuard(app, { url, methods, onRequest });
+    const steps = versionSteps(scope, operation, (request) => ({
+      ...operation,
+      method: request.method as OperationSpec['method'],
+    })).filter((step) => step.phase === 'lifecycle');
+    registerMethodGuard(app, { url, methods, steps });
   }
 }
 
@@ -62,7 +62,7 @@ function registerMethodGuard(
   options: {
     url: string;
     methods: string[];
-    onRequest: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+    steps: RequestStep[];
   },
 ): void {
   const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
@@ -70,7 +70,7 @@ function registerMethodGuard(
   app.route({
     method: 'OPTIONS',
     url: options.url,
-    onRequest: options.onRequest,
+    config: routeSteps(options.steps),
     handler: async (_request, reply) => reply.code(204).header('allow', allow).send(),
   });
   if (others.length === 0) return;
@@ -85,7 +85,7 @@ function registerMethodGuard(
     method: others,
     url: options.url,
     // Refused in onRequest, before the body is read: a body (or QUERY's required Content-Type) cannot turn the 405 into a 400 or 415.
-    onRequest: [options.onRequest, refuse],
+    config: routeSteps([...options.steps, { name: 'method-not-allowed', phase: 'lifecycle', run: refuse }]),
     handler: refuse,
   });
 }

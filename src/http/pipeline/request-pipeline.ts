@@ -1,60 +1,70 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { createApiScope, type ApiScope } from '../api-scope.ts';
 import { routeUrlOf } from '../route-url.ts';
-import { runSteps } from './run-steps.ts';
-import { requestPhases, type RequestPhase } from './phases.ts';
+import { compileRoute, type RoutePlan } from './compile-route.ts';
+import { requestPhases, type PayloadPhase, type RequestPhase } from './phases.ts';
 import { describeRoute, type RouteDescription } from './route-description.ts';
+import type { PayloadStep, RequestStep } from './step-types.ts';
+import { installStageHooks } from './stage-hooks.ts';
 
-/** One per-request rule: what it does, in which phase, and on which routes (decided once per route). */
-interface RequestStep {
-  /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
-  name: string;
-  phase: RequestPhase;
-  /** Whether the step runs for a route; every route when absent. Asked once per route pattern. */
-  appliesTo?: (route: RouteDescription) => boolean;
-  /** May throw (the error becomes the answer) or return a promise, which alone is awaited. */
-  run: (request: FastifyRequest, reply: FastifyReply, route: RouteDescription) => void | Promise<void>;
-}
+export type { RequestStep } from './step-types.ts';
 
-/** A rule on the way out (`onSend`): it sets headers, or returns a payload to send instead. */
-interface ResponseStep {
-  name: string;
-  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
-}
-
-/** The steps of one Fastify context, run by one `onRequest` and one `onSend` hook. */
+/** The steps of one Fastify context, run by one hook per Fastify stage, compiled per route. */
 export interface RequestPipeline {
+  /** A step of a phase that does not see the payload. */
   add(step: RequestStep): void;
-  respond(step: ResponseStep): void;
+  /** A step on the way out (`respond`, the default) or of `serialize`: it may replace the payload. */
+  respond(step: PayloadStep): void;
+  /**
+   * The product's steps in order (`phase:name`): steps then run in this order within a phase, and
+   * a step or route step the list does not name is refused, so that the list is the whole story.
+   */
+  order(list: readonly string[]): void;
+}
+
+/** A route's own steps, which the pipeline runs with the context's (`config: routeSteps([...])`). */
+const kRouteSteps = 'versionarySteps';
+
+/**
+ * The route config that gives a route its own steps (its version, lifecycle and input steps):
+ * the pipeline that describes the route runs them in their phases, among the context's steps.
+ *
+ * @example
+ * ```ts
+ * app.route({ method: 'GET', url, config: routeSteps([{ name: 'negotiate', phase: 'version', run }]), handler });
+ * ```
+ */
+export function routeSteps(steps: readonly RequestStep[]): Record<string, unknown> {
+  return { [kRouteSteps]: steps };
 }
 
 const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
 // the app cannot see into), so that a route's steps can be printed from the app.
-const byServer = new WeakMap<object, Array<(url: string) => string[] | undefined>>();
+const byServer = new WeakMap<object, Array<(url: string, method: string) => readonly string[] | undefined>>();
 
 /**
- * The per-request steps of the route registered at `url` (`/api/v2/users/:id`), in the order
- * they run, as `phase:name` (`identify:authenticate`), then the steps on the way out as
- * `respond:name`; none for a route no pipeline of the app's server described.
+ * The steps of the route registered at `url` (`/api/v2/users/:id`) for `method` (GET by default),
+ * in the order they run, as `phase:name` (`identify:authenticate`, `respond:caching`), every
+ * stage from `onRequest` to `onResponse`; none for a route no pipeline of the app's server described.
  *
  * @example
  * ```ts
  * await app.ready();
- * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:request-target', …, 'respond:…']
+ * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:strict-requests', …, 'after:metrics']
  * ```
  */
-export function describeRequestSteps(app: FastifyInstance, url: string): string[] {
-  return (byServer.get(app.server) ?? []).flatMap((describe) => describe(url) ?? []);
+export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
+  return (byServer.get(app.server) ?? []).flatMap((describe) => [...(describe(url, method) ?? [])]);
 }
 
 /**
- * The request pipeline of a Fastify context for an API under `prefix`, created (with its two
- * hooks) on first use. Without a prefix, the context's first pipeline (one for `/api` if it has
- * none): steps that apply to every route do not depend on it. Every feature of the context adds
- * its steps to it, so a request runs one hook that calls each step that applies to its route, in
- * phase order, and awaits only the steps that return a promise. Create it before the context's routes: each is described when it is
- * registered.
+ * The request pipeline of a Fastify context for an API under `prefix`, created (with its hooks)
+ * on first use. Without a prefix, the context's first pipeline (one for `/api` if it has none):
+ * steps that apply to every route do not depend on it. Every feature of the context adds its
+ * steps to it; each route's steps are filtered once (`appliesTo`) and composed into one function
+ * per Fastify stage, which calls each step directly and awaits only the steps that return a
+ * promise. Create it before the context's routes: each is described when it is registered.
  *
  * @example
  * ```ts
@@ -74,85 +84,74 @@ export function requestPipeline(app: FastifyInstance, prefix?: string): RequestP
   return pipeline;
 }
 
+type AnyStep = RequestStep | (PayloadStep & { phase: PayloadPhase });
+
 function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline {
   // Declared on the context, so every request has the member from the start (one object shape).
   if (!app.hasRequestDecorator('versionaryState')) app.decorateRequest('versionaryState', null);
-  const steps: RequestStep[] = [];
-  const responseSteps: ResponseStep[] = [];
-  // Route patterns are few and fixed: each is described once (at onRoute, or on its first request).
-  const described = new Map<string, RouteDescription>();
-  const compiled = new Map<RouteDescription, RequestStep[]>();
-  // The description of the route a request matched (or of its raw path, when none did).
-  const describe = (request: FastifyRequest): RouteDescription => {
-    const url = routeUrlOf(request);
-    if (url === undefined) return describeRoute(scope, { url, path: request.url });
-    let route = described.get(url);
-    if (!route) described.set(url, (route = describeRoute(scope, { url, path: url })));
-    return route;
+  const steps: AnyStep[] = [];
+  let listed: readonly string[] | undefined;
+  // Route patterns are few and fixed: each (pattern, method) is described and compiled once.
+  const ownSteps = new Map<string, readonly RequestStep[]>();
+  const plans = new Map<string, RoutePlan>();
+  const rank = (step: { phase: RequestPhase; name: string }) => {
+    const at = listed?.indexOf(`${step.phase}:${step.name}`) ?? -1;
+    return requestPhases.indexOf(step.phase) * 10_000 + (at === -1 ? 9_999 : at);
   };
-  const order = (phase: RequestPhase) => requestPhases.indexOf(phase);
-  const stepsFor = (route: RouteDescription) => {
-    const known = compiled.get(route);
+  const assertListed = (step: { phase: RequestPhase; name: string }) => {
+    if (listed && !listed.includes(`${step.phase}:${step.name}`))
+      throw new Error(`The step ${step.phase}:${step.name} is not in the product's list of steps.`);
+  };
+  const planFor = (url: string | undefined, method: string, path: string): RoutePlan => {
+    const key = `${method} ${url}`;
+    const known = url === undefined ? undefined : plans.get(key);
     if (known) return known;
-    const list = steps.filter((step) => step.appliesTo?.(route) ?? true);
-    // A path with no route is described per request: its list is not kept.
-    if (route.url !== undefined) compiled.set(route, list);
-    return list;
+    const route: RouteDescription = describeRoute(scope, { url, path, method });
+    const own = url === undefined ? [] : (ownSteps.get(key) ?? []);
+    const all = [...steps, ...own].filter((step) => step.appliesTo?.(route) ?? true);
+    // Stable: a route's own steps follow the context's of the same phase.
+    all.sort((a, b) => rank(a) - rank(b));
+    const plan = compileRoute(route, all);
+    // A path with no route is described per request: its plan is not kept.
+    if (url !== undefined) plans.set(key, plan);
+    return plan;
   };
-  app.addHook('onRoute', (route) => {
-    if (!described.has(route.url)) described.set(route.url, describeRoute(scope, { url: route.url, path: route.url }));
+  const routes = new Set<string>();
+  app.addHook('onRoute', (route: RouteOptions) => {
+    routes.add(route.url);
+    const own = (route.config as Record<string, unknown> | undefined)?.[kRouteSteps] as RequestStep[] | undefined;
+    if (!own) return;
+    for (const step of own) assertListed(step);
+    for (const method of [route.method].flat()) ownSteps.set(`${method} ${route.url}`, own);
   });
-  let listed = byServer.get(app.server);
-  if (!listed) byServer.set(app.server, (listed = []));
-  listed.push((url) => {
-    const route = described.get(url);
-    if (!route) return undefined;
-    return [
-      ...stepsFor(route).map((step) => `${step.phase}:${step.name}`),
-      ...responseSteps.map((step) => `respond:${step.name}`),
-    ];
+  // A path with no route is planned once per request, for all of its stages.
+  const unrouted = new WeakMap<FastifyRequest, RoutePlan>();
+  installStageHooks(app, (request: FastifyRequest) => {
+    const url = routeUrlOf(request);
+    if (url !== undefined) return planFor(url, request.method, url);
+    let plan = unrouted.get(request);
+    if (!plan) unrouted.set(request, (plan = planFor(url, request.method, request.url)));
+    return plan;
   });
+  let described = byServer.get(app.server);
+  if (!described) byServer.set(app.server, (described = []));
+  described.push((url, method) => (routes.has(url) ? planFor(url, method, url).names : undefined));
 
-  app.addHook('onRequest', (request, reply, done) => {
-    const route = describe(request);
-    const list = stepsFor(route);
-    runSteps({ count: list.length, run: (i) => list[i]!.run(request, reply, route), reply }, done);
-  });
-
-  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
-  app.addHook('onSend', (request, reply, payload, done: (error: Error | null, payload?: unknown) => void) => {
-    const next = (from: number, current: unknown): void => {
-      for (let i = from; i < responseSteps.length; i++) {
-        let result: unknown;
-        try {
-          result = responseSteps[i]!.run(request, reply, current);
-        } catch (error) {
-          return done(error as Error);
-        }
-        if (result instanceof Promise) {
-          result.then(
-            (value: unknown) => next(i + 1, value === undefined ? current : value),
-            (error: unknown) => done(error as Error),
-          );
-          return;
-        }
-        if (result !== undefined) current = result;
-      }
-      done(null, current);
-    };
-    next(0, payload);
-  });
-
+  const insert = (step: AnyStep) => {
+    assertListed(step);
+    steps.push(step);
+    steps.sort((a, b) => rank(a) - rank(b));
+    plans.clear();
+  };
   return {
-    add(step) {
-      // Sorted on insertion: a phase's steps keep the order they were added in.
-      const at = steps.findIndex((s) => order(s.phase) > order(step.phase));
-      if (at === -1) steps.push(step);
-      else steps.splice(at, 0, step);
-      compiled.clear();
-    },
-    respond(step) {
-      responseSteps.push(step);
+    add: insert,
+    respond: (step) => insert({ ...step, phase: step.phase ?? 'respond' }),
+    order(list) {
+      listed = list;
+      for (const step of steps) assertListed(step);
+      for (const own of ownSteps.values()) for (const step of own) assertListed(step);
+      steps.sort((a, b) => rank(a) - rank(b));
+      plans.clear();
     },
   };
 }

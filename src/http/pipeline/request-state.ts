@@ -14,6 +14,16 @@ export interface RequestState {
   authFailure?: VersionaryError;
   /** The per-address limit has counted this request already. */
   counted?: boolean;
+  /** The request addressed the API without a version in its path (the `negotiation` step). */
+  unversioned?: boolean;
+  /** `Accept` chose the version: the URL was rewritten to it, and the answer varies by `Accept`. */
+  versionFromAccept?: boolean;
+  /** The answer carries the lifecycle's `Deprecation` header (the lifecycle steps), for metrics. */
+  deprecated?: boolean;
+  /** The rate-limit policy that refused the request with a 429 (its name), for metrics. */
+  rateLimitPolicy?: string;
+  /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */
+  routeUrl?: string | null;
 }
 
 type WithState = FastifyRequest & { versionaryState?: RequestState | null };
@@ -21,4 +31,10 @@ type WithState = FastifyRequest & { versionaryState?: RequestState | null };
 /** The request's state, made on first use. */
 export function stateOf(request: FastifyRequest): RequestState {
   return ((request as WithState).versionaryState ??= {});
+}
+
+/** Whether a block of headers (`Deprecation` or `deprecation`) says the call is deprecated. */
+export function hasDeprecation(headers: Readonly<Record<string, unknown>>): boolean {
+  for (const name in headers) if (name.length === 11 && name.toLowerCase() === 'deprecation') return true;
+  return false;
 }

@@ -7,6 +7,10 @@ import type { ApiScope } from '../api-scope.ts';
 export interface RouteDescription {
   /** The route pattern (`/api/v2/users/:id`), or `undefined` for a path no route matched. */
   readonly url: string | undefined;
+  /** The method this description is of (`GET`): a route's steps are compiled per method. */
+  readonly method: string;
+  /** A method that may carry a body the service reads (Fastify reads none on GET and HEAD). */
+  readonly hasBody: boolean;
   /** At or under the API prefix. */
   readonly api: boolean;
   /** At or under the management API's prefix. */
@@ -20,11 +24,16 @@ export interface RouteDescription {
 }
 
 /** The description of a route pattern, or of a path with no route (`url` undefined, judged by its raw path). */
-export function describeRoute(scope: ApiScope, route: { url: string | undefined; path: string }): RouteDescription {
+export function describeRoute(
+  scope: ApiScope,
+  route: { url: string | undefined; path: string; method: string },
+): RouteDescription {
   const path = route.url ?? route.path;
   const api = route.url === undefined ? undefined : scope.routeOf(route.url);
   return Object.freeze({
     url: route.url,
+    method: route.method,
+    hasBody: !bodiless.has(route.method),
     api: scope.isApi(path),
     management: scope.isManagement(path),
     version: api?.version ?? scope.versionOf(path),
@@ -32,3 +41,6 @@ export function describeRoute(scope: ApiScope, route: { url: string | undefined;
     isDocument: api?.isDocument ?? false,
   });
 }
+
+// Fastify reads no body for these: a body step never applies to them.
+const bodiless = new Set(['GET', 'HEAD']);

@@ -12,7 +12,9 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
+import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
+import { addNegotiationStep } from '../negotiation.ts';
 import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
 import { installRemovedGate, removedVersionOf, verdictOf } from '../removed-gate.ts';
 import {
@@ -44,6 +46,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
+  addNegotiationStep(app, { prefix });
   if (o.problems) addUnversionedVary(app, prefix);
   if (o.versionListHeaders && lifecycle.listHeaders) {
     const list = lifecycle.listHeaders.bind(lifecycle);
@@ -115,7 +118,8 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
 
 /** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */
 function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
-  return ({ request, reply, version, operation }) => {
+  // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
+  return function lifecycleHeaders({ request, reply, version, operation }) {
     const verdict = verdictOf(lifecycle, request, {
       version: version.name,
       method: operation.method,
@@ -131,6 +135,7 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
       },
       request,
     );
+    stateOf(request).deprecated = true;
     reply.headers(verdict.headers);
   };
 }
@@ -184,6 +189,7 @@ function elementStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): (eve
       for (const e of used) o.onUsage({ ...base, clientId, at, element: e.element }, request);
     }
     if ('removed' in verdict) throw verdict.removed;
+    if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
     reply.headers(verdict.headers);
   };
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -18,8 +20,9 @@ const maxSeries = 4096;
 
 /**
  * Count every response: by method, route template (never the raw URL, whose ids would make one
- * series per resource), API version and status; time it; count deprecated calls (a `Deprecation`
- * header went out), calls refused after their sunset and rate-limit refusals.
+ * series per resource), API version and status; time it; count deprecated calls (the lifecycle
+ * steps said a `Deprecation` header went out), calls refused after their sunset and rate-limit
+ * refusals (by the policy the limit step named), from the request state.
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
   const { metrics } = options;
@@ -28,25 +31,29 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
   // `none`, statuses and methods are few.
   const series = new Map<string, { slot: number; version: string }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = routeUrlOf(request) ?? 'unmatched';
-    const status = reply.statusCode;
-    const id = `${request.method} ${route} ${status}`;
-    let entry = series.get(id);
-    if (!entry) {
-      const named = scope.versionOf(route) ?? scope.versionOf(request.url);
-      const version = named && options.versions().includes(named) ? named : 'none';
-      const labels = { method: request.method, route, version, status: String(status) };
-      entry = { slot: metrics.requests.slot(`${id} ${version}`, () => labels), version };
-      // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
-      if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
-    }
-    metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
-    const { version } = entry;
-    if (version !== 'none' && reply.getHeader('deprecation') !== undefined) metrics.deprecatedCalls.inc({ version });
-    if (status === 410) metrics.removedCalls.inc({ version });
-    if (status === 429) metrics.rateLimitRejections.inc({ policy: policyOf(reply.getHeader('ratelimit-policy')) });
-    done();
+  requestPipeline(app, options.prefix).add({
+    name: 'metrics',
+    phase: 'after',
+    run: (request, reply) => {
+      const route = routeUrlOf(request) ?? 'unmatched';
+      const status = reply.statusCode;
+      const id = `${request.method} ${route} ${status}`;
+      let entry = series.get(id);
+      if (!entry) {
+        const named = scope.versionOf(route) ?? scope.versionOf(request.url);
+        const version = named && options.versions().includes(named) ? named : 'none';
+        const labels = { method: request.method, route, version, status: String(status) };
+        entry = { slot: metrics.requests.slot(`${id} ${version}`, () => labels), version };
+        // An unmatched path's version comes from its URL, which varies: only matched routes are kept.
+        if (series.size < maxSeries && route !== 'unmatched') series.set(id, entry);
+      }
+      metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
+      const { version } = entry;
+      const state = stateOf(request);
+      if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
+      if (status === 410) metrics.removedCalls.inc({ version });
+      if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
+    },
   });
   if (!options.route) return;
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
@@ -55,7 +62,7 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   });
 }
 
-function policyOf(header: unknown): string {
-  const match = typeof header === 'string' ? /^"([a-z]{1,16})"/.exec(header) : null;
-  return match?.[1] ?? 'default';
+// A role name is the app's: only short lowercase ones become a label, so the label set stays small.
+function policyLabel(name: string | undefined): string {
+  return name !== undefined && /^[a-z]{1,16}$/.test(name) ? name : 'default';
 }

@@ -1,4 +1,4 @@
-import { callbackHook } from '../../http/pipeline/callback-hook.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
@@ -45,9 +45,12 @@ export function installBrownoutGuard(
   // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
   const scope = createApiScope(options.prefix);
   // Without a brownout (nearly always) the guard returns at once, without a promise.
-  app.addHook(
-    'preHandler',
-    callbackHook((request) => {
+  requestPipeline(app, options.prefix).add({
+    name: 'brownout',
+    phase: 'handle',
+    // A version's routes but its document, which stays readable as it does after the removal.
+    appliesTo: (route) => route.url !== undefined && route.version !== undefined && !route.isDocument,
+    run: (request) => {
       if (options.cache.all().length === 0) return;
       const route = routeUrlOf(request);
       const api = route ? scope.routeOf(route) : undefined;
@@ -89,8 +92,8 @@ export function installBrownoutGuard(
         },
         headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
       });
-    }),
-  );
+    },
+  });
 }
 
 /**
@@ -101,12 +104,13 @@ export function listBrownoutsInLifecycle(
   app: FastifyInstance,
   options: { cache: BrownoutCache; clock: Clock; path: string },
 ): void {
-  // Every route's payload passes here: the others go through at once, without a promise.
-  // eslint-disable-next-line max-params -- Fastify's callback preSerialization hook takes four
-  app.addHook('preSerialization', (request, _reply, payload, done) => {
-    if (routeUrlOf(request) !== options.path || typeof payload !== 'object' || payload === null)
-      return done(null, payload);
-    done(null, withBrownouts(payload, options));
+  // Compiled into the lifecycle document's route alone.
+  requestPipeline(app).respond({
+    name: 'brownout-listing',
+    phase: 'serialize',
+    appliesTo: (route) => route.url === options.path,
+    run: (_request, _reply, payload) =>
+      typeof payload === 'object' && payload !== null ? withBrownouts(payload, options) : undefined,
   });
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import type { Clock } from '../../core/clock/index.ts';
-import { integerQuery } from '../../http/index.ts';
+import { queryIntegerSteps } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
@@ -51,7 +51,7 @@ export function registerNoticeAdminRoutes(
         response: { 200: NoticeList, ...noticeProblems({ 400: 'An invalid query parameter' }) },
       },
       // limit is validated as the integer the document publishes, from its canonical decimal text only.
-      preValidation: integerQuery(NoticeQuery as unknown as Record<string, unknown>),
+      config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
       const q = request.query as {

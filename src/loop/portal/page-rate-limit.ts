@@ -1,8 +1,9 @@
 import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
-import type { RequestPhase } from '../../http/pipeline/phases.ts';
+import type { RequestStep } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 import {
   addressKey,
   policyFor,
@@ -52,7 +53,7 @@ export interface PageLimitOptions {
   clock: Clock;
   /** The pipeline step's name. */
   name: string;
-  phase: RequestPhase;
+  phase: RequestStep['phase'];
   policy: AppliedPolicy;
   /** Whether a route pattern's pages are counted (asked once per route). */
   route: (url: string) => boolean;
@@ -90,6 +91,7 @@ export function installPageLimit(app: FastifyInstance, options: PageLimitOptions
       const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
       const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
       if (hit.count > policy.max) {
+        stateOf(request).rateLimitPolicy = policy.name;
         throw new VersionaryError({
           code: ErrorCode.RateLimited,
           detail: `${options.what} may make ${policy.max} requests per ${policy.windowSeconds} seconds ${options.pages}; retry in ${resetSeconds} seconds.`,

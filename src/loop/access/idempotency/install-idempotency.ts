@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callbackHook } from '../../../http/pipeline/callback-hook.ts';
+import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -81,15 +82,18 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
     return reply.serializer(String).send(response.body);
   };
-  // Most requests carry no key: for them the hooks return at once, without a promise.
-  app.addHook(
-    'preHandler',
-    callbackHook((request, reply) => {
+  const pipeline = requestPipeline(app);
+  // On POST routes only; a request without a key returns at once, without a promise.
+  pipeline.add({
+    name: 'idempotency',
+    phase: 'handle',
+    appliesTo: (route) => route.method === 'POST',
+    run: (request, reply) => {
       const header = request.headers['idempotency-key'];
       if (header === undefined || !options.applies(request)) return;
       return claimFor(request, reply, header);
-    }),
-  );
+    },
+  });
   const complete = async ({
     request,
     reply,
@@ -117,11 +121,13 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     });
     return payload;
   };
-  // eslint-disable-next-line max-params -- Fastify's callback onSend hook takes four
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const claim = stateOf(request).idempotencyClaim;
-    if (!claim) return done(null, payload);
-    complete({ request, reply, payload, claim }).then((value) => done(null, value), done);
+  pipeline.respond({
+    name: 'idempotency-record',
+    appliesTo: (route) => route.method === 'POST',
+    run: (request, reply, payload) => {
+      const claim = stateOf(request).idempotencyClaim;
+      if (claim) return complete({ request, reply, payload, claim });
+    },
   });
   // A request that ends without onSend (the client went away) releases its claim.
   const release = (request: FastifyRequest) => {
@@ -130,9 +136,10 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     stateOf(request).idempotencyClaim = undefined;
     return options.store.abandon(claim);
   };
-  // An abort is rare: an async hook is fine there. Every response passes `onResponse`.
-  app.addHook('onRequestAbort', async (request) => release(request));
-  app.addHook('onResponse', callbackHook(release));
+  // Every response passes `after`; an aborted request passes `abort` instead.
+  const released = { appliesTo: (route: RouteDescription) => route.method === 'POST', run: release };
+  pipeline.add({ name: 'idempotency-release', phase: 'after', ...released });
+  pipeline.add({ name: 'idempotency-release', phase: 'abort', ...released });
 }
 
 function parseKey(header: string | string[]): string {

@@ -8,7 +8,7 @@ import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
-import { integerQuery } from '../../../http/index.ts';
+import { queryIntegerSteps } from '../../../http/index.ts';
 import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
@@ -92,7 +92,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
 
   app.get(
     '/versions/:name/calls',
-    { schema: listCallsSchema, preValidation: integerQuery(listCallsSchema.querystring) },
+    { schema: listCallsSchema, config: queryIntegerSteps(listCallsSchema.querystring) },
     async (request) => {
       const name = find((request.params as { name: string }).name).name;
       const query = request.query as Record<string, string | undefined>;

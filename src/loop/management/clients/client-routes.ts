@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
@@ -50,7 +51,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   app.post(
     '/clients',
     {
-      preValidation: checkWebhookUrls,
+      config: webhookUrlSteps,
       schema: {
         operationId: 'clients.create',
         summary: 'Create a client',
@@ -132,7 +133,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
   app.patch(
     '/clients/:id',
     {
-      preValidation: checkWebhookUrls,
+      config: webhookUrlSteps,
       schema: {
         operationId: 'clients.update',
         summary: 'Change a client',
@@ -225,6 +226,11 @@ function decodeCursor(cursor: string): string {
 
 // Webhook URLs are documented as `format: uri`; check their shape before the schema does, so a
 // refused URL gets its reason (scheme, credentials, not absolute) rather than the format's name.
+// The webhook URLs are resolved before validation: a step of the pipeline's `input` phase.
+const webhookUrlSteps = routeSteps([
+  { name: 'webhook-urls', phase: 'input', run: (request) => checkWebhookUrls(request) },
+]);
+
 async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
   const webhooks = (request.body as { webhooks?: unknown } | null)?.webhooks;
   if (!Array.isArray(webhooks)) return;

@@ -1,0 +1,46 @@
+import { composePayloadSteps, composeSteps, type BoundPayloadStep, type BoundStep } from './compose.ts';
+import { stageOf, type PayloadPhase, type RequestPhase, type RequestStage } from './phases.ts';
+import type { RouteDescription } from './route-description.ts';
+import type { PayloadStep, RequestStep } from './step-types.ts';
+
+type Stage = (...args: never[]) => void;
+
+/** A route's steps, compiled: one function per Fastify stage that has steps, and their names. */
+export interface RoutePlan {
+  readonly names: readonly string[];
+  readonly stages: Readonly<Partial<Record<RequestStage, Stage>>>;
+}
+
+const payloadPhases: ReadonlySet<RequestPhase> = new Set<PayloadPhase>(['serialize', 'respond']);
+
+/**
+ * Compose the steps that apply to `route`, already in order, into one function per stage. Each
+ * step is bound to the route once, so a step's run is called with what it needs and nothing is
+ * looked up per request. Until the reply is sent: the stages before the handler stop there.
+ */
+export function compileRoute(
+  route: RouteDescription,
+  steps: ReadonlyArray<RequestStep | (PayloadStep & { phase: PayloadPhase })>,
+): RoutePlan {
+  const byStage = new Map<RequestStage, Array<BoundStep | BoundPayloadStep>>();
+  for (const step of steps) {
+    const stage = stageOf[step.phase];
+    let list = byStage.get(stage);
+    if (!list) byStage.set(stage, (list = []));
+    if (payloadPhases.has(step.phase)) list.push((step as PayloadStep).run);
+    else {
+      const run = (step as RequestStep).run;
+      const bound: BoundStep = (request, reply) => run(request, reply, route);
+      list.push(bound);
+    }
+  }
+  const stages: Partial<Record<RequestStage, Stage>> = {};
+  for (const [stage, list] of byStage) {
+    const composed =
+      stage === 'onSend' || stage === 'preSerialization'
+        ? composePayloadSteps(list as BoundPayloadStep[])
+        : composeSteps(list as BoundStep[], stage !== 'onResponse' && stage !== 'onRequestAbort');
+    if (composed) stages[stage] = composed as Stage;
+  }
+  return { names: steps.map((step) => `${step.phase}:${step.name}`), stages };
+}

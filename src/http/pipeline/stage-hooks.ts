@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RoutePlan } from './compile-route.ts';
+
+type Done = (error?: Error) => void;
+type PayloadDone = (error: Error | null, payload?: unknown) => void;
+type StageFn = (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+// eslint-disable-next-line max-params -- Fastify's callback payload hooks take four
+type PayloadFn = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => void;
+
+/**
+ * The pipeline's hooks, one per Fastify stage, the only request-stage hooks of the product: each
+ * runs the matched route's compiled function for its stage, or returns at once when the route has
+ * no step there. Added when the pipeline is made, before any plugin context, so that every route
+ * of the context (the forwarded API's too) meets them.
+ */
+export function installStageHooks(app: FastifyInstance, planOf: (request: FastifyRequest) => RoutePlan): void {
+  const plain = (stage: 'onRequest' | 'preValidation' | 'preHandler' | 'onResponse') =>
+    app.addHook(stage, (request: FastifyRequest, reply: FastifyReply, done: Done) => {
+      const run = planOf(request).stages[stage] as StageFn | undefined;
+      if (run) run(request, reply, done);
+      else done();
+    });
+  const withPayload = (stage: 'preSerialization' | 'onSend') =>
+    // eslint-disable-next-line max-params -- Fastify's callback payload hooks take four
+    app.addHook(stage, (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => {
+      const run = planOf(request).stages[stage] as PayloadFn | undefined;
+      if (run) run(request, reply, payload, done);
+      else done(null, payload);
+    });
+  plain('onRequest');
+  // The payload of preParsing is the body stream: its steps look at headers and pass it on.
+  // eslint-disable-next-line max-params -- Fastify's callback preParsing hook takes four
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const run = planOf(request).stages.preParsing as StageFn | undefined;
+    if (!run) return done(null, payload);
+    run(request, reply, (error) => (error ? done(error) : done(null, payload)));
+  });
+  plain('preValidation');
+  plain('preHandler');
+  withPayload('preSerialization');
+  withPayload('onSend');
+  plain('onResponse');
+  app.addHook('onRequestAbort', (request, done) => {
+    const run = planOf(request).stages.onRequestAbort as StageFn | undefined;
+    // The client left: there is no reply to give the steps (they release what the request held).
+    if (run) run(request, null as unknown as FastifyReply, done);
+    else done();
+  });
+}
