@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { Headers } from './forward-headers.ts';
+import type { HeaderList, Headers } from './forward-headers.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
 
@@ -16,8 +16,8 @@ declare module './pipeline/request-state.ts' {
 export interface UpstreamCall {
   /** The request target sent upstream, in origin form. */
   path: string;
-  /** The request headers sent upstream. */
-  headers: Headers;
+  /** The request headers sent upstream: a flat list of names and values, or an object. */
+  headers: HeaderList | Headers;
   /** The upstream's response headers, lower-case, as the client gets them. */
   responseHeaders(headers: Headers, reply: FastifyReply): Headers;
   /** The upstream could not be reached or did not answer in time, before anything was sent. */
@@ -43,7 +43,7 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
   const body = source ? new UpstreamBody(source) : null;
   stateOf(request).forwarded = true;
   pool.dispatch(
-    { method, path: call.path, headers: call.headers as Record<string, string>, body },
+    { method, path: call.path, headers: call.headers as string[] | Record<string, string>, body },
     new ForwardHandler(reply, call, body),
   );
 }
