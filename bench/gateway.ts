@@ -65,7 +65,7 @@ const caseOf = (id: string, label: string, version: string): HttpCase => ({
   expect: 200,
   request: (n) => ({ method: 'GET', path: `/api/${version}/users/${user(n)}` }),
 });
-const cases = {
+const cases: Record<string, HttpCase> = {
   u: caseOf('u', '(u) direct to the upstream (node:http)', 'v2'),
   n: caseOf('n', '(n) nginx proxy_pass', 'v2'),
   r: caseOf('r', '(r) Fastify + @fastify/reply-from alone, no hooks', 'v2'),
@@ -120,9 +120,21 @@ export async function benchGateway(): Promise<BenchReport> {
     };
     const dispatch = await dispatchFloor('http');
     const dispatchFastify = await dispatchFloor('fastify');
+    const auth = { authorization: `Bearer ${adminKey}` };
     const gateway = await startGateway({ dir, upstream: upstream.url });
     procs.push(gateway);
-    const auth = { authorization: `Bearer ${adminKey}` };
+    // Built checkouts of other commits (`BENCH_GATEWAY_BUILDS=before=/tmp/a,step1=/tmp/b`), each run
+    // beside this one as (g:<label>): changes measured against each other under the same load, on
+    // a machine shared with other work.
+    const builds: { id: string; target: Proc; headers: Record<string, string> }[] = [];
+    for (const entry of process.env.BENCH_GATEWAY_BUILDS?.split(',').filter(Boolean) ?? []) {
+      const [label, buildRoot] = entry.split('=') as [string, string];
+      const id = `g:${label}`;
+      cases[id] = caseOf(id, `(g:${label}) versionary gateway v2, built in ${buildRoot}`, 'v2');
+      const target = await startGateway({ dir, upstream: upstream.url, root: buildRoot });
+      procs.push(target);
+      builds.push({ id, target, headers: auth });
+    }
     const deprecated = await fetch(`${gateway.url}/api/v1/users/1`, { headers: auth });
     if (deprecated.status !== 200 || !deprecated.headers.get('deprecation'))
       throw new Error(`the gateway's v1 answered ${deprecated.status} without Deprecation`);
@@ -134,20 +146,21 @@ export async function benchGateway(): Promise<BenchReport> {
       headers,
       note,
     }: {
-      id: keyof typeof cases;
+      id: string;
       target: Proc;
       headers: Record<string, string>;
       note: string;
     }) => {
-      await drive({ server: target, spec: cases[id], auth: headers, duration: warmup });
+      const spec = cases[id]!;
+      await drive({ server: target, spec, auth: headers, duration: warmup });
       const before = { proxy: target.cpuMicros(), upstream: upstream.cpuMicros() };
-      const m = await drive({ server: target, spec: cases[id], auth: headers, duration: seconds });
+      const m = await drive({ server: target, spec, auth: headers, duration: seconds });
       const cpu = (target.cpuMicros() - before.proxy) / Math.max(1, m.requests);
       const upstreamCpu = (upstream.cpuMicros() - before.upstream) / Math.max(1, m.requests);
       (runs[id] ??= []).push({ ...m, cpuPerRequest: cpu });
       upstreamCpus[id] = [...(upstreamCpus[id] ?? []), target === upstream ? 0 : upstreamCpu];
       log(
-        `  ${cases[id].label} [${note}]: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(cpu)} µs/req${target === upstream ? '' : ` (+ upstream ${Math.round(upstreamCpu)})`}${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`,
+        `  ${spec.label} [${note}]: ${Math.round(m.rps)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, CPU ${Math.round(cpu)} µs/req${target === upstream ? '' : ` (+ upstream ${Math.round(upstreamCpu)})`}${m.unexpected || m.errors ? `, ${m.unexpected} unexpected, ${m.errors} errors` : ''}`,
       );
     };
     log(
@@ -155,12 +168,13 @@ export async function benchGateway(): Promise<BenchReport> {
     );
     for (let round = 1; round <= rounds; round++) {
       const note = `round ${round}`;
-      const all: { id: keyof typeof cases; target: Proc | undefined; headers: Record<string, string> }[] = [
+      const all: { id: string; target: Proc | undefined; headers: Record<string, string> }[] = [
         { id: 'u', target: upstream, headers: {} },
         { id: 'n', target: nginx, headers: {} },
         { id: 'r', target: floor, headers: {} },
         { id: 'x', target: dispatch, headers: {} },
         { id: 'xf', target: dispatchFastify, headers: {} },
+        ...builds,
         { id: 'g', target: gateway, headers: auth },
         { id: 'gd', target: gateway, headers: auth },
       ];
@@ -196,7 +210,13 @@ http {
 }
 
 /** `versionary gateway` (the built CLI) with v1 deprecated; `nodeArgs` go before the script (`--cpu-prof`). */
-export async function startGateway(options: { dir: string; upstream: string; nodeArgs?: string[] }): Promise<Proc> {
+export async function startGateway(options: {
+  dir: string;
+  upstream: string;
+  nodeArgs?: string[];
+  /** The checkout whose `bin/versionary.js` runs (this one by default). */
+  root?: string;
+}): Promise<Proc> {
   const doc = (version: string) => ({
     openapi: '3.1.0',
     info: { title: 'Bench users', version },
@@ -228,13 +248,14 @@ export async function startGateway(options: { dir: string; upstream: string; nod
     }),
   );
   const port = await freePort();
-  return start([process.execPath, ...(options.nodeArgs ?? []), join(root, 'bin/versionary.js'), 'gateway'], {
+  const bin = join(options.root ?? root, 'bin/versionary.js');
+  return start([process.execPath, ...(options.nodeArgs ?? []), bin, 'gateway'], {
     port,
     ready: '/readyz',
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(options.dir, 'gateway.db')}`,
+      DATABASE_URL: `sqlite:${join(options.dir, `gateway-${port}.db`)}`,
       VERSIONARY_ADMIN_KEY: adminKey,
       VERSIONARY_CONFIG: join(options.dir, 'gateway.json'),
       LOG_LEVEL: 'warn',
@@ -248,12 +269,15 @@ function report(options: {
   upstreamCpus: Record<string, number[]>;
   nginx: boolean;
 }): BenchReport {
-  const r = Object.fromEntries(Object.entries(options.runs).map(([id, list]) => [id, median(list)])) as Record<
-    string,
-    Measured
-  >;
-  const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const mid = (list: number[] = []) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] ?? 0;
+  // The round of median req/s, with the median of the rounds' CPU per request: each its own median.
+  const r = Object.fromEntries(
+    Object.entries(options.runs).map(([id, list]) => [
+      id,
+      { ...median(list), cpuPerRequest: mid(list.map((m) => m.cpuPerRequest)) },
+    ]),
+  ) as Record<string, Measured>;
+  const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const ratio = (x: string, y: string) => (r[x] && r[y] ? r[x].rps / r[y].rps : Number.NaN);
   // CPU per request is the measure that holds on a shared machine: req/s moves with the load beside it.
   const cpuRatio = (x: string, y: string) => (r[x] && r[y] ? r[y].cpuPerRequest / r[x].cpuPerRequest : Number.NaN);
@@ -280,7 +304,7 @@ function report(options: {
   log('\ngateway targets');
   for (const t of targets) log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
   const rows = Object.entries(r).map(([id, m]) => ({
-    case: cases[id as keyof typeof cases].label,
+    case: cases[id]!.label,
     'req/s': Math.round(m.rps),
     'p50 ms': round(m.p50),
     'p99 ms': round(m.p99),
