@@ -229,6 +229,7 @@ function createForwarder(
       ),
     );
   };
+  const within = `${routed}/`;
   const listOf = createUpstreamHeaders({
     host: options.host,
     underscores: options.underscoresInHeaders === true,
@@ -241,9 +242,9 @@ function createForwarder(
     // The strict-target step refused every path that `new URL()` would resolve differently; this is
     // the last word that nothing outside the version goes upstream. An absolute-form target is
     // forwarded in origin form: its authority is not the upstream's.
-    const url = originFormOf(request.url);
-    const target = new URL(url, 'http://upstream').pathname;
-    if (target !== routed && !target.startsWith(`${routed}/`))
+    const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
+    const target = pathOf(url);
+    if (target !== routed && !target.startsWith(within))
       return sendProblem(
         reply,
         new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
@@ -266,6 +267,22 @@ function createForwarder(
       onError,
     });
   };
+}
+
+/**
+ * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
+ * and no leading `//` (an authority), is its own `pathname`. Anything else (`%`, `\\`, `#`, a
+ * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
+ * upstream framework might.
+ */
+const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+
+/** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
+function pathOf(url: string): string {
+  const end = url.indexOf('?');
+  const path = end === -1 ? url : url.slice(0, end);
+  if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
+  return new URL(url, 'http://upstream').pathname;
 }
 
 function decodes(target: string): boolean {
