@@ -12,7 +12,7 @@ import {
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { runHooks } from './version-hooks.ts';
-import { createUpstreamHeaders, headersOfList, mergeResponseHeaders, type HeaderList } from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
@@ -263,7 +263,7 @@ function createForwarder(
     callUpstream(options.pool, reply, {
       path: url,
       headers: requestHeaders(request),
-      responseHeaders: mergeResponseHeaders,
+      responseHeaders: setResponseHeaders,
       onError,
     });
   };
