@@ -13,7 +13,7 @@ const joined = new Set(['link', 'vary']);
  * Path and method overrides some frameworks (IIS, Symfony, Laminas) take over the request line:
  * the upstream would route on a path the gateway never judged.
  */
-export const pathOverrides = [
+const pathOverrides = [
   'x-original-url',
   'x-rewrite-url',
   'x-http-method-override',
@@ -22,7 +22,7 @@ export const pathOverrides = [
 ];
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1), never forwarded either way. */
-export const hopByHop = [
+const hopByHop = [
   'connection',
   // Answered by the gateway itself (Node sends `100 Continue`): undici refuses to forward it.
   'expect',
