@@ -12,14 +12,7 @@ import {
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
-import {
-  copyHeaders,
-  hopByHop,
-  mergeResponseHeaders,
-  pathOverrides,
-  withForwarded,
-  type Headers,
-} from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
@@ -46,6 +39,13 @@ export interface ForwardOptions {
    * as one variable, `HTTP_X_CLIENT`, and a client could pass off its own beside the gateway's).
    */
   underscoresInHeaders?: boolean;
+  /** Request headers never forwarded (lower-case names), beside hop-by-hop ones and path overrides. */
+  withheldHeaders?: readonly string[];
+  /**
+   * Request headers the gateway sets, replacing any the client sent: each one's value for this
+   * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
+   */
+  setHeaders?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
   /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
   requestHeaders?: (
     headers: Record<string, string | string[] | undefined>,
@@ -252,21 +252,22 @@ function createForwarder(
       ),
     );
   };
-  // Hop-by-hop headers, path overrides, `Host` (the upstream's is set) and, unless allowed, names with `_`.
-  const dropped = new Set([...hopByHop, ...pathOverrides, 'host']);
-  const keep = (name: string) => !dropped.has(name) && (options.underscoresInHeaders === true || !name.includes('_'));
-  const requestHeaders = (request: FastifyRequest): Headers => {
-    const out = withForwarded(copyHeaders(request.headers, keep), request);
-    out.host = options.host;
-    return options.requestHeaders ? options.requestHeaders(out, request) : out;
-  };
+  const within = `${routed}/`;
+  const listOf = createUpstreamHeaders({
+    host: options.host,
+    underscores: options.underscoresInHeaders === true,
+    ...(options.withheldHeaders ? { withheld: options.withheldHeaders } : {}),
+    ...(options.setHeaders ? { set: options.setHeaders } : {}),
+  });
+  const hook = options.requestHeaders;
+  const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;
   return (request, reply) => {
     // The strict-target step refused every path that `new URL()` would resolve differently; this is
     // the last word that nothing outside the version goes upstream. An absolute-form target is
     // forwarded in origin form: its authority is not the upstream's.
-    const url = originFormOf(request.url);
-    const target = new URL(url, 'http://upstream').pathname;
-    if (target !== routed && !target.startsWith(`${routed}/`))
+    const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
+    const target = pathOf(url);
+    if (target !== routed && !target.startsWith(within))
       return sendProblem(
         reply,
         new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
@@ -285,10 +286,26 @@ function createForwarder(
     callUpstream(options.pool, reply, {
       path: url,
       headers: requestHeaders(request),
-      responseHeaders: mergeResponseHeaders,
+      responseHeaders: setResponseHeaders,
       onError,
     });
   };
+}
+
+/**
+ * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
+ * and no leading `//` (an authority), is its own `pathname`. Anything else (`%`, `\\`, `#`, a
+ * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
+ * upstream framework might.
+ */
+const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+
+/** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
+function pathOf(url: string): string {
+  const end = url.indexOf('?');
+  const path = end === -1 ? url : url.slice(0, end);
+  if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
+  return new URL(url, 'http://upstream').pathname;
 }
 
 function decodes(target: string): boolean {

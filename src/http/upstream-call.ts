@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { Headers } from './forward-headers.ts';
+import type { HeaderList, Headers } from './forward-headers.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
 
@@ -16,10 +16,10 @@ declare module './pipeline/request-state.ts' {
 export interface UpstreamCall {
   /** The request target sent upstream, in origin form. */
   path: string;
-  /** The request headers sent upstream. */
-  headers: Headers;
-  /** The upstream's response headers, lower-case, as the client gets them. */
-  responseHeaders(headers: Headers, reply: FastifyReply): Headers;
+  /** The request headers sent upstream: a flat list of names and values, or an object. */
+  headers: HeaderList | Headers;
+  /** Set the upstream's response headers (lower-case) on the reply, as the client gets them. */
+  responseHeaders(upstream: Headers, reply: FastifyReply): void;
   /** The upstream could not be reached or did not answer in time, before anything was sent. */
   onError(reply: FastifyReply, error: Error & { code?: string }): void;
 }
@@ -43,7 +43,7 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
   const body = source ? new UpstreamBody(source) : null;
   stateOf(request).forwarded = true;
   pool.dispatch(
-    { method, path: call.path, headers: call.headers as Record<string, string>, body },
+    { method, path: call.path, headers: call.headers as string[] | Record<string, string>, body },
     new ForwardHandler(reply, call, body),
   );
 }
@@ -88,14 +88,14 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
     if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
-    const headers = this.#call.responseHeaders(upstream, reply);
-    reply.headers(headers);
+    this.#call.responseHeaders(upstream, reply);
     // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered
     // first. The client's body is drained before the answer goes out (the lingering close).
     if (!reply.request.raw.complete) reply.header('connection', 'close');
-    const length = Number(headers['content-length']);
+    // The framing is the upstream's, read from its own headers.
+    const length = Number(upstream['content-length']);
     const empty = reply.request.method === 'HEAD' || statusCode === 204 || statusCode === 304;
-    if (empty || (length <= wholeUpTo && headers['content-type'] !== undefined && !headers['transfer-encoding'])) {
+    if (empty || (length <= wholeUpTo && upstream['content-type'] !== undefined && !upstream['transfer-encoding'])) {
       this.#pieces = [];
       return;
     }
@@ -137,8 +137,12 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
 
 /** A `Connection` header that names `close`. */
 function closes(connection: string | string[] | undefined): boolean {
-  return [connection ?? []].flat().some((value) => /(^|,)\s*close\s*(,|$)/i.test(value));
+  if (connection === undefined) return false;
+  if (typeof connection === 'string') return closeToken.test(connection);
+  return connection.some((value) => closeToken.test(value));
 }
+
+const closeToken = /(^|,)\s*close\s*(,|$)/i;
 
 /** The client's connection is gone (the request stream itself ends, and is destroyed, once its body is read). */
 function clientGone(reply: FastifyReply): boolean {

@@ -57,12 +57,9 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           upstreams,
           ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
           ...(forward.underscoresInHeaders !== undefined ? { underscoresInHeaders: forward.underscoresInHeaders } : {}),
-          requestHeaders: (headers, request) => {
-            // Left out by value, not by `delete`: a deleted name makes the object a slow dictionary.
-            if (!keepsCredential) headers.authorization = headers['x-api-key'] = undefined;
-            headers[clientHeader] = usageIdentityOf(request).clientId;
-            return headers;
-          },
+          // The credential of a Versionary key stays here; the client id always comes from the gateway.
+          ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
+          setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
         },
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
         // Every call of every version, counted per operation and client for `versionary diff`.
