@@ -14,14 +14,19 @@ interface CommandInput {
 /** One `versionary <name>` command: a file in `src/cli/commands/` plus a registry line. */
 export interface CliCommand {
   name: string;
-  /** One line for the command list. */
-  summary: string;
   /** Full `--help` text. */
   help: string;
   options: NonNullable<ParseArgsConfig['options']>;
   positionals: { min: number; max: number; names: string };
   /** Resolves to the process exit code. */
   run(input: CommandInput): Promise<number>;
+}
+
+/** A command as the registry lists it: its line in the command list, and its module, imported when it runs. */
+export interface CommandEntry {
+  /** One line for the command list. */
+  summary: string;
+  load(): Promise<CliCommand>;
 }
 
 /** Identity helper that type-checks a command definition. */

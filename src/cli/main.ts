@@ -14,14 +14,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io[name === undefined ? 'stderr' : 'stdout'](globalHelp());
     return name === undefined ? ExitCode.Error : ExitCode.Ok;
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (command === undefined) {
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (entry === undefined) {
     io.stderr(`versionary: unknown command "${name}".\n\n${globalHelp()}`);
     return ExitCode.Error;
   }
+  let command: CliCommand | undefined;
   try {
+    command = await entry.load();
     return await runCommand(command, { args: rest, io });
   } catch (error) {
+    if (command === undefined) {
+      io.stderr(`versionary ${name}: ${describeFailure(error, io.cwd)}\n`);
+      return ExitCode.Error;
+    }
     if (error instanceof UsageError) {
       // The command's own usage line, so the fix is in sight without another run.
       const usage = command.help.split('\n\n')[0];
@@ -85,8 +91,8 @@ function describeParseError(error: unknown, command: CliCommand): string {
 
 function globalHelp(): string {
   const width = Math.max(...Object.keys(commands).map((n) => n.length));
-  const list = Object.values(commands)
-    .map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
+  const list = Object.entries(commands)
+    .map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`)
     .join('\n');
   // npm puts a package's bin in node_modules/.bin, not on the PATH: npx finds it there.
   return (

@@ -20,7 +20,6 @@ const actions = ['approve', 'list', 'revoke'] as const;
 /** `versionary approvals approve|list|revoke`: accept a breaking change by fingerprint, with an audit trail. */
 export const approvalsCommand = defineCommand({
   name: 'approvals',
-  summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
   help: `Usage: npx versionary approvals approve <fingerprint> --reason TEXT [--expires ISO]
        npx versionary approvals list [--all]
        npx versionary approvals revoke <id>

@@ -19,7 +19,6 @@ const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
  */
 export const clientsCommand = defineCommand({
   name: 'clients',
-  summary: 'Manage clients, their contacts and webhooks (database or running server)',
   help: `Usage: npx versionary clients list [--format text|json]
        npx versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
        npx versionary clients show <id>

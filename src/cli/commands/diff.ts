@@ -12,7 +12,6 @@ const formats = { text: formatText, markdown: formatMarkdown, json: formatJson }
 /** `versionary diff <old> <new>`: classify changes between two OpenAPI files; exit 1 on breaking. */
 export const diffCommand = defineCommand({
   name: 'diff',
-  summary: 'Compare two OpenAPI descriptions and classify each change',
   help: `Usage: npx versionary diff <old> <new> [--format text|markdown|json|github|sarif] [--fail-on breaking|risk]
                             [--now ISO] [--audience public|enterprise]
                             [--server URL --key KEY [--window 7d] [--threshold 1|5%] [--exclude-client ID]...]

@@ -10,7 +10,6 @@ import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
  */
 export const gatewayCommand = defineCommand({
   name: 'gateway',
-  summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',
   help: `Usage: npx versionary gateway [--config <file>] [--port <port>] [--host <host>]
 
 A reverse proxy that puts the whole deprecation loop in front of existing HTTP APIs: routing by

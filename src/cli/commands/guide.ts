@@ -14,7 +14,6 @@ const renderers = { markdown: toMarkdown, html: toHtml, json: toJson } as const;
 /** `versionary guide <old> <new> --from v1 --to v2`: write a migration guide. */
 export const guideCommand = defineCommand({
   name: 'guide',
-  summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',
   help: `Usage: npx versionary guide <old> <new> --from v1 --to v2 [options]
 
 Options:

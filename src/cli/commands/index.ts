@@ -1,25 +1,50 @@
-import type { CliCommand } from '../command.ts';
-import { approvalsCommand } from './approvals.ts';
-import { diffCommand } from './diff.ts';
-import { gatewayCommand } from './gateway.ts';
-import { guideCommand } from './guide.ts';
-import { keysCommand } from './keys.ts';
-import { clientsCommand } from './clients.ts';
-import { lintCommand } from './lint.ts';
-import { noticesCommand } from './notices.ts';
-import { serveCommand } from './serve.ts';
-import { versionsCommand } from './versions.ts';
+import type { CommandEntry } from '../command.ts';
 
-/** Every `versionary` command by name. Adding one is a file in this folder plus one line here. */
-export const commands: Record<string, CliCommand> = {
-  diff: diffCommand,
-  lint: lintCommand,
-  guide: guideCommand,
-  serve: serveCommand,
-  gateway: gatewayCommand,
-  versions: versionsCommand,
-  keys: keysCommand,
-  clients: clientsCommand,
-  notices: noticesCommand,
-  approvals: approvalsCommand,
+/**
+ * Every `versionary` command by name, with its line in the command list. A command's module is
+ * imported only when it runs: `diff` then loads the compat core alone, not the config schemas
+ * (TypeBox and Ajv, about 0.2 s of CPU at start-up) that `keys` or `versions` read through.
+ * Adding one is a file in this folder plus one entry here.
+ */
+export const commands: Record<string, CommandEntry> = {
+  diff: {
+    summary: 'Compare two OpenAPI descriptions and classify each change',
+    load: async () => (await import('./diff.ts')).diffCommand,
+  },
+  lint: {
+    summary: 'Check an OpenAPI description against the REST conventions',
+    load: async () => (await import('./lint.ts')).lintCommand,
+  },
+  guide: {
+    summary: 'Write a migration guide from two OpenAPI descriptions and lifecycle dates',
+    load: async () => (await import('./guide.ts')).guideCommand,
+  },
+  serve: {
+    summary: 'Start the reference service (the same as npm start)',
+    load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  gateway: {
+    summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',
+    load: async () => (await import('./gateway.ts')).gatewayCommand,
+  },
+  versions: {
+    summary: 'List versions or schedule a deprecation (database or running server)',
+    load: async () => (await import('./versions.ts')).versionsCommand,
+  },
+  keys: {
+    summary: 'Create an API key in the database',
+    load: async () => (await import('./keys.ts')).keysCommand,
+  },
+  clients: {
+    summary: 'Manage clients, their contacts and webhooks (database or running server)',
+    load: async () => (await import('./clients.ts')).clientsCommand,
+  },
+  notices: {
+    summary: 'List deprecation notices or run one notices pass (database or running server)',
+    load: async () => (await import('./notices.ts')).noticesCommand,
+  },
+  approvals: {
+    summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
+    load: async () => (await import('./approvals.ts')).approvalsCommand,
+  },
 };

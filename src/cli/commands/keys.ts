@@ -9,7 +9,6 @@ import { ExitCode, UsageError } from '../io.ts';
 /** `versionary keys create`: create an API key in the database and print it once. */
 export const keysCommand = defineCommand({
   name: 'keys',
-  summary: 'Create an API key in the database',
   help: `Usage: npx versionary keys create --name NAME --roles read[,write][,admin] [--contact EMAIL] [--client CLIENT_ID]
 
 Creates the key in DATABASE_URL (default sqlite:./data/versionary.db) and prints it once; only

@@ -6,7 +6,6 @@ import { loadDocumentSet } from '../load-document.ts';
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
 export const lintCommand = defineCommand({
   name: 'lint',
-  summary: 'Check an OpenAPI description against the REST conventions',
   help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 
 Rules: collection-not-plural, identifier-in-query, unversioned-path,

@@ -21,7 +21,6 @@ interface NoticeRow {
 /** `versionary notices list|run`: the notices outbox, from the database or a running server. */
 export const noticesCommand = defineCommand({
   name: 'notices',
-  summary: 'List deprecation notices or run one notices pass (database or running server)',
   help: `Usage: npx versionary notices list [--client ID] [--status pending|sent|retrying|failed|unsubscribed] [--kind KIND]
                               [--server URL --key KEY] [--format text|json]
        npx versionary notices run [--server URL --key KEY]

@@ -8,7 +8,6 @@ import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
 /** `versionary serve`: start the reference service, as `npm start` does. */
 export const serveCommand = defineCommand({
   name: 'serve',
-  summary: 'Start the reference service (the same as npm start)',
   help: `Usage: npx versionary serve [--config <file>] [--port <port>] [--host <host>]
 
 Options (each wins over its variable): --config as VERSIONARY_CONFIG, --port as PORT, --host as HOST.

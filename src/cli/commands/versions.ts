@@ -17,7 +17,6 @@ interface VersionRow {
 /** `versionary versions list|deprecate`: the lifecycle, from the database or a running server. */
 export const versionsCommand = defineCommand({
   name: 'versions',
-  summary: 'List versions or schedule a deprecation (database or running server)',
   help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
        npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
                                     [--migration-url URL] [--server URL --key KEY]
