@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { pickDefined } from '../core/config/index.ts';
 import fp from 'fastify-plugin';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
@@ -112,9 +113,9 @@ export async function registerLoopParts(scope: FastifyInstance, options: Version
   // Unknown paths are answered once every part is in, so that they meet every part's hooks.
   state.partNotFound = false;
   const optionsOf: Partial<Record<LoopPartName, object>> = {
-    'versionary-loop-lifecycle': pick(options, ['handlers', 'forward', 'onVersionedRequest', 'ownsApp']),
-    'versionary-loop-access': pick(options, ['identify', 'onBootstrapKey', 'jwtRoles', 'idempotency']),
-    'versionary-loop-notices': pick(options, ['noticeChannels']),
+    'versionary-loop-lifecycle': pickDefined(options, ['handlers', 'forward', 'onVersionedRequest', 'ownsApp']),
+    'versionary-loop-access': pickDefined(options, ['identify', 'onBootstrapKey', 'jwtRoles', 'idempotency']),
+    'versionary-loop-notices': pickDefined(options, ['noticeChannels']),
   };
   for (const name of parts.slice(1)) await scope.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
   // An app that is the loop's alone answers its unknown paths at its root (the lifecycle part's problems).
@@ -131,12 +132,6 @@ const partsByName: Record<LoopPartName, LoopPart<never>> = {
   'versionary-loop-portal': versionaryLoopPortal,
   'versionary-loop-management': versionaryLoopManagement,
 };
-
-function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  return Object.fromEntries(
-    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
-  ) as Partial<Pick<T, K>>;
-}
 
 /**
  * The Fastify construction options the loop expects: `Accept` negotiation, request ids, problems

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { pickDefined } from '../core/config/index.ts';
 import { createApiBundle } from './api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
@@ -82,11 +83,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
       // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
       releases: options.releases ?? builtInReleases,
       ...(api.info ? { info: api.info } : {}),
-      ...defined(options, ['ops', 'rateLimitStore', 'defaultDeprecated']),
+      ...pickDefined(options, ['ops', 'rateLimitStore', 'defaultDeprecated']),
     },
     ...(options.forward ? { forward: options.forward } : { handlers: options.handlers ?? referenceHandlers }),
     ownsApp: true,
-    ...defined(options, [
+    ...pickDefined(options, [
       'onVersionedRequest',
       'identify',
       'onBootstrapKey',
@@ -106,12 +107,6 @@ async function registerParts(app: FastifyInstance, options: Parameters<typeof re
   } catch (error) {
     throw (error as Partial<StartFailure>).versionaryError ?? error;
   }
-}
-
-function defined<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  return Object.fromEntries(
-    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
-  ) as Partial<Pick<T, K>>;
 }
 
 /** The built service: a Fastify app, plus what the composition root calls on shutdown. */

@@ -1,2 +1,3 @@
 export { createSchemaValidator } from './schema-validator.ts';
 export type { SchemaValidator } from './schema-validator.ts';
+export { pickDefined } from './pick-defined.ts';

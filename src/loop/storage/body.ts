@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pickDefined } from '../../core/config/index.ts';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { handlerOptionProblems } from '../../http/handler-coverage.ts';
@@ -70,7 +71,7 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
         info: host.info ?? { description: options.description, license: options.license, contact: options.contact },
       },
       options: {
-        ...pick(host, ['ops', 'rateLimitStore', 'releases', 'defaultDeprecated']),
+        ...pickDefined(host, ['ops', 'rateLimitStore', 'releases', 'defaultDeprecated']),
         ...(opened && !host.ops ? { ops: opened.ops } : {}),
         ...(opened?.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
       },
@@ -114,10 +115,4 @@ async function openLoopState(app: FastifyInstance, config: ServiceConfig) {
     ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
   };
   return { storage, ops, close, ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}) };
-}
-
-function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
-  return Object.fromEntries(
-    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
-  ) as Partial<Pick<T, K>>;
 }
