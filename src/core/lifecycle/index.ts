@@ -81,3 +81,10 @@ export { fieldSchemas, ofResource, propertiesOf, servedSchemas, successSchemas }
 export type { ElementUseCheck, ElementUseInput } from './element-uses.ts';
 export { elementVerdict } from './element-headers.ts';
 export type { CurrentDeprecationHeaders, ElementVerdictOptions } from './element-headers.ts';
+export { buildDeprecationManifest, deprecationManifestType } from './deprecation-manifest.ts';
+export type {
+  DeprecationManifest,
+  DeprecationManifestEntry,
+  DeprecationManifestSource,
+  ManifestEndpoint,
+} from './deprecation-manifest.ts';

@@ -1,0 +1,172 @@
+import { formatIsoInstant } from '../time/index.ts';
+import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
+import type { LifecycleVersion } from './lifecycle-version.ts';
+import { resolveReplacement } from './replacement-rule.ts';
+
+/** The media type of a deprecation manifest (draft-rmili-httpapi-deprecation-manifest-00). */
+export const deprecationManifestType = 'application/deprecations+json';
+
+/** An endpoint deprecated within its version, as the lifecycle store holds it. */
+export interface ManifestEndpoint {
+  version: string;
+  method: string;
+  /** Route template below the version's base, `/users/{id}`. */
+  path: string;
+  deprecatedAt: number;
+  sunsetAt: number;
+  migrationUrl?: string | null;
+}
+
+/** What {@link buildDeprecationManifest} reads: the lifecycle as it is now. */
+export interface DeprecationManifestSource {
+  /** Where the API lives, `/api`: a version's entry points at `<prefix>/<version>`. */
+  prefix: string;
+  /** Every version, with its schedule and migration guide (`LifecycleRuntime.versions()`). */
+  versions: readonly LifecycleVersion[];
+  endpoints: readonly ManifestEndpoint[];
+  /** Fields and query parameters deprecated within a version. */
+  elements: readonly ElementDeprecation[];
+}
+
+/**
+ * The dates of one entry, ISO 8601 instants. `deprecation` and `sunset` are always there; a date
+ * the lifecycle may carry later (an extended-access cap, closing to new clients) is one more
+ * optional member here and in {@link timeline}, absent when unset, so readers ignore what they do
+ * not know.
+ */
+interface ManifestDates {
+  deprecation: string;
+  sunset: string;
+}
+
+interface EntryBase extends ManifestDates {
+  /** The name the usage, the admin API and each `Link` title use: `v1`, `DELETE /users/{id}`, `User.nickname`. */
+  name: string;
+  version: string;
+  /** What to use instead, named as `name` is; `null` when none is declared. */
+  replacement: string | null;
+  /** The migration guide; `null` when none is known. */
+  guide: string | null;
+}
+
+/** A deprecated version: every operation below `href`. */
+interface VersionEntry extends EntryBase {
+  kind: 'version';
+  href: string;
+}
+
+/** A deprecated operation of a version that otherwise stays. */
+interface EndpointEntry extends EntryBase {
+  kind: 'endpoint';
+  method: string;
+  path: string;
+}
+
+/** A member of request and response bodies: `pointer` (RFC 6901) within each object of `schema`. */
+interface FieldEntry extends EntryBase {
+  kind: 'field';
+  in: 'body';
+  /** The schema of the version's OpenAPI document, or the resource whose schemas carry the member. */
+  schema: string;
+  /** Every schema that carries it, when the config names them. */
+  schemas?: string[];
+  member: string;
+  pointer: string;
+}
+
+/** A query parameter of one operation. */
+interface ParameterEntry extends EntryBase {
+  kind: 'parameter';
+  in: 'query';
+  method: string;
+  path: string;
+  member: string;
+}
+
+/** One deprecation of a {@link DeprecationManifest}. */
+export type DeprecationManifestEntry = VersionEntry | EndpointEntry | FieldEntry | ParameterEntry;
+
+/** The body of `application/deprecations+json`. */
+export interface DeprecationManifest {
+  deprecations: DeprecationManifestEntry[];
+}
+
+const kindOrder = { version: 0, endpoint: 1, field: 2, parameter: 3 } as const;
+
+/**
+ * The deprecation manifest of one API: every deprecated version, endpoint, field and query
+ * parameter with its dates, replacement and guide. Versions come in release order, then endpoints,
+ * fields and parameters, each by version and name, so the same lifecycle gives the same bytes on
+ * every instance. It holds no time of its own and no state read from a clock: it changes only when
+ * the lifecycle does, and entries stay after their sunset, so a caller of something removed can
+ * still learn why.
+ *
+ * @example
+ * ```ts
+ * const manifest = buildDeprecationManifest({ prefix: '/api', versions: runtime.versions(), endpoints: [], elements: [] });
+ * manifest.deprecations[0]; // { kind: 'version', name: 'v1', href: '/api/v1', deprecation: '2026-06-01T00:00:00.000Z', ... }
+ * ```
+ */
+export function buildDeprecationManifest(source: DeprecationManifestSource): DeprecationManifest {
+  const { versions, prefix } = source;
+  const rank = new Map([...versions].sort((a, b) => a.releasedAt - b.releasedAt).map((v, i) => [v.name, i]));
+  const guideOf = (version: string) => versions.find((v) => v.name === version)?.migrationUrl ?? null;
+  const entries: DeprecationManifestEntry[] = [];
+  for (const v of versions) {
+    if (!v.schedule) continue;
+    entries.push({
+      kind: 'version',
+      name: v.name,
+      version: v.name,
+      href: `${prefix}/${v.name}`,
+      ...timeline(v.schedule),
+      replacement: resolveReplacement({ version: v.name, versions }) ?? null,
+      guide: v.migrationUrl ?? null,
+    });
+  }
+  for (const e of source.endpoints) {
+    const method = e.method.toUpperCase();
+    entries.push({
+      kind: 'endpoint',
+      name: `${method} ${e.path}`,
+      version: e.version,
+      method,
+      path: e.path,
+      ...timeline(e),
+      replacement: null,
+      guide: e.migrationUrl || guideOf(e.version),
+    });
+  }
+  for (const e of source.elements) entries.push(elementEntry(e, e.migrationUrl ?? guideOf(e.version)));
+  const ordered = entries.map((entry, i) => ({ entry, i }));
+  ordered.sort(
+    (a, b) =>
+      kindOrder[a.entry.kind] - kindOrder[b.entry.kind] ||
+      (rank.get(a.entry.version) ?? rank.size) - (rank.get(b.entry.version) ?? rank.size) ||
+      (a.entry.kind === 'version' ? 0 : compare(a.entry.name, b.entry.name)) ||
+      a.i - b.i,
+  );
+  return { deprecations: ordered.map(({ entry }) => entry) };
+}
+
+function elementEntry(e: ElementDeprecation, guide: string | null): FieldEntry | ParameterEntry {
+  const head = { name: e.element, version: e.version };
+  const tail = { ...timeline(e), replacement: replacementName(e) ?? null, guide };
+  if (e.kind === 'parameter') {
+    const method = e.method.toUpperCase();
+    return { kind: 'parameter', ...head, in: 'query', method, path: e.path, member: e.parameter, ...tail };
+  }
+  const pointer = `/${e.field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const schemas = e.schemas ? { schemas: [...e.schemas] } : {};
+  return { kind: 'field', ...head, in: 'body', schema: e.schema, ...schemas, member: e.field, pointer, ...tail };
+}
+
+/** The dates of an entry, in a fixed order: see {@link ManifestDates}. */
+function timeline(at: { deprecatedAt: number; sunsetAt: number }): ManifestDates {
+  return { deprecation: formatIsoInstant(at.deprecatedAt), sunset: formatIsoInstant(at.sunsetAt) };
+}
+
+// Code-point order, not the locale's: every instance sorts the same way.
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
