@@ -3,7 +3,7 @@ export { installCaching, conditionalHeaderMaxLength } from './caching.ts';
 export { installSecurityHeaders } from './security-headers.ts';
 export { handleClientError } from './client-errors.ts';
 export { installJsonBody } from './json-body.ts';
-export { createVersionRewriter } from './negotiation.ts';
+export { createVersionRewriter, reservedSegments } from './negotiation.ts';
 
 export type { OperationContext, OperationHandler } from './operation-types.ts';
 export type { ComponentType, HandlerMap } from './handler-types.ts';

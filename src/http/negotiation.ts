@@ -6,6 +6,12 @@ import { requestPipeline } from './pipeline/request-pipeline.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
+/**
+ * The segments under the prefix that name no version's resource: the lifecycle document
+ * (`/api/versions`) and the deprecation manifest (`/api/deprecations`). `Accept` never moves them.
+ */
+export const reservedSegments: readonly string[] = ['versions', 'deprecations'];
+
 /** Options for {@link createVersionRewriter}. */
 export interface VersionRewriterOptions {
   bundle: VersionBundle;
@@ -51,7 +57,7 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
  */
 export function addNegotiationStep(app: FastifyInstance, options: { prefix: string; reserved?: string[] }): void {
   const scope = createApiScope(options.prefix);
-  const reserved = new Set(options.reserved ?? ['versions']);
+  const reserved = new Set(options.reserved ?? reservedSegments);
   requestPipeline(app, options.prefix).add({
     name: 'negotiation',
     phase: 'gate',

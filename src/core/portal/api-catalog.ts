@@ -1,3 +1,5 @@
+import { deprecationManifestType } from '../lifecycle/index.ts';
+
 /** One link target of a linkset (RFC 9264, section 4.2.4). */
 interface LinkTarget {
   href: string;
@@ -33,16 +35,26 @@ export const apiCatalogProfile = 'https://www.rfc-editor.org/info/rfc9727';
 export const apiCatalogType = `application/linkset+json; profile="${apiCatalogProfile}"`;
 
 /**
- * The API catalog: a first context anchored at the catalog lists each version with `item`, then
- * one context per version links its OpenAPI document (`service-desc`), its docs (`service-doc`), its
+ * The API catalog: a first context anchored at the catalog lists each version with `item` and
+ * links the API's deprecation manifest (`deprecation`, typed `application/deprecations+json`:
+ * every deprecation of every version, so it belongs to no one version), then one context per version links its OpenAPI document (`service-desc`), its docs (`service-doc`), its
  * lifecycle status (`status`) and, once deprecated, its migration guide (`deprecation`, RFC 9745,
  * and `sunset`, RFC 8594). References are relative to the catalog's own URL.
  */
-export function toApiCatalog(options: { catalogUrl: string; versions: readonly CatalogVersion[] }): ApiCatalog {
+export function toApiCatalog(options: {
+  catalogUrl: string;
+  versions: readonly CatalogVersion[];
+  /** The API's deprecation manifest, when it serves one. */
+  manifestUrl?: string;
+}): ApiCatalog {
   const index: LinkContext = {
     anchor: options.catalogUrl,
     item: options.versions.map((v) => ({ href: v.base, title: `API ${v.name}` })),
   };
+  if (options.manifestUrl)
+    index.deprecation = [
+      { href: options.manifestUrl, type: deprecationManifestType, title: 'Deprecation manifest of the API' },
+    ];
   const contexts = options.versions.map((v): LinkContext => {
     const context: LinkContext = {
       anchor: v.base,

@@ -1,7 +1,7 @@
 // The public entry point `versionary/fastify`: the plugin and what its users need beside it.
 import type { IncomingMessage } from 'node:http';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { createVersionRewriter } from '../negotiation.ts';
+import { createVersionRewriter, reservedSegments } from '../negotiation.ts';
 
 export { versionary } from './versionary-plugin.ts';
 export { isLifecycleSource } from './options.ts';
@@ -48,6 +48,6 @@ export function versionRewriter(options: {
     bundle: options.bundle,
     vendor: options.vendor,
     prefix: options.prefix ?? '/api',
-    reserved: options.reserved ?? ['versions'],
+    reserved: options.reserved ?? [...reservedSegments],
   });
 }

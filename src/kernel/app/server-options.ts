@@ -1,7 +1,13 @@
 import type { FastifyServerOptions } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { createVersionRewriter, fromFrameworkError, handleClientError, sendProblem } from '../../http/index.ts';
+import {
+  createVersionRewriter,
+  fromFrameworkError,
+  handleClientError,
+  reservedSegments,
+  sendProblem,
+} from '../../http/index.ts';
 import { strictRequestError } from '../../http/request-target.ts';
 import { requestIdOf } from '../ops/request-id.ts';
 
@@ -36,7 +42,12 @@ export function serviceServerOptions(options: {
             detail: `No resource at ${echo(request.url.split('?')[0]!)}.`,
           }),
       ),
-    rewriteUrl: createVersionRewriter({ bundle, prefix: api.prefix, vendor: api.vendor, reserved: ['versions'] }),
+    rewriteUrl: createVersionRewriter({
+      bundle,
+      prefix: api.prefix,
+      vendor: api.vendor,
+      reserved: [...reservedSegments],
+    }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true } },
   };
 }

@@ -3,6 +3,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
+import { manifestFeature } from './manifest-route.ts';
 import { opsFeature } from '../../kernel/ops/feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
@@ -37,7 +38,7 @@ export async function installLoopLifecycle(
         ownsApp,
       });
   await installFeatures(scope, state, {
-    features: [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature],
+    features: [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature, manifestFeature],
     part: 'versionary-loop-lifecycle',
     options: options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {},
   });

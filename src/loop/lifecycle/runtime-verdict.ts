@@ -19,7 +19,7 @@ export interface VerdictKey {
 export function computeVerdict(
   state: LifecycleState,
   key: VerdictKey,
-  context: { clock: Clock; prefix: string; settings: LifecycleSettings },
+  context: { clock: Clock; prefix: string; settings: LifecycleSettings; manifestLink: string },
 ): { verdict: LifecycleVerdict; until: number } {
   const candidates: VerdictCandidate[] = [];
   const own = state.schedule(key.version);
@@ -40,7 +40,7 @@ export function computeVerdict(
     }
   }
   const replacement = state.replacementOf(key.version);
-  return evaluateVerdict({
+  const evaluated = evaluateVerdict({
     version: key.version,
     candidates,
     clock: context.clock,
@@ -49,4 +49,9 @@ export function computeVerdict(
     removedStatus: context.settings.removedStatus,
     ...(replacement ? { replacement } : {}),
   });
+  // The deprecation manifest, after the guide: a client that takes the first `rel="deprecation"`
+  // still gets the guide. Computed with the verdict, which is cached: no work per request.
+  const { headers } = evaluated.verdict;
+  if (headers.Link !== undefined) headers.Link = `${headers.Link}, ${context.manifestLink}`;
+  return evaluated;
 }

@@ -4,6 +4,7 @@ import { startLifecycle } from './runtime-start.ts';
 import { createLifecycleState } from './runtime-state.ts';
 import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 import { computeVerdict } from './runtime-verdict.ts';
+import { manifestLinkOf } from './manifest-url.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
@@ -19,6 +20,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const warnings = assertLifecycleConfig({ versions: state.versions(), audience: settings.audience });
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   let list: { headers: Record<string, string>; until: number } | undefined;
+  const manifestLink = manifestLinkOf(prefix);
 
   const runtime: LifecycleRuntime = {
     warnings,
@@ -29,7 +31,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       // A cached verdict holds until the next instant the headers change, a sunset among them: the
       // state catches up with the clock here, before the verdict is computed from it.
       state.flagIfSunsetPassed(key.version);
-      const fresh = computeVerdict(state, key, { clock, prefix, settings });
+      const fresh = computeVerdict(state, key, { clock, prefix, settings, manifestLink });
       cache.set(id, fresh);
       return fresh.verdict;
     },

@@ -3,6 +3,7 @@ import { apiCatalogProfile, apiCatalogType, toApiCatalog } from '../../core/port
 import type { DocsPagesOptions } from './docs-pages.ts';
 import { isoInstant } from './json-feed.ts';
 import { describeVersions } from './version-info.ts';
+import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
 
 const catalogUrl = '/.well-known/api-catalog';
 
@@ -30,6 +31,6 @@ export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPages
         `<${catalogUrl}>; rel="api-catalog"; type="application/linkset+json"; profile="${apiCatalogProfile}"`,
       )
       .serializer(JSON.stringify)
-      .send(toApiCatalog({ catalogUrl, versions }));
+      .send(toApiCatalog({ catalogUrl, versions, manifestUrl: manifestUrlOf(options.prefix) }));
   });
 }
