@@ -173,10 +173,11 @@ describe('a paginated list of a deprecated version', () => {
       const links = String(res.headers.link).split(/,\s*(?=<)/);
       assert.deepEqual(
         links.map((l) => /rel="([^"]+)"/.exec(l)?.[1]).sort(),
-        ['deprecation', 'next', 'successor-version'],
+        ['deprecation', 'deprecation', 'next', 'successor-version'],
         String(res.headers.link),
       );
       assert.ok(links.includes('</api/versions/v1/migration-guide>; rel="deprecation"'));
+      assert.ok(links.includes('</api/deprecations>; rel="deprecation"; type="application/deprecations+json"'));
       assert.ok(links.includes('</api/v2/openapi.json>; rel="successor-version"'));
       assert.ok(res.headers.deprecation && res.headers.sunset, 'the other deprecation headers stay too');
     }

@@ -8,6 +8,7 @@ import {
   type LifecycleConfig,
 } from '../../core/lifecycle/index.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
+import { manifestLinkOf } from './manifest-url.ts';
 import { createLifecycleRuntime } from './runtime.ts';
 import { parseLifecycleSettings } from './settings.ts';
 
@@ -66,7 +67,11 @@ describe('one lifecycle shape for the plugin and the config file', () => {
         for (const key of keys) {
           const [a, b] = [plugin.verdict(key), service.verdict(key)];
           const day = new Date(at).toISOString().slice(0, 10);
-          assert.deepEqual(a.headers, b.headers, `${day} ${key.version} ${key.path}: headers`);
+          // The service serves the API's deprecation manifest too, and links it after the plugin's links.
+          const served = a.headers.Link
+            ? { ...a.headers, Link: `${a.headers.Link}, ${manifestLinkOf('/api')}` }
+            : a.headers;
+          assert.deepEqual(b.headers, served, `${day} ${key.version} ${key.path}: headers`);
           assert.equal(a.deprecated, b.deprecated, `${day} ${key.version} ${key.path}: deprecated`);
           assert.equal(a.removed?.code, b.removed?.code, `${day} ${key.version} ${key.path}: removed`);
         }
