@@ -20,7 +20,7 @@ const documentedHeaders: Record<string, Record<string, unknown>> = {
   ),
   Location: header('URL of the created resource.', { format: 'uri-reference' }),
   Link: header(
-    'Links (RFC 8288): `rel="next"` to the next page of a list; on a deprecated version or endpoint also `rel="deprecation"` (its migration guide), `rel="successor-version"` and, in the RFC header style, `rel="sunset"`.',
+    'Links (RFC 8288): `rel="next"` to the next page of a list; on a deprecated version or endpoint also `rel="deprecation"` (its migration guide), `rel="successor-version"`, in the RFC header style `rel="sunset"`, and last `rel="deprecation"; type="application/deprecations+json"` (the API\'s deprecation manifest).',
   ),
   Deprecation: header(
     'When this version or endpoint was deprecated: an ISO 8601 instant, or `@<epoch seconds>` (RFC 9745) in the RFC header style. Sent only by deprecated versions and endpoints.',
