@@ -49,7 +49,10 @@ describe('the deprecation manifest of the reference service', () => {
     assert.equal(v1.guide, '/api/versions/v1/migration-guide');
     assert.ok(Date.parse(v1.sunset) > Date.parse(v1.deprecation));
     // The dates are the ones v1's responses carry.
-    const keyed = await adminCaller(service)('POST', '/admin/v1/api-keys', { name: 'reader', roles: ['read'] });
+    const keyed = await adminCaller(service)('POST', '/admin/v1/api-keys', {
+      name: 'caller',
+      roles: ['read', 'write'],
+    });
     const key = (JSON.parse(keyed.body) as { key: string }).key;
     const call = await fetch(`${service.base}/api/v1/users`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(call.status, 200);
@@ -59,6 +62,18 @@ describe('the deprecation manifest of the reference service', () => {
       call.headers.get('link') ?? '',
       /^<\/api\/versions\/v1\/migration-guide>; rel="deprecation", .*<\/api\/deprecations>; rel="deprecation"; type="application\/deprecations\+json"$/,
       'the manifest is linked after the guide, which stays the first rel="deprecation"',
+    );
+
+    // A v2 request that sends the deprecated field: the field's own link, then the manifest's.
+    const sent = await fetch(`${service.base}/api/v2/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', nickname: 'ada' }),
+    });
+    assert.equal(sent.status, 201);
+    assert.match(
+      sent.headers.get('link') ?? '',
+      /; rel="deprecation"; title="User\.nickname", <\/api\/deprecations>; rel="deprecation"; type="application\/deprecations\+json"$/,
     );
 
     const field = entryOf(deprecations, 'field', 'User.nickname');

@@ -40,6 +40,11 @@ export interface LifecycleSource {
   headerStyle?: DeprecationHeaderStyle;
   /** The migration guide of a version, linked by its elements that name none of their own. */
   migrationUrl?(version: string): string;
+  /**
+   * A `Link` value the responses that use deprecated elements carry last, when the source serves
+   * a deprecation manifest (the loop's runtime does: `</api/deprecations>; rel="deprecation"; …`).
+   */
+  manifestLink?: string;
 }
 
 /** Options for {@link createConfigLifecycle}. */

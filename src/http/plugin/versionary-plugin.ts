@@ -190,6 +190,10 @@ function elementStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): (eve
     }
     if ('removed' in verdict) throw verdict.removed;
     if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
+    // The manifest after the elements' own links (a deprecated version's Link holds it already).
+    const { manifestLink } = lifecycle;
+    if (manifestLink && verdict.headers.link && !verdict.headers.link.includes(manifestLink))
+      verdict.headers.link = `${verdict.headers.link}, ${manifestLink}`;
     reply.headers(verdict.headers);
   };
 }

@@ -32,6 +32,8 @@ export interface LifecycleRuntime {
   endpointDeprecations(): EndpointDeprecation[];
   /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
   elements(): readonly ElementDeprecation[];
+  /** The `Link` value of the API's deprecation manifest, sent last by deprecated responses. */
+  manifestLink: string;
   headerStyle: LifecycleSettings['headerStyle'];
   audience: LifecycleSettings['audience'];
   /**

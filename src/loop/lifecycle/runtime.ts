@@ -53,6 +53,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     migrationUrl: state.migrationUrl,
     endpointDeprecations: state.endpoints,
     elements: () => settings.elementDeprecations ?? [],
+    manifestLink,
     headerStyle: settings.headerStyle,
     audience: settings.audience,
     generation: state.generation,
