@@ -20,10 +20,7 @@ interface Built {
  * lifecycle tags it alike and a restart with another config never answers 304 to a stale copy.
  * The caching step sends `Cache-Control` and answers a matching `If-None-Match` with 304.
  */
-function registerManifestRoute(
-  app: FastifyInstance,
-  options: { runtime: LifecycleRuntime; prefix: string },
-): void {
+function registerManifestRoute(app: FastifyInstance, options: { runtime: LifecycleRuntime; prefix: string }): void {
   const { runtime, prefix } = options;
   let built: Built | undefined;
   const current = (): Built => {
