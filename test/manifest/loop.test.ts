@@ -73,6 +73,9 @@ describe('versionaryLoop: the deprecation manifest in a team app', () => {
           ['parameter', 'GET /users/{id}?fields', '2026-05-15T00:00:00.000Z', '2027-03-01T00:00:00.000Z', null],
         ],
       );
+      // Every guide it names is served.
+      for (const guide of new Set(deprecations.map((d) => String(d.guide))))
+        assert.equal((await app.inject({ url: guide })).statusCode, 200, guide);
       // Asked for by the API's vendor type, it stays the manifest: `Accept` moves no reserved segment.
       const vendor = await app.inject({
         url: '/api/deprecations',
