@@ -1,5 +1,7 @@
 import { describeNotice, SunsetApproachingError, toNotice, type DeprecationNotice } from './deprecation-notice.ts';
 import { parseLifecycleHeaders } from './parse-headers.ts';
+import type { ManifestNotice } from './manifest-check.ts';
+import { createManifestWatch, type ManifestOptions } from './manifest-watch.ts';
 
 /**
  * Options for {@link createVersionaryClient}.
@@ -28,6 +30,13 @@ export interface VersionaryClientOptions {
   onNewVersion?: (notice: NewVersionNotice) => void;
   /** Raise a {@link SunsetApproachingError} on any response whose sunset is within this many days (or past). */
   failWithinDays?: number;
+  /**
+   * The API's deprecation manifest, read by `checkManifest()`: where it is, what the program uses
+   * besides the calls it makes, and whether a passed sunset is an error (the default) or a warning.
+   */
+  manifest?: ManifestOptions;
+  /** Told once per process of each deprecated thing the manifest says the program uses; the default logs one warning. */
+  onManifestNotice?: (notice: ManifestNotice) => void;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
@@ -61,6 +70,14 @@ export interface VersionaryClient {
   /** Check a response obtained elsewhere; returns its notice when it is deprecated. */
   inspect(response: Response, request?: { method?: string; url?: string }): DeprecationNotice | undefined;
   middleware: VersionaryMiddleware;
+  /**
+   * Read the API's deprecation manifest (once; a failed read is tried again next time) and report
+   * every deprecated version, endpoint, field or parameter the program is known to use: its own
+   * version, what `manifest.uses` names, and the calls made so far (later calls are matched as they
+   * are made). Throws a `DeprecatedUseError` once a sunset has passed (unless `afterSunset: 'warn'`)
+   * or is within `failWithinDays`, and a `ManifestUnreadableError` when there is no readable manifest.
+   */
+  checkManifest(): Promise<ManifestNotice[]>;
   /** The `Accept` value this client sends in `accept` versioning. */
   readonly accept: string | undefined;
 }
@@ -97,6 +114,18 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
   const now = options.now ?? Date.now;
   const report = options.onDeprecation ?? ((notice: DeprecationNotice) => console.warn(describeNotice(notice)));
   const doFetch = options.fetch ?? globalThis.fetch;
+  const base = (options.baseUrl ?? '').replace(/\/+$/, '');
+  const manifest = createManifestWatch({
+    manifest: options.manifest,
+    baseUrl: base,
+    version,
+    failWithinDays: options.failWithinDays,
+    now,
+    // Unbound, the global fetch throws "Illegal invocation" in some runtimes.
+    fetch: (input, init) => doFetch(input, init),
+    report: options.onManifestNotice,
+    reported,
+  });
 
   const inspect: VersionaryClient['inspect'] = (response, request) => {
     const url = request?.url ?? response.url;
@@ -108,6 +137,7 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
         report: options.onNewVersion,
       });
     const parsed = parseLifecycleHeaders(response.headers, url || undefined);
+    if (parsed.manifestUrl) manifest.discover(parsed.manifestUrl);
     if (!parsed.deprecated && !parsed.sunsetAt) return undefined;
     const method = (request?.method ?? 'GET').toUpperCase();
     const notice = toNotice({
@@ -141,13 +171,14 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
   return {
     accept,
     inspect,
+    checkManifest: () => manifest.check(),
     async fetch(path, init) {
-      const base = (options.baseUrl ?? '').replace(/\/+$/, '');
       const url = versioning === 'path' ? `${base}/${version}${path}` : `${base}${path}`;
       const headers = new Headers(init?.headers);
       if (accept && !headers.has('accept')) headers.set('accept', accept);
       const response = await doFetch(url, { ...init, headers });
       inspect(response, { method: init?.method ?? 'GET', url });
+      manifest.observe(init?.method ?? 'GET', path);
       return response;
     },
     middleware: {
@@ -159,6 +190,8 @@ export function createVersionaryClient(options: VersionaryClientOptions): Versio
       },
       onResponse({ request, response }) {
         inspect(response, { method: request.method, url: request.url });
+        const below = belowVersion(request.url, base, version);
+        if (below !== undefined) manifest.observe(request.method, below);
         return undefined;
       },
     },
@@ -185,6 +218,23 @@ function reportNewer(options: {
   if (reported.has(key)) return;
   reported.add(key);
   options.report({ version: `v${options.number}`, newer, origin });
+}
+
+// The part of a request URL below the client's version: `/users/1?fields=a` of
+// `…/api/v1/users/1?fields=a`, or of `…/api/users/1?fields=a` under `accept` versioning.
+function belowVersion(url: string, base: string, version: string): string | undefined {
+  let path: string;
+  let basePath: string;
+  try {
+    const parsed = new URL(url);
+    path = parsed.pathname + parsed.search;
+    basePath = base ? new URL(base, parsed).pathname.replace(/\/+$/, '') : '';
+  } catch {
+    return undefined;
+  }
+  const at = path.indexOf(`/${version}/`);
+  if (at >= 0) return path.slice(at + version.length + 1);
+  return basePath && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
 }
 
 function versionOf(url: string): string | undefined {

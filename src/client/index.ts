@@ -16,3 +16,8 @@ export {
   parseWarning,
 } from './parse-headers.ts';
 export type { ParsedLifecycleHeaders } from './parse-headers.ts';
+export { DeprecatedUseError, describeManifestNotice } from './manifest-check.ts';
+export type { ManifestNotice } from './manifest-check.ts';
+export { ManifestUnreadableError, parseDeprecationManifest } from './manifest.ts';
+export type { ManifestEntry } from './manifest.ts';
+export type { ManifestOptions } from './manifest-watch.ts';

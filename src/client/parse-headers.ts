@@ -8,6 +8,8 @@ export interface ParsedLifecycleHeaders {
   sunsetAt: Date | undefined;
   /** `Link: <…>; rel="deprecation"`: the migration guide. */
   guideUrl: string | undefined;
+  /** `Link: <…>; rel="deprecation"; type="application/deprecations+json"`: the API's deprecation manifest. */
+  manifestUrl: string | undefined;
   /** `Link: <…>; rel="successor-version"`. */
   successorUrl: string | undefined;
   /** `Link: <…>; rel="sunset"` (RFC 8594). */
@@ -33,7 +35,10 @@ export interface ParsedLifecycleHeaders {
  */
 export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLifecycleHeaders {
   const deprecation = headers.get('deprecation')?.trim();
-  const links = parseLinkHeader(headers.get('link') ?? '', base);
+  const link = headers.get('link') ?? '';
+  const manifestUrl = manifestLinkOf(link, base);
+  // The guide is the first `rel="deprecation"` that is not the manifest.
+  const links = parseLinkHeader(manifestUrl === undefined ? link : withoutManifestLinks(link), base);
   const warning = parseWarning(headers.get('warning') ?? '');
   const deprecatedAt = deprecation ? parseDeprecationDate(deprecation) : undefined;
   return {
@@ -44,10 +49,11 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
     deprecatedAt,
     sunsetAt: parseHttpOrIsoDate(headers.get('sunset')?.trim() ?? ''),
     guideUrl: links.get('deprecation'),
+    manifestUrl,
     successorUrl: links.get('successor-version'),
     sunsetUrl: links.get('sunset'),
     warning,
-    elements: parseDeprecatedElements(headers.get('link') ?? '', base),
+    elements: parseDeprecatedElements(link, base),
   };
 }
 
@@ -71,6 +77,23 @@ function parseDeprecatedElements(value: string, base?: string): Array<{ name: st
       out.push({ name: title[1]!.replace(/\\(.)/g, '$1'), guideUrl: resolve(match[1]!, base) });
   }
   return out;
+}
+
+const linkPattern = /<([^>]*)>((?:\s*;\s*(?:[^;,"]|"(?:[^"\\]|\\.)*")+)*)/g;
+const manifestType = /;\s*type\s*=\s*"?application\/deprecations\+json"?/i;
+
+// The deprecation manifest draft: the manifest is a `rel="deprecation"` link told apart by its type.
+function manifestLinkOf(value: string, base?: string): string | undefined {
+  for (const match of value.matchAll(linkPattern))
+    if (manifestType.test(match[2] ?? '') && /;\s*rel\s*=\s*"?[^";]*\bdeprecation\b/i.test(match[2] ?? ''))
+      return resolve(match[1]!, base);
+  return undefined;
+}
+
+function withoutManifestLinks(value: string): string {
+  return value.replace(linkPattern, (whole, _target: string, params: string) =>
+    manifestType.test(params) ? '' : whole,
+  );
 }
 
 /**
