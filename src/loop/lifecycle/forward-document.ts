@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/time/index.ts';
+import { deprecatedOperation, verdictDeprecation } from '../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -6,7 +6,8 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
  * the configured document itself, not a regeneration, with its paths below the gateway's version
- * base (`servers`), each operation's lifecycle (`deprecated` and `x-sunset`), and a removed
+ * base (`servers`), each operation's lifecycle (`deprecated`, `x-sunset`, the SDK generators'
+ * extensions and the message in its description, as the service marks its own), and a removed
  * version's mark in `info`.
  */
 export function gatewayDocumentBuilder(options: {
@@ -24,7 +25,8 @@ export function gatewayDocumentBuilder(options: {
         if (!op || typeof op !== 'object') continue;
         const v = verdict({ method: method.toUpperCase(), path: relative });
         if (v.deprecated) op.deprecated = true;
-        if (v.deprecated && v.sunsetAt !== undefined) op['x-sunset'] = formatIsoInstant(v.sunsetAt);
+        const facts = verdictDeprecation(v);
+        if (facts) item[method] = { ...op, ...deprecatedOperation(op.description, facts) };
       }
       paths[relative] = item;
     }
