@@ -12,8 +12,9 @@ export interface LifecycleVerdict {
   deprecated: boolean;
   /** The sunset instant that applies, when deprecated. */
   sunsetAt?: number;
-  /** When the schedule that applies was deprecated, and its migration guide: quoted in served documents. */
+  /** When the schedule that applies was deprecated: quoted in served documents. */
   deprecatedAt?: number;
+  /** The migration guide of the schedule that applies: quoted in served documents. */
   migrationUrl?: string;
   /** The version clients should move to, when there is one. */
   replacement?: string;
