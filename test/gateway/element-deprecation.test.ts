@@ -81,6 +81,30 @@ describe('gateway: a deprecated query parameter in front of a Python API', () =>
     assert.equal(page?.usage.calls, 1);
     assert.equal(page?.usage.clients, 1);
   });
+
+  it('documents it as the service documents its own: deprecated with the generators’ extensions, and the one past its sunset left out', async () => {
+    const res = await fetch(`${gateway.base}/api/v2/openapi.json`);
+    assert.equal(res.status, 200);
+    const doc = (await res.json()) as {
+      paths: Record<string, { get: { parameters: Array<Record<string, unknown>> } }>;
+    };
+    const parameters = doc.paths['/users']!.get.parameters;
+    const page = parameters.find((p) => p.name === 'page')!;
+    assert.equal(page.deprecated, true);
+    assert.equal(typeof page['x-sunset'], 'string');
+    assert.equal(page['x-speakeasy-deprecation-replacement'], 'cursor');
+    assert.match(
+      String(page['x-stainless-deprecation-message']),
+      /^Deprecated since .*; sunset .* \(removed after\)\. Use `cursor` instead\./,
+    );
+    assert.equal(page['x-fern-availability'], 'deprecated');
+    assert.equal(parameters.find((p) => p.name === 'cursor')!.deprecated, undefined);
+    assert.equal(
+      parameters.find((p) => p.name === 'offset'),
+      undefined,
+      'refused past its sunset, so not documented',
+    );
+  });
 });
 
 // `versionary gateway` as users run it: the field named in `fields=` is a use, however the query

@@ -67,6 +67,12 @@ test('the plugin marks a deprecated field in its document, and hands it to a cus
     };
     assert.equal(doc.components.schemas.Order!.properties.note!.deprecated, true);
     assert.equal(doc.components.schemas.Order!.properties.note!['x-sunset'], '2027-09-01T00:00:00.000Z');
+    assert.equal(doc.components.schemas.Order!.properties.note!['x-speakeasy-deprecation-replacement'], 'deliveryNote');
+    assert.equal(
+      doc.components.schemas.Order!.properties.note!['x-stainless-deprecation-message'],
+      'Deprecated since 2026-09-01; sunset 2027-09-01 (removed after). Use `deliveryNote` instead.',
+    );
+    assert.equal(doc.components.schemas.Order!.properties.note!['x-fern-availability'], 'deprecated');
     const v3 = (await app.inject({ url: '/api/v3/openapi.json' })).json() as typeof doc;
     assert.equal(v3.components.schemas.Order!.properties.note, undefined);
     await app.close();

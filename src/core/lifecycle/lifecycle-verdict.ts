@@ -12,6 +12,12 @@ export interface LifecycleVerdict {
   deprecated: boolean;
   /** The sunset instant that applies, when deprecated. */
   sunsetAt?: number;
+  /** When the schedule that applies was deprecated: quoted in served documents. */
+  deprecatedAt?: number;
+  /** The migration guide of the schedule that applies: quoted in served documents. */
+  migrationUrl?: string;
+  /** The version clients should move to, when there is one. */
+  replacement?: string;
   /** Set after the sunset: the request is refused with it. */
   removed?: VersionaryError;
 }
@@ -65,7 +71,14 @@ export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: Lif
     ...(replacement ? { replacement, successorUrl: `${prefix}/${replacement}/openapi.json` } : {}),
     ...(chosen.subject ? { subject: chosen.subject } : {}),
   });
-  const verdict: LifecycleVerdict = { headers, deprecated: true, sunsetAt: chosen.schedule.sunsetAt };
+  const verdict: LifecycleVerdict = {
+    headers,
+    deprecated: true,
+    sunsetAt: chosen.schedule.sunsetAt,
+    deprecatedAt: chosen.schedule.deprecatedAt,
+    migrationUrl: chosen.migrationUrl,
+    ...(replacement ? { replacement } : {}),
+  };
   if (status.status === 'removed') {
     verdict.removed = removedError({
       subject: chosen.subject ?? options.version,

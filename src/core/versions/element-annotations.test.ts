@@ -79,6 +79,12 @@ describe('toOpenApiDocument with element deprecations', () => {
       type: 'string',
       deprecated: true,
       'x-sunset': '2027-09-01T00:00:00.000Z',
+      'x-speakeasy-deprecation-message':
+        'Deprecated since 2026-09-01; sunset 2027-09-01 (removed after). Use `displayName` instead.',
+      'x-speakeasy-deprecation-replacement': 'displayName',
+      'x-stainless-deprecation-message':
+        'Deprecated since 2026-09-01; sunset 2027-09-01 (removed after). Use `displayName` instead.',
+      'x-fern-availability': 'deprecated',
       description: 'What friends call it. Deprecated: use `displayName` instead. Sunset: 2027-09-01T00:00:00.000Z.',
     });
     assert.deepEqual(doc.components.schemas.Item!.properties.displayName, { type: 'string' });
@@ -102,6 +108,23 @@ describe('toOpenApiDocument with element deprecations', () => {
     assert.equal(before['x-sunset'], '2027-09-01T00:00:00.000Z');
     assert.equal(before.description, 'Old ordering. Deprecated: use `sort` instead. Sunset: 2027-09-01T00:00:00.000Z.');
     assert.equal(query(build([parameter]), 'sort')!.deprecated, undefined);
+    // The element's own guide, else its version's.
+    const guided = query(build([{ ...parameter, migrationUrl: 'https://docs.example/sort' }]), 'order')!;
+    assert.equal(
+      guided['x-stainless-deprecation-message'],
+      'Deprecated since 2026-09-01; sunset 2027-09-01 (removed after). Use `sort` instead. Guide: https://docs.example/sort',
+    );
+    assert.equal(guided['x-speakeasy-deprecation-replacement'], 'sort');
+    const versionGuide = toOpenApiDocument({
+      version: bundle.get('v1')!,
+      title: 't',
+      basePath: '/api/v1',
+      elements: { deprecations: [parameter], now: sunsetAt - 1, guideOf: (e) => `https://docs.example/${e.version}` },
+    }) as unknown as Doc;
+    assert.match(
+      String(query(versionGuide, 'order')!['x-speakeasy-deprecation-message']),
+      /Guide: https:\/\/docs\.example\/v1$/,
+    );
     const after = build([parameter], sunsetAt);
     assert.equal(query(after, 'order'), undefined);
     assert.ok(query(after, 'sort'));

@@ -1,6 +1,7 @@
 import type { ElementDeprecation, FieldElement, ParameterElement } from '../lifecycle/element-deprecation.ts';
 import { fieldSchemas } from '../lifecycle/element-schemas.ts';
 import { formatIsoInstant } from '../time/index.ts';
+import { deprecationMembers } from './generator-extensions.ts';
 import { isPlainObject } from './schema-walk.ts';
 import type { JsonSchema } from './types.ts';
 
@@ -10,11 +11,16 @@ export interface ElementDocumentation {
   deprecations: readonly ElementDeprecation[];
   /** Now, from the caller's clock: a parameter past its sunset is left out. */
   now: number;
+  /** The migration guide of an element that names none of its own (its version's), quoted in the generators' messages. */
+  guideOf?: (element: ElementDeprecation) => string | undefined;
 }
 
 /**
  * Mark a version's deprecated fields and query parameters in its generated document: `deprecated`,
- * `x-sunset` and a sentence naming the replacement, so Swagger UI shows them struck through. A
+ * `x-sunset`, the SDK generators' extensions ({@link deprecationMembers}) and a sentence naming
+ * the replacement and the sunset in the description (which openapi-typescript prints under
+ * `@deprecated`), so Swagger UI shows them struck through and generated code says when and what
+ * instead. A
  * field stays documented after its sunset (the spec removes fields only in the next major version,
  * and vN's responses keep it); a parameter past its sunset is left out, since requests sending it
  * are refused. The document must be freshly generated: its schemas are copied before any change,
@@ -27,9 +33,24 @@ export function annotateElements(options: {
   elements: ElementDocumentation;
 }): void {
   const mine = options.elements.deprecations.filter((e) => e.version === options.version);
+  const guideOf = (e: ElementDeprecation) => e.migrationUrl ?? options.elements.guideOf?.(e);
   for (const e of mine) {
-    if (e.kind === 'field') annotateField(options.doc, e);
-    else annotateParameter({ doc: options.doc, basePath: options.basePath, element: e, now: options.elements.now });
+    const guide = guideOf(e);
+    const members = deprecationMembers({
+      deprecatedAt: e.deprecatedAt,
+      sunsetAt: e.sunsetAt,
+      ...(e.replacement === undefined ? {} : { replacement: e.replacement }),
+      ...(guide === undefined ? {} : { guide }),
+    });
+    if (e.kind === 'field') annotateField(options.doc, e, members);
+    else
+      annotateParameter({
+        doc: options.doc,
+        basePath: options.basePath,
+        element: e,
+        now: options.elements.now,
+        members,
+      });
   }
 }
 
@@ -39,13 +60,13 @@ function deprecationSentence(e: ElementDeprecation): string {
   return `${instead} Sunset: ${formatIsoInstant(e.sunsetAt)}.`;
 }
 
-function marked(target: JsonSchema, e: ElementDeprecation): JsonSchema {
+function marked(target: JsonSchema, e: ElementDeprecation, members: Record<string, unknown>): JsonSchema {
   const note = deprecationSentence(e);
   const description = typeof target.description === 'string' ? `${target.description} ${note}` : note;
-  return { ...target, deprecated: true, 'x-sunset': formatIsoInstant(e.sunsetAt), description };
+  return { ...target, ...members, description };
 }
 
-function annotateField(doc: Record<string, unknown>, e: FieldElement): void {
+function annotateField(doc: Record<string, unknown>, e: FieldElement, members: Record<string, unknown>): void {
   const schemas = (doc.components as { schemas?: Record<string, JsonSchema> } | undefined)?.schemas;
   if (!schemas) return;
   // Every schema of the document it reaches: the `fields` twin (`UserPartial`) documents the same member, deprecated there too.
@@ -55,7 +76,7 @@ function annotateField(doc: Record<string, unknown>, e: FieldElement): void {
     if (!schema || !isPlainObject(properties)) continue;
     const property = properties[e.field];
     if (!isPlainObject(property)) continue;
-    schemas[name] = { ...schema, properties: { ...properties, [e.field]: marked(property, e) } };
+    schemas[name] = { ...schema, properties: { ...properties, [e.field]: marked(property, e, members) } };
   }
 }
 
@@ -64,6 +85,7 @@ function annotateParameter(options: {
   basePath: string;
   element: ParameterElement;
   now: number;
+  members: Record<string, unknown>;
 }): void {
   const { element: e } = options;
   const paths = options.doc.paths as Record<string, Record<string, unknown>> | undefined;
@@ -72,7 +94,7 @@ function annotateParameter(options: {
   const past = e.sunsetAt <= options.now;
   const parameters = (operation.parameters as unknown[]).flatMap((p) => {
     if (!isPlainObject(p) || p.in !== 'query' || p.name !== e.parameter) return [p];
-    return past ? [] : [marked(p, e)];
+    return past ? [] : [marked(p, e, options.members)];
   });
   paths![options.basePath + e.path]![e.method.toLowerCase()] = { ...operation, parameters };
 }

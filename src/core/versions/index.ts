@@ -20,7 +20,10 @@ export { createFieldSelector, withoutRequired } from './field-selection.ts';
 export { toOpenApiDocument } from './openapi.ts';
 export type { ToOpenApiOptions } from './openapi.ts';
 
+export { annotateElements } from './element-annotations.ts';
 export type { ElementDocumentation } from './element-annotations.ts';
+export { deprecatedOperation, verdictDeprecation } from './generator-extensions.ts';
+export type { DeprecationFacts } from './generator-extensions.ts';
 export { problemSchema } from './problem-schema.ts';
 export { isPlainObject, ref, refName } from './schema-walk.ts';
 

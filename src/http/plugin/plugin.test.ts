@@ -176,6 +176,22 @@ test('OpenAPI documents per version, with deprecations marked, and the lifecycle
   assert.equal(doc.info.title, 'Notes');
   assert.equal(doc.paths['/api/v2/notes/{id}/pin'].post.deprecated, true);
   assert.equal(doc.paths['/api/v2/notes'].get.deprecated, undefined);
+  // The SDK generators' own extensions beside deprecated and x-sunset, the message in the description too.
+  const pin = doc.paths['/api/v2/notes/{id}/pin'].post;
+  assert.equal(pin['x-sunset'], '2026-09-01T00:00:00.000Z');
+  assert.match(
+    pin['x-stainless-deprecation-message'],
+    /^Deprecated since 2026-02-01; sunset 2026-09-01 \(removed after\)\./,
+  );
+  assert.equal(pin['x-speakeasy-deprecation-message'], pin['x-stainless-deprecation-message']);
+  assert.equal(pin['x-fern-availability'], 'deprecated');
+  assert.equal(pin.description, pin['x-stainless-deprecation-message']);
+  const v1 = (await app.inject({ url: '/api/v1/openapi.json' })).json();
+  assert.equal(
+    v1.paths['/api/v1/notes'].get['x-speakeasy-deprecation-message'],
+    'Deprecated since 2026-01-01; sunset 2026-12-31 (removed after). Use `v2` instead. Guide: https://notes.example/v2',
+  );
+  assert.equal(v1.paths['/api/v1/notes'].get['x-speakeasy-deprecation-replacement'], undefined);
   const versions = (await app.inject({ url: '/api/versions' })).json();
   assert.deepEqual(
     versions.versions.map((v: { name: string; status: string }) => `${v.name}:${v.status}`),

@@ -8,9 +8,13 @@ import {
   type ElementDeprecation,
   type LifecycleSource,
 } from '../../core/lifecycle/index.ts';
-import { formatIsoInstant } from '../../core/time/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
-import { checkDeprecatedRemovals, toOpenApiDocument } from '../../core/versions/index.ts';
+import {
+  checkDeprecatedRemovals,
+  deprecatedOperation,
+  toOpenApiDocument,
+  verdictDeprecation,
+} from '../../core/versions/index.ts';
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
@@ -209,7 +213,18 @@ function registerOpenApiRoutes(
       const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
       const deprecations = o.lifecycle.elements?.() ?? [];
-      const elements = deprecations.length > 0 ? { elements: { deprecations, now: o.clock.now() } } : {};
+      const guides = o.lifecycle.migrationUrl?.bind(o.lifecycle);
+      const now = o.clock.now();
+      const elements =
+        deprecations.length > 0
+          ? {
+              elements: {
+                deprecations,
+                now,
+                ...(guides ? { guideOf: (e: ElementDeprecation) => guides(e.version) } : {}),
+              },
+            }
+          : {};
       if (o.document)
         return o.document({
           version,
@@ -223,11 +238,12 @@ function registerOpenApiRoutes(
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
         ...elements,
+        // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message as its description.
         annotate: (op) => {
-          const verdict = o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
-          return verdict.deprecated && verdict.sunsetAt !== undefined
-            ? { deprecated: true, 'x-sunset': formatIsoInstant(verdict.sunsetAt) }
-            : {};
+          const facts = verdictDeprecation(
+            o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
+          );
+          return facts ? deprecatedOperation(undefined, facts) : {};
         },
       });
     });

@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../core/time/index.ts';
+import { annotateElements, deprecatedOperation, verdictDeprecation } from '../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -6,15 +6,17 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
  * the configured document itself, not a regeneration, with its paths below the gateway's version
- * base (`servers`), each operation's lifecycle (`deprecated` and `x-sunset`), and a removed
- * version's mark in `info`.
+ * base (`servers`), each operation's lifecycle (`deprecated`, `x-sunset`, the SDK generators'
+ * extensions and the message in its description, as the service marks its own), its deprecated
+ * fields and query parameters marked as the service marks its own (a parameter past its sunset
+ * left out, since the gateway refuses it), and a removed version's mark in `info`.
  */
 export function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
   /** A removed version's `info` members (`x-removed`, `x-sunset`, the note), as the service marks its own. */
   removedInfo: (name: string) => Record<string, unknown>;
 }): OpenApiDocumentBuilder {
-  return ({ version, basePath, verdict }) => {
+  return ({ version, basePath, verdict, elements }) => {
     const doc = structuredClone(options.documents[version.name] ?? {});
     const paths: Record<string, unknown> = {};
     for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -24,12 +26,16 @@ export function gatewayDocumentBuilder(options: {
         if (!op || typeof op !== 'object') continue;
         const v = verdict({ method: method.toUpperCase(), path: relative });
         if (v.deprecated) op.deprecated = true;
-        if (v.deprecated && v.sunsetAt !== undefined) op['x-sunset'] = formatIsoInstant(v.sunsetAt);
+        const facts = verdictDeprecation(v);
+        if (facts) item[method] = { ...op, ...deprecatedOperation(op.description, facts) };
       }
       paths[relative] = item;
     }
     // Relative: the document is read from the gateway, so its base resolves against the gateway's own origin.
     const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.removedInfo(version.name) };
-    return { ...doc, info, servers: [{ url: basePath }], paths };
+    const served = { ...doc, info, servers: [{ url: basePath }], paths };
+    // Its paths are relative to the version base by now, as the elements' are.
+    if (elements) annotateElements({ doc: served, version: version.name, basePath: '', elements });
+    return served;
   };
 }

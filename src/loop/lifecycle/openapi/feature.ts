@@ -1,4 +1,4 @@
-import { formatIsoInstant } from '../../../core/time/index.ts';
+import { verdictDeprecation } from '../../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
 import type { ServiceContext, ServiceFeature } from '../../../kernel/app/feature.ts';
 import { removedDocumentInfo } from '../removed-document.ts';
@@ -30,14 +30,15 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
         ...documentInfoFor(context.api.info, version.name),
         ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
       },
-      elements: { deprecations: context.runtime.elements(), now: context.clock.now() },
+      elements: {
+        deprecations: context.runtime.elements(),
+        now: context.clock.now(),
+        guideOf: (e) => context.runtime.migrationUrl(e.version),
+      },
       lifecycle: (op) => {
         const v = verdict(op);
-        return {
-          deprecated: v.deprecated,
-          removedStatus,
-          ...(v.sunsetAt !== undefined ? { sunsetAt: formatIsoInstant(v.sunsetAt) } : {}),
-        };
+        const deprecation = verdictDeprecation(v);
+        return { deprecated: v.deprecated, removedStatus, ...(deprecation ? { deprecation } : {}) };
       },
     }) as unknown as Record<string, unknown>;
   };

@@ -1,6 +1,8 @@
 import {
+  deprecatedOperation,
   toOpenApiDocument,
   type ApiVersion,
+  type DeprecationFacts,
   type ElementDocumentation,
   type OperationSpec,
 } from '../../../core/versions/index.ts';
@@ -16,8 +18,8 @@ export interface VersionDocumentOptions {
   basePath: string;
   /** Whether this deployment accepts JWTs. */
   jwt: boolean;
-  /** The lifecycle's word on an operation now, with its sunset as an ISO 8601 instant. */
-  lifecycle: (operation: OperationSpec) => OperationLifecycle & { sunsetAt?: string };
+  /** The lifecycle's word on an operation now, with its deprecation's dates, successor and guide when deprecated. */
+  lifecycle: (operation: OperationSpec) => OperationLifecycle & { deprecation?: DeprecationFacts };
   /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
   info?: Record<string, unknown>;
   /** Fields and query parameters deprecated within versions (the runtime's `elements()`), with now. */
@@ -59,12 +61,12 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
 
 const built = new WeakMap<ApiVersion, Map<string, Record<string, unknown>>>();
 
-/** What the elements change in this version's document: its elements, and which parameters are past their sunset. */
+/** What the elements change in this version's document: its elements, which parameters are past their sunset, and their guides. */
 function elementsKey(options: VersionDocumentOptions): unknown {
   const { elements } = options;
   if (!elements) return [];
   const mine = elements.deprecations.filter((e) => e.version === options.version.name);
-  return mine.map((e) => [e, e.kind === 'parameter' && e.sunsetAt <= elements.now]);
+  return mine.map((e) => [e, e.kind === 'parameter' && e.sunsetAt <= elements.now, elements.guideOf?.(e)]);
 }
 
 function buildVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
@@ -93,12 +95,13 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
       const lifecycle = options.lifecycle(op);
       const role = op.method === 'GET' ? 'read' : 'write';
       const parameters = [...(generated.parameters as unknown[])];
+      const description = `${op.summary}. Needs credentials with the \`${role}\` role.`;
       if (op.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
       if (op.responses[412]) parameters.push(parameterRef('IfMatch'));
       if (op.method === 'POST') parameters.push(parameterRef('IdempotencyKey'));
       return {
         ...generated,
-        description: `${op.summary}. Needs credentials with the \`${role}\` role.`,
+        description,
         security: securityFor({ role, jwt }),
         parameters,
         responses: operationResponses({
@@ -106,8 +109,9 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
           generated: generated.responses as Record<string, Record<string, unknown>>,
           lifecycle,
         }),
-        ...(lifecycle.deprecated && lifecycle.sunsetAt !== undefined
-          ? { deprecated: true, 'x-sunset': lifecycle.sunsetAt }
+        // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message in the description.
+        ...(lifecycle.deprecated && lifecycle.deprecation
+          ? deprecatedOperation(description, lifecycle.deprecation)
           : {}),
       };
     },
