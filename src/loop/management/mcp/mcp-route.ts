@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { principalOf } from '../../access/auth/principal.ts';
+import { installLine } from '../../storage/peer-packages.ts';
+import type { ToolCaller, ToolContext } from './tool-context.ts';
+import { callTool, listTools } from './tools.ts';
+
+/** Where the MCP endpoint lives: under the management part's prefix, beside `/admin/v1`. */
+export const mcpPath = '/admin/mcp';
+
+const sdkPackages = ['@modelcontextprotocol/sdk', 'zod'];
+
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+
+// The SDK is an optional peer: imported on the first MCP request, never at start, so that the
+// loop runs without it (and without zod, which it needs).
+const importSdk = async () => {
+  const [server, transport, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  return {
+    Server: server.Server,
+    Transport: transport.StreamableHTTPServerTransport,
+    ListTools: types.ListToolsRequestSchema,
+    CallTool: types.CallToolRequestSchema,
+  };
+};
+
+let loaded: Promise<Sdk> | undefined;
+
+async function loadSdk(): Promise<Sdk> {
+  loaded ??= importSdk();
+  try {
+    return await loaded;
+  } catch (error) {
+    loaded = undefined;
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new VersionaryError({
+      code: ErrorCode.PackageMissing,
+      detail: `The MCP endpoint needs ${sdkPackages.join(' and ')}, which are not installed. Install them with: ${installLine(sdkPackages)}`,
+    });
+  }
+}
+
+/**
+ * The MCP server for agents at `POST /admin/mcp` (Streamable HTTP, stateless: a server and a
+ * transport per request, JSON answers), behind the same credentials as the rest: any valid key
+ * or token reaches it, and each tool answers for the caller's own client unless the caller is an
+ * admin. `GET` (a stream of server messages) and `DELETE` (a session's end) have nothing to serve
+ * without sessions: 405.
+ */
+export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & { version: string }): void {
+  app.post(mcpPath, async (request, reply) => {
+    const sdk = await loadSdk();
+    const caller = callerOf(request);
+    const server = new sdk.Server(
+      { name: 'versionary', title: context.title, version: context.version },
+      {
+        capabilities: { tools: {} },
+        instructions:
+          'Deprecations of this API that affect the calling client, what breaks for it between two versions, migration guides, and (admin keys) usage per client.',
+      },
+    );
+    server.setRequestHandler(sdk.ListTools, () => ({ tools: listTools() }));
+    server.setRequestHandler(sdk.CallTool, (call) => callTool(context, caller, call.params));
+    const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    hijack(reply);
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  for (const method of ['GET', 'DELETE'] as const)
+    app.route({
+      method,
+      url: mcpPath,
+      handler: async () => {
+        throw new VersionaryError({
+          code: ErrorCode.MethodNotAllowed,
+          detail: `The MCP endpoint is stateless: send each JSON-RPC message with POST ${mcpPath}.`,
+          headers: { allow: 'POST' },
+        });
+      },
+    });
+}
+
+/** Who calls: the authorization step has already refused a request without credentials. */
+function callerOf(request: FastifyRequest): ToolCaller {
+  const principal = principalOf(request)!;
+  return { admin: principal.roles.has('admin'), clientId: principal.clientId ?? principal.id };
+}
+
+/** Hand the raw response to the SDK, keeping the headers the loop's hooks already set (request id, rate limit). */
+function hijack(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+  reply.hijack();
+}
