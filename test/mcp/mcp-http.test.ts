@@ -26,7 +26,7 @@ async function connect(base: string, key: string): Promise<Client> {
   return client;
 }
 
-const textOf = (result: { content: unknown }) => (result.content as Array<{ text: string }>)[0]!.text;
+const textOf = (result: Record<string, unknown>) => (result.content as Array<{ text: string }>)[0]!.text;
 
 describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
   let service: StartedService;
@@ -43,7 +43,9 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
 
   it('answers 401 as a problem without credentials, and with a bad key', async () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
-    for (const headers of [{}, { authorization: 'Bearer vk_0123456789abcdef.not-a-key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer vk_0123456789abcdef.not-a-key' }] as Array<
+      Record<string, string>
+    >) {
       const res = await fetch(`${service.base}/admin/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },

@@ -5,7 +5,7 @@ import { registerMcpRoutes } from './mcp-route.ts';
 /** The MCP server for agents at `/admin/mcp`: deprecations, what breaks, migration guides and usage as tools. */
 export const mcpFeature: ServiceFeature = {
   name: 'mcp',
-  install({ app, storage, clock, runtime, recorder, bundle, api }) {
+  install({ app, storage, clock, runtime, recorder, operations, bundle, api }) {
     registerMcpRoutes(app, {
       bundle,
       runtime,
@@ -13,7 +13,10 @@ export const mcpFeature: ServiceFeature = {
       prefix: api.prefix,
       title: api.title,
       storage: { clients: storage.clients, usage: storage.usage },
-      flushUsage: () => recorder.flush(),
+      // Both buffers: what_breaks reads the per-operation counts, the other tools the usage rollups.
+      flushUsage: async () => {
+        await Promise.all([recorder.flush(), operations?.flush()]);
+      },
       // The diff of a pair of versions is the same for every client: computed once per lifecycle state.
       diffs: createDiffCache({ clock, generation: () => runtime.generation() }),
       version: bundle.versions[bundle.versions.length - 1]?.name ?? 'v1',
