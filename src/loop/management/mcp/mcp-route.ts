@@ -6,7 +6,7 @@ import type { ToolCaller, ToolContext } from './tool-context.ts';
 import { callTool, listTools } from './tools.ts';
 
 /** Where the MCP endpoint lives: under the management part's prefix, beside `/admin/v1`. */
-export const mcpPath = '/admin/mcp';
+const mcpPath = '/admin/mcp';
 
 const sdkPackages = ['@modelcontextprotocol/sdk', 'zod'];
 

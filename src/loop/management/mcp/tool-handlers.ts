@@ -16,8 +16,7 @@ const usageLookbackDays = 90;
 async function clientFor(
   context: ToolContext,
   caller: ToolCaller,
-  asked: string | undefined,
-  all: boolean,
+  { asked, all }: { asked: string | undefined; all: boolean },
 ): Promise<{ clientId: string | undefined } | { refused: string }> {
   if (!caller.admin) {
     if (asked !== undefined && asked !== caller.clientId)
@@ -43,7 +42,7 @@ export async function deprecationsTool(
   caller: ToolCaller,
   input: { clientId?: string },
 ): Promise<ToolOutcome> {
-  const who = await clientFor(context, caller, input.clientId, true);
+  const who = await clientFor(context, caller, { asked: input.clientId, all: true });
   if ('refused' in who) return who;
   await context.flushUsage();
   const deprecations = await listDeprecations({
@@ -60,7 +59,7 @@ export async function whatBreaksTool(
   caller: ToolCaller,
   input: { from?: string; to?: string; clientId?: string },
 ): Promise<ToolOutcome> {
-  const who = await clientFor(context, caller, input.clientId, false);
+  const who = await clientFor(context, caller, { asked: input.clientId, all: false });
   if ('refused' in who) return who;
   const data = await gatherBreaks(context, {
     clientId: who.clientId!,
