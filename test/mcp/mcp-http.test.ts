@@ -67,6 +67,27 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
     }
   });
 
+  it('answers with the headers of every answer: request id, nosniff, no-store, rate limit', async () => {
+    const res = await fetch(`${service.base}/admin/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${consumerKey}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-request-id': 'mcp-trace-1',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers.get('content-type')), /^application\/json/);
+    assert.equal(res.headers.get('x-request-id'), 'mcp-trace-1');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.ok(res.headers.get('ratelimit-policy') ?? res.headers.get('ratelimit'), 'rate-limit headers');
+    const answer = (await res.json()) as { result: { tools: unknown[] } };
+    assert.equal(answer.result.tools.length, 4, 'stateless: a tools/list without initialize is answered');
+  });
+
   it('initializes and lists the four tools with their input schemas, for a consumer key', async () => {
     const client = await connect(service.base, consumerKey);
     try {

@@ -66,7 +66,7 @@ export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & {
     server.setRequestHandler(sdk.ListTools, () => ({ tools: listTools() }));
     server.setRequestHandler(sdk.CallTool, (call) => callTool(context, caller, call.params));
     const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    hijack(reply);
+    hijack(request, reply);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
@@ -94,9 +94,15 @@ function callerOf(request: FastifyRequest): ToolCaller {
   return { admin: principal.roles.has('admin'), clientId: principal.clientId ?? principal.id };
 }
 
-/** Hand the raw response to the SDK, keeping the headers the loop's hooks already set (request id, rate limit). */
-function hijack(reply: FastifyReply): void {
+/**
+ * Hand the raw response to the SDK, with the headers the loop's hooks already set (rate limit,
+ * `nosniff`) and those its answers get on the way out, which a hijacked reply skips: the request
+ * id, and `no-store` (each answer is the caller's own).
+ */
+function hijack(request: FastifyRequest, reply: FastifyReply): void {
   for (const [name, value] of Object.entries(reply.getHeaders()))
     if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+  reply.raw.setHeader('x-request-id', request.id);
+  reply.raw.setHeader('cache-control', 'no-store');
   reply.hijack();
 }
