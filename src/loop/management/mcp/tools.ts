@@ -5,16 +5,25 @@ import { statusOf } from '../../../http/status-table.ts';
 import type { ToolCaller, ToolContext, ToolOutcome } from './tool-context.ts';
 import { deprecationsTool, migrationGuideTool, usageTool, whatBreaksTool } from './tool-handlers.ts';
 
-const name = (description: string) => Type.String({ minLength: 1, maxLength: 40, description });
+const name = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 40, description, errorText: 'must be a version name such as "v1"' });
 const clientId = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 200,
+    errorText: 'must be a client id such as "cl_0123456789abcdef"',
     description: 'Admin keys only: the client (cl_…) to answer for. A consumer key always gets its own client.',
   }),
 );
 const instant = (description: string) =>
-  Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: `ISO 8601 date or instant; ${description}` }));
+  Type.Optional(
+    Type.String({
+      minLength: 10,
+      maxLength: 40,
+      description: `ISO 8601 date or instant; ${description}`,
+      errorText: 'must be an ISO 8601 date or instant',
+    }),
+  );
 
 const DeprecationsInput = Type.Object({ clientId }, { additionalProperties: false });
 const WhatBreaksInput = Type.Object(
@@ -32,6 +41,7 @@ const MigrationGuideInput = Type.Object(
     format: Type.Optional(
       Type.Union([Type.Literal('markdown'), Type.Literal('json')], {
         description: 'Markdown (default) or the guide as JSON.',
+        errorText: 'must be "markdown" or "json"',
       }),
     ),
   },
@@ -44,11 +54,19 @@ const UsageInput = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 400,
+        errorText: 'must be a field or query parameter name such as "User.nickname"',
         description:
           'A deprecated field or query parameter (`User.nickname`, `GET /users?order`): its calls per client.',
       }),
     ),
-    clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only this client (cl_…).' })),
+    clientId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Only this client (cl_…).',
+        errorText: 'must be a client id',
+      }),
+    ),
     since: instant('90 days ago by default.'),
     until: instant('exclusive; now by default.'),
   },
@@ -110,7 +128,10 @@ export function listTools(): Array<{ name: string; title: string; description: s
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: JSON.parse(JSON.stringify(t.input)) as object,
+    // Plain JSON Schema: `errorText` is the validator's own keyword, for the messages above.
+    inputSchema: JSON.parse(
+      JSON.stringify(t.input, (key, value: unknown) => (key === 'errorText' ? undefined : value)),
+    ) as object,
   }));
 }
 
