@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort, spawnService, type ServiceProcess } from '../support/service-process.ts';
 import { spawnStdioPeer, type RpcAnswer, type StdioPeer } from './stdio-peer.ts';
@@ -35,6 +38,7 @@ async function call(peer: StdioPeer, name: string, args: Record<string, unknown>
 
 describe('versionary mcp on stdio, bridging to the reference service', () => {
   let service: ServiceProcess;
+  let cleanup = () => {};
   const clients: Record<'acme' | 'beta', { id: string; key: string }> = {} as never;
   const admin = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
@@ -44,7 +48,29 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
   };
 
   before(async () => {
-    service = await spawnService({ env: { DATABASE_URL: 'sqlite::memory:', VERSIONARY_ADMIN_KEY: adminKey } });
+    // v1 deprecated as the service does by default, and a field of v2 that Acme never sends.
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-mcp-'));
+    const config = join(dir, 'config.json');
+    const day = 86_400_000;
+    writeFileSync(
+      config,
+      JSON.stringify({
+        fieldDeprecations: [
+          {
+            version: 'v2',
+            resource: 'User',
+            field: 'nickname',
+            deprecatedAt: new Date(Date.now() - day).toISOString(),
+            sunsetAt: new Date(Date.now() + 400 * day).toISOString(),
+            replacement: 'displayName',
+          },
+        ],
+      }),
+    );
+    cleanup = () => rmSync(dir, { recursive: true, force: true });
+    service = await spawnService({
+      env: { DATABASE_URL: 'sqlite::memory:', VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: config },
+    });
     for (const name of ['acme', 'beta'] as const) {
       const { id } = await post('/admin/v1/clients', { name: name === 'acme' ? 'Acme' : 'Beta' });
       const { key } = await post('/admin/v1/api-keys', { name, roles: ['read'], clientId: id });
@@ -63,7 +89,10 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
         await res.arrayBuffer();
       }
   });
-  after(() => service.stop());
+  after(async () => {
+    await service.stop();
+    cleanup();
+  });
 
   it('a consumer key (from VERSIONARY_KEY) lists the tools and sees only its own client', async () => {
     const peer = spawnStdioPeer(['mcp', '--server', service.base], { VERSIONARY_KEY: clients.acme.key });
@@ -104,6 +133,13 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
       assert.equal(v1.migrationUrl, '/api/versions/v1/migration-guide');
       assert.match(v1.sunsetAt, /^\d{4}-\d\d-\d\dT/);
       assert.equal(JSON.parse(deprecations.content[0]!.text).clientId, clients.acme.id, 'the text is the same data');
+
+      const everything = (await call(peer, 'deprecations', { all: true })).structuredContent as typeof mine;
+      assert.ok(everything.deprecations.length >= mine.deprecations.length);
+      assert.ok(!mine.deprecations.some((d) => d.name === 'User.nickname'), 'never called: not listed');
+      const nickname = everything.deprecations.find((d) => d.name === 'User.nickname');
+      assert.ok(nickname, 'all: true lists what Acme never called too');
+      assert.deepEqual([nickname.kind, nickname.replacement, nickname.usage.calls], ['field', 'User.displayName', 0]);
 
       const breaks = await call(peer, 'what_breaks', { from: 'v1', to: 'v2' });
       const broken = breaks.structuredContent as {

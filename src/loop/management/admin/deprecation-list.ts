@@ -39,15 +39,16 @@ const counted = (rows: ReadonlyArray<{ calls: number; clientId: string; lastSeen
 /**
  * Everything deprecated, with its usage: versions and endpoints from the lifecycle and the
  * version rollups, fields and parameters from the config and their own rollup. Reads a few rows
- * per deprecation, whatever the volume of calls. With `clientId`, only what that client has
- * called, counted over its own calls: the deprecations that affect it.
+ * per deprecation, whatever the volume of calls. With `clientId`, counted over that client's own
+ * calls, and only what it has called (the deprecations that affect it) unless `all`.
  */
 export async function listDeprecations(options: {
   runtime: LifecycleRuntime;
   usage: UsageStore;
   clientId?: string;
+  all?: boolean;
 }): Promise<DeprecationEntry[]> {
-  const { runtime, usage, clientId } = options;
+  const { runtime, usage, clientId, all } = options;
   const mine = clientId === undefined ? {} : { clientId };
   const entries: Array<{ entry: Omit<DeprecationEntry, 'usage'>; used: Counted }> = [];
   const at = (deprecatedAt: number, sunsetAt: number) => ({
@@ -99,7 +100,7 @@ export async function listDeprecations(options: {
     entries.push({ entry: { ...base, ...at(e.deprecatedAt, e.sunsetAt) }, used: row ?? none });
   }
   return entries
-    .filter(({ used }) => clientId === undefined || used.calls > 0)
+    .filter(({ used }) => clientId === undefined || all === true || used.calls > 0)
     .map(({ entry, used }) => ({
       ...entry,
       usage: {

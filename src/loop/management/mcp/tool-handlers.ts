@@ -40,7 +40,7 @@ async function hasCalls(context: ToolContext, clientId: string): Promise<boolean
 export async function deprecationsTool(
   context: ToolContext,
   caller: ToolCaller,
-  input: { clientId?: string },
+  input: { clientId?: string; all?: boolean },
 ): Promise<ToolOutcome> {
   const who = await clientFor(context, caller, { asked: input.clientId, all: true });
   if ('refused' in who) return who;
@@ -49,6 +49,7 @@ export async function deprecationsTool(
     runtime: context.runtime,
     usage: context.storage.usage,
     ...(who.clientId === undefined ? {} : { clientId: who.clientId }),
+    ...(input.all === true ? { all: true } : {}),
   });
   return { data: { clientId: who.clientId ?? null, deprecations } };
 }

@@ -25,7 +25,18 @@ const instant = (description: string) =>
     }),
   );
 
-const DeprecationsInput = Type.Object({ clientId }, { additionalProperties: false });
+const DeprecationsInput = Type.Object(
+  {
+    clientId,
+    all: Type.Optional(
+      Type.Boolean({
+        description: 'Also what the client has not called (with 0 calls): everything deprecated.',
+        errorText: 'must be true or false',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const WhatBreaksInput = Type.Object(
   {
     from: Type.Optional(name('The version the client calls now (`v1`); by default the one it calls most.')),
