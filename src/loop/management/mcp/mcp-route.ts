@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { toProblem } from '../../../http/problem.ts';
 import { principalOf } from '../../access/auth/principal.ts';
 import { installLine } from '../../storage/peer-packages.ts';
 import type { ToolCaller, ToolContext } from './tool-context.ts';
@@ -64,15 +65,39 @@ export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & {
       },
     );
     server.setRequestHandler(sdk.ListTools, () => ({ tools: listTools() }));
-    server.setRequestHandler(sdk.CallTool, (call) => callTool(context, caller, call.params));
+    server.setRequestHandler(sdk.CallTool, async (call) => {
+      try {
+        return await callTool(context, caller, call.params);
+      } catch (error) {
+        // A failure of the server (storage, say) is logged with the request id, and told without its internals.
+        request.log.error({ err: error }, 'MCP tool failed');
+        throw new Error(`The tool failed on the server (request ${request.id}); retry later.`);
+      }
+    });
     const transport = new sdk.Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     hijack(request, reply);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      // The reply is the SDK's now: Fastify's error handler can no longer answer.
+      request.log.error({ err: error }, 'MCP request failed');
+      if (reply.raw.headersSent) reply.raw.end();
+      else {
+        const { status, body } = toProblem(
+          new VersionaryError({
+            code: ErrorCode.Internal,
+            detail: 'The MCP request failed on the server; retry later.',
+          }),
+          request.url,
+        );
+        reply.raw.writeHead(status, { 'content-type': 'application/problem+json' }).end(JSON.stringify(body));
+      }
+    }
   });
   for (const method of ['GET', 'DELETE'] as const)
     app.route({
