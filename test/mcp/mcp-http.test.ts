@@ -114,6 +114,14 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
       assert.equal(usage.isError, undefined, textOf(usage));
       const guide = await consumer.callTool({ name: 'migration_guide', arguments: { from: 'v1' } });
       assert.match(textOf(guide), /^# Migrating from v1 to v2/m);
+      const json = await consumer.callTool({
+        name: 'migration_guide',
+        arguments: { from: 'v1', to: 'v2', format: 'json' },
+      });
+      assert.equal(json.isError, undefined, textOf(json));
+      const structured = json.structuredContent as { from: string; to: string };
+      assert.deepEqual([structured.from, structured.to], ['v1', 'v2']);
+      assert.deepEqual(JSON.parse(textOf(json)), structured);
       const bad = await consumer.callTool({ name: 'what_breaks', arguments: { from: 7 } });
       assert.equal(bad.isError, true);
       assert.match(textOf(bad), /Invalid input for what_breaks/);

@@ -73,7 +73,8 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
     });
     for (const name of ['acme', 'beta'] as const) {
       const { id } = await post('/admin/v1/clients', { name: name === 'acme' ? 'Acme' : 'Beta' });
-      const { key } = await post('/admin/v1/api-keys', { name, roles: ['read'], clientId: id });
+      const roles = name === 'acme' ? ['read'] : ['read', 'write'];
+      const { key } = await post('/admin/v1/api-keys', { name, roles, clientId: id });
       clients[name] = { id: id!, key: key! };
     }
     // Acme calls the deprecated v1 three times, Beta twice: each key must see only its own.
@@ -88,6 +89,14 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
         assert.equal(res.status, 200);
         await res.arrayBuffer();
       }
+    // Beta also sends the deprecated field of v2, once.
+    const created = await fetch(`${service.base}/api/v2/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clients.beta.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bea', nickname: 'bee' }),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    await created.arrayBuffer();
   });
   after(async () => {
     await service.stop();
@@ -222,6 +231,18 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
           ['Beta', 2, [{ endpoint: 'GET /users', calls: 2 }]],
         ],
       );
+
+      const field = (await call(peer, 'usage', { element: 'User.nickname' })).structuredContent as {
+        window: null;
+        clients: Array<{ clientName: string; version: string; calls: number; endpoints: unknown }>;
+      };
+      assert.equal(field.window, null, 'element calls are all-time totals');
+      assert.deepEqual(
+        field.clients.map((c) => [c.clientName, c.version, c.calls, c.endpoints]),
+        [['Beta', 'v2', 1, [{ endpoint: 'POST /users', calls: 1 }]]],
+      );
+      const betaField = beta.deprecations.find((d) => d.name === 'User.nickname');
+      assert.equal(betaField?.usage.calls, 1, 'Beta called the deprecated field: it is among its deprecations');
 
       const breaks = await call(peer, 'what_breaks', { clientId: clients.beta.id });
       assert.deepEqual(
