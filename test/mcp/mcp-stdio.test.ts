@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort, spawnService, type ServiceProcess } from '../support/service-process.ts';
-import { spawnStdioPeer, type RpcAnswer, type StdioPeer } from './stdio-peer.ts';
+import { spawnStdioPeer, type RpcAnswer, type StdioPeer } from '../support/cli-stdio.ts';
 
 const adminKey = `mcp-test-admin-${randomBytes(8).toString('hex')}`;
 

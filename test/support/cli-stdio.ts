@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
-const entry = new URL('../support/cli-entry.ts', import.meta.url).pathname;
+const entry = new URL('./cli-entry.ts', import.meta.url).pathname;
 const tsx = import.meta.resolve('tsx');
 
 /** A JSON-RPC answer as it comes, line by line, from the process's stdout. */
@@ -12,7 +12,7 @@ export interface RpcAnswer {
   error?: { code: number; message: string };
 }
 
-/** `versionary mcp` as its own process, spoken to in raw JSON-RPC lines on stdin and stdout. */
+/** A `versionary` command that serves on stdio (`versionary mcp`), as its own process, spoken to in raw JSON-RPC lines. */
 export interface StdioPeer {
   request(method: string, params?: Record<string, unknown>): Promise<RpcAnswer>;
   notify(method: string, params?: Record<string, unknown>): void;
