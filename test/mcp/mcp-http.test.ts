@@ -130,6 +130,26 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
     }
   });
 
+  it('refuses a body that is not JSON (415) and an Accept without event streams (406) as problems', async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${service.base}/admin/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${consumerKey}`, ...headers },
+        body,
+      }).then(asInjected);
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const both = 'application/json, text/event-stream';
+    assertProblem(await post({ 'content-type': 'text/plain', accept: both }, list), {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
+    assertProblem(await post({ 'content-type': 'application/json', accept: 'application/json' }, list), {
+      status: 406,
+      code: 'NOT_ACCEPTABLE',
+    });
+    assertProblem(await post({ 'content-type': 'application/json' }, list), { status: 406, code: 'NOT_ACCEPTABLE' });
+  });
+
   it('answers a JSON-RPC message that is not JSON as a 400 problem, never a 5xx', async () => {
     const res = await fetch(`${service.base}/admin/mcp`, {
       method: 'POST',

@@ -54,6 +54,7 @@ async function loadSdk(): Promise<Sdk> {
  */
 export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & { version: string }): void {
   app.post(mcpPath, async (request, reply) => {
+    assertHttpShape(request);
     const sdk = await loadSdk();
     const caller = callerOf(request);
     const server = new sdk.Server(
@@ -110,6 +111,26 @@ export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & {
           headers: { allow: 'POST' },
         });
       },
+    });
+}
+
+/**
+ * The transport's HTTP requirements, refused as problems like every route's rather than as the
+ * SDK's JSON-RPC errors: a JSON body (415), and an `Accept` that takes JSON and event streams (406),
+ * as the Streamable HTTP transport asks of every client. What is inside the JSON is the SDK's to judge.
+ */
+function assertHttpShape(request: FastifyRequest): void {
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  if (!/^application\/json\s*(;|$)/.test(type))
+    throw new VersionaryError({
+      code: ErrorCode.UnsupportedMediaType,
+      detail: 'Send each JSON-RPC message as Content-Type: application/json.',
+    });
+  const accept = (request.headers.accept ?? '').toLowerCase();
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+    throw new VersionaryError({
+      code: ErrorCode.NotAcceptable,
+      detail: 'The MCP endpoint answers clients that accept both: Accept: application/json, text/event-stream.',
     });
 }
 
