@@ -20,7 +20,7 @@ test('docs/errors.md lists every error code with its status and title, and nothi
   }
 });
 
-test("client errors map to 4xx, only definition, config and unexpected failures to 500, only passing unavailability to 503, and only the gateway's upstream to 502 and 504", () => {
+test("client errors map to 4xx, only definition, config and unexpected failures to 500, only passing unavailability to 503, only the gateway's upstream to 502 and 504, and only a missing optional package to 501", () => {
   const withStatus = (status: number) =>
     Object.entries(statusOf)
       .filter(([, s]) => s === status)
@@ -30,8 +30,9 @@ test("client errors map to 4xx, only definition, config and unexpected failures 
   assert.deepEqual(withStatus(503), ['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
   assert.deepEqual(withStatus(502), ['UPSTREAM_UNREACHABLE']);
   assert.deepEqual(withStatus(504), ['UPSTREAM_TIMEOUT']);
+  assert.deepEqual(withStatus(501), ['PACKAGE_MISSING']);
   assert.deepEqual(
-    Object.entries(statusOf).filter(([, s]) => s >= 500 && ![500, 502, 503, 504].includes(s)),
+    Object.entries(statusOf).filter(([, s]) => s >= 500 && ![500, 501, 502, 503, 504].includes(s)),
     [],
   );
 });

@@ -42,4 +42,5 @@ export const statusOf: Record<ErrorCode, number> = {
   SHUTTING_DOWN: 503,
   UPSTREAM_UNREACHABLE: 502,
   UPSTREAM_TIMEOUT: 504,
+  PACKAGE_MISSING: 501,
 };

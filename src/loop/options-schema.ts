@@ -115,6 +115,7 @@ const LoopOptionsSchema = Type.Object(
     recordUsage: Type.Optional(Bool),
     portal: Type.Optional(Bool),
     notices: Type.Optional(Bool),
+    mcp: Type.Optional(Bool),
   },
   { additionalProperties: false },
 );
@@ -131,7 +132,9 @@ const LoopAccessOptionsSchema = Type.Object(
 );
 /** The notices part's options. */
 const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
-/** The options of the usage, portal and management parts: none. */
+/** The management part's options. */
+const LoopManagementOptionsSchema = Type.Object({ mcp: Type.Optional(Bool) }, { additionalProperties: false });
+/** The options of the usage and portal parts: none. */
 const NoOptionsSchema = Type.Object({}, { additionalProperties: false });
 
 const unknownKey = ({ where, key, known }: { where: string; key: string; known: string[] }) => {
@@ -145,6 +148,7 @@ export const loopOptionsValidators = {
   lifecycle: createSchemaValidator(LoopLifecycleOptionsSchema, { unknownKey }),
   access: createSchemaValidator(LoopAccessOptionsSchema, { unknownKey }),
   notices: createSchemaValidator(LoopNoticesOptionsSchema, { unknownKey }),
+  management: createSchemaValidator(LoopManagementOptionsSchema, { unknownKey }),
   none: createSchemaValidator(NoOptionsSchema, { unknownKey }),
 };
 

@@ -42,6 +42,8 @@ export interface VersionaryLoopOptions
   notices?: boolean;
   /** `false` leaves out the usage part: nothing is recorded (the bench measures its cost so). */
   recordUsage?: boolean;
+  /** `false` leaves out the MCP server for agents at `/admin/mcp` (`docs/machines.md#mcp-server-for-agents`). */
+  mcp?: boolean;
 }
 
 // The documented option types and the schema that checks them take the same keys: adding an
@@ -116,6 +118,7 @@ export async function registerLoopParts(scope: FastifyInstance, options: Version
     'versionary-loop-lifecycle': pickDefined(options, ['handlers', 'forward', 'onVersionedRequest', 'ownsApp']),
     'versionary-loop-access': pickDefined(options, ['identify', 'onBootstrapKey', 'jwtRoles', 'idempotency']),
     'versionary-loop-notices': pickDefined(options, ['noticeChannels']),
+    'versionary-loop-management': pickDefined(options, ['mcp']),
   };
   for (const name of parts.slice(1)) await scope.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
   // An app that is the loop's alone answers its unknown paths at its root (the lifecycle part's problems).

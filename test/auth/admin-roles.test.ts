@@ -57,7 +57,18 @@ describe('the management API with credentials that lack the admin role', () => {
       'read+write key': consumerHeaders.authorization,
       'read+write JWT': `Bearer ${jwt}`,
     };
-    const admins = servedRoutes(t).filter((r) => r.url.startsWith('/admin/'));
+    // The MCP endpoint is the one route under /admin that a key without the admin role reaches (with
+    // read): its tools answer for the key's own client and refuse the rest (test/mcp). Without read, 403.
+    const mcp = servedRoutes(t).filter((r) => r.url === '/admin/mcp');
+    assert.deepEqual(mcp.map((r) => r.method).sort(), ['DELETE', 'GET', 'HEAD', 'POST']);
+    const writeOnly = await t.app.inject({
+      method: 'POST',
+      url: '/admin/mcp',
+      headers: { authorization: callers['write key']!, accept: 'application/json, text/event-stream' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    assertProblem(writeOnly, { status: 403, code: 'FORBIDDEN' });
+    const admins = servedRoutes(t).filter((r) => r.url.startsWith('/admin/') && r.url !== '/admin/mcp');
     assert.deepEqual(
       [...new Set(admins.map((r) => `${r.method} ${r.url}`))].sort(),
       [

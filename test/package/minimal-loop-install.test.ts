@@ -42,6 +42,7 @@ test(
         'nodemailer',
         'pg',
         'ioredis',
+        '@modelcontextprotocol/sdk',
       ])
         assert.ok(!installed.includes(absent), `${absent} is not installed`);
       writeFileSync(join(app, 'loop.js'), minimalApp);
@@ -74,6 +75,17 @@ test(
       assert.equal(calls.status, 200);
       assert.match(await calls.text(), /acme/, 'usage is counted per client');
       assert.equal((await fetch(`${base}/portal`)).status, 404, 'no portal');
+      // The MCP endpoint is there, and names the packages it lacks rather than failing the start.
+      const mcp = await fetch(`${base}/admin/mcp`, {
+        method: 'POST',
+        headers: { ...admin, accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }),
+      });
+      assert.equal(mcp.status, 501);
+      assert.match(String(mcp.headers.get('content-type')), /^application\/problem\+json/);
+      const problem = (await mcp.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'PACKAGE_MISSING');
+      assert.match(problem.detail, /npm install @modelcontextprotocol\/sdk@"\^[\d.]+" zod@"\^[\d.]+"/);
       assert.doesNotMatch(loop.output(), /ERR_MODULE_NOT_FOUND/);
     } finally {
       await stop();

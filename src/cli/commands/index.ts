@@ -43,6 +43,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'List deprecation notices or run one notices pass (database or running server)',
     load: async () => (await import('./notices.ts')).noticesCommand,
   },
+  mcp: {
+    summary: 'Serve the MCP tools of a running service to agents on stdio (deprecations, what breaks, guides)',
+    load: async () => (await import('./mcp.ts')).mcpCommand,
+  },
   approvals: {
     summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
     load: async () => (await import('./approvals.ts')).approvalsCommand,

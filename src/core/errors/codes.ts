@@ -46,6 +46,7 @@ export const ErrorCode = {
   ShuttingDown: 'SHUTTING_DOWN',
   UpstreamUnreachable: 'UPSTREAM_UNREACHABLE',
   UpstreamTimeout: 'UPSTREAM_TIMEOUT',
+  PackageMissing: 'PACKAGE_MISSING',
 } as const;
 
 /** One of the stable error code strings. */
@@ -90,4 +91,5 @@ export const errorTitles: Record<ErrorCode, string> = {
   SHUTTING_DOWN: 'Service shutting down',
   UPSTREAM_UNREACHABLE: 'Upstream unreachable',
   UPSTREAM_TIMEOUT: 'Upstream timeout',
+  PACKAGE_MISSING: 'Package not installed',
 };

@@ -7,13 +7,16 @@ import { toOpenApiDocument, type ApiVersion, type VersionBundle } from '../../co
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
- * The migration guide from a version to its replacement, generated from the two versions' real
- * OpenAPI documents, the declared change descriptions and the lifecycle dates.
+ * The migration guide from a version to its replacement (or to `to`, a later version), generated
+ * from the two versions' real OpenAPI documents, the declared change descriptions and the
+ * lifecycle dates.
  */
 export function buildServiceGuide(options: {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
   from: string;
+  /** A later version than `from`; its replacement by default. */
+  to?: string;
   now: number;
   /** The API's title (`api.title`), for the documents the guide compares. */
   title: string;
@@ -21,7 +24,13 @@ export function buildServiceGuide(options: {
   const { bundle, runtime, from } = options;
   const entry = runtime.document().versions.find((v) => v.name === from);
   const old = bundle.get(from);
-  const target = entry?.replacement ? bundle.get(entry.replacement) : undefined;
+  const toName = options.to ?? entry?.replacement;
+  const target = toName ? bundle.get(toName) : undefined;
+  if (options.to !== undefined && (!target || !old || target.index <= old.index))
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `No migration guide from ${from} to ${options.to}: name two versions, the second later than the first (${bundle.versions.map((v) => v.name).join(', ')}).`,
+    });
   const elements = runtime.elements().filter((e) => e.version === from);
   // A version that stays, with fields or parameters deprecated in it: their guide, which the
   // elements' notices and `Link` headers point to.

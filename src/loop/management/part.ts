@@ -3,22 +3,25 @@ import { loopOptionsValidators } from '../options-schema.ts';
 
 /**
  * The loop's management API under `/admin/v1`: API keys, clients, each version's and endpoint's
- * stored schedule, usage, approvals, and everything deprecated.
+ * stored schedule, usage, approvals, and everything deprecated; and the MCP server for agents at
+ * `/admin/mcp` unless `mcp: false` (it answers 501 until `@modelcontextprotocol/sdk` is installed).
  *
  * @example
  * ```ts
- * await loop.register(versionaryLoopManagement);
+ * await loop.register(versionaryLoopManagement, { mcp: false });
  * ```
  */
-export const versionaryLoopManagement = defineLoopPart<Record<never, never>>({
+export const versionaryLoopManagement = defineLoopPart<{ mcp?: boolean }>({
   name: 'versionary-loop-management',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
-  options: loopOptionsValidators.none,
-  async install(app, state) {
-    const [{ adminFeature }, { installFeatures }] = await Promise.all([
+  options: loopOptionsValidators.management,
+  async install(app, state, options) {
+    const [{ adminFeature }, { mcpFeature }, { installFeatures }] = await Promise.all([
       import('./admin/feature.ts'),
+      import('./mcp/feature.ts'),
       import('../install-features.ts'),
     ]);
-    await installFeatures(app, state, { features: [adminFeature], part: 'versionary-loop-management' });
+    const features = options.mcp === false ? [adminFeature] : [adminFeature, mcpFeature];
+    await installFeatures(app, state, { features, part: 'versionary-loop-management' });
   },
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { apiCatalogProfile, apiCatalogType, toApiCatalog } from '../../core/portal/index.ts';
 import type { DocsPagesOptions } from './docs-pages.ts';
 import { isoInstant } from './json-feed.ts';
-import { describeVersions } from './version-info.ts';
+import { describeVersions } from '../lifecycle/version-info.ts';
 import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
 
 const catalogUrl = '/.well-known/api-catalog';

@@ -4,7 +4,7 @@ import { anchorOf, toAtomFeed } from './atom-feed.ts';
 import { html, isoDay, safeHref, sendPage } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
-import { describeVersions, toChangelogVersions } from './version-info.ts';
+import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
 import type { DocsPagesOptions } from './docs-pages.ts';
 
 const feedId = 'tag:versionary.dev,2025:changelog';

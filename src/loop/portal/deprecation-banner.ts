@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { html, isoDay, safeHref } from './html.ts';
-import type { VersionInfo } from './version-info.ts';
+import type { VersionInfo } from '../lifecycle/version-info.ts';
 
 const statusText: Record<string, string> = {
   not_deprecated: 'current',

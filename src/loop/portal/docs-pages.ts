@@ -8,7 +8,7 @@ import { assetPath } from './assets.ts';
 import { DeprecatedElements, DeprecatedEndpoints, DeprecationBanner } from './deprecation-banner.ts';
 import { html, isoDay, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
-import { describeVersions, type VersionInfo } from './version-info.ts';
+import { describeVersions, type VersionInfo } from '../lifecycle/version-info.ts';
 
 /** What the docs routes read. */
 export interface DocsPagesOptions {

@@ -96,6 +96,11 @@ export function assertPeers(needed: readonly NeededPeer[], resolves?: (name: str
   throw Object.assign(new Error(message), { code: 'PACKAGES_MISSING', stack: message });
 }
 
+/** The `npm install` line that adds `names`, each with the range this package was tested with. */
+export function installLine(names: readonly string[]): string {
+  return `npm install ${names.map((name) => withRange({ name, for: '' })).join(' ')}`;
+}
+
 let ranges: Record<string, string> | undefined;
 
 /** `name@"range"`, with the range this package was tested with. */

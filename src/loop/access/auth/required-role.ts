@@ -5,7 +5,7 @@ import type { Role } from './principal.ts';
 
 /**
  * The role rule of an API under `prefix`: resources need read (safe methods) or write; the
- * management API needs admin; the rest is public. Decided from the matched route's pattern, never
+ * management API needs admin, except its MCP endpoint (read); the rest is public. Decided from the matched route's pattern, never
  * the raw URL: the router decodes `%61dmin` and routes absolute-form targets, so a string test on
  * the URL could be walked around.
  */
@@ -14,6 +14,9 @@ export function createRequiredRole(prefix: string): (request: FastifyRequest) =>
   return (request) => {
     const route = routeUrlOf(request);
     if (route === undefined) return undefined;
+    // The MCP endpoint takes any valid credential: each of its tools answers for the caller's own
+    // client, and those for every client (usage) refuse a key without the admin role.
+    if (route === `${scope.management}/mcp`) return 'read';
     if (scope.isManagement(route) || route === '/metrics') return 'admin';
     const api = scope.routeOf(route);
     if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;

@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import { html, isoDay } from '../html.ts';
-import type { VersionInfo } from '../version-info.ts';
+import type { VersionInfo } from '../../lifecycle/version-info.ts';
 import { linearScale, px } from './scale.ts';
 
 const width = 640;

@@ -9,9 +9,9 @@ import {
   type DailyCount,
 } from '../../../core/portal/index.ts';
 import type { EndpointDeprecation } from '../../../kernel/ports/index.ts';
-import { describeVersions, type VersionInfo } from '../version-info.ts';
+import { describeVersions, type VersionInfo } from '../../lifecycle/version-info.ts';
 import { lookbackDays, recentNotices } from './consumer-data.ts';
-import { gatherAdminElements, type AdminElement } from './element-data.ts';
+import { gatherAdminElements, type AdminElement } from '../../lifecycle/breaks/element-data.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
 

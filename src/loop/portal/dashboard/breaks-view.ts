@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { html, isoDay, safeHref } from '../html.ts';
-import type { BreaksData, ClientBreak } from './breaks-data.ts';
-import { breaksWindowDays } from './breaks-data.ts';
+import type { BreaksData, ClientBreak } from '../../lifecycle/breaks/breaks-data.ts';
+import { breaksWindowDays } from '../../lifecycle/breaks/breaks-data.ts';
 
 /**
  * "What breaks for me": a GET form with the two versions, then only the breaking changes that reach

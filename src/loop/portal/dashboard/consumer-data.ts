@@ -3,10 +3,10 @@ import { fillDays, startOfDay, type DailyCount, type SunsetCountdown } from '../
 import { sunsetCountdown } from '../../../core/portal/index.ts';
 import type { Client, OutboxNotice } from '../../../kernel/ports/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
-import { describeVersions } from '../version-info.ts';
+import { describeVersions } from '../../lifecycle/version-info.ts';
 import type { DashboardOptions } from './options.ts';
-import { breakingForClient, type ClientBreakingChange } from './breaking-for-client.ts';
-import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
+import { breakingForClient, type ClientBreakingChange } from '../../lifecycle/breaks/breaking-for-client.ts';
+import { gatherConsumerElements, type ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
 /** Days of usage the consumer's warnings look back over. */
 export const lookbackDays = 90;

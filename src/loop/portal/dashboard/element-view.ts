@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import { html, isoDay } from '../html.ts';
-import type { AdminElement, ConsumerElement } from './element-data.ts';
+import type { AdminElement, ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
 /** The owner's "Deprecated fields and parameters": each element, its sunset and who still uses it. */
 export function AdminElementsSection(props: { elements: AdminElement[] }): VNode {

@@ -1,8 +1,8 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import type { BreakingChange } from './breaking-change.ts';
-import type { DiffCache } from './diff-cache.ts';
+import type { BreakingChange } from '../../lifecycle/breaks/breaking-change.ts';
+import type { DiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import type { SessionCodec } from './session.ts';
 import type { ApiKeyStore, ClientStore, NoticeStore, UsageStore } from '../../../kernel/ports/index.ts';
 

@@ -1,7 +1,7 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import { buildChangelog, startOfDay, type Changelog } from '../../../core/portal/index.ts';
 import { safeHref } from '../html.ts';
-import { describeVersions, toChangelogVersions } from '../version-info.ts';
+import { describeVersions, toChangelogVersions } from '../../lifecycle/version-info.ts';
 import { lookbackDays } from './consumer-data.ts';
 import type { DashboardOptions } from './options.ts';
 

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { registerBreaksRoute } from './breaks-route.ts';
 import { createDashboardKit } from './dashboard-kit.ts';
-import { createDiffCache } from './diff-cache.ts';
+import { createDiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import { registerFeedRoute } from './feed-route.ts';
 import type { DashboardOptions } from './options.ts';
 import { createPortalSessions } from './portal-sessions.ts';

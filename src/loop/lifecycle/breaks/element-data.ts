@@ -1,5 +1,5 @@
 import { replacementName } from '../../../core/lifecycle/index.ts';
-import type { DashboardOptions } from './options.ts';
+import type { BreaksOptions } from './breaks-options.ts';
 
 /** A deprecated field or query parameter, with the calls that still use it, for the owner. */
 export interface AdminElement {
@@ -28,7 +28,7 @@ export interface ConsumerElement {
 }
 
 /** Every configured element deprecation with its usage over all time, soonest sunset first. */
-export async function gatherAdminElements(options: DashboardOptions): Promise<AdminElement[]> {
+export async function gatherAdminElements(options: BreaksOptions): Promise<AdminElement[]> {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];
   const used = await options.storage.usage.elementUsage();
@@ -54,7 +54,7 @@ export async function gatherAdminElements(options: DashboardOptions): Promise<Ad
  * The client's own uses of elements still deprecated, most called first. Uses of an element no
  * longer in the config are left out: nothing about them is deprecated any more.
  */
-export async function gatherConsumerElements(options: DashboardOptions, clientId: string): Promise<ConsumerElement[]> {
+export async function gatherConsumerElements(options: BreaksOptions, clientId: string): Promise<ConsumerElement[]> {
   const elements = options.runtime.elements();
   if (elements.length === 0) return [];
   const rows = await options.storage.usage.elementCalls({ clientId });

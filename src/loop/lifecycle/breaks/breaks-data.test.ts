@@ -4,11 +4,11 @@ import { createFixedClock } from '../../../core/clock/index.ts';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import { openSqliteStorage } from '../../../storage/sqlite/open-sqlite-storage.ts';
 import { breaksBundle } from '../../../../test/portal/breaks-support.ts';
-import { createLifecycleRuntime } from '../../lifecycle/runtime.ts';
-import { parseLifecycleSettings } from '../../lifecycle/settings.ts';
+import { createLifecycleRuntime } from '../runtime.ts';
+import { parseLifecycleSettings } from '../settings.ts';
 import type { Storage } from '../../../kernel/ports/index.ts';
 import { gatherBreaks } from './breaks-data.ts';
-import type { DashboardOptions } from './options.ts';
+import type { BreaksOptions } from './breaks-options.ts';
 
 const now = Date.UTC(2026, 0, 15, 12, 30);
 const HOUR_MS = 3_600_000;
@@ -25,7 +25,7 @@ async function record(
 
 describe('gatherBreaks', () => {
   let storage: Storage & { close(): Promise<void> };
-  let options: DashboardOptions;
+  let options: BreaksOptions;
   before(async () => {
     storage = await openSqliteStorage({ path: ':memory:' });
     const clock = createFixedClock(now);
@@ -44,7 +44,6 @@ describe('gatherBreaks', () => {
       runtime,
       clock,
       prefix: '/api',
-      title: 'API',
       storage,
       flushUsage: async () => {},
     };

@@ -1,7 +1,7 @@
 import { diffOpenApi, operationsReached } from '../../../core/compat/index.ts';
 import { toGuideEntry } from '../../../core/guide/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../../core/versions/index.ts';
-import type { DashboardOptions } from './options.ts';
+import type { BreaksOptions } from './breaks-options.ts';
 import type { BreakingChange } from './breaking-change.ts';
 import { toClientWords } from './client-words.ts';
 
@@ -19,7 +19,7 @@ export interface ClientBreakingChange {
  * `undefined` when either version is not in the bundle.
  */
 function breakingBetween(
-  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
+  options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string; endpoints: readonly string[] },
 ): BreakingChange[] | undefined {
   const all = breakingChangesBetween(options, pair).changes;
@@ -32,7 +32,7 @@ function breakingBetween(
  * page's costly part); `reused` and `ms` tell which it was (the page's `Server-Timing`).
  */
 export function breakingChangesBetween(
-  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
+  options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix' | 'diffs'>,
   pair: { from: string; to: string },
 ): { changes: BreakingChange[] | undefined; reused: boolean; ms: number } {
   const compute = () => diffBreaking(options, pair);
@@ -54,7 +54,7 @@ export function reachingEndpoints(changes: readonly BreakingChange[], endpoints:
 }
 
 function diffBreaking(
-  options: Pick<DashboardOptions, 'bundle' | 'clock' | 'prefix'>,
+  options: Pick<BreaksOptions, 'bundle' | 'clock' | 'prefix'>,
   pair: { from: string; to: string },
 ): BreakingChange[] | undefined {
   const old = options.bundle.get(pair.from);
@@ -93,7 +93,7 @@ function diffBreaking(
  * calls, diffed from the two versions' documents as the migration guide is, and put in words.
  */
 export function breakingForClient(
-  options: DashboardOptions,
+  options: BreaksOptions,
   called: { version: string; endpoints: string[] },
 ): ClientBreakingChange[] {
   const replacement = options.runtime.document().versions.find((v) => v.name === called.version)?.replacement;

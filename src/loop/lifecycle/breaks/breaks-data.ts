@@ -5,7 +5,7 @@ import { describeVersions } from '../version-info.ts';
 import type { BreakingChange } from './breaking-change.ts';
 import { breakingChangesBetween, reachingEndpoints } from './breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from './element-data.ts';
-import type { DashboardOptions } from './options.ts';
+import type { BreaksOptions } from './breaks-options.ts';
 
 /** Days of calls the page looks back over. */
 export const breaksWindowDays = 7;
@@ -58,7 +58,7 @@ export interface BreaksQuery {
  * An unknown version, or a target older than `from`, is a `VALIDATION_FAILED` error.
  */
 export async function gatherBreaks(
-  options: DashboardOptions,
+  options: BreaksOptions,
   request: { clientId: string } & BreaksQuery,
 ): Promise<BreaksData> {
   const { clientId } = request;

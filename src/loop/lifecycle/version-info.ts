@@ -3,9 +3,9 @@ import { type DeprecationStatus, type ElementDeprecation, type LifecycleState } 
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { LifecycleRuntime } from './runtime.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
-import { safeHref } from './html.ts';
+import { isMigrationUrl } from '../../core/text/index.ts';
 
 /** Everything the docs pages, the changelog and the catalog say about one version. */
 export interface VersionInfo {
@@ -62,7 +62,9 @@ export function describeVersions(options: {
       ...(deprecatedAt !== undefined ? { deprecatedAt } : {}),
       ...(sunsetAt !== undefined ? { sunsetAt, countdown: sunsetCountdown({ now, sunsetAt }) } : {}),
       ...(entry.replacement ? { replacement: entry.replacement } : {}),
-      ...(deprecated && safeHref(entry.migrationUrl) ? { guideUrl: safeHref(entry.migrationUrl)! } : {}),
+      ...(deprecated && entry.migrationUrl && isMigrationUrl(entry.migrationUrl)
+        ? { guideUrl: entry.migrationUrl }
+        : {}),
       openapiUrl: entry.openapiUrl ?? `/api/${entry.name}/openapi.json`,
       docsUrl: docsUrlOf(entry.name),
       changes: version?.changes.map((c) => c.description) ?? [],
