@@ -69,6 +69,8 @@ export interface NjsData {
   guides: Record<string, string>;
   /** The status and title of each problem code nginx may answer, from the core's tables. */
   problems: Record<string, [number, string]>;
+  /** The rate limit nginx applies, for the 429's words. */
+  rate: { max: number; windowSeconds: number; retrySeconds: number };
 }
 
 /** A refusal: the status, the problem's fields beside type/title/status/instance, and headers. */
@@ -227,7 +229,7 @@ export function njsProblem(
 }
 
 /** The removal's problem, as the core's `evaluateVerdict` writes it. */
-function njsRemoved(data: NjsData, version: string, s: NjsSchedule, subject: string): NjsProblem {
+export function njsRemoved(data: NjsData, version: string, s: NjsSchedule, subject: string): NjsProblem {
   var replacement = data.replacements[version] || '';
   var move = replacement
     ? ' Use ' + replacement + ' instead; the migration guide is at ' + s.migrationUrl + '.'
@@ -242,7 +244,7 @@ function njsRemoved(data: NjsData, version: string, s: NjsSchedule, subject: str
 }
 
 /** The version's and the endpoint's verdict: the removed one, else the nearest sunset, speaks. */
-function njsVerdict(
+export function njsVerdict(
   data: NjsData,
   version: string,
   endpoint: string,
@@ -273,7 +275,7 @@ function njsVerdict(
 }
 
 /** The query's parameter names as loosely as any upstream reads them: pairs split at `&` and `;`, lower-case, cut at `[`. */
-function njsQueryNames(query: string): string[] {
+export function njsQueryNames(query: string): string[] {
   var names: string[] = [];
   var pairs = query.split(/[&;]/);
   for (var i = 0; i < pairs.length; i++) {
@@ -291,7 +293,7 @@ function njsQueryNames(query: string): string[] {
 }
 
 /** The deprecated parameters a call uses: their headers merged with the verdict's, or the 400 past a sunset. */
-function njsParameters(
+export function njsParameters(
   data: NjsData,
   version: string,
   endpoint: string,
@@ -374,7 +376,7 @@ function njsParameters(
 }
 
 /** An instant as a Deprecation or Sunset header writes it. */
-function njsInstant(text: string): number {
+export function njsInstant(text: string): number {
   text = text.trim();
   if (text.charAt(0) === '@') return Number(text.slice(1)) * 1000;
   var ms = Date.parse(text);
@@ -382,7 +384,7 @@ function njsInstant(text: string): number {
 }
 
 /** The brownout in force for a call, or null (rehearsals for one client are the control plane's; see docs). */
-function njsBrownout(data: NjsData, version: string, endpoint: string, now: number): NjsBrownout | null {
+export function njsBrownout(data: NjsData, version: string, endpoint: string, now: number): NjsBrownout | null {
   for (var i = 0; i < data.brownouts.length; i++) {
     var b = data.brownouts[i]!;
     if (b.version === version && (b.endpoint === '' || b.endpoint === endpoint) && now >= b.startsAt && now < b.endsAt)
@@ -391,7 +393,7 @@ function njsBrownout(data: NjsData, version: string, endpoint: string, now: numb
   return null;
 }
 
-function njsBrownoutProblem(data: NjsData, version: string, b: NjsBrownout, sunsetAt: number, now: number): NjsProblem {
+export function njsBrownoutProblem(data: NjsData, version: string, b: NjsBrownout, sunsetAt: number, now: number): NjsProblem {
   var removalAt = sunsetAt ? njsIso(sunsetAt) : null;
   var what = b.endpoint ? b.endpoint + ' in ' + version : version;
   return njsProblem(
