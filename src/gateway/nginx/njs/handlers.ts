@@ -8,7 +8,9 @@ import { njsAnalyze, type NjsAnalysis, type NjsData, type NjsProblem } from './l
  */
 declare const DATA: NjsData;
 declare let MEMO: { r: NginxRequest; a: NjsAnalysis } | null;
-declare const require: (name: string) => { createHash(alg: string): { update(s: string): { digest(e: string): string } } };
+declare const require: (name: string) => {
+  createHash(alg: string): { update(s: string): { digest(e: string): string } };
+};
 
 /** The part of njs's request object these functions use. */
 export interface NginxRequest {
