@@ -55,7 +55,7 @@ the config has gateway.nginx.out, and runs gateway.nginx.reload.`,
     if (listen !== undefined && (!/^[1-9][0-9]{0,4}$/.test(listen) || Number(listen) > 65535))
       throw new UsageError(`--listen must be a port from 1 to 65535 (got ${listen})`);
     const env = {
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       ...given,
       VERSIONARY_CONFIG: config,
       PORT: '0',

@@ -103,6 +103,7 @@ export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): v
   if (instance.length <= 2000) body.instance = instance;
   if (p.extensions.errors) body.errors = p.extensions.errors;
   body.requestId = r.variables.request_id;
+  if (a.api) for (var l in DATA.listHeaders) r.headersOut[l] = DATA.listHeaders[l];
   if (withHeaders) for (var h in a.headers) r.headersOut[h] = a.headers[h];
   for (var n in p.headers) r.headersOut[n] = p.headers[n];
   r.headersOut['Content-Type'] = 'application/problem+json; charset=utf-8';
