@@ -91,7 +91,8 @@ export function ngxVary(r: NginxRequest): string {
 /** Send a problem as the gateway's `sendProblem` does: the same body, `requestId` from nginx's `$request_id`. */
 export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): void {
   var a = ngxAnalysis(r);
-  var target = r.variables.request_uri || '/';
+  // After negotiation by Accept, the gateway's problems name the path with the version in it, as nginx forwards it.
+  var target = a.target;
   var body: Record<string, unknown> = {};
   for (var k in p.extensions) if (k !== 'errors') body[k] = p.extensions[k];
   body.type = '/problems/' + p.code.toLowerCase().replace(/_/g, '-');
