@@ -19,7 +19,11 @@ const calls: Call[] = [
   ['undocumented path', '/api/v2/nothing/here', withKey],
   ['no version', '/api/users/1', withKey],
   ['unknown version', '/api/v9/users', withKey],
-  ['two versions in Accept', '/api/users/1', { ...withKey, accept: 'application/vnd.acme.v1+json, application/json; version=2' }],
+  [
+    'two versions in Accept',
+    '/api/users/1',
+    { ...withKey, accept: 'application/vnd.acme.v1+json, application/json; version=2' },
+  ],
   ['path and Accept disagree', '/api/v2/users/1', { ...withKey, accept: 'application/vnd.acme.v1+json' }],
   ['no key', '/api/v2/users/1'],
   ['bad key', '/api/v2/users/1', { authorization: 'Bearer vk_not_a_key' }],
@@ -45,7 +49,14 @@ const removedCalls: Call[] = [
  */
 const differences: Record<string, string> = {};
 
-const lifecycleHeaders = ['deprecation', 'sunset', 'link', 'warning', 'api-supported-versions', 'api-deprecated-versions'];
+const lifecycleHeaders = [
+  'deprecation',
+  'sunset',
+  'link',
+  'warning',
+  'api-supported-versions',
+  'api-deprecated-versions',
+];
 
 function comparable(response: RawResponse): Record<string, unknown> {
   const headers = Object.fromEntries(lifecycleHeaders.map((name) => [name, response.headers[name] ?? null]));

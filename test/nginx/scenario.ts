@@ -52,7 +52,9 @@ export function scenario(options: { removedV1?: boolean; rateLimit?: number } = 
         },
       ],
       notices: {
-        brownouts: [{ version: 'v1', endpoint: 'GET /slow', startsAt: iso(now - 60_000), endsAt: iso(now + 3_600_000) }],
+        brownouts: [
+          { version: 'v1', endpoint: 'GET /slow', startsAt: iso(now - 60_000), endsAt: iso(now + 3_600_000) },
+        ],
       },
     },
   };
