@@ -6,11 +6,21 @@ import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import { createGatewayIdentify } from './identify.ts';
+import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
 /** What the gateway changes in the service's composition. */
 export type GatewayComposition = Pick<
   BuildAppOptions,
-  'bundle' | 'api' | 'forward' | 'root' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
+  | 'bundle'
+  | 'api'
+  | 'forward'
+  | 'root'
+  | 'identify'
+  | 'idempotency'
+  | 'defaultDeprecated'
+  | 'jwtRoles'
+  | 'releases'
+  | 'features'
 >;
 
 /**
@@ -68,6 +78,7 @@ export async function composeGateway(options: {
   const jwt =
     settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
+  const usageLog = settings.nginx?.usageLog;
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
@@ -90,5 +101,9 @@ export async function composeGateway(options: {
     defaultDeprecated: [],
     // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
     releases: {},
+    // nginx serves the API and logs each call; this process counts them from its log.
+    ...(usageLog
+      ? { features: [usageLogFeature({ path: isAbsolute(usageLog) ? usageLog : resolve(base, usageLog) })] }
+      : {}),
   };
 }

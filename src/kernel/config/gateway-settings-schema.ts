@@ -67,6 +67,19 @@ const GatewaySectionSchema = Type.Object(
       Type.Integer({ minimum: 100, maximum: 3_600_000, errorText: 'must be an integer from 100 to 3600000' }),
     ),
     underscoresInHeaders: Type.Optional(Type.Boolean({ errorText: 'must be true or false' })),
+    nginx: Type.Optional(
+      Type.Object(
+        {
+          usageLog: Type.Optional(
+            Type.String({
+              minLength: 1,
+              errorText: 'must be the path of nginx\'s usage log, such as "/var/log/nginx/versionary-usage.log"',
+            }),
+          ),
+        },
+        { additionalProperties: false, errorText: 'must be an object such as { "usageLog": "…" }' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

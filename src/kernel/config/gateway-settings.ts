@@ -25,6 +25,8 @@ export interface GatewaySettings {
   timeoutMs: number;
   /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
   underscoresInHeaders: boolean;
+  /** nginx as the data plane (`docs/gateway.md`): the usage log the control plane reads, as written (relative to the config file). */
+  nginx?: { usageLog?: string };
 }
 
 /** Read the `gateway` section; `undefined` when the file has none (the reference service). */
@@ -49,6 +51,7 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     clientHeader: (raw.clientHeader ?? 'x-versionary-client').toLowerCase(),
     timeoutMs: raw.timeoutMs ?? 30_000,
     ...(raw.title !== undefined ? { title: raw.title } : {}),
+    ...(raw.nginx !== undefined ? { nginx: { ...raw.nginx } } : {}),
   };
 }
 
