@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname } from 'node:path';
 import type { OperationCount, UsageCall, UsageLogPosition, UsageLogStore } from '../../kernel/ports/index.ts';
 import { atLineStart, fileState, readLines, type FileState } from './usage-log-file.ts';
@@ -23,6 +24,12 @@ export interface ReadLines {
 export interface UsageLogReaderOptions {
   /** The log nginx writes; rotated, it is `<path>.1`. */
   path: string;
+  /**
+   * What the offset and lease are kept under: this host's name and the path by default, so that the
+   * control planes of several nginx hosts, each reading its own host's log at the same path, share a
+   * database without sharing an offset.
+   */
+  key?: string;
   store: UsageLogStore;
   /** Turn complete lines into usage (malformed ones logged there, never thrown). */
   toUsage(lines: readonly string[]): ReadLines;
@@ -65,6 +72,7 @@ export interface UsageLogReader {
  */
 export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogReader {
   const { path, store, log } = options;
+  const key = options.key ?? `${hostname()}:${path}`;
   const owner = `${process.pid}-${randomUUID()}`;
   const pollMs = options.pollMs ?? 1000;
   const settleMs = options.settleMs ?? 2000;
@@ -84,7 +92,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
     const at = now();
     // Renewed once half of it has gone, so a slow pass never outlives it.
     if (leasedUntil - at > leaseMs / 2) return true;
-    const held = await store.lease({ path, owner, now: at, until: at + leaseMs });
+    const held = await store.lease({ path: key, owner, now: at, until: at + leaseMs });
     leasedUntil = held ? at + leaseMs : 0;
     if (!held && !waitingLogged)
       log.warn({ path }, 'another control plane reads this usage log; waiting for its lease');
@@ -100,7 +108,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
       if (chunk.end === offset) break;
       if (chunk.overlong) log.warn({ path: readPath, offset }, 'usage log line longer than a chunk skipped');
       const usage = options.toUsage(chunk.lines);
-      const position: UsageLogPosition = { path, device: file.device, inode: file.inode, offset: chunk.end };
+      const position: UsageLogPosition = { path: key, device: file.device, inode: file.inode, offset: chunk.end };
       await store.commit({ position, calls: usage.calls, counts: usage.counts, keepRaw: options.keepRaw, owner });
       totals.counted += usage.counted;
       totals.skipped += usage.skipped;
@@ -112,7 +120,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
 
   const moveTo = (file: FileState) =>
     store.commit({
-      position: { path, device: file.device, inode: file.inode, offset: 0 },
+      position: { path: key, device: file.device, inode: file.inode, offset: 0 },
       calls: [],
       counts: [],
       keepRaw: options.keepRaw,
@@ -122,7 +130,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
   const pass = async (): Promise<void> => {
     if (!(await holdLease())) return;
     const current = await fileState(path);
-    const stored = await store.position(path);
+    const stored = await store.position(key);
     if (stored && !sameFile(stored, current)) {
       await finishRotated(stored, current);
       return;
@@ -219,7 +227,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
       if (timer) clearTimeout(timer);
       watcher?.close();
       await running;
-      if (leasedUntil > 0) await store.release({ path, owner }).catch(() => {});
+      if (leasedUntil > 0) await store.release({ path: key, owner }).catch(() => {});
       leasedUntil = 0;
     },
     stats: () => ({ ...totals, leased: leasedUntil > now() }),

@@ -2,7 +2,7 @@ import type { OperationCount, UsageCall } from './usage.ts';
 
 /** Where a reader of an access log stands in it: the file (by device and inode) and the byte after the last line read. */
 export interface UsageLogPosition {
-  /** The log's path as configured: the key, one reader per path. */
+  /** What the position is kept under (the reader's host name and the log's path): one reader per key. */
   path: string;
   /** `st_dev` and `st_ino` of the file the offset belongs to, as decimal text (they may pass 2^53). */
   device: string;
