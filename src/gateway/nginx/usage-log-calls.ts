@@ -4,7 +4,7 @@ import type { OperationCount, UsageCall } from '../../kernel/ports/index.ts';
 import type { UsageLogLine } from './usage-log-format.ts';
 
 /** The client a call without credentials counts for: nginx's line names no address to count it by. */
-export const anonymousClient = 'anonymous';
+const anonymousClient = 'anonymous';
 
 /** What one line of the usage log adds to usage: nothing, or the gateway's rows for the same call. */
 export type LineUsage =
