@@ -46,6 +46,18 @@ describe('parseGatewaySettings', () => {
     });
   });
 
+  it("reads nginx's usage log, and refuses a bad one", () => {
+    assert.deepEqual(parse({ versions, nginx: { usageLog: './logs/usage.log' } }).settings?.nginx, {
+      usageLog: './logs/usage.log',
+    });
+    const { errors } = parse({ versions, nginx: { usageLog: '', usagelog: 'x' } });
+    for (const part of ['gateway.nginx.usageLog must be the path', 'gateway.nginx: unknown key "usagelog"'])
+      assert.ok(
+        errors.some((e) => e.includes(part)),
+        `${part} in ${errors.join(' | ')}`,
+      );
+  });
+
   it('reports every mistake at once, naming the key', () => {
     const { errors } = parse({
       prefix: 'api/',
