@@ -103,7 +103,8 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
   // Read `file` (at `readPath`) from `from` to its last complete line, committing each chunk with its offset.
   const readFile = async (readPath: string, file: FileState, from: number): Promise<number> => {
     let offset = from;
-    while (offset < file.size && !stopped) {
+    // The lease is renewed between chunks: a long backlog outlives one lease.
+    while (offset < file.size && !stopped && (await holdLease())) {
       const chunk = await readLines(readPath, offset, chunkBytes);
       if (chunk.end === offset) break;
       if (chunk.overlong) log.warn({ path: readPath, offset }, 'usage log line longer than a chunk skipped');
@@ -160,6 +161,8 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
       const rotated = await fileState(rotatedPath);
       if (!rotated || !sameFile(stored, rotated)) continue;
       const end = await readFile(rotatedPath, rotated, stored.offset);
+      // Stopped, or the lease lost, before its end: the rest is read by the next pass, or the next reader.
+      if (stopped || leasedUntil === 0) return;
       const next = n === 1 ? current : await fileState(`${path}.${n - 1}`);
       // nginx writes to the rotated file until it reopens its log: the next file is taken only once
       // it holds a line and the rotated one has been still for a while.
