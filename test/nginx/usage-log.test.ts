@@ -57,7 +57,7 @@ function writeConfig(dir: string): void {
         v2: { upstream: 'http://127.0.0.1:9', openapi: './openapi-v2.json' },
       },
       // Relative to the config file, as the documents are.
-      nginx: { usageLog: './logs/usage.log' },
+      nginx: { out: './nginx', usageLog: './logs/usage.log' },
     },
     versions: { v1: { deprecatedAt: iso(Date.now() - 10 * day), sunsetAt: iso(Date.now() + 200 * day) } },
   };

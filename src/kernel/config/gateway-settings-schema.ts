@@ -70,14 +70,31 @@ const GatewaySectionSchema = Type.Object(
     nginx: Type.Optional(
       Type.Object(
         {
-          usageLog: Type.Optional(
-            Type.String({
-              minLength: 1,
-              errorText: 'must be the path of nginx\'s usage log, such as "/var/log/nginx/versionary-usage.log"',
+          out: Type.String({ minLength: 1, errorText: 'must be the directory of the rendered nginx files' }),
+          reload: Type.Optional(
+            Type.Array(Type.String({ minLength: 1 }), {
+              minItems: 1,
+              errorText: 'must be a command and its arguments, such as ["nginx", "-s", "reload"]',
             }),
           ),
+          listen: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 65535, errorText: 'must be a port from 1 to 65535' }),
+          ),
+          control: Type.Optional(
+            Type.String({
+              pattern: '^https?://[^/\\s?#]+/?$',
+              errorText: 'must be an origin such as "http://127.0.0.1:3000"',
+            }),
+          ),
+          usageLog: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
+          authCacheSeconds: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 3600, errorText: 'must be an integer from 1 to 3600' }),
+          ),
         },
-        { additionalProperties: false, errorText: 'must be an object such as { "usageLog": "…" }' },
+        {
+          additionalProperties: false,
+          errorText: 'must be { out, reload?, listen?, control?, usageLog?, authCacheSeconds? }',
+        },
       ),
     ),
   },

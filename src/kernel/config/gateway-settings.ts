@@ -25,8 +25,19 @@ export interface GatewaySettings {
   timeoutMs: number;
   /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
   underscoresInHeaders: boolean;
-  /** nginx as the data plane (`docs/gateway.md`): the usage log the control plane reads, as written (relative to the config file). */
-  nginx?: { usageLog?: string };
+  /**
+   * nginx as the data plane (`versionary nginx`, `versionary gateway --control-plane`): where the
+   * control plane writes the files again when the lifecycle changes, and the command that reloads
+   * nginx then. Relative paths are the config file's.
+   */
+  nginx?: {
+    out: string;
+    reload?: string[];
+    listen?: number;
+    control?: string;
+    usageLog?: string;
+    authCacheSeconds?: number;
+  };
 }
 
 /** Read the `gateway` section; `undefined` when the file has none (the reference service). */
@@ -51,7 +62,7 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     clientHeader: (raw.clientHeader ?? 'x-versionary-client').toLowerCase(),
     timeoutMs: raw.timeoutMs ?? 30_000,
     ...(raw.title !== undefined ? { title: raw.title } : {}),
-    ...(raw.nginx !== undefined ? { nginx: { ...raw.nginx } } : {}),
+    ...(raw.nginx !== undefined ? { nginx: raw.nginx } : {}),
   };
 }
 
