@@ -49,7 +49,7 @@ const cases: Record<string, HttpCase> = {
 
 /** nginx on `conf`, master and one worker, the whole tree's CPU counted. */
 async function startNginx(options: { dir: string; conf: string; port: number }): Promise<Proc> {
-  const proc = await start([nginxBin, '-c', options.conf, '-p', options.dir], {
+  const proc = await start([nginxBin, '-p', options.dir, '-c', options.conf, '-g', 'daemon off;'], {
     port: options.port,
     ready: '/api/v2/users/1',
   });
@@ -62,7 +62,7 @@ function nginxPaths(dir: string): string {
   return `${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`;
 }
 
-/** Plain nginx `proxy_pass` in front of the upstream: the floor. */
+/** Plain nginx `proxy_pass` in front of the upstream, with the access log the rendered `nginx.conf` keeps too: the floor. */
 async function startPlainNginx(options: { dir: string; upstream: string }): Promise<Proc> {
   const dir = join(options.dir, 'plain');
   mkdirSync(dir, { recursive: true });
@@ -70,10 +70,10 @@ async function startPlainNginx(options: { dir: string; upstream: string }): Prom
   const conf = join(dir, 'nginx.conf');
   writeFileSync(
     conf,
-    `daemon off; worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;
+    `worker_processes 1; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;
 events { worker_connections 1024; }
 http {
-  access_log off; ${nginxPaths(dir)}
+  access_log ${join(dir, 'access.log')}; ${nginxPaths(dir)}
   upstream api { server ${options.upstream.replace('http://', '')}; keepalive 64; }
   server { listen 127.0.0.1:${port}; location / { proxy_pass http://api; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; } }
 }
@@ -156,13 +156,94 @@ export async function benchNginx(): Promise<BenchReport> {
   }
 }
 
-/** Placeholder until `versionary nginx` renders: undefined leaves (vn) and (vnd) out. */
-async function startVersionaryNginx(_options: {
+/**
+ * The data plane as users run it: the control plane (`versionary gateway --control-plane`, which
+ * answers nginx's key checks and reads its usage log) on the bench's gateway config with
+ * `gateway.nginx`, the files `versionary nginx` renders from it, and nginx on the rendered
+ * `nginx.conf`. Undefined (with the reason logged) when this build cannot render them.
+ */
+async function startVersionaryNginx(options: {
   dir: string;
   upstream: string;
   procs: Proc[];
 }): Promise<{ nginx: Proc; control: Proc; headers: Record<string, string> } | undefined> {
-  return undefined;
+  const bin = join(root, 'bin/versionary.js');
+  const help = spawnSync(process.execPath, [bin, 'nginx', '--help'], { encoding: 'utf8' });
+  if (help.status !== 0) {
+    log(`  versionary nginx is not in this build: ${help.stderr.trim().split('\n')[0]}`);
+    return undefined;
+  }
+  const dir = join(options.dir, 'versionary');
+  const out = join(dir, 'nginx');
+  mkdirSync(join(out, 'tmp'), { recursive: true });
+  const [controlPort, listen] = [await freePort(), await freePort()];
+  const config = join(dir, 'gateway.json');
+  writeGatewayConfig({
+    dir,
+    upstream: options.upstream,
+    nginx: { out, listen, control: `http://127.0.0.1:${controlPort}`, usageLog: join(out, 'usage.log') },
+  });
+  const env = {
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'control.db')}`,
+    VERSIONARY_ADMIN_KEY: adminKey,
+    VERSIONARY_CONFIG: config,
+    LOG_LEVEL: 'warn',
+    VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+  };
+  const control = await start([process.execPath, bin, 'gateway', '--control-plane'], {
+    port: controlPort,
+    ready: '/readyz',
+    env: { ...env, PORT: String(controlPort) },
+  });
+  options.procs.push(control);
+  const rendered = spawnSync(process.execPath, [bin, 'nginx', '--config', config], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  if (rendered.status !== 0) throw new Error(`versionary nginx failed: ${rendered.stderr}${rendered.stdout}`);
+  const nginx = await startNginx({ dir: out, conf: join(out, 'nginx.conf'), port: listen });
+  options.procs.push(nginx);
+  const headers = { authorization: `Bearer ${adminKey}` };
+  const deprecated = await fetch(`${nginx.url}/api/v1/users/1`, { headers });
+  if (deprecated.status !== 200 || !deprecated.headers.get('deprecation'))
+    throw new Error(`nginx's v1 answered ${deprecated.status} without Deprecation: ${await deprecated.text()}`);
+  return { nginx, control, headers };
+}
+
+/** The bench's gateway config (v1 deprecated, the rate limit out of the way) and its documents, in `dir`. */
+function writeGatewayConfig(options: { dir: string; upstream: string; nginx: Record<string, unknown> }): void {
+  const doc = (version: string) => ({
+    openapi: '3.1.0',
+    info: { title: 'Bench users', version },
+    paths: {
+      [`/api/${version}/users/{id}`]: {
+        get: {
+          operationId: 'getUser',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'A user', content: { 'application/json': { schema: { type: 'object' } } } },
+          },
+        },
+      },
+    },
+  });
+  for (const v of ['v1', 'v2']) writeFileSync(join(options.dir, `openapi-${v}.json`), JSON.stringify(doc(v)));
+  writeFileSync(
+    join(options.dir, 'gateway.json'),
+    JSON.stringify({
+      gateway: {
+        vendor: 'bench',
+        versions: {
+          v1: { upstream: options.upstream, openapi: './openapi-v1.json' },
+          v2: { upstream: options.upstream, openapi: './openapi-v2.json' },
+        },
+        nginx: options.nginx,
+      },
+      versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z', replacement: 'v2' } },
+      rateLimit: { max: 100_000_000, windowSeconds: 60 },
+    }),
+  );
 }
 
 function report(options: {
