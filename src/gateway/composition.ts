@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
@@ -78,7 +78,9 @@ export async function composeGateway(options: {
   const jwt =
     settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
-  const usageLog = settings.nginx?.usageLog;
+  // The log the rendered nginx.conf writes: `usageLog`, else `usage.log` in the rendered files' directory.
+  const nginx = settings.nginx;
+  const usageLog = nginx ? resolve(base, nginx.usageLog ?? join(nginx.out, 'usage.log')) : undefined;
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
@@ -102,8 +104,6 @@ export async function composeGateway(options: {
     // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
     releases: {},
     // nginx serves the API and logs each call; this process counts them from its log.
-    ...(usageLog
-      ? { features: [usageLogFeature({ path: isAbsolute(usageLog) ? usageLog : resolve(base, usageLog) })] }
-      : {}),
+    ...(usageLog ? { features: [usageLogFeature({ path: usageLog })] } : {}),
   };
 }
