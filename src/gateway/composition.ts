@@ -5,6 +5,7 @@ import { bundleFromOpenApi } from '../core/versions/index.ts';
 import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
+import type { ServiceContext } from '../kernel/app/feature.ts';
 import { createGatewayIdentify } from './identify.ts';
 import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
@@ -32,6 +33,8 @@ export type GatewayComposition = Pick<
 export async function composeGateway(options: {
   config: ServiceConfig;
   readFile: (path: string) => string;
+  /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
+  controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
 }): Promise<GatewayComposition> {
   const { config } = options;
   const settings = config.settings.gateway;
@@ -93,6 +96,7 @@ export async function composeGateway(options: {
       keepsCredential: settings.identify.kind !== 'apiKeys',
       timeoutMs: settings.timeoutMs,
       underscoresInHeaders: settings.underscoresInHeaders,
+      ...(options.controlPlane ?? {}),
     },
     root: false,
     ...(identify ? { identify } : {}),

@@ -46,6 +46,8 @@ export interface ForwardOptions {
    * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
    */
   setHeaders?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
+  /** Answer every call with this problem instead of forwarding it (a control plane whose data plane is nginx). */
+  refuse?: () => VersionaryError;
   /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
   requestHeaders?: (
     headers: Record<string, string | string[] | undefined>,
@@ -261,7 +263,9 @@ function createForwarder(
   });
   const hook = options.requestHeaders;
   const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;
+  const { refuse } = options;
   return (request, reply) => {
+    if (refuse) return sendProblem(reply, refuse());
     // The strict-target step refused every path that `new URL()` would resolve differently; this is
     // the last word that nothing outside the version goes upstream. An absolute-form target is
     // forwarded in origin form: its authority is not the upstream's.

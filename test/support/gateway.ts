@@ -87,7 +87,7 @@ export interface GatewayOptions {
   editDocument?: (version: string, document: Record<string, unknown>) => void;
 }
 
-function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<string, string> } {
+export function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-gateway-'));
   for (const v of ['v1', 'v2']) {
     const document = upstreamDocument(v);

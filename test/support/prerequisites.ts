@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import pg from 'pg';
 
@@ -27,7 +27,7 @@ export const defaultPrerequisites: PrerequisiteOptions = {
  */
 export async function checkPrerequisites(options: PrerequisiteOptions): Promise<string | null> {
   const [postgres, redis] = await Promise.all([checkPostgres(options.postgresUrl), checkRedis(options.redisUrl)]);
-  const missing = [postgres, redis, checkChromium(options)].filter((m): m is string => m !== null);
+  const missing = [postgres, redis, checkChromium(options), checkNginx()].filter((m): m is string => m !== null);
   return missing.length === 0 ? null : `npm test needs ${missing.join('; ')}.`;
 }
 
@@ -98,6 +98,12 @@ function checkChromium(options: PrerequisiteOptions): string | null {
     if (isExecutable(options.chromiumPath)) return null;
   }
   return `Chromium at ${options.chromiumPath} (for the browser tests: apt-get install chromium, as root)`;
+}
+
+/** Debian's nginx and its njs module, for the nginx suite (`.ci/run` installs them). */
+function checkNginx(): string | null {
+  if (isExecutable('/usr/sbin/nginx') && existsSync('/usr/lib/nginx/modules/ngx_http_js_module.so')) return null;
+  return 'nginx with its njs module (for the nginx tests: apt-get install nginx libnginx-mod-http-js, as root)';
 }
 
 function isExecutable(path: string): boolean {

@@ -21,6 +21,10 @@ Options (each wins over its variable below):
   --config <file>        the config file, as VERSIONARY_CONFIG
   --port <port>          where to listen, as PORT
   --host <host>          the address to listen on, as HOST
+  --control-plane        nginx serves the API (versionary nginx): forward no API call (they answer
+                         404 here), serve the key check nginx calls (/_versionary/nginx/auth), and,
+                         with gateway.nginx.out, write nginx's files again when the lifecycle
+                         changes and run gateway.nginx.reload (docs/gateway.md#nginx-as-the-data-plane)
 
 Configured by the environment, as the reference service is:
   VERSIONARY_CONFIG      the JSON config file; its "gateway" section is required:
@@ -85,7 +89,7 @@ Configured by the environment, as the reference service is:
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
-  options: listenOptions,
+  options: { ...listenOptions, 'control-plane': { type: 'boolean' } },
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
@@ -94,7 +98,22 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
     const startService = await loadStartService(env, 'gateway');
     const { composeGateway } = await importServiceModule(() => import('../../gateway/composition.ts'));
     const readFile = (p: string) => readFileSync(p, 'utf8');
-    await startService({ env, readFile, compose: (config) => composeGateway({ config, readFile }) });
+    const controlPlane = values['control-plane'] === true;
+    const { nginxControlPlane, nginxTargetOf } = controlPlane
+      ? await importServiceModule(() => import('../../gateway/nginx/control-plane.ts'))
+      : { nginxControlPlane: undefined, nginxTargetOf: undefined };
+    await startService({
+      env,
+      readFile,
+      compose: (config) => {
+        const rendering = nginxTargetOf?.(config);
+        return composeGateway({
+          config,
+          readFile,
+          ...(nginxControlPlane ? { controlPlane: nginxControlPlane({ config, ...rendering }) } : {}),
+        });
+      },
+    });
     drainWhenOrphaned({ env, stderr: io.stderr });
     return await new Promise<number>(() => {}).then(() => ExitCode.Ok);
   },

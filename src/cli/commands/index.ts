@@ -27,6 +27,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Run the deprecation loop as a reverse proxy in front of any HTTP API',
     load: async () => (await import('./gateway.ts')).gatewayCommand,
   },
+  nginx: {
+    summary: "Render nginx as the gateway's data plane (an njs module and includes) from its config",
+    load: async () => (await import('./nginx.ts')).nginxCommand,
+  },
   versions: {
     summary: 'List versions or schedule a deprecation (database or running server)',
     load: async () => (await import('./versions.ts')).versionsCommand,

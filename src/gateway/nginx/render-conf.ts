@@ -16,6 +16,8 @@ export interface NginxConfOptions {
   rate: { max: number; windowSeconds: number };
   /** How long nginx keeps a key check's answer (seconds). */
   authCacheSeconds: number;
+  /** `API-Supported-Versions` and `API-Deprecated-Versions`, as the lifecycle writes them now. */
+  listHeaders: Record<string, string>;
   /** The header that tells the upstream the client id. */
   clientHeader: string;
   /** Whether the credential goes upstream (it is the upstream's, not a Versionary key). */
@@ -74,6 +76,7 @@ export function renderServerConf(o: NginxConfOptions): string {
     'proxy_set_header Connection "";',
   ].join('\n    ');
   const headers = [
+    ...Object.entries(o.listHeaders).map(([name, value]) => `add_header ${name} "${value}" always;`),
     'add_header Deprecation $versionary_deprecation always;',
     'add_header Sunset $versionary_sunset always;',
     'add_header Link $versionary_link always;',

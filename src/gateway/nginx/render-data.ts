@@ -87,7 +87,13 @@ export function renderLifecycleData(options: {
     parameters: runtime.elements().flatMap((e) => (e.kind === 'parameter' ? [parameterOf(e, runtime)] : [])),
     brownouts: options.brownouts
       .filter((b) => b.clientId === undefined)
-      .map((b) => ({ id: b.id, version: b.version, endpoint: b.endpoint ?? '', startsAt: b.startsAt, endsAt: b.endsAt })),
+      .map((b) => ({
+        id: b.id,
+        version: b.version,
+        endpoint: b.endpoint ?? '',
+        startsAt: b.startsAt,
+        endsAt: b.endsAt,
+      })),
     listHeaders: runtime.listHeaders(),
     guides,
     rate: { ...options.rate, retrySeconds: Math.max(1, Math.ceil(options.rate.windowSeconds / options.rate.max)) },

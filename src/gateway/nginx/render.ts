@@ -55,6 +55,7 @@ export function renderNginxFiles(options: {
     usageLog: target.usageLog ?? `${target.out}/usage.log`,
     rate,
     authCacheSeconds: gateway.nginx?.authCacheSeconds ?? 10,
+    listHeaders: data.listHeaders,
     clientHeader: gateway.clientHeader,
     keepsCredential: gateway.identify.kind !== 'apiKeys',
   };

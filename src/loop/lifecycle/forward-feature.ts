@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
+import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
 import { removedDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
@@ -24,6 +25,13 @@ export interface LoopForward {
   timeoutMs?: number;
   /** Forward header names with underscores (dropped by default, as nginx does). */
   underscoresInHeaders?: boolean;
+  /**
+   * Answer every API call with this problem instead of forwarding it: the control plane, when
+   * nginx is the data plane. The lifecycle's documents, the portal and the management API stay.
+   */
+  refuse?: () => VersionaryError;
+  /** More routes and tasks beside the forwarded API, with the service's context (the control plane's). */
+  install?: (context: ServiceContext) => void | Promise<void>;
 }
 
 /**
@@ -60,6 +68,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           // The credential of a Versionary key stays here; the client id always comes from the gateway.
           ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
+          ...(forward.refuse ? { refuse: forward.refuse } : {}),
         },
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
         // Every call of every version, counted per operation and client for `versionary diff`.
@@ -78,6 +87,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           }),
         },
       });
+      await forward.install?.(context);
     },
   };
 }

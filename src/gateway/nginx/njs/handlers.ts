@@ -8,7 +8,9 @@ import { njsAnalyze, type NjsAnalysis, type NjsData, type NjsProblem } from './l
  */
 declare const DATA: NjsData;
 declare let MEMO: { r: NginxRequest; a: NjsAnalysis } | null;
-declare const require: (name: string) => { createHash(alg: string): { update(s: string): { digest(e: string): string } } };
+declare const require: (name: string) => {
+  createHash(alg: string): { update(s: string): { digest(e: string): string } };
+};
 
 /** The part of njs's request object these functions use. */
 export interface NginxRequest {
@@ -89,7 +91,8 @@ export function ngxVary(r: NginxRequest): string {
 /** Send a problem as the gateway's `sendProblem` does: the same body, `requestId` from nginx's `$request_id`. */
 export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): void {
   var a = ngxAnalysis(r);
-  var target = r.variables.request_uri || '/';
+  // After negotiation by Accept, the gateway's problems name the path with the version in it, as nginx forwards it.
+  var target = a.target;
   var body: Record<string, unknown> = {};
   for (var k in p.extensions) if (k !== 'errors') body[k] = p.extensions[k];
   body.type = '/problems/' + p.code.toLowerCase().replace(/_/g, '-');
@@ -101,6 +104,7 @@ export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): v
   if (instance.length <= 2000) body.instance = instance;
   if (p.extensions.errors) body.errors = p.extensions.errors;
   body.requestId = r.variables.request_id;
+  if (a.api) for (var l in DATA.listHeaders) r.headersOut[l] = DATA.listHeaders[l];
   if (withHeaders) for (var h in a.headers) r.headersOut[h] = a.headers[h];
   for (var n in p.headers) r.headersOut[n] = p.headers[n];
   r.headersOut['Content-Type'] = 'application/problem+json; charset=utf-8';

@@ -128,7 +128,9 @@ export function njsHeaders(
   var h: Record<string, string> = {};
   h.Deprecation = rfc ? '@' + Math.floor(s.deprecatedAt / 1000) : njsIso(s.deprecatedAt);
   h.Sunset = rfc ? njsImf(s.sunsetAt) : njsIso(s.sunsetAt);
-  var links = ['<' + s.migrationUrl + '>; rel="deprecation"' + (elementTitle ? '; title=' + njsQuote(elementTitle) : '')];
+  var links = [
+    '<' + s.migrationUrl + '>; rel="deprecation"' + (elementTitle ? '; title=' + njsQuote(elementTitle) : ''),
+  ];
   if (successor) links.push('<' + successor + '>; rel="successor-version"');
   if (rfc && !elementTitle) links.push('<' + data.prefix + '/versions>; rel="sunset"');
   h.Link = links.join(', ');
@@ -183,7 +185,9 @@ export function njsAmbiguity(target: string): string {
 export function njsAccept(header: string, vendor: string): { versions: number[]; malformed: string[]; json: boolean } {
   var info = { versions: [] as number[], malformed: [] as string[], json: !header || header.trim() === '' };
   if (!header) return info;
-  var vendorType = new RegExp('^application/vnd\\.' + vendor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\.(.*)\\+json$');
+  var vendorType = new RegExp(
+    '^application/vnd\\.' + vendor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\.(.*)\\+json$',
+  );
   var jsonLike = /^(application\/(json|problem\+json|[a-z0-9.+-]*\+json|\*)|\*\/\*)$/;
   var read = function (raw: string, source: string) {
     var m = /^v?([1-9][0-9]{0,5})$/i.exec(raw);
@@ -393,7 +397,13 @@ export function njsBrownout(data: NjsData, version: string, endpoint: string, no
   return null;
 }
 
-export function njsBrownoutProblem(data: NjsData, version: string, b: NjsBrownout, sunsetAt: number, now: number): NjsProblem {
+export function njsBrownoutProblem(
+  data: NjsData,
+  version: string,
+  b: NjsBrownout,
+  sunsetAt: number,
+  now: number,
+): NjsProblem {
   var removalAt = sunsetAt ? njsIso(sunsetAt) : null;
   var what = b.endpoint ? b.endpoint + ' in ' + version : version;
   return njsProblem(
@@ -448,7 +458,8 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
   if (path !== data.prefix && path.indexOf(data.prefix + '/') !== 0) return out;
   var rest = path.slice(data.prefix.length);
   // The lifecycle document, the migration guides and the versions' documents are the control plane's.
-  if (/^\/(versions(\/.*)?|openapi\.json|v[0-9]+\/openapi\.json)$/.test(rest) || rest === '' || rest === '/') return out;
+  if (/^\/(versions(\/.*)?|openapi\.json|v[0-9]+\/openapi\.json)$/.test(rest) || rest === '' || rest === '/')
+    return out;
   out.api = true;
   var h: Record<string, string> = {};
   for (var name in data.listHeaders) h[name] = data.listHeaders[name]!;
@@ -464,7 +475,11 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     problem = njsProblem(
       data,
       'VERSION_MISSING',
-      'Accept names a version that cannot be read (' + info.malformed.join(', ') + '). Supported versions: ' + named + '.',
+      'Accept names a version that cannot be read (' +
+        info.malformed.join(', ') +
+        '). Supported versions: ' +
+        named +
+        '.',
       supported,
       {},
     );

@@ -175,7 +175,8 @@ export function installAuthorization(app: FastifyInstance, options: { requiremen
   });
 }
 
-function authorize(request: FastifyRequest, needed: Role | undefined): void {
+/** Refuse a request without the role `needed` (401 or 403), as every route that needs one is refused. */
+export function authorize(request: FastifyRequest, needed: Role | undefined): void {
   if (!needed) return;
   {
     const failure = stateOf(request).authFailure;

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
+import { defineCommand, readString } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
+
+/**
+ * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`
+ * reads, and the lifecycle in its database.
+ */
+export const nginxCommand = defineCommand({
+  name: 'nginx',
+  help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
+                        [--usage-log <file>] [--module <file>]
+
+Render nginx as the data plane of the deprecation loop, from the same config file (and database)
+versionary gateway reads. nginx then serves the API itself: versions by path and Accept, the
+lifecycle headers, 410 after a sunset, brownouts, the key check (auth_request to the control
+plane, cached), rate limits (limit_req) and the usage log; versionary gateway --control-plane
+serves the rest. See docs/gateway.md#nginx-as-the-data-plane.
+
+Writes into <dir>:
+  versionary.js          the njs module (njs 0.7.9 or newer) with the lifecycle as data
+  versionary-http.conf   to include in http {}
+  versionary.conf        to include in the server {} that serves the API
+  nginx.conf             a whole configuration: nginx -p <dir> -c nginx.conf -g 'daemon off;'
+
+Options:
+  --config <file>        the config file, as VERSIONARY_CONFIG (its "gateway" section)
+  --out <dir>            where to write (default: gateway.nginx.out)
+  --listen <port>        the port nginx.conf listens on, 127.0.0.1 (default: gateway.nginx.listen, else 8080)
+  --control <url>        the control plane's origin (default: gateway.nginx.control, else http://127.0.0.1:3000)
+  --usage-log <file>     the usage log nginx writes (default: <dir>/usage.log)
+  --module <file>        the njs module nginx.conf loads
+                         (default /usr/lib/nginx/modules/ngx_http_js_module.so, Debian's libnginx-mod-http-js)
+
+Reads DATABASE_URL (and the other variables of versionary gateway) for the lifecycle changed
+through the management API. The running control plane writes the files again on each change when
+the config has gateway.nginx.out, and runs gateway.nginx.reload.`,
+  options: {
+    config: { type: 'string' },
+    out: { type: 'string' },
+    listen: { type: 'string' },
+    control: { type: 'string' },
+    'usage-log': { type: 'string' },
+    module: { type: 'string' },
+  },
+  positionals: { min: 0, max: 0, names: '' },
+  async run({ io, values }) {
+    const given = io.env ?? {};
+    const config = readString(values, 'config') ?? given.VERSIONARY_CONFIG;
+    if (!config) throw new UsageError('--config <file> is required: the config file with the "gateway" section');
+    const listen = readString(values, 'listen');
+    if (listen !== undefined && (!/^[1-9][0-9]{0,4}$/.test(listen) || Number(listen) > 65535))
+      throw new UsageError(`--listen must be a port from 1 to 65535 (got ${listen})`);
+    const env = {
+      LOG_LEVEL: 'error',
+      ...given,
+      VERSIONARY_CONFIG: config,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+      // Rendering creates no admin key: a throwaway one stands in for the bootstrap key.
+      VERSIONARY_ADMIN_KEY: given.VERSIONARY_ADMIN_KEY ?? randomBytes(24).toString('base64url'),
+    };
+    const startService = await loadStartService(env, 'gateway');
+    const { composeGateway } = await importServiceModule(() => import('../../gateway/composition.ts'));
+    const { nginxControlPlane, nginxTargetOf } = await importServiceModule(
+      () => import('../../gateway/nginx/control-plane.ts'),
+    );
+    const readFile = (p: string) => readFileSync(p, 'utf8');
+    let rendered: (files: string[], out: string) => void = () => {};
+    const done = new Promise<{ files: string[]; out: string }>((resolvePromise) => {
+      rendered = (files, out) => resolvePromise({ files, out });
+    });
+    let failed: number | undefined;
+    const running = await startService({
+      env,
+      readFile,
+      exit: (code) => {
+        failed = code;
+        rendered([], '');
+      },
+      compose: (c) => {
+        const configured = nginxTargetOf(c)?.target;
+        const out = readString(values, 'out') ?? configured?.out;
+        if (!out) throw new UsageError('--out <dir> is required (or gateway.nginx.out in the config)');
+        const usageLog = readString(values, 'usage-log') ?? configured?.usageLog;
+        const module = readString(values, 'module');
+        const target = {
+          out: resolve(out),
+          listen: listen !== undefined ? Number(listen) : (configured?.listen ?? 8080),
+          control: readString(values, 'control') ?? c.settings.gateway?.nginx?.control ?? 'http://127.0.0.1:3000',
+          ...(usageLog ? { usageLog: resolve(usageLog) } : {}),
+          ...(module ? { module } : {}),
+        };
+        const plane = nginxControlPlane({
+          config: c,
+          target,
+          onRendered: (files) => rendered(Object.keys(files), target.out),
+        });
+        return composeGateway({ config: c, readFile, controlPlane: plane });
+      },
+    });
+    const { files, out } = await done;
+    await running.shutdown('SIGTERM');
+    if (failed !== undefined) return failed;
+    io.stdout(
+      `Wrote ${files.map((f) => `${out}/${f}`).join(', ')}.\nRun: nginx -p ${out} -c nginx.conf -g 'daemon off;'\n`,
+    );
+    return ExitCode.Ok;
+  },
+});

@@ -1,0 +1,159 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { startService } from '../../src/compose/start-service.ts';
+import { composeGateway } from '../../src/gateway/composition.ts';
+import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
+import { debianNjsModule } from '../../src/gateway/nginx/render.ts';
+import { writeGatewayFiles, type GatewayOptions } from './gateway.ts';
+import { freePort } from './service-process.ts';
+
+const nginxBin = '/usr/sbin/nginx';
+
+/**
+ * nginx and its njs module, or a clear failure naming how to get them (`.ci/run` installs them):
+ * the nginx tests never skip silently.
+ */
+export function requireNginx(): void {
+  const missing = [nginxBin, debianNjsModule].filter((path) => !existsSync(path));
+  if (missing.length > 0)
+    throw new Error(
+      `the nginx tests need Debian's nginx and its njs module (missing ${missing.join(', ')}): ` +
+        'apt-get install -y --no-install-recommends nginx libnginx-mod-http-js',
+    );
+  const version = spawnSync(nginxBin, ['-v'], { encoding: 'utf8' });
+  if (version.status !== 0) throw new Error(`${nginxBin} -v failed: ${version.stderr}`);
+}
+
+/** nginx in front of the upstream, with the control plane beside it (in this process, through `startService`). */
+export interface DataPlane {
+  /** nginx's origin. */
+  base: string;
+  /** The control plane's origin. */
+  control: string;
+  /** The rendered files' directory. */
+  out: string;
+  /** The usage log's lines so far, parsed. */
+  usage(): Array<Record<string, string>>;
+  /** nginx's error log so far. */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Start the control plane (`versionary gateway --control-plane`, which renders the files) and nginx on them. */
+export async function startDataPlane(options: GatewayOptions): Promise<DataPlane> {
+  requireNginx();
+  const [listen, controlPort] = [await freePort(), await freePort()];
+  const control = `http://127.0.0.1:${controlPort}`;
+  const { dir, env } = writeGatewayFiles({
+    ...options,
+    gateway: {
+      ...options.gateway,
+      nginx: { out: './nginx', listen, control },
+    },
+  });
+  const out = join(dir, 'nginx');
+  // nginx's workers run as another user when the tests run as root: they must reach the cache and temp paths.
+  chmodSync(dir, 0o755);
+  const readFile = (path: string) => readFileSync(path, 'utf8');
+  let rendered: () => void = () => {};
+  const written = new Promise<void>((resolve) => (rendered = resolve));
+  const running = await startService({
+    env: { ...env, PORT: String(controlPort), LOG_LEVEL: 'silent' },
+    readFile,
+    exit: (code) => {
+      throw new Error(`the control plane stopped (exit ${code})`);
+    },
+    compose: (config) => {
+      const rendering = nginxTargetOf(config)!;
+      // The reload command names the files' directory, known once the config is read.
+      const reload = [nginxBin, '-s', 'reload', '-p', rendering.target.out, '-c', 'nginx.conf'];
+      return composeGateway({
+        config,
+        readFile,
+        controlPlane: nginxControlPlane({ config, target: rendering.target, reload, onRendered: () => rendered() }),
+      });
+    },
+  });
+  await running.ready;
+  await written;
+  const child = spawn(nginxBin, ['-p', out, '-c', 'nginx.conf', '-g', 'daemon off;'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  const base = `http://127.0.0.1:${listen}`;
+  await waitUntilAnswering(base, child, () => output);
+  return {
+    base,
+    control,
+    out,
+    usage: () => {
+      const path = join(out, 'usage.log');
+      if (!existsSync(path)) return [];
+      return readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, string>);
+    },
+    log: () => readFileSafe(join(out, 'error.log')),
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await running.shutdown('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readFileSafe(path: string): string {
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
+
+async function waitUntilAnswering(base: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}):\n${output()}`);
+    const up = await fetch(`${base}/livez`).then(
+      () => true,
+      () => false,
+    );
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`nginx did not answer in 15 s:\n${output()}`);
+}
+
+/** A response to a raw request target, sent as it is (fetch would resolve `..` and `\`). */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Send `target` unchanged to `base`. */
+export function rawRequest(
+  base: string,
+  target: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: target, method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
