@@ -35,6 +35,8 @@ export async function composeGateway(options: {
   readFile: (path: string) => string;
   /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
   controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
+  /** Count the calls nginx served from its usage log (`versionary gateway --control-plane`). */
+  readUsageLog?: boolean;
 }): Promise<GatewayComposition> {
   const { config } = options;
   const settings = config.settings.gateway;
@@ -83,7 +85,8 @@ export async function composeGateway(options: {
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
   // The log the rendered nginx.conf writes: `usageLog`, else `usage.log` in the rendered files' directory.
   const nginx = settings.nginx;
-  const usageLog = nginx ? resolve(base, nginx.usageLog ?? join(nginx.out, 'usage.log')) : undefined;
+  const usageLog =
+    nginx && options.readUsageLog ? resolve(base, nginx.usageLog ?? join(nginx.out, 'usage.log')) : undefined;
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },

@@ -17,6 +17,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { startService, type RunningService } from '../../src/compose/start-service.ts';
 import { composeGateway } from '../../src/gateway/composition.ts';
+import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
 import { gatewayAdminKey, upstreamDocument } from '../support/gateway.ts';
 
 const postgresUrl = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -64,7 +65,7 @@ function writeConfig(dir: string): void {
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
 }
 
-/** Start the gateway process's composition (as `versionary gateway` does) on the config in `dir`. */
+/** Start the control plane (`versionary gateway --control-plane`'s composition) on the config in `dir`. */
 async function start(
   dir: string,
   database: string,
@@ -87,7 +88,14 @@ async function start(
     exit: (code) => {
       exitCode = code;
     },
-    compose: (c) => composeGateway({ config: c, readFile }),
+    // As `versionary gateway --control-plane` composes it.
+    compose: (c) =>
+      composeGateway({
+        config: c,
+        readFile,
+        controlPlane: nginxControlPlane({ config: c, ...nginxTargetOf(c) }),
+        readUsageLog: true,
+      }),
   });
   await running.ready;
   if (exitCode !== undefined) throw new Error(`the control plane did not start (exit ${exitCode})`);

@@ -110,7 +110,9 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
         return composeGateway({
           config,
           readFile,
-          ...(nginxControlPlane ? { controlPlane: nginxControlPlane({ config, ...rendering }) } : {}),
+          ...(nginxControlPlane
+            ? { controlPlane: nginxControlPlane({ config, ...rendering }), readUsageLog: true }
+            : {}),
         });
       },
     });
