@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/service-process.ts';
@@ -52,6 +61,11 @@ async function startNginx(options: { dir: string; conf: string; port: number }):
   const proc = await start([nginxBin, '-p', options.dir, '-c', options.conf, '-g', 'daemon off;'], {
     port: options.port,
     ready: '/api/v2/users/1',
+  }).catch((error: unknown) => {
+    // nginx says why in its error log, not on stderr.
+    const errors = join(options.dir, 'error.log');
+    const said = existsSync(errors) ? readFileSync(errors, 'utf8').slice(-2000) : '';
+    throw new Error(`${(error as Error).message}\n${said}`);
   });
   return { ...proc, cpuMicros: () => treeCpu(proc.pid) };
 }
@@ -100,6 +114,8 @@ export async function benchNginx(): Promise<BenchReport> {
     throw new Error('the nginx bench runs the built CLI: run `npm run build` first');
   if (!existsSync(nginxBin)) throw new Error(`the nginx bench needs ${nginxBin}`);
   const dir = mkdtempSync(join(tmpdir(), 'versionary-bench-nginx-'));
+  // nginx's workers run as `nobody` when the bench runs as root: they must reach the auth cache inside.
+  chmodSync(dir, 0o755);
   const procs: Proc[] = [];
   try {
     const upPort = await freePort();
@@ -176,12 +192,12 @@ async function startVersionaryNginx(options: {
   const dir = join(options.dir, 'versionary');
   const out = join(dir, 'nginx');
   mkdirSync(join(out, 'tmp'), { recursive: true });
-  const [controlPort, listen] = [await freePort(), await freePort()];
+  const controlPort = await freePort();
   const config = join(dir, 'gateway.json');
   writeGatewayConfig({
     dir,
     upstream: options.upstream,
-    nginx: { out, listen, control: `http://127.0.0.1:${controlPort}`, usageLog: join(out, 'usage.log') },
+    nginx: { out, control: `http://127.0.0.1:${controlPort}`, usageLog: join(out, 'usage.log') },
   });
   const env = {
     HOST: '127.0.0.1',
@@ -197,7 +213,9 @@ async function startVersionaryNginx(options: {
     env: { ...env, PORT: String(controlPort) },
   });
   options.procs.push(control);
-  const rendered = spawnSync(process.execPath, [bin, 'nginx', '--config', config], {
+  // nginx's port is picked once the control plane holds its own: two free ports asked at once can be one.
+  const listen = await freePort();
+  const rendered = spawnSync(process.execPath, [bin, 'nginx', '--config', config, '--listen', String(listen)], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
   });

@@ -5,6 +5,9 @@ import { basename, dirname } from 'node:path';
 import type { OperationCount, UsageCall, UsageLogPosition, UsageLogStore } from '../../kernel/ports/index.ts';
 import { atLineStart, fileState, readLines, type FileState } from './usage-log-file.ts';
 
+/** How long changes to the log are gathered before a pass reads them. */
+const gatherMs = 200;
+
 /** Rotated files looked at for the one read last: `<path>.1` to `<path>.5` (compressed ones cannot be read). */
 const maxRotated = 5;
 
@@ -87,6 +90,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let watcher: FSWatcher | undefined;
+  let gathering: NodeJS.Timeout | undefined;
 
   const holdLease = async (): Promise<boolean> => {
     const at = now();
@@ -216,8 +220,15 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
       tick();
       try {
         // The directory, not the file: a watch on the file would follow it to `<path>.1` on rotation.
+        // nginx writes a line per call: a pass per write would be a transaction per call. Changes
+        // are gathered for a moment, so a busy log costs a few passes a second.
         watcher = watch(dirname(path), (_event, name) => {
-          if (name === null || name.startsWith(basename(path))) void step();
+          if (gathering || stopped || (name !== null && !name.startsWith(basename(path)))) return;
+          gathering = setTimeout(() => {
+            gathering = undefined;
+            void step();
+          }, gatherMs);
+          gathering.unref();
         });
         watcher.on('error', () => watcher?.close());
         watcher.unref();
@@ -228,6 +239,7 @@ export function createUsageLogReader(options: UsageLogReaderOptions): UsageLogRe
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (gathering) clearTimeout(gathering);
       watcher?.close();
       await running;
       if (leasedUntil > 0) await store.release({ path: key, owner }).catch(() => {});
