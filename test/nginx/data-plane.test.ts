@@ -8,6 +8,7 @@ import { runCliProcess } from '../support/cli-process.ts';
 import { gatewayAdminKey, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
 import { rawRequest, requireNginx, startDataPlane, type DataPlane } from '../support/nginx.ts';
 import { eventually } from '../support/service-process.ts';
+import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
 import { scenario, withKey } from './scenario.ts';
 
 const example = new URL('../../examples/gateway/config.json', import.meta.url).pathname;
@@ -70,7 +71,7 @@ describe('nginx as the data plane in front of the Python upstream', () => {
   });
 
   it('answers 401 problems without a key and with a bad one, through the key check', async () => {
-    for (const headers of [{}, { authorization: 'Bearer vk_not_a_key' }]) {
+    for (const headers of [{}, { authorization: 'Bearer vk_not_a_key' }] as Array<Record<string, string>>) {
       const res = await fetch(`${nginx.base}/api/v2/users/1`, { headers });
       assert.equal(res.status, 401);
       assert.equal(res.headers.get('content-type'), 'application/problem+json; charset=utf-8');
@@ -129,7 +130,7 @@ describe('nginx as the data plane in front of the Python upstream', () => {
     await fetch(`${nginx.base}/api/v2/users?page=2`, { headers: withKey });
     await fetch(`${nginx.base}/api/v1/users/7`, { headers: withKey });
     await fetch(`${nginx.base}/api/versions`);
-    let lines: Array<Record<string, string>> = [];
+    let lines: UsageLogLine[] = [];
     await eventually(async () => {
       lines = nginx.usage();
       return lines.some((l) => l.operation === '/users/{id}' && l.version === 'v1');
@@ -213,7 +214,7 @@ describe('nginx with v1 past its sunset', () => {
   });
 
   it('answers 410 with the removal problem, with or without a key', async () => {
-    for (const headers of [withKey, {}]) {
+    for (const headers of [withKey, {}] as Array<Record<string, string>>) {
       const res = await fetch(`${nginx.base}/api/v1/users/1`, { headers });
       assert.equal(res.status, 410);
       const problem = (await res.json()) as { code: string; replacement: string };

@@ -7,6 +7,7 @@ import { startService } from '../../src/compose/start-service.ts';
 import { composeGateway } from '../../src/gateway/composition.ts';
 import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
 import { debianNjsModule } from '../../src/gateway/nginx/render.ts';
+import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
 import { writeGatewayFiles, type GatewayOptions } from './gateway.ts';
 import { freePort } from './service-process.ts';
 
@@ -36,7 +37,7 @@ export interface DataPlane {
   /** The rendered files' directory. */
   out: string;
   /** The usage log's lines so far, parsed. */
-  usage(): Array<Record<string, string>>;
+  usage(): UsageLogLine[];
   /** nginx's error log so far. */
   log(): string;
   stop(): Promise<void>;
@@ -97,7 +98,7 @@ export async function startDataPlane(options: GatewayOptions): Promise<DataPlane
       return readFileSync(path, 'utf8')
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, string>);
+        .map((line) => JSON.parse(line) as UsageLogLine);
     },
     log: () => readFileSafe(join(out, 'error.log')),
     stop: async () => {
@@ -139,15 +140,10 @@ export interface RawResponse {
 }
 
 /** Send `target` unchanged to `base`. */
-export function rawRequest(
-  base: string,
-  target: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<RawResponse> {
+export function rawRequest(base: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: target, method, headers }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path: target, method: 'GET', headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));

@@ -5,7 +5,7 @@
  */
 
 /** The `log_format` name the rendered `nginx.conf` and `versionary.conf` declare. */
-export const usageLogFormatName = 'versionary_usage';
+const usageLogFormatName = 'versionary_usage';
 
 /**
  * The `log_format` directive, as it goes into the `http {}` block. `escape=json` makes every value a

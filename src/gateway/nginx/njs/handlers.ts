@@ -23,14 +23,14 @@ export interface NginxRequest {
 
 export function ngxAnalysis(r: NginxRequest): NjsAnalysis {
   if (MEMO && MEMO.r === r) return MEMO.a;
-  var a = njsAnalyze(DATA, r.method, r.variables.request_uri || '/', r.headersIn.Accept || '', Date.now());
+  const a = njsAnalyze(DATA, r.method, r.variables.request_uri || '/', r.headersIn.Accept || '', Date.now());
   MEMO = { r: r, a: a };
   return a;
 }
 
 /** `gate` (refused before the key check), `late` (after it), `api` (forwarded), or empty (not the API). */
 export function ngxRoute(r: NginxRequest): string {
-  var a = ngxAnalysis(r);
+  const a = ngxAnalysis(r);
   return a.gate ? 'gate' : a.late ? 'late' : a.api ? 'api' : '';
 }
 
@@ -52,7 +52,7 @@ export function ngxTarget(r: NginxRequest): string {
 
 /** `1` for an API call (the usage log's condition), empty otherwise. */
 export function ngxLog(r: NginxRequest): string {
-  var a = ngxAnalysis(r);
+  const a = ngxAnalysis(r);
   return a.api && a.version ? '1' : '';
 }
 
@@ -63,7 +63,7 @@ export function ngxRole(r: NginxRequest): string {
 
 /** The credential as the rate limit and the key cache know it: its SHA-256, or the address when there is none. */
 export function ngxCredential(r: NginxRequest): string {
-  var c = r.headersIn.Authorization || r.headersIn['X-API-Key'] || '';
+  const c = r.headersIn.Authorization || r.headersIn['X-API-Key'] || '';
   if (!c) return 'addr:' + (r.variables.remote_addr || '');
   return require('crypto').createHash('sha256').update(c).digest('base64url');
 }
@@ -90,23 +90,23 @@ export function ngxVary(r: NginxRequest): string {
 
 /** Send a problem as the gateway's `sendProblem` does: the same body, `requestId` from nginx's `$request_id`. */
 export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): void {
-  var a = ngxAnalysis(r);
+  const a = ngxAnalysis(r);
   // After negotiation by Accept, the gateway's problems name the path with the version in it, as nginx forwards it.
-  var target = a.target;
-  var body: Record<string, unknown> = {};
-  for (var k in p.extensions) if (k !== 'errors') body[k] = p.extensions[k];
+  const target = a.target;
+  const body: Record<string, unknown> = {};
+  for (const k in p.extensions) if (k !== 'errors') body[k] = p.extensions[k];
   body.type = '/problems/' + p.code.toLowerCase().replace(/_/g, '-');
   body.title = p.title;
   body.status = p.status;
   body.detail = p.detail;
   body.code = p.code;
-  var instance = target.split('?')[0]!;
+  const instance = target.split('?')[0]!;
   if (instance.length <= 2000) body.instance = instance;
   if (p.extensions.errors) body.errors = p.extensions.errors;
   body.requestId = r.variables.request_id;
-  if (a.api) for (var l in DATA.listHeaders) r.headersOut[l] = DATA.listHeaders[l];
-  if (withHeaders) for (var h in a.headers) r.headersOut[h] = a.headers[h];
-  for (var n in p.headers) r.headersOut[n] = p.headers[n];
+  if (a.api) for (const l in DATA.listHeaders) r.headersOut[l] = DATA.listHeaders[l];
+  if (withHeaders) for (const h in a.headers) r.headersOut[h] = a.headers[h];
+  for (const n in p.headers) r.headersOut[n] = p.headers[n];
   r.headersOut['Content-Type'] = 'application/problem+json; charset=utf-8';
   r.headersOut['Cache-Control'] = 'no-store';
   r.headersOut['X-Content-Type-Options'] = 'nosniff';
@@ -115,20 +115,20 @@ export function ngxSend(r: NginxRequest, p: NjsProblem, withHeaders: boolean): v
 
 /** `js_content` of the refusals before the key check. */
 export function ngxGate(r: NginxRequest): void {
-  var a = ngxAnalysis(r);
+  const a = ngxAnalysis(r);
   ngxSend(r, a.gate!, a.api);
 }
 
 /** `js_content` of the refusals after the key check. */
 export function ngxLate(r: NginxRequest): void {
-  var a = ngxAnalysis(r);
+  const a = ngxAnalysis(r);
   ngxSend(r, a.late!, true);
 }
 
 /** The 401 or 403 the key check answered, its problem carried URI-encoded in `X-Versionary-Problem`. */
 export function ngxAuthProblem(r: NginxRequest): void {
-  var raw = r.variables.versionary_auth_problem || '';
-  var p: NjsProblem;
+  const raw = r.variables.versionary_auth_problem || '';
+  let p: NjsProblem;
   try {
     p = JSON.parse(decodeURIComponent(raw));
   } catch (e) {
@@ -146,8 +146,8 @@ export function ngxAuthProblem(r: NginxRequest): void {
 
 /** The 429 of `limit_req`. */
 export function ngxLimited(r: NginxRequest): void {
-  var limit = DATA.rate;
-  var p = njsProblemOf(
+  const limit = DATA.rate;
+  const p = njsProblemOf(
     'RATE_LIMITED',
     'This client may make ' +
       limit.max +
@@ -163,7 +163,7 @@ export function ngxLimited(r: NginxRequest): void {
 
 /** A 502 or 504 from the upstream. */
 export function ngxUpstreamError(r: NginxRequest): void {
-  var timedOut = r.variables.status === '504' || /timed out/.test(r.variables.upstream_status || '');
+  const timedOut = r.variables.status === '504' || /timed out/.test(r.variables.upstream_status || '');
   ngxSend(
     r,
     timedOut
@@ -174,6 +174,6 @@ export function ngxUpstreamError(r: NginxRequest): void {
 }
 
 export function njsProblemOf(code: string, detail: string): NjsProblem {
-  var entry = DATA.problems[code] || [500, 'Internal error'];
+  const entry = DATA.problems[code] || [500, 'Internal error'];
   return { status: entry[0], title: entry[1], code: code, detail: detail, extensions: {}, headers: {} };
 }

@@ -124,22 +124,22 @@ export function njsHeaders(
   successor: string,
   elementTitle: string,
 ): Record<string, string> {
-  var rfc = data.style === 'rfc';
-  var h: Record<string, string> = {};
+  const rfc = data.style === 'rfc';
+  const h: Record<string, string> = {};
   h.Deprecation = rfc ? '@' + Math.floor(s.deprecatedAt / 1000) : njsIso(s.deprecatedAt);
   h.Sunset = rfc ? njsImf(s.sunsetAt) : njsIso(s.sunsetAt);
-  var links = [
+  const links = [
     '<' + s.migrationUrl + '>; rel="deprecation"' + (elementTitle ? '; title=' + njsQuote(elementTitle) : ''),
   ];
   if (successor) links.push('<' + successor + '>; rel="successor-version"');
   if (rfc && !elementTitle) links.push('<' + data.prefix + '/versions>; rel="sunset"');
   h.Link = links.join(', ');
-  var removed = s.removed || now > s.sunsetAt;
-  var remaining = s.sunsetAt - now;
+  const removed = s.removed || now > s.sunsetAt;
+  const remaining = s.sunsetAt - now;
   if (!removed && remaining < 30 * 86400000) {
-    var days = Math.floor(remaining / 86400000);
-    var when = days === 0 ? 'less than 1 day' : days + ' day' + (days === 1 ? '' : 's');
-    var text =
+    const days = Math.floor(remaining / 86400000);
+    const when = days === 0 ? 'less than 1 day' : days + ' day' + (days === 1 ? '' : 's');
+    const text =
       s.subject +
       ' is deprecated and will be removed in ' +
       when +
@@ -157,25 +157,25 @@ export function njsHeaders(
 
 /** Why a target is refused, as the gateway's `ambiguityOf` says it, or empty when it has one meaning. */
 export function njsAmbiguity(target: string): string {
-  var origin = /^https?:\/\/[^/?#]*/i.exec(target);
+  const origin = /^https?:\/\/[^/?#]*/i.exec(target);
   if (origin) target = target.slice(origin[0].length);
   if (target.charAt(0) !== '/') target = '/' + target;
-  var end = target.search(/[?#]/);
-  var path = end === -1 ? target : target.slice(0, end);
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
   if (!/[\\;%]|\/\/|\/\./.test(path)) return '';
   if (path.indexOf('\\') !== -1) return 'a backslash';
   if (path.indexOf('//') !== -1) return 'an empty segment ("//")';
   if (path.indexOf(';') !== -1) return 'a ";" (a matrix parameter)';
-  for (var at = path.indexOf('%'); at !== -1; at = path.indexOf('%', at + 1)) {
-    var hex = path.slice(at + 1, at + 3);
+  for (let at = path.indexOf('%'); at !== -1; at = path.indexOf('%', at + 1)) {
+    const hex = path.slice(at + 1, at + 3);
     if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return 'a "%" that is not followed by two hexadecimal digits';
-    var code = parseInt(hex, 16);
+    const code = parseInt(hex, 16);
     if (code === 0x2f || code === 0x5c) return 'an encoded "/" or "\\" (%2F, %5C)';
     if (code < 0x20 || code === 0x7f) return 'an encoded control character';
   }
-  var segments = path.split('/');
-  for (var i = 0; i < segments.length; i++) {
-    var plain = segments[i]!.replace(/%2e/gi, '.');
+  const segments = path.split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const plain = segments[i]!.replace(/%2e/gi, '.');
     if (plain === '.' || plain === '..') return 'a "." or ".." segment (plain or percent-encoded)';
   }
   return '';
@@ -183,37 +183,37 @@ export function njsAmbiguity(target: string): string {
 
 /** The versions `Accept` names (vendor type or `version=`), `-1` for one that cannot be read, and whether it admits JSON. */
 export function njsAccept(header: string, vendor: string): { versions: number[]; malformed: string[]; json: boolean } {
-  var info = { versions: [] as number[], malformed: [] as string[], json: !header || header.trim() === '' };
+  const info = { versions: [] as number[], malformed: [] as string[], json: !header || header.trim() === '' };
   if (!header) return info;
-  var vendorType = new RegExp(
+  const vendorType = new RegExp(
     '^application/vnd\\.' + vendor.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '\\.(.*)\\+json$',
   );
-  var jsonLike = /^(application\/(json|problem\+json|[a-z0-9.+-]*\+json|\*)|\*\/\*)$/;
-  var read = function (raw: string, source: string) {
-    var m = /^v?([1-9][0-9]{0,5})$/i.exec(raw);
+  const jsonLike = /^(application\/(json|problem\+json|[a-z0-9.+-]*\+json|\*)|\*\/\*)$/;
+  const read = function (raw: string, source: string) {
+    const m = /^v?([1-9][0-9]{0,5})$/i.exec(raw);
     if (m) {
-      var n = Number(m[1]);
+      const n = Number(m[1]);
       if (info.versions.indexOf(n) === -1) info.versions.push(n);
     } else info.malformed.push(source);
   };
-  var ranges = header.split(',').slice(0, 32);
-  for (var i = 0; i < ranges.length; i++) {
-    var parts = ranges[i]!.split(';');
-    var type = parts[0]!.trim().toLowerCase();
-    var q = '';
-    var versions: string[] = [];
-    for (var j = 1; j < parts.length; j++) {
-      var kv = parts[j]!.split('=');
-      var k = kv[0]!.trim().toLowerCase();
-      var v = (kv[1] || '').trim().replace(/^"|"$/g, '');
+  const ranges = header.split(',').slice(0, 32);
+  for (let i = 0; i < ranges.length; i++) {
+    const parts = ranges[i]!.split(';');
+    const type = parts[0]!.trim().toLowerCase();
+    let q = '';
+    const versions: string[] = [];
+    for (let j = 1; j < parts.length; j++) {
+      const kv = parts[j]!.split('=');
+      const k = kv[0]!.trim().toLowerCase();
+      const v = (kv[1] || '').trim().replace(/^"|"$/g, '');
       if (k === 'q' && q === '') q = v;
       if (k === 'version') versions.push(v);
     }
     if (q !== '' && Number(q) === 0) continue;
-    var vendorMatch = vendorType.exec(type);
+    const vendorMatch = vendorType.exec(type);
     if (vendorMatch || jsonLike.test(type)) {
       if (vendorMatch) read(vendorMatch[1] || '', type);
-      for (var x = 0; x < versions.length; x++) read(versions[x]!, type + '; version=' + versions[x]);
+      for (let x = 0; x < versions.length; x++) read(versions[x]!, type + '; version=' + versions[x]);
       info.json = true;
     }
   }
@@ -228,14 +228,14 @@ export function njsProblem(
   extensions: Record<string, unknown>,
   headers: Record<string, string>,
 ): NjsProblem {
-  var entry = data.problems[code] || [500, 'Internal error'];
+  const entry = data.problems[code] || [500, 'Internal error'];
   return { status: entry[0], title: entry[1], code: code, detail: detail, extensions: extensions, headers: headers };
 }
 
 /** The removal's problem, as the core's `evaluateVerdict` writes it. */
 export function njsRemoved(data: NjsData, version: string, s: NjsSchedule, subject: string): NjsProblem {
-  var replacement = data.replacements[version] || '';
-  var move = replacement
+  const replacement = data.replacements[version] || '';
+  const move = replacement
     ? ' Use ' + replacement + ' instead; the migration guide is at ' + s.migrationUrl + '.'
     : ' The migration guide is at ' + s.migrationUrl + '.';
   return njsProblem(
@@ -254,23 +254,23 @@ export function njsVerdict(
   endpoint: string,
   now: number,
 ): { headers: Record<string, string>; removed: NjsProblem | null; sunsetAt: number } {
-  var candidates: Array<{ s: NjsSchedule; removedSubject: string }> = [];
-  var own = data.schedules[version];
+  const candidates: Array<{ s: NjsSchedule; removedSubject: string }> = [];
+  const own = data.schedules[version];
   if (own) candidates.push({ s: own, removedSubject: version });
-  var ep = data.endpoints[version + ' ' + endpoint];
+  const ep = data.endpoints[version + ' ' + endpoint];
   if (ep) candidates.push({ s: ep, removedSubject: ep.subject });
   if (candidates.length === 0) return { headers: {}, removed: null, sunsetAt: 0 };
-  var chosen = candidates[0]!;
-  var gone = null as null | { s: NjsSchedule; removedSubject: string };
-  for (var i = 0; i < candidates.length; i++) {
-    var c = candidates[i]!;
+  let chosen = candidates[0]!;
+  let gone = null as null | { s: NjsSchedule; removedSubject: string };
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
     if (!gone && (c.s.removed || now > c.s.sunsetAt)) gone = c;
     if (c.s.sunsetAt < chosen.s.sunsetAt) chosen = c;
   }
   if (gone) chosen = gone;
-  var replacement = data.replacements[version] || '';
-  var successor = replacement ? data.prefix + '/' + replacement + '/openapi.json' : '';
-  var headers = njsHeaders(data, chosen.s, now, successor, '');
+  const replacement = data.replacements[version] || '';
+  const successor = replacement ? data.prefix + '/' + replacement + '/openapi.json' : '';
+  const headers = njsHeaders(data, chosen.s, now, successor, '');
   return {
     headers: headers,
     removed: gone ? njsRemoved(data, version, gone.s, gone.removedSubject) : null,
@@ -280,11 +280,11 @@ export function njsVerdict(
 
 /** The query's parameter names as loosely as any upstream reads them: pairs split at `&` and `;`, lower-case, cut at `[`. */
 export function njsQueryNames(query: string): string[] {
-  var names: string[] = [];
-  var pairs = query.split(/[&;]/);
-  for (var i = 0; i < pairs.length; i++) {
-    var raw = pairs[i]!.split('=')[0]!.replace(/\+/g, ' ');
-    var name = raw;
+  const names: string[] = [];
+  const pairs = query.split(/[&;]/);
+  for (let i = 0; i < pairs.length; i++) {
+    const raw = pairs[i]!.split('=')[0]!.replace(/\+/g, ' ');
+    let name = raw;
     try {
       name = decodeURIComponent(raw);
     } catch (e) {
@@ -305,14 +305,14 @@ export function njsParameters(
   now: number,
   current: Record<string, string>,
 ): { used: NjsParameter[]; headers: Record<string, string>; removed: NjsProblem | null } {
-  var used: NjsParameter[] = [];
-  var names = query ? njsQueryNames(query) : [];
-  for (var i = 0; i < data.parameters.length; i++) {
-    var p = data.parameters[i]!;
+  const used: NjsParameter[] = [];
+  const names = query ? njsQueryNames(query) : [];
+  for (let i = 0; i < data.parameters.length; i++) {
+    const p = data.parameters[i]!;
     if (p.version === version && p.endpoint === endpoint && names.indexOf(p.name) !== -1) used.push(p);
   }
   if (used.length === 0) return { used: used, headers: current, removed: null };
-  var past = used.filter(function (e) {
+  const past = used.filter(function (e) {
     return now > e.sunsetAt;
   });
   if (past.length > 0)
@@ -344,8 +344,8 @@ export function njsParameters(
         {},
       ),
     };
-  var rfc = data.style === 'rfc';
-  var candidates: Array<{ deprecatedAt: number; sunsetAt: number; warning: string; sunset: string }> = [];
+  const rfc = data.style === 'rfc';
+  const candidates: Array<{ deprecatedAt: number; sunsetAt: number; warning: string; sunset: string }> = [];
   if (current.Deprecation !== undefined)
     candidates.push({
       deprecatedAt: njsInstant(current.Deprecation),
@@ -353,9 +353,9 @@ export function njsParameters(
       warning: current.Warning || '',
       sunset: current.Sunset || '',
     });
-  var links = current.Link ? [current.Link] : [];
-  for (var j = 0; j < used.length; j++) {
-    var own = njsHeaders(data, used[j]!, now, '', used[j]!.element);
+  const links = current.Link ? [current.Link] : [];
+  for (let j = 0; j < used.length; j++) {
+    const own = njsHeaders(data, used[j]!, now, '', used[j]!.element);
     candidates.push({
       deprecatedAt: used[j]!.deprecatedAt,
       sunsetAt: used[j]!.sunsetAt,
@@ -364,13 +364,13 @@ export function njsParameters(
     });
     links.push(own.Link!);
   }
-  var deprecatedAt = candidates[0]!.deprecatedAt;
-  var first = candidates[0]!;
-  for (var k = 1; k < candidates.length; k++) {
+  let deprecatedAt = candidates[0]!.deprecatedAt;
+  let first = candidates[0]!;
+  for (let k = 1; k < candidates.length; k++) {
     if (candidates[k]!.deprecatedAt < deprecatedAt) deprecatedAt = candidates[k]!.deprecatedAt;
     if (candidates[k]!.sunsetAt < first.sunsetAt) first = candidates[k]!;
   }
-  var headers: Record<string, string> = {
+  const headers: Record<string, string> = {
     Deprecation: rfc ? '@' + Math.floor(deprecatedAt / 1000) : njsIso(deprecatedAt),
     Sunset: first.sunset,
     Link: links.join(', '),
@@ -383,14 +383,14 @@ export function njsParameters(
 export function njsInstant(text: string): number {
   text = text.trim();
   if (text.charAt(0) === '@') return Number(text.slice(1)) * 1000;
-  var ms = Date.parse(text);
+  const ms = Date.parse(text);
   return isNaN(ms) ? Infinity : ms;
 }
 
 /** The brownout in force for a call, or null (rehearsals for one client are the control plane's; see docs). */
 export function njsBrownout(data: NjsData, version: string, endpoint: string, now: number): NjsBrownout | null {
-  for (var i = 0; i < data.brownouts.length; i++) {
-    var b = data.brownouts[i]!;
+  for (let i = 0; i < data.brownouts.length; i++) {
+    const b = data.brownouts[i]!;
     if (b.version === version && (b.endpoint === '' || b.endpoint === endpoint) && now >= b.startsAt && now < b.endsAt)
       return b;
   }
@@ -404,8 +404,8 @@ export function njsBrownoutProblem(
   sunsetAt: number,
   now: number,
 ): NjsProblem {
-  var removalAt = sunsetAt ? njsIso(sunsetAt) : null;
-  var what = b.endpoint ? b.endpoint + ' in ' + version : version;
+  const removalAt = sunsetAt ? njsIso(sunsetAt) : null;
+  const what = b.endpoint ? b.endpoint + ' in ' + version : version;
   return njsProblem(
     data,
     data.removedStatus === 404 ? 'NOT_FOUND' : 'VERSION_REMOVED',
@@ -431,7 +431,7 @@ export function njsBrownoutProblem(
  * version, the operation, the upstream target, the lifecycle headers and the deprecated elements.
  */
 export function njsAnalyze(data: NjsData, method: string, target: string, accept: string, now: number): NjsAnalysis {
-  var out: NjsAnalysis = {
+  const out: NjsAnalysis = {
     gate: null,
     late: null,
     version: '',
@@ -441,7 +441,7 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     deprecated: '',
     api: false,
   };
-  var ambiguity = njsAmbiguity(target);
+  const ambiguity = njsAmbiguity(target);
   if (ambiguity) {
     out.gate = njsProblem(
       data,
@@ -452,24 +452,24 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     );
     return out;
   }
-  var q = target.indexOf('?');
-  var path = q === -1 ? target : target.slice(0, q);
-  var query = q === -1 ? '' : target.slice(q + 1);
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  const query = q === -1 ? '' : target.slice(q + 1);
   if (path !== data.prefix && path.indexOf(data.prefix + '/') !== 0) return out;
-  var rest = path.slice(data.prefix.length);
+  const rest = path.slice(data.prefix.length);
   // The lifecycle document, the migration guides and the versions' documents are the control plane's.
   if (/^\/(versions(\/.*)?|openapi\.json|v[0-9]+\/openapi\.json)$/.test(rest) || rest === '' || rest === '/')
     return out;
   out.api = true;
-  var h: Record<string, string> = {};
-  for (var name in data.listHeaders) h[name] = data.listHeaders[name]!;
+  const h: Record<string, string> = {};
+  for (const name in data.listHeaders) h[name] = data.listHeaders[name]!;
   out.headers = h;
-  var supported = { supportedVersions: data.versions };
-  var named = data.versions.join(', ');
-  var m = /^\/v([0-9]+)(\/.*)?$/.exec(rest);
-  var pathVersion = m ? Number(m[1]) : 0;
-  var info = njsAccept(accept, data.vendor);
-  var problem = null as NjsProblem | null;
+  const supported = { supportedVersions: data.versions };
+  const named = data.versions.join(', ');
+  const m = /^\/v([0-9]+)(\/.*)?$/.exec(rest);
+  let pathVersion = m ? Number(m[1]) : 0;
+  const info = njsAccept(accept, data.vendor);
+  let problem = null as NjsProblem | null;
   if (m && !/^[1-9][0-9]{0,5}$/.test(m[1]!)) pathVersion = -1;
   if (info.malformed.length > 0)
     problem = njsProblem(
@@ -527,7 +527,7 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     );
     h.Vary = 'Accept';
   }
-  var version = 'v' + (m ? m[1] : info.versions[0]);
+  const version = 'v' + (m ? m[1] : info.versions[0]);
   if (!problem && data.versions.indexOf(version) === -1)
     problem = njsProblem(
       data,
@@ -541,29 +541,29 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     return out;
   }
   if (!m) h.Vary = 'Accept';
-  var below = m ? m[2] || '/' : rest || '/';
+  const below = m ? m[2] || '/' : rest || '/';
   if (!m) out.target = data.prefix + '/' + version + (rest === '/' ? '' : rest) + (q === -1 ? '' : target.slice(q));
   out.version = version;
-  var ops = data.operations[version] || [];
-  var template = '';
-  var verb = method === 'HEAD' ? 'GET' : method;
-  for (var i = 0; i < ops.length; i++) {
+  const ops = data.operations[version] || [];
+  let template = '';
+  const verb = method === 'HEAD' ? 'GET' : method;
+  for (let i = 0; i < ops.length; i++) {
     if (new RegExp(ops[i]!.pattern).test(below) && (template === '' || ops[i]!.method === verb)) {
       template = ops[i]!.path;
       if (ops[i]!.method === verb) break;
     }
   }
   out.operation = template || below;
-  var endpoint = verb + ' ' + (template || '/*');
-  var verdict = njsVerdict(data, version, endpoint, now);
-  for (var k in verdict.headers) h[k] = verdict.headers[k]!;
+  const endpoint = verb + ' ' + (template || '/*');
+  const verdict = njsVerdict(data, version, endpoint, now);
+  for (const k in verdict.headers) h[k] = verdict.headers[k]!;
   if (verdict.removed) {
-    for (var r in verdict.headers) verdict.removed.headers[r] = verdict.headers[r]!;
+    for (const r in verdict.headers) verdict.removed.headers[r] = verdict.headers[r]!;
     out.gate = verdict.removed;
     return out;
   }
-  var elements = njsParameters(data, version, endpoint, query, now, verdict.headers);
-  for (var e in elements.headers) h[e] = elements.headers[e]!;
+  const elements = njsParameters(data, version, endpoint, query, now, verdict.headers);
+  for (const e in elements.headers) h[e] = elements.headers[e]!;
   out.deprecated = elements.used
     .map(function (p) {
       return p.element;
@@ -573,7 +573,7 @@ export function njsAnalyze(data: NjsData, method: string, target: string, accept
     out.late = elements.removed;
     return out;
   }
-  var b = below === '/' ? null : njsBrownout(data, version, verb + ' ' + (template || '/*'), now);
+  const b = below === '/' ? null : njsBrownout(data, version, verb + ' ' + (template || '/*'), now);
   if (b) out.late = njsBrownoutProblem(data, version, b, verdict.sunsetAt, now);
   return out;
 }
