@@ -18,7 +18,8 @@ import pg from 'pg';
 import { startService, type RunningService } from '../../src/compose/start-service.ts';
 import { composeGateway } from '../../src/gateway/composition.ts';
 import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
-import { gatewayAdminKey, upstreamDocument } from '../support/gateway.ts';
+import { gatewayAdminKey, startPythonUpstream, upstreamDocument } from '../support/gateway.ts';
+import { startDataPlane } from '../support/nginx.ts';
 
 const postgresUrl = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const admin = { authorization: `Bearer ${gatewayAdminKey}` };
@@ -218,3 +219,37 @@ for (const database of databases) {
     });
   });
 }
+
+describe("usage from nginx's access log, through nginx itself", () => {
+  it('counts the calls nginx served per client, as the gateway counts them', async () => {
+    const python = await startPythonUpstream();
+    const plane = await startDataPlane({
+      upstream: python.url,
+      readUsageLog: true,
+      file: { versions: { v1: { deprecatedAt: iso(Date.now() - 10 * day), sunsetAt: iso(Date.now() + 200 * day) } } },
+    });
+    try {
+      const post = async (path: string, body: unknown) =>
+        (await (
+          await fetch(`${plane.control}/admin/v1/${path}`, {
+            method: 'POST',
+            headers: { ...admin, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json()) as Record<string, string>;
+      const acme = await post('clients', { name: 'Acme', contacts: ['dev@acme.test'] });
+      const { key } = await post('api-keys', { name: 'acme', roles: ['read'], clientId: acme.id });
+      const call = async (path: string, headers: Record<string, string> = { authorization: `Bearer ${key}` }) =>
+        (await fetch(`${plane.base}${path}`, { headers })).status;
+      for (let i = 0; i < 3; i++) assert.equal(await call('/api/v1/users/1'), 200);
+      assert.equal(await call('/api/v2/users'), 200);
+      assert.equal(await call('/api/v2/users', {}), 401);
+      assert.equal(plane.usage().length, 5);
+      await expectOperations(plane.control, { [`v1 GET /users/{id} ${acme.id}`]: 3, [`v2 GET /users ${acme.id}`]: 1 });
+      assert.deepEqual(await usage(plane.control, 'endpoints'), { [`v1 GET /users/{id} ${acme.id}`]: 3 });
+    } finally {
+      await plane.stop();
+      await python.stop();
+    }
+  });
+});
