@@ -14,8 +14,8 @@ export const nginxCommand = defineCommand({
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
                         [--usage-log <file>] [--module <file>]
 
-Render nginx as the data plane of the deprecation loop, from the same config file (and database)
-versionary gateway reads. nginx then serves the API itself: versions by path and Accept, the
+Render nginx as the data plane of the deprecation loop, from the config file (and database) that
+the gateway command reads. nginx then serves the API itself: versions by path and Accept, the
 lifecycle headers, 410 after a sunset, brownouts, the key check (auth_request to the control
 plane, cached), rate limits (limit_req) and the usage log; versionary gateway --control-plane
 serves the rest. See docs/gateway.md#nginx-as-the-data-plane.

@@ -31,6 +31,17 @@ describe('parseGatewaySettings', () => {
     });
   });
 
+  it('reads the nginx data plane section, and names its mistakes', () => {
+    const nginx = { out: './nginx', reload: ['nginx', '-s', 'reload'], listen: 8080, authCacheSeconds: 10 };
+    assert.deepEqual(parse({ versions, nginx }).settings?.nginx, nginx);
+    const { errors } = parse({ versions, nginx: { reload: [], listen: 0, cache: 1 } });
+    assert.ok(
+      errors.some((e) => e.includes('gateway.nginx')),
+      errors.join('\n'),
+    );
+    assert.ok(errors.length >= 2, errors.join('\n'));
+  });
+
   it('reads each way of identifying the client', () => {
     assert.deepEqual(parse({ versions, identify: { header: 'X-Client-Id' } }).settings?.identify, {
       kind: 'header',
