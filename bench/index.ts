@@ -21,6 +21,7 @@ const parts: Record<string, BenchPart> = {
   sqlite: async () => (await import('./sqlite-drivers.ts')).benchSqliteDrivers(),
   cluster: async () => (await import('./cluster.ts')).benchCluster(),
   gateway: async () => (await import('./gateway.ts')).benchGateway(),
+  nginx: async () => (await import('./nginx.ts')).benchNginx(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');

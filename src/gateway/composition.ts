@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
@@ -7,11 +7,21 @@ import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import type { ServiceContext } from '../kernel/app/feature.ts';
 import { createGatewayIdentify } from './identify.ts';
+import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
 /** What the gateway changes in the service's composition. */
 export type GatewayComposition = Pick<
   BuildAppOptions,
-  'bundle' | 'api' | 'forward' | 'root' | 'identify' | 'idempotency' | 'defaultDeprecated' | 'jwtRoles' | 'releases'
+  | 'bundle'
+  | 'api'
+  | 'forward'
+  | 'root'
+  | 'identify'
+  | 'idempotency'
+  | 'defaultDeprecated'
+  | 'jwtRoles'
+  | 'releases'
+  | 'features'
 >;
 
 /**
@@ -25,6 +35,8 @@ export async function composeGateway(options: {
   readFile: (path: string) => string;
   /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
   controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
+  /** Count the calls nginx served from its usage log (`versionary gateway --control-plane`). */
+  readUsageLog?: boolean;
 }): Promise<GatewayComposition> {
   const { config } = options;
   const settings = config.settings.gateway;
@@ -71,6 +83,10 @@ export async function composeGateway(options: {
   const jwt =
     settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
+  // The log the rendered nginx.conf writes: `usageLog`, else `usage.log` in the rendered files' directory.
+  const nginx = settings.nginx;
+  const usageLog =
+    nginx && options.readUsageLog ? resolve(base, nginx.usageLog ?? join(nginx.out, 'usage.log')) : undefined;
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
@@ -94,5 +110,7 @@ export async function composeGateway(options: {
     defaultDeprecated: [],
     // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
     releases: {},
+    // nginx serves the API and logs each call; this process counts them from its log.
+    ...(usageLog ? { features: [usageLogFeature({ path: usageLog })] } : {}),
   };
 }

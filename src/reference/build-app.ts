@@ -3,7 +3,7 @@ import { pickDefined } from '../core/config/index.ts';
 import { createApiBundle } from './api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
-import type { ServiceContext, ServiceOptions } from '../kernel/app/feature.ts';
+import type { ServiceContext, ServiceFeature, ServiceOptions } from '../kernel/app/feature.ts';
 import { flushUsage } from '../loop/usage/install-usage.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import type { Storage } from '../kernel/ports/index.ts';
@@ -37,6 +37,8 @@ export interface BuildAppOptions extends ServiceOptions {
   forward?: LoopForward;
   /** `false`: no `/` page or `/healthz` (the gateway's upstream's API is not ours to describe there). */
   root?: boolean;
+  /** More features, installed after the loop's parts with their context (the reader of nginx's usage log). */
+  features?: readonly ServiceFeature[];
 }
 export { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
 
@@ -98,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ]),
   });
   if (options.root !== false) await rootFeature.install(state.context);
+  for (const feature of options.features ?? []) await feature.install(state.context);
   return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsage(app as FastifyInstance) });
 }
 

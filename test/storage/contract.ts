@@ -6,6 +6,7 @@ import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
 import { runClientUsageContract } from './contract-client-usage.ts';
 import { runOperationCountsContract } from './contract-operations.ts';
+import { runUsageLogContract } from './contract-usage-log.ts';
 
 /** How a contract run opens a fresh, empty storage. */
 export type OpenStorage = () => Promise<Storage>;
@@ -287,6 +288,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     runOperationCountsContract(() => s);
     runClientUsageContract(() => s);
     runApprovalsContract(() => s);
+    runUsageLogContract(() => s);
   });
   runNoticeContract(name, open);
 }

@@ -44,7 +44,12 @@ export interface DataPlane {
 }
 
 /** Start the control plane (`versionary gateway --control-plane`, which renders the files) and nginx on them. */
-export async function startDataPlane(options: GatewayOptions): Promise<DataPlane> {
+export async function startDataPlane(
+  options: GatewayOptions & {
+    /** Count the usage log, as `versionary gateway --control-plane` does. */
+    readUsageLog?: boolean;
+  },
+): Promise<DataPlane> {
   requireNginx();
   const [listen, controlPort] = [await freePort(), await freePort()];
   const control = `http://127.0.0.1:${controlPort}`;
@@ -75,6 +80,7 @@ export async function startDataPlane(options: GatewayOptions): Promise<DataPlane
         config,
         readFile,
         controlPlane: nginxControlPlane({ config, target: rendering.target, reload, onRendered: () => rendered() }),
+        ...(options.readUsageLog ? { readUsageLog: true } : {}),
       });
     },
   });

@@ -42,6 +42,9 @@ Configured by the environment, as the reference service is:
                            timeoutMs     wait for an upstream's headers before a 504 (default 30000)
                            underscoresInHeaders   forward request headers with "_" in the name
                                          (default false: dropped, as nginx does)
+                           nginx         nginx as the data plane (docs/gateway.md); with --control-plane,
+                                         its "usageLog" (default <out>/usage.log), where nginx logs each
+                                         API call, is read for usage per client
                          and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
                            versions, endpointDeprecations   the lifecycle of each version and endpoint,
                                          in the routing plugin's lifecycle shape (dates ISO 8601 or
@@ -108,7 +111,9 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
         return composeGateway({
           config,
           readFile,
-          ...(nginxControlPlane ? { controlPlane: nginxControlPlane({ config, ...rendering }) } : {}),
+          ...(nginxControlPlane
+            ? { controlPlane: nginxControlPlane({ config, ...rendering }), readUsageLog: true }
+            : {}),
         });
       },
     });

@@ -57,6 +57,19 @@ describe('parseGatewaySettings', () => {
     });
   });
 
+  it("reads nginx's usage log, and refuses a bad one", () => {
+    assert.deepEqual(parse({ versions, nginx: { out: './nginx', usageLog: './logs/usage.log' } }).settings?.nginx, {
+      out: './nginx',
+      usageLog: './logs/usage.log',
+    });
+    const { errors } = parse({ versions, nginx: { out: './nginx', usageLog: '', usagelog: 'x' } });
+    for (const part of ['gateway.nginx.usageLog must be a file path', 'gateway.nginx: unknown key "usagelog"'])
+      assert.ok(
+        errors.some((e) => e.includes(part)),
+        `${part} in ${errors.join(' | ')}`,
+      );
+  });
+
   it('reports every mistake at once, naming the key', () => {
     const { errors } = parse({
       prefix: 'api/',

@@ -2,6 +2,7 @@ import type { PostStore } from './posts.ts';
 import type { UserStore } from './users.ts';
 import type { LifecycleStore } from './lifecycle.ts';
 import type { UsageStore } from './usage.ts';
+import type { UsageLogStore } from './usage-log.ts';
 import type { ClientStore } from './clients.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
@@ -15,6 +16,8 @@ import type { ApprovalStore } from './approvals.ts';
 export interface Storage {
   lifecycle: LifecycleStore;
   usage: UsageStore;
+  /** Offsets and leases of the access logs the control plane reads (`docs/gateway.md`). */
+  usageLog: UsageLogStore;
   apiKeys: ApiKeyStore;
   idempotency: IdempotencyStore;
   clients: ClientStore;

@@ -202,6 +202,7 @@ export interface Tables {
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;
+  versionary_usage_log_offsets: UsageLogOffsetsTable;
 }
 
 /** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
@@ -247,4 +248,15 @@ export interface ChangeApprovalsTable {
   expires_at: number | null;
   revoked_at: number | null;
   revoked_by: string | null;
+}
+
+/** The `versionary_usage_log_offsets` table: where the control plane stands in each access log it reads, and who reads it. */
+interface UsageLogOffsetsTable {
+  path: string;
+  device: string;
+  inode: string;
+  byte_offset: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  updated_at: number;
 }

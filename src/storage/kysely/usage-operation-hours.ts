@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { UsageStore } from '../../kernel/ports/index.ts';
+import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readOperationUsage } from './usage-operation-reads.ts';
 
@@ -33,18 +33,8 @@ export function operationHoursStore(db: Kysely<Tables>, options: { pageRows: num
   return {
     async addOperationCounts(counts) {
       if (counts.length === 0) return;
-      // Merged by key first (a caller may hand the same key twice, which one upsert statement
-      // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
-      // and cannot deadlock each other.
-      const hours = merge(
-        counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })),
-      );
-      const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
       // One transaction for both tables: a read never sees an hour without its day.
-      await db.transaction().execute(async (tx) => {
-        await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
-        await upsertCounts(tx, 'versionary_usage_operation_days', days);
-      });
+      await db.transaction().execute((tx) => writeOperationCounts(tx, counts));
     },
     operationUsage: (window) => readOperationUsage(db, window, options.pageRows),
     async pruneOperationCounts({ before }) {
@@ -68,6 +58,18 @@ export function operationHoursStore(db: Kysely<Tables>, options: { pageRows: num
       });
     },
   };
+}
+
+/** Add operation counts to the hours and their days inside the caller's transaction. */
+export async function writeOperationCounts(tx: Transaction<Tables>, counts: readonly OperationCount[]): Promise<void> {
+  if (counts.length === 0) return;
+  // Merged by key first (a caller may hand the same key twice, which one upsert statement
+  // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
+  // and cannot deadlock each other.
+  const hours = merge(counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })));
+  const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
+  await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
+  await upsertCounts(tx, 'versionary_usage_operation_days', days);
 }
 
 /** One row per (at, version, endpoint, client): calls added, the latest last_seen kept; sorted by that key. */

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DailyUsageRow, UsageStore } from '../../kernel/ports/index.ts';
+import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { DailyUsageRow, UsageCall, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient } from './usage-client-reads.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
@@ -28,7 +28,6 @@ export function createUsageStore(
   const pageRows = options.operationPageRows ?? operationPageRows.sqlite;
   // Full chunks reuse one compiled 200-row INSERT: building that query tree per batch cost more
   // than SQLite's insert itself. The remainder goes through the builder.
-  const chunk = 200;
   const fullChunk = db
     .insertInto('versionary_usage_calls')
     .values(Array.from({ length: chunk }, () => ({ version: '', endpoint: '', client_id: '', at: 0 })))
@@ -36,32 +35,7 @@ export function createUsageStore(
   return {
     async insert(records, options = { keepRaw: true }) {
       if (records.length === 0) return;
-      // An element call counts only in its own rollup: the version and endpoint reads, and the raw
-      // calls listing (which has no element column), see only the calls that are not one.
-      const element = records.filter((r) => r.element !== undefined);
-      if (element.length > 0) records = records.filter((r) => r.element === undefined);
-      const folded = {
-        ...foldCalls(records, Object.keys(rollups) as RollupTable[]),
-        ...foldCalls(element, Object.keys(elementRollups) as RollupTable[]),
-      };
-      await db.transaction().execute(async (tx) => {
-        for (const table of Object.keys(folded) as RollupTable[])
-          if (folded[table].length > 0) await upsertRollup(tx, { table, rows: folded[table] });
-        if (!options.keepRaw) return;
-        for (let i = 0; i < records.length; i += chunk) {
-          const part = records.slice(i, i + chunk);
-          if (part.length === chunk) {
-            const parameters: unknown[] = [];
-            for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
-            await tx.executeQuery({ ...fullChunk, parameters });
-          } else {
-            await tx
-              .insertInto('versionary_usage_calls')
-              .values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at })))
-              .execute();
-          }
-        }
-      });
+      await db.transaction().execute((tx) => writeUsageCalls(tx, records, { keepRaw: options.keepRaw, fullChunk }));
     },
     async summary(version) {
       const row = await db
@@ -146,6 +120,45 @@ export function createUsageStore(
     },
     ...operationHoursStore(db, { pageRows }),
   };
+}
+
+/** Raw calls per INSERT. */
+const chunk = 200;
+
+/**
+ * Write usage calls inside the caller's transaction: folded into the rollups (element calls into
+ * their own), and kept raw when asked. The usage store's `insert` runs it in a transaction of its
+ * own; the usage-log store in the one that also moves the log's offset.
+ */
+export async function writeUsageCalls(
+  tx: Transaction<Tables>,
+  records: readonly UsageCall[],
+  options: { keepRaw: boolean; fullChunk?: CompiledQuery },
+): Promise<void> {
+  // An element call counts only in its own rollup: the version and endpoint reads, and the raw
+  // calls listing (which has no element column), see only the calls that are not one.
+  const element = records.filter((r) => r.element !== undefined);
+  const plain = element.length > 0 ? records.filter((r) => r.element === undefined) : records;
+  const folded = {
+    ...foldCalls(plain, Object.keys(rollups) as RollupTable[]),
+    ...foldCalls(element, Object.keys(elementRollups) as RollupTable[]),
+  };
+  for (const table of Object.keys(folded) as RollupTable[])
+    if (folded[table].length > 0) await upsertRollup(tx, { table, rows: folded[table] });
+  if (!options.keepRaw) return;
+  for (let i = 0; i < plain.length; i += chunk) {
+    const part = plain.slice(i, i + chunk);
+    if (part.length === chunk && options.fullChunk) {
+      const parameters: unknown[] = [];
+      for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
+      await tx.executeQuery({ ...options.fullChunk, parameters });
+    } else {
+      await tx
+        .insertInto('versionary_usage_calls')
+        .values(part.map((r) => ({ version: r.version, endpoint: r.endpoint, client_id: r.clientId, at: r.at })))
+        .execute();
+    }
+  }
 }
 
 function filterSql(filters: Filters): RawBuilder<unknown>[] {

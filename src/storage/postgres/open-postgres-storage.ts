@@ -8,6 +8,7 @@ import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
+import { createUsageLogStore } from '../kysely/usage-log-store.ts';
 import { operationPageRows } from '../kysely/usage-operation-reads.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
@@ -67,6 +68,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const stores = guardStores({
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db, { operationPageRows: operationPageRows.postgres }),
+    usageLog: createUsageLogStore(db),
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
     idempotency: createIdempotencyStore(db),

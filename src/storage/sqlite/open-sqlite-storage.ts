@@ -6,6 +6,7 @@ import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.t
 import type { Tables } from '../kysely/tables.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
 import { createUsageStore } from '../kysely/usage-store.ts';
+import { createUsageLogStore } from '../kysely/usage-log-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';
@@ -57,6 +58,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const stores = guardStores({
     lifecycle: createLifecycleStore(db),
     usage: createUsageStore(db),
+    usageLog: createUsageLogStore(db),
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
     idempotency: createIdempotencyStore(db),
