@@ -22,7 +22,7 @@ const loopHistory = [
   '0009-operation-usage',
   '0010-change-approvals',
   '0011-operation-usage-days',
-  '0012-usage-log-offsets',
+  '0014-usage-log-offsets',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */
