@@ -46,6 +46,8 @@ export interface LifecycleRuntime {
   versions(): LifecycleVersion[];
   migrationUrl(version: string): string;
   endpointDeprecations(): EndpointDeprecation[];
+  /** A version's stored schedule, with its cap and closing date; undefined when not deprecated. */
+  scheduleOf(version: string): StoredSchedule | undefined;
   /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
   elements(): readonly ElementDeprecation[];
   /** The `Link` value of the API's deprecation manifest, sent last by deprecated responses. */

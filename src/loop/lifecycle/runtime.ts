@@ -70,6 +70,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     versions: state.versions,
     migrationUrl: state.migrationUrl,
     endpointDeprecations: state.endpoints,
+    scheduleOf: state.schedule,
     elements: () => settings.elementDeprecations ?? [],
     manifestLink,
     headerStyle: settings.headerStyle,
