@@ -164,7 +164,7 @@ export interface UsageStore {
   /**
    * Whether the client called the version (one endpoint of it, `GET /users/{id}`, or one
    * deprecated element, `User.nickname`) before `before`: from the all-time rollups (first seen)
-   * and the hourly operation counts (hours starting before it), so it holds for calls made
+   * and the hourly operation counts (hours that ended by it), so it holds for calls made
    * before the version was deprecated too, as long as those hours are kept.
    */
   calledBefore(options: {

@@ -195,7 +195,8 @@ export async function readCalledBefore(
     .select('client_id')
     .where('client_id', '=', o.clientId)
     .where('version', '=', o.version)
-    .where('hour', '<', o.before);
+    // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
+    .where('hour', '<=', o.before - 3_600_000);
   if (o.endpoint !== undefined) hours = hours.where('endpoint', '=', o.endpoint);
   return (await hours.limit(1).executeTakeFirst()) !== undefined;
 }
