@@ -71,12 +71,13 @@ export function createClientAccess(options: ClientAccessOptions) {
       return until === undefined || cap === undefined ? undefined : Math.min(until, cap);
     },
     /** Rejects with the 403 problem when a closing is in effect and the client had not called the subject before it. */
-    async assertNotClosed(
-      state: LifecycleState,
-      key: VerdictKey,
-      clientId: string | undefined,
-      verdict: LifecycleVerdict,
-    ): Promise<void> {
+    async assertNotClosed(o: {
+      state: LifecycleState;
+      key: VerdictKey;
+      clientId: string | undefined;
+      verdict: LifecycleVerdict;
+    }): Promise<void> {
+      const { state, key, clientId, verdict } = o;
       const now = clock.now();
       for (const closing of closings(state, key)) {
         if (now < closing.at) continue;
@@ -91,9 +92,6 @@ export function createClientAccess(options: ClientAccessOptions) {
     },
   };
 }
-
-/** The per-client access of a running lifecycle. */
-export type ClientAccess = ReturnType<typeof createClientAccess>;
 
 function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<string, number>> {
   const index = new Map<string, Map<string, number>>();

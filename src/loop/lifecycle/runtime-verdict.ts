@@ -24,16 +24,21 @@ export interface VerdictKey {
 export function computeVerdict(
   state: LifecycleState,
   key: VerdictKey,
-  context: { clock: Clock; prefix: string; settings: LifecycleSettings; manifestLink: string },
-  /**
-   * One client's own date past a subject's sunset (`v1`, `v1 GET /users`), given the subject's
-   * cap: the subject is then judged with that date as its sunset. Absent for the shared verdict.
-   */
-  extension?: (subject: string, cap: number | undefined) => number | undefined,
+  context: {
+    clock: Clock;
+    prefix: string;
+    settings: LifecycleSettings;
+    manifestLink: string;
+    /**
+     * One client's own date past a subject's sunset (`v1`, `v1 GET /users`), given the subject's
+     * cap: the subject is then judged with that date as its sunset. Absent for the shared verdict.
+     */
+    extension?: (subject: string, cap: number | undefined) => number | undefined;
+  },
 ): { verdict: LifecycleVerdict; until: number } {
   const candidates: VerdictCandidate[] = [];
   const extended = (subject: string, schedule: DeprecationSchedule, cap: number | undefined) => {
-    const until = extension?.(subject, cap);
+    const until = context.extension?.(subject, cap);
     return until === undefined ? schedule : { ...schedule, sunsetAt: until, removed: false };
   };
   const own = state.schedule(key.version);

@@ -42,14 +42,18 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       return fresh.verdict;
     },
     async clientVerdict(key, clientId, shared) {
-      await access.assertNotClosed(state, key, clientId, shared);
+      await access.assertNotClosed({ state, key, clientId, verdict: shared });
       if (clientId === undefined || !shared.removed) return shared;
       const id = `${clientId} ${key.version} ${key.method} ${key.path}`;
       const hit = clientCache.get(id);
       if (hit && clock.now() < hit.until) return hit.verdict;
-      const own = computeVerdict(state, key, { clock, prefix, settings, manifestLink }, (subject, cap) =>
-        access.extensionOf(clientId, subject, cap),
-      );
+      const own = computeVerdict(state, key, {
+        clock,
+        prefix,
+        settings,
+        manifestLink,
+        extension: (subject, cap) => access.extensionOf(clientId, subject, cap),
+      });
       clientCache.set(id, own);
       return own.verdict;
     },
