@@ -70,6 +70,7 @@ export const listExemptionsSchema = {
   tags,
   description:
     'The exemptions in force (not revoked), oldest first, of one client with `clientId` (it names another resource to filter by, not the resource listed: `x-lint-skip`); `include=revoked` lists the whole trail.',
+  'x-lint-skip': ['identifier-in-query'],
   querystring: Type.Object(
     {
       clientId: Type.Optional(Type.String({ maxLength: 200 })),
