@@ -61,9 +61,13 @@ export function createClientAccess(options: ClientAccessOptions) {
       if (!options.exemptions) return;
       bySubject = indexExemptions(await options.exemptions.list());
     },
-    /** Whether a key has per-client rules: an exemption for its version or endpoint, or a closing date. */
-    touches(state: LifecycleState, key: VerdictKey): boolean {
-      return bySubject.has(key.version) || bySubject.has(endpointSubject(key)) || closings(state, key).length > 0;
+    /**
+     * Whether a key's shared verdict has per-client rules: past the removal, an exemption for its
+     * version or endpoint; before it, a closing date. Every other key is answered by the shared verdict alone.
+     */
+    touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
+      if (removed) return bySubject.has(key.version) || bySubject.has(endpointSubject(key));
+      return closings(state, key).length > 0;
     },
     /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
     extensionOf(clientId: string, subject: string, cap: number | undefined): number | undefined {

@@ -37,13 +37,17 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       // state catches up with the clock here, before the verdict is computed from it.
       state.flagIfSunsetPassed(key.version);
       const fresh = computeVerdict(state, key, { clock, prefix, settings, manifestLink });
-      if (access.touches(state, key)) fresh.verdict.perClient = true;
+      if (access.touches(state, key, fresh.verdict.removed !== undefined)) fresh.verdict.perClient = true;
       cache.set(id, fresh);
       return fresh.verdict;
     },
     async clientVerdict(key, clientId, shared) {
-      await access.assertNotClosed({ state, key, clientId, verdict: shared });
-      if (clientId === undefined || !shared.removed) return shared;
+      // Before the removal, the closing to new clients; after it, the removal wins over the closing.
+      if (!shared.removed) {
+        await access.assertNotClosed({ state, key, clientId, verdict: shared });
+        return shared;
+      }
+      if (clientId === undefined) return shared;
       const id = `${clientId} ${key.version} ${key.method} ${key.path}`;
       const hit = clientCache.get(id);
       if (hit && clock.now() < hit.until) return hit.verdict;
