@@ -4,7 +4,7 @@ import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
-import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
 import { removedDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
 
@@ -59,6 +59,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
         prefix: api.prefix,
         vendor: api.vendor,
         clientIdOf,
+        clientOf: lifecycleClientOf,
         clock,
         lifecycle: runtime,
         forward: {

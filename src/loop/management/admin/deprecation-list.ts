@@ -12,6 +12,8 @@ export interface DeprecationEntry {
   version: string;
   deprecatedAt: string;
   sunsetAt: string;
+  extendedAccessUntil?: string;
+  closedToNewClientsAt?: string;
   replacement: string | null;
   migrationUrl: string | null;
   usage: { calls: number; clients: number; endpoints: number; lastCall: string | null };
@@ -51,9 +53,17 @@ export async function listDeprecations(options: {
   const { runtime, usage, clientId, all } = options;
   const mine = clientId === undefined ? {} : { clientId };
   const entries: Array<{ entry: Omit<DeprecationEntry, 'usage'>; used: Counted }> = [];
-  const at = (deprecatedAt: number, sunsetAt: number) => ({
-    deprecatedAt: formatIsoInstant(deprecatedAt),
-    sunsetAt: formatIsoInstant(sunsetAt),
+  const at = (d: {
+    deprecatedAt: number;
+    sunsetAt: number;
+    extendedAccessUntil?: number | undefined;
+    closedToNewClientsAt?: number | undefined;
+  }) => ({
+    deprecatedAt: formatIsoInstant(d.deprecatedAt),
+    sunsetAt: formatIsoInstant(d.sunsetAt),
+    // The two optional dates are shown only when set.
+    ...(d.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: formatIsoInstant(d.extendedAccessUntil) }),
+    ...(d.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: formatIsoInstant(d.closedToNewClientsAt) }),
   });
   const documented = new Map(runtime.document().versions.map((v) => [v.name, v]));
   for (const v of runtime.versions()) {
@@ -68,7 +78,7 @@ export async function listDeprecations(options: {
     const replacement = documented.get(v.name)?.replacement ?? null;
     const migrationUrl = runtime.migrationUrl(v.name);
     const base = { kind: 'version' as const, name: v.name, version: v.name, replacement, migrationUrl };
-    entries.push({ entry: { ...base, ...at(v.schedule.deprecatedAt, v.schedule.sunsetAt) }, used });
+    entries.push({ entry: { ...base, ...at(v.schedule) }, used });
   }
   for (const e of runtime.endpointDeprecations()) {
     const endpoint = `${e.method} ${e.path}`;
@@ -84,7 +94,7 @@ export async function listDeprecations(options: {
       replacement: null,
       migrationUrl,
     };
-    entries.push({ entry: { ...base, ...at(e.deprecatedAt, e.sunsetAt) }, used: counted(rows, 1) });
+    entries.push({ entry: { ...base, ...at(e) }, used: counted(rows, 1) });
   }
   const elements = runtime.elements();
   const used = elements.length === 0 ? [] : await usage.elementUsage(mine);
@@ -97,7 +107,7 @@ export async function listDeprecations(options: {
       replacement: replacementName(e) ?? null,
       migrationUrl: e.migrationUrl ?? null,
     };
-    entries.push({ entry: { ...base, ...at(e.deprecatedAt, e.sunsetAt) }, used: row ?? none });
+    entries.push({ entry: { ...base, ...at(e) }, used: row ?? none });
   }
   return entries
     .filter(({ used }) => clientId === undefined || all === true || used.calls > 0)
