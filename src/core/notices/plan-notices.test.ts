@@ -90,6 +90,22 @@ describe('planNotices', () => {
     );
   });
 
+  it('announces a targeted brownout to its targets alone', () => {
+    const brownout: Brownout = {
+      id: 't1',
+      version: 'v1',
+      startsAt: day(100),
+      endsAt: day(100) + 3_600_000,
+      clients: ['acme'],
+    };
+    const usageOn = (now: number) => [...calling('acme')(now), ...calling('globex')(now)];
+    const sent = simulate({ subjects: [v1], brownouts: [brownout], usageOn, from: 0, to: 100 });
+    assert.deepEqual(
+      brief(sent).filter((line) => line.includes('brownout')),
+      ['93 acme brownout t1'],
+    );
+  });
+
   it('tells a late joiner it is deprecated, then reminds it from the next reminder day only', () => {
     const sent = simulate({ subjects: [v1], usageOn: calling('late', 'GET /users', 100), from: 0, to: 181 });
     assert.deepEqual(brief(sent), [

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS } from '../lifecycle/index.ts';
+import { targetsClient } from './brownout.ts';
 import { covers, noticeKey, subjectId } from './notice-key.ts';
 import {
   defaultNoticeSettings,
@@ -30,7 +31,7 @@ export interface PlanNoticesOptions {
  * - `deprecated` to every such client not told yet (late joiners included);
  * - `reminder` at the latest reminder day crossed since the client was last told, so overdue
  *   reminders collapse into one; a moved sunset is a new date, with reminders of its own;
- * - `brownout` when a global brownout is within its notice days;
+ * - `brownout` when a brownout of every client, or one aimed at this client, is within its notice days;
  * - `removed` once the subject is gone;
  * - `cleared` to a told client silent for `clearDays` (since its last call and since it was told);
  *   it gets nothing more until it calls again.
@@ -50,6 +51,7 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
       const brownouts = options.brownouts.filter((b) =>
         announces({
           brownout: b,
+          clientId,
           subject,
           endpointSubjects,
           called: (endpoint) =>
@@ -140,6 +142,7 @@ function planForClient(p: ClientPlan): DueNotice[] {
  */
 function announces(options: {
   brownout: Brownout;
+  clientId: string;
   subject: NoticeSubject;
   endpointSubjects: ReadonlySet<string>;
   called: (endpoint: string) => boolean;
@@ -148,6 +151,8 @@ function announces(options: {
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
   if (subject.element !== undefined) return false;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
+  // A targeted brownout is news to its targets alone.
+  if (!targetsClient(b, options.clientId)) return false;
   if (b.endpoint === subject.endpoint) return true;
   return (
     subject.endpoint === undefined &&

@@ -79,7 +79,7 @@ export function installBrownoutGuard(
       const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
       throw new VersionaryError({
         code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : b.clients ? 'planned brownout aimed at your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
         extensions: {
           brownout: {
             id: b.id,
@@ -97,7 +97,7 @@ export function installBrownoutGuard(
 }
 
 /**
- * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
+ * Add each version's planned brownouts (of every client, not ended) to the lifecycle
  * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
  */
 export function listBrownoutsInLifecycle(
@@ -118,7 +118,10 @@ function withBrownouts(payload: object, options: { cache: BrownoutCache; clock: 
   const document = payload as { versions?: Array<{ name: string }> };
   if (!Array.isArray(document.versions)) return payload;
   const now = options.clock.now();
-  const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+  // Public: brownouts of every client only; a targeted one is told to its clients (notices, dashboard).
+  const planned = options.cache
+    .all()
+    .filter((b) => b.clientId === undefined && b.clients === undefined && b.endsAt > now);
   return {
     ...document,
     versions: document.versions.map((v) => ({
