@@ -43,6 +43,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'List deprecation notices or run one notices pass (database or running server)',
     load: async () => (await import('./notices.ts')).noticesCommand,
   },
+  brownouts: {
+    summary: 'Plan, schedule, list and cancel brownouts of deprecated versions (database or running server)',
+    load: async () => (await import('./brownouts.ts')).brownoutsCommand,
+  },
   approvals: {
     summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
     load: async () => (await import('./approvals.ts')).approvalsCommand,
