@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
+import type { Clock } from '../core/clock/index.ts';
 import { isVersionaryError } from '../core/errors/index.ts';
 import { buildApp, type BuildAppOptions, type ServiceApp } from '../reference/build-app.ts';
 import { createApiBundle } from '../reference/api/index.ts';
@@ -45,7 +46,12 @@ interface StartState {
  * beside the loop's parts: users and posts by default, forwarding for `versionary gateway`.
  */
 export async function startService(
-  options: LoadConfigOptions & { exit?: (code: number) => void; compose?: Compose },
+  options: LoadConfigOptions & {
+    exit?: (code: number) => void;
+    compose?: Compose;
+    /** The service's clock; the system's by default. Tests move time with one of their own. */
+    clock?: Clock;
+  },
 ): Promise<RunningService> {
   const { config, composition } = await checkBeforeListening(options.compose ?? composeReference, options);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
@@ -66,7 +72,8 @@ export async function startService(
           throw error;
         })
       : undefined;
-  const ready = serveWhenReady({ config, composition, state, service, redis, metrics, log });
+  const clock = options.clock ?? { now: Date.now };
+  const ready = serveWhenReady({ config, composition, state, service, redis, metrics, log, clock });
   ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
   const shutdown = onceOnly((signal: string) =>
     stop({ signal, state, service, redis, ...(metricsServer ? { metricsServer } : {}), log, config }),
@@ -122,6 +129,7 @@ async function serveWhenReady(options: {
   redis: Redis | undefined;
   metrics: ServiceMetrics;
   log: Logger;
+  clock: Clock;
 }): Promise<void> {
   const { config, state, log } = options;
   state.storage = await openWithRetry({ config, log, closing: () => state.closing });
@@ -133,7 +141,7 @@ async function serveWhenReady(options: {
     ...options.composition,
     config,
     storage: state.storage,
-    clock: { now: Date.now },
+    clock: options.clock,
     ...(rateLimitStore ? { rateLimitStore } : {}),
     ops: {
       changeFeed: state.feed,

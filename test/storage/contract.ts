@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
+import { runExemptionsContract } from './contract-exemptions.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
 import { runClientUsageContract } from './contract-client-usage.ts';
@@ -287,6 +288,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     runOperationCountsContract(() => s);
     runClientUsageContract(() => s);
     runApprovalsContract(() => s);
+    runExemptionsContract(() => s);
   });
   runNoticeContract(name, open);
 }

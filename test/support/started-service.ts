@@ -19,7 +19,7 @@ export interface StartedService {
  * with the config file `file` and an in-memory SQLite database, and wait until it is ready.
  */
 export async function startTestService(
-  options: { file?: Record<string, unknown>; env?: Record<string, string> } = {},
+  options: { file?: Record<string, unknown>; env?: Record<string, string>; clock?: { now(): number } } = {},
 ): Promise<StartedService> {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-started-'));
   const configPath = join(dir, 'config.json');
@@ -37,6 +37,7 @@ export async function startTestService(
       ...options.env,
     },
     readFile: (path) => readFileSync(path, 'utf8'),
+    ...(options.clock ? { clock: options.clock } : {}),
     exit: (value) => {
       code = value;
     },

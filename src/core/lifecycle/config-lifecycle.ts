@@ -45,6 +45,17 @@ export interface LifecycleSource {
    * a deprecation manifest (the loop's runtime does: `</api/deprecations>; rel="deprecation"; …`).
    */
   manifestLink?: string;
+  /**
+   * The verdict for one client, asked only when the shared verdict is `perClient`: an exempt
+   * client's own (its own `Sunset`), or the shared one; rejects with a 403 problem when the
+   * subject is closed to new clients and this client had not called it. `clientId` is undefined
+   * for an unauthenticated call, which counts as new and is never exempt.
+   */
+  clientVerdict?(
+    key: { version: string; method: string; path: string },
+    clientId: string | undefined,
+    shared: LifecycleVerdict,
+  ): LifecycleVerdict | Promise<LifecycleVerdict>;
 }
 
 /** Options for {@link createConfigLifecycle}. */

@@ -34,6 +34,10 @@ export function parseElementDeprecations(
     sunsetAt: instantMs(entry.sunsetAt) ?? Number.NaN,
     ...(entry.replacement !== undefined ? { replacement: entry.replacement } : {}),
     ...(entry.migrationUrl !== undefined ? { migrationUrl: entry.migrationUrl } : {}),
+    ...(entry.extendedAccessUntil !== undefined ? { extendedAccessUntil: instantMs(entry.extendedAccessUntil)! } : {}),
+    ...(entry.closedToNewClientsAt !== undefined
+      ? { closedToNewClientsAt: instantMs(entry.closedToNewClientsAt)! }
+      : {}),
   });
   const fields = (config.fieldDeprecations ?? []).map((entry): ElementDeprecation => {
     const { field, resource } = entry;

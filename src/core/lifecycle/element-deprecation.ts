@@ -43,6 +43,10 @@ interface ElementBase {
   sunsetAt: number;
   replacement?: string;
   migrationUrl?: string;
+  /** The cap on per-client extended access after the sunset. */
+  extendedAccessUntil?: number;
+  /** From this instant, clients that had not used the element before are refused. */
+  closedToNewClientsAt?: number;
 }
 
 /** A deprecated field: see {@link ElementDeprecation}. */

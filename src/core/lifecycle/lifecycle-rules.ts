@@ -43,6 +43,7 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
         `${here}.sunsetAt is required with a deprecatedAt (rule concrete-sunset): a deprecation names a concrete sunset date; without one ${name} would stay current, with no deprecation headers`,
       );
     }
+    errors.push(...capErrors(entry, here));
     if (!bundle) continue;
     if (entry.sunsetAt !== undefined && entry.deprecatedAt === undefined)
       errors.push(`${here}.deprecatedAt is required with a sunsetAt`);
@@ -92,4 +93,16 @@ export function instantMs(value: unknown): number | undefined {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The cap on extended access comes after the sunset it extends (a cap before it would grant
+ * nothing), and needs one.
+ */
+export function capErrors(entry: Record<string, unknown>, here: string): string[] {
+  const cap = instantMs(entry.extendedAccessUntil);
+  if (cap === undefined) return [];
+  const sunset = instantMs(entry.sunsetAt);
+  if (sunset === undefined) return [`${here}.extendedAccessUntil needs a sunsetAt to extend`];
+  return cap > sunset ? [] : [`${here}.extendedAccessUntil must be after the sunsetAt it extends`];
 }

@@ -28,6 +28,10 @@ export const VersionLifecycleSchema = Type.Object(
     releasedAt: Type.Optional(Instant),
     deprecatedAt: Type.Optional(Instant),
     sunsetAt: Type.Optional(Instant),
+    /** The cap on per-client extended access after the sunset: exemptions can be granted up to it. */
+    extendedAccessUntil: Type.Optional(Instant),
+    /** From this instant, clients that had not called the version before get a 403. */
+    closedToNewClientsAt: Type.Optional(Instant),
     removed: Type.Optional(Type.Boolean({ errorText: 'must be a boolean' })),
     /** The version clients should move to; defaults to the newest current version after it. */
     replacement: Type.Optional(Type.String({ errorText: 'must be a string' })),
@@ -64,6 +68,8 @@ export const EndpointLifecycleSchema = Type.Object(
     // routing plugin, which stores nothing, requires it (`checkLifecycleRules`).
     deprecatedAt: Type.Optional(Instant),
     sunsetAt: Instant,
+    extendedAccessUntil: Type.Optional(Instant),
+    closedToNewClientsAt: Type.Optional(Instant),
     migrationUrl: Type.Optional(MigrationUrl),
   },
   { additionalProperties: false, title: 'an endpoint deprecation' },
@@ -96,6 +102,8 @@ export const FieldDeprecationSchema = Type.Object(
     field: Text,
     deprecatedAt: Instant,
     sunsetAt: Instant,
+    extendedAccessUntil: Type.Optional(Instant),
+    closedToNewClientsAt: Type.Optional(Instant),
     replacement: Type.Optional(Text),
     migrationUrl: Type.Optional(MigrationUrl),
   },
@@ -111,6 +119,8 @@ export const ParameterDeprecationSchema = Type.Object(
     parameter: Text,
     deprecatedAt: Instant,
     sunsetAt: Instant,
+    extendedAccessUntil: Type.Optional(Instant),
+    closedToNewClientsAt: Type.Optional(Instant),
     replacement: Type.Optional(Text),
     migrationUrl: Type.Optional(MigrationUrl),
   },

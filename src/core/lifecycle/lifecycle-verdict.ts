@@ -20,6 +20,12 @@ export interface LifecycleVerdict {
   replacement?: string;
   /** Set after the sunset: the request is refused with it. */
   removed?: VersionaryError;
+  /**
+   * Set when some client may be answered otherwise (an exemption past the sunset, a closing to
+   * new clients): the source's `clientVerdict` decides per client. Unset for nearly every key,
+   * so that the common request pays nothing.
+   */
+  perClient?: true;
 }
 
 /** One schedule that may apply to a request: the version's own, or an endpoint's within it. */

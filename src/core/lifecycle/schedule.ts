@@ -18,4 +18,8 @@ export interface DeprecationSchedule {
   /** Set once the sunset has passed (status check order 3) or by an operator; never unset. */
   removed: boolean;
   reason: DeprecationReason;
+  /** The cap on per-client extended access after the sunset; without it no extension can be granted. */
+  extendedAccessUntil?: number;
+  /** From this instant, clients that had not called the subject before get a 403. */
+  closedToNewClientsAt?: number;
 }

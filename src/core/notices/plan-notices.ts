@@ -23,6 +23,11 @@ export interface PlanNoticesOptions {
   recorded: readonly RecordedNotice[];
   settings?: Partial<NoticeSettings>;
   clock: Clock;
+  /**
+   * A client's own date for a version or endpoint (its extended access, within the cap), if any:
+   * its notices are then dated by it, and it hears of no brownout of that subject (it is spared them).
+   */
+  extensionOf?: (clientId: string, subject: NoticeSubject) => number | undefined;
 }
 
 /**
@@ -48,24 +53,30 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
     const history = options.recorded.filter((r) => r.subject === id);
     for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
       const told = history.filter((r) => r.clientId === clientId);
-      const brownouts = options.brownouts.filter((b) =>
-        announces({
-          brownout: b,
-          clientId,
-          subject,
-          endpointSubjects,
-          called: (endpoint) =>
-            options.usage.some(
-              (u) =>
-                u.clientId === clientId &&
-                u.version === b.version &&
-                u.endpoint === endpoint &&
-                u.element === undefined &&
-                u.lastSeen >= since,
-            ),
-        }),
-      );
-      const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts, settings, now });
+      const own = subject.element === undefined ? options.extensionOf?.(clientId, subject) : undefined;
+      const brownouts =
+        own !== undefined
+          ? []
+          : options.brownouts.filter((b) =>
+              announces({
+                brownout: b,
+                clientId,
+                subject,
+                endpointSubjects,
+                called: (endpoint) =>
+                  options.usage.some(
+                    (u) =>
+                      u.clientId === clientId &&
+                      u.version === b.version &&
+                      u.endpoint === endpoint &&
+                      u.element === undefined &&
+                      u.lastSeen >= since,
+                  ),
+              }),
+            );
+      // Extended access: the client's own date is its sunset, and the general removal is not its own.
+      const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
+      const planned = planForClient({ subject: dated, id, clientId, lastSeen, told, brownouts, settings, now });
       for (const notice of planned) {
         if (done.has(noticeKey(notice))) continue;
         done.add(noticeKey(notice));

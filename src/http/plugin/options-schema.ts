@@ -33,6 +33,7 @@ const PluginOptionsSchema = Type.Object(
     onUsage: Type.Optional(Fn),
     onCall: Type.Optional(Fn),
     clientIdOf: Type.Optional(Fn),
+    clientOf: Type.Optional(Fn),
     openapi: Type.Optional(
       Type.Union([Type.Literal(false), Type.Object({ title: Type.String(), document: Type.Optional(Fn) })], {
         errorText: 'must be { title: string, document?: function } or false',

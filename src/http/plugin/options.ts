@@ -76,6 +76,18 @@ export interface VersionaryPluginOptions {
   /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /**
+   * The client that exemptions past a sunset and closings to new clients are judged for (a
+   * lifecycle source with `clientVerdict`); `undefined` for an unauthenticated call, which is
+   * never exempt and counts as new. Defaults to `clientIdOf`. Asked only for the few keys with
+   * such rules.
+   *
+   * @example
+   * ```ts
+   * await app.register(versionary, { bundle, handlers, lifecycle, clientOf: (request) => request.user?.clientId });
+   * ```
+   */
+  clientOf?: (request: FastifyRequest) => string | undefined;
+  /**
    * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
    * out. `document` builds it instead of the default (security schemes, more statuses, headers…),
    * from the same inputs; it is called per request, since the lifecycle can change meanwhile.
@@ -133,13 +145,14 @@ export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<str
 
 /** The options with their defaults applied and the lifecycle resolved. */
 export interface ResolvedPluginOptions extends Required<
-  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'forward'>
+  Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'clientOf' | 'forward'>
 > {
   forward: ForwardOptions | undefined;
   lifecycle: LifecycleConfig | LifecycleSource;
   onUsage: ((call: UsageEvent, request: FastifyRequest) => void) | undefined;
   onCall: ((call: CallEvent, request: FastifyRequest) => void) | undefined;
   clientIdOf: (request: FastifyRequest) => string;
+  clientOf: (request: FastifyRequest) => string | undefined;
 }
 
 /**
@@ -197,6 +210,10 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
     onCall: raw.onCall as ResolvedPluginOptions['onCall'],
     clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
+    clientOf:
+      (raw.clientOf as ResolvedPluginOptions['clientOf'] | undefined) ??
+      (raw.clientIdOf as ResolvedPluginOptions['clientOf'] | undefined) ??
+      ((request) => request.ip),
     openapi: openapi as ResolvedPluginOptions['openapi'],
     versionsDocument: raw.versionsDocument !== false,
     problems: raw.problems !== false,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -7,6 +7,7 @@ import {
   elementVerdict,
   type ElementDeprecation,
   type LifecycleSource,
+  type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import {
@@ -124,24 +125,37 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
 function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
   // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
   return function lifecycleHeaders({ request, reply, version, operation }) {
-    const verdict = verdictOf(lifecycle, request, {
-      version: version.name,
-      method: operation.method,
-      path: operation.path,
-    });
-    if (!verdict.deprecated) return;
-    o.onUsage?.(
-      {
-        version: version.name,
-        endpoint: `${operation.method} ${operation.path}`,
-        clientId: o.clientIdOf(request),
-        at: o.clock.now(),
-      },
-      request,
-    );
-    stateOf(request).deprecated = true;
-    reply.headers(verdict.headers);
+    const key = { version: version.name, method: operation.method, path: operation.path };
+    const verdict = verdictOf(lifecycle, request, key);
+    // The few keys with per-client rules (an exemption, a closing to new clients) ask the source
+    // for this client's verdict; every other request goes on with the shared one, synchronously.
+    if (verdict.perClient && lifecycle.clientVerdict)
+      return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then((own) =>
+        applyVerdict(o, { request, reply, key, verdict: own }),
+      );
+    applyVerdict(o, { request, reply, key, verdict });
   };
+}
+
+/** Record a deprecated call and send its headers; a removed one (past the client's own date too) is refused. */
+function applyVerdict(
+  o: ResolvedPluginOptions,
+  c: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    key: { version: string; method: string; path: string };
+    verdict: LifecycleVerdict;
+  },
+): void {
+  const { request, reply, key, verdict } = c;
+  if (!verdict.deprecated) return;
+  o.onUsage?.(
+    { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },
+    request,
+  );
+  stateOf(request).deprecated = true;
+  reply.headers(verdict.headers);
+  if (verdict.removed) throw verdict.removed;
 }
 
 /** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */

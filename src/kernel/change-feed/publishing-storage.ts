@@ -1,19 +1,25 @@
 import type { ChangeFeed, Storage } from '../ports/index.ts';
 
 /** The topics the service itself publishes. Other features add their own (`clients`, …). */
-export const ChangeTopic = { Lifecycle: 'lifecycle', ApiKeys: 'api-keys', Clients: 'clients' } as const;
+export const ChangeTopic = {
+  Lifecycle: 'lifecycle',
+  ApiKeys: 'api-keys',
+  Clients: 'clients',
+  Exemptions: 'exemptions',
+} as const;
 
 /**
  * The storage, with every write to shared state announced on the change feed once it is
  * committed: lifecycle schedules and endpoint deprecations on `lifecycle`, API keys (created,
  * revoked) on `api-keys`, clients (created, changed, deleted, a contact's subscription) on
- * `clients`. Announcing at the store means no write path can forget to.
+ * `clients`, exemptions (granted, revoked) on `exemptions`. Announcing at the store means no write path can forget to.
  */
 export function publishingStorage<S extends Storage>(options: { storage: S; feed: ChangeFeed }): S {
   const { storage, feed } = options;
   const lifecycle = storage.lifecycle;
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
+  const exemptions = storage.exemptions;
   // A write, then its topic on the feed once the write has committed.
   const announce =
     <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) =>
@@ -52,6 +58,17 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       update: announce(ChangeTopic.Clients, clients.update.bind(clients)),
       delete: announce(ChangeTopic.Clients, clients.delete.bind(clients)),
       setContactSubscribed: announce(ChangeTopic.Clients, clients.setContactSubscribed.bind(clients)),
+    },
+    exemptions: {
+      ...exemptions,
+      find: (id) => exemptions.find(id),
+      list: (options) => exemptions.list(options),
+      insert: announce(ChangeTopic.Exemptions, exemptions.insert.bind(exemptions)),
+      revoke: async (revocation) => {
+        const revoked = await exemptions.revoke(revocation);
+        if (revoked) await feed.publish(ChangeTopic.Exemptions);
+        return revoked;
+      },
     },
   };
 }

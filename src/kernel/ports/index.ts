@@ -27,3 +27,4 @@ export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
 export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
+export type { ClientExemption, ExemptionStore, ExemptionSubject } from './exemptions.ts';

@@ -14,6 +14,10 @@ export interface EndpointDeprecation {
   deprecatedAt: number;
   sunsetAt: number;
   migrationUrl: string | null;
+  /** The cap on per-client extended access after the sunset. */
+  extendedAccessUntil?: number;
+  /** From this instant, clients that had not called the endpoint before get a 403. */
+  closedToNewClientsAt?: number;
 }
 
 /** Where scheduled lifecycle state lives, shared by every instance on the same database. */

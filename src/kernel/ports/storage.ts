@@ -7,6 +7,7 @@ import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
 import type { ApprovalStore } from './approvals.ts';
+import type { ExemptionStore } from './exemptions.ts';
 
 /**
  * Everything the loop needs from a database, picked by the composition root: its own tables only
@@ -20,6 +21,7 @@ export interface Storage {
   clients: ClientStore;
   notices: NoticeStore;
   approvals: ApprovalStore;
+  exemptions: ExemptionStore;
   /**
    * The reference service's users and posts, on the same database: their tables are migrated (a
    * migration set of their own) by the first call. Only the reference service's resources call

@@ -161,6 +161,19 @@ export interface UsageStore {
     version?: string;
     clientId?: string;
   }): Promise<OperationUsageRow[]>;
+  /**
+   * Whether the client called the version (one endpoint of it, `GET /users/{id}`, or one
+   * deprecated element, `User.nickname`) before `before`: from the all-time rollups (first seen)
+   * and the hourly operation counts (hours that ended by it), so it holds for calls made
+   * before the version was deprecated too, as long as those hours are kept.
+   */
+  calledBefore(options: {
+    clientId: string;
+    version: string;
+    endpoint?: string;
+    element?: string;
+    before: number;
+  }): Promise<boolean>;
   /** Delete the hourly counts of hours that ended by `before` (those starting before its hour); returns how many rows went. */
   pruneOperationCounts(options: { before: number }): Promise<number>;
 }

@@ -3,7 +3,7 @@ import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
-import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 
 /**
@@ -38,6 +38,7 @@ export function createResourcesFeature(
         prefix: api.prefix,
         vendor: api.vendor,
         clientIdOf,
+        clientOf: lifecycleClientOf,
         clock,
         lifecycle: runtime,
         onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),

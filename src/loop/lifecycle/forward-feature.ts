@@ -3,7 +3,7 @@ import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceFeature } from '../../kernel/app/feature.ts';
-import { clientIdOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
 import { removedDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
 
@@ -51,6 +51,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
         prefix: api.prefix,
         vendor: api.vendor,
         clientIdOf,
+        clientOf: lifecycleClientOf,
         clock,
         lifecycle: runtime,
         forward: {

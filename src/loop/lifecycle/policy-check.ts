@@ -35,6 +35,8 @@ export function configuredSchedule(
     reason: v.reason ?? 'planned',
     removed: v.removed === true,
     migrationUrl: v.migrationUrl ?? null,
+    ...(v.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: v.extendedAccessUntil }),
+    ...(v.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: v.closedToNewClientsAt }),
   };
 }
 

@@ -6,7 +6,13 @@ import type {
   LifecycleVersion,
   PolicyWarning,
 } from '../../core/lifecycle/index.ts';
-import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../kernel/ports/index.ts';
+import type {
+  EndpointDeprecation,
+  ExemptionStore,
+  LifecycleStore,
+  StoredSchedule,
+  UsageStore,
+} from '../../kernel/ports/index.ts';
 import type { LifecycleSettings } from './settings.ts';
 
 /** Options for `createLifecycleRuntime`. */
@@ -20,16 +26,33 @@ export interface LifecycleRuntimeOptions {
   /** Deprecated with the default notice at first start when the config declares no versions. */
   defaultDeprecated?: string[];
   onError?: (error: unknown) => void;
+  /** Per-client exemptions past a sunset: loaded at start and on every `refresh`. */
+  exemptions?: Pick<ExemptionStore, 'list'>;
+  /** Whether a client had called a subject before it closed to new clients. */
+  usage?: Pick<UsageStore, 'calledBefore'>;
 }
 
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
 export interface LifecycleRuntime {
   verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
+  /** The verdict for one client when the shared one is `perClient` (see `LifecycleSource.clientVerdict`). */
+  clientVerdict(
+    key: { version: string; method: string; path: string },
+    clientId: string | undefined,
+    shared: LifecycleVerdict,
+  ): Promise<LifecycleVerdict>;
+  /**
+   * A client's own date for a version (`v1`) or endpoint (`v1 GET /users/{id}`): its exemption's
+   * `until`, within the subject's cap; undefined without an active exemption or without a cap.
+   */
+  extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
   listHeaders(): Record<string, string>;
   document(): LifecycleDocument;
   versions(): LifecycleVersion[];
   migrationUrl(version: string): string;
   endpointDeprecations(): EndpointDeprecation[];
+  /** A version's stored schedule, with its cap and closing date; undefined when not deprecated. */
+  scheduleOf(version: string): StoredSchedule | undefined;
   /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`), from the config. */
   elements(): readonly ElementDeprecation[];
   /** The `Link` value of the API's deprecation manifest, sent last by deprecated responses. */

@@ -1,5 +1,10 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from '../../core/lifecycle/index.ts';
+import {
+  evaluateVerdict,
+  type DeprecationSchedule,
+  type LifecycleVerdict,
+  type VerdictCandidate,
+} from '../../core/lifecycle/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { toSchedule, usable } from './runtime-state.ts';
 import type { LifecycleSettings } from './settings.ts';
@@ -19,21 +24,40 @@ export interface VerdictKey {
 export function computeVerdict(
   state: LifecycleState,
   key: VerdictKey,
-  context: { clock: Clock; prefix: string; settings: LifecycleSettings; manifestLink: string },
+  context: {
+    clock: Clock;
+    prefix: string;
+    settings: LifecycleSettings;
+    manifestLink: string;
+    /**
+     * One client's own date past a subject's sunset (`v1`, `v1 GET /users`), given the subject's
+     * cap: the subject is then judged with that date as its sunset. Absent for the shared verdict.
+     */
+    extension?: (subject: string, cap: number | undefined) => number | undefined;
+  },
 ): { verdict: LifecycleVerdict; until: number } {
   const candidates: VerdictCandidate[] = [];
+  const extended = (subject: string, schedule: DeprecationSchedule, cap: number | undefined) => {
+    const until = context.extension?.(subject, cap);
+    return until === undefined ? schedule : { ...schedule, sunsetAt: until, removed: false };
+  };
   const own = state.schedule(key.version);
-  if (own) candidates.push({ schedule: toSchedule(own), migrationUrl: state.migrationUrl(key.version) });
+  if (own)
+    candidates.push({
+      schedule: extended(key.version, toSchedule(own), own.extendedAccessUntil),
+      migrationUrl: state.migrationUrl(key.version),
+    });
   for (const e of state.endpoints()) {
     if (e.version === key.version && e.method === key.method && e.path === key.path) {
+      const schedule: DeprecationSchedule = {
+        version: key.version,
+        deprecatedAt: e.deprecatedAt,
+        sunsetAt: e.sunsetAt,
+        removed: false,
+        reason: 'planned',
+      };
       candidates.push({
-        schedule: {
-          version: key.version,
-          deprecatedAt: e.deprecatedAt,
-          sunsetAt: e.sunsetAt,
-          removed: false,
-          reason: 'planned',
-        },
+        schedule: extended(endpointSubject(key), schedule, e.extendedAccessUntil),
         migrationUrl: usable(e.migrationUrl) ?? state.migrationUrl(key.version),
         subject: `${e.method} ${e.path} in ${key.version}`,
       });
@@ -54,4 +78,9 @@ export function computeVerdict(
   const { headers } = evaluated.verdict;
   if (headers.Link !== undefined) headers.Link = `${headers.Link}, ${context.manifestLink}`;
   return evaluated;
+}
+
+/** The subject key of an endpoint, as exemptions name it: `v1 GET /users/{id}`. */
+export function endpointSubject(key: VerdictKey): string {
+  return `${key.version} ${key.method} ${key.path}`;
 }

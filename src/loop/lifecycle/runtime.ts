@@ -3,8 +3,9 @@ import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import { startLifecycle } from './runtime-start.ts';
 import { createLifecycleState } from './runtime-state.ts';
 import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
-import { computeVerdict } from './runtime-verdict.ts';
+import { computeVerdict, endpointSubject } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
+import { createClientAccess } from './client-access.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
@@ -21,6 +22,10 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   let list: { headers: Record<string, string>; until: number } | undefined;
   const manifestLink = manifestLinkOf(prefix);
+  const access = createClientAccess({ exemptions: options.exemptions, usage: options.usage, clock });
+  await access.load();
+  // Exempt clients' own verdicts, beside the shared cache: `client key` → verdict.
+  const clientCache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
 
   const runtime: LifecycleRuntime = {
     warnings,
@@ -32,8 +37,36 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       // state catches up with the clock here, before the verdict is computed from it.
       state.flagIfSunsetPassed(key.version);
       const fresh = computeVerdict(state, key, { clock, prefix, settings, manifestLink });
+      if (access.touches(state, key)) fresh.verdict.perClient = true;
       cache.set(id, fresh);
       return fresh.verdict;
+    },
+    async clientVerdict(key, clientId, shared) {
+      await access.assertNotClosed({ state, key, clientId, verdict: shared });
+      if (clientId === undefined || !shared.removed) return shared;
+      const id = `${clientId} ${key.version} ${key.method} ${key.path}`;
+      const hit = clientCache.get(id);
+      if (hit && clock.now() < hit.until) return hit.verdict;
+      const own = computeVerdict(state, key, {
+        clock,
+        prefix,
+        settings,
+        manifestLink,
+        extension: (subject, cap) => access.extensionOf(clientId, subject, cap),
+      });
+      clientCache.set(id, own);
+      return own.verdict;
+    },
+    extensionOf(clientId, subject) {
+      if (subject.endpoint === undefined)
+        return access.extensionOf(clientId, subject.version, state.schedule(subject.version)?.extendedAccessUntil);
+      const [method, path] = subject.endpoint.split(' ') as [string, string];
+      const e = state.endpoints().find((d) => d.version === subject.version && d.method === method && d.path === path);
+      return access.extensionOf(
+        clientId,
+        endpointSubject({ version: subject.version, method, path }),
+        e?.extendedAccessUntil,
+      );
     },
     listHeaders() {
       if (list && clock.now() < list.until) return list.headers;
@@ -52,6 +85,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     versions: state.versions,
     migrationUrl: state.migrationUrl,
     endpointDeprecations: state.endpoints,
+    scheduleOf: state.schedule,
     elements: () => settings.elementDeprecations ?? [],
     manifestLink,
     headerStyle: settings.headerStyle,
@@ -59,10 +93,12 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     generation: state.generation,
     apply(update) {
       cache.clear();
+      clientCache.clear();
       list = undefined;
       state.replace(update);
     },
     async refresh() {
+      await access.load();
       runtime.apply({ schedules: await store.listSchedules(), endpoints: await store.listEndpointDeprecations() });
       // The periodic refresh persists a passed sunset too, so the store says so with no call to that version.
       state.flagPassedSunsets();

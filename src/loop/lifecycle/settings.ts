@@ -1,4 +1,5 @@
 import {
+  capErrors,
   checkLifecycleRules,
   instantMs,
   lifecycleConfigKeys,
@@ -22,6 +23,8 @@ export interface VersionSettings {
   migrationUrl?: string;
   removed?: boolean;
   reason?: DeprecationReason;
+  extendedAccessUntil?: number;
+  closedToNewClientsAt?: number;
 }
 
 /** An endpoint deprecation as the config file declares it. */
@@ -32,6 +35,8 @@ interface EndpointSettings {
   deprecatedAt?: number;
   sunsetAt: number;
   migrationUrl?: string;
+  extendedAccessUntil?: number;
+  closedToNewClientsAt?: number;
 }
 
 /** The lifecycle part of the config file, parsed. */
@@ -87,6 +92,7 @@ export function parseLifecycleSettings(options: {
         migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, problems }),
         removed: raw.removed === true,
         reason: raw.reason === 'critical-fix' ? 'critical-fix' : 'planned',
+        ...optionalDates(raw),
       };
     }
   }
@@ -104,9 +110,11 @@ export function parseLifecycleSettings(options: {
         deprecatedAt: instantMs(raw.deprecatedAt),
         sunsetAt,
         migrationUrl: url({ value: raw.migrationUrl, where: `${key}[${i}].migrationUrl`, problems }),
+        ...optionalDates(raw),
       },
     ];
   });
+  list.forEach((raw, i) => isObject(raw) && problems.push(...capErrors(raw, `${key}[${i}]`)));
   errors.push(...problems);
   // An entry with an error is told once: the policy check at start leaves its version out.
   const flawed = Object.keys(versions ?? {}).filter((name) =>
@@ -140,4 +148,14 @@ function url(options: { value: unknown; where: string; problems: string[] }): st
   const problem = migrationUrlProblem(options.value, options.where);
   if (problem && !options.problems.some((p) => p.startsWith(`${options.where} `))) options.problems.push(problem);
   return problem ? undefined : options.value;
+}
+
+// The cap on extended access and the closing to new clients: absent when unset.
+function optionalDates(raw: Record<string, unknown>): { extendedAccessUntil?: number; closedToNewClientsAt?: number } {
+  const cap = instantMs(raw.extendedAccessUntil);
+  const closed = instantMs(raw.closedToNewClientsAt);
+  return {
+    ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
+    ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
+  };
 }

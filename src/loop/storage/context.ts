@@ -40,6 +40,8 @@ export async function createServiceContext(
   const runtime = await createLifecycleRuntime({
     settings: config.settings.lifecycle,
     store: storage.lifecycle,
+    exemptions: storage.exemptions,
+    usage: storage.usage,
     clock,
     prefix: api.prefix,
     versions: releaseDates(bundle, options.releases),

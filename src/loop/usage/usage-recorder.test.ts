@@ -23,6 +23,7 @@ function scriptedStore(failures: number) {
     addOperationCounts: async () => {},
     operationUsage: async () => [],
     pruneOperationCounts: async () => 0,
+    calledBefore: async () => false,
   };
   return { store, written };
 }
@@ -97,6 +98,7 @@ test('a store that is slow, not failing, still cannot grow the buffer past its c
     addOperationCounts: async () => {},
     operationUsage: async () => [],
     pruneOperationCounts: async () => 0,
+    calledBefore: async () => false,
   };
   const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 100 });
   recorder.record(call(-1));

@@ -17,6 +17,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         removed: Number(r.removed) === 1,
         reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned',
         migrationUrl: r.migration_url,
+        ...optionalDates(r),
       }));
     },
     async saveSchedule(s) {
@@ -27,6 +28,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         removed: s.removed ? 1 : 0,
         reason: s.reason,
         migration_url: s.migrationUrl,
+        ...dateColumns(s),
       };
       const { version: _key, ...rest } = row;
       await db
@@ -44,6 +46,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         deprecatedAt: Number(r.deprecated_at),
         sunsetAt: Number(r.sunset_at),
         migrationUrl: r.migration_url,
+        ...optionalDates(r),
       }));
     },
     async saveEndpointDeprecation(d) {
@@ -54,6 +57,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         deprecated_at: d.deprecatedAt,
         sunset_at: d.sunsetAt,
         migration_url: d.migrationUrl,
+        ...dateColumns(d),
       };
       await db
         .insertInto('versionary_endpoint_deprecations')
@@ -63,9 +67,34 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
             deprecated_at: row.deprecated_at,
             sunset_at: row.sunset_at,
             migration_url: row.migration_url,
+            extended_access_until: row.extended_access_until,
+            closed_to_new_clients_at: row.closed_to_new_clients_at,
           }),
         )
         .execute();
     },
+  };
+}
+
+interface OptionalDates {
+  extendedAccessUntil?: number;
+  closedToNewClientsAt?: number;
+}
+
+function dateColumns(d: OptionalDates) {
+  return {
+    extended_access_until: d.extendedAccessUntil ?? null,
+    closed_to_new_clients_at: d.closedToNewClientsAt ?? null,
+  };
+}
+
+// Absent when unset; PostgreSQL answers bigint columns as strings.
+function optionalDates(r: {
+  extended_access_until: number | string | null;
+  closed_to_new_clients_at: number | string | null;
+}): OptionalDates {
+  return {
+    ...(r.extended_access_until === null ? {} : { extendedAccessUntil: Number(r.extended_access_until) }),
+    ...(r.closed_to_new_clients_at === null ? {} : { closedToNewClientsAt: Number(r.closed_to_new_clients_at) }),
   };
 }

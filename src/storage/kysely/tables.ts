@@ -31,6 +31,8 @@ interface VersionSchedulesTable {
   removed: number;
   reason: string;
   migration_url: string | null;
+  extended_access_until: number | null;
+  closed_to_new_clients_at: number | null;
 }
 
 /** The `versionary_endpoint_deprecations` table. */
@@ -41,6 +43,8 @@ interface EndpointDeprecationsTable {
   deprecated_at: number;
   sunset_at: number;
   migration_url: string | null;
+  extended_access_until: number | null;
+  closed_to_new_clients_at: number | null;
 }
 
 /** The `versionary_usage_calls` table. */
@@ -202,6 +206,7 @@ export interface Tables {
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;
+  versionary_client_exemptions: ClientExemptionsTable;
 }
 
 /** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
@@ -248,6 +253,24 @@ export interface ChangeApprovalsTable {
   approved_by: string;
   approved_at: number;
   expires_at: number | null;
+  revoked_at: number | null;
+  revoked_by: string | null;
+}
+
+/** The `versionary_client_exemptions` table: per-client access past a sunset, revoked ones kept. */
+export interface ClientExemptionsTable {
+  id: string;
+  client_id: string;
+  /** `version`, `endpoint` or `element`. */
+  subject_kind: string;
+  version: string;
+  method: string | null;
+  path: string | null;
+  element: string | null;
+  until_at: number;
+  reason: string;
+  granted_by: string;
+  granted_at: number;
   revoked_at: number | null;
   revoked_by: string | null;
 }

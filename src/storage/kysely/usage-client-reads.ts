@@ -161,3 +161,42 @@ function byKey(a: Sum, b: Sum): number {
     codePointOrder(a.keyId, b.keyId)
   );
 }
+
+/**
+ * Whether a client called a version (an endpoint, an element) before an instant: one indexed
+ * probe per rollup, stopping at the first that answers yes.
+ */
+export async function readCalledBefore(
+  db: Kysely<Tables>,
+  o: { clientId: string; version: string; endpoint?: string; element?: string; before: number },
+): Promise<boolean> {
+  if (o.element !== undefined) {
+    const row = await db
+      .selectFrom('versionary_usage_elements')
+      .select('client_id')
+      .where('client_id', '=', o.clientId)
+      .where('version', '=', o.version)
+      .where('element', '=', o.element)
+      .where('first_seen', '<', o.before)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+  let totals = db
+    .selectFrom('versionary_usage_totals')
+    .select('client_id')
+    .where('client_id', '=', o.clientId)
+    .where('version', '=', o.version)
+    .where('first_seen', '<', o.before);
+  if (o.endpoint !== undefined) totals = totals.where('endpoint', '=', o.endpoint);
+  if ((await totals.limit(1).executeTakeFirst()) !== undefined) return true;
+  let hours = db
+    .selectFrom('versionary_usage_operation_hours')
+    .select('client_id')
+    .where('client_id', '=', o.clientId)
+    .where('version', '=', o.version)
+    // Whole hours only: a refused call later in the closing hour must not count as an earlier one.
+    .where('hour', '<=', o.before - 3_600_000);
+  if (o.endpoint !== undefined) hours = hours.where('endpoint', '=', o.endpoint);
+  return (await hours.limit(1).executeTakeFirst()) !== undefined;
+}

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DailyUsageRow, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { readByClient } from './usage-client-reads.ts';
+import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
 import { operationHoursStore } from './usage-operation-hours.ts';
 import { operationPageRows } from './usage-operation-reads.ts';
@@ -144,6 +144,7 @@ export function createUsageStore(
       const result = await db.deleteFrom('versionary_usage_calls').where('at', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+    calledBefore: (options) => readCalledBefore(db, options),
     ...operationHoursStore(db, { pageRows }),
   };
 }

@@ -4,6 +4,7 @@ import type { Storage } from '../../kernel/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';
+import { createExemptionStore } from '../kysely/exemption-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
@@ -69,6 +70,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     usage: createUsageStore(db, { operationPageRows: operationPageRows.postgres }),
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
+    exemptions: createExemptionStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: true }),

@@ -9,6 +9,7 @@ import { createUsageStore } from '../kysely/usage-store.ts';
 import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';
+import { createExemptionStore } from '../kysely/exemption-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
@@ -59,6 +60,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     usage: createUsageStore(db),
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
+    exemptions: createExemptionStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: false }),

@@ -89,3 +89,12 @@ export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
     ...(typeof agent === 'string' && agent.length > 0 ? { userAgent: agent.slice(0, 300) } : {}),
   };
 }
+
+/**
+ * The client the lifecycle's per-client rules judge (exemptions, closings to new clients): the
+ * credential's client, else the credential; undefined for an unauthenticated call.
+ */
+export function lifecycleClientOf(request: FastifyRequest): string | undefined {
+  const principal = principalOf(request);
+  return principal ? (principal.clientId ?? principal.id) : undefined;
+}

@@ -38,6 +38,8 @@ const tagDescriptions: Record<string, string> = {
   approvals:
     'Approvals of breaking changes by fingerprint, for `versionary diff --server`; revoked ones stay in the trail.',
   brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
+  exemptions:
+    'Extended access for one client past a sunset, up to the cap (`extendedAccessUntil`); revoked ones stay in the trail.',
 };
 
 /**

@@ -242,6 +242,14 @@ export const scheduleDeprecationSchema = {
       migrationUrl: Type.Optional(
         migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
       ),
+      extendedAccessUntil: Type.Optional(
+        instantInput(
+          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extension can be granted.',
+        ),
+      ),
+      closedToNewClientsAt: Type.Optional(
+        instantInput('ISO 8601 instant: from then on, clients that had not called it before get a 403.'),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -328,6 +336,14 @@ export const deprecateEndpointSchema = {
       migrationUrl: Type.Optional(
         migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
       ),
+      extendedAccessUntil: Type.Optional(
+        instantInput(
+          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extension can be granted.',
+        ),
+      ),
+      closedToNewClientsAt: Type.Optional(
+        instantInput('ISO 8601 instant: from then on, clients that had not called it before get a 403.'),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -340,6 +356,8 @@ export const deprecateEndpointSchema = {
         deprecatedAt: instant('Now.'),
         sunsetAt: instant('When the endpoint is removed.'),
         migrationUrl: nullable(Type.String({ maxLength: 2000 })),
+        extendedAccessUntil: Type.Optional(instant('The cap on per-client extended access.')),
+        closedToNewClientsAt: Type.Optional(instant('When it closes to new clients.')),
       },
       { description: 'Deprecated' },
     ),

@@ -10,6 +10,7 @@ import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { deprecateEndpointSchema } from './admin-schemas.ts';
 import { assertNotRemoved } from './version-routes.ts';
+import { lifecycleDatesOf, type LifecycleDatesInput } from './lifecycle-dates.ts';
 
 /** `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active. */
 export function registerEndpointAdminRoutes(
@@ -31,7 +32,7 @@ export function registerEndpointAdminRoutes(
       sunsetAt?: string;
       reason?: string;
       migrationUrl?: string;
-    };
+    } & LifecycleDatesInput;
     const method = input.method.toUpperCase();
     assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
     const version = options.bundle.get(input.version);
@@ -70,6 +71,7 @@ export function registerEndpointAdminRoutes(
       },
     });
     if (violation) throw violation;
+    const dates = lifecycleDatesOf(input, sunsetAt);
     const saved = {
       version: input.version,
       method,
@@ -77,11 +79,20 @@ export function registerEndpointAdminRoutes(
       deprecatedAt: now,
       sunsetAt,
       migrationUrl: input.migrationUrl ?? null,
+      ...dates,
     };
     await options.lifecycle.saveEndpointDeprecation(saved);
     await options.runtime.refresh();
-    return reply
-      .code(201)
-      .send({ ...saved, deprecatedAt: formatIsoInstant(now), sunsetAt: formatIsoInstant(sunsetAt) });
+    return reply.code(201).send({
+      ...saved,
+      deprecatedAt: formatIsoInstant(now),
+      sunsetAt: formatIsoInstant(sunsetAt),
+      ...(dates.extendedAccessUntil === undefined
+        ? {}
+        : { extendedAccessUntil: formatIsoInstant(dates.extendedAccessUntil) }),
+      ...(dates.closedToNewClientsAt === undefined
+        ? {}
+        : { closedToNewClientsAt: formatIsoInstant(dates.closedToNewClientsAt) }),
+    });
   });
 }

@@ -1,4 +1,5 @@
 import type { ServiceFeature } from '../../../kernel/app/feature.ts';
+import { registerExemptionRoutes } from '../exemptions/exemption-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
@@ -32,6 +33,7 @@ export const adminFeature: ServiceFeature = {
         registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
+        registerExemptionRoutes(admin, { storage, runtime, clock });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
       },
       { prefix: '/admin/v1' },

@@ -9,6 +9,7 @@ import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
+import { lifecycleDatesOf, type LifecycleDatesInput } from './lifecycle-dates.ts';
 import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
@@ -67,7 +68,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       sunsetAt?: string;
       reason?: 'planned' | 'critical-fix';
       migrationUrl?: string;
-    };
+    } & LifecycleDatesInput;
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
     const input = {
       version: name,
@@ -84,7 +85,9 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     // it keeps its announced deprecation date and moves its sunset as the policy allows.
     const datesGiven = body.sunsetAt !== undefined || body.deprecatedAt !== undefined;
     const { schedule } = find(name).schedule && datesGiven ? rescheduleDeprecation(input) : scheduleDeprecation(input);
-    await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null });
+    // The cap and the closing are set with the schedule they belong to; absent, they are unset.
+    const dates = lifecycleDatesOf(body, schedule.sunsetAt);
+    await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null, ...dates });
     await runtime.refresh();
     await options.flushUsage();
     return detail(name);

@@ -54,7 +54,7 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
 }
 
 /** The caller as the trail names it: `name (key_…)` for an API key, the principal id otherwise. */
-async function actorOf(request: FastifyRequest, apiKeys: ApiKeyStore): Promise<string> {
+export async function actorOf(request: FastifyRequest, apiKeys: ApiKeyStore): Promise<string> {
   const principal = principalOf(request);
   if (!principal) return 'unknown';
   if (principal.kind === 'admin-env') return 'admin';

@@ -10,6 +10,7 @@ import { elementUsage } from './0008-element-usage.ts';
 import { operationUsage } from './0009-operation-usage.ts';
 import { changeApprovals } from './0010-change-approvals.ts';
 import { operationUsageDays } from './0011-operation-usage-days.ts';
+import { clientExemptions } from './0012-client-exemptions.ts';
 import { brownoutTargets } from './0013-brownout-targets.ts';
 import type { MigrationDialect } from './dialect.ts';
 
@@ -39,6 +40,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0009-operation-usage': operationUsage(loop),
     '0010-change-approvals': changeApprovals(loop),
     '0011-operation-usage-days': operationUsageDays(loop),
+    '0012-client-exemptions': clientExemptions(loop),
     '0013-brownout-targets': brownoutTargets(loop),
   };
   return { getMigrations: async () => migrations };

@@ -1,0 +1,82 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ClientExemption, ExemptionStore, ExemptionSubject } from '../../kernel/ports/index.ts';
+import type { ClientExemptionsTable, Tables } from './tables.ts';
+
+/** Client exemptions over Kysely: rows are only added and revoked, never deleted. */
+export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
+  return {
+    async insert(e) {
+      await db
+        .insertInto('versionary_client_exemptions')
+        .values({
+          id: e.id,
+          client_id: e.clientId,
+          ...subjectColumns(e.subject),
+          until_at: e.until,
+          reason: e.reason,
+          granted_by: e.grantedBy,
+          granted_at: e.grantedAt,
+          revoked_at: e.revokedAt,
+          revoked_by: e.revokedBy,
+        })
+        .execute();
+    },
+    async find(id) {
+      const row = await db
+        .selectFrom('versionary_client_exemptions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && toExemption(row);
+    },
+    async list(options = {}) {
+      let query = db.selectFrom('versionary_client_exemptions').selectAll();
+      if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
+      if (!options.includeRevoked) query = query.where('revoked_at', 'is', null);
+      return (await query.orderBy('granted_at').orderBy('id').execute()).map(toExemption);
+    },
+    async revoke({ id, at, by }) {
+      const result = await db
+        .updateTable('versionary_client_exemptions')
+        .set({ revoked_at: at, revoked_by: by })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+function subjectColumns(s: ExemptionSubject) {
+  return {
+    subject_kind: s.kind,
+    version: s.version,
+    method: s.kind === 'endpoint' ? s.method : null,
+    path: s.kind === 'endpoint' ? s.path : null,
+    element: s.kind === 'element' ? s.element : null,
+  };
+}
+
+// PostgreSQL answers bigint columns as strings.
+const instant = (value: number | string | null) => (value === null ? null : Number(value));
+
+function toSubject(row: Selectable<ClientExemptionsTable>): ExemptionSubject {
+  if (row.subject_kind === 'endpoint')
+    return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
+  if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
+  return { kind: 'version', version: row.version };
+}
+
+function toExemption(row: Selectable<ClientExemptionsTable>): ClientExemption {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    subject: toSubject(row),
+    until: Number(row.until_at),
+    reason: row.reason,
+    grantedBy: row.granted_by,
+    grantedAt: Number(row.granted_at),
+    revokedAt: instant(row.revoked_at),
+    revokedBy: row.revoked_by,
+  };
+}
