@@ -64,6 +64,24 @@ describe('closed to new clients, set through the management API while the server
     assert.equal((await call('early')).status, 200);
   });
 
+  it('shows the closing in the manifest, the deprecations list and the version document', async () => {
+    const closing = iso(t0 + day);
+    const manifest = (await (await fetch(`${service.base}/api/deprecations`)).json()) as {
+      deprecations: Array<{ name: string; closedToNewClients?: string; extendedAccessUntil?: string }>;
+    };
+    const v1 = manifest.deprecations.find((d) => d.name === 'v1')!;
+    assert.equal(v1.closedToNewClients, closing);
+    assert.equal('extendedAccessUntil' in v1, false, 'absent when unset');
+    const listed = json(await admin('GET', '/admin/v1/deprecations')) as {
+      data: Array<{ name: string; closedToNewClientsAt?: string }>;
+    };
+    assert.equal(listed.data.find((d) => d.name === 'v1')?.closedToNewClientsAt, closing);
+    const document = (await (await fetch(`${service.base}/api/v1/openapi.json`)).json()) as {
+      info: Record<string, unknown>;
+    };
+    assert.equal(document.info['x-closed-to-new-clients'], closing);
+  });
+
   it('refuses a cap that is not after the sunset with a 400 problem', async () => {
     const bad = await admin('PUT', '/admin/v1/versions/v1/deprecation', {
       sunsetAt,

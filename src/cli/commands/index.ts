@@ -51,4 +51,8 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
     load: async () => (await import('./approvals.ts')).approvalsCommand,
   },
+  exemptions: {
+    summary: 'Grant a client extended access past a sunset, list and revoke exemptions (database or running server)',
+    load: async () => (await import('./exemptions.ts')).exemptionsCommand,
+  },
 };

@@ -15,6 +15,8 @@ export interface ManifestEndpoint {
   deprecatedAt: number;
   sunsetAt: number;
   migrationUrl?: string | null;
+  extendedAccessUntil?: number;
+  closedToNewClientsAt?: number;
 }
 
 /** What {@link buildDeprecationManifest} reads: the lifecycle as it is now. */
@@ -37,6 +39,10 @@ export interface DeprecationManifestSource {
 interface ManifestDates {
   deprecation: string;
   sunset: string;
+  /** The cap on per-client extended access after the sunset: no client is served after it. */
+  extendedAccessUntil?: string;
+  /** From this instant, clients that had not called it before are refused (403). */
+  closedToNewClients?: string;
 }
 
 interface EntryBase extends ManifestDates {
@@ -162,8 +168,18 @@ function elementEntry(e: ElementDeprecation, guide: string | null): FieldEntry |
 }
 
 /** The dates of an entry, in a fixed order: see {@link ManifestDates}. */
-function timeline(at: { deprecatedAt: number; sunsetAt: number }): ManifestDates {
-  return { deprecation: formatIsoInstant(at.deprecatedAt), sunset: formatIsoInstant(at.sunsetAt) };
+function timeline(at: {
+  deprecatedAt: number;
+  sunsetAt: number;
+  extendedAccessUntil?: number | undefined;
+  closedToNewClientsAt?: number | undefined;
+}): ManifestDates {
+  return {
+    deprecation: formatIsoInstant(at.deprecatedAt),
+    sunset: formatIsoInstant(at.sunsetAt),
+    ...(at.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: formatIsoInstant(at.extendedAccessUntil) }),
+    ...(at.closedToNewClientsAt === undefined ? {} : { closedToNewClients: formatIsoInstant(at.closedToNewClientsAt) }),
+  };
 }
 
 // Code-point order, not the locale's: every instance sorts the same way.

@@ -106,6 +106,8 @@ export function toSchedule(s: StoredSchedule): DeprecationSchedule {
     sunsetAt: s.sunsetAt,
     removed: s.removed,
     reason: s.reason,
+    ...(s.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: s.extendedAccessUntil }),
+    ...(s.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: s.closedToNewClientsAt }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { verdictDeprecation } from '../../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
+import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ServiceContext, ServiceFeature } from '../../../kernel/app/feature.ts';
 import { removedDocumentInfo } from '../removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
@@ -21,7 +22,7 @@ export const managementDocumentFeature: ServiceFeature = {
 export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict }) => {
     const { removedStatus } = context.config.settings.lifecycle;
-    return createVersionDocument({
+    const doc = createVersionDocument({
       version,
       title,
       basePath,
@@ -29,6 +30,7 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
       info: {
         ...documentInfoFor(context.api.info, version.name),
         ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
+        ...accessDates(context.runtime.scheduleOf(version.name)),
       },
       elements: {
         deprecations: context.runtime.elements(),
@@ -41,5 +43,35 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
         return { deprecated: v.deprecated, removedStatus, ...(deprecation ? { deprecation } : {}) };
       },
     }) as unknown as Record<string, unknown>;
+    markEndpointDates(doc, { runtime: context.runtime, version: version.name, basePath });
+    return doc;
   };
+}
+
+/**
+ * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
+ * deprecation that sets them; nothing otherwise.
+ */
+function accessDates(dates: { extendedAccessUntil?: number; closedToNewClientsAt?: number } | undefined) {
+  return {
+    ...(dates?.closedToNewClientsAt === undefined
+      ? {}
+      : { 'x-closed-to-new-clients': formatIsoInstant(dates.closedToNewClientsAt) }),
+    ...(dates?.extendedAccessUntil === undefined
+      ? {}
+      : { 'x-extended-access-until': formatIsoInstant(dates.extendedAccessUntil) }),
+  };
+}
+
+// An endpoint's own dates on its operation of the version's document.
+function markEndpointDates(
+  doc: Record<string, unknown>,
+  o: { runtime: ServiceContext['runtime']; version: string; basePath: string },
+): void {
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>> | undefined>;
+  for (const e of o.runtime.endpointDeprecations()) {
+    if (e.version !== o.version) continue;
+    const operation = paths[`${o.basePath}${e.path}`]?.[e.method.toLowerCase()];
+    if (operation) Object.assign(operation, accessDates(e));
+  }
 }

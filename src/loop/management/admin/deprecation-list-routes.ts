@@ -38,14 +38,14 @@ async function listDeprecations(options: {
   usage: UsageStore;
 }): Promise<DeprecationEntry[]> {
   const { runtime, usage } = options;
-  const entry = (
-    e: Omit<DeprecationEntry, 'usage' | 'deprecatedAt' | 'sunsetAt'>,
-    at: [number, number],
-    u: Counted,
-  ) => ({
+  const entry = (e: Omit<DeprecationEntry, 'usage' | 'deprecatedAt' | 'sunsetAt'>, at: Dates, u: Counted) => ({
     ...e,
-    deprecatedAt: formatIsoInstant(at[0]),
-    sunsetAt: formatIsoInstant(at[1]),
+    deprecatedAt: formatIsoInstant(at.deprecatedAt),
+    sunsetAt: formatIsoInstant(at.sunsetAt),
+    ...(at.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: formatIsoInstant(at.extendedAccessUntil) }),
+    ...(at.closedToNewClientsAt === undefined
+      ? {}
+      : { closedToNewClientsAt: formatIsoInstant(at.closedToNewClientsAt) }),
     usage: {
       calls: u.calls,
       clients: u.clients,
@@ -62,9 +62,8 @@ async function listDeprecations(options: {
     const lastSeen = totals.length === 0 ? null : Math.max(...totals.map((t) => t.lastSeen));
     const replacement = documented.get(v.name)?.replacement ?? null;
     const migrationUrl = runtime.migrationUrl(v.name);
-    const at: [number, number] = [v.schedule.deprecatedAt, v.schedule.sunsetAt];
     entries.push(
-      entry({ kind: 'version', name: v.name, version: v.name, replacement, migrationUrl }, at, {
+      entry({ kind: 'version', name: v.name, version: v.name, replacement, migrationUrl }, v.schedule, {
         ...summary,
         lastSeen,
       }),
@@ -86,7 +85,7 @@ async function listDeprecations(options: {
     const name = `${endpoint} in ${e.version}`;
     const migrationUrl = e.migrationUrl ?? runtime.migrationUrl(e.version);
     const base = { kind: 'endpoint' as const, name, version: e.version, replacement: null, migrationUrl };
-    entries.push(entry(base, [e.deprecatedAt, e.sunsetAt], counted));
+    entries.push(entry(base, e, counted));
   }
   const elements = runtime.elements();
   const used = elements.length === 0 ? [] : await usage.elementUsage();
@@ -99,9 +98,17 @@ async function listDeprecations(options: {
       replacement: replacementName(e) ?? null,
       migrationUrl: e.migrationUrl ?? null,
     };
-    entries.push(entry(base, [e.deprecatedAt, e.sunsetAt], row ?? none));
+    entries.push(entry(base, e, row ?? none));
   }
   return entries;
+}
+
+/** The dates of an entry: the two optional ones are shown only when set. */
+interface Dates {
+  deprecatedAt: number;
+  sunsetAt: number;
+  extendedAccessUntil?: number | undefined;
+  closedToNewClientsAt?: number | undefined;
 }
 
 /** `GET /admin/v1/deprecations`: see {@link listDeprecations}. */

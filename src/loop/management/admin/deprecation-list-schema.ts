@@ -22,6 +22,14 @@ const deprecation = Type.Object(
     version: Type.String({ maxLength: 40, description: 'The version it belongs to.' }),
     deprecatedAt: instant('When it was deprecated.'),
     sunsetAt: instant('When it is (or was) removed.'),
+    extendedAccessUntil: Type.Optional(
+      instant(
+        'The cap on per-client extended access after the sunset (`POST /admin/v1/exemptions`); absent when unset.',
+      ),
+    ),
+    closedToNewClientsAt: Type.Optional(
+      instant('From then on, clients that had not called it before get a 403; absent when unset.'),
+    ),
     replacement: nullable(
       Type.String({
         maxLength: 400,

@@ -1,0 +1,160 @@
+import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
+import { defineCommand, readString, type OptionValues } from '../command.ts';
+import { ExitCode, UsageError } from '../io.ts';
+import { formatTable } from '../table.ts';
+import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+
+interface ExemptionRow {
+  id: string;
+  clientId: string;
+  version: string;
+  endpoint?: { version: string; method: string; path: string };
+  element?: string;
+  until: string;
+  reason: string;
+  grantedBy: string;
+  grantedAt: string;
+  revokedAt: string | null;
+  revokedBy: string | null;
+}
+const actions = ['list', 'grant', 'revoke'] as const;
+
+/** `versionary exemptions list|grant|revoke`: extended access for one client past a sunset, within its cap. */
+export const exemptionsCommand = defineCommand({
+  name: 'exemptions',
+  help: `Usage: npx versionary exemptions list [--client ID] [--all]
+       npx versionary exemptions grant <clientId> --version v1 [--endpoint "GET /users/{id}" | --element NAME]
+                                       --until ISO --reason TEXT
+       npx versionary exemptions revoke <id>
+       (each also takes --server URL --key KEY and --format text|json)
+
+An exemption lets one client keep calling a version (one endpoint of it with --endpoint, or one
+deprecated field or parameter with --element, named as the deprecations list names it:
+User.nickname, "GET /users/{id}?fields") after its sunset, until its own date: that client's
+responses carry its own Sunset, every other client gets the removal. The date must be in the
+future and no later than the subject's extendedAccessUntil cap; without a cap nothing can be
+granted. list shows the exemptions in force (--all adds revoked ones); revoke ends one at once and
+keeps the record, with who revoked it and when.
+
+Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) and the
+grantor is recorded as "admin"; with --server it calls the management API with an admin key
+(--key or VERSIONARY_KEY), recorded as that key's name and id.
+
+Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date,
+unknown exemption), 2 could not run.`,
+  options: {
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    client: { type: 'string' },
+    version: { type: 'string' },
+    endpoint: { type: 'string' },
+    element: { type: 'string' },
+    until: { type: 'string' },
+    reason: { type: 'string' },
+    all: { type: 'boolean' },
+  },
+  positionals: { min: 1, max: 2, names: 'list | grant <clientId> | revoke <id>' },
+  async run({ values, positionals, io }) {
+    const [action, arg] = positionals;
+    if (!(actions as readonly string[]).includes(action ?? ''))
+      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
+    if (action !== 'list' && !arg)
+      throw new UsageError(action === 'grant' ? 'grant needs a client id' : 'revoke needs an exemption id');
+    if (action === 'list' && arg) throw new UsageError('list takes no argument');
+    const format = readString(values, 'format') ?? 'text';
+    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+    const request = toRequest(action!, arg, values);
+    const client = await openManagementClient(values, io);
+    try {
+      const res = await client.call(request);
+      if (res.status >= 400) return refuse(res, io.stderr);
+      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'list') io.stdout(table((res.body as { data: ExemptionRow[] }).data));
+      else io.stdout(describe(res.body as ExemptionRow, action === 'revoke'));
+      return ExitCode.Ok;
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+function toRequest(action: string, arg: string | undefined, values: OptionValues) {
+  if (action === 'list') {
+    const query = new URLSearchParams();
+    const clientId = readString(values, 'client');
+    if (clientId) query.set('clientId', clientId);
+    if (values.all === true) query.set('include', 'revoked');
+    const text = query.toString();
+    return { method: 'GET', path: text ? `/exemptions?${text}` : '/exemptions' };
+  }
+  if (action === 'revoke') return { method: 'DELETE', path: `/exemptions/${encodeURIComponent(arg!)}` };
+  return { method: 'POST', path: '/exemptions', body: grantBody(arg!, values) };
+}
+
+function grantBody(clientId: string, values: OptionValues): Record<string, unknown> {
+  const version = readString(values, 'version');
+  if (!version) throw new UsageError('grant needs --version (with --endpoint or --element for one of its parts)');
+  const endpoint = readString(values, 'endpoint');
+  const element = readString(values, 'element');
+  if (endpoint !== undefined && element !== undefined) throw new UsageError('give --endpoint or --element, not both');
+  const until = readString(values, 'until');
+  if (!until || parseIsoInstant(until) === undefined)
+    throw new UsageError(`grant needs --until, an ISO 8601 date or instant${until ? `, got "${until}"` : ''}`);
+  const reason = readString(values, 'reason');
+  if (!reason) throw new UsageError('grant needs --reason: the record says why the client may stay');
+  const problem = singleLineTextProblem(reason, '--reason');
+  if (problem) throw new UsageError(problem);
+  const subject = endpoint !== undefined ? { endpoint: endpointOf(version, endpoint) } : { version };
+  return { clientId, ...subject, ...(element !== undefined ? { element } : {}), until, reason };
+}
+
+function endpointOf(version: string, text: string) {
+  const match = /^([A-Za-z]+) (\/\S*)$/.exec(text.trim());
+  if (!match)
+    throw new UsageError(`--endpoint must be a method and a path template, e.g. "GET /users/{id}"; got "${text}"`);
+  return { version, method: match[1]!.toUpperCase(), path: match[2]! };
+}
+
+function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
+
+function subjectOf(row: ExemptionRow): string {
+  if (row.endpoint) return `${row.endpoint.method} ${row.endpoint.path} in ${row.version}`;
+  return row.element ? `${row.element} in ${row.version}` : row.version;
+}
+
+// Rows come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.
+function describe(row: ExemptionRow, revoked: boolean): string {
+  const e = (text: string | null) => escapeControls(text ?? '');
+  const lines = [
+    `${revoked ? 'Revoked' : 'Granted'} ${e(row.id)}: ${e(row.clientId)} may call ${e(subjectOf(row))} until ${e(row.until)}`,
+    `  granted by ${e(row.grantedBy)} at ${e(row.grantedAt)}`,
+    `  reason: ${e(row.reason)}`,
+  ];
+  if (row.revokedAt) lines.push(`  revoked by ${e(row.revokedBy)} at ${e(row.revokedAt)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function table(rows: ExemptionRow[]): string {
+  if (rows.length === 0) return 'No exemptions.\n';
+  const head = ['id', 'client', 'subject', 'until', 'granted by', 'revoked', 'reason'];
+  const lines = rows.map((r) =>
+    [
+      r.id,
+      r.clientId,
+      subjectOf(r),
+      r.until,
+      r.grantedBy,
+      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+      r.reason,
+    ].map((v) => escapeControls(v)),
+  );
+  return formatTable({ head, rows: lines });
+}
