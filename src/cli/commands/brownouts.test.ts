@@ -8,7 +8,7 @@ after(cleanup);
 // In-process on the reference service's database at 2026-01-01, where v1's sunset is 2026-06-30.
 describe('versionary brownouts', () => {
   it('schedules the default progression from the sunset, lists it and removes a window', async () => {
-    const scheduled = await cli(['brownouts', 'schedule', '--api-version', 'v1', '--format', 'json']);
+    const scheduled = await cli(['brownouts', 'schedule', '--version', 'v1', '--format', 'json']);
     assert.equal(scheduled.code, 0, scheduled.stderr);
     const windows = (JSON.parse(scheduled.stdout) as { data: Array<{ id: string; startsAt: string; endsAt: string }> })
       .data;
@@ -24,7 +24,7 @@ describe('versionary brownouts', () => {
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^id\s+subject\s+starts\s+ends\s+target\s+source/);
     assert.equal(list.stdout.trim().split('\n').length, 4, list.stdout);
-    const again = await cli(['brownouts', 'schedule', '--api-version', 'v1', '--step', '14d:1h']);
+    const again = await cli(['brownouts', 'schedule', '--version', 'v1', '--step', '14d:1h']);
     assert.equal(again.code, 1, 'an overlap is refused');
     assert.match(again.stderr, /overlaps the brownout from 2026-06-16/);
     const removed = await cli(['brownouts', 'remove', windows[0]!.id]);
@@ -36,7 +36,7 @@ describe('versionary brownouts', () => {
     const unknown = await cli([
       'brownouts',
       'add',
-      '--api-version',
+      '--version',
       'v1',
       '--starts',
       '2026-05-01T10:00:00Z',
@@ -50,12 +50,12 @@ describe('versionary brownouts', () => {
   });
 
   it('refuses a missing option or both targets with exit 2', async () => {
-    assert.equal((await cli(['brownouts', 'add', '--api-version', 'v1'])).code, 2);
+    assert.equal((await cli(['brownouts', 'add', '--version', 'v1'])).code, 2);
     assert.equal((await cli(['brownouts', 'schedule'])).code, 2);
     const both = await cli([
       'brownouts',
       'schedule',
-      '--api-version',
+      '--version',
       'v1',
       '--clients',
       'a',

@@ -21,8 +21,8 @@ const actions = ['list', 'add', 'schedule', 'remove'] as const;
 export const brownoutsCommand = defineCommand({
   name: 'brownouts',
   help: `Usage: npx versionary brownouts list [--format text|json]
-       npx versionary brownouts add --api-version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]
-       npx versionary brownouts schedule --api-version v1 [--endpoint "GET /users"] [--step 30d:1h ...] [TARGET]
+       npx versionary brownouts add --version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]
+       npx versionary brownouts schedule --version v1 [--endpoint "GET /users"] [--step 30d:1h ...] [TARGET]
        npx versionary brownouts remove ID
        (each with [--server URL --key KEY])
 
@@ -40,7 +40,7 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
     server: { type: 'string' },
     key: { type: 'string' },
     format: { type: 'string' },
-    'api-version': { type: 'string' },
+    version: { type: 'string' },
     endpoint: { type: 'string' },
     starts: { type: 'string' },
     ends: { type: 'string' },
@@ -84,8 +84,8 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
 
 /** The body of `add` or `schedule` from the options; usage errors name the option at fault. */
 function bodyOf(action: 'add' | 'schedule', values: OptionValues): Record<string, unknown> {
-  const version = readString(values, 'api-version');
-  if (!version) throw new UsageError(`${action} needs --api-version (the version to brown out, e.g. v1)`);
+  const version = readString(values, 'version');
+  if (!version) throw new UsageError(`${action} needs --version (the version to brown out, e.g. v1)`);
   const endpoint = readString(values, 'endpoint');
   const body: Record<string, unknown> = { version, ...(endpoint ? { endpoint } : {}) };
   const clients = readString(values, 'clients');
