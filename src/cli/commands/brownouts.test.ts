@@ -52,16 +52,7 @@ describe('versionary brownouts', () => {
   it('refuses a missing option or both targets with exit 2', async () => {
     assert.equal((await cli(['brownouts', 'add', '--version', 'v1'])).code, 2);
     assert.equal((await cli(['brownouts', 'schedule'])).code, 2);
-    const both = await cli([
-      'brownouts',
-      'schedule',
-      '--version',
-      'v1',
-      '--clients',
-      'a',
-      '--called-within-days',
-      '3',
-    ]);
+    const both = await cli(['brownouts', 'schedule', '--version', 'v1', '--clients', 'a', '--called-within-days', '3']);
     assert.equal(both.code, 2);
     assert.equal((await cli(['brownouts', 'remove'])).code, 2);
     assert.equal((await cli(['brownouts', 'stop'])).code, 2);

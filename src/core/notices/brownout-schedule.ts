@@ -1,3 +1,5 @@
+import { formatIsoInstant } from '../time/index.ts';
+
 /** One step of a progressive brownout schedule: how long before the sunset it starts, how long it lasts. */
 export interface ScheduleStep {
   /** `30d`, `2w`, `12h` or `90m`. */
@@ -49,7 +51,7 @@ export function scheduleWindows(options: {
     if (before === undefined || duration === undefined) return { problems };
     const startsAt = options.sunsetAt - before;
     const endsAt = startsAt + duration;
-    const at = new Date(startsAt).toISOString();
+    const at = formatIsoInstant(startsAt);
     if (startsAt <= options.now)
       problems.push({ pointer: '/before', detail: `the window would start in the past (${at})` });
     if (endsAt > options.sunsetAt)
@@ -58,7 +60,7 @@ export function scheduleWindows(options: {
     if (overlap)
       problems.push({
         pointer: '',
-        detail: `the window from ${at} overlaps the brownout from ${new Date(overlap.startsAt).toISOString()}`,
+        detail: `the window from ${at} overlaps the brownout from ${formatIsoInstant(overlap.startsAt)}`,
       });
     planned.push({ startsAt, endsAt });
     return problems.length > 0 ? { problems } : { startsAt, endsAt, problems: [] };

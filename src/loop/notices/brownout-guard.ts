@@ -67,7 +67,8 @@ export function installBrownoutGuard(
         ...(clientId ? { clientId } : {}),
         now: options.clock.now(),
         // Evaluated only for a window in force: a client with extended access is spared it.
-        exempt: (brownout, id) => id !== undefined && spared(options.runtime, brownout, id, options.clock.now()),
+        exempt: (brownout, id) =>
+          id !== undefined && spared(options.runtime, { brownout, clientId: id, now: options.clock.now() }),
       });
       if (!b) return;
       const verdict = options.runtime.verdict({
@@ -102,7 +103,8 @@ export function installBrownoutGuard(
  * Whether a client with extended access is spared a brownout: an exemption for the brownout's
  * version, or for its endpoint, whose date (within the cap) is still ahead.
  */
-function spared(runtime: LifecycleRuntime, b: Brownout, clientId: string, now: number): boolean {
+function spared(runtime: LifecycleRuntime, o: { brownout: Brownout; clientId: string; now: number }): boolean {
+  const { brownout: b, clientId, now } = o;
   const own =
     runtime.extensionOf(clientId, { version: b.version }) ??
     (b.endpoint ? runtime.extensionOf(clientId, { version: b.version, endpoint: b.endpoint }) : undefined);
