@@ -16,6 +16,9 @@ const beyondSchema = [
   /^GET \/admin\/v1\/usage\/\w+ query since$/,
   /^PATCH \/admin\/v1\/clients\/\{id\} body webhooks \[0\]\.id/,
   /^POST \/admin\/v1\/brownouts body (version|startsAt|endsAt)$/,
+  // A target names stored clients or recent callers; a schedule's steps must fit the subject's sunset and its other windows.
+  /^POST \/admin\/v1\/brownouts body target/,
+  /^POST \/admin\/v1\/brownouts\/schedule body /,
   // An approval's expiry must lie in the future: a rule against the clock, not a shape.
   /^POST \/admin\/v1\/approvals body expiresAt$/,
 ];

@@ -50,4 +50,6 @@ export const examples: Record<string, unknown> = {
   'clients.update': { name: 'Acme Corp', contacts: ['ops@acme.test'] },
   // v1 is deprecated in the reference service: a window the day after the test's clock, within its notice period.
   'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
+  // The default steps, counted back from v1's sunset (2026-07-14).
+  'brownouts.schedule': { version: 'v1', target: { all: true } },
 };

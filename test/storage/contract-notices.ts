@@ -181,5 +181,21 @@ export function runNoticeContract(name: string, open: () => Promise<Storage>): v
       assert.equal(await s.notices.deleteBrownout('bo_1'), false);
       assert.equal((await s.notices.listBrownouts()).length, 1);
     });
+
+    it('keeps a targeted brownout with its clients and how they were chosen', async () => {
+      await s.notices.saveBrownout({
+        id: 'bo_t',
+        version: 'v1',
+        startsAt: 500,
+        endsAt: 600,
+        clients: ['cl_a', 'cl_b'],
+        calledWithinDays: 30,
+        createdAt: 1,
+      });
+      assert.deepEqual(
+        (await s.notices.listBrownouts()).find((b) => b.id === 'bo_t'),
+        { id: 'bo_t', version: 'v1', startsAt: 500, endsAt: 600, clients: ['cl_a', 'cl_b'], calledWithinDays: 30 },
+      );
+    });
   });
 }

@@ -22,6 +22,8 @@ const loopHistory = [
   '0009-operation-usage',
   '0010-change-approvals',
   '0011-operation-usage-days',
+  '0012-client-exemptions',
+  '0013-brownout-targets',
   '0014-usage-log-offsets',
 ];
 

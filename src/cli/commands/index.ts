@@ -51,6 +51,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Serve the MCP tools of a running service to agents on stdio (deprecations, what breaks, guides)',
     load: async () => (await import('./mcp.ts')).mcpCommand,
   },
+  brownouts: {
+    summary: 'Plan, schedule, list and cancel brownouts of deprecated versions (database or running server)',
+    load: async () => (await import('./brownouts.ts')).brownoutsCommand,
+  },
   approvals: {
     summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
     load: async () => (await import('./approvals.ts')).approvalsCommand,

@@ -2,7 +2,8 @@ import type { Brownout } from './types.ts';
 
 /**
  * The brownout in force for a call right now, if any: a window covering the instant, for the
- * called version (or that endpoint), global or a rehearsal of this very client.
+ * called version (or that endpoint), global, aimed at this client, or a rehearsal of this very
+ * client. A call without a client is refused only by a brownout of every client.
  */
 export function activeBrownout(options: {
   brownouts: readonly Brownout[];
@@ -10,15 +11,19 @@ export function activeBrownout(options: {
   endpoint: string;
   clientId?: string;
   now: number;
+  /** Whether this client is spared this brownout (an extension of its access to the subject). */
+  exempt?: (brownout: Brownout, clientId: string | undefined) => boolean;
 }): Brownout | undefined {
   const { now } = options;
   return options.brownouts.find(
     (b) =>
       b.version === options.version &&
       (b.endpoint === undefined || b.endpoint === options.endpoint) &&
-      (b.clientId === undefined || b.clientId === options.clientId) &&
       now >= b.startsAt &&
-      now < b.endsAt,
+      now < b.endsAt &&
+      (b.clientId === undefined || b.clientId === options.clientId) &&
+      (b.clients === undefined || (options.clientId !== undefined && b.clients.includes(options.clientId))) &&
+      !options.exempt?.(b, options.clientId),
   );
 }
 
@@ -38,4 +43,9 @@ export function checkBrownout(options: {
   if (b.endsAt > options.sunsetAt)
     problems.push('a brownout must end by the sunset date: after it the subject is removed for good');
   return problems;
+}
+
+/** Whether a brownout refuses (and is announced to) this client: every client, or one it targets. */
+export function targetsClient(brownout: Brownout, clientId: string): boolean {
+  return brownout.clients === undefined || brownout.clients.includes(clientId);
 }

@@ -12,5 +12,7 @@ export { subjectParts } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 
 export { activeBrownout, checkBrownout } from './brownout.ts';
+export { defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
+export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
 export type { CallEvidence, NoticePayload } from './payload.ts';

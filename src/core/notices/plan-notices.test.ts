@@ -90,6 +90,49 @@ describe('planNotices', () => {
     );
   });
 
+  it('announces a targeted brownout to its targets alone', () => {
+    const brownout: Brownout = {
+      id: 't1',
+      version: 'v1',
+      startsAt: day(100),
+      endsAt: day(100) + 3_600_000,
+      clients: ['acme'],
+    };
+    const usageOn = (now: number) => [...calling('acme')(now), ...calling('globex')(now)];
+    const sent = simulate({ subjects: [v1], brownouts: [brownout], usageOn, from: 0, to: 100 });
+    assert.deepEqual(
+      brief(sent).filter((line) => line.includes('brownout')),
+      ['93 acme brownout t1'],
+    );
+  });
+
+  it('dates an exempt client by its own date, and spares it the brownouts', () => {
+    const brownout: Brownout = { id: 'b1', version: 'v1', startsAt: day(160), endsAt: day(160) + 3_600_000 };
+    const clock = createFixedClock(day(0));
+    const usage = (now: number) => [...calling('acme')(now), ...calling('globex')(now)];
+    const recorded: RecordedNotice[] = [];
+    const sent: Array<DueNotice & { day: number }> = [];
+    for (let d = 0; d <= 200; d++) {
+      clock.set(day(d));
+      const due = planNotices({
+        subjects: [{ ...v1, removed: d > 180 }],
+        brownouts: [brownout],
+        usage: usage(day(d)),
+        recorded,
+        clock,
+        extensionOf: (clientId) => (clientId === 'acme' ? day(270) : undefined),
+      });
+      recorded.push(...due);
+      sent.push(...due.map((n) => ({ ...n, day: d })));
+    }
+    const acme = sent.filter((n) => n.clientId === 'acme');
+    assert.deepEqual(brief(acme), ['0 acme deprecated', '180 acme reminder 90d'], 'its own reminders, no brownout');
+    assert.ok(acme.every((n) => n.sunsetAt === day(270)));
+    assert.equal(acme[0]?.daysLeft, 270);
+    assert.ok(brief(sent).includes('153 globex brownout b1'));
+    assert.ok(brief(sent).includes('181 globex removed'));
+  });
+
   it('tells a late joiner it is deprecated, then reminds it from the next reminder day only', () => {
     const sent = simulate({ subjects: [v1], usageOn: calling('late', 'GET /users', 100), from: 0, to: 181 });
     assert.deepEqual(brief(sent), [

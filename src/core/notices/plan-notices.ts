@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS } from '../lifecycle/index.ts';
+import { targetsClient } from './brownout.ts';
 import { covers, noticeKey, subjectId } from './notice-key.ts';
 import {
   defaultNoticeSettings,
@@ -22,6 +23,11 @@ export interface PlanNoticesOptions {
   recorded: readonly RecordedNotice[];
   settings?: Partial<NoticeSettings>;
   clock: Clock;
+  /**
+   * A client's own date for a version or endpoint (its extended access, within the cap), if any:
+   * its notices are then dated by it, and it hears of no brownout of that subject (it is spared them).
+   */
+  extensionOf?: (clientId: string, subject: NoticeSubject) => number | undefined;
 }
 
 /**
@@ -30,7 +36,7 @@ export interface PlanNoticesOptions {
  * - `deprecated` to every such client not told yet (late joiners included);
  * - `reminder` at the latest reminder day crossed since the client was last told, so overdue
  *   reminders collapse into one; a moved sunset is a new date, with reminders of its own;
- * - `brownout` when a global brownout is within its notice days;
+ * - `brownout` when a brownout of every client, or one aimed at this client, is within its notice days;
  * - `removed` once the subject is gone;
  * - `cleared` to a told client silent for `clearDays` (since its last call and since it was told);
  *   it gets nothing more until it calls again.
@@ -47,23 +53,30 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
     const history = options.recorded.filter((r) => r.subject === id);
     for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
       const told = history.filter((r) => r.clientId === clientId);
-      const brownouts = options.brownouts.filter((b) =>
-        announces({
-          brownout: b,
-          subject,
-          endpointSubjects,
-          called: (endpoint) =>
-            options.usage.some(
-              (u) =>
-                u.clientId === clientId &&
-                u.version === b.version &&
-                u.endpoint === endpoint &&
-                u.element === undefined &&
-                u.lastSeen >= since,
-            ),
-        }),
-      );
-      const planned = planForClient({ subject, id, clientId, lastSeen, told, brownouts, settings, now });
+      const own = subject.element === undefined ? options.extensionOf?.(clientId, subject) : undefined;
+      const brownouts =
+        own !== undefined
+          ? []
+          : options.brownouts.filter((b) =>
+              announces({
+                brownout: b,
+                clientId,
+                subject,
+                endpointSubjects,
+                called: (endpoint) =>
+                  options.usage.some(
+                    (u) =>
+                      u.clientId === clientId &&
+                      u.version === b.version &&
+                      u.endpoint === endpoint &&
+                      u.element === undefined &&
+                      u.lastSeen >= since,
+                  ),
+              }),
+            );
+      // Extended access: the client's own date is its sunset, and the general removal is not its own.
+      const dated = own === undefined ? subject : { ...subject, sunsetAt: own, removed: false };
+      const planned = planForClient({ subject: dated, id, clientId, lastSeen, told, brownouts, settings, now });
       for (const notice of planned) {
         if (done.has(noticeKey(notice))) continue;
         done.add(noticeKey(notice));
@@ -140,6 +153,7 @@ function planForClient(p: ClientPlan): DueNotice[] {
  */
 function announces(options: {
   brownout: Brownout;
+  clientId: string;
   subject: NoticeSubject;
   endpointSubjects: ReadonlySet<string>;
   called: (endpoint: string) => boolean;
@@ -148,6 +162,8 @@ function announces(options: {
   // A field or parameter has no brownout of its own: a window of its version is that version's news.
   if (subject.element !== undefined) return false;
   if (b.clientId !== undefined || b.version !== subject.version) return false;
+  // A targeted brownout is news to its targets alone.
+  if (!targetsClient(b, options.clientId)) return false;
   if (b.endpoint === subject.endpoint) return true;
   return (
     subject.endpoint === undefined &&

@@ -29,6 +29,13 @@ export interface Brownout {
   endsAt: number;
   /** Set for a rehearsal: only this client's calls are refused. */
   clientId?: string;
+  /**
+   * Set for a targeted brownout: only these clients' calls are refused, and only they are told.
+   * Absent: every client (and unauthenticated calls).
+   */
+  clients?: readonly string[];
+  /** How `clients` was chosen, when from usage: the clients that called the subject in this many days. */
+  calledWithinDays?: number;
 }
 
 /** One client's calls to one endpoint of one version within the lookback window. */

@@ -178,14 +178,14 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
 }
 
 /**
- * Changelog entries for the global brownouts that have started by `now` (rehearsals and future
- * windows are left out: a feed carries no future dates, and a rehearsal (a brownout with a
- * `clientId`) concerns that client only).
+ * Changelog entries for the global brownouts that have started by `now` (rehearsals, targeted
+ * brownouts and future windows are left out: a feed carries no future dates, and a rehearsal (a
+ * brownout with a `clientId`) or a targeted brownout (`clients`) concerns those clients only).
  * Pass the result as `extra` to {@link buildChangelog}.
  */
 export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): ChangelogEntry[] {
   return brownouts
-    .filter((b) => b.clientId === undefined && b.startsAt <= now)
+    .filter((b) => b.clientId === undefined && b.clients === undefined && b.startsAt <= now)
     .map((b) => {
       const subject = b.endpoint ? `${b.endpoint} of ${b.version}` : b.version;
       return {

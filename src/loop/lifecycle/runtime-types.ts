@@ -41,6 +41,11 @@ export interface LifecycleRuntime {
     clientId: string | undefined,
     shared: LifecycleVerdict,
   ): Promise<LifecycleVerdict>;
+  /**
+   * A client's own date for a version (`v1`) or endpoint (`v1 GET /users/{id}`): its exemption's
+   * `until`, within the subject's cap; undefined without an active exemption or without a cap.
+   */
+  extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
   listHeaders(): Record<string, string>;
   document(): LifecycleDocument;
   versions(): LifecycleVersion[];

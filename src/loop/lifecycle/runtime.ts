@@ -3,7 +3,7 @@ import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 import { startLifecycle } from './runtime-start.ts';
 import { createLifecycleState } from './runtime-state.ts';
 import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
-import { computeVerdict } from './runtime-verdict.ts';
+import { computeVerdict, endpointSubject } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
 import { createClientAccess } from './client-access.ts';
 
@@ -60,6 +60,17 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       });
       clientCache.set(id, own);
       return own.verdict;
+    },
+    extensionOf(clientId, subject) {
+      if (subject.endpoint === undefined)
+        return access.extensionOf(clientId, subject.version, state.schedule(subject.version)?.extendedAccessUntil);
+      const [method, path] = subject.endpoint.split(' ') as [string, string];
+      const e = state.endpoints().find((d) => d.version === subject.version && d.method === method && d.path === path);
+      return access.extensionOf(
+        clientId,
+        endpointSubject({ version: subject.version, method, path }),
+        e?.extendedAccessUntil,
+      );
     },
     listHeaders() {
       if (list && clock.now() < list.until) return list.headers;

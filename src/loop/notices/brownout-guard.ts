@@ -66,6 +66,9 @@ export function installBrownoutGuard(
         endpoint,
         ...(clientId ? { clientId } : {}),
         now: options.clock.now(),
+        // Evaluated only for a window in force: a client with extended access is spared it.
+        exempt: (brownout, id) =>
+          id !== undefined && spared(options.runtime, { brownout, clientId: id, now: options.clock.now() }),
       });
       if (!b) return;
       const verdict = options.runtime.verdict({
@@ -79,7 +82,7 @@ export function installBrownoutGuard(
       const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
       throw new VersionaryError({
         code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : b.clients ? 'planned brownout aimed at your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
         extensions: {
           brownout: {
             id: b.id,
@@ -97,7 +100,19 @@ export function installBrownoutGuard(
 }
 
 /**
- * Add each version's planned brownouts (global ones that have not ended) to the lifecycle
+ * Whether a client with extended access is spared a brownout: an exemption for the brownout's
+ * version, or for its endpoint, whose date (within the cap) is still ahead.
+ */
+function spared(runtime: LifecycleRuntime, o: { brownout: Brownout; clientId: string; now: number }): boolean {
+  const { brownout: b, clientId, now } = o;
+  const own =
+    runtime.extensionOf(clientId, { version: b.version }) ??
+    (b.endpoint ? runtime.extensionOf(clientId, { version: b.version, endpoint: b.endpoint }) : undefined);
+  return own !== undefined && own > now;
+}
+
+/**
+ * Add each version's planned brownouts (of every client, not ended) to the lifecycle
  * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
  */
 export function listBrownoutsInLifecycle(
@@ -118,7 +133,10 @@ function withBrownouts(payload: object, options: { cache: BrownoutCache; clock: 
   const document = payload as { versions?: Array<{ name: string }> };
   if (!Array.isArray(document.versions)) return payload;
   const now = options.clock.now();
-  const planned = options.cache.all().filter((b) => b.clientId === undefined && b.endsAt > now);
+  // Public: brownouts of every client only; a targeted one is told to its clients (notices, dashboard).
+  const planned = options.cache
+    .all()
+    .filter((b) => b.clientId === undefined && b.clients === undefined && b.endsAt > now);
   return {
     ...document,
     versions: document.versions.map((v) => ({

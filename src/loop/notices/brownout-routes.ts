@@ -7,10 +7,19 @@ import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import { checkBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { NoticeStore } from '../../kernel/ports/index.ts';
+import type { ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
 import type { BrownoutCache } from './brownout-guard.ts';
+import { resolveTarget, targetItem, type TargetInput } from './brownout-targets.ts';
 import { noticeSubjects } from './gather.ts';
-import { BrownoutBody, BrownoutItem, BrownoutList, BrownoutParams, NoticeNoQuery, noticeProblems } from './schemas.ts';
+import {
+  BrownoutBody,
+  BrownoutItem,
+  BrownoutList,
+  BrownoutParams,
+  NoticeNoQuery,
+  RehearsalBody,
+  noticeProblems,
+} from './schemas.ts';
 import { Type } from '@sinclair/typebox';
 
 const badBrownout =
@@ -19,7 +28,8 @@ const badBrownout =
 /** Limits on the rehearsals a client may schedule for itself. */
 const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
 
-type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string };
+type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string; target?: TargetInput };
+type Problem = { pointer: string; detail: string };
 
 /** Options for {@link registerBrownoutRoutes}. */
 export interface BrownoutRoutesOptions {
@@ -28,6 +38,10 @@ export interface BrownoutRoutesOptions {
   runtime: LifecycleRuntime;
   clock: Clock;
   configured: Brownout[];
+  clients: Pick<ClientStore, 'findMany'>;
+  usage: Pick<UsageStore, 'byClient'>;
+  /** Flush buffered usage, so a brownout aimed at recent callers counts a call made a moment ago. */
+  flushUsage: () => Promise<void>;
 }
 
 /**
@@ -59,7 +73,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         querystring: NoticeNoQuery,
         body: BrownoutBody,
         description:
-          'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice.',
+          'A window in which calls to a deprecated version or endpoint answer as if it were removed, so that its last consumers notice. `target` aims it at every client (the default), a list of clients, or the clients that called the subject in the last N days (resolved now and recorded on the brownout).',
         responseHeaders: { 201: ['Location'] },
         response: {
           201: { ...BrownoutItem, description: 'Planned; `Location` names the brownout.' },
@@ -149,7 +163,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
       schema: {
         summary: 'Schedule a brownout rehearsal for your client',
         tags: ['notices'],
-        body: BrownoutBody,
+        body: RehearsalBody,
         response: {
           201: BrownoutItem,
           ...noticeProblems({ 400: badBrownout, 401: 'No credentials', 403: 'The credential belongs to no client' }),
@@ -191,51 +205,70 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
   );
 }
 
+/** The deprecated version or endpoint a body names, or the problem that it names none. */
+export function findSubject(
+  runtime: LifecycleRuntime,
+  body: { version: string; endpoint?: string },
+): { subject?: ReturnType<typeof noticeSubjects>[number]; problems: Problem[] } {
+  // A deprecated field or parameter browns out nothing: its version stays active.
+  const subjects = noticeSubjects(runtime).filter((s) => s.element === undefined);
+  const subject =
+    subjects.find((s) => s.version === body.version && s.endpoint === (body.endpoint ?? undefined)) ??
+    (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
+  if (subject)
+    return { subject, problems: subject.removed ? [{ pointer: '/version', detail: 'already removed' }] : [] };
+  return {
+    problems: [
+      {
+        pointer: body.endpoint ? '/endpoint' : '/version',
+        detail: `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`,
+      },
+    ],
+  };
+}
+
+/** A 400 problem listing every reason a brownout cannot be planned. */
+export function brownoutRefused(problems: Problem[]): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: `The brownout cannot be planned: ${problems.map((p) => p.detail).join('; ')}.`,
+    errors: problems,
+  });
+}
+
 async function save(options: BrownoutRoutesOptions, input: { body: Body; clientId?: string }): Promise<Brownout> {
   const { body, clientId } = input;
   const startsAt = parseIsoInstant(body.startsAt);
   const endsAt = parseIsoInstant(body.endsAt);
-  const problems: Array<{ pointer: string; detail: string }> = [];
+  const problems: Problem[] = [];
   if (startsAt === undefined) problems.push({ pointer: '/startsAt', detail: 'an ISO 8601 instant' });
   if (endsAt === undefined) problems.push({ pointer: '/endsAt', detail: 'an ISO 8601 instant' });
-  // A deprecated field or parameter browns out nothing: its version stays active.
-  const subjects = noticeSubjects(options.runtime).filter((s) => s.element === undefined);
-  const subject =
-    subjects.find((s) => s.version === body.version && s.endpoint === (body.endpoint ?? undefined)) ??
-    (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
-  if (!subject)
-    problems.push({
-      pointer: body.endpoint ? '/endpoint' : '/version',
-      detail: `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`,
-    });
-  if (problems.length === 0 && subject) {
-    const now = options.clock.now();
+  const found = findSubject(options.runtime, body);
+  const { subject } = found;
+  problems.push(...found.problems);
+  const now = options.clock.now();
+  const resolved = await resolveTarget({ ...options, target: body.target, subject: body, now });
+  problems.push(...resolved.problems);
+  if (startsAt !== undefined && endsAt !== undefined && subject) {
     for (const detail of checkBrownout({
-      brownout: { startsAt: startsAt!, endsAt: endsAt! },
+      brownout: { startsAt, endsAt },
       deprecatedAt: Math.min(subject.deprecatedAt, now),
       sunsetAt: subject.sunsetAt,
     }))
       problems.push({ pointer: '', detail });
-    if (endsAt! <= now) problems.push({ pointer: '/endsAt', detail: 'the window is already over' });
-    if (subject.removed) problems.push({ pointer: '/version', detail: 'already removed' });
+    if (endsAt <= now) problems.push({ pointer: '/endsAt', detail: 'the window is already over' });
     if (clientId) {
       const { maxMinutes, maxDaysAhead, maxPlanned } = rehearsalLimits;
-      if (endsAt! - startsAt! > maxMinutes * 60_000)
+      if (endsAt - startsAt > maxMinutes * 60_000)
         problems.push({ pointer: '/endsAt', detail: `a rehearsal lasts at most ${maxMinutes} minutes` });
-      if (startsAt! > now + maxDaysAhead * DAY_MS)
+      if (startsAt > now + maxDaysAhead * DAY_MS)
         problems.push({ pointer: '/startsAt', detail: `a rehearsal starts within ${maxDaysAhead} days` });
       const planned = options.cache.all().filter((b) => b.clientId === clientId && b.endsAt > now).length;
       if (planned >= maxPlanned)
         problems.push({ pointer: '', detail: `at most ${maxPlanned} rehearsals may be planned at once` });
     }
   }
-  if (problems.length > 0) {
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: `The brownout cannot be planned: ${problems.map((p) => p.detail).join('; ')}.`,
-      errors: problems,
-    });
-  }
+  if (problems.length > 0) throw brownoutRefused(problems);
   const b: Brownout = {
     id: `bo_${randomBytes(8).toString('hex')}`,
     version: body.version,
@@ -243,13 +276,15 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
     startsAt: startsAt!,
     endsAt: endsAt!,
     ...(clientId ? { clientId } : {}),
+    ...resolved.target,
   };
   await options.store.saveBrownout({ ...b, createdAt: options.clock.now() });
   await options.cache.refresh();
   return b;
 }
 
-function toItem(b: Brownout, configured: Brownout[]) {
+/** A brownout as the API shows it. */
+export function toItem(b: Brownout, configured: Brownout[]) {
   return {
     id: b.id,
     version: b.version,
@@ -257,6 +292,7 @@ function toItem(b: Brownout, configured: Brownout[]) {
     startsAt: formatIsoInstant(b.startsAt),
     endsAt: formatIsoInstant(b.endsAt),
     client: b.clientId ?? null,
+    target: targetItem(b),
     source: configured.includes(b) ? ('config' as const) : ('api' as const),
   };
 }

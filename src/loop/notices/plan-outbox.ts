@@ -29,6 +29,11 @@ export async function planOutbox(options: NoticeWorkerOptions): Promise<PlanRepo
     recorded: await options.notices.recorded(),
     settings,
     clock,
+    extensionOf: (clientId, subject) =>
+      options.runtime.extensionOf(clientId, {
+        version: subject.version,
+        ...(subject.endpoint ? { endpoint: subject.endpoint } : {}),
+      }),
   });
   if (due.length === 0) return { planned: 0, enqueued: 0, skipped: [] };
   const clients = new Map(

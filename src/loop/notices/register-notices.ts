@@ -10,6 +10,7 @@ import type { Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
+import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
 import { createPayloadBuilder } from './gather.ts';
@@ -117,12 +118,22 @@ export async function registerNotices(
     await worker.stop();
   });
 
-  const routes = { store: storage.notices, cache, runtime, clock, configured: settings.brownouts };
+  const routes = {
+    store: storage.notices,
+    cache,
+    runtime,
+    clock,
+    configured: settings.brownouts,
+    clients: storage.clients,
+    usage: storage.usage,
+    flushUsage: options.flushUsage,
+  };
   await app.register(
     async (admin) => {
       admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
       registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
       registerBrownoutAdminRoutes(admin, routes);
+      registerBrownoutScheduleRoute(admin, routes);
     },
     { prefix: '/admin/v1' },
   );

@@ -127,6 +127,18 @@ export const BrownoutItem = Type.Object(
     client: Type.Union([Type.String({ maxLength: 200 }), Type.Null()], {
       description: 'Set for a rehearsal: only this client is browned out.',
     }),
+    target: Type.Object(
+      {
+        all: Type.Boolean({ description: 'Every client is refused (and calls without a client).' }),
+        clients: Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 10_000 }), Type.Null()], {
+          description: 'The clients refused and told; fixed when the brownout was planned. null for every client.',
+        }),
+        calledWithinDays: Type.Union([Type.Integer({ minimum: 1, maximum: 730 }), Type.Null()], {
+          description: 'Set when `clients` was chosen from usage: those that called the subject in this many days.',
+        }),
+      },
+      { description: 'Whom the brownout refuses. A rehearsal targets its own client.' },
+    ),
     source: Type.Union([Type.Literal('config'), Type.Literal('api')]),
   },
   { description: 'A brownout' },
@@ -138,21 +150,89 @@ export const BrownoutList = Type.Object(
   { description: 'Planned brownouts and rehearsals' },
 );
 
-/** Body creating a brownout or a rehearsal. */
-export const BrownoutBody = Type.Object(
+const subjectFields = {
+  version: Type.String({ pattern: '^v[0-9]{1,6}$', maxLength: 7 }),
+  endpoint: Type.Optional(
+    Type.String({
+      pattern: '^(GET|POST|PUT|PATCH|DELETE) /[^\\s]{0,300}$',
+      maxLength: 308,
+      description: '`METHOD /path/{param}`; the whole version when absent.',
+    }),
+  ),
+};
+
+/** Whom a brownout refuses: exactly one of the three members. */
+const TargetBody = Type.Object(
   {
-    version: Type.String({ pattern: '^v[0-9]{1,6}$', maxLength: 7 }),
-    endpoint: Type.Optional(
-      Type.String({
-        pattern: '^(GET|POST|PUT|PATCH|DELETE) /[^\\s]{0,300}$',
-        maxLength: 308,
-        description: '`METHOD /path/{param}`; the whole version when absent.',
+    all: Type.Optional(Type.Literal(true, { description: 'Every client, and calls without one (the default).' })),
+    clients: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 10_000,
+        uniqueItems: true,
+        description: 'These registered clients only.',
       }),
     ),
-    startsAt: instant,
-    endsAt: instant,
+    calledWithinDays: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 730,
+        description:
+          'The clients that called the subject in this many days, resolved from usage when the brownout is planned and recorded on it.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    maxProperties: 1,
+    description: 'Exactly one of `all`, `clients`, `calledWithinDays`.',
+  },
+);
+
+/** Body creating a rehearsal: a window of the consumer's own client. */
+export const RehearsalBody = Type.Object(
+  { ...subjectFields, startsAt: instant, endsAt: instant },
+  { additionalProperties: false },
+);
+
+/** Body creating a brownout. */
+export const BrownoutBody = Type.Object(
+  { ...subjectFields, startsAt: instant, endsAt: instant, target: Type.Optional(TargetBody) },
+  { additionalProperties: false },
+);
+
+const span = (description: string) => Type.String({ pattern: '^[1-9][0-9]{0,5}[mhdw]$', maxLength: 7, description });
+
+/** Body generating a progressive schedule of brownouts from the subject's sunset. */
+export const BrownoutScheduleBody = Type.Object(
+  {
+    ...subjectFields,
+    steps: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            before: span('How long before the sunset the window starts: `30d`, `2w`, `12h`, `90m`.'),
+            duration: span('How long it lasts: `1h`, `4h`, `24h`.'),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 20,
+          description: 'By default an hour 30 days before, four hours 14 days before, a day 7 days before.',
+        },
+      ),
+    ),
+    target: Type.Optional(TargetBody),
   },
   { additionalProperties: false },
+);
+
+/** The brownouts a schedule planned. */
+export const BrownoutScheduleResult = Type.Object(
+  { data: Type.Array(BrownoutItem, { maxItems: 20 }) },
+  { description: 'The windows planned, earliest first' },
 );
 
 /** Path parameters naming a brownout. */

@@ -91,4 +91,26 @@ describe('parseNoticesSettings', () => {
       },
     ]);
   });
+
+  it('reads a brownout aimed at some clients, and refuses a usage-chosen one from the file', () => {
+    const errors: string[] = [];
+    const window = { version: 'v1', startsAt: '2026-03-01T10:00:00Z', endsAt: '2026-03-01T11:00:00Z' };
+    const s = parseNoticesSettings({
+      file: {
+        notices: {
+          brownouts: [
+            { ...window, clients: ['cl_a', 'cl_a', 'cl_b'] },
+            { ...window, calledWithinDays: 30 },
+            { ...window, clients: [], target: 'all' },
+          ],
+        },
+      },
+      errors,
+    });
+    assert.deepEqual(s.brownouts[0]?.clients, ['cl_a', 'cl_b']);
+    assert.equal(errors.length, 3, errors.join('\n'));
+    assert.match(errors.join('\n'), /brownouts\[1\]\.calledWithinDays is not read from the config file/);
+    assert.match(errors.join('\n'), /brownouts\[2\]\.clients must be a non-empty list/);
+    assert.match(errors.join('\n'), /brownouts\[2\]: unknown key "target"/);
+  });
 });

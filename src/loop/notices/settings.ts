@@ -86,6 +86,7 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
     if (startsAt === undefined || endsAt === undefined)
       errors.push(`${where}: startsAt and endsAt must be ISO 8601 instants`);
     else if (endsAt <= startsAt) errors.push(`${where}: endsAt must be after startsAt`);
+    const clients = parseTargetClients(entry, where, errors);
     if (typeof entry?.version === 'string' && startsAt !== undefined && endsAt !== undefined) {
       out.push({
         id: `cfg-${i + 1}`,
@@ -93,8 +94,33 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
         ...(typeof entry.endpoint === 'string' ? { endpoint: entry.endpoint } : {}),
         startsAt,
         endsAt,
+        ...(clients ? { clients } : {}),
       });
     }
   });
   return out;
+}
+
+/** A configured brownout's `clients`: a list of client ids, or absent for every client. */
+function parseTargetClients(entry: Record<string, unknown>, where: string, errors: string[]): string[] | undefined {
+  for (const key of Object.keys(entry ?? {}))
+    if (!['version', 'endpoint', 'startsAt', 'endsAt', 'clients', 'calledWithinDays'].includes(key))
+      errors.push(unknownKey(where, key, ['version', 'endpoint', 'startsAt', 'endsAt', 'clients']));
+  // Chosen from usage, a set depends on when it is resolved: only the API fixes and records it.
+  if (entry?.calledWithinDays !== undefined)
+    errors.push(
+      `${where}.calledWithinDays is not read from the config file: plan it with POST /admin/v1/brownouts, which resolves and records the clients once`,
+    );
+  const raw = entry?.clients;
+  if (raw === undefined) return undefined;
+  if (
+    !Array.isArray(raw) ||
+    raw.length === 0 ||
+    raw.length > 10_000 ||
+    !raw.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 100)
+  ) {
+    errors.push(`${where}.clients must be a non-empty list of client ids`);
+    return undefined;
+  }
+  return [...new Set(raw as string[])];
 }

@@ -137,6 +137,8 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
         startsAt: Number(r.starts_at),
         endsAt: Number(r.ends_at),
         ...(r.client_id !== null ? { clientId: r.client_id } : {}),
+        ...(r.target_clients !== null ? { clients: JSON.parse(r.target_clients) as string[] } : {}),
+        ...(r.called_within_days !== null ? { calledWithinDays: Number(r.called_within_days) } : {}),
       }));
     },
     async saveBrownout(b) {
@@ -149,6 +151,8 @@ export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOption
           starts_at: b.startsAt,
           ends_at: b.endsAt,
           client_id: b.clientId ?? null,
+          target_clients: b.clients ? JSON.stringify(b.clients) : null,
+          called_within_days: b.calledWithinDays ?? null,
           created_at: b.createdAt,
         })
         .execute();

@@ -240,6 +240,9 @@ interface BrownoutsTable {
   starts_at: number;
   ends_at: number;
   client_id: string | null;
+  /** A targeted brownout's clients, a JSON list; null for every client. */
+  target_clients: string | null;
+  called_within_days: number | null;
   created_at: number;
 }
 

@@ -58,7 +58,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     recentNotices(options, clientId),
     gatherConsumerElements(options, clientId),
   ]);
-  // A brownout concerns this client when it is to come, is for everyone or a rehearsal for this client, and covers what it calls.
+  // A brownout concerns this client when it is to come, is for everyone, aimed at this client or its rehearsal, and covers what it calls.
   const comingFor = (version: string, endpoints: string[]) =>
     brownouts
       .filter(
@@ -66,6 +66,7 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
           b.endsAt > now &&
           b.version === version &&
           (b.clientId === undefined || b.clientId === clientId) &&
+          (b.clients === undefined || b.clients.includes(clientId)) &&
           (b.endpoint === undefined || endpoints.includes(b.endpoint)),
       )
       .sort((a, b) => a.startsAt - b.startsAt);

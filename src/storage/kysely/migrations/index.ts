@@ -11,6 +11,7 @@ import { operationUsage } from './0009-operation-usage.ts';
 import { changeApprovals } from './0010-change-approvals.ts';
 import { operationUsageDays } from './0011-operation-usage-days.ts';
 import { clientExemptions } from './0012-client-exemptions.ts';
+import { brownoutTargets } from './0013-brownout-targets.ts';
 import { usageLogOffsets } from './0014-usage-log-offsets.ts';
 import type { MigrationDialect } from './dialect.ts';
 
@@ -41,6 +42,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0010-change-approvals': changeApprovals(loop),
     '0011-operation-usage-days': operationUsageDays(loop),
     '0012-client-exemptions': clientExemptions(loop),
+    '0013-brownout-targets': brownoutTargets(loop),
     '0014-usage-log-offsets': usageLogOffsets(loop),
   };
   return { getMigrations: async () => migrations };

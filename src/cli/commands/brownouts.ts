@@ -1,0 +1,140 @@
+import { escapeControls } from '../../core/text/index.ts';
+import { defineCommand, readString, type OptionValues } from '../command.ts';
+import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { formatTable } from '../table.ts';
+import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+
+interface BrownoutRow {
+  id: string;
+  version: string;
+  endpoint: string | null;
+  startsAt: string;
+  endsAt: string;
+  client: string | null;
+  target: { all: boolean; clients: string[] | null; calledWithinDays: number | null };
+  source: string;
+}
+
+const actions = ['list', 'add', 'schedule', 'remove'] as const;
+
+/** `versionary brownouts list|add|schedule|remove`: planned brownouts, from the database or a running server. */
+export const brownoutsCommand = defineCommand({
+  name: 'brownouts',
+  help: `Usage: npx versionary brownouts list [--format text|json]
+       npx versionary brownouts add --version v1 [--endpoint "GET /users"] --starts ISO --ends ISO [TARGET]
+       npx versionary brownouts schedule --version v1 [--endpoint "GET /users"] [--step 30d:1h ...] [TARGET]
+       npx versionary brownouts remove ID
+       (each with [--server URL --key KEY])
+
+TARGET, whom the brownout refuses (every client by default):
+  --clients ID,ID            these clients only
+  --called-within-days N     the clients that called the version (or endpoint) in the last N days,
+                             resolved now and recorded on the brownout
+
+"schedule" plans windows counted back from the sunset, one per --step BEFORE:DURATION (by default
+30d:1h, 14d:4h and 7d:24h); none is planned when one is in the past or overlaps another brownout.
+Without --server it works in-process on DATABASE_URL with the service's configuration.
+
+Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
+  options: {
+    server: { type: 'string' },
+    key: { type: 'string' },
+    format: { type: 'string' },
+    version: { type: 'string' },
+    endpoint: { type: 'string' },
+    starts: { type: 'string' },
+    ends: { type: 'string' },
+    step: { type: 'string', multiple: true },
+    clients: { type: 'string' },
+    'called-within-days': { type: 'string' },
+  },
+  positionals: { min: 1, max: 2, names: 'list | add | schedule | remove ID' },
+  async run({ values, positionals, io }) {
+    const [action, id] = positionals as [string, string | undefined];
+    if (!(actions as readonly string[]).includes(action))
+      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
+    if ((action === 'remove') !== (id !== undefined))
+      throw new UsageError(action === 'remove' ? 'remove needs the brownout id' : `${action} takes no id`);
+    const request =
+      action === 'list'
+        ? { method: 'GET', path: '/brownouts' }
+        : action === 'remove'
+          ? { method: 'DELETE', path: `/brownouts/${encodeURIComponent(id!)}` }
+          : {
+              method: 'POST',
+              path: action === 'add' ? '/brownouts' : '/brownouts/schedule',
+              body: bodyOf(action as 'add' | 'schedule', values),
+            };
+    const client = await openManagementClient(values, io);
+    try {
+      const res = await client.call(request);
+      if (res.status >= 400) return refused(res, io);
+      if (action === 'remove') io.stdout(`removed ${id}\n`);
+      else if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      else {
+        const body = res.body as BrownoutRow | { data: BrownoutRow[] };
+        io.stdout(table('data' in body ? body.data : [body]));
+      }
+      return ExitCode.Ok;
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+/** The body of `add` or `schedule` from the options; usage errors name the option at fault. */
+function bodyOf(action: 'add' | 'schedule', values: OptionValues): Record<string, unknown> {
+  const version = readString(values, 'version');
+  if (!version) throw new UsageError(`${action} needs --version (the version to brown out, e.g. v1)`);
+  const endpoint = readString(values, 'endpoint');
+  const body: Record<string, unknown> = { version, ...(endpoint ? { endpoint } : {}) };
+  const clients = readString(values, 'clients');
+  const days = readString(values, 'called-within-days');
+  if (clients && days) throw new UsageError('give --clients or --called-within-days, not both');
+  if (clients) body.target = { clients: clients.split(',').map((c) => c.trim()) };
+  if (days) {
+    if (!/^[0-9]{1,4}$/.test(days)) throw new UsageError('--called-within-days must be a whole number of days');
+    body.target = { calledWithinDays: Number(days) };
+  }
+  if (action === 'add') {
+    const [startsAt, endsAt] = [readString(values, 'starts'), readString(values, 'ends')];
+    if (!startsAt || !endsAt) throw new UsageError('add needs --starts and --ends (ISO 8601 instants)');
+    return { ...body, startsAt, endsAt };
+  }
+  const steps = values.step as string[] | undefined;
+  if (steps)
+    body.steps = steps.map((s) => {
+      const [before, duration, extra] = s.split(':');
+      if (!before || !duration || extra !== undefined)
+        throw new UsageError(`--step must be BEFORE:DURATION, such as 30d:1h (got ${s})`);
+      return { before, duration };
+    });
+  return body;
+}
+
+function refused(res: ManagementResponse, io: CliIo): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  io.stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
+
+function table(rows: BrownoutRow[]): string {
+  const head = ['id', 'subject', 'starts', 'ends', 'target', 'source'];
+  const lines = rows.map((r) =>
+    [
+      r.id,
+      r.endpoint ? `${r.version} ${r.endpoint}` : r.version,
+      r.startsAt,
+      r.endsAt,
+      r.client
+        ? `rehearsal of ${r.client}`
+        : r.target.all
+          ? 'all'
+          : `${r.target.clients?.join(',') ?? ''}${r.target.calledWithinDays ? ` (called within ${r.target.calledWithinDays}d)` : ''}`,
+      r.source,
+    ].map(escapeControls),
+  );
+  return formatTable({ head, rows: lines });
+}
