@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
-import { stateOf } from '../../../http/pipeline/request-state.ts';
+import { hasDeprecation, stateOf } from '../../../http/pipeline/request-state.ts';
 import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
 
 /** Options for {@link installAuthentication}. */
@@ -171,17 +171,27 @@ export function installAuthorization(app: FastifyInstance, options: { requiremen
   requestPipeline(app).add({
     name: 'authorize',
     phase: 'authorize',
-    run: (request) => authorize(request, options.requirement(request)),
+    run: (request, reply) => authorize(request, options.requirement(request), reply),
   });
 }
 
 /** Refuse a request without the role `needed` (401 or 403), as every route that needs one is refused. */
-export function authorize(request: FastifyRequest, needed: Role | undefined): void {
+export function authorize(request: FastifyRequest, needed: Role | undefined, reply?: FastifyReply): void {
   if (!needed) return;
   {
-    const failure = stateOf(request).authFailure;
-    if (failure) throw failure;
+    const state = stateOf(request);
     const principal = principalOf(request);
+    // A removed version that an exempt client may still call lets the request reach this point;
+    // a caller who is not identified cannot be that client, so it gets the removal's answer (the
+    // spec's 410 or 404 after the sunset), as it did before any exemption, not a 401.
+    const pending = state.verdict?.verdict;
+    if (!principal && pending?.removed && pending.perClient && reply) {
+      if (hasDeprecation(pending.headers)) state.deprecated = true;
+      reply.headers(pending.headers);
+      throw pending.removed;
+    }
+    const failure = state.authFailure;
+    if (failure) throw failure;
     if (!principal)
       throw new VersionaryError({
         code: ErrorCode.Unauthenticated,
