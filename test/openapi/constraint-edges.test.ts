@@ -21,6 +21,8 @@ const beyondSchema = [
   /^POST \/admin\/v1\/brownouts\/schedule body /,
   // An approval's expiry must lie in the future: a rule against the clock, not a shape.
   /^POST \/admin\/v1\/approvals body expiresAt$/,
+  // A grant names a stored client and a deprecated subject with a cap, and its date must lie before that cap.
+  /^POST \/admin\/v1\/exemptions body /,
 ];
 
 // Every served document against the server, at each edge of each constraint it states on a

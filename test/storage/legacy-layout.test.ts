@@ -24,6 +24,7 @@ const loopHistory = [
   '0011-operation-usage-days',
   '0012-client-exemptions',
   '0013-brownout-targets',
+  '0015-exemption-requests',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

@@ -12,6 +12,7 @@ import { changeApprovals } from './0010-change-approvals.ts';
 import { operationUsageDays } from './0011-operation-usage-days.ts';
 import { clientExemptions } from './0012-client-exemptions.ts';
 import { brownoutTargets } from './0013-brownout-targets.ts';
+import { exemptionRequests } from './0015-exemption-requests.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -42,6 +43,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0011-operation-usage-days': operationUsageDays(loop),
     '0012-client-exemptions': clientExemptions(loop),
     '0013-brownout-targets': brownoutTargets(loop),
+    '0015-exemption-requests': exemptionRequests(loop),
   };
   return { getMigrations: async () => migrations };
 }
