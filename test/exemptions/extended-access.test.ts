@@ -119,11 +119,15 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     assert.equal(((await other.json()) as { code: string }).code, 'VERSION_REMOVED');
     // Nobody unidentified can be the exempt client: no credential, or a bad one, gets the removal's
     // answer as before any exemption ("After the sunset date the version answers 410 or 404"), not a 401.
-    for (const headers of [{}, { authorization: 'Bearer vk_not_a_key_at_all_0000000000' }]) {
+    const unidentified: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer vk_not_a_key_at_all_0000000000' },
+    ];
+    for (const headers of unidentified) {
       const anonymous = await fetch(`${service.base}/api/v1/users`, { headers });
       assert.equal(anonymous.status, 410, JSON.stringify(headers));
       assert.equal(((await anonymous.json()) as { code: string }).code, 'VERSION_REMOVED');
-      assert.ok(anonymous.headers.get('sunset'), 'with the version\'s public lifecycle headers');
+      assert.ok(anonymous.headers.get('sunset'), "with the version's public lifecycle headers");
     }
 
     // "The Warning header is added … when fewer than 30 days remain before its sunset": its own.

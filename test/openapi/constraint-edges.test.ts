@@ -21,6 +21,10 @@ const beyondSchema = [
   /^POST \/admin\/v1\/brownouts\/schedule body /,
   // An approval's expiry must lie in the future: a rule against the clock, not a shape.
   /^POST \/admin\/v1\/approvals body expiresAt$/,
+  // A grant names a stored client and a deprecated subject with a cap, and its date must lie before that cap.
+  /^POST \/admin\/v1\/exemptions body /,
+  // The cap on extended access must lie after the sunset it extends: a rule between fields.
+  /^(PUT \/admin\/v1\/versions\/\{name\}\/deprecation|POST \/admin\/v1\/deprecations) body extendedAccessUntil$/,
 ];
 
 // Every served document against the server, at each edge of each constraint it states on a

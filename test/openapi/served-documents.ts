@@ -52,4 +52,12 @@ export const examples: Record<string, unknown> = {
   'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
   // The default steps, counted back from v1's sunset (2026-07-14).
   'brownouts.schedule': { version: 'v1', target: { all: true } },
+  'exemptions.grant': {
+    clientId: 'cl_0000000000000000',
+    version: 'v1',
+    until: '2026-09-01',
+    reason: 'migration in Q3',
+  },
+  'exemptionRequests.grant': { until: '2026-09-01', reason: 'until the release ships' },
+  'exemptionRequests.decline': { reason: 'v2 has everything you call' },
 };

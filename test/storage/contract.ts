@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
 import { runExemptionsContract } from './contract-exemptions.ts';
+import { runExemptionRequestsContract } from './contract-exemption-requests.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
 import { runClientUsageContract } from './contract-client-usage.ts';
@@ -291,6 +292,7 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     runApprovalsContract(() => s);
     runExemptionsContract(() => s);
     runUsageLogContract(() => s);
+    runExemptionRequestsContract(() => s);
   });
   runNoticeContract(name, open);
 }

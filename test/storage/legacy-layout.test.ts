@@ -25,6 +25,7 @@ const loopHistory = [
   '0012-client-exemptions',
   '0013-brownout-targets',
   '0014-usage-log-offsets',
+  '0015-exemption-requests',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

@@ -9,6 +9,7 @@ import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
 import type { ApprovalStore } from './approvals.ts';
 import type { ExemptionStore } from './exemptions.ts';
+import type { ExemptionRequestStore } from './exemption-requests.ts';
 
 /**
  * Everything the loop needs from a database, picked by the composition root: its own tables only
@@ -25,6 +26,7 @@ export interface Storage {
   notices: NoticeStore;
   approvals: ApprovalStore;
   exemptions: ExemptionStore;
+  exemptionRequests: ExemptionRequestStore;
   /**
    * The reference service's users and posts, on the same database: their tables are migrated (a
    * migration set of their own) by the first call. Only the reference service's resources call

@@ -208,6 +208,7 @@ export interface Tables {
   versionary_change_approvals: ChangeApprovalsTable;
   versionary_client_exemptions: ClientExemptionsTable;
   versionary_usage_log_offsets: UsageLogOffsetsTable;
+  versionary_exemption_requests: ExemptionRequestsTable;
 }
 
 /** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
@@ -285,4 +286,25 @@ interface UsageLogOffsetsTable {
   lease_owner: string | null;
   lease_until: number | null;
   updated_at: number;
+}
+
+/** The `versionary_exemption_requests` table: consumers' requests for extended access, decided ones kept. */
+export interface ExemptionRequestsTable {
+  id: string;
+  client_id: string;
+  /** `version`, `endpoint` or `element`. */
+  subject_kind: string;
+  version: string;
+  method: string | null;
+  path: string | null;
+  element: string | null;
+  reason: string;
+  requested_until: number | null;
+  /** `pending`, `granted` or `declined`. */
+  status: string;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  decision_note: string | null;
+  exemption_id: string | null;
 }

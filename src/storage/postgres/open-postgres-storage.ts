@@ -5,6 +5,7 @@ import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';
 import { createExemptionStore } from '../kysely/exemption-store.ts';
+import { createExemptionRequestStore } from '../kysely/exemption-request-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
@@ -73,6 +74,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
     exemptions: createExemptionStore(db),
+    exemptionRequests: createExemptionRequestStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: true }),

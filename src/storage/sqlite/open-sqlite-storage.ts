@@ -11,6 +11,7 @@ import { createClientStore } from '../kysely/client-store.ts';
 import { createApiKeyStore } from '../kysely/api-key-store.ts';
 import { createApprovalStore } from '../kysely/approval-store.ts';
 import { createExemptionStore } from '../kysely/exemption-store.ts';
+import { createExemptionRequestStore } from '../kysely/exemption-request-store.ts';
 import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
 import { createNoticeStore } from '../kysely/notice-store.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
@@ -63,6 +64,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
     exemptions: createExemptionStore(db),
+    exemptionRequests: createExemptionRequestStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: false }),

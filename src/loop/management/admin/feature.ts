@@ -1,5 +1,6 @@
 import type { ServiceFeature } from '../../../kernel/app/feature.ts';
 import { registerExemptionRoutes } from '../exemptions/exemption-routes.ts';
+import { registerExemptionRequestRoutes } from '../exemptions/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
@@ -34,6 +35,7 @@ export const adminFeature: ServiceFeature = {
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
         registerExemptionRoutes(admin, { storage, runtime, clock });
+        registerExemptionRequestRoutes(admin, { storage, runtime, clock });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
       },
       { prefix: '/admin/v1' },

@@ -20,25 +20,11 @@ export function registerExemptionRoutes(
 ): void {
   const { storage, runtime, clock } = options;
   app.post('/exemptions', { schema: grantExemptionSchema }, async (request, reply) => {
-    const body = request.body as GrantBody;
-    const now = clock.now();
-    const known = (await storage.clients.find(body.clientId)) !== undefined;
-    const { subject, until } = checkGrant({ body, runtime, now, clientKnown: known });
-    const exemption: ClientExemption = {
-      id: `exm_${randomBytes(8).toString('hex')}`,
-      clientId: body.clientId,
-      subject,
-      until,
-      reason: body.reason,
-      grantedBy: await actorOf(request, storage.apiKeys),
-      grantedAt: now,
-      revokedAt: null,
-      revokedBy: null,
-    };
-    await storage.exemptions.insert(exemption);
-    // This instance at once; the others on the change feed.
-    await runtime.refresh();
-    return reply.code(201).header('location', `/admin/v1/exemptions/${exemption.id}`).send(toBody(exemption));
+    const exemption = await grantExemption(options, {
+      body: request.body as GrantBody,
+      actor: await actorOf(request, storage.apiKeys),
+    });
+    return reply.code(201).header('location', `/admin/v1/exemptions/${exemption.id}`).send(exemptionBody(exemption));
   });
   app.get('/exemptions', { schema: listExemptionsSchema }, async (request) => {
     const { clientId, include } = request.query as { clientId?: string; include?: 'revoked' };
@@ -46,7 +32,7 @@ export function registerExemptionRoutes(
       ...(clientId ? { clientId } : {}),
       includeRevoked: include === 'revoked',
     });
-    return { data: list.map(toBody) };
+    return { data: list.map(exemptionBody) };
   });
   app.delete('/exemptions/:id', { schema: revokeExemptionSchema }, async (request) => {
     const { id } = request.params as { id: string };
@@ -59,11 +45,42 @@ export function registerExemptionRoutes(
     if (!record)
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No exemption in force ${id.slice(0, 40)}.` });
     await runtime.refresh();
-    return toBody(record);
+    return exemptionBody(record);
   });
 }
 
-function toBody(e: ClientExemption) {
+/**
+ * Grant an exemption: checked against the lifecycle as it is (one subject, a known client, a
+ * date no later than the cap), stored, and in force on this instance at once. Both
+ * `POST /exemptions` and a granted request go through here, so the cap rule holds for both.
+ */
+export async function grantExemption(
+  options: { storage: Pick<Storage, 'exemptions' | 'clients'>; runtime: LifecycleRuntime; clock: Clock },
+  { body, actor }: { body: GrantBody; actor: string },
+): Promise<ClientExemption> {
+  const { storage, runtime, clock } = options;
+  const now = clock.now();
+  const known = (await storage.clients.find(body.clientId)) !== undefined;
+  const { subject, until } = checkGrant({ body, runtime, now, clientKnown: known });
+  const exemption: ClientExemption = {
+    id: `exm_${randomBytes(8).toString('hex')}`,
+    clientId: body.clientId,
+    subject,
+    until,
+    reason: body.reason,
+    grantedBy: actor,
+    grantedAt: now,
+    revokedAt: null,
+    revokedBy: null,
+  };
+  await storage.exemptions.insert(exemption);
+  // This instance at once; the others on the change feed.
+  await runtime.refresh();
+  return exemption;
+}
+
+/** An exemption as the management API shows it. */
+function exemptionBody(e: ClientExemption) {
   const s = e.subject;
   return {
     id: e.id,

@@ -4,7 +4,14 @@ import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { BreakingChange } from '../../lifecycle/breaks/breaking-change.ts';
 import type { DiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import type { SessionCodec } from './session.ts';
-import type { ApiKeyStore, ClientStore, NoticeStore, UsageStore } from '../../../kernel/ports/index.ts';
+import type {
+  ApiKeyStore,
+  ClientStore,
+  ExemptionRequestStore,
+  ExemptionStore,
+  NoticeStore,
+  UsageStore,
+} from '../../../kernel/ports/index.ts';
 
 /** What the dashboard reads: ports only, never storage directly. */
 export interface DashboardOptions {
@@ -14,7 +21,14 @@ export interface DashboardOptions {
   prefix: string;
   /** The API's title (`api.title`): the pages' and feeds' name. */
   title: string;
-  storage: { apiKeys: ApiKeyStore; clients: ClientStore; usage: UsageStore; notices: NoticeStore };
+  storage: {
+    apiKeys: ApiKeyStore;
+    clients: ClientStore;
+    usage: UsageStore;
+    notices: NoticeStore;
+    exemptions: ExemptionStore;
+    exemptionRequests: ExemptionRequestStore;
+  };
   /** The configured admin key, which signs in as admin without a stored record. */
   adminKey?: string;
   /** Signs the sign-in cookie; random per start when unset. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { html } from '../html.ts';
 import { gatherAdminData } from './admin-data.ts';
@@ -6,26 +6,48 @@ import { AdminView } from './admin-view.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
+import type { ExemptionSubject } from '../../../kernel/ports/index.ts';
+import { capOf, gatherAllExtensions, gatherExtensions } from './extension-data.ts';
+import { registerExtensionRoutes } from './extension-routes.ts';
+import { ConsumerExtensions, OwnerExtensions } from './extension-view.ts';
+import type { PortalSession } from './session.ts';
 
-/** `/portal`, the owner's overview or a consumer's own usage by role, and `/portal/clients/:id`. */
+/** `/portal`, the owner's overview or a consumer's own usage by role (with extended access), and `/portal/clients/:id`. */
 export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit): void {
   const { options, codec, sessions, page } = kit;
+  // The dashboard by role; `error` is a refused extended-access form's problem, shown beside the forms.
+  const dashboard = async (reply: FastifyReply, { session, error }: { session: PortalSession; error?: string }) => {
+    if (session.role === 'admin') {
+      const extensions = await gatherAllExtensions(options);
+      return page(reply, {
+        title: 'Dashboard',
+        body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />
+          <${OwnerExtensions}
+            ...${extensions}
+            now=${options.clock.now()}
+            csrf=${codec.csrfToken(session)}
+            capOf=${(s: ExemptionSubject) => capOf(options, s)}
+            error=${error}
+          />`,
+        session,
+      });
+    }
+    const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
+    const data = await gatherConsumerData(options, session.clientId);
+    const extensions = await gatherExtensions(options, { clientId: session.clientId, warnings: data.warnings });
+    return page(reply, {
+      title: 'Your usage',
+      body: html`<${ConsumerView} data=${data} feedUrl=${feedUrl} />
+        <${ConsumerExtensions} ...${extensions} csrf=${codec.csrfToken(session)} error=${error} />`,
+      session,
+    });
+  };
   portal.get('/', async (request, reply) => {
     const session = await sessions.sessionOf(request);
     if (!session) return kit.toSignIn(reply);
-    if (session.role === 'admin')
-      return page(reply, {
-        title: 'Dashboard',
-        body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />`,
-        session,
-      });
-    const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
-    return page(reply, {
-      title: 'Your usage',
-      body: html`<${ConsumerView} data=${await gatherConsumerData(options, session.clientId)} feedUrl=${feedUrl} />`,
-      session,
-    });
+    return dashboard(reply, { session });
   });
+  registerExtensionRoutes(portal, kit, dashboard);
   portal.get('/clients/:id', async (request, reply) => {
     const session = await sessions.sessionOf(request);
     if (!session) return kit.toSignIn(reply);

@@ -13,6 +13,7 @@ import { operationUsageDays } from './0011-operation-usage-days.ts';
 import { clientExemptions } from './0012-client-exemptions.ts';
 import { brownoutTargets } from './0013-brownout-targets.ts';
 import { usageLogOffsets } from './0014-usage-log-offsets.ts';
+import { exemptionRequests } from './0015-exemption-requests.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -44,6 +45,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0012-client-exemptions': clientExemptions(loop),
     '0013-brownout-targets': brownoutTargets(loop),
     '0014-usage-log-offsets': usageLogOffsets(loop),
+    '0015-exemption-requests': exemptionRequests(loop),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,0 +1,130 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { formatIsoInstant } from '../../../core/time/index.ts';
+import type {
+  ExemptionRequest,
+  ExemptionRequestStatus,
+  ExemptionSubject,
+  Storage,
+} from '../../../kernel/ports/index.ts';
+import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import { actorOf } from '../approvals/approval-routes.ts';
+import type { GrantBody } from './check-grant.ts';
+import { grantExemption } from './exemption-routes.ts';
+import { declineRequestSchema, grantRequestSchema, listRequestsSchema } from './request-schemas.ts';
+
+type RequestStorage = Pick<Storage, 'exemptions' | 'exemptionRequests' | 'clients'>;
+interface DecideOptions {
+  storage: RequestStorage;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+}
+
+/**
+ * `/admin/v1/exemption-requests`: the requests consumers asked from the portal, and the owner's
+ * grant (an exemption, through the same checks as `POST /exemptions`) or decline. A request is
+ * decided once: deciding it again is a 409.
+ */
+export function registerExemptionRequestRoutes(
+  app: FastifyInstance,
+  options: DecideOptions & { storage: RequestStorage & Pick<Storage, 'apiKeys'> },
+): void {
+  const { storage } = options;
+  app.get('/exemption-requests', { schema: listRequestsSchema }, async (request) => {
+    const { status } = request.query as { status?: ExemptionRequestStatus };
+    return { data: (await storage.exemptionRequests.list(status ? { status } : {})).map(requestBody) };
+  });
+  app.post('/exemption-requests/:id/grant', { schema: grantRequestSchema }, async (request) => {
+    const { id } = request.params as { id: string };
+    const body = request.body as { until: string; reason?: string };
+    const actor = await actorOf(request, storage.apiKeys);
+    return requestBody(await grantRequest(options, { id, until: body.until, note: body.reason ?? null, actor }));
+  });
+  app.post('/exemption-requests/:id/decline', { schema: declineRequestSchema }, async (request) => {
+    const { id } = request.params as { id: string };
+    const { reason } = request.body as { reason: string };
+    const actor = await actorOf(request, storage.apiKeys);
+    return requestBody(await declineRequest(options, { id, reason, actor }));
+  });
+}
+
+/** The pending request of this id, or the 404 or 409 problem. */
+async function pending(storage: RequestStorage, id: string): Promise<ExemptionRequest> {
+  const found = await storage.exemptionRequests.find(id);
+  if (!found) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No request ${id.slice(0, 40)}.` });
+  if (found.status !== 'pending') throw alreadyDecided(found);
+  return found;
+}
+
+const alreadyDecided = (r: ExemptionRequest) =>
+  new VersionaryError({ code: ErrorCode.Conflict, detail: `The request ${r.id} was already ${r.status}.` });
+
+/** Grant a pending request: the exemption first (the cap checked), then the request marked granted. */
+export async function grantRequest(
+  options: DecideOptions,
+  o: { id: string; until: string; note: string | null; actor: string },
+): Promise<ExemptionRequest> {
+  const { storage, clock } = options;
+  const request = await pending(storage, o.id);
+  const reason = o.note ?? `Requested: ${request.reason}`.slice(0, 1000);
+  const body: GrantBody = { clientId: request.clientId, ...subjectFields(request.subject), until: o.until, reason };
+  const exemption = await grantExemption(options, { body, actor: o.actor });
+  const decision = { id: o.id, status: 'granted', at: clock.now(), by: o.actor, note: o.note } as const;
+  if (!(await storage.exemptionRequests.decide({ ...decision, exemptionId: exemption.id }))) {
+    // Another owner decided it meanwhile: the exemption just made must not stand beside that decision.
+    await storage.exemptions.revoke({ id: exemption.id, at: clock.now(), by: o.actor });
+    await options.runtime.refresh();
+    throw alreadyDecided((await storage.exemptionRequests.find(o.id))!);
+  }
+  return (await storage.exemptionRequests.find(o.id))!;
+}
+
+/** Decline a pending request with the owner's reason. */
+export async function declineRequest(
+  options: DecideOptions,
+  o: { id: string; reason: string; actor: string },
+): Promise<ExemptionRequest> {
+  const { storage, clock } = options;
+  await pending(storage, o.id);
+  const decided = await storage.exemptionRequests.decide({
+    id: o.id,
+    status: 'declined',
+    at: clock.now(),
+    by: o.actor,
+    note: o.reason,
+    exemptionId: null,
+  });
+  const now = (await storage.exemptionRequests.find(o.id))!;
+  if (!decided) throw alreadyDecided(now);
+  return now;
+}
+
+/** A subject as the grant body names it. */
+function subjectFields(s: ExemptionSubject): Pick<GrantBody, 'version' | 'endpoint' | 'element'> {
+  if (s.kind === 'endpoint') return { endpoint: { version: s.version, method: s.method, path: s.path } };
+  if (s.kind === 'element') return { version: s.version, element: s.element };
+  return { version: s.version };
+}
+
+const instant = (at: number | null) => (at === null ? null : formatIsoInstant(at));
+
+/** A request as the management API shows it. */
+function requestBody(r: ExemptionRequest) {
+  const s = r.subject;
+  return {
+    id: r.id,
+    clientId: r.clientId,
+    version: s.version,
+    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
+    ...(s.kind === 'element' ? { element: s.element } : {}),
+    reason: r.reason,
+    requestedUntil: instant(r.requestedUntil),
+    status: r.status,
+    createdAt: formatIsoInstant(r.createdAt),
+    decidedAt: instant(r.decidedAt),
+    decidedBy: r.decidedBy,
+    decisionNote: r.decisionNote,
+    exemptionId: r.exemptionId,
+  };
+}

@@ -1,0 +1,96 @@
+import { Type } from '@sinclair/typebox';
+import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
+import { NoQuery, problems } from '../clients/schemas.ts';
+
+const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+const version = Type.String({ maxLength: 20, description: 'The version, e.g. `v1`.' });
+const status = Type.Union([Type.Literal('pending'), Type.Literal('granted'), Type.Literal('declined')], {
+  description: '`pending` until the owner grants or declines it.',
+});
+
+const exemptionRequest = (description: string) =>
+  Type.Object(
+    {
+      id: Type.String({ maxLength: 20, description: 'exr_ and 16 hex digits.' }),
+      clientId: Type.String({ maxLength: 200 }),
+      version,
+      endpoint: Type.Optional(
+        Type.Object(
+          { version, method: Type.String({ maxLength: 10 }), path: Type.String({ maxLength: 300 }) },
+          { additionalProperties: false, description: 'One endpoint of a version.' },
+        ),
+      ),
+      element: Type.Optional(Type.String({ maxLength: 300, description: 'As the deprecations list names it.' })),
+      reason: Type.String({ maxLength: 1000, description: "The consumer's reason." }),
+      requestedUntil: nullable(at('The date the consumer wished for.'), 'Null when the consumer left it to the owner.'),
+      status,
+      createdAt: at('When it was asked.'),
+      decidedAt: nullable(at('When it was decided.'), 'Null while pending.'),
+      decidedBy: nullable(Type.String({ maxLength: 300 }), 'Who decided it, from the credential; null while pending.'),
+      decisionNote: nullable(Type.String({ maxLength: 1000 }), "The decline's reason or the grant's note."),
+      exemptionId: nullable(Type.String({ maxLength: 20 }), 'The exemption a grant made (exm_…).'),
+    },
+    { description },
+  );
+const tags = ['exemptions'];
+const params = Type.Object({ id: Type.String({ maxLength: 2000, description: 'The request id (exr_…).' }) });
+const conflict = { 404: 'No request with this id', 409: 'The request was already decided' };
+
+/** `GET /admin/v1/exemption-requests`. */
+export const listRequestsSchema = {
+  operationId: 'exemptionRequests.list',
+  summary: 'List requests for extended access',
+  tags,
+  description:
+    "Consumers' requests for extended access past a sunset, asked from the portal, oldest first; `status=pending` lists the ones waiting for a decision.",
+  querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
+  response: {
+    200: Type.Object(
+      { data: Type.Array(exemptionRequest('A request for extended access'), { maxItems: 100_000 }) },
+      { description: 'Requests, oldest first' },
+    ),
+    ...problems({ 400: 'An invalid query parameter' }),
+  },
+};
+
+/** `POST /admin/v1/exemption-requests/{id}/grant`. */
+export const grantRequestSchema = {
+  operationId: 'exemptionRequests.grant',
+  summary: 'Grant a request for extended access',
+  tags,
+  description:
+    'Grant the request: an exemption is made as by `POST /admin/v1/exemptions` (a date in the future, no later than the cap), and the client is told by its notice channels (`exemption.granted`).',
+  querystring: NoQuery,
+  params,
+  body: Type.Object(
+    {
+      until: instantInput("The client's own date: in the future, and no later than the cap."),
+      reason: Type.Optional(singleLineText({ maxLength: 1000, description: 'A note to the client; one line.' })),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: exemptionRequest('Granted; `exemptionId` names the exemption.'),
+    ...problems({ 400: 'The body is invalid, or the date is past the cap or in the past', ...conflict }),
+  },
+};
+
+/** `POST /admin/v1/exemption-requests/{id}/decline`. */
+export const declineRequestSchema = {
+  operationId: 'exemptionRequests.decline',
+  summary: 'Decline a request for extended access',
+  tags,
+  description: 'Decline the request with a reason; the client is told by its notice channels (`exemption.declined`).',
+  querystring: NoQuery,
+  params,
+  body: Type.Object(
+    { reason: singleLineText({ maxLength: 1000, description: 'Why, told to the client; one line.' }) },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: exemptionRequest('Declined.'),
+    ...problems({ 400: 'The body is invalid', ...conflict }),
+  },
+};

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { launchBrowser, seriousViolations, type TestBrowser } from '../support/browser.ts';
+import { adminCaller, startTestService, type StartedService } from '../support/started-service.ts';
+
+const day = 86_400_000;
+const t0 = Date.now();
+const iso = (at: number) => new Date(at).toISOString();
+const isoDay = (at: number) => iso(at).slice(0, 10);
+const adminKey = 'test-admin-key-0123456789';
+
+// The request-and-grant flow in Chromium, through the service as startService composes it: a
+// consumer asks for extended access with a reason, the owner grants one request and declines
+// another, and the consumer's page shows the extension and its date, or the reason.
+describe('asking for and granting extended access in Chromium', { timeout: 240_000 }, () => {
+  let service: StartedService;
+  let browser: TestBrowser;
+  const keys: Record<string, string> = {};
+
+  before(async () => {
+    service = await startTestService({
+      file: {
+        versions: {
+          v1: {
+            deprecatedAt: iso(t0 - 200 * day),
+            sunsetAt: iso(t0 + 10 * day),
+            extendedAccessUntil: iso(t0 + 100 * day),
+            migrationUrl: 'https://docs.example.com/v1-to-v2',
+          },
+        },
+      },
+    });
+    const admin = adminCaller(service);
+    for (const name of ['acme', 'globex']) {
+      const client = JSON.parse((await admin('POST', '/admin/v1/clients', { name, contacts: [] })).body) as {
+        id: string;
+      };
+      const key = await admin('POST', '/admin/v1/api-keys', { name, roles: ['read'], clientId: client.id });
+      keys[name] = (JSON.parse(key.body) as { key: string }).key;
+      const called = await fetch(`${service.base}/api/v1/users`, {
+        headers: { authorization: `Bearer ${keys[name]}` },
+      });
+      assert.equal(called.status, 200);
+    }
+    browser = await launchBrowser(service.base);
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+  });
+
+  const signInAs = async (key: string): Promise<{ page: Page; errors: string[] }> => {
+    const opened = await browser.open('/portal');
+    await opened.page.getByLabel('API key').fill(key);
+    await Promise.all([
+      opened.page.waitForURL(/\/portal$/),
+      opened.page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    return opened;
+  };
+  const signOut = async (page: Page) => {
+    await Promise.all([page.waitForURL(/\/portal\/sign-in$/), page.getByRole('button', { name: 'Sign out' }).click()]);
+    await page.close();
+  };
+  const ask = async (key: string, reason: string) => {
+    const { page, errors } = await signInAs(key);
+    const form = page.locator('form.ask-extension');
+    assert.equal(await form.count(), 1, 'one form: v1, which it calls and which has a cap');
+    // The browser refuses an empty reason before anything is sent.
+    assert.equal(await form.getByLabel('Reason').evaluate((i: HTMLInputElement) => i.required), true);
+    await form.getByLabel('Reason').fill(reason);
+    await Promise.all([
+      page.waitForURL(/\/portal(#extended-access)?$/),
+      form.getByRole('button', { name: 'Ask for extended access' }).click(),
+    ]);
+    assert.equal(await page.locator('form.ask-extension').count(), 0, 'asked once');
+    assert.match(await page.locator('#extension-requests').innerText(), new RegExp(`pending.*${reason}`, 's'));
+    assert.deepEqual(errors, []);
+    await signOut(page);
+  };
+
+  it('a consumer asks, the owner grants within the cap, and the consumer sees its extension and date', async () => {
+    await ask(keys.acme!, 'our mobile release ships in March');
+    const { page, errors } = await signInAs(adminKey);
+    const pending = page.locator('.pending-request');
+    assert.equal(await pending.count(), 1);
+    assert.match(await pending.innerText(), /asks for v1: “our mobile release ships in March”/);
+    const until = pending.locator('form.grant input[name="until"]');
+    assert.equal(await until.getAttribute('max'), isoDay(t0 + 100 * day), 'the cap is the limit');
+    assert.equal(await until.inputValue(), isoDay(t0 + 100 * day), 'and the default');
+    await until.fill(isoDay(t0 + 60 * day));
+    await Promise.all([
+      page.waitForURL(/\/portal(#extended-access)?$/),
+      pending.getByRole('button', { name: 'Grant' }).click(),
+    ]);
+    assert.equal(await page.locator('.pending-request').count(), 0);
+    assert.match(await page.locator('#all-extensions').innerText(), new RegExp(`v1\\s+${isoDay(t0 + 60 * day)}`));
+    assert.deepEqual(await seriousViolations(page), []);
+    assert.deepEqual(errors, []);
+    await signOut(page);
+
+    const consumer = await signInAs(keys.acme!);
+    assert.equal(await consumer.page.locator('#extensions .extension-until').innerText(), isoDay(t0 + 60 * day));
+    assert.match(await consumer.page.locator('#extension-requests').innerText(), /granted/);
+    assert.deepEqual(await seriousViolations(consumer.page), []);
+    await signOut(consumer.page);
+  });
+
+  it('the owner declines a second request with a reason, and the consumer reads it', async () => {
+    await ask(keys.globex!, 'we need one more quarter');
+    const { page } = await signInAs(adminKey);
+    const pending = page.locator('.pending-request');
+    await pending.locator('form.decline').getByLabel('Reason').fill('v2 has every field you call');
+    await Promise.all([
+      page.waitForURL(/\/portal(#extended-access)?$/),
+      pending.getByRole('button', { name: 'Decline' }).click(),
+    ]);
+    assert.equal(await page.locator('.pending-request').count(), 0);
+    await signOut(page);
+    const consumer = await signInAs(keys.globex!);
+    const requests = await consumer.page.locator('#extension-requests').innerText();
+    assert.match(requests, /declined/);
+    assert.match(requests, /v2 has every field you call/);
+    assert.equal(await consumer.page.locator('#extensions').innerText(), 'No extension.');
+    assert.deepEqual(browser.outside, []);
+    await signOut(consumer.page);
+  });
+});
