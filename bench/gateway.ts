@@ -209,14 +209,8 @@ http {
   return start([nginxBin, '-c', conf, '-p', options.dir], { port, ready: '/api/v2/users/1' });
 }
 
-/** `versionary gateway` (the built CLI) with v1 deprecated; `nodeArgs` go before the script (`--cpu-prof`). */
-export async function startGateway(options: {
-  dir: string;
-  upstream: string;
-  nodeArgs?: string[];
-  /** The checkout whose `bin/versionary.js` runs (this one by default). */
-  root?: string;
-}): Promise<Proc> {
+/** The bench's gateway config (v1 deprecated, the rate limit out of the way) and its documents, in `dir`; `nginx` is its `gateway.nginx` section. */
+export function writeGatewayConfig(options: { dir: string; upstream: string; nginx?: Record<string, unknown> }): void {
   const doc = (version: string) => ({
     openapi: '3.1.0',
     info: { title: 'Bench users', version },
@@ -242,11 +236,23 @@ export async function startGateway(options: {
           v1: { upstream: options.upstream, openapi: './openapi-v1.json' },
           v2: { upstream: options.upstream, openapi: './openapi-v2.json' },
         },
+        ...(options.nginx ? { nginx: options.nginx } : {}),
       },
       versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z', replacement: 'v2' } },
       rateLimit: { max: 100_000_000, windowSeconds: 60 },
     }),
   );
+}
+
+/** `versionary gateway` (the built CLI) with v1 deprecated; `nodeArgs` go before the script (`--cpu-prof`). */
+export async function startGateway(options: {
+  dir: string;
+  upstream: string;
+  nodeArgs?: string[];
+  /** The checkout whose `bin/versionary.js` runs (this one by default). */
+  root?: string;
+}): Promise<Proc> {
+  writeGatewayConfig(options);
   const port = await freePort();
   const bin = join(options.root ?? root, 'bin/versionary.js');
   return start([process.execPath, ...(options.nodeArgs ?? []), bin, 'gateway'], {

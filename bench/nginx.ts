@@ -12,7 +12,7 @@ import {
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/service-process.ts';
-import { adminKey, start, startGateway, type Proc } from './gateway.ts';
+import { adminKey, start, startGateway, writeGatewayConfig, type Proc } from './gateway.ts';
 import { drive, median, type HttpCase, type Measured } from './http.ts';
 import type { BenchReport } from './types.ts';
 
@@ -227,41 +227,6 @@ async function startVersionaryNginx(options: {
   if (deprecated.status !== 200 || !deprecated.headers.get('deprecation'))
     throw new Error(`nginx's v1 answered ${deprecated.status} without Deprecation: ${await deprecated.text()}`);
   return { nginx, control, headers };
-}
-
-/** The bench's gateway config (v1 deprecated, the rate limit out of the way) and its documents, in `dir`. */
-function writeGatewayConfig(options: { dir: string; upstream: string; nginx: Record<string, unknown> }): void {
-  const doc = (version: string) => ({
-    openapi: '3.1.0',
-    info: { title: 'Bench users', version },
-    paths: {
-      [`/api/${version}/users/{id}`]: {
-        get: {
-          operationId: 'getUser',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-          responses: {
-            200: { description: 'A user', content: { 'application/json': { schema: { type: 'object' } } } },
-          },
-        },
-      },
-    },
-  });
-  for (const v of ['v1', 'v2']) writeFileSync(join(options.dir, `openapi-${v}.json`), JSON.stringify(doc(v)));
-  writeFileSync(
-    join(options.dir, 'gateway.json'),
-    JSON.stringify({
-      gateway: {
-        vendor: 'bench',
-        versions: {
-          v1: { upstream: options.upstream, openapi: './openapi-v1.json' },
-          v2: { upstream: options.upstream, openapi: './openapi-v2.json' },
-        },
-        nginx: options.nginx,
-      },
-      versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z', replacement: 'v2' } },
-      rateLimit: { max: 100_000_000, windowSeconds: 60 },
-    }),
-  );
 }
 
 function report(options: {
