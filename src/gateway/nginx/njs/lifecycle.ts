@@ -116,6 +116,11 @@ export function njsQuote(text: string): string {
   return '"' + text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&') + '"';
 }
 
+/** The `Link` value of the API's deprecation manifest, as the service's lifecycle sends it. */
+export function njsManifestLink(data: NjsData): string {
+  return '<' + data.prefix + '/deprecations>; rel="deprecation"; type="application/deprecations+json"';
+}
+
 /** The deprecation headers of one schedule at `now`, as the core's `deprecationHeaders`. */
 export function njsHeaders(
   data: NjsData,
@@ -271,6 +276,8 @@ export function njsVerdict(
   const replacement = data.replacements[version] || '';
   const successor = replacement ? data.prefix + '/' + replacement + '/openapi.json' : '';
   const headers = njsHeaders(data, chosen.s, now, successor, '');
+  // The deprecation manifest last, as the service's verdicts link it.
+  if (headers.Link) headers.Link = headers.Link + ', ' + njsManifestLink(data);
   return {
     headers: headers,
     removed: gone ? njsRemoved(data, version, gone.s, gone.removedSubject) : null,
@@ -375,6 +382,9 @@ export function njsParameters(
     Sunset: first.sunset,
     Link: links.join(', '),
   };
+  // The manifest after the elements' own links (a deprecated version's Link holds it already).
+  const manifest = njsManifestLink(data);
+  if (headers.Link!.indexOf(manifest) < 0) headers.Link = headers.Link + ', ' + manifest;
   if (first.warning) headers.Warning = first.warning;
   return { used: used, headers: headers, removed: null };
 }
