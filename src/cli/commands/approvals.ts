@@ -1,9 +1,9 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+import { runRecordAction } from '../record-action.ts';
 
 interface ApprovalRow {
   id: string;
@@ -44,28 +44,17 @@ Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 cou
     all: { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'approve <fingerprint> | list | revoke <id>' },
-  async run({ values, positionals, io }) {
-    const [action, arg] = positionals;
-    if (!(actions as readonly string[]).includes(action ?? ''))
-      throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
-    if (action !== 'list' && !arg)
-      throw new UsageError(action === 'approve' ? 'approve needs a fingerprint' : 'revoke needs an approval id');
-    if (action === 'list' && arg) throw new UsageError('list takes no argument');
-    const format = readString(values, 'format') ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-    const request = toRequest(action!, arg, values);
-    const client = await openManagementClient(values, io);
-    try {
-      const res = await client.call(request);
-      if (res.status >= 400) return refuse(res, io.stderr);
-      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else if (action === 'list') io.stdout(table((res.body as { data: ApprovalRow[] }).data));
-      else io.stdout(describe(res.body as ApprovalRow, action === 'revoke'));
-      return ExitCode.Ok;
-    } finally {
-      await client.close();
-    }
-  },
+  run: ({ values, positionals, io }) =>
+    runRecordAction(
+      { values, positionals, io },
+      {
+        actions,
+        missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
+        toRequest,
+        table,
+        describe,
+      },
+    ),
 });
 
 function toRequest(action: string, arg: string | undefined, values: OptionValues) {
@@ -84,14 +73,6 @@ function toRequest(action: string, arg: string | undefined, values: OptionValues
     path: '/approvals',
     body: { fingerprint: arg, reason, ...(expires === undefined ? {} : { expiresAt: expires }) },
   };
-}
-
-function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
-  const problem = res.body as { detail?: string; code?: string } | undefined;
-  stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
-  );
-  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 // Rows come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.

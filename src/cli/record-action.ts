@@ -1,0 +1,59 @@
+import { escapeControls } from '../core/text/index.ts';
+import { readString, type OptionValues } from './command.ts';
+import { ExitCode, UsageError, type CliIo } from './io.ts';
+import { openManagementClient, type ManagementClient, type ManagementResponse } from './management-client.ts';
+
+/** What a `list | <create> <arg> | revoke <id>` command over one kind of management record says and sends. */
+interface RecordActions<Row> {
+  /** The actions, the create action first: `['grant', 'list', 'revoke']`. */
+  actions: readonly string[];
+  /** The usage error of each action but `list` when its argument is missing. */
+  missing: Record<string, string>;
+  toRequest: (action: string, arg: string | undefined, values: OptionValues) => Parameters<ManagementClient>[0];
+  table: (rows: Row[]) => string;
+  describe: (row: Row, revoked: boolean) => string;
+}
+
+/**
+ * Run one action of a record command (approvals, exemptions): the arguments checked, the call made
+ * on a server or the database, the answer printed as a table, a record or JSON, or refused.
+ *
+ * @example
+ * ```ts
+ * return runRecordAction({ values, positionals, io }, { actions: ['approve', 'list', 'revoke'], missing, toRequest, table, describe });
+ * ```
+ */
+export async function runRecordAction<Row>(
+  given: { values: OptionValues; positionals: readonly string[]; io: CliIo },
+  command: RecordActions<Row>,
+): Promise<number> {
+  const { values, io } = given;
+  const [action, arg] = given.positionals;
+  if (!command.actions.includes(action ?? ''))
+    throw new UsageError(`unknown action "${action}": use ${command.actions.join(', ')}`);
+  if (action !== 'list' && !arg) throw new UsageError(command.missing[action!]!);
+  if (action === 'list' && arg) throw new UsageError('list takes no argument');
+  const format = readString(values, 'format') ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+  const request = command.toRequest(action!, arg, values);
+  const client = await openManagementClient(values, io);
+  try {
+    const res = await client.call(request);
+    if (res.status >= 400) return refuse(res, io.stderr);
+    if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+    else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
+    else io.stdout(command.describe(res.body as Row, action === 'revoke'));
+    return ExitCode.Ok;
+  } finally {
+    await client.close();
+  }
+}
+
+// A refusal names its status, code and detail; a stored `\r` or escape is printed as text, never obeyed.
+function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
