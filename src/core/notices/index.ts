@@ -1,4 +1,4 @@
-export { noticeKinds, defaultNoticeSettings } from './types.ts';
+export { noticeKinds, defaultNoticeSettings, isDecisionKind } from './types.ts';
 export type {
   NoticeKind,
   NoticeSubject,
@@ -8,11 +8,11 @@ export type {
   DueNotice,
   NoticeSettings,
 } from './types.ts';
-export { subjectParts } from './notice-key.ts';
+export { subjectId, subjectParts } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 
 export { activeBrownout, checkBrownout } from './brownout.ts';
 export { defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
 export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
-export type { CallEvidence, NoticePayload } from './payload.ts';
+export type { CallEvidence, ExemptionDecisionFacts, NoticePayload } from './payload.ts';

@@ -1,6 +1,6 @@
 import type { Change } from '../compat/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
-import type { DueNotice, NoticeKind } from './types.ts';
+import { isDecisionKind, type DueNotice, type NoticeKind } from './types.ts';
 
 /** One endpoint this client called, as evidence of why it is told. */
 export interface CallEvidence {
@@ -44,7 +44,22 @@ export interface NoticePayload {
     element: NoticeElement | null;
     calls: CallEvidence[];
     impact: CallImpact[];
+    /** The owner's decision, on an `exemption.granted` or `exemption.declined` notice; null (or absent) otherwise. */
+    exemption?: ExemptionDecisionFacts | null;
   };
+}
+
+/** What a decision on a client's request for extended access says (`exemption.granted`, `exemption.declined`). */
+export interface ExemptionDecisionFacts {
+  /** The request decided (`exr_…`). */
+  requestId: string;
+  decision: 'granted' | 'declined';
+  /** The client's own date: its calls are answered until then. Null on a decline. */
+  until: string | null;
+  /** The latest date any extension of the subject may reach (`extendedAccessUntil`); null when none is set. */
+  cap: string | null;
+  /** The owner's note on a grant, or the reason of a decline; null when a grant came without one. */
+  reason: string | null;
 }
 
 /** The deprecated field or query parameter a notice is about, and what takes its place. */
@@ -62,10 +77,16 @@ const eventNames: Record<NoticeKind, string> = {
   brownout: 'brownout_scheduled',
   removed: 'removed',
   cleared: 'cleared',
+  granted: 'granted',
+  declined: 'declined',
 };
 
-/** The event type of a notice: `version.<event>`, `endpoint.<event>` or `element.<event>`. */
+/**
+ * The event type of a notice: `version.<event>`, `endpoint.<event>` or `element.<event>`; a
+ * decision on a request for extended access is `exemption.granted` or `exemption.declined`.
+ */
 export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint' | 'element'>): string {
+  if (isDecisionKind(notice.kind)) return `exemption.${eventNames[notice.kind]}`;
   const about = notice.element ? 'element' : notice.endpoint ? 'endpoint' : 'version';
   return `${about}.${eventNames[notice.kind]}`;
 }
@@ -105,6 +126,7 @@ export function toNoticePayload(options: {
   element?: NoticeElement;
   calls: CallEvidence[];
   impact: CallImpact[];
+  exemption?: ExemptionDecisionFacts;
 }): NoticePayload {
   const { notice } = options;
   const status = notice.kind === 'removed' ? 'removed' : notice.kind === 'cleared' ? 'cleared' : 'deprecated';
@@ -131,6 +153,7 @@ export function toNoticePayload(options: {
       element: options.element ?? null,
       calls: options.calls,
       impact: options.impact,
+      exemption: options.exemption ?? null,
     },
   };
 }

@@ -4,6 +4,7 @@ import { targetsClient } from './brownout.ts';
 import { covers, noticeKey, subjectId } from './notice-key.ts';
 import {
   defaultNoticeSettings,
+  isDecisionKind,
   type Brownout,
   type ClientUsage,
   type DueNotice,
@@ -50,7 +51,8 @@ export function planNotices(options: PlanNoticesOptions): DueNotice[] {
   const endpointSubjects = new Set(options.subjects.filter((s) => s.endpoint).map(subjectId));
   for (const subject of options.subjects) {
     const id = subjectId(subject);
-    const history = options.recorded.filter((r) => r.subject === id);
+    // A decision's notice (granted, declined) says nothing of what the schedule told the client.
+    const history = options.recorded.filter((r) => r.subject === id && !isDecisionKind(r.kind));
     for (const [clientId, lastSeen] of lastCallByClient(options.usage, subject, since)) {
       const told = history.filter((r) => r.clientId === clientId);
       const own = subject.element === undefined ? options.extensionOf?.(clientId, subject) : undefined;

@@ -1,8 +1,23 @@
-/** What a notice announces: the five kinds of the notices engine. */
-export type NoticeKind = 'deprecated' | 'reminder' | 'brownout' | 'removed' | 'cleared';
+/**
+ * What a notice announces: the five kinds the schedule plans, and the two that answer an owner's
+ * decision on a client's request for extended access (`granted`, `declined`).
+ */
+export type NoticeKind = 'deprecated' | 'reminder' | 'brownout' | 'removed' | 'cleared' | 'granted' | 'declined';
 
 /** Every kind, in the order a subject's life shows them. */
-export const noticeKinds: readonly NoticeKind[] = ['deprecated', 'reminder', 'brownout', 'removed', 'cleared'];
+export const noticeKinds: readonly NoticeKind[] = [
+  'deprecated',
+  'reminder',
+  'brownout',
+  'removed',
+  'cleared',
+  'granted',
+  'declined',
+];
+
+/** A kind sent on an owner's decision, never planned from usage: the schedule ignores these rows. */
+export const isDecisionKind = (kind: NoticeKind): kind is 'granted' | 'declined' =>
+  kind === 'granted' || kind === 'declined';
 
 /** A deprecated version, or one deprecated endpoint of a version, with its dates. */
 export interface NoticeSubject {

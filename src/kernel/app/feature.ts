@@ -9,7 +9,7 @@ import type { ServiceConfig } from '../config/load-config.ts';
 import type { LifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
 import type { NoticeChannel } from '../../loop/notices/channel.ts';
 import type { OpsWiring, ResolvedOps } from '../ops/install-ops.ts';
-import type { Storage } from '../ports/index.ts';
+import type { ExemptionDecisionNotifier, Storage } from '../ports/index.ts';
 import type { RateLimitStore } from '../../loop/access/rate-limit/index.ts';
 import type { OperationCounter } from '../../loop/usage/operation-counter.ts';
 import type { UsageRecorder } from '../../loop/usage/usage-recorder.ts';
@@ -41,6 +41,8 @@ export interface ServiceContext {
   requiredRole: (request: FastifyRequest) => Role | undefined;
   /** The brownouts the portal shows: set by the notices feature, provided by its part to the parts after it. */
   brownouts?: () => Brownout[];
+  /** Tells a client of the owner's decision on its request: set by the notices feature, provided by its part. */
+  decisionNotices?: ExemptionDecisionNotifier;
 }
 
 /**

@@ -39,3 +39,16 @@ export interface ExemptionRequestStore {
     exemptionId: string | null;
   }): Promise<boolean>;
 }
+
+/**
+ * An owner's decision on a request, as the notices part tells the client: the request as decided,
+ * and for a grant the client's date and the subject's cap (epoch milliseconds).
+ */
+export interface ExemptionDecision {
+  request: ExemptionRequest;
+  until: number | null;
+  cap: number | null;
+}
+
+/** Queues the client's notice of a decision (the notices part's); never waits on its delivery. */
+export type ExemptionDecisionNotifier = (decision: ExemptionDecision) => Promise<void>;

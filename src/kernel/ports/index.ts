@@ -29,4 +29,10 @@ export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
 export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
 export type { ClientExemption, ExemptionStore, ExemptionSubject } from './exemptions.ts';
-export type { ExemptionRequest, ExemptionRequestStatus, ExemptionRequestStore } from './exemption-requests.ts';
+export type {
+  ExemptionDecision,
+  ExemptionDecisionNotifier,
+  ExemptionRequest,
+  ExemptionRequestStatus,
+  ExemptionRequestStore,
+} from './exemption-requests.ts';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Brownout } from '../../core/notices/index.ts';
+import type { ExemptionDecisionNotifier } from '../../kernel/ports/index.ts';
 
 const kBrownouts = 'versionaryBrownouts';
 
@@ -12,5 +13,19 @@ export function provideBrownouts(app: FastifyInstance, brownouts: () => Brownout
 export function brownoutsOf(app: FastifyInstance): (() => Brownout[]) | undefined {
   return app.hasDecorator(kBrownouts)
     ? (app as unknown as Record<typeof kBrownouts, () => Brownout[]>)[kBrownouts]
+    : undefined;
+}
+
+const kDecisionNotices = 'versionaryDecisionNotices';
+
+/** Provide the notifier of decisions on requests for extended access to the parts after this one. */
+export function provideDecisionNotices(app: FastifyInstance, notify: ExemptionDecisionNotifier): void {
+  app.decorate(kDecisionNotices, notify);
+}
+
+/** The notices part's notifier of decisions, when that part is registered before the caller (`notices: false`: none). */
+export function decisionNoticesOf(app: FastifyInstance): ExemptionDecisionNotifier | undefined {
+  return app.hasDecorator(kDecisionNotices)
+    ? (app as unknown as Record<typeof kDecisionNotices, ExemptionDecisionNotifier>)[kDecisionNotices]
     : undefined;
 }

@@ -18,5 +18,6 @@ export const noticesFeature: ServiceFeature = {
       ...(options.noticeChannels ? { channels: options.noticeChannels } : {}),
     });
     context.brownouts = () => notices.brownouts();
+    context.decisionNotices = notices.decisionNotices;
   },
 };

@@ -1,6 +1,6 @@
 import { defineLoopPart } from '../define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import { provideBrownouts } from './brownouts-provided.ts';
+import { provideBrownouts, provideDecisionNotices } from './brownouts-provided.ts';
 import type { LoopNoticesOptions } from '../storage/part.ts';
 
 /**
@@ -28,5 +28,7 @@ export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
     });
     // The brownouts the portal shows: provided to the parts after this one.
     if (context.brownouts) provideBrownouts(app, context.brownouts);
+    // Decisions on requests for extended access are told to the client: provided to the parts after this one.
+    if (context.decisionNotices) provideDecisionNotices(app, context.decisionNotices);
   },
 });

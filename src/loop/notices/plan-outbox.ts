@@ -1,6 +1,7 @@
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { planNotices, type DueNotice } from '../../core/notices/index.ts';
 import type { Client, ClientElementUsageRow, ClientUsageRow, NewOutboxNotice } from '../../kernel/ports/index.ts';
+import type { NoticeChannel } from './channel.ts';
 import { toElementUsage } from './gather-elements.ts';
 import { noticeSubjects, toClientUsage } from './gather.ts';
 import type { NoticeWorkerOptions, PassReport, SkippedNotice, SkipReason } from './worker-types.ts';
@@ -69,13 +70,23 @@ async function enqueueNotice(
     payload,
     createdAt: now,
   };
-  const outbox: NewOutboxNotice[] = [];
-  for (const channel of options.channels) {
-    for (const { recipient, subscribed } of channel.recipients(client))
-      outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
-  }
+  const outbox = outboxRows(options.channels, client, base);
   if (outbox.length === 0) return 'no-contact';
   // One notice at a time, so a notice whose rows were all there already is named as such.
   const written = await options.notices.enqueue(outbox);
   return written === 0 ? 'already-enqueued' : written;
+}
+
+/** A notice's outbox rows: one per channel and recipient, held back for a recipient who unsubscribed. */
+export function outboxRows(
+  channels: readonly NoticeChannel[],
+  client: Client,
+  base: Omit<NewOutboxNotice, 'channel' | 'recipient' | 'status'>,
+): NewOutboxNotice[] {
+  const outbox: NewOutboxNotice[] = [];
+  for (const channel of channels) {
+    for (const { recipient, subscribed } of channel.recipients(client))
+      outbox.push({ ...base, channel: channel.name, recipient, status: subscribed ? 'pending' : 'unsubscribed' });
+  }
+  return outbox;
 }

@@ -6,12 +6,13 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
 import type { ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { Storage } from '../../kernel/ports/index.ts';
+import type { ExemptionDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
 import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
+import { createDecisionNotifier } from './decision-notices.ts';
 import { createEmailChannel } from './email-channel.ts';
 import { createPayloadBuilder } from './gather.ts';
 import { registerNoticeAdminRoutes, registerUnsubscribeRoutes } from './notice-routes.ts';
@@ -40,7 +41,7 @@ export interface RegisterNoticesOptions {
 export async function registerNotices(
   app: FastifyInstance,
   options: RegisterNoticesOptions,
-): Promise<NoticeWorker & { brownouts: () => Brownout[] }> {
+): Promise<NoticeWorker & { brownouts: () => Brownout[]; decisionNotices: ExemptionDecisionNotifier }> {
   const { config, storage, runtime, clock } = options;
   const { notices: settings, webhooks: webhookSettings } = config.settings;
   // Without a configured secret, links stay valid only while this process runs (logged below).
@@ -83,6 +84,13 @@ export async function registerNotices(
       code: ErrorCode.InvalidConfig,
       detail: `The notice channels have ${channelErrors.length} error(s):\n- ${channelErrors.join('\n- ')}`,
     });
+  const payloads = createPayloadBuilder({
+    runtime,
+    bundle: options.bundle,
+    apiKeys: storage.apiKeys,
+    publicUrl: settings.publicUrl,
+    apiPrefix: options.apiPrefix,
+  });
   const worker = createNoticeWorker({
     notices: storage.notices,
     usage: storage.usage,
@@ -92,13 +100,7 @@ export async function registerNotices(
     clock,
     channels,
     log: app.log,
-    payloads: createPayloadBuilder({
-      runtime,
-      bundle: options.bundle,
-      apiKeys: storage.apiKeys,
-      publicUrl: settings.publicUrl,
-      apiPrefix: options.apiPrefix,
-    }),
+    payloads,
     brownouts: async () => {
       await cache.refresh();
       return cache.all();
@@ -139,5 +141,19 @@ export async function registerNotices(
   );
   registerRehearsalRoutes(app, routes);
   registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
-  return { ...worker, brownouts: () => cache.all() };
+  const notifier = createDecisionNotifier({
+    notices: storage.notices,
+    clients: storage.clients,
+    runtime,
+    payloads,
+    channels,
+    clock,
+    // The decision's answer does not wait: the worker delivers in the background, as on its timer.
+    nudge: () =>
+      void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed')),
+  });
+  // The decision is recorded before its notice is queued: a failure here is logged, never the decision's.
+  const decisionNotices: ExemptionDecisionNotifier = (decision) =>
+    notifier(decision).catch((error: unknown) => app.log.error({ err: error }, 'decision notice not queued'));
+  return { ...worker, brownouts: () => cache.all(), decisionNotices };
 }

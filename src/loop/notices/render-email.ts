@@ -1,6 +1,7 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
-import type { NoticePayload } from '../../core/notices/index.ts';
+import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
+import { renderDecisionEmail } from './render-decision-email.ts';
 
 // htm turns tagged templates into preact elements; preact escapes every interpolated value.
 
@@ -14,7 +15,7 @@ export interface RenderedEmail {
 /** Facts whose value is a URL, shown as a link in the HTML part. */
 const links = new Set(['Migration guide', 'What breaks for you']);
 
-const headlines: Record<NoticePayload['data']['kind'], (name: string, days: number) => string> = {
+const headlines: Record<Exclude<NoticeKind, 'granted' | 'declined'>, (name: string, days: number) => string> = {
   deprecated: (name) => `${name} is deprecated`,
   reminder: (name, days) => `${name} will be removed in ${days} day${days === 1 ? '' : 's'}`,
   brownout: (name) => `Planned brownout of ${name}`,
@@ -25,12 +26,13 @@ const headlines: Record<NoticePayload['data']['kind'], (name: string, days: numb
 /** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
+  if (d.exemption) return renderDecisionEmail({ ...options, decision: d.exemption });
   const name = d.element
     ? `The ${d.element.kind === 'field' ? 'field' : 'query parameter'} ${d.element.name} in ${d.subject.version}`
     : d.subject.endpoint
       ? `${d.subject.endpoint} in ${d.subject.version}`
       : `API version ${d.subject.version}`;
-  const headline = headlines[d.kind](name, d.subject.daysLeft);
+  const headline = isDecisionKind(d.kind) ? d.kind : headlines[d.kind](name, d.subject.daysLeft);
   const facts: Array<[string, string]> = [
     ['Subject', name],
     ['Status', d.subject.status],

@@ -61,6 +61,8 @@ export interface NoticeWorkerOptions {
 export interface NoticeWorker {
   /** One pass: flush usage, plan, write the outbox, deliver what is due. Passes never overlap. */
   runPass(): Promise<PassReport>;
+  /** Deliver the rows due now, planning nothing: what a notice queued outside a pass needs. */
+  deliverQueued(): Promise<PassReport>;
   start(): void;
   stop(): Promise<void>;
   /** Channels this instance can deliver through (those with a transport). */

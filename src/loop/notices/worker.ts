@@ -28,14 +28,23 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
     return report;
   };
 
+  // One pass or delivery at a time: each waits for the one running.
+  const serial = async (work: () => Promise<PassReport>): Promise<PassReport> => {
+    while (running) await running.catch(() => undefined);
+    running = work().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const deliverOnly = async (): Promise<PassReport> => {
+    const report: PassReport = { planned: 0, enqueued: 0, sent: 0, retrying: 0, failed: 0, skipped: [] };
+    await deliverDue(delivery, report);
+    return report;
+  };
+
   const worker: NoticeWorker = {
-    async runPass() {
-      while (running) await running.catch(() => undefined);
-      running = pass().finally(() => {
-        running = undefined;
-      });
-      return running;
-    },
+    runPass: () => serial(pass),
+    deliverQueued: () => serial(deliverOnly),
     start() {
       if (settings.intervalSeconds === 0 || timer) return;
       timer = setInterval(() => {

@@ -32,6 +32,8 @@ export const portalFeature: ServiceFeature = {
       storage,
       // Read per request: the notices part, which sets them, may come after the portal.
       brownouts: () => context.brownouts?.() ?? [],
+      // Grants and declines from the dashboard tell the client as the management API's do.
+      ...(context.decisionNotices ? { decisionNotices: context.decisionNotices } : {}),
       // Both buffers: the breaks page reads the per-operation counts, the rest the usage rollups.
       flushUsage: async () => {
         await Promise.all([context.recorder.flush(), context.operations?.flush()]);

@@ -11,7 +11,7 @@ import { registerVersionAdminRoutes } from './version-routes.ts';
 /** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
 export const adminFeature: ServiceFeature = {
   name: 'admin',
-  async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api }) {
+  async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices }) {
     const { lifecycle: settings, usage, webhooks } = config.settings;
     await app.register(
       async (admin) => {
@@ -35,7 +35,12 @@ export const adminFeature: ServiceFeature = {
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
         registerExemptionRoutes(admin, { storage, runtime, clock });
-        registerExemptionRequestRoutes(admin, { storage, runtime, clock });
+        registerExemptionRequestRoutes(admin, {
+          storage,
+          runtime,
+          clock,
+          ...(decisionNotices ? { decisionNotices } : {}),
+        });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
       },
       { prefix: '/admin/v1' },

@@ -3,6 +3,8 @@ import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import type {
+  ExemptionDecision,
+  ExemptionDecisionNotifier,
   ExemptionRequest,
   ExemptionRequestStatus,
   ExemptionSubject,
@@ -12,6 +14,7 @@ import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import { actorOf } from '../approvals/approval-routes.ts';
 import type { GrantBody } from './check-grant.ts';
 import { grantExemption } from './exemption-routes.ts';
+import { subjectCap } from './subject-cap.ts';
 import { declineRequestSchema, grantRequestSchema, listRequestsSchema } from './request-schemas.ts';
 
 type RequestStorage = Pick<Storage, 'exemptions' | 'exemptionRequests' | 'clients'>;
@@ -19,6 +22,8 @@ interface DecideOptions {
   storage: RequestStorage;
   runtime: LifecycleRuntime;
   clock: Clock;
+  /** Tells the client of the decision (the notices part's); absent without that part, and nothing is sent. */
+  decisionNotices?: ExemptionDecisionNotifier;
 }
 
 /**
@@ -77,7 +82,9 @@ export async function grantRequest(
     await options.runtime.refresh();
     throw alreadyDecided((await storage.exemptionRequests.find(o.id))!);
   }
-  return (await storage.exemptionRequests.find(o.id))!;
+  const granted = (await storage.exemptionRequests.find(o.id))!;
+  await tell(options, { request: granted, until: exemption.until });
+  return granted;
 }
 
 /** Decline a pending request with the owner's reason. */
@@ -97,7 +104,13 @@ export async function declineRequest(
   });
   const now = (await storage.exemptionRequests.find(o.id))!;
   if (!decided) throw alreadyDecided(now);
+  await tell(options, { request: now, until: null });
   return now;
+}
+
+/** Queue the client's notice of a decision (the notifier logs, never throws: the decision stands). */
+async function tell(options: DecideOptions, decision: Omit<ExemptionDecision, 'cap'>): Promise<void> {
+  await options.decisionNotices?.({ ...decision, cap: subjectCap(options.runtime, decision.request.subject) ?? null });
 }
 
 /** A subject as the grant body names it. */

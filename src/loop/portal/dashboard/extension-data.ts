@@ -1,4 +1,5 @@
 import type { ClientExemption, ExemptionRequest, ExemptionSubject } from '../../../kernel/ports/index.ts';
+import { subjectCap } from '../../management/exemptions/subject-cap.ts';
 import type { ConsumerWarning } from './consumer-data.ts';
 import type { DashboardOptions } from './options.ts';
 
@@ -35,14 +36,7 @@ export function subjectName(s: ExemptionSubject): string {
 
 /** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
 export function capOf(options: Pick<DashboardOptions, 'runtime'>, s: ExemptionSubject): number | undefined {
-  const { runtime } = options;
-  if (s.kind === 'endpoint')
-    return runtime
-      .endpointDeprecations()
-      .find((e) => e.version === s.version && e.method === s.method && e.path === s.path)?.extendedAccessUntil;
-  if (s.kind === 'element')
-    return runtime.elements().find((e) => e.version === s.version && e.element === s.element)?.extendedAccessUntil;
-  return runtime.scheduleOf(s.version)?.extendedAccessUntil;
+  return subjectCap(options.runtime, s);
 }
 
 /** A client's extended access: what it may still ask for (from its warnings), its requests and its exemptions. */

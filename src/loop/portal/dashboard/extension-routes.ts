@@ -27,7 +27,12 @@ export function registerExtensionRoutes(
   render: (reply: FastifyReply, o: { session: PortalSession; error: string }) => Promise<FastifyReply>,
 ): void {
   const { options } = kit;
-  const decide = { storage: options.storage, runtime: options.runtime, clock: options.clock };
+  const decide = {
+    storage: options.storage,
+    runtime: options.runtime,
+    clock: options.clock,
+    ...(options.decisionNotices ? { decisionNotices: options.decisionNotices } : {}),
+  };
   const form = async (
     { request, reply }: { request: FastifyRequest; reply: FastifyReply },
     role: PortalSession['role'],

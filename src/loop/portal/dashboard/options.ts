@@ -7,6 +7,7 @@ import type { SessionCodec } from './session.ts';
 import type {
   ApiKeyStore,
   ClientStore,
+  ExemptionDecisionNotifier,
   ExemptionRequestStore,
   ExemptionStore,
   NoticeStore,
@@ -39,6 +40,8 @@ export interface DashboardOptions {
   publicUrl?: string;
   /** Write buffered usage first, so the dashboard shows the latest calls. */
   flushUsage: () => Promise<void>;
+  /** Tells a client of the owner's grant or decline (the notices part's); nothing is sent without it. */
+  decisionNotices?: ExemptionDecisionNotifier;
   /** The breaking changes per pair of versions, kept between requests; diffed on every request when absent. */
   diffs?: DiffCache<BreakingChange[] | undefined>;
 }

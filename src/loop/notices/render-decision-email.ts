@@ -1,0 +1,79 @@
+import { html } from 'htm/preact';
+import { render } from 'preact-render-to-string';
+import type { ExemptionDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
+import type { RenderedEmail } from './render-email.ts';
+
+/** A date as people read it: the day alone at midnight UTC, the full instant otherwise. */
+const day = (iso: string) => (iso.endsWith('T00:00:00Z') || iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso);
+
+/** The words of a subject line: one line, and not a page long. */
+const short = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+};
+
+/**
+ * The email of an owner's decision on a client's request for extended access: "Extended access to
+ * v1 granted until 2027-03-01", or "… declined: <reason>".
+ */
+export function renderDecisionEmail(options: {
+  payload: NoticePayload;
+  decision: ExemptionDecisionFacts;
+  unsubscribeUrl: string;
+}): RenderedEmail {
+  const { payload, decision } = options;
+  const d = payload.data;
+  const name = d.element
+    ? `${d.element.name} in ${d.subject.version}`
+    : d.subject.endpoint
+      ? `${d.subject.endpoint} in ${d.subject.version}`
+      : d.subject.version;
+  const granted = decision.decision === 'granted';
+  const until = decision.until ? day(decision.until) : '';
+  const headline = granted
+    ? `Extended access to ${name} granted until ${until}`
+    : `Extended access to ${name} declined: ${short(decision.reason ?? '')}`;
+  const facts: Array<[string, string]> = [
+    ['Subject', name],
+    ['Decision', decision.decision],
+    ...(granted ? [['Your calls are answered until', until] as [string, string]] : []),
+    ['Sunset date', d.subject.sunsetAt],
+    ...(decision.cap ? [['Latest date any extension may reach', day(decision.cap)] as [string, string]] : []),
+    ...(decision.reason ? [[granted ? 'Note' : 'Reason', decision.reason] as [string, string]] : []),
+    ['Request', decision.requestId],
+    ['Migration guide', d.migrationGuideUrl],
+  ];
+  const after = granted
+    ? `Past ${until}, calls to ${name} are answered as after its sunset: move before then.`
+    : `Calls to ${name} end at its sunset (${d.subject.sunsetAt}): move before then.`;
+  const text = [
+    `${headline}.`,
+    '',
+    `To ${d.client.name} (${d.client.id}).`,
+    '',
+    ...facts.map(([k, v]) => `${k}: ${v}`),
+    '',
+    after,
+    '',
+    `Unsubscribe: ${options.unsubscribeUrl}`,
+    '',
+  ].join('\n');
+  const body = html`<html>
+    <body>
+      <h1>${headline}</h1>
+      <p>To ${d.client.name} (${d.client.id}).</p>
+      <table>
+        ${facts.map(
+          ([k, v]) =>
+            html`<tr>
+              <th align="left">${k}</th>
+              <td>${k === 'Migration guide' ? html`<a href=${v}>${v}</a>` : v}</td>
+            </tr>`,
+        )}
+      </table>
+      <p>${after}</p>
+      <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
+    </body>
+  </html>`;
+  return { subject: headline, text, html: `<!doctype html>${render(body as never)}` };
+}
