@@ -48,6 +48,27 @@ const brief = (sent: Array<DueNotice & { day: number }>) =>
   sent.map((n) => `${n.day} ${n.clientId} ${n.kind}${n.step ? ` ${n.step}` : ''}`);
 
 describe('planNotices', () => {
+  it('ignores the notices of decisions on extended access: the schedule runs as if they were not recorded', () => {
+    const decided = (kind: 'granted' | 'declined', step: string): RecordedNotice => ({
+      clientId: 'acme',
+      subject: 'v1',
+      kind,
+      step,
+      sunsetAt: day(180),
+      plannedAt: day(-1),
+    });
+    const plain = simulate({ subjects: [v1], usageOn: calling('acme'), from: 0, to: 200 });
+    const told = simulate({
+      subjects: [v1],
+      usageOn: calling('acme'),
+      from: 0,
+      to: 200,
+      recorded: [decided('declined', 'exr_1'), decided('granted', 'exr_2')],
+    });
+    assert.deepEqual(brief(told), brief(plain));
+    assert.equal(brief(told)[0], '0 acme deprecated');
+  });
+
   it('runs a whole lifecycle: deprecated, reminders at 90/30/7/1, a brownout, removal; only the caller hears', () => {
     const brownout: Brownout = { id: 'b1', version: 'v1', startsAt: day(160), endsAt: day(160) + 3_600_000 };
     const sent = simulate({ subjects: [v1], brownouts: [brownout], usageOn: calling('acme'), from: 0, to: 200 });
