@@ -1,7 +1,13 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import type { ExemptionDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
-import type { RenderedEmail } from './render-email.ts';
+
+/** A rendered notice email. */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
 
 /** A date as people read it: the day alone at midnight UTC, the full instant otherwise. */
 const day = (iso: string) => (iso.endsWith('T00:00:00Z') || iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso);

@@ -1,16 +1,9 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
-import { renderDecisionEmail } from './render-decision-email.ts';
+import { renderDecisionEmail, type RenderedEmail } from './render-decision-email.ts';
 
 // htm turns tagged templates into preact elements; preact escapes every interpolated value.
-
-/** A rendered notice email. */
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
 
 /** Facts whose value is a URL, shown as a link in the HTML part. */
 const links = new Set(['Migration guide', 'What breaks for you']);
