@@ -3,24 +3,46 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchBrowser, seriousViolations, type TestBrowser } from '../support/browser.ts';
 import { adminCaller, startTestService, type StartedService } from '../support/started-service.ts';
+import { startSmtpCatcher, type SmtpCatcher } from '../notices/smtp-catcher.ts';
 
 const day = 86_400_000;
 const t0 = Date.now();
 const iso = (at: number) => new Date(at).toISOString();
 const isoDay = (at: number) => iso(at).slice(0, 10);
 const adminKey = 'test-admin-key-0123456789';
+const contacts: Record<string, string> = { acme: 'dev@acme.test', globex: 'ops@globex.test' };
 
 // The request-and-grant flow in Chromium, through the service as startService composes it: a
 // consumer asks for extended access with a reason, the owner grants one request and declines
-// another, and the consumer's page shows the extension and its date, or the reason.
+// another, and the consumer's page shows the extension and its date, or the reason; its contact
+// gets the decision by email (a real SMTP server).
 describe('asking for and granting extended access in Chromium', { timeout: 240_000 }, () => {
   let service: StartedService;
   let browser: TestBrowser;
+  let smtp: SmtpCatcher;
   const keys: Record<string, string> = {};
+  /** The email sent to `to`, once it has come: delivery follows the decision, in the background. */
+  const mailTo = async (to: string) => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const mail = smtp.messages.find((m) => m.envelopeTo.includes(to));
+      if (mail) return mail;
+      if (Date.now() > deadline) assert.fail(`no email to ${to}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   before(async () => {
+    smtp = await startSmtpCatcher();
     service = await startTestService({
+      env: {
+        VERSIONARY_SMTP_URL: smtp.url,
+        VERSIONARY_MAIL_FROM: 'Versionary <notices@versionary.test>',
+        VERSIONARY_NOTICE_SECRET: 'notice-secret-0123456789-0123456789',
+      },
       file: {
+        // Only the decisions are sent: the worker's timer (the schedule's notices) is off.
+        notices: { intervalSeconds: 0 },
         versions: {
           v1: {
             deprecatedAt: iso(t0 - 200 * day),
@@ -33,7 +55,8 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
     });
     const admin = adminCaller(service);
     for (const name of ['acme', 'globex']) {
-      const client = JSON.parse((await admin('POST', '/admin/v1/clients', { name, contacts: [] })).body) as {
+      const made = await admin('POST', '/admin/v1/clients', { name, contacts: [contacts[name]] });
+      const client = JSON.parse(made.body) as {
         id: string;
       };
       const key = await admin('POST', '/admin/v1/api-keys', { name, roles: ['read'], clientId: client.id });
@@ -48,6 +71,7 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
   after(async () => {
     await browser?.close();
     await service?.stop();
+    await smtp?.close();
   });
 
   const signInAs = async (key: string): Promise<{ page: Page; errors: string[] }> => {
@@ -105,6 +129,9 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
     assert.match(await consumer.page.locator('#extension-requests').innerText(), /granted/);
     assert.deepEqual(await seriousViolations(consumer.page), []);
     await signOut(consumer.page);
+    const mail = await mailTo(contacts.acme!);
+    assert.equal(mail.subject, `Extended access to v1 granted until ${isoDay(t0 + 60 * day)}`);
+    assert.match(mail.text ?? '', new RegExp(`Your calls are answered until: ${isoDay(t0 + 60 * day)}`));
   });
 
   it('the owner declines a second request with a reason, and the consumer reads it', async () => {
@@ -125,5 +152,9 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
     assert.equal(await consumer.page.locator('#extensions').innerText(), 'No extension.');
     assert.deepEqual(browser.outside, []);
     await signOut(consumer.page);
+    const mail = await mailTo(contacts.globex!);
+    assert.equal(mail.subject, 'Extended access to v1 declined: v2 has every field you call');
+    assert.match(mail.text ?? '', /Reason: v2 has every field you call/);
+    assert.equal(smtp.messages.length, 2, 'one email per decision, and nothing else');
   });
 });
