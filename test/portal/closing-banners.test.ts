@@ -81,4 +81,28 @@ describe('the docs pages show closings to new clients and the cap on extended ac
     assert.match(later, new RegExp(`closed to new clients since <time datetime="${isoDay(t0 + 3 * day)}"`));
     assert.match(later, new RegExp(`closed to new clients since <time datetime="${isoDay(t0 + 4 * day)}"`));
   });
+
+  it('adds a changelog entry for each closing once it has happened, in the page and both feeds', async () => {
+    const closedTitles = async () => {
+      const feed = (await (await fetch(`${service.base}/changelog.json`)).json()) as {
+        items: Array<{ title: string; summary: string; tags: string[] }>;
+      };
+      return feed.items.filter((i) => i.tags.includes('closed_to_new_clients'));
+    };
+    now = t0 + day;
+    assert.deepEqual(await closedTitles(), [], 'a feed carries no future dates');
+    now = t0 + 5 * day;
+    const items = await closedTitles();
+    assert.deepEqual(items.map((i) => i.title).sort(), [
+      'GET /users/{id}/posts in v2 closed to new clients',
+      'User.nickname in v2 closed to new clients',
+      'v1 closed to new clients',
+    ]);
+    const v1 = items.find((i) => i.title.startsWith('v1'))!;
+    assert.match(v1.summary, new RegExp(`since ${isoDay(t0 + 2 * day)}: .* Use v2 instead\\.`));
+    assert.match(v1.summary, new RegExp(`until ${isoDay(t0 + 100 * day)} at the latest\\.$`));
+    const atom = await (await fetch(`${service.base}/changelog.atom`)).text();
+    assert.match(atom, /<title[^>]*>v1 closed to new clients<\/title>/);
+    assert.match(await page('/docs/changelog'), /v1 closed to new clients/);
+  });
 });
