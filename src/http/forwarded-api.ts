@@ -206,7 +206,7 @@ function registerVersionRoutes(
           const operation = operationOf(route.method);
           // Read as loosely as any upstream might read it: a spelling that could be the parameter is it.
           const used = usesOf.get(operation)!({ body: undefined, query: looseQuery(request.url) });
-          if (used.length > 0) options.elementUses!.onUse({ request, reply, version, operation, used });
+          if (used.length > 0) return options.elementUses!.onUse({ request, reply, version, operation, used });
         },
       });
     scope.route({

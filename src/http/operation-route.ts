@@ -86,7 +86,7 @@ function inputSteps(scope: VersionScope, operation: OperationSpec): RequestStep[
       phase: 'input',
       run: (request, reply) => {
         const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
-        if (used.length > 0) onUse({ request, reply, version, operation, used });
+        if (used.length > 0) return onUse({ request, reply, version, operation, used });
       },
     });
   if (operation.body) steps.push(mediaTypeStep(operation));

@@ -27,7 +27,7 @@ export interface VersionedApiOptions {
   /** Deprecated fields and query parameters: `onUse` hears each request that uses one, and may throw to refuse it. */
   elementUses?: {
     elements: readonly ElementDeprecation[];
-    onUse: (options: ElementUseEvent) => void;
+    onUse: (options: ElementUseEvent) => void | Promise<void>;
   };
 }
 
@@ -37,5 +37,5 @@ export interface ElementUseEvent {
   reply: FastifyReply;
   version: ApiVersion;
   operation: OperationSpec;
-  used: ElementDeprecation[];
+  used: readonly ElementDeprecation[];
 }

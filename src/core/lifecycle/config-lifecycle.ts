@@ -56,6 +56,21 @@ export interface LifecycleSource {
     clientId: string | undefined,
     shared: LifecycleVerdict,
   ): LifecycleVerdict | Promise<LifecycleVerdict>;
+  /**
+   * Whether a deprecated element a request uses has per-client rules now (an exemption past its
+   * sunset, or its closing to new clients): only then is {@link clientElements} asked.
+   */
+  elementTouches?(element: ElementDeprecation): boolean;
+  /**
+   * The elements a request uses as this client sees them: an exempt client's past their sunset
+   * carry its own date as `sunsetAt`; rejects with the 403 problem when one is closed to new
+   * clients and this client had not used it (undefined `clientId`: unauthenticated, so new).
+   */
+  clientElements?(
+    used: readonly ElementDeprecation[],
+    clientId: string | undefined,
+    guideOf: (element: ElementDeprecation) => string,
+  ): Promise<readonly ElementDeprecation[]>;
 }
 
 /** Options for {@link createConfigLifecycle}. */

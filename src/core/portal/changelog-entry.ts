@@ -3,7 +3,14 @@
 
 /** What happened, in the changelog's words. */
 type ChangelogKind =
-  'released' | 'deprecated' | 'endpoint_deprecated' | 'element_deprecated' | 'reminder' | 'brownout' | 'removed';
+  | 'released'
+  | 'deprecated'
+  | 'endpoint_deprecated'
+  | 'element_deprecated'
+  | 'closed_to_new_clients'
+  | 'reminder'
+  | 'brownout'
+  | 'removed';
 
 /** One dated event of the changelog. */
 export interface ChangelogEntry {

@@ -1,6 +1,7 @@
 export { sunsetCountdown } from './countdown.ts';
 export type { SunsetCountdown } from './countdown.ts';
 export { buildChangelog, toBrownoutEntries } from './changelog.ts';
+export { toClosingEntries } from './closing-entries.ts';
 export type { Changelog, ChangelogEntry, ChangelogVersion } from './changelog.ts';
 
 export { apiCatalogProfile, apiCatalogType, toApiCatalog } from './api-catalog.ts';

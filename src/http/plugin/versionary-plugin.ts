@@ -180,9 +180,30 @@ function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): 
  * A request that uses deprecated fields or parameters: each use is counted, and the request gets
  * their headers merged with its version's (or, past an element's sunset, the 400 that refuses it).
  */
-function elementStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): (event: ElementUseEvent) => void {
+function elementStep(
+  o: ResolvedPluginOptions,
+  lifecycle: LifecycleSource,
+): (event: ElementUseEvent) => void | Promise<void> {
   const guideOf = (e: ElementDeprecation) =>
     e.migrationUrl ?? lifecycle.migrationUrl?.(e.version) ?? `${o.prefix}/versions`;
+  const touches = lifecycle.elementTouches?.bind(lifecycle);
+  const clientElements = lifecycle.clientElements?.bind(lifecycle);
+  const apply = elementHeaders(o, lifecycle, guideOf);
+  return (event) => {
+    // Only an element with an exemption past its sunset, or closed to new clients, asks for this
+    // client's view of it; every other use goes on synchronously.
+    if (touches && clientElements && event.used.some((e) => touches(e)))
+      return clientElements(event.used, o.clientOf(event.request), guideOf).then((used) => apply({ ...event, used }));
+    apply(event);
+  };
+}
+
+/** Count each use, then refuse the request past an element's sunset or send the elements' headers. */
+function elementHeaders(
+  o: ResolvedPluginOptions,
+  lifecycle: LifecycleSource,
+  guideOf: (e: ElementDeprecation) => string,
+): (event: ElementUseEvent) => void {
   return ({ request, reply, version, operation, used }) => {
     const header = (name: string) => {
       const value = reply.getHeader(name);

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
+import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ClientExemption, ExemptionStore, UsageStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
@@ -39,20 +39,31 @@ export function createClientAccess(options: ClientAccessOptions) {
     return found;
   };
 
-  const calledBefore = async (clientId: string, key: VerdictKey, closing: { at: number; endpoint?: string }) => {
-    const id = `${clientId}\n${key.version}\n${closing.endpoint ?? ''}\n${closing.at}`;
+  const calledBefore = async (
+    clientId: string,
+    version: string,
+    closing: { at: number; endpoint?: string; element?: string },
+  ) => {
+    const id = `${clientId}\n${version}\n${closing.endpoint ?? ''}\n${closing.element ?? ''}\n${closing.at}`;
     const hit = known.get(id);
     if (hit && (hit.called || clock.now() - hit.checkedAt < recheckMs)) return hit.called;
     const called =
       options.usage !== undefined &&
       (await options.usage.calledBefore({
         clientId,
-        version: key.version,
+        version,
         ...(closing.endpoint ? { endpoint: closing.endpoint } : {}),
+        ...(closing.element ? { element: closing.element } : {}),
         before: closing.at,
       }));
     known.set(id, { called, checkedAt: clock.now() });
     return called;
+  };
+
+  /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
+  const extension = (clientId: string, subject: string, cap: number | undefined): number | undefined => {
+    const until = bySubject.get(subject)?.get(clientId);
+    return until === undefined || cap === undefined ? undefined : Math.min(until, cap);
   };
 
   return {
@@ -70,29 +81,69 @@ export function createClientAccess(options: ClientAccessOptions) {
       return closings(state, key).length > 0;
     },
     /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
-    extensionOf(clientId: string, subject: string, cap: number | undefined): number | undefined {
-      const until = bySubject.get(subject)?.get(clientId);
-      return until === undefined || cap === undefined ? undefined : Math.min(until, cap);
-    },
+    extensionOf: extension,
     /** Rejects with the 403 problem when a closing is in effect and the client had not called the subject before it. */
     async assertNotClosed(o: {
       state: LifecycleState;
       key: VerdictKey;
       clientId: string | undefined;
-      verdict: LifecycleVerdict;
+      replacement: string | undefined;
     }): Promise<void> {
-      const { state, key, clientId, verdict } = o;
+      const { state, key, clientId } = o;
       const now = clock.now();
       for (const closing of closings(state, key)) {
         if (now < closing.at) continue;
-        if (clientId !== undefined && (await calledBefore(clientId, key, closing))) continue;
+        if (clientId !== undefined && (await calledBefore(clientId, key.version, closing))) continue;
         throw closedError({
           what: closing.endpoint ? `${closing.endpoint} in ${key.version}` : key.version,
           closing,
-          verdict,
+          replacement: o.replacement,
           guide: state.migrationUrl(key.version),
         });
       }
+    },
+    /**
+     * Whether a deprecated element used by a request has per-client rules now: past its sunset,
+     * an exemption for it; from its closing date, the closing. One Map lookup at most.
+     */
+    elementTouches(e: ElementDeprecation, now: number): boolean {
+      if (now > e.sunsetAt) return bySubject.has(elementSubject(e));
+      return e.closedToNewClientsAt !== undefined && now >= e.closedToNewClientsAt;
+    },
+    /**
+     * The elements as this client sees them: past the sunset, an exempt one with its own date as
+     * its sunset (within the cap); before it, a closed one refused with the 403 problem when the
+     * client had not used it before the closing. The others as they are.
+     */
+    async clientElements(o: {
+      used: readonly ElementDeprecation[];
+      clientId: string | undefined;
+      guideOf: (e: ElementDeprecation) => string;
+    }): Promise<readonly ElementDeprecation[]> {
+      const { clientId } = o;
+      const now = clock.now();
+      const own: ElementDeprecation[] = [];
+      for (const e of o.used) {
+        if (now > e.sunsetAt) {
+          const until =
+            clientId === undefined ? undefined : extension(clientId, elementSubject(e), e.extendedAccessUntil);
+          own.push(until !== undefined && now <= until ? { ...e, sunsetAt: until } : e);
+          continue;
+        }
+        const at = e.closedToNewClientsAt;
+        if (at !== undefined && now >= at) {
+          const closing = { at, element: e.element };
+          if (clientId === undefined || !(await calledBefore(clientId, e.version, closing)))
+            throw closedError({
+              what: `${e.element} in ${e.version}`,
+              closing,
+              replacement: replacementName(e),
+              guide: o.guideOf(e),
+            });
+        }
+        own.push(e);
+      }
+      return own;
     },
   };
 }
@@ -100,8 +151,12 @@ export function createClientAccess(options: ClientAccessOptions) {
 function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<string, number>> {
   const index = new Map<string, Map<string, number>>();
   for (const e of list) {
-    if (e.subject.kind === 'element') continue;
-    const subject = e.subject.kind === 'version' ? e.subject.version : endpointSubject(e.subject);
+    const subject =
+      e.subject.kind === 'version'
+        ? e.subject.version
+        : e.subject.kind === 'element'
+          ? elementSubject(e.subject)
+          : endpointSubject(e.subject);
     const clients = index.get(subject) ?? new Map<string, number>();
     clients.set(e.clientId, Math.max(clients.get(e.clientId) ?? 0, e.until));
     index.set(subject, clients);
@@ -109,13 +164,18 @@ function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<stri
   return index;
 }
 
+/** An element's key among the exemptions: its version and its name (`v2 element User.nickname`). */
+function elementSubject(e: { version: string; element: string }): string {
+  return `${e.version} element ${e.element}`;
+}
+
 function closedError(o: {
   what: string;
   closing: { at: number };
-  verdict: LifecycleVerdict;
+  replacement: string | undefined;
   guide: string;
 }): VersionaryError {
-  const replacement = o.verdict.replacement;
+  const replacement = o.replacement;
   const move = replacement
     ? ` Use ${replacement} instead; the migration guide is at ${o.guide}.`
     : ` The migration guide is at ${o.guide}.`;

@@ -46,6 +46,14 @@ export interface LifecycleRuntime {
    * `until`, within the subject's cap; undefined without an active exemption or without a cap.
    */
   extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
+  /** See `LifecycleSource.elementTouches`. */
+  elementTouches(element: ElementDeprecation): boolean;
+  /** See `LifecycleSource.clientElements`. */
+  clientElements(
+    used: readonly ElementDeprecation[],
+    clientId: string | undefined,
+    guideOf: (element: ElementDeprecation) => string,
+  ): Promise<readonly ElementDeprecation[]>;
   listHeaders(): Record<string, string>;
   document(): LifecycleDocument;
   versions(): LifecycleVersion[];

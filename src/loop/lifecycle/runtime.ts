@@ -44,7 +44,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     async clientVerdict(key, clientId, shared) {
       // Before the removal, the closing to new clients; after it, the removal wins over the closing.
       if (!shared.removed) {
-        await access.assertNotClosed({ state, key, clientId, verdict: shared });
+        await access.assertNotClosed({ state, key, clientId, replacement: shared.replacement });
         return shared;
       }
       if (clientId === undefined) return shared;
@@ -72,6 +72,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
         e?.extendedAccessUntil,
       );
     },
+    elementTouches: (e) => access.elementTouches(e, clock.now()),
+    clientElements: (used, clientId, guideOf) => access.clientElements({ used, clientId, guideOf }),
     listHeaders() {
       if (list && clock.now() < list.until) return list.headers;
       const { headers, changesAt } = versionListHeaders({ versions: state.versions(), clock });

@@ -30,6 +30,10 @@ export interface VersionInfo {
   elements: ElementDeprecation[];
   /** The version still has code and serves requests. */
   served: boolean;
+  /** From then on, clients that had not called the version are refused (403). */
+  closedToNewClientsAt?: number;
+  /** The cap on per-client extended access past the sunset. */
+  extendedAccessUntil?: number;
 }
 
 /** Where a version's docs page lives. */
@@ -54,6 +58,7 @@ export function describeVersions(options: {
     const sunsetAt = entry.sunsetAt ? parseIsoInstant(entry.sunsetAt) : undefined;
     const releasedAt = entry.releasedAt ? parseIsoInstant(entry.releasedAt) : undefined;
     const deprecated = entry.status !== 'not_deprecated';
+    const schedule = deprecated ? runtime.scheduleOf(entry.name) : undefined;
     return {
       name: entry.name,
       state: entry.state,
@@ -72,6 +77,8 @@ export function describeVersions(options: {
       // Kept after their sunset: the version still documents them (a field stays until the next version).
       elements: elements.filter((e) => e.version === entry.name),
       served: version !== undefined && entry.status !== 'removed',
+      ...(schedule?.closedToNewClientsAt !== undefined ? { closedToNewClientsAt: schedule.closedToNewClientsAt } : {}),
+      ...(schedule?.extendedAccessUntil !== undefined ? { extendedAccessUntil: schedule.extendedAccessUntil } : {}),
     };
   });
 }

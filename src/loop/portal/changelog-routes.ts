@@ -1,5 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { buildChangelog, toBrownoutEntries, type Changelog, type ChangelogEntry } from '../../core/portal/index.ts';
+import {
+  buildChangelog,
+  toBrownoutEntries,
+  toClosingEntries,
+  type Changelog,
+  type ChangelogEntry,
+} from '../../core/portal/index.ts';
+import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
 import { html, isoDay, safeHref, sendPage } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
@@ -14,10 +21,61 @@ const kindLabel: Record<string, string> = {
   deprecated: 'Deprecation',
   endpoint_deprecated: 'Endpoint deprecation',
   element_deprecated: 'Field or parameter deprecation',
+  closed_to_new_clients: 'Closed to new clients',
   reminder: 'Reminder',
   brownout: 'Brownout',
   removed: 'Removal',
 };
+
+/** Every version, endpoint and element with a closing date, each with its cap and guide. */
+function closingsOf(versions: ReturnType<typeof describeVersions>, options: DocsPagesOptions) {
+  const cap = (at: number | undefined) => (at === undefined ? {} : { extendedAccessUntil: at });
+  const guide = (url: string | undefined) => (url ? { guideUrl: url } : {});
+  return toClosingEntries([
+    ...versions.flatMap((v) =>
+      v.closedToNewClientsAt === undefined
+        ? []
+        : [
+            {
+              version: v.name,
+              closedToNewClientsAt: v.closedToNewClientsAt,
+              ...cap(v.extendedAccessUntil),
+              ...(v.replacement ? { replacement: v.replacement } : {}),
+              ...guide(v.guideUrl),
+            },
+          ],
+    ),
+    ...options.runtime.endpointDeprecations().flatMap((e) =>
+      e.closedToNewClientsAt === undefined
+        ? []
+        : [
+            {
+              version: e.version,
+              endpoint: `${e.method} ${e.path}`,
+              closedToNewClientsAt: e.closedToNewClientsAt,
+              ...cap(e.extendedAccessUntil),
+              ...guide(safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl),
+            },
+          ],
+    ),
+    ...versions.flatMap((v) =>
+      v.elements.flatMap((e) =>
+        e.closedToNewClientsAt === undefined
+          ? []
+          : [
+              {
+                version: e.version,
+                element: e.element,
+                closedToNewClientsAt: e.closedToNewClientsAt,
+                ...cap(e.extendedAccessUntil),
+                ...(replacementName(e) ? { replacement: replacementName(e)! } : {}),
+                ...guide(safeHref(e.migrationUrl) ?? v.guideUrl),
+              },
+            ],
+      ),
+    ),
+  ]);
+}
 
 /**
  * The changelog in three forms from one model: `/docs/changelog` (HTML), `/changelog.atom`
@@ -52,7 +110,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
       versions: toChangelogVersions(versions, options.bundle),
       endpoints,
       elements,
-      extra: toBrownoutEntries(options.brownouts?.() ?? [], now),
+      extra: [...toBrownoutEntries(options.brownouts?.() ?? [], now), ...closingsOf(versions, options)],
       now,
     });
   };

@@ -15,8 +15,9 @@ const statusText: Record<string, string> = {
  * migration guide. `undefined` for a current version, which carries no banner. Under 30 days it
  * turns urgent, as the `Warning` header does.
  */
-export function DeprecationBanner(props: { version: VersionInfo }): VNode | undefined {
+export function DeprecationBanner(props: { version: VersionInfo; now: number }): VNode | undefined {
   const v = props.version;
+  const closed = v.closedToNewClientsAt;
   if (v.status === 'not_deprecated') return undefined;
   const urgent = v.countdown?.level !== 'calm';
   const left =
@@ -58,6 +59,22 @@ export function DeprecationBanner(props: { version: VersionInfo }): VNode | unde
           <dd data-days-left=${v.countdown?.daysLeft}>${left}</dd>`
       }
       ${
+        closed !== undefined &&
+        v.status !== 'removed' &&
+        html`<dt>Closed to new clients</dt>
+          <dd data-closed-to-new-clients=${isoDay(closed)}>
+            ${closed <= props.now ? 'since' : 'from'} ${day(closed)}
+          </dd>`
+      }
+      ${
+        v.extendedAccessUntil !== undefined &&
+        v.status !== 'removed' &&
+        html`<dt>Extended access</dt>
+          <dd data-extended-access-until=${isoDay(v.extendedAccessUntil)}>
+            possible until ${day(v.extendedAccessUntil)}, on request
+          </dd>`
+      }
+      ${
         v.replacement &&
         html`<dt>Replacement</dt>
           <dd><a href=${`/docs/${v.replacement}`}>${v.replacement}</a></dd>`
@@ -67,11 +84,20 @@ export function DeprecationBanner(props: { version: VersionInfo }): VNode | unde
   </section>`;
 }
 
+const day = (at: number) => html`<time datetime=${isoDay(at)}>${isoDay(at)}</time>`;
+
+/** ", closed to new clients since <date>" for a subject with a closing date, before its sunset. */
+function closing(o: { closedToNewClientsAt?: number; sunsetAt: number }, now: number) {
+  const at = o.closedToNewClientsAt;
+  if (at === undefined || o.sunsetAt <= now) return '';
+  return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${day(at)}`;
+}
+
 /**
  * Endpoints of a version deprecated on their own: the operations marked deprecated in the
  * reference, listed server-side so they show without JavaScript.
  */
-export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | undefined {
+export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }): VNode | undefined {
   const { endpoints } = props.version;
   if (endpoints.length === 0) return undefined;
   return html`<section class="banner" id="deprecated-endpoints" aria-labelledby="deprecated-endpoints-title">
@@ -81,7 +107,7 @@ export function DeprecatedEndpoints(props: { version: VersionInfo }): VNode | un
         (e) =>
           html`<li>
             <code>${e.method} ${e.path}</code>: deprecated, removed on
-            <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>
+            <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>${closing(e, props.now)}
             ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
           </li>`,
       )}
@@ -107,7 +133,7 @@ export function DeprecatedElements(props: { version: VersionInfo; now: number })
         const sunset = html`<time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>`;
         // One line: htm drops a line break between text and an element, which would join the words.
         // prettier-ignore
-        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${sunset}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
+        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${sunset}${closing(e, props.now)}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
       })}
     </ul>
   </section>`;
