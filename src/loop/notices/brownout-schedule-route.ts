@@ -24,7 +24,8 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         querystring: NoticeNoQuery,
         body: BrownoutScheduleBody,
         description:
-          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
+          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each. An action that plans several brownouts, not a resource: its path ends in `schedule` (`x-lint-skip`).',
+        'x-lint-skip': ['collection-not-plural'],
         response: {
           201: { ...BrownoutScheduleResult, description: 'Planned.' },
           ...noticeProblems({

@@ -133,7 +133,7 @@ export const BrownoutItem = Type.Object(
         clients: Type.Union([Type.Array(Type.String({ maxLength: 200 }), { maxItems: 10_000 }), Type.Null()], {
           description: 'The clients refused and told; fixed when the brownout was planned. null for every client.',
         }),
-        calledWithinDays: Type.Union([Type.Integer({ minimum: 1, maximum: 730 }), Type.Null()], {
+        calledWithinDays: Type.Union([Type.Integer({ format: 'int32', minimum: 1, maximum: 730 }), Type.Null()], {
           description: 'Set when `clients` was chosen from usage: those that called the subject in this many days.',
         }),
       },
@@ -175,6 +175,7 @@ const TargetBody = Type.Object(
     ),
     calledWithinDays: Type.Optional(
       Type.Integer({
+        format: 'int32',
         minimum: 1,
         maximum: 730,
         description:

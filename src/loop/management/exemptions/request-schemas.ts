@@ -61,7 +61,8 @@ export const grantRequestSchema = {
   summary: 'Grant a request for extended access',
   tags,
   description:
-    'Grant the request: an exemption is made as by `POST /admin/v1/exemptions` (a date in the future, no later than the cap), and the client is told by its notice channels (`exemption.granted`).',
+    'Grant the request: an exemption is made as by `POST /admin/v1/exemptions` (a date in the future, no later than the cap), and the client is told by its notice channels (`exemption.granted`). An action on the request, not a resource: its path ends in a verb (`x-lint-skip`).',
+  'x-lint-skip': ['collection-not-plural'],
   querystring: NoQuery,
   params,
   body: Type.Object(
@@ -82,7 +83,9 @@ export const declineRequestSchema = {
   operationId: 'exemptionRequests.decline',
   summary: 'Decline a request for extended access',
   tags,
-  description: 'Decline the request with a reason; the client is told by its notice channels (`exemption.declined`).',
+  description:
+    'Decline the request with a reason; the client is told by its notice channels (`exemption.declined`). An action on the request, not a resource: its path ends in a verb (`x-lint-skip`).',
+  'x-lint-skip': ['collection-not-plural'],
   querystring: NoQuery,
   params,
   body: Type.Object(
