@@ -36,10 +36,9 @@ const validBody: Record<string, object> = {
   // v1 is deprecated in the reference service: a window within its notice period.
   'POST /admin/v1/brownouts': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
   'POST /admin/v1/approvals': { fingerprint: '0123456789abcdef', reason: 'a break nobody agreed to' },
-  'POST /admin/v1/brownouts/schedule': { version: 'v1', target: { all: true } },
+  'POST /admin/v1/brownout-schedules': { version: 'v1', target: { all: true } },
   'POST /admin/v1/exemptions': { clientId: 'cl_x', version: 'v1', until: '2026-09-01', reason: 'sneaky' },
-  'POST /admin/v1/exemption-requests/:id/grant': { until: '2026-09-01' },
-  'POST /admin/v1/exemption-requests/:id/decline': { reason: 'sneaky' },
+  'POST /admin/v1/exemption-requests/:id/decisions': { decision: 'declined', reason: 'sneaky' },
 };
 
 describe('the management API with credentials that lack the admin role', () => {
@@ -118,15 +117,14 @@ describe('the management API with credentials that lack the admin role', () => {
         'GET /admin/v1/approvals',
         'HEAD /admin/v1/approvals',
         'DELETE /admin/v1/approvals/:id',
-        'POST /admin/v1/brownouts/schedule',
+        'POST /admin/v1/brownout-schedules',
         'POST /admin/v1/exemptions',
         'GET /admin/v1/exemptions',
         'HEAD /admin/v1/exemptions',
         'DELETE /admin/v1/exemptions/:id',
         'GET /admin/v1/exemption-requests',
         'HEAD /admin/v1/exemption-requests',
-        'POST /admin/v1/exemption-requests/:id/grant',
-        'POST /admin/v1/exemption-requests/:id/decline',
+        'POST /admin/v1/exemption-requests/:id/decisions',
       ].sort(),
       'every admin route is covered below; a new one must join this list',
     );

@@ -198,7 +198,7 @@ describe('targeted brownouts, through the running service', () => {
   });
 
   it("generates a progressive schedule from v1's sunset: three windows, longer as it nears", async () => {
-    const res = await admin('POST', '/admin/v1/brownouts/schedule', {
+    const res = await admin('POST', '/admin/v1/brownout-schedules', {
       version: 'v1',
       target: { calledWithinDays: 30 },
     });
@@ -216,14 +216,14 @@ describe('targeted brownouts, through the running service', () => {
       ],
     );
     assert.ok(windows.every((w) => w.target.calledWithinDays === 30 && w.target.clients?.length === 3));
-    const again = await admin('POST', '/admin/v1/brownouts/schedule', { version: 'v1' });
+    const again = await admin('POST', '/admin/v1/brownout-schedules', { version: 'v1' });
     assert.equal(again.statusCode, 400, 'overlaps are refused');
     const problem = JSON.parse(again.body) as { errors: Array<{ pointer: string }> };
     assert.deepEqual(
       problem.errors.map((e) => e.pointer),
       ['/steps/0', '/steps/1', '/steps/2'],
     );
-    const late = await admin('POST', '/admin/v1/brownouts/schedule', {
+    const late = await admin('POST', '/admin/v1/brownout-schedules', {
       version: 'v1',
       steps: [{ before: '90d', duration: '1h' }],
     });

@@ -131,7 +131,8 @@ describe('a decision on a request for extended access is told to the client, by 
 
   it('a grant through the management API mails the contact its date and calls its webhook with exemption.granted', async () => {
     const until = midnight(t0 + 60 * day);
-    const granted = await admin('POST', `/admin/v1/exemption-requests/${requests.acme}/grant`, {
+    const granted = await admin('POST', `/admin/v1/exemption-requests/${requests.acme}/decisions`, {
+      decision: 'granted',
       until,
       reason: 'until your March release',
     });
@@ -161,7 +162,8 @@ describe('a decision on a request for extended access is told to the client, by 
   });
 
   it('a decline mails the contact the reason, and each decision is told once', async () => {
-    const declined = await admin('POST', `/admin/v1/exemption-requests/${requests.globex}/decline`, {
+    const declined = await admin('POST', `/admin/v1/exemption-requests/${requests.globex}/decisions`, {
+      decision: 'declined',
       reason: 'v2 has been ready for a year',
     });
     assert.equal(declined.statusCode, 200, declined.body);

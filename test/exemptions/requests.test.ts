@@ -132,10 +132,14 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
     const [pending] = (json(await admin('GET', '/admin/v1/exemption-requests')) as { data: Array<{ id: string }> })
       .data;
     const path = `/admin/v1/exemption-requests/${pending!.id}`;
-    const beyond = await admin('POST', `${path}/grant`, { until: iso(t0 + 101 * day) });
+    const beyond = await admin('POST', `${path}/decisions`, { decision: 'granted', until: iso(t0 + 101 * day) });
     assert.equal(beyond.statusCode, 400, beyond.body);
     assert.match(beyond.body, /after the cap/);
-    const granted = await admin('POST', `${path}/grant`, { until: iso(t0 + 60 * day), reason: 'until March' });
+    const granted = await admin('POST', `${path}/decisions`, {
+      decision: 'granted',
+      until: iso(t0 + 60 * day),
+      reason: 'until March',
+    });
     assert.equal(granted.statusCode, 200, granted.body);
     const record = json(granted) as { status: string; exemptionId: string; decidedBy: string; decisionNote: string };
     assert.equal(record.status, 'granted');
@@ -148,12 +152,20 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
       exemptions.data.map((e) => [e.id, e.until]),
       [[record.exemptionId, iso(t0 + 60 * day)]],
     );
-    const twice = await admin('POST', `${path}/decline`, { reason: 'changed my mind' });
+    const twice = await admin('POST', `${path}/decisions`, { decision: 'declined', reason: 'changed my mind' });
     assert.equal(twice.statusCode, 409, twice.body);
     assert.match(twice.headers['content-type'] as string, /application\/problem\+json/);
-    assert.equal((await admin('POST', `${path}/grant`, { until: iso(t0 + 60 * day) })).statusCode, 409);
     assert.equal(
-      (await admin('POST', '/admin/v1/exemption-requests/exr_nope/grant', { until: iso(t0 + 9 * day) })).statusCode,
+      (await admin('POST', `${path}/decisions`, { decision: 'granted', until: iso(t0 + 60 * day) })).statusCode,
+      409,
+    );
+    assert.equal(
+      (
+        await admin('POST', '/admin/v1/exemption-requests/exr_nope/decisions', {
+          decision: 'granted',
+          until: iso(t0 + 9 * day),
+        })
+      ).statusCode,
       404,
     );
     const page = await portal('acme', '/portal');
@@ -171,11 +183,18 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
       json(await admin('GET', '/admin/v1/exemption-requests?status=pending')) as { data: Array<{ id: string }> }
     ).data;
     const path = `/admin/v1/exemption-requests/${pending!.id}`;
-    assert.equal((await admin('POST', `${path}/decline`, {})).statusCode, 400, 'a reason is required');
-    const declined = await admin('POST', `${path}/decline`, { reason: 'v2 has every field you call' });
+    assert.equal(
+      (await admin('POST', `${path}/decisions`, { decision: 'declined' })).statusCode,
+      400,
+      'a reason is required',
+    );
+    const declined = await admin('POST', `${path}/decisions`, {
+      decision: 'declined',
+      reason: 'v2 has every field you call',
+    });
     assert.equal(declined.statusCode, 200, declined.body);
     assert.equal((json(declined) as { status: string }).status, 'declined');
-    assert.equal((await admin('POST', `${path}/decline`, { reason: 'again' })).statusCode, 409);
+    assert.equal((await admin('POST', `${path}/decisions`, { decision: 'declined', reason: 'again' })).statusCode, 409);
     const page = await portal('globex', '/portal');
     assert.match(page.text, /class="request-declined"/);
     assert.match(page.text, /v2 has every field you call/);

@@ -18,7 +18,7 @@ const beyondSchema = [
   /^POST \/admin\/v1\/brownouts body (version|startsAt|endsAt)$/,
   // A target names stored clients or recent callers; a schedule's steps must fit the subject's sunset and its other windows.
   /^POST \/admin\/v1\/brownouts body target/,
-  /^POST \/admin\/v1\/brownouts\/schedule body /,
+  /^POST \/admin\/v1\/brownout-schedules body /,
   // An approval's expiry must lie in the future: a rule against the clock, not a shape.
   /^POST \/admin\/v1\/approvals body expiresAt$/,
   // A grant names a stored client and a deprecated subject with a cap, and its date must lie before that cap.

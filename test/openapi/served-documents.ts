@@ -58,6 +58,5 @@ export const examples: Record<string, unknown> = {
     until: '2026-09-01',
     reason: 'migration in Q3',
   },
-  'exemptionRequests.grant': { until: '2026-09-01', reason: 'until the release ships' },
-  'exemptionRequests.decline': { reason: 'v2 has everything you call' },
+  'exemptionRequests.decide': { decision: 'declined', reason: 'v2 has everything you call' },
 };

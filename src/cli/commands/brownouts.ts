@@ -62,7 +62,7 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
           ? { method: 'DELETE', path: `/brownouts/${encodeURIComponent(id!)}` }
           : {
               method: 'POST',
-              path: action === 'add' ? '/brownouts' : '/brownouts/schedule',
+              path: action === 'add' ? '/brownouts' : '/brownout-schedules',
               body: bodyOf(action as 'add' | 'schedule', values),
             };
     const client = await openManagementClient(values, io);

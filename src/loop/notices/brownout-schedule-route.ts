@@ -8,14 +8,14 @@ import { BrownoutScheduleBody, BrownoutScheduleResult, NoticeNoQuery, noticeProb
 type Body = { version: string; endpoint?: string; steps?: ScheduleStep[]; target?: TargetInput };
 
 /**
- * `POST /admin/v1/brownouts/schedule`: a progressive series of brownouts counted back from the
+ * `POST /admin/v1/brownout-schedules`: a progressive series of brownouts counted back from the
  * subject's sunset (by default an hour a month before, four hours two weeks before, a day a week
  * before), all aimed at the same target. All or nothing: a step already in the past, ending after
  * the sunset or overlapping another brownout of the version is a problem, and none is planned.
  */
 export function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   app.post(
-    '/brownouts/schedule',
+    '/brownout-schedules',
     {
       schema: {
         operationId: 'brownouts.schedule',
@@ -24,8 +24,7 @@ export function registerBrownoutScheduleRoute(app: FastifyInstance, options: Bro
         querystring: NoticeNoQuery,
         body: BrownoutScheduleBody,
         description:
-          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each. An action that plans several brownouts, not a resource: its path ends in `schedule` (`x-lint-skip`).',
-        'x-lint-skip': ['collection-not-plural'],
+          'Windows counted back from the sunset of a deprecated version or endpoint, longer as it nears; every window has the same target. None is planned when one step is in the past, ends after the sunset or overlaps another brownout of the version: the problem lists each.',
         response: {
           201: { ...BrownoutScheduleResult, description: 'Planned.' },
           ...noticeProblems({

@@ -15,7 +15,7 @@ import { actorOf } from '../approvals/approval-routes.ts';
 import type { GrantBody } from './check-grant.ts';
 import { grantExemption } from './exemption-routes.ts';
 import { subjectCap } from './subject-cap.ts';
-import { declineRequestSchema, grantRequestSchema, listRequestsSchema } from './request-schemas.ts';
+import { decideRequestSchema, listRequestsSchema } from './request-schemas.ts';
 
 type RequestStorage = Pick<Storage, 'exemptions' | 'exemptionRequests' | 'clients'>;
 interface DecideOptions {
@@ -40,17 +40,28 @@ export function registerExemptionRequestRoutes(
     const { status } = request.query as { status?: ExemptionRequestStatus };
     return { data: (await storage.exemptionRequests.list(status ? { status } : {})).map(requestBody) };
   });
-  app.post('/exemption-requests/:id/grant', { schema: grantRequestSchema }, async (request) => {
+  // A decision is a resource of the request (the spec: the URI a noun, the method the verb).
+  app.post('/exemption-requests/:id/decisions', { schema: decideRequestSchema }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    const body = request.body as { until: string; reason?: string };
+    const body = request.body as { decision: 'granted' | 'declined'; until?: string; reason?: string };
+    const missing =
+      body.decision === 'granted'
+        ? body.until === undefined && {
+            pointer: '/body/until',
+            detail: 'A grant needs "until", the client\'s own date.',
+          }
+        : body.reason === undefined && {
+            pointer: '/body/reason',
+            detail: 'A decline needs "reason", told to the client.',
+          };
+    if (missing)
+      throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: missing.detail, errors: [missing] });
     const actor = await actorOf(request, storage.apiKeys);
-    return requestBody(await grantRequest(options, { id, until: body.until, note: body.reason ?? null, actor }));
-  });
-  app.post('/exemption-requests/:id/decline', { schema: declineRequestSchema }, async (request) => {
-    const { id } = request.params as { id: string };
-    const { reason } = request.body as { reason: string };
-    const actor = await actorOf(request, storage.apiKeys);
-    return requestBody(await declineRequest(options, { id, reason, actor }));
+    const decided =
+      body.decision === 'granted'
+        ? await grantRequest(options, { id, until: body.until!, note: body.reason ?? null, actor })
+        : await declineRequest(options, { id, reason: body.reason!, actor });
+    return reply.send(requestBody(decided));
   });
 }
 

@@ -55,45 +55,37 @@ export const listRequestsSchema = {
   },
 };
 
-/** `POST /admin/v1/exemption-requests/{id}/grant`. */
-export const grantRequestSchema = {
-  operationId: 'exemptionRequests.grant',
-  summary: 'Grant a request for extended access',
+/** `POST /admin/v1/exemption-requests/{id}/decisions`. */
+export const decideRequestSchema = {
+  operationId: 'exemptionRequests.decide',
+  summary: 'Grant or decline a request for extended access',
   tags,
   description:
-    'Grant the request: an exemption is made as by `POST /admin/v1/exemptions` (a date in the future, no later than the cap), and the client is told by its notice channels (`exemption.granted`). An action on the request, not a resource: its path ends in a verb (`x-lint-skip`).',
-  'x-lint-skip': ['collection-not-plural'],
+    "The owner's decision on a pending request. `granted` makes an exemption as `POST /admin/v1/exemptions` does (`until` in the future and no later than the cap; `reason` an optional note); `declined` needs a `reason`. Either way the client is told by its notice channels (`exemption.granted`, `exemption.declined`). A request is decided once: a second decision is a 409.",
   querystring: NoQuery,
   params,
   body: Type.Object(
     {
-      until: instantInput("The client's own date: in the future, and no later than the cap."),
-      reason: Type.Optional(singleLineText({ maxLength: 1000, description: 'A note to the client; one line.' })),
+      decision: Type.Union([Type.Literal('granted'), Type.Literal('declined')], {
+        description: '`granted` or `declined`.',
+      }),
+      until: Type.Optional(
+        instantInput("With `granted`: the client's own date, in the future and no later than the cap."),
+      ),
+      reason: Type.Optional(
+        singleLineText({
+          maxLength: 1000,
+          description: 'With `declined` (required): why, told to the client. With `granted`: a note. One line.',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
   response: {
-    200: exemptionRequest('Granted; `exemptionId` names the exemption.'),
-    ...problems({ 400: 'The body is invalid, or the date is past the cap or in the past', ...conflict }),
-  },
-};
-
-/** `POST /admin/v1/exemption-requests/{id}/decline`. */
-export const declineRequestSchema = {
-  operationId: 'exemptionRequests.decline',
-  summary: 'Decline a request for extended access',
-  tags,
-  description:
-    'Decline the request with a reason; the client is told by its notice channels (`exemption.declined`). An action on the request, not a resource: its path ends in a verb (`x-lint-skip`).',
-  'x-lint-skip': ['collection-not-plural'],
-  querystring: NoQuery,
-  params,
-  body: Type.Object(
-    { reason: singleLineText({ maxLength: 1000, description: 'Why, told to the client; one line.' }) },
-    { additionalProperties: false },
-  ),
-  response: {
-    200: exemptionRequest('Declined.'),
-    ...problems({ 400: 'The body is invalid', ...conflict }),
+    200: exemptionRequest('Decided: the request with its status; `exemptionId` names the exemption of a grant.'),
+    ...problems({
+      400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',
+      ...conflict,
+    }),
   },
 };
