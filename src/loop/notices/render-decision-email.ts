@@ -1,5 +1,6 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
+import { factsTable } from './email-facts.ts';
 import type { ExemptionDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
 
 /** A rendered notice email. */
@@ -68,15 +69,7 @@ export function renderDecisionEmail(options: {
     <body>
       <h1>${headline}</h1>
       <p>To ${d.client.name} (${d.client.id}).</p>
-      <table>
-        ${facts.map(
-          ([k, v]) =>
-            html`<tr>
-              <th align="left">${k}</th>
-              <td>${k === 'Migration guide' ? html`<a href=${v}>${v}</a>` : v}</td>
-            </tr>`,
-        )}
-      </table>
+      ${factsTable(facts, new Set(['Migration guide']))}
       <p>${after}</p>
       <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
     </body>

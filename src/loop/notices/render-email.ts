@@ -1,5 +1,6 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
+import { factsTable } from './email-facts.ts';
 import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
 import { renderDecisionEmail, type RenderedEmail } from './render-decision-email.ts';
 
@@ -68,15 +69,7 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     <body>
       <h1>${headline}</h1>
       <p>To ${d.client.name} (${d.client.id}).</p>
-      <table>
-        ${facts.map(
-          ([k, v]) =>
-            html`<tr>
-              <th align="left">${k}</th>
-              <td>${links.has(k) ? html`<a href=${v}>${v}</a>` : v}</td>
-            </tr>`,
-        )}
-      </table>
+      ${factsTable(facts, links)}
       <h2>Your calls</h2>
       <table>
         <tr>
