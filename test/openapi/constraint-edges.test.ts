@@ -23,6 +23,8 @@ const beyondSchema = [
   /^POST \/admin\/v1\/approvals body expiresAt$/,
   // A grant names a stored client and a deprecated subject with a cap, and its date must lie before that cap.
   /^POST \/admin\/v1\/exemptions body /,
+  // A decision's members depend on each other (a grant needs a date, a decline a reason) and on a stored request.
+  /^POST \/admin\/v1\/exemption-requests\/\{id\}\/decisions body /,
   // The cap on extended access must lie after the sunset it extends: a rule between fields.
   /^(PUT \/admin\/v1\/versions\/\{name\}\/deprecation|POST \/admin\/v1\/deprecations) body extendedAccessUntil$/,
 ];

@@ -125,6 +125,7 @@ describe('every live response matches its served document (ajv)', () => {
   let readKey: string;
   const checker = createConformanceChecker();
   const seen: string[] = [];
+  let requests = 0;
 
   const fetchDoc = async (url: string) =>
     (await t.app.inject({ url, headers: adminHeaders })).json() as OpenApiDocument;
@@ -155,6 +156,26 @@ describe('every live response matches its served document (ajv)', () => {
       path = path.replace('{id}', await created('/admin/v1/approvals', examples['approvals.create'] as object));
     if (path.startsWith('/admin/v1/brownouts/{id}'))
       path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
+    if (path.startsWith('/admin/v1/exemptions/{id}'))
+      path = path.replace('{id}', await created('/admin/v1/exemptions', examples['exemptions.grant'] as object));
+    // A request is asked from the portal, with a consumer's session: stored directly here, pending.
+    if (path.startsWith('/admin/v1/exemption-requests/{id}')) {
+      const id = `exr_conformance_${++requests}`;
+      await t.storage.exemptionRequests.insert({
+        id,
+        clientId: (examples['exemptions.grant'] as { clientId: string }).clientId,
+        subject: { kind: 'version', version: 'v1' },
+        reason: 'we need a quarter',
+        requestedUntil: null,
+        status: 'pending',
+        createdAt: testEpoch,
+        decidedAt: null,
+        decidedBy: null,
+        decisionNote: null,
+        exemptionId: null,
+      });
+      path = path.replace('{id}', id);
+    }
     return path
       .replace('{postId}', String(post!.id))
       .replace('/admin/v1/api-keys/{id}', `/admin/v1/api-keys/${key.id}`)
@@ -177,6 +198,22 @@ describe('every live response matches its served document (ajv)', () => {
 
   before(async () => {
     t = await createTestApp(generousLimits());
+    // An exemption names a stored client and a subject with a cap on extended access: v1 gets one
+    // (as the walk's own deprecation call keeps it), and the grant's example a real client.
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/admin/v1/versions/v1/deprecation',
+      headers: adminHeaders,
+      payload: examples['versions.scheduleDeprecation'] as object,
+    });
+    assert.equal(put.statusCode, 200, put.body);
+    const client = await t.app.inject({
+      method: 'POST',
+      url: '/admin/v1/clients',
+      headers: adminHeaders,
+      payload: examples['clients.create'] as object,
+    });
+    (examples['exemptions.grant'] as { clientId: string }).clientId = (client.json() as { id: string }).id;
     readKey = (
       (
         await t.app.inject({

@@ -43,7 +43,8 @@ export const examples: Record<string, unknown> = {
   'users.patch': { name: 'Ada B.' },
   'posts.create': { title: 'Hello', body: 'First post.' },
   'apiKeys.create': { name: 'reporting', roles: ['read'] },
-  'versions.scheduleDeprecation': { noticeMonths: 12 },
+  // A cap on extended access after the sunset the notice sets, so that exemptions can be granted.
+  'versions.scheduleDeprecation': { noticeMonths: 12, extendedAccessUntil: '2099-01-01T00:00:00Z' },
   'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
   'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
   'approvals.create': { fingerprint: '0123456789abcdef', reason: 'agreed with the only client' },
