@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/service-process.ts';
-import { drive, median, type HttpCase, type Measured } from './http.ts';
+import { drive, medianRounds, middleOf, type HttpCase, type Measured } from './http.ts';
 import type { BenchReport } from './types.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '10');
@@ -275,14 +275,7 @@ function report(options: {
   upstreamCpus: Record<string, number[]>;
   nginx: boolean;
 }): BenchReport {
-  const mid = (list: number[] = []) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] ?? 0;
-  // The round of median req/s, with the median of the rounds' CPU per request: each its own median.
-  const r = Object.fromEntries(
-    Object.entries(options.runs).map(([id, list]) => [
-      id,
-      { ...median(list), cpuPerRequest: mid(list.map((m) => m.cpuPerRequest)) },
-    ]),
-  ) as Record<string, Measured>;
+  const r = medianRounds(options.runs);
   const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   const ratio = (x: string, y: string) => (r[x] && r[y] ? r[x].rps / r[y].rps : Number.NaN);
   // CPU per request is the measure that holds on a shared machine: req/s moves with the load beside it.
@@ -318,7 +311,7 @@ function report(options: {
     'vs (u)': r.u ? round(m.rps / r.u.rps) : '',
     'proxy CPU µs/req': id === 'u' ? '' : Math.round(m.cpuPerRequest),
     'CPU vs (xf)': id === 'u' || !r.xf ? '' : round(r.xf.cpuPerRequest / m.cpuPerRequest),
-    'upstream CPU µs/req': Math.round(id === 'u' ? m.cpuPerRequest : mid(options.upstreamCpus[id])),
+    'upstream CPU µs/req': Math.round(id === 'u' ? m.cpuPerRequest : middleOf(options.upstreamCpus[id])),
     'bad responses': m.unexpected + m.errors,
   }));
   return {
@@ -336,7 +329,7 @@ function report(options: {
             p50Ms: round(m.p50),
             p99Ms: round(m.p99),
             cpuMicrosPerRequest: Math.round(m.cpuPerRequest),
-            upstreamCpuMicrosPerRequest: Math.round(mid(options.upstreamCpus[id])),
+            upstreamCpuMicrosPerRequest: Math.round(middleOf(options.upstreamCpus[id])),
           },
         ]),
       ),

@@ -456,3 +456,26 @@ export function median(runs: Measured[]): Measured {
 function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
+
+/**
+ * Each case's rounds as one: the round of median req/s, with the median of the rounds' CPU per
+ * request (each its own median), as the gateway and nginx parts report them.
+ *
+ * @example
+ * ```ts
+ * const r = medianRounds({ n: [round1, round2, round3] }); // r.n.cpuPerRequest
+ * ```
+ */
+export function medianRounds(runs: Record<string, Measured[]>): Record<string, Measured> {
+  return Object.fromEntries(
+    Object.entries(runs).map(([id, list]) => [
+      id,
+      { ...median(list), cpuPerRequest: middleOf(list.map((m) => m.cpuPerRequest)) },
+    ]),
+  );
+}
+
+/** The lower middle of a list of numbers (0 for none). */
+export function middleOf(list: number[] = []): number {
+  return [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] ?? 0;
+}

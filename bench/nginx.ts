@@ -13,7 +13,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/service-process.ts';
 import { adminKey, start, startGateway, writeGatewayConfig, type Proc } from './gateway.ts';
-import { drive, median, type HttpCase, type Measured } from './http.ts';
+import { drive, medianRounds, middleOf, type HttpCase, type Measured } from './http.ts';
 import type { BenchReport } from './types.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '10');
@@ -234,13 +234,7 @@ function report(options: {
   sideCpus: Record<string, number[]>;
   versionary: boolean;
 }): BenchReport {
-  const mid = (list: number[] = []) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] ?? 0;
-  const r = Object.fromEntries(
-    Object.entries(options.runs).map(([id, list]) => [
-      id,
-      { ...median(list), cpuPerRequest: mid(list.map((m) => m.cpuPerRequest)) },
-    ]),
-  ) as Record<string, Measured>;
+  const r = medianRounds(options.runs);
   const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
   // CPU per request holds on a shared machine where req/s moves with the load beside it: a ratio
   // of work per request, as "n requests for x's CPU per request of y's".
@@ -277,7 +271,9 @@ function report(options: {
     'req/s vs (n)': r.n ? round(m.rps / r.n.rps) : '',
     'CPU µs/req': Math.round(m.cpuPerRequest),
     'CPU vs (n)': r.n ? round(r.n.cpuPerRequest / m.cpuPerRequest) : '',
-    'control plane CPU µs/req': options.sideCpus[id]?.some((x) => x > 0) ? round(mid(options.sideCpus[id]), 1) : '',
+    'control plane CPU µs/req': options.sideCpus[id]?.some((x) => x > 0)
+      ? round(middleOf(options.sideCpus[id]), 1)
+      : '',
     'bad responses': m.unexpected + m.errors,
   }));
   return {
@@ -295,7 +291,7 @@ function report(options: {
             p50Ms: round(m.p50),
             p99Ms: round(m.p99),
             cpuMicrosPerRequest: Math.round(m.cpuPerRequest),
-            controlPlaneCpuMicrosPerRequest: round(mid(options.sideCpus[id]), 1),
+            controlPlaneCpuMicrosPerRequest: round(middleOf(options.sideCpus[id]), 1),
           },
         ]),
       ),
