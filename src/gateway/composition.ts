@@ -99,6 +99,7 @@ export async function composeGateway(options: {
       keepsCredential: settings.identify.kind !== 'apiKeys',
       timeoutMs: settings.timeoutMs,
       underscoresInHeaders: settings.underscoresInHeaders,
+      forwardedHeaders: settings.forwardedHeaders,
       ...(options.controlPlane ?? {}),
     },
     root: false,

@@ -4,10 +4,8 @@ import { stateOf } from './pipeline/request-state.ts';
 /** Header fields as Node.js keeps them: lower-case names, a list for a repeated field. */
 export type Headers = Record<string, string | string[] | undefined>;
 
-/** Response headers the lifecycle sets: the gateway's value wins over the upstream's. */
-const oursNames = new Set(['deprecation', 'sunset', 'warning', 'api-supported-versions', 'api-deprecated-versions']);
-/** List-valued headers: the upstream's value and the gateway's are joined. */
-const joined = new Set(['link', 'vary']);
+/** What becomes of an upstream response header that is not simply passed on. */
+type Kind = 'hop' | 'ours' | 'joined';
 
 /**
  * Path and method overrides some frameworks (IIS, Symfony, Laminas) take over the request line:
@@ -36,13 +34,25 @@ const hopByHop = [
   'upgrade',
 ];
 
-const hopByHopNames = new Set(hopByHop);
+/** Every upstream response header with a rule of its own, found in one lookup; the rest pass as they are. */
+const responseKinds = new Map<string, Kind>([
+  // `Transfer-Encoding` stays: it tells how the answer is framed.
+  ...hopByHop.filter((name) => name !== 'transfer-encoding').map((name) => [name, 'hop'] as const),
+  // The lifecycle's own: the gateway's value wins over the upstream's.
+  ...['deprecation', 'sunset', 'warning', 'api-supported-versions', 'api-deprecated-versions'].map(
+    (name) => [name, 'ours'] as const,
+  ),
+  // The upstream's value and the gateway's are joined.
+  ['link', 'joined'],
+  ['vary', 'joined'],
+]);
 
 const namesClose: ReadonlySet<string> = new Set(['close']);
 
 /** The names a `Connection` header lists; the usual values (`keep-alive`, `close`) cost no new set. */
 function connectionNames(connection: string | string[] | undefined): ReadonlySet<string> | undefined {
-  if (connection === undefined) return undefined;
+  if (connection === undefined || connection === 'keep-alive') return undefined;
+  if (connection === 'close') return namesClose;
   const value = Array.isArray(connection) ? connection.join(',') : connection;
   // `keep-alive` names a hop-by-hop header, dropped anyway.
   if (/^\s*keep-alive\s*$/i.test(value)) return undefined;
@@ -65,13 +75,24 @@ export interface UpstreamHeadersOptions {
   withheld?: readonly string[];
   /** Headers the forwarder sets, replacing what the client sent: each one's value for this request (`undefined` sends none). */
   set?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
+  /** Which forwarding headers go upstream (default `x-forwarded`, see {@link ForwardedHeaders}). */
+  forwarded?: ForwardedHeaders;
 }
 
 /**
+ * Which headers tell the upstream who asked, over which scheme, for which host: `x-forwarded`
+ * (`X-Forwarded-For`, `-Proto`, `-Host`: what nginx, Envoy, HAProxy, Traefik, Caddy and cloud load
+ * balancers send, and what nearly every framework reads), `forwarded` (RFC 7239's `Forwarded`
+ * alone), or `both`. The client's own copies of all four are dropped whatever the mode: a header
+ * the gateway does not vouch for must not reach an upstream that trusts its proxy.
+ */
+export type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
+
+/**
  * The builder of each request's upstream headers: one pass over the client's headers into the
- * list undici sends, then `Host`, `Forwarded` (RFC 7239) and the `X-Forwarded-*` trio (what most
- * frameworks read), and the `set` headers. Which names pass is decided here, once; per request
- * only the list and the forwarded values are new.
+ * list undici sends, then `Host`, the forwarding headers of the chosen mode (`X-Forwarded-*`,
+ * `Forwarded` or both), and the `set` headers. Which names pass is decided here, once; per
+ * request only the list and the forwarded values are new.
  */
 export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request: FastifyRequest) => HeaderList {
   const set = Object.entries(options.set ?? {}).map(([name, value]) => [name.toLowerCase(), value] as const);
@@ -88,6 +109,9 @@ export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request
     ...set.map(([name]) => name),
   ]);
   const { host: upstreamHost, underscores } = options;
+  const mode = options.forwarded ?? 'x-forwarded';
+  const trio = mode !== 'forwarded';
+  const rfc = mode !== 'x-forwarded';
   return (request) => {
     const headers = request.headers;
     const named = connectionNames(headers.connection);
@@ -98,24 +122,33 @@ export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request
         continue;
       out.push(name, value);
     }
-    // A chain that the client's `Connection` names is gone with the hop.
-    const previousFor = named?.has('x-forwarded-for') ? undefined : headers['x-forwarded-for'];
-    const previous = named?.has('forwarded') ? undefined : headers.forwarded;
     const ip = request.ip;
     const proto = request.protocol;
     const host = headers.host ?? '';
-    out.push('x-forwarded-for', previousFor ? `${String(previousFor)}, ${ip}` : ip);
-    out.push('x-forwarded-proto', proto, 'x-forwarded-host', host);
-    const node = ip.includes(':') ? `"[${ip}]"` : ip;
-    const quoted = host.includes('"') || host.includes('\\') ? host.replace(/["\\]/g, '') : host;
-    const entry = `for=${node};proto=${proto}${host ? `;host="${quoted}"` : ''}`;
-    out.push('forwarded', previous ? `${String(previous)}, ${entry}` : entry);
+    // A chain that the client's `Connection` names is gone with the hop.
+    if (trio) {
+      const previousFor = named?.has('x-forwarded-for') ? undefined : headers['x-forwarded-for'];
+      out.push('x-forwarded-for', previousFor ? `${String(previousFor)}, ${ip}` : ip);
+      out.push('x-forwarded-proto', proto, 'x-forwarded-host', host);
+    }
+    if (rfc) {
+      const previous = named?.has('forwarded') ? undefined : headers.forwarded;
+      const entry = forwardedEntry(ip, proto, host);
+      out.push('forwarded', previous ? `${String(previous)}, ${entry}` : entry);
+    }
     for (const [name, valueOf] of set) {
       const value = valueOf(request);
       if (value !== undefined) out.push(name, value);
     }
     return out;
   };
+}
+
+/** This hop's `Forwarded` element (RFC 7239). */
+function forwardedEntry(ip: string, proto: string, host: string): string {
+  const node = ip.includes(':') ? `"[${ip}]"` : ip;
+  const quoted = host.includes('"') || host.includes('\\') ? host.replace(/["\\]/g, '') : host;
+  return `for=${node};proto=${proto}${host ? `;host="${quoted}"` : ''}`;
 }
 
 /** The list as an object, for a `requestHeaders` hook written against one. */
@@ -135,10 +168,15 @@ export function setResponseHeaders(upstream: Headers, reply: FastifyReply): void
   for (const name in upstream) {
     const theirs = upstream[name];
     if (theirs === undefined || named?.has(name)) continue;
-    if (hopByHopNames.has(name) && name !== 'transfer-encoding') continue;
-    if (oursNames.has(name) && reply.hasHeader(name)) continue;
-    const mine = joined.has(name) ? reply.getHeader(name) : undefined;
-    reply.header(name, mine === undefined ? theirs : `${String(theirs)}, ${String(mine)}`);
+    const kind = responseKinds.get(name);
+    if (kind === undefined) reply.header(name, theirs);
+    else if (kind === 'ours') {
+      if (!reply.hasHeader(name)) reply.header(name, theirs);
+    } else if (kind === 'joined') {
+      const mine = reply.getHeader(name);
+      reply.header(name, mine === undefined ? theirs : `${String(theirs)}, ${String(mine)}`);
+    }
+    // A hop-by-hop header goes no further.
   }
   if (stateOf(reply.request).versionFromAccept) {
     const vary = reply.getHeader('vary');

@@ -12,7 +12,7 @@ import {
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
-import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, setResponseHeaders, type ForwardedHeaders } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
@@ -41,6 +41,11 @@ export interface ForwardOptions {
   underscoresInHeaders?: boolean;
   /** Request headers never forwarded (lower-case names), beside hop-by-hop ones and path overrides. */
   withheldHeaders?: readonly string[];
+  /**
+   * Which forwarding headers tell the upstream who asked: `x-forwarded` (default: `X-Forwarded-For`,
+   * `-Proto`, `-Host`), `forwarded` (RFC 7239) or `both`. The client's own are never passed on.
+   */
+  forwardedHeaders?: ForwardedHeaders;
   /**
    * Request headers the gateway sets, replacing any the client sent: each one's value for this
    * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
@@ -147,6 +152,9 @@ function registerVersionRoutes(
     });
     if (check) usesOf.set(op, check);
   }
+  // The `Accept` values found to agree with the path's version: clients send a few values over
+  // and over, each read once rather than on every call (bounded, since the values are the clients').
+  const agreeing = new Set<string | undefined>();
   // Built once per documented operation, not per call.
   const endpoints = new Map(version.operations.map((op) => [op, `${op.method} ${op.path}`]));
   const route = (url: string, path: string, documented: OperationSpec[]) => {
@@ -164,6 +172,7 @@ function registerVersionRoutes(
           responses: {},
         };
         operations.set(method, operation);
+        if (!endpoints.has(operation)) endpoints.set(operation, `${method} ${path}`);
       }
       return operation;
     };
@@ -171,13 +180,13 @@ function registerVersionRoutes(
       {
         name: 'negotiate',
         phase: 'version',
-        run: (request) =>
-          void resolveVersion({
-            pathVersion: version.number,
-            accept: request.headers.accept,
-            supported,
-            vendor: options.vendor,
-          }),
+        run: (request) => {
+          const accept = request.headers.accept;
+          if (agreeing.has(accept)) return;
+          // Throws when `Accept` names another version, a malformed one, or no JSON.
+          resolveVersion({ pathVersion: version.number, accept, supported, vendor: options.vendor });
+          if (agreeing.size < 64 && (accept === undefined || accept.length <= 256)) agreeing.add(accept);
+        },
       },
     ];
     const onCall = options.onOperationCall;
@@ -187,7 +196,7 @@ function registerVersionRoutes(
         phase: 'version',
         run: (request, _reply, route) => {
           const operation = operationOf(route.method);
-          onCall(request, version.name, endpoints.get(operation) ?? `${operation.method} ${path}`);
+          onCall(request, version.name, endpoints.get(operation)!);
         },
       });
     for (const hook of options.onVersionedRequest)
@@ -260,6 +269,7 @@ function createForwarder(
     underscores: options.underscoresInHeaders === true,
     ...(options.withheldHeaders ? { withheld: options.withheldHeaders } : {}),
     ...(options.setHeaders ? { set: options.setHeaders } : {}),
+    ...(options.forwardedHeaders ? { forwarded: options.forwardedHeaders } : {}),
   });
   const hook = options.requestHeaders;
   const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;

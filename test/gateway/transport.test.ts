@@ -60,11 +60,12 @@ describe('gateway: transport', () => {
     assert.equal(await empty.text(), '');
   });
 
-  it('keeps the credential, drops hop-by-hop headers, says who asked, and names the client upstream', async () => {
-    const echo = await new Promise<Echo>((resolve, reject) => {
+  /** What the upstream received of a request with hop-by-hop headers, a spoofed client id and a forwarding chain. */
+  const echoOf = (base: string) =>
+    new Promise<Echo>((resolve, reject) => {
       // node:http, since fetch refuses to send Connection and the headers it names.
       const req = request(
-        `${gateway.base}/api/v2/echo`,
+        `${base}/api/v2/echo`,
         {
           headers: {
             ...auth,
@@ -74,6 +75,7 @@ describe('gateway: transport', () => {
             'proxy-authorization': 'Basic eA==',
             'x-versionary-client': 'spoofed',
             'x-forwarded-for': '203.0.113.9',
+            forwarded: 'for=198.51.100.7',
             'x-custom': 'kept',
           },
         },
@@ -88,7 +90,9 @@ describe('gateway: transport', () => {
       req.on('error', reject);
       req.end();
     });
-    const h = echo.headers;
+
+  it('keeps the credential, drops hop-by-hop headers, says who asked (X-Forwarded-* by default), and names the client upstream', async () => {
+    const h = (await echoOf(gateway.base)).headers;
     for (const name of ['authorization', 'x-secret', 'te', 'proxy-authorization'])
       assert.equal(h[name], undefined, name);
     assert.equal(h['x-custom'], 'kept');
@@ -96,7 +100,23 @@ describe('gateway: transport', () => {
     assert.equal(h['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
     assert.equal(h['x-forwarded-proto'], 'http');
     assert.equal(h['x-forwarded-host'], new URL(gateway.base).host);
-    assert.match(h.forwarded ?? '', /^for=127\.0\.0\.1;proto=http;host="127\.0\.0\.1:\d+"$/);
+    assert.equal(h.forwarded, undefined, "the default sends no Forwarded, and never passes on the client's");
+  });
+
+  it('sends Forwarded (RFC 7239) with forwardedHeaders "both" or "forwarded", the chain extended', async () => {
+    for (const mode of ['both', 'forwarded'] as const) {
+      const other = await startTestGateway({ upstream: python.url, gateway: { forwardedHeaders: mode } });
+      try {
+        const h = (await echoOf(other.base)).headers;
+        assert.match(h.forwarded ?? '', /^for=198\.51\.100\.7, for=127\.0\.0\.1;proto=http;host="127\.0\.0\.1:\d+"$/);
+        assert.equal(h['x-forwarded-for'], mode === 'both' ? '203.0.113.9, 127.0.0.1' : undefined, mode);
+        assert.equal(h['x-forwarded-proto'], mode === 'both' ? 'http' : undefined, mode);
+        assert.equal(h['x-forwarded-host'], mode === 'both' ? new URL(other.base).host : undefined, mode);
+        assert.equal(h['x-versionary-client'], 'admin');
+      } finally {
+        await other.stop();
+      }
+    }
   });
 
   it('streams a 50 MiB response to a slow reader with bounded memory (versionary gateway as its own process)', async () => {

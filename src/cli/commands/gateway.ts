@@ -42,6 +42,8 @@ Configured by the environment, as the reference service is:
                            timeoutMs     wait for an upstream's headers before a 504 (default 30000)
                            underscoresInHeaders   forward request headers with "_" in the name
                                          (default false: dropped, as nginx does)
+                           forwardedHeaders   "x-forwarded" (default: X-Forwarded-For, -Proto,
+                                         -Host), "forwarded" (RFC 7239) or "both"
                            nginx         nginx as the data plane (docs/gateway.md); with --control-plane,
                                          its "usageLog" (default <out>/usage.log), where nginx logs each
                                          API call, is read for usage per client

@@ -22,6 +22,8 @@ export interface NginxConfOptions {
   clientHeader: string;
   /** Whether the credential goes upstream (it is the upstream's, not a Versionary key). */
   keepsCredential: boolean;
+  /** Which forwarding headers go upstream, as `versionary gateway` sends them (`gateway.forwardedHeaders`). */
+  forwardedHeaders: 'both' | 'forwarded' | 'x-forwarded';
 }
 
 const hostOf = (origin: string) => new URL(origin).host;
@@ -67,11 +69,16 @@ export function renderServerConf(o: NginxConfOptions): string {
     'error_page 401 403 = @versionary_auth;',
     'error_page 429 = @versionary_limited;',
   ].join('\n    ');
+  // The mode's headers, and an empty value for the others: the client's own never pass (nginx drops an empty header).
+  const trio = o.forwardedHeaders !== 'forwarded';
+  const rfc = o.forwardedHeaders !== 'x-forwarded';
   const forwarded = [
-    'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-    'proxy_set_header X-Forwarded-Proto $scheme;',
-    'proxy_set_header X-Forwarded-Host $http_host;',
-    'proxy_set_header Forwarded "for=$remote_addr;proto=$scheme;host=\\"$http_host\\"";',
+    trio ? 'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;' : 'proxy_set_header X-Forwarded-For "";',
+    `proxy_set_header X-Forwarded-Proto ${trio ? '$scheme' : '""'};`,
+    `proxy_set_header X-Forwarded-Host ${trio ? '$http_host' : '""'};`,
+    rfc
+      ? 'proxy_set_header Forwarded "for=$remote_addr;proto=$scheme;host=\\"$http_host\\"";'
+      : 'proxy_set_header Forwarded "";',
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
   ].join('\n    ');

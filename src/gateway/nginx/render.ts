@@ -58,6 +58,7 @@ export function renderNginxFiles(options: {
     listHeaders: data.listHeaders,
     clientHeader: gateway.clientHeader,
     keepsCredential: gateway.identify.kind !== 'apiKeys',
+    forwardedHeaders: gateway.forwardedHeaders,
   };
   return {
     'versionary.js': renderNjsModule(data),

@@ -67,6 +67,11 @@ const GatewaySectionSchema = Type.Object(
       Type.Integer({ minimum: 100, maximum: 3_600_000, errorText: 'must be an integer from 100 to 3600000' }),
     ),
     underscoresInHeaders: Type.Optional(Type.Boolean({ errorText: 'must be true or false' })),
+    forwardedHeaders: Type.Optional(
+      Type.Union([Type.Literal('x-forwarded'), Type.Literal('forwarded'), Type.Literal('both')], {
+        errorText: 'must be "x-forwarded", "forwarded" or "both"',
+      }),
+    ),
     nginx: Type.Optional(
       Type.Object(
         {

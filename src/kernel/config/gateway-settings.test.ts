@@ -24,6 +24,7 @@ describe('parseGatewaySettings', () => {
       clientHeader: 'x-versionary-client',
       timeoutMs: 30_000,
       underscoresInHeaders: false,
+      forwardedHeaders: 'x-forwarded',
       versions: [
         { name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json' },
         { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml' },
@@ -40,6 +41,16 @@ describe('parseGatewaySettings', () => {
       errors.join('\n'),
     );
     assert.ok(errors.length >= 2, errors.join('\n'));
+  });
+
+  it('reads which forwarding headers go upstream, and refuses any other value', () => {
+    for (const mode of ['x-forwarded', 'forwarded', 'both'])
+      assert.equal(parse({ versions, forwardedHeaders: mode }).settings?.forwardedHeaders, mode);
+    const { settings, errors } = parse({ versions, forwardedHeaders: 'X-Forwarded-For' });
+    assert.equal(settings, undefined);
+    assert.deepEqual(errors, [
+      'gateway.forwardedHeaders must be "x-forwarded", "forwarded" or "both", not "X-Forwarded-For"',
+    ]);
   });
 
   it('reads each way of identifying the client', () => {

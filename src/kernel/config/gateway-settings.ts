@@ -26,6 +26,11 @@ export interface GatewaySettings {
   /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
   underscoresInHeaders: boolean;
   /**
+   * Which forwarding headers go upstream: `x-forwarded` (`X-Forwarded-For`, `-Proto`, `-Host`, the
+   * default: what other proxies send and nearly every framework reads), `forwarded` (RFC 7239) or `both`.
+   */
+  forwardedHeaders: 'both' | 'forwarded' | 'x-forwarded';
+  /**
    * nginx as the data plane (`versionary nginx`, `versionary gateway --control-plane`): where the
    * control plane writes the files again when the lifecycle changes, and the command that reloads
    * nginx then. Relative paths are the config file's.
@@ -56,6 +61,7 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
   return {
     prefix: raw.prefix ?? '/api',
     underscoresInHeaders: raw.underscoresInHeaders ?? false,
+    forwardedHeaders: raw.forwardedHeaders ?? 'x-forwarded',
     vendor: raw.vendor ?? 'api',
     versions: named.map(([name, v]) => ({ name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi })),
     identify: toIdentify(raw.identify),

@@ -25,6 +25,8 @@ export interface LoopForward {
   timeoutMs?: number;
   /** Forward header names with underscores (dropped by default, as nginx does). */
   underscoresInHeaders?: boolean;
+  /** Which forwarding headers go upstream: `x-forwarded` (default), `forwarded` (RFC 7239) or `both`. */
+  forwardedHeaders?: 'both' | 'forwarded' | 'x-forwarded';
   /**
    * Answer every API call with this problem instead of forwarding it: the control plane, when
    * nginx is the data plane. The lifecycle's documents, the portal and the management API stay.
@@ -66,6 +68,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           upstreams,
           ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),
           ...(forward.underscoresInHeaders !== undefined ? { underscoresInHeaders: forward.underscoresInHeaders } : {}),
+          ...(forward.forwardedHeaders ? { forwardedHeaders: forward.forwardedHeaders } : {}),
           // The credential of a Versionary key stays here; the client id always comes from the gateway.
           ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
