@@ -51,8 +51,10 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
 class ForwardHandler implements Dispatcher.DispatchHandler {
   #reply: FastifyReply;
   #call: UpstreamCall;
-  /** The pieces of a small answer, until it ends. */
-  #pieces?: Buffer[];
+  /** A small answer is read whole: its first piece (nearly always the only one), then any more. */
+  #whole = false;
+  #first?: Buffer;
+  #more?: Buffer[];
   /** A large or open-ended answer's stream, once sent. */
   #stream?: Readable;
   /** The request body on its way upstream, if any. */
@@ -96,7 +98,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     const length = Number(upstream['content-length']);
     const empty = reply.request.method === 'HEAD' || statusCode === 204 || statusCode === 304;
     if (empty || (length <= wholeUpTo && upstream['content-type'] !== undefined && !upstream['transfer-encoding'])) {
-      this.#pieces = [];
+      this.#whole = true;
       return;
     }
     this.#stream = new Readable({
@@ -113,15 +115,16 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#pieces) this.#pieces.push(chunk);
-    else if (this.#stream && !this.#stream.push(chunk)) controller.pause();
+    if (this.#whole) {
+      if (!this.#first) this.#first = chunk;
+      else (this.#more ??= [this.#first]).push(chunk);
+    } else if (this.#stream && !this.#stream.push(chunk)) controller.pause();
   }
 
   onResponseEnd(): void {
     this.#ended = true;
     if (this.#stream) return void this.#stream.push(null);
-    const pieces = this.#pieces ?? [];
-    this.#reply.send(pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
+    this.#reply.send(this.#more ? Buffer.concat(this.#more) : this.#first);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
