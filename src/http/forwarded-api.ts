@@ -12,7 +12,7 @@ import {
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
-import { createUpstreamHeaders, headersOfList, setResponseHeaders, type ForwardedHeaders } from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
@@ -45,7 +45,7 @@ export interface ForwardOptions {
    * Which forwarding headers tell the upstream who asked: `x-forwarded` (default: `X-Forwarded-For`,
    * `-Proto`, `-Host`), `forwarded` (RFC 7239) or `both`. The client's own are never passed on.
    */
-  forwardedHeaders?: ForwardedHeaders;
+  forwardedHeaders?: 'both' | 'forwarded' | 'x-forwarded';
   /**
    * Request headers the gateway sets, replacing any the client sent: each one's value for this
    * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
