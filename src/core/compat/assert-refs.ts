@@ -1,6 +1,6 @@
 import type { DocumentSet } from './document-set.ts';
-import { escapePointerToken } from './json-pointer.ts';
 import { createRefResolver } from './ref-resolver.ts';
+import { pointerOf, walkObjects } from './walk-objects.ts';
 
 /**
  * Check that every `$ref` of every document in the set resolves, so a broken ref fails before
@@ -9,15 +9,12 @@ import { createRefResolver } from './ref-resolver.ts';
 export function assertRefsResolve(set: DocumentSet): void {
   const resolver = createRefResolver(set);
   for (const [uri, doc] of set.documents) {
-    const stack: { value: unknown; at: string }[] = [{ value: doc, at: '' }];
-    while (stack.length > 0) {
-      const { value, at } = stack.pop() as { value: unknown; at: string };
-      if (value === null || typeof value !== 'object') continue;
-      const record = value as Record<string, unknown>;
-      if (typeof record.$ref === 'string') resolver.resolve({ uri, pointer: at, value });
-      for (const [k, v] of Object.entries(record)) {
-        if (typeof v === 'object' && v !== null) stack.push({ value: v, at: `${at}/${escapePointerToken(k)}` });
-      }
-    }
+    // Where a ref leads depends on its document and its text alone, so each is checked once.
+    const checked = new Set<string>();
+    walkObjects(doc, (record, at) => {
+      if (typeof record.$ref !== 'string' || checked.has(record.$ref)) return;
+      resolver.resolve({ uri, pointer: pointerOf(at), value: record });
+      checked.add(record.$ref);
+    });
   }
 }

@@ -156,6 +156,8 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
     });
     return;
   }
+  // Most enums are the same list on both sides: nothing to report, and no need to spell each value.
+  if (oe.length === ne.length && oe.every((v, i) => v === ne[i] && typeof v !== 'object')) return;
   const oldKeys = new Set(oe.map(canonicalJson));
   const newKeys = new Set(ne.map(canonicalJson));
   for (const v of oe) {

@@ -22,12 +22,24 @@ const PROSE = new Set(['description', 'title', 'example', 'examples', '$comment'
  *   string without an encoding is `format: binary`, as 3.0 wrote them.
  */
 export function normalizeSchema(schema: SchemaObject): SchemaObject {
-  const cached = cache.get(schema);
-  if (cached !== undefined) return cached;
-  const view = needsNormalizing(schema) ? rewrite(schema) : schema;
-  cache.set(schema, view);
+  // The comparers read the old and the new schema of a pair in turn, a dozen times each: the last
+  // two answers are kept beside the WeakMap, whose lookups cost more than the keywords they read.
+  if (schema === recent[0]) return recent[1];
+  if (schema === recent[2]) return recent[3];
+  let view = cache.get(schema);
+  if (view === undefined) {
+    view = needsNormalizing(schema) ? rewrite(schema) : schema;
+    cache.set(schema, view);
+  }
+  recent[2] = recent[0];
+  recent[3] = recent[1];
+  recent[0] = schema;
+  recent[1] = view;
   return view;
 }
+
+/** The last two schemas asked for and their views: [schema, view, older schema, its view]. */
+const recent: [SchemaObject, SchemaObject, SchemaObject, SchemaObject] = [{}, {}, {}, {}];
 
 /**
  * Whether a schema admits only `null` (`{ type: 'null' }`, `{ enum: [null] }`, `{ const: null }`),

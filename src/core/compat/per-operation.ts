@@ -11,7 +11,7 @@ const PATH_OPERATION = /^([A-Z]+) (\/.*)$/;
  * same change to those operations, so it counts once.
  */
 export function perOperation(ctx: DiffContext): Change[] {
-  const cache = new Map<string, string[]>();
+  const cache = new Map<string, { ops: string[]; names: string }>();
   const out: Change[] = [];
   const seen = new Set<string>();
   for (const change of ctx.changes) {
@@ -20,15 +20,19 @@ export function perOperation(ctx: DiffContext): Change[] {
       out.push(change);
       continue;
     }
-    let ops = cache.get(owner);
-    if (ops === undefined) cache.set(owner, (ops = operationsReaching(ctx, owner).filter((op) => op.includes(' '))));
+    let reach = cache.get(owner);
+    if (reach === undefined) {
+      const reaching = operationsReaching(ctx, owner).filter((op) => op.includes(' '));
+      cache.set(owner, (reach = { ops: reaching, names: reaching.join(',') }));
+    }
+    const { ops } = reach;
     if (ops.length === 0) {
       out.push(change);
       continue;
     }
     // Within a schema the place is the pointer below the schema's name.
     const inSchema = change.location.pointer.replace(/^\/components\/schemas\/[^/]+/, '');
-    const key = `${change.id}|${ops.join(',')}|${change.location.document ?? ''}#${inSchema}|${JSON.stringify(change.oldValue)}|${JSON.stringify(change.newValue)}`;
+    const key = `${change.id}|${reach.names}|${change.location.document ?? ''}#${inSchema}|${JSON.stringify(change.oldValue)}|${JSON.stringify(change.newValue)}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(located(change, ops));

@@ -4,6 +4,7 @@ import { isVersionaryError } from '../errors/index.ts';
 import { assertRefsResolve } from './assert-refs.ts';
 import { collectExternalRefs } from './external-refs.ts';
 import { createRefResolver, resolveRefUri } from './ref-resolver.ts';
+import { resolveSchema } from './schema-model.ts';
 
 const set = (docs: Record<string, unknown>, root = 'file:///api/openapi.json') => ({
   root,
@@ -51,6 +52,37 @@ describe('ref resolution over a document set', () => {
     assert.throws(
       () => assertRefsResolve(docs),
       (e) => isVersionaryError(e) && e.code === 'REF_BROKEN' && /loop/.test(e.detail),
+    );
+  });
+  it('shares the node a ref leads to, and a peeled nullable wrapper does not mark the shared one', () => {
+    const docs = set({
+      'file:///api/openapi.json': {
+        components: { schemas: { User: { type: 'object' } } },
+        a: { nullable: true, allOf: [{ $ref: '#/components/schemas/User' }] },
+        b: { $ref: '#/components/schemas/User' },
+      },
+    });
+    const resolver = createRefResolver(docs);
+    const doc = docs.documents.get(docs.root) as Record<string, unknown>;
+    const wrapped = resolveSchema(resolver, { uri: docs.root, pointer: '/a', value: doc.a });
+    assert.equal(wrapped.nullable, true);
+    assert.equal(wrapped.name, 'User');
+    const plain = resolver.resolve({ uri: docs.root, pointer: '/b', value: doc.b });
+    assert.equal(plain.nullable, undefined);
+    assert.equal(plain.site, undefined);
+    assert.equal(
+      plain,
+      resolver.resolve({ uri: docs.root, pointer: '/c', value: { $ref: '#/components/schemas/User' } }),
+    );
+  });
+  it("checks a ref text again in another document, and names the broken one's place escaped", () => {
+    const docs = set({
+      'file:///api/openapi.json': { X: { type: 'string' }, a: { $ref: '#/X' }, o: { $ref: 'other.json#/Y' } },
+      'file:///api/other.json': { Y: { type: 'string' }, 'p/q': [{ $ref: '#/X' }] },
+    });
+    assert.throws(
+      () => assertRefsResolve(docs),
+      (e) => isVersionaryError(e) && e.code === 'REF_BROKEN' && e.detail.includes('file:///api/other.json#/p~1q/0'),
     );
   });
   it('lists the external documents a document needs', () => {

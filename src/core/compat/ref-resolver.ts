@@ -30,24 +30,50 @@ export interface RefResolver {
  * A missing target or a ref loop throws `REF_BROKEN` naming the document and the place.
  */
 export function createRefResolver(set: DocumentSet): RefResolver {
+  // Where a `$ref` leads depends only on the document holding it and the ref as written, and big
+  // descriptions write the same ref in thousands of places (Stripe: `#/components/schemas/customer`),
+  // so each is followed once. The cached nodes are shared: callers copy before they change one.
+  const followed = new Map<string, Map<string, ResolvedNode>>();
   return {
     resolve(start) {
-      let current = { uri: start.uri, pointer: start.pointer, value: start.value };
-      const seen = new Set<string>();
-      while (isRefObject(current.value)) {
-        const from = `${current.uri}#${current.pointer}`;
-        if (seen.has(from)) throw refError(`$ref loop at ${from}`);
-        seen.add(from);
-        current = follow(set, { baseUri: current.uri, ref: current.value.$ref, from });
-      }
-      const key = `${current.uri}#${current.pointer}`;
-      const match = /^\/components\/[^/]+\/([^/]+)$/.exec(current.pointer);
-      return match?.[1] === undefined
-        ? { ...current, key }
-        : { ...current, key, name: match[1].replaceAll('~1', '/').replaceAll('~0', '~') };
+      if (!isRefObject(start.value)) return located(start);
+      let byRef = followed.get(start.uri);
+      if (byRef === undefined) followed.set(start.uri, (byRef = new Map()));
+      const ref = start.value.$ref;
+      let node = byRef.get(ref);
+      if (node === undefined) byRef.set(ref, (node = located(followChain(set, start))));
+      return node;
     },
   };
 }
+
+function followChain(set: DocumentSet, start: { uri: string; pointer: string; value: unknown }) {
+  let current = { uri: start.uri, pointer: start.pointer, value: start.value };
+  const seen = new Set<string>();
+  while (isRefObject(current.value)) {
+    const from = `${current.uri}#${current.pointer}`;
+    if (seen.has(from)) throw refError(`$ref loop at ${from}`);
+    seen.add(from);
+    current = follow(set, { baseUri: current.uri, ref: current.value.$ref, from });
+  }
+  return current;
+}
+
+function located(current: { uri: string; pointer: string; value: unknown }): ResolvedNode {
+  const key = `${current.uri}#${current.pointer}`;
+  const match = current.pointer.startsWith('/components/') ? COMPONENT.exec(current.pointer) : null;
+  return match?.[1] === undefined
+    ? { uri: current.uri, pointer: current.pointer, value: current.value, key }
+    : {
+        uri: current.uri,
+        pointer: current.pointer,
+        value: current.value,
+        key,
+        name: match[1].replaceAll('~1', '/').replaceAll('~0', '~'),
+      };
+}
+
+const COMPONENT = /^\/components\/[^/]+\/([^/]+)$/;
 
 /** Tell whether a node is a Reference Object. */
 export function isRefObject(value: unknown): value is { $ref: string } {

@@ -61,12 +61,11 @@ export function resolveSchema(
       pointer: joinPointer(resolved.pointer, inner.key, inner.index),
       value: inner.value,
     });
-    const peeled: ResolvedNode =
+    let peeled: ResolvedNode =
       resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
-    if (schema.nullable === true || resolved.nullable === true) {
-      peeled.nullable = true;
-      peeled.site = resolved.site ?? { uri: resolved.uri, pointer: resolved.pointer };
-    }
+    // A copy: the resolver shares the nodes it returns.
+    if (schema.nullable === true || resolved.nullable === true)
+      peeled = { ...peeled, nullable: true, site: resolved.site ?? { uri: resolved.uri, pointer: resolved.pointer } };
     resolved = peeled;
   }
   return resolved;
