@@ -57,7 +57,7 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
  * exactly when `Accept` placed an unversioned path under a version.
  */
 export function addNegotiationStep(app: FastifyInstance, options: NegotiationStepOptions): void {
-  installListedSteps(app, 'negotiation', options, options.prefix);
+  installListedSteps({ app, prefix: options.prefix }, 'negotiation', options);
 }
 
 /** Options for {@link addNegotiationStep}. */

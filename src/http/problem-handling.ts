@@ -55,7 +55,7 @@ function problemErrorHandler(error: unknown, request: FastifyRequest, reply: Fas
  * problems included: a gate step, added before any step that may refuse the request.
  */
 export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
-  installListedSteps(app, 'unversioned-vary', {}, prefix);
+  installListedSteps({ app, prefix }, 'unversioned-vary', {});
 }
 
 declare module './pipeline/step-definition.ts' {

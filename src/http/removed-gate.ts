@@ -62,7 +62,7 @@ export interface RemovedGateOptions {
  * migration.
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  installListedSteps(app, 'removed-gate', options, options.prefix);
+  installListedSteps({ app, prefix: options.prefix }, 'removed-gate', options);
 }
 
 declare module './pipeline/step-definition.ts' {
@@ -92,8 +92,7 @@ export const removedGateStep = defineStep({
     // Some client may still be served (an exemption past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
     if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
-    if (routed)
-      options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+    if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
     if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
     reply.headers(verdict.headers);
     throw verdict.removed;

@@ -92,7 +92,7 @@ export function strictRequestError(req: IncomingMessage): VersionaryError | unde
  * refused the same way by the `frameworkErrors` of `serviceServerOptions`.
  */
 export function installStrictRequests(app: FastifyInstance, prefix?: string): void {
-  installListedSteps(app, 'strict-requests', {}, prefix);
+  installListedSteps({ app, prefix }, 'strict-requests', {});
 }
 
 declare module './pipeline/step-definition.ts' {

@@ -13,7 +13,7 @@ export interface VersionListHeadersOptions {
 
 /** The lifecycle's version list headers on every answer (or the API's only), when it has them. */
 export function installVersionListHeaders(app: FastifyInstance, options: VersionListHeadersOptions): void {
-  installListedSteps(app, 'version-list-headers', options, options.prefix);
+  installListedSteps({ app, prefix: options.prefix }, 'version-list-headers', options);
 }
 
 declare module './pipeline/step-definition.ts' {

@@ -56,7 +56,7 @@ describe('installListedSteps', () => {
     const app = Fastify();
     listSteps(app, list, '/api');
     const seen: string[] = [];
-    installListedSteps(app, 'tenant-test', { seen, header: 'x-tenant', enabled: false }, '/api');
+    installListedSteps({ app, prefix: '/api' }, 'tenant-test', { seen, header: 'x-tenant', enabled: false });
     app.get('/api/v1/things', async () => ({ ok: true }));
     app.get('/skip-x-tenant', async () => ({ ok: true }));
     const res = await app.inject({ url: '/api/v1/things', headers: { 'x-tenant': 'acme' } });
@@ -76,8 +76,8 @@ describe('installListedSteps', () => {
     const app = Fastify();
     listSteps(app, list, '/api');
     const seen: string[] = [];
-    installListedSteps(app, 'tenant-test', { seen, header: 'x-tenant', enabled: true }, '/api');
-    installListedSteps(app, 'other-test', { seen }, '/api');
+    installListedSteps({ app, prefix: '/api' }, 'tenant-test', { seen, header: 'x-tenant', enabled: true });
+    installListedSteps({ app, prefix: '/api' }, 'other-test', { seen });
     const own = routeSteps([{ phase: 'check', name: 'route-given', run: () => void seen.push('route-given') }]);
     app.get('/api/v1/things', { config: own }, async () => ({ ok: true }));
     assert.equal((await app.inject({ url: '/api/v1/things', headers: { 'x-tenant': 'a' } })).statusCode, 200);
@@ -105,14 +105,14 @@ describe('installListedSteps', () => {
     listSteps(app, list, '/api');
     defaultSteps(app, [], '/api');
     const seen: string[] = [];
-    installListedSteps(app, 'other-test', { seen }, '/api');
+    installListedSteps({ app, prefix: '/api' }, 'other-test', { seen });
     app.get('/api/x', async () => ({}));
     await app.inject('/api/x');
     assert.deepEqual(seen, ['other']);
     await app.close();
     const plain = Fastify();
     defaultSteps(plain, list, '/api');
-    installListedSteps(plain, 'other-test', { seen }, '/api');
+    installListedSteps({ app: plain, prefix: '/api' }, 'other-test', { seen });
     // Without the product's list, a step it does not name is still accepted.
     requestPipeline(plain, '/api').add({ name: 'app-own', phase: 'gate', run: () => undefined });
     await plain.close();

@@ -42,15 +42,15 @@ const payloadPhases: ReadonlySet<string> = new Set<PayloadPhase>(['serialize', '
  * @example
  * ```ts
  * installListedSteps(app, 'caching', { isPrivate });
+ * installListedSteps({ app, prefix: '/api' }, 'rate-limit', options); // the pipeline of that prefix
  * ```
  */
 export function installListedSteps<P extends StepPart>(
-  app: FastifyInstance,
+  context: FastifyInstance | { app: FastifyInstance; prefix?: string | undefined },
   part: P,
   resources: StepResources[P],
-  prefix?: string,
 ): void {
-  const pipeline = requestPipeline(app, prefix);
+  const pipeline = 'app' in context ? requestPipeline(context.app, context.prefix) : requestPipeline(context);
   const list = lists.get(pipeline);
   if (!list) throw new Error(`The steps of ${part} are installed into a context that has no list of steps.`);
   for (const entry of list) {

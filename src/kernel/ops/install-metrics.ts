@@ -26,7 +26,7 @@ const maxSeries = 4096;
  * refusals (by the policy the limit step named), from the request state.
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
-  installListedSteps(app, 'metrics', options, options.prefix);
+  installListedSteps({ app, prefix: options.prefix }, 'metrics', options);
   if (!options.route) return;
   const { metrics } = options;
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {

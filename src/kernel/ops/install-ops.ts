@@ -73,7 +73,7 @@ export function installOps(
   const { metrics, changeFeed } = ops;
   app.decorate('changeFeed', changeFeed);
   app.decorate('metrics', metrics);
-  installListedSteps(app, 'ops', ops, options.apiPrefix);
+  installListedSteps({ app, prefix: options.apiPrefix }, 'ops', ops);
   const checks: ReadinessCheck[] = [
     ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),
     ...(wiring.readinessChecks ?? []),

@@ -40,7 +40,7 @@ export async function createBrownoutCache(options: {
  * lifecycle hook, so the call is still counted and still carries its deprecation headers.
  */
 export function installBrownoutGuard(app: FastifyInstance, options: BrownoutGuardOptions): void {
-  installListedSteps(app, 'brownout-guard', options, options.prefix);
+  installListedSteps({ app, prefix: options.prefix }, 'brownout-guard', options);
 }
 
 /** Options for {@link installBrownoutGuard}. */

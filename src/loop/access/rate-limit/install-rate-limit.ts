@@ -36,7 +36,7 @@ const hasCredential = (request: FastifyRequest) =>
  * authenticated requests per principal, failed credentials per address, refused over its budget.
  */
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  installListedSteps(app, 'address-rate-limit', options, options.scope.prefix);
+  installListedSteps({ app, prefix: options.scope.prefix }, 'address-rate-limit', options);
 }
 
 declare module '../../../http/pipeline/step-definition.ts' {
@@ -82,7 +82,7 @@ export const addressRateLimitStep = defineStep({
  * does not take the API down with it.
  */
 export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  installListedSteps(app, 'rate-limit', options, options.scope.prefix);
+  installListedSteps({ app, prefix: options.scope.prefix }, 'rate-limit', options);
 }
 
 /** The `limit:rate-limit` step of {@link installRateLimit}; off when limits are. */
