@@ -7,8 +7,9 @@ import { versionListHeadersStep } from '../version-list-headers.ts';
 /**
  * The plugin's steps, in order, for an app that registers it without the loop (whose list, in
  * `loop/steps.ts`, holds these same definitions among its own): the plugin installs its steps from
- * it. Its routes' own steps (version, lifecycle, input) are listed for completeness of the story;
- * the order of such a context is the order its steps were added.
+ * it (`defaultSteps`, which imposes no order: such a context runs its steps in the order added).
+ * Its routes' own steps (version, lifecycle, input) are marked too, so that the list is the
+ * plugin's whole request and may also be given as a context's list (`listSteps`).
  */
 export const pluginSteps: readonly ListedStep[] = [
   negotiationStep,
