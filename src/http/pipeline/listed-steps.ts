@@ -50,7 +50,8 @@ export function installListedSteps<P extends StepPart>(
   part: P,
   resources: StepResources[P],
 ): void {
-  const pipeline = 'app' in context ? requestPipeline(context.app, context.prefix) : requestPipeline(context);
+  // A Fastify instance has `addHook`; the other form names the prefix of the pipeline it means.
+  const pipeline = 'addHook' in context ? requestPipeline(context) : requestPipeline(context.app, context.prefix);
   const list = lists.get(pipeline);
   if (!list) throw new Error(`The steps of ${part} are installed into a context that has no list of steps.`);
   for (const entry of list) {
