@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createFixedClock } from '../src/core/clock/index.ts';
 import { describeRequestSteps } from '../src/http/pipeline/request-pipeline.ts';
-import { stageOf, type RequestPhase } from '../src/http/pipeline/phases.ts';
+import { stageOf } from '../src/http/pipeline/phases.ts';
 import { loadConfig } from '../src/kernel/config/load-config.ts';
 import { loopSteps } from '../src/loop/steps.ts';
 import { buildApp } from '../src/reference/build-app.ts';
@@ -29,8 +29,8 @@ export async function renderStepsTable(): Promise<string> {
     const compiled = routes.map(([method, url]) => new Set(describeRequestSteps(app, url, method)));
     const head = `| Step | Fastify stage | ${routes.map(([, , label]) => `\`${label}\``).join(' | ')} |`;
     const rule = `|---|---|${routes.map(() => ':-:').join('|')}|`;
-    const rows = loopSteps.map((step) => {
-      const phase = step.slice(0, step.indexOf(':')) as RequestPhase;
+    const rows = loopSteps.map(({ phase, name }) => {
+      const step = `${phase}:${name}`;
       return `| \`${step}\` | ${stageOf[phase]} | ${compiled.map((set) => (set.has(step) ? '✓' : '')).join(' | ')} |`;
     });
     return [head, rule, ...rows].join('\n');

@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
@@ -37,10 +38,30 @@ export interface CachingOptions {
  * `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
  */
 export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
-  const pipeline = requestPipeline(app);
-  pipeline.add({ name: 'conditional-header-length', phase: 'check', run: refuseLongConditionals });
-  pipeline.respond({ name: 'caching', run: cachingStep(options) });
+  installListedSteps(app, 'caching', options);
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    caching: CachingOptions;
+  }
+}
+
+/** The `check:conditional-header-length` step. */
+export const conditionalHeaderLengthStep = defineStep({
+  part: 'caching',
+  phase: 'check',
+  name: 'conditional-header-length',
+  create: () => refuseLongConditionals,
+});
+
+/** The `respond:caching` step. */
+export const cachingResponseStep = defineStep({
+  part: 'caching',
+  phase: 'respond',
+  name: 'caching',
+  create: (options) => cachingStep(options),
+});
 
 // A tag list longer than any real one is refused, as documented, rather than scanned on every request.
 function refuseLongConditionals(request: FastifyRequest): void {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -15,13 +16,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  requestPipeline(app).add({
-    name: 'identity-encoding',
-    phase: 'body',
-    // Fastify reads no body on GET and HEAD: the step is not compiled into their routes.
-    appliesTo: (route) => route.hasBody,
-    run: (request) => assertIdentityEncoding(request),
-  });
+  installListedSteps(app, 'json-body', {});
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(options.types, { parseAs: 'buffer' }, (request, body, done) => {
     try {
@@ -47,6 +42,22 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
     }
   });
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'json-body': Record<string, never>;
+  }
+}
+
+/** The `body:identity-encoding` step of {@link installJsonBody}. */
+export const identityEncodingStep = defineStep({
+  part: 'json-body',
+  name: 'identity-encoding',
+  phase: 'body',
+  // Fastify reads no body on GET and HEAD: the step is not compiled into their routes.
+  appliesTo: (route) => route.hasBody,
+  create: () => (request) => assertIdentityEncoding(request),
+});
 
 function assertIdentityEncoding(request: FastifyRequest): void {
   const raw = request.headers['content-encoding'];

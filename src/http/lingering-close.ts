@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 
 /** Options for {@link installLingeringClose}. */
 export interface LingeringCloseOptions {
@@ -25,22 +26,35 @@ export interface LingeringCloseOptions {
  * forwarded API's routes meet it too.
  */
 export function installLingeringClose(app: FastifyInstance, options: LingeringCloseOptions = {}): void {
-  const bounds = {
-    lingerMs: options.lingerMs ?? 5000,
-    lingerBytes: options.lingerBytes ?? 64 * 1024 * 1024,
-    silenceMs: options.silenceMs ?? 500,
-  };
-  requestPipeline(app).respond({
-    name: 'lingering-close',
-    run: (request, reply) => {
+  installListedSteps(app, 'lingering-close', options);
+}
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'lingering-close': LingeringCloseOptions;
+  }
+}
+
+/** The `respond:lingering-close` step of {@link installLingeringClose}. */
+export const lingeringCloseStep = defineStep({
+  part: 'lingering-close',
+  name: 'lingering-close',
+  phase: 'respond',
+  create: (options) => {
+    const bounds = {
+      lingerMs: options.lingerMs ?? 5000,
+      lingerBytes: options.lingerBytes ?? 64 * 1024 * 1024,
+      silenceMs: options.silenceMs ?? 500,
+    };
+    return (request, reply) => {
       const req = request.raw;
       if (req.complete || !hasBody(req)) return;
       // Closing is what tells the client to stop sending; keep-alive would have it send the whole body.
       reply.header('connection', 'close');
       return drain(req, bounds);
-    },
-  });
-}
+    };
+  },
+});
 
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];

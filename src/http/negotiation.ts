@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { parseAccept } from '../core/negotiation/index.ts';
 import { createApiScope, type ApiScope } from './api-scope.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
@@ -55,23 +56,41 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
  * the request, so the step reads its decision back from the URLs: `originalUrl` differs from `url`
  * exactly when `Accept` placed an unversioned path under a version.
  */
-export function addNegotiationStep(app: FastifyInstance, options: { prefix: string; reserved?: string[] }): void {
-  const scope = createApiScope(options.prefix);
-  const reserved = new Set(options.reserved ?? reservedSegments);
-  requestPipeline(app, options.prefix).add({
-    name: 'negotiation',
-    phase: 'gate',
-    appliesTo: (route) => route.api,
-    run: (request) => {
+export function addNegotiationStep(app: FastifyInstance, options: NegotiationStepOptions): void {
+  installListedSteps({ app, prefix: options.prefix }, 'negotiation', options);
+}
+
+/** Options for {@link addNegotiationStep}. */
+export interface NegotiationStepOptions {
+  prefix: string;
+  reserved?: string[];
+}
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    negotiation: NegotiationStepOptions;
+  }
+}
+
+/** The `gate:negotiation` step of {@link addNegotiationStep}. */
+export const negotiationStep = defineStep({
+  part: 'negotiation',
+  name: 'negotiation',
+  phase: 'gate',
+  appliesTo: (route) => route.api,
+  create: (options) => {
+    const scope = createApiScope(options.prefix);
+    const reserved = new Set(options.reserved ?? reservedSegments);
+    return (request) => {
       const original = request.originalUrl;
       if (original !== request.url && !scope.versionOf(original)) {
         const state = stateOf(request);
         state.unversioned = true;
         state.versionFromAccept = true;
       } else if (isUnversionedPath(scope, original, reserved)) stateOf(request).unversioned = true;
-    },
-  });
-}
+    };
+  },
+});
 
 function headerOf(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;

@@ -3,7 +3,8 @@ import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { createApiScope } from './api-scope.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
@@ -54,15 +55,25 @@ function problemErrorHandler(error: unknown, request: FastifyRequest, reply: Fas
  * problems included: a gate step, added before any step that may refuse the request.
  */
 export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
-  requestPipeline(app, prefix).add({
-    name: 'unversioned-vary',
-    phase: 'gate',
-    appliesTo: (route) => route.api,
-    run: (request, reply) => {
-      if (stateOf(request).unversioned) reply.header('vary', 'Accept');
-    },
-  });
+  installListedSteps({ app, prefix }, 'unversioned-vary', {});
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'unversioned-vary': Record<string, never>;
+  }
+}
+
+/** The `gate:unversioned-vary` step of {@link addUnversionedVary}. */
+export const unversionedVaryStep = defineStep({
+  part: 'unversioned-vary',
+  name: 'unversioned-vary',
+  phase: 'gate',
+  appliesTo: (route) => route.api,
+  create: () => (request, reply) => {
+    if (stateOf(request).unversioned) reply.header('vary', 'Accept');
+  },
+});
 
 /**
  * The plugin's problems, in its lane: the routes registered while `register` runs get the problem

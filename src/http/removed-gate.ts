@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import type { VersionaryError } from '../core/errors/index.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 
 /**
@@ -61,30 +62,39 @@ export interface RemovedGateOptions {
  * migration.
  */
 export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  requestPipeline(app, options.prefix).add({
-    name: 'removed-gate',
-    phase: 'gate',
-    // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
-    // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
-    appliesTo: (route) => route.version !== undefined && !route.isDocument,
-    run: (request, reply, route) => {
-      const routed = route.url !== undefined;
-      const method = request.method === 'HEAD' ? 'GET' : request.method;
-      // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-      const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
-      const verdict = knownVerdict(options.lifecycle, key);
-      if (!verdict) return;
-      // Kept for the lifecycle step of the same request: the verdict is asked once.
-      stateOf(request).verdict = { method: key.method, path: key.path, verdict };
-      if (!verdict.removed) return;
-      // Some client may still be served (an exemption past the sunset): the lifecycle step decides,
-      // once the credential is known; it refuses every other client with this same problem.
-      if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
-      if (routed)
-        options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
-      if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
-      reply.headers(verdict.headers);
-      throw verdict.removed;
-    },
-  });
+  installListedSteps({ app, prefix: options.prefix }, 'removed-gate', options);
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'removed-gate': RemovedGateOptions;
+  }
+}
+
+/** The `gate:removed-gate` step of {@link installRemovedGate}. */
+export const removedGateStep = defineStep({
+  part: 'removed-gate',
+  name: 'removed-gate',
+  phase: 'gate',
+  // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
+  // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
+  appliesTo: (route) => route.version !== undefined && !route.isDocument,
+  create: (options) => (request, reply, route) => {
+    const routed = route.url !== undefined;
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
+    const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
+    const verdict = knownVerdict(options.lifecycle, key);
+    if (!verdict) return;
+    // Kept for the lifecycle step of the same request: the verdict is asked once.
+    stateOf(request).verdict = { method: key.method, path: key.path, verdict };
+    if (!verdict.removed) return;
+    // Some client may still be served (an exemption past the sunset): the lifecycle step decides,
+    // once the credential is known; it refuses every other client with this same problem.
+    if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
+    if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+    if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
+    reply.headers(verdict.headers);
+    throw verdict.removed;
+  },
+});

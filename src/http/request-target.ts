@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 
 /**
  * Why a request target is refused, or `undefined` when it has one meaning only. The router
@@ -91,12 +92,22 @@ export function strictRequestError(req: IncomingMessage): VersionaryError | unde
  * refused the same way by the `frameworkErrors` of `serviceServerOptions`.
  */
 export function installStrictRequests(app: FastifyInstance, prefix?: string): void {
-  requestPipeline(app, prefix).add({
-    name: 'strict-requests',
-    phase: 'gate',
-    run: (request) => {
-      const error = strictRequestError(request.raw);
-      if (error) throw error;
-    },
-  });
+  installListedSteps({ app, prefix }, 'strict-requests', {});
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'strict-requests': Record<string, never>;
+  }
+}
+
+/** The `gate:strict-requests` step of {@link installStrictRequests}. */
+export const strictRequestsStep = defineStep({
+  part: 'strict-requests',
+  name: 'strict-requests',
+  phase: 'gate',
+  create: () => (request) => {
+    const error = strictRequestError(request.raw);
+    if (error) throw error;
+  },
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { requestPipeline } from './pipeline/request-pipeline.ts';
+import { installListedSteps } from './pipeline/listed-steps.ts';
+import { defineStep } from './pipeline/step-definition.ts';
 
 /** Headers every response carries, whatever its status. */
 export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
@@ -10,10 +11,31 @@ export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
  * included) as HTML or script.
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  // In the first phase so a reply sent from any later step has them; on the way out for errors
-  // raised before routing.
-  const pipeline = requestPipeline(app);
-  const set = (_request: unknown, reply: FastifyReply) => void reply.headers(securityHeaders);
-  pipeline.add({ name: 'security-headers', phase: 'gate', run: set });
-  pipeline.respond({ name: 'security-headers', run: set });
+  installListedSteps(app, 'security-headers', {});
 }
+
+declare module './pipeline/step-definition.ts' {
+  interface StepResources {
+    'security-headers': Record<string, never>;
+  }
+}
+
+// In the first phase so a reply sent from any later step has them; on the way out for errors
+// raised before routing.
+const set = (_request: unknown, reply: FastifyReply) => void reply.headers(securityHeaders);
+
+/** The `gate:security-headers` step of {@link installSecurityHeaders}. */
+export const securityHeadersStep = defineStep({
+  part: 'security-headers',
+  name: 'security-headers',
+  phase: 'gate',
+  create: () => set,
+});
+
+/** The `respond:security-headers` step of {@link installSecurityHeaders}. */
+export const securityHeadersResponseStep = defineStep({
+  part: 'security-headers',
+  name: 'security-headers',
+  phase: 'respond',
+  create: () => set,
+});

@@ -1,51 +1,78 @@
+import { cachingResponseStep, conditionalHeaderLengthStep } from '../http/caching.ts';
+import { identityEncodingStep } from '../http/json-body.ts';
+import { lingeringCloseStep } from '../http/lingering-close.ts';
+import { negotiationStep } from '../http/negotiation.ts';
+import { routeStep, type ListedStep } from '../http/pipeline/step-definition.ts';
+import { unversionedVaryStep } from '../http/problem-handling.ts';
+import { removedGateStep } from '../http/removed-gate.ts';
+import { strictRequestsStep } from '../http/request-target.ts';
+import { securityHeadersResponseStep, securityHeadersStep } from '../http/security-headers.ts';
+import { versionListHeadersStep } from '../http/version-list-headers.ts';
+import { metricsStep } from '../kernel/ops/install-metrics.ts';
+import { requestIdStep } from '../kernel/ops/install-ops.ts';
+import { authenticateStep, authorizeStep } from './access/auth/authenticate.ts';
+import {
+  idempotencyAbortStep,
+  idempotencyRecordStep,
+  idempotencyReleaseStep,
+  idempotencyStep,
+} from './access/idempotency/install-idempotency.ts';
+import { addressRateLimitStep, rateLimitStep } from './access/rate-limit/install-rate-limit.ts';
+import { brownoutListingStep, brownoutStep } from './notices/brownout-guard.ts';
+import { sessionBudgetStep } from './portal/dashboard/session-budget.ts';
+import { notFoundPageStep } from './portal/not-found-page.ts';
+import { pageRateLimitStep } from './portal/page-rate-limit.ts';
+
 /**
- * Every per-request step of the loop, in the order a request meets them (`phase:name`). The loop's
- * pipeline runs its steps in this order within each phase and refuses a step that is not here,
- * so this list is the whole request: a new rule is its step file plus one line in this list.
- * `docs/architecture.md`'s table is generated from what the pipeline compiles of it
- * (`npm run steps-table`).
+ * Every per-request step of the loop, in the order a request meets them. The loop's pipeline runs
+ * its steps in this order within each phase and refuses a step that is not here, and each part
+ * installs its steps from this list (`installListedSteps(app, part, resources)`), so this list is
+ * the whole request: a new rule is its step file (its `defineStep`) plus one line here. Steps that
+ * routes bring themselves (a version's negotiation, lifecycle and input steps, built per
+ * operation) are named by `routeStep`, so that this list orders them too. `docs/architecture.md`'s
+ * table is generated from what the pipeline compiles of it (`npm run steps-table`).
  */
-export const loopSteps: readonly string[] = [
+export const loopSteps: readonly ListedStep[] = [
   // onRequest: refusals that need no credential, then who is calling and what they may do.
-  'gate:strict-requests',
-  'gate:negotiation',
-  'gate:unversioned-vary',
-  'gate:version-list-headers',
-  'gate:removed-gate',
-  'gate:security-headers',
-  'gate:address-rate-limit',
-  'gate:page-rate-limit',
-  'identify:authenticate',
-  'limit:rate-limit',
-  'limit:portal-session-budget',
-  'authorize:authorize',
-  'check:conditional-header-length',
+  strictRequestsStep,
+  negotiationStep,
+  unversionedVaryStep,
+  versionListHeadersStep,
+  removedGateStep,
+  securityHeadersStep,
+  addressRateLimitStep,
+  pageRateLimitStep,
+  authenticateStep,
+  rateLimitStep,
+  sessionBudgetStep,
+  authorizeStep,
+  conditionalHeaderLengthStep,
   // onRequest, a version's own routes: the version and its lifecycle.
-  'version:negotiate',
-  'version:count-call',
-  'lifecycle:lifecycle-headers',
-  'lifecycle:on-versioned-request',
-  'lifecycle:deprecated-elements',
-  'lifecycle:method-not-allowed',
+  routeStep('version', 'negotiate'),
+  routeStep('version', 'count-call'),
+  routeStep('lifecycle', 'lifecycle-headers'),
+  routeStep('lifecycle', 'on-versioned-request'),
+  routeStep('lifecycle', 'deprecated-elements'),
+  routeStep('lifecycle', 'method-not-allowed'),
   // preParsing and preValidation: the body's encoding, then the input before validation.
-  'body:identity-encoding',
-  'input:query-integers',
-  'input:deprecated-elements',
-  'input:body-media-type',
-  'input:webhook-urls',
+  identityEncodingStep,
+  routeStep('input', 'query-integers'),
+  routeStep('input', 'deprecated-elements'),
+  routeStep('input', 'body-media-type'),
+  routeStep('input', 'webhook-urls'),
   // preHandler: with the body and the principal.
-  'handle:idempotency',
-  'handle:brownout',
+  idempotencyStep,
+  brownoutStep,
   // preSerialization and onSend: the answer on its way out.
-  'serialize:brownout-listing',
-  'respond:request-id',
-  'respond:security-headers',
-  'respond:caching',
-  'respond:not-found-page',
-  'respond:lingering-close',
-  'respond:idempotency-record',
+  brownoutListingStep,
+  requestIdStep,
+  securityHeadersResponseStep,
+  cachingResponseStep,
+  notFoundPageStep,
+  lingeringCloseStep,
+  idempotencyRecordStep,
   // onResponse, or onRequestAbort when the client left.
-  'after:metrics',
-  'after:idempotency-release',
-  'abort:idempotency-release',
+  metricsStep,
+  idempotencyReleaseStep,
+  idempotencyAbortStep,
 ];

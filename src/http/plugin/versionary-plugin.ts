@@ -16,12 +16,13 @@ import {
   toOpenApiDocument,
   verdictDeprecation,
 } from '../../core/versions/index.ts';
-import { requestPipeline } from '../pipeline/request-pipeline.ts';
+import { defaultSteps } from '../pipeline/listed-steps.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { addNegotiationStep } from '../negotiation.ts';
 import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
 import { installRemovedGate, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { installVersionListHeaders } from '../version-list-headers.ts';
 import {
   registerVersionedApi,
   type ElementUseEvent,
@@ -29,6 +30,7 @@ import {
   type VersionedRequestHook,
 } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
+import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
   resolvePluginOptions,
@@ -51,18 +53,11 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     for (const warning of lifecycle.warnings as Array<{ rule: string; detail: string }>)
       app.log.warn({ rule: warning.rule }, warning.detail);
   }
+  // Without the loop's list (the plugin on an app of its own), the plugin's steps come from its own.
+  defaultSteps(app, pluginSteps, prefix);
   addNegotiationStep(app, { prefix });
   if (o.problems) addUnversionedVary(app, prefix);
-  if (o.versionListHeaders && lifecycle.listHeaders) {
-    const list = lifecycle.listHeaders.bind(lifecycle);
-    const everywhere = o.versionListHeaders !== 'api';
-    requestPipeline(app, prefix).add({
-      name: 'version-list-headers',
-      phase: 'gate',
-      appliesTo: (route) => everywhere || route.api,
-      run: (_request, reply) => void reply.headers(list()),
-    });
-  }
+  installVersionListHeaders(app, { lifecycle, versionListHeaders: o.versionListHeaders, prefix });
   // Removed versions and endpoints answer in onRequest, before anything else the app does.
   installRemovedGate(app, {
     lifecycle,

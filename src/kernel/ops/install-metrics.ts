@@ -3,7 +3,8 @@ import { createApiScope } from '../../http/api-scope.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -25,16 +26,34 @@ const maxSeries = 4096;
  * refusals (by the policy the limit step named), from the request state.
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
+  installListedSteps({ app, prefix: options.prefix }, 'metrics', options);
+  if (!options.route) return;
   const { metrics } = options;
-  const scope = createApiScope(options.prefix ?? '/api');
-  // Per request only a map lookup: each (method, route, status) gets its slot in the arrays of
-  // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
-  // `none`, statuses and methods are few.
-  const series = new Map<string, { slot: number; version: string }>();
-  requestPipeline(app, options.prefix).add({
-    name: 'metrics',
-    phase: 'after',
-    run: (request, reply) => {
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
+  });
+}
+
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    metrics: InstallMetricsOptions;
+  }
+}
+
+/** The `after:metrics` step of {@link installMetrics}. */
+export const metricsStep = defineStep({
+  part: 'metrics',
+  name: 'metrics',
+  phase: 'after',
+  create: (options) => {
+    const { metrics } = options;
+    const scope = createApiScope(options.prefix ?? '/api');
+    // Per request only a map lookup: each (method, route, status) gets its slot in the arrays of
+    // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
+    // `none`, statuses and methods are few.
+    const series = new Map<string, { slot: number; version: string }>();
+    return (request, reply) => {
       const route = routeUrlOf(request) ?? 'unmatched';
       const status = reply.statusCode;
       const id = `${request.method} ${route} ${status}`;
@@ -53,14 +72,9 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
       if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
       if (status === 410) metrics.removedCalls.inc({ version });
       if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
-    },
-  });
-  if (!options.route) return;
-  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.header('content-type', metrics.registry.contentType).header('cache-control', 'no-store').send(text);
-  });
-}
+    };
+  },
+});
 
 // A role name is the app's: only short lowercase ones become a label, so the label set stays small.
 function policyLabel(name: string | undefined): string {

@@ -1,4 +1,5 @@
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
 import { ChangeTopic } from '../change-feed/publishing-storage.ts';
@@ -72,14 +73,7 @@ export function installOps(
   const { metrics, changeFeed } = ops;
   app.decorate('changeFeed', changeFeed);
   app.decorate('metrics', metrics);
-  requestPipeline(app, options.apiPrefix).respond({
-    name: 'request-id',
-    run: (request, reply) => {
-      reply.header('x-request-id', request.id);
-      // A keep-alive client is sent elsewhere for its next request.
-      if (ops.shuttingDown()) reply.header('connection', 'close');
-    },
-  });
+  installListedSteps({ app, prefix: options.apiPrefix }, 'ops', ops);
   const checks: ReadinessCheck[] = [
     ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),
     ...(wiring.readinessChecks ?? []),
@@ -116,6 +110,24 @@ export function installOps(
     clearInterval(reconcile);
   });
 }
+
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    ops: ResolvedOps;
+  }
+}
+
+/** The `respond:request-id` step of {@link installOps}. */
+export const requestIdStep = defineStep({
+  part: 'ops',
+  name: 'request-id',
+  phase: 'respond',
+  create: (ops) => (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // A keep-alive client is sent elsewhere for its next request.
+    if (ops.shuttingDown()) reply.header('connection', 'close');
+  },
+});
 
 function registerStateGauges(options: {
   metrics: ServiceMetrics;

@@ -8,8 +8,6 @@ import { opsFeature } from '../../kernel/ops/feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../install-features.ts';
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
-import { loopSteps } from '../steps.ts';
 import type { LoopState } from '../loop-state.ts';
 import type { LoopLifecycleOptions } from '../storage/part.ts';
 
@@ -23,8 +21,6 @@ export async function installLoopLifecycle(
   options: LoopLifecycleOptions,
 ): Promise<void> {
   const { handlers, forward, ownsApp = false } = options;
-  // The first part after storage: from here on the loop's steps run in the order of its one list.
-  requestPipeline(scope).order(loopSteps);
   if (!handlers === !forward)
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,

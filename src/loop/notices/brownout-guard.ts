@@ -1,4 +1,5 @@
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
@@ -38,19 +39,38 @@ export async function createBrownoutCache(options: {
  * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
  * lifecycle hook, so the call is still counted and still carries its deprecation headers.
  */
-export function installBrownoutGuard(
-  app: FastifyInstance,
-  options: { cache: BrownoutCache; runtime: LifecycleRuntime; clock: Clock; removedStatus: 410 | 404; prefix: string },
-): void {
-  // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
-  const scope = createApiScope(options.prefix);
-  // Without a brownout (nearly always) the guard returns at once, without a promise.
-  requestPipeline(app, options.prefix).add({
-    name: 'brownout',
-    phase: 'handle',
-    // A version's routes but its document, which stays readable as it does after the removal.
-    appliesTo: (route) => route.url !== undefined && route.version !== undefined && !route.isDocument,
-    run: (request) => {
+export function installBrownoutGuard(app: FastifyInstance, options: BrownoutGuardOptions): void {
+  installListedSteps({ app, prefix: options.prefix }, 'brownout-guard', options);
+}
+
+/** Options for {@link installBrownoutGuard}. */
+export interface BrownoutGuardOptions {
+  cache: BrownoutCache;
+  runtime: LifecycleRuntime;
+  clock: Clock;
+  removedStatus: 410 | 404;
+  prefix: string;
+}
+
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    'brownout-guard': BrownoutGuardOptions;
+    'brownout-listing': { cache: BrownoutCache; clock: Clock; path: string };
+  }
+}
+
+/** The `handle:brownout` step of {@link installBrownoutGuard}. */
+export const brownoutStep = defineStep({
+  part: 'brownout-guard',
+  name: 'brownout',
+  phase: 'handle',
+  // A version's routes but its document, which stays readable as it does after the removal.
+  appliesTo: (route) => route.url !== undefined && route.version !== undefined && !route.isDocument,
+  create: (options) => {
+    // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
+    const scope = createApiScope(options.prefix);
+    // Without a brownout (nearly always) the guard returns at once, without a promise.
+    return (request) => {
       if (options.cache.all().length === 0) return;
       const route = routeUrlOf(request);
       const api = route ? scope.routeOf(route) : undefined;
@@ -95,9 +115,9 @@ export function installBrownoutGuard(
         },
         headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
       });
-    },
-  });
-}
+    };
+  },
+});
 
 /**
  * Whether a client with extended access is spared a brownout: an exemption for the brownout's
@@ -119,15 +139,19 @@ export function listBrownoutsInLifecycle(
   app: FastifyInstance,
   options: { cache: BrownoutCache; clock: Clock; path: string },
 ): void {
-  // Compiled into the lifecycle document's route alone.
-  requestPipeline(app).respond({
-    name: 'brownout-listing',
-    phase: 'serialize',
-    appliesTo: (route) => route.url === options.path,
-    run: (_request, _reply, payload) =>
-      typeof payload === 'object' && payload !== null ? withBrownouts(payload, options) : undefined,
-  });
+  installListedSteps(app, 'brownout-listing', options);
 }
+
+/** The `serialize:brownout-listing` step of {@link listBrownoutsInLifecycle}. */
+export const brownoutListingStep = defineStep({
+  part: 'brownout-listing',
+  name: 'brownout-listing',
+  phase: 'serialize',
+  // Compiled into the lifecycle document's route alone.
+  appliesTo: (route, options) => route.url === options.path,
+  create: (options) => (_request, _reply, payload) =>
+    typeof payload === 'object' && payload !== null ? withBrownouts(payload, options) : undefined,
+});
 
 function withBrownouts(payload: object, options: { cache: BrownoutCache; clock: Clock }): unknown {
   const document = payload as { versions?: Array<{ name: string }> };

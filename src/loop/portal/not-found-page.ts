@@ -1,4 +1,5 @@
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { render } from 'preact-render-to-string';
 import type { ApiScope } from '../../http/api-scope.ts';
@@ -13,12 +14,31 @@ import { prefersHtml } from './prefers-html.ts';
  * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
  * one problem writer still decides what the error is.
  */
-export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiScope; site: string }): void {
-  const { scope } = options;
-  const isApi = (url: string) => scope.isApi(url) || scope.isManagement(url);
-  requestPipeline(app).respond({
-    name: 'not-found-page',
-    run: (request, reply, payload) => {
+export function installNotFoundPage(app: FastifyInstance, options: NotFoundPageOptions): void {
+  installListedSteps(app, 'not-found-page', options);
+}
+
+/** Options for {@link installNotFoundPage}. */
+export interface NotFoundPageOptions {
+  scope: ApiScope;
+  site: string;
+}
+
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    'not-found-page': NotFoundPageOptions;
+  }
+}
+
+/** The `respond:not-found-page` step of {@link installNotFoundPage}. */
+export const notFoundPageStep = defineStep({
+  part: 'not-found-page',
+  name: 'not-found-page',
+  phase: 'respond',
+  create: (options) => {
+    const { scope } = options;
+    const isApi = (url: string) => scope.isApi(url) || scope.isManagement(url);
+    return (request, reply, payload) => {
       if (reply.statusCode !== 404 || isApi(request.url)) return payload;
       const vary = String(reply.getHeader('vary') ?? '');
       if (!/\baccept\b/i.test(vary)) reply.header('vary', vary ? `${vary}, Accept` : 'Accept');
@@ -31,9 +51,9 @@ export function installNotFoundPage(app: FastifyInstance, options: { scope: ApiS
         return payload;
       reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
       return `<!doctype html>${render(NotFound({ detail: detailOf(payload), site: options.site }))}`;
-    },
-  });
-}
+    };
+  },
+});
 
 function NotFound(props: { detail: string | undefined; site: string }) {
   return html`<${Layout} title="Page not found" site=${props.site}>

@@ -1,4 +1,5 @@
-import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { RequestStep } from '../../http/pipeline/request-pipeline.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
@@ -32,31 +33,40 @@ export interface PageRateLimitOptions {
  * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
  */
 export function installPageRateLimit(app: FastifyInstance, options: PageRateLimitOptions): void {
-  const { settings, limited } = options;
-  if (!settings.enabled) return;
-  const policy = policyFor({ settings, roles: undefined });
-  installPageLimit(app, {
-    ...options,
-    name: 'page-rate-limit',
-    phase: 'gate',
-    policy,
-    route: limited.route,
-    keyOf: (request, url) => (limited.request(request.method, url) ? `page:${addressKey(request.ip)}` : undefined),
-    what: 'This address',
-    pages: 'to sign-in, feeds and unsubscribe links',
-  });
+  installListedSteps(app, 'page-rate-limit', options);
 }
 
-/** Options for {@link installPageLimit}: one budget over some pages. */
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    'page-rate-limit': PageRateLimitOptions;
+  }
+}
+
+/** The `gate:page-rate-limit` step of {@link installPageRateLimit}; off when limits are. */
+export const pageRateLimitStep = defineStep({
+  part: 'page-rate-limit',
+  name: 'page-rate-limit',
+  phase: 'gate',
+  appliesTo: (route, options) => route.url !== undefined && options.limited.route(route.url),
+  create: (options) => {
+    const { settings, limited } = options;
+    if (!settings.enabled) return undefined;
+    const policy = policyFor({ settings, roles: undefined });
+    return pageLimit({
+      ...options,
+      policy,
+      keyOf: (request, url) => (limited.request(request.method, url) ? `page:${addressKey(request.ip)}` : undefined),
+      what: 'This address',
+      pages: 'to sign-in, feeds and unsubscribe links',
+    });
+  },
+});
+
+/** Options for {@link pageLimit}: one budget over some pages. */
 export interface PageLimitOptions {
   store: RateLimitStore;
   clock: Clock;
-  /** The pipeline step's name. */
-  name: string;
-  phase: RequestStep['phase'];
   policy: AppliedPolicy;
-  /** Whether a route pattern's pages are counted (asked once per route). */
-  route: (url: string) => boolean;
   /** The counter a request spends, or `undefined` when this budget does not count it. */
   keyOf: (request: FastifyRequest, url: string) => string | undefined | Promise<string | undefined>;
   /** Who the budget is of, and of which pages, for the problem's detail: `This address`, `to sign-in…`. */
@@ -69,36 +79,31 @@ export interface PageLimitOptions {
  * `RateLimit-Policy` and `RateLimit` on each counted page, and over the budget the `RATE_LIMITED`
  * problem (429) with `Retry-After`. A failing store serves the page unlimited and logs it.
  */
-export function installPageLimit(app: FastifyInstance, options: PageLimitOptions): void {
+export function pageLimit(options: PageLimitOptions): RequestStep['run'] {
   const { store, clock, policy } = options;
   const windowMs = policy.windowSeconds * 1000;
-  requestPipeline(app).add({
-    name: options.name,
-    phase: options.phase,
-    appliesTo: (route) => route.url !== undefined && options.route(route.url),
-    run: async (request, reply, route) => {
-      const key = await options.keyOf(request, route.url!);
-      if (key === undefined) return;
-      const now = clock.now();
-      let hit;
-      try {
-        hit = await store.hit({ key, windowMs, now });
-      } catch (error) {
-        request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
-        return;
-      }
-      // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
-      const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
-      const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
-      if (hit.count > policy.max) {
-        stateOf(request).rateLimitPolicy = policy.name;
-        throw new VersionaryError({
-          code: ErrorCode.RateLimited,
-          detail: `${options.what} may make ${policy.max} requests per ${policy.windowSeconds} seconds ${options.pages}; retry in ${resetSeconds} seconds.`,
-          headers: { ...fields, 'retry-after': String(resetSeconds) },
-        });
-      }
-      reply.headers(fields);
-    },
-  });
+  return async (request, reply, route) => {
+    const key = await options.keyOf(request, route.url!);
+    if (key === undefined) return;
+    const now = clock.now();
+    let hit;
+    try {
+      hit = await store.hit({ key, windowMs, now });
+    } catch (error) {
+      request.log.error({ err: error }, 'rate-limit store failed; serving the page unlimited');
+      return;
+    }
+    // Whole seconds rounded up: a client that waits `t` seconds never arrives before the reset.
+    const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
+    const fields = rateLimitFields({ policy, remaining: Math.max(0, policy.max - hit.count), resetSeconds });
+    if (hit.count > policy.max) {
+      stateOf(request).rateLimitPolicy = policy.name;
+      throw new VersionaryError({
+        code: ErrorCode.RateLimited,
+        detail: `${options.what} may make ${policy.max} requests per ${policy.windowSeconds} seconds ${options.pages}; retry in ${resetSeconds} seconds.`,
+        headers: { ...fields, 'retry-after': String(resetSeconds) },
+      });
+    }
+    reply.headers(fields);
+  };
 }

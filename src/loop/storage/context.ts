@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { installJsonBody, installLingeringClose } from '../../http/index.ts';
 import { installStrictRequests } from '../../http/request-target.ts';
+import { listSteps } from '../../http/pipeline/listed-steps.ts';
+import { loopSteps } from '../steps.ts';
 import { createRequiredRole } from '../access/auth/required-role.ts';
 import { publishingStorage } from '../../kernel/change-feed/publishing-storage.ts';
 import { releaseDates } from '../lifecycle/policy-check.ts';
@@ -31,6 +33,8 @@ export async function createServiceContext(
   },
 ): Promise<ServiceContext> {
   const { config, clock, bundle, api, options } = input;
+  // Before any part installs a step: each installs its own from the loop's one list, which orders them.
+  listSteps(app, loopSteps, api.prefix);
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
   installStrictRequests(app, api.prefix);
   // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).

@@ -5,7 +5,9 @@ import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
-import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import type { RequestStep } from '../../../http/pipeline/step-types.ts';
+import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../../http/pipeline/step-definition.ts';
 import { hasDeprecation, stateOf } from '../../../http/pipeline/request-state.ts';
 import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
 
@@ -46,16 +48,34 @@ const invalid = (detail: string) =>
  * rate limiter, installed between the two, counts failed attempts too.
  */
 export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
+  const { keyCache } = options;
+  if (keyCache) app.addHook('onClose', async () => keyCache.close());
+  installListedSteps(app, 'authentication', options);
+}
+
+declare module '../../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    authentication: AuthenticationOptions;
+    authorization: { requirement: RoleRequirement };
+  }
+}
+
+/** The `identify:authenticate` step of {@link installAuthentication}. */
+export const authenticateStep = defineStep({
+  part: 'authentication',
+  name: 'authenticate',
+  phase: 'identify',
+  create: (options) => credentialReader(options),
+});
+
+function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
   // The admin key is hashed once and resolved to one principal for the life of the app: a request
   // with it costs one digest and a string comparison, never a promise, and its constant roles set
   // finds the rate limit's policy already computed. Comparing digests rather than the keys, as the
   // key cache does, says nothing about the secret through timing. The one-shot `hash()` is a third
   // cheaper than a `Hash` object.
   const adminDigest = options.adminKey ? hash('sha256', options.adminKey, 'hex') : undefined;
-  const { keyCache } = options;
-  if (keyCache) app.addHook('onClose', async () => keyCache.close());
-  const { identify } = options;
-  const pipeline = requestPipeline(app);
+  const { keyCache, identify } = options;
   const failWith = (request: FastifyRequest, error: VersionaryError) => void (stateOf(request).authFailure = error);
   // Versionary's own credentials. A key verified before is found without a promise; only a
   // lookup in the store is awaited.
@@ -87,25 +107,21 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       },
     );
   };
-  pipeline.add({
-    name: 'authenticate',
-    phase: 'identify',
-    run: identify
-      ? async (request) => {
-          const identity = await identify(request);
-          if (!identity) return byCredential(request);
-          const roles = identity.roles.filter(
-            (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
-          );
-          setPrincipal(request, {
-            id: identity.id ?? `app:${identity.clientId}`,
-            clientId: identity.clientId,
-            roles: new Set(roles),
-            kind: 'app',
-          });
-        }
-      : byCredential,
-  });
+  const run: RequestStep['run'] = identify
+    ? async (request) => {
+        const identity = await identify(request);
+        if (!identity) return byCredential(request);
+        const roles = identity.roles.filter(
+          (role): role is Role => role === 'read' || role === 'write' || role === 'admin',
+        );
+        setPrincipal(request, {
+          id: identity.id ?? `app:${identity.clientId}`,
+          clientId: identity.clientId,
+          roles: new Set(roles),
+          kind: 'app',
+        });
+      }
+    : byCredential;
 
   async function verify(credential: string, hex: string): Promise<Principal | undefined> {
     // One SHA-256 per request serves the admin comparison, the key cache and the key's check.
@@ -118,6 +134,7 @@ export function installAuthentication(app: FastifyInstance, options: Authenticat
       return options.jwt(credential).catch(() => undefined);
     return undefined;
   }
+  return run;
 }
 
 /**
@@ -168,12 +185,16 @@ export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
  * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
  */
 export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
-  requestPipeline(app).add({
-    name: 'authorize',
-    phase: 'authorize',
-    run: (request, reply) => authorize(request, options.requirement(request), reply),
-  });
+  installListedSteps(app, 'authorization', options);
 }
+
+/** The `authorize:authorize` step of {@link installAuthorization}. */
+export const authorizeStep = defineStep({
+  part: 'authorization',
+  name: 'authorize',
+  phase: 'authorize',
+  create: (options) => (request, reply) => authorize(request, options.requirement(request), reply),
+});
 
 /** Refuse a request without the role `needed` (401 or 403), as every route that needs one is refused. */
 export function authorize(request: FastifyRequest, needed: Role | undefined, reply?: FastifyReply): void {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../../http/pipeline/step-definition.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { Clock } from '../../../core/clock/index.ts';
@@ -44,9 +45,80 @@ const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
  * are per client and kept for 24 hours. Responses of 5xx are not kept, so a retry runs again.
  */
 export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
+  installListedSteps(app, 'idempotency', options);
+}
+
+declare module '../../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    idempotency: IdempotencyOptions;
+  }
+}
+
+const onPost = (route: RouteDescription) => route.method === 'POST';
+
+/** The `handle:idempotency` step: a request with a key claims it, or gets the first response again. */
+export const idempotencyStep = defineStep({
+  part: 'idempotency',
+  name: 'idempotency',
+  phase: 'handle',
+  // On POST routes only; a request without a key returns at once, without a promise.
+  appliesTo: onPost,
+  create: (options) => {
+    const claimFor = claimerOf(options);
+    return (request, reply) => {
+      const header = request.headers['idempotency-key'];
+      if (header === undefined || !options.applies(request)) return;
+      return claimFor(request, reply, header);
+    };
+  },
+});
+
+/** The `respond:idempotency-record` step: the claimed key keeps the response. */
+export const idempotencyRecordStep = defineStep({
+  part: 'idempotency',
+  name: 'idempotency-record',
+  phase: 'respond',
+  appliesTo: onPost,
+  create: (options) => {
+    const complete = completerOf(options);
+    return (request, reply, payload) => {
+      const claim = stateOf(request).idempotencyClaim;
+      if (claim) return complete({ request, reply, payload, claim });
+    };
+  },
+});
+
+// A request that ends without onSend (the client went away) releases its claim.
+const releaserOf = (options: IdempotencyOptions) => (request: FastifyRequest) => {
+  const claim = stateOf(request).idempotencyClaim;
+  if (!claim) return;
+  stateOf(request).idempotencyClaim = undefined;
+  return options.store.abandon(claim);
+};
+
+// Every response passes `after`; an aborted request passes `abort` instead.
+/** The `after:idempotency-release` step. */
+export const idempotencyReleaseStep = defineStep({
+  part: 'idempotency',
+  name: 'idempotency-release',
+  phase: 'after',
+  appliesTo: onPost,
+  create: releaserOf,
+});
+
+/** The `abort:idempotency-release` step. */
+export const idempotencyAbortStep = defineStep({
+  part: 'idempotency',
+  name: 'idempotency-release',
+  phase: 'abort',
+  appliesTo: onPost,
+  create: releaserOf,
+});
+
+function claimerOf(options: IdempotencyOptions) {
   const retention = options.retentionMs ?? 24 * 3600_000;
   const stale = options.staleAfterMs ?? 10 * 60_000;
-  const claimFor = async (request: FastifyRequest, reply: FastifyReply, header: string | string[]) => {
+  return async (request: FastifyRequest, reply: FastifyReply, header: string | string[]) => {
     const key = parseKey(header);
     // By client and credential: two tenants sharing a JWT subject never see each other's records.
     const principal = principalOf(request);
@@ -82,19 +154,10 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     reply.code(response.status).headers({ ...response.headers, 'idempotent-replayed': 'true' });
     return reply.serializer(String).send(response.body);
   };
-  const pipeline = requestPipeline(app);
-  // On POST routes only; a request without a key returns at once, without a promise.
-  pipeline.add({
-    name: 'idempotency',
-    phase: 'handle',
-    appliesTo: (route) => route.method === 'POST',
-    run: (request, reply) => {
-      const header = request.headers['idempotency-key'];
-      if (header === undefined || !options.applies(request)) return;
-      return claimFor(request, reply, header);
-    },
-  });
-  const complete = async ({
+}
+
+function completerOf(options: IdempotencyOptions) {
+  return async ({
     request,
     reply,
     payload,
@@ -121,25 +184,6 @@ export function installIdempotency(app: FastifyInstance, options: IdempotencyOpt
     });
     return payload;
   };
-  pipeline.respond({
-    name: 'idempotency-record',
-    appliesTo: (route) => route.method === 'POST',
-    run: (request, reply, payload) => {
-      const claim = stateOf(request).idempotencyClaim;
-      if (claim) return complete({ request, reply, payload, claim });
-    },
-  });
-  // A request that ends without onSend (the client went away) releases its claim.
-  const release = (request: FastifyRequest) => {
-    const claim = stateOf(request).idempotencyClaim;
-    if (!claim) return;
-    stateOf(request).idempotencyClaim = undefined;
-    return options.store.abandon(claim);
-  };
-  // Every response passes `after`; an aborted request passes `abort` instead.
-  const released = { appliesTo: (route: RouteDescription) => route.method === 'POST', run: release };
-  pipeline.add({ name: 'idempotency-release', phase: 'after', ...released });
-  pipeline.add({ name: 'idempotency-release', phase: 'abort', ...released });
 }
 
 function parseKey(header: string | string[]): string {

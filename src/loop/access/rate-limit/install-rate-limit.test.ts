@@ -6,6 +6,8 @@ import { createFixedClock } from '../../../core/clock/index.ts';
 import { fromFrameworkError } from '../../../http/fastify-errors.ts';
 import { internalError, sendProblem } from '../../../http/problem.ts';
 import { setPrincipal, type Role } from '../auth/principal.ts';
+import { listSteps } from '../../../http/pipeline/listed-steps.ts';
+import { loopSteps } from '../../steps.ts';
 import { installRateLimit } from './install-rate-limit.ts';
 import { createMemoryRateLimitStore } from './memory-store.ts';
 import { defaultRateLimitSettings, type RateLimitSettings } from './settings.ts';
@@ -28,6 +30,8 @@ async function tinyApp(
   });
   const settings = { ...defaultRateLimitSettings, max: 3, windowSeconds: 60, ...options.settings };
   const scope = createApiScope(options.prefix ?? '/api');
+  // The limiter installs its step from the context's list of steps, as in the loop.
+  listSteps(app, loopSteps, scope.prefix);
   installRateLimit(app, { settings, store: options.store ?? createMemoryRateLimitStore(), clock, scope });
   app.get(`${scope.prefix}/v1/things`, async () => ({ ok: true }));
   if (scope.prefix !== '/api') app.get('/api/v1/things', async () => ({ ok: true }));

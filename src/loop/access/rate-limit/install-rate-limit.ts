@@ -7,7 +7,8 @@ import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitFields, type P
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from './store.ts';
 import type { ApiScope } from '../../../http/api-scope.ts';
-import { requestPipeline } from '../../../http/pipeline/request-pipeline.ts';
+import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../../http/pipeline/step-definition.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 
@@ -35,23 +36,36 @@ const hasCredential = (request: FastifyRequest) =>
  * authenticated requests per principal, failed credentials per address, refused over its budget.
  */
 export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  const { settings, store, clock, scope } = options;
-  if (!settings.enabled) return;
-  // Anonymous traffic has no roles: its policy is the same for every request.
-  const policy = policyHeadersOf(policyFor({ settings, roles: undefined }));
-  const count = counter(store);
-  requestPipeline(app, scope.prefix).add({
-    name: 'address-rate-limit',
-    // Before `identify`: a request without credentials is refused without any storage read.
-    phase: 'gate',
-    appliesTo: isLimited,
-    run: (request, reply) => {
+  installListedSteps({ app, prefix: options.scope.prefix }, 'address-rate-limit', options);
+}
+
+declare module '../../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    'address-rate-limit': InstallRateLimitOptions;
+    'rate-limit': InstallRateLimitOptions;
+  }
+}
+
+/** The `gate:address-rate-limit` step of {@link installAddressRateLimit}; off when limits are. */
+export const addressRateLimitStep = defineStep({
+  part: 'address-rate-limit',
+  name: 'address-rate-limit',
+  // Before `identify`: a request without credentials is refused without any storage read.
+  phase: 'gate',
+  appliesTo: isLimited,
+  create: (options) => {
+    const { settings, store, clock } = options;
+    if (!settings.enabled) return undefined;
+    // Anonymous traffic has no roles: its policy is the same for every request.
+    const policy = policyHeadersOf(policyFor({ settings, roles: undefined }));
+    const count = counter(store);
+    return (request, reply) => {
       if (hasCredential(request)) return;
       stateOf(request).counted = true;
       return count({ request, reply, policy, key: addressKey(request.ip), now: clock.now() });
-    },
-  });
-}
+    };
+  },
+});
 
 /**
  * Limit every request under the API prefix and `/admin` with a fixed window per client (the principal's
@@ -68,28 +82,34 @@ export function installAddressRateLimit(app: FastifyInstance, options: InstallRa
  * does not take the API down with it.
  */
 export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  const { settings, store, clock, scope } = options;
-  if (!settings.enabled) return;
-  const policyOf = createPolicyLookup(settings);
-  const anonymous = policyHeadersOf(policyOf(undefined));
-  // A principal keeps its object for as long as its key is cached (and the admin key's for the
-  // life of the app): its counter key, policy and field strings are worked out at its first request.
-  const limits = new WeakMap<Principal, { key: string; policy: PolicyHeaders }>();
-  const limitsOf = (principal: Principal) => {
-    let found = limits.get(principal);
-    if (found === undefined) {
-      found = { key: tenantKeyOf(principal), policy: policyHeadersOf(policyOf(principal.roles)) };
-      limits.set(principal, found);
-    }
-    return found;
-  };
-  const count = counter(store);
-  requestPipeline(app, scope.prefix).add({
-    name: 'rate-limit',
-    phase: 'limit',
-    // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
-    appliesTo: isLimited,
-    run: (request, reply) => {
+  installListedSteps({ app, prefix: options.scope.prefix }, 'rate-limit', options);
+}
+
+/** The `limit:rate-limit` step of {@link installRateLimit}; off when limits are. */
+export const rateLimitStep = defineStep({
+  part: 'rate-limit',
+  name: 'rate-limit',
+  phase: 'limit',
+  // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
+  appliesTo: isLimited,
+  create: (options) => {
+    const { settings, store, clock } = options;
+    if (!settings.enabled) return undefined;
+    const policyOf = createPolicyLookup(settings);
+    const anonymous = policyHeadersOf(policyOf(undefined));
+    // A principal keeps its object for as long as its key is cached (and the admin key's for the
+    // life of the app): its counter key, policy and field strings are worked out at its first request.
+    const limits = new WeakMap<Principal, { key: string; policy: PolicyHeaders }>();
+    const limitsOf = (principal: Principal) => {
+      let found = limits.get(principal);
+      if (found === undefined) {
+        found = { key: tenantKeyOf(principal), policy: policyHeadersOf(policyOf(principal.roles)) };
+        limits.set(principal, found);
+      }
+      return found;
+    };
+    const count = counter(store);
+    return (request, reply) => {
       const state = stateOf(request);
       if (state.counted) return;
       const { principal } = state;
@@ -97,9 +117,9 @@ export function installRateLimit(app: FastifyInstance, options: InstallRateLimit
       if (principal) return count({ request, reply, ...limitsOf(principal), now });
       // Failed credentials count against the address, like anonymous traffic.
       return count({ request, reply, policy: anonymous, key: addressKey(request.ip), now });
-    },
-  });
-}
+    };
+  },
+});
 
 /**
  * Count one hit and apply it: at once through a store kept in this process (`hitNow`), else

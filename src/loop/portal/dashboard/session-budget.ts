@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { principalOf } from '../../access/auth/principal.ts';
 import type { RateLimitStore } from '../../access/rate-limit/index.ts';
-import { installPageLimit } from '../page-rate-limit.ts';
+import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
+import { defineStep } from '../../../http/pipeline/step-definition.ts';
+import { pageLimit } from '../page-rate-limit.ts';
 import type { SessionBudget } from '../settings.ts';
 import { cookieName, type SessionCodec } from './session.ts';
 
@@ -32,19 +34,33 @@ const isSignedInPage = (url: string) => (url === '/portal' || url.startsWith('/p
  * with no valid session is not counted here: it is sent to the sign-in page, which costs nothing.
  */
 export function installSessionBudget(app: FastifyInstance, options: SessionBudgetOptions): void {
-  const { budget, sessions } = options;
-  if (budget === false) return;
-  installPageLimit(app, {
-    ...options,
-    name: 'portal-session-budget',
-    phase: 'limit',
-    policy: { name: 'portal-session', max: budget.max, windowSeconds: budget.windowSeconds },
-    route: isSignedInPage,
-    keyOf: (request) => budgetKeyOf(request, sessions),
-    what: 'This sign-in',
-    pages: 'to the portal',
-  });
+  installListedSteps(app, 'portal-session-budget', options);
 }
+
+declare module '../../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    'portal-session-budget': SessionBudgetOptions;
+  }
+}
+
+/** The `limit:portal-session-budget` step of {@link installSessionBudget}; off when the budget is `false`. */
+export const sessionBudgetStep = defineStep({
+  part: 'portal-session-budget',
+  name: 'portal-session-budget',
+  phase: 'limit',
+  appliesTo: (route) => route.url !== undefined && isSignedInPage(route.url),
+  create: (options) => {
+    const { budget, sessions } = options;
+    if (budget === false) return undefined;
+    return pageLimit({
+      ...options,
+      policy: { name: 'portal-session', max: budget.max, windowSeconds: budget.windowSeconds },
+      keyOf: (request) => budgetKeyOf(request, sessions),
+      what: 'This sign-in',
+      pages: 'to the portal',
+    });
+  },
+});
 
 /** The key a request's pages are counted against: its cookie's signed-in key, else the app's own identity. */
 async function budgetKeyOf(request: FastifyRequest, sessions: SessionCodec): Promise<string | undefined> {
