@@ -20,6 +20,12 @@ export interface RequestPipeline {
    * a step or route step the list does not name is refused, so that the list is the whole story.
    */
   order(list: readonly string[]): void;
+  /**
+   * Forget the compiled plans of every pipeline of the app's server: each route's steps are
+   * filtered again (`appliesTo`) at its next request. For a step whose `appliesTo` reads live state
+   * (brownouts planned, a version's schedule): its owner calls this when that state changes.
+   */
+  invalidate(): void;
 }
 
 /** A route's own steps, which the pipeline runs with the context's (`config: routeSteps([...])`). */
@@ -41,7 +47,11 @@ export function routeSteps(steps: readonly RequestStep[]): Record<string, unknow
 const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
 // the app cannot see into), so that a route's steps can be printed from the app.
-const byServer = new WeakMap<object, Array<(url: string, method: string) => readonly string[] | undefined>>();
+interface Registered {
+  describe(url: string, method: string): readonly string[] | undefined;
+  forget(): void;
+}
+const byServer = new WeakMap<object, Registered[]>();
 
 /**
  * The steps of the route registered at `url` (`/api/v2/users/:id`) for `method` (GET by default),
@@ -55,7 +65,7 @@ const byServer = new WeakMap<object, Array<(url: string, method: string) => read
  * ```
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
-  return (byServer.get(app.server) ?? []).flatMap((describe) => [...(describe(url, method) ?? [])]);
+  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
 }
 
 /**
@@ -137,7 +147,11 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   });
   let described = byServer.get(app.server);
   if (!described) byServer.set(app.server, (described = []));
-  described.push((url, method) => (routes.has(url) ? planFor(url, method).names : undefined));
+  described.push({
+    describe: (url, method) => (routes.has(url) ? planFor(url, method).names : undefined),
+    forget: () => plans.clear(),
+  });
+  const server = described;
 
   const insert = (step: AnyStep) => {
     assertListed(step);
@@ -155,6 +169,10 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
         for (const own of byMethod.values()) for (const step of own) assertListed(step);
       steps.sort((a, b) => rank(a) - rank(b));
       plans.clear();
+    },
+    // A request under way keeps the plan it started with (its stages agree with one another).
+    invalidate: () => {
+      for (const p of server) p.forget();
     },
   };
 }

@@ -8,11 +8,14 @@ import { principalOf } from '../access/auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
+import { brownoutCanReach, brownoutReachKey } from './brownout-reach.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
   all(): Brownout[];
   refresh(): Promise<void>;
+  /** Call `listener` after a refresh that changed which versions and endpoints a brownout may reach. */
+  onChange(listener: () => void): void;
 }
 
 /**
@@ -25,11 +28,17 @@ export async function createBrownoutCache(options: {
 }): Promise<BrownoutCache> {
   // Built once per refresh: the guard reads it on every request.
   let all = [...options.configured, ...(await options.load())];
+  let reach = brownoutReachKey(all);
+  const listeners: Array<() => void> = [];
   return {
     all: () => all,
     async refresh() {
       all = [...options.configured, ...(await options.load())];
+      const before = reach;
+      reach = brownoutReachKey(all);
+      if (reach !== before) for (const listener of listeners) listener();
     },
+    onChange: (listener) => void listeners.push(listener),
   };
 }
 
@@ -44,12 +53,20 @@ export function installBrownoutGuard(
 ): void {
   // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
   const scope = createApiScope(options.prefix);
+  const pipeline = requestPipeline(app, options.prefix);
+  // Compiled again when a brownout is planned or withdrawn somewhere new: see `appliesTo`.
+  options.cache.onChange(() => pipeline.invalidate());
   // Without a brownout (nearly always) the guard returns at once, without a promise.
-  requestPipeline(app, options.prefix).add({
+  pipeline.add({
     name: 'brownout',
     phase: 'handle',
-    // A version's routes but its document, which stays readable as it does after the removal.
-    appliesTo: (route) => route.url !== undefined && route.version !== undefined && !route.isDocument,
+    // A version's routes but its document, which stays readable as it does after the removal; and
+    // only those a brownout in the cache could reach (none, nearly always: no step at all).
+    appliesTo: (route) =>
+      route.url !== undefined &&
+      route.version !== undefined &&
+      !route.isDocument &&
+      brownoutCanReach(options.cache.all(), route),
     run: (request) => {
       if (options.cache.all().length === 0) return;
       const route = routeUrlOf(request);
