@@ -17,7 +17,7 @@ import {
   verdictDeprecation,
 } from '../../core/versions/index.ts';
 import { requestPipeline } from '../pipeline/request-pipeline.ts';
-import { liveLifecycleHook } from './live-lifecycle.ts';
+import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { addNegotiationStep } from '../negotiation.ts';
