@@ -13,6 +13,7 @@ const doc = new URL('../docs/architecture.md', import.meta.url);
 const start = '<!-- steps-table:start (npm run steps-table) -->';
 const end = '<!-- steps-table:end -->';
 const routes: Array<[string, string, string]> = [
+  ['GET', '/api/v1/users/:id', 'GET /api/v1/users/{id}'],
   ['GET', '/api/v2/users/:id', 'GET /api/v2/users/{id}'],
   ['POST', '/api/v2/users', 'POST /api/v2/users'],
   ['GET', '/api/versions', 'GET /api/versions'],

@@ -17,6 +17,7 @@ import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
+import { hookApplies } from './version-hooks.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
@@ -203,6 +204,10 @@ function registerVersionRoutes(
       steps.push({
         name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
         phase: 'lifecycle',
+        appliesTo: (route) => {
+          const operation = operationOf(route.method);
+          return hookApplies(hook, { version: version.name, path: operation.path, methods: [operation.method] });
+        },
         run: (request, reply, route) => hook({ request, reply, version, operation: operationOf(route.method) }),
       });
     if (usesOf.size > 0)

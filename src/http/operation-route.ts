@@ -7,6 +7,7 @@ import { createOperationHandler } from './operation-handler.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
 import { toRouteSchema } from './route-schemas.ts';
+import { hookApplies } from './version-hooks.ts';
 import type { VersionScope } from './version-scope.ts';
 
 /** Register one operation of one version as its own route, with that version's schemas. */
@@ -64,6 +65,9 @@ export function versionSteps(
     steps.push({
       name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
       phase: 'lifecycle',
+      // The operation's own method, and the route's (HEAD, or the method a 405 route refuses).
+      appliesTo: (route) =>
+        hookApplies(hook, { version: version.name, path: operation.path, methods: [operation.method, route.method] }),
       run: (request, reply) => hook({ request, reply, version, operation: asCalled(request) }),
     });
   return steps;

@@ -15,9 +15,11 @@ import { defineStep } from './pipeline/step-definition.ts';
 function ambiguityOf(url: string): string | undefined {
   const target = originFormOf(url);
   if (target[0] !== '/') return 'a target that is neither a path nor an absolute http URL';
+  // Most targets, query included, hold none of the characters below: one scan of the whole target
+  // answers them, with no search for the query and no copy of the path (this runs on every request).
+  if (!/[\\;%]|\/\/|\/\./.test(target)) return undefined;
   const end = target.search(/[?#]/);
   const path = end === -1 ? target : target.slice(0, end);
-  // Most paths hold none of the characters below: one scan answers them (this runs on every request).
   if (!/[\\;%]|\/\/|\/\./.test(path)) return undefined;
   if (path.includes('\\')) return 'a backslash';
   if (path.includes('//')) return 'an empty segment ("//")';
@@ -42,6 +44,8 @@ function ambiguityOf(url: string): string | undefined {
  * forwarded. Any other target is returned as it is.
  */
 export function originFormOf(url: string): string {
+  // An origin-form target (nearly every one) has no scheme to strip.
+  if (url.charCodeAt(0) === 47) return url;
   const origin = /^https?:\/\/[^/?#]*/i.exec(url);
   if (!origin) return url;
   const rest = url.slice(origin[0].length);

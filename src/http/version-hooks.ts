@@ -2,9 +2,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
 
 /** Runs once the version of a request is known: the lifecycle plugs in here (410, headers, usage). */
-export type VersionedRequestHook = (options: {
+export type VersionedRequestHook = ((options: {
   request: FastifyRequest;
   reply: FastifyReply;
   version: ApiVersion;
   operation: OperationSpec;
-}) => void | Promise<void>;
+}) => void | Promise<void>) & {
+  /**
+   * Whether the hook can do anything for a version and operation as things stand (every one when
+   * absent): its step is compiled only into the routes where it can. Asked again after the
+   * pipeline's plans are invalidated.
+   */
+  appliesTo?: (key: { version: string; method: string; path: string }) => boolean;
+};
+
+/** The hook's `appliesTo` for one route: the operation's key under each method it may be called as. */
+export function hookApplies(
+  hook: VersionedRequestHook,
+  key: { version: string; path: string; methods: readonly string[] },
+): boolean {
+  const { appliesTo } = hook;
+  return !appliesTo || key.methods.some((method) => appliesTo({ version: key.version, method, path: key.path }));
+}

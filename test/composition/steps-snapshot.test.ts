@@ -6,13 +6,15 @@ import { renderStepsTable, withTable } from '../../scripts/steps-table.ts';
 import { buildThreeApps, type ThreeApps } from '../support/three-apps.ts';
 
 // The whole request of a versioned GET, every stage, held in a checked-in list: a step added,
-// removed or moved shows here, in the service, the gateway and a loop app alike.
+// removed or moved shows here, in the service, the gateway and a loop app alike. v1 is deprecated
+// in the service and the loop app (their default lifecycle), v2 is current: its routes have no
+// lifecycle step. No brownout is planned: no route has the brownout step.
 const snapshot = JSON.parse(readFileSync(new URL('./steps.snapshot.json', import.meta.url), 'utf8')) as Record<
   string,
   string[]
 >;
 
-describe('the steps of GET /api/v2/users/{id}', () => {
+describe('the steps of GET /api/v2/users/{id} and GET /api/v1/users/{id}', () => {
   let apps: ThreeApps;
   before(async () => {
     apps = await buildThreeApps();
@@ -24,6 +26,11 @@ describe('the steps of GET /api/v2/users/{id}', () => {
       assert.deepEqual(
         describeRequestSteps(apps[name as 'service']!, '/api/v2/users/:id'),
         snapshot['GET /api/v2/users/{id}'],
+      );
+      // The gateway's example deprecates no version: its v1 is as current as its v2.
+      assert.deepEqual(
+        describeRequestSteps(apps[name as 'service']!, '/api/v1/users/:id'),
+        snapshot[name === 'gateway' ? 'GET /api/v2/users/{id}' : 'GET /api/v1/users/{id}'],
       );
     });
   }

@@ -71,6 +71,14 @@ export interface LifecycleSource {
     clientId: string | undefined,
     guideOf: (element: ElementDeprecation) => string,
   ): Promise<readonly ElementDeprecation[]>;
+  /**
+   * Whether a key has no lifecycle at all as the state stands: no schedule of its version, no
+   * deprecation of its endpoint (so no headers, no closing, no exemption to honour), whatever the
+   * clock says. Only a change of state ({@link onChange}) can alter the answer.
+   */
+  unscheduled?(key: { version: string; method: string; path: string }): boolean;
+  /** Call `listener` after each change of the state that {@link unscheduled} reads. */
+  onChange?(listener: () => void): void;
 }
 
 /** Options for {@link createConfigLifecycle}. */

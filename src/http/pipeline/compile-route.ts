@@ -8,6 +8,10 @@ type Stage = (...args: never[]) => void;
 /** A route's steps, compiled: one function per Fastify stage that has steps, and their names. */
 export interface RoutePlan {
   readonly names: readonly string[];
+  /** The pipeline that compiled it (its stage hooks know their own plans from another pipeline's). */
+  readonly owner: object;
+  /** Whether it is a matched route's (not the plan of a path with no route). */
+  readonly routed: boolean;
   readonly stages: Readonly<Partial<Record<RequestStage, Stage>>>;
 }
 
@@ -21,6 +25,7 @@ const payloadPhases: ReadonlySet<RequestPhase> = new Set<PayloadPhase>(['seriali
 export function compileRoute(
   route: RouteDescription,
   steps: ReadonlyArray<RequestStep | (PayloadStep & { phase: PayloadPhase })>,
+  owner: object,
 ): RoutePlan {
   const byStage = new Map<RequestStage, Array<BoundStep | BoundPayloadStep>>();
   for (const step of steps) {
@@ -42,5 +47,5 @@ export function compileRoute(
         : composeSteps(list as BoundStep[], stage !== 'onResponse' && stage !== 'onRequestAbort');
     if (composed) stages[stage] = composed as Stage;
   }
-  return { names: steps.map((step) => `${step.phase}:${step.name}`), stages };
+  return { names: steps.map((step) => `${step.phase}:${step.name}`), owner, routed: route.url !== undefined, stages };
 }

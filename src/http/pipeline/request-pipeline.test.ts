@@ -53,6 +53,32 @@ describe('requestPipeline', () => {
     await app.close();
   });
 
+  it('compiles a route again after invalidate, for a step whose appliesTo reads live state', async () => {
+    const app = Fastify();
+    const pipeline = requestPipeline(app, '/api');
+    let live = false;
+    let asked = 0;
+    pipeline.add({
+      name: 'live',
+      phase: 'handle',
+      appliesTo: () => (asked++, live),
+      run: (_request, reply) => void reply.header('x-live', 'yes'),
+    });
+    app.get('/api/v2/users/:id', async () => ({}));
+    assert.equal((await app.inject('/api/v2/users/1')).headers['x-live'], undefined);
+    live = true;
+    assert.equal(
+      (await app.inject('/api/v2/users/1')).headers['x-live'],
+      undefined,
+      'compiled once, until invalidated',
+    );
+    pipeline.invalidate();
+    assert.equal((await app.inject('/api/v2/users/1')).headers['x-live'], 'yes');
+    assert.equal((await app.inject('/api/v2/users/1')).headers['x-live'], 'yes');
+    assert.equal(asked, 2);
+    await app.close();
+  });
+
   it('answers with the error a step throws or rejects with, and stops once a step has replied', async () => {
     const app = Fastify();
     const pipeline = requestPipeline(app, '/api');

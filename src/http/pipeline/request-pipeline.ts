@@ -20,6 +20,12 @@ export interface RequestPipeline {
    * a step or route step the list does not name is refused, so that the list is the whole story.
    */
   order(list: readonly string[]): void;
+  /**
+   * Forget the compiled plans of every pipeline of the app's server: each route's steps are
+   * filtered again (`appliesTo`) at its next request. For a step whose `appliesTo` reads live state
+   * (brownouts planned, a version's schedule): its owner calls this when that state changes.
+   */
+  invalidate(): void;
 }
 
 /** A route's own steps, which the pipeline runs with the context's (`config: routeSteps([...])`). */
@@ -41,7 +47,11 @@ export function routeSteps(steps: readonly RequestStep[]): Record<string, unknow
 const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
 // the app cannot see into), so that a route's steps can be printed from the app.
-const byServer = new WeakMap<object, Array<(url: string, method: string) => readonly string[] | undefined>>();
+interface Registered {
+  describe(url: string, method: string): readonly string[] | undefined;
+  forget(): void;
+}
+const byServer = new WeakMap<object, Registered[]>();
 
 /**
  * The steps of the route registered at `url` (`/api/v2/users/:id`) for `method` (GET by default),
@@ -55,7 +65,7 @@ const byServer = new WeakMap<object, Array<(url: string, method: string) => read
  * ```
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
-  return (byServer.get(app.server) ?? []).flatMap((describe) => [...(describe(url, method) ?? [])]);
+  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
 }
 
 /**
@@ -90,10 +100,13 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   // Declared on the context, so every request has the member from the start (one object shape).
   if (!app.hasRequestDecorator('versionaryState')) app.decorateRequest('versionaryState', null);
   const steps: AnyStep[] = [];
+  const owner = {};
   let listed: readonly string[] | undefined;
-  // Route patterns are few and fixed: each (pattern, method) is described and compiled once.
-  const ownSteps = new Map<string, readonly RequestStep[]>();
-  const plans = new Map<string, RoutePlan>();
+  // Route patterns are few and fixed: each (pattern, method) is described and compiled once. Keyed
+  // by pattern then method: both strings are the same objects on every request (their hashes are
+  // kept), where a `${method} ${url}` key would be a new string to hash per request.
+  const ownSteps = new Map<string, Map<string, readonly RequestStep[]>>();
+  const plans = new Map<string, Map<string, RoutePlan>>();
   const rank = (step: { phase: RequestPhase; name: string }) => {
     const at = listed?.indexOf(`${step.phase}:${step.name}`) ?? -1;
     return requestPhases.indexOf(step.phase) * 10_000 + (at === -1 ? 9_999 : at);
@@ -102,18 +115,19 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
     if (listed && !listed.includes(`${step.phase}:${step.name}`))
       throw new Error(`The step ${step.phase}:${step.name} is not in the product's list of steps.`);
   };
-  const planFor = (url: string | undefined, method: string, path: string): RoutePlan => {
-    const key = `${method} ${url}`;
-    const known = url === undefined ? undefined : plans.get(key);
-    if (known) return known;
+  const compile = (url: string | undefined, method: string, path: string): RoutePlan => {
     const route: RouteDescription = describeRoute(scope, { url, path, method });
-    const own = url === undefined ? [] : (ownSteps.get(key) ?? []);
+    const own = url === undefined ? [] : (ownSteps.get(url)?.get(method) ?? []);
     const all = [...steps, ...own].filter((step) => step.appliesTo?.(route) ?? true);
     // Stable: a route's own steps follow the context's of the same phase.
     all.sort((a, b) => rank(a) - rank(b));
-    const plan = compileRoute(route, all);
-    // A path with no route is described per request: its plan is not kept.
-    if (url !== undefined) plans.set(key, plan);
+    return compileRoute(route, all, owner);
+  };
+  const planFor = (url: string, method: string): RoutePlan => {
+    let byMethod = plans.get(url);
+    if (!byMethod) plans.set(url, (byMethod = new Map()));
+    let plan = byMethod.get(method);
+    if (!plan) byMethod.set(method, (plan = compile(url, method, url)));
     return plan;
   };
   const routes = new Set<string>();
@@ -122,20 +136,22 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
     const own = (route.config as Record<string, unknown> | undefined)?.[kRouteSteps] as RequestStep[] | undefined;
     if (!own) return;
     for (const step of own) assertListed(step);
-    for (const method of [route.method].flat()) ownSteps.set(`${method} ${route.url}`, own);
+    let byMethod = ownSteps.get(route.url);
+    if (!byMethod) ownSteps.set(route.url, (byMethod = new Map()));
+    for (const method of [route.method].flat()) byMethod.set(method, own);
   });
-  // A path with no route is planned once per request, for all of its stages.
-  const unrouted = new WeakMap<FastifyRequest, RoutePlan>();
-  installStageHooks(app, (request: FastifyRequest) => {
+  // A path with no route is described per request (its plan is not kept), once for all its stages.
+  installStageHooks(app, owner, (request: FastifyRequest) => {
     const url = routeUrlOf(request);
-    if (url !== undefined) return planFor(url, request.method, url);
-    let plan = unrouted.get(request);
-    if (!plan) unrouted.set(request, (plan = planFor(url, request.method, request.url)));
-    return plan;
+    return url === undefined ? compile(url, request.method, request.url) : planFor(url, request.method);
   });
   let described = byServer.get(app.server);
   if (!described) byServer.set(app.server, (described = []));
-  described.push((url, method) => (routes.has(url) ? planFor(url, method, url).names : undefined));
+  described.push({
+    describe: (url, method) => (routes.has(url) ? planFor(url, method).names : undefined),
+    forget: () => plans.clear(),
+  });
+  const server = described;
 
   const insert = (step: AnyStep) => {
     assertListed(step);
@@ -149,9 +165,14 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
     order(list) {
       listed = list;
       for (const step of steps) assertListed(step);
-      for (const own of ownSteps.values()) for (const step of own) assertListed(step);
+      for (const byMethod of ownSteps.values())
+        for (const own of byMethod.values()) for (const step of own) assertListed(step);
       steps.sort((a, b) => rank(a) - rank(b));
       plans.clear();
+    },
+    // A request under way keeps the plan it started with (its stages agree with one another).
+    invalidate: () => {
+      for (const p of server) p.forget();
     },
   };
 }

@@ -7,13 +7,36 @@ type StageFn = (request: FastifyRequest, reply: FastifyReply, done: Done) => voi
 // eslint-disable-next-line max-params -- Fastify's callback payload hooks take four
 type PayloadFn = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => void;
 
+type WithPlan = FastifyRequest & { versionaryPlan: RoutePlan | null };
+
 /**
  * The pipeline's hooks, one per Fastify stage, the only request-stage hooks of the product: each
  * runs the matched route's compiled function for its stage, or returns at once when the route has
  * no step there. Added when the pipeline is made, before any plugin context, so that every route
- * of the context (the forwarded API's too) meets them.
+ * of the context (the forwarded API's too) meets them, before the app's own hooks of each stage.
+ *
+ * The route's plan is looked up once per request and kept on the request (`versionaryPlan`), so
+ * the later stages read one member. A request a second pipeline also serves (an outer context's)
+ * keeps the first one's plan there; the others keep theirs aside. A handler that hands the request
+ * to the not-found route (`reply.callNotFound()`) changes its route: its plan is looked up again.
  */
-export function installStageHooks(app: FastifyInstance, planOf: (request: FastifyRequest) => RoutePlan): void {
+export function installStageHooks(
+  app: FastifyInstance,
+  owner: object,
+  resolve: (request: FastifyRequest) => RoutePlan,
+): void {
+  if (!app.hasRequestDecorator('versionaryPlan')) app.decorateRequest('versionaryPlan', null);
+  const aside = new WeakMap<FastifyRequest, RoutePlan>();
+  const planOf = (request: FastifyRequest): RoutePlan => {
+    const held = (request as WithPlan).versionaryPlan;
+    if (held !== null && held.owner === owner && !(held.routed && request.is404)) return held;
+    const kept = held === null || held.owner === owner ? undefined : aside.get(request);
+    if (kept && !(kept.routed && request.is404)) return kept;
+    const plan = resolve(request);
+    if (held === null || held.owner === owner) (request as WithPlan).versionaryPlan = plan;
+    else aside.set(request, plan);
+    return plan;
+  };
   const plain = (stage: 'onRequest' | 'preValidation' | 'preHandler' | 'onResponse') =>
     app.addHook(stage, (request: FastifyRequest, reply: FastifyReply, done: Done) => {
       const run = planOf(request).stages[stage] as StageFn | undefined;

@@ -17,6 +17,7 @@ import {
   verdictDeprecation,
 } from '../../core/versions/index.ts';
 import { defaultSteps } from '../pipeline/listed-steps.ts';
+import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { addNegotiationStep } from '../negotiation.ts';
@@ -65,7 +66,8 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     onRemovedCall: (call, request) =>
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
-  const onVersionedRequest = [lifecycleStep(o, lifecycle), ...o.onVersionedRequest];
+  const lifecycleHook = liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
+  const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall
     ? (request, version, endpoint) =>

@@ -15,6 +15,8 @@ export interface LifecycleState {
   /** The version's explicit replacement, else the next version that is not deprecated. */
   replacementOf(version: string): string | undefined;
   generation(): number;
+  /** Call `listener` each time the generation moves. */
+  onChange(listener: () => void): void;
   /** Replace the schedules or the endpoint deprecations; the generation moves only on a real change. */
   replace(update: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   /**
@@ -40,6 +42,11 @@ export function createLifecycleState(options: {
   let { schedules, endpoints } = started;
   // The periodic refresh applies the same state again and again: only a real change moves it.
   let generation = 0;
+  const listeners: Array<() => void> = [];
+  const moved = () => {
+    generation++;
+    for (const listener of listeners) listener();
+  };
   const stateOf = () => JSON.stringify([[...schedules.values()], endpoints]);
   // Asked by per-request hooks (removed-version gate, metrics): built once per change of state.
   let lifecycleVersions: LifecycleVersion[] | undefined;
@@ -75,12 +82,13 @@ export function createLifecycleState(options: {
       return all.slice(index + 1).find((v) => !v.schedule)?.name;
     },
     generation: () => generation,
+    onChange: (listener) => void listeners.push(listener),
     replace(update) {
       const before = stateOf();
       if (update.schedules) schedules = new Map(update.schedules.map((s) => [s.version, s]));
       if (update.endpoints) endpoints = update.endpoints;
       lifecycleVersions = undefined;
-      if (stateOf() !== before) generation++;
+      if (stateOf() !== before) moved();
     },
     flagIfSunsetPassed(version) {
       const own = schedules.get(version);
@@ -88,7 +96,7 @@ export function createLifecycleState(options: {
       const flagged = { ...own, removed: true };
       schedules.set(version, flagged);
       lifecycleVersions = undefined;
-      generation++;
+      moved();
       store.saveSchedule(flagged).catch((error: unknown) => options.onError?.(error));
     },
     flagPassedSunsets() {

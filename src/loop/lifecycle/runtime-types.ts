@@ -72,6 +72,10 @@ export interface LifecycleRuntime {
    * removed): whatever is derived from the lifecycle and kept between requests is stale once it moves.
    */
   generation(): number;
+  /** See `LifecycleSource.unscheduled`: no schedule of the version, no deprecation of the endpoint. */
+  unscheduled(key: { version: string; method: string; path: string }): boolean;
+  /** Call `listener` each time the generation moves (see `LifecycleSource.onChange`). */
+  onChange(listener: () => void): void;
   /** Replace state after a write through the management API, or a refresh from the store. */
   apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   refresh(): Promise<void>;

@@ -6,6 +6,7 @@ import type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.
 import { computeVerdict, endpointSubject } from './runtime-verdict.ts';
 import { manifestLinkOf } from './manifest-url.ts';
 import { createClientAccess } from './client-access.ts';
+import { unscheduled } from './unscheduled.ts';
 
 export type { LifecycleRuntime, LifecycleRuntimeOptions } from './runtime-types.ts';
 
@@ -97,6 +98,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     headerStyle: settings.headerStyle,
     audience: settings.audience,
     generation: state.generation,
+    unscheduled: (key) => unscheduled(state, key),
+    onChange: state.onChange,
     apply(update) {
       cache.clear();
       clientCache.clear();

@@ -1,4 +1,5 @@
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
@@ -9,11 +10,14 @@ import { principalOf } from '../access/auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
+import { brownoutCanReach, brownoutReachKey } from './brownout-reach.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
   all(): Brownout[];
   refresh(): Promise<void>;
+  /** Call `listener` after a refresh that changed which versions and endpoints a brownout may reach. */
+  onChange(listener: () => void): void;
 }
 
 /**
@@ -26,11 +30,17 @@ export async function createBrownoutCache(options: {
 }): Promise<BrownoutCache> {
   // Built once per refresh: the guard reads it on every request.
   let all = [...options.configured, ...(await options.load())];
+  let reach = brownoutReachKey(all);
+  const listeners: Array<() => void> = [];
   return {
     all: () => all,
     async refresh() {
       all = [...options.configured, ...(await options.load())];
+      const before = reach;
+      reach = brownoutReachKey(all);
+      if (reach !== before) for (const listener of listeners) listener();
     },
+    onChange: (listener) => void listeners.push(listener),
   };
 }
 
@@ -41,6 +51,8 @@ export async function createBrownoutCache(options: {
  */
 export function installBrownoutGuard(app: FastifyInstance, options: BrownoutGuardOptions): void {
   installListedSteps({ app, prefix: options.prefix }, 'brownout-guard', options);
+  // Compiled again when a brownout is planned or withdrawn somewhere new: see the step's `appliesTo`.
+  options.cache.onChange(() => requestPipeline(app, options.prefix).invalidate());
 }
 
 /** Options for {@link installBrownoutGuard}. */
@@ -64,8 +76,13 @@ export const brownoutStep = defineStep({
   part: 'brownout-guard',
   name: 'brownout',
   phase: 'handle',
-  // A version's routes but its document, which stays readable as it does after the removal.
-  appliesTo: (route) => route.url !== undefined && route.version !== undefined && !route.isDocument,
+  // A version's routes but its document, which stays readable as it does after the removal; and
+  // only those a brownout in the cache could reach (none, nearly always: no step at all).
+  appliesTo: (route, options) =>
+    route.url !== undefined &&
+    route.version !== undefined &&
+    !route.isDocument &&
+    brownoutCanReach(options.cache.all(), route),
   create: (options) => {
     // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
     const scope = createApiScope(options.prefix);

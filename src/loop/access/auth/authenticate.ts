@@ -75,6 +75,8 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
   // key cache does, says nothing about the secret through timing. The one-shot `hash()` is a third
   // cheaper than a `Hash` object.
   const adminDigest = options.adminKey ? hash('sha256', options.adminKey, 'hex') : undefined;
+  // The admin key by itself too: a Map lookup compares strings only when their hashes match.
+  const adminByToken = new Map<string, Principal>(options.adminKey ? [[options.adminKey, adminPrincipal]] : []);
   const { keyCache, identify } = options;
   const failWith = (request: FastifyRequest, error: VersionaryError) => void (stateOf(request).authFailure = error);
   // Versionary's own credentials. A key verified before is found without a promise; only a
@@ -84,12 +86,20 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
     const credential = readCredential(request);
     if (credential === undefined) return;
     if (typeof credential !== 'string') return failWith(request, invalid(credential.detail));
+    // A key seen before is found by itself, with no digest (the key cache's `byToken`).
+    const cache = credential.startsWith('vk_') ? keyCache : undefined;
+    const seen = cache ? cache.byToken(credential) : adminByToken.get(credential);
+    if (seen) return void setPrincipal(request, seen);
     const digest = hash('sha256', credential, 'hex');
     if (digest === adminDigest) return void setPrincipal(request, adminPrincipal);
-    const known = keyCache && credential.startsWith('vk_') ? keyCache.peek(digest) : undefined;
-    if (known) return void setPrincipal(request, known);
+    const known = cache?.peek(digest);
+    if (known) {
+      cache?.remember(credential, digest);
+      return void setPrincipal(request, known);
+    }
     return verify(credential, digest).then(
       (principal) => {
+        if (principal) cache?.remember(credential, digest);
         if (principal) setPrincipal(request, principal);
         else failWith(request, invalid('The credentials are not valid: unknown, revoked or expired key or token.'));
       },

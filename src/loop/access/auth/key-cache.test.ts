@@ -112,6 +112,39 @@ describe('API key cache', () => {
     assert.equal(calls.n, 1, 'the oldest entry was dropped');
   });
 
+  it('finds a remembered key by itself, with its digest entry: gone with each invalidation, at its TTL, and while the feed is unhealthy', async () => {
+    const feed = switchableFeed();
+    let now = 0;
+    const cache = createApiKeyCache({ feed, now: () => now, ttlMs: 1000, maxEntries: 2 });
+    assert.equal(cache.byToken('vk_a'), undefined, 'never seen');
+    cache.remember('vk_a', 'd1');
+    assert.equal(cache.byToken('vk_a'), undefined, 'nothing to link to: no verified entry');
+    await cache.lookup('d1', async () => principal('key_a'));
+    cache.remember('vk_a', 'd1');
+    assert.equal(cache.byToken('vk_a')?.id, 'key_a');
+    feed.healthy = false;
+    assert.equal(cache.byToken('vk_a'), undefined, 'not trusted while the feed is unhealthy');
+    feed.healthy = true;
+    await feed.publish('api-keys');
+    assert.equal(cache.byToken('vk_a'), undefined, 'revoked or rotated: emptied with the digests');
+    await cache.lookup('d1', async () => principal('key_a'));
+    cache.remember('vk_a', 'd1');
+    now = 1000;
+    assert.equal(cache.byToken('vk_a'), undefined, 'expired with its entry');
+    now = 0;
+    for (const d of ['d2', 'd3']) {
+      await cache.lookup(d, async () => principal(d));
+      cache.remember(`vk_${d}`, d);
+    }
+    assert.equal(cache.byToken('vk_d2')?.id, 'd2');
+    cache.remember('vk_d1', 'd1');
+    assert.equal(cache.byToken('vk_d1'), undefined, 'd1 had left the digests (maxEntries)');
+    await cache.lookup('d4', async () => principal('d4'));
+    cache.remember('vk_d4', 'd4');
+    assert.equal(cache.byToken('vk_d2'), undefined, 'bounded like the digests: the oldest goes');
+    assert.equal(cache.byToken('vk_d4')?.id, 'd4');
+  });
+
   it('stops listening when closed', async () => {
     const feed = switchableFeed();
     const cache = createApiKeyCache({ feed, now: () => 0 });

@@ -22,10 +22,22 @@ export interface ApiKeyCache {
   lookup(digest: string, verify: () => Promise<Principal | undefined>): Promise<Principal | undefined>;
   /** The principal of a key verified before and still fresh, without a promise (the hot path); else `undefined`. */
   peek(digest: string): Principal | undefined;
+  /**
+   * The principal of a presented key (the key itself, not its digest) that {@link remember} linked
+   * to a fresh entry, without hashing it; else `undefined` (the caller hashes and asks {@link peek}).
+   */
+  byToken(token: string): Principal | undefined;
+  /** Link a presented key to the entry of its digest, if one is held: its next request skips the hash. */
+  remember(token: string, digest: string): void;
   /** Entries held now (for tests and metrics). */
   size(): number;
   /** Stop listening to the feed. */
   close(): void;
+}
+
+interface Entry {
+  principal: Principal;
+  expiresAt: number;
 }
 
 /** Topics whose changes may revoke a key or change what it may do. */
@@ -47,12 +59,21 @@ const keyCacheTopics = ['api-keys', 'clients'] as const;
 export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
-  const entries = new Map<string, { principal: Principal; expiresAt: number }>();
+  const entries = new Map<string, Entry>();
+  // The presented key → the same entry as its digest's. A SHA-256 per request was the hot path's
+  // largest cost after the pipeline (issue 41): a key seen before now costs one Map lookup. The
+  // entry is shared, so it expires with its digest's (`expiresAt`) and goes with every invalidation
+  // (`clear` empties both maps): a revoked or rotated key stops working exactly as fast as before.
+  // Bounded like `entries` (`maxEntries`, oldest first). It holds presented keys in memory, as
+  // each request does while it runs; a Map compares keys only when their (non-secret) string hashes
+  // match, so its timing says little about how much of a guess matches a held key.
+  const tokens = new Map<string, Entry>();
   // Bumped by each invalidation: a verification that straddles one must not store its result.
   let generation = 0;
   const clear = () => {
     generation++;
     entries.clear();
+    tokens.clear();
   };
   const unsubscribe = keyCacheTopics.map((topic) => options.feed.subscribe(topic, clear));
   return {
@@ -77,6 +98,17 @@ export function createApiKeyCache(options: ApiKeyCacheOptions): ApiKeyCache {
         entries.set(digest, { principal, expiresAt: now + ttlMs });
       }
       return principal;
+    },
+    byToken(token) {
+      const hit = tokens.get(token);
+      if (hit === undefined || !options.feed.health().healthy) return undefined;
+      return hit.expiresAt > options.now() ? hit.principal : undefined;
+    },
+    remember(token, digest) {
+      const entry = entries.get(digest);
+      if (entry === undefined || tokens.get(token) === entry) return;
+      if (tokens.size >= maxEntries) tokens.delete(tokens.keys().next().value!);
+      tokens.set(token, entry);
     },
     size: () => entries.size,
     close: () => {

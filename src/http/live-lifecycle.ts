@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { LifecycleSource } from '../core/lifecycle/index.ts';
+import { requestPipeline } from './pipeline/request-pipeline.ts';
+import type { VersionedRequestHook } from './version-hooks.ts';
+
+type Key = { version: string; method: string; path: string };
+const subscribed = new WeakMap<LifecycleSource, WeakSet<object>>();
+
+/**
+ * Whether a key has a lifecycle at all (a schedule of its version, a deprecation of its endpoint),
+ * for a step's `appliesTo`; `undefined` when the source cannot say (`unscheduled`, `onChange`),
+ * and the step then applies everywhere. A change of the source's state (a deprecation scheduled
+ * through the management API, a refresh that found one, a sunset passed) invalidates the
+ * compiled plans of the app's server at once, so the next request compiles again.
+ */
+function scheduledKeys(
+  app: FastifyInstance,
+  o: { prefix: string; lifecycle: LifecycleSource },
+): ((key: Key) => boolean) | undefined {
+  const { lifecycle } = o;
+  const unscheduled = lifecycle.unscheduled?.bind(lifecycle);
+  if (!unscheduled || !lifecycle.onChange) return undefined;
+  // One subscription per source and server: invalidating clears every pipeline of the server.
+  let servers = subscribed.get(lifecycle);
+  if (!servers) subscribed.set(lifecycle, (servers = new WeakSet()));
+  if (!servers.has(app.server)) {
+    servers.add(app.server);
+    const pipeline = requestPipeline(app, o.prefix);
+    lifecycle.onChange(() => pipeline.invalidate());
+  }
+  return (key) => !unscheduled(key);
+}
+
+/**
+ * The lifecycle's hook compiled only into the routes of a version or endpoint the lifecycle knows:
+ * a current version with no deprecated endpoint has no headers to send, nothing to count, no
+ * closing or exemption to honour.
+ */
+export function liveLifecycleHook(
+  app: FastifyInstance,
+  o: { prefix: string; lifecycle: LifecycleSource; hook: VersionedRequestHook },
+): VersionedRequestHook {
+  const scheduled = scheduledKeys(app, o);
+  return scheduled ? Object.assign(o.hook, { appliesTo: scheduled }) : o.hook;
+}
