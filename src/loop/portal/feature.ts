@@ -1,3 +1,4 @@
+import { fastifyCookie } from '@fastify/cookie';
 import type { ServiceFeature } from '../../kernel/app/feature.ts';
 import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
 import { registerPortal } from './index.ts';
@@ -22,7 +23,13 @@ export const portalFeature: ServiceFeature = {
     installPageRateLimit(app, { settings: config.settings.rateLimit, store, clock, limited: guarded });
     // One codec for the pages and the budget, which reads the same cookies before the pages do.
     const sessions = createSessionCodec({ clock, ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
-    installSessionBudget(app, { budget: config.settings.portal.sessionBudget, store, clock, sessions });
+    installSessionBudget(app, {
+      budget: config.settings.portal.sessionBudget,
+      store,
+      clock,
+      sessions,
+      parseCookies: fastifyCookie.parse,
+    });
     registerPortal(app, {
       bundle,
       runtime,

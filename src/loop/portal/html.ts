@@ -3,28 +3,13 @@ import { html as bound } from 'htm/preact';
 import type { VNode } from 'preact';
 import { render } from 'preact-render-to-string';
 import { isMigrationUrl } from '../../core/text/index.ts';
+import { pageHeaders } from './page-headers.ts';
 
 /**
  * Tagged templates that build Preact elements: every interpolated value is a text node or an
  * attribute value, escaped by `preact-render-to-string`, so no page escapes anything by hand.
  */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
-
-/**
- * The Content-Security-Policy of every page: everything from the service itself, no inline script
- * or style, nothing framed; `data:` images because the reference's icons are inline SVG.
- */
-const contentSecurityPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
 export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
@@ -34,15 +19,6 @@ export function sendPage(reply: FastifyReply, page: VNode): FastifyReply {
     .serializer(String)
     .send(`<!doctype html>${render(page)}`);
 }
-
-/** Headers every portal page carries. */
-export const pageHeaders: Record<string, string> = {
-  'content-security-policy': contentSecurityPolicy,
-  'x-content-type-options': 'nosniff',
-  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the portal checks Origin.
-  'referrer-policy': 'same-origin',
-  'cross-origin-opener-policy': 'same-origin',
-};
 
 /** Format an instant as a calendar date (`2026-07-14`), the form pages show. */
 export function isoDay(at: number | string): string {

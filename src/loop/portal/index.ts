@@ -7,6 +7,7 @@ import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { registerDashboard } from './dashboard/routes.ts';
 import { installNotFoundPage } from './not-found-page.ts';
+import { notFoundPage } from './not-found-view.ts';
 
 /** Options for {@link registerPortal}: what the docs and the dashboard read. */
 export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts'>;
@@ -18,7 +19,7 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
-  installNotFoundPage(app, { scope: createApiScope(options.prefix), site: options.title });
+  installNotFoundPage(app, { scope: createApiScope(options.prefix), page: notFoundPage(options.title) });
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);

@@ -1,10 +1,8 @@
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
 import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
-import { render } from 'preact-render-to-string';
 import type { ApiScope } from '../../http/api-scope.ts';
-import { html, pageHeaders } from './html.ts';
-import { Layout } from './layout.ts';
+import { pageHeaders } from './page-headers.ts';
 import { prefersHtml } from './prefers-html.ts';
 
 /**
@@ -18,10 +16,15 @@ export function installNotFoundPage(app: FastifyInstance, options: NotFoundPageO
   installListedSteps(app, 'not-found-page', options);
 }
 
-/** Options for {@link installNotFoundPage}. */
+/**
+ * Options for {@link installNotFoundPage}. The page is rendered by the caller (the portal's
+ * `not-found-view.ts`): this file is listed in the loop's steps, which every loop loads, also with
+ * `portal: false` and Preact not installed.
+ */
 export interface NotFoundPageOptions {
   scope: ApiScope;
-  site: string;
+  /** The page's HTML for a problem's `detail`. */
+  page: (detail: string | undefined) => string;
 }
 
 declare module '../../http/pipeline/step-definition.ts' {
@@ -50,18 +53,10 @@ export const notFoundPageStep = defineStep({
       )
         return payload;
       reply.headers(pageHeaders).header('content-type', 'text/html; charset=utf-8');
-      return `<!doctype html>${render(NotFound({ detail: detailOf(payload), site: options.site }))}`;
+      return options.page(detailOf(payload));
     };
   },
 });
-
-function NotFound(props: { detail: string | undefined; site: string }) {
-  return html`<${Layout} title="Page not found" site=${props.site}>
-    <h1>Page not found</h1>
-    ${props.detail && html`<p id="detail">${props.detail}</p>`}
-    <p>The <a href="/docs">API documentation</a> lists every version and its reference; the <a href="/docs/changelog">changelog</a> tells what changed.</p>
-  </${Layout}>`;
-}
 
 function detailOf(payload: string): string | undefined {
   try {

@@ -1,4 +1,3 @@
-import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { principalOf } from '../../access/auth/principal.ts';
@@ -16,6 +15,12 @@ export interface SessionBudgetOptions {
   store: RateLimitStore;
   clock: Clock;
   sessions: SessionCodec;
+  /**
+   * A `Cookie` header's cookies by name (the portal passes `@fastify/cookie`'s parser): this file is
+   * listed in the loop's steps, which every loop loads, also with `portal: false` and the portal's
+   * packages not installed.
+   */
+  parseCookies: (header: string) => Record<string, string | undefined>;
 }
 
 // The pages a key is signed in to; the sign-in form and the feeds are limited per address instead.
@@ -50,12 +55,12 @@ export const sessionBudgetStep = defineStep({
   phase: 'limit',
   appliesTo: (route) => route.url !== undefined && isSignedInPage(route.url),
   create: (options) => {
-    const { budget, sessions } = options;
+    const { budget } = options;
     if (budget === false) return undefined;
     return pageLimit({
       ...options,
       policy: { name: 'portal-session', max: budget.max, windowSeconds: budget.windowSeconds },
-      keyOf: (request) => budgetKeyOf(request, sessions),
+      keyOf: (request) => budgetKeyOf(request, options),
       what: 'This sign-in',
       pages: 'to the portal',
     });
@@ -63,10 +68,13 @@ export const sessionBudgetStep = defineStep({
 });
 
 /** The key a request's pages are counted against: its cookie's signed-in key, else the app's own identity. */
-async function budgetKeyOf(request: FastifyRequest, sessions: SessionCodec): Promise<string | undefined> {
+async function budgetKeyOf(
+  request: FastifyRequest,
+  { sessions, parseCookies }: Pick<SessionBudgetOptions, 'sessions' | 'parseCookies'>,
+): Promise<string | undefined> {
   const header = request.headers.cookie;
   // The signature and expiry only: a revoked key's cookie is counted too, then sent to sign in.
-  const session = header ? await sessions.read(fastifyCookie.parse(header)[cookieName]) : undefined;
+  const session = header ? await sessions.read(parseCookies(header)[cookieName]) : undefined;
   if (session) return `portal:${session.keyId}`;
   const principal = principalOf(request);
   return principal?.kind === 'app' && principal.clientId !== undefined ? `portal:app:${principal.id}` : undefined;
