@@ -1,21 +1,50 @@
 // The test files `npm test` runs, and the subset CI runs again on each other supported Node line.
-// A suite listed in `onceOnly` runs once, on the machine's Node: what it checks does not change
-// with the Node line (a browser, a packed tarball, property runs over the same code), and it is
-// where most of the suite's time goes. Everything else runs on every line.
+// `npm test` runs every suite once, on the machine's Node. `.ci/run` then runs, on Node 24 and 22,
+// only the suites whose outcome can change with the Node line: what Node itself provides (the
+// SQLite binding and Node's own SQLite, sockets, the HTTP parser and its timeouts, signals and
+// child processes, stdio) and installing the packed tarball with that line's npm. Everything else
+// is our code over plain values, and gives the same answer on every line.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Slow suites that run once per CI run, each with why once is enough. */
-const onceOnly: ReadonlyArray<{ pattern: RegExp; why: string }> = [
-  { pattern: /^test\/package\//, why: 'packs the tarball and installs it with npm: the package, not the Node line' },
-  { pattern: /-browser\.test\.ts$/, why: 'drives Chromium: the pages, not the Node line' },
-  { pattern: /^test\/readme\//, why: 'runs the README in a fresh app from the tarball' },
+/** The suites that run again on each other Node line, each with why the line matters to it. */
+const lineSensitive: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   {
-    pattern: /^test\/openapi\/(live-conformance|constraint-edges)\.test\.ts$/,
-    why: 'property runs of the documents against the service: the same code on every line',
+    pattern: /^src\/storage\/sqlite\//,
+    why: 'the SQLite driver: a native module, and Node’s own SQLite where the line has it',
   },
-  { pattern: /\/property\.test\.ts$/, why: 'fast-check property runs: the same code on every line' },
-  { pattern: /^test\/ops\/signals\.test\.ts$/, why: 'rounds of real processes signalled at random instants' },
+  {
+    pattern: /^test\/storage\/(sqlite|sqlite-permissions|postgres)\.test\.ts$/,
+    why: 'the storage contract on the line’s native SQLite binding and its sockets',
+  },
+  {
+    pattern: /^test\/http\/(socket|parser-errors|timeouts)\.test\.ts$/,
+    why: 'Node’s HTTP parser, socket handling and timeout checks change between lines',
+  },
+  {
+    pattern: /^test\/ops\/oversized-body\.test\.ts$/,
+    why: 'a body past the limit: how the line’s HTTP server ends the socket',
+  },
+  {
+    pattern: /^test\/gateway\/(transport|upstream-early|security-lingering)\.test\.ts$/,
+    why: 'forwarding over undici and the line’s sockets, and lingering close',
+  },
+  {
+    pattern: /^test\/ops\/(shutdown|port-in-use)\.test\.ts$/,
+    why: 'start and stop of the service process on the line',
+  },
+  { pattern: /^test\/lifecycle\/sigterm\.test\.ts$/, why: 'SIGTERM handling of the service process' },
+  {
+    pattern: /^test\/package\/(npx-signals|install-warnings|sqlite-only-install)\.test\.ts$/,
+    why: 'the packed tarball installed and started with the line’s npm and Node',
+  },
+  { pattern: /^test\/mcp\/mcp-stdio\.test\.ts$/, why: 'the stdio bridge: the line’s child-process pipes' },
+  { pattern: /^test\/client\/live-service\.test\.ts$/, why: 'the client over the line’s own fetch' },
+  {
+    pattern: /^test\/http\/versioning\.test\.ts$/,
+    why: 'a smoke of the whole service (routing, negotiation, lifecycle) on the line',
+  },
+  { pattern: /^test\/support\/prerequisites\.test\.ts$/, why: 'the preflight checks, run by the line’s Node' },
 ];
 
 function walk(dir: string): string[] {
@@ -26,11 +55,11 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Every test file but the fault tests (`npm run test:faults`), sorted; without the once-only suites when asked. */
+/** Every test file but the fault tests (`npm run test:faults`), sorted; only the line-sensitive ones when asked. */
 function testFiles(options: { nodeLine: boolean }): string[] {
   return [...walk('src'), ...walk('test')]
     .filter((file) => !file.startsWith('test/faults/'))
-    .filter((file) => !options.nodeLine || !onceOnly.some((s) => s.pattern.test(file)))
+    .filter((file) => !options.nodeLine || lineSensitive.some((s) => s.pattern.test(file)))
     .sort();
 }
 
