@@ -1,5 +1,4 @@
 import { formatIsoInstant } from '../time/index.ts';
-import type { ApiVersion } from '../versions/index.ts';
 import type { GuideEntry } from './types.ts';
 
 /** An endpoint deprecated within a version that otherwise stays, as the lifecycle store holds it. */
@@ -18,7 +17,7 @@ export interface GuideEndpoints {
   /** The version the guide moves from. */
   version: string;
   /** The version the guide moves to, when there is one: an operation it still has is where to go. */
-  successor?: Pick<ApiVersion, 'name' | 'operations'>;
+  successor?: { name: string; operations: ReadonlyArray<{ method: string; path: string }> };
   /** Prefix of the operations' paths, as in the guide's other lines (`/api`), so all name them alike. */
   basePath: string;
 }
