@@ -41,7 +41,7 @@ export function buildServiceGuide(options: {
   if (!entry || !old || !target) {
     throw new VersionaryError({
       code: ErrorCode.NotFound,
-      detail: `No migration guide for ${from}: it is not a deprecated version with a replacement.`,
+      detail: `No migration guide for ${from}: it is not a deprecated version with a replacement, and nothing is deprecated in it.`,
     });
   }
   // One base path for both, so the diff compares operations, not version prefixes.
