@@ -3,6 +3,7 @@ import { summarize } from '../compat/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { toGuideEntry } from './behaviour.ts';
 import { elementGuideEntries, type GuideElements } from './element-entries.ts';
+import { endpointGuideEntries, type GuideEndpoints } from './endpoint-entries.ts';
 import { addDays, assertIsoInstant, formatIsoInstant } from '../time/index.ts';
 import { shapesOf } from './schema-snippet.ts';
 import type { GuideEntry, MigrationGuide } from './types.ts';
@@ -32,6 +33,8 @@ export interface MigrationGuideOptions {
   title?: string;
   /** Fields and query parameters deprecated within the old version, listed apart with what to send instead. */
   elements?: GuideElements;
+  /** Endpoints deprecated within the old version, listed apart with what to call instead. */
+  endpoints?: GuideEndpoints;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
   };
   const pick = (level: Change['level']) => options.changes.filter((c) => c.level === level).map(entry);
   const elements = options.elements ? elementGuideEntries(options.elements) : [];
+  const endpoints = options.endpoints ? endpointGuideEntries(options.endpoints) : [];
   return {
     title: options.title ?? `Migrating from ${options.from} to ${options.to}`,
     from: options.from,
@@ -82,6 +86,7 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
     },
     notes: [...(options.notes ?? [])],
     ...(elements.length > 0 ? { deprecated: elements } : {}),
+    ...(endpoints.length > 0 ? { deprecatedEndpoints: endpoints } : {}),
   };
 }
 

@@ -38,7 +38,7 @@ pre{margin:.4rem 0 0;font-size:.85em;white-space:pre-wrap}pre code{padding:0;bac
 <tr><td>Sunset: removed, requests answered 410 Gone (Sunset header date)</td><td><time datetime="${escapeHtml(guide.timeline.sunsetAt)}">${escapeHtml(guide.timeline.sunsetAt)}</time></td></tr>
 <tr><td>Old code deleted (no change for clients)</td><td><time datetime="${escapeHtml(guide.timeline.removedAt)}">${escapeHtml(guide.timeline.removedAt)}</time></td></tr>
 </tbody></table>
-${notes}${section({ title: 'Breaking changes', entries: guide.breaking, withOld: true, cls: 'breaking' })}${section({ title: 'Changes to check', entries: guide.risks, withOld: true })}${section({ title: 'Additive changes', entries: guide.additive, withOld: false })}${guide.deprecated ? section({ title: 'Deprecated fields and parameters', entries: guide.deprecated, withOld: true }) : ''}</body>
+${notes}${section({ title: 'Breaking changes', entries: guide.breaking, withOld: true, cls: 'breaking' })}${section({ title: 'Changes to check', entries: guide.risks, withOld: true })}${section({ title: 'Additive changes', entries: guide.additive, withOld: false })}${guide.deprecatedEndpoints ? section({ title: 'Deprecated endpoints', entries: guide.deprecatedEndpoints, withOld: true }) : ''}${guide.deprecated ? section({ title: 'Deprecated fields and parameters', entries: guide.deprecated, withOld: true }) : ''}</body>
 </html>
 `;
 }

@@ -30,6 +30,7 @@ export function toMarkdown(guide: MigrationGuide): string {
   out.push(...section('Breaking changes', guide.breaking, true));
   out.push(...section('Changes to check', guide.risks, true));
   out.push(...section('Additive changes', guide.additive, false));
+  if (guide.deprecatedEndpoints) out.push(...section('Deprecated endpoints', guide.deprecatedEndpoints, true));
   if (guide.deprecated) out.push(...section('Deprecated fields and parameters', guide.deprecated, true));
   return `${out.join('\n').trimEnd()}\n`;
 }

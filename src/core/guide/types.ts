@@ -41,4 +41,9 @@ export interface MigrationGuide {
    * so a guide without any reads (and serializes) as before.
    */
   deprecated?: GuideEntry[];
+  /**
+   * Endpoints deprecated within the old version, each with what to call instead: present only when
+   * it has some, so a guide without any reads (and serializes) as before.
+   */
+  deprecatedEndpoints?: GuideEntry[];
 }

@@ -1,5 +1,7 @@
 import { annotateElements, deprecatedOperation, verdictDeprecation } from '../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
+import { markEndpointDates } from './removed-document.ts';
+import type { LifecycleRuntime } from './runtime.ts';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -9,12 +11,15 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * base (`servers`), each operation's lifecycle (`deprecated`, `x-sunset`, the SDK generators'
  * extensions and the message in its description, as the service marks its own), its deprecated
  * fields and query parameters marked as the service marks its own (a parameter past its sunset
- * left out, since the gateway refuses it), and a removed version's mark in `info`.
+ * left out, since the gateway refuses it), a removed version's mark in `info`, and the access
+ * dates of the version (on `info`) and of its deprecated endpoints (on their operations).
  */
 export function gatewayDocumentBuilder(options: {
   documents: Record<string, Record<string, unknown>>;
-  /** A removed version's `info` members (`x-removed`, `x-sunset`, the note), as the service marks its own. */
-  removedInfo: (name: string) => Record<string, unknown>;
+  /** A version's lifecycle `info` members (a removed version's mark, the access dates), as the service marks its own. */
+  info: (name: string) => Record<string, unknown>;
+  /** Whose endpoint deprecations carry their access dates onto the operations. */
+  runtime: Pick<LifecycleRuntime, 'endpointDeprecations'>;
 }): OpenApiDocumentBuilder {
   return ({ version, basePath, verdict, elements }) => {
     const doc = structuredClone(options.documents[version.name] ?? {});
@@ -32,8 +37,9 @@ export function gatewayDocumentBuilder(options: {
       paths[relative] = item;
     }
     // Relative: the document is read from the gateway, so its base resolves against the gateway's own origin.
-    const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.removedInfo(version.name) };
+    const info = { ...(doc.info as Record<string, unknown> | undefined), ...options.info(version.name) };
     const served = { ...doc, info, servers: [{ url: basePath }], paths };
+    markEndpointDates(served, { runtime: options.runtime, version: version.name, basePath: '' });
     // Its paths are relative to the version base by now, as the elements' are.
     if (elements) annotateElements({ doc: served, version: version.name, basePath: '', elements });
     return served;

@@ -5,7 +5,7 @@ import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
-import { removedDocumentInfo } from './removed-document.ts';
+import { versionDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
 
 /**
@@ -86,8 +86,9 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           title: api.title,
           document: gatewayDocumentBuilder({
             documents,
-            removedInfo: (name) =>
-              removedDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+            info: (name) =>
+              versionDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+            runtime,
           }),
         },
       });

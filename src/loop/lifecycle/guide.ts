@@ -4,6 +4,7 @@ import { createMigrationGuide, type MigrationGuide } from '../../core/guide/inde
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
 import { toOpenApiDocument, type ApiVersion, type VersionBundle } from '../../core/versions/index.ts';
+import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
 /**
@@ -32,13 +33,15 @@ export function buildServiceGuide(options: {
       detail: `No migration guide from ${from} to ${options.to}: name two versions, the second later than the first (${bundle.versions.map((v) => v.name).join(', ')}).`,
     });
   const elements = runtime.elements().filter((e) => e.version === from);
-  // A version that stays, with fields or parameters deprecated in it: their guide, which the
-  // elements' notices and `Link` headers point to.
-  if (entry && old && !target && elements.length > 0) return elementGuide({ ...options, version: old, elements });
+  const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
+  // A version that stays, with endpoints, fields or parameters deprecated in it: their guide, which
+  // their notices, `Link` headers, manifest entries and documents point to.
+  if (entry && old && !target && (elements.length > 0 || endpoints.length > 0))
+    return elementGuide({ ...options, version: old, elements, endpoints });
   if (!entry || !old || !target) {
     throw new VersionaryError({
       code: ErrorCode.NotFound,
-      detail: `No migration guide for ${from}: it is not a deprecated version with a replacement.`,
+      detail: `No migration guide for ${from}: it is not a deprecated version with a replacement, and nothing is deprecated in it.`,
     });
   }
   // One base path for both, so the diff compares operations, not version prefixes.
@@ -59,30 +62,40 @@ export function buildServiceGuide(options: {
     ...(entry.sunsetAt ? { sunsetAt: entry.sunsetAt } : {}),
     // The old version's own deprecated fields and parameters, on the same base path as the diff.
     elements: { deprecations: runtime.elements(), version: old, basePath: '/api' },
+    endpoints: { deprecations: endpoints, version: from, successor: target, basePath: '/api' },
     title: `Migrating from ${from} to ${target.name}`,
   });
 }
 
 /**
- * The guide of a version's own deprecated fields and query parameters, for a version with no
- * replacement: what to send instead of each, dated from the first deprecation to the last sunset
- * (past its sunset, an element is refused).
+ * The guide of a version's own deprecated endpoints, fields and query parameters, for a version
+ * with no replacement: what to call or send instead of each, dated from the first deprecation to
+ * the last sunset (past its sunset, each is refused).
  */
 function elementGuide(options: {
   runtime: LifecycleRuntime;
   version: ApiVersion;
   elements: readonly ElementDeprecation[];
+  endpoints: readonly EndpointDeprecation[];
 }): MigrationGuide {
-  const { version, elements } = options;
-  const sunsets = elements.map((e) => e.sunsetAt);
+  const { version, elements, endpoints } = options;
+  const dated = [...elements, ...endpoints];
+  const sunsets = dated.map((e) => e.sunsetAt);
   return createMigrationGuide({
     from: version.name,
     to: version.name,
     changes: [],
-    deprecatedAt: formatIsoInstant(Math.min(...elements.map((e) => e.deprecatedAt))),
+    deprecatedAt: formatIsoInstant(Math.min(...dated.map((e) => e.deprecatedAt))),
     sunsetAt: formatIsoInstant(Math.min(...sunsets)),
     removedAt: formatIsoInstant(Math.max(...sunsets)),
     elements: { deprecations: options.runtime.elements(), version, basePath: '/api' },
-    title: `Deprecated fields and parameters of ${version.name}`,
+    endpoints: { deprecations: endpoints, version: version.name, basePath: '/api' },
+    title: `Deprecated ${deprecatedKinds(elements.length > 0, endpoints.length > 0)} of ${version.name}`,
   });
+}
+
+// The guide's title names what it lists, so one with fields only reads as it always has.
+function deprecatedKinds(hasElements: boolean, hasEndpoints: boolean): string {
+  if (!hasEndpoints) return 'fields and parameters';
+  return hasElements ? 'endpoints, fields and parameters' : 'endpoints';
 }

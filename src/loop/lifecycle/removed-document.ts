@@ -1,23 +1,78 @@
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
+/** The optional dates of a version or endpoint deprecation (`extendedAccessUntil`, `closedToNewClientsAt`). */
+interface AccessDates {
+  extendedAccessUntil?: number;
+  closedToNewClientsAt?: number;
+}
+
 /**
- * `info` members that mark a removed version's document: it stays readable for migration, but
- * says plainly that the version answers 410 (or 404) everywhere.
+ * `info` members of a version's document, wherever it is served (the service or the gateway): a
+ * removed version's mark (it stays readable for migration, but says plainly what its requests are
+ * answered), and the version's access dates when its deprecation sets them.
  */
-export function removedDocumentInfo(options: {
+export function versionDocumentInfo(options: {
   runtime: LifecycleRuntime;
   name: string;
   status: number;
 }): Record<string, unknown> {
-  const { runtime, name } = options;
+  const dates = options.runtime.scheduleOf(options.name);
+  return { ...removedDocumentInfo({ ...options, cap: dates?.extendedAccessUntil }), ...accessDates(dates) };
+}
+
+function removedDocumentInfo(options: {
+  runtime: LifecycleRuntime;
+  name: string;
+  status: number;
+  cap: number | undefined;
+}): Record<string, unknown> {
+  const { runtime, name, cap } = options;
   const removed = runtime.verdict({ version: name, method: 'GET', path: '/' });
   if (!removed.removed) return {};
   const sunset = formatIsoInstant(removed.sunsetAt!);
   const replacement = removed.removed.extensions.replacement;
+  // With a cap, an owner may grant a client extended access: that client is served, so "every
+  // request" would be false. The sentence holds at any instant, before the cap and after it.
+  const except =
+    cap === undefined
+      ? ''
+      : `, except from clients granted extended access, until their own date and no later than ${formatIsoInstant(cap)}`;
   return {
     'x-removed': true,
     'x-sunset': sunset,
-    description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
+    description: `REMOVED: ${name} was removed at its sunset date, ${sunset}. Every request to it answers ${options.status} with a problem body${except}${replacement ? `; use ${String(replacement)} instead` : ''}. This document is kept for migration only.`,
   };
+}
+
+/**
+ * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
+ * deprecation that sets them; nothing otherwise.
+ */
+function accessDates(dates: AccessDates | undefined): Record<string, string> {
+  return {
+    ...(dates?.closedToNewClientsAt === undefined
+      ? {}
+      : { 'x-closed-to-new-clients': formatIsoInstant(dates.closedToNewClientsAt) }),
+    ...(dates?.extendedAccessUntil === undefined
+      ? {}
+      : { 'x-extended-access-until': formatIsoInstant(dates.extendedAccessUntil) }),
+  };
+}
+
+/**
+ * Each deprecated endpoint's own access dates on its operation of the version's document, whose
+ * paths are `<basePath><path>` (the service's are in full, the gateway's below the version base).
+ */
+export function markEndpointDates(
+  doc: Record<string, unknown>,
+  o: { runtime: Pick<LifecycleRuntime, 'endpointDeprecations'>; version: string; basePath: string },
+): void {
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>> | undefined> | undefined;
+  if (!paths) return;
+  for (const e of o.runtime.endpointDeprecations()) {
+    if (e.version !== o.version) continue;
+    const operation = paths[`${o.basePath}${e.path}`]?.[e.method.toLowerCase()];
+    if (operation) Object.assign(operation, accessDates(e));
+  }
 }

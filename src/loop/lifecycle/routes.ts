@@ -20,7 +20,8 @@ export function registerLifecycleRoutes(
     const from = (request.params as { name: string }).name;
     const entry = runtime.document().versions.find((v) => v.name === from);
     const elements = runtime.elements().filter((e) => e.version === from);
-    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements]);
+    const endpoints = runtime.endpointDeprecations().filter((e) => e.version === from);
+    const key = JSON.stringify([from, entry?.deprecatedAt, entry?.sunsetAt, entry?.replacement, elements, endpoints]);
     let guide = cache.get(key);
     if (!guide) {
       guide = buildServiceGuide({ bundle, runtime, from, now: clock.now(), title });

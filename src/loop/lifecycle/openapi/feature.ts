@@ -1,8 +1,7 @@
 import { verdictDeprecation } from '../../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
-import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ServiceContext, ServiceFeature } from '../../../kernel/app/feature.ts';
-import { removedDocumentInfo } from '../removed-document.ts';
+import { markEndpointDates, versionDocumentInfo } from '../removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
 import { documentInfoFor } from './api-info.ts';
 import { createVersionDocument } from './version-document.ts';
@@ -29,8 +28,7 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
       jwt: context.config.jwt !== undefined && context.app.hasPlugin('versionary-loop-access'),
       info: {
         ...documentInfoFor(context.api.info, version.name),
-        ...removedDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
-        ...accessDates(context.runtime.scheduleOf(version.name)),
+        ...versionDocumentInfo({ runtime: context.runtime, name: version.name, status: removedStatus }),
       },
       elements: {
         deprecations: context.runtime.elements(),
@@ -46,32 +44,4 @@ export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocument
     markEndpointDates(doc, { runtime: context.runtime, version: version.name, basePath });
     return doc;
   };
-}
-
-/**
- * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
- * deprecation that sets them; nothing otherwise.
- */
-function accessDates(dates: { extendedAccessUntil?: number; closedToNewClientsAt?: number } | undefined) {
-  return {
-    ...(dates?.closedToNewClientsAt === undefined
-      ? {}
-      : { 'x-closed-to-new-clients': formatIsoInstant(dates.closedToNewClientsAt) }),
-    ...(dates?.extendedAccessUntil === undefined
-      ? {}
-      : { 'x-extended-access-until': formatIsoInstant(dates.extendedAccessUntil) }),
-  };
-}
-
-// An endpoint's own dates on its operation of the version's document.
-function markEndpointDates(
-  doc: Record<string, unknown>,
-  o: { runtime: ServiceContext['runtime']; version: string; basePath: string },
-): void {
-  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>> | undefined>;
-  for (const e of o.runtime.endpointDeprecations()) {
-    if (e.version !== o.version) continue;
-    const operation = paths[`${o.basePath}${e.path}`]?.[e.method.toLowerCase()];
-    if (operation) Object.assign(operation, accessDates(e));
-  }
 }
