@@ -59,7 +59,9 @@ describe('the conformance traffic, over HTTP, against the served documents (head
   };
   const fetchDoc = async (url: string) => JSON.parse((await send({ url, headers: admin })).body) as OpenApiDocument;
   const docFor = (path: string) =>
-    path.startsWith('/admin/') ? '/admin/v1/openapi.json' : `/api/${path.startsWith('/api/v1') ? 'v1' : 'v2'}/openapi.json`;
+    path.startsWith('/admin/')
+      ? '/admin/v1/openapi.json'
+      : `/api/${path.startsWith('/api/v1') ? 'v1' : 'v2'}/openapi.json`;
   const check = async (path: string, method: string, res: Answer): Promise<string[]> =>
     checker.check({ doc: await fetchDoc(docFor(path)), method, path, res });
 
@@ -194,7 +196,9 @@ describe('the conformance traffic, over HTTP, against the served documents (head
     });
     problems.push(...(await check('/api/v2/users/{id}', 'PATCH', patched)));
     for (const query of ['fields=id', 'fields=nope', 'fields=id,nickname', 'nickname=ada'])
-      problems.push(...(await check('/api/v2/users', 'GET', await send({ url: `/api/v2/users?${query}`, headers: admin }))));
+      problems.push(
+        ...(await check('/api/v2/users', 'GET', await send({ url: `/api/v2/users?${query}`, headers: admin }))),
+      );
     assert.deepEqual(problems, []);
   });
 
@@ -204,7 +208,9 @@ describe('the conformance traffic, over HTTP, against the served documents (head
     assert.match(String(deprecated.headers.link), /<\/api\/deprecations>; rel="deprecation"/);
     for (const path of ['/api/deprecations', '/api/versions', '/admin/v1/openapi.json']) {
       const res = await send({ url: path, headers: admin });
-      const docs = path.startsWith('/admin/') ? ['/admin/v1/openapi.json'] : ['/api/v1/openapi.json', '/api/v2/openapi.json'];
+      const docs = path.startsWith('/admin/')
+        ? ['/admin/v1/openapi.json']
+        : ['/api/v1/openapi.json', '/api/v2/openapi.json'];
       for (const doc of docs) problems.push(...checker.check({ doc: await fetchDoc(doc), method: 'GET', path, res }));
     }
     assert.deepEqual(problems, []);
@@ -219,9 +225,9 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       for (const [path, item] of Object.entries(doc.paths))
         for (const [method, op] of Object.entries(item)) {
           const limit = op.parameters?.find((p) => p.in === 'query' && p.name === 'limit') as
-            | { schema: { type?: string } }
-            | undefined;
-          if (limit && limit.schema.type !== 'integer') problems.push(`${method} ${path}: limit is ${limit.schema.type}`);
+            { schema: { type?: string } } | undefined;
+          if (limit && limit.schema.type !== 'integer')
+            problems.push(`${method} ${path}: limit is ${limit.schema.type}`);
           for (const requirement of (op as { security?: Array<Record<string, string[]>> }).security ?? [])
             for (const [scheme, roles] of Object.entries(requirement))
               for (const role of roles) {
