@@ -166,7 +166,15 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       const conflicting = await send({ url, headers: { ...admin, accept: other } });
       const repeated = await send({
         url,
-        headers: ['authorization', admin.authorization, 'authorization', admin.authorization],
+        // Raw headers: Node's client then adds no Host of its own.
+        headers: [
+          'host',
+          `127.0.0.1:${service.port}`,
+          'authorization',
+          admin.authorization,
+          'authorization',
+          admin.authorization,
+        ],
       });
       assert.equal(conflicting.statusCode, 400, conflicting.body);
       assert.equal(repeated.statusCode, 400, repeated.body);
