@@ -78,6 +78,22 @@ const extensionMembers: Record<string, JsonSchema> = {
     description: 'When a browned-out version or endpoint will be removed: on a brownout.',
   },
   closedToNewClientsAt: text(40, 'Since when a version or endpoint refuses new clients.'),
+  elements: {
+    type: 'array',
+    maxItems: 100,
+    description:
+      'The deprecated fields or query parameters past their sunset that the request used: on `ELEMENT_REMOVED`.',
+    items: {
+      type: 'object',
+      properties: {
+        element: { type: 'string', maxLength: 300 },
+        version: { type: 'string', maxLength: 100 },
+        sunsetAt: { type: 'string', maxLength: 40 },
+        replacement: { type: ['string', 'null'], maxLength: 300 },
+        migrationGuide: { type: 'string', maxLength: 2000 },
+      },
+    },
+  },
   brownout: {
     type: 'object',
     description: 'The brownout that answered: on a 410 (or 404) during one.',
