@@ -121,7 +121,7 @@ describe('OpenAPI documents describe what the service really does', () => {
     Object.entries(d.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => ({ path, method, op })),
     );
-  // The public routes (the documents, `/api/versions`, `/api/deprecations`) read no credentials.
+  // The public route (the document itself) reads no credentials.
   const resources = (d: D) => ops(d).filter((o) => (o.op.security ?? []).length > 0);
 
   it('declare the API key schemes, the JWT one only where JWTs are accepted, and a role on every resource operation', () => {

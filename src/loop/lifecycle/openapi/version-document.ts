@@ -119,10 +119,6 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     },
   });
   (doc.paths as Record<string, unknown>)[`${options.basePath}/openapi.json`] = { get: documentOperation(version.name) };
-  // The API's own public routes, beside every version: a deprecated answer links to the manifest.
-  const prefix = options.basePath.slice(0, -`/${version.name}`.length);
-  for (const [path, route] of Object.entries(apiRoutes))
-    (doc.paths as Record<string, unknown>)[`${prefix}${path}`] = { get: publicOperation(route) };
   (doc.components as Record<string, unknown>).headers = usedHeaders(doc.paths);
   return doc;
 }
@@ -153,26 +149,6 @@ interface PublicRoute {
   media: string;
   body: string;
 }
-
-// Served under the API's prefix, not a version's: the same in every version's document.
-const apiRoutes: Record<string, PublicRoute> = {
-  '/versions': {
-    operationId: 'versions.lifecycle',
-    summary: 'Every version and its lifecycle',
-    description:
-      'The versions of this API, each with its state, dates, successor and migration guide, and the planned brownouts. Public: no credentials needed.',
-    media: 'application/json',
-    body: 'The lifecycle document: each version with its state, deprecation and sunset dates, successor and guide.',
-  },
-  '/deprecations': {
-    operationId: 'deprecations.manifest',
-    summary: 'The deprecation manifest',
-    description:
-      'Everything deprecated in this API (versions, endpoints, fields, query parameters) with its dates, replacement and guide; the target of `Link: <…/deprecations>; rel="deprecation"`. Public: no credentials needed.',
-    media: 'application/deprecations+json',
-    body: 'The deprecation manifest, built once per lifecycle change (its ETag is a hash of the bytes).',
-  },
-};
 
 /** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
 function documentOperation(name: string): Record<string, unknown> {
