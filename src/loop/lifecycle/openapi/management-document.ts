@@ -43,7 +43,10 @@ const tagDescriptions: Record<string, string> = {
     'Extended access for one client past a sunset, up to the cap (`extendedAccessUntil`); revoked ones stay in the trail.',
 };
 
+// No query parameters: an unknown one is refused (400), as on every management route.
+const documentQuery = { type: 'object', properties: {}, additionalProperties: false };
 const documentSchema = {
+  querystring: documentQuery,
   operationId: 'openapi.management',
   summary: 'This OpenAPI document',
   description:
@@ -71,7 +74,9 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
         routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
     }
   });
-  app.get(documentUrl, async () => toManagementDocument({ routes, jwt: options.jwt }));
+  app.get(documentUrl, { schema: { querystring: documentQuery } }, async () =>
+    toManagementDocument({ routes, jwt: options.jwt }),
+  );
 }
 
 /** The management API's document from its routes (see {@link registerManagementDocument}). */
