@@ -49,7 +49,12 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * layers set must be documented on that response.
  */
 export function createConformanceChecker(): {
-  check(options: { doc: OpenApiDocument; method: string; path: string; res: LightMyRequestResponse }): string[];
+  check(options: {
+    doc: OpenApiDocument;
+    method: string;
+    path: string;
+    res: Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body'>;
+  }): string[];
 } {
   const validators = new Map<string, ValidateFunction>();
   let documents = 0;
@@ -95,10 +100,16 @@ export function createConformanceChecker(): {
           );
         else {
           const validate = validatorFor(doc, media.schema);
-          if (!validate(JSON.parse(res.body)))
+          const body: unknown = JSON.parse(res.body);
+          if (!validate(body))
             problems.push(
               `${where}: body does not match the schema: ${ajv.errorsText(validate.errors)}; body ${res.body.slice(0, 300)}`,
             );
+          // A problem's extension members are allowed by RFC 9457, but one a generated type cannot
+          // read is of no use to a client: every member sent must be a listed property.
+          if (type === 'application/problem+json')
+            for (const member of undeclaredMembers(doc, media.schema, body))
+              problems.push(`${where}: problem member "${member}" is sent but not in the schema`);
         }
       } else if (res.body !== '') problems.push(`${where}: a body where none is documented: ${res.body.slice(0, 200)}`);
       const resolve = (header: { required?: boolean; schema: unknown; $ref?: string }) =>
@@ -129,6 +140,14 @@ export function createConformanceChecker(): {
       return problems;
     },
   };
+}
+
+function undeclaredMembers(doc: OpenApiDocument, schema: unknown, body: unknown): string[] {
+  const ref = (schema as { $ref?: string }).$ref;
+  const resolved = ref ? doc.components?.schemas?.[ref.split('/').pop()!] : schema;
+  const properties = (resolved as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!properties || typeof body !== 'object' || body === null) return [];
+  return Object.keys(body).filter((member) => !(member in properties));
 }
 
 function rewrite(value: unknown, id: string): unknown {

@@ -38,8 +38,21 @@ const tagDescriptions: Record<string, string> = {
   approvals:
     'Approvals of breaking changes by fingerprint, for `versionary diff --server`; revoked ones stay in the trail.',
   brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
+  documents: 'Machine-readable descriptions of the management API.',
   exemptions:
     'Extended access for one client past a sunset, up to the cap (`extendedAccessUntil`); revoked ones stay in the trail.',
+};
+
+// No query parameters: an unknown one is refused (400), as on every management route.
+const documentQuery = { type: 'object', properties: {}, additionalProperties: false };
+const documentSchema = {
+  querystring: documentQuery,
+  operationId: 'openapi.management',
+  summary: 'This OpenAPI document',
+  description:
+    "The management API's OpenAPI 3.1 document, generated from the routes' own schemas at the time of the request.",
+  tags: ['documents'],
+  response: { 200: { type: 'object', description: 'This OpenAPI 3.1 document' } },
 };
 
 /**
@@ -50,8 +63,10 @@ const tagDescriptions: Record<string, string> = {
  * `x-undocumented`, so a test (and both linters) catch it.
  */
 export function registerManagementDocument(app: FastifyInstance, options: ManagementDocumentOptions): void {
-  const routes: ManagementRoute[] = [];
   const documentUrl = `${options.prefix}/openapi.json`;
+  // The document lists itself; its schema is given here, not to Fastify, whose serializer would
+  // drop every member an empty object schema does not name.
+  const routes: ManagementRoute[] = [{ method: 'GET', url: documentUrl, schema: documentSchema }];
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith(`${options.prefix}/`) || route.url === documentUrl) return;
     for (const method of [route.method].flat()) {
@@ -59,7 +74,9 @@ export function registerManagementDocument(app: FastifyInstance, options: Manage
         routes.push({ method, url: route.url, schema: route.schema as Record<string, unknown> | undefined });
     }
   });
-  app.get(documentUrl, async () => toManagementDocument({ routes, jwt: options.jwt }));
+  app.get(documentUrl, { schema: { querystring: documentQuery } }, async () =>
+    toManagementDocument({ routes, jwt: options.jwt }),
+  );
 }
 
 /** The management API's document from its routes (see {@link registerManagementDocument}). */
@@ -136,7 +153,7 @@ function toOperation(route: ManagementRoute, jwt: boolean): Record<string, unkno
     description:
       `${String(schema.description ?? schema.summary ?? '')} Needs credentials with the \`admin\` role.`.trim(),
     tags: schema.tags ?? ['management'],
-    security: securityFor({ role: 'admin', jwt }),
+    ...securityFor({ role: 'admin', jwt }),
     parameters,
     ...(schema.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: plain(schema.body) } } } }

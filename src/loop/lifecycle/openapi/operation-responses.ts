@@ -6,6 +6,8 @@ export interface OperationLifecycle {
   deprecated: boolean;
   /** The status a removed version or endpoint answers with (410 unless configured 404). */
   removedStatus: 410 | 404;
+  /** Whether a request can use a deprecated field or query parameter: such a use adds the deprecation headers. */
+  elementsDeprecated?: boolean;
 }
 
 const problem = { content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
@@ -87,10 +89,17 @@ function withHeaders(options: {
   if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
     set('Idempotent-Replayed');
   if (lifecycle.deprecated && !beforeLifecycle.has(status)) {
-    set('Deprecation', true);
-    set('Sunset', true);
+    // Required where the lifecycle step has always run; a 400 can come before it (a version in
+    // `Accept` that contradicts the path, a repeated credential header), so there they are optional.
+    set('Deprecation', code !== 400);
+    set('Sunset', code !== 400);
     set('Link');
     set('Warning');
+  } else if (lifecycle.elementsDeprecated && !beforeLifecycle.has(status)) {
+    // Sent only when the request uses the deprecated field or parameter.
+    set('Deprecation');
+    set('Sunset');
+    set('Link');
   }
   return { ...options.response, headers };
 }

@@ -41,10 +41,17 @@ export function securitySchemes(options: SecuritySchemesOptions): Record<string,
 }
 
 /**
- * The security requirement of an operation that needs `role`: any one of the schemes, each
- * naming the role (OpenAPI 3.1 lets non-OAuth schemes list role names).
+ * The security members of an operation that needs `role`: any one of the schemes, and the role
+ * in `x-required-role`. The requirements name no role: OpenAPI 3.1 allows role names there for
+ * non-OAuth schemes, but no scheme can declare them (only OAuth flows have scopes), so linters
+ * (Spectral's `oas3-operation-security-defined`) and generators read them as undefined scopes.
  */
-export function securityFor(options: { role: DocumentedRole; jwt: boolean }): Array<Record<string, string[]>> {
-  const { role } = options;
-  return [{ apiKey: [role] }, { apiKeyHeader: [role] }, ...(options.jwt ? [{ jwt: [role] }] : [])];
+export function securityFor(options: { role: DocumentedRole; jwt: boolean }): {
+  security: Array<Record<string, string[]>>;
+  'x-required-role': DocumentedRole;
+} {
+  return {
+    security: [{ apiKey: [] }, { apiKeyHeader: [] }, ...(options.jwt ? [{ jwt: [] }] : [])],
+    'x-required-role': options.role,
+  };
 }

@@ -1,3 +1,4 @@
+import { compileElementUses, fieldSchemas, servedSchemas } from '../../../core/lifecycle/index.ts';
 import {
   deprecatedOperation,
   toOpenApiDocument,
@@ -72,6 +73,7 @@ function elementsKey(options: VersionDocumentOptions): unknown {
 function buildVersionDocument(options: VersionDocumentOptions): Record<string, unknown> {
   const { version, jwt } = options;
   const tags = [...new Set(version.operations.flatMap((op) => op.tags ?? []))];
+  const usesElements = elementsUsedBy(options);
   const doc = toOpenApiDocument({
     version,
     title: options.title,
@@ -102,12 +104,12 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
       return {
         ...generated,
         description,
-        security: securityFor({ role, jwt }),
+        ...securityFor({ role, jwt }),
         parameters,
         responses: operationResponses({
           op,
           generated: generated.responses as Record<string, Record<string, unknown>>,
-          lifecycle,
+          lifecycle: { ...lifecycle, elementsDeprecated: usesElements(op) },
         }),
         // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message in the description.
         ...(lifecycle.deprecated && lifecycle.deprecation
@@ -121,21 +123,59 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
   return doc;
 }
 
+/**
+ * Whether a request to an operation can use a deprecated field or query parameter of this
+ * version: the same check the route compiles, so the document declares the headers such a use
+ * adds exactly where the service can send them.
+ */
+function elementsUsedBy(options: VersionDocumentOptions): (op: OperationSpec) => boolean {
+  const elements = options.elements?.deprecations.filter((e) => e.version === options.version.name) ?? [];
+  if (elements.length === 0) return () => false;
+  const served = servedSchemas(options.version);
+  return (op) =>
+    compileElementUses({
+      version: options.version.name,
+      operation: op,
+      elements,
+      reach: (e) => fieldSchemas(e, served),
+    }) !== undefined;
+}
+
+/** A public route of the API documented in every version's document. */
+interface PublicRoute {
+  operationId: string;
+  summary: string;
+  description: string;
+  media: string;
+  body: string;
+}
+
 /** The document's own route: public (`security: []`), so tools and generators can fetch it without a key. */
 function documentOperation(name: string): Record<string, unknown> {
-  const op: OperationSpec = {
-    id: `${name}.openapi`,
-    method: 'GET',
-    path: '/openapi.json',
+  return publicOperation({
+    operationId: `openapi.${name}`,
     summary: 'This OpenAPI document',
-    responses: {},
+    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
+    media: 'application/json',
+    body: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
+  });
+}
+
+/** A GET that reads no credentials: public (`security: []`), with the statuses of the layers that still apply. */
+function publicOperation(route: PublicRoute): Record<string, unknown> {
+  const op: OperationSpec = {
+    id: route.operationId,
+    method: 'GET',
+    path: '/',
+    summary: route.summary,
+    responses: { 200: { description: route.body } },
   };
   const responses = operationResponses({
-    op: { ...op, responses: { 200: { description: 'This document' } } },
+    op,
     generated: {
       200: {
-        description: `The OpenAPI 3.1 document of ${name}, built from the version's declarations and lifecycle at the time of the request`,
-        content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document.' } } },
+        description: route.body,
+        content: { [route.media]: { schema: { type: 'object', description: route.summary } } },
       },
     },
     lifecycle: { deprecated: false, removedStatus: 410 },
@@ -144,11 +184,11 @@ function documentOperation(name: string): Record<string, unknown> {
   delete responses['401'];
   delete responses['403'];
   return {
-    operationId: `openapi.${name}`,
-    summary: op.summary,
+    operationId: route.operationId,
+    summary: route.summary,
     tags: ['documents'],
     security: [],
-    description: `The OpenAPI document of ${name}. Public: no credentials needed.`,
+    description: route.description,
     parameters: [parameterRef('IfNoneMatch')],
     responses,
   };

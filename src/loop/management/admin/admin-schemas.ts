@@ -111,10 +111,12 @@ export const listApiKeysSchema = {
   querystring: Type.Object(
     {
       limit: Type.Optional(
-        Type.String({
-          pattern: '^(?:[1-9][0-9]?|100)$',
-          maxLength: 3,
-          description: 'Page size, 1 to 100 (default 100), in plain decimal.',
+        Type.Integer({
+          format: 'int32',
+          minimum: 1,
+          maximum: 100,
+          default: 100,
+          description: 'Page size, 1 to 100 (default 100).',
         }),
       ),
       cursor: Type.Optional(

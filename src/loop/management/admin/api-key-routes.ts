@@ -5,6 +5,7 @@ import { formatIsoInstant } from '../../../core/time/index.ts';
 import { createApiKey } from '../../access/auth/api-keys.ts';
 import type { Role } from '../../access/auth/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
+import { queryIntegerSteps } from '../../../http/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
@@ -33,10 +34,12 @@ export function registerApiKeyRoutes(
       .header('location', `/admin/v1/api-keys/${record.id}`)
       .send({ ...toPublic(record), key });
   });
-  app.get('/api-keys', { schema: listApiKeysSchema }, async (request) => {
-    const query = request.query as { limit?: string; cursor?: string };
+  // `limit` is read from canonical decimal digits into a number before validation, as on every list.
+  const config = queryIntegerSteps(listApiKeysSchema.querystring);
+  app.get('/api-keys', { schema: listApiKeysSchema, config }, async (request) => {
+    const query = request.query as { limit?: number; cursor?: string };
     // A page of 100 by default: the list was unpaginated, and deployments rarely hold more keys.
-    const { limit } = parsePage({ limit: query.limit ?? '100' });
+    const { limit } = parsePage({ limit: query.limit ?? 100 });
     const all = await options.apiKeys.list();
     const after = query.cursor === undefined ? 0 : all.findIndex((k) => k.id === decodeCursor(query.cursor!)) + 1;
     if (after === 0 && query.cursor !== undefined) throw badCursor();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -93,9 +94,11 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         description: 'Every client, oldest first, a page at a time; webhook secrets are never shown.',
         response: { 200: ClientListSchema, ...problems({ 400: 'An invalid query parameter or cursor' }) },
       },
+      // `limit` is read from canonical decimal digits into a number before validation, as on every list.
+      config: queryIntegerSteps(PageQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const query = request.query as { limit?: string; cursor?: string };
+      const query = request.query as { limit?: number; cursor?: string };
       const { limit } = parsePage({ limit: query.limit });
       const page = await clients.list({
         limit,

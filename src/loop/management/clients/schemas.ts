@@ -121,10 +121,12 @@ export const ClientParams = Type.Object({
 export const PageQuery = Type.Object(
   {
     limit: Type.Optional(
-      Type.String({
-        pattern: '^(?:[1-9][0-9]?|100)$',
-        maxLength: 3,
-        description: 'Page size, 1 to 100 (default 20), in plain decimal.',
+      Type.Integer({
+        format: 'int32',
+        minimum: 1,
+        maximum: 100,
+        default: 20,
+        description: 'Page size, 1 to 100 (default 20).',
       }),
     ),
     cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
