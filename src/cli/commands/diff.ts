@@ -79,7 +79,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     const now = readNow(readString(values, 'now')) ?? io.now();
     const result = withRelativeDocuments(diffOpenApi({ base, revision, clock: { now: () => now }, audience }), io.cwd);
     if (isGateRun(values, format))
-      return runGate({ result, base, values, io, now, format, failOn, revisionPath: newPath });
+      return runGate({ result, base, values, io, now, format, failOn, basePath: oldPath, revisionPath: newPath });
     io.stdout(formats[format as keyof typeof formats](result));
     return exitCodeFor(result, failOn);
   },
