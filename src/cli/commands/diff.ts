@@ -47,7 +47,8 @@ Options:
   --waivers         a JSON or YAML file of accepted changes, also without --server:
                     { "waivers": [{ "fingerprint", "reason", "expires"? }] }; expired ones fail again
   --api-version     the version the usage is read for (default: the base document's info.version);
-                    one the service does not serve is exit 2, as is any option given an empty value
+                    one the service does not serve is exit 2, as is one the base document does not
+                    describe (its info.version, its paths' /v<n>), and any option given an empty value
   -h, --help        show this help
 
 ${pathPrefixHelp}
