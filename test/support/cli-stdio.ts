@@ -18,6 +18,10 @@ export interface StdioPeer {
   notify(method: string, params?: Record<string, unknown>): void;
   /** Every line written to stdout that was not an answer to a request (nothing, when all is well). */
   strayLines(): string[];
+  /** Write `line` to stdin as it is, JSON or not. */
+  sendRaw(line: string): void;
+  /** Resolve with the `count`th stray line, once it is written (rejects if the process exits first). */
+  strayLine(count: number): Promise<string>;
   stderr(): string;
   /** Close stdin, then wait for the exit. */
   close(): Promise<number | null>;
@@ -34,6 +38,7 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
   let stderr = '';
   let buffer = '';
   const stray: string[] = [];
+  const strayWaiters: Array<() => void> = [];
   const waiting = new Map<number, (answer: RpcAnswer) => void>();
   child.stderr!.on('data', (d) => (stderr += String(d)));
   child.stdout!.on('data', (d) => {
@@ -52,7 +57,10 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
       if (answer && resolve) {
         waiting.delete(answer.id);
         resolve(answer);
-      } else stray.push(line);
+      } else {
+        stray.push(line);
+        for (const wake of strayWaiters.splice(0)) wake();
+      }
     }
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -72,6 +80,19 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
     },
     notify: (method, params) => void write({ method, ...(params ? { params } : {}) }),
     strayLines: () => stray,
+    sendRaw: (line) => void child.stdin!.write(`${line}\n`),
+    strayLine: async (count) => {
+      while (stray.length < count) {
+        const written = new Promise<void>((resolve) => strayWaiters.push(resolve));
+        await Promise.race([
+          written,
+          exited.then(() => {
+            throw new Error(`versionary mcp exited before writing line ${count}:\n${stderr}`);
+          }),
+        ]);
+      }
+      return stray[count - 1]!;
+    },
     stderr: () => stderr,
     close: async () => {
       child.stdin!.end();
