@@ -20,7 +20,10 @@ export interface StdioPeer {
   strayLines(): string[];
   /** Write `line` to stdin as it is, JSON or not. */
   sendRaw(line: string): void;
-  /** Resolve with the `count`th stray line, once it is written (rejects if the process exits first). */
+  /**
+   * Resolve with the `count`th stray line, once it is written; rejects if the process exits first,
+   * or after 10 s without it (a line the process drops must fail the test, not hang it).
+   */
   strayLine(count: number): Promise<string>;
   stderr(): string;
   /** Close stdin, then wait for the exit. */
@@ -82,16 +85,28 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
     strayLines: () => stray,
     sendRaw: (line) => void child.stdin!.write(`${line}\n`),
     strayLine: async (count) => {
-      while (stray.length < count) {
-        const written = new Promise<void>((resolve) => strayWaiters.push(resolve));
-        await Promise.race([
-          written,
-          exited.then(() => {
-            throw new Error(`versionary mcp exited before writing line ${count}:\n${stderr}`);
-          }),
-        ]);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no line ${count} on stdout within 10 s: ${stray.join('\n')}`)),
+          10_000,
+        );
+      });
+      try {
+        while (stray.length < count) {
+          const written = new Promise<void>((resolve) => strayWaiters.push(resolve));
+          await Promise.race([
+            written,
+            late,
+            exited.then(() => {
+              throw new Error(`versionary mcp exited before writing line ${count}:\n${stderr}`);
+            }),
+          ]);
+        }
+        return stray[count - 1]!;
+      } finally {
+        clearTimeout(timer);
       }
-      return stray[count - 1]!;
     },
     stderr: () => stderr,
     close: async () => {
