@@ -12,6 +12,7 @@ import {
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
+import { ruleMethod } from './pipeline/route-description.ts';
 import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
@@ -162,7 +163,7 @@ function registerVersionRoutes(
     // Each method's operation, found once per method when the route's steps are compiled.
     const operations = new Map<string, OperationSpec>();
     const operationOf = (requestMethod: string): OperationSpec => {
-      const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
+      const method = ruleMethod(requestMethod);
       let operation = operations.get(method);
       if (!operation) {
         operation = documented.find((op) => op.method === method) ?? {

@@ -23,7 +23,7 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
       assertUtf8Charset(request);
       const text = decodeUtf8(body as Buffer);
       parse(request, text, (error, value) => {
-        if (error) return done(error, undefined);
+        if (error) return done(poisonedMember(text) ?? error, undefined);
         const pointer = findNul(value, '/body');
         if (pointer !== undefined) {
           return done(
@@ -92,6 +92,42 @@ function decodeUtf8(body: Buffer): string {
   } catch {
     throw new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The body is not valid UTF-8.' });
   }
+}
+
+/**
+ * The refusal of a body that is valid JSON but holds a member the parser refuses (`__proto__`, or
+ * `constructor` with a `prototype`: either could reach an object's prototype), naming it; without
+ * this the client reads "not valid JSON" of JSON that is valid. `undefined` for text that is not JSON.
+ */
+function poisonedMember(text: string): VersionaryError | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const found = findPoisoned(value, '/body');
+  if (found === undefined) return undefined;
+  return new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: `The body holds a "${found.name}" member at ${echo(found.pointer)}; it is refused, as it could reach the prototype of the objects built from the body. Rename it.`,
+    errors: [{ pointer: echo(found.pointer), detail: `"${found.name}" is refused` }],
+  });
+}
+
+function findPoisoned(value: unknown, at: string): { pointer: string; name: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const key of Object.keys(value)) {
+    const pointer = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    // An own `__proto__` (JSON.parse makes one) is read through its descriptor: indexing gives the prototype.
+    const member = Object.getOwnPropertyDescriptor(value, key)?.value as unknown;
+    if (key === '__proto__') return { pointer, name: key };
+    if (key === 'constructor' && typeof member === 'object' && member !== null && 'prototype' in member)
+      return { pointer, name: key };
+    const found = findPoisoned(member, pointer);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** The JSON pointer of the first string or member name holding U+0000, if any. */

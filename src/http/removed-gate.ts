@@ -3,6 +3,7 @@ import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.
 import type { VersionaryError } from '../core/errors/index.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
+import { ruleMethod } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 
 /**
@@ -81,7 +82,7 @@ export const removedGateStep = defineStep({
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
   create: (options) => (request, reply, route) => {
     const routed = route.url !== undefined;
-    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const method = ruleMethod(request.method);
     // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
     const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
     const verdict = knownVerdict(options.lifecycle, key);

@@ -157,6 +157,11 @@ async function silenceChecks(gate: string[], clientId: string): Promise<void> {
   const refusals: Array<[string[], RegExp]> = [
     [['--api-version', ''], /option --api-version is empty/],
     [['--api-version', 'v9'], /--api-version v9: .* serves no such version.*v1, v2/],
+    // A version the service serves, but not the one the documents describe: no row could match them.
+    [
+      ['--api-version', 'v1'],
+      /--api-version v1 is not the version of base\.json: its info\.version is "v2", its paths are under \/api\/v2/,
+    ],
     [
       ['--exclude-client', clientId, '--exclude-client', 'cl_0000000000000000'],
       /--exclude-client cl_0000000000000000: .* no such client/,
@@ -174,6 +179,17 @@ async function silenceChecks(gate: string[], clientId: string): Promise<void> {
   const other = await runCliProcess(['diff', 'base-1.0.json', 'head-field.json', ...gate], { cwd: dir });
   assert.equal(other.code, 2, other.stdout);
   assert.match(other.stderr, /info\.version "1\.0\.0" is not a version .* pass --api-version/);
+  // Its paths still say which version it describes: --api-version must agree with them.
+  const byPaths = (version: string) =>
+    runCliProcess(['diff', 'base-1.0.json', 'head-field.json', ...gate, '--api-version', version], { cwd: dir });
+  const wrong = await byPaths('v1');
+  assert.equal(wrong.code, 2, wrong.stdout);
+  assert.match(wrong.stderr, /--api-version v1 is not the version of base-1\.0\.json: its paths are under \/api\/v2;/);
+  const right = await byPaths('v2');
+  // Judged on v2's rows (approved in the scenario above), not refused.
+  assert.equal(right.code, 0, right.stderr + right.stdout);
+  assert.match(right.stdout, /^APPROVED +breaking response-property-removed/m);
+  assert.match(right.stdout, /Acme \(cl_[0-9a-f]+\): \d+ calls/);
 
   // An operation nobody called: every format says that no usage row was read for it.
   const silent = (format: string) =>

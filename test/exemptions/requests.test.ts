@@ -81,6 +81,8 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
   it('takes a consumer request with a reason for its own client, and refuses bad input beside the form or as a problem', async () => {
     const { page, csrf } = await csrfOf('acme');
     assert.match(page, /Ask for extended access to v1/);
+    // A space between the words and the date (the template's line break once swallowed it).
+    assert.match(page, new RegExp(`extended access can last until\\s+${iso(t0 + 100 * day).slice(0, 10)}\\s+at most`));
     assert.match(page, /value="version:v1"/);
     const empty = await portal('acme', '/portal/exemption-requests', {
       body: { _csrf: csrf, subject: 'version:v1', reason: '' },

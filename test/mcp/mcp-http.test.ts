@@ -150,6 +150,42 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
     assertProblem(await post({ 'content-type': 'application/json' }, list), { status: 406, code: 'NOT_ACCEPTABLE' });
   });
 
+  it('answers tools/call with bad params as -32602 in one sentence, and names a refused __proto__ key', async () => {
+    const post = (body: string) =>
+      fetch(`${service.base}/admin/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${consumerKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const calls = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'deprecations', arguments: 'x' } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'deprecations', arguments: null } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } },
+    ];
+    for (const message of calls) {
+      const res = await post(JSON.stringify(message));
+      assert.equal(res.status, 200);
+      const answer = (await res.json()) as { id: number; error?: { code: number; message: string } };
+      assert.equal(answer.id, message.id);
+      assert.equal(answer.error?.code, -32602, JSON.stringify(answer));
+      assert.doesNotMatch(answer.error.message, /\n|"code"|invalid_type/, 'one sentence, not the issue list');
+      assert.match(answer.error.message, /params/);
+    }
+    const poisoned = await post(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"deprecations","arguments":{"__proto__":{"x":1}}}}',
+    ).then(asInjected);
+    assertProblem(poisoned, { status: 400 });
+    const detail = (JSON.parse(poisoned.body) as { detail: string }).detail;
+    assert.match(detail, /"__proto__"/);
+    assert.match(detail, /\/body\/params\/arguments\/__proto__/);
+    assert.doesNotMatch(detail, /not valid JSON/);
+  });
+
   it('answers a JSON-RPC message that is not JSON as a 400 problem, never a 5xx', async () => {
     const res = await fetch(`${service.base}/admin/mcp`, {
       method: 'POST',

@@ -260,6 +260,56 @@ describe('versionary mcp on stdio, bridging to the reference service', () => {
     }
   });
 
+  it('answers a line that is not JSON, a batch and bad tools/call params with one-sentence errors; passes the title', async () => {
+    // The service's own serverInfo, over HTTP: the bridge must hand on its title.
+    const direct = await fetch(`${service.base}/admin/mcp`, {
+      method: 'POST',
+      headers: { ...admin, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
+    const served = ((await direct.json()) as { result: { serverInfo: { title?: string } } }).result.serverInfo;
+    assert.ok(served.title, 'the service names its title');
+    const peer = spawnStdioPeer(['mcp', '--server', service.base, '--key', adminKey]);
+    try {
+      const init = await initialize(peer);
+      assert.equal((init.serverInfo as { title?: string }).title, served.title);
+
+      const errorOf = (line: string) => {
+        const answer = JSON.parse(line) as { id: unknown; error?: { code: number; message: string } };
+        assert.equal(answer.id, null, line);
+        assert.ok(answer.error, line);
+        return answer.error;
+      };
+      peer.sendRaw('this is not json');
+      const parse = errorOf(await peer.strayLine(1));
+      assert.equal(parse.code, -32700);
+      assert.match(parse.message, /not JSON/);
+      peer.sendRaw(JSON.stringify([{ jsonrpc: '2.0', id: 90, method: 'tools/list' }]));
+      const batch = errorOf(await peer.strayLine(2));
+      assert.equal(batch.code, -32600);
+      assert.match(batch.message, /batch/);
+
+      for (const params of [
+        undefined,
+        { name: 'deprecations', arguments: 'x' },
+        { name: 'deprecations', arguments: null },
+      ]) {
+        const answer = await peer.request('tools/call', params);
+        assert.equal(answer.error?.code, -32602, JSON.stringify(answer));
+        assert.doesNotMatch(answer.error.message, /\n|"code"|invalid_type/, 'one sentence, not the issue list');
+      }
+      // The bridge still serves after all of it.
+      assert.equal((await call(peer, 'deprecations')).isError, undefined);
+    } finally {
+      assert.equal(await peer.close(), 0, peer.stderr());
+    }
+  });
+
   it('a refused key or an unreachable server is a message on stderr and exit code 2, before any JSON-RPC', async () => {
     const refused = spawnStdioPeer(['mcp', '--server', service.base, '--key', 'vk_0123456789abcdef.not-a-real-key']);
     assert.equal(await refused.exited, 2);

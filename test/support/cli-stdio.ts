@@ -18,6 +18,13 @@ export interface StdioPeer {
   notify(method: string, params?: Record<string, unknown>): void;
   /** Every line written to stdout that was not an answer to a request (nothing, when all is well). */
   strayLines(): string[];
+  /** Write `line` to stdin as it is, JSON or not. */
+  sendRaw(line: string): void;
+  /**
+   * Resolve with the `count`th stray line, once it is written; rejects if the process exits first,
+   * or after 10 s without it (a line the process drops must fail the test, not hang it).
+   */
+  strayLine(count: number): Promise<string>;
   stderr(): string;
   /** Close stdin, then wait for the exit. */
   close(): Promise<number | null>;
@@ -34,6 +41,7 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
   let stderr = '';
   let buffer = '';
   const stray: string[] = [];
+  const strayWaiters: Array<() => void> = [];
   const waiting = new Map<number, (answer: RpcAnswer) => void>();
   child.stderr!.on('data', (d) => (stderr += String(d)));
   child.stdout!.on('data', (d) => {
@@ -52,7 +60,10 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
       if (answer && resolve) {
         waiting.delete(answer.id);
         resolve(answer);
-      } else stray.push(line);
+      } else {
+        stray.push(line);
+        for (const wake of strayWaiters.splice(0)) wake();
+      }
     }
   });
   const exited = once(child, 'exit').then(([code]) => code as number | null);
@@ -72,6 +83,31 @@ export function spawnStdioPeer(args: string[], env: Record<string, string> = {})
     },
     notify: (method, params) => void write({ method, ...(params ? { params } : {}) }),
     strayLines: () => stray,
+    sendRaw: (line) => void child.stdin!.write(`${line}\n`),
+    strayLine: async (count) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no line ${count} on stdout within 10 s: ${stray.join('\n')}`)),
+          10_000,
+        );
+      });
+      try {
+        while (stray.length < count) {
+          const written = new Promise<void>((resolve) => strayWaiters.push(resolve));
+          await Promise.race([
+            written,
+            late,
+            exited.then(() => {
+              throw new Error(`versionary mcp exited before writing line ${count}:\n${stderr}`);
+            }),
+          ]);
+        }
+        return stray[count - 1]!;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     stderr: () => stderr,
     close: async () => {
       child.stdin!.end();

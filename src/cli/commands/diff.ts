@@ -47,7 +47,8 @@ Options:
   --waivers         a JSON or YAML file of accepted changes, also without --server:
                     { "waivers": [{ "fingerprint", "reason", "expires"? }] }; expired ones fail again
   --api-version     the version the usage is read for (default: the base document's info.version);
-                    one the service does not serve is exit 2, as is any option given an empty value
+                    one the service does not serve is exit 2, as is one the base document does not
+                    describe (its info.version, its paths' /v<n>), and any option given an empty value
   -h, --help        show this help
 
 ${pathPrefixHelp}
@@ -79,7 +80,7 @@ Exit codes: 0 no failing change, 1 failing changes found, 2 could not run.`,
     const now = readNow(readString(values, 'now')) ?? io.now();
     const result = withRelativeDocuments(diffOpenApi({ base, revision, clock: { now: () => now }, audience }), io.cwd);
     if (isGateRun(values, format))
-      return runGate({ result, base, values, io, now, format, failOn, revisionPath: newPath });
+      return runGate({ result, base, values, io, now, format, failOn, basePath: oldPath, revisionPath: newPath });
     io.stdout(formats[format as keyof typeof formats](result));
     return exitCodeFor(result, failOn);
   },

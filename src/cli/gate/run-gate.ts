@@ -11,6 +11,7 @@ import { formatGateGithub, formatGateSarif } from './ci-formats.ts';
 import { formatGateJson, formatGateMarkdown, formatGateText, type GateReport } from './gate-report.ts';
 import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
 import { readWaivers } from './waivers.ts';
+import { assertDocumentVersion } from './document-version.ts';
 
 /** The `diff` options the gate adds. */
 export const gateOptions = {
@@ -41,6 +42,7 @@ export async function runGate(options: {
   now: number;
   format: string;
   failOn: 'breaking' | 'risk';
+  basePath: string;
   revisionPath: string;
 }): Promise<number> {
   const { values, io, now } = options;
@@ -64,12 +66,20 @@ export async function runGate(options: {
       io.stderr(`versionary diff: cannot read the usage, so no change can be judged: ${error.message}\n`);
       return ExitCode.Error;
     }
-    if (source.usage.length === 0)
-      io.stderr(
-        `versionary diff: warning: no calls to ${version} recorded in the window, so every change not accepted is judged Unaffected on no usage at all.\n`,
-      );
-  } else if (['window', 'threshold', 'exclude-client', 'key'].some((o) => values[o] !== undefined)) {
+  }
+  if (server === undefined && ['window', 'threshold', 'exclude-client', 'key'].some((o) => values[o] !== undefined))
     throw new UsageError('--key, --window, --threshold and --exclude-client judge usage: they need --server');
+  // After the service's own check, so a version it does not serve is named as such first.
+  // Without the flag, an info.version that names no version (`1.0.0`) is left to the service to refuse.
+  if (versionFlag !== undefined || /^v[1-9]\d*$/.test(version))
+    assertDocumentVersion(version, options.base, {
+      documentName: options.basePath,
+      flagged: versionFlag !== undefined,
+    });
+  if (source?.usage.length === 0) {
+    io.stderr(
+      `versionary diff: warning: no calls to ${version} recorded in the window, so every change not accepted is judged Unaffected on no usage at all.\n`,
+    );
   }
   const judged = judgeChanges({
     changes: options.result.changes,

@@ -44,3 +44,12 @@ export function describeRoute(
 
 // Fastify reads no body for these: a body step never applies to them.
 const bodiless = new Set(['GET', 'HEAD']);
+
+/**
+ * The method the lifecycle's rules judge a call by: HEAD is GET without the body, so a brownout,
+ * a removal or a deprecation of `GET /users/{id}` answers HEAD as it answers GET. Keyed on the raw
+ * method, HEAD would pass a rule GET is refused by.
+ */
+export function ruleMethod(method: string): string {
+  return method === 'HEAD' ? 'GET' : method;
+}

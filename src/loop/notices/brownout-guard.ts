@@ -10,6 +10,7 @@ import { principalOf } from '../access/auth/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
+import { ruleMethod } from '../../http/pipeline/route-description.ts';
 import { brownoutCanReach, brownoutReachKey } from './brownout-reach.ts';
 
 /** The brownouts in force, cached and refreshed from the store. */
@@ -94,7 +95,9 @@ export const brownoutStep = defineStep({
       // The version's document stays readable, as it does after the removal the brownout rehearses.
       if (!api || api.path === '/' || api.isDocument) return;
       const { version } = api;
-      const endpoint = `${request.method} ${api.template}`;
+      // HEAD is judged as GET: a brownout of `GET /users/{id}` refuses its HEAD too.
+      const method = ruleMethod(request.method);
+      const endpoint = `${method} ${api.template}`;
       const principal = principalOf(request);
       const clientId = principal?.clientId ?? principal?.id;
       const b = activeBrownout({
@@ -110,7 +113,7 @@ export const brownoutStep = defineStep({
       if (!b) return;
       const verdict = options.runtime.verdict({
         version,
-        method: request.method,
+        method,
         path: endpoint.slice(endpoint.indexOf(' ') + 1),
       });
       // Already removed: the removal's own answer, with no brownout and no date to migrate before.

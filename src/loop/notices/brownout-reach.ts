@@ -1,5 +1,5 @@
 import type { Brownout } from '../../core/notices/index.ts';
-import type { RouteDescription } from '../../http/pipeline/route-description.ts';
+import { ruleMethod, type RouteDescription } from '../../http/pipeline/route-description.ts';
 
 /**
  * Whether a brownout among `brownouts` could ever refuse a call of this route: one of its version,
@@ -9,7 +9,8 @@ import type { RouteDescription } from '../../http/pipeline/route-description.ts'
  */
 export function brownoutCanReach(brownouts: readonly Brownout[], route: RouteDescription): boolean {
   if (route.version === undefined) return false;
-  const endpoint = `${route.method} ${route.template}`;
+  // A HEAD route is reached by a brownout of GET (`ruleMethod`).
+  const endpoint = `${ruleMethod(route.method)} ${route.template}`;
   return brownouts.some((b) => b.version === route.version && (b.endpoint === undefined || b.endpoint === endpoint));
 }
 

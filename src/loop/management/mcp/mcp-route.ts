@@ -5,6 +5,7 @@ import { principalOf } from '../../access/auth/principal.ts';
 import { installLine } from '../../storage/peer-packages.ts';
 import type { ToolCaller, ToolContext } from './tool-context.ts';
 import { callTool, listTools } from './tools.ts';
+import { toolCallParamsError } from './tool-call-params.ts';
 
 /** Where the MCP endpoint lives: under the management part's prefix, beside `/admin/v1`. */
 const mcpPath = '/admin/mcp';
@@ -55,6 +56,9 @@ async function loadSdk(): Promise<Sdk> {
 export function registerMcpRoutes(app: FastifyInstance, context: ToolContext & { version: string }): void {
   app.post(mcpPath, async (request, reply) => {
     assertHttpShape(request);
+    // Before the SDK, which answers these with -32603 and its raw issue list.
+    const invalid = toolCallParamsError(request.body);
+    if (invalid) return reply.header('cache-control', 'no-store').type('application/json').send(invalid);
     const sdk = await loadSdk();
     const caller = callerOf(request);
     const server = new sdk.Server(

@@ -16,10 +16,7 @@ export function ConsumerExtensions(props: ExtensionData & { csrf: string; error?
       (a) =>
         html`<form method="post" action="/portal/exemption-requests" class="ask-extension">
           <h3>Ask for extended access to ${a.name}</h3>
-          <p class="muted">
-            ${a.sunsetAt !== undefined ? html`Sunset ${isoDay(a.sunsetAt)}; ` : ''}extended access can last until
-            ${isoDay(a.cap)} at most.
-          </p>
+          <p class="muted">${capLine(a)}</p>
           <input type="hidden" name="_csrf" value=${props.csrf} />
           <input type="hidden" name="subject" value=${a.key} />
           <label>Reason <input name="reason" required maxlength="1000" /></label>
@@ -122,4 +119,13 @@ export function OwnerExtensions(
     <h3>Extensions in force</h3>
     <${Extensions} exemptions=${props.exemptions} id="all-extensions" owner=${true} />
   </section>`;
+}
+
+/**
+ * The sunset and the cap of a subject, as one string: in the template, a line break that the
+ * formatter puts between the words and the date is dropped by htm ("until2027-06-01").
+ */
+function capLine(a: { sunsetAt?: number | undefined; cap: number }): string {
+  const sunset = a.sunsetAt !== undefined ? `Sunset ${isoDay(a.sunsetAt)}; ` : '';
+  return `${sunset}extended access can last until ${isoDay(a.cap)} at most.`;
 }
