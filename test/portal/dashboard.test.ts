@@ -370,6 +370,9 @@ test("a consumer's personal feed holds only what that client calls, and dies wit
   assert.equal(made.statusCode, 201, made.body);
   const page = (await t.app.inject({ url: '/portal', headers: { cookie: await signIn(t, acme) } })).body;
   const url = /<a id="personal-feed" href="([^"]+)"/.exec(page)![1]!;
+  // htm drops a line break between text and an element: the words must keep their space.
+  assert.match(page, /you call: <a id="personal-feed"/);
+  assert.match(page, /a consumer · <button/);
   const titles = async (feedUrl: string) => {
     const res = await t.app.inject({ url: feedUrl });
     assert.equal(res.statusCode, 200, res.body.slice(0, 200));

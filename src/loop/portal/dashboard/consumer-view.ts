@@ -53,7 +53,7 @@ export function ConsumerView(props: {
       html`<section aria-labelledby="feed-title">
         <h2 id="feed-title">Your feed</h2>
         <p>
-          An Atom feed of the changelog filtered to the versions and endpoints you call:
+          An Atom feed of the changelog filtered to the versions and endpoints you call:${' '}
           <a id="personal-feed" href=${props.feedUrl}>your personal feed</a>. Anyone with its URL can read it; it stops
           working when the key you signed in with is revoked.
         </p>

@@ -34,7 +34,7 @@ export function createDashboardKit(
         html`<form method="post" action="/portal/sign-out" class="sign-out">
           <input type="hidden" name="_csrf" value=${codec.csrfToken(session)} />
           <p class="muted">
-            Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} ·
+            Signed in as ${session.role === 'admin' ? 'the API owner' : 'a consumer'} ·${' '}
             <button type="submit" class="secondary">Sign out</button>
           </p>
         </form>`
