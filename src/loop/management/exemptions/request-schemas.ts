@@ -36,7 +36,10 @@ const exemptionRequest = (description: string) =>
   );
 const tags = ['exemptions'];
 const params = Type.Object({ id: Type.String({ maxLength: 2000, description: 'The request id (exr_…).' }) });
-const conflict = { 404: 'No request with this id', 409: 'The request was already decided' };
+const conflict = {
+  404: 'No request with this id',
+  409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
+};
 
 /** `GET /admin/v1/exemption-requests`. */
 export const listRequestsSchema = {

@@ -59,6 +59,7 @@ export const grantExemptionSchema = {
     201: exemption('Granted; `Location` names the exemption.'),
     ...problems({
       400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
+      409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
     }),
   },
 };
