@@ -2,6 +2,8 @@ export { escapeRegExp } from './escape-reg-exp.ts';
 export {
   escapeControls,
   isSingleLineText,
+  reasonTextPattern,
+  reasonTextRule,
   singleLineTextPattern,
   singleLineTextProblem,
   singleLineTextRule,

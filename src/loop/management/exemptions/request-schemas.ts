@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
+import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -76,7 +76,7 @@ export const decideRequestSchema = {
         instantInput("With `granted`: the client's own date, in the future and no later than the cap."),
       ),
       reason: Type.Optional(
-        singleLineText({
+        reasonText({
           maxLength: 1000,
           description: 'With `declined` (required): why, told to the client. With `granted`: a note. One line.',
         }),
