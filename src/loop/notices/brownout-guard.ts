@@ -7,6 +7,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
@@ -108,6 +109,8 @@ export const brownoutStep = defineStep({
           id !== undefined && spared(options.runtime, { brownout, clientId: id, now: options.clock.now() }),
       });
       if (!b) return;
+      // Refused, as after the removal: not usage.
+      stateOf(request).refused = true;
       const verdict = options.runtime.verdict({
         version,
         method: request.method,
