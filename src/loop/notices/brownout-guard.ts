@@ -48,7 +48,8 @@ export async function createBrownoutCache(options: {
 /**
  * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
  * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
- * lifecycle hook, so the call is still counted and still carries its deprecation headers.
+ * lifecycle hook, so the call still carries its deprecation headers; as a refusal it is not counted
+ * (`after:usage`).
  */
 export function installBrownoutGuard(app: FastifyInstance, options: BrownoutGuardOptions): void {
   installListedSteps({ app, prefix: options.prefix }, 'brownout-guard', options);
