@@ -3,7 +3,6 @@ export {
   escapeControls,
   isSingleLineText,
   reasonTextPattern,
-  reasonTextRule,
   singleLineTextPattern,
   singleLineTextProblem,
   singleLineTextRule,
