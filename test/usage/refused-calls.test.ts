@@ -71,6 +71,25 @@ describe('refused calls are not counted as usage, through startService', () => {
     assert.deepEqual(await counts('early'), { operations: 2, deprecated: 2 }, 'answered calls count');
   });
 
+  it('does not count 410 answers in a brownout', async () => {
+    const hour = 3_600_000;
+    const startsAt = now + hour;
+    const planned = await admin('POST', '/admin/v1/brownouts', {
+      version: 'v1',
+      startsAt: iso(startsAt),
+      endsAt: iso(startsAt + hour),
+      target: { clients: [clients.early] },
+    });
+    assert.equal(planned.statusCode, 201, planned.body);
+    now = startsAt + 60_000;
+    for (let i = 0; i < 2; i += 1) {
+      const refused = await call('early');
+      assert.equal(refused.status, 410);
+      assert.ok(((await refused.json()) as { brownout?: unknown }).brownout, 'the brownout answered');
+    }
+    assert.deepEqual(await counts('early'), { operations: 2, deprecated: 2 });
+  });
+
   it('does not count 410 answers past the sunset', async () => {
     now = t0 + 31 * day;
     for (let i = 0; i < 2; i += 1) assert.equal((await call('early')).status, 410);
