@@ -94,7 +94,9 @@ export const removedGateStep = defineStep({
     // once the credential is known; it refuses every other client with this same problem.
     if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
-    if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
+    const state = stateOf(request);
+    if (hasDeprecation(verdict.headers)) state.deprecated = true;
+    state.refused = true;
     reply.headers(verdict.headers);
     throw verdict.removed;
   },

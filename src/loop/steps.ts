@@ -22,6 +22,7 @@ import { brownoutListingStep, brownoutStep } from './notices/brownout-guard.ts';
 import { sessionBudgetStep } from './portal/dashboard/session-budget.ts';
 import { notFoundPageStep } from './portal/not-found-page.ts';
 import { pageRateLimitStep } from './portal/page-rate-limit.ts';
+import { usageStep } from './usage/usage-step.ts';
 
 /**
  * Every per-request step of the loop, in the order a request meets them. The loop's pipeline runs
@@ -73,6 +74,7 @@ export const loopSteps: readonly ListedStep[] = [
   idempotencyRecordStep,
   // onResponse, or onRequestAbort when the client left.
   metricsStep,
+  usageStep,
   idempotencyReleaseStep,
   idempotencyAbortStep,
 ];

@@ -34,6 +34,41 @@ describe('human text fields of the management API', () => {
     assert.deepEqual(list.data, []);
   });
 
+  it('refuses the line and paragraph separators and the bidirectional controls, and a blank reason', async () => {
+    const invisible = [
+      'a\u2028b',
+      'a\u2029b',
+      ...[0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069].map(
+        (c) => `paid \u0024${String.fromCodePoint(c)}10`,
+      ),
+    ];
+    for (const reason of invisible) {
+      const res = await call(service)('POST', '/admin/v1/approvals', { fingerprint: '0123456789abcdef', reason });
+      const problem = assertFieldErrors(res, '/body/reason');
+      assert.match(problem.detail, /one line of text/, JSON.stringify(reason));
+      assertFieldErrors(await call(service)('POST', '/admin/v1/clients', { name: reason }), '/body/name');
+    }
+    for (const reason of [' ', '   ', '\u00a0\u3000']) {
+      const res = await call(service)('POST', '/admin/v1/approvals', { fingerprint: '0123456789abcdef', reason });
+      const problem = assertFieldErrors(res, '/body/reason');
+      assert.match(problem.detail, /\/body\/reason must be one line of text, not blank/, JSON.stringify(reason));
+      const grant = await call(service)('POST', '/admin/v1/exemptions', {
+        clientId: 'cl_nobody',
+        version: 'v1',
+        until: '2099-01-01T00:00:00Z',
+        reason,
+      });
+      assertFieldErrors(grant, '/body/reason');
+    }
+    const list = JSON.parse((await call(service)('GET', '/admin/v1/approvals?include=revoked')).body);
+    assert.deepEqual(list.data, [], 'nothing stored');
+    const kept = await call(service)('POST', '/admin/v1/approvals', {
+      fingerprint: '0123456789abcdef',
+      reason: '  agreed with Acme — Zürich 😀',
+    });
+    assert.equal(kept.statusCode, 201, kept.body);
+  });
+
   it('refuses them in the names of clients and API keys', async () => {
     for (const name of bad) {
       assertFieldErrors(await call(service)('POST', '/admin/v1/clients', { name }), '/body/name');

@@ -189,3 +189,60 @@ describe('a deprecated field, end to end on the reference service', () => {
     }
   });
 });
+
+/**
+ * The older `schema` form, one entry per v2 schema carrying `nickname` with the same dates (the
+ * form that still works): its uses were signalled, but each entry was an element of its own, so
+ * `User.nickname` showed none of the calls that reached `UserInput` or `UserPatch`. Entries that
+ * deprecate one field of one version on one timeline are one deprecation, counted as `resource`'s.
+ */
+describe('the schema form counts the calls the resource form counts', () => {
+  const countedFor = async (form: 'schema' | 'resource'): Promise<Record<string, number>> => {
+    const now = Date.now();
+    const dates = { deprecatedAt: iso(now - day), sunsetAt: iso(now + 200 * day) };
+    const schemas = ['User', 'UserDetail', 'UserInput', 'UserPatch', 'UserPartial', 'UserDetailPartial'];
+    const fieldDeprecations =
+      form === 'resource'
+        ? [{ version: 'v2', resource: 'User', field: 'nickname', ...dates }]
+        : schemas.map((schema) => ({ version: 'v2', schema, field: 'nickname', ...dates }));
+    const service = await startTestService({ file: { fieldDeprecations } });
+    try {
+      const admin = { authorization: adminHeaders.authorization, 'content-type': 'application/json' };
+      const created = await fetch(`${service.base}/api/v2/users`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Ada', nickname: 'ada' }),
+      });
+      assert.equal(created.status, 201, await created.clone().text());
+      assert.match(created.headers.get('link') ?? '', /title="User\.nickname"/);
+      const { id } = (await created.json()) as { id: number };
+      const patched = await fetch(`${service.base}/api/v2/users/${id}`, {
+        method: 'PATCH',
+        headers: { ...admin, 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ nickname: 'ad' }),
+      });
+      assert.ok(patched.headers.get('deprecation'), await patched.text());
+      const selected = await fetch(`${service.base}/api/v2/users?fields=nickname`, { headers: admin });
+      assert.ok(selected.headers.get('deprecation'));
+      // The usage buffer is written in batches: wait for the three calls, at most 10 s.
+      let counted: Record<string, number> = {};
+      for (let i = 0; i < 40 && (counted['User.nickname'] ?? 0) < 3; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        const listing = (await (await fetch(`${service.base}/admin/v1/deprecations`, { headers: admin })).json()) as {
+          data: Array<{ name: string; usage?: { calls: number } }>;
+        };
+        counted = Object.fromEntries(
+          listing.data.filter((d) => d.name.endsWith('.nickname')).map((d) => [d.name, d.usage?.calls ?? 0]),
+        );
+      }
+      return counted;
+    } finally {
+      await service.stop();
+    }
+  };
+
+  it('lists one User.nickname with every call, in both forms', async () => {
+    assert.deepEqual(await countedFor('resource'), { 'User.nickname': 3 });
+    assert.deepEqual(await countedFor('schema'), { 'User.nickname': 3 });
+  });
+});

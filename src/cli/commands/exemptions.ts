@@ -41,8 +41,8 @@ Without --server the command works on DATABASE_URL (default sqlite:./data/versio
 grantor is recorded as "admin"; with --server it calls the management API with an admin key
 (--key or VERSIONARY_KEY), recorded as that key's name and id.
 
-Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date,
-unknown exemption), 2 could not run.`,
+Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
+grant already in force for the client and subject, unknown exemption), 2 could not run.`,
   options: {
     server: { type: 'string' },
     key: { type: 'string' },

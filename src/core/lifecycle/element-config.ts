@@ -68,7 +68,35 @@ export function parseElementDeprecations(
       parameter,
     };
   });
-  return [...fields, ...parameters];
+  return [...mergeSchemaEntries(fields), ...parameters];
+}
+
+/**
+ * Entries of the `schema` form that deprecate the same field of the same version on the same
+ * timeline are one deprecation: one element, named by the first entry's schema, reaching every
+ * schema they name. Declared one entry per schema, the field was an element per schema, and each
+ * counted only the calls that reached its own schema; as one, it counts every use, as `resource`.
+ */
+function mergeSchemaEntries(fields: ElementDeprecation[]): ElementDeprecation[] {
+  const merged: ElementDeprecation[] = [];
+  const byTimeline = new Map<string, ElementDeprecation & { kind: 'field'; schemas: string[] }>();
+  for (const e of fields) {
+    if (e.kind !== 'field' || e.resource !== undefined || e.schemas === undefined) {
+      merged.push(e);
+      continue;
+    }
+    const { element: _name, schema: _schema, schemas: _schemas, ...timeline } = e;
+    const key = JSON.stringify(timeline, Object.keys(timeline).sort());
+    const first = byTimeline.get(key);
+    if (first) {
+      for (const name of e.schemas) if (!first.schemas.includes(name)) first.schemas.push(name);
+      continue;
+    }
+    const own = { ...e, schemas: [...e.schemas] };
+    byTimeline.set(key, own);
+    merged.push(own);
+  }
+  return merged;
 }
 
 /**

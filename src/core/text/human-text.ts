@@ -1,6 +1,8 @@
-// C0 controls (with tab and the line breaks), DEL, C1 controls, and UTF-16 surrogates standing alone.
+// C0 controls (with tab and the line breaks), DEL, C1 controls, UTF-16 surrogates standing alone,
+// the line and paragraph separators (a line break to JSON readers and terminals alike), and the
+// bidirectional embeddings, overrides and isolates, which reorder what a reader sees around them.
 // With the `u` flag a well-formed pair is one code point above U+FFFF and never matches.
-const refused = String.raw`\u0000-\u001f\u007f-\u009f\ud800-\udfff`;
+const refused = String.raw`\u0000-\u001f\u007f-\u009f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069`;
 
 /**
  * The JSON Schema `pattern` (read with the `u` flag, as Ajv does) of one line of human text: a
@@ -16,7 +18,18 @@ export const singleLineTextPattern = `^[^${refused}]*$`;
 
 /** The rule {@link singleLineTextPattern} states, as the end of a sentence naming the field. */
 export const singleLineTextRule =
-  'must be one line of text: no control characters (tab, line breaks, escapes) and no lone surrogates';
+  'must be one line of text: no control characters (tab, line breaks, escapes, bidirectional controls) and no lone surrogates';
+
+/**
+ * The pattern of a reason: one line of human text ({@link singleLineTextPattern}) with at least
+ * one visible character, so a reason of spaces is refused as the portal refuses it. Leading
+ * spaces, then a visible character, then anything allowed: no two parts can match the same
+ * character, so the pattern stays linear.
+ */
+export const reasonTextPattern = `^[^\\S${refused}]*[^\\s${refused}][^${refused}]*$`;
+
+/** The rule {@link reasonTextPattern} states, as the end of a sentence naming the field. */
+export const reasonTextRule = singleLineTextRule.replace('one line of text', 'one line of text, not blank');
 
 const anyRefused = new RegExp(`[${refused}]`, 'gu');
 

@@ -2,6 +2,7 @@ export { escapeRegExp } from './escape-reg-exp.ts';
 export {
   escapeControls,
   isSingleLineText,
+  reasonTextPattern,
   singleLineTextPattern,
   singleLineTextProblem,
   singleLineTextRule,

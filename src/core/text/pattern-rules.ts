@@ -1,8 +1,9 @@
-import { singleLineTextPattern, singleLineTextRule } from './human-text.ts';
+import { reasonTextPattern, reasonTextRule, singleLineTextPattern, singleLineTextRule } from './human-text.ts';
 import { migrationUrlPattern, migrationUrlRule } from './migration-url.ts';
 
 const rules = new Map([
   [singleLineTextPattern, singleLineTextRule],
+  [reasonTextPattern, reasonTextRule],
   [migrationUrlPattern, migrationUrlRule],
 ]);
 

@@ -69,11 +69,12 @@ describe('a line of the usage log', () => {
     });
   });
 
-  it('records a call refused as removed without counting an operation, and skips refusals and unknown paths', () => {
+  it('skips refusals (a call refused as removed or in a brownout too) and unknown paths', () => {
     assert.deepEqual(usageOfLine({ ...base, version: 'v1', operation: '/echo', status: '410' }, judge), {
-      kind: 'counted',
-      calls: [{ version: 'v1', endpoint: 'GET /echo', clientId: 'acme', at }],
+      kind: 'skipped',
+      reason: 'refused with 410',
     });
+    assert.equal(usageOfLine({ ...base, version: 'v1', operation: '/echo', status: '404' }, judge).kind, 'skipped');
     assert.equal(usageOfLine({ ...base, status: '401', client: '' }, judge).kind, 'skipped');
     assert.equal(usageOfLine({ ...base, status: '429' }, judge).kind, 'skipped');
     assert.equal(usageOfLine({ ...base, operation: '/users/42', status: '404' }, judge).kind, 'skipped');

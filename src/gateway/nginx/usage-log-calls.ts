@@ -18,9 +18,9 @@ export interface LineJudge {
   verdict(key: { version: string; method: string; path: string }): LifecycleVerdict;
 }
 
-// Answers nginx gives before the call reaches its operation (the key check, the rate limit): the
-// gateway records no usage for them either.
-const refusedBeforeOperation = new Set(['401', '403', '429']);
+// Refusals: the key check, a role or a closing to new clients, a removal or brownout, the rate
+// limit. A refused call is not usage: the gateway records none for them either.
+const refusals = new Set(['401', '403', '410', '429']);
 const fields = ['ts', 'rid', 'version', 'operation', 'method', 'client', 'status', 'deprecated'] as const;
 
 /** One line of the log (without its newline), parsed and checked; a string says why it is not a line of the format. */
@@ -44,13 +44,13 @@ export function parseUsageLine(text: string): UsageLogLine | string {
 /**
  * The usage rows the gateway writes for the call a line tells of, so that usage read from nginx's
  * log is the same as the Node gateway's for the same calls: every call that reached an operation
- * counted per operation and client; a call to a deprecated version or endpoint recorded, as is
- * one refused because its version or endpoint is removed; and one row per deprecated element used.
+ * counted per operation and client; a call to a deprecated version or endpoint recorded; and one
+ * row per deprecated element used. A refusal (401, 403, 410, 429, a removal answered 404) is not usage.
  * The lifecycle is judged when the line is read (a line is read within a second of the call, unless
  * the control plane was down).
  */
 export function usageOfLine(line: UsageLogLine, judge: LineJudge): LineUsage {
-  if (refusedBeforeOperation.has(line.status)) return { kind: 'skipped', reason: `refused with ${line.status}` };
+  if (refusals.has(line.status)) return { kind: 'skipped', reason: `refused with ${line.status}` };
   const version = judge.bundle.get(line.version);
   // HEAD is served by a GET operation, as Fastify routes it.
   const method = line.method === 'HEAD' ? 'GET' : line.method;
@@ -61,8 +61,8 @@ export function usageOfLine(line: UsageLogLine, judge: LineJudge): LineUsage {
   const clientId = line.client === '' ? anonymousClient : line.client;
   const verdict = judge.verdict({ version: line.version, method, path: line.operation });
   const base = { version: line.version, endpoint, clientId, at };
-  // Refused as removed (410, or 404 with `removedStatus: 404`): recorded, but it never reached its operation.
-  if (verdict.removed && (line.status === '410' || line.status === '404')) return { kind: 'counted', calls: [base] };
+  // Refused as removed with `removedStatus: 404`: a refusal, as a 410 is.
+  if (verdict.removed && line.status === '404') return { kind: 'skipped', reason: 'refused as removed' };
   const calls: UsageCall[] = verdict.deprecated || verdict.removed ? [base] : [];
   for (const element of line.deprecated.split(',')) {
     const name = element.trim();

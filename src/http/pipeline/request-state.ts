@@ -20,6 +20,11 @@ export interface RequestState {
   versionFromAccept?: boolean;
   /** The answer carries the lifecycle's `Deprecation` header (the lifecycle steps), for metrics. */
   deprecated?: boolean;
+  /**
+   * The lifecycle refused the call (a removed version, endpoint or element, closed to new clients,
+   * a brownout), whatever status it answered with: it is not counted as usage.
+   */
+  refused?: boolean;
   /** The rate-limit policy that refused the request with a 429 (its name), for metrics. */
   rateLimitPolicy?: string;
   /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */

@@ -150,9 +150,13 @@ function applyVerdict(
     { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },
     request,
   );
-  stateOf(request).deprecated = true;
+  const state = stateOf(request);
+  state.deprecated = true;
   reply.headers(verdict.headers);
-  if (verdict.removed) throw verdict.removed;
+  if (verdict.removed) {
+    state.refused = true;
+    throw verdict.removed;
+  }
 }
 
 /** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */
@@ -224,7 +228,10 @@ function elementHeaders(
       const at = o.clock.now();
       for (const e of used) o.onUsage({ ...base, clientId, at, element: e.element }, request);
     }
-    if ('removed' in verdict) throw verdict.removed;
+    if ('removed' in verdict) {
+      stateOf(request).refused = true;
+      throw verdict.removed;
+    }
     if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
     // The manifest after the elements' own links (a deprecated version's Link holds it already).
     const { manifestLink } = lifecycle;

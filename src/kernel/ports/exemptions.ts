@@ -28,7 +28,12 @@ export interface ClientExemption {
 
 /** The service's port for per-client exemptions. */
 export interface ExemptionStore {
-  insert(exemption: ClientExemption): Promise<void>;
+  /**
+   * Store a grant, unless the client already has one in force (not revoked) for the same subject:
+   * then nothing is stored and that one is answered. One per client and subject, enforced by a
+   * unique index, so two instances granting at once cannot both win.
+   */
+  insert(exemption: ClientExemption): Promise<ClientExemption | undefined>;
   find(id: string): Promise<ClientExemption | undefined>;
   /** Oldest first; of one client when asked. Without `includeRevoked`, only the ones not revoked. */
   list(options?: { clientId?: string; includeRevoked?: boolean }): Promise<ClientExemption[]>;

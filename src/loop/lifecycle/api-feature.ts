@@ -4,6 +4,7 @@ import { installProblemHandling, type OperationHandler } from '../../http/index.
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 
 /**
@@ -41,11 +42,14 @@ export function createResourcesFeature(
         clientOf: lifecycleClientOf,
         clock,
         lifecycle: runtime,
-        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Written once the call is answered, and only if it was not refused (`after:usage`).
+        onUsage: (call, request) =>
+          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
         // Every call of every version, counted per operation and client for `versionary diff`.
         ...(operations
           ? {
-              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+              onCall: (call: CallEvent, request: FastifyRequest) =>
+                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
             }
           : {}),
         onVersionedRequest: options.onVersionedRequest ?? [],

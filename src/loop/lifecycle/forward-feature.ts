@@ -5,6 +5,7 @@ import { removedVersionOf } from '../../http/removed-gate.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import { deferUsage } from '../usage/usage-step.ts';
 import { versionDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
 
@@ -74,11 +75,14 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
           ...(forward.refuse ? { refuse: forward.refuse } : {}),
         },
-        onUsage: (call, request) => recorder.record({ ...call, ...usageIdentityOf(request) }),
+        // Written once the call is answered, and only if it was not refused (`after:usage`).
+        onUsage: (call, request) =>
+          deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),
         // Every call of every version, counted per operation and client for `versionary diff`.
         ...(operations
           ? {
-              onCall: (call: CallEvent, request: FastifyRequest) => operations.count(call, usageClientIdOf(request)),
+              onCall: (call: CallEvent, request: FastifyRequest) =>
+                deferUsage(request, () => operations.count(call, usageClientIdOf(request))),
             }
           : {}),
         onVersionedRequest: appOptions.onVersionedRequest ?? [],

@@ -7,6 +7,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
+import { stateOf } from '../../http/pipeline/request-state.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
@@ -48,7 +49,8 @@ export async function createBrownoutCache(options: {
 /**
  * Refuse calls during a brownout as the removal will: 410 (or 404, as `removedStatus` says), with
  * a problem that says it is a brownout, when it ends and when the real removal is. Runs after the
- * lifecycle hook, so the call is still counted and still carries its deprecation headers.
+ * lifecycle hook, so the call still carries its deprecation headers; as a refusal it is not counted
+ * (`after:usage`).
  */
 export function installBrownoutGuard(app: FastifyInstance, options: BrownoutGuardOptions): void {
   installListedSteps({ app, prefix: options.prefix }, 'brownout-guard', options);
@@ -111,6 +113,8 @@ export const brownoutStep = defineStep({
           id !== undefined && spared(options.runtime, { brownout, clientId: id, now: options.clock.now() }),
       });
       if (!b) return;
+      // Refused, as after the removal: not usage.
+      stateOf(request).refused = true;
       const verdict = options.runtime.verdict({
         version,
         method,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceContext } from '../../kernel/app/feature.ts';
 import { createOperationCounter, type OperationCounter } from './operation-counter.ts';
 import { createUsageRecorder, type UsageRecorder } from './usage-recorder.ts';
@@ -12,10 +13,12 @@ export interface LoopUsage {
 
 /**
  * Record usage: calls to deprecated versions in the usage recorder, and every version's calls per
- * operation in the operation counter (none when its retention is 0 days). Both are flushed and
- * closed with the app.
+ * operation in the operation counter (none when its retention is 0 days), each once its answer is
+ * known not to be a refusal (`after:usage`). Both are flushed and closed with the app.
  */
-export function installUsage({ app, config, storage }: ServiceContext): LoopUsage {
+export function installUsage({ app, config, storage, api }: ServiceContext): LoopUsage {
+  // Usage is written once each call is answered, and only when it was not refused.
+  installListedSteps({ app, prefix: api.prefix }, 'usage', {});
   const recorder = createUsageRecorder({
     store: storage.usage,
     log: app.log,

@@ -6,20 +6,17 @@ import type { ClientExemptionsTable, Tables } from './tables.ts';
 export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
   return {
     async insert(e) {
-      await db
-        .insertInto('versionary_client_exemptions')
-        .values({
-          id: e.id,
-          client_id: e.clientId,
-          ...subjectColumns(e.subject),
-          until_at: e.until,
-          reason: e.reason,
-          granted_by: e.grantedBy,
-          granted_at: e.grantedAt,
-          revoked_at: e.revokedAt,
-          revoked_by: e.revokedBy,
-        })
-        .execute();
+      const existing = e.revokedAt === null ? await activeOf(db, e) : undefined;
+      if (existing) return existing;
+      try {
+        await insertRow(db, e);
+      } catch (error) {
+        // Another instance granted the same subject between the look and the write.
+        const winner = await activeOf(db, e);
+        if (winner) return winner;
+        throw error;
+      }
+      return undefined;
     },
     async find(id) {
       const row = await db
@@ -45,6 +42,40 @@ export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
       return Number(result.numUpdatedRows) > 0;
     },
   };
+}
+
+async function insertRow(db: Kysely<Tables>, e: ClientExemption): Promise<void> {
+  await db
+    .insertInto('versionary_client_exemptions')
+    .values({
+      id: e.id,
+      client_id: e.clientId,
+      ...subjectColumns(e.subject),
+      until_at: e.until,
+      reason: e.reason,
+      granted_by: e.grantedBy,
+      granted_at: e.grantedAt,
+      revoked_at: e.revokedAt,
+      revoked_by: e.revokedBy,
+    })
+    .execute();
+}
+
+/** The client's exemption in force for the subject of `e`, if any. */
+async function activeOf(db: Kysely<Tables>, e: ClientExemption): Promise<ClientExemption | undefined> {
+  const s = subjectColumns(e.subject);
+  const row = await db
+    .selectFrom('versionary_client_exemptions')
+    .selectAll()
+    .where('client_id', '=', e.clientId)
+    .where('subject_kind', '=', s.subject_kind)
+    .where('version', '=', s.version)
+    .where('method', s.method === null ? 'is' : '=', s.method)
+    .where('path', s.path === null ? 'is' : '=', s.path)
+    .where('element', s.element === null ? 'is' : '=', s.element)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row && toExemption(row);
 }
 
 function subjectColumns(s: ExemptionSubject) {

@@ -1,5 +1,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
+import {
+  migrationUrlMaxLength,
+  migrationUrlPattern,
+  reasonTextPattern,
+  singleLineTextPattern,
+} from '../../../core/text/index.ts';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 
@@ -41,6 +46,10 @@ const migrationUrlInput = (description: string) =>
 /** A name or reason as the management API takes it: one line, no control characters. */
 export const singleLineText = (options: { maxLength: number; description?: string }) =>
   Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
+
+/** A reason as the management API takes it: one line, no control characters, not blank (as the portal asks). */
+export const reasonText = (options: { maxLength: number; description?: string }) =>
+  Type.String({ minLength: 1, pattern: reasonTextPattern, ...options });
 
 const apiKey = Type.Object({
   id: Type.String({

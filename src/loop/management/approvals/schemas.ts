@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
+import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
 
 const fingerprint = Type.String({
@@ -39,7 +39,7 @@ export const createApprovalSchema = {
   body: Type.Object(
     {
       fingerprint,
-      reason: singleLineText({
+      reason: reasonText({
         maxLength: 1000,
         description: 'Why the break is accepted: one line, no control characters.',
       }),

@@ -51,7 +51,8 @@ export function registerExemptionRoutes(
 
 /**
  * Grant an exemption: checked against the lifecycle as it is (one subject, a known client, a
- * date no later than the cap), stored, and in force on this instance at once. Both
+ * date no later than the cap, no grant in force for the same client and subject: a 409 naming
+ * it), stored, and in force on this instance at once. Both
  * `POST /exemptions` and a granted request go through here, so the cap rule holds for both.
  */
 export async function grantExemption(
@@ -73,10 +74,20 @@ export async function grantExemption(
     revokedAt: null,
     revokedBy: null,
   };
-  await storage.exemptions.insert(exemption);
+  const existing = await storage.exemptions.insert(exemption);
+  // One grant per client and subject: a second would be a row the first's revocation leaves behind.
+  if (existing) throw alreadyGranted(existing);
   // This instance at once; the others on the change feed.
   await runtime.refresh();
   return exemption;
+}
+
+/** The 409 of a second grant: it names the one in force, to revoke before granting another date. */
+function alreadyGranted(e: ClientExemption): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.Conflict,
+    detail: `The client already has extended access to this subject: ${e.id}, until ${formatIsoInstant(e.until)}. Revoke it (DELETE /admin/v1/exemptions/${e.id}) to grant another date.`,
+  });
 }
 
 /** An exemption as the management API shows it. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
+import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -36,7 +36,10 @@ const exemptionRequest = (description: string) =>
   );
 const tags = ['exemptions'];
 const params = Type.Object({ id: Type.String({ maxLength: 2000, description: 'The request id (exr_…).' }) });
-const conflict = { 404: 'No request with this id', 409: 'The request was already decided' };
+const conflict = {
+  404: 'No request with this id',
+  409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
+};
 
 /** `GET /admin/v1/exemption-requests`. */
 export const listRequestsSchema = {
@@ -73,7 +76,7 @@ export const decideRequestSchema = {
         instantInput("With `granted`: the client's own date, in the future and no later than the cap."),
       ),
       reason: Type.Optional(
-        singleLineText({
+        reasonText({
           maxLength: 1000,
           description: 'With `declined` (required): why, told to the client. With `granted`: a note. One line.',
         }),

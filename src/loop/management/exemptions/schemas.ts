@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput, singleLineText } from '../admin/admin-schemas.ts';
+import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -50,7 +50,7 @@ export const grantExemptionSchema = {
         Type.String({ maxLength: 300, description: '`User.nickname`, `GET /users/{id}?fields`; with `version`.' }),
       ),
       until: instantInput("The client's own date: in the future, and no later than the cap."),
-      reason: singleLineText({ maxLength: 1000, description: 'Why: one line, no control characters.' }),
+      reason: reasonText({ maxLength: 1000, description: 'Why: one line, not blank, no control characters.' }),
     },
     { additionalProperties: false },
   ),
@@ -59,6 +59,7 @@ export const grantExemptionSchema = {
     201: exemption('Granted; `Location` names the exemption.'),
     ...problems({
       400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
+      409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
     }),
   },
 };

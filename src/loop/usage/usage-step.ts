@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify';
+import { stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
+import { defineStep } from '../../http/pipeline/step-definition.ts';
+
+declare module '../../http/pipeline/request-state.ts' {
+  interface RequestState {
+    /** The usage this request would record, written once its answer is known to count (`after:usage`). */
+    usage?: Array<() => void>;
+  }
+}
+
+declare module '../../http/pipeline/step-definition.ts' {
+  interface StepResources {
+    usage: Record<never, never>;
+  }
+}
+
+// Refusals: no credential (401), not allowed or closed to new clients (403), removed or in a
+// brownout (410), over a rate limit (429). A refused call is not usage.
+const refusals: ReadonlySet<number> = new Set([401, 403, 410, 429]);
+
+/**
+ * Record a call's usage (its deprecated-call record, its operation count) once it is answered,
+ * and only if the answer was not a refusal: see {@link usageStep}.
+ */
+export function deferUsage(request: FastifyRequest, write: () => void): void {
+  (stateOf(request).usage ??= []).push(write);
+}
+
+/** Whether an answer counts as a call: not one of the refusals, and not refused by the lifecycle. */
+function counts(status: number, state: RequestState): boolean {
+  return !refusals.has(status) && state.refused !== true;
+}
+
+/**
+ * The `after:usage` step: a request's usage is written once its answer is sent, unless the
+ * service refused it (a 401, 403, 410 or 429, or a removal answered as 404 or 400). A client that
+ * left before its answer is not counted either: `after` does not run for it.
+ */
+export const usageStep = defineStep({
+  part: 'usage',
+  name: 'usage',
+  phase: 'after',
+  create: () => (request, reply) => {
+    const state = stateOf(request);
+    const pending = state.usage;
+    if (!pending) return;
+    state.usage = undefined;
+    if (counts(reply.statusCode, state)) for (const write of pending) write();
+  },
+});
