@@ -30,6 +30,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
 
   const runtime: LifecycleRuntime = {
     warnings,
+    configConflicts: started.conflicts,
     verdict(key) {
       const id = `${key.version} ${key.method} ${key.path}`;
       const hit = cache.get(id);

@@ -14,6 +14,7 @@ import { clientExemptions } from './0012-client-exemptions.ts';
 import { brownoutTargets } from './0013-brownout-targets.ts';
 import { usageLogOffsets } from './0014-usage-log-offsets.ts';
 import { exemptionRequests } from './0015-exemption-requests.ts';
+import { scheduleConfigFingerprint } from './0016-schedule-config-fingerprint.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -46,6 +47,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0013-brownout-targets': brownoutTargets(loop),
     '0014-usage-log-offsets': usageLogOffsets(loop),
     '0015-exemption-requests': exemptionRequests(loop),
+    '0016-schedule-config-fingerprint': scheduleConfigFingerprint(loop),
   };
   return { getMigrations: async () => migrations };
 }
