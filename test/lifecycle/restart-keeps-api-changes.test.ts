@@ -27,7 +27,11 @@ describe('a restart with the same config keeps the lifecycle changed through the
   const config = join(dir, 'config.json');
   const writeConfig = (sunsetAt: string) =>
     writeFileSync(config, JSON.stringify({ versions: { v1: { deprecatedAt: iso(t0 - 10 * day), sunsetAt } } }));
-  const env = { DATABASE_URL: `sqlite:${join(dir, 'versionary.db')}`, VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: config };
+  const env = {
+    DATABASE_URL: `sqlite:${join(dir, 'versionary.db')}`,
+    VERSIONARY_ADMIN_KEY: adminKey,
+    VERSIONARY_CONFIG: config,
+  };
   let running: ServiceProcess | undefined;
   after(async () => {
     await running?.stop();

@@ -59,11 +59,17 @@ export function mergeConfigured(options: {
     configFingerprint: fingerprint,
   };
   // A row written before fingerprints were kept was the file's own: only a real difference is news.
-  return fields.length === 0 ? { save } : { save, conflict: conflictOf({ version: declared.version, winner: 'config', fields }) };
+  return fields.length === 0
+    ? { save }
+    : { save, conflict: conflictOf({ version: declared.version, winner: 'config', fields }) };
 }
 
 /** The dates the entry declares that the stored schedule holds otherwise. */
-function differences(entry: VersionSettings, declared: StoredSchedule, stored: StoredSchedule): ConfigConflict['fields'] {
+function differences(
+  entry: VersionSettings,
+  declared: StoredSchedule,
+  stored: StoredSchedule,
+): ConfigConflict['fields'] {
   const show = (at: number | undefined) => (at === undefined ? null : formatIsoInstant(at));
   return datedFields
     .filter((field) => entry[field] !== undefined && declared[field] !== stored[field])

@@ -10,10 +10,7 @@ import { named, type MigrationDialect } from './dialect.ts';
 export function scheduleConfigFingerprint(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      await db.schema
-        .alterTable(named(dialect, 'version_schedules'))
-        .addColumn('config_fingerprint', 'text')
-        .execute();
+      await db.schema.alterTable(named(dialect, 'version_schedules')).addColumn('config_fingerprint', 'text').execute();
     },
   };
 }
