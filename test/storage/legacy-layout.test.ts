@@ -26,6 +26,7 @@ const loopHistory = [
   '0013-brownout-targets',
   '0014-usage-log-offsets',
   '0015-exemption-requests',
+  '0016-schedule-config-fingerprint',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

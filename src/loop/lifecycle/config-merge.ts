@@ -18,7 +18,7 @@ const datedFields: readonly DatedField[] = ['deprecatedAt', 'sunsetAt', 'extende
  * The fingerprint of what a config entry declares about a version's schedule: the same entry,
  * however it is spelled in the file, gives the same fingerprint.
  */
-export function configFingerprint(v: VersionSettings): string {
+function configFingerprint(v: VersionSettings): string {
   return JSON.stringify([
     v.deprecatedAt ?? null,
     v.sunsetAt ?? null,
