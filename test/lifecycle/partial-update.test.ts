@@ -144,6 +144,13 @@ describe('a closing date before the deprecation, on the started service and thro
       }),
       /versions\.v1\.closedToNewClientsAt must not come before the deprecatedAt/,
     );
+    const endpoint = { version: 'v1', method: 'GET', path: '/users', deprecatedAt: iso(t0), sunsetAt };
+    await assert.rejects(
+      startTestService({
+        file: { endpointDeprecations: [{ ...endpoint, closedToNewClientsAt: iso(t0 - day) }] },
+      }),
+      /endpointDeprecations\[0\]\.closedToNewClientsAt must not come before the deprecatedAt/,
+    );
   });
 
   it('starts with a config file whose closing has passed since (the normal case after a restart)', async () => {

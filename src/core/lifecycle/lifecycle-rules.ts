@@ -111,7 +111,7 @@ export function capErrors(entry: Record<string, unknown>, here: string): string[
  * A closing to new clients before the deprecation would shut clients out before they were told.
  * One that has passed since is the normal case after a restart, so the clock is not consulted.
  */
-function closingErrors(entry: Record<string, unknown>, here: string): string[] {
+export function closingErrors(entry: Record<string, unknown>, here: string): string[] {
   const closed = instantMs(entry.closedToNewClientsAt);
   const deprecated = instantMs(entry.deprecatedAt);
   if (closed === undefined || deprecated === undefined || closed >= deprecated) return [];
