@@ -27,6 +27,8 @@ const beyondSchema = [
   /^POST \/admin\/v1\/exemption-requests\/\{id\}\/decisions body /,
   // The cap on extended access must lie after the sunset it extends: a rule between fields.
   /^(PUT \/admin\/v1\/versions\/\{name\}\/deprecation|POST \/admin\/v1\/deprecations) body extendedAccessUntil$/,
+  // The closing must not lie in the past nor before the deprecation: a rule against the clock and between fields.
+  /^(PUT \/admin\/v1\/versions\/\{name\}\/deprecation|POST \/admin\/v1\/deprecations) body closedToNewClientsAt$/,
 ];
 
 // Every served document against the server, at each edge of each constraint it states on a

@@ -121,6 +121,11 @@ export function runStorageContract(name: string, open: OpenStorage): void {
       assert.deepEqual(await s.lifecycle.listSchedules(), [
         { ...schedule, removed: true, migrationUrl: 'https://example.com/g' },
       ]);
+      // The config file's fingerprint survives a save without one (a change through the management API).
+      await s.lifecycle.saveSchedule({ ...schedule, version: 'v3', configFingerprint: '["a"]' });
+      await s.lifecycle.saveSchedule({ ...schedule, version: 'v3', sunsetAt: 3_000_000_000_000 });
+      const v3 = (await s.lifecycle.listSchedules()).find((x) => x.version === 'v3');
+      assert.deepEqual(v3, { ...schedule, version: 'v3', sunsetAt: 3_000_000_000_000, configFingerprint: '["a"]' });
       const endpoint = {
         version: 'v2',
         method: 'GET',

@@ -26,6 +26,7 @@ const loopHistory = [
   '0013-brownout-targets',
   '0014-usage-log-offsets',
   '0015-exemption-requests',
+  '0016-schedule-config-fingerprint',
   '0017-one-exemption-per-subject',
 ];
 

@@ -19,7 +19,12 @@ export const versionsCommand = defineCommand({
   name: 'versions',
   help: `Usage: npx versionary versions list [--server URL --key KEY] [--format text|json]
        npx versionary versions deprecate <version> [--notice-months N | --sunset ISO] [--reason planned|critical-fix]
-                                    [--migration-url URL] [--server URL --key KEY]
+                                    [--migration-url URL] [--extended-access-until ISO]
+                                    [--closed-to-new-clients ISO] [--server URL --key KEY]
+
+On a deprecated version, options left out keep their values: --closed-to-new-clients alone moves
+no date, and --notice-months alone announces the deprecation anew from now. A closing date in the
+past or before the deprecation is refused.
 
 Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) with the
 same policy checks as the service; VERSIONARY_CONFIG is read too. With --server it calls the
@@ -34,6 +39,8 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
     sunset: { type: 'string' },
     reason: { type: 'string' },
     'migration-url': { type: 'string' },
+    'extended-access-until': { type: 'string' },
+    'closed-to-new-clients': { type: 'string' },
   },
   positionals: { min: 1, max: 2, names: 'list | deprecate <version>' },
   async run({ values, positionals, io }) {
@@ -72,6 +79,8 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
     ['sunset', 'sunsetAt'],
     ['reason', 'reason'],
     ['migration-url', 'migrationUrl'],
+    ['extended-access-until', 'extendedAccessUntil'],
+    ['closed-to-new-clients', 'closedToNewClientsAt'],
   ] as const) {
     const value = readString(values, flag);
     if (value !== undefined) body[field] = value;

@@ -53,7 +53,7 @@ export {
   lifecycleConfigKeys,
   lifecycleShapeErrors,
 } from './lifecycle-schema.ts';
-export { capErrors, checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
+export { capErrors, checkLifecycleRules, closingErrors, instantMs } from './lifecycle-rules.ts';
 export type { CheckLifecycleRulesOptions } from './lifecycle-rules.ts';
 export { declaredOrder, orderReleases } from './release-order.ts';
 export type { OrderedRelease, ReleaseInput } from './release-order.ts';

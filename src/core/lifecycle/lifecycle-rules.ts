@@ -43,7 +43,7 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
         `${here}.sunsetAt is required with a deprecatedAt (rule concrete-sunset): a deprecation names a concrete sunset date; without one ${name} would stay current, with no deprecation headers`,
       );
     }
-    errors.push(...capErrors(entry, here));
+    errors.push(...capErrors(entry, here), ...closingErrors(entry, here));
     if (!bundle) continue;
     if (entry.sunsetAt !== undefined && entry.deprecatedAt === undefined)
       errors.push(`${here}.deprecatedAt is required with a sunsetAt`);
@@ -105,4 +105,17 @@ export function capErrors(entry: Record<string, unknown>, here: string): string[
   const sunset = instantMs(entry.sunsetAt);
   if (sunset === undefined) return [`${here}.extendedAccessUntil needs a sunsetAt to extend`];
   return cap > sunset ? [] : [`${here}.extendedAccessUntil must be after the sunsetAt it extends`];
+}
+
+/**
+ * A closing to new clients before the deprecation would shut clients out before they were told.
+ * One that has passed since is the normal case after a restart, so the clock is not consulted.
+ */
+export function closingErrors(entry: Record<string, unknown>, here: string): string[] {
+  const closed = instantMs(entry.closedToNewClientsAt);
+  const deprecated = instantMs(entry.deprecatedAt);
+  if (closed === undefined || deprecated === undefined || closed >= deprecated) return [];
+  return [
+    `${here}.closedToNewClientsAt must not come before the deprecatedAt (${String(entry.deprecatedAt)}): clients would be shut out before being told`,
+  ];
 }

@@ -3,6 +3,11 @@ import type { DeprecationSchedule } from '../../core/lifecycle/index.ts';
 /** A stored version deprecation, with the guide it links to. */
 export interface StoredSchedule extends DeprecationSchedule {
   migrationUrl: string | null;
+  /**
+   * The config file's entry as a start last applied it. A save without one keeps the stored one:
+   * a change through the management API does not make the file's entry new again.
+   */
+  configFingerprint?: string;
 }
 
 /** A deprecated endpoint within a version. */

@@ -73,12 +73,20 @@ export function createClientAccess(options: ClientAccessOptions) {
       bySubject = indexExemptions(await options.exemptions.list());
     },
     /**
-     * Whether a key's shared verdict has per-client rules: past the removal, an exemption for its
-     * version or endpoint; before it, a closing date. Every other key is answered by the shared verdict alone.
+     * Whether a key's shared verdict has per-client rules: an exemption for its version or
+     * endpoint (an exempt client sees its own `Sunset` from the grant on), or, before the removal,
+     * a closing date. Every other key is answered by the shared verdict alone.
      */
     touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
-      if (removed) return bySubject.has(key.version) || bySubject.has(endpointSubject(key));
-      return closings(state, key).length > 0;
+      if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
+      return !removed && closings(state, key).length > 0;
+    },
+    /** Whether a client holds an active exemption for a key's version or endpoint. */
+    isExempt(clientId: string, key: VerdictKey): boolean {
+      return (
+        bySubject.get(key.version)?.has(clientId) === true ||
+        bySubject.get(endpointSubject(key))?.has(clientId) === true
+      );
     },
     /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
     extensionOf: extension,

@@ -9,6 +9,7 @@ import {
 } from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, StoredSchedule } from '../../kernel/ports/index.ts';
 import { configuredSchedule } from './policy-check.ts';
+import { mergeConfigured, type ConfigConflict } from './config-merge.ts';
 import type { LifecycleRuntimeOptions } from './runtime-types.ts';
 
 /** The lifecycle as it stands once a start has written the config's schedules to the store. */
@@ -21,11 +22,14 @@ export interface StartedLifecycle {
   released: Map<string, number>;
   /** The versions whose release instant is a stand-in. */
   undated: Set<string>;
+  /** Where the config file and the stored schedules differed, and which one won: logged at start. */
+  conflicts: ConfigConflict[];
 }
 
 /**
  * Load schedules from the store and write the config's over them: the default deprecations of a
- * first start, each configured schedule and each configured endpoint deprecation. Refuses to
+ * first start, each configured schedule whose entry is new or changed since it last applied
+ * (`mergeConfigured`) and each configured endpoint deprecation. Refuses to
  * start when the release dates contradict the declared order.
  */
 export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<StartedLifecycle> {
@@ -35,12 +39,15 @@ export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<
   const configured = settings.versions ?? {};
   const names = declaredOrder({ configured: Object.keys(configured), bundle: options.versions.map((v) => v.name) });
   const releases = orderedReleases(options, names);
-  for (const [name, v] of Object.entries(configured)) {
-    const declared = configuredSchedule(name, v, { now: clock.now(), stored: schedules.get(name) });
+  const conflicts: ConfigConflict[] = [];
+  for (const [name, entry] of Object.entries(configured)) {
+    const declared = configuredSchedule(name, entry, { now: clock.now(), stored: schedules.get(name) });
     if (!declared) continue;
-    const stored: StoredSchedule = { ...declared, removed: declared.removed || schedules.get(name)?.removed === true };
-    await store.saveSchedule(stored);
-    schedules.set(name, stored);
+    const { save, conflict } = mergeConfigured({ entry, declared, stored: schedules.get(name) });
+    if (conflict) conflicts.push(conflict);
+    if (!save) continue;
+    await store.saveSchedule(save);
+    schedules.set(name, save);
   }
   for (const e of settings.endpointDeprecations) {
     const stored = { ...e, deprecatedAt: e.deprecatedAt ?? clock.now(), migrationUrl: e.migrationUrl ?? null };
@@ -52,6 +59,7 @@ export async function startLifecycle(options: LifecycleRuntimeOptions): Promise<
     names,
     released: new Map(releases.map((r) => [r.name, r.releasedAt])),
     undated: new Set(releases.filter((r) => !r.declared).map((r) => r.name)),
+    conflicts,
   };
 }
 

@@ -14,6 +14,7 @@ import type {
   UsageStore,
 } from '../../kernel/ports/index.ts';
 import type { LifecycleSettings } from './settings.ts';
+import type { ConfigConflict } from './config-merge.ts';
 
 /** Options for `createLifecycleRuntime`. */
 export interface LifecycleRuntimeOptions {
@@ -80,4 +81,6 @@ export interface LifecycleRuntime {
   apply(options: { schedules?: StoredSchedule[]; endpoints?: EndpointDeprecation[] }): void;
   refresh(): Promise<void>;
   warnings: PolicyWarning[];
+  /** Where the config file and the stored schedules differed at start, and which won (see `mergeConfigured`). */
+  configConflicts: ConfigConflict[];
 }

@@ -39,7 +39,10 @@ export function computeVerdict(
   const candidates: VerdictCandidate[] = [];
   const extended = (subject: string, schedule: DeprecationSchedule, cap: number | undefined) => {
     const until = context.extension?.(subject, cap);
-    return until === undefined ? schedule : { ...schedule, sunsetAt: until, removed: false };
+    // An extension only ever adds time: a date before the public sunset leaves the public one.
+    return until === undefined || until <= schedule.sunsetAt
+      ? schedule
+      : { ...schedule, sunsetAt: until, removed: false };
   };
   const own = state.schedule(key.version);
   if (own)

@@ -30,6 +30,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
 
   const runtime: LifecycleRuntime = {
     warnings,
+    configConflicts: started.conflicts,
     verdict(key) {
       const id = `${key.version} ${key.method} ${key.path}`;
       const hit = cache.get(id);
@@ -44,11 +45,9 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     },
     async clientVerdict(key, clientId, shared) {
       // Before the removal, the closing to new clients; after it, the removal wins over the closing.
-      if (!shared.removed) {
-        await access.assertNotClosed({ state, key, clientId, replacement: shared.replacement });
-        return shared;
-      }
-      if (clientId === undefined) return shared;
+      if (!shared.removed) await access.assertNotClosed({ state, key, clientId, replacement: shared.replacement });
+      // An exempt client is told its own date from the grant on, not only once the public sunset has passed.
+      if (clientId === undefined || !access.isExempt(clientId, key)) return shared;
       const id = `${clientId} ${key.version} ${key.method} ${key.path}`;
       const hit = clientCache.get(id);
       if (hit && clock.now() < hit.until) return hit.verdict;

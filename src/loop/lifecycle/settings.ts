@@ -1,5 +1,6 @@
 import {
   capErrors,
+  closingErrors,
   checkLifecycleRules,
   instantMs,
   lifecycleConfigKeys,
@@ -114,7 +115,10 @@ export function parseLifecycleSettings(options: {
       },
     ];
   });
-  list.forEach((raw, i) => isObject(raw) && problems.push(...capErrors(raw, `${key}[${i}]`)));
+  list.forEach(
+    (raw, i) =>
+      isObject(raw) && problems.push(...capErrors(raw, `${key}[${i}]`), ...closingErrors(raw, `${key}[${i}]`)),
+  );
   errors.push(...problems);
   // An entry with an error is told once: the policy check at start leaves its version out.
   const flawed = Object.keys(versions ?? {}).filter((name) =>

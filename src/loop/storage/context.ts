@@ -53,6 +53,11 @@ export async function createServiceContext(
   });
   installJsonBody(app, { types: ['application/json', 'application/merge-patch+json'] });
   for (const warning of runtime.warnings) app.log.warn({ rule: warning.rule }, warning.detail);
+  for (const c of runtime.configConflicts)
+    app.log.warn(
+      { code: 'lifecycle-config-conflict', version: c.version, winner: c.winner, fields: c.fields },
+      c.detail,
+    );
   for (const warning of config.settings.lifecycle.warnings ?? []) app.log.warn({ code: warning.code }, warning.detail);
   return {
     app,

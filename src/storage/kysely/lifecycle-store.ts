@@ -18,6 +18,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned',
         migrationUrl: r.migration_url,
         ...optionalDates(r),
+        ...(r.config_fingerprint === null ? {} : { configFingerprint: r.config_fingerprint }),
       }));
     },
     async saveSchedule(s) {
@@ -29,6 +30,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
         reason: s.reason,
         migration_url: s.migrationUrl,
         ...dateColumns(s),
+        ...(s.configFingerprint === undefined ? {} : { config_fingerprint: s.configFingerprint }),
       };
       const { version: _key, ...rest } = row;
       await db

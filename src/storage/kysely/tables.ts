@@ -33,6 +33,8 @@ interface VersionSchedulesTable {
   migration_url: string | null;
   extended_access_until: number | null;
   closed_to_new_clients_at: number | null;
+  /** What the config file last applied to this row (`0016`); null when it never did. */
+  config_fingerprint: string | null;
 }
 
 /** The `versionary_endpoint_deprecations` table. */

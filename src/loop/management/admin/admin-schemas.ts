@@ -232,7 +232,8 @@ export const scheduleDeprecationSchema = {
   tags: ['versions'],
   description:
     'Sets the deprecation and sunset of a version, checked against the lifecycle policy (notice period, replacement, spacing of breaking changes). ' +
-    'On a version already deprecated this reschedules it: its deprecation date is kept unless given, a later sunset is always allowed, and an earlier one must still give the full notice from now (unless reason is critical-fix).',
+    'On a version already deprecated this reschedules it: its deprecation date is kept unless given, a later sunset is always allowed, and an earlier one must still give the full notice from now (unless reason is critical-fix). ' +
+    'Fields left out keep their values: a body with only extendedAccessUntil or closedToNewClientsAt moves no date; noticeMonths alone announces the deprecation anew from now.',
   params: versionParams,
   body: Type.Object(
     {
@@ -254,12 +255,18 @@ export const scheduleDeprecationSchema = {
         migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
       ),
       extendedAccessUntil: Type.Optional(
-        instantInput(
-          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extension can be granted.',
+        nullable(
+          instantInput(
+            'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extension can be granted. Absent: kept; null: unset.',
+          ),
         ),
       ),
       closedToNewClientsAt: Type.Optional(
-        instantInput('ISO 8601 instant: from then on, clients that had not called it before get a 403.'),
+        nullable(
+          instantInput(
+            'ISO 8601 instant, not in the past nor before the deprecation: from then on, clients that had not called it before get a 403. Absent: kept; null: unset.',
+          ),
+        ),
       ),
     },
     { additionalProperties: false },

@@ -71,7 +71,7 @@ export function registerEndpointAdminRoutes(
       },
     });
     if (violation) throw violation;
-    const dates = lifecycleDatesOf(input, sunsetAt);
+    const dates = lifecycleDatesOf(input, { sunsetAt, deprecatedAt: now, now });
     const saved = {
       version: input.version,
       method,

@@ -1,41 +1,63 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 
-/** The two optional dates beside a deprecation, as the management API takes them. */
+/**
+ * The two optional dates beside a deprecation, as the management API takes them. `null` unsets
+ * one; an absent one keeps its current value.
+ */
 export interface LifecycleDatesInput {
-  extendedAccessUntil?: string;
-  closedToNewClientsAt?: string;
+  extendedAccessUntil?: string | null;
+  closedToNewClientsAt?: string | null;
 }
 
+/** The dates a cap and a closing are checked against, and the values an absent field keeps. */
+export interface LifecycleDatesContext {
+  sunsetAt: number;
+  deprecatedAt: number;
+  now: number;
+  /** The values stored before this write: kept when the body leaves a field out. */
+  current?: { extendedAccessUntil?: number | undefined; closedToNewClientsAt?: number | undefined } | undefined;
+}
+
+type Key = keyof LifecycleDatesInput;
+
 /**
- * The cap on extended access and the closing to new clients of a deprecation body, checked: the
- * cap must come after the sunset it extends. Every mistake is listed in one 400 problem; unset
- * dates are absent.
+ * The cap on extended access and the closing to new clients of a deprecation body, checked and
+ * merged with the current values: the cap must come after the sunset it extends, and a closing
+ * given now must not come before now or before the deprecation (it would cut off clients that
+ * were never told). Every mistake is listed in one 400 problem; unset dates are absent.
  *
  * @example
  * ```ts
- * lifecycleDatesOf({ extendedAccessUntil: '2027-09-01' }, Date.parse('2027-06-01')); // { extendedAccessUntil: 1819584000000 }
+ * lifecycleDatesOf({ extendedAccessUntil: '2027-09-01' }, { sunsetAt: Date.parse('2027-06-01'), deprecatedAt: 0, now: 0 });
+ * // { extendedAccessUntil: 1819584000000 }
  * ```
  */
 export function lifecycleDatesOf(
   body: LifecycleDatesInput,
-  sunsetAt: number,
+  context: LifecycleDatesContext,
 ): { extendedAccessUntil?: number; closedToNewClientsAt?: number } {
   const errors: Array<{ pointer: string; detail: string }> = [];
-  const read = (key: keyof LifecycleDatesInput) => {
+  const read = (key: Key): number | undefined => {
     const raw = body[key];
-    if (raw === undefined) return undefined;
+    if (raw === undefined) return context.current?.[key];
+    if (raw === null) return undefined;
     const at = parseIsoInstant(raw);
     if (at === undefined) errors.push({ pointer: `/body/${key}`, detail: 'not an ISO 8601 date' });
     return at;
   };
   const cap = read('extendedAccessUntil');
   const closed = read('closedToNewClientsAt');
-  if (cap !== undefined && cap <= sunsetAt)
+  if (cap !== undefined && cap <= context.sunsetAt)
     errors.push({
       pointer: '/body/extendedAccessUntil',
-      detail: `must be after the sunset it extends (${formatIsoInstant(sunsetAt)})`,
+      detail: `must be after the sunset it extends (${formatIsoInstant(context.sunsetAt)})${
+        body.extendedAccessUntil === undefined ? '; the current cap is not: give a new one, or null to unset it' : ''
+      }`,
     });
+  // Only a closing given in this body is judged: a stored one that has passed is the normal case.
+  if (closed !== undefined && typeof body.closedToNewClientsAt === 'string')
+    errors.push(...closingErrors(closed, context));
   if (errors.length > 0)
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,
@@ -46,4 +68,23 @@ export function lifecycleDatesOf(
     ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
     ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
   };
+}
+
+function closingErrors(closed: number, context: LifecycleDatesContext): Array<{ pointer: string; detail: string }> {
+  const pointer = '/body/closedToNewClientsAt';
+  if (closed < context.now)
+    return [
+      {
+        pointer,
+        detail: `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`,
+      },
+    ];
+  if (closed < context.deprecatedAt)
+    return [
+      {
+        pointer,
+        detail: `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`,
+      },
+    ];
+  return [];
 }

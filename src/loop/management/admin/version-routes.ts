@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { rescheduleDeprecation, scheduleDeprecation } from '../../../core/lifecycle/index.ts';
+import {
+  rescheduleDeprecation,
+  scheduleDeprecation,
+  type DeprecationReason,
+  type DeprecationSchedule,
+} from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-import type { LifecycleStore, UsageStore } from '../../../kernel/ports/index.ts';
+import type { LifecycleStore, StoredSchedule, UsageStore } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
@@ -80,14 +85,15 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       ...(body.sunsetAt ? { sunsetAt: body.sunsetAt } : {}),
       ...(body.reason ? { reason: body.reason } : {}),
     };
-    // A notice period and no dates is the spec's scheduling, for an active and a deprecated version
-    // alike: deprecation now, sunset now + notice. Given dates, a deprecated version is rescheduled:
-    // it keeps its announced deprecation date and moves its sunset as the policy allows.
-    const datesGiven = body.sunsetAt !== undefined || body.deprecatedAt !== undefined;
-    const { schedule } = find(name).schedule && datesGiven ? rescheduleDeprecation(input) : scheduleDeprecation(input);
-    // The cap and the closing are set with the schedule they belong to; absent, they are unset.
-    const dates = lifecycleDatesOf(body, schedule.sunsetAt);
-    await lifecycle.saveSchedule({ ...schedule, migrationUrl: body.migrationUrl ?? null, ...dates });
+    const current = runtime.scheduleOf(name);
+    const schedule = current ? nextSchedule({ body, input, current }) : scheduleDeprecation(input).schedule;
+    // Fields the body leaves out keep their values; the cap and the closing are checked against the new dates.
+    const dates = lifecycleDatesOf(body, { ...schedule, now: clock.now(), current });
+    await lifecycle.saveSchedule({
+      ...schedule,
+      migrationUrl: body.migrationUrl ?? current?.migrationUrl ?? null,
+      ...dates,
+    });
     await runtime.refresh();
     await options.flushUsage();
     return detail(name);
@@ -118,6 +124,24 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       };
     },
   );
+}
+
+/**
+ * The next schedule of a version already deprecated. A notice period and no dates is the spec's
+ * scheduling: the deprecation is announced anew from now, an explicit act. Given dates, it is
+ * rescheduled: it keeps its announced deprecation date and moves its sunset as the policy allows.
+ * Neither (a body that only sets the cap, the closing, the guide or the reason): the dates stay.
+ */
+function nextSchedule(options: {
+  body: { noticeMonths?: number; deprecatedAt?: string; sunsetAt?: string; reason?: DeprecationReason };
+  input: Parameters<typeof scheduleDeprecation>[0];
+  current: StoredSchedule;
+}): DeprecationSchedule {
+  const { body, input, current } = options;
+  if (body.sunsetAt !== undefined || body.deprecatedAt !== undefined) return rescheduleDeprecation(input).schedule;
+  if (body.noticeMonths !== undefined) return scheduleDeprecation(input).schedule;
+  const { version, deprecatedAt, sunsetAt, removed } = current;
+  return { version, deprecatedAt, sunsetAt, removed, reason: body.reason ?? current.reason };
 }
 
 /**

@@ -14,6 +14,7 @@ import { clientExemptions } from './0012-client-exemptions.ts';
 import { brownoutTargets } from './0013-brownout-targets.ts';
 import { usageLogOffsets } from './0014-usage-log-offsets.ts';
 import { exemptionRequests } from './0015-exemption-requests.ts';
+import { scheduleConfigFingerprint } from './0016-schedule-config-fingerprint.ts';
 import { oneExemptionPerSubject } from './0017-one-exemption-per-subject.ts';
 import type { MigrationDialect } from './dialect.ts';
 
@@ -47,6 +48,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0013-brownout-targets': brownoutTargets(loop),
     '0014-usage-log-offsets': usageLogOffsets(loop),
     '0015-exemption-requests': exemptionRequests(loop),
+    '0016-schedule-config-fingerprint': scheduleConfigFingerprint(loop),
     '0017-one-exemption-per-subject': oneExemptionPerSubject(loop),
   };
   return { getMigrations: async () => migrations };

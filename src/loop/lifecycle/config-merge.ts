@@ -1,0 +1,89 @@
+import { formatIsoInstant } from '../../core/time/index.ts';
+import type { StoredSchedule } from '../../kernel/ports/index.ts';
+import type { VersionSettings } from './settings.ts';
+
+/** A difference at start between a version's entry in the config file and its stored schedule. */
+export interface ConfigConflict {
+  version: string;
+  /** `config`: the file's entry changed since it last applied, so it applied. `store`: it did not, so the stored dates stand. */
+  winner: 'config' | 'store';
+  fields: Array<{ field: DatedField; config: string | null; stored: string | null }>;
+  detail: string;
+}
+
+type DatedField = 'deprecatedAt' | 'sunsetAt' | 'extendedAccessUntil' | 'closedToNewClientsAt';
+const datedFields: readonly DatedField[] = ['deprecatedAt', 'sunsetAt', 'extendedAccessUntil', 'closedToNewClientsAt'];
+
+/**
+ * The fingerprint of what a config entry declares about a version's schedule: the same entry,
+ * however it is spelled in the file, gives the same fingerprint.
+ */
+function configFingerprint(v: VersionSettings): string {
+  return JSON.stringify([
+    v.deprecatedAt ?? null,
+    v.sunsetAt ?? null,
+    v.removed === true,
+    v.reason ?? null,
+    v.migrationUrl ?? null,
+    v.extendedAccessUntil ?? null,
+    v.closedToNewClientsAt ?? null,
+  ]);
+}
+
+/**
+ * What a start does with a version the config file schedules, given what is stored. The file
+ * applies when its entry is new or changed since it last applied (the fingerprint says which):
+ * the fields it declares replace the stored ones, the others are kept. When the entry has not
+ * changed, the stored schedule stands, changes made through the management API included. Either
+ * way a difference between the two is returned, for the log.
+ */
+export function mergeConfigured(options: {
+  entry: VersionSettings;
+  declared: StoredSchedule;
+  stored: StoredSchedule | undefined;
+}): { save?: StoredSchedule; conflict?: ConfigConflict } {
+  const { entry, declared, stored } = options;
+  const fingerprint = configFingerprint(entry);
+  const fields = stored ? differences(entry, declared, stored) : [];
+  if (stored?.configFingerprint === fingerprint)
+    return fields.length === 0 ? {} : { conflict: conflictOf({ version: declared.version, winner: 'store', fields }) };
+  const keep = (at: number | undefined) => (at !== undefined && at > declared.sunsetAt ? at : undefined);
+  const cap = declared.extendedAccessUntil ?? keep(stored?.extendedAccessUntil);
+  const closing = declared.closedToNewClientsAt ?? stored?.closedToNewClientsAt;
+  const save: StoredSchedule = {
+    ...declared,
+    removed: declared.removed || stored?.removed === true,
+    migrationUrl: entry.migrationUrl ?? stored?.migrationUrl ?? null,
+    ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
+    ...(closing === undefined ? {} : { closedToNewClientsAt: closing }),
+    configFingerprint: fingerprint,
+  };
+  // A row written before fingerprints were kept was the file's own: only a real difference is news.
+  return fields.length === 0
+    ? { save }
+    : { save, conflict: conflictOf({ version: declared.version, winner: 'config', fields }) };
+}
+
+/** The dates the entry declares that the stored schedule holds otherwise. */
+function differences(
+  entry: VersionSettings,
+  declared: StoredSchedule,
+  stored: StoredSchedule,
+): ConfigConflict['fields'] {
+  const show = (at: number | undefined) => (at === undefined ? null : formatIsoInstant(at));
+  return datedFields
+    .filter((field) => entry[field] !== undefined && declared[field] !== stored[field])
+    .map((field) => ({ field, config: show(declared[field]), stored: show(stored[field]) }));
+}
+
+function conflictOf(options: Pick<ConfigConflict, 'version' | 'winner' | 'fields'>): ConfigConflict {
+  const { version, winner, fields } = options;
+  const said = fields
+    .map((f) => `${f.field} ${f.config ?? 'unset'} in the config file, ${f.stored ?? 'unset'} in the database`)
+    .join('; ');
+  const outcome =
+    winner === 'store'
+      ? "the database's dates stand (set through the management API): the config file's entry has not changed since it last applied; change the entry to apply it"
+      : "the config file's entry applies: it changed since it last applied";
+  return { version, winner, fields, detail: `Lifecycle of ${version}: ${said}; ${outcome}.` };
+}
