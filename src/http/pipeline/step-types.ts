@@ -18,5 +18,6 @@ export interface PayloadStep {
   name: string;
   phase?: PayloadPhase;
   appliesTo?: (route: RouteDescription) => boolean;
-  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
+  /** Given the route it is bound to after the payload, as a request step is (most ignore it). */
+  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown, route: RouteDescription) => unknown;
 }
