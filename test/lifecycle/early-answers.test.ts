@@ -90,3 +90,32 @@ describe('a deprecated version: the answers refused before its lifecycle step ca
     assert.deepEqual(links, [...new Set(links)], 'no link twice');
   });
 });
+
+describe('a deprecated version: a 429 carries its headers too', () => {
+  let service: StartedService;
+  before(async () => {
+    service = await startTestService({
+      clock: { now: () => testEpoch },
+      file: {
+        rateLimit: { max: 1, windowSeconds: 60 },
+        versions: {
+          v1: { releasedAt: '2024-01-01T00:00:00Z', deprecatedAt, sunsetAt, replacement: 'v2' },
+          v2: { releasedAt: '2025-06-01T00:00:00Z' },
+        },
+      },
+    });
+  });
+  after(async () => {
+    await service.stop();
+  });
+
+  it('the request past the limit is 429 with Deprecation, Sunset and Link', async () => {
+    const headers = { authorization: `Bearer ${adminKey}` };
+    let res = await send(service.base, '/api/v1/users', headers);
+    for (let i = 0; i < 5 && res.statusCode !== 429; i++) res = await send(service.base, '/api/v1/users', headers);
+    assert.equal(res.statusCode, 429, res.body);
+    assert.equal(res.headers.deprecation, deprecatedAt);
+    assert.equal(res.headers.sunset, sunsetAt);
+    assert.match(String(res.headers.link), /rel="deprecation"/);
+  });
+});
