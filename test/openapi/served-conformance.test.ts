@@ -174,10 +174,13 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       const anonymous = await send({ url });
       const unacceptable = await send({ url, headers: { ...admin, accept: 'text/html' } });
       const early = { conflicting, repeated, repeatedKey, anonymous, unacceptable };
-      assert.deepEqual(
-        Object.fromEntries(Object.entries(early).map(([name, res]) => [name, res.statusCode])),
-        { conflicting: 400, repeated: 400, repeatedKey: 400, anonymous: 401, unacceptable: 406 },
-      );
+      assert.deepEqual(Object.fromEntries(Object.entries(early).map(([name, res]) => [name, res.statusCode])), {
+        conflicting: 400,
+        repeated: 400,
+        repeatedKey: 400,
+        anonymous: 401,
+        unacceptable: 406,
+      });
       // The spec: "Responses of a deprecated version carry these headers", the early ones too.
       for (const [name, res] of Object.entries(early))
         for (const header of ['deprecation', 'sunset', 'link'])

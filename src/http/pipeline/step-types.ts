@@ -19,5 +19,6 @@ export interface PayloadStep {
   phase?: PayloadPhase;
   appliesTo?: (route: RouteDescription) => boolean;
   /** Given the route it is bound to after the payload, as a request step is (most ignore it). */
+  // eslint-disable-next-line max-params -- Fastify's three payload arguments, then the route
   run: (request: FastifyRequest, reply: FastifyReply, payload: unknown, route: RouteDescription) => unknown;
 }
