@@ -12,7 +12,7 @@ import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
  * problem. The removed gate asks it for routed requests, the not-found handler for paths with no
  * route; `undefined` for a version the lifecycle does not know.
  */
-function knownVerdict(
+export function knownVerdict(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },
 ): LifecycleVerdict | undefined {
@@ -24,6 +24,8 @@ declare module './pipeline/request-state.ts' {
   interface RequestState {
     /** The lifecycle's verdict on this request's endpoint, as the removed gate asked it. */
     verdict?: { method: string; path: string; verdict: LifecycleVerdict };
+    /** The lifecycle step judged this request (for its client): its headers, or none, are final. */
+    lifecycleJudged?: boolean;
   }
 }
 

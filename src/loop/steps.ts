@@ -4,6 +4,7 @@ import { lingeringCloseStep } from '../http/lingering-close.ts';
 import { negotiationStep } from '../http/negotiation.ts';
 import { routeStep, type ListedStep } from '../http/pipeline/step-definition.ts';
 import { unversionedVaryStep } from '../http/problem-handling.ts';
+import { publicLifecycleHeadersStep } from '../http/public-lifecycle-headers.ts';
 import { removedGateStep } from '../http/removed-gate.ts';
 import { strictRequestsStep } from '../http/request-target.ts';
 import { securityHeadersResponseStep, securityHeadersStep } from '../http/security-headers.ts';
@@ -66,6 +67,7 @@ export const loopSteps: readonly ListedStep[] = [
   brownoutStep,
   // preSerialization and onSend: the answer on its way out.
   brownoutListingStep,
+  publicLifecycleHeadersStep,
   requestIdStep,
   securityHeadersResponseStep,
   cachingResponseStep,

@@ -157,6 +157,7 @@ describe('the conformance traffic, over HTTP, against the served documents (head
 
   it('a deprecated version or endpoint: the 400s answered before its lifecycle step are as documented', async () => {
     const problems: string[] = [];
+    const host = () => ['host', `127.0.0.1:${service.port}`];
     for (const [path, url] of [
       ['/api/v1/users', '/api/v1/users'],
       ['/api/v2/users/{id}/posts', await fill('/api/v2/users/{id}/posts')],
@@ -164,21 +165,36 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       const accept = await send({ url, headers: { ...admin, accept: 'application/json; version=1' } });
       const other = path.startsWith('/api/v1') ? 'application/json; version=2' : 'application/json; version=1';
       const conflicting = await send({ url, headers: { ...admin, accept: other } });
+      // Raw headers: Node's client then adds no Host of its own.
       const repeated = await send({
         url,
-        // Raw headers: Node's client then adds no Host of its own.
-        headers: [
-          'host',
-          `127.0.0.1:${service.port}`,
-          'authorization',
-          admin.authorization,
-          'authorization',
-          admin.authorization,
-        ],
+        headers: [...host(), 'authorization', admin.authorization, 'authorization', admin.authorization],
       });
-      assert.equal(conflicting.statusCode, 400, conflicting.body);
-      assert.equal(repeated.statusCode, 400, repeated.body);
-      for (const res of [accept, conflicting, repeated]) problems.push(...(await check(path, 'GET', res)));
+      const repeatedKey = await send({ url, headers: [...host(), 'x-api-key', readKey, 'x-api-key', readKey] });
+      const anonymous = await send({ url });
+      const unacceptable = await send({ url, headers: { ...admin, accept: 'text/html' } });
+      const early = { conflicting, repeated, repeatedKey, anonymous, unacceptable };
+      assert.deepEqual(Object.fromEntries(Object.entries(early).map(([name, res]) => [name, res.statusCode])), {
+        conflicting: 400,
+        repeated: 400,
+        repeatedKey: 400,
+        anonymous: 401,
+        unacceptable: 406,
+      });
+      // The spec: "Responses of a deprecated version carry these headers", the early ones too.
+      for (const [name, res] of Object.entries(early))
+        for (const header of ['deprecation', 'sunset', 'link'])
+          if (res.headers[header] === undefined) problems.push(`${path} ${name} (${res.statusCode}): no ${header}`);
+      for (const res of [accept, ...Object.values(early)]) problems.push(...(await check(path, 'GET', res)));
+      const doc = await fetchDoc(docFor(path));
+      const responses = (doc.paths[path]?.get?.responses ?? {}) as Record<
+        string,
+        { headers?: Record<string, { required?: boolean }> }
+      >;
+      for (const [status, response] of Object.entries(responses))
+        for (const header of ['Deprecation', 'Sunset'])
+          if (response.headers?.[header]?.required !== true)
+            problems.push(`${path} GET ${status}: ${header} is not declared required`);
     }
     assert.deepEqual(problems, []);
   });

@@ -32,8 +32,11 @@ export function compileRoute(
     const stage = stageOf[step.phase];
     let list = byStage.get(stage);
     if (!list) byStage.set(stage, (list = []));
-    if (payloadPhases.has(step.phase)) list.push((step as PayloadStep).run);
-    else {
+    if (payloadPhases.has(step.phase)) {
+      const run = (step as PayloadStep).run;
+      const bound: BoundPayloadStep = (request, reply, payload) => run(request, reply, payload, route);
+      list.push(bound);
+    } else {
       const run = (step as RequestStep).run;
       const bound: BoundStep = (request, reply) => run(request, reply, route);
       list.push(bound);

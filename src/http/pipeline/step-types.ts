@@ -18,5 +18,7 @@ export interface PayloadStep {
   name: string;
   phase?: PayloadPhase;
   appliesTo?: (route: RouteDescription) => boolean;
-  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
+  /** Given the route it is bound to after the payload, as a request step is (most ignore it). */
+  // eslint-disable-next-line max-params -- Fastify's three payload arguments, then the route
+  run: (request: FastifyRequest, reply: FastifyReply, payload: unknown, route: RouteDescription) => unknown;
 }

@@ -170,6 +170,18 @@ test('rfc header style: RFC 9745 Deprecation and RFC 8594 Sunset', async () => {
   assert.equal(res.headers.sunset, 'Thu, 31 Dec 2026 00:00:00 GMT');
 });
 
+test('a refusal before the lifecycle step (an Accept naming another version) still carries the deprecation headers', async () => {
+  const { app } = await build({});
+  const res = await app.inject({ url: '/api/v1/notes', headers: { accept: 'application/json; version=2' } });
+  assert.equal(res.statusCode, 400, res.body);
+  assert.equal(res.headers.deprecation, '2026-01-01T00:00:00.000Z');
+  assert.equal(res.headers.sunset, '2026-12-31T00:00:00.000Z');
+  assert.match(String(res.headers.link), /rel="deprecation"/);
+  const current = await app.inject({ url: '/api/v2/notes', headers: { accept: 'application/json; version=1' } });
+  assert.equal(current.statusCode, 400, current.body);
+  assert.equal(current.headers.deprecation, undefined);
+});
+
 test('OpenAPI documents per version, with deprecations marked, and the lifecycle document', async () => {
   const { app } = await build({ openapi: { title: 'Notes' } });
   const doc = (await app.inject({ url: '/api/v2/openapi.json' })).json();

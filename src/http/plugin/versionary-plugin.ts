@@ -145,6 +145,8 @@ function applyVerdict(
   },
 ): void {
   const { request, reply, key, verdict } = c;
+  // This client's verdict is final: the public headers of early answers must not be added to it.
+  stateOf(request).lifecycleJudged = true;
   if (!verdict.deprecated) return;
   o.onUsage?.(
     { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },

@@ -22,7 +22,8 @@ const layered: Record<string, string> = {
   500: 'The server failed; the failure is logged and nothing internal is shown',
   503: 'The service is shutting down or its storage is unavailable; retry later',
 };
-// Answered before the version's lifecycle step runs, so they carry no deprecation headers.
+// Answered before the version's lifecycle step runs: never a replay, and no deprecated field or
+// parameter is read; a deprecated version's public headers are added to them all the same.
 const beforeLifecycle = new Set(['401', '403', '406', '429', '500', '503']);
 
 /**
@@ -88,11 +89,11 @@ function withHeaders(options: {
   for (const declared of op.responses[code]?.headers ?? []) set(declared.replace(/\?$/, ''), !declared.endsWith('?'));
   if (op.method === 'POST' && code < 500 && !beforeLifecycle.has(status) && code !== 409 && code !== 422)
     set('Idempotent-Replayed');
-  if (lifecycle.deprecated && !beforeLifecycle.has(status)) {
-    // Required where the lifecycle step has always run; a 400 can come before it (a version in
-    // `Accept` that contradicts the path, a repeated credential header), so there they are optional.
-    set('Deprecation', code !== 400);
-    set('Sunset', code !== 400);
+  if (lifecycle.deprecated) {
+    // Every answer of a deprecated version or endpoint: the lifecycle step's, or the public ones
+    // added to the answers refused before it (`respond:public-lifecycle-headers`).
+    set('Deprecation', true);
+    set('Sunset', true);
     set('Link');
     set('Warning');
   } else if (lifecycle.elementsDeprecated && !beforeLifecycle.has(status)) {

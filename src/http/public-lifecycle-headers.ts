@@ -1,0 +1,54 @@
+import type { LifecycleSource } from '../core/lifecycle/index.ts';
+import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
+import type { RouteDescription } from './pipeline/route-description.ts';
+import { defineStep } from './pipeline/step-definition.ts';
+import { knownVerdict } from './removed-gate.ts';
+import { setOrJoin } from './set-or-join.ts';
+
+/**
+ * The `respond:public-lifecycle-headers` step, installed with the removed gate: the spec says
+ * every response of a deprecated version (or endpoint) carries `Deprecation`, `Sunset` and its
+ * `Link`, but the lifecycle step runs once the caller is identified, so the answers refused
+ * before it (an `Accept` that contradicts the path, a repeated credential header, a 401, a 429)
+ * would carry none. They get the version's public headers here: the lifecycle verdict's own
+ * values, the text the lifecycle step sends. A caller granted extended access gets its own dates
+ * only once identified, from the lifecycle step, which this step never overrides.
+ */
+export const publicLifecycleHeadersStep = defineStep({
+  part: 'removed-gate',
+  name: 'public-lifecycle-headers',
+  phase: 'respond',
+  appliesTo: (route, { lifecycle }) =>
+    route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, keyOf(route)),
+  create:
+    ({ lifecycle }) =>
+    // eslint-disable-next-line max-params -- a payload step is given its route after Fastify's three
+    (request, reply, _payload, route) => {
+      const state = stateOf(request);
+      if (state.lifecycleJudged || reply.hasHeader('deprecation')) return;
+      const key = keyOf(route);
+      // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
+      const judged = state.verdict;
+      const verdict =
+        judged && judged.method === key.method && judged.path === key.path
+          ? judged.verdict
+          : knownVerdict(lifecycle, key);
+      if (!verdict || !hasDeprecation(verdict.headers)) return;
+      for (const [name, value] of Object.entries(verdict.headers))
+        if (name.toLowerCase() === 'link') setOrJoin(reply, name, value);
+        else if (!reply.hasHeader(name)) reply.header(name, value);
+    },
+});
+
+/** The removed gate's key: a path with no route names no endpoint, and is judged by its version alone. */
+function keyOf(route: RouteDescription): { version: string; method: string; path: string } {
+  if (route.url === undefined || route.template === undefined)
+    return { version: route.version!, method: 'GET', path: '/' };
+  return { version: route.version!, method: route.method === 'HEAD' ? 'GET' : route.method, path: route.template };
+}
+
+// A key with no schedule sends nothing: a current version's routes compile without this step. Only
+// a source that says when it changes can tell (`liveLifecycleHook` recompiles the plans on a change).
+function knownUnscheduled(lifecycle: LifecycleSource, key: { version: string; method: string; path: string }): boolean {
+  return lifecycle.onChange !== undefined && lifecycle.unscheduled?.(key) === true;
+}
