@@ -115,17 +115,21 @@ function poisonedMember(text: string): VersionaryError | undefined {
   });
 }
 
-function findPoisoned(value: unknown, at: string): { pointer: string; name: string } | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const key of Object.keys(value)) {
-    const pointer = `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    // An own `__proto__` (JSON.parse makes one) is read through its descriptor: indexing gives the prototype.
-    const member = Object.getOwnPropertyDescriptor(value, key)?.value as unknown;
-    if (key === '__proto__') return { pointer, name: key };
-    if (key === 'constructor' && typeof member === 'object' && member !== null && 'prototype' in member)
-      return { pointer, name: key };
-    const found = findPoisoned(member, pointer);
-    if (found !== undefined) return found;
+// Walked with a list, not recursion: the parser refused the text, which may be nested past the stack.
+function findPoisoned(root: unknown, at: string): { pointer: string; name: string } | undefined {
+  const pending: Array<{ value: unknown; at: string }> = [{ value: root, at }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const key of Object.keys(value)) {
+      const pointer = `${next.at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+      // An own `__proto__` (JSON.parse makes one) is read through its descriptor: indexing gives the prototype.
+      const member = Object.getOwnPropertyDescriptor(value, key)?.value as unknown;
+      if (key === '__proto__') return { pointer, name: key };
+      if (key === 'constructor' && typeof member === 'object' && member !== null && 'prototype' in member)
+        return { pointer, name: key };
+      pending.push({ value: member, at: pointer });
+    }
   }
   return undefined;
 }

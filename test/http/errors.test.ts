@@ -224,6 +224,16 @@ describe('errors are problem details', () => {
     }
   });
 
+  it('answers 400 for a body nested deeper than the parser reads (a 500 before)', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    for (const payload of [deep, `{"name":"x","a":${deep}}`]) {
+      assertProblem(
+        await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${userId}`, headers: jsonType, payload }),
+        { status: 400 },
+      );
+    }
+  });
+
   describe('prototype pollution', () => {
     const payloads = [
       '{"name":"x","__proto__":{"polluted":"yes"}}',
