@@ -20,7 +20,8 @@ export function noteDecision(request: FastifyRequest, error: VersionaryError): v
   if (error.extensions.brownout !== undefined) state.decision = 'brownout';
   else if (error.code === ErrorCode.ClosedToNewClients) state.decision = 'closed_to_new_clients';
   else if (error.code === ErrorCode.RateLimited) state.decision = 'rate_limited';
-  else if (error.code === ErrorCode.VersionRemoved || error.code === ErrorCode.ElementRemoved) state.decision = 'removed';
+  else if (error.code === ErrorCode.VersionRemoved || error.code === ErrorCode.ElementRemoved)
+    state.decision = 'removed';
   // A removal answered as 404 (`removedStatus: 404`): the lifecycle said it refused.
   else if (error.code === ErrorCode.NotFound && state.refused === true) state.decision = 'removed';
 }

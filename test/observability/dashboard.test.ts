@@ -13,14 +13,26 @@ const dashboard = JSON.parse(
 ) as { panels: Panel[] };
 
 // PromQL words that are not metric names: aggregation modifiers, set operators, `offset`.
-const keywords = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset']);
+const keywords = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+]);
 
 /**
  * The metric names a PromQL expression reads: the identifiers left once label matchers, ranges,
  * strings, grouping lists and Grafana's `$variables` are taken out, that are not a function call
  * (followed by `(`) or a keyword.
  */
-export function metricNames(expr: string): string[] {
+function metricNames(expr: string): string[] {
   const bare = expr
     .replace(/"(?:[^"\\]|\\.)*"/g, '""')
     .replace(/\{[^}]*\}/g, ' ')
@@ -84,7 +96,9 @@ describe('the Grafana dashboard in examples/grafana reads only metrics the servi
 
   it('finds the metric names of a query, not its functions, labels or variables', () => {
     assert.deepEqual(
-      metricNames('(max by (version) (a_seconds{job=~"$job", x="y(z)"}) - time()) / 86400 + on (v) b_total[$__rate_interval] offset 5m'),
+      metricNames(
+        '(max by (version) (a_seconds{job=~"$job", x="y(z)"}) - time()) / 86400 + on (v) b_total[$__rate_interval] offset 5m',
+      ),
       ['a_seconds', 'b_total'],
     );
   });

@@ -40,7 +40,9 @@ export async function startLifecycleTraffic(file: Record<string, unknown> = {}):
     t0,
     at: (days) => void (now = t0 + days * day),
     async client(name) {
-      const { id } = JSON.parse((await admin('POST', '/admin/v1/clients', { name, contacts: [] })).body) as { id: string };
+      const { id } = JSON.parse((await admin('POST', '/admin/v1/clients', { name, contacts: [] })).body) as {
+        id: string;
+      };
       const created = await admin('POST', '/admin/v1/api-keys', { name, roles: ['read'], clientId: id });
       return { id, key: (JSON.parse(created.body) as { key: string }).key };
     },
