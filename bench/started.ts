@@ -18,6 +18,7 @@ import { start, type Proc } from './gateway.ts';
 import { drive, type HttpCase, type Measured } from './http.ts';
 import { spawnServer } from './servers/spawn-server.ts';
 import { seededUser } from './servers/protocol.ts';
+import { startOtlpSink, type OtlpSink } from './otlp-sink.ts';
 import type { BenchReport } from './types.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '5');
@@ -46,12 +47,29 @@ const userCase = (id: string, label: string, version: string): HttpCase => ({
  * `package.json` and `node_modules`), run in the same rounds: before and after each change.
  */
 const builds = (process.env.BENCH_BUILDS ?? '').split(',').filter(Boolean);
+/**
+ * `BENCH_OTEL=1`: a second service of the same build with tracing on (OTLP/HTTP to a local sink
+ * that drops what it gets), in the same rounds as the one with no `OTEL_*` variable.
+ */
+const otel = process.env.BENCH_OTEL === '1';
+const tracing = (sink: OtlpSink): Record<string, string> => ({
+  OTEL_SERVICE_NAME: 'versionary-bench',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_METRICS_EXPORTER: 'none',
+  OTEL_LOGS_EXPORTER: 'none',
+  OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+});
 const cases: Record<string, HttpCase> = {
   p: userCase('p', '(p) by hand: key hashed and looked up, SQLite WAL file', 'v2'),
   sk: userCase('sk', '(s) service v2, stored client key', 'v2'),
   sa: userCase('sa', '(s) service v2, admin key from the environment', 'v2'),
   sk1: userCase('sk1', '(s) service v1 (deprecated), stored client key', 'v1'),
 };
+if (otel) {
+  cases.sko = userCase('sko', '(s) service v2, stored client key, tracing on (OTLP to a local sink)', 'v2');
+  cases.sk1o = userCase('sk1o', '(s) service v1 (deprecated), stored client key, tracing on', 'v1');
+}
 for (const dir of builds) {
   const name = basename(dir);
   cases[`${name}:k`] = userCase(`${name}:k`, `(${name}) build ${name} v2, stored client key`, 'v2');
@@ -76,6 +94,8 @@ interface Target {
  * ```
  */
 export async function benchStarted(): Promise<BenchReport> {
+  // Every server inherits this environment: the untraced service must see no `OTEL_*` at all.
+  if (otel) for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];
   spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)]);
   const results: Record<string, Record<CaseId, Measured>> = {};
   const load = { before: loadavg()[0]!, after: 0 };
@@ -90,6 +110,7 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
   log(`started, Node ${version}: ${seconds} s per case after ${warmup} s warm-up, 50 connections, ${rounds} rounds`);
   const dir = mkdtempSync(join(tmpdir(), 'versionary-bench-started-'));
   const targets: Target[] = [];
+  const sink = otel ? await startOtlpSink() : undefined;
   try {
     const peer = await spawnServer({
       kind: 'by-hand',
@@ -108,6 +129,12 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
       ['sa', service, auth(adminKey)],
       ['sk1', service, auth(clientKey)],
     ];
+    if (sink) {
+      const traced = await startService({ node, dir, root, name: 'traced', env: tracing(sink) });
+      targets.push(traced);
+      const key = await seedService(traced.url);
+      plan.push(['sko', traced, auth(key)], ['sk1o', traced, auth(key)]);
+    }
     for (const build of builds) {
       const name = basename(build);
       const other = await startService({ node, dir, root: build, name });
@@ -126,9 +153,17 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
         );
       }
     }
+    if (sink) {
+      const { exports, bytes } = sink.received();
+      // No export at all means the traced service never started the SDK: its numbers measure nothing.
+      log(
+        `  the OTLP sink received ${exports} exports (${Math.round(bytes / 1024)} KiB)${exports === 0 ? ': TRACING DID NOT START' : ''}`,
+      );
+    }
     return Object.fromEntries(Object.entries(runs).map(([id, list]) => [id, medianOf(list ?? [])]));
   } finally {
     for (const t of targets.reverse()) await t.stop();
+    await sink?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -149,7 +184,13 @@ function nodeBinary(line: string): string {
 }
 
 /** `node dist/server.js` with the environment and config file a user writes. */
-async function startService(options: { node: string; dir: string; root: string; name: string }): Promise<Target> {
+async function startService(options: {
+  node: string;
+  dir: string;
+  root: string;
+  name: string;
+  env?: Record<string, string>;
+}): Promise<Target> {
   const { node, dir, name } = options;
   const configFile = join(dir, 'versionary.json');
   writeFileSync(
@@ -172,6 +213,7 @@ async function startService(options: { node: string; dir: string; root: string; 
       VERSIONARY_CONFIG: configFile,
       LOG_LEVEL: 'warn',
       VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+      ...options.env,
     },
   });
   return {
@@ -228,6 +270,11 @@ function report(
     check('(s) v2 client key ≥ 1.0 × (p), CPU per request', r.p.cpuPerRequest / r.sk.cpuPerRequest, 1);
     check('(s) v2 admin key ≥ 1.0 × (p), CPU per request', r.p.cpuPerRequest / r.sa.cpuPerRequest, 1);
     check('(s) v1 ≥ 0.95 × v2, CPU per request', r.sk.cpuPerRequest / r.sk1.cpuPerRequest, 0.95);
+    const traced = all.sko;
+    if (traced)
+      log(
+        `  tracing on costs ${Math.round(traced.cpuPerRequest - r.sk.cpuPerRequest)} µs of CPU per request (v2: ${round(traced.cpuPerRequest / r.sk.cpuPerRequest)} × the CPU, ${round(traced.rps / r.sk.rps)} × the req/s; v1: ${round(all.sk1o!.cpuPerRequest / r.sk1.cpuPerRequest)} × the CPU)`,
+      );
   }
   return {
     title: `started: the service as \`npm start\` runs it against the route by hand; medians of ${rounds} rounds of ${seconds} s, 50 connections (${cpus()[0]?.model ?? 'unknown CPU'}, servers on core 0, load on core 1; load average ${load.before.toFixed(2)} → ${load.after.toFixed(2)})`,

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
-import type { ServiceMetrics } from './metrics.ts';
+import { maxClientLabels, type ServiceMetrics } from './metrics.ts';
+import { principalOf } from '../../loop/access/auth/principal.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
@@ -53,6 +54,7 @@ export const metricsStep = defineStep({
     // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
     // `none`, statuses and methods are few.
     const series = new Map<string, { slot: number; version: string }>();
+    const clientLabel = boundedClients();
     return (request, reply) => {
       const route = routeUrlOf(request) ?? 'unmatched';
       const status = reply.statusCode;
@@ -69,12 +71,34 @@ export const metricsStep = defineStep({
       metrics.requests.observe(entry.slot, reply.elapsedTime / 1000);
       const { version } = entry;
       const state = stateOf(request);
-      if (version !== 'none' && state.deprecated) metrics.deprecatedCalls.inc({ version });
+      if (version !== 'none' && state.deprecated) {
+        metrics.deprecatedCalls.inc({ version });
+        metrics.deprecatedClientCalls.inc({ version, client: clientLabel(request) });
+      }
+      if (state.decision) metrics.refusedCalls.inc({ decision: state.decision });
       if (status === 410) metrics.removedCalls.inc({ version });
       if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
     };
   },
 });
+
+/**
+ * The client a call counts for, as a label: its client id (`cl_…`, else the credential's id,
+ * never a key), `anonymous` before or without authentication, and `other` past the first
+ * {@link maxClientLabels} clients, so the label set stays bounded.
+ */
+function boundedClients(): (request: FastifyRequest) => string {
+  const named = new Set<string>();
+  return (request) => {
+    const principal = principalOf(request);
+    const id = principal?.clientId ?? principal?.id;
+    if (id === undefined) return 'anonymous';
+    if (named.has(id)) return id;
+    if (named.size >= maxClientLabels) return 'other';
+    named.add(id);
+    return id;
+  };
+}
 
 // A role name is the app's: only short lowercase ones become a label, so the label set stays small.
 function policyLabel(name: string | undefined): string {

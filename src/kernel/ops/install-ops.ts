@@ -85,6 +85,7 @@ export function installOps(
     route: true,
     prefix: options.apiPrefix,
   });
+  registerSunsetGauge(metrics, runtime);
   registerStateGauges({
     metrics,
     storage,
@@ -128,6 +129,25 @@ export const requestIdStep = defineStep({
     if (ops.shuttingDown()) reply.header('connection', 'close');
   },
 });
+
+/**
+ * Each deprecated version's sunset, read from the lifecycle at scrape time. A timestamp rather
+ * than a count of days, as Prometheus advises: `(… - time()) / 86400` is the days left, and it
+ * stays right between scrapes and after a schedule moves.
+ */
+function registerSunsetGauge(metrics: ServiceMetrics, runtime: LifecycleRuntime): void {
+  metrics.registerGauge({
+    name: 'versionary_version_sunset_timestamp_seconds',
+    help: "Each deprecated version's sunset (its removal), as a Unix timestamp in seconds.",
+    labelNames: ['version'],
+    collect: () =>
+      runtime
+        .versions()
+        .flatMap((v) =>
+          v.schedule ? [{ labels: { version: v.name }, value: Math.floor(v.schedule.sunsetAt / 1000) }] : [],
+        ),
+  });
+}
 
 function registerStateGauges(options: {
   metrics: ServiceMetrics;

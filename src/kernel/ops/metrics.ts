@@ -17,6 +17,10 @@ export interface ServiceMetrics {
   deprecatedCalls: Counter<'version'>;
   removedCalls: Counter<'version'>;
   rateLimitRejections: Counter<'policy'>;
+  /** Deprecated calls by version and client (at most {@link maxClientLabels} clients, then `other`). */
+  deprecatedClientCalls: Counter<'version' | 'client'>;
+  /** Calls a rule answered instead of the handler, by its decision (`removed`, `brownout`, …). */
+  refusedCalls: Counter<'decision'>;
   /**
    * Plug a gauge in: its value is read at each scrape, so the owner keeps no timer and no
    * reference to prom-client. The notice outbox registers `versionary_notice_outbox_depth` here.
@@ -25,6 +29,12 @@ export interface ServiceMetrics {
   /** Plug in a counter whose total the owner keeps (`…_total`); read at each scrape. */
   registerCounter(counter: CollectedGauge): void;
 }
+
+/**
+ * Distinct clients one instance names in `versionary_deprecated_client_calls_total`; calls of any
+ * further client count as `other`, so that a flood of new keys cannot grow the series without end.
+ */
+export const maxClientLabels = 100;
 
 /** Create the metrics registry with Node's default process metrics and the service's own. */
 export function createServiceMetrics(): ServiceMetrics {
@@ -66,6 +76,18 @@ export function createServiceMetrics(): ServiceMetrics {
       name: 'versionary_rate_limit_rejections_total',
       help: 'Requests refused with 429 by the rate limiter, by policy.',
       labelNames: ['policy'],
+      registers: [registry],
+    }),
+    deprecatedClientCalls: new Counter({
+      name: 'versionary_deprecated_client_calls_total',
+      help: `Calls answered with a Deprecation header, by API version and client (the first ${maxClientLabels} clients, then "other"; "anonymous" when no client is identified).`,
+      labelNames: ['version', 'client'],
+      registers: [registry],
+    }),
+    refusedCalls: new Counter({
+      name: 'versionary_refused_calls_total',
+      help: 'Calls a rule answered instead of the handler, by decision: removed, brownout, closed_to_new_clients, rate_limited.',
+      labelNames: ['decision'],
       registers: [registry],
     }),
     registerGauge: collected('gauge'),
