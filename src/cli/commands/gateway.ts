@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
+import { startTelemetry } from '../../compose/telemetry.ts';
 import { defineCommand } from '../command.ts';
 import { listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
@@ -96,6 +97,8 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
+    // First, before any Fastify app or undici pool exists: the instrumentations attach to them as they are made.
+    const telemetry = await startTelemetry({ env, surface: 'gateway', warn: io.stderr });
     // Imported here, not at the top: the other commands run without the service's packages, and
     // every package this configuration needs is named at once first.
     const startService = await loadStartService(env, 'gateway');
@@ -108,6 +111,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
     await startService({
       env,
       readFile,
+      ...(telemetry ? { telemetry } : {}),
       compose: (config) => {
         const rendering = nginxTargetOf?.(config);
         return composeGateway({
