@@ -90,6 +90,10 @@ Configured by the environment, as the reference service is:
                          the delay (default 5000), and finish within the timeout, delay included
                          (default 25000)
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME,
+  OTEL_EXPORTER_OTLP_PROTOCOL   start the OpenTelemetry SDK (optional peers: @opentelemetry/sdk-node,
+                         @fastify/otel, @opentelemetry/instrumentation-undici); the upstream gets the
+                         gateway's traceparent (docs/observability/setup.md)
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
