@@ -22,7 +22,7 @@ const probes = new Set(['/livez', '/readyz', '/healthz']);
  * exporter other than `none`, and not `OTEL_SDK_DISABLED=true`. Nothing else turns it on, so a
  * process with no `OTEL_*` variable loads no SDK package at all.
  */
-export function telemetryWanted(env: Record<string, string | undefined>): boolean {
+function telemetryWanted(env: Record<string, string | undefined>): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   const set = (name: string) => (env[name]?.trim() ?? '') !== '';
   const exporter = (name: string) => set(name) && env[name]!.trim().toLowerCase() !== 'none';
