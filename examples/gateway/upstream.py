@@ -1,7 +1,7 @@
 """A small JSON API on Python's standard library: an API in another language to put `versionary gateway` in front of (docs/gateway.md); the gateway tests use it too.
 
 v1 users have "name"; v2 users have "firstName" and "lastName". Besides users it serves:
-  GET  /api/vN/echo      the request it received (method, path, headers), so tests see what was forwarded
+  GET  /api/vN/echo      the request it received (method, path, headers, every traceparent), so tests see what was forwarded
   POST /api/vN/echo      the same, with the body's length and SHA-256
   GET  /api/vN/slow?ms=  answers after a delay
   GET  /api/vN/big?mb=   streams that many MiB of bytes, chunked
@@ -95,7 +95,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, user(version, uid))
         if rest == ["echo"]:
             size, digest = self.read_body()
-            return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "bodyLength": size, "bodySha256": digest})
+            return self.send_json(200, {"method": self.command, "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "traceparents": self.headers.get_all("traceparent") or [], "bodyLength": size, "bodySha256": digest})
         if rest == ["early"]:
             # The answer goes before the body is read; Connection: close ends the exchange after it.
             status = int(query.get("status", ["413"])[0])

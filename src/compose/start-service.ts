@@ -17,6 +17,7 @@ import { openSharedState } from '../loop/storage/shared-state.ts';
 import { policyProblems, problemsOf } from '../loop/storage/start-problems.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
 import { serveMetrics, type MetricsServer } from './metrics-server.ts';
+import type { Telemetry } from './telemetry.ts';
 
 /** A started service. */
 export interface RunningService {
@@ -51,6 +52,8 @@ export async function startService(
     compose?: Compose;
     /** The service's clock; the system's by default. Tests move time with one of their own. */
     clock?: Clock;
+    /** The OpenTelemetry SDK, when started: shut down last, so that the shutdown's own spans are exported too. */
+    telemetry?: Telemetry;
   },
 ): Promise<RunningService> {
   const { config, composition } = await checkBeforeListening(options.compose ?? composeReference, options);
@@ -76,7 +79,16 @@ export async function startService(
   const ready = serveWhenReady({ config, composition, state, service, redis, metrics, log, clock });
   ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
   const shutdown = onceOnly((signal: string) =>
-    stop({ signal, state, service, redis, ...(metricsServer ? { metricsServer } : {}), log, config }),
+    stop({
+      signal,
+      state,
+      service,
+      redis,
+      ...(metricsServer ? { metricsServer } : {}),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      log,
+      config,
+    }),
   );
   handleSignals({ shutdown, log, exit });
   return { address, ready: ready.catch(() => {}), shutdown };
@@ -227,6 +239,7 @@ async function stop(options: {
   service: ServiceServer;
   redis?: Redis;
   metricsServer?: MetricsServer;
+  telemetry?: Telemetry;
   log: Logger;
   config: ServiceConfig;
 }): Promise<number> {
@@ -259,6 +272,10 @@ async function stop(options: {
     await state.storage?.close();
     await options.redis?.quit().catch(() => options.redis?.disconnect());
     await options.metricsServer?.close();
+    // Last: the batches still held (the drained requests' spans) are exported before the exit.
+    await options.telemetry
+      ?.shutdown()
+      .catch((error: unknown) => log.warn({ err: error }, 'OpenTelemetry shutdown failed; some spans may be lost'));
   } catch (error) {
     log.error({ err: error }, 'shutdown failed');
     code = 1;

@@ -1,3 +1,4 @@
+import { propagation } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stateOf } from './pipeline/request-state.ts';
 
@@ -107,6 +108,11 @@ export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request
     'forwarded',
     ...(options.withheld ?? []).map((name) => name.toLowerCase()),
     ...set.map(([name]) => name),
+    // With an OpenTelemetry SDK registered, the trace context (`traceparent`, `tracestate`,
+    // `baggage`) is the gateway's to send: its span, child of the client's, is the upstream's
+    // parent, written by undici's instrumentation. The client's copy would be a second, stale one.
+    // Without an SDK the propagator names nothing, and the client's pass through as before.
+    ...propagation.fields().map((name) => name.toLowerCase()),
   ]);
   const { host: upstreamHost, underscores } = options;
   const mode = options.forwarded ?? 'x-forwarded';

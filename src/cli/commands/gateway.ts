@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
+import { startTelemetry } from '../../compose/telemetry.ts';
 import { defineCommand } from '../command.ts';
 import { listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
@@ -89,6 +90,10 @@ Configured by the environment, as the reference service is:
                          the delay (default 5000), and finish within the timeout, delay included
                          (default 25000)
   LOG_LEVEL              fatal, error, warn, info (default), debug, trace, silent
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER, OTEL_SERVICE_NAME,
+  OTEL_EXPORTER_OTLP_PROTOCOL   start the OpenTelemetry SDK (optional peers: @opentelemetry/sdk-node,
+                         @fastify/otel, @opentelemetry/instrumentation-undici); the upstream gets the
+                         gateway's traceparent (docs/observability/setup.md)
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
@@ -96,6 +101,8 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
+    // First, before any Fastify app or undici pool exists: the instrumentations attach to them as they are made.
+    const telemetry = await startTelemetry({ env, surface: 'gateway', warn: io.stderr });
     // Imported here, not at the top: the other commands run without the service's packages, and
     // every package this configuration needs is named at once first.
     const startService = await loadStartService(env, 'gateway');
@@ -108,6 +115,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
     await startService({
       env,
       readFile,
+      ...(telemetry ? { telemetry } : {}),
       compose: (config) => {
         const rendering = nginxTargetOf?.(config);
         return composeGateway({

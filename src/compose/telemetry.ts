@@ -1,0 +1,91 @@
+import { installLine } from '../loop/storage/peer-packages.ts';
+
+/** What is started: the reference service (`node dist/server.js`) or `versionary gateway`. */
+export type TelemetrySurface = 'service' | 'gateway';
+
+/** A started OpenTelemetry SDK: shut down last, so that the final spans and metrics are exported. */
+export interface Telemetry {
+  shutdown(): Promise<void>;
+}
+
+/** The optional peers each surface needs: the SDK, Fastify's instrumentation, and undici's for the gateway's calls. */
+const peersOf: Record<TelemetrySurface, readonly string[]> = {
+  service: ['@opentelemetry/sdk-node', '@fastify/otel'],
+  gateway: ['@opentelemetry/sdk-node', '@fastify/otel', '@opentelemetry/instrumentation-undici'],
+};
+
+/** The health probes: one span per probe every few seconds would drown the API's own traces. */
+const probes = new Set(['/livez', '/readyz', '/healthz']);
+
+/**
+ * Whether the standard variables ask for OpenTelemetry: an OTLP endpoint, or a traces or metrics
+ * exporter other than `none`, and not `OTEL_SDK_DISABLED=true`. Nothing else turns it on, so a
+ * process with no `OTEL_*` variable loads no SDK package at all.
+ */
+function telemetryWanted(env: Record<string, string | undefined>): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const set = (name: string) => (env[name]?.trim() ?? '') !== '';
+  const exporter = (name: string) => set(name) && env[name]!.trim().toLowerCase() !== 'none';
+  return (
+    set('OTEL_EXPORTER_OTLP_ENDPOINT') ||
+    set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ||
+    set('OTEL_EXPORTER_OTLP_METRICS_ENDPOINT') ||
+    exporter('OTEL_TRACES_EXPORTER') ||
+    exporter('OTEL_METRICS_EXPORTER')
+  );
+}
+
+/**
+ * Start the OpenTelemetry Node SDK when `env` asks for it, before any Fastify app is created:
+ * `@fastify/otel` attaches to each app as it is initialized (its request span is then active for
+ * every hook), and undici's instrumentation listens on undici's diagnostics channels. The SDK reads
+ * the standard variables itself (exporters, `OTEL_EXPORTER_OTLP_PROTOCOL`, `OTEL_SERVICE_NAME`,
+ * batching, sampling, propagators). The packages are optional peers: when one is missing, `warn`
+ * gets one line naming the install command and the service starts without telemetry rather than
+ * not at all. Resolves with nothing when nothing was started.
+ */
+export async function startTelemetry(options: {
+  env: Record<string, string | undefined>;
+  surface: TelemetrySurface;
+  warn: (line: string) => void;
+  /** Whether a package resolves; this package's `node_modules` by default (tests pass their own). */
+  resolves?: (name: string) => boolean;
+}): Promise<Telemetry | undefined> {
+  const { env, surface } = options;
+  if (!telemetryWanted(env)) return undefined;
+  const missing = peersOf[surface].filter((name) => !(options.resolves ?? resolvesHere)(name));
+  if (missing.length > 0) {
+    options.warn(
+      `versionary: OpenTelemetry is configured (OTEL_*) but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed; starting without it. Install with: ${installLine(peersOf[surface])}\n`,
+    );
+    return undefined;
+  }
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const { FastifyOtelInstrumentation } = await import('@fastify/otel');
+  const instrumentations = [
+    new FastifyOtelInstrumentation({
+      registerOnInitialization: true,
+      ...(env.OTEL_FASTIFY_IGNORE_PATHS ? {} : { ignorePaths: ({ url }: { url: string }) => probes.has(url) }),
+    }),
+    ...(surface === 'gateway'
+      ? [new (await import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation()]
+      : []),
+  ];
+  // A name of its own unless the operator gave one (the SDK would say `unknown_service:node`).
+  const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  const sdk = new NodeSDK({
+    instrumentations,
+    ...(named ? {} : { serviceName: surface === 'gateway' ? 'versionary-gateway' : 'versionary' }),
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
+
+function resolvesHere(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
