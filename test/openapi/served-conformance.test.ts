@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { callsOf, type Call } from '../support/conformance-traffic.ts';
+import { callsOf, revokeGrants, type Call } from '../support/conformance-traffic.ts';
 import { createConformanceChecker, type OpenApiDocument } from '../support/openapi-conformance.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 import { testAdminKey, testEpoch } from '../support/test-app.ts';
@@ -67,6 +67,8 @@ describe('the conformance traffic, over HTTP, against the served documents (head
 
   // Resources made through the APIs themselves: the service's storage is its own.
   const fill = async (path: string): Promise<string> => {
+    if (path.startsWith('/admin/v1/exemption'))
+      await revokeGrants(async (method, url) => JSON.parse((await send({ method, url, headers: admin })).body));
     const user = await json('POST', '/api/v2/users', { name: 'Grace' });
     const post = await json('POST', `/api/v2/users/${String(user.id)}/posts`, { title: 'A post', body: 'Text' });
     const key = await json('POST', '/admin/v1/api-keys', { name: 'fixture', roles: ['read'] });

@@ -6,6 +6,16 @@ import { adminHeaders } from './test-app.ts';
 /** One request of the conformance traffic: the operation it calls, and the status it should get. */
 export type Call = { method: string; path: string; request: InjectOptions; expect?: number; label: string };
 
+/**
+ * Revoke every grant of extended access in force. One grant is in force per client and subject (a
+ * second is a 409), and the traffic grants the same example again and again: each call that grants
+ * starts from none.
+ */
+export async function revokeGrants(send: (method: 'GET' | 'DELETE', url: string) => Promise<unknown>): Promise<void> {
+  const list = (await send('GET', '/admin/v1/exemptions')) as { data: Array<{ id: string }> };
+  for (const { id } of list.data) await send('DELETE', `/admin/v1/exemptions/${id}`);
+}
+
 /** Every (documented operation, request) pair of one document: valid requests and invalid ones. */
 export function callsOf(options: {
   path: string;
