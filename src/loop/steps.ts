@@ -5,6 +5,7 @@ import { negotiationStep } from '../http/negotiation.ts';
 import { routeStep, type ListedStep } from '../http/pipeline/step-definition.ts';
 import { unversionedVaryStep } from '../http/problem-handling.ts';
 import { removedGateStep } from '../http/removed-gate.ts';
+import { telemetryStep } from '../http/telemetry/telemetry-step.ts';
 import { strictRequestsStep } from '../http/request-target.ts';
 import { securityHeadersResponseStep, securityHeadersStep } from '../http/security-headers.ts';
 import { versionListHeadersStep } from '../http/version-list-headers.ts';
@@ -72,6 +73,7 @@ export const loopSteps: readonly ListedStep[] = [
   notFoundPageStep,
   lingeringCloseStep,
   idempotencyRecordStep,
+  telemetryStep,
   // onResponse, or onRequestAbort when the client left.
   metricsStep,
   usageStep,

@@ -2,6 +2,7 @@ import { negotiationStep } from '../negotiation.ts';
 import { routeStep, type ListedStep } from '../pipeline/step-definition.ts';
 import { unversionedVaryStep } from '../problem-handling.ts';
 import { removedGateStep } from '../removed-gate.ts';
+import { telemetryStep } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersStep } from '../version-list-headers.ts';
 
 /**
@@ -25,4 +26,5 @@ export const pluginSteps: readonly ListedStep[] = [
   routeStep('input', 'query-integers'),
   routeStep('input', 'deprecated-elements'),
   routeStep('input', 'body-media-type'),
+  telemetryStep,
 ];
