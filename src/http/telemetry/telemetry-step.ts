@@ -17,7 +17,7 @@ export interface TelemetryOptions {
 }
 
 /** Distinct client ids the counter keeps per process; every later one is counted as `other`. */
-export const counterClientLimit = 100;
+const counterClientLimit = 100;
 
 /**
  * Write the `versionary.*` attributes on the request's span and count the call on the
