@@ -128,6 +128,22 @@ describe('versionary.* attributes on the request span of the service (startServi
     assert.equal(v1.value, 1);
   });
 
+  it('names the brownout that answered instead of the handler', async () => {
+    const startsAt = t0 + day;
+    const planned = await admin('POST', '/admin/v1/brownouts', {
+      version: 'v1',
+      endpoint: 'GET /users',
+      startsAt: iso(startsAt),
+      endsAt: iso(startsAt + 3_600_000),
+      target: { clients: [clients.globex] },
+    });
+    assert.equal(planned.statusCode, 201, planned.body);
+    now = startsAt + 60_000;
+    const span = await spanOf('/api/v1/users', { headers: bearer('globex'), status: 410 });
+    assert.equal(span['versionary.decision'], 'brownout');
+    assert.equal(span['versionary.client.id'], clients.globex);
+  });
+
   it('names the rule that answered past the sunset: removed for most, extended access for the exempt', async () => {
     const granted = await admin('POST', '/admin/v1/exemptions', {
       clientId: clients.acme,
