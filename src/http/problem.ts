@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, errorTitles, VersionaryError } from '../core/errors/index.ts';
 import { statusOf } from './status-table.ts';
-import { noteDecision } from './refusal-decision.ts';
 
 /** An RFC 9457 problem details body. */
 export interface ProblemBody {
@@ -56,7 +55,6 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
  */
 export function sendProblem(reply: FastifyReply, error: VersionaryError): FastifyReply {
   const { status, body } = toProblem(error, reply.request.url.split('?')[0]);
-  noteDecision(reply.request, error);
   // The request id ties a problem a client reports to the server's log lines.
   body.requestId = reply.request.id;
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
-import type { VersionaryError } from '../core/errors/index.ts';
+import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
+import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
 /**
  * The one place that decides whether a version or endpoint is removed: the lifecycle's verdict,
@@ -38,6 +38,11 @@ export function verdictOf(
   const judged = stateOf(request).verdict;
   if (judged && judged.method === key.method && judged.path === key.path) return judged.verdict;
   return lifecycle.verdict(key);
+}
+
+/** The decision a removal's problem stands for: a closing to new clients, or the removal itself. */
+export function removalDecision(removed: VersionaryError): RuleDecision {
+  return removed.code === ErrorCode.ClosedToNewClients ? 'closed_to_new_clients' : 'removed';
 }
 
 /** A removed version's answer on a path with no route (with or without code): the not-found handlers use it. */
@@ -99,6 +104,7 @@ export const removedGateStep = defineStep({
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;
     state.refused = true;
+    state.decision = removalDecision(verdict.removed);
     reply.headers(verdict.headers);
     throw verdict.removed;
   },

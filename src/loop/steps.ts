@@ -6,6 +6,7 @@ import { routeStep, type ListedStep } from '../http/pipeline/step-definition.ts'
 import { unversionedVaryStep } from '../http/problem-handling.ts';
 import { publicLifecycleHeadersStep } from '../http/public-lifecycle-headers.ts';
 import { removedGateStep } from '../http/removed-gate.ts';
+import { telemetryStep } from '../http/telemetry/telemetry-step.ts';
 import { strictRequestsStep } from '../http/request-target.ts';
 import { securityHeadersResponseStep, securityHeadersStep } from '../http/security-headers.ts';
 import { versionListHeadersStep } from '../http/version-list-headers.ts';
@@ -74,6 +75,7 @@ export const loopSteps: readonly ListedStep[] = [
   notFoundPageStep,
   lingeringCloseStep,
   idempotencyRecordStep,
+  telemetryStep,
   // onResponse, or onRequestAbort when the client left.
   metricsStep,
   usageStep,

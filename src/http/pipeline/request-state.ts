@@ -1,5 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { VersionaryError } from '../../core/errors/index.ts';
+import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
+
+/**
+ * A rule that answered instead of the handler (`removed`, `brownout`, `closed_to_new_clients`,
+ * `rate_limited`), or that let through a call it refuses others (`extended_access`: a removed
+ * version or endpoint served to an exempt client). Set by the rule itself, where it decides.
+ */
+export type RuleDecision = 'removed' | 'brownout' | 'closed_to_new_clients' | 'rate_limited' | 'extended_access';
 
 /**
  * What the steps of one request tell each other, in one object per request (Fastify's
@@ -27,6 +35,12 @@ export interface RequestState {
   refused?: boolean;
   /** The rate-limit policy that refused the request with a 429 (its name), for metrics. */
   rateLimitPolicy?: string;
+  /** The rule that answered this request, or let it through past a removal, for traces. */
+  decision?: RuleDecision;
+  /** The lifecycle's verdict the lifecycle step applied (this client's own, when it has one). */
+  lifecycleVerdict?: LifecycleVerdict;
+  /** The deprecated fields and parameters the call used (`User.nickname`), for traces. */
+  deprecatedElements?: readonly string[];
   /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */
   routeUrl?: string | null;
 }

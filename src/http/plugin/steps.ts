@@ -3,6 +3,7 @@ import { routeStep, type ListedStep } from '../pipeline/step-definition.ts';
 import { unversionedVaryStep } from '../problem-handling.ts';
 import { publicLifecycleHeadersStep } from '../public-lifecycle-headers.ts';
 import { removedGateStep } from '../removed-gate.ts';
+import { telemetryStep } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersStep } from '../version-list-headers.ts';
 
 /**
@@ -27,4 +28,5 @@ export const pluginSteps: readonly ListedStep[] = [
   routeStep('input', 'deprecated-elements'),
   routeStep('input', 'body-media-type'),
   publicLifecycleHeadersStep,
+  telemetryStep,
 ];

@@ -22,7 +22,8 @@ import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { addNegotiationStep } from '../negotiation.ts';
 import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
-import { installRemovedGate, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { installRemovedGate, removalDecision, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { installTelemetry } from '../telemetry/telemetry-step.ts';
 import { installVersionListHeaders } from '../version-list-headers.ts';
 import {
   registerVersionedApi,
@@ -66,6 +67,8 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     onRemovedCall: (call, request) =>
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
+  // The client on traces and the call counter: only one the app identifies, never the address.
+  installTelemetry(app, { prefix, clientOf: options.clientOf ?? options.clientIdOf });
   const lifecycleHook = liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
   const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
   const onCall = o.onCall;
@@ -127,10 +130,15 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
     // The few keys with per-client rules (an exemption, a closing to new clients) ask the source
     // for this client's verdict; every other request goes on with the shared one, synchronously.
     if (verdict.perClient && lifecycle.clientVerdict)
-      return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then((own) =>
-        applyVerdict(o, { request, reply, key, verdict: own }),
+      return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then(
+        (own) => applyVerdict(o, { request, reply, key, verdict: own, shared: verdict }),
+        (refusal: unknown) => {
+          // The source refused this client (closed to new clients): the decision that answered.
+          if (refusal instanceof VersionaryError) stateOf(request).decision = removalDecision(refusal);
+          throw refusal;
+        },
       );
-    applyVerdict(o, { request, reply, key, verdict });
+    applyVerdict(o, { request, reply, key, verdict, shared: verdict });
   };
 }
 
@@ -142,21 +150,26 @@ function applyVerdict(
     reply: FastifyReply;
     key: { version: string; method: string; path: string };
     verdict: LifecycleVerdict;
+    /** The verdict for every client: removed where this client's own is not, its access was extended. */
+    shared: LifecycleVerdict;
   },
 ): void {
   const { request, reply, key, verdict } = c;
+  const state = stateOf(request);
   // This client's verdict is final: the public headers of early answers must not be added to it.
-  stateOf(request).lifecycleJudged = true;
+  state.lifecycleJudged = true;
+  state.lifecycleVerdict = verdict;
+  if (c.shared.removed && !verdict.removed) state.decision = 'extended_access';
   if (!verdict.deprecated) return;
   o.onUsage?.(
     { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },
     request,
   );
-  const state = stateOf(request);
   state.deprecated = true;
   reply.headers(verdict.headers);
   if (verdict.removed) {
     state.refused = true;
+    state.decision = removalDecision(verdict.removed);
     throw verdict.removed;
   }
 }
@@ -230,11 +243,14 @@ function elementHeaders(
       const at = o.clock.now();
       for (const e of used) o.onUsage({ ...base, clientId, at, element: e.element }, request);
     }
+    const state = stateOf(request);
+    state.deprecatedElements = used.map((e) => e.element);
     if ('removed' in verdict) {
-      stateOf(request).refused = true;
+      state.refused = true;
+      state.decision = removalDecision(verdict.removed);
       throw verdict.removed;
     }
-    if (hasDeprecation(verdict.headers)) stateOf(request).deprecated = true;
+    if (hasDeprecation(verdict.headers)) state.deprecated = true;
     // The manifest after the elements' own links (a deprecated version's Link holds it already).
     const { manifestLink } = lifecycle;
     if (manifestLink && verdict.headers.link && !verdict.headers.link.includes(manifestLink))

@@ -75,7 +75,9 @@ export const metricsStep = defineStep({
         metrics.deprecatedCalls.inc({ version });
         metrics.deprecatedClientCalls.inc({ version, client: clientLabel(request) });
       }
-      if (state.decision) metrics.refusedCalls.inc({ decision: state.decision });
+      // Extended access is a rule's decision too, but the call was served, not refused.
+      if (state.decision && state.decision !== 'extended_access')
+        metrics.refusedCalls.inc({ decision: state.decision });
       if (status === 410) metrics.removedCalls.inc({ version });
       if (status === 429) metrics.rateLimitRejections.inc({ policy: policyLabel(state.rateLimitPolicy) });
     };

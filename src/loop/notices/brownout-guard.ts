@@ -8,6 +8,7 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
+import { removalDecision } from '../../http/removed-gate.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import { createApiScope } from '../../http/api-scope.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
@@ -114,13 +115,15 @@ export const brownoutStep = defineStep({
       });
       if (!b) return;
       // Refused, as after the removal: not usage.
-      stateOf(request).refused = true;
+      const state = stateOf(request);
+      state.refused = true;
       const verdict = options.runtime.verdict({
         version,
         method,
         path: endpoint.slice(endpoint.indexOf(' ') + 1),
       });
       // Already removed: the removal's own answer, with no brownout and no date to migrate before.
+      state.decision = verdict.removed ? removalDecision(verdict.removed) : 'brownout';
       if (verdict.removed) throw verdict.removed;
       const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
       const what = b.endpoint ? `${b.endpoint} in ${version}` : version;

@@ -153,7 +153,9 @@ function applyHit(options: { reply: FastifyReply; policy: PolicyHeaders; hit: Ra
   const resetSeconds = Math.max(0, Math.ceil((hit.resetAt - now) / 1000));
   const remaining = Math.max(0, policy.max - hit.count);
   if (hit.count > policy.max) {
-    stateOf(options.reply.request).rateLimitPolicy = policy.name;
+    const state = stateOf(options.reply.request);
+    state.rateLimitPolicy = policy.name;
+    state.decision = 'rate_limited';
     const fields = rateLimitFields({ policy, remaining, resetSeconds });
     throw new VersionaryError({
       code: ErrorCode.RateLimited,
