@@ -14,6 +14,17 @@ import { emailPattern, emailRule } from '../../../core/text/email.ts';
  * the statuses answered in front of the handlers (401, 403, 429, 500, 503) are added by the
  * document generator. `responseHeaders` names the headers a handler sets, by status.
  */
+/** `?limit=` of a paged admin list: one shape for every list. */
+export const pageLimit = Type.Optional(
+  Type.Integer({
+    format: 'int32',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'Page size, 1 to 100 (default 20).',
+  }),
+);
+
 export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
 
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -291,15 +302,7 @@ export const listCallsSchema = {
   querystring: Type.Object(
     {
       clientId: Type.Optional(Type.String({ maxLength: 200, description: "Only this client's calls." })),
-      limit: Type.Optional(
-        Type.Integer({
-          format: 'int32',
-          minimum: 1,
-          maximum: 100,
-          default: 20,
-          description: 'Page size, 1 to 100 (default 20).',
-        }),
-      ),
+      limit: pageLimit,
       cursor: Type.Optional(
         Type.String({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 200, description: 'From `meta.nextCursor`.' }),
       ),

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { problem, singleLineText } from '../admin/admin-schemas.ts';
+import { pageLimit, problem, singleLineText } from '../admin/admin-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 
 /**
@@ -120,15 +120,7 @@ export const ClientParams = Type.Object({
 /** `?limit=&cursor=` of a list. */
 export const PageQuery = Type.Object(
   {
-    limit: Type.Optional(
-      Type.Integer({
-        format: 'int32',
-        minimum: 1,
-        maximum: 100,
-        default: 20,
-        description: 'Page size, 1 to 100 (default 20).',
-      }),
-    ),
+    limit: pageLimit,
     cursor: Type.Optional(Type.String({ maxLength: 300, description: 'meta.nextCursor of the previous page.' })),
   },
   { additionalProperties: false },
