@@ -80,6 +80,10 @@ describe('versionary gateway with OpenTelemetry on: the trace crosses to the ups
     assert.equal(server.traceId, traceId, "the upstream's trace is the gateway span's");
     assert.equal(server.attributes['url.path'], '/api/v2/echo');
     assert.equal(server.resource['service.name'], 'versionary-gateway');
+    // The gateway writes the lifecycle's facts on its own request span, as the service does.
+    assert.equal(server.attributes['versionary.api.version'], 'v2');
+    assert.equal(server.attributes['versionary.api.version_source'], 'path');
+    assert.equal(server.attributes['versionary.deprecated'], false);
   });
 
   it("a client's traceparent becomes the gateway span's parent, and is not forwarded as it came", async () => {
