@@ -244,6 +244,8 @@ describe("usage from nginx's access log, through nginx itself", () => {
       for (let i = 0; i < 3; i++) assert.equal(await call('/api/v1/users/1'), 200);
       assert.equal(await call('/api/v2/users'), 200);
       assert.equal(await call('/api/v2/users', {}), 401);
+      // nginx writes a line once its answer is sent, which a client may read first: wait for it.
+      for (let i = 0; i < 50 && plane.usage().length < 5; i++) await new Promise((r) => setTimeout(r, 100));
       assert.equal(plane.usage().length, 5);
       await expectOperations(plane.control, { [`v1 GET /users/{id} ${acme.id}`]: 3, [`v2 GET /users ${acme.id}`]: 1 });
       assert.deepEqual(await usage(plane.control, 'endpoints'), { [`v1 GET /users/{id} ${acme.id}`]: 3 });
