@@ -30,6 +30,8 @@ function send(base: string, path: string, headers: Record<string, string> | stri
 // The spec's "Deprecation headers": "Responses of a deprecated version carry these headers". A
 // request refused before the lifecycle step (its version negotiated, its caller identified) is
 // still a response of that version: it carries the version's public dates.
+// The spec, "Deprecation headers": "Responses of a deprecated version carry these headers; responses of
+// a current version carry none of them." Every response, so a refusal before the lifecycle step too.
 describe('a deprecated version: the answers refused before its lifecycle step carry its headers', () => {
   let service: StartedService;
   before(async () => {
