@@ -6,6 +6,7 @@ import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import type { ServiceContext } from '../kernel/app/feature.ts';
+import { addDerivedVersions } from './derived/derived-versions.ts';
 import { createGatewayIdentify } from './identify.ts';
 import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
@@ -33,6 +34,8 @@ export type GatewayComposition = Pick<
 export async function composeGateway(options: {
   config: ServiceConfig;
   readFile: (path: string) => string;
+  /** Load a change file written as a JavaScript module (its default export, or `changes`); files of data need none. */
+  importModule?: (path: string) => Promise<unknown>;
   /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
   controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
   /** Count the calls nginx served from its usage log (`versionary gateway --control-plane`). */
@@ -49,35 +52,46 @@ export async function composeGateway(options: {
   const errors: string[] = [];
   const base = config.configPath ? dirname(resolve(config.configPath)) : process.cwd();
   const documents: Record<string, Record<string, unknown>> = {};
+  const changeFiles: Record<string, { path: string; data: unknown } | undefined> = {};
   for (const version of settings.versions) {
-    const path = isAbsolute(version.openapi) ? version.openapi : resolve(base, version.openapi);
+    const derived = 'derivedFrom' in version;
+    const file = derived ? version.changes : version.openapi;
+    const path = isAbsolute(file) ? file : resolve(base, file);
+    const at = `gateway.versions.${version.name}.${derived ? 'changes' : 'openapi'}`;
     try {
-      const text = options.readFile(path);
-      const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+      if (derived) {
+        changeFiles[version.name] = { path, data: await readChangeFile(path, options) };
+        continue;
+      }
+      const parsed = readData(path, options.readFile(path));
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        errors.push(`gateway.versions.${version.name}.openapi: ${path} does not hold an object`);
+        errors.push(`${at}: ${path} does not hold an object`);
       else documents[version.name] = parsed as Record<string, unknown>;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      errors.push(
-        `gateway.versions.${version.name}.openapi: ${path} ${code ? `cannot be read (${code})` : `is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}: ${(error as Error).message}`}`,
-      );
+      const kind = /\.ya?ml$/i.test(path) ? 'YAML' : /\.[cm]?js$/i.test(path) ? 'a module' : 'JSON';
+      errors.push(`${at}: ${path} ${code ? `cannot be read (${code})` : `is not valid ${kind}: ${(error as Error).message}`}`);
     }
   }
   if (settings.identify.kind === 'jwt' && !config.jwt)
     errors.push(
       'gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS',
     );
-  if (errors.length > 0)
-    throw new VersionaryError({
-      code: ErrorCode.InvalidConfig,
-      detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
-      errors: errors.map((detail) => ({ pointer: '/config/gateway', detail })),
-    });
-  const bundle = bundleFromOpenApi({
+  if (errors.length > 0) throw configErrors(errors);
+  const upstreams = settings.versions.filter((v) => 'upstream' in v);
+  const derived = addDerivedVersions({
+    versions: settings.versions,
+    bundle: bundleFromOpenApi({
+      prefix: settings.prefix,
+      versions: upstreams.map((v) => ({ name: v.name, document: documents[v.name]! })),
+    }),
     prefix: settings.prefix,
-    versions: settings.versions.map((v) => ({ name: v.name, document: documents[v.name]! })),
+    documents,
+    changeFiles,
+    errors,
   });
+  if (errors.length > 0) throw configErrors(errors);
+  const { bundle } = derived;
   const newest = documents[bundle.latest.name]?.info as { title?: unknown } | undefined;
   const title = settings.title ?? (typeof newest?.title === 'string' ? newest.title : 'API');
   const jwt =
@@ -92,7 +106,8 @@ export async function composeGateway(options: {
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
     // The loop's parts, forwarding each version in place of handlers, and no `/` (the upstream's API is not ours to describe there).
     forward: {
-      upstreams: Object.fromEntries(settings.versions.map((v) => [v.name, v.upstream])),
+      upstreams: Object.fromEntries(upstreams.map((v) => [v.name, v.upstream])),
+      ...(Object.keys(derived.routes).length > 0 ? { derived: derived.routes } : {}),
       documents,
       clientHeader: settings.clientHeader,
       // A Versionary key stays here; another credential (a token, the upstream's own) is the upstream's.
@@ -114,4 +129,27 @@ export async function composeGateway(options: {
     // nginx serves the API and logs each call; this process counts them from its log.
     ...(usageLog ? { features: [usageLogFeature({ path: usageLog })] } : {}),
   };
+}
+
+function configErrors(errors: string[]): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.InvalidConfig,
+    detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
+    errors: errors.map((detail) => ({ pointer: '/config/gateway', detail })),
+  });
+}
+
+function readData(path: string, text: string): unknown {
+  return /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+}
+
+/** A change file: JSON or YAML data, or a JavaScript module exporting the changes (default export, or `changes`). */
+async function readChangeFile(
+  path: string,
+  options: { readFile: (path: string) => string; importModule?: (path: string) => Promise<unknown> },
+): Promise<unknown> {
+  if (!/\.[cm]?js$/i.test(path)) return readData(path, options.readFile(path));
+  if (!options.importModule) throw new Error('modules are loaded by versionary gateway only');
+  const loaded = (await options.importModule(path)) as { default?: unknown; changes?: unknown };
+  return loaded.changes ?? loaded.default;
 }

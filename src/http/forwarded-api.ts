@@ -13,12 +13,14 @@ import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from './request-target.ts';
 import { hookApplies } from './version-hooks.ts';
+import { forwardDerived, type DerivedVersionRoute } from './derived-forward.ts';
+import { createResponseChecks } from './response-check.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
@@ -53,6 +55,8 @@ export interface ForwardOptions {
    * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
    */
   setHeaders?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
+  /** Versions served from a newer one by declared changes (`derivedFrom`): their calls go to the root's upstream, translated. */
+  derived?: Record<string, DerivedVersionRoute>;
   /** Answer every call with this problem instead of forwarding it (a control plane whose data plane is nginx). */
   refuse?: () => VersionaryError;
   /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
@@ -87,7 +91,8 @@ export async function registerForwardedApi(
   },
 ): Promise<void> {
   for (const version of options.bundle.versions) {
-    const upstream = options.forward.upstreams[version.name];
+    const derived = options.forward.derived?.[version.name];
+    const upstream = options.forward.upstreams[derived?.root.name ?? version.name];
     if (!upstream)
       throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: `No upstream for ${version.name}.` });
     // Loaded only here: an app that never forwards needs no HTTP client package (an optional peer dependency).
@@ -138,7 +143,11 @@ function registerVersionRoutes(
   const supported = options.bundle.versions.map((v) => v.name);
   const byPath = new Map<string, OperationSpec[]>();
   for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  const forward = createForwarder({ ...options.forward, pool: options.pool, host: options.host }, base);
+  const derived = options.forward.derived?.[version.name];
+  const forward = createForwarder(
+    { ...options.forward, pool: options.pool, host: options.host, vendor: options.vendor, derivedRoute: derived },
+    base,
+  );
   // Compiled once per documented operation; one without deprecated elements gets no check.
   const usesOf = new Map<OperationSpec, ElementUseCheck>();
   // An upstream's document declares no `partial`: `fields=` names members of what the success body holds.
@@ -229,7 +238,7 @@ function registerVersionRoutes(
       url,
       // The version's steps, compiled per route and method by the pipeline.
       config: routeSteps(steps),
-      handler: forward,
+      handler: derived ? (request, reply) => forward(request, reply, operationOf(request.method)) : forward,
     });
   };
   // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
@@ -246,9 +255,14 @@ function registerVersionRoutes(
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
 function createForwarder(
-  options: ForwardOptions & { pool: Dispatcher; host: string },
+  options: ForwardOptions & {
+    pool: Dispatcher;
+    host: string;
+    vendor: string;
+    derivedRoute?: DerivedVersionRoute | undefined;
+  },
   routed: string,
-): (request: FastifyRequest, reply: FastifyReply) => void {
+): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
   const onError = (reply: FastifyReply, error: Error & { code?: string; statusCode?: number }) => {
     const timedOut =
       error.statusCode === 504 ||
@@ -279,8 +293,9 @@ function createForwarder(
   });
   const hook = options.requestHeaders;
   const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;
-  const { refuse } = options;
-  return (request, reply) => {
+  const { refuse, derivedRoute: derived } = options;
+  const checks = derived ? createResponseChecks() : undefined;
+  return (request, reply, operation) => {
     if (refuse) return sendProblem(reply, refuse());
     // The strict-target step refused every path that `new URL()` would resolve differently; this is
     // the last word that nothing outside the version goes upstream. An absolute-form target is
@@ -302,6 +317,11 @@ function createForwarder(
           detail: 'The request target is not valid percent-encoded UTF-8.',
         }),
       );
+    }
+    if (derived && operation && checks) {
+      const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
+      const headers = headersOfList(requestHeaders(request) as HeaderList);
+      return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) => onError(reply, error));
     }
     callUpstream(options.pool, reply, {
       path: url,

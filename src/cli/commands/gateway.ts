@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
 import { defineCommand } from '../command.ts';
@@ -121,6 +122,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
         return composeGateway({
           config,
           readFile,
+          importModule: (path) => import(pathToFileURL(path).href),
           ...(nginxControlPlane
             ? { controlPlane: nginxControlPlane({ config, ...rendering }), readUsageLog: true }
             : {}),

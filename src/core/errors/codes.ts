@@ -47,6 +47,7 @@ export const ErrorCode = {
   ShuttingDown: 'SHUTTING_DOWN',
   UpstreamUnreachable: 'UPSTREAM_UNREACHABLE',
   UpstreamTimeout: 'UPSTREAM_TIMEOUT',
+  UpstreamUntranslatable: 'UPSTREAM_UNTRANSLATABLE',
   PackageMissing: 'PACKAGE_MISSING',
 } as const;
 
@@ -93,5 +94,6 @@ export const errorTitles: Record<ErrorCode, string> = {
   SHUTTING_DOWN: 'Service shutting down',
   UPSTREAM_UNREACHABLE: 'Upstream unreachable',
   UPSTREAM_TIMEOUT: 'Upstream timeout',
+  UPSTREAM_UNTRANSLATABLE: 'Upstream answer not translatable',
   PACKAGE_MISSING: 'Package not installed',
 };

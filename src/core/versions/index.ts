@@ -1,6 +1,6 @@
 export { defineVersions } from './define-versions.ts';
 export type { DefineVersionsOptions, VersionDeclaration } from './define-versions.ts';
-export type { ApiVersion, VersionBundle } from './bundle-types.ts';
+export type { ApiVersion, MigrationPlan, VersionBundle } from './bundle-types.ts';
 export { defineVersionChange } from './version-change.ts';
 export type { VersionChange } from './version-change.ts';
 export {
@@ -14,6 +14,8 @@ export {
   schemaReplaced,
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
+export { readVersionChanges } from './change-file.ts';
+export type { VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
 

@@ -49,6 +49,12 @@ export interface SchemaReplaced {
   op: 'schema-replaced';
   schema: string;
   previous: JsonSchema;
+  /**
+   * A JSON pointer into the newer body that gives the older one (`/data`: the older version got
+   * the page's bare array). The declarative form of a response migration: `defineVersionChange`
+   * turns it into one unless the change declares its own for the schema.
+   */
+  previousFrom?: string;
 }
 /** The newer version added an endpoint; older versions do not route it. */
 export interface EndpointAdded {

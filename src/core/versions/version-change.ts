@@ -32,5 +32,32 @@ export interface VersionChange {
  * ```
  */
 export function defineVersionChange(change: VersionChange): VersionChange {
-  return Object.freeze({ ...change });
+  const fromPointer = Object.fromEntries(
+    change.instructions.flatMap((step) =>
+      step.op === 'schema-replaced' && step.previousFrom !== undefined && !change.responses?.[step.schema]
+        ? [[step.schema, pointerMigration(step.previousFrom)]]
+        : [],
+    ),
+  );
+  if (Object.keys(fromPointer).length === 0) return Object.freeze({ ...change });
+  return Object.freeze({ ...change, responses: { ...change.responses, ...fromPointer } });
+}
+
+/**
+ * The older body found at `pointer` in the newer one (RFC 6901); a body without it is passed on
+ * unchanged (a problem body, or one already in the older shape).
+ */
+function pointerMigration(pointer: string): ResponseMigration {
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return (body) => {
+    let value: unknown = body;
+    for (const token of tokens) {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, token)) return body;
+      value = (value as Record<string, unknown>)[token];
+    }
+    return value;
+  };
 }

@@ -50,7 +50,7 @@ export function renderNginxFiles(options: {
   const conf: NginxConfOptions = {
     out: target.out,
     prefix: gateway.prefix,
-    upstreams: Object.fromEntries(gateway.versions.map((v) => [v.name, v.upstream])),
+    upstreams: Object.fromEntries(gateway.versions.flatMap((v) => ('upstream' in v ? [[v.name, v.upstream]] : []))),
     control: target.control,
     usageLog: target.usageLog ?? `${target.out}/usage.log`,
     rate,

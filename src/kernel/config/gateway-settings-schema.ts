@@ -6,7 +6,7 @@ import { unknownKey } from '../../core/text/index.ts';
 const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
 const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be a header name' });
 
-const GatewayVersionSchema = Type.Object(
+const UpstreamVersionSchema = Type.Object(
   {
     upstream: Type.String({
       pattern: '^https?://[^/\\s?#]+/?$',
@@ -19,6 +19,22 @@ const GatewayVersionSchema = Type.Object(
   },
   { additionalProperties: false, errorText: 'must be { upstream, openapi }' },
 );
+
+/** A version served from a newer one by its declared changes: no upstream of its own. */
+const DerivedVersionSchema = Type.Object(
+  {
+    derivedFrom: Type.String({ pattern: '^v[1-9][0-9]{0,5}$', errorText: 'must name a newer version such as "v2"' }),
+    changes: Type.String({
+      minLength: 1,
+      errorText: 'must be the path of the change file (JSON, YAML, or a JavaScript module)',
+    }),
+  },
+  { additionalProperties: false, errorText: 'must be { derivedFrom, changes }' },
+);
+
+const GatewayVersionSchema = Type.Union([UpstreamVersionSchema, DerivedVersionSchema], {
+  errorText: 'must be { upstream, openapi } or { derivedFrom, changes }',
+});
 
 const identifyText =
   'must be one of { "apiKeys": true }, { "header": "x-client-id" } or { "jwt": true } (or { "jwt": { "claim": "sub" } })';

@@ -10,14 +10,19 @@ type GatewayIdentify =
   /** A bearer JWT checked with `VERSIONARY_JWT_*`; the client is its `client_id` (else `sub`), and the token is forwarded. */
   | { kind: 'jwt'; claim: 'client_id' | 'sub' };
 
+/** A version forwarded to its upstream, or served from a newer one by declared changes (`derivedFrom`). */
+export type GatewayVersion =
+  | { name: string; upstream: string; openapi: string }
+  | { name: string; derivedFrom: string; changes: string };
+
 /** The `gateway` section of the config file (`docs/gateway.md`). */
 export interface GatewaySettings {
   prefix: string;
   vendor: string;
   /** The documents' and docs pages' title; the newest document's `info.title` when unset. */
   title?: string;
-  /** Oldest first, in the order the file lists them. */
-  versions: Array<{ name: string; upstream: string; openapi: string }>;
+  /** Oldest first, whatever the order the file lists them in. */
+  versions: GatewayVersion[];
   identify: GatewayIdentify;
   /** The request header that carries the client id upstream (any value a client sent is replaced). */
   clientHeader: string;
@@ -63,7 +68,13 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     underscoresInHeaders: raw.underscoresInHeaders ?? false,
     forwardedHeaders: raw.forwardedHeaders ?? 'x-forwarded',
     vendor: raw.vendor ?? 'api',
-    versions: named.map(([name, v]) => ({ name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi })),
+    versions: Object.entries(raw.versions ?? {})
+      .map(([name, v]): GatewayVersion =>
+        'derivedFrom' in v
+          ? { name, derivedFrom: v.derivedFrom, changes: v.changes }
+          : { name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi },
+      )
+      .sort((a, b) => Number(a.name.slice(1)) - Number(b.name.slice(1))),
     identify: toIdentify(raw.identify),
     clientHeader: (raw.clientHeader ?? 'x-versionary-client').toLowerCase(),
     timeoutMs: raw.timeoutMs ?? 30_000,

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
+import type { DerivedVersionRoute } from '../../http/derived-forward.ts';
 import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
@@ -28,6 +29,8 @@ export interface LoopForward {
   underscoresInHeaders?: boolean;
   /** Which forwarding headers go upstream: `x-forwarded` (default), `forwarded` (RFC 7239) or `both`. */
   forwardedHeaders?: 'both' | 'forwarded' | 'x-forwarded';
+  /** Versions served from a newer one by declared changes (`derivedFrom` in the gateway section). */
+  derived?: Record<string, DerivedVersionRoute>;
   /**
    * Answer every API call with this problem instead of forwarding it: the control plane, when
    * nginx is the data plane. The lifecycle's documents, the portal and the management API stay.
@@ -74,6 +77,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           ...(keepsCredential ? {} : { withheldHeaders: ['authorization', 'x-api-key'] }),
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
           ...(forward.refuse ? { refuse: forward.refuse } : {}),
+          ...(forward.derived ? { derived: forward.derived } : {}),
         },
         // Written once the call is answered, and only if it was not refused (`after:usage`).
         onUsage: (call, request) =>

@@ -1,0 +1,125 @@
+import type { Instruction } from './instructions.ts';
+import type { HttpMethod, JsonSchema } from './types.ts';
+import { defineVersionChange, type VersionChange } from './version-change.ts';
+
+/** A change as a change file lists it: the version that introduced it, and the change itself. */
+export interface VersionChangeEntry {
+  version: string;
+  change: VersionChange;
+}
+
+const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const versionName = /^v[1-9][0-9]{0,5}$/;
+
+/** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
+const members: Record<Instruction['op'], Record<string, 'string' | 'strings' | 'map' | 'schema' | 'flag' | 'pointer'>> =
+  {
+    'field-added': { schema: 'string', field: 'string' },
+    'field-removed': { schema: 'string', field: 'string', definition: 'schema', required: 'flag', deprecatedIn: 'string' },
+    'field-retyped': { schema: 'string', field: 'string', previous: 'schema' },
+    'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
+    'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
+    'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
+    'endpoint-added': { method: 'string', path: 'string' },
+  };
+const optional = new Set(['required', 'deprecatedIn', 'mapDownTo', 'mapUpTo', 'previousFrom']);
+
+/**
+ * Read a change file (JSON or YAML, already parsed): a list of version changes, each naming the
+ * version that introduced it, with the same instructions `defineVersionChange` takes, written as
+ * data. Every problem is listed, each with where it is, so a file is fixed in one go.
+ *
+ * @example
+ * ```ts
+ * const { changes, problems } = readVersionChanges([
+ *   { version: 'v2', description: 'Users gain `email`.', instructions: [{ op: 'field-added', schema: 'User', field: 'email' }] },
+ * ]);
+ * ```
+ */
+export function readVersionChanges(data: unknown): { changes: VersionChangeEntry[]; problems: string[] } {
+  const problems: string[] = [];
+  if (!Array.isArray(data)) return { changes: [], problems: ['the file must hold a list of version changes'] };
+  const changes: VersionChangeEntry[] = [];
+  data.forEach((entry: unknown, i) => {
+    const at = `[${i}]`;
+    if (!isObject(entry)) return void problems.push(`${at}: must be an object { version, description, instructions }`);
+    for (const key of Object.keys(entry))
+      if (!['version', 'description', 'instructions', 'requests', 'responses'].includes(key))
+        problems.push(`${at}.${key}: is not a member of a change`);
+    const { version, description, instructions } = entry;
+    // Migrations are functions: only a module's changes carry them, where data cannot say a change.
+    const migrations: Pick<VersionChange, 'requests' | 'responses'> = {};
+    for (const key of ['requests', 'responses'] as const) {
+      const value = entry[key];
+      if (value === undefined) continue;
+      if (isObject(value) && Object.values(value).every((f) => typeof f === 'function'))
+        migrations[key] = value as NonNullable<VersionChange['responses']>;
+      else problems.push(`${at}.${key}: must map schema names to functions (a JavaScript module's changes)`);
+    }
+    if (typeof version !== 'string' || !versionName.test(version))
+      problems.push(`${at}.version: must name the version that introduced the change, such as "v2"`);
+    if (typeof description !== 'string' || description.trim() === '')
+      problems.push(`${at}.description: must be a sentence for the changelog and the migration guide`);
+    if (!Array.isArray(instructions) || instructions.length === 0)
+      return void problems.push(`${at}.instructions: must be a non-empty list`);
+    const read = instructions.map((step: unknown, j) => readInstruction(step, `${at}.instructions[${j}]`, problems));
+    if (typeof version === 'string' && typeof description === 'string' && read.every((s) => s !== undefined))
+      changes.push({
+        version,
+        change: defineVersionChange({ description, instructions: read as Instruction[], ...migrations }),
+      });
+  });
+  return { changes, problems };
+}
+
+function readInstruction(step: unknown, at: string, problems: string[]): Instruction | undefined {
+  if (!isObject(step)) return void problems.push(`${at}: must be an object with an "op"`);
+  const op = step.op as Instruction['op'];
+  const shape = typeof op === 'string' ? members[op] : undefined;
+  if (!shape) return void problems.push(`${at}.op: must be one of ${Object.keys(members).join(', ')}`);
+  const before = problems.length;
+  for (const key of Object.keys(step))
+    if (key !== 'op' && !(key in shape)) problems.push(`${at}.${key}: is not a member of ${op}`);
+  for (const [key, kind] of Object.entries(shape)) {
+    const value = step[key];
+    if (value === undefined) {
+      if (!optional.has(key)) problems.push(`${at}.${key}: is required by ${op}`);
+      continue;
+    }
+    const problem = checkMember(kind, value);
+    if (problem) problems.push(`${at}.${key}: ${problem}`);
+  }
+  if (op === 'endpoint-added' && typeof step.method === 'string' && !methods.includes(step.method))
+    problems.push(`${at}.method: must be one of ${methods.join(', ')}`);
+  if (op === 'endpoint-added' && typeof step.path === 'string' && !step.path.startsWith('/'))
+    problems.push(`${at}.path: must start with "/"`);
+  if (problems.length > before) return undefined;
+  return structuredClone(step) as unknown as Instruction & { method?: HttpMethod; previous?: JsonSchema };
+}
+
+function checkMember(kind: string, value: unknown): string | undefined {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string' && value !== '' ? undefined : 'must be a non-empty string';
+    case 'strings':
+      return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
+        ? undefined
+        : 'must be a non-empty list of strings';
+    case 'map':
+      return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
+        ? undefined
+        : 'must map each value to a string';
+    case 'schema':
+      return isObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
+    case 'flag':
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    default:
+      return typeof value === 'string' && (value === '' || value.startsWith('/'))
+        ? undefined
+        : 'must be a JSON pointer such as "/data"';
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,123 @@
+import { VersionaryError } from '../../core/errors/index.ts';
+import {
+  defineVersions,
+  readVersionChanges,
+  type ApiVersion,
+  type VersionBundle,
+  type VersionChange,
+} from '../../core/versions/index.ts';
+import type { DerivedVersionRoute } from '../../http/derived-forward.ts';
+import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
+import { derivedDocument } from './derived-document.ts';
+
+type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
+
+/**
+ * The versions the gateway serves from a newer one (`derivedFrom` and a change file), added to
+ * the bundle read from the upstreams' documents: each chain down from a version with an upstream
+ * (v1 from v2 from v3) is derived by `defineVersions`, the library's own derivation, with the
+ * change files' changes; each derived version gets its document (the newer one's, reshaped) and
+ * its route (its root's upstream, the migrations between them). Every problem is pushed to
+ * `errors`, each naming its version and file.
+ */
+export function addDerivedVersions(options: {
+  versions: readonly GatewayVersion[];
+  bundle: VersionBundle;
+  prefix: string;
+  documents: Record<string, Record<string, unknown>>;
+  /** Each derived version's change file, as read (JSON, YAML or a module's export), or undefined when unreadable. */
+  changeFiles: Record<string, { path: string; data: unknown } | undefined>;
+  errors: string[];
+}): { bundle: VersionBundle; routes: Record<string, DerivedVersionRoute> } {
+  const { versions, errors } = options;
+  const byName = new Map(versions.map((v) => [v.name, v]));
+  const derived = versions.filter((v): v is Derived => 'derivedFrom' in v);
+  if (derived.length === 0) return { bundle: options.bundle, routes: {} };
+  const changesOf = new Map<string, VersionChange[]>();
+  for (const version of derived) {
+    const at = `gateway.versions.${version.name}`;
+    const from = byName.get(version.derivedFrom);
+    if (!from) errors.push(`${at}.derivedFrom: names ${version.derivedFrom}, which the gateway section does not list`);
+    else if (Number(from.name.slice(1)) <= Number(version.name.slice(1)))
+      errors.push(`${at}.derivedFrom: ${version.derivedFrom} must be newer than ${version.name}`);
+    const file = options.changeFiles[version.name];
+    if (!file) continue;
+    const { changes, problems } = readVersionChanges(file.data);
+    errors.push(...problems.map((p) => `${at}.changes: ${file.path}${p.startsWith('[') ? '' : ': '}${p}`));
+    for (const [i, entry] of changes.entries())
+      if (entry.version !== version.derivedFrom)
+        errors.push(
+          `${at}.changes: ${file.path}[${i}].version: is ${entry.version}, but ${version.name} is derived from ${version.derivedFrom}: list the changes ${version.derivedFrom} introduced`,
+        );
+    // The changes a version introduced are undone to give the version derived from it.
+    changesOf.set(version.derivedFrom, changes.map((e) => e.change));
+  }
+  if (errors.length > 0) return { bundle: options.bundle, routes: {} };
+  const groups = chainsOf(derived, byName, errors);
+  const added: ApiVersion[] = [];
+  const routes: Record<string, DerivedVersionRoute> = {};
+  for (const chain of groups) {
+    const root = options.bundle.get(chain[chain.length - 1]!)!;
+    let group: VersionBundle;
+    try {
+      group = defineVersions({
+        head: { schemas: root.schemas, operations: root.operations },
+        versions: chain.map((name) => ({ name, changes: changesOf.get(name) ?? [] })),
+      });
+    } catch (error) {
+      const list = (error as VersionaryError).errors ?? [{ detail: (error as Error).message }];
+      errors.push(...list.map((e) => `gateway.versions (derived from ${root.name}): ${e.detail}`));
+      continue;
+    }
+    const rootGroup = group.get(root.name)!;
+    for (const self of group.versions.slice(0, -1)) {
+      added.push(self);
+      options.documents[self.name] = derivedDocument({
+        root: options.documents[root.name] ?? {},
+        rootBase: `${options.prefix}/${root.name}`,
+        version: self,
+      });
+      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase: `${options.prefix}/${root.name}` };
+    }
+  }
+  return { bundle: withVersions(options.bundle, added), routes };
+}
+
+/** Each chain of derived versions, oldest first, ending with the version that has the upstream. */
+function chainsOf(derived: Derived[], byName: Map<string, GatewayVersion>, errors: string[]): string[][] {
+  const rootOf = (name: string): string => {
+    const v = byName.get(name)!;
+    return 'derivedFrom' in v ? rootOf(v.derivedFrom) : name;
+  };
+  const chains = new Map<string, string[]>();
+  for (const v of derived) chains.set(rootOf(v.name), [...(chains.get(rootOf(v.name)) ?? []), v.name]);
+  const result: string[][] = [];
+  for (const [root, names] of chains) {
+    const chain = [...names.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))), root];
+    // defineVersions derives a line: each version from the next one, none skipped.
+    const broken = chain.slice(0, -1).find((name, i) => (byName.get(name) as Derived).derivedFrom !== chain[i + 1]);
+    if (broken)
+      errors.push(
+        `gateway.versions.${broken}.derivedFrom: the versions derived from ${root} must form one line (v1 from v2 from v3); ${broken} skips a version derived in between`,
+      );
+    else result.push(chain);
+  }
+  return result;
+}
+
+/** The bundle with the derived versions in their places, oldest first. */
+function withVersions(bundle: VersionBundle, added: ApiVersion[]): VersionBundle {
+  if (added.length === 0) return bundle;
+  const versions = [...bundle.versions, ...added]
+    .sort((a, b) => a.number - b.number)
+    .map((v, index) => ({ ...v, index }));
+  const byName = new Map(versions.map((v) => [v.name, v]));
+  const byNumber = new Map(versions.map((v) => [v.number, v]));
+  return {
+    ...bundle,
+    versions,
+    latest: versions[versions.length - 1]!,
+    get: (name) => byName.get(name),
+    byNumber: (n) => byNumber.get(n),
+  };
+}

@@ -1,0 +1,154 @@
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import type { ApiVersion, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
+import { setResponseHeaders, type Headers } from './forward-headers.ts';
+import { sendProblem } from './problem.ts';
+import type { createResponseChecks } from './response-check.ts';
+
+/**
+ * A version the gateway serves from a newer one (`derivedFrom`): calls go to the newer version's
+ * upstream, their bodies migrated up, and the answers come back migrated down, by the same
+ * migration plan `defineVersions` compiles for the library.
+ */
+export interface DerivedVersionRoute {
+  /** The version with the upstream, as the chain's plan knows it. */
+  root: ApiVersion;
+  /** This version, as the chain's plan knows it. */
+  self: ApiVersion;
+  plan: MigrationPlan;
+  /** `/api/v2`: the root's base path, which the upstream serves. */
+  rootBase: string;
+}
+
+/** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
+const answerLimit = 8 * 1024 * 1024;
+
+/**
+ * Forward one call of a derived version: the request body (JSON) migrated up to the root version
+ * and sent to the root's path, the answer read whole, checked against the root's document, and
+ * migrated down. `ETag` and `Content-Length` are the translated body's (the caching step tags
+ * it). An answer that does not match the root's document is a 502 problem naming the operation,
+ * never a half-translated body; a problem or a non-JSON answer passes as it is.
+ */
+export async function forwardDerived(options: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  route: DerivedVersionRoute;
+  operation: OperationSpec;
+  pool: Dispatcher;
+  /** The path and query as received, below `routed` (`/api/v1/users?page=2`). */
+  url: string;
+  routed: string;
+  headers: Headers;
+  checks: ReturnType<typeof createResponseChecks>;
+  vendor: string;
+}): Promise<void> {
+  const { request, reply, route, operation } = options;
+  const name = `${operation.method} ${operation.path}`;
+  const headers: Headers = { ...options.headers };
+  let body: Buffer | undefined;
+  const source = request.body as Readable | undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD' && source) {
+    const read = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
+    if (!read)
+      return sendProblem(
+        reply,
+        new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is over the size limit.' }),
+      );
+    body = read;
+    const type = String(headers['content-type'] ?? '');
+    if (operation.body && /json/i.test(type) && body.length > 0) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        return sendProblem(
+          reply,
+          new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request body is not valid JSON.' }),
+        );
+      }
+      const up = route.plan.requestUp({
+        schema: operation.body,
+        body: parsed,
+        from: route.self,
+        to: route.root,
+        operationId: operation.id,
+      });
+      body = Buffer.from(JSON.stringify(up));
+    }
+    headers['content-length'] = String(body.length);
+    delete headers['transfer-encoding'];
+  }
+  // The root's path, and its media type: the upstream serves the root version only.
+  const accept = headers.accept;
+  if (typeof accept === 'string' && accept.includes(`vnd.${options.vendor}.${route.self.name}`))
+    headers.accept = accept.split(`vnd.${options.vendor}.${route.self.name}`).join(`vnd.${options.vendor}.${route.root.name}`);
+  const path = route.rootBase + options.url.slice(options.routed.length);
+  const answer = await options.pool.request({
+    method: request.method as Dispatcher.HttpMethod,
+    path,
+    headers: headers as Record<string, string>,
+    body: body ?? null,
+  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > answerLimit) {
+      answer.body.destroy();
+      return untranslatable(reply, name, 'its body is over 8 MiB');
+    }
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks);
+  const upstream = answer.headers as Headers;
+  const type = String(upstream['content-type'] ?? '');
+  const schema = operation.responses[answer.statusCode]?.schema;
+  let payload: Buffer | string = raw;
+  if (schema && /^application\/json/i.test(type) && request.method !== 'HEAD') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return untranslatable(reply, name, 'its body is not JSON');
+    }
+    const violation = options.checks.of({ version: route.root, name: schema })(parsed);
+    if (violation) return untranslatable(reply, name, `${violation.pointer || '/'} ${violation.detail}`);
+    payload = JSON.stringify(
+      route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
+    );
+    delete upstream.etag;
+  }
+  delete upstream['content-length'];
+  delete upstream['transfer-encoding'];
+  setResponseHeaders(upstream, reply);
+  reply.code(answer.statusCode).send(payload);
+}
+
+function untranslatable(reply: FastifyReply, operation: string, why: string): void {
+  reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
+  sendProblem(
+    reply,
+    new VersionaryError({
+      code: ErrorCode.UpstreamUntranslatable,
+      detail: `The upstream's answer to ${operation} does not match the newer version's document (${why}), so it cannot be translated.`,
+    }),
+  );
+}
+
+/** The whole body, or undefined once it passes `limit` bytes. */
+async function readAll(source: Readable, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      source.resume();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
