@@ -70,7 +70,9 @@ export async function composeGateway(options: {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const kind = /\.ya?ml$/i.test(path) ? 'YAML' : /\.[cm]?js$/i.test(path) ? 'a module' : 'JSON';
-      errors.push(`${at}: ${path} ${code ? `cannot be read (${code})` : `is not valid ${kind}: ${(error as Error).message}`}`);
+      errors.push(
+        `${at}: ${path} ${code ? `cannot be read (${code})` : `is not valid ${kind}: ${(error as Error).message}`}`,
+      );
     }
   }
   if (settings.identify.kind === 'jwt' && !config.jwt)
@@ -92,6 +94,7 @@ export async function composeGateway(options: {
   });
   if (errors.length > 0) throw configErrors(errors);
   const { bundle } = derived;
+  const upstreamOf = (name: string) => upstreams.find((v) => v.name === name)!.upstream;
   const newest = documents[bundle.latest.name]?.info as { title?: unknown } | undefined;
   const title = settings.title ?? (typeof newest?.title === 'string' ? newest.title : 'API');
   const jwt =
@@ -106,7 +109,11 @@ export async function composeGateway(options: {
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
     // The loop's parts, forwarding each version in place of handlers, and no `/` (the upstream's API is not ours to describe there).
     forward: {
-      upstreams: Object.fromEntries(upstreams.map((v) => [v.name, v.upstream])),
+      // A derived version's calls go to its root's upstream.
+      upstreams: Object.fromEntries([
+        ...upstreams.map((v) => [v.name, v.upstream]),
+        ...Object.entries(derived.routes).map(([name, route]) => [name, upstreamOf(route.root.name)]),
+      ]),
       ...(Object.keys(derived.routes).length > 0 ? { derived: derived.routes } : {}),
       documents,
       clientHeader: settings.clientHeader,

@@ -84,7 +84,9 @@ export async function forwardDerived(options: {
   // The root's path, and its media type: the upstream serves the root version only.
   const accept = headers.accept;
   if (typeof accept === 'string' && accept.includes(`vnd.${options.vendor}.${route.self.name}`))
-    headers.accept = accept.split(`vnd.${options.vendor}.${route.self.name}`).join(`vnd.${options.vendor}.${route.root.name}`);
+    headers.accept = accept
+      .split(`vnd.${options.vendor}.${route.self.name}`)
+      .join(`vnd.${options.vendor}.${route.root.name}`);
   const path = route.rootBase + options.url.slice(options.routed.length);
   const answer = await options.pool.request({
     method: request.method as Dispatcher.HttpMethod,
@@ -120,6 +122,13 @@ export async function forwardDerived(options: {
       route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
     );
     delete upstream.etag;
+  }
+  // Links the upstream wrote point into the root version; the client stays in its own.
+  for (const name of ['location', 'link', 'content-location']) {
+    const value = upstream[name];
+    if (typeof value === 'string') upstream[name] = value.split(`${route.rootBase}/`).join(`${options.routed}/`);
+    else if (Array.isArray(value))
+      upstream[name] = value.map((v) => v.split(`${route.rootBase}/`).join(`${options.routed}/`));
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];

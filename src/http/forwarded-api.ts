@@ -321,7 +321,9 @@ function createForwarder(
     if (derived && operation && checks) {
       const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
       const headers = headersOfList(requestHeaders(request) as HeaderList);
-      return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) => onError(reply, error));
+      return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) =>
+        onError(reply, error),
+      );
     }
     callUpstream(options.pool, reply, {
       path: url,

@@ -19,11 +19,11 @@ export interface PythonUpstream {
   stop(): Promise<void>;
 }
 
-/** Start the Python standard-library upstream and wait until it listens. */
-export async function startPythonUpstream(): Promise<PythonUpstream> {
+/** Start the Python standard-library upstream (or another script of the same protocol) and wait until it listens. */
+export async function startPythonUpstream(options: { script?: string } = {}): Promise<PythonUpstream> {
   // Port 0: the upstream binds a port the kernel picks and prints it. A port found free first and
   // bound later can be taken in between by another test's outgoing connection.
-  const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('python3', [options.script ?? script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     // The line can arrive in more than one chunk ("ready" and " 41531\n" have been seen apart):
     // read the port only from a whole line.
@@ -154,13 +154,20 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
 
 /** Run `versionary gateway` (the built CLI, `bin/versionary.js`) as its own process, as users run it. */
 export function spawnGateway(options: GatewayOptions): Promise<SpawnedGateway> {
-  return onFreePort((port) => spawnGatewayOnce(options, port));
+  return onFreePort((port) => spawnGatewayOnce(writeGatewayFiles(options), port));
+}
+
+/** Run `versionary gateway` as its own process on files already written (a config of its own). */
+export function spawnGatewayIn(files: { dir: string; env: Record<string, string> }): Promise<SpawnedGateway> {
+  return onFreePort((port) => spawnGatewayOnce(files, port));
 }
 
 type SpawnedGateway = TestGateway & { pid: number; output(): string };
 
-async function spawnGatewayOnce(options: GatewayOptions, port: number): Promise<SpawnedGateway> {
-  const { dir, env } = writeGatewayFiles(options);
+async function spawnGatewayOnce(
+  { dir, env }: { dir: string; env: Record<string, string> },
+  port: number,
+): Promise<SpawnedGateway> {
   const child = spawn(process.execPath, [bin, 'gateway'], {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,8 @@ import { defineVersionChange, type VersionChange } from './version-change.ts';
 
 /** A change as a change file lists it: the version that introduced it, and the change itself. */
 export interface VersionChangeEntry {
+  /** Its place in the file, for messages. */
+  index: number;
   version: string;
   change: VersionChange;
 }
@@ -12,16 +14,24 @@ const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HE
 const versionName = /^v[1-9][0-9]{0,5}$/;
 
 /** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
-const members: Record<Instruction['op'], Record<string, 'string' | 'strings' | 'map' | 'schema' | 'flag' | 'pointer'>> =
-  {
-    'field-added': { schema: 'string', field: 'string' },
-    'field-removed': { schema: 'string', field: 'string', definition: 'schema', required: 'flag', deprecatedIn: 'string' },
-    'field-retyped': { schema: 'string', field: 'string', previous: 'schema' },
-    'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
-    'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
-    'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
-    'endpoint-added': { method: 'string', path: 'string' },
-  };
+const members: Record<
+  Instruction['op'],
+  Record<string, 'string' | 'strings' | 'map' | 'schema' | 'flag' | 'pointer'>
+> = {
+  'field-added': { schema: 'string', field: 'string' },
+  'field-removed': {
+    schema: 'string',
+    field: 'string',
+    definition: 'schema',
+    required: 'flag',
+    deprecatedIn: 'string',
+  },
+  'field-retyped': { schema: 'string', field: 'string', previous: 'schema' },
+  'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
+  'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
+  'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
+  'endpoint-added': { method: 'string', path: 'string' },
+};
 const optional = new Set(['required', 'deprecatedIn', 'mapDownTo', 'mapUpTo', 'previousFrom']);
 
 /**
@@ -65,6 +75,7 @@ export function readVersionChanges(data: unknown): { changes: VersionChangeEntry
     const read = instructions.map((step: unknown, j) => readInstruction(step, `${at}.instructions[${j}]`, problems));
     if (typeof version === 'string' && typeof description === 'string' && read.every((s) => s !== undefined))
       changes.push({
+        index: i,
         version,
         change: defineVersionChange({ description, instructions: read as Instruction[], ...migrations }),
       });

@@ -44,13 +44,16 @@ export function addDerivedVersions(options: {
     if (!file) continue;
     const { changes, problems } = readVersionChanges(file.data);
     errors.push(...problems.map((p) => `${at}.changes: ${file.path}${p.startsWith('[') ? '' : ': '}${p}`));
-    for (const [i, entry] of changes.entries())
+    for (const entry of changes)
       if (entry.version !== version.derivedFrom)
         errors.push(
-          `${at}.changes: ${file.path}[${i}].version: is ${entry.version}, but ${version.name} is derived from ${version.derivedFrom}: list the changes ${version.derivedFrom} introduced`,
+          `${at}.changes: ${file.path}[${entry.index}].version: is ${entry.version}, but ${version.name} is derived from ${version.derivedFrom}: list the changes ${version.derivedFrom} introduced`,
         );
     // The changes a version introduced are undone to give the version derived from it.
-    changesOf.set(version.derivedFrom, changes.map((e) => e.change));
+    changesOf.set(
+      version.derivedFrom,
+      changes.map((e) => e.change),
+    );
   }
   if (errors.length > 0) return { bundle: options.bundle, routes: {} };
   const groups = chainsOf(derived, byName, errors);

@@ -12,8 +12,7 @@ type GatewayIdentify =
 
 /** A version forwarded to its upstream, or served from a newer one by declared changes (`derivedFrom`). */
 export type GatewayVersion =
-  | { name: string; upstream: string; openapi: string }
-  | { name: string; derivedFrom: string; changes: string };
+  { name: string; upstream: string; openapi: string } | { name: string; derivedFrom: string; changes: string };
 
 /** The `gateway` section of the config file (`docs/gateway.md`). */
 export interface GatewaySettings {
