@@ -116,8 +116,15 @@ export async function forwardDerived(options: {
     } catch {
       return untranslatable(reply, name, 'its body is not JSON');
     }
-    const violation = options.checks.of({ version: route.root, name: schema })(parsed);
-    if (violation) return untranslatable(reply, name, `${violation.pointer || '/'} ${violation.detail}`);
+    // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
+    const partial = `${schema}Partial`;
+    const violation =
+      options.checks.of({ version: route.root, name: schema })(parsed) &&
+      (route.root.schemas[partial] ? options.checks.of({ version: route.root, name: partial })(parsed) : true);
+    if (violation) {
+      const why = violation === true ? 'no schema of it matches' : `${violation.pointer || '/'} ${violation.detail}`;
+      return untranslatable(reply, name, why);
+    }
     payload = JSON.stringify(
       route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
     );

@@ -91,6 +91,19 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
   const ids = new Set<string>();
   const named = (schema: unknown, fallback: string): string | undefined => {
     if (!isObject(schema)) return undefined;
+    // `anyOf: [X, XPartial]`, the body of an operation with `fields=`: the body is an X, or its projection.
+    const [full, ...partials] = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [];
+    const fullName =
+      isObject(full) && typeof full.$ref === 'string'
+        ? /^#\/components\/schemas\/([^/]+)$/.exec(full.$ref)?.[1]
+        : undefined;
+    if (
+      fullName &&
+      fullName in schemas &&
+      partials.length > 0 &&
+      partials.every((p) => isObject(p) && p.$ref === `#/components/schemas/${fullName}Partial`)
+    )
+      return fullName;
     const ref =
       typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
     if (ref) {

@@ -10,6 +10,9 @@ import type { DerivedVersionRoute } from '../../http/derived-forward.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
 
+/** The paths `defineVersions` routes: segments and `{params}`. */
+const routablePath = /^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/;
+
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
 /**
@@ -61,10 +64,13 @@ export function addDerivedVersions(options: {
   const routes: Record<string, DerivedVersionRoute> = {};
   for (const chain of groups) {
     const root = options.bundle.get(chain[chain.length - 1]!)!;
+    // A path the library would not route (an upstream's own `/openapi.json`) is left out of the
+    // derived versions: the gateway serves their documents itself.
+    const routable = root.operations.filter((op) => routablePath.test(op.path));
     let group: VersionBundle;
     try {
       group = defineVersions({
-        head: { schemas: root.schemas, operations: root.operations },
+        head: { schemas: root.schemas, operations: routable },
         versions: chain.map((name) => ({ name, changes: changesOf.get(name) ?? [] })),
       });
     } catch (error) {
