@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,18 +11,23 @@ const example = new URL('../../examples/gateway-derived/', import.meta.url).path
 const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
 
 /** The example's files in a folder of their own, with the upstream's address and the given change file. */
-function writeFiles(upstream: string, changes?: unknown): { dir: string; env: Record<string, string> } {
+function writeFiles(
+  upstream: string,
+  changes?: unknown,
+  module?: string,
+): { dir: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-'));
   copyFileSync(join(example, 'openapi-v2.json'), join(dir, 'openapi-v2.json'));
   if (changes === undefined) copyFileSync(join(example, 'changes-v2.json'), join(dir, 'changes-v2.json'));
   else writeFileSync(join(dir, 'changes-v2.json'), JSON.stringify(changes));
+  if (module) writeFileSync(join(dir, 'changes-v2.mjs'), module);
   const config = {
     gateway: {
       prefix: '/api',
       vendor: 'acme',
       versions: {
         v2: { upstream, openapi: './openapi-v2.json' },
-        v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
+        v1: { derivedFrom: 'v2', changes: module ? './changes-v2.mjs' : './changes-v2.json' },
       },
     },
     versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z' } },
@@ -170,6 +175,25 @@ describe('a change file with mistakes', () => {
         assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
     } finally {
       rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a change file written as a JavaScript module', () => {
+  it('serves v1 with its migration functions, where data cannot say the change', async () => {
+    const upstream = await startPythonUpstream({ script: join(example, 'upstream.py') });
+    const json = readFileSync(join(example, 'changes-v2.json'), 'utf8');
+    // The data file's changes, plus a response migration of its own: the user's name in capitals.
+    const module = `const changes = ${json};\nchanges[0].responses = { User: (user) => ({ ...user, name: user.name.toUpperCase() }) };\nexport default changes;\n`;
+    const gateway = await spawnGatewayIn(writeFiles(upstream.url, undefined, module));
+    try {
+      const response = await fetch(`${gateway.base}/api/v1/users/1`, {
+        headers: { authorization: `Bearer ${gatewayAdminKey}` },
+      });
+      assert.deepEqual(await response.json(), { id: 1, name: 'ADA LOVELACE', status: 'active' });
+    } finally {
+      await gateway.stop();
+      await upstream.stop();
     }
   });
 });
