@@ -21,6 +21,7 @@ export {
   ref,
   toOpenApiDocument,
   bundleFromOpenApi,
+  readVersionChanges,
 } from './core/versions/index.ts';
 export type {
   ApiVersion,

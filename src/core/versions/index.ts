@@ -15,7 +15,6 @@ export {
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
 export { readVersionChanges } from './change-file.ts';
-export type { VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
 
