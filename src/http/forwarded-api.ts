@@ -17,7 +17,7 @@ import { createUpstreamHeaders, headersOfList, setResponseHeaders } from './forw
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf } from './request-target.ts';
+import { originFormOf } from '../core/rulebook/canonical-path.ts';
 import { hookApplies } from './version-hooks.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 

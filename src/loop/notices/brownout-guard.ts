@@ -3,7 +3,7 @@ import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { brownoutProblem, brownoutRetryAfter } from '../../core/rulebook/problems.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
@@ -125,22 +125,13 @@ export const brownoutStep = defineStep({
       // Already removed: the removal's own answer, with no brownout and no date to migrate before.
       state.decision = verdict.removed ? removalDecision(verdict.removed) : 'brownout';
       if (verdict.removed) throw verdict.removed;
-      const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
-      const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
-      throw new VersionaryError({
-        code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : b.clients ? 'planned brownout aimed at your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
-        extensions: {
-          brownout: {
-            id: b.id,
-            startsAt: formatIsoInstant(b.startsAt),
-            endsAt: formatIsoInstant(b.endsAt),
-            rehearsal: b.clientId !== undefined,
-          },
-          removalAt,
-          migrationGuide: options.runtime.migrationUrl(version),
-        },
-        headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
+      throw brownoutProblem({
+        brownout: b,
+        version,
+        sunsetAt: verdict.sunsetAt,
+        guide: options.runtime.migrationUrl(version),
+        status: options.removedStatus,
+        headers: { 'retry-after': brownoutRetryAfter(b.endsAt, options.clock.now()) },
       });
     };
   },
