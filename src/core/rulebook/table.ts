@@ -177,7 +177,8 @@ export interface RequestFacts {
 }
 
 /** Why a rule refused (or let through past a removal): the same names as the traces'. */
-export type DecisionRule = 'removed' | 'brownout' | 'closed_to_new_clients' | 'element_removed' | 'extended_access';
+export type DecisionRule =
+  'version' | 'removed' | 'brownout' | 'closed_to_new_clients' | 'element_removed' | 'extended_access';
 
 /** A rule's answer: let the request through with headers, or refuse it with a problem. */
 export type Decision =

@@ -47,6 +47,15 @@ export interface LifecycleRuntime {
    * `until`, within the subject's cap; undefined without an active exemption or without a cap.
    */
   extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
+  /**
+   * The verdict of a key at an instant, as a request then would get it (for `clientId`, with its
+   * extended access): what the decision table is compiled from. Reads the state only.
+   */
+  verdictAt(
+    key: { version: string; method: string; path: string },
+    at: number,
+    clientId?: string,
+  ): { verdict: LifecycleVerdict; until: number };
   /** See `LifecycleSource.elementTouches`. */
   elementTouches(element: ElementDeprecation): boolean;
   /** See `LifecycleSource.clientElements`. */
