@@ -76,7 +76,7 @@ export function targetProblem(reason: TargetRefusal): VersionaryError {
 /**
  * The canonical path of a request target: the strict check first (see {@link targetRefusalOf}),
  * then the path decoded once, so `/api/v2/%65cho` is judged as `/api/v2/echo`, as the router
- * matches it. The query is left out.
+ * matches it, and without a trailing slash, which the router ignores. The query is left out.
  *
  * @example
  * ```ts
@@ -87,7 +87,7 @@ export function targetProblem(reason: TargetRefusal): VersionaryError {
 export function canonicalPath(target: string): { path: string } | { refused: TargetRefusal } {
   const refused = targetRefusalOf(target);
   if (refused) return { refused };
-  const path = pathOf(originFormOf(target));
+  const path = withoutTrailingSlash(pathOf(originFormOf(target)));
   if (!path.includes('%')) return { path };
   try {
     return { path: decodeURIComponent(path) };
@@ -95,6 +95,11 @@ export function canonicalPath(target: string): { path: string } | { refused: Tar
     // Well-formed escapes that are not UTF-8 (`%ff`): no route has such a name.
     return { refused: 'bad-escape' };
   }
+}
+
+// The routers ignore one trailing slash (`ignoreTrailingSlash`): `/users/` is `/users`.
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 function pathOf(target: string): string {
