@@ -97,7 +97,11 @@ export async function servedTable(target: ParityTarget): Promise<DecisionTable> 
 }
 
 /** Core's answer to a case: the facts a data plane would gather, then `decide` on the table. */
-export function coreAnswer(c: ParityCase, table: DecisionTable, clients: ParityClients, now: number): ParityAnswer {
+export function coreAnswer(
+  c: ParityCase,
+  o: { table: DecisionTable; clients: ParityClients; now: number },
+): ParityAnswer {
+  const { table, clients, now } = o;
   const canonical = canonicalPath(c.target);
   if ('refused' in canonical) return problemAnswer(table, `target-${canonical.refused}`);
   const { path } = canonical;
@@ -108,7 +112,7 @@ export function coreAnswer(c: ParityCase, table: DecisionTable, clients: ParityC
   const segment = rest.split('/')[1]!;
   const version = /^v\d+$/.test(segment) ? segment : undefined;
   const below = version === undefined ? rest : rest.slice(version.length + 1) || '/';
-  const template = version === undefined ? undefined : templateOf(table, version, c.method, below);
+  const template = version === undefined ? undefined : templateOf(table, { version, method: c.method, below });
   const facts: RequestFacts = {
     method: c.method,
     path,
@@ -137,7 +141,10 @@ function problemAnswer(table: DecisionTable, key: string): ParityAnswer {
 }
 
 /** The operation a path below the version matches: `{name}` is one non-empty segment. */
-function templateOf(table: DecisionTable, version: string, method: string, below: string): string | undefined {
+function templateOf(
+  table: DecisionTable,
+  { version, method, below }: { version: string; method: string; below: string },
+): string | undefined {
   const parts = below.split('/');
   return table.routes[version]?.find(
     (row) =>
@@ -195,7 +202,7 @@ export async function runParity(target: ParityTarget, clients: ParityClients): P
     target.setNow(now);
     const table = await servedTable(target);
     for (const c of parityCases.filter((p) => p.at === moment)) {
-      for (const d of differences(c.expect, coreAnswer(c, table, clients, now)))
+      for (const d of differences(c.expect, coreAnswer(c, { table, clients, now })))
         lines.push(`core (${target.name}'s table): ${c.name}: ${d}`);
       for (const d of differences(c.expect, await httpAnswer(target, c, clients)))
         lines.push(`${target.name}: ${c.name}: ${d}`);
