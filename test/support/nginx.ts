@@ -146,15 +146,10 @@ export interface RawResponse {
 }
 
 /** Send `target` unchanged to `base`. */
-export function rawRequest(
-  base: string,
-  target: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<RawResponse> {
+export function rawRequest(base: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: target, method, headers }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path: target, method: 'GET', headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));

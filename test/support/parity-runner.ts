@@ -5,7 +5,8 @@ import {
   type DecisionTable,
   type RequestFacts,
 } from '../../src/core/rulebook/index.ts';
-import { rawRequest } from './nginx.ts';
+import { request } from 'node:http';
+import type { RawResponse } from './nginx.ts';
 import {
   parityCases,
   parityClients,
@@ -157,7 +158,7 @@ function templateOf(
 /** A target's answer to a case, over a socket, the target sent byte for byte. */
 export async function httpAnswer(target: ParityTarget, c: ParityCase, clients: ParityClients): Promise<ParityAnswer> {
   const headers: Record<string, string> = c.client ? { authorization: `Bearer ${clients.keys[c.client]}` } : {};
-  const res = await rawRequest(target.base, c.target, headers, c.method);
+  const res = await rawCall(target.base, { target: c.target, method: c.method, headers });
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers))
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -209,4 +210,25 @@ export async function runParity(target: ParityTarget, clients: ParityClients): P
     }
   }
   return lines;
+}
+
+/** Send a request target unchanged (fetch would resolve `..` and `\\`), with any method. */
+function rawCall(
+  base: string,
+  o: { target: string; method: string; headers: Record<string, string> },
+): Promise<RawResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: o.target, method: o.method, headers: o.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -5,10 +5,10 @@ import type { Decision, DecisionRule, DecisionTable, RequestFacts } from './tabl
  * The request rules, in the order a request meets them: a new rule is its function and its line
  * here (and its rows in `test/support/parity-cases.ts`).
  */
-export const rulebook: readonly Rule[] = [versionRule, lifecycleRule, elementsRule, brownoutRule];
+const rulebook: readonly Rule[] = [versionRule, lifecycleRule, elementsRule, brownoutRule];
 
 /**
- * Decide a request: each rule of {@link rulebook} in turn; the first refusal answers (with the
+ * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the
  * headers the rules before it set), else the request is allowed with every rule's headers, a
  * later rule's value of a header replacing an earlier one's (an element's merged headers).
  *

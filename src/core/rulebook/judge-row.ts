@@ -1,12 +1,8 @@
 import { headersAt, segmentAt } from './segments.ts';
-import type { Closing, Decision, DecisionTable, ProblemRow, RuleSegment } from './table.ts';
+import type { Decision, DecisionTable, ProblemRow, RuleRow } from './table.ts';
 
-/** What a subject's rows say of one request: its segments (the client's own, if any) and closings. */
-export interface JudgedSubject {
-  segments: readonly RuleSegment[];
-  extendedAccess?: Record<string, { until: number; segments: RuleSegment[] }> | undefined;
-  closings?: readonly Closing[] | undefined;
-}
+/** What a subject's row says of a request: its segments, clients' own segments and closings. */
+type JudgedSubject = Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>;
 
 /** A problem of the table by key; a missing key is a compiler bug, answered as a plain 404. */
 export function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {

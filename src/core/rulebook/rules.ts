@@ -12,7 +12,7 @@ const allowed: Decision = Object.freeze({
 }) as Decision;
 
 /** The operation a request reached, when it reached one. */
-export function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
+function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
   return facts.version === undefined || facts.template === undefined
     ? undefined
     : routeRowOf(table, { version: facts.version, method: facts.method, template: facts.template });

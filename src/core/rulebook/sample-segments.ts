@@ -1,5 +1,5 @@
 import { parseIsoInstant } from '../time/index.ts';
-import type { RuleSegment } from './table.ts';
+import type { RuleSegment, Segmented } from './table.ts';
 
 /** A subject's answer at one instant, and the instant it next changes (`Infinity`: never by time). */
 export interface Sample {
@@ -24,7 +24,7 @@ const dayCount = / in (\d+) days, at (\d{4}-\d\d-\d\dT[\d:.]+Z)/;
  * sampleSegments((t) => ({ outcome: 'allow', headers: {}, until: Infinity }), now); // [{ from: 0, ... }]
  * ```
  */
-export function sampleSegments(at: (instant: number) => Sample, start: number): RuleSegment[] {
+export function sampleSegments(at: (instant: number) => Sample, start: number): Segmented<RuleSegment> {
   const segments: RuleSegment[] = [];
   let instant = start;
   // A schedule changes its answer at most ~35 times (30 day counts, the warning, the removal).

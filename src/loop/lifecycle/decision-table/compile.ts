@@ -6,6 +6,7 @@ import {
   targetProblem,
   targetRefusals,
   type DecisionTable,
+  type HeaderSegment,
   type RatePolicies,
   type RouteRow,
   type TargetRefusal,
@@ -107,7 +108,7 @@ function fixedProblems(
     registry.keyOf(targetProblem(reason), `target-${reason}`);
 }
 
-function listHeaderSegments(runtime: LifecycleRuntime, now: number): DecisionTable['listHeaders'] {
+function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegment[] {
   const versions = runtime.versions();
   return sampleSegments((t) => {
     const { headers, changesAt } = versionListHeaders({ versions, clock: { now: () => t } });
