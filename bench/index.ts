@@ -22,6 +22,7 @@ const parts: Record<string, BenchPart> = {
   cluster: async () => (await import('./cluster.ts')).benchCluster(),
   gateway: async () => (await import('./gateway.ts')).benchGateway(),
   nginx: async () => (await import('./nginx.ts')).benchNginx(),
+  decide: async () => (await import('./decide.ts')).benchDecide(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');

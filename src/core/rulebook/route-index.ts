@@ -1,7 +1,8 @@
 import type { DecisionTable, RouteRow } from './table.ts';
 
-/** Each table's routes by `version method template`, built on first use (tables are immutable). */
-const indexes = new WeakMap<DecisionTable, Map<string, RouteRow>>();
+/** Each table's routes by version, method and template, built on first use (tables are immutable). */
+type RouteIndex = Map<string, Map<string, Map<string, RouteRow>>>;
+const indexes = new WeakMap<DecisionTable, RouteIndex>();
 
 /** The rules' method: HEAD is judged as GET. */
 export function ruleMethodOf(method: string): string {
@@ -14,11 +15,21 @@ export function routeRowOf(
   key: { version: string; method: string; template: string },
 ): RouteRow | undefined {
   let index = indexes.get(table);
-  if (index === undefined) {
-    index = new Map();
-    for (const [version, rows] of Object.entries(table.routes))
-      for (const row of rows) index.set(`${version} ${row.method} ${row.template}`, row);
-    indexes.set(table, index);
+  if (index === undefined) indexes.set(table, (index = indexOf(table)));
+  // Nested maps: no key string is built per request.
+  return index.get(key.version)?.get(ruleMethodOf(key.method))?.get(key.template);
+}
+
+function indexOf(table: DecisionTable): RouteIndex {
+  const index: RouteIndex = new Map();
+  for (const [version, rows] of Object.entries(table.routes)) {
+    const byMethod = new Map<string, Map<string, RouteRow>>();
+    for (const row of rows) {
+      let byTemplate = byMethod.get(row.method);
+      if (byTemplate === undefined) byMethod.set(row.method, (byTemplate = new Map()));
+      byTemplate.set(row.template, row);
+    }
+    index.set(version, byMethod);
   }
-  return index.get(`${key.version} ${ruleMethodOf(key.method)} ${key.template}`);
+  return index;
 }
