@@ -7,7 +7,7 @@ import {
   type PythonUpstream,
   type TestGateway,
 } from '../support/gateway.ts';
-import { parityCases, parityConfig, parityEpoch } from '../support/parity-cases.ts';
+import { parityCases, parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
 import { prepareParity, runParity, type ParityTarget } from '../support/parity-runner.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 
@@ -27,7 +27,7 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     python = await startPythonUpstream();
     [service, gateway] = await Promise.all([
       startTestService({ clock, file: parityConfig }),
-      startTestGateway({ upstream: python.url, file: parityConfig, clock }),
+      startTestGateway({ upstream: python.url, file: parityConfig, clock, editDocument: parityDocumentEdit }),
     ]);
   });
   after(async () => {
@@ -39,6 +39,8 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     assert.ok(parityCases.some((c) => c.method === 'HEAD'));
     assert.ok(parityCases.some((c) => c.client === 'acme' && c.expect.allowed));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/closed-to-new-clients'));
+    assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/element-removed'));
+    assert.ok(parityCases.some((c) => c.at === 'brownout') && parityCases.some((c) => c.at === 'progressive'));
     for (const spelling of ['%75', '%2e%2e', '%2f', '//', ';', 'users/', 'USERS'])
       assert.ok(
         parityCases.some((c) => c.target.includes(spelling)),

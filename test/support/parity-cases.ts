@@ -20,6 +20,24 @@ export const parityConfig = {
       migrationUrl: 'https://docs.example.com/v1-to-v2',
     },
   },
+  parameterDeprecations: [
+    {
+      version: 'v1',
+      method: 'GET',
+      path: '/users',
+      parameter: 'fields',
+      deprecatedAt: iso(parityEpoch - 10 * day),
+      sunsetAt: iso(parityEpoch + 300 * day),
+    },
+    {
+      version: 'v1',
+      method: 'GET',
+      path: '/users/{id}',
+      parameter: 'fields',
+      deprecatedAt: iso(parityEpoch - 200 * day),
+      sunsetAt: iso(parityEpoch + day),
+    },
+  ],
   endpointDeprecations: [
     {
       version: 'v2',
@@ -32,6 +50,17 @@ export const parityConfig = {
   ],
 };
 
+/**
+ * The upstream's document, for a gateway: v1's user operations declare the deprecated `fields`
+ * (the reference service's do already).
+ */
+export function parityDocumentEdit(version: string, document: Record<string, unknown>): void {
+  if (version !== 'v1') return;
+  const paths = document.paths as Record<string, { get: { parameters?: unknown[] } }>;
+  const fields = { name: 'fields', in: 'query', required: false, schema: { type: 'string' } };
+  for (const path of ['/api/v1/users', '/api/v1/users/{id}']) paths[path]!.get.parameters = [fields];
+}
+
 /** The clients the scenario creates (each with an API key); `early` calls v1 before its closing. */
 export const parityClients = ['early', 'late', 'acme'] as const;
 export type ParityClient = (typeof parityClients)[number];
@@ -43,8 +72,31 @@ export const parityExemption = {
   until: iso(parityEpoch + 250 * day),
 };
 
-/** The moments the cases run at: after v1 closed to new clients, and after the endpoint's sunset. */
-export const parityMoments = { closed: parityEpoch + 2 * day, removed: parityEpoch + 195 * day } as const;
+/**
+ * Brownouts of the deprecated endpoint, planned at the start: one window aimed at `late` and `acme`
+ * (whose extended access spares it), and a progressive schedule's window for everyone.
+ */
+export const parityBrownouts = {
+  targeted: {
+    version: 'v2',
+    endpoint: 'GET /users',
+    startsAt: iso(parityEpoch + 100 * day - 3_600_000),
+    endsAt: iso(parityEpoch + 100 * day + 3_600_000),
+    clients: ['late', 'acme'] as ParityClient[],
+  },
+  schedule: { version: 'v2', endpoint: 'GET /users', steps: [{ before: '60d', duration: '2h' }] },
+};
+
+/**
+ * The moments the cases run at: after v1 closed to new clients, inside the targeted brownout,
+ * inside the progressive one, and after the endpoint's sunset.
+ */
+export const parityMoments = {
+  closed: parityEpoch + 2 * day,
+  brownout: parityEpoch + 100 * day,
+  progressive: parityEpoch + 130 * day + 3_600_000,
+  removed: parityEpoch + 195 * day,
+} as const;
 
 /** What a case expects: `allowed` (passed to the handler), or refused with a status and problem type. */
 export interface ParityExpectation {
@@ -94,6 +146,26 @@ export const parityCases: readonly ParityCase[] = [
     client: 'late',
     expect: { status: 403, problemType: '/problems/closed-to-new-clients', headers: v1Headers },
   },
+  // Deprecated parameters: the version's headers merged with the element's, or past its sunset a 400.
+  {
+    name: 'a deprecated parameter: the headers merged, its own link titled',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users?fields=id',
+    client: 'early',
+    expect: {
+      allowed: true,
+      headers: { sunset: v1Headers.sunset, link: /rel="deprecation"; title="GET \/users\?fields"/ },
+    },
+  },
+  {
+    name: 'a deprecated parameter past its sunset',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users/1?fields=id',
+    client: 'early',
+    expect: { status: 400, problemType: '/problems/element-removed' },
+  },
   {
     name: 'the deprecated endpoint, before its sunset',
     at: 'closed',
@@ -101,6 +173,48 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v2/users',
     client: 'late',
     expect: { allowed: true, headers: { sunset: endpointSunset, warning: null } },
+  },
+  // Brownouts: a targeted window refuses its clients but those with extended access; a
+  // progressive schedule's window refuses everyone.
+  {
+    name: 'a brownout aimed at the client',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { ...removed, headers: { 'retry-after': '3600', sunset: endpointSunset } },
+  },
+  {
+    name: 'a brownout aimed at others',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'early',
+    expect: { allowed: true },
+  },
+  {
+    name: 'a brownout spares a client with extended access',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'acme',
+    expect: { allowed: true },
+  },
+  {
+    name: 'a progressive brownout, HEAD',
+    at: 'progressive',
+    method: 'HEAD',
+    target: '/api/v2/users',
+    client: 'early',
+    expect: { status: 410, headers: { 'retry-after': '3600' } },
+  },
+  {
+    name: 'a progressive brownout',
+    at: 'progressive',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: removed,
   },
   // After the endpoint's sunset: removed for everyone but the client with extended access.
   {

@@ -8,6 +8,7 @@ import {
 import { request } from 'node:http';
 import type { RawResponse } from './nginx.ts';
 import {
+  parityBrownouts,
   parityCases,
   parityClients,
   parityEpoch,
@@ -87,6 +88,14 @@ export async function prepareParity(target: ParityTarget): Promise<ParityClients
     reason: 'parity',
   });
   if (granted.status !== 201) throw new Error(`${target.name}: the exemption: ${JSON.stringify(granted.body)}`);
+  const { targeted, schedule } = parityBrownouts;
+  const { clients: aimed, ...window } = targeted;
+  const planned = [
+    await call('POST', '/admin/v1/brownouts', { ...window, target: { clients: aimed.map((name) => ids[name]) } }),
+    await call('POST', '/admin/v1/brownout-schedules', schedule),
+  ];
+  for (const res of planned)
+    if (res.status !== 201) throw new Error(`${target.name}: a brownout: ${JSON.stringify(res.body)}`);
   return { ids, keys };
 }
 
@@ -121,6 +130,7 @@ export function coreAnswer(
     ...(version === undefined ? {} : { version, versionSource: 'path' as const }),
     ...(template === undefined ? {} : { template }),
     ...(c.client ? { principal: { client: clients.ids[c.client], roles: ['read'] } } : {}),
+    ...parametersOf(c.target),
   };
   const decision = decide(facts, table);
   if (decision.outcome === 'refuse')
@@ -134,6 +144,14 @@ export function coreAnswer(
   if (template === undefined)
     return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };
   return { allowed: true, headers: decision.headers };
+}
+
+/** The query's parameter names, lower-case, as facts carry them. */
+function parametersOf(target: string): { parameters?: string[] } {
+  const at = target.indexOf('?');
+  if (at === -1) return {};
+  const names = [...new URLSearchParams(target.slice(at + 1)).keys()].map((name) => name.toLowerCase());
+  return names.length === 0 ? {} : { parameters: names };
 }
 
 function problemAnswer(table: DecisionTable, key: string): ParityAnswer {
