@@ -9,15 +9,16 @@ const decisionTableSchema = {
   summary: 'The decision table every data plane enforces',
   tags: ['documents'],
   description:
-    'The request rules compiled from the live lifecycle (versions, schedules, endpoint and element deprecations, extended access per client, closings to new clients, brownouts, rate-limit policies), with every header value and problem pre-rendered: what the service, the gateway and nginx decide each request from (`docs/decision-table.md`). Its `ETag` is the generation; `If-None-Match` answers 304 while it has not moved.',
+    'The request rules compiled from the live lifecycle (versions, schedules, endpoint and element deprecations, extended access per client, closings to new clients, brownouts, rate-limit policies), with every header value and problem pre-rendered: what the service, the gateway and nginx decide each request from (`docs/decision-table.md`). Its `ETag` is the generation; `If-None-Match` answers 304 while it has not moved. One document, not a collection: its path is singular (`x-lint-skip`).',
+  'x-lint-skip': ['collection-not-plural'],
   response: {
     200: {
       type: 'object',
       description: 'The decision table, format 1',
       properties: {
-        format: { type: 'integer', const: 1 },
-        generation: { type: 'integer', minimum: 1 },
-        compiledAt: { type: 'integer', minimum: 0 },
+        format: { type: 'integer', format: 'int32', minimum: 1, maximum: 1 },
+        generation: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        compiledAt: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
       },
       required: ['format', 'generation', 'compiledAt'],
       additionalProperties: true,
