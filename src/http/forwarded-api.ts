@@ -153,6 +153,14 @@ function registerVersionRoutes(
     });
     if (check) usesOf.set(op, check);
   }
+  // One scope for the version's routes: they share what negotiation has read.
+  const stepsScope = {
+    version,
+    supported,
+    vendor: options.vendor,
+    hooks: options.onVersionedRequest,
+    onOperationCall: options.onOperationCall,
+  };
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     // Each method's operation, found once per method when the route's steps are compiled.
     const operations = new Map<string, OperationSpec>();
@@ -171,16 +179,7 @@ function registerVersionRoutes(
       }
       return operation;
     };
-    const steps = versionRouteSteps(
-      {
-        version,
-        supported,
-        vendor: options.vendor,
-        hooks: options.onVersionedRequest,
-        onOperationCall: options.onOperationCall,
-      },
-      { operationOf },
-    );
+    const steps = versionRouteSteps(stepsScope, { operationOf });
     if (usesOf.size > 0)
       steps.push({
         name: 'deprecated-elements',

@@ -23,9 +23,10 @@ export interface VersionRouteStepsOptions {
   calledOf?: (request: FastifyRequest, method: string) => OperationSpec;
 }
 
-// The `Accept` values found to agree with a version: clients send a few values over and over,
-// each read once rather than on every call (bounded, since the values are the clients').
-const agreeingByVersion = new WeakMap<ApiVersion, Set<string | undefined>>();
+// The `Accept` values found to agree with a version's scope (its vendor and versions): clients send
+// a few values over and over, each read once rather than on every call (bounded, since the values
+// are the clients').
+const agreeingByScope = new WeakMap<RouteStepsScope, Set<string | undefined>>();
 
 /**
  * A version's per-route steps, written once for the routes of handlers and of forwarding alike:
@@ -37,8 +38,8 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
   const { version, supported, vendor } = scope;
   const { operationOf } = options;
   const calledOf = options.calledOf ?? ((_request: FastifyRequest, method: string) => operationOf(method));
-  let agreeing = agreeingByVersion.get(version);
-  if (!agreeing) agreeingByVersion.set(version, (agreeing = new Set()));
+  let agreeing = agreeingByScope.get(scope);
+  if (!agreeing) agreeingByScope.set(scope, (agreeing = new Set()));
   const known = agreeing;
   const steps: RequestStep[] = [
     {
