@@ -13,6 +13,7 @@ export type {
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
+export { brownoutRule } from './rules.ts';
 export { canonicalPath, targetProblem, targetRefusals } from './canonical-path.ts';
 export type { TargetRefusal } from './canonical-path.ts';
 export { sampleSegments, type Sample } from './sample-segments.ts';

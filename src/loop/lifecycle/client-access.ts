@@ -26,6 +26,9 @@ export function createClientAccess(options: ClientAccessOptions) {
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
   const known = new Map<string, { called: boolean; checkedAt: number }>();
+  // Moves each time a load changes the exemptions: what is derived from them is stale then.
+  let stamp = 0;
+  let loaded = '';
 
   const closings = (state: LifecycleState, key: VerdictKey) => {
     const found: Array<{ at: number; endpoint?: string }> = [];
@@ -70,6 +73,9 @@ export function createClientAccess(options: ClientAccessOptions) {
     async load(): Promise<void> {
       if (!options.exemptions) return;
       bySubject = indexExemptions(await options.exemptions.list());
+      const text = JSON.stringify([...bySubject].map(([subject, clients]) => [subject, [...clients]]));
+      if (text !== loaded) stamp++;
+      loaded = text;
     },
     /**
      * Whether a key's shared verdict has per-client rules: an exemption for its version or
@@ -80,6 +86,10 @@ export function createClientAccess(options: ClientAccessOptions) {
       if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
       return !removed && closings(state, key).length > 0;
     },
+    /** Moves each time a load changes the exemptions. */
+    stamp: () => stamp,
+    /** The clients holding an active exemption for a subject (`v1`, `v1 GET /users/{id}`). */
+    exemptClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
     /** Whether a client holds an active exemption for a key's version or endpoint. */
     isExempt(clientId: string, key: VerdictKey): boolean {
       return (

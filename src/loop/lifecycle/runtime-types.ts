@@ -56,6 +56,10 @@ export interface LifecycleRuntime {
     at: number,
     clientId?: string,
   ): { verdict: LifecycleVerdict; until: number };
+  /** The clients with an active exemption for a subject (`v1`, `v1 GET /users/{id}`), as loaded. */
+  exemptClients(subject: string): string[];
+  /** Moves each time a refresh changes the exemptions (the lifecycle generation does not). */
+  exemptionsStamp(): number;
   /** See `LifecycleSource.elementTouches`. */
   elementTouches(element: ElementDeprecation): boolean;
   /** See `LifecycleSource.clientElements`. */

@@ -61,6 +61,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       clientCache.set(id, own);
       return own.verdict;
     },
+    exemptClients: (subject) => access.exemptClients(subject),
+    exemptionsStamp: () => access.stamp(),
     verdictAt(key, at, clientId) {
       const fixed = { now: () => at };
       return computeVerdict(state, key, {

@@ -7,14 +7,19 @@ export interface ProblemRegistry {
   /** The key of an error's problem, rendered and stored on first sight (`name` for a fixed key). */
   keyOf(error: VersionaryError, name?: string): string;
   problems: Record<string, ProblemRow>;
+  /** The error a problem was rendered from, for a data plane that answers with the error itself (Fastify). */
+  errorOf(problem: ProblemRow): VersionaryError | undefined;
 }
 
 /** A registry where equal problems share one key (`p1`, `p2`, …). */
 export function createProblemRegistry(): ProblemRegistry {
   const problems: Record<string, ProblemRow> = {};
   const byText = new Map<string, string>();
+  // By the rendered body, which a decision passes on as it is.
+  const errors = new WeakMap<object, VersionaryError>();
   return {
     problems,
+    errorOf: (problem) => errors.get(problem.body),
     keyOf(error, name) {
       const { status, body } = toProblem(error);
       const row: ProblemRow = { status, headers: lowerCased(error.headers), body };
@@ -24,6 +29,7 @@ export function createProblemRegistry(): ProblemRegistry {
       const key = name ?? `p${byText.size + 1}`;
       byText.set(text, key);
       problems[key] = row;
+      errors.set(row.body, error);
       return key;
     },
   };

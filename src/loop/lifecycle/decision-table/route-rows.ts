@@ -148,13 +148,20 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
   return rows;
 }
 
-function brownoutRows(ctx: RouteRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
+/** What brownout rows are compiled with. */
+export type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
+
+/**
+ * The brownouts that reach an operation, in the order planned (the first in force answers), each
+ * with its problem and the clients its extended access spares (`exempt`: those with an exemption
+ * of the version or the operation).
+ */
+export function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(
       (b) => b.version === key.version && (b.endpoint === undefined || b.endpoint === endpoint) && b.endsAt > ctx.now,
     )
-    .sort((a, b) => a.startsAt - b.startsAt)
     .map((b) => {
       const spared: Record<string, number> = {};
       for (const client of exempt) {
