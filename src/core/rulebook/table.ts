@@ -55,7 +55,7 @@ export interface RouteRow {
   row: RuleRow;
   /** Deprecated query parameters and body fields of the operation. */
   elements: ElementRow[];
-  /** Brownout windows that reach this operation, soonest first, with this operation's answer. */
+  /** Brownout windows that reach this operation, in the order planned (the first in force answers). */
   brownouts: BrownoutRow[];
 }
 
