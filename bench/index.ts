@@ -23,6 +23,7 @@ const parts: Record<string, BenchPart> = {
   gateway: async () => (await import('./gateway.ts')).benchGateway(),
   nginx: async () => (await import('./nginx.ts')).benchNginx(),
   derived: async () => (await import('./derived.ts')).benchDerived(),
+  decide: async () => (await import('./decide.ts')).benchDecide(),
 };
 
 const resultsFile = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');

@@ -9,16 +9,15 @@ import {
   successSchemas,
   type ElementUseCheck,
 } from '../core/lifecycle/index.ts';
-import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
+import { routeSteps } from './pipeline/request-pipeline.ts';
+import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
 import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf } from './request-target.ts';
-import { hookApplies } from './version-hooks.ts';
+import { originFormOf } from '../core/rulebook/canonical-path.ts';
 import { forwardDerived, type DerivedVersionRoute } from './derived-forward.ts';
 import { createResponseChecks } from './response-check.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
@@ -163,11 +162,14 @@ function registerVersionRoutes(
     });
     if (check) usesOf.set(op, check);
   }
-  // The `Accept` values found to agree with the path's version: clients send a few values over
-  // and over, each read once rather than on every call (bounded, since the values are the clients').
-  const agreeing = new Set<string | undefined>();
-  // Built once per documented operation, not per call.
-  const endpoints = new Map(version.operations.map((op) => [op, `${op.method} ${op.path}`]));
+  // One scope for the version's routes: they share what negotiation has read.
+  const stepsScope = {
+    version,
+    supported,
+    vendor: options.vendor,
+    hooks: options.onVersionedRequest,
+    onOperationCall: options.onOperationCall,
+  };
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     // Each method's operation, found once per method when the route's steps are compiled.
     const operations = new Map<string, OperationSpec>();
@@ -183,43 +185,10 @@ function registerVersionRoutes(
           responses: {},
         };
         operations.set(method, operation);
-        if (!endpoints.has(operation)) endpoints.set(operation, `${method} ${path}`);
       }
       return operation;
     };
-    const steps: RequestStep[] = [
-      {
-        name: 'negotiate',
-        phase: 'version',
-        run: (request) => {
-          const accept = request.headers.accept;
-          if (agreeing.has(accept)) return;
-          // Throws when `Accept` names another version, a malformed one, or no JSON.
-          resolveVersion({ pathVersion: version.number, accept, supported, vendor: options.vendor });
-          if (agreeing.size < 64 && (accept === undefined || accept.length <= 256)) agreeing.add(accept);
-        },
-      },
-    ];
-    const onCall = options.onOperationCall;
-    if (onCall)
-      steps.push({
-        name: 'count-call',
-        phase: 'version',
-        run: (request, _reply, route) => {
-          const operation = operationOf(route.method);
-          onCall(request, version.name, endpoints.get(operation)!);
-        },
-      });
-    for (const hook of options.onVersionedRequest)
-      steps.push({
-        name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
-        phase: 'lifecycle',
-        appliesTo: (route) => {
-          const operation = operationOf(route.method);
-          return hookApplies(hook, { version: version.name, path: operation.path, methods: [operation.method] });
-        },
-        run: (request, reply, route) => hook({ request, reply, version, operation: operationOf(route.method) }),
-      });
+    const steps = versionRouteSteps(stepsScope, { operationOf });
     if (usesOf.size > 0)
       steps.push({
         name: 'deprecated-elements',

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
-import { resolveVersion } from '../core/negotiation/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { createOperationHandler } from './operation-handler.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
 import { toRouteSchema } from './route-schemas.ts';
-import { hookApplies } from './version-hooks.ts';
+import { versionRouteSteps } from './route-steps.ts';
 import type { VersionScope } from './version-scope.ts';
 
 /** Register one operation of one version as its own route, with that version's schemas. */
@@ -38,39 +37,18 @@ export function registerOperation(
 }
 
 /**
- * The version and lifecycle steps of a version's route: the version negotiated (the path's, which
- * `Accept` may not contradict), the call counted, then the version's hooks (the lifecycle's
- * headers and usage, the app's own), each its own step. Shared by an operation's route and its path's other methods.
+ * The version and lifecycle steps of a version's route ({@link versionRouteSteps}, shared with the
+ * forwarded API), for one operation. Shared by an operation's route and its path's other methods.
  */
 export function versionSteps(
   scope: VersionScope,
   operation: OperationSpec,
   asCalled: (request: FastifyRequest) => OperationSpec = () => operation,
 ): RequestStep[] {
-  const { version, supported, vendor, hooks } = scope;
-  const endpoint = `${operation.method} ${operation.path}`;
-  const onCall = scope.onOperationCall;
-  const steps: RequestStep[] = [
-    {
-      name: 'negotiate',
-      phase: 'version',
-      run: (request) =>
-        void resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor }),
-    },
-  ];
-  if (onCall)
-    steps.push({ name: 'count-call', phase: 'version', run: (request) => onCall(request, version.name, endpoint) });
-  // Each hook its own step, called directly: the lifecycle's (`lifecycle-headers`), then the app's.
-  for (const hook of hooks)
-    steps.push({
-      name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
-      phase: 'lifecycle',
-      // The operation's own method, and the route's (HEAD, or the method a 405 route refuses).
-      appliesTo: (route) =>
-        hookApplies(hook, { version: version.name, path: operation.path, methods: [operation.method, route.method] }),
-      run: (request, reply) => hook({ request, reply, version, operation: asCalled(request) }),
-    });
-  return steps;
+  return versionRouteSteps(scope, {
+    operationOf: () => operation,
+    calledOf: (request) => asCalled(request),
+  });
 }
 
 /** The query's integers, the deprecated elements used, and the body's media type, before validation: each only where it can apply. */

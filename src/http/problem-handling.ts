@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
+import { unknownVersionProblem } from '../core/rulebook/problems.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { createApiScope } from './api-scope.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
@@ -125,14 +126,7 @@ export function notFoundProblems(
     const removed = named ? options.removedVersion?.(named) : undefined;
     if (removed) return sendProblem(reply, removed);
     if (named && !options.bundle.byNumber(Number(named.slice(1)))) {
-      return sendProblem(
-        reply,
-        new VersionaryError({
-          code: ErrorCode.VersionUnknown,
-          detail: `${echo(named)} is not a published version. Supported versions: ${supported.join(', ')}.`,
-          extensions: { supportedVersions: supported },
-        }),
-      );
+      return sendProblem(reply, unknownVersionProblem({ name: named, supported, source: 'path' }));
     }
     if (stateOf(request).unversioned) {
       try {
@@ -140,14 +134,7 @@ export function notFoundProblems(
         const removed = options.removedVersion?.(`v${number}`);
         if (removed) return sendProblem(reply, removed);
         if (!options.bundle.byNumber(number)) {
-          return sendProblem(
-            reply,
-            new VersionaryError({
-              code: ErrorCode.VersionUnknown,
-              detail: `Accept names v${number}, which is not a published version. Supported versions: ${supported.join(', ')}.`,
-              extensions: { supportedVersions: supported },
-            }),
-          );
+          return sendProblem(reply, unknownVersionProblem({ name: `v${number}`, supported, source: 'accept' }));
         }
       } catch (error) {
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));

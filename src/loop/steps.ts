@@ -1,15 +1,12 @@
 import { cachingResponseStep, conditionalHeaderLengthStep } from '../http/caching.ts';
 import { identityEncodingStep } from '../http/json-body.ts';
 import { lingeringCloseStep } from '../http/lingering-close.ts';
-import { negotiationStep } from '../http/negotiation.ts';
 import { routeStep, type ListedStep } from '../http/pipeline/step-definition.ts';
-import { unversionedVaryStep } from '../http/problem-handling.ts';
+import { apiGateSteps, inputRouteStepMarks, versionRouteStepMarks } from '../http/plugin/steps.ts';
 import { publicLifecycleHeadersStep } from '../http/public-lifecycle-headers.ts';
-import { removedGateStep } from '../http/removed-gate.ts';
 import { telemetryStep } from '../http/telemetry/telemetry-step.ts';
 import { strictRequestsStep } from '../http/request-target.ts';
 import { securityHeadersResponseStep, securityHeadersStep } from '../http/security-headers.ts';
-import { versionListHeadersStep } from '../http/version-list-headers.ts';
 import { metricsStep } from '../kernel/ops/install-metrics.ts';
 import { requestIdStep } from '../kernel/ops/install-ops.ts';
 import { authenticateStep, authorizeStep } from './access/auth/authenticate.ts';
@@ -38,10 +35,7 @@ import { usageStep } from './usage/usage-step.ts';
 export const loopSteps: readonly ListedStep[] = [
   // onRequest: refusals that need no credential, then who is calling and what they may do.
   strictRequestsStep,
-  negotiationStep,
-  unversionedVaryStep,
-  versionListHeadersStep,
-  removedGateStep,
+  ...apiGateSteps,
   securityHeadersStep,
   addressRateLimitStep,
   pageRateLimitStep,
@@ -51,17 +45,10 @@ export const loopSteps: readonly ListedStep[] = [
   authorizeStep,
   conditionalHeaderLengthStep,
   // onRequest, a version's own routes: the version and its lifecycle.
-  routeStep('version', 'negotiate'),
-  routeStep('version', 'count-call'),
-  routeStep('lifecycle', 'lifecycle-headers'),
-  routeStep('lifecycle', 'on-versioned-request'),
-  routeStep('lifecycle', 'deprecated-elements'),
-  routeStep('lifecycle', 'method-not-allowed'),
+  ...versionRouteStepMarks,
   // preParsing and preValidation: the body's encoding, then the input before validation.
   identityEncodingStep,
-  routeStep('input', 'query-integers'),
-  routeStep('input', 'deprecated-elements'),
-  routeStep('input', 'body-media-type'),
+  ...inputRouteStepMarks,
   routeStep('input', 'webhook-urls'),
   // preHandler: with the body and the principal.
   idempotencyStep,

@@ -88,6 +88,8 @@ describe('the management API with credentials that lack the admin role', () => {
         'POST /admin/v1/deprecations',
         'GET /admin/v1/deprecations',
         'HEAD /admin/v1/deprecations',
+        'GET /admin/v1/decision-table',
+        'HEAD /admin/v1/decision-table',
         'PUT /admin/v1/versions/:name/deprecation',
         'GET /admin/v1/openapi.json',
         'HEAD /admin/v1/openapi.json',

@@ -85,6 +85,8 @@ export interface GatewayOptions {
   env?: Record<string, string>;
   /** Change a version's upstream document before the gateway reads it (add a parameter, say). */
   editDocument?: (version: string, document: Record<string, unknown>) => void;
+  /** The gateway's clock (in-process only, `startTestGateway`). */
+  clock?: { now(): number };
 }
 
 export function writeGatewayFiles(options: GatewayOptions): { dir: string; env: Record<string, string> } {
@@ -138,6 +140,7 @@ export async function startTestGateway(options: GatewayOptions): Promise<TestGat
       exitCode = code;
     },
     compose: (c) => composeGateway({ config: c, readFile }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await running.ready;
   if (exitCode !== undefined) throw new Error(`the gateway did not start (exit ${exitCode}); its reason is on stderr`);

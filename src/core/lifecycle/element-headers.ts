@@ -1,5 +1,6 @@
 import type { Clock } from '../clock/index.ts';
-import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { VersionaryError } from '../errors/index.ts';
+import { elementRemovedProblem } from '../rulebook/problems.ts';
 import { formatIsoInstant, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
 import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
@@ -89,27 +90,14 @@ function removedError(
   past: readonly ElementDeprecation[],
   guideOf: (e: ElementDeprecation) => string,
 ): VersionaryError {
-  const sentences = past.map((e) => {
-    const instead = e.replacement ? ` Use ${replacementName(e)} instead.` : '';
-    return `${e.element} was deprecated in ${e.version} and is past its sunset, ${formatIsoInstant(e.sunsetAt)}: requests may no longer use it.${instead} The migration guide is at ${guideOf(e)}.`;
-  });
-  return new VersionaryError({
-    code: ErrorCode.ElementRemoved,
-    detail: sentences.join(' '),
-    errors: past.map((e) => ({
+  return elementRemovedProblem(
+    past.map((e) => ({
+      element: e.element,
+      version: e.version,
+      sunsetAt: e.sunsetAt,
+      replacement: replacementName(e),
+      guide: guideOf(e),
       pointer: e.kind === 'parameter' ? `/query/${e.parameter}` : `/body/${e.field}`,
-      detail: e.replacement
-        ? `${e.element} is past its sunset; use ${replacementName(e)}`
-        : `${e.element} is past its sunset`,
     })),
-    extensions: {
-      elements: past.map((e) => ({
-        element: e.element,
-        version: e.version,
-        sunsetAt: formatIsoInstant(e.sunsetAt),
-        replacement: replacementName(e) ?? null,
-        migrationGuide: guideOf(e),
-      })),
-    },
-  });
+  );
 }

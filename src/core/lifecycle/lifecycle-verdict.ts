@@ -1,9 +1,9 @@
 import type { Clock } from '../clock/index.ts';
-import { ErrorCode, VersionaryError } from '../errors/index.ts';
+import type { VersionaryError } from '../errors/index.ts';
+import { removedProblem } from '../rulebook/problems.ts';
 import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { DeprecationSchedule } from './schedule.ts';
-import { formatIsoInstant } from '../time/index.ts';
 
 /** What the lifecycle says about one (version, endpoint) at one instant. */
 export interface LifecycleVerdict {
@@ -86,7 +86,7 @@ export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: Lif
     ...(replacement ? { replacement } : {}),
   };
   if (status.status === 'removed') {
-    verdict.removed = removedError({
+    verdict.removed = removedProblem({
       subject: chosen.subject ?? options.version,
       sunsetAt: chosen.schedule.sunsetAt,
       replacement,
@@ -98,25 +98,4 @@ export function evaluateVerdict(options: EvaluateVerdictOptions): { verdict: Lif
     verdict,
     until: status.status === 'removed' ? Number.POSITIVE_INFINITY : (changesAt ?? Number.POSITIVE_INFINITY),
   };
-}
-
-function removedError(options: {
-  subject: string;
-  sunsetAt: number;
-  replacement: string | undefined;
-  guide: string;
-  status: 410 | 404;
-}): VersionaryError {
-  const move = options.replacement
-    ? ` Use ${options.replacement} instead; the migration guide is at ${options.guide}.`
-    : ` The migration guide is at ${options.guide}.`;
-  return new VersionaryError({
-    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${move}`,
-    extensions: {
-      replacement: options.replacement ?? null,
-      migrationGuide: options.guide,
-      sunsetAt: formatIsoInstant(options.sunsetAt),
-    },
-  });
 }

@@ -1,5 +1,6 @@
 import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
 import { parseAccept } from './accept.ts';
+import { versionMissingProblem } from '../rulebook/problems.ts';
 
 /** Where the version of a request came from. */
 type VersionSource = 'path' | 'accept';
@@ -67,9 +68,5 @@ export function resolveVersion(options: ResolveVersionOptions): ResolvedVersion 
   }
   if (options.pathVersion !== undefined) return { number: options.pathVersion, source: 'path' };
   if (acceptVersion !== undefined) return { number: acceptVersion, source: 'accept' };
-  throw new VersionaryError({
-    code: ErrorCode.VersionMissing,
-    detail: `No API version given. Use /api/v<n>/... or Accept: application/vnd.${options.vendor}.v<n>+json. Supported versions: ${named}.`,
-    extensions: supported,
-  });
+  throw versionMissingProblem({ prefix: '/api', vendor: options.vendor, supported: options.supported });
 }

@@ -6,27 +6,42 @@ import { removedGateStep } from '../removed-gate.ts';
 import { telemetryStep } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersStep } from '../version-list-headers.ts';
 
-/**
- * The plugin's steps, in order, for an app that registers it without the loop (whose list, in
- * `loop/steps.ts`, holds these same definitions among its own): the plugin installs its steps from
- * it (`defaultSteps`, which imposes no order: such a context runs its steps in the order added).
- * Its routes' own steps (version, lifecycle, input) are marked too, so that the list is the
- * plugin's whole request and may also be given as a context's list (`listSteps`).
- */
-export const pluginSteps: readonly ListedStep[] = [
+/** The versioned API's gate, before any credential is read: `Accept`, `Vary`, the version lists, removals. */
+export const apiGateSteps: readonly ListedStep[] = [
   negotiationStep,
   unversionedVaryStep,
   versionListHeadersStep,
   removedGateStep,
+];
+
+/** The steps a version's routes bring themselves (`versionRouteSteps`, the method guard), in order. */
+export const versionRouteStepMarks: readonly ListedStep[] = [
   routeStep('version', 'negotiate'),
   routeStep('version', 'count-call'),
   routeStep('lifecycle', 'lifecycle-headers'),
   routeStep('lifecycle', 'on-versioned-request'),
   routeStep('lifecycle', 'deprecated-elements'),
   routeStep('lifecycle', 'method-not-allowed'),
+];
+
+/** An operation's own input steps, before validation, in order. */
+export const inputRouteStepMarks: readonly ListedStep[] = [
   routeStep('input', 'query-integers'),
   routeStep('input', 'deprecated-elements'),
   routeStep('input', 'body-media-type'),
+];
+
+/**
+ * The plugin's steps, in order, for an app that registers it without the loop. The groups above
+ * are the plugin's, and the loop's list (`loop/steps.ts`) places those same groups among its own
+ * steps, so no step is listed twice. The plugin installs its steps from it (`defaultSteps`, which
+ * imposes no order: such a context runs its steps in the order added); the routes' own steps are
+ * marked too, so that the list is the plugin's whole request and may be given as a context's list.
+ */
+export const pluginSteps: readonly ListedStep[] = [
+  ...apiGateSteps,
+  ...versionRouteStepMarks,
+  ...inputRouteStepMarks,
   publicLifecycleHeadersStep,
   telemetryStep,
 ];

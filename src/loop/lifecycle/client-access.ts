@@ -1,7 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { closedProblem } from '../../core/rulebook/problems.ts';
 import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
-import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ClientExemption, ExemptionStore, UsageStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
@@ -27,6 +26,9 @@ export function createClientAccess(options: ClientAccessOptions) {
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
   const known = new Map<string, { called: boolean; checkedAt: number }>();
+  // Moves each time a load changes the exemptions: what is derived from them is stale then.
+  let stamp = 0;
+  let loaded = '';
 
   const closings = (state: LifecycleState, key: VerdictKey) => {
     const found: Array<{ at: number; endpoint?: string }> = [];
@@ -71,6 +73,9 @@ export function createClientAccess(options: ClientAccessOptions) {
     async load(): Promise<void> {
       if (!options.exemptions) return;
       bySubject = indexExemptions(await options.exemptions.list());
+      const text = JSON.stringify([...bySubject].map(([subject, clients]) => [subject, [...clients]]));
+      if (text !== loaded) stamp++;
+      loaded = text;
     },
     /**
      * Whether a key's shared verdict has per-client rules: an exemption for its version or
@@ -81,6 +86,10 @@ export function createClientAccess(options: ClientAccessOptions) {
       if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
       return !removed && closings(state, key).length > 0;
     },
+    /** Moves each time a load changes the exemptions. */
+    stamp: () => stamp,
+    /** The clients holding an active exemption for a subject (`v1`, `v1 GET /users/{id}`). */
+    exemptClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
     /** Whether a client holds an active exemption for a key's version or endpoint. */
     isExempt(clientId: string, key: VerdictKey): boolean {
       return (
@@ -102,9 +111,9 @@ export function createClientAccess(options: ClientAccessOptions) {
       for (const closing of closings(state, key)) {
         if (now < closing.at) continue;
         if (clientId !== undefined && (await calledBefore(clientId, key.version, closing))) continue;
-        throw closedError({
+        throw closedProblem({
           what: closing.endpoint ? `${closing.endpoint} in ${key.version}` : key.version,
-          closing,
+          at: closing.at,
           replacement: o.replacement,
           guide: state.migrationUrl(key.version),
         });
@@ -142,9 +151,9 @@ export function createClientAccess(options: ClientAccessOptions) {
         if (at !== undefined && now >= at) {
           const closing = { at, element: e.element };
           if (clientId === undefined || !(await calledBefore(clientId, e.version, closing)))
-            throw closedError({
+            throw closedProblem({
               what: `${e.element} in ${e.version}`,
-              closing,
+              at,
               replacement: replacementName(e),
               guide: o.guideOf(e),
             });
@@ -175,25 +184,4 @@ function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<stri
 /** An element's key among the exemptions: its version and its name (`v2 element User.nickname`). */
 function elementSubject(e: { version: string; element: string }): string {
   return `${e.version} element ${e.element}`;
-}
-
-function closedError(o: {
-  what: string;
-  closing: { at: number };
-  replacement: string | undefined;
-  guide: string;
-}): VersionaryError {
-  const replacement = o.replacement;
-  const move = replacement
-    ? ` Use ${replacement} instead; the migration guide is at ${o.guide}.`
-    : ` The migration guide is at ${o.guide}.`;
-  return new VersionaryError({
-    code: ErrorCode.ClosedToNewClients,
-    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.closing.at)}, and this client had not called it before.${move}`,
-    extensions: {
-      replacement: replacement ?? null,
-      migrationGuide: o.guide,
-      closedToNewClientsAt: formatIsoInstant(o.closing.at),
-    },
-  });
 }

@@ -47,6 +47,19 @@ export interface LifecycleRuntime {
    * `until`, within the subject's cap; undefined without an active exemption or without a cap.
    */
   extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
+  /**
+   * The verdict of a key at an instant, as a request then would get it (for `clientId`, with its
+   * extended access): what the decision table is compiled from. Reads the state only.
+   */
+  verdictAt(
+    key: { version: string; method: string; path: string },
+    at: number,
+    clientId?: string,
+  ): { verdict: LifecycleVerdict; until: number };
+  /** The clients with an active exemption for a subject (`v1`, `v1 GET /users/{id}`), as loaded. */
+  exemptClients(subject: string): string[];
+  /** Moves each time a refresh changes the exemptions (the lifecycle generation does not). */
+  exemptionsStamp(): number;
   /** See `LifecycleSource.elementTouches`. */
   elementTouches(element: ElementDeprecation): boolean;
   /** See `LifecycleSource.clientElements`. */

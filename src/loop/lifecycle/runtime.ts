@@ -61,6 +61,20 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       clientCache.set(id, own);
       return own.verdict;
     },
+    exemptClients: (subject) => access.exemptClients(subject),
+    exemptionsStamp: () => access.stamp(),
+    verdictAt(key, at, clientId) {
+      const fixed = { now: () => at };
+      return computeVerdict(state, key, {
+        clock: fixed,
+        prefix,
+        settings,
+        manifestLink,
+        ...(clientId === undefined
+          ? {}
+          : { extension: (subject: string, cap: number | undefined) => access.extensionOf(clientId, subject, cap) }),
+      });
+    },
     extensionOf(clientId, subject) {
       if (subject.endpoint === undefined)
         return access.extensionOf(clientId, subject.version, state.schedule(subject.version)?.extendedAccessUntil);

@@ -3,9 +3,11 @@ import { requestPipeline } from '../../http/pipeline/request-pipeline.ts';
 import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import type { Brownout } from '../../core/notices/index.ts';
+import { VersionaryError } from '../../core/errors/index.ts';
+import { brownoutRule } from '../../core/rulebook/index.ts';
+import { createBrownoutTable } from './brownout-table.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
 import { principalOf } from '../access/auth/principal.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
 import { removalDecision } from '../../http/removed-gate.ts';
@@ -90,6 +92,7 @@ export const brownoutStep = defineStep({
   create: (options) => {
     // From the prefix the app or gateway configured: a fixed `/api` would let brownouts elsewhere pass.
     const scope = createApiScope(options.prefix);
+    const rows = createBrownoutTable({ ...options, brownouts: () => options.cache.all() });
     // Without a brownout (nearly always) the guard returns at once, without a promise.
     return (request) => {
       if (options.cache.all().length === 0) return;
@@ -97,66 +100,31 @@ export const brownoutStep = defineStep({
       const api = route ? scope.routeOf(route) : undefined;
       // The version's document stays readable, as it does after the removal the brownout rehearses.
       if (!api || api.path === '/' || api.isDocument) return;
-      const { version } = api;
+      const { version, template } = api;
       // HEAD is judged as GET: a brownout of `GET /users/{id}` refuses its HEAD too.
       const method = ruleMethod(request.method);
-      const endpoint = `${method} ${api.template}`;
       const principal = principalOf(request);
-      const clientId = principal?.clientId ?? principal?.id;
-      const b = activeBrownout({
-        brownouts: options.cache.all(),
-        version,
-        endpoint,
-        ...(clientId ? { clientId } : {}),
-        now: options.clock.now(),
-        // Evaluated only for a window in force: a client with extended access is spared it.
-        exempt: (brownout, id) =>
-          id !== undefined && spared(options.runtime, { brownout, clientId: id, now: options.clock.now() }),
-      });
-      if (!b) return;
+      const client = principal?.clientId ?? principal?.id;
+      // The decision table's brownout rows, decided by core's rule: the one every data plane applies.
+      const { table, registry } = rows.of({ version, method, path: template });
+      const facts = { method, path: '', version, template, now: options.clock.now() };
+      const decision = brownoutRule(client ? { ...facts, principal: { client, roles: [] } } : facts, table);
+      if (decision.outcome === 'allow') return;
       // Refused, as after the removal: not usage.
       const state = stateOf(request);
       state.refused = true;
-      const verdict = options.runtime.verdict({
-        version,
-        method,
-        path: endpoint.slice(endpoint.indexOf(' ') + 1),
-      });
+      const error = registry.errorOf(decision.problem)!;
       // Already removed: the removal's own answer, with no brownout and no date to migrate before.
-      state.decision = verdict.removed ? removalDecision(verdict.removed) : 'brownout';
-      if (verdict.removed) throw verdict.removed;
-      const removalAt = verdict.sunsetAt === undefined ? null : formatIsoInstant(verdict.sunsetAt);
-      const what = b.endpoint ? `${b.endpoint} in ${version}` : version;
+      state.decision = 'brownout' in error.extensions ? 'brownout' : removalDecision(error);
       throw new VersionaryError({
-        code: options.removedStatus === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
-        detail: `${what} is in a ${b.clientId ? 'brownout rehearsal for your client' : b.clients ? 'planned brownout aimed at your client' : 'planned brownout'} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
-        extensions: {
-          brownout: {
-            id: b.id,
-            startsAt: formatIsoInstant(b.startsAt),
-            endsAt: formatIsoInstant(b.endsAt),
-            rehearsal: b.clientId !== undefined,
-          },
-          removalAt,
-          migrationGuide: options.runtime.migrationUrl(version),
-        },
-        headers: { 'retry-after': String(Math.max(1, Math.ceil((b.endsAt - options.clock.now()) / 1000))) },
+        code: error.code,
+        detail: error.detail,
+        extensions: error.extensions,
+        headers: { ...error.headers, ...decision.problem.headers },
       });
     };
   },
 });
-
-/**
- * Whether a client with extended access is spared a brownout: an exemption for the brownout's
- * version, or for its endpoint, whose date (within the cap) is still ahead.
- */
-function spared(runtime: LifecycleRuntime, o: { brownout: Brownout; clientId: string; now: number }): boolean {
-  const { brownout: b, clientId, now } = o;
-  const own =
-    runtime.extensionOf(clientId, { version: b.version }) ??
-    (b.endpoint ? runtime.extensionOf(clientId, { version: b.version, endpoint: b.endpoint }) : undefined);
-  return own !== undefined && own > now;
-}
 
 /**
  * Add each version's planned brownouts (of every client, not ended) to the lifecycle

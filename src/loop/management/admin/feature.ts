@@ -5,13 +5,17 @@ import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
+import { registerDecisionTableRoute } from './decision-table-route.ts';
+import { createDecisionTables } from '../../lifecycle/decision-table/tables.ts';
+import { allowedPastClosing } from '../../lifecycle/decision-table/allowed-past.ts';
 import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 
 /** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
 export const adminFeature: ServiceFeature = {
   name: 'admin',
-  async install({ app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices }) {
+  async install(context) {
+    const { app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices } = context;
     const { lifecycle: settings, usage, webhooks } = config.settings;
     await app.register(
       async (admin) => {
@@ -42,6 +46,21 @@ export const adminFeature: ServiceFeature = {
           ...(decisionNotices ? { decisionNotices } : {}),
         });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
+        const tables = createDecisionTables(
+          {
+            runtime,
+            bundle,
+            prefix: api.prefix,
+            vendor: api.vendor,
+            removedStatus: settings.removedStatus,
+            exemptions: () => storage.exemptions.list(),
+            ...(context.brownouts ? { brownouts: context.brownouts } : {}),
+            allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
+            rateLimit: config.settings.rateLimit,
+          },
+          clock,
+        );
+        registerDecisionTableRoute(admin, { tables });
       },
       { prefix: '/admin/v1' },
     );

@@ -1,0 +1,47 @@
+import { brownoutRule, elementsRule, lifecycleRule, versionRule, type Rule } from './rules.ts';
+import type { Decision, DecisionRule, DecisionTable, RequestFacts } from './table.ts';
+
+/**
+ * The request rules, in the order a request meets them: a new rule is its function and its line
+ * here (and its rows in `test/support/parity-cases.ts`).
+ */
+const rulebook: readonly Rule[] = [versionRule, lifecycleRule, elementsRule, brownoutRule];
+
+/**
+ * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the
+ * headers the rules before it set), else the request is allowed with every rule's headers, a
+ * later rule's value of a header replacing an earlier one's (an element's merged headers).
+ *
+ * @example
+ * ```ts
+ * const decision = decide({ method: 'GET', path: '/api/v1/users/7', version: 'v1', versionSource: 'path', template: '/users/{id}', now: Date.now() }, table);
+ * if (decision.outcome === 'refuse') reply.code(decision.problem.status);
+ * ```
+ */
+export function decide(facts: RequestFacts, table: DecisionTable): Decision {
+  let headers: Record<string, string> | undefined;
+  let deprecated = false;
+  let rule: DecisionRule | undefined;
+  for (const judge of rulebook) {
+    const decision = judge(facts, table);
+    deprecated ||= decision.deprecated;
+    if (decision.outcome === 'refuse')
+      return headers === undefined
+        ? { ...decision, deprecated }
+        : { ...decision, headers: { ...headers, ...decision.headers }, deprecated };
+    rule = decision.rule ?? rule;
+    if (!isEmpty(decision.headers))
+      headers = headers === undefined ? decision.headers : { ...headers, ...decision.headers };
+  }
+  return {
+    outcome: 'allow',
+    headers: headers ?? {},
+    deprecated,
+    ...(rule === undefined ? {} : { rule }),
+  };
+}
+
+function isEmpty(headers: Record<string, string>): boolean {
+  for (const _ in headers) return false;
+  return true;
+}

@@ -1,0 +1,20 @@
+export type {
+  BrownoutRow,
+  ClientRow,
+  Closing,
+  DecisionTable,
+  ElementRow,
+  HeaderSegment,
+  ProblemRow,
+  RatePolicies,
+  RequestFacts,
+  RouteRow,
+  RuleSegment,
+} from './table.ts';
+export { decisionTableFormat } from './table.ts';
+export { decide } from './decide.ts';
+export { brownoutRule } from './rules.ts';
+export { canonicalPath, targetProblem, targetRefusals } from './canonical-path.ts';
+export type { TargetRefusal } from './canonical-path.ts';
+export { sampleSegments, type Sample } from './sample-segments.ts';
+export { ruleMethodOf } from './route-index.ts';

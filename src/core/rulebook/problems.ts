@@ -1,0 +1,171 @@
+import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
+import { formatIsoInstant } from '../time/index.ts';
+
+/**
+ * Every refusal a request rule answers, worded once: the lifecycle, the client access, the
+ * brownout guard, the strict target check and the decision table all build their problems here.
+ */
+
+function moveSentence(replacement: string | undefined, guide: string): string {
+  return replacement
+    ? ` Use ${replacement} instead; the migration guide is at ${guide}.`
+    : ` The migration guide is at ${guide}.`;
+}
+
+/** A version or endpoint past its sunset: 410 (`VERSION_REMOVED`), or 404 when so configured. */
+export function removedProblem(options: {
+  subject: string;
+  sunsetAt: number;
+  replacement: string | undefined;
+  guide: string;
+  status: 410 | 404;
+}): VersionaryError {
+  return new VersionaryError({
+    code: options.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${options.subject} was removed at its sunset date, ${formatIsoInstant(options.sunsetAt)}.${moveSentence(options.replacement, options.guide)}`,
+    extensions: {
+      replacement: options.replacement ?? null,
+      migrationGuide: options.guide,
+      sunsetAt: formatIsoInstant(options.sunsetAt),
+    },
+  });
+}
+
+/** A subject closed to new clients, refused to a client that had not called it before: 403. */
+export function closedProblem(o: {
+  what: string;
+  at: number;
+  replacement: string | undefined;
+  guide: string;
+}): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.ClosedToNewClients,
+    detail: `${o.what} is closed to new clients since ${formatIsoInstant(o.at)}, and this client had not called it before.${moveSentence(o.replacement, o.guide)}`,
+    extensions: {
+      replacement: o.replacement ?? null,
+      migrationGuide: o.guide,
+      closedToNewClientsAt: formatIsoInstant(o.at),
+    },
+  });
+}
+
+/** Which brownout refuses a call: a rehearsal for one client, one aimed at some, or everyone's. */
+export interface BrownoutFacts {
+  id: string;
+  startsAt: number;
+  endsAt: number;
+  endpoint?: string | undefined;
+  clientId?: string | undefined;
+  clients?: readonly string[] | undefined;
+}
+
+/**
+ * A call refused during a brownout, as the removal will refuse it. `retry-after` is left to the
+ * caller: it counts down to the window's end.
+ */
+export function brownoutProblem(o: {
+  brownout: BrownoutFacts;
+  version: string;
+  sunsetAt: number | undefined;
+  guide: string;
+  status: 410 | 404;
+  headers?: Record<string, string>;
+}): VersionaryError {
+  const b = o.brownout;
+  const removalAt = o.sunsetAt === undefined ? null : formatIsoInstant(o.sunsetAt);
+  const what = b.endpoint ? `${b.endpoint} in ${o.version}` : o.version;
+  const kind = b.clientId
+    ? 'brownout rehearsal for your client'
+    : b.clients
+      ? 'planned brownout aimed at your client'
+      : 'planned brownout';
+  return new VersionaryError({
+    code: o.status === 404 ? ErrorCode.NotFound : ErrorCode.VersionRemoved,
+    detail: `${what} is in a ${kind} until ${formatIsoInstant(b.endsAt)}: it answers as it will after its removal${removalAt ? ` on ${removalAt}` : ''}. Migrate before then.`,
+    extensions: {
+      brownout: {
+        id: b.id,
+        startsAt: formatIsoInstant(b.startsAt),
+        endsAt: formatIsoInstant(b.endsAt),
+        rehearsal: b.clientId !== undefined,
+      },
+      removalAt,
+      migrationGuide: o.guide,
+    },
+    ...(o.headers ? { headers: o.headers } : {}),
+  });
+}
+
+/** `Retry-After` of a brownout: whole seconds until its window ends, at least 1. */
+export function brownoutRetryAfter(endsAt: number, now: number): string {
+  return String(Math.max(1, Math.ceil((endsAt - now) / 1000)));
+}
+
+/** A deprecated element (field or parameter) used past its sunset. */
+export interface PastElement {
+  element: string;
+  version: string;
+  sunsetAt: number;
+  /** The replacement's own name (`GET /users?sort`), when there is one. */
+  replacement: string | undefined;
+  guide: string;
+  /** `/query/order` or `/body/nickname`. */
+  pointer: string;
+}
+
+/** Elements used past their sunset: 400 (`ELEMENT_REMOVED`), one sentence and one error each. */
+export function elementRemovedProblem(past: readonly PastElement[]): VersionaryError {
+  const sentences = past.map((e) => {
+    const instead = e.replacement ? ` Use ${e.replacement} instead.` : '';
+    return `${e.element} was deprecated in ${e.version} and is past its sunset, ${formatIsoInstant(e.sunsetAt)}: requests may no longer use it.${instead} The migration guide is at ${e.guide}.`;
+  });
+  return new VersionaryError({
+    code: ErrorCode.ElementRemoved,
+    detail: sentences.join(' '),
+    errors: past.map((e) => ({
+      pointer: e.pointer,
+      detail: e.replacement
+        ? `${e.element} is past its sunset; use ${e.replacement}`
+        : `${e.element} is past its sunset`,
+    })),
+    extensions: {
+      elements: past.map((e) => ({
+        element: e.element,
+        version: e.version,
+        sunsetAt: formatIsoInstant(e.sunsetAt),
+        replacement: e.replacement ?? null,
+        migrationGuide: e.guide,
+      })),
+    },
+  });
+}
+
+/** A version the API does not publish, named in the path or (`source: 'accept'`) in `Accept`. */
+export function unknownVersionProblem(o: {
+  name: string;
+  supported: readonly string[];
+  source: 'path' | 'accept';
+}): VersionaryError {
+  const list = o.supported.join(', ');
+  return new VersionaryError({
+    code: ErrorCode.VersionUnknown,
+    detail:
+      o.source === 'path'
+        ? `${echo(o.name)} is not a published version. Supported versions: ${list}.`
+        : `Accept names ${o.name}, which is not a published version. Supported versions: ${list}.`,
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}
+
+/** An API path with no version in it nor in `Accept`. */
+export function versionMissingProblem(o: {
+  prefix: string;
+  vendor: string;
+  supported: readonly string[];
+}): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.VersionMissing,
+    detail: `No API version given. Use ${o.prefix}/v<n>/... or Accept: application/vnd.${o.vendor}.v<n>+json. Supported versions: ${o.supported.join(', ')}.`,
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}

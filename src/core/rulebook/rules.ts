@@ -1,0 +1,137 @@
+import { judgeSubject, problemOf } from './judge-row.ts';
+import { routeRowOf } from './route-index.ts';
+import type { Decision, DecisionTable, ProblemRow, RatePolicy, RequestFacts, RouteRow } from './table.ts';
+
+/** One request rule: a pure decision over the request's facts and the compiled table. */
+export type Rule = (facts: RequestFacts, table: DecisionTable) => Decision;
+
+const allowed: Decision = Object.freeze({
+  outcome: 'allow',
+  headers: Object.freeze({}),
+  deprecated: false,
+}) as Decision;
+
+/** The operation a request reached, when it reached one. */
+function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
+  return facts.version === undefined || facts.template === undefined
+    ? undefined
+    : routeRowOf(table, { version: facts.version, method: facts.method, template: facts.template });
+}
+
+/** Unversioned or unknown version: 400 `VERSION_MISSING`, 404 `VERSION_UNKNOWN` naming it. */
+export const versionRule: Rule = (facts, table) => {
+  if (facts.version === undefined)
+    return {
+      outcome: 'refuse',
+      headers: {},
+      problem: problemOf(table, 'version-missing'),
+      rule: 'version',
+      deprecated: false,
+    };
+  if (table.versions.includes(facts.version)) return allowed;
+  const key = facts.versionSource === 'accept' ? 'version-unknown-accept' : 'version-unknown';
+  return {
+    outcome: 'refuse',
+    headers: {},
+    problem: naming(problemOf(table, key), facts.version),
+    rule: 'version',
+    deprecated: false,
+  };
+};
+
+function naming(problem: ProblemRow, version: string): ProblemRow {
+  const detail = problem.body.detail.replace('{version}', version);
+  return { ...problem, body: { ...problem.body, detail } };
+}
+
+/**
+ * The lifecycle of the version and operation: removed (or served past its sunset to a client with
+ * extended access), closed to new clients, else allowed with the deprecation headers. A path with
+ * no route is judged by the version's own row.
+ */
+export const lifecycleRule: Rule = (facts, table) => {
+  if (facts.version === undefined) return allowed;
+  const route = routeOf(facts, table);
+  const row = route?.row ?? table.versionRows[facts.version];
+  if (row === undefined) return allowed;
+  return judgeSubject(table, row, {
+    client: facts.principal?.client,
+    now: facts.now,
+    deprecated: row.deprecated,
+  });
+};
+
+/**
+ * Deprecated parameters and fields the request uses: each judged as its own subject, whose
+ * headers (the operation's merged with the element's) replace the operation's; past its sunset,
+ * the 400 `ELEMENT_REMOVED`. With several used, the first refusal answers, else the first's headers.
+ */
+export const elementsRule: Rule = (facts, table) => {
+  const route = routeOf(facts, table);
+  if (route === undefined || route.elements.length === 0) return allowed;
+  if (facts.parameters === undefined && facts.fields === undefined) return allowed;
+  let first: Decision | undefined;
+  for (const element of route.elements) {
+    const used =
+      element.kind === 'parameter'
+        ? facts.parameters?.includes(element.parameter!)
+        : facts.fields?.includes(element.name);
+    if (!used) continue;
+    const decision = judgeSubject(table, element, {
+      client: facts.principal?.client,
+      now: facts.now,
+      deprecated: true,
+    });
+    if (decision.outcome === 'refuse') return { ...decision, rule: ruleOfElement(decision) };
+    first ??= decision;
+  }
+  return first ?? allowed;
+};
+
+function ruleOfElement(decision: Decision & { outcome: 'refuse' }) {
+  return decision.rule === 'removed' ? ('element_removed' as const) : decision.rule;
+}
+
+/**
+ * A brownout window in force on the operation, for this client (a targeted one names it), that
+ * its extended access does not spare: refused as the removal will be, with `retry-after`.
+ */
+export const brownoutRule: Rule = (facts, table) => {
+  const route = routeOf(facts, table);
+  if (route === undefined || route.brownouts.length === 0) return allowed;
+  const client = facts.principal?.client;
+  const { now } = facts;
+  for (const b of route.brownouts) {
+    if (now < b.startsAt || now >= b.endsAt) continue;
+    if (b.clients && (client === undefined || !b.clients.includes(client))) continue;
+    const spared = client === undefined ? undefined : b.spared?.[client];
+    if (spared !== undefined && spared > now) continue;
+    const problem = problemOf(table, b.problem);
+    const retryAfter = String(Math.max(1, Math.ceil((b.endsAt - now) / 1000)));
+    return {
+      outcome: 'refuse',
+      headers: {},
+      problem: { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
+      rule: 'brownout',
+      deprecated: route.row.deprecated,
+    };
+  }
+  return allowed;
+};
+
+/**
+ * The rate-limit policy of a request: the most generous of its principal's roles' (a role
+ * without its own counts as the base), the base without a principal; none when limits are off.
+ */
+export function ratePolicyOf(facts: Pick<RequestFacts, 'principal'>, table: DecisionTable): RatePolicy | undefined {
+  const { base, roles } = table.policies;
+  if (base === undefined) return undefined;
+  const held = facts.principal?.roles;
+  if (held === undefined || held.length === 0) return base;
+  let best: RatePolicy | undefined;
+  for (const role of held) {
+    const policy = roles[role] ?? base;
+    if (best === undefined || policy.max > best.max) best = policy;
+  }
+  return best ?? base;
+}

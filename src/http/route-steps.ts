@@ -1,0 +1,88 @@
+import type { FastifyRequest } from 'fastify';
+import { resolveVersion } from '../core/negotiation/index.ts';
+import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
+import type { RequestStep } from './pipeline/request-pipeline.ts';
+import type { OperationCallListener } from './versioned-api-options.ts';
+import { hookApplies, type VersionedRequestHook } from './version-hooks.ts';
+
+/** What a version's routes share, whether a handler or the upstream answers them. */
+export interface RouteStepsScope {
+  version: ApiVersion;
+  /** Every version's name, for negotiation's messages. */
+  supported: string[];
+  vendor: string;
+  hooks: readonly VersionedRequestHook[];
+  onOperationCall?: OperationCallListener | undefined;
+}
+
+/** Options of {@link versionRouteSteps}: how a route's method finds its operation. */
+export interface VersionRouteStepsOptions {
+  /** The operation a route (by its method) reaches: one for a handler's route, per method for a forwarded path. */
+  operationOf: (method: string) => OperationSpec;
+  /** The operation as a hook is told of it (by default, the route's). */
+  calledOf?: (request: FastifyRequest, method: string) => OperationSpec;
+}
+
+// The `Accept` values found to agree with a version's scope (its vendor and versions): clients send
+// a few values over and over, each read once rather than on every call (bounded, since the values
+// are the clients').
+const agreeingByScope = new WeakMap<RouteStepsScope, Set<string | undefined>>();
+
+/**
+ * A version's per-route steps, written once for the routes of handlers and of forwarding alike:
+ * `negotiate` (the path's version, which `Accept` may not contradict), `count-call` (the call
+ * counted for usage), then each of the version's hooks (`lifecycle-headers` for the lifecycle's
+ * headers and usage, `on-versioned-request` for the app's own), each applied only where it can.
+ */
+export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteStepsOptions): RequestStep[] {
+  const { version, supported, vendor } = scope;
+  const { operationOf } = options;
+  const calledOf = options.calledOf ?? ((_request: FastifyRequest, method: string) => operationOf(method));
+  let agreeing = agreeingByScope.get(scope);
+  if (!agreeing) agreeingByScope.set(scope, (agreeing = new Set()));
+  const known = agreeing;
+  const steps: RequestStep[] = [
+    {
+      name: 'negotiate',
+      phase: 'version',
+      run: (request) => {
+        const accept = request.headers.accept;
+        if (known.has(accept)) return;
+        // Throws when `Accept` names another version, a malformed one, or no JSON.
+        resolveVersion({ pathVersion: version.number, accept, supported, vendor });
+        if (known.size < 64 && (accept === undefined || accept.length <= 256)) known.add(accept);
+      },
+    },
+  ];
+  const onCall = scope.onOperationCall;
+  if (onCall) {
+    // Each operation's endpoint key, built once per operation rather than per call.
+    const endpoints = new Map<OperationSpec, string>();
+    const endpointOf = (operation: OperationSpec) => {
+      let endpoint = endpoints.get(operation);
+      if (endpoint === undefined) endpoints.set(operation, (endpoint = `${operation.method} ${operation.path}`));
+      return endpoint;
+    };
+    steps.push({
+      name: 'count-call',
+      phase: 'version',
+      run: (request, _reply, route) => onCall(request, version.name, endpointOf(operationOf(route.method))),
+    });
+  }
+  for (const hook of scope.hooks)
+    steps.push({
+      name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
+      phase: 'lifecycle',
+      // The operation's own method, and the route's (HEAD, or the method a 405 route refuses).
+      appliesTo: (route) => {
+        const operation = operationOf(route.method);
+        return hookApplies(hook, {
+          version: version.name,
+          path: operation.path,
+          methods: [operation.method, route.method],
+        });
+      },
+      run: (request, reply, route) => hook({ request, reply, version, operation: calledOf(request, route.method) }),
+    });
+  return steps;
+}

@@ -1,0 +1,128 @@
+import { versionListHeaders } from '../../../core/lifecycle/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
+import {
+  decisionTableFormat,
+  sampleSegments,
+  targetProblem,
+  targetRefusals,
+  type DecisionTable,
+  type HeaderSegment,
+  type RatePolicies,
+  type RouteRow,
+  type TargetRefusal,
+} from '../../../core/rulebook/index.ts';
+import { unknownVersionProblem, versionMissingProblem } from '../../../core/rulebook/problems.ts';
+import type { VersionBundle } from '../../../core/versions/index.ts';
+import type { ClientExemption } from '../../../kernel/ports/index.ts';
+import { policyHeadersOf } from '../../access/rate-limit/policy.ts';
+import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
+import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
+import { routeRow, type RouteRowContext } from './route-rows.ts';
+import { subjectSegments } from './subject-rows.ts';
+
+/** The live state a decision table is compiled from. */
+export interface DecisionTableSources {
+  runtime: LifecycleRuntime;
+  /** The versions with code and their operations. */
+  bundle: VersionBundle;
+  prefix: string;
+  vendor: string;
+  removedStatus: 410 | 404;
+  /** Active exemptions (extended access per client). */
+  exemptions: () => Promise<readonly ClientExemption[]>;
+  /** Brownout windows planned (progressive ones expanded); none when absent. */
+  brownouts?: () => readonly Brownout[];
+  /** The clients that had called a subject before its closing took effect. */
+  allowed: RouteRowContext['allowed'];
+  rateLimit?: RateLimitSettings;
+}
+
+/**
+ * Compile the decision table at `now` from the live lifecycle: each row sampled from what the
+ * lifecycle runtime would answer at each instant its answer changes, so the table holds exactly
+ * what the Fastify pipeline sends, pre-rendered for data planes that cannot run core.
+ */
+export async function compileDecisionTable(
+  sources: DecisionTableSources,
+  o: { now: number; generation: number },
+): Promise<DecisionTable> {
+  const { runtime, bundle } = sources;
+  const { now } = o;
+  const registry = createProblemRegistry();
+  const versions = runtime.versions().map((v) => v.name);
+  const ctx: RouteRowContext = {
+    runtime,
+    registry,
+    now,
+    exemptions: await sources.exemptions(),
+    brownouts: sources.brownouts?.() ?? [],
+    removedStatus: sources.removedStatus,
+    allowed: sources.allowed,
+  };
+  fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name) });
+  const versionRows: DecisionTable['versionRows'] = {};
+  for (const version of versions) {
+    const segments = subjectSegments(ctx, { version, method: 'GET', path: '/' });
+    versionRows[version] = { segments, deprecated: runtime.scheduleOf(version) !== undefined };
+  }
+  const routes: Record<string, RouteRow[]> = {};
+  for (const v of bundle.versions) {
+    routes[v.name] = [];
+    for (const op of v.operations)
+      routes[v.name]!.push(await routeRow(ctx, { version: v.name, method: op.method.toUpperCase(), path: op.path }));
+  }
+  const closingsAhead = [
+    ...versions.map((v) => runtime.scheduleOf(v)?.closedToNewClientsAt),
+    ...runtime.endpointDeprecations().map((e) => e.closedToNewClientsAt),
+    ...runtime.elements().map((e) => e.closedToNewClientsAt),
+  ].filter((at): at is number => at !== undefined && at > now);
+  return {
+    format: decisionTableFormat,
+    generation: o.generation,
+    compiledAt: now,
+    recompileAt: closingsAhead.length > 0 ? Math.min(...closingsAhead) : null,
+    prefix: sources.prefix,
+    vendor: sources.vendor,
+    versions,
+    listHeaders: listHeaderSegments(runtime, now),
+    versionRows,
+    routes,
+    policies: policiesOf(sources.rateLimit),
+    problems: registry.problems,
+  };
+}
+
+function fixedProblems(
+  registry: ProblemRegistry,
+  o: { prefix: string; vendor: string; versions: readonly string[] },
+): void {
+  registry.keyOf(
+    versionMissingProblem({ prefix: o.prefix, vendor: o.vendor, supported: o.versions }),
+    'version-missing',
+  );
+  const unknown = { name: '{version}', supported: o.versions };
+  registry.keyOf(unknownVersionProblem({ ...unknown, source: 'path' }), 'version-unknown');
+  registry.keyOf(unknownVersionProblem({ ...unknown, source: 'accept' }), 'version-unknown-accept');
+  for (const reason of Object.keys(targetRefusals) as TargetRefusal[])
+    registry.keyOf(targetProblem(reason), `target-${reason}`);
+}
+
+function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegment[] {
+  const versions = runtime.versions();
+  return sampleSegments((t) => {
+    const { headers, changesAt } = versionListHeaders({ versions, clock: { now: () => t } });
+    return { outcome: 'allow', headers: headers as Record<string, string>, until: changesAt ?? Infinity };
+  }, now).map(({ from, headers }) => ({ from, headers }));
+}
+
+function policiesOf(settings: RateLimitSettings | undefined): RatePolicies {
+  if (settings === undefined || !settings.enabled) return { roles: {} };
+  const policy = (name: string, max: number) => {
+    const applied = { name, max, windowSeconds: settings.windowSeconds };
+    return { ...applied, policyField: policyHeadersOf(applied).policyField };
+  };
+  const roles: RatePolicies['roles'] = {};
+  for (const [role, limit] of Object.entries(settings.roles)) if (limit) roles[role] = policy(role, limit.max);
+  return { base: policy('default', settings.max), roles };
+}

@@ -1,0 +1,43 @@
+import type { VersionaryError } from '../../../core/errors/index.ts';
+import type { ProblemRow } from '../../../core/rulebook/index.ts';
+import { toProblem } from '../../../http/problem.ts';
+
+/** The table's problems, each rendered once by the one problem writer and keyed by a short name. */
+export interface ProblemRegistry {
+  /** The key of an error's problem, rendered and stored on first sight (`name` for a fixed key). */
+  keyOf(error: VersionaryError, name?: string): string;
+  problems: Record<string, ProblemRow>;
+  /** The error a problem was rendered from, for a data plane that answers with the error itself (Fastify). */
+  errorOf(problem: ProblemRow): VersionaryError | undefined;
+}
+
+/** A registry where equal problems share one key (`p1`, `p2`, …). */
+export function createProblemRegistry(): ProblemRegistry {
+  const problems: Record<string, ProblemRow> = {};
+  const byText = new Map<string, string>();
+  // By the rendered body, which a decision passes on as it is.
+  const errors = new WeakMap<object, VersionaryError>();
+  return {
+    problems,
+    errorOf: (problem) => errors.get(problem.body),
+    keyOf(error, name) {
+      const { status, body } = toProblem(error);
+      const row: ProblemRow = { status, headers: lowerCased(error.headers), body };
+      const text = JSON.stringify(row);
+      const known = name === undefined ? byText.get(text) : undefined;
+      if (known !== undefined) return known;
+      const key = name ?? `p${byText.size + 1}`;
+      byText.set(text, key);
+      problems[key] = row;
+      errors.set(row.body, error);
+      return key;
+    },
+  };
+}
+
+/** Header names in lower case, as the table holds them. */
+export function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}

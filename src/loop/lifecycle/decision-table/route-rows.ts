@@ -1,0 +1,195 @@
+import { replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
+import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
+import type { BrownoutRow, Closing, ElementRow, RouteRow } from '../../../core/rulebook/index.ts';
+import type { ClientExemption } from '../../../kernel/ports/index.ts';
+import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
+
+/** What the rows of a table need beside the runtime: exemptions, brownouts, closings' allowed clients. */
+export interface RouteRowContext extends RowContext {
+  exemptions: readonly ClientExemption[];
+  brownouts: readonly Brownout[];
+  removedStatus: 410 | 404;
+  /** The clients allowed past a closing that has taken effect (the usage store's answer). */
+  allowed: (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]>;
+}
+
+/** The row of one documented operation. */
+export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<RouteRow> {
+  const { runtime } = ctx;
+  const segments = subjectSegments(ctx, key);
+  const endpoint = `${key.method} ${key.path}`;
+  const exempt = clientsOf(
+    ctx,
+    (s) =>
+      s.version === key.version &&
+      (s.kind === 'version' || (s.kind === 'endpoint' && `${s.method} ${s.path}` === endpoint)),
+  );
+  const extendedAccess: RouteRow['row']['extendedAccess'] = {};
+  for (const client of exempt) {
+    const own = clientRow(segments, subjectSegments(ctx, key, client), untilOf(ctx, client, key) ?? 0);
+    if (own) extendedAccess[client] = own;
+  }
+  const closings = await closingsOf(ctx, key);
+  const deprecated = runtime.verdictAt(key, ctx.now).verdict.deprecated;
+  return {
+    method: key.method,
+    template: key.path,
+    row: {
+      segments,
+      deprecated,
+      ...(Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {}),
+      ...(closings.length > 0 ? { closings } : {}),
+    },
+    elements: await elementRows(ctx, key),
+    brownouts: brownoutRows(ctx, key, exempt),
+  };
+}
+
+function clientsOf(ctx: RouteRowContext, covers: (s: ClientExemption['subject']) => boolean): string[] {
+  return [...new Set(ctx.exemptions.filter((e) => covers(e.subject)).map((e) => e.clientId))].sort();
+}
+
+/** A client's own date for an operation: its version's extension, else its endpoint's. */
+function untilOf(ctx: RowContext, client: string, key: SubjectKey): number | undefined {
+  return (
+    ctx.runtime.extensionOf(client, { version: key.version }) ??
+    ctx.runtime.extensionOf(client, { version: key.version, endpoint: `${key.method} ${key.path}` })
+  );
+}
+
+async function closingsOf(ctx: RouteRowContext, key: SubjectKey): Promise<Closing[]> {
+  const { runtime } = ctx;
+  const found: Array<{ at: number; endpoint?: string }> = [];
+  const own = runtime.scheduleOf(key.version)?.closedToNewClientsAt;
+  if (own !== undefined) found.push({ at: own });
+  for (const e of runtime.endpointDeprecations())
+    if (
+      e.version === key.version &&
+      e.method === key.method &&
+      e.path === key.path &&
+      e.closedToNewClientsAt !== undefined
+    )
+      found.push({ at: e.closedToNewClientsAt, endpoint: `${e.method} ${e.path}` });
+  const replacement = runtime.verdictAt(key, ctx.now).verdict.replacement;
+  return Promise.all(
+    found.map(async (c) => ({
+      at: c.at,
+      allowed: c.at <= ctx.now ? await ctx.allowed({ version: key.version, ...c }) : [],
+      problem: ctx.registry.keyOf(
+        closedProblem({
+          what: c.endpoint ? `${c.endpoint} in ${key.version}` : key.version,
+          at: c.at,
+          replacement,
+          guide: runtime.migrationUrl(key.version),
+        }),
+      ),
+    })),
+  );
+}
+
+/** Parameters of this operation, and fields of its version when the method carries a body. */
+function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
+  const body = key.method === 'POST' || key.method === 'PUT' || key.method === 'PATCH';
+  return ctx.runtime
+    .elements()
+    .filter(
+      (e) =>
+        e.version === key.version &&
+        (e.kind === 'parameter' ? e.method.toUpperCase() === key.method && e.path === key.path : body),
+    );
+}
+
+async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<ElementRow[]> {
+  const rows: ElementRow[] = [];
+  for (const e of elementsOf(ctx, key)) {
+    const segments = elementSegments(ctx, { key, element: e });
+    const extendedAccess: NonNullable<ElementRow['extendedAccess']> = {};
+    for (const exemption of ctx.exemptions) {
+      const s = exemption.subject;
+      if (s.kind !== 'element' || s.version !== e.version || s.element !== e.element) continue;
+      if (e.extendedAccessUntil === undefined) continue;
+      const until = Math.min(exemption.until, e.extendedAccessUntil);
+      if (until <= e.sunsetAt) continue;
+      const own = clientRow(
+        segments,
+        elementSegments(ctx, { key, element: e, clientId: exemption.clientId, sunsetAt: until }),
+        until,
+      );
+      if (own) extendedAccess[exemption.clientId] = own;
+    }
+    const at = e.closedToNewClientsAt;
+    const closings: Closing[] =
+      at === undefined
+        ? []
+        : [
+            {
+              at,
+              allowed: at <= ctx.now ? await ctx.allowed({ version: e.version, element: e.element, at }) : [],
+              problem: ctx.registry.keyOf(
+                closedProblem({
+                  what: `${e.element} in ${e.version}`,
+                  at,
+                  replacement: replacementName(e),
+                  guide: e.migrationUrl ?? ctx.runtime.migrationUrl(e.version),
+                }),
+              ),
+            },
+          ];
+    rows.push({
+      name: e.element,
+      kind: e.kind,
+      ...(e.kind === 'parameter' ? { parameter: e.parameter.toLowerCase() } : { field: e.field }),
+      segments,
+      ...(Object.keys(extendedAccess).length > 0 ? { extendedAccess } : {}),
+      ...(closings.length > 0 ? { closings } : {}),
+    });
+  }
+  return rows;
+}
+
+/** What brownout rows are compiled with. */
+export type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
+
+/**
+ * The brownouts that reach an operation, in the order planned (the first in force answers), each
+ * with its problem and the clients its extended access spares (`exempt`: those with an exemption
+ * of the version or the operation).
+ */
+export function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
+  const endpoint = `${key.method} ${key.path}`;
+  return ctx.brownouts
+    .filter(
+      (b) => b.version === key.version && (b.endpoint === undefined || b.endpoint === endpoint) && b.endsAt > ctx.now,
+    )
+    .map((b) => {
+      const spared: Record<string, number> = {};
+      for (const client of exempt) {
+        const own =
+          ctx.runtime.extensionOf(client, { version: key.version }) ??
+          (b.endpoint ? ctx.runtime.extensionOf(client, { version: key.version, endpoint: b.endpoint }) : undefined);
+        if (own !== undefined) spared[client] = own;
+      }
+      const clients = b.clientId !== undefined ? [b.clientId] : b.clients ? [...b.clients] : undefined;
+      const { verdict } = ctx.runtime.verdictAt(key, Math.max(ctx.now, b.startsAt));
+      const problem = verdict.removed
+        ? ctx.registry.keyOf(verdict.removed)
+        : ctx.registry.keyOf(
+            brownoutProblem({
+              brownout: b,
+              version: key.version,
+              sunsetAt: verdict.sunsetAt,
+              guide: ctx.runtime.migrationUrl(key.version),
+              status: ctx.removedStatus,
+            }),
+          );
+      return {
+        id: b.id,
+        startsAt: b.startsAt,
+        endsAt: b.endsAt,
+        ...(clients ? { clients } : {}),
+        problem,
+        ...(Object.keys(spared).length > 0 ? { spared } : {}),
+      };
+    });
+}

@@ -1,0 +1,326 @@
+/**
+ * The parity cases: one list of requests and the answer every data plane must give them (core's
+ * `decide` on the served decision table, the service, `versionary gateway`, nginx). A new rule is
+ * new rows here. Each case runs at one moment of the scenario below, on an API that has v1 and v2
+ * with `GET /users` (the reference service and the gateway's Python upstream both do).
+ */
+
+const day = 86_400_000;
+/** The scenario's start: every date below is relative to it. */
+export const parityEpoch = Date.UTC(2026, 0, 15, 12, 0, 0);
+const iso = (at: number) => new Date(at).toISOString();
+
+/** The lifecycle every target is configured with (the config file's keys). */
+export const parityConfig = {
+  versions: {
+    v1: {
+      deprecatedAt: iso(parityEpoch - 10 * day),
+      sunsetAt: iso(parityEpoch + 200 * day),
+      closedToNewClientsAt: iso(parityEpoch + day),
+      migrationUrl: 'https://docs.example.com/v1-to-v2',
+    },
+  },
+  parameterDeprecations: [
+    {
+      version: 'v1',
+      method: 'GET',
+      path: '/users',
+      parameter: 'fields',
+      deprecatedAt: iso(parityEpoch - 10 * day),
+      sunsetAt: iso(parityEpoch + 300 * day),
+    },
+    {
+      version: 'v1',
+      method: 'GET',
+      path: '/users/{id}',
+      parameter: 'fields',
+      deprecatedAt: iso(parityEpoch - 200 * day),
+      sunsetAt: iso(parityEpoch + day),
+    },
+  ],
+  endpointDeprecations: [
+    {
+      version: 'v2',
+      method: 'GET',
+      path: '/users',
+      deprecatedAt: iso(parityEpoch - 10 * day),
+      sunsetAt: iso(parityEpoch + 190 * day),
+      extendedAccessUntil: iso(parityEpoch + 300 * day),
+    },
+  ],
+};
+
+/**
+ * The upstream's document, for a gateway: v1's user operations declare the deprecated `fields`
+ * (the reference service's do already).
+ */
+export function parityDocumentEdit(version: string, document: Record<string, unknown>): void {
+  if (version !== 'v1') return;
+  const paths = document.paths as Record<string, { get: { parameters?: unknown[] } }>;
+  const fields = { name: 'fields', in: 'query', required: false, schema: { type: 'string' } };
+  for (const path of ['/api/v1/users', '/api/v1/users/{id}']) paths[path]!.get.parameters = [fields];
+}
+
+/** The clients the scenario creates (each with an API key); `early` calls v1 before its closing. */
+export const parityClients = ['early', 'late', 'acme'] as const;
+export type ParityClient = (typeof parityClients)[number];
+
+/** `acme` is granted its own date for the removed endpoint. */
+export const parityExemption = {
+  client: 'acme' as ParityClient,
+  endpoint: { version: 'v2', method: 'GET', path: '/users' },
+  until: iso(parityEpoch + 250 * day),
+};
+
+/**
+ * Brownouts of the deprecated endpoint, planned at the start: one window aimed at `late` and `acme`
+ * (whose extended access spares it), and a progressive schedule's window for everyone.
+ */
+export const parityBrownouts = {
+  targeted: {
+    version: 'v2',
+    endpoint: 'GET /users',
+    startsAt: iso(parityEpoch + 100 * day - 3_600_000),
+    endsAt: iso(parityEpoch + 100 * day + 3_600_000),
+    clients: ['late', 'acme'] as ParityClient[],
+  },
+  schedule: { version: 'v2', endpoint: 'GET /users', steps: [{ before: '60d', duration: '2h' }] },
+};
+
+/**
+ * The moments the cases run at: after v1 closed to new clients, inside the targeted brownout,
+ * inside the progressive one, and after the endpoint's sunset.
+ */
+export const parityMoments = {
+  closed: parityEpoch + 2 * day,
+  brownout: parityEpoch + 100 * day,
+  progressive: parityEpoch + 130 * day + 3_600_000,
+  removed: parityEpoch + 195 * day,
+} as const;
+
+/** What a case expects: `allowed` (passed to the handler), or refused with a status and problem type. */
+export interface ParityExpectation {
+  status?: number;
+  problemType?: string;
+  allowed?: true;
+  /** Header values (lower-case names) the answer carries; `null`: it carries none. */
+  headers?: Record<string, string | RegExp | null>;
+}
+
+/** One request and its expected answer. */
+export interface ParityCase {
+  name: string;
+  at: keyof typeof parityMoments;
+  method: 'GET' | 'HEAD';
+  /** Sent byte for byte, as a probe would. */
+  target: string;
+  client?: ParityClient;
+  expect: ParityExpectation;
+}
+
+const removed = { status: 410, problemType: '/problems/version-removed' };
+const refusedPath = { status: 404, problemType: '/problems/not-found' };
+const endpointSunset = iso(parityEpoch + 190 * day);
+const v1Headers = {
+  deprecation: iso(parityEpoch - 10 * day),
+  sunset: iso(parityEpoch + 200 * day),
+  link: /<https:\/\/docs\.example\.com\/v1-to-v2>; rel="deprecation"/,
+};
+
+export const parityCases: readonly ParityCase[] = [
+  // Closed to new clients: clients that had called v1 go on; the others get the 403. (An
+  // anonymous call is asked for credentials first: 401, before any rule of the table.)
+  {
+    name: 'v1 to a client that called it before the closing',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: { ...v1Headers, warning: null } },
+  },
+  {
+    name: 'v1 to a new client after the closing',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users',
+    client: 'late',
+    expect: { status: 403, problemType: '/problems/closed-to-new-clients', headers: v1Headers },
+  },
+  // Deprecated parameters: the version's headers merged with the element's, or past its sunset a 400.
+  {
+    name: 'a deprecated parameter: the headers merged, its own link titled',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users?fields=id',
+    client: 'early',
+    expect: {
+      allowed: true,
+      headers: { sunset: v1Headers.sunset, link: /rel="deprecation"; title="GET \/users\?fields"/ },
+    },
+  },
+  {
+    name: 'a deprecated parameter past its sunset',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users/1?fields=id',
+    client: 'early',
+    expect: { status: 400, problemType: '/problems/element-removed' },
+  },
+  {
+    name: 'the deprecated endpoint, before its sunset',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { allowed: true, headers: { sunset: endpointSunset, warning: null } },
+  },
+  // Brownouts: a targeted window refuses its clients but those with extended access; a
+  // progressive schedule's window refuses everyone.
+  {
+    name: 'a brownout aimed at the client',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { ...removed, headers: { 'retry-after': '3600', sunset: endpointSunset } },
+  },
+  {
+    name: 'a brownout aimed at others',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'early',
+    expect: { allowed: true },
+  },
+  {
+    name: 'a brownout spares a client with extended access',
+    at: 'brownout',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'acme',
+    expect: { allowed: true },
+  },
+  {
+    name: 'a progressive brownout, HEAD',
+    at: 'progressive',
+    method: 'HEAD',
+    target: '/api/v2/users',
+    client: 'early',
+    expect: { status: 410, headers: { 'retry-after': '3600' } },
+  },
+  {
+    name: 'a progressive brownout',
+    at: 'progressive',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: removed,
+  },
+  // After the endpoint's sunset: removed for everyone but the client with extended access.
+  {
+    name: 'the removed endpoint',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { ...removed, headers: { sunset: endpointSunset } },
+  },
+  {
+    name: 'the removed endpoint, HEAD judged as GET',
+    at: 'removed',
+    method: 'HEAD',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { status: 410 },
+  },
+  {
+    name: 'the removed endpoint to the client with extended access',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'acme',
+    expect: { allowed: true, headers: { sunset: parityExemption.until, warning: null } },
+  },
+  { name: 'the removed endpoint, anonymous', at: 'removed', method: 'GET', target: '/api/v2/users', expect: removed },
+  {
+    name: 'v1 five days before its sunset: Warning with its day count',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: { ...v1Headers, warning: /^299 - ".*removed in 5 days, at / } },
+  },
+  // The probe's spellings of the removed endpoint: one decoding, or refused.
+  {
+    name: 'an encoded letter (%75) is the letter',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/%75sers',
+    client: 'late',
+    expect: removed,
+  },
+  {
+    name: 'an encoded letter (%73) at the end',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/user%73?page=1',
+    client: 'late',
+    expect: removed,
+  },
+  {
+    name: 'an encoded dot segment (%2e%2e)',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/users/%2e%2e/users',
+    client: 'late',
+    expect: refusedPath,
+  },
+  {
+    name: 'a plain dot segment',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v1/../v2/users',
+    client: 'late',
+    expect: refusedPath,
+  },
+  {
+    name: 'an encoded slash (%2f)',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2%2fusers',
+    client: 'late',
+    expect: refusedPath,
+  },
+  {
+    name: 'an empty segment (//)',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2//users',
+    client: 'late',
+    expect: refusedPath,
+  },
+  {
+    name: 'a matrix parameter (;)',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/users;x=1',
+    client: 'late',
+    expect: refusedPath,
+  },
+  {
+    name: 'a trailing slash is the same path',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/users/',
+    client: 'late',
+    expect: removed,
+  },
+  {
+    name: 'paths are case-sensitive',
+    at: 'removed',
+    method: 'GET',
+    target: '/api/v2/USERS',
+    client: 'late',
+    expect: { status: 404 },
+  },
+];

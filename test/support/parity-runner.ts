@@ -1,0 +1,252 @@
+import {
+  canonicalPath,
+  decide,
+  ruleMethodOf,
+  type DecisionTable,
+  type RequestFacts,
+} from '../../src/core/rulebook/index.ts';
+import { request } from 'node:http';
+import type { RawResponse } from './nginx.ts';
+import {
+  parityBrownouts,
+  parityCases,
+  parityClients,
+  parityEpoch,
+  parityExemption,
+  parityMoments,
+  type ParityCase,
+  type ParityClient,
+  type ParityExpectation,
+} from './parity-cases.ts';
+
+/**
+ * A data plane under test: where it answers, the admin key of its control plane, and how to move
+ * its clock (every target of one run shares the scenario's instants). `seed` makes `GET
+ * /api/v2/users/1` exist where the upstream does not already answer it.
+ */
+export interface ParityTarget {
+  name: string;
+  base: string;
+  /** Where the management API answers (the same as `base` unless the data plane is separate). */
+  adminBase?: string;
+  adminKey: string;
+  setNow(now: number): void;
+  seed?: (call: AdminCall) => Promise<void>;
+}
+
+type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** What one data plane answered (or core decided) for a case. */
+export interface ParityAnswer {
+  status?: number;
+  allowed: boolean;
+  problemType?: string;
+  headers: Record<string, string>;
+}
+
+/** The scenario's clients as the target knows them: their ids and keys. */
+export interface ParityClients {
+  ids: Record<ParityClient, string>;
+  keys: Record<ParityClient, string>;
+}
+
+function adminCall(target: ParityTarget): AdminCall {
+  return async (method, path, body) => {
+    const res = await fetch(`${target.adminBase ?? target.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${target.adminKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+}
+
+/**
+ * Set the scenario up on a target started with `parityConfig` at `parityEpoch`: the clients and
+ * their keys, `early`'s call to v1 before the closing, and `acme`'s extended access.
+ */
+export async function prepareParity(target: ParityTarget): Promise<ParityClients> {
+  const call = adminCall(target);
+  target.setNow(parityEpoch);
+  const ids = {} as Record<ParityClient, string>;
+  const keys = {} as Record<ParityClient, string>;
+  for (const name of parityClients) {
+    const client = await call('POST', '/admin/v1/clients', { name, contacts: [] });
+    ids[name] = (client.body as { id: string }).id;
+    const key = await call('POST', '/admin/v1/api-keys', { name, roles: ['read'], clientId: ids[name] });
+    keys[name] = (key.body as { key: string }).key;
+  }
+  await target.seed?.(call);
+  const early = await fetch(`${target.base}/api/v1/users`, { headers: { authorization: `Bearer ${keys.early}` } });
+  if (early.status !== 200) throw new Error(`${target.name}: early's call to v1 answered ${early.status}`);
+  const { client, endpoint, until } = parityExemption;
+  const granted = await call('POST', '/admin/v1/exemptions', {
+    clientId: ids[client],
+    endpoint,
+    until,
+    reason: 'parity',
+  });
+  if (granted.status !== 201) throw new Error(`${target.name}: the exemption: ${JSON.stringify(granted.body)}`);
+  const { targeted, schedule } = parityBrownouts;
+  const { clients: aimed, ...window } = targeted;
+  const planned = [
+    await call('POST', '/admin/v1/brownouts', { ...window, target: { clients: aimed.map((name) => ids[name]) } }),
+    await call('POST', '/admin/v1/brownout-schedules', schedule),
+  ];
+  for (const res of planned)
+    if (res.status !== 201) throw new Error(`${target.name}: a brownout: ${JSON.stringify(res.body)}`);
+  return { ids, keys };
+}
+
+/** The served decision table at the target's current instant. */
+export async function servedTable(target: ParityTarget): Promise<DecisionTable> {
+  const res = await adminCall(target)('GET', '/admin/v1/decision-table');
+  if (res.status !== 200) throw new Error(`${target.name}: decision table answered ${res.status}`);
+  return res.body as DecisionTable;
+}
+
+/** Core's answer to a case: the facts a data plane would gather, then `decide` on the table. */
+export function coreAnswer(
+  c: ParityCase,
+  o: { table: DecisionTable; clients: ParityClients; now: number },
+): ParityAnswer {
+  const { table, clients, now } = o;
+  const canonical = canonicalPath(c.target);
+  if ('refused' in canonical) return problemAnswer(table, `target-${canonical.refused}`);
+  const { path } = canonical;
+  // Not the API's: the data plane's own 404, no rule judges it.
+  if (!path.startsWith(`${table.prefix}/`))
+    return { status: 404, allowed: false, problemType: '/problems/not-found', headers: {} };
+  const rest = path.slice(table.prefix.length);
+  const segment = rest.split('/')[1]!;
+  const version = /^v\d+$/.test(segment) ? segment : undefined;
+  const below = version === undefined ? rest : rest.slice(version.length + 1) || '/';
+  const template = version === undefined ? undefined : templateOf(table, { version, method: c.method, below });
+  const facts: RequestFacts = {
+    method: c.method,
+    path,
+    now,
+    ...(version === undefined ? {} : { version, versionSource: 'path' as const }),
+    ...(template === undefined ? {} : { template }),
+    ...(c.client ? { principal: { client: clients.ids[c.client], roles: ['read'] } } : {}),
+    ...parametersOf(c.target),
+  };
+  const decision = decide(facts, table);
+  if (decision.outcome === 'refuse')
+    return {
+      status: decision.problem.status,
+      allowed: false,
+      problemType: decision.problem.body.type,
+      headers: { ...decision.headers, ...decision.problem.headers },
+    };
+  // Allowed, but no operation there: the data plane's 404.
+  if (template === undefined)
+    return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };
+  return { allowed: true, headers: decision.headers };
+}
+
+/** The query's parameter names, lower-case, as facts carry them. */
+function parametersOf(target: string): { parameters?: string[] } {
+  const at = target.indexOf('?');
+  if (at === -1) return {};
+  const names = [...new URLSearchParams(target.slice(at + 1)).keys()].map((name) => name.toLowerCase());
+  return names.length === 0 ? {} : { parameters: names };
+}
+
+function problemAnswer(table: DecisionTable, key: string): ParityAnswer {
+  const problem = table.problems[key]!;
+  return { status: problem.status, allowed: false, problemType: problem.body.type, headers: problem.headers };
+}
+
+/** The operation a path below the version matches: `{name}` is one non-empty segment. */
+function templateOf(
+  table: DecisionTable,
+  { version, method, below }: { version: string; method: string; below: string },
+): string | undefined {
+  const parts = below.split('/');
+  return table.routes[version]?.find(
+    (row) =>
+      row.method === ruleMethodOf(method) &&
+      row.template.split('/').length === parts.length &&
+      row.template.split('/').every((p, i) => (p.startsWith('{') ? parts[i] !== '' : p === parts[i])),
+  )?.template;
+}
+
+/** A target's answer to a case, over a socket, the target sent byte for byte. */
+export async function httpAnswer(target: ParityTarget, c: ParityCase, clients: ParityClients): Promise<ParityAnswer> {
+  const headers: Record<string, string> = c.client ? { authorization: `Bearer ${clients.keys[c.client]}` } : {};
+  const res = await rawCall(target.base, { target: c.target, method: c.method, headers });
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  const problem =
+    /problem\+json/.test(flat['content-type'] ?? '') && res.body !== ''
+      ? (JSON.parse(res.body) as { type?: string })
+      : undefined;
+  return {
+    status: res.status,
+    allowed: res.status >= 200 && res.status < 300,
+    ...(problem?.type ? { problemType: problem.type } : {}),
+    headers: flat,
+  };
+}
+
+/** Where an answer differs from what the case expects, in words; empty when it agrees. */
+export function differences(expect: ParityExpectation, answer: ParityAnswer): string[] {
+  const found: string[] = [];
+  if (expect.allowed && !answer.allowed)
+    found.push(`refused (${answer.status} ${answer.problemType ?? ''}), expected allowed`);
+  if (!expect.allowed && answer.allowed) found.push(`allowed, expected ${expect.status}`);
+  if (expect.status !== undefined && answer.status !== undefined && answer.status !== expect.status)
+    found.push(`status ${answer.status}, expected ${expect.status}`);
+  if (expect.problemType !== undefined && answer.problemType !== expect.problemType)
+    found.push(`problem ${answer.problemType}, expected ${expect.problemType}`);
+  for (const [name, want] of Object.entries(expect.headers ?? {})) {
+    const got = answer.headers[name];
+    const ok =
+      want === null ? got === undefined : typeof want === 'string' ? got === want : got !== undefined && want.test(got);
+    if (!ok) found.push(`${name}: ${JSON.stringify(got)}, expected ${want === null ? 'none' : String(want)}`);
+  }
+  return found;
+}
+
+/**
+ * Run every parity case against a prepared target: at each moment, core's `decide` on the table
+ * the target serves then, and the target itself over a socket. Returns one line per difference.
+ */
+export async function runParity(target: ParityTarget, clients: ParityClients): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [moment, now] of Object.entries(parityMoments) as Array<[keyof typeof parityMoments, number]>) {
+    target.setNow(now);
+    const table = await servedTable(target);
+    for (const c of parityCases.filter((p) => p.at === moment)) {
+      for (const d of differences(c.expect, coreAnswer(c, { table, clients, now })))
+        lines.push(`core (${target.name}'s table): ${c.name}: ${d}`);
+      for (const d of differences(c.expect, await httpAnswer(target, c, clients)))
+        lines.push(`${target.name}: ${c.name}: ${d}`);
+    }
+  }
+  return lines;
+}
+
+/** Send a request target unchanged (fetch would resolve `..` and `\\`), with any method. */
+function rawCall(
+  base: string,
+  o: { target: string; method: string; headers: Record<string, string> },
+): Promise<RawResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: o.target, method: o.method, headers: o.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
