@@ -1,33 +1,6 @@
 import type { Brownout } from './types.ts';
 
 /**
- * The brownout in force for a call right now, if any: a window covering the instant, for the
- * called version (or that endpoint), global, aimed at this client, or a rehearsal of this very
- * client. A call without a client is refused only by a brownout of every client.
- */
-export function activeBrownout(options: {
-  brownouts: readonly Brownout[];
-  version: string;
-  endpoint: string;
-  clientId?: string;
-  now: number;
-  /** Whether this client is spared this brownout (an extension of its access to the subject). */
-  exempt?: (brownout: Brownout, clientId: string | undefined) => boolean;
-}): Brownout | undefined {
-  const { now } = options;
-  return options.brownouts.find(
-    (b) =>
-      b.version === options.version &&
-      (b.endpoint === undefined || b.endpoint === options.endpoint) &&
-      now >= b.startsAt &&
-      now < b.endsAt &&
-      (b.clientId === undefined || b.clientId === options.clientId) &&
-      (b.clients === undefined || (options.clientId !== undefined && b.clients.includes(options.clientId))) &&
-      !options.exempt?.(b, options.clientId),
-  );
-}
-
-/**
  * Problems with a planned brownout: its window must be ordered, and it must fall inside the
  * subject's sunset window (after the deprecation, before the removal). Empty when it is sound.
  */

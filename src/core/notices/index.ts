@@ -11,7 +11,7 @@ export type {
 export { subjectId, subjectParts } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 
-export { activeBrownout, checkBrownout } from './brownout.ts';
+export { checkBrownout } from './brownout.ts';
 export { defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
 export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';

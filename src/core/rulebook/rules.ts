@@ -1,4 +1,5 @@
 import { judgeSubject, problemOf } from './judge-row.ts';
+import { brownoutRetryAfter } from './problems.ts';
 import { routeRowOf } from './route-index.ts';
 import type { Decision, DecisionTable, ProblemRow, RatePolicy, RequestFacts, RouteRow } from './table.ts';
 
@@ -107,7 +108,7 @@ export const brownoutRule: Rule = (facts, table) => {
     const spared = client === undefined ? undefined : b.spared?.[client];
     if (spared !== undefined && spared > now) continue;
     const problem = problemOf(table, b.problem);
-    const retryAfter = String(Math.max(1, Math.ceil((b.endsAt - now) / 1000)));
+    const retryAfter = brownoutRetryAfter(b.endsAt, now);
     return {
       outcome: 'refuse',
       headers: {},
