@@ -5,7 +5,7 @@ import { bundleFromOpenApi } from '../core/versions/index.ts';
 import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
-import type { ServiceContext } from '../kernel/app/feature.ts';
+import type { ServiceContext } from '../loop/host/feature.ts';
 import { createGatewayIdentify } from './identify.ts';
 import { usageLogFeature } from './nginx/usage-log-feature.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext, ServiceFeature, ServiceOptions } from '../kernel/app/feature.ts';
+import type { ServiceContext, ServiceFeature, ServiceOptions } from './host/feature.ts';
 import { brownoutsOf, decisionNoticesOf } from './notices/brownouts-provided.ts';
 import { installOwnedNotFound } from './owned-not-found.ts';
 import type { LoopPartName, LoopState } from './loop-state.ts';

@@ -3,7 +3,7 @@ import { pickDefined } from '../core/config/index.ts';
 import { createApiBundle } from './api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
-import type { ServiceContext, ServiceFeature, ServiceOptions } from '../kernel/app/feature.ts';
+import type { ServiceContext, ServiceFeature, ServiceOptions } from '../loop/host/feature.ts';
 import { flushUsage } from '../loop/usage/install-usage.ts';
 import type { ServiceConfig } from '../kernel/config/load-config.ts';
 import type { Storage } from '../kernel/ports/index.ts';

@@ -1,5 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { serviceSettings } from '../app/settings.ts';
+import { serviceSettings } from '../../loop/host/settings.ts';
 import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
 import { parseFeatureSettings, type ParsedSettings } from './feature-settings.ts';
 

@@ -13,7 +13,7 @@ import { discardingRecorder } from '../usage/install-usage.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import type { ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
-import type { ServiceContext, ServiceOptions } from '../../kernel/app/feature.ts';
+import type { ServiceContext, ServiceOptions } from '../host/feature.ts';
 
 /**
  * What every feature is installed with: the request basics every route inherits (one canonical

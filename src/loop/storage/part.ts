@@ -8,7 +8,7 @@ import type { LoopForward } from '../lifecycle/forward-feature.ts';
 import { createRequestValidatorCompiler } from '../../http/request-validator.ts';
 import type { AppIdentity, Role } from '../access/auth/principal.ts';
 import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
-import type { ServiceOptions } from '../../kernel/app/feature.ts';
+import type { ServiceOptions } from '../host/feature.ts';
 import type { JwtConfig, ServiceConfig } from '../../kernel/config/load-config.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import type { ServiceContext } from '../../kernel/app/feature.ts';
+import type { ServiceContext } from '../host/feature.ts';
 import { createOperationCounter, type OperationCounter } from './operation-counter.ts';
 import { createUsageRecorder, type UsageRecorder } from './usage-recorder.ts';
 

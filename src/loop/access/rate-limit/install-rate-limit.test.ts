@@ -11,7 +11,7 @@ import { loopSteps } from '../../steps.ts';
 import { installRateLimit } from './install-rate-limit.ts';
 import { createMemoryRateLimitStore } from './memory-store.ts';
 import { defaultRateLimitSettings, type RateLimitSettings } from './settings.ts';
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 
 const epoch = Date.UTC(2026, 0, 15, 12, 0, 0);
 

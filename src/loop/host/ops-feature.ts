@@ -1,5 +1,5 @@
-import type { ServiceFeature } from '../app/feature.ts';
-import { installOps } from './install-ops.ts';
+import type { ServiceFeature } from './feature.ts';
+import { installOps } from '../../kernel/ops/install-ops.ts';
 
 /** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
 export const opsFeature: ServiceFeature = {
