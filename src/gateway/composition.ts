@@ -4,7 +4,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
 import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
-import type { ServiceConfig } from '../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../loop/host/config.ts';
 import type { ServiceContext } from '../loop/host/feature.ts';
 import { createGatewayIdentify } from './identify.ts';
 import { usageLogFeature } from './nginx/usage-log-feature.ts';

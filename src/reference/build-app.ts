@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import type { ServiceContext, ServiceFeature, ServiceOptions } from '../loop/host/feature.ts';
 import { flushUsage } from '../loop/usage/install-usage.ts';
-import type { ServiceConfig } from '../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../loop/host/config.ts';
 import type { Storage } from '../kernel/ports/index.ts';
 import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
 import { registerLoopParts } from '../loop/preset.ts';
@@ -14,7 +14,8 @@ import type { LoopLifecycleOptions } from '../loop/storage/part.ts';
 import { referenceHandlers } from './resources/feature.ts';
 import { rootFeature } from './root-feature.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
-import { apiPrefix, builtInReleases, referenceApiInfo, vendor } from '../kernel/app/names.ts';
+import { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
+import { referenceApiInfo } from './api-info.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
 import { principalOf, usageIdentityOf } from '../../loop/access/auth/principal.ts';
 import { brownoutsOf } from '../../loop/notices/brownouts-provided.ts';

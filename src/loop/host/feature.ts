@@ -5,14 +5,13 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
 import type { AuthenticationOptions } from '../access/auth/authenticate.ts';
 import type { Role } from '../access/auth/principal.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from './config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
-import type { ExemptionDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
+import type { ExemptionDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { RateLimitStore } from '../access/rate-limit/index.ts';
 import type { OperationCounter } from '../usage/operation-counter.ts';
-import type { UsageRecorder } from '../usage/usage-recorder.ts';
 import type { ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
 
 // The parts' shared types, in a leaf: the storage part makes the context, and each feature reads

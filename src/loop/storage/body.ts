@@ -5,7 +5,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { handlerOptionProblems } from '../../http/handler-coverage.ts';
 import { createServiceContext } from './context.ts';
 import { flushUsage } from '../usage/install-usage.ts';
-import { type ServiceConfig } from '../../kernel/config/load-config.ts';
+import { type ServiceConfig } from '../host/config.ts';
 import { configOf } from './config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from './loop-env.ts';

@@ -1,12 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { pickDefined } from '../../core/config/index.ts';
-import {
-  parseDatabaseUrl,
-  readEnv,
-  withSettings,
-  type EnvConfig,
-  type ServiceConfig,
-} from '../../kernel/config/load-config.ts';
+import { parseDatabaseUrl, readEnv, type EnvConfig } from '../../kernel/config/load-config.ts';
+import { withSettings, type ServiceConfig } from '../host/config.ts';
 import type { LoopStorageOptions } from './part.ts';
 
 /**

@@ -9,7 +9,8 @@ import { createRequestValidatorCompiler } from '../../http/request-validator.ts'
 import type { AppIdentity, Role } from '../access/auth/principal.ts';
 import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
 import type { ServiceOptions } from '../host/feature.ts';
-import type { JwtConfig, ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { JwtConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../host/config.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
 import { loopEnv } from './loop-env.ts';
