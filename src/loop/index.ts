@@ -2,10 +2,10 @@
 export { loopServerOptions, versionaryLoop } from './preset.ts';
 export type { VersionaryLoopOptions } from './preset.ts';
 export { versionaryLoopAccess } from './access/part.ts';
-export type { LoopPart } from './define-part.ts';
+export type { LoopPart } from './host/define-part.ts';
 export { versionaryLoopLifecycle } from './lifecycle/part.ts';
-export { loopPartNames } from './loop-state.ts';
-export type { LoopPartName } from './loop-state.ts';
+export { loopPartNames } from './host/loop-state.ts';
+export type { LoopPartName } from './host/loop-state.ts';
 export { versionaryLoopManagement } from './management/part.ts';
 export { versionaryLoopNotices } from './notices/part.ts';
 export { versionaryLoopPortal } from './portal/part.ts';

@@ -9,7 +9,7 @@ import type { ServiceConfig } from '../loop/host/config.ts';
 import type { Storage } from '../kernel/ports/index.ts';
 import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
 import { registerLoopParts } from '../loop/preset.ts';
-import type { StartFailure } from '../loop/start-failure.ts';
+import type { StartFailure } from '../loop/host/start-failure.ts';
 import type { LoopLifecycleOptions } from '../loop/storage/part.ts';
 import { referenceHandlers } from './resources/feature.ts';
 import { rootFeature } from './root-feature.ts';

@@ -7,8 +7,8 @@ import { manifestFeature } from './manifest-route.ts';
 import { opsFeature } from '../host/ops-feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
-import { installFeatures } from '../install-features.ts';
-import type { LoopState } from '../loop-state.ts';
+import { installFeatures } from '../host/install-features.ts';
+import type { LoopState } from '../host/loop-state.ts';
 import type { LoopLifecycleOptions } from '../storage/part.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 import type { LoopLifecycleOptions } from '../storage/part.ts';
 

@@ -13,9 +13,9 @@ import type { JwtConfig } from '../../kernel/config/load-config.ts';
 import type { ServiceConfig } from '../host/config.ts';
 import type { NoticeChannel } from '../notices/channel.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { loopEnv } from './loop-env.ts';
+import { loopEnv } from '../host/loop-env.ts';
 import { assertPeers, peersFor } from './peer-packages.ts';
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 
 /**
  * Options of {@link versionaryLoopStorage}: what the API is (its bundle, vendor, title and prefix),
