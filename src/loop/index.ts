@@ -10,15 +10,10 @@ export { versionaryLoopManagement } from './management/part.ts';
 export { versionaryLoopNotices } from './notices/part.ts';
 export { versionaryLoopPortal } from './portal/part.ts';
 export { versionaryLoopStorage } from './storage/part.ts';
-export type {
-  LoopAccessOptions,
-  LoopHandlersContext,
-  LoopHost,
-  LoopLifecycleOptions,
-  LoopNoticesOptions,
-  LoopSettings,
-  LoopStorageOptions,
-} from './storage/part.ts';
+export type { LoopAccessOptions } from './access/options.ts';
+export type { LoopHandlersContext, LoopLifecycleOptions } from './lifecycle/options.ts';
+export type { LoopNoticesOptions } from './notices/options.ts';
+export type { LoopHost, LoopSettings, LoopStorageOptions } from './storage/options.ts';
 export { versionaryLoopUsage } from './usage/part.ts';
 export { DeliveryFailure } from './notices/channel.ts';
 export type { ChannelRecipient, NoticeChannel, NoticeDelivery } from './notices/channel.ts';

@@ -12,13 +12,11 @@ import { versionaryLoopManagement } from './management/part.ts';
 import { versionaryLoopNotices } from './notices/part.ts';
 import type { LoopOptionKeys } from './options-schema.ts';
 import { versionaryLoopPortal } from './portal/part.ts';
-import {
-  versionaryLoopStorage,
-  type LoopAccessOptions,
-  type LoopLifecycleOptions,
-  type LoopNoticesOptions,
-  type LoopStorageOptions,
-} from './storage/part.ts';
+import { versionaryLoopStorage } from './storage/part.ts';
+import { type LoopStorageOptions } from './storage/options.ts';
+import { type LoopNoticesOptions } from './notices/options.ts';
+import { type LoopLifecycleOptions } from './lifecycle/options.ts';
+import { type LoopAccessOptions } from './access/options.ts';
 import { versionaryLoopUsage } from './usage/part.ts';
 import { loopEnv } from './host/loop-env.ts';
 import { installOwnedNotFound } from './host/owned-not-found.ts';

@@ -10,7 +10,7 @@ import type { Storage } from '../kernel/ports/index.ts';
 import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
 import { registerLoopParts } from '../loop/preset.ts';
 import type { StartFailure } from '../loop/host/start-failure.ts';
-import type { LoopLifecycleOptions } from '../loop/storage/part.ts';
+import type { LoopLifecycleOptions } from '../loop/lifecycle/options.ts';
 import { referenceHandlers } from './resources/feature.ts';
 import { rootFeature } from './root-feature.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';

@@ -1,6 +1,6 @@
 import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopAccessOptions } from '../storage/part.ts';
+import type { LoopAccessOptions } from './options.ts';
 
 /**
  * The loop's access part: who is calling (your `identify`, then Versionary's API keys and JWTs),

@@ -9,7 +9,7 @@ import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';
 import type { LoopState } from '../host/loop-state.ts';
-import type { LoopLifecycleOptions } from '../storage/part.ts';
+import type { LoopLifecycleOptions } from './options.ts';
 
 /**
  * The lifecycle part's features, in the order a request meets their hooks (the API's first: its

@@ -1,7 +1,7 @@
 import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 import { provideBrownouts, provideDecisionNotices } from './brownouts-provided.ts';
-import type { LoopNoticesOptions } from '../storage/part.ts';
+import type { LoopNoticesOptions } from './options.ts';
 
 /**
  * The loop's notices part: email, webhook and your own channels' notices before each deprecation

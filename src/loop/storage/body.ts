@@ -14,7 +14,7 @@ import { closeSharedState, openSharedState } from './shared-state.ts';
 import { policyProblems } from './start-problems.ts';
 import { provideLoopState } from '../host/loop-state.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopStorageOptions } from './part.ts';
+import type { LoopStorageOptions } from './options.ts';
 
 /**
  * The storage part's body, imported once the packages its configuration needs are known to be
