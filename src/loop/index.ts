@@ -17,5 +17,5 @@ export type { LoopHost, LoopSettings, LoopStorageOptions } from './storage/optio
 export { versionaryLoopUsage } from './usage/part.ts';
 export { DeliveryFailure } from './notices/channel.ts';
 export type { ChannelRecipient, NoticeChannel, NoticeDelivery } from './notices/channel.ts';
-export type { AppIdentity } from './access/auth/principal.ts';
+export type { AppIdentity } from '../kernel/ports/principal.ts';
 export type { LoopForward } from './lifecycle/forward-feature.ts';

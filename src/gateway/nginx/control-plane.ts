@@ -7,7 +7,7 @@ import { toProblem } from '../../http/problem.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
-import { principalOf, usageIdentityOf } from '../../loop/access/auth/principal.ts';
+import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { brownoutsOf } from '../../loop/notices/brownouts-provided.ts';
 import { renderNginxFiles, type NginxTarget } from './render.ts';
 

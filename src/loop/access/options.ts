@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppIdentity, Role } from './auth/principal.ts';
+import type { AppIdentity, Role } from '../../kernel/ports/principal.ts';
 
 /**
  * Options of the access part.

@@ -4,7 +4,7 @@ import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
 import type { AuthenticationOptions } from '../access/auth/authenticate.ts';
-import type { Role } from '../access/auth/principal.ts';
+import type { Role } from '../../kernel/ports/principal.ts';
 import type { ServiceConfig } from './config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { NoticeChannel } from '../notices/channel.ts';

@@ -1,6 +1,6 @@
 import type { ServiceFeature } from './feature.ts';
 import { installOps } from '../../kernel/ops/install-ops.ts';
-import { lifecycleClientOf } from '../access/auth/principal.ts';
+import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 
 /** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
 export const opsFeature: ServiceFeature = {

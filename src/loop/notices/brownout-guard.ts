@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import { activeBrownout, type Brownout } from '../../core/notices/index.ts';
-import { principalOf } from '../access/auth/principal.ts';
+import { principalOf } from '../../kernel/ports/principal.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
 import { removalDecision } from '../../http/removed-gate.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../../core/clock/index.ts';
 import { fromFrameworkError } from '../../../http/fastify-errors.ts';
 import { internalError, sendProblem } from '../../../http/problem.ts';
-import { setPrincipal, type Role } from '../auth/principal.ts';
+import { setPrincipal, type Role } from '../../../kernel/ports/principal.ts';
 import { listSteps } from '../../../http/pipeline/listed-steps.ts';
 import { loopSteps } from '../../steps.ts';
 import { installRateLimit } from './install-rate-limit.ts';

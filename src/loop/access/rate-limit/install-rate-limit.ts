@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { tenantKeyOf, type Principal } from '../auth/principal.ts';
+import { tenantKeyOf, type Principal } from '../../../kernel/ports/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitFields, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
