@@ -28,11 +28,23 @@ function layerRules() {
       group: [`${up}compose/**`, `${up}cli/**`],
       message: 'The reference service and the gateway are built from the loop; only src/compose starts them.',
     };
+    const parts = {
+      group: [`${up}loop/**`],
+      message:
+        'The kernel and the storage adapters sit beneath the parts: what they share with a part is a port in src/kernel/ports.',
+    };
     blocks.push(
       {
-        files: [`src/loop/${dirs}*.ts`, `src/kernel/${dirs}*.ts`],
+        files: [`src/loop/${dirs}*.ts`],
         ignores: ['src/**/*.test.ts', 'src/loop/storage/**'],
         rules: { 'no-restricted-imports': ['error', { patterns: [adapters, product, storageLibraries] }] },
+      },
+      {
+        // Tests included: a kernel test that needs a part belongs with the part.
+        files: [`src/kernel/${dirs}*.ts`],
+        rules: {
+          'no-restricted-imports': ['error', { patterns: [adapters, product, parts, storageLibraries] }],
+        },
       },
       {
         files: [`src/loop/storage/${dirs}*.ts`],
@@ -164,6 +176,10 @@ export default tseslint.config(
             {
               group: ['**/http/**', '**/cli/**', 'fastify', '@fastify/*'],
               message: 'Storage adapters implement service ports and know nothing of HTTP.',
+            },
+            {
+              group: ['**/loop/**', '**/reference/**', '**/gateway/**', '**/compose/**'],
+              message: 'Storage adapters implement the ports of src/kernel/ports and import no part or product.',
             },
           ],
         },

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createFixedClock } from '../src/core/clock/index.ts';
 import { describeRequestSteps } from '../src/http/pipeline/request-pipeline.ts';
 import { stageOf } from '../src/http/pipeline/phases.ts';
-import { loadConfig } from '../src/kernel/config/load-config.ts';
+import { loadConfig } from '../src/loop/host/config.ts';
 import { loopSteps } from '../src/loop/steps.ts';
 import { buildApp } from '../src/reference/build-app.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/open-sqlite-storage.ts';

@@ -14,8 +14,7 @@ import { built } from './built.ts';
 const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
-const { loadConfig } =
-  await built<typeof import('../../src/kernel/config/load-config.ts')>('kernel/config/load-config');
+const { loadConfig } = await built<typeof import('../../src/loop/host/config.ts')>('loop/host/config');
 const { openSqliteStorage } = await built<typeof import('../../src/storage/sqlite/open-sqlite-storage.ts')>(
   'storage/sqlite/open-sqlite-storage',
 );

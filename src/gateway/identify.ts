@@ -3,7 +3,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { createApiScope } from '../http/api-scope.ts';
 import { routeUrlOf } from '../http/route-url.ts';
 import type { JwtVerifier } from '../loop/access/auth/jwt.ts';
-import type { AppIdentity } from '../loop/access/auth/principal.ts';
+import type { AppIdentity } from '../kernel/ports/principal.ts';
 import type { GatewaySettings } from '../kernel/config/gateway-settings.ts';
 
 /**

@@ -5,25 +5,23 @@ import type { VersionBundle } from '../core/versions/index.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { parseTimeoutSettings, toServerOptions } from '../kernel/app/timeouts.ts';
 import { versionaryLoopAccess } from './access/part.ts';
-import type { LoopPart } from './define-part.ts';
+import type { LoopPart } from './host/define-part.ts';
 import { versionaryLoopLifecycle } from './lifecycle/part.ts';
-import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './loop-state.ts';
+import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './host/loop-state.ts';
 import { versionaryLoopManagement } from './management/part.ts';
 import { versionaryLoopNotices } from './notices/part.ts';
 import type { LoopOptionKeys } from './options-schema.ts';
 import { versionaryLoopPortal } from './portal/part.ts';
-import {
-  versionaryLoopStorage,
-  type LoopAccessOptions,
-  type LoopLifecycleOptions,
-  type LoopNoticesOptions,
-  type LoopStorageOptions,
-} from './storage/part.ts';
+import { versionaryLoopStorage } from './storage/part.ts';
+import { type LoopStorageOptions } from './storage/options.ts';
+import { type LoopNoticesOptions } from './notices/options.ts';
+import { type LoopLifecycleOptions } from './lifecycle/options.ts';
+import { type LoopAccessOptions } from './access/options.ts';
 import { versionaryLoopUsage } from './usage/part.ts';
-import { loopEnv } from './storage/loop-env.ts';
-import { installOwnedNotFound } from './owned-not-found.ts';
+import { loopEnv } from './host/loop-env.ts';
+import { installOwnedNotFound } from './host/owned-not-found.ts';
 import { assertPeers, peersFor } from './storage/peer-packages.ts';
-import { readableStartFailure, type StartFailure } from './start-failure.ts';
+import { readableStartFailure, type StartFailure } from './host/start-failure.ts';
 
 /**
  * Options of {@link versionaryLoop}: every part's options in one object (the storage part's say

@@ -1,6 +1,6 @@
 import { sendHomePage } from '../loop/portal/home-page.ts';
 import { prefersHtml } from '../loop/portal/prefers-html.ts';
-import type { ServiceFeature } from '../kernel/app/feature.ts';
+import type { ServiceFeature } from '../loop/host/feature.ts';
 
 /** `/healthz`, and `/`: the service's name and its versions, as a page for a browser. */
 export const rootFeature: ServiceFeature = {

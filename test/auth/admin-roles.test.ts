@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { createApiKey } from '../../src/loop/access/auth/api-keys.ts';
-import type { Role } from '../../src/loop/access/auth/principal.ts';
+import type { Role } from '../../src/kernel/ports/principal.ts';
 import { assertProblem } from '../support/assertions.ts';
 import { adminHeaders, consumerHeaders, createTestApp, testEpoch, type TestApp } from '../support/test-app.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeRequestSteps } from '../../src/http/pipeline/request-pipeline.ts';
-import { loopPartNames, registeredLoopParts } from '../../src/loop/loop-state.ts';
+import { loopPartNames, registeredLoopParts } from '../../src/loop/host/loop-state.ts';
 import { buildThreeApps, type ThreeApps } from '../support/three-apps.ts';
 
 // One composition: the reference service, the gateway and a loop app written as a team writes it

@@ -15,7 +15,7 @@ import {
 } from '../../src/core/versions/index.ts';
 import { headOperations, headSchemas } from '../../src/reference/api/index.ts';
 import { buildApp } from '../../src/reference/build-app.ts';
-import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig } from '../../src/loop/host/config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';
 import { migrationProperties } from '../support/migration-properties.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { after, before, describe, it } from 'node:test';
-import { loopEnv } from '../../src/loop/storage/loop-env.ts';
+import { loopEnv } from '../../src/loop/host/loop-env.ts';
 import { loopServerOptions, versionaryLoop, type VersionaryLoopOptions } from '../../src/loop/preset.ts';
 import { peersFor } from '../../src/loop/storage/peer-packages.ts';
 import { booksBundle, booksLoop } from './books.ts';

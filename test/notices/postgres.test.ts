@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { buildApp } from '../../src/reference/build-app.ts';
-import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig } from '../../src/loop/host/config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { adminHeaders, testAdminKey, testEpoch } from '../support/test-app.ts';
 import { startSmtpCatcher } from './smtp-catcher.ts';

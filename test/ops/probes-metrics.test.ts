@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/reference/build-app.ts';
-import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig } from '../../src/loop/host/config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { assertProblemShape } from '../support/assertions.ts';
 import { adminHeaders, createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../src/reference/build-app.ts';
-import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig } from '../../src/loop/host/config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { runStorageContract } from './contract.ts';
 

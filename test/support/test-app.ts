@@ -6,7 +6,7 @@ import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp, type BuildAppOptions } from '../../src/reference/build-app.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
-import { loadConfig, type ServiceConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import type { ResourceTables, Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';

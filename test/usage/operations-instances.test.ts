@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/reference/build-app.ts';
-import { loadConfig } from '../../src/kernel/config/load-config.ts';
+import { loadConfig } from '../../src/loop/host/config.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { createClient, createKey } from '../clients/support.ts';

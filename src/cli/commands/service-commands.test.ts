@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
 import { buildApp } from '../../reference/build-app.ts';
-import { loadConfig } from '../../kernel/config/load-config.ts';
+import { loadConfig } from '../../loop/host/config.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
 const { dir, env, cli, cleanup } = createCliHarness('versionary-cli-');

@@ -4,10 +4,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
 import { toProblem } from '../../http/problem.ts';
-import type { ServiceContext } from '../../kernel/app/feature.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceContext } from '../../loop/host/feature.ts';
+import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
-import { principalOf, usageIdentityOf } from '../../loop/access/auth/principal.ts';
+import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { brownoutsOf } from '../../loop/notices/brownouts-provided.ts';
 import { renderNginxFiles, type NginxTarget } from './render.ts';
 

@@ -1,6 +1,6 @@
 import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../../loop/host/config.ts';
 import type { LifecycleRuntime } from '../../loop/lifecycle/runtime-types.ts';
 import { renderHttpConf, renderNginxConf, renderServerConf, type NginxConfOptions } from './render-conf.ts';
 import { renderLifecycleData } from './render-data.ts';

@@ -1,4 +1,4 @@
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../../loop/host/feature.ts';
 import { parseUsageLine, usageOfLine, type LineJudge } from './usage-log-calls.ts';
 import { createUsageLogReader, type ReadLines } from './usage-log-reader.ts';
 

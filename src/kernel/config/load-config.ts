@@ -1,7 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { serviceSettings } from '../app/settings.ts';
 import { parseOpsConfig, type OpsConfig } from '../ops/ops-config.ts';
-import { parseFeatureSettings, type ParsedSettings } from './feature-settings.ts';
 
 /** Where the data lives. */
 export type DatabaseConfig =
@@ -16,16 +14,15 @@ export type DatabaseConfig =
 type SqliteDriverChoice = 'libsql' | 'node:sqlite';
 const sqliteDrivers: readonly SqliteDriverChoice[] = ['libsql', 'node:sqlite'];
 
-/** The parsed, validated configuration: nothing reads `process.env` after this. */
-export interface ServiceConfig {
+/**
+ * The environment's part of the configuration, parsed and validated: nothing reads `process.env`
+ * after this. The host adds the config file's part (`loop/host/config.ts`).
+ */
+export interface EnvConfig {
   port: number;
   host: string;
   database: DatabaseConfig;
   logLevel: string;
-  /** Largest accepted request body, in bytes. */
-  bodyLimit: number;
-  /** The JSON config file's content (`VERSIONARY_CONFIG`), validated by the features that own each key. */
-  file: Record<string, unknown>;
   configPath?: string;
   /** `VERSIONARY_ADMIN_KEY`: a key with the admin role that is never stored. */
   adminKey?: string;
@@ -35,8 +32,6 @@ export interface ServiceConfig {
   jwt?: JwtConfig;
   /** Timeouts, pools and ports for running many instances (`docs/operations.md`). */
   ops: OpsConfig;
-  /** Each feature's part of the config file, parsed by the feature's own parser (`app/settings.ts`). */
-  settings: ParsedSettings<typeof serviceSettings>;
   /** `VERSIONARY_PORTAL_SECRET`: signs portal sign-in cookies; shared by instances. Random per start when unset. */
   portalSecret?: string;
   /** `VERSIONARY_SMTP_URL` and `VERSIONARY_MAIL_FROM`: where notice emails go; absent, emails wait for a transport. */
@@ -75,15 +70,6 @@ export interface LoadConfigOptions {
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /**
- * Parse the environment and the JSON config file once, at start, reporting every error at once.
- */
-export function loadConfig(options: LoadConfigOptions): ServiceConfig {
-  const { config, errors } = readConfig(options);
-  if (errors.length > 0) throw configError(errors);
-  return config;
-}
-
-/**
  * One error listing every configuration problem, one a line.
  */
 export function configError(errors: readonly string[], what = 'The configuration has'): VersionaryError {
@@ -92,51 +78,6 @@ export function configError(errors: readonly string[], what = 'The configuration
     detail: `${what} ${errors.length} error(s):\n- ${errors.join('\n- ')}`,
     errors: errors.map((detail) => ({ pointer: '/config', detail })),
   });
-}
-
-/**
- * {@link loadConfig} without the throw: every error, and whatever parsed beside them (a field
- * with an error holds its default or nothing), so a start can add the checks that need the parsed
- * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
- */
-export function readConfig(options: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
-  const { values, errors } = readEnv(options);
-  const file = values.configPath ? readConfigFile({ path: values.configPath, readFile: options.readFile, errors }) : {};
-  return { config: withSettings({ values, file, fileName: values.configPath, errors }), errors };
-}
-
-/** What the environment says, typed: the configuration but for the config file's part. */
-export type EnvConfig = Omit<ServiceConfig, 'bodyLimit' | 'file' | 'settings'>;
-
-/**
- * The configuration of `values` with the settings of `file` (the config file's content, or the
- * loop's `settings` option), every feature's settings parsed in the same pass, so that one start
- * reports every error of the file.
- */
-export function withSettings(options: {
-  values: EnvConfig;
-  file: Record<string, unknown>;
-  fileName: string | undefined;
-  errors: string[];
-}): ServiceConfig {
-  const { values, file, fileName, errors } = options;
-  const settings = parseFeatureSettings({
-    list: serviceSettings,
-    file,
-    errors,
-    ownKeys: ['bodyLimit'],
-    ...(fileName ? { fileName } : {}),
-  });
-  const bodyLimit = file.bodyLimit ?? 1024 * 1024;
-  if (
-    typeof bodyLimit !== 'number' ||
-    !Number.isInteger(bodyLimit) ||
-    bodyLimit < 1024 ||
-    bodyLimit > 100 * 1024 * 1024
-  ) {
-    errors.push(`${fileName}: bodyLimit must be an integer number of bytes from 1024 to 104857600`);
-  }
-  return { ...values, bodyLimit: bodyLimit as number, file, settings };
 }
 
 /** The environment's part of the configuration, every error at once: only a process's entry point reads it. */
@@ -233,7 +174,7 @@ export function parseDatabaseUrl(url: string, errors: string[]): DatabaseConfig 
   return undefined;
 }
 
-function readConfigFile(options: {
+export function readConfigFile(options: {
   path: string;
   readFile: (path: string) => string;
   errors: string[];

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
 import { maxClientLabels, type ServiceMetrics } from './metrics.ts';
-import { principalOf } from '../../loop/access/auth/principal.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
@@ -16,6 +15,8 @@ export interface InstallMetricsOptions {
   route: boolean;
   /** The API's path prefix (default `/api`): the version label is the segment after it. */
   prefix?: string;
+  /** The client a call counts for (its client id, else its credential's), from the parts that authenticate it. */
+  clientOf: (request: FastifyRequest) => string | undefined;
 }
 
 const maxSeries = 4096;
@@ -54,7 +55,7 @@ export const metricsStep = defineStep({
     // `metrics.requests` once. The set is bounded: routes are templates, versions are known names or
     // `none`, statuses and methods are few.
     const series = new Map<string, { slot: number; version: string }>();
-    const clientLabel = boundedClients();
+    const clientLabel = boundedClients(options.clientOf);
     return (request, reply) => {
       const route = routeUrlOf(request) ?? 'unmatched';
       const status = reply.statusCode;
@@ -89,11 +90,10 @@ export const metricsStep = defineStep({
  * never a key), `anonymous` before or without authentication, and `other` past the first
  * {@link maxClientLabels} clients, so the label set stays bounded.
  */
-function boundedClients(): (request: FastifyRequest) => string {
+function boundedClients(clientOf: InstallMetricsOptions['clientOf']): (request: FastifyRequest) => string {
   const named = new Set<string>();
   return (request) => {
-    const principal = principalOf(request);
-    const id = principal?.clientId ?? principal?.id;
+    const id = clientOf(request);
     if (id === undefined) return 'anonymous';
     if (named.has(id)) return id;
     if (named.size >= maxClientLabels) return 'other';

@@ -3,11 +3,9 @@ import { defineStep } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
 import { ChangeTopic } from '../change-feed/publishing-storage.ts';
-import type { LifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
-import type { ChangeFeed, Storage } from '../ports/index.ts';
-import type { FallbackRateLimitStore } from '../../loop/access/rate-limit/index.ts';
-import type { UsageRecorder } from '../../loop/usage/usage-recorder.ts';
-import { installMetrics } from './install-metrics.ts';
+import type { ChangeFeed, LiveLifecycle, Storage, UsageRecorder } from '../ports/index.ts';
+import type { FallbackRateLimitStore } from '../ports/rate-limit.ts';
+import { installMetrics, type InstallMetricsOptions } from './install-metrics.ts';
 import { createServiceMetrics, type ServiceMetrics } from './metrics.ts';
 import { registerProbes, type ReadinessCheck } from './probes.ts';
 
@@ -63,9 +61,10 @@ export function installOps(
     wiring?: OpsWiring;
     ops: ResolvedOps;
     storage: Storage;
-    runtime: LifecycleRuntime;
+    runtime: LiveLifecycle;
     recorder: UsageRecorder;
     apiPrefix: string;
+    clientOf: InstallMetricsOptions['clientOf'];
   },
 ): void {
   const { ops, storage, runtime, recorder } = options;
@@ -84,6 +83,7 @@ export function installOps(
     versions: () => runtime.versions().map((v) => v.name),
     route: true,
     prefix: options.apiPrefix,
+    clientOf: options.clientOf,
   });
   registerSunsetGauge(metrics, runtime);
   registerStateGauges({
@@ -135,7 +135,7 @@ export const requestIdStep = defineStep({
  * than a count of days, as Prometheus advises: `(… - time()) / 86400` is the days left, and it
  * stays right between scrapes and after a schedule moves.
  */
-function registerSunsetGauge(metrics: ServiceMetrics, runtime: LifecycleRuntime): void {
+function registerSunsetGauge(metrics: ServiceMetrics, runtime: LiveLifecycle): void {
   metrics.registerGauge({
     name: 'versionary_version_sunset_timestamp_seconds',
     help: "Each deprecated version's sunset (its removal), as a Unix timestamp in seconds.",

@@ -11,7 +11,7 @@ export type {
 export type { PostRecord, PostStore } from './posts.ts';
 export type { ResourceStores, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeListener } from './change-feed.ts';
-export type { EndpointDeprecation, LifecycleStore, StoredSchedule } from './lifecycle.ts';
+export type { EndpointDeprecation, LifecycleStore, LiveLifecycle, StoredSchedule } from './lifecycle.ts';
 export type {
   ClientElementUsageRow,
   ClientUsageRow,
@@ -20,6 +20,7 @@ export type {
   OperationCount,
   OperationUsageRow,
   UsageCall,
+  UsageRecorder,
   UsageStore,
 } from './usage.ts';
 export type { UsageLogBatch, UsageLogPosition, UsageLogStore } from './usage-log.ts';

@@ -1,4 +1,4 @@
-import type { DeprecationSchedule } from '../../core/lifecycle/index.ts';
+import type { DeprecationSchedule, LifecycleVersion } from '../../core/lifecycle/index.ts';
 
 /** A stored version deprecation, with the guide it links to. */
 export interface StoredSchedule extends DeprecationSchedule {
@@ -31,4 +31,14 @@ export interface LifecycleStore {
   saveSchedule(schedule: StoredSchedule): Promise<void>;
   listEndpointDeprecations(): Promise<EndpointDeprecation[]>;
   saveEndpointDeprecation(deprecation: EndpointDeprecation): Promise<void>;
+}
+
+/**
+ * What operations read of the live lifecycle (the versions and their schedules, for the sunset
+ * gauge) and how they reload it when the change feed says the store moved.
+ */
+export interface LiveLifecycle {
+  versions(): LifecycleVersion[];
+  /** Replace state from the store, after a write on any instance. */
+  refresh(): Promise<void>;
 }

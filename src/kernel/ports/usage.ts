@@ -177,3 +177,13 @@ export interface UsageStore {
   /** Delete the hourly counts of hours that ended by `before` (those starting before its hour); returns how many rows went. */
   pruneOperationCounts(options: { before: number }): Promise<number>;
 }
+
+/** Buffers usage records in memory and writes them in batches. */
+export interface UsageRecorder {
+  record(call: UsageCall): void;
+  /** Write everything buffered now; a failed write keeps the records for the next try. */
+  flush(): Promise<void>;
+  /** Stop the timer and flush, for graceful shutdown. */
+  close(): Promise<void>;
+  stats(): { buffered: number; shed: number; failures: number };
+}

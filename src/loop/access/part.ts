@@ -1,6 +1,6 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopAccessOptions } from '../storage/part.ts';
+import type { LoopAccessOptions } from './options.ts';
 
 /**
  * The loop's access part: who is calling (your `identify`, then Versionary's API keys and JWTs),
@@ -21,7 +21,7 @@ export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
     const [{ accessFeature }, { managementDocumentFeature }, { installFeatures }] = await Promise.all([
       import('./auth/feature.ts'),
       import('../lifecycle/openapi/feature.ts'),
-      import('../install-features.ts'),
+      import('../host/install-features.ts'),
     ]);
     const own = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     await installFeatures(app, state, {

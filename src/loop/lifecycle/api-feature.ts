@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
-import type { ServiceContext, ServiceFeature } from '../../kernel/app/feature.ts';
-import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../access/auth/principal.ts';
+import type { ServiceContext, ServiceFeature } from '../host/feature.ts';
+import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
 

@@ -4,12 +4,12 @@ import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { opsFeature } from '../../kernel/ops/feature.ts';
+import { opsFeature } from '../host/ops-feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
-import { installFeatures } from '../install-features.ts';
-import type { LoopState } from '../loop-state.ts';
-import type { LoopLifecycleOptions } from '../storage/part.ts';
+import { installFeatures } from '../host/install-features.ts';
+import type { LoopState } from '../host/loop-state.ts';
+import type { LoopLifecycleOptions } from './options.ts';
 
 /**
  * The lifecycle part's features, in the order a request meets their hooks (the API's first: its

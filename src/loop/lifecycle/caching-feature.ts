@@ -1,5 +1,5 @@
 import { installCaching } from '../../http/index.ts';
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
 
 /** ETags and `Cache-Control` (private for anything that needs a credential), and the problem type pages. */

@@ -1,4 +1,4 @@
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { registerLifecycleRoutes } from './routes.ts';
 
 /** Each deprecated version's migration guide (the lifecycle document itself is the plugin's). */

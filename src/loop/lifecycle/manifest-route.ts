@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildDeprecationManifest, deprecationManifestType } from '../../core/lifecycle/index.ts';
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 import { usable } from './runtime-state.ts';
 import { manifestUrlOf } from './manifest-url.ts';

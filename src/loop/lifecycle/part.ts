@@ -1,6 +1,6 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopLifecycleOptions } from '../storage/part.ts';
+import type { LoopLifecycleOptions } from './options.ts';
 
 /**
  * The loop's lifecycle part: your versioned operations under the API prefix (through the

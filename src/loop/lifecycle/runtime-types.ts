@@ -10,6 +10,7 @@ import type {
   EndpointDeprecation,
   ExemptionStore,
   LifecycleStore,
+  LiveLifecycle,
   StoredSchedule,
   UsageStore,
 } from '../../kernel/ports/index.ts';
@@ -34,7 +35,7 @@ export interface LifecycleRuntimeOptions {
 }
 
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
-export interface LifecycleRuntime {
+export interface LifecycleRuntime extends LiveLifecycle {
   verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
   /** The verdict for one client when the shared one is `perClient` (see `LifecycleSource.clientVerdict`). */
   clientVerdict(

@@ -1,5 +1,5 @@
 import { installSecurityHeaders } from '../../http/index.ts';
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 
 /** Security headers on every answer (problems come from the versionary plugin, in the resources feature). */
 export const securityFeature: ServiceFeature = {

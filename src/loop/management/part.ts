@@ -1,4 +1,4 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 
 /**
@@ -19,7 +19,7 @@ export const versionaryLoopManagement = defineLoopPart<{ mcp?: boolean }>({
     const [{ adminFeature }, { mcpFeature }, { installFeatures }] = await Promise.all([
       import('./admin/feature.ts'),
       import('./mcp/feature.ts'),
-      import('../install-features.ts'),
+      import('../host/install-features.ts'),
     ]);
     const features = options.mcp === false ? [adminFeature] : [adminFeature, mcpFeature];
     await installFeatures(app, state, { features, part: 'versionary-loop-management' });

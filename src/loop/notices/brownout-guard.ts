@@ -8,7 +8,7 @@ import { VersionaryError } from '../../core/errors/index.ts';
 import { brownoutRule } from '../../core/rulebook/index.ts';
 import { createBrownoutTable } from './brownout-table.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { principalOf } from '../access/auth/principal.ts';
+import { principalOf } from '../../kernel/ports/principal.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
 import { removalDecision } from '../../http/removed-gate.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';

@@ -5,7 +5,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import { checkBrownout, type Brownout } from '../../core/notices/index.ts';
-import { principalOf } from '../access/auth/principal.ts';
+import { principalOf } from '../../kernel/ports/principal.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ClientStore, NoticeStore, UsageStore } from '../../kernel/ports/index.ts';
 import type { BrownoutCache } from './brownout-guard.ts';

@@ -1,4 +1,4 @@
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { registerNotices } from './register-notices.ts';
 
 /** Notices by email, webhooks and the app's own channels; brownouts and rehearsals (`docs/notices.md`). */

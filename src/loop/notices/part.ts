@@ -1,7 +1,7 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 import { provideBrownouts, provideDecisionNotices } from './brownouts-provided.ts';
-import type { LoopNoticesOptions } from '../storage/part.ts';
+import type { LoopNoticesOptions } from './options.ts';
 
 /**
  * The loop's notices part: email, webhook and your own channels' notices before each deprecation
@@ -19,7 +19,7 @@ export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
   async install(app, state, options) {
     const [{ noticesFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
-      import('../install-features.ts'),
+      import('../host/install-features.ts'),
     ]);
     const context = await installFeatures(app, state, {
       features: [noticesFeature],

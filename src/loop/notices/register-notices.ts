@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../host/config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ExemptionDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';

@@ -1,5 +1,5 @@
 import { fastifyCookie } from '@fastify/cookie';
-import type { ServiceFeature } from '../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
 import { registerPortal } from './index.ts';
 import { installPageRateLimit } from './page-rate-limit.ts';

@@ -1,4 +1,4 @@
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 
 /**
@@ -17,7 +17,7 @@ export const versionaryLoopPortal = defineLoopPart<Record<never, never>>({
   async install(app, state) {
     const [{ portalFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
-      import('../install-features.ts'),
+      import('../host/install-features.ts'),
     ]);
     await installFeatures(app, state, { features: [portalFeature], part: 'versionary-loop-portal' });
   },

@@ -3,18 +3,18 @@ import { pickDefined } from '../../core/config/index.ts';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { handlerOptionProblems } from '../../http/handler-coverage.ts';
-import { createServiceContext } from './context.ts';
+import { createServiceContext } from '../host/create-context.ts';
 import { flushUsage } from '../usage/install-usage.ts';
-import { type ServiceConfig } from '../../kernel/config/load-config.ts';
-import { configOf } from './config-of.ts';
+import { type ServiceConfig } from '../host/config.ts';
+import { configOf } from '../host/config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
-import { loopEnv } from './loop-env.ts';
+import { loopEnv } from '../host/loop-env.ts';
 import { openStorage } from './open-storage.ts';
 import { closeSharedState, openSharedState } from './shared-state.ts';
 import { policyProblems } from './start-problems.ts';
-import { provideLoopState } from '../loop-state.ts';
+import { provideLoopState } from '../host/loop-state.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopStorageOptions } from './part.ts';
+import type { LoopStorageOptions } from './options.ts';
 
 /**
  * The storage part's body, imported once the packages its configuration needs are known to be

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defaultSqliteDriver } from '../../storage/sqlite/default-driver.ts';
-import { loopPartNames, type LoopPartName } from '../loop-state.ts';
+import { loopPartNames, type LoopPartName } from '../host/loop-state.ts';
 
 /** What is being started: the reference service, the gateway, or the loop in an app's own Fastify. */
 export type PeerSurface = 'service' | 'gateway' | 'loop';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createInProcessChangeFeed } from '../../kernel/change-feed/in-process-feed.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../host/config.ts';
 import type { ReadinessCheck } from '../../kernel/ops/probes.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
 import {

@@ -1,5 +1,5 @@
 import { isVersionaryError } from '../../core/errors/index.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from '../host/config.ts';
 import { lifecyclePolicyProblems } from '../lifecycle/policy-check.ts';
 
 /**

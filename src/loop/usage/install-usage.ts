@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import type { ServiceContext } from '../../kernel/app/feature.ts';
+import type { ServiceContext } from '../host/feature.ts';
 import { createOperationCounter, type OperationCounter } from './operation-counter.ts';
-import { createUsageRecorder, type UsageRecorder } from './usage-recorder.ts';
+import { createUsageRecorder } from './usage-recorder.ts';
+import type { UsageRecorder } from '../../kernel/ports/index.ts';
 
 /** What the usage part provides to the parts after it (the `versionaryUsage` decorator). */
 export interface LoopUsage {

@@ -1,5 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { defineLoopPart } from '../define-part.ts';
+import { defineLoopPart } from '../host/define-part.ts';
 import { loopOptionsValidators } from '../options-schema.ts';
 
 /**

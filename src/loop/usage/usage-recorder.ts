@@ -1,4 +1,4 @@
-import type { UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import type { UsageCall, UsageRecorder, UsageStore } from '../../kernel/ports/index.ts';
 
 /** Options for {@link createUsageRecorder}. */
 export interface UsageRecorderOptions {
@@ -14,16 +14,6 @@ export interface UsageRecorderOptions {
   keepRaw?: boolean;
   /** Records per write (1000 by default): a flush writes its records in chunks of this size, letting requests run between them. */
   maxBatch?: number;
-}
-
-/** Buffers usage records in memory and writes them in batches. */
-export interface UsageRecorder {
-  record(call: UsageCall): void;
-  /** Write everything buffered now; a failed write keeps the records for the next try. */
-  flush(): Promise<void>;
-  /** Stop the timer and flush, for graceful shutdown. */
-  close(): Promise<void>;
-  stats(): { buffered: number; shed: number; failures: number };
 }
 
 /**

@@ -2,7 +2,7 @@ import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineHandlers } from '../../http/plugin/index.ts';
 import type { OperationHandler } from '../../http/index.ts';
 import { apiHead } from '../api/index.ts';
-import type { LoopHandlersContext } from '../../loop/storage/part.ts';
+import type { LoopHandlersContext } from '../../loop/lifecycle/options.ts';
 import { emittedParameterProblems } from './paging.ts';
 import { createPostHandlers } from './posts.ts';
 import { createUserHandlers } from './users.ts';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { runRateLimitStoreContract } from '../../loop/access/rate-limit/store-contract.ts';
+import { runRateLimitStoreContract } from '../../../test/support/rate-limit-store-contract.ts';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.ts';
 
 const url = 'redis://127.0.0.1:6379';

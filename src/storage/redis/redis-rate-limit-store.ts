@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../../loop/access/rate-limit/store.ts';
+import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../../kernel/ports/rate-limit.ts';
 
 /** Options for {@link createRedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {

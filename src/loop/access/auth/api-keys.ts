@@ -1,6 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ApiKeyRecord, ApiKeyStore } from '../../../kernel/ports/index.ts';
-import type { Principal, Role } from './principal.ts';
+import type { Principal, Role } from '../../../kernel/ports/principal.ts';
 
 const keyPattern = /^vk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/;
 /** Every role a key may hold. */

@@ -9,7 +9,13 @@ import type { RequestStep } from '../../../http/pipeline/step-types.ts';
 import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
 import { defineStep } from '../../../http/pipeline/step-definition.ts';
 import { hasDeprecation, stateOf } from '../../../http/pipeline/request-state.ts';
-import { principalOf, setPrincipal, type AppIdentity, type Principal, type Role } from './principal.ts';
+import {
+  principalOf,
+  setPrincipal,
+  type AppIdentity,
+  type Principal,
+  type Role,
+} from '../../../kernel/ports/principal.ts';
 
 /** Options for {@link installAuthentication}. */
 export interface AuthenticationOptions {

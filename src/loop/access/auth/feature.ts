@@ -1,5 +1,5 @@
 import { createApiScope } from '../../../http/api-scope.ts';
-import type { ServiceFeature } from '../../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../../host/feature.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';

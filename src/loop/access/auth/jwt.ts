@@ -10,7 +10,7 @@ import {
 } from 'jose';
 import type { JwtConfig } from '../../../kernel/config/load-config.ts';
 import { isRole } from './api-keys.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../../../kernel/ports/principal.ts';
 
 /** Verifies a compact JWT and returns its principal, or throws. */
 export type JwtVerifier = (token: string) => Promise<Principal>;

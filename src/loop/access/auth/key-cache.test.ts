@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createInProcessChangeFeed } from '../../../kernel/change-feed/in-process-feed.ts';
 import type { ChangeFeed } from '../../../kernel/ports/index.ts';
 import { createApiKeyCache } from './key-cache.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../../../kernel/ports/principal.ts';
 
 const principal = (id: string): Principal => ({ id, roles: new Set(['read']), kind: 'api-key' });
 

@@ -1,5 +1,5 @@
 import type { ChangeFeed } from '../../../kernel/ports/index.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../../../kernel/ports/principal.ts';
 
 /** Options for {@link createApiKeyCache}. */
 export interface ApiKeyCacheOptions {

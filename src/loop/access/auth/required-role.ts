@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../../../http/api-scope.ts';
 import { routeUrlOf } from '../../../http/route-url.ts';
-import type { Role } from './principal.ts';
+import type { Role } from '../../../kernel/ports/principal.ts';
 
 /**
  * The role rule of an API under `prefix`: resources need read (safe methods) or write; the

@@ -6,7 +6,7 @@ import type { RouteDescription } from '../../../http/pipeline/route-description.
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { clientIdOf, principalOf, tenantKeyOf } from '../auth/principal.ts';
+import { clientIdOf, principalOf, tenantKeyOf } from '../../../kernel/ports/principal.ts';
 import type { IdempotencyStore } from '../../../kernel/ports/index.ts';
 
 /** Options for {@link installIdempotency}. */

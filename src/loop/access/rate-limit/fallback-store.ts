@@ -1,4 +1,9 @@
-import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from './store.ts';
+import type {
+  FallbackRateLimitStore,
+  RateLimitHit,
+  RateLimitHitOptions,
+  RateLimitStore,
+} from '../../../kernel/ports/rate-limit.ts';
 
 /** Options for {@link createFallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {
@@ -15,14 +20,6 @@ export interface FallbackRateLimitStoreOptions {
   /** Reads real time for the circuit (not the service's Clock, which tests freeze). */
   now?: () => number;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-}
-
-/** The rate-limit store with its circuit breaker state, for metrics. */
-export interface FallbackRateLimitStore extends RateLimitStore {
-  /** True while requests are counted locally. */
-  fallingBack(): boolean;
-  /** Calls to the primary that failed or timed out. */
-  failures(): number;
 }
 
 /**

@@ -7,6 +7,6 @@ export { policyFor, rateLimitFields } from './policy.ts';
 export type { AppliedPolicy } from './policy.ts';
 
 export type { RateLimitSettings } from './settings.ts';
-export type { RateLimitStore } from './store.ts';
+export type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 export { createFallbackRateLimitStore } from './fallback-store.ts';
-export type { FallbackRateLimitStore } from './fallback-store.ts';
+export type { FallbackRateLimitStore } from '../../../kernel/ports/rate-limit.ts';

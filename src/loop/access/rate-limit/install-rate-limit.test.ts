@@ -5,13 +5,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../../core/clock/index.ts';
 import { fromFrameworkError } from '../../../http/fastify-errors.ts';
 import { internalError, sendProblem } from '../../../http/problem.ts';
-import { setPrincipal, type Role } from '../auth/principal.ts';
+import { setPrincipal, type Role } from '../../../kernel/ports/principal.ts';
 import { listSteps } from '../../../http/pipeline/listed-steps.ts';
 import { loopSteps } from '../../steps.ts';
 import { installRateLimit } from './install-rate-limit.ts';
 import { createMemoryRateLimitStore } from './memory-store.ts';
 import { defaultRateLimitSettings, type RateLimitSettings } from './settings.ts';
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 
 const epoch = Date.UTC(2026, 0, 15, 12, 0, 0);
 

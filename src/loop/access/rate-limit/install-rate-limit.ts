@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { tenantKeyOf, type Principal } from '../auth/principal.ts';
+import { tenantKeyOf, type Principal } from '../../../kernel/ports/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitFields, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
-import type { RateLimitHit, RateLimitStore } from './store.ts';
+import type { RateLimitHit, RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 import type { ApiScope } from '../../../http/api-scope.ts';
 import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
 import { defineStep } from '../../../http/pipeline/step-definition.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Role } from '../auth/principal.ts';
+import type { Role } from '../../../kernel/ports/principal.ts';
 import { createPolicyLookup, policyFor, rateLimitFields } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 

@@ -1,4 +1,4 @@
-import type { Role } from '../auth/principal.ts';
+import type { Role } from '../../../kernel/ports/principal.ts';
 import type { RateLimitSettings } from './settings.ts';
 
 /** The quota policy that applies to one client. */

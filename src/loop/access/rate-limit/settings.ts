@@ -1,4 +1,4 @@
-import type { Role } from '../auth/principal.ts';
+import type { Role } from '../../../kernel/ports/principal.ts';
 import { unknownKey } from '../../../core/text/index.ts';
 
 /** A role's override of the base limit. */

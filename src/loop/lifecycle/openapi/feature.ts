@@ -1,6 +1,6 @@
 import { verdictDeprecation } from '../../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
-import type { ServiceContext, ServiceFeature } from '../../../kernel/app/feature.ts';
+import type { ServiceContext, ServiceFeature } from '../../host/feature.ts';
 import { markEndpointDates, versionDocumentInfo } from '../removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
 import { documentInfoFor } from './api-info.ts';

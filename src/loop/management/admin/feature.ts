@@ -1,4 +1,4 @@
-import type { ServiceFeature } from '../../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../../host/feature.ts';
 import { registerExemptionRoutes } from '../exemptions/exemption-routes.ts';
 import { registerExemptionRequestRoutes } from '../exemptions/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';

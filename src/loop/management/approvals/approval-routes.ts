@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import { principalOf } from '../../access/auth/principal.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { ApiKeyStore, ApprovalStore, ChangeApproval } from '../../../kernel/ports/index.ts';
 import { createApprovalSchema, listApprovalsSchema, revokeApprovalSchema } from './schemas.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Owner } from '../../../kernel/ports/index.ts';
-import { principalOf } from '../../access/auth/principal.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
 
 /**
  * Whose resources a request may see and change: every one for admins (undefined), else those of

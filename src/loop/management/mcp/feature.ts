@@ -1,4 +1,4 @@
-import type { ServiceFeature } from '../../../kernel/app/feature.ts';
+import type { ServiceFeature } from '../../host/feature.ts';
 import { createDiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import { registerMcpRoutes } from './mcp-route.ts';
 

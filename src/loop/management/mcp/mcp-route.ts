@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { toProblem } from '../../../http/problem.ts';
-import { principalOf } from '../../access/auth/principal.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
 import { installLine } from '../../storage/peer-packages.ts';
 import type { ToolCaller, ToolContext } from './tool-context.ts';
 import { callTool, listTools } from './tools.ts';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { verifyApiKey } from '../../access/auth/api-keys.ts';
-import { principalOf } from '../../access/auth/principal.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { DashboardOptions } from './options.ts';
 import { cookieName, sessionSeconds, type PortalSession, type SessionCodec } from './session.ts';
 

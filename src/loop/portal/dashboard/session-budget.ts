@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
-import { principalOf } from '../../access/auth/principal.ts';
+import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { RateLimitStore } from '../../access/rate-limit/index.ts';
 import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
 import { defineStep } from '../../../http/pipeline/step-definition.ts';

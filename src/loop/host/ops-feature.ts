@@ -1,5 +1,6 @@
-import type { ServiceFeature } from '../app/feature.ts';
-import { installOps } from './install-ops.ts';
+import type { ServiceFeature } from './feature.ts';
+import { installOps } from '../../kernel/ops/install-ops.ts';
+import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 
 /** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
 export const opsFeature: ServiceFeature = {
@@ -12,6 +13,7 @@ export const opsFeature: ServiceFeature = {
       runtime,
       recorder,
       apiPrefix: api.prefix,
+      clientOf: lifecycleClientOf,
     });
   },
 };

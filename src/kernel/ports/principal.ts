@@ -1,4 +1,4 @@
-import { stateOf, type RequestState } from '../../../http/pipeline/request-state.ts';
+import { stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
 import type { FastifyRequest } from 'fastify';
 
 /** The roles a credential can hold. */
@@ -15,7 +15,7 @@ export interface Principal {
   kind: 'api-key' | 'jwt' | 'admin-env' | 'app';
 }
 
-declare module '../../../http/pipeline/request-state.ts' {
+declare module '../../http/pipeline/request-state.ts' {
   interface RequestState {
     /** Who is calling, once the `authenticate` step has read the credentials. */
     principal?: Principal;

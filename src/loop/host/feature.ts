@@ -3,17 +3,16 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import type { VersionedRequestHook } from '../../http/index.ts';
-import type { AuthenticationOptions } from '../../loop/access/auth/authenticate.ts';
-import type { Role } from '../../loop/access/auth/principal.ts';
-import type { ServiceConfig } from '../config/load-config.ts';
-import type { LifecycleRuntime } from '../../loop/lifecycle/runtime.ts';
-import type { NoticeChannel } from '../../loop/notices/channel.ts';
-import type { OpsWiring, ResolvedOps } from '../ops/install-ops.ts';
-import type { ExemptionDecisionNotifier, Storage } from '../ports/index.ts';
-import type { RateLimitStore } from '../../loop/access/rate-limit/index.ts';
-import type { OperationCounter } from '../../loop/usage/operation-counter.ts';
-import type { UsageRecorder } from '../../loop/usage/usage-recorder.ts';
-import type { ApiDocumentInfoSource } from '../../loop/lifecycle/openapi/api-info.ts';
+import type { AuthenticationOptions } from '../access/auth/authenticate.ts';
+import type { Role } from '../../kernel/ports/principal.ts';
+import type { ServiceConfig } from './config.ts';
+import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { NoticeChannel } from '../notices/channel.ts';
+import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
+import type { ExemptionDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
+import type { RateLimitStore } from '../access/rate-limit/index.ts';
+import type { OperationCounter } from '../usage/operation-counter.ts';
+import type { ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
 
 // The parts' shared types, in a leaf: the storage part makes the context, and each feature reads
 // these, so none of them imports a part.

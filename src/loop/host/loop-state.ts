@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../kernel/app/feature.ts';
+import type { ServiceContext } from './feature.ts';
 
 /**
  * The names of the loop's parts, in the order an app registers them (`docs/loop.md#adopt-it-part-by-part`).

@@ -31,3 +31,11 @@ export interface RateLimitStore {
    */
   peek(options: { key: string; now: number }): Promise<RateLimitHit | undefined>;
 }
+
+/** The rate-limit store with its circuit breaker state, for metrics. */
+export interface FallbackRateLimitStore extends RateLimitStore {
+  /** True while requests are counted locally. */
+  fallingBack(): boolean;
+  /** Calls to the primary that failed or timed out. */
+  failures(): number;
+}

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from './config.ts';
 
 /**
  * What the package check reads, by the variables' names: `env` as given (no `process.env` unless

@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { pickDefined } from '../../core/config/index.ts';
-import {
-  parseDatabaseUrl,
-  readEnv,
-  withSettings,
-  type EnvConfig,
-  type ServiceConfig,
-} from '../../kernel/config/load-config.ts';
-import type { LoopStorageOptions } from './part.ts';
+import { parseDatabaseUrl, readEnv, type EnvConfig } from '../../kernel/config/load-config.ts';
+import { withSettings, type ServiceConfig } from './config.ts';
+import type { LoopStorageOptions } from '../storage/options.ts';
 
 /**
  * The configuration the parts read, from the loop's typed options: `database`, the keys and

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext, ServiceFeature, ServiceOptions } from '../kernel/app/feature.ts';
-import { brownoutsOf, decisionNoticesOf } from './notices/brownouts-provided.ts';
+import type { ServiceContext, ServiceFeature, ServiceOptions } from './feature.ts';
+import { brownoutsOf, decisionNoticesOf } from '../notices/brownouts-provided.ts';
 import { installOwnedNotFound } from './owned-not-found.ts';
 import type { LoopPartName, LoopState } from './loop-state.ts';
-import { usageOf } from './usage/install-usage.ts';
+import { usageOf } from '../usage/install-usage.ts';
 
 /**
  * Install a part's features, then, when the part answers its own unknown paths, the not-found

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
-import type { SchemaValidator } from '../core/config/index.ts';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { assertPeers, peersFor } from './storage/peer-packages.ts';
+import type { SchemaValidator } from '../../core/config/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { assertPeers, peersFor } from '../storage/peer-packages.ts';
 import { readableStartFailure } from './start-failure.ts';
 import { loopPartNames, loopStateOf, recordLoopPart, type LoopPartName, type LoopState } from './loop-state.ts';
 

@@ -1,13 +1,13 @@
 import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
-import { defineSettings } from '../config/feature-settings.ts';
-import { parseWebhookSettings } from '../../loop/management/clients/webhook-settings.ts';
-import { parseGatewaySettings } from '../config/gateway-settings.ts';
-import { parseLifecycleSettings } from '../../loop/lifecycle/settings.ts';
-import { parseNoticesSettings } from '../../loop/notices/settings.ts';
-import { parsePortalSettings } from '../../loop/portal/settings.ts';
-import { parseRateLimitSettings } from '../../loop/access/rate-limit/settings.ts';
-import { parseUsageSettings } from '../../loop/usage/settings.ts';
-import { parseTimeoutSettings } from './timeouts.ts';
+import { defineSettings } from '../../kernel/config/feature-settings.ts';
+import { parseWebhookSettings } from '../management/clients/webhook-settings.ts';
+import { parseGatewaySettings } from '../../kernel/config/gateway-settings.ts';
+import { parseLifecycleSettings } from '../lifecycle/settings.ts';
+import { parseNoticesSettings } from '../notices/settings.ts';
+import { parsePortalSettings } from '../portal/settings.ts';
+import { parseRateLimitSettings } from '../access/rate-limit/settings.ts';
+import { parseUsageSettings } from '../usage/settings.ts';
+import { parseTimeoutSettings } from '../../kernel/app/timeouts.ts';
 
 /**
  * The service's features and the config-file keys each one owns: a new feature with settings adds

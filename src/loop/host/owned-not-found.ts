@@ -1,6 +1,6 @@
-import { notFoundProblems } from '../http/problem-handling.ts';
-import { removedVersionOf } from '../http/removed-gate.ts';
-import type { ServiceContext } from '../kernel/app/feature.ts';
+import { notFoundProblems } from '../../http/problem-handling.ts';
+import { removedVersionOf } from '../../http/removed-gate.ts';
+import type { ServiceContext } from './feature.ts';
 import type { LoopPartName } from './loop-state.ts';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { RateLimitStore } from './store.ts';
+import type { RateLimitStore } from '../../src/kernel/ports/rate-limit.ts';
 
 /** Options for {@link runRateLimitStoreContract}. */
 export interface RateLimitStoreContractOptions {

@@ -1,4 +1,4 @@
-import { isVersionaryError, type VersionaryError } from '../core/errors/index.ts';
+import { isVersionaryError, type VersionaryError } from '../../core/errors/index.ts';
 
 /** What {@link readableStartFailure} throws: one readable message, and the original error behind it. */
 export interface StartFailure extends Error {

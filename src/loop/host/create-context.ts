@@ -11,9 +11,9 @@ import { createLifecycleRuntime } from '../lifecycle/runtime.ts';
 import { resolveOps } from '../../kernel/ops/install-ops.ts';
 import { discardingRecorder } from '../usage/install-usage.ts';
 import type { Clock } from '../../core/clock/index.ts';
-import type { ServiceConfig } from '../../kernel/config/load-config.ts';
+import type { ServiceConfig } from './config.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
-import type { ServiceContext, ServiceOptions } from '../../kernel/app/feature.ts';
+import type { ServiceContext, ServiceOptions } from './feature.ts';
 
 /**
  * What every feature is installed with: the request basics every route inherits (one canonical
