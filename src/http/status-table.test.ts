@@ -28,7 +28,7 @@ test("client errors map to 4xx, only definition, config and unexpected failures 
       .sort();
   assert.deepEqual(withStatus(500), ['INTERNAL', 'INVALID_CONFIG', 'INVALID_DEFINITION']);
   assert.deepEqual(withStatus(503), ['SHUTTING_DOWN', 'STORAGE_UNAVAILABLE']);
-  assert.deepEqual(withStatus(502), ['UPSTREAM_UNREACHABLE']);
+  assert.deepEqual(withStatus(502), ['UPSTREAM_UNREACHABLE', 'UPSTREAM_UNTRANSLATABLE']);
   assert.deepEqual(withStatus(504), ['UPSTREAM_TIMEOUT']);
   assert.deepEqual(withStatus(501), ['PACKAGE_MISSING']);
   assert.deepEqual(

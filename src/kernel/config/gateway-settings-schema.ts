@@ -6,35 +6,37 @@ import { unknownKey } from '../../core/text/index.ts';
 const headerNamePattern = "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$";
 const HeaderName = Type.String({ pattern: headerNamePattern, errorText: 'must be a header name' });
 
-const UpstreamVersionSchema = Type.Object(
+/**
+ * A version: forwarded to its `upstream` with its `openapi` document, or served from a newer one
+ * (`derivedFrom`) by a change file (`changes`). One object, so each member's mistake is named on
+ * its own; which pair a version holds is checked in code (`parseGatewaySettings`).
+ */
+const GatewayVersionSchema = Type.Object(
   {
-    upstream: Type.String({
-      pattern: '^https?://[^/\\s?#]+/?$',
-      errorText: 'must be an origin such as "http://127.0.0.1:9001"',
-    }),
-    openapi: Type.String({
-      minLength: 1,
-      errorText: "must be the path of the version's OpenAPI document (JSON or YAML)",
-    }),
+    upstream: Type.Optional(
+      Type.String({
+        pattern: '^https?://[^/\\s?#]+/?$',
+        errorText: 'must be an origin such as "http://127.0.0.1:9001"',
+      }),
+    ),
+    openapi: Type.Optional(
+      Type.String({
+        minLength: 1,
+        errorText: "must be the path of the version's OpenAPI document (JSON or YAML)",
+      }),
+    ),
+    derivedFrom: Type.Optional(
+      Type.String({ pattern: '^v[1-9][0-9]{0,5}$', errorText: 'must name a newer version such as "v2"' }),
+    ),
+    changes: Type.Optional(
+      Type.String({
+        minLength: 1,
+        errorText: 'must be the path of the change file (JSON, YAML, or a JavaScript module)',
+      }),
+    ),
   },
-  { additionalProperties: false, errorText: 'must be { upstream, openapi }' },
+  { additionalProperties: false, errorText: 'must be { upstream, openapi } or { derivedFrom, changes }' },
 );
-
-/** A version served from a newer one by its declared changes: no upstream of its own. */
-const DerivedVersionSchema = Type.Object(
-  {
-    derivedFrom: Type.String({ pattern: '^v[1-9][0-9]{0,5}$', errorText: 'must name a newer version such as "v2"' }),
-    changes: Type.String({
-      minLength: 1,
-      errorText: 'must be the path of the change file (JSON, YAML, or a JavaScript module)',
-    }),
-  },
-  { additionalProperties: false, errorText: 'must be { derivedFrom, changes }' },
-);
-
-const GatewayVersionSchema = Type.Union([UpstreamVersionSchema, DerivedVersionSchema], {
-  errorText: 'must be { upstream, openapi } or { derivedFrom, changes }',
-});
 
 const identifyText =
   'must be one of { "apiKeys": true }, { "header": "x-client-id" } or { "jwt": true } (or { "jwt": { "claim": "sub" } })';

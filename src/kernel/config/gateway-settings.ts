@@ -60,8 +60,22 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     problems.push(
       'gateway.versions must name each version: { "v1": { "upstream": "http://…", "openapi": "./openapi-v1.json" } }',
     );
+  for (const [name, v] of named) {
+    if (typeof v !== 'object' || v === null) continue;
+    const members = Object.keys(v);
+    const upstream = members.includes('upstream') || members.includes('openapi');
+    const derived = members.includes('derivedFrom') || members.includes('changes');
+    if (upstream && derived)
+      problems.push(
+        `gateway.versions.${name} has an upstream or an openapi document, and derivedFrom or changes: give one pair`,
+      );
+    else if (derived && !(members.includes('derivedFrom') && members.includes('changes')))
+      problems.push(`gateway.versions.${name} needs both derivedFrom and changes`);
+    else if (!derived && !(members.includes('upstream') && members.includes('openapi')))
+      problems.push(`gateway.versions.${name} needs both upstream and openapi (or derivedFrom and changes)`);
+  }
   errors.push(...problems);
-  if (!gatewaySectionValidator.check(raw)) return undefined;
+  if (!gatewaySectionValidator.check(raw) || problems.length > 0) return undefined;
   return {
     prefix: raw.prefix ?? '/api',
     underscoresInHeaders: raw.underscoresInHeaders ?? false,
@@ -69,9 +83,9 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     vendor: raw.vendor ?? 'api',
     versions: Object.entries(raw.versions ?? {})
       .map(([name, v]): GatewayVersion =>
-        'derivedFrom' in v
-          ? { name, derivedFrom: v.derivedFrom, changes: v.changes }
-          : { name, upstream: v.upstream.replace(/\/$/, ''), openapi: v.openapi },
+        v.derivedFrom !== undefined
+          ? { name, derivedFrom: v.derivedFrom, changes: v.changes! }
+          : { name, upstream: v.upstream!.replace(/\/$/, ''), openapi: v.openapi! },
       )
       .sort((a, b) => Number(a.name.slice(1)) - Number(b.name.slice(1))),
     identify: toIdentify(raw.identify),
