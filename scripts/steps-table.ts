@@ -4,7 +4,7 @@ import { describeRequestSteps } from '../src/http/pipeline/request-pipeline.ts';
 import { stageOf } from '../src/http/pipeline/phases.ts';
 import { loadConfig } from '../src/loop/host/config.ts';
 import { loopSteps } from '../src/loop/steps.ts';
-import { buildApp } from '../src/reference/build-app.ts';
+import { buildApp } from '../src/compose/build-app.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/open-sqlite-storage.ts';
 
 // The table of docs/architecture.md, generated from what the reference service compiles:

@@ -11,7 +11,7 @@ import type { ChildMessage, ParentMessage } from './protocol.ts';
 import { seededUser } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
+const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')>('compose/build-app');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } = await built<typeof import('../../src/loop/host/config.ts')>('loop/host/config');

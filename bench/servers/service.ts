@@ -14,7 +14,7 @@ import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
+const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')>('compose/build-app');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } = await built<typeof import('../../src/loop/host/config.ts')>('loop/host/config');

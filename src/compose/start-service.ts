@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock/index.ts';
 import { isVersionaryError } from '../core/errors/index.ts';
-import { buildApp, type BuildAppOptions, type ServiceApp } from '../reference/build-app.ts';
+import { buildApp, type BuildAppOptions, type ServiceApp } from './build-app.ts';
 import { createApiBundle } from '../reference/api/index.ts';
 import { apiPrefix, builtInReleases } from '../kernel/app/names.ts';
 import { configError, type LoadConfigOptions } from '../kernel/config/load-config.ts';

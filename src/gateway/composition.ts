@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
-import type { BuildAppOptions } from '../reference/build-app.ts';
+import type { BuildAppOptions } from '../compose/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../loop/host/config.ts';
 import type { ServiceContext } from '../loop/host/feature.ts';

@@ -14,7 +14,7 @@ import {
   type VersionChange,
 } from '../../src/core/versions/index.ts';
 import { headOperations, headSchemas } from '../../src/reference/api/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createFixedClock } from '../../src/core/clock/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { adminHeaders, testAdminKey, testEpoch } from '../support/test-app.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';

@@ -4,7 +4,7 @@ import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
 import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
-import { buildApp, type BuildAppOptions } from '../../src/reference/build-app.ts';
+import { buildApp, type BuildAppOptions } from '../../src/compose/build-app.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';

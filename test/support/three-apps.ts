@@ -5,7 +5,7 @@ import { composeGateway } from '../../src/gateway/composition.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import { createApiBundle } from '../../src/reference/api/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceHandlers } from '../../src/reference/resources/feature.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 

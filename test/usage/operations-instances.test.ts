@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
-import { buildApp } from '../../reference/build-app.ts';
+import { buildApp } from '../../compose/build-app.ts';
 import { loadConfig } from '../../loop/host/config.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pickDefined } from '../core/config/index.ts';
-import { createApiBundle } from './api/index.ts';
+import { createApiBundle } from '../reference/api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import type { ServiceContext, ServiceFeature, ServiceOptions } from '../loop/host/feature.ts';
@@ -11,11 +11,11 @@ import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
 import { registerLoopParts } from '../loop/preset.ts';
 import type { StartFailure } from '../loop/host/start-failure.ts';
 import type { LoopLifecycleOptions } from '../loop/lifecycle/options.ts';
-import { referenceHandlers } from './resources/feature.ts';
-import { rootFeature } from './root-feature.ts';
+import { referenceHandlers } from '../reference/resources/feature.ts';
+import { rootFeature } from '../reference/root-feature.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
 import { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
-import { referenceApiInfo } from './api-info.ts';
+import { referenceApiInfo } from '../reference/api-info.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
