@@ -4,7 +4,8 @@ import { describeRequestSteps } from '../src/http/pipeline/request-pipeline.ts';
 import { stageOf } from '../src/http/pipeline/phases.ts';
 import { loadConfig } from '../src/loop/host/config.ts';
 import { loopSteps } from '../src/loop/steps.ts';
-import { buildApp } from '../src/reference/build-app.ts';
+import { buildApp } from '../src/compose/build-app.ts';
+import { referenceProduct } from '../src/reference/product.ts';
 import { openSqliteStorage } from '../src/storage/sqlite/open-sqlite-storage.ts';
 
 // The table of docs/architecture.md, generated from what the reference service compiles:
@@ -24,7 +25,12 @@ const routes: Array<[string, string, string]> = [
 export async function renderStepsTable(): Promise<string> {
   const storage = await openSqliteStorage({ path: ':memory:' });
   const config = loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }, readFile: () => '' });
-  const app = await buildApp({ config, storage, clock: createFixedClock(Date.UTC(2026, 5, 1)) });
+  const app = await buildApp({
+    product: referenceProduct(),
+    config,
+    storage,
+    clock: createFixedClock(Date.UTC(2026, 5, 1)),
+  });
   try {
     await app.ready();
     const compiled = routes.map(([method, url]) => new Set(describeRequestSteps(app, url, method)));

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
+ * const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')>('compose/build-app');
  * ```
  */
 export async function built<T>(modulePath: string): Promise<T> {

@@ -11,7 +11,8 @@ import type { ChildMessage, ParentMessage } from './protocol.ts';
 import { seededUser } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
+const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')>('compose/build-app');
+const { referenceProduct } = await built<typeof import('../../src/reference/product.ts')>('reference/product');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } = await built<typeof import('../../src/loop/host/config.ts')>('loop/host/config');
@@ -83,6 +84,6 @@ if (cluster.isPrimary) {
     },
   });
   const storage = await openSqliteStorage({ path: databasePath });
-  const app = await buildApp({ config, storage, clock: { now: Date.now } });
+  const app = await buildApp({ product: referenceProduct(), config, storage, clock: { now: Date.now } });
   await app.listen({ port: Number(env.BENCH_PORT), host: '127.0.0.1' });
 }

@@ -14,7 +14,8 @@ import { serveIpc } from './child.ts';
 import { seededUser, type BenchKeySpec } from './protocol.ts';
 import { built } from './built.ts';
 
-const { buildApp } = await built<typeof import('../../src/reference/build-app.ts')>('reference/build-app');
+const { buildApp } = await built<typeof import('../../src/compose/build-app.ts')>('compose/build-app');
+const { referenceProduct } = await built<typeof import('../../src/reference/product.ts')>('reference/product');
 const { createApiKey } =
   await built<typeof import('../../src/loop/access/auth/api-keys.ts')>('loop/access/auth/api-keys');
 const { loadConfig } = await built<typeof import('../../src/loop/host/config.ts')>('loop/host/config');
@@ -61,6 +62,7 @@ const redis = env.BENCH_REDIS_URL ? new Redis(env.BENCH_REDIS_URL) : undefined;
 const prefix = `vbench:${process.pid}:${Date.now()}:`;
 const rateLimitStore = redis ? createRedisRateLimitStore({ redis, prefix }) : undefined;
 const app = await buildApp({
+  product: referenceProduct(),
   config,
   storage,
   clock,

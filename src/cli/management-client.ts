@@ -58,15 +58,16 @@ export async function createManagementClient(options: {
   });
   // Imported when used: the commands that only read files run without the service's packages.
   const { openStorage } = await importServiceModule(() => import('../loop/storage/open-storage.ts'), options.env);
-  const { buildApp } = await importServiceModule(() => import('../reference/build-app.ts'));
+  const { buildApp } = await importServiceModule(() => import('../compose/build-app.ts'));
   const { handlersWithoutTables } = await importServiceModule(() => import('../reference/resources/feature.ts'));
+  const { referenceProduct } = await importServiceModule(() => import('../reference/product.ts'));
   const storage = await openStorage(config.database);
   // The management API only: the database may be a loop's, which never holds users and posts.
   const app = await buildApp({
+    product: referenceProduct({ handlers: handlersWithoutTables }),
     config,
     storage,
     clock: { now: options.now ?? Date.now },
-    handlers: handlersWithoutTables,
   });
   return {
     call: async ({ method, path, body }) => {

@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../core/clock/index.ts';
+import { pickDefined } from '../core/config/index.ts';
 import { isVersionaryError } from '../core/errors/index.ts';
-import { buildApp, type BuildAppOptions, type ServiceApp } from '../reference/build-app.ts';
-import { createApiBundle } from '../reference/api/index.ts';
-import { apiPrefix, builtInReleases } from '../kernel/app/names.ts';
+import { buildApp, type ServiceApp } from './build-app.ts';
 import { configError, type LoadConfigOptions } from '../kernel/config/load-config.ts';
+import type { LoopProduct } from '../loop/host/product.ts';
+import { composeReference } from '../reference/product.ts';
 import { readConfig, type ServiceConfig } from '../loop/host/config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../kernel/ops/metrics.ts';
 import type { ChangeFeed, Storage } from '../kernel/ports/index.ts';
@@ -30,8 +31,8 @@ export interface RunningService {
   shutdown(signal: string): Promise<number>;
 }
 
-/** What a composition gives the service: the reference service's users and posts, or the gateway's forwarding. */
-type Compose = (config: ServiceConfig) => Promise<Partial<BuildAppOptions>>;
+/** The product a configuration makes: the reference service's users and posts, the gateway's forwarding. */
+type Compose = (config: ServiceConfig) => Promise<LoopProduct>;
 
 /** What startService keeps between its steps. */
 interface StartState {
@@ -44,8 +45,8 @@ interface StartState {
 /**
  * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
  * and migrate storage, retrying with backoff while the database is unreachable, build the app,
- * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`). `compose` says what the app is
- * beside the loop's parts: users and posts by default, forwarding for `versionary gateway`.
+ * serve; drain and stop on SIGTERM/SIGINT (`docs/operations.md`). `compose` makes the product the
+ * app is built of: the reference service by default, the gateway for `versionary gateway`.
  */
 export async function startService(
   options: LoadConfigOptions & {
@@ -57,7 +58,7 @@ export async function startService(
     telemetry?: Telemetry;
   },
 ): Promise<RunningService> {
-  const { config, composition } = await checkBeforeListening(options.compose ?? composeReference, options);
+  const { config, product } = await checkBeforeListening(options.compose ?? composeReference, options);
   const log = pino({ level: config.logLevel, base: { pid: process.pid } });
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const service = createServiceServer({ timeouts: config.settings.timeouts });
@@ -77,7 +78,7 @@ export async function startService(
         })
       : undefined;
   const clock = options.clock ?? { now: Date.now };
-  const ready = serveWhenReady({ config, composition, state, service, redis, metrics, log, clock });
+  const ready = serveWhenReady({ config, product, state, service, redis, metrics, log, clock });
   ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
   const shutdown = onceOnly((signal: string) =>
     stop({
@@ -95,15 +96,6 @@ export async function startService(
   return { address, ready: ready.catch(() => {}), shutdown };
 }
 
-/** The reference service: users and posts; a config file with a gateway section is refused. */
-const composeReference: Compose = async (config) => {
-  if (config.settings.gateway)
-    throw configError([
-      'The config file has a "gateway" section: start it with `versionary gateway`, not the reference service.',
-    ]);
-  return { bundle: createApiBundle(), releases: builtInReleases };
-};
-
 /**
  * One pass before listening that reports every error at once: the configuration's, the
  * composition's (the gateway's documents) and the lifecycle policy's, in one message, so that a
@@ -111,32 +103,30 @@ const composeReference: Compose = async (config) => {
  */
 async function checkBeforeListening(compose: Compose, options: LoadConfigOptions) {
   const { config, errors: problems } = readConfig(options);
-  let composition: Partial<BuildAppOptions> = {};
+  let product: LoopProduct | undefined;
   try {
-    composition = await compose(config);
+    product = await compose(config);
   } catch (error) {
     problems.push(...(problemsOf(error) ?? rethrow(error)));
   }
-  const gateway = config.settings.gateway;
-  problems.push(
-    ...policyProblems({
-      config,
-      // The gateway's version names are its section's, even when a document could not be read.
-      versions: (composition.bundle?.versions ?? gateway?.versions ?? []).map((v) => v.name),
-      prefix: composition.api?.prefix ?? gateway?.prefix ?? apiPrefix,
-      // The upstream's versions are the team's to schedule: none deprecated by default.
-      ...(composition.defaultDeprecated || gateway ? { defaultDeprecated: composition.defaultDeprecated ?? [] } : {}),
-      releases: composition.releases ?? {},
-    }),
-  );
-  if (problems.length > 0) throw configError(problems);
-  return { config, composition };
+  // A product that could not be made reports its policy problems with its own (the gateway's section names its versions).
+  if (product)
+    problems.push(
+      ...policyProblems({
+        config,
+        versions: product.bundle.versions.map((v) => v.name),
+        prefix: product.api.prefix,
+        ...pickDefined(product.defaults, ['defaultDeprecated', 'releases']),
+      }),
+    );
+  if (problems.length > 0 || !product) throw configError(problems);
+  return { config, product };
 }
 
 /** Open storage (retrying), build the app from the loop's parts, and serve it once it is ready. */
 async function serveWhenReady(options: {
   config: ServiceConfig;
-  composition: Partial<BuildAppOptions>;
+  product: LoopProduct;
   state: StartState;
   service: ServiceServer;
   redis: Redis | undefined;
@@ -151,7 +141,7 @@ async function serveWhenReady(options: {
   state.feed = shared.feed;
   const { rateLimitStore } = shared;
   state.app = await buildApp({
-    ...options.composition,
+    product: options.product,
     config,
     storage: state.storage,
     clock: options.clock,

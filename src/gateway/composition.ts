@@ -2,28 +2,18 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
-import type { BuildAppOptions } from '../reference/build-app.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../loop/host/config.ts';
 import type { ServiceContext } from '../loop/host/feature.ts';
 import { addDerivedVersions } from './derived/derived-versions.ts';
+import type { LoopProduct } from '../loop/host/product.ts';
+import { policyProblems } from '../loop/storage/start-problems.ts';
 import { createGatewayIdentify } from './identify.ts';
 import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
-/** What the gateway changes in the service's composition. */
-export type GatewayComposition = Pick<
-  BuildAppOptions,
-  | 'bundle'
-  | 'api'
-  | 'forward'
-  | 'root'
-  | 'identify'
-  | 'idempotency'
-  | 'defaultDeprecated'
-  | 'jwtRoles'
-  | 'releases'
-  | 'features'
->;
+// Nothing is deprecated unless the config says so: the upstream's versions are the team's to
+// schedule. No release dates but the config's: the reference service's are not the upstream's.
+const gatewayReleases = { defaultDeprecated: [], releases: {} };
 
 /**
  * The gateway as the loop's parts with forwarding in place of handlers: the `gateway` section's versions
@@ -40,7 +30,7 @@ export async function composeGateway(options: {
   controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
   /** Count the calls nginx served from its usage log (`versionary gateway --control-plane`). */
   readUsageLog?: boolean;
-}): Promise<GatewayComposition> {
+}): Promise<LoopProduct> {
   const { config } = options;
   const settings = config.settings.gateway;
   if (!settings) {
@@ -79,6 +69,16 @@ export async function composeGateway(options: {
     errors.push(
       'gateway.identify.jwt needs a key: set VERSIONARY_JWT_SECRET, VERSIONARY_JWT_PUBLIC_KEY or VERSIONARY_JWT_JWKS',
     );
+  // Told with the documents' problems: the section names the versions even when a document could not be read.
+  if (errors.length > 0)
+    errors.push(
+      ...policyProblems({
+        config,
+        versions: settings.versions.map((v) => v.name),
+        prefix: settings.prefix,
+        ...gatewayReleases,
+      }),
+    );
   if (errors.length > 0) throw configErrors(errors);
   const upstreams = settings.versions.filter((v) => 'upstream' in v);
   const derived = addDerivedVersions({
@@ -108,33 +108,33 @@ export async function composeGateway(options: {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
     // The loop's parts, forwarding each version in place of handlers, and no `/` (the upstream's API is not ours to describe there).
-    forward: {
-      // A derived version's calls go to its root's upstream.
-      upstreams: Object.fromEntries([
-        ...upstreams.map((v) => [v.name, v.upstream]),
-        ...Object.entries(derived.routes).map(([name, route]) => [name, upstreamOf(route.root.name)]),
-      ]),
-      ...(Object.keys(derived.routes).length > 0 ? { derived: derived.routes } : {}),
-      documents,
-      clientHeader: settings.clientHeader,
-      // A Versionary key stays here; another credential (a token, the upstream's own) is the upstream's.
-      keepsCredential: settings.identify.kind !== 'apiKeys',
-      timeoutMs: settings.timeoutMs,
-      underscoresInHeaders: settings.underscoresInHeaders,
-      forwardedHeaders: settings.forwardedHeaders,
-      ...(options.controlPlane ?? {}),
+    source: {
+      forward: {
+        // A derived version's calls go to its root's upstream.
+        upstreams: Object.fromEntries([
+          ...upstreams.map((v) => [v.name, v.upstream]),
+          ...Object.entries(derived.routes).map(([name, route]) => [name, upstreamOf(route.root.name)]),
+        ]),
+        ...(Object.keys(derived.routes).length > 0 ? { derived: derived.routes } : {}),
+        documents,
+        clientHeader: settings.clientHeader,
+        // A Versionary key stays here; another credential (a token, the upstream's own) is the upstream's.
+        keepsCredential: settings.identify.kind !== 'apiKeys',
+        timeoutMs: settings.timeoutMs,
+        underscoresInHeaders: settings.underscoresInHeaders,
+        forwardedHeaders: settings.forwardedHeaders,
+        ...(options.controlPlane ?? {}),
+      },
     },
-    root: false,
-    ...(identify ? { identify } : {}),
-    idempotency: false,
-    // A token is the upstream's identity: it calls the API, and never opens the management API.
-    jwtRoles: ['read', 'write'],
-    // Nothing is deprecated unless the config says so: the upstream's versions are the team's to schedule.
-    defaultDeprecated: [],
-    // No release dates but the config's: the reference service's v1 and v2 dates are not the upstream's.
-    releases: {},
+    defaults: {
+      ...(identify ? { identify } : {}),
+      idempotency: false,
+      // A token is the upstream's identity: it calls the API, and never opens the management API.
+      jwtRoles: ['read', 'write'],
+      ...gatewayReleases,
+    },
     // nginx serves the API and logs each call; this process counts them from its log.
-    ...(usageLog ? { features: [usageLogFeature({ path: usageLog })] } : {}),
+    features: usageLog ? [usageLogFeature({ path: usageLog })] : [],
   };
 }
 

@@ -135,7 +135,8 @@ test('bad key requests are 400, and a writer can write but not manage', async ()
 });
 
 test('without VERSIONARY_ADMIN_KEY the first start creates an admin key, told once, that works', async () => {
-  const { buildApp } = await import('../../src/reference/build-app.ts');
+  const { buildApp } = await import('../../src/compose/build-app.ts');
+  const { referenceProduct } = await import('../../src/reference/product.ts');
   const { loadConfig } = await import('../../src/loop/host/config.ts');
   const { openSqliteStorage } = await import('../../src/storage/sqlite/open-sqlite-storage.ts');
   const { createFixedClock } = await import('../../src/core/clock/index.ts');
@@ -143,7 +144,13 @@ test('without VERSIONARY_ADMIN_KEY the first start creates an admin key, told on
   const storage = await openSqliteStorage({ path: ':memory:' });
   const clock = createFixedClock(Date.UTC(2026, 0, 1));
   const seen: string[] = [];
-  const first = await buildApp({ config, storage, clock, onBootstrapKey: (k) => seen.push(k) });
+  const first = await buildApp({
+    product: referenceProduct(),
+    config,
+    storage,
+    clock,
+    onBootstrapKey: (k) => seen.push(k),
+  });
   assert.equal(seen.length, 1);
   const res = await first.inject({
     method: 'POST',
@@ -153,7 +160,13 @@ test('without VERSIONARY_ADMIN_KEY the first start creates an admin key, told on
   });
   assert.equal(res.statusCode, 201);
   await first.close();
-  const second = await buildApp({ config, storage, clock, onBootstrapKey: (k) => seen.push(k) });
+  const second = await buildApp({
+    product: referenceProduct(),
+    config,
+    storage,
+    clock,
+    onBootstrapKey: (k) => seen.push(k),
+  });
   assert.equal(seen.length, 1, 'a restart prints nothing new');
   await second.close();
   await storage.close();

@@ -14,7 +14,8 @@ import {
   type VersionChange,
 } from '../../src/core/versions/index.ts';
 import { headOperations, headSchemas } from '../../src/reference/api/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';
@@ -260,12 +261,15 @@ describe('a bad version definition fails at definition time, listing every probl
     const storage = await openSqliteStorage({ path: ':memory:' });
     try {
       const config = loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }, readFile: () => '' });
-      await assert.rejects(buildApp({ config, storage, clock: createFixedClock(0), bundle }), (error) => {
-        assert.ok(isVersionaryError(error));
-        assert.equal(error.code, 'INVALID_DEFINITION');
-        assert.match(error.detail, /users\.search/);
-        return true;
-      });
+      await assert.rejects(
+        buildApp({ product: referenceProduct({ bundle }), config, storage, clock: createFixedClock(0) }),
+        (error) => {
+          assert.ok(isVersionaryError(error));
+          assert.equal(error.code, 'INVALID_DEFINITION');
+          assert.match(error.detail, /users\.search/);
+          return true;
+        },
+      );
     } finally {
       await storage.close();
     }

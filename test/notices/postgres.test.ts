@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { createFixedClock } from '../../src/core/clock/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { adminHeaders, testAdminKey, testEpoch } from '../support/test-app.ts';
@@ -41,7 +42,7 @@ describe('notices on PostgreSQL', () => {
         },
         readFile: () => noticeConfig(),
       });
-      const app = await buildApp({ config, storage, clock });
+      const app = await buildApp({ product: referenceProduct(), config, storage, clock });
       await app.ready();
       closers.push(async () => {
         await app.close();

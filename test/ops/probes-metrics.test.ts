@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { assertProblemShape } from '../support/assertions.ts';
@@ -33,6 +34,7 @@ describe('probes, metrics and request ids', () => {
       readFile: () => '',
     });
     const app = await buildApp({
+      product: referenceProduct(),
       config,
       storage: {
         ...storage,
@@ -60,7 +62,13 @@ describe('probes, metrics and request ids', () => {
       readFile: () => '',
     });
     let closing = false;
-    const app = await buildApp({ config, storage, clock: { now: Date.now }, ops: { shuttingDown: () => closing } });
+    const app = await buildApp({
+      product: referenceProduct(),
+      config,
+      storage,
+      clock: { now: Date.now },
+      ops: { shuttingDown: () => closing },
+    });
     assert.equal((await app.inject({ url: '/readyz' })).statusCode, 200);
     closing = true;
     const res = await app.inject({ url: '/readyz' });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { runStorageContract } from './contract.ts';
@@ -32,7 +33,12 @@ describe('the service on PostgreSQL', () => {
       env: { DATABASE_URL: url, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'pg-test-admin-key-000' },
       readFile: () => '',
     });
-    const app = await buildApp({ config, storage, clock: { now: () => Date.UTC(2026, 0, 1) } });
+    const app = await buildApp({
+      product: referenceProduct(),
+      config,
+      storage,
+      clock: { now: () => Date.UTC(2026, 0, 1) },
+    });
     const auth = { authorization: 'Bearer pg-test-admin-key-000' };
     const created = await app.inject({
       method: 'POST',

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
@@ -54,7 +55,7 @@ export async function startWithElements(): Promise<{
   config.settings.lifecycle.elementDeprecations = elements;
   const storage = await openSqliteStorage({ path: ':memory:' });
   const clock = createFixedClock(testEpoch);
-  const app = await buildApp({ config, storage, clock });
+  const app = await buildApp({ product: referenceProduct(), config, storage, clock });
   await app.ready();
   return {
     app,

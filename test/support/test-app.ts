@@ -4,7 +4,8 @@ import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
 import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
-import { buildApp, type BuildAppOptions } from '../../src/reference/build-app.ts';
+import { buildApp, type BuildAppOptions } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
@@ -135,10 +136,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     : opened;
   const served = options.wrapStorage ? options.wrapStorage(withResources) : withResources;
   const app = await buildApp({
+    product: referenceProduct(options.bundle ? { bundle: options.bundle } : {}),
     config,
     storage: served,
     clock,
-    ...(options.bundle ? { bundle: options.bundle } : {}),
     ...(options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.noticeChannels ? { noticeChannels: options.noticeChannels } : {}),

@@ -5,7 +5,8 @@ import { composeGateway } from '../../src/gateway/composition.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import { createApiBundle } from '../../src/reference/api/index.ts';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { referenceHandlers } from '../../src/reference/resources/feature.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 
@@ -30,14 +31,19 @@ export async function buildThreeApps(): Promise<ThreeApps> {
   const closers: Array<() => Promise<void>> = [];
   const storage = await openSqliteStorage({ path: ':memory:' });
   closers.push(() => storage.close());
-  const service = await buildApp({ config: loadConfig({ env, readFile: () => '' }), storage, clock });
+  const service = await buildApp({
+    product: referenceProduct(),
+    config: loadConfig({ env, readFile: () => '' }),
+    storage,
+    clock,
+  });
 
   const configPath = new URL('../../examples/gateway/config.json', import.meta.url).pathname;
   const gatewayConfig = loadConfig({ env: { ...env, VERSIONARY_CONFIG: configPath }, readFile });
   const gatewayStorage = await openSqliteStorage({ path: ':memory:' });
   closers.push(() => gatewayStorage.close());
-  const composition = await composeGateway({ config: gatewayConfig, readFile });
-  const gateway = await buildApp({ ...composition, config: gatewayConfig, storage: gatewayStorage, clock });
+  const product = await composeGateway({ config: gatewayConfig, readFile });
+  const gateway = await buildApp({ product, config: gatewayConfig, storage: gatewayStorage, clock });
 
   const options = {
     bundle: createApiBundle(),

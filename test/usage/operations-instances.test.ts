@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/reference/build-app.ts';
+import { buildApp } from '../../src/compose/build-app.ts';
+import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
@@ -30,7 +31,12 @@ async function instance(): Promise<{ app: FastifyInstance & { flushUsage(): Prom
     env: { DATABASE_URL: url, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: adminKey, VERSIONARY_CONFIG: '/c.json' },
     readFile: () => JSON.stringify({ rateLimit: { max: 1_000_000, windowSeconds: 60 } }),
   });
-  const app = await buildApp({ config, storage, clock: { now: () => testEpoch + 1_800_000 } });
+  const app = await buildApp({
+    product: referenceProduct(),
+    config,
+    storage,
+    clock: { now: () => testEpoch + 1_800_000 },
+  });
   return { app, storage };
 }
 

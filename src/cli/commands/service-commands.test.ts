@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
-import { buildApp } from '../../reference/build-app.ts';
+import { buildApp } from '../../compose/build-app.ts';
+import { referenceProduct } from '../../reference/product.ts';
 import { loadConfig } from '../../loop/host/config.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
@@ -40,7 +41,12 @@ describe('versionary keys and versions against the database', () => {
       env: { ...env, LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'another-admin-key-123' },
       readFile: () => '',
     });
-    const app = await buildApp({ config, storage, clock: { now: () => Date.UTC(2026, 0, 1) } });
+    const app = await buildApp({
+      product: referenceProduct(),
+      config,
+      storage,
+      clock: { now: () => Date.UTC(2026, 0, 1) },
+    });
     assert.equal(
       (await app.inject({ url: '/api/v2/users', headers: { authorization: `Bearer ${key}` } })).statusCode,
       200,
@@ -97,7 +103,7 @@ describe('versionary versions against a running server', () => {
       env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', VERSIONARY_ADMIN_KEY: 'server-admin-key-0001' },
       readFile: () => '',
     });
-    const app = await buildApp({ config, storage, clock: { now: Date.now } });
+    const app = await buildApp({ product: referenceProduct(), config, storage, clock: { now: Date.now } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const server = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     try {

@@ -1,58 +1,37 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pickDefined } from '../core/config/index.ts';
-import { createApiBundle } from './api/index.ts';
 import type { Clock } from '../core/clock/index.ts';
-import type { VersionBundle } from '../core/versions/index.ts';
-import type { ServiceContext, ServiceFeature, ServiceOptions } from '../loop/host/feature.ts';
+import type { ServiceOptions } from '../loop/host/feature.ts';
+import type { LoopProduct } from '../loop/host/product.ts';
 import { flushUsage } from '../loop/usage/install-usage.ts';
 import type { ServiceConfig } from '../loop/host/config.ts';
 import type { Storage } from '../kernel/ports/index.ts';
-import type { LoopForward } from '../loop/lifecycle/forward-feature.ts';
 import { registerLoopParts } from '../loop/preset.ts';
 import type { StartFailure } from '../loop/host/start-failure.ts';
-import type { LoopLifecycleOptions } from '../loop/lifecycle/options.ts';
-import { referenceHandlers } from './resources/feature.ts';
-import { rootFeature } from './root-feature.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
-import { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
-import { referenceApiInfo } from './api-info.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
-/** Options for `buildApp`: what `src/server.ts` read and opened, and the seams tests and the bench use. */
-export interface BuildAppOptions extends ServiceOptions {
+/** Options for `buildApp`: the product, what `src/server.ts` read and opened, and the seams tests and the bench use. */
+export interface BuildAppOptions extends Pick<
+  ServiceOptions,
+  'ops' | 'rateLimitStore' | 'onBootstrapKey' | 'onVersionedRequest' | 'noticeChannels'
+> {
+  /** What the app is: the reference service's users and posts (`referenceProduct`), the gateway's forwarding. */
+  product: LoopProduct;
   config: ServiceConfig;
   storage: Storage;
   clock: Clock;
-  /** Defaults to the published versions; tests pass their own to add a version. */
-  bundle?: VersionBundle;
   /** Record usage (the usage part). On unless `false`: the benchmark turns it off to measure its cost. */
   recordUsage?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
-  /** Where the versioned API lives, its media types' vendor and its documents' title; the reference service's by default. */
-  api?: ServiceContext['api'];
-  /** The API's handlers; users and posts by default. */
-  handlers?: LoopLifecycleOptions['handlers'];
-  /** Instead of handlers, forward every version upstream (the gateway). */
-  forward?: LoopForward;
-  /** `false`: no `/` page or `/healthz` (the gateway's upstream's API is not ours to describe there). */
-  root?: boolean;
-  /** More features, installed after the loop's parts with their context (the reader of nginx's usage log). */
-  features?: readonly ServiceFeature[];
 }
-export { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
 
-/** Build the service without listening: tests call `inject()`, `server.ts` calls `listen()`. */
+/** Build an app of the loop's parts for a product without listening: tests call `inject()`, `server.ts` calls `listen()`. */
 export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
-  const { config } = options;
-  const bundle = options.bundle ?? createApiBundle();
-  const api = options.api ?? {
-    prefix: apiPrefix,
-    vendor,
-    title: 'Versionary users and posts API',
-    info: referenceApiInfo,
-  };
+  const { config, product } = options;
+  const { bundle, api } = product;
   const timeouts = toServerOptions(config.settings.timeouts);
   const app = Fastify({
     ...serviceServerOptions({ bundle, api }),
@@ -74,6 +53,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
   // The loop's parts are the whole app: the same parts, in the same order, as `versionaryLoop`
   // registers in a team's app, on the root, with what the server read and opened as their seams.
   // A part's start failure names the part; the service reports the configuration's own error, as it did before it listened.
+  const { releases, defaultDeprecated, ...access } = product.defaults;
   const state = await registerParts(app as FastifyInstance, {
     bundle,
     vendor: api.vendor,
@@ -83,25 +63,18 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     host: {
       config,
       storage: options.storage,
-      // The reference service's own release dates, unless the composition says otherwise (the gateway gives none).
-      releases: options.releases ?? builtInReleases,
+      // Only the product's release dates: the reference service's are not another API's.
+      releases: releases ?? {},
       ...(api.info ? { info: api.info } : {}),
-      ...pickDefined(options, ['ops', 'rateLimitStore', 'defaultDeprecated']),
+      ...(defaultDeprecated ? { defaultDeprecated } : {}),
+      ...pickDefined(options, ['ops', 'rateLimitStore']),
     },
-    ...(options.forward ? { forward: options.forward } : { handlers: options.handlers ?? referenceHandlers }),
+    ...product.source,
+    ...access,
     ownsApp: true,
-    ...pickDefined(options, [
-      'onVersionedRequest',
-      'identify',
-      'onBootstrapKey',
-      'jwtRoles',
-      'idempotency',
-      'noticeChannels',
-      'recordUsage',
-    ]),
+    ...pickDefined(options, ['onVersionedRequest', 'onBootstrapKey', 'noticeChannels', 'recordUsage']),
   });
-  if (options.root !== false) await rootFeature.install(state.context);
-  for (const feature of options.features ?? []) await feature.install(state.context);
+  for (const feature of product.features) await feature.install(state.context);
   return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsage(app as FastifyInstance) });
 }
 
