@@ -2,25 +2,11 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import type { ApiVersion, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
+import type { OperationSpec } from '../core/versions/index.ts';
+import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
-
-/**
- * A version the gateway serves from a newer one (`derivedFrom`): calls go to the newer version's
- * upstream, their bodies migrated up, and the answers come back migrated down, by the same
- * migration plan `defineVersions` compiles for the library.
- */
-export interface DerivedVersionRoute {
-  /** The version with the upstream, as the chain's plan knows it. */
-  root: ApiVersion;
-  /** This version, as the chain's plan knows it. */
-  self: ApiVersion;
-  plan: MigrationPlan;
-  /** `/api/v2`: the root's base path, which the upstream serves. */
-  rootBase: string;
-}
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
 const answerLimit = 8 * 1024 * 1024;

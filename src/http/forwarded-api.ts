@@ -18,7 +18,8 @@ import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from '../core/rulebook/canonical-path.ts';
-import { forwardDerived, type DerivedVersionRoute } from './derived-forward.ts';
+import { forwardDerived } from './derived-forward.ts';
+import type { DerivedVersionRoute } from './derived-route.ts';
 import { createResponseChecks } from './response-check.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 

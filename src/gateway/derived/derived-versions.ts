@@ -6,7 +6,7 @@ import {
   type VersionBundle,
   type VersionChange,
 } from '../../core/versions/index.ts';
-import type { DerivedVersionRoute } from '../../http/derived-forward.ts';
+import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
-import type { DerivedVersionRoute } from '../../http/derived-forward.ts';
+import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { ServiceContext, ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
