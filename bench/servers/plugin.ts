@@ -14,8 +14,9 @@ import { built } from './built.ts';
 
 const { VersionaryError, ErrorCode } =
   await built<typeof import('../../src/core/errors/index.ts')>('core/errors/index');
-const { createApiBundle, headOperations } =
-  await built<typeof import('../../src/reference/api/index.ts')>('reference/api/index');
+const { createApiBundle } = await built<typeof import('../../src/reference/api/index.ts')>('reference/api/index');
+const { headOperations } =
+  await built<typeof import('../../src/reference/api/operations.ts')>('reference/api/operations');
 const { versionary, versionRewriter } =
   await built<typeof import('../../src/http/plugin/index.ts')>('http/plugin/index');
 

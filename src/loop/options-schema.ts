@@ -1,39 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createSchemaValidator } from '../core/config/index.ts';
 import { nearestName } from '../core/text/index.ts';
+import { accessOptionsSchema } from './access/options.ts';
+import { bool, fn, text } from './host/option-schemas.ts';
+import { lifecycleOptionsSchema } from './lifecycle/options.ts';
+import { noticesOptionsSchema } from './notices/options.ts';
 
-// JSON Schema has no type for a function: `isFunction` is the validator's keyword for one.
-const Fn = Type.Unsafe<unknown>({ isFunction: true, errorText: 'must be a function' });
-const Bool = Type.Boolean({ errorText: 'must be a boolean' });
-const Text = Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
-
-const handlers = Type.Union([Type.Object({}, { additionalProperties: Fn }), Fn], {
-  errorText: 'must be an object of one handler per operation id, or a function returning one',
-});
-const identify = Type.Optional(Fn);
+const Fn = fn();
+const Bool = bool();
+const Text = text();
 // The seams of a host app (the reference service, the gateway), checked by TypeScript: typed
 // objects handed over in code, not settings a user writes.
 const host = Type.Optional(Type.Object({}, { errorText: 'must be an object' }));
-const forward = Type.Optional(
-  Type.Object(
-    { upstreams: Type.Object({}), documents: Type.Object({}), clientHeader: Text, keepsCredential: Bool },
-    { errorText: 'must be { upstreams, documents, clientHeader, keepsCredential }' },
-  ),
-);
-const onVersionedRequest = Type.Optional(Type.Array(Fn, { errorText: 'must be an array of functions' }));
-const ownsApp = Type.Optional(Bool);
-const jwtRoles = Type.Optional(
-  Type.Array(Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]), {
-    errorText: 'must be an array of read, write and admin',
-  }),
-);
-const idempotency = Type.Optional(Bool);
-const onBootstrapKey = Type.Optional(Fn);
-const noticeChannels = Type.Optional(
-  Type.Array(Type.Object({ name: Text, recipients: Fn, deliver: Type.Optional(Fn), close: Type.Optional(Fn) }), {
-    errorText: 'must be an array of channels, each { name, recipients(client), deliver?(delivery) }',
-  }),
-);
 
 /**
  * The loop's options, as `versionaryLoop` takes them: the storage part's (what the API is, where
@@ -102,16 +80,10 @@ const LoopOptionsSchema = Type.Object(
     clock: Type.Optional(
       Type.Object({ now: Fn }, { errorText: 'must have a now() method returning epoch milliseconds' }),
     ),
-    handlers: Type.Optional(handlers),
     host,
-    forward,
-    onVersionedRequest,
-    ownsApp,
-    identify,
-    onBootstrapKey,
-    jwtRoles,
-    idempotency,
-    noticeChannels,
+    ...lifecycleOptionsSchema.properties,
+    ...accessOptionsSchema.properties,
+    ...noticesOptionsSchema.properties,
     recordUsage: Type.Optional(Bool),
     portal: Type.Optional(Bool),
     notices: Type.Optional(Bool),
@@ -120,18 +92,6 @@ const LoopOptionsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The lifecycle part's options. */
-const LoopLifecycleOptionsSchema = Type.Object(
-  { handlers: Type.Optional(handlers), forward, onVersionedRequest, ownsApp },
-  { additionalProperties: false },
-);
-/** The access part's options. */
-const LoopAccessOptionsSchema = Type.Object(
-  { identify, onBootstrapKey, jwtRoles, idempotency },
-  { additionalProperties: false },
-);
-/** The notices part's options. */
-const LoopNoticesOptionsSchema = Type.Object({ noticeChannels }, { additionalProperties: false });
 /** The management part's options. */
 const LoopManagementOptionsSchema = Type.Object({ mcp: Type.Optional(Bool) }, { additionalProperties: false });
 /** The options of the usage and portal parts: none. */
@@ -145,9 +105,9 @@ const unknownKey = ({ where, key, known }: { where: string; key: string; known: 
 /** The checks of the options above: every problem at once, each naming its option. */
 export const loopOptionsValidators = {
   loop: createSchemaValidator(LoopOptionsSchema, { unknownKey }),
-  lifecycle: createSchemaValidator(LoopLifecycleOptionsSchema, { unknownKey }),
-  access: createSchemaValidator(LoopAccessOptionsSchema, { unknownKey }),
-  notices: createSchemaValidator(LoopNoticesOptionsSchema, { unknownKey }),
+  lifecycle: createSchemaValidator(lifecycleOptionsSchema, { unknownKey }),
+  access: createSchemaValidator(accessOptionsSchema, { unknownKey }),
+  notices: createSchemaValidator(noticesOptionsSchema, { unknownKey }),
   management: createSchemaValidator(LoopManagementOptionsSchema, { unknownKey }),
   none: createSchemaValidator(NoOptionsSchema, { unknownKey }),
 };

@@ -5,7 +5,7 @@ import type { VersionBundle } from '../core/versions/index.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { parseTimeoutSettings, toServerOptions } from '../kernel/app/timeouts.ts';
 import { versionaryLoopAccess } from './access/part.ts';
-import type { LoopPart } from './host/define-part.ts';
+import { optionKeysOf, type LoopPart } from './host/define-part.ts';
 import { versionaryLoopLifecycle } from './lifecycle/part.ts';
 import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './host/loop-state.ts';
 import { versionaryLoopManagement } from './management/part.ts';
@@ -112,13 +112,14 @@ export async function registerLoopParts(scope: FastifyInstance, options: Version
   const state = loopStateOf(scope);
   // Unknown paths are answered once every part is in, so that they meet every part's hooks.
   state.partNotFound = false;
-  const optionsOf: Partial<Record<LoopPartName, object>> = {
-    'versionary-loop-lifecycle': pickDefined(options, ['handlers', 'forward', 'onVersionedRequest', 'ownsApp']),
-    'versionary-loop-access': pickDefined(options, ['identify', 'onBootstrapKey', 'jwtRoles', 'idempotency']),
-    'versionary-loop-notices': pickDefined(options, ['noticeChannels']),
-    'versionary-loop-management': pickDefined(options, ['mcp']),
-  };
-  for (const name of parts.slice(1)) await scope.register(partsByName[name] as LoopPart<object>, optionsOf[name] ?? {});
+  // Each part is given the options its own schema declares, under their names: none is listed here.
+  for (const name of parts.slice(1)) {
+    const part = partsByName[name];
+    await scope.register(
+      part as LoopPart<object>,
+      pickDefined(options as unknown as Record<string, unknown>, optionKeysOf(part)),
+    );
+  }
   // An app that is the loop's alone answers its unknown paths at its root (the lifecycle part's problems).
   if (!options.ownsApp) await installOwnedNotFound(state.context, parts);
   return state;

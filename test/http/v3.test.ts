@@ -13,7 +13,8 @@ import {
   type VersionBundle,
   type VersionChange,
 } from '../../src/core/versions/index.ts';
-import { headOperations, headSchemas } from '../../src/reference/api/index.ts';
+import { headOperations } from '../../src/reference/api/operations.ts';
+import { headSchemas } from '../../src/reference/api/schemas.ts';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
 import { loadConfig } from '../../src/loop/host/config.ts';

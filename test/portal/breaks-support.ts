@@ -5,7 +5,10 @@ import {
   isPlainObject,
   type VersionBundle,
 } from '../../src/core/versions/index.ts';
-import { createApiBundle, headOperations, headSchemas, publishedVersions } from '../../src/reference/api/index.ts';
+import { createApiBundle } from '../../src/reference/api/index.ts';
+import { headOperations } from '../../src/reference/api/operations.ts';
+import { headSchemas } from '../../src/reference/api/schemas.ts';
+import { publishedVersions } from '../../src/reference/api/versions/index.ts';
 
 /**
  * The published v1 and v2 plus one more v2 change that reaches `GET /users/{id}`: the single user

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Storage, UsageLogBatch } from '../../src/kernel/ports/index.ts';
+import type { Storage } from '../../src/kernel/ports/index.ts';
+import type { UsageLogBatch } from '../../src/kernel/ports/usage-log.ts';
 
 const t0 = Date.UTC(2025, 2, 3, 10);
 const path = '/var/log/nginx/versionary-usage.log';

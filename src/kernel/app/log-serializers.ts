@@ -1,6 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 
-/** Query parameters that may carry a credential; compared case-insensitively. */
+/**
+ * Query parameters that may carry a credential; compared case-insensitively.
+ *
+ * @internal exported for the tests
+ */
 export const credentialParams = [
   'api_key',
   'api-key',
@@ -20,6 +24,8 @@ const credential = new Set(credentialParams);
 /**
  * A URL with the values of credential-like query parameters replaced by `[REDACTED]`, so a key a
  * client put in the query string never reaches the logs. The rest of the URL is kept as sent.
+ *
+ * @internal exported for the tests
  */
 export function redactUrl(url: string): string {
   const mark = url.indexOf('?');

@@ -16,6 +16,8 @@ export interface TimeoutSettings {
  * request, so a stalled body (slowloris) holds a socket for 30 s at most; idle keep-alive
  * connections are closed after 5 s (Node's own default; put a proxy's idle timeout above it),
  * and a connection silent in both directions after 60 s.
+ *
+ * @internal exported for the tests
  */
 export const defaultTimeouts: TimeoutSettings = {
   headersSeconds: 10,

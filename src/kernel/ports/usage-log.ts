@@ -11,7 +11,11 @@ export interface UsageLogPosition {
   offset: number;
 }
 
-/** One step of reading: the calls of the lines read, and where the reader stands after them. */
+/**
+ * One step of reading: the calls of the lines read, and where the reader stands after them.
+ *
+ * @internal exported for the tests
+ */
 export interface UsageLogBatch {
   position: UsageLogPosition;
   /** Calls for the usage rollups (deprecated versions, endpoints and elements), as the recorder writes them. */

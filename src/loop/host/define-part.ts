@@ -69,5 +69,18 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
     },
     { name: spec.name, fastify: '5.x' },
   ) as unknown as FastifyPluginAsync<Options>;
-  return Object.assign(plugin, { dependencies: spec.dependencies });
+  const part = Object.assign(plugin, { dependencies: spec.dependencies });
+  optionKeys.set(
+    part,
+    spec.options ? Object.keys((spec.options.schema as { properties?: object }).properties ?? {}) : [],
+  );
+  return part;
+}
+
+// Kept beside the parts rather than on them: `LoopPart` is public, and which keys a part reads is the loop's business.
+const optionKeys = new WeakMap<object, readonly string[]>();
+
+/** The options a part declares in its schema, by name: what the preset hands it of its one options object. */
+export function optionKeysOf(part: LoopPart<never>): readonly string[] {
+  return optionKeys.get(part) ?? [];
 }

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import type { VersionedRequestHook } from '../../http/index.ts';
-import type { AuthenticationOptions } from '../access/auth/authenticate.ts';
 import type { Role } from '../../kernel/ports/principal.ts';
 import type { ServiceConfig } from './config.ts';
+import type { LoopAccessOptions } from '../access/options.ts';
+import type { VersionedRequestHook } from '../../http/index.ts';
+import type { LoopNoticesOptions } from '../notices/options.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { NoticeChannel } from '../notices/channel.ts';
 import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
 import type { ExemptionDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { RateLimitStore } from '../access/rate-limit/index.ts';
@@ -56,27 +56,18 @@ export interface ServiceFeature {
 
 /**
  * What the parts' features read beside the context: the seams an app (the reference service, the
- * gateway, a team's app) hands the loop's parts as their documented options.
+ * gateway, a team's app) hands the loop's parts, and each part's own options, declared once in
+ * its schema (`loop/<part>/options.ts`).
  */
-export interface ServiceOptions {
+export interface ServiceOptions extends LoopAccessOptions, LoopNoticesOptions {
+  /** Runs once per versioned request after negotiation (the lifecycle part's option). */
+  onVersionedRequest?: VersionedRequestHook[];
   /** Where rate-limit counters live; in memory by default (one instance). */
   rateLimitStore?: RateLimitStore;
-  /** Told the bootstrap admin key, once, when the first start creates it. */
-  onBootstrapKey?: (key: string) => void;
-  /** Runs once per versioned request after negotiation. */
-  onVersionedRequest?: VersionedRequestHook[];
   /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */
   ops?: OpsWiring;
-  /** Notice channels beside email and webhooks (`docs/notices.md#your-own-channel`). */
-  noticeChannels?: readonly NoticeChannel[];
-  /** The app's own authentication, asked before Versionary's keys (`docs/loop.md#who-is-calling-versionarys-keys-or-yours`). */
-  identify?: AuthenticationOptions['identify'];
-  /** The roles a JWT's `scope` may grant (all three by default); the gateway's tokens never grant `admin`. */
-  jwtRoles?: readonly Role[];
   /** Versions deprecated (for six months) at the first start when the config names none; every version but the newest by default. */
   defaultDeprecated?: string[];
-  /** Replay `Idempotency-Key` writes (default true); off in the gateway, where the upstream owns its writes. */
-  idempotency?: boolean;
   /**
    * Release dates (ISO instants) of versions whose config entry declares no `releasedAt`: none by
    * default, so a team's API or the gateway never shows the reference service's dates.

@@ -71,7 +71,11 @@ export function recordLoopPart(app: FastifyInstance, name: LoopPartName): void {
   parts.push(name);
 }
 
-/** The loop's parts registered on `app`'s server, in the order they were registered. */
+/**
+ * The loop's parts registered on `app`'s server, in the order they were registered.
+ *
+ * @internal exported for the tests
+ */
 export function registeredLoopParts(app: FastifyInstance): readonly LoopPartName[] {
   return partsByServer.get(app.server) ?? [];
 }

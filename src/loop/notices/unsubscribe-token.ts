@@ -21,6 +21,8 @@ const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
 /**
  * Sign an unsubscribe link for a (client, contact) pair at an instant, so a link cannot be made
  * for someone else, and its age is known when it comes back.
+ *
+ * @internal exported for the tests
  */
 export function signUnsubscribe(options: {
   secret: string;
@@ -34,6 +36,8 @@ export function signUnsubscribe(options: {
 /**
  * When the link was issued, if `token` is this service's signature of this (client, contact);
  * `undefined` for a forged, altered or old-format token. The HMAC is compared in constant time.
+ *
+ * @internal exported for the tests
  */
 export function readUnsubscribe(options: {
   secret: string;

@@ -14,6 +14,8 @@ interface WebhookTarget {
 /**
  * The Standard Webhooks signature header value: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
  * keyed with the secret's base64 part.
+ *
+ * @internal exported for the tests
  */
 export function signWebhook(options: { secret: string; id: string; timestamp: number; body: string }): string {
   const key = Buffer.from(options.secret.replace(/^whsec_/, ''), 'base64');

@@ -17,6 +17,8 @@ export interface PortalSettings {
  * quickly, loads a page every few seconds, so never meets it; a script gets a burst of 60, then
  * 3 a second, so one consumer cannot keep the CPU busy for the others (a "What breaks" page costs
  * milliseconds when its diff is not yet kept).
+ *
+ * @internal exported for the tests
  */
 export const defaultPortalSettings: PortalSettings = { sessionBudget: { max: 60, windowSeconds: 20 } };
 

@@ -3,10 +3,6 @@ import { headOperations } from './operations.ts';
 import { headSchemas } from './schemas.ts';
 import { publishedVersions } from './versions/index.ts';
 
-export { headOperations } from './operations.ts';
-export { headSchemas } from './schemas.ts';
-export { publishedVersions } from './versions/index.ts';
-
 /** The head the service's handlers are typed from: `defineHandlers(apiHead, ...)`. */
 export const apiHead = { schemas: headSchemas, operations: headOperations };
 /** The type of {@link apiHead}. */

@@ -1,19 +1,8 @@
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { guardStores } from '../guard/transient-errors.ts';
-import { createApiKeyStore } from '../kysely/api-key-store.ts';
-import { createApprovalStore } from '../kysely/approval-store.ts';
-import { createExemptionStore } from '../kysely/exemption-store.ts';
-import { createExemptionRequestStore } from '../kysely/exemption-request-store.ts';
-import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
-import { createNoticeStore } from '../kysely/notice-store.ts';
-import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
-import { createUsageStore } from '../kysely/usage-store.ts';
-import { createUsageLogStore } from '../kysely/usage-log-store.ts';
-import { operationPageRows } from '../kysely/usage-operation-reads.ts';
-import { createClientStore } from '../kysely/client-store.ts';
 import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
+import { createLoopStores } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { SchemaPostgresDialect } from './schema-dialect.ts';
 
@@ -67,18 +56,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await db.destroy();
     throw error;
   }
-  const stores = guardStores({
-    lifecycle: createLifecycleStore(db),
-    usage: createUsageStore(db, { operationPageRows: operationPageRows.postgres }),
-    usageLog: createUsageLogStore(db),
-    apiKeys: createApiKeyStore(db),
-    approvals: createApprovalStore(db),
-    exemptions: createExemptionStore(db),
-    exemptionRequests: createExemptionRequestStore(db),
-    idempotency: createIdempotencyStore(db),
-    clients: createClientStore(db),
-    notices: createNoticeStore(db, { skipLocked: true }),
-  });
+  const stores = createLoopStores(db, 'postgres');
   return {
     db,
     ...stores,

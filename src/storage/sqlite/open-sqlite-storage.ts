@@ -3,20 +3,10 @@ import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import type { Storage } from '../../kernel/ports/index.ts';
 import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
+import { createLoopStores } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
-import { createLifecycleStore } from '../kysely/lifecycle-store.ts';
-import { createUsageStore } from '../kysely/usage-store.ts';
-import { createUsageLogStore } from '../kysely/usage-log-store.ts';
-import { createClientStore } from '../kysely/client-store.ts';
-import { createApiKeyStore } from '../kysely/api-key-store.ts';
-import { createApprovalStore } from '../kysely/approval-store.ts';
-import { createExemptionStore } from '../kysely/exemption-store.ts';
-import { createExemptionRequestStore } from '../kysely/exemption-request-store.ts';
-import { createIdempotencyStore } from '../kysely/idempotency-store.ts';
-import { createNoticeStore } from '../kysely/notice-store.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
-import { guardStores } from '../guard/transient-errors.ts';
 
 /** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -57,18 +47,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
     throw error;
   }
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
-  const stores = guardStores({
-    lifecycle: createLifecycleStore(db),
-    usage: createUsageStore(db),
-    usageLog: createUsageLogStore(db),
-    apiKeys: createApiKeyStore(db),
-    approvals: createApprovalStore(db),
-    exemptions: createExemptionStore(db),
-    exemptionRequests: createExemptionRequestStore(db),
-    idempotency: createIdempotencyStore(db),
-    clients: createClientStore(db),
-    notices: createNoticeStore(db, { skipLocked: false }),
-  });
+  const stores = createLoopStores(db, 'sqlite');
   return {
     db,
     ...stores,

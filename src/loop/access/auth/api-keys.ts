@@ -13,7 +13,11 @@ function generateApiKey(): { id: string; key: string; hash: string } {
   return { id: `key_${id}`, key, hash: hashKey(key) };
 }
 
-/** SHA-256 of a key, hex. A fast hash is right here: keys are 256-bit random, not passwords. */
+/**
+ * SHA-256 of a key, hex. A fast hash is right here: keys are 256-bit random, not passwords.
+ *
+ * @internal exported for the tests
+ */
 export function hashKey(key: string): string {
   return hash('sha256', key, 'hex');
 }

@@ -23,6 +23,8 @@ export interface RateLimitSettings {
  * The limits used when the config file says nothing: 100 requests per 60 seconds per client, no
  * role overrides. About 1.7 requests a second suits an interactive client and stops a runaway loop
  * within a minute.
+ *
+ * @internal exported for the tests
  */
 export const defaultRateLimitSettings: RateLimitSettings = { enabled: true, max: 100, windowSeconds: 60, roles: {} };
 

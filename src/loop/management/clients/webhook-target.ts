@@ -13,6 +13,8 @@ const lookupTimeoutMs = 3000;
  * What range an address is in, in the config's terms: `public`, one of the kinds an operator may
  * allow, or `forbidden` (unspecified, broadcast, multicast, reserved, NAT64, 6to4, Teredo…: never
  * a webhook). IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ *
+ * @internal exported for the tests
  */
 export function classifyAddress(address: string): 'public' | PrivateTargetKind | 'forbidden' {
   if (!ipaddr.isValid(address)) return 'forbidden';
