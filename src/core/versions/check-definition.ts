@@ -2,6 +2,9 @@ import { refName } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
 import type { ApiVersion } from './bundle-types.ts';
 
+/** The path templates a head may route: `/segments` and `{params}`. */
+export const routablePath = /^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/;
+
 /** Check the head's operations: unique ids, unique routes, well-formed path templates. */
 export function checkHead(head: HeadDefinition): string[] {
   const problems: string[] = [];
@@ -13,7 +16,7 @@ export function checkHead(head: HeadDefinition): string[] {
     const route = `${op.method} ${op.path}`;
     if (routes.has(route)) problems.push(`route ${route} is declared twice`);
     routes.add(route);
-    if (!/^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/.test(op.path)) {
+    if (!routablePath.test(op.path)) {
       problems.push(`operation ${op.id} has path "${op.path}"; use /segments and {params}`);
     }
   }

@@ -32,3 +32,4 @@ export type { SchemaType } from './schema-type.ts';
 export type { HeadDefinition, HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
 export { bundleFromOpenApi } from './from-openapi.ts';
 export type { OpenApiVersionInput } from './from-openapi.ts';
+export { routablePath } from './check-definition.ts';

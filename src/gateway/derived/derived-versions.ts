@@ -2,6 +2,7 @@ import { VersionaryError } from '../../core/errors/index.ts';
 import {
   defineVersions,
   readVersionChanges,
+  routablePath,
   type ApiVersion,
   type VersionBundle,
   type VersionChange,
@@ -9,9 +10,6 @@ import {
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
-
-/** The paths `defineVersions` routes: segments and `{params}`. */
-const routablePath = /^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/;
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
