@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { readVersionChanges } from '../../src/core/versions/index.ts';
 import { v2 } from '../../src/reference/api/versions/v2.ts';
 import { examples } from '../openapi/served-documents.ts';
-import { gatewayAdminKey, spawnGatewayIn } from '../support/gateway.ts';
+import { gatewayEnv, spawnGatewayIn } from '../support/gateway.ts';
 import { spawnService, type ServiceProcess } from '../support/service-process.ts';
 
 const changesFile = new URL('../../examples/gateway-derived/reference-changes-v2.json', import.meta.url).pathname;
@@ -65,16 +65,7 @@ describe("the reference service's changes as data: v1 derived by the gateway equ
       },
     };
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-    gateway = await spawnGatewayIn({
-      dir,
-      env: {
-        HOST: '127.0.0.1',
-        DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
-        VERSIONARY_ADMIN_KEY: gatewayAdminKey,
-        VERSIONARY_SHUTDOWN_DELAY_MS: '0',
-        VERSIONARY_CONFIG: join(dir, 'config.json'),
-      },
-    });
+    gateway = await spawnGatewayIn({ dir, env: gatewayEnv(dir) });
   });
   after(async () => {
     await gateway?.stop();

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { lintOpenApi } from '../../src/core/lint/index.ts';
-import { gatewayAdminKey, spawnGatewayIn, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
+import {
+  gatewayAdminKey,
+  gatewayEnv,
+  spawnGatewayIn,
+  startPythonUpstream,
+  type PythonUpstream,
+} from '../support/gateway.ts';
 
 const example = new URL('../../examples/gateway-derived/', import.meta.url).pathname;
 const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
@@ -33,16 +39,7 @@ function writeFiles(
     versions: { v1: { deprecatedAt: '2026-01-01T00:00:00Z', sunsetAt: '2099-01-01T00:00:00Z' } },
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  return {
-    dir,
-    env: {
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
-      VERSIONARY_ADMIN_KEY: gatewayAdminKey,
-      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
-      VERSIONARY_CONFIG: join(dir, 'config.json'),
-    },
-  };
+  return { dir, env: gatewayEnv(dir) };
 }
 
 describe('versionary gateway serves v1 from a Python upstream that serves only v2', () => {

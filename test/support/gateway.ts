@@ -109,19 +109,18 @@ export function writeGatewayFiles(options: GatewayOptions): { dir: string; env: 
     },
     ...options.file,
   };
-  const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify(config));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  return { dir, env: { ...gatewayEnv(dir), LOG_LEVEL: 'silent', ...options.env } };
+}
+
+/** A test gateway's environment: its database and its `config.json` in `dir`, the test admin key. */
+export function gatewayEnv(dir: string): Record<string, string> {
   return {
-    dir,
-    env: {
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
-      LOG_LEVEL: 'silent',
-      VERSIONARY_ADMIN_KEY: gatewayAdminKey,
-      VERSIONARY_SHUTDOWN_DELAY_MS: '0',
-      VERSIONARY_CONFIG: configPath,
-      ...options.env,
-    },
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
+    VERSIONARY_ADMIN_KEY: gatewayAdminKey,
+    VERSIONARY_SHUTDOWN_DELAY_MS: '0',
+    VERSIONARY_CONFIG: join(dir, 'config.json'),
   };
 }
 
