@@ -10,6 +10,9 @@ interface ApiRoute {
   isDocument: boolean;
 }
 
+/** A version's OpenAPI document, below the version: `<prefix>/<version>/openapi.json`. */
+export const versionDocumentPath = '/openapi.json';
+
 /**
  * Where the API lives, answered in one place. Every feature that asks "is this URL the API, the
  * management API, and which version does it name" (rate limits, the removed gate, problems and
@@ -96,5 +99,5 @@ function splitRoute(pattern: string, prefix: string, version: string | undefined
   if (!version) return undefined;
   const path = pattern.slice(prefix.length + 1 + version.length) || '/';
   const template = path.replace(/:([^/]+)/g, '{$1}');
-  return { version, path, template, isDocument: path === '/openapi.json' };
+  return { version, path, template, isDocument: path === versionDocumentPath };
 }

@@ -1,3 +1,4 @@
+import { versionDocumentPath } from './api-scope.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
@@ -142,7 +143,10 @@ function registerVersionRoutes(
   const base = `${options.prefix}/${version.name}`;
   const supported = options.bundle.versions.map((v) => v.name);
   const byPath = new Map<string, OperationSpec[]>();
-  for (const op of version.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  for (const op of version.operations)
+    // The version's document is the gateway's own answer (the upstream's with the lifecycle's marks): an
+    // upstream that documents its own `/openapi.json` does not get a second route for it.
+    if (op.path !== versionDocumentPath) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
   const derived = options.forward.derived?.[version.name];
   const forward = createForwarder(
     { ...options.forward, pool: options.pool, host: options.host, vendor: options.vendor, derivedRoute: derived },
