@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   gatewayAdminKey,
+  gatewayInFrontOfPython,
   spawnGateway,
   startPythonUpstream,
-  startTestGateway,
   type PythonUpstream,
-  type TestGateway,
 } from '../support/gateway.ts';
 
 const auth = { authorization: `Bearer ${gatewayAdminKey}` };
@@ -16,44 +15,34 @@ const query = (name: string) => ({ name, in: 'query', required: false, schema: {
 
 // The gateway judges what it can see of a request without reading its body: query parameters.
 describe('gateway: a deprecated query parameter in front of a Python API', () => {
-  let python: PythonUpstream;
-  let gateway: TestGateway;
-  before(async () => {
-    python = await startPythonUpstream();
-    gateway = await startTestGateway({
-      upstream: python.url,
-      editDocument: (version, document) => {
-        if (version !== 'v2') return;
-        const users = (document.paths as Record<string, { get: { parameters?: unknown[] } }>)['/api/v2/users']!;
-        users.get.parameters = [query('page'), query('cursor'), query('offset')];
-      },
-      file: {
-        parameterDeprecations: [
-          {
-            version: 'v2',
-            method: 'GET',
-            path: '/users',
-            parameter: 'page',
-            deprecatedAt: iso(Date.now() - day),
-            sunsetAt: iso(Date.now() + 200 * day),
-            replacement: 'cursor',
-          },
-          {
-            version: 'v2',
-            method: 'GET',
-            path: '/users',
-            parameter: 'offset',
-            deprecatedAt: iso(Date.now() - 400 * day),
-            sunsetAt: iso(Date.now() - day),
-            replacement: 'cursor',
-          },
-        ],
-      },
-    });
-  });
-  after(async () => {
-    await gateway.stop();
-    await python.stop();
+  const gateway = gatewayInFrontOfPython({
+    editDocument: (version, document) => {
+      if (version !== 'v2') return;
+      const users = (document.paths as Record<string, { get: { parameters?: unknown[] } }>)['/api/v2/users']!;
+      users.get.parameters = [query('page'), query('cursor'), query('offset')];
+    },
+    file: {
+      parameterDeprecations: [
+        {
+          version: 'v2',
+          method: 'GET',
+          path: '/users',
+          parameter: 'page',
+          deprecatedAt: iso(Date.now() - day),
+          sunsetAt: iso(Date.now() + 200 * day),
+          replacement: 'cursor',
+        },
+        {
+          version: 'v2',
+          method: 'GET',
+          path: '/users',
+          parameter: 'offset',
+          deprecatedAt: iso(Date.now() - 400 * day),
+          sunsetAt: iso(Date.now() - day),
+          replacement: 'cursor',
+        },
+      ],
+    },
   });
 
   it('tells and counts the requests that send it, refuses one past its sunset, and leaves the rest alone', async () => {

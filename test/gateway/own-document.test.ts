@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  gatewayAdminKey,
-  startPythonUpstream,
-  startTestGateway,
-  type PythonUpstream,
-  type TestGateway,
-} from '../support/gateway.ts';
+import { describe, it } from 'node:test';
+import { gatewayAdminKey, gatewayInFrontOfPython } from '../support/gateway.ts';
 
 const auth = { authorization: `Bearer ${gatewayAdminKey}` };
 
@@ -14,23 +8,13 @@ const auth = { authorization: `Bearer ${gatewayAdminKey}` };
 // serves that path itself (the document with the lifecycle's marks), so the upstream's operation
 // must not become a second route for it.
 describe('gateway: an upstream that documents its own /openapi.json', () => {
-  let python: PythonUpstream;
-  let gateway: TestGateway;
-  before(async () => {
-    python = await startPythonUpstream();
-    gateway = await startTestGateway({
-      upstream: python.url,
-      editDocument: (version, document) => {
-        const paths = document.paths as Record<string, unknown>;
-        paths[`/api/${version}/openapi.json`] = {
-          get: { operationId: `document${version}`, responses: { '200': { description: 'The document' } } },
-        };
-      },
-    });
-  });
-  after(async () => {
-    await gateway?.stop();
-    await python?.stop();
+  const gateway = gatewayInFrontOfPython({
+    editDocument: (version, document) => {
+      const paths = document.paths as Record<string, unknown>;
+      paths[`/api/${version}/openapi.json`] = {
+        get: { operationId: `document${version}`, responses: { '200': { description: 'The document' } } },
+      };
+    },
   });
 
   it('starts, and answers the version document at <prefix>/<version>/openapi.json itself', async () => {

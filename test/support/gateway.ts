@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeGateway } from '../../src/gateway/composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
+import { after, before } from 'node:test';
 import { onFreePort } from './service-process.ts';
 
 const script = new URL('../../examples/gateway/upstream.py', import.meta.url).pathname;
@@ -208,6 +209,35 @@ async function spawnGatewayOnce(
       const [code] = await exited;
       rmSync(dir, { recursive: true, force: true });
       return code as number;
+    },
+  };
+}
+
+/**
+ * A test gateway in front of the Python upstream for the enclosing `describe`: both started in
+ * its `before` and stopped in its `after`. Read `base` from within a test.
+ *
+ * @example
+ * ```ts
+ * const gateway = gatewayInFrontOfPython({ file: { versions: { v1: { deprecatedAt } } } });
+ * it('answers', async () => assert.equal((await fetch(`${gateway.base}/api/v2/users/1`)).status, 401));
+ * ```
+ */
+export function gatewayInFrontOfPython(options: Omit<GatewayOptions, 'upstream'> = {}): { readonly base: string } {
+  let python: PythonUpstream | undefined;
+  let gateway: TestGateway | undefined;
+  before(async () => {
+    python = await startPythonUpstream();
+    gateway = await startTestGateway({ ...options, upstream: python.url });
+  });
+  after(async () => {
+    await gateway?.stop();
+    await python?.stop();
+  });
+  return {
+    get base() {
+      if (!gateway) throw new Error('the gateway is started in the suite’s before hook');
+      return gateway.base;
     },
   };
 }
