@@ -1,3 +1,4 @@
+import { tableLifecycleOf } from './decision-table/context-tables.ts';
 import type { FastifyRequest } from 'fastify';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
@@ -41,7 +42,7 @@ export function createResourcesFeature(
         clientIdOf,
         clientOf: lifecycleClientOf,
         clock,
-        lifecycle: runtime,
+        lifecycle: tableLifecycleOf(context),
         // Written once the call is answered, and only if it was not refused (`after:usage`).
         onUsage: (call, request) =>
           deferUsage(request, () => recorder.record({ ...call, ...usageIdentityOf(request) })),

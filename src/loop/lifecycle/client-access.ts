@@ -90,35 +90,8 @@ export function createClientAccess(options: ClientAccessOptions) {
     stamp: () => stamp,
     /** The clients holding an active exemption for a subject (`v1`, `v1 GET /users/{id}`). */
     exemptClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
-    /** Whether a client holds an active exemption for a key's version or endpoint. */
-    isExempt(clientId: string, key: VerdictKey): boolean {
-      return (
-        bySubject.get(key.version)?.has(clientId) === true ||
-        bySubject.get(endpointSubject(key))?.has(clientId) === true
-      );
-    },
     /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
     extensionOf: extension,
-    /** Rejects with the 403 problem when a closing is in effect and the client had not called the subject before it. */
-    async assertNotClosed(o: {
-      state: LifecycleState;
-      key: VerdictKey;
-      clientId: string | undefined;
-      replacement: string | undefined;
-    }): Promise<void> {
-      const { state, key, clientId } = o;
-      const now = clock.now();
-      for (const closing of closings(state, key)) {
-        if (now < closing.at) continue;
-        if (clientId !== undefined && (await calledBefore(clientId, key.version, closing))) continue;
-        throw closedProblem({
-          what: closing.endpoint ? `${closing.endpoint} in ${key.version}` : key.version,
-          at: closing.at,
-          replacement: o.replacement,
-          guide: state.migrationUrl(key.version),
-        });
-      }
-    },
     /**
      * Whether a deprecated element used by a request has per-client rules now: past its sunset,
      * an exemption for it; from its closing date, the closing. One Map lookup at most.

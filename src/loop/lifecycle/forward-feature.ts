@@ -1,3 +1,4 @@
+import { tableLifecycleOf } from './decision-table/context-tables.ts';
 import type { FastifyRequest } from 'fastify';
 import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
@@ -67,7 +68,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
         clientIdOf,
         clientOf: lifecycleClientOf,
         clock,
-        lifecycle: runtime,
+        lifecycle: tableLifecycleOf(context),
         forward: {
           upstreams,
           ...(forward.timeoutMs !== undefined ? { timeoutMs: forward.timeoutMs } : {}),

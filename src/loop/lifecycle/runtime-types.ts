@@ -37,12 +37,6 @@ export interface LifecycleRuntimeOptions {
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
 export interface LifecycleRuntime extends LiveLifecycle {
   verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
-  /** The verdict for one client when the shared one is `perClient` (see `LifecycleSource.clientVerdict`). */
-  clientVerdict(
-    key: { version: string; method: string; path: string },
-    clientId: string | undefined,
-    shared: LifecycleVerdict,
-  ): Promise<LifecycleVerdict>;
   /**
    * A client's own date for a version (`v1`) or endpoint (`v1 GET /users/{id}`): its exemption's
    * `until`, within the subject's cap; undefined without an active exemption or without a cap.

@@ -25,8 +25,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const manifestLink = manifestLinkOf(prefix);
   const access = createClientAccess({ exemptions: options.exemptions, usage: options.usage, clock });
   await access.load();
-  // Exempt clients' own verdicts, beside the shared cache: `client key` → verdict.
-  const clientCache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
 
   const runtime: LifecycleRuntime = {
     warnings,
@@ -42,24 +40,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       if (access.touches(state, key, fresh.verdict.removed !== undefined)) fresh.verdict.perClient = true;
       cache.set(id, fresh);
       return fresh.verdict;
-    },
-    async clientVerdict(key, clientId, shared) {
-      // Before the removal, the closing to new clients; after it, the removal wins over the closing.
-      if (!shared.removed) await access.assertNotClosed({ state, key, clientId, replacement: shared.replacement });
-      // An exempt client is told its own date from the grant on, not only once the public sunset has passed.
-      if (clientId === undefined || !access.isExempt(clientId, key)) return shared;
-      const id = `${clientId} ${key.version} ${key.method} ${key.path}`;
-      const hit = clientCache.get(id);
-      if (hit && clock.now() < hit.until) return hit.verdict;
-      const own = computeVerdict(state, key, {
-        clock,
-        prefix,
-        settings,
-        manifestLink,
-        extension: (subject, cap) => access.extensionOf(clientId, subject, cap),
-      });
-      clientCache.set(id, own);
-      return own.verdict;
     },
     exemptClients: (subject) => access.exemptClients(subject),
     exemptionsStamp: () => access.stamp(),
@@ -115,7 +95,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
     onChange: state.onChange,
     apply(update) {
       cache.clear();
-      clientCache.clear();
       list = undefined;
       state.replace(update);
     },

@@ -45,11 +45,11 @@ export interface DecisionTableSources {
  */
 export async function compileDecisionTable(
   sources: DecisionTableSources,
-  o: { now: number; generation: number },
+  o: { now: number; generation: number; registry?: ProblemRegistry },
 ): Promise<DecisionTable> {
   const { runtime, bundle } = sources;
   const { now } = o;
-  const registry = createProblemRegistry();
+  const registry = o.registry ?? createProblemRegistry();
   const versions = runtime.versions().map((v) => v.name);
   const ctx: RouteRowContext = {
     runtime,

@@ -11,12 +11,16 @@ export interface ProblemRegistry {
   errorOf(problem: ProblemRow): VersionaryError | undefined;
 }
 
-/** A registry where equal problems share one key (`p1`, `p2`, …). */
-export function createProblemRegistry(): ProblemRegistry {
+/**
+ * A registry where equal problems share one key (`p1`, `p2`, …). `errors` may be shared by the
+ * registries of successive tables, so that a problem of any of them leads back to its error.
+ */
+export function createProblemRegistry(
+  // By the rendered body, which a decision passes on as it is.
+  errors: WeakMap<object, VersionaryError> = new WeakMap(),
+): ProblemRegistry {
   const problems: Record<string, ProblemRow> = {};
   const byText = new Map<string, string>();
-  // By the rendered body, which a decision passes on as it is.
-  const errors = new WeakMap<object, VersionaryError>();
   return {
     problems,
     errorOf: (problem) => errors.get(problem.body),

@@ -1,42 +1,59 @@
 import type { Clock } from '../../../core/clock/index.ts';
-import type { DecisionTable } from '../../../core/rulebook/index.ts';
+import type { VersionaryError } from '../../../core/errors/index.ts';
+import type { DecisionTable, ProblemRow } from '../../../core/rulebook/index.ts';
 import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
+import { createProblemRegistry } from './problem-registry.ts';
 
 /** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
 export interface DecisionTables {
   /** The table for the state as it is now. */
   current(): Promise<DecisionTable>;
+  /** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
+  errorOf(problem: ProblemRow): VersionaryError | undefined;
 }
 
 /**
- * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions, the
- * brownouts, or a closing to new clients taking effect (`recompileAt`). Each new compilation
- * takes the next `generation`, so the number moves whenever the table may have.
+ * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
+ * runtime's stamp of them), the brownouts, or a closing to new clients taking effect
+ * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
+ * the table may have. Whether the table is still current is found without any I/O, so a request
+ * may ask for it.
  */
 export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
   let compiled: { key: string; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;
+  // Shared by every compilation's registry: an error is found from a problem of any table handed out.
+  const errors = new WeakMap<object, VersionaryError>();
+  // The brownouts' text, worked out again only when the list handed over is another array.
+  let brownouts: { list: unknown; text: string } | undefined;
+  const keyNow = () => {
+    const list = sources.brownouts?.() ?? [];
+    if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
+    return `${sources.runtime.generation()} ${sources.runtime.exemptionsStamp()} ${brownouts.text}`;
+  };
+  const fresh = (): DecisionTable | undefined => {
+    if (!compiled || compiled.key !== keyNow()) return undefined;
+    const { recompileAt } = compiled.table;
+    return recompileAt !== null && clock.now() >= recompileAt ? undefined : compiled.table;
+  };
   const compile = async (): Promise<DecisionTable> => {
-    const exemptions = await sources.exemptions();
+    const key = keyNow();
     const now = clock.now();
-    const key = JSON.stringify([
-      sources.runtime.generation(),
-      exemptions.map((e) => [e.id, e.until]),
-      sources.brownouts?.() ?? [],
-    ]);
-    const due = compiled?.table.recompileAt != null && now >= compiled.table.recompileAt;
-    if (compiled && compiled.key === key && !due) return compiled.table;
     generation = Math.max(generation + 1, sources.runtime.generation());
-    const table = await compileDecisionTable({ ...sources, exemptions: async () => exemptions }, { now, generation });
+    const registry = createProblemRegistry(errors);
+    const table = await compileDecisionTable(sources, { now, generation, registry });
     compiled = { key, table };
     return table;
   };
   return {
     current() {
+      const table = fresh();
+      if (table) return Promise.resolve(table);
       // One compilation at a time: callers at once share it.
       running ??= compile().finally(() => (running = undefined));
       return running;
     },
+    errorOf: (problem) => errors.get(problem.body),
   };
 }

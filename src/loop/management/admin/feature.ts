@@ -6,8 +6,7 @@ import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
 import { registerDecisionTableRoute } from './decision-table-route.ts';
-import { createDecisionTables } from '../../lifecycle/decision-table/tables.ts';
-import { allowedPastClosing } from '../../lifecycle/decision-table/allowed-past.ts';
+import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 
@@ -46,21 +45,7 @@ export const adminFeature: ServiceFeature = {
           ...(decisionNotices ? { decisionNotices } : {}),
         });
         registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
-        const tables = createDecisionTables(
-          {
-            runtime,
-            bundle,
-            prefix: api.prefix,
-            vendor: api.vendor,
-            removedStatus: settings.removedStatus,
-            exemptions: () => storage.exemptions.list(),
-            ...(context.brownouts ? { brownouts: context.brownouts } : {}),
-            allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
-            rateLimit: config.settings.rateLimit,
-          },
-          clock,
-        );
-        registerDecisionTableRoute(admin, { tables });
+        registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
       },
       { prefix: '/admin/v1' },
     );
