@@ -45,7 +45,6 @@ export async function createServiceContext(
     settings: config.settings.lifecycle,
     store: storage.lifecycle,
     exemptions: storage.exemptions,
-    usage: storage.usage,
     clock,
     prefix: api.prefix,
     versions: releaseDates(bundle, options.releases),

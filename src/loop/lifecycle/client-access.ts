@@ -1,31 +1,21 @@
-import type { Clock } from '../../core/clock/index.ts';
-import { closedProblem } from '../../core/rulebook/problems.ts';
-import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
-import type { ClientExemption, ExemptionStore, UsageStore } from '../../kernel/ports/index.ts';
+import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
+import type { ClientExemption, ExemptionStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
-
-/** How long a "never called it" answer is trusted before the usage store is asked again. */
-const recheckMs = 5_000;
 
 /** Options of {@link createClientAccess}. */
 export interface ClientAccessOptions {
   exemptions?: Pick<ExemptionStore, 'list'> | undefined;
-  usage?: Pick<UsageStore, 'calledBefore'> | undefined;
-  clock: Clock;
 }
 
 /**
- * Per-client lifecycle decisions, kept in memory per instance: the active exemptions by subject
- * (reloaded on a change through the change feed) and, per (client, subject), whether the client
- * had called a subject before it closed to new clients. A "yes" never changes; a "no" is asked
- * again after a few seconds, so a fresh usage flush lets a client in without a query per request.
+ * The active exemptions by subject, kept in memory per instance (reloaded on a change through the
+ * change feed): which keys have per-client rules, and each client's own date. The per-client
+ * decisions themselves are the decision table's (`decision-table/client-verdict.ts`).
  */
 export function createClientAccess(options: ClientAccessOptions) {
-  const { clock } = options;
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
-  const known = new Map<string, { called: boolean; checkedAt: number }>();
   // Moves each time a load changes the exemptions: what is derived from them is stale then.
   let stamp = 0;
   let loaded = '';
@@ -39,27 +29,6 @@ export function createClientAccess(options: ClientAccessOptions) {
         if (e.closedToNewClientsAt !== undefined)
           found.push({ at: e.closedToNewClientsAt, endpoint: e.method + ' ' + e.path });
     return found;
-  };
-
-  const calledBefore = async (
-    clientId: string,
-    version: string,
-    closing: { at: number; endpoint?: string; element?: string },
-  ) => {
-    const id = `${clientId}\n${version}\n${closing.endpoint ?? ''}\n${closing.element ?? ''}\n${closing.at}`;
-    const hit = known.get(id);
-    if (hit && (hit.called || clock.now() - hit.checkedAt < recheckMs)) return hit.called;
-    const called =
-      options.usage !== undefined &&
-      (await options.usage.calledBefore({
-        clientId,
-        version,
-        ...(closing.endpoint ? { endpoint: closing.endpoint } : {}),
-        ...(closing.element ? { element: closing.element } : {}),
-        before: closing.at,
-      }));
-    known.set(id, { called, checkedAt: clock.now() });
-    return called;
   };
 
   /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
@@ -99,41 +68,6 @@ export function createClientAccess(options: ClientAccessOptions) {
     elementTouches(e: ElementDeprecation, now: number): boolean {
       if (now > e.sunsetAt) return bySubject.has(elementSubject(e));
       return e.closedToNewClientsAt !== undefined && now >= e.closedToNewClientsAt;
-    },
-    /**
-     * The elements as this client sees them: past the sunset, an exempt one with its own date as
-     * its sunset (within the cap); before it, a closed one refused with the 403 problem when the
-     * client had not used it before the closing. The others as they are.
-     */
-    async clientElements(o: {
-      used: readonly ElementDeprecation[];
-      clientId: string | undefined;
-      guideOf: (e: ElementDeprecation) => string;
-    }): Promise<readonly ElementDeprecation[]> {
-      const { clientId } = o;
-      const now = clock.now();
-      const own: ElementDeprecation[] = [];
-      for (const e of o.used) {
-        if (now > e.sunsetAt) {
-          const until =
-            clientId === undefined ? undefined : extension(clientId, elementSubject(e), e.extendedAccessUntil);
-          own.push(until !== undefined && now <= until ? { ...e, sunsetAt: until } : e);
-          continue;
-        }
-        const at = e.closedToNewClientsAt;
-        if (at !== undefined && now >= at) {
-          const closing = { at, element: e.element };
-          if (clientId === undefined || !(await calledBefore(clientId, e.version, closing)))
-            throw closedProblem({
-              what: `${e.element} in ${e.version}`,
-              at,
-              replacement: replacementName(e),
-              guide: o.guideOf(e),
-            });
-        }
-        own.push(e);
-      }
-      return own;
     },
   };
 }

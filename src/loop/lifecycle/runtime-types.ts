@@ -12,7 +12,6 @@ import type {
   LifecycleStore,
   LiveLifecycle,
   StoredSchedule,
-  UsageStore,
 } from '../../kernel/ports/index.ts';
 import type { LifecycleSettings } from './settings.ts';
 import type { ConfigConflict } from './config-merge.ts';
@@ -30,8 +29,6 @@ export interface LifecycleRuntimeOptions {
   onError?: (error: unknown) => void;
   /** Per-client exemptions past a sunset: loaded at start and on every `refresh`. */
   exemptions?: Pick<ExemptionStore, 'list'>;
-  /** Whether a client had called a subject before it closed to new clients. */
-  usage?: Pick<UsageStore, 'calledBefore'>;
 }
 
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
@@ -57,12 +54,6 @@ export interface LifecycleRuntime extends LiveLifecycle {
   exemptionsStamp(): number;
   /** See `LifecycleSource.elementTouches`. */
   elementTouches(element: ElementDeprecation): boolean;
-  /** See `LifecycleSource.clientElements`. */
-  clientElements(
-    used: readonly ElementDeprecation[],
-    clientId: string | undefined,
-    guideOf: (element: ElementDeprecation) => string,
-  ): Promise<readonly ElementDeprecation[]>;
   listHeaders(): Record<string, string>;
   document(): LifecycleDocument;
   versions(): LifecycleVersion[];

@@ -23,7 +23,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   let list: { headers: Record<string, string>; until: number } | undefined;
   const manifestLink = manifestLinkOf(prefix);
-  const access = createClientAccess({ exemptions: options.exemptions, usage: options.usage, clock });
+  const access = createClientAccess({ exemptions: options.exemptions });
   await access.load();
 
   const runtime: LifecycleRuntime = {
@@ -67,7 +67,6 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       );
     },
     elementTouches: (e) => access.elementTouches(e, clock.now()),
-    clientElements: (used, clientId, guideOf) => access.clientElements({ used, clientId, guideOf }),
     listHeaders() {
       if (list && clock.now() < list.until) return list.headers;
       const { headers, changesAt } = versionListHeaders({ versions: state.versions(), clock });

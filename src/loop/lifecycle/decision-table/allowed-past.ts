@@ -6,14 +6,20 @@ import type { UsageStore } from '../../../kernel/ports/index.ts';
  * asks it per request (`calledBefore`). Buffered calls are flushed first.
  */
 export function allowedPastClosing(options: {
-  usage: Pick<UsageStore, 'byClient' | 'calledBefore'>;
+  usage: Pick<UsageStore, 'byClient' | 'elementCalls' | 'calledBefore'>;
   flush: () => Promise<void>;
 }): (closing: { version: string; endpoint?: string; element?: string; at: number }) => Promise<string[]> {
   return async ({ version, endpoint, element, at }) => {
     await options.flush();
-    const rows = await options.usage.byClient({ since: 0, until: at, version });
+    // An element's calls are counted in their own rollup only: its candidates are the clients seen using it.
+    const candidates =
+      element === undefined
+        ? (await options.usage.byClient({ since: 0, until: at, version })).map((r) => r.clientId)
+        : (await options.usage.elementCalls())
+            .filter((r) => r.version === version && r.element === element && r.firstSeen < at)
+            .map((r) => r.clientId);
     const allowed: string[] = [];
-    for (const clientId of new Set(rows.map((r) => r.clientId))) {
+    for (const clientId of new Set(candidates)) {
       const called = await options.usage.calledBefore({
         clientId,
         version,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import type { LifecycleSource, LifecycleVerdict } from '../../../core/lifecycle/index.ts';
-import type { ProblemRow } from '../../../core/rulebook/index.ts';
+import type { ElementDeprecation, LifecycleSource, LifecycleVerdict } from '../../../core/lifecycle/index.ts';
+import type { DecisionTable, ElementRow, ProblemRow } from '../../../core/rulebook/index.ts';
 import { judgeSubject } from '../../../core/rulebook/judge-row.ts';
 import { routeRowOf } from '../../../core/rulebook/route-index.ts';
 import type { DecisionTables } from './tables.ts';
@@ -34,6 +34,57 @@ export function tableClientVerdict(
     // Extended access: the client's own headers and date, served past the public removal.
     return { ...withoutRemoval(shared), headers: decision.headers, sunsetAt: own.until };
   };
+}
+
+/**
+ * A request's deprecated elements as this client sees them, decided on the table's element rows by
+ * core's `judgeSubject`: closed to a client that had not used it before the closing (the 403,
+ * thrown), or, past its sunset, served to a client with extended access until its own date (given
+ * as the element's `sunsetAt`, from which the element's headers are worded). The others as they are.
+ */
+export function tableClientElements(
+  tables: DecisionTables,
+  clock: Clock,
+): NonNullable<LifecycleSource['clientElements']> {
+  return async (used, clientId) => {
+    const table = await tables.current();
+    const now = clock.now();
+    const own: ElementDeprecation[] = [];
+    for (const element of used) {
+      const row = elementRowOf(table, element);
+      if (row === undefined) {
+        own.push(element);
+        continue;
+      }
+      const decision = judgeSubject(table, row, { client: clientId, now, deprecated: true });
+      if (decision.outcome === 'refuse' && decision.rule === 'closed_to_new_clients')
+        throw errorOf(tables, decision.problem);
+      const until = clientId === undefined ? undefined : row.extendedAccess?.[clientId]?.until;
+      own.push(
+        decision.outcome === 'allow' && until !== undefined && now > element.sunsetAt
+          ? { ...element, sunsetAt: until }
+          : element,
+      );
+    }
+    return own;
+  };
+}
+
+// Each table's element rows by version and name: an element's closings and extended access are
+// the same on every operation that carries it.
+const elementIndexes = new WeakMap<DecisionTable, Map<string, ElementRow>>();
+
+function elementRowOf(table: DecisionTable, element: ElementDeprecation): ElementRow | undefined {
+  let index = elementIndexes.get(table);
+  if (index === undefined) {
+    index = new Map();
+    for (const [version, routes] of Object.entries(table.routes))
+      for (const route of routes)
+        for (const row of route.elements)
+          if (!index.has(`${version} ${row.name}`)) index.set(`${version} ${row.name}`, row);
+    elementIndexes.set(table, index);
+  }
+  return index.get(`${element.version} ${element.element}`);
 }
 
 function withoutRemoval(verdict: LifecycleVerdict): LifecycleVerdict {

@@ -21,6 +21,9 @@ import { createProblemRegistry, type ProblemRegistry } from './problem-registry.
 import { routeRow, type RouteRowContext } from './route-rows.ts';
 import { subjectSegments } from './subject-rows.ts';
 
+/** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
+const closingSettleMs = 5_000;
+
 /** The live state a decision table is compiled from. */
 export interface DecisionTableSources {
   runtime: LifecycleRuntime;
@@ -76,7 +79,12 @@ export async function compileDecisionTable(
     ...versions.map((v) => runtime.scheduleOf(v)?.closedToNewClientsAt),
     ...runtime.endpointDeprecations().map((e) => e.closedToNewClientsAt),
     ...runtime.elements().map((e) => e.closedToNewClientsAt),
-  ].filter((at): at is number => at !== undefined && at > now);
+  ]
+    // A closing that took effect moments ago is compiled once more after `closingSettleMs`: calls made
+    // just before it on another instance reach the usage store within that time (its flush), and
+    // the clients allowed past it are fixed only then.
+    .map((at) => (at !== undefined && at <= now && now < at + closingSettleMs ? at + closingSettleMs : at))
+    .filter((at): at is number => at !== undefined && at > now);
   return {
     format: decisionTableFormat,
     generation: o.generation,

@@ -1,7 +1,7 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
-import { tableClientVerdict } from './client-verdict.ts';
+import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
 // One table per app: the management API serves the one the lifecycle step decides from.
@@ -33,10 +33,14 @@ export function decisionTablesOf(context: ServiceContext): DecisionTables {
 
 /**
  * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
- * rules decided on the app's decision table (`tableClientVerdict`).
+ * rules decided on the app's decision table (`tableClientVerdict`, `tableClientElements`).
  */
 export function tableLifecycleOf(context: ServiceContext): LifecycleSource {
-  const clientVerdict = tableClientVerdict(decisionTablesOf(context), context.clock);
-  // The runtime's every other answer, as it is: only the per-client verdict is the table's.
-  return Object.assign(Object.create(context.runtime) as LifecycleSource, { clientVerdict });
+  const tables = decisionTablesOf(context);
+  const perClient = {
+    clientVerdict: tableClientVerdict(tables, context.clock),
+    clientElements: tableClientElements(tables, context.clock),
+  };
+  // The runtime's every other answer, as it is: only the per-client rules are the table's.
+  return Object.assign(Object.create(context.runtime) as LifecycleSource, perClient);
 }

@@ -34,8 +34,11 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   };
   const fresh = (): DecisionTable | undefined => {
     if (!compiled || compiled.key !== keyNow()) return undefined;
-    const { recompileAt } = compiled.table;
-    return recompileAt !== null && clock.now() >= recompileAt ? undefined : compiled.table;
+    const { recompileAt, compiledAt } = compiled.table;
+    const now = clock.now();
+    // A clock set back before the compilation (a test's) cannot trust sets fixed at a later instant.
+    if (now < compiledAt) return undefined;
+    return recompileAt !== null && now >= recompileAt ? undefined : compiled.table;
   };
   const compile = async (): Promise<DecisionTable> => {
     const key = keyNow();
