@@ -20,20 +20,24 @@ export interface DecisionTables {
  * may ask for it.
  */
 export function createDecisionTables(sources: DecisionTableSources, clock: Clock): DecisionTables {
-  let compiled: { key: string; table: DecisionTable } | undefined;
+  let compiled: { key: TableKey; table: DecisionTable } | undefined;
   let generation = 0;
   let running: Promise<DecisionTable> | undefined;
   // Shared by every compilation's registry: an error is found from a problem of any table handed out.
   const errors = new WeakMap<object, VersionaryError>();
   // The brownouts' text, worked out again only when the list handed over is another array.
   let brownouts: { list: unknown; text: string } | undefined;
-  const keyNow = () => {
+  const keyNow = (): TableKey => {
     const list = sources.brownouts?.() ?? [];
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
-    return `${sources.runtime.generation()} ${sources.runtime.exemptionsStamp()} ${brownouts.text}`;
+    return {
+      generation: sources.runtime.generation(),
+      exemptions: sources.runtime.exemptionsStamp(),
+      brownouts: brownouts.text,
+    };
   };
   const fresh = (): DecisionTable | undefined => {
-    if (!compiled || compiled.key !== keyNow()) return undefined;
+    if (!compiled || !sameKey(compiled.key, keyNow())) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
     const now = clock.now();
     // A clock set back before the compilation (a test's) cannot trust sets fixed at a later instant.
@@ -59,4 +63,16 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     },
     errorOf: (problem) => errors.get(problem.body),
   };
+}
+
+/** What a table is compiled from, besides the clock: it is current while these have not moved. */
+interface TableKey {
+  generation: number;
+  exemptions: number;
+  brownouts: string;
+}
+
+function sameKey(a: TableKey, b: TableKey): boolean {
+  // The brownouts' text is the same string while their list is: compared at once.
+  return a.generation === b.generation && a.exemptions === b.exemptions && a.brownouts === b.brownouts;
 }
