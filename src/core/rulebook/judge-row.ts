@@ -24,7 +24,8 @@ const missingProblem: ProblemRow = {
 /**
  * Judge one subject (a version, an operation, an element) for a client at `now`: the client's own
  * segments replace the shared ones (extended access), a refusing segment answers its problem with
- * its headers, and while it allows, a closing in effect refuses a client not allowed past it.
+ * its headers, and while everyone's segment allows, a closing in effect refuses a client not allowed
+ * past it.
  */
 export function judgeSubject(
   table: DecisionTable,
@@ -34,10 +35,13 @@ export function judgeSubject(
   const { client, now, deprecated } = facts;
   const own = client === undefined ? undefined : subject.extendedAccess?.[client];
   const segment = segmentAt(own?.segments ?? subject.segments, now);
+  const shared = own === undefined ? segment : segmentAt(subject.segments, now);
   const headers = headersAt(segment, now);
   if (segment.outcome === 'refuse')
     return { outcome: 'refuse', headers, problem: problemOf(table, segment.problem), rule: 'removed', deprecated };
-  if (subject.closings)
+  // Closings guard the subject while it is open to all: past its removal, only the clients granted
+  // extended access are served, and that grant is the owner's word for them, closing or not.
+  if (subject.closings && shared.outcome === 'allow')
     for (const closing of subject.closings)
       if (now >= closing.at && (client === undefined || !closing.allowed.includes(client)))
         return {
@@ -47,7 +51,6 @@ export function judgeSubject(
           rule: 'closed_to_new_clients',
           deprecated,
         };
-  if (own && segmentAt(subject.segments, now).outcome === 'refuse')
-    return { outcome: 'allow', headers, deprecated, rule: 'extended_access' };
+  if (own && shared.outcome === 'refuse') return { outcome: 'allow', headers, deprecated, rule: 'extended_access' };
   return { outcome: 'allow', headers, deprecated };
 }

@@ -27,7 +27,8 @@ const errors = new Map<ProblemRow, VersionaryError>([
   [rows.closed, closedProblem({ what: 'v1', at: closedAt, replacement: 'v2', guide: '/guide' })],
 ]);
 // v1 GET /users: deprecated, closed to new clients from t0 + 5 days (acme had called it), removed
-// from t0 + 10 days except for globex, whose extended access runs to t0 + 40 days. Its `nickname`
+// from t0 + 10 days except for globex (which had not called it), whose extended access runs to
+// t0 + 40 days. Its `nickname`
 // field has the same shape: acme may use it past its sunset.
 const publicSegments: RuleSegment[] = [
   { from: 0, outcome: 'allow', headers: { deprecation: '@1', sunset: 'public' } },
@@ -56,7 +57,7 @@ const table: DecisionTable = {
           segments: publicSegments,
           deprecated: true,
           extendedAccess: { cl_globex: { until: t0 + 40 * day, segments: ownSegments(t0 + 40 * day) } },
-          closings: [{ at: closedAt, allowed: ['cl_acme', 'cl_globex'], problem: 'closed' }],
+          closings: [{ at: closedAt, allowed: ['cl_acme'], problem: 'closed' }],
         },
         elements: [
           {
@@ -92,11 +93,11 @@ test('a client verdict: the closing before the removal, extended access after it
   const verdict = tableClientVerdict(tables, clock);
   now = t0 + 6 * day;
   assert.deepEqual(await verdict(key, 'cl_acme', shared(false)), shared(false), 'allowed past the closing');
-  for (const who of ['cl_initech', undefined])
+  for (const who of ['cl_initech', 'cl_globex', undefined])
     await assert.rejects(Promise.resolve(verdict(key, who, shared(false))), { code: 'CLOSED_TO_NEW_CLIENTS' });
   now = t0 + 20 * day;
   const own = await verdict(key, 'cl_globex', shared(true));
-  assert.equal(own.removed, undefined, 'served past the public removal');
+  assert.equal(own.removed, undefined, 'served past the public removal, though closed to it before');
   assert.equal(own.sunsetAt, t0 + 40 * day);
   assert.deepEqual(own.headers, { deprecation: '@1', sunset: `own ${t0 + 40 * day}` });
   const gone = await verdict(key, 'cl_acme', shared(true));
