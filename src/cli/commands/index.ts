@@ -61,6 +61,6 @@ export const commands: Record<string, CommandEntry> = {
   },
   exemptions: {
     summary: 'Grant a client extended access past a sunset, list and revoke exemptions (database or running server)',
-    load: async () => (await import('./exemptions.ts')).exemptionsCommand,
+    load: async () => (await import('./extended-access.ts')).exemptionsCommand,
   },
 };

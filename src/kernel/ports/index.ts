@@ -29,11 +29,11 @@ export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
 export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
-export type { ClientExemption, ExemptionStore, ExemptionSubject } from './exemptions.ts';
+export type { ClientExemption, ExemptionStore, ExemptionSubject } from './extended-access.ts';
 export type {
   ExemptionDecision,
   ExemptionDecisionNotifier,
   ExemptionRequest,
   ExemptionRequestStatus,
   ExemptionRequestStore,
-} from './exemption-requests.ts';
+} from './extended-access-requests.ts';

@@ -8,8 +8,8 @@ import type { ApiKeyStore } from './api-keys.ts';
 import type { IdempotencyStore } from './idempotency.ts';
 import type { NoticeStore } from './notices.ts';
 import type { ApprovalStore } from './approvals.ts';
-import type { ExemptionStore } from './exemptions.ts';
-import type { ExemptionRequestStore } from './exemption-requests.ts';
+import type { ExemptionStore } from './extended-access.ts';
+import type { ExemptionRequestStore } from './extended-access-requests.ts';
 
 /**
  * Everything the loop needs from a database, picked by the composition root: its own tables only

@@ -1,6 +1,6 @@
 import type { ServiceFeature } from '../../host/feature.ts';
-import { registerExemptionRoutes } from '../exemptions/exemption-routes.ts';
-import { registerExemptionRequestRoutes } from '../exemptions/request-routes.ts';
+import { registerExemptionRoutes } from '../extended-access/grant-routes.ts';
+import { registerExemptionRequestRoutes } from '../extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';

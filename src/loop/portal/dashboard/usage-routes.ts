@@ -7,9 +7,9 @@ import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 import type { ExemptionSubject } from '../../../kernel/ports/index.ts';
-import { capOf, gatherAllExtensions, gatherExtensions } from './extension-data.ts';
-import { registerExtensionRoutes } from './extension-routes.ts';
-import { ConsumerExtensions, OwnerExtensions } from './extension-view.ts';
+import { capOf, gatherAllExtensions, gatherExtensions } from './extended-access-data.ts';
+import { registerExtensionRoutes } from './extended-access-routes.ts';
+import { ConsumerExtensions, OwnerExtensions } from './extended-access-view.ts';
 import type { PortalSession } from './session.ts';
 
 /** `/portal`, the owner's overview or a consumer's own usage by role (with extended access), and `/portal/clients/:id`. */

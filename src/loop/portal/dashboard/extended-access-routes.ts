@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { singleLineTextPattern } from '../../../core/text/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import { declineRequest, grantRequest } from '../../management/exemptions/request-routes.ts';
+import { declineRequest, grantRequest } from '../../management/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
-import { gatherExtensions } from './extension-data.ts';
+import { gatherExtensions } from './extended-access-data.ts';
 import { assertSameOrigin } from './same-origin.ts';
 import type { PortalSession } from './session.ts';
 

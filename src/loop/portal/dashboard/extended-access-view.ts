@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ClientExemption, ExemptionRequest, ExemptionSubject } from '../../../kernel/ports/index.ts';
 import { html, isoDay } from '../html.ts';
-import { subjectName, type ExtensionData } from './extension-data.ts';
+import { subjectName, type ExtensionData } from './extended-access-data.ts';
 
 /** A refused form's problem, shown beside the forms. */
 const Problem = (props: { error?: string }) =>

@@ -13,7 +13,7 @@ import type {
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import { actorOf } from '../approvals/approval-routes.ts';
 import type { GrantBody } from './check-grant.ts';
-import { grantExemption } from './exemption-routes.ts';
+import { grantExemption } from './grant-routes.ts';
 import { subjectCap } from './subject-cap.ts';
 import { decideRequestSchema, listRequestsSchema } from './request-schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { ExemptionSubject } from './exemptions.ts';
+import type { ExemptionSubject } from './extended-access.ts';
 
 /** Where a consumer's request for extended access stands. */
 export type ExemptionRequestStatus = 'pending' | 'granted' | 'declined';
