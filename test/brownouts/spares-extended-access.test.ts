@@ -52,7 +52,7 @@ describe('brownouts and extended access, through the running service', () => {
       keys[name] = (JSON.parse(key.body) as { key: string }).key;
       assert.equal((await call(name)).status, 200);
     }
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: ids.acme,
       version: 'v1',
       until: iso(own),
@@ -65,7 +65,7 @@ describe('brownouts and extended access, through the running service', () => {
     await smtp?.close();
   });
 
-  it("dates the exempt client's notice by its own date", async () => {
+  it("dates the client with extended access's notice by its own date", async () => {
     const run = await admin('POST', '/admin/v1/notices/run', {});
     assert.equal(run.statusCode, 200, run.body);
     const [acme] = mailTo('dev@acme.test');
@@ -74,7 +74,7 @@ describe('brownouts and extended access, through the running service', () => {
     assert.match(globex?.text ?? '', new RegExp(`Sunset date\\s*:?\\s*${iso(t0 + 60 * day)}`), globex?.text);
   });
 
-  it('spares the exempt client a brownout of every client, and does not announce it to it', async () => {
+  it('spares the client with extended access a brownout of every client, and does not announce it to it', async () => {
     const startsAt = t0 + 2 * day;
     const planned = await admin('POST', '/admin/v1/brownouts', {
       version: 'v1',
@@ -91,7 +91,7 @@ describe('brownouts and extended access, through the running service', () => {
     );
     now = startsAt + 60_000;
     assert.equal((await call('globex')).status, 410);
-    assert.equal((await call('acme')).status, 200, 'the exempt client is served');
+    assert.equal((await call('acme')).status, 200, 'the client with extended access is served');
     now = t0;
   });
 });

@@ -10,12 +10,14 @@ const day = 86_400_000;
 const t0 = Date.now();
 const iso = (at: number) => new Date(at).toISOString();
 
-describe('versionary exemptions, against a running server', () => {
+describe('versionary extended-access, against a running server', () => {
   let service: StartedService;
   let clientId = '';
-  const cwd = mkdtempSync(join(tmpdir(), 'versionary-exemptions-cli-'));
+  const cwd = mkdtempSync(join(tmpdir(), 'versionary-extended-access-cli-'));
   const cli = (args: string[]) =>
-    runCliProcess(['exemptions', ...args, '--server', service.base, '--key', 'test-admin-key-0123456789'], { cwd });
+    runCliProcess(['extended-access', ...args, '--server', service.base, '--key', 'test-admin-key-0123456789'], {
+      cwd,
+    });
 
   before(async () => {
     service = await startTestService({
@@ -36,9 +38,9 @@ describe('versionary exemptions, against a running server', () => {
   after(() => service.stop());
 
   it('grants, lists and revokes; refuses a date past the cap with exit 1', async () => {
-    const help = await runCliProcess(['exemptions', '--help'], { cwd });
+    const help = await runCliProcess(['extended-access', '--help'], { cwd });
     assert.equal(help.code, 0);
-    assert.match(help.stdout, /exemptions grant <clientId>/);
+    assert.match(help.stdout, /extended-access grant <clientId>/);
     const beyond = await cli(['grant', clientId, '--version', 'v1', '--until', iso(t0 + 300 * day), '--reason', 'x']);
     assert.equal(beyond.code, 1, beyond.stderr);
     assert.match(beyond.stderr, /after the cap/);
@@ -63,7 +65,7 @@ describe('versionary exemptions, against a running server', () => {
     const revoked = await cli(['revoke', id]);
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.match(revoked.stdout, /^Revoked /);
-    assert.equal((await cli(['list'])).stdout, 'No exemptions.\n');
+    assert.equal((await cli(['list'])).stdout, 'No extended access.\n');
     assert.equal((await cli(['revoke', id])).code, 1);
   });
 });

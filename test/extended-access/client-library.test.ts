@@ -8,7 +8,7 @@ const t0 = Date.now();
 const iso = (at: number) => new Date(at).toISOString();
 const json = (res: { body: string }): unknown => JSON.parse(res.body);
 
-// "A concrete sunset date is given": `versionary/client` reads the exempt client's own date from
+// "A concrete sunset date is given": `versionary/client` reads the client with extended access's own date from
 // `Sunset`, the one concrete date that applies to it, and counts its days from there.
 test('versionary/client: a client with an extension sees its own Sunset after the public one', async () => {
   let now = t0;
@@ -29,7 +29,7 @@ test('versionary/client: a client with an extension sees its own Sunset after th
     const admin = adminCaller(service);
     const client = json(await admin('POST', '/admin/v1/clients', { name: 'Acme', contacts: [] })) as { id: string };
     const key = json(await admin('POST', '/admin/v1/api-keys', { name: 'acme', roles: ['read'], clientId: client.id }));
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: client.id,
       version: 'v1',
       until: iso(t0 + 50 * day),

@@ -109,7 +109,7 @@ describe('a decision on a request for extended access is told to the client, by 
       const page = await (await fetch(`${service.base}/portal`, { headers: { cookie, accept: 'text/html' } })).text();
       const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1];
       assert.ok(csrf, page.slice(0, 300));
-      const asked = await fetch(`${service.base}/portal/exemption-requests`, {
+      const asked = await fetch(`${service.base}/portal/extended-access-requests`, {
         method: 'POST',
         redirect: 'manual',
         headers: { cookie, accept: 'text/html', 'content-type': form, origin: service.base },
@@ -117,7 +117,7 @@ describe('a decision on a request for extended access is told to the client, by 
       });
       assert.equal(asked.status, 303);
     }
-    const listed = JSON.parse((await admin('GET', '/admin/v1/exemption-requests')).body) as {
+    const listed = JSON.parse((await admin('GET', '/admin/v1/extended-access-requests')).body) as {
       data: Array<{ id: string; clientId: string }>;
     };
     for (const name of ['acme', 'globex']) requests[name] = listed.data.find((r) => r.clientId === ids[name])!.id;
@@ -131,7 +131,7 @@ describe('a decision on a request for extended access is told to the client, by 
 
   it('a grant through the management API mails the contact its date and calls its webhook with exemption.granted', async () => {
     const until = midnight(t0 + 60 * day);
-    const granted = await admin('POST', `/admin/v1/exemption-requests/${requests.acme}/decisions`, {
+    const granted = await admin('POST', `/admin/v1/extended-access-requests/${requests.acme}/decisions`, {
       decision: 'granted',
       until,
       reason: 'until your March release',
@@ -162,7 +162,7 @@ describe('a decision on a request for extended access is told to the client, by 
   });
 
   it('a decline mails the contact the reason, and each decision is told once', async () => {
-    const declined = await admin('POST', `/admin/v1/exemption-requests/${requests.globex}/decisions`, {
+    const declined = await admin('POST', `/admin/v1/extended-access-requests/${requests.globex}/decisions`, {
       decision: 'declined',
       reason: 'v2 has been ready for a year',
     });

@@ -11,7 +11,7 @@ const guide = 'https://docs.example.com/nickname';
 
 /**
  * Fields and query parameters are judged per client as versions and endpoints are: past a
- * field's sunset an exempt client may still send it, with its own concrete `Sunset`, while every
+ * field's sunset a client with extended access may still send it, with its own concrete `Sunset`, while every
  * other client gets the 400 `ELEMENT_REMOVED`, and nobody after the cap; a parameter closed to new
  * clients answers 403 to a client that never used it, and goes on for one that had.
  */
@@ -78,8 +78,8 @@ describe('per-client rules on deprecated fields and parameters, through startSer
   });
   after(() => service.stop());
 
-  it('lets the exempt client send a field past its sunset with its own Sunset, and refuses the others', async () => {
-    const beyond = await admin('POST', '/admin/v1/exemptions', {
+  it('lets the client with extended access send a field past its sunset with its own Sunset, and refuses the others', async () => {
+    const beyond = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v2',
       element: 'User.nickname',
@@ -87,7 +87,7 @@ describe('per-client rules on deprecated fields and parameters, through startSer
       reason: 'x',
     });
     assert.equal(beyond.statusCode, 400, 'never past the cap');
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v2',
       element: 'User.nickname',
@@ -125,7 +125,7 @@ describe('per-client rules on deprecated fields and parameters, through startSer
 
   it('refuses everyone after the cap', async () => {
     now = t0 + 61 * day;
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.globex,
       version: 'v2',
       element: 'User.nickname',

@@ -57,7 +57,12 @@ describe('versionary gateway: the documents of a removed version and a deprecate
     });
     const client = await post('/clients', { name: 'acme', contacts: [] });
     key = (await post('/api-keys', { name: 'acme', roles: ['read'], clientId: client.id })).key as string;
-    await post('/exemptions', { clientId: client.id, version: 'v1', until: iso(t0 + 30 * day), reason: 'renewal' });
+    await post('/extended-access-grants', {
+      clientId: client.id,
+      version: 'v1',
+      until: iso(t0 + 30 * day),
+      reason: 'renewal',
+    });
   });
   after(async () => {
     await gateway?.stop();
@@ -72,7 +77,7 @@ describe('versionary gateway: the documents of a removed version and a deprecate
     assert.equal(info['x-closed-to-new-clients'], v1.closedToNewClientsAt);
   });
 
-  it('its description tells of extended access, which the exempt client gets, not that every request answers 410', async () => {
+  it('its description tells of extended access, which the client with extended access gets, not that every request answers 410', async () => {
     const own = await fetch(`${gateway.base}/api/v1/users`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(own.status, 200, await own.text());
     assert.equal((await fetch(`${gateway.base}/api/v1/users`)).status, 410);

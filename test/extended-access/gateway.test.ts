@@ -13,9 +13,9 @@ const t0 = Date.now();
 const iso = (at: number) => new Date(at).toISOString();
 const admin = { authorization: `Bearer ${gatewayAdminKey}`, 'content-type': 'application/json' };
 
-// The gateway is one composition with the loop: its lifecycle part answers an exempt client past
+// The gateway is one composition with the loop: its lifecycle part answers a client with extended access past
 // the sunset ("a concrete sunset date is given": its own) and every other client with the 410.
-describe('versionary gateway: an exemption past the sunset', () => {
+describe('versionary gateway: a grant past the sunset', () => {
   let python: PythonUpstream;
   let gateway: TestGateway;
   const keys: Record<string, string> = {};
@@ -47,7 +47,7 @@ describe('versionary gateway: an exemption past the sunset', () => {
       const key = await post('/api-keys', { name, roles: ['read'], clientId: client.body.id });
       keys[name] = key.body.key as string;
       if (name === 'acme') {
-        const granted = await post('/exemptions', {
+        const granted = await post('/extended-access-grants', {
           clientId: client.body.id,
           version: 'v1',
           until: iso(t0 + 30 * day),
@@ -62,7 +62,7 @@ describe('versionary gateway: an exemption past the sunset', () => {
     await python.stop();
   });
 
-  it('forwards the exempt client with its own Sunset and refuses the other with 410', async () => {
+  it('forwards the client with extended access with its own Sunset and refuses the other with 410', async () => {
     const call = (who: string) =>
       fetch(`${gateway.base}/api/v1/users`, { headers: { authorization: `Bearer ${keys[who]}` } });
     const own = await call('acme');

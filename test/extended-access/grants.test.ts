@@ -10,9 +10,9 @@ const json = (res: { body: string }): unknown => JSON.parse(res.body);
 
 /**
  * The spec's timeline rules stay whole for every client: "A concrete sunset date is given; a
- * vague announcement is non-conforming" — an exempt client's `Sunset` is its own concrete date;
+ * vague announcement is non-conforming" — a client with extended access's `Sunset` is its own concrete date;
  * "After the sunset date the version answers 410 or 404 (documented)" — every other client gets
- * the 410 at the public sunset, and the exempt one at its own date, never after the cap.
+ * the 410 at the public sunset, and the one with extended access at its own date, never after the cap.
  */
 describe('extended access past the sunset, through startService (SQLite)', () => {
   let now = t0;
@@ -21,7 +21,7 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
   const keys: Record<string, string> = {};
   const clients: Record<string, string> = {};
   const revoke = async (id: string) => {
-    const res = await fetch(`${service.base}/admin/v1/exemptions/${id}`, {
+    const res = await fetch(`${service.base}/admin/v1/extended-access-grants/${id}`, {
       method: 'DELETE',
       headers: { authorization: 'Bearer test-admin-key-0123456789' },
     });
@@ -55,7 +55,7 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
   after(() => service.stop());
 
   it('refuses a grant beyond the cap, without a client, in the past or with two subjects, listing every error', async () => {
-    const beyond = await admin('POST', '/admin/v1/exemptions', {
+    const beyond = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 101 * day),
@@ -69,7 +69,7 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
       ['/body/until'],
     );
     assert.match(problem.errors[0]!.detail, /after the cap/);
-    const several = await admin('POST', '/admin/v1/exemptions', {
+    const several = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: 'cl_nobody',
       endpoint: { version: 'v1', method: 'GET', path: '/users' },
       element: 'User.nickname',
@@ -79,7 +79,7 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     assert.equal(several.statusCode, 400, several.body);
     const pointers = (json(several) as { errors: Array<{ pointer: string }> }).errors.map((e) => e.pointer);
     assert.deepEqual(pointers.sort(), ['/body', '/body/clientId', '/body/until']);
-    const uncapped = await admin('POST', '/admin/v1/exemptions', {
+    const uncapped = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v2',
       until: iso(t0 + 20 * day),
@@ -88,8 +88,8 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     assert.equal(uncapped.statusCode, 400, 'v2 is not deprecated, so it has no cap');
   });
 
-  it('serves the exempt client with its own Sunset after the public one, and 410 to every other client', async () => {
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+  it('serves the client with extended access with its own Sunset after the public one, and 410 to every other client', async () => {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 60 * day),
@@ -99,7 +99,7 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     const record = json(granted) as { id: string; grantedBy: string; until: string };
     assert.equal(record.grantedBy, 'admin', 'from the credential, never the body');
     assert.equal(record.until, iso(t0 + 60 * day));
-    const listed = json(await admin('GET', `/admin/v1/exemptions?clientId=${clients.acme}`)) as {
+    const listed = json(await admin('GET', `/admin/v1/extended-access-grants?clientId=${clients.acme}`)) as {
       data: Array<{ id: string }>;
     };
     assert.deepEqual(
@@ -117,8 +117,8 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     const other = await call('globex');
     assert.equal(other.status, 410);
     assert.equal(((await other.json()) as { code: string }).code, 'VERSION_REMOVED');
-    // Nobody unidentified can be the exempt client: no credential, or a bad one, gets the removal's
-    // answer as before any exemption ("After the sunset date the version answers 410 or 404"), not a 401.
+    // Nobody unidentified can be the client with extended access: no credential, or a bad one, gets the removal's
+    // answer as before any grant ("After the sunset date the version answers 410 or 404"), not a 401.
     const unidentified: Array<Record<string, string>> = [
       {},
       { authorization: 'Bearer vk_not_a_key_at_all_0000000000' },
@@ -140,9 +140,9 @@ describe('extended access past the sunset, through startService (SQLite)', () =>
     assert.equal((await call('acme')).status, 410, 'its own date has passed');
   });
 
-  it('refuses everyone after the cap, and a revoked exemption at once', async () => {
+  it('refuses everyone after the cap, and a revoked grant at once', async () => {
     now = t0 + 61 * day;
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.globex,
       version: 'v1',
       until: iso(t0 + 100 * day),

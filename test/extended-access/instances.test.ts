@@ -12,11 +12,11 @@ const json = (res: { body: string }): unknown => JSON.parse(res.body);
 
 /**
  * Two instances on one PostgreSQL schema and one Redis change feed, with one injected clock: an
- * exemption granted on one is honoured by the other, and both refuse it after the cap. The spec's
+ * grant granted on one is honoured by the other, and both refuse it after the cap. The spec's
  * "After the sunset date the version answers 410 or 404 (documented)" holds on each instance for
- * every client without an extension, and for the exempt client after its own concrete date.
+ * every client without extended access, and for the client with extended access after its own concrete date.
  */
-describe('exemptions across two instances (PostgreSQL, Redis)', { timeout: 120_000 }, () => {
+describe('extended access across two instances (PostgreSQL, Redis)', { timeout: 120_000 }, () => {
   const schema = throwawaySchema();
   const prefix = `vtest:${randomBytes(6).toString('hex')}:`;
   let now = t0;
@@ -65,18 +65,18 @@ describe('exemptions across two instances (PostgreSQL, Redis)', { timeout: 120_0
     await redis.quit();
   });
 
-  it('serves the exempt client on both with its own Sunset, 410 to the other, and refuses past the cap', async () => {
+  it('serves the client with extended access on both with its own Sunset, 410 to the other, and refuses past the cap', async () => {
     const [a, b] = instances as [StartedService, StartedService];
     now = t0 + 20 * day;
-    assert.equal((await call(b, 'acme')).status, 410, 'no exemption yet');
-    const beyond = await adminCaller(a)('POST', '/admin/v1/exemptions', {
+    assert.equal((await call(b, 'acme')).status, 410, 'no grant yet');
+    const beyond = await adminCaller(a)('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 120 * day),
       reason: 'too late',
     });
     assert.equal(beyond.statusCode, 400, beyond.body);
-    const granted = await adminCaller(a)('POST', '/admin/v1/exemptions', {
+    const granted = await adminCaller(a)('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 60 * day),

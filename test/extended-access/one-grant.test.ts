@@ -18,15 +18,18 @@ describe('one extended access per client and subject, through startService', () 
   let admin: ReturnType<typeof adminCaller>;
   const clients: Record<string, string> = {};
   const grant = (client: string, until: number) =>
-    admin('POST', '/admin/v1/exemptions', {
+    admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients[client],
       version: 'v1',
       until: iso(until),
       reason: 'Q1',
     });
   const active = async (client: string) =>
-    (json(await admin('GET', `/admin/v1/exemptions?clientId=${clients[client]}`)) as { data: Array<{ id: string }> })
-      .data;
+    (
+      json(await admin('GET', `/admin/v1/extended-access-grants?clientId=${clients[client]}`)) as {
+        data: Array<{ id: string }>;
+      }
+    ).data;
 
   before(async () => {
     service = await startTestService({
@@ -68,7 +71,7 @@ describe('one extended access per client and subject, through startService', () 
 
   it('grants the subject again once the one in force is revoked', async () => {
     const [inForce] = await active('acme');
-    const revoked = await fetch(`${service.base}/admin/v1/exemptions/${inForce!.id}`, {
+    const revoked = await fetch(`${service.base}/admin/v1/extended-access-grants/${inForce!.id}`, {
       method: 'DELETE',
       headers: { authorization: 'Bearer test-admin-key-0123456789' },
     });

@@ -9,10 +9,10 @@ const json = (res: { body: string }): unknown => JSON.parse(res.body);
 
 /**
  * The recipe "Retire v1 while one big customer needs three more months" (docs/lifecycle.md): from
- * the grant on, the exempt client's responses carry its own `Sunset`, before the public sunset as
+ * the grant on, the client with extended access's responses carry its own `Sunset`, before the public sunset as
  * after it; every other client keeps the public date.
  */
-describe('an exempt client sees its own Sunset from the grant on (startService, SQLite)', () => {
+describe('a client with extended access sees its own Sunset from the grant on (startService, SQLite)', () => {
   let now = t0;
   let service: StartedService;
   let admin: ReturnType<typeof adminCaller>;
@@ -48,9 +48,9 @@ describe('an exempt client sees its own Sunset from the grant on (startService, 
   });
   after(() => service.stop());
 
-  it('answers the exempt client with its own date before the public sunset, the others with the public one', async () => {
+  it('answers the client with extended access with its own date before the public sunset, the others with the public one', async () => {
     assert.equal(await sunsetOf('acme'), t0 + 90 * day, 'before the grant: the public date');
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 180 * day),

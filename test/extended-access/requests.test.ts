@@ -10,10 +10,10 @@ const form = 'application/x-www-form-urlencoded';
 
 /**
  * Requests for extended access: a consumer asks from the portal (the client from its session),
- * the owner lists, grants (through the same cap rule as `POST /admin/v1/exemptions`) or declines,
+ * the owner lists, grants (through the same cap rule as `POST /admin/v1/extended-access-grants`) or declines,
  * and a request is decided once.
  */
-describe('exemption requests: asked from the portal, decided on /admin/v1/exemption-requests', () => {
+describe('requests for extended access: asked from the portal, decided on /admin/v1/extended-access-requests', () => {
   let service: StartedService;
   let admin: ReturnType<typeof adminCaller>;
   const keys: Record<string, string> = {};
@@ -84,30 +84,30 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
     // A space between the words and the date (the template's line break once swallowed it).
     assert.match(page, new RegExp(`extended access can last until\\s+${iso(t0 + 100 * day).slice(0, 10)}\\s+at most`));
     assert.match(page, /value="version:v1"/);
-    const empty = await portal('acme', '/portal/exemption-requests', {
+    const empty = await portal('acme', '/portal/extended-access-requests', {
       body: { _csrf: csrf, subject: 'version:v1', reason: '' },
     });
     assert.equal(empty.status, 400);
-    assert.match(empty.text, /id="extension-error"[^>]*>Give a reason\./);
-    const program = await portal('acme', '/portal/exemption-requests', {
+    assert.match(empty.text, /id="extended-access-error"[^>]*>Give a reason\./);
+    const program = await portal('acme', '/portal/extended-access-requests', {
       body: { _csrf: csrf, subject: 'version:v1', reason: 'x', until: iso(t0 + 101 * day).slice(0, 10) },
       accept: 'application/json',
     });
     assert.equal(program.status, 400);
     assert.match(program.headers.get('content-type')!, /application\/problem\+json/);
     assert.match(program.text, /after the last possible one/);
-    const forged = await portal('acme', '/portal/exemption-requests', {
+    const forged = await portal('acme', '/portal/extended-access-requests', {
       body: { _csrf: 'forged', subject: 'version:v1', reason: 'x' },
     });
     assert.equal(forged.status, 403);
-    const foreign = await fetch(`${service.base}/portal/exemption-requests`, {
+    const foreign = await fetch(`${service.base}/portal/extended-access-requests`, {
       method: 'POST',
       headers: { cookie: cookies.acme!, 'content-type': form, origin: 'https://evil.example' },
       body: new URLSearchParams({ _csrf: csrf, subject: 'version:v1', reason: 'x' }).toString(),
     });
     assert.equal(foreign.status, 403);
 
-    const asked = await portal('acme', '/portal/exemption-requests', {
+    const asked = await portal('acme', '/portal/extended-access-requests', {
       body: {
         _csrf: csrf,
         subject: 'version:v1',
@@ -120,20 +120,21 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
     const after = await portal('acme', '/portal');
     assert.doesNotMatch(after.text, /value="version:v1"/, 'asked once: no second form while it is pending');
     assert.match(after.text, /class="request-pending"/);
-    const listed = json(await admin('GET', '/admin/v1/exemption-requests?status=pending')) as {
+    const listed = json(await admin('GET', '/admin/v1/extended-access-requests?status=pending')) as {
       data: Array<{ clientId: string; version: string; reason: string; requestedUntil: string; status: string }>;
     };
     assert.equal(listed.data.length, 1);
     assert.equal(listed.data[0]!.clientId, clients.acme, 'the client from the session, never from the form');
     assert.equal(listed.data[0]!.reason, 'our mobile release ships in March');
     assert.equal(listed.data[0]!.requestedUntil, `${iso(t0 + 50 * day).slice(0, 10)}T00:00:00.000Z`);
-    assert.equal((await admin('GET', '/admin/v1/exemption-requests?status=maybe')).statusCode, 400);
+    assert.equal((await admin('GET', '/admin/v1/extended-access-requests?status=maybe')).statusCode, 400);
   });
 
-  it('grants within the cap only, makes the exemption, and refuses deciding twice', async () => {
-    const [pending] = (json(await admin('GET', '/admin/v1/exemption-requests')) as { data: Array<{ id: string }> })
-      .data;
-    const path = `/admin/v1/exemption-requests/${pending!.id}`;
+  it('grants within the cap only, makes the grant, and refuses deciding twice', async () => {
+    const [pending] = (
+      json(await admin('GET', '/admin/v1/extended-access-requests')) as { data: Array<{ id: string }> }
+    ).data;
+    const path = `/admin/v1/extended-access-requests/${pending!.id}`;
     const beyond = await admin('POST', `${path}/decisions`, { decision: 'granted', until: iso(t0 + 101 * day) });
     assert.equal(beyond.statusCode, 400, beyond.body);
     assert.match(beyond.body, /after the cap/);
@@ -147,11 +148,11 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
     assert.equal(record.status, 'granted');
     assert.equal(record.decidedBy, 'admin');
     assert.equal(record.decisionNote, 'until March');
-    const exemptions = json(await admin('GET', `/admin/v1/exemptions?clientId=${clients.acme}`)) as {
+    const extendedAccess = json(await admin('GET', `/admin/v1/extended-access-grants?clientId=${clients.acme}`)) as {
       data: Array<{ id: string; until: string }>;
     };
     assert.deepEqual(
-      exemptions.data.map((e) => [e.id, e.until]),
+      extendedAccess.data.map((e) => [e.id, e.until]),
       [[record.exemptionId, iso(t0 + 60 * day)]],
     );
     const twice = await admin('POST', `${path}/decisions`, { decision: 'declined', reason: 'changed my mind' });
@@ -163,7 +164,7 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
     );
     assert.equal(
       (
-        await admin('POST', '/admin/v1/exemption-requests/exr_nope/decisions', {
+        await admin('POST', '/admin/v1/extended-access-requests/exr_nope/decisions', {
           decision: 'granted',
           until: iso(t0 + 9 * day),
         })
@@ -171,20 +172,20 @@ describe('exemption requests: asked from the portal, decided on /admin/v1/exempt
       404,
     );
     const page = await portal('acme', '/portal');
-    assert.match(page.text, new RegExp(`class="extension-until">${iso(t0 + 60 * day).slice(0, 10)}<`));
+    assert.match(page.text, new RegExp(`class="grant-until">${iso(t0 + 60 * day).slice(0, 10)}<`));
     assert.match(page.text, /class="request-granted"/);
   });
 
   it('declines with a reason, and the consumer sees it', async () => {
     const { csrf } = await csrfOf('globex');
-    const asked = await portal('globex', '/portal/exemption-requests', {
+    const asked = await portal('globex', '/portal/extended-access-requests', {
       body: { _csrf: csrf, subject: 'version:v1', reason: 'we need a quarter' },
     });
     assert.equal(asked.status, 303, asked.text.slice(0, 300));
     const [pending] = (
-      json(await admin('GET', '/admin/v1/exemption-requests?status=pending')) as { data: Array<{ id: string }> }
+      json(await admin('GET', '/admin/v1/extended-access-requests?status=pending')) as { data: Array<{ id: string }> }
     ).data;
-    const path = `/admin/v1/exemption-requests/${pending!.id}`;
+    const path = `/admin/v1/extended-access-requests/${pending!.id}`;
     assert.equal(
       (await admin('POST', `${path}/decisions`, { decision: 'declined' })).statusCode,
       400,

@@ -14,7 +14,7 @@ const contacts: Record<string, string> = { acme: 'dev@acme.test', globex: 'ops@g
 
 // The request-and-grant flow in Chromium, through the service as startService composes it: a
 // consumer asks for extended access with a reason, the owner grants one request and declines
-// another, and the consumer's page shows the extension and its date, or the reason; its contact
+// another, and the consumer's page shows the grant and its date, or the reason; its contact
 // gets the decision by email (a real SMTP server).
 describe('asking for and granting extended access in Chromium', { timeout: 240_000 }, () => {
   let service: StartedService;
@@ -89,7 +89,7 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
   };
   const ask = async (key: string, reason: string) => {
     const { page, errors } = await signInAs(key);
-    const form = page.locator('form.ask-extension');
+    const form = page.locator('form.ask-extended-access');
     assert.equal(await form.count(), 1, 'one form: v1, which it calls and which has a cap');
     // The browser refuses an empty reason before anything is sent.
     assert.equal(await form.getByLabel('Reason').evaluate((i: HTMLInputElement) => i.required), true);
@@ -98,13 +98,13 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
       page.waitForURL(/\/portal(#extended-access)?$/),
       form.getByRole('button', { name: 'Ask for extended access' }).click(),
     ]);
-    assert.equal(await page.locator('form.ask-extension').count(), 0, 'asked once');
-    assert.match(await page.locator('#extension-requests').innerText(), new RegExp(`pending.*${reason}`, 's'));
+    assert.equal(await page.locator('form.ask-extended-access').count(), 0, 'asked once');
+    assert.match(await page.locator('#extended-access-requests').innerText(), new RegExp(`pending.*${reason}`, 's'));
     assert.deepEqual(errors, []);
     await signOut(page);
   };
 
-  it('a consumer asks, the owner grants within the cap, and the consumer sees its extension and date', async () => {
+  it('a consumer asks, the owner grants within the cap, and the consumer sees its grant and date', async () => {
     await ask(keys.acme!, 'our mobile release ships in March');
     const { page, errors } = await signInAs(adminKey);
     const pending = page.locator('.pending-request');
@@ -119,14 +119,14 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
       pending.getByRole('button', { name: 'Grant' }).click(),
     ]);
     assert.equal(await page.locator('.pending-request').count(), 0);
-    assert.match(await page.locator('#all-extensions').innerText(), new RegExp(`v1\\s+${isoDay(t0 + 60 * day)}`));
+    assert.match(await page.locator('#all-grants').innerText(), new RegExp(`v1\\s+${isoDay(t0 + 60 * day)}`));
     assert.deepEqual(await seriousViolations(page), []);
     assert.deepEqual(errors, []);
     await signOut(page);
 
     const consumer = await signInAs(keys.acme!);
-    assert.equal(await consumer.page.locator('#extensions .extension-until').innerText(), isoDay(t0 + 60 * day));
-    assert.match(await consumer.page.locator('#extension-requests').innerText(), /granted/);
+    assert.equal(await consumer.page.locator('#grants .grant-until').innerText(), isoDay(t0 + 60 * day));
+    assert.match(await consumer.page.locator('#extended-access-requests').innerText(), /granted/);
     assert.deepEqual(await seriousViolations(consumer.page), []);
     await signOut(consumer.page);
     const mail = await mailTo(contacts.acme!);
@@ -146,10 +146,10 @@ describe('asking for and granting extended access in Chromium', { timeout: 240_0
     assert.equal(await page.locator('.pending-request').count(), 0);
     await signOut(page);
     const consumer = await signInAs(keys.globex!);
-    const requests = await consumer.page.locator('#extension-requests').innerText();
+    const requests = await consumer.page.locator('#extended-access-requests').innerText();
     assert.match(requests, /declined/);
     assert.match(requests, /v2 has every field you call/);
-    assert.equal(await consumer.page.locator('#extensions').innerText(), 'No extension.');
+    assert.equal(await consumer.page.locator('#grants').innerText(), 'No grant of extended access.');
     assert.deepEqual(browser.outside, []);
     await signOut(consumer.page);
     const mail = await mailTo(contacts.globex!);

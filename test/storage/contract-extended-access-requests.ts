@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ExemptionRequest, Storage } from '../../src/kernel/ports/index.ts';
+import type { ExtendedAccessRequest, Storage } from '../../src/kernel/ports/index.ts';
 
 const t0 = Date.UTC(2026, 10, 1);
 const day = 86_400_000;
-const request = (id: string, over: Partial<ExemptionRequest> = {}): ExemptionRequest => ({
+const request = (id: string, over: Partial<ExtendedAccessRequest> = {}): ExtendedAccessRequest => ({
   id,
   clientId: 'acme',
   subject: { kind: 'version', version: 'v1' },
@@ -15,14 +15,14 @@ const request = (id: string, over: Partial<ExemptionRequest> = {}): ExemptionReq
   decidedAt: null,
   decidedBy: null,
   decisionNote: null,
-  exemptionId: null,
+  grantId: null,
   ...over,
 });
 
-/** Exemption requests: each subject kept whole, listed per client and status, decided once. */
-export function runExemptionRequestsContract(storage: () => Storage): void {
-  it('stores exemption requests, lists them per client and status, and decides each once', async () => {
-    const s = storage().exemptionRequests;
+/** Requests for extended access: each subject kept whole, listed per client and status, decided once. */
+export function runExtendedAccessRequestsContract(storage: () => Storage): void {
+  it('stores grant requests, lists them per client and status, and decides each once', async () => {
+    const s = storage().extendedAccessRequests;
     const endpoint = request('exr_2', {
       createdAt: t0 + 1,
       requestedUntil: null,
@@ -40,7 +40,7 @@ export function runExemptionRequestsContract(storage: () => Storage): void {
     assert.deepEqual(await s.find('exr_2'), endpoint);
     assert.deepEqual(await s.find('exr_3'), element);
     assert.equal(await s.find('exr_9'), undefined);
-    const ids = (list: ExemptionRequest[]) => list.map((r) => r.id);
+    const ids = (list: ExtendedAccessRequest[]) => list.map((r) => r.id);
     assert.deepEqual(ids(await s.list()), ['exr_1', 'exr_2', 'exr_3']);
     assert.deepEqual(ids(await s.list({ clientId: 'acme' })), ['exr_1', 'exr_2']);
 
@@ -50,18 +50,18 @@ export function runExemptionRequestsContract(storage: () => Storage): void {
       at: t0 + 10,
       by: 'admin',
       note: null,
-      exemptionId: 'exm_1',
+      grantId: 'exm_1',
     } as const;
     assert.equal(await s.decide(grant), true);
     assert.equal(await s.decide({ ...grant, status: 'declined', note: 'no' }), false, 'decided once');
     assert.equal(await s.decide({ ...grant, id: 'exr_9' }), false);
     assert.equal(
-      await s.decide({ id: 'exr_2', status: 'declined', at: t0 + 11, by: 'admin', note: 'migrate', exemptionId: null }),
+      await s.decide({ id: 'exr_2', status: 'declined', at: t0 + 11, by: 'admin', note: 'migrate', grantId: null }),
       true,
     );
     assert.deepEqual(
       await s.find('exr_1'),
-      request('exr_1', { status: 'granted', decidedAt: t0 + 10, decidedBy: 'admin', exemptionId: 'exm_1' }),
+      request('exr_1', { status: 'granted', decidedAt: t0 + 10, decidedBy: 'admin', grantId: 'exm_1' }),
     );
     assert.deepEqual(ids(await s.list({ status: 'pending' })), ['exr_3']);
     assert.deepEqual(ids(await s.list({ status: 'declined', clientId: 'acme' })), ['exr_2']);

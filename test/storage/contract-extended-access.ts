@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { ClientExemption, Storage } from '../../src/kernel/ports/index.ts';
+import type { ExtendedAccessGrant, Storage } from '../../src/kernel/ports/index.ts';
 
 const t0 = Date.UTC(2026, 10, 1);
 const day = 86_400_000;
-const exemption = (id: string, over: Partial<ClientExemption> = {}): ClientExemption => ({
+const grant = (id: string, over: Partial<ExtendedAccessGrant> = {}): ExtendedAccessGrant => ({
   id,
   clientId: 'acme',
   subject: { kind: 'version', version: 'v1' },
@@ -17,27 +17,27 @@ const exemption = (id: string, over: Partial<ClientExemption> = {}): ClientExemp
   ...over,
 });
 
-/** Client exemptions: each subject kept whole, listed per client, revocation kept in the trail. */
-export function runExemptionsContract(storage: () => Storage): void {
-  it('stores exemptions of every subject kind, lists them per client, and keeps revoked ones', async () => {
-    const s = storage().exemptions;
-    const endpoint = exemption('exm_2', {
+/** Grants of extended access: each subject kept whole, listed per client, revocation kept in the trail. */
+export function runExtendedAccessContract(storage: () => Storage): void {
+  it('stores grants of every subject kind, lists them per client, and keeps revoked ones', async () => {
+    const s = storage().extendedAccess;
+    const endpoint = grant('exm_2', {
       grantedAt: t0 + 1,
       subject: { kind: 'endpoint', version: 'v1', method: 'GET', path: '/users/{id}' },
     });
-    const element = exemption('exm_3', {
+    const element = grant('exm_3', {
       clientId: 'globex',
       grantedAt: t0 + 2,
       subject: { kind: 'element', version: 'v2', element: 'User.nickname' },
     });
-    await s.insert(exemption('exm_1'));
+    await s.insert(grant('exm_1'));
     await s.insert(endpoint);
     await s.insert(element);
-    assert.deepEqual(await s.find('exm_1'), exemption('exm_1'));
+    assert.deepEqual(await s.find('exm_1'), grant('exm_1'));
     assert.deepEqual(await s.find('exm_2'), endpoint);
     assert.deepEqual(await s.find('exm_3'), element);
     assert.equal(await s.find('exm_9'), undefined);
-    const ids = (list: ClientExemption[]) => list.map((e) => e.id);
+    const ids = (list: ExtendedAccessGrant[]) => list.map((e) => e.id);
     assert.deepEqual(ids(await s.list()), ['exm_1', 'exm_2', 'exm_3']);
     assert.deepEqual(ids(await s.list({ clientId: 'acme' })), ['exm_1', 'exm_2']);
 
@@ -46,7 +46,7 @@ export function runExemptionsContract(storage: () => Storage): void {
     assert.equal(await s.revoke({ id: 'exm_9', at: t0, by: 'admin' }), false);
     assert.deepEqual(ids(await s.list({ clientId: 'acme' })), ['exm_2']);
     const all = await s.list({ includeRevoked: true });
-    assert.deepEqual(all[0], exemption('exm_1', { revokedAt: t0 + 10, revokedBy: 'admin' }));
+    assert.deepEqual(all[0], grant('exm_1', { revokedAt: t0 + 10, revokedBy: 'admin' }));
   });
 
   it('keeps the extended-access cap and the closing date of schedules and endpoint deprecations', async () => {

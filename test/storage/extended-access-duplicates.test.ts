@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createMigrationProvider, loopMigrationTables } from '../../src/storage/kysely/migrations/index.ts';
 import { SchemaPostgresDialect } from '../../src/storage/postgres/schema-dialect.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
-import { createExemptionStore } from '../../src/storage/kysely/extended-access-store.ts';
+import { createExtendedAccessStore } from '../../src/storage/kysely/extended-access-store.ts';
 
 const url = process.env.VERSIONARY_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const t0 = Date.UTC(2026, 0, 10);
@@ -57,7 +57,7 @@ async function duplicatesResolved(db: Kysely<Tables>, options: { serial: 'intege
     ])
     .execute();
   assert.equal((await migrator.migrateToLatest()).error, undefined);
-  const store = createExemptionStore(db);
+  const store = createExtendedAccessStore(db);
   assert.deepEqual(
     (await store.list()).map((e) => e.id).sort(),
     ['exm_b', 'exm_e2', 'exm_f', 'exm_g'],

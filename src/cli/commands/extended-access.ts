@@ -5,7 +5,7 @@ import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { runRecordAction } from '../record-action.ts';
 
-interface ExemptionRow {
+interface ExtendedAccessRow {
   id: string;
   clientId: string;
   version: string;
@@ -20,21 +20,21 @@ interface ExemptionRow {
 }
 const actions = ['list', 'grant', 'revoke'] as const;
 
-/** `versionary exemptions list|grant|revoke`: extended access for one client past a sunset, within its cap. */
-export const exemptionsCommand = defineCommand({
-  name: 'exemptions',
-  help: `Usage: npx versionary exemptions list [--client ID] [--all]
-       npx versionary exemptions grant <clientId> --version v1 [--endpoint "GET /users/{id}" | --element NAME]
+/** `versionary extended-access list|grant|revoke`: extended access for one client past a sunset, within its cap. */
+export const extendedAccessCommand = defineCommand({
+  name: 'extended-access',
+  help: `Usage: npx versionary extended-access list [--client ID] [--all]
+       npx versionary extended-access grant <clientId> --version v1 [--endpoint "GET /users/{id}" | --element NAME]
                                        --until ISO --reason TEXT
-       npx versionary exemptions revoke <id>
+       npx versionary extended-access revoke <id>
        (each also takes --server URL --key KEY and --format text|json)
 
-An exemption lets one client keep calling a version (one endpoint of it with --endpoint, or one
+A grant of extended access lets one client keep calling a version (one endpoint of it with --endpoint, or one
 deprecated field or parameter with --element, named as the deprecations list names it:
 User.nickname, "GET /users/{id}?fields") after its sunset, until its own date: that client's
 responses carry its own Sunset, every other client gets the removal. The date must be in the
 future and no later than the subject's extendedAccessUntil cap; without a cap nothing can be
-granted. list shows the exemptions in force (--all adds revoked ones); revoke ends one at once and
+granted. list shows the grants of extended access in force (--all adds revoked ones); revoke ends one at once and
 keeps the record, with who revoked it and when.
 
 Without --server the command works on DATABASE_URL (default sqlite:./data/versionary.db) and the
@@ -42,7 +42,7 @@ grantor is recorded as "admin"; with --server it calls the management API with a
 (--key or VERSIONARY_KEY), recorded as that key's name and id.
 
 Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
-grant already in force for the client and subject, unknown exemption), 2 could not run.`,
+grant already in force for the client and subject, unknown grant), 2 could not run.`,
   options: {
     server: { type: 'string' },
     key: { type: 'string' },
@@ -61,7 +61,7 @@ grant already in force for the client and subject, unknown exemption), 2 could n
       { values, positionals, io },
       {
         actions,
-        missing: { grant: 'grant needs a client id', revoke: 'revoke needs an exemption id' },
+        missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
         toRequest,
         table,
         describe,
@@ -76,10 +76,10 @@ function toRequest(action: string, arg: string | undefined, values: OptionValues
     if (clientId) query.set('clientId', clientId);
     if (values.all === true) query.set('include', 'revoked');
     const text = query.toString();
-    return { method: 'GET', path: text ? `/exemptions?${text}` : '/exemptions' };
+    return { method: 'GET', path: text ? `/extended-access-grants?${text}` : '/extended-access-grants' };
   }
-  if (action === 'revoke') return { method: 'DELETE', path: `/exemptions/${encodeURIComponent(arg!)}` };
-  return { method: 'POST', path: '/exemptions', body: grantBody(arg!, values) };
+  if (action === 'revoke') return { method: 'DELETE', path: `/extended-access-grants/${encodeURIComponent(arg!)}` };
+  return { method: 'POST', path: '/extended-access-grants', body: grantBody(arg!, values) };
 }
 
 function grantBody(clientId: string, values: OptionValues): Record<string, unknown> {
@@ -106,13 +106,13 @@ function endpointOf(version: string, text: string) {
   return { version, method: match[1]!.toUpperCase(), path: match[2]! };
 }
 
-function subjectOf(row: ExemptionRow): string {
+function subjectOf(row: ExtendedAccessRow): string {
   if (row.endpoint) return `${row.endpoint.method} ${row.endpoint.path} in ${row.version}`;
   return row.element ? `${row.element} in ${row.version}` : row.version;
 }
 
 // Rows come from the server: a stored `\r` or terminal escape is printed as text, never obeyed.
-function describe(row: ExemptionRow, revoked: boolean): string {
+function describe(row: ExtendedAccessRow, revoked: boolean): string {
   const e = (text: string | null) => escapeControls(text ?? '');
   const lines = [
     `${revoked ? 'Revoked' : 'Granted'} ${e(row.id)}: ${e(row.clientId)} may call ${e(subjectOf(row))} until ${e(row.until)}`,
@@ -123,8 +123,8 @@ function describe(row: ExemptionRow, revoked: boolean): string {
   return `${lines.join('\n')}\n`;
 }
 
-function table(rows: ExemptionRow[]): string {
-  if (rows.length === 0) return 'No exemptions.\n';
+function table(rows: ExtendedAccessRow[]): string {
+  if (rows.length === 0) return 'No extended access.\n';
   const head = ['id', 'client', 'subject', 'until', 'granted by', 'revoked', 'reason'];
   const lines = rows.map((r) =>
     [

@@ -44,7 +44,7 @@ export async function createServiceContext(
   const runtime = await createLifecycleRuntime({
     settings: config.settings.lifecycle,
     store: storage.lifecycle,
-    exemptions: storage.exemptions,
+    exemptions: storage.extendedAccess,
     usage: storage.usage,
     clock,
     prefix: api.prefix,

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import type { NoticePayload } from '../../core/notices/index.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
-const decided = (exemption: NonNullable<NoticePayload['data']['exemption']>): NoticePayload => ({
-  type: `exemption.${exemption.decision}`,
+const decided = (grant: NonNullable<NoticePayload['data']['exemption']>): NoticePayload => ({
+  type: `exemption.${grant.decision}`,
   timestamp: '2026-06-14T12:00:00.000Z',
   data: {
     client: { id: 'cl_1', name: 'Acme' },
-    kind: exemption.decision,
+    kind: grant.decision,
     subject: {
       version: 'v1',
       endpoint: 'GET /users',
@@ -24,7 +24,7 @@ const decided = (exemption: NonNullable<NoticePayload['data']['exemption']>): No
     element: null,
     calls: [],
     impact: [],
-    exemption,
+    exemption: grant,
   },
 });
 

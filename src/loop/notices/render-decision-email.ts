@@ -1,7 +1,7 @@
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
 import { factsTable } from './email-facts.ts';
-import type { ExemptionDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
+import type { ExtendedAccessDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
 
 /** A rendered notice email. */
 export interface RenderedEmail {
@@ -25,7 +25,7 @@ const short = (text: string) => {
  */
 export function renderDecisionEmail(options: {
   payload: NoticePayload;
-  decision: ExemptionDecisionFacts;
+  decision: ExtendedAccessDecisionFacts;
   unsubscribeUrl: string;
 }): RenderedEmail {
   const { payload, decision } = options;

@@ -1,9 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ExemptionRequest, ExemptionRequestStore, ExemptionSubject } from '../../kernel/ports/index.ts';
+import type {
+  ExtendedAccessRequest,
+  ExtendedAccessRequestStore,
+  ExtendedAccessSubject,
+} from '../../kernel/ports/index.ts';
 import type { ExemptionRequestsTable, Tables } from './tables.ts';
 
-/** Exemption requests over Kysely: added, then decided once; never deleted. */
-export function createExemptionRequestStore(db: Kysely<Tables>): ExemptionRequestStore {
+/** Requests for extended access over Kysely: added, then decided once; never deleted. */
+export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAccessRequestStore {
   return {
     async insert(r) {
       const s = r.subject;
@@ -24,7 +28,7 @@ export function createExemptionRequestStore(db: Kysely<Tables>): ExemptionReques
           decided_at: r.decidedAt,
           decided_by: r.decidedBy,
           decision_note: r.decisionNote,
-          exemption_id: r.exemptionId,
+          exemption_id: r.grantId,
         })
         .execute();
     },
@@ -42,11 +46,11 @@ export function createExemptionRequestStore(db: Kysely<Tables>): ExemptionReques
       if (options.status !== undefined) query = query.where('status', '=', options.status);
       return (await query.orderBy('created_at').orderBy('id').execute()).map(toRequest);
     },
-    async decide({ id, status, at, by, note, exemptionId }) {
+    async decide({ id, status, at, by, note, grantId }) {
       // Only a pending row changes: two owners deciding at once, one wins.
       const result = await db
         .updateTable('versionary_exemption_requests')
-        .set({ status, decided_at: at, decided_by: by, decision_note: note, exemption_id: exemptionId })
+        .set({ status, decided_at: at, decided_by: by, decision_note: note, exemption_id: grantId })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
@@ -58,14 +62,14 @@ export function createExemptionRequestStore(db: Kysely<Tables>): ExemptionReques
 // PostgreSQL answers bigint columns as strings.
 const instant = (value: number | string | null) => (value === null ? null : Number(value));
 
-function toSubject(row: Selectable<ExemptionRequestsTable>): ExemptionSubject {
+function toSubject(row: Selectable<ExemptionRequestsTable>): ExtendedAccessSubject {
   if (row.subject_kind === 'endpoint')
     return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
   if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
   return { kind: 'version', version: row.version };
 }
 
-function toRequest(row: Selectable<ExemptionRequestsTable>): ExemptionRequest {
+function toRequest(row: Selectable<ExemptionRequestsTable>): ExtendedAccessRequest {
   return {
     id: row.id,
     clientId: row.client_id,
@@ -77,6 +81,6 @@ function toRequest(row: Selectable<ExemptionRequestsTable>): ExemptionRequest {
     decidedAt: instant(row.decided_at),
     decidedBy: row.decided_by,
     decisionNote: row.decision_note,
-    exemptionId: row.exemption_id,
+    grantId: row.exemption_id,
   };
 }

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ClientExemption, ExemptionStore, ExemptionSubject } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
 import type { ClientExemptionsTable, Tables } from './tables.ts';
 
-/** Client exemptions over Kysely: rows are only added and revoked, never deleted. */
-export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
+/** Grants of extended access over Kysely: rows are only added and revoked, never deleted. */
+export function createExtendedAccessStore(db: Kysely<Tables>): ExtendedAccessStore {
   return {
     async insert(e) {
       const existing = e.revokedAt === null ? await activeOf(db, e) : undefined;
@@ -24,13 +24,13 @@ export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst();
-      return row && toExemption(row);
+      return row && toGrant(row);
     },
     async list(options = {}) {
       let query = db.selectFrom('versionary_client_exemptions').selectAll();
       if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
       if (!options.includeRevoked) query = query.where('revoked_at', 'is', null);
-      return (await query.orderBy('granted_at').orderBy('id').execute()).map(toExemption);
+      return (await query.orderBy('granted_at').orderBy('id').execute()).map(toGrant);
     },
     async revoke({ id, at, by }) {
       const result = await db
@@ -44,7 +44,7 @@ export function createExemptionStore(db: Kysely<Tables>): ExemptionStore {
   };
 }
 
-async function insertRow(db: Kysely<Tables>, e: ClientExemption): Promise<void> {
+async function insertRow(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<void> {
   await db
     .insertInto('versionary_client_exemptions')
     .values({
@@ -61,8 +61,8 @@ async function insertRow(db: Kysely<Tables>, e: ClientExemption): Promise<void> 
     .execute();
 }
 
-/** The client's exemption in force for the subject of `e`, if any. */
-async function activeOf(db: Kysely<Tables>, e: ClientExemption): Promise<ClientExemption | undefined> {
+/** The client's grant in force for the subject of `e`, if any. */
+async function activeOf(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<ExtendedAccessGrant | undefined> {
   const s = subjectColumns(e.subject);
   const row = await db
     .selectFrom('versionary_client_exemptions')
@@ -75,10 +75,10 @@ async function activeOf(db: Kysely<Tables>, e: ClientExemption): Promise<ClientE
     .where('element', s.element === null ? 'is' : '=', s.element)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return row && toExemption(row);
+  return row && toGrant(row);
 }
 
-function subjectColumns(s: ExemptionSubject) {
+function subjectColumns(s: ExtendedAccessSubject) {
   return {
     subject_kind: s.kind,
     version: s.version,
@@ -91,14 +91,14 @@ function subjectColumns(s: ExemptionSubject) {
 // PostgreSQL answers bigint columns as strings.
 const instant = (value: number | string | null) => (value === null ? null : Number(value));
 
-function toSubject(row: Selectable<ClientExemptionsTable>): ExemptionSubject {
+function toSubject(row: Selectable<ClientExemptionsTable>): ExtendedAccessSubject {
   if (row.subject_kind === 'endpoint')
     return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
   if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
   return { kind: 'version', version: row.version };
 }
 
-function toExemption(row: Selectable<ClientExemptionsTable>): ClientExemption {
+function toGrant(row: Selectable<ClientExemptionsTable>): ExtendedAccessGrant {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -3,8 +3,8 @@ import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from './api-key-store.ts';
 import { createApprovalStore } from './approval-store.ts';
 import { createClientStore } from './client-store.ts';
-import { createExemptionRequestStore } from './extended-access-request-store.ts';
-import { createExemptionStore } from './extended-access-store.ts';
+import { createExtendedAccessRequestStore } from './extended-access-request-store.ts';
+import { createExtendedAccessStore } from './extended-access-store.ts';
 import { createIdempotencyStore } from './idempotency-store.ts';
 import { createLifecycleStore } from './lifecycle-store.ts';
 import { createNoticeStore } from './notice-store.ts';
@@ -25,8 +25,8 @@ export function createLoopStores(db: Kysely<Tables>, dialect: 'sqlite' | 'postgr
     usageLog: createUsageLogStore(db),
     apiKeys: createApiKeyStore(db),
     approvals: createApprovalStore(db),
-    exemptions: createExemptionStore(db),
-    exemptionRequests: createExemptionRequestStore(db),
+    extendedAccess: createExtendedAccessStore(db),
+    extendedAccessRequests: createExtendedAccessRequestStore(db),
     idempotency: createIdempotencyStore(db),
     clients: createClientStore(db),
     notices: createNoticeStore(db, { skipLocked: dialect === 'postgres' }),

@@ -1,6 +1,6 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import type { ExemptionSubject } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 
 /** The body of `POST /admin/v1/exemptions`. */
@@ -21,7 +21,7 @@ type Problem = { pointer: string; detail: string };
  * in one 400 problem.
  */
 export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now: number; clientKnown: boolean }): {
-  subject: ExemptionSubject;
+  subject: ExtendedAccessSubject;
   until: number;
 } {
   const { body, runtime, now } = o;
@@ -35,7 +35,7 @@ export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now:
     if (found.cap === undefined)
       errors.push({
         pointer: found.pointer,
-        detail: `${found.name} has no extendedAccessUntil cap: no extension can be granted`,
+        detail: `${found.name} has no extendedAccessUntil cap: no extended access can be granted`,
       });
     else if (until > found.cap)
       errors.push({
@@ -46,7 +46,7 @@ export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now:
   if (errors.length > 0 || !found || until === undefined)
     throw new VersionaryError({
       code: ErrorCode.ValidationFailed,
-      detail: `The exemption cannot be granted: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+      detail: `The grant cannot be granted: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
       errors,
     });
   return { subject: found.subject, until };
@@ -56,7 +56,7 @@ function subjectOf(
   body: GrantBody,
   runtime: LifecycleRuntime,
   errors: Problem[],
-): { subject: ExemptionSubject; cap: number | undefined; name: string; pointer: string } | undefined {
+): { subject: ExtendedAccessSubject; cap: number | undefined; name: string; pointer: string } | undefined {
   const given = [body.endpoint, body.element].filter((v) => v !== undefined).length;
   if (given > 1 || (given === 0 && body.version === undefined)) {
     errors.push({ pointer: '/body', detail: 'give exactly one of version, endpoint, element (with version)' });

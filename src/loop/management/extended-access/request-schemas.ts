@@ -10,7 +10,7 @@ const status = Type.Union([Type.Literal('pending'), Type.Literal('granted'), Typ
   description: '`pending` until the owner grants or declines it.',
 });
 
-const exemptionRequest = (description: string) =>
+const extendedAccessRequest = (description: string) =>
   Type.Object(
     {
       id: Type.String({ maxLength: 20, description: 'exr_ and 16 hex digits.' }),
@@ -30,7 +30,10 @@ const exemptionRequest = (description: string) =>
       decidedAt: nullable(at('When it was decided.'), 'Null while pending.'),
       decidedBy: nullable(Type.String({ maxLength: 300 }), 'Who decided it, from the credential; null while pending.'),
       decisionNote: nullable(Type.String({ maxLength: 1000 }), "The decline's reason or the grant's note."),
-      exemptionId: nullable(Type.String({ maxLength: 20 }), 'The exemption a grant made (exm_…).'),
+      exemptionId: nullable(
+        Type.String({ maxLength: 20 }),
+        'The grant of extended access a granted request made (exm_…): the wire name of the first release.',
+      ),
     },
     { description },
   );
@@ -41,9 +44,9 @@ const conflict = {
   409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',
 };
 
-/** `GET /admin/v1/exemption-requests`. */
+/** `GET /admin/v1/extended-access-requests`. */
 export const listRequestsSchema = {
-  operationId: 'exemptionRequests.list',
+  operationId: 'extendedAccessRequests.list',
   summary: 'List requests for extended access',
   tags,
   description:
@@ -51,20 +54,20 @@ export const listRequestsSchema = {
   querystring: Type.Object({ status: Type.Optional(status) }, { additionalProperties: false }),
   response: {
     200: Type.Object(
-      { data: Type.Array(exemptionRequest('A request for extended access'), { maxItems: 100_000 }) },
+      { data: Type.Array(extendedAccessRequest('A request for extended access'), { maxItems: 100_000 }) },
       { description: 'Requests, oldest first' },
     ),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
 
-/** `POST /admin/v1/exemption-requests/{id}/decisions`. */
+/** `POST /admin/v1/extended-access-requests/{id}/decisions`. */
 export const decideRequestSchema = {
-  operationId: 'exemptionRequests.decide',
+  operationId: 'extendedAccessRequests.decide',
   summary: 'Grant or decline a request for extended access',
   tags,
   description:
-    "The owner's decision on a pending request. `granted` makes an exemption as `POST /admin/v1/exemptions` does (`until` in the future and no later than the cap; `reason` an optional note); `declined` needs a `reason`. Either way the client is told by its notice channels (`exemption.granted`, `exemption.declined`). A request is decided once: a second decision is a 409.",
+    "The owner's decision on a pending request. `granted` makes a grant as `POST /admin/v1/extended-access-grants` does (`until` in the future and no later than the cap; `reason` an optional note); `declined` needs a `reason`. Either way the client is told by its notice channels (`exemption.granted`, `exemption.declined`). A request is decided once: a second decision is a 409.",
   querystring: NoQuery,
   params,
   body: Type.Object(
@@ -85,7 +88,9 @@ export const decideRequestSchema = {
     { additionalProperties: false },
   ),
   response: {
-    200: exemptionRequest('Decided: the request with its status; `exemptionId` names the exemption of a grant.'),
+    200: extendedAccessRequest(
+      'Decided: the request with its status; `exemptionId` names the grant a granted request made.',
+    ),
     ...problems({
       400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',
       ...conflict,

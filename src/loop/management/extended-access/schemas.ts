@@ -14,7 +14,7 @@ const endpoint = Type.Object(
   { additionalProperties: false, description: 'One endpoint of a version.' },
 );
 
-const exemptionProperties = {
+const grantProperties = {
   id: Type.String({ maxLength: 20, description: 'exm_ and 16 hex digits.' }),
   clientId: Type.String({ maxLength: 200 }),
   version,
@@ -30,12 +30,13 @@ const exemptionProperties = {
   revokedAt: nullableAt('When it was revoked; null while it stands.'),
   revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
 };
-const exemption = (description: string) => Type.Object(exemptionProperties, { description });
+const grant = (description: string) => Type.Object(grantProperties, { description });
+// The tag keeps the first release's name: its description is keyed by it.
 const tags = ['exemptions'];
 
-/** `POST /admin/v1/exemptions`. */
-export const grantExemptionSchema = {
-  operationId: 'exemptions.grant',
+/** `POST /admin/v1/extended-access-grants`. */
+export const grantExtendedAccessSchema = {
+  operationId: 'extendedAccess.grant',
   summary: 'Grant a client extended access past a sunset',
   tags,
   description:
@@ -56,7 +57,7 @@ export const grantExemptionSchema = {
   ),
   responseHeaders: { 201: ['Location'] },
   response: {
-    201: exemption('Granted; `Location` names the exemption.'),
+    201: grant('Granted; `Location` names the grant.'),
     ...problems({
       400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
       409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
@@ -64,13 +65,13 @@ export const grantExemptionSchema = {
   },
 };
 
-/** `GET /admin/v1/exemptions`. */
-export const listExemptionsSchema = {
-  operationId: 'exemptions.list',
-  summary: 'List exemptions',
+/** `GET /admin/v1/extended-access-grants`. */
+export const listExtendedAccessSchema = {
+  operationId: 'extendedAccess.list',
+  summary: 'List grants of extended access',
   tags,
   description:
-    'The exemptions in force (not revoked), oldest first, of one client with `clientId` (it names another resource to filter by, not the resource listed: `x-lint-skip`); `include=revoked` lists the whole trail.',
+    'The grants of extended access in force (not revoked), oldest first, of one client with `clientId` (it names another resource to filter by, not the resource listed: `x-lint-skip`); `include=revoked` lists the whole trail.',
   'x-lint-skip': ['identifier-in-query'],
   querystring: Type.Object(
     {
@@ -81,23 +82,23 @@ export const listExemptionsSchema = {
   ),
   response: {
     200: Type.Object(
-      { data: Type.Array(exemption('A client exemption'), { maxItems: 100_000 }) },
-      { description: 'Exemptions, oldest first' },
+      { data: Type.Array(grant('A grant of extended access'), { maxItems: 100_000 }) },
+      { description: 'Grants, oldest first' },
     ),
     ...problems({ 400: 'An invalid query parameter' }),
   },
 };
 
-/** `DELETE /admin/v1/exemptions/{id}`. */
-export const revokeExemptionSchema = {
-  operationId: 'exemptions.revoke',
-  summary: 'Revoke an exemption',
+/** `DELETE /admin/v1/extended-access-grants/{id}`. */
+export const revokeExtendedAccessSchema = {
+  operationId: 'extendedAccess.revoke',
+  summary: 'Revoke a grant of extended access',
   tags,
-  description: 'End an exemption at once: the client gets the removal from its next call. The record stays.',
+  description: 'End a grant at once: the client gets the removal from its next call. The record stays.',
   querystring: NoQuery,
-  params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The exemption id (exm_…).' }) }),
+  params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The grant id (exm_…).' }) }),
   response: {
-    200: exemption('Revoked; the record as it now stands.'),
-    ...problems({ 400: 'An unknown query parameter', 404: 'No exemption in force with this id' }),
+    200: grant('Revoked; the record as it now stands.'),
+    ...problems({ 400: 'An unknown query parameter', 404: 'No grant in force with this id' }),
   },
 };

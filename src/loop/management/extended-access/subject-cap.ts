@@ -1,8 +1,8 @@
-import type { ExemptionSubject } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 
 /** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
-export function subjectCap(runtime: LifecycleRuntime, s: ExemptionSubject): number | undefined {
+export function subjectCap(runtime: LifecycleRuntime, s: ExtendedAccessSubject): number | undefined {
   if (s.kind === 'endpoint')
     return runtime
       .endpointDeprecations()

@@ -7,7 +7,7 @@ import { declineRequest, grantRequest } from '../../management/extended-access/r
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
-import { gatherExtensions } from './extended-access-data.ts';
+import { gatherExtendedAccess } from './extended-access-data.ts';
 import { assertSameOrigin } from './same-origin.ts';
 import type { PortalSession } from './session.ts';
 
@@ -15,13 +15,13 @@ import type { PortalSession } from './session.ts';
 const reasonMax = 1000;
 
 /**
- * The extended-access forms: a consumer asks (`POST /portal/exemption-requests`, the client from
+ * The extended-access forms: a consumer asks (`POST /portal/extended-access-requests`, the client from
  * the session, never from the form); the owner grants or declines
- * (`POST /portal/exemption-requests/:id/grant|decline`) through the management API's own code, so
+ * (`POST /portal/extended-access-requests/:id/grant|decline`) through the management API's own code, so
  * the cap rule holds. Each form is checked for origin and CSRF. A browser whose input is refused
  * gets the dashboard back with the problem beside the forms; a program gets the problem.
  */
-export function registerExtensionRoutes(
+export function registerPortalExtendedAccessRoutes(
   portal: FastifyInstance,
   kit: DashboardKit,
   render: (reply: FastifyReply, o: { session: PortalSession; error: string }) => Promise<FastifyReply>,
@@ -51,47 +51,57 @@ export function registerExtensionRoutes(
     }
     return reply.header('cache-control', 'no-store').redirect('/portal#extended-access', 303);
   };
-  portal.post('/exemption-requests', (request, reply) =>
-    form({ request, reply }, 'consumer', async (session, body) => {
-      const data = await gatherConsumerData(options, session.clientId);
-      const { askable } = await gatherExtensions(options, { clientId: session.clientId, warnings: data.warnings });
-      const asked = askable.find((a) => a.key === body.subject);
-      const reason = text(body.reason, 'reason');
-      if (!asked)
-        invalid('subject', 'That is not something you call that can still be extended (no cap, or already asked).');
-      const until = optionalDate(body.until, options.clock.now());
-      if (until !== undefined && until > asked.cap)
-        invalid(
-          'until',
-          `The wished date is after the last possible one (${formatIsoInstant(asked.cap).slice(0, 10)}).`,
-        );
-      await options.storage.exemptionRequests.insert({
-        id: `exr_${randomBytes(8).toString('hex')}`,
-        clientId: session.clientId,
-        subject: asked.subject,
-        reason,
-        requestedUntil: until ?? null,
-        status: 'pending',
-        createdAt: options.clock.now(),
-        decidedAt: null,
-        decidedBy: null,
-        decisionNote: null,
-        exemptionId: null,
-      });
-    }),
-  );
-  portal.post('/exemption-requests/:id/grant', (request, reply) =>
-    form({ request, reply }, 'admin', async (session, body) => {
-      const until = typeof body.until === 'string' && body.until.length <= 40 ? body.until : '';
-      const note = body.note === undefined || body.note === '' ? null : text(body.note, 'note');
-      await grantRequest(decide, { id: idOf(request), until, note, actor: actorOf(session) });
-    }),
-  );
-  portal.post('/exemption-requests/:id/decline', (request, reply) =>
-    form({ request, reply }, 'admin', async (session, body) => {
-      await declineRequest(decide, { id: idOf(request), reason: text(body.reason, 'reason'), actor: actorOf(session) });
-    }),
-  );
+  // The first release's pages posted to `/portal/exemption-requests`: kept as an alias.
+  for (const path of ['/extended-access-requests', '/exemption-requests']) {
+    portal.post(path, (request, reply) =>
+      form({ request, reply }, 'consumer', async (session, body) => {
+        const data = await gatherConsumerData(options, session.clientId);
+        const { askable } = await gatherExtendedAccess(options, {
+          clientId: session.clientId,
+          warnings: data.warnings,
+        });
+        const asked = askable.find((a) => a.key === body.subject);
+        const reason = text(body.reason, 'reason');
+        if (!asked)
+          invalid('subject', 'That is not something you call that can still be extended (no cap, or already asked).');
+        const until = optionalDate(body.until, options.clock.now());
+        if (until !== undefined && until > asked.cap)
+          invalid(
+            'until',
+            `The wished date is after the last possible one (${formatIsoInstant(asked.cap).slice(0, 10)}).`,
+          );
+        await options.storage.extendedAccessRequests.insert({
+          id: `exr_${randomBytes(8).toString('hex')}`,
+          clientId: session.clientId,
+          subject: asked.subject,
+          reason,
+          requestedUntil: until ?? null,
+          status: 'pending',
+          createdAt: options.clock.now(),
+          decidedAt: null,
+          decidedBy: null,
+          decisionNote: null,
+          grantId: null,
+        });
+      }),
+    );
+    portal.post(`${path}/:id/grant`, (request, reply) =>
+      form({ request, reply }, 'admin', async (session, body) => {
+        const until = typeof body.until === 'string' && body.until.length <= 40 ? body.until : '';
+        const note = body.note === undefined || body.note === '' ? null : text(body.note, 'note');
+        await grantRequest(decide, { id: idOf(request), until, note, actor: actorOf(session) });
+      }),
+    );
+    portal.post(`${path}/:id/decline`, (request, reply) =>
+      form({ request, reply }, 'admin', async (session, body) => {
+        await declineRequest(decide, {
+          id: idOf(request),
+          reason: text(body.reason, 'reason'),
+          actor: actorOf(session),
+        });
+      }),
+    );
+  }
 }
 
 /** The session of a form post in this role, checked for origin and CSRF; undefined when not signed in. */

@@ -1,20 +1,20 @@
 import type { VNode } from 'preact';
-import type { ClientExemption, ExemptionRequest, ExemptionSubject } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { html, isoDay } from '../html.ts';
-import { subjectName, type ExtensionData } from './extended-access-data.ts';
+import { subjectName, type ExtendedAccessData } from './extended-access-data.ts';
 
 /** A refused form's problem, shown beside the forms. */
 const Problem = (props: { error?: string }) =>
-  props.error ? html`<p class="problem" role="alert" id="extension-error">${props.error}</p>` : null;
+  props.error ? html`<p class="problem" role="alert" id="extended-access-error">${props.error}</p>` : null;
 
-/** A consumer's extended access: the forms to ask, its requests and their status, its extensions and their dates. */
-export function ConsumerExtensions(props: ExtensionData & { csrf: string; error?: string }): VNode {
+/** A consumer's extended access: the forms to ask, its requests and their status, its grants and their dates. */
+export function ConsumerExtendedAccess(props: ExtendedAccessData & { csrf: string; error?: string }): VNode {
   return html`<section aria-labelledby="extended-access-title" id="extended-access">
     <h2 id="extended-access-title">Extended access</h2>
     <${Problem} error=${props.error} />
     ${props.askable.map(
       (a) =>
-        html`<form method="post" action="/portal/exemption-requests" class="ask-extension">
+        html`<form method="post" action="/portal/extended-access-requests" class="ask-extended-access">
           <h3>Ask for extended access to ${a.name}</h3>
           <p class="muted">${capLine(a)}</p>
           <input type="hidden" name="_csrf" value=${props.csrf} />
@@ -28,16 +28,16 @@ export function ConsumerExtensions(props: ExtensionData & { csrf: string; error?
     ${
       props.requests.length === 0
         ? html`<p>No request yet.</p>`
-        : html`<ul id="extension-requests">
+        : html`<ul id="extended-access-requests">
             ${props.requests.map((r) => html`<li class=${`request-${r.status}`}><${RequestLine} request=${r} /></li>`)}
           </ul>`
     }
-    <h3>Your extensions</h3>
-    <${Extensions} exemptions=${props.exemptions} id="extensions" />
+    <h3>Your grants of extended access</h3>
+    <${Grants} extendedAccess=${props.extendedAccess} id="grants" />
   </section>`;
 }
 
-function RequestLine(props: { request: ExemptionRequest }): VNode {
+function RequestLine(props: { request: ExtendedAccessRequest }): VNode {
   const r = props.request;
   return html`<span>
     <strong>${subjectName(r.subject)}</strong>: ${r.status}${r.decidedAt !== null ? ` on ${isoDay(r.decidedAt)}` : ''} ·
@@ -46,8 +46,8 @@ function RequestLine(props: { request: ExemptionRequest }): VNode {
   </span>`;
 }
 
-function Extensions(props: { exemptions: ClientExemption[]; id: string; owner?: boolean }): VNode {
-  if (props.exemptions.length === 0) return html`<p id=${props.id}>No extension.</p>`;
+function Grants(props: { extendedAccess: ExtendedAccessGrant[]; id: string; owner?: boolean }): VNode {
+  if (props.extendedAccess.length === 0) return html`<p id=${props.id}>No grant of extended access.</p>`;
   return html`<table id=${props.id}>
     <thead>
       <tr>
@@ -58,12 +58,12 @@ function Extensions(props: { exemptions: ClientExemption[]; id: string; owner?: 
       </tr>
     </thead>
     <tbody>
-      ${props.exemptions.map(
+      ${props.extendedAccess.map(
         (e) =>
           html`<tr>
             ${props.owner ? html`<td><a href=${`/portal/clients/${encodeURIComponent(e.clientId)}`}>${e.clientId}</a></td>` : null}
             <td>${subjectName(e.subject)}</td>
-            <td class="extension-until">${isoDay(e.until)}</td>
+            <td class="grant-until">${isoDay(e.until)}</td>
             <td>${isoDay(e.grantedAt)}</td>
           </tr>`,
       )}
@@ -71,12 +71,12 @@ function Extensions(props: { exemptions: ClientExemption[]; id: string; owner?: 
   </table>`;
 }
 
-/** The owner's extended access: pending requests with grant and decline forms, and every extension in force. */
-export function OwnerExtensions(
-  props: Pick<ExtensionData, 'requests' | 'exemptions'> & {
+/** The owner's extended access: pending requests with grant and decline forms, and every grant in force. */
+export function OwnerExtendedAccess(
+  props: Pick<ExtendedAccessData, 'requests' | 'extendedAccess'> & {
     csrf: string;
     now: number;
-    capOf: (s: ExemptionSubject) => number | undefined;
+    capOf: (s: ExtendedAccessSubject) => number | undefined;
     error?: string;
   },
 ): VNode {
@@ -95,7 +95,7 @@ export function OwnerExtensions(
                 <strong>${r.clientId}</strong> asks for ${subjectName(r.subject)}
                 ${r.requestedUntil !== null ? ` until ${isoDay(r.requestedUntil)}` : ''}: “${r.reason}”
               </p>
-              <form method="post" action=${`/portal/exemption-requests/${r.id}/grant`} class="grant">
+              <form method="post" action=${`/portal/extended-access-requests/${r.id}/grant`} class="grant">
                 <input type="hidden" name="_csrf" value=${props.csrf} />
                 <label
                   >Until
@@ -108,7 +108,7 @@ export function OwnerExtensions(
                 /></label>
                 <button type="submit">Grant</button>
               </form>
-              <form method="post" action=${`/portal/exemption-requests/${r.id}/decline`} class="decline">
+              <form method="post" action=${`/portal/extended-access-requests/${r.id}/decline`} class="decline">
                 <input type="hidden" name="_csrf" value=${props.csrf} />
                 <label>Reason <input name="reason" required maxlength="1000" /></label>
                 <button type="submit" class="secondary">Decline</button>
@@ -116,8 +116,8 @@ export function OwnerExtensions(
             </div>`;
           })
     }
-    <h3>Extensions in force</h3>
-    <${Extensions} exemptions=${props.exemptions} id="all-extensions" owner=${true} />
+    <h3>Grants of extended access in force</h3>
+    <${Grants} extendedAccess=${props.extendedAccess} id="all-grants" owner=${true} />
   </section>`;
 }
 
