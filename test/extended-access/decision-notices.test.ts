@@ -143,7 +143,7 @@ describe('a decision on a request for extended access is told to the client, by 
     assert.equal(mail.subject, `Extended access to v1 granted until ${until.slice(0, 10)}`);
     assert.match(mail.text ?? '', new RegExp(`Your calls are answered until: ${until.slice(0, 10)}`));
     assert.match(mail.text ?? '', /Note: until your March release/);
-    assert.match(mail.text ?? '', new RegExp(`Latest date any extension may reach: ${iso(cap)}`));
+    assert.match(mail.text ?? '', new RegExp(`Latest date extended access may reach: ${iso(cap)}`));
     assert.match(mail.text ?? '', /Unsubscribe: http/);
     assert.match(mail.html || '', /<h1>Extended access to v1 granted until/);
     const event = await eventually('the exemption.granted webhook', () =>

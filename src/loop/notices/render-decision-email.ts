@@ -37,7 +37,7 @@ export function renderDecisionEmail(options: {
     ['Decision', decision.decision],
     ...(granted ? [['Your calls are answered until', until] as EmailFact] : []),
     ['Sunset date', d.subject.sunsetAt],
-    ...(decision.cap ? [['Latest date any extension may reach', day(decision.cap)] as EmailFact] : []),
+    ...(decision.cap ? [['Latest date extended access may reach', day(decision.cap)] as EmailFact] : []),
     ...(decision.reason ? [[granted ? 'Note' : 'Reason', decision.reason] as EmailFact] : []),
     ['Request', decision.requestId],
     ['Migration guide', d.migrationGuideUrl],
