@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand } from './command.ts';
-import { commands } from './commands/index.ts';
+import { commandAliases, commands } from './commands/index.ts';
 import { describeFailure } from './describe-failure.ts';
 import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
 
@@ -9,7 +9,8 @@ import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
  * every failure becomes a message on stderr and exit code 2.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  const [given, ...rest] = argv;
+  const name = given !== undefined && Object.hasOwn(commandAliases, given) ? commandAliases[given] : given;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io[name === undefined ? 'stderr' : 'stdout'](globalHelp());
     return name === undefined ? ExitCode.Error : ExitCode.Ok;

@@ -15,7 +15,7 @@ interface RecordActions<Row> {
 }
 
 /**
- * Run one action of a record command (approvals, exemptions): the arguments checked, the call made
+ * Run one action of a record command (approvals, extendedAccess): the arguments checked, the call made
  * on a server or the database, the answer printed as a table, a record or JSON, or refused.
  *
  * @example

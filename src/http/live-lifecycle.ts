@@ -34,7 +34,7 @@ function scheduledKeys(
 /**
  * The lifecycle's hook compiled only into the routes of a version or endpoint the lifecycle knows:
  * a current version with no deprecated endpoint has no headers to send, nothing to count, no
- * closing or exemption to honour.
+ * closing or grant to honour.
  */
 export function liveLifecycleHook(
   app: FastifyInstance,

@@ -97,7 +97,7 @@ export const removedGateStep = defineStep({
     // Kept for the lifecycle step of the same request: the verdict is asked once.
     stateOf(request).verdict = { method: key.method, path: key.path, verdict };
     if (!verdict.removed) return;
-    // Some client may still be served (an exemption past the sunset): the lifecycle step decides,
+    // Some client may still be served (a grant past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
     if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);

@@ -52,7 +52,7 @@ describe('human text fields of the management API', () => {
       const res = await call(service)('POST', '/admin/v1/approvals', { fingerprint: '0123456789abcdef', reason });
       const problem = assertFieldErrors(res, '/body/reason');
       assert.match(problem.detail, /\/body\/reason must be one line of text, not blank/, JSON.stringify(reason));
-      const grant = await call(service)('POST', '/admin/v1/exemptions', {
+      const grant = await call(service)('POST', '/admin/v1/extended-access-grants', {
         clientId: 'cl_nobody',
         version: 'v1',
         until: '2099-01-01T00:00:00Z',

@@ -37,6 +37,8 @@ const validBody: Record<string, object> = {
   'POST /admin/v1/brownouts': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
   'POST /admin/v1/approvals': { fingerprint: '0123456789abcdef', reason: 'a break nobody agreed to' },
   'POST /admin/v1/brownout-schedules': { version: 'v1', target: { all: true } },
+  'POST /admin/v1/extended-access-grants': { clientId: 'cl_x', version: 'v1', until: '2026-09-01', reason: 'sneaky' },
+  'POST /admin/v1/extended-access-requests/:id/decisions': { decision: 'declined', reason: 'sneaky' },
   'POST /admin/v1/exemptions': { clientId: 'cl_x', version: 'v1', until: '2026-09-01', reason: 'sneaky' },
   'POST /admin/v1/exemption-requests/:id/decisions': { decision: 'declined', reason: 'sneaky' },
 };
@@ -120,6 +122,14 @@ describe('the management API with credentials that lack the admin role', () => {
         'HEAD /admin/v1/approvals',
         'DELETE /admin/v1/approvals/:id',
         'POST /admin/v1/brownout-schedules',
+        'POST /admin/v1/extended-access-grants',
+        'GET /admin/v1/extended-access-grants',
+        'HEAD /admin/v1/extended-access-grants',
+        'DELETE /admin/v1/extended-access-grants/:id',
+        'GET /admin/v1/extended-access-requests',
+        'HEAD /admin/v1/extended-access-requests',
+        'POST /admin/v1/extended-access-requests/:id/decisions',
+        // The first release's paths, kept as aliases.
         'POST /admin/v1/exemptions',
         'GET /admin/v1/exemptions',
         'HEAD /admin/v1/exemptions',
@@ -207,7 +217,7 @@ describe('the management API with credentials that lack the admin role', () => {
       approvalsBefore,
       'no approval recorded or revoked',
     );
-    assert.deepEqual(await t.storage.exemptions.list({ includeRevoked: true }), [], 'no exemption granted');
+    assert.deepEqual(await t.storage.extendedAccess.list({ includeRevoked: true }), [], 'no grant granted');
     await t.close();
   });
 });

@@ -144,8 +144,8 @@ describe('versionary.* attributes on the request span of the service (startServi
     assert.equal(span['versionary.client.id'], clients.globex);
   });
 
-  it('names the rule that answered past the sunset: removed for most, extended access for the exempt', async () => {
-    const granted = await admin('POST', '/admin/v1/exemptions', {
+  it('names the rule that answered past the sunset: removed for most, extended access for the client with extended access', async () => {
+    const granted = await admin('POST', '/admin/v1/extended-access-grants', {
       clientId: clients.acme,
       version: 'v1',
       until: iso(t0 + 60 * day),

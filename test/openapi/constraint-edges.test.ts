@@ -22,9 +22,9 @@ const beyondSchema = [
   // An approval's expiry must lie in the future: a rule against the clock, not a shape.
   /^POST \/admin\/v1\/approvals body expiresAt$/,
   // A grant names a stored client and a deprecated subject with a cap, and its date must lie before that cap.
-  /^POST \/admin\/v1\/exemptions body /,
+  /^POST \/admin\/v1\/(extended-access-grants|exemptions) body /,
   // A decision's members depend on each other (a grant needs a date, a decline a reason) and on a stored request.
-  /^POST \/admin\/v1\/exemption-requests\/\{id\}\/decisions body /,
+  /^POST \/admin\/v1\/(extended-access|exemption)-requests\/\{id\}\/decisions body /,
   // The cap on extended access must lie after the sunset it extends: a rule between fields.
   /^(PUT \/admin\/v1\/versions\/\{name\}\/deprecation|POST \/admin\/v1\/deprecations) body extendedAccessUntil$/,
   // The closing must not lie in the past nor before the deprecation: a rule against the clock and between fields.

@@ -16,7 +16,7 @@ describe('every live response matches its served document (ajv)', () => {
   const fetchDoc = async (url: string) =>
     (await t.app.inject({ url, headers: adminHeaders })).json() as OpenApiDocument;
   const fill = async (path: string): Promise<string> => {
-    if (path.startsWith('/admin/v1/exemption'))
+    if (/^\/admin\/v1\/(exemption|extended-access)/.test(path))
       await revokeGrants(async (method, url) => (await t.app.inject({ method, url, headers: adminHeaders })).json());
     const user = await t.storage.users.create({
       values: { name: 'Grace', email: null, nickname: null, status: 'active' },
@@ -44,14 +44,17 @@ describe('every live response matches its served document (ajv)', () => {
       path = path.replace('{id}', await created('/admin/v1/approvals', examples['approvals.create'] as object));
     if (path.startsWith('/admin/v1/brownouts/{id}'))
       path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create'] as object));
-    if (path.startsWith('/admin/v1/exemptions/{id}'))
-      path = path.replace('{id}', await created('/admin/v1/exemptions', examples['exemptions.grant'] as object));
+    if (/^\/admin\/v1\/(exemptions|extended-access-grants)\/\{id\}/.test(path))
+      path = path.replace(
+        '{id}',
+        await created('/admin/v1/extended-access-grants', examples['extendedAccess.grant'] as object),
+      );
     // A request is asked from the portal, with a consumer's session: stored directly here, pending.
-    if (path.startsWith('/admin/v1/exemption-requests/{id}')) {
+    if (/^\/admin\/v1\/(exemption|extended-access)-requests\/\{id\}/.test(path)) {
       const id = `exr_conformance_${++requests}`;
-      await t.storage.exemptionRequests.insert({
+      await t.storage.extendedAccessRequests.insert({
         id,
-        clientId: (examples['exemptions.grant'] as { clientId: string }).clientId,
+        clientId: (examples['extendedAccess.grant'] as { clientId: string }).clientId,
         subject: { kind: 'version', version: 'v1' },
         reason: 'we need a quarter',
         requestedUntil: null,
@@ -60,7 +63,7 @@ describe('every live response matches its served document (ajv)', () => {
         decidedAt: null,
         decidedBy: null,
         decisionNote: null,
-        exemptionId: null,
+        grantId: null,
       });
       path = path.replace('{id}', id);
     }
@@ -86,7 +89,7 @@ describe('every live response matches its served document (ajv)', () => {
 
   before(async () => {
     t = await createTestApp(generousLimits());
-    // An exemption names a stored client and a subject with a cap on extended access: v1 gets one
+    // An grant names a stored client and a subject with a cap on extended access: v1 gets one
     // (as the walk's own deprecation call keeps it), and the grant's example a real client.
     const put = await t.app.inject({
       method: 'PUT',
@@ -101,7 +104,7 @@ describe('every live response matches its served document (ajv)', () => {
       headers: adminHeaders,
       payload: examples['clients.create'] as object,
     });
-    (examples['exemptions.grant'] as { clientId: string }).clientId = (client.json() as { id: string }).id;
+    (examples['extendedAccess.grant'] as { clientId: string }).clientId = (client.json() as { id: string }).id;
     readKey = (
       (
         await t.app.inject({

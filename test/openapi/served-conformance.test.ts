@@ -67,7 +67,7 @@ describe('the conformance traffic, over HTTP, against the served documents (head
 
   // Resources made through the APIs themselves: the service's storage is its own.
   const fill = async (path: string): Promise<string> => {
-    if (path.startsWith('/admin/v1/exemption'))
+    if (/^\/admin\/v1\/(exemption|extended-access)/.test(path))
       await revokeGrants(async (method, url) => JSON.parse((await send({ method, url, headers: admin })).body));
     const user = await json('POST', '/api/v2/users', { name: 'Grace' });
     const post = await json('POST', `/api/v2/users/${String(user.id)}/posts`, { title: 'A post', body: 'Text' });
@@ -79,10 +79,11 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       path = path.replace('{id}', await created('/admin/v1/approvals', examples['approvals.create']));
     if (path.startsWith('/admin/v1/brownouts/{id}'))
       path = path.replace('{id}', await created('/admin/v1/brownouts', examples['brownouts.create']));
-    if (path.startsWith('/admin/v1/exemptions/{id}'))
-      path = path.replace('{id}', await created('/admin/v1/exemptions', examples['exemptions.grant']));
+    if (/^\/admin\/v1\/(exemptions|extended-access-grants)\/\{id\}/.test(path))
+      path = path.replace('{id}', await created('/admin/v1/extended-access-grants', examples['extendedAccess.grant']));
     // A consumer asks for a request from the portal: none here, so the documented 404 is checked.
-    if (path.startsWith('/admin/v1/exemption-requests/{id}')) path = path.replace('{id}', 'exr_none');
+    if (/^\/admin\/v1\/(exemption|extended-access)-requests\/\{id\}/.test(path))
+      path = path.replace('{id}', 'exr_none');
     return path
       .replace('{postId}', String(post.id))
       .replace('/admin/v1/api-keys/{id}', `/admin/v1/api-keys/${String(key.id)}`)
@@ -134,7 +135,7 @@ describe('the conformance traffic, over HTTP, against the served documents (head
       path: '/users/{id}/posts',
       noticeMonths: 12,
     });
-    (examples['exemptions.grant'] as { clientId: string }).clientId = String(
+    (examples['extendedAccess.grant'] as { clientId: string }).clientId = String(
       (await json('POST', '/admin/v1/clients', examples['clients.create'])).id,
     );
     readKey = String((await json('POST', '/admin/v1/api-keys', { name: 'reader', roles: ['read'] })).key);

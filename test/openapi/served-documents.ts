@@ -37,13 +37,15 @@ export function generousLimits(env: Record<string, string> = {}): {
 }
 
 // A valid body for every operation that takes one; an operation added without one fails here.
+const grantExample = { clientId: 'cl_0000000000000000', version: 'v1', until: '2026-09-01', reason: 'migration in Q3' };
+const decisionExample = { decision: 'declined', reason: 'v2 has everything you call' };
 export const examples: Record<string, unknown> = {
   'users.create': { name: 'Ada' },
   'users.replace': { name: 'Ada' },
   'users.patch': { name: 'Ada B.' },
   'posts.create': { title: 'Hello', body: 'First post.' },
   'apiKeys.create': { name: 'reporting', roles: ['read'] },
-  // A cap on extended access after the sunset the notice sets, so that exemptions can be granted.
+  // A cap on extended access after the sunset the notice sets, so that extended access can be granted.
   'versions.scheduleDeprecation': { noticeMonths: 12, extendedAccessUntil: '2099-01-01T00:00:00Z' },
   'deprecations.create': { version: 'v1', method: 'GET', path: '/users', noticeMonths: 12 },
   'clients.create': { name: 'Acme', contacts: ['ops@acme.test', { email: 'dev@acme.test', subscribed: false }] },
@@ -53,11 +55,10 @@ export const examples: Record<string, unknown> = {
   'brownouts.create': { version: 'v1', startsAt: '2026-01-16T12:00:00Z', endsAt: '2026-01-16T13:00:00Z' },
   // The default steps, counted back from v1's sunset (2026-07-14).
   'brownouts.schedule': { version: 'v1', target: { all: true } },
-  'exemptions.grant': {
-    clientId: 'cl_0000000000000000',
-    version: 'v1',
-    until: '2026-09-01',
-    reason: 'migration in Q3',
-  },
-  'exemptionRequests.decide': { decision: 'declined', reason: 'v2 has everything you call' },
+  'extendedAccess.grant': grantExample,
+  'extendedAccessRequests.decide': decisionExample,
+  // The first release's paths, kept as aliases: the same bodies (one object, so a test that fills in
+  // the client id fills it in for both).
+  'exemptions.grant': grantExample,
+  'exemptionRequests.decide': decisionExample,
 };

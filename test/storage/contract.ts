@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import { runApprovalsContract } from './contract-approvals.ts';
-import { runExemptionsContract } from './contract-exemptions.ts';
-import { runExemptionRequestsContract } from './contract-exemption-requests.ts';
+import { runExtendedAccessContract } from './contract-extended-access.ts';
+import { runExtendedAccessRequestsContract } from './contract-extended-access-requests.ts';
 import { runClientsContract } from './contract-clients.ts';
 import { runNoticeContract } from './contract-notices.ts';
 import { runClientUsageContract } from './contract-client-usage.ts';
@@ -295,9 +295,9 @@ export function runStorageContract(name: string, open: OpenStorage): void {
     runOperationCountsContract(() => s);
     runClientUsageContract(() => s);
     runApprovalsContract(() => s);
-    runExemptionsContract(() => s);
+    runExtendedAccessContract(() => s);
     runUsageLogContract(() => s);
-    runExemptionRequestsContract(() => s);
+    runExtendedAccessRequestsContract(() => s);
   });
   runNoticeContract(name, open);
 }

@@ -12,8 +12,8 @@ export type Call = { method: string; path: string; request: InjectOptions; expec
  * starts from none.
  */
 export async function revokeGrants(send: (method: 'GET' | 'DELETE', url: string) => Promise<unknown>): Promise<void> {
-  const list = (await send('GET', '/admin/v1/exemptions')) as { data: Array<{ id: string }> };
-  for (const { id } of list.data) await send('DELETE', `/admin/v1/exemptions/${id}`);
+  const list = (await send('GET', '/admin/v1/extended-access-grants')) as { data: Array<{ id: string }> };
+  for (const { id } of list.data) await send('DELETE', `/admin/v1/extended-access-grants/${id}`);
 }
 
 /** Every (documented operation, request) pair of one document: valid requests and invalid ones. */

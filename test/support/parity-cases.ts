@@ -66,7 +66,7 @@ export const parityClients = ['early', 'late', 'acme'] as const;
 export type ParityClient = (typeof parityClients)[number];
 
 /** `acme` is granted its own date for the removed endpoint. */
-export const parityExemption = {
+export const parityGrant = {
   client: 'acme' as ParityClient,
   endpoint: { version: 'v2', method: 'GET', path: '/users' },
   until: iso(parityEpoch + 250 * day),
@@ -239,7 +239,7 @@ export const parityCases: readonly ParityCase[] = [
     method: 'GET',
     target: '/api/v2/users',
     client: 'acme',
-    expect: { allowed: true, headers: { sunset: parityExemption.until, warning: null } },
+    expect: { allowed: true, headers: { sunset: parityGrant.until, warning: null } },
   },
   { name: 'the removed endpoint, anonymous', at: 'removed', method: 'GET', target: '/api/v2/users', expect: removed },
   {

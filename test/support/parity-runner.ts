@@ -12,7 +12,7 @@ import {
   parityCases,
   parityClients,
   parityEpoch,
-  parityExemption,
+  parityGrant,
   parityMoments,
   type ParityCase,
   type ParityClient,
@@ -80,14 +80,14 @@ export async function prepareParity(target: ParityTarget): Promise<ParityClients
   await target.seed?.(call);
   const early = await fetch(`${target.base}/api/v1/users`, { headers: { authorization: `Bearer ${keys.early}` } });
   if (early.status !== 200) throw new Error(`${target.name}: early's call to v1 answered ${early.status}`);
-  const { client, endpoint, until } = parityExemption;
-  const granted = await call('POST', '/admin/v1/exemptions', {
+  const { client, endpoint, until } = parityGrant;
+  const granted = await call('POST', '/admin/v1/extended-access-grants', {
     clientId: ids[client],
     endpoint,
     until,
     reason: 'parity',
   });
-  if (granted.status !== 201) throw new Error(`${target.name}: the exemption: ${JSON.stringify(granted.body)}`);
+  if (granted.status !== 201) throw new Error(`${target.name}: the grant: ${JSON.stringify(granted.body)}`);
   const { targeted, schedule } = parityBrownouts;
   const { clients: aimed, ...window } = targeted;
   const planned = [

@@ -59,8 +59,12 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'Approve breaking changes by fingerprint, list and revoke approvals (database or running server)',
     load: async () => (await import('./approvals.ts')).approvalsCommand,
   },
-  exemptions: {
-    summary: 'Grant a client extended access past a sunset, list and revoke exemptions (database or running server)',
-    load: async () => (await import('./exemptions.ts')).exemptionsCommand,
+  'extended-access': {
+    summary:
+      'Grant a client extended access past a sunset, list and revoke grants of extended access (database or running server)',
+    load: async () => (await import('./extended-access.ts')).extendedAccessCommand,
   },
 };
+
+/** Earlier names of a command, still answered: `exemptions` shipped before extended access had one name. */
+export const commandAliases: Readonly<Record<string, string>> = { exemptions: 'extended-access' };

@@ -57,7 +57,7 @@ export interface LifecycleSource {
     shared: LifecycleVerdict,
   ): LifecycleVerdict | Promise<LifecycleVerdict>;
   /**
-   * Whether a deprecated element a request uses has per-client rules now (an exemption past its
+   * Whether a deprecated element a request uses has per-client rules now (a grant past its
    * sunset, or its closing to new clients): only then is {@link clientElements} asked.
    */
   elementTouches?(element: ElementDeprecation): boolean;
@@ -73,7 +73,7 @@ export interface LifecycleSource {
   ): Promise<readonly ElementDeprecation[]>;
   /**
    * Whether a key has no lifecycle at all as the state stands: no schedule of its version, no
-   * deprecation of its endpoint (so no headers, no closing, no exemption to honour), whatever the
+   * deprecation of its endpoint (so no headers, no closing, no grant to honour), whatever the
    * clock says. Only a change of state ({@link onChange}) can alter the answer.
    */
   unscheduled?(key: { version: string; method: string; path: string }): boolean;

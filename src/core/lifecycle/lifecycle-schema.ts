@@ -28,7 +28,7 @@ export const VersionLifecycleSchema = Type.Object(
     releasedAt: Type.Optional(Instant),
     deprecatedAt: Type.Optional(Instant),
     sunsetAt: Type.Optional(Instant),
-    /** The cap on per-client extended access after the sunset: exemptions can be granted up to it. */
+    /** The cap on per-client extended access after the sunset: extended access can be granted up to it. */
     extendedAccessUntil: Type.Optional(Instant),
     /** From this instant, clients that had not called the version before get a 403. */
     closedToNewClientsAt: Type.Optional(Instant),

@@ -21,7 +21,7 @@ export interface LifecycleVerdict {
   /** Set after the sunset: the request is refused with it. */
   removed?: VersionaryError;
   /**
-   * Set when some client may be answered otherwise (an exemption past the sunset, a closing to
+   * Set when some client may be answered otherwise (a grant past the sunset, a closing to
    * new clients): the source's `clientVerdict` decides per client. Unset for nearly every key,
    * so that the common request pays nothing.
    */

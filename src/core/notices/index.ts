@@ -15,4 +15,4 @@ export { checkBrownout } from './brownout.ts';
 export { defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
 export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
-export type { CallEvidence, ExemptionDecisionFacts, NoticePayload } from './payload.ts';
+export type { CallEvidence, ExtendedAccessDecisionFacts, NoticePayload } from './payload.ts';

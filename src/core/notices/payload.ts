@@ -45,12 +45,12 @@ export interface NoticePayload {
     calls: CallEvidence[];
     impact: CallImpact[];
     /** The owner's decision, on an `exemption.granted` or `exemption.declined` notice; null (or absent) otherwise. */
-    exemption?: ExemptionDecisionFacts | null;
+    exemption?: ExtendedAccessDecisionFacts | null;
   };
 }
 
 /** What a decision on a client's request for extended access says (`exemption.granted`, `exemption.declined`). */
-export interface ExemptionDecisionFacts {
+export interface ExtendedAccessDecisionFacts {
   /** The request decided (`exr_…`). */
   requestId: string;
   decision: 'granted' | 'declined';
@@ -126,7 +126,7 @@ export function toNoticePayload(options: {
   element?: NoticeElement;
   calls: CallEvidence[];
   impact: CallImpact[];
-  exemption?: ExemptionDecisionFacts;
+  grant?: ExtendedAccessDecisionFacts;
 }): NoticePayload {
   const { notice } = options;
   const status = notice.kind === 'removed' ? 'removed' : notice.kind === 'cleared' ? 'cleared' : 'deprecated';
@@ -153,7 +153,7 @@ export function toNoticePayload(options: {
       element: options.element ?? null,
       calls: options.calls,
       impact: options.impact,
-      exemption: options.exemption ?? null,
+      exemption: options.grant ?? null,
     },
   };
 }

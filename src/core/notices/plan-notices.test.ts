@@ -127,7 +127,7 @@ describe('planNotices', () => {
     );
   });
 
-  it('dates an exempt client by its own date, and spares it the brownouts', () => {
+  it('dates a client with extended access by its own date, and spares it the brownouts', () => {
     const brownout: Brownout = { id: 'b1', version: 'v1', startsAt: day(160), endsAt: day(160) + 3_600_000 };
     const clock = createFixedClock(day(0));
     const usage = (now: number) => [...calling('acme')(now), ...calling('globex')(now)];

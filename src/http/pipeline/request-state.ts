@@ -5,7 +5,7 @@ import type { LifecycleVerdict } from '../../core/lifecycle/index.ts';
 /**
  * A rule that answered instead of the handler (`removed`, `brownout`, `closed_to_new_clients`,
  * `rate_limited`), or that let through a call it refuses others (`extended_access`: a removed
- * version or endpoint served to an exempt client). Set by the rule itself, where it decides.
+ * version or endpoint served to a client with extended access). Set by the rule itself, where it decides.
  */
 export type RuleDecision = 'removed' | 'brownout' | 'closed_to_new_clients' | 'rate_limited' | 'extended_access';
 

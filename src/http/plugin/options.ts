@@ -76,9 +76,9 @@ export interface VersionaryPluginOptions {
   /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /**
-   * The client that exemptions past a sunset and closings to new clients are judged for (a
+   * The client that extended access past a sunset and closings to new clients are judged for (a
    * lifecycle source with `clientVerdict`); `undefined` for an unauthenticated call, which is
-   * never exempt and counts as new. Defaults to `clientIdOf`. Asked only for the few keys with
+   * never has extended access and counts as new. Defaults to `clientIdOf`. Asked only for the few keys with
    * such rules.
    *
    * @example

@@ -127,7 +127,7 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
   return function lifecycleHeaders({ request, reply, version, operation }) {
     const key = { version: version.name, method: operation.method, path: operation.path };
     const verdict = verdictOf(lifecycle, request, key);
-    // The few keys with per-client rules (an exemption, a closing to new clients) ask the source
+    // The few keys with per-client rules (a grant, a closing to new clients) ask the source
     // for this client's verdict; every other request goes on with the shared one, synchronously.
     if (verdict.perClient && lifecycle.clientVerdict)
       return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then(
@@ -206,7 +206,7 @@ function elementStep(
   const clientElements = lifecycle.clientElements?.bind(lifecycle);
   const apply = elementHeaders(o, lifecycle, guideOf);
   return (event) => {
-    // Only an element with an exemption past its sunset, or closed to new clients, asks for this
+    // Only an element with a grant past its sunset, or closed to new clients, asks for this
     // client's view of it; every other use goes on synchronously.
     if (touches && clientElements && event.used.some((e) => touches(e)))
       return clientElements(event.used, o.clientOf(event.request), guideOf).then((used) => apply({ ...event, used }));

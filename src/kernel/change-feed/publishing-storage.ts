@@ -5,21 +5,22 @@ export const ChangeTopic = {
   Lifecycle: 'lifecycle',
   ApiKeys: 'api-keys',
   Clients: 'clients',
-  Exemptions: 'exemptions',
+  // The topic's value stays the first release's: instances of both releases share one feed while they roll.
+  ExtendedAccess: 'exemptions',
 } as const;
 
 /**
  * The storage, with every write to shared state announced on the change feed once it is
  * committed: lifecycle schedules and endpoint deprecations on `lifecycle`, API keys (created,
  * revoked) on `api-keys`, clients (created, changed, deleted, a contact's subscription) on
- * `clients`, exemptions (granted, revoked) on `exemptions`. Announcing at the store means no write path can forget to.
+ * `clients`, grants of extended access (granted, revoked) on `exemptions`. Announcing at the store means no write path can forget to.
  */
 export function publishingStorage<S extends Storage>(options: { storage: S; feed: ChangeFeed }): S {
   const { storage, feed } = options;
   const lifecycle = storage.lifecycle;
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
-  const exemptions = storage.exemptions;
+  const extendedAccess = storage.extendedAccess;
   // A write, then its topic on the feed once the write has committed.
   const announce =
     <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) =>
@@ -59,14 +60,14 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       delete: announce(ChangeTopic.Clients, clients.delete.bind(clients)),
       setContactSubscribed: announce(ChangeTopic.Clients, clients.setContactSubscribed.bind(clients)),
     },
-    exemptions: {
-      ...exemptions,
-      find: (id) => exemptions.find(id),
-      list: (options) => exemptions.list(options),
-      insert: announce(ChangeTopic.Exemptions, exemptions.insert.bind(exemptions)),
+    extendedAccess: {
+      ...extendedAccess,
+      find: (id) => extendedAccess.find(id),
+      list: (options) => extendedAccess.list(options),
+      insert: announce(ChangeTopic.ExtendedAccess, extendedAccess.insert.bind(extendedAccess)),
       revoke: async (revocation) => {
-        const revoked = await exemptions.revoke(revocation);
-        if (revoked) await feed.publish(ChangeTopic.Exemptions);
+        const revoked = await extendedAccess.revoke(revocation);
+        if (revoked) await feed.publish(ChangeTopic.ExtendedAccess);
         return revoked;
       },
     },

@@ -101,13 +101,13 @@ export function installOps(
         app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'),
       );
   const unsubscribe = changeFeed.subscribe(ChangeTopic.Lifecycle, refresh);
-  // Exemptions are part of the lifecycle's verdicts: a grant or revocation reloads them everywhere.
-  const unsubscribeExemptions = changeFeed.subscribe(ChangeTopic.Exemptions, refresh);
+  // Grants of extended access are part of the lifecycle's verdicts: a grant or revocation reloads them everywhere.
+  const unsubscribeExtendedAccess = changeFeed.subscribe(ChangeTopic.ExtendedAccess, refresh);
   const reconcile = setInterval(refresh, wiring.reconcileMs ?? 5000);
   reconcile.unref();
   app.addHook('onClose', async () => {
     unsubscribe();
-    unsubscribeExemptions();
+    unsubscribeExtendedAccess();
     clearInterval(reconcile);
   });
 }

@@ -29,11 +29,13 @@ export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
 export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
-export type { ClientExemption, ExemptionStore, ExemptionSubject } from './exemptions.ts';
+export type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from './extended-access.ts';
+// The earlier names, while `loop/lifecycle` (worked on elsewhere) still imports them.
+export type { ClientExemption, ExemptionStore } from './extended-access.ts';
 export type {
-  ExemptionDecision,
-  ExemptionDecisionNotifier,
-  ExemptionRequest,
-  ExemptionRequestStatus,
-  ExemptionRequestStore,
-} from './exemption-requests.ts';
+  ExtendedAccessDecision,
+  ExtendedAccessDecisionNotifier,
+  ExtendedAccessRequest,
+  ExtendedAccessRequestStatus,
+  ExtendedAccessRequestStore,
+} from './extended-access-requests.ts';

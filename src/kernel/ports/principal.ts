@@ -91,7 +91,7 @@ export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
 }
 
 /**
- * The client the lifecycle's per-client rules judge (exemptions, closings to new clients): the
+ * The client the lifecycle's per-client rules judge (extendedAccess, closings to new clients): the
  * credential's client, else the credential; undefined for an unauthenticated call.
  */
 export function lifecycleClientOf(request: FastifyRequest): string | undefined {

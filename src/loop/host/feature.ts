@@ -9,7 +9,7 @@ import type { VersionedRequestHook } from '../../http/index.ts';
 import type { LoopNoticesOptions } from '../notices/options.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
-import type { ExemptionDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { RateLimitStore } from '../access/rate-limit/index.ts';
 import type { OperationCounter } from '../usage/operation-counter.ts';
 import type { ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
@@ -41,7 +41,7 @@ export interface ServiceContext {
   /** The brownouts the portal shows: set by the notices feature, provided by its part to the parts after it. */
   brownouts?: () => Brownout[];
   /** Tells a client of the owner's decision on its request: set by the notices feature, provided by its part. */
-  decisionNotices?: ExemptionDecisionNotifier;
+  decisionNotices?: ExtendedAccessDecisionNotifier;
 }
 
 /**

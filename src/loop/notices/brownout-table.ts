@@ -14,7 +14,7 @@ export interface BrownoutTable {
 
 /**
  * Compile each operation's brownout rows on its first request and keep them until the brownouts,
- * the lifecycle or the exemptions move: the same rows the decision table serves.
+ * the lifecycle or the grants of extended access move: the same rows the decision table serves.
  */
 export function createBrownoutTable(options: {
   /** The brownouts in force (the brownout cache's). */
@@ -25,7 +25,7 @@ export function createBrownoutTable(options: {
   prefix: string;
 }): BrownoutTable {
   const { runtime } = options;
-  let inputs: { all: unknown; generation: number; exemptions: number } | undefined;
+  let inputs: { all: unknown; generation: number; extendedAccess: number } | undefined;
   let registry = createProblemRegistry();
   let table = emptyTable(options.prefix, registry);
   const compiled = new Set<string>();
@@ -33,9 +33,14 @@ export function createBrownoutTable(options: {
     of(key) {
       const all = options.brownouts();
       const generation = runtime.generation();
-      const exemptions = runtime.exemptionsStamp();
-      if (!inputs || inputs.all !== all || inputs.generation !== generation || inputs.exemptions !== exemptions) {
-        inputs = { all, generation, exemptions };
+      const extendedAccess = runtime.exemptionsStamp();
+      if (
+        !inputs ||
+        inputs.all !== all ||
+        inputs.generation !== generation ||
+        inputs.extendedAccess !== extendedAccess
+      ) {
+        inputs = { all, generation, extendedAccess };
         registry = createProblemRegistry();
         table = emptyTable(options.prefix, registry);
         compiled.clear();

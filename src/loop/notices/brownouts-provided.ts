@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Brownout } from '../../core/notices/index.ts';
-import type { ExemptionDecisionNotifier } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
 
 const kBrownouts = 'versionaryBrownouts';
 
@@ -19,13 +19,13 @@ export function brownoutsOf(app: FastifyInstance): (() => Brownout[]) | undefine
 const kDecisionNotices = 'versionaryDecisionNotices';
 
 /** Provide the notifier of decisions on requests for extended access to the parts after this one. */
-export function provideDecisionNotices(app: FastifyInstance, notify: ExemptionDecisionNotifier): void {
+export function provideDecisionNotices(app: FastifyInstance, notify: ExtendedAccessDecisionNotifier): void {
   app.decorate(kDecisionNotices, notify);
 }
 
 /** The notices part's notifier of decisions, when that part is registered before the caller (`notices: false`: none). */
-export function decisionNoticesOf(app: FastifyInstance): ExemptionDecisionNotifier | undefined {
+export function decisionNoticesOf(app: FastifyInstance): ExtendedAccessDecisionNotifier | undefined {
   return app.hasDecorator(kDecisionNotices)
-    ? (app as unknown as Record<typeof kDecisionNotices, ExemptionDecisionNotifier>)[kDecisionNotices]
+    ? (app as unknown as Record<typeof kDecisionNotices, ExtendedAccessDecisionNotifier>)[kDecisionNotices]
     : undefined;
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { subjectId, type DueNotice } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import type { ClientStore, ExemptionDecisionNotifier, NoticeStore } from '../../kernel/ports/index.ts';
+import type { ClientStore, ExtendedAccessDecisionNotifier, NoticeStore } from '../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { NoticeChannel } from './channel.ts';
 import { noticeSubjects, type PayloadBuilder } from './gather.ts';
@@ -23,7 +23,7 @@ export function createDecisionNotifier(options: {
   clock: Clock;
   /** Deliver what is queued, in the background. */
   nudge: () => void;
-}): ExemptionDecisionNotifier {
+}): ExtendedAccessDecisionNotifier {
   return async ({ request, until, cap }) => {
     if (request.status === 'pending') return;
     const client = await options.clients.find(request.clientId);

@@ -6,7 +6,7 @@ import type { VersionBundle } from '../../core/versions/index.ts';
 import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
 import type { ServiceConfig } from '../host/config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
-import type { ExemptionDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
@@ -41,7 +41,7 @@ export interface RegisterNoticesOptions {
 export async function registerNotices(
   app: FastifyInstance,
   options: RegisterNoticesOptions,
-): Promise<NoticeWorker & { brownouts: () => Brownout[]; decisionNotices: ExemptionDecisionNotifier }> {
+): Promise<NoticeWorker & { brownouts: () => Brownout[]; decisionNotices: ExtendedAccessDecisionNotifier }> {
   const { config, storage, runtime, clock } = options;
   const { notices: settings, webhooks: webhookSettings } = config.settings;
   // Without a configured secret, links stay valid only while this process runs (logged below).
@@ -153,7 +153,7 @@ export async function registerNotices(
       void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed')),
   });
   // The decision is recorded before its notice is queued: a failure here is logged, never the decision's.
-  const decisionNotices: ExemptionDecisionNotifier = (decision) =>
+  const decisionNotices: ExtendedAccessDecisionNotifier = (decision) =>
     notifier(decision).catch((error: unknown) => app.log.error({ err: error }, 'decision notice not queued'));
   return { ...worker, brownouts: () => cache.all(), decisionNotices };
 }

@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import type { NoticePayload } from '../../core/notices/index.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
-const decided = (exemption: NonNullable<NoticePayload['data']['exemption']>): NoticePayload => ({
-  type: `exemption.${exemption.decision}`,
+const decided = (grant: NonNullable<NoticePayload['data']['exemption']>): NoticePayload => ({
+  type: `exemption.${grant.decision}`,
   timestamp: '2026-06-14T12:00:00.000Z',
   data: {
     client: { id: 'cl_1', name: 'Acme' },
-    kind: exemption.decision,
+    kind: grant.decision,
     subject: {
       version: 'v1',
       endpoint: 'GET /users',
@@ -24,7 +24,7 @@ const decided = (exemption: NonNullable<NoticePayload['data']['exemption']>): No
     element: null,
     calls: [],
     impact: [],
-    exemption,
+    exemption: grant,
   },
 });
 
@@ -42,7 +42,7 @@ describe('renderNoticeEmail of a decision on a request for extended access', () 
     });
     assert.equal(mail.subject, 'Extended access to GET /users in v1 granted until 2027-03-01');
     assert.match(mail.text, /^Your calls are answered until: 2027-03-01$/m);
-    assert.match(mail.text, /^Latest date any extension may reach: 2027-06-30T12:00:00.000Z$/m);
+    assert.match(mail.text, /^Latest date extended access may reach: 2027-06-30T12:00:00.000Z$/m);
     assert.match(mail.text, /^Note: until <your> release$/m);
     assert.match(mail.text, /^Unsubscribe: https:\/\/x.test\/u$/m);
     assert.match(mail.html, /until &lt;your> release/);

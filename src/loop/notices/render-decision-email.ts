@@ -1,14 +1,6 @@
 import { html } from 'htm/preact';
-import { render } from 'preact-render-to-string';
-import { factsTable } from './email-facts.ts';
-import type { ExemptionDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
-
-/** A rendered notice email. */
-export interface RenderedEmail {
-  subject: string;
-  text: string;
-  html: string;
-}
+import type { ExtendedAccessDecisionFacts, NoticePayload } from '../../core/notices/index.ts';
+import { frameEmail, type EmailFact, type RenderedEmail } from './email-frame.ts';
 
 /** A date as people read it: the day alone at midnight UTC, the full instant otherwise. */
 const day = (iso: string) => (iso.endsWith('T00:00:00Z') || iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso);
@@ -25,7 +17,7 @@ const short = (text: string) => {
  */
 export function renderDecisionEmail(options: {
   payload: NoticePayload;
-  decision: ExemptionDecisionFacts;
+  decision: ExtendedAccessDecisionFacts;
   unsubscribeUrl: string;
 }): RenderedEmail {
   const { payload, decision } = options;
@@ -40,39 +32,27 @@ export function renderDecisionEmail(options: {
   const headline = granted
     ? `Extended access to ${name} granted until ${until}`
     : `Extended access to ${name} declined: ${short(decision.reason ?? '')}`;
-  const facts: Array<[string, string]> = [
+  const facts: EmailFact[] = [
     ['Subject', name],
     ['Decision', decision.decision],
-    ...(granted ? [['Your calls are answered until', until] as [string, string]] : []),
+    ...(granted ? [['Your calls are answered until', until] as EmailFact] : []),
     ['Sunset date', d.subject.sunsetAt],
-    ...(decision.cap ? [['Latest date any extension may reach', day(decision.cap)] as [string, string]] : []),
-    ...(decision.reason ? [[granted ? 'Note' : 'Reason', decision.reason] as [string, string]] : []),
+    ...(decision.cap ? [['Latest date extended access may reach', day(decision.cap)] as EmailFact] : []),
+    ...(decision.reason ? [[granted ? 'Note' : 'Reason', decision.reason] as EmailFact] : []),
     ['Request', decision.requestId],
     ['Migration guide', d.migrationGuideUrl],
   ];
   const after = granted
     ? `Past ${until}, calls to ${name} are answered as after its sunset: move before then.`
     : `Calls to ${name} end at its sunset (${d.subject.sunsetAt}): move before then.`;
-  const text = [
-    `${headline}.`,
-    '',
-    `To ${d.client.name} (${d.client.id}).`,
-    '',
-    ...facts.map(([k, v]) => `${k}: ${v}`),
-    '',
-    after,
-    '',
-    `Unsubscribe: ${options.unsubscribeUrl}`,
-    '',
-  ].join('\n');
-  const body = html`<html>
-    <body>
-      <h1>${headline}</h1>
-      <p>To ${d.client.name} (${d.client.id}).</p>
-      ${factsTable(facts, new Set(['Migration guide']))}
-      <p>${after}</p>
-      <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
-    </body>
-  </html>`;
-  return { subject: headline, text, html: `<!doctype html>${render(body as never)}` };
+  return frameEmail({
+    subject: headline,
+    headline,
+    client: d.client,
+    facts,
+    links: new Set(['Migration guide']),
+    text: [after],
+    body: html`<p>${after}</p>`,
+    unsubscribeUrl: options.unsubscribeUrl,
+  });
 }

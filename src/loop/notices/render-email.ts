@@ -1,10 +1,7 @@
 import { html } from 'htm/preact';
-import { render } from 'preact-render-to-string';
-import { factsTable } from './email-facts.ts';
 import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
-import { renderDecisionEmail, type RenderedEmail } from './render-decision-email.ts';
-
-// htm turns tagged templates into preact elements; preact escapes every interpolated value.
+import { frameEmail, type EmailFact, type RenderedEmail } from './email-frame.ts';
+import { renderDecisionEmail } from './render-decision-email.ts';
 
 /** Facts whose value is a URL, shown as a link in the HTML part. */
 const links = new Set(['Migration guide', 'What breaks for you']);
@@ -27,17 +24,17 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
       ? `${d.subject.endpoint} in ${d.subject.version}`
       : `API version ${d.subject.version}`;
   const headline = isDecisionKind(d.kind) ? d.kind : headlines[d.kind](name, d.subject.daysLeft);
-  const facts: Array<[string, string]> = [
+  const facts: EmailFact[] = [
     ['Subject', name],
     ['Status', d.subject.status],
     ['Sunset date', d.subject.sunsetAt],
     ['Days left', String(d.subject.daysLeft)],
-    ...(d.replacement ? [['Replacement', `${d.replacement.version} (${d.replacement.url})`] as [string, string]] : []),
-    ...(d.element ? [['Use instead', d.element.replacement ?? 'nothing: stop sending it'] as [string, string]] : []),
+    ...(d.replacement ? [['Replacement', `${d.replacement.version} (${d.replacement.url})`] as EmailFact] : []),
+    ...(d.element ? [['Use instead', d.element.replacement ?? 'nothing: stop sending it'] as EmailFact] : []),
     ['Migration guide', d.migrationGuideUrl],
-    ...(d.breaksUrl ? [['What breaks for you', d.breaksUrl] as [string, string]] : []),
+    ...(d.breaksUrl ? [['What breaks for you', d.breaksUrl] as EmailFact] : []),
     ...(d.brownout
-      ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as [string, string]]
+      ? [['Brownout', `${d.brownout.startsAt} to ${d.brownout.endsAt}: calls answer as if removed`] as EmailFact]
       : []),
   ];
   const impactLine =
@@ -46,62 +43,54 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
       : d.impact.length === 1
         ? '1 breaking change affects your calls:'
         : `${d.impact.length} breaking changes affect your calls:`;
-  const text = [
-    `${headline}.`,
-    '',
-    `To ${d.client.name} (${d.client.id}).`,
-    '',
-    ...facts.map(([k, v]) => `${k}: ${v}`),
-    '',
-    'Your recent calls:',
-    ...d.calls.map(
-      (c) =>
-        `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}` +
-        // Element calls are counted per client, without key or User-Agent.
-        (d.element ? '' : `, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
-    ),
-    ...(d.element ? [] : ['', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`)]),
-    '',
-    `Unsubscribe: ${options.unsubscribeUrl}`,
-    '',
-  ].join('\n');
-  const body = html`<html>
-    <body>
-      <h1>${headline}</h1>
-      <p>To ${d.client.name} (${d.client.id}).</p>
-      ${factsTable(facts, links)}
-      <h2>Your calls</h2>
-      <table>
-        <tr>
-          <th>Endpoint</th>
-          <th>Calls</th>
-          <th>First seen</th>
-          <th>Last seen</th>
-          <th>API key</th>
-          <th>User-Agent</th>
-        </tr>
-        ${d.calls.map(
-          (c) =>
-            html`<tr>
-              <td>${c.endpoint}</td>
-              <td>${c.calls}</td>
-              <td>${c.firstSeen}</td>
-              <td>${c.lastSeen}</td>
-              <td>${c.keys.join(', ')}</td>
-              <td>${c.userAgent ?? ''}</td>
-            </tr>`,
-        )}
-      </table>
-      ${
-        !d.element &&
-        html`<h2>Impact</h2>
-          <p>${impactLine}</p>
-          <ul>
-            ${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}
-          </ul>`
-      }
-      <p><a href=${options.unsubscribeUrl}>Unsubscribe</a></p>
-    </body>
-  </html>`;
-  return { subject: `[${d.subject.version}] ${headline}`, text, html: `<!doctype html>${render(body as never)}` };
+  const calls = d.calls.map(
+    (c) =>
+      `- ${c.endpoint}: ${c.calls} call${c.calls === 1 ? '' : 's'}, first ${c.firstSeen}, last ${c.lastSeen}` +
+      // Element calls are counted per client, without key or User-Agent.
+      (d.element ? '' : `, key ${c.keys.join(', ') || '(none)'}, User-Agent ${c.userAgent ?? '(none)'}`),
+  );
+  const body = html`<h2>Your calls</h2>
+    <table>
+      <tr>
+        <th>Endpoint</th>
+        <th>Calls</th>
+        <th>First seen</th>
+        <th>Last seen</th>
+        <th>API key</th>
+        <th>User-Agent</th>
+      </tr>
+      ${d.calls.map(
+        (c) =>
+          html`<tr>
+            <td>${c.endpoint}</td>
+            <td>${c.calls}</td>
+            <td>${c.firstSeen}</td>
+            <td>${c.lastSeen}</td>
+            <td>${c.keys.join(', ')}</td>
+            <td>${c.userAgent ?? ''}</td>
+          </tr>`,
+      )}
+    </table>
+    ${
+      !d.element &&
+      html`<h2>Impact</h2>
+        <p>${impactLine}</p>
+        <ul>
+          ${d.impact.map((i) => html`<li><code>${i.endpoint}</code>: ${i.message}</li>`)}
+        </ul>`
+    }`;
+  return frameEmail({
+    subject: `[${d.subject.version}] ${headline}`,
+    headline,
+    client: d.client,
+    facts,
+    links,
+    text: [
+      'Your recent calls:',
+      ...calls,
+      ...(d.element ? [] : ['', impactLine, ...d.impact.map((i) => `- ${i.endpoint}: ${i.message} [${i.rule}]`)]),
+    ],
+    body,
+    unsubscribeUrl: options.unsubscribeUrl,
+  });
 }

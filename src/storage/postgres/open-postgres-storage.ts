@@ -1,8 +1,8 @@
-import { Kysely, sql } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
-import { createLoopStores } from '../kysely/loop-stores.ts';
+import { migrateLoop, migrateResources } from '../kysely/loop-migrations.ts';
+import { openLoopStorage } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { SchemaPostgresDialect } from './schema-dialect.ts';
 
@@ -50,24 +50,15 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   // A checked-out client that loses its connection emits 'error' too; its query fails on its own.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new SchemaPostgresDialect({ pool, schema }) });
-  try {
-    await underMigrationLock({ pool, schema }, () => migrateLoop(db, { serial: 'serial', schema }));
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-  const stores = createLoopStores(db, 'postgres');
+  const lock = { pool, schema };
+  const storage = await openLoopStorage(db, {
+    dialect: 'postgres',
+    migrate: () => underMigrationLock(lock, () => migrateLoop(db, { serial: 'serial', schema })),
+    resources: () => underMigrationLock(lock, () => migrateResources(db, { serial: 'serial', schema })),
+  });
   return {
-    db,
-    ...stores,
-    resources: once(() =>
-      underMigrationLock({ pool, schema }, () => migrateResources(db, { serial: 'serial', schema })),
-    ),
-    ping: async () => {
-      await sql`SELECT 1`.execute(db);
-    },
+    ...storage,
     poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
   };
 }
 

@@ -1,9 +1,9 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { migrateLoop, migrateResources, once } from '../kysely/loop-migrations.ts';
-import { createLoopStores } from '../kysely/loop-stores.ts';
+import { migrateLoop, migrateResources } from '../kysely/loop-migrations.ts';
+import { openLoopStorage } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
@@ -40,23 +40,12 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   // libsql speaks better-sqlite3's API, which is what Kysely's SqliteDialect drives; statements are
   // prepared once per SQL text rather than once per query.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  try {
-    await migrateLoop(db, { serial: 'integer' });
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
-  const stores = createLoopStores(db, 'sqlite');
-  return {
-    db,
-    ...stores,
-    resources: once(() => migrateResources(db, { serial: 'integer' })),
-    ping: async () => {
-      await sql`SELECT 1`.execute(db);
-    },
-    close: () => db.destroy(),
-  };
+  return openLoopStorage(db, {
+    dialect: 'sqlite',
+    migrate: () => migrateLoop(db, { serial: 'integer' }),
+    resources: () => migrateResources(db, { serial: 'integer' }),
+  });
 }
 
 /**

@@ -218,9 +218,9 @@ export function authorize(request: FastifyRequest, needed: Role | undefined, rep
   {
     const state = stateOf(request);
     const principal = principalOf(request);
-    // A removed version that an exempt client may still call lets the request reach this point;
+    // A removed version that a client with extended access may still call lets the request reach this point;
     // a caller who is not identified cannot be that client, so it gets the removal's answer (the
-    // spec's 410 or 404 after the sunset), as it did before any exemption, not a 401.
+    // spec's 410 or 404 after the sunset), as it did before any grant, not a 401.
     const pending = state.verdict?.verdict;
     if (!principal && pending?.removed && pending.perClient && reply) {
       if (hasDeprecation(pending.headers)) state.deprecated = true;

@@ -19,7 +19,7 @@ export function decisionTablesOf(context: ServiceContext): DecisionTables {
       prefix: api.prefix,
       vendor: api.vendor,
       removedStatus: config.settings.lifecycle.removedStatus,
-      exemptions: () => storage.exemptions.list(),
+      exemptions: () => storage.extendedAccess.list(),
       // Read when a table is compiled: the notices part sets them once it is installed.
       brownouts: () => context.brownouts?.() ?? [],
       allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),

@@ -1,5 +1,6 @@
 import { replacementName } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
+import { isoDeprecationDates } from './deprecation-dates.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
 
@@ -53,18 +54,6 @@ export async function listDeprecations(options: {
   const { runtime, usage, clientId, all } = options;
   const mine = clientId === undefined ? {} : { clientId };
   const entries: Array<{ entry: Omit<DeprecationEntry, 'usage'>; used: Counted }> = [];
-  const at = (d: {
-    deprecatedAt: number;
-    sunsetAt: number;
-    extendedAccessUntil?: number | undefined;
-    closedToNewClientsAt?: number | undefined;
-  }) => ({
-    deprecatedAt: formatIsoInstant(d.deprecatedAt),
-    sunsetAt: formatIsoInstant(d.sunsetAt),
-    // The two optional dates are shown only when set.
-    ...(d.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: formatIsoInstant(d.extendedAccessUntil) }),
-    ...(d.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: formatIsoInstant(d.closedToNewClientsAt) }),
-  });
   const documented = new Map(runtime.document().versions.map((v) => [v.name, v]));
   for (const v of runtime.versions()) {
     if (!v.schedule) continue;
@@ -78,7 +67,7 @@ export async function listDeprecations(options: {
     const replacement = documented.get(v.name)?.replacement ?? null;
     const migrationUrl = runtime.migrationUrl(v.name);
     const base = { kind: 'version' as const, name: v.name, version: v.name, replacement, migrationUrl };
-    entries.push({ entry: { ...base, ...at(v.schedule) }, used });
+    entries.push({ entry: { ...base, ...isoDeprecationDates(v.schedule) }, used });
   }
   for (const e of runtime.endpointDeprecations()) {
     const endpoint = `${e.method} ${e.path}`;
@@ -94,7 +83,7 @@ export async function listDeprecations(options: {
       replacement: null,
       migrationUrl,
     };
-    entries.push({ entry: { ...base, ...at(e) }, used: counted(rows, 1) });
+    entries.push({ entry: { ...base, ...isoDeprecationDates(e) }, used: counted(rows, 1) });
   }
   const elements = runtime.elements();
   const used = elements.length === 0 ? [] : await usage.elementUsage(mine);
@@ -107,7 +96,7 @@ export async function listDeprecations(options: {
       replacement: replacementName(e) ?? null,
       migrationUrl: e.migrationUrl ?? null,
     };
-    entries.push({ entry: { ...base, ...at(e) }, used: row ?? none });
+    entries.push({ entry: { ...base, ...isoDeprecationDates(e) }, used: row ?? none });
   }
   return entries
     .filter(({ used }) => clientId === undefined || all === true || used.calls > 0)

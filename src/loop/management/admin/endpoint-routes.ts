@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { checkNoticePeriod, MONTH_MS } from '../../../core/lifecycle/index.ts';
+import { isoDeprecationDates } from './deprecation-dates.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleStore } from '../../../kernel/ports/index.ts';
@@ -83,16 +84,6 @@ export function registerEndpointAdminRoutes(
     };
     await options.lifecycle.saveEndpointDeprecation(saved);
     await options.runtime.refresh();
-    return reply.code(201).send({
-      ...saved,
-      deprecatedAt: formatIsoInstant(now),
-      sunsetAt: formatIsoInstant(sunsetAt),
-      ...(dates.extendedAccessUntil === undefined
-        ? {}
-        : { extendedAccessUntil: formatIsoInstant(dates.extendedAccessUntil) }),
-      ...(dates.closedToNewClientsAt === undefined
-        ? {}
-        : { closedToNewClientsAt: formatIsoInstant(dates.closedToNewClientsAt) }),
-    });
+    return reply.code(201).send({ ...saved, ...isoDeprecationDates(saved) });
   });
 }

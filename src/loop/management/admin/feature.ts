@@ -1,6 +1,6 @@
 import type { ServiceFeature } from '../../host/feature.ts';
-import { registerExemptionRoutes } from '../exemptions/exemption-routes.ts';
-import { registerExemptionRequestRoutes } from '../exemptions/request-routes.ts';
+import { registerExtendedAccessRoutes } from '../extended-access/grant-routes.ts';
+import { registerExtendedAccessRequestRoutes } from '../extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
@@ -37,8 +37,8 @@ export const adminFeature: ServiceFeature = {
         registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
-        registerExemptionRoutes(admin, { storage, runtime, clock });
-        registerExemptionRequestRoutes(admin, {
+        registerExtendedAccessRoutes(admin, { storage, runtime, clock });
+        registerExtendedAccessRequestRoutes(admin, {
           storage,
           runtime,
           clock,

@@ -7,9 +7,9 @@ import type { SessionCodec } from './session.ts';
 import type {
   ApiKeyStore,
   ClientStore,
-  ExemptionDecisionNotifier,
-  ExemptionRequestStore,
-  ExemptionStore,
+  ExtendedAccessDecisionNotifier,
+  ExtendedAccessRequestStore,
+  ExtendedAccessStore,
   NoticeStore,
   UsageStore,
 } from '../../../kernel/ports/index.ts';
@@ -27,8 +27,8 @@ export interface DashboardOptions {
     clients: ClientStore;
     usage: UsageStore;
     notices: NoticeStore;
-    exemptions: ExemptionStore;
-    exemptionRequests: ExemptionRequestStore;
+    extendedAccess: ExtendedAccessStore;
+    extendedAccessRequests: ExtendedAccessRequestStore;
   };
   /** The configured admin key, which signs in as admin without a stored record. */
   adminKey?: string;
@@ -41,7 +41,7 @@ export interface DashboardOptions {
   /** Write buffered usage first, so the dashboard shows the latest calls. */
   flushUsage: () => Promise<void>;
   /** Tells a client of the owner's grant or decline (the notices part's); nothing is sent without it. */
-  decisionNotices?: ExemptionDecisionNotifier;
+  decisionNotices?: ExtendedAccessDecisionNotifier;
   /** The breaking changes per pair of versions, kept between requests; diffed on every request when absent. */
   diffs?: DiffCache<BreakingChange[] | undefined>;
 }

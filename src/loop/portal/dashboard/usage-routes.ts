@@ -6,10 +6,10 @@ import { AdminView } from './admin-view.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
-import type { ExemptionSubject } from '../../../kernel/ports/index.ts';
-import { capOf, gatherAllExtensions, gatherExtensions } from './extension-data.ts';
-import { registerExtensionRoutes } from './extension-routes.ts';
-import { ConsumerExtensions, OwnerExtensions } from './extension-view.ts';
+import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
+import { capOf, gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-data.ts';
+import { registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
+import { ConsumerExtendedAccess, OwnerExtendedAccess } from './extended-access-view.ts';
 import type { PortalSession } from './session.ts';
 
 /** `/portal`, the owner's overview or a consumer's own usage by role (with extended access), and `/portal/clients/:id`. */
@@ -18,15 +18,15 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
   // The dashboard by role; `error` is a refused extended-access form's problem, shown beside the forms.
   const dashboard = async (reply: FastifyReply, { session, error }: { session: PortalSession; error?: string }) => {
     if (session.role === 'admin') {
-      const extensions = await gatherAllExtensions(options);
+      const extendedAccess = await gatherAllExtendedAccess(options);
       return page(reply, {
         title: 'Dashboard',
         body: html`<${AdminView} data=${await gatherAdminData(options)} now=${options.clock.now()} />
-          <${OwnerExtensions}
-            ...${extensions}
+          <${OwnerExtendedAccess}
+            ...${extendedAccess}
             now=${options.clock.now()}
             csrf=${codec.csrfToken(session)}
-            capOf=${(s: ExemptionSubject) => capOf(options, s)}
+            capOf=${(s: ExtendedAccessSubject) => capOf(options, s)}
             error=${error}
           />`,
         session,
@@ -34,11 +34,11 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
     }
     const feedUrl = `/portal/feed/${codec.feedToken(session.keyId)}`;
     const data = await gatherConsumerData(options, session.clientId);
-    const extensions = await gatherExtensions(options, { clientId: session.clientId, warnings: data.warnings });
+    const extendedAccess = await gatherExtendedAccess(options, { clientId: session.clientId, warnings: data.warnings });
     return page(reply, {
       title: 'Your usage',
       body: html`<${ConsumerView} data=${data} feedUrl=${feedUrl} />
-        <${ConsumerExtensions} ...${extensions} csrf=${codec.csrfToken(session)} error=${error} />`,
+        <${ConsumerExtendedAccess} ...${extendedAccess} csrf=${codec.csrfToken(session)} error=${error} />`,
       session,
     });
   };
@@ -47,7 +47,7 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
     if (!session) return kit.toSignIn(reply);
     return dashboard(reply, { session });
   });
-  registerExtensionRoutes(portal, kit, dashboard);
+  registerPortalExtendedAccessRoutes(portal, kit, dashboard);
   portal.get('/clients/:id', async (request, reply) => {
     const session = await sessions.sessionOf(request);
     if (!session) return kit.toSignIn(reply);

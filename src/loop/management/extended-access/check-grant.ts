@@ -1,0 +1,114 @@
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
+import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
+import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+
+/** The body of `POST /admin/v1/exemptions`. */
+export interface GrantBody {
+  clientId: string;
+  version?: string;
+  endpoint?: { version: string; method: string; path: string };
+  element?: string;
+  until: string;
+  reason: string;
+}
+
+type Problem = { pointer: string; detail: string };
+
+/**
+ * Check a grant against the lifecycle as it is: exactly one subject, a known client and subject,
+ * a cap on the subject, and a date in the future no later than that cap. Every mistake is listed
+ * in one 400 problem.
+ */
+export function checkGrant(o: { body: GrantBody; runtime: LifecycleRuntime; now: number; clientKnown: boolean }): {
+  subject: ExtendedAccessSubject;
+  until: number;
+} {
+  const { body, runtime, now } = o;
+  const errors: Problem[] = [];
+  if (!o.clientKnown) errors.push({ pointer: '/body/clientId', detail: `no client ${body.clientId.slice(0, 60)}` });
+  const until = parseIsoInstant(body.until);
+  if (until === undefined) errors.push({ pointer: '/body/until', detail: 'not an ISO 8601 date' });
+  else if (until <= now) errors.push({ pointer: '/body/until', detail: 'not in the future' });
+  const found = subjectOf(body, runtime, errors);
+  if (found && until !== undefined) {
+    if (found.cap === undefined)
+      errors.push({
+        pointer: found.pointer,
+        detail: `${found.name} has no extendedAccessUntil cap: no extended access can be granted`,
+      });
+    else if (until > found.cap)
+      errors.push({
+        pointer: '/body/until',
+        detail: `after the cap of ${found.name} (${formatIsoInstant(found.cap)})`,
+      });
+  }
+  if (errors.length > 0 || !found || until === undefined)
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `The grant cannot be granted: ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+      errors,
+    });
+  return { subject: found.subject, until };
+}
+
+function subjectOf(
+  body: GrantBody,
+  runtime: LifecycleRuntime,
+  errors: Problem[],
+): { subject: ExtendedAccessSubject; cap: number | undefined; name: string; pointer: string } | undefined {
+  const given = [body.endpoint, body.element].filter((v) => v !== undefined).length;
+  if (given > 1 || (given === 0 && body.version === undefined)) {
+    errors.push({ pointer: '/body', detail: 'give exactly one of version, endpoint, element (with version)' });
+    return undefined;
+  }
+  if (body.endpoint) {
+    if (body.version !== undefined && body.version !== body.endpoint.version) {
+      errors.push({ pointer: '/body/version', detail: 'differs from endpoint.version' });
+      return undefined;
+    }
+    const { version, path } = body.endpoint;
+    const method = body.endpoint.method.toUpperCase();
+    const deprecation = runtime
+      .endpointDeprecations()
+      .find((e) => e.version === version && e.method === method && e.path === path);
+    if (!deprecation) {
+      errors.push({
+        pointer: '/body/endpoint',
+        detail: `${method} ${path} in ${version} is not a deprecated endpoint`,
+      });
+      return undefined;
+    }
+    return {
+      subject: { kind: 'endpoint', version, method, path },
+      cap: deprecation.extendedAccessUntil,
+      name: `${method} ${path} in ${version}`,
+      pointer: '/body/endpoint',
+    };
+  }
+  const version = body.version!;
+  if (body.element !== undefined) {
+    const element = runtime.elements().find((e) => e.version === version && e.element === body.element);
+    if (!element) {
+      errors.push({ pointer: '/body/element', detail: `${body.element} in ${version} is not a deprecated element` });
+      return undefined;
+    }
+    return {
+      subject: { kind: 'element', version, element: element.element },
+      cap: element.extendedAccessUntil,
+      name: `${element.element} in ${version}`,
+      pointer: '/body/element',
+    };
+  }
+  const known = runtime.versions().find((v) => v.name === version);
+  if (!known?.schedule) {
+    errors.push({ pointer: '/body/version', detail: `${version} is not a deprecated version` });
+    return undefined;
+  }
+  return {
+    subject: { kind: 'version', version },
+    cap: runtime.scheduleOf(version)?.extendedAccessUntil,
+    name: version,
+    pointer: '/body/version',
+  };
+}

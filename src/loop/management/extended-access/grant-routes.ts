@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { formatIsoInstant } from '../../../core/time/index.ts';
+import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
+import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import { actorOf } from '../approvals/approval-routes.ts';
+import { checkGrant, type GrantBody } from './check-grant.ts';
+import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
+import {
+  grantExtendedAccessSchema as grantSchema,
+  listExtendedAccessSchema as listSchema,
+  revokeExtendedAccessSchema as revokeSchema,
+} from './schemas.ts';
+
+/**
+ * `/admin/v1/extended-access-grants` (and the earlier `/admin/v1/exemptions`): grant a client extended access past a sunset (within its cap), list
+ * them, revoke one. Who granted and who revoked come from the credential, never from the body.
+ * The store announces each change on the change feed, so every instance reloads its grants of extended access.
+ */
+export function registerExtendedAccessRoutes(
+  app: FastifyInstance,
+  options: {
+    storage: Pick<Storage, 'extendedAccess' | 'clients' | 'apiKeys'>;
+    runtime: LifecycleRuntime;
+    clock: Clock;
+  },
+): void {
+  const { storage, runtime, clock } = options;
+  const paths = [
+    { path: '/extended-access-grants', grant: grantSchema, list: listSchema, revoke: revokeSchema },
+    {
+      path: earlierPath.grants,
+      grant: earlierPathSchema(grantSchema, 'exemptions.grant'),
+      list: earlierPathSchema(listSchema, 'exemptions.list'),
+      revoke: earlierPathSchema(revokeSchema, 'exemptions.revoke'),
+    },
+  ];
+  for (const { path, ...schema } of paths) {
+    app.post(path, { schema: schema.grant }, async (request, reply) => {
+      const grant = await grantExtendedAccess(options, {
+        body: request.body as GrantBody,
+        actor: await actorOf(request, storage.apiKeys),
+      });
+      return reply.code(201).header('location', `/admin/v1${path}/${grant.id}`).send(grantBody(grant));
+    });
+    app.get(path, { schema: schema.list }, async (request) => {
+      const { clientId, include } = request.query as { clientId?: string; include?: 'revoked' };
+      const list = await storage.extendedAccess.list({
+        ...(clientId ? { clientId } : {}),
+        includeRevoked: include === 'revoked',
+      });
+      return { data: list.map(grantBody) };
+    });
+    app.delete(`${path}/:id`, { schema: schema.revoke }, async (request) => {
+      const { id } = request.params as { id: string };
+      const revoked = await storage.extendedAccess.revoke({
+        id,
+        at: clock.now(),
+        by: await actorOf(request, storage.apiKeys),
+      });
+      const record = revoked ? await storage.extendedAccess.find(id) : undefined;
+      if (!record)
+        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No grant in force ${id.slice(0, 40)}.` });
+      await runtime.refresh();
+      return grantBody(record);
+    });
+  }
+}
+
+/**
+ * Grant extended access: checked against the lifecycle as it is (one subject, a known client, a
+ * date no later than the cap, no grant in force for the same client and subject: a 409 naming
+ * it), stored, and in force on this instance at once. Both
+ * `POST /extended-access-grants` and a granted request go through here, so the cap rule holds for both.
+ */
+export async function grantExtendedAccess(
+  options: { storage: Pick<Storage, 'extendedAccess' | 'clients'>; runtime: LifecycleRuntime; clock: Clock },
+  { body, actor }: { body: GrantBody; actor: string },
+): Promise<ExtendedAccessGrant> {
+  const { storage, runtime, clock } = options;
+  const now = clock.now();
+  const known = (await storage.clients.find(body.clientId)) !== undefined;
+  const { subject, until } = checkGrant({ body, runtime, now, clientKnown: known });
+  const grant: ExtendedAccessGrant = {
+    id: `exm_${randomBytes(8).toString('hex')}`,
+    clientId: body.clientId,
+    subject,
+    until,
+    reason: body.reason,
+    grantedBy: actor,
+    grantedAt: now,
+    revokedAt: null,
+    revokedBy: null,
+  };
+  const existing = await storage.extendedAccess.insert(grant);
+  // One grant per client and subject: a second would be a row the first's revocation leaves behind.
+  if (existing) throw alreadyGranted(existing);
+  // This instance at once; the others on the change feed.
+  await runtime.refresh();
+  return grant;
+}
+
+/** The 409 of a second grant: it names the one in force, to revoke before granting another date. */
+function alreadyGranted(e: ExtendedAccessGrant): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.Conflict,
+    detail: `The client already has extended access to this subject: ${e.id}, until ${formatIsoInstant(e.until)}. Revoke it (DELETE /admin/v1/extended-access-grants/${e.id}) to grant another date.`,
+  });
+}
+
+/** An grant as the management API shows it. */
+function grantBody(e: ExtendedAccessGrant) {
+  const s = e.subject;
+  return {
+    id: e.id,
+    clientId: e.clientId,
+    version: s.version,
+    ...(s.kind === 'endpoint' ? { endpoint: { version: s.version, method: s.method, path: s.path } } : {}),
+    ...(s.kind === 'element' ? { element: s.element } : {}),
+    until: formatIsoInstant(e.until),
+    reason: e.reason,
+    grantedBy: e.grantedBy,
+    grantedAt: formatIsoInstant(e.grantedAt),
+    revokedAt: e.revokedAt === null ? null : formatIsoInstant(e.revokedAt),
+    revokedBy: e.revokedBy,
+  };
+}

@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import { instantInput, reasonText } from '../admin/admin-schemas.ts';
+import { NoQuery, problems } from '../clients/schemas.ts';
+
+const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
+const version = Type.String({ maxLength: 20, description: 'The version, e.g. `v1`.' });
+const endpoint = Type.Object(
+  {
+    version,
+    method: Type.String({ maxLength: 10 }),
+    path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
+  },
+  { additionalProperties: false, description: 'One endpoint of a version.' },
+);
+
+const grantProperties = {
+  id: Type.String({ maxLength: 20, description: 'exm_ and 16 hex digits.' }),
+  clientId: Type.String({ maxLength: 200 }),
+  version,
+  endpoint: Type.Optional(endpoint),
+  element: Type.Optional(Type.String({ maxLength: 300, description: 'As the deprecations list names it.' })),
+  until: at("The client's own sunset."),
+  reason: Type.String({ maxLength: 1000 }),
+  grantedBy: Type.String({
+    maxLength: 300,
+    description: 'Who granted it: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
+  }),
+  grantedAt: at('When it was granted.'),
+  revokedAt: nullableAt('When it was revoked; null while it stands.'),
+  revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
+};
+const grant = (description: string) => Type.Object(grantProperties, { description });
+// The tag keeps the first release's name: its description is keyed by it.
+const tags = ['exemptions'];
+
+/** `POST /admin/v1/extended-access-grants`. */
+export const grantExtendedAccessSchema = {
+  operationId: 'extendedAccess.grant',
+  summary: 'Grant a client extended access past a sunset',
+  tags,
+  description:
+    'Let one client keep calling a version, an endpoint, or a deprecated field or parameter after its sunset, until `until` (no later than its `extendedAccessUntil` cap). Give exactly one of `version`, `endpoint`, `element` (with `version`). Its responses carry its own `Sunset`; every other client gets the removal.',
+  querystring: NoQuery,
+  body: Type.Object(
+    {
+      clientId: Type.String({ minLength: 1, maxLength: 200, description: 'The client (`cl_…`).' }),
+      version: Type.Optional(version),
+      endpoint: Type.Optional(endpoint),
+      element: Type.Optional(
+        Type.String({ maxLength: 300, description: '`User.nickname`, `GET /users/{id}?fields`; with `version`.' }),
+      ),
+      until: instantInput("The client's own date: in the future, and no later than the cap."),
+      reason: reasonText({ maxLength: 1000, description: 'Why: one line, not blank, no control characters.' }),
+    },
+    { additionalProperties: false },
+  ),
+  responseHeaders: { 201: ['Location'] },
+  response: {
+    201: grant('Granted; `Location` names the grant.'),
+    ...problems({
+      400: 'The body is invalid: no or several subjects, an unknown client or subject, no cap, a date past the cap or in the past',
+      409: 'The client already has a grant in force for this subject: the problem names it (revoke it to grant another date)',
+    }),
+  },
+};
+
+/** `GET /admin/v1/extended-access-grants`. */
+export const listExtendedAccessSchema = {
+  operationId: 'extendedAccess.list',
+  summary: 'List grants of extended access',
+  tags,
+  description:
+    'The grants of extended access in force (not revoked), oldest first, of one client with `clientId` (it names another resource to filter by, not the resource listed: `x-lint-skip`); `include=revoked` lists the whole trail.',
+  'x-lint-skip': ['identifier-in-query'],
+  querystring: Type.Object(
+    {
+      clientId: Type.Optional(Type.String({ maxLength: 200 })),
+      include: Type.Optional(Type.Literal('revoked', { description: '`revoked`: the whole audit trail.' })),
+    },
+    { additionalProperties: false },
+  ),
+  response: {
+    200: Type.Object(
+      { data: Type.Array(grant('A grant of extended access'), { maxItems: 100_000 }) },
+      { description: 'Grants, oldest first' },
+    ),
+    ...problems({ 400: 'An invalid query parameter' }),
+  },
+};
+
+/** `DELETE /admin/v1/extended-access-grants/{id}`. */
+export const revokeExtendedAccessSchema = {
+  operationId: 'extendedAccess.revoke',
+  summary: 'Revoke a grant of extended access',
+  tags,
+  description: 'End a grant at once: the client gets the removal from its next call. The record stays.',
+  querystring: NoQuery,
+  params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The grant id (exm_…).' }) }),
+  response: {
+    200: grant('Revoked; the record as it now stands.'),
+    ...problems({ 400: 'An unknown query parameter', 404: 'No grant in force with this id' }),
+  },
+};

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { singleLineTextPattern } from '../../../core/text/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
+import { declineRequest, grantRequest } from '../../management/extended-access/request-routes.ts';
+import { prefersHtml } from '../prefers-html.ts';
+import { gatherConsumerData } from './consumer-data.ts';
+import type { DashboardKit } from './dashboard-kit.ts';
+import { gatherExtendedAccess } from './extended-access-data.ts';
+import { assertSameOrigin } from './same-origin.ts';
+import type { PortalSession } from './session.ts';
+
+/** The longest reason a form takes, as the management API's. */
+const reasonMax = 1000;
+
+/**
+ * The extended-access forms: a consumer asks (`POST /portal/extended-access-requests`, the client from
+ * the session, never from the form); the owner grants or declines
+ * (`POST /portal/extended-access-requests/:id/grant|decline`) through the management API's own code, so
+ * the cap rule holds. Each form is checked for origin and CSRF. A browser whose input is refused
+ * gets the dashboard back with the problem beside the forms; a program gets the problem.
+ */
+export function registerPortalExtendedAccessRoutes(
+  portal: FastifyInstance,
+  kit: DashboardKit,
+  render: (reply: FastifyReply, o: { session: PortalSession; error: string }) => Promise<FastifyReply>,
+): void {
+  const { options } = kit;
+  const decide = {
+    storage: options.storage,
+    runtime: options.runtime,
+    clock: options.clock,
+    ...(options.decisionNotices ? { decisionNotices: options.decisionNotices } : {}),
+  };
+  const form = async (
+    { request, reply }: { request: FastifyRequest; reply: FastifyReply },
+    role: PortalSession['role'],
+    act: (session: PortalSession, body: Record<string, unknown>) => Promise<unknown>,
+  ) => {
+    const session = await signedIn(kit, request, role);
+    if (!session) return kit.toSignIn(reply);
+    try {
+      await act(session, (request.body ?? {}) as Record<string, unknown>);
+    } catch (error) {
+      const refused =
+        error instanceof VersionaryError &&
+        (error.code === ErrorCode.ValidationFailed || error.code === ErrorCode.Conflict);
+      if (!refused || !prefersHtml(request.headers.accept)) throw error;
+      return render(reply.code(error.code === ErrorCode.Conflict ? 409 : 400), { session, error: error.detail });
+    }
+    return reply.header('cache-control', 'no-store').redirect('/portal#extended-access', 303);
+  };
+  // The first release's pages posted to `/portal/exemption-requests`: kept as an alias.
+  for (const path of ['/extended-access-requests', '/exemption-requests']) {
+    portal.post(path, (request, reply) =>
+      form({ request, reply }, 'consumer', async (session, body) => {
+        const data = await gatherConsumerData(options, session.clientId);
+        const { askable } = await gatherExtendedAccess(options, {
+          clientId: session.clientId,
+          warnings: data.warnings,
+        });
+        const asked = askable.find((a) => a.key === body.subject);
+        const reason = text(body.reason, 'reason');
+        if (!asked)
+          invalid('subject', 'That is not something you call that can still be extended (no cap, or already asked).');
+        const until = optionalDate(body.until, options.clock.now());
+        if (until !== undefined && until > asked.cap)
+          invalid(
+            'until',
+            `The wished date is after the last possible one (${formatIsoInstant(asked.cap).slice(0, 10)}).`,
+          );
+        await options.storage.extendedAccessRequests.insert({
+          id: `exr_${randomBytes(8).toString('hex')}`,
+          clientId: session.clientId,
+          subject: asked.subject,
+          reason,
+          requestedUntil: until ?? null,
+          status: 'pending',
+          createdAt: options.clock.now(),
+          decidedAt: null,
+          decidedBy: null,
+          decisionNote: null,
+          grantId: null,
+        });
+      }),
+    );
+    portal.post(`${path}/:id/grant`, (request, reply) =>
+      form({ request, reply }, 'admin', async (session, body) => {
+        const until = typeof body.until === 'string' && body.until.length <= 40 ? body.until : '';
+        const note = body.note === undefined || body.note === '' ? null : text(body.note, 'note');
+        await grantRequest(decide, { id: idOf(request), until, note, actor: actorOf(session) });
+      }),
+    );
+    portal.post(`${path}/:id/decline`, (request, reply) =>
+      form({ request, reply }, 'admin', async (session, body) => {
+        await declineRequest(decide, {
+          id: idOf(request),
+          reason: text(body.reason, 'reason'),
+          actor: actorOf(session),
+        });
+      }),
+    );
+  }
+}
+
+/** The session of a form post in this role, checked for origin and CSRF; undefined when not signed in. */
+async function signedIn(
+  kit: DashboardKit,
+  request: FastifyRequest,
+  role: PortalSession['role'],
+): Promise<PortalSession | undefined> {
+  assertSameOrigin(request, kit.options.publicUrl);
+  const session = await kit.sessions.sessionOf(request);
+  if (!session) return undefined;
+  if (!kit.codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
+    throw new VersionaryError({
+      code: ErrorCode.Forbidden,
+      detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
+    });
+  // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
+  if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
+  return session;
+}
+
+const actorOf = (session: PortalSession) => (session.keyId === 'admin' ? 'admin' : `portal (${session.keyId})`);
+
+const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+function invalid(field: string, detail: string): never {
+  throw new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail,
+    errors: [{ pointer: `/body/${field}`, detail }],
+  });
+}
+
+/** A required one-line text of at most {@link reasonMax} characters. */
+function text(value: unknown, field: string): string {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  if (trimmed === '') invalid(field, `Give a ${field}.`);
+  if (trimmed.length > reasonMax) invalid(field, `The ${field} is longer than ${reasonMax} characters.`);
+  if (!new RegExp(singleLineTextPattern).test(trimmed))
+    invalid(field, `The ${field} must be one line, without control characters.`);
+  return trimmed;
+}
+
+/** An optional date (`2026-09-01` or an instant); undefined when left empty. */
+function optionalDate(value: unknown, now: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const at = typeof value === 'string' && value.length <= 40 ? parseIsoInstant(value) : undefined;
+  if (at === undefined) invalid('until', 'The wished date is not a date (YYYY-MM-DD).');
+  if (at <= now) invalid('until', 'The wished date has passed.');
+  return at;
+}

@@ -1,0 +1,86 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  ExtendedAccessRequest,
+  ExtendedAccessRequestStore,
+  ExtendedAccessSubject,
+} from '../../kernel/ports/index.ts';
+import type { ExemptionRequestsTable, Tables } from './tables.ts';
+
+/** Requests for extended access over Kysely: added, then decided once; never deleted. */
+export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAccessRequestStore {
+  return {
+    async insert(r) {
+      const s = r.subject;
+      await db
+        .insertInto('versionary_exemption_requests')
+        .values({
+          id: r.id,
+          client_id: r.clientId,
+          subject_kind: s.kind,
+          version: s.version,
+          method: s.kind === 'endpoint' ? s.method : null,
+          path: s.kind === 'endpoint' ? s.path : null,
+          element: s.kind === 'element' ? s.element : null,
+          reason: r.reason,
+          requested_until: r.requestedUntil,
+          status: r.status,
+          created_at: r.createdAt,
+          decided_at: r.decidedAt,
+          decided_by: r.decidedBy,
+          decision_note: r.decisionNote,
+          exemption_id: r.grantId,
+        })
+        .execute();
+    },
+    async find(id) {
+      const row = await db
+        .selectFrom('versionary_exemption_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row && toRequest(row);
+    },
+    async list(options = {}) {
+      let query = db.selectFrom('versionary_exemption_requests').selectAll();
+      if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
+      if (options.status !== undefined) query = query.where('status', '=', options.status);
+      return (await query.orderBy('created_at').orderBy('id').execute()).map(toRequest);
+    },
+    async decide({ id, status, at, by, note, grantId }) {
+      // Only a pending row changes: two owners deciding at once, one wins.
+      const result = await db
+        .updateTable('versionary_exemption_requests')
+        .set({ status, decided_at: at, decided_by: by, decision_note: note, exemption_id: grantId })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+
+// PostgreSQL answers bigint columns as strings.
+const instant = (value: number | string | null) => (value === null ? null : Number(value));
+
+function toSubject(row: Selectable<ExemptionRequestsTable>): ExtendedAccessSubject {
+  if (row.subject_kind === 'endpoint')
+    return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
+  if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
+  return { kind: 'version', version: row.version };
+}
+
+function toRequest(row: Selectable<ExemptionRequestsTable>): ExtendedAccessRequest {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    subject: toSubject(row),
+    reason: row.reason,
+    requestedUntil: instant(row.requested_until),
+    status: row.status === 'granted' || row.status === 'declined' ? row.status : 'pending',
+    createdAt: Number(row.created_at),
+    decidedAt: instant(row.decided_at),
+    decidedBy: row.decided_by,
+    decisionNote: row.decision_note,
+    grantId: row.exemption_id,
+  };
+}
