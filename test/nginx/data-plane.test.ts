@@ -15,7 +15,7 @@ const example = new URL('../../examples/gateway/config.json', import.meta.url).p
 const admin = { authorization: `Bearer ${gatewayAdminKey}`, 'content-type': 'application/json' };
 
 describe('versionary nginx renders the example gateway config', () => {
-  it('writes the njs module, the includes and an nginx.conf that nginx accepts', async () => {
+  it('writes the Lua data plane, the includes and an nginx.conf that nginx accepts, with no njs', async () => {
     requireNginx();
     const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
     try {
@@ -26,10 +26,12 @@ describe('versionary nginx renders the example gateway config', () => {
       });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /nginx -p .* -c nginx\.conf/);
-      for (const file of ['versionary.js', 'versionary-http.conf', 'versionary.conf', 'nginx.conf'])
+      for (const file of ['lua/versionary.lua', 'versionary-http.conf', 'versionary.conf', 'nginx.conf'])
         assert.ok(existsSync(join(out, file)), file);
       assert.match(readFileSync(join(out, 'versionary-http.conf'), 'utf8'), /log_format versionary_usage escape=json/);
       assert.match(readFileSync(join(out, 'nginx.conf'), 'utf8'), /listen 127\.0\.0\.1:18099;/);
+      for (const file of ['versionary-http.conf', 'versionary.conf', 'nginx.conf'])
+        assert.doesNotMatch(readFileSync(join(out, file), 'utf8'), /\bjs_|ngx_http_js_module/, file);
       const check = spawnSync('/usr/sbin/nginx', ['-t', '-p', out, '-c', 'nginx.conf'], { encoding: 'utf8' });
       assert.equal(check.status, 0, check.stderr);
     } finally {

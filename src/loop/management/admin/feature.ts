@@ -8,6 +8,7 @@ import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
 import { registerDecisionTableRoute } from './decision-table-route.ts';
 import { createDecisionTables } from '../../lifecycle/decision-table/tables.ts';
 import { allowedPastClosing } from '../../lifecycle/decision-table/allowed-past.ts';
+import { provideDecisionTables } from '../../lifecycle/decision-table/provided.ts';
 import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 
@@ -61,6 +62,8 @@ export const adminFeature: ServiceFeature = {
           clock,
         );
         registerDecisionTableRoute(admin, { tables });
+        // The same tables (one generation count) for a data plane that is pushed them: nginx.
+        provideDecisionTables(app, tables);
       },
       { prefix: '/admin/v1' },
     );
