@@ -79,6 +79,7 @@ export async function startDataPlane(
     exit: (code) => {
       throw new Error(`the control plane stopped (exit ${code})`);
     },
+    ...(options.clock ? { clock: options.clock } : {}),
     compose: (config) => {
       const rendering = nginxTargetOf(config)!;
       return composeGateway({

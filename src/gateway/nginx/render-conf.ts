@@ -94,9 +94,10 @@ export function renderServerConf(o: NginxConfOptions): string {
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
   ].join('\n    ');
-  const variables = ['version', 'operation', 'client', 'deprecated', 'target', 'log']
-    .map((name) => `set $versionary_${name} "";`)
-    .join('\n    ');
+  const variables = [
+    ...['version', 'operation', 'client', 'deprecated', 'target', 'log'].map((name) => `set $versionary_${name} "";`),
+    'set $versionary_ts $msec;',
+  ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).
 # Versionary's own paths are never reachable from outside.
 location ^~ /_versionary/ {

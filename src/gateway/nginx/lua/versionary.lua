@@ -18,13 +18,15 @@ local _M = {}
 local config
 -- This worker's decoded table, the stamp it was decoded at, and the control plane's clock offset.
 local current, current_stamp, offset = nil, nil, 0
+-- A control plane whose clock stands still (a test's) is judged at its very instant.
+local fixed_now
 
 --- The settings `versionary nginx` rendered (init_by_lua, in the master: every worker inherits them).
 function _M.init(settings)
   config = settings
 end
 
-local function store_table(json, control_now)
+local function store_table(json, control_now, fixed)
   local decoded, err = rules.decode(json)
   if not decoded then return nil, err end
   local skew = control_now and (control_now - ngx_now() * 1000) or 0
@@ -33,6 +35,7 @@ local function store_table(json, control_now)
   local ok, serr = state:set("table", json)
   if not ok then return nil, "shared memory: " .. tostring(serr) end
   state:set("offset", floor(skew))
+  state:set("fixed_now", fixed and control_now or nil)
   state:set("generation", decoded.generation)
   state:incr("stamp", 1, 0)
   return decoded.generation
@@ -72,6 +75,7 @@ local function table_now()
     return current
   end
   current, current_stamp, offset = decoded, stamp, state:get("offset") or 0
+  fixed_now = state:get("fixed_now")
   return current
 end
 
@@ -233,7 +237,9 @@ function _M.access()
     return ngx.exit(ngx.HTTP_OK)
   end
   local ctx = ngx.ctx
-  local now = ngx_now() * 1000 + offset
+  local now = fixed_now or (ngx_now() * 1000 + offset)
+  -- The usage log's time is the rules' clock too.
+  if offset ~= 0 then ngx_var.versionary_ts = string.format("%.3f", now / 1000) end
   local uri = ngx_var.request_uri
   local q = find(uri, "?", 1, true)
   ctx.instance = q and sub(uri, 1, q - 1) or uri
@@ -330,7 +336,7 @@ function _M.upstream_failed()
   local t = table_now()
   local ctx = ngx.ctx
   ctx.instance = match(ngx_var.request_uri, "^[^?]*")
-  ctx.list = t and version_list(t, ngx_now() * 1000 + offset)
+  ctx.list = t and version_list(t, fixed_now or (ngx_now() * 1000 + offset))
   local timed_out = find(ngx_var.upstream_status or "", "504", 1, true) ~= nil
   ngx.header["connection"] = "close"
   return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
@@ -353,7 +359,8 @@ function _M.push()
         end
       end
     end
-    local generation, err = store_table(body or "", tonumber(ngx_var.http_x_versionary_now))
+    local generation, err = store_table(body or "", tonumber(ngx_var.http_x_versionary_now),
+      ngx_var.http_x_versionary_clock == "fixed")
     ngx.status = generation and 200 or 400
     ngx.say(generation and ('{"generation":' .. generation .. "}") or cjson.encode({ error = err }))
     return
