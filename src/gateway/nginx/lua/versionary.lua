@@ -141,14 +141,6 @@ local function limited(t, key, policy, now)
   return false
 end
 
--- The address's budget, spent by anonymous calls and failed credentials: whether it is spent already.
-local function address_spent(t, now)
-  local policy = t.base_policy
-  if not policy then return false end
-  local count = counts:get("a:" .. ngx_var.remote_addr .. ":" .. floor(now / (policy.windowSeconds * 1000)))
-  return count ~= nil and count >= policy.max
-end
-
 local function version_list(t, now)
   return rules.segment_at(t.listHeaders, now).headers
 end
@@ -205,10 +197,6 @@ local function identify(t, now, unsafe, pending)
     lines = (authorization and ("Authorization: " .. authorization .. "\r\n") or "")
       .. (api_key and ("X-API-Key: " .. api_key .. "\r\n") or "")
     cache_key = role .. control.digest(lines)
-  end
-  -- An address that has spent its budget on failed keys gets no more checks of the control plane.
-  if address_spent(t, now) and not ngx.shared.versionary_keys:get(cache_key) then
-    if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
   end
   local entry = control.check(config, cache_key, lines, role, unsafe)
   if not entry then return send_problem(t, "credentials-unavailable") end
