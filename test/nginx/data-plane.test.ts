@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,6 +18,8 @@ describe('versionary nginx renders the example gateway config', () => {
   it('writes the Lua data plane, the includes and an nginx.conf that nginx accepts, with no njs', async () => {
     requireNginx();
     const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
+    // mkdtemp's 0700 would keep nginx's workers (nobody, under root) out.
+    chmodSync(dir, 0o755);
     try {
       const out = join(dir, 'out');
       const run = await runCliProcess(['nginx', '--config', example, '--out', out, '--listen', '18099'], {
@@ -34,6 +36,31 @@ describe('versionary nginx renders the example gateway config', () => {
         assert.doesNotMatch(readFileSync(join(out, file), 'utf8'), /\bjs_|ngx_http_js_module/, file);
       const check = spawnSync('/usr/sbin/nginx', ['-t', '-p', out, '-c', 'nginx.conf'], { encoding: 'utf8' });
       assert.equal(check.status, 0, check.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails in one line naming the folder and the user when nginx's workers cannot reach it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
+    // mkdtemp's 0700 would keep nginx's workers (nobody, under root) out.
+    chmodSync(dir, 0o755);
+    try {
+      const hidden = join(dir, 'private');
+      mkdirSync(hidden, { mode: 0o700 });
+      const out = join(hidden, 'out');
+      const run = await runCliProcess(['nginx', '--config', example, '--out', out], {
+        cwd: dir,
+        env: { DATABASE_URL: `sqlite:${join(dir, 'cp.db')}` },
+      });
+      if (process.getuid?.() !== 0) {
+        // Not root: nginx's workers are this user, who can read what it wrote.
+        assert.equal(run.code, 0, run.stderr);
+        return;
+      }
+      assert.equal(run.code, 2, run.stdout);
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`nobody .*${hidden.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

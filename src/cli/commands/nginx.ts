@@ -107,6 +107,12 @@ through the management API. The files hold no lifecycle: a lifecycle change need
     const { files, out } = await done;
     await running.shutdown('SIGTERM');
     if (failed !== undefined) return failed;
+    const { workerAccessProblem } = await importServiceModule(() => import('../../gateway/nginx/worker-access.ts'));
+    const unreachable = workerAccessProblem(out);
+    if (unreachable) {
+      io.stderr(`${unreachable}\n`);
+      return ExitCode.Error;
+    }
     io.stdout(
       `Wrote ${files.map((f) => `${out}/${f}`).join(', ')}.\nRun: nginx -p ${out} -c nginx.conf -g 'daemon off;'\n`,
     );

@@ -11,6 +11,7 @@ import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
 import { createTablePusher, type TablePusher } from './push.ts';
 import { renderNginxFiles, type NginxTarget } from './render.ts';
+import { workerAccessProblem } from './worker-access.ts';
 
 export { nginxAuthPath } from './control-paths.ts';
 
@@ -56,6 +57,8 @@ export function nginxControlPlane(options: {
         const files = renderNginxFiles({ config: options.config, target });
         writeFiles(target.out, files);
         app.log.info({ out: target.out }, 'nginx files written');
+        const unreachable = workerAccessProblem(target.out);
+        if (unreachable) app.log.error({ out: target.out }, unreachable);
         options.onRendered?.(files);
         pusher.start();
       });
