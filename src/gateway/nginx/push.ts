@@ -53,9 +53,14 @@ export function createTablePusher(
     const fixed = clock.now() === now;
     // The rules' clock is the control plane's: a clock moved (tests inject one) is pushed too.
     if (pushed && pushed.generation === current.generation && Math.abs(pushed.skew - skew) < 500) return;
-    const status = await send(socket, 'PUT', '/table', JSON.stringify(current), {
-      'x-versionary-now': String(now),
-      ...(fixed ? { 'x-versionary-clock': 'fixed' } : {}),
+    const status = await send(socket, {
+      method: 'PUT',
+      path: '/table',
+      body: JSON.stringify(current),
+      headers: {
+        'x-versionary-now': String(now),
+        ...(fixed ? { 'x-versionary-clock': 'fixed' } : {}),
+      },
     });
     if (status === 200) pushed = { generation: current.generation, skew };
     else if (status !== undefined) app.log.error({ status }, 'nginx refused the decision table');
@@ -69,7 +74,7 @@ export function createTablePusher(
   const flushKeys = () => {
     if (!socket) return;
     flushing = flushing.then(async () => {
-      const status = await send(socket, 'POST', '/keys/flush', '', {});
+      const status = await send(socket, { method: 'POST', path: '/keys/flush', body: '', headers: {} });
       if (status !== undefined && status !== 200) app.log.error({ status }, 'nginx refused the key flush');
     });
   };
@@ -97,11 +102,9 @@ export function createTablePusher(
 /** One request on the unix socket: its status, or `undefined` when nginx is not listening. */
 function send(
   socketPath: string,
-  method: string,
-  path: string,
-  body: string,
-  headers: Record<string, string>,
+  o: { method: string; path: string; body: string; headers: Record<string, string> },
 ): Promise<number | undefined> {
+  const { method, path, body, headers } = o;
   return new Promise((resolve) => {
     const req = request(
       {

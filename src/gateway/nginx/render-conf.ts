@@ -65,7 +65,7 @@ export function renderHttpConf(o: NginxConfOptions): string {
     'lua_shared_dict versionary_counts 16m;',
     `init_by_lua_block {\n  require("versionary").init({\n    ${settings.join(',\n    ')},\n  })\n}`,
     ...Object.entries(o.upstreams).map(
-      ([name, origin]) => `upstream versionary_${name} { server ${hostOf(origin)}; keepalive 32; }`,
+      ([name, origin]) => `upstream versionary_${name} { server ${hostOf(origin)}; keepalive 64; }`,
     ),
     `upstream versionary_control { server ${hostOf(o.control)}; keepalive 8; }`,
     `map $versionary_version $versionary_upstream_host {\n  default "";\n${Object.entries(o.upstreams)
@@ -95,7 +95,10 @@ export function renderServerConf(o: NginxConfOptions): string {
     'proxy_set_header Connection "";',
   ].join('\n    ');
   const variables = [
-    ...['version', 'operation', 'client', 'deprecated', 'target', 'log'].map((name) => `set $versionary_${name} "";`),
+    ...['version', 'operation', 'client', 'deprecated'].map((name) => `set $versionary_${name} "";`),
+    // Defaults the Lua rarely changes (an Accept-negotiated target, an nginx 5xx, a clock of the control plane's).
+    'set $versionary_target $request_uri;',
+    'set $versionary_log 1;',
     'set $versionary_ts $msec;',
   ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).

@@ -111,6 +111,8 @@ local function send_problem(t, key, headers, values, own)
   body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
+  -- A refusal before the version is known is no call of a version: no usage line.
+  if not ctx.versioned then ngx_var.versionary_log = "" end
   ngx.status = problem.status
   ngx.print(body)
   return ngx.exit(ngx.HTTP_OK)
@@ -255,6 +257,7 @@ function _M.access()
   local route = rules.route_of(t, version, method, below)
   local row = route and route.row or t.versionRows[version]
   ngx_var.versionary_version = version
+  ctx.versioned = true
   ngx_var.versionary_operation = route and route.template or below
   if source == "accept" then
     -- Forwarded with its version in the path, as the gateway's rewrite routes it.
@@ -262,8 +265,6 @@ function _M.access()
     local tail = sub(raw, 1, #prefix + 1) == prefix .. "/" and sub(raw, #prefix + 1) or ngx.escape_uri(rest, 0)
     ctx.instance = prefix .. "/" .. version .. (tail == "/" and "" or tail)
     ngx_var.versionary_target = ctx.instance .. (q and sub(uri, q) or "")
-  else
-    ngx_var.versionary_target = uri
   end
   -- Removed for everyone: answered before the key check, as the gateway's removed gate.
   local pending
@@ -300,8 +301,9 @@ function _M.header_filter()
   local ctx = ngx.ctx
   if not ctx.api then return end
   local status = ngx.status
-  if status < 500 or (not ctx.answered and ngx_var.upstream_status == tostring(status)) then
-    ngx_var.versionary_log = "1"
+  -- An nginx 5xx (not the upstream's own answer) is no client's call.
+  if status >= 500 and (ctx.answered or ngx_var.upstream_status ~= tostring(status)) then
+    ngx_var.versionary_log = ""
   end
   if ctx.answered then return end
   local out = ngx.header

@@ -14,10 +14,19 @@ local _M = {}
 local keys = ngx.shared.versionary_keys
 local state = ngx.shared.versionary_state
 
+local digests, digest_count = {}, 0
+
 --- The SHA-256 of a credential, base64: what the key cache is keyed by (never the key itself).
+--- Each worker remembers the digests of the credentials it saw lately, as the gateway's key cache
+--- remembers tokens: a known key costs no hash.
 function _M.digest(s)
+  local known = digests[s]
+  if known then return known end
   ffi.C.SHA256(s, #s, digest_buf)
-  return ngx.encode_base64(ffi.string(digest_buf, 32))
+  local digest = ngx.encode_base64(ffi.string(digest_buf, 32))
+  if digest_count >= 10000 then digests, digest_count = {}, 0 end
+  digests[s], digest_count = digest, digest_count + 1
+  return digest
 end
 
 local function read_chunked(sock)

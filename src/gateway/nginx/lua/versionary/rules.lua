@@ -22,24 +22,17 @@ local function index_subject(subject)
   end
 end
 
--- A template below the version as a list of segments: a string to equal, or false for `{name}`.
+-- A template below the version as a Lua pattern: `{name}` is one non-empty segment; nil when it has none.
 local function compile_template(template)
-  local parts, literal = {}, true
-  for segment in (sub(template, 2) .. "/"):gmatch("([^/]*)/") do
+  local literal = true
+  local pattern = gsub(template, "([^/]+)", function(segment)
     if byte(segment, 1) == 123 and byte(segment, -1) == 125 then
-      parts[#parts + 1] = false
       literal = false
-    else
-      parts[#parts + 1] = segment
+      return "[^/]+"
     end
-  end
-  return parts, literal
-end
-
-local function split(path)
-  local parts = {}
-  for segment in (sub(path, 2) .. "/"):gmatch("([^/]*)/") do parts[#parts + 1] = segment end
-  return parts
+    return (gsub(segment, "[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0"))
+  end)
+  return not literal and ("^" .. pattern .. "$") or nil
 end
 
 -- The body of a problem as JSON without its closing brace: `instance` and the request id are added per request.
@@ -72,12 +65,12 @@ function _M.decode(json)
         if b.clients then b.clients_set = set_of(b.clients) end
         if b.spared == cjson.null then b.spared = nil end
       end
-      local parts, literal = compile_template(route.template)
-      if literal then
+      local pattern = compile_template(route.template)
+      if not pattern then
         exact[route.method .. " " .. route.template] = route
       else
         local list = by_method[route.method] or {}
-        list[#list + 1] = { parts = parts, route = route }
+        list[#list + 1] = { pattern = pattern, route = route }
         by_method[route.method] = list
       end
     end
@@ -99,23 +92,9 @@ function _M.route_of(t, version, method, below)
   if route then return route end
   local candidates = index.by_method[method]
   if not candidates then return nil end
-  local parts = split(below)
-  local n = #parts
-  for _, c in ipairs(candidates) do
-    local want = c.parts
-    if #want == n then
-      local ok = true
-      for i = 1, n do
-        local w = want[i]
-        if w == false then
-          if parts[i] == "" then ok = false break end
-        elseif w ~= parts[i] then
-          ok = false
-          break
-        end
-      end
-      if ok then return c.route end
-    end
+  for i = 1, #candidates do
+    local c = candidates[i]
+    if find(below, c.pattern) then return c.route end
   end
   return nil
 end
