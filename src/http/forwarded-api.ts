@@ -19,6 +19,7 @@ import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from '../core/rulebook/canonical-path.ts';
+import { upstreamProblem } from '../core/rulebook/problems.ts';
 import { forwardDerived } from './derived-forward.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { createResponseChecks } from './response-check.ts';
@@ -248,14 +249,7 @@ function createForwarder(
     );
     if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
     reply.header('connection', 'close');
-    sendProblem(
-      reply,
-      new VersionaryError(
-        timedOut
-          ? { code: ErrorCode.UpstreamTimeout, detail: 'The upstream did not answer in time.' }
-          : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' },
-      ),
-    );
+    sendProblem(reply, upstreamProblem(timedOut));
   };
   const within = `${routed}/`;
   const listOf = createUpstreamHeaders({

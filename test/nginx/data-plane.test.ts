@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,9 +15,11 @@ const example = new URL('../../examples/gateway/config.json', import.meta.url).p
 const admin = { authorization: `Bearer ${gatewayAdminKey}`, 'content-type': 'application/json' };
 
 describe('versionary nginx renders the example gateway config', () => {
-  it('writes the njs module, the includes and an nginx.conf that nginx accepts', async () => {
+  it('writes the Lua data plane, the includes and an nginx.conf that nginx accepts, with no njs', async () => {
     requireNginx();
     const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
+    // mkdtemp's 0700 would keep nginx's workers (nobody, under root) out.
+    chmodSync(dir, 0o755);
     try {
       const out = join(dir, 'out');
       const run = await runCliProcess(['nginx', '--config', example, '--out', out, '--listen', '18099'], {
@@ -26,12 +28,39 @@ describe('versionary nginx renders the example gateway config', () => {
       });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /nginx -p .* -c nginx\.conf/);
-      for (const file of ['versionary.js', 'versionary-http.conf', 'versionary.conf', 'nginx.conf'])
+      for (const file of ['lua/versionary.lua', 'versionary-http.conf', 'versionary.conf', 'nginx.conf'])
         assert.ok(existsSync(join(out, file)), file);
       assert.match(readFileSync(join(out, 'versionary-http.conf'), 'utf8'), /log_format versionary_usage escape=json/);
       assert.match(readFileSync(join(out, 'nginx.conf'), 'utf8'), /listen 127\.0\.0\.1:18099;/);
+      for (const file of ['versionary-http.conf', 'versionary.conf', 'nginx.conf'])
+        assert.doesNotMatch(readFileSync(join(out, file), 'utf8'), /\bjs_|ngx_http_js_module/, file);
       const check = spawnSync('/usr/sbin/nginx', ['-t', '-p', out, '-c', 'nginx.conf'], { encoding: 'utf8' });
       assert.equal(check.status, 0, check.stderr);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails in one line naming the folder and the user when nginx's workers cannot reach it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
+    // mkdtemp's 0700 would keep nginx's workers (nobody, under root) out.
+    chmodSync(dir, 0o755);
+    try {
+      const hidden = join(dir, 'private');
+      mkdirSync(hidden, { mode: 0o700 });
+      const out = join(hidden, 'out');
+      const run = await runCliProcess(['nginx', '--config', example, '--out', out], {
+        cwd: dir,
+        env: { DATABASE_URL: `sqlite:${join(dir, 'cp.db')}` },
+      });
+      if (process.getuid?.() !== 0) {
+        // Not root: nginx's workers are this user, who can read what it wrote.
+        assert.equal(run.code, 0, run.stderr);
+        return;
+      }
+      assert.equal(run.code, 2, run.stdout);
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.match(run.stderr, new RegExp(`nobody .*${hidden.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

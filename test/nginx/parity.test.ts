@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startPythonUpstream, startTestGateway, type PythonUpstream, type TestGateway } from '../support/gateway.ts';
+import {
+  gatewayAdminKey,
+  startPythonUpstream,
+  startTestGateway,
+  type PythonUpstream,
+  type TestGateway,
+} from '../support/gateway.ts';
+import { parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
+import { prepareParity, runParity, type ParityTarget } from '../support/parity-runner.ts';
+import { eventually } from '../support/service-process.ts';
 import { rawRequest, startDataPlane, type DataPlane, type RawResponse } from '../support/nginx.ts';
 import { scenario, withKey } from './scenario.ts';
 
@@ -131,5 +140,55 @@ describe('nginx as the data plane answers as versionary gateway does', () => {
     it('refuses the removed version with the same 410 problem and headers', async () => {
       await compare(gateway.base, nginx.base, removedCalls);
     });
+  });
+});
+
+// The rulebook's case list (test/support/parity-cases.ts), run against nginx as against core, the
+// service and the gateway (test/rulebook/parity.test.ts): every rule, HEAD, the per-client rows and
+// the probe's spellings, with nginx judging on the control plane's clock, pushed with each table.
+const iso = (at: number) => new Date(at).toISOString();
+
+describe('parity: nginx answers every case of the rulebook as core decides it', () => {
+  let now = parityEpoch;
+  let python: PythonUpstream;
+  let nginx: DataPlane;
+  before(async () => {
+    python = await startPythonUpstream();
+    nginx = await startDataPlane({
+      upstream: python.url,
+      file: parityConfig,
+      clock: { now: () => now },
+      editDocument: parityDocumentEdit,
+      readUsageLog: true,
+    });
+  });
+  after(async () => {
+    await nginx?.stop();
+    await python?.stop();
+  });
+
+  it('every case', async () => {
+    const target: ParityTarget = {
+      name: 'nginx',
+      base: nginx.base,
+      adminBase: nginx.control,
+      adminKey: gatewayAdminKey,
+      setNow: async (at) => {
+        now = at;
+        await nginx.sync();
+      },
+    };
+    const clients = await prepareParity(target);
+    // `early`'s call reaches the control plane through the usage log: the closing's allowed set is made of it.
+    await eventually(async () => {
+      const res = await fetch(
+        `${nginx.control}/admin/v1/usage/operations?version=v1&until=${iso(parityEpoch + 3_600_000)}`,
+        {
+          headers: { authorization: `Bearer ${gatewayAdminKey}` },
+        },
+      );
+      return res.ok && (await res.text()).includes(clients.ids.early);
+    }, 10_000);
+    assert.deepEqual(await runParity(target, clients), []);
   });
 });

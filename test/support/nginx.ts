@@ -6,23 +6,27 @@ import { join } from 'node:path';
 import { startService } from '../../src/compose/start-service.ts';
 import { composeGateway } from '../../src/gateway/composition.ts';
 import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
-import { debianNjsModule } from '../../src/gateway/nginx/render.ts';
+import type { TablePusher } from '../../src/gateway/nginx/push.ts';
+import { debianLuaModules } from '../../src/gateway/nginx/render.ts';
 import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
 import { writeGatewayFiles, type GatewayOptions } from './gateway.ts';
 import { freePort } from './service-process.ts';
 
 const nginxBin = '/usr/sbin/nginx';
 
+/** Debian's lua-cjson, which the Lua data plane decodes the table with. */
+const cjsonModule = '/usr/lib/x86_64-linux-gnu/lua/5.1/cjson.so';
+
 /**
- * nginx and its njs module, or a clear failure naming how to get them (`.ci/run` installs them):
- * the nginx tests never skip silently.
+ * nginx with lua-nginx-module and lua-cjson, or a clear failure naming how to get them (`.ci/run`
+ * installs them): the nginx tests never skip silently.
  */
 export function requireNginx(): void {
-  const missing = [nginxBin, debianNjsModule].filter((path) => !existsSync(path));
+  const missing = [nginxBin, ...debianLuaModules, cjsonModule].filter((path) => !existsSync(path));
   if (missing.length > 0)
     throw new Error(
-      `the nginx tests need Debian's nginx and its njs module (missing ${missing.join(', ')}): ` +
-        'apt-get install -y --no-install-recommends nginx libnginx-mod-http-js',
+      `the nginx tests need Debian's nginx with lua-nginx-module and lua-cjson (missing ${missing.join(', ')}): ` +
+        'apt-get install -y --no-install-recommends nginx libnginx-mod-http-lua lua-resty-core lua-cjson',
     );
   const version = spawnSync(nginxBin, ['-v'], { encoding: 'utf8' });
   if (version.status !== 0) throw new Error(`${nginxBin} -v failed: ${version.stderr}`);
@@ -40,6 +44,8 @@ export interface DataPlane {
   usage(): UsageLogLine[];
   /** nginx's error log so far. */
   log(): string;
+  /** Push the control plane's table (and clock) to nginx now; resolves once nginx has it. */
+  sync(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -65,6 +71,7 @@ export async function startDataPlane(
   chmodSync(dir, 0o755);
   const readFile = (path: string) => readFileSync(path, 'utf8');
   let rendered: () => void = () => {};
+  let pusher: TablePusher | undefined;
   const written = new Promise<void>((resolve) => (rendered = resolve));
   const running = await startService({
     env: { ...env, PORT: String(controlPort), LOG_LEVEL: 'silent' },
@@ -72,14 +79,18 @@ export async function startDataPlane(
     exit: (code) => {
       throw new Error(`the control plane stopped (exit ${code})`);
     },
+    ...(options.clock ? { clock: options.clock } : {}),
     compose: (config) => {
       const rendering = nginxTargetOf(config)!;
-      // The reload command names the files' directory, known once the config is read.
-      const reload = [nginxBin, '-s', 'reload', '-p', rendering.target.out, '-c', 'nginx.conf'];
       return composeGateway({
         config,
         readFile,
-        controlPlane: nginxControlPlane({ config, target: rendering.target, reload, onRendered: () => rendered() }),
+        controlPlane: nginxControlPlane({
+          config,
+          target: rendering.target,
+          onRendered: () => rendered(),
+          onPusher: (p) => (pusher = p),
+        }),
         ...(options.readUsageLog ? { readUsageLog: true } : {}),
       });
     },
@@ -107,6 +118,7 @@ export async function startDataPlane(
         .map((line) => JSON.parse(line) as UsageLogLine);
     },
     log: () => readFileSafe(join(out, 'error.log')),
+    sync: () => pusher!.sync(),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = once(child, 'exit');

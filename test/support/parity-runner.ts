@@ -30,7 +30,8 @@ export interface ParityTarget {
   /** Where the management API answers (the same as `base` unless the data plane is separate). */
   adminBase?: string;
   adminKey: string;
-  setNow(now: number): void;
+  /** Move the target's clock; a data plane that is pushed its rules (nginx) resolves once it has them. */
+  setNow(now: number): void | Promise<void>;
   seed?: (call: AdminCall) => Promise<void>;
 }
 
@@ -68,7 +69,7 @@ function adminCall(target: ParityTarget): AdminCall {
  */
 export async function prepareParity(target: ParityTarget): Promise<ParityClients> {
   const call = adminCall(target);
-  target.setNow(parityEpoch);
+  await target.setNow(parityEpoch);
   const ids = {} as Record<ParityClient, string>;
   const keys = {} as Record<ParityClient, string>;
   for (const name of parityClients) {
@@ -218,7 +219,7 @@ export function differences(expect: ParityExpectation, answer: ParityAnswer): st
 export async function runParity(target: ParityTarget, clients: ParityClients): Promise<string[]> {
   const lines: string[] = [];
   for (const [moment, now] of Object.entries(parityMoments) as Array<[keyof typeof parityMoments, number]>) {
-    target.setNow(now);
+    await target.setNow(now);
     const table = await servedTable(target);
     for (const c of parityCases.filter((p) => p.at === moment)) {
       for (const d of differences(c.expect, coreAnswer(c, { table, clients, now })))

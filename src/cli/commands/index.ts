@@ -28,7 +28,7 @@ export const commands: Record<string, CommandEntry> = {
     load: async () => (await import('./gateway.ts')).gatewayCommand,
   },
   nginx: {
-    summary: "Render nginx as the gateway's data plane (an njs module and includes) from its config",
+    summary: "Render nginx as the gateway's data plane (Lua reading the decision table) from its config",
     load: async () => (await import('./nginx.ts')).nginxCommand,
   },
   versions: {

@@ -15,13 +15,15 @@ export const nginxCommand = defineCommand({
                         [--usage-log <file>] [--module <file>]
 
 Render nginx as the data plane of the deprecation loop, from the config file (and database) that
-the gateway command reads. nginx then serves the API itself: versions by path and Accept, the
-lifecycle headers, 410 after a sunset, brownouts, the key check (auth_request to the control
-plane, cached), rate limits (limit_req) and the usage log; versionary gateway --control-plane
-serves the rest. See docs/gateway.md#nginx-as-the-data-plane.
+the gateway command reads. nginx (with lua-nginx-module: OpenResty, or Debian's and Ubuntu's
+libnginx-mod-http-lua with lua-resty-core and lua-cjson) then serves the API itself, reading the
+decision table the control plane pushes into its shared memory: versions by path and Accept, the
+lifecycle headers, extended access per client, closings, brownouts, deprecated parameters, the key
+check (cached by digest), rate limits per role and the usage log. versionary gateway
+--control-plane serves the rest and pushes every change. See docs/gateway.md#nginx-as-the-data-plane.
 
 Writes into <dir>:
-  versionary.js          the njs module (njs 0.7.9 or newer) with the lifecycle as data
+  lua/                   the Lua data plane (versionary.lua and versionary/*.lua)
   versionary-http.conf   to include in http {}
   versionary.conf        to include in the server {} that serves the API
   nginx.conf             a whole configuration: nginx -p <dir> -c nginx.conf -g 'daemon off;'
@@ -32,12 +34,11 @@ Options:
   --listen <port>        the port nginx.conf listens on, 127.0.0.1 (default: gateway.nginx.listen, else 8080)
   --control <url>        the control plane's origin (default: gateway.nginx.control, else http://127.0.0.1:3000)
   --usage-log <file>     the usage log nginx writes (default: <dir>/usage.log)
-  --module <file>        the njs module nginx.conf loads
-                         (default /usr/lib/nginx/modules/ngx_http_js_module.so, Debian's libnginx-mod-http-js)
+  --module <file>        the Lua module nginx.conf loads, or none when nginx has it built in (OpenResty)
+                         (default Debian's ndk_http_module.so and ngx_http_lua_module.so)
 
 Reads DATABASE_URL (and the other variables of versionary gateway) for the lifecycle changed
-through the management API. The running control plane writes the files again on each change when
-the config has gateway.nginx.out, and runs gateway.nginx.reload.`,
+through the management API. The files hold no lifecycle: a lifecycle change needs no reload.`,
   options: {
     config: { type: 'string' },
     out: { type: 'string' },
@@ -106,6 +107,12 @@ the config has gateway.nginx.out, and runs gateway.nginx.reload.`,
     const { files, out } = await done;
     await running.shutdown('SIGTERM');
     if (failed !== undefined) return failed;
+    const { workerAccessProblem } = await importServiceModule(() => import('../../gateway/nginx/worker-access.ts'));
+    const unreachable = workerAccessProblem(out);
+    if (unreachable) {
+      io.stderr(`${unreachable}\n`);
+      return ExitCode.Error;
+    }
     io.stdout(
       `Wrote ${files.map((f) => `${out}/${f}`).join(', ')}.\nRun: nginx -p ${out} -c nginx.conf -g 'daemon off;'\n`,
     );

@@ -1,6 +1,12 @@
-import { echo, ErrorCode, VersionaryError } from '../errors/index.ts';
+import { echo } from '../errors/index.ts';
 import { parseAccept } from './accept.ts';
-import { versionMissingProblem } from '../rulebook/problems.ts';
+import {
+  acceptSeveralProblem,
+  acceptUnreadableProblem,
+  notAcceptableProblem,
+  versionConflictProblem,
+  versionMissingProblem,
+} from '../rulebook/problems.ts';
 
 /** Where the version of a request came from. */
 type VersionSource = 'path' | 'accept';
@@ -35,37 +41,14 @@ export interface ResolvedVersion {
  */
 export function resolveVersion(options: ResolveVersionOptions): ResolvedVersion {
   const info = parseAccept(options.accept, { vendor: options.vendor });
-  const supported = { supportedVersions: options.supported };
-  const named = options.supported.join(', ');
-  if (info.malformed.length > 0) {
-    throw new VersionaryError({
-      code: ErrorCode.VersionMissing,
-      detail: `Accept names a version that cannot be read (${echo(info.malformed.join(', '))}). Supported versions: ${named}.`,
-      extensions: supported,
-    });
-  }
-  if (info.versions.length > 1) {
-    throw new VersionaryError({
-      code: ErrorCode.VersionConflict,
-      detail: `Accept names several versions (${info.versions.map((v) => `v${v}`).join(', ')}); name one.`,
-      extensions: supported,
-    });
-  }
+  const { supported } = options;
+  if (info.malformed.length > 0) throw acceptUnreadableProblem({ ranges: echo(info.malformed.join(', ')), supported });
+  if (info.versions.length > 1)
+    throw acceptSeveralProblem({ versions: info.versions.map((v) => `v${v}`).join(', '), supported });
   const acceptVersion = info.versions[0];
-  if (options.pathVersion !== undefined && acceptVersion !== undefined && acceptVersion !== options.pathVersion) {
-    throw new VersionaryError({
-      code: ErrorCode.VersionConflict,
-      detail: `The path says v${options.pathVersion} but Accept says v${acceptVersion}.`,
-      extensions: supported,
-    });
-  }
-  if (!info.acceptsJson) {
-    throw new VersionaryError({
-      code: ErrorCode.NotAcceptable,
-      detail: 'This API answers only with JSON: accept application/json or a versioned media type.',
-      extensions: supported,
-    });
-  }
+  if (options.pathVersion !== undefined && acceptVersion !== undefined && acceptVersion !== options.pathVersion)
+    throw versionConflictProblem({ path: `v${options.pathVersion}`, accept: `v${acceptVersion}`, supported });
+  if (!info.acceptsJson) throw notAcceptableProblem({ supported });
   if (options.pathVersion !== undefined) return { number: options.pathVersion, source: 'path' };
   if (acceptVersion !== undefined) return { number: acceptVersion, source: 'accept' };
   throw versionMissingProblem({ prefix: '/api', vendor: options.vendor, supported: options.supported });

@@ -169,3 +169,52 @@ export function versionMissingProblem(o: {
     extensions: { supportedVersions: [...o.supported] },
   });
 }
+
+/** `Accept` names a version that cannot be read (`version=abc`): 400 `VERSION_MISSING`. */
+export function acceptUnreadableProblem(o: { ranges: string; supported: readonly string[] }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.VersionMissing,
+    detail: `Accept names a version that cannot be read (${o.ranges}). Supported versions: ${o.supported.join(', ')}.`,
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}
+
+/** `Accept` names several versions: 400 `VERSION_CONFLICT`. */
+export function acceptSeveralProblem(o: { versions: string; supported: readonly string[] }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.VersionConflict,
+    detail: `Accept names several versions (${o.versions}); name one.`,
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}
+
+/** The path and `Accept` name different versions: 400 `VERSION_CONFLICT`. */
+export function versionConflictProblem(o: {
+  path: string;
+  accept: string;
+  supported: readonly string[];
+}): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.VersionConflict,
+    detail: `The path says ${o.path} but Accept says ${o.accept}.`,
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}
+
+/** `Accept` admits no JSON: 406 `NOT_ACCEPTABLE`. */
+export function notAcceptableProblem(o: { supported: readonly string[] }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.NotAcceptable,
+    detail: 'This API answers only with JSON: accept application/json or a versioned media type.',
+    extensions: { supportedVersions: [...o.supported] },
+  });
+}
+
+/** The upstream could not be reached, or did not answer in time: 502 or 504. */
+export function upstreamProblem(timedOut: boolean): VersionaryError {
+  return new VersionaryError(
+    timedOut
+      ? { code: ErrorCode.UpstreamTimeout, detail: 'The upstream did not answer in time.' }
+      : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' },
+  );
+}

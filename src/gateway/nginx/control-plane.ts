@@ -1,31 +1,36 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
+import { lowerCased } from '../../loop/lifecycle/decision-table/problem-registry.ts';
 import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
-import { brownoutsOf } from '../../loop/notices/brownouts-provided.ts';
+import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import { createTablePusher, type TablePusher } from './push.ts';
 import { renderNginxFiles, type NginxTarget } from './render.ts';
+import { workerAccessProblem } from './worker-access.ts';
 
-/** The key check nginx's `auth_request` calls (`versionary.conf`'s `/_versionary/auth`). */
-export const nginxAuthPath = '/_versionary/nginx/auth';
+export { nginxAuthPath } from './control-paths.ts';
 
 /**
- * The control plane's side of nginx as the data plane: API calls are refused (nginx serves them),
- * the key check nginx calls is served, and the rendered files are written again, and nginx
- * reloaded, whenever what they hold changes (a deprecation, a rescheduled sunset, a brownout).
+ * The control plane's side of nginx as the data plane: API calls are refused (nginx serves them);
+ * the key check and the table nginx asks for are served; the files are written once; and every new
+ * decision table, and every change to keys or clients, is pushed into nginx's shared memory at
+ * once (no reload).
  */
 export function nginxControlPlane(options: {
   config: ServiceConfig;
   /** Where to render; `undefined` renders nothing (the owner runs `versionary nginx`). */
   target?: NginxTarget;
+  /** Kept for configs that name it: the files no longer change with the lifecycle, so nothing reloads. */
   reload?: string[];
-  /** Told once the files are written the first time (`versionary nginx` renders once and stops). */
+  /** Told once the files are written (`versionary nginx` renders once and stops). */
   onRendered?: (files: Record<string, string>) => void;
+  /** Told of the pusher, for a caller that must know a change reached nginx (tests). */
+  onPusher?: (pusher: TablePusher) => void;
 }): {
   refuse: () => VersionaryError;
   install: (context: ServiceContext) => void;
@@ -38,47 +43,40 @@ export function nginxControlPlane(options: {
           'This is the control plane: API calls go through nginx, the data plane (docs/gateway.md#nginx-as-the-data-plane).',
       }),
     install(context) {
-      context.app.get(nginxAuthPath, { logLevel: 'warn' }, keyCheck);
+      const { app } = context;
+      app.get(nginxAuthPath, { logLevel: 'warn' }, keyCheck);
+      const pusher = createTablePusher(context, options.target);
+      app.get(nginxTablePath, { logLevel: 'warn' }, async (_request, reply) => {
+        const table = await pusher.table();
+        return reply.header('x-versionary-now', String(context.clock.now())).send(table);
+      });
       const { target } = options;
       if (!target) return;
-      const render = () =>
-        renderNginxFiles({
-          config: options.config,
-          runtime: context.runtime,
-          bundle: context.bundle,
-          brownouts: brownoutsOf(context.app)?.() ?? [],
-          target,
-        });
-      let written = '';
-      let timer: NodeJS.Timeout | undefined;
-      const app = context.app;
-      const write = (first: boolean) => {
-        const files = render();
-        const text = JSON.stringify(files);
-        if (text === written) return;
-        written = text;
-        mkdirSync(join(target.out, 'tmp'), { recursive: true });
-        for (const [name, content] of Object.entries(files)) writeFileSync(join(target.out, name), content);
-        if (first) {
-          app.log.info({ out: target.out }, 'nginx files written');
-          options.onRendered?.(files);
-        } else reloadNginx(app, target.out, options.reload);
-      };
+      options.onPusher?.(pusher);
       app.addHook('onReady', async () => {
-        write(true);
-        // Checked every second: changes within that second are one render and one reload.
-        timer = setInterval(() => {
-          try {
-            write(false);
-          } catch (error) {
-            app.log.error({ err: error }, 'nginx files could not be written');
-          }
-        }, 1000);
-        timer.unref();
+        const files = renderNginxFiles({ config: options.config, target });
+        writeFiles(target.out, files);
+        app.log.info({ out: target.out }, 'nginx files written');
+        const unreachable = workerAccessProblem(target.out);
+        if (unreachable) app.log.error({ out: target.out }, unreachable);
+        options.onRendered?.(files);
+        pusher.start();
       });
-      app.addHook('onClose', async () => clearInterval(timer));
+      // A revocation reaches nginx before the call that made it answers.
+      app.addHook('onSend', async () => pusher.settled());
+      app.addHook('onClose', async () => pusher.stop());
     },
   };
+}
+
+function writeFiles(out: string, files: Record<string, string>): void {
+  mkdirSync(join(out, 'tmp'), { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(out, name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+    chmodSync(path, 0o644);
+  }
 }
 
 /** The rendering target of the `gateway.nginx` settings, paths relative to the config file. */
@@ -99,50 +97,22 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
   };
 }
 
-function reloadNginx(app: FastifyInstance, out: string, command: string[] | undefined): void {
-  if (!command) {
-    app.log.warn({ out }, 'nginx files written again: reload nginx to apply them (gateway.nginx.reload runs it)');
-    return;
-  }
-  const child = spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  child.on('error', (error) => app.log.error({ err: error, command }, 'nginx reload could not start'));
-  child.on('exit', (code) => {
-    if (code === 0) app.log.info({ out, command }, 'nginx files written again and nginx reloaded');
-    else app.log.error({ out, command, code, stderr: stderr.slice(0, 2000) }, 'nginx reload failed');
-  });
-}
-
 /**
- * `GET /_versionary/nginx/auth`: the credential of the original request (nginx passes its
- * headers) checked for the role nginx names in `X-Versionary-Role`: 204 with the client id and
- * roles, or the 401 or 403 the gateway would send, its problem URI-encoded in
- * `X-Versionary-Problem` (auth_request keeps headers, not bodies).
+ * `GET /_versionary/nginx/auth`: the credential nginx passes (one spelling, `Authorization: Bearer
+ * <key>`, once it could read it) checked for the role named in `X-Versionary-Role`. Answers JSON:
+ * `{ client, roles }`; `{ problem }` (the 401, worded by the gateway's own steps); or both for a
+ * client without the role (the 403), so nginx counts the call against the client.
  */
 function keyCheck(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const role = request.headers['x-versionary-role'] === 'write' ? 'write' : 'read';
+  const principal = principalOf(request);
+  const identity = principal ? { client: usageIdentityOf(request).clientId, roles: [...principal.roles] } : {};
   try {
     authorize(request, role);
   } catch (error) {
     if (!isVersionaryError(error)) throw error;
     const { status, body } = toProblem(error);
-    const headers = { ...error.headers };
-    const extensions: Record<string, unknown> = { ...error.extensions };
-    if (error.errors) extensions.errors = error.errors;
-    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-    reply.header(
-      'x-versionary-problem',
-      encodeURIComponent(
-        JSON.stringify({ status, code: body.code, title: body.title, detail: body.detail, extensions, headers }),
-      ),
-    );
-    return reply.code(status).send();
+    return reply.send({ ...identity, problem: { status, headers: lowerCased(error.headers), body } });
   }
-  const principal = principalOf(request)!;
-  return reply
-    .header('x-versionary-client', usageIdentityOf(request).clientId)
-    .header('x-versionary-roles', [...principal.roles].join(','))
-    .code(204)
-    .send();
+  return reply.send(identity);
 }

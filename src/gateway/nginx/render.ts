@@ -1,10 +1,9 @@
-import type { Brownout } from '../../core/notices/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { toProblem } from '../../http/problem.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
-import type { LifecycleRuntime } from '../../loop/lifecycle/runtime-types.ts';
 import { renderHttpConf, renderNginxConf, renderServerConf, type NginxConfOptions } from './render-conf.ts';
-import { renderLifecycleData } from './render-data.ts';
-import { renderNjsModule } from './render-module.ts';
 
 /** Where the rendered files go and what `nginx.conf` listens on. */
 export interface NginxTarget {
@@ -16,54 +15,64 @@ export interface NginxTarget {
   control: string;
   /** The usage log (absolute; default `<out>/usage.log`). */
   usageLog?: string;
-  /** The njs module nginx loads (default Debian's). */
+  /** The Lua module nginx.conf loads; `none` when nginx has it built in (OpenResty). Default Debian's. */
   module?: string;
 }
 
-/** Debian's and Ubuntu's path of the njs module (`libnginx-mod-http-js`). */
-export const debianNjsModule = '/usr/lib/nginx/modules/ngx_http_js_module.so';
+/** Debian's and Ubuntu's lua-nginx-module (`libnginx-mod-http-lua`) and the NDK it needs, loaded in this order. */
+export const debianLuaModules = [
+  '/usr/lib/nginx/modules/ndk_http_module.so',
+  '/usr/lib/nginx/modules/ngx_http_lua_module.so',
+];
+
+/** The Lua data plane's files, shipped beside this module (`dist/gateway/nginx/lua/` once built). */
+const luaDir = new URL('./lua/', import.meta.url).pathname;
+
+/** The Lua files by their path under `<out>/lua/`. */
+export function luaFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string, under: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }))
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${under}${entry.name}/`);
+      else if (entry.name.endsWith('.lua'))
+        files[`lua/${under}${entry.name}`] = readFileSync(join(dir, entry.name), 'utf8');
+  };
+  walk(luaDir, '');
+  return files;
+}
 
 /**
- * Every file of the data plane by name, from the control plane's live lifecycle: the njs module
- * with the lifecycle as data, the `http {}` and `server {}` includes, and a whole `nginx.conf`.
+ * Every file of the data plane by name: the Lua interpreter of the decision table, the `http {}`
+ * and `server {}` includes, and a whole `nginx.conf`. None holds the lifecycle: the control plane
+ * pushes the table into nginx's shared memory, so a lifecycle change needs no reload.
  */
-export function renderNginxFiles(options: {
-  config: ServiceConfig;
-  runtime: LifecycleRuntime;
-  bundle: VersionBundle;
-  brownouts: readonly Brownout[];
-  target: NginxTarget;
-}): Record<string, string> {
+export function renderNginxFiles(options: { config: ServiceConfig; target: NginxTarget }): Record<string, string> {
   const { config, target } = options;
   const gateway = config.settings.gateway!;
-  const rateLimit = config.settings.rateLimit;
-  const rate = { max: rateLimit.max, windowSeconds: rateLimit.windowSeconds };
-  const data = renderLifecycleData({
-    runtime: options.runtime,
-    bundle: options.bundle,
-    prefix: gateway.prefix,
-    vendor: gateway.vendor,
-    removedStatus: config.settings.lifecycle.removedStatus,
-    brownouts: options.brownouts,
-    rate,
-  });
+  // Before the control plane's first table reaches nginx (it is asked for one at once): a 503.
+  const { body } = toProblem(
+    new VersionaryError({
+      code: ErrorCode.StorageUnavailable,
+      detail: 'The rules of this API have not reached nginx from its control plane yet. Retry later.',
+    }),
+  );
   const conf: NginxConfOptions = {
     out: target.out,
     prefix: gateway.prefix,
     upstreams: Object.fromEntries(gateway.versions.flatMap((v) => ('upstream' in v ? [[v.name, v.upstream]] : []))),
     control: target.control,
     usageLog: target.usageLog ?? `${target.out}/usage.log`,
-    rate,
     authCacheSeconds: gateway.nginx?.authCacheSeconds ?? 10,
-    listHeaders: data.listHeaders,
     clientHeader: gateway.clientHeader,
     keepsCredential: gateway.identify.kind !== 'apiKeys',
     forwardedHeaders: gateway.forwardedHeaders,
+    noTable: JSON.stringify(body),
   };
+  const modules = target.module === 'none' ? [] : target.module ? [target.module] : debianLuaModules;
   return {
-    'versionary.js': renderNjsModule(data),
+    ...luaFiles(),
     'versionary-http.conf': renderHttpConf(conf),
     'versionary.conf': renderServerConf(conf),
-    'nginx.conf': renderNginxConf({ ...conf, listen: target.listen, module: target.module ?? debianNjsModule }),
+    'nginx.conf': renderNginxConf({ ...conf, listen: target.listen, modules }),
   };
 }

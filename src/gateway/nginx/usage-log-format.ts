@@ -18,7 +18,7 @@ const usageLogFormatName = 'versionary_usage';
  */
 export const usageLogFormat =
   `log_format ${usageLogFormatName} escape=json ` +
-  `'{"ts":"$msec","rid":"$request_id","version":"$versionary_version","operation":"$versionary_operation",` +
+  `'{"ts":"$versionary_ts","rid":"$request_id","version":"$versionary_version","operation":"$versionary_operation",` +
   `"method":"$request_method","client":"$versionary_client","status":"$status","deprecated":"$versionary_deprecated"}';`;
 
 /** The `access_log` directive for the usage log at `path`: only API calls (`$versionary_log` is `1`). */
@@ -28,7 +28,10 @@ export function usageAccessLog(path: string): string {
 
 /** One line of the usage log, parsed: every value is a string, as `escape=json` writes it. */
 export interface UsageLogLine {
-  /** Seconds since the epoch with milliseconds (`$msec`), e.g. `"1764268200.123"`. */
+  /**
+   * Seconds since the epoch with milliseconds, e.g. `"1764268200.123"`: when the request arrived,
+   * on the rules' clock (the control plane's, which nginx judges by; `$msec` unless they differ).
+   */
   ts: string;
   /** nginx's `$request_id`: 32 hex digits. */
   rid: string;

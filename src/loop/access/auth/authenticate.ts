@@ -112,14 +112,7 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
       (error: unknown) => {
         // The store could not answer: the credentials may well be valid, so this is not a 401.
         request.log.error({ err: error }, 'credential check failed: storage unavailable');
-        failWith(
-          request,
-          new VersionaryError({
-            code: ErrorCode.StorageUnavailable,
-            detail: 'The credentials could not be checked: storage is unavailable. Retry later.',
-            headers: { 'retry-after': String(storageRetrySeconds) },
-          }),
-        );
+        failWith(request, credentialsUnavailableProblem('storage'));
       },
     );
   };
@@ -172,13 +165,38 @@ function assertSingleCredentialHeaders(request: FastifyRequest): void {
     ['authorization', authorization],
     ['x-api-key', apiKey],
   ] as const) {
-    if (count > 1)
-      throw new VersionaryError({
-        code: ErrorCode.MalformedRequest,
-        detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`,
-        errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }],
-      });
+    if (count > 1) throw repeatedCredentialProblem(name, count);
   }
+}
+
+/** A credential header sent more than once: 400. `count` may be a placeholder (the decision table's `{count}`). */
+export function repeatedCredentialProblem(
+  name: 'authorization' | 'x-api-key',
+  count: number | string,
+): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.MalformedRequest,
+    detail: `Send one ${name === 'authorization' ? 'Authorization' : 'X-API-Key'} header, not ${count}.`,
+    errors: [{ pointer: `/headers/${name}`, detail: 'repeated' }],
+  });
+}
+
+/** A request with no credentials to a route that needs them: 401 with the challenge. */
+export function credentialsMissingProblem(): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.Unauthenticated,
+    detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.',
+    headers: challenge(),
+  });
+}
+
+/** The credentials could not be checked (the store, or for nginx the control plane, cannot answer): 503. */
+export function credentialsUnavailableProblem(where: string): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.StorageUnavailable,
+    detail: `The credentials could not be checked: ${where} is unavailable. Retry later.`,
+    headers: { 'retry-after': String(storageRetrySeconds) },
+  });
 }
 
 function readCredential(request: FastifyRequest): string | { detail: string } | undefined {
@@ -229,12 +247,7 @@ export function authorize(request: FastifyRequest, needed: Role | undefined, rep
     }
     const failure = state.authFailure;
     if (failure) throw failure;
-    if (!principal)
-      throw new VersionaryError({
-        code: ErrorCode.Unauthenticated,
-        detail: 'This API needs credentials: Authorization: Bearer <api key or token>, or X-API-Key: <key>.',
-        headers: challenge(),
-      });
+    if (!principal) throw credentialsMissingProblem();
     if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
       throw new VersionaryError({
         code: ErrorCode.Forbidden,

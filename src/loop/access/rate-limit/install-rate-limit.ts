@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { tenantKeyOf, type Principal } from '../../../kernel/ports/principal.ts';
 import { addressKey } from './address-key.ts';
-import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitFields, type PolicyHeaders } from './policy.ts';
+import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitedProblem, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 import type { ApiScope } from '../../../http/api-scope.ts';
@@ -156,12 +155,7 @@ function applyHit(options: { reply: FastifyReply; policy: PolicyHeaders; hit: Ra
     const state = stateOf(options.reply.request);
     state.rateLimitPolicy = policy.name;
     state.decision = 'rate_limited';
-    const fields = rateLimitFields({ policy, remaining, resetSeconds });
-    throw new VersionaryError({
-      code: ErrorCode.RateLimited,
-      detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
-      headers: { ...fields, 'retry-after': String(resetSeconds) },
-    });
+    throw rateLimitedProblem({ policy, remaining, resetSeconds });
   }
   // Two calls, no object: this runs on every limited request.
   options.reply.header('ratelimit-policy', policyField).header('ratelimit', `${name};r=${remaining};t=${resetSeconds}`);

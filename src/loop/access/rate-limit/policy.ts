@@ -1,3 +1,4 @@
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 import type { RateLimitSettings } from './settings.ts';
 
@@ -96,4 +97,26 @@ export function rateLimitFields(options: {
 }): Record<'ratelimit-policy' | 'ratelimit', string> {
   const { name, policyField } = policyHeadersOf(options.policy);
   return { 'ratelimit-policy': policyField, ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}` };
+}
+
+/**
+ * The 429 of a client over its policy, with the RateLimit fields and `Retry-After`. `resetSeconds`
+ * may be a placeholder (`{seconds}`): the decision table renders it once per policy for nginx.
+ */
+export function rateLimitedProblem(o: {
+  policy: AppliedPolicy;
+  remaining: number;
+  resetSeconds: number | string;
+}): VersionaryError {
+  const { policy, remaining, resetSeconds } = o;
+  const { name, policyField } = policyHeadersOf(policy);
+  return new VersionaryError({
+    code: ErrorCode.RateLimited,
+    detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
+    headers: {
+      'ratelimit-policy': policyField,
+      ratelimit: `${name};r=${remaining};t=${resetSeconds}`,
+      'retry-after': String(resetSeconds),
+    },
+  });
 }

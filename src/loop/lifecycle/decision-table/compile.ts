@@ -11,10 +11,23 @@ import {
   type RouteRow,
   type TargetRefusal,
 } from '../../../core/rulebook/index.ts';
-import { unknownVersionProblem, versionMissingProblem } from '../../../core/rulebook/problems.ts';
+import {
+  acceptSeveralProblem,
+  acceptUnreadableProblem,
+  notAcceptableProblem,
+  unknownVersionProblem,
+  upstreamProblem,
+  versionConflictProblem,
+  versionMissingProblem,
+} from '../../../core/rulebook/problems.ts';
+import {
+  credentialsMissingProblem,
+  credentialsUnavailableProblem,
+  repeatedCredentialProblem,
+} from '../../access/auth/authenticate.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { ClientExemption } from '../../../kernel/ports/index.ts';
-import { policyHeadersOf } from '../../access/rate-limit/policy.ts';
+import { policyHeadersOf, rateLimitedProblem } from '../../access/rate-limit/policy.ts';
 import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
@@ -64,6 +77,8 @@ export async function compileDecisionTable(
     allowed: sources.allowed,
   };
   fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name) });
+  const policies = policiesOf(sources.rateLimit);
+  rateLimitProblems(registry, policies);
   const versionRows: DecisionTable['versionRows'] = {};
   for (const version of versions) {
     const segments = subjectSegments(ctx, { version, method: 'GET', path: '/' });
@@ -96,7 +111,7 @@ export async function compileDecisionTable(
     listHeaders: listHeaderSegments(runtime, now),
     versionRows,
     routes,
-    policies: policiesOf(sources.rateLimit),
+    policies,
     problems: registry.problems,
   };
 }
@@ -114,6 +129,28 @@ function fixedProblems(
   registry.keyOf(unknownVersionProblem({ ...unknown, source: 'accept' }), 'version-unknown-accept');
   for (const reason of Object.keys(targetRefusals) as TargetRefusal[])
     registry.keyOf(targetProblem(reason), `target-${reason}`);
+  // The answers of a data plane's own steps (negotiation, credentials, upstream), for those that
+  // cannot run core (nginx): `{…}` marks what the data plane fills in from the request.
+  const supported = o.versions;
+  registry.keyOf(acceptUnreadableProblem({ ranges: '{ranges}', supported }), 'version-accept-unreadable');
+  registry.keyOf(acceptSeveralProblem({ versions: '{versions}', supported }), 'version-accept-several');
+  registry.keyOf(versionConflictProblem({ path: '{path}', accept: '{accept}', supported }), 'version-conflict');
+  registry.keyOf(notAcceptableProblem({ supported }), 'not-acceptable');
+  registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
+  registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
+  registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');
+  registry.keyOf(upstreamProblem(false), 'upstream-unreachable');
+  registry.keyOf(upstreamProblem(true), 'upstream-timeout');
+}
+
+/** Each policy's 429, keyed `rate-limited:<policy>`, with `{seconds}` until the window resets. */
+function rateLimitProblems(registry: ProblemRegistry, policies: RatePolicies): void {
+  const all = policies.base ? [policies.base, ...Object.values(policies.roles)] : [];
+  for (const policy of all)
+    registry.keyOf(
+      rateLimitedProblem({ policy, remaining: 0, resetSeconds: '{seconds}' }),
+      `rate-limited:${policy.name}`,
+    );
 }
 
 function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegment[] {

@@ -1,0 +1,371 @@
+-- Versionary's data plane in nginx (lua-nginx-module): each API request judged from the decision
+-- table the control plane pushes into shared memory (docs/gateway.md#nginx-as-the-data-plane).
+-- `access` runs the rules in the gateway's order; `header_filter` adds the headers they decided.
+-- Written by `versionary nginx`: do not edit, render again.
+local cjson = require("cjson.safe")
+local rules = require("versionary.rules")
+local target = require("versionary.target")
+local control = require("versionary.control")
+
+local ngx, ngx_var, ngx_now = ngx, ngx.var, ngx.now
+local find, sub, gsub, match = string.find, string.sub, string.gsub, string.match
+local floor, ceil, max, tostring, pairs, type = math.floor, math.ceil, math.max, tostring, pairs, type
+
+local state = ngx.shared.versionary_state
+local counts = ngx.shared.versionary_counts
+
+local _M = {}
+local config
+-- This worker's decoded table, the stamp it was decoded at, and the control plane's clock offset.
+local current, current_stamp, offset = nil, nil, 0
+-- A control plane whose clock stands still (a test's) is judged at its very instant.
+local fixed_now
+
+--- The settings `versionary nginx` rendered (init_by_lua, in the master: every worker inherits them).
+function _M.init(settings)
+  config = settings
+end
+
+local function store_table(json, control_now, fixed)
+  local decoded, err = rules.decode(json)
+  if not decoded then return nil, err end
+  local skew = control_now and (control_now - ngx_now() * 1000) or 0
+  -- The control plane's clock is the rules' clock; a skew under a second is the wire's, not the clock's.
+  if skew > -1000 and skew < 1000 then skew = 0 end
+  local ok, serr = state:set("table", json)
+  if not ok then return nil, "shared memory: " .. tostring(serr) end
+  state:set("offset", floor(skew))
+  state:set("fixed_now", fixed and control_now or nil)
+  state:set("generation", decoded.generation)
+  state:incr("stamp", 1, 0)
+  return decoded.generation
+end
+
+-- No table in shared memory yet (nginx just started): ask the control plane for it, one worker at a time.
+local function pull()
+  if not state:add("pulling", true, 5) then
+    for _ = 1, 20 do
+      ngx.sleep(0.05)
+      if state:get("stamp") then return end
+    end
+    return
+  end
+  local status, body, control_now = control.get(config, config.table_path, "")
+  if status == 200 then
+    local ok, err = store_table(body, control_now)
+    if not ok then ngx.log(ngx.ERR, "versionary: the control plane's table is refused: ", err) end
+  else
+    control.unreachable(config, status and ("status " .. status) or body)
+  end
+  state:delete("pulling")
+end
+
+-- The table in force: decoded once per push in each worker, not per request.
+local function table_now()
+  local stamp = state:get("stamp")
+  if stamp == current_stamp and current then return current end
+  if not stamp then
+    pull()
+    stamp = state:get("stamp")
+    if not stamp then return nil end
+  end
+  local decoded, err = rules.decode(state:get("table"))
+  if not decoded then
+    ngx.log(ngx.ERR, "versionary: the table in shared memory cannot be read: ", err)
+    return current
+  end
+  current, current_stamp, offset = decoded, stamp, state:get("offset") or 0
+  fixed_now = state:get("fixed_now")
+  return current
+end
+
+-- `{name}` in a problem's text replaced by request values (JSON-escaped).
+local function filled(text, values)
+  if not values then return text end
+  return (gsub(text, "{(%a+)}", function(name)
+    local value = values[name]
+    if value == nil then return nil end
+    return sub(cjson.encode(tostring(value)), 2, -2)
+  end))
+end
+
+-- Answer a problem of the table: its status, headers and body with `instance` and the request id.
+local function send_problem(t, key, headers, values, own)
+  local ctx = ngx.ctx
+  -- `own`: a problem the control plane worded for this credential (its 401 or 403).
+  local problem = own or t.problems[key] or t.problems["target-not-a-path"]
+  if own and not own.prefix then rules.index_problem(own) end
+  local out = ngx.header
+  if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
+  if headers then for name, value in pairs(headers) do out[name] = value end end
+  local placeholders = problem.placeholders and values
+  for name, value in pairs(problem.headers) do out[name] = placeholders and filled(value, values) or value end
+  if values and values.retry then out["retry-after"] = values.retry end
+  if ctx.vary then out["vary"] = "Accept" end
+  out["content-type"] = "application/problem+json; charset=utf-8"
+  out["cache-control"] = "no-store"
+  out["x-content-type-options"] = "nosniff"
+  local body = placeholders and filled(problem.prefix, values) or problem.prefix
+  local instance = ctx.instance
+  if #instance <= 2000 then body = body .. ',"instance":' .. cjson.encode(instance) end
+  body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
+  out["content-length"] = #body
+  ctx.answered = true
+  -- A refusal before the version is known is no call of a version: no usage line.
+  if not ctx.versioned then ngx_var.versionary_log = "" end
+  ngx.status = problem.status
+  ngx.print(body)
+  return ngx.exit(ngx.HTTP_OK)
+end
+
+-- One hit on a fixed window of shared-memory counters: the count so far and seconds to its reset.
+local function hit(key, policy, now)
+  local window_ms = policy.windowSeconds * 1000
+  local index = floor(now / window_ms)
+  local count = counts:incr(key .. ":" .. index, 1, 0, policy.windowSeconds + 1)
+  return count, max(0, ceil(((index + 1) * window_ms - now) / 1000))
+end
+
+-- Count a call against a client's (or an address's) policy: false once it has answered the 429.
+local function limited(t, key, policy, now)
+  if not policy then return false end
+  local count, reset = hit(key, policy, now)
+  -- A full or failing counter serves the request unlimited, as the gateway's failing store does.
+  if not count then return false end
+  local remaining = max(0, policy.max - count)
+  if count > policy.max then
+    send_problem(t, "rate-limited:" .. policy.name, nil, { seconds = reset })
+    return true
+  end
+  local ctx = ngx.ctx
+  ctx.policy_field = policy.policyField
+  ctx.rate = match(policy.policyField, "^[^;]*") .. ";r=" .. remaining .. ";t=" .. reset
+  return false
+end
+
+local function version_list(t, now)
+  return rules.segment_at(t.listHeaders, now).headers
+end
+
+-- The version the request asks for, from its path or Accept: version, source, or answers the problem.
+local function negotiate(t, path_version)
+  local accept = ngx_var.http_accept
+  local info = accept and target.accept(accept, t.vendor_prefix)
+  if info then
+    if info.malformed[1] then
+      local ranges = table.concat(info.malformed, ", ")
+      if #ranges > 200 then ranges = sub(ranges, 1, 200) .. "…" end
+      return send_problem(t, "version-accept-unreadable", nil, { ranges = ranges })
+    end
+    local named = info.versions
+    if named[2] then
+      local list = {}
+      for i, n in ipairs(named) do list[i] = "v" .. n end
+      return send_problem(t, "version-accept-several", nil, { versions = table.concat(list, ", ") })
+    end
+    if path_version and named[1] and named[1] ~= tonumber(path_version) then
+      return send_problem(t, "version-conflict", nil, { path = "v" .. path_version, accept = "v" .. named[1] })
+    end
+    if not info.json then return send_problem(t, "not-acceptable") end
+  end
+  if path_version then return "v" .. path_version, "path" end
+  ngx.ctx.vary = true
+  if info and info.versions[1] then return "v" .. info.versions[1], "accept" end
+  return send_problem(t, "version-missing")
+end
+
+local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
+
+-- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
+local function identify(t, now, unsafe, pending)
+  local authorization, api_key = ngx_var.http_authorization, ngx_var.http_x_api_key
+  if not authorization and not api_key then
+    if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
+    if pending then return send_problem(t, pending.problem, pending.headers) end
+    return send_problem(t, "credentials-missing")
+  end
+  if api_key then
+    local all = ngx.req.get_headers(0)["x-api-key"]
+    if type(all) == "table" then return send_problem(t, "credentials-repeated", nil, { count = #all }) end
+  end
+  local role = unsafe and "write" or "read"
+  local token = control.token_of(authorization, api_key)
+  local cache_key, lines
+  if token then
+    cache_key = role .. control.digest(token)
+    lines = "Authorization: Bearer " .. token .. "\r\n"
+  else
+    -- Unreadable: the control plane words the 401; the cache keys it by the headers as sent.
+    lines = (authorization and ("Authorization: " .. authorization .. "\r\n") or "")
+      .. (api_key and ("X-API-Key: " .. api_key .. "\r\n") or "")
+    cache_key = role .. control.digest(lines)
+  end
+  local entry = control.check(config, cache_key, lines, role, unsafe)
+  if not entry then return send_problem(t, "credentials-unavailable") end
+  local client = entry.client
+  if not client then
+    if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
+    if pending then return send_problem(t, pending.problem, pending.headers) end
+    return send_problem(t, nil, nil, nil, entry.problem)
+  end
+  if limited(t, "c:" .. client, rules.policy_of(t, entry.roles), now) then return end
+  -- A principal without the role the method needs: the control plane's 403.
+  if entry.problem then
+    return send_problem(t, nil, nil, nil, entry.problem)
+  end
+  return client
+end
+
+--- access_by_lua: judge the request; refuse it with the table's problem, or let it go upstream.
+function _M.access()
+  local t = table_now()
+  if not t then
+    ngx.status = 503
+    ngx.header["content-type"] = "application/problem+json; charset=utf-8"
+    ngx.header["retry-after"] = "5"
+    ngx.print(config.no_table)
+    return ngx.exit(ngx.HTTP_OK)
+  end
+  local ctx = ngx.ctx
+  local now = fixed_now or (ngx_now() * 1000 + offset)
+  -- The usage log's time is the rules' clock too.
+  if offset ~= 0 then ngx_var.versionary_ts = string.format("%.3f", now / 1000) end
+  local uri = ngx_var.request_uri
+  local q = find(uri, "?", 1, true)
+  ctx.instance = q and sub(uri, 1, q - 1) or uri
+  local path, query = target.canonical(uri)
+  if not path then return send_problem(t, "target-" .. query) end
+  local prefix = t.prefix
+  if sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exec("/_versionary/control") end
+  local rest = sub(path, #prefix + 1)
+  local first = match(rest, "^/([^/]*)")
+  local path_version = match(first, "^v(%d+)$")
+  if reserved[first] or (path_version and sub(rest, #first + 2) == "/openapi.json") then
+    return ngx.exec("/_versionary/control")
+  end
+  ctx.list = version_list(t, now)
+  ctx.api = true
+  local version, source = negotiate(t, path_version)
+  if not version then return end
+  if not t.version_set[version] then
+    return send_problem(t, source == "accept" and "version-unknown-accept" or "version-unknown", nil,
+      { version = version })
+  end
+  local below = path_version and sub(rest, #first + 2) or rest
+  if below == "" then below = "/" end
+  local method = ngx.req.get_method()
+  local route = rules.route_of(t, version, method, below)
+  local row = route and route.row or t.versionRows[version]
+  ngx_var.versionary_version = version
+  ctx.versioned = true
+  ngx_var.versionary_operation = route and route.template or below
+  if source == "accept" then
+    -- Forwarded with its version in the path, as the gateway's rewrite routes it.
+    local raw = ctx.instance
+    local tail = sub(raw, 1, #prefix + 1) == prefix .. "/" and sub(raw, #prefix + 1) or ngx.escape_uri(rest, 0)
+    ctx.instance = prefix .. "/" .. version .. (tail == "/" and "" or tail)
+    ngx_var.versionary_target = ctx.instance .. (q and sub(uri, q) or "")
+  end
+  -- Removed for everyone: answered before the key check, as the gateway's removed gate.
+  local pending
+  local refused, per_client, headers, problem = rules.removed(row, now)
+  if refused then
+    if not per_client then return send_problem(t, problem, headers) end
+    pending = { problem = problem, headers = headers }
+  end
+  local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
+  local client = identify(t, now, unsafe, pending)
+  if not client then return end
+  ctx.client = client
+  ngx_var.versionary_client = client
+  local names = query and route and route.elements[1] and target.query_names(query)
+  local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
+  if used then ngx_var.versionary_deprecated = used end
+  if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+  ctx.headers = decided
+end
+
+-- A header of the upstream's joined with the rules' value (Link, Vary): both are kept.
+local function joined(existing, value)
+  if existing == nil then return value end
+  if type(existing) == "table" then
+    existing[#existing + 1] = value
+    return existing
+  end
+  return { existing, value }
+end
+
+--- header_filter_by_lua: the decided headers on the upstream's answer, and whether the call is
+--- usage (an nginx 5xx is never a client's call).
+function _M.header_filter()
+  local ctx = ngx.ctx
+  if not ctx.api then return end
+  local status = ngx.status
+  -- An nginx 5xx (not the upstream's own answer) is no client's call.
+  if status >= 500 and (ctx.answered or ngx_var.upstream_status ~= tostring(status)) then
+    ngx_var.versionary_log = ""
+  end
+  if ctx.answered then return end
+  local out = ngx.header
+  for name, value in pairs(ctx.list) do out[name] = value end
+  local decided = ctx.headers
+  if decided then
+    for name, value in pairs(decided) do
+      if name == "link" then out[name] = joined(out[name], value) else out[name] = value end
+    end
+  end
+  if ctx.vary then out["vary"] = joined(out["vary"], "Accept") end
+  if ctx.rate then
+    out["ratelimit-policy"] = ctx.policy_field
+    out["ratelimit"] = ctx.rate
+  end
+end
+
+--- content_by_lua of the upstream's failure (error_page 502 504): the table's problem, not counted.
+function _M.upstream_failed()
+  local t = table_now()
+  local ctx = ngx.ctx
+  ctx.instance = match(ngx_var.request_uri, "^[^?]*")
+  ctx.list = t and version_list(t, fixed_now or (ngx_now() * 1000 + offset))
+  local timed_out = find(ngx_var.upstream_status or "", "504", 1, true) ~= nil
+  ngx.header["connection"] = "close"
+  return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
+end
+
+--- content_by_lua of the push endpoint (a unix socket in the rendered folder, nothing else
+--- reaches it): `PUT /table` stores a new table, `POST /keys/flush` forgets every cached key.
+function _M.push()
+  local uri = ngx_var.uri
+  if uri == "/table" then
+    ngx.req.read_body()
+    local body = ngx.req.get_body_data()
+    if not body then
+      local file = ngx.req.get_body_file()
+      if file then
+        local f = io.open(file, "rb")
+        if f then
+          body = f:read("*a")
+          f:close()
+        end
+      end
+    end
+    local generation, err = store_table(body or "", tonumber(ngx_var.http_x_versionary_now),
+      ngx_var.http_x_versionary_clock == "fixed")
+    ngx.status = generation and 200 or 400
+    ngx.say(generation and ('{"generation":' .. generation .. "}") or cjson.encode({ error = err }))
+    return
+  end
+  if uri == "/keys/flush" then
+    ngx.shared.versionary_keys:flush_all()
+    ngx.status = 200
+    ngx.say('{"flushed":true}')
+    return
+  end
+  if uri == "/state" then
+    ngx.say(cjson.encode({ generation = state:get("generation"), offset = state:get("offset") }))
+    return
+  end
+  ngx.status = 404
+end
+
+return _M

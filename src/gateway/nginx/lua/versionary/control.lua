@@ -1,0 +1,151 @@
+-- The control plane as nginx asks it: one HTTP/1.1 call over a kept-alive cosocket (the key
+-- check, the table when shared memory has none), and the key cache in shared memory, keyed by the
+-- credential's SHA-256 and the role asked. Written by `versionary nginx`.
+local ffi = require("ffi")
+local cjson = require("cjson.safe")
+local tcp = ngx.socket.tcp
+local find, lower, match = string.find, string.lower, string.match
+local tonumber, concat = tonumber, table.concat
+
+ffi.cdef([[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]])
+local digest_buf = ffi.new("unsigned char[32]")
+
+local _M = {}
+local keys = ngx.shared.versionary_keys
+local state = ngx.shared.versionary_state
+
+local digests, digest_count = {}, 0
+
+--- The SHA-256 of a credential, base64: what the key cache is keyed by (never the key itself).
+--- Each worker remembers the digests of the credentials it saw lately, as the gateway's key cache
+--- remembers tokens: a known key costs no hash.
+function _M.digest(s)
+  local known = digests[s]
+  if known then return known end
+  ffi.C.SHA256(s, #s, digest_buf)
+  local digest = ngx.encode_base64(ffi.string(digest_buf, 32))
+  if digest_count >= 10000 then digests, digest_count = {}, 0 end
+  digests[s], digest_count = digest, digest_count + 1
+  return digest
+end
+
+local function read_chunked(sock)
+  local parts = {}
+  while true do
+    local line, err = sock:receive("*l")
+    if not line then return nil, err end
+    local size = tonumber(match(line, "^%x+"), 16)
+    if not size then return nil, "bad chunk" end
+    if size == 0 then
+      sock:receive("*l")
+      return concat(parts)
+    end
+    local data, derr = sock:receive(size)
+    if not data then return nil, derr end
+    parts[#parts + 1] = data
+    sock:receive("*l")
+  end
+end
+
+local function exchange(sock, request)
+  local sent, err = sock:send(request)
+  if not sent then return nil, err end
+  local status_line, serr = sock:receive("*l")
+  if not status_line then return nil, serr end
+  local status = tonumber(match(status_line, "^HTTP/1%.%d (%d%d%d)"))
+  if not status then return nil, "bad status line" end
+  local length, close, chunked, now
+  while true do
+    local line, herr = sock:receive("*l")
+    if not line then return nil, herr end
+    if line == "" then break end
+    local name, value = match(line, "^([^:]+):%s*(.-)%s*$")
+    if name then
+      name = lower(name)
+      if name == "content-length" then length = tonumber(value)
+      elseif name == "connection" then close = lower(value) == "close"
+      elseif name == "transfer-encoding" then chunked = true
+      elseif name == "x-versionary-now" then now = tonumber(value) end
+    end
+  end
+  local body, berr = "", nil
+  if chunked then body, berr = read_chunked(sock)
+  elseif length and length > 0 then body, berr = sock:receive(length) end
+  if not body then return nil, berr end
+  if close then sock:close() else sock:setkeepalive(30000, 32) end
+  return status, body, now
+end
+
+--- `GET path` on the control plane with extra header lines: status, body and its clock, or nil
+--- and why. A kept-alive connection the control plane closed meanwhile is retried once afresh.
+function _M.get(config, path, header_lines)
+  local request = "GET " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n" .. header_lines .. "\r\n"
+  for _ = 1, 2 do
+    local sock = tcp()
+    sock:settimeouts(1000, 2000, 5000)
+    local ok, err = sock:connect(config.control_host, config.control_port)
+    if not ok then return nil, err end
+    local reused = sock:getreusedtimes() > 0
+    local status, body, now = exchange(sock, request)
+    if status then return status, body, now end
+    sock:close()
+    if not reused then return nil, body end
+  end
+  return nil, "no answer"
+end
+
+--- Say once per interval (not per request) that the control plane cannot be reached.
+function _M.unreachable(config, err)
+  if state:add("logged:unreachable", true, config.log_interval) then
+    ngx.log(ngx.ERR, "versionary: the control plane at ", config.control_authority, " is unreachable (", err,
+      "): cached keys keep working for their TTL, unknown keys are answered 503")
+  end
+end
+
+local parsed, parsed_count = {}, 0
+
+-- A cache entry as the request reads it: { client, roles, problem }. Entries are parsed once per worker.
+local function entry_of(value)
+  local entry = parsed[value]
+  if entry then return entry end
+  entry = cjson.decode(value)
+  if not entry then return nil end
+  if parsed_count > 10000 then parsed, parsed_count = {}, 0 end
+  parsed[value], parsed_count = entry, parsed_count + 1
+  return entry
+end
+
+--- The control plane's answer for a credential and role: `{ client, roles }`, `{ problem }` (401),
+--- or both (a client without the role: 403). From the cache for safe methods; unsafe methods are
+--- always asked afresh, so none rides on a revoked key. Returns entry, or nil and the reason.
+function _M.check(config, cache_key, header_lines, role, fresh)
+  if not fresh then
+    local value = keys:get(cache_key)
+    if value then return entry_of(value) end
+  end
+  local status, body = _M.get(config, config.auth_path, "X-Versionary-Role: " .. role .. "\r\n" .. header_lines)
+  if status ~= 200 then
+    _M.unreachable(config, status and ("status " .. status) or body)
+    return nil, "unreachable"
+  end
+  local entry = entry_of(body)
+  if not entry then return nil, "unreadable" end
+  -- A 5xx of the control plane's own (its store down) is not kept.
+  if not (entry.problem and entry.problem.status >= 500) then keys:set(cache_key, body, config.key_ttl) end
+  return entry
+end
+
+--- A credential as the limit and the cache know it: `Bearer` in any case, spaces around it, or
+--- X-API-Key; nil when it cannot be read (the control plane answers its 401).
+function _M.token_of(authorization, api_key)
+  if authorization then
+    return match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$")
+  end
+  if api_key and #api_key <= 8192 then
+    local token = match(api_key, "^%s*(.-)%s*$")
+    if token ~= "" and not find(token, "[^!-~]") then return token end
+  end
+  return nil
+end
+
+return _M

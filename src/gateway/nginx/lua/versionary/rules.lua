@@ -1,0 +1,204 @@
+-- The decision table (docs/decision-table.md, format 1) as nginx reads it: decoded once per
+-- generation and indexed, then interpreted exactly as core's `decide` (src/core/rulebook/).
+-- Every text comes from the table; this file only looks rows up and compares instants.
+-- Written by `versionary nginx`.
+local cjson = require("cjson.safe")
+local floor, ceil, max = math.floor, math.ceil, math.max
+local find, sub, gsub, byte = string.find, string.sub, string.gsub, string.byte
+local pairs, ipairs, tostring = pairs, ipairs, tostring
+
+local _M = {}
+local day_ms = 86400000
+
+local function set_of(list)
+  local set = {}
+  if list then for _, v in ipairs(list) do set[v] = true end end
+  return set
+end
+
+local function index_subject(subject)
+  if subject.closings then
+    for _, c in ipairs(subject.closings) do c.allowed_set = set_of(c.allowed) end
+  end
+end
+
+-- A template below the version as a Lua pattern: `{name}` is one non-empty segment; nil when it has none.
+local function compile_template(template)
+  local literal = true
+  local pattern = gsub(template, "([^/]+)", function(segment)
+    if byte(segment, 1) == 123 and byte(segment, -1) == 125 then
+      literal = false
+      return "[^/]+"
+    end
+    return (gsub(segment, "[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0"))
+  end)
+  return not literal and ("^" .. pattern .. "$") or nil
+end
+
+-- The body of a problem as JSON without its closing brace: `instance` and the request id are added per request.
+local function index_problem(problem)
+  local body = cjson.encode(problem.body)
+  if problem.headers == nil or problem.headers == cjson.null then problem.headers = {} end
+  problem.prefix = sub(body, 1, #body - 1)
+  problem.placeholders = find(body, "{", 2, true) ~= nil
+end
+
+_M.index_problem = index_problem
+
+--- Decode a table's JSON and index it: routes by version, method and template, sets for
+--- closings and brownout targets, problems pre-encoded. Returns nil and why when it is not format 1.
+function _M.decode(json)
+  local t, err = cjson.decode(json)
+  if not t then return nil, "not JSON: " .. tostring(err) end
+  if t.format ~= 1 then return nil, "format " .. tostring(t.format) .. " is not 1" end
+  t.version_set = set_of(t.versions)
+  t.vendor_prefix = ("application/vnd." .. t.vendor .. "."):lower()
+  t.prefix_slash = t.prefix .. "/"
+  for _, row in pairs(t.versionRows) do index_subject(row) end
+  t.index = {}
+  for version, rows in pairs(t.routes) do
+    local exact, by_method = {}, {}
+    for _, route in ipairs(rows) do
+      index_subject(route.row)
+      for _, e in ipairs(route.elements) do index_subject(e) end
+      for _, b in ipairs(route.brownouts) do
+        if b.clients then b.clients_set = set_of(b.clients) end
+        if b.spared == cjson.null then b.spared = nil end
+      end
+      local pattern = compile_template(route.template)
+      if not pattern then
+        exact[route.method .. " " .. route.template] = route
+      else
+        local list = by_method[route.method] or {}
+        list[#list + 1] = { pattern = pattern, route = route }
+        by_method[route.method] = list
+      end
+    end
+    t.index[version] = { exact = exact, by_method = by_method }
+  end
+  for _, problem in pairs(t.problems) do index_problem(problem) end
+  local policies = t.policies or {}
+  t.base_policy = policies.base
+  t.role_policies = policies.roles or {}
+  return t
+end
+
+--- The route a canonical path below the version reaches for a method (HEAD judged as GET).
+function _M.route_of(t, version, method, below)
+  local index = t.index[version]
+  if not index then return nil end
+  if method == "HEAD" then method = "GET" end
+  local route = index.exact[method .. " " .. below]
+  if route then return route end
+  local candidates = index.by_method[method]
+  if not candidates then return nil end
+  for i = 1, #candidates do
+    local c = candidates[i]
+    if find(below, c.pattern) then return c.route end
+  end
+  return nil
+end
+
+--- The segment in force at `now`: the last whose `from` is at or before it.
+local function segment_at(segments, now)
+  for i = #segments, 2, -1 do
+    if segments[i].from <= now then return segments[i] end
+  end
+  return segments[1]
+end
+_M.segment_at = segment_at
+
+--- A segment's headers at `now`, `{days}` counted down to its `daysTo`.
+local function headers_at(segment, now)
+  local days_to = segment.daysTo
+  if not days_to then return segment.headers end
+  local days = tostring(floor((days_to - now) / day_ms))
+  local out = {}
+  for name, value in pairs(segment.headers) do out[name] = gsub(value, "{days}", days) end
+  return out
+end
+
+local function overlay(a, b)
+  local out = {}
+  for k, v in pairs(a) do out[k] = v end
+  for k, v in pairs(b) do out[k] = v end
+  return out
+end
+_M.overlay = overlay
+
+--- Judge one subject (version, operation or element) for a client: core's judgeSubject.
+--- Returns allowed, headers, problem key.
+local function judge(subject, client, now)
+  local access = client and subject.extendedAccess
+  local own = access and access ~= cjson.null and access[client]
+  local segment = segment_at(own and own.segments or subject.segments, now)
+  local headers = headers_at(segment, now)
+  if segment.outcome == "refuse" then return false, headers, segment.problem end
+  local closings = subject.closings
+  -- A closing guards the subject while it is open to all: past the removal, a client with its own
+  -- row (extended access) is served, closing or not.
+  if closings and (not own or segment_at(subject.segments, now).outcome ~= "refuse") then
+    for _, c in ipairs(closings) do
+      if now >= c.at and (not client or not c.allowed_set[client]) then return false, headers, c.problem end
+    end
+  end
+  return true, headers
+end
+_M.judge = judge
+
+--- Whether the subject refuses everyone but the clients with their own row at `now`: the gate
+--- before the key check, as the gateway's removed gate. Returns refused, whether some client's
+--- own row may still allow it, the headers and the problem key.
+function _M.removed(subject, now)
+  local segment = segment_at(subject.segments, now)
+  if segment.outcome ~= "refuse" then return false end
+  local access = subject.extendedAccess
+  local per_client = access ~= nil and access ~= cjson.null and next(access) ~= nil
+  return true, per_client, headers_at(segment, now), segment.problem
+end
+
+--- The rules after the key check: lifecycle (with the client's own row and the closings), the
+--- deprecated parameters used, the brownouts. Returns allowed, headers, problem key, the names of
+--- the deprecated elements used (comma-separated), and a brownout's retry-after.
+function _M.decide(row, route, client, now, names)
+  local ok, headers, problem = judge(row, client, now)
+  if not ok then return false, headers, problem end
+  local used
+  if route and names then
+    local first
+    for _, e in ipairs(route.elements) do
+      if e.kind == "parameter" and names[e.parameter] then
+        used = used and (used .. "," .. e.name) or e.name
+        local eok, eheaders, eproblem = judge(e, client, now)
+        if not eok then return false, overlay(headers, eheaders), eproblem, used end
+        first = first or eheaders
+      end
+    end
+    if first then headers = overlay(headers, first) end
+  end
+  if route then
+    for _, b in ipairs(route.brownouts) do
+      if now >= b.startsAt and now < b.endsAt and (not b.clients_set or (client and b.clients_set[client])) then
+        local spared = client and b.spared and b.spared[client]
+        if not (spared and spared > now) then
+          return false, headers, b.problem, used, tostring(max(1, ceil((b.endsAt - now) / 1000)))
+        end
+      end
+    end
+  end
+  return true, headers, nil, used
+end
+
+--- The rate-limit policy of a principal's roles: the most generous (a role without its own counts as base).
+function _M.policy_of(t, roles)
+  local base = t.base_policy
+  if not base or not roles or roles[1] == nil then return base end
+  local best
+  for _, role in ipairs(roles) do
+    local policy = t.role_policies[role] or base
+    if not best or policy.max > best.max then best = policy end
+  end
+  return best or base
+end
+
+return _M

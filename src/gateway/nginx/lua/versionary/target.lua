@@ -1,0 +1,162 @@
+-- The request target as the rulebook reads it: the strict check and the one decoding of
+-- core's canonicalPath (src/core/rulebook/canonical-path.ts), the versions Accept names
+-- (core's parseAccept) and the query's parameter names. Written by `versionary nginx`.
+local byte, find, sub, lower, gsub, char = string.byte, string.find, string.sub, string.lower, string.gsub, string.char
+local tonumber = tonumber
+
+local _M = {}
+
+-- The path of a target: origin form, without the query or fragment.
+local function path_of(target)
+  if byte(target, 1) ~= 47 then
+    local s, e = find(lower(sub(target, 1, 8)), "^https?://")
+    if not s then return nil end
+    local rest = sub(target, e + 1)
+    local slash = find(rest, "[/?#]")
+    if not slash then return "/" end
+    target = sub(rest, slash)
+    if byte(target, 1) ~= 47 then target = "/" .. target end
+  end
+  local q = find(target, "[?#]")
+  if q then return sub(target, 1, q - 1), sub(target, q + 1) end
+  return target, nil
+end
+
+-- Whether a byte string is well-formed UTF-8 (decodeURIComponent refuses the rest).
+local function utf8_valid(s)
+  local i, n = 1, #s
+  while i <= n do
+    local c = byte(s, i)
+    local len
+    if c < 0x80 then len = 1
+    elseif c >= 0xC2 and c <= 0xDF then len = 2
+    elseif c >= 0xE0 and c <= 0xEF then len = 3
+    elseif c >= 0xF0 and c <= 0xF4 then len = 4
+    else return false end
+    for k = 1, len - 1 do
+      local cc = byte(s, i + k)
+      if not cc or cc < 0x80 or cc > 0xBF then return false end
+    end
+    if len == 3 then
+      local c2 = byte(s, i + 1)
+      if (c == 0xE0 and c2 < 0xA0) or (c == 0xED and c2 > 0x9F) then return false end
+    elseif len == 4 then
+      local c2 = byte(s, i + 1)
+      if (c == 0xF0 and c2 < 0x90) or (c == 0xF4 and c2 > 0x8F) then return false end
+    end
+    i = i + len
+  end
+  return true
+end
+
+local function hex_char(h) return char(tonumber(h, 16)) end
+
+-- Why the path is refused (the table's `target-<reason>`), checked in core's order; nil when it has one meaning.
+local function refusal_of(path)
+  if not find(path, "[\\;%%]") and not find(path, "//", 1, true) and not find(path, "/.", 1, true) then
+    return nil
+  end
+  if find(path, "\\", 1, true) then return "backslash" end
+  if find(path, "//", 1, true) then return "empty-segment" end
+  if find(path, ";", 1, true) then return "semicolon" end
+  local at = find(path, "%", 1, true)
+  while at do
+    local hex = sub(path, at + 1, at + 2)
+    if not find(hex, "^%x%x$") then return "bad-escape" end
+    local code = tonumber(hex, 16)
+    if code == 0x2f or code == 0x5c then return "encoded-separator" end
+    if code < 0x20 or code == 0x7f then return "encoded-control" end
+    at = find(path, "%", at + 1, true)
+  end
+  local start = 1
+  while true do
+    local slash = find(path, "/", start, true)
+    local segment = sub(path, start, (slash or 0) - 1)
+    local plain = gsub(segment, "%%2[eE]", ".")
+    if plain == "." or plain == ".." then return "dot-segment" end
+    if not slash then break end
+    start = slash + 1
+  end
+  return nil
+end
+
+--- The canonical path of a raw target and its query: `path, query` or `nil, reason`.
+function _M.canonical(target)
+  local path, query = path_of(target)
+  if not path then return nil, "not-a-path" end
+  local refused = refusal_of(path)
+  if refused then return nil, refused end
+  local n = #path
+  if n > 1 and byte(path, n) == 47 then path = sub(path, 1, n - 1) end
+  if find(path, "%", 1, true) then
+    path = gsub(path, "%%(%x%x)", hex_char)
+    if not utf8_valid(path) then return nil, "bad-escape" end
+  end
+  return path, query
+end
+
+local function read_version(info, raw, source)
+  local digits = raw:match("^[vV]?([1-9]%d?%d?%d?%d?%d?)$")
+  if digits then
+    local n = tonumber(digits)
+    if not info.seen[n] then
+      info.seen[n] = true
+      info.versions[#info.versions + 1] = n
+    end
+  else
+    info.malformed[#info.malformed + 1] = source
+  end
+end
+
+local json_like = {
+  ["application/json"] = true, ["application/problem+json"] = true, ["application/*"] = true, ["*/*"] = true,
+}
+
+local function trim(s) return (gsub(s, "^%s+", ""):gsub("%s+$", "")) end
+
+--- What Accept says: `{ versions = {n...}, malformed = {...}, json = bool }`, as core's parseAccept.
+function _M.accept(header, vendor_prefix)
+  local info = { versions = {}, malformed = {}, seen = {}, json = header == nil or trim(header) == "" }
+  if not header or header == "" then return info end
+  local ranges = 0
+  for range in (header .. ","):gmatch("([^,]*),") do
+    ranges = ranges + 1
+    if ranges > 32 then break end
+    local parts = {}
+    for part in (range .. ";"):gmatch("([^;]*);") do parts[#parts + 1] = part end
+    local media = lower(trim(parts[1] or ""))
+    local q
+    local versions = {}
+    for i = 2, #parts do
+      local k, v = parts[i]:match("^([^=]*)=?(.*)$")
+      k = lower(trim(k))
+      v = gsub(trim(v), '^"', ""):gsub('"$', "")
+      if k == "q" and q == nil then q = v end
+      if k == "version" then versions[#versions + 1] = v end
+    end
+    if not (q ~= nil and tonumber(q) == 0) then
+      local vendor = sub(media, 1, #vendor_prefix) == vendor_prefix and media:match("^(.*)%+json$", #vendor_prefix + 1)
+      if vendor then read_version(info, vendor, media) end
+      if vendor or json_like[media] or media:match("^application/[a-z0-9.+-]*%+json$") then
+        info.json = true
+        for _, v in ipairs(versions) do read_version(info, v, media .. "; version=" .. v) end
+      end
+    end
+  end
+  return info
+end
+
+--- The query's parameter names as loosely as any upstream reads them: pairs split at `&` and `;`,
+--- decoded, lower-case, cut at `[`; as a set.
+function _M.query_names(query)
+  local names = {}
+  for pair in (query .. "&"):gmatch("([^&;]*)[&;]") do
+    local raw = gsub(pair:match("^[^=]*"), "+", " ")
+    local name = gsub(raw, "%%(%x%x)", hex_char)
+    name = lower(trim(name:match("^[^%[]*")))
+    if name ~= "" then names[name] = true end
+  end
+  return names
+end
+
+return _M
