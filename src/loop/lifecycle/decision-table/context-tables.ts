@@ -1,34 +1,40 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
-// One table per app: the management API serves the one the lifecycle step decides from.
-const byContext = new WeakMap<ServiceContext, DecisionTables>();
+// One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
+// decides from and nginx is pushed. Each part has a context of its own, and the notices part's
+// brownouts reach only the parts after it: the latest context that has them hands them over.
+const byRuntime = new WeakMap<ServiceContext['runtime'], { tables: DecisionTables; brownouts?: () => Brownout[] }>();
 
 /** The app's decision table, compiled from its live lifecycle, usage and brownouts. */
 export function decisionTablesOf(context: ServiceContext): DecisionTables {
-  let tables = byContext.get(context);
-  if (tables) return tables;
-  const { runtime, bundle, api, storage, recorder, config, clock } = context;
-  tables = createDecisionTables(
-    {
-      runtime,
-      bundle,
-      prefix: api.prefix,
-      vendor: api.vendor,
-      removedStatus: config.settings.lifecycle.removedStatus,
-      exemptions: () => storage.extendedAccess.list(),
-      // Read when a table is compiled: the notices part sets them once it is installed.
-      brownouts: () => context.brownouts?.() ?? [],
-      allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
-      rateLimit: config.settings.rateLimit,
-    },
-    clock,
-  );
-  byContext.set(context, tables);
-  return tables;
+  let entry = byRuntime.get(context.runtime);
+  if (!entry) {
+    const { runtime, bundle, api, storage, recorder, config, clock } = context;
+    const created: { tables?: DecisionTables; brownouts?: () => Brownout[] } = {};
+    created.tables = createDecisionTables(
+      {
+        runtime,
+        bundle,
+        prefix: api.prefix,
+        vendor: api.vendor,
+        removedStatus: config.settings.lifecycle.removedStatus,
+        exemptions: () => storage.extendedAccess.list(),
+        brownouts: () => created.brownouts?.() ?? [],
+        allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
+        rateLimit: config.settings.rateLimit,
+      },
+      clock,
+    );
+    entry = created as { tables: DecisionTables; brownouts?: () => Brownout[] };
+    byRuntime.set(runtime, entry);
+  }
+  if (context.brownouts) entry.brownouts = context.brownouts;
+  return entry.tables;
 }
 
 /**
