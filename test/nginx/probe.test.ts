@@ -180,3 +180,38 @@ describe('an nginx 5xx is no client call', () => {
     );
   });
 });
+
+describe('nginx without its control plane', () => {
+  let python: PythonUpstream;
+  let nginx: DataPlane;
+  before(async () => {
+    python = await startPythonUpstream();
+    nginx = await startDataPlane({ upstream: python.url });
+  });
+  after(async () => {
+    await nginx?.stop();
+    await python?.stop();
+  });
+
+  it('serves cached keys, answers unknown keys and unsafe calls 503, and says so once in its log', async () => {
+    const headers = { authorization: `Bearer ${gatewayAdminKey}` };
+    assert.equal((await fetch(`${nginx.base}/api/v2/users/1`, { headers })).status, 200);
+    await nginx.stopControl();
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await fetch(`${nginx.base}/api/v2/users/1`, { headers })).status, 200, 'a cached key, GET');
+      const unknown = await fetch(`${nginx.base}/api/v2/users/1`, { headers: { 'x-api-key': `vk_new_${i}` } });
+      assert.equal(unknown.status, 503);
+      const problem = (await unknown.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'STORAGE_UNAVAILABLE');
+      assert.match(problem.detail, /control plane/);
+      assert.equal(unknown.headers.get('retry-after'), '5');
+      const put = await fetch(`${nginx.base}/api/v2/echo`, { method: 'PUT', headers, body: '{}' });
+      assert.equal(put.status, 503, 'an unsafe call never rides the cache');
+    }
+    const said = nginx
+      .log()
+      .split('\n')
+      .filter((line) => line.includes('control plane at'));
+    assert.equal(said.length, 1, nginx.log());
+  });
+});

@@ -46,6 +46,8 @@ export interface DataPlane {
   log(): string;
   /** Push the control plane's table (and clock) to nginx now; resolves once nginx has it. */
   sync(): Promise<void>;
+  /** Stop the control plane alone: nginx goes on without it. */
+  stopControl(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startDataPlane(
   const readFile = (path: string) => readFileSync(path, 'utf8');
   let rendered: () => void = () => {};
   let pusher: TablePusher | undefined;
+  let controlStopped = false;
   const written = new Promise<void>((resolve) => (rendered = resolve));
   const running = await startService({
     env: { ...env, PORT: String(controlPort), LOG_LEVEL: 'silent' },
@@ -119,13 +122,17 @@ export async function startDataPlane(
     },
     log: () => readFileSafe(join(out, 'error.log')),
     sync: () => pusher!.sync(),
+    stopControl: async () => {
+      controlStopped = true;
+      await running.shutdown('SIGTERM');
+    },
     stop: async () => {
       if (child.exitCode === null) {
         const exited = once(child, 'exit');
         child.kill('SIGTERM');
         await exited;
       }
-      await running.shutdown('SIGTERM');
+      if (!controlStopped) await running.shutdown('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };

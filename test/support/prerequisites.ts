@@ -100,10 +100,16 @@ function checkChromium(options: PrerequisiteOptions): string | null {
   return `Chromium at ${options.chromiumPath} (for the browser tests: apt-get install chromium, as root)`;
 }
 
-/** Debian's nginx and its njs module, for the nginx suite (`.ci/run` installs them). */
+/** Debian's nginx with lua-nginx-module, resty.core and cjson, for the nginx suite (`.ci/run` installs them). */
 function checkNginx(): string | null {
-  if (isExecutable('/usr/sbin/nginx') && existsSync('/usr/lib/nginx/modules/ngx_http_js_module.so')) return null;
-  return 'nginx with its njs module (for the nginx tests: apt-get install nginx libnginx-mod-http-js, as root)';
+  if (
+    isExecutable('/usr/sbin/nginx') &&
+    existsSync('/usr/lib/nginx/modules/ngx_http_lua_module.so') &&
+    existsSync('/usr/share/lua/5.1/resty/core.lua') &&
+    existsSync('/usr/lib/x86_64-linux-gnu/lua/5.1/cjson.so')
+  )
+    return null;
+  return 'nginx with lua-nginx-module (for the nginx tests: apt-get install nginx libnginx-mod-http-lua lua-resty-core lua-cjson, as root)';
 }
 
 function isExecutable(path: string): boolean {

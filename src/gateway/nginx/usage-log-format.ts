@@ -21,9 +21,14 @@ export const usageLogFormat =
   `'{"ts":"$versionary_ts","rid":"$request_id","version":"$versionary_version","operation":"$versionary_operation",` +
   `"method":"$request_method","client":"$versionary_client","status":"$status","deprecated":"$versionary_deprecated"}';`;
 
-/** The `access_log` directive for the usage log at `path`: only API calls (`$versionary_log` is `1`). */
+/**
+ * The `access_log` directive for the usage log at `path`: only API calls (`$versionary_log` is
+ * `1`), written in 32 KiB buffers flushed every second. A write per call costs more than the rest of
+ * the data plane when the control plane watches the file (each write is an inotify event); the
+ * reader leaves a line without its newline until nginx finishes it, and nginx flushes on reopen.
+ */
 export function usageAccessLog(path: string): string {
-  return `access_log ${path} ${usageLogFormatName} if=$versionary_log;`;
+  return `access_log ${path} ${usageLogFormatName} buffer=32k flush=1s if=$versionary_log;`;
 }
 
 /** One line of the usage log, parsed: every value is a string, as `escape=json` writes it. */

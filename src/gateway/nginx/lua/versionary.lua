@@ -220,6 +220,7 @@ end
 function _M.access()
   local t = table_now()
   if not t then
+    ngx_var.versionary_log = ""
     ngx.status = 503
     ngx.header["content-type"] = "application/problem+json; charset=utf-8"
     ngx.header["retry-after"] = "5"
@@ -299,13 +300,12 @@ end
 --- usage (an nginx 5xx is never a client's call).
 function _M.header_filter()
   local ctx = ngx.ctx
-  if not ctx.api then return end
   local status = ngx.status
   -- An nginx 5xx (not the upstream's own answer) is no client's call.
   if status >= 500 and (ctx.answered or ngx_var.upstream_status ~= tostring(status)) then
     ngx_var.versionary_log = ""
   end
-  if ctx.answered then return end
+  if not ctx.api or ctx.answered then return end
   local out = ngx.header
   for name, value in pairs(ctx.list) do out[name] = value end
   local decided = ctx.headers
@@ -324,6 +324,7 @@ end
 --- content_by_lua of the upstream's failure (error_page 502 504): the table's problem, not counted.
 function _M.upstream_failed()
   local t = table_now()
+  if not t then return ngx.exit(ngx.status) end
   local ctx = ngx.ctx
   ctx.instance = match(ngx_var.request_uri, "^[^?]*")
   ctx.list = t and version_list(t, fixed_now or (ngx_now() * 1000 + offset))
