@@ -1,5 +1,6 @@
 import { child, diffContent } from './diff-bodies.ts';
 import { emit, METHODS, type DiffContext, type DocNode } from './diff-context.ts';
+import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess } from './diff-responses.ts';
 import { compareSchemas } from './diff-schema.ts';
 import type { DocumentSet } from './document-set.ts';
@@ -215,20 +216,7 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
 
 function params(resolver: RefResolver, entry: Outgoing): Map<string, { node: DocNode; name: string; in: string }> {
   const out = new Map<string, { node: DocNode; name: string; in: string }>();
-  for (const owner of [entry.pathItem, entry.operation]) {
-    const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
-    if (!Array.isArray(list)) continue;
-    list.forEach((raw, i) => {
-      const node = resolver.resolve({
-        uri: owner.uri,
-        pointer: joinPointer(owner.pointer, 'parameters', i),
-        value: raw,
-      });
-      if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
-      const where = node.value.in;
-      const key = `${where}:${where === 'header' ? node.value.name.toLowerCase() : node.value.name}`;
-      out.set(key, { node, name: node.value.name, in: where });
-    });
-  }
+  for (const { node, name, in: where } of declaredParameters(resolver, entry))
+    out.set(`${where}:${where === 'header' ? name.toLowerCase() : name}`, { node, name, in: where });
   return out;
 }

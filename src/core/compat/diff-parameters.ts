@@ -112,9 +112,30 @@ function schemaOf(p: Param): DocNode | undefined {
 function collectParams(resolver: RefResolver, entry: OperationEntry): Map<string, Param> {
   const templateNames = [...entry.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const out = new Map<string, Param>();
-  const add = (owner: DocNode) => {
+  for (const { node, name, in: where, value } of declaredParameters(resolver, entry)) {
+    const key =
+      where === 'path'
+        ? `path#${templateNames.indexOf(name)}`
+        : where === 'header'
+          ? `header:${name.toLowerCase()}`
+          : `${where}:${name}`;
+    out.set(key, { node, name, in: where, required: where === 'path' || value.required === true, value });
+  }
+  return out;
+}
+
+/**
+ * The parameters an operation declares, its path item's first, each resolved (a `$ref` followed)
+ * and kept only when it names itself and where it goes. Operations and callbacks alike.
+ */
+export function declaredParameters(
+  resolver: RefResolver,
+  entry: { pathItem: DocNode; operation: DocNode },
+): Array<Omit<Param, 'required'>> {
+  const out: Array<Omit<Param, 'required'>> = [];
+  for (const owner of [entry.pathItem, entry.operation]) {
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
-    if (!Array.isArray(list)) return;
+    if (!Array.isArray(list)) continue;
     list.forEach((raw, i) => {
       const node = resolver.resolve({
         uri: owner.uri,
@@ -122,24 +143,8 @@ function collectParams(resolver: RefResolver, entry: OperationEntry): Map<string
         value: raw,
       });
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
-      const name = node.value.name;
-      const where = node.value.in;
-      const key =
-        where === 'path'
-          ? `path#${templateNames.indexOf(name)}`
-          : where === 'header'
-            ? `header:${name.toLowerCase()}`
-            : `${where}:${name}`;
-      out.set(key, {
-        node,
-        name,
-        in: where,
-        required: where === 'path' || node.value.required === true,
-        value: node.value,
-      });
+      out.push({ node, name: node.value.name, in: node.value.in, value: node.value });
     });
-  };
-  add(entry.pathItem);
-  add(entry.operation);
+  }
   return out;
 }

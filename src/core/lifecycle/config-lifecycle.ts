@@ -46,10 +46,10 @@ export interface LifecycleSource {
    */
   manifestLink?: string;
   /**
-   * The verdict for one client, asked only when the shared verdict is `perClient`: an exempt
-   * client's own (its own `Sunset`), or the shared one; rejects with a 403 problem when the
-   * subject is closed to new clients and this client had not called it. `clientId` is undefined
-   * for an unauthenticated call, which counts as new and is never exempt.
+   * The verdict for one client, asked only when the shared verdict is `perClient`: its own (its
+   * own `Sunset`) for a client with extended access, else the shared one; rejects with a 403
+   * problem when the subject is closed to new clients and this client had not called it. `clientId` is undefined
+   * for an unauthenticated call, which counts as new and never has extended access.
    */
   clientVerdict?(
     key: { version: string; method: string; path: string },
@@ -57,13 +57,13 @@ export interface LifecycleSource {
     shared: LifecycleVerdict,
   ): LifecycleVerdict | Promise<LifecycleVerdict>;
   /**
-   * Whether a deprecated element a request uses has per-client rules now (a grant past its
+   * Whether a deprecated element a request uses has per-client rules now (extended access past its
    * sunset, or its closing to new clients): only then is {@link clientElements} asked.
    */
   elementTouches?(element: ElementDeprecation): boolean;
   /**
-   * The elements a request uses as this client sees them: an exempt client's past their sunset
-   * carry its own date as `sunsetAt`; rejects with the 403 problem when one is closed to new
+   * The elements a request uses as this client sees them: past their sunset, a client with
+   * extended access sees its own date as `sunsetAt`; rejects with the 403 problem when one is closed to new
    * clients and this client had not used it (undefined `clientId`: unauthenticated, so new).
    */
   clientElements?(

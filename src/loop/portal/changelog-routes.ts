@@ -8,6 +8,7 @@ import {
 } from '../../core/portal/index.ts';
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
+import { toChangelogEndpoint } from './changelog-endpoint.ts';
 import { html, isoDay, safeHref, sendPage } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
@@ -90,14 +91,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
       options.runtime
         .endpointDeprecations()
         .filter((e) => e.version === v.name)
-        .map((e) => ({
-          version: e.version,
-          method: e.method,
-          path: e.path,
-          deprecatedAt: e.deprecatedAt,
-          sunsetAt: e.sunsetAt,
-          ...((safeHref(e.migrationUrl) ?? v.guideUrl) ? { guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl! } : {}),
-        })),
+        .map((e) => toChangelogEndpoint(e, v.guideUrl)),
     );
     const elements = versions.flatMap((v) =>
       v.elements.map((e) => {

@@ -1,6 +1,6 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import { buildChangelog, startOfDay, type Changelog } from '../../../core/portal/index.ts';
-import { safeHref } from '../html.ts';
+import { toChangelogEndpoint } from '../changelog-endpoint.ts';
 import { describeVersions, toChangelogVersions } from '../../lifecycle/version-info.ts';
 import { lookbackDays } from './consumer-data.ts';
 import type { DashboardOptions } from './options.ts';
@@ -24,14 +24,7 @@ export async function personalChangelog(options: DashboardOptions, clientId: str
   const endpoints = options.runtime
     .endpointDeprecations()
     .filter((e) => calledEndpoints.has(`${e.version} ${e.method} ${e.path}`))
-    .map((e) => ({
-      version: e.version,
-      method: e.method,
-      path: e.path,
-      deprecatedAt: e.deprecatedAt,
-      sunsetAt: e.sunsetAt,
-      ...(safeHref(e.migrationUrl) ? { guideUrl: safeHref(e.migrationUrl)! } : {}),
-    }));
+    .map((e) => toChangelogEndpoint(e));
   const full = buildChangelog({
     versions: toChangelogVersions(
       versions.filter((v) => wholeVersion(v.name) || replacements.has(v.name)),
