@@ -77,6 +77,9 @@ describe('versionary gateway: the documents of a removed version and a deprecate
     assert.equal(info['x-closed-to-new-clients'], v1.closedToNewClientsAt);
   });
 
+  // The spec (Timeline rules, 6): "After the sunset date the version answers 410 or 404 (documented)".
+  // Every client but the one granted extended access gets the 410; v1 had closed to new clients
+  // before its removal, and that closing does not refuse the granted client past it.
   it('its description tells of extended access, which the client with extended access gets, not that every request answers 410', async () => {
     const own = await fetch(`${gateway.base}/api/v1/users`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(own.status, 200, await own.text());
