@@ -8,15 +8,25 @@ import { createDecisionTables, type DecisionTables } from './tables.ts';
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
 // decides from and nginx is pushed. Each part has a context of its own, and the notices part's
 // brownouts reach only the parts after it: the latest context that has them hands them over.
-const byRuntime = new WeakMap<ServiceContext['runtime'], { tables: DecisionTables; brownouts?: () => Brownout[] }>();
+const byRuntime = new WeakMap<ServiceContext['runtime'], Entry>();
 
 /** The app's decision table, compiled from its live lifecycle, usage and brownouts. */
 export function decisionTablesOf(context: ServiceContext): DecisionTables {
-  let entry = byRuntime.get(context.runtime);
-  if (!entry) {
-    const { runtime, bundle, api, storage, recorder, config, clock } = context;
-    const created: { tables?: DecisionTables; brownouts?: () => Brownout[] } = {};
-    created.tables = createDecisionTables(
+  const entry = byRuntime.get(context.runtime) ?? createEntry(context);
+  if (context.brownouts) entry.brownouts = context.brownouts;
+  return entry.tables;
+}
+
+interface Entry {
+  tables: DecisionTables;
+  /** The notices part's brownouts, from the latest context that has them; read at each compilation. */
+  brownouts?: () => Brownout[];
+}
+
+function createEntry(context: ServiceContext): Entry {
+  const { runtime, bundle, api, storage, recorder, config, clock } = context;
+  const entry: Entry = {
+    tables: createDecisionTables(
       {
         runtime,
         bundle,
@@ -24,17 +34,15 @@ export function decisionTablesOf(context: ServiceContext): DecisionTables {
         vendor: api.vendor,
         removedStatus: config.settings.lifecycle.removedStatus,
         exemptions: () => storage.extendedAccess.list(),
-        brownouts: () => created.brownouts?.() ?? [],
+        brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
       },
       clock,
-    );
-    entry = created as { tables: DecisionTables; brownouts?: () => Brownout[] };
-    byRuntime.set(runtime, entry);
-  }
-  if (context.brownouts) entry.brownouts = context.brownouts;
-  return entry.tables;
+    ),
+  };
+  byRuntime.set(runtime, entry);
+  return entry;
 }
 
 /**
