@@ -1,13 +1,13 @@
-// The test files `npm test` runs, and the subset CI runs again on each other supported Node line.
-// `npm test` runs every suite once, on the machine's Node. `.ci/run` then runs, on Node 24 and 22,
-// only the suites whose outcome can change with the Node line: what Node itself provides (the
-// SQLite binding and Node's own SQLite, sockets, the HTTP parser and its timeouts, signals and
-// child processes, stdio) and installing the packed tarball with that line's npm. Everything else
-// is our code over plain values, and gives the same answer on every line.
+// The test files `npm test` runs, and the subset CI runs again on the other supported Node line.
+// `.ci/run` runs `npm test` (every suite) once, on Node 24, then, on Node 22, only the suites whose
+// outcome can change with the Node line: what Node itself provides (the SQLite binding and Node's
+// own SQLite, sockets, the HTTP parser and its timeouts, signals and child processes, stdio) and
+// installing the packed tarball with that line's npm. Everything else is our code over plain
+// values, and gives the same answer on every line.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The suites that run again on each other Node line, each with why the line matters to it. */
+/** The suites that run again on the other Node line, each with why the line matters to it. */
 const lineSensitive: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   {
     pattern: /^src\/storage\/sqlite\//,

@@ -98,7 +98,7 @@ function globalHelp(): string {
   // npm puts a package's bin in node_modules/.bin, not on the PATH: npx finds it there.
   return (
     `Usage: npx versionary <command> [options]\n\nCommands:\n${list}\n\nRun "npx versionary <command> --help" for a command's options.\n` +
-    'Without npx: npm install --global versionary (or npm link in this repository) puts versionary on the PATH.\n' +
+    'Without npx: npm link in this repository (or npm install --global on the tarball npm pack writes) puts versionary on the PATH.\n' +
     'Exit codes: 0 success, 1 check failed, 2 could not run.\n'
   );
 }

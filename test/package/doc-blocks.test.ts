@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
@@ -17,12 +17,20 @@ const docs = ['docs/loop.md', 'docs/gateway.md', 'README.md'];
 const blockTimeoutMs = 60_000;
 
 // `npm install …` in a doc: the directory already holds the tarball's install, so check that every
-// package the line names is there (a line naming one that the SQLite install lacks fails).
+// package the line names is there (a line naming one that the SQLite install lacks fails). The
+// package itself is named as the tarball `npm pack` writes (it is not on the registry yet), by
+// the name and version of this package.json: a doc naming another version fails.
 const npmShim = `#!/bin/sh
 if [ "$1" = "install" ]; then
   shift
   for arg in "$@"; do
-    case "$arg" in -*) continue ;; esac
+    case "$arg" in
+      -*) continue ;;
+      versionary | versionary@*) echo "doc test: $arg is not on the registry yet; name ./$DOC_TARBALL" >&2; exit 1 ;;
+      *.tgz)
+        [ "$arg" = "./$DOC_TARBALL" ] || { echo "doc test: $arg is not ./$DOC_TARBALL, the tarball npm pack writes" >&2; exit 1; }
+        arg=versionary ;;
+    esac
     name=$(printf '%s' "$arg" | sed -E 's/^(@?[^@]+).*/\\1/')
     [ -f "node_modules/$name/package.json" ] || { echo "doc test: $name is not in the SQLite install" >&2; exit 1; }
   done
@@ -68,7 +76,16 @@ test(
           ([name]) => !/^(VERSIONARY_|DATABASE_URL$|PORT$|HOST$|NODE_OPTIONS$)/.test(name),
         ),
       );
-      Object.assign(env, { PATH: `${shim}:${process.env.PATH}`, REAL_NPM: realNpm, npm_config_offline: 'true' });
+      const { name, version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+        name: string;
+        version: string;
+      };
+      Object.assign(env, {
+        PATH: `${shim}:${process.env.PATH}`,
+        REAL_NPM: realNpm,
+        DOC_TARBALL: `${name}-${version}.tgz`,
+        npm_config_offline: 'true',
+      });
 
       for (const doc of docs) {
         await t.test(doc, async () => {

@@ -61,3 +61,25 @@ test('npm runs postprepare on install of the project itself, and the repository 
     rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+// npm 11 lists, after every install, the dependencies whose install scripts package.json's
+// `allowScripts` has not reviewed (and will block them by default later; `.ci/run` already fails
+// on them with `npm ci --strict-allow-scripts`). The repository reviews each one: esbuild's
+// postinstall checks its platform binary (tsx needs it), protobufjs's is a version-scheme check
+// with nothing to check here, and @scarf/scarf's reports the download to Scarf.
+test("every install script among the repository's dependencies is reviewed in allowScripts", async (t) => {
+  const { allowScripts } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    allowScripts: Record<string, boolean>;
+  };
+  assert.deepEqual(allowScripts, { '@scarf/scarf': false, protobufjs: false, esbuild: true });
+  // npm 10 (bundled with Node 22) has neither the field nor the command: nothing to warn of there.
+  const [major = 0, minor = 0] = (await run('npm', ['--version'], { cwd: repo })).stdout.trim().split('.').map(Number);
+  if (major < 11 || (major === 11 && minor < 16)) return t.skip(`npm ${major}.${minor} has no allowScripts (11.16+)`);
+  const { stdout } = await run('npm', ['install-scripts', 'ls', '--json'], { cwd: repo });
+  const pending = (JSON.parse(stdout) as { allowScripts: Array<{ name: string }> }).allowScripts;
+  assert.deepEqual(
+    pending.map((p) => p.name),
+    [],
+    'review each with `npm install-scripts approve <pkg>` or `npm install-scripts deny <pkg>`, and say why in the README',
+  );
+});

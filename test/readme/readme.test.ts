@@ -40,7 +40,7 @@ describe('the README', () => {
     );
     assert.match(
       readme,
-      /`npm install --global versionary` \(or `npm link` in this repository\) puts `versionary` itself on the PATH/,
+      /`npm link` in this repository \(or `npm install --global \.\/versionary-[\d.]+\.tgz`, a packed tarball: see\s\[Installing the package\]\(#installing-the-package\)\) puts `versionary` itself on the PATH/,
     );
   });
 
@@ -89,6 +89,51 @@ describe('the README', () => {
       [],
       'every variable the walkthrough reads, it sets',
     );
+  });
+
+  it('says which Node lines work as package.json engines does, and CI runs the lines it names', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      engines: { node: string };
+    };
+    const range = pkg.engines.node;
+    const node = section('## Node support and the build');
+    assert.ok(node.includes(`"engines": { "node": "${range}" }`), `the README quotes engines.node, ${range}`);
+    // The lowest release of a major the range admits ("22.13"), or null when it admits none.
+    const floor = (major: number): string | null => {
+      for (const clause of range.split('||').map((c) => c.trim())) {
+        const m = /^(\^|>=)(\d+)\.(\d+)\.\d+$/.exec(clause);
+        assert.ok(m, `engines clause ${clause}: ^x.y.z or >=x.y.z`);
+        const [, op, min, minor] = m;
+        if (Number(min) === major) return `${major}.${minor}`;
+        if (op === '>=' && major > Number(min)) return `${major}.0`;
+      }
+      return null;
+    };
+    const rows = [...node.matchAll(/^\| (\d+)([^|]*)\| ([^|]+) \|/gm)].map((m) => ({
+      major: Number(m[1]),
+      line: m[1]! + m[2]!,
+      status: m[3]!,
+    }));
+    assert.ok(rows.length >= 3, 'the table of Node lines');
+    const run = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8');
+    for (const { major, line, status } of rows) {
+      const admitted = floor(major);
+      if (/recommended|supported/.test(status) && !/not supported/.test(status)) {
+        assert.ok(admitted, `the README supports Node ${major}, engines (${range}) does not`);
+        if (!admitted.endsWith('.0'))
+          assert.ok(line.includes(`${admitted} or later`), `Node ${major}: say ${admitted}`);
+        assert.ok(run.includes(`.ci/node-line.sh ${major}`), `.ci/run runs Node ${major}`);
+      } else {
+        assert.match(status, /not supported/);
+        assert.equal(admitted, null, `engines (${range}) admits Node ${major}, which the README does not support`);
+      }
+    }
+    const lines = /Node\.js (\d+), the current LTS, is recommended; (\d+) \((\d+\.\d+) or later\) is supported/.exec(
+      section('## Two commands'),
+    );
+    assert.ok(lines, 'the two commands name the Node lines');
+    assert.ok(floor(Number(lines[1])) && floor(Number(lines[2])) === lines[3], 'as engines says');
+    assert.match(rows.find((r) => r.major === Number(lines[1]))!.status, /recommended/);
   });
 
   it('states the tarball size npm pack reports, within 10%', () => {
