@@ -73,6 +73,9 @@ describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* se
     assert.ok(limitedV1.headers.get('deprecation'), 'the 429 of a deprecated version says so');
     const inQuery = await fetch(`${service.base}/api/v2/users?limit=1&api_key=${queryKey}&Access_Token=${queryKey}`);
     assert.equal(inQuery.status, 401, 'a key is read from a header only');
+    // A path no route matches (the admin key: the read key is spent): the 404 and its span hold the URL too.
+    const nowhere = await fetch(`${service.base}/api/v2/nowhere?token=${queryKey}`, { headers: admin });
+    assert.equal(nowhere.status, 404);
   });
   after(async () => {
     await service?.stop();
@@ -133,6 +136,10 @@ describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* se
       (s) => s.kind === 2 && String(s.attributes['url.path']).startsWith('/api/v2/users?limit=1&'),
     );
     assert.equal(span.attributes['url.path'], '/api/v2/users?limit=1&api_key=REDACTED&Access_Token=REDACTED');
+    await receiver.waitForSpan(
+      'for the 404 with a key in its query',
+      (s) => s.attributes['url.path'] === '/api/v2/nowhere?token=REDACTED',
+    );
     const exported = receiver.traceBodies().join('\n');
     assert.ok(!exported.includes('QUERYSECRET42'), 'no exported span, event or status holds the key');
     const logged = service.output();
