@@ -1,3 +1,6 @@
+import type { Span } from '@opentelemetry/api';
+import type { FastifyRequest } from 'fastify';
+import { redactUrl } from '../kernel/app/redact-url.ts';
 import { installLine } from '../loop/storage/peer-packages.ts';
 
 /** What is started: the reference service (`node dist/server.js`) or `versionary gateway`. */
@@ -65,10 +68,15 @@ export async function startTelemetry(options: {
   const instrumentations = [
     new FastifyOtelInstrumentation({
       registerOnInitialization: true,
+      requestHook: redactServerSpan,
       ...(env.OTEL_FASTIFY_IGNORE_PATHS ? {} : { ignorePaths: ({ url }: { url: string }) => probes.has(url) }),
     }),
     ...(surface === 'gateway'
-      ? [new (await import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation()]
+      ? [
+          new (await import('@opentelemetry/instrumentation-undici')).UndiciInstrumentation({
+            startSpanHook: redactedClientAttributes,
+          }),
+        ]
       : []),
   ];
   // A name of its own unless the operator gave one (the SDK would say `unknown_service:node`).
@@ -79,6 +87,32 @@ export async function startTelemetry(options: {
   });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };
+}
+
+/**
+ * `@fastify/otel` writes the request's URL as sent, query included, in `url.path`: a key a client
+ * put in the query string would be exported with every span. Its value is replaced, as in the logs.
+ */
+function redactServerSpan(span: Span, request: FastifyRequest): void {
+  const path = redactUrl(request.url);
+  if (path !== request.url) span.setAttribute('url.path', path);
+}
+
+/**
+ * The gateway's call upstream carries the client's query string, in `url.full` and `url.query` of
+ * undici's client span. The hook's attributes replace the instrumentation's before the span
+ * starts, so the raw value is never on a span at all.
+ */
+function redactedClientAttributes(request: { origin: string; path: string }): Record<string, string> {
+  let url: URL;
+  try {
+    url = new URL(request.path, request.origin);
+  } catch {
+    // The instrumentation makes no span for a URL it cannot parse either.
+    return {};
+  }
+  const query = redactUrl(url.search);
+  return query === url.search ? {} : { 'url.full': redactUrl(url.toString()), 'url.query': query };
 }
 
 function resolvesHere(name: string): boolean {

@@ -59,10 +59,13 @@ export async function composeGateway(options: {
       else documents[version.name] = parsed as Record<string, unknown>;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const kind = /\.ya?ml$/i.test(path) ? 'YAML' : /\.[cm]?js$/i.test(path) ? 'a module' : 'JSON';
-      errors.push(
-        `${at}: ${path} ${code ? `cannot be read (${code})` : `is not valid ${kind}: ${(error as Error).message}`}`,
-      );
+      const module = /\.[cm]?js$/i.test(path);
+      const unread = module
+        ? 'cannot be loaded as a module'
+        : `is not valid ${/\.ya?ml$/i.test(path) ? 'YAML' : 'JSON'}`;
+      // A module that fails to load has a code too (ERR_…): only a file that cannot be opened is told by its code alone.
+      const opened = !code || !/^E[A-Z]+$/.test(code) || module;
+      errors.push(`${at}: ${path} ${opened ? `${unread}: ${(error as Error).message}` : `cannot be read (${code})`}`);
     }
   }
   if (settings.identify.kind === 'jwt' && !config.jwt)
@@ -138,7 +141,9 @@ export async function composeGateway(options: {
   };
 }
 
-function configErrors(errors: string[]): VersionaryError {
+function configErrors(all: string[]): VersionaryError {
+  // Each told once, however many checks found it.
+  const errors = [...new Set(all)];
   return new VersionaryError({
     code: ErrorCode.InvalidConfig,
     detail: `The gateway configuration has ${errors.length} error(s):\n- ${errors.join('\n- ')}`,

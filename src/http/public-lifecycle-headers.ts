@@ -34,6 +34,10 @@ export const publicLifecycleHeadersStep = defineStep({
           ? judged.verdict
           : knownVerdict(lifecycle, key);
       if (!verdict || !hasDeprecation(verdict.headers)) return;
+      // The answer now says the call is deprecated: its span and metrics say so too, with this
+      // verdict's sunset and replacement (`telemetry/call-facts.ts`).
+      state.deprecated = true;
+      state.verdict ??= { method: key.method, path: key.path, verdict };
       for (const [name, value] of Object.entries(verdict.headers))
         if (name.toLowerCase() === 'link') setOrJoin(reply, name, value);
         else if (!reply.hasHeader(name)) reply.header(name, value);

@@ -176,6 +176,64 @@ describe('a change file with mistakes', () => {
   });
 });
 
+/** Run `versionary gateway` on the files, expecting it to refuse to start: its output. */
+function refusedStart(files: { dir: string; env: Record<string, string> }): string {
+  const run = spawnSync(process.execPath, [bin, 'gateway'], {
+    env: { ...process.env, ...files.env, PORT: '0' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(run.status, 2, run.stderr);
+  return run.stderr + run.stdout;
+}
+
+describe('a change file whose changes do not fit the document', () => {
+  it('names, once each, the file, the change and the instruction, with the field it names', () => {
+    const listed = JSON.parse(readFileSync(join(example, 'changes-v2.json'), 'utf8')) as Array<{
+      instructions: unknown[];
+    }>;
+    listed[0]!.instructions.push({ op: 'field-added', schema: 'User', field: 'nickname' });
+    const changes = [
+      ...listed,
+      {
+        version: 'v2',
+        description: 'The input is reshaped.',
+        instructions: [
+          {
+            op: 'schema-replaced',
+            schema: 'UserInput',
+            previous: { type: 'object', required: ['fullName'], properties: { fullName: { type: 'string' } } },
+          },
+        ],
+      },
+    ];
+    const files = writeFiles('http://127.0.0.1:9', changes);
+    try {
+      const output = refusedStart(files);
+      const file = join(files.dir, 'changes-v2.json');
+      const lines = output.split('\n').filter((line) => line.startsWith('- '));
+      assert.deepEqual(lines, [
+        `- gateway.versions.v1.changes: ${file}[0].instructions[4] (field-added User.nickname): field-added names User.nickname, which the version does not have`,
+        `- gateway.versions.v1.changes: ${file}[1].instructions[0] (schema-replaced UserInput): v2 requests require UserInput.name, which v1 requests do not have and no request migration produces: declare requests.UserInput to set it from the v1 body, or make it optional`,
+      ]);
+      assert.match(output, /has 2 error\(s\)/);
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says a module that cannot be loaded is one', () => {
+    const files = writeFiles('http://127.0.0.1:9', undefined, 'export default [\n');
+    try {
+      const output = refusedStart(files);
+      assert.match(output, /gateway\.versions\.v1\.changes: \S+changes-v2\.mjs cannot be loaded as a module: /);
+      assert.doesNotMatch(output, /not valid a module/);
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a change file written as a JavaScript module', () => {
   it('serves v1 with its migration functions, where data cannot say the change', async () => {
     const upstream = await startPythonUpstream({ script: join(example, 'upstream.py') });

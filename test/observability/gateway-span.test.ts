@@ -58,7 +58,7 @@ describe('versionary.* attributes on the request span of the gateway (in-process
     await telemetry.stop();
   });
 
-  it('says a forwarded v1 call is deprecated, with its sunset and client; a v2 call is not; a 429 names its rule', async () => {
+  it("says a forwarded v1 call is deprecated, with its sunset and client; a v2 call is not; a 429 names its rule and its version's deprecation", async () => {
     const v1 = await spanOf('/api/v1/users/1', 200);
     assert.equal(v1['versionary.api.version'], 'v1');
     assert.equal(v1['versionary.deprecated'], true);
@@ -72,5 +72,11 @@ describe('versionary.* attributes on the request span of the gateway (in-process
     const limited = await spanOf('/api/v2/users/1', 429);
     assert.equal(limited['versionary.decision'], 'rate_limited');
     assert.equal(limited['versionary.client.id'], clientId);
+    // The 429 of a deprecated version carries its Deprecation and Sunset headers: the span says the same.
+    const limitedV1 = await spanOf('/api/v1/users/1', 429);
+    assert.equal(limitedV1['versionary.decision'], 'rate_limited');
+    assert.equal(limitedV1['versionary.deprecated'], true);
+    assert.equal(limitedV1['versionary.sunset'], iso(t0 + 9 * day));
+    assert.equal(limitedV1['versionary.replacement'], 'v2');
   });
 });

@@ -98,6 +98,22 @@ describe('versionary gateway with OpenTelemetry on: the trace crosses to the ups
     assert.equal(server.parentSpanId, clientSpan, "the gateway's span is the client's child");
     assert.equal(received.headers.tracestate, 'vendor=1', 'the tracestate goes on with the trace');
   });
+  it('a key in the query string is on no span of the gateway: the server span and the call upstream say REDACTED', async () => {
+    const secret = 'vk_gatewayquery01.GATEWAYQUERYSECRET';
+    const response = await fetch(`${gateway.base}/api/v2/echo?api_key=${secret}&n=1`, { headers: auth });
+    assert.equal(response.status, 200, await response.clone().text());
+    const received = (await response.json()) as Echo;
+    const { parentId } = parse(received.traceparents[0]);
+    const call = await receiver.waitForSpan('of the call upstream', (s) => s.spanId === parentId);
+    assert.match(
+      String(call.attributes['url.full']),
+      /^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/echo\?api_key=REDACTED&n=1$/,
+    );
+    assert.equal(call.attributes['url.query'], '?api_key=REDACTED&n=1');
+    const server = await serverSpanAbove(receiver, call.parentSpanId);
+    assert.equal(server.attributes['url.path'], '/api/v2/echo?api_key=REDACTED&n=1');
+    assert.ok(!receiver.traceBodies().join('\n').includes('GATEWAYQUERYSECRET'), 'no exported span holds the key');
+  });
 });
 
 describe('versionary gateway with OpenTelemetry off', { timeout: 60_000 }, () => {

@@ -8,6 +8,8 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../supp
 
 const adminKey = 'otel-admin-key-0123456789';
 const admin = { authorization: `Bearer ${adminKey}`, 'content-type': 'application/json' };
+// A key a client put in the query string: it must reach no span and no log line.
+const queryKey = 'vk_querystring0123.QUERYSECRET42';
 
 /** The service as production runs it, exporting over OTLP/HTTP JSON to a local receiver. */
 describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* set)', { timeout: 120_000 }, () => {
@@ -33,7 +35,8 @@ describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* se
         DATABASE_URL: `sqlite:${join(dir, 'service.db')}`,
         VERSIONARY_CONFIG: config,
         VERSIONARY_ADMIN_KEY: adminKey,
-        LOG_LEVEL: 'warn',
+        // Request lines logged: the URL with a key in its query string is among them.
+        LOG_LEVEL: 'info',
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_TRACES_EXPORTER: 'otlp',
@@ -64,6 +67,15 @@ describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* se
     for (let i = 0; i < 10 && status !== 429; i++)
       status = (await fetch(`${service.base}/api/v2/users`, { headers: auth })).status;
     assert.equal(status, 429, 'the small limit refuses a call');
+    // The limit is the key's, whatever the version: a deprecated version's call is refused too.
+    const limitedV1 = await fetch(`${service.base}/api/v1/users`, { headers: auth });
+    assert.equal(limitedV1.status, 429);
+    assert.ok(limitedV1.headers.get('deprecation'), 'the 429 of a deprecated version says so');
+    const inQuery = await fetch(`${service.base}/api/v2/users?limit=1&api_key=${queryKey}&Access_Token=${queryKey}`);
+    assert.equal(inQuery.status, 401, 'a key is read from a header only');
+    // A path no route matches (the admin key: the read key is spent): the 404 and its span hold the URL too.
+    const nowhere = await fetch(`${service.base}/api/v2/nowhere?token=${queryKey}`, { headers: admin });
+    assert.equal(nowhere.status, 404);
   });
   after(async () => {
     await service?.stop();
@@ -108,6 +120,31 @@ describe('OpenTelemetry traces of the service (node src/server.ts with OTEL_* se
   it('a refused call says which rule answered', async () => {
     const refused = await receiver.waitForSpan('for the refused call', serverSpan('GET', '/api/v2/users', 429));
     assert.equal(refused.attributes['versionary.decision'], 'rate_limited');
+  });
+
+  it("a deprecated version's 429 says deprecated, with its sunset and replacement, as its headers do", async () => {
+    const refused = await receiver.waitForSpan('for the refused v1 call', serverSpan('GET', '/api/v1/users', 429));
+    assert.equal(refused.attributes['versionary.decision'], 'rate_limited');
+    assert.equal(refused.attributes['versionary.deprecated'], true);
+    assert.match(String(refused.attributes['versionary.sunset']), /^\d{4}-\d{2}-\d{2}T/);
+    assert.equal(refused.attributes['versionary.replacement'], 'v2');
+  });
+
+  it('a key in the query string is on no exported span and in no log line: its value is REDACTED', async () => {
+    const span = await receiver.waitForSpan(
+      'for the call with a key in its query',
+      (s) => s.kind === 2 && String(s.attributes['url.path']).startsWith('/api/v2/users?limit=1&'),
+    );
+    assert.equal(span.attributes['url.path'], '/api/v2/users?limit=1&api_key=REDACTED&Access_Token=REDACTED');
+    await receiver.waitForSpan(
+      'for the 404 with a key in its query',
+      (s) => s.attributes['url.path'] === '/api/v2/nowhere?token=REDACTED',
+    );
+    const exported = receiver.traceBodies().join('\n');
+    assert.ok(!exported.includes('QUERYSECRET42'), 'no exported span, event or status holds the key');
+    const logged = service.output();
+    assert.match(logged, /"url":"\/api\/v2\/users\?limit=1&api_key=REDACTED&Access_Token=REDACTED"/);
+    assert.ok(!logged.includes('QUERYSECRET42'), 'no log line holds the key');
   });
 });
 

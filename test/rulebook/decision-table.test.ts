@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { decide, type DecisionTable } from '../../src/core/rulebook/index.ts';
 import { adminCaller, startTestService } from '../support/started-service.ts';
@@ -76,6 +77,37 @@ test('GET /admin/v1/decision-table: admin keys only, ETag the generation, 304 un
     assert.equal(v2.outcome, 'allow');
     for (const name of ['deprecation', 'sunset', 'link'])
       assert.equal(v2.headers[name], served.headers.get(name), name);
+  } finally {
+    await service.stop();
+  }
+});
+
+test('docs/decision-table.md names every problem key the served table holds, and no other', async () => {
+  const service = await startTestService({ clock: { now: () => testEpoch } });
+  try {
+    const response = await fetch(`${service.base}/admin/v1/decision-table`, { headers: admin });
+    assert.equal(response.status, 200);
+    const table = (await response.json()) as DecisionTable;
+    const doc = readFileSync(new URL('../../docs/decision-table.md', import.meta.url), 'utf8');
+    const keys = Object.keys(table.problems);
+    // Row problems are numbered references (documented as such); every other key is named.
+    const named = keys.filter((key) => !/^p[1-9][0-9]*$/.test(key));
+    assert.ok(named.some((key) => key.startsWith('rate-limited:')) && named.includes('target-not-a-path'));
+    const undocumented = named.filter(
+      (key) => !doc.includes(`\`${key.startsWith('rate-limited:') ? 'rate-limited:<policy>' : key}\``),
+    );
+    assert.deepEqual(undocumented, [], 'keys of the served table missing from docs/decision-table.md');
+    // And the other way: every named key the page lists is one the table holds.
+    const listed = [...doc.matchAll(/`((?:target|version|credentials|not|upstream)-[a-z-]+)`/g)].map((m) => m[1]!);
+    assert.deepEqual(
+      [...new Set(listed)].filter((key) => !keys.includes(key)),
+      [],
+      'keys docs/decision-table.md lists that the table does not hold',
+    );
+    assert.ok(
+      keys.some((key) => /^p[1-9]/.test(key)),
+      'v1 deprecated: its removal is a numbered row problem',
+    );
   } finally {
     await service.stop();
   }

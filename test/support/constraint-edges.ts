@@ -92,9 +92,14 @@ function stringEdges(schema: Schema): Edge[] {
         edges.push({ label: `not a ${format}: ${JSON.stringify(v)}`, value: v, inside: false });
   if (typeof schema.pattern === 'string' && samples[0] !== undefined) {
     const regex = new RegExp(schema.pattern, 'u');
-    const broken = [`${samples[0]}!`, `!${samples[0]}`, `${samples[0]}0`, samples[0].slice(1)].find(
-      (v) => !regex.test(v) && withinLength(schema, v),
-    );
+    // Last, a NUL character: what free text's pattern refuses (`core/text/free-text.ts`).
+    const broken = [
+      `${samples[0]}!`,
+      `!${samples[0]}`,
+      `${samples[0]}0`,
+      samples[0].slice(1),
+      `${samples[0]}\u0000`,
+    ].find((v) => !regex.test(v) && withinLength(schema, v));
     if (broken !== undefined)
       edges.push({
         label: `not matching ${schema.pattern}: ${JSON.stringify(broken.slice(0, 40))}`,
@@ -113,8 +118,10 @@ function stringEdges(schema: Schema): Edge[] {
     const min = schema.minLength;
     const shortest = padded(schema, min);
     if (shortest !== undefined) edges.push({ label: `minLength ${min}`, value: shortest, inside: true });
-    if (!schema.pattern && !format)
-      edges.push({ label: `minLength ${min} - 1`, value: 'a'.repeat(min - 1), inside: false });
+    const shorter = 'a'.repeat(min - 1);
+    // Refused for its length alone: the pattern, if any, takes it.
+    if (!format && (typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test(shorter)))
+      edges.push({ label: `minLength ${min} - 1`, value: shorter, inside: false });
   }
   return edges;
 }

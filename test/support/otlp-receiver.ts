@@ -54,6 +54,8 @@ export interface OtlpReceiver {
   endpoint: string;
   spans(): ReceivedSpan[];
   metrics(): ReceivedMetric[];
+  /** The bodies of the `/v1/traces` exports as received, in OTLP/JSON: spans, events, statuses and resources, every byte. */
+  traceBodies(): string[];
   /** Requests per path and content type, protobuf ones included (counted, not decoded). */
   requests(): Array<{ path: string; contentType: string }>;
   /**
@@ -69,6 +71,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const metrics: ReceivedMetric[] = [];
   const requests: Array<{ path: string; contentType: string }> = [];
+  const traceBodies: string[] = [];
   const server = createServer((request, response) => {
     void readBody(request).then((body) => {
       const path = (request.url ?? '/').split('?')[0]!;
@@ -79,7 +82,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       if (contentType.startsWith('application/json')) {
-        const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+        const text = body.toString('utf8');
+        const parsed = JSON.parse(text) as Record<string, unknown>;
+        if (path === '/v1/traces') traceBodies.push(text);
         if (path === '/v1/traces') spans.push(...spansOf(parsed));
         if (path === '/v1/metrics') metrics.push(...metricsOf(parsed));
       }
@@ -97,6 +102,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${port}`,
     spans: () => [...spans],
     metrics: () => [...metrics],
+    traceBodies: () => [...traceBodies],
     requests: () => [...requests],
     waitForSpan: async (what, match, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;

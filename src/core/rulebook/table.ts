@@ -33,7 +33,11 @@ export interface DecisionTable {
   routes: Record<string, RouteRow[]>;
   /** Rate-limit policies: the limit of a request is its principal's (see `ratePolicyOf`). */
   policies: RatePolicies;
-  /** Every answer a rule refuses with, by key: segments and rows refer to them. */
+  /**
+   * Every answer a rule refuses with, by key: named keys for the answers of a data plane's own
+   * steps (`version-missing`, `target-<reason>`, `rate-limited:<policy>`…), and `p<n>` for those
+   * rows refer to, a reference within this table only (docs/decision-table.md, "Problem keys").
+   */
   problems: Record<string, ProblemRow>;
 }
 

@@ -1,6 +1,7 @@
 import { refName } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
 import type { ApiVersion } from './bundle-types.ts';
+import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
 
 /** The path templates a head may route: `/segments` and `{params}`. */
 export const routablePath = /^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/;
@@ -28,9 +29,10 @@ export function checkHead(head: HeadDefinition): string[] {
  * replaced or retyped schema in a response needs a response migration, and a removed or retyped
  * request field needs a request migration.
  */
-export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
-  const problems: string[] = [];
-  for (const version of versions.slice(1)) {
+export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
+  for (const [v, version] of versions.entries()) {
+    if (v === 0) continue;
     const requestRoots = version.operations.map((o) => o.body).filter((n): n is string => !!n);
     const responseRoots = version.operations
       .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
@@ -41,9 +43,12 @@ export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
     const responses = new Set(version.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     for (const name of [...requests, ...responses]) {
       if (!version.schemas[name])
-        problems.push(`${version.name}: a migration names schema "${name}", which the version does not define`);
+        problems.push({
+          detail: `${version.name}: a migration names schema "${name}", which the version does not define`,
+          pointer: `/versions/${v}`,
+        });
     }
-    for (const step of version.changes.flatMap((c) => c.instructions)) {
+    for (const { step, pointer } of locatedSteps(version, v)) {
       // Added fields and enum values need no migration of their own; checkProducible asks for the
       // enum mappings, and for what older responses need of a removed field.
       if (
@@ -56,10 +61,18 @@ export function checkMigrationCoverage(versions: ApiVersion[]): string[] {
       const needsResponse = step.op !== 'field-removed' && inResponses.has(step.schema);
       const needsRequest = inRequests.has(step.schema);
       if (needsResponse && !responses.has(step.schema)) {
-        problems.push(`${version.name}: ${step.op} on "${step.schema}" needs a response migration for it`);
+        problems.push({
+          detail: `${version.name}: ${step.op} on "${step.schema}" needs a response migration for it`,
+          pointer,
+          needs: { direction: 'response', schema: step.schema },
+        });
       }
       if (needsRequest && !requests.has(step.schema)) {
-        problems.push(`${version.name}: ${step.op} on "${step.schema}" needs a request migration for it`);
+        problems.push({
+          detail: `${version.name}: ${step.op} on "${step.schema}" needs a request migration for it`,
+          pointer,
+          needs: { direction: 'request', schema: step.schema },
+        });
       }
     }
   }

@@ -108,6 +108,55 @@ describe('checkProducible: declarations that cannot work fail at definition', ()
     );
   });
 
+  it('tells a missing request migration once, naming the field, at the instruction that needs it', () => {
+    try {
+      defineVersions({
+        head,
+        versions: [
+          { name: 'v1' },
+          {
+            name: 'v2',
+            changes: [
+              defineVersionChange({ description: 'd', instructions: [fieldAdded('Order', 'customer')] }),
+              defineVersionChange({ description: 'e', instructions: renamed.slice(2), responses: { Order: toOlder } }),
+            ],
+          },
+        ],
+      });
+      assert.fail('refused');
+    } catch (error) {
+      assert.ok(isVersionaryError(error), String(error));
+      // The removed request field needs requests.OrderInput: one problem, not that and its twin in other words.
+      assert.deepEqual(error.errors, [
+        {
+          pointer: '/versions/1/changes/1/instructions/1',
+          detail:
+            'v2: v2 requests require OrderInput.customer, which v1 requests do not have and no request migration produces: declare requests.OrderInput to set it from the v1 body, or make it optional',
+        },
+      ]);
+    }
+  });
+
+  it('places an instruction that names nothing at its change and index', () => {
+    assert.throws(
+      () =>
+        defineVersions({
+          head,
+          versions: [
+            { name: 'v1' },
+            {
+              name: 'v2',
+              changes: [defineVersionChange({ description: 'd', instructions: [fieldAdded('Order', 'x')] })],
+            },
+          ],
+        }),
+      (error: unknown) =>
+        isVersionaryError(error) &&
+        error.errors?.[0]?.pointer === '/versions/1/changes/0/instructions/0' &&
+        /field-added names Order\.x/.test(error.errors[0].detail),
+    );
+  });
+
   it('refuses a required request field added with nothing to fill it', () => {
     const problems = problemsOf({
       instructions: [fieldAdded('OrderInput', 'customer'), fieldAdded('Order', 'customer')],

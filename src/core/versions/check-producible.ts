@@ -1,6 +1,7 @@
 import { refName } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
+import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
 
 /**
  * Find declarations that cannot work whatever the handler returns or the client sends. A step's
@@ -12,12 +13,13 @@ import type { JsonSchema, SchemaMap } from './types.ts';
  * - an enum value the newer version added must map down wherever responses carry it;
  * - an enum value the newer version removed must map up wherever requests carry it.
  */
-export function checkProducible(versions: ApiVersion[]): string[] {
-  const problems: string[] = [];
+export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
+  const problems: DefinitionProblem[] = [];
   versions.forEach((newer, i) => {
     const older = versions[i - 1];
     if (!older) return;
-    const say = (text: string) => problems.push(`${newer.name}: ${text}`);
+    const say = (text: string, at: Omit<DefinitionProblem, 'detail'> = { pointer: `/versions/${i}` }) =>
+      problems.push({ detail: `${newer.name}: ${text}`, ...at });
     const responseRoots = older.operations
       .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
       .filter(isName);
@@ -33,6 +35,7 @@ export function checkProducible(versions: ApiVersion[]): string[] {
         const why = gap.optional ? `which ${newer.name} may omit` : `which ${newer.name} does not have`;
         say(
           `${older.name} responses require ${gap.path}, ${why} and no response migration produces: declare responses.${name} to set it from the ${newer.name} body (for a rename, copy the new field into it)`,
+          { pointer: `/versions/${i}`, needs: { direction: 'response', schema: name } },
         );
       }
     }
@@ -41,19 +44,22 @@ export function checkProducible(versions: ApiVersion[]): string[] {
         const why = gap.optional ? `which ${older.name} requests may omit` : `which ${older.name} requests do not have`;
         say(
           `${newer.name} requests require ${gap.path}, ${why} and no request migration produces: declare requests.${name} to set it from the ${older.name} body, or make it optional`,
+          { pointer: `/versions/${i}`, needs: { direction: 'request', schema: name } },
         );
       }
     }
-    for (const step of newer.changes.flatMap((c) => c.instructions)) {
+    for (const { step, pointer } of locatedSteps(newer, i)) {
       if (step.op === 'field-removed' && !step.required && inResponses.has(step.schema)) {
         say(
           `field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`,
+          { pointer },
         );
       }
       if (step.op === 'enum-values-added' && inResponses.has(step.schema)) {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapDownTo ?? {}, v))) {
           say(
             `enum-values-added on ${step.schema}.${step.field} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`,
+            { pointer },
           );
         }
       }
@@ -61,6 +67,7 @@ export function checkProducible(versions: ApiVersion[]): string[] {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapUpTo ?? {}, v))) {
           say(
             `enum-values-removed on ${step.schema}.${step.field} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`,
+            { pointer },
           );
         }
       }

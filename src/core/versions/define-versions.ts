@@ -7,6 +7,7 @@ import { createMigrationPlan } from './migration-plan.ts';
 import type { ApiVersion, VersionBundle } from './bundle-types.ts';
 import type { VersionChange } from './version-change.ts';
 import type { HeadDefinition } from './types.ts';
+import { askedOnce, instructionPointer, type DefinitionProblem } from './definition-problem.ts';
 
 /** One published version. The first version has no changes; each later one lists what it changed. */
 export interface VersionDeclaration {
@@ -35,7 +36,9 @@ const namePattern = /^v([1-9][0-9]{0,5})$/;
  * ```
  */
 export function defineVersions<const H extends HeadDefinition>(options: DefineVersionsOptions<H>): VersionBundle<H> {
-  const problems = [...checkHead(options.head), ...checkDeclarations(options.versions)];
+  const problems: DefinitionProblem[] = [...checkHead(options.head), ...checkDeclarations(options.versions)].map(
+    (detail) => ({ detail, pointer: '/versions' }),
+  );
   const derived: ApiVersion[] = [];
   let schemas = structuredClone(options.head.schemas);
   let operations = [...options.head.operations];
@@ -44,24 +47,29 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
     const changes = declaration.changes ?? [];
     const number = Number(namePattern.exec(declaration.name)?.[1] ?? 0);
     derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes });
-    problems.push(...checkReferences({ version: declaration.name, schemas, operations }));
-    const older = deriveOlder({
-      version: declaration.name,
-      schemas,
-      operations,
-      instructions: changes.flatMap((c) => c.instructions),
-    });
-    problems.push(...older.problems);
-    schemas = older.schemas;
-    operations = older.operations;
+    problems.push(
+      ...checkReferences({ version: declaration.name, schemas, operations }).map((detail) => ({
+        detail,
+        pointer: `/versions/${i}`,
+      })),
+    );
+    // One instruction at a time, in order, as one pass would: each problem names its instruction.
+    changes.forEach((change, c) =>
+      change.instructions.forEach((step, s) => {
+        const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step] });
+        problems.push(...older.problems.map((detail) => ({ detail, pointer: instructionPointer(i, c, s) })));
+        schemas = older.schemas;
+        operations = older.operations;
+      }),
+    );
   }
   derived.forEach((v, i) => (v.index = i));
-  problems.push(...checkMigrationCoverage(derived), ...checkProducible(derived));
+  problems.push(...askedOnce(checkMigrationCoverage(derived), checkProducible(derived)));
   if (problems.length > 0) {
     throw new VersionaryError({
       code: ErrorCode.InvalidDefinition,
-      detail: `The version definition has ${problems.length} problem(s): ${problems.join('; ')}`,
-      errors: problems.map((detail) => ({ pointer: '/versions', detail })),
+      detail: `The version definition has ${problems.length} problem(s): ${problems.map((p) => p.detail).join('; ')}`,
+      errors: problems.map(({ detail, pointer }) => ({ pointer, detail })),
     });
   }
   const byName = new Map(derived.map((v) => [v.name, v]));

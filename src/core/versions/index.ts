@@ -14,7 +14,7 @@ export {
   schemaReplaced,
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
-export { readVersionChanges } from './change-file.ts';
+export { readVersionChanges, type VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
 

@@ -4,8 +4,9 @@ import {
   readVersionChanges,
   routablePath,
   type ApiVersion,
+  type Instruction,
   type VersionBundle,
-  type VersionChange,
+  type VersionChangeEntry,
 } from '../../core/versions/index.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
@@ -34,7 +35,8 @@ export function addDerivedVersions(options: {
   const byName = new Map(versions.map((v) => [v.name, v]));
   const derived = versions.filter((v): v is Derived => 'derivedFrom' in v);
   if (derived.length === 0) return { bundle: options.bundle, routes: {} };
-  const changesOf = new Map<string, VersionChange[]>();
+  // By the version that introduced them: the changes as read, with the file and version that list them.
+  const changesOf = new Map<string, ListedChanges>();
   for (const version of derived) {
     const at = `gateway.versions.${version.name}`;
     const from = byName.get(version.derivedFrom);
@@ -51,10 +53,7 @@ export function addDerivedVersions(options: {
           `${at}.changes: ${file.path}[${entry.index}].version: is ${entry.version}, but ${version.name} is derived from ${version.derivedFrom}: list the changes ${version.derivedFrom} introduced`,
         );
     // The changes a version introduced are undone to give the version derived from it.
-    changesOf.set(
-      version.derivedFrom,
-      changes.map((e) => e.change),
-    );
+    changesOf.set(version.derivedFrom, { derived: version.name, path: file.path, entries: changes });
   }
   if (errors.length > 0) return { bundle: options.bundle, routes: {} };
   const groups = chainsOf(derived, byName, errors);
@@ -69,11 +68,11 @@ export function addDerivedVersions(options: {
     try {
       group = defineVersions({
         head: { schemas: root.schemas, operations: routable },
-        versions: chain.map((name) => ({ name, changes: changesOf.get(name) ?? [] })),
+        versions: chain.map((name) => ({ name, changes: changesOf.get(name)?.entries.map((e) => e.change) ?? [] })),
       });
     } catch (error) {
       const list = (error as VersionaryError).errors ?? [{ detail: (error as Error).message }];
-      errors.push(...list.map((e) => `gateway.versions (derived from ${root.name}): ${e.detail}`));
+      errors.push(...list.map((e) => placed(e, { chain, changesOf, root: root.name })));
       continue;
     }
     const rootGroup = group.get(root.name)!;
@@ -88,6 +87,51 @@ export function addDerivedVersions(options: {
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };
+}
+
+/** A change file's changes, as read, for the version that introduced them. */
+interface ListedChanges {
+  /** The derived version whose `changes` file lists them. */
+  derived: string;
+  path: string;
+  entries: VersionChangeEntry[];
+}
+
+/**
+ * A problem of `defineVersions`, told where it is in the change file: its pointer
+ * (`/versions/1/changes/0/instructions/2`) names the version, the change and the instruction, and
+ * the file names the change by its own place (`[0]`), so the message says `changes-v2.json[0]
+ * .instructions[2] (field-added User.email)`, the field included, as a mistake of shape is told.
+ */
+function placed(
+  problem: { pointer?: string | undefined; detail: string },
+  at: { chain: string[]; changesOf: Map<string, ListedChanges>; root: string },
+): string {
+  const match = /^\/versions\/(\d+)(?:\/changes\/(\d+)\/instructions\/(\d+))?$/.exec(problem.pointer ?? '');
+  const version = match ? at.chain[Number(match[1])] : undefined;
+  // A problem of a version's own schemas comes from the changes of the version it is derived from.
+  const listed = version === undefined ? undefined : (at.changesOf.get(version) ?? derivedFrom(at, version));
+  if (!match || !listed) return `gateway.versions (derived from ${at.root}): ${problem.detail}`;
+  // The detail starts with the version the change belongs to: the file's place says it already.
+  const detail = problem.detail.replace(/^v[1-9][0-9]*: /, '');
+  const where = `gateway.versions.${listed.derived}.changes: ${listed.path}`;
+  if (match[2] === undefined) return `${where}: ${detail}`;
+  const entry = listed.entries[Number(match[2])];
+  const step = entry?.change.instructions[Number(match[3])];
+  if (!entry || !step) return `${where}: ${detail}`;
+  return `${where}[${entry.index}].instructions[${match[3]}] (${instructionWords(step)}): ${detail}`;
+}
+
+/** The changes whose undoing gave `version`: those of the version it is derived from. */
+function derivedFrom(at: { chain: string[]; changesOf: Map<string, ListedChanges> }, version: string) {
+  const newer = at.chain[at.chain.indexOf(version) + 1];
+  return newer === undefined ? undefined : at.changesOf.get(newer);
+}
+
+/** An instruction in a few words: its op and what it names (`field-added User.email`). */
+function instructionWords(step: Instruction): string {
+  if (step.op === 'endpoint-added') return `${step.op} ${step.method} ${step.path}`;
+  return 'field' in step ? `${step.op} ${step.schema}.${step.field}` : `${step.op} ${step.schema}`;
 }
 
 /** Each chain of derived versions, oldest first, ending with the version that has the upstream. */

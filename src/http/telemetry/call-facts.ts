@@ -35,7 +35,8 @@ export function callFactsOf(
     [A.versionSource]: state.versionFromAccept ? 'accept' : 'path',
     [A.deprecated]: deprecated,
   };
-  const verdict = state.lifecycleVerdict ?? state.verdict?.verdict;
+  // The sunset and replacement only beside `deprecated: true`, as the answer's headers go together.
+  const verdict = deprecated ? (state.lifecycleVerdict ?? state.verdict?.verdict) : undefined;
   if (verdict?.deprecated && verdict.sunsetAt !== undefined) attributes[A.sunset] = formatIsoInstant(verdict.sunsetAt);
   if (verdict?.deprecated && verdict.replacement !== undefined) attributes[A.replacement] = verdict.replacement;
   if (state.deprecatedElements?.length) attributes[A.deprecatedElements] = [...state.deprecatedElements];

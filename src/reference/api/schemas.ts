@@ -1,18 +1,22 @@
 import { ref, type SchemaMap } from '../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../../core/text/email.ts';
+import { freeTextPattern } from '../../core/text/free-text.ts';
 
-const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+// Free text refuses U+0000 (a 400), as every JSON body does: each field says so with its pattern.
+const name = { type: 'string', minLength: 1, maxLength: 200, pattern: freeTextPattern } as const;
 const email = { type: 'string', pattern: emailPattern, maxLength: 254, description: emailRule } as const;
 const nickname = {
   type: 'string',
   minLength: 1,
   maxLength: 100,
+  pattern: freeTextPattern,
   description: 'The name shown for the user. Same value as `displayName`, its new name in v2.',
 } as const;
 const displayName = {
   type: 'string',
   minLength: 1,
   maxLength: 100,
+  pattern: freeTextPattern,
   description: 'The name shown for the user; takes the place of `nickname`. A request that sends both keeps this one.',
 } as const;
 const status = { type: 'string', enum: ['active', 'inactive', 'pending'] } as const;
@@ -55,8 +59,8 @@ export const headSchemas = {
     properties: {
       name,
       email: { type: ['string', 'null'], pattern: emailPattern, maxLength: 254, description: emailRule },
-      nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
-      displayName: { type: ['string', 'null'], minLength: 1, maxLength: 100 },
+      nickname: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
+      displayName: { type: ['string', 'null'], minLength: 1, maxLength: 100, pattern: freeTextPattern },
       status,
     },
   },
@@ -90,8 +94,8 @@ export const headSchemas = {
     properties: {
       id,
       userId: id,
-      title: { type: 'string', maxLength: 300 },
-      body: { type: 'string', maxLength: 20000 },
+      title: { type: 'string', maxLength: 300, pattern: freeTextPattern },
+      body: { type: 'string', maxLength: 20000, pattern: freeTextPattern },
       createdAt: { type: 'string', format: 'date-time', maxLength: 40 },
     },
   },
@@ -99,7 +103,10 @@ export const headSchemas = {
     type: 'object',
     additionalProperties: false,
     required: ['title', 'body'],
-    properties: { title: { type: 'string', minLength: 1, maxLength: 300 }, body: { type: 'string', maxLength: 20000 } },
+    properties: {
+      title: { type: 'string', minLength: 1, maxLength: 300, pattern: freeTextPattern },
+      body: { type: 'string', maxLength: 20000, pattern: freeTextPattern },
+    },
   },
   PostList: {
     type: 'object',
