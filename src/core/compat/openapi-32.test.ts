@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import { object } from './fixtures/openapi-builder.ts';
-import { operationsReached } from './usage-gate.ts';
+import { fingerprintOf, judgeChanges, operationsReached } from './usage-gate.ts';
 import type { Change } from './types.ts';
 
 const str = { type: 'string' };
@@ -260,5 +260,28 @@ describe('deprecated security schemes (3.2)', () => {
     assert.equal(change?.location.pointer, '/components/securitySchemes/legacyKey');
     assert.deepEqual(ids(diff(secured(true), secured(false))), ['security-scheme-reactivated:compatible']);
     assert.deepEqual(ids(diff(secured(true), secured(true))), []);
+  });
+});
+
+describe('the usage gate and approvals see an additional operation by its method', () => {
+  const items = (extra: Record<string, unknown>) =>
+    doc32({ '/api/v2/items/{id}': { get: { responses: ok }, additionalOperations: extra } });
+  const changes = diff(items({ PURGE: { responses: ok } }), items({}));
+  const usage = (endpoint: string) => [
+    { version: 'v2', endpoint, clientId: 'cl_a', clientName: 'Acme', contact: true, calls: 4, lastSeen: 0 },
+  ];
+  const judge = (over: Partial<Parameters<typeof judgeChanges>[0]>) =>
+    judgeChanges({ changes, version: 'v2', prefix: '/api', now: 1, ...over })[0];
+
+  it('breaks a client that sent PURGE, not one that only sent GET', () => {
+    assert.equal(judge({ usage: usage('PURGE /items/{itemId}') })?.status, 'broken');
+    assert.deepEqual(judge({ usage: usage('PURGE /items/{itemId}') })?.operations, ['PURGE /api/v2/items/{id}']);
+    assert.equal(judge({ usage: usage('GET /items/{itemId}') })?.status, 'unaffected');
+  });
+
+  it('an approval of its fingerprint lets it through', () => {
+    const fingerprint = fingerprintOf(changes[0] as Change);
+    const approvals = [{ fingerprint, reason: 'PURGE moved to DELETE', approvedBy: 'ops' }];
+    assert.equal(judge({ usage: usage('PURGE /items/{id}'), approvals })?.status, 'approved');
   });
 });
