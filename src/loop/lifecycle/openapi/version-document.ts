@@ -95,7 +95,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
     decorate: (op, generated) => {
       const lifecycle = options.lifecycle(op);
-      const role = op.method === 'GET' ? 'read' : 'write';
+      const role = op.method === 'GET' || op.method === 'QUERY' ? 'read' : 'write';
       const parameters = [...(generated.parameters as unknown[])];
       const description = `${op.summary}. Needs credentials with the \`${role}\` role.`;
       if (op.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
