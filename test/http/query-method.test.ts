@@ -1,7 +1,7 @@
 // QUERY (the safe method with a body) through a library app over real sockets: routed, validated,
 // negotiated, versioned, deprecated like any other operation, and documented as `query` in 3.2
-// documents and `x-query` in 3.1 ones. Node's HTTP parser must accept the method: it does from
-// Node 20.19 on (llhttp 9.2), every line the package supports.
+// documents and `x-query` in 3.1 ones. Node's HTTP parser must accept the method: it runs again
+// on each Node line CI tests (scripts/test-files.ts), and passed on 20.20, 22.23 and 24.22.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
