@@ -47,6 +47,31 @@ describe('additionalOperations: operations like the fixed ones', () => {
     assert.equal(change?.location.path, '/api/v2/items/{id}');
   });
 
+  it('a shared schema change reached only through one is placed on it, whatever its spelling', () => {
+    const shared = (props: Record<string, unknown>) =>
+      doc32(
+        {
+          '/api/v2/items/{id}': {
+            additionalOperations: {
+              'M-SEARCH': {
+                responses: {
+                  '200': {
+                    description: 'ok',
+                    content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+        { schemas: { Item: object(props) } },
+      );
+    const [change] = diff(shared({ id: int, name: str }), shared({ id: int }));
+    assert.equal(change?.id, 'response-property-removed');
+    assert.equal(change?.location.method, 'M-SEARCH');
+    assert.equal(change?.location.path, '/api/v2/items/{id}');
+  });
+
   it('an entry for a fixed method is not an operation of its own (the lint reports it)', () => {
     assert.deepEqual(ids(diff(items({}), items({ POST: { responses: ok }, get: { responses: ok } }))), []);
   });
