@@ -310,3 +310,36 @@ describe('the usage gate and approvals see an additional operation by its method
     assert.equal(judge({ usage: usage('PURGE /items/{id}'), approvals })?.status, 'approved');
   });
 });
+
+describe('$self without folders', () => {
+  it('a urn $self finds documents by their $self alone, and a missing one is REF_BROKEN', () => {
+    const root = 'file:///repo/openapi.json';
+    const shared = 'file:///repo/elsewhere/types.json';
+    const set = (status: string[], target = 'urn:example:types') => ({
+      root,
+      documents: new Map<string, unknown>([
+        [
+          root,
+          {
+            ...doc32({
+              '/api/v2/orders': {
+                get: {
+                  responses: {
+                    '200': {
+                      description: 'ok',
+                      content: { 'application/json': { schema: { $ref: `${target}#/Status` } } },
+                    },
+                  },
+                },
+              },
+            }),
+            $self: 'urn:example:api',
+          },
+        ],
+        [shared, { $self: 'urn:example:types', Status: { type: 'string', enum: status } }],
+      ]),
+    });
+    assert.deepEqual(ids(diff(set(['open', 'paid']), set(['open']))), ['response-enum-value-removed:breaking']);
+    assert.throws(() => diff(set(['open']), set(['open'], 'urn:example:other')), { code: 'REF_BROKEN' });
+  });
+});

@@ -149,8 +149,13 @@ export function baseUriOf(doc: unknown, uri: string): string {
  */
 export function localTarget(target: string, base: string, uri: string): string {
   if (base === uri) return target;
-  const folder = new URL('.', base).href;
-  return target.startsWith(folder) ? new URL(target.slice(folder.length), new URL('.', uri)).href : target;
+  try {
+    const folder = new URL('.', base).href;
+    return target.startsWith(folder) ? new URL(target.slice(folder.length), new URL('.', uri)).href : target;
+  } catch {
+    // A `$self` without folders (`urn:uuid:…`) maps nothing: its targets are found by `$self` alone.
+    return target;
+  }
 }
 
 function decodePointer(pointer: string): string {
