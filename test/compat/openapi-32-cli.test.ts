@@ -96,6 +96,27 @@ describe('versionary diff on OpenAPI 3.2 descriptions, as a process', () => {
     assert.match(run.stdout, /^RISK\s+response-enum-value-added/m);
   });
 
+  it('versionary lint reads the 3.2 descriptions, and finds a fixed method in additionalOperations', async () => {
+    const clean = await runCliProcess(['lint', 'base.json', '--format', 'json'], { cwd: dir });
+    const rules = (stdout: string) =>
+      (JSON.parse(stdout) as { findings: { rule: string }[] }).findings.map((f) => f.rule);
+    assert.ok(clean.code === 0 || clean.code === 1, clean.stderr);
+    assert.deepEqual(
+      rules(clean.stdout).filter((r) => /additional|querystring/.test(r)),
+      [],
+      'no 3.2 finding where the fields are used as allowed',
+    );
+    const doc = description('base');
+    const items = (doc.paths as Record<string, { additionalOperations: Record<string, unknown> }>)[
+      '/api/v2/items/{id}'
+    ]!;
+    items.additionalOperations.POST = { responses: ok };
+    writeFileSync(join(dir, 'fixed.json'), JSON.stringify(doc));
+    const run = await runCliProcess(['lint', 'fixed.json', '--format', 'json'], { cwd: dir });
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(rules(run.stdout).includes('additional-operation-fixed-method'), run.stdout);
+  });
+
   it('follows a $ref written as a $self URI to the file at the same place beside the document', async () => {
     // Published under https://api.example.com/openapi/, kept under self/: the absolute refs are read
     // from self/shared/, where a 3.1 loader would refuse them as remote.
