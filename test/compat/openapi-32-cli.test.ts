@@ -96,6 +96,26 @@ describe('versionary diff on OpenAPI 3.2 descriptions, as a process', () => {
     assert.match(run.stdout, /^RISK\s+response-enum-value-added/m);
   });
 
+  it('the gate takes a waiver of the removed PURGE by its fingerprint, and fails on the rest', async () => {
+    // The gate's JSON (with a waivers file) carries each change's fingerprint.
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ waivers: [] }));
+    const json = await runCliProcess(['diff', 'base.json', 'head.json', '--format', 'json', '--waivers', 'none.json'], {
+      cwd: dir,
+    });
+    const changes = (JSON.parse(json.stdout) as { changes: { fingerprint: string; location: { method?: string } }[] })
+      .changes;
+    const purge = changes.find((c) => c.location.method === 'PURGE');
+    assert.ok(purge, json.stdout);
+    writeFileSync(
+      join(dir, 'waivers.json'),
+      JSON.stringify({ waivers: [{ fingerprint: purge.fingerprint, reason: 'PURGE moved to DELETE' }] }),
+    );
+    const gate = await runCliProcess(['diff', 'base.json', 'head.json', '--waivers', 'waivers.json'], { cwd: dir });
+    assert.equal(gate.code, 1, 'the QUERY removal and the retyped item still break');
+    assert.match(gate.stdout, /^APPROVED .*endpoint-removed.*PURGE \/api\/v2\/items\/\{id\}/m);
+    assert.match(gate.stdout, /^BROKEN .*endpoint-removed.*QUERY \/api\/v2\/search/m);
+  });
+
   it('versionary lint reads the 3.2 descriptions, and finds a fixed method in additionalOperations', async () => {
     const clean = await runCliProcess(['lint', 'base.json', '--format', 'json'], { cwd: dir });
     const rules = (stdout: string) =>
