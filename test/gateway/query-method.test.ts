@@ -3,7 +3,7 @@
 // judged by the lifecycle like any other operation (an endpoint deprecation of `QUERY /echo`).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
+import { METHODS, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   gatewayAdminKey,
@@ -39,7 +39,10 @@ function query(url: string, body: string): Promise<{ status: number; headers: Re
   });
 }
 
-describe('gateway: QUERY for upstreams that document it', () => {
+// A Node whose HTTP parser predates QUERY answers it 400 before any route runs: nothing to test there.
+const skip = METHODS.includes('QUERY') ? false : `Node ${process.version}'s HTTP parser does not know QUERY`;
+
+describe('gateway: QUERY for upstreams that document it', { skip }, () => {
   let python: PythonUpstream;
   let gateway: TestGateway;
   before(async () => {
