@@ -56,7 +56,9 @@ export function lintOpenApi(input: unknown, options: LintOptions = {}): LintFind
  */
 function skippedInDocument(ctx: LintContext, finding: LintFinding): boolean {
   const ops = ctx.operations.filter(
-    (op) => op.path === finding.path && (finding.method === undefined || op.method.toUpperCase() === finding.method),
+    (op) =>
+      op.path === finding.path &&
+      (finding.method === undefined || op.method === finding.method || op.method.toUpperCase() === finding.method),
   );
   return (
     ops.length > 0 &&

@@ -256,6 +256,16 @@ describe('OpenAPI 3.2 documents', () => {
     assert.deepEqual(rules(lintOpenApi(doc)), []);
   });
 
+  it('apply the other rules to additional operations, and their x-lint-skip, whatever the spelling', () => {
+    const byUser = { name: 'userId', in: 'query', schema: { type: 'string' } };
+    const purge = (extra: Record<string, unknown>) =>
+      doc32({
+        '/api/v2/items': { additionalOperations: { purge: { parameters: [byUser], responses: ok, ...extra } } },
+      });
+    assert.deepEqual(rules(lintOpenApi(purge({}))), ['identifier-in-query purge /api/v2/items']);
+    assert.deepEqual(rules(lintOpenApi(purge({ 'x-lint-skip': ['identifier-in-query'] }))), []);
+  });
+
   it('find a fixed method inside additionalOperations', () => {
     const doc = doc32({
       '/api/v2/items': { additionalOperations: { POST: { responses: ok }, purge: { responses: ok } } },
