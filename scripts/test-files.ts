@@ -22,6 +22,10 @@ const lineSensitive: ReadonlyArray<{ pattern: RegExp; why: string }> = [
     why: 'Node’s HTTP parser, socket handling and timeout checks change between lines',
   },
   {
+    pattern: /^test\/(http|gateway)\/query-method\.test\.ts$/,
+    why: 'QUERY over sockets: the line’s HTTP parser must know the method, and undici must forward it',
+  },
+  {
     pattern: /^test\/ops\/oversized-body\.test\.ts$/,
     why: 'a body past the limit: how the line’s HTTP server ends the socket',
   },

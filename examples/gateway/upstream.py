@@ -152,7 +152,7 @@ class Handler(BaseHTTPRequestHandler):
             return None
         return self.send_json(404, {"error": "not here", "path": url.path})
 
-    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = route
+    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_QUERY = route
 
 
 if __name__ == "__main__":

@@ -59,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     vendor: api.vendor,
     title: api.title,
     prefix: api.prefix,
+    ...(api.openapiVersion ? { openapiVersion: api.openapiVersion } : {}),
     clock: options.clock,
     host: {
       config,

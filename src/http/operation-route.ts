@@ -21,6 +21,8 @@ export function registerOperation(
     const name = operation.responses[status]?.schema;
     if (name) response[status] = toRouteSchema({ version, name, forSerializer: true });
   }
+  // QUERY is routable from Fastify 5.12 on; an older Fastify 5 learns it, as a method with a body.
+  if (!app.supportedMethods.includes(operation.method)) app.addHttpMethod(operation.method, { hasBody: true });
   app.route({
     method: operation.method,
     url,

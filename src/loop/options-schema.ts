@@ -31,6 +31,9 @@ const LoopOptionsSchema = Type.Object(
     }),
     title: Text,
     description: Type.Optional(Text),
+    openapiVersion: Type.Optional(
+      Type.Union([Type.Literal('3.1'), Type.Literal('3.2')], { errorText: 'must be "3.1" or "3.2"' }),
+    ),
     license: Type.Optional(
       Type.Object(
         { name: Text, identifier: Type.Optional(Text), url: Type.Optional(Text) },

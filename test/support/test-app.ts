@@ -6,6 +6,7 @@ import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp, type BuildAppOptions } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
+import type { LoopProduct } from '../../src/loop/host/product.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
@@ -39,6 +40,8 @@ export interface TestAppOptions {
   databasePath?: string;
   /** Build the app with this bundle instead of the published versions. */
   bundle?: VersionBundle;
+  /** Serve the API's documents as OpenAPI 3.2 (the product's `api.openapiVersion`). */
+  openapiVersion?: '3.2';
   /** Send requests without the default credentials. */
   anonymous?: boolean;
   /** Send the admin key by default instead of the consumer key: for tests of the management API. */
@@ -136,7 +139,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     : opened;
   const served = options.wrapStorage ? options.wrapStorage(withResources) : withResources;
   const app = await buildApp({
-    product: referenceProduct(options.bundle ? { bundle: options.bundle } : {}),
+    product: withOpenApiVersion(referenceProduct(options.bundle ? { bundle: options.bundle } : {}), options),
     config,
     storage: served,
     clock,
@@ -223,3 +226,9 @@ export async function snapshotTables(db: Kysely<TestTables>): Promise<string> {
 }
 
 export type { InjectOptions };
+
+function withOpenApiVersion(product: LoopProduct, options: TestAppOptions): LoopProduct {
+  return options.openapiVersion
+    ? { ...product, api: { ...product.api, openapiVersion: options.openapiVersion } }
+    : product;
+}

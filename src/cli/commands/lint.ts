@@ -9,7 +9,8 @@ export const lintCommand = defineCommand({
   help: `Usage: npx versionary lint <openapi> [--format text|json] [--allow SEGMENT]...
 
 Rules: collection-not-plural, identifier-in-query, unversioned-path,
-error-not-problem-details, deprecated-without-sunset (see docs/compatibility.md).
+error-not-problem-details, deprecated-without-sunset, and for OpenAPI 3.2
+additional-operation-fixed-method, querystring-parameter-conflict (see docs/compatibility.md).
 
 Options:
   --format    text (default) or json

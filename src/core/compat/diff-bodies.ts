@@ -80,6 +80,12 @@ export function diffContent(
     const ns = child(node, 'schema');
     if (os !== undefined && ns !== undefined)
       compareSchemas(ctx, { old: os, new: ns, direction: args.direction, label: args.label });
+    // OpenAPI 3.2: each item of a sequential media type (JSON Lines, JSON text sequences, server-sent
+    // events, multipart/mixed) is validated by `itemSchema` on its own, so it is compared like a body.
+    const oi = child(old, 'itemSchema');
+    const ni = child(node, 'itemSchema');
+    if (oi !== undefined && ni !== undefined)
+      compareSchemas(ctx, { old: oi, new: ni, direction: args.direction, label: `${args.label}[item]` });
   }
 }
 

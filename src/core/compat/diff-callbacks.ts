@@ -1,5 +1,6 @@
 import { child, diffContent } from './diff-bodies.ts';
-import { emit, METHODS, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess } from './diff-responses.ts';
 import { compareSchemas } from './diff-schema.ts';
@@ -56,15 +57,9 @@ function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
   for (const [name, raw] of Object.entries(map.value)) {
     const item = side.resolver.resolve({ uri: map.uri, pointer: joinPointer(map.pointer, name), value: raw });
     if (!isObjectLike(item.value)) continue;
-    for (const [method, op] of Object.entries(item.value)) {
-      if (!METHODS.has(method) || !isObjectLike(op)) continue;
-      const label = `${method.toUpperCase()} ${prefix} ${name}`;
-      out.push({
-        key: label,
-        label,
-        pathItem: item,
-        operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
-      });
+    for (const { method, operation } of pathItemOperations(item)) {
+      const label = `${method} ${prefix} ${name}`;
+      out.push({ key: label, label, pathItem: item, operation });
     }
   }
   return out;

@@ -120,6 +120,7 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
   if (tokens[0] === 'paths' && tokens[1] !== undefined && tokens[2] !== undefined && location.document === undefined) {
     location.path = tokens[1];
     if (METHODS.has(tokens[2])) location.method = tokens[2].toUpperCase();
+    else if (tokens[2] === 'additionalOperations' && tokens[3] !== undefined) location.method = tokens[3];
   } else if (ctx.via !== undefined) {
     location.via = ctx.via;
   }

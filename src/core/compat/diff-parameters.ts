@@ -91,6 +91,8 @@ function compareParam(ctx: DiffContext, op: Param, np: Param): void {
 }
 
 function styleOf(p: Param): string {
+  // A 3.2 `querystring` parameter has no style: its one `content` media type says how it is spelled.
+  if (p.in === 'querystring') return isObjectLike(p.value.content) ? (Object.keys(p.value.content)[0] ?? '') : '';
   const form = p.in === 'query' || p.in === 'cookie';
   const style = typeof p.value.style === 'string' ? p.value.style : form ? 'form' : 'simple';
   const explode = typeof p.value.explode === 'boolean' ? p.value.explode : style === 'form';
@@ -113,12 +115,15 @@ function collectParams(resolver: RefResolver, entry: OperationEntry): Map<string
   const templateNames = [...entry.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   const out = new Map<string, Param>();
   for (const { node, name, in: where, value } of declaredParameters(resolver, entry)) {
+    // Only one `querystring` parameter may exist (OpenAPI 3.2) and its name is never sent.
     const key =
       where === 'path'
         ? `path#${templateNames.indexOf(name)}`
         : where === 'header'
           ? `header:${name.toLowerCase()}`
-          : `${where}:${name}`;
+          : where === 'querystring'
+            ? 'querystring'
+            : `${where}:${name}`;
     out.set(key, { node, name, in: where, required: where === 'path' || value.required === true, value });
   }
   return out;

@@ -110,7 +110,22 @@ export function diffSecuritySchemes(ctx: DiffContext): void {
       message: `The security scheme \`${name}\` was removed from the components.`,
     });
   }
+  for (const [name, raw] of Object.entries(newSchemes)) {
+    if (!Object.hasOwn(oldSchemes, name)) continue;
+    const was = isDeprecated(resolve(ctx.old, name, oldSchemes[name]));
+    const now = isDeprecated(resolve(ctx.new, name, raw));
+    if (was === now) continue;
+    emit(ctx, now ? 'security-scheme-deprecated' : 'security-scheme-reactivated', {
+      at: { uri: ctx.new.set.root, pointer: joinPointer('/components/securitySchemes', name) },
+      side: 'new',
+      oldValue: was,
+      newValue: now,
+      message: `The security scheme \`${name}\` ${now ? 'was deprecated' : 'is no longer deprecated'}.`,
+    });
+  }
 }
+
+const isDeprecated = (scheme: unknown): boolean => isObjectLike(scheme) && scheme.deprecated === true;
 
 function diffScopes(
   o: Alternative,

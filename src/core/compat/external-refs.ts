@@ -1,4 +1,4 @@
-import { resolveRefUri } from './ref-resolver.ts';
+import { baseUriOf, localTarget, resolveRefUri } from './ref-resolver.ts';
 import { pointerOf, walkObjects } from './walk-objects.ts';
 
 /** A `$ref` that points into another document. */
@@ -17,9 +17,13 @@ export interface ExternalRef {
  */
 export function collectExternalRefs(doc: unknown, uri: string): ExternalRef[] {
   const out: ExternalRef[] = [];
+  // With a `$self` (OpenAPI 3.2) refs resolve against it, and what sits under its folder is read
+  // from beside the document.
+  const base = baseUriOf(doc, uri);
   walkObjects(doc, (record, at) => {
     if (typeof record.$ref === 'string' && !record.$ref.startsWith('#')) {
-      const { uri: target } = resolveRefUri(record.$ref, uri);
+      const { uri: named } = resolveRefUri(record.$ref, base);
+      const target = named === base ? uri : localTarget(named, base, uri);
       if (target !== uri) out.push({ target, ref: record.$ref, at: pointerOf(at) });
     }
   });

@@ -54,16 +54,37 @@ export function listOperations(side: { set: DocumentSet; resolver: RefResolver }
   for (const [path, raw] of Object.entries(paths)) {
     const item = side.resolver.resolve({ uri: side.set.root, pointer: joinPointer('/paths', path), value: raw });
     if (!isObjectLike(item.value)) continue;
-    for (const [method, op] of Object.entries(item.value)) {
-      if (!METHODS.has(method) || !isObjectLike(op)) continue;
-      out.push({
-        key: `${method.toUpperCase()} ${normalizePath(path)}`,
-        method: method.toUpperCase(),
-        path,
-        pathItem: item,
-        operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
-      });
+    for (const { method, operation } of pathItemOperations(item)) {
+      out.push({ key: `${method} ${normalizePath(path)}`, method, path, pathItem: item, operation });
     }
+  }
+  return out;
+}
+
+/**
+ * The operations of a path item, by the method a client sends: the fixed fields (`get` … `query`,
+ * upper-cased) and OpenAPI 3.2's `additionalOperations` (spelled as sent: `PURGE`, `LINK`). An
+ * `additionalOperations` entry for a fixed method is invalid (the lint reports it) and is left
+ * out, so it can never shadow or double the fixed one.
+ */
+export function pathItemOperations(item: DocNode): Array<{ method: string; operation: DocNode }> {
+  if (!isObjectLike(item.value)) return [];
+  const out: Array<{ method: string; operation: DocNode }> = [];
+  for (const [method, op] of Object.entries(item.value)) {
+    if (!METHODS.has(method) || !isObjectLike(op)) continue;
+    out.push({
+      method: method.toUpperCase(),
+      operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
+    });
+  }
+  const extra = item.value.additionalOperations;
+  if (!isObjectLike(extra)) return out;
+  for (const [method, op] of Object.entries(extra)) {
+    if (METHODS.has(method.toLowerCase()) || !isObjectLike(op)) continue;
+    out.push({
+      method,
+      operation: { uri: item.uri, pointer: joinPointer(item.pointer, 'additionalOperations', method), value: op },
+    });
   }
   return out;
 }

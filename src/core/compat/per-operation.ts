@@ -1,7 +1,8 @@
 import { operationsReaching, type DiffContext } from './diff-context.ts';
 import type { Change } from './types.ts';
 
-const PATH_OPERATION = /^([A-Z]+) (\/.*)$/;
+// An HTTP method token (RFC 9110), as `additionalOperations` spells it, then the path.
+const PATH_OPERATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/.*)$/;
 
 /**
  * Changes as a client acts on them. A change found once inside a shared component schema names

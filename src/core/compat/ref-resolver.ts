@@ -30,6 +30,7 @@ export interface RefResolver {
  * A missing target or a ref loop throws `REF_BROKEN` naming the document and the place.
  */
 export function createRefResolver(set: DocumentSet): RefResolver {
+  const where = selfUris(set);
   // Where a `$ref` leads depends only on the document holding it and the ref as written, and big
   // descriptions write the same ref in thousands of places (Stripe: `#/components/schemas/customer`),
   // so each is followed once. The cached nodes are shared: callers copy before they change one.
@@ -41,20 +42,20 @@ export function createRefResolver(set: DocumentSet): RefResolver {
       if (byRef === undefined) followed.set(start.uri, (byRef = new Map()));
       const ref = start.value.$ref;
       let node = byRef.get(ref);
-      if (node === undefined) byRef.set(ref, (node = located(followChain(set, start))));
+      if (node === undefined) byRef.set(ref, (node = located(followChain(set, where, start))));
       return node;
     },
   };
 }
 
-function followChain(set: DocumentSet, start: { uri: string; pointer: string; value: unknown }) {
+function followChain(set: DocumentSet, where: SelfUris, start: { uri: string; pointer: string; value: unknown }) {
   let current = { uri: start.uri, pointer: start.pointer, value: start.value };
   const seen = new Set<string>();
   while (isRefObject(current.value)) {
     const from = `${current.uri}#${current.pointer}`;
     if (seen.has(from)) throw refError(`$ref loop at ${from}`);
     seen.add(from);
-    current = follow(set, { baseUri: current.uri, ref: current.value.$ref, from });
+    current = follow(set, where, { uri: current.uri, ref: current.value.$ref, from });
   }
   return current;
 }
@@ -93,15 +94,68 @@ export function resolveRefUri(ref: string, baseUri: string): { uri: string; poin
   }
 }
 
-function follow(set: DocumentSet, at: { baseUri: string; ref: string; from: string }) {
-  const { baseUri, ref, from } = at;
-  const { uri, pointer } = resolveRefUri(ref, baseUri);
+function follow(set: DocumentSet, where: SelfUris, at: { uri: string; ref: string; from: string }) {
+  const { ref, from } = at;
+  const base = where.baseOf.get(at.uri) ?? at.uri;
+  const { uri: target, pointer } = resolveRefUri(ref, base);
+  const uri = set.documents.has(target) ? target : (where.byself.get(target) ?? localTarget(target, base, at.uri));
   const doc = set.documents.get(uri);
-  if (doc === undefined) throw refError(`$ref "${ref}" at ${from} points to ${uri}, which is not loaded`);
+  if (doc === undefined) throw refError(`$ref "${ref}" at ${from} points to ${target}, which is not loaded`);
   const value = pointer === '' ? doc : getAtPointer(doc, pointer);
   if (value === undefined)
     throw refError(`$ref "${ref}" at ${from} points to ${pointer} in ${uri}, which does not exist`);
   return { uri, pointer: decodePointer(pointer), value };
+}
+
+/** The `$self` URIs of a set's documents (OpenAPI 3.2), both ways: document to base, base to document. */
+interface SelfUris {
+  baseOf: Map<string, string>;
+  byself: Map<string, string>;
+}
+
+function selfUris(set: DocumentSet): SelfUris {
+  const out: SelfUris = { baseOf: new Map(), byself: new Map() };
+  for (const [uri, doc] of set.documents) {
+    const base = baseUriOf(doc, uri);
+    if (base === uri) continue;
+    out.baseOf.set(uri, base);
+    out.byself.set(base, uri);
+  }
+  return out;
+}
+
+/**
+ * The URI a document's `$ref`s resolve against: its `$self` (OpenAPI 3.2: "MUST use the target
+ * document's `$self` URI if the `$self` field is present"), itself resolved against where the
+ * document was read, else where it was read.
+ */
+export function baseUriOf(doc: unknown, uri: string): string {
+  const self = typeof doc === 'object' && doc !== null ? (doc as { $self?: unknown }).$self : undefined;
+  if (typeof self !== 'string') return uri;
+  try {
+    const url = new URL(self, uri);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return uri;
+  }
+}
+
+/**
+ * Where a target named against a `$self` base is read from when no loaded document claims it: a
+ * target under the `$self` folder is read from the same place under the folder the document was
+ * read from (`https://api.example.com/v2/openapi.yaml` read from `file:///repo/spec/openapi.yaml`
+ * finds `https://api.example.com/v2/schemas.yaml` at `file:///repo/spec/schemas.yaml`).
+ */
+export function localTarget(target: string, base: string, uri: string): string {
+  if (base === uri) return target;
+  try {
+    const folder = new URL('.', base).href;
+    return target.startsWith(folder) ? new URL(target.slice(folder.length), new URL('.', uri)).href : target;
+  } catch {
+    // A `$self` without folders (`urn:uuid:…`) maps nothing: its targets are found by `$self` alone.
+    return target;
+  }
 }
 
 function decodePointer(pointer: string): string {

@@ -317,6 +317,15 @@ export const compatRules = {
     description:
       'A security scheme was removed from the components; operations that used it are judged by their requirements.',
   },
+  'security-scheme-deprecated': {
+    level: 'compatible',
+    description:
+      'A security scheme was marked deprecated (OpenAPI 3.2): it still works, and clients should move to another before it goes.',
+  },
+  'security-scheme-reactivated': {
+    level: 'compatible',
+    description: 'A security scheme is no longer marked deprecated (OpenAPI 3.2).',
+  },
 
   'webhook-added': { level: 'compatible', description: 'A new webhook (OpenAPI 3.1 `webhooks`) is sent.' },
   'webhook-removed': { level: 'breaking', description: 'A webhook is no longer sent; subscribers stop receiving it.' },

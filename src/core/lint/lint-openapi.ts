@@ -1,6 +1,7 @@
 import { isObjectLike } from '../compat/schema-model.ts';
 import { createLintContext, type LintContext } from './lint-context.ts';
 import { checkCollectionNames, checkIdentifiersInQuery } from './naming-rules.ts';
+import { checkAdditionalOperations, checkQuerystringParameters } from './openapi-32-rules.ts';
 import { checkDeprecatedSunset, checkProblemDetails } from './response-rules.ts';
 import type { LintRuleId } from './rules.ts';
 import type { LintFinding } from './types.ts';
@@ -20,6 +21,8 @@ const checks: Record<LintRuleId, (ctx: LintContext) => LintFinding[]> = {
   'unversioned-path': checkVersionedPaths,
   'error-not-problem-details': checkProblemDetails,
   'deprecated-without-sunset': checkDeprecatedSunset,
+  'additional-operation-fixed-method': checkAdditionalOperations,
+  'querystring-parameter-conflict': checkQuerystringParameters,
 };
 
 /**
@@ -53,7 +56,9 @@ export function lintOpenApi(input: unknown, options: LintOptions = {}): LintFind
  */
 function skippedInDocument(ctx: LintContext, finding: LintFinding): boolean {
   const ops = ctx.operations.filter(
-    (op) => op.path === finding.path && (finding.method === undefined || op.method.toUpperCase() === finding.method),
+    (op) =>
+      op.path === finding.path &&
+      (finding.method === undefined || op.method === finding.method || op.method.toUpperCase() === finding.method),
   );
   return (
     ops.length > 0 &&

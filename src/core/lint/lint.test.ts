@@ -219,3 +219,74 @@ it('a conforming document has no findings', () => {
   const doc = openapi({ '/api/v1/users': get(), '/api/v1/users/{id}': get(), '/api/v1/users/{id}/posts': get() });
   assert.deepEqual(lintOpenApi(doc), []);
 });
+
+describe('OpenAPI 3.2 documents', () => {
+  const ok = { '200': { description: 'ok' }, '404': problem };
+  const qs = (name: string) => ({
+    name,
+    in: 'querystring',
+    content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+  });
+  const doc32 = (paths: Record<string, unknown>) => ({ ...openapi(paths), openapi: '3.2.0' });
+
+  it('lint clean with every new field used as the specification allows', () => {
+    const doc = {
+      ...doc32({
+        '/api/v2/items/{itemId}': {
+          get: { responses: ok },
+          query: { requestBody: { content: { 'application/json': { schema: { type: 'object' } } } }, responses: ok },
+          additionalOperations: { PURGE: { responses: ok }, LINK: { responses: ok } },
+        },
+        '/api/v2/events': {
+          get: {
+            parameters: [qs('filter')],
+            responses: {
+              ...ok,
+              '200': { description: 'ok', content: { 'text/event-stream': { itemSchema: { type: 'object' } } } },
+            },
+          },
+        },
+      }),
+      $self: 'https://api.example.com/openapi.json',
+      tags: [{ name: 'items', kind: 'nav', parent: 'shop' }, { name: 'shop' }],
+      components: {
+        securitySchemes: { legacy: { type: 'apiKey', in: 'header', name: 'X-Key', deprecated: true } },
+      },
+    };
+    assert.deepEqual(rules(lintOpenApi(doc)), []);
+  });
+
+  it('apply the other rules to additional operations, and their x-lint-skip, whatever the spelling', () => {
+    const byUser = { name: 'userId', in: 'query', schema: { type: 'string' } };
+    const purge = (extra: Record<string, unknown>) =>
+      doc32({
+        '/api/v2/items': { additionalOperations: { purge: { parameters: [byUser], responses: ok, ...extra } } },
+      });
+    assert.deepEqual(rules(lintOpenApi(purge({}))), ['identifier-in-query purge /api/v2/items']);
+    assert.deepEqual(rules(lintOpenApi(purge({ 'x-lint-skip': ['identifier-in-query'] }))), []);
+  });
+
+  it('find a fixed method inside additionalOperations', () => {
+    const doc = doc32({
+      '/api/v2/items': { additionalOperations: { POST: { responses: ok }, purge: { responses: ok } } },
+    });
+    const findings = lintOpenApi(doc);
+    assert.deepEqual(rules(findings), ['additional-operation-fixed-method POST /api/v2/items']);
+    assert.equal(findings[0]?.pointer, '/paths/~1api~1v2~1items/additionalOperations/POST');
+  });
+
+  it('find two querystring parameters, or one beside query parameters, once per operation', () => {
+    const twice = doc32({
+      '/api/v2/items': { parameters: [qs('a')], get: { parameters: [qs('b')], responses: ok } },
+    });
+    assert.deepEqual(rules(lintOpenApi(twice)), ['querystring-parameter-conflict GET /api/v2/items']);
+    const mixed = doc32({
+      '/api/v2/items': {
+        get: { parameters: [qs('a'), { name: 'page', in: 'query', schema: { type: 'integer' } }], responses: ok },
+      },
+    });
+    const [finding] = lintOpenApi(mixed);
+    assert.equal(finding?.rule, 'querystring-parameter-conflict');
+    assert.match(finding?.message ?? '', /beside in: query parameters \(page\)/);
+  });
+});

@@ -21,6 +21,14 @@ export const lintRules = {
     description:
       'A deprecated operation has no sunset date: neither an x-sunset extension nor a documented Sunset response header.',
   },
+  'additional-operation-fixed-method': {
+    description:
+      'An OpenAPI 3.2 additionalOperations entry names a method that has a fixed field (get, post, query…), which the specification forbids.',
+  },
+  'querystring-parameter-conflict': {
+    description:
+      'An operation has more than one in: querystring parameter, or one beside in: query parameters (OpenAPI 3.2 forbids both).',
+  },
 } as const;
 
 /** A lint rule id. */

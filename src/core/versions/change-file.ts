@@ -10,7 +10,7 @@ export interface VersionChangeEntry {
   change: VersionChange;
 }
 
-const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'QUERY'];
 const versionName = /^v[1-9][0-9]{0,5}$/;
 
 /** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */

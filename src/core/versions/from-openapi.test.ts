@@ -160,7 +160,7 @@ describe('bundleFromOpenApi', () => {
       (error: Error & { code?: string }) => {
         assert.equal(error.code, 'INVALID_DEFINITION');
         for (const part of [
-          'v2: is not an OpenAPI 3.0 or 3.1 document',
+          'v2: is not an OpenAPI 3.0, 3.1 or 3.2 document',
           'v2: documents no operation',
           'v1 must come after v2',
           'Missing names no schema',
@@ -173,5 +173,24 @@ describe('bundleFromOpenApi', () => {
         return true;
       },
     );
+  });
+});
+
+describe('bundleFromOpenApi reads QUERY operations', () => {
+  const op = { operationId: 'search', responses: { '200': { description: 'ok' } } };
+  it('as query in a 3.2 document and as x-query in a 3.1 one', () => {
+    const bundle = bundleFromOpenApi({
+      prefix: '/api',
+      versions: [
+        { name: 'v1', document: { openapi: '3.1.0', paths: { '/api/v1/items': { 'x-query': op } } } },
+        { name: 'v2', document: { openapi: '3.2.0', paths: { '/api/v2/items': { query: op } } } },
+      ],
+    });
+    for (const name of ['v1', 'v2'])
+      assert.deepEqual(
+        bundle.get(name)?.operations.map((o) => `${o.method} ${o.path}`),
+        ['QUERY /items'],
+        name,
+      );
   });
 });

@@ -9,7 +9,7 @@ export interface OpenApiVersionInput {
   document: Record<string, unknown>;
 }
 
-const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
 const namePattern = /^v([1-9][0-9]{0,5})$/;
 
 /**
@@ -79,8 +79,8 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
 } {
   const { document } = options.input;
   const problems: string[] = [];
-  if (typeof document.openapi !== 'string' || !/^3\.[01]\./.test(document.openapi))
-    problems.push('is not an OpenAPI 3.0 or 3.1 document (no "openapi": "3.x.y")');
+  if (typeof document.openapi !== 'string' || !/^3\.[012]\./.test(document.openapi))
+    problems.push('is not an OpenAPI 3.0, 3.1 or 3.2 document (no "openapi": "3.x.y")');
   const paths = objectAt(document, 'paths');
   if (!paths) return { schemas: {}, operations: [], problems: [...problems, 'has no "paths" object'] };
   const components = objectAt(document, 'components') ?? {};
@@ -118,7 +118,8 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
     const path = rawPath === base ? '/' : rawPath.startsWith(`${base}/`) ? rawPath.slice(base.length) : rawPath;
     if (!path.startsWith('/')) problems.push(`path "${rawPath}" must start with "/"`);
     for (const method of methods) {
-      const op = item[method.toLowerCase()];
+      // QUERY: `query` in a 3.2 document, the `x-query` extension in a 3.1 one.
+      const op = method === 'QUERY' ? (item.query ?? item['x-query']) : item[method.toLowerCase()];
       if (!isObject(op)) continue;
       const id = typeof op.operationId === 'string' && op.operationId.length > 0 ? op.operationId : `${method} ${path}`;
       if (ids.has(id)) problems.push(`operationId "${id}" is used twice`);
@@ -153,7 +154,8 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
       });
     }
   }
-  if (operations.length === 0) problems.push('documents no operation (GET, POST, PUT, PATCH or DELETE under "paths")');
+  if (operations.length === 0)
+    problems.push('documents no operation (GET, POST, PUT, PATCH, DELETE or QUERY under "paths")');
   return { schemas, operations, problems };
 }
 

@@ -19,7 +19,7 @@ export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
 
 export { toOpenApiDocument } from './openapi.ts';
-export type { ToOpenApiOptions } from './openapi.ts';
+export type { OpenApiVersion, ToOpenApiOptions } from './openapi.ts';
 
 export { annotateElements } from './element-annotations.ts';
 export type { ElementDocumentation } from './element-annotations.ts';

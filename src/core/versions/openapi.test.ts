@@ -81,3 +81,56 @@ describe('toOpenApiDocument', () => {
     );
   });
 });
+
+describe('toOpenApiDocument in OpenAPI 3.1 and 3.2', () => {
+  const withQuery = defineVersions({
+    head: {
+      schemas: { Search: { type: 'object', properties: { q: { type: 'string' } } } },
+      operations: [
+        {
+          id: 'items.search',
+          method: 'QUERY',
+          path: '/items',
+          summary: 'Search',
+          body: 'Search',
+          responses: { 200: { description: 'ok' } },
+        },
+      ],
+    },
+    versions: [{ name: 'v1' }],
+  }).get('v1')!;
+  const components = {
+    securitySchemes: {
+      legacyKey: { type: 'apiKey', in: 'header', name: 'X-Key', deprecated: true },
+      bearer: { type: 'http', scheme: 'bearer' },
+    },
+  };
+  const build = (openapiVersion?: '3.1' | '3.2') =>
+    toOpenApiDocument({
+      version: withQuery,
+      title: 't',
+      basePath: '/v1',
+      components,
+      ...(openapiVersion ? { openapiVersion } : {}),
+    }) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: typeof components };
+
+  it('writes 3.1 by default: QUERY as x-query, a deprecated scheme as x-deprecated', () => {
+    const doc = build();
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(Object.keys(doc.paths['/v1/items']!), ['x-query']);
+    assert.deepEqual(doc.components.securitySchemes.legacyKey, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Key',
+      'x-deprecated': true,
+    });
+    assert.deepEqual(doc.components.securitySchemes.bearer, components.securitySchemes.bearer);
+  });
+
+  it('writes 3.2 on request: QUERY under query, the scheme marked deprecated', () => {
+    const doc = build('3.2');
+    assert.equal(doc.openapi, '3.2.0');
+    assert.deepEqual(Object.keys(doc.paths['/v1/items']!), ['query']);
+    assert.equal(doc.components.securitySchemes.legacyKey.deprecated, true);
+  });
+});

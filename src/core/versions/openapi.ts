@@ -38,10 +38,19 @@ export interface ToOpenApiOptions {
    * with no element of this version) the document is exactly what it would be otherwise.
    */
   elements?: ElementDocumentation;
+  /**
+   * `3.1` (default) or `3.2`. A 3.2 document puts QUERY operations under `query` and keeps
+   * `deprecated` on security schemes; a 3.1 one, which has neither, writes them as the `x-query`
+   * and `x-deprecated` extensions, so 3.1 tools (Redocly, Spectral) read it clean.
+   */
+  openapiVersion?: OpenApiVersion;
 }
 
+/** The OpenAPI versions a document is written in. */
+export type OpenApiVersion = '3.1' | '3.2';
+
 /**
- * Generate the OpenAPI 3.1 document of one version from the same declarations that drive routing
+ * Generate the OpenAPI 3.1 (or, on request, 3.2) document of one version from the same declarations that drive routing
  * and validation. Only the component schemas the operations reach are emitted, so a schema a
  * version no longer uses (an older version's leftover) does not appear. With `partialResponses`,
  * an operation with a `partial` schema documents its success body as the full representation or,
@@ -54,6 +63,7 @@ export interface ToOpenApiOptions {
  */
 export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unknown> {
   const { version } = options;
+  const v32 = options.openapiVersion === '3.2';
   const schemas: SchemaMap = { ...version.schemas, Problem: problemSchema };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of version.operations) {
@@ -63,11 +73,11 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
       ...toOperation(op, options.partialResponses === true ? schemas : undefined),
       ...options.annotate?.(op),
     };
-    paths[path][op.method.toLowerCase()] = options.decorate ? options.decorate(op, generated) : generated;
+    paths[path][methodKey(op.method, v32)] = options.decorate ? options.decorate(op, generated) : generated;
   }
-  const extra = options.components ?? {};
+  const extra = v32 ? (options.components ?? {}) : withoutSchemeDeprecation(options.components ?? {});
   const doc = {
-    openapi: '3.1.0',
+    openapi: v32 ? '3.2.0' : '3.1.0',
     info: { title: options.title, version: version.name, ...options.info },
     servers: [{ url: '/' }],
     ...options.top,
@@ -77,6 +87,23 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   if (options.elements)
     annotateElements({ doc, version: version.name, basePath: options.basePath, elements: options.elements });
   return doc;
+}
+
+/** The path item member of a method: `query` exists from OpenAPI 3.2 on, `x-query` stands for it before. */
+function methodKey(method: OperationSpec['method'], v32: boolean): string {
+  return method === 'QUERY' && !v32 ? 'x-query' : method.toLowerCase();
+}
+
+/** OpenAPI 3.1 security schemes have no `deprecated`: the mark is kept as `x-deprecated`. */
+function withoutSchemeDeprecation(components: Record<string, Record<string, unknown>>) {
+  const schemes = components.securitySchemes;
+  if (!schemes) return components;
+  const marked = Object.entries(schemes).map(([name, scheme]) => {
+    if (!isPlainObject(scheme) || scheme.deprecated === undefined) return [name, scheme];
+    const { deprecated, ...rest } = scheme;
+    return [name, { ...rest, 'x-deprecated': deprecated }];
+  });
+  return { ...components, securitySchemes: Object.fromEntries(marked) as Record<string, unknown> };
 }
 
 function toOperation(op: OperationSpec, schemas: SchemaMap | undefined): Record<string, unknown> {

@@ -4,8 +4,12 @@ export type JsonSchema = Record<string, unknown>;
 /** Named component schemas, as in `#/components/schemas`. References use `{ $ref: '#/components/schemas/Name' }`. */
 export type SchemaMap = Record<string, JsonSchema>;
 
-/** HTTP methods an operation may use. HEAD is derived from GET. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/**
+ * HTTP methods an operation may use. HEAD is derived from GET. QUERY is the safe, idempotent
+ * method with a body (draft-ietf-httpbis-safe-method-w-body): documented as `query` in OpenAPI 3.2
+ * documents and as the `x-query` extension in 3.1 ones.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'QUERY';
 
 /** One documented response of an operation. */
 export interface ResponseSpec {

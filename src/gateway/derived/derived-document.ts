@@ -1,6 +1,8 @@
 import type { ApiVersion } from '../../core/versions/index.ts';
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+// `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
+const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
  * A derived version's OpenAPI document: the newer version's own (its descriptions, parameters and
@@ -23,7 +25,7 @@ export function derivedDocument(options: {
     const relative = path === rootBase ? '/' : path.startsWith(`${rootBase}/`) ? path.slice(rootBase.length) : path;
     const kept: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(item ?? {}))
-      if (!methods.includes(key) || routed.has(`${key.toUpperCase()} ${relative}`)) kept[key] = value;
+      if (!methods.includes(key) || routed.has(`${methodOf(key)} ${relative}`)) kept[key] = value;
     if (Object.keys(kept).some((key) => methods.includes(key))) paths[relative] = kept;
   }
   const components = (doc.components ?? {}) as Record<string, unknown>;

@@ -35,9 +35,17 @@ const PluginOptionsSchema = Type.Object(
     clientIdOf: Type.Optional(Fn),
     clientOf: Type.Optional(Fn),
     openapi: Type.Optional(
-      Type.Union([Type.Literal(false), Type.Object({ title: Type.String(), document: Type.Optional(Fn) })], {
-        errorText: 'must be { title: string, document?: function } or false',
-      }),
+      Type.Union(
+        [
+          Type.Literal(false),
+          Type.Object({
+            title: Type.String(),
+            document: Type.Optional(Fn),
+            openapiVersion: Type.Optional(Type.Union([Type.Literal('3.1'), Type.Literal('3.2')])),
+          }),
+        ],
+        { errorText: "must be { title: string, document?: function, openapiVersion?: '3.1' | '3.2' } or false" },
+      ),
     ),
     versionsDocument: Type.Optional(Bool),
     problems: Type.Optional(Bool),

@@ -8,7 +8,7 @@ import {
   type LifecycleSource,
   type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
-import type { ApiVersion, ElementDocumentation, VersionBundle } from '../../core/versions/index.ts';
+import type { ApiVersion, ElementDocumentation, OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
 import type { ForwardOptions } from '../forwarded-api.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
@@ -91,8 +91,10 @@ export interface VersionaryPluginOptions {
    * Serve each version's OpenAPI document at `<prefix>/<version>/openapi.json`; `false` to leave it
    * out. `document` builds it instead of the default (security schemes, more statuses, headers…),
    * from the same inputs; it is called per request, since the lifecycle can change meanwhile.
+   * `openapiVersion` `'3.2'` writes OpenAPI 3.2 (QUERY operations under `query`); the default
+   * `'3.1'` writes them as the `x-query` extension, which 3.1 tools read.
    */
-  openapi?: { title: string; document?: OpenApiDocumentBuilder } | false;
+  openapi?: { title: string; document?: OpenApiDocumentBuilder; openapiVersion?: OpenApiVersion } | false;
   /** Serve the lifecycle document at `<prefix>/versions` (default true). */
   versionsDocument?: boolean;
   /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
@@ -126,6 +128,8 @@ export interface OpenApiDocumentInput {
   basePath: string;
   /** The lifecycle's verdict on one operation of this version. */
   verdict(operation: { method: string; path: string }): LifecycleVerdict;
+  /** The OpenAPI version asked for (`3.1` unless the plugin's `openapi.openapiVersion` says otherwise). */
+  openapiVersion: OpenApiVersion;
   /**
    * Fields and query parameters deprecated within versions, with the plugin clock's now, when the
    * lifecycle has any: pass it on as `toOpenApiDocument`'s `elements` to document them.

@@ -14,6 +14,7 @@ import {
   checkDeprecatedRemovals,
   deprecatedOperation,
   toOpenApiDocument,
+  type OpenApiVersion,
   verdictDeprecation,
 } from '../../core/versions/index.ts';
 import { defaultSteps } from '../pipeline/listed-steps.ts';
@@ -106,6 +107,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
         ...o,
         title: o.openapi.title,
         ...(o.openapi.document ? { document: o.openapi.document } : {}),
+        openapiVersion: o.openapi.openapiVersion ?? '3.1',
         lifecycle,
       });
     const document = lifecycle.document?.bind(lifecycle);
@@ -261,7 +263,12 @@ function elementHeaders(
 
 function registerOpenApiRoutes(
   app: FastifyInstance,
-  o: ResolvedPluginOptions & { title: string; document?: OpenApiDocumentBuilder; lifecycle: LifecycleSource },
+  o: ResolvedPluginOptions & {
+    title: string;
+    document?: OpenApiDocumentBuilder;
+    openapiVersion: OpenApiVersion;
+    lifecycle: LifecycleSource;
+  },
 ): void {
   const supported = o.bundle.versions.map((v) => v.name);
   for (const version of o.bundle.versions) {
@@ -287,6 +294,7 @@ function registerOpenApiRoutes(
           version,
           title: o.title,
           basePath,
+          openapiVersion: o.openapiVersion,
           verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
           ...elements,
         });
@@ -294,6 +302,7 @@ function registerOpenApiRoutes(
         version,
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
+        openapiVersion: o.openapiVersion,
         ...elements,
         // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message as its description.
         annotate: (op) => {

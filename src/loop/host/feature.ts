@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { Role } from '../../kernel/ports/principal.ts';
 import type { ServiceConfig } from './config.ts';
 import type { LoopAccessOptions } from '../access/options.ts';
@@ -35,7 +35,14 @@ export interface ServiceContext {
    * Where the versioned API lives, the vendor of its media types, and what its documents say of
    * it: the title, and the description, license and contact when the app gave them.
    */
-  api: { prefix: string; vendor: string; title: string; info?: ApiDocumentInfoSource };
+  api: {
+    prefix: string;
+    vendor: string;
+    title: string;
+    info?: ApiDocumentInfoSource;
+    /** The OpenAPI version of the API's documents (`3.1` unless the app asked for `3.2`). */
+    openapiVersion?: OpenApiVersion;
+  };
   /** The role a request needs, from its matched route (`auth/required-role.ts`). */
   requiredRole: (request: FastifyRequest) => Role | undefined;
   /** The brownouts the portal shows: set by the notices feature, provided by its part to the parts after it. */

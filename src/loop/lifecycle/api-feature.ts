@@ -56,7 +56,11 @@ export function createResourcesFeature(
         onVersionedRequest: options.onVersionedRequest ?? [],
         // The plugin's own problems, version list headers, lifecycle document and removed gate;
         // the service's richer documents come in through its document seam.
-        openapi: { title: api.title, document: serviceDocumentBuilder(context) },
+        openapi: {
+          title: api.title,
+          document: serviceDocumentBuilder(context),
+          ...(api.openapiVersion ? { openapiVersion: api.openapiVersion } : {}),
+        },
         // Unknown paths are the context's (above), or, in the loop, the prefixes' it installs last,
         // once every feature's hooks are in. The loop sends the version list on the API only.
         notFound: false,

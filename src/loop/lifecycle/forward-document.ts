@@ -3,7 +3,9 @@ import type { OpenApiDocumentBuilder } from '../../http/plugin/index.ts';
 import { markEndpointDates } from './removed-document.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+// `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
+const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
  * A proxied version's document, as the gateway serves it at `<prefix>/<version>/openapi.json`:
@@ -29,7 +31,7 @@ export function gatewayDocumentBuilder(options: {
       for (const method of methods) {
         const op = item?.[method] as Record<string, unknown> | undefined;
         if (!op || typeof op !== 'object') continue;
-        const v = verdict({ method: method.toUpperCase(), path: relative });
+        const v = verdict({ method: methodOf(method), path: relative });
         if (v.deprecated) op.deprecated = true;
         const facts = verdictDeprecation(v);
         if (facts) item[method] = { ...op, ...deprecatedOperation(op.description, facts) };

@@ -67,6 +67,7 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
         prefix,
         vendor: options.vendor,
         title: options.title,
+        ...(options.openapiVersion ? { openapiVersion: options.openapiVersion } : {}),
         // Only what the app gave: a document never describes another API.
         info: host.info ?? { description: options.description, license: options.license, contact: options.contact },
       },

@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
-import type { VersionBundle } from '../../core/versions/index.ts';
+import type { OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { JwtConfig } from '../../kernel/config/load-config.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
 import type { ServiceConfig } from '../host/config.ts';
@@ -27,6 +27,11 @@ export interface LoopStorageOptions {
   title: string;
   /** The `info.description` of the API's documents (CommonMark); none by default. */
   description?: string;
+  /**
+   * The OpenAPI version of the API's documents: `3.1` by default, `3.2` to write QUERY operations
+   * under `query` and deprecated security schemes as `deprecated` (3.1 uses `x-query` and `x-deprecated`).
+   */
+  openapiVersion?: OpenApiVersion;
   /** The `info.license` of the API's documents, `{ name, identifier? | url? }`; none by default. */
   license?: ApiDocumentInfo['license'];
   /** The `info.contact` of the API's documents, `{ name?, url?, email? }`; none by default. */

@@ -20,6 +20,7 @@ export function createRequiredRole(prefix: string): (request: FastifyRequest) =>
     if (scope.isManagement(route) || route === '/metrics') return 'admin';
     const api = scope.routeOf(route);
     if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
-    return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
+    // QUERY is safe: reading with a body needs no more than reading.
+    return ['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(request.method) ? 'read' : 'write';
   };
 }

@@ -90,7 +90,7 @@ async function closingsOf(ctx: RouteRowContext, key: SubjectKey): Promise<Closin
 
 /** Parameters of this operation, and fields of its version when the method carries a body. */
 function elementsOf(ctx: RowContext, key: SubjectKey): ElementDeprecation[] {
-  const body = key.method === 'POST' || key.method === 'PUT' || key.method === 'PATCH';
+  const body = key.method === 'POST' || key.method === 'PUT' || key.method === 'PATCH' || key.method === 'QUERY';
   return ctx.runtime
     .elements()
     .filter(

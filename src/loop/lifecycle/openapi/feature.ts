@@ -19,12 +19,13 @@ export const managementDocumentFeature: ServiceFeature = {
  * appears when the access part, registered after this one, accepts tokens.
  */
 export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
-  return ({ version, title, basePath, verdict }) => {
+  return ({ version, title, basePath, verdict, openapiVersion }) => {
     const { removedStatus } = context.config.settings.lifecycle;
     const doc = createVersionDocument({
       version,
       title,
       basePath,
+      openapiVersion,
       jwt: context.config.jwt !== undefined && context.app.hasPlugin('versionary-loop-access'),
       info: {
         ...documentInfoFor(context.api.info, version.name),

@@ -5,6 +5,7 @@ import {
   type ApiVersion,
   type DeprecationFacts,
   type ElementDocumentation,
+  type OpenApiVersion,
   type OperationSpec,
 } from '../../../core/versions/index.ts';
 import { documentedParameters, parameterRef, usedHeaders } from './headers.ts';
@@ -19,6 +20,8 @@ export interface VersionDocumentOptions {
   basePath: string;
   /** Whether this deployment accepts JWTs. */
   jwt: boolean;
+  /** `3.1` (default) or `3.2`: see `toOpenApiDocument`. */
+  openapiVersion?: OpenApiVersion;
   /** The lifecycle's word on an operation now, with its deprecation's dates, successor and guide when deprecated. */
   lifecycle: (operation: OperationSpec) => OperationLifecycle & { deprecation?: DeprecationFacts };
   /** Extra `info` members: the app's description, license and contact, and a removed version's `x-removed`, `x-sunset` and note. */
@@ -46,6 +49,7 @@ export function createVersionDocument(options: VersionDocumentOptions): Record<s
     options.title,
     options.basePath,
     options.jwt,
+    options.openapiVersion ?? '3.1',
     options.info ?? {},
     [...lifecycles.values()],
     elementsKey(options),
@@ -79,6 +83,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     title: options.title,
     basePath: options.basePath,
     partialResponses: true,
+    ...(options.openapiVersion ? { openapiVersion: options.openapiVersion } : {}),
     ...(options.elements ? { elements: options.elements } : {}),
     // Only what the app said of its API (description, license, contact), never a default of ours.
     ...(options.info ? { info: options.info } : {}),
@@ -95,7 +100,7 @@ function buildVersionDocument(options: VersionDocumentOptions): Record<string, u
     components: { securitySchemes: securitySchemes({ jwt }), parameters: documentedParameters },
     decorate: (op, generated) => {
       const lifecycle = options.lifecycle(op);
-      const role = op.method === 'GET' ? 'read' : 'write';
+      const role = op.method === 'GET' || op.method === 'QUERY' ? 'read' : 'write';
       const parameters = [...(generated.parameters as unknown[])];
       const description = `${op.summary}. Needs credentials with the \`${role}\` role.`;
       if (op.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
