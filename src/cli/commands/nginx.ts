@@ -94,6 +94,7 @@ through the management API. The files hold no lifecycle: a lifecycle change need
           listen: listen !== undefined ? Number(listen) : (configured?.listen ?? 8080),
           control: readString(values, 'control') ?? c.settings.gateway?.nginx?.control ?? 'http://127.0.0.1:3000',
           ...(usageLog ? { usageLog: resolve(usageLog) } : {}),
+          ...(configured?.secretFile ? { secretFile: configured.secretFile } : {}),
           ...(module ? { module } : {}),
         };
         const plane = nginxControlPlane({

@@ -2,15 +2,17 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
+import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
 import { lowerCased } from '../../loop/lifecycle/decision-table/problem-registry.ts';
 import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
-import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import { nginxAuthPath, nginxSecretHeader, nginxTablePath } from './control-paths.ts';
 import { createTablePusher, type TablePusher } from './push.ts';
-import { renderNginxFiles, type NginxTarget } from './render.ts';
+import { renderNginxFiles, secretFileOfTarget, type NginxTarget } from './render.ts';
+import { ensureSecret, isSecret, privateDirOf } from './secret.ts';
 import { workerAccessProblem } from './worker-access.ts';
 
 export { nginxAuthPath } from './control-paths.ts';
@@ -44,16 +46,30 @@ export function nginxControlPlane(options: {
       }),
     install(context) {
       const { app } = context;
-      app.get(nginxAuthPath, { logLevel: 'warn' }, keyCheck);
-      const pusher = createTablePusher(context, options.target);
-      app.get(nginxTablePath, { logLevel: 'warn' }, async (_request, reply) => {
+      const { target } = options;
+      // nginx's calls carry the shared secret; without a target there is none, and every call is refused.
+      let secret: string | undefined;
+      const nginxOnly = async (request: FastifyRequest) => {
+        if (secret === undefined || !isSecret(request.headers[nginxSecretHeader], secret))
+          throw dataPlaneSecretProblem();
+      };
+      app.get(nginxAuthPath, { logLevel: 'warn', onRequest: nginxOnly }, keyCheck);
+      const pusher = createTablePusher(context, { target, secret: () => secret });
+      app.get(nginxTablePath, { logLevel: 'warn', onRequest: nginxOnly }, async (_request, reply) => {
         const table = await pusher.table();
         return reply.header('x-versionary-now', String(context.clock.now())).send(table);
       });
-      const { target } = options;
-      if (!target) return;
+      if (!target) {
+        app.addHook('onReady', async () =>
+          app.log.error(
+            "gateway.nginx is not in the config: the control plane knows no shared secret, and refuses nginx's key checks and table requests (docs/gateway.md#the-shared-secret)",
+          ),
+        );
+        return;
+      }
       options.onPusher?.(pusher);
       app.addHook('onReady', async () => {
+        secret = secretOf(target);
         const files = renderNginxFiles({ config: options.config, target });
         writeFiles(target.out, files);
         app.log.info({ out: target.out }, 'nginx files written');
@@ -67,6 +83,21 @@ export function nginxControlPlane(options: {
       app.addHook('onClose', async () => pusher.stop());
     },
   };
+}
+
+/**
+ * The shared secret, written first when there is none (a render keeps the one it finds), and the
+ * private folder of the push socket, mode 0700: nginx makes the socket 0666, and only nginx's
+ * master and this user reach it through the folder.
+ */
+function secretOf(target: NginxTarget): string {
+  const dir = privateDirOf(target.out);
+  // `out` itself keeps the usual mode: nginx's workers read the files in it.
+  mkdirSync(target.out, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Made by an older render, or under a laxer umask.
+  chmodSync(dir, 0o700);
+  return ensureSecret(secretFileOfTarget(target));
 }
 
 function writeFiles(out: string, files: Record<string, string>): void {
@@ -92,6 +123,7 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
       listen: nginx.listen ?? 8080,
       control: nginx.control ?? `http://${host}:${config.port}`,
       ...(nginx.usageLog ? { usageLog: abs(nginx.usageLog) } : {}),
+      ...(nginx.secretFile ? { secretFile: abs(nginx.secretFile) } : {}),
     },
     ...(nginx.reload ? { reload: nginx.reload } : {}),
   };
