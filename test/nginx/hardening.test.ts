@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathOverrides } from '../../src/http/forward-headers.ts';
 import { pushSocketOf } from '../../src/gateway/nginx/render-conf.ts';
 import { privateDirOf, secretFileOf } from '../../src/gateway/nginx/secret.ts';
-import { startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
-import { startDataPlane, type DataPlane } from '../support/nginx.ts';
-import { eventually } from '../support/service-process.ts';
+import { runCliProcess } from '../support/cli-process.ts';
+import { startPythonUpstream, writeGatewayFiles, type PythonUpstream } from '../support/gateway.ts';
+import { requireNginx, startDataPlane, type DataPlane } from '../support/nginx.ts';
+import { eventually, freePort } from '../support/service-process.ts';
 import { scenario, withKey } from './scenario.ts';
 
 interface Answer {
@@ -228,5 +230,76 @@ describe("nginx's problems and usage lines", () => {
     const refused = nginx.usage().filter((l) => l.status === '429');
     assert.ok(refused.length > 0);
     for (const line of refused) assert.equal(line.client, 'admin', JSON.stringify(line));
+  });
+});
+
+describe('the documented start: versionary nginx renders, the control plane reads its secret (--nginx-out)', () => {
+  let python: PythonUpstream;
+  const children: ChildProcess[] = [];
+  let dir = '';
+  before(async () => {
+    requireNginx();
+    python = await startPythonUpstream();
+  });
+  after(async () => {
+    for (const child of children.reverse())
+      if (child.exitCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await exited;
+      }
+    await python?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the API with keys, and pushes to the socket of the rendered folder', async () => {
+    const files = writeGatewayFiles({ upstream: python.url });
+    dir = files.dir;
+    // nginx's workers run as nobody under root: they must reach the rendered files.
+    chmodSync(dir, 0o755);
+    const [listen, controlPort] = [await freePort(), await freePort()];
+    const out = join(dir, 'nginx');
+    const render = await runCliProcess(
+      ['nginx', '--out', out, '--listen', String(listen), '--control', `http://127.0.0.1:${controlPort}`],
+      { cwd: dir, env: files.env },
+    );
+    assert.equal(render.code, 0, render.stderr);
+    const secret = readFileSync(secretFileOf(out), 'utf8').trim();
+    const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
+    const control = spawn(process.execPath, [bin, 'gateway', '--control-plane', '--nginx-out', out], {
+      env: { ...process.env, ...files.env, PORT: String(controlPort), LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    children.push(control);
+    await eventually(
+      () =>
+        fetch(`http://127.0.0.1:${controlPort}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      30_000,
+    );
+    const nginx = spawn('/usr/sbin/nginx', ['-p', out, '-c', 'nginx.conf', '-g', 'daemon off;'], { stdio: 'ignore' });
+    children.push(nginx);
+    const base = `http://127.0.0.1:${listen}`;
+    await eventually(
+      () =>
+        fetch(`${base}/livez`).then(
+          () => true,
+          () => false,
+        ),
+      15_000,
+    );
+    const res = await fetch(`${base}/api/v2/users/1`, { headers: withKey });
+    assert.equal(res.status, 200, await res.text());
+    // The control plane's push reached nginx: its table is in force, by its digest.
+    await eventually(async () => {
+      const state = await push(pushSocketOf(out), 'GET', {
+        path: '/state',
+        headers: { 'x-versionary-secret': secret },
+      });
+      return state.status === 200 && typeof (JSON.parse(state.body) as { digest?: string }).digest === 'string';
+    }, 10_000);
+    assert.equal(readFileSync(secretFileOf(out), 'utf8').trim(), secret, 'the control plane kept the rendered secret');
   });
 });

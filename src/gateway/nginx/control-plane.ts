@@ -29,6 +29,8 @@ export function nginxControlPlane(options: {
   target?: NginxTarget;
   /** Kept for configs that name it: the files no longer change with the lifecycle, so nothing reloads. */
   reload?: string[];
+  /** `false`: the files are `versionary nginx`'s, kept as they are; only the secret is read and the socket pushed to. */
+  renders?: boolean;
   /** Told once the files are written (`versionary nginx` renders once and stops). */
   onRendered?: (files: Record<string, string>) => void;
   /** Told of the pusher, for a caller that must know a change reached nginx (tests). */
@@ -62,7 +64,7 @@ export function nginxControlPlane(options: {
       if (!target) {
         app.addHook('onReady', async () =>
           app.log.error(
-            "gateway.nginx is not in the config: the control plane knows no shared secret, and refuses nginx's key checks and table requests (docs/gateway.md#the-shared-secret)",
+            "neither gateway.nginx nor --nginx-out: the control plane knows no shared secret, and refuses nginx's key checks and table requests (docs/gateway.md#the-shared-secret)",
           ),
         );
         return;
@@ -70,12 +72,14 @@ export function nginxControlPlane(options: {
       options.onPusher?.(pusher);
       app.addHook('onReady', async () => {
         secret = secretOf(target);
-        const files = renderNginxFiles({ config: options.config, target });
-        writeFiles(target.out, files);
-        app.log.info({ out: target.out }, 'nginx files written');
-        const unreachable = workerAccessProblem(target.out);
-        if (unreachable) app.log.error({ out: target.out }, unreachable);
-        options.onRendered?.(files);
+        if (options.renders !== false) {
+          const files = renderNginxFiles({ config: options.config, target });
+          writeFiles(target.out, files);
+          app.log.info({ out: target.out }, 'nginx files written');
+          const unreachable = workerAccessProblem(target.out);
+          if (unreachable) app.log.error({ out: target.out }, unreachable);
+          options.onRendered?.(files);
+        }
         pusher.start();
       });
       // A revocation reaches nginx before the call that made it answers.
