@@ -82,7 +82,7 @@ export function createTablePusher(
     if (status === 200) pushed = { generation: current.generation, skew, digest: sha256(body) };
     else if (status !== undefined) app.log.error({ status }, 'nginx refused the decision table');
   };
-  // Whether nginx holds the table of this digest; an nginx not answering is not asked again until it does.
+  // Whether nginx holds the table of this digest. An nginx not listening is left alone: it asks for the table when it starts.
   const inForce = async (digest: string) => {
     const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state', body: '', headers: {} });
     if (status !== 200) return status === undefined;
