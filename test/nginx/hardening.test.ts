@@ -264,6 +264,7 @@ describe('the documented start: versionary nginx renders, the control plane read
       { cwd: dir, env: files.env },
     );
     assert.equal(render.code, 0, render.stderr);
+    assert.ok(render.stdout.includes(`${secretFileOf(out)} (kept when rendered again)`), render.stdout);
     const secret = readFileSync(secretFileOf(out), 'utf8').trim();
     const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
     const control = spawn(process.execPath, [bin, 'gateway', '--control-plane', '--nginx-out', out], {
