@@ -10,9 +10,10 @@ type Kind = 'hop' | 'ours' | 'joined';
 
 /**
  * Path and method overrides some frameworks (IIS, Symfony, Laminas) take over the request line:
- * the upstream would route on a path the gateway never judged.
+ * the upstream would route on a path the gateway never judged. nginx's rendered files drop the
+ * same list (`src/gateway/nginx/render-conf.ts`).
  */
-const pathOverrides = [
+export const pathOverrides: readonly string[] = [
   'x-original-url',
   'x-rewrite-url',
   'x-http-method-override',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
@@ -24,9 +25,11 @@ Options (each wins over its variable below):
   --port <port>          where to listen, as PORT
   --host <host>          the address to listen on, as HOST
   --control-plane        nginx serves the API (versionary nginx): forward no API call (they answer
-                         404 here), serve the key check nginx calls (/_versionary/nginx/auth), and,
-                         with gateway.nginx.out, write nginx's files again when the lifecycle
-                         changes and run gateway.nginx.reload (docs/gateway.md#nginx-as-the-data-plane)
+                         404 here), serve the key check and the table to nginx (with the secret
+                         they share), and, with gateway.nginx.out, write nginx's files at start and
+                         push each new table to nginx (docs/gateway.md#nginx-as-the-data-plane)
+  --nginx-out <dir>      with --control-plane and no gateway.nginx: the folder versionary nginx
+                         rendered, whose shared secret and push socket to use (its files are kept)
 
 Configured by the environment, as the reference service is:
   VERSIONARY_CONFIG      the JSON config file; its "gateway" section is required:
@@ -98,7 +101,7 @@ Configured by the environment, as the reference service is:
 
 Stops cleanly on SIGTERM or SIGINT (docs/operations.md). Started by npx, it also drains when npm
 exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versionary itself.`,
-  options: { ...listenOptions, 'control-plane': { type: 'boolean' } },
+  options: { ...listenOptions, 'control-plane': { type: 'boolean' }, 'nginx-out': { type: 'string' } },
   positionals: { min: 0, max: 0, names: '' },
   async run({ io, values }) {
     const env = listenEnv(io.env ?? {}, values);
@@ -118,7 +121,13 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
       readFile,
       ...(telemetry ? { telemetry } : {}),
       compose: (config) => {
-        const rendering = nginxTargetOf?.(config);
+        const nginxOut = values['nginx-out'];
+        // Rendered by `versionary nginx`: this control plane only reads its secret and pushes to it.
+        const rendered =
+          typeof nginxOut === 'string'
+            ? { target: { out: resolve(nginxOut), listen: 0, control: '' }, renders: false }
+            : undefined;
+        const rendering = nginxTargetOf?.(config) ?? rendered;
         return composeGateway({
           config,
           readFile,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { secretFileOf } from '../../gateway/nginx/secret.ts';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';
@@ -76,6 +77,7 @@ through the management API. The files hold no lifecycle: a lifecycle change need
       rendered = (files, out) => resolvePromise({ files, out });
     });
     let failed: number | undefined;
+    let secretFile: string | undefined;
     const running = await startService({
       env,
       readFile,
@@ -94,8 +96,10 @@ through the management API. The files hold no lifecycle: a lifecycle change need
           listen: listen !== undefined ? Number(listen) : (configured?.listen ?? 8080),
           control: readString(values, 'control') ?? c.settings.gateway?.nginx?.control ?? 'http://127.0.0.1:3000',
           ...(usageLog ? { usageLog: resolve(usageLog) } : {}),
+          ...(configured?.secretFile ? { secretFile: configured.secretFile } : {}),
           ...(module ? { module } : {}),
         };
+        secretFile = configured?.secretFile ?? secretFileOf(target.out);
         const plane = nginxControlPlane({
           config: c,
           target,
@@ -114,7 +118,10 @@ through the management API. The files hold no lifecycle: a lifecycle change need
       return ExitCode.Error;
     }
     io.stdout(
-      `Wrote ${files.map((f) => `${out}/${f}`).join(', ')}.\nRun: nginx -p ${out} -c nginx.conf -g 'daemon off;'\n`,
+      `Wrote ${files.map((f) => `${out}/${f}`).join(', ')}.\n` +
+        `The secret nginx and its control plane share is ${secretFile} (kept when rendered again): ` +
+        `start the control plane with gateway.nginx in its config, or --control-plane --nginx-out ${out}.\n` +
+        `Run: nginx -p ${out} -c nginx.conf -g 'daemon off;'\n`,
     );
     return ExitCode.Ok;
   },

@@ -218,3 +218,15 @@ export function upstreamProblem(timedOut: boolean): VersionaryError {
       : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' },
   );
 }
+
+/**
+ * A call on what only nginx and its control plane exchange (the table, the key check, the push
+ * socket) without their shared secret: 401 `UNAUTHENTICATED`.
+ */
+export function dataPlaneSecretProblem(): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.Unauthenticated,
+    detail:
+      "Only nginx and its control plane exchange this: the call lacks the data plane's shared secret (docs/gateway.md#the-shared-secret).",
+  });
+}

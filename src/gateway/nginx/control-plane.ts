@@ -2,15 +2,17 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
+import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
 import { lowerCased } from '../../loop/lifecycle/decision-table/problem-registry.ts';
 import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
-import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import { nginxAuthPath, nginxSecretHeader, nginxTablePath } from './control-paths.ts';
 import { createTablePusher, type TablePusher } from './push.ts';
-import { renderNginxFiles, type NginxTarget } from './render.ts';
+import { renderNginxFiles, secretFileOfTarget, type NginxTarget } from './render.ts';
+import { ensureSecret, isSecret, privateDirOf } from './secret.ts';
 import { workerAccessProblem } from './worker-access.ts';
 
 export { nginxAuthPath } from './control-paths.ts';
@@ -27,6 +29,8 @@ export function nginxControlPlane(options: {
   target?: NginxTarget;
   /** Kept for configs that name it: the files no longer change with the lifecycle, so nothing reloads. */
   reload?: string[];
+  /** `false`: the files are `versionary nginx`'s, kept as they are; only the secret is read and the socket pushed to. */
+  renders?: boolean;
   /** Told once the files are written (`versionary nginx` renders once and stops). */
   onRendered?: (files: Record<string, string>) => void;
   /** Told of the pusher, for a caller that must know a change reached nginx (tests). */
@@ -44,22 +48,38 @@ export function nginxControlPlane(options: {
       }),
     install(context) {
       const { app } = context;
-      app.get(nginxAuthPath, { logLevel: 'warn' }, keyCheck);
-      const pusher = createTablePusher(context, options.target);
-      app.get(nginxTablePath, { logLevel: 'warn' }, async (_request, reply) => {
+      const { target } = options;
+      // nginx's calls carry the shared secret; without a target there is none, and every call is refused.
+      let secret: string | undefined;
+      const nginxOnly = async (request: FastifyRequest) => {
+        if (secret === undefined || !isSecret(request.headers[nginxSecretHeader], secret))
+          throw dataPlaneSecretProblem();
+      };
+      app.get(nginxAuthPath, { logLevel: 'warn', onRequest: nginxOnly }, keyCheck);
+      const pusher = createTablePusher(context, { target, secret: () => secret });
+      app.get(nginxTablePath, { logLevel: 'warn', onRequest: nginxOnly }, async (_request, reply) => {
         const table = await pusher.table();
         return reply.header('x-versionary-now', String(context.clock.now())).send(table);
       });
-      const { target } = options;
-      if (!target) return;
+      if (!target) {
+        app.addHook('onReady', async () =>
+          app.log.error(
+            "neither gateway.nginx nor --nginx-out: the control plane knows no shared secret, and refuses nginx's key checks and table requests (docs/gateway.md#the-shared-secret)",
+          ),
+        );
+        return;
+      }
       options.onPusher?.(pusher);
       app.addHook('onReady', async () => {
-        const files = renderNginxFiles({ config: options.config, target });
-        writeFiles(target.out, files);
-        app.log.info({ out: target.out }, 'nginx files written');
-        const unreachable = workerAccessProblem(target.out);
-        if (unreachable) app.log.error({ out: target.out }, unreachable);
-        options.onRendered?.(files);
+        secret = secretOf(target);
+        if (options.renders !== false) {
+          const files = renderNginxFiles({ config: options.config, target });
+          writeFiles(target.out, files);
+          app.log.info({ out: target.out }, 'nginx files written');
+          const unreachable = workerAccessProblem(target.out);
+          if (unreachable) app.log.error({ out: target.out }, unreachable);
+          options.onRendered?.(files);
+        }
         pusher.start();
       });
       // A revocation reaches nginx before the call that made it answers.
@@ -67,6 +87,21 @@ export function nginxControlPlane(options: {
       app.addHook('onClose', async () => pusher.stop());
     },
   };
+}
+
+/**
+ * The shared secret, written first when there is none (a render keeps the one it finds), and the
+ * private folder of the push socket, mode 0700: nginx makes the socket 0666, and only nginx's
+ * master and this user reach it through the folder.
+ */
+function secretOf(target: NginxTarget): string {
+  const dir = privateDirOf(target.out);
+  // `out` itself keeps the usual mode: nginx's workers read the files in it.
+  mkdirSync(target.out, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Made by an older render, or under a laxer umask.
+  chmodSync(dir, 0o700);
+  return ensureSecret(secretFileOfTarget(target));
 }
 
 function writeFiles(out: string, files: Record<string, string>): void {
@@ -92,6 +127,7 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
       listen: nginx.listen ?? 8080,
       control: nginx.control ?? `http://${host}:${config.port}`,
       ...(nginx.usageLog ? { usageLog: abs(nginx.usageLog) } : {}),
+      ...(nginx.secretFile ? { secretFile: abs(nginx.secretFile) } : {}),
     },
     ...(nginx.reload ? { reload: nginx.reload } : {}),
   };

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import type { DecisionTable } from '../../core/rulebook/index.ts';
 import type { ServiceContext } from '../../loop/host/feature.ts';
 import { decisionTablesOf } from '../../loop/lifecycle/decision-table/context-tables.ts';
+import { nginxSecretHeader } from './control-paths.ts';
 import { pushSocketOf } from './render-conf.ts';
 import type { NginxTarget } from './render.ts';
 
@@ -21,19 +23,33 @@ export interface TablePusher {
 /** The topics whose changes may revoke a key or change what it may do (as the key cache's). */
 const keyTopics = ['api-keys', 'clients'] as const;
 
+/** How often nginx's table is checked against the one pushed (its digest), in ticks. */
+const verifyEveryTicks = 8;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
 /**
  * Push each new decision table (`PUT /table`, with the control plane's clock in
- * `x-versionary-now`) and each key revocation (`POST /keys/flush`) to nginx's unix socket. nginx
- * not answering is no error: it asks for the table itself when it starts.
+ * `x-versionary-now`) and each key revocation (`POST /keys/flush`) to nginx's unix socket, each
+ * with the shared secret. Every 2 s (8 ticks) nginx's table is checked by its digest (`GET
+ * /state`): one that is not the table pushed (nginx restarted, or a push that did not come from
+ * here) is pushed over at once. nginx not answering is no error: it asks for the table itself
+ * when it starts.
  */
 export function createTablePusher(
   context: ServiceContext,
-  target: NginxTarget | undefined,
-  intervalMs = 250,
+  options: {
+    target: NginxTarget | undefined;
+    /** The shared secret, once the control plane has read it. */
+    secret: () => string | undefined;
+    intervalMs?: number;
+  },
 ): TablePusher {
   const { app, clock } = context;
+  const { target, secret, intervalMs = 250 } = options;
   const socket = target ? pushSocketOf(target.out) : undefined;
-  let pushed: { generation: number; skew: number } | undefined;
+  let pushed: { generation: number; skew: number; digest: string } | undefined;
+  let ticks = 0;
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let running: Promise<void> | undefined;
@@ -49,18 +65,28 @@ export function createTablePusher(
     await new Promise((r) => setTimeout(r, 2));
     const fixed = clock.now() === now;
     // The rules' clock is the control plane's: a clock moved (tests inject one) is pushed too.
-    if (pushed && pushed.generation === current.generation && Math.abs(pushed.skew - skew) < 500) return;
-    const status = await send(socket, {
+    if (pushed && pushed.generation === current.generation && Math.abs(pushed.skew - skew) < 500) {
+      if (++ticks % verifyEveryTicks !== 0 || (await inForce(pushed.digest))) return;
+      app.log.warn('the decision table in nginx is not the one pushed: pushed again');
+    }
+    const body = JSON.stringify(current);
+    const { status } = await send(socket, secret(), {
       method: 'PUT',
       path: '/table',
-      body: JSON.stringify(current),
+      body,
       headers: {
         'x-versionary-now': String(now),
         ...(fixed ? { 'x-versionary-clock': 'fixed' } : {}),
       },
     });
-    if (status === 200) pushed = { generation: current.generation, skew };
+    if (status === 200) pushed = { generation: current.generation, skew, digest: sha256(body) };
     else if (status !== undefined) app.log.error({ status }, 'nginx refused the decision table');
+  };
+  // Whether nginx holds the table of this digest. An nginx not listening is left alone: it asks for the table when it starts.
+  const inForce = async (digest: string) => {
+    const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state', body: '', headers: {} });
+    if (status !== 200) return status === undefined;
+    return (JSON.parse(body) as { digest?: string }).digest === digest;
   };
   const tick = () => {
     running ??= push()
@@ -71,7 +97,7 @@ export function createTablePusher(
   const flushKeys = () => {
     if (!socket) return;
     flushing = flushing.then(async () => {
-      const status = await send(socket, { method: 'POST', path: '/keys/flush', body: '', headers: {} });
+      const { status } = await send(socket, secret(), { method: 'POST', path: '/keys/flush', body: '', headers: {} });
       if (status !== undefined && status !== 200) app.log.error({ status }, 'nginx refused the key flush');
     });
   };
@@ -96,11 +122,12 @@ export function createTablePusher(
   };
 }
 
-/** One request on the unix socket: its status, or `undefined` when nginx is not listening. */
+/** One request on the unix socket, with the shared secret: its status and body, or no status when nginx is not listening. */
 function send(
   socketPath: string,
+  secret: string | undefined,
   o: { method: string; path: string; body: string; headers: Record<string, string> },
-): Promise<number | undefined> {
+): Promise<{ status?: number | undefined; body: string }> {
   const { method, path, body, headers } = o;
   return new Promise((resolve) => {
     const req = request(
@@ -108,14 +135,21 @@ function send(
         socketPath,
         method,
         path,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          ...headers,
+          ...(secret ? { [nginxSecretHeader]: secret } : {}),
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, body: text }));
       },
     );
-    req.on('error', () => resolve(undefined));
+    req.on('error', () => resolve({ body: '' }));
     req.end(body);
   });
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { pathOverrides } from '../../http/forward-headers.ts';
 import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import { privateDirOf } from './secret.ts';
 import { usageAccessLog, usageLogFormat } from './usage-log-format.ts';
 
 /** What the nginx configuration needs: where things are, never the lifecycle (nginx is pushed it). */
@@ -23,13 +25,21 @@ export interface NginxConfOptions {
   forwardedHeaders: 'both' | 'forwarded' | 'x-forwarded';
   /** The 503 problem's body while no table has reached nginx (rendered by core). */
   noTable: string;
+  /** The shared secret's file (absolute), which nginx's master reads at start. */
+  secretFile: string;
+  /** The 401 problem's body for a push without the secret (rendered by core). */
+  pushRefused: string;
 }
 
 const hostOf = (origin: string) => new URL(origin).host;
 
-/** The unix socket the control plane pushes the table and key revocations to: only local processes with access to `out` reach it. */
+/**
+ * The unix socket the control plane pushes the table and key revocations to. nginx makes it mode
+ * 0666: it lies in `out`'s private folder (0700), which only nginx's master and the control
+ * plane's user reach, and each push carries the shared secret besides.
+ */
 export function pushSocketOf(out: string): string {
-  return join(out, 'push.sock');
+  return join(privateDirOf(out), 'push.sock');
 }
 
 /** A Lua long string that no value can close. */
@@ -55,6 +65,8 @@ export function renderHttpConf(o: NginxConfOptions): string {
     `key_ttl = ${o.authCacheSeconds}`,
     'log_interval = 10',
     `no_table = ${luaString(o.noTable)}`,
+    `push_refused = ${luaString(o.pushRefused)}`,
+    `secret_file = ${luaString(o.secretFile)}`,
   ];
   return [
     '# Written by `versionary nginx`: include it in http {} (docs/gateway.md#nginx-as-the-data-plane).',
@@ -72,7 +84,7 @@ export function renderHttpConf(o: NginxConfOptions): string {
       .map(([name, origin]) => `  ${name} "${hostOf(origin)}";`)
       .join('\n')}\n}`,
     usageLogFormat,
-    '# The control plane pushes each new table and key revocation here; nothing but a local process reaches it.',
+    '# The control plane pushes each new table and key revocation here, with the shared secret; only nginx and its user reach the folder.',
     `server {\n    listen unix:${pushSocketOf(o.out)};\n    access_log off;\n    client_max_body_size 64m;\n    client_body_buffer_size 64m;\n    location / {\n        content_by_lua_block { require("versionary").push() }\n    }\n}`,
     '',
   ].join('\n');
@@ -91,6 +103,8 @@ export function renderServerConf(o: NginxConfOptions): string {
     rfc
       ? 'proxy_set_header Forwarded "for=$remote_addr;proto=$scheme;host=\\"$http_host\\"";'
       : 'proxy_set_header Forwarded "";',
+    // The method and path overrides some frameworks honour: never sent on (the gateway's very list).
+    ...pathOverrides.map((name) => `proxy_set_header ${name} "";`),
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
   ].join('\n    ');
@@ -164,7 +178,7 @@ http {
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_http_version 1.1;
+${pathOverrides.map((name) => `            proxy_set_header ${name} "";\n`).join('')}            proxy_http_version 1.1;
             proxy_set_header Connection "";
         }
     }

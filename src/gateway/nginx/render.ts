@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { renderHttpConf, renderNginxConf, renderServerConf, type NginxConfOptions } from './render-conf.ts';
+import { secretFileOf } from './secret.ts';
 
 /** Where the rendered files go and what `nginx.conf` listens on. */
 export interface NginxTarget {
@@ -15,6 +17,8 @@ export interface NginxTarget {
   control: string;
   /** The usage log (absolute; default `<out>/usage.log`). */
   usageLog?: string;
+  /** The shared secret's file (absolute; default `<out>/private/secret`). */
+  secretFile?: string;
   /** The Lua module nginx.conf loads; `none` when nginx has it built in (OpenResty). Default Debian's. */
   module?: string;
 }
@@ -67,6 +71,8 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
     keepsCredential: gateway.identify.kind !== 'apiKeys',
     forwardedHeaders: gateway.forwardedHeaders,
     noTable: JSON.stringify(body),
+    secretFile: secretFileOfTarget(target),
+    pushRefused: JSON.stringify(toProblem(dataPlaneSecretProblem()).body),
   };
   const modules = target.module === 'none' ? [] : target.module ? [target.module] : debianLuaModules;
   return {
@@ -75,4 +81,9 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
     'versionary.conf': renderServerConf(conf),
     'nginx.conf': renderNginxConf({ ...conf, listen: target.listen, modules }),
   };
+}
+
+/** Where nginx and the control plane read their shared secret. */
+export function secretFileOfTarget(target: NginxTarget): string {
+  return target.secretFile ?? secretFileOf(target.out);
 }

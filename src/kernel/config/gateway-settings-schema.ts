@@ -110,13 +110,14 @@ const GatewaySectionSchema = Type.Object(
             }),
           ),
           usageLog: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
+          secretFile: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
           authCacheSeconds: Type.Optional(
             Type.Integer({ minimum: 1, maximum: 3600, errorText: 'must be an integer from 1 to 3600' }),
           ),
         },
         {
           additionalProperties: false,
-          errorText: 'must be { out, reload?, listen?, control?, usageLog?, authCacheSeconds? }',
+          errorText: 'must be { out, reload?, listen?, control?, usageLog?, secretFile?, authCacheSeconds? }',
         },
       ),
     ),

@@ -45,6 +45,8 @@ export interface GatewaySettings {
     listen?: number;
     control?: string;
     usageLog?: string;
+    /** The shared secret of nginx and its control plane (default `<out>/private/secret`). */
+    secretFile?: string;
     authCacheSeconds?: number;
   };
 }

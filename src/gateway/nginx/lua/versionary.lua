@@ -3,6 +3,7 @@
 -- `access` runs the rules in the gateway's order; `header_filter` adds the headers they decided.
 -- Written by `versionary nginx`: do not edit, render again.
 local cjson = require("cjson.safe")
+local to_json = require("versionary.json").encode
 local rules = require("versionary.rules")
 local target = require("versionary.target")
 local control = require("versionary.control")
@@ -24,6 +25,9 @@ local fixed_now
 --- The settings `versionary nginx` rendered (init_by_lua, in the master: every worker inherits them).
 function _M.init(settings)
   config = settings
+  local secret = control.read_secret(settings.secret_file)
+  config.secret = secret
+  config.secret_line = "X-Versionary-Secret: " .. secret .. "\r\n"
 end
 
 local function store_table(json, control_now, fixed)
@@ -37,6 +41,8 @@ local function store_table(json, control_now, fixed)
   state:set("offset", floor(skew))
   state:set("fixed_now", fixed and control_now or nil)
   state:set("generation", decoded.generation)
+  -- What the control plane compares with the table it pushed: a table it did not push does not stay.
+  state:set("digest", control.sha256_hex(json))
   state:incr("stamp", 1, 0)
   return decoded.generation
 end
@@ -85,7 +91,7 @@ local function filled(text, values)
   return (gsub(text, "{(%a+)}", function(name)
     local value = values[name]
     if value == nil then return nil end
-    return sub(cjson.encode(tostring(value)), 2, -2)
+    return sub(to_json(tostring(value)), 2, -2)
   end))
 end
 
@@ -107,7 +113,7 @@ local function send_problem(t, key, headers, values, own)
   out["x-content-type-options"] = "nosniff"
   local body = placeholders and filled(problem.prefix, values) or problem.prefix
   local instance = ctx.instance
-  if #instance <= 2000 then body = body .. ',"instance":' .. cjson.encode(instance) end
+  if #instance <= 2000 then body = body .. ',"instance":' .. to_json(instance) end
   body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
@@ -208,6 +214,8 @@ local function identify(t, now, unsafe, pending)
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
+  -- A refusal from here on (429, 403) is the client's call: its usage line names it.
+  ngx_var.versionary_client = client
   if limited(t, "c:" .. client, rules.policy_of(t, entry.roles), now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then
@@ -333,9 +341,18 @@ function _M.upstream_failed()
   return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
 end
 
---- content_by_lua of the push endpoint (a unix socket in the rendered folder, nothing else
---- reaches it): `PUT /table` stores a new table, `POST /keys/flush` forgets every cached key.
+--- content_by_lua of the push endpoint (a unix socket in the rendered folder's private/, which
+--- only nginx's master and the control plane's user reach): with the shared secret in
+--- `X-Versionary-Secret`, `PUT /table` stores a new table, `POST /keys/flush` forgets every cached
+--- key, `GET /state` tells the table's generation and digest. Without it: core's 401, nothing changed.
 function _M.push()
+  if not control.is_secret(ngx_var.http_x_versionary_secret, config.secret) then
+    ngx.status = 401
+    ngx.header["content-type"] = "application/problem+json; charset=utf-8"
+    ngx.header["cache-control"] = "no-store"
+    ngx.print(config.push_refused)
+    return ngx.exit(ngx.HTTP_OK)
+  end
   local uri = ngx_var.uri
   if uri == "/table" then
     ngx.req.read_body()
@@ -363,7 +380,8 @@ function _M.push()
     return
   end
   if uri == "/state" then
-    ngx.say(cjson.encode({ generation = state:get("generation"), offset = state:get("offset") }))
+    ngx.say(cjson.encode({ generation = state:get("generation"), offset = state:get("offset"),
+      digest = state:get("digest") }))
     return
   end
   ngx.status = 404

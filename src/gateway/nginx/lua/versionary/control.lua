@@ -2,10 +2,12 @@
 -- check, the table when shared memory has none), and the key cache in shared memory, keyed by the
 -- credential's SHA-256 and the role asked. Written by `versionary nginx`.
 local ffi = require("ffi")
+local bit = require("bit")
 local cjson = require("cjson.safe")
 local tcp = ngx.socket.tcp
-local find, lower, match = string.find, string.lower, string.match
-local tonumber, concat = tonumber, table.concat
+local find, lower, match, byte = string.find, string.lower, string.match, string.byte
+local tonumber, concat, type = tonumber, table.concat, type
+local bor, bxor = bit.bor, bit.bxor
 
 ffi.cdef([[unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md);]])
 local digest_buf = ffi.new("unsigned char[32]")
@@ -15,6 +17,32 @@ local keys = ngx.shared.versionary_keys
 local state = ngx.shared.versionary_state
 
 local digests, digest_count = {}, 0
+
+--- The SHA-256 of a text, hex: the digest of the table in force, which the control plane checks.
+function _M.sha256_hex(s)
+  ffi.C.SHA256(s, #s, digest_buf)
+  return (ffi.string(digest_buf, 32):gsub(".", function(c) return string.format("%02x", byte(c)) end))
+end
+
+--- Whether `given` is the shared secret: every byte compared, whatever differs first.
+function _M.is_secret(given, secret)
+  if type(given) ~= "string" or #given ~= #secret then return false end
+  local diff = 0
+  for i = 1, #secret do diff = bor(diff, bxor(byte(given, i), byte(secret, i))) end
+  return diff == 0
+end
+
+--- The shared secret from its file (`versionary nginx` writes it, mode 0600): read once by the
+--- master in init_by_lua, so nginx does not start without it.
+function _M.read_secret(path)
+  local file, err = io.open(path, "rb")
+  if not file then error("versionary: cannot read the shared secret (" .. tostring(err) .. "): run versionary nginx, "
+    .. "and let nginx's master (root, or the control plane's user) read it", 0) end
+  local secret = match(file:read("*a") or "", "^%s*([%w_%-]+)%s*$")
+  file:close()
+  if not secret or #secret < 43 then error("versionary: the shared secret in " .. path .. " is not base64url", 0) end
+  return secret
+end
 
 --- The SHA-256 of a credential, base64: what the key cache is keyed by (never the key itself).
 --- Each worker remembers the digests of the credentials it saw lately, as the gateway's key cache
@@ -79,7 +107,9 @@ end
 --- `GET path` on the control plane with extra header lines: status, body and its clock, or nil
 --- and why. A kept-alive connection the control plane closed meanwhile is retried once afresh.
 function _M.get(config, path, header_lines)
-  local request = "GET " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n" .. header_lines .. "\r\n"
+  -- The shared secret on every call: the control plane answers its table and key check to nginx alone.
+  local request = "GET " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n"
+    .. config.secret_line .. header_lines .. "\r\n"
   for _ = 1, 2 do
     local sock = tcp()
     sock:settimeouts(1000, 2000, 5000)

@@ -3,6 +3,7 @@
 -- Every text comes from the table; this file only looks rows up and compares instants.
 -- Written by `versionary nginx`.
 local cjson = require("cjson.safe")
+local json = require("versionary.json")
 local floor, ceil, max = math.floor, math.ceil, math.max
 local find, sub, gsub, byte = string.find, string.sub, string.gsub, string.byte
 local pairs, ipairs, tostring = pairs, ipairs, tostring
@@ -37,7 +38,7 @@ end
 
 -- The body of a problem as JSON without its closing brace: `instance` and the request id are added per request.
 local function index_problem(problem)
-  local body = cjson.encode(problem.body)
+  local body = json.encode(problem.body)
   if problem.headers == nil or problem.headers == cjson.null then problem.headers = {} end
   problem.prefix = sub(body, 1, #body - 1)
   problem.placeholders = find(body, "{", 2, true) ~= nil
