@@ -8,6 +8,7 @@ import {
   type VersionBundle,
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
+import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
@@ -61,9 +62,10 @@ export function addDerivedVersions(options: {
   const routes: Record<string, DerivedVersionRoute> = {};
   for (const chain of groups) {
     const root = options.bundle.get(chain[chain.length - 1]!)!;
-    // A path the library would not route (an upstream's own `/openapi.json`) is left out of the
-    // derived versions: the gateway serves their documents itself.
-    const routable = root.operations.filter((op) => routablePath.test(op.path));
+    // An upstream's own `/openapi.json` is left out of the derived versions (the gateway serves
+    // their documents itself), and so is a template the library cannot route (`/jobs/{id}:cancel`):
+    // the derived version answers it 404, never forwards it.
+    const routable = root.operations.filter((op) => op.path !== versionDocumentPath && routablePath.test(op.path));
     let group: VersionBundle;
     try {
       group = defineVersions({
