@@ -16,7 +16,8 @@ const answerLimit = 8 * 1024 * 1024;
  * and sent to the root's path, the answer read whole, checked against the root's document, and
  * migrated down. `ETag` and `Content-Length` are the translated body's (the caching step tags
  * it). An answer that does not match the root's document is a 502 problem naming the operation,
- * never a half-translated body; a problem or a non-JSON answer passes as it is.
+ * never a half-translated body. The schema is the exact status's, else its range's (`2XX`), else
+ * `default`'s; a JSON success with none is refused too. A problem or a non-JSON answer passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -93,9 +94,14 @@ export async function forwardDerived(options: {
   const raw = Buffer.concat(chunks);
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
-  const schema = operation.responses[answer.statusCode]?.schema;
+  const schema = responseSchema(route, operation, answer.statusCode);
   let payload: Buffer | string = raw;
-  if (schema && /^application\/json/i.test(type) && request.method !== 'HEAD') {
+  const json = jsonMediaType.test(type) && request.method !== 'HEAD';
+  // A success in JSON that the newer document gives no schema for cannot be translated: refused,
+  // never passed on in the newer version's shape.
+  if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
+    return untranslatable(reply, name, `its document gives no schema for status ${answer.statusCode}`);
+  if (schema && json) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));
@@ -127,6 +133,20 @@ export async function forwardDerived(options: {
   delete upstream['transfer-encoding'];
   setResponseHeaders(upstream, reply);
   reply.code(answer.statusCode).send(payload);
+}
+
+/**
+ * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
+ * with or without parameters; not `application/problem+json`: a problem passes as it is.
+ */
+const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
+
+/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
+function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
+  const exact = operation.responses[status]?.schema;
+  if (exact || operation.responses[status]) return exact;
+  const ranges = route.ranges?.[operation.id];
+  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
 }
 
 function untranslatable(reply: FastifyReply, operation: string, why: string): void {

@@ -92,12 +92,26 @@ describe('versionary gateway serves v1 from an upstream named as FastAPI names i
     assert.equal((await received()).length, before, 'no call reached the upstream');
   });
 
+  it('translates answers documented under 2XX and default, in +json media types', async () => {
+    const address = await fetch(`${gateway.base}/api/v1/users/1/address`, { headers });
+    assert.equal(address.status, 200);
+    assert.match(address.headers.get('content-type') ?? '', /^application\/hal\+json/);
+    assert.deepEqual(await address.json(), { city: 'London' });
+    const profile = await fetch(`${gateway.base}/api/v1/users/1/profile`, { headers });
+    assert.equal(profile.status, 200);
+    assert.deepEqual(await profile.json(), { id: 1, name: 'Ada', address: { city: 'London' } });
+  });
+
   it("serves v1's document without the added endpoint and with the older Address", async () => {
     const doc = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers })).json()) as {
       paths: Record<string, unknown>;
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
-    assert.deepEqual(Object.keys(doc.paths), ['/users/{user_id}']);
+    assert.deepEqual(Object.keys(doc.paths), [
+      '/users/{user_id}',
+      '/users/{user_id}/address',
+      '/users/{user_id}/profile',
+    ]);
     assert.deepEqual(Object.keys(doc.components.schemas.Address!.properties!), ['city']);
   });
 });

@@ -12,6 +12,7 @@ import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
+import { rangeResponses } from './range-responses.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
@@ -78,14 +79,16 @@ export function addDerivedVersions(options: {
       continue;
     }
     const rootGroup = group.get(root.name)!;
+    const rootBase = `${options.prefix}/${root.name}`;
+    const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       added.push(self);
       options.documents[self.name] = derivedDocument({
         root: options.documents[root.name] ?? {},
-        rootBase: `${options.prefix}/${root.name}`,
+        rootBase,
         version: self,
       });
-      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase: `${options.prefix}/${root.name}` };
+      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase, ranges };
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };
