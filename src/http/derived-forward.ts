@@ -5,7 +5,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { sendProblem } from './problem.ts';
+import { internalError, logFailure, sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -56,14 +56,18 @@ export async function forwardDerived(options: {
           new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request body is not valid JSON.' }),
         );
       }
-      const up = route.plan.requestUp({
-        schema: operation.body,
-        body: parsed,
-        from: route.self,
-        to: route.root,
-        operationId: operation.id,
-      });
-      body = Buffer.from(JSON.stringify(up));
+      try {
+        const up = route.plan.requestUp({
+          schema: operation.body,
+          body: parsed,
+          from: route.self,
+          to: route.root,
+          operationId: operation.id,
+        });
+        body = Buffer.from(JSON.stringify(up));
+      } catch (error) {
+        return ownFailure(reply, { operation: name, step: 'request migration', error });
+      }
     }
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
@@ -117,9 +121,13 @@ export async function forwardDerived(options: {
       const why = violation === true ? 'no schema of it matches' : `${violation.pointer || '/'} ${violation.detail}`;
       return untranslatable(reply, name, why);
     }
-    payload = JSON.stringify(
-      route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
-    );
+    try {
+      payload = JSON.stringify(
+        route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
+      );
+    } catch (error) {
+      return ownFailure(reply, { operation: name, step: 'response migration', error });
+    }
     delete upstream.etag;
   }
   // Links the upstream wrote point into the root version; the client stays in its own.
@@ -147,6 +155,16 @@ function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, st
   if (exact || operation.responses[status]) return exact;
   const ranges = route.ranges?.[operation.id];
   return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
+}
+
+/**
+ * A failure of the gateway's own translation (a migration that throws, a body nested deeper than
+ * the walk goes): a 500 problem with one log line naming the operation and the step, never an
+ * upstream's problem (the upstream may never have been called).
+ */
+function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): void {
+  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+  sendProblem(reply, internalError({ logged }));
 }
 
 function untranslatable(reply: FastifyReply, operation: string, why: string): void {

@@ -252,3 +252,33 @@ describe('a change file written as a JavaScript module', () => {
     }
   });
 });
+
+describe('a migration that throws', () => {
+  it("answers a 500 problem of the gateway's own, never UPSTREAM_UNREACHABLE, and the upstream never sees the call", async () => {
+    const upstream = await startPythonUpstream({ script: join(example, 'upstream.py') });
+    const json = readFileSync(join(example, 'changes-v2.json'), 'utf8');
+    const module = `const changes = ${json};\nchanges[0].requests = { UserInput: () => { throw new Error('migration broke'); } };\nexport default changes;\n`;
+    const gateway = await spawnGatewayIn(writeFiles(upstream.url, undefined, module));
+    try {
+      const response = await fetch(`${gateway.base}/api/v1/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gatewayAdminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Grace Hopper', status: 'active' }),
+      });
+      assert.equal(response.status, 500);
+      const problem = (await response.json()) as { code: string; requestId: string };
+      assert.equal(problem.code, 'INTERNAL');
+      assert.ok(problem.requestId);
+      // The log line is written beside the answer: waited for, not raced.
+      const deadline = Date.now() + 5_000;
+      while (!/request migration failed for POST \/users/.test(gateway.output()) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(gateway.output(), /request migration failed for POST \/users/);
+      const received = (await (await fetch(`${upstream.url}/_received`)).json()) as unknown[];
+      assert.equal(received.length, 0, 'the upstream never saw the call');
+    } finally {
+      await gateway.stop();
+      await upstream.stop();
+    }
+  });
+});
