@@ -222,6 +222,26 @@ describe('a change file whose changes do not fit the document', () => {
     }
   });
 
+  it('names a previousFrom pointer to a member the newer schema does not have', () => {
+    const listed = JSON.parse(readFileSync(join(example, 'changes-v2.json'), 'utf8')) as Array<{
+      instructions: Array<Record<string, unknown>>;
+    }>;
+    listed[0]!.instructions[3]!.previousFrom = '/itemz';
+    const files = writeFiles('http://127.0.0.1:9', listed);
+    try {
+      const output = refusedStart(files);
+      const file = join(files.dir, 'changes-v2.json');
+      assert.ok(
+        output.includes(
+          `- gateway.versions.v1.changes: ${file}[0].instructions[3] (schema-replaced UserList): schema-replaced previousFrom /itemz names /itemz, which UserList does not have`,
+        ),
+        output,
+      );
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+
   it('says a module that cannot be loaded is one', () => {
     const files = writeFiles('http://127.0.0.1:9', undefined, 'export default [\n');
     try {
