@@ -5,7 +5,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { sendProblem } from './problem.ts';
+import { internalError, logFailure, sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -16,7 +16,8 @@ const answerLimit = 8 * 1024 * 1024;
  * and sent to the root's path, the answer read whole, checked against the root's document, and
  * migrated down. `ETag` and `Content-Length` are the translated body's (the caching step tags
  * it). An answer that does not match the root's document is a 502 problem naming the operation,
- * never a half-translated body; a problem or a non-JSON answer passes as it is.
+ * never a half-translated body. The schema is the exact status's, else its range's (`2XX`), else
+ * `default`'s; a JSON success with none is refused too. A problem or a non-JSON answer passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -55,14 +56,18 @@ export async function forwardDerived(options: {
           new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request body is not valid JSON.' }),
         );
       }
-      const up = route.plan.requestUp({
-        schema: operation.body,
-        body: parsed,
-        from: route.self,
-        to: route.root,
-        operationId: operation.id,
-      });
-      body = Buffer.from(JSON.stringify(up));
+      try {
+        const up = route.plan.requestUp({
+          schema: operation.body,
+          body: parsed,
+          from: route.self,
+          to: route.root,
+          operationId: operation.id,
+        });
+        body = Buffer.from(JSON.stringify(up));
+      } catch (error) {
+        return ownFailure(reply, { operation: name, step: 'request migration', error });
+      }
     }
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
@@ -93,9 +98,14 @@ export async function forwardDerived(options: {
   const raw = Buffer.concat(chunks);
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
-  const schema = operation.responses[answer.statusCode]?.schema;
+  const schema = responseSchema(route, operation, answer.statusCode);
   let payload: Buffer | string = raw;
-  if (schema && /^application\/json/i.test(type) && request.method !== 'HEAD') {
+  const json = jsonMediaType.test(type) && request.method !== 'HEAD';
+  // A success in JSON that the newer document gives no schema for cannot be translated: refused,
+  // never passed on in the newer version's shape.
+  if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
+    return untranslatable(reply, name, `its document gives no schema for status ${answer.statusCode}`);
+  if (schema && json) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));
@@ -111,9 +121,13 @@ export async function forwardDerived(options: {
       const why = violation === true ? 'no schema of it matches' : `${violation.pointer || '/'} ${violation.detail}`;
       return untranslatable(reply, name, why);
     }
-    payload = JSON.stringify(
-      route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
-    );
+    try {
+      payload = JSON.stringify(
+        route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
+      );
+    } catch (error) {
+      return ownFailure(reply, { operation: name, step: 'response migration', error });
+    }
     delete upstream.etag;
   }
   // Links the upstream wrote point into the root version; the client stays in its own.
@@ -127,6 +141,30 @@ export async function forwardDerived(options: {
   delete upstream['transfer-encoding'];
   setResponseHeaders(upstream, reply);
   reply.code(answer.statusCode).send(payload);
+}
+
+/**
+ * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
+ * with or without parameters; not `application/problem+json`: a problem passes as it is.
+ */
+const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
+
+/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
+function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
+  const exact = operation.responses[status]?.schema;
+  if (exact || operation.responses[status]) return exact;
+  const ranges = route.ranges?.[operation.id];
+  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
+}
+
+/**
+ * A failure of the gateway's own translation (a migration that throws, a body nested deeper than
+ * the walk goes): a 500 problem with one log line naming the operation and the step, never an
+ * upstream's problem (the upstream may never have been called).
+ */
+function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): void {
+  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+  sendProblem(reply, internalError({ logged }));
 }
 
 function untranslatable(reply: FastifyReply, operation: string, why: string): void {

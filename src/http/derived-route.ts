@@ -15,4 +15,9 @@ export interface DerivedVersionRoute {
   plan: MigrationPlan;
   /** `/api/v2`: the root's base path, which the upstream serves. */
   rootBase: string;
+  /**
+   * By operation id, the response schemas the root's document gives by range or by default
+   * (`2XX`, `DEFAULT`), for an answer whose exact status it does not document.
+   */
+  ranges?: Record<string, Record<string, string>>;
 }

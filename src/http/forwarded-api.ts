@@ -19,7 +19,7 @@ import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
 import { originFormOf } from '../core/rulebook/canonical-path.ts';
-import { upstreamProblem } from '../core/rulebook/problems.ts';
+import { notServedProblem, upstreamProblem } from '../core/rulebook/problems.ts';
 import { forwardDerived } from './derived-forward.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { createResponseChecks } from './response-check.ts';
@@ -176,6 +176,19 @@ function registerVersionRoutes(
     hooks: options.onVersionedRequest,
     onOperationCall: options.onOperationCall,
   };
+  // A derived version forwards only the operations its document has, each translated: any other
+  // call is refused here, never passed on as the newer version's.
+  const derivedHandler = (documented: OperationSpec[]) => (request: FastifyRequest, reply: FastifyReply) => {
+    const method = ruleMethod(request.method);
+    const operation = documented.find((op) => op.method === method);
+    if (operation) return forward(request, reply, operation);
+    const allowed: string[] = documented.map((op) => op.method);
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    sendProblem(
+      reply,
+      notServedProblem({ method: request.method, path: pathOf(request.url), version: version.name, allowed }),
+    );
+  };
   const route = (url: string, path: string, documented: OperationSpec[]) => {
     // Each method's operation, found once per method when the route's steps are compiled.
     const operations = new Map<string, OperationSpec>();
@@ -213,7 +226,7 @@ function registerVersionRoutes(
       url,
       // The version's steps, compiled per route and method by the pipeline.
       config: routeSteps(steps),
-      handler: derived ? (request, reply) => forward(request, reply, operationOf(request.method)) : forward,
+      handler: derived ? derivedHandler(documented) : forward,
     });
   };
   // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
@@ -224,7 +237,8 @@ function registerVersionRoutes(
       ? ''
       : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`);
   for (const [path, documented] of byPath) route(base + pattern(path), path, documented);
-  // Paths the document does not name still reach the upstream: the version's verdict applies, and usage counts them under `/*`.
+  // Paths the document does not name still reach the upstream (a derived version's are refused):
+  // the version's verdict applies, and usage counts them under `/*`.
   if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
 }
 

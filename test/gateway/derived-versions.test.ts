@@ -222,6 +222,26 @@ describe('a change file whose changes do not fit the document', () => {
     }
   });
 
+  it('names a previousFrom pointer to a member the newer schema does not have', () => {
+    const listed = JSON.parse(readFileSync(join(example, 'changes-v2.json'), 'utf8')) as Array<{
+      instructions: Array<Record<string, unknown>>;
+    }>;
+    listed[0]!.instructions[3]!.previousFrom = '/itemz';
+    const files = writeFiles('http://127.0.0.1:9', listed);
+    try {
+      const output = refusedStart(files);
+      const file = join(files.dir, 'changes-v2.json');
+      assert.ok(
+        output.includes(
+          `- gateway.versions.v1.changes: ${file}[0].instructions[3] (schema-replaced UserList): schema-replaced previousFrom /itemz names /itemz, which UserList does not have`,
+        ),
+        output,
+      );
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+
   it('says a module that cannot be loaded is one', () => {
     const files = writeFiles('http://127.0.0.1:9', undefined, 'export default [\n');
     try {
@@ -246,6 +266,36 @@ describe('a change file written as a JavaScript module', () => {
         headers: { authorization: `Bearer ${gatewayAdminKey}` },
       });
       assert.deepEqual(await response.json(), { id: 1, name: 'ADA LOVELACE', status: 'active' });
+    } finally {
+      await gateway.stop();
+      await upstream.stop();
+    }
+  });
+});
+
+describe('a migration that throws', () => {
+  it("answers a 500 problem of the gateway's own, never UPSTREAM_UNREACHABLE, and the upstream never sees the call", async () => {
+    const upstream = await startPythonUpstream({ script: join(example, 'upstream.py') });
+    const json = readFileSync(join(example, 'changes-v2.json'), 'utf8');
+    const module = `const changes = ${json};\nchanges[0].requests = { UserInput: () => { throw new Error('migration broke'); } };\nexport default changes;\n`;
+    const gateway = await spawnGatewayIn(writeFiles(upstream.url, undefined, module));
+    try {
+      const response = await fetch(`${gateway.base}/api/v1/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gatewayAdminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Grace Hopper', status: 'active' }),
+      });
+      assert.equal(response.status, 500);
+      const problem = (await response.json()) as { code: string; requestId: string };
+      assert.equal(problem.code, 'INTERNAL');
+      assert.ok(problem.requestId);
+      // The log line is written beside the answer: waited for, not raced.
+      const deadline = Date.now() + 5_000;
+      while (!/request migration failed for POST \/users/.test(gateway.output()) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(gateway.output(), /request migration failed for POST \/users/);
+      const received = (await (await fetch(`${upstream.url}/_received`)).json()) as unknown[];
+      assert.equal(received.length, 0, 'the upstream never saw the call');
     } finally {
       await gateway.stop();
       await upstream.stop();

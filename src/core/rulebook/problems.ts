@@ -31,6 +31,29 @@ export function removedProblem(options: {
   });
 }
 
+/**
+ * A call a version does not serve: no operation of its document at that path (404), or none with
+ * that method there (405, with the methods that are in `Allow`). A derived version answers it
+ * rather than forward what it could not translate.
+ */
+export function notServedProblem(o: {
+  method: string;
+  path: string;
+  version: string;
+  allowed: string[];
+}): VersionaryError {
+  if (o.allowed.length === 0)
+    return new VersionaryError({
+      code: ErrorCode.NotFound,
+      detail: `${o.version} has no operation at ${echo(o.path)}.`,
+    });
+  return new VersionaryError({
+    code: ErrorCode.MethodNotAllowed,
+    detail: `${o.version} has no ${echo(o.method)} operation at ${echo(o.path)}; it serves ${o.allowed.join(', ')} there.`,
+    headers: { allow: o.allowed.join(', ') },
+  });
+}
+
 /** A subject closed to new clients, refused to a client that had not called it before: 403. */
 export function closedProblem(o: {
   what: string;

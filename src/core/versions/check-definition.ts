@@ -3,8 +3,11 @@ import type { HeadDefinition, SchemaMap } from './types.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
 
-/** The path templates a head may route: `/segments` and `{params}`. */
-export const routablePath = /^(\/([a-z0-9-]+|\{[A-Za-z][A-Za-z0-9]*\}))+$/;
+/**
+ * The path templates a head may route: `/segments` (letters, digits, `-`, `_`, `.` and `~`, no
+ * dot segment) and `{params}` named as any framework names them (`{userId}`, `{user_id}`).
+ */
+export const routablePath = /^(\/((?!\.{1,2}(?:\/|$))[A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))+$/;
 
 /** Check the head's operations: unique ids, unique routes, well-formed path templates. */
 export function checkHead(head: HeadDefinition): string[] {

@@ -193,4 +193,23 @@ describe('deriveOlder', () => {
       );
     assert.ok(problems.every((p) => p.startsWith('v2: ')));
   });
+
+  it('checks a previousFrom pointer against the newer schema', () => {
+    const derive = (previousFrom: string) =>
+      deriveOlder({
+        version: 'v2',
+        schemas: schemas(),
+        operations,
+        instructions: [
+          schemaReplaced({ schema: 'List', previous: { type: 'array', items: ref('User') }, previousFrom }),
+        ],
+      }).problems;
+    assert.deepEqual(derive('/data'), []);
+    assert.deepEqual(derive('/itemz'), [
+      'v2: schema-replaced previousFrom /itemz names /itemz, which List does not have',
+    ]);
+    assert.deepEqual(derive('/data/0/nick'), [
+      'v2: schema-replaced previousFrom /data/0/nick names /data/0/nick, which List does not have',
+    ]);
+  });
 });

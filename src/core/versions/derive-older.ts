@@ -1,4 +1,5 @@
 import type { Instruction } from './instructions.ts';
+import { missingAtPointer } from './schema-pointer.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** What deriving one older version produced, plus every definition problem found on the way. */
@@ -41,6 +42,12 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       continue;
     }
     if (step.op === 'schema-replaced') {
+      // The older body is read at `previousFrom` in the newer one: a pointer to nothing would let
+      // every newer body through as it is.
+      const missing =
+        step.previousFrom === undefined ? undefined : missingAtPointer(original, step.previousFrom, options.schemas);
+      if (missing !== undefined)
+        fail(`schema-replaced previousFrom ${step.previousFrom} names ${missing}, which ${step.schema} does not have`);
       schemas[step.schema] = structuredClone(step.previous);
       continue;
     }

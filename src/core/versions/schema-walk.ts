@@ -59,63 +59,210 @@ export function compileTransform(options: CompileTransformOptions): (name: strin
     return false;
   };
 
-  const named = (name: string): Transform => {
+  const none: ReadonlySet<string> = new Set();
+  const cuts: string[] = [];
+  // `here`: the names the value being walked is already under, by `$ref`, `allOf`, `anyOf` or
+  // `oneOf` (not by a member or an element). A schema that is, at the same value, one of its own
+  // parts (`anyOf: [{$ref: self}]`) would walk that value forever: its own walk covers it.
+  const named = (name: string, here: ReadonlySet<string>): Transform => {
     if (memo.has(name)) return memo.get(name) ?? null;
+    if (here.has(name)) {
+      cuts.push(name);
+      return null;
+    }
     if (inProgress.has(name)) return (value) => (memo.get(name) ?? identity)(value);
     if (!active(name)) {
       memo.set(name, null);
       return null;
     }
     inProgress.add(name);
+    const mark = cuts.length;
     const schema = options.schemas[name];
-    const inner = schema ? node(schema) : null;
-    const own = ownOf(name);
-    const result = chain(inner, own);
+    const inner = schema ? node(schema, new Set([...here, name])) : null;
+    const result = chain(inner, ownOf(name));
     inProgress.delete(name);
-    memo.set(name, result);
+    // One that left the walk to a schema it was compiled under is not for reuse elsewhere.
+    if (!cuts.splice(mark).some((cut) => here.has(cut))) memo.set(name, result);
     return result;
   };
 
-  const node = (schema: JsonSchema): Transform => {
+  const node = (schema: JsonSchema, here: ReadonlySet<string>): Transform => {
     const target = refName(schema.$ref);
-    if (target !== undefined) return named(target);
-    const props = schema.properties as Record<string, JsonSchema> | undefined;
-    if (props) return objectTransform(props, node);
-    const items = schema.items as JsonSchema | undefined;
-    if (items && typeof items === 'object') {
-      const each = node(items);
-      return each && ((value) => (Array.isArray(value) ? value.map(each) : value));
-    }
-    return null;
+    const same = (child: JsonSchema) => node(child, here);
+    const below = (child: JsonSchema) => node(child, none);
+    // Beside a `$ref`, OpenAPI 3.1 (JSON Schema 2020-12) lets the schema say more: both apply.
+    const parts = [
+      target === undefined ? null : named(target, here),
+      objectTransform(schema, below),
+      arrayTransform(schema, below),
+      ...schemaList(schema.allOf).map(same),
+      branchTransform(schema, same, options.schemas),
+    ];
+    return parts.reduce<Transform>((out, part) => chain(out, part), null);
   };
 
-  return named;
+  return (name) => named(name, none);
 }
 
-/** The component names the walk below follows from a schema: `$ref`, `properties` and `items`. */
+/** The component names the walk follows from a schema: every `$ref` in it, at any depth of its subschemas. */
 function walkedRefs(schema: JsonSchema | undefined): string[] {
   if (!schema) return [];
   const target = refName(schema.$ref);
-  if (target !== undefined) return [target];
-  const props = schema.properties as Record<string, JsonSchema> | undefined;
-  if (props) return Object.values(props).flatMap((child) => walkedRefs(child));
-  const items = schema.items as JsonSchema | undefined;
-  return items && typeof items === 'object' ? walkedRefs(items) : [];
+  return [...(target === undefined ? [] : [target]), ...subschemas(schema).flatMap((child) => walkedRefs(child))];
 }
 
-function objectTransform(props: Record<string, JsonSchema>, node: (s: JsonSchema) => Transform): Transform {
+/** Every subschema a value of `schema` may be checked against, as the walk follows them. */
+function subschemas(schema: JsonSchema): JsonSchema[] {
+  const items = schema.items;
+  return [
+    ...schemaValues(schema.properties),
+    ...schemaValues(schema.patternProperties),
+    ...schemaList([schema.additionalProperties]),
+    ...schemaList(Array.isArray(items) ? items : [items]),
+    ...schemaList(schema.prefixItems),
+    ...schemaList([schema.additionalItems]),
+    ...schemaList(schema.allOf),
+    ...schemaList(schema.anyOf),
+    ...schemaList(schema.oneOf),
+  ];
+}
+
+/** The schemas of a list (`allOf`), leaving out booleans and anything that is not a schema. */
+function schemaList(list: unknown): JsonSchema[] {
+  return Array.isArray(list) ? list.filter(isPlainObject) : [];
+}
+
+function schemaValues(map: unknown): JsonSchema[] {
+  return isPlainObject(map) ? Object.values(map).filter(isPlainObject) : [];
+}
+
+type Node = (schema: JsonSchema) => Transform;
+
+/**
+ * An object's members: each named one by its `properties` schema, each other by every
+ * `patternProperties` schema its name matches, and the rest by `additionalProperties`.
+ */
+function objectTransform(schema: JsonSchema, node: Node): Transform {
   const entries: Array<[string, (v: unknown) => unknown]> = [];
-  for (const [key, schema] of Object.entries(props)) {
-    const t = node(schema);
+  for (const [key, child] of Object.entries(schema.properties ?? {}) as Array<[string, unknown]>) {
+    const t = isPlainObject(child) ? node(child) : null;
     if (t) entries.push([key, t]);
   }
-  if (entries.length === 0) return null;
+  const patterns: Array<[RegExp, (v: unknown) => unknown]> = [];
+  for (const [pattern, child] of Object.entries(schema.patternProperties ?? {}) as Array<[string, unknown]>) {
+    const t = isPlainObject(child) ? node(child) : null;
+    if (t) patterns.push([patternOf(pattern), t]);
+  }
+  const additional = isPlainObject(schema.additionalProperties) ? node(schema.additionalProperties) : null;
+  if (entries.length === 0 && patterns.length === 0 && !additional) return null;
+  if (patterns.length === 0 && !additional)
+    return (value) => {
+      if (!isPlainObject(value)) return value;
+      const copy: Record<string, unknown> = { ...value };
+      for (const [key, t] of entries) if (Object.hasOwn(copy, key)) copy[key] = t(copy[key]);
+      return copy;
+    };
+  const named = new Map(entries);
+  // Every name the schema lists, transform or not: those are not additional.
+  const listed = new Set(Object.keys(isPlainObject(schema.properties) ? schema.properties : {}));
+  const allPatterns = Object.keys(isPlainObject(schema.patternProperties) ? schema.patternProperties : {}).map(
+    patternOf,
+  );
   return (value) => {
     if (!isPlainObject(value)) return value;
     const copy: Record<string, unknown> = { ...value };
-    for (const [key, t] of entries) if (key in copy) copy[key] = t(copy[key]);
+    for (const key of Object.keys(copy)) {
+      let member = copy[key];
+      const own = named.get(key);
+      if (own) member = own(member);
+      for (const [pattern, t] of patterns) if (pattern.test(key)) member = t(member);
+      if (additional && !listed.has(key) && !allPatterns.some((p) => p.test(key))) member = additional(member);
+      copy[key] = member;
+    }
     return copy;
   };
+}
+
+/** An array's elements: the first ones by `prefixItems` (or a list of `items`), the rest by `items` (or `additionalItems`). */
+function arrayTransform(schema: JsonSchema, node: Node): Transform {
+  const tuple = Array.isArray(schema.items);
+  const prefix = (
+    Array.isArray(schema.prefixItems) ? schema.prefixItems : tuple ? (schema.items as unknown[]) : []
+  ).map((child) => (isPlainObject(child) ? node(child) : null));
+  const restSchema =
+    tuple || Array.isArray(schema.prefixItems)
+      ? (schema.additionalItems ?? (tuple ? undefined : schema.items))
+      : schema.items;
+  const rest = isPlainObject(restSchema) ? node(restSchema) : null;
+  if (!rest && prefix.every((t) => t === null)) return null;
+  return (value) => {
+    if (!Array.isArray(value)) return value;
+    return value.map((element, i) => {
+      const t = i < prefix.length ? prefix[i] : rest;
+      return t ? t(element) : element;
+    });
+  };
+}
+
+/**
+ * `anyOf` and `oneOf`: a value is translated as the branch it is. A nullable (`anyOf: [{$ref},
+ * {type: 'null'}]`, Pydantic's `Optional`) has one branch a `null` never fits; where several
+ * branches could, the discriminator chooses, else the first whose kind and required members fit.
+ */
+function branchTransform(schema: JsonSchema, node: Node, schemas: SchemaMap): Transform {
+  const branches = [...schemaList(schema.anyOf), ...schemaList(schema.oneOf)];
+  const compiled = branches.map((branch) => ({ branch, t: node(branch) }));
+  if (compiled.every((b) => b.t === null)) return null;
+  const discriminator = isPlainObject(schema.discriminator) ? schema.discriminator : undefined;
+  const property = typeof discriminator?.propertyName === 'string' ? discriminator.propertyName : undefined;
+  const mapping = (isPlainObject(discriminator?.mapping) ? discriminator.mapping : {}) as Record<string, unknown>;
+  return (value) => {
+    let chosen: { branch: JsonSchema; t: Transform } | undefined;
+    const tag = property !== undefined && isPlainObject(value) ? value[property] : undefined;
+    if (typeof tag === 'string') {
+      const target = refName(mapping[tag]) ?? tag;
+      chosen = compiled.find((b) => refName(b.branch.$ref) === target);
+    }
+    chosen ??= compiled.find((b) => fits(b.branch, value, { schemas, depth: 0 }));
+    return chosen?.t ? chosen.t(value) : value;
+  };
+}
+
+/** Whether `value` could be of `schema`, by its kind and the members it requires: enough to choose a branch. */
+function fits(schema: JsonSchema, value: unknown, at: { schemas: SchemaMap; depth: number }): boolean {
+  // A reference cycle with nothing to tell the branches apart: let the branch be.
+  if (at.depth > 32) return true;
+  const deeper = { schemas: at.schemas, depth: at.depth + 1 };
+  const target = refName(schema.$ref);
+  const resolved = target === undefined ? undefined : at.schemas[target];
+  if (resolved && !fits(resolved, value, deeper)) return false;
+  if (!schemaList(schema.allOf).every((part) => fits(part, value, deeper))) return false;
+  const kind = kindOf(value);
+  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : undefined;
+  if (types) {
+    const nullable = schema.nullable === true && kind === 'null';
+    if (!nullable && !types.some((t) => t === kind || (t === 'number' && kind === 'integer'))) return false;
+  } else if (kind === 'null' && schema.nullable !== true && (schema.properties ?? schema.items) !== undefined)
+    return false;
+  if (kind === 'object' && Array.isArray(schema.required))
+    return schema.required.every((key) => typeof key !== 'string' || Object.hasOwn(value as object, key));
+  return true;
+}
+
+/** A `patternProperties` name as a regular expression; one JavaScript cannot read matches nothing (Ajv refuses the document). */
+function patternOf(source: string): RegExp {
+  try {
+    return new RegExp(source, 'u');
+  } catch {
+    return /(?!)/;
+  }
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
 }
 
 function chain(first: Transform, second: Transform): Transform {

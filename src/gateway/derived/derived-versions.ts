@@ -8,9 +8,11 @@ import {
   type VersionBundle,
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
+import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { derivedDocument } from './derived-document.ts';
+import { rangeResponses } from './range-responses.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
@@ -61,9 +63,10 @@ export function addDerivedVersions(options: {
   const routes: Record<string, DerivedVersionRoute> = {};
   for (const chain of groups) {
     const root = options.bundle.get(chain[chain.length - 1]!)!;
-    // A path the library would not route (an upstream's own `/openapi.json`) is left out of the
-    // derived versions: the gateway serves their documents itself.
-    const routable = root.operations.filter((op) => routablePath.test(op.path));
+    // An upstream's own `/openapi.json` is left out of the derived versions (the gateway serves
+    // their documents itself), and so is a template the library cannot route (`/jobs/{id}:cancel`):
+    // the derived version answers it 404, never forwards it.
+    const routable = root.operations.filter((op) => op.path !== versionDocumentPath && routablePath.test(op.path));
     let group: VersionBundle;
     try {
       group = defineVersions({
@@ -76,14 +79,16 @@ export function addDerivedVersions(options: {
       continue;
     }
     const rootGroup = group.get(root.name)!;
+    const rootBase = `${options.prefix}/${root.name}`;
+    const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       added.push(self);
       options.documents[self.name] = derivedDocument({
         root: options.documents[root.name] ?? {},
-        rootBase: `${options.prefix}/${root.name}`,
+        rootBase,
         version: self,
       });
-      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase: `${options.prefix}/${root.name}` };
+      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase, ranges };
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };

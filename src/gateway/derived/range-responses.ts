@@ -1,0 +1,37 @@
+import { refName } from '../../core/versions/index.ts';
+
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+/**
+ * The response schemas a document gives by a range or by default (`2XX`, `default`), by operation
+ * id (`GET /users` where it has none, as the versions read from documents name it): a derived
+ * version translates an answer whose exact status is not documented by them. Only a component
+ * (`$ref`) can be translated, the migrations being compiled per component.
+ */
+export function rangeResponses(
+  document: Record<string, unknown>,
+  rootBase: string,
+): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  for (const [raw, item] of Object.entries(paths)) {
+    const path = raw === rootBase ? '/' : raw.startsWith(`${rootBase}/`) ? raw.slice(rootBase.length) : raw;
+    for (const method of methods) {
+      const op = item?.[method] as { operationId?: unknown; responses?: Record<string, unknown> } | undefined;
+      if (!op || typeof op !== 'object') continue;
+      const id =
+        typeof op.operationId === 'string' && op.operationId.length > 0
+          ? op.operationId
+          : `${method.toUpperCase()} ${path}`;
+      for (const [key, response] of Object.entries(op.responses ?? {})) {
+        if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
+        const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)
+          ?.content;
+        const type = Object.keys(content ?? {}).find((t) => /json/i.test(t));
+        const name = type === undefined ? undefined : refName(content![type]?.schema?.$ref);
+        if (name !== undefined) (out[id] ??= {})[key.toUpperCase()] = name;
+      }
+    }
+  }
+  return out;
+}

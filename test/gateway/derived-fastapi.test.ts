@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  gatewayAdminKey,
+  gatewayEnv,
+  spawnGatewayIn,
+  startPythonUpstream,
+  type PythonUpstream,
+} from '../support/gateway.ts';
+
+const fixture = new URL('../fixtures/derived-fastapi/', import.meta.url).pathname;
+
+/** The fixture's document and change file in a folder of their own, with a config naming the upstream. */
+function writeFiles(upstream: string): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-fastapi-'));
+  for (const file of ['openapi-v2.json', 'changes-v2.json']) copyFileSync(join(fixture, file), join(dir, file));
+  const config = {
+    gateway: {
+      prefix: '/api',
+      vendor: 'acme',
+      versions: {
+        v2: { upstream, openapi: './openapi-v2.json' },
+        v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
+      },
+    },
+  };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  return { dir, env: gatewayEnv(dir) };
+}
+
+describe('versionary gateway serves v1 from an upstream named as FastAPI names it ({user_id}, Optional[Address])', () => {
+  let upstream: PythonUpstream;
+  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>>;
+  const headers = { authorization: `Bearer ${gatewayAdminKey}` };
+  /** What the upstream has received so far. */
+  const received = async () =>
+    (await (await fetch(`${upstream.url}/_received`)).json()) as Array<{ method: string; target: string }>;
+  before(async () => {
+    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
+    gateway = await spawnGatewayIn(writeFiles(upstream.url));
+  });
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.stop();
+  });
+
+  it('routes GET /api/v1/users/{user_id} and translates it, v2-only members of the nullable address dropped', async () => {
+    const response = await fetch(`${gateway.base}/api/v1/users/1`, { headers });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { id: 1, name: 'Ada', address: { city: 'London' } });
+    const empty = await fetch(`${gateway.base}/api/v1/users/2`, { headers });
+    assert.deepEqual(await empty.json(), { id: 2, name: 'Alan', address: null });
+    const v2 = await fetch(`${gateway.base}/api/v2/users/1`, { headers });
+    assert.deepEqual(await v2.json(), {
+      id: 1,
+      name: 'Ada',
+      email: 'ada@example.com',
+      address: { city: 'London', country: 'UK' },
+    });
+    assert.ok((await received()).some((r) => r.target === '/api/v2/users/1'));
+  });
+
+  it('answers a 404 problem for an endpoint v2 added, and the upstream never sees it', async () => {
+    const v2 = await fetch(`${gateway.base}/api/v2/users/1/emails`, { headers });
+    assert.equal(v2.status, 200, 'the upstream serves it in v2');
+    const before = (await received()).length;
+    const response = await fetch(`${gateway.base}/api/v1/users/1/emails`, { headers });
+    assert.equal(response.status, 404);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const problem = (await response.json()) as { code: string; detail: string };
+    assert.equal(problem.code, 'NOT_FOUND');
+    assert.match(problem.detail, /v1 has no operation at \/api\/v1\/users\/1\/emails/);
+    assert.equal((await received()).length, before, 'no call reached the upstream');
+  });
+
+  it('answers a 404 problem for a path neither document has, and a 405 for a method v1 lacks, forwarding neither', async () => {
+    const before = (await received()).length;
+    const nowhere = await fetch(`${gateway.base}/api/v1/nowhere/1`, { headers });
+    assert.equal(nowhere.status, 404);
+    assert.equal(((await nowhere.json()) as { code: string }).code, 'NOT_FOUND');
+    const post = await fetch(`${gateway.base}/api/v1/users/1`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(post.status, 405);
+    assert.equal(post.headers.get('allow'), 'GET, HEAD');
+    assert.equal(((await post.json()) as { code: string }).code, 'METHOD_NOT_ALLOWED');
+    assert.equal((await received()).length, before, 'no call reached the upstream');
+  });
+
+  it('translates answers documented under 2XX and default, in +json media types', async () => {
+    const address = await fetch(`${gateway.base}/api/v1/users/1/address`, { headers });
+    assert.equal(address.status, 200);
+    assert.match(address.headers.get('content-type') ?? '', /^application\/hal\+json/);
+    assert.deepEqual(await address.json(), { city: 'London' });
+    const profile = await fetch(`${gateway.base}/api/v1/users/1/profile`, { headers });
+    assert.equal(profile.status, 200);
+    assert.deepEqual(await profile.json(), { id: 1, name: 'Ada', address: { city: 'London' } });
+  });
+
+  it("serves v1's document without the added endpoint and with the older Address", async () => {
+    const doc = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers })).json()) as {
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    assert.deepEqual(Object.keys(doc.paths), [
+      '/users/{user_id}',
+      '/users/{user_id}/address',
+      '/users/{user_id}/profile',
+    ]);
+    assert.deepEqual(Object.keys(doc.components.schemas.Address!.properties!), ['city']);
+  });
+});
