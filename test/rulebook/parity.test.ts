@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from '../support/gateway.ts';
 import { parityCases, parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
-import { prepareParity, runParity, type ParityTarget } from '../support/parity-runner.ts';
+import { prepareParity, runParity, runRateLimitParity, type ParityTarget } from '../support/parity-runner.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 
 // One list of cases, three deciders: core's `decide` on the table each target serves, the
@@ -55,11 +55,15 @@ describe('parity: core, the service and the gateway answer every case alike', ()
       adminKey: 'test-admin-key-0123456789',
       setNow,
     };
-    assert.deepEqual(await runParity(target, await prepareParity(target)), []);
+    const clients = await prepareParity(target);
+    assert.deepEqual(await runParity(target, clients), []);
+    assert.deepEqual(await runRateLimitParity(target, clients), []);
   });
 
   it('versionary gateway', async () => {
     const target: ParityTarget = { name: 'gateway', base: gateway.base, adminKey: gatewayAdminKey, setNow };
-    assert.deepEqual(await runParity(target, await prepareParity(target)), []);
+    const clients = await prepareParity(target);
+    assert.deepEqual(await runParity(target, clients), []);
+    assert.deepEqual(await runRateLimitParity(target, clients), []);
   });
 });

@@ -12,6 +12,8 @@ const iso = (at: number) => new Date(at).toISOString();
 
 /** The lifecycle every target is configured with (the config file's keys). */
 export const parityConfig = {
+  // A read-only key gets a smaller budget than a key that also writes (see `parityRateLimit`).
+  rateLimit: { max: 100, windowSeconds: 60, roles: { read: { max: 30 } } },
   versions: {
     v1: {
       deprecatedAt: iso(parityEpoch - 10 * day),
@@ -97,6 +99,20 @@ export const parityMoments = {
   progressive: parityEpoch + 130 * day + 3_600_000,
   removed: parityEpoch + 195 * day,
 } as const;
+
+/**
+ * The rate-limit rule (core's `rateCounterKey`), run after the cases (a fresh window, v1 still up): one
+ * counter per client and policy. `early`'s read-only key spends the `read` budget; a second
+ * read-only key of the same client finds it spent (minting keys does not multiply a budget), and
+ * its key that also writes, under the `default` policy, is not drained by the other.
+ */
+export const parityRateLimit = {
+  at: parityEpoch + 197 * day,
+  client: 'early' as ParityClient,
+  target: '/api/v1/users',
+  readMax: parityConfig.rateLimit.roles.read.max,
+  defaultMax: parityConfig.rateLimit.max,
+};
 
 /** What a case expects: `allowed` (passed to the handler), or refused with a status and problem type. */
 export interface ParityExpectation {

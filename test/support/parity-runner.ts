@@ -14,6 +14,7 @@ import {
   parityEpoch,
   parityGrant,
   parityMoments,
+  parityRateLimit,
   type ParityCase,
   type ParityClient,
   type ParityExpectation,
@@ -228,6 +229,50 @@ export async function runParity(target: ParityTarget, clients: ParityClients): P
         lines.push(`${target.name}: ${c.name}: ${d}`);
     }
   }
+  return lines;
+}
+
+/**
+ * The rate-limit rule against a prepared target, in a window of its own: returns one line per
+ * answer that breaks it. `early` gets a key that also writes (the `default` policy) and a second
+ * read-only key: the writer's calls do not drain the read budget, and the read budget, once
+ * spent, is spent for every read-only key of the client.
+ */
+export async function runRateLimitParity(target: ParityTarget, clients: ParityClients): Promise<string[]> {
+  const { at, client, target: path, readMax, defaultMax } = parityRateLimit;
+  await target.setNow(at);
+  const call = adminCall(target);
+  const mint = async (roles: string[]) => {
+    const body = { name: `${client}-${roles.join('-')}`, roles, clientId: clients.ids[client] };
+    return ((await call('POST', '/admin/v1/api-keys', body)).body as { key: string }).key;
+  };
+  const [writer, secondReader] = [await mint(['read', 'write']), await mint(['read'])];
+  const reader = clients.keys[client];
+  const get = (key: string) =>
+    rawCall(target.base, { target: path, method: 'GET', headers: { authorization: `Bearer ${key}` } });
+  const lines: string[] = [];
+  const check = (what: string, res: RawResponse, expected: { status: number; ratelimit?: RegExp }) => {
+    const { status, ratelimit } = expected;
+    if (res.status !== status) lines.push(`${target.name}: ${what}: status ${res.status}, expected ${status}`);
+    const field = String(res.headers.ratelimit ?? '');
+    if (ratelimit && !ratelimit.test(field))
+      lines.push(`${target.name}: ${what}: ratelimit ${field}, expected ${String(ratelimit)}`);
+  };
+  const field = (policy: string, remaining: number) => new RegExp(`^"${policy}";r=${remaining};t=\\d+$`);
+  for (let i = 1; i <= readMax; i++) check(`the read-write key's call ${i}`, await get(writer), { status: 200 });
+  check('the read key after the read-write key spent as much', await get(reader), {
+    status: 200,
+    ratelimit: field('read', readMax - 1),
+  });
+  for (let i = 2; i <= readMax; i++) check(`the read key's call ${i}`, await get(reader), { status: 200 });
+  check('the read key over its budget', await get(reader), { status: 429 });
+  check("a second read-only key of the client: the client's read budget is spent", await get(secondReader), {
+    status: 429,
+  });
+  check('the read-write key goes on', await get(writer), {
+    status: 200,
+    ratelimit: field('default', defaultMax - readMax - 1),
+  });
   return lines;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deprecationHeaders } from '../lifecycle/index.ts';
 import { decide } from './decide.ts';
-import { ratePolicyOf } from './rules.ts';
+import { rateCounterKey, ratePolicyOf } from './rules.ts';
 import { sampleSegments } from './sample-segments.ts';
 import type { DecisionTable, ProblemRow, RuleSegment } from './table.ts';
 
@@ -192,5 +192,14 @@ describe('ratePolicyOf', () => {
     assert.equal(ratePolicyOf({ principal: { client: 'a', roles: ['read', 'write'] } }, table)?.name, 'write');
     assert.equal(ratePolicyOf({ principal: { client: 'a', roles: ['read'] } }, table)?.name, 'default');
     assert.equal(ratePolicyOf({}, { ...table, policies: { roles: {} } }), undefined);
+  });
+});
+
+describe('rateCounterKey', () => {
+  it('is one counter per client and policy', () => {
+    const read = { name: 'read' };
+    assert.equal(rateCounterKey('cl_a', read), rateCounterKey('cl_a', { name: 'read' }));
+    assert.notEqual(rateCounterKey('cl_a', read), rateCounterKey('cl_a', { name: 'default' }));
+    assert.notEqual(rateCounterKey('cl_a', read), rateCounterKey('cl_b', read));
   });
 });

@@ -136,3 +136,19 @@ export function ratePolicyOf(facts: Pick<RequestFacts, 'principal'>, table: Deci
   }
   return best ?? base;
 }
+
+/**
+ * The counter a principal's request counts against: one per client and policy. Every key of a
+ * client with the same policy shares it, so minting keys does not multiply a client's budget; two
+ * keys of one client whose roles give different policies (a read-only key beside a write key) have
+ * a budget each and never drain one another. `client` is the credential's client (`cl_…`), else
+ * the credential itself. Unauthenticated calls and failed credentials count per address instead.
+ *
+ * @example
+ * ```ts
+ * rateCounterKey('cl_7', { name: 'default' }); // 'client:default:cl_7'
+ * ```
+ */
+export function rateCounterKey(client: string, policy: { name: string }): string {
+  return `client:${policy.name}:${client}`;
+}

@@ -208,7 +208,8 @@ local function identify(t, now, unsafe, pending)
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
-  if limited(t, "c:" .. client, rules.policy_of(t, entry.roles), now) then return end
+  local policy = rules.policy_of(t, entry.roles)
+  if policy and limited(t, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then
     return send_problem(t, nil, nil, nil, entry.problem)

@@ -201,4 +201,9 @@ function _M.policy_of(t, roles)
   return best or base
 end
 
+--- The counter a client's call counts against: one per client and policy (core's rateCounterKey).
+function _M.counter_key(client, policy)
+  return "client:" .. policy.name .. ":" .. client
+end
+
 return _M
