@@ -18,7 +18,7 @@ import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderLi
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf } from '../core/rulebook/canonical-path.ts';
+import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../core/rulebook/canonical-path.ts';
 import { upstreamProblem } from '../core/rulebook/problems.ts';
 import { forwardDerived } from './derived-forward.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
@@ -277,15 +277,7 @@ function createForwarder(
       );
     // A stray `%` or a Latin-1 escape such as `%E9` is no target an upstream framework decodes
     // alike: a 400 problem.
-    if (url.includes('%') && !decodes(url)) {
-      return sendProblem(
-        reply,
-        new VersionaryError({
-          code: ErrorCode.MalformedRequest,
-          detail: 'The request target is not valid percent-encoded UTF-8.',
-        }),
-      );
-    }
+    if (targetUndecodable(url)) return sendProblem(reply, undecodableTargetProblem());
     if (derived && operation && checks) {
       const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
       const headers = headersOfList(requestHeaders(request) as HeaderList);
@@ -316,13 +308,4 @@ function pathOf(url: string): string {
   const path = end === -1 ? url : url.slice(0, end);
   if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
   return new URL(url, 'http://upstream').pathname;
-}
-
-function decodes(target: string): boolean {
-  try {
-    decodeURIComponent(target);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -41,7 +41,20 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/closed-to-new-clients'));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/element-removed'));
     assert.ok(parityCases.some((c) => c.at === 'brownout') && parityCases.some((c) => c.at === 'progressive'));
-    for (const spelling of ['%75', '%2e%2e', '%2f', '//', ';', 'users/', 'USERS'])
+    for (const spelling of [
+      '%75',
+      '%2e%2e',
+      '%2f',
+      '//',
+      ';',
+      'users/',
+      'USERS',
+      '%zz',
+      '%00',
+      'ftp://',
+      '\xC0',
+      '%e9',
+    ])
       assert.ok(
         parityCases.some((c) => c.target.includes(spelling)),
         spelling,

@@ -127,14 +127,15 @@ export interface ParityExpectation {
 export interface ParityCase {
   name: string;
   at: keyof typeof parityMoments;
-  method: 'GET' | 'HEAD';
-  /** Sent byte for byte, as a probe would. */
+  method: string;
+  /** Sent byte for byte, as a probe would (a character above U+007F is sent as its Latin-1 byte). */
   target: string;
   client?: ParityClient;
   expect: ParityExpectation;
 }
 
 const removed = { status: 410, problemType: '/problems/version-removed' };
+const malformed = { status: 400, problemType: '/problems/malformed-request' };
 const refusedPath = { status: 404, problemType: '/problems/not-found' };
 const endpointSunset = iso(parityEpoch + 190 * day);
 const v1Headers = {
@@ -330,6 +331,58 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v2/users/',
     client: 'late',
     expect: removed,
+  },
+  // Targets nginx reads before the rules (its own 400 page once), an absolute-form target, raw
+  // bytes: every data plane answers the problem core words for them.
+  ...(['%zz', '%', '%2', '%00'] as const).map((escape): ParityCase => ({
+    name: `a bad escape (${escape}) in the path`,
+    at: 'closed',
+    method: 'GET',
+    target: `/api/v1/users/${escape}`,
+    client: 'early',
+    expect: refusedPath,
+  })),
+  {
+    name: 'an absolute-form target of another scheme',
+    at: 'closed',
+    method: 'GET',
+    target: 'ftp://x/api/v1/users',
+    client: 'early',
+    expect: refusedPath,
+  },
+  {
+    name: 'an absolute-form http target is its path',
+    at: 'closed',
+    method: 'GET',
+    target: 'http://x/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: v1Headers },
+  },
+  {
+    name: 'raw non-UTF-8 bytes in the path',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users\xC0\xAF1',
+    client: 'early',
+    expect: malformed,
+  },
+  {
+    name: 'an encoded dot segment from an unknown version',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v3/%2e%2e/v1/users',
+    client: 'early',
+    expect: refusedPath,
+  },
+  // A Latin-1 escape in the query: never forwarded (the service, which forwards nothing, refuses
+  // the query its own way, with another 400).
+  {
+    name: 'a Latin-1 escape in the query',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users?fields=%e9',
+    client: 'early',
+    expect: { status: 400 },
   },
   {
     name: 'paths are case-sensitive',

@@ -2,11 +2,14 @@ import {
   canonicalPath,
   decide,
   ruleMethodOf,
+  targetUndecodable,
+  targetUnreadable,
   type DecisionTable,
   type RequestFacts,
 } from '../../src/core/rulebook/index.ts';
 import { request } from 'node:http';
 import type { RawResponse } from './nginx.ts';
+import { rawExchange } from './raw-socket.ts';
 import {
   parityBrownouts,
   parityCases,
@@ -114,6 +117,7 @@ export function coreAnswer(
   o: { table: DecisionTable; clients: ParityClients; now: number },
 ): ParityAnswer {
   const { table, clients, now } = o;
+  if (targetUnreadable(c.target)) return problemAnswer(table, 'target-unreadable');
   const canonical = canonicalPath(c.target);
   if ('refused' in canonical) return problemAnswer(table, `target-${canonical.refused}`);
   const { path } = canonical;
@@ -145,6 +149,8 @@ export function coreAnswer(
   // Allowed, but no operation there: the data plane's 404.
   if (template === undefined)
     return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };
+  // The last word before the upstream: a target that is not percent-encoded UTF-8 is not forwarded.
+  if (targetUndecodable(c.target)) return problemAnswer(table, 'target-undecodable');
   return { allowed: true, headers: decision.headers };
 }
 
@@ -178,7 +184,9 @@ function templateOf(
 /** A target's answer to a case, over a socket, the target sent byte for byte. */
 export async function httpAnswer(target: ParityTarget, c: ParityCase, clients: ParityClients): Promise<ParityAnswer> {
   const headers: Record<string, string> = c.client ? { authorization: `Bearer ${clients.keys[c.client]}` } : {};
-  const res = await rawCall(target.base, { target: c.target, method: c.method, headers });
+  const res = targetUnreadable(c.target)
+    ? await socketCall(target.base, { target: c.target, method: c.method, headers })
+    : await rawCall(target.base, { target: c.target, method: c.method, headers });
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers))
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -274,6 +282,19 @@ export async function runRateLimitParity(target: ParityTarget, clients: ParityCl
     ratelimit: field('default', defaultMax - readMax - 1),
   });
   return lines;
+}
+
+/** Send a request target Node's client refuses to send (raw bytes), over a socket of its own. */
+async function socketCall(
+  base: string,
+  o: { target: string; method: string; headers: Record<string, string> },
+): Promise<RawResponse> {
+  const lines = Object.entries({ host: new URL(base).host, ...o.headers, connection: 'close' }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
+  const head = Buffer.from(`${o.method} ${o.target} HTTP/1.1\r\n${lines.join('')}\r\n`, 'latin1');
+  const res = await rawExchange({ port: Number(new URL(base).port) }, [head], { waitMs: 5000 });
+  return { status: res.status ?? 0, headers: res.headers, body: res.body };
 }
 
 /** Send a request target unchanged (fetch would resolve `..` and `\\`), with any method. */

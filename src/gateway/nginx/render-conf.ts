@@ -102,6 +102,14 @@ export function renderServerConf(o: NginxConfOptions): string {
     'set $versionary_ts $msec;',
   ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).
+# nginx's own 400 for a target it cannot decode (\`%zz\`, \`%00\`) is the decision table's problem, as the gateway answers it.
+# (An internal location, not a named one: nginx has no URI to carry to a named location then.)
+error_page 400 = /_versionary/bad-request;
+location = /_versionary/bad-request {
+    internal;
+    add_header X-Request-Id $request_id always;
+    content_by_lua_block { require("versionary").bad_request() }
+}
 # Versionary's own paths are never reachable from outside.
 location ^~ /_versionary/ {
     return 404;

@@ -107,7 +107,7 @@ local function send_problem(t, key, headers, values, own)
   out["x-content-type-options"] = "nosniff"
   local body = placeholders and filled(problem.prefix, values) or problem.prefix
   local instance = ctx.instance
-  if #instance <= 2000 then body = body .. ',"instance":' .. cjson.encode(instance) end
+  if instance and #instance <= 2000 then body = body .. ',"instance":' .. cjson.encode(instance) end
   body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
@@ -174,6 +174,13 @@ local function negotiate(t, path_version)
   return send_problem(t, "version-missing")
 end
 
+-- The request target as the client sent it: `$request_uri` drops an absolute-form target's scheme
+-- and authority (`ftp://x/api/...` would read as `/api/...`).
+local function request_target()
+  local line = ngx_var.request or ""
+  return match(line, "^%S+ (.-) HTTP/%d%.%d$") or match(line, "^%S+ (%S+)$") or ngx_var.request_uri
+end
+
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
@@ -233,9 +240,12 @@ function _M.access()
   -- The usage log's time is the rules' clock too.
   if offset ~= 0 then ngx_var.versionary_ts = string.format("%.3f", now / 1000) end
   local uri = ngx_var.request_uri
+  local raw = request_target()
+  -- Answered as Node's parser answers it, with no instance: the bytes are not the client's to echo.
+  if target.unreadable(raw) then return send_problem(t, "target-unreadable") end
   local q = find(uri, "?", 1, true)
   ctx.instance = q and sub(uri, 1, q - 1) or uri
-  local path, query = target.canonical(uri)
+  local path, query = target.canonical(raw)
   if not path then return send_problem(t, "target-" .. query) end
   local prefix = t.prefix
   if sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exec("/_versionary/control") end
@@ -284,6 +294,8 @@ function _M.access()
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+  -- The last word before the upstream, as the gateway's forwarder has it: no stray `%` nor Latin-1 escape goes on.
+  if target.undecodable(raw) then return send_problem(t, "target-undecodable") end
   ctx.headers = decided
 end
 
@@ -332,6 +344,26 @@ function _M.upstream_failed()
   local timed_out = find(ngx_var.upstream_status or "", "504", 1, true) ~= nil
   ngx.header["connection"] = "close"
   return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
+end
+
+--- content_by_lua of nginx's own 400 (error_page 400): a target nginx cannot decode (`%zz`, `%`,
+--- `%00`) gets the table's problem for it, as the gateway answers it; any other 400 stays nginx's.
+function _M.bad_request()
+  local t = table_now()
+  local raw = request_target()
+  local reason
+  if t and raw then
+    if target.unreadable(raw) then
+      reason = "unreadable"
+    else
+      local path, why = target.canonical(raw)
+      if not path then reason = why end
+    end
+  end
+  if not reason then return ngx.exit(ngx.HTTP_BAD_REQUEST) end
+  ngx_var.versionary_log = ""
+  if reason ~= "unreadable" then ngx.ctx.instance = match(raw, "^[^?]*") end
+  return send_problem(t, "target-" .. reason)
 end
 
 --- content_by_lua of the push endpoint (a unix socket in the rendered folder, nothing else

@@ -5,6 +5,8 @@ import {
   sampleSegments,
   targetProblem,
   targetRefusals,
+  undecodableTargetProblem,
+  unreadableTargetProblem,
   type DecisionTable,
   type HeaderSegment,
   type RatePolicies,
@@ -129,6 +131,8 @@ function fixedProblems(
   registry.keyOf(unknownVersionProblem({ ...unknown, source: 'accept' }), 'version-unknown-accept');
   for (const reason of Object.keys(targetRefusals) as TargetRefusal[])
     registry.keyOf(targetProblem(reason), `target-${reason}`);
+  registry.keyOf(unreadableTargetProblem(), 'target-unreadable');
+  registry.keyOf(undecodableTargetProblem(), 'target-undecodable');
   // The answers of a data plane's own steps (negotiation, credentials, upstream), for those that
   // cannot run core (nginx): `{…}` marks what the data plane fills in from the request.
   const supported = o.versions;
