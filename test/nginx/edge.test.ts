@@ -10,10 +10,18 @@ import { eventually } from '../support/service-process.ts';
 // reaches the upstream or the usage log.
 
 /** One request over a socket of its own, the target sent byte for byte (Latin-1). */
-async function send(nginx: DataPlane, method: string, target: string): Promise<RawExchange> {
+async function send(
+  nginx: DataPlane,
+  method: string,
+  target: string | { target: string; body: string },
+): Promise<RawExchange> {
+  const body = typeof target === 'string' ? undefined : target.body;
+  const path = typeof target === 'string' ? target : target.target;
   const head =
-    `${method} ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${gatewayAdminKey}\r\n` +
-    'Connection: close\r\n\r\n';
+    `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${gatewayAdminKey}\r\n` +
+    (body === undefined ? '' : `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n`) +
+    'Connection: close\r\n\r\n' +
+    (body ?? '');
   return rawExchange({ port: Number(new URL(nginx.base).port) }, [Buffer.from(head, 'latin1')], { waitMs: 5000 });
 }
 
@@ -64,5 +72,38 @@ describe('nginx at the edges of a request', () => {
     const res = await send(nginx, 'GET', 'http://x/api/v2/users/1');
     assert.equal(res.status, 200);
     assert.equal((JSON.parse(res.body) as { id: number }).id, 1);
+  });
+
+  it('serves a method only where the route declares it: any other is the 405 with Allow, OPTIONS a 204, never forwarded', async () => {
+    const methods = ['PROPFIND', 'PURGE', 'SEARCH', 'MKCOL', 'LINK', 'TRACE', 'PUT', 'DELETE', 'FOO'];
+    for (const method of methods) {
+      const res = await send(nginx, method, '/api/v2/users');
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.allow, 'GET, HEAD, OPTIONS', method);
+      const problem = JSON.parse(res.body) as { code: string; detail: string };
+      assert.equal(problem.code, 'METHOD_NOT_ALLOWED', method);
+      assert.equal(problem.detail, `${method} is not supported here. Allowed: GET, HEAD, OPTIONS.`);
+    }
+    // QUERY, which the upstream's document does not declare, with the body it takes.
+    const query = await send(nginx, 'QUERY', { target: '/api/v2/users', body: '{}' });
+    assert.equal(query.status, 405);
+    assert.equal(query.headers.allow, 'GET, HEAD, OPTIONS');
+    const options = await send(nginx, 'OPTIONS', '/api/v2/users/1');
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.allow, 'GET, HEAD, OPTIONS');
+    // A path the document does not name: the version's own methods, and another is refused.
+    const undocumented = await send(nginx, 'PROPFIND', '/api/v2/nothing');
+    assert.equal(undocumented.status, 405);
+    assert.match(String(undocumented.headers.allow), /^GET, .*HEAD, OPTIONS$/);
+    // The documented method goes on, a usage line; none of the above is a call of the version.
+    assert.equal((await send(nginx, 'GET', '/api/v2/users')).status, 200);
+    await eventually(async () => nginx.usage().some((line) => line.operation === '/users'), 5000);
+    assert.deepEqual(
+      nginx
+        .usage()
+        .filter((line) => line.status === '405' || line.status === '204' || line.method !== 'GET')
+        .map((line) => `${line.method} ${line.status}`),
+      [],
+    );
   });
 });

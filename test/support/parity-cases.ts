@@ -136,6 +136,9 @@ export interface ParityCase {
 
 const removed = { status: 410, problemType: '/problems/version-removed' };
 const malformed = { status: 400, problemType: '/problems/malformed-request' };
+const notAllowed = { status: 405, problemType: '/problems/method-not-allowed' };
+// The service's v1 also takes POST /users; the gateway's upstream documents GET alone.
+const usersAllow = /^GET, (POST, )?HEAD, OPTIONS$/;
 const refusedPath = { status: 404, problemType: '/problems/not-found' };
 const endpointSunset = iso(parityEpoch + 190 * day);
 const v1Headers = {
@@ -331,6 +334,32 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v2/users/',
     client: 'late',
     expect: removed,
+  },
+  // Methods: served only where the route declares them (HEAD with GET); any other, a method no
+  // document names included, is the 405 with the route's Allow, never forwarded; TRACE never.
+  ...['PROPFIND', 'PURGE', 'SEARCH', 'MKCOL', 'LINK', 'TRACE', 'PUT'].map((method): ParityCase => ({
+    name: `${method} on a route that does not declare it`,
+    at: 'closed',
+    method,
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { ...notAllowed, headers: { allow: usersAllow } },
+  })),
+  {
+    name: 'OPTIONS on a route: 204 with Allow',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: { allow: usersAllow } },
+  },
+  {
+    name: 'PROPFIND where the removed endpoint was: a method it never had is the 405',
+    at: 'removed',
+    method: 'PROPFIND',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { status: 405 },
   },
   // Targets nginx reads before the rules (its own 400 page once), an absolute-form target, raw
   // bytes: every data plane answers the problem core words for them.

@@ -1,6 +1,8 @@
 import {
+  allowOf,
   canonicalPath,
   decide,
+  methodsAt,
   ruleMethodOf,
   targetUndecodable,
   targetUnreadable,
@@ -129,12 +131,16 @@ export function coreAnswer(
   const version = /^v\d+$/.test(segment) ? segment : undefined;
   const below = version === undefined ? rest : rest.slice(version.length + 1) || '/';
   const template = version === undefined ? undefined : templateOf(table, { version, method: c.method, below });
+  // The methods the route there declares: a path no route names is left to the data plane (the
+  // service has no catch-all), so no case asks one with a method of its own.
+  const methods = version === undefined ? undefined : methodsAt(table.routes[version] ?? [], below, 'none');
   const facts: RequestFacts = {
     method: c.method,
     path,
     now,
     ...(version === undefined ? {} : { version, versionSource: 'path' as const }),
     ...(template === undefined ? {} : { template }),
+    ...(methods === undefined ? {} : { methods }),
     ...(c.client ? { principal: { client: clients.ids[c.client], roles: ['read'] } } : {}),
     ...parametersOf(c.target),
   };
@@ -146,6 +152,9 @@ export function coreAnswer(
       problemType: decision.problem.body.type,
       headers: { ...decision.headers, ...decision.problem.headers },
     };
+  // OPTIONS on a route: the data plane's own 204 with `Allow`.
+  if (c.method === 'OPTIONS' && methods !== undefined)
+    return { allowed: true, headers: { ...decision.headers, allow: allowOf(methods) } };
   // Allowed, but no operation there: the data plane's 404.
   if (template === undefined)
     return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };

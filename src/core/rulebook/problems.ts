@@ -218,3 +218,27 @@ export function upstreamProblem(timedOut: boolean): VersionaryError {
       : { code: ErrorCode.UpstreamUnreachable, detail: 'The upstream could not be reached.' },
   );
 }
+
+/**
+ * The `Allow` of a path: the methods its operations declare, in their order, HEAD beside GET, and
+ * OPTIONS, which every data plane answers itself (204 with this list). TRACE is never served, so
+ * never listed, even where a document declares it.
+ *
+ * @example
+ * ```ts
+ * allowOf(['GET', 'POST']); // 'GET, POST, HEAD, OPTIONS'
+ * ```
+ */
+export function allowOf(declared: Iterable<string>): string {
+  const methods = [...new Set(declared)].filter((m) => m !== 'TRACE' && m !== 'HEAD' && m !== 'OPTIONS');
+  return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+}
+
+/** A method the path has no operation for (or TRACE): 405 `METHOD_NOT_ALLOWED`, with `Allow`. */
+export function methodNotAllowedProblem(o: { method: string; allow: string }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.MethodNotAllowed,
+    detail: `${echo(o.method)} is not supported here. Allowed: ${o.allow}.`,
+    headers: { allow: o.allow },
+  });
+}

@@ -110,6 +110,13 @@ location = /_versionary/bad-request {
     add_header X-Request-Id $request_id always;
     content_by_lua_block { require("versionary").bad_request() }
 }
+# nginx's own 405 for TRACE, which it refuses before any location: the table's 405 with the route's Allow.
+error_page 405 = /_versionary/not-allowed;
+location = /_versionary/not-allowed {
+    internal;
+    add_header X-Request-Id $request_id always;
+    content_by_lua_block { require("versionary").not_allowed() }
+}
 # Versionary's own paths are never reachable from outside.
 location ^~ /_versionary/ {
     return 404;

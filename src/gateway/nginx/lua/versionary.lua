@@ -181,6 +181,20 @@ local function request_target()
   return match(line, "^%S+ (.-) HTTP/%d%.%d$") or match(line, "^%S+ (%S+)$") or ngx_var.request_uri
 end
 
+-- OPTIONS: 204 with `Allow`; another method the route does not declare: the table's 405. Neither
+-- is forwarded, nor a call of the version (no usage line), as the gateway answers them.
+local function answer_method(t, method, allow)
+  ngx_var.versionary_log = ""
+  ngx.ctx.versioned = false
+  if method ~= "OPTIONS" then return send_problem(t, "method-not-allowed", nil, { method = method, allow = allow }) end
+  local out, ctx = ngx.header, ngx.ctx
+  if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
+  if ctx.vary then out["vary"] = "Accept" end
+  out["allow"] = allow
+  ctx.answered = true
+  return ngx.exit(ngx.HTTP_NO_CONTENT)
+end
+
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
@@ -285,6 +299,11 @@ function _M.access()
     if not per_client then return send_problem(t, problem, headers) end
     pending = { problem = problem, headers = headers }
   end
+  -- The method, as core's methodRule: served only where the route declares it; never forwarded else.
+  -- (After the removal, as core orders them, when a client's own row may still serve the path.)
+  local declared = rules.methods_at(t, version, below)
+  local method_ok = method ~= "OPTIONS" and rules.method_served(declared, method)
+  if not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
   local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, now, unsafe, pending)
   if not client then return end
@@ -294,6 +313,7 @@ function _M.access()
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+  if not method_ok then return answer_method(t, method, rules.allow_of(declared)) end
   -- The last word before the upstream, as the gateway's forwarder has it: no stray `%` nor Latin-1 escape goes on.
   if target.undecodable(raw) then return send_problem(t, "target-undecodable") end
   ctx.headers = decided
@@ -364,6 +384,26 @@ function _M.bad_request()
   ngx_var.versionary_log = ""
   if reason ~= "unreadable" then ngx.ctx.instance = match(raw, "^[^?]*") end
   return send_problem(t, "target-" .. reason)
+end
+
+--- content_by_lua of nginx's own 405 (error_page 405): TRACE, which nginx refuses before any
+--- location, gets the table's 405 with the route's `Allow` under a version, as the gateway answers it.
+function _M.not_allowed()
+  local t = table_now()
+  local raw = request_target()
+  local path = t and raw and not target.unreadable(raw) and target.canonical(raw)
+  if not path or sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exit(ngx.HTTP_NOT_ALLOWED) end
+  local rest = sub(path, #t.prefix + 1)
+  local first = match(rest, "^/([^/]*)")
+  local version = first and match(first, "^v%d+$")
+  if not version or not t.version_set[version] then return ngx.exit(ngx.HTTP_NOT_ALLOWED) end
+  local below = sub(rest, #first + 2)
+  if below == "" then below = "/" end
+  local declared = below == "/openapi.json" and { "GET" } or rules.methods_at(t, version, below)
+  ngx_var.versionary_log = ""
+  ngx.ctx.instance = match(raw, "^[^?]*")
+  local method = match(ngx_var.request or "", "^(%S+)") or "TRACE"
+  return send_problem(t, "method-not-allowed", nil, { method = method, allow = rules.allow_of(declared) })
 end
 
 --- content_by_lua of the push endpoint (a unix socket in the rendered folder, nothing else

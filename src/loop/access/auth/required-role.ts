@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../../../http/api-scope.ts';
 import { routeUrlOf } from '../../../http/route-url.ts';
+import { isMethodAnswer } from '../../../http/versioned-api.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 
 /**
@@ -20,6 +21,6 @@ export function createRequiredRole(prefix: string): (request: FastifyRequest) =>
     if (scope.isManagement(route) || route === '/metrics') return 'admin';
     const api = scope.routeOf(route);
     if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
-    return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) ? 'read' : 'write';
+    return ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || isMethodAnswer(request) ? 'read' : 'write';
   };
 }

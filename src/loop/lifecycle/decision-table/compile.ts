@@ -16,6 +16,7 @@ import {
 import {
   acceptSeveralProblem,
   acceptUnreadableProblem,
+  methodNotAllowedProblem,
   notAcceptableProblem,
   unknownVersionProblem,
   upstreamProblem,
@@ -140,6 +141,8 @@ function fixedProblems(
   registry.keyOf(acceptSeveralProblem({ versions: '{versions}', supported }), 'version-accept-several');
   registry.keyOf(versionConflictProblem({ path: '{path}', accept: '{accept}', supported }), 'version-conflict');
   registry.keyOf(notAcceptableProblem({ supported }), 'not-acceptable');
+  // `{allow}` is the route's (`allowOf` of its methods), in the header and the detail.
+  registry.keyOf(methodNotAllowedProblem({ method: '{method}', allow: '{allow}' }), 'method-not-allowed');
   registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
   registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
   registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');
