@@ -72,8 +72,8 @@ describe('the probe through nginx', () => {
       clientId: client.id,
     });
     const headers = { authorization: `Bearer ${made.key}` };
-    const post = await fetch(`${nginx.base}/api/v2/echo`, { method: 'POST', headers, body: '{}' });
-    assert.equal(post.status, 200, await post.text());
+    const written = await fetch(`${nginx.base}/api/v2/echo`, { method: 'POST', headers, body: '{}' });
+    assert.equal(written.status, 200, await written.text());
     assert.equal((await fetch(`${nginx.base}/api/v2/users/1`, { headers })).status, 200, 'cached for GET');
     const revoked = await fetch(`${nginx.control}/admin/v1/api-keys/${made.id}`, {
       method: 'DELETE',
@@ -205,8 +205,8 @@ describe('nginx without its control plane', () => {
       assert.equal(problem.code, 'STORAGE_UNAVAILABLE');
       assert.match(problem.detail, /control plane/);
       assert.equal(unknown.headers.get('retry-after'), '5');
-      const post = await fetch(`${nginx.base}/api/v2/echo`, { method: 'POST', headers, body: '{}' });
-      assert.equal(post.status, 503, 'an unsafe call never rides the cache');
+      const written = await fetch(`${nginx.base}/api/v2/echo`, { method: 'POST', headers, body: '{}' });
+      assert.equal(written.status, 503, 'an unsafe call never rides the cache');
     }
     const said = nginx
       .log()
