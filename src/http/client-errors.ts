@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { unreadableTargetProblem } from '../core/rulebook/canonical-path.ts';
 import { toProblem } from './problem.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -36,7 +37,8 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
     detail: 'A header name or value holds a character HTTP does not allow.',
   },
   HPE_INVALID_METHOD: { code: ErrorCode.MalformedRequest, detail: 'The request method is not valid.' },
-  HPE_INVALID_URL: { code: ErrorCode.MalformedRequest, detail: 'The request target is not a valid URL.' },
+  // Worded by core: nginx answers the same target with the same problem, from the decision table.
+  HPE_INVALID_URL: { code: ErrorCode.MalformedRequest, detail: unreadableTargetProblem().detail },
   HPE_INVALID_VERSION: { code: ErrorCode.MalformedRequest, detail: 'The HTTP version is not valid.' },
 };
 

@@ -11,15 +11,16 @@ import {
   type ElementUseCheck,
 } from '../core/lifecycle/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { routeSteps } from './pipeline/request-pipeline.ts';
+import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
 import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
 import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf } from '../core/rulebook/canonical-path.ts';
-import { notServedProblem, upstreamProblem } from '../core/rulebook/problems.ts';
+import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../core/rulebook/canonical-path.ts';
+import { allowOf, methodNotAllowedProblem, notServedProblem, upstreamProblem } from '../core/rulebook/problems.ts';
+import { methodsAt } from '../core/rulebook/route-index.ts';
 import { forwardDerived } from './derived-forward.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { createResponseChecks } from './response-check.ts';
@@ -182,14 +183,19 @@ function registerVersionRoutes(
     const method = ruleMethod(request.method);
     const operation = documented.find((op) => op.method === method);
     if (operation) return forward(request, reply, operation);
-    const allowed: string[] = documented.map((op) => op.method);
-    if (allowed.includes('GET')) allowed.push('HEAD');
+    const allowed = documented.map((op) => op.method);
     sendProblem(
       reply,
       notServedProblem({ method: request.method, path: pathOf(request.url), version: version.name, allowed }),
     );
   };
-  const route = (url: string, path: string, documented: OperationSpec[]) => {
+  const route = (
+    url: string,
+    path: string,
+    o: { documented: OperationSpec[]; methods: string[]; first?: RequestStep },
+  ) => {
+    const { documented, methods } = o;
+    if (methods.length === 0) return;
     // Each method's operation, found once per method when the route's steps are compiled.
     const operations = new Map<string, OperationSpec>();
     const operationOf = (requestMethod: string): OperationSpec => {
@@ -207,7 +213,7 @@ function registerVersionRoutes(
       }
       return operation;
     };
-    const steps = versionRouteSteps(stepsScope, { operationOf });
+    const steps = [...(o.first ? [o.first] : []), ...versionRouteSteps(stepsScope, { operationOf })];
     if (usesOf.size > 0)
       steps.push({
         name: 'deprecated-elements',
@@ -222,7 +228,9 @@ function registerVersionRoutes(
         },
       });
     scope.route({
-      method: scope.supportedMethods,
+      // Only the methods the document declares here: another is the not-found handler's 405 (or
+      // OPTIONS' 204), never forwarded (core's `methodRule`).
+      method: methods,
       url,
       // The version's steps, compiled per route and method by the pipeline.
       config: routeSteps(steps),
@@ -236,10 +244,45 @@ function registerVersionRoutes(
     path === '/'
       ? ''
       : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`);
-  for (const [path, documented] of byPath) route(base + pattern(path), path, documented);
-  // Paths the document does not name still reach the upstream (a derived version's are refused):
-  // the version's verdict applies, and usage counts them under `/*`.
-  if (!byPath.has('/*')) route(`${base}/*`, '/*', []);
+  const forwarded = (declared: Iterable<string>) =>
+    [...new Set(declared)].filter((m) => !unforwarded.has(m) && scope.supportedMethods.includes(m));
+  for (const [path, documented] of byPath)
+    route(base + pattern(path), path, { documented, methods: forwarded(documented.map((op) => op.method)) });
+  // Paths the document does not name still reach the upstream, with the methods the version's
+  // operations declare (a derived version's are refused): the version's verdict applies, and
+  // usage counts them under `/*`.
+  if (!byPath.has('/*')) {
+    const operations = [
+      ...[...byPath.values()].flat().map((op) => ({ method: op.method, template: op.path })),
+      { method: 'GET', template: versionDocumentPath },
+    ];
+    const methods = forwarded(operations.map((op) => op.method));
+    route(`${base}/*`, '/*', { documented: [], methods, first: documentedPathGuard(base, operations) });
+  }
+}
+
+/** Methods a forwarding route never takes: HEAD comes with GET, OPTIONS is answered here, TRACE never served. */
+const unforwarded = new Set(['HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * The catch-all's step (as the service's 405 routes have it): a path the document names, asked with a method its operations do
+ * not declare there (the router fell through to `/*`), is the 405 with their `Allow`, never forwarded.
+ */
+function documentedPathGuard(
+  base: string,
+  operations: ReadonlyArray<{ method: string; template: string }>,
+): RequestStep {
+  return {
+    name: 'method-not-allowed',
+    phase: 'lifecycle',
+    run: (request) => {
+      const path = pathOf(request.url[0] === '/' ? request.url : originFormOf(request.url));
+      const rest = path.slice(base.length) || '/';
+      const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+      const declared = methodsAt(operations, below, 'none');
+      if (declared) throw methodNotAllowedProblem({ method: request.method, allow: allowOf(declared) });
+    },
+  };
 }
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
@@ -291,15 +334,7 @@ function createForwarder(
       );
     // A stray `%` or a Latin-1 escape such as `%E9` is no target an upstream framework decodes
     // alike: a 400 problem.
-    if (url.includes('%') && !decodes(url)) {
-      return sendProblem(
-        reply,
-        new VersionaryError({
-          code: ErrorCode.MalformedRequest,
-          detail: 'The request target is not valid percent-encoded UTF-8.',
-        }),
-      );
-    }
+    if (targetUndecodable(url)) return sendProblem(reply, undecodableTargetProblem());
     if (derived && operation && checks) {
       const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
       const headers = headersOfList(requestHeaders(request) as HeaderList);
@@ -330,13 +365,4 @@ function pathOf(url: string): string {
   const path = end === -1 ? url : url.slice(0, end);
   if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
   return new URL(url, 'http://upstream').pathname;
-}
-
-function decodes(target: string): boolean {
-  try {
-    decodeURIComponent(target);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
-import { unknownVersionProblem } from '../core/rulebook/problems.ts';
+import { allowOf, methodNotAllowedProblem, unknownVersionProblem } from '../core/rulebook/problems.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
-import { createApiScope } from './api-scope.ts';
+import { methodsAt } from '../core/rulebook/route-index.ts';
+import { createApiScope, versionDocumentPath, type ApiScope } from './api-scope.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
@@ -112,8 +113,50 @@ export async function installPrefixProblems(
 }
 
 /**
+ * The methods a path is served with: under a version, the methods its document's operations
+ * declare there (core's `methodsAt`; the version's document is GET); elsewhere (the management API,
+ * a forwarding catch-all), the methods the router has a route for there.
+ */
+function declaredMethodsAt(
+  request: FastifyRequest,
+  o: { bundle: VersionBundle; scope: ApiScope; path: string },
+): string[] {
+  const { bundle, scope, path } = o;
+  const version = scope.versionOf(path);
+  const api = version === undefined ? undefined : bundle.byNumber(Number(version.slice(1)));
+  if (version !== undefined && api) {
+    const rest = path.slice(scope.prefix.length + 1 + version.length) || '/';
+    const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    if (below === versionDocumentPath) return ['GET'];
+    const operations = api.operations.map((op) => ({ method: op.method, template: op.path }));
+    const at = methodsAt(operations, below, 'none');
+    if (at) return at;
+  }
+  const app = request.server;
+  return app.supportedMethods.filter((method) => app.findRoute({ method: method as HTTPMethods, url: path }) !== null);
+}
+
+/**
+ * A path the router knows, with a method it has no route for there (`PUT` on a document,
+ * `PROPFIND`, which Fastify routes nowhere): OPTIONS is 204 with `Allow`, any other 405 with
+ * `Allow` (core's `allowOf`); `undefined` for a path no route serves.
+ */
+function methodAnswerAt(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: { bundle: VersionBundle; scope: ApiScope; path: string },
+): FastifyReply | undefined {
+  const declared = declaredMethodsAt(request, o);
+  if (declared.length === 0) return undefined;
+  const allow = allowOf(declared);
+  if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send();
+  return sendProblem(reply, methodNotAllowedProblem({ method: request.method, allow }));
+}
+
+/**
  * The not-found handler of {@link installProblemHandling}: an unknown or removed version is named,
- * an unversioned API path gets its version from `Accept`, anything else is a 404 problem.
+ * an unversioned API path gets its version from `Accept`, a known path asked with a method it does
+ * not serve is a 405 with `Allow` (OPTIONS a 204), anything else is a 404 problem.
  */
 export function notFoundProblems(
   options: ProblemHandlingOptions,
@@ -140,12 +183,13 @@ export function notFoundProblems(
         return sendProblem(reply, fromFrameworkError(error) ?? internalError({ logged: logFailure(request, error) }));
       }
     }
-    return sendProblem(
-      reply,
-      new VersionaryError({
-        code: ErrorCode.NotFound,
-        detail: `No resource at ${request.method} ${echo(path.split('?')[0]!)}.`,
-      }),
+    const bare = path.split('?')[0]!;
+    return (
+      methodAnswerAt(request, reply, { bundle: options.bundle, scope, path: bare }) ??
+      sendProblem(
+        reply,
+        new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${echo(bare)}.` }),
+      )
     );
   };
 }

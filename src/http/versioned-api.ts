@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { allowOf, methodNotAllowedProblem } from '../core/rulebook/problems.ts';
 import { handlerCoverage } from './handler-coverage.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
@@ -14,6 +15,17 @@ export type { ElementUseEvent, OperationCallListener, VersionedApiOptions } from
 
 // Every method Fastify can route (TRACE and QUERY included): a known path answers each with 405, never 404.
 const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
+
+const methodAnswerConfig = Symbol('versionary.methodAnswer');
+
+/**
+ * Whether the request reached a path's 405 route (a method its operations do not declare): the
+ * role rule asks `read` of it, whatever the method, so a reader learns the `Allow` of a path as the
+ * gateway and nginx answer it, rather than a 403 for a method nobody may use there.
+ */
+export function isMethodAnswer(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as unknown as Record<symbol, unknown> | undefined)?.[methodAnswerConfig] === true;
+}
 
 /**
  * Register every operation of every version as its own route, with that version's schemas for
@@ -65,7 +77,7 @@ function registerMethodGuard(
     steps: RequestStep[];
   },
 ): void {
-  const allow = [...options.methods, ...(options.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const allow = allowOf(options.methods);
   const others = routedMethods(app).filter((m) => !options.methods.includes(m));
   app.route({
     method: 'OPTIONS',
@@ -75,17 +87,18 @@ function registerMethodGuard(
   });
   if (others.length === 0) return;
   const refuse = async (request: FastifyRequest) => {
-    throw new VersionaryError({
-      code: ErrorCode.MethodNotAllowed,
-      detail: `${request.method} is not supported here. Allowed: ${allow}.`,
-      headers: { allow },
-    });
+    throw methodNotAllowedProblem({ method: request.method, allow });
+  };
+  const answerConfig: Record<string | symbol, unknown> = {
+    ...routeSteps([...options.steps, { name: 'method-not-allowed', phase: 'lifecycle', run: refuse }]),
+    // Telling a reader which methods a path takes needs no more than reading it (see `isMethodAnswer`).
+    [methodAnswerConfig]: true,
   };
   app.route({
     method: others,
     url: options.url,
     // Refused in onRequest, before the body is read: a body (or QUERY's required Content-Type) cannot turn the 405 into a 400 or 415.
-    config: routeSteps([...options.steps, { name: 'method-not-allowed', phase: 'lifecycle', run: refuse }]),
+    config: answerConfig,
     handler: refuse,
   });
 }

@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from '../support/gateway.ts';
 import { parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
-import { prepareParity, runParity, type ParityTarget } from '../support/parity-runner.ts';
+import { prepareParity, runParity, runRateLimitParity, type ParityTarget } from '../support/parity-runner.ts';
 import { eventually } from '../support/service-process.ts';
 import { rawRequest, startDataPlane, type DataPlane, type RawResponse } from '../support/nginx.ts';
 import { scenario, withKey } from './scenario.ts';
@@ -190,5 +190,6 @@ describe('parity: nginx answers every case of the rulebook as core decides it', 
       return res.ok && (await res.text()).includes(clients.ids.early);
     }, 10_000);
     assert.deepEqual(await runParity(target, clients), []);
+    assert.deepEqual(await runRateLimitParity(target, clients), []);
   });
 });

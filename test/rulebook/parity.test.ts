@@ -8,7 +8,7 @@ import {
   type TestGateway,
 } from '../support/gateway.ts';
 import { parityCases, parityConfig, parityDocumentEdit, parityEpoch } from '../support/parity-cases.ts';
-import { prepareParity, runParity, type ParityTarget } from '../support/parity-runner.ts';
+import { prepareParity, runParity, runRateLimitParity, type ParityTarget } from '../support/parity-runner.ts';
 import { startTestService, type StartedService } from '../support/started-service.ts';
 
 // One list of cases, three deciders: core's `decide` on the table each target serves, the
@@ -41,7 +41,25 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/closed-to-new-clients'));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/element-removed'));
     assert.ok(parityCases.some((c) => c.at === 'brownout') && parityCases.some((c) => c.at === 'progressive'));
-    for (const spelling of ['%75', '%2e%2e', '%2f', '//', ';', 'users/', 'USERS'])
+    for (const method of ['PROPFIND', 'PURGE', 'TRACE', 'OPTIONS'])
+      assert.ok(
+        parityCases.some((c) => c.method === method),
+        method,
+      );
+    for (const spelling of [
+      '%75',
+      '%2e%2e',
+      '%2f',
+      '//',
+      ';',
+      'users/',
+      'USERS',
+      '%zz',
+      '%00',
+      'ftp://',
+      '\xC0',
+      '%e9',
+    ])
       assert.ok(
         parityCases.some((c) => c.target.includes(spelling)),
         spelling,
@@ -55,11 +73,15 @@ describe('parity: core, the service and the gateway answer every case alike', ()
       adminKey: 'test-admin-key-0123456789',
       setNow,
     };
-    assert.deepEqual(await runParity(target, await prepareParity(target)), []);
+    const clients = await prepareParity(target);
+    assert.deepEqual(await runParity(target, clients), []);
+    assert.deepEqual(await runRateLimitParity(target, clients), []);
   });
 
   it('versionary gateway', async () => {
     const target: ParityTarget = { name: 'gateway', base: gateway.base, adminKey: gatewayAdminKey, setNow };
-    assert.deepEqual(await runParity(target, await prepareParity(target)), []);
+    const clients = await prepareParity(target);
+    assert.deepEqual(await runParity(target, clients), []);
+    assert.deepEqual(await runRateLimitParity(target, clients), []);
   });
 });

@@ -12,6 +12,8 @@ const iso = (at: number) => new Date(at).toISOString();
 
 /** The lifecycle every target is configured with (the config file's keys). */
 export const parityConfig = {
+  // A read-only key gets a smaller budget than a key that also writes (see `parityRateLimit`).
+  rateLimit: { max: 100, windowSeconds: 60, roles: { read: { max: 30 } } },
   versions: {
     v1: {
       deprecatedAt: iso(parityEpoch - 10 * day),
@@ -98,6 +100,20 @@ export const parityMoments = {
   removed: parityEpoch + 195 * day,
 } as const;
 
+/**
+ * The rate-limit rule (core's `rateCounterKey`), run after the cases (a fresh window, v1 still up): one
+ * counter per client and policy. `early`'s read-only key spends the `read` budget; a second
+ * read-only key of the same client finds it spent (minting keys does not multiply a budget), and
+ * its key that also writes, under the `default` policy, is not drained by the other.
+ */
+export const parityRateLimit = {
+  at: parityEpoch + 197 * day,
+  client: 'early' as ParityClient,
+  target: '/api/v1/users',
+  readMax: parityConfig.rateLimit.roles.read.max,
+  defaultMax: parityConfig.rateLimit.max,
+};
+
 /** What a case expects: `allowed` (passed to the handler), or refused with a status and problem type. */
 export interface ParityExpectation {
   status?: number;
@@ -111,14 +127,18 @@ export interface ParityExpectation {
 export interface ParityCase {
   name: string;
   at: keyof typeof parityMoments;
-  method: 'GET' | 'HEAD';
-  /** Sent byte for byte, as a probe would. */
+  method: string;
+  /** Sent byte for byte, as a probe would (a character above U+007F is sent as its Latin-1 byte). */
   target: string;
   client?: ParityClient;
   expect: ParityExpectation;
 }
 
 const removed = { status: 410, problemType: '/problems/version-removed' };
+const malformed = { status: 400, problemType: '/problems/malformed-request' };
+const notAllowed = { status: 405, problemType: '/problems/method-not-allowed' };
+// The service's v1 also takes POST /users; the gateway's upstream documents GET alone.
+const usersAllow = /^GET, (POST, )?HEAD, OPTIONS$/;
 const refusedPath = { status: 404, problemType: '/problems/not-found' };
 const endpointSunset = iso(parityEpoch + 190 * day);
 const v1Headers = {
@@ -314,6 +334,84 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v2/users/',
     client: 'late',
     expect: removed,
+  },
+  // Methods: served only where the route declares them (HEAD with GET); any other, a method no
+  // document names included, is the 405 with the route's Allow, never forwarded; TRACE never.
+  ...['PROPFIND', 'PURGE', 'SEARCH', 'MKCOL', 'LINK', 'TRACE', 'PUT'].map((method): ParityCase => ({
+    name: `${method} on a route that does not declare it`,
+    at: 'closed',
+    method,
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { ...notAllowed, headers: { allow: usersAllow } },
+  })),
+  {
+    name: 'OPTIONS on a route: 204 with Allow',
+    at: 'closed',
+    method: 'OPTIONS',
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: { allow: usersAllow } },
+  },
+  {
+    name: 'PROPFIND where the removed endpoint was: a method it never had is the 405',
+    at: 'removed',
+    method: 'PROPFIND',
+    target: '/api/v2/users',
+    client: 'late',
+    expect: { status: 405 },
+  },
+  // Targets nginx reads before the rules (its own 400 page once), an absolute-form target, raw
+  // bytes: every data plane answers the problem core words for them.
+  ...(['%zz', '%', '%2', '%00'] as const).map((escape): ParityCase => ({
+    name: `a bad escape (${escape}) in the path`,
+    at: 'closed',
+    method: 'GET',
+    target: `/api/v1/users/${escape}`,
+    client: 'early',
+    expect: refusedPath,
+  })),
+  {
+    name: 'an absolute-form target of another scheme',
+    at: 'closed',
+    method: 'GET',
+    target: 'ftp://x/api/v1/users',
+    client: 'early',
+    expect: refusedPath,
+  },
+  {
+    name: 'an absolute-form http target is its path',
+    at: 'closed',
+    method: 'GET',
+    target: 'http://x/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: v1Headers },
+  },
+  {
+    name: 'raw non-UTF-8 bytes in the path',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users\xC0\xAF1',
+    client: 'early',
+    expect: malformed,
+  },
+  {
+    name: 'an encoded dot segment from an unknown version',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v3/%2e%2e/v1/users',
+    client: 'early',
+    expect: refusedPath,
+  },
+  // A Latin-1 escape in the query: never forwarded (the service, which forwards nothing, refuses
+  // the query its own way, with another 400).
+  {
+    name: 'a Latin-1 escape in the query',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users?fields=%e9',
+    client: 'early',
+    expect: { status: 400 },
   },
   {
     name: 'paths are case-sensitive',

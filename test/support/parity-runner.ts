@@ -1,12 +1,17 @@
 import {
+  allowOf,
   canonicalPath,
   decide,
+  methodsAt,
   ruleMethodOf,
+  targetUndecodable,
+  targetUnreadable,
   type DecisionTable,
   type RequestFacts,
 } from '../../src/core/rulebook/index.ts';
 import { request } from 'node:http';
 import type { RawResponse } from './nginx.ts';
+import { rawExchange } from './raw-socket.ts';
 import {
   parityBrownouts,
   parityCases,
@@ -14,6 +19,7 @@ import {
   parityEpoch,
   parityGrant,
   parityMoments,
+  parityRateLimit,
   type ParityCase,
   type ParityClient,
   type ParityExpectation,
@@ -113,6 +119,7 @@ export function coreAnswer(
   o: { table: DecisionTable; clients: ParityClients; now: number },
 ): ParityAnswer {
   const { table, clients, now } = o;
+  if (targetUnreadable(c.target)) return problemAnswer(table, 'target-unreadable');
   const canonical = canonicalPath(c.target);
   if ('refused' in canonical) return problemAnswer(table, `target-${canonical.refused}`);
   const { path } = canonical;
@@ -124,12 +131,16 @@ export function coreAnswer(
   const version = /^v\d+$/.test(segment) ? segment : undefined;
   const below = version === undefined ? rest : rest.slice(version.length + 1) || '/';
   const template = version === undefined ? undefined : templateOf(table, { version, method: c.method, below });
+  // The methods the route there declares: a path no route names is left to the data plane (the
+  // service has no catch-all), so no case asks one with a method of its own.
+  const methods = version === undefined ? undefined : methodsAt(table.routes[version] ?? [], below, 'none');
   const facts: RequestFacts = {
     method: c.method,
     path,
     now,
     ...(version === undefined ? {} : { version, versionSource: 'path' as const }),
     ...(template === undefined ? {} : { template }),
+    ...(methods === undefined ? {} : { methods }),
     ...(c.client ? { principal: { client: clients.ids[c.client], roles: ['read'] } } : {}),
     ...parametersOf(c.target),
   };
@@ -141,9 +152,14 @@ export function coreAnswer(
       problemType: decision.problem.body.type,
       headers: { ...decision.headers, ...decision.problem.headers },
     };
+  // OPTIONS on a route: the data plane's own 204 with `Allow`.
+  if (c.method === 'OPTIONS' && methods !== undefined)
+    return { allowed: true, headers: { ...decision.headers, allow: allowOf(methods) } };
   // Allowed, but no operation there: the data plane's 404.
   if (template === undefined)
     return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };
+  // The last word before the upstream: a target that is not percent-encoded UTF-8 is not forwarded.
+  if (targetUndecodable(c.target)) return problemAnswer(table, 'target-undecodable');
   return { allowed: true, headers: decision.headers };
 }
 
@@ -177,7 +193,9 @@ function templateOf(
 /** A target's answer to a case, over a socket, the target sent byte for byte. */
 export async function httpAnswer(target: ParityTarget, c: ParityCase, clients: ParityClients): Promise<ParityAnswer> {
   const headers: Record<string, string> = c.client ? { authorization: `Bearer ${clients.keys[c.client]}` } : {};
-  const res = await rawCall(target.base, { target: c.target, method: c.method, headers });
+  const res = targetUnreadable(c.target)
+    ? await socketCall(target.base, { target: c.target, method: c.method, headers })
+    : await rawCall(target.base, { target: c.target, method: c.method, headers });
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers))
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -229,6 +247,63 @@ export async function runParity(target: ParityTarget, clients: ParityClients): P
     }
   }
   return lines;
+}
+
+/**
+ * The rate-limit rule against a prepared target, in a window of its own: returns one line per
+ * answer that breaks it. `early` gets a key that also writes (the `default` policy) and a second
+ * read-only key: the writer's calls do not drain the read budget, and the read budget, once
+ * spent, is spent for every read-only key of the client.
+ */
+export async function runRateLimitParity(target: ParityTarget, clients: ParityClients): Promise<string[]> {
+  const { at, client, target: path, readMax, defaultMax } = parityRateLimit;
+  await target.setNow(at);
+  const call = adminCall(target);
+  const mint = async (roles: string[]) => {
+    const body = { name: `${client}-${roles.join('-')}`, roles, clientId: clients.ids[client] };
+    return ((await call('POST', '/admin/v1/api-keys', body)).body as { key: string }).key;
+  };
+  const [writer, secondReader] = [await mint(['read', 'write']), await mint(['read'])];
+  const reader = clients.keys[client];
+  const get = (key: string) =>
+    rawCall(target.base, { target: path, method: 'GET', headers: { authorization: `Bearer ${key}` } });
+  const lines: string[] = [];
+  const check = (what: string, res: RawResponse, expected: { status: number; ratelimit?: RegExp }) => {
+    const { status, ratelimit } = expected;
+    if (res.status !== status) lines.push(`${target.name}: ${what}: status ${res.status}, expected ${status}`);
+    const field = String(res.headers.ratelimit ?? '');
+    if (ratelimit && !ratelimit.test(field))
+      lines.push(`${target.name}: ${what}: ratelimit ${field}, expected ${String(ratelimit)}`);
+  };
+  const field = (policy: string, remaining: number) => new RegExp(`^"${policy}";r=${remaining};t=\\d+$`);
+  for (let i = 1; i <= readMax; i++) check(`the read-write key's call ${i}`, await get(writer), { status: 200 });
+  check('the read key after the read-write key spent as much', await get(reader), {
+    status: 200,
+    ratelimit: field('read', readMax - 1),
+  });
+  for (let i = 2; i <= readMax; i++) check(`the read key's call ${i}`, await get(reader), { status: 200 });
+  check('the read key over its budget', await get(reader), { status: 429 });
+  check("a second read-only key of the client: the client's read budget is spent", await get(secondReader), {
+    status: 429,
+  });
+  check('the read-write key goes on', await get(writer), {
+    status: 200,
+    ratelimit: field('default', defaultMax - readMax - 1),
+  });
+  return lines;
+}
+
+/** Send a request target Node's client refuses to send (raw bytes), over a socket of its own. */
+async function socketCall(
+  base: string,
+  o: { target: string; method: string; headers: Record<string, string> },
+): Promise<RawResponse> {
+  const lines = Object.entries({ host: new URL(base).host, ...o.headers, connection: 'close' }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
+  const head = Buffer.from(`${o.method} ${o.target} HTTP/1.1\r\n${lines.join('')}\r\n`, 'latin1');
+  const res = await rawExchange({ port: Number(new URL(base).port) }, [head], { waitMs: 5000 });
+  return { status: res.status ?? 0, headers: res.headers, body: res.body };
 }
 
 /** Send a request target unchanged (fetch would resolve `..` and `\\`), with any method. */

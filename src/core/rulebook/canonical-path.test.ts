@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalPath, targetProblem } from './canonical-path.ts';
+import {
+  canonicalPath,
+  targetProblem,
+  targetUndecodable,
+  targetUnreadable,
+  undecodableTargetProblem,
+  unreadableTargetProblem,
+} from './canonical-path.ts';
 
 describe('canonicalPath', () => {
   it('decodes once, so an encoded letter is judged as the letter', () => {
@@ -32,5 +39,16 @@ describe('canonicalPath', () => {
     const problem = targetProblem('dot-segment');
     assert.equal(problem.code, 'NOT_FOUND');
     assert.match(problem.detail, /"\." or "\.\." segment/);
+  });
+
+  it('finds the bytes no target may hold, and the targets that are not percent-encoded UTF-8', () => {
+    assert.equal(targetUnreadable('/api/v2/users\xC0\xAF1'), true);
+    assert.equal(targetUnreadable('/api/v2/users?q=a b'), true);
+    assert.equal(targetUnreadable('/api/v2/users/%C3%A9?q=%7E'), false);
+    assert.equal(targetUndecodable('/api/v2/users?x=%e9'), true);
+    assert.equal(targetUndecodable('/api/v2/users?x=%zz'), true);
+    assert.equal(targetUndecodable('/api/v2/users?x=%c3%a9'), false);
+    assert.equal(unreadableTargetProblem().code, 'MALFORMED_REQUEST');
+    assert.equal(undecodableTargetProblem().code, 'MALFORMED_REQUEST');
   });
 });

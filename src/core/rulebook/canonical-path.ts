@@ -65,6 +65,44 @@ export function targetRefusalOf(url: string): TargetRefusal | undefined {
   return undefined;
 }
 
+/**
+ * Whether a request target holds a byte no target may hold (RFC 9112 §3.2, RFC 3986): a control,
+ * a space, DEL or a raw non-ASCII byte (`/users\xC0\xAF1`), which each server reads its own way.
+ * Node's HTTP parser refuses such a target before any route sees it; a data plane that accepts it
+ * (nginx) refuses it with {@link unreadableTargetProblem}, the same 400.
+ */
+export function targetUnreadable(target: string): boolean {
+  return /[^\x21-\x7e]/.test(target);
+}
+
+/** The problem of an unreadable target (see {@link targetUnreadable}): 400 `MALFORMED_REQUEST`. */
+export function unreadableTargetProblem(): VersionaryError {
+  return new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request target is not a valid URL.' });
+}
+
+/**
+ * Whether a target (its query included) is not percent-encoded UTF-8: a stray `%` or a Latin-1
+ * escape such as `%E9`, which no two upstream frameworks decode alike. What a forwarding data plane
+ * refuses, with {@link undecodableTargetProblem}, instead of passing it on.
+ */
+export function targetUndecodable(target: string): boolean {
+  if (!target.includes('%')) return false;
+  try {
+    decodeURIComponent(target);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The problem of an undecodable target (see {@link targetUndecodable}): 400 `MALFORMED_REQUEST`. */
+export function undecodableTargetProblem(): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.MalformedRequest,
+    detail: 'The request target is not valid percent-encoded UTF-8.',
+  });
+}
+
 /** The problem of a refused target: 404, the spec's "invalid ID or URI". */
 export function targetProblem(reason: TargetRefusal): VersionaryError {
   return new VersionaryError({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deprecationHeaders } from '../lifecycle/index.ts';
 import { decide } from './decide.ts';
-import { ratePolicyOf } from './rules.ts';
+import { rateCounterKey, ratePolicyOf } from './rules.ts';
 import { sampleSegments } from './sample-segments.ts';
 import type { DecisionTable, ProblemRow, RuleSegment } from './table.ts';
 
@@ -88,6 +88,17 @@ const table: DecisionTable = {
     brownout: problem(410, 'VERSION_REMOVED'),
     'version-missing': problem(400, 'VERSION_MISSING'),
     'version-unknown': problem(404, 'VERSION_UNKNOWN'),
+    'method-not-allowed': {
+      status: 405,
+      headers: { allow: '{allow}' },
+      body: {
+        type: '/problems/method-not-allowed',
+        title: 'Method not allowed',
+        status: 405,
+        detail: '{method} is not supported here. Allowed: {allow}.',
+        code: 'METHOD_NOT_ALLOWED',
+      },
+    },
   },
 };
 
@@ -192,5 +203,37 @@ describe('ratePolicyOf', () => {
     assert.equal(ratePolicyOf({ principal: { client: 'a', roles: ['read', 'write'] } }, table)?.name, 'write');
     assert.equal(ratePolicyOf({ principal: { client: 'a', roles: ['read'] } }, table)?.name, 'default');
     assert.equal(ratePolicyOf({}, { ...table, policies: { roles: {} } }), undefined);
+  });
+});
+
+describe('rateCounterKey', () => {
+  it('is one counter per client and policy', () => {
+    const read = { name: 'read' };
+    assert.equal(rateCounterKey('cl_a', read), rateCounterKey('cl_a', { name: 'read' }));
+    assert.notEqual(rateCounterKey('cl_a', read), rateCounterKey('cl_a', { name: 'default' }));
+    assert.notEqual(rateCounterKey('cl_a', read), rateCounterKey('cl_b', read));
+  });
+});
+
+describe('methodRule', () => {
+  const v2 = (method: string, methods: string[] | undefined) =>
+    decide(
+      { method, path: '/api/v2/users', version: 'v2', versionSource: 'path', now: 0, ...(methods ? { methods } : {}) },
+      table,
+    );
+  it('serves a declared method (HEAD with GET) and OPTIONS, refuses any other and TRACE with Allow', () => {
+    assert.equal(v2('GET', ['GET', 'POST']).outcome, 'allow');
+    assert.equal(v2('HEAD', ['GET']).outcome, 'allow');
+    assert.equal(v2('OPTIONS', ['GET']).outcome, 'allow');
+    assert.equal(v2('QUERY', ['GET', 'QUERY']).outcome, 'allow', 'a method is known because a route declares it');
+    for (const method of ['PROPFIND', 'TRACE', 'PUT']) {
+      const decision = v2(method, ['GET', 'POST', 'TRACE']);
+      assert.equal(decision.outcome, 'refuse', method);
+      if (decision.outcome !== 'refuse') continue;
+      assert.equal(decision.problem.status, 405);
+      assert.equal(decision.problem.headers.allow, 'GET, POST, HEAD, OPTIONS');
+      assert.equal(decision.problem.body.detail, `${method} is not supported here. Allowed: GET, POST, HEAD, OPTIONS.`);
+    }
+    assert.equal(v2('PROPFIND', undefined).outcome, 'allow', "a path the data plane routes nowhere is not the rule's");
   });
 });

@@ -14,7 +14,16 @@ export type {
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
 export { brownoutRule } from './rules.ts';
-export { canonicalPath, targetProblem, targetRefusals } from './canonical-path.ts';
+export {
+  canonicalPath,
+  targetProblem,
+  targetRefusals,
+  targetUndecodable,
+  targetUnreadable,
+  undecodableTargetProblem,
+  unreadableTargetProblem,
+} from './canonical-path.ts';
 export type { TargetRefusal } from './canonical-path.ts';
 export { sampleSegments, type Sample } from './sample-segments.ts';
-export { ruleMethodOf } from './route-index.ts';
+export { methodsAt, ruleMethodOf } from './route-index.ts';
+export { allowOf } from './problems.ts';

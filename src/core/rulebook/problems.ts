@@ -47,11 +47,8 @@ export function notServedProblem(o: {
       code: ErrorCode.NotFound,
       detail: `${o.version} has no operation at ${echo(o.path)}.`,
     });
-  return new VersionaryError({
-    code: ErrorCode.MethodNotAllowed,
-    detail: `${o.version} has no ${echo(o.method)} operation at ${echo(o.path)}; it serves ${o.allowed.join(', ')} there.`,
-    headers: { allow: o.allowed.join(', ') },
-  });
+  // The path is served with other methods: the one 405 every data plane gives.
+  return methodNotAllowedProblem({ method: o.method, allow: allowOf(o.allowed) });
 }
 
 /** A subject closed to new clients, refused to a client that had not called it before: 403. */
@@ -251,5 +248,29 @@ export function dataPlaneSecretProblem(): VersionaryError {
     code: ErrorCode.Unauthenticated,
     detail:
       "Only nginx and its control plane exchange this: the call lacks the data plane's shared secret (docs/gateway.md#the-shared-secret).",
+  });
+}
+
+/**
+ * The `Allow` of a path: the methods its operations declare, in their order, HEAD beside GET, and
+ * OPTIONS, which every data plane answers itself (204 with this list). TRACE is never served, so
+ * never listed, even where a document declares it.
+ *
+ * @example
+ * ```ts
+ * allowOf(['GET', 'POST']); // 'GET, POST, HEAD, OPTIONS'
+ * ```
+ */
+export function allowOf(declared: Iterable<string>): string {
+  const methods = [...new Set(declared)].filter((m) => m !== 'TRACE' && m !== 'HEAD' && m !== 'OPTIONS');
+  return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+}
+
+/** A method the path has no operation for (or TRACE): 405 `METHOD_NOT_ALLOWED`, with `Allow`. */
+export function methodNotAllowedProblem(o: { method: string; allow: string }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.MethodNotAllowed,
+    detail: `${echo(o.method)} is not supported here. Allowed: ${o.allow}.`,
+    headers: { allow: o.allow },
   });
 }

@@ -33,3 +33,38 @@ function indexOf(table: DecisionTable): RouteIndex {
   }
   return index;
 }
+
+/** Whether a path below the version matches a route template: `{name}` is one non-empty segment. */
+export function templateMatches(template: string, below: string): boolean {
+  const want = template.split('/');
+  const got = below.split('/');
+  if (want.length !== got.length) return false;
+  for (let i = 0; i < want.length; i++) {
+    const part = want[i]!;
+    if (part.startsWith('{') && part.endsWith('}') ? got[i] === '' : part !== got[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * The methods the operations at a path below the version declare (`RequestFacts.methods`), in
+ * their order; for a path no template matches, every method of the version's operations (what a
+ * forwarding data plane's catch-all serves), or `undefined` with `unmatched: 'none'` (a data plane
+ * that routes no other path). Upper-case, without HEAD.
+ */
+export function methodsAt(
+  operations: Iterable<{ method: string; template: string }>,
+  below: string,
+  unmatched: 'version' | 'none',
+): string[] | undefined {
+  const at: string[] = [];
+  const all: string[] = [];
+  for (const op of operations) {
+    const method = op.method.toUpperCase();
+    if (method === 'HEAD') continue;
+    if (!all.includes(method)) all.push(method);
+    if (templateMatches(op.template, below) && !at.includes(method)) at.push(method);
+  }
+  if (at.length > 0) return at;
+  return unmatched === 'version' ? all : undefined;
+}

@@ -1,5 +1,6 @@
 import { judgeSubject, problemOf } from './judge-row.ts';
-import { brownoutRetryAfter } from './problems.ts';
+import { allowOf, brownoutRetryAfter } from './problems.ts';
+import { ruleMethodOf } from './route-index.ts';
 import { routeRowOf } from './route-index.ts';
 import type { Decision, DecisionTable, ProblemRow, RatePolicy, RequestFacts, RouteRow } from './table.ts';
 
@@ -60,6 +61,33 @@ export const lifecycleRule: Rule = (facts, table) => {
     now: facts.now,
     deprecated: row.deprecated,
   });
+};
+
+/**
+ * The method: served only where the route the path reaches declares an operation for it (HEAD
+ * with GET), so a method no document names (`PROPFIND`, `PURGE`) is never forwarded; OPTIONS is
+ * let through for the data plane to answer (204 with `Allow`); TRACE never. Else 405 with `Allow`
+ * (see `allowOf`). Data-driven: a method is known because a route declares it (QUERY included).
+ */
+export const methodRule: Rule = (facts, table) => {
+  const declared = facts.methods;
+  if (declared === undefined || facts.version === undefined) return allowed;
+  const method = ruleMethodOf(facts.method);
+  if (method === 'OPTIONS' || (method !== 'TRACE' && declared.includes(method))) return allowed;
+  const problem = problemOf(table, 'method-not-allowed');
+  const allow = allowOf(declared);
+  const fill = (text: string) => text.replace('{method}', facts.method).replace('{allow}', allow);
+  return {
+    outcome: 'refuse',
+    headers: {},
+    problem: {
+      ...problem,
+      headers: { ...problem.headers, allow },
+      body: { ...problem.body, detail: fill(problem.body.detail) },
+    },
+    rule: 'method',
+    deprecated: false,
+  };
 };
 
 /**
@@ -135,4 +163,20 @@ export function ratePolicyOf(facts: Pick<RequestFacts, 'principal'>, table: Deci
     if (best === undefined || policy.max > best.max) best = policy;
   }
   return best ?? base;
+}
+
+/**
+ * The counter a principal's request counts against: one per client and policy. Every key of a
+ * client with the same policy shares it, so minting keys does not multiply a client's budget; two
+ * keys of one client whose roles give different policies (a read-only key beside a write key) have
+ * a budget each and never drain one another. `client` is the credential's client (`cl_…`), else
+ * the credential itself. Unauthenticated calls and failed credentials count per address instead.
+ *
+ * @example
+ * ```ts
+ * rateCounterKey('cl_7', { name: 'default' }); // 'client:default:cl_7'
+ * ```
+ */
+export function rateCounterKey(client: string, policy: { name: string }): string {
+  return `client:${policy.name}:${client}`;
 }

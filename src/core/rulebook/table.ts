@@ -171,6 +171,13 @@ export interface RequestFacts {
   versionSource?: 'path' | 'accept';
   /** The matched operation's template below the version (`/users/{id}`); absent with no route. */
   template?: string;
+  /**
+   * The methods the route the path reaches declares (upper-case, in the document's order): the
+   * operations of the matched template, whatever their method; for a path no template matches, the
+   * methods of every operation of the version (what a forwarding data plane's catch-all serves).
+   * Absent when the data plane routes no such path (the service answers it 404).
+   */
+  methods?: readonly string[];
   /** The authenticated caller, or absent. */
   principal?: { client: string; roles: readonly string[] };
   now: number;
@@ -182,7 +189,7 @@ export interface RequestFacts {
 
 /** Why a rule refused (or let through past a removal): the same names as the traces'. */
 export type DecisionRule =
-  'version' | 'removed' | 'brownout' | 'closed_to_new_clients' | 'element_removed' | 'extended_access';
+  'version' | 'removed' | 'method' | 'brownout' | 'closed_to_new_clients' | 'element_removed' | 'extended_access';
 
 /** A rule's answer: let the request through with headers, or refuse it with a problem. */
 export type Decision =

@@ -116,6 +116,21 @@ export function renderServerConf(o: NginxConfOptions): string {
     'set $versionary_ts $msec;',
   ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).
+# nginx's own 400 for a target it cannot decode (\`%zz\`, \`%00\`) is the decision table's problem, as the gateway answers it.
+# (An internal location, not a named one: nginx has no URI to carry to a named location then.)
+error_page 400 = /_versionary/bad-request;
+location = /_versionary/bad-request {
+    internal;
+    add_header X-Request-Id $request_id always;
+    content_by_lua_block { require("versionary").bad_request() }
+}
+# nginx's own 405 for TRACE, which it refuses before any location: the table's 405 with the route's Allow.
+error_page 405 = /_versionary/not-allowed;
+location = /_versionary/not-allowed {
+    internal;
+    add_header X-Request-Id $request_id always;
+    content_by_lua_block { require("versionary").not_allowed() }
+}
 # Versionary's own paths are never reachable from outside.
 location ^~ /_versionary/ {
     return 404;

@@ -113,7 +113,7 @@ local function send_problem(t, key, headers, values, own)
   out["x-content-type-options"] = "nosniff"
   local body = placeholders and filled(problem.prefix, values) or problem.prefix
   local instance = ctx.instance
-  if #instance <= 2000 then body = body .. ',"instance":' .. to_json(instance) end
+  if instance and #instance <= 2000 then body = body .. ',"instance":' .. to_json(instance) end
   body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
@@ -180,6 +180,27 @@ local function negotiate(t, path_version)
   return send_problem(t, "version-missing")
 end
 
+-- The request target as the client sent it: `$request_uri` drops an absolute-form target's scheme
+-- and authority (`ftp://x/api/...` would read as `/api/...`).
+local function request_target()
+  local line = ngx_var.request or ""
+  return match(line, "^%S+ (.-) HTTP/%d%.%d$") or match(line, "^%S+ (%S+)$") or ngx_var.request_uri
+end
+
+-- OPTIONS: 204 with `Allow`; another method the route does not declare: the table's 405. Neither
+-- is forwarded, nor a call of the version (no usage line), as the gateway answers them.
+local function answer_method(t, method, allow)
+  ngx_var.versionary_log = ""
+  ngx.ctx.versioned = false
+  if method ~= "OPTIONS" then return send_problem(t, "method-not-allowed", nil, { method = method, allow = allow }) end
+  local out, ctx = ngx.header, ngx.ctx
+  if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
+  if ctx.vary then out["vary"] = "Accept" end
+  out["allow"] = allow
+  ctx.answered = true
+  return ngx.exit(ngx.HTTP_NO_CONTENT)
+end
+
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
@@ -216,7 +237,8 @@ local function identify(t, now, unsafe, pending)
   end
   -- A refusal from here on (429, 403) is the client's call: its usage line names it.
   ngx_var.versionary_client = client
-  if limited(t, "c:" .. client, rules.policy_of(t, entry.roles), now) then return end
+  local policy = rules.policy_of(t, entry.roles)
+  if policy and limited(t, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then
     return send_problem(t, nil, nil, nil, entry.problem)
@@ -240,9 +262,12 @@ function _M.access()
   -- The usage log's time is the rules' clock too.
   if offset ~= 0 then ngx_var.versionary_ts = string.format("%.3f", now / 1000) end
   local uri = ngx_var.request_uri
+  local raw = request_target()
+  -- Answered as Node's parser answers it, with no instance: the bytes are not the client's to echo.
+  if target.unreadable(raw) then return send_problem(t, "target-unreadable") end
   local q = find(uri, "?", 1, true)
   ctx.instance = q and sub(uri, 1, q - 1) or uri
-  local path, query = target.canonical(uri)
+  local path, query = target.canonical(raw)
   if not path then return send_problem(t, "target-" .. query) end
   local prefix = t.prefix
   if sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exec("/_versionary/control") end
@@ -282,6 +307,11 @@ function _M.access()
     if not per_client then return send_problem(t, problem, headers) end
     pending = { problem = problem, headers = headers }
   end
+  -- The method, as core's methodRule: served only where the route declares it; never forwarded else.
+  -- (After the removal, as core orders them, when a client's own row may still serve the path.)
+  local declared = rules.methods_at(t, version, below)
+  local method_ok = method ~= "OPTIONS" and rules.method_served(declared, method)
+  if not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
   local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, now, unsafe, pending)
   if not client then return end
@@ -291,6 +321,9 @@ function _M.access()
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+  if not method_ok then return answer_method(t, method, rules.allow_of(declared)) end
+  -- The last word before the upstream, as the gateway's forwarder has it: no stray `%` nor Latin-1 escape goes on.
+  if target.undecodable(raw) then return send_problem(t, "target-undecodable") end
   ctx.headers = decided
 end
 
@@ -339,6 +372,46 @@ function _M.upstream_failed()
   local timed_out = find(ngx_var.upstream_status or "", "504", 1, true) ~= nil
   ngx.header["connection"] = "close"
   return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
+end
+
+--- content_by_lua of nginx's own 400 (error_page 400): a target nginx cannot decode (`%zz`, `%`,
+--- `%00`) gets the table's problem for it, as the gateway answers it; any other 400 stays nginx's.
+function _M.bad_request()
+  local t = table_now()
+  local raw = request_target()
+  local reason
+  if t and raw then
+    if target.unreadable(raw) then
+      reason = "unreadable"
+    else
+      local path, why = target.canonical(raw)
+      if not path then reason = why end
+    end
+  end
+  if not reason then return ngx.exit(ngx.HTTP_BAD_REQUEST) end
+  ngx_var.versionary_log = ""
+  if reason ~= "unreadable" then ngx.ctx.instance = match(raw, "^[^?]*") end
+  return send_problem(t, "target-" .. reason)
+end
+
+--- content_by_lua of nginx's own 405 (error_page 405): TRACE, which nginx refuses before any
+--- location, gets the table's 405 with the route's `Allow` under a version, as the gateway answers it.
+function _M.not_allowed()
+  local t = table_now()
+  local raw = request_target()
+  local path = t and raw and not target.unreadable(raw) and target.canonical(raw)
+  if not path or sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exit(ngx.HTTP_NOT_ALLOWED) end
+  local rest = sub(path, #t.prefix + 1)
+  local first = match(rest, "^/([^/]*)")
+  local version = first and match(first, "^v%d+$")
+  if not version or not t.version_set[version] then return ngx.exit(ngx.HTTP_NOT_ALLOWED) end
+  local below = sub(rest, #first + 2)
+  if below == "" then below = "/" end
+  local declared = below == "/openapi.json" and { "GET" } or rules.methods_at(t, version, below)
+  ngx_var.versionary_log = ""
+  ngx.ctx.instance = match(raw, "^[^?]*")
+  local method = match(ngx_var.request or "", "^(%S+)") or "TRACE"
+  return send_problem(t, "method-not-allowed", nil, { method = method, allow = rules.allow_of(declared) })
 end
 
 --- content_by_lua of the push endpoint (a unix socket in the rendered folder's private/, which

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../../../http/api-scope.ts';
 import { routeUrlOf } from '../../../http/route-url.ts';
+import { isMethodAnswer } from '../../../http/versioned-api.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 
 /**
@@ -21,6 +22,6 @@ export function createRequiredRole(prefix: string): (request: FastifyRequest) =>
     const api = scope.routeOf(route);
     if (!api || api.isDocument || route === `${scope.prefix}/${api.version}`) return undefined;
     // QUERY is safe: reading with a body needs no more than reading.
-    return ['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(request.method) ? 'read' : 'write';
+    return ['GET', 'HEAD', 'OPTIONS', 'QUERY'].includes(request.method) || isMethodAnswer(request) ? 'read' : 'write';
   };
 }

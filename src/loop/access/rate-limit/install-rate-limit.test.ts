@@ -157,7 +157,7 @@ describe('installRateLimit', () => {
     await app.close();
   });
 
-  test('keys the store by clientIdOf: principal id, else ip:<address>', async () => {
+  test('keys the store by client and policy (rateCounterKey of core), else ip:<address>', async () => {
     const keys: string[] = [];
     const memory = createMemoryRateLimitStore();
     const store: RateLimitStore = {
@@ -170,7 +170,7 @@ describe('installRateLimit', () => {
     const { app } = await tinyApp({ store });
     await get(app, { ip: '203.0.113.7' });
     await get(app, { ip: '203.0.113.7', principal: 'key_a:read' });
-    assert.deepEqual(keys, ['ip:203.0.113.7', 'key_a']);
+    assert.deepEqual(keys, ['ip:203.0.113.7', 'client:default:key_a']);
     await app.close();
   });
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
-import { tenantKeyOf, type Principal } from '../../../kernel/ports/principal.ts';
+import { rateCounterKey } from '../../../core/rulebook/rules.ts';
+import type { Principal } from '../../../kernel/ports/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitedProblem, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
@@ -67,8 +68,9 @@ export const addressRateLimitStep = defineStep({
 });
 
 /**
- * Limit every request under the API prefix and `/admin` with a fixed window per client (the principal's
- * id, else the address: `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
+ * Limit every request under the API prefix and `/admin` with a fixed window per client and policy
+ * (`rateCounterKey` of core: the principal's client, else its id; without a principal the address,
+ * `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
  * `RateLimit`; over the limit the request fails with `RATE_LIMITED` (429) plus `Retry-After`.
  *
  * Hand-written rather than `@fastify/rate-limit` (checked at 11.2.0): that plugin emits only the
@@ -102,7 +104,9 @@ export const rateLimitStep = defineStep({
     const limitsOf = (principal: Principal) => {
       let found = limits.get(principal);
       if (found === undefined) {
-        found = { key: tenantKeyOf(principal), policy: policyHeadersOf(policyOf(principal.roles)) };
+        const policy = policyHeadersOf(policyOf(principal.roles));
+        // Per client and policy (core's rule, which nginx mirrors): a client's keys of one policy share a budget.
+        found = { key: rateCounterKey(principal.clientId ?? principal.id, policy.policy), policy };
         limits.set(principal, found);
       }
       return found;

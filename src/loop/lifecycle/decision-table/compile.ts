@@ -5,6 +5,8 @@ import {
   sampleSegments,
   targetProblem,
   targetRefusals,
+  undecodableTargetProblem,
+  unreadableTargetProblem,
   type DecisionTable,
   type HeaderSegment,
   type RatePolicies,
@@ -14,6 +16,7 @@ import {
 import {
   acceptSeveralProblem,
   acceptUnreadableProblem,
+  methodNotAllowedProblem,
   notAcceptableProblem,
   unknownVersionProblem,
   upstreamProblem,
@@ -129,6 +132,8 @@ function fixedProblems(
   registry.keyOf(unknownVersionProblem({ ...unknown, source: 'accept' }), 'version-unknown-accept');
   for (const reason of Object.keys(targetRefusals) as TargetRefusal[])
     registry.keyOf(targetProblem(reason), `target-${reason}`);
+  registry.keyOf(unreadableTargetProblem(), 'target-unreadable');
+  registry.keyOf(undecodableTargetProblem(), 'target-undecodable');
   // The answers of a data plane's own steps (negotiation, credentials, upstream), for those that
   // cannot run core (nginx): `{…}` marks what the data plane fills in from the request.
   const supported = o.versions;
@@ -136,6 +141,8 @@ function fixedProblems(
   registry.keyOf(acceptSeveralProblem({ versions: '{versions}', supported }), 'version-accept-several');
   registry.keyOf(versionConflictProblem({ path: '{path}', accept: '{accept}', supported }), 'version-conflict');
   registry.keyOf(notAcceptableProblem({ supported }), 'not-acceptable');
+  // `{allow}` is the route's (`allowOf` of its methods), in the header and the detail.
+  registry.keyOf(methodNotAllowedProblem({ method: '{method}', allow: '{allow}' }), 'method-not-allowed');
   registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
   registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
   registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');

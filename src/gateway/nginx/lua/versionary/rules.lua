@@ -58,7 +58,7 @@ function _M.decode(json)
   for _, row in pairs(t.versionRows) do index_subject(row) end
   t.index = {}
   for version, rows in pairs(t.routes) do
-    local exact, by_method = {}, {}
+    local exact, by_method, ordered = {}, {}, {}
     for _, route in ipairs(rows) do
       index_subject(route.row)
       for _, e in ipairs(route.elements) do index_subject(e) end
@@ -67,6 +67,7 @@ function _M.decode(json)
         if b.spared == cjson.null then b.spared = nil end
       end
       local pattern = compile_template(route.template)
+      ordered[#ordered + 1] = { method = route.method, template = route.template, pattern = pattern }
       if not pattern then
         exact[route.method .. " " .. route.template] = route
       else
@@ -75,7 +76,7 @@ function _M.decode(json)
         by_method[route.method] = list
       end
     end
-    t.index[version] = { exact = exact, by_method = by_method }
+    t.index[version] = { exact = exact, by_method = by_method, ordered = ordered }
   end
   for _, problem in pairs(t.problems) do index_problem(problem) end
   local policies = t.policies or {}
@@ -98,6 +99,53 @@ function _M.route_of(t, version, method, below)
     if find(below, c.pattern) then return c.route end
   end
   return nil
+end
+
+--- The methods the operations at a path below the version declare, in the table's order; for a
+--- path no template matches, every method of the version's operations (core's methodsAt).
+function _M.methods_at(t, version, below)
+  local index = t.index[version]
+  if not index then return {} end
+  local at, all, seen_at, seen_all = {}, {}, {}, {}
+  for _, r in ipairs(index.ordered) do
+    local m = r.method
+    if not seen_all[m] then
+      seen_all[m] = true
+      all[#all + 1] = m
+    end
+    local hit
+    if r.pattern then hit = find(below, r.pattern) ~= nil else hit = r.template == below end
+    if hit and not seen_at[m] then
+      seen_at[m] = true
+      at[#at + 1] = m
+    end
+  end
+  return at[1] and at or all
+end
+
+--- `Allow` of the declared methods: HEAD beside GET, OPTIONS, never TRACE (core's allowOf).
+function _M.allow_of(declared)
+  local out, get = {}, false
+  for _, m in ipairs(declared) do
+    if m ~= "TRACE" and m ~= "HEAD" and m ~= "OPTIONS" then
+      out[#out + 1] = m
+      if m == "GET" then get = true end
+    end
+  end
+  if get then out[#out + 1] = "HEAD" end
+  out[#out + 1] = "OPTIONS"
+  return table.concat(out, ", ")
+end
+
+--- Whether a method is served where these methods are declared (core's methodRule): HEAD as GET,
+--- OPTIONS answered by nginx itself, TRACE never.
+function _M.method_served(declared, method)
+  if method == "HEAD" then method = "GET" end
+  if method == "TRACE" then return false end
+  for _, m in ipairs(declared) do
+    if m == method then return true end
+  end
+  return false
 end
 
 --- The segment in force at `now`: the last whose `from` is at or before it.
@@ -200,6 +248,11 @@ function _M.policy_of(t, roles)
     if not best or policy.max > best.max then best = policy end
   end
   return best or base
+end
+
+--- The counter a client's call counts against: one per client and policy (core's rateCounterKey).
+function _M.counter_key(client, policy)
+  return "client:" .. policy.name .. ":" .. client
 end
 
 return _M

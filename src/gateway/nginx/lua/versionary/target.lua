@@ -80,6 +80,20 @@ local function refusal_of(path)
   return nil
 end
 
+--- Whether a raw target holds a byte no target may hold: a control, a space, DEL or a raw
+--- non-ASCII byte (core's targetUnreadable), which Node's parser refuses before any route.
+function _M.unreadable(target)
+  return find(target, "[^\33-\126]") ~= nil
+end
+
+--- Whether a target (query included) is not percent-encoded UTF-8 (core's targetUndecodable):
+--- what is refused rather than forwarded.
+function _M.undecodable(target)
+  if not find(target, "%", 1, true) then return false end
+  if find(gsub(target, "%%%x%x", ""), "%", 1, true) then return true end
+  return not utf8_valid((gsub(target, "%%(%x%x)", hex_char)))
+end
+
 --- The canonical path of a raw target and its query: `path, query` or `nil, reason`.
 function _M.canonical(target)
   local path, query = path_of(target)
