@@ -246,16 +246,22 @@ local function identify(t, now, unsafe, pending)
   return client
 end
 
+--- A problem core rendered whole into the configuration (no table to read it from): its status,
+--- body and one more header.
+local function send_rendered(status, body, name, value)
+  ngx.status = status
+  ngx.header["content-type"] = "application/problem+json; charset=utf-8"
+  ngx.header[name] = value
+  ngx.print(body)
+  return ngx.exit(ngx.HTTP_OK)
+end
+
 --- access_by_lua: judge the request; refuse it with the table's problem, or let it go upstream.
 function _M.access()
   local t = table_now()
   if not t then
     ngx_var.versionary_log = ""
-    ngx.status = 503
-    ngx.header["content-type"] = "application/problem+json; charset=utf-8"
-    ngx.header["retry-after"] = "5"
-    ngx.print(config.no_table)
-    return ngx.exit(ngx.HTTP_OK)
+    return send_rendered(503, config.no_table, "retry-after", "5")
   end
   local ctx = ngx.ctx
   local now = fixed_now or (ngx_now() * 1000 + offset)
@@ -420,11 +426,7 @@ end
 --- key, `GET /state` tells the table's generation and digest. Without it: core's 401, nothing changed.
 function _M.push()
   if not control.is_secret(ngx_var.http_x_versionary_secret, config.secret) then
-    ngx.status = 401
-    ngx.header["content-type"] = "application/problem+json; charset=utf-8"
-    ngx.header["cache-control"] = "no-store"
-    ngx.print(config.push_refused)
-    return ngx.exit(ngx.HTTP_OK)
+    return send_rendered(401, config.push_refused, "cache-control", "no-store")
   end
   local uri = ngx_var.uri
   if uri == "/table" then
