@@ -244,8 +244,13 @@ function registerVersionRoutes(
     path === '/'
       ? ''
       : path.replace(/:/g, '::').replace(/\{([^}]+)\}/g, (_m, name: string) => `:${name.replace(/\W/g, '_')}`);
-  const forwarded = (declared: Iterable<string>) =>
-    [...new Set(declared)].filter((m) => !unforwarded.has(m) && scope.supportedMethods.includes(m));
+  // HEAD goes upstream as HEAD beside GET (Fastify's own HEAD route would answer the GET's head
+  // without the upstream's length).
+  const forwarded = (declared: Iterable<string>) => {
+    const methods = new Set(declared);
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].filter((m) => !unforwarded.has(m) && scope.supportedMethods.includes(m));
+  };
   for (const [path, documented] of byPath)
     route(base + pattern(path), path, { documented, methods: forwarded(documented.map((op) => op.method)) });
   // Paths the document does not name still reach the upstream, with the methods the version's
@@ -261,8 +266,8 @@ function registerVersionRoutes(
   }
 }
 
-/** Methods a forwarding route never takes: HEAD comes with GET, OPTIONS is answered here, TRACE never served. */
-const unforwarded = new Set(['HEAD', 'OPTIONS', 'TRACE']);
+/** Methods a forwarding route never takes of a document: OPTIONS is answered here, TRACE never served. */
+const unforwarded = new Set(['OPTIONS', 'TRACE']);
 
 /**
  * The catch-all's step (as the service's 405 routes have it): a path the document names, asked with a method its operations do

@@ -139,7 +139,8 @@ function declaredMethodsAt(
 /**
  * A path the router knows, with a method it has no route for there (`PUT` on a document,
  * `PROPFIND`, which Fastify routes nowhere): OPTIONS is 204 with `Allow`, any other 405 with
- * `Allow` (core's `allowOf`); `undefined` for a path no route serves.
+ * `Allow` (core's `allowOf`); `undefined` for a path no route serves, or one served with this
+ * method whose handler found nothing.
  */
 function methodAnswerAt(
   request: FastifyRequest,
@@ -148,6 +149,9 @@ function methodAnswerAt(
 ): FastifyReply | undefined {
   const declared = declaredMethodsAt(request, o);
   if (declared.length === 0) return undefined;
+  // The method is served there: a handler found nothing (`/problems/no-such-problem`), a 404.
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  if (declared.includes(method)) return undefined;
   const allow = allowOf(declared);
   if (request.method === 'OPTIONS') return reply.code(204).header('allow', allow).send();
   return sendProblem(reply, methodNotAllowedProblem({ method: request.method, allow }));

@@ -43,7 +43,8 @@ describe('errors are problem details', () => {
     cases.push(
       { method: 'GET', url: '/nowhere', status: 404 },
       { method: 'GET', url: '/api', status: 404 },
-      { method: 'POST', url: '/healthz', status: 404 },
+      // A route that exists, asked with a method it lacks: 405 with `Allow` (RFC 9110), not 404.
+      { method: 'POST', url: '/healthz', status: 405 },
       { method: 'GET', url: '/problems/no-such-problem', status: 404 },
       { method: 'GET', url: '/api/v7/users', status: 404 },
       { method: 'GET', url: '/api/users', status: 400 },
