@@ -5,6 +5,7 @@ export type {
   DecisionTable,
   ElementRow,
   HeaderSegment,
+  MinimumVersionRow,
   ProblemRow,
   RatePolicies,
   RequestFacts,
