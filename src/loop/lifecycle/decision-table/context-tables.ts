@@ -1,5 +1,6 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
+import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
@@ -25,6 +26,10 @@ interface Entry {
 
 function createEntry(context: ServiceContext): Entry {
   const { runtime, bundle, api, storage, recorder, config, clock } = context;
+  // Any change of a client (this instance's write, or another's through the feed) may move a
+  // minimum version: the table is compiled again on its next read, from the store.
+  let clientsStamp = 0;
+  context.ops.changeFeed.subscribe(ChangeTopic.Clients, () => clientsStamp++);
   const entry: Entry = {
     tables: createDecisionTables(
       {
@@ -37,6 +42,7 @@ function createEntry(context: ServiceContext): Entry {
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
+        minimumVersions: { list: () => storage.clients.minimumVersions(), stamp: () => clientsStamp },
       },
       clock,
     ),

@@ -14,7 +14,7 @@ export interface DecisionTables {
 
 /**
  * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
- * runtime's stamp of them), the brownouts, or a closing to new clients taking effect
+ * runtime's stamp of them), the brownouts, the clients' minimum versions, or a closing to new clients taking effect
  * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
  * the table may have. Whether the table is still current is found without any I/O, so a request
  * may ask for it.
@@ -34,6 +34,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
       generation: sources.runtime.generation(),
       exemptions: sources.runtime.exemptionsStamp(),
       brownouts: brownouts.text,
+      minimumVersions: sources.minimumVersions?.stamp() ?? 0,
     };
   };
   const fresh = (): DecisionTable | undefined => {
@@ -70,9 +71,16 @@ interface TableKey {
   generation: number;
   exemptions: number;
   brownouts: string;
+  /** The clients' minimum versions: a change of any client moves it. */
+  minimumVersions: number;
 }
 
 function sameKey(a: TableKey, b: TableKey): boolean {
   // The brownouts' text is the same string while their list is: compared at once.
-  return a.generation === b.generation && a.exemptions === b.exemptions && a.brownouts === b.brownouts;
+  return (
+    a.generation === b.generation &&
+    a.exemptions === b.exemptions &&
+    a.brownouts === b.brownouts &&
+    a.minimumVersions === b.minimumVersions
+  );
 }
