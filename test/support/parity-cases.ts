@@ -144,7 +144,7 @@ const removed = { status: 410, problemType: '/problems/version-removed' };
 const retired = {
   status: 410,
   problemType: '/problems/version-retired-for-client',
-  headers: { link: /^<\/api\/v2\/openapi\.json>; rel="successor-version"$/ },
+  headers: { link: /<\/api\/v2\/openapi\.json>; rel="successor-version"/ },
 };
 const malformed = { status: 400, problemType: '/problems/malformed-request' };
 const notAllowed = { status: 405, problemType: '/problems/method-not-allowed' };
