@@ -99,7 +99,7 @@ export const removedGateStep = defineStep({
     if (!verdict.removed) return;
     // Some client may still be served (a grant past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
-    if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
+    if (routed && verdict.perClient && (options.lifecycle.decisionTable ?? options.lifecycle.clientVerdict)) return;
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;

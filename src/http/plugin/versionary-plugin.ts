@@ -33,6 +33,7 @@ import {
   type VersionedRequestHook,
 } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
+import { rulebookHook } from './rulebook-step.ts';
 import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
@@ -70,7 +71,10 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   });
   // The client on traces and the call counter: only one the app identifies, never the address.
   installTelemetry(app, { prefix, clientOf: options.clientOf ?? options.clientIdOf });
-  const lifecycleHook = liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
+  // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
+  const lifecycleHook = lifecycle.decisionTable
+    ? rulebookHook(o, lifecycle, lifecycle.decisionTable)
+    : liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
   const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall

@@ -2,7 +2,7 @@ import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
-import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
+import { tableClientElements } from './client-verdict.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
@@ -52,7 +52,7 @@ function createEntry(context: ServiceContext): Entry {
 export function tableLifecycleOf(context: ServiceContext): LifecycleSource {
   const tables = decisionTablesOf(context);
   const perClient = {
-    clientVerdict: tableClientVerdict(tables, context.clock),
+    decisionTable: tables,
     clientElements: tableClientElements(tables, context.clock),
   };
   // The runtime's every other answer, as it is: only the per-client rules are the table's.
