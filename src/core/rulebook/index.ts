@@ -11,6 +11,7 @@ export type {
   RatePolicies,
   RequestFacts,
   RouteRow,
+  RuleRow,
   RuleSegment,
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';

@@ -66,6 +66,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   installRemovedGate(app, {
     lifecycle,
     prefix,
+    clock,
     onRemovedCall: (call, request) =>
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
@@ -121,7 +122,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   if (o.problems)
     await installPrefixProblems(
       app,
-      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle), notFound: o.notFound },
+      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle, clock), notFound: o.notFound },
       registerRoutes,
     );
   else await registerRoutes();
