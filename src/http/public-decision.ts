@@ -1,9 +1,11 @@
 import type { Clock } from '../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import {
   decide,
   type Decision,
   type DecisionTable,
   type DecisionTableSource,
+  type ProblemRow,
   type RuleRow,
 } from '../core/rulebook/index.ts';
 import { routeRowOf } from '../core/rulebook/route-index.ts';
@@ -48,4 +50,13 @@ export function publicDecision(tables: DecisionTableSource, clock: Clock, key: P
 function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
   const route = key.template === undefined ? undefined : routeRowOf(table, { ...key, template: key.template });
   return route?.row ?? table.versionRows[key.version];
+}
+
+/** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
+export function tableErrorOf(tables: DecisionTableSource, problem: ProblemRow): VersionaryError {
+  return (
+    tables.errorOf(problem) ??
+    // Every problem of a table is rendered from an error by the compiler: a miss is a bug, said as one.
+    new VersionaryError({ code: ErrorCode.Internal, detail: 'The decision table names a problem it has no error for.' })
+  );
 }

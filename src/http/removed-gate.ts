@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { publicDecision } from './public-decision.ts';
+import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
+import { publicDecision, tableErrorOf } from './public-decision.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
@@ -122,8 +122,10 @@ export const removedGateStep = defineStep({
       const { decision } = judged;
       // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.
       if (decision.outcome === 'allow' || decision.rule !== 'removed') return;
+      const error = tableErrorOf(tables, decision.problem);
       // Some client may still be served (extended access past the sunset): the rulebook step decides.
-      if (routed && judged.perClient) return;
+      if (routed && judged.perClient)
+        return void (stateOf(request).pendingRemoval = { headers: decision.headers, error });
       if (routed)
         options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
       const state = stateOf(request);
@@ -139,13 +141,7 @@ export const removedGateStep = defineStep({
       state.refused = true;
       state.decision = 'removed';
       reply.headers(decision.headers);
-      throw (
-        tables.errorOf(decision.problem) ??
-        new VersionaryError({
-          code: ErrorCode.Internal,
-          detail: 'The decision table names a problem it has no error for.',
-        })
-      );
+      throw error;
     };
   },
 });
@@ -164,7 +160,8 @@ function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
     if (!verdict.removed) return;
     // Some client may still be served (a grant past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
-    if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
+    if (routed && verdict.perClient && options.lifecycle.clientVerdict)
+      return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { VersionaryError } from '../../core/errors/index.ts';
+import { tableErrorOf } from '../public-decision.ts';
 import type { LifecycleSource } from '../../core/lifecycle/index.ts';
 import {
   decide,
@@ -8,6 +9,7 @@ import {
   type DecisionTableSource,
   type RequestFacts,
 } from '../../core/rulebook/index.ts';
+import { routeRowOf } from '../../core/rulebook/route-index.ts';
 import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
 import type { VersionedRequestHook } from '../version-hooks.ts';
@@ -38,9 +40,9 @@ export function rulebookHook(
   // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
   return function lifecycleHeaders(call) {
     const table = tables.latest();
-    if (table !== undefined) return applyDecision(o, { ...call, lifecycle, tables }, decideCall(o, call, table));
+    if (table !== undefined) return applyDecision(o, { ...call, lifecycle, tables, table }, decideCall(o, call, table));
     return tables.current().then((current) => {
-      applyDecision(o, { ...call, lifecycle, tables }, decideCall(o, call, current));
+      applyDecision(o, { ...call, lifecycle, tables, table: current }, decideCall(o, call, current));
     });
   };
 }
@@ -65,7 +67,7 @@ function decideCall(o: ResolvedPluginOptions, call: Call, table: DecisionTable):
 /** Send the decision's headers; record a deprecated call; a refusal is its problem, thrown. */
 function applyDecision(
   o: ResolvedPluginOptions,
-  c: Call & { lifecycle: LifecycleSource; tables: DecisionTableSource },
+  c: Call & { lifecycle: LifecycleSource; tables: DecisionTableSource; table: DecisionTable },
   decision: Decision,
 ): void {
   const { request, reply, version, operation } = c;
@@ -88,12 +90,12 @@ function applyDecision(
     );
   if (decision.deprecated) {
     state.deprecated = true;
-    // Traces name the sunset and the replacement of the shared verdict (its dates are the public ones).
-    state.lifecycleVerdict = c.lifecycle.verdict({
-      version: version.name,
-      method: operation.method,
-      path: operation.path,
-    });
+    // Traces name the sunset and the replacement of the verdict the rows were sampled from; a client
+    // served past the removal, its own date.
+    const key = { version: version.name, method: operation.method, path: operation.path };
+    const shared = c.lifecycle.verdict(key);
+    const own = decision.rule === 'extended_access' ? ownDate(c.table, key, o.clientOf(request)) : undefined;
+    state.lifecycleVerdict = own === undefined ? shared : { ...shared, sunsetAt: own, removed: undefined };
   }
   reply.headers(decision.headers);
   if (decision.outcome === 'allow') return;
@@ -110,13 +112,7 @@ function ruleDecisionOf(rule: Decision['rule']): RuleDecision | undefined {
 /** The error the refusal's problem was rendered from, with the headers the rule filled in (`retry-after`, `allow`). */
 function errorOf(tables: DecisionTableSource, decision: Decision & { outcome: 'refuse' }): VersionaryError {
   const { problem } = decision;
-  const error = tables.errorOf(problem);
-  if (error === undefined)
-    // Every problem of a table is rendered from an error by the compiler: a miss is a bug, said as one.
-    return new VersionaryError({
-      code: ErrorCode.Internal,
-      detail: 'The decision table names a problem it has no error for.',
-    });
+  const error = tableErrorOf(tables, problem);
   if (Object.keys(problem.headers).length === 0) return error;
   return new VersionaryError({
     code: error.code,
@@ -129,4 +125,15 @@ function errorOf(tables: DecisionTableSource, decision: Decision & { outcome: 'r
 function pathOf(url: string): string {
   const end = url.indexOf('?');
   return end === -1 ? url : url.slice(0, end);
+}
+
+/** The date a client's extended access to an operation (or its version) ends. */
+function ownDate(
+  table: DecisionTable,
+  key: { version: string; method: string; path: string },
+  client: string | undefined,
+): number | undefined {
+  if (client === undefined) return undefined;
+  const route = routeRowOf(table, { version: key.version, method: key.method, template: key.path });
+  return (route?.row ?? table.versionRows[key.version])?.extendedAccess?.[client]?.until;
 }

@@ -42,8 +42,32 @@ function createEntry(context: ServiceContext): Entry {
     ),
   };
   byRuntime.set(runtime, entry);
+  keepCurrent(context, entry.tables);
   return entry;
 }
+
+/**
+ * Keep the table current at every instant, so that no request waits for it: compiled before the
+ * server listens, then again as soon
+ * as the lifecycle moves (a change of this instance, or one the change feed brought), and a call of
+ * the management API that may change state answers only once this instance's table has moved, so
+ * the next request sees it. A compilation that fails is tried again by the next request.
+ */
+function keepCurrent(context: ServiceContext, tables: DecisionTables): void {
+  const compile = () => tables.current().then(undefined, () => undefined);
+  // Compiled before the server listens: the first request finds it.
+  context.app.addHook('onReady', async () => {
+    await compile();
+  });
+  context.runtime.onChange(() => void compile());
+  context.app.addHook('onSend', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith(managementPrefix)) return;
+    await compile();
+  });
+}
+
+/** The management API's prefix (`ownedPrefixes` of the access part). */
+const managementPrefix = '/admin/';
 
 /**
  * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
