@@ -2,7 +2,9 @@ export type {
   BrownoutRow,
   ClientRow,
   Closing,
+  Decision,
   DecisionTable,
+  DecisionTableSource,
   ElementRow,
   HeaderSegment,
   MinimumVersionRow,
@@ -10,6 +12,7 @@ export type {
   RatePolicies,
   RequestFacts,
   RouteRow,
+  RuleRow,
   RuleSegment,
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';

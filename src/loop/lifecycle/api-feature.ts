@@ -31,7 +31,7 @@ export function createResourcesFeature(
         bundle,
         prefix: api.prefix,
         vendor: api.vendor,
-        removedVersion: removedVersionOf(runtime),
+        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
         notFound: ownsApp,
       });
       await app.register(versionary, {

@@ -1,16 +1,11 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
-import type { DecisionTable, ProblemRow } from '../../../core/rulebook/index.ts';
+import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
 import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
 
 /** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
-export interface DecisionTables {
-  /** The table for the state as it is now. */
-  current(): Promise<DecisionTable>;
-  /** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
-  errorOf(problem: ProblemRow): VersionaryError | undefined;
-}
+export type DecisionTables = DecisionTableSource;
 
 /**
  * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
@@ -55,6 +50,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     return table;
   };
   return {
+    latest: fresh,
     current() {
       const table = fresh();
       if (table) return Promise.resolve(table);
