@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import {
   decide,
+  retiresSome,
   type Decision,
   type DecisionTable,
   type DecisionTableSource,
@@ -21,7 +22,10 @@ export interface PublicKey {
 /** The table's decision for a caller not known yet, and the row it read. */
 export interface PublicDecision {
   decision: Decision;
-  /** Some client has its own view of the subject (extended access): its answer waits for the caller. */
+  /**
+   * Some client has its own view of the subject (extended access, or a minimum version after it):
+   * its answer waits for the caller.
+   */
   perClient: boolean;
 }
 
@@ -44,7 +48,8 @@ export function publicDecision(tables: DecisionTableSource, clock: Clock, key: P
   };
   const decision = decide(facts, table);
   const row = rowOf(table, key);
-  return { decision, perClient: row !== undefined && row.extendedAccess !== undefined };
+  const perClient = (row !== undefined && row.extendedAccess !== undefined) || retiresSome(table, key.version);
+  return { decision, perClient };
 }
 
 function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {

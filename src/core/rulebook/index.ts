@@ -18,6 +18,7 @@ export type {
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
 export { brownoutRule } from './rules.ts';
+export { retiresSome } from './minimum-version-rule.ts';
 export {
   canonicalPath,
   targetProblem,

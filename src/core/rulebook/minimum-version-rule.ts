@@ -1,6 +1,6 @@
 import { problemOf } from './judge-row.ts';
 import type { Rule } from './rules.ts';
-import type { Decision } from './table.ts';
+import type { Decision, DecisionTable } from './table.ts';
 
 const allowed: Decision = Object.freeze({
   outcome: 'allow',
@@ -30,3 +30,15 @@ export const minimumVersionRule: Rule = (facts, table) => {
     deprecated: false,
   };
 };
+
+/**
+ * Whether some client's minimum version is after `version`: a data plane that refuses a removed
+ * version before the caller is known waits for the caller instead, whose own minimum answers first.
+ */
+export function retiresSome(table: DecisionTable, version: string): boolean {
+  const asked = table.versions.indexOf(version);
+  if (asked === -1 || table.minimumVersions === undefined) return false;
+  for (const client in table.minimumVersions)
+    if (table.versions.indexOf(table.minimumVersions[client]!.version) > asked) return true;
+  return false;
+}

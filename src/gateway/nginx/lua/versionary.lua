@@ -201,13 +201,6 @@ local function answer_method(t, method, allow)
   return ngx.exit(ngx.HTTP_NO_CONTENT)
 end
 
--- A refusal deferred past the key check, answered when no client's own rule comes first: the
--- removal (a client may have extended access), or the 405 (a client may be retired from the version).
-local function refuse_pending(t, pending)
-  if pending.allow then return answer_method(t, pending.method, pending.allow) end
-  return send_problem(t, pending.problem, pending.headers)
-end
-
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
@@ -215,7 +208,7 @@ local function identify(t, now, unsafe, pending)
   local authorization, api_key = ngx_var.http_authorization, ngx_var.http_x_api_key
   if not authorization and not api_key then
     if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
-    if pending then return refuse_pending(t, pending) end
+    if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, "credentials-missing")
   end
   if api_key then
@@ -239,7 +232,7 @@ local function identify(t, now, unsafe, pending)
   local client = entry.client
   if not client then
     if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
-    if pending then return refuse_pending(t, pending) end
+    if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
   -- A refusal from here on (429, 403) is the client's call: its usage line names it.
@@ -326,12 +319,8 @@ function _M.access()
   -- (After the removal, as core orders them, when a client's own row may still serve the path.)
   local declared = rules.methods_at(t, version, below)
   local method_ok = method ~= "OPTIONS" and rules.method_served(declared, method)
-  if not method_ok and not pending then
-    if not retiring or method == "OPTIONS" then return answer_method(t, method, rules.allow_of(declared)) end
-    pending = { method = method, allow = rules.allow_of(declared) }
-  end
-  -- A method deferred to its 405 is never served: the key needs no role for it.
-  local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS" and not (pending and pending.allow)
+  if not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
+  local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, now, unsafe, pending)
   if not client then return end
   ctx.client = client
@@ -339,8 +328,6 @@ function _M.access()
   -- The client's minimum version, right after the version rule as in core's decide.
   local retired = rules.retired(t, client, version)
   if retired then return send_problem(t, retired) end
-  -- Any other client gets the 405 it would have had before the key check.
-  if pending and pending.allow then return refuse_pending(t, pending) end
   local names = query and route and route.elements[1] and target.query_names(query)
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end
