@@ -27,9 +27,12 @@ interface Entry {
 function createEntry(context: ServiceContext): Entry {
   const { runtime, bundle, api, storage, recorder, config, clock } = context;
   // Any change of a client (this instance's write, or another's through the feed) may move a
-  // minimum version: the table is compiled again on its next read, from the store.
+  // minimum version: the table is compiled again from the store at once, so no request waits for it.
   let clientsStamp = 0;
-  context.ops.changeFeed.subscribe(ChangeTopic.Clients, () => clientsStamp++);
+  context.ops.changeFeed.subscribe(ChangeTopic.Clients, () => {
+    clientsStamp++;
+    void entry.tables.current().then(undefined, () => undefined);
+  });
   const entry: Entry = {
     tables: createDecisionTables(
       {
