@@ -80,6 +80,17 @@ function minimumVersionSuite(start: Start): void {
       assert.equal((await p.api('/api/v1/users', p.other.key)).statusCode, 200);
     });
 
+    it("the deprecation manifest's view for the client names its minimum and the versions it retires", async () => {
+      const own = JSON.parse((await p.api('/api/deprecations', p.moved.key)).body) as Record<string, unknown>;
+      assert.deepEqual(own.client, { id: p.moved.id, minimumVersion: 'v2', retired: ['v1'] });
+      assert.ok(Array.isArray(own.deprecations));
+      for (const key of [p.other.key, undefined]) {
+        const shared = JSON.parse((await p.api('/api/deprecations', key)).body) as Record<string, unknown>;
+        assert.equal(shared.client, undefined);
+        assert.deepEqual(shared.deprecations, own.deprecations);
+      }
+    });
+
     it('null clears it: v1 answers the client again', async () => {
       const res = await p.admin('PATCH', `/admin/v1/clients/${p.moved.id}`, { minimumVersion: null });
       assert.equal(JSON.parse(res.body).minimumVersion, null);
