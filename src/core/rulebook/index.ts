@@ -9,6 +9,7 @@ export type {
   HeaderSegment,
   ProblemRow,
   RatePolicies,
+  RatePolicy,
   RequestFacts,
   RouteRow,
   RuleRow,
@@ -16,7 +17,7 @@ export type {
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
-export { brownoutRule } from './rules.ts';
+export { ratePolicyOf } from './rules.ts';
 export {
   canonicalPath,
   targetProblem,

@@ -149,14 +149,14 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
 }
 
 /** What brownout rows are compiled with. */
-export type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
+type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
 
 /**
  * The brownouts that reach an operation, in the order planned (the first in force answers), each
  * with its problem and the clients its extended access spares (`exempt`: those with an exemption
  * of the version or the operation).
  */
-export function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
+function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(
