@@ -1,4 +1,4 @@
-import { replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
+import { cappedUntil, replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow } from '../../../core/rulebook/index.ts';
@@ -108,9 +108,8 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
     for (const exemption of ctx.exemptions) {
       const s = exemption.subject;
       if (s.kind !== 'element' || s.version !== e.version || s.element !== e.element) continue;
-      if (e.extendedAccessUntil === undefined) continue;
-      const until = Math.min(exemption.until, e.extendedAccessUntil);
-      if (until <= e.sunsetAt) continue;
+      const until = cappedUntil(exemption.until, e.extendedAccessUntil);
+      if (until === undefined || until <= e.sunsetAt) continue;
       const own = clientRow(
         segments,
         elementSegments(ctx, { key, element: e, clientId: exemption.clientId, sunsetAt: until }),
