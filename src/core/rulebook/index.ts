@@ -10,6 +10,7 @@ export type {
   MinimumVersionRow,
   ProblemRow,
   RatePolicies,
+  RatePolicy,
   RequestFacts,
   RouteRow,
   RuleRow,
@@ -17,7 +18,7 @@ export type {
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
-export { brownoutRule } from './rules.ts';
+export { ratePolicyOf } from './rules.ts';
 export { retiresSome } from './minimum-version-rule.ts';
 export {
   canonicalPath,

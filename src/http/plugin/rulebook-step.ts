@@ -37,8 +37,8 @@ export function rulebookHook(
   lifecycle: LifecycleSource,
   tables: DecisionTableSource,
 ): VersionedRequestHook {
-  // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
-  return function lifecycleHeaders(call) {
+  // Named: the pipeline lists it as the `lifecycle:rulebook` step.
+  return function rulebook(call) {
     const table = tables.latest();
     if (table !== undefined) return applyDecision(o, { ...call, lifecycle, tables, table }, decideCall(o, call, table));
     return tables.current().then((current) => {

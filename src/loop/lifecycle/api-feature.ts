@@ -23,7 +23,7 @@ export function createResourcesFeature(
   return {
     name: 'resources',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
+      const { app, bundle, clock, recorder, operations, options, api } = context;
       // Every route of the context answers problems (the plugin's own answer them in any app);
       // the root's unknown paths too when the service owns the app, never in someone else's.
       const ownsApp = placement.ownsApp !== false;
