@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DecisionTable } from '../../src/core/rulebook/index.ts';
 import { assertFieldErrors, assertProblem } from '../support/assertions.ts';
+import { createCliHarness } from '../support/cli-harness.ts';
 import { gatewayAdminKey, spawnGateway, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
 import { startDataPlane } from '../support/nginx.ts';
-import { spawnService } from '../support/service-process.ts';
+import { eventually, spawnService } from '../support/service-process.ts';
 
 /** A data plane and its management API, as users start them. */
 interface Plane {
@@ -196,4 +197,30 @@ describe('minimum version per client: nginx', () => {
       return { ...nginx, admin: nginx.control, adminKey: gatewayAdminKey, settle: () => nginx.sync() };
     }),
   );
+});
+
+describe('minimum version per client: set by the CLI on the database a running service shares', () => {
+  const harness = createCliHarness('versionary-minimum-cli-');
+  after(() => harness.cleanup());
+
+  it('the service picks it up without a message on its change feed (its periodic read)', async () => {
+    const made = await harness.cli(['clients', 'create', '--name', 'Moved', '--format', 'json']);
+    const { id } = JSON.parse(made.stdout) as { id: string };
+    const service = await spawnService({ env: { ...harness.env, VERSIONARY_ADMIN_KEY: adminKey } });
+    const minimum = async () => {
+      const res = await call(service.base, '/admin/v1/decision-table', { key: adminKey });
+      return (JSON.parse(res.body) as DecisionTable).minimumVersions?.[id]?.version;
+    };
+    try {
+      assert.equal(await minimum(), undefined);
+      assert.equal((await harness.cli(['clients', 'set-minimum', id, 'v2'])).code, 0);
+      // Asked twice a second: the admin key has a rate limit too.
+      await eventually(async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        return (await minimum()) === 'v2';
+      }, 12_000);
+    } finally {
+      await service.stop();
+    }
+  });
 });

@@ -1,9 +1,9 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
-import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements } from './client-verdict.ts';
+import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
@@ -26,13 +26,6 @@ interface Entry {
 
 function createEntry(context: ServiceContext): Entry {
   const { runtime, bundle, api, storage, recorder, config, clock } = context;
-  // Any change of a client (this instance's write, or another's through the feed) may move a
-  // minimum version: the table is compiled again from the store at once, so no request waits for it.
-  let clientsStamp = 0;
-  context.ops.changeFeed.subscribe(ChangeTopic.Clients, () => {
-    clientsStamp++;
-    void entry.tables.current().then(undefined, () => undefined);
-  });
   const entry: Entry = {
     tables: createDecisionTables(
       {
@@ -45,7 +38,7 @@ function createEntry(context: ServiceContext): Entry {
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
-        minimumVersions: { list: () => storage.clients.minimumVersions(), stamp: () => clientsStamp },
+        minimumVersions: followMinimumVersions(context, () => void entry.tables.current().catch(() => undefined)),
       },
       clock,
     ),
