@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
+import { downBody, jsonMediaType, untranslatable, upBody } from './derived-bodies.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { internalError, logFailure, sendProblem } from './problem.ts';
+import { sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -45,29 +46,11 @@ export async function forwardDerived(options: {
         new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is over the size limit.' }),
       );
     body = read;
-    const type = String(headers['content-type'] ?? '');
-    if (operation.body && /json/i.test(type) && body.length > 0) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        return sendProblem(
-          reply,
-          new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request body is not valid JSON.' }),
-        );
-      }
-      try {
-        const up = route.plan.requestUp({
-          schema: operation.body,
-          body: parsed,
-          from: route.self,
-          to: route.root,
-          operationId: operation.id,
-        });
-        body = Buffer.from(JSON.stringify(up));
-      } catch (error) {
-        return ownFailure(reply, { operation: name, step: 'request migration', error });
-      }
+    if (operation.body && body.length > 0) {
+      const type = String(headers['content-type'] ?? '');
+      const up = upBody({ reply, route, operation, schema: operation.body, body, type });
+      if (!up) return;
+      body = up;
     }
     headers['content-length'] = String(body.length);
     delete headers['transfer-encoding'];
@@ -91,7 +74,7 @@ export async function forwardDerived(options: {
     size += chunk.length;
     if (size > answerLimit) {
       answer.body.destroy();
-      return untranslatable(reply, name, 'its body is over 8 MiB');
+      return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
     }
     chunks.push(chunk);
   }
@@ -104,30 +87,15 @@ export async function forwardDerived(options: {
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
   if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
-    return untranslatable(reply, name, `its document gives no schema for status ${answer.statusCode}`);
+    return untranslatable(reply, {
+      operation: name,
+      version: route.self.name,
+      why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
+    });
   if (schema && json) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return untranslatable(reply, name, 'its body is not JSON');
-    }
-    // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
-    const partial = `${schema}Partial`;
-    const violation =
-      options.checks.of({ version: route.root, name: schema })(parsed) &&
-      (route.root.schemas[partial] ? options.checks.of({ version: route.root, name: partial })(parsed) : true);
-    if (violation) {
-      const why = violation === true ? 'no schema of it matches' : `${violation.pointer || '/'} ${violation.detail}`;
-      return untranslatable(reply, name, why);
-    }
-    try {
-      payload = JSON.stringify(
-        route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
-      );
-    } catch (error) {
-      return ownFailure(reply, { operation: name, step: 'response migration', error });
-    }
+    const down = downBody({ reply, route, operation, schema, raw, checks: options.checks });
+    if (down === undefined) return;
+    payload = down;
     delete upstream.etag;
   }
   // Links the upstream wrote point into the root version; the client stays in its own.
@@ -143,39 +111,12 @@ export async function forwardDerived(options: {
   reply.code(answer.statusCode).send(payload);
 }
 
-/**
- * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
- * with or without parameters; not `application/problem+json`: a problem passes as it is.
- */
-const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
-
 /** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
 function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
   const exact = operation.responses[status]?.schema;
   if (exact || operation.responses[status]) return exact;
   const ranges = route.ranges?.[operation.id];
   return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
-}
-
-/**
- * A failure of the gateway's own translation (a migration that throws, a body nested deeper than
- * the walk goes): a 500 problem with one log line naming the operation and the step, never an
- * upstream's problem (the upstream may never have been called).
- */
-function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): void {
-  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
-  sendProblem(reply, internalError({ logged }));
-}
-
-function untranslatable(reply: FastifyReply, operation: string, why: string): void {
-  reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
-  sendProblem(
-    reply,
-    new VersionaryError({
-      code: ErrorCode.UpstreamUntranslatable,
-      detail: `The upstream's answer to ${operation} does not match the newer version's document (${why}), so it cannot be translated.`,
-    }),
-  );
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */

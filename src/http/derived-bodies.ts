@@ -1,0 +1,139 @@
+import type { FastifyReply } from 'fastify';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import type { OperationSpec } from '../core/versions/index.ts';
+import type { DerivedVersionRoute } from './derived-route.ts';
+import { deeperThan, jsonDepthLimit } from './json-depth.ts';
+import { internalError, logFailure, sendProblem } from './problem.ts';
+import type { createResponseChecks } from './response-check.ts';
+
+/**
+ * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
+ * with or without parameters; not `application/problem+json`: a problem passes as it is.
+ */
+export const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * A request body of a derived version, read whole, as it goes up: checked in the older version's
+ * terms first (JSON, nesting, its document's schema and members), then migrated to the root
+ * version. Anything wrong is the client's 4xx problem (sent here: the answer is undefined), and a
+ * migration that throws the gateway's 500; the upstream sees neither.
+ */
+export function upBody(at: {
+  reply: FastifyReply;
+  route: DerivedVersionRoute;
+  operation: OperationSpec;
+  /** The operation's request body schema, in the derived version's document. */
+  schema: string;
+  body: Buffer;
+  type: string;
+}): Buffer | undefined {
+  const { reply, route, operation } = at;
+  const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
+  // A form or a text body is no body of the older version's document: never passed on as it is.
+  if (!jsonMediaType.test(at.type))
+    return refuse(
+      ErrorCode.UnsupportedMediaType,
+      `${route.self.name}'s ${operation.method} ${operation.path} takes a JSON body (application/json).`,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(at.body.toString('utf8'));
+  } catch {
+    return refuse(ErrorCode.MalformedRequest, 'The request body is not valid JSON.');
+  }
+  if (deeperThan(parsed, jsonDepthLimit))
+    return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
+  const invalid = route.checkRequest(at.schema, parsed);
+  if (invalid) return void sendProblem(reply, invalid);
+  try {
+    const up = route.plan.requestUp({
+      schema: at.schema,
+      body: parsed,
+      from: route.self,
+      to: route.root,
+      operationId: operation.id,
+    });
+    return Buffer.from(JSON.stringify(up));
+  } catch (error) {
+    return ownFailure(reply, { operation: `${operation.method} ${operation.path}`, step: 'request migration', error });
+  }
+}
+
+/**
+ * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
+ * root's document, migrated down, and stripped of every member the derived version's document
+ * does not declare. One that cannot be (not JSON, nested too deep, a record that does not fit)
+ * is the 502 problem naming the record and the member (sent here: the answer is undefined), never a
+ * partial body.
+ */
+export function downBody(at: {
+  reply: FastifyReply;
+  route: DerivedVersionRoute;
+  operation: OperationSpec;
+  schema: string;
+  raw: Buffer;
+  checks: ReturnType<typeof createResponseChecks>;
+}): string | undefined {
+  const { reply, route, operation, schema } = at;
+  const name = `${operation.method} ${operation.path}`;
+  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(at.raw.toString('utf8'));
+  } catch {
+    return refuse('its body is not JSON');
+  }
+  if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
+  const root = route.root;
+  const violation = at.checks.of({ version: root, name: schema })(parsed);
+  // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
+  const partial = `${schema}Partial`;
+  if (violation && !(root.schemas[partial] && !at.checks.of({ version: root, name: partial })(parsed)))
+    return refuse(`${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}`);
+  let down: unknown;
+  try {
+    down = route.plan.responseDown({ schema, body: parsed, from: root, to: route.self, operationId: operation.id });
+  } catch (error) {
+    return ownFailure(reply, { operation: name, step: 'response migration', error });
+  }
+  const misfit = route.dropUndeclared(schema, down);
+  if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
+  return JSON.stringify(down);
+}
+
+/** Where a pointer is in a body, the record named first when the body is a list: `record 3 (/3/email)`. */
+function placeOf(body: unknown, pointer: string): string {
+  const record = Array.isArray(body) ? /^\/(\d+)(?:\/|$)/.exec(pointer)?.[1] : undefined;
+  if (record !== undefined) return `record ${record} (${pointer})`;
+  return pointer === '' || pointer === '/' ? 'the body' : `the member at ${pointer}`;
+}
+
+/**
+ * A failure of the gateway's own translation (a migration that throws): a 500 problem with one
+ * log line naming the operation and the step, never an upstream's problem (the upstream may
+ * never have been called).
+ */
+function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): undefined {
+  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
+  sendProblem(reply, internalError({ logged }));
+  return undefined;
+}
+
+/** The 502 problem of an answer the derived version cannot be given, with one log line saying why. */
+export function untranslatable(
+  reply: FastifyReply,
+  at: { operation: string; version: string; why: string },
+): undefined {
+  reply.request.log.error(
+    { operation: at.operation, why: at.why },
+    'upstream answer not translatable to the derived version',
+  );
+  sendProblem(
+    reply,
+    new VersionaryError({
+      code: ErrorCode.UpstreamUntranslatable,
+      detail: `The upstream's answer to ${at.operation} cannot be translated to ${at.version}: ${at.why}.`,
+    }),
+  );
+  return undefined;
+}
