@@ -59,46 +59,55 @@ export function upBody(at: {
   }
 }
 
+/** What translating an answer gave: the derived version's body, why it cannot be, or a migration's own failure. */
+export type Translated = { body: string } | { why: string } | { failed: unknown };
+
 /**
  * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
  * root's document, migrated down, and stripped of every member the derived version's document
- * does not declare. One that cannot be (not JSON, nested too deep, a record that does not fit)
- * is the 502 problem naming the record and the member (sent here: the answer is undefined), never a
- * partial body.
+ * does not declare; else why it cannot be (not JSON, nested too deep, a record that does not
+ * fit, naming the record and the member), never a partial body.
  */
-export function downBody(at: {
-  reply: FastifyReply;
+export function translateDown(at: {
   route: DerivedVersionRoute;
   operation: OperationSpec;
   schema: string;
   raw: Buffer;
   checks: ReturnType<typeof createResponseChecks>;
-}): string | undefined {
-  const { reply, route, operation, schema } = at;
-  const name = `${operation.method} ${operation.path}`;
-  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
+}): Translated {
+  const { route, operation, schema } = at;
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.raw.toString('utf8'));
   } catch {
-    return refuse('its body is not JSON');
+    return { why: 'its body is not JSON' };
   }
-  if (deeperThan(parsed, jsonDepthLimit)) return refuse(`its body is nested deeper than ${jsonDepthLimit} levels`);
+  if (deeperThan(parsed, jsonDepthLimit)) return { why: `its body is nested deeper than ${jsonDepthLimit} levels` };
   const root = route.root;
   const violation = at.checks.of({ version: root, name: schema })(parsed);
   // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
   const partial = `${schema}Partial`;
   if (violation && !(root.schemas[partial] && !at.checks.of({ version: root, name: partial })(parsed)))
-    return refuse(`${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}`);
+    return { why: `${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}` };
   let down: unknown;
   try {
     down = route.plan.responseDown({ schema, body: parsed, from: root, to: route.self, operationId: operation.id });
   } catch (error) {
-    return ownFailure(reply, { operation: name, step: 'response migration', error });
+    return { failed: error };
   }
   const misfit = route.dropUndeclared(schema, down);
-  if (misfit !== undefined) return refuse(`${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it`);
-  return JSON.stringify(down);
+  if (misfit !== undefined) return { why: `${placeOf(down, misfit)} fits none of ${route.self.name}'s schemas for it` };
+  return { body: JSON.stringify(down) };
+}
+
+/** {@link translateDown}, its failures answered here (a 502 problem, or the gateway's 500): the body, else undefined. */
+export function downBody(reply: FastifyReply, at: Parameters<typeof translateDown>[0]): string | undefined {
+  const translated = translateDown(at);
+  if ('body' in translated) return translated.body;
+  const operation = `${at.operation.method} ${at.operation.path}`;
+  if ('failed' in translated)
+    return ownFailure(reply, { operation, step: 'response migration', error: translated.failed });
+  return untranslatable(reply, { operation, version: at.route.self.name, why: translated.why });
 }
 
 /** Where a pointer is in a body, the record named first when the body is a list: `record 3 (/3/email)`. */
@@ -136,4 +145,16 @@ export function untranslatable(
     }),
   );
   return undefined;
+}
+
+/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
+export function responseSchema(
+  route: DerivedVersionRoute,
+  operation: OperationSpec,
+  status: number,
+): string | undefined {
+  const exact = operation.responses[status]?.schema;
+  if (exact || operation.responses[status]) return exact;
+  const ranges = route.ranges?.[operation.id];
+  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
 }

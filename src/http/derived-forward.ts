@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { downBody, jsonMediaType, untranslatable, upBody } from './derived-bodies.ts';
+import { contentTag } from './caching.ts';
+import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
+import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
@@ -35,35 +37,19 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
-  const headers: Headers = { ...options.headers };
-  let body: Buffer | undefined;
-  const source = request.body as Readable | undefined;
-  if (request.method !== 'GET' && request.method !== 'HEAD' && source) {
-    const read = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
-    if (!read)
-      return sendProblem(
-        reply,
-        new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is over the size limit.' }),
-      );
-    body = read;
-    if (operation.body && body.length > 0) {
-      const type = String(headers['content-type'] ?? '');
-      const up = upBody({ reply, route, operation, schema: operation.body, body, type });
-      if (!up) return;
-      body = up;
-    }
-    headers['content-length'] = String(body.length);
-    delete headers['transfer-encoding'];
-  }
+  const path = route.rootBase + options.url.slice(options.routed.length);
+  const call = await callUp({ ...options, path });
+  if (!call) return;
+  const { headers, body } = call;
   // The root's path, and its media type: the upstream serves the root version only.
   const accept = headers.accept;
   if (typeof accept === 'string' && accept.includes(`vnd.${options.vendor}.${route.self.name}`))
     headers.accept = accept
       .split(`vnd.${options.vendor}.${route.self.name}`)
       .join(`vnd.${options.vendor}.${route.root.name}`);
-  const path = route.rootBase + options.url.slice(options.routed.length);
   const answer = await options.pool.request({
-    method: request.method as Dispatcher.HttpMethod,
+    // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
+    method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
     path,
     headers: headers as Record<string, string>,
     body: body ?? null,
@@ -83,7 +69,7 @@ export async function forwardDerived(options: {
   const type = String(upstream['content-type'] ?? '');
   const schema = responseSchema(route, operation, answer.statusCode);
   let payload: Buffer | string = raw;
-  const json = jsonMediaType.test(type) && request.method !== 'HEAD';
+  const json = jsonMediaType.test(type);
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
   if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
@@ -93,17 +79,18 @@ export async function forwardDerived(options: {
       why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
     });
   if (schema && json) {
-    const down = downBody({ reply, route, operation, schema, raw, checks: options.checks });
+    const down = downBody(reply, { route, operation, schema, raw, checks: options.checks });
     if (down === undefined) return;
     payload = down;
-    delete upstream.etag;
-  }
+    // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
+    if (upstream.etag !== undefined) upstream.etag = contentTag(payload);
+  } else if (problemMediaType.test(type)) payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed });
   // Links the upstream wrote point into the root version; the client stays in its own.
   for (const name of ['location', 'link', 'content-location']) {
     const value = upstream[name];
-    if (typeof value === 'string') upstream[name] = value.split(`${route.rootBase}/`).join(`${options.routed}/`);
+    if (typeof value === 'string') upstream[name] = linkIn(value, { from: route.rootBase, to: options.routed });
     else if (Array.isArray(value))
-      upstream[name] = value.map((v) => v.split(`${route.rootBase}/`).join(`${options.routed}/`));
+      upstream[name] = value.map((v) => linkIn(v, { from: route.rootBase, to: options.routed }));
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];
@@ -111,12 +98,41 @@ export async function forwardDerived(options: {
   reply.code(answer.statusCode).send(payload);
 }
 
-/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
-function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
-  const exact = operation.responses[status]?.schema;
-  if (exact || operation.responses[status]) return exact;
-  const ranges = route.ranges?.[operation.id];
-  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
+/**
+ * What goes up for a call: the request body read whole, checked in the derived version's terms
+ * and migrated up, and the headers with the conditions judged (a GET's `If-None-Match` is the
+ * caching step's, on the translated body); undefined once a problem has been sent.
+ */
+async function callUp(
+  options: Parameters<typeof forwardDerived>[0] & { path: string },
+): Promise<{ headers: Headers; body: Buffer | undefined } | undefined> {
+  const { request, reply, route, operation } = options;
+  let headers: Headers = { ...options.headers };
+  let body: Buffer | undefined;
+  const source = request.body as Readable | undefined;
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    delete headers['if-none-match'];
+    return { headers, body };
+  }
+  if (source) {
+    body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
+    if (!body) {
+      const detail = 'The request body is over the size limit.';
+      return void sendProblem(reply, new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail }));
+    }
+    if (operation.body && body.length > 0) {
+      const type = String(headers['content-type'] ?? '');
+      body = upBody({ reply, route, operation, schema: operation.body, body, type });
+      if (!body) return undefined;
+    }
+    headers['content-length'] = String(body.length);
+    delete headers['transfer-encoding'];
+  }
+  const at = { reply, route, operation, pool: options.pool, path: options.path.split('?')[0]!, checks: options.checks };
+  const judged = await judgeConditions({ ...at, headers });
+  if (!judged) return undefined;
+  headers = judged;
+  return { headers, body };
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */
@@ -132,4 +148,24 @@ async function readAll(source: Readable, limit: number): Promise<Buffer | undefi
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+const problemMediaType = /^application\/problem\+json\s*(?:;|$)/i;
+
+/** A link into the root version (`/api/v2/users/1`), pointed into the derived one's (`/api/v1/users/1`). */
+function linkIn(value: string, at: { from: string; to: string }): string {
+  return value.split(`${at.from}/`).join(`${at.to}/`);
+}
+
+/** An upstream's problem with its `instance` in the derived version's paths; as it is when it has none, or is not JSON. */
+function inDerivedTerms(raw: Buffer, at: { from: string; to: string }): Buffer | string {
+  let problem: unknown;
+  try {
+    problem = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return raw;
+  }
+  const instance = (problem as { instance?: unknown } | null)?.instance;
+  if (typeof instance !== 'string' || !instance.startsWith(`${at.from}/`)) return raw;
+  return JSON.stringify({ ...(problem as object), instance: linkIn(instance, at) });
 }

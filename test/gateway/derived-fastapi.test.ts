@@ -60,7 +60,7 @@ describe('versionary gateway serves v1 from an upstream named as FastAPI names i
       body: '{}',
     });
     assert.equal(post.status, 405);
-    assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
+    assert.equal(post.headers.get('allow'), 'GET, PATCH, HEAD, OPTIONS');
     assert.equal(((await post.json()) as { code: string }).code, 'METHOD_NOT_ALLOWED');
     assert.equal((await received()).length, before, 'no call reached the upstream');
   });
