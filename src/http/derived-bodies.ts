@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { deeperThan, jsonDepthLimit } from './json-depth.ts';
@@ -29,12 +29,17 @@ export function upBody(at: {
 }): Buffer | undefined {
   const { reply, route, operation } = at;
   const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
-  // A form or a text body is no body of the older version's document: never passed on as it is.
-  if (!jsonMediaType.test(at.type))
-    return refuse(
-      ErrorCode.UnsupportedMediaType,
-      `${route.self.name}'s ${operation.method} ${operation.path} takes a JSON body (application/json).`,
-    );
+  // A media type the older version's document does not take for it is never passed on (a form,
+  // text); one it takes that is not JSON (multipart) cannot be translated and goes up as it is.
+  const bodyTypes = operation.bodyTypes ?? ['application/json'];
+  const type = at.type.split(';')[0]!.trim().toLowerCase();
+  if (!bodyTypes.includes(type)) {
+    const detail = `${route.self.name}'s ${operation.method} ${operation.path} takes ${bodyTypes.join(' or ')}, not ${echo(type) || 'a body without Content-Type'}.`;
+    const headers: Record<string, string> =
+      operation.method === 'PATCH' ? { 'accept-patch': bodyTypes.join(', ') } : {};
+    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+  }
+  if (!jsonMediaType.test(type)) return at.body;
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.body.toString('utf8'));
@@ -60,7 +65,7 @@ export function upBody(at: {
 }
 
 /** What translating an answer gave: the derived version's body, why it cannot be, or a migration's own failure. */
-export type Translated = { body: string } | { why: string } | { failed: unknown };
+type Translated = { body: string } | { why: string } | { failed: unknown };
 
 /**
  * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
@@ -68,7 +73,7 @@ export type Translated = { body: string } | { why: string } | { failed: unknown 
  * does not declare; else why it cannot be (not JSON, nested too deep, a record that does not
  * fit, naming the record and the member), never a partial body.
  */
-export function translateDown(at: {
+function translateDown(at: {
   route: DerivedVersionRoute;
   operation: OperationSpec;
   schema: string;

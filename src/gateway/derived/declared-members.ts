@@ -2,7 +2,7 @@ import type { JsonSchema, SchemaMap } from '../../core/versions/index.ts';
 import { fits, isPlainObject, refName } from '../../core/versions/schema-walk.ts';
 
 /** A member of `parent` that no schema applying to it declares, at `pointer` (a JSON pointer into the body). */
-export type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer: string }) => void;
+type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer: string }) => void;
 
 /**
  * The walk that finds the members a version's document does not declare in a body of one of its
