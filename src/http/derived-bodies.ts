@@ -48,8 +48,13 @@ export function upBody(at: {
   }
   if (deeperThan(parsed, jsonDepthLimit))
     return refuse(ErrorCode.MalformedRequest, `The request body is nested deeper than ${jsonDepthLimit} levels.`);
-  const invalid = route.checkRequest(at.schema, parsed);
-  if (invalid) return void sendProblem(reply, invalid);
+  const step = { operation: `${operation.method} ${operation.path}`, step: 'request check' };
+  try {
+    const invalid = route.checkRequest(at.schema, parsed);
+    if (invalid) return void sendProblem(reply, invalid);
+  } catch (error) {
+    return ownFailure(reply, { ...step, error });
+  }
   try {
     const up = route.plan.requestUp({
       schema: at.schema,
@@ -60,7 +65,7 @@ export function upBody(at: {
     });
     return Buffer.from(JSON.stringify(up));
   } catch (error) {
-    return ownFailure(reply, { operation: `${operation.method} ${operation.path}`, step: 'request migration', error });
+    return ownFailure(reply, { ...step, step: 'request migration', error });
   }
 }
 

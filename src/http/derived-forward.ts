@@ -41,12 +41,6 @@ export async function forwardDerived(options: {
   const call = await callUp({ ...options, path });
   if (!call) return;
   const { headers, body } = call;
-  // The root's path, and its media type: the upstream serves the root version only.
-  const accept = headers.accept;
-  if (typeof accept === 'string' && accept.includes(`vnd.${options.vendor}.${route.self.name}`))
-    headers.accept = accept
-      .split(`vnd.${options.vendor}.${route.self.name}`)
-      .join(`vnd.${options.vendor}.${route.root.name}`);
   const answer = await options.pool.request({
     // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
     method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
@@ -110,6 +104,11 @@ async function callUp(
   let headers: Headers = { ...options.headers };
   let body: Buffer | undefined;
   const source = request.body as Readable | undefined;
+  // The root's media type: the upstream serves the root version only.
+  const accept = headers.accept;
+  const own = `vnd.${options.vendor}.${route.self.name}`;
+  if (typeof accept === 'string' && accept.includes(own))
+    headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
   if (request.method === 'GET' || request.method === 'HEAD') {
     delete headers['if-none-match'];
     return { headers, body };

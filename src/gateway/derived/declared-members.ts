@@ -21,6 +21,63 @@ type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer
 export function createMemberWalk(
   schemas: SchemaMap,
 ): (name: string, value: unknown, onUndeclared: OnUndeclared) => string | undefined {
+  const shapes = createShapes(schemas);
+  const roots = new Map<string, JsonSchema[]>();
+  // The current walk's report and the member names down to the value walked (a pointer is only
+  // built for what is reported): set by each call below, a walk being synchronous, never nested.
+  let on: OnUndeclared = () => undefined;
+  const path: string[] = [];
+  const pointer = () => path.map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+
+  const walk = (value: unknown, views: readonly JsonSchema[]): string | undefined => {
+    if (value === null || typeof value !== 'object' || views.length === 0) return undefined;
+    const shape = shapes.of(views, value);
+    if (!shape) return pointer() || '/';
+    if (Array.isArray(value)) {
+      if (shape.arrays.length === 0) return undefined;
+      for (let i = 0; i < value.length; i++) {
+        path.push(String(i));
+        const misfit = walk(value[i], shapes.element(shape, i));
+        path.pop();
+        if (misfit !== undefined) return misfit;
+      }
+      return undefined;
+    }
+    if (shape.objects.length === 0) return undefined;
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const member = shapes.member(shape, key);
+      path.push(key);
+      if (!member) on({ parent: object, key, pointer: pointer() });
+      const misfit = member ? walk(object[key], member) : undefined;
+      path.pop();
+      if (misfit !== undefined) return misfit;
+    }
+    return undefined;
+  };
+  return (name, value, report) => {
+    on = report;
+    path.length = 0;
+    let views = roots.get(name);
+    if (!views) roots.set(name, (views = [{ $ref: `#/components/schemas/${name}` }]));
+    return walk(value, views);
+  };
+}
+
+/** The schemas that apply to a value, and what they say of its members and elements. */
+interface Shape {
+  /** Those that say anything of an object's members. */
+  objects: JsonSchema[];
+  /** Those that say anything of an array's elements. */
+  arrays: JsonSchema[];
+  /** By member name, the schemas of a declared member (undefined: not declared); filled as met. */
+  members: Map<string, JsonSchema[] | undefined>;
+  /** The schemas of every element, when no schema lists elements one by one. */
+  rest: JsonSchema[] | undefined;
+}
+
+/** Shapes compiled once per list of views: a member's schemas are one list, met again by the same object. */
+function createShapes(schemas: SchemaMap) {
   const patterns = new Map<string, RegExp>();
   const patternOf = (source: string): RegExp => {
     let pattern = patterns.get(source);
@@ -34,32 +91,50 @@ export function createMemberWalk(
     }
     return pattern;
   };
-  const applying = (views: readonly JsonSchema[], value: unknown) => applyingSchemas(schemas, views, value);
-
-  // The current walk's report (set by each call below: a walk is synchronous, never nested).
-  let on: OnUndeclared = () => undefined;
-  const walk = (value: unknown, views: readonly JsonSchema[], pointer: string): string | undefined => {
-    if (value === null || typeof value !== 'object' || views.length === 0) return undefined;
-    const applied = applying(views, value);
-    if (!applied) return pointer || '/';
-    if (Array.isArray(value)) {
-      const holders = applied.filter((s) => s.items !== undefined || s.prefixItems !== undefined);
-      if (holders.length === 0) return undefined;
-      for (let i = 0; i < value.length; i++) {
-        const misfit = walk(value[i], elementSchemas(holders, i), `${pointer}/${i}`);
-        if (misfit !== undefined) return misfit;
-      }
-      return undefined;
-    }
-    const object = value as Record<string, unknown>;
-    const holders = applied.filter(
+  // Views whose applying schemas do not depend on the value (no anyOf/oneOf on the way).
+  const byViews = new WeakMap<readonly JsonSchema[], Shape>();
+  // Shapes reached through a branch, by the applying schemas' ids.
+  const byIds = new Map<string, Shape>();
+  const ids = new WeakMap<JsonSchema, number>();
+  let next = 0;
+  const idOf = (schema: JsonSchema) => {
+    let id = ids.get(schema);
+    if (id === undefined) ids.set(schema, (id = next++));
+    return id;
+  };
+  const shapeOf = (applied: JsonSchema[]): Shape => {
+    const objects = applied.filter(
       (s) => s.properties !== undefined || s.patternProperties !== undefined || s.additionalProperties !== undefined,
     );
-    if (holders.length === 0) return undefined;
-    for (const key of Object.keys(object)) {
+    const arrays = applied.filter((s) => s.items !== undefined || s.prefixItems !== undefined);
+    const listed = arrays.some((s) => Array.isArray(s.prefixItems) || Array.isArray(s.items));
+    return { objects, arrays, members: new Map(), rest: listed ? undefined : elementSchemas(arrays, 0) };
+  };
+  return {
+    of(views: readonly JsonSchema[], value: unknown): Shape | undefined {
+      const known = byViews.get(views);
+      if (known) return known;
+      const found = applyingSchemas(schemas, views, value);
+      if (!found) return undefined;
+      if (!found.branched) {
+        const shape = shapeOf(found.applied);
+        byViews.set(views, shape);
+        return shape;
+      }
+      const key = found.applied.map(idOf).join(' ');
+      let shape = byIds.get(key);
+      if (!shape) {
+        shape = shapeOf(found.applied);
+        if (byIds.size < 4096) byIds.set(key, shape);
+      }
+      return shape;
+    },
+    element: (shape: Shape, i: number): JsonSchema[] => shape.rest ?? elementSchemas(shape.arrays, i),
+    member(shape: Shape, key: string): JsonSchema[] | undefined {
+      if (shape.members.has(key)) return shape.members.get(key);
       const child: JsonSchema[] = [];
       let declared = false;
-      for (const s of holders) {
+      for (const s of shape.objects) {
         let listed = false;
         if (isPlainObject(s.properties) && Object.hasOwn(s.properties, key)) {
           listed = true;
@@ -77,19 +152,11 @@ export function createMemberWalk(
         }
         declared ||= listed;
       }
-      const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (!declared) {
-        on({ parent: object, key, pointer: at });
-        continue;
-      }
-      const misfit = walk(object[key], child.filter(isPlainObject), at);
-      if (misfit !== undefined) return misfit;
-    }
-    return undefined;
-  };
-  return (name, value, report) => {
-    on = report;
-    return walk(value, [{ $ref: `#/components/schemas/${name}` }], '');
+      const member = declared ? child.filter(isPlainObject) : undefined;
+      // Names of a map's members are the data's own: only so many are kept.
+      if (shape.members.size < 1024) shape.members.set(key, member);
+      return member;
+    },
   };
 }
 
@@ -98,21 +165,27 @@ export function createMemberWalk(
  * parts, and the `anyOf`/`oneOf` branches the value is (by the discriminator's tag, else each
  * branch it fits by kind and required members). Undefined when the value fits no branch of one.
  */
-function applyingSchemas(schemas: SchemaMap, views: readonly JsonSchema[], value: unknown): JsonSchema[] | undefined {
-  const out: JsonSchema[] = [];
+function applyingSchemas(
+  schemas: SchemaMap,
+  views: readonly JsonSchema[],
+  value: unknown,
+): { applied: JsonSchema[]; branched: boolean } | undefined {
+  const applied: JsonSchema[] = [];
   const seen = new Set<JsonSchema>();
+  let branched = false;
   const add = (schema: unknown): boolean => {
     if (!isPlainObject(schema) || seen.has(schema)) return true;
     seen.add(schema);
-    out.push(schema);
+    applied.push(schema);
     const target = refName(schema.$ref);
     if (target !== undefined && !add(schemas[target])) return false;
     for (const part of schemaList(schema.allOf)) if (!add(part)) return false;
     if (schema.anyOf === undefined && schema.oneOf === undefined) return true;
+    branched = true;
     const chosen = chooseBranches(schemas, schema, value);
     return chosen.length > 0 && chosen.every(add);
   };
-  return views.every(add) ? out : undefined;
+  return views.every(add) ? { applied, branched } : undefined;
 }
 
 function chooseBranches(schemas: SchemaMap, schema: JsonSchema, value: unknown): JsonSchema[] {
