@@ -13,15 +13,16 @@ import type { createResponseChecks } from './response-check.ts';
 const readLimit = 8 * 1024 * 1024;
 
 /**
- * A write's `If-Match` and `If-None-Match` in the derived version's terms. They name tags of the
- * derived version's representations (the gateway's tag of a translated body), which the upstream
- * has never given: passed on as they are, every conditional write would be a 412. So the gateway
- * reads the resource as the derived version's GET of the same path gives it (from the upstream,
- * translated), judges the conditions on that representation's tag, and answers the 412 problem
- * itself when one fails. Otherwise the write goes up with `If-Match` set to the upstream's own tag
- * of what was read, so the upstream still refuses it if the resource changed in between (without
- * one, the write goes unconditioned). A `*` alone means the same in every version and passes as it
- * is. Answers the headers to send, or undefined once an answer has been sent.
+ * A call's `If-Match` (and a write's `If-None-Match`) in the derived version's terms. They name
+ * tags of the derived version's representations (the gateway's tag of a translated body), which
+ * the upstream has never given: passed on as they are, every conditional write would be a 412.
+ * So the gateway reads the resource as the derived version's GET of the same path gives it (from
+ * the upstream, translated), judges the conditions on that representation's tag, and answers the
+ * 412 problem itself when one fails. Otherwise the call goes up with `If-Match` set to the
+ * upstream's own tag of what was read, so the upstream still refuses it if the resource changed
+ * in between (without one, it goes unconditioned). A `*` alone means the same in every version
+ * and passes as it is; a GET's `If-None-Match` is the caching step's, on the translated body.
+ * Answers the headers to send, or undefined once an answer has been sent.
  */
 export async function judgeConditions(at: {
   reply: FastifyReply;

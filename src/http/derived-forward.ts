@@ -15,12 +15,15 @@ import type { createResponseChecks } from './response-check.ts';
 const answerLimit = 8 * 1024 * 1024;
 
 /**
- * Forward one call of a derived version: the request body (JSON) migrated up to the root version
- * and sent to the root's path, the answer read whole, checked against the root's document, and
- * migrated down. `ETag` and `Content-Length` are the translated body's (the caching step tags
- * it). An answer that does not match the root's document is a 502 problem naming the operation,
- * never a half-translated body. The schema is the exact status's, else its range's (`2XX`), else
- * `default`'s; a JSON success with none is refused too. A problem or a non-JSON answer passes as it is.
+ * Forward one call of a derived version: the request body (JSON) checked in the derived version's
+ * terms and migrated up to the root version, the conditions judged on the derived version's tags,
+ * and the call sent to the root's path (a HEAD as a GET); the answer read whole, checked against
+ * the root's document, migrated down and stripped of what the derived document does not declare.
+ * `ETag` and `Content-Length` are the translated body's, links and a problem's `instance` the
+ * derived version's paths. An answer that cannot be translated is a 502 problem naming the
+ * operation and the record, never a half-translated body. The schema is the exact status's, else
+ * its range's (`2XX`), else `default`'s; a JSON success with none is refused too. Any other
+ * answer that is not JSON passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -109,11 +112,8 @@ async function callUp(
   const own = `vnd.${options.vendor}.${route.self.name}`;
   if (typeof accept === 'string' && accept.includes(own))
     headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
-  if (request.method === 'GET' || request.method === 'HEAD') {
-    delete headers['if-none-match'];
-    return { headers, body };
-  }
-  if (source) {
+  if (request.method === 'GET' || request.method === 'HEAD') delete headers['if-none-match'];
+  else if (source) {
     body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
     if (!body) {
       const detail = 'The request body is over the size limit.';

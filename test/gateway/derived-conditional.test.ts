@@ -67,6 +67,14 @@ describe("a derived version's validators and links are its own: ETags of its bod
     assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(body)));
   });
 
+  it("judges a GET's If-Match on v1's tag too", async () => {
+    const tag = (await fetch(`${gateway.base}/api/v1/users/1`, { headers })).headers.get('etag')!;
+    const held = await fetch(`${gateway.base}/api/v1/users/1`, { headers: { ...headers, 'if-match': tag } });
+    assert.equal(held.status, 200);
+    const failed = await fetch(`${gateway.base}/api/v1/users/1`, { headers: { ...headers, 'if-match': '"c-other"' } });
+    assert.equal(failed.status, 412);
+  });
+
   it("names v1's path as the instance of the upstream's problem", async () => {
     const response = await fetch(`${gateway.base}/api/v1/users/99`, { headers });
     assert.equal(response.status, 404);
