@@ -59,7 +59,13 @@ describe('createMemberWalk', () => {
   });
 
   it('follows prefixItems, patternProperties and recursive schemas', () => {
-    assert.deepEqual(drop('Pair', [{ city: 'A', zip: 1 }, { name: 'n', more: 2 }]).dropped, ['/0/zip', '/1/more']);
+    assert.deepEqual(
+      drop('Pair', [
+        { city: 'A', zip: 1 },
+        { name: 'n', more: 2 },
+      ]).dropped,
+      ['/0/zip', '/1/more'],
+    );
     const tree = { 'x-a': 'kept', other: 1, child: { child: { 'x-b': 'kept', deep: true } } };
     assert.deepEqual(drop('Tree', tree).dropped, ['/other', '/child/child/deep']);
   });
