@@ -22,10 +22,13 @@ export function createOldRequestCheck(
   const compile = createRequestValidatorCompiler();
   const validators = new Map<string, ReturnType<typeof compile>>();
   const walk = createMemberWalk(version.schemas);
+  // One schema for reads and writes: a member it marks readOnly is required of answers only.
+  const writable = { ...version, schemas: withoutReadOnlyRequired(version.schemas) as ApiVersion['schemas'] };
   return (name, body) => {
     let validate = validators.get(name);
     if (!validate) {
-      validate = compile({ schema: toRouteSchema({ version, name }), method: 'POST', url: '', httpPart: 'body' });
+      const schema = toRouteSchema({ version: writable, name });
+      validate = compile({ schema, method: 'POST', url: '', httpPart: 'body' });
       validators.set(name, validate);
     }
     const result = validate(body);
@@ -68,4 +71,19 @@ function protoPointer(body: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The schemas with every `readOnly` member left out of `required` (OpenAPI: such a member is
+ * required of responses only), at any depth; a client may still send one, as the document allows.
+ */
+function withoutReadOnlyRequired(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutReadOnlyRequired);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) out[key] = withoutReadOnlyRequired(child);
+  const properties = out.properties as Record<string, { readOnly?: unknown } | undefined> | undefined;
+  if (Array.isArray(out.required) && properties && typeof properties === 'object')
+    out.required = out.required.filter((name) => properties[name as string]?.readOnly !== true);
+  return out;
 }
