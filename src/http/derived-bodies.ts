@@ -26,6 +26,8 @@ export function upBody(at: {
   schema: string;
   body: Buffer;
   type: string;
+  /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
+  encoding: string;
 }): Buffer | undefined {
   const { reply, route, operation } = at;
   const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
@@ -40,6 +42,12 @@ export function upBody(at: {
     return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
   }
   if (!jsonMediaType.test(type)) return at.body;
+  const codings = at.encoding.split(',').map((c) => c.trim().toLowerCase());
+  if (!codings.every((c) => c === 'identity' || c === '')) {
+    const detail = `Content-Encoding ${echo(at.encoding)} is not supported: send the body unencoded.`;
+    const headers = { 'accept-encoding': 'identity' };
+    return void sendProblem(reply, new VersionaryError({ code: ErrorCode.UnsupportedMediaType, detail, headers }));
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(at.body.toString('utf8'));

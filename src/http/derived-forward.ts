@@ -75,6 +75,13 @@ export async function forwardDerived(options: {
       version: route.self.name,
       why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
     });
+  const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
+  if (json && encoding !== 'identity')
+    return untranslatable(reply, {
+      operation: name,
+      version: route.self.name,
+      why: `its body is encoded (${encoding})`,
+    });
   if (schema && json) {
     const down = downBody(reply, { route, operation, schema, raw, checks: options.checks });
     if (down === undefined) return;
@@ -107,6 +114,8 @@ async function callUp(
   let headers: Headers = { ...options.headers };
   let body: Buffer | undefined;
   const source = request.body as Readable | undefined;
+  // Bodies are translated as JSON text: the upstream is asked for them unencoded.
+  headers['accept-encoding'] = 'identity';
   // The root's media type: the upstream serves the root version only.
   const accept = headers.accept;
   const own = `vnd.${options.vendor}.${route.self.name}`;
@@ -121,7 +130,8 @@ async function callUp(
     }
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
-      body = upBody({ reply, route, operation, schema: operation.body, body, type });
+      const encoding = String(headers['content-encoding'] ?? 'identity');
+      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding });
       if (!body) return undefined;
     }
     headers['content-length'] = String(body.length);
