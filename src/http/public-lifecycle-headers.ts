@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
+import { publicDecision } from './public-decision.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 import type { RouteDescription } from './pipeline/route-description.ts';
 import { defineStep } from './pipeline/step-definition.ts';
@@ -20,13 +22,25 @@ export const publicLifecycleHeadersStep = defineStep({
   phase: 'respond',
   appliesTo: (route, { lifecycle }) =>
     route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, keyOf(route)),
-  create:
-    ({ lifecycle }) =>
+  create: ({ lifecycle, clock }) => {
+    const tables = lifecycle.decisionTable;
     // eslint-disable-next-line max-params -- a payload step is given its route after Fastify's three
-    (request, reply, _payload, route) => {
+    return (request, reply, _payload, route) => {
       const state = stateOf(request);
       if (state.lifecycleJudged || reply.hasHeader('deprecation')) return;
       const key = keyOf(route);
+      // With a compiled table (the loop's): core's `decide` for a caller not known yet.
+      const decided =
+        tables && clock
+          ? publicDecision(tables, clock, { ...key, template: route.url === undefined ? undefined : key.path })
+          : undefined;
+      if (decided) {
+        if (!hasDeprecation(decided.decision.headers)) return;
+        state.deprecated = true;
+        state.lifecycleVerdict ??= lifecycle.verdict(key);
+        joinHeaders(reply, decided.decision.headers);
+        return;
+      }
       // The removed gate's verdict when it asked it; an answer refused before the gate asks here.
       const judged = state.verdict;
       const verdict =
@@ -38,11 +52,17 @@ export const publicLifecycleHeadersStep = defineStep({
       // verdict's sunset and replacement (`telemetry/call-facts.ts`).
       state.deprecated = true;
       state.verdict ??= { method: key.method, path: key.path, verdict };
-      for (const [name, value] of Object.entries(verdict.headers))
-        if (name.toLowerCase() === 'link') setOrJoin(reply, name, value);
-        else if (!reply.hasHeader(name)) reply.header(name, value);
-    },
+      joinHeaders(reply, verdict.headers);
+    };
+  },
 });
+
+/** The lifecycle's headers on an early answer: its `Link` joined to any, the others where none is set. */
+function joinHeaders(reply: FastifyReply, headers: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(headers))
+    if (name.toLowerCase() === 'link') setOrJoin(reply, name, value);
+    else if (!reply.hasHeader(name)) reply.header(name, value);
+}
 
 /** The removed gate's key: a path with no route names no endpoint, and is judged by its version alone. */
 function keyOf(route: RouteDescription): { version: string; method: string; path: string } {

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
+import { publicDecision, tableErrorOf } from './public-decision.ts';
+import type { RequestStep } from './pipeline/request-pipeline.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
@@ -45,12 +48,27 @@ export function removalDecision(removed: VersionaryError): RuleDecision {
   return removed.code === ErrorCode.ClosedToNewClients ? 'closed_to_new_clients' : 'removed';
 }
 
-/** A removed version's answer on a path with no route (with or without code): the not-found handlers use it. */
-export function removedVersionOf(lifecycle: LifecycleSource): (name: string) => VersionaryError | undefined {
-  return (name) =>
+/**
+ * A removed version's answer on a path with no route (with or without code): the not-found handlers
+ * use it. With a compiled table (the loop's), core's `decide` on the version's row answers.
+ */
+export function removedVersionOf(
+  lifecycle: LifecycleSource,
+  clock?: Clock,
+): (name: string) => VersionaryError | undefined {
+  const tables = lifecycle.decisionTable;
+  const shared = (name: string) =>
     lifecycle.versions?.().some((v) => v.name === name)
       ? knownVerdict(lifecycle, { version: name, method: 'GET', path: '/' })?.removed
       : undefined;
+  if (!tables || !clock) return shared;
+  return (name) => {
+    const judged = publicDecision(tables, clock, { version: name, method: 'GET' });
+    // A table still compiling after a change: the runtime's verdict, the computation its rows sample.
+    if (judged === undefined) return shared(name);
+    const { decision } = judged;
+    return decision.outcome === 'refuse' ? tables.errorOf(decision.problem) : undefined;
+  };
 }
 
 /** Options for {@link installRemovedGate}. */
@@ -58,6 +76,8 @@ export interface RemovedGateOptions {
   lifecycle: LifecycleSource;
   /** Where the API lives, for example `/api`. */
   prefix: string;
+  /** The clock the compiled table's instants are compared with (with `lifecycle.decisionTable`). */
+  clock?: Clock;
   /** Told of each refused call, for usage monitoring (no credential has been read yet). */
   onRemovedCall?: (call: { version: string; endpoint: string }, request: FastifyRequest) => void;
 }
@@ -87,7 +107,48 @@ export const removedGateStep = defineStep({
   // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
   // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
-  create: (options) => (request, reply, route) => {
+  create: (options) => {
+    const tables = options.lifecycle.decisionTable;
+    const { clock } = options;
+    const shared = verdictGate(options);
+    if (!tables || !clock) return shared;
+    // With a compiled table (the loop's): core's `decide`, for a caller not known yet.
+    return (request, reply, route) => {
+      const routed = route.url !== undefined;
+      const method = ruleMethod(request.method);
+      const key = { version: route.version!, method: routed ? method : 'GET', template: route.template };
+      const judged = publicDecision(tables, clock, routed ? key : { ...key, template: undefined });
+      if (judged === undefined) return shared(request, reply, route);
+      const { decision } = judged;
+      // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.
+      if (decision.outcome === 'allow' || decision.rule !== 'removed') return;
+      const error = tableErrorOf(tables, decision.problem);
+      // Some client may still be served (extended access past the sunset): the rulebook step decides.
+      if (routed && judged.perClient)
+        return void (stateOf(request).pendingRemoval = { headers: decision.headers, error });
+      if (routed)
+        options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+      const state = stateOf(request);
+      if (decision.deprecated) {
+        state.deprecated = true;
+        // Traces name the sunset and replacement of the verdict the row was sampled from.
+        state.lifecycleVerdict = options.lifecycle.verdict({
+          version: key.version,
+          method: key.method,
+          path: key.template ?? '/',
+        });
+      }
+      state.refused = true;
+      state.decision = 'removed';
+      reply.headers(decision.headers);
+      throw error;
+    };
+  },
+});
+
+/** The gate on the lifecycle's verdicts, for a lifecycle without a compiled table (the plugin on a config). */
+function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
+  return (request, reply, route) => {
     const routed = route.url !== undefined;
     const method = ruleMethod(request.method);
     // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
@@ -99,7 +160,8 @@ export const removedGateStep = defineStep({
     if (!verdict.removed) return;
     // Some client may still be served (a grant past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
-    if (routed && verdict.perClient && options.lifecycle.clientVerdict) return;
+    if (routed && verdict.perClient && options.lifecycle.clientVerdict)
+      return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;
@@ -107,5 +169,5 @@ export const removedGateStep = defineStep({
     state.decision = removalDecision(verdict.removed);
     reply.headers(verdict.headers);
     throw verdict.removed;
-  },
-});
+  };
+}

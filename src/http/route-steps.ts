@@ -23,6 +23,9 @@ export interface VersionRouteStepsOptions {
   calledOf?: (request: FastifyRequest, method: string) => OperationSpec;
 }
 
+// The steps of the plugin's own hooks, by the hook function's name; any other is the app's.
+const stepNames: Readonly<Record<string, string>> = { lifecycleHeaders: 'lifecycle-headers', rulebook: 'rulebook' };
+
 // The `Accept` values found to agree with a version's scope (its vendor and versions): clients send
 // a few values over and over, each read once rather than on every call (bounded, since the values
 // are the clients').
@@ -71,7 +74,7 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
   }
   for (const hook of scope.hooks)
     steps.push({
-      name: hook.name === 'lifecycleHeaders' ? 'lifecycle-headers' : 'on-versioned-request',
+      name: stepNames[hook.name] ?? 'on-versioned-request',
       phase: 'lifecycle',
       // The operation's own method, and the route's (HEAD, or the method a 405 route refuses).
       appliesTo: (route) => {

@@ -17,7 +17,7 @@ import {
   idempotencyStep,
 } from './access/idempotency/install-idempotency.ts';
 import { addressRateLimitStep, rateLimitStep } from './access/rate-limit/install-rate-limit.ts';
-import { brownoutListingStep, brownoutStep } from './notices/brownout-guard.ts';
+import { brownoutListingStep } from './notices/brownout-guard.ts';
 import { sessionBudgetStep } from './portal/dashboard/session-budget.ts';
 import { notFoundPageStep } from './portal/not-found-page.ts';
 import { pageRateLimitStep } from './portal/page-rate-limit.ts';
@@ -52,7 +52,6 @@ export const loopSteps: readonly ListedStep[] = [
   routeStep('input', 'webhook-urls'),
   // preHandler: with the body and the principal.
   idempotencyStep,
-  brownoutStep,
   // preSerialization and onSend: the answer on its way out.
   brownoutListingStep,
   publicLifecycleHeadersStep,

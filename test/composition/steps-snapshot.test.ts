@@ -7,8 +7,8 @@ import { buildThreeApps, type ThreeApps } from '../support/three-apps.ts';
 
 // The whole request of a versioned GET, every stage, held in a checked-in list: a step added,
 // removed or moved shows here, in the service, the gateway and a loop app alike. v1 is deprecated
-// in the service and the loop app (their default lifecycle), v2 is current: its routes have no
-// lifecycle step. No brownout is planned: no route has the brownout step.
+// in the service and the loop app (their default lifecycle), v2 is current: both have the rulebook
+// step (core's `decide` on every call); only v1 adds the public headers of early answers.
 const snapshot = JSON.parse(readFileSync(new URL('./steps.snapshot.json', import.meta.url), 'utf8')) as Record<
   string,
   string[]

@@ -1,3 +1,4 @@
+import type { DecisionTableSource } from '../rulebook/table.ts';
 import type { Clock } from '../clock/index.ts';
 import { assertLifecycleConfig } from './check-lifecycle-config.ts';
 import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
@@ -79,6 +80,11 @@ export interface LifecycleSource {
   unscheduled?(key: { version: string; method: string; path: string }): boolean;
   /** Call `listener` after each change of the state that {@link unscheduled} reads. */
   onChange?(listener: () => void): void;
+  /**
+   * The compiled decision table of this lifecycle (the loop's): when given, every request of a
+   * version's routes is decided by core's `decide` on it, and {@link clientVerdict} is not asked.
+   */
+  decisionTable?: DecisionTableSource;
 }
 
 /** Options for {@link createConfigLifecycle}. */

@@ -88,3 +88,4 @@ export type {
   DeprecationManifestSource,
   ManifestEndpoint,
 } from './deprecation-manifest.ts';
+export { cappedUntil } from './extended-access-cap.ts';

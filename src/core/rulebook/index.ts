@@ -2,18 +2,22 @@ export type {
   BrownoutRow,
   ClientRow,
   Closing,
+  Decision,
   DecisionTable,
+  DecisionTableSource,
   ElementRow,
   HeaderSegment,
   ProblemRow,
   RatePolicies,
+  RatePolicy,
   RequestFacts,
   RouteRow,
+  RuleRow,
   RuleSegment,
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
-export { brownoutRule } from './rules.ts';
+export { ratePolicyOf } from './rules.ts';
 export {
   canonicalPath,
   targetProblem,

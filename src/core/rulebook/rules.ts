@@ -152,7 +152,10 @@ export const brownoutRule: Rule = (facts, table) => {
  * The rate-limit policy of a request: the most generous of its principal's roles' (a role
  * without its own counts as the base), the base without a principal; none when limits are off.
  */
-export function ratePolicyOf(facts: Pick<RequestFacts, 'principal'>, table: DecisionTable): RatePolicy | undefined {
+export function ratePolicyOf(
+  facts: Pick<RequestFacts, 'principal'>,
+  table: Pick<DecisionTable, 'policies'>,
+): RatePolicy | undefined {
   const { base, roles } = table.policies;
   if (base === undefined) return undefined;
   const held = facts.principal?.roles;

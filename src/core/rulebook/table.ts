@@ -5,6 +5,8 @@
  * only looks rows up and compares instants; see `docs/decision-table.md`.
  */
 
+import type { VersionaryError } from '../errors/index.ts';
+
 /** The one format this file describes; a data plane refuses a table of another format. */
 export const decisionTableFormat = 1;
 
@@ -201,3 +203,16 @@ export type Decision =
       rule: DecisionRule;
       deprecated: boolean;
     };
+
+/**
+ * Where a data plane that runs core reads the table it decides from: the one current now, without
+ * waiting (the owner compiles it when state changes), and the error each problem was rendered from.
+ */
+export interface DecisionTableSource {
+  /** The table in force, when it is current without compiling (nearly always): no request awaits it. */
+  latest(): DecisionTable | undefined;
+  /** The table in force, compiled first when state moved since the last one. */
+  current(): Promise<DecisionTable>;
+  /** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
+  errorOf(problem: ProblemRow): VersionaryError | undefined;
+}

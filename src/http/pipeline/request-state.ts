@@ -41,6 +41,11 @@ export interface RequestState {
   lifecycleVerdict?: LifecycleVerdict;
   /** The deprecated fields and parameters the call used (`User.nickname`), for traces. */
   deprecatedElements?: readonly string[];
+  /**
+   * A removal some client is still served past (extended access), left by the removed gate for
+   * when the caller is known: a caller that is not identified gets it, not a 401.
+   */
+  pendingRemoval?: { headers: Record<string, string>; error: VersionaryError };
   /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */
   routeUrl?: string | null;
 }

@@ -18,6 +18,7 @@ export const apiGateSteps: readonly ListedStep[] = [
 export const versionRouteStepMarks: readonly ListedStep[] = [
   routeStep('version', 'negotiate'),
   routeStep('version', 'count-call'),
+  routeStep('lifecycle', 'rulebook'),
   routeStep('lifecycle', 'lifecycle-headers'),
   routeStep('lifecycle', 'on-versioned-request'),
   routeStep('lifecycle', 'deprecated-elements'),

@@ -33,6 +33,7 @@ import {
   type VersionedRequestHook,
 } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
+import { rulebookHook } from './rulebook-step.ts';
 import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
@@ -65,12 +66,16 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   installRemovedGate(app, {
     lifecycle,
     prefix,
+    clock,
     onRemovedCall: (call, request) =>
       o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
   });
   // The client on traces and the call counter: only one the app identifies, never the address.
   installTelemetry(app, { prefix, clientOf: options.clientOf ?? options.clientIdOf });
-  const lifecycleHook = liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
+  // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
+  const lifecycleHook = lifecycle.decisionTable
+    ? rulebookHook(o, lifecycle, lifecycle.decisionTable)
+    : liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
   const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall
@@ -117,7 +122,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   if (o.problems)
     await installPrefixProblems(
       app,
-      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle), notFound: o.notFound },
+      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle, clock), notFound: o.notFound },
       registerRoutes,
     );
   else await registerRoutes();

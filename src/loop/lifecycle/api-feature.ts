@@ -23,7 +23,7 @@ export function createResourcesFeature(
   return {
     name: 'resources',
     async install(context) {
-      const { app, bundle, clock, runtime, recorder, operations, options, api } = context;
+      const { app, bundle, clock, recorder, operations, options, api } = context;
       // Every route of the context answers problems (the plugin's own answer them in any app);
       // the root's unknown paths too when the service owns the app, never in someone else's.
       const ownsApp = placement.ownsApp !== false;
@@ -31,7 +31,7 @@ export function createResourcesFeature(
         bundle,
         prefix: api.prefix,
         vendor: api.vendor,
-        removedVersion: removedVersionOf(runtime),
+        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
         notFound: ownsApp,
       });
       await app.register(versionary, {

@@ -1,4 +1,4 @@
-import type { ElementDeprecation } from '../../core/lifecycle/index.ts';
+import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 import type { ClientExemption, ExemptionStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
@@ -33,8 +33,7 @@ export function createClientAccess(options: ClientAccessOptions) {
 
   /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
   const extension = (clientId: string, subject: string, cap: number | undefined): number | undefined => {
-    const until = bySubject.get(subject)?.get(clientId);
-    return until === undefined || cap === undefined ? undefined : Math.min(until, cap);
+    return cappedUntil(bySubject.get(subject)?.get(clientId), cap);
   };
 
   return {

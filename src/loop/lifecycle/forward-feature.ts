@@ -58,7 +58,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
         bundle,
         prefix: api.prefix,
         vendor: api.vendor,
-        removedVersion: removedVersionOf(runtime),
+        removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
       });
       await app.register(versionary, {
         notFound: false,

@@ -8,7 +8,7 @@ import type { ServiceConfig } from '../host/config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ExtendedAccessDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
-import { createBrownoutCache, installBrownoutGuard, listBrownoutsInLifecycle } from './brownout-guard.ts';
+import { createBrownoutCache, listBrownoutsInLifecycle } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
 import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
@@ -55,7 +55,6 @@ export async function registerNotices(
     configured: settings.brownouts,
     load: () => storage.notices.listBrownouts(),
   });
-  installBrownoutGuard(app, { cache, runtime, clock, removedStatus: options.removedStatus, prefix: options.apiPrefix });
   listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
 
   // Planned in this order: one outbox row per channel and recipient.

@@ -239,11 +239,11 @@ export function authorize(request: FastifyRequest, needed: Role | undefined, rep
     // A removed version that a client with extended access may still call lets the request reach this point;
     // a caller who is not identified cannot be that client, so it gets the removal's answer (the
     // spec's 410 or 404 after the sunset), as it did before any grant, not a 401.
-    const pending = state.verdict?.verdict;
-    if (!principal && pending?.removed && pending.perClient && reply) {
+    const pending = state.pendingRemoval;
+    if (!principal && pending && reply) {
       if (hasDeprecation(pending.headers)) state.deprecated = true;
       reply.headers(pending.headers);
-      throw pending.removed;
+      throw pending.error;
     }
     const failure = state.authFailure;
     if (failure) throw failure;

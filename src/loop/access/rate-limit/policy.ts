@@ -1,5 +1,6 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
+import { ratePolicyOf, type RatePolicies, type RatePolicy } from '../../../core/rulebook/index.ts';
 import type { RateLimitSettings } from './settings.ts';
 
 /** The quota policy that applies to one client. */
@@ -11,25 +12,28 @@ export interface AppliedPolicy {
 }
 
 /**
- * The most generous limit among a principal's roles; a role without an override counts as the
- * base limit, and a client with no roles (or unauthenticated) gets the base. On a tie the first
- * role listed wins.
+ * The rate-limit policies of the settings, as the decision table carries them: the base and each
+ * role's override, with its `RateLimit-Policy` field.
+ */
+export function ratePoliciesOf(settings: RateLimitSettings): RatePolicies & { base: RatePolicy } {
+  const policy = (name: string, max: number): RatePolicy => {
+    const applied = { name, max, windowSeconds: settings.windowSeconds };
+    return { ...applied, policyField: policyHeadersOf(applied).policyField };
+  };
+  const roles: RatePolicies['roles'] = {};
+  for (const [role, limit] of Object.entries(settings.roles)) if (limit) roles[role] = policy(role, limit.max);
+  return { base: policy('default', settings.max), roles };
+}
+
+/**
+ * The policy of a principal with these roles: core's `ratePolicyOf`, the rule every data plane
+ * applies (the most generous of its roles' limits, a role without one counting as the base).
  */
 export function policyFor(options: { settings: RateLimitSettings; roles: Iterable<Role> | undefined }): AppliedPolicy {
-  const { settings } = options;
-  const base: AppliedPolicy = { name: 'default', max: settings.max, windowSeconds: settings.windowSeconds };
-  // Each role's limit is its override, else the base; so an override below the base does restrict a
-  // principal holding only that role, and an extra role never lowers a principal's limit.
-  const perRole = [...(options.roles ?? [])].map((role): AppliedPolicy => {
-    const override = settings.roles[role];
-    return override ? { name: role, max: override.max, windowSeconds: settings.windowSeconds } : base;
-  });
-  return (
-    perRole.reduce<AppliedPolicy | undefined>(
-      (best, next) => (!best || next.max > best.max ? next : best),
-      undefined,
-    ) ?? base
-  );
+  const policies = ratePoliciesOf(options.settings);
+  const roles = options.roles === undefined ? undefined : [...options.roles];
+  const facts = roles === undefined ? {} : { principal: { client: '', roles } };
+  return ratePolicyOf(facts, { policies }) ?? policies.base;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ElementDeprecation, LifecycleVerdict } from '../../../core/lifecycle/index.ts';
+import type { ElementDeprecation } from '../../../core/lifecycle/index.ts';
 import {
   decisionTableFormat,
   type DecisionTable,
@@ -9,7 +9,7 @@ import {
 } from '../../../core/rulebook/index.ts';
 import { closedProblem } from '../../../core/rulebook/problems.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
-import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
+import { tableClientElements } from './client-verdict.ts';
 import type { DecisionTables } from './tables.ts';
 
 const day = 86_400_000;
@@ -78,38 +78,7 @@ const table: DecisionTable = {
 };
 let now = t0;
 const clock = { now: () => now };
-const tables: DecisionTables = { current: async () => table, errorOf: (p) => errors.get(p) };
-const key = { version: 'v1', method: 'GET', path: '/users' };
-const shared = (removed: boolean): LifecycleVerdict => ({
-  headers: { Deprecation: '@1', Sunset: 'public' },
-  deprecated: true,
-  sunsetAt: removedAt,
-  replacement: 'v2',
-  perClient: true,
-  ...(removed ? { removed: errors.get(rows.gone)! } : {}),
-});
-
-test('a client verdict: the closing before the removal, extended access after it, from the table', async () => {
-  const verdict = tableClientVerdict(tables, clock);
-  now = t0 + 6 * day;
-  assert.deepEqual(await verdict(key, 'cl_acme', shared(false)), shared(false), 'allowed past the closing');
-  for (const who of ['cl_initech', 'cl_globex', undefined])
-    await assert.rejects(Promise.resolve(verdict(key, who, shared(false))), { code: 'CLOSED_TO_NEW_CLIENTS' });
-  now = t0 + 20 * day;
-  const own = await verdict(key, 'cl_globex', shared(true));
-  assert.equal(own.removed, undefined, 'served past the public removal, though closed to it before');
-  assert.equal(own.sunsetAt, t0 + 40 * day);
-  assert.deepEqual(own.headers, { deprecation: '@1', sunset: `own ${t0 + 40 * day}` });
-  const gone = await verdict(key, 'cl_acme', shared(true));
-  assert.equal(gone.removed?.code, 'VERSION_REMOVED', 'the removal wins over the closing');
-  now = t0 + 41 * day;
-  assert.equal(
-    (await verdict(key, 'cl_globex', shared(true))).removed?.code,
-    'VERSION_REMOVED',
-    'its own date has passed',
-  );
-});
-
+const tables: DecisionTables = { latest: () => table, current: async () => table, errorOf: (p) => errors.get(p) };
 test('client elements: closed to new clients before the sunset, an own date past it', async () => {
   const nickname: ElementDeprecation = {
     kind: 'field',

@@ -30,7 +30,7 @@ import {
 } from '../../access/auth/authenticate.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { ClientExemption } from '../../../kernel/ports/index.ts';
-import { policyHeadersOf, rateLimitedProblem } from '../../access/rate-limit/policy.ts';
+import { rateLimitedProblem, ratePoliciesOf } from '../../access/rate-limit/policy.ts';
 import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
@@ -169,12 +169,5 @@ function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegme
 }
 
 function policiesOf(settings: RateLimitSettings | undefined): RatePolicies {
-  if (settings === undefined || !settings.enabled) return { roles: {} };
-  const policy = (name: string, max: number) => {
-    const applied = { name, max, windowSeconds: settings.windowSeconds };
-    return { ...applied, policyField: policyHeadersOf(applied).policyField };
-  };
-  const roles: RatePolicies['roles'] = {};
-  for (const [role, limit] of Object.entries(settings.roles)) if (limit) roles[role] = policy(role, limit.max);
-  return { base: policy('default', settings.max), roles };
+  return settings === undefined || !settings.enabled ? { roles: {} } : ratePoliciesOf(settings);
 }

@@ -2,7 +2,7 @@ import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
-import { tableClientElements, tableClientVerdict } from './client-verdict.ts';
+import { tableClientElements } from './client-verdict.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
@@ -42,8 +42,35 @@ function createEntry(context: ServiceContext): Entry {
     ),
   };
   byRuntime.set(runtime, entry);
+  keepCurrent(context, entry.tables);
   return entry;
 }
+
+/**
+ * Keep the table current at every instant, so that no request waits for it: compiled before the
+ * server listens, then again as soon
+ * as the lifecycle moves (a change of this instance, or one the change feed brought), and a call of
+ * the management API that may change state answers only once this instance's table has moved, so
+ * the next request sees it. A compilation that fails is tried again by the next request.
+ */
+function keepCurrent(context: ServiceContext, tables: DecisionTables): void {
+  const compile = () => tables.current().then(undefined, () => undefined);
+  // Compiled before the server listens: the first request finds it.
+  context.app.addHook('onReady', async () => {
+    await compile();
+  });
+  context.runtime.onChange(() => void compile());
+  // A callback hook, not an async one: the API's calls pass it without a promise.
+  // eslint-disable-next-line max-params -- Fastify's onSend signature
+  context.app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith(managementPrefix))
+      return done(null, payload);
+    void compile().then(() => done(null, payload));
+  });
+}
+
+/** The management API's prefix (`ownedPrefixes` of the access part). */
+const managementPrefix = '/admin/';
 
 /**
  * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
@@ -52,7 +79,7 @@ function createEntry(context: ServiceContext): Entry {
 export function tableLifecycleOf(context: ServiceContext): LifecycleSource {
   const tables = decisionTablesOf(context);
   const perClient = {
-    clientVerdict: tableClientVerdict(tables, context.clock),
+    decisionTable: tables,
     clientElements: tableClientElements(tables, context.clock),
   };
   // The runtime's every other answer, as it is: only the per-client rules are the table's.

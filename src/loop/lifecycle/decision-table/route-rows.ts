@@ -1,4 +1,4 @@
-import { replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
+import { cappedUntil, replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow } from '../../../core/rulebook/index.ts';
@@ -108,9 +108,8 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
     for (const exemption of ctx.exemptions) {
       const s = exemption.subject;
       if (s.kind !== 'element' || s.version !== e.version || s.element !== e.element) continue;
-      if (e.extendedAccessUntil === undefined) continue;
-      const until = Math.min(exemption.until, e.extendedAccessUntil);
-      if (until <= e.sunsetAt) continue;
+      const until = cappedUntil(exemption.until, e.extendedAccessUntil);
+      if (until === undefined || until <= e.sunsetAt) continue;
       const own = clientRow(
         segments,
         elementSegments(ctx, { key, element: e, clientId: exemption.clientId, sunsetAt: until }),
@@ -149,14 +148,14 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
 }
 
 /** What brownout rows are compiled with. */
-export type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
+type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'removedStatus'>;
 
 /**
  * The brownouts that reach an operation, in the order planned (the first in force answers), each
  * with its problem and the clients its extended access spares (`exempt`: those with an exemption
  * of the version or the operation).
  */
-export function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
+function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(

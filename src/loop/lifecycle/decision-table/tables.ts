@@ -1,16 +1,12 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
-import type { DecisionTable, ProblemRow } from '../../../core/rulebook/index.ts';
+import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
 import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 
 /** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
-export interface DecisionTables {
-  /** The table for the state as it is now. */
-  current(): Promise<DecisionTable>;
-  /** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
-  errorOf(problem: ProblemRow): VersionaryError | undefined;
-}
+export type DecisionTables = DecisionTableSource;
 
 /**
  * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
@@ -28,7 +24,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   // The brownouts' text, worked out again only when the list handed over is another array.
   let brownouts: { list: unknown; text: string } | undefined;
   const keyNow = (): TableKey => {
-    const list = sources.brownouts?.() ?? [];
+    const list = sources.brownouts?.() ?? noBrownouts;
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
     return {
       generation: sources.runtime.generation(),
@@ -36,8 +32,14 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
       brownouts: brownouts.text,
     };
   };
+  // Asked on every request: compared in place, without building a key.
   const fresh = (): DecisionTable | undefined => {
-    if (!compiled || !sameKey(compiled.key, keyNow())) return undefined;
+    if (compiled === undefined) return undefined;
+    const { key } = compiled;
+    if (key.generation !== sources.runtime.generation() || key.exemptions !== sources.runtime.exemptionsStamp())
+      return undefined;
+    const list = sources.brownouts?.() ?? noBrownouts;
+    if (list !== brownouts?.list && key.brownouts !== keyNow().brownouts) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
     const now = clock.now();
     // A clock set back before the compilation (a test's) cannot trust sets fixed at a later instant.
@@ -54,6 +56,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     return table;
   };
   return {
+    latest: fresh,
     current() {
       const table = fresh();
       if (table) return Promise.resolve(table);
@@ -65,14 +68,11 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   };
 }
 
+const noBrownouts: readonly Brownout[] = Object.freeze([]);
+
 /** What a table is compiled from, besides the clock: it is current while these have not moved. */
 interface TableKey {
   generation: number;
   exemptions: number;
   brownouts: string;
-}
-
-function sameKey(a: TableKey, b: TableKey): boolean {
-  // The brownouts' text is the same string while their list is: compared at once.
-  return a.generation === b.generation && a.exemptions === b.exemptions && a.brownouts === b.brownouts;
 }

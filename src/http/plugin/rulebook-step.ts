@@ -1,0 +1,139 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { VersionaryError } from '../../core/errors/index.ts';
+import { tableErrorOf } from '../public-decision.ts';
+import type { LifecycleSource } from '../../core/lifecycle/index.ts';
+import {
+  decide,
+  type Decision,
+  type DecisionTable,
+  type DecisionTableSource,
+  type RequestFacts,
+} from '../../core/rulebook/index.ts';
+import { routeRowOf } from '../../core/rulebook/route-index.ts';
+import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
+import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
+import type { VersionedRequestHook } from '../version-hooks.ts';
+import type { ResolvedPluginOptions } from './options.ts';
+
+const noRoles: readonly string[] = Object.freeze([]);
+
+interface Call {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  version: ApiVersion;
+  operation: OperationSpec;
+}
+
+/**
+ * The rulebook step of a data plane whose lifecycle ships a compiled table (the loop's service and
+ * `versionary gateway`): every call of a version's routes, once its caller is known, is decided by
+ * core's `decide` on the table in force, the same rules nginx's Lua mirror runs. The answer carries
+ * the decision's headers, or its problem; a deprecated call is usage. The table is read without
+ * waiting: its owner compiles it when state changes, so only the first call after a change that
+ * nothing compiled yet waits for it.
+ */
+export function rulebookHook(
+  o: ResolvedPluginOptions,
+  lifecycle: LifecycleSource,
+  tables: DecisionTableSource,
+): VersionedRequestHook {
+  // Named: the pipeline lists it as the `lifecycle:rulebook` step.
+  return function rulebook(call) {
+    const table = tables.latest();
+    if (table !== undefined) return applyDecision(o, { ...call, lifecycle, tables, table }, decideCall(o, call, table));
+    return tables.current().then((current) => {
+      applyDecision(o, { ...call, lifecycle, tables, table: current }, decideCall(o, call, current));
+    });
+  };
+}
+
+/** The request's facts, as every data plane gathers them, decided on the table. */
+function decideCall(o: ResolvedPluginOptions, call: Call, table: DecisionTable): Decision {
+  const { request, version, operation } = call;
+  const client = o.clientOf(request);
+  const facts: RequestFacts = {
+    // The operation's own method (HEAD is GET's): the route already admitted the request's.
+    method: operation.method,
+    path: pathOf(request.url),
+    version: version.name,
+    versionSource: stateOf(request).versionFromAccept ? 'accept' : 'path',
+    template: operation.path,
+    now: o.clock.now(),
+    ...(client === undefined ? {} : { principal: { client, roles: noRoles } }),
+  };
+  return decide(facts, table);
+}
+
+/** Send the decision's headers; record a deprecated call; a refusal is its problem, thrown. */
+function applyDecision(
+  o: ResolvedPluginOptions,
+  c: Call & { lifecycle: LifecycleSource; tables: DecisionTableSource; table: DecisionTable },
+  decision: Decision,
+): void {
+  const { request, reply, version, operation } = c;
+  const state = stateOf(request);
+  // This client's decision is final: the public headers of early answers must not be added to it.
+  state.lifecycleJudged = true;
+  if (decision.rule === 'extended_access') state.decision = 'extended_access';
+  const refusal = decision.outcome === 'refuse' ? decision.rule : undefined;
+  // A removal is usage of the removed subject (what a migration must still reach); a brownout or a
+  // closing refuses before the call counts.
+  if (decision.deprecated && (refusal === undefined || refusal === 'removed'))
+    o.onUsage?.(
+      {
+        version: version.name,
+        endpoint: `${operation.method} ${operation.path}`,
+        clientId: o.clientIdOf(request),
+        at: o.clock.now(),
+      },
+      request,
+    );
+  if (decision.deprecated) {
+    state.deprecated = true;
+    // Traces name the sunset and the replacement of the verdict the rows were sampled from; a client
+    // served past the removal, its own date.
+    const key = { version: version.name, method: operation.method, path: operation.path };
+    const shared = c.lifecycle.verdict(key);
+    const own = decision.rule === 'extended_access' ? ownDate(c.table, key, o.clientOf(request)) : undefined;
+    state.lifecycleVerdict = own === undefined ? shared : { ...shared, sunsetAt: own, removed: undefined };
+  }
+  reply.headers(decision.headers);
+  if (decision.outcome === 'allow') return;
+  state.refused = true;
+  state.decision = ruleDecisionOf(decision.rule);
+  throw errorOf(c.tables, decision);
+}
+
+function ruleDecisionOf(rule: Decision['rule']): RuleDecision | undefined {
+  if (rule === 'brownout' || rule === 'closed_to_new_clients' || rule === 'extended_access') return rule;
+  return rule === 'removed' || rule === 'element_removed' ? 'removed' : undefined;
+}
+
+/** The error the refusal's problem was rendered from, with the headers the rule filled in (`retry-after`, `allow`). */
+function errorOf(tables: DecisionTableSource, decision: Decision & { outcome: 'refuse' }): VersionaryError {
+  const { problem } = decision;
+  const error = tableErrorOf(tables, problem);
+  if (Object.keys(problem.headers).length === 0) return error;
+  return new VersionaryError({
+    code: error.code,
+    detail: problem.body.detail,
+    extensions: error.extensions,
+    headers: { ...error.headers, ...problem.headers },
+  });
+}
+
+function pathOf(url: string): string {
+  const end = url.indexOf('?');
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** The date a client's extended access to an operation (or its version) ends. */
+function ownDate(
+  table: DecisionTable,
+  key: { version: string; method: string; path: string },
+  client: string | undefined,
+): number | undefined {
+  if (client === undefined) return undefined;
+  const route = routeRowOf(table, { version: key.version, method: key.method, template: key.path });
+  return (route?.row ?? table.versionRows[key.version])?.extendedAccess?.[client]?.until;
+}

@@ -1,0 +1,83 @@
+import type { Clock } from '../core/clock/index.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import {
+  decide,
+  type Decision,
+  type DecisionTable,
+  type DecisionTableSource,
+  type ProblemRow,
+  type RuleRow,
+} from '../core/rulebook/index.ts';
+import { routeRowOf } from '../core/rulebook/route-index.ts';
+
+/** A request's key before its caller is known: its version, and its operation when a route matched. */
+export interface PublicKey {
+  version: string;
+  method: string;
+  /** The route's template below the version; absent for a path with no route (the version's row judges it). */
+  template?: string | undefined;
+}
+
+/** The table's decision for a caller not known yet, and the row it read. */
+export interface PublicDecision {
+  decision: Decision;
+  /** Some client has its own view of the subject (extended access): its answer waits for the caller. */
+  perClient: boolean;
+}
+
+/**
+ * Core's `decide` for a request before its caller is known (the removed gate, the public headers of
+ * early answers, a path with no route): the answer every unidentified caller gets. `undefined` when
+ * the table is not current yet (a change still compiling) or does not know the version: the caller
+ * then falls back to the lifecycle's verdict, the computation the table's rows are sampled from.
+ */
+export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
+  const table = tables.latest();
+  if (table === undefined || !table.versions.includes(key.version)) return undefined;
+  const now = clock.now();
+  const row = rowOf(table, key);
+  // Nearly every call: a subject that refuses nobody now (no removal in force) and has nothing to
+  // say to a caller not known yet. Only a subject that might is decided in full.
+  if (row !== undefined && !mayRefuseOrMark(row, now)) return quiet;
+  const facts = {
+    method: key.method,
+    path: '',
+    version: key.version,
+    versionSource: 'path' as const,
+    ...(key.template === undefined ? {} : { template: key.template }),
+    now,
+  };
+  return { decision: decide(facts, table), perClient: row !== undefined && row.extendedAccess !== undefined };
+}
+
+const quiet: PublicDecision = Object.freeze({
+  decision: Object.freeze({ outcome: 'allow', headers: Object.freeze({}), deprecated: false }) as Decision,
+  perClient: false,
+});
+
+/** Whether a row's segment in force refuses or sends headers (its first segment starts at 0). */
+function mayRefuseOrMark(row: RuleRow, now: number): boolean {
+  const { segments } = row;
+  let current = segments[0]!;
+  for (let i = 1; i < segments.length && segments[i]!.from <= now; i++) current = segments[i]!;
+  if (current.outcome === 'refuse') return true;
+  for (const _ in current.headers) return true;
+  return false;
+}
+
+function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
+  if (key.template !== undefined) {
+    const route = routeRowOf(table, { version: key.version, method: key.method, template: key.template });
+    if (route !== undefined) return route.row;
+  }
+  return table.versionRows[key.version];
+}
+
+/** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */
+export function tableErrorOf(tables: DecisionTableSource, problem: ProblemRow): VersionaryError {
+  return (
+    tables.errorOf(problem) ??
+    // Every problem of a table is rendered from an error by the compiler: a miss is a bug, said as one.
+    new VersionaryError({ code: ErrorCode.Internal, detail: 'The decision table names a problem it has no error for.' })
+  );
+}
