@@ -18,7 +18,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 }
 
 /** A strong entity tag from the bytes of a representation. */
-function contentTag(payload: string | Buffer): string {
+export function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 

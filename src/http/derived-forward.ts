@@ -3,21 +3,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
+import { contentTag } from './caching.ts';
+import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
+import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
-import { internalError, logFailure, sendProblem } from './problem.ts';
+import { sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
 const answerLimit = 8 * 1024 * 1024;
 
 /**
- * Forward one call of a derived version: the request body (JSON) migrated up to the root version
- * and sent to the root's path, the answer read whole, checked against the root's document, and
- * migrated down. `ETag` and `Content-Length` are the translated body's (the caching step tags
- * it). An answer that does not match the root's document is a 502 problem naming the operation,
- * never a half-translated body. The schema is the exact status's, else its range's (`2XX`), else
- * `default`'s; a JSON success with none is refused too. A problem or a non-JSON answer passes as it is.
+ * Forward one call of a derived version: the request body (JSON) checked in the derived version's
+ * terms and migrated up to the root version, the conditions judged on the derived version's tags,
+ * and the call sent to the root's path (a HEAD as a GET); the answer read whole, checked against
+ * the root's document, migrated down and stripped of what the derived document does not declare.
+ * `ETag` and `Content-Length` are the translated body's, links and a problem's `instance` the
+ * derived version's paths. An answer that cannot be translated is a 502 problem naming the
+ * operation and the record, never a half-translated body. The schema is the exact status's, else
+ * its range's (`2XX`), else `default`'s; a JSON success with none is refused too. Any other
+ * answer that is not JSON passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -34,53 +40,13 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
-  const headers: Headers = { ...options.headers };
-  let body: Buffer | undefined;
-  const source = request.body as Readable | undefined;
-  if (request.method !== 'GET' && request.method !== 'HEAD' && source) {
-    const read = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
-    if (!read)
-      return sendProblem(
-        reply,
-        new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail: 'The request body is over the size limit.' }),
-      );
-    body = read;
-    const type = String(headers['content-type'] ?? '');
-    if (operation.body && /json/i.test(type) && body.length > 0) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        return sendProblem(
-          reply,
-          new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request body is not valid JSON.' }),
-        );
-      }
-      try {
-        const up = route.plan.requestUp({
-          schema: operation.body,
-          body: parsed,
-          from: route.self,
-          to: route.root,
-          operationId: operation.id,
-        });
-        body = Buffer.from(JSON.stringify(up));
-      } catch (error) {
-        return ownFailure(reply, { operation: name, step: 'request migration', error });
-      }
-    }
-    headers['content-length'] = String(body.length);
-    delete headers['transfer-encoding'];
-  }
-  // The root's path, and its media type: the upstream serves the root version only.
-  const accept = headers.accept;
-  if (typeof accept === 'string' && accept.includes(`vnd.${options.vendor}.${route.self.name}`))
-    headers.accept = accept
-      .split(`vnd.${options.vendor}.${route.self.name}`)
-      .join(`vnd.${options.vendor}.${route.root.name}`);
   const path = route.rootBase + options.url.slice(options.routed.length);
+  const call = await callUp({ ...options, path });
+  if (!call) return;
+  const { headers, body } = call;
   const answer = await options.pool.request({
-    method: request.method as Dispatcher.HttpMethod,
+    // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
+    method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
     path,
     headers: headers as Record<string, string>,
     body: body ?? null,
@@ -91,7 +57,7 @@ export async function forwardDerived(options: {
     size += chunk.length;
     if (size > answerLimit) {
       answer.body.destroy();
-      return untranslatable(reply, name, 'its body is over 8 MiB');
+      return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
     }
     chunks.push(chunk);
   }
@@ -100,42 +66,35 @@ export async function forwardDerived(options: {
   const type = String(upstream['content-type'] ?? '');
   const schema = responseSchema(route, operation, answer.statusCode);
   let payload: Buffer | string = raw;
-  const json = jsonMediaType.test(type) && request.method !== 'HEAD';
+  const json = jsonMediaType.test(type);
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
   if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
-    return untranslatable(reply, name, `its document gives no schema for status ${answer.statusCode}`);
+    return untranslatable(reply, {
+      operation: name,
+      version: route.self.name,
+      why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
+    });
+  const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
+  if (json && encoding !== 'identity')
+    return untranslatable(reply, {
+      operation: name,
+      version: route.self.name,
+      why: `its body is encoded (${encoding})`,
+    });
   if (schema && json) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      return untranslatable(reply, name, 'its body is not JSON');
-    }
-    // A `fields=` answer is the schema's projection (`<Name>Partial`, where the document has one).
-    const partial = `${schema}Partial`;
-    const violation =
-      options.checks.of({ version: route.root, name: schema })(parsed) &&
-      (route.root.schemas[partial] ? options.checks.of({ version: route.root, name: partial })(parsed) : true);
-    if (violation) {
-      const why = violation === true ? 'no schema of it matches' : `${violation.pointer || '/'} ${violation.detail}`;
-      return untranslatable(reply, name, why);
-    }
-    try {
-      payload = JSON.stringify(
-        route.plan.responseDown({ schema, body: parsed, from: route.root, to: route.self, operationId: operation.id }),
-      );
-    } catch (error) {
-      return ownFailure(reply, { operation: name, step: 'response migration', error });
-    }
-    delete upstream.etag;
-  }
+    const down = downBody(reply, { route, operation, schema, raw, checks: options.checks });
+    if (down === undefined) return;
+    payload = down;
+    // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
+    if (upstream.etag !== undefined) upstream.etag = contentTag(payload);
+  } else if (problemMediaType.test(type)) payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed });
   // Links the upstream wrote point into the root version; the client stays in its own.
   for (const name of ['location', 'link', 'content-location']) {
     const value = upstream[name];
-    if (typeof value === 'string') upstream[name] = value.split(`${route.rootBase}/`).join(`${options.routed}/`);
+    if (typeof value === 'string') upstream[name] = linkIn(value, { from: route.rootBase, to: options.routed });
     else if (Array.isArray(value))
-      upstream[name] = value.map((v) => v.split(`${route.rootBase}/`).join(`${options.routed}/`));
+      upstream[name] = value.map((v) => linkIn(v, { from: route.rootBase, to: options.routed }));
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];
@@ -144,38 +103,45 @@ export async function forwardDerived(options: {
 }
 
 /**
- * `application/json` and every `+json` type (`application/hal+json`, `application/vnd.api+json`),
- * with or without parameters; not `application/problem+json`: a problem passes as it is.
+ * What goes up for a call: the request body read whole, checked in the derived version's terms
+ * and migrated up, and the headers with the conditions judged (a GET's `If-None-Match` is the
+ * caching step's, on the translated body); undefined once a problem has been sent.
  */
-const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
-
-/** The schema of an answer: by its exact status, else its range (`2XX`), else `default`, as OpenAPI reads them. */
-function responseSchema(route: DerivedVersionRoute, operation: OperationSpec, status: number): string | undefined {
-  const exact = operation.responses[status]?.schema;
-  if (exact || operation.responses[status]) return exact;
-  const ranges = route.ranges?.[operation.id];
-  return ranges?.[`${Math.floor(status / 100)}XX`] ?? ranges?.DEFAULT;
-}
-
-/**
- * A failure of the gateway's own translation (a migration that throws, a body nested deeper than
- * the walk goes): a 500 problem with one log line naming the operation and the step, never an
- * upstream's problem (the upstream may never have been called).
- */
-function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): void {
-  const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
-  sendProblem(reply, internalError({ logged }));
-}
-
-function untranslatable(reply: FastifyReply, operation: string, why: string): void {
-  reply.request.log.error({ operation, why }, 'upstream answer not translatable to the derived version');
-  sendProblem(
-    reply,
-    new VersionaryError({
-      code: ErrorCode.UpstreamUntranslatable,
-      detail: `The upstream's answer to ${operation} does not match the newer version's document (${why}), so it cannot be translated.`,
-    }),
-  );
+async function callUp(
+  options: Parameters<typeof forwardDerived>[0] & { path: string },
+): Promise<{ headers: Headers; body: Buffer | undefined } | undefined> {
+  const { request, reply, route, operation } = options;
+  let headers: Headers = { ...options.headers };
+  let body: Buffer | undefined;
+  const source = request.body as Readable | undefined;
+  // Bodies are translated as JSON text: the upstream is asked for them unencoded.
+  headers['accept-encoding'] = 'identity';
+  // The root's media type: the upstream serves the root version only.
+  const accept = headers.accept;
+  const own = `vnd.${options.vendor}.${route.self.name}`;
+  if (typeof accept === 'string' && accept.includes(own))
+    headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
+  if (request.method === 'GET' || request.method === 'HEAD') delete headers['if-none-match'];
+  else if (source) {
+    body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
+    if (!body) {
+      const detail = 'The request body is over the size limit.';
+      return void sendProblem(reply, new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail }));
+    }
+    if (operation.body && body.length > 0) {
+      const type = String(headers['content-type'] ?? '');
+      const encoding = String(headers['content-encoding'] ?? 'identity');
+      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding });
+      if (!body) return undefined;
+    }
+    headers['content-length'] = String(body.length);
+    delete headers['transfer-encoding'];
+  }
+  const at = { reply, route, operation, pool: options.pool, path: options.path.split('?')[0]!, checks: options.checks };
+  const judged = await judgeConditions({ ...at, headers });
+  if (!judged) return undefined;
+  headers = judged;
+  return { headers, body };
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */
@@ -191,4 +157,24 @@ async function readAll(source: Readable, limit: number): Promise<Buffer | undefi
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+const problemMediaType = /^application\/problem\+json\s*(?:;|$)/i;
+
+/** A link into the root version (`/api/v2/users/1`), pointed into the derived one's (`/api/v1/users/1`). */
+function linkIn(value: string, at: { from: string; to: string }): string {
+  return value.split(`${at.from}/`).join(`${at.to}/`);
+}
+
+/** An upstream's problem with its `instance` in the derived version's paths; as it is when it has none, or is not JSON. */
+function inDerivedTerms(raw: Buffer, at: { from: string; to: string }): Buffer | string {
+  let problem: unknown;
+  try {
+    problem = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return raw;
+  }
+  const instance = (problem as { instance?: unknown } | null)?.instance;
+  if (typeof instance !== 'string' || !instance.startsWith(`${at.from}/`)) return raw;
+  return JSON.stringify({ ...(problem as object), instance: linkIn(instance, at) });
 }

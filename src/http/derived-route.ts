@@ -1,3 +1,4 @@
+import type { VersionaryError } from '../core/errors/index.ts';
 import type { ApiVersion, MigrationPlan } from '../core/versions/index.ts';
 
 // Its own file, apart from the forwarder: the forwarder's types name undici (an optional peer
@@ -20,4 +21,16 @@ export interface DerivedVersionRoute {
    * (`2XX`, `DEFAULT`), for an answer whose exact status it does not document.
    */
   ranges?: Record<string, Record<string, string>>;
+  /**
+   * The problem of a request body of this version's schema `name`, checked in this version's
+   * terms before any migration (its document's constraints, members it does not declare), or
+   * undefined when it may go up.
+   */
+  checkRequest: (name: string, body: unknown) => VersionaryError | undefined;
+  /**
+   * Drops, in place, the members of a translated answer (of this version's schema `name`) that
+   * this version's document does not declare; answers the pointer of a value that fits no branch
+   * of an `anyOf`/`oneOf`, whose members cannot be told, else undefined.
+   */
+  dropUndeclared: (name: string, body: unknown) => string | undefined;
 }

@@ -38,23 +38,46 @@ export interface PublicDecision {
 export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
   const table = tables.latest();
   if (table === undefined || !table.versions.includes(key.version)) return undefined;
+  const now = clock.now();
+  const row = rowOf(table, key);
+  // Nearly every call: a subject that refuses nobody now (no removal in force) and has nothing to
+  // say to a caller not known yet. Only a subject that might is decided in full.
+  if (row !== undefined && !mayRefuseOrMark(row, now)) return quiet;
   const facts = {
     method: key.method,
     path: '',
     version: key.version,
     versionSource: 'path' as const,
     ...(key.template === undefined ? {} : { template: key.template }),
-    now: clock.now(),
+    now,
   };
-  const decision = decide(facts, table);
-  const row = rowOf(table, key);
+  // A client with its own row (extended access), or one whose minimum version retires this
+  // version (its own 410 answers first), is decided once the caller is known.
   const perClient = (row !== undefined && row.extendedAccess !== undefined) || retiresSome(table, key.version);
-  return { decision, perClient };
+  return { decision: decide(facts, table), perClient };
+}
+
+const quiet: PublicDecision = Object.freeze({
+  decision: Object.freeze({ outcome: 'allow', headers: Object.freeze({}), deprecated: false }) as Decision,
+  perClient: false,
+});
+
+/** Whether a row's segment in force refuses or sends headers (its first segment starts at 0). */
+function mayRefuseOrMark(row: RuleRow, now: number): boolean {
+  const { segments } = row;
+  let current = segments[0]!;
+  for (let i = 1; i < segments.length && segments[i]!.from <= now; i++) current = segments[i]!;
+  if (current.outcome === 'refuse') return true;
+  for (const _ in current.headers) return true;
+  return false;
 }
 
 function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
-  const route = key.template === undefined ? undefined : routeRowOf(table, { ...key, template: key.template });
-  return route?.row ?? table.versionRows[key.version];
+  if (key.template !== undefined) {
+    const route = routeRowOf(table, { version: key.version, method: key.method, template: key.template });
+    if (route !== undefined) return route.row;
+  }
+  return table.versionRows[key.version];
 }
 
 /** The error a table's problem was rendered from: what a Fastify data plane throws to answer it. */

@@ -1,35 +1,8 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import {
-  gatewayAdminKey,
-  gatewayEnv,
-  spawnGatewayIn,
-  startPythonUpstream,
-  type PythonUpstream,
-} from '../support/gateway.ts';
-
-const fixture = new URL('../fixtures/derived-fastapi/', import.meta.url).pathname;
-
-/** The fixture's document and change file in a folder of their own, with a config naming the upstream. */
-function writeFiles(upstream: string): { dir: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-fastapi-'));
-  for (const file of ['openapi-v2.json', 'changes-v2.json']) copyFileSync(join(fixture, file), join(dir, file));
-  const config = {
-    gateway: {
-      prefix: '/api',
-      vendor: 'acme',
-      versions: {
-        v2: { upstream, openapi: './openapi-v2.json' },
-        v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
-      },
-    },
-  };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  return { dir, env: gatewayEnv(dir) };
-}
+import { derivedFastapiFixture as fixture, writeDerivedFastapiFiles } from '../support/derived-fastapi.ts';
+import { gatewayAdminKey, spawnGatewayIn, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
 
 describe('versionary gateway serves v1 from an upstream named as FastAPI names it ({user_id}, Optional[Address])', () => {
   let upstream: PythonUpstream;
@@ -40,7 +13,7 @@ describe('versionary gateway serves v1 from an upstream named as FastAPI names i
     (await (await fetch(`${upstream.url}/_received`)).json()) as Array<{ method: string; target: string }>;
   before(async () => {
     upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
-    gateway = await spawnGatewayIn(writeFiles(upstream.url));
+    gateway = await spawnGatewayIn(writeDerivedFastapiFiles(upstream.url));
   });
   after(async () => {
     await gateway?.stop();
@@ -87,7 +60,7 @@ describe('versionary gateway serves v1 from an upstream named as FastAPI names i
       body: '{}',
     });
     assert.equal(post.status, 405);
-    assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
+    assert.equal(post.headers.get('allow'), 'GET, PATCH, HEAD, OPTIONS');
     assert.equal(((await post.json()) as { code: string }).code, 'METHOD_NOT_ALLOWED');
     assert.equal((await received()).length, before, 'no call reached the upstream');
   });
@@ -108,9 +81,11 @@ describe('versionary gateway serves v1 from an upstream named as FastAPI names i
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     };
     assert.deepEqual(Object.keys(doc.paths), [
+      '/users',
       '/users/{user_id}',
       '/users/{user_id}/address',
       '/users/{user_id}/profile',
+      '/nodes',
     ]);
     assert.deepEqual(Object.keys(doc.components.schemas.Address!.properties!), ['city']);
   });

@@ -229,7 +229,7 @@ function branchTransform(schema: JsonSchema, node: Node, schemas: SchemaMap): Tr
 }
 
 /** Whether `value` could be of `schema`, by its kind and the members it requires: enough to choose a branch. */
-function fits(schema: JsonSchema, value: unknown, at: { schemas: SchemaMap; depth: number }): boolean {
+export function fits(schema: JsonSchema, value: unknown, at: { schemas: SchemaMap; depth: number }): boolean {
   // A reference cycle with nothing to tell the branches apart: let the branch be.
   if (at.depth > 32) return true;
   const deeper = { schemas: at.schemas, depth: at.depth + 1 };

@@ -11,7 +11,9 @@ import {
 import { versionDocumentPath } from '../../http/api-scope.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
+import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
+import { createOldRequestCheck } from './old-requests.ts';
 import { rangeResponses } from './range-responses.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
@@ -88,7 +90,16 @@ export function addDerivedVersions(options: {
         rootBase,
         version: self,
       });
-      routes[self.name] = { root: rootGroup, self, plan: group.migrations, rootBase, ranges };
+      const walk = createMemberWalk(self.schemas);
+      routes[self.name] = {
+        root: rootGroup,
+        self,
+        plan: group.migrations,
+        rootBase,
+        ranges,
+        checkRequest: createOldRequestCheck(self),
+        dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
+      };
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };

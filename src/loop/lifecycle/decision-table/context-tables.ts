@@ -62,9 +62,12 @@ function keepCurrent(context: ServiceContext, tables: DecisionTables): void {
     await compile();
   });
   context.runtime.onChange(() => void compile());
-  context.app.addHook('onSend', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith(managementPrefix)) return;
-    await compile();
+  // A callback hook, not an async one: the API's calls pass it without a promise.
+  // eslint-disable-next-line max-params -- Fastify's onSend signature
+  context.app.addHook('onSend', (request, _reply, payload, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || !request.url.startsWith(managementPrefix))
+      return done(null, payload);
+    void compile().then(() => done(null, payload));
   });
 }
 

@@ -3,6 +3,7 @@ import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
 import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
+import type { Brownout } from '../../../core/notices/index.ts';
 
 /** The decision table of a live lifecycle, compiled again only when what it is made of moves. */
 export type DecisionTables = DecisionTableSource;
@@ -23,7 +24,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   // The brownouts' text, worked out again only when the list handed over is another array.
   let brownouts: { list: unknown; text: string } | undefined;
   const keyNow = (): TableKey => {
-    const list = sources.brownouts?.() ?? [];
+    const list = sources.brownouts?.() ?? noBrownouts;
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
     return {
       generation: sources.runtime.generation(),
@@ -32,8 +33,15 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
       minimumVersions: sources.minimumVersions?.stamp() ?? 0,
     };
   };
+  // Asked on every request: compared in place, without building a key.
   const fresh = (): DecisionTable | undefined => {
-    if (!compiled || !sameKey(compiled.key, keyNow())) return undefined;
+    if (compiled === undefined) return undefined;
+    const { key } = compiled;
+    if (key.generation !== sources.runtime.generation() || key.exemptions !== sources.runtime.exemptionsStamp())
+      return undefined;
+    if (key.minimumVersions !== (sources.minimumVersions?.stamp() ?? 0)) return undefined;
+    const list = sources.brownouts?.() ?? noBrownouts;
+    if (list !== brownouts?.list && key.brownouts !== keyNow().brownouts) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
     const now = clock.now();
     // A clock set back before the compilation (a test's) cannot trust sets fixed at a later instant.
@@ -62,6 +70,8 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   };
 }
 
+const noBrownouts: readonly Brownout[] = Object.freeze([]);
+
 /** What a table is compiled from, besides the clock: it is current while these have not moved. */
 interface TableKey {
   generation: number;
@@ -69,14 +79,4 @@ interface TableKey {
   brownouts: string;
   /** The clients' minimum versions: a change of any client moves it. */
   minimumVersions: number;
-}
-
-function sameKey(a: TableKey, b: TableKey): boolean {
-  // The brownouts' text is the same string while their list is: compared at once.
-  return (
-    a.generation === b.generation &&
-    a.exemptions === b.exemptions &&
-    a.brownouts === b.brownouts &&
-    a.minimumVersions === b.minimumVersions
-  );
 }
