@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import {
   decide,
+  retiresSome,
   type Decision,
   type DecisionTable,
   type DecisionTableSource,
@@ -21,7 +22,10 @@ export interface PublicKey {
 /** The table's decision for a caller not known yet, and the row it read. */
 export interface PublicDecision {
   decision: Decision;
-  /** Some client has its own view of the subject (extended access): its answer waits for the caller. */
+  /**
+   * Some client has its own view of the subject (extended access, or a minimum version after it):
+   * its answer waits for the caller.
+   */
   perClient: boolean;
 }
 
@@ -47,7 +51,10 @@ export function publicDecision(tables: DecisionTableSource, clock: Clock, key: P
     ...(key.template === undefined ? {} : { template: key.template }),
     now,
   };
-  return { decision: decide(facts, table), perClient: row !== undefined && row.extendedAccess !== undefined };
+  // A client with its own row (extended access), or one whose minimum version retires this
+  // version (its own 410 answers first), is decided once the caller is known.
+  const perClient = (row !== undefined && row.extendedAccess !== undefined) || retiresSome(table, key.version);
+  return { decision: decide(facts, table), perClient };
 }
 
 const quiet: PublicDecision = Object.freeze({

@@ -199,3 +199,33 @@ describe('the MCP endpoint over HTTP (/admin/mcp)', () => {
     assertProblem(await asInjected(res), { status: 400 });
   });
 });
+
+describe("the MCP deprecations tool names the client's minimum version", () => {
+  let service: StartedService;
+  before(async () => {
+    service = await startTestService();
+  });
+  after(() => service.stop());
+
+  it('with the versions it retires, for the client itself and for an admin naming it', async () => {
+    const admin = adminCaller(service);
+    const id = (JSON.parse((await admin('POST', '/admin/v1/clients', { name: 'Moved' })).body) as { id: string }).id;
+    const created = await admin('POST', '/admin/v1/api-keys', { name: 'moved', roles: ['read'], clientId: id });
+    const key = (JSON.parse(created.body) as { key: string }).key;
+    assert.equal((await admin('PATCH', `/admin/v1/clients/${id}`, { minimumVersion: 'v2' })).statusCode, 200);
+    for (const [who, args] of [
+      [key, {}],
+      [adminKey, { clientId: id }],
+    ] as const) {
+      const client = await connect(service.base, who);
+      try {
+        const result = await client.callTool({ name: 'deprecations', arguments: args });
+        const data = result.structuredContent as { minimumVersion: string | null; retiredVersions: string[] };
+        assert.equal(data.minimumVersion, 'v2');
+        assert.deepEqual(data.retiredVersions, ['v1']);
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});

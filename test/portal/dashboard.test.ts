@@ -443,3 +443,24 @@ test("a consumer sees the brownouts to come and the notices sent to it; the admi
   assert.match(admin, /<td class="notice-status">none yet<\/td>/, 'Globex was sent nothing');
   await t.close();
 });
+
+test("the client page shows the client's minimum version, to the owner and to the client", async () => {
+  const { t, acme } = await world();
+  const set = await t.app.inject({
+    method: 'PATCH',
+    url: '/admin/v1/clients/cl_acme',
+    headers: { ...adminHeaders, 'content-type': 'application/json' },
+    payload: { minimumVersion: 'v2' },
+  });
+  assert.equal(set.statusCode, 200, set.body);
+  for (const cookie of [await signIn(t, acme), await signIn(t, testAdminKey)]) {
+    const page = (await t.app.inject({ url: '/portal/clients/cl_acme', headers: { cookie } })).body;
+    assert.match(page, /id="minimum-version"[^]*Minimum version <strong>v2<\/strong>/);
+  }
+  const globex = await t.app.inject({
+    url: '/portal/clients/cl_globex',
+    headers: { cookie: await signIn(t, testAdminKey) },
+  });
+  assert.doesNotMatch(globex.body, /minimum-version/);
+  await t.close();
+});

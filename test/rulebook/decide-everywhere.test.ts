@@ -76,7 +76,10 @@ describe('decide runs on every API request of the Node data planes', () => {
       `statuses ${statuses.join(' ')}`,
     );
     const calls = decideCalls(dir);
-    assert.ok(calls >= paths.length + 1, `decide called ${calls} times for ${paths.length + 1} API requests (${statuses.join(' ')})`);
+    assert.ok(
+      calls >= paths.length + 1,
+      `decide called ${calls} times for ${paths.length + 1} API requests (${statuses.join(' ')})`,
+    );
   });
 
   describe('versionary gateway', () => {

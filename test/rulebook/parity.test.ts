@@ -40,6 +40,7 @@ describe('parity: core, the service and the gateway answer every case alike', ()
     assert.ok(parityCases.some((c) => c.client === 'acme' && c.expect.allowed));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/closed-to-new-clients'));
     assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/element-removed'));
+    assert.ok(parityCases.some((c) => c.expect.problemType === '/problems/version-retired-for-client'));
     assert.ok(parityCases.some((c) => c.at === 'brownout') && parityCases.some((c) => c.at === 'progressive'));
     for (const method of ['PROPFIND', 'PURGE', 'TRACE', 'OPTIONS'])
       assert.ok(

@@ -128,6 +128,19 @@ export function runClientsContract(storage: () => Storage & ResourceStores): voi
     assert.equal(await s.clients.find(make(1).id), undefined);
   });
 
+  it("keeps each client's minimum version, lists those that have one, and clears it", async () => {
+    const s = storage();
+    const client = (id: string) => ({ id, name: id, createdAt: 1, updatedAt: 1, contacts: [], webhooks: [] });
+    await s.clients.insert({ ...client('cl_00000000000000m1'), minimumVersion: 'v2' });
+    await s.clients.insert(client('cl_00000000000000m2'));
+    assert.equal((await s.clients.find('cl_00000000000000m1'))?.minimumVersion, 'v2');
+    assert.deepEqual(await s.clients.minimumVersions(), { cl_00000000000000m1: 'v2' });
+    await s.clients.update({ ...client('cl_00000000000000m2'), minimumVersion: 'v3' });
+    await s.clients.update(client('cl_00000000000000m1'));
+    assert.deepEqual(await s.clients.minimumVersions(), { cl_00000000000000m2: 'v3' });
+    assert.equal('minimumVersion' in (await s.clients.find('cl_00000000000000m1'))!, false, 'cleared');
+  });
+
   it('keeps the client of an API key', async () => {
     const s = storage();
     const record = {

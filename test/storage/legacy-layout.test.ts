@@ -28,6 +28,7 @@ const loopHistory = [
   '0015-exemption-requests',
   '0016-schedule-config-fingerprint',
   '0017-one-exemption-per-subject',
+  '0018-client-minimum-version',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

@@ -63,8 +63,11 @@ export function parityDocumentEdit(version: string, document: Record<string, unk
   for (const path of ['/api/v1/users', '/api/v1/users/{id}']) paths[path]!.get.parameters = [fields];
 }
 
-/** The clients the scenario creates (each with an API key); `early` calls v1 before its closing. */
-export const parityClients = ['early', 'late', 'acme'] as const;
+/**
+ * The clients the scenario creates (each with an API key); `early` calls v1 before its closing;
+ * `moved` has migrated: its minimum version is v2 (`parityMinimum`).
+ */
+export const parityClients = ['early', 'late', 'acme', 'moved'] as const;
 export type ParityClient = (typeof parityClients)[number];
 
 /** `acme` is granted its own date for the removed endpoint. */
@@ -73,6 +76,9 @@ export const parityGrant = {
   endpoint: { version: 'v2', method: 'GET', path: '/users' },
   until: iso(parityEpoch + 250 * day),
 };
+
+/** `moved`'s minimum version, set at the start (`PATCH /admin/v1/clients/{id}`): v1 is retired for it alone. */
+export const parityMinimum = { client: 'moved' as ParityClient, version: 'v2' };
 
 /**
  * Brownouts of the deprecated endpoint, planned at the start: one window aimed at `late` and `acme`
@@ -135,6 +141,11 @@ export interface ParityCase {
 }
 
 const removed = { status: 410, problemType: '/problems/version-removed' };
+const retired = {
+  status: 410,
+  problemType: '/problems/version-retired-for-client',
+  headers: { link: /<\/api\/v2\/openapi\.json>; rel="successor-version"/ },
+};
 const malformed = { status: 400, problemType: '/problems/malformed-request' };
 const notAllowed = { status: 405, problemType: '/problems/method-not-allowed' };
 // The service's v1 also takes POST /users; the gateway's upstream documents GET alone.
@@ -165,6 +176,51 @@ export const parityCases: readonly ParityCase[] = [
     target: '/api/v1/users',
     client: 'late',
     expect: { status: 403, problemType: '/problems/closed-to-new-clients', headers: v1Headers },
+  },
+  // A client's minimum version: v1 is retired for `moved` alone, before the lifecycle and element
+  // rules of v1 (its closing would refuse a new client with a 403; the parameter past its sunset,
+  // with a 400). A method the route lacks stays the 405 every data plane answers before the caller
+  // is known.
+  {
+    name: 'v1 to a client whose minimum is v2',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users',
+    client: 'moved',
+    expect: retired,
+  },
+  {
+    name: 'v1 to a client whose minimum is v2, HEAD',
+    at: 'closed',
+    method: 'HEAD',
+    target: '/api/v1/users/1',
+    client: 'moved',
+    expect: { status: 410, headers: retired.headers },
+  },
+
+  {
+    name: 'v1 to a client whose minimum is v2, with a deprecated parameter',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users/1?fields=id',
+    client: 'moved',
+    expect: retired,
+  },
+  {
+    name: 'v2 to a client whose minimum is v2',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v2/users',
+    client: 'moved',
+    expect: { allowed: true, headers: { link: /rel="deprecation"/ } },
+  },
+  {
+    name: 'a minimum version retires nothing for another client',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v1/users',
+    client: 'early',
+    expect: { allowed: true, headers: v1Headers },
   },
   // Deprecated parameters: the version's headers merged with the element's, or past its sunset a 400.
   {

@@ -18,6 +18,7 @@ import {
   parityClients,
   parityEpoch,
   parityGrant,
+  parityMinimum,
   parityMoments,
   parityRateLimit,
   type ParityCase,
@@ -71,7 +72,8 @@ function adminCall(target: ParityTarget): AdminCall {
 
 /**
  * Set the scenario up on a target started with `parityConfig` at `parityEpoch`: the clients and
- * their keys, `early`'s call to v1 before the closing, and `acme`'s extended access.
+ * their keys, `early`'s call to v1 before the closing, `acme`'s extended access and `moved`'s
+ * minimum version.
  */
 export async function prepareParity(target: ParityTarget): Promise<ParityClients> {
   const call = adminCall(target);
@@ -95,6 +97,10 @@ export async function prepareParity(target: ParityTarget): Promise<ParityClients
     reason: 'parity',
   });
   if (granted.status !== 201) throw new Error(`${target.name}: the grant: ${JSON.stringify(granted.body)}`);
+  const minimum = await call('PATCH', `/admin/v1/clients/${ids[parityMinimum.client]}`, {
+    minimumVersion: parityMinimum.version,
+  });
+  if (minimum.status !== 200) throw new Error(`${target.name}: the minimum version: ${JSON.stringify(minimum.body)}`);
   const { targeted, schedule } = parityBrownouts;
   const { clients: aimed, ...window } = targeted;
   const planned = [

@@ -9,13 +9,14 @@ interface ClientRow {
   name: string;
   contacts: Array<{ email: string; subscribed: boolean }>;
   webhooks: Array<{ id: string; url: string; secret?: string }>;
+  minimumVersion?: string | null;
   createdAt: string;
 }
-const actions = ['list', 'create', 'show', 'update', 'delete'] as const;
+const actions = ['list', 'create', 'show', 'update', 'set-minimum', 'delete'] as const;
 
 /**
- * `versionary clients list|create|show|update|delete`: the API's clients, their contacts and
- * webhooks, from the database or a running server.
+ * `versionary clients list|create|show|update|set-minimum|delete`: the API's clients, their
+ * contacts, webhooks and minimum version, from the database or a running server.
  */
 export const clientsCommand = defineCommand({
   name: 'clients',
@@ -23,6 +24,7 @@ export const clientsCommand = defineCommand({
        npx versionary clients create --name NAME [--contact EMAIL]... [--webhook URL]...
        npx versionary clients show <id>
        npx versionary clients update <id> [--name NAME] [--contact EMAIL]... [--webhook URL]... [--keep-webhook ID]... [--no-webhooks]
+       npx versionary clients set-minimum <id> <version|none>
        npx versionary clients delete <id>
        (each also takes --server URL --key KEY and --format text|json)
 
@@ -35,7 +37,11 @@ their subscription); --webhook adds new webhooks and --keep-webhook keeps existi
 others are removed once either is given; --no-webhooks removes them all. A new webhook's signing
 secret is printed once.
 
-Exit codes: 0 done, 1 refused (unknown client, bad address or URL, keys still active), 2 could not run.`,
+set-minimum retires the versions before <version> for this client alone, once it has migrated: its
+calls to them answer 410 VERSION_RETIRED_FOR_CLIENT, with a Link to <version>. none clears it. A
+version the API does not know is refused.
+
+Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, keys still active), 2 could not run.`,
   options: {
     server: { type: 'string' },
     key: { type: 'string' },
@@ -46,17 +52,31 @@ Exit codes: 0 done, 1 refused (unknown client, bad address or URL, keys still ac
     'keep-webhook': { type: 'string', multiple: true },
     'no-webhooks': { type: 'boolean' },
   },
-  positionals: { min: 1, max: 2, names: 'list | create | show <id> | update <id> | delete <id>' },
+  positionals: {
+    min: 1,
+    max: 3,
+    names: 'list | create | show <id> | update <id> | set-minimum <id> <version|none> | delete <id>',
+  },
   async run({ values, positionals, io }) {
-    const [action, id] = positionals;
+    const [action, id, version] = positionals;
     if (!(actions as readonly string[]).includes(action ?? ''))
       throw new UsageError(`unknown action "${action}": use ${actions.join(', ')}`);
-    if (['show', 'update', 'delete'].includes(action!) && !id)
+    if (['show', 'update', 'set-minimum', 'delete'].includes(action!) && !id)
       throw new UsageError(`${action} needs a client id, e.g. cl_0123456789abcdef`);
+    if (action === 'set-minimum' && !version)
+      throw new UsageError('set-minimum needs a version, or none to clear it: set-minimum <id> v2');
+    if (action !== 'set-minimum' && version !== undefined) throw new UsageError(`${action} takes one client id`);
     if (['list', 'create'].includes(action!) && id) throw new UsageError(`${action} takes no client id`);
     const format = readString(values, 'format') ?? 'text';
     if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-    const request = toRequest(action!, id, values);
+    const request =
+      action === 'set-minimum'
+        ? {
+            method: 'PATCH',
+            path: `/clients/${encodeURIComponent(id!)}`,
+            body: { minimumVersion: version === 'none' ? null : version },
+          }
+        : toRequest(action!, id, values);
     const client = await openManagementClient(values, io);
     try {
       const res = action === 'list' ? await listAll(client.call) : await client.call(request);
@@ -143,6 +163,8 @@ function describe(c: ClientRow): string {
   for (const contact of c.contacts)
     lines.push(`  contact  ${contact.email}${contact.subscribed ? '' : '  (unsubscribed)'}`);
   for (const w of c.webhooks) lines.push(`  webhook  ${w.id}  ${w.url}`);
+  if (c.minimumVersion)
+    lines.push(`  minimum version  ${escapeControls(c.minimumVersion)} (older versions answer it 410)`);
   const secrets = c.webhooks.filter((w) => w.secret);
   if (secrets.length > 0) {
     lines.push('', 'Signing secrets, shown only this once; store them now:');
@@ -152,12 +174,13 @@ function describe(c: ClientRow): string {
 }
 
 function table(rows: ClientRow[]): string {
-  const head = ['id', 'name', 'contacts', 'webhooks', 'created'];
+  const head = ['id', 'name', 'contacts', 'webhooks', 'minimum', 'created'];
   const lines = rows.map((r) => [
     r.id,
     escapeControls(r.name),
     String(r.contacts.length),
     String(r.webhooks.length),
+    r.minimumVersion ? escapeControls(r.minimumVersion) : '-',
     r.createdAt,
   ]);
   return formatTable({ head, rows: lines });

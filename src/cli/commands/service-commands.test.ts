@@ -188,4 +188,20 @@ describe('versionary clients against the database', () => {
     assert.equal(deleted.code, 0, deleted.stderr);
     assert.equal((await cli(['clients', 'show', other.id])).code, 1);
   });
+
+  it("set-minimum sets a client's minimum version, refuses an unknown one, and none clears it", async () => {
+    const made = await cli(['clients', 'create', '--name', 'Moved', '--format', 'json']);
+    const { id } = JSON.parse(made.stdout) as { id: string };
+    const set = await cli(['clients', 'set-minimum', id, 'v2']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /minimum version {2}v2/);
+    assert.match((await cli(['clients', 'list'])).stdout, new RegExp(`${id}\\s+Moved\\s+0\\s+0\\s+v2`));
+    const unknown = await cli(['clients', 'set-minimum', id, 'v9']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /400 VALIDATION_FAILED.*"v9" is not a version of this API/);
+    assert.equal((await cli(['clients', 'set-minimum', id])).code, 2, 'a version is needed');
+    assert.equal((await cli(['clients', 'show', id, 'v2'])).code, 2);
+    const cleared = await cli(['clients', 'set-minimum', id, 'none', '--format', 'json']);
+    assert.equal((JSON.parse(cleared.stdout) as { minimumVersion: unknown }).minimumVersion, null);
+  });
 });

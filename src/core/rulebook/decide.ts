@@ -1,11 +1,19 @@
 import { brownoutRule, elementsRule, lifecycleRule, methodRule, versionRule, type Rule } from './rules.ts';
+import { minimumVersionRule } from './minimum-version-rule.ts';
 import type { Decision, DecisionRule, DecisionTable, RequestFacts } from './table.ts';
 
 /**
  * The request rules, in the order a request meets them: a new rule is its function and its line
  * here (and its rows in `test/support/parity-cases.ts`).
  */
-const rulebook: readonly Rule[] = [versionRule, lifecycleRule, methodRule, elementsRule, brownoutRule];
+const rulebook: readonly Rule[] = [
+  versionRule,
+  minimumVersionRule,
+  lifecycleRule,
+  methodRule,
+  elementsRule,
+  brownoutRule,
+];
 
 /**
  * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the

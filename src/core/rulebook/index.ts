@@ -7,6 +7,7 @@ export type {
   DecisionTableSource,
   ElementRow,
   HeaderSegment,
+  MinimumVersionRow,
   ProblemRow,
   RatePolicies,
   RatePolicy,
@@ -18,6 +19,7 @@ export type {
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
 export { ratePolicyOf } from './rules.ts';
+export { retiresSome } from './minimum-version-rule.ts';
 export {
   canonicalPath,
   targetProblem,

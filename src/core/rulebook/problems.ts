@@ -69,6 +69,21 @@ export function closedProblem(o: {
   });
 }
 
+/**
+ * A version older than the minimum its client was moved to (`PATCH /admin/v1/clients/{id}` with
+ * `minimumVersion`): 410 `VERSION_RETIRED_FOR_CLIENT`, for that client alone, with a `Link` to the
+ * minimum version (`rel="successor-version"`, its document, as the deprecation headers link it).
+ */
+export function retiredForClientProblem(o: { minimumVersion: string; prefix: string }): VersionaryError {
+  const successor = `${o.prefix}/${o.minimumVersion}/openapi.json`;
+  return new VersionaryError({
+    code: ErrorCode.VersionRetiredForClient,
+    detail: `This client has moved to ${o.minimumVersion}: the versions before it no longer answer its calls. Use ${o.minimumVersion} (${successor}); the API's operators can lower the client's minimum version.`,
+    extensions: { minimumVersion: o.minimumVersion },
+    headers: { link: `<${successor}>; rel="successor-version"` },
+  });
+}
+
 /** Which brownout refuses a call: a rehearsal for one client, one aimed at some, or everyone's. */
 export interface BrownoutFacts {
   id: string;

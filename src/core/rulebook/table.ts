@@ -36,6 +36,12 @@ export interface DecisionTable {
   /** Rate-limit policies: the limit of a request is its principal's (see `ratePolicyOf`). */
   policies: RatePolicies;
   /**
+   * Client id → the oldest version it may call (`PATCH /admin/v1/clients/{id}`): its calls to an
+   * older version are refused with `problem` (see `minimumVersionRule`). Clients without one are
+   * not listed; absent in a table compiled before the rule (read as none).
+   */
+  minimumVersions?: Record<string, MinimumVersionRow>;
+  /**
    * Every answer a rule refuses with, by key: named keys for the answers of a data plane's own
    * steps (`version-missing`, `target-<reason>`, `rate-limited:<policy>`…), and `p<n>` for those
    * rows refer to, a reference within this table only (docs/decision-table.md, "Problem keys").
@@ -136,6 +142,13 @@ export interface BrownoutRow {
   spared?: Record<string, number>;
 }
 
+/** A client's minimum version: the versions before `version` (in `versions`' order) refuse it. */
+export interface MinimumVersionRow {
+  version: string;
+  /** Key into `problems`: the 410 naming `version`, with its `link` to it. */
+  problem: string;
+}
+
 /** The rate-limit policies per role. */
 export interface RatePolicies {
   /** Absent when rate limiting is off. */
@@ -191,7 +204,14 @@ export interface RequestFacts {
 
 /** Why a rule refused (or let through past a removal): the same names as the traces'. */
 export type DecisionRule =
-  'version' | 'removed' | 'method' | 'brownout' | 'closed_to_new_clients' | 'element_removed' | 'extended_access';
+  | 'version'
+  | 'minimum_version'
+  | 'removed'
+  | 'method'
+  | 'brownout'
+  | 'closed_to_new_clients'
+  | 'element_removed'
+  | 'extended_access';
 
 /** A rule's answer: let the request through with headers, or refuse it with a problem. */
 export type Decision =

@@ -55,6 +55,7 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       find: (id) => clients.find(id),
       findMany: (ids) => clients.findMany(ids),
       list: (page) => clients.list(page),
+      minimumVersions: () => clients.minimumVersions(),
       insert: announce(ChangeTopic.Clients, clients.insert.bind(clients)),
       update: announce(ChangeTopic.Clients, clients.update.bind(clients)),
       delete: announce(ChangeTopic.Clients, clients.delete.bind(clients)),

@@ -24,6 +24,11 @@ export interface Client {
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
+  /**
+   * The oldest version the client may call: its calls to older ones are refused (410
+   * `VERSION_RETIRED_FOR_CLIENT`). Absent when it has none.
+   */
+  minimumVersion?: string;
 }
 
 /** One page of clients, in creation order. */
@@ -41,7 +46,9 @@ export interface ClientStore {
   findMany(ids: readonly string[]): Promise<Client[]>;
   /** Clients in creation order; `after` is a previous page's `nextAfter`. */
   list(options: { limit: number; after?: string }): Promise<ClientPage>;
-  /** Replace name, contacts and webhooks as one write. False when the client does not exist. */
+  /** Every client's minimum version, for those that have one: client id → version. */
+  minimumVersions(): Promise<Record<string, string>>;
+  /** Replace name, contacts, webhooks and minimum version as one write. False when the client does not exist. */
   update(client: Client): Promise<boolean>;
   delete(id: string): Promise<boolean>;
   /** Subscribe or unsubscribe one contact (email compared case-insensitively). False when no such contact. */

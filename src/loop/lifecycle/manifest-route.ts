@@ -1,6 +1,8 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { buildDeprecationManifest, deprecationManifestType } from '../../core/lifecycle/index.ts';
+import type { ClientStore } from '../../kernel/ports/index.ts';
+import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 import { usable } from './runtime-state.ts';
@@ -9,18 +11,25 @@ import { manifestUrlOf } from './manifest-url.ts';
 /** The manifest's body and entity tag, built once per lifecycle generation. */
 interface Built {
   generation: number;
+  manifest: object;
   body: string;
   etag: string;
 }
+
+const etagOf = (body: string) => `"dm-${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 
 /**
  * `GET <prefix>/deprecations`: the API's deprecation manifest (`application/deprecations+json`).
  * Open like the documents (no key), and cacheable: the body is built once per lifecycle
  * generation, and its strong ETag is a hash of those bytes, so every instance that shares a
  * lifecycle tags it alike and a restart with another config never answers 304 to a stale copy.
- * The caching step sends `Cache-Control` and answers a matching `If-None-Match` with 304.
+ * The caching step sends `Cache-Control` and answers a matching `If-None-Match` with 304. A caller
+ * whose client has a minimum version is answered its own view (`ownView`), tagged by its own bytes.
  */
-function registerManifestRoute(app: FastifyInstance, options: { runtime: LifecycleRuntime; prefix: string }): void {
+function registerManifestRoute(
+  app: FastifyInstance,
+  options: { runtime: LifecycleRuntime; prefix: string; clients: Pick<ClientStore, 'find'> },
+): void {
   const { runtime, prefix } = options;
   let built: Built | undefined;
   const current = (): Built => {
@@ -35,17 +44,47 @@ function registerManifestRoute(app: FastifyInstance, options: { runtime: Lifecyc
       elements: runtime.elements(),
     });
     const body = JSON.stringify(manifest);
-    built = { generation, body, etag: `"dm-${hash('sha256', body, 'base64url').slice(0, 27)}"` };
+    built = { generation, manifest, body, etag: etagOf(body) };
     return built;
   };
-  app.get(manifestUrlOf(prefix), async (_request, reply) => {
-    const { body, etag } = current();
+  app.get(manifestUrlOf(prefix), async (request, reply) => {
+    const shared = current();
+    const { body, etag } = (await ownView(request, shared, options)) ?? shared;
+    // A caller with a credential may be answered its own view: a cache keeps one per credential.
+    reply.header('vary', 'Authorization, X-API-Key');
     return reply.type(deprecationManifestType).header('etag', etag).serializer(String).send(body);
   });
+}
+
+/**
+ * The manifest as the calling client reads it, when it has a minimum version: every entry, and a
+ * `client` member naming the minimum and the versions it retires for that client alone (its calls
+ * to them answer 410 `VERSION_RETIRED_FOR_CLIENT`). Undefined for any other caller, who gets the
+ * shared body.
+ */
+async function ownView(
+  request: FastifyRequest,
+  shared: Built,
+  options: { runtime: LifecycleRuntime; clients: Pick<ClientStore, 'find'> },
+): Promise<{ body: string; etag: string } | undefined> {
+  const client = lifecycleClientOf(request);
+  const minimum = client === undefined ? undefined : (await options.clients.find(client))?.minimumVersion;
+  const versions = options.runtime.versions().map((v) => v.name);
+  const at = minimum === undefined ? -1 : versions.indexOf(minimum);
+  // A minimum the API no longer knows retires nothing, as the rule reads it.
+  if (at === -1) return undefined;
+  const retired = versions.slice(0, at);
+  const body = JSON.stringify({ ...shared.manifest, client: { id: client, minimumVersion: minimum, retired } });
+  return { body, etag: etagOf(body) };
 }
 
 /** The deprecation manifest: in the lifecycle part, so it is served with the portal off, by the gateway too. */
 export const manifestFeature: ServiceFeature = {
   name: 'deprecation-manifest',
-  install: ({ app, runtime, api }) => registerManifestRoute(app, { runtime, prefix: api.prefix }),
+  install: (context) =>
+    registerManifestRoute(context.app, {
+      runtime: context.runtime,
+      prefix: context.api.prefix,
+      clients: context.storage.clients,
+    }),
 };

@@ -28,6 +28,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       name: r.name,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
+      ...(r.minimum_version === null ? {} : { minimumVersion: r.minimum_version }),
       contacts: contacts
         .filter((c) => c.client_id === r.id)
         .map((c) => ({ email: c.email, subscribed: Number(c.subscribed) === 1 })),
@@ -39,7 +40,13 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       await db.transaction().execute(async (tx) => {
         await tx
           .insertInto('versionary_clients')
-          .values({ id: client.id, name: client.name, created_at: client.createdAt, updated_at: client.updatedAt })
+          .values({
+            id: client.id,
+            name: client.name,
+            created_at: client.createdAt,
+            updated_at: client.updatedAt,
+            minimum_version: client.minimumVersion ?? null,
+          })
           .execute();
         await writeChildren(tx, client);
       });
@@ -86,11 +93,19 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       const last = items[items.length - 1];
       return { items, nextAfter: rows.length > limit && last ? `${last.createdAt}:${last.id}` : null };
     },
+    async minimumVersions() {
+      const rows = await db
+        .selectFrom('versionary_clients')
+        .select(['id', 'minimum_version'])
+        .where('minimum_version', 'is not', null)
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.id, r.minimum_version!]));
+    },
     async update(client) {
       return db.transaction().execute(async (tx) => {
         const result = await tx
           .updateTable('versionary_clients')
-          .set({ name: client.name, updated_at: client.updatedAt })
+          .set({ name: client.name, updated_at: client.updatedAt, minimum_version: client.minimumVersion ?? null })
           .where('id', '=', client.id)
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return false;

@@ -88,6 +88,8 @@ export interface ClientsTable {
   name: string;
   created_at: number;
   updated_at: number;
+  /** The oldest version the client may call; null when it has none (migration 0018). */
+  minimum_version: string | null;
 }
 
 /** The `versionary_client_contacts` table. */

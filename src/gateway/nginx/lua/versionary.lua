@@ -306,11 +306,13 @@ function _M.access()
     ctx.instance = prefix .. "/" .. version .. (tail == "/" and "" or tail)
     ngx_var.versionary_target = ctx.instance .. (q and sub(uri, q) or "")
   end
-  -- Removed for everyone: answered before the key check, as the gateway's removed gate.
+  -- Removed for everyone: answered before the key check, as the gateway's removed gate, unless a
+  -- client's own rule may answer first (its extended access, or its minimum version: core's order).
+  local retiring = rules.retiring(t, version)
   local pending
   local refused, per_client, headers, problem = rules.removed(row, now)
   if refused then
-    if not per_client then return send_problem(t, problem, headers) end
+    if not per_client and not retiring then return send_problem(t, problem, headers) end
     pending = { problem = problem, headers = headers }
   end
   -- The method, as core's methodRule: served only where the route declares it; never forwarded else.
@@ -323,6 +325,9 @@ function _M.access()
   if not client then return end
   ctx.client = client
   ngx_var.versionary_client = client
+  -- The client's minimum version, right after the version rule as in core's decide.
+  local retired = rules.retired(t, client, version)
+  if retired then return send_problem(t, retired) end
   local names = query and route and route.elements[1] and target.query_names(query)
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end

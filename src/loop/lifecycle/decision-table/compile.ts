@@ -9,6 +9,7 @@ import {
   unreadableTargetProblem,
   type DecisionTable,
   type HeaderSegment,
+  type MinimumVersionRow,
   type RatePolicies,
   type RouteRow,
   type TargetRefusal,
@@ -21,6 +22,7 @@ import {
   unknownVersionProblem,
   upstreamProblem,
   versionConflictProblem,
+  retiredForClientProblem,
   versionMissingProblem,
 } from '../../../core/rulebook/problems.ts';
 import {
@@ -55,6 +57,8 @@ export interface DecisionTableSources {
   /** The clients that had called a subject before its closing took effect. */
   allowed: RouteRowContext['allowed'];
   rateLimit?: RateLimitSettings;
+  /** The clients' minimum versions (client id → version), and a stamp that moves when they may have. */
+  minimumVersions?: { list(): Promise<Readonly<Record<string, string>>>; stamp(): number };
 }
 
 /**
@@ -82,6 +86,11 @@ export async function compileDecisionTable(
   fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name) });
   const policies = policiesOf(sources.rateLimit);
   rateLimitProblems(registry, policies);
+  const minimumVersions = minimumVersionRows(registry, {
+    minimums: (await sources.minimumVersions?.list()) ?? {},
+    versions,
+    prefix: sources.prefix,
+  });
   const versionRows: DecisionTable['versionRows'] = {};
   for (const version of versions) {
     const segments = subjectSegments(ctx, { version, method: 'GET', path: '/' });
@@ -115,6 +124,7 @@ export async function compileDecisionTable(
     versionRows,
     routes,
     policies,
+    minimumVersions,
     problems: registry.problems,
   };
 }
@@ -148,6 +158,24 @@ function fixedProblems(
   registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');
   registry.keyOf(upstreamProblem(false), 'upstream-unreachable');
   registry.keyOf(upstreamProblem(true), 'upstream-timeout');
+}
+
+/**
+ * Each client's minimum version with its 410, one problem per minimum version (clients moved to the
+ * same version share it). A minimum the API no longer knows is left out: it retires nothing.
+ */
+function minimumVersionRows(
+  registry: ProblemRegistry,
+  o: { minimums: Readonly<Record<string, string>>; versions: readonly string[]; prefix: string },
+): Record<string, MinimumVersionRow> {
+  const rows: Record<string, MinimumVersionRow> = {};
+  for (const [client, version] of Object.entries(o.minimums))
+    if (o.versions.includes(version))
+      rows[client] = {
+        version,
+        problem: registry.keyOf(retiredForClientProblem({ minimumVersion: version, prefix: o.prefix })),
+      };
+  return rows;
 }
 
 /** Each policy's 429, keyed `rate-limited:<policy>`, with `{seconds}` until the window resets. */

@@ -3,6 +3,7 @@ import type { Brownout } from '../../../core/notices/index.ts';
 import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements } from './client-verdict.ts';
+import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
@@ -37,6 +38,7 @@ function createEntry(context: ServiceContext): Entry {
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
+        minimumVersions: followMinimumVersions(context, () => void entry.tables.current().catch(() => undefined)),
       },
       clock,
     ),

@@ -10,7 +10,7 @@ export type DecisionTables = DecisionTableSource;
 
 /**
  * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
- * runtime's stamp of them), the brownouts, or a closing to new clients taking effect
+ * runtime's stamp of them), the brownouts, the clients' minimum versions, or a closing to new clients taking effect
  * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
  * the table may have. Whether the table is still current is found without any I/O, so a request
  * may ask for it.
@@ -30,6 +30,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
       generation: sources.runtime.generation(),
       exemptions: sources.runtime.exemptionsStamp(),
       brownouts: brownouts.text,
+      minimumVersions: sources.minimumVersions?.stamp() ?? 0,
     };
   };
   // Asked on every request: compared in place, without building a key.
@@ -38,6 +39,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     const { key } = compiled;
     if (key.generation !== sources.runtime.generation() || key.exemptions !== sources.runtime.exemptionsStamp())
       return undefined;
+    if (key.minimumVersions !== (sources.minimumVersions?.stamp() ?? 0)) return undefined;
     const list = sources.brownouts?.() ?? noBrownouts;
     if (list !== brownouts?.list && key.brownouts !== keyNow().brownouts) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
@@ -75,4 +77,6 @@ interface TableKey {
   generation: number;
   exemptions: number;
   brownouts: string;
+  /** The clients' minimum versions: a change of any client moves it. */
+  minimumVersions: number;
 }

@@ -32,6 +32,10 @@ export const adminFeature: ServiceFeature = {
           flushUsage: () => recorder.flush(),
           flushOperations: async () => operations?.flush(),
           prefix: api.prefix,
+          minimumVersion: {
+            versions: () => runtime.versions().map((v) => v.name),
+            tableMoved: () => decisionTablesOf(context).current(),
+          },
         });
         const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
         registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });

@@ -90,6 +90,7 @@ export function toClientBody(client: Client, revealed: ReadonlySet<string> = new
       url: w.url,
       ...(revealed.has(w.id) ? { secret: w.secret } : {}),
     })),
+    minimumVersion: client.minimumVersion ?? null,
     createdAt: new Date(client.createdAt).toISOString(),
     updatedAt: new Date(client.updatedAt).toISOString(),
   };

@@ -23,6 +23,7 @@ import {
   problems,
   UpdateClientBody,
 } from './schemas.ts';
+import { patchedMinimumVersion, type MinimumVersionOptions } from './minimum-version.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 import { webhookUrlShape } from './webhook-target.ts';
 
@@ -32,10 +33,16 @@ export interface ClientRoutesOptions {
   apiKeys: ApiKeyStore;
   webhooks: WebhookSettings;
   clock: Clock;
+  minimumVersion: MinimumVersionOptions;
 }
 
 type CreateBody = { name: string; contacts?: ContactInput[]; webhooks?: Array<{ url: string }> };
-type UpdateBody = { name?: string; contacts?: ContactInput[]; webhooks?: WebhookInput[] };
+type UpdateBody = {
+  name?: string;
+  contacts?: ContactInput[];
+  webhooks?: WebhookInput[];
+  minimumVersion?: string | null;
+};
 
 /**
  * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
@@ -145,31 +152,43 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         querystring: NoQuery,
         body: UpdateClientBody,
         description:
-          'Each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only.',
+          'A JSON Merge Patch: each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only. `minimumVersion` retires the versions before it for this client alone (its calls to them answer 410 `VERSION_RETIRED_FOR_CLIENT`); `null` clears it. The answer comes once the rule is in force on this instance.',
         response: {
           200: ClientSchema,
-          ...problems({ 400: 'The body is invalid, or a webhook URL is not allowed', 404: 'No client with this id' }),
+          ...problems({
+            400: 'The body is invalid, a webhook URL is not allowed, or `minimumVersion` names no version of the API',
+            404: 'No client with this id',
+          }),
         },
       },
     },
     async (request) => {
       const current = await find((request.params as { id: string }).id);
       const body = request.body as UpdateBody;
+      const minimumVersion = patchedMinimumVersion({
+        input: body.minimumVersion,
+        current: current.minimumVersion,
+        versions: options.minimumVersion.versions(),
+      });
       const contacts = body.contacts
         ? toContacts({ input: body.contacts, current: current.contacts })
         : current.contacts;
       const changed = body.webhooks
         ? await toWebhooks({ input: body.webhooks, current: current.webhooks, settings: options.webhooks })
         : { webhooks: current.webhooks, created: new Set<string>() };
+      const { minimumVersion: _, ...rest } = current;
       const client: Client = {
-        ...current,
+        ...rest,
         name: body.name ?? current.name,
         contacts,
         webhooks: changed.webhooks,
         updatedAt: clock.now(),
+        ...(minimumVersion === undefined ? {} : { minimumVersion }),
       };
       if (!(await clients.update(client)))
         throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${current.id}.` });
+      // The next request this instance decides sees the rule: the table has moved before the answer.
+      if (minimumVersion !== current.minimumVersion) await options.minimumVersion.tableMoved();
       return toClientBody(client, changed.created);
     },
   );

@@ -6,6 +6,7 @@ import { registerOperationUsageRoute } from '../../usage/operation-routes.ts';
 import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import type { UsageSettings } from '../../usage/settings.ts';
 import { registerClientRoutes } from './client-routes.ts';
+import type { MinimumVersionOptions } from './minimum-version.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 
 /** The config file's `webhooks` and `usage` keys, parsed. */
@@ -30,6 +31,7 @@ export function installClients(
     flushOperations: () => Promise<void>;
     /** The API prefix, for the operation usage's `meta.prefix`. */
     prefix: string;
+    minimumVersion: MinimumVersionOptions;
   },
 ): void {
   const { storage, settings, clock } = options;
@@ -38,6 +40,7 @@ export function installClients(
     apiKeys: storage.apiKeys,
     webhooks: settings.webhooks,
     clock,
+    minimumVersion: options.minimumVersion,
   });
   registerUsageRoutes(admin, {
     usage: storage.usage,

@@ -58,12 +58,20 @@ export const CreateClientBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** `PATCH /admin/v1/clients/{id}`: each given member replaces the stored one. */
+const version = Type.String({ minLength: 1, maxLength: 40, description: 'A version of the API: `v2`.' });
+
+/** `PATCH /admin/v1/clients/{id}`: a JSON Merge Patch, each given member replaces the stored one. */
 export const UpdateClientBody = Type.Object(
   {
     name: Type.Optional(clientName),
     contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
     webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
+    minimumVersion: Type.Optional(
+      Type.Union([version, Type.Null()], {
+        description:
+          'The oldest version this client may call: its calls to older versions answer 410 `VERSION_RETIRED_FOR_CLIENT`. `null` clears it; a version the API does not know is a 400.',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -90,6 +98,9 @@ export const ClientSchema = Type.Object(
     name: Type.String({ maxLength: 200 }),
     contacts: Type.Array(ContactSchema, { maxItems: 50 }),
     webhooks: Type.Array(WebhookSchema, { maxItems: 10 }),
+    minimumVersion: Type.Union([Type.String({ maxLength: 40 }), Type.Null()], {
+      description: 'The oldest version this client may call; null when it has none.',
+    }),
     createdAt: instant('When the client was created.'),
     updatedAt: instant('When the client last changed.'),
   },

@@ -51,7 +51,21 @@ export async function deprecationsTool(
     ...(who.clientId === undefined ? {} : { clientId: who.clientId }),
     ...(input.all === true ? { all: true } : {}),
   });
-  return { data: { clientId: who.clientId ?? null, deprecations } };
+  return { data: { clientId: who.clientId ?? null, ...(await minimumOf(context, who.clientId)), deprecations } };
+}
+
+/**
+ * A client's minimum version and the versions it retires for it (its calls to them answer 410
+ * `VERSION_RETIRED_FOR_CLIENT`); both empty for every client at once, or a client without one.
+ */
+async function minimumOf(
+  context: ToolContext,
+  clientId: string | undefined,
+): Promise<{ minimumVersion: string | null; retiredVersions: string[] }> {
+  const minimum = clientId === undefined ? undefined : (await context.storage.clients.find(clientId))?.minimumVersion;
+  const names = context.runtime.versions().map((v) => v.name);
+  const at = minimum === undefined ? -1 : names.indexOf(minimum);
+  return { minimumVersion: at === -1 ? null : minimum!, retiredVersions: at === -1 ? [] : names.slice(0, at) };
 }
 
 /** `what_breaks`: the portal's "What breaks for me" for one client and one pair of versions. */

@@ -103,7 +103,7 @@ const tools = [
     name: 'deprecations',
     title: 'Deprecations that affect me',
     description:
-      'The deprecated versions, endpoints, fields and query parameters the calling client has called, each with its deprecation and sunset dates, replacement, migration guide URL and the calls counted. An admin key sees every deprecation with every client’s calls, or one client’s with clientId.',
+      'The deprecated versions, endpoints, fields and query parameters the calling client has called, each with its deprecation and sunset dates, replacement, migration guide URL and the calls counted, and the client’s minimum version with the versions it retires for it (`minimumVersion`, `retiredVersions`: calls to those answer 410). An admin key sees every deprecation with every client’s calls, or one client’s with clientId.',
     input: DeprecationsInput,
     run: deprecationsTool,
   }),

@@ -19,6 +19,14 @@ export function ConsumerView(props: {
   return html`<div>
     <h1>${props.heading ?? 'Your API usage'}</h1>
     <p class="muted">Client <strong class="client-name">${name}</strong> · <code>${data.clientId}</code></p>
+    ${
+      data.client?.minimumVersion
+        ? html`<p id="minimum-version">
+            Minimum version <strong>${data.client.minimumVersion}</strong>: this client has moved on, and its calls to
+            the versions before it are refused (410).
+          </p>`
+        : null
+    }
     <p>
       <a
         id="breaks-page"

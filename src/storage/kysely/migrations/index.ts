@@ -16,6 +16,7 @@ import { usageLogOffsets } from './0014-usage-log-offsets.ts';
 import { exemptionRequests } from './0015-exemption-requests.ts';
 import { scheduleConfigFingerprint } from './0016-schedule-config-fingerprint.ts';
 import { oneExemptionPerSubject } from './0017-one-exemption-per-subject.ts';
+import { clientMinimumVersion } from './0018-client-minimum-version.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -50,6 +51,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0015-exemption-requests': exemptionRequests(loop),
     '0016-schedule-config-fingerprint': scheduleConfigFingerprint(loop),
     '0017-one-exemption-per-subject': oneExemptionPerSubject(loop),
+    '0018-client-minimum-version': clientMinimumVersion(loop),
   };
   return { getMigrations: async () => migrations };
 }

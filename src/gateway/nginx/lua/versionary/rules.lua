@@ -46,6 +46,22 @@ end
 
 _M.index_problem = index_problem
 
+-- Each version's place (oldest first), the clients' minimum versions, and the newest minimum: the
+-- versions before it are retired for some client (core's minimumVersionRule).
+local function index_minimums(t)
+  t.version_index = {}
+  for i, v in ipairs(t.versions) do t.version_index[v] = i end
+  local minimums = t.minimumVersions
+  if minimums == nil or minimums == cjson.null then minimums = {} end
+  t.minimums = minimums
+  local newest = 0
+  for _, m in pairs(minimums) do
+    local i = t.version_index[m.version]
+    if i and i > newest then newest = i end
+  end
+  t.retiring_below = newest
+end
+
 --- Decode a table's JSON and index it: routes by version, method and template, sets for
 --- closings and brownout targets, problems pre-encoded. Returns nil and why when it is not format 1.
 function _M.decode(json)
@@ -53,6 +69,7 @@ function _M.decode(json)
   if not t then return nil, "not JSON: " .. tostring(err) end
   if t.format ~= 1 then return nil, "format " .. tostring(t.format) .. " is not 1" end
   t.version_set = set_of(t.versions)
+  index_minimums(t)
   t.vendor_prefix = ("application/vnd." .. t.vendor .. "."):lower()
   t.prefix_slash = t.prefix .. "/"
   for _, row in pairs(t.versionRows) do index_subject(row) end
@@ -236,6 +253,23 @@ function _M.decide(row, route, client, now, names)
     end
   end
   return true, headers, nil, used
+end
+
+--- Whether some client's minimum version is after this version: then a refusal before the key
+--- check (the removal, the 405) waits for the client, whose own minimum answers first.
+function _M.retiring(t, version)
+  local i = t.version_index[version]
+  return i ~= nil and i < t.retiring_below
+end
+
+--- The problem key of a client's call to a version before its minimum (core's
+--- minimumVersionRule), or nil: other clients, and a minimum the table does not know, pass.
+function _M.retired(t, client, version)
+  local minimum = client and t.minimums[client]
+  if not minimum then return nil end
+  local at_least, asked = t.version_index[minimum.version], t.version_index[version]
+  if at_least and asked and asked < at_least then return minimum.problem end
+  return nil
 end
 
 --- The rate-limit policy of a principal's roles: the most generous (a role without its own counts as base).
