@@ -3,7 +3,11 @@ import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { earliest, nextLifecycleChange } from './next-change.ts';
 
-/** Join version names into a header list value (`v2, v3`). */
+/**
+ * Join version names into a header list value (`v2, v3`).
+ *
+ * @internal Exported for its tests only.
+ */
 export function formatVersionList(names: readonly string[]): string {
   return names.join(', ');
 }

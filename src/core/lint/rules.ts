@@ -1,6 +1,7 @@
 /**
  * Conformance rules of `versionary lint`, each from the REST conventions spec. Ids are stable;
  * `docs/compatibility.md` lists them and a test keeps the two in step.
+ * @internal Exported for its tests only.
  */
 export const lintRules = {
   'collection-not-plural': {

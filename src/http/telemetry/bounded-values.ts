@@ -1,4 +1,8 @@
-/** The value every client past the bound is counted as. */
+/**
+ * The value every client past the bound is counted as.
+ *
+ * @internal Exported for its tests only.
+ */
 export const otherValue = 'other';
 
 /**
