@@ -87,9 +87,8 @@ export interface UpstreamHeadersOptions {
  * balancers send, and what nearly every framework reads), `forwarded` (RFC 7239's `Forwarded`
  * alone), or `both`. The client's own copies of all four are dropped whatever the mode: a header
  * the gateway does not vouch for must not reach an upstream that trusts its proxy.
- * @internal Exported for its tests only.
  */
-export type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
+type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
 
 /**
  * The builder of each request's upstream headers: one pass over the client's headers into the

@@ -1,9 +1,5 @@
-/**
- * The value every client past the bound is counted as.
- *
- * @internal Exported for its tests only.
- */
-export const otherValue = 'other';
+/** The value every client past the bound is counted as. */
+const otherValue = 'other';
 
 /**
  * A label that keeps at most `limit` distinct values for the life of the process: the first ones
