@@ -63,10 +63,8 @@ export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): Pol
 
 /**
  * Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`).
- *
- * @internal Exported for its tests only.
  */
-export function checkMigrationGuide(version: LifecycleVersion): VersionaryError | undefined {
+function checkMigrationGuide(version: LifecycleVersion): VersionaryError | undefined {
   if (!version.schedule || (version.migrationUrl ?? '').trim() !== '') return undefined;
   return createViolation({
     rule: PolicyRule.MigrationGuide,
