@@ -150,7 +150,7 @@ export function judgeChanges(options: JudgeOptions): JudgedChange[] {
 /**
  * `GET /api/v2/users/{id}` of a document as the usage names it: `GET /users/{id}`.
  *
- * @internal Exported for its tests only.
+ * @internal exported for the tests
  */
 export function toUsageEndpoint(operation: string, options: { version: string; prefix?: string }): string {
   const space = operation.indexOf(' ');

@@ -24,7 +24,7 @@ interface LifecycleTransition {
 /**
  * The allowed transitions, row for row from the spec, plus a client request leaving every state
  * as it is. Anything not listed is refused by {@link transition}.
- * @internal Exported for its tests only.
+ * @internal exported for the tests
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
   {
@@ -55,7 +55,7 @@ export const lifecycleTransitions: readonly LifecycleTransition[] = [
 /**
  * Whether `event` may happen in `state`.
  *
- * @internal Exported for its tests only.
+ * @internal exported for the tests
  */
 export function canTransition(state: LifecycleState, event: LifecycleEvent): boolean {
   return lifecycleTransitions.some((row) => row.from === state && row.event === event);

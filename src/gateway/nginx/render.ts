@@ -26,7 +26,7 @@ export interface NginxTarget {
 /**
  * Debian's and Ubuntu's lua-nginx-module (`libnginx-mod-http-lua`) and the NDK it needs, loaded in this order.
  *
- * @internal Exported for its tests only.
+ * @internal exported for the tests
  */
 export const debianLuaModules = [
   '/usr/lib/nginx/modules/ndk_http_module.so',
