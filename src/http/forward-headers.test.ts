@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { createUpstreamHeaders, headersOfList, type ForwardedHeaders } from './forward-headers.ts';
+import { createUpstreamHeaders, headersOfList, type UpstreamHeadersOptions } from './forward-headers.ts';
 
 /** A request as the builder reads it: the client's headers, its address and scheme. */
 const requestOf = (headers: Record<string, string>, ip = '127.0.0.1') =>
   ({ headers, ip, protocol: 'http' }) as unknown as FastifyRequest;
 
-const sent = (mode: ForwardedHeaders | undefined, headers: Record<string, string>, ip?: string) =>
+const sent = (mode: UpstreamHeadersOptions['forwarded'], headers: Record<string, string>, ip?: string) =>
   headersOfList(
     createUpstreamHeaders({ host: 'up:9001', underscores: false, forwarded: mode })(requestOf(headers, ip)),
   );

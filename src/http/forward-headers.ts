@@ -88,7 +88,7 @@ export interface UpstreamHeadersOptions {
  * alone), or `both`. The client's own copies of all four are dropped whatever the mode: a header
  * the gateway does not vouch for must not reach an upstream that trusts its proxy.
  */
-export type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
+type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
 
 /**
  * The builder of each request's upstream headers: one pass over the client's headers into the

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { GuideEntry } from '../../src/core/guide/index.ts';
+import type { GuideEntry } from '../../src/core/guide/types.ts';
 import { fetchServedDocuments } from '../openapi/served-documents.ts';
 import { createCliHarness } from '../support/cli-harness.ts';
 import { createTestApp } from '../support/test-app.ts';

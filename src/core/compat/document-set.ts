@@ -9,7 +9,7 @@ export interface DocumentSet {
 }
 
 /** URI given to a lone in-memory document. */
-export const DEFAULT_ROOT_URI = 'memory:///openapi.json';
+const DEFAULT_ROOT_URI = 'memory:///openapi.json';
 
 /** Wrap a single parsed document (or pass a set through unchanged). */
 export function toDocumentSet(input: unknown, uri: string = DEFAULT_ROOT_URI): DocumentSet {

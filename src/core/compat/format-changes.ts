@@ -3,7 +3,7 @@ import type { Change, ChangeLevel, DiffResult } from './types.ts';
 const ORDER: Record<ChangeLevel, number> = { breaking: 0, risk: 1, compatible: 2 };
 
 /** Changes ordered breaking first, then risk, then compatible; document order within a level. */
-export function sortByLevel(changes: readonly Change[]): Change[] {
+function sortByLevel(changes: readonly Change[]): Change[] {
   return changes
     .map((c, i) => ({ c, i }))
     .sort((a, b) => ORDER[a.c.level] - ORDER[b.c.level] || a.i - b.i)

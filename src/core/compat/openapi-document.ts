@@ -42,7 +42,7 @@ function describeNotOpenApi(doc: Record<string, unknown>): string {
 }
 
 /** Normalise a path template so `/users/{id}` and `/users/{userId}` are the same endpoint. */
-export function normalizePath(path: string): string {
+function normalizePath(path: string): string {
   return path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '') || '/';
 }
 

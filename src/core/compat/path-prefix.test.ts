@@ -3,9 +3,15 @@ import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import { toDocumentSet } from './document-set.ts';
 import { openapi } from './fixtures/openapi-builder.ts';
-import { rewritePath, rewritePaths, suggestPathRewrites } from './path-prefix.ts';
+import { rewritePaths, suggestPathRewrites, type PathRewrite } from './path-prefix.ts';
 
 const op = { get: { responses: { '200': { description: 'ok' } } } };
+
+/** The one path of a one-path document, rewritten. */
+const rewritePath = (path: string, rewrite: PathRewrite): string => {
+  const set = rewritePaths(toDocumentSet(openapi({ [path]: op })), rewrite);
+  return Object.keys((set.documents.get(set.root) as { paths: object }).paths).join();
+};
 
 describe('rewritePath: strip, then prefix, as oasdiff does', () => {
   it('strips a leading prefix and adds another', () => {

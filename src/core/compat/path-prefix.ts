@@ -16,7 +16,7 @@ export interface PathRewrite {
  * One path rewritten. Only a whole leading segment run is stripped, so `/api/v1` leaves
  * `/api/v10/users` alone (oasdiff would make it `0/users`).
  */
-export function rewritePath(path: string, rewrite: PathRewrite): string {
+function rewritePath(path: string, rewrite: PathRewrite): string {
   const strip = trimSlash(rewrite.strip ?? '');
   const stripped = strip !== '' && (path === strip || path.startsWith(`${strip}/`)) ? path.slice(strip.length) : path;
   const rewritten = trimSlash(rewrite.prefix ?? '') + stripped;

@@ -77,7 +77,7 @@ function located(current: { uri: string; pointer: string; value: unknown }): Res
 const COMPONENT = /^\/components\/[^/]+\/([^/]+)$/;
 
 /** Tell whether a node is a Reference Object. */
-export function isRefObject(value: unknown): value is { $ref: string } {
+function isRefObject(value: unknown): value is { $ref: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
 }
 

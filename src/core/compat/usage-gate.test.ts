@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import type { Change } from './types.ts';
-import { fingerprintOf, judgeChanges, operationsReached, toUsageEndpoint, type GateUsageRow } from './usage-gate.ts';
+import { fingerprintOf } from './change-fingerprint.ts';
+import { judgeChanges, operationsReached, toUsageEndpoint, type GateUsageRow } from './usage-gate.ts';
 
 const now = Date.UTC(2026, 10, 26);
 const user = (props: Record<string, unknown>) => ({ type: 'object', properties: props });

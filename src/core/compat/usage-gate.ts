@@ -1,7 +1,7 @@
 import { fingerprintOf, operationsReached } from './change-fingerprint.ts';
 import type { Change } from './types.ts';
 
-export { fingerprintOf, operationsReached } from './change-fingerprint.ts';
+export { operationsReached } from './change-fingerprint.ts';
 
 /** Calls of one (version, operation, client) over the window, with what the gate says of the client. */
 export interface GateUsageRow {
@@ -40,7 +40,7 @@ export interface GateWaiver {
 export type GateThreshold = { calls: number } | { percent: number };
 
 /** A client a change reaches. */
-export interface AffectedClient {
+interface AffectedClient {
   id: string;
   name: string | null;
   /** Calls in the window to the operations the change reaches. */
@@ -50,7 +50,7 @@ export interface AffectedClient {
 }
 
 /** What decided an `approved` change. */
-export type Acceptance =
+type Acceptance =
   | { kind: 'approval'; by: string; reason: string; at?: number; expiresAt: number | null }
   | { kind: 'waiver'; reason: string; expiresAt: number | null };
 
@@ -147,7 +147,11 @@ export function judgeChanges(options: JudgeOptions): JudgedChange[] {
     });
 }
 
-/** `GET /api/v2/users/{id}` of a document as the usage names it: `GET /users/{id}`. */
+/**
+ * `GET /api/v2/users/{id}` of a document as the usage names it: `GET /users/{id}`.
+ *
+ * @internal exported for the tests
+ */
 export function toUsageEndpoint(operation: string, options: { version: string; prefix?: string }): string {
   const space = operation.indexOf(' ');
   const method = operation.slice(0, space);

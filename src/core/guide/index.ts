@@ -5,4 +5,4 @@ export { toHtml } from './to-html.ts';
 export { toJson } from './to-json.ts';
 export { toGuideEntry } from './behaviour.ts';
 
-export type { GuideEntry, MigrationGuide } from './types.ts';
+export type { MigrationGuide } from './types.ts';

@@ -5,7 +5,7 @@ import type { PolicyWarning } from './policy-report.ts';
 import { formatIsoDate } from '../time/index.ts';
 
 /** The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days. */
-export const BREAKING_SPACING_MS = monthsToMs(12);
+const BREAKING_SPACING_MS = monthsToMs(12);
 
 /**
  * Rule `breaking-spacing`: breaking releases less than 12 months apart. A warning, never an error,

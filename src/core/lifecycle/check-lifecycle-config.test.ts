@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isVersionaryError } from '../errors/index.ts';
-import { assertLifecycleConfig, checkLifecycleConfig, checkMigrationGuide } from './check-lifecycle-config.ts';
+import { assertLifecycleConfig, checkLifecycleConfig } from './check-lifecycle-config.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { at, scheduleOf } from './test-support.ts';
 
@@ -100,15 +100,20 @@ describe('checkLifecycleConfig', () => {
   });
 });
 
-describe('checkMigrationGuide', () => {
+describe('the migration-guide rule', () => {
+  const violations = (v1: LifecycleVersion) => checkLifecycleConfig({ versions: [v1, good[1]!] }).violations;
+
   it('needs a migration guide for a deprecated version only', () => {
     const { migrationUrl: _drop, ...noGuide } = good[0]!;
-    assert.equal(
-      checkMigrationGuide(noGuide)?.detail,
-      'migration-guide: v1 is deprecated but links no migration guide (migrationUrl).',
+    assert.deepEqual(
+      violations(noGuide).map((v) => v.detail),
+      ['migration-guide: v1 is deprecated but links no migration guide (migrationUrl).'],
     );
-    assert.equal(checkMigrationGuide({ ...noGuide, migrationUrl: '  ' })?.extensions.rule, 'migration-guide');
-    assert.equal(checkMigrationGuide(good[0]!), undefined);
-    assert.equal(checkMigrationGuide(good[1]!), undefined);
+    assert.deepEqual(
+      violations({ ...noGuide, migrationUrl: '  ' }).map((v) => v.extensions.rule),
+      ['migration-guide'],
+    );
+    assert.deepEqual(violations(good[0]!), []);
+    assert.deepEqual(violations({ ...noGuide, schedule: undefined }), []);
   });
 });

@@ -12,7 +12,7 @@ import { formatImfFixdate, formatIsoInstant } from '../time/index.ts';
 export type DeprecationHeaderStyle = 'iso8601' | 'rfc' | 'iso';
 
 /** What the headers describe: a version's schedule or an endpoint's own deprecation. */
-export interface HeaderSchedule {
+interface HeaderSchedule {
   version: string;
   /** When absent, the `Deprecation` header carries the current time, as the spec says. */
   deprecatedAt?: number;

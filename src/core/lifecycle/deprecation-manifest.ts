@@ -7,7 +7,7 @@ import { resolveReplacement } from './replacement-rule.ts';
 export const deprecationManifestType = 'application/deprecations+json';
 
 /** An endpoint deprecated within its version, as the lifecycle store holds it. */
-export interface ManifestEndpoint {
+interface ManifestEndpoint {
   version: string;
   method: string;
   /** Route template below the version's base, `/users/{id}`. */
@@ -90,7 +90,7 @@ interface ParameterEntry extends EntryBase {
 }
 
 /** One deprecation of a {@link DeprecationManifest}. */
-export type DeprecationManifestEntry = VersionEntry | EndpointEntry | FieldEntry | ParameterEntry;
+type DeprecationManifestEntry = VersionEntry | EndpointEntry | FieldEntry | ParameterEntry;
 
 /** The body of `application/deprecations+json`. */
 export interface DeprecationManifest {

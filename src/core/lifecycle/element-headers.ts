@@ -7,7 +7,7 @@ import { replacementName, type ElementDeprecation } from './element-deprecation.
 import { linkTarget, quoteHeaderText } from './header-text.ts';
 
 /** The deprecation headers a response already carries (its version's or endpoint's), lower-case names. */
-export interface CurrentDeprecationHeaders {
+interface CurrentDeprecationHeaders {
   deprecation?: string;
   sunset?: string;
   link?: string;

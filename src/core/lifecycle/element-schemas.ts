@@ -31,6 +31,7 @@ export function servedSchemas(version: Pick<ElementVersionShape, 'schemas' | 'op
 /**
  * Whether schema `name` is one of `resource`'s: the resource's own name, or that name followed
  * by a capitalised word (`User` owns `UserInput`, `UserDetail`, `UserPartial`, not `Username`).
+ * @internal exported for the tests
  */
 export function ofResource(name: string, resource: string): boolean {
   return name === resource || (name.startsWith(resource) && /^[A-Z]/.test(name.slice(resource.length)));

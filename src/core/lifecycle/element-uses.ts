@@ -4,7 +4,7 @@ import type { ElementDeprecation, FieldElement } from './element-deprecation.ts'
  * What a request carries that can use a deprecated element: its parsed body and query (a value
  * may be a list, when a name comes more than once).
  */
-export interface ElementUseInput {
+interface ElementUseInput {
   body: unknown;
   query: Readonly<Record<string, unknown>>;
 }

@@ -12,7 +12,7 @@ import { minimumNoticeMs } from './schedule-rules.ts';
 import { formatIsoInstant } from '../time/index.ts';
 
 /** One version in the public {@link LifecycleDocument}; instants are ISO 8601, absent values `null`. */
-export interface LifecycleDocumentEntry {
+interface LifecycleDocumentEntry {
   name: string;
   state: LifecycleState;
   status: DeprecationStatus;

@@ -23,7 +23,7 @@ const MigrationUrl = Type.String({
 export type InstantInput = Static<typeof Instant>;
 
 /** The schema of one version's entry in `versions`. */
-export const VersionLifecycleSchema = Type.Object(
+const VersionLifecycleSchema = Type.Object(
   {
     releasedAt: Type.Optional(Instant),
     deprecatedAt: Type.Optional(Instant),
@@ -59,7 +59,7 @@ export const VersionLifecycleSchema = Type.Object(
 export type VersionLifecycleConfig = Static<typeof VersionLifecycleSchema>;
 
 /** The schema of one entry of `endpointDeprecations`. */
-export const EndpointLifecycleSchema = Type.Object(
+const EndpointLifecycleSchema = Type.Object(
   {
     version: Text,
     method: Text,

@@ -13,7 +13,7 @@ export type LifecycleEvent =
   'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
 /** One row of {@link lifecycleTransitions}. */
-export interface LifecycleTransition {
+interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;
   to: LifecycleState;
@@ -24,6 +24,7 @@ export interface LifecycleTransition {
 /**
  * The allowed transitions, row for row from the spec, plus a client request leaving every state
  * as it is. Anything not listed is refused by {@link transition}.
+ * @internal exported for the tests
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
   {
@@ -51,7 +52,11 @@ export const lifecycleTransitions: readonly LifecycleTransition[] = [
   { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
 ];
 
-/** Whether `event` may happen in `state`. */
+/**
+ * Whether `event` may happen in `state`.
+ *
+ * @internal exported for the tests
+ */
 export function canTransition(state: LifecycleState, event: LifecycleEvent): boolean {
   return lifecycleTransitions.some((row) => row.from === state && row.event === event);
 }

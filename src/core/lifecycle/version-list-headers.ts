@@ -3,11 +3,6 @@ import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { earliest, nextLifecycleChange } from './next-change.ts';
 
-/** Join version names into a header list value (`v2, v3`). */
-export function formatVersionList(names: readonly string[]): string {
-  return names.join(', ');
-}
-
 /** Options for {@link versionListHeaders}. */
 export interface VersionListHeadersOptions {
   versions: readonly LifecycleVersion[];
@@ -41,8 +36,8 @@ export function versionListHeaders(options: VersionListHeadersOptions): VersionL
     else if (status !== 'removed') deprecated.push(version.name);
   }
   const headers: Record<string, string> = {};
-  if (supported.length > 0) headers['api-supported-versions'] = formatVersionList(supported);
-  if (deprecated.length > 0) headers['api-deprecated-versions'] = formatVersionList(deprecated);
+  if (supported.length > 0) headers['api-supported-versions'] = supported.join(', ');
+  if (deprecated.length > 0) headers['api-deprecated-versions'] = deprecated.join(', ');
   const now = options.clock.now();
   const changesAt = earliest(options.versions.map((v) => nextLifecycleChange({ schedule: v.schedule, now })));
   return { headers, changesAt };

@@ -1,6 +1,7 @@
 /**
  * Conformance rules of `versionary lint`, each from the REST conventions spec. Ids are stable;
  * `docs/compatibility.md` lists them and a test keeps the two in step.
+ * @internal exported for the tests
  */
 export const lintRules = {
   'collection-not-plural': {

@@ -20,6 +20,7 @@ const unitMs: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000,
 /**
  * A span such as `30d`, `4h`, `90m` or `2w` in milliseconds; undefined when it is not one (or is 0).
  * @example parseSpan('4h') // 14_400_000
+ * @internal exported for the tests
  */
 export function parseSpan(text: string): number | undefined {
   const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(text);

@@ -6,7 +6,7 @@ export type { Changelog, ChangelogEntry, ChangelogVersion } from './changelog.ts
 
 export { apiCatalogProfile, apiCatalogType, toApiCatalog } from './api-catalog.ts';
 
-export { fillDays, fitLine, startOfDay } from './trend.ts';
+export { fillDays, startOfDay } from './trend.ts';
 export type { DailyCount } from './trend.ts';
 export { projectBurnDown, rankClients } from './burn-down.ts';
 export type { BurnDown, ClientTrend } from './burn-down.ts';

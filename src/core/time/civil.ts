@@ -66,7 +66,11 @@ export function toCivil(ms: number): CivilTime {
   };
 }
 
-/** Whether a year has 29 February in the proleptic Gregorian calendar. */
+/**
+ * Whether a year has 29 February in the proleptic Gregorian calendar.
+ *
+ * @internal exported for the tests
+ */
 export function isLeapYear(year: number): boolean {
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 }

@@ -5,15 +5,13 @@ import { isVersionaryError } from '../errors/index.ts';
 import {
   addDays,
   assertIsoInstant,
-  daysFromCivil,
   formatImfFixdate,
   formatIsoDate,
   formatIsoInstant,
-  isLeapYear,
   parseImfFixdate,
   parseIsoInstant,
-  toCivil,
 } from './index.ts';
+import { daysFromCivil, isLeapYear, toCivil } from './civil.ts';
 
 const MAX = 8.64e15;
 const YEAR_0_MS = -62_167_219_200_000;

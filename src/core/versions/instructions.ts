@@ -7,7 +7,7 @@ export interface FieldAdded {
   field: string;
 }
 /** The newer version removed `field`; older versions have it as `definition`. */
-export interface FieldRemoved {
+interface FieldRemoved {
   op: 'field-removed';
   schema: string;
   field: string;
@@ -22,7 +22,7 @@ export interface FieldRemoved {
 /** A field removal that ends a field deprecation: see {@link deprecatedFieldRemoved}. */
 export type DeprecatedFieldRemoved = FieldRemoved & { deprecatedIn: string };
 /** The newer version changed the field's schema; older versions use `previous`. */
-export interface FieldRetyped {
+interface FieldRetyped {
   op: 'field-retyped';
   schema: string;
   field: string;
@@ -37,7 +37,7 @@ export interface EnumValuesAdded {
   mapDownTo?: Record<string, string>;
 }
 /** The newer version removed enum values; older versions still have them, and older requests carrying one go up as `mapUpTo[value]`. */
-export interface EnumValuesRemoved {
+interface EnumValuesRemoved {
   op: 'enum-values-removed';
   schema: string;
   field: string;
@@ -57,7 +57,7 @@ export interface SchemaReplaced {
   previousFrom?: string;
 }
 /** The newer version added an endpoint; older versions do not route it. */
-export interface EndpointAdded {
+interface EndpointAdded {
   op: 'endpoint-added';
   method: HttpMethod;
   path: string;

@@ -23,7 +23,11 @@ export interface NginxTarget {
   module?: string;
 }
 
-/** Debian's and Ubuntu's lua-nginx-module (`libnginx-mod-http-lua`) and the NDK it needs, loaded in this order. */
+/**
+ * Debian's and Ubuntu's lua-nginx-module (`libnginx-mod-http-lua`) and the NDK it needs, loaded in this order.
+ *
+ * @internal exported for the tests
+ */
 export const debianLuaModules = [
   '/usr/lib/nginx/modules/ndk_http_module.so',
   '/usr/lib/nginx/modules/ngx_http_lua_module.so',
@@ -33,7 +37,7 @@ export const debianLuaModules = [
 const luaDir = new URL('./lua/', import.meta.url).pathname;
 
 /** The Lua files by their path under `<out>/lua/`. */
-export function luaFiles(): Record<string, string> {
+function luaFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string, under: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }))

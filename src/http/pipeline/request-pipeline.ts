@@ -63,6 +63,7 @@ const byServer = new WeakMap<object, Registered[]>();
  * await app.ready();
  * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:strict-requests', …, 'after:metrics']
  * ```
+ * @internal exported for scripts/steps-table.ts and the tests
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
   return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);

@@ -1,5 +1,5 @@
 /** The value every client past the bound is counted as. */
-export const otherValue = 'other';
+const otherValue = 'other';
 
 /**
  * A label that keeps at most `limit` distinct values for the life of the process: the first ones
