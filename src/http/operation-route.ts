@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
+import { deprecatedElementsStep } from './deprecated-elements-step.ts';
 import { createOperationHandler } from './operation-handler.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
@@ -65,14 +66,16 @@ function inputSteps(scope: VersionScope, operation: OperationSpec): RequestStep[
     compileElementUses({ version: version.name, operation, elements: scope.elementUses.elements, reach: scope.reach });
   const onUse = scope.elementUses?.onUse;
   if (usesOf && onUse)
-    steps.push({
-      name: 'deprecated-elements',
-      phase: 'input',
-      run: (request, reply) => {
-        const used = usesOf({ body: request.body, query: request.query as Record<string, unknown> });
-        if (used.length > 0) return onUse({ request, reply, version, operation, used });
-      },
-    });
+    steps.push(
+      deprecatedElementsStep({
+        phase: 'input',
+        version,
+        operationOf: () => operation,
+        checkOf: () => usesOf,
+        read: (request) => ({ body: request.body, query: request.query as Record<string, unknown> }),
+        onUse,
+      }),
+    );
   if (operation.body) steps.push(mediaTypeStep(operation));
   return steps;
 }
