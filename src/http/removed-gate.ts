@@ -160,7 +160,7 @@ function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
     if (!verdict.removed) return;
     // Some client may still be served (a grant past the sunset): the lifecycle step decides,
     // once the credential is known; it refuses every other client with this same problem.
-    if (routed && verdict.perClient && options.lifecycle.clientVerdict)
+    if (routed && verdict.perClient && (options.lifecycle.decisionTable ?? options.lifecycle.clientVerdict))
       return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
     if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
     const state = stateOf(request);

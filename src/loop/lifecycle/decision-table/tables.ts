@@ -57,15 +57,23 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     compiled = { key, table };
     return table;
   };
+  const current = (): Promise<DecisionTable> => {
+    const table = fresh();
+    if (table) return Promise.resolve(table);
+    // One compilation at a time: callers at once share it.
+    running ??= compile().finally(() => (running = undefined));
+    return running;
+  };
   return {
-    latest: fresh,
-    current() {
+    latest() {
       const table = fresh();
-      if (table) return Promise.resolve(table);
-      // One compilation at a time: callers at once share it.
-      running ??= compile().finally(() => (running = undefined));
-      return running;
+      // State moved and nothing compiled it yet (a grant the change feed loaded): compiled now, so
+      // the next request finds it. Meanwhile a caller not known yet is judged by the lifecycle's
+      // verdicts, and the rulebook step waits for this compilation (`current`).
+      if (table === undefined) current().catch(() => undefined);
+      return table;
     },
+    current,
     errorOf: (problem) => errors.get(problem.body),
   };
 }
