@@ -23,16 +23,17 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   const errors = new WeakMap<object, VersionaryError>();
   // The brownouts' text, worked out again only when the list handed over is another array.
   let brownouts: { list: unknown; text: string } | undefined;
-  const keyNow = (): TableKey => {
+  const brownoutsText = (): string => {
     const list = sources.brownouts?.() ?? noBrownouts;
     if (brownouts?.list !== list) brownouts = { list, text: JSON.stringify(list) };
-    return {
-      generation: sources.runtime.generation(),
-      exemptions: sources.runtime.exemptionsStamp(),
-      brownouts: brownouts.text,
-      minimumVersions: sources.minimumVersions?.stamp() ?? 0,
-    };
+    return brownouts.text;
   };
+  const keyNow = (): TableKey => ({
+    generation: sources.runtime.generation(),
+    exemptions: sources.runtime.exemptionsStamp(),
+    brownouts: brownoutsText(),
+    minimumVersions: sources.minimumVersions?.stamp() ?? 0,
+  });
   // Asked on every request: compared in place, without building a key.
   const fresh = (): DecisionTable | undefined => {
     if (compiled === undefined) return undefined;
@@ -40,8 +41,8 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     if (key.generation !== sources.runtime.generation() || key.exemptions !== sources.runtime.exemptionsStamp())
       return undefined;
     if (key.minimumVersions !== (sources.minimumVersions?.stamp() ?? 0)) return undefined;
-    const list = sources.brownouts?.() ?? noBrownouts;
-    if (list !== brownouts?.list && key.brownouts !== keyNow().brownouts) return undefined;
+    // The same text object as the key's while the list is the same array: compared at once.
+    if (key.brownouts !== brownoutsText()) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
     const now = clock.now();
     // A clock set back before the compilation (a test's) cannot trust sets fixed at a later instant.
