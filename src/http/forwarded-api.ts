@@ -11,14 +11,18 @@ import {
   type ElementUseCheck,
 } from '../core/lifecycle/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
+import { routeSteps } from './pipeline/request-pipeline.ts';
 import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf } from '../core/rulebook/canonical-path.ts';
-import { allowOf, methodNotAllowedProblem, notServedProblem } from '../core/rulebook/problems.ts';
-import { methodsAt } from '../core/rulebook/route-index.ts';
+import { notServedProblem } from '../core/rulebook/problems.ts';
+import {
+  addDocumentedRoute,
+  createCatchAll,
+  forwardsUndocumented,
+  type DocumentedRoutes,
+} from './forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { createForwarder, pathOf } from './forwarder.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
@@ -55,6 +59,12 @@ export interface ForwardOptions {
    * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
    */
   setHeaders?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
+  /**
+   * Versions whose paths no document declares are forwarded all the same, with the methods the
+   * version's operations declare, under the version's verdict alone (no endpoint's rule can apply
+   * to them; usage counts them as `METHOD /*`). Any other version answers them 404, never forwarded.
+   */
+  forwardUndocumented?: readonly string[];
   /** Versions served from a newer one by declared changes (`derivedFrom`): their calls go to the root's upstream, translated. */
   derived?: Record<string, DerivedVersionRoute>;
   /** Answer every call with this problem instead of forwarding it (a control plane whose data plane is nginx). */
@@ -186,10 +196,17 @@ function registerVersionRoutes(
       notServedProblem({ method: request.method, path: pathOf(request.url), version: version.name, allowed }),
     );
   };
+  const routes: DocumentedRoutes = {
+    byMethod: new Map(),
+    operations: [
+      ...[...byPath.values()].flat().map((op) => ({ method: op.method, template: op.path })),
+      { method: 'GET', template: versionDocumentPath },
+    ],
+  };
   const route = (
     url: string,
     path: string,
-    o: { documented: OperationSpec[]; methods: string[]; first?: RequestStep },
+    o: { documented: OperationSpec[]; methods: string[]; catchAll?: CatchAll },
   ) => {
     const { documented, methods } = o;
     if (methods.length === 0) return;
@@ -210,7 +227,7 @@ function registerVersionRoutes(
       }
       return operation;
     };
-    const steps = [...(o.first ? [o.first] : []), ...versionRouteSteps(stepsScope, { operationOf })];
+    const steps = [...(o.catchAll ? [o.catchAll.guard] : []), ...versionRouteSteps(stepsScope, { operationOf })];
     if (usesOf.size > 0)
       steps.push({
         name: 'deprecated-elements',
@@ -224,14 +241,16 @@ function registerVersionRoutes(
           if (used.length > 0) return options.elementUses!.onUse({ request, reply, version, operation, used });
         },
       });
+    const handler = o.catchAll?.handler ?? (derived ? derivedHandler(documented) : forward);
+    if (!o.catchAll) addDocumentedRoute(routes, { template: path, url, methods, handler });
     scope.route({
-      // Only the methods the document declares here: another is the not-found handler's 405 (or
-      // OPTIONS' 204), never forwarded (core's `methodRule`).
+      // Only the methods the document declares here: another is the catch-all's 405 (or OPTIONS'
+      // 204), never forwarded (core's `methodRule`).
       method: methods,
       url,
       // The version's steps, compiled per route and method by the pipeline.
-      config: routeSteps(steps),
-      handler: derived ? derivedHandler(documented) : forward,
+      config: { ...routeSteps(steps), ...o.catchAll?.config },
+      handler,
     });
   };
   // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
@@ -250,39 +269,22 @@ function registerVersionRoutes(
   };
   for (const [path, documented] of byPath)
     route(base + pattern(path), path, { documented, methods: forwarded(documented.map((op) => op.method)) });
-  // Paths the document does not name still reach the upstream, with the methods the version's
-  // operations declare (a derived version's are refused): the version's verdict applies, and
-  // usage counts them under `/*`.
-  if (!byPath.has('/*')) {
-    const operations = [
-      ...[...byPath.values()].flat().map((op) => ({ method: op.method, template: op.path })),
-      { method: 'GET', template: versionDocumentPath },
-    ];
-    const methods = forwarded(operations.map((op) => op.method));
-    route(`${base}/*`, '/*', { documented: [], methods, first: documentedPathGuard(base, operations) });
-  }
+  if (byPath.has('/*')) return;
+  // What the router did not match: found by the route index, else refused, or forwarded with the
+  // methods the version's operations declare where the version forwards undocumented paths.
+  const undocumented = forwardsUndocumented(options.forward, version.name);
+  const catchAll = createCatchAll({
+    base,
+    version: version.name,
+    routes,
+    undocumented: undocumented ? forward : undefined,
+  });
+  // Not forwarding them, it takes every method: an undocumented path is the 404 whatever the method.
+  const methods = undocumented ? forwarded(routes.operations.map((op) => op.method)) : [...scope.supportedMethods];
+  route(`${base}/*`, '/*', { documented: [], methods, catchAll });
 }
 
 /** Methods a forwarding route never takes of a document: OPTIONS is answered here, TRACE never served. */
 const unforwarded = new Set(['OPTIONS', 'TRACE']);
 
-/**
- * The catch-all's step (as the service's 405 routes have it): a path the document names, asked with a method its operations do
- * not declare there (the router fell through to `/*`), is the 405 with their `Allow`, never forwarded.
- */
-function documentedPathGuard(
-  base: string,
-  operations: ReadonlyArray<{ method: string; template: string }>,
-): RequestStep {
-  return {
-    name: 'method-not-allowed',
-    phase: 'lifecycle',
-    run: (request) => {
-      const path = pathOf(request.url[0] === '/' ? request.url : originFormOf(request.url));
-      const rest = path.slice(base.length) || '/';
-      const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
-      const declared = methodsAt(operations, below, 'none');
-      if (declared) throw methodNotAllowedProblem({ method: request.method, allow: allowOf(declared) });
-    },
-  };
-}
+type CatchAll = ReturnType<typeof createCatchAll>;
