@@ -18,6 +18,7 @@ import {
   acceptUnreadableProblem,
   methodNotAllowedProblem,
   notAcceptableProblem,
+  notServedProblem,
   unknownVersionProblem,
   upstreamProblem,
   versionConflictProblem,
@@ -55,6 +56,8 @@ export interface DecisionTableSources {
   /** The clients that had called a subject before its closing took effect. */
   allowed: RouteRowContext['allowed'];
   rateLimit?: RateLimitSettings;
+  /** The versions whose undocumented paths a forwarding data plane passes on (`forwardUndocumented`). */
+  forwardUndocumented?: readonly string[];
 }
 
 /**
@@ -114,6 +117,7 @@ export async function compileDecisionTable(
     listHeaders: listHeaderSegments(runtime, now),
     versionRows,
     routes,
+    forwardUndocumented: [...(sources.forwardUndocumented ?? [])],
     policies,
     problems: registry.problems,
   };
@@ -143,6 +147,11 @@ function fixedProblems(
   registry.keyOf(notAcceptableProblem({ supported }), 'not-acceptable');
   // `{allow}` is the route's (`allowOf` of its methods), in the header and the detail.
   registry.keyOf(methodNotAllowedProblem({ method: '{method}', allow: '{allow}' }), 'method-not-allowed');
+  // A path no route of the version matches, where the version does not forward such paths.
+  registry.keyOf(
+    notServedProblem({ method: '{method}', path: '{path}', version: '{version}', allowed: [] }),
+    'not-documented',
+  );
   registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
   registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
   registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');

@@ -37,6 +37,10 @@ function createEntry(context: ServiceContext): Entry {
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
+        // A gateway's versions that forward what their document does not declare.
+        forwardUndocumented: (config.settings.gateway?.versions ?? [])
+          .filter((v) => 'upstream' in v && v.forwardUndocumented)
+          .map((v) => v.name),
       },
       clock,
     ),

@@ -53,6 +53,7 @@ function _M.decode(json)
   if not t then return nil, "not JSON: " .. tostring(err) end
   if t.format ~= 1 then return nil, "format " .. tostring(t.format) .. " is not 1" end
   t.version_set = set_of(t.versions)
+  t.undocumented_set = set_of(t.forwardUndocumented ~= cjson.null and t.forwardUndocumented or nil)
   t.vendor_prefix = ("application/vnd." .. t.vendor .. "."):lower()
   t.prefix_slash = t.prefix .. "/"
   for _, row in pairs(t.versionRows) do index_subject(row) end
@@ -102,7 +103,8 @@ function _M.route_of(t, version, method, below)
 end
 
 --- The methods the operations at a path below the version declare, in the table's order; for a
---- path no template matches, every method of the version's operations (core's methodsAt).
+--- path no template matches, every method of the version's operations where the version forwards
+--- undocumented paths (core's methodsAt, 'version'), else nil: no document's path (the 404).
 function _M.methods_at(t, version, below)
   local index = t.index[version]
   if not index then return {} end
@@ -120,7 +122,8 @@ function _M.methods_at(t, version, below)
       at[#at + 1] = m
     end
   end
-  return at[1] and at or all
+  if at[1] then return at end
+  return t.undocumented_set[version] and all or nil
 end
 
 --- `Allow` of the declared methods: HEAD beside GET, OPTIONS, never TRACE (core's allowOf).
