@@ -7,6 +7,7 @@ import { stateOf } from './pipeline/request-state.ts';
 import type { RequestStep } from './pipeline/step-types.ts';
 import { sendProblem } from './problem.ts';
 import { routedBy, routeUrlOf } from './route-url.ts';
+import { methodAnswerWhen } from './versioned-api.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => void;
 
@@ -105,5 +106,10 @@ export function createCatchAll(o: {
     const path = pathOf(originFormOf(request.url));
     sendProblem(reply, notServedProblem({ method: request.method, path, version: o.version, allowed: [] }));
   };
-  return { config: routedBy(find), guard, handler };
+  // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404, OPTIONS' 204):
+  // reading it needs no more than `read`, whatever the method, as on the service's 405 routes. A
+  // request the index routes is its template's, and needs what that route needs.
+  const url = `${base}/*`;
+  const answers = o.undocumented ? {} : methodAnswerWhen((request) => routeUrlOf(request) === url);
+  return { config: { ...routedBy(find), ...answers }, guard, handler };
 }
