@@ -100,6 +100,23 @@ describe("gateway: the routes are the documents' (versionary gateway as a proces
     assert.deepEqual(await seen('yyyy'), []);
   });
 
+  it('asks only read of what goes nowhere, and write of what is forwarded', async () => {
+    const admin = { ...auth, 'content-type': 'application/json' };
+    const post = (path: string, body: unknown) =>
+      fetch(`${gateway.base}${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) });
+    const client = (await (await post('/admin/v1/clients', { name: 'reader', contacts: [] })).json()) as { id: string };
+    const { key } = (await (
+      await post('/admin/v1/api-keys', { name: 'reader', roles: ['read'], clientId: client.id })
+    ).json()) as { key: string };
+    const reader = { authorization: `Bearer ${key}` };
+    const undocumented = await fetch(`${gateway.base}/api/v2/not-in-the-document`, { method: 'POST', headers: reader });
+    assert.equal(undocumented.status, 404);
+    const put = await fetch(`${gateway.base}/api/v2/users/${'1'.repeat(2500)}`, { method: 'PUT', headers: reader });
+    assert.equal(put.status, 405, "a documented path's 405");
+    const echo = await fetch(`${gateway.base}/api/v2/echo`, { method: 'POST', headers: reader });
+    assert.equal(echo.status, 403, 'a documented POST is forwarded: it asks write');
+  });
+
   it('forwards undocumented paths of a version that says so (forwardUndocumented), under its verdict', async () => {
     const res = await fetch(`${gateway.base}/api/v1/not-in-the-document?x=1`, { headers: auth });
     assert.equal(res.status, 404, "the upstream's own 404");

@@ -328,7 +328,8 @@ function _M.access()
   local declared = rules.methods_at(t, version, below)
   local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
   if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
-  local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
+  -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
+  local unsafe = declared and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, now, unsafe, pending)
   if not client then return end
   ctx.client = client
