@@ -6,7 +6,7 @@ import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../co
 import { upstreamProblem } from '../core/rulebook/problems.ts';
 import { forwardDerived } from './derived-forward.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
-import type { ForwardOptions } from './forwarded-api.ts';
+import type { ForwardOptions } from './forward-options.ts';
 import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import { createResponseChecks } from './response-check.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../core/lifecycle/index.ts';
 import type { ApiVersion, ElementDocumentation, OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
-import type { ForwardOptions } from '../forwarded-api.ts';
+import type { ForwardOptions } from '../forward-options.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 import { pluginOptionsValidator } from './options-schema.ts';
 
