@@ -230,8 +230,12 @@ function registerVersionRoutes(
     routes,
     undocumented: undocumented ? forward : undefined,
   });
-  // Not forwarding them, it takes every method: an undocumented path is the 404 whatever the method.
-  const methods = undocumented ? forwarded(routes.operations.map((op) => op.method)) : [...scope.supportedMethods];
+  // Not forwarding them, it takes every method (QUERY only where a document declares it: Fastify
+  // refuses one without a body first): an undocumented path is the 404 whatever the method.
+  const declared = routes.operations.map((op) => op.method);
+  const methods = undocumented
+    ? forwarded(declared)
+    : scope.supportedMethods.filter((m) => m !== 'QUERY' || declared.includes(m));
   route(`${base}/*`, '/*', { documented: [], methods, catchAll });
 }
 
