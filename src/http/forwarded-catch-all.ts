@@ -52,7 +52,8 @@ export function addDocumentedRoute(
  *   request's route pattern is the template's (`routedBy`), so its steps judge it (removal,
  *   extended access, closings, brownouts, deprecation headers, deprecated parameters, usage per
  *   operation) and its handler forwards it;
- * - a documented path asked with another method is the 405 with the path's `Allow` (OPTIONS the 204);
+ * - a documented path asked with another method is the 405 with the path's `Allow` (OPTIONS is
+ *   the not-found handler's 204, as on every documented path);
  * - any other path is no document's: a 404 problem, never forwarded, unless the version forwards
  *   undocumented paths (`undocumented`, `forwardUndocumented`), which then go upstream under the
  *   version's verdict and count as `METHOD /*`.
@@ -89,7 +90,6 @@ export function createCatchAll(o: {
     name: 'method-not-allowed',
     phase: 'lifecycle',
     run: (request) => {
-      if (request.method === 'OPTIONS') return;
       const declared = declaredAt(request);
       if (declared) throw methodNotAllowedProblem({ method: request.method, allow: allowOf(declared) });
     },
@@ -98,15 +98,13 @@ export function createCatchAll(o: {
     const url = routeUrlOf(request);
     const routed = url === undefined ? undefined : urls.get(url);
     if (routed) return routed(request, reply);
-    const declared = declaredAt(request);
-    if (declared) return void reply.code(204).header('allow', allowOf(declared)).send();
     if (o.undocumented) return o.undocumented(request, reply);
     // No operation was called: nothing to count as usage.
     stateOf(request).refused = true;
     const path = pathOf(originFormOf(request.url));
     sendProblem(reply, notServedProblem({ method: request.method, path, version: o.version, allowed: [] }));
   };
-  // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404, OPTIONS' 204):
+  // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404):
   // reading it needs no more than `read`, whatever the method, as on the service's 405 routes. A
   // request the index routes is its template's, and needs what that route needs.
   const url = `${base}/*`;
