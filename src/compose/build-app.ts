@@ -10,6 +10,7 @@ import { registerLoopParts } from '../loop/preset.ts';
 import type { StartFailure } from '../loop/host/start-failure.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
+import { requestHeadLimit } from '../kernel/app/request-head.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
 /** Options for `buildApp`: the product, what `src/server.ts` read and opened, and the seams tests and the bench use. */
@@ -46,7 +47,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ...(config.trustProxy !== undefined ? { trustProxy: config.trustProxy as string } : {}),
     ...timeouts,
     // Room for large tokens, so an oversized credential gets a 401 problem rather than a bare 431.
-    http: { ...timeouts.http, maxHeaderSize: 64 * 1024 },
+    http: { ...timeouts.http, maxHeaderSize: requestHeadLimit },
     // Closing is handled in the composition root, which answers with a problem body, not Fastify's plain JSON.
     return503OnClosing: false,
   });

@@ -4,6 +4,7 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { handleClientError, toProblem } from '../http/index.ts';
 import type { TimeoutSettings } from '../kernel/app/timeouts.ts';
 import { requestIdOf } from '../kernel/ops/request-id.ts';
+import { requestHeadLimit } from '../kernel/app/request-head.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -71,7 +72,7 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
   const server = createServer(
     {
       // 64 KiB of headers, as the app expects: an oversized credential gets a 401 problem, not a bare 431.
-      maxHeaderSize: 64 * 1024,
+      maxHeaderSize: requestHeadLimit,
       headersTimeout: timeouts.headersSeconds * 1000,
       requestTimeout: timeouts.requestSeconds * 1000,
       keepAliveTimeout: timeouts.keepAliveSeconds * 1000,

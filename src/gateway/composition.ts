@@ -126,6 +126,7 @@ export async function composeGateway(options: {
         timeoutMs: settings.timeoutMs,
         underscoresInHeaders: settings.underscoresInHeaders,
         forwardedHeaders: settings.forwardedHeaders,
+        forwardUndocumented: upstreams.filter((v) => v.forwardUndocumented).map((v) => v.name),
         ...(options.controlPlane ?? {}),
       },
     },

@@ -11,63 +11,21 @@ import {
   type ElementUseCheck,
 } from '../core/lifecycle/index.ts';
 import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/index.ts';
-import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
+import { routeSteps } from './pipeline/request-pipeline.ts';
 import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
-import { callUpstream } from './upstream-call.ts';
 import { readingBeforeWriteErrors } from './upstream-socket.ts';
 import { sendProblem } from './problem.ts';
-import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../core/rulebook/canonical-path.ts';
-import { allowOf, methodNotAllowedProblem, notServedProblem, upstreamProblem } from '../core/rulebook/problems.ts';
-import { methodsAt } from '../core/rulebook/route-index.ts';
-import { forwardDerived } from './derived-forward.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
-import { createResponseChecks } from './response-check.ts';
+import { notServedProblem } from '../core/rulebook/problems.ts';
+import {
+  addDocumentedRoute,
+  createCatchAll,
+  forwardsUndocumented,
+  type DocumentedRoutes,
+} from './forwarded-catch-all.ts';
+import type { ForwardOptions } from './forward-options.ts';
+import { createForwarder, pathOf } from './forwarder.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
-
-/**
- * How the plugin forwards a version to an upstream instead of calling handlers (`versionary
- * gateway`).
- *
- * @example
- * ```ts
- * const forward: ForwardOptions = { upstreams: { v1: 'http://127.0.0.1:9001', v2: 'http://127.0.0.1:9002' } };
- * ```
- */
-export interface ForwardOptions {
-  /** Each version's upstream origin, by version name. */
-  upstreams: Record<string, string>;
-  /** How long to wait for the upstream's response headers, and between body chunks (ms, default 30 000); then 504. */
-  timeoutMs?: number;
-  /**
-   * Forward request headers whose name holds `_` (default false: they are dropped, as nginx's
-   * `underscores_in_headers off` does, since CGI and WSGI servers read `X_Client` and `X-Client`
-   * as one variable, `HTTP_X_CLIENT`, and a client could pass off its own beside the gateway's).
-   */
-  underscoresInHeaders?: boolean;
-  /** Request headers never forwarded (lower-case names), beside hop-by-hop ones and path overrides. */
-  withheldHeaders?: readonly string[];
-  /**
-   * Which forwarding headers tell the upstream who asked: `x-forwarded` (default: `X-Forwarded-For`,
-   * `-Proto`, `-Host`), `forwarded` (RFC 7239) or `both`. The client's own are never passed on.
-   */
-  forwardedHeaders?: 'both' | 'forwarded' | 'x-forwarded';
-  /**
-   * Request headers the gateway sets, replacing any the client sent: each one's value for this
-   * request (`undefined` sends none). Cheaper than `requestHeaders`, which gets a copy as an object.
-   */
-  setHeaders?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
-  /** Versions served from a newer one by declared changes (`derivedFrom`): their calls go to the root's upstream, translated. */
-  derived?: Record<string, DerivedVersionRoute>;
-  /** Answer every call with this problem instead of forwarding it (a control plane whose data plane is nginx). */
-  refuse?: () => VersionaryError;
-  /** Change the headers sent upstream, after hop-by-hop headers are gone and `Forwarded` is set. */
-  requestHeaders?: (
-    headers: Record<string, string | string[] | undefined>,
-    request: FastifyRequest,
-  ) => Record<string, string | string[] | undefined>;
-}
 
 /**
  * Register every version of the bundle as a forwarding route: each documented path (with the
@@ -189,10 +147,17 @@ function registerVersionRoutes(
       notServedProblem({ method: request.method, path: pathOf(request.url), version: version.name, allowed }),
     );
   };
+  const routes: DocumentedRoutes = {
+    byMethod: new Map(),
+    operations: [
+      ...[...byPath.values()].flat().map((op) => ({ method: op.method, template: op.path })),
+      { method: 'GET', template: versionDocumentPath },
+    ],
+  };
   const route = (
     url: string,
     path: string,
-    o: { documented: OperationSpec[]; methods: string[]; first?: RequestStep },
+    o: { documented: OperationSpec[]; methods: string[]; catchAll?: CatchAll },
   ) => {
     const { documented, methods } = o;
     if (methods.length === 0) return;
@@ -213,7 +178,7 @@ function registerVersionRoutes(
       }
       return operation;
     };
-    const steps = [...(o.first ? [o.first] : []), ...versionRouteSteps(stepsScope, { operationOf })];
+    const steps = [...(o.catchAll ? [o.catchAll.guard] : []), ...versionRouteSteps(stepsScope, { operationOf })];
     if (usesOf.size > 0)
       steps.push({
         name: 'deprecated-elements',
@@ -227,14 +192,16 @@ function registerVersionRoutes(
           if (used.length > 0) return options.elementUses!.onUse({ request, reply, version, operation, used });
         },
       });
+    const handler = o.catchAll?.handler ?? (derived ? derivedHandler(documented) : forward);
+    if (!o.catchAll) addDocumentedRoute(routes, { template: path, url, methods, handler });
     scope.route({
-      // Only the methods the document declares here: another is the not-found handler's 405 (or
-      // OPTIONS' 204), never forwarded (core's `methodRule`).
+      // Only the methods the document declares here: another is the catch-all's 405 (or OPTIONS'
+      // 204), never forwarded (core's `methodRule`).
       method: methods,
       url,
       // The version's steps, compiled per route and method by the pipeline.
-      config: routeSteps(steps),
-      handler: derived ? derivedHandler(documented) : forward,
+      config: { ...routeSteps(steps), ...o.catchAll?.config },
+      handler,
     });
   };
   // The route pattern only matches: the original URL is what goes upstream. A literal `:` is
@@ -253,121 +220,27 @@ function registerVersionRoutes(
   };
   for (const [path, documented] of byPath)
     route(base + pattern(path), path, { documented, methods: forwarded(documented.map((op) => op.method)) });
-  // Paths the document does not name still reach the upstream, with the methods the version's
-  // operations declare (a derived version's are refused): the version's verdict applies, and
-  // usage counts them under `/*`.
-  if (!byPath.has('/*')) {
-    const operations = [
-      ...[...byPath.values()].flat().map((op) => ({ method: op.method, template: op.path })),
-      { method: 'GET', template: versionDocumentPath },
-    ];
-    const methods = forwarded(operations.map((op) => op.method));
-    route(`${base}/*`, '/*', { documented: [], methods, first: documentedPathGuard(base, operations) });
-  }
+  if (byPath.has('/*')) return;
+  // What the router did not match: found by the route index, else refused, or forwarded with the
+  // methods the version's operations declare where the version forwards undocumented paths.
+  const undocumented = forwardsUndocumented(options.forward, version.name);
+  const catchAll = createCatchAll({
+    base,
+    version: version.name,
+    routes,
+    undocumented: undocumented ? forward : undefined,
+  });
+  // Not forwarding them, it takes every method but OPTIONS (the not-found handler's 204 on a
+  // documented path, its 404 elsewhere) and QUERY where no document declares it (Fastify refuses
+  // one without a body first): an undocumented path is the 404 whatever the method.
+  const declared = routes.operations.map((op) => op.method);
+  const methods = undocumented
+    ? forwarded(declared)
+    : scope.supportedMethods.filter((m) => m !== 'OPTIONS' && (m !== 'QUERY' || declared.includes(m)));
+  route(`${base}/*`, '/*', { documented: [], methods, catchAll });
 }
 
 /** Methods a forwarding route never takes of a document: OPTIONS is answered here, TRACE never served. */
 const unforwarded = new Set(['OPTIONS', 'TRACE']);
 
-/**
- * The catch-all's step (as the service's 405 routes have it): a path the document names, asked with a method its operations do
- * not declare there (the router fell through to `/*`), is the 405 with their `Allow`, never forwarded.
- */
-function documentedPathGuard(
-  base: string,
-  operations: ReadonlyArray<{ method: string; template: string }>,
-): RequestStep {
-  return {
-    name: 'method-not-allowed',
-    phase: 'lifecycle',
-    run: (request) => {
-      const path = pathOf(request.url[0] === '/' ? request.url : originFormOf(request.url));
-      const rest = path.slice(base.length) || '/';
-      const below = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
-      const declared = methodsAt(operations, below, 'none');
-      if (declared) throw methodNotAllowedProblem({ method: request.method, allow: allowOf(declared) });
-    },
-  };
-}
-
-/** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
-function createForwarder(
-  options: ForwardOptions & {
-    pool: Dispatcher;
-    host: string;
-    vendor: string;
-    derivedRoute?: DerivedVersionRoute | undefined;
-  },
-  routed: string,
-): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
-  const onError = (reply: FastifyReply, error: Error & { code?: string; statusCode?: number }) => {
-    const timedOut =
-      error.statusCode === 504 ||
-      /TIMEOUT/i.test(error.code ?? '') ||
-      /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
-    reply.request.log.warn(
-      { err: { message: error.message, code: error.code } },
-      timedOut ? 'upstream timed out' : 'upstream unreachable',
-    );
-    if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
-    reply.header('connection', 'close');
-    sendProblem(reply, upstreamProblem(timedOut));
-  };
-  const within = `${routed}/`;
-  const listOf = createUpstreamHeaders({
-    host: options.host,
-    underscores: options.underscoresInHeaders === true,
-    ...(options.withheldHeaders ? { withheld: options.withheldHeaders } : {}),
-    ...(options.setHeaders ? { set: options.setHeaders } : {}),
-    ...(options.forwardedHeaders ? { forwarded: options.forwardedHeaders } : {}),
-  });
-  const hook = options.requestHeaders;
-  const requestHeaders = hook ? (request: FastifyRequest) => hook(headersOfList(listOf(request)), request) : listOf;
-  const { refuse, derivedRoute: derived } = options;
-  const checks = derived ? createResponseChecks() : undefined;
-  return (request, reply, operation) => {
-    if (refuse) return sendProblem(reply, refuse());
-    // The strict-target step refused every path that `new URL()` would resolve differently; this is
-    // the last word that nothing outside the version goes upstream. An absolute-form target is
-    // forwarded in origin form: its authority is not the upstream's.
-    const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
-    const target = pathOf(url);
-    if (target !== routed && !target.startsWith(within))
-      return sendProblem(
-        reply,
-        new VersionaryError({ code: ErrorCode.MalformedRequest, detail: 'The request path is not canonical.' }),
-      );
-    // A stray `%` or a Latin-1 escape such as `%E9` is no target an upstream framework decodes
-    // alike: a 400 problem.
-    if (targetUndecodable(url)) return sendProblem(reply, undecodableTargetProblem());
-    if (derived && operation && checks) {
-      const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
-      const headers = headersOfList(requestHeaders(request) as HeaderList);
-      return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) =>
-        onError(reply, error),
-      );
-    }
-    callUpstream(options.pool, reply, {
-      path: url,
-      headers: requestHeaders(request),
-      responseHeaders: setResponseHeaders,
-      onError,
-    });
-  };
-}
-
-/**
- * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
- * and no leading `//` (an authority), is its own `pathname`. Anything else (`%`, `\\`, `#`, a
- * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
- * upstream framework might.
- */
-const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
-
-/** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
-function pathOf(url: string): string {
-  const end = url.indexOf('?');
-  const path = end === -1 ? url : url.slice(0, end);
-  if (path[0] === '/' && path[1] !== '/' && plainPath.test(path) && !path.includes('/.')) return path;
-  return new URL(url, 'http://upstream').pathname;
-}
+type CatchAll = ReturnType<typeof createCatchAll>;

@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { resolveVersion } from '../core/negotiation/index.ts';
-import { allowOf, methodNotAllowedProblem, unknownVersionProblem } from '../core/rulebook/problems.ts';
+import {
+  allowOf,
+  methodNotAllowedProblem,
+  notServedProblem,
+  unknownVersionProblem,
+} from '../core/rulebook/problems.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 import { methodsAt } from '../core/rulebook/route-index.ts';
 import { createApiScope, versionDocumentPath, type ApiScope } from './api-scope.ts';
@@ -23,6 +28,12 @@ export interface ProblemHandlingOptions {
    * not-found handler: the loop sets {@link notFoundProblems} only under the prefixes it owns.
    */
   notFound?: boolean;
+  /**
+   * Whether a version forwards the paths no document declares (`forwardUndocumented`): a forwarding
+   * data plane's catch-all serves them then, with the version's methods. Any other version's
+   * undocumented path is a 404 whatever the method, one the router has no route for included.
+   */
+  forwardsUndocumented?: (version: string) => boolean;
 }
 
 /**
@@ -119,7 +130,7 @@ export async function installPrefixProblems(
  */
 function declaredMethodsAt(
   request: FastifyRequest,
-  o: { bundle: VersionBundle; scope: ApiScope; path: string },
+  o: { bundle: VersionBundle; scope: ApiScope; path: string; forwardsUndocumented?: (version: string) => boolean },
 ): string[] {
   const { bundle, scope, path } = o;
   const version = scope.versionOf(path);
@@ -131,6 +142,7 @@ function declaredMethodsAt(
     const operations = api.operations.map((op) => ({ method: op.method, template: op.path }));
     const at = methodsAt(operations, below, 'none');
     if (at) return at;
+    if (o.forwardsUndocumented && !o.forwardsUndocumented(version)) return [];
   }
   const app = request.server;
   return app.supportedMethods.filter((method) => app.findRoute({ method: method as HTTPMethods, url: path }) !== null);
@@ -145,7 +157,7 @@ function declaredMethodsAt(
 function methodAnswerAt(
   request: FastifyRequest,
   reply: FastifyReply,
-  o: { bundle: VersionBundle; scope: ApiScope; path: string },
+  o: Parameters<typeof declaredMethodsAt>[1],
 ): FastifyReply | undefined {
   const declared = declaredMethodsAt(request, o);
   if (declared.length === 0) return undefined;
@@ -188,11 +200,24 @@ export function notFoundProblems(
       }
     }
     const bare = path.split('?')[0]!;
+    const { forwardsUndocumented } = options;
+    // A forwarded version's path no document declares, asked with a method the router routes nowhere.
+    const undocumented = named !== undefined && forwardsUndocumented !== undefined && !forwardsUndocumented(named);
     return (
-      methodAnswerAt(request, reply, { bundle: options.bundle, scope, path: bare }) ??
+      methodAnswerAt(request, reply, {
+        bundle: options.bundle,
+        scope,
+        path: bare,
+        ...(forwardsUndocumented ? { forwardsUndocumented } : {}),
+      }) ??
       sendProblem(
         reply,
-        new VersionaryError({ code: ErrorCode.NotFound, detail: `No resource at ${request.method} ${echo(bare)}.` }),
+        undocumented
+          ? notServedProblem({ method: request.method, path: bare, version: named, allowed: [] })
+          : new VersionaryError({
+              code: ErrorCode.NotFound,
+              detail: `No resource at ${request.method} ${echo(bare)}.`,
+            }),
       )
     );
   };

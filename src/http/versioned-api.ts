@@ -24,7 +24,17 @@ const methodAnswerConfig = Symbol('versionary.methodAnswer');
  * gateway and nginx answer it, rather than a 403 for a method nobody may use there.
  */
 export function isMethodAnswer(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as unknown as Record<symbol, unknown> | undefined)?.[methodAnswerConfig] === true;
+  const marked = (request.routeOptions.config as unknown as Record<symbol, unknown> | undefined)?.[methodAnswerConfig];
+  return marked === true || (typeof marked === 'function' && (marked as (request: FastifyRequest) => boolean)(request));
+}
+
+/**
+ * The route config of a route that answers some of its requests as a path's 405 route does (a
+ * forwarded version's catch-all that refuses undocumented paths): those `answers` tells of ask
+ * only `read` (see {@link isMethodAnswer}).
+ */
+export function methodAnswerWhen(answers: (request: FastifyRequest) => boolean): Record<symbol, unknown> {
+  return { [methodAnswerConfig]: answers };
 }
 
 /**

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import {
   gatewayAdminKey,
+  declareTransportPaths,
   spawnGateway,
   startPythonUpstream,
   type PythonUpstream,
@@ -22,7 +23,7 @@ describe('gateway security: headers and framing (versionary gateway as a process
   let port: number;
   before(async () => {
     python = await startPythonUpstream();
-    gateway = await spawnGateway({ upstream: python.url });
+    gateway = await spawnGateway({ upstream: python.url, editDocument: declareTransportPaths });
     port = Number(new URL(gateway.base).port);
   });
   after(async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { freePort } from '../support/service-process.ts';
 import {
   gatewayAdminKey,
+  declareTransportPaths,
   spawnGateway,
   startPythonUpstream,
   startTestGateway,
@@ -22,7 +23,11 @@ describe('gateway: transport', () => {
   let deadGateway: TestGateway;
   before(async () => {
     python = await startPythonUpstream();
-    gateway = await startTestGateway({ upstream: python.url, gateway: { timeoutMs: 300 } });
+    gateway = await startTestGateway({
+      upstream: python.url,
+      gateway: { timeoutMs: 300 },
+      editDocument: declareTransportPaths,
+    });
     deadGateway = await startTestGateway({ upstream: `http://127.0.0.1:${await freePort()}` });
   });
   after(async () => {
@@ -55,8 +60,7 @@ describe('gateway: transport', () => {
       req.end();
     });
     assert.deepEqual(head, { status: 200, length: '13', bytes: 0 });
-    // POST: a method v2 declares, so the undocumented path is forwarded (a DELETE, which v2 declares
-    // nowhere, is the 405 of core's method rule, never forwarded).
+    // POST: the method the document declares there (a DELETE is the 405 of core's method rule, never forwarded).
     const empty = await fetch(`${gateway.base}/api/v2/empty`, { method: 'POST', headers: auth });
     assert.equal(empty.status, 204);
     assert.equal(await empty.text(), '');

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   gatewayAdminKey,
+  declareTransportPaths,
   spawnGateway,
   startPythonUpstream,
   type PythonUpstream,
@@ -98,7 +99,7 @@ describe('gateway: an upstream that answers before it reads the body (versionary
   let port: number;
   before(async () => {
     upstream = await startPythonUpstream();
-    gateway = await spawnGateway({ upstream: upstream.url });
+    gateway = await spawnGateway({ upstream: upstream.url, editDocument: declareTransportPaths });
     port = Number(new URL(gateway.base).port);
   });
   after(async () => {

@@ -30,7 +30,16 @@ describe('nginx at the edges of a request', () => {
   let nginx: DataPlane;
   before(async () => {
     python = await startPythonUpstream();
-    nginx = await startDataPlane({ upstream: python.url });
+    // v1 forwards the paths its document does not declare; v2 answers them 404.
+    nginx = await startDataPlane({
+      upstream: python.url,
+      gateway: {
+        versions: {
+          v1: { upstream: python.url, openapi: './openapi-v1.json', forwardUndocumented: true },
+          v2: { upstream: python.url, openapi: './openapi-v2.json' },
+        },
+      },
+    });
   });
   after(async () => {
     await nginx?.stop();
@@ -91,17 +100,38 @@ describe('nginx at the edges of a request', () => {
     const options = await send(nginx, 'OPTIONS', '/api/v2/users/1');
     assert.equal(options.status, 204);
     assert.equal(options.headers.allow, 'GET, HEAD, OPTIONS');
-    // A path the document does not name: the version's own methods, and another is refused.
-    const undocumented = await send(nginx, 'PROPFIND', '/api/v2/nothing');
+    // A path the document does not name: the 404 whatever the method, never forwarded; where the
+    // version forwards them, the version's own methods, and another is refused.
+    for (const method of ['GET', 'PROPFIND', 'OPTIONS', 'TRACE']) {
+      const refused = await send(nginx, method, '/api/v2/nothing');
+      assert.equal(refused.status, 404, method);
+      const problem = JSON.parse(refused.body) as { code: string; detail: string };
+      assert.equal(problem.code, 'NOT_FOUND', method);
+      assert.equal(problem.detail, 'v2 has no operation at /api/v2/nothing.', method);
+    }
+    assert.deepEqual(
+      (await python.received()).filter((target) => target.includes('nothing')),
+      [],
+    );
+    const undocumented = await send(nginx, 'PROPFIND', '/api/v1/nothing');
     assert.equal(undocumented.status, 405);
     assert.match(String(undocumented.headers.allow), /^GET, .*HEAD, OPTIONS$/);
+    const forwarded = await send(nginx, 'GET', '/api/v1/nothing');
+    assert.equal(forwarded.status, 404, "the upstream's own 404");
+    assert.deepEqual(JSON.parse(forwarded.body), { error: 'not here', path: '/api/v1/nothing' });
     // The documented method goes on, a usage line; none of the above is a call of the version.
     assert.equal((await send(nginx, 'GET', '/api/v2/users')).status, 200);
     await eventually(async () => nginx.usage().some((line) => line.operation === '/users'), 5000);
     assert.deepEqual(
       nginx
         .usage()
-        .filter((line) => line.status === '405' || line.status === '204' || line.method !== 'GET')
+        .filter(
+          (line) =>
+            line.status === '405' ||
+            line.status === '204' ||
+            line.method !== 'GET' ||
+            (line.version === 'v2' && line.operation === '/nothing'),
+        )
         .map((line) => `${line.method} ${line.status}`),
       [],
     );

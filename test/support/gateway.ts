@@ -66,6 +66,24 @@ export function upstreamDocument(version: string): Record<string, unknown> {
   return JSON.parse(readFileSync(join(example, `openapi-${version}.json`), 'utf8')) as Record<string, unknown>;
 }
 
+/**
+ * An `editDocument` that declares the Python upstream's paths for transport tests (`/cookies`,
+ * `/hop`, `/empty`, `/early`) in each version's document: the gateway forwards only what a
+ * document declares.
+ */
+export function declareTransportPaths(version: string, document: Record<string, unknown>): void {
+  const paths = document.paths as Record<string, unknown>;
+  const operation = (id: string) => ({ operationId: `${id}${version}`, responses: { '200': { description: id } } });
+  const upload = (id: string) => ({
+    ...operation(id),
+    requestBody: { content: { 'application/octet-stream': {} } },
+  });
+  paths[`/api/${version}/cookies`] = { get: operation('cookies') };
+  paths[`/api/${version}/hop`] = { get: operation('hop') };
+  paths[`/api/${version}/empty`] = { post: upload('empty') };
+  paths[`/api/${version}/early`] = { post: upload('early') };
+}
+
 /** A gateway started through the real composition (`startService` with `composeGateway`), as `versionary gateway` runs it. */
 export interface TestGateway {
   base: string;

@@ -242,6 +242,24 @@ export const parityCases: readonly ParityCase[] = [
     client: 'early',
     expect: { status: 400, problemType: '/problems/element-removed' },
   },
+  // The route index: a parameter of any length matches its template, and the operation's rules judge it.
+  {
+    name: "a 2,001-character id: its operation's deprecated parameter past its sunset",
+    at: 'closed',
+    method: 'GET',
+    target: `/api/v1/users/${'1'.repeat(2001)}?fields=id`,
+    client: 'early',
+    expect: { status: 400, problemType: '/problems/element-removed' },
+  },
+  // A path no document declares: a 404, never forwarded.
+  {
+    name: 'a path no document declares',
+    at: 'closed',
+    method: 'GET',
+    target: '/api/v2/not-in-the-document',
+    client: 'early',
+    expect: refusedPath,
+  },
   {
     name: 'the deprecated endpoint, before its sunset',
     at: 'closed',

@@ -6,6 +6,7 @@ import {
   ruleMethodOf,
   targetUndecodable,
   targetUnreadable,
+  templateAt,
   type DecisionTable,
   type RequestFacts,
 } from '../../src/core/rulebook/index.ts';
@@ -161,7 +162,8 @@ export function coreAnswer(
   // OPTIONS on a route: the data plane's own 204 with `Allow`.
   if (c.method === 'OPTIONS' && methods !== undefined)
     return { allowed: true, headers: { ...decision.headers, allow: allowOf(methods) } };
-  // Allowed, but no operation there: the data plane's 404.
+  // Allowed, but no operation there: the data plane's 404 (a version that forwards undocumented
+  // paths would pass it on; the scenario has none).
   if (template === undefined)
     return { status: 404, allowed: false, problemType: '/problems/not-found', headers: decision.headers };
   // The last word before the upstream: a target that is not percent-encoded UTF-8 is not forwarded.
@@ -182,18 +184,16 @@ function problemAnswer(table: DecisionTable, key: string): ParityAnswer {
   return { status: problem.status, allowed: false, problemType: problem.body.type, headers: problem.headers };
 }
 
-/** The operation a path below the version matches: `{name}` is one non-empty segment. */
+/** The operation a path below the version matches (core's route index): `{name}` is one non-empty segment. */
 function templateOf(
   table: DecisionTable,
   { version, method, below }: { version: string; method: string; below: string },
 ): string | undefined {
-  const parts = below.split('/');
-  return table.routes[version]?.find(
-    (row) =>
-      row.method === ruleMethodOf(method) &&
-      row.template.split('/').length === parts.length &&
-      row.template.split('/').every((p, i) => (p.startsWith('{') ? parts[i] !== '' : p === parts[i])),
-  )?.template;
+  const rows = (table.routes[version] ?? []).filter((row) => row.method === ruleMethodOf(method));
+  return templateAt(
+    rows.map((row) => row.template),
+    below,
+  );
 }
 
 /** A target's answer to a case, over a socket, the target sent byte for byte. */

@@ -37,7 +37,9 @@ Configured by the environment, as the reference service is:
                            vendor        media-type vendor: application/vnd.<vendor>.v2+json (default "api")
                            title         the docs' title (default: the newest document's info.title)
                            versions      { "v1": { "upstream": "http://host:port", "openapi": "./v1.json" }, ... }
-                                         oldest first; documents are JSON or YAML, relative to the config file
+                                         oldest first; documents are JSON or YAML, relative to the config file;
+                                         a path no document declares is a 404, unless the version
+                                         has "forwardUndocumented": true
                            identify      { "apiKeys": true } (default): Versionary keys, not forwarded
                                          { "header": "x-client-id" }: a trusted header names the client
                                          { "jwt": true } or { "jwt": { "claim": "sub" } }: a JWT checked

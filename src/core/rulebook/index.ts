@@ -31,5 +31,5 @@ export {
 } from './canonical-path.ts';
 export type { TargetRefusal } from './canonical-path.ts';
 export { sampleSegments, type Sample } from './sample-segments.ts';
-export { methodsAt, ruleMethodOf } from './route-index.ts';
+export { methodsAt, ruleMethodOf, templateAt } from './route-index.ts';
 export { allowOf } from './problems.ts';

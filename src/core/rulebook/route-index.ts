@@ -41,9 +41,36 @@ export function templateMatches(template: string, below: string): boolean {
   if (want.length !== got.length) return false;
   for (let i = 0; i < want.length; i++) {
     const part = want[i]!;
-    if (part.startsWith('{') && part.endsWith('}') ? got[i] === '' : part !== got[i]) return false;
+    if (isParameter(part) ? got[i] === '' : part !== got[i]) return false;
   }
   return true;
+}
+
+/**
+ * The template among `templates` that a path below the version reaches, or `undefined`: `{name}`
+ * is one non-empty segment of any length (no router's bound on a parameter applies, so a long id
+ * is judged as its operation). Where several match, the one literal at the first segment where
+ * they differ wins, as a router prefers a static route (`/users/me` over `/users/{id}`).
+ */
+export function templateAt(templates: Iterable<string>, below: string): string | undefined {
+  let best: string | undefined;
+  for (const template of templates)
+    if (templateMatches(template, below) && (best === undefined || moreLiteral(template, best))) best = template;
+  return best;
+}
+
+function moreLiteral(a: string, b: string): boolean {
+  const x = a.split('/');
+  const y = b.split('/');
+  for (let i = 0; i < x.length; i++) {
+    const px = isParameter(x[i]!);
+    if (px !== isParameter(y[i] ?? '')) return !px;
+  }
+  return false;
+}
+
+function isParameter(segment: string): boolean {
+  return segment.startsWith('{') && segment.endsWith('}');
 }
 
 /**

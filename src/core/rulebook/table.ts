@@ -33,6 +33,13 @@ export interface DecisionTable {
   versionRows: Record<string, RuleRow>;
   /** Per version: its documented operations, each with its rules. */
   routes: Record<string, RouteRow[]>;
+  /**
+   * The versions that forward the paths no route of theirs matches (a gateway's
+   * `forwardUndocumented`), judged by their version row with every method of their operations. Any
+   * other version answers such a path `not-documented` (404) once its rules allow the request.
+   * Absent: none does.
+   */
+  forwardUndocumented?: string[];
   /** Rate-limit policies: the limit of a request is its principal's (see `ratePolicyOf`). */
   policies: RatePolicies;
   /**

@@ -24,7 +24,7 @@ export type {
   TypedHandler,
 } from '../handler-types.ts';
 export type { VersionedRequestHook } from '../versioned-api.ts';
-export type { ForwardOptions } from '../forwarded-api.ts';
+export type { ForwardOptions } from '../forward-options.ts';
 export type { ProblemBody } from '../problem.ts';
 export { sendProblem, toProblem } from '../problem.ts';
 

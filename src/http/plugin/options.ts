@@ -10,7 +10,7 @@ import {
 } from '../../core/lifecycle/index.ts';
 import type { ApiVersion, ElementDocumentation, OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { OperationHandler } from '../operation-types.ts';
-import type { ForwardOptions } from '../forwarded-api.ts';
+import type { ForwardOptions } from '../forward-options.ts';
 import type { VersionedRequestHook } from '../versioned-api.ts';
 import { pluginOptionsValidator } from './options-schema.ts';
 
@@ -252,5 +252,11 @@ function checkForward(options: { forward: ForwardOptions; names: string[]; hasHa
     errors.push('forward.timeoutMs must be an integer from 1 to 3600000');
   if (forward.requestHeaders !== undefined && typeof forward.requestHeaders !== 'function')
     errors.push('forward.requestHeaders must be a function');
+  const undocumented = forward.forwardUndocumented as unknown;
+  if (
+    undocumented !== undefined &&
+    (!Array.isArray(undocumented) || undocumented.some((name) => !names.includes(name as string)))
+  )
+    errors.push(`forward.forwardUndocumented must list versions of the bundle (${names.join(', ')})`);
   return errors;
 }

@@ -21,6 +21,7 @@ import { defaultSteps } from '../pipeline/listed-steps.ts';
 import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
+import { forwardsUndocumented } from '../forwarded-catch-all.ts';
 import { addNegotiationStep } from '../negotiation.ts';
 import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
 import { installRemovedGate, removalDecision, removedVersionOf, verdictOf } from '../removed-gate.ts';
@@ -122,7 +123,14 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   if (o.problems)
     await installPrefixProblems(
       app,
-      { bundle, prefix, vendor, removedVersion: removedVersionOf(lifecycle, clock), notFound: o.notFound },
+      {
+        bundle,
+        prefix,
+        vendor,
+        removedVersion: removedVersionOf(lifecycle, clock),
+        notFound: o.notFound,
+        ...(o.forward ? { forwardsUndocumented: (v: string) => forwardsUndocumented(o.forward!, v) } : {}),
+      },
       registerRoutes,
     );
   else await registerRoutes();

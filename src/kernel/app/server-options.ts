@@ -9,6 +9,7 @@ import {
   sendProblem,
 } from '../../http/index.ts';
 import { strictRequestError } from '../../http/request-target.ts';
+import { requestHeadLimit } from './request-head.ts';
 import { requestIdOf } from '../ops/request-id.ts';
 
 /**
@@ -29,7 +30,10 @@ export function serviceServerOptions(options: {
     onConstructorPoisoning: 'error',
     genReqId: requestIdOf,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // A parameter of any length the server reads matches its template (the request line is part of
+    // the 64 KiB head the server takes): a long id on a removed endpoint is that endpoint's 410,
+    // never a miss. Routes have no regular-expression parameters for the bound to protect.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: requestHeadLimit },
     // Router failures on an ambiguous target (a bad `%` escape) are a 400, as in every hook after
     // routing; the rest (oversized parameters) name no resource: a 404 problem.
     frameworkErrors: (error, request, reply) =>

@@ -34,8 +34,14 @@ const GatewayVersionSchema = Type.Object(
         errorText: 'must be the path of the change file (JSON, YAML, or a JavaScript module)',
       }),
     ),
+    // Paths the document does not declare are forwarded too, judged by the version's rules alone
+    // (docs/gateway.md lists the endpoint rules that cannot apply to them); by default a 404.
+    forwardUndocumented: Type.Optional(Type.Boolean({ errorText: 'must be true or false' })),
   },
-  { additionalProperties: false, errorText: 'must be { upstream, openapi } or { derivedFrom, changes }' },
+  {
+    additionalProperties: false,
+    errorText: 'must be { upstream, openapi, forwardUndocumented? } or { derivedFrom, changes }',
+  },
 );
 
 const identifyText =

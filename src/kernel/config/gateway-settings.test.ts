@@ -26,10 +26,34 @@ describe('parseGatewaySettings', () => {
       underscoresInHeaders: false,
       forwardedHeaders: 'x-forwarded',
       versions: [
-        { name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json' },
-        { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml' },
+        { name: 'v1', upstream: 'http://127.0.0.1:9001', openapi: './v1.json', forwardUndocumented: false },
+        { name: 'v2', upstream: 'https://api.internal:8443', openapi: 'v2.yaml', forwardUndocumented: false },
       ],
     });
+  });
+
+  it('reads forwardUndocumented per version, never on a derived one', () => {
+    const { settings } = parse({ versions: { ...versions, v1: { ...versions.v1, forwardUndocumented: true } } });
+    assert.deepEqual(
+      settings?.versions.map((v) => 'forwardUndocumented' in v && v.forwardUndocumented),
+      [true, false],
+    );
+    const wrong = parse({ versions: { ...versions, v1: { ...versions.v1, forwardUndocumented: 'yes' } } });
+    assert.equal(wrong.settings, undefined);
+    assert.ok(
+      wrong.errors.some((e) => e.includes('gateway.versions.v1.forwardUndocumented must be true or false')),
+      wrong.errors.join('\n'),
+    );
+    const derived = parse({
+      versions: { v1: { derivedFrom: 'v2', changes: './c.json', forwardUndocumented: true }, v2: versions.v2 },
+    });
+    assert.equal(derived.settings, undefined);
+    assert.ok(
+      derived.errors.some((e) =>
+        /gateway\.versions\.v1\.forwardUndocumented applies to a version with an upstream/.test(e),
+      ),
+      derived.errors.join('\n'),
+    );
   });
 
   it('reads the nginx data plane section, and names its mistakes', () => {

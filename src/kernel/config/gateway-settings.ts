@@ -12,7 +12,14 @@ type GatewayIdentify =
 
 /** A version forwarded to its upstream, or served from a newer one by declared changes (`derivedFrom`). */
 export type GatewayVersion =
-  { name: string; upstream: string; openapi: string } | { name: string; derivedFrom: string; changes: string };
+  | {
+      name: string;
+      upstream: string;
+      openapi: string;
+      /** Forward paths the document does not declare (under the version's rules alone); else they are a 404. */
+      forwardUndocumented: boolean;
+    }
+  | { name: string; derivedFrom: string; changes: string };
 
 /** The `gateway` section of the config file (`docs/gateway.md`). */
 export interface GatewaySettings {
@@ -67,6 +74,10 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
     const members = Object.keys(v);
     const upstream = members.includes('upstream') || members.includes('openapi');
     const derived = members.includes('derivedFrom') || members.includes('changes');
+    if (derived && members.includes('forwardUndocumented'))
+      problems.push(
+        `gateway.versions.${name}.forwardUndocumented applies to a version with an upstream: a derived version forwards only what its changes translate`,
+      );
     if (upstream && derived)
       problems.push(
         `gateway.versions.${name} has an upstream or an openapi document, and derivedFrom or changes: give one pair`,
@@ -87,7 +98,12 @@ export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySe
       .map(([name, v]): GatewayVersion =>
         v.derivedFrom !== undefined
           ? { name, derivedFrom: v.derivedFrom, changes: v.changes! }
-          : { name, upstream: v.upstream!.replace(/\/$/, ''), openapi: v.openapi! },
+          : {
+              name,
+              upstream: v.upstream!.replace(/\/$/, ''),
+              openapi: v.openapi!,
+              forwardUndocumented: v.forwardUndocumented ?? false,
+            },
       )
       .sort((a, b) => Number(a.name.slice(1)) - Number(b.name.slice(1))),
     identify: toIdentify(raw.identify),

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
+import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
 import type { ServiceContext, ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
@@ -30,6 +31,8 @@ export interface LoopForward {
   underscoresInHeaders?: boolean;
   /** Which forwarding headers go upstream: `x-forwarded` (default), `forwarded` (RFC 7239) or `both`. */
   forwardedHeaders?: 'both' | 'forwarded' | 'x-forwarded';
+  /** Versions whose paths no document declares are forwarded too (`forwardUndocumented`); else they are a 404. */
+  forwardUndocumented?: readonly string[];
   /** Versions served from a newer one by declared changes (`derivedFrom` in the gateway section). */
   derived?: Record<string, DerivedVersionRoute>;
   /**
@@ -59,6 +62,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
         prefix: api.prefix,
         vendor: api.vendor,
         removedVersion: removedVersionOf(tableLifecycleOf(context), clock),
+        forwardsUndocumented: (version) => forwardsUndocumented(forward, version),
       });
       await app.register(versionary, {
         notFound: false,
@@ -79,6 +83,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           setHeaders: { [clientHeader]: (request) => usageIdentityOf(request).clientId },
           ...(forward.refuse ? { refuse: forward.refuse } : {}),
           ...(forward.derived ? { derived: forward.derived } : {}),
+          ...(forward.forwardUndocumented ? { forwardUndocumented: forward.forwardUndocumented } : {}),
         },
         // Written once the call is answered, and only if it was not refused (`after:usage`).
         onUsage: (call, request) =>

@@ -201,6 +201,15 @@ local function answer_method(t, method, allow)
   return ngx.exit(ngx.HTTP_NO_CONTENT)
 end
 
+-- A path no document declares (the gateway's 404, never forwarded), with the version's headers; no
+-- operation was called, so no usage line. The path is echoed as core's `echo` does: 200 characters at most.
+local function not_documented(t, version, headers)
+  ngx_var.versionary_log = ""
+  local path = ngx.ctx.instance
+  if #path > 200 then path = sub(path, 1, 200) .. "…" end
+  return send_problem(t, "not-documented", headers, { version = version, path = path })
+end
+
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
@@ -317,10 +326,12 @@ function _M.access()
   end
   -- The method, as core's methodRule: served only where the route declares it; never forwarded else.
   -- (After the removal, as core orders them, when a client's own row may still serve the path.)
+  -- nil: a path no document declares, of a version that does not forward them (the 404 below).
   local declared = rules.methods_at(t, version, below)
-  local method_ok = method ~= "OPTIONS" and rules.method_served(declared, method)
-  if not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
-  local unsafe = method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
+  local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
+  if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
+  -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
+  local unsafe = declared and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
   local client = identify(t, now, unsafe, pending)
   if not client then return end
   ctx.client = client
@@ -332,6 +343,7 @@ function _M.access()
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
   if used then ngx_var.versionary_deprecated = used end
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
+  if not declared then return not_documented(t, version, decided) end
   if not method_ok then return answer_method(t, method, rules.allow_of(declared)) end
   -- The last word before the upstream, as the gateway's forwarder has it: no stray `%` nor Latin-1 escape goes on.
   if target.undecodable(raw) then return send_problem(t, "target-undecodable") end
@@ -421,6 +433,7 @@ function _M.not_allowed()
   local declared = below == "/openapi.json" and { "GET" } or rules.methods_at(t, version, below)
   ngx_var.versionary_log = ""
   ngx.ctx.instance = match(raw, "^[^?]*")
+  if not declared then return not_documented(t, version) end
   local method = match(ngx_var.request or "", "^(%S+)") or "TRACE"
   return send_problem(t, "method-not-allowed", nil, { method = method, allow = rules.allow_of(declared) })
 end

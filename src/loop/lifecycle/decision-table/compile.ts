@@ -19,6 +19,7 @@ import {
   acceptUnreadableProblem,
   methodNotAllowedProblem,
   notAcceptableProblem,
+  notServedProblem,
   unknownVersionProblem,
   upstreamProblem,
   versionConflictProblem,
@@ -59,6 +60,8 @@ export interface DecisionTableSources {
   rateLimit?: RateLimitSettings;
   /** The clients' minimum versions (client id → version), and a stamp that moves when they may have. */
   minimumVersions?: { list(): Promise<Readonly<Record<string, string>>>; stamp(): number };
+  /** The versions whose undocumented paths a forwarding data plane passes on (`forwardUndocumented`). */
+  forwardUndocumented?: readonly string[];
 }
 
 /**
@@ -123,6 +126,7 @@ export async function compileDecisionTable(
     listHeaders: listHeaderSegments(runtime, now),
     versionRows,
     routes,
+    forwardUndocumented: [...(sources.forwardUndocumented ?? [])],
     policies,
     minimumVersions,
     problems: registry.problems,
@@ -153,6 +157,11 @@ function fixedProblems(
   registry.keyOf(notAcceptableProblem({ supported }), 'not-acceptable');
   // `{allow}` is the route's (`allowOf` of its methods), in the header and the detail.
   registry.keyOf(methodNotAllowedProblem({ method: '{method}', allow: '{allow}' }), 'method-not-allowed');
+  // A path no route of the version matches, where the version does not forward such paths.
+  registry.keyOf(
+    notServedProblem({ method: '{method}', path: '{path}', version: '{version}', allowed: [] }),
+    'not-documented',
+  );
   registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
   registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
   registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');

@@ -39,6 +39,10 @@ function createEntry(context: ServiceContext): Entry {
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,
         minimumVersions: followMinimumVersions(context, () => void entry.tables.current().catch(() => undefined)),
+        // A gateway's versions that forward what their document does not declare.
+        forwardUndocumented: (config.settings.gateway?.versions ?? [])
+          .filter((v) => 'upstream' in v && v.forwardUndocumented)
+          .map((v) => v.name),
       },
       clock,
     ),

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
+import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',
@@ -84,7 +85,7 @@ export const revokeApprovalSchema = {
   description:
     'Withdraw an approval: the change counts as Broken again where it hurts a client. The record stays, with who revoked it and when.',
   querystring: NoQuery,
-  params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The approval id (apv_…).' }) }),
+  params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The approval id (apv_…).' }) }),
   response: {
     200: approval('Revoked; the record as it now stands.'),
     ...problems({ 400: 'An unknown query parameter', 404: 'No approval in force with this id' }),

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { pageLimit, problem, singleLineText } from '../admin/admin-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
+import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
 /**
  * The problem responses of an admin route, by status, each with what it means for that route.
@@ -125,7 +126,10 @@ export const ClientListSchema = Type.Object(
 /** `{id}` of a client route. */
 // maxLength is the router's own bound on a path segment (maxParamLength): up to it, any other value is a 404, as documented.
 export const ClientParams = Type.Object({
-  id: Type.String({ maxLength: 2000, description: 'cl_ and 16 hex digits; any other value names no client (404).' }),
+  id: Type.String({
+    maxLength: requestHeadLimit,
+    description: 'cl_ and 16 hex digits; any other value names no client (404).',
+  }),
 });
 
 /** `?limit=&cursor=` of a list. */

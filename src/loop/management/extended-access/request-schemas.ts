@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
+import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
@@ -38,7 +39,9 @@ const extendedAccessRequest = (description: string) =>
     { description },
   );
 const tags = ['exemptions'];
-const params = Type.Object({ id: Type.String({ maxLength: 2000, description: 'The request id (exr_…).' }) });
+const params = Type.Object({
+  id: Type.String({ maxLength: requestHeadLimit, description: 'The request id (exr_…).' }),
+});
 const conflict = {
   404: 'No request with this id',
   409: 'The request was already decided, or (a grant) the client already has a grant in force for the subject',

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
+import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
@@ -96,7 +97,7 @@ export const revokeExtendedAccessSchema = {
   tags,
   description: 'End a grant at once: the client gets the removal from its next call. The record stays.',
   querystring: NoQuery,
-  params: Type.Object({ id: Type.String({ maxLength: 2000, description: 'The grant id (exm_…).' }) }),
+  params: Type.Object({ id: Type.String({ maxLength: requestHeadLimit, description: 'The grant id (exm_…).' }) }),
   response: {
     200: grant('Revoked; the record as it now stands.'),
     ...problems({ 400: 'An unknown query parameter', 404: 'No grant in force with this id' }),

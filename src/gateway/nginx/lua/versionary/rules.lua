@@ -36,6 +36,23 @@ local function compile_template(template)
   return not literal and ("^" .. pattern .. "$") or nil
 end
 
+-- Which segments of a template are parameters, in order: where two templates match a path, the one
+-- literal at the first segment they differ in wins (core's templateAt).
+local function parameter_flags(template)
+  local flags = {}
+  for segment in string.gmatch(template, "[^/]+") do
+    flags[#flags + 1] = byte(segment, 1) == 123 and byte(segment, -1) == 125
+  end
+  return flags
+end
+
+local function more_literal(a, b)
+  for i = 1, #a do
+    if a[i] ~= b[i] then return not a[i] end
+  end
+  return false
+end
+
 -- The body of a problem as JSON without its closing brace: `instance` and the request id are added per request.
 local function index_problem(problem)
   local body = json.encode(problem.body)
@@ -70,6 +87,7 @@ function _M.decode(json)
   if t.format ~= 1 then return nil, "format " .. tostring(t.format) .. " is not 1" end
   t.version_set = set_of(t.versions)
   index_minimums(t)
+  t.undocumented_set = set_of(t.forwardUndocumented ~= cjson.null and t.forwardUndocumented or nil)
   t.vendor_prefix = ("application/vnd." .. t.vendor .. "."):lower()
   t.prefix_slash = t.prefix .. "/"
   for _, row in pairs(t.versionRows) do index_subject(row) end
@@ -89,7 +107,7 @@ function _M.decode(json)
         exact[route.method .. " " .. route.template] = route
       else
         local list = by_method[route.method] or {}
-        list[#list + 1] = { pattern = pattern, route = route }
+        list[#list + 1] = { pattern = pattern, route = route, flags = parameter_flags(route.template) }
         by_method[route.method] = list
       end
     end
@@ -111,15 +129,17 @@ function _M.route_of(t, version, method, below)
   if route then return route end
   local candidates = index.by_method[method]
   if not candidates then return nil end
+  local best
   for i = 1, #candidates do
     local c = candidates[i]
-    if find(below, c.pattern) then return c.route end
+    if find(below, c.pattern) and (not best or more_literal(c.flags, best.flags)) then best = c end
   end
-  return nil
+  return best and best.route
 end
 
 --- The methods the operations at a path below the version declare, in the table's order; for a
---- path no template matches, every method of the version's operations (core's methodsAt).
+--- path no template matches, every method of the version's operations where the version forwards
+--- undocumented paths (core's methodsAt, 'version'), else nil: no document's path (the 404).
 function _M.methods_at(t, version, below)
   local index = t.index[version]
   if not index then return {} end
@@ -137,7 +157,8 @@ function _M.methods_at(t, version, below)
       at[#at + 1] = m
     end
   end
-  return at[1] and at or all
+  if at[1] then return at end
+  return t.undocumented_set[version] and all or nil
 end
 
 --- `Allow` of the declared methods: HEAD beside GET, OPTIONS, never TRACE (core's allowOf).
