@@ -1,3 +1,4 @@
+import { deprecatedElementsStep } from './deprecated-elements-step.ts';
 import { versionDocumentPath } from './api-scope.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
@@ -180,18 +181,17 @@ function registerVersionRoutes(
     };
     const steps = [...(o.catchAll ? [o.catchAll.guard] : []), ...versionRouteSteps(stepsScope, { operationOf })];
     if (usesOf.size > 0)
-      steps.push({
-        name: 'deprecated-elements',
-        phase: 'lifecycle',
-        // Only a method whose operation has deprecated elements to look for.
-        appliesTo: (route) => usesOf.has(operationOf(route.method)),
-        run: (request, reply, route) => {
-          const operation = operationOf(route.method);
+      steps.push(
+        deprecatedElementsStep({
+          phase: 'lifecycle',
+          version,
+          operationOf,
+          checkOf: (operation) => usesOf.get(operation),
           // Read as loosely as any upstream might read it: a spelling that could be the parameter is it.
-          const used = usesOf.get(operation)!({ body: undefined, query: looseQuery(request.url) });
-          if (used.length > 0) return options.elementUses!.onUse({ request, reply, version, operation, used });
-        },
-      });
+          read: (request) => ({ body: undefined, query: looseQuery(request.url) }),
+          onUse: options.elementUses!.onUse,
+        }),
+      );
     const handler = o.catchAll?.handler ?? (derived ? derivedHandler(documented) : forward);
     if (!o.catchAll) addDocumentedRoute(routes, { template: path, url, methods, handler });
     scope.route({

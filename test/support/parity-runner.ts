@@ -1,15 +1,7 @@
-import {
-  allowOf,
-  canonicalPath,
-  decide,
-  methodsAt,
-  ruleMethodOf,
-  targetUndecodable,
-  targetUnreadable,
-  templateAt,
-  type DecisionTable,
-  type RequestFacts,
-} from '../../src/core/rulebook/index.ts';
+import { decide, type DecisionTable, type RequestFacts } from '../../src/core/rulebook/index.ts';
+import { canonicalPath, targetUndecodable, targetUnreadable } from '../../src/core/rulebook/canonical-path.ts';
+import { allowOf } from '../../src/core/rulebook/problems.ts';
+import { methodsAt, ruleMethodOf, templateAt } from '../../src/core/rulebook/route-index.ts';
 import { request } from 'node:http';
 import type { RawResponse } from './nginx.ts';
 import { rawExchange } from './raw-socket.ts';

@@ -69,7 +69,9 @@ export function targetRefusalOf(url: string): TargetRefusal | undefined {
  * Whether a request target holds a byte no target may hold (RFC 9112 §3.2, RFC 3986): a control,
  * a space, DEL or a raw non-ASCII byte (`/users\xC0\xAF1`), which each server reads its own way.
  * Node's HTTP parser refuses such a target before any route sees it; a data plane that accepts it
- * (nginx) refuses it with {@link unreadableTargetProblem}, the same 400.
+ * (nginx) refuses it with {@link unreadableTargetProblem}, the same 400. The parity cases' reference.
+ *
+ * @internal
  */
 export function targetUnreadable(target: string): boolean {
   return /[^\x21-\x7e]/.test(target);

@@ -20,16 +20,6 @@ export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
 export { ratePolicyOf } from './rules.ts';
 export { retiresSome } from './minimum-version-rule.ts';
-export {
-  canonicalPath,
-  targetProblem,
-  targetRefusals,
-  targetUndecodable,
-  targetUnreadable,
-  undecodableTargetProblem,
-  unreadableTargetProblem,
-} from './canonical-path.ts';
+export { targetProblem, targetRefusals, undecodableTargetProblem, unreadableTargetProblem } from './canonical-path.ts';
 export type { TargetRefusal } from './canonical-path.ts';
 export { sampleSegments, type Sample } from './sample-segments.ts';
-export { methodsAt, ruleMethodOf, templateAt } from './route-index.ts';
-export { allowOf } from './problems.ts';

@@ -35,7 +35,7 @@ function indexOf(table: DecisionTable): RouteIndex {
 }
 
 /** Whether a path below the version matches a route template: `{name}` is one non-empty segment. */
-export function templateMatches(template: string, below: string): boolean {
+function templateMatches(template: string, below: string): boolean {
   const want = template.split('/');
   const got = below.split('/');
   if (want.length !== got.length) return false;
