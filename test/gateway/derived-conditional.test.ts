@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { derivedFastapiFixture as fixture, writeDerivedFastapiFiles } from '../support/derived-fastapi.ts';
-import { gatewayAdminKey, spawnGatewayIn, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
+import { describe, it } from 'node:test';
+import { derivedFastapiGateway } from '../support/derived-fastapi.ts';
+import { gatewayAdminKey } from '../support/gateway.ts';
 
 interface Received {
   method: string;
@@ -11,8 +10,7 @@ interface Received {
 }
 
 describe("a derived version's validators and links are its own: ETags of its bodies, If-Match honoured, instance in its paths", () => {
-  let upstream: PythonUpstream;
-  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>>;
+  const { gateway, upstream } = derivedFastapiGateway();
   const headers = { authorization: `Bearer ${gatewayAdminKey}` };
   const received = async () => (await (await fetch(`${upstream.url}/_received`)).json()) as Received[];
   const patch = (ifMatch: string, body: unknown) =>
@@ -21,14 +19,6 @@ describe("a derived version's validators and links are its own: ETags of its bod
       headers: { ...headers, 'content-type': 'application/json', 'if-match': ifMatch },
       body: JSON.stringify(body),
     });
-  before(async () => {
-    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
-    gateway = await spawnGatewayIn(writeDerivedFastapiFiles(upstream.url));
-  });
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.stop();
-  });
 
   it('tags a write by its v1 body, honours If-Match with the tag v1 gave, and refuses a stale one with a 412 of its own', async () => {
     const read = await fetch(`${gateway.base}/api/v1/users/2`, { headers });

@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { derivedFastapiFixture as fixture, writeDerivedFastapiFiles } from '../support/derived-fastapi.ts';
-import { gatewayAdminKey, spawnGatewayIn, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
+import { describe, it } from 'node:test';
+import { derivedFastapiGateway } from '../support/derived-fastapi.ts';
+import { gatewayAdminKey } from '../support/gateway.ts';
 
 describe('versionary gateway serves v1 from an upstream named as FastAPI names it ({user_id}, Optional[Address])', () => {
-  let upstream: PythonUpstream;
-  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>>;
+  const { gateway, upstream } = derivedFastapiGateway();
   const headers = { authorization: `Bearer ${gatewayAdminKey}` };
   /** What the upstream has received so far. */
   const received = async () =>
     (await (await fetch(`${upstream.url}/_received`)).json()) as Array<{ method: string; target: string }>;
-  before(async () => {
-    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
-    gateway = await spawnGatewayIn(writeDerivedFastapiFiles(upstream.url));
-  });
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.stop();
-  });
 
   it('routes GET /api/v1/users/{user_id} and translates it, v2-only members of the nullable address dropped', async () => {
     const response = await fetch(`${gateway.base}/api/v1/users/1`, { headers });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
-import { derivedFastapiFixture as fixture, writeDerivedFastapiFiles } from '../support/derived-fastapi.ts';
-import { gatewayAdminKey, spawnGatewayIn, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
+import { describe, it } from 'node:test';
+import { derivedFastapiGateway } from '../support/derived-fastapi.ts';
+import { gatewayAdminKey } from '../support/gateway.ts';
 
 interface Problem {
   code: string;
@@ -12,22 +11,13 @@ interface Problem {
 }
 
 describe('a derived version never hands an old client the newest data, and checks old requests in their own terms', () => {
-  let upstream: PythonUpstream;
-  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>>;
+  const { gateway, upstream } = derivedFastapiGateway();
   const headers = { authorization: `Bearer ${gatewayAdminKey}` };
   const json = { ...headers, 'content-type': 'application/json' };
   /** How many calls the upstream has received so far. */
   const calls = async () => ((await (await fetch(`${upstream.url}/_received`)).json()) as unknown[]).length;
   const post = (body: string, type = 'application/json') =>
     fetch(`${gateway.base}/api/v1/users`, { method: 'POST', headers: { ...headers, 'content-type': type }, body });
-  before(async () => {
-    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
-    gateway = await spawnGatewayIn(writeDerivedFastapiFiles(upstream.url));
-  });
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.stop();
-  });
 
   it('drops members the upstream sends that v1 does not declare, nested ones and list records included', async () => {
     const v1 = await fetch(`${gateway.base}/api/v1/users/3`, { headers });

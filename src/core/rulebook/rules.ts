@@ -122,15 +122,17 @@ function ruleOfElement(decision: Decision & { outcome: 'refuse' }) {
 }
 
 /**
- * A brownout window in force on the operation, for this client (a targeted one names it), that
+ * A brownout window in force on the operation (on a path with no route, the version's), for this client (a targeted one names it), that
  * its extended access does not spare: refused as the removal will be, with `retry-after`.
  */
 export const brownoutRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
-  if (route === undefined || route.brownouts.length === 0) return allowed;
+  // A path with no route: the version's whole-version brownouts, as its removal would reach it.
+  const rows = route?.brownouts ?? (facts.version === undefined ? undefined : table.versionBrownouts?.[facts.version]);
+  if (rows === undefined || rows.length === 0) return allowed;
   const client = facts.principal?.client;
   const { now } = facts;
-  for (const b of route.brownouts) {
+  for (const b of rows) {
     if (now < b.startsAt || now >= b.endsAt) continue;
     if (b.clients && (client === undefined || !b.clients.includes(client))) continue;
     const spared = client === undefined ? undefined : b.spared?.[client];
@@ -142,7 +144,7 @@ export const brownoutRule: Rule = (facts, table) => {
       headers: {},
       problem: { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
       rule: 'brownout',
-      deprecated: route.row.deprecated,
+      deprecated: (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
     };
   }
   return allowed;

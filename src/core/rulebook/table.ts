@@ -34,6 +34,11 @@ export interface DecisionTable {
   /** Per version: its documented operations, each with its rules. */
   routes: Record<string, RouteRow[]>;
   /**
+   * Per version: its whole-version brownouts, which also reach a path with no route (an
+   * undocumented path a version forwards), as the version's removal would. Absent when none.
+   */
+  versionBrownouts?: Record<string, BrownoutRow[]>;
+  /**
    * The versions that forward the paths no route of theirs matches (a gateway's
    * `forwardUndocumented`), judged by their version row with every method of their operations. Any
    * other version answers such a path `not-documented` (404) once its rules allow the request.

@@ -340,7 +340,7 @@ function _M.access()
   local retired = rules.retired(t, client, version)
   if retired then return send_problem(t, retired) end
   local names = query and route and route.elements[1] and target.query_names(query)
-  local ok, decided, key, used, retry = rules.decide(row, route, client, now, names)
+  local ok, decided, key, used, retry = rules.decide(row, route, client, now, names, t.versionBrownouts[version])
   if used then ngx_var.versionary_deprecated = used end
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
   if not declared then return not_documented(t, version, decided) end

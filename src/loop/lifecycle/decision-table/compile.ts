@@ -37,7 +37,7 @@ import { rateLimitedProblem, ratePoliciesOf } from '../../access/rate-limit/poli
 import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
-import { routeRow, type RouteRowContext } from './route-rows.ts';
+import { routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
 import { subjectSegments } from './subject-rows.ts';
 
 /** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
@@ -99,6 +99,11 @@ export async function compileDecisionTable(
     const segments = subjectSegments(ctx, { version, method: 'GET', path: '/' });
     versionRows[version] = { segments, deprecated: runtime.scheduleOf(version) !== undefined };
   }
+  const versionBrownouts: NonNullable<DecisionTable['versionBrownouts']> = {};
+  for (const version of versions) {
+    const rows = versionBrownoutRows(ctx, version);
+    if (rows.length > 0) versionBrownouts[version] = rows;
+  }
   const routes: Record<string, RouteRow[]> = {};
   for (const v of bundle.versions) {
     routes[v.name] = [];
@@ -126,6 +131,7 @@ export async function compileDecisionTable(
     listHeaders: listHeaderSegments(runtime, now),
     versionRows,
     routes,
+    ...(Object.keys(versionBrownouts).length > 0 ? { versionBrownouts } : {}),
     forwardUndocumented: [...(sources.forwardUndocumented ?? [])],
     policies,
     minimumVersions,

@@ -192,3 +192,14 @@ function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly
       };
     });
 }
+
+/**
+ * A version's whole-version brownouts, for a path under it with no route (an undocumented path a
+ * version forwards), as the version's removal reaches it; clients with extended access to the
+ * version are spared.
+ */
+export function versionBrownoutRows(ctx: RouteRowContext, version: string): BrownoutRow[] {
+  const exempt = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
+  // `/*` names no endpoint: only the brownouts of the whole version reach it.
+  return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, exempt);
+}

@@ -91,6 +91,13 @@ function _M.decode(json)
   t.vendor_prefix = ("application/vnd." .. t.vendor .. "."):lower()
   t.prefix_slash = t.prefix .. "/"
   for _, row in pairs(t.versionRows) do index_subject(row) end
+  if t.versionBrownouts == nil or t.versionBrownouts == cjson.null then t.versionBrownouts = {} end
+  for _, rows in pairs(t.versionBrownouts) do
+    for _, b in ipairs(rows) do
+      if b.clients then b.clients_set = set_of(b.clients) end
+      if b.spared == cjson.null then b.spared = nil end
+    end
+  end
   t.index = {}
   for version, rows in pairs(t.routes) do
     local exact, by_method, ordered = {}, {}, {}
@@ -246,8 +253,9 @@ end
 
 --- The rules after the key check: lifecycle (with the client's own row and the closings), the
 --- deprecated parameters used, the brownouts. Returns allowed, headers, problem key, the names of
---- the deprecated elements used (comma-separated), and a brownout's retry-after.
-function _M.decide(row, route, client, now, names)
+--- the deprecated elements used (comma-separated), and a brownout's retry-after. A path with no
+--- route is reached by its version's whole-version brownouts (`version_brownouts`).
+function _M.decide(row, route, client, now, names, version_brownouts)
   local ok, headers, problem = judge(row, client, now)
   if not ok then return false, headers, problem end
   local used
@@ -263,8 +271,9 @@ function _M.decide(row, route, client, now, names)
     end
     if first then headers = overlay(headers, first) end
   end
-  if route then
-    for _, b in ipairs(route.brownouts) do
+  local brownouts = route and route.brownouts or version_brownouts
+  if brownouts then
+    for _, b in ipairs(brownouts) do
       if now >= b.startsAt and now < b.endsAt and (not b.clients_set or (client and b.clients_set[client])) then
         local spared = client and b.spared and b.spared[client]
         if not (spared and spared > now) then
