@@ -77,6 +77,9 @@ function fromValidation(issues: AjvIssue[], context: string): VersionaryError {
 function issueDetail(issue: AjvIssue, extra: unknown): string {
   if (issue.keyword === 'additionalProperties') return `unknown field "${echo(String(extra))}" for this API version`;
   if (issue.keyword === 'required') return `"${String(extra)}" is required`;
+  // An enum names what it takes (a version of the API, a role), which Ajv's own message does not.
+  const allowed = issue.keyword === 'enum' ? issue.params?.allowedValues : undefined;
+  if (Array.isArray(allowed)) return `must be one of ${allowed.map((v) => echo(String(v))).join(', ')}`;
   // A shared pattern (one line of text, a migration URL) is told by its rule, not its regular expression.
   const rule = issue.keyword === 'pattern' ? patternRule(issue.params?.pattern) : undefined;
   return rule ?? issue.message ?? 'is invalid';

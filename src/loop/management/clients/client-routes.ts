@@ -21,7 +21,7 @@ import {
   NoQuery,
   PageQuery,
   problems,
-  UpdateClientBody,
+  updateClientBody,
 } from './schemas.ts';
 import { patchedMinimumVersion, type MinimumVersionOptions } from './minimum-version.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
@@ -150,7 +150,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         tags: ['clients'],
         params: ClientParams,
         querystring: NoQuery,
-        body: UpdateClientBody,
+        body: updateClientBody(options.minimumVersion.versions()),
         description:
           'A JSON Merge Patch: each given member replaces the stored one. A webhook given by `id` keeps its secret; one given by `url` alone is new, and its secret is in this response only. `minimumVersion` retires the versions before it for this client alone (its calls to them answer 410 `VERSION_RETIRED_FOR_CLIENT`); `null` clears it. The answer comes once the rule is in force on this instance.',
         response: {

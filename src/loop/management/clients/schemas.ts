@@ -59,23 +59,31 @@ export const CreateClientBody = Type.Object(
   { additionalProperties: false },
 );
 
-const version = Type.String({ minLength: 1, maxLength: 40, description: 'A version of the API: `v2`.' });
-
-/** `PATCH /admin/v1/clients/{id}`: a JSON Merge Patch, each given member replaces the stored one. */
-export const UpdateClientBody = Type.Object(
-  {
-    name: Type.Optional(clientName),
-    contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
-    webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
-    minimumVersion: Type.Optional(
-      Type.Union([version, Type.Null()], {
-        description:
-          'The oldest version this client may call: its calls to older versions answer 410 `VERSION_RETIRED_FOR_CLIENT`. `null` clears it; a version the API does not know is a 400.',
-      }),
-    ),
-  },
-  { additionalProperties: false, minProperties: 1 },
-);
+/**
+ * `PATCH /admin/v1/clients/{id}`: a JSON Merge Patch, each given member replaces the stored one.
+ * `minimumVersion` is one of the API's versions (`versions`, oldest first), so the document says
+ * exactly which values the server takes.
+ */
+export function updateClientBody(versions: readonly string[]) {
+  const version =
+    versions.length > 0
+      ? Type.Unsafe<string>({ type: 'string', enum: [...versions], description: 'A version of the API.' })
+      : Type.String({ minLength: 1, maxLength: 40, description: 'A version of the API: `v2`.' });
+  return Type.Object(
+    {
+      name: Type.Optional(clientName),
+      contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 50 })),
+      webhooks: Type.Optional(Type.Array(WebhookInput, { maxItems: 10 })),
+      minimumVersion: Type.Optional(
+        Type.Union([version, Type.Null()], {
+          description:
+            'The oldest version this client may call: its calls to older versions answer 410 `VERSION_RETIRED_FOR_CLIENT`. `null` clears it; a version the API does not know is a 400.',
+        }),
+      ),
+    },
+    { additionalProperties: false, minProperties: 1 },
+  );
+}
 
 /** A contact as answered. */
 const ContactSchema = Type.Object({ email: Type.String({ maxLength: 254 }), subscribed: Type.Boolean() });
