@@ -198,7 +198,7 @@ describe('versionary clients against the database', () => {
     assert.match((await cli(['clients', 'list'])).stdout, new RegExp(`${id}\\s+Moved\\s+0\\s+0\\s+v2`));
     const unknown = await cli(['clients', 'set-minimum', id, 'v9']);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /400 VALIDATION_FAILED.*"v9" is not a version of this API/);
+    assert.match(unknown.stderr, /400 VALIDATION_FAILED.*minimumVersion must be one of v1, v2/);
     assert.equal((await cli(['clients', 'set-minimum', id])).code, 2, 'a version is needed');
     assert.equal((await cli(['clients', 'show', id, 'v2'])).code, 2);
     const cleared = await cli(['clients', 'set-minimum', id, 'none', '--format', 'json']);
