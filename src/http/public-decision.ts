@@ -10,6 +10,7 @@ import {
   type RuleRow,
 } from '../core/rulebook/index.ts';
 import { routeRowOf } from '../core/rulebook/route-index.ts';
+import { segmentAt } from '../core/rulebook/segments.ts';
 
 /** A request's key before its caller is known: its version, and its operation when a route matched. */
 export interface PublicKey {
@@ -64,15 +65,14 @@ const quiet: PublicDecision = Object.freeze({
 
 /** Whether a row's segment in force refuses or sends headers (its first segment starts at 0). */
 function mayRefuseOrMark(row: RuleRow, now: number): boolean {
-  const { segments } = row;
-  let current = segments[0]!;
-  for (let i = 1; i < segments.length && segments[i]!.from <= now; i++) current = segments[i]!;
+  const current = segmentAt(row.segments, now);
   if (current.outcome === 'refuse') return true;
   for (const _ in current.headers) return true;
   return false;
 }
 
-function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
+/** The row that judges a key: its route's, else (no route) its version's. */
+export function rowOf(table: DecisionTable, key: PublicKey): RuleRow | undefined {
   if (key.template !== undefined) {
     const route = routeRowOf(table, { version: key.version, method: key.method, template: key.template });
     if (route !== undefined) return route.row;

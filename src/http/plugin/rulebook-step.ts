@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { VersionaryError } from '../../core/errors/index.ts';
-import { tableErrorOf } from '../public-decision.ts';
+import { rowOf, tableErrorOf } from '../public-decision.ts';
 import type { LifecycleSource } from '../../core/lifecycle/index.ts';
 import {
   decide,
@@ -9,7 +9,6 @@ import {
   type DecisionTableSource,
   type RequestFacts,
 } from '../../core/rulebook/index.ts';
-import { routeRowOf } from '../../core/rulebook/route-index.ts';
 import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
 import type { VersionedRequestHook } from '../version-hooks.ts';
@@ -138,8 +137,8 @@ function ownDate(
   client: string | undefined,
 ): number | undefined {
   if (client === undefined) return undefined;
-  const route = routeRowOf(table, { version: key.version, method: key.method, template: key.path });
-  return (route?.row ?? table.versionRows[key.version])?.extendedAccess?.[client]?.until;
+  return rowOf(table, { version: key.version, method: key.method, template: key.path })?.extendedAccess?.[client]
+    ?.until;
 }
 
 function isEmpty(headers: Readonly<Record<string, string>>): boolean {
