@@ -43,7 +43,8 @@ async function duplicatesResolved(db: Kysely<Tables>, options: { serial: 'intege
     ...(options.schema ? { migrationTableSchema: options.schema } : {}),
   });
   assert.equal((await migrator.migrateTo('0015-exemption-requests')).error, undefined);
-  await db
+  // The table's name before 0019 gave it extended access's name.
+  await (db as unknown as Kysely<Record<string, Record<string, unknown>>>)
     .insertInto('versionary_client_exemptions')
     .values([
       row('exm_a'),
@@ -71,9 +72,9 @@ async function duplicatesResolved(db: Kysely<Tables>, options: { serial: 'intege
     exm_old: 'admin',
   });
   // The index itself, not only the store's look before it writes.
-  await assert.rejects(db.insertInto('versionary_client_exemptions').values(row('exm_dup')).execute());
+  await assert.rejects(db.insertInto('versionary_extended_access_grants').values(row('exm_dup')).execute());
   await db
-    .insertInto('versionary_client_exemptions')
+    .insertInto('versionary_extended_access_grants')
     .values(row('exm_revoked_dup', { revoked_at: t0, revoked_by: 'admin' }))
     .execute();
   const again = await store.insert({

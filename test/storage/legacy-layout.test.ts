@@ -29,6 +29,7 @@ const loopHistory = [
   '0016-schedule-config-fingerprint',
   '0017-one-exemption-per-subject',
   '0018-client-minimum-version',
+  '0019-extended-access-names',
 ];
 
 /** Rows as a release before the prefix wrote them, in its bare tables. */

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../core/earlier-names.ts';
 import type { CommandEntry } from '../command.ts';
 
 /**
@@ -66,5 +67,5 @@ export const commands: Record<string, CommandEntry> = {
   },
 };
 
-/** Earlier names of a command, still answered: `exemptions` shipped before extended access had one name. */
-export const commandAliases: Readonly<Record<string, string>> = { exemptions: 'extended-access' };
+/** Earlier names of a command, still answered: the first release's name of extended access shipped. */
+export const commandAliases: Readonly<Record<string, string>> = { [earlierNames.command]: 'extended-access' };

@@ -42,7 +42,7 @@ export interface RescheduledDeprecation extends ScheduledDeprecation {
  * Move the dates of a version that is already deprecated (state `deprecated` or `sunset_window`).
  * A later sunset is always allowed: it only gives clients more time. An earlier one must still
  * give the audience's full notice, counted from now, since clients only learn of it now (a
- * `critical-fix` is exempt but must name its date). A deprecation date that has passed cannot
+ * `critical-fix` needs no notice period but must name its date). A deprecation date that has passed cannot
  * move into the future, and a removed version cannot be rescheduled. Every violation is thrown
  * together; nothing is adjusted.
  *

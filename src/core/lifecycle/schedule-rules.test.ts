@@ -48,7 +48,7 @@ describe('checkNoticePeriod', () => {
     assert.match(error?.detail ?? '', /v1 gives 122 days \(2026-03-01 → 2026-07-01\)/);
   });
 
-  it('exempts a critical fix', () => {
+  it('spares a critical fix', () => {
     const schedule = {
       ...scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-01-08' }),
       reason: 'critical-fix' as const,

@@ -25,7 +25,7 @@ export interface CheckNoticePeriodOptions {
 
 /**
  * Rule `notice-period`: sunset at least 6 (public) or 12 (enterprise) months after the notice
- * starts. A `critical-fix` deprecation is exempt.
+ * starts. A `critical-fix` deprecation needs no notice period.
  */
 export function checkNoticePeriod(options: CheckNoticePeriodOptions): VersionaryError | undefined {
   const { schedule, audience } = options;

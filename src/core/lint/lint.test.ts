@@ -56,7 +56,7 @@ describe('collection-not-plural', () => {
     );
     assert.match(found[0]?.suggestion ?? '', /\/api\/v1\/users\/\{id\}/);
   });
-  it('an allow list exempts namespaces', () => {
+  it('an allow list spares namespaces', () => {
     assert.deepEqual(lintOpenApi(openapi({ '/api/v1/checkout/sessions': get() }), { allowSegments: ['checkout'] }), []);
   });
 });

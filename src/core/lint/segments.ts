@@ -103,12 +103,12 @@ export type SegmentProblem =
   | { kind: 'mixed'; suggestion: string };
 
 /**
- * Classify one literal path segment. Returns `undefined` for a conforming or exempt segment:
+ * Classify one literal path segment. Returns `undefined` for a conforming or allowed segment:
  * plural and uncountable nouns (people, children, data, indices, news), path parameters,
  * version segments (`v1`), file names (`openapi.json`) and {@link NON_COLLECTION_SEGMENTS}.
  */
 export function checkSegment(segment: string, allow: ReadonlySet<string> = new Set()): SegmentProblem | undefined {
-  if (isExempt(segment, allow)) return undefined;
+  if (isAllowed(segment, allow)) return undefined;
   const words = splitWords(segment);
   const last = words.at(-1);
   if (last === undefined) return undefined;
@@ -126,7 +126,7 @@ function isPluralNoun(word: string): boolean {
   return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
 }
 
-function isExempt(segment: string, allow: ReadonlySet<string>): boolean {
+function isAllowed(segment: string, allow: ReadonlySet<string>): boolean {
   if (segment === '' || segment.includes('{') || segment.includes('.')) return true;
   if (/^v\d+([._-]?\d+)*([a-z]+\d*)?$/i.test(segment)) return true;
   const lower = segment.toLowerCase();

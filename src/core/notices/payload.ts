@@ -1,3 +1,4 @@
+import { earlierNames } from '../earlier-names.ts';
 import type { Change } from '../compat/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import { isDecisionKind, type DueNotice, type NoticeKind } from './types.ts';
@@ -44,12 +45,12 @@ export interface NoticePayload {
     element: NoticeElement | null;
     calls: CallEvidence[];
     impact: CallImpact[];
-    /** The owner's decision, on an `exemption.granted` or `exemption.declined` notice; null (or absent) otherwise. */
-    exemption?: ExtendedAccessDecisionFacts | null;
+    /** The owner's decision, on a decision's notice (`eventType`); null (or absent) otherwise. Its wire name is the first release's. */
+    [earlierNames.noticeMember]?: ExtendedAccessDecisionFacts | null;
   };
 }
 
-/** What a decision on a client's request for extended access says (`exemption.granted`, `exemption.declined`). */
+/** What a decision on a client's request for extended access says (its events: `eventType`). */
 export interface ExtendedAccessDecisionFacts {
   /** The request decided (`exr_…`). */
   requestId: string;
@@ -83,10 +84,11 @@ const eventNames: Record<NoticeKind, string> = {
 
 /**
  * The event type of a notice: `version.<event>`, `endpoint.<event>` or `element.<event>`; a
- * decision on a request for extended access is `exemption.granted` or `exemption.declined`.
+ * decision on a request for extended access keeps the first release's names (`earlierNames`):
+ * `<eventPrefix>.granted` or `<eventPrefix>.declined`.
  */
 export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint' | 'element'>): string {
-  if (isDecisionKind(notice.kind)) return `exemption.${eventNames[notice.kind]}`;
+  if (isDecisionKind(notice.kind)) return `${earlierNames.eventPrefix}.${eventNames[notice.kind]}`;
   const about = notice.element ? 'element' : notice.endpoint ? 'endpoint' : 'version';
   return `${about}.${eventNames[notice.kind]}`;
 }
@@ -153,7 +155,7 @@ export function toNoticePayload(options: {
       element: options.element ?? null,
       calls: options.calls,
       impact: options.impact,
-      exemption: options.grant ?? null,
+      [earlierNames.noticeMember]: options.grant ?? null,
     },
   };
 }

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../core/earlier-names.ts';
 import type { ChangeFeed, Storage } from '../ports/index.ts';
 
 /** The topics the service itself publishes. Other features add their own (`clients`, …). */
@@ -5,15 +6,14 @@ export const ChangeTopic = {
   Lifecycle: 'lifecycle',
   ApiKeys: 'api-keys',
   Clients: 'clients',
-  // The topic's value stays the first release's: instances of both releases share one feed while they roll.
-  ExtendedAccess: 'exemptions',
+  ExtendedAccess: 'extended-access',
 } as const;
 
 /**
  * The storage, with every write to shared state announced on the change feed once it is
  * committed: lifecycle schedules and endpoint deprecations on `lifecycle`, API keys (created,
  * revoked) on `api-keys`, clients (created, changed, deleted, a contact's subscription) on
- * `clients`, grants of extended access (granted, revoked) on `exemptions`. Announcing at the store means no write path can forget to.
+ * `clients`, grants of extended access (granted, revoked) on `extended-access`. Announcing at the store means no write path can forget to.
  */
 export function publishingStorage<S extends Storage>(options: { storage: S; feed: ChangeFeed }): S {
   const { storage, feed } = options;
@@ -65,12 +65,25 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       ...extendedAccess,
       find: (id) => extendedAccess.find(id),
       list: (options) => extendedAccess.list(options),
-      insert: announce(ChangeTopic.ExtendedAccess, extendedAccess.insert.bind(extendedAccess)),
+      insert: async (grant) => {
+        const inserted = await extendedAccess.insert(grant);
+        await announceExtendedAccess(feed);
+        return inserted;
+      },
       revoke: async (revocation) => {
         const revoked = await extendedAccess.revoke(revocation);
-        if (revoked) await feed.publish(ChangeTopic.ExtendedAccess);
+        if (revoked) await announceExtendedAccess(feed);
         return revoked;
       },
     },
   };
+}
+
+/**
+ * A grant's change on its topic, and on the first release's topic too, so that instances of both
+ * releases keep one view while a deployment rolls from one to the other.
+ */
+async function announceExtendedAccess(feed: ChangeFeed): Promise<void> {
+  await feed.publish(ChangeTopic.ExtendedAccess);
+  await feed.publish(earlierNames.feedTopic);
 }

@@ -40,8 +40,3 @@ export interface ExtendedAccessStore {
   /** True when the grant was active (not revoked) and is now revoked. */
   revoke(options: { id: string; at: number; by: string }): Promise<boolean>;
 }
-
-/** @deprecated The earlier name of {@link ExtendedAccessGrant}: `loop/lifecycle` still imports it. */
-export type ClientExemption = ExtendedAccessGrant;
-/** @deprecated The earlier name of {@link ExtendedAccessStore}: `loop/lifecycle` still imports it. */
-export type ExemptionStore = ExtendedAccessStore;

@@ -30,8 +30,6 @@ export type { IdempotencyStore } from './idempotency.ts';
 export type { Client, ClientContact, ClientStore, ClientWebhook } from './clients.ts';
 export type { NewOutboxNotice, NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from './notices.ts';
 export type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from './extended-access.ts';
-// The earlier names, while `loop/lifecycle` (worked on elsewhere) still imports them.
-export type { ClientExemption, ExemptionStore } from './extended-access.ts';
 export type {
   ExtendedAccessDecision,
   ExtendedAccessDecisionNotifier,

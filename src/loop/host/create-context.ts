@@ -44,7 +44,7 @@ export async function createServiceContext(
   const runtime = await createLifecycleRuntime({
     settings: config.settings.lifecycle,
     store: storage.lifecycle,
-    exemptions: storage.extendedAccess,
+    grants: storage.extendedAccess,
     clock,
     prefix: api.prefix,
     versions: releaseDates(bundle, options.releases),

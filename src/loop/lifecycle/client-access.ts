@@ -1,22 +1,22 @@
 import { cappedUntil, type ElementDeprecation } from '../../core/lifecycle/index.ts';
-import type { ClientExemption, ExemptionStore } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
 import type { LifecycleState } from './runtime-state.ts';
 import { endpointSubject, type VerdictKey } from './runtime-verdict.ts';
 
 /** Options of {@link createClientAccess}. */
 export interface ClientAccessOptions {
-  exemptions?: Pick<ExemptionStore, 'list'> | undefined;
+  grants?: Pick<ExtendedAccessStore, 'list'> | undefined;
 }
 
 /**
- * The active exemptions by subject, kept in memory per instance (reloaded on a change through the
+ * The active grants by subject, kept in memory per instance (reloaded on a change through the
  * change feed): which keys have per-client rules, and each client's own date. The per-client
  * decisions themselves are the decision table's (`decision-table/client-verdict.ts`).
  */
 export function createClientAccess(options: ClientAccessOptions) {
   // subject (`v1`, `v1 GET /users/{id}`) → client → its latest date.
   let bySubject = new Map<string, Map<string, number>>();
-  // Moves each time a load changes the exemptions: what is derived from them is stale then.
+  // Moves each time a load changes the grants: what is derived from them is stale then.
   let stamp = 0;
   let loaded = '';
 
@@ -31,38 +31,38 @@ export function createClientAccess(options: ClientAccessOptions) {
     return found;
   };
 
-  /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
+  /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
   const extension = (clientId: string, subject: string, cap: number | undefined): number | undefined => {
     return cappedUntil(bySubject.get(subject)?.get(clientId), cap);
   };
 
   return {
-    /** Reload the active exemptions (at start, and on every change of the `exemptions` topic). */
+    /** Reload the active grants (at start, and on every change of the `extended-access` topic). */
     async load(): Promise<void> {
-      if (!options.exemptions) return;
-      bySubject = indexExemptions(await options.exemptions.list());
+      if (!options.grants) return;
+      bySubject = indexGrants(await options.grants.list());
       const text = JSON.stringify([...bySubject].map(([subject, clients]) => [subject, [...clients]]));
       if (text !== loaded) stamp++;
       loaded = text;
     },
     /**
-     * Whether a key's shared verdict has per-client rules: an exemption for its version or
-     * endpoint (an exempt client sees its own `Sunset` from the grant on), or, before the removal,
+     * Whether a key's shared verdict has per-client rules: a grant for its version or
+     * endpoint (a client with extended access sees its own `Sunset` from the grant on), or, before the removal,
      * a closing date. Every other key is answered by the shared verdict alone.
      */
     touches(state: LifecycleState, key: VerdictKey, removed: boolean): boolean {
       if (bySubject.has(key.version) || bySubject.has(endpointSubject(key))) return true;
       return !removed && closings(state, key).length > 0;
     },
-    /** Moves each time a load changes the exemptions. */
+    /** Moves each time a load changes the grants. */
     stamp: () => stamp,
-    /** The clients holding an active exemption for a subject (`v1`, `v1 GET /users/{id}`). */
-    exemptClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
-    /** The client's own date for a subject, within the cap; undefined without an exemption or cap. */
+    /** The clients holding an active grant for a subject (`v1`, `v1 GET /users/{id}`). */
+    extendedAccessClients: (subject: string): string[] => [...(bySubject.get(subject)?.keys() ?? [])],
+    /** The client's own date for a subject, within the cap; undefined without a grant or cap. */
     extensionOf: extension,
     /**
      * Whether a deprecated element used by a request has per-client rules now: past its sunset,
-     * an exemption for it; from its closing date, the closing. One Map lookup at most.
+     * a grant for it; from its closing date, the closing. One Map lookup at most.
      */
     elementTouches(e: ElementDeprecation, now: number): boolean {
       if (now > e.sunsetAt) return bySubject.has(elementSubject(e));
@@ -71,7 +71,7 @@ export function createClientAccess(options: ClientAccessOptions) {
   };
 }
 
-function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<string, number>> {
+function indexGrants(list: readonly ExtendedAccessGrant[]): Map<string, Map<string, number>> {
   const index = new Map<string, Map<string, number>>();
   for (const e of list) {
     const subject =
@@ -87,7 +87,7 @@ function indexExemptions(list: readonly ClientExemption[]): Map<string, Map<stri
   return index;
 }
 
-/** An element's key among the exemptions: its version and its name (`v2 element User.nickname`). */
+/** An element's key among the grants: its version and its name (`v2 element User.nickname`). */
 function elementSubject(e: { version: string; element: string }): string {
   return `${e.version} element ${e.element}`;
 }

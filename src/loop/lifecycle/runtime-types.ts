@@ -8,7 +8,7 @@ import type {
 } from '../../core/lifecycle/index.ts';
 import type {
   EndpointDeprecation,
-  ExemptionStore,
+  ExtendedAccessStore,
   LifecycleStore,
   LiveLifecycle,
   StoredSchedule,
@@ -27,16 +27,16 @@ export interface LifecycleRuntimeOptions {
   /** Deprecated with the default notice at first start when the config declares no versions. */
   defaultDeprecated?: string[];
   onError?: (error: unknown) => void;
-  /** Per-client exemptions past a sunset: loaded at start and on every `refresh`. */
-  exemptions?: Pick<ExemptionStore, 'list'>;
+  /** Per-client grants past a sunset: loaded at start and on every `refresh`. */
+  grants?: Pick<ExtendedAccessStore, 'list'>;
 }
 
 /** The service's live view of the lifecycle, cached until the next instant it changes. */
 export interface LifecycleRuntime extends LiveLifecycle {
   verdict(options: { version: string; method: string; path: string }): LifecycleVerdict;
   /**
-   * A client's own date for a version (`v1`) or endpoint (`v1 GET /users/{id}`): its exemption's
-   * `until`, within the subject's cap; undefined without an active exemption or without a cap.
+   * A client's own date for a version (`v1`) or endpoint (`v1 GET /users/{id}`): its grant's
+   * `until`, within the subject's cap; undefined without an active grant or without a cap.
    */
   extensionOf(clientId: string, subject: { version: string; endpoint?: string }): number | undefined;
   /**
@@ -48,10 +48,10 @@ export interface LifecycleRuntime extends LiveLifecycle {
     at: number,
     clientId?: string,
   ): { verdict: LifecycleVerdict; until: number };
-  /** The clients with an active exemption for a subject (`v1`, `v1 GET /users/{id}`), as loaded. */
-  exemptClients(subject: string): string[];
-  /** Moves each time a refresh changes the exemptions (the lifecycle generation does not). */
-  exemptionsStamp(): number;
+  /** The clients with an active grant for a subject (`v1`, `v1 GET /users/{id}`), as loaded. */
+  extendedAccessClients(subject: string): string[];
+  /** Moves each time a refresh changes the grants (the lifecycle generation does not). */
+  grantsStamp(): number;
   /** See `LifecycleSource.elementTouches`. */
   elementTouches(element: ElementDeprecation): boolean;
   listHeaders(): Record<string, string>;

@@ -83,7 +83,7 @@ export function computeVerdict(
   return evaluated;
 }
 
-/** The subject key of an endpoint, as exemptions name it: `v1 GET /users/{id}`. */
+/** The subject key of an endpoint, as grants name it: `v1 GET /users/{id}`. */
 export function endpointSubject(key: VerdictKey): string {
   return `${key.version} ${key.method} ${key.path}`;
 }

@@ -23,7 +23,7 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
   const cache = new Map<string, { verdict: LifecycleVerdict; until: number }>();
   let list: { headers: Record<string, string>; until: number } | undefined;
   const manifestLink = manifestLinkOf(prefix);
-  const access = createClientAccess({ exemptions: options.exemptions });
+  const access = createClientAccess({ grants: options.grants });
   await access.load();
 
   const runtime: LifecycleRuntime = {
@@ -41,8 +41,8 @@ export async function createLifecycleRuntime(options: LifecycleRuntimeOptions): 
       cache.set(id, fresh);
       return fresh.verdict;
     },
-    exemptClients: (subject) => access.exemptClients(subject),
-    exemptionsStamp: () => access.stamp(),
+    extendedAccessClients: (subject) => access.extendedAccessClients(subject),
+    grantsStamp: () => access.stamp(),
     verdictAt(key, at, clientId) {
       const fixed = { now: () => at };
       return computeVerdict(state, key, {

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../core/earlier-names.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { subjectId, type DueNotice } from '../../core/notices/index.ts';
@@ -10,7 +11,7 @@ import { outboxRows } from './plan-outbox.ts';
 
 /**
  * The notifier of decisions on requests for extended access: it writes one outbox row per channel
- * and recipient of the client (`exemption.granted` or `exemption.declined`), then nudges the worker
+ * and recipient of the client (its event type: core's `eventType`), then nudges the worker
  * to deliver. The row's step is the request id, so a decision is told once, however often this
  * runs for it.
  */
@@ -53,7 +54,7 @@ export function createDecisionNotifier(options: {
       ...built,
       data: {
         ...built.data,
-        exemption: {
+        [earlierNames.noticeMember]: {
           requestId: request.id,
           decision: request.status,
           until: request.status === 'granted' && until !== null ? formatIsoInstant(until) : null,

@@ -1,10 +1,11 @@
+import { earlierNames } from '../../core/earlier-names.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { NoticePayload } from '../../core/notices/index.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
-const decided = (grant: NonNullable<NoticePayload['data']['exemption']>): NoticePayload => ({
-  type: `exemption.${grant.decision}`,
+const decided = (grant: NonNullable<NoticePayload['data'][typeof earlierNames.noticeMember]>): NoticePayload => ({
+  type: `${earlierNames.eventPrefix}.${grant.decision}`,
   timestamp: '2026-06-14T12:00:00.000Z',
   data: {
     client: { id: 'cl_1', name: 'Acme' },
@@ -24,7 +25,7 @@ const decided = (grant: NonNullable<NoticePayload['data']['exemption']>): Notice
     element: null,
     calls: [],
     impact: [],
-    exemption: grant,
+    [earlierNames.noticeMember]: grant,
   },
 });
 

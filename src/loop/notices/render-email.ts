@@ -1,3 +1,4 @@
+import { earlierNames } from '../../core/earlier-names.ts';
 import { html } from 'htm/preact';
 import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
 import { frameEmail, type EmailFact, type RenderedEmail } from './email-frame.ts';
@@ -17,7 +18,8 @@ const headlines: Record<Exclude<NoticeKind, 'granted' | 'declined'>, (name: stri
 /** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
-  if (d.exemption) return renderDecisionEmail({ ...options, decision: d.exemption });
+  const decision = d[earlierNames.noticeMember];
+  if (decision) return renderDecisionEmail({ ...options, decision });
   const name = d.element
     ? `The ${d.element.kind === 'field' ? 'field' : 'query parameter'} ${d.element.name} in ${d.subject.version}`
     : d.subject.endpoint

@@ -4,7 +4,7 @@ import type {
   ExtendedAccessRequestStore,
   ExtendedAccessSubject,
 } from '../../kernel/ports/index.ts';
-import type { ExemptionRequestsTable, Tables } from './tables.ts';
+import type { ExtendedAccessRequestsTable, Tables } from './tables.ts';
 
 /** Requests for extended access over Kysely: added, then decided once; never deleted. */
 export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAccessRequestStore {
@@ -12,7 +12,7 @@ export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAc
     async insert(r) {
       const s = r.subject;
       await db
-        .insertInto('versionary_exemption_requests')
+        .insertInto('versionary_extended_access_requests')
         .values({
           id: r.id,
           client_id: r.clientId,
@@ -28,20 +28,20 @@ export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAc
           decided_at: r.decidedAt,
           decided_by: r.decidedBy,
           decision_note: r.decisionNote,
-          exemption_id: r.grantId,
+          grant_id: r.grantId,
         })
         .execute();
     },
     async find(id) {
       const row = await db
-        .selectFrom('versionary_exemption_requests')
+        .selectFrom('versionary_extended_access_requests')
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst();
       return row && toRequest(row);
     },
     async list(options = {}) {
-      let query = db.selectFrom('versionary_exemption_requests').selectAll();
+      let query = db.selectFrom('versionary_extended_access_requests').selectAll();
       if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
       if (options.status !== undefined) query = query.where('status', '=', options.status);
       return (await query.orderBy('created_at').orderBy('id').execute()).map(toRequest);
@@ -49,8 +49,8 @@ export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAc
     async decide({ id, status, at, by, note, grantId }) {
       // Only a pending row changes: two owners deciding at once, one wins.
       const result = await db
-        .updateTable('versionary_exemption_requests')
-        .set({ status, decided_at: at, decided_by: by, decision_note: note, exemption_id: grantId })
+        .updateTable('versionary_extended_access_requests')
+        .set({ status, decided_at: at, decided_by: by, decision_note: note, grant_id: grantId })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .executeTakeFirst();
@@ -62,14 +62,14 @@ export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAc
 // PostgreSQL answers bigint columns as strings.
 const instant = (value: number | string | null) => (value === null ? null : Number(value));
 
-function toSubject(row: Selectable<ExemptionRequestsTable>): ExtendedAccessSubject {
+function toSubject(row: Selectable<ExtendedAccessRequestsTable>): ExtendedAccessSubject {
   if (row.subject_kind === 'endpoint')
     return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
   if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
   return { kind: 'version', version: row.version };
 }
 
-function toRequest(row: Selectable<ExemptionRequestsTable>): ExtendedAccessRequest {
+function toRequest(row: Selectable<ExtendedAccessRequestsTable>): ExtendedAccessRequest {
   return {
     id: row.id,
     clientId: row.client_id,
@@ -81,6 +81,6 @@ function toRequest(row: Selectable<ExemptionRequestsTable>): ExtendedAccessReque
     decidedAt: instant(row.decided_at),
     decidedBy: row.decided_by,
     decisionNote: row.decision_note,
-    grantId: row.exemption_id,
+    grantId: row.grant_id,
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
-import type { ClientExemptionsTable, Tables } from './tables.ts';
+import type { ExtendedAccessGrantsTable, Tables } from './tables.ts';
 
 /** Grants of extended access over Kysely: rows are only added and revoked, never deleted. */
 export function createExtendedAccessStore(db: Kysely<Tables>): ExtendedAccessStore {
@@ -20,21 +20,21 @@ export function createExtendedAccessStore(db: Kysely<Tables>): ExtendedAccessSto
     },
     async find(id) {
       const row = await db
-        .selectFrom('versionary_client_exemptions')
+        .selectFrom('versionary_extended_access_grants')
         .selectAll()
         .where('id', '=', id)
         .executeTakeFirst();
       return row && toGrant(row);
     },
     async list(options = {}) {
-      let query = db.selectFrom('versionary_client_exemptions').selectAll();
+      let query = db.selectFrom('versionary_extended_access_grants').selectAll();
       if (options.clientId !== undefined) query = query.where('client_id', '=', options.clientId);
       if (!options.includeRevoked) query = query.where('revoked_at', 'is', null);
       return (await query.orderBy('granted_at').orderBy('id').execute()).map(toGrant);
     },
     async revoke({ id, at, by }) {
       const result = await db
-        .updateTable('versionary_client_exemptions')
+        .updateTable('versionary_extended_access_grants')
         .set({ revoked_at: at, revoked_by: by })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
@@ -46,7 +46,7 @@ export function createExtendedAccessStore(db: Kysely<Tables>): ExtendedAccessSto
 
 async function insertRow(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<void> {
   await db
-    .insertInto('versionary_client_exemptions')
+    .insertInto('versionary_extended_access_grants')
     .values({
       id: e.id,
       client_id: e.clientId,
@@ -65,7 +65,7 @@ async function insertRow(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<vo
 async function activeOf(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<ExtendedAccessGrant | undefined> {
   const s = subjectColumns(e.subject);
   const row = await db
-    .selectFrom('versionary_client_exemptions')
+    .selectFrom('versionary_extended_access_grants')
     .selectAll()
     .where('client_id', '=', e.clientId)
     .where('subject_kind', '=', s.subject_kind)
@@ -91,14 +91,14 @@ function subjectColumns(s: ExtendedAccessSubject) {
 // PostgreSQL answers bigint columns as strings.
 const instant = (value: number | string | null) => (value === null ? null : Number(value));
 
-function toSubject(row: Selectable<ClientExemptionsTable>): ExtendedAccessSubject {
+function toSubject(row: Selectable<ExtendedAccessGrantsTable>): ExtendedAccessSubject {
   if (row.subject_kind === 'endpoint')
     return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
   if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
   return { kind: 'version', version: row.version };
 }
 
-function toGrant(row: Selectable<ClientExemptionsTable>): ExtendedAccessGrant {
+function toGrant(row: Selectable<ExtendedAccessGrantsTable>): ExtendedAccessGrant {
   return {
     id: row.id,
     clientId: row.client_id,

@@ -210,9 +210,9 @@ export interface Tables {
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;
-  versionary_client_exemptions: ClientExemptionsTable;
+  versionary_extended_access_grants: ExtendedAccessGrantsTable;
   versionary_usage_log_offsets: UsageLogOffsetsTable;
-  versionary_exemption_requests: ExemptionRequestsTable;
+  versionary_extended_access_requests: ExtendedAccessRequestsTable;
 }
 
 /** The `versionary_notice_outbox` table: one row per notice, channel and recipient. */
@@ -263,8 +263,8 @@ export interface ChangeApprovalsTable {
   revoked_by: string | null;
 }
 
-/** The `versionary_client_exemptions` table: per-client access past a sunset, revoked ones kept. */
-export interface ClientExemptionsTable {
+/** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
+export interface ExtendedAccessGrantsTable {
   id: string;
   client_id: string;
   /** `version`, `endpoint` or `element`. */
@@ -292,8 +292,8 @@ interface UsageLogOffsetsTable {
   updated_at: number;
 }
 
-/** The `versionary_exemption_requests` table: consumers' requests for extended access, decided ones kept. */
-export interface ExemptionRequestsTable {
+/** The `versionary_extended_access_requests` table: consumers' requests for extended access, decided ones kept. */
+export interface ExtendedAccessRequestsTable {
   id: string;
   client_id: string;
   /** `version`, `endpoint` or `element`. */
@@ -310,5 +310,5 @@ export interface ExemptionRequestsTable {
   decided_at: number | null;
   decided_by: string | null;
   decision_note: string | null;
-  exemption_id: string | null;
+  grant_id: string | null;
 }

@@ -32,7 +32,7 @@ import {
   repeatedCredentialProblem,
 } from '../../access/auth/authenticate.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
-import type { ClientExemption } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import { rateLimitedProblem, ratePoliciesOf } from '../../access/rate-limit/policy.ts';
 import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
@@ -51,8 +51,8 @@ export interface DecisionTableSources {
   prefix: string;
   vendor: string;
   removedStatus: 410 | 404;
-  /** Active exemptions (extended access per client). */
-  exemptions: () => Promise<readonly ClientExemption[]>;
+  /** Active grants (extended access per client). */
+  grants: () => Promise<readonly ExtendedAccessGrant[]>;
   /** Brownout windows planned (progressive ones expanded); none when absent. */
   brownouts?: () => readonly Brownout[];
   /** The clients that had called a subject before its closing took effect. */
@@ -81,7 +81,7 @@ export async function compileDecisionTable(
     runtime,
     registry,
     now,
-    exemptions: await sources.exemptions(),
+    grants: await sources.grants(),
     brownouts: sources.brownouts?.() ?? [],
     removedStatus: sources.removedStatus,
     allowed: sources.allowed,

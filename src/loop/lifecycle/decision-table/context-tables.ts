@@ -34,7 +34,7 @@ function createEntry(context: ServiceContext): Entry {
         prefix: api.prefix,
         vendor: api.vendor,
         removedStatus: config.settings.lifecycle.removedStatus,
-        exemptions: () => storage.extendedAccess.list(),
+        grants: () => storage.extendedAccess.list(),
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
         rateLimit: config.settings.rateLimit,

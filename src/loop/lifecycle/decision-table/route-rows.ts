@@ -2,12 +2,12 @@ import { cappedUntil, replacementName, type ElementDeprecation } from '../../../
 import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
 import type { BrownoutRow, Closing, ElementRow, RouteRow } from '../../../core/rulebook/index.ts';
-import type { ClientExemption } from '../../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
 
-/** What the rows of a table need beside the runtime: exemptions, brownouts, closings' allowed clients. */
+/** What the rows of a table need beside the runtime: grants, brownouts, closings' allowed clients. */
 export interface RouteRowContext extends RowContext {
-  exemptions: readonly ClientExemption[];
+  grants: readonly ExtendedAccessGrant[];
   brownouts: readonly Brownout[];
   removedStatus: 410 | 404;
   /** The clients allowed past a closing that has taken effect (the usage store's answer). */
@@ -19,14 +19,14 @@ export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<R
   const { runtime } = ctx;
   const segments = subjectSegments(ctx, key);
   const endpoint = `${key.method} ${key.path}`;
-  const exempt = clientsOf(
+  const spared = clientsOf(
     ctx,
     (s) =>
       s.version === key.version &&
       (s.kind === 'version' || (s.kind === 'endpoint' && `${s.method} ${s.path}` === endpoint)),
   );
   const extendedAccess: RouteRow['row']['extendedAccess'] = {};
-  for (const client of exempt) {
+  for (const client of spared) {
     const own = clientRow(segments, subjectSegments(ctx, key, client), untilOf(ctx, client, key) ?? 0);
     if (own) extendedAccess[client] = own;
   }
@@ -42,12 +42,12 @@ export async function routeRow(ctx: RouteRowContext, key: SubjectKey): Promise<R
       ...(closings.length > 0 ? { closings } : {}),
     },
     elements: await elementRows(ctx, key),
-    brownouts: brownoutRows(ctx, key, exempt),
+    brownouts: brownoutRows(ctx, key, spared),
   };
 }
 
-function clientsOf(ctx: RouteRowContext, covers: (s: ClientExemption['subject']) => boolean): string[] {
-  return [...new Set(ctx.exemptions.filter((e) => covers(e.subject)).map((e) => e.clientId))].sort();
+function clientsOf(ctx: RouteRowContext, covers: (s: ExtendedAccessGrant['subject']) => boolean): string[] {
+  return [...new Set(ctx.grants.filter((e) => covers(e.subject)).map((e) => e.clientId))].sort();
 }
 
 /** A client's own date for an operation: its version's extension, else its endpoint's. */
@@ -105,17 +105,17 @@ async function elementRows(ctx: RouteRowContext, key: SubjectKey): Promise<Eleme
   for (const e of elementsOf(ctx, key)) {
     const segments = elementSegments(ctx, { key, element: e });
     const extendedAccess: NonNullable<ElementRow['extendedAccess']> = {};
-    for (const exemption of ctx.exemptions) {
-      const s = exemption.subject;
+    for (const grant of ctx.grants) {
+      const s = grant.subject;
       if (s.kind !== 'element' || s.version !== e.version || s.element !== e.element) continue;
-      const until = cappedUntil(exemption.until, e.extendedAccessUntil);
+      const until = cappedUntil(grant.until, e.extendedAccessUntil);
       if (until === undefined || until <= e.sunsetAt) continue;
       const own = clientRow(
         segments,
-        elementSegments(ctx, { key, element: e, clientId: exemption.clientId, sunsetAt: until }),
+        elementSegments(ctx, { key, element: e, clientId: grant.clientId, sunsetAt: until }),
         until,
       );
-      if (own) extendedAccess[exemption.clientId] = own;
+      if (own) extendedAccess[grant.clientId] = own;
     }
     const at = e.closedToNewClientsAt;
     const closings: Closing[] =
@@ -152,10 +152,10 @@ type BrownoutRowContext = RowContext & Pick<RouteRowContext, 'brownouts' | 'remo
 
 /**
  * The brownouts that reach an operation, in the order planned (the first in force answers), each
- * with its problem and the clients its extended access spares (`exempt`: those with an exemption
+ * with its problem and the clients its extended access spares (`extended`: those with a grant
  * of the version or the operation).
  */
-function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly string[]): BrownoutRow[] {
+function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, extended: readonly string[]): BrownoutRow[] {
   const endpoint = `${key.method} ${key.path}`;
   return ctx.brownouts
     .filter(
@@ -163,7 +163,7 @@ function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly
     )
     .map((b) => {
       const spared: Record<string, number> = {};
-      for (const client of exempt) {
+      for (const client of extended) {
         const own =
           ctx.runtime.extensionOf(client, { version: key.version }) ??
           (b.endpoint ? ctx.runtime.extensionOf(client, { version: key.version, endpoint: b.endpoint }) : undefined);
@@ -199,7 +199,7 @@ function brownoutRows(ctx: BrownoutRowContext, key: SubjectKey, exempt: readonly
  * version are spared.
  */
 export function versionBrownoutRows(ctx: RouteRowContext, version: string): BrownoutRow[] {
-  const exempt = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
+  const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
   // `/*` names no endpoint: only the brownouts of the whole version reach it.
-  return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, exempt);
+  return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, spared);
 }

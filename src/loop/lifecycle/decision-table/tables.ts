@@ -9,7 +9,7 @@ import type { Brownout } from '../../../core/notices/index.ts';
 export type DecisionTables = DecisionTableSource;
 
 /**
- * Keep the compiled table until its inputs move: the lifecycle generation, the exemptions (the
+ * Keep the compiled table until its inputs move: the lifecycle generation, the grants (the
  * runtime's stamp of them), the brownouts, the clients' minimum versions, or a closing to new clients taking effect
  * (`recompileAt`). Each new compilation takes the next `generation`, so the number moves whenever
  * the table may have. Whether the table is still current is found without any I/O, so a request
@@ -30,7 +30,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   };
   const keyNow = (): TableKey => ({
     generation: sources.runtime.generation(),
-    exemptions: sources.runtime.exemptionsStamp(),
+    grants: sources.runtime.grantsStamp(),
     brownouts: brownoutsText(),
     minimumVersions: sources.minimumVersions?.stamp() ?? 0,
   });
@@ -38,7 +38,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
   const fresh = (): DecisionTable | undefined => {
     if (compiled === undefined) return undefined;
     const { key } = compiled;
-    if (key.generation !== sources.runtime.generation() || key.exemptions !== sources.runtime.exemptionsStamp())
+    if (key.generation !== sources.runtime.generation() || key.grants !== sources.runtime.grantsStamp())
       return undefined;
     if (key.minimumVersions !== (sources.minimumVersions?.stamp() ?? 0)) return undefined;
     // The same text object as the key's while the list is the same array: compared at once.
@@ -84,7 +84,7 @@ const noBrownouts: readonly Brownout[] = Object.freeze([]);
 /** What a table is compiled from, besides the clock: it is current while these have not moved. */
 interface TableKey {
   generation: number;
-  exemptions: number;
+  grants: number;
   brownouts: string;
   /** The clients' minimum versions: a change of any client moves it. */
   minimumVersions: number;

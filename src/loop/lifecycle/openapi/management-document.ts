@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { documentedParameters, headerOf, parameterRef, usedHeaders } from './headers.ts';
@@ -39,7 +40,7 @@ const tagDescriptions: Record<string, string> = {
     'Approvals of breaking changes by fingerprint, for `versionary diff --server`; revoked ones stay in the trail.',
   brownouts: 'Planned windows in which a deprecated version or endpoint answers as if removed.',
   documents: 'Machine-readable descriptions of the management API.',
-  exemptions:
+  [earlierNames.tag]:
     'Extended access for one client past a sunset, up to the cap (`extendedAccessUntil`); revoked ones stay in the trail.',
 };
 

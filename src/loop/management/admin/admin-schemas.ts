@@ -268,7 +268,7 @@ export const scheduleDeprecationSchema = {
       extendedAccessUntil: Type.Optional(
         nullable(
           instantInput(
-            'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extended access can be granted. Absent: kept; null: unset.',
+            'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted. Absent: kept; null: unset.',
           ),
         ),
       ),
@@ -359,7 +359,7 @@ export const deprecateEndpointSchema = {
       ),
       extendedAccessUntil: Type.Optional(
         instantInput(
-          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/exemptions`); without it no extended access can be granted.',
+          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted.',
         ),
       ),
       closedToNewClientsAt: Type.Optional(

@@ -24,7 +24,7 @@ const deprecation = Type.Object(
     sunsetAt: instant('When it is (or was) removed.'),
     extendedAccessUntil: Type.Optional(
       instant(
-        'The cap on per-client extended access after the sunset (`POST /admin/v1/exemptions`); absent when unset.',
+        'The cap on per-client extended access after the sunset (`POST /admin/v1/extended-access-grants`); absent when unset.',
       ),
     ),
     closedToNewClientsAt: Type.Optional(

@@ -3,7 +3,7 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 
-/** The body of `POST /admin/v1/exemptions`. */
+/** The body of `POST /admin/v1/extended-access-grants`. */
 export interface GrantBody {
   clientId: string;
   version?: string;

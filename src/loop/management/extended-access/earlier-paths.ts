@@ -1,9 +1,10 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 /**
- * The first release named extended access "exemptions" in its paths. Those paths shipped, so they
- * stay as aliases of the new ones: the same handler, documented under the first release's
- * operationId so that a client generated from the earlier document keeps working.
+ * The first release's paths of extended access shipped, so they stay as aliases of the new ones
+ * (`earlierNames`): the same handler, documented under the first release's operationId so that a
+ * client generated from the earlier document keeps working.
  */
-export const earlierPath = { grants: '/exemptions', requests: '/exemption-requests' } as const;
+export const earlierPath = { grants: earlierNames.grantsPath, requests: earlierNames.requestsPath } as const;
 
 /** A route's schema for its earlier path: the same operation, with the earlier operationId. */
 export function earlierPathSchema<S extends { operationId: string; summary: string; description: string }>(

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
@@ -15,7 +16,7 @@ import {
 } from './schemas.ts';
 
 /**
- * `/admin/v1/extended-access-grants` (and the earlier `/admin/v1/exemptions`): grant a client extended access past a sunset (within its cap), list
+ * `/admin/v1/extended-access-grants` (and the earlier path, `earlierNames.grantsPath`): grant a client extended access past a sunset (within its cap), list
  * them, revoke one. Who granted and who revoked come from the credential, never from the body.
  * The store announces each change on the change feed, so every instance reloads its grants of extended access.
  */
@@ -32,9 +33,9 @@ export function registerExtendedAccessRoutes(
     { path: '/extended-access-grants', grant: grantSchema, list: listSchema, revoke: revokeSchema },
     {
       path: earlierPath.grants,
-      grant: earlierPathSchema(grantSchema, 'exemptions.grant'),
-      list: earlierPathSchema(listSchema, 'exemptions.list'),
-      revoke: earlierPathSchema(revokeSchema, 'exemptions.revoke'),
+      grant: earlierPathSchema(grantSchema, `${earlierNames.grantsOperation}.grant`),
+      list: earlierPathSchema(listSchema, `${earlierNames.grantsOperation}.list`),
+      revoke: earlierPathSchema(revokeSchema, `${earlierNames.grantsOperation}.revoke`),
     },
   ];
   for (const { path, ...schema } of paths) {

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -28,7 +29,7 @@ interface DecideOptions {
 }
 
 /**
- * `/admin/v1/extended-access-requests` (and the earlier `/admin/v1/exemption-requests`): the
+ * `/admin/v1/extended-access-requests` (and the earlier path, `earlierNames.requestsPath`): the
  * requests consumers asked from the portal, and the owner's grant (through the same checks as
  * `POST /extended-access-grants`) or decline. A request is
  * decided once: deciding it again is a 409.
@@ -41,8 +42,8 @@ export function registerExtendedAccessRequestRoutes(
     { path: '/extended-access-requests', list: listRequestsSchema, decide: decideRequestSchema },
     {
       path: earlierPath.requests,
-      list: earlierPathSchema(listRequestsSchema, 'exemptionRequests.list'),
-      decide: earlierPathSchema(decideRequestSchema, 'exemptionRequests.decide'),
+      list: earlierPathSchema(listRequestsSchema, `${earlierNames.requestsOperation}.list`),
+      decide: earlierPathSchema(decideRequestSchema, `${earlierNames.requestsOperation}.decide`),
     },
   ];
   for (const { path, list, decide } of paths) registerPath(app, { ...options, path, list, decide });
@@ -171,6 +172,6 @@ function requestBody(r: ExtendedAccessRequest) {
     decidedAt: instant(r.decidedAt),
     decidedBy: r.decidedBy,
     decisionNote: r.decisionNote,
-    exemptionId: r.grantId,
+    [earlierNames.grantIdMember]: r.grantId,
   };
 }

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import { Type } from '@sinclair/typebox';
 import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
@@ -31,14 +32,14 @@ const extendedAccessRequest = (description: string) =>
       decidedAt: nullable(at('When it was decided.'), 'Null while pending.'),
       decidedBy: nullable(Type.String({ maxLength: 300 }), 'Who decided it, from the credential; null while pending.'),
       decisionNote: nullable(Type.String({ maxLength: 1000 }), "The decline's reason or the grant's note."),
-      exemptionId: nullable(
+      [earlierNames.grantIdMember]: nullable(
         Type.String({ maxLength: 20 }),
         'The grant of extended access a granted request made (exm_…): the wire name of the first release.',
       ),
     },
     { description },
   );
-const tags = ['exemptions'];
+const tags = [earlierNames.tag];
 const params = Type.Object({
   id: Type.String({ maxLength: requestHeadLimit, description: 'The request id (exr_…).' }),
 });
@@ -69,8 +70,7 @@ export const decideRequestSchema = {
   operationId: 'extendedAccessRequests.decide',
   summary: 'Grant or decline a request for extended access',
   tags,
-  description:
-    "The owner's decision on a pending request. `granted` makes a grant as `POST /admin/v1/extended-access-grants` does (`until` in the future and no later than the cap; `reason` an optional note); `declined` needs a `reason`. Either way the client is told by its notice channels (`exemption.granted`, `exemption.declined`). A request is decided once: a second decision is a 409.",
+  description: `The owner's decision on a pending request. \`granted\` makes a grant as \`POST /admin/v1/extended-access-grants\` does (\`until\` in the future and no later than the cap; \`reason\` an optional note); \`declined\` needs a \`reason\`. Either way the client is told by its notice channels (\`${earlierNames.eventPrefix}.granted\`, \`${earlierNames.eventPrefix}.declined\`). A request is decided once: a second decision is a 409.`,
   querystring: NoQuery,
   params,
   body: Type.Object(
@@ -92,7 +92,7 @@ export const decideRequestSchema = {
   ),
   response: {
     200: extendedAccessRequest(
-      'Decided: the request with its status; `exemptionId` names the grant a granted request made.',
+      `Decided: the request with its status; \`${earlierNames.grantIdMember}\` names the grant a granted request made.`,
     ),
     ...problems({
       400: 'The body is invalid, a grant without a date or a decline without a reason, or the date is past the cap or in the past',

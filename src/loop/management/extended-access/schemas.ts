@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import { Type } from '@sinclair/typebox';
 import { instantInput, reasonText } from '../admin/admin-schemas.ts';
 import { NoQuery, problems } from '../clients/schemas.ts';
@@ -33,7 +34,7 @@ const grantProperties = {
 };
 const grant = (description: string) => Type.Object(grantProperties, { description });
 // The tag keeps the first release's name: its description is keyed by it.
-const tags = ['exemptions'];
+const tags = [earlierNames.tag];
 
 /** `POST /admin/v1/extended-access-grants`. */
 export const grantExtendedAccessSchema = {

@@ -1,3 +1,4 @@
+import { earlierNames } from '../../../core/earlier-names.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -51,8 +52,8 @@ export function registerPortalExtendedAccessRoutes(
     }
     return reply.header('cache-control', 'no-store').redirect('/portal#extended-access', 303);
   };
-  // The first release's pages posted to `/portal/exemption-requests`: kept as an alias.
-  for (const path of ['/extended-access-requests', '/exemption-requests']) {
+  // The first release's pages posted to its earlier path: kept as an alias.
+  for (const path of ['/extended-access-requests', earlierNames.requestsPath]) {
     portal.post(path, (request, reply) =>
       form({ request, reply }, 'consumer', async (session, body) => {
         const data = await gatherConsumerData(options, session.clientId);

@@ -17,6 +17,7 @@ import { exemptionRequests } from './0015-exemption-requests.ts';
 import { scheduleConfigFingerprint } from './0016-schedule-config-fingerprint.ts';
 import { oneExemptionPerSubject } from './0017-one-exemption-per-subject.ts';
 import { clientMinimumVersion } from './0018-client-minimum-version.ts';
+import { extendedAccessNames } from './0019-extended-access-names.ts';
 import type { MigrationDialect } from './dialect.ts';
 
 export type { MigrationDialect } from './dialect.ts';
@@ -52,6 +53,7 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
     '0016-schedule-config-fingerprint': scheduleConfigFingerprint(loop),
     '0017-one-exemption-per-subject': oneExemptionPerSubject(loop),
     '0018-client-minimum-version': clientMinimumVersion(loop),
+    '0019-extended-access-names': extendedAccessNames(loop),
   };
   return { getMigrations: async () => migrations };
 }
