@@ -141,7 +141,11 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
       const other = await startService({ node, dir, root: build, name });
       targets.push(other);
       const key = await seedService(other.url);
-      plan.push([`${name}:k`, other, auth(key)], [`${name}:a`, other, auth(adminKey)], [`${name}:k1`, other, auth(key)]);
+      plan.push(
+        [`${name}:k`, other, auth(key)],
+        [`${name}:a`, other, auth(adminKey)],
+        [`${name}:k1`, other, auth(key)],
+      );
     }
     const runs: Partial<Record<CaseId, Measured[]>> = {};
     for (let round = 1; round <= rounds; round++) {

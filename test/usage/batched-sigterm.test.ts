@@ -37,9 +37,9 @@ async function countsOf(base: string, key: string): Promise<Counts> {
   return { deprecated: summary.calls, operations: perVersion };
 }
 
-async function call(base: string, key: string, path: string, times: number): Promise<void> {
+async function call(to: { base: string; key: string }, path: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++) {
-    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${to.base}${path}`, { headers: { authorization: `Bearer ${to.key}` } });
     assert.equal(res.status, 200, `${path}: ${await res.text()}`);
   }
 }
@@ -71,8 +71,8 @@ describe('node dist/server.js: batched usage across a crash and a graceful stop'
 
   it('a crash loses the pending batch: the calls were held in memory, not written per request', async () => {
     const first = await start();
-    await call(first.base, key, '/api/v1/users', 7);
-    await call(first.base, key, '/api/v2/users', 5);
+    await call({ base: first.base, key }, '/api/v1/users', 7);
+    await call({ base: first.base, key }, '/api/v2/users', 5);
     first.child.kill('SIGKILL');
     await first.exited;
     const second = await start();
@@ -84,8 +84,8 @@ describe('node dist/server.js: batched usage across a crash and a graceful stop'
     const n = 40;
     const m = 30;
     const first = await start();
-    await call(first.base, key, '/api/v1/users', n);
-    await call(first.base, key, '/api/v2/users', m);
+    await call({ base: first.base, key }, '/api/v1/users', n);
+    await call({ base: first.base, key }, '/api/v2/users', m);
     assert.equal((await first.stop()).code, 0);
     const second = await start();
     assert.deepEqual(await countsOf(second.base, key), { deprecated: n, operations: { v1: n, v2: m } });
@@ -123,12 +123,12 @@ describe('versionary gateway: batched usage across SIGTERM', { timeout: 600_000 
     let gateway: Awaited<ReturnType<typeof spawnGatewayIn>> | undefined;
     try {
       gateway = await spawnGatewayIn(files);
-      await call(gateway.base, gatewayAdminKey, '/api/v1/users/1', 6);
+      await call({ base: gateway.base, key: gatewayAdminKey }, '/api/v1/users/1', 6);
       assert.equal((await gateway.kill('SIGKILL')).signal, 'SIGKILL');
       gateway = await spawnGatewayIn(files);
       assert.deepEqual(await countsOf(gateway.base, gatewayAdminKey), { deprecated: 0, operations: {} });
-      await call(gateway.base, gatewayAdminKey, '/api/v1/users/1', n);
-      await call(gateway.base, gatewayAdminKey, '/api/v2/users/1', m);
+      await call({ base: gateway.base, key: gatewayAdminKey }, '/api/v1/users/1', n);
+      await call({ base: gateway.base, key: gatewayAdminKey }, '/api/v2/users/1', m);
       assert.equal((await gateway.kill('SIGTERM')).code, 0);
       gateway = await spawnGatewayIn(files);
       assert.deepEqual(await countsOf(gateway.base, gatewayAdminKey), {

@@ -161,7 +161,10 @@ test('an outage is logged once, however many ticks fail and records are shed, an
     ['warn usage writes resumed'],
   );
   await recorder.close();
-  assert.ok(logs.at(-1)!.startsWith('error usage records not written before shutdown'), 'the shed are reported at close');
+  assert.ok(
+    logs.at(-1)!.startsWith('error usage records not written before shutdown'),
+    'the shed are reported at close',
+  );
 });
 
 test('records wait for the timer: nothing is written before the interval unless flushed', async (t) => {
