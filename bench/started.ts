@@ -74,6 +74,7 @@ for (const dir of builds) {
   const name = basename(dir);
   cases[`${name}:k`] = userCase(`${name}:k`, `(${name}) build ${name} v2, stored client key`, 'v2');
   cases[`${name}:a`] = userCase(`${name}:a`, `(${name}) build ${name} v2, admin key from the environment`, 'v2');
+  cases[`${name}:k1`] = userCase(`${name}:k1`, `(${name}) build ${name} v1 (deprecated), stored client key`, 'v1');
 }
 type CaseId = string;
 
@@ -140,7 +141,11 @@ async function benchLine(line: string): Promise<Record<CaseId, Measured>> {
       const other = await startService({ node, dir, root: build, name });
       targets.push(other);
       const key = await seedService(other.url);
-      plan.push([`${name}:k`, other, auth(key)], [`${name}:a`, other, auth(adminKey)]);
+      plan.push(
+        [`${name}:k`, other, auth(key)],
+        [`${name}:a`, other, auth(adminKey)],
+        [`${name}:k1`, other, auth(key)],
+      );
     }
     const runs: Partial<Record<CaseId, Measured[]>> = {};
     for (let round = 1; round <= rounds; round++) {

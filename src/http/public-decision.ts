@@ -37,13 +37,33 @@ export interface PublicDecision {
  * then falls back to the lifecycle's verdict, the computation the table's rows are sampled from.
  */
 export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
+  return judgePublic({ tables, clock, key, matters: mayRefuseOrMark });
+}
+
+/**
+ * {@link publicDecision} for a caller that reads only a removal (the removed gate): a subject whose
+ * segment in force refuses nobody is quiet for it, headers or not, so a deprecated call is decided
+ * once, by the rulebook step, instead of twice. The same answer wherever the decision is `removed`:
+ * only the lifecycle rule's refusing segment gives that rule to a caller not known yet.
+ */
+export function publicRemoval(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
+  return judgePublic({ tables, clock, key, matters: refusesNow });
+}
+
+function judgePublic(o: {
+  tables: DecisionTableSource;
+  clock: Clock;
+  key: PublicKey;
+  matters: (row: RuleRow, now: number) => boolean;
+}): PublicDecision | undefined {
+  const { tables, clock, key } = o;
   const table = tables.latest();
   if (table === undefined || !table.versions.includes(key.version)) return undefined;
   const now = clock.now();
   const row = rowOf(table, key);
   // Nearly every call: a subject that refuses nobody now (no removal in force) and has nothing to
   // say to a caller not known yet. Only a subject that might is decided in full.
-  if (row !== undefined && !mayRefuseOrMark(row, now)) return quiet;
+  if (row !== undefined && !o.matters(row, now)) return quiet;
   const facts = {
     method: key.method,
     path: '',
@@ -62,6 +82,11 @@ const quiet: PublicDecision = Object.freeze({
   decision: Object.freeze({ outcome: 'allow', headers: Object.freeze({}), deprecated: false }) as Decision,
   perClient: false,
 });
+
+/** Whether a row's segment in force refuses (its first segment starts at 0). */
+function refusesNow(row: RuleRow, now: number): boolean {
+  return segmentAt(row.segments, now).outcome === 'refuse';
+}
 
 /** Whether a row's segment in force refuses or sends headers (its first segment starts at 0). */
 function mayRefuseOrMark(row: RuleRow, now: number): boolean {

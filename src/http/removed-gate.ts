@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
-import { publicDecision, tableErrorOf } from './public-decision.ts';
+import { publicDecision, publicRemoval, tableErrorOf } from './public-decision.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
 import { installListedSteps } from './pipeline/listed-steps.ts';
 import { defineStep } from './pipeline/step-definition.ts';
@@ -117,7 +117,8 @@ export const removedGateStep = defineStep({
       const routed = route.url !== undefined;
       const method = ruleMethod(request.method);
       const key = { version: route.version!, method: routed ? method : 'GET', template: route.template };
-      const judged = publicDecision(tables, clock, routed ? key : { ...key, template: undefined });
+      // Only a removal matters here: a deprecated subject's headers are the rulebook step's to send.
+      const judged = publicRemoval(tables, clock, routed ? key : { ...key, template: undefined });
       if (judged === undefined) return shared(request, reply, route);
       const { decision } = judged;
       // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.

@@ -183,7 +183,12 @@ export function spawnGatewayIn(files: { dir: string; env: Record<string, string>
   return onFreePort((port) => spawnGatewayOnce(files, port));
 }
 
-type SpawnedGateway = TestGateway & { pid: number; output(): string };
+type SpawnedGateway = TestGateway & {
+  pid: number;
+  output(): string;
+  /** Send `signal` and wait for the exit, keeping the gateway's files (to start it again on them). */
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+};
 
 async function spawnGatewayOnce(
   { dir, env }: { dir: string; env: Record<string, string> },
@@ -221,6 +226,13 @@ async function spawnGatewayOnce(
     dir,
     pid: child.pid!,
     output: () => output,
+    kill: async (signal) => {
+      const exited = once(child, 'exit');
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      else return { code: child.exitCode, signal: child.signalCode };
+      const [code, by] = (await exited) as [number | null, NodeJS.Signals | null];
+      return { code, signal: by };
+    },
     stop: async () => {
       const exited = once(child, 'exit');
       if (child.exitCode === null) child.kill('SIGTERM');

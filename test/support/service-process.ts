@@ -54,12 +54,15 @@ export async function onFreePort<T>(start: (port: number) => Promise<T>): Promis
 
 interface SpawnOptions {
   env: Record<string, string>;
+  /** `dist`: run the build, `node dist/server.js`, as production does (run `npm run build` first); `src` by default. */
+  entry?: 'src' | 'dist';
   waitReady?: boolean;
   timeoutMs?: number;
 }
 
 async function spawnOnce(options: SpawnOptions, port: number): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const args = options.entry === 'dist' ? ['dist/server.js'] : ['--import', 'tsx', 'src/server.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     // No delay before the drain (5 s by default): only the tests of the delay ask for one.
     env: {

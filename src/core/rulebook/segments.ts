@@ -10,11 +10,21 @@ export function segmentAt<S extends { from: number }>(segments: readonly S[], no
   return segments[0]!;
 }
 
-/** A segment's headers at `now`, with `{days}` counted down to its `daysTo`. */
+/**
+ * The headers of a counting segment for the day count they were last rendered with: a segment
+ * belongs to one table generation, so the cache goes with it, and a day's calls share one object.
+ */
+const rendered = new WeakMap<RuleSegment, { days: number; headers: Record<string, string> }>();
+
+/** A segment's headers at `now`, with `{days}` counted down to its `daysTo` (rendered once per day, not per call). */
 export function headersAt(segment: RuleSegment, now: number): Record<string, string> {
   if (segment.daysTo === undefined) return segment.headers;
-  const days = String(Math.floor((segment.daysTo - now) / dayMs));
+  const days = Math.floor((segment.daysTo - now) / dayMs);
+  const hit = rendered.get(segment);
+  if (hit !== undefined && hit.days === days) return hit.headers;
+  const text = String(days);
   const headers: Record<string, string> = {};
-  for (const name in segment.headers) headers[name] = segment.headers[name]!.replace('{days}', days);
+  for (const name in segment.headers) headers[name] = segment.headers[name]!.replace('{days}', text);
+  rendered.set(segment, { days, headers: Object.freeze(headers) as Record<string, string> });
   return headers;
 }

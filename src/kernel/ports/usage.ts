@@ -178,8 +178,12 @@ export interface UsageStore {
   pruneOperationCounts(options: { before: number }): Promise<number>;
 }
 
-/** Buffers usage records in memory and writes them in batches. */
+/**
+ * Buffers usage records in memory and writes them in batches, off the request path. Every data
+ * plane (the service, `versionary gateway`, a forwarding path of its own) records through this.
+ */
 export interface UsageRecorder {
+  /** One call: appended to the buffer, synchronously; never awaits, never throws, never touches storage. */
   record(call: UsageCall): void;
   /** Write everything buffered now; a failed write keeps the records for the next try. */
   flush(): Promise<void>;

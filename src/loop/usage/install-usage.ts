@@ -23,6 +23,7 @@ export function installUsage({ app, config, storage, api }: ServiceContext): Loo
   const recorder = createUsageRecorder({
     store: storage.usage,
     log: app.log,
+    flushIntervalMs: config.settings.usage.flushSeconds * 1000,
     keepRaw: config.settings.usage.rawRetentionDays > 0,
   });
   // A retention of 0 days means no operation counts: nothing is counted, nothing written.

@@ -13,6 +13,11 @@ export interface UsageSettings {
   operationRetentionDays: number;
   /** How often the in-memory operation counts are written, in seconds. */
   operationFlushSeconds: number;
+  /**
+   * How often the buffered per-client usage (calls to deprecated versions, endpoints and elements)
+   * is written, in seconds. A crash loses at most this much; a graceful stop loses nothing.
+   */
+  flushSeconds: number;
 }
 
 /**
@@ -25,12 +30,14 @@ const defaultUsageSettings: UsageSettings = {
   rawRetentionDays: 7,
   operationRetentionDays: 90,
   operationFlushSeconds: 5,
+  flushSeconds: 1,
 };
 
 const bounds = {
   rawRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
   operationRetentionDays: { min: 0, max: 3650, what: 'a whole number of days' },
   operationFlushSeconds: { min: 1, max: 300, what: 'a whole number of seconds' },
+  flushSeconds: { min: 1, max: 300, what: 'a whole number of seconds' },
 } as const;
 const keys = Object.keys(bounds) as Array<keyof UsageSettings>;
 

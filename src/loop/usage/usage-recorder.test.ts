@@ -138,3 +138,45 @@ test('a flush writes in chunks of maxBatch, letting other work run between them,
     Array.from({ length: 14 }, (_, i) => `c${i}`),
   );
 });
+
+test('an outage is logged once, however many ticks fail and records are shed, and its end once', async () => {
+  const { store, written } = scriptedStore(5);
+  logs.length = 0;
+  const recorder = createUsageRecorder({ store, log, flushIntervalMs: 60_000, maxBuffered: 4 });
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < 3; i++) recorder.record(call(round * 3 + i));
+    await recorder.flush();
+  }
+  assert.equal(recorder.stats().failures, 5);
+  assert.equal(logs.filter((l) => l.startsWith('error usage write failed')).length, 1);
+  assert.equal(logs.filter((l) => l.startsWith('warn usage buffer full')).length, 1);
+  await recorder.flush();
+  assert.deepEqual(
+    written.map((c) => c.clientId),
+    ['c12', 'c13', 'c14'],
+    'the newest records within the bound (shed down to 90% of it when recording) are written',
+  );
+  assert.deepEqual(
+    logs.filter((l) => l.includes('resumed')),
+    ['warn usage writes resumed'],
+  );
+  await recorder.close();
+  assert.ok(
+    logs.at(-1)!.startsWith('error usage records not written before shutdown'),
+    'the shed are reported at close',
+  );
+});
+
+test('records wait for the timer: nothing is written before the interval unless flushed', async (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  const { store, written } = scriptedStore(0);
+  const recorder = createUsageRecorder({ store, log });
+  recorder.record(call(1));
+  t.mock.timers.tick(999);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(written.length, 0);
+  t.mock.timers.tick(1);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(written.length, 1, 'written at the default interval, one second');
+  await recorder.close();
+});

@@ -3,9 +3,9 @@ import type { UsageCall, UsageRecorder, UsageStore } from '../../kernel/ports/in
 /** Options for {@link createUsageRecorder}. */
 export interface UsageRecorderOptions {
   store: UsageStore;
-  /** How often the buffer is written (a call shows in summaries within this, plus the write). */
+  /** How often the buffer is written, 1000 ms by default (a call shows in summaries within this, plus the write; reads that flush first see it at once). */
   flushIntervalMs?: number;
-  /** Records kept while the store is failing; past it the oldest are shed, counted and logged. */
+  /** Records kept while the store is failing or slow (100 000 by default); past it the oldest are shed, counted, and logged once per outage. */
   maxBuffered?: number;
   /** On close, a failing store is retried for this long before the remaining records are given up (and logged); 5000 ms by default. */
   closeTimeoutMs?: number;
@@ -17,14 +17,21 @@ export interface UsageRecorderOptions {
 }
 
 /**
- * Record calls without slowing requests: `record` only pushes to an array; a timer writes
- * batches. Failed writes are retried on the next tick, never dropped silently.
+ * Record calls without slowing requests: `record` only pushes to an array and never awaits; a
+ * timer (each second by default) writes batches, and `close` writes what is left. A failed write
+ * keeps its records, in order, for the next tick. While the store fails the buffer is bounded:
+ * past `maxBuffered` the oldest records are shed, and that is logged once per outage (with the
+ * total shed when writes resume, and at close), never silently.
  */
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
   const maxBuffered = options.maxBuffered ?? 100_000;
   let buffer: UsageCall[] = [];
   let shed = 0;
   let failures = 0;
+  // One line per outage, not one per tick or per shed: set at the first failure or shed, cleared
+  // by the next write that succeeds.
+  let failing = false;
+  let shedWarned = false;
   let writing: Promise<void> | undefined;
 
   const maxBatch = Math.max(1, options.maxBatch ?? 1000);
@@ -33,12 +40,19 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     const batch = buffer.slice(0, maxBatch);
     buffer = buffer.slice(batch.length);
     return options.store.insert(batch, { keepRaw: options.keepRaw ?? true }).then(
-      () => true,
+      () => {
+        if (failing || shedWarned)
+          options.log.warn({ failures, totalShed: shed, pending: buffer.length }, 'usage writes resumed');
+        failing = shedWarned = false;
+        return true;
+      },
       (error: unknown) => {
         failures++;
         buffer = batch.concat(buffer);
         shedOldest();
-        options.log.error({ err: error, pending: buffer.length }, 'usage write failed; will retry');
+        if (!failing)
+          options.log.error({ err: error, pending: buffer.length }, 'usage write failed; kept and retried each tick');
+        failing = true;
         return false;
       },
     );
@@ -67,12 +81,17 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     if (excess <= 0) return;
     buffer = buffer.slice(excess);
     shed += excess;
-    options.log.warn({ shed: excess, totalShed: shed }, 'usage buffer full: oldest records shed');
+    if (!shedWarned)
+      options.log.warn(
+        { shed: excess, totalShed: shed, maxBuffered },
+        'usage buffer full: oldest records shed until writes succeed',
+      );
+    shedWarned = true;
   };
   // A tick while a write is still running would only queue behind it; skip it instead.
   const timer = setInterval(() => {
     if (!writing) void flush();
-  }, options.flushIntervalMs ?? 200);
+  }, options.flushIntervalMs ?? 1000);
   timer.unref();
 
   return {
@@ -93,7 +112,8 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         await new Promise((resolve) => setTimeout(resolve, 200));
         await flush();
       }
-      if (buffer.length > 0) options.log.error({ lost: buffer.length }, 'usage records not written before shutdown');
+      if (buffer.length > 0 || shed > 0)
+        options.log.error({ lost: buffer.length, totalShed: shed }, 'usage records not written before shutdown');
     },
     stats: () => ({ buffered: buffer.length, shed, failures }),
   };

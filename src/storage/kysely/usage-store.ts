@@ -26,16 +26,11 @@ export function createUsageStore(
   } = {},
 ): UsageStore {
   const pageRows = options.operationPageRows ?? operationPageRows.sqlite;
-  // Full chunks reuse one compiled 200-row INSERT: building that query tree per batch cost more
-  // than SQLite's insert itself. The remainder goes through the builder.
-  const fullChunk = db
-    .insertInto('versionary_usage_calls')
-    .values(Array.from({ length: chunk }, () => ({ version: '', endpoint: '', client_id: '', at: 0 })))
-    .compile();
+  const rawInsert = rawInsertOf(db);
   return {
     async insert(records, options = { keepRaw: true }) {
       if (records.length === 0) return;
-      await db.transaction().execute((tx) => writeUsageCalls(tx, records, { keepRaw: options.keepRaw, fullChunk }));
+      await db.transaction().execute((tx) => writeUsageCalls(tx, records, { keepRaw: options.keepRaw, rawInsert }));
     },
     async summary(version) {
       const row = await db
@@ -127,6 +122,26 @@ export function createUsageStore(
 const chunk = 200;
 
 /**
+ * The raw calls' INSERT of `rows` rows, compiled once per size and reused: building that query
+ * tree per batch cost more than SQLite's insert itself (a batch's last chunk has any size up to
+ * {@link chunk}, so up to that many are kept, a few kilobytes each).
+ */
+function rawInsertOf(db: Kysely<Tables>): (rows: number) => CompiledQuery {
+  const compiled = new Map<number, CompiledQuery>();
+  return (rows) => {
+    let query = compiled.get(rows);
+    if (!query) {
+      query = db
+        .insertInto('versionary_usage_calls')
+        .values(Array.from({ length: rows }, () => ({ version: '', endpoint: '', client_id: '', at: 0 })))
+        .compile();
+      compiled.set(rows, query);
+    }
+    return query;
+  };
+}
+
+/**
  * Write usage calls inside the caller's transaction: folded into the rollups (element calls into
  * their own), and kept raw when asked. The usage store's `insert` runs it in a transaction of its
  * own; the usage-log store in the one that also moves the log's offset.
@@ -134,7 +149,7 @@ const chunk = 200;
 export async function writeUsageCalls(
   tx: Transaction<Tables>,
   records: readonly UsageCall[],
-  options: { keepRaw: boolean; fullChunk?: CompiledQuery },
+  options: { keepRaw: boolean; rawInsert?: (rows: number) => CompiledQuery },
 ): Promise<void> {
   // An element call counts only in its own rollup: the version and endpoint reads, and the raw
   // calls listing (which has no element column), see only the calls that are not one.
@@ -149,10 +164,10 @@ export async function writeUsageCalls(
   if (!options.keepRaw) return;
   for (let i = 0; i < plain.length; i += chunk) {
     const part = plain.slice(i, i + chunk);
-    if (part.length === chunk && options.fullChunk) {
+    if (options.rawInsert) {
       const parameters: unknown[] = [];
       for (const r of part) parameters.push(r.version, r.endpoint, r.clientId, r.at);
-      await tx.executeQuery({ ...options.fullChunk, parameters });
+      await tx.executeQuery({ ...options.rawInsert(part.length), parameters });
     } else {
       await tx
         .insertInto('versionary_usage_calls')
