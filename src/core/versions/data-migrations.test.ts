@@ -5,8 +5,9 @@ import { readVersionChanges } from './change-file.ts';
 import { defineVersions } from './define-versions.ts';
 import { toOpenApiDocument } from './openapi.ts';
 import { ref } from './schema-walk.ts';
+import type { HeadDefinition } from './types.ts';
 
-const head = {
+const head: HeadDefinition = {
   schemas: {
     Status: { type: 'string', enum: ['active', 'inactive', 'pending'] },
     User: {

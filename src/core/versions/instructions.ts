@@ -40,7 +40,7 @@ interface FieldRetyped {
   mapUp?: Record<string, unknown>;
 }
 /** The newer version renamed `field` of `schema`; older versions call it `previousName`. */
-export interface FieldRenamed {
+interface FieldRenamed {
   op: 'field-renamed';
   schema: string;
   field: string;
