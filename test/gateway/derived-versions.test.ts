@@ -146,6 +146,7 @@ describe('a change file with mistakes', () => {
           { op: 'field-added', schema: 'User' },
           { op: 'enum-values-added', schema: 'User', field: 'status', values: 'pending' },
           { op: 'field-renamed', schema: 'User' },
+          { op: 'field-moved', schema: 'User' },
         ],
       },
       {
@@ -166,7 +167,9 @@ describe('a change file with mistakes', () => {
         '[0].description',
         '[0].instructions[0].field: is required by field-added',
         '[0].instructions[1].values: must be a non-empty list of strings',
-        '[0].instructions[2].op: must be one of',
+        '[0].instructions[2].field: is required by field-renamed',
+        '[0].instructions[2].previousName: is required by field-renamed',
+        '[0].instructions[3].op: must be one of',
         '[1].version: is v3, but v1 is derived from v2',
       ])
         assert.ok(output.includes(expected), `names ${expected}:\n${output}`);

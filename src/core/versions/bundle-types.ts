@@ -12,6 +12,11 @@ export interface ApiVersion {
   schemas: SchemaMap;
   operations: OperationSpec[];
   changes: VersionChange[];
+  /**
+   * The names this version's documents give schemas a newer version renamed (`schema-renamed`),
+   * by the head's names, which `schemas`, operations and migrations keep throughout.
+   */
+  names?: Readonly<Record<string, string>>;
 }
 
 /**

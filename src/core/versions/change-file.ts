@@ -16,7 +16,7 @@ const versionName = /^v[1-9][0-9]{0,5}$/;
 /** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
 const members: Record<
   Instruction['op'],
-  Record<string, 'string' | 'strings' | 'map' | 'schema' | 'flag' | 'pointer'>
+  Record<string, 'string' | 'strings' | 'map' | 'values' | 'value' | 'schema' | 'flag' | 'pointer'>
 > = {
   'field-added': { schema: 'string', field: 'string' },
   'field-removed': {
@@ -25,14 +25,33 @@ const members: Record<
     definition: 'schema',
     required: 'flag',
     deprecatedIn: 'string',
+    default: 'value',
+    from: 'pointer',
   },
-  'field-retyped': { schema: 'string', field: 'string', previous: 'schema' },
+  'field-retyped': { schema: 'string', field: 'string', previous: 'schema', map: 'values', mapUp: 'values' },
+  'field-renamed': { schema: 'string', field: 'string', previousName: 'string' },
+  'schema-renamed': { schema: 'string', previousName: 'string' },
   'enum-values-added': { schema: 'string', field: 'string', values: 'strings', mapDownTo: 'map' },
   'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
   'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
   'endpoint-added': { method: 'string', path: 'string' },
 };
-const optional = new Set(['required', 'deprecatedIn', 'mapDownTo', 'mapUpTo', 'previousFrom']);
+const optional = new Set([
+  'required',
+  'deprecatedIn',
+  'mapDownTo',
+  'mapUpTo',
+  'previousFrom',
+  'default',
+  'from',
+  'map',
+  'mapUp',
+]);
+/** An enum change names no field when its schema is the enum itself (a referenced component). */
+const optionalIn: Partial<Record<Instruction['op'], string>> = {
+  'enum-values-added': 'field',
+  'enum-values-removed': 'field',
+};
 
 /**
  * Read a change file (JSON or YAML, already parsed): a list of version changes, each naming the
@@ -94,7 +113,7 @@ function readInstruction(step: unknown, at: string, problems: string[]): Instruc
   for (const [key, kind] of Object.entries(shape)) {
     const value = step[key];
     if (value === undefined) {
-      if (!optional.has(key)) problems.push(`${at}.${key}: is required by ${op}`);
+      if (!optional.has(key) && optionalIn[op] !== key) problems.push(`${at}.${key}: is required by ${op}`);
       continue;
     }
     const problem = checkMember(kind, value);
@@ -120,6 +139,10 @@ function checkMember(kind: string, value: unknown): string | undefined {
       return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
         ? undefined
         : 'must map each value to a string';
+    case 'values':
+      return isObject(value) ? undefined : 'must map each value (as text) to the value it becomes';
+    case 'value':
+      return undefined;
     case 'schema':
       return isObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
     case 'flag':

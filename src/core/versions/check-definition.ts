@@ -2,6 +2,8 @@ import { refName } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
+import { retypeConversion } from './data-migrations.ts';
+import type { Instruction } from './instructions.ts';
 
 /**
  * The path templates a head may route: `/segments` (letters, digits, `-`, `_`, `.` and `~`, no
@@ -53,26 +55,25 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
     }
     for (const { step, pointer } of locatedSteps(version, v)) {
       // Added fields and enum values need no migration of their own; checkProducible asks for the
-      // enum mappings, and for what older responses need of a removed field.
-      if (
-        step.op === 'endpoint-added' ||
-        step.op === 'field-added' ||
-        step.op === 'enum-values-added' ||
-        step.op === 'enum-values-removed'
-      )
-        continue;
+      // enum mappings, and for what older responses need of a removed field. Renames, removed
+      // fields given a value, and retypings that convert as data translate by themselves.
+      if (!needsMigration(step, version)) continue;
       const needsResponse = step.op !== 'field-removed' && inResponses.has(step.schema);
       const needsRequest = inRequests.has(step.schema);
+      const why =
+        step.op === 'field-retyped'
+          ? ` (${step.schema}.${step.field}'s types convert as data only between number or integer and string, or by "map")`
+          : '';
       if (needsResponse && !responses.has(step.schema)) {
         problems.push({
-          detail: `${version.name}: ${step.op} on "${step.schema}" needs a response migration for it`,
+          detail: `${version.name}: ${step.op} on "${step.schema}" needs a response migration for it${why}`,
           pointer,
           needs: { direction: 'response', schema: step.schema },
         });
       }
       if (needsRequest && !requests.has(step.schema)) {
         problems.push({
-          detail: `${version.name}: ${step.op} on "${step.schema}" needs a request migration for it`,
+          detail: `${version.name}: ${step.op} on "${step.schema}" needs a request migration for it${why}`,
           pointer,
           needs: { direction: 'request', schema: step.schema },
         });
@@ -80,6 +81,26 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
     }
   }
   return problems;
+}
+
+/** Whether a step needs a migration function: what it changes, data alone cannot translate. */
+function needsMigration(
+  step: Instruction,
+  version: ApiVersion,
+): step is Extract<Instruction, { op: 'field-retyped' | 'field-removed' | 'schema-replaced' }> {
+  switch (step.op) {
+    case 'field-retyped': {
+      const props = version.schemas[step.schema]?.properties as SchemaMap | undefined;
+      return retypeConversion(step, props?.[step.field]) === undefined;
+    }
+    case 'field-removed':
+      // Its requests' value is dropped on the way up; responses are checkProducible's.
+      return step.from === undefined && !Object.hasOwn(step, 'default');
+    case 'schema-replaced':
+      return true;
+    default:
+      return false;
+  }
 }
 
 function reachable(schemas: SchemaMap, roots: string[]): Set<string> {

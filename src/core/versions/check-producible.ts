@@ -31,7 +31,8 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
     const inRequests = unmigrated({ schemas: newer.schemas, roots: requestRoots, migrated: up });
 
     for (const name of inResponses) {
-      for (const gap of requiredGaps({ source: newer.schemas[name], target: older.schemas[name], path: name })) {
+      const source = asTranslated(newer.schemas[name], { steps: newer, name, direction: 'down' });
+      for (const gap of requiredGaps({ source, target: older.schemas[name], path: name })) {
         const why = gap.optional ? `which ${newer.name} may omit` : `which ${newer.name} does not have`;
         say(
           `${older.name} responses require ${gap.path}, ${why} and no response migration produces: declare responses.${name} to set it from the ${newer.name} body (for a rename, copy the new field into it)`,
@@ -40,7 +41,8 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       }
     }
     for (const name of inRequests) {
-      for (const gap of requiredGaps({ source: older.schemas[name], target: newer.schemas[name], path: name })) {
+      const source = asTranslated(older.schemas[name], { steps: newer, name, direction: 'up' });
+      for (const gap of requiredGaps({ source, target: newer.schemas[name], path: name })) {
         const why = gap.optional ? `which ${older.name} requests may omit` : `which ${older.name} requests do not have`;
         say(
           `${newer.name} requests require ${gap.path}, ${why} and no request migration produces: declare requests.${name} to set it from the ${older.name} body, or make it optional`,
@@ -49,7 +51,8 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       }
     }
     for (const { step, pointer } of locatedSteps(newer, i)) {
-      if (step.op === 'field-removed' && !step.required && inResponses.has(step.schema)) {
+      const shown = step.op === 'field-removed' && (step.from !== undefined || Object.hasOwn(step, 'default'));
+      if (step.op === 'field-removed' && !step.required && !shown && inResponses.has(step.schema)) {
         say(
           `field-removed on ${step.schema}.${step.field} needs responses.${step.schema}: without it, ${older.name} responses never carry ${step.field}`,
           { pointer },
@@ -58,7 +61,7 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       if (step.op === 'enum-values-added' && inResponses.has(step.schema)) {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapDownTo ?? {}, v))) {
           say(
-            `enum-values-added on ${step.schema}.${step.field} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`,
+            `enum-values-added on ${placeOf(step)} adds "${value}", which ${older.name} responses cannot show: map it with mapDownTo, or declare responses.${step.schema}`,
             { pointer },
           );
         }
@@ -66,7 +69,7 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
       if (step.op === 'enum-values-removed' && inRequests.has(step.schema)) {
         for (const value of step.values.filter((v) => !Object.hasOwn(step.mapUpTo ?? {}, v))) {
           say(
-            `enum-values-removed on ${step.schema}.${step.field} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`,
+            `enum-values-removed on ${placeOf(step)} removes "${value}", which ${older.name} requests may still send: map it with mapUpTo, or declare requests.${step.schema}`,
             { pointer },
           );
         }
@@ -74,6 +77,45 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
     }
   });
   return problems;
+}
+
+function placeOf(step: { schema: string; field?: string | undefined }): string {
+  return step.field === undefined ? step.schema : `${step.schema}.${step.field}`;
+}
+
+/**
+ * A body schema as a step's data instructions leave it for the other version: renamed fields under
+ * that version's names, and (down) removed fields given a value (`default`, `from`) as always there.
+ */
+function asTranslated(
+  schema: JsonSchema | undefined,
+  at: { steps: ApiVersion; name: string; direction: 'down' | 'up' },
+): JsonSchema | undefined {
+  if (!schema) return schema;
+  const steps = at.steps.changes.flatMap((c) => c.instructions).filter((s) => 'schema' in s && s.schema === at.name);
+  const names = new Map(
+    steps.flatMap((s) =>
+      s.op !== 'field-renamed'
+        ? []
+        : at.direction === 'down'
+          ? [[s.field, s.previousName]]
+          : [[s.previousName, s.field]],
+    ),
+  );
+  const shown =
+    at.direction === 'up'
+      ? []
+      : steps.flatMap((s) =>
+          s.op === 'field-removed' && (s.from !== undefined || Object.hasOwn(s, 'default')) ? [s.field] : [],
+        );
+  if (names.size === 0 && shown.length === 0) return schema;
+  const rename = (key: string) => names.get(key) ?? key;
+  const props = Object.entries(propertiesOf(schema)).map(([key, value]): [string, JsonSchema] => [rename(key), value]);
+  return {
+    ...schema,
+    properties: Object.fromEntries([...props, ...shown.map((field): [string, JsonSchema] => [field, {}])]),
+    required: [...requiredOf(schema).map(rename), ...shown],
+  };
 }
 
 function isName(name: string | undefined): name is string {

@@ -42,11 +42,14 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
   const derived: ApiVersion[] = [];
   let schemas = structuredClone(options.head.schemas);
   let operations = [...options.head.operations];
+  // Schemas keep the head's names throughout; a version's documents show its own (`schema-renamed`).
+  let names: Record<string, string> = {};
   for (let i = options.versions.length - 1; i >= 0; i--) {
     const declaration = options.versions[i]!;
-    const changes = declaration.changes ?? [];
+    const changes = (declaration.changes ?? []).map((change) => inHeadNames(change, names));
     const number = Number(namePattern.exec(declaration.name)?.[1] ?? 0);
-    derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes });
+    const own = Object.keys(names).length > 0 ? { names } : {};
+    derived.unshift({ name: declaration.name, number, index: i, schemas, operations, changes, ...own });
     problems.push(
       ...checkReferences({ version: declaration.name, schemas, operations }).map((detail) => ({
         detail,
@@ -56,10 +59,11 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
     // One instruction at a time, in order, as one pass would: each problem names its instruction.
     changes.forEach((change, c) =>
       change.instructions.forEach((step, s) => {
-        const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step] });
+        const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
         problems.push(...older.problems.map((detail) => ({ detail, pointer: instructionPointer(i, c, s) })));
         schemas = older.schemas;
         operations = older.operations;
+        names = older.names;
       }),
     );
   }
@@ -82,6 +86,22 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
     byNumber: (n) => byNumber.get(n),
     migrations: createMigrationPlan(derived),
   };
+}
+
+/**
+ * A change written in its version's schema names, in the head's: after a `schema-renamed` in a
+ * newer version, an older change names the schema by the name its own version published.
+ */
+function inHeadNames(change: VersionChange, names: Record<string, string>): VersionChange {
+  const own = new Map(Object.entries(names).map(([head, published]) => [published, head]));
+  if (own.size === 0) return change;
+  const name = (n: string) => own.get(n) ?? n;
+  const keyed = <T>(map: Record<string, T> | undefined) =>
+    map && Object.fromEntries(Object.entries(map).map(([key, value]) => [name(key), value]));
+  const instructions = change.instructions.map((step) =>
+    'schema' in step ? { ...step, schema: name(step.schema) } : step,
+  );
+  return { ...change, instructions, requests: keyed(change.requests), responses: keyed(change.responses) };
 }
 
 function checkDeclarations(versions: VersionDeclaration[]): string[] {

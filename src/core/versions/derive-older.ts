@@ -5,6 +5,8 @@ import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 /** What deriving one older version produced, plus every definition problem found on the way. */
 export interface DeriveResult {
   schemas: SchemaMap;
+  /** The older version's published name of each schema renamed so far (`schema-renamed`), by its own. */
+  names: Record<string, string>;
   operations: OperationSpec[];
   problems: string[];
 }
@@ -15,6 +17,8 @@ export interface DeriveOlderOptions {
   schemas: SchemaMap;
   operations: OperationSpec[];
   instructions: Instruction[];
+  /** The newer version's published names of renamed schemas, by their own (the head's) names. */
+  names?: Record<string, string>;
 }
 
 /**
@@ -26,6 +30,7 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
   const schemas: SchemaMap = { ...options.schemas };
   let operations = [...options.operations];
   const problems: string[] = [];
+  const names = { ...options.names };
   const fail = (text: string) => problems.push(`${options.version}: ${text}`);
 
   for (const step of options.instructions) {
@@ -51,6 +56,24 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       schemas[step.schema] = structuredClone(step.previous);
       continue;
     }
+    if (step.op === 'schema-renamed') {
+      const taken = Object.keys(schemas).find((name) => (names[name] ?? name) === step.previousName);
+      if (taken !== undefined)
+        fail(
+          `schema-renamed names ${step.schema}'s previous name "${step.previousName}", which the version already uses`,
+        );
+      else names[step.schema] = step.previousName;
+      continue;
+    }
+    if ((step.op === 'enum-values-added' || step.op === 'enum-values-removed') && step.field === undefined) {
+      // The schema is the enum itself: every member that refers to it changes with it.
+      const enumSchema: JsonSchema = { ...original };
+      schemas[step.schema] = enumSchema;
+      if (step.op === 'enum-values-added') removeEnumValues({ where: step.schema, field: enumSchema, step, fail });
+      else restoreEnumValues({ where: step.schema, field: enumSchema, step, fail });
+      continue;
+    }
+    if (step.field === undefined) continue;
     // Copy on write: schemas may share property objects, and each version must own its edits.
     const schema: JsonSchema = { ...original };
     schemas[step.schema] = schema;
@@ -59,6 +82,10 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     const present = Object.hasOwn(props, step.field);
     const where = `${step.schema}.${step.field}`;
     if (step.op === 'field-removed') {
+      // The older value is read at `from` in the newer body: a pointer to nothing would never find it.
+      const missing = step.from === undefined ? undefined : missingAtPointer(original, step.from, options.schemas);
+      if (missing !== undefined)
+        fail(`field-removed from ${step.from} names ${missing}, which ${step.schema} does not have`);
       if (present) fail(`field-removed names ${where}, which the version still has`);
       else {
         props[step.field] = structuredClone(step.definition);
@@ -77,6 +104,10 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       else delete schema.required;
     } else if (step.op === 'field-retyped') {
       props[step.field] = structuredClone(step.previous);
+    } else if (step.op === 'field-renamed') {
+      if (Object.hasOwn(props, step.previousName))
+        fail(`field-renamed names ${where}'s previous name "${step.previousName}", which ${step.schema} also has`);
+      else renameField(schema, step);
     } else {
       const field = { ...(props[step.field] as JsonSchema) };
       props[step.field] = field;
@@ -84,7 +115,17 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       else restoreEnumValues({ where, field, step, fail });
     }
   }
-  return { schemas, operations, problems };
+  return { schemas, operations, problems, names };
+}
+
+/** The field under its previous name, in its place among the others (documents keep their order). */
+function renameField(schema: JsonSchema, step: { field: string; previousName: string }): void {
+  const props = schema.properties as Record<string, JsonSchema>;
+  schema.properties = Object.fromEntries(
+    Object.entries(props).map(([key, value]) => [key === step.field ? step.previousName : key, value]),
+  );
+  if (Array.isArray(schema.required))
+    schema.required = (schema.required as string[]).map((f) => (f === step.field ? step.previousName : f));
 }
 
 function requiredOf(schema: JsonSchema): string[] {

@@ -10,7 +10,9 @@ export {
   enumValuesRemoved,
   fieldAdded,
   fieldRemoved,
+  fieldRenamed,
   fieldRetyped,
+  schemaRenamed,
   schemaReplaced,
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
@@ -19,6 +21,7 @@ export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
 
 export { toOpenApiDocument } from './openapi.ts';
+export { withPublishedNames } from './published-names.ts';
 export type { OpenApiVersion, ToOpenApiOptions } from './openapi.ts';
 
 export { annotateElements } from './element-annotations.ts';

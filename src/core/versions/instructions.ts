@@ -18,6 +18,10 @@ interface FieldRemoved {
    * {@link deprecatedFieldRemoved}, and checked against the lifecycle's field deprecations.
    */
   deprecatedIn?: string;
+  /** The value older responses show for it (after `from`, when that finds nothing). */
+  default?: unknown;
+  /** A JSON pointer into the newer body (of `schema`) whose value older responses show for it. */
+  from?: string;
 }
 /** A field removal that ends a field deprecation: see {@link deprecatedFieldRemoved}. */
 export type DeprecatedFieldRemoved = FieldRemoved & { deprecatedIn: string };
@@ -27,12 +31,33 @@ interface FieldRetyped {
   schema: string;
   field: string;
   previous: JsonSchema;
+  /**
+   * Newer value (as text: `"1"`, `"true"`, `"low"`) → the value older responses show. Without it,
+   * number or integer ↔ string convert by themselves; any other change of type needs a migration.
+   */
+  map?: Record<string, unknown>;
+  /** Older value (as text) → the value older requests carry up; `map` inverted when left out. */
+  mapUp?: Record<string, unknown>;
+}
+/** The newer version renamed `field` of `schema`; older versions call it `previousName`. */
+interface FieldRenamed {
+  op: 'field-renamed';
+  schema: string;
+  field: string;
+  previousName: string;
+}
+/** The newer version renamed a component schema; older versions' documents call it `previousName`. */
+interface SchemaRenamed {
+  op: 'schema-renamed';
+  schema: string;
+  previousName: string;
 }
 /** The newer version added enum values; older versions show each as `mapDownTo[value]`. */
 export interface EnumValuesAdded {
   op: 'enum-values-added';
   schema: string;
-  field: string;
+  /** Left out when `schema` is itself the enum (a component every use refers to). */
+  field?: string;
   values: string[];
   mapDownTo?: Record<string, string>;
 }
@@ -40,7 +65,8 @@ export interface EnumValuesAdded {
 interface EnumValuesRemoved {
   op: 'enum-values-removed';
   schema: string;
-  field: string;
+  /** Left out when `schema` is itself the enum. */
+  field?: string;
   values: string[];
   mapUpTo?: Record<string, string>;
 }
@@ -65,7 +91,15 @@ interface EndpointAdded {
 
 /** One declarative instruction of a version change. */
 export type Instruction =
-  FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | EnumValuesRemoved | SchemaReplaced | EndpointAdded;
+  | FieldAdded
+  | FieldRemoved
+  | FieldRetyped
+  | FieldRenamed
+  | EnumValuesAdded
+  | EnumValuesRemoved
+  | SchemaReplaced
+  | SchemaRenamed
+  | EndpointAdded;
 
 /**
  * Declare that the newer version added a field.
@@ -84,7 +118,8 @@ export function fieldAdded(schema: string, field: string): FieldAdded {
  *
  * @example
  * ```ts
- * fieldRemoved({ schema: 'User', field: 'login', definition: { type: 'string' } })
+ * fieldRemoved({ schema: 'User', field: 'login', definition: { type: 'string' }, from: '/email' })
+ * fieldRemoved({ schema: 'User', field: 'nickname', definition: { type: 'string' }, default: '' })
  * ```
  */
 export function fieldRemoved(options: Omit<FieldRemoved, 'op'>): FieldRemoved {
@@ -108,15 +143,44 @@ export function deprecatedFieldRemoved(options: Omit<DeprecatedFieldRemoved, 'op
 }
 
 /**
- * Declare that the newer version changed a field's type.
+ * Declare that the newer version changed a field's type (or constraints). Number or integer ↔
+ * string, an unchanged type and a value `map` translate as data; any other change needs the
+ * change's own `responses`/`requests` migrations for the schema.
  *
  * @example
  * ```ts
  * fieldRetyped({ schema: 'User', field: 'id', previous: { type: 'integer' } })
+ * fieldRetyped({ schema: 'Task', field: 'priority', previous: { enum: ['low', 'high'] }, map: { '1': 'low', '2': 'high' } })
  * ```
  */
 export function fieldRetyped(options: Omit<FieldRetyped, 'op'>): FieldRetyped {
   return { op: 'field-retyped', ...options };
+}
+
+/**
+ * Declare that the newer version renamed a field: older requests' `previousName` goes up as
+ * `field`, newer responses' `field` comes down as `previousName`.
+ *
+ * @example
+ * ```ts
+ * fieldRenamed({ schema: 'User', field: 'fullName', previousName: 'name' })
+ * ```
+ */
+export function fieldRenamed(options: Omit<FieldRenamed, 'op'>): FieldRenamed {
+  return { op: 'field-renamed', ...options };
+}
+
+/**
+ * Declare that the newer version renamed a component schema: older versions' documents use
+ * `previousName`; bodies are unchanged.
+ *
+ * @example
+ * ```ts
+ * schemaRenamed({ schema: 'Account', previousName: 'User' })
+ * ```
+ */
+export function schemaRenamed(options: Omit<SchemaRenamed, 'op'>): SchemaRenamed {
+  return { op: 'schema-renamed', ...options };
 }
 
 /**
@@ -125,6 +189,7 @@ export function fieldRetyped(options: Omit<FieldRetyped, 'op'>): FieldRetyped {
  * @example
  * ```ts
  * enumValuesAdded({ schema: 'User', field: 'status', values: ['pending'], mapDownTo: { pending: 'inactive' } })
+ * enumValuesAdded({ schema: 'Status', values: ['pending'], mapDownTo: { pending: 'inactive' } }) // the enum component
  * ```
  */
 export function enumValuesAdded(options: Omit<EnumValuesAdded, 'op'>): EnumValuesAdded {

@@ -2,6 +2,7 @@ import { compileTransform, isPlainObject, type Transform } from './schema-walk.t
 import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
 import type { RequestMigrationContext } from './types.ts';
+import { dataDown, dataUp } from './data-migrations.ts';
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
 interface Step {
@@ -24,7 +25,10 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     i === 0
       ? undefined
       : {
-          migrate: compileTransform({ schemas: version.schemas, own: (name) => responseMigrations(version, name) }),
+          migrate: compileTransform({
+            schemas: version.schemas,
+            own: (name) => then(responseMigrations(version, name), dataDown(version, name)),
+          }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
   );
@@ -39,7 +43,7 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
           : {
               migrate: compileTransform({
                 schemas: versions[i - 1]!.schemas,
-                own: (name) => requestMigrations(version, name, { operationId }),
+                own: (name) => then(requestMigrations(version, name, { operationId }), dataUp(version, name)),
               }),
               shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
             },
@@ -67,6 +71,12 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       return value;
     },
   };
+}
+
+/** `first`, then `second`: the change's own migrations see the body before its data instructions move it. */
+function then(first: Transform, second: Transform): Transform {
+  if (!first || !second) return first ?? second;
+  return (value) => second(first(value));
 }
 
 function responseMigrations(version: ApiVersion, name: string): Transform {
@@ -107,16 +117,22 @@ function instructionsOn(version: ApiVersion, name: string): Array<Exclude<Instru
     .flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
 }
 
-function reshape(drop: string[], maps: Array<{ field: string; map: Record<string, string> }>): Transform {
+/** Each enum mapping, by its field; one without a field maps the schema's own values (an enum component). */
+type EnumMap = { field: string | undefined; map: Record<string, string> };
+
+function reshape(drop: string[], maps: EnumMap[]): Transform {
   if (drop.length === 0 && maps.length === 0) return null;
   const dropped = new Set(drop);
+  const own = maps.filter((m) => m.field === undefined).map((m) => m.map);
   return (value) => {
+    if (typeof value === 'string') return own.reduce((v, map) => (Object.hasOwn(map, v) ? map[v]! : v), value);
     if (!isPlainObject(value)) return value;
     // Copy without the dropped keys rather than `delete` them: deleting turns the object into a
     // slow dictionary, which the serializer then pays for on every property.
     const copy: Record<string, unknown> = {};
     for (const key in value) if (!dropped.has(key)) copy[key] = value[key];
     for (const { field, map } of maps) {
+      if (field === undefined) continue;
       const current = copy[field];
       if (typeof current === 'string' && Object.hasOwn(map, current)) copy[field] = map[current];
     }

@@ -3,6 +3,7 @@ import { annotateElements, type ElementDocumentation } from './element-annotatio
 import { withoutRequired } from './field-selection.ts';
 import { partialTwinName } from './partial-twins.ts';
 import { problemSchema } from './problem-schema.ts';
+import { withPublishedNames } from './published-names.ts';
 import { isPlainObject, ref, refName } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
@@ -86,7 +87,7 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
   };
   if (options.elements)
     annotateElements({ doc, version: version.name, basePath: options.basePath, elements: options.elements });
-  return doc;
+  return withPublishedNames(doc, version.names);
 }
 
 /** The path item member of a method: `query` exists from OpenAPI 3.2 on, `x-query` stands for it before. */

@@ -9,10 +9,7 @@ import type { JsonSchema, SchemaMap } from './types.ts';
  */
 export function missingAtPointer(schema: JsonSchema, pointer: string, schemas: SchemaMap): string | undefined {
   if (pointer === '') return undefined;
-  const tokens = pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = tokensOf(pointer);
   let current: JsonSchema[] = [schema];
   for (const [i, token] of tokens.entries()) {
     const next = current.flatMap((s) => childrenAt(alternatives(s, schemas), token));
@@ -84,4 +81,23 @@ function matches(pattern: string, token: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The value at a JSON pointer (RFC 6901) in a body, or `found: false` where the body has none.
+ */
+export function valueAt(body: unknown, pointer: string): { found: boolean; value?: unknown } {
+  let value = body;
+  for (const token of tokensOf(pointer)) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, token)) return { found: false };
+    value = (value as Record<string, unknown>)[token];
+  }
+  return { found: true, value };
+}
+
+function tokensOf(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

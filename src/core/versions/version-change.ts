@@ -1,4 +1,5 @@
 import type { Instruction } from './instructions.ts';
+import { valueAt } from './schema-pointer.ts';
 import type { RequestMigration, ResponseMigration } from './types.ts';
 
 /** A change between two adjacent versions: what it does to schemas and how bodies migrate. */
@@ -48,16 +49,8 @@ export function defineVersionChange(change: VersionChange): VersionChange {
  * unchanged (a problem body, or one already in the older shape).
  */
 function pointerMigration(pointer: string): ResponseMigration {
-  const tokens = pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   return (body) => {
-    let value: unknown = body;
-    for (const token of tokens) {
-      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, token)) return body;
-      value = (value as Record<string, unknown>)[token];
-    }
-    return value;
+    const at = valueAt(body, pointer);
+    return at.found ? at.value : body;
   };
 }

@@ -1,4 +1,4 @@
-import type { ApiVersion } from '../../core/versions/index.ts';
+import { withPublishedNames, type ApiVersion } from '../../core/versions/index.ts';
 
 // `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
@@ -30,10 +30,14 @@ export function derivedDocument(options: {
   }
   const components = (doc.components ?? {}) as Record<string, unknown>;
   const info = (doc.info ?? {}) as Record<string, unknown>;
-  return {
-    ...doc,
-    info: { ...info, version: version.name },
-    paths,
-    components: { ...components, schemas: structuredClone(version.schemas) },
-  };
+  // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too.
+  return withPublishedNames(
+    {
+      ...doc,
+      info: { ...info, version: version.name },
+      paths,
+      components: { ...components, schemas: structuredClone(version.schemas) },
+    },
+    version.names,
+  );
 }

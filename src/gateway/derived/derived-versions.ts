@@ -147,7 +147,9 @@ function derivedFrom(at: { chain: string[]; changesOf: Map<string, ListedChanges
 /** An instruction in a few words: its op and what it names (`field-added User.email`). */
 function instructionWords(step: Instruction): string {
   if (step.op === 'endpoint-added') return `${step.op} ${step.method} ${step.path}`;
-  return 'field' in step ? `${step.op} ${step.schema}.${step.field}` : `${step.op} ${step.schema}`;
+  return 'field' in step && step.field !== undefined
+    ? `${step.op} ${step.schema}.${step.field}`
+    : `${step.op} ${step.schema}`;
 }
 
 /** Each chain of derived versions, oldest first, ending with the version that has the upstream. */

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  gatewayAdminKey,
+  gatewayEnv,
+  spawnGatewayIn,
+  startPythonUpstream,
+  type PythonUpstream,
+} from '../support/gateway.ts';
+
+const fixture = new URL('../fixtures/derived-vocabulary/', import.meta.url).pathname;
+const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
+const headers = { authorization: `Bearer ${gatewayAdminKey}` };
+
+/** The fixture's v2 document and a change file (the fixture's unless given) serving v1 derived from v2 at `upstream`. */
+function writeFiles(upstream: string, changes?: unknown): { dir: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-vocabulary-'));
+  copyFileSync(join(fixture, 'openapi-v2.json'), join(dir, 'openapi-v2.json'));
+  if (changes === undefined) copyFileSync(join(fixture, 'changes-v2.json'), join(dir, 'changes-v2.json'));
+  else writeFileSync(join(dir, 'changes-v2.json'), JSON.stringify(changes));
+  const versions = {
+    v2: { upstream, openapi: './openapi-v2.json' },
+    v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
+  };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ gateway: { prefix: '/api', vendor: 'acme', versions } }));
+  return { dir, env: gatewayEnv(dir) };
+}
+
+describe('versionary gateway serves v1 from a change file written as data (rename, removal with a value, enum by reference, schema rename)', () => {
+  let upstream: PythonUpstream | undefined;
+  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>> | undefined;
+  before(async () => {
+    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
+    gateway = await spawnGatewayIn(writeFiles(upstream.url));
+  });
+  after(async () => {
+    await gateway?.stop();
+    await upstream?.stop();
+  });
+  const received = async () =>
+    (await (await fetch(`${upstream!.url}/_received`)).json()) as Array<{ method: string; body: string | null }>;
+
+  it('answers GET v1 in v1 terms: the previous name, the default, the value from the pointer, the enum value mapped', async () => {
+    const one = await fetch(`${gateway!.base}/api/v1/users/1`, { headers });
+    assert.equal(one.status, 200);
+    assert.deepEqual(await one.json(), {
+      id: 1,
+      fullName: 'Ada',
+      status: 'inactive',
+      address: { city: 'London', country: 'UK' },
+      nickname: '',
+      city: 'London',
+    });
+    const list = await fetch(`${gateway!.base}/api/v1/users`, { headers });
+    assert.deepEqual(await list.json(), [
+      {
+        id: 1,
+        fullName: 'Ada',
+        status: 'inactive',
+        address: { city: 'London', country: 'UK' },
+        nickname: '',
+        city: 'London',
+      },
+      { id: 2, fullName: 'Alan', status: 'active', address: null, nickname: '' },
+    ]);
+    const v2 = await fetch(`${gateway!.base}/api/v2/users/1`, { headers });
+    assert.deepEqual(await v2.json(), {
+      id: 1,
+      name: 'Ada',
+      status: 'pending',
+      address: { city: 'London', country: 'UK' },
+    });
+  });
+
+  it('takes POST v1 with the previous name up under the newer one, the removed field dropped', async () => {
+    const response = await fetch(`${gateway!.base}/api/v1/users`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ fullName: 'Grace', nickname: 'G', status: 'active' }),
+    });
+    assert.equal(response.status, 201);
+    assert.deepEqual(await response.json(), {
+      id: 9,
+      fullName: 'Grace',
+      status: 'active',
+      address: null,
+      nickname: '',
+    });
+    const posted = (await received()).filter((r) => r.method === 'POST').at(-1)!;
+    assert.deepEqual(JSON.parse(posted.body!), { name: 'Grace', status: 'active' });
+  });
+
+  it("refuses, in v1's terms, a v1 POST with v2's name or v2's enum value, and the upstream never sees it", async () => {
+    const before = (await received()).length;
+    for (const body of [{ name: 'Grace' }, { fullName: 'Grace', status: 'pending' }]) {
+      const response = await fetch(`${gateway!.base}/api/v1/users`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(response.status, 400, JSON.stringify(body));
+    }
+    assert.equal((await received()).length, before);
+  });
+
+  it("serves v1's document with v1's names: fields, the enum, and the component renamed in every reference", async () => {
+    const doc = (await (await fetch(`${gateway!.base}/api/v1/openapi.json`, { headers })).json()) as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; enum?: string[] }> };
+    };
+    const { schemas } = doc.components;
+    assert.deepEqual(Object.keys(schemas.User!.properties!), [
+      'id',
+      'fullName',
+      'status',
+      'address',
+      'nickname',
+      'city',
+    ]);
+    assert.deepEqual(schemas.Status!.enum, ['active', 'inactive']);
+    assert.ok(schemas.Location, 'Address is Location in v1');
+    assert.equal(schemas.Address, undefined);
+    assert.doesNotMatch(JSON.stringify(doc), /#\/components\/schemas\/Address/);
+  });
+});
+
+describe('a change file naming what the newer document lacks', () => {
+  it('stops the start, exit 2, naming the wrong pointer and the rename of a missing field with their places', () => {
+    const changes = JSON.parse(readFileSync(join(fixture, 'changes-v2.json'), 'utf8')) as Array<{
+      instructions: Array<Record<string, unknown>>;
+    }>;
+    changes[0]!.instructions[3]!.from = '/adress/city';
+    changes[0]!.instructions.push({ op: 'field-renamed', schema: 'User', field: 'surname', previousName: 'lastName' });
+    const files = writeFiles('http://127.0.0.1:9', changes);
+    try {
+      const run = spawnSync(process.execPath, [bin, 'gateway'], {
+        env: { ...process.env, ...files.env, PORT: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(run.status, 2, run.stderr);
+      const output = run.stderr + run.stdout;
+      for (const expected of [
+        'changes-v2.json[0].instructions[3] (field-removed User.city): field-removed from /adress/city names /adress, which User does not have',
+        'changes-v2.json[0].instructions[7] (field-renamed User.surname): field-renamed names User.surname, which the version does not have',
+      ])
+        assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+});
