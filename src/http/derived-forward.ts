@@ -40,7 +40,13 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
-  const path = route.rootBase + options.url.slice(options.routed.length);
+  const below = options.url.slice(options.routed.length);
+  const path = route.rootBase + below;
+  // The parameters in the derived version's terms first: a bad one never goes up.
+  const mark = below.indexOf('?');
+  const at = mark === -1 ? { path: below, query: '' } : { path: below.slice(0, mark), query: below.slice(mark + 1) };
+  const invalid = route.checkParameters(operation, at);
+  if (invalid) return void sendProblem(reply, invalid);
   const call = await callUp({ ...options, path });
   if (!call) return;
   const { headers, body } = call;
@@ -122,12 +128,14 @@ async function callUp(
   if (typeof accept === 'string' && accept.includes(own))
     headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
   if (request.method === 'GET' || request.method === 'HEAD') delete headers['if-none-match'];
+  else if (!source && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
   else if (source) {
     body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
     if (!body) {
       const detail = 'The request body is over the size limit.';
       return void sendProblem(reply, new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail }));
     }
+    if (body.length === 0 && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');
@@ -142,6 +150,16 @@ async function callUp(
   if (!judged) return undefined;
   headers = judged;
   return { headers, body };
+}
+
+/** The 400 problem of a call without the body its operation requires in the derived version's document. */
+function missingBody(reply: FastifyReply, route: DerivedVersionRoute, operation: OperationSpec): void {
+  const name = operation.body ? `a ${operation.body}` : 'a body';
+  const detail = `${route.self.name}'s ${operation.method} ${operation.path} requires a request body: send ${name} as ${(operation.bodyTypes ?? ['application/json']).join(' or ')}.`;
+  sendProblem(
+    reply,
+    new VersionaryError({ code: ErrorCode.ValidationFailed, detail, errors: [{ pointer: '/body', detail: 'is required' }] }),
+  );
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */
