@@ -158,7 +158,11 @@ function missingBody(reply: FastifyReply, route: DerivedVersionRoute, operation:
   const detail = `${route.self.name}'s ${operation.method} ${operation.path} requires a request body: send ${name} as ${(operation.bodyTypes ?? ['application/json']).join(' or ')}.`;
   sendProblem(
     reply,
-    new VersionaryError({ code: ErrorCode.ValidationFailed, detail, errors: [{ pointer: '/body', detail: 'is required' }] }),
+    new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail,
+      errors: [{ pointer: '/body', detail: 'is required' }],
+    }),
   );
 }
 

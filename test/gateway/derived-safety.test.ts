@@ -107,7 +107,10 @@ describe('a derived version never hands an old client the newest data, and check
       assert.equal(response.status, 404, target);
       const problem = (await response.json()) as Problem;
       assert.equal(problem.code, 'NOT_FOUND', target);
-      assert.ok(problem.errors?.some((e) => e.pointer === '/path/user_id'), `${target}: ${JSON.stringify(problem)}`);
+      assert.ok(
+        problem.errors?.some((e) => e.pointer === '/path/user_id'),
+        `${target}: ${JSON.stringify(problem)}`,
+      );
     }
     const queries: Array<[string, string, RegExp]> = [
       ['/users?limit=abc', '/query/limit', /integer/],

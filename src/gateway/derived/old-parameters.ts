@@ -41,7 +41,8 @@ export function createOldParameterCheck(
     // Closed, as the service's: a name the operation does not declare is refused.
     const query = { type: 'object', ...operation.query, additionalProperties: false, components };
     const params = operation.params ? { ...operation.params, components } : undefined;
-    const validator = (schema: object) => compile({ schema, method: 'GET', url: '', httpPart: 'querystring' }) as Validate;
+    const validator = (schema: object) =>
+      compile({ schema, method: 'GET', url: '', httpPart: 'querystring' }) as Validate;
     return {
       names,
       pattern: new RegExp(`^${source}$`),

@@ -16,8 +16,7 @@ export function rangeResponses(
   for (const { id, op } of operationsOf(document, rootBase))
     for (const [key, response] of Object.entries(op.responses ?? {})) {
       if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
-      const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)
-        ?.content;
+      const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)?.content;
       const type = Object.keys(content ?? {}).find((t) => /json/i.test(t));
       const name = type === undefined ? undefined : refName(content![type]?.schema?.$ref);
       if (name !== undefined) (out[id] ??= {})[key.toUpperCase()] = name;
