@@ -9,6 +9,7 @@ import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
+import { callWhole } from './upstream-whole.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -50,24 +51,17 @@ export async function forwardDerived(options: {
   const call = await callUp({ ...options, path });
   if (!call) return;
   const { headers, body } = call;
-  const answer = await options.pool.request({
+  const answer = await callWhole(options.pool, {
     // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
     method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
     path,
-    headers: headers as Record<string, string>,
+    headers,
     body: body ?? null,
+    limit: answerLimit,
   });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > answerLimit) {
-      answer.body.destroy();
-      return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
-    }
-    chunks.push(chunk);
-  }
-  const raw = Buffer.concat(chunks);
+  if ('tooLarge' in answer)
+    return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
+  const raw = answer.body;
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
   const schema = responseSchema(route, operation, answer.statusCode);
