@@ -20,6 +20,8 @@ export function callWhole(
     let size = 0;
     let settled = false;
     const handler: Dispatcher.DispatchHandler = {
+      // Its presence tells undici this handler speaks its controller API (onResponse*).
+      onRequestStart() {},
       onResponseStart(_controller, status, upstream) {
         statusCode = status;
         headers = upstream as Headers;
