@@ -61,7 +61,9 @@ export async function benchDerived(): Promise<BenchReport> {
     };
     writeFileSync(join(dir, 'gateway.json'), JSON.stringify(config));
     const port = await freePort();
-    const gateway = await start([process.execPath, join(root, 'bin/versionary.js'), 'gateway'], {
+    // `BENCH_CPU_PROF=<dir>`: the gateway writes a CPU profile there (`node --cpu-prof`) as it stops.
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+    const gateway = await start([process.execPath, ...profile, join(root, 'bin/versionary.js'), 'gateway'], {
       port,
       ready: '/readyz',
       env: {
@@ -96,7 +98,13 @@ export async function benchDerived(): Promise<BenchReport> {
     }
     return report(medianRounds(runs));
   } finally {
-    for (const p of procs) p.child.kill('SIGKILL');
+    // SIGTERM first: a profiled gateway writes its profile as it exits.
+    for (const p of procs.slice().reverse()) {
+      const exited = new Promise((done) => p.child.once('exit', done));
+      p.child.kill(p === procs[0] ? 'SIGKILL' : 'SIGTERM');
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 5000))]);
+      p.child.kill('SIGKILL');
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

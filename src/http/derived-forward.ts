@@ -9,6 +9,7 @@ import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
+import { callWhole } from './upstream-whole.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -40,28 +41,27 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
-  const path = route.rootBase + options.url.slice(options.routed.length);
+  const below = options.url.slice(options.routed.length);
+  const path = route.rootBase + below;
+  // The parameters in the derived version's terms first: a bad one never goes up.
+  const mark = below.indexOf('?');
+  const at = mark === -1 ? { path: below, query: '' } : { path: below.slice(0, mark), query: below.slice(mark + 1) };
+  const invalid = route.checkParameters(operation, at);
+  if (invalid) return void sendProblem(reply, invalid);
   const call = await callUp({ ...options, path });
   if (!call) return;
   const { headers, body } = call;
-  const answer = await options.pool.request({
+  const answer = await callWhole(options.pool, {
     // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
     method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
     path,
-    headers: headers as Record<string, string>,
+    headers,
     body: body ?? null,
+    limit: answerLimit,
   });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > answerLimit) {
-      answer.body.destroy();
-      return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
-    }
-    chunks.push(chunk);
-  }
-  const raw = Buffer.concat(chunks);
+  if ('tooLarge' in answer)
+    return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
+  const raw = answer.body;
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
   const schema = responseSchema(route, operation, answer.statusCode);
@@ -122,12 +122,14 @@ async function callUp(
   if (typeof accept === 'string' && accept.includes(own))
     headers.accept = accept.split(own).join(`vnd.${options.vendor}.${route.root.name}`);
   if (request.method === 'GET' || request.method === 'HEAD') delete headers['if-none-match'];
+  else if (!source && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
   else if (source) {
     body = await readAll(source, request.routeOptions.bodyLimit ?? 1024 * 1024);
     if (!body) {
       const detail = 'The request body is over the size limit.';
       return void sendProblem(reply, new VersionaryError({ code: ErrorCode.PayloadTooLarge, detail }));
     }
+    if (body.length === 0 && route.requiredBodies.has(operation.id)) return void missingBody(reply, route, operation);
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');
@@ -142,6 +144,20 @@ async function callUp(
   if (!judged) return undefined;
   headers = judged;
   return { headers, body };
+}
+
+/** The 400 problem of a call without the body its operation requires in the derived version's document. */
+function missingBody(reply: FastifyReply, route: DerivedVersionRoute, operation: OperationSpec): void {
+  const name = operation.body ? `a ${operation.body}` : 'a body';
+  const detail = `${route.self.name}'s ${operation.method} ${operation.path} requires a request body: send ${name} as ${(operation.bodyTypes ?? ['application/json']).join(' or ')}.`;
+  sendProblem(
+    reply,
+    new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail,
+      errors: [{ pointer: '/body', detail: 'is required' }],
+    }),
+  );
 }
 
 /** The whole body, or undefined once it passes `limit` bytes. */

@@ -1,5 +1,5 @@
 import type { VersionaryError } from '../core/errors/index.ts';
-import type { ApiVersion, MigrationPlan } from '../core/versions/index.ts';
+import type { ApiVersion, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
 
 // Its own file, apart from the forwarder: the forwarder's types name undici (an optional peer
 // dependency), and this one reaches the public declarations through the `forward` option.
@@ -27,6 +27,13 @@ export interface DerivedVersionRoute {
    * undefined when it may go up.
    */
   checkRequest: (name: string, body: unknown) => VersionaryError | undefined;
+  /**
+   * The problem of a call's path and query parameters (`path` below the version base, `query`
+   * without its `?`, both as received), checked in this version's terms, or undefined.
+   */
+  checkParameters: (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined;
+  /** The ids of the operations whose document says their request body is required. */
+  requiredBodies: ReadonlySet<string>;
   /**
    * Drops, in place, the members of a translated answer (of this version's schema `name`) that
    * this version's document does not declare; answers the pointer of a value that fits no branch

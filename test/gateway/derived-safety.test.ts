@@ -98,6 +98,55 @@ describe('a derived version never hands an old client the newest data, and check
     assert.equal(await calls(), before, 'no invalid request reached the upstream');
   });
 
+  it("refuses path and query parameters that break v1's document, and a missing required body, never forwarding them", async () => {
+    const before = await calls();
+    const get = (target: string) => fetch(`${gateway.base}/api/v1${target}`, { headers });
+    // A path segment that fits no value of its parameter names nothing: the spec's 404 for an invalid id.
+    for (const target of ['/users/abc', '/users/0', '/users/1.5']) {
+      const response = await get(target);
+      assert.equal(response.status, 404, target);
+      const problem = (await response.json()) as Problem;
+      assert.equal(problem.code, 'NOT_FOUND', target);
+      assert.ok(
+        problem.errors?.some((e) => e.pointer === '/path/user_id'),
+        `${target}: ${JSON.stringify(problem)}`,
+      );
+    }
+    const queries: Array<[string, string, RegExp]> = [
+      ['/users?limit=abc', '/query/limit', /integer/],
+      ['/users?limit=05', '/query/limit', /integer/],
+      ['/users?limit=500', '/query/limit', /<= 100/],
+      ['/users?status=pending', '/query/status', /./],
+      ['/users?email=ada%40example.com', '/query/email', /unknown field "email"/],
+      ['/nodes?depth=-1', '/query/depth', />= 0/],
+    ];
+    for (const [target, pointer, detail] of queries) {
+      const response = await get(target);
+      assert.equal(response.status, 400, target);
+      const problem = (await response.json()) as Problem;
+      assert.equal(problem.code, 'VALIDATION_FAILED', target);
+      const error = problem.errors?.find((e) => e.pointer === pointer);
+      assert.ok(error, `${target}: ${JSON.stringify(problem.errors)}`);
+      assert.match(error.detail, detail, target);
+    }
+    const empty = await fetch(`${gateway.base}/api/v1/users`, { method: 'POST', headers });
+    assert.equal(empty.status, 400);
+    const problem = (await empty.json()) as Problem;
+    assert.equal(problem.code, 'VALIDATION_FAILED');
+    assert.match(problem.detail, /v1's POST \/users requires a request body: send a UserInput as application\/json/);
+    assert.deepEqual(problem.errors, [{ pointer: '/body', detail: 'is required' }]);
+    const patch = await fetch(`${gateway.base}/api/v1/users/1`, { method: 'PATCH', headers: json, body: '' });
+    assert.equal(patch.status, 400);
+    assert.equal(await calls(), before, 'no invalid call reached the upstream');
+    // Valid parameters pass, the query as it was sent.
+    const listed = await get('/users?limit=10&status=active&status=');
+    assert.equal(listed.status, 400, 'a repeated parameter that is no list is refused');
+    const valid = await get('/users?limit=10&status=active');
+    assert.equal(valid.status, 200);
+    const received = (await (await fetch(`${upstream.url}/_received`)).json()) as Array<{ target: string }>;
+    assert.equal(received[received.length - 1]!.target, '/api/v2/users?limit=10&status=active');
+  });
+
   it('forwards a valid v1 request migrated up, and answers in v1', async () => {
     const response = await fetch(`${gateway.base}/api/v1/users`, {
       method: 'POST',

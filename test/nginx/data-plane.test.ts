@@ -66,6 +66,30 @@ describe('versionary nginx renders the example gateway config', () => {
     }
   });
 
+  it('refuses a config that derives a version, naming it and how to serve it, rendering nothing (never a 502 later)', async () => {
+    const derived = new URL('../../examples/gateway-derived/config.json', import.meta.url).pathname;
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-nginx-'));
+    try {
+      const out = join(dir, 'out');
+      const env = { DATABASE_URL: `sqlite:${join(dir, 'cp.db')}` };
+      const sentence =
+        /gateway\.versions\.v1 is derived from v2, and nginx as the data plane cannot translate a derived version: serve this config with `versionary gateway` as the data plane/;
+      const render = await runCliProcess(['nginx', '--config', derived, '--out', out], { cwd: dir, env });
+      assert.equal(render.code, 2, render.stdout);
+      assert.match(render.stderr, sentence);
+      assert.equal(existsSync(join(out, 'versionary.conf')), false, 'nothing rendered');
+      // The control plane refuses it alike: nginx would route v1 to an upstream it does not have.
+      const control = await runCliProcess(['gateway', '--config', derived, '--control-plane', '--port', '0'], {
+        cwd: dir,
+        env,
+      });
+      assert.equal(control.code, 2, control.stdout);
+      assert.match(control.stderr, sentence);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names what is missing without --config', async () => {
     const run = await runCliProcess(['nginx', '--out', '/tmp/x'], { cwd: tmpdir(), env: { VERSIONARY_CONFIG: '' } });
     assert.equal(run.code, 2);

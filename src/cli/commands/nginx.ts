@@ -39,7 +39,9 @@ Options:
                          (default Debian's ndk_http_module.so and ngx_http_lua_module.so)
 
 Reads DATABASE_URL (and the other variables of versionary gateway) for the lifecycle changed
-through the management API. The files hold no lifecycle: a lifecycle change needs no reload.`,
+through the management API. The files hold no lifecycle: a lifecycle change needs no reload.
+A config that derives a version from a newer one (derivedFrom) is refused, naming it: nginx does
+not translate calls; serve it with versionary gateway (docs/gateway.md#derived-versions-behind-nginx).`,
   options: {
     config: { type: 'string' },
     out: { type: 'string' },

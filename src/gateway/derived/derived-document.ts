@@ -9,7 +9,8 @@ const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase
  * examples kept), with the older version's component schemas, only the operations the older
  * version routes, and paths relative to the version base (the gateway serves each document with
  * its own `servers`). It is what `defineVersions` derives in-process, written into the document
- * the upstream's team maintains.
+ * the upstream's team maintains. It is closed: a component nothing it serves refers to (the
+ * schema of an endpoint the older version lacks) is left out, as linters require.
  */
 export function derivedDocument(options: {
   root: Record<string, unknown>;
@@ -30,14 +31,85 @@ export function derivedDocument(options: {
   }
   const components = (doc.components ?? {}) as Record<string, unknown>;
   const info = (doc.info ?? {}) as Record<string, unknown>;
-  // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too.
-  return withPublishedNames(
-    {
-      ...doc,
-      info: { ...info, version: version.name },
-      paths,
-      components: { ...components, schemas: structuredClone(version.schemas) },
-    },
-    version.names,
+  // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too;
+  // then closed: what nothing it serves refers to is left out.
+  return withoutUnused(
+    withPublishedNames(
+      {
+        ...doc,
+        info: { ...info, version: version.name },
+        paths,
+        components: { ...components, schemas: structuredClone(version.schemas) },
+      },
+      version.names,
+    ),
   );
+}
+
+/** Component sections referred to by `$ref` (security schemes are named by `security`, and kept). */
+const referable = [
+  'schemas',
+  'responses',
+  'parameters',
+  'examples',
+  'requestBodies',
+  'headers',
+  'links',
+  'callbacks',
+  'pathItems',
+];
+
+/**
+ * The document without the components that nothing outside `components` reaches, through any
+ * chain of `$ref`s; a section left empty is dropped.
+ */
+function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
+  const components = (doc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const reached = new Set<string>();
+  const pending: unknown[] = Object.entries(doc)
+    .filter(([key]) => key !== 'components')
+    .map(([, value]) => value);
+  for (const [section, entries] of Object.entries(components)) if (!referable.includes(section)) pending.push(entries);
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      pending.push(...value);
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const match =
+        key === '$ref' && typeof child === 'string' ? /^#\/components\/([^/]+)\/([^/]+)$/.exec(child) : null;
+      if (!match) {
+        pending.push(child);
+        continue;
+      }
+      const name = nameOf(match[2]!);
+      const at = `${match[1]} ${name}`;
+      if (reached.has(at)) continue;
+      reached.add(at);
+      pending.push(components[match[1]!]?.[name]);
+    }
+  }
+  const kept: Record<string, unknown> = {};
+  for (const [section, entries] of Object.entries(components)) {
+    if (!referable.includes(section) || entries === null || typeof entries !== 'object') {
+      kept[section] = entries;
+      continue;
+    }
+    const used = Object.fromEntries(Object.entries(entries).filter(([name]) => reached.has(`${section} ${name}`)));
+    if (Object.keys(used).length > 0) kept[section] = used;
+  }
+  return { ...doc, components: kept };
+}
+
+/** A component's name from its reference's last token (percent-encoded in a URI, `~1` and `~0` escaped). */
+function nameOf(token: string): string {
+  let text = token;
+  try {
+    text = decodeURIComponent(token);
+  } catch {
+    // Not percent-encoded after all: read as written.
+  }
+  return text.replace(/~1/g, '/').replace(/~0/g, '~');
 }

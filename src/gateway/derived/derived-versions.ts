@@ -14,7 +14,8 @@ import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
 import { createOldRequestCheck } from './old-requests.ts';
-import { rangeResponses } from './range-responses.ts';
+import { createOldParameterCheck } from './old-parameters.ts';
+import { rangeResponses, requiredBodies } from './range-responses.ts';
 
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
@@ -83,6 +84,7 @@ export function addDerivedVersions(options: {
     const rootGroup = group.get(root.name)!;
     const rootBase = `${options.prefix}/${root.name}`;
     const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
+    const required = requiredBodies(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       added.push(self);
       options.documents[self.name] = derivedDocument({
@@ -98,6 +100,8 @@ export function addDerivedVersions(options: {
         rootBase,
         ranges,
         checkRequest: createOldRequestCheck(self),
+        checkParameters: createOldParameterCheck(self),
+        requiredBodies: required,
         dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
       };
     }

@@ -13,25 +13,48 @@ export function rangeResponses(
   rootBase: string,
 ): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
+  for (const { id, op } of operationsOf(document, rootBase))
+    for (const [key, response] of Object.entries(op.responses ?? {})) {
+      if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
+      const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)?.content;
+      const type = Object.keys(content ?? {}).find((t) => /json/i.test(t));
+      const name = type === undefined ? undefined : refName(content![type]?.schema?.$ref);
+      if (name !== undefined) (out[id] ??= {})[key.toUpperCase()] = name;
+    }
+  return out;
+}
+
+/**
+ * The ids of the operations whose `requestBody` is `required: true` (OpenAPI's default is
+ * optional): a derived version refuses such a call without a body, as the upstream would, but
+ * in its own terms and without calling it.
+ */
+export function requiredBodies(document: Record<string, unknown>, rootBase: string): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const { id, op } of operationsOf(document, rootBase))
+    if ((op.requestBody as { required?: unknown } | undefined)?.required === true) out.add(id);
+  return out;
+}
+
+interface DocumentOperation {
+  operationId?: unknown;
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+}
+
+/** Each operation of a document with its id, as the versions read from documents name it. */
+function* operationsOf(document: Record<string, unknown>, rootBase: string) {
   const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   for (const [raw, item] of Object.entries(paths)) {
     const path = raw === rootBase ? '/' : raw.startsWith(`${rootBase}/`) ? raw.slice(rootBase.length) : raw;
     for (const method of methods) {
-      const op = item?.[method] as { operationId?: unknown; responses?: Record<string, unknown> } | undefined;
+      const op = item?.[method] as DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;
       const id =
         typeof op.operationId === 'string' && op.operationId.length > 0
           ? op.operationId
           : `${method.toUpperCase()} ${path}`;
-      for (const [key, response] of Object.entries(op.responses ?? {})) {
-        if (!/^[1-5]XX$/i.test(key) && key !== 'default') continue;
-        const content = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> } | undefined)
-          ?.content;
-        const type = Object.keys(content ?? {}).find((t) => /json/i.test(t));
-        const name = type === undefined ? undefined : refName(content![type]?.schema?.$ref);
-        if (name !== undefined) (out[id] ??= {})[key.toUpperCase()] = name;
-      }
+      yield { id, op };
     }
   }
-  return out;
 }

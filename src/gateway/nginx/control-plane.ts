@@ -39,6 +39,7 @@ export function nginxControlPlane(options: {
   refuse: () => VersionaryError;
   install: (context: ServiceContext) => void;
 } {
+  refuseDerivedVersions(options.config);
   return {
     refuse: () =>
       new VersionaryError({
@@ -87,6 +88,21 @@ export function nginxControlPlane(options: {
       app.addHook('onClose', async () => pusher.stop());
     },
   };
+}
+
+/**
+ * A config whose gateway derives a version (`derivedFrom`) is refused, naming each: nginx's data
+ * plane forwards calls, it does not translate them, so the version would be a 502 (no upstream of
+ * its own). `versionary gateway` serves it; nginx may stand in front of that.
+ */
+function refuseDerivedVersions(config: ServiceConfig): void {
+  const derived = (config.settings.gateway?.versions ?? []).filter((v) => 'derivedFrom' in v);
+  if (derived.length === 0) return;
+  const errors = derived.map((v) => ({
+    pointer: `/gateway/versions/${v.name}/derivedFrom`,
+    detail: `gateway.versions.${v.name} is derived from ${(v as { derivedFrom: string }).derivedFrom}, and nginx as the data plane cannot translate a derived version: serve this config with \`versionary gateway\` as the data plane (nginx may proxy to it), or leave ${v.name} out of the config nginx serves (docs/gateway.md#derived-versions-behind-nginx)`,
+  }));
+  throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: errors[0]!.detail, errors });
 }
 
 /**
