@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
@@ -80,7 +80,11 @@ describe('two nginx hosts count one rate limit in Redis', () => {
     const node = createRedisRateLimitStore({ redis, prefix: `${prefix}rate-limit:` });
     const key = rateCounterKey(clientId, { name });
     await node.hit({ key, windowMs: 60_000, now: Date.now() });
-    assert.equal((await node.hit({ key, windowMs: 60_000, now: Date.now() })).count, 3, 'nginx counted in the same key');
+    assert.equal(
+      (await node.hit({ key, windowMs: 60_000, now: Date.now() })).count,
+      3,
+      'nginx counted in the same key',
+    );
     const statuses: number[] = [];
     const refused: Response[] = [];
     for (let i = 0; i < 2 * limit; i++) {
@@ -106,14 +110,17 @@ describe('two nginx hosts count one rate limit in Redis', () => {
   });
 });
 
-describe('nginx counting in Redis, when Redis stops', () => {
+describe('nginx counting in a Redis with a password, when Redis stops', () => {
+  const password = `pw-${randomBytes(6).toString('hex')}`;
   let python: PythonUpstream;
   let own: OwnRedis;
+  let url: string;
   let host: NginxHost;
   before(async () => {
     python = await startPythonUpstream();
-    own = await startOwnRedis();
-    host = await startNginxHost({ upstream: python.url, env: { VERSIONARY_REDIS_URL: own.url }, file: { rateLimit } });
+    own = await startOwnRedis({ args: ['--requirepass', password] });
+    url = own.url.replace('redis://', `redis://:${password}@`);
+    host = await startNginxHost({ upstream: python.url, env: { VERSIONARY_REDIS_URL: url }, file: { rateLimit } });
   });
   after(async () => {
     await host?.stop();
@@ -121,10 +128,22 @@ describe('nginx counting in Redis, when Redis stops', () => {
     await python?.stop();
   });
 
-  it('counts in its own shared memory, answering no 5xx, and says so once', async () => {
+  it('keeps the password out of the rendered configuration', () => {
+    const conf = readFileSync(join(host.out, 'versionary-http.conf'), 'utf8');
+    assert.ok(!conf.includes(password), 'no password in versionary-http.conf');
+    const file = join(host.out, 'private', 'redis-password');
+    assert.equal(readFileSync(file, 'utf8'), `${password}\n`);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  });
+
+  it('counts in its own shared memory when Redis stops, answering no 5xx, and says so once', async () => {
     const { clientId, headers } = await newClientKey(host.control);
-    for (let i = 0; i < 2; i++) assert.equal((await call(host, headers)).status, 200);
-    const redis = new Redis(own.url);
+    const redis = new Redis(url);
+    const connections = async () => Number(/total_connections_received:(\d+)/.exec(await redis.info('stats'))?.[1]);
+    assert.equal((await call(host, headers)).status, 200);
+    const opened = await connections();
+    assert.equal((await call(host, headers)).status, 200);
+    assert.equal(await connections(), opened, "nginx's connection is kept alive in its pool");
     assert.equal(Number(await redis.get(`versionary:rate-limit:${rateCounterKey(clientId, { name: 'default' })}`)), 2);
     redis.disconnect();
     await own.stop();

@@ -69,4 +69,14 @@ describe("nginx's Redis settings", () => {
     writeRedisPassword(out, redisOf('redis://10.0.0.2')!);
     assert.equal(existsSync(passwordFile), false);
   });
+
+  it("runs the Node store's script, byte for byte: one window and one key for both", () => {
+    const lua = readFileSync(new URL('./lua/versionary/redis_rate.lua', import.meta.url), 'utf8');
+    const node = readFileSync(new URL('../../storage/redis/redis-rate-limit-store.ts', import.meta.url), 'utf8');
+    const inLua = /local script = "\\n" \.\. \[\[\n([\s\S]*?)\]\]/.exec(lua)?.[1];
+    const inNode = /const hitScript = `\n([^`]*)`/.exec(node)?.[1];
+    assert.ok(inNode?.includes("redis.call('INCR', KEYS[1])"), 'the Node store has its script');
+    // Both open with a newline (Lua's long string drops its first, so the Lua adds one).
+    assert.equal(inLua, inNode);
+  });
 });

@@ -15,8 +15,9 @@ local state = ngx.shared.versionary_state
 
 local _M = {}
 
--- The Node store's script, byte for byte: the same SHA in Redis's script cache, the same window.
-local script = [[
+-- The Node store's script, byte for byte (its template literal opens with a newline, which a long
+-- string drops): the same SHA in Redis's script cache, the same window.
+local script = "\n" .. [[
 local count = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then
