@@ -39,7 +39,10 @@ Options:
                          (default Debian's ndk_http_module.so and ngx_http_lua_module.so)
 
 Reads DATABASE_URL (and the other variables of versionary gateway) for the lifecycle changed
-through the management API. The files hold no lifecycle: a lifecycle change needs no reload.`,
+through the management API. The files hold no lifecycle: a lifecycle change needs no reload.
+With VERSIONARY_REDIS_URL (and VERSIONARY_REDIS_PREFIX), nginx counts rate limits in that Redis,
+in the keys versionary gateway uses: every nginx host and gateway share one budget per client (a
+password goes to <dir>/private/redis-password, mode 0600).`,
   options: {
     config: { type: 'string' },
     out: { type: 'string' },
