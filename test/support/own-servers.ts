@@ -116,15 +116,15 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-/** Start `redis-server` on a spare port, without persistence. */
-export async function startOwnRedis(): Promise<OwnRedis> {
+/** Start `redis-server` on a spare port, without persistence; `args` adds to its command line (`--requirepass`). */
+export async function startOwnRedis(options: { args?: string[] } = {}): Promise<OwnRedis> {
   const port = await freePort();
   let server: ChildProcess | undefined;
   const start = async () => {
     if (server && server.exitCode === null) return;
     server = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...(options.args ?? [])],
       { stdio: 'ignore' },
     );
     for (let i = 0; i < 100; i++) {

@@ -41,7 +41,11 @@ Options:
 Reads DATABASE_URL (and the other variables of versionary gateway) for the lifecycle changed
 through the management API. The files hold no lifecycle: a lifecycle change needs no reload.
 A config that derives a version from a newer one (derivedFrom) is refused, naming it: nginx does
-not translate calls; serve it with versionary gateway (docs/gateway.md#derived-versions-behind-nginx).`,
+not translate calls; serve it with versionary gateway (docs/gateway.md#derived-versions-behind-nginx).
+With VERSIONARY_REDIS_URL (and VERSIONARY_REDIS_PREFIX), nginx counts rate limits in that Redis,
+in the keys versionary gateway uses: every nginx host and gateway share one budget per client (a
+password goes to <dir>/private/redis-password, mode 0600).`,
+>>>>>>> w7c-nginx-redis
   options: {
     config: { type: 'string' },
     out: { type: 'string' },

@@ -11,6 +11,7 @@ import { lowerCased } from '../../loop/lifecycle/decision-table/problem-registry
 import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { nginxAuthPath, nginxSecretHeader, nginxTablePath } from './control-paths.ts';
 import { createTablePusher, type TablePusher } from './push.ts';
+import { needsResolver, nginxRedisOf, writeRedisPassword } from './redis-settings.ts';
 import { renderNginxFiles, secretFileOfTarget, type NginxTarget } from './render.ts';
 import { ensureSecret, isSecret, privateDirOf } from './secret.ts';
 import { workerAccessProblem } from './worker-access.ts';
@@ -76,6 +77,13 @@ export function nginxControlPlane(options: {
         if (options.renders !== false) {
           const files = renderNginxFiles({ config: options.config, target });
           writeFiles(target.out, files);
+          const redis = nginxRedisOf(options.config);
+          writeRedisPassword(target.out, redis);
+          if (redis && needsResolver(redis))
+            app.log.warn(
+              { host: redis.host },
+              "nginx resolves the Redis host's name only with a `resolver` in http {}: add one, or name Redis by its address (docs/gateway.md#several-nginx-hosts-share-rate-limits)",
+            );
           app.log.info({ out: target.out }, 'nginx files written');
           const unreachable = workerAccessProblem(target.out);
           if (unreachable) app.log.error({ out: target.out }, unreachable);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { pathOverrides } from '../../http/forward-headers.ts';
 import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import type { NginxRedis } from './redis-settings.ts';
 import { privateDirOf } from './secret.ts';
 import { usageAccessLog, usageLogFormat } from './usage-log-format.ts';
 
@@ -29,6 +30,8 @@ export interface NginxConfOptions {
   secretFile: string;
   /** The 401 problem's body for a push without the secret (rendered by core). */
   pushRefused: string;
+  /** The Redis the rate limits are counted in, shared with every host (`VERSIONARY_REDIS_URL`); its password's file. */
+  redis?: { redis: NginxRedis; passwordFile: string };
 }
 
 const hostOf = (origin: string) => new URL(origin).host;
@@ -49,6 +52,21 @@ function luaString(text: string): string {
   return `[${level}[${text}]${level}]`;
 }
 
+/** The Lua table of the Redis settings: no password (nginx's master reads it from its file). */
+function redisSettings(redis: NginxRedis, passwordFile: string): string {
+  const fields = [
+    `host = ${luaString(redis.host)}`,
+    `port = ${redis.port}`,
+    `db = ${redis.db}`,
+    `prefix = ${luaString(redis.prefix)}`,
+    `timeout_ms = ${redis.timeoutMs}`,
+    `ssl = ${redis.ssl}`,
+    ...(redis.username !== undefined ? [`username = ${luaString(redis.username)}`] : []),
+    ...(redis.password !== undefined ? [`password_file = ${luaString(passwordFile)}`] : []),
+  ];
+  return `{ ${fields.join(', ')} }`;
+}
+
 /**
  * `versionary-http.conf`: what goes in `http {}`: the Lua path and settings, the shared memory
  * (the table, the key cache, the counters), the upstreams, the usage log's format, and the push
@@ -67,10 +85,14 @@ export function renderHttpConf(o: NginxConfOptions): string {
     `no_table = ${luaString(o.noTable)}`,
     `push_refused = ${luaString(o.pushRefused)}`,
     `secret_file = ${luaString(o.secretFile)}`,
+    ...(o.redis ? [`redis = ${redisSettings(o.redis.redis, o.redis.passwordFile)}`] : []),
   ];
   return [
     '# Written by `versionary nginx`: include it in http {} (docs/gateway.md#nginx-as-the-data-plane).',
-    `lua_package_path "${join(o.out, 'lua')}/?.lua;;";`,
+    // The data plane's modules, then the vendored ones (lua-resty-redis), then nginx's own.
+    `lua_package_path "${join(o.out, 'lua')}/?.lua;${join(o.out, 'lua', 'vendor')}/?.lua;;";`,
+    // rediss://: the Redis server's certificate is checked against the system's CA bundle.
+    ...(o.redis?.redis.ssl ? ['lua_ssl_trusted_certificate /etc/ssl/certs/ca-certificates.crt;'] : []),
     // The table (one per generation), the key cache by digest, and the rate and failed-key counters.
     'lua_shared_dict versionary_state 32m;',
     'lua_shared_dict versionary_keys 16m;',

@@ -5,6 +5,7 @@ import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
 import type { ServiceConfig } from '../../loop/host/config.ts';
 import { renderHttpConf, renderNginxConf, renderServerConf, type NginxConfOptions } from './render-conf.ts';
+import { nginxRedisOf, redisPasswordFileOf } from './redis-settings.ts';
 import { secretFileOf } from './secret.ts';
 
 /** Where the rendered files go and what `nginx.conf` listens on. */
@@ -42,7 +43,8 @@ function luaFiles(): Record<string, string> {
   const walk = (dir: string, under: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }))
       if (entry.isDirectory()) walk(join(dir, entry.name), `${under}${entry.name}/`);
-      else if (entry.name.endsWith('.lua'))
+      // A vendored module's licence goes with it.
+      else if (entry.name.endsWith('.lua') || entry.name.startsWith('LICENSE'))
         files[`lua/${under}${entry.name}`] = readFileSync(join(dir, entry.name), 'utf8');
   };
   walk(luaDir, '');
@@ -78,6 +80,8 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
     secretFile: secretFileOfTarget(target),
     pushRefused: JSON.stringify(toProblem(dataPlaneSecretProblem()).body),
   };
+  const redis = nginxRedisOf(config);
+  if (redis) conf.redis = { redis, passwordFile: redisPasswordFileOf(target.out) };
   const modules = target.module === 'none' ? [] : target.module ? [target.module] : debianLuaModules;
   return {
     ...luaFiles(),

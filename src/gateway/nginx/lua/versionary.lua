@@ -7,6 +7,7 @@ local to_json = require("versionary.json").encode
 local rules = require("versionary.rules")
 local target = require("versionary.target")
 local control = require("versionary.control")
+local redis_rate = require("versionary.redis_rate")
 
 local ngx, ngx_var, ngx_now = ngx, ngx.var, ngx.now
 local find, sub, gsub, match = string.find, string.sub, string.gsub, string.match
@@ -28,6 +29,7 @@ function _M.init(settings)
   local secret = control.read_secret(settings.secret_file)
   config.secret = secret
   config.secret_line = "X-Versionary-Secret: " .. secret .. "\r\n"
+  redis_rate.init(settings.redis)
 end
 
 local function store_table(json, control_now, fixed)
@@ -135,7 +137,9 @@ end
 -- Count a call against a client's (or an address's) policy: false once it has answered the 429.
 local function limited(t, key, policy, now)
   if not policy then return false end
-  local count, reset = hit(key, policy, now)
+  -- Shared by every host in Redis when the control plane has one; else, or Redis failing, this host's.
+  local count, reset = redis_rate.hit(key, policy.windowSeconds * 1000)
+  if not count then count, reset = hit(key, policy, now) end
   -- A full or failing counter serves the request unlimited, as the gateway's failing store does.
   if not count then return false end
   local remaining = max(0, policy.max - count)
@@ -216,7 +220,7 @@ local reserved = { versions = true, deprecations = true, ["openapi.json"] = true
 local function identify(t, now, unsafe, pending)
   local authorization, api_key = ngx_var.http_authorization, ngx_var.http_x_api_key
   if not authorization and not api_key then
-    if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
+    if limited(t, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, "credentials-missing")
   end
@@ -240,7 +244,7 @@ local function identify(t, now, unsafe, pending)
   if not entry then return send_problem(t, "credentials-unavailable") end
   local client = entry.client
   if not client then
-    if limited(t, "a:" .. ngx_var.remote_addr, t.base_policy, now) then return end
+    if limited(t, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
