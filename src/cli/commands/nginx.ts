@@ -45,7 +45,6 @@ not translate calls; serve it with versionary gateway (docs/gateway.md#derived-v
 With VERSIONARY_REDIS_URL (and VERSIONARY_REDIS_PREFIX), nginx counts rate limits in that Redis,
 in the keys versionary gateway uses: every nginx host and gateway share one budget per client (a
 password goes to <dir>/private/redis-password, mode 0600).`,
->>>>>>> w7c-nginx-redis
   options: {
     config: { type: 'string' },
     out: { type: 'string' },
