@@ -23,12 +23,9 @@ export interface ThinRequest {
   readonly log: FastifyBaseLogger;
 }
 
-type PayloadStage = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (error: Error | null, payload?: unknown) => void,
-) => void;
+type PayloadDone = (error: Error | null, payload?: unknown) => void;
+// eslint-disable-next-line max-params -- Fastify's payload hooks take four
+type PayloadStage = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: PayloadDone) => void;
 
 /** How a thin call's answer is finished: the route's respond and after stages, and the error handler. */
 export interface ThinStages {
@@ -159,8 +156,7 @@ export class ThinReply {
     const status = res.statusCode;
     const head = this.#headers;
     const after = this.#stages.onResponse as
-      | ((request: FastifyRequest, reply: FastifyReply, done: () => void) => void)
-      | undefined;
+      ((request: FastifyRequest, reply: FastifyReply, done: () => void) => void) | undefined;
     if (after) res.once('finish', () => after(this.request, this as unknown as FastifyReply, noop));
     if (payload === undefined || payload === null) {
       if (status >= 200 && status !== 204 && status !== 304 && this.request.method !== 'HEAD')

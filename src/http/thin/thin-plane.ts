@@ -24,6 +24,8 @@ interface PlaneSetup {
 
 /** The thin data plane of one server: the forwarded versions it serves, by name. */
 interface Plane {
+  /** The app's server: the key of its pipelines' plans. */
+  server: object;
   prefix: string;
   versions: Map<string, ThinVersion>;
   setup?: PlaneSetup;
@@ -77,7 +79,8 @@ function thinPlan(plan: RoutePlan): boolean {
 /** Serve a forwarded version's documented routes from the thin data plane of `server` (the app's). */
 export function addThinVersion(server: object, name: string, version: ThinVersion): void {
   let plane = planes.get(server);
-  if (!plane) planes.set(server, (plane = { prefix: version.base.slice(0, -(name.length + 1)), versions: new Map() }));
+  if (!plane)
+    planes.set(server, (plane = { server, prefix: version.base.slice(0, -(name.length + 1)), versions: new Map() }));
   plane.versions.set(name, version);
 }
 
@@ -96,9 +99,8 @@ export function thinRouting(
   const fastify = app.routing;
   if (!plane) return fastify;
   plane.setup = setup;
-  const server = app.server;
   return (req, res) => {
-    if (!serveThin(server, plane, req, res)) fastify(req, res);
+    if (!serveThin(plane, req, res)) fastify(req, res);
   };
 }
 
@@ -106,8 +108,8 @@ export function thinRouting(
 const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 
 /** Whether the thin data plane serves this request: a GET or HEAD of a forwarded version's documented route. */
-function serveThin(server: object, plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
-  const { setup } = plane;
+function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
+  const { setup, server } = plane;
   const method = req.method!;
   if (setup === undefined || (method !== 'GET' && method !== 'HEAD')) return false;
   const url = req.url!;
@@ -150,8 +152,7 @@ function serveThin(server: object, plane: Plane, req: IncomingMessage, res: Serv
     if (!reply.sent) setup.onError(error, asFastify, reply as unknown as FastifyReply);
   };
   const onRequest = plan.stages.onRequest as
-    | ((request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void)
-    | undefined;
+    ((request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void) | undefined;
   const handle = () => {
     try {
       route.handler(asFastify, reply as unknown as FastifyReply);
@@ -173,29 +174,49 @@ function serveThin(server: object, plane: Plane, req: IncomingMessage, res: Serv
 }
 
 function thinRequest(req: IncomingMessage, setup: PlaneSetup, url: string): ThinRequest {
-  const id = setup.requestId(req);
-  let log: FastifyBaseLogger | undefined;
-  const request: ThinRequest = {
-    raw: req,
-    headers: req.headers,
-    url: req.url!,
-    originalUrl: req.url!,
-    method: req.method!,
-    ip: req.socket.remoteAddress ?? '',
-    host: req.headers.host ?? '',
-    socket: req.socket,
-    protocol: 'http',
-    id,
-    is404: false,
-    routeOptions: { url, config: {} },
-    versionaryState: { routeUrl: url },
-    versionaryPlan: null,
-    body: undefined,
-    // Made when something logs: a child logger per request costs more than the rest of the call.
-    get log() {
-      return (log ??= setup.log.child({ reqId: id }));
-    },
-  };
-  return request;
+  return new Request(req, setup, url, setup.requestId(req));
 }
 
+/** The request of a thin call: a class, so that every one has one shape and its logger is made on first use. */
+class Request implements ThinRequest {
+  readonly raw: IncomingMessage;
+  readonly headers: IncomingMessage['headers'];
+  readonly url: string;
+  readonly originalUrl: string;
+  readonly method: string;
+  readonly ip: string;
+  readonly host: string;
+  readonly socket: IncomingMessage['socket'];
+  readonly protocol = 'http' as const;
+  readonly id: string;
+  readonly is404 = false as const;
+  readonly routeOptions: ThinRequest['routeOptions'];
+  versionaryState: Record<string, unknown>;
+  versionaryPlan = null;
+  body = undefined;
+  #setup: PlaneSetup;
+  #log: FastifyBaseLogger | undefined;
+
+  // eslint-disable-next-line max-params -- built in one place, per request
+  constructor(req: IncomingMessage, setup: PlaneSetup, url: string, id: string) {
+    this.raw = req;
+    this.headers = req.headers;
+    this.url = req.url!;
+    this.originalUrl = this.url;
+    this.method = req.method!;
+    this.ip = req.socket.remoteAddress ?? '';
+    this.host = req.headers.host ?? '';
+    this.socket = req.socket;
+    this.id = id;
+    this.routeOptions = { url, config: noConfig };
+    this.versionaryState = { routeUrl: url };
+    this.#setup = setup;
+  }
+
+  // A child logger per request costs more than the rest of the call: made when something logs.
+  get log(): FastifyBaseLogger {
+    return (this.#log ??= this.#setup.log.child({ reqId: this.id }));
+  }
+}
+
+const noConfig: Record<string | symbol, unknown> = Object.freeze({});
