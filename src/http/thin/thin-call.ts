@@ -85,7 +85,7 @@ export class ThinReply {
 
   header(name: string, value: unknown): this {
     const key = name.toLowerCase();
-    const text = Array.isArray(value) ? value.map(String) : String(value);
+    const text = Array.isArray(value) ? value.map(String) : String(value ?? '');
     const held = this.#headers[key];
     // As Fastify does: only `Set-Cookie` gathers values; any other name is replaced.
     if (key === 'set-cookie' && held !== undefined) this.#headers[key] = [held, text].flat();
@@ -98,20 +98,24 @@ export class ThinReply {
     return this;
   }
 
+  // As Fastify's: a header set on the response itself (the server's `Connection: close` while it drains) counts too.
   getHeader(name: string): string | string[] | undefined {
-    return this.#headers[name.toLowerCase()];
+    const key = name.toLowerCase();
+    return this.#headers[key] ?? (this.raw.getHeader(key) as string | string[] | undefined);
   }
 
-  getHeaders(): Record<string, string | string[]> {
-    return { ...this.#headers };
+  getHeaders(): Record<string, unknown> {
+    return { ...this.raw.getHeaders(), ...this.#headers };
   }
 
   hasHeader(name: string): boolean {
-    return this.#headers[name.toLowerCase()] !== undefined;
+    return this.getHeader(name) !== undefined;
   }
 
   removeHeader(name: string): this {
-    delete this.#headers[name.toLowerCase()];
+    const key = name.toLowerCase();
+    delete this.#headers[key];
+    if (!this.raw.headersSent) this.raw.removeHeader(key);
     return this;
   }
 
