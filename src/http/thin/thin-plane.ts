@@ -8,7 +8,7 @@ import { ThinReply, type ThinRequest, type ThinStages } from './thin-call.ts';
 type Handler = (request: FastifyRequest, reply: FastifyReply) => void;
 
 /** A forwarded version's documented routes, as the thin data plane finds them: each method's templates. */
-export interface ThinVersion {
+interface ThinVersion {
   /** The version's base path, `/api/v2`. */
   base: string;
   /** Each method's templates (HEAD beside GET), each with its route's pattern and handler. */
