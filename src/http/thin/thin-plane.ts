@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { templateAt } from '../../core/rulebook/route-index.ts';
 import type { RoutePlan } from '../pipeline/compile-route.ts';
@@ -104,6 +105,18 @@ export function thinRouting(
   };
 }
 
+const noTracer = new ProxyTracerProvider().getDelegate();
+
+/**
+ * A tracer provider is registered (an OpenTelemetry SDK, however it was started): each call's
+ * request span is `@fastify/otel`'s, so Fastify serves the call. Asked per call, as an SDK may
+ * register after the app is built.
+ */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return (provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider) !== noTracer;
+}
+
 /** Characters a path keeps as they are in a URL parser (see `pathOf` in `forwarder.ts`): anything else is Fastify's. */
 const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 
@@ -111,7 +124,7 @@ const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
   const { setup, server } = plane;
   const method = req.method!;
-  if (setup === undefined || (method !== 'GET' && method !== 'HEAD')) return false;
+  if (setup === undefined || (method !== 'GET' && method !== 'HEAD') || tracing()) return false;
   const url = req.url!;
   const { prefix } = plane;
   if (url.charCodeAt(prefix.length) !== 47 || !url.startsWith(prefix)) return false;
