@@ -20,6 +20,9 @@ import { policyProblems, problemsOf } from '../loop/storage/start-problems.ts';
 import { createServiceServer, type ServiceServer } from './service-server.ts';
 import { serveMetrics, type MetricsServer } from './metrics-server.ts';
 import type { Telemetry } from './telemetry.ts';
+import { thinRouting } from '../http/thin/thin-plane.ts';
+import { problemErrorHandler } from '../http/problem-handling.ts';
+import { requestIdOf } from '../kernel/ops/request-id.ts';
 
 /** A started service. */
 export interface RunningService {
@@ -78,7 +81,17 @@ export async function startService(
         })
       : undefined;
   const clock = options.clock ?? { now: Date.now };
-  const ready = serveWhenReady({ config, product, state, service, redis, metrics, log, clock });
+  const ready = serveWhenReady({
+    config,
+    product,
+    state,
+    service,
+    redis,
+    metrics,
+    log,
+    clock,
+    telemetry: options.telemetry !== undefined,
+  });
   ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
   const shutdown = onceOnly((signal: string) =>
     stop({
@@ -133,6 +146,8 @@ async function serveWhenReady(options: {
   metrics: ServiceMetrics;
   log: Logger;
   clock: Clock;
+  /** An OpenTelemetry SDK is started: every call keeps Fastify's request span (no thin data plane). */
+  telemetry: boolean;
 }): Promise<void> {
   const { config, state, log } = options;
   state.storage = await openWithRetry({ config, log, closing: () => state.closing });
@@ -161,7 +176,13 @@ async function serveWhenReady(options: {
   });
   await state.app.ready();
   if (state.closing) return;
-  options.service.use(state.app.routing);
+  const app = state.app;
+  // The forwarded versions' thin data plane, but where the request's address is a proxy's to
+  // read (`trustProxy`) or a span per request is Fastify's (`@fastify/otel`): there, Fastify serves all.
+  const thin = config.trustProxy === undefined && !options.telemetry;
+  options.service.use(
+    thin ? thinRouting(app, { log: app.log, requestId: requestIdOf, onError: problemErrorHandler }) : app.routing,
+  );
   log.info({ port: (options.service.server.address() as AddressInfo).port }, 'ready');
 }
 

@@ -26,6 +26,7 @@ import {
 } from './forwarded-catch-all.ts';
 import type { ForwardOptions } from './forward-options.ts';
 import { createForwarder, pathOf } from './forwarder.ts';
+import { addThinVersion } from './thin/thin-plane.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
@@ -220,6 +221,9 @@ function registerVersionRoutes(
   };
   for (const [path, documented] of byPath)
     route(base + pattern(path), path, { documented, methods: forwarded(documented.map((op) => op.method)) });
+  // A version forwarded as it is: its documented routes are the thin data plane's too (a derived
+  // version's translations stay on Fastify).
+  if (!derived) addThinVersion(scope.server, version.name, { base, byMethod: routes.byMethod });
   if (byPath.has('/*')) return;
   // What the router did not match: found by the route index, else refused, or forwarded with the
   // methods the version's operations declare where the version forwards undocumented paths.

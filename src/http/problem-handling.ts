@@ -56,7 +56,7 @@ export function installProblemHandling(app: FastifyInstance, options: ProblemHan
  * Every error an RFC 9457 problem; a 500 is logged in full and answered without a stack trace.
  * The error handler of the contexts and routes that answer problems.
  */
-function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function problemErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = fromFrameworkError(error);
   if (known && known.code !== ErrorCode.Internal) return sendProblem(reply, known);
   const logged = logFailure(request, error, known ? 'internal error' : 'unhandled error');

@@ -3,7 +3,7 @@ import { stageOf, type PayloadPhase, type RequestPhase, type RequestStage } from
 import type { RouteDescription } from './route-description.ts';
 import type { PayloadStep, RequestStep } from './step-types.ts';
 
-type Stage = (...args: never[]) => void;
+export type Stage = (...args: never[]) => void;
 
 /** A route's steps, compiled: one function per Fastify stage that has steps, and their names. */
 export interface RoutePlan {

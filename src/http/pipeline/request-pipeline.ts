@@ -49,6 +49,7 @@ const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // the app cannot see into), so that a route's steps can be printed from the app.
 interface Registered {
   describe(url: string, method: string): readonly string[] | undefined;
+  plan(url: string, method: string): RoutePlan | undefined;
   forget(): void;
 }
 const byServer = new WeakMap<object, Registered[]>();
@@ -67,6 +68,21 @@ const byServer = new WeakMap<object, Registered[]>();
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
   return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
+}
+
+/**
+ * The compiled plan of the route registered at `url` for `method`, when exactly one pipeline of
+ * the server serves it (the thin data plane runs its stages); `undefined` otherwise.
+ */
+export function routePlanOf(server: object, url: string, method: string): RoutePlan | undefined {
+  let found: RoutePlan | undefined;
+  for (const p of byServer.get(server) ?? []) {
+    const plan = p.plan(url, method);
+    if (plan === undefined) continue;
+    if (found !== undefined) return undefined;
+    found = plan;
+  }
+  return found;
 }
 
 /**
@@ -150,6 +166,7 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   if (!described) byServer.set(app.server, (described = []));
   described.push({
     describe: (url, method) => (routes.has(url) ? planFor(url, method).names : undefined),
+    plan: (url, method) => (routes.has(url) ? planFor(url, method) : undefined),
     forget: () => plans.clear(),
   });
   const server = described;
