@@ -234,9 +234,12 @@ async function spawnGatewayOnce(
       return { code, signal: by };
     },
     stop: async () => {
+      // A gateway that exited already (or was killed) has no exit left to wait for.
       const exited = once(child, 'exit');
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const [code] = await exited;
+      const code =
+        child.exitCode === null && child.signalCode === null
+          ? (child.kill('SIGTERM'), ((await exited) as [number | null])[0])
+          : child.exitCode;
       rmSync(dir, { recursive: true, force: true });
       return code as number;
     },
