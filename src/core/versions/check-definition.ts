@@ -55,7 +55,7 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
       // Added fields and enum values need no migration of their own; checkProducible asks for the
       // enum mappings, and for what older responses need of a removed field.
       if (
-        step.op === 'endpoint-added' ||
+        !('schema' in step) ||
         step.op === 'field-added' ||
         step.op === 'enum-values-added' ||
         step.op === 'enum-values-removed'

@@ -1,3 +1,4 @@
+import type { EndpointInstruction } from './endpoint-instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 
 /** The newer version added `field` to `schema`; older versions lack it. */
@@ -65,7 +66,14 @@ interface EndpointAdded {
 
 /** One declarative instruction of a version change. */
 export type Instruction =
-  FieldAdded | FieldRemoved | FieldRetyped | EnumValuesAdded | EnumValuesRemoved | SchemaReplaced | EndpointAdded;
+  | FieldAdded
+  | FieldRemoved
+  | FieldRetyped
+  | EnumValuesAdded
+  | EnumValuesRemoved
+  | SchemaReplaced
+  | EndpointAdded
+  | EndpointInstruction;
 
 /**
  * Declare that the newer version added a field.

@@ -1,7 +1,7 @@
 import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
 import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
-import type { RequestMigrationContext } from './types.ts';
+import type { MigrationContext, RequestMigrationContext } from './types.ts';
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
 interface Step {
@@ -19,35 +19,34 @@ interface Step {
  * are mapped, as the instructions say.
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
+  // The call whose body is migrated, read by every migration the plan runs: set before each run,
+  // and the transforms are synchronous, so no other call's context is ever seen.
+  let current: RequestMigrationContext = contextOf(undefined, '', versions);
+  const context = () => current;
   // down[i] takes a response from versions[i] to versions[i - 1].
   const down = versions.map((version, i): Step | undefined =>
     i === 0
       ? undefined
       : {
-          migrate: compileTransform({ schemas: version.schemas, own: (name) => responseMigrations(version, name) }),
+          migrate: compileTransform({
+            schemas: version.schemas,
+            own: (name) => migrations(version, name, 'responses', context),
+          }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
   );
-  // Request migrations take the operation id, so their steps compile once per operation.
-  const upByOperation = new Map<string, Array<Step | undefined>>();
-  const upSteps = (operationId: string) => {
-    let steps = upByOperation.get(operationId);
-    if (!steps) {
-      steps = versions.map((version, i): Step | undefined =>
-        i === 0
-          ? undefined
-          : {
-              migrate: compileTransform({
-                schemas: versions[i - 1]!.schemas,
-                own: (name) => requestMigrations(version, name, { operationId }),
-              }),
-              shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
-            },
-      );
-      upByOperation.set(operationId, steps);
-    }
-    return steps;
-  };
+  // up[i] takes a request from versions[i - 1] to versions[i].
+  const up = versions.map((version, i): Step | undefined =>
+    i === 0
+      ? undefined
+      : {
+          migrate: compileTransform({
+            schemas: versions[i - 1]!.schemas,
+            own: (name) => migrations(version, name, 'requests', context),
+          }),
+          shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
+        },
+  );
   const run = (step: Step, schema: string, body: unknown) => {
     const migrate = step.migrate(schema);
     const shape = step.shape(schema);
@@ -55,33 +54,46 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     return shape ? shape(migrated) : migrated;
   };
   return {
-    responseDown({ schema, body, from, to }) {
+    responseDown({ schema, body, from, to, operationId = '', context }) {
+      current = contextOf(context, operationId, versions, to);
       let value = body;
       for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
-    requestUp({ schema, body, from, to, operationId = '' }) {
-      const steps = upSteps(operationId);
+    requestUp({ schema, body, from, to, operationId = '', context }) {
+      current = contextOf(context, operationId, versions, from);
       let value = body;
-      for (let i = from.index + 1; i <= to.index; i++) value = run(steps[i]!, schema, value);
+      for (let i = from.index + 1; i <= to.index; i++) value = run(up[i]!, schema, value);
       return value;
     },
   };
 }
 
-function responseMigrations(version: ApiVersion, name: string): Transform {
-  const custom = version.changes.map((c) => c.responses?.[name]).filter((f) => f !== undefined);
-  if (custom.length === 0) return null;
-  return (value) => custom.reduce((out, migrate) => migrate(out), value);
+/** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
+function contextOf(
+  given: MigrationContext | undefined,
+  operationId: string,
+  versions: ApiVersion[],
+  client?: ApiVersion,
+): RequestMigrationContext {
+  if (given) return { ...given, operationId: given.operation.id };
+  const id = operationId;
+  const op = (client ?? versions[0])?.operations.find((o) => o.id === id);
+  const operation = { id, method: op?.method ?? '', path: op?.path ?? '' };
+  return { operationId: id, operation, params: {}, query: {}, headers: {} };
 }
 
-function requestMigrations(version: ApiVersion, name: string, context: RequestMigrationContext): Transform {
-  const custom = version.changes.map((c) => c.requests?.[name]).filter((f) => f !== undefined);
+function migrations(
+  version: ApiVersion,
+  name: string,
+  direction: 'requests' | 'responses',
+  context: () => RequestMigrationContext,
+): Transform {
+  const custom = version.changes.map((c) => c[direction]?.[name]).filter((f) => f !== undefined);
   if (custom.length === 0) return null;
-  return (value) => custom.reduce((out, migrate) => migrate(out, context), value);
+  return (value) => custom.reduce((out, migrate) => migrate(out, context()), value);
 }
 
-/** The older version's shape of `name`: without the fields `version` added, its new enum values mapped down. */
 function olderShape(version: ApiVersion, name: string): Transform {
   const steps = instructionsOn(version, name);
   const drop = steps.flatMap((s) => (s.op === 'field-added' ? [s.field] : []));
@@ -101,10 +113,10 @@ function newerShape(version: ApiVersion, name: string): Transform {
   return reshape(drop, maps);
 }
 
-function instructionsOn(version: ApiVersion, name: string): Array<Exclude<Instruction, { op: 'endpoint-added' }>> {
+function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
   return version.changes
     .flatMap((c) => c.instructions)
-    .flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
+    .flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 function reshape(drop: string[], maps: Array<{ field: string; map: Record<string, string> }>): Transform {

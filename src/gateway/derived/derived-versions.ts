@@ -146,7 +146,7 @@ function derivedFrom(at: { chain: string[]; changesOf: Map<string, ListedChanges
 
 /** An instruction in a few words: its op and what it names (`field-added User.email`). */
 function instructionWords(step: Instruction): string {
-  if (step.op === 'endpoint-added') return `${step.op} ${step.method} ${step.path}`;
+  if (!('schema' in step)) return step.method ? `${step.op} ${step.method} ${step.path}` : `${step.op} ${step.name}`;
   return 'field' in step ? `${step.op} ${step.schema}.${step.field}` : `${step.op} ${step.schema}`;
 }
 
