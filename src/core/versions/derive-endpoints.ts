@@ -40,7 +40,9 @@ export function deriveEndpoint(at: {
       const method = step.previousMethod ?? step.method;
       if (!op) return operations;
       if (find(method, step.previousPath))
-        return refuse(`endpoint-moved names ${method} ${step.previousPath} as the previous route, which the version routes already`);
+        return refuse(
+          `endpoint-moved names ${method} ${step.previousPath} as the previous route, which the version routes already`,
+        );
       if (!sameParameters(step.path, step.previousPath))
         fail(`endpoint-moved ${step.path} and its previousPath ${step.previousPath} must name the same parameters`);
       if (!routablePath.test(step.previousPath))
@@ -54,7 +56,9 @@ export function deriveEndpoint(at: {
       if (!op.responses[step.status])
         return refuse(`status-changed names status ${step.status} of ${where}, which it does not document`);
       if (op.responses[step.previousStatus])
-        return refuse(`status-changed names previous status ${step.previousStatus} of ${where}, which it documents already`);
+        return refuse(
+          `status-changed names previous status ${step.previousStatus} of ${where}, which it documents already`,
+        );
       const responses = Object.fromEntries(
         Object.entries(op.responses).map(([s, r]) => [Number(s) === step.status ? step.previousStatus : s, r]),
       );
@@ -67,7 +71,9 @@ export function deriveEndpoint(at: {
       if (properties && !Object.hasOwn(properties, step.name))
         return refuse(`query-renamed names ${step.name} of ${step.method} ${step.path}, which it does not take`);
       if (!op.query || !properties) return operations;
-      const renamed = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k === step.name ? step.previousName : k, v]));
+      const renamed = Object.fromEntries(
+        Object.entries(properties).map(([k, v]) => [k === step.name ? step.previousName : k, v]),
+      );
       const required = Array.isArray(op.query.required)
         ? { required: (op.query.required as string[]).map((k) => (k === step.name ? step.previousName : k)) }
         : {};
@@ -83,6 +89,24 @@ export function deriveEndpoint(at: {
       return operations.map((op) => (only && op !== only ? op : renameResponseHeader(op, name, step.previousName)));
     }
   }
+}
+
+/**
+ * Where an instruction is undone among a version's: schema instructions in their order, then the
+ * transport changes, then removed endpoints (a copy of a route the newer version serves, before
+ * that route moves or goes), then added ones, then moves, so each names a route as the newer
+ * version has it.
+ */
+export function undoOrder(step: Instruction): number {
+  const ranks: Partial<Record<Instruction['op'], number>> = {
+    'status-changed': 1,
+    'header-renamed': 1,
+    'query-renamed': 1,
+    'endpoint-removed': 2,
+    'endpoint-added': 3,
+    'endpoint-moved': 4,
+  };
+  return ranks[step.op] ?? 0;
 }
 
 /** An endpoint the newer version removed, back in the older version: a copy of the operation that serves it, or one answered 410. */
@@ -103,7 +127,9 @@ function restoreRemoved(at: {
     return refuse(`endpoint-removed names ${step.method} ${step.path}, which the version still routes`);
   if (!routablePath.test(step.path)) fail(`endpoint-removed path "${step.path}" must be /segments and {params}`);
   if (operations.some((o) => o.id === id))
-    fail(`endpoint-removed gives ${step.method} ${step.path} the operation id "${id}", which another operation has: set operationId`);
+    fail(
+      `endpoint-removed gives ${step.method} ${step.path} the operation id "${id}", which another operation has: set operationId`,
+    );
   if (step.upstreamPath === undefined) {
     const description = `Removed in ${at.version}: the endpoint answers 410.`;
     const summary = step.summary ?? `${step.method} ${step.path} (removed in ${at.version})`;
@@ -112,7 +138,9 @@ function restoreRemoved(at: {
   const method = step.upstreamMethod ?? step.method;
   const upstream = find(method, step.upstreamPath);
   if (!upstream)
-    return refuse(`endpoint-removed upstreamPath names ${method} ${step.upstreamPath}, which the version does not route`);
+    return refuse(
+      `endpoint-removed upstreamPath names ${method} ${step.upstreamPath}, which the version does not route`,
+    );
   if (!sameParameters(step.path, step.upstreamPath))
     fail(`endpoint-removed ${step.path} and its upstreamPath ${step.upstreamPath} must name the same parameters`);
   return [

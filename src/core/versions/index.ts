@@ -16,6 +16,7 @@ export {
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
 export { endpointMoved, endpointRemoved, headerRenamed, queryRenamed, statusChanged } from './endpoint-instructions.ts';
 export type { EndpointInstruction } from './endpoint-instructions.ts';
+export { endpointSource, type EndpointSource } from './endpoint-routes.ts';
 export { readVersionChanges, type VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';

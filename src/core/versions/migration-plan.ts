@@ -114,9 +114,7 @@ function newerShape(version: ApiVersion, name: string): Transform {
 }
 
 function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
-  return version.changes
-    .flatMap((c) => c.instructions)
-    .flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
+  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 function reshape(drop: string[], maps: Array<{ field: string; map: Record<string, string> }>): Transform {

@@ -1,9 +1,11 @@
 import { VersionaryError } from '../../core/errors/index.ts';
 import {
   defineVersions,
+  endpointSource,
   readVersionChanges,
   routablePath,
   type ApiVersion,
+  type EndpointSource,
   type Instruction,
   type VersionBundle,
   type VersionChangeEntry,
@@ -85,24 +87,51 @@ export function addDerivedVersions(options: {
     const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       added.push(self);
+      const walk = createMemberWalk(self.schemas);
+      const endpoints = endpointsOf(group.versions, self);
       options.documents[self.name] = derivedDocument({
         root: options.documents[root.name] ?? {},
         rootBase,
         version: self,
+        rootVersion: rootGroup,
+        endpoints,
       });
-      const walk = createMemberWalk(self.schemas);
       routes[self.name] = {
         root: rootGroup,
         self,
         plan: group.migrations,
+        endpoints,
         rootBase,
-        ranges,
+        ranges: rangesOf(ranges, { self, root: rootGroup, endpoints }),
         checkRequest: createOldRequestCheck(self),
         dropUndeclared: (name, body) => walk(name, body, ({ parent, key }) => delete parent[key]),
       };
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };
+}
+
+/** By `self`'s operation id, the root route that serves it and the transport changes on the way. */
+function endpointsOf(line: ApiVersion[], self: ApiVersion): Map<string, EndpointSource> {
+  const to = line.length - 1;
+  return new Map(
+    self.operations.map((op) => [op.id, endpointSource(line, { from: self.index, to, route: op })] as const),
+  );
+}
+
+/** The root's range responses, also under the id of an operation that a root operation of another id serves. */
+function rangesOf(
+  ranges: Record<string, Record<string, string>>,
+  at: { self: ApiVersion; root: ApiVersion; endpoints: Map<string, EndpointSource> },
+): Record<string, Record<string, string>> {
+  const out = { ...ranges };
+  for (const [id, source] of at.endpoints) {
+    const served =
+      source.route &&
+      at.root.operations.find((o) => o.method === source.route!.method && o.path === source.route!.path);
+    if (served && served.id !== id && ranges[served.id]) out[id] = ranges[served.id]!;
+  }
+  return out;
 }
 
 /** A change file's changes, as read, for the version that introduced them. */
