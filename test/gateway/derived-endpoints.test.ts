@@ -178,3 +178,31 @@ describe('a change file naming routes, statuses or parameters v2 lacks', () => {
     }
   });
 });
+
+describe('a change module’s migration told the call (examples/gateway-derived/changes-v2.mjs)', () => {
+  const gateway = derivedGateway({
+    fixture: new URL('../../examples/gateway-derived/', import.meta.url).pathname,
+    files: ['openapi-v2.json', 'changes-v2.mjs'],
+    versions: {
+      v2: { upstream: 'UPSTREAM', openapi: './openapi-v2.json' },
+      v1: { derivedFrom: 'v2', changes: './changes-v2.mjs' },
+    },
+  });
+
+  it('reads a v1 request header and the method from ctx, and the upstream gets v2’s body', async () => {
+    const created = await fetch(`${gateway.base}/api/v1/users`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gatewayAdminKey}`,
+        'content-type': 'application/json',
+        'x-user-email': 'grace@example.com',
+      },
+      body: JSON.stringify({ name: 'Grace Hopper' }),
+    });
+    assert.equal(created.status, 201);
+    const answer = (await created.json()) as Record<string, unknown>;
+    assert.equal(answer.email, undefined, 'v1 answers carry no email');
+    const sent = (await gateway.received()).at(-1)!;
+    assert.deepEqual(JSON.parse(sent.body as string), { name: 'Grace Hopper', email: 'grace@example.com' });
+  });
+});
