@@ -7,7 +7,7 @@
 // ctx.query      the query parameters, decoded (a repeated one as a list)
 // ctx.headers    the request's headers (lower-case names); in a response migration, the answer's
 // ctx.status     in a response migration, the status v2's upstream answered
-export default [
+export const changes = [
   {
     version: 'v2',
     description: 'Users gain an email, the status gains pending, and lists become objects with the page in data.',

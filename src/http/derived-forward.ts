@@ -43,7 +43,8 @@ export async function forwardDerived(options: {
   const name = `${operation.method} ${operation.path}`;
   const endpoint = route.endpoints.get(operation.id);
   // Removed by a newer version with nothing serving it: this version's 410, never forwarded.
-  if (!endpoint?.route) return void sendProblem(reply, removedProblem(request.method, options.url, route, endpoint));
+  if (!endpoint?.route)
+    return void sendProblem(reply, removedProblem({ method: request.method, url: options.url, route, endpoint }));
   const target = options.url.slice(options.routed.length);
   const path = route.rootBase + upstreamTarget(endpoint, operation, target);
   const context = migrationContext(request, operation, target);
@@ -177,12 +178,17 @@ async function readAll(source: Readable, limit: number): Promise<Buffer | undefi
 }
 
 /** The 410 problem of an endpoint a newer version removed, with nothing serving it. */
-function removedProblem(
-  method: string,
-  url: string,
-  route: DerivedVersionRoute,
-  endpoint: EndpointSource | undefined,
-): VersionaryError {
+function removedProblem({
+  method,
+  url,
+  route,
+  endpoint,
+}: {
+  method: string;
+  url: string;
+  route: DerivedVersionRoute;
+  endpoint: EndpointSource | undefined;
+}): VersionaryError {
   const removedIn = endpoint?.removedIn ?? route.root.name;
   return new VersionaryError({
     code: ErrorCode.EndpointRemoved,

@@ -21,7 +21,7 @@ interface Step {
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // The call whose body is migrated, read by every migration the plan runs: set before each run,
   // and the transforms are synchronous, so no other call's context is ever seen.
-  let current: RequestMigrationContext = contextOf(undefined, '', versions);
+  let current: RequestMigrationContext = contextOf({ operationId: '', versions });
   const context = () => current;
   // down[i] takes a response from versions[i] to versions[i - 1].
   const down = versions.map((version, i): Step | undefined =>
@@ -30,7 +30,7 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       : {
           migrate: compileTransform({
             schemas: version.schemas,
-            own: (name) => migrations(version, name, 'responses', context),
+            own: (name) => migrations(version, name, { direction: 'responses', context }),
           }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
@@ -42,7 +42,7 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       : {
           migrate: compileTransform({
             schemas: versions[i - 1]!.schemas,
-            own: (name) => migrations(version, name, 'requests', context),
+            own: (name) => migrations(version, name, { direction: 'requests', context }),
           }),
           shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
         },
@@ -55,13 +55,13 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   };
   return {
     responseDown({ schema, body, from, to, operationId = '', context }) {
-      current = contextOf(context, operationId, versions, to);
+      current = contextOf({ given: context, operationId, versions, client: to });
       let value = body;
       for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
     requestUp({ schema, body, from, to, operationId = '', context }) {
-      current = contextOf(context, operationId, versions, from);
+      current = contextOf({ given: context, operationId, versions, client: from });
       let value = body;
       for (let i = from.index + 1; i <= to.index; i++) value = run(up[i]!, schema, value);
       return value;
@@ -70,12 +70,17 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
 }
 
 /** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
-function contextOf(
-  given: MigrationContext | undefined,
-  operationId: string,
-  versions: ApiVersion[],
-  client?: ApiVersion,
-): RequestMigrationContext {
+function contextOf({
+  given,
+  operationId,
+  versions,
+  client,
+}: {
+  given?: MigrationContext | undefined;
+  operationId: string;
+  versions: ApiVersion[];
+  client?: ApiVersion;
+}): RequestMigrationContext {
   if (given) return { ...given, operationId: given.operation.id };
   const id = operationId;
   const op = (client ?? versions[0])?.operations.find((o) => o.id === id);
@@ -86,8 +91,7 @@ function contextOf(
 function migrations(
   version: ApiVersion,
   name: string,
-  direction: 'requests' | 'responses',
-  context: () => RequestMigrationContext,
+  { direction, context }: { direction: 'requests' | 'responses'; context: () => RequestMigrationContext },
 ): Transform {
   const custom = version.changes.map((c) => c[direction]?.[name]).filter((f) => f !== undefined);
   if (custom.length === 0) return null;

@@ -35,9 +35,9 @@ export function derivedDocument(options: {
     servedBy.set(key, [...(servedBy.get(key) ?? []), op]);
   }
   const paths: Record<string, Record<string, unknown>> = {};
-  const place = (path: string, method: string, operation: unknown, shared: Record<string, unknown>) => {
-    paths[path] ??= { ...shared };
-    paths[path][method === 'QUERY' ? 'query' : method.toLowerCase()] = operation;
+  const place = (route: { path: string; method: string }, operation: unknown, shared: Record<string, unknown>) => {
+    const item = (paths[route.path] ??= { ...shared });
+    item[route.method === 'QUERY' ? 'query' : route.method.toLowerCase()] = operation;
   };
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
     const relative = path === rootBase ? '/' : path.startsWith(`${rootBase}/`) ? path.slice(rootBase.length) : path;
@@ -54,14 +54,14 @@ export function derivedDocument(options: {
           source: options.endpoints.get(op.id)!,
           components,
         });
-        place(op.path, op.method, operation, moved ? {} : shared);
+        place(op, operation, moved ? {} : shared);
       }
     }
   }
   for (const op of version.operations) {
     const source = options.endpoints.get(op.id);
     if (source?.removedIn === undefined) continue;
-    place(op.path, op.method, goneOperation(op, source.removedIn), {});
+    place(op, goneOperation(op, source.removedIn), {});
   }
   const info = (doc.info ?? {}) as Record<string, unknown>;
   return {
