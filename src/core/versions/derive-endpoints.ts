@@ -150,12 +150,12 @@ function restoreRemoved(at: {
 }
 
 /** The id of an endpoint back in an older version, from its route: `get_legacy_users`. */
-export function removedOperationId(method: string, path: string): string {
+function removedOperationId(method: string, path: string): string {
   return `${method.toLowerCase()}_${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
 
 /** The parameter names of a path template (`/users/{user_id}` → `user_id`). */
-export function parametersOf(path: string): string[] {
+function parametersOf(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }
 

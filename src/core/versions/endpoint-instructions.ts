@@ -5,7 +5,7 @@ import type { HttpMethod } from './types.ts';
  * by `upstreamPath` (and `upstreamMethod`), an operation the newer version still routes, or
  * answered 410 when none is given.
  */
-export interface EndpointRemoved {
+interface EndpointRemoved {
   op: 'endpoint-removed';
   method: HttpMethod;
   path: string;
@@ -18,7 +18,7 @@ export interface EndpointRemoved {
   summary?: string;
 }
 /** The newer version moved an endpoint (its path, its method or both); older versions route it where it was. */
-export interface EndpointMoved {
+interface EndpointMoved {
   op: 'endpoint-moved';
   method: HttpMethod;
   path: string;
@@ -27,7 +27,7 @@ export interface EndpointMoved {
   previousMethod?: HttpMethod;
 }
 /** The newer version answers an endpoint's `previousStatus` with `status` (a `201` that was a `200`). */
-export interface StatusChanged {
+interface StatusChanged {
   op: 'status-changed';
   method: HttpMethod;
   path: string;
@@ -35,7 +35,7 @@ export interface StatusChanged {
   previousStatus: number;
 }
 /** The newer version renamed a header, of requests or of responses; of one endpoint, or of all without `method` and `path`. */
-export interface HeaderRenamed {
+interface HeaderRenamed {
   op: 'header-renamed';
   in: 'request' | 'response';
   name: string;
@@ -44,7 +44,7 @@ export interface HeaderRenamed {
   path?: string;
 }
 /** The newer version renamed an endpoint's query parameter. */
-export interface QueryRenamed {
+interface QueryRenamed {
   op: 'query-renamed';
   method: HttpMethod;
   path: string;

@@ -9,7 +9,7 @@ interface Rename {
 }
 
 /** What one version changed on a route's transport: its statuses, headers and query parameters. */
-export interface TransportStep {
+interface TransportStep {
   /** The version that made the change. */
   version: string;
   /** Each status the newer version answers, by the one the older version answered instead. */
