@@ -44,6 +44,9 @@ export type {
   VersionDeclaration,
   OpenApiVersionInput,
 } from './core/versions/index.ts';
+// The endpoint and transport changes (routes, statuses, headers, query parameters).
+export { endpointMoved, endpointRemoved, headerRenamed, queryRenamed, statusChanged } from './core/versions/index.ts';
+export type { EndpointInstruction, MigrationContext } from './core/versions/index.ts';
 export { parseAccept, resolveVersion } from './core/negotiation/index.ts';
 export type { AcceptInfo, ResolvedVersion } from './core/negotiation/index.ts';
 

@@ -1,4 +1,4 @@
-import type { OperationSpec } from '../core/versions/index.ts';
+import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
 import type { FieldSelection } from '../core/versions/field-selection.ts';
 import type { OperationResult } from './operation-types.ts';
 import type { ResponseCheck, ResponseViolation } from './response-check.ts';
@@ -8,6 +8,8 @@ import type { VersionScope } from './version-scope.ts';
 export type CheckedResponse = (
   result: OperationResult,
   selection: FieldSelection | undefined,
+  /** The call, as response migrations are told it. */
+  context?: MigrationContext,
 ) => { out: unknown; violation: ResponseViolation | undefined };
 
 /** The response path of one operation: migration down, projection, and the check of what goes out. */
@@ -27,11 +29,17 @@ export function createCheckedResponse(scope: VersionScope, operation: OperationS
     if (checks && operation.partial && root && operation.responses[status]?.schema === root)
       partialCheckOf.set(status, checks.partialOf({ version, name: root, target: operation.partial }));
   }
-  return (result, selection) => {
+  return (result, selection, context) => {
     let out = result.body;
     const schema = operation.responses[result.status]?.schema;
     if (out !== undefined && schema)
-      out = bundle.migrations.responseDown({ schema, body: out, from: bundle.latest, to: version });
+      out = bundle.migrations.responseDown({
+        schema,
+        body: out,
+        from: bundle.latest,
+        to: version,
+        ...(context ? { context: { ...context, status: result.status, headers: result.headers ?? {} } } : {}),
+      });
     const partialCheck = selection && out !== undefined ? partialCheckOf.get(result.status) : undefined;
     if (selection && partialCheck) {
       // Projected first, then checked: only what the fieldset leaves is the handler's to answer for.

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import type { OperationSpec } from '../core/versions/index.ts';
+import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
 import { deeperThan, jsonDepthLimit } from './json-depth.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
@@ -28,6 +28,8 @@ export function upBody(at: {
   type: string;
   /** `Content-Encoding`: a body is checked and migrated as JSON text, so only `identity` is taken. */
   encoding: string;
+  /** The call, as migrations are told it. */
+  context: MigrationContext;
 }): Buffer | undefined {
   const { reply, route, operation } = at;
   const refuse = (code: ErrorCode, detail: string) => void sendProblem(reply, new VersionaryError({ code, detail }));
@@ -70,6 +72,7 @@ export function upBody(at: {
       from: route.self,
       to: route.root,
       operationId: operation.id,
+      context: at.context,
     });
     return Buffer.from(JSON.stringify(up));
   } catch (error) {
@@ -92,6 +95,8 @@ function translateDown(at: {
   schema: string;
   raw: Buffer;
   checks: ReturnType<typeof createResponseChecks>;
+  /** The call and the answer, as migrations are told them (by default, the operation alone). */
+  context?: MigrationContext;
 }): Translated {
   const { route, operation, schema } = at;
   let parsed: unknown;
@@ -109,7 +114,14 @@ function translateDown(at: {
     return { why: `${placeOf(parsed, violation.pointer)} does not match ${root.name}'s document: ${violation.detail}` };
   let down: unknown;
   try {
-    down = route.plan.responseDown({ schema, body: parsed, from: root, to: route.self, operationId: operation.id });
+    down = route.plan.responseDown({
+      schema,
+      body: parsed,
+      from: root,
+      to: route.self,
+      operationId: operation.id,
+      ...(at.context ? { context: at.context } : {}),
+    });
   } catch (error) {
     return { failed: error };
   }

@@ -1,12 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import type { OperationSpec } from '../core/versions/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import type { EndpointSource, MigrationContext, OperationSpec } from '../core/versions/index.ts';
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
 import { judgeConditions } from './derived-conditional.ts';
 import type { DerivedVersionRoute } from './derived-route.ts';
+import { headersDown, headersUp, migrationContext, statusDown, upstreamTarget } from './derived-transport.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import { callWhole } from './upstream-whole.ts';
@@ -41,19 +42,24 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
-  const below = options.url.slice(options.routed.length);
-  const path = route.rootBase + below;
+  const endpoint = route.endpoints.get(operation.id);
+  // Removed by a newer version with nothing serving it: this version's 410, never forwarded.
+  if (!endpoint?.route)
+    return void sendProblem(reply, removedProblem({ method: request.method, url: options.url, route, endpoint }));
+  const target = options.url.slice(options.routed.length);
   // The parameters in the derived version's terms first: a bad one never goes up.
-  const mark = below.indexOf('?');
-  const at = mark === -1 ? { path: below, query: '' } : { path: below.slice(0, mark), query: below.slice(mark + 1) };
+  const mark = target.indexOf('?');
+  const at = mark === -1 ? { path: target, query: '' } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
   const invalid = route.checkParameters(operation, at);
   if (invalid) return void sendProblem(reply, invalid);
-  const call = await callUp({ ...options, path });
+  const path = route.rootBase + upstreamTarget(endpoint, operation, target);
+  const context = migrationContext(request, operation, target);
+  const call = await callUp({ ...options, headers: headersUp(endpoint, options.headers), path, context });
   if (!call) return;
   const { headers, body } = call;
   const answer = await callWhole(options.pool, {
     // A HEAD is asked as a GET: its length and tag are the translated body's, which only the body gives.
-    method: (request.method === 'HEAD' ? 'GET' : request.method) as Dispatcher.HttpMethod,
+    method: (request.method === 'HEAD' ? 'GET' : endpoint.route.method) as Dispatcher.HttpMethod,
     path,
     headers,
     body: body ?? null,
@@ -64,7 +70,8 @@ export async function forwardDerived(options: {
   const raw = answer.body;
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
-  const schema = responseSchema(route, operation, answer.statusCode);
+  const status = statusDown(endpoint, answer.statusCode);
+  const schema = responseSchema(route, operation, status);
   let payload: Buffer | string = raw;
   const json = jsonMediaType.test(type);
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
@@ -83,12 +90,20 @@ export async function forwardDerived(options: {
       why: `its body is encoded (${encoding})`,
     });
   if (schema && json) {
-    const down = downBody(reply, { route, operation, schema, raw, checks: options.checks });
+    const down = downBody(reply, {
+      route,
+      operation,
+      schema,
+      raw,
+      checks: options.checks,
+      context: { ...context, status: answer.statusCode, headers: upstream },
+    });
     if (down === undefined) return;
     payload = down;
     // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
     if (upstream.etag !== undefined) upstream.etag = contentTag(payload);
-  } else if (problemMediaType.test(type)) payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed });
+  } else if (problemMediaType.test(type))
+    payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed, call: [path, options.url] });
   // Links the upstream wrote point into the root version; the client stays in its own.
   for (const name of ['location', 'link', 'content-location']) {
     const value = upstream[name];
@@ -98,8 +113,9 @@ export async function forwardDerived(options: {
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];
+  headersDown(endpoint, upstream);
   setResponseHeaders(upstream, reply);
-  reply.code(answer.statusCode).send(payload);
+  reply.code(status).send(payload);
 }
 
 /**
@@ -108,7 +124,7 @@ export async function forwardDerived(options: {
  * caching step's, on the translated body); undefined once a problem has been sent.
  */
 async function callUp(
-  options: Parameters<typeof forwardDerived>[0] & { path: string },
+  options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext },
 ): Promise<{ headers: Headers; body: Buffer | undefined } | undefined> {
   const { request, reply, route, operation } = options;
   let headers: Headers = { ...options.headers };
@@ -133,7 +149,8 @@ async function callUp(
     if (operation.body && body.length > 0) {
       const type = String(headers['content-type'] ?? '');
       const encoding = String(headers['content-encoding'] ?? 'identity');
-      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding });
+      const context = options.context;
+      body = upBody({ reply, route, operation, schema: operation.body, body, type, encoding, context });
       if (!body) return undefined;
     }
     headers['content-length'] = String(body.length);
@@ -175,6 +192,25 @@ async function readAll(source: Readable, limit: number): Promise<Buffer | undefi
   return Buffer.concat(chunks);
 }
 
+/** The 410 problem of an endpoint a newer version removed, with nothing serving it. */
+function removedProblem({
+  method,
+  url,
+  route,
+  endpoint,
+}: {
+  method: string;
+  url: string;
+  route: DerivedVersionRoute;
+  endpoint: EndpointSource | undefined;
+}): VersionaryError {
+  const removedIn = endpoint?.removedIn ?? route.root.name;
+  return new VersionaryError({
+    code: ErrorCode.EndpointRemoved,
+    detail: `${method} ${echo(url.split('?')[0]!)} was removed in ${removedIn}; ${route.self.name} answers it 410.`,
+  });
+}
+
 const problemMediaType = /^application\/problem\+json\s*(?:;|$)/i;
 
 /** A link into the root version (`/api/v2/users/1`), pointed into the derived one's (`/api/v1/users/1`). */
@@ -183,7 +219,17 @@ function linkIn(value: string, at: { from: string; to: string }): string {
 }
 
 /** An upstream's problem with its `instance` in the derived version's paths; as it is when it has none, or is not JSON. */
-function inDerivedTerms(raw: Buffer, at: { from: string; to: string }): Buffer | string {
+function inDerivedTerms(
+  raw: Buffer,
+  at: {
+    from: string;
+    to: string;
+    /** The upstream's target and the client's: a moved endpoint's instance is the client's path. */ call: [
+      string,
+      string,
+    ];
+  },
+): Buffer | string {
   let problem: unknown;
   try {
     problem = JSON.parse(raw.toString('utf8'));
@@ -192,5 +238,7 @@ function inDerivedTerms(raw: Buffer, at: { from: string; to: string }): Buffer |
   }
   const instance = (problem as { instance?: unknown } | null)?.instance;
   if (typeof instance !== 'string' || !instance.startsWith(`${at.from}/`)) return raw;
-  return JSON.stringify({ ...(problem as object), instance: linkIn(instance, at) });
+  const [upstream, client] = at.call.map((target) => target.split('?')[0]!);
+  const own = instance === upstream ? client! : linkIn(instance, at);
+  return JSON.stringify({ ...(problem as object), instance: own });
 }

@@ -1,5 +1,5 @@
 import type { VersionaryError } from '../core/errors/index.ts';
-import type { ApiVersion, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
+import type { ApiVersion, EndpointSource, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
 
 // Its own file, apart from the forwarder: the forwarder's types name undici (an optional peer
 // dependency), and this one reaches the public declarations through the `forward` option.
@@ -14,6 +14,12 @@ export interface DerivedVersionRoute {
   /** This version, as the chain's plan knows it. */
   self: ApiVersion;
   plan: MigrationPlan;
+  /**
+   * By this version's operation id, the root's route that serves it (moved, or another one for a
+   * removed endpoint; none when a newer version removed it: a 410) and the transport changes on
+   * the way (statuses, headers, query parameters).
+   */
+  endpoints: ReadonlyMap<string, EndpointSource>;
   /** `/api/v2`: the root's base path, which the upstream serves. */
   rootBase: string;
   /**

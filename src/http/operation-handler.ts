@@ -26,6 +26,12 @@ export function createOperationHandler(
     // `integer` members of the query arrive as numbers (the `input:query-integers` step); the rest are strings.
     const query = request.query as Record<string, string | undefined>;
     const selection = scope.select(operation, query.fields);
+    const context = {
+      operation: { id: operation.id, method: operation.method, path: operation.path },
+      params: request.params as Record<string, string>,
+      query: request.query as Record<string, string>,
+      headers: request.headers,
+    };
     const body = operation.body
       ? bundle.migrations.requestUp({
           schema: operation.body,
@@ -33,6 +39,7 @@ export function createOperationHandler(
           from: version,
           to: bundle.latest,
           operationId: operation.id,
+          context,
         })
       : undefined;
     const result = await handler({
@@ -48,7 +55,7 @@ export function createOperationHandler(
       url: (path) => base + path,
       request,
     });
-    const { out, violation } = checked(result, selection);
+    const { out, violation } = checked(result, selection, context);
     if (violation) return refuseResponse({ scope, operation, request, reply }, { result, violation });
     if (result.location) reply.header('location', base + result.location);
     if (result.revision !== undefined)

@@ -1,7 +1,7 @@
 // The shapes of a defined bundle, in a leaf of their own: define-versions.ts builds them and the
 // checks and the migration plan it calls read them, so none of those imports define-versions.ts.
 import type { VersionChange } from './version-change.ts';
-import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+import type { HeadDefinition, MigrationContext, OperationSpec, SchemaMap } from './types.ts';
 
 /** A version with its derived schemas and routed operations. */
 export interface ApiVersion {
@@ -42,6 +42,8 @@ interface MigrateOptions {
   /** Version the body must end in. */
   to: ApiVersion;
   operationId?: string;
+  /** The call the body belongs to, as migrations are told it (by default, the operation alone). */
+  context?: MigrationContext;
 }
 
 /** Migrations compiled once from the declared changes. */

@@ -1,3 +1,4 @@
+import { endpointMemberProblem, endpointMembers, endpointOptional } from './endpoint-instructions.ts';
 import type { Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 import { defineVersionChange, type VersionChange } from './version-change.ts';
@@ -14,10 +15,7 @@ const methods: readonly string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HE
 const versionName = /^v[1-9][0-9]{0,5}$/;
 
 /** Each op's members beside `op`, and whether each is required; a member of another kind is a mistake. */
-const members: Record<
-  Instruction['op'],
-  Record<string, 'string' | 'strings' | 'map' | 'values' | 'value' | 'schema' | 'flag' | 'pointer'>
-> = {
+const members: Record<Instruction['op'], Record<string, string>> = {
   'field-added': { schema: 'string', field: 'string' },
   'field-removed': {
     schema: 'string',
@@ -35,6 +33,7 @@ const members: Record<
   'enum-values-removed': { schema: 'string', field: 'string', values: 'strings', mapUpTo: 'map' },
   'schema-replaced': { schema: 'string', previous: 'schema', previousFrom: 'pointer' },
   'endpoint-added': { method: 'string', path: 'string' },
+  ...endpointMembers,
 };
 const optional = new Set([
   'required',
@@ -46,6 +45,7 @@ const optional = new Set([
   'from',
   'map',
   'mapUp',
+  ...endpointOptional,
 ]);
 /** An enum change names no field when its schema is the enum itself (a referenced component). */
 const optionalIn: Partial<Record<Instruction['op'], string>> = {
@@ -113,10 +113,17 @@ function readInstruction(step: unknown, at: string, problems: string[]): Instruc
   for (const [key, kind] of Object.entries(shape)) {
     const value = step[key];
     if (value === undefined) {
-      if (!optional.has(key) && optionalIn[op] !== key) problems.push(`${at}.${key}: is required by ${op}`);
+      // An enum change of a referenced component names no field; a header renamed without a route
+      // is renamed on every endpoint.
+      if (
+        !optional.has(key) &&
+        optionalIn[op] !== key &&
+        !(op === 'header-renamed' && (key === 'method' || key === 'path'))
+      )
+        problems.push(`${at}.${key}: is required by ${op}`);
       continue;
     }
-    const problem = checkMember(kind, value);
+    const problem = endpointMemberProblem(kind, value) ?? checkMember(kind, value);
     if (problem) problems.push(`${at}.${key}: ${problem}`);
   }
   if (op === 'endpoint-added' && typeof step.method === 'string' && !methods.includes(step.method))
@@ -147,10 +154,12 @@ function checkMember(kind: string, value: unknown): string | undefined {
       return isObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
     case 'flag':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
-    default:
+    case 'pointer':
       return typeof value === 'string' && (value === '' || value.startsWith('/'))
         ? undefined
         : 'must be a JSON pointer such as "/data"';
+    default:
+      return undefined;
   }
 }
 

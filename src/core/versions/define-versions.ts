@@ -1,6 +1,7 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { checkReferences } from './check-references.ts';
 import { deriveOlder } from './derive-older.ts';
+import { undoOrder } from './derive-endpoints.ts';
 import { checkHead, checkMigrationCoverage } from './check-definition.ts';
 import { checkProducible } from './check-producible.ts';
 import { createMigrationPlan } from './migration-plan.ts';
@@ -57,15 +58,16 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
       })),
     );
     // One instruction at a time, in order, as one pass would: each problem names its instruction.
-    changes.forEach((change, c) =>
-      change.instructions.forEach((step, s) => {
-        const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
-        problems.push(...older.problems.map((detail) => ({ detail, pointer: instructionPointer(i, c, s) })));
-        schemas = older.schemas;
-        operations = older.operations;
-        names = older.names;
-      }),
-    );
+    // Endpoint instructions name the newer version's routes, whatever their order: they are undone
+    // in the order that keeps those routes in place (see `undoOrder`). Each problem names its instruction.
+    const steps = changes.flatMap((change, c) => change.instructions.map((step, s) => ({ step, c, s })));
+    for (const { step, c, s } of steps.sort((a, b) => undoOrder(a.step) - undoOrder(b.step))) {
+      const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
+      problems.push(...older.problems.map((detail) => ({ detail, pointer: instructionPointer(i, c, s) })));
+      schemas = older.schemas;
+      operations = older.operations;
+      names = older.names;
+    }
   }
   derived.forEach((v, i) => (v.index = i));
   problems.push(...askedOnce(checkMigrationCoverage(derived), checkProducible(derived)));

@@ -1,3 +1,4 @@
+import { deriveEndpoint } from './derive-endpoints.ts';
 import type { Instruction } from './instructions.ts';
 import { missingAtPointer } from './schema-pointer.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
@@ -34,11 +35,8 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
   const fail = (text: string) => problems.push(`${options.version}: ${text}`);
 
   for (const step of options.instructions) {
-    if (step.op === 'endpoint-added') {
-      const before = operations.length;
-      operations = operations.filter((o) => !(o.method === step.method && o.path === step.path));
-      if (operations.length === before)
-        fail(`endpoint-added names ${step.method} ${step.path}, which the version does not route`);
+    if (!('schema' in step)) {
+      operations = deriveEndpoint({ step, version: options.version, operations, fail });
       continue;
     }
     const original = schemas[step.schema];

@@ -16,6 +16,9 @@ export {
   schemaReplaced,
 } from './instructions.ts';
 export type { DeprecatedFieldRemoved, Instruction } from './instructions.ts';
+export { endpointMoved, endpointRemoved, headerRenamed, queryRenamed, statusChanged } from './endpoint-instructions.ts';
+export type { EndpointInstruction } from './endpoint-instructions.ts';
+export { endpointSource, type EndpointSource } from './endpoint-routes.ts';
 export { readVersionChanges, type VersionChangeEntry } from './change-file.ts';
 export { checkDeprecatedRemovals } from './check-deprecated-removals.ts';
 export { createFieldSelector, withoutRequired } from './field-selection.ts';
@@ -32,7 +35,15 @@ export { problemSchema } from './problem-schema.ts';
 export { isPlainObject, ref, refName } from './schema-walk.ts';
 
 export type { SchemaType } from './schema-type.ts';
-export type { HeadDefinition, HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
+export type {
+  HeadDefinition,
+  HttpMethod,
+  JsonSchema,
+  MigrationContext,
+  OperationSpec,
+  ResponseSpec,
+  SchemaMap,
+} from './types.ts';
 export { bundleFromOpenApi } from './from-openapi.ts';
 export type { OpenApiVersionInput } from './from-openapi.ts';
 export { routablePath } from './check-definition.ts';

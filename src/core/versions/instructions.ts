@@ -1,3 +1,4 @@
+import type { EndpointInstruction } from './endpoint-instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 
 /** The newer version added `field` to `schema`; older versions lack it. */
@@ -99,7 +100,8 @@ export type Instruction =
   | EnumValuesRemoved
   | SchemaReplaced
   | SchemaRenamed
-  | EndpointAdded;
+  | EndpointAdded
+  | EndpointInstruction;
 
 /**
  * Declare that the newer version added a field.

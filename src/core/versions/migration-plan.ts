@@ -1,7 +1,7 @@
 import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
 import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
-import type { RequestMigrationContext } from './types.ts';
+import type { MigrationContext, RequestMigrationContext } from './types.ts';
 import { dataDown, dataUp } from './data-migrations.ts';
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
@@ -20,6 +20,10 @@ interface Step {
  * are mapped, as the instructions say.
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
+  // The call whose body is migrated, read by every migration the plan runs: set before each run,
+  // and the transforms are synchronous, so no other call's context is ever seen.
+  let current: RequestMigrationContext = contextOf({ operationId: '', versions });
+  const context = () => current;
   // down[i] takes a response from versions[i] to versions[i - 1].
   const down = versions.map((version, i): Step | undefined =>
     i === 0
@@ -27,31 +31,24 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       : {
           migrate: compileTransform({
             schemas: version.schemas,
-            own: (name) => then(responseMigrations(version, name), dataDown(version, name)),
+            own: (name) =>
+              then(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
           }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
   );
-  // Request migrations take the operation id, so their steps compile once per operation.
-  const upByOperation = new Map<string, Array<Step | undefined>>();
-  const upSteps = (operationId: string) => {
-    let steps = upByOperation.get(operationId);
-    if (!steps) {
-      steps = versions.map((version, i): Step | undefined =>
-        i === 0
-          ? undefined
-          : {
-              migrate: compileTransform({
-                schemas: versions[i - 1]!.schemas,
-                own: (name) => then(requestMigrations(version, name, { operationId }), dataUp(version, name)),
-              }),
-              shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
-            },
-      );
-      upByOperation.set(operationId, steps);
-    }
-    return steps;
-  };
+  // up[i] takes a request from versions[i - 1] to versions[i].
+  const up = versions.map((version, i): Step | undefined =>
+    i === 0
+      ? undefined
+      : {
+          migrate: compileTransform({
+            schemas: versions[i - 1]!.schemas,
+            own: (name) => then(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
+          }),
+          shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
+        },
+  );
   const run = (step: Step, schema: string, body: unknown) => {
     const migrate = step.migrate(schema);
     const shape = step.shape(schema);
@@ -59,15 +56,16 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     return shape ? shape(migrated) : migrated;
   };
   return {
-    responseDown({ schema, body, from, to }) {
+    responseDown({ schema, body, from, to, operationId = '', context }) {
+      current = contextOf({ given: context, operationId, versions, client: to });
       let value = body;
       for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
-    requestUp({ schema, body, from, to, operationId = '' }) {
-      const steps = upSteps(operationId);
+    requestUp({ schema, body, from, to, operationId = '', context }) {
+      current = contextOf({ given: context, operationId, versions, client: from });
       let value = body;
-      for (let i = from.index + 1; i <= to.index; i++) value = run(steps[i]!, schema, value);
+      for (let i = from.index + 1; i <= to.index; i++) value = run(up[i]!, schema, value);
       return value;
     },
   };
@@ -79,19 +77,35 @@ function then(first: Transform, second: Transform): Transform {
   return (value) => second(first(value));
 }
 
-function responseMigrations(version: ApiVersion, name: string): Transform {
-  const custom = version.changes.map((c) => c.responses?.[name]).filter((f) => f !== undefined);
-  if (custom.length === 0) return null;
-  return (value) => custom.reduce((out, migrate) => migrate(out), value);
+/** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
+function contextOf({
+  given,
+  operationId,
+  versions,
+  client,
+}: {
+  given?: MigrationContext | undefined;
+  operationId: string;
+  versions: ApiVersion[];
+  client?: ApiVersion;
+}): RequestMigrationContext {
+  if (given) return { ...given, operationId: given.operation.id };
+  const id = operationId;
+  const op = (client ?? versions[0])?.operations.find((o) => o.id === id);
+  const operation = { id, method: op?.method ?? '', path: op?.path ?? '' };
+  return { operationId: id, operation, params: {}, query: {}, headers: {} };
 }
 
-function requestMigrations(version: ApiVersion, name: string, context: RequestMigrationContext): Transform {
-  const custom = version.changes.map((c) => c.requests?.[name]).filter((f) => f !== undefined);
+function migrations(
+  version: ApiVersion,
+  name: string,
+  { direction, context }: { direction: 'requests' | 'responses'; context: () => RequestMigrationContext },
+): Transform {
+  const custom = version.changes.map((c) => c[direction]?.[name]).filter((f) => f !== undefined);
   if (custom.length === 0) return null;
-  return (value) => custom.reduce((out, migrate) => migrate(out, context), value);
+  return (value) => custom.reduce((out, migrate) => migrate(out, context()), value);
 }
 
-/** The older version's shape of `name`: without the fields `version` added, its new enum values mapped down. */
 function olderShape(version: ApiVersion, name: string): Transform {
   const steps = instructionsOn(version, name);
   const drop = steps.flatMap((s) => (s.op === 'field-added' ? [s.field] : []));
@@ -111,10 +125,8 @@ function newerShape(version: ApiVersion, name: string): Transform {
   return reshape(drop, maps);
 }
 
-function instructionsOn(version: ApiVersion, name: string): Array<Exclude<Instruction, { op: 'endpoint-added' }>> {
-  return version.changes
-    .flatMap((c) => c.instructions)
-    .flatMap((s) => (s.op !== 'endpoint-added' && s.schema === name ? [s] : []));
+function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
+  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 /** Each enum mapping, by its field; one without a field maps the schema's own values (an enum component). */

@@ -58,9 +58,27 @@ export interface HeadDefinition {
   operations: readonly OperationSpec[];
 }
 
+/**
+ * What a migration is told of the call whose body it migrates: the operation, its path and query
+ * parameters and headers as the client sent them in its version, and for a response its status
+ * and headers as the newer version answered.
+ */
+export interface MigrationContext {
+  /** The operation called, in the client's version: its id, method and path template. */
+  operation: { id: string; method: string; path: string };
+  /** The path parameters by name, decoded (`{ user_id: '1' }`). */
+  params: Record<string, string>;
+  /** The query parameters, decoded; a repeated one as a list. */
+  query: Record<string, string | string[]>;
+  /** The message's headers, names in lower case: the request's for a request, the response's for a response. */
+  headers: Record<string, string | string[] | undefined>;
+  /** A response's status, as the newer version answered it; undefined for a request. */
+  status?: number;
+}
+
 /** Context given to request migrations. */
-export interface RequestMigrationContext {
-  /** Operation being called. */
+export interface RequestMigrationContext extends MigrationContext {
+  /** Operation being called (`operation.id`). */
   operationId: string;
 }
 
@@ -68,4 +86,4 @@ export interface RequestMigrationContext {
 export type RequestMigration = (body: unknown, context: RequestMigrationContext) => unknown;
 
 /** Migrates a response body one step down (newer → older). */
-export type ResponseMigration = (body: unknown) => unknown;
+export type ResponseMigration = (body: unknown, context: MigrationContext) => unknown;

@@ -1,4 +1,5 @@
-import { withPublishedNames, type ApiVersion } from '../../core/versions/index.ts';
+import { withPublishedNames, type ApiVersion, type EndpointSource } from '../../core/versions/index.ts';
+import { endpointInOlderTerms } from './endpoint-document.ts';
 
 // `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
@@ -7,29 +8,63 @@ const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase
 /**
  * A derived version's OpenAPI document: the newer version's own (its descriptions, parameters and
  * examples kept), with the older version's component schemas, only the operations the older
- * version routes, and paths relative to the version base (the gateway serves each document with
- * its own `servers`). It is what `defineVersions` derives in-process, written into the document
- * the upstream's team maintains. It is closed: a component nothing it serves refers to (the
- * schema of an endpoint the older version lacks) is left out, as linters require.
+ * version routes, at their older paths and methods (a moved endpoint where it was, a removed one
+ * back), their statuses, headers and query parameters by their older names, and paths relative
+ * to the version base (the gateway serves each document with its own `servers`). It is what
+ * `defineVersions` derives in-process, written into the document the upstream's team maintains.
+ * It is closed: a component nothing it serves refers to (the schema of an endpoint the older
+ * version lacks) is left out, as linters require.
  */
 export function derivedDocument(options: {
   root: Record<string, unknown>;
   /** `/api/v2`: the newer document's paths may be written below it. */
   rootBase: string;
   version: ApiVersion;
+  /** The root version, as the chain's plan knows it. */
+  rootVersion: ApiVersion;
+  /** By the derived version's operation id, the root's route that serves it and the changes on the way. */
+  endpoints: ReadonlyMap<string, EndpointSource>;
 }): Record<string, unknown> {
   const { version, rootBase } = options;
   const doc = structuredClone(options.root);
-  const routed = new Set(version.operations.map((op) => `${op.method} ${op.path}`));
-  const paths: Record<string, unknown> = {};
+  const components = (doc.components ?? {}) as Record<string, unknown>;
+  // The derived operations served by each of the root's routes (most by their own).
+  const servedBy = new Map<string, ApiVersion['operations']>();
+  for (const op of version.operations) {
+    const route = options.endpoints.get(op.id)?.route;
+    if (!route) continue;
+    const key = `${route.method} ${route.path}`;
+    servedBy.set(key, [...(servedBy.get(key) ?? []), op]);
+  }
+  const paths: Record<string, Record<string, unknown>> = {};
+  const place = (route: { path: string; method: string }, operation: unknown, shared: Record<string, unknown>) => {
+    const item = (paths[route.path] ??= { ...shared });
+    item[route.method === 'QUERY' ? 'query' : route.method.toLowerCase()] = operation;
+  };
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
     const relative = path === rootBase ? '/' : path.startsWith(`${rootBase}/`) ? path.slice(rootBase.length) : path;
-    const kept: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(item ?? {}))
-      if (!methods.includes(key) || routed.has(`${methodOf(key)} ${relative}`)) kept[key] = value;
-    if (Object.keys(kept).some((key) => methods.includes(key))) paths[relative] = kept;
+    const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !methods.includes(key)));
+    for (const [key, value] of Object.entries(item ?? {})) {
+      if (!methods.includes(key)) continue;
+      for (const op of servedBy.get(`${methodOf(key)} ${relative}`) ?? []) {
+        const moved = op.path !== relative;
+        const operation = endpointInOlderTerms({
+          operation: value as Record<string, unknown>,
+          // A path's own parameters go with the operation to another path.
+          shared: moved ? shared : {},
+          id: op.id,
+          source: options.endpoints.get(op.id)!,
+          components,
+        });
+        place(op, operation, moved ? {} : shared);
+      }
+    }
   }
-  const components = (doc.components ?? {}) as Record<string, unknown>;
+  for (const op of version.operations) {
+    const source = options.endpoints.get(op.id);
+    if (source?.removedIn === undefined) continue;
+    place(op, goneOperation(op, source.removedIn), {});
+  }
   const info = (doc.info ?? {}) as Record<string, unknown>;
   // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too;
   // then closed: what nothing it serves refers to is left out.
@@ -112,4 +147,26 @@ function nameOf(token: string): string {
     // Not percent-encoded after all: read as written.
   }
   return text.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** An endpoint a newer version removed, as the older version documents it: answered 410. */
+function goneOperation(op: ApiVersion['operations'][number], removedIn: string): Record<string, unknown> {
+  const parameters = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    deprecated: true,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    responses: {
+      '410': {
+        description: `Removed in ${removedIn}: the endpoint answers 410 (ENDPOINT_REMOVED).`,
+        content: { 'application/problem+json': { schema: { type: 'object' } } },
+      },
+    },
+  };
 }

@@ -1,9 +1,11 @@
 import { VersionaryError } from '../../core/errors/index.ts';
 import {
   defineVersions,
+  endpointSource,
   readVersionChanges,
   routablePath,
   type ApiVersion,
+  type EndpointSource,
   type Instruction,
   type VersionBundle,
   type VersionChangeEntry,
@@ -87,18 +89,22 @@ export function addDerivedVersions(options: {
     const required = requiredBodies(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
       added.push(self);
+      const walk = createMemberWalk(self.schemas);
+      const endpoints = endpointsOf(group.versions, self);
       options.documents[self.name] = derivedDocument({
         root: options.documents[root.name] ?? {},
         rootBase,
         version: self,
+        rootVersion: rootGroup,
+        endpoints,
       });
-      const walk = createMemberWalk(self.schemas);
       routes[self.name] = {
         root: rootGroup,
         self,
         plan: group.migrations,
+        endpoints,
         rootBase,
-        ranges,
+        ranges: rangesOf(ranges, { self, root: rootGroup, endpoints }),
         checkRequest: createOldRequestCheck(self),
         checkParameters: createOldParameterCheck(self),
         requiredBodies: required,
@@ -107,6 +113,29 @@ export function addDerivedVersions(options: {
     }
   }
   return { bundle: withVersions(options.bundle, added), routes };
+}
+
+/** By `self`'s operation id, the root route that serves it and the transport changes on the way. */
+function endpointsOf(line: ApiVersion[], self: ApiVersion): Map<string, EndpointSource> {
+  const to = line.length - 1;
+  return new Map(
+    self.operations.map((op) => [op.id, endpointSource(line, { from: self.index, to, route: op })] as const),
+  );
+}
+
+/** The root's range responses, also under the id of an operation that a root operation of another id serves. */
+function rangesOf(
+  ranges: Record<string, Record<string, string>>,
+  at: { self: ApiVersion; root: ApiVersion; endpoints: Map<string, EndpointSource> },
+): Record<string, Record<string, string>> {
+  const out = { ...ranges };
+  for (const [id, source] of at.endpoints) {
+    const served =
+      source.route &&
+      at.root.operations.find((o) => o.method === source.route!.method && o.path === source.route!.path);
+    if (served && served.id !== id && ranges[served.id]) out[id] = ranges[served.id]!;
+  }
+  return out;
 }
 
 /** A change file's changes, as read, for the version that introduced them. */
@@ -150,7 +179,7 @@ function derivedFrom(at: { chain: string[]; changesOf: Map<string, ListedChanges
 
 /** An instruction in a few words: its op and what it names (`field-added User.email`). */
 function instructionWords(step: Instruction): string {
-  if (step.op === 'endpoint-added') return `${step.op} ${step.method} ${step.path}`;
+  if (!('schema' in step)) return step.method ? `${step.op} ${step.method} ${step.path}` : `${step.op} ${step.name}`;
   return 'field' in step && step.field !== undefined
     ? `${step.op} ${step.schema}.${step.field}`
     : `${step.op} ${step.schema}`;

@@ -1,0 +1,108 @@
+import type { FastifyRequest } from 'fastify';
+import type { EndpointSource, MigrationContext, OperationSpec } from '../core/versions/index.ts';
+import type { Headers } from './forward-headers.ts';
+
+/**
+ * The target of a derived version's call at its root version, below the version base: the
+ * route's path (moved or served elsewhere) with the call's own parameter segments, and the query
+ * with each renamed parameter under the root's name. `target` is the call's, below its version
+ * base (`/users/1?limit=5`).
+ */
+export function upstreamTarget(endpoint: EndpointSource, operation: OperationSpec, target: string): string {
+  const mark = target.indexOf('?');
+  const path = mark === -1 ? target : target.slice(0, mark);
+  let query = mark === -1 ? '' : target.slice(mark + 1);
+  const renames = endpoint.steps.flatMap((s) => s.query);
+  if (query !== '' && renames.length > 0)
+    query = query
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        const key = decoded(eq === -1 ? pair : pair.slice(0, eq));
+        let name = key;
+        // Oldest step first: a name renamed twice goes up under the newest.
+        for (const r of renames) if (name === r.previousName) name = r.name;
+        return name === key ? pair : encodeURIComponent(name) + (eq === -1 ? '' : pair.slice(eq));
+      })
+      .join('&');
+  const route = endpoint.route!;
+  const upstreamPath =
+    route.path === operation.path ? path : withSegments(route.path, rawParameters(operation.path, path));
+  return query === '' && mark === -1 ? upstreamPath : `${upstreamPath}?${query}`;
+}
+
+/** The call's headers as the root version names them (a copy, when a rename applies). */
+export function headersUp(endpoint: EndpointSource, headers: Headers): Headers {
+  const renames = endpoint.steps.flatMap((s) => s.requestHeaders);
+  if (renames.length === 0) return headers;
+  const out: Headers = { ...headers };
+  for (const rename of renames) {
+    const [name, previousName] = [rename.name.toLowerCase(), rename.previousName.toLowerCase()];
+    if (out[previousName] === undefined) continue;
+    out[name] = out[previousName];
+    delete out[previousName];
+  }
+  return out;
+}
+
+/** The status the derived version answers for the upstream's, each version's change undone, newest first. */
+export function statusDown(endpoint: EndpointSource, status: number): number {
+  let out = status;
+  for (let i = endpoint.steps.length - 1; i >= 0; i--)
+    out = endpoint.steps[i]!.statuses.find((s) => s.status === out)?.previousStatus ?? out;
+  return out;
+}
+
+/** The upstream's response headers renamed, in place, as the derived version names them. */
+export function headersDown(endpoint: EndpointSource, headers: Headers): void {
+  for (let i = endpoint.steps.length - 1; i >= 0; i--)
+    for (const rename of endpoint.steps[i]!.responseHeaders) {
+      const [name, previousName] = [rename.name.toLowerCase(), rename.previousName.toLowerCase()];
+      if (headers[name] === undefined) continue;
+      headers[previousName] = headers[name];
+      delete headers[name];
+    }
+}
+
+/** What migrations are told of a derived version's call (see `MigrationContext`); `target` is below the version base. */
+export function migrationContext(request: FastifyRequest, operation: OperationSpec, target: string): MigrationContext {
+  const mark = target.indexOf('?');
+  const raw = rawParameters(operation.path, mark === -1 ? target : target.slice(0, mark));
+  const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decoded(v, false)]));
+  const query: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1))) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return {
+    operation: { id: operation.id, method: operation.method, path: operation.path },
+    params,
+    query,
+    headers: request.headers,
+  };
+}
+
+/** A path's segments by the template's parameter names, as sent (still percent-encoded). */
+function rawParameters(template: string, path: string): Record<string, string> {
+  const names = template.split('/');
+  const segments = path.split('/');
+  const out: Record<string, string> = {};
+  names.forEach((part, i) => {
+    const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+    if (name !== undefined) out[name] = segments[i] ?? '';
+  });
+  return out;
+}
+
+function withSegments(template: string, raw: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_m, name: string) => raw[name] ?? '');
+}
+
+/** A percent-encoded name or value; `+` is a space in a query (`form`), itself in a path. */
+function decoded(text: string, form = true): string {
+  try {
+    return decodeURIComponent(form ? text.replace(/\+/g, ' ') : text);
+  } catch {
+    return text;
+  }
+}

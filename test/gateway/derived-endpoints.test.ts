@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { derivedGateway } from '../support/derived-gateway.ts';
+import { gatewayAdminKey, gatewayEnv } from '../support/gateway.ts';
+
+const fixture = new URL('../fixtures/derived-endpoints/', import.meta.url).pathname;
+const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
+
+describe('versionary gateway serves v1 endpoints moved, removed, re-statused and renamed by v2 (changes as data)', () => {
+  const gateway = derivedGateway({
+    fixture,
+    files: ['upstream.py', 'openapi-v2.json', 'changes-v2.json'],
+    versions: {
+      v2: { upstream: 'UPSTREAM', openapi: './openapi-v2.json' },
+      v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
+    },
+  });
+  const headers = { authorization: `Bearer ${gatewayAdminKey}` };
+  const last = async () => (await gateway.received()).at(-1)!;
+
+  it('serves a moved endpoint at its previous path, forwarded to the new one', async () => {
+    const response = await fetch(`${gateway.base}/api/v1/users/2`, { headers });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { id: 2, name: 'Alan' });
+    assert.equal((await last()).target, '/api/v2/people/2');
+    const missing = await fetch(`${gateway.base}/api/v1/users/77`, { headers });
+    assert.equal(missing.status, 404);
+    // The problem's instance names the call v1 made, not v2's path.
+    assert.equal(((await missing.json()) as { instance?: string }).instance, '/api/v1/users/77');
+  });
+
+  it('serves a moved method (v1 DELETE is v2 POST …/archive), and v1 knows nothing of v2’s path', async () => {
+    const response = await fetch(`${gateway.base}/api/v1/users/3`, { method: 'DELETE', headers });
+    assert.equal(response.status, 204);
+    const call = await last();
+    assert.deepEqual([call.method, call.target], ['POST', '/api/v2/people/3/archive']);
+    const before = (await gateway.received()).length;
+    const moved = await fetch(`${gateway.base}/api/v1/people/3`, { headers });
+    assert.equal(moved.status, 404);
+    assert.equal((await gateway.received()).length, before, 'never forwarded');
+  });
+
+  it('answers 405 for a method v2 added on a path v1 has, and never forwards it', async () => {
+    const before = (await gateway.received()).length;
+    const patch = await fetch(`${gateway.base}/api/v1/users/1`, {
+      method: 'PATCH',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada L.' }),
+    });
+    assert.equal(patch.status, 405);
+    assert.equal(patch.headers.get('allow'), 'GET, DELETE, HEAD, OPTIONS');
+    assert.equal((await gateway.received()).length, before);
+  });
+
+  it('serves an endpoint v2 removed from the path that still serves it', async () => {
+    const response = await fetch(`${gateway.base}/api/v1/accounts/1`, { headers });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { id: 1, name: 'Ada' });
+    assert.equal((await last()).target, '/api/v2/people/1');
+  });
+
+  it('answers 410 for an endpoint v2 removed with nothing serving it, never forwarded', async () => {
+    const before = (await gateway.received()).length;
+    const response = await fetch(`${gateway.base}/api/v1/users/1/avatar`, { headers });
+    assert.equal(response.status, 410);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const problem = (await response.json()) as { code: string; detail: string };
+    assert.equal(problem.code, 'ENDPOINT_REMOVED');
+    assert.match(problem.detail, /GET \/api\/v1\/users\/1\/avatar was removed in v2/);
+    assert.equal((await gateway.received()).length, before);
+  });
+
+  it('answers v1 its previous status', async () => {
+    const created = await fetch(`${gateway.base}/api/v1/users`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Barbara' }),
+    });
+    assert.equal(created.status, 200);
+    assert.deepEqual(await created.json(), { id: 9, name: 'Barbara' });
+    const v2 = await fetch(`${gateway.base}/api/v2/users`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Barbara' }),
+    });
+    assert.equal(v2.status, 201);
+  });
+
+  it('renames the query parameter and the headers both ways', async () => {
+    const response = await fetch(`${gateway.base}/api/v1/users?limit=2`, {
+      headers: { ...headers, 'x-client-tag': 'abc' },
+    });
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), [
+      { id: 1, name: 'Ada' },
+      { id: 2, name: 'Alan' },
+    ]);
+    assert.equal(response.headers.get('x-count'), '3');
+    assert.equal(response.headers.get('x-total-count'), null);
+    const call = await last();
+    assert.equal(call.target, '/api/v2/users?page_size=2');
+    assert.equal(call.trace_tag, 'abc');
+    assert.equal(call.client_tag, null);
+    const v2 = await fetch(`${gateway.base}/api/v2/users?page_size=1`, { headers });
+    assert.equal(v2.headers.get('x-total-count'), '3');
+  });
+
+  it('documents v1 in its own terms: old paths and methods, the removed endpoints, statuses, names', async () => {
+    const doc = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers })).json()) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/accounts/{user_id}',
+      '/users',
+      '/users/{user_id}',
+      '/users/{user_id}/avatar',
+    ]);
+    assert.deepEqual(Object.keys(doc.paths['/users/{user_id}']!).sort(), ['delete', 'get']);
+    const read = doc.paths['/users/{user_id}']!.get!;
+    assert.equal(read.operationId, 'read_person_api_v2_people__user_id__get');
+    assert.deepEqual(
+      (read.parameters as Array<{ name: string }>).map((p) => p.name),
+      ['user_id'],
+      'the path’s own parameter moved with it',
+    );
+    assert.equal(doc.paths['/accounts/{user_id}']!.get!.operationId, 'get_accounts_user_id');
+    assert.deepEqual(Object.keys(doc.paths['/users/{user_id}/avatar']!.get!.responses as object), ['410']);
+    assert.deepEqual(Object.keys(doc.paths['/users']!.post!.responses as object), ['200']);
+    const list = doc.paths['/users']!.get!;
+    assert.deepEqual(
+      (list.parameters as Array<{ name: string }>).map((p) => p.name),
+      ['limit', 'X-Client-Tag'],
+    );
+    const ok = (list.responses as Record<string, { headers: object }>)['200']!;
+    assert.deepEqual(Object.keys(ok.headers), ['X-Count']);
+  });
+});
+
+describe('a change file naming routes, statuses or parameters v2 lacks', () => {
+  it('stops the start, naming every one at once with its place', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-endpoints-'));
+    copyFileSync(join(fixture, 'openapi-v2.json'), join(dir, 'openapi-v2.json'));
+    const instructions = [
+      { op: 'endpoint-moved', method: 'GET', path: '/persons/{user_id}', previousPath: '/users/{user_id}' },
+      { op: 'endpoint-removed', method: 'GET', path: '/accounts/{user_id}', upstreamPath: '/members/{user_id}' },
+      { op: 'status-changed', method: 'POST', path: '/users', status: 200, previousStatus: 202 },
+      { op: 'query-renamed', method: 'GET', path: '/users', name: 'size', previousName: 'limit' },
+      { op: 'header-renamed', in: 'response', method: 'DELETE', path: '/users', name: 'X-A', previousName: 'X-B' },
+    ];
+    writeFileSync(join(dir, 'changes-v2.json'), JSON.stringify([{ version: 'v2', description: 'd', instructions }]));
+    const versions = {
+      v2: { upstream: 'http://127.0.0.1:9', openapi: './openapi-v2.json' },
+      v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ gateway: { prefix: '/api', vendor: 'acme', versions } }));
+    try {
+      const run = spawnSync(process.execPath, [bin, 'gateway'], {
+        env: { ...process.env, ...gatewayEnv(dir), PORT: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(run.status, 2, run.stderr);
+      const output = run.stderr + run.stdout;
+      for (const expected of [
+        '[0].instructions[0] (endpoint-moved GET /persons/{user_id}): endpoint-moved names GET /persons/{user_id}, which the version does not route',
+        '[0].instructions[1] (endpoint-removed GET /accounts/{user_id}): endpoint-removed upstreamPath names GET /members/{user_id}, which the version does not route',
+        '[0].instructions[2] (status-changed POST /users): status-changed names status 200 of POST /users, which it does not document',
+        '[0].instructions[3] (query-renamed GET /users): query-renamed names size of GET /users, which it does not take',
+        '[0].instructions[4] (header-renamed DELETE /users): header-renamed names DELETE /users, which the version does not route',
+      ])
+        assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a change module’s migration told the call (examples/gateway-derived/changes-v2.mjs)', () => {
+  const gateway = derivedGateway({
+    fixture: new URL('../../examples/gateway-derived/', import.meta.url).pathname,
+    files: ['openapi-v2.json', 'changes-v2.mjs'],
+    versions: {
+      v2: { upstream: 'UPSTREAM', openapi: './openapi-v2.json' },
+      v1: { derivedFrom: 'v2', changes: './changes-v2.mjs' },
+    },
+  });
+
+  it('reads a v1 request header and the method from ctx, and the upstream gets v2’s body', async () => {
+    const created = await fetch(`${gateway.base}/api/v1/users`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gatewayAdminKey}`,
+        'content-type': 'application/json',
+        'x-user-email': 'grace@example.com',
+      },
+      body: JSON.stringify({ name: 'Grace Hopper' }),
+    });
+    assert.equal(created.status, 201);
+    const answer = (await created.json()) as Record<string, unknown>;
+    assert.equal(answer.email, undefined, 'v1 answers carry no email');
+    const sent = (await gateway.received()).at(-1)!;
+    assert.deepEqual(JSON.parse(sent.body as string), { name: 'Grace Hopper', email: 'grace@example.com' });
+  });
+});
