@@ -30,7 +30,7 @@ function writeFiles(upstream: string, changes?: unknown): { dir: string; env: Re
   return { dir, env: gatewayEnv(dir) };
 }
 
-describe('versionary gateway serves v1 from a change file written as data (rename, removal with a value, enum by reference, schema rename)', () => {
+describe('versionary gateway serves v1 from a change file written as data (rename, removal with a value, enum by reference, schema rename, moved endpoint)', () => {
   let upstream: PythonUpstream | undefined;
   let gateway: Awaited<ReturnType<typeof spawnGatewayIn>> | undefined;
   before(async () => {
@@ -42,7 +42,11 @@ describe('versionary gateway serves v1 from a change file written as data (renam
     await upstream?.stop();
   });
   const received = async () =>
-    (await (await fetch(`${upstream!.url}/_received`)).json()) as Array<{ method: string; body: string | null }>;
+    (await (await fetch(`${upstream!.url}/_received`)).json()) as Array<{
+      method: string;
+      target: string;
+      body: string | null;
+    }>;
 
   it('answers GET v1 in v1 terms: the previous name, the default, the value from the pointer, the enum value mapped', async () => {
     const one = await fetch(`${gateway!.base}/api/v1/users/1`, { headers });
@@ -107,6 +111,25 @@ describe('versionary gateway serves v1 from a change file written as data (renam
     assert.equal((await received()).length, before);
   });
 
+  it('serves the moved endpoint at its previous path only, in v1 terms, forwarded to the newer path', async () => {
+    const moved = await fetch(`${gateway!.base}/api/v1/members/1`, { headers });
+    assert.equal(moved.status, 200);
+    assert.deepEqual(await moved.json(), {
+      id: 1,
+      fullName: 'Ada',
+      status: 'inactive',
+      address: { city: 'London', country: 'UK' },
+      nickname: '',
+      city: 'London',
+    });
+    assert.equal((await received()).at(-1)?.target, '/api/v2/people/1');
+    const before = (await received()).length;
+    const newer = await fetch(`${gateway!.base}/api/v1/people/1`, { headers });
+    assert.equal(newer.status, 404, 'v1 has no /people/{user_id}');
+    assert.equal((await newer.json()).status, 404);
+    assert.equal((await received()).length, before, 'never forwarded');
+  });
+
   it("serves v1's document with v1's names: fields, the enum, and the component renamed in every reference", async () => {
     const doc = (await (await fetch(`${gateway!.base}/api/v1/openapi.json`, { headers })).json()) as {
       components: { schemas: Record<string, { properties?: Record<string, unknown>; enum?: string[] }> };
@@ -124,6 +147,8 @@ describe('versionary gateway serves v1 from a change file written as data (renam
     assert.ok(schemas.Location, 'Address is Location in v1');
     assert.equal(schemas.Address, undefined);
     assert.doesNotMatch(JSON.stringify(doc), /#\/components\/schemas\/Address/);
+    const paths = Object.keys((doc as unknown as { paths: Record<string, unknown> }).paths);
+    assert.ok(paths.includes('/members/{user_id}') && !paths.includes('/people/{user_id}'), paths.join(', '));
   });
 });
 
