@@ -8,7 +8,7 @@ import { runCliProcess } from '../support/cli-process.ts';
 import { gatewayAdminKey, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
 import { rawRequest, requireNginx, startDataPlane, type DataPlane } from '../support/nginx.ts';
 import { eventually } from '../support/service-process.ts';
-import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
+import type { UsageEntry } from '../../src/gateway/nginx/usage-batch.ts';
 import { scenario, withKey } from './scenario.ts';
 
 const example = new URL('../../examples/gateway/config.json', import.meta.url).pathname;
@@ -155,11 +155,12 @@ describe('nginx as the data plane in front of the Python upstream', () => {
     assert.equal(((await offset.json()) as { code: string }).code, 'ELEMENT_REMOVED');
   });
 
-  it('writes one usage line per API call, with the client, the operation and the deprecated elements', async () => {
+  it('counts the API calls per client, operation and minute, with the deprecated elements, and sends them', async () => {
     await fetch(`${nginx.base}/api/v2/users?page=2`, { headers: withKey });
     await fetch(`${nginx.base}/api/v1/users/7`, { headers: withKey });
+    await fetch(`${nginx.base}/api/v1/users/8`, { headers: withKey });
     await fetch(`${nginx.base}/api/versions`);
-    let lines: UsageLogLine[] = [];
+    let lines: UsageEntry[] = [];
     await eventually(async () => {
       lines = nginx.usage();
       return lines.some((l) => l.operation === '/users/{id}' && l.version === 'v1');
@@ -169,12 +170,17 @@ describe('nginx as the data plane in front of the Python upstream', () => {
     assert.equal(page.client, 'admin');
     assert.equal(page.version, 'v2');
     assert.equal(page.operation, '/users');
-    assert.equal(page.status, '200');
-    assert.match(page.rid, /^[0-9a-f]{32}$/);
-    assert.match(page.ts, /^\d+\.\d{3}$/);
+    assert.equal(page.status, 200);
+    assert.ok(Math.abs(page.minute - Date.now() / 60_000) < 2, `minute ${page.minute}`);
+    const ids = lines.filter((l) => l.operation === '/users/{id}' && l.version === 'v1' && l.status === 200);
+    assert.equal(
+      ids.reduce((sum, l) => sum + l.calls, 0),
+      2,
+      'two calls of one operation in a minute: one counter',
+    );
     assert.ok(
-      lines.some((l) => l.status === '401' && l.client === ''),
-      'refused calls are lines too',
+      lines.some((l) => l.status === 401 && l.client === ''),
+      'refused calls are counted too',
     );
     assert.ok(!lines.some((l) => l.operation.includes('versions')), "the control plane's own paths are not");
   });
