@@ -177,9 +177,18 @@ end
 
 --- A credential as the limit and the cache know it: `Bearer` in any case, spaces around it, or
 --- X-API-Key; nil when it cannot be read (the control plane answers its 401).
+local bearers, bearer_count = {}, 0
+
 function _M.token_of(authorization, api_key)
   if authorization then
-    return match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$")
+    -- A client sends its one credential again and again: read once per worker (false: unreadable).
+    local token = bearers[authorization]
+    if token == nil then
+      token = match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$") or false
+      if bearer_count >= 10000 then bearers, bearer_count = {}, 0 end
+      bearers[authorization], bearer_count = token, bearer_count + 1
+    end
+    return token or nil
   end
   if api_key and #api_key <= 8192 then
     local token = match(api_key, "^%s*(.-)%s*$")
