@@ -35,7 +35,10 @@ describe('versionary nginx renders the example gateway config', () => {
       assert.match(http, /lua_shared_dict versionary_usage 8m;/);
       assert.match(http, /init_worker_by_lua_block \{ require\("versionary"\)\.init_worker\(\) \}/);
       assert.match(http, /exit_worker_by_lua_block/);
-      assert.doesNotMatch(http + readFileSync(join(out, 'versionary.conf'), 'utf8'), /log_format|versionary_usage buffer/);
+      assert.doesNotMatch(
+        http + readFileSync(join(out, 'versionary.conf'), 'utf8'),
+        /log_format|versionary_usage buffer/,
+      );
       assert.match(readFileSync(join(out, 'nginx.conf'), 'utf8'), /listen 127\.0\.0\.1:18099;/);
       for (const file of ['versionary-http.conf', 'versionary.conf', 'nginx.conf'])
         assert.doesNotMatch(readFileSync(join(out, file), 'utf8'), /\bjs_|ngx_http_js_module/, file);

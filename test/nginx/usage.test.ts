@@ -64,7 +64,16 @@ describe("usage counted in nginx's shared memory, sent to the control plane", ()
 
   it('records a batch posted again once, and refuses one without the secret or not of the format', async () => {
     const minute = Math.floor(Date.now() / 60_000);
-    const entry = { client: 'zed', version: 'v2', method: 'GET', operation: '/users', minute, status: 200, deprecated: '', calls: 3 };
+    const entry = {
+      client: 'zed',
+      version: 'v2',
+      method: 'GET',
+      operation: '/users',
+      minute,
+      status: 200,
+      deprecated: '',
+      calls: 3,
+    };
     const batch = { instance: 'test-1', seq: 1, entries: [entry] };
     // Its acknowledgement lost, nginx posts the batch again: recorded once.
     for (let i = 0; i < 2; i++) assert.equal((await post(batch)).status, 200);

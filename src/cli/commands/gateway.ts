@@ -134,9 +134,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
           config,
           readFile,
           importModule: (path) => import(pathToFileURL(path).href),
-          ...(nginxControlPlane
-            ? { controlPlane: nginxControlPlane({ config, ...rendering }) }
-            : {}),
+          ...(nginxControlPlane ? { controlPlane: nginxControlPlane({ config, ...rendering }) } : {}),
         });
       },
     });

@@ -48,7 +48,12 @@ describe("a counter of nginx's usage", () => {
   it('records each call to a deprecated version, and each deprecated element used, per client', () => {
     const { calls, count } = usageOfEntry({ ...base, version: 'v1', calls: 2, deprecated: 'GET /users/{id}?x' }, judge);
     const call = { version: 'v1', endpoint: 'GET /users/{id}', clientId: 'acme', at };
-    assert.deepEqual(calls, [call, { ...call, element: 'GET /users/{id}?x' }, call, { ...call, element: 'GET /users/{id}?x' }]);
+    assert.deepEqual(calls, [
+      call,
+      { ...call, element: 'GET /users/{id}?x' },
+      call,
+      { ...call, element: 'GET /users/{id}?x' },
+    ]);
     assert.equal(count?.calls, 2);
   });
 
@@ -59,7 +64,8 @@ describe("a counter of nginx's usage", () => {
   });
 
   it('counts no refusal, no removal answered 404, and no path of no operation', () => {
-    for (const status of [401, 403, 410, 429]) assert.deepEqual(usageOfEntry({ ...base, status }, judge), { calls: [] });
+    for (const status of [401, 403, 410, 429])
+      assert.deepEqual(usageOfEntry({ ...base, status }, judge), { calls: [] });
     assert.deepEqual(usageOfEntry({ ...base, version: 'v1', operation: '/echo', status: 404 }, judge), { calls: [] });
     assert.deepEqual(usageOfEntry({ ...base, operation: '/nope' }, judge), { calls: [] });
     assert.deepEqual(usageOfEntry({ ...base, version: 'v9' }, judge), { calls: [] });

@@ -68,23 +68,30 @@ export function installUsageIntake(
     });
     return 'recorded';
   };
-  app.post(nginxUsagePath, { logLevel: 'warn', onRequest: options.guard, bodyLimit: 64 * 1024 * 1024 }, async (request) => {
-    const errors = batchValidator.errors(request.body, 'batch');
-    if (errors.length > 0)
-      throw new VersionaryError({ code: ErrorCode.ValidationFailed, detail: `The usage batch is not one nginx sends: ${errors.slice(0, 5).join('; ')}` });
-    const batch = request.body as UsageBatch;
-    // One batch of an instance at a time: a batch posted again while its first post is recorded waits for it.
-    const previous = queues.get(batch.instance) ?? Promise.resolve();
-    const done = previous.catch(() => {}).then(() => record(batch));
-    queues.set(batch.instance, done);
-    try {
-      const outcome = await done;
-      if (outcome === 'recorded') options.onBatch?.(batch);
-      return { recorded: outcome === 'recorded', seq: batch.seq };
-    } finally {
-      if (queues.get(batch.instance) === done) queues.delete(batch.instance);
-    }
-  });
+  app.post(
+    nginxUsagePath,
+    { logLevel: 'warn', onRequest: options.guard, bodyLimit: 64 * 1024 * 1024 },
+    async (request) => {
+      const errors = batchValidator.errors(request.body, 'batch');
+      if (errors.length > 0)
+        throw new VersionaryError({
+          code: ErrorCode.ValidationFailed,
+          detail: `The usage batch is not one nginx sends: ${errors.slice(0, 5).join('; ')}`,
+        });
+      const batch = request.body as UsageBatch;
+      // One batch of an instance at a time: a batch posted again while its first post is recorded waits for it.
+      const previous = queues.get(batch.instance) ?? Promise.resolve();
+      const done = previous.catch(() => {}).then(() => record(batch));
+      queues.set(batch.instance, done);
+      try {
+        const outcome = await done;
+        if (outcome === 'recorded') options.onBatch?.(batch);
+        return { recorded: outcome === 'recorded', seq: batch.seq };
+      } finally {
+        if (queues.get(batch.instance) === done) queues.delete(batch.instance);
+      }
+    },
+  );
   app.addHook('onClose', async () => {
     await Promise.allSettled(queues.values());
   });

@@ -1,7 +1,7 @@
 import type { OperationCount, UsageCall } from './usage.ts';
 
 /** Where the recording of a stream of usage stands: for nginx's batches, device `nginx`, inode its instance, offset the last batch recorded. */
-export interface UsageLogPosition {
+interface UsageLogPosition {
   /** What the position is kept under (`nginx-usage:<instance>`): one recorder at a time per key. */
   path: string;
   /** What the offset belongs to (for a file, `st_dev` and `st_ino` as decimal text). */
