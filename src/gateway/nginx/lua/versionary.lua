@@ -399,6 +399,21 @@ local function joined(existing, value)
   return { existing, value }
 end
 
+-- A table of headers as an array of names and values, built once per table (the table's rows are
+-- read, never changed): walked with an index, which LuaJIT compiles, where `pairs` is not.
+local as_pairs = setmetatable({}, { __mode = "k" })
+local function pairs_of(headers)
+  local list = as_pairs[headers]
+  if list then return list end
+  list = {}
+  for name, value in pairs(headers) do
+    list[#list + 1] = name
+    list[#list + 1] = value
+  end
+  as_pairs[headers] = list
+  return list
+end
+
 --- header_filter_by_lua: the decided headers on the upstream's answer, and whether the call is
 --- usage (an nginx 5xx is never a client's call).
 function _M.header_filter()
@@ -412,10 +427,13 @@ function _M.header_filter()
   end
   if not ctx.api or ctx.answered then return end
   local out = ngx.header
-  for name, value in pairs(ctx.list) do out[name] = value end
+  local list = pairs_of(ctx.list)
+  for i = 1, #list, 2 do out[list[i]] = list[i + 1] end
   local decided = ctx.headers
   if decided then
-    for name, value in pairs(decided) do
+    list = pairs_of(decided)
+    for i = 1, #list, 2 do
+      local name, value = list[i], list[i + 1]
       if name == "link" then out[name] = joined(out[name], value) else out[name] = value end
     end
   end
