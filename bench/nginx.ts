@@ -101,7 +101,7 @@ http {
  * nginx in front of one upstream, plain (n) and with the files `versionary nginx` renders, on the
  * current version (vn) and on a deprecated one (vnd), beside `versionary gateway` (g): CPU per
  * request of nginx's master and worker (from `/proc/<pid>/stat`), and of the control plane that
- * reads nginx's usage log, req/s and p99 at 50 connections. Servers on core 0, the load on core 1;
+ * records the usage nginx sends each second, req/s and p99 at 50 connections. Servers on core 0, the load on core 1;
  * rounds interleave the cases; medians are reported.
  *
  * @example
@@ -170,7 +170,7 @@ export async function benchNginx(): Promise<BenchReport> {
         const before = { proxy: c.target.cpuMicros(), side: c.side?.cpuMicros() ?? 0 };
         const m = await drive({ server: c.target, spec, auth: c.headers, duration: seconds });
         const cpu = (c.target.cpuMicros() - before.proxy) / Math.max(1, m.requests);
-        // The control plane reads each call's log line after the run's last request too: a second more.
+        // nginx sends the run's last calls within a second, and the control plane records them: a second more.
         if (c.side) await new Promise((r) => setTimeout(r, 1500));
         const side = c.side ? (c.side.cpuMicros() - before.side) / Math.max(1, m.requests) : 0;
         (runs[c.id] ??= []).push({ ...m, cpuPerRequest: cpu });
@@ -192,7 +192,7 @@ export async function benchNginx(): Promise<BenchReport> {
 
 /**
  * The data plane as users run it: the control plane (`versionary gateway --control-plane`, which
- * answers nginx's key checks and reads its usage log) on the bench's gateway config with
+ * answers nginx's key checks and records the usage it sends) on the bench's gateway config with
  * `gateway.nginx`, the files `versionary nginx` renders from it, and nginx on the rendered
  * `nginx.conf`. Undefined (with the reason logged) when this build cannot render them.
  */
@@ -219,7 +219,7 @@ async function startVersionaryNginx(options: {
   writeGatewayConfig({
     dir,
     upstream: options.upstream,
-    nginx: { out, control: `http://127.0.0.1:${controlPort}`, usageLog: join(out, 'usage.log') },
+    nginx: { out, control: `http://127.0.0.1:${controlPort}` },
   });
   const env = {
     HOST: '127.0.0.1',

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
@@ -9,7 +9,6 @@ import { addDerivedVersions } from './derived/derived-versions.ts';
 import type { LoopProduct } from '../loop/host/product.ts';
 import { policyProblems } from '../loop/storage/start-problems.ts';
 import { createGatewayIdentify } from './identify.ts';
-import { usageLogFeature } from './nginx/usage-log-feature.ts';
 
 // Nothing is deprecated unless the config says so: the upstream's versions are the team's to
 // schedule. No release dates but the config's: the reference service's are not the upstream's.
@@ -28,8 +27,6 @@ export async function composeGateway(options: {
   importModule?: (path: string) => Promise<unknown>;
   /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
   controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
-  /** Count the calls nginx served from its usage log (`versionary gateway --control-plane`). */
-  readUsageLog?: boolean;
 }): Promise<LoopProduct> {
   const { config } = options;
   const settings = config.settings.gateway;
@@ -103,10 +100,6 @@ export async function composeGateway(options: {
   const jwt =
     settings.identify.kind === 'jwt' && config.jwt ? await createJwtVerifier(config.jwt, Date.now) : undefined;
   const identify = createGatewayIdentify({ settings, ...(jwt ? { jwt } : {}) });
-  // The log the rendered nginx.conf writes: `usageLog`, else `usage.log` in the rendered files' directory.
-  const nginx = settings.nginx;
-  const usageLog =
-    nginx && options.readUsageLog ? resolve(base, nginx.usageLog ?? join(nginx.out, 'usage.log')) : undefined;
   return {
     bundle,
     api: { prefix: settings.prefix, vendor: settings.vendor, title },
@@ -137,8 +130,7 @@ export async function composeGateway(options: {
       jwtRoles: ['read', 'write'],
       ...gatewayReleases,
     },
-    // nginx serves the API and logs each call; this process counts them from its log.
-    features: usageLog ? [usageLogFeature({ path: usageLog })] : [],
+    features: [],
   };
 }
 

@@ -8,7 +8,7 @@ import { runCliProcess } from '../support/cli-process.ts';
 import { gatewayAdminKey, startPythonUpstream, type PythonUpstream } from '../support/gateway.ts';
 import { rawRequest, requireNginx, startDataPlane, type DataPlane } from '../support/nginx.ts';
 import { eventually } from '../support/service-process.ts';
-import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
+import type { UsageEntry } from '../../src/gateway/nginx/usage-batch.ts';
 import { scenario, withKey } from './scenario.ts';
 
 const example = new URL('../../examples/gateway/config.json', import.meta.url).pathname;
@@ -30,7 +30,15 @@ describe('versionary nginx renders the example gateway config', () => {
       assert.match(run.stdout, /nginx -p .* -c nginx\.conf/);
       for (const file of ['lua/versionary.lua', 'versionary-http.conf', 'versionary.conf', 'nginx.conf'])
         assert.ok(existsSync(join(out, file)), file);
-      assert.match(readFileSync(join(out, 'versionary-http.conf'), 'utf8'), /log_format versionary_usage escape=json/);
+      const http = readFileSync(join(out, 'versionary-http.conf'), 'utf8');
+      // Usage is counted in shared memory and sent by the workers: no log line per call.
+      assert.match(http, /lua_shared_dict versionary_usage 8m;/);
+      assert.match(http, /init_worker_by_lua_block \{ require\("versionary"\)\.init_worker\(\) \}/);
+      assert.match(http, /exit_worker_by_lua_block/);
+      assert.doesNotMatch(
+        http + readFileSync(join(out, 'versionary.conf'), 'utf8'),
+        /log_format|versionary_usage buffer/,
+      );
       assert.match(readFileSync(join(out, 'nginx.conf'), 'utf8'), /listen 127\.0\.0\.1:18099;/);
       for (const file of ['versionary-http.conf', 'versionary.conf', 'nginx.conf'])
         assert.doesNotMatch(readFileSync(join(out, file), 'utf8'), /\bjs_|ngx_http_js_module/, file);
@@ -179,28 +187,37 @@ describe('nginx as the data plane in front of the Python upstream', () => {
     assert.equal(((await offset.json()) as { code: string }).code, 'ELEMENT_REMOVED');
   });
 
-  it('writes one usage line per API call, with the client, the operation and the deprecated elements', async () => {
+  it('counts the API calls per client, operation and minute, with the deprecated elements, and sends them', async () => {
+    const calls = (lines: UsageEntry[], version: string, operation: string) =>
+      lines
+        .filter((l) => l.version === version && l.operation === operation && l.status === 200)
+        .reduce((sum, l) => sum + l.calls, 0);
+    // Earlier tests' calls are sent within a second: counted from when they are.
+    await new Promise((r) => setTimeout(r, 1500));
+    const before = calls(nginx.usage(), 'v1', '/users/{id}');
     await fetch(`${nginx.base}/api/v2/users?page=2`, { headers: withKey });
-    await fetch(`${nginx.base}/api/v1/users/7`, { headers: withKey });
+    await fetch(`${nginx.base}/api/v1/users/1`, { headers: withKey });
+    await fetch(`${nginx.base}/api/v1/users/1`, { headers: withKey });
     await fetch(`${nginx.base}/api/versions`);
-    let lines: UsageLogLine[] = [];
+    let lines: UsageEntry[] = [];
     await eventually(async () => {
       lines = nginx.usage();
-      // The page call's own line: an earlier test's v1 line is in the log already, and nginx flushes
-      // its buffer each second, so waiting for any v1 line raced the flush.
-      return lines.some((l) => l.deprecated === 'GET /users?page');
+      return (
+        calls(lines, 'v1', '/users/{id}') === before + 2 && lines.some((l) => l.deprecated === 'GET /users?page')
+      );
     }, 5000);
     const page = lines.find((l) => l.deprecated === 'GET /users?page');
     assert.ok(page, JSON.stringify(lines));
     assert.equal(page.client, 'admin');
     assert.equal(page.version, 'v2');
     assert.equal(page.operation, '/users');
-    assert.equal(page.status, '200');
-    assert.match(page.rid, /^[0-9a-f]{32}$/);
-    assert.match(page.ts, /^\d+\.\d{3}$/);
+    assert.equal(page.status, 200);
+    assert.ok(Math.abs(page.minute - Date.now() / 60_000) < 2, `minute ${page.minute}`);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(calls(nginx.usage(), 'v1', '/users/{id}'), before + 2, 'each call counted once');
     assert.ok(
-      lines.some((l) => l.status === '401' && l.client === ''),
-      'refused calls are lines too',
+      lines.some((l) => l.status === 401 && l.client === ''),
+      'refused calls are counted too',
     );
     assert.ok(!lines.some((l) => l.operation.includes('versions')), "the control plane's own paths are not");
   });

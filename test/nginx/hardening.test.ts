@@ -231,13 +231,13 @@ describe("nginx's problems and usage lines", () => {
     assert.equal((JSON.parse(text) as { instance: string }).instance, '/api/v9/a/b');
   });
 
-  it("names the client in a 429's usage line", async () => {
+  it("names the client in a 429's usage counter", async () => {
     let limited = false;
     for (let i = 0; i < 10 && !limited; i++)
       limited = (await fetch(`${nginx.base}/api/v2/users/1`, { headers: withKey })).status === 429;
     assert.ok(limited, 'no 429 in 10 calls at 2 a minute');
-    await eventually(async () => nginx.usage().some((l) => l.status === '429'), 5000);
-    const refused = nginx.usage().filter((l) => l.status === '429');
+    await eventually(async () => nginx.usage().some((l) => l.status === 429), 5000);
+    const refused = nginx.usage().filter((l) => l.status === 429);
     assert.ok(refused.length > 0);
     for (const line of refused) assert.equal(line.client, 'admin', JSON.stringify(line));
   });

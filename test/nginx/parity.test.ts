@@ -159,7 +159,6 @@ describe('parity: nginx answers every case of the rulebook as core decides it', 
       file: parityConfig,
       clock: { now: () => now },
       editDocument: parityDocumentEdit,
-      readUsageLog: true,
     });
   });
   after(async () => {
@@ -179,7 +178,7 @@ describe('parity: nginx answers every case of the rulebook as core decides it', 
       },
     };
     const clients = await prepareParity(target);
-    // `early`'s call reaches the control plane through the usage log: the closing's allowed set is made of it.
+    // `early`'s call reaches the control plane as nginx's usage batches: the closing's allowed set is made of it.
     await eventually(async () => {
       const res = await fetch(
         `${nginx.control}/admin/v1/usage/operations?version=v1&until=${iso(parityEpoch + 3_600_000)}`,

@@ -40,7 +40,7 @@ describe('the recipe "retire v1 while one big customer needs three more months" 
 
   before(async () => {
     python = await startPythonUpstream();
-    nginx = await startDataPlane({ upstream: python.url, clock: { now: () => now }, readUsageLog: true });
+    nginx = await startDataPlane({ upstream: python.url, clock: { now: () => now } });
     for (const name of ['acme', 'old', 'newbie']) {
       ids[name] = (await call('/clients', { name, contacts: [] })).id as string;
       keys[name] = (await call('/api-keys', { name, roles: ['read'], clientId: ids[name] })).key as string;
@@ -70,7 +70,7 @@ describe('the recipe "retire v1 while one big customer needs three more months" 
       assert.equal(res.status, 200, who);
       assert.equal(res.headers.get('sunset'), iso(sunset), who);
     }
-    // The calls reach the control plane through the usage log: the closing and the brownouts are made of them.
+    // The calls reach the control plane in nginx's usage batches: the closing and the brownouts are made of them.
     await eventually(async () => {
       const res = await fetch(`${nginx.control}/admin/v1/usage/clients?version=v1&until=${iso(t0 + day)}`, {
         headers: admin,

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { startService } from '../../src/compose/start-service.ts';
@@ -8,7 +8,7 @@ import { composeGateway } from '../../src/gateway/composition.ts';
 import { nginxControlPlane, nginxTargetOf } from '../../src/gateway/nginx/control-plane.ts';
 import type { TablePusher } from '../../src/gateway/nginx/push.ts';
 import { debianLuaModules } from '../../src/gateway/nginx/render.ts';
-import type { UsageLogLine } from '../../src/gateway/nginx/usage-log-format.ts';
+import type { UsageEntry } from '../../src/gateway/nginx/usage-batch.ts';
 import { writeGatewayFiles, type GatewayOptions } from './gateway.ts';
 import { freePort } from './service-process.ts';
 
@@ -40,12 +40,14 @@ export interface DataPlane {
   control: string;
   /** The rendered files' directory. */
   out: string;
-  /** The usage log's lines so far, parsed. */
-  usage(): UsageLogLine[];
+  /** The counters of every usage batch the control plane recorded so far (nginx sends them each second). */
+  usage(): UsageEntry[];
   /** nginx's error log so far. */
   log(): string;
   /** Push the control plane's table (and clock) to nginx now; resolves once nginx has it. */
   sync(): Promise<void>;
+  /** `nginx -s reload` (resolves once nginx answers again) or `-s quit` (resolves once it exited). */
+  signal(name: 'reload' | 'quit'): Promise<void>;
   /** Stop the control plane alone: nginx goes on without it. */
   stopControl(): Promise<void>;
   stop(): Promise<void>;
@@ -54,8 +56,8 @@ export interface DataPlane {
 /** Start the control plane (`versionary gateway --control-plane`, which renders the files) and nginx on them. */
 export async function startDataPlane(
   options: GatewayOptions & {
-    /** Count the usage log, as `versionary gateway --control-plane` does. */
-    readUsageLog?: boolean;
+    /** Seconds between nginx's usage flushes (1 as rendered): longer, only a worker's exit sends usage. */
+    usageIntervalSeconds?: number;
   },
 ): Promise<DataPlane> {
   requireNginx();
@@ -75,6 +77,7 @@ export async function startDataPlane(
   let rendered: () => void = () => {};
   let pusher: TablePusher | undefined;
   let controlStopped = false;
+  const entries: UsageEntry[] = [];
   const written = new Promise<void>((resolve) => (rendered = resolve));
   const running = await startService({
     env: { ...env, PORT: String(controlPort), LOG_LEVEL: 'silent' },
@@ -93,13 +96,18 @@ export async function startDataPlane(
           target: rendering.target,
           onRendered: () => rendered(),
           onPusher: (p) => (pusher = p),
+          onUsage: (batch) => entries.push(...batch.entries),
         }),
-        ...(options.readUsageLog ? { readUsageLog: true } : {}),
       });
     },
   });
   await running.ready;
   await written;
+  if (options.usageIntervalSeconds !== undefined) {
+    const conf = join(out, 'versionary-http.conf');
+    const text = readFileSync(conf, 'utf8');
+    writeFileSync(conf, text.replace('usage_interval = 1,', `usage_interval = ${options.usageIntervalSeconds},`));
+  }
   const child = spawn(nginxBin, ['-p', out, '-c', 'nginx.conf', '-g', 'daemon off;'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -112,13 +120,13 @@ export async function startDataPlane(
     base,
     control,
     out,
-    usage: () => {
-      const path = join(out, 'usage.log');
-      if (!existsSync(path)) return [];
-      return readFileSync(path, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as UsageLogLine);
+    usage: () => [...entries],
+    signal: async (name) => {
+      const exited = name === 'quit' && child.exitCode === null ? once(child, 'exit') : undefined;
+      const sent = spawnSync(nginxBin, ['-p', out, '-c', 'nginx.conf', '-s', name], { encoding: 'utf8' });
+      if (sent.status !== 0) throw new Error(`nginx -s ${name} failed: ${sent.stderr}`);
+      if (exited) await exited;
+      else await waitUntilAnswering(base, child, () => output);
     },
     log: () => readFileSafe(join(out, 'error.log')),
     sync: () => pusher!.sync(),

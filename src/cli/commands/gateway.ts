@@ -52,8 +52,8 @@ Configured by the environment, as the reference service is:
                            forwardedHeaders   "x-forwarded" (default: X-Forwarded-For, -Proto,
                                          -Host), "forwarded" (RFC 7239) or "both"
                            nginx         nginx as the data plane (docs/gateway.md); with --control-plane,
-                                         its "usageLog" (default <out>/usage.log), where nginx logs each
-                                         API call, is read for usage per client
+                                         nginx sends the calls it counted each second, recorded
+                                         as usage per client
                          and the service's keys (docs/operations.md, docs/lifecycle.md, docs/notices.md):
                            versions, endpointDeprecations   the lifecycle of each version and endpoint,
                                          in the routing plugin's lifecycle shape (dates ISO 8601 or
@@ -134,9 +134,7 @@ exits (npm does not pass SIGTERM on); in production run node_modules/.bin/versio
           config,
           readFile,
           importModule: (path) => import(pathToFileURL(path).href),
-          ...(nginxControlPlane
-            ? { controlPlane: nginxControlPlane({ config, ...rendering }), readUsageLog: true }
-            : {}),
+          ...(nginxControlPlane ? { controlPlane: nginxControlPlane({ config, ...rendering }) } : {}),
         });
       },
     });

@@ -13,14 +13,15 @@ import { ExitCode, UsageError } from '../io.ts';
 export const nginxCommand = defineCommand({
   name: 'nginx',
   help: `Usage: npx versionary nginx --config <file> --out <dir> [--listen <port>] [--control <url>]
-                        [--usage-log <file>] [--module <file>]
+                        [--module <file>]
 
 Render nginx as the data plane of the deprecation loop, from the config file (and database) that
 the gateway command reads. nginx (with lua-nginx-module: OpenResty, or Debian's and Ubuntu's
 libnginx-mod-http-lua with lua-resty-core and lua-cjson) then serves the API itself, reading the
 decision table the control plane pushes into its shared memory: versions by path and Accept, the
 lifecycle headers, extended access per client, closings, brownouts, deprecated parameters, the key
-check (cached by digest), rate limits per role and the usage log. versionary gateway
+check (cached by digest), rate limits per role and usage per client (counted in shared memory,
+sent to the control plane each second). versionary gateway
 --control-plane serves the rest and pushes every change. See docs/gateway.md#nginx-as-the-data-plane.
 
 Writes into <dir>:
@@ -34,7 +35,6 @@ Options:
   --out <dir>            where to write (default: gateway.nginx.out)
   --listen <port>        the port nginx.conf listens on, 127.0.0.1 (default: gateway.nginx.listen, else 8080)
   --control <url>        the control plane's origin (default: gateway.nginx.control, else http://127.0.0.1:3000)
-  --usage-log <file>     the usage log nginx writes (default: <dir>/usage.log)
   --module <file>        the Lua module nginx.conf loads, or none when nginx has it built in (OpenResty)
                          (default Debian's ndk_http_module.so and ngx_http_lua_module.so)
 
@@ -50,7 +50,6 @@ password goes to <dir>/private/redis-password, mode 0600).`,
     out: { type: 'string' },
     listen: { type: 'string' },
     control: { type: 'string' },
-    'usage-log': { type: 'string' },
     module: { type: 'string' },
   },
   positionals: { min: 0, max: 0, names: '' },
@@ -94,13 +93,11 @@ password goes to <dir>/private/redis-password, mode 0600).`,
         const configured = nginxTargetOf(c)?.target;
         const out = readString(values, 'out') ?? configured?.out;
         if (!out) throw new UsageError('--out <dir> is required (or gateway.nginx.out in the config)');
-        const usageLog = readString(values, 'usage-log') ?? configured?.usageLog;
         const module = readString(values, 'module');
         const target = {
           out: resolve(out),
           listen: listen !== undefined ? Number(listen) : (configured?.listen ?? 8080),
           control: readString(values, 'control') ?? c.settings.gateway?.nginx?.control ?? 'http://127.0.0.1:3000',
-          ...(usageLog ? { usageLog: resolve(usageLog) } : {}),
           ...(configured?.secretFile ? { secretFile: configured.secretFile } : {}),
           ...(module ? { module } : {}),
         };

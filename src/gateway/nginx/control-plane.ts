@@ -14,6 +14,8 @@ import { createTablePusher, type TablePusher } from './push.ts';
 import { needsResolver, nginxRedisOf, writeRedisPassword } from './redis-settings.ts';
 import { renderNginxFiles, secretFileOfTarget, type NginxTarget } from './render.ts';
 import { ensureSecret, isSecret, privateDirOf } from './secret.ts';
+import type { UsageBatch } from './usage-batch.ts';
+import { installUsageIntake } from './usage-intake.ts';
 import { workerAccessProblem } from './worker-access.ts';
 
 export { nginxAuthPath } from './control-paths.ts';
@@ -36,6 +38,8 @@ export function nginxControlPlane(options: {
   onRendered?: (files: Record<string, string>) => void;
   /** Told of the pusher, for a caller that must know a change reached nginx (tests). */
   onPusher?: (pusher: TablePusher) => void;
+  /** Told of each usage batch recorded (tests read the calls nginx counted). */
+  onUsage?: (batch: UsageBatch) => void;
 }): {
   refuse: () => VersionaryError;
   install: (context: ServiceContext) => void;
@@ -58,6 +62,7 @@ export function nginxControlPlane(options: {
           throw dataPlaneSecretProblem();
       };
       app.get(nginxAuthPath, { logLevel: 'warn', onRequest: nginxOnly }, keyCheck);
+      installUsageIntake(context, { guard: nginxOnly, ...(options.onUsage ? { onBatch: options.onUsage } : {}) });
       const pusher = createTablePusher(context, { target, secret: () => secret });
       app.get(nginxTablePath, { logLevel: 'warn', onRequest: nginxOnly }, async (_request, reply) => {
         const table = await pusher.table();
@@ -150,7 +155,6 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
       out: abs(nginx.out),
       listen: nginx.listen ?? 8080,
       control: nginx.control ?? `http://${host}:${config.port}`,
-      ...(nginx.usageLog ? { usageLog: abs(nginx.usageLog) } : {}),
       ...(nginx.secretFile ? { secretFile: abs(nginx.secretFile) } : {}),
     },
     ...(nginx.reload ? { reload: nginx.reload } : {}),

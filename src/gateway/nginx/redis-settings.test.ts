@@ -50,7 +50,7 @@ describe("nginx's Redis settings", () => {
       prefix: '/api',
       upstreams: {},
       control: 'http://127.0.0.1:3000',
-      usageLog: join(out, 'usage.log'),
+      usageMemory: '8m',
       authCacheSeconds: 10,
       clientHeader: 'x-client-id',
       keepsCredential: false,

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { pathOverrides } from '../../http/forward-headers.ts';
-import { nginxAuthPath, nginxTablePath } from './control-paths.ts';
+import { nginxAuthPath, nginxTablePath, nginxUsagePath } from './control-paths.ts';
 import type { NginxRedis } from './redis-settings.ts';
 import { privateDirOf } from './secret.ts';
-import { usageAccessLog, usageLogFormat } from './usage-log-format.ts';
 
 /** What the nginx configuration needs: where things are, never the lifecycle (nginx is pushed it). */
 export interface NginxConfOptions {
@@ -14,8 +13,8 @@ export interface NginxConfOptions {
   upstreams: Record<string, string>;
   /** The control plane's origin: the key check, the table, the docs, the portal and the management API. */
   control: string;
-  /** The usage log's path (absolute). */
-  usageLog: string;
+  /** The usage counters' shared memory, in nginx's size syntax (`8m`). */
+  usageMemory: string;
   /** How long nginx keeps a key check's answer (seconds). */
   authCacheSeconds: number;
   /** The header that tells the upstream the client id. */
@@ -69,8 +68,8 @@ function redisSettings(redis: NginxRedis, passwordFile: string): string {
 
 /**
  * `versionary-http.conf`: what goes in `http {}`: the Lua path and settings, the shared memory
- * (the table, the key cache, the counters), the upstreams, the usage log's format, and the push
- * endpoint on a unix socket.
+ * (the table, the key cache, the rate and usage counters), the workers' usage timer, the
+ * upstreams, and the push endpoint on a unix socket.
  */
 export function renderHttpConf(o: NginxConfOptions): string {
   const control = new URL(o.control);
@@ -80,6 +79,8 @@ export function renderHttpConf(o: NginxConfOptions): string {
     `control_authority = "${control.host}"`,
     `auth_path = "${nginxAuthPath}"`,
     `table_path = "${nginxTablePath}"`,
+    `usage_path = "${nginxUsagePath}"`,
+    'usage_interval = 1',
     `key_ttl = ${o.authCacheSeconds}`,
     'log_interval = 10',
     `no_table = ${luaString(o.noTable)}`,
@@ -97,7 +98,11 @@ export function renderHttpConf(o: NginxConfOptions): string {
     'lua_shared_dict versionary_state 32m;',
     'lua_shared_dict versionary_keys 16m;',
     'lua_shared_dict versionary_counts 16m;',
+    // The calls per client, version, operation and minute, sent to the control plane each second.
+    `lua_shared_dict versionary_usage ${o.usageMemory};`,
     `init_by_lua_block {\n  require("versionary").init({\n    ${settings.join(',\n    ')},\n  })\n}`,
+    'init_worker_by_lua_block { require("versionary").init_worker() }',
+    'exit_worker_by_lua_block { require("versionary").exit_worker() }',
     ...Object.entries(o.upstreams).map(
       ([name, origin]) => `upstream versionary_${name} { server ${hostOf(origin)}; keepalive 64; }`,
     ),
@@ -105,7 +110,6 @@ export function renderHttpConf(o: NginxConfOptions): string {
     `map $versionary_version $versionary_upstream_host {\n  default "";\n${Object.entries(o.upstreams)
       .map(([name, origin]) => `  ${name} "${hostOf(origin)}";`)
       .join('\n')}\n}`,
-    usageLogFormat,
     '# The control plane pushes each new table and key revocation here, with the shared secret; only nginx and its user reach the folder.',
     `server {\n    listen unix:${pushSocketOf(o.out)};\n    access_log off;\n    client_max_body_size 64m;\n    client_body_buffer_size 64m;\n    location / {\n        content_by_lua_block { require("versionary").push() }\n    }\n}`,
     '',
@@ -114,7 +118,6 @@ export function renderHttpConf(o: NginxConfOptions): string {
 
 /** `versionary.conf`: the locations to include in an existing `server {}`. */
 export function renderServerConf(o: NginxConfOptions): string {
-  const log = usageAccessLog(o.usageLog);
   // The mode's headers, and an empty value for the others: the client's own never pass (nginx drops an empty header).
   const trio = o.forwardedHeaders !== 'forwarded';
   const rfc = o.forwardedHeaders !== 'x-forwarded';
@@ -130,12 +133,12 @@ export function renderServerConf(o: NginxConfOptions): string {
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
   ].join('\n    ');
+  // Only what proxy_pass reads: the version's upstream, the client for its header, and the target
+  // (an Accept-negotiated call goes on with its version in the path). Usage is counted in Lua.
   const variables = [
-    ...['version', 'operation', 'client', 'deprecated'].map((name) => `set $versionary_${name} "";`),
-    // Defaults the Lua rarely changes (an Accept-negotiated target, an nginx 5xx, a clock of the control plane's).
+    'set $versionary_version "";',
+    'set $versionary_client "";',
     'set $versionary_target $request_uri;',
-    'set $versionary_log 1;',
-    'set $versionary_ts $msec;',
   ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).
 # nginx's own 400 for a target it cannot decode (\`%zz\`, \`%00\`) is the decision table's problem, as the gateway answers it.
@@ -169,12 +172,11 @@ location ${o.prefix}/ {
     proxy_set_header ${o.clientHeader} $versionary_client;
 ${o.keepsCredential ? '' : '    proxy_set_header Authorization "";\n    proxy_set_header X-API-Key "";\n'}    ${forwarded}
     add_header X-Request-Id $request_id always;
-    ${log}
 }
 location = ${o.prefix} {
     rewrite ^ /_versionary/control last;
 }
-# The upstream's failure: the table's 502 or 504 problem, not a client's call (no usage line).
+# The upstream's failure: the table's 502 or 504 problem, not a client's call (not counted).
 location @versionary_upstream {
     add_header X-Request-Id $request_id always;
     content_by_lua_block { require("versionary").upstream_failed() }

@@ -16,8 +16,6 @@ export interface NginxTarget {
   listen: number;
   /** The control plane's origin, `http://127.0.0.1:3000`. */
   control: string;
-  /** The usage log (absolute; default `<out>/usage.log`). */
-  usageLog?: string;
   /** The shared secret's file (absolute; default `<out>/private/secret`). */
   secretFile?: string;
   /** The Lua module nginx.conf loads; `none` when nginx has it built in (OpenResty). Default Debian's. */
@@ -71,7 +69,7 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
     prefix: gateway.prefix,
     upstreams: Object.fromEntries(gateway.versions.flatMap((v) => ('upstream' in v ? [[v.name, v.upstream]] : []))),
     control: target.control,
-    usageLog: target.usageLog ?? `${target.out}/usage.log`,
+    usageMemory: gateway.nginx?.usageMemory ?? '8m',
     authCacheSeconds: gateway.nginx?.authCacheSeconds ?? 10,
     clientHeader: gateway.clientHeader,
     keepsCredential: gateway.identify.kind !== 'apiKeys',

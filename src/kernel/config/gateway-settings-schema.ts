@@ -115,7 +115,12 @@ const GatewaySectionSchema = Type.Object(
               errorText: 'must be an origin such as "http://127.0.0.1:3000"',
             }),
           ),
-          usageLog: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
+          usageMemory: Type.Optional(
+            Type.String({
+              pattern: '^[1-9][0-9]{0,6}[km]$',
+              errorText: 'must be a size in nginx\'s syntax, such as "8m" or "512k"',
+            }),
+          ),
           secretFile: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
           authCacheSeconds: Type.Optional(
             Type.Integer({ minimum: 1, maximum: 3600, errorText: 'must be an integer from 1 to 3600' }),
@@ -123,7 +128,7 @@ const GatewaySectionSchema = Type.Object(
         },
         {
           additionalProperties: false,
-          errorText: 'must be { out, reload?, listen?, control?, usageLog?, secretFile?, authCacheSeconds? }',
+          errorText: 'must be { out, reload?, listen?, control?, usageMemory?, secretFile?, authCacheSeconds? }',
         },
       ),
     ),

@@ -92,13 +92,13 @@ describe('parseGatewaySettings', () => {
     });
   });
 
-  it("reads nginx's usage log, and refuses a bad one", () => {
-    assert.deepEqual(parse({ versions, nginx: { out: './nginx', usageLog: './logs/usage.log' } }).settings?.nginx, {
+  it("reads the size of nginx's usage counters, and refuses a bad one", () => {
+    assert.deepEqual(parse({ versions, nginx: { out: './nginx', usageMemory: '16m' } }).settings?.nginx, {
       out: './nginx',
-      usageLog: './logs/usage.log',
+      usageMemory: '16m',
     });
-    const { errors } = parse({ versions, nginx: { out: './nginx', usageLog: '', usagelog: 'x' } });
-    for (const part of ['gateway.nginx.usageLog must be a file path', 'gateway.nginx: unknown key "usagelog"'])
+    const { errors } = parse({ versions, nginx: { out: './nginx', usageMemory: '16 MB', usagelog: 'x' } });
+    for (const part of ['gateway.nginx.usageMemory must be a size', 'gateway.nginx: unknown key "usagelog"'])
       assert.ok(
         errors.some((e) => e.includes(part)),
         `${part} in ${errors.join(' | ')}`,

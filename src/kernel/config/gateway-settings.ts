@@ -51,7 +51,8 @@ export interface GatewaySettings {
     reload?: string[];
     listen?: number;
     control?: string;
-    usageLog?: string;
+    /** The shared memory of the usage counters nginx sends each second (`lua_shared_dict`, default `8m`). */
+    usageMemory?: string;
     /** The shared secret of nginx and its control plane (default `<out>/private/secret`). */
     secretFile?: string;
     authCacheSeconds?: number;

@@ -23,7 +23,7 @@ export type {
   UsageRecorder,
   UsageStore,
 } from './usage.ts';
-export type { UsageLogPosition, UsageLogStore } from './usage-log.ts';
+export type { UsageLogStore } from './usage-log.ts';
 export type { ApiKeyRecord, ApiKeyStore } from './api-keys.ts';
 export type { ApprovalStore, ChangeApproval } from './approvals.ts';
 export type { IdempotencyStore } from './idempotency.ts';

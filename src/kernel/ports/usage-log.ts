@@ -1,13 +1,13 @@
 import type { OperationCount, UsageCall } from './usage.ts';
 
-/** Where a reader of an access log stands in it: the file (by device and inode) and the byte after the last line read. */
-export interface UsageLogPosition {
-  /** What the position is kept under (the reader's host name and the log's path): one reader per key. */
+/** Where the recording of a stream of usage stands: for nginx's batches, device `nginx`, inode its instance, offset the last batch recorded. */
+interface UsageLogPosition {
+  /** What the position is kept under (`nginx-usage:<instance>`): one recorder at a time per key. */
   path: string;
-  /** `st_dev` and `st_ino` of the file the offset belongs to, as decimal text (they may pass 2^53). */
+  /** What the offset belongs to (for a file, `st_dev` and `st_ino` as decimal text). */
   device: string;
   inode: string;
-  /** Bytes of that file read and counted: the start of the first line not yet counted. */
+  /** How far the stream is recorded (nginx's batches: the last sequence number). */
   offset: number;
 }
 
@@ -29,11 +29,11 @@ export interface UsageLogBatch {
 }
 
 /**
- * Offsets of the access logs the control plane reads (nginx's usage log), kept beside the usage
- * they produced: a batch's rows and its new offset commit in one transaction, so a reader that
- * stops anywhere resumes at a line boundary with every line counted once. A lease per path keeps
- * a second reader of the same path (another control plane on the same database) from counting it
- * again.
+ * Positions in a stream of usage the control plane records, kept beside the usage they produced:
+ * a batch's rows and its new position commit in one transaction, so every batch is counted once
+ * however often it is sent. nginx's usage batches use it with `path` `nginx-usage:<instance>` and
+ * `offset` the batch's sequence number. A lease per path keeps a second control plane on the same
+ * database from recording a batch of the same stream at the same time.
  */
 export interface UsageLogStore {
   /** The stored position of `path`, if any reader ever committed one. */

@@ -8,9 +8,10 @@ local rules = require("versionary.rules")
 local target = require("versionary.target")
 local control = require("versionary.control")
 local redis_rate = require("versionary.redis_rate")
+local usage = require("versionary.usage")
 
 local ngx, ngx_var, ngx_now = ngx, ngx.var, ngx.now
-local find, sub, gsub, match = string.find, string.sub, string.gsub, string.match
+local find, sub, gsub, match, byte = string.find, string.sub, string.gsub, string.match, string.byte
 local floor, ceil, max, tostring, pairs, type = math.floor, math.ceil, math.max, tostring, pairs, type
 
 local state = ngx.shared.versionary_state
@@ -30,6 +31,29 @@ function _M.init(settings)
   config.secret = secret
   config.secret_line = "X-Versionary-Secret: " .. secret .. "\r\n"
   redis_rate.init(settings.redis)
+end
+
+-- The rules' clock: the control plane's (a fixed one as it is), in ms.
+local function clock_now()
+  return fixed_now or (ngx_now() * 1000 + offset)
+end
+
+--- init_worker_by_lua: the usage sent to the control plane each second.
+function _M.init_worker()
+  usage.start(config, function()
+    -- The clock of the table this worker read last (none yet: nginx's).
+    return clock_now()
+  end)
+end
+
+--- exit_worker_by_lua: the last flush (the timer's premature run) has sent what the worker counted;
+--- what is left stays in shared memory for the next workers on a reload, and is said on a stop.
+function _M.exit_worker()
+  local calls, batch = usage.left()
+  if calls > 0 or batch then
+    ngx.log(ngx.WARN, "versionary: ", calls, " call(s)", batch and " and a batch" or "",
+      " not yet acknowledged by the control plane at worker exit (kept for the next workers on a reload)")
+  end
 end
 
 local function store_table(json, control_now, fixed)
@@ -119,8 +143,6 @@ local function send_problem(t, key, headers, values, own)
   body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
-  -- A refusal before the version is known is no call of a version: no usage line.
-  if not ctx.versioned then ngx_var.versionary_log = "" end
   ngx.status = problem.status
   ngx.print(body)
   return ngx.exit(ngx.HTTP_OK)
@@ -188,14 +210,23 @@ end
 -- and authority (`ftp://x/api/...` would read as `/api/...`).
 local function request_target()
   local line = ngx_var.request or ""
-  return match(line, "^%S+ (.-) HTTP/%d%.%d$") or match(line, "^%S+ (%S+)$") or ngx_var.request_uri
+  local space = find(line, " ", 1, true)
+  if not space or space == 1 then return ngx_var.request_uri end
+  local n = #line
+  -- `METHOD target HTTP/1.1`: the target is what lies between the first space and ` HTTP/d.d`.
+  if n - space >= 10 and sub(line, n - 8, n - 3) == " HTTP/" and byte(line, n - 1) == 46 then
+    local major, minor = byte(line, n - 2), byte(line, n)
+    if major >= 48 and major <= 57 and minor >= 48 and minor <= 57 then return sub(line, space + 1, n - 9) end
+  end
+  local rest = sub(line, space + 1)
+  if rest ~= "" and not find(rest, " ", 1, true) then return rest end
+  return ngx_var.request_uri
 end
 
 -- OPTIONS: 204 with `Allow`; another method the route does not declare: the table's 405. Neither
 -- is forwarded, nor a call of the version (no usage line), as the gateway answers them.
 local function answer_method(t, method, allow)
-  ngx_var.versionary_log = ""
-  ngx.ctx.versioned = false
+  ngx.ctx.uncounted = true
   if method ~= "OPTIONS" then return send_problem(t, "method-not-allowed", nil, { method = method, allow = allow }) end
   local out, ctx = ngx.header, ngx.ctx
   if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
@@ -208,10 +239,21 @@ end
 -- A path no document declares (the gateway's 404, never forwarded), with the version's headers; no
 -- operation was called, so no usage line. The path is echoed as core's `echo` does: 200 characters at most.
 local function not_documented(t, version, headers)
-  ngx_var.versionary_log = ""
+  ngx.ctx.uncounted = true
   local path = ngx.ctx.instance
   if #path > 200 then path = sub(path, 1, 200) .. "…" end
   return send_problem(t, "not-documented", headers, { version = version, path = path })
+end
+
+-- The digits of `v<digits>` (a path's version), or nil; no pattern per request.
+local function version_digits(segment)
+  local n = #segment
+  if n < 2 or byte(segment, 1) ~= 118 then return nil end
+  for i = 2, n do
+    local b = byte(segment, i)
+    if b < 48 or b > 57 then return nil end
+  end
+  return sub(segment, 2)
 end
 
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
@@ -248,8 +290,8 @@ local function identify(t, now, unsafe, pending)
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
-  -- A refusal from here on (429, 403) is the client's call: its usage line names it.
-  ngx_var.versionary_client = client
+  -- A refusal from here on (429, 403) is the client's call: its usage names it.
+  ngx.ctx.client = client
   local policy = rules.policy_of(t, entry.roles)
   if policy and limited(t, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
@@ -272,14 +314,9 @@ end
 --- access_by_lua: judge the request; refuse it with the table's problem, or let it go upstream.
 function _M.access()
   local t = table_now()
-  if not t then
-    ngx_var.versionary_log = ""
-    return send_rendered(503, config.no_table, "retry-after", "5")
-  end
+  if not t then return send_rendered(503, config.no_table, "retry-after", "5") end
   local ctx = ngx.ctx
-  local now = fixed_now or (ngx_now() * 1000 + offset)
-  -- The usage log's time is the rules' clock too.
-  if offset ~= 0 then ngx_var.versionary_ts = string.format("%.3f", now / 1000) end
+  local now = clock_now()
   local uri = ngx_var.request_uri
   local raw = request_target()
   -- Answered as Node's parser answers it, with no instance: the bytes are not the client's to echo.
@@ -291,8 +328,9 @@ function _M.access()
   local prefix = t.prefix
   if sub(path, 1, #t.prefix_slash) ~= t.prefix_slash then return ngx.exec("/_versionary/control") end
   local rest = sub(path, #prefix + 1)
-  local first = match(rest, "^/([^/]*)")
-  local path_version = match(first, "^v(%d+)$")
+  local slash = find(rest, "/", 2, true)
+  local first = sub(rest, 2, (slash or 0) - 1)
+  local path_version = version_digits(first)
   if reserved[first] or (path_version and sub(rest, #first + 2) == "/openapi.json") then
     return ngx.exec("/_versionary/control")
   end
@@ -307,11 +345,12 @@ function _M.access()
   local below = path_version and sub(rest, #first + 2) or rest
   if below == "" then below = "/" end
   local method = ngx.req.get_method()
-  local route = rules.route_of(t, version, method, below)
+  local found = rules.lookup(t, version, below)
+  local route = rules.route_in(found, method)
   local row = route and route.row or t.versionRows[version]
   ngx_var.versionary_version = version
-  ctx.versioned = true
-  ngx_var.versionary_operation = route and route.template or below
+  -- A call of an operation is usage; what reaches none is not (the control plane would skip it).
+  if route then ctx.usage = version .. "\t" .. method .. "\t" .. route.template end
   if source == "accept" then
     -- Forwarded with its version in the path, as the gateway's rewrite routes it.
     local raw = ctx.instance
@@ -331,7 +370,7 @@ function _M.access()
   -- The method, as core's methodRule: served only where the route declares it; never forwarded else.
   -- (After the removal, as core orders them, when a client's own row may still serve the path.)
   -- nil: a path no document declares, of a version that does not forward them (the 404 below).
-  local declared = rules.methods_at(t, version, below)
+  local declared = rules.methods_in(t, version, found)
   local method_ok = declared and method ~= "OPTIONS" and rules.method_served(declared, method)
   if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
   -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
@@ -345,7 +384,7 @@ function _M.access()
   if retired then return send_problem(t, retired) end
   local names = query and route and route.elements[1] and target.query_names(query)
   local ok, decided, key, used, retry = rules.decide(row, route, client, now, names, t.versionBrownouts[version])
-  if used then ngx_var.versionary_deprecated = used end
+  ctx.deprecated = used
   if not ok then return send_problem(t, key, decided, retry and { retry = retry }) end
   if not declared then return not_documented(t, version, decided) end
   if not method_ok then return answer_method(t, method, rules.allow_of(declared)) end
@@ -364,21 +403,41 @@ local function joined(existing, value)
   return { existing, value }
 end
 
+-- A table of headers as an array of names and values, built once per table (the table's rows are
+-- read, never changed): walked with an index, which LuaJIT compiles, where `pairs` is not.
+local as_pairs = setmetatable({}, { __mode = "k" })
+local function pairs_of(headers)
+  local list = as_pairs[headers]
+  if list then return list end
+  list = {}
+  for name, value in pairs(headers) do
+    list[#list + 1] = name
+    list[#list + 1] = value
+  end
+  as_pairs[headers] = list
+  return list
+end
+
 --- header_filter_by_lua: the decided headers on the upstream's answer, and whether the call is
 --- usage (an nginx 5xx is never a client's call).
 function _M.header_filter()
   local ctx = ngx.ctx
   local status = ngx.status
-  -- An nginx 5xx (not the upstream's own answer) is no client's call.
-  if status >= 500 and (ctx.answered or ngx_var.upstream_status ~= tostring(status)) then
-    ngx_var.versionary_log = ""
+  -- A call of an operation counted once its status is known; an nginx 5xx (not the upstream's own
+  -- answer) is no client's call.
+  if ctx.usage and not ctx.uncounted
+    and (status < 500 or (not ctx.answered and ngx_var.upstream_status == tostring(status))) then
+    usage.count((ctx.client or "") .. "\t" .. ctx.usage, floor(clock_now() / 60000), status, ctx.deprecated)
   end
   if not ctx.api or ctx.answered then return end
   local out = ngx.header
-  for name, value in pairs(ctx.list) do out[name] = value end
+  local list = pairs_of(ctx.list)
+  for i = 1, #list, 2 do out[list[i]] = list[i + 1] end
   local decided = ctx.headers
   if decided then
-    for name, value in pairs(decided) do
+    list = pairs_of(decided)
+    for i = 1, #list, 2 do
+      local name, value = list[i], list[i + 1]
       if name == "link" then out[name] = joined(out[name], value) else out[name] = value end
     end
   end
@@ -395,7 +454,7 @@ function _M.upstream_failed()
   if not t then return ngx.exit(ngx.status) end
   local ctx = ngx.ctx
   ctx.instance = match(ngx_var.request_uri, "^[^?]*")
-  ctx.list = t and version_list(t, fixed_now or (ngx_now() * 1000 + offset))
+  ctx.list = t and version_list(t, clock_now())
   local timed_out = find(ngx_var.upstream_status or "", "504", 1, true) ~= nil
   ngx.header["connection"] = "close"
   return send_problem(t, timed_out and "upstream-timeout" or "upstream-unreachable")
@@ -416,7 +475,6 @@ function _M.bad_request()
     end
   end
   if not reason then return ngx.exit(ngx.HTTP_BAD_REQUEST) end
-  ngx_var.versionary_log = ""
   if reason ~= "unreadable" then ngx.ctx.instance = match(raw, "^[^?]*") end
   return send_problem(t, "target-" .. reason)
 end
@@ -435,7 +493,6 @@ function _M.not_allowed()
   local below = sub(rest, #first + 2)
   if below == "" then below = "/" end
   local declared = below == "/openapi.json" and { "GET" } or rules.methods_at(t, version, below)
-  ngx_var.versionary_log = ""
   ngx.ctx.instance = match(raw, "^[^?]*")
   if not declared then return not_documented(t, version) end
   local method = match(ngx_var.request or "", "^(%S+)") or "TRACE"

@@ -104,12 +104,10 @@ local function exchange(sock, request)
   return status, body, now
 end
 
---- `GET path` on the control plane with extra header lines: status, body and its clock, or nil
---- and why. A kept-alive connection the control plane closed meanwhile is retried once afresh.
-function _M.get(config, path, header_lines)
-  -- The shared secret on every call: the control plane answers its table and key check to nginx alone.
-  local request = "GET " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n"
-    .. config.secret_line .. header_lines .. "\r\n"
+-- One call on the control plane, with the shared secret on it: the control plane answers its
+-- table and key check, and takes usage, from nginx alone. A kept-alive connection the control
+-- plane closed meanwhile is retried once afresh.
+local function call(config, request)
   for _ = 1, 2 do
     local sock = tcp()
     sock:settimeouts(1000, 2000, 5000)
@@ -122,6 +120,18 @@ function _M.get(config, path, header_lines)
     if not reused then return nil, body end
   end
   return nil, "no answer"
+end
+
+--- `GET path` on the control plane with extra header lines: status, body and its clock, or nil and why.
+function _M.get(config, path, header_lines)
+  return call(config, "GET " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n"
+    .. config.secret_line .. header_lines .. "\r\n")
+end
+
+--- `POST path` of a JSON body on the control plane: status and body, or nil and why.
+function _M.post(config, path, body)
+  return call(config, "POST " .. path .. " HTTP/1.1\r\nHost: " .. config.control_authority .. "\r\n"
+    .. config.secret_line .. "Content-Type: application/json\r\nContent-Length: " .. #body .. "\r\n\r\n" .. body)
 end
 
 --- Say once per interval (not per request) that the control plane cannot be reached.
@@ -167,9 +177,18 @@ end
 
 --- A credential as the limit and the cache know it: `Bearer` in any case, spaces around it, or
 --- X-API-Key; nil when it cannot be read (the control plane answers its 401).
+local bearers, bearer_count = {}, 0
+
 function _M.token_of(authorization, api_key)
   if authorization then
-    return match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$")
+    -- A client sends its one credential again and again: read once per worker (false: unreadable).
+    local token = bearers[authorization]
+    if token == nil then
+      token = match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$") or false
+      if bearer_count >= 10000 then bearers, bearer_count = {}, 0 end
+      bearers[authorization], bearer_count = token, bearer_count + 1
+    end
+    return token or nil
   end
   if api_key and #api_key <= 8192 then
     local token = match(api_key, "^%s*(.-)%s*$")

@@ -23,34 +23,48 @@ local function index_subject(subject)
   end
 end
 
--- A template below the version as a Lua pattern: `{name}` is one non-empty segment; nil when it has none.
-local function compile_template(template)
-  local literal = true
-  local pattern = gsub(template, "([^/]+)", function(segment)
+-- The route index of a version: a tree of the templates' segments. A node's `literal` children by
+-- segment, its `param` child for a `{name}` segment, and at a template's end its `routes` by
+-- method and `order` (the table's position of each method's first route there, for `Allow`).
+local function new_node() return { literal = {} } end
+
+local function add_template(root, template, method, route, position)
+  local node, at = root, 2
+  local n = #template
+  while at <= n do
+    local slash = find(template, "/", at, true)
+    local segment = sub(template, at, (slash or 0) - 1)
     if byte(segment, 1) == 123 and byte(segment, -1) == 125 then
-      literal = false
-      return "[^/]+"
+      node.param = node.param or new_node()
+      node = node.param
+    else
+      local child = node.literal[segment] or new_node()
+      node.literal[segment] = child
+      node = child
     end
-    return (gsub(segment, "[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0"))
-  end)
-  return not literal and ("^" .. pattern .. "$") or nil
+    at = slash and slash + 1 or n + 1
+  end
+  node.routes = node.routes or {}
+  node.order = node.order or {}
+  if not node.routes[method] then
+    node.routes[method] = route
+    node.order[#node.order + 1] = { method = method, position = position }
+  end
 end
 
--- Which segments of a template are parameters, in order: where two templates match a path, the one
--- literal at the first segment they differ in wins (core's templateAt).
-local function parameter_flags(template)
-  local flags = {}
-  for segment in string.gmatch(template, "[^/]+") do
-    flags[#flags + 1] = byte(segment, 1) == 123 and byte(segment, -1) == 125
+-- Every template's end a path below the version reaches, literal segments before parameters (the
+-- first is the most literal: core's templateAt). `found` gathers them; no pattern is matched.
+local function walk(node, path, from, found)
+  if not from then
+    if node.routes then found[#found + 1] = node end
+    return
   end
-  return flags
-end
-
-local function more_literal(a, b)
-  for i = 1, #a do
-    if a[i] ~= b[i] then return not a[i] end
-  end
-  return false
+  local slash = find(path, "/", from, true)
+  local segment = sub(path, from, (slash or 0) - 1)
+  local next_from = slash and slash + 1 or nil
+  local child = node.literal[segment]
+  if child then walk(child, path, next_from, found) end
+  if node.param and segment ~= "" then walk(node.param, path, next_from, found) end
 end
 
 -- The body of a problem as JSON without its closing brace: `instance` and the request id are added per request.
@@ -100,25 +114,21 @@ function _M.decode(json)
   end
   t.index = {}
   for version, rows in pairs(t.routes) do
-    local exact, by_method, ordered = {}, {}, {}
-    for _, route in ipairs(rows) do
+    local root, all, seen = new_node(), {}, {}
+    for position, route in ipairs(rows) do
       index_subject(route.row)
       for _, e in ipairs(route.elements) do index_subject(e) end
       for _, b in ipairs(route.brownouts) do
         if b.clients then b.clients_set = set_of(b.clients) end
         if b.spared == cjson.null then b.spared = nil end
       end
-      local pattern = compile_template(route.template)
-      ordered[#ordered + 1] = { method = route.method, template = route.template, pattern = pattern }
-      if not pattern then
-        exact[route.method .. " " .. route.template] = route
-      else
-        local list = by_method[route.method] or {}
-        list[#list + 1] = { pattern = pattern, route = route, flags = parameter_flags(route.template) }
-        by_method[route.method] = list
+      add_template(root, route.template, route.method, route, position)
+      if route.method ~= "HEAD" and not seen[route.method] then
+        seen[route.method] = true
+        all[#all + 1] = route.method
       end
     end
-    t.index[version] = { exact = exact, by_method = by_method, ordered = ordered }
+    t.index[version] = { root = root, all = all }
   end
   for _, problem in pairs(t.problems) do index_problem(problem) end
   local policies = t.policies or {}
@@ -127,45 +137,65 @@ function _M.decode(json)
   return t
 end
 
---- The route a canonical path below the version reaches for a method (HEAD judged as GET).
-function _M.route_of(t, version, method, below)
+--- The templates' ends a canonical path below the version reaches, most literal first (nil: none).
+function _M.lookup(t, version, below)
   local index = t.index[version]
   if not index then return nil end
-  if method == "HEAD" then method = "GET" end
-  local route = index.exact[method .. " " .. below]
-  if route then return route end
-  local candidates = index.by_method[method]
-  if not candidates then return nil end
-  local best
-  for i = 1, #candidates do
-    local c = candidates[i]
-    if find(below, c.pattern) and (not best or more_literal(c.flags, best.flags)) then best = c end
-  end
-  return best and best.route
+  local found = {}
+  walk(index.root, below, below ~= "/" and 2 or nil, found)
+  return found[1] and found or nil
 end
 
---- The methods the operations at a path below the version declare, in the table's order; for a
+--- The route of a method among what `lookup` found (HEAD judged as GET): the most literal template's.
+function _M.route_in(found, method)
+  if not found then return nil end
+  if method == "HEAD" then method = "GET" end
+  for i = 1, #found do
+    local route = found[i].routes[method]
+    if route then return route end
+  end
+  return nil
+end
+
+--- The methods the operations at a path declare, in the table's order (core's methodsAt); for a
 --- path no template matches, every method of the version's operations where the version forwards
---- undocumented paths (core's methodsAt, 'version'), else nil: no document's path (the 404).
-function _M.methods_at(t, version, below)
-  local index = t.index[version]
-  if not index then return {} end
-  local at, all, seen_at, seen_all = {}, {}, {}, {}
-  for _, r in ipairs(index.ordered) do
-    local m = r.method
-    if not seen_all[m] then
-      seen_all[m] = true
-      all[#all + 1] = m
+--- undocumented paths ('version'), else nil: no document's path (the 404).
+function _M.methods_in(t, version, found)
+  if not found then
+    local index = t.index[version]
+    if not index then return {} end
+    return t.undocumented_set[version] and index.all or nil
+  end
+  local only = found[1]
+  if not found[2] then
+    if not only.declared then
+      local declared = {}
+      for i, o in ipairs(only.order) do if o.method ~= "HEAD" then declared[#declared + 1] = o.method end end
+      only.declared = declared
     end
-    local hit
-    if r.pattern then hit = find(below, r.pattern) ~= nil else hit = r.template == below end
-    if hit and not seen_at[m] then
-      seen_at[m] = true
-      at[#at + 1] = m
+    return only.declared
+  end
+  -- A path two templates reach: their methods merged by the table's order.
+  local merged = {}
+  for _, node in ipairs(found) do
+    for _, o in ipairs(node.order) do
+      if o.method ~= "HEAD" then merged[#merged + 1] = o end
     end
   end
-  if at[1] then return at end
-  return t.undocumented_set[version] and all or nil
+  table.sort(merged, function(a, b) return a.position < b.position end)
+  local declared, seen = {}, {}
+  for _, o in ipairs(merged) do
+    if not seen[o.method] then
+      seen[o.method] = true
+      declared[#declared + 1] = o.method
+    end
+  end
+  return declared
+end
+
+--- The methods declared at a path below the version (`lookup` and `methods_in` at once).
+function _M.methods_at(t, version, below)
+  return _M.methods_in(t, version, _M.lookup(t, version, below))
 end
 
 --- `Allow` of the declared methods: HEAD beside GET, OPTIONS, never TRACE (core's allowOf).
@@ -206,9 +236,12 @@ _M.segment_at = segment_at
 local function headers_at(segment, now)
   local days_to = segment.daysTo
   if not days_to then return segment.headers end
-  local days = tostring(floor((days_to - now) / day_ms))
-  local out = {}
-  for name, value in pairs(segment.headers) do out[name] = gsub(value, "{days}", days) end
+  local days = floor((days_to - now) / day_ms)
+  -- The count changes once a day: its headers are written then, not per request.
+  if segment.days == days then return segment.days_headers end
+  local out, text = {}, tostring(days)
+  for name, value in pairs(segment.headers) do out[name] = gsub(value, "{days}", text) end
+  segment.days, segment.days_headers = days, out
   return out
 end
 

@@ -17,7 +17,9 @@ local function path_of(target)
     target = sub(rest, slash)
     if byte(target, 1) ~= 47 then target = "/" .. target end
   end
-  local q = find(target, "[?#]")
+  -- Plain finds, no pattern: where the query or the fragment starts, whichever is first.
+  local q, h = find(target, "?", 1, true), find(target, "#", 1, true)
+  if h and (not q or h < q) then q = h end
   if q then return sub(target, 1, q - 1), sub(target, q + 1) end
   return target, nil
 end
@@ -53,7 +55,8 @@ local function hex_char(h) return char(tonumber(h, 16)) end
 
 -- Why the path is refused (the table's `target-<reason>`), checked in core's order; nil when it has one meaning.
 local function refusal_of(path)
-  if not find(path, "[\\;%%]") and not find(path, "//", 1, true) and not find(path, "/.", 1, true) then
+  if not find(path, "%", 1, true) and not find(path, ";", 1, true) and not find(path, "\\", 1, true)
+    and not find(path, "//", 1, true) and not find(path, "/.", 1, true) then
     return nil
   end
   if find(path, "\\", 1, true) then return "backslash" end
@@ -83,7 +86,11 @@ end
 --- Whether a raw target holds a byte no target may hold: a control, a space, DEL or a raw
 --- non-ASCII byte (core's targetUnreadable), which Node's parser refuses before any route.
 function _M.unreadable(target)
-  return find(target, "[^\33-\126]") ~= nil
+  for i = 1, #target do
+    local b = byte(target, i)
+    if b < 33 or b > 126 then return true end
+  end
+  return false
 end
 
 --- Whether a target (query included) is not percent-encoded UTF-8 (core's targetUndecodable):
@@ -129,7 +136,7 @@ local json_like = {
 local function trim(s) return (gsub(s, "^%s+", ""):gsub("%s+$", "")) end
 
 --- What Accept says: `{ versions = {n...}, malformed = {...}, json = bool }`, as core's parseAccept.
-function _M.accept(header, vendor_prefix)
+local function parse_accept(header, vendor_prefix)
   local info = { versions = {}, malformed = {}, seen = {}, json = header == nil or trim(header) == "" }
   if not header or header == "" then return info end
   local ranges = 0
@@ -156,6 +163,22 @@ function _M.accept(header, vendor_prefix)
         for _, v in ipairs(versions) do read_version(info, v, media .. "; version=" .. v) end
       end
     end
+  end
+  return info
+end
+
+-- Clients send a few spellings of Accept again and again: each is parsed once per worker (the
+-- answer is read, never changed), forgotten all at once past 1000.
+local accepted, accepted_count, accepted_prefix = {}, 0, nil
+
+function _M.accept(header, vendor_prefix)
+  if vendor_prefix ~= accepted_prefix then accepted, accepted_count, accepted_prefix = {}, 0, vendor_prefix end
+  local info = accepted[header]
+  if info then return info end
+  info = parse_accept(header, vendor_prefix)
+  if #header <= 512 then
+    if accepted_count >= 1000 then accepted, accepted_count = {}, 0 end
+    accepted[header], accepted_count = info, accepted_count + 1
   end
   return info
 end
