@@ -158,7 +158,12 @@ describe('a change file naming what the newer document lacks', () => {
       instructions: Array<Record<string, unknown>>;
     }>;
     changes[0]!.instructions[3]!.from = '/adress/city';
-    changes[0]!.instructions.push({ op: 'field-renamed', schema: 'User', field: 'surname', previousName: 'lastName' });
+    const renamed = changes[0]!.instructions.push({
+      op: 'field-renamed',
+      schema: 'User',
+      field: 'surname',
+      previousName: 'lastName',
+    });
     const files = writeFiles('http://127.0.0.1:9', changes);
     try {
       const run = spawnSync(process.execPath, [bin, 'gateway'], {
@@ -170,7 +175,7 @@ describe('a change file naming what the newer document lacks', () => {
       const output = run.stderr + run.stdout;
       for (const expected of [
         'changes-v2.json[0].instructions[3] (field-removed User.city): field-removed from /adress/city names /adress, which User does not have',
-        'changes-v2.json[0].instructions[7] (field-renamed User.surname): field-renamed names User.surname, which the version does not have',
+        `changes-v2.json[0].instructions[${renamed - 1}] (field-renamed User.surname): field-renamed names User.surname, which the version does not have`,
       ])
         assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
     } finally {
