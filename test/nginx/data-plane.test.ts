@@ -202,9 +202,7 @@ describe('nginx as the data plane in front of the Python upstream', () => {
     let lines: UsageEntry[] = [];
     await eventually(async () => {
       lines = nginx.usage();
-      return (
-        calls(lines, 'v1', '/users/{id}') === before + 2 && lines.some((l) => l.deprecated === 'GET /users?page')
-      );
+      return calls(lines, 'v1', '/users/{id}') === before + 2 && lines.some((l) => l.deprecated === 'GET /users?page');
     }, 5000);
     const page = lines.find((l) => l.deprecated === 'GET /users?page');
     assert.ok(page, JSON.stringify(lines));
