@@ -160,11 +160,12 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
   });
 
   it('the usage summary counts every call exactly once, even from an instance stopped right after serving', async () => {
-    // Earlier tests called v1 on the other instances, whose buffers are written every 200 ms: count
-    // from a settled total (two reads 500 ms apart agree), not from one taken mid-write.
+    // Earlier tests called v1 on the other instances, whose buffers are written each second (a read
+    // flushes only its own instance's): count from a settled total (two reads further apart than
+    // that interval agree), not from one taken between two instances' writes.
     let before = await usageCalls(instances[0]!);
     for (let settled = false; !settled;) {
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 1500));
       const now = await usageCalls(instances[0]!);
       settled = now === before;
       before = now;
@@ -179,10 +180,10 @@ describe('three instances on one PostgreSQL and one Redis', { timeout: 240_000 }
     // The third instance has its last calls still buffered: SIGTERM must flush them.
     const stopped = await instances[2]!.stop();
     assert.equal(stopped.code, 0);
-    // The running instances write their buffers every 200 ms: wait for the count to settle, then
-    // check it stays put (nothing counted twice).
+    // The running instances write their buffers each second: wait for the count to settle, then
+    // check it stays put past another interval (nothing counted twice).
     await eventually(async () => (await usageCalls(instances[0]!)) - before >= served, 10_000).catch(() => {});
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 1500));
     assert.equal((await usageCalls(instances[0]!)) - before, served);
     assert.equal((await usageCalls(instances[1]!)) - before, served);
     // A replacement takes the stopped instance's place, as an orchestrator would start one.
