@@ -70,8 +70,19 @@ describe('versionary gateway serves v1 endpoints moved, removed, re-statused and
     assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
     const problem = (await response.json()) as { code: string; detail: string };
     assert.equal(problem.code, 'ENDPOINT_REMOVED');
-    assert.match(problem.detail, /GET \/api\/v1\/users\/1\/avatar was removed in v2/);
+    assert.match(problem.detail, /^GET \/api\/v1\/users\/\{\w+\}\/avatar was removed in v2; v1 answers it 410\.$/);
     assert.equal((await gateway.received()).length, before);
+    // The decision table's row refuses it, so every data plane does, with the same problem.
+    const table = (await (await fetch(`${gateway.base}/admin/v1/decision-table`, { headers })).json()) as {
+      routes: Record<
+        string,
+        Array<{ method: string; template: string; row: { segments: Array<{ problem?: string }> } }>
+      >;
+      problems: Record<string, { status: number; body: { code: string } }>;
+    };
+    const row = table.routes.v1!.find((r) => r.method === 'GET' && r.template.endsWith('/avatar'))!;
+    const refusal = table.problems[row.row.segments[0]!.problem!]!;
+    assert.deepEqual([refusal.status, refusal.body.code], [410, 'ENDPOINT_REMOVED']);
   });
 
   it('answers v1 its previous status', async () => {
