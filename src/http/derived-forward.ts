@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Dispatcher } from 'undici';
-import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import type { EndpointSource, MigrationContext, OperationSpec } from '../core/versions/index.ts';
+import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
+import { endpointRemovedProblem } from '../core/rulebook/problems.ts';
+import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
 import { judgeConditions } from './derived-conditional.ts';
@@ -43,9 +44,17 @@ export async function forwardDerived(options: {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
   const endpoint = route.endpoints.get(operation.id);
-  // Removed by a newer version with nothing serving it: this version's 410, never forwarded.
+  // Removed by a newer version with nothing serving it: the table's row refused it already (its
+  // 410); were it ever reached, it is still never forwarded.
   if (!endpoint?.route)
-    return void sendProblem(reply, removedProblem({ method: request.method, url: options.url, route, endpoint }));
+    return void sendProblem(
+      reply,
+      endpointRemovedProblem({
+        endpoint: `${operation.method.toUpperCase()} ${options.routed}${operation.path}`,
+        removedIn: endpoint?.removedIn ?? route.root.name,
+        version: route.self.name,
+      }),
+    );
   const target = options.url.slice(options.routed.length);
   // The parameters in the derived version's terms first: a bad one never goes up.
   const mark = target.indexOf('?');
@@ -190,25 +199,6 @@ async function readAll(source: Readable, limit: number): Promise<Buffer | undefi
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/** The 410 problem of an endpoint a newer version removed, with nothing serving it. */
-function removedProblem({
-  method,
-  url,
-  route,
-  endpoint,
-}: {
-  method: string;
-  url: string;
-  route: DerivedVersionRoute;
-  endpoint: EndpointSource | undefined;
-}): VersionaryError {
-  const removedIn = endpoint?.removedIn ?? route.root.name;
-  return new VersionaryError({
-    code: ErrorCode.EndpointRemoved,
-    detail: `${method} ${echo(url.split('?')[0]!)} was removed in ${removedIn}; ${route.self.name} answers it 410.`,
-  });
 }
 
 const problemMediaType = /^application\/problem\+json\s*(?:;|$)/i;

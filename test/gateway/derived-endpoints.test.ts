@@ -1,23 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { derivedGateway } from '../support/derived-gateway.ts';
-import { gatewayAdminKey, gatewayEnv } from '../support/gateway.ts';
+import { derivedGateway, derivedStartFailure, v1FromV2 } from '../support/derived-gateway.ts';
+import { gatewayAdminKey } from '../support/gateway.ts';
 
 const fixture = new URL('../fixtures/derived-endpoints/', import.meta.url).pathname;
-const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
 
 describe('versionary gateway serves v1 endpoints moved, removed, re-statused and renamed by v2 (changes as data)', () => {
   const gateway = derivedGateway({
     fixture,
     files: ['upstream.py', 'openapi-v2.json', 'changes-v2.json'],
-    versions: {
-      v2: { upstream: 'UPSTREAM', openapi: './openapi-v2.json' },
-      v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
-    },
+    versions: v1FromV2(),
   });
   const headers = { authorization: `Bearer ${gatewayAdminKey}` };
   const last = async () => (await gateway.received()).at(-1)!;
@@ -70,8 +62,19 @@ describe('versionary gateway serves v1 endpoints moved, removed, re-statused and
     assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
     const problem = (await response.json()) as { code: string; detail: string };
     assert.equal(problem.code, 'ENDPOINT_REMOVED');
-    assert.match(problem.detail, /GET \/api\/v1\/users\/1\/avatar was removed in v2/);
+    assert.match(problem.detail, /^GET \/api\/v1\/users\/\{\w+\}\/avatar was removed in v2; v1 answers it 410\.$/);
     assert.equal((await gateway.received()).length, before);
+    // The decision table's row refuses it, so every data plane does, with the same problem.
+    const table = (await (await fetch(`${gateway.base}/admin/v1/decision-table`, { headers })).json()) as {
+      routes: Record<
+        string,
+        Array<{ method: string; template: string; row: { segments: Array<{ problem?: string }> } }>
+      >;
+      problems: Record<string, { status: number; body: { code: string } }>;
+    };
+    const row = table.routes.v1!.find((r) => r.method === 'GET' && r.template.endsWith('/avatar'))!;
+    const refusal = table.problems[row.row.segments[0]!.problem!]!;
+    assert.deepEqual([refusal.status, refusal.body.code], [410, 'ENDPOINT_REMOVED']);
   });
 
   it('answers v1 its previous status', async () => {
@@ -142,8 +145,6 @@ describe('versionary gateway serves v1 endpoints moved, removed, re-statused and
 
 describe('a change file naming routes, statuses or parameters v2 lacks', () => {
   it('stops the start, naming every one at once with its place', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-endpoints-'));
-    copyFileSync(join(fixture, 'openapi-v2.json'), join(dir, 'openapi-v2.json'));
     const instructions = [
       { op: 'endpoint-moved', method: 'GET', path: '/persons/{user_id}', previousPath: '/users/{user_id}' },
       { op: 'endpoint-removed', method: 'GET', path: '/accounts/{user_id}', upstreamPath: '/members/{user_id}' },
@@ -151,31 +152,21 @@ describe('a change file naming routes, statuses or parameters v2 lacks', () => {
       { op: 'query-renamed', method: 'GET', path: '/users', name: 'size', previousName: 'limit' },
       { op: 'header-renamed', in: 'response', method: 'DELETE', path: '/users', name: 'X-A', previousName: 'X-B' },
     ];
-    writeFileSync(join(dir, 'changes-v2.json'), JSON.stringify([{ version: 'v2', description: 'd', instructions }]));
-    const versions = {
-      v2: { upstream: 'http://127.0.0.1:9', openapi: './openapi-v2.json' },
-      v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
-    };
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ gateway: { prefix: '/api', vendor: 'acme', versions } }));
-    try {
-      const run = spawnSync(process.execPath, [bin, 'gateway'], {
-        env: { ...process.env, ...gatewayEnv(dir), PORT: '0' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      assert.equal(run.status, 2, run.stderr);
-      const output = run.stderr + run.stdout;
-      for (const expected of [
-        '[0].instructions[0] (endpoint-moved GET /persons/{user_id}): endpoint-moved names GET /persons/{user_id}, which the version does not route',
-        '[0].instructions[1] (endpoint-removed GET /accounts/{user_id}): endpoint-removed upstreamPath names GET /members/{user_id}, which the version does not route',
-        '[0].instructions[2] (status-changed POST /users): status-changed names status 200 of POST /users, which it does not document',
-        '[0].instructions[3] (query-renamed GET /users): query-renamed names size of GET /users, which it does not take',
-        '[0].instructions[4] (header-renamed DELETE /users): header-renamed names DELETE /users, which the version does not route',
-      ])
-        assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { status, output } = derivedStartFailure({
+      fixture,
+      files: ['openapi-v2.json'],
+      written: { 'changes-v2.json': [{ version: 'v2', description: 'd', instructions }] },
+      versions: v1FromV2(),
+    });
+    assert.equal(status, 2, output);
+    for (const expected of [
+      '[0].instructions[0] (endpoint-moved GET /persons/{user_id}): endpoint-moved names GET /persons/{user_id}, which the version does not route',
+      '[0].instructions[1] (endpoint-removed GET /accounts/{user_id}): endpoint-removed upstreamPath names GET /members/{user_id}, which the version does not route',
+      '[0].instructions[2] (status-changed POST /users): status-changed names status 200 of POST /users, which it does not document',
+      '[0].instructions[3] (query-renamed GET /users): query-renamed names size of GET /users, which it does not take',
+      '[0].instructions[4] (header-renamed DELETE /users): header-renamed names DELETE /users, which the version does not route',
+    ])
+      assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
   });
 });
 
@@ -183,10 +174,7 @@ describe('a change module’s migration told the call (examples/gateway-derived/
   const gateway = derivedGateway({
     fixture: new URL('../../examples/gateway-derived/', import.meta.url).pathname,
     files: ['openapi-v2.json', 'changes-v2.mjs'],
-    versions: {
-      v2: { upstream: 'UPSTREAM', openapi: './openapi-v2.json' },
-      v1: { derivedFrom: 'v2', changes: './changes-v2.mjs' },
-    },
+    versions: v1FromV2('./changes-v2.mjs'),
   });
 
   it('reads a v1 request header and the method from ctx, and the upstream gets v2’s body', async () => {

@@ -1,55 +1,24 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  gatewayAdminKey,
-  gatewayEnv,
-  spawnGatewayIn,
-  startPythonUpstream,
-  type PythonUpstream,
-} from '../support/gateway.ts';
+import { describe, it } from 'node:test';
+import { derivedGateway, derivedStartFailure, v1FromV2 } from '../support/derived-gateway.ts';
+import { gatewayAdminKey } from '../support/gateway.ts';
 
 const fixture = new URL('../fixtures/derived-vocabulary/', import.meta.url).pathname;
-const bin = new URL('../../bin/versionary.js', import.meta.url).pathname;
 const headers = { authorization: `Bearer ${gatewayAdminKey}` };
 
-/** The fixture's v2 document and a change file (the fixture's unless given) serving v1 derived from v2 at `upstream`. */
-function writeFiles(upstream: string, changes?: unknown): { dir: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'versionary-derived-vocabulary-'));
-  copyFileSync(join(fixture, 'openapi-v2.json'), join(dir, 'openapi-v2.json'));
-  if (changes === undefined) copyFileSync(join(fixture, 'changes-v2.json'), join(dir, 'changes-v2.json'));
-  else writeFileSync(join(dir, 'changes-v2.json'), JSON.stringify(changes));
-  const versions = {
-    v2: { upstream, openapi: './openapi-v2.json' },
-    v1: { derivedFrom: 'v2', changes: './changes-v2.json' },
-  };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ gateway: { prefix: '/api', vendor: 'acme', versions } }));
-  return { dir, env: gatewayEnv(dir) };
-}
-
 describe('versionary gateway serves v1 from a change file written as data (rename, removal with a value, enum by reference, schema rename, moved endpoint)', () => {
-  let upstream: PythonUpstream | undefined;
-  let gateway: Awaited<ReturnType<typeof spawnGatewayIn>> | undefined;
-  before(async () => {
-    upstream = await startPythonUpstream({ script: join(fixture, 'upstream.py') });
-    gateway = await spawnGatewayIn(writeFiles(upstream.url));
-  });
-  after(async () => {
-    await gateway?.stop();
-    await upstream?.stop();
-  });
+  const gateway = derivedGateway({ fixture, files: ['openapi-v2.json', 'changes-v2.json'], versions: v1FromV2() });
   const received = async () =>
-    (await (await fetch(`${upstream!.url}/_received`)).json()) as Array<{
+    (await gateway.received()) as Array<{
       method: string;
       target: string;
       body: string | null;
     }>;
 
   it('answers GET v1 in v1 terms: the previous name, the default, the value from the pointer, the enum value mapped', async () => {
-    const one = await fetch(`${gateway!.base}/api/v1/users/1`, { headers });
+    const one = await fetch(`${gateway.base}/api/v1/users/1`, { headers });
     assert.equal(one.status, 200);
     assert.deepEqual(await one.json(), {
       id: 1,
@@ -59,7 +28,7 @@ describe('versionary gateway serves v1 from a change file written as data (renam
       nickname: '',
       city: 'London',
     });
-    const list = await fetch(`${gateway!.base}/api/v1/users`, { headers });
+    const list = await fetch(`${gateway.base}/api/v1/users`, { headers });
     assert.deepEqual(await list.json(), [
       {
         id: 1,
@@ -71,7 +40,7 @@ describe('versionary gateway serves v1 from a change file written as data (renam
       },
       { id: 2, fullName: 'Alan', status: 'active', address: null, nickname: '' },
     ]);
-    const v2 = await fetch(`${gateway!.base}/api/v2/users/1`, { headers });
+    const v2 = await fetch(`${gateway.base}/api/v2/users/1`, { headers });
     assert.deepEqual(await v2.json(), {
       id: 1,
       name: 'Ada',
@@ -81,7 +50,7 @@ describe('versionary gateway serves v1 from a change file written as data (renam
   });
 
   it('takes POST v1 with the previous name up under the newer one, the removed field dropped', async () => {
-    const response = await fetch(`${gateway!.base}/api/v1/users`, {
+    const response = await fetch(`${gateway.base}/api/v1/users`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: JSON.stringify({ fullName: 'Grace', nickname: 'G', status: 'active' }),
@@ -101,7 +70,7 @@ describe('versionary gateway serves v1 from a change file written as data (renam
   it("refuses, in v1's terms, a v1 POST with v2's name or v2's enum value, and the upstream never sees it", async () => {
     const before = (await received()).length;
     for (const body of [{ name: 'Grace' }, { fullName: 'Grace', status: 'pending' }]) {
-      const response = await fetch(`${gateway!.base}/api/v1/users`, {
+      const response = await fetch(`${gateway.base}/api/v1/users`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -112,7 +81,7 @@ describe('versionary gateway serves v1 from a change file written as data (renam
   });
 
   it('serves the moved endpoint at its previous path only, in v1 terms, forwarded to the newer path', async () => {
-    const moved = await fetch(`${gateway!.base}/api/v1/members/1`, { headers });
+    const moved = await fetch(`${gateway.base}/api/v1/members/1`, { headers });
     assert.equal(moved.status, 200);
     assert.deepEqual(await moved.json(), {
       id: 1,
@@ -124,14 +93,14 @@ describe('versionary gateway serves v1 from a change file written as data (renam
     });
     assert.equal((await received()).at(-1)?.target, '/api/v2/people/1');
     const before = (await received()).length;
-    const newer = await fetch(`${gateway!.base}/api/v1/people/1`, { headers });
+    const newer = await fetch(`${gateway.base}/api/v1/people/1`, { headers });
     assert.equal(newer.status, 404, 'v1 has no /people/{user_id}');
     assert.equal((await newer.json()).status, 404);
     assert.equal((await received()).length, before, 'never forwarded');
   });
 
   it("serves v1's document with v1's names: fields, the enum, and the component renamed in every reference", async () => {
-    const doc = (await (await fetch(`${gateway!.base}/api/v1/openapi.json`, { headers })).json()) as {
+    const doc = (await (await fetch(`${gateway.base}/api/v1/openapi.json`, { headers })).json()) as {
       components: { schemas: Record<string, { properties?: Record<string, unknown>; enum?: string[] }> };
     };
     const { schemas } = doc.components;
@@ -164,22 +133,17 @@ describe('a change file naming what the newer document lacks', () => {
       field: 'surname',
       previousName: 'lastName',
     });
-    const files = writeFiles('http://127.0.0.1:9', changes);
-    try {
-      const run = spawnSync(process.execPath, [bin, 'gateway'], {
-        env: { ...process.env, ...files.env, PORT: '0' },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      assert.equal(run.status, 2, run.stderr);
-      const output = run.stderr + run.stdout;
-      for (const expected of [
-        'changes-v2.json[0].instructions[3] (field-removed User.city): field-removed from /adress/city names /adress, which User does not have',
-        `changes-v2.json[0].instructions[${renamed - 1}] (field-renamed User.surname): field-renamed names User.surname, which the version does not have`,
-      ])
-        assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
-    } finally {
-      rmSync(files.dir, { recursive: true, force: true });
-    }
+    const { status, output } = derivedStartFailure({
+      fixture,
+      files: ['openapi-v2.json'],
+      written: { 'changes-v2.json': changes },
+      versions: v1FromV2(),
+    });
+    assert.equal(status, 2, output);
+    for (const expected of [
+      'changes-v2.json[0].instructions[3] (field-removed User.city): field-removed from /adress/city names /adress, which User does not have',
+      `changes-v2.json[0].instructions[${renamed - 1}] (field-renamed User.surname): field-renamed names User.surname, which the version does not have`,
+    ])
+      assert.ok(output.includes(expected), `names ${expected}:\n${output}`);
   });
 });

@@ -32,6 +32,17 @@ export function removedProblem(options: {
 }
 
 /**
+ * An operation a newer version removed with nothing serving it, called in the older version that
+ * still documents it (a derived version): 410 (`ENDPOINT_REMOVED`), never forwarded.
+ */
+export function endpointRemovedProblem(o: { endpoint: string; removedIn: string; version: string }): VersionaryError {
+  return new VersionaryError({
+    code: ErrorCode.EndpointRemoved,
+    detail: `${echo(o.endpoint)} was removed in ${o.removedIn}; ${o.version} answers it 410.`,
+  });
+}
+
+/**
  * A call a version does not serve: no operation of its document at that path (404), or none with
  * that method there (405, with the methods that are in `Allow`). A derived version answers it
  * rather than forward what it could not translate.

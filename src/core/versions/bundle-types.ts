@@ -17,6 +17,12 @@ export interface ApiVersion {
    * by the head's names, which `schemas`, operations and migrations keep throughout.
    */
   names?: Readonly<Record<string, string>>;
+  /**
+   * The operations a newer version removed with nothing serving them (a derived version's
+   * `endpoint-removed` without an `upstreamPath`), by operation id: the version that removed each.
+   * The decision table refuses them (410, `ENDPOINT_REMOVED`) on every data plane.
+   */
+  removed?: Readonly<Record<string, string>>;
 }
 
 /**

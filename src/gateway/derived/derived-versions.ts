@@ -88,9 +88,9 @@ export function addDerivedVersions(options: {
     const ranges = rangeResponses(options.documents[root.name] ?? {}, rootBase);
     const required = requiredBodies(options.documents[root.name] ?? {}, rootBase);
     for (const self of group.versions.slice(0, -1)) {
-      added.push(self);
-      const walk = createMemberWalk(self.schemas);
       const endpoints = endpointsOf(group.versions, self);
+      added.push({ ...self, ...removedOf(endpoints) });
+      const walk = createMemberWalk(self.schemas);
       options.documents[self.name] = derivedDocument({
         root: options.documents[root.name] ?? {},
         rootBase,
@@ -121,6 +121,13 @@ function endpointsOf(line: ApiVersion[], self: ApiVersion): Map<string, Endpoint
   return new Map(
     self.operations.map((op) => [op.id, endpointSource(line, { from: self.index, to, route: op })] as const),
   );
+}
+
+/** The operations no root route serves (a newer version removed them), by id: the version that removed each. */
+function removedOf(endpoints: Map<string, EndpointSource>): Pick<ApiVersion, 'removed'> {
+  const removed: Record<string, string> = {};
+  for (const [id, source] of endpoints) if (source.removedIn !== undefined) removed[id] = source.removedIn;
+  return Object.keys(removed).length > 0 ? { removed } : {};
 }
 
 /** The root's range responses, also under the id of an operation that a root operation of another id serves. */

@@ -25,6 +25,7 @@ import {
   versionConflictProblem,
   retiredForClientProblem,
   versionMissingProblem,
+  endpointRemovedProblem,
 } from '../../../core/rulebook/problems.ts';
 import {
   credentialsMissingProblem,
@@ -37,7 +38,7 @@ import { rateLimitedProblem, ratePoliciesOf } from '../../access/rate-limit/poli
 import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
-import { routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
+import { goneRow, routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
 import { subjectSegments } from './subject-rows.ts';
 
 /** How long after a closing takes effect its allowed clients are read once more (the usage flush, and some). */
@@ -107,8 +108,24 @@ export async function compileDecisionTable(
   const routes: Record<string, RouteRow[]> = {};
   for (const v of bundle.versions) {
     routes[v.name] = [];
-    for (const op of v.operations)
-      routes[v.name]!.push(await routeRow(ctx, { version: v.name, method: op.method.toUpperCase(), path: op.path }));
+    for (const op of v.operations) {
+      const row = await routeRow(ctx, { version: v.name, method: op.method.toUpperCase(), path: op.path });
+      const removedIn = v.removed?.[op.id];
+      routes[v.name]!.push(
+        removedIn === undefined
+          ? row
+          : goneRow(
+              row,
+              registry.keyOf(
+                endpointRemovedProblem({
+                  endpoint: `${row.method} ${sources.prefix}/${v.name}${op.path}`,
+                  removedIn,
+                  version: v.name,
+                }),
+              ),
+            ),
+      );
+    }
   }
   const closingsAhead = [
     ...versions.map((v) => runtime.scheduleOf(v)?.closedToNewClientsAt),

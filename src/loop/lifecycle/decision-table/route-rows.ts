@@ -1,7 +1,7 @@
 import { cappedUntil, replacementName, type ElementDeprecation } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import { brownoutProblem, closedProblem } from '../../../core/rulebook/problems.ts';
-import type { BrownoutRow, Closing, ElementRow, RouteRow } from '../../../core/rulebook/index.ts';
+import type { BrownoutRow, Closing, ElementRow, RouteRow, RuleSegment } from '../../../core/rulebook/index.ts';
 import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
 import { clientRow, elementSegments, subjectSegments, type RowContext, type SubjectKey } from './subject-rows.ts';
 
@@ -202,4 +202,34 @@ export function versionBrownoutRows(ctx: RouteRowContext, version: string): Brow
   const spared = clientsOf(ctx, (s) => s.version === version && s.kind === 'version');
   // `/*` names no endpoint: only the brownouts of the whole version reach it.
   return brownoutRows(ctx, { version, method: 'GET', path: '/*' }, spared);
+}
+
+/**
+ * The row of an operation a newer version removed with nothing serving it: refused with `problem`
+ * wherever its lifecycle would allow it, with the same headers (a removal past its sunset stays
+ * that 410); no element or brownout is reached.
+ */
+export function goneRow(route: RouteRow, problem: string): RouteRow {
+  const refuse = (segments: RuleSegment[]): RuleSegment[] =>
+    segments.map((s) => (s.outcome === 'allow' ? { ...s, outcome: 'refuse', problem } : s));
+  const { extendedAccess, ...row } = route.row;
+  return {
+    ...route,
+    row: {
+      ...row,
+      segments: refuse(row.segments),
+      ...(extendedAccess
+        ? {
+            extendedAccess: Object.fromEntries(
+              Object.entries(extendedAccess).map(([client, own]) => [
+                client,
+                { ...own, segments: refuse(own.segments) },
+              ]),
+            ),
+          }
+        : {}),
+    },
+    elements: [],
+    brownouts: [],
+  };
 }
