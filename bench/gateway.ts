@@ -286,12 +286,19 @@ function report(options: {
       value: options.nginx ? round(ratio('g', 'n')) : 'nginx missing',
       met: ratio('g', 'n') >= 0.5,
     },
+    // Issue 63's goals: the gateway does less framework work than its floor, so it can match it.
     {
-      target: '(g) ≥ 0.9 × (xf), by CPU per request',
+      target: '(g) ≥ 1.0 × (xf), by CPU per request',
       value: round(cpuRatio('g', 'xf')),
-      met: cpuRatio('g', 'xf') >= 0.9,
+      met: cpuRatio('g', 'xf') >= 1,
     },
-    { target: '(gd) ≥ 0.9 × (g)', value: round(ratio('gd', 'g')), met: ratio('gd', 'g') >= 0.9 },
+    { target: '(g) ≥ 1.0 × (xf), by req/s', value: round(ratio('g', 'xf')), met: ratio('g', 'xf') >= 1 },
+    {
+      target: '(gd) ≥ 0.95 × (g), by CPU per request',
+      value: round(cpuRatio('gd', 'g')),
+      met: cpuRatio('gd', 'g') >= 0.95,
+    },
+    { target: '(gd) ≥ 0.95 × (g), by req/s', value: round(ratio('gd', 'g')), met: ratio('gd', 'g') >= 0.95 },
     { target: '(g) p99 < 10 ms at 50 connections', value: `${round(r.g?.p99 ?? NaN)} ms`, met: (r.g?.p99 ?? NaN) < 10 },
     {
       target: '(gd) p99 < 10 ms at 50 connections',
