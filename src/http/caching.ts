@@ -43,6 +43,7 @@ export const conditionalHeaderLengthStep = defineStep({
   needs: cachingKey,
   phase: 'check',
   name: 'conditional-header-length',
+  thin: true,
   create: () => refuseLongConditionals,
 });
 
@@ -51,6 +52,7 @@ export const cachingResponseStep = defineStep({
   needs: cachingKey,
   phase: 'respond',
   name: 'caching',
+  thin: true,
   create: (options) => cachingStep(options),
 });
 

@@ -27,6 +27,7 @@ export const lingeringCloseKey = stepKey<LingeringCloseOptions>('lingering-close
 export const lingeringCloseStep = defineStep({
   needs: lingeringCloseKey,
   name: 'lingering-close',
+  thin: true,
   phase: 'respond',
   create: (options) => {
     const bounds = {

@@ -65,6 +65,7 @@ export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
 export const negotiationStep = defineStep({
   needs: negotiationKey,
   name: 'negotiation',
+  thin: true,
   phase: 'gate',
   appliesTo: (route) => route.api,
   create: (options) => {

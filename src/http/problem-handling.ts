@@ -71,6 +71,7 @@ export const unversionedVaryKey = stepKey<object>('unversioned-vary');
 export const unversionedVaryStep = defineStep({
   needs: unversionedVaryKey,
   name: 'unversioned-vary',
+  thin: true,
   phase: 'gate',
   appliesTo: (route) => route.api,
   create: () => (request, reply) => {

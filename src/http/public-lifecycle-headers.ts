@@ -19,6 +19,7 @@ import { setOrJoin } from './set-or-join.ts';
 export const publicLifecycleHeadersStep = defineStep({
   needs: removedGateKey,
   name: 'public-lifecycle-headers',
+  thin: true,
   phase: 'respond',
   appliesTo: (route, { lifecycle }) =>
     route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, keyOf(route)),

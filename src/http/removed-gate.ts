@@ -84,6 +84,7 @@ export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
 export const removedGateStep = defineStep({
   needs: removedGateKey,
   name: 'removed-gate',
+  thin: true,
   phase: 'gate',
   // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
   // OpenAPI document; a path with no route under a version is judged too, whatever follows it.

@@ -48,6 +48,7 @@ export const strictRequestsKey = stepKey<object>('strict-requests');
 export const strictRequestsStep = defineStep({
   needs: strictRequestsKey,
   name: 'strict-requests',
+  thin: true,
   phase: 'gate',
   create: () => (request) => {
     const error = strictRequestError(request.raw);

@@ -19,6 +19,7 @@ const set = (_request: unknown, reply: FastifyReply) => void reply.headers(secur
 export const securityHeadersStep = defineStep({
   needs: securityHeadersKey,
   name: 'security-headers',
+  thin: true,
   phase: 'gate',
   create: () => set,
 });
@@ -27,6 +28,7 @@ export const securityHeadersStep = defineStep({
 export const securityHeadersResponseStep = defineStep({
   needs: securityHeadersKey,
   name: 'security-headers',
+  thin: true,
   phase: 'respond',
   create: () => set,
 });

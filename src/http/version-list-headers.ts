@@ -18,6 +18,7 @@ export const versionListHeadersKey = stepKey<VersionListHeadersOptions>('version
 export const versionListHeadersStep = defineStep({
   needs: versionListHeadersKey,
   name: 'version-list-headers',
+  thin: true,
   phase: 'gate',
   appliesTo: (route, o) => o.versionListHeaders !== 'api' || route.api,
   create: (o) => {

@@ -78,15 +78,15 @@ export function provideSteps<T extends readonly unknown[]>(
 }
 
 function install(pipeline: RequestPipeline, definition: StepDefinition, resource: never): void {
-  const { name } = definition;
+  const { name, thin = false } = definition;
   const applies = definition.appliesTo;
   const appliesTo = applies ? { appliesTo: (route: RouteDescription) => applies(route, resource) } : {};
   if (isPayloadStep(definition)) {
     const run = definition.create(resource);
-    if (run) pipeline.respond({ name, phase: definition.phase, ...appliesTo, run });
+    if (run) pipeline.respond({ name, phase: definition.phase, thin, ...appliesTo, run });
   } else {
     const run = definition.create(resource);
-    if (run) pipeline.add({ name, phase: definition.phase, ...appliesTo, run });
+    if (run) pipeline.add({ name, phase: definition.phase, thin, ...appliesTo, run });
   }
 }
 

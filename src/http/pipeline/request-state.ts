@@ -68,6 +68,8 @@ export interface StateKey<T> {
   set(request: FastifyRequest, value: T | undefined): void;
 }
 
+const slotNames = new Set<string>();
+
 /**
  * A slot of the request state, typed by its value: the module that owns the member makes the key,
  * and reads and writes it through the key, so no shared interface is extended by declaration merging.
@@ -80,13 +82,16 @@ export interface StateKey<T> {
  * ```
  */
 export function stateKey<T>(name: string): StateKey<T> {
-  // A symbol: no slot can take another's name, or a member of `RequestState`.
-  const slot = Symbol(name);
-  type Slotted = { versionaryState?: Record<symbol, T | undefined> | null };
+  // A plain member, seen in a debugger and a log as the others are; `slot:` keeps it apart from
+  // the members of `RequestState`, and one name is one slot.
+  const member = `slot:${name}`;
+  if (slotNames.has(member)) throw new Error(`The request state already has a slot named ${name}.`);
+  slotNames.add(member);
+  type Slotted = { versionaryState?: Record<string, T | undefined> | null };
   return {
     name,
-    get: (request) => (request as unknown as Slotted).versionaryState?.[slot],
-    set: (request, value) => void ((stateOf(request) as Record<symbol, T | undefined>)[slot] = value),
+    get: (request) => (request as unknown as Slotted).versionaryState?.[member],
+    set: (request, value) => void ((stateOf(request) as Record<string, T | undefined>)[member] = value),
   };
 }
 

@@ -34,6 +34,11 @@ interface DefinitionBase<R> {
   readonly needs: StepKey<R>;
   /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
   readonly appliesTo?: (route: RouteDescription, resources: R) => boolean;
+  /**
+   * The step runs on the thin data plane's request too (`ThinRequest`, `http/thin`): it reads only
+   * the members that has. A route whose steps all say so may be served by the thin data plane.
+   */
+  readonly thin?: boolean;
 }
 
 /** A step of a phase that does not see the payload; `create` runs once, when its resource is provided. */

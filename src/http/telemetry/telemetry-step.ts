@@ -29,6 +29,7 @@ export const telemetryKey = stepKey<TelemetryOptions>('telemetry');
 export const telemetryStep = defineStep({
   needs: telemetryKey,
   name: 'telemetry',
+  thin: true,
   phase: 'respond',
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
   create: (options) => {

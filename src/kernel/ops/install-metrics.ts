@@ -43,6 +43,7 @@ const metricsKey = stepKey<InstallMetricsOptions>('metrics');
 export const metricsStep = defineStep({
   needs: metricsKey,
   name: 'metrics',
+  thin: true,
   phase: 'after',
   create: (options) => {
     const { metrics } = options;

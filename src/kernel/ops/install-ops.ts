@@ -118,6 +118,7 @@ const opsKey = stepKey<ResolvedOps>('ops');
 export const requestIdStep = defineStep({
   needs: opsKey,
   name: 'request-id',
+  thin: true,
   phase: 'respond',
   create: (ops) => (request, reply) => {
     reply.header('x-request-id', request.id);

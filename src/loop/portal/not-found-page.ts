@@ -15,6 +15,7 @@ export const notFoundPageKey = stepKey<NotFoundPageOptions>('not-found-page');
 export const notFoundPageStep = defineStep({
   needs: notFoundPageKey,
   name: 'not-found-page',
+  thin: true,
   phase: 'respond',
   create: (options) => {
     const { scope } = options;

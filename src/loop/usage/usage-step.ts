@@ -35,6 +35,7 @@ function counts(status: number, state: RequestState): boolean {
 export const usageStep = defineStep({
   needs: usageKey,
   name: 'usage',
+  thin: true,
   phase: 'after',
   create: () => (request, reply) => {
     const pending = usageSlot.get(request);

@@ -57,6 +57,7 @@ export const authenticationKey = stepKey<AuthenticationOptions>('authentication'
 export const authenticateStep = defineStep({
   needs: authenticationKey,
   name: 'authenticate',
+  thin: true,
   phase: 'identify',
   create: (options) => credentialReader(options),
 });
@@ -211,6 +212,7 @@ export const authorizationKey = stepKey<{ requirement: RoleRequirement }>('autho
 export const authorizeStep = defineStep({
   needs: authorizationKey,
   name: 'authorize',
+  thin: true,
   phase: 'authorize',
   create: (options) => (request, reply) => authorize(request, options.requirement(request), reply),
 });

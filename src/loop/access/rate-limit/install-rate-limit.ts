@@ -41,6 +41,7 @@ export const addressRateLimitKey = stepKey<InstallRateLimitOptions>('address-rat
 export const addressRateLimitStep = defineStep({
   needs: addressRateLimitKey,
   name: 'address-rate-limit',
+  thin: true,
   // Before `identify`: a request without credentials is refused without any storage read.
   phase: 'gate',
   appliesTo: isLimited,
@@ -78,6 +79,7 @@ export const rateLimitKey = stepKey<InstallRateLimitOptions>('rate-limit');
 export const rateLimitStep = defineStep({
   needs: rateLimitKey,
   name: 'rate-limit',
+  thin: true,
   phase: 'limit',
   // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
   appliesTo: isLimited,
