@@ -1,8 +1,7 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
@@ -22,7 +21,7 @@ export function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 
-/** Options for {@link installCaching}. */
+/** What the caching steps are made from. */
 export interface CachingOptions {
   /**
    * Requests whose answers depend on credentials (keys, contact emails, resources): their
@@ -32,34 +31,28 @@ export interface CachingOptions {
 }
 
 /**
- * Every response says whether it may be cached: successful GETs of public documents are
- * `private, no-cache`; those behind credentials, writes and errors are `no-store`. Successful
- * GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An `If-None-Match` or
- * `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
+ * The caching steps' resource. Every response says whether it may be cached: successful GETs of
+ * public documents are `private, no-cache`; those behind credentials, writes and errors are
+ * `no-store`. Successful GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An
+ * `If-None-Match` or `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
  */
-export function installCaching(app: FastifyInstance, options: CachingOptions = {}): void {
-  installListedSteps(app, 'caching', options);
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    caching: CachingOptions;
-  }
-}
+export const cachingKey = stepKey<CachingOptions>('caching');
 
 /** The `check:conditional-header-length` step. */
 export const conditionalHeaderLengthStep = defineStep({
-  part: 'caching',
+  needs: cachingKey,
   phase: 'check',
   name: 'conditional-header-length',
+  thin: true,
   create: () => refuseLongConditionals,
 });
 
 /** The `respond:caching` step. */
 export const cachingResponseStep = defineStep({
-  part: 'caching',
+  needs: cachingKey,
   phase: 'respond',
   name: 'caching',
+  thin: true,
   create: (options) => cachingStep(options),
 });
 

@@ -1,6 +1,5 @@
-export { installCaching, conditionalHeaderMaxLength } from './caching.ts';
+export { conditionalHeaderMaxLength } from './caching.ts';
 
-export { installSecurityHeaders } from './security-headers.ts';
 export { handleClientError } from './client-errors.ts';
 export { installJsonBody } from './json-body.ts';
 export { createVersionRewriter, reservedSegments } from './negotiation.ts';
@@ -17,4 +16,3 @@ export { statusOf } from './status-table.ts';
 export type { VersionedRequestHook } from './versioned-api.ts';
 
 export { queryIntegerSteps } from './query-integers.ts';
-export { installLingeringClose } from './lingering-close.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { provideSteps } from './pipeline/listed-steps.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -16,7 +16,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function installJsonBody(app: FastifyInstance, options: { types: string[] }): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  installListedSteps(app, 'json-body', {});
+  provideSteps(app, [[jsonBodyKey, {}]]);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(options.types, { parseAs: 'buffer' }, (request, body, done) => {
     try {
@@ -43,15 +43,11 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
   });
 }
 
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'json-body': Record<string, never>;
-  }
-}
+const jsonBodyKey = stepKey<object>('json-body');
 
 /** The `body:identity-encoding` step of {@link installJsonBody}. */
 export const identityEncodingStep = defineStep({
-  part: 'json-body',
+  needs: jsonBodyKey,
   name: 'identity-encoding',
   phase: 'body',
   // Fastify reads no body on GET and HEAD: the step is not compiled into their routes.

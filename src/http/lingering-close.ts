@@ -1,9 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
-/** Options for {@link installLingeringClose}. */
+/** What {@link lingeringCloseStep} is made from. */
 export interface LingeringCloseOptions {
   /** How long an unread body is drained before the early answer goes out; 5 s by default. */
   lingerMs?: number;
@@ -13,8 +11,10 @@ export interface LingeringCloseOptions {
   silenceMs?: number;
 }
 
+export const lingeringCloseKey = stepKey<LingeringCloseOptions>('lingering-close');
+
 /**
- * Let a client that writes its whole body before it reads (Python's `http.client`) read the
+ * The `respond:lingering-close` step: let a client that writes its whole body before it reads (Python's `http.client`) read the
  * answer it was given early: a 413 for an oversized body, a 401 before the body was read, a 404.
  * Node closes a connection answered early, and the client's next write meets a reset that drops
  * the unread answer with it (`EPIPE`). nginx drains such a body (`lingering_close`); here the rest
@@ -22,23 +22,12 @@ export interface LingeringCloseOptions {
  * closes, pauses for `silenceMs`, or has sent `lingerBytes` more, for `lingerMs` at most (the
  * bounds of what a hostile upload costs). The answer then says `Connection: close`.
  *
- * A respond step of the context's pipeline: its hooks are made before any plugin context, so the
- * forwarded API's routes meet it too.
+ * Its resource is provided before any plugin context exists, so the forwarded API's routes meet it too.
  */
-export function installLingeringClose(app: FastifyInstance, options: LingeringCloseOptions = {}): void {
-  installListedSteps(app, 'lingering-close', options);
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'lingering-close': LingeringCloseOptions;
-  }
-}
-
-/** The `respond:lingering-close` step of {@link installLingeringClose}. */
 export const lingeringCloseStep = defineStep({
-  part: 'lingering-close',
+  needs: lingeringCloseKey,
   name: 'lingering-close',
+  thin: true,
   phase: 'respond',
   create: (options) => {
     const bounds = {

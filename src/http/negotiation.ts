@@ -1,9 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import { parseAccept } from '../core/negotiation/index.ts';
 import { createApiScope, type ApiScope } from './api-scope.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
@@ -50,32 +48,24 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
   return !reserved.has(segment);
 }
 
-/**
- * The `negotiation` step: what the rewriter decided, kept in the request state for the steps and
- * handlers after it (`unversioned`, `versionFromAccept`). The rewriter runs before Fastify makes
- * the request, so the step reads its decision back from the URLs: `originalUrl` differs from `url`
- * exactly when `Accept` placed an unversioned path under a version.
- */
-export function addNegotiationStep(app: FastifyInstance, options: NegotiationStepOptions): void {
-  installListedSteps({ app, prefix: options.prefix }, 'negotiation', options);
-}
-
-/** Options for {@link addNegotiationStep}. */
+/** What {@link negotiationStep} is made from. */
 export interface NegotiationStepOptions {
   prefix: string;
   reserved?: string[];
 }
 
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    negotiation: NegotiationStepOptions;
-  }
-}
+export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
 
-/** The `gate:negotiation` step of {@link addNegotiationStep}. */
+/**
+ * The `gate:negotiation` step: what the rewriter decided, kept in the request state for the steps
+ * and handlers after it (`unversioned`, `versionFromAccept`). The rewriter runs before Fastify
+ * makes the request, so the step reads its decision back from the URLs: `originalUrl` differs from
+ * `url` exactly when `Accept` placed an unversioned path under a version.
+ */
 export const negotiationStep = defineStep({
-  part: 'negotiation',
+  needs: negotiationKey,
   name: 'negotiation',
+  thin: true,
   phase: 'gate',
   appliesTo: (route) => route.api,
   create: (options) => {

@@ -10,8 +10,7 @@ import {
 import type { VersionBundle } from '../core/versions/index.ts';
 import { methodsAt } from '../core/rulebook/route-index.ts';
 import { createApiScope, versionDocumentPath, type ApiScope } from './api-scope.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { fromFrameworkError } from './fastify-errors.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
@@ -63,24 +62,16 @@ export function problemErrorHandler(error: unknown, request: FastifyRequest, rep
   return sendProblem(reply, known ?? internalError({ logged }));
 }
 
+export const unversionedVaryKey = stepKey<object>('unversioned-vary');
+
 /**
- * `Vary: Accept` on every answer to an unversioned API path (its version came from `Accept`),
- * problems included: a gate step, added before any step that may refuse the request.
+ * The `gate:unversioned-vary` step: `Vary: Accept` on every answer to an unversioned API path (its
+ * version came from `Accept`), problems included: a gate step, before any step that may refuse the request.
  */
-export function addUnversionedVary(app: FastifyInstance, prefix: string): void {
-  installListedSteps({ app, prefix }, 'unversioned-vary', {});
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'unversioned-vary': Record<string, never>;
-  }
-}
-
-/** The `gate:unversioned-vary` step of {@link addUnversionedVary}. */
 export const unversionedVaryStep = defineStep({
-  part: 'unversioned-vary',
+  needs: unversionedVaryKey,
   name: 'unversioned-vary',
+  thin: true,
   phase: 'gate',
   appliesTo: (route) => route.api,
   create: () => (request, reply) => {

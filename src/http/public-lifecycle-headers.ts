@@ -4,7 +4,7 @@ import { publicDecision } from './public-decision.ts';
 import { hasDeprecation, stateOf } from './pipeline/request-state.ts';
 import type { RouteDescription } from './pipeline/route-description.ts';
 import { defineStep } from './pipeline/step-definition.ts';
-import { knownVerdict } from './removed-gate.ts';
+import { knownVerdict, removedGateKey } from './removed-gate.ts';
 import { setOrJoin } from './set-or-join.ts';
 
 /**
@@ -17,8 +17,9 @@ import { setOrJoin } from './set-or-join.ts';
  * only once identified, from the lifecycle step, which this step never overrides.
  */
 export const publicLifecycleHeadersStep = defineStep({
-  part: 'removed-gate',
+  needs: removedGateKey,
   name: 'public-lifecycle-headers',
+  thin: true,
   phase: 'respond',
   appliesTo: (route, { lifecycle }) =>
     route.version !== undefined && !route.isDocument && !knownUnscheduled(lifecycle, keyOf(route)),

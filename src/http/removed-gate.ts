@@ -1,11 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock/index.ts';
 import type { LifecycleSource, LifecycleVerdict } from '../core/lifecycle/index.ts';
 import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
 import { publicDecision, publicRemoval, tableErrorOf } from './public-decision.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
@@ -21,15 +20,6 @@ export function knownVerdict(
 ): LifecycleVerdict | undefined {
   if (lifecycle.versions && !lifecycle.versions().some((v) => v.name === key.version)) return undefined;
   return lifecycle.verdict(key);
-}
-
-declare module './pipeline/request-state.ts' {
-  interface RequestState {
-    /** The lifecycle's verdict on this request's endpoint, as the removed gate asked it. */
-    verdict?: { method: string; path: string; verdict: LifecycleVerdict };
-    /** The lifecycle step judged this request (for its client): its headers, or none, are final. */
-    lifecycleJudged?: boolean;
-  }
 }
 
 /** The verdict on an endpoint, reusing the one the removed gate asked for this request. */
@@ -71,7 +61,7 @@ export function removedVersionOf(
   };
 }
 
-/** Options for {@link installRemovedGate}. */
+/** What {@link removedGateStep} and the public lifecycle headers are made from. */
 export interface RemovedGateOptions {
   lifecycle: LifecycleSource;
   /** Where the API lives, for example `/api`. */
@@ -82,27 +72,19 @@ export interface RemovedGateOptions {
   onRemovedCall?: (call: { version: string; endpoint: string }, request: FastifyRequest) => void;
 }
 
+export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
+
 /**
- * Answer every request to a removed version (or removed endpoint) with its 410/404 problem in
- * `onRequest`, before authentication, rate limiting or any storage work: the version is gone for
- * everyone, with or without credentials. Every route and method under `<prefix>/v<n>` is covered,
- * and every path there with no route; only the version's OpenAPI document stays readable, for
- * migration.
+ * The `gate:removed-gate` step: answer every request to a removed version (or removed endpoint)
+ * with its 410/404 problem in `onRequest`, before authentication, rate limiting or any storage
+ * work: the version is gone for everyone, with or without credentials. Every route and method under
+ * `<prefix>/v<n>` is covered, and every path there with no route; only the version's OpenAPI
+ * document stays readable, for migration.
  */
-export function installRemovedGate(app: FastifyInstance, options: RemovedGateOptions): void {
-  installListedSteps({ app, prefix: options.prefix }, 'removed-gate', options);
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'removed-gate': RemovedGateOptions;
-  }
-}
-
-/** The `gate:removed-gate` step of {@link installRemovedGate}. */
 export const removedGateStep = defineStep({
-  part: 'removed-gate',
+  needs: removedGateKey,
   name: 'removed-gate',
+  thin: true,
   phase: 'gate',
   // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
   // OpenAPI document; a path with no route under a version is judged too, whatever follows it.

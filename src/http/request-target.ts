@@ -1,9 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { targetProblem, targetRefusalOf } from '../core/rulebook/canonical-path.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
 /**
  * Why the message's framing is refused, or `undefined`: a repeated `Host`, `Transfer-Encoding`
@@ -39,25 +37,18 @@ export function strictRequestError(req: IncomingMessage): VersionaryError | unde
   return undefined;
 }
 
+/** Provided (with `{}`) by the host, first of all. */
+export const strictRequestsKey = stepKey<object>('strict-requests');
+
 /**
- * Refuse ambiguous targets and framings (see `targetRefusalOf` in `core/rulebook`, {@link framingFaultOf}) before
- * any other hook: register it first. Router failures on the same targets (a bad `%` escape) are
- * refused the same way by the `frameworkErrors` of `serviceServerOptions`.
+ * The `gate:strict-requests` step: refuse ambiguous targets and framings (see `targetRefusalOf` in
+ * `core/rulebook`, {@link framingFaultOf}) before any other step. Router failures on the same
+ * targets (a bad `%` escape) are refused the same way by the `frameworkErrors` of `serviceServerOptions`.
  */
-export function installStrictRequests(app: FastifyInstance, prefix?: string): void {
-  installListedSteps({ app, prefix }, 'strict-requests', {});
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'strict-requests': Record<string, never>;
-  }
-}
-
-/** The `gate:strict-requests` step of {@link installStrictRequests}. */
 export const strictRequestsStep = defineStep({
-  part: 'strict-requests',
+  needs: strictRequestsKey,
   name: 'strict-requests',
+  thin: true,
   phase: 'gate',
   create: () => (request) => {
     const error = strictRequestError(request.raw);

@@ -48,6 +48,7 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
     {
       name: 'negotiate',
       phase: 'version',
+      thin: true,
       run: (request) => {
         const accept = request.headers.accept;
         if (known.has(accept)) return;
@@ -69,13 +70,17 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
     steps.push({
       name: 'count-call',
       phase: 'version',
+      thin: true,
       run: (request, _reply, route) => onCall(request, version.name, endpointOf(operationOf(route.method))),
     });
   }
-  for (const hook of scope.hooks)
+  for (const hook of scope.hooks) {
+    const name = stepNames[hook.name] ?? 'on-versioned-request';
     steps.push({
-      name: stepNames[hook.name] ?? 'on-versioned-request',
+      name,
       phase: 'lifecycle',
+      // Core's `decide` reads what the thin data plane's request has; the app's own hooks may not.
+      thin: name === 'rulebook',
       // The operation's own method, and the route's (HEAD, or the method a 405 route refuses).
       appliesTo: (route) => {
         const operation = operationOf(route.method);
@@ -87,5 +92,6 @@ export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteS
       },
       run: (request, reply, route) => hook({ request, reply, version, operation: calledOf(request, route.method) }),
     });
+  }
   return steps;
 }

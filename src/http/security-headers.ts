@@ -1,41 +1,34 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import type { FastifyReply } from 'fastify';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
 /** Headers every response carries, whatever its status. */
 export const securityHeaders = { 'x-content-type-options': 'nosniff' } as const;
 
 /**
- * Add {@link securityHeaders} to every response Fastify sends: successes, problems, 404s and
- * parser errors alike. `nosniff` stops a browser from reading a JSON body (echoed input
- * included) as HTML or script.
+ * The security-headers steps' resource: they add {@link securityHeaders} to every response Fastify
+ * sends: successes, problems, 404s and parser errors alike. `nosniff` stops a browser from reading
+ * a JSON body (echoed input included) as HTML or script.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
-  installListedSteps(app, 'security-headers', {});
-}
-
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'security-headers': Record<string, never>;
-  }
-}
+export const securityHeadersKey = stepKey<object>('security-headers');
 
 // In the first phase so a reply sent from any later step has them; on the way out for errors
 // raised before routing.
 const set = (_request: unknown, reply: FastifyReply) => void reply.headers(securityHeaders);
 
-/** The `gate:security-headers` step of {@link installSecurityHeaders}. */
+/** The `gate:security-headers` step. */
 export const securityHeadersStep = defineStep({
-  part: 'security-headers',
+  needs: securityHeadersKey,
   name: 'security-headers',
+  thin: true,
   phase: 'gate',
   create: () => set,
 });
 
-/** The `respond:security-headers` step of {@link installSecurityHeaders}. */
+/** The `respond:security-headers` step. */
 export const securityHeadersResponseStep = defineStep({
-  part: 'security-headers',
+  needs: securityHeadersKey,
   name: 'security-headers',
+  thin: true,
   phase: 'respond',
   create: () => set,
 });

@@ -5,13 +5,6 @@ import type { HeaderList, Headers } from './forward-headers.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
 
-declare module './pipeline/request-state.ts' {
-  interface RequestState {
-    /** The answer is the upstream's, passed through: no entity tag of the gateway's own is added. */
-    forwarded?: boolean;
-  }
-}
-
 /** What one forwarded call needs besides the request: its target and headers, and what to do with the answer's. */
 export interface UpstreamCall {
   /** The request target sent upstream, in origin form. */

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
-import { installListedSteps } from './pipeline/listed-steps.ts';
-import { defineStep } from './pipeline/step-definition.ts';
+import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
-/** Options for {@link installVersionListHeaders}. */
+/** What {@link versionListHeadersStep} is made from. */
 export interface VersionListHeadersOptions {
   lifecycle: LifecycleSource;
   /** `true`: on every answer; `'api'`: on the API's only; `false`: none. */
@@ -11,21 +9,16 @@ export interface VersionListHeadersOptions {
   prefix: string;
 }
 
-/** The lifecycle's version list headers on every answer (or the API's only), when it has them. */
-export function installVersionListHeaders(app: FastifyInstance, options: VersionListHeadersOptions): void {
-  installListedSteps({ app, prefix: options.prefix }, 'version-list-headers', options);
-}
+export const versionListHeadersKey = stepKey<VersionListHeadersOptions>('version-list-headers');
 
-declare module './pipeline/step-definition.ts' {
-  interface StepResources {
-    'version-list-headers': VersionListHeadersOptions;
-  }
-}
-
-/** The `gate:version-list-headers` step: off when the option is, or the lifecycle has no list. */
+/**
+ * The `gate:version-list-headers` step: the lifecycle's version list headers on every answer (or
+ * the API's only); off when the option is, or the lifecycle has no list.
+ */
 export const versionListHeadersStep = defineStep({
-  part: 'version-list-headers',
+  needs: versionListHeadersKey,
   name: 'version-list-headers',
+  thin: true,
   phase: 'gate',
   appliesTo: (route, o) => o.versionListHeaders !== 'api' || route.api,
   create: (o) => {

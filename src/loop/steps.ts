@@ -25,9 +25,10 @@ import { usageStep } from './usage/usage-step.ts';
 
 /**
  * Every per-request step of the loop, in the order a request meets them. The loop's pipeline runs
- * its steps in this order within each phase and refuses a step that is not here, and each part
- * installs its steps from this list (`installListedSteps(app, part, resources)`), so this list is
- * the whole request: a new rule is its step file (its `defineStep`) plus one line here. Steps that
+ * its steps in this order within each phase and refuses a step that is not here; each step is a
+ * value that `needs` a typed key, and a part installs the steps of this list that need its keys by
+ * providing their resources (`provideSteps(app, [[key, resource]])`), so this list is the whole
+ * request: a new rule is its step value (its `defineStep`) plus one line here. Steps that
  * routes bring themselves (a version's negotiation, lifecycle and input steps, built per
  * operation) are named by `routeStep`, so that this list orders them too. `docs/architecture.md`'s
  * table is generated from what the pipeline compiles of it (`npm run steps-table`).

@@ -12,6 +12,8 @@ export interface RoutePlan {
   readonly owner: object;
   /** Whether it is a matched route's (not the plan of a path with no route). */
   readonly routed: boolean;
+  /** Every step of the plan runs on the thin data plane's request too (each step's `thin`). */
+  readonly thin: boolean;
   readonly stages: Readonly<Partial<Record<RequestStage, Stage>>>;
 }
 
@@ -50,5 +52,11 @@ export function compileRoute(
         : composeSteps(list as BoundStep[], stage !== 'onResponse' && stage !== 'onRequestAbort');
     if (composed) stages[stage] = composed as Stage;
   }
-  return { names: steps.map((step) => `${step.phase}:${step.name}`), owner, routed: route.url !== undefined, stages };
+  return {
+    names: steps.map((step) => `${step.phase}:${step.name}`),
+    owner,
+    routed: route.url !== undefined,
+    thin: steps.every((step) => step.thin === true),
+    stages,
+  };
 }

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
-import { defaultSteps, installListedSteps, listSteps } from './listed-steps.ts';
+import { defaultSteps, listSteps, provideSteps } from './listed-steps.ts';
 import { requestPipeline, routeSteps } from './request-pipeline.ts';
-import { defineStep, routeStep } from './step-definition.ts';
+import { defineStep, routeStep, stepKey } from './step-definition.ts';
 
-declare module './step-definition.ts' {
-  interface StepResources {
-    'tenant-test': { seen: string[]; header: string; enabled: boolean };
-    'other-test': { seen: string[] };
-  }
-}
+const tenantKey = stepKey<{ seen: string[]; header: string; enabled: boolean }>('tenant-test');
+const otherKey = stepKey<{ seen: string[] }>('other-test');
 
 // Declared in one order, listed in another: the list alone decides.
 const tenantCheck = defineStep({
-  part: 'tenant-test',
+  needs: tenantKey,
   phase: 'check',
   name: 'tenant',
   appliesTo: (route, resources) => route.url !== `/skip-${resources.header}`,
@@ -25,25 +21,25 @@ const tenantCheck = defineStep({
   },
 });
 const tenantGate = defineStep({
-  part: 'tenant-test',
+  needs: tenantKey,
   phase: 'check',
   name: 'tenant-gate',
   create: (resources) => () => void resources.seen.push('tenant-gate'),
 });
 const switchedOff = defineStep({
-  part: 'tenant-test',
+  needs: tenantKey,
   phase: 'check',
   name: 'switched-off',
   create: (resources) => (resources.enabled ? () => void resources.seen.push('switched-off') : undefined),
 });
 const tenantHeader = defineStep({
-  part: 'tenant-test',
+  needs: tenantKey,
   phase: 'respond',
   name: 'tenant-header',
   create: (resources) => (request, reply) => void reply.header('x-tenant', request.headers[resources.header]),
 });
 const otherPart = defineStep({
-  part: 'other-test',
+  needs: otherKey,
   phase: 'gate',
   name: 'other',
   create: (resources) => () => void resources.seen.push('other'),
@@ -51,21 +47,21 @@ const otherPart = defineStep({
 
 const list = [otherPart, tenantGate, switchedOff, routeStep('check', 'route-given'), tenantCheck, tenantHeader];
 
-describe('installListedSteps', () => {
-  it("installs the part's listed definitions, in the list's order, and leaves out one that is off", async () => {
+describe('provideSteps', () => {
+  it("installs the listed definitions that need the key, in the list's order, and leaves out one that is off", async () => {
     const app = Fastify();
     listSteps(app, list, '/api');
     const seen: string[] = [];
-    installListedSteps({ app, prefix: '/api' }, 'tenant-test', { seen, header: 'x-tenant', enabled: false });
+    provideSteps({ app, prefix: '/api' }, [[tenantKey, { seen, header: 'x-tenant', enabled: false }]]);
     app.get('/api/v1/things', async () => ({ ok: true }));
     app.get('/skip-x-tenant', async () => ({ ok: true }));
     const res = await app.inject({ url: '/api/v1/things', headers: { 'x-tenant': 'acme' } });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-tenant'], 'acme');
-    // `other` is another part's: not installed by this call; `switched-off` returned undefined.
+    // `other` needs another key: not installed by this call; `switched-off` returned undefined.
     assert.deepEqual(seen, ['tenant-gate', 'tenant']);
     assert.equal((await app.inject('/api/v1/things')).statusCode, 400);
-    // `appliesTo` is given the part's resources.
+    // `appliesTo` is given the key's resource.
     seen.length = 0;
     assert.equal((await app.inject('/skip-x-tenant')).statusCode, 200);
     assert.deepEqual(seen, ['tenant-gate']);
@@ -76,8 +72,10 @@ describe('installListedSteps', () => {
     const app = Fastify();
     listSteps(app, list, '/api');
     const seen: string[] = [];
-    installListedSteps({ app, prefix: '/api' }, 'tenant-test', { seen, header: 'x-tenant', enabled: true });
-    installListedSteps({ app, prefix: '/api' }, 'other-test', { seen });
+    provideSteps({ app, prefix: '/api' }, [
+      [tenantKey, { seen, header: 'x-tenant', enabled: true }],
+      [otherKey, { seen }],
+    ]);
     const own = routeSteps([{ phase: 'check', name: 'route-given', run: () => void seen.push('route-given') }]);
     app.get('/api/v1/things', { config: own }, async () => ({ ok: true }));
     assert.equal((await app.inject({ url: '/api/v1/things', headers: { 'x-tenant': 'a' } })).statusCode, 200);
@@ -85,7 +83,7 @@ describe('installListedSteps', () => {
     await app.close();
   });
 
-  it('refuses a step the list does not name, added or route-given, and a part in a context with no list', async () => {
+  it('refuses a step the list does not name, added or route-given, and resources for a context with no list', async () => {
     const app = Fastify();
     listSteps(app, list, '/api');
     assert.throws(
@@ -96,7 +94,10 @@ describe('installListedSteps', () => {
     assert.throws(() => app.get('/api/v1/stray', { config: stray }, async () => ({})), /input:stray/);
     await app.close();
     const bare = Fastify();
-    assert.throws(() => installListedSteps(bare, 'other-test', { seen: [] }), /no list of steps/);
+    assert.throws(
+      () => provideSteps(bare, [[otherKey, { seen: [] }]]),
+      /other-test are provided to a context that has no list/,
+    );
     await bare.close();
   });
 
@@ -105,16 +106,30 @@ describe('installListedSteps', () => {
     listSteps(app, list, '/api');
     defaultSteps(app, [], '/api');
     const seen: string[] = [];
-    installListedSteps({ app, prefix: '/api' }, 'other-test', { seen });
+    provideSteps({ app, prefix: '/api' }, [[otherKey, { seen }]]);
     app.get('/api/x', async () => ({}));
     await app.inject('/api/x');
     assert.deepEqual(seen, ['other']);
     await app.close();
     const plain = Fastify();
     defaultSteps(plain, list, '/api');
-    installListedSteps({ app: plain, prefix: '/api' }, 'other-test', { seen });
+    provideSteps({ app: plain, prefix: '/api' }, [[otherKey, { seen }]]);
     // Without the product's list, a step it does not name is still accepted.
     requestPipeline(plain, '/api').add({ name: 'app-own', phase: 'gate', run: () => undefined });
     await plain.close();
+  });
+
+  it('types each resource by its key', async () => {
+    const app = Fastify();
+    defaultSteps(app, list, '/api');
+    // @ts-expect-error -- `other-test` needs `{ seen: string[] }`
+    provideSteps(app, [[otherKey, { seen: 'no' }]]);
+    const seen: string[] = [];
+    provideSteps(app, [
+      [otherKey, { seen }],
+      // @ts-expect-error -- a tenant resource without its header and switch
+      [tenantKey, { seen }],
+    ]);
+    await app.close();
   });
 });

@@ -11,11 +11,8 @@ export type RuleDecision = 'removed' | 'brownout' | 'closed_to_new_clients' | 'r
 
 /**
  * What the steps of one request tell each other, in one object per request (Fastify's
- * `versionaryState` request decorator). A feature adds its own members by declaration merging:
- *
- * ```ts
- * declare module './request-state.ts' { interface RequestState { principal?: Principal } }
- * ```
+ * `versionaryState` request decorator): the http layer's members here, a layer above keeps its
+ * own in a slot of its own ({@link stateKey}).
  */
 export interface RequestState {
   /** Credentials that failed, kept for the `authorize` step (a rate limit counts them first). */
@@ -48,6 +45,12 @@ export interface RequestState {
   pendingRemoval?: { headers: Record<string, string>; error: VersionaryError };
   /** The matched route's pattern (`null` when none matched), read once (`routeUrlOf`). */
   routeUrl?: string | null;
+  /** The lifecycle's verdict on this request's endpoint, as the removed gate asked it. */
+  verdict?: { method: string; path: string; verdict: LifecycleVerdict };
+  /** The lifecycle step judged this request (for its client): its headers, or none, are final. */
+  lifecycleJudged?: boolean;
+  /** The answer is the upstream's, passed through: no entity tag of the gateway's own is added. */
+  forwarded?: boolean;
 }
 
 type WithState = FastifyRequest & { versionaryState?: RequestState | null };
@@ -55,6 +58,41 @@ type WithState = FastifyRequest & { versionaryState?: RequestState | null };
 /** The request's state, made on first use. */
 export function stateOf(request: FastifyRequest): RequestState {
   return ((request as WithState).versionaryState ??= {});
+}
+
+/** A typed slot of the request state, for a member of a layer above http (`principal`, `usage`). */
+export interface StateKey<T> {
+  readonly name: string;
+  /** The slot's value; `undefined` when unset. Makes no state. */
+  get(request: FastifyRequest): T | undefined;
+  set(request: FastifyRequest, value: T | undefined): void;
+}
+
+const slotNames = new Set<string>();
+
+/**
+ * A slot of the request state, typed by its value: the module that owns the member makes the key,
+ * and reads and writes it through the key, so no shared interface is extended by declaration merging.
+ *
+ * @example
+ * ```ts
+ * const principalSlot = stateKey<Principal>('principal');
+ * principalSlot.set(request, principal);
+ * principalSlot.get(request)?.id;
+ * ```
+ */
+export function stateKey<T>(name: string): StateKey<T> {
+  // A plain member, seen in a debugger and a log as the others are; `slot:` keeps it apart from
+  // the members of `RequestState`, and one name is one slot.
+  const member = `slot:${name}`;
+  if (slotNames.has(member)) throw new Error(`The request state already has a slot named ${name}.`);
+  slotNames.add(member);
+  type Slotted = { versionaryState?: Record<string, T | undefined> | null };
+  return {
+    name,
+    get: (request) => (request as unknown as Slotted).versionaryState?.[member],
+    set: (request, value) => void ((stateOf(request) as Record<string, T | undefined>)[member] = value),
+  };
 }
 
 /** Whether a block of headers (`Deprecation` or `deprecation`) says the call is deprecated. */

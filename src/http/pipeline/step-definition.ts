@@ -3,40 +3,62 @@ import type { RouteDescription } from './route-description.ts';
 import type { PayloadStep, RequestStep } from './step-types.ts';
 
 /**
- * What each part hands its steps when it installs them: its clock, store, cache, options. Each
- * step file adds its part's entry (`declare module` …`interface StepResources { caching: CachingOptions }`),
- * so `create` is typed by its `part`, and the http layer never names the loop's types.
+ * The name of what a step is made from (a part's clock, store, cache, options), typed by it: the
+ * step says it `needs` the key, the part that installs it provides the key's resource
+ * (`provideSteps(app, [[key, resource]])`). A value, so the http layer never names the loop's types
+ * and no shared interface is extended by declaration merging.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging, one entry per part
-export interface StepResources {}
-
-/** A part that installs steps: a key of {@link StepResources}. */
-export type StepPart = keyof StepResources;
-
-interface DefinitionBase<P extends StepPart> {
-  /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
+export interface StepKey<R> {
+  /** For errors: the part or feature that provides it (`caching`, `rate-limit`). */
   readonly name: string;
-  /** Who installs the step (`installListedSteps(app, part, resources)`), and so what `create` is given. */
-  readonly part: P;
-  /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
-  readonly appliesTo?: (route: RouteDescription, resources: StepResources[P]) => boolean;
+  /** Never set: types the key by its resource (a key of `R` takes any resource assignable to `R`). */
+  readonly resource?: (resource: R) => void;
 }
 
-/** A step of a phase that does not see the payload; `create` runs once, when its part installs. */
-export interface RequestStepDefinition<P extends StepPart = StepPart> extends DefinitionBase<P> {
+/**
+ * A key for the resource of one or more steps.
+ *
+ * @example
+ * ```ts
+ * export const cachingKey = stepKey<CachingOptions>('caching');
+ * ```
+ */
+export function stepKey<R>(name: string): StepKey<R> {
+  return { name };
+}
+
+interface DefinitionBase<R> {
+  /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
+  readonly name: string;
+  /** What `create` and `appliesTo` are given: the resource its part provides for this key. */
+  readonly needs: StepKey<R>;
+  /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
+  readonly appliesTo?: (route: RouteDescription, resources: R) => boolean;
+  /**
+   * The step runs on the thin data plane's request too (`ThinRequest`, `http/thin`): it reads only
+   * the members that has. A route whose steps all say so may be served by the thin data plane.
+   */
+  readonly thin?: boolean;
+}
+
+/** A step of a phase that does not see the payload; `create` runs once, when its resource is provided. */
+export interface RequestStepDefinition<R = never> extends DefinitionBase<R> {
   readonly phase: Exclude<RequestPhase, PayloadPhase>;
   /** The step's run for these resources, or `undefined` when the feature is off (no store, an option false). */
-  readonly create: (resources: StepResources[P]) => RequestStep['run'] | undefined;
+  readonly create: (resources: R) => RequestStep['run'] | undefined;
 }
 
 /** A step that sees the payload (`serialize`, `respond`): it sets headers, or returns a payload to send instead. */
-export interface PayloadStepDefinition<P extends StepPart = StepPart> extends DefinitionBase<P> {
+export interface PayloadStepDefinition<R = never> extends DefinitionBase<R> {
   readonly phase: PayloadPhase;
-  readonly create: (resources: StepResources[P]) => PayloadStep['run'] | undefined;
+  readonly create: (resources: R) => PayloadStep['run'] | undefined;
 }
 
-/** One per-request rule: where it runs, who installs it, and how its run is made from the part's resources. */
-export type StepDefinition<P extends StepPart = StepPart> = RequestStepDefinition<P> | PayloadStepDefinition<P>;
+/**
+ * One per-request rule: where it runs, what it needs, and how its run is made from that. A
+ * definition of any resource is a `StepDefinition` (its `never` default): it takes its resource only.
+ */
+export type StepDefinition<R = never> = RequestStepDefinition<R> | PayloadStepDefinition<R>;
 
 /**
  * A step a route brings itself (`config: routeSteps([...])`: a version's negotiation, lifecycle
@@ -46,23 +68,24 @@ export type StepDefinition<P extends StepPart = StepPart> = RequestStepDefinitio
 export interface RouteStepEntry {
   readonly phase: RequestPhase;
   readonly name: string;
-  readonly part?: undefined;
+  readonly needs?: undefined;
 }
 
 /** An entry of a product's list of steps: a definition, or a route's own step. */
-export type ListedStep = { [P in StepPart]: StepDefinition<P> }[StepPart] | RouteStepEntry;
+export type ListedStep = StepDefinition | RouteStepEntry;
 
 /**
- * A step definition, typed by its part: `create` gets that part's resources.
+ * A step definition, typed by the key it needs: `create` gets that key's resource.
  *
  * @example
  * ```ts
- * export const tenantStep = defineStep({ part: 'tenant', phase: 'check', name: 'tenant', create: (o) => (request) => o.check(request) });
+ * const tenantKey = stepKey<{ check: (request: FastifyRequest) => void }>('tenant');
+ * export const tenantStep = defineStep({ needs: tenantKey, phase: 'check', name: 'tenant', create: (o) => (request) => o.check(request) });
  * ```
  */
-export function defineStep<P extends StepPart>(definition: RequestStepDefinition<P>): RequestStepDefinition<P>;
-export function defineStep<P extends StepPart>(definition: PayloadStepDefinition<P>): PayloadStepDefinition<P>;
-export function defineStep<P extends StepPart>(definition: StepDefinition<P>): StepDefinition<P> {
+export function defineStep<R>(definition: RequestStepDefinition<R>): RequestStepDefinition<R>;
+export function defineStep<R>(definition: PayloadStepDefinition<R>): PayloadStepDefinition<R>;
+export function defineStep<R>(definition: StepDefinition<R>): StepDefinition<R> {
   return definition;
 }
 
@@ -72,6 +95,6 @@ export function routeStep(phase: RequestPhase, name: string): RouteStepEntry {
 }
 
 /** `phase:name`, as the pipeline orders and prints steps. */
-export function stepKey(step: { phase: RequestPhase; name: string }): string {
+export function stepId(step: { phase: RequestPhase; name: string }): string {
   return `${step.phase}:${step.name}`;
 }

@@ -9,6 +9,8 @@ export interface RequestStep {
   phase: Exclude<RequestPhase, PayloadPhase>;
   /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
   appliesTo?: (route: RouteDescription) => boolean;
+  /** The step runs on the thin data plane's request too (`ThinRequest`): it reads only what that has. */
+  thin?: boolean;
   /** May throw (the error becomes the answer) or return a promise, which alone is awaited. */
   run: (request: FastifyRequest, reply: FastifyReply, route: RouteDescription) => unknown;
 }
@@ -18,6 +20,7 @@ export interface PayloadStep {
   name: string;
   phase?: PayloadPhase;
   appliesTo?: (route: RouteDescription) => boolean;
+  thin?: boolean;
   /** Given the route it is bound to after the payload, as a request step is (most ignore it). */
   // eslint-disable-next-line max-params -- Fastify's three payload arguments, then the route
   run: (request: FastifyRequest, reply: FastifyReply, payload: unknown, route: RouteDescription) => unknown;

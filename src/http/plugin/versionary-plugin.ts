@@ -17,16 +17,16 @@ import {
   type OpenApiVersion,
   verdictDeprecation,
 } from '../../core/versions/index.ts';
-import { defaultSteps } from '../pipeline/listed-steps.ts';
+import { defaultSteps, provideSteps } from '../pipeline/listed-steps.ts';
 import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { forwardsUndocumented } from '../forwarded-catch-all.ts';
-import { addNegotiationStep } from '../negotiation.ts';
-import { addUnversionedVary, installPrefixProblems } from '../problem-handling.ts';
-import { installRemovedGate, removalDecision, removedVersionOf, verdictOf } from '../removed-gate.ts';
-import { installTelemetry } from '../telemetry/telemetry-step.ts';
-import { installVersionListHeaders } from '../version-list-headers.ts';
+import { negotiationKey } from '../negotiation.ts';
+import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.ts';
+import { removalDecision, removedGateKey, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { telemetryKey } from '../telemetry/telemetry-step.ts';
+import { versionListHeadersKey } from '../version-list-headers.ts';
 import {
   registerVersionedApi,
   type ElementUseEvent,
@@ -60,19 +60,25 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   }
   // Without the loop's list (the plugin on an app of its own), the plugin's steps come from its own.
   defaultSteps(app, pluginSteps, prefix);
-  addNegotiationStep(app, { prefix });
-  if (o.problems) addUnversionedVary(app, prefix);
-  installVersionListHeaders(app, { lifecycle, versionListHeaders: o.versionListHeaders, prefix });
-  // Removed versions and endpoints answer in onRequest, before anything else the app does.
-  installRemovedGate(app, {
-    lifecycle,
-    prefix,
-    clock,
-    onRemovedCall: (call, request) =>
-      o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
-  });
-  // The client on traces and the call counter: only one the app identifies, never the address.
-  installTelemetry(app, { prefix, clientOf: options.clientOf ?? options.clientIdOf });
+  // In this order: without the loop's list, a phase's steps run in the order they are installed.
+  provideSteps({ app, prefix }, [[negotiationKey, { prefix }]]);
+  if (o.problems) provideSteps({ app, prefix }, [[unversionedVaryKey, {}]]);
+  provideSteps({ app, prefix }, [
+    [versionListHeadersKey, { lifecycle, versionListHeaders: o.versionListHeaders, prefix }],
+    // Removed versions and endpoints answer in onRequest, before anything else the app does.
+    [
+      removedGateKey,
+      {
+        lifecycle,
+        prefix,
+        clock,
+        onRemovedCall: (call, request) =>
+          o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
+      },
+    ],
+    // The client on traces and the call counter: only one the app identifies, never the address.
+    [telemetryKey, { prefix, clientOf: options.clientOf ?? options.clientIdOf }],
+  ]);
   // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
   const lifecycleHook = lifecycle.decisionTable
     ? rulebookHook(o, lifecycle, lifecycle.decisionTable)

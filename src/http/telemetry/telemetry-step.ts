@@ -1,14 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../api-scope.ts';
-import { installListedSteps } from '../pipeline/listed-steps.ts';
-import { defineStep } from '../pipeline/step-definition.ts';
+import { defineStep, stepKey } from '../pipeline/step-definition.ts';
 import { VersionaryAttribute as A } from './attribute-names.ts';
 import { createBoundedValues } from './bounded-values.ts';
 import { createCallCounter } from './call-counter.ts';
 import { callFactsOf } from './call-facts.ts';
 import { recordingSpanOf } from './request-span.ts';
 
-/** Options for {@link installTelemetry}. */
+/** What {@link telemetryStep} is made from. */
 export interface TelemetryOptions {
   /** Where the API lives (`/api`): the version is the segment after it. */
   prefix: string;
@@ -19,28 +18,18 @@ export interface TelemetryOptions {
 /** Distinct client ids the counter keeps per process; every later one is counted as `other`. */
 const counterClientLimit = 100;
 
-/**
- * Write the `versionary.*` attributes on the request's span and count the call on the
- * `versionary.calls` counter, through `@opentelemetry/api` only: with no SDK registered, neither
- * is recording and the step returns before reading anything.
- */
-export function installTelemetry(app: FastifyInstance, options: TelemetryOptions): void {
-  installListedSteps({ app, prefix: options.prefix }, 'telemetry', options);
-}
-
-declare module '../pipeline/step-definition.ts' {
-  interface StepResources {
-    telemetry: TelemetryOptions;
-  }
-}
+export const telemetryKey = stepKey<TelemetryOptions>('telemetry');
 
 /**
- * The `respond:telemetry` step of {@link installTelemetry}: in `onSend`, once every rule has
- * answered or let the call through, and before `@fastify/otel` ends the request's span there.
+ * The `respond:telemetry` step: write the `versionary.*` attributes on the request's span and
+ * count the call on the `versionary.calls` counter, through `@opentelemetry/api` only: with no SDK
+ * registered, neither is recording and the step returns before reading anything. In `onSend`, once
+ * every rule has answered or let the call through, and before `@fastify/otel` ends the request's span there.
  */
 export const telemetryStep = defineStep({
-  part: 'telemetry',
+  needs: telemetryKey,
   name: 'telemetry',
+  thin: true,
   phase: 'respond',
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
   create: (options) => {

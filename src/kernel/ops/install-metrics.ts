@@ -3,8 +3,8 @@ import { createApiScope } from '../../http/api-scope.ts';
 import { maxClientLabels, type ServiceMetrics } from './metrics.ts';
 import { routeUrlOf } from '../../http/route-url.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 
 /** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
@@ -28,7 +28,7 @@ const maxSeries = 4096;
  * refusals (by the policy the limit step named), from the request state.
  */
 export function installMetrics(app: FastifyInstance, options: InstallMetricsOptions): void {
-  installListedSteps({ app, prefix: options.prefix }, 'metrics', options);
+  provideSteps({ app, prefix: options.prefix }, [[metricsKey, options]]);
   if (!options.route) return;
   const { metrics } = options;
   app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
@@ -37,16 +37,13 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
   });
 }
 
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    metrics: InstallMetricsOptions;
-  }
-}
+const metricsKey = stepKey<InstallMetricsOptions>('metrics');
 
 /** The `after:metrics` step of {@link installMetrics}. */
 export const metricsStep = defineStep({
-  part: 'metrics',
+  needs: metricsKey,
   name: 'metrics',
+  thin: true,
   phase: 'after',
   create: (options) => {
     const { metrics } = options;

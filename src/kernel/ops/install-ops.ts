@@ -1,5 +1,5 @@
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { createInProcessChangeFeed } from '../change-feed/in-process-feed.ts';
 import { ChangeTopic } from '../change-feed/publishing-storage.ts';
@@ -72,7 +72,7 @@ export function installOps(
   const { metrics, changeFeed } = ops;
   app.decorate('changeFeed', changeFeed);
   app.decorate('metrics', metrics);
-  installListedSteps({ app, prefix: options.apiPrefix }, 'ops', ops);
+  provideSteps({ app, prefix: options.apiPrefix }, [[opsKey, ops]]);
   const checks: ReadinessCheck[] = [
     ...(storage.ping ? [{ name: 'storage', check: () => storage.ping!() }] : []),
     ...(wiring.readinessChecks ?? []),
@@ -112,16 +112,13 @@ export function installOps(
   });
 }
 
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    ops: ResolvedOps;
-  }
-}
+const opsKey = stepKey<ResolvedOps>('ops');
 
 /** The `respond:request-id` step of {@link installOps}. */
 export const requestIdStep = defineStep({
-  part: 'ops',
+  needs: opsKey,
   name: 'request-id',
+  thin: true,
   phase: 'respond',
   create: (ops) => (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -1,4 +1,4 @@
-import { stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
+import { stateKey } from '../../http/pipeline/request-state.ts';
 import type { FastifyRequest } from 'fastify';
 
 /** The roles a credential can hold. */
@@ -15,21 +15,17 @@ export interface Principal {
   kind: 'api-key' | 'jwt' | 'admin-env' | 'app';
 }
 
-declare module '../../http/pipeline/request-state.ts' {
-  interface RequestState {
-    /** Who is calling, once the `authenticate` step has read the credentials. */
-    principal?: Principal;
-  }
-}
+/** Who is calling, once the `authenticate` step has read the credentials. */
+const principalSlot = stateKey<Principal>('principal');
 
 /** Attach the authenticated principal to a request. */
 export function setPrincipal(request: FastifyRequest, principal: Principal): void {
-  stateOf(request).principal = principal;
+  principalSlot.set(request, principal);
 }
 
 /** The authenticated principal of a request, if any. */
 export function principalOf(request: FastifyRequest): Principal | undefined {
-  return (request as { versionaryState?: RequestState | null }).versionaryState?.principal;
+  return principalSlot.get(request);
 }
 
 /**

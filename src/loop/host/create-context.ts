@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { installJsonBody, installLingeringClose } from '../../http/index.ts';
-import { installStrictRequests } from '../../http/request-target.ts';
-import { listSteps } from '../../http/pipeline/listed-steps.ts';
+import { installJsonBody } from '../../http/index.ts';
+import { lingeringCloseKey } from '../../http/lingering-close.ts';
+import { strictRequestsKey } from '../../http/request-target.ts';
+import { listSteps, provideSteps } from '../../http/pipeline/listed-steps.ts';
 import { loopSteps } from '../steps.ts';
 import { createRequiredRole } from '../access/auth/required-role.ts';
 import { publishingStorage } from '../../kernel/change-feed/publishing-storage.ts';
@@ -36,9 +37,9 @@ export async function createServiceContext(
   // Before any part installs a step: each installs its own from the loop's one list, which orders them.
   listSteps(app, loopSteps, api.prefix);
   // First of all hooks: every later one (limits, roles, the lifecycle, usage, forwarding) sees one canonical path.
-  installStrictRequests(app, api.prefix);
+  provideSteps({ app, prefix: api.prefix }, [[strictRequestsKey, {}]]);
   // Here, before any feature's plugin context exists, so that every route inherits it (the forwarded API too).
-  installLingeringClose(app);
+  provideSteps(app, [[lingeringCloseKey, {}]]);
   const ops = resolveOps(options.ops);
   const storage = publishingStorage({ storage: input.storage, feed: ops.changeFeed });
   const runtime = await createLifecycleRuntime({

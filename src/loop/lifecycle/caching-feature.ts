@@ -1,4 +1,5 @@
-import { installCaching } from '../../http/index.ts';
+import { cachingKey } from '../../http/caching.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
 
@@ -6,7 +7,7 @@ import { registerProblemDocs } from '../../kernel/app/problem-docs.ts';
 export const cachingFeature: ServiceFeature = {
   name: 'caching',
   install: ({ app, requiredRole }) => {
-    installCaching(app, { isPrivate: (request) => requiredRole(request) !== undefined });
+    provideSteps(app, [[cachingKey, { isPrivate: (request) => requiredRole(request) !== undefined }]]);
     registerProblemDocs(app);
   },
 };

@@ -1,8 +1,9 @@
-import { installSecurityHeaders } from '../../http/index.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { securityHeadersKey } from '../../http/security-headers.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 
 /** Security headers on every answer (problems come from the versionary plugin, in the resources feature). */
 export const securityFeature: ServiceFeature = {
   name: 'security-headers',
-  install: ({ app }) => installSecurityHeaders(app),
+  install: ({ app }) => provideSteps(app, [[securityHeadersKey, {}]]),
 };

@@ -1,6 +1,4 @@
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
-import type { FastifyInstance } from 'fastify';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
@@ -29,26 +27,15 @@ export async function createBrownoutCache(options: {
   };
 }
 
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    'brownout-listing': { cache: BrownoutCache; clock: Clock; path: string };
-  }
-}
+/** The brownouts, and the path of the lifecycle document that lists them (`/api/versions`). */
+export const brownoutListingKey = stepKey<{ cache: BrownoutCache; clock: Clock; path: string }>('brownout-listing');
 
 /**
- * Add each version's planned brownouts (of every client, not ended) to the lifecycle
- * document at `/api/versions`, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
+ * The `serialize:brownout-listing` step: add each version's planned brownouts (of every client,
+ * not ended) to the lifecycle document, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
  */
-export function listBrownoutsInLifecycle(
-  app: FastifyInstance,
-  options: { cache: BrownoutCache; clock: Clock; path: string },
-): void {
-  installListedSteps(app, 'brownout-listing', options);
-}
-
-/** The `serialize:brownout-listing` step of {@link listBrownoutsInLifecycle}. */
 export const brownoutListingStep = defineStep({
-  part: 'brownout-listing',
+  needs: brownoutListingKey,
   name: 'brownout-listing',
   phase: 'serialize',
   // Compiled into the lifecycle document's route alone.

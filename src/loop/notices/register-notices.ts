@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
 import type { ServiceConfig } from '../host/config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ExtendedAccessDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
-import { createBrownoutCache, listBrownoutsInLifecycle } from './brownout-guard.ts';
+import { brownoutListingKey, createBrownoutCache } from './brownout-guard.ts';
 import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
 import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
@@ -55,7 +56,7 @@ export async function registerNotices(
     configured: settings.brownouts,
     load: () => storage.notices.listBrownouts(),
   });
-  listBrownoutsInLifecycle(app, { cache, clock, path: `${options.apiPrefix}/versions` });
+  provideSteps(app, [[brownoutListingKey, { cache, clock, path: `${options.apiPrefix}/versions` }]]);
 
   // Planned in this order: one outbox row per channel and recipient.
   const channels: NoticeChannel[] = [

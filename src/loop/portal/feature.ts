@@ -1,9 +1,10 @@
 import { fastifyCookie } from '@fastify/cookie';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
 import { registerPortal } from './index.ts';
-import { installPageRateLimit } from './page-rate-limit.ts';
-import { installSessionBudget } from './dashboard/session-budget.ts';
+import { pageRateLimitKey } from './page-rate-limit.ts';
+import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
@@ -20,16 +21,15 @@ export const portalFeature: ServiceFeature = {
   install: (context) => {
     const { app, bundle, runtime, clock, storage, config, api, options } = context;
     const store = options.rateLimitStore ?? createMemoryRateLimitStore();
-    installPageRateLimit(app, { settings: config.settings.rateLimit, store, clock, limited: guarded });
     // One codec for the pages and the budget, which reads the same cookies before the pages do.
     const sessions = createSessionCodec({ clock, ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
-    installSessionBudget(app, {
-      budget: config.settings.portal.sessionBudget,
-      store,
-      clock,
-      sessions,
-      parseCookies: fastifyCookie.parse,
-    });
+    provideSteps(app, [
+      [pageRateLimitKey, { settings: config.settings.rateLimit, store, clock, limited: guarded }],
+      [
+        sessionBudgetKey,
+        { budget: config.settings.portal.sessionBudget, store, clock, sessions, parseCookies: fastifyCookie.parse },
+      ],
+    ]);
     registerPortal(app, {
       bundle,
       runtime,

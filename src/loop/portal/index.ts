@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { createApiScope } from '../../http/api-scope.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import { registerApiCatalogRoute } from './api-catalog-route.ts';
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
 import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
 import { registerDashboard } from './dashboard/routes.ts';
-import { installNotFoundPage } from './not-found-page.ts';
+import { notFoundPageKey } from './not-found-page.ts';
 import { notFoundPage } from './not-found-view.ts';
 
 /** Options for {@link registerPortal}: what the docs and the dashboard read. */
@@ -19,7 +20,7 @@ export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts
  */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
-  installNotFoundPage(app, { scope: createApiScope(options.prefix), page: notFoundPage(options.title) });
+  provideSteps(app, [[notFoundPageKey, { scope: createApiScope(options.prefix), page: notFoundPage(options.title) }]]);
   registerDocsPages(app, options);
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);

@@ -1,42 +1,21 @@
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
-import type { FastifyInstance } from 'fastify';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 import type { ApiScope } from '../../http/api-scope.ts';
 import { pageHeaders } from './page-headers.ts';
 import { prefersHtml } from './prefers-html.ts';
 
+export const notFoundPageKey = stepKey<NotFoundPageOptions>('not-found-page');
+
 /**
- * Answer a browser's 404 outside the API with a page instead of problem JSON: same status, the
- * problem's `detail` in words, and a link to `/docs`. A request that prefers JSON (an API client,
+ * The `respond:not-found-page` step: answer a browser's 404 outside the API with a page instead of
+ * problem JSON: same status, the problem's `detail` in words, and a link to `/docs`. A request that prefers JSON (an API client,
  * `*\/*` or no `Accept`) still gets the RFC 9457 problem, and so does every path under the API
  * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
  * one problem writer still decides what the error is.
  */
-export function installNotFoundPage(app: FastifyInstance, options: NotFoundPageOptions): void {
-  installListedSteps(app, 'not-found-page', options);
-}
-
-/**
- * Options for {@link installNotFoundPage}. The page is rendered by the caller (the portal's
- * `not-found-view.ts`): this file is listed in the loop's steps, which every loop loads, also with
- * `portal: false` and Preact not installed.
- */
-export interface NotFoundPageOptions {
-  scope: ApiScope;
-  /** The page's HTML for a problem's `detail`. */
-  page: (detail: string | undefined) => string;
-}
-
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    'not-found-page': NotFoundPageOptions;
-  }
-}
-
-/** The `respond:not-found-page` step of {@link installNotFoundPage}. */
 export const notFoundPageStep = defineStep({
-  part: 'not-found-page',
+  needs: notFoundPageKey,
   name: 'not-found-page',
+  thin: true,
   phase: 'respond',
   create: (options) => {
     const { scope } = options;
@@ -57,6 +36,17 @@ export const notFoundPageStep = defineStep({
     };
   },
 });
+
+/**
+ * What {@link notFoundPageStep} is made from. The page is rendered by the caller (the portal's
+ * `not-found-view.ts`): this file is listed in the loop's steps, which every loop loads, also with
+ * `portal: false` and Preact not installed.
+ */
+export interface NotFoundPageOptions {
+  scope: ApiScope;
+  /** The page's HTML for a problem's `detail`. */
+  page: (detail: string | undefined) => string;
+}
 
 function detailOf(payload: string): string | undefined {
   try {

@@ -1,7 +1,6 @@
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 import type { RequestStep } from '../../http/pipeline/request-pipeline.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { stateOf } from '../../http/pipeline/request-state.ts';
@@ -14,7 +13,7 @@ import {
   type RateLimitStore,
 } from '../access/rate-limit/index.ts';
 
-/** Options for {@link installPageRateLimit}. */
+/** What {@link pageRateLimitStep} is made from. */
 export interface PageRateLimitOptions {
   /** The API's `rateLimit` settings: the pages get the same budget per address. */
   settings: RateLimitSettings;
@@ -24,27 +23,18 @@ export interface PageRateLimitOptions {
   limited: { route: (url: string) => boolean; request: (method: string, url: string) => boolean };
 }
 
+export const pageRateLimitKey = stepKey<PageRateLimitOptions>('page-rate-limit');
+
 /**
- * Limit the pages that check a secret (sign-in, personal feeds, unsubscribe links) per client
+ * The `gate:page-rate-limit` step, off when limits are: limit the pages that check a secret (sign-in, personal feeds, unsubscribe links) per client
  * address, with the API's budget and answers: `RateLimit-Policy` and `RateLimit` on each, and over
  * the budget a `RATE_LIMITED` problem (429) with `Retry-After`. Otherwise a script could try keys
  * or tokens as fast as the server answers. The counters are the pages' own (`page:` keys), so
  * browsing the portal never spends an API client's budget. Runs in `onRequest`, before any key is
  * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
  */
-export function installPageRateLimit(app: FastifyInstance, options: PageRateLimitOptions): void {
-  installListedSteps(app, 'page-rate-limit', options);
-}
-
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    'page-rate-limit': PageRateLimitOptions;
-  }
-}
-
-/** The `gate:page-rate-limit` step of {@link installPageRateLimit}; off when limits are. */
 export const pageRateLimitStep = defineStep({
-  part: 'page-rate-limit',
+  needs: pageRateLimitKey,
   name: 'page-rate-limit',
   phase: 'gate',
   appliesTo: (route, options) => route.url !== undefined && options.limited.route(route.url),

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { installListedSteps } from '../../http/pipeline/listed-steps.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceContext } from '../host/feature.ts';
 import { createOperationCounter, type OperationCounter } from './operation-counter.ts';
 import { createUsageRecorder } from './usage-recorder.ts';
+import { usageKey } from './usage-step.ts';
 import type { UsageRecorder } from '../../kernel/ports/index.ts';
 
 /** What the usage part provides to the parts after it (the `versionaryUsage` decorator). */
@@ -19,7 +20,7 @@ export interface LoopUsage {
  */
 export function installUsage({ app, config, storage, api }: ServiceContext): LoopUsage {
   // Usage is written once each call is answered, and only when it was not refused.
-  installListedSteps({ app, prefix: api.prefix }, 'usage', {});
+  provideSteps({ app, prefix: api.prefix }, [[usageKey, {}]]);
   const recorder = createUsageRecorder({
     store: storage.usage,
     log: app.log,

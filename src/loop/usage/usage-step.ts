@@ -1,19 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
-import { defineStep } from '../../http/pipeline/step-definition.ts';
+import { stateKey, stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
+import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 
-declare module '../../http/pipeline/request-state.ts' {
-  interface RequestState {
-    /** The usage this request would record, written once its answer is known to count (`after:usage`). */
-    usage?: Array<() => void>;
-  }
-}
+/** The usage this request would record, written once its answer is known to count (`after:usage`). */
+const usageSlot = stateKey<Array<() => void>>('usage');
 
-declare module '../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    usage: Record<never, never>;
-  }
-}
+/** Provided by the usage part: its step needs nothing else. */
+export const usageKey = stepKey<object>('usage');
 
 // Refusals: no credential (401), not allowed or closed to new clients (403), removed or in a
 // brownout (410), over a rate limit (429). A refused call is not usage.
@@ -24,7 +17,9 @@ const refusals: ReadonlySet<number> = new Set([401, 403, 410, 429]);
  * and only if the answer was not a refusal: see {@link usageStep}.
  */
 export function deferUsage(request: FastifyRequest, write: () => void): void {
-  (stateOf(request).usage ??= []).push(write);
+  const pending = usageSlot.get(request);
+  if (pending) pending.push(write);
+  else usageSlot.set(request, [write]);
 }
 
 /** Whether an answer counts as a call: not one of the refusals, and not refused by the lifecycle. */
@@ -38,14 +33,14 @@ function counts(status: number, state: RequestState): boolean {
  * left before its answer is not counted either: `after` does not run for it.
  */
 export const usageStep = defineStep({
-  part: 'usage',
+  needs: usageKey,
   name: 'usage',
+  thin: true,
   phase: 'after',
   create: () => (request, reply) => {
-    const state = stateOf(request);
-    const pending = state.usage;
+    const pending = usageSlot.get(request);
     if (!pending) return;
-    state.usage = undefined;
-    if (counts(reply.statusCode, state)) for (const write of pending) write();
+    usageSlot.set(request, undefined);
+    if (counts(reply.statusCode, stateOf(request))) for (const write of pending) write();
   },
 });

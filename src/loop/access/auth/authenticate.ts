@@ -1,13 +1,12 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore } from '../../../kernel/ports/index.ts';
 import { verifyApiKey } from './api-keys.ts';
 import type { ApiKeyCache } from './key-cache.ts';
 import type { JwtVerifier } from './jwt.ts';
 import type { RequestStep } from '../../../http/pipeline/step-types.ts';
-import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../../http/pipeline/step-definition.ts';
+import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { hasDeprecation, stateOf } from '../../../http/pipeline/request-state.ts';
 import {
   principalOf,
@@ -17,7 +16,7 @@ import {
   type Role,
 } from '../../../kernel/ports/principal.ts';
 
-/** Options for {@link installAuthentication}. */
+/** What {@link authenticateStep} is made from. */
 export interface AuthenticationOptions {
   apiKeys: ApiKeyStore;
   jwt?: JwtVerifier;
@@ -48,28 +47,17 @@ const challenge = (error?: string) => ({
 const invalid = (detail: string) =>
   new VersionaryError({ code: ErrorCode.Unauthenticated, detail, headers: challenge('invalid_token') });
 
+export const authenticationKey = stepKey<AuthenticationOptions>('authentication');
+
 /**
- * Read the credentials of every request: `Authorization: Bearer <key or JWT>` or
- * `X-API-Key: <key>`. It never throws: a failure is kept for {@link installAuthorization}, so the
- * rate limiter, installed between the two, counts failed attempts too.
+ * The `identify:authenticate` step: read the credentials of every request: `Authorization: Bearer
+ * <key or JWT>` or `X-API-Key: <key>`. It never throws: a failure is kept for {@link authorizeStep},
+ * so the rate limiter, between the two, counts failed attempts too.
  */
-export function installAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  const { keyCache } = options;
-  if (keyCache) app.addHook('onClose', async () => keyCache.close());
-  installListedSteps(app, 'authentication', options);
-}
-
-declare module '../../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    authentication: AuthenticationOptions;
-    authorization: { requirement: RoleRequirement };
-  }
-}
-
-/** The `identify:authenticate` step of {@link installAuthentication}. */
 export const authenticateStep = defineStep({
-  part: 'authentication',
+  needs: authenticationKey,
   name: 'authenticate',
+  thin: true,
   phase: 'identify',
   create: (options) => credentialReader(options),
 });
@@ -214,18 +202,17 @@ function readCredential(request: FastifyRequest): string | { detail: string } | 
 /** Which role a request needs; `undefined` for public routes. */
 export type RoleRequirement = (request: FastifyRequest) => Role | undefined;
 
-/**
- * Refuse requests that lack the role their route needs: 401 with `WWW-Authenticate` without
- * valid credentials, 403 with them but without the role. `admin` includes `read` and `write`.
- */
-export function installAuthorization(app: FastifyInstance, options: { requirement: RoleRequirement }): void {
-  installListedSteps(app, 'authorization', options);
-}
+export const authorizationKey = stepKey<{ requirement: RoleRequirement }>('authorization');
 
-/** The `authorize:authorize` step of {@link installAuthorization}. */
+/**
+ * The `authorize:authorize` step: refuse requests that lack the role their route needs: 401 with
+ * `WWW-Authenticate` without valid credentials, 403 with them but without the role. `admin`
+ * includes `read` and `write`.
+ */
 export const authorizeStep = defineStep({
-  part: 'authorization',
+  needs: authorizationKey,
   name: 'authorize',
+  thin: true,
   phase: 'authorize',
   create: (options) => (request, reply) => authorize(request, options.requirement(request), reply),
 });

@@ -1,9 +1,10 @@
 import { createApiScope } from '../../../http/api-scope.ts';
+import { provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
-import { installIdempotency } from '../idempotency/install-idempotency.ts';
-import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit } from '../rate-limit/index.ts';
+import { idempotencyKey } from '../idempotency/install-idempotency.ts';
+import { addressRateLimitKey, createMemoryRateLimitStore, rateLimitKey } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
-import { installAuthentication, installAuthorization } from './authenticate.ts';
+import { authenticationKey, authorizationKey } from './authenticate.ts';
 import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
@@ -35,22 +36,35 @@ export const accessFeature: ServiceFeature = {
       clock,
       scope: createApiScope(api.prefix),
     };
-    installAddressRateLimit(app, limits);
-    installAuthentication(app, {
+    const keyCache = createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() });
+    app.addHook('onClose', async () => keyCache.close());
+    const authentication = {
       apiKeys: storage.apiKeys,
-      keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }),
+      keyCache,
       ...(jwt ? { jwt } : {}),
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       ...(options.identify ? { identify: options.identify } : {}),
-    });
-    installRateLimit(app, limits);
-    installAuthorization(app, { requirement: requiredRole });
+    };
+    // The rate limits' steps run in the context of the API's prefix; the others in the first one.
+    provideSteps({ app, prefix: limits.scope.prefix }, [
+      [addressRateLimitKey, limits],
+      [rateLimitKey, limits],
+    ]);
+    provideSteps(app, [
+      [authenticationKey, authentication],
+      [authorizationKey, { requirement: requiredRole }],
+    ]);
     if (options.idempotency !== false)
-      installIdempotency(app, {
-        store: storage.idempotency,
-        clock,
-        applies: (r) => r.method === 'POST' && requiredRole(r) === 'write',
-      });
+      provideSteps(app, [
+        [
+          idempotencyKey,
+          {
+            store: storage.idempotency,
+            clock,
+            applies: (r) => r.method === 'POST' && requiredRole(r) === 'write',
+          },
+        ],
+      ]);
     if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
       const { key } = await createApiKey({
         store: storage.apiKeys,

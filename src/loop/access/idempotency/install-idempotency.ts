@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../../http/pipeline/step-definition.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
-import { stateOf } from '../../../http/pipeline/request-state.ts';
+import { stateKey } from '../../../http/pipeline/request-state.ts';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { clientIdOf, principalOf, tenantKeyOf } from '../../../kernel/ports/principal.ts';
 import type { IdempotencyStore } from '../../../kernel/ports/index.ts';
 
-/** Options for {@link installIdempotency}. */
+/** What the idempotency steps are made from. */
 export interface IdempotencyOptions {
   store: IdempotencyStore;
   clock: Clock;
@@ -31,34 +30,23 @@ interface Claim {
   claimedAt: number;
 }
 
-declare module '../../../http/pipeline/request-state.ts' {
-  interface RequestState {
-    idempotencyClaim?: Claim;
-  }
-}
+const claimSlot = stateKey<Claim>('idempotency-claim');
 const replayedHeaders = ['content-type', 'location', 'etag', 'link'];
 
 /**
- * `Idempotency-Key` on POST, after the IETF httpapi idempotency-key draft: a retry with the same
- * key and body gets the first response again (with `Idempotent-Replayed: true`) and creates
- * nothing; the same key with another body is 422; while the first is still running, 409. Keys
- * are per client and kept for 24 hours. Responses of 5xx are not kept, so a retry runs again.
+ * The idempotency steps' resource: `Idempotency-Key` on POST, after the IETF httpapi
+ * idempotency-key draft: a retry with the same key and body gets the first response again (with
+ * `Idempotent-Replayed: true`) and creates nothing; the same key with another body is 422; while
+ * the first is still running, 409. Keys are per client and kept for 24 hours. Responses of 5xx are
+ * not kept, so a retry runs again.
  */
-export function installIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
-  installListedSteps(app, 'idempotency', options);
-}
-
-declare module '../../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    idempotency: IdempotencyOptions;
-  }
-}
+export const idempotencyKey = stepKey<IdempotencyOptions>('idempotency');
 
 const onPost = (route: RouteDescription) => route.method === 'POST';
 
 /** The `handle:idempotency` step: a request with a key claims it, or gets the first response again. */
 export const idempotencyStep = defineStep({
-  part: 'idempotency',
+  needs: idempotencyKey,
   name: 'idempotency',
   phase: 'handle',
   // On POST routes only; a request without a key returns at once, without a promise.
@@ -75,14 +63,14 @@ export const idempotencyStep = defineStep({
 
 /** The `respond:idempotency-record` step: the claimed key keeps the response. */
 export const idempotencyRecordStep = defineStep({
-  part: 'idempotency',
+  needs: idempotencyKey,
   name: 'idempotency-record',
   phase: 'respond',
   appliesTo: onPost,
   create: (options) => {
     const complete = completerOf(options);
     return (request, reply, payload) => {
-      const claim = stateOf(request).idempotencyClaim;
+      const claim = claimSlot.get(request);
       if (claim) return complete({ request, reply, payload, claim });
     };
   },
@@ -90,16 +78,16 @@ export const idempotencyRecordStep = defineStep({
 
 // A request that ends without onSend (the client went away) releases its claim.
 const releaserOf = (options: IdempotencyOptions) => (request: FastifyRequest) => {
-  const claim = stateOf(request).idempotencyClaim;
+  const claim = claimSlot.get(request);
   if (!claim) return;
-  stateOf(request).idempotencyClaim = undefined;
+  claimSlot.set(request, undefined);
   return options.store.abandon(claim);
 };
 
 // Every response passes `after`; an aborted request passes `abort` instead.
 /** The `after:idempotency-release` step. */
 export const idempotencyReleaseStep = defineStep({
-  part: 'idempotency',
+  needs: idempotencyKey,
   name: 'idempotency-release',
   phase: 'after',
   appliesTo: onPost,
@@ -108,7 +96,7 @@ export const idempotencyReleaseStep = defineStep({
 
 /** The `abort:idempotency-release` step. */
 export const idempotencyAbortStep = defineStep({
-  part: 'idempotency',
+  needs: idempotencyKey,
   name: 'idempotency-release',
   phase: 'abort',
   appliesTo: onPost,
@@ -136,7 +124,7 @@ function claimerOf(options: IdempotencyOptions) {
       staleRunningBefore: now - stale,
     });
     if (outcome.kind === 'started') {
-      stateOf(request).idempotencyClaim = { clientId, key, claimedAt: now };
+      claimSlot.set(request, { clientId, key, claimedAt: now });
       return;
     }
     if (outcome.kind === 'mismatch')
@@ -168,7 +156,7 @@ function completerOf(options: IdempotencyOptions) {
     payload: unknown;
     claim: Claim;
   }) => {
-    stateOf(request).idempotencyClaim = undefined;
+    claimSlot.set(request, undefined);
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
       await options.store.abandon(claim);
       return payload;

@@ -1,4 +1,4 @@
-export { installAddressRateLimit, installRateLimit } from './install-rate-limit.ts';
+export { addressRateLimitKey, rateLimitKey } from './install-rate-limit.ts';
 export { addressKey } from './address-key.ts';
 
 export { createMemoryRateLimitStore } from './memory-store.ts';

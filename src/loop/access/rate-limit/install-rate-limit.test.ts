@@ -6,9 +6,9 @@ import { createFixedClock } from '../../../core/clock/index.ts';
 import { fromFrameworkError } from '../../../http/fastify-errors.ts';
 import { internalError, sendProblem } from '../../../http/problem.ts';
 import { setPrincipal, type Role } from '../../../kernel/ports/principal.ts';
-import { listSteps } from '../../../http/pipeline/listed-steps.ts';
+import { listSteps, provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import { loopSteps } from '../../steps.ts';
-import { installRateLimit } from './install-rate-limit.ts';
+import { rateLimitKey } from './install-rate-limit.ts';
 import { createMemoryRateLimitStore } from './memory-store.ts';
 import { defaultRateLimitSettings, type RateLimitSettings } from './settings.ts';
 import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
@@ -30,9 +30,10 @@ async function tinyApp(
   });
   const settings = { ...defaultRateLimitSettings, max: 3, windowSeconds: 60, ...options.settings };
   const scope = createApiScope(options.prefix ?? '/api');
-  // The limiter installs its step from the context's list of steps, as in the loop.
+  // The limiter's step is installed from the context's list of steps, as in the loop.
   listSteps(app, loopSteps, scope.prefix);
-  installRateLimit(app, { settings, store: options.store ?? createMemoryRateLimitStore(), clock, scope });
+  const limits = { settings, store: options.store ?? createMemoryRateLimitStore(), clock, scope };
+  provideSteps({ app, prefix: scope.prefix }, [[rateLimitKey, limits]]);
   app.get(`${scope.prefix}/v1/things`, async () => ({ ok: true }));
   if (scope.prefix !== '/api') app.get('/api/v1/things', async () => ({ ok: true }));
   app.get('/admin/v1/versions', async () => ({ ok: true }));
@@ -55,7 +56,7 @@ async function exhaust(app: FastifyInstance, who: Who, times: number) {
     assert.equal((await get(app, who)).statusCode, 200, `request ${i + 1} is within the limit`);
 }
 
-describe('installRateLimit', () => {
+describe('the rate-limit step', () => {
   test('a successful response carries RateLimit-Policy and RateLimit, counting down', async () => {
     const { app, clock } = await tinyApp();
     const first = await get(app);

@@ -1,18 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { rateCounterKey } from '../../../core/rulebook/rules.ts';
-import type { Principal } from '../../../kernel/ports/principal.ts';
+import { principalOf, type Principal } from '../../../kernel/ports/principal.ts';
 import { addressKey } from './address-key.ts';
 import { createPolicyLookup, policyFor, policyHeadersOf, rateLimitedProblem, type PolicyHeaders } from './policy.ts';
 import type { RateLimitSettings } from './settings.ts';
 import type { RateLimitHit, RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 import type { ApiScope } from '../../../http/api-scope.ts';
-import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../../http/pipeline/step-definition.ts';
+import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 
-/** Options for {@link installRateLimit}. */
+/** What the rate-limit steps are made from. */
 export interface InstallRateLimitOptions {
   settings: RateLimitSettings;
   /** Where the API and the management API live: only they are limited. */
@@ -27,29 +26,22 @@ const isLimited = (route: RouteDescription) => route.api || route.management;
 const hasCredential = (request: FastifyRequest) =>
   request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
 
+/** Provided in the context of `scope.prefix`, as {@link rateLimitKey} is. */
+export const addressRateLimitKey = stepKey<InstallRateLimitOptions>('address-rate-limit');
+
 /**
- * The cheap refusal, registered BEFORE authentication so it costs no database read: a request
- * without credentials is counted against its address (IPv6 grouped by /64) at once, and refused
- * over the limit. A request with credentials goes on to authentication whatever its address has
- * spent: a valid key is never refused for other requests' failures (behind an ingress every
- * client shares one address). {@link installRateLimit}, after authentication, counts the rest:
- * authenticated requests per principal, failed credentials per address, refused over its budget.
+ * The `gate:address-rate-limit` step, off when limits are: the cheap refusal, BEFORE
+ * authentication so it costs no database read: a request without credentials is counted against
+ * its address (IPv6 grouped by /64) at once, and refused over the limit. A request with
+ * credentials goes on to authentication whatever its address has spent: a valid key is never
+ * refused for other requests' failures (behind an ingress every client shares one address).
+ * {@link rateLimitStep}, after authentication, counts the rest: authenticated requests per
+ * principal, failed credentials per address, refused over its budget.
  */
-export function installAddressRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  installListedSteps({ app, prefix: options.scope.prefix }, 'address-rate-limit', options);
-}
-
-declare module '../../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    'address-rate-limit': InstallRateLimitOptions;
-    'rate-limit': InstallRateLimitOptions;
-  }
-}
-
-/** The `gate:address-rate-limit` step of {@link installAddressRateLimit}; off when limits are. */
 export const addressRateLimitStep = defineStep({
-  part: 'address-rate-limit',
+  needs: addressRateLimitKey,
   name: 'address-rate-limit',
+  thin: true,
   // Before `identify`: a request without credentials is refused without any storage read.
   phase: 'gate',
   appliesTo: isLimited,
@@ -67,8 +59,10 @@ export const addressRateLimitStep = defineStep({
   },
 });
 
+export const rateLimitKey = stepKey<InstallRateLimitOptions>('rate-limit');
+
 /**
- * Limit every request under the API prefix and `/admin` with a fixed window per client and policy
+ * The `limit:rate-limit` step, off when limits are: limit every request under the API prefix and `/admin` with a fixed window per client and policy
  * (`rateCounterKey` of core: the principal's client, else its id; without a principal the address,
  * `ip:<IPv4>` or `ip:<IPv6 /64>`). Every limited response carries `RateLimit-Policy` and
  * `RateLimit`; over the limit the request fails with `RATE_LIMITED` (429) plus `Retry-After`.
@@ -78,18 +72,14 @@ export const addressRateLimitStep = defineStep({
  * and `RateLimit`; `createRateLimit` reports remaining/reset only for refused requests; and its
  * local store reads `Date.now()` rather than an injected Clock.
  *
- * Register it after the authentication hook: it reads the principal that hook sets. If the store
+ * It runs after the `authenticate` step: it reads the principal that step sets. If the store
  * fails the request is served without the fields and the failure is logged, so a Redis outage
  * does not take the API down with it.
  */
-export function installRateLimit(app: FastifyInstance, options: InstallRateLimitOptions): void {
-  installListedSteps({ app, prefix: options.scope.prefix }, 'rate-limit', options);
-}
-
-/** The `limit:rate-limit` step of {@link installRateLimit}; off when limits are. */
 export const rateLimitStep = defineStep({
-  part: 'rate-limit',
+  needs: rateLimitKey,
   name: 'rate-limit',
+  thin: true,
   phase: 'limit',
   // The matched route's pattern, not the raw URL: the router decodes `%61pi` into `api`.
   appliesTo: isLimited,
@@ -113,9 +103,8 @@ export const rateLimitStep = defineStep({
     };
     const count = counter(store);
     return (request, reply) => {
-      const state = stateOf(request);
-      if (state.counted) return;
-      const { principal } = state;
+      if (stateOf(request).counted) return;
+      const principal = principalOf(request);
       const now = clock.now();
       if (principal) return count({ request, reply, ...limitsOf(principal), now });
       // Failed credentials count against the address, like anonymous traffic.

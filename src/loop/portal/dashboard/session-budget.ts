@@ -1,14 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { RateLimitStore } from '../../access/rate-limit/index.ts';
-import { installListedSteps } from '../../../http/pipeline/listed-steps.ts';
-import { defineStep } from '../../../http/pipeline/step-definition.ts';
+import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { pageLimit } from '../page-rate-limit.ts';
 import type { SessionBudget } from '../settings.ts';
 import { cookieName, type SessionCodec } from './session.ts';
 
-/** Options for {@link installSessionBudget}. */
+/** What {@link sessionBudgetStep} is made from. */
 export interface SessionBudgetOptions {
   /** `portal.sessionBudget`; `false` installs nothing. */
   budget: SessionBudget | false;
@@ -27,8 +26,10 @@ export interface SessionBudgetOptions {
 const openPages = new Set(['/portal/sign-in', '/portal/feed/:token']);
 const isSignedInPage = (url: string) => (url === '/portal' || url.startsWith('/portal/')) && !openPages.has(url);
 
+export const sessionBudgetKey = stepKey<SessionBudgetOptions>('portal-session-budget');
+
 /**
- * Give each signed-in key a budget of portal pages (`portal.sessionBudget`, 60 per 20 seconds by
+ * The `limit:portal-session-budget` step, off when the budget is `false`: give each signed-in key a budget of portal pages (`portal.sessionBudget`, 60 per 20 seconds by
  * default), counted in the API's rate-limit store (`portal:` keys, so shared by instances through
  * Redis) and answered as the API's limit is: `RateLimit-Policy: "portal-session";q=60;w=20` and
  * `RateLimit` on each page, over it `429 RATE_LIMITED` with `Retry-After`. A page such as "What
@@ -38,19 +39,8 @@ const isSignedInPage = (url: string) => (url === '/portal' || url.startsWith('/p
  * (the app's identity is known) and before the session's key is looked up in storage. A request
  * with no valid session is not counted here: it is sent to the sign-in page, which costs nothing.
  */
-export function installSessionBudget(app: FastifyInstance, options: SessionBudgetOptions): void {
-  installListedSteps(app, 'portal-session-budget', options);
-}
-
-declare module '../../../http/pipeline/step-definition.ts' {
-  interface StepResources {
-    'portal-session-budget': SessionBudgetOptions;
-  }
-}
-
-/** The `limit:portal-session-budget` step of {@link installSessionBudget}; off when the budget is `false`. */
 export const sessionBudgetStep = defineStep({
-  part: 'portal-session-budget',
+  needs: sessionBudgetKey,
   name: 'portal-session-budget',
   phase: 'limit',
   appliesTo: (route) => route.url !== undefined && isSignedInPage(route.url),
