@@ -12,6 +12,7 @@ local usage = require("versionary.usage")
 local request_id = require("versionary.request_id")
 
 local ngx, ngx_var, ngx_now = ngx, ngx.var, ngx.now
+local new_table = require("table.new")
 local find, sub, match, byte = string.find, string.sub, string.match, string.byte
 local floor, ceil, max, tostring, pairs, type = math.floor, math.ceil, math.max, tostring, pairs, type
 local concat = table.concat
@@ -398,7 +399,9 @@ function _M.access()
   local t = table_now()
   if not t then return send_rendered(503, config.no_table, "retry-after", "5") end
   ngx_var.versionary_request_id = request_id.next()
-  local ctx = ngx.ctx
+  -- The request's state, sized for what `access` writes (about a dozen fields): no rehash as it fills.
+  local ctx = new_table(0, 16)
+  ngx.ctx = ctx
   local now = clock_now()
   local uri = ngx_var.request_uri
   local raw = request_target()
