@@ -107,6 +107,13 @@ export function renderHttpConf(o: NginxConfOptions): string {
       ([name, origin]) => `upstream versionary_${name} { server ${hostOf(origin)}; keepalive 64; }`,
     ),
     `upstream versionary_control { server ${hostOf(o.control)}; keepalive 8; }`,
+    // What `proxy_pass` and the headers read, set by the Lua in `access`: maps, not `set`, so no
+    // directive runs per request; the defaults are read only where the Lua set nothing (the
+    // target when `Accept` named no version, the request id before the table reached nginx).
+    'map $request_method $versionary_version { default ""; }',
+    'map $versionary_version $versionary_client { default ""; }',
+    'map $versionary_version $versionary_target { default $request_uri; }',
+    'map $versionary_version $versionary_request_id { default $request_id; }',
     `map $versionary_version $versionary_upstream_host {\n  default "";\n${Object.entries(o.upstreams)
       .map(([name, origin]) => `  ${name} "${hostOf(origin)}";`)
       .join('\n')}\n}`,
@@ -133,27 +140,20 @@ export function renderServerConf(o: NginxConfOptions): string {
     'proxy_http_version 1.1;',
     'proxy_set_header Connection "";',
   ].join('\n    ');
-  // Only what proxy_pass reads: the version's upstream, the client for its header, and the target
-  // (an Accept-negotiated call goes on with its version in the path). Usage is counted in Lua.
-  const variables = [
-    'set $versionary_version "";',
-    'set $versionary_client "";',
-    'set $versionary_target $request_uri;',
-  ].join('\n    ');
   return `# Written by \`versionary nginx\`: include it in the server {} that serves the API (docs/gateway.md#nginx-as-the-data-plane).
 # nginx's own 400 for a target it cannot decode (\`%zz\`, \`%00\`) is the decision table's problem, as the gateway answers it.
 # (An internal location, not a named one: nginx has no URI to carry to a named location then.)
 error_page 400 = /_versionary/bad-request;
 location = /_versionary/bad-request {
     internal;
-    add_header X-Request-Id $request_id always;
+    add_header X-Request-Id $versionary_request_id always;
     content_by_lua_block { require("versionary").bad_request() }
 }
 # nginx's own 405 for TRACE, which it refuses before any location: the table's 405 with the route's Allow.
 error_page 405 = /_versionary/not-allowed;
 location = /_versionary/not-allowed {
     internal;
-    add_header X-Request-Id $request_id always;
+    add_header X-Request-Id $versionary_request_id always;
     content_by_lua_block { require("versionary").not_allowed() }
 }
 # Versionary's own paths are never reachable from outside.
@@ -161,7 +161,6 @@ location ^~ /_versionary/ {
     return 404;
 }
 location ${o.prefix}/ {
-    ${variables}
     access_by_lua_block { require("versionary").access() }
     header_filter_by_lua_block { require("versionary").header_filter() }
     error_page 502 504 = @versionary_upstream;
@@ -171,14 +170,14 @@ location ${o.prefix}/ {
     proxy_set_header Host $versionary_upstream_host;
     proxy_set_header ${o.clientHeader} $versionary_client;
 ${o.keepsCredential ? '' : '    proxy_set_header Authorization "";\n    proxy_set_header X-API-Key "";\n'}    ${forwarded}
-    add_header X-Request-Id $request_id always;
+    add_header X-Request-Id $versionary_request_id always;
 }
 location = ${o.prefix} {
     rewrite ^ /_versionary/control last;
 }
 # The upstream's failure: the table's 502 or 504 problem, not a client's call (not counted).
 location @versionary_upstream {
-    add_header X-Request-Id $request_id always;
+    add_header X-Request-Id $versionary_request_id always;
     content_by_lua_block { require("versionary").upstream_failed() }
 }
 location = /_versionary/control {

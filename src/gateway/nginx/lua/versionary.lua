@@ -3,16 +3,19 @@
 -- `access` runs the rules in the gateway's order; `header_filter` adds the headers they decided.
 -- Written by `versionary nginx`: do not edit, render again.
 local cjson = require("cjson.safe")
-local to_json = require("versionary.json").encode
+local json_body = require("versionary.json").string_body
 local rules = require("versionary.rules")
 local target = require("versionary.target")
 local control = require("versionary.control")
 local redis_rate = require("versionary.redis_rate")
 local usage = require("versionary.usage")
+local request_id = require("versionary.request_id")
 
 local ngx, ngx_var, ngx_now = ngx, ngx.var, ngx.now
-local find, sub, gsub, match, byte = string.find, string.sub, string.gsub, string.match, string.byte
+local new_table = require("table.new")
+local find, sub, match, byte = string.find, string.sub, string.match, string.byte
 local floor, ceil, max, tostring, pairs, type = math.floor, math.ceil, math.max, tostring, pairs, type
+local concat = table.concat
 
 local state = ngx.shared.versionary_state
 local counts = ngx.shared.versionary_counts
@@ -111,14 +114,74 @@ local function table_now()
   return current
 end
 
--- `{name}` in a problem's text replaced by request values (JSON-escaped).
+-- A problem text's `{name}` placeholders (ASCII letters), split once per text: literal, name,
+-- literal, ..., literal; false for a text without one. Forgotten all at once past 1000 texts.
+local templates, template_count = {}, 0
+
+local function is_letter(b)
+  return b and ((b >= 65 and b <= 90) or (b >= 97 and b <= 122))
+end
+
+local function template_of(text)
+  local parts = templates[text]
+  if parts ~= nil then return parts end
+  local list, from, at = nil, 1, 1
+  while true do
+    local open = find(text, "{", at, true)
+    if not open then break end
+    local close = open + 1
+    while is_letter(byte(text, close)) do close = close + 1 end
+    if close > open + 1 and byte(text, close) == 125 then
+      list = list or {}
+      list[#list + 1] = sub(text, from, open - 1)
+      list[#list + 1] = sub(text, open + 1, close - 1)
+      from = close + 1
+      at = close + 1
+    else
+      at = open + 1
+    end
+  end
+  if list then list[#list + 1] = sub(text, from) end
+  if template_count >= 1000 then templates, template_count = {}, 0 end
+  templates[text], template_count = list or false, template_count + 1
+  return list or false
+end
+
+-- `{name}` in a problem's text replaced by request values (JSON-escaped); a name without a value stays.
 local function filled(text, values)
   if not values then return text end
-  return (gsub(text, "{(%a+)}", function(name)
+  local parts = template_of(text)
+  if not parts then return text end
+  local out = {}
+  for i = 1, #parts - 1, 2 do
+    local name = parts[i + 1]
     local value = values[name]
-    if value == nil then return nil end
-    return sub(to_json(tostring(value)), 2, -2)
-  end))
+    out[i] = parts[i]
+    out[i + 1] = value == nil and ("{" .. name .. "}") or json_body(tostring(value))
+  end
+  out[#parts] = parts[#parts]
+  return concat(out)
+end
+
+-- A table of headers as an array of names and values, built once per table (the table's rows are
+-- read, never changed): walked with an index, which LuaJIT compiles, where `pairs` is not.
+local as_pairs = setmetatable({}, { __mode = "k" })
+local function pairs_of(headers)
+  local list = as_pairs[headers]
+  if list then return list end
+  list = {}
+  for name, value in pairs(headers) do
+    list[#list + 1] = name
+    list[#list + 1] = value
+  end
+  as_pairs[headers] = list
+  return list
+end
+
+-- Set each header of a table (as `pairs_of` lists it).
+local function set_headers(out, headers)
+  local list = pairs_of(headers)
+  for i = 1, #list, 2 do out[list[i]] = list[i + 1] end
 end
 
 -- Answer a problem of the table: its status, headers and body with `instance` and the request id.
@@ -128,10 +191,15 @@ local function send_problem(t, key, headers, values, own)
   local problem = own or t.problems[key] or t.problems["target-not-a-path"]
   if own and not own.prefix then rules.index_problem(own) end
   local out = ngx.header
-  if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
-  if headers then for name, value in pairs(headers) do out[name] = value end end
+  if ctx.list then set_headers(out, ctx.list) end
+  if headers then set_headers(out, headers) end
   local placeholders = problem.placeholders and values
-  for name, value in pairs(problem.headers) do out[name] = placeholders and filled(value, values) or value end
+  if placeholders then
+    local list = pairs_of(problem.headers)
+    for i = 1, #list, 2 do out[list[i]] = filled(list[i + 1], values) end
+  else
+    set_headers(out, problem.headers)
+  end
   if values and values.retry then out["retry-after"] = values.retry end
   if ctx.vary then out["vary"] = "Accept" end
   out["content-type"] = "application/problem+json; charset=utf-8"
@@ -139,8 +207,9 @@ local function send_problem(t, key, headers, values, own)
   out["x-content-type-options"] = "nosniff"
   local body = placeholders and filled(problem.prefix, values) or problem.prefix
   local instance = ctx.instance
-  if instance and #instance <= 2000 then body = body .. ',"instance":' .. to_json(instance) end
-  body = body .. ',"requestId":"' .. ngx_var.request_id .. '"}'
+  if instance and #instance <= 2000 then body = body .. ',"instance":"' .. json_body(instance) .. '"' end
+  -- The id X-Request-Id carries: the API location's own (set in `access`), else nginx's `$request_id`.
+  body = body .. ',"requestId":"' .. ngx_var.versionary_request_id .. '"}'
   out["content-length"] = #body
   ctx.answered = true
   ngx.status = problem.status
@@ -157,7 +226,7 @@ local function hit(key, policy, now)
 end
 
 -- Count a call against a client's (or an address's) policy: false once it has answered the 429.
-local function limited(t, key, policy, now)
+local function limited(t, ctx, key, policy, now)
   if not policy then return false end
   -- Shared by every host in Redis when the control plane has one; else, or Redis failing, this host's.
   local count, reset = redis_rate.hit(key, policy.windowSeconds * 1000)
@@ -169,9 +238,8 @@ local function limited(t, key, policy, now)
     send_problem(t, "rate-limited:" .. policy.name, nil, { seconds = reset })
     return true
   end
-  local ctx = ngx.ctx
   ctx.policy_field = policy.policyField
-  ctx.rate = match(policy.policyField, "^[^;]*") .. ";r=" .. remaining .. ";t=" .. reset
+  ctx.rate = policy.rate_head .. ";r=" .. remaining .. ";t=" .. reset
   return false
 end
 
@@ -180,7 +248,7 @@ local function version_list(t, now)
 end
 
 -- The version the request asks for, from its path or Accept: version, source, or answers the problem.
-local function negotiate(t, path_version)
+local function negotiate(t, ctx, path_version)
   local accept = ngx_var.http_accept
   local info = accept and target.accept(accept, t.vendor_prefix)
   if info then
@@ -201,7 +269,7 @@ local function negotiate(t, path_version)
     if not info.json then return send_problem(t, "not-acceptable") end
   end
   if path_version then return "v" .. path_version, "path" end
-  ngx.ctx.vary = true
+  ctx.vary = true
   if info and info.versions[1] then return "v" .. info.versions[1], "accept" end
   return send_problem(t, "version-missing")
 end
@@ -229,7 +297,7 @@ local function answer_method(t, method, allow)
   ngx.ctx.uncounted = true
   if method ~= "OPTIONS" then return send_problem(t, "method-not-allowed", nil, { method = method, allow = allow }) end
   local out, ctx = ngx.header, ngx.ctx
-  if ctx.list then for name, value in pairs(ctx.list) do out[name] = value end end
+  if ctx.list then set_headers(out, ctx.list) end
   if ctx.vary then out["vary"] = "Accept" end
   out["allow"] = allow
   ctx.answered = true
@@ -258,11 +326,26 @@ end
 
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
 
+-- A route's usage key by the method called (HEAD counts apart from GET), made once per table.
+local function usage_of(route, version, method)
+  local keys = route.usage_keys
+  if not keys then
+    keys = {}
+    route.usage_keys = keys
+  end
+  local key = keys[method]
+  if not key then
+    key = version .. "\t" .. method .. "\t" .. route.template
+    keys[method] = key
+  end
+  return key
+end
+
 -- The credential's principal, or answers: 400 for a repeated X-API-Key, 401, 403, 429, 503.
-local function identify(t, now, unsafe, pending)
+local function identify(t, ctx, now, unsafe, pending)
   local authorization, api_key = ngx_var.http_authorization, ngx_var.http_x_api_key
   if not authorization and not api_key then
-    if limited(t, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
+    if limited(t, ctx, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, "credentials-missing")
   end
@@ -274,8 +357,8 @@ local function identify(t, now, unsafe, pending)
   local token = control.token_of(authorization, api_key)
   local cache_key, lines
   if token then
-    cache_key = role .. control.digest(token)
-    lines = "Authorization: Bearer " .. token .. "\r\n"
+    local credential = control.credential_of(token)
+    cache_key, lines = credential[role], credential.lines
   else
     -- Unreadable: the control plane words the 401; the cache keys it by the headers as sent.
     lines = (authorization and ("Authorization: " .. authorization .. "\r\n") or "")
@@ -286,14 +369,14 @@ local function identify(t, now, unsafe, pending)
   if not entry then return send_problem(t, "credentials-unavailable") end
   local client = entry.client
   if not client then
-    if limited(t, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
+    if limited(t, ctx, redis_rate.address_key(ngx_var.remote_addr), t.base_policy, now) then return end
     if pending then return send_problem(t, pending.problem, pending.headers) end
     return send_problem(t, nil, nil, nil, entry.problem)
   end
   -- A refusal from here on (429, 403) is the client's call: its usage names it.
-  ngx.ctx.client = client
+  ctx.client = client
   local policy = rules.policy_of(t, entry.roles)
-  if policy and limited(t, rules.counter_key(client, policy), policy, now) then return end
+  if policy and limited(t, ctx, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then
     return send_problem(t, nil, nil, nil, entry.problem)
@@ -315,7 +398,10 @@ end
 function _M.access()
   local t = table_now()
   if not t then return send_rendered(503, config.no_table, "retry-after", "5") end
-  local ctx = ngx.ctx
+  ngx_var.versionary_request_id = request_id.next()
+  -- The request's state, sized for what `access` writes (about a dozen fields): no rehash as it fills.
+  local ctx = new_table(0, 16)
+  ngx.ctx = ctx
   local now = clock_now()
   local uri = ngx_var.request_uri
   local raw = request_target()
@@ -336,7 +422,7 @@ function _M.access()
   end
   ctx.list = version_list(t, now)
   ctx.api = true
-  local version, source = negotiate(t, path_version)
+  local version, source = negotiate(t, ctx, path_version)
   if not version then return end
   if not t.version_set[version] then
     return send_problem(t, source == "accept" and "version-unknown-accept" or "version-unknown", nil,
@@ -350,7 +436,7 @@ function _M.access()
   local row = route and route.row or t.versionRows[version]
   ngx_var.versionary_version = version
   -- A call of an operation is usage; what reaches none is not (the control plane would skip it).
-  if route then ctx.usage = version .. "\t" .. method .. "\t" .. route.template end
+  if route then ctx.usage = usage_of(route, version, method) end
   if source == "accept" then
     -- Forwarded with its version in the path, as the gateway's rewrite routes it.
     local raw = ctx.instance
@@ -375,7 +461,7 @@ function _M.access()
   if declared and not method_ok and not pending then return answer_method(t, method, rules.allow_of(declared)) end
   -- An undocumented path goes nowhere (the 404): reading it needs no more than `read`, as the gateway asks.
   local unsafe = declared and method ~= "GET" and method ~= "HEAD" and method ~= "OPTIONS"
-  local client = identify(t, now, unsafe, pending)
+  local client = identify(t, ctx, now, unsafe, pending)
   if not client then return end
   ctx.client = client
   ngx_var.versionary_client = client
@@ -403,21 +489,6 @@ local function joined(existing, value)
   return { existing, value }
 end
 
--- A table of headers as an array of names and values, built once per table (the table's rows are
--- read, never changed): walked with an index, which LuaJIT compiles, where `pairs` is not.
-local as_pairs = setmetatable({}, { __mode = "k" })
-local function pairs_of(headers)
-  local list = as_pairs[headers]
-  if list then return list end
-  list = {}
-  for name, value in pairs(headers) do
-    list[#list + 1] = name
-    list[#list + 1] = value
-  end
-  as_pairs[headers] = list
-  return list
-end
-
 --- header_filter_by_lua: the decided headers on the upstream's answer, and whether the call is
 --- usage (an nginx 5xx is never a client's call).
 function _M.header_filter()
@@ -427,15 +498,14 @@ function _M.header_filter()
   -- answer) is no client's call.
   if ctx.usage and not ctx.uncounted
     and (status < 500 or (not ctx.answered and ngx_var.upstream_status == tostring(status))) then
-    usage.count((ctx.client or "") .. "\t" .. ctx.usage, floor(clock_now() / 60000), status, ctx.deprecated)
+    usage.count(ctx.client or "", ctx.usage, floor(clock_now() / 60000), status, ctx.deprecated)
   end
   if not ctx.api or ctx.answered then return end
   local out = ngx.header
-  local list = pairs_of(ctx.list)
-  for i = 1, #list, 2 do out[list[i]] = list[i + 1] end
+  set_headers(out, ctx.list)
   local decided = ctx.headers
   if decided then
-    list = pairs_of(decided)
+    local list = pairs_of(decided)
     for i = 1, #list, 2 do
       local name, value = list[i], list[i + 1]
       if name == "link" then out[name] = joined(out[name], value) else out[name] = value end

@@ -178,10 +178,17 @@ end
 --- A credential as the limit and the cache know it: `Bearer` in any case, spaces around it, or
 --- X-API-Key; nil when it cannot be read (the control plane answers its 401).
 local bearers, bearer_count = {}, 0
+local api_keys, api_key_count = {}, 0
+
+local function api_key_token(api_key)
+  if #api_key > 8192 then return false end
+  local token = match(api_key, "^%s*(.-)%s*$")
+  return token ~= "" and not find(token, "[^!-~]") and token or false
+end
 
 function _M.token_of(authorization, api_key)
+  -- A client sends its one credential again and again: each is read once per worker (false: unreadable).
   if authorization then
-    -- A client sends its one credential again and again: read once per worker (false: unreadable).
     local token = bearers[authorization]
     if token == nil then
       token = match(authorization, "^[Bb][Ee][Aa][Rr][Ee][Rr] +([!-~]+) *$") or false
@@ -190,11 +197,31 @@ function _M.token_of(authorization, api_key)
     end
     return token or nil
   end
-  if api_key and #api_key <= 8192 then
-    local token = match(api_key, "^%s*(.-)%s*$")
-    if token ~= "" and not find(token, "[^!-~]") then return token end
+  if not api_key then return nil end
+  local token = api_keys[api_key]
+  if token == nil then
+    token = api_key_token(api_key)
+    -- A key too long to be one is not remembered.
+    if #api_key <= 8192 then
+      if api_key_count >= 10000 then api_keys, api_key_count = {}, 0 end
+      api_keys[api_key], api_key_count = token, api_key_count + 1
+    end
   end
-  return nil
+  return token or nil
+end
+
+local credentials, credential_count = {}, 0
+
+--- A readable credential's cache keys by role (`read`, `write`) and its header line for the key
+--- check, built once per worker.
+function _M.credential_of(token)
+  local known = credentials[token]
+  if known then return known end
+  local digest = _M.digest(token)
+  known = { read = "read" .. digest, write = "write" .. digest, lines = "Authorization: Bearer " .. token .. "\r\n" }
+  if credential_count >= 10000 then credentials, credential_count = {}, 0 end
+  credentials[token], credential_count = known, credential_count + 1
+  return known
 end
 
 return _M

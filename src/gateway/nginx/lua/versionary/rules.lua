@@ -93,6 +93,13 @@ local function index_minimums(t)
   t.retiring_below = newest
 end
 
+-- The `RateLimit` field's head (the policy's name, up to its first `;`): written per call after it.
+local function index_policy(policy)
+  local field = policy.policyField
+  local semicolon = find(field, ";", 1, true)
+  policy.rate_head = semicolon and sub(field, 1, semicolon - 1) or field
+end
+
 --- Decode a table's JSON and index it: routes by version, method and template, sets for
 --- closings and brownout targets, problems pre-encoded. Returns nil and why when it is not format 1.
 function _M.decode(json)
@@ -134,6 +141,8 @@ function _M.decode(json)
   local policies = t.policies or {}
   t.base_policy = policies.base
   t.role_policies = policies.roles or {}
+  if t.base_policy then index_policy(t.base_policy) end
+  for _, policy in pairs(t.role_policies) do index_policy(policy) end
   return t
 end
 
@@ -156,6 +165,9 @@ function _M.route_in(found, method)
   end
   return nil
 end
+
+-- At module level: a closure inside `methods_in` would keep LuaJIT from compiling it (UCLO is NYI).
+local function by_position(a, b) return a.position < b.position end
 
 --- The methods the operations at a path declare, in the table's order (core's methodsAt); for a
 --- path no template matches, every method of the version's operations where the version forwards
@@ -182,7 +194,7 @@ function _M.methods_in(t, version, found)
       if o.method ~= "HEAD" then merged[#merged + 1] = o end
     end
   end
-  table.sort(merged, function(a, b) return a.position < b.position end)
+  table.sort(merged, by_position)
   local declared, seen = {}, {}
   for _, o in ipairs(merged) do
     if not seen[o.method] then
@@ -245,10 +257,22 @@ local function headers_at(segment, now)
   return out
 end
 
+-- Two header tables merged (b's names over a's), made once per pair: both are the table's rows'
+-- (or a day's headers of them), read and never changed, so the merge is too, and its walk as an
+-- array (`pairs_of`) is made once with it.
+local overlays = setmetatable({}, { __mode = "k" })
 local function overlay(a, b)
-  local out = {}
+  local by_b = overlays[a]
+  if not by_b then
+    by_b = setmetatable({}, { __mode = "k" })
+    overlays[a] = by_b
+  end
+  local out = by_b[b]
+  if out then return out end
+  out = {}
   for k, v in pairs(a) do out[k] = v end
   for k, v in pairs(b) do out[k] = v end
+  by_b[b] = out
   return out
 end
 _M.overlay = overlay

@@ -2,6 +2,7 @@
 -- core's canonicalPath (src/core/rulebook/canonical-path.ts), the versions Accept names
 -- (core's parseAccept) and the query's parameter names. Written by `versionary nginx`.
 local byte, find, sub, lower, gsub, char = string.byte, string.find, string.sub, string.lower, string.gsub, string.char
+local match, concat = string.match, table.concat
 local tonumber = tonumber
 
 local _M = {}
@@ -53,6 +54,46 @@ end
 
 local function hex_char(h) return char(tonumber(h, 16)) end
 
+-- Each hex digit's value by its byte: escapes are read with no pattern per request.
+local hex_value = {}
+for i = 0, 9 do hex_value[48 + i] = i end
+for i = 0, 5 do hex_value[65 + i], hex_value[97 + i] = 10 + i, 10 + i end
+
+-- `s` with every `%XX` decoded; nil when a `%` is not followed by two hex digits.
+local function percent_decoded(s)
+  local at = find(s, "%", 1, true)
+  if not at then return s end
+  local out, from = {}, 1
+  while at do
+    local high, low = byte(s, at + 1, at + 2)
+    high, low = hex_value[high], hex_value[low]
+    if not high or not low then return nil end
+    out[#out + 1] = sub(s, from, at - 1)
+    out[#out + 1] = char(high * 16 + low)
+    from = at + 3
+    at = find(s, "%", from, true)
+  end
+  out[#out + 1] = sub(s, from)
+  return concat(out)
+end
+
+-- Whether a segment reads `.` or `..` once `%2e` is decoded (core's dot-segment check).
+local function dot_segment(segment)
+  local i, n, dots = 1, #segment, 0
+  while i <= n do
+    local b = byte(segment, i)
+    if b == 46 then
+      i = i + 1
+    elseif b == 37 and byte(segment, i + 1) == 50 and (byte(segment, i + 2) == 101 or byte(segment, i + 2) == 69) then
+      i = i + 3
+    else
+      return false
+    end
+    dots = dots + 1
+  end
+  return dots == 1 or dots == 2
+end
+
 -- Why the path is refused (the table's `target-<reason>`), checked in core's order; nil when it has one meaning.
 local function refusal_of(path)
   if not find(path, "%", 1, true) and not find(path, ";", 1, true) and not find(path, "\\", 1, true)
@@ -64,9 +105,10 @@ local function refusal_of(path)
   if find(path, ";", 1, true) then return "semicolon" end
   local at = find(path, "%", 1, true)
   while at do
-    local hex = sub(path, at + 1, at + 2)
-    if not find(hex, "^%x%x$") then return "bad-escape" end
-    local code = tonumber(hex, 16)
+    local high, low = byte(path, at + 1, at + 2)
+    high, low = hex_value[high], hex_value[low]
+    if not high or not low then return "bad-escape" end
+    local code = high * 16 + low
     if code == 0x2f or code == 0x5c then return "encoded-separator" end
     if code < 0x20 or code == 0x7f then return "encoded-control" end
     at = find(path, "%", at + 1, true)
@@ -74,9 +116,7 @@ local function refusal_of(path)
   local start = 1
   while true do
     local slash = find(path, "/", start, true)
-    local segment = sub(path, start, (slash or 0) - 1)
-    local plain = gsub(segment, "%%2[eE]", ".")
-    if plain == "." or plain == ".." then return "dot-segment" end
+    if dot_segment(sub(path, start, (slash or 0) - 1)) then return "dot-segment" end
     if not slash then break end
     start = slash + 1
   end
@@ -97,8 +137,8 @@ end
 --- what is refused rather than forwarded.
 function _M.undecodable(target)
   if not find(target, "%", 1, true) then return false end
-  if find(gsub(target, "%%%x%x", ""), "%", 1, true) then return true end
-  return not utf8_valid((gsub(target, "%%(%x%x)", hex_char)))
+  local decoded = percent_decoded(target)
+  return not decoded or not utf8_valid(decoded)
 end
 
 --- The canonical path of a raw target and its query: `path, query` or `nil, reason`.
@@ -110,7 +150,8 @@ function _M.canonical(target)
   local n = #path
   if n > 1 and byte(path, n) == 47 then path = sub(path, 1, n - 1) end
   if find(path, "%", 1, true) then
-    path = gsub(path, "%%(%x%x)", hex_char)
+    -- Every escape is two hex digits here (refusal_of said so).
+    path = percent_decoded(path)
     if not utf8_valid(path) then return nil, "bad-escape" end
   end
   return path, query
@@ -183,15 +224,40 @@ function _M.accept(header, vendor_prefix)
   return info
 end
 
+-- The space bytes `%s` trims (C locale): tab, line feed, vertical tab, form feed, carriage return, space.
+local function is_space(b)
+  return b == 32 or (b ~= nil and b >= 9 and b <= 13)
+end
+
+-- A parameter's name from its pair's bytes `from` to `to` (before any `=`): `+` a space, escapes
+-- decoded, cut at `[`, trimmed, lower-case. A plain name (no `+`, `%` nor `[`, the usual) is only
+-- trimmed and lowered; another goes the long way, with the patterns.
+local function name_of(query, from, to)
+  local equals = find(query, "=", from, true)
+  if equals and equals <= to then to = equals - 1 end
+  local raw = sub(query, from, to)
+  if find(raw, "+", 1, true) or find(raw, "%", 1, true) or find(raw, "[", 1, true) then
+    local name = gsub(gsub(raw, "+", " "), "%%(%x%x)", hex_char)
+    return lower(trim(match(name, "^[^%[]*")))
+  end
+  local first, last = 1, #raw
+  while is_space(byte(raw, first)) do first = first + 1 end
+  while last >= first and is_space(byte(raw, last)) do last = last - 1 end
+  return lower(sub(raw, first, last))
+end
+
 --- The query's parameter names as loosely as any upstream reads them: pairs split at `&` and `;`,
 --- decoded, lower-case, cut at `[`; as a set.
 function _M.query_names(query)
-  local names = {}
-  for pair in (query .. "&"):gmatch("([^&;]*)[&;]") do
-    local raw = gsub(pair:match("^[^=]*"), "+", " ")
-    local name = gsub(raw, "%%(%x%x)", hex_char)
-    name = lower(trim(name:match("^[^%[]*")))
-    if name ~= "" then names[name] = true end
+  local names, from, n = {}, 1, #query
+  for i = 1, n + 1 do
+    local b = byte(query, i)
+    -- The end of a pair: `&`, `;` or the query's end.
+    if b == nil or b == 38 or b == 59 then
+      local name = name_of(query, from, i - 1)
+      if name ~= "" then names[name] = true end
+      from = i + 1
+    end
   end
   return names
 end

@@ -19,9 +19,9 @@ local state = ngx.shared.versionary_state
 local SEP = "\t"
 local fields = { "client", "version", "method", "operation", "minute", "status", "deprecated" }
 
---- Count one call. `prefix` is client, version, method and operation joined by tabs.
-function _M.count(prefix, minute, status, deprecated)
-  local key = prefix .. SEP .. minute .. SEP .. status .. SEP .. (deprecated or "")
+--- Count one call of a client; `operation` is version, method and operation joined by tabs.
+function _M.count(client, operation, minute, status, deprecated)
+  local key = client .. SEP .. operation .. SEP .. minute .. SEP .. status .. SEP .. (deprecated or "")
   local _, err, forcible = counters:incr(key, 1, 0)
   if err or forcible then
     -- Said once a minute: a full dict drops the oldest counters (raise gateway.nginx.usageMemory).
