@@ -28,6 +28,7 @@ export { evaluateVerdict } from './lifecycle-verdict.ts';
 export type { LifecycleVerdict, VerdictCandidate } from './lifecycle-verdict.ts';
 export {
   deprecationDateKeys,
+  deprecationDatesOf,
   deprecationDatesSchema,
   LifecycleConfigSchema,
   lifecycleConfigKeys,

@@ -23,11 +23,8 @@ const MigrationUrl = Type.String({
 /** An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds. */
 export type InstantInput = Static<typeof Instant>;
 
-/** The two optional dates beside any deprecation (a version, an endpoint, a field, a parameter). */
-export const deprecationDateKeys = ['extendedAccessUntil', 'closedToNewClientsAt'] as const;
-
-/** `extendedAccessUntil` or `closedToNewClientsAt`. */
-type DeprecationDateKey = (typeof deprecationDateKeys)[number];
+// A key the schema below gains must be named here too, or its `instant(key)` does not compile.
+type DeprecationDateKey = 'extendedAccessUntil' | 'closedToNewClientsAt';
 
 /**
  * The two optional dates beside a deprecation, declared once: the config file's entries take them
@@ -51,15 +48,22 @@ export function deprecationDatesSchema<I extends TSchema>(instant: (key: Depreca
 /** The two optional dates of a deprecation once read: epoch milliseconds, absent when unset. */
 export type DeprecationDates = Static<ReturnType<typeof deprecationDatesSchema<TNumber>>>;
 
+/** The keys of the two optional dates beside any deprecation, as the schema lists them. */
+export const deprecationDateKeys = Object.keys(deprecationDatesSchema(() => Type.Number()).properties) as Array<
+  keyof DeprecationDates
+>;
+
 /**
- * The two optional dates of an entry that passed its schema, read: epoch milliseconds, absent when unset.
+ * The two optional dates of an entry, in epoch milliseconds, absent when unset: an instant of a
+ * config entry that passed its schema is read, a date already read is kept. The one copy of them
+ * from a config entry, a stored schedule or a setting to what the next reader holds.
  *
  * @example
  * ```ts
- * readDeprecationDates({ extendedAccessUntil: '2027-06-01' }); // { extendedAccessUntil: 1811808000000 }
+ * deprecationDatesOf({ extendedAccessUntil: '2027-06-01', sunsetAt: 0 }); // { extendedAccessUntil: 1811808000000 }
  * ```
  */
-export function readDeprecationDates(entry: Partial<Record<DeprecationDateKey, InstantInput>>): DeprecationDates {
+export function deprecationDatesOf(entry: Partial<Record<DeprecationDateKey, InstantInput>>): DeprecationDates {
   const dates: DeprecationDates = {};
   for (const key of deprecationDateKeys) {
     const at = entry[key];
