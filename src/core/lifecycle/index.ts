@@ -37,7 +37,7 @@ export {
   readVersionEntry,
 } from './lifecycle-schema.ts';
 export type { DeprecationDates, EndpointLifecycle, VersionLifecycle } from './lifecycle-schema.ts';
-export { capErrors, checkLifecycleRules, closingErrors, instantMs } from './lifecycle-rules.ts';
+export { capErrors, checkLifecycleRules, closingErrors } from './lifecycle-rules.ts';
 
 export { declaredOrder, orderReleases } from './release-order.ts';
 
