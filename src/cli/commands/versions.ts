@@ -1,3 +1,5 @@
+import type { Static } from '@sinclair/typebox';
+import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { escapeControls, migrationUrlProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { ExitCode, UsageError, type CliIo } from '../io.ts';
@@ -81,7 +83,8 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
     ['migration-url', 'migrationUrl'],
     ['extended-access-until', 'extendedAccessUntil'],
     ['closed-to-new-clients', 'closedToNewClientsAt'],
-  ] as const) {
+    // Each flag names a field of the route's body schema: a field renamed there fails to compile here.
+  ] as const satisfies ReadonlyArray<readonly [string, keyof Static<typeof scheduleDeprecationSchema.body>]>) {
     const value = readString(values, flag);
     if (value !== undefined) body[field] = value;
   }

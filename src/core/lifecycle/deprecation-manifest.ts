@@ -1,5 +1,6 @@
 import { formatIsoInstant } from '../time/index.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
+import type { DeprecationDates } from './lifecycle-schema.ts';
 import type { LifecycleVersion } from './lifecycle-version.ts';
 import { resolveReplacement } from './replacement-rule.ts';
 
@@ -7,7 +8,7 @@ import { resolveReplacement } from './replacement-rule.ts';
 export const deprecationManifestType = 'application/deprecations+json';
 
 /** An endpoint deprecated within its version, as the lifecycle store holds it. */
-interface ManifestEndpoint {
+interface ManifestEndpoint extends DeprecationDates {
   version: string;
   method: string;
   /** Route template below the version's base, `/users/{id}`. */
@@ -15,8 +16,6 @@ interface ManifestEndpoint {
   deprecatedAt: number;
   sunsetAt: number;
   migrationUrl?: string | null;
-  extendedAccessUntil?: number;
-  closedToNewClientsAt?: number;
 }
 
 /** What {@link buildDeprecationManifest} reads: the lifecycle as it is now. */
@@ -168,12 +167,7 @@ function elementEntry(e: ElementDeprecation, guide: string | null): FieldEntry |
 }
 
 /** The dates of an entry, in a fixed order: see {@link ManifestDates}. */
-function timeline(at: {
-  deprecatedAt: number;
-  sunsetAt: number;
-  extendedAccessUntil?: number | undefined;
-  closedToNewClientsAt?: number | undefined;
-}): ManifestDates {
+function timeline(at: DeprecationDates & { deprecatedAt: number; sunsetAt: number }): ManifestDates {
   return {
     deprecation: formatIsoInstant(at.deprecatedAt),
     sunset: formatIsoInstant(at.sunsetAt),

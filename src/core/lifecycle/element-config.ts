@@ -8,7 +8,7 @@ import {
 } from './element-deprecation.ts';
 import { fieldSchemas, propertiesOf, servedSchemas, type ElementVersionShape } from './element-schemas.ts';
 import { instantMs } from './lifecycle-rules.ts';
-import type { LifecycleConfig } from './lifecycle-schema.ts';
+import { deprecationDatesOf, type LifecycleConfig } from './lifecycle-schema.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
 import type { Audience } from './schedule.ts';
 
@@ -34,10 +34,7 @@ export function parseElementDeprecations(
     sunsetAt: instantMs(entry.sunsetAt) ?? Number.NaN,
     ...(entry.replacement !== undefined ? { replacement: entry.replacement } : {}),
     ...(entry.migrationUrl !== undefined ? { migrationUrl: entry.migrationUrl } : {}),
-    ...(entry.extendedAccessUntil !== undefined ? { extendedAccessUntil: instantMs(entry.extendedAccessUntil)! } : {}),
-    ...(entry.closedToNewClientsAt !== undefined
-      ? { closedToNewClientsAt: instantMs(entry.closedToNewClientsAt)! }
-      : {}),
+    ...deprecationDatesOf(entry),
   });
   const fields = (config.fieldDeprecations ?? []).map((entry): ElementDeprecation => {
     const { field, resource } = entry;

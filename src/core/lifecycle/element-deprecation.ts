@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { FieldDeprecationSchema, ParameterDeprecationSchema } from './lifecycle-schema.ts';
+import type { DeprecationDates, FieldDeprecationSchema, ParameterDeprecationSchema } from './lifecycle-schema.ts';
 
 /**
  * A field deprecated within a version that stays active: the spec's "safe deprecation of a
@@ -36,17 +36,14 @@ export type ParameterDeprecationConfig = Static<typeof ParameterDeprecationSchem
  */
 export type ElementDeprecation = FieldElement | ParameterElement;
 
-interface ElementBase {
+// The cap on extended access and the closing to new clients are the lifecycle schema's.
+interface ElementBase extends DeprecationDates {
   version: string;
   element: string;
   deprecatedAt: number;
   sunsetAt: number;
   replacement?: string;
   migrationUrl?: string;
-  /** The cap on per-client extended access after the sunset. */
-  extendedAccessUntil?: number;
-  /** From this instant, clients that had not used the element before are refused. */
-  closedToNewClientsAt?: number;
 }
 
 /** A deprecated field: see {@link ElementDeprecation}. */

@@ -26,8 +26,18 @@ export type { LifecycleDocument } from './lifecycle-document.ts';
 
 export { evaluateVerdict } from './lifecycle-verdict.ts';
 export type { LifecycleVerdict, VerdictCandidate } from './lifecycle-verdict.ts';
-export { LifecycleConfigSchema, lifecycleConfigKeys, lifecycleShapeErrors } from './lifecycle-schema.ts';
-export { capErrors, checkLifecycleRules, closingErrors, instantMs } from './lifecycle-rules.ts';
+export {
+  deprecationDateKeys,
+  deprecationDatesOf,
+  deprecationDatesSchema,
+  LifecycleConfigSchema,
+  lifecycleConfigKeys,
+  lifecycleShapeErrors,
+  readEndpointEntry,
+  readVersionEntry,
+} from './lifecycle-schema.ts';
+export type { DeprecationDates, EndpointLifecycle, VersionLifecycle } from './lifecycle-schema.ts';
+export { capErrors, checkLifecycleRules, closingErrors } from './lifecycle-rules.ts';
 
 export { declaredOrder, orderReleases } from './release-order.ts';
 

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Type } from '@sinclair/typebox';
 import { checkLifecycleRules } from './lifecycle-rules.ts';
-import { lifecycleConfigKeys, lifecycleShapeErrors } from './lifecycle-schema.ts';
+import {
+  deprecationDateKeys,
+  deprecationDatesOf,
+  deprecationDatesSchema,
+  LifecycleConfigSchema,
+  lifecycleConfigKeys,
+  lifecycleShapeErrors,
+  readEndpointEntry,
+  readVersionEntry,
+} from './lifecycle-schema.ts';
 
 describe('lifecycleShapeErrors: the one lifecycle schema', () => {
   it('takes instants as ISO 8601 strings or epoch milliseconds, and refuses NaN', () => {
@@ -86,5 +96,62 @@ describe('checkLifecycleRules: what a schema cannot tell', () => {
       'lifecycle.endpointDeprecations[0].version "v9" is not a version of the bundle (v1, v2)',
       'lifecycle.endpointDeprecations[0].deprecatedAt is required',
     ]);
+  });
+});
+
+describe('the entries read through the schema: the dates declared once', () => {
+  const june2027 = Date.parse('2027-06-01');
+  const sept2027 = Date.parse('2027-09-01');
+
+  it('reads a version entry that passes its schema, every instant the schema declares in epoch milliseconds', () => {
+    assert.deepEqual(
+      readVersionEntry({
+        deprecatedAt: '2026-06-01',
+        sunsetAt: june2027,
+        extendedAccessUntil: '2027-09-01',
+        replacement: 'v2',
+      }),
+      { deprecatedAt: Date.parse('2026-06-01'), sunsetAt: june2027, extendedAccessUntil: sept2027, replacement: 'v2' },
+    );
+    assert.deepEqual(
+      readEndpointEntry({ version: 'v2', method: 'GET', path: '/a', sunsetAt: '2027-06-01', closedToNewClientsAt: 0 }),
+      {
+        version: 'v2',
+        method: 'GET',
+        path: '/a',
+        sunsetAt: june2027,
+        closedToNewClientsAt: 0,
+      },
+    );
+  });
+
+  it('leaves out an entry its schema refuses: lifecycleShapeErrors tells why', () => {
+    assert.equal(readVersionEntry({ sunsetAt: 'soon' }), undefined);
+    assert.equal(readVersionEntry({ sunset: '2027-06-01' }), undefined);
+    assert.equal(readVersionEntry([]), undefined);
+    assert.equal(readEndpointEntry({ version: 'v2', method: 'GET', sunsetAt: '2027-06-01' }), undefined);
+  });
+
+  it('spells the two dates in one schema, which every config entry takes', () => {
+    assert.deepEqual(deprecationDateKeys, ['extendedAccessUntil', 'closedToNewClientsAt']);
+    const entries = LifecycleConfigSchema.properties;
+    const shapes = [
+      ...Object.values(entries.versions.patternProperties),
+      entries.endpointDeprecations.items,
+      entries.fieldDeprecations.items,
+      entries.parameterDeprecations.items,
+    ] as unknown as Array<{ properties: Record<string, unknown> }>;
+    assert.equal(shapes.length, 4);
+    for (const shape of shapes) for (const key of deprecationDateKeys) assert.ok(key in shape.properties, key);
+    assert.deepEqual(Object.keys(deprecationDatesSchema(() => Type.Number()).properties), deprecationDateKeys);
+  });
+
+  it('copies the two dates of an entry, read or not, and nothing else', () => {
+    assert.deepEqual(deprecationDatesOf({ extendedAccessUntil: '2027-09-01', closedToNewClientsAt: june2027 }), {
+      extendedAccessUntil: sept2027,
+      closedToNewClientsAt: june2027,
+    });
+    const stored = { version: 'v1', sunsetAt: june2027, extendedAccessUntil: sept2027 };
+    assert.deepEqual(deprecationDatesOf(stored), { extendedAccessUntil: sept2027 });
   });
 });

@@ -1,5 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TNumber, type TObject, type TSchema } from '@sinclair/typebox';
 import { createSchemaValidator } from '../config/index.ts';
+import { parseIsoInstant } from '../time/index.ts';
 import { migrationUrlMaxLength, migrationUrlPattern, migrationUrlRule } from '../text/migration-url.ts';
 import { nearestName } from '../text/unknown-key.ts';
 
@@ -22,29 +23,80 @@ const MigrationUrl = Type.String({
 /** An instant: an ISO 8601 string (`2026-07-01` or with a time and zone) or epoch milliseconds. */
 export type InstantInput = Static<typeof Instant>;
 
-/** The schema of one version's entry in `versions`. */
-const VersionLifecycleSchema = Type.Object(
-  {
-    releasedAt: Type.Optional(Instant),
-    deprecatedAt: Type.Optional(Instant),
-    sunsetAt: Type.Optional(Instant),
+// A key the schema below gains must be named here too, or its `instant(key)` does not compile.
+type DeprecationDateKey = 'extendedAccessUntil' | 'closedToNewClientsAt';
+
+/**
+ * The two optional dates beside a deprecation, declared once: the config file's entries take them
+ * as instants, the store and the port (through {@link DeprecationDates}) as epoch milliseconds,
+ * and the management API as its own date-times, each key with its own description.
+ *
+ * @example
+ * ```ts
+ * const body = Type.Object({ ...deprecationDatesSchema(() => Type.String({ format: 'date-time' })).properties });
+ * ```
+ */
+export function deprecationDatesSchema<I extends TSchema>(instant: (key: DeprecationDateKey) => I) {
+  return Type.Object({
     /** The cap on per-client extended access after the sunset: extended access can be granted up to it. */
-    extendedAccessUntil: Type.Optional(Instant),
-    /** From this instant, clients that had not called the version before get a 403. */
-    closedToNewClientsAt: Type.Optional(Instant),
-    removed: Type.Optional(Type.Boolean({ errorText: 'must be a boolean' })),
-    /** The version clients should move to; defaults to the newest current version after it. */
-    replacement: Type.Optional(Type.String({ errorText: 'must be a string' })),
-    /** The migration guide, linked as `rel="deprecation"`; required once deprecated. */
-    migrationUrl: Type.Optional(MigrationUrl),
-    reason: Type.Optional(
-      Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')], {
-        errorText: 'must be "planned" or "critical-fix"',
-      }),
-    ),
-  },
-  { additionalProperties: false, title: 'a version' },
-);
+    extendedAccessUntil: Type.Optional(instant('extendedAccessUntil')),
+    /** From this instant, clients that had not called the subject before get a 403 (or are refused the element). */
+    closedToNewClientsAt: Type.Optional(instant('closedToNewClientsAt')),
+  });
+}
+
+/** The two optional dates of a deprecation once read: epoch milliseconds, absent when unset. */
+export type DeprecationDates = Static<ReturnType<typeof deprecationDatesSchema<TNumber>>>;
+
+/** The keys of the two optional dates beside any deprecation, as the schema lists them. */
+export const deprecationDateKeys = Object.keys(deprecationDatesSchema(() => Type.Number()).properties) as Array<
+  keyof DeprecationDates
+>;
+
+/**
+ * The two optional dates of an entry, in epoch milliseconds, absent when unset: an instant of a
+ * config entry that passed its schema is read, a date already read is kept. The one copy of them
+ * from a config entry, a stored schedule or a setting to what the next reader holds.
+ *
+ * @example
+ * ```ts
+ * deprecationDatesOf({ extendedAccessUntil: '2027-06-01', sunsetAt: 0 }); // { extendedAccessUntil: 1811808000000 }
+ * ```
+ */
+export function deprecationDatesOf(entry: Partial<Record<DeprecationDateKey, InstantInput>>): DeprecationDates {
+  const dates: DeprecationDates = {};
+  for (const key of deprecationDateKeys) {
+    const at = entry[key];
+    if (at !== undefined) dates[key] = typeof at === 'number' ? at : parseIsoInstant(at);
+  }
+  return dates;
+}
+
+// Each entry is declared once over its instant: the config's (`Instant`), and epoch milliseconds
+// for the types of the entry once read (`VersionLifecycle`, `EndpointLifecycle`).
+const versionLifecycleSchema = <I extends TSchema>(instant: I) =>
+  Type.Object(
+    {
+      releasedAt: Type.Optional(instant),
+      deprecatedAt: Type.Optional(instant),
+      sunsetAt: Type.Optional(instant),
+      ...deprecationDatesSchema(() => instant).properties,
+      removed: Type.Optional(Type.Boolean({ errorText: 'must be a boolean' })),
+      /** The version clients should move to; defaults to the newest current version after it. */
+      replacement: Type.Optional(Type.String({ errorText: 'must be a string' })),
+      /** The migration guide, linked as `rel="deprecation"`; required once deprecated. */
+      migrationUrl: Type.Optional(MigrationUrl),
+      reason: Type.Optional(
+        Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')], {
+          errorText: 'must be "planned" or "critical-fix"',
+        }),
+      ),
+    },
+    { additionalProperties: false, title: 'a version' },
+  );
+
+/** The schema of one version's entry in `versions`. */
+const VersionLifecycleSchema = versionLifecycleSchema(Instant);
 
 /**
  * One version's lifecycle. A version with a `sunsetAt` is deprecated; after the sunset (or with
@@ -58,22 +110,27 @@ const VersionLifecycleSchema = Type.Object(
  */
 export type VersionLifecycleConfig = Static<typeof VersionLifecycleSchema>;
 
+/** One version's entry once read ({@link readVersionEntry}): its instants in epoch milliseconds. */
+export type VersionLifecycle = Static<ReturnType<typeof versionLifecycleSchema<TNumber>>>;
+
+const endpointLifecycleSchema = <I extends TSchema>(instant: I) =>
+  Type.Object(
+    {
+      version: Text,
+      method: Text,
+      path: Text,
+      // Optional in the shape: the service dates an undated one when it first stores it; the
+      // routing plugin, which stores nothing, requires it (`checkLifecycleRules`).
+      deprecatedAt: Type.Optional(instant),
+      sunsetAt: instant,
+      ...deprecationDatesSchema(() => instant).properties,
+      migrationUrl: Type.Optional(MigrationUrl),
+    },
+    { additionalProperties: false, title: 'an endpoint deprecation' },
+  );
+
 /** The schema of one entry of `endpointDeprecations`. */
-const EndpointLifecycleSchema = Type.Object(
-  {
-    version: Text,
-    method: Text,
-    path: Text,
-    // Optional in the shape: the service dates an undated one when it first stores it; the
-    // routing plugin, which stores nothing, requires it (`checkLifecycleRules`).
-    deprecatedAt: Type.Optional(Instant),
-    sunsetAt: Instant,
-    extendedAccessUntil: Type.Optional(Instant),
-    closedToNewClientsAt: Type.Optional(Instant),
-    migrationUrl: Type.Optional(MigrationUrl),
-  },
-  { additionalProperties: false, title: 'an endpoint deprecation' },
-);
+const EndpointLifecycleSchema = endpointLifecycleSchema(Instant);
 
 /**
  * A deprecated endpoint within a still-supported version; `path` is the route template below the
@@ -85,6 +142,9 @@ const EndpointLifecycleSchema = Type.Object(
  * ```
  */
 export type EndpointLifecycleConfig = Static<typeof EndpointLifecycleSchema>;
+
+/** An endpoint deprecation once read ({@link readEndpointEntry}): its instants in epoch milliseconds. */
+export type EndpointLifecycle = Static<ReturnType<typeof endpointLifecycleSchema<TNumber>>>;
 
 /** The schema of one entry of `fieldDeprecations`. */
 export const FieldDeprecationSchema = Type.Object(
@@ -102,8 +162,7 @@ export const FieldDeprecationSchema = Type.Object(
     field: Text,
     deprecatedAt: Instant,
     sunsetAt: Instant,
-    extendedAccessUntil: Type.Optional(Instant),
-    closedToNewClientsAt: Type.Optional(Instant),
+    ...deprecationDatesSchema(() => Instant).properties,
     replacement: Type.Optional(Text),
     migrationUrl: Type.Optional(MigrationUrl),
   },
@@ -119,8 +178,7 @@ export const ParameterDeprecationSchema = Type.Object(
     parameter: Text,
     deprecatedAt: Instant,
     sunsetAt: Instant,
-    extendedAccessUntil: Type.Optional(Instant),
-    closedToNewClientsAt: Type.Optional(Instant),
+    ...deprecationDatesSchema(() => Instant).properties,
     replacement: Type.Optional(Text),
     migrationUrl: Type.Optional(MigrationUrl),
   },
@@ -207,13 +265,47 @@ function fieldNamingErrors(config: unknown, where: string): string[] {
   });
 }
 
-const validator = createSchemaValidator(LifecycleConfigSchema, {
-  unknownKey: ({ where, key, known, title }) => {
-    const near = nearestName(key, known);
-    const what = title ?? 'an object';
-    return (
-      `${where === '' ? key : `${where}.${key}`} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
-      `${what.charAt(0).toUpperCase()}${what.slice(1)} takes ${known.join(', ')}`
-    );
-  },
-});
+function unknownLifecycleKey(options: { where: string; key: string; known: string[]; title?: string }): string {
+  const { where, key, known, title } = options;
+  const near = nearestName(key, known);
+  const what = title ?? 'an object';
+  return (
+    `${where === '' ? key : `${where}.${key}`} is not a lifecycle key (rule valid-config)${near ? `; did you mean ${near}?` : ''} ` +
+    `${what.charAt(0).toUpperCase()}${what.slice(1)} takes ${known.join(', ')}`
+  );
+}
+
+const validator = createSchemaValidator(LifecycleConfigSchema, { unknownKey: unknownLifecycleKey });
+
+/**
+ * One version's entry of a config, read when it passes its schema: every instant in epoch
+ * milliseconds. An entry with a problem is `undefined`; {@link lifecycleShapeErrors} tells it.
+ *
+ * @example
+ * ```ts
+ * readVersionEntry({ deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01' }); // { deprecatedAt: 1780272000000, sunsetAt: 1811808000000 }
+ * readVersionEntry({ sunsetAt: 'soon' }); // undefined
+ * ```
+ */
+export const readVersionEntry = entryReader<VersionLifecycle>(VersionLifecycleSchema);
+
+/** One entry of `endpointDeprecations`, read as {@link readVersionEntry} reads a version's. */
+export const readEndpointEntry = entryReader<EndpointLifecycle>(EndpointLifecycleSchema);
+
+// The schema says which keys hold an instant (a string of format `instant`, or a number): only
+// those are turned into epoch milliseconds, so the entry read has the schema's keys and no other.
+function entryReader<Read>(schema: TObject): (entry: unknown) => Read | undefined {
+  const check = createSchemaValidator(schema, { unknownKey: unknownLifecycleKey }).check;
+  const instants = Object.keys(schema.properties).filter((key) =>
+    ((schema.properties[key] as { anyOf?: Array<{ format?: string }> }).anyOf ?? []).some(
+      (branch) => branch.format === 'instant',
+    ),
+  );
+  return (entry: unknown) => {
+    if (!check(entry)) return undefined;
+    const read: Record<string, unknown> = { ...entry };
+    for (const key of instants) if (typeof read[key] === 'string') read[key] = parseIsoInstant(read[key]);
+    // The schema checked the shape and the format: the cast says what the schema over epochs says.
+    return read as Read;
+  };
+}

@@ -1,16 +1,15 @@
+import type { DeprecationDates } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
 import type { ChangelogEntry } from './changelog-entry.ts';
 
-/** A version, endpoint or element with a closing date, as the changelog needs it. */
-export interface ChangelogClosing {
+/** A version, endpoint or element with a closing date (and its cap, if any), as the changelog needs it. */
+export interface ChangelogClosing extends DeprecationDates {
   version: string;
   /** `METHOD /path`, for an endpoint (or a parameter's operation). */
   endpoint?: string;
   /** `User.nickname`, for a field or query parameter. */
   element?: string;
   closedToNewClientsAt: number;
-  /** The cap on per-client extended access past the sunset. */
-  extendedAccessUntil?: number;
   replacement?: string;
   guideUrl?: string;
 }

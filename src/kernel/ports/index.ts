@@ -11,7 +11,13 @@ export type {
 export type { PostRecord, PostStore } from './posts.ts';
 export type { ResourceStores, Storage } from './storage.ts';
 export type { ChangeFeed, ChangeListener } from './change-feed.ts';
-export type { EndpointDeprecation, LifecycleStore, LiveLifecycle, StoredSchedule } from './lifecycle.ts';
+export type {
+  DeprecationDates,
+  EndpointDeprecation,
+  LifecycleStore,
+  LiveLifecycle,
+  StoredSchedule,
+} from './lifecycle.ts';
 export type {
   ClientElementUsageRow,
   ClientUsageRow,

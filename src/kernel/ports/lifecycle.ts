@@ -1,4 +1,7 @@
-import type { DeprecationSchedule, LifecycleVersion } from '../../core/lifecycle/index.ts';
+import type { DeprecationSchedule, EndpointLifecycle, LifecycleVersion } from '../../core/lifecycle/index.ts';
+
+/** The cap on extended access and the closing to new clients of a stored deprecation. */
+export type { DeprecationDates } from '../../core/lifecycle/index.ts';
 
 /** A stored version deprecation, with the guide it links to. */
 export interface StoredSchedule extends DeprecationSchedule {
@@ -10,20 +13,14 @@ export interface StoredSchedule extends DeprecationSchedule {
   configFingerprint?: string;
 }
 
-/** A deprecated endpoint within a version. */
-export interface EndpointDeprecation {
-  version: string;
-  method: string;
-  /** Route template below the version prefix, e.g. `/users/{id}/posts`. */
-  path: string;
+/**
+ * A deprecated endpoint within a version: the lifecycle schema's endpoint entry (its cap on
+ * extended access and its closing to new clients included), dated, with its guide or `null`.
+ */
+export type EndpointDeprecation = Omit<EndpointLifecycle, 'deprecatedAt' | 'migrationUrl'> & {
   deprecatedAt: number;
-  sunsetAt: number;
   migrationUrl: string | null;
-  /** The cap on per-client extended access after the sunset. */
-  extendedAccessUntil?: number;
-  /** From this instant, clients that had not called the endpoint before get a 403. */
-  closedToNewClientsAt?: number;
-}
+};
 
 /** Where scheduled lifecycle state lives, shared by every instance on the same database. */
 export interface LifecycleStore {

@@ -1,3 +1,4 @@
+import { deprecationDateKeys } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { StoredSchedule } from '../../kernel/ports/index.ts';
 import type { VersionSettings } from './settings.ts';
@@ -11,8 +12,9 @@ export interface ConfigConflict {
   detail: string;
 }
 
-type DatedField = 'deprecatedAt' | 'sunsetAt' | 'extendedAccessUntil' | 'closedToNewClientsAt';
-const datedFields: readonly DatedField[] = ['deprecatedAt', 'sunsetAt', 'extendedAccessUntil', 'closedToNewClientsAt'];
+// The schedule's two dates and the lifecycle schema's optional ones (`deprecationDateKeys`).
+const datedFields = ['deprecatedAt', 'sunsetAt', ...deprecationDateKeys] as const;
+type DatedField = (typeof datedFields)[number];
 
 /**
  * The fingerprint of what a config entry declares about a version's schedule: the same entry,

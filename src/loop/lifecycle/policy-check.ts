@@ -1,6 +1,7 @@
 import {
   checkLifecycleConfig,
   declaredOrder,
+  deprecationDatesOf,
   MONTH_MS,
   orderReleases,
   PolicyRule,
@@ -35,8 +36,7 @@ export function configuredSchedule(
     reason: v.reason ?? 'planned',
     removed: v.removed === true,
     migrationUrl: v.migrationUrl ?? null,
-    ...(v.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: v.extendedAccessUntil }),
-    ...(v.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: v.closedToNewClientsAt }),
+    ...deprecationDatesOf(v),
   };
 }
 

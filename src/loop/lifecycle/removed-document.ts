@@ -1,11 +1,6 @@
+import type { DeprecationDates } from '../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { LifecycleRuntime } from './runtime.ts';
-
-/** The optional dates of a version or endpoint deprecation (`extendedAccessUntil`, `closedToNewClientsAt`). */
-interface AccessDates {
-  extendedAccessUntil?: number;
-  closedToNewClientsAt?: number;
-}
 
 /**
  * `info` members of a version's document, wherever it is served (the service or the gateway): a
@@ -49,7 +44,7 @@ function removedDocumentInfo(options: {
  * `x-closed-to-new-clients` and `x-extended-access-until` (ISO 8601) of a version or endpoint
  * deprecation that sets them; nothing otherwise.
  */
-function accessDates(dates: AccessDates | undefined): Record<string, string> {
+function accessDates(dates: DeprecationDates | undefined): Record<string, string> {
   return {
     ...(dates?.closedToNewClientsAt === undefined
       ? {}

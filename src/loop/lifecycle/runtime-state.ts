@@ -1,6 +1,11 @@
 import type { Clock } from '../../core/clock/index.ts';
 import { isMigrationUrl } from '../../core/text/index.ts';
-import { checkDeprecationStatus, type DeprecationSchedule, type LifecycleVersion } from '../../core/lifecycle/index.ts';
+import {
+  checkDeprecationStatus,
+  deprecationDatesOf,
+  type DeprecationSchedule,
+  type LifecycleVersion,
+} from '../../core/lifecycle/index.ts';
 import type { EndpointDeprecation, LifecycleStore, StoredSchedule } from '../../kernel/ports/index.ts';
 import type { StartedLifecycle } from './runtime-start.ts';
 import type { LifecycleSettings } from './settings.ts';
@@ -114,8 +119,7 @@ export function toSchedule(s: StoredSchedule): DeprecationSchedule {
     sunsetAt: s.sunsetAt,
     removed: s.removed,
     reason: s.reason,
-    ...(s.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: s.extendedAccessUntil }),
-    ...(s.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: s.closedToNewClientsAt }),
+    ...deprecationDatesOf(s),
   };
 }
 

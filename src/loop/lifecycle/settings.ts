@@ -2,43 +2,26 @@ import {
   capErrors,
   closingErrors,
   checkLifecycleRules,
-  instantMs,
   lifecycleConfigKeys,
   lifecycleShapeErrors,
   parseElementDeprecations,
+  readEndpointEntry,
+  readVersionEntry,
   type Audience,
-  type DeprecationReason,
   type ElementDeprecation,
+  type EndpointLifecycle,
   type LifecycleConfig,
+  type VersionLifecycle,
 } from '../../core/lifecycle/index.ts';
 import type { DeprecationHeaderStyle } from '../../core/lifecycle/index.ts';
 import { DeprecationWarningCode, deprecationWarnings } from '../../http/warnings.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
 
-/** One version's lifecycle as the config file declares it. */
-export interface VersionSettings {
-  releasedAt?: number;
-  deprecatedAt?: number;
-  sunsetAt?: number;
-  replacement?: string;
-  migrationUrl?: string;
-  removed?: boolean;
-  reason?: DeprecationReason;
-  extendedAccessUntil?: number;
-  closedToNewClientsAt?: number;
-}
-
-/** An endpoint deprecation as the config file declares it. */
-interface EndpointSettings {
-  version: string;
-  method: string;
-  path: string;
-  deprecatedAt?: number;
-  sunsetAt: number;
-  migrationUrl?: string;
-  extendedAccessUntil?: number;
-  closedToNewClientsAt?: number;
-}
+/**
+ * One version's lifecycle as the config file declares it: the core schema's entry, read (instants
+ * in epoch milliseconds), with `removed` and `reason` always said.
+ */
+export type VersionSettings = VersionLifecycle;
 
 /** The lifecycle part of the config file, parsed. */
 export interface LifecycleSettings {
@@ -47,7 +30,7 @@ export interface LifecycleSettings {
   headerStyle: DeprecationHeaderStyle;
   /** Present only when the file has a `versions` key. */
   versions?: Record<string, VersionSettings>;
-  endpointDeprecations: EndpointSettings[];
+  endpointDeprecations: EndpointLifecycle[];
   /** Fields and query parameters deprecated within a version (`fieldDeprecations`, `parameterDeprecations`). */
   elementDeprecations?: ElementDeprecation[];
   /** Versions whose entry has an error already reported: the policy check at start leaves them out, so each mistake is told once. */
@@ -80,40 +63,29 @@ export function parseLifecycleSettings(options: {
       ? [{ code: DeprecationWarningCode.EndpointsKey, detail: deprecationWarnings.VERSIONARY_DEP002 }]
       : []),
   ];
+  // Each entry is read by its schema: one with a problem (told above) is left out.
   let versions: Record<string, VersionSettings> | undefined;
   if (file.versions !== undefined) {
     versions = {};
     for (const [name, raw] of Object.entries(isObject(file.versions) ? file.versions : {})) {
-      if (!isObject(raw)) continue;
+      const entry = readVersionEntry(raw);
+      if (!entry) continue;
+      const where = `versions.${name}.migrationUrl`;
       versions[name] = {
-        releasedAt: instantMs(raw.releasedAt),
-        deprecatedAt: instantMs(raw.deprecatedAt),
-        sunsetAt: instantMs(raw.sunsetAt),
-        replacement: str(raw.replacement),
-        migrationUrl: url({ value: raw.migrationUrl, where: `versions.${name}.migrationUrl`, problems }),
-        removed: raw.removed === true,
-        reason: raw.reason === 'critical-fix' ? 'critical-fix' : 'planned',
-        ...optionalDates(raw),
+        ...entry,
+        migrationUrl: url({ value: entry.migrationUrl, where, problems }),
+        removed: entry.removed === true,
+        reason: entry.reason ?? 'planned',
       };
     }
   }
   const key = file.endpointDeprecations !== undefined ? 'endpointDeprecations' : 'endpoints';
   const list = Array.isArray(file[key]) ? (file[key] as unknown[]) : [];
-  const endpointDeprecations: EndpointSettings[] = list.flatMap((raw, i) => {
-    const sunsetAt = isObject(raw) ? instantMs(raw.sunsetAt) : undefined;
-    if (!isObject(raw) || typeof raw.version !== 'string' || typeof raw.method !== 'string') return [];
-    if (typeof raw.path !== 'string' || sunsetAt === undefined) return [];
-    return [
-      {
-        version: raw.version,
-        method: raw.method.toUpperCase(),
-        path: raw.path,
-        deprecatedAt: instantMs(raw.deprecatedAt),
-        sunsetAt,
-        migrationUrl: url({ value: raw.migrationUrl, where: `${key}[${i}].migrationUrl`, problems }),
-        ...optionalDates(raw),
-      },
-    ];
+  const endpointDeprecations = list.flatMap((raw, i) => {
+    const entry = readEndpointEntry(raw);
+    if (!entry) return [];
+    const migrationUrl = url({ value: entry.migrationUrl, where: `${key}[${i}].migrationUrl`, problems });
+    return [{ ...entry, method: entry.method.toUpperCase(), migrationUrl }];
   });
   list.forEach(
     (raw, i) =>
@@ -142,24 +114,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
 // The schema's pattern told most bad URLs already; what it cannot state (a port past 65535) is told here, once.
 function url(options: { value: unknown; where: string; problems: string[] }): string | undefined {
   if (typeof options.value !== 'string') return undefined;
   const problem = migrationUrlProblem(options.value, options.where);
   if (problem && !options.problems.some((p) => p.startsWith(`${options.where} `))) options.problems.push(problem);
   return problem ? undefined : options.value;
-}
-
-// The cap on extended access and the closing to new clients: absent when unset.
-function optionalDates(raw: Record<string, unknown>): { extendedAccessUntil?: number; closedToNewClientsAt?: number } {
-  const cap = instantMs(raw.extendedAccessUntil);
-  const closed = instantMs(raw.closedToNewClientsAt);
-  return {
-    ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
-    ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
-  };
 }

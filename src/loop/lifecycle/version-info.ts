@@ -1,5 +1,11 @@
 import type { Clock } from '../../core/clock/index.ts';
-import { type DeprecationStatus, type ElementDeprecation, type LifecycleState } from '../../core/lifecycle/index.ts';
+import {
+  deprecationDatesOf,
+  type DeprecationDates,
+  type DeprecationStatus,
+  type ElementDeprecation,
+  type LifecycleState,
+} from '../../core/lifecycle/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { sunsetCountdown, type ChangelogVersion, type SunsetCountdown } from '../../core/portal/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
@@ -8,7 +14,7 @@ import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { isMigrationUrl } from '../../core/text/index.ts';
 
 /** Everything the docs pages, the changelog and the catalog say about one version. */
-export interface VersionInfo {
+export interface VersionInfo extends DeprecationDates {
   name: string;
   state: LifecycleState;
   status: DeprecationStatus;
@@ -30,10 +36,6 @@ export interface VersionInfo {
   elements: ElementDeprecation[];
   /** The version still has code and serves requests. */
   served: boolean;
-  /** From then on, clients that had not called the version are refused (403). */
-  closedToNewClientsAt?: number;
-  /** The cap on per-client extended access past the sunset. */
-  extendedAccessUntil?: number;
 }
 
 /** Where a version's docs page lives. */
@@ -77,8 +79,7 @@ export function describeVersions(options: {
       // Kept after their sunset: the version still documents them (a field stays until the next version).
       elements: elements.filter((e) => e.version === entry.name),
       served: version !== undefined && entry.status !== 'removed',
-      ...(schedule?.closedToNewClientsAt !== undefined ? { closedToNewClientsAt: schedule.closedToNewClientsAt } : {}),
-      ...(schedule?.extendedAccessUntil !== undefined ? { extendedAccessUntil: schedule.extendedAccessUntil } : {}),
+      ...deprecationDatesOf(schedule ?? {}),
     };
   });
 }

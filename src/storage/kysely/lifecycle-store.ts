@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { LifecycleStore } from '../../kernel/ports/index.ts';
+import type { DeprecationDates, LifecycleStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 
 /**
@@ -69,8 +69,7 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
             deprecated_at: row.deprecated_at,
             sunset_at: row.sunset_at,
             migration_url: row.migration_url,
-            extended_access_until: row.extended_access_until,
-            closed_to_new_clients_at: row.closed_to_new_clients_at,
+            ...dateColumns(d),
           }),
         )
         .execute();
@@ -78,25 +77,30 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
   };
 }
 
-interface OptionalDates {
-  extendedAccessUntil?: number;
-  closedToNewClientsAt?: number;
-}
+// The column of each of the port's optional dates: a date the schema adds fails to compile here
+// until it has its column.
+const dateColumn = {
+  extendedAccessUntil: 'extended_access_until',
+  closedToNewClientsAt: 'closed_to_new_clients_at',
+} as const satisfies Record<keyof DeprecationDates, string>;
 
-function dateColumns(d: OptionalDates) {
-  return {
-    extended_access_until: d.extendedAccessUntil ?? null,
-    closed_to_new_clients_at: d.closedToNewClientsAt ?? null,
-  };
+type DateKey = keyof DeprecationDates;
+type DateColumn = (typeof dateColumn)[DateKey];
+const dateKeys = Object.keys(dateColumn) as DateKey[];
+
+function dateColumns(d: DeprecationDates): Record<DateColumn, number | null> {
+  return Object.fromEntries(dateKeys.map((key) => [dateColumn[key], d[key] ?? null])) as Record<
+    DateColumn,
+    number | null
+  >;
 }
 
 // Absent when unset; PostgreSQL answers bigint columns as strings.
-function optionalDates(r: {
-  extended_access_until: number | string | null;
-  closed_to_new_clients_at: number | string | null;
-}): OptionalDates {
-  return {
-    ...(r.extended_access_until === null ? {} : { extendedAccessUntil: Number(r.extended_access_until) }),
-    ...(r.closed_to_new_clients_at === null ? {} : { closedToNewClientsAt: Number(r.closed_to_new_clients_at) }),
-  };
+function optionalDates(r: Record<DateColumn, number | string | null>): DeprecationDates {
+  const dates: DeprecationDates = {};
+  for (const key of dateKeys) {
+    const at = r[dateColumn[key]];
+    if (at !== null) dates[key] = Number(at);
+  }
+  return dates;
 }

@@ -5,6 +5,7 @@ import {
   reasonTextPattern,
   singleLineTextPattern,
 } from '../../../core/text/index.ts';
+import { deprecationDatesSchema, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { problemSchema } from '../../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 
@@ -54,6 +55,16 @@ const migrationUrlInput = (description: string) =>
     pattern: migrationUrlPattern,
     description,
   });
+/**
+ * The cap on extended access and the closing to new clients as a route takes or shows them: the
+ * lifecycle schema's two dates (`deprecationDatesSchema`), over the route's instant, each with its
+ * description.
+ */
+export const deprecationDates = <I extends TSchema>(
+  instant: (description: string) => I,
+  descriptions: Record<keyof DeprecationDates, string>,
+) => deprecationDatesSchema((key) => instant(descriptions[key])).properties;
+
 /** A name or reason as the management API takes it: one line, no control characters. */
 export const singleLineText = (options: { maxLength: number; description?: string }) =>
   Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
@@ -265,20 +276,12 @@ export const scheduleDeprecationSchema = {
       migrationUrl: Type.Optional(
         migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
       ),
-      extendedAccessUntil: Type.Optional(
-        nullable(
-          instantInput(
-            'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted. Absent: kept; null: unset.',
-          ),
-        ),
-      ),
-      closedToNewClientsAt: Type.Optional(
-        nullable(
-          instantInput(
-            'ISO 8601 instant, not in the past nor before the deprecation: from then on, clients that had not called it before get a 403. Absent: kept; null: unset.',
-          ),
-        ),
-      ),
+      ...deprecationDates((description) => nullable(instantInput(description)), {
+        extendedAccessUntil:
+          'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted. Absent: kept; null: unset.',
+        closedToNewClientsAt:
+          'ISO 8601 instant, not in the past nor before the deprecation: from then on, clients that had not called it before get a 403. Absent: kept; null: unset.',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -357,14 +360,11 @@ export const deprecateEndpointSchema = {
       migrationUrl: Type.Optional(
         migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
       ),
-      extendedAccessUntil: Type.Optional(
-        instantInput(
+      ...deprecationDates(instantInput, {
+        extendedAccessUntil:
           'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted.',
-        ),
-      ),
-      closedToNewClientsAt: Type.Optional(
-        instantInput('ISO 8601 instant: from then on, clients that had not called it before get a 403.'),
-      ),
+        closedToNewClientsAt: 'ISO 8601 instant: from then on, clients that had not called it before get a 403.',
+      }),
     },
     { additionalProperties: false },
   ),
@@ -377,8 +377,10 @@ export const deprecateEndpointSchema = {
         deprecatedAt: instant('Now.'),
         sunsetAt: instant('When the endpoint is removed.'),
         migrationUrl: nullable(Type.String({ maxLength: 2000 })),
-        extendedAccessUntil: Type.Optional(instant('The cap on per-client extended access.')),
-        closedToNewClientsAt: Type.Optional(instant('When it closes to new clients.')),
+        ...deprecationDates(instant, {
+          extendedAccessUntil: 'The cap on per-client extended access.',
+          closedToNewClientsAt: 'When it closes to new clients.',
+        }),
       },
       { description: 'Deprecated' },
     ),

@@ -1,18 +1,11 @@
+import type { DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-
-/** The dates of a deprecation as stored (epoch milliseconds). */
-export interface DeprecationDates {
-  deprecatedAt: number;
-  sunsetAt: number;
-  extendedAccessUntil?: number | undefined;
-  closedToNewClientsAt?: number | undefined;
-}
 
 /**
  * A deprecation's dates as the management API shows them: ISO 8601 instants, the two optional
  * ones only when set. The deprecation list and a created endpoint deprecation say them alike.
  */
-export function isoDeprecationDates(d: DeprecationDates) {
+export function isoDeprecationDates(d: DeprecationDates & { deprecatedAt: number; sunsetAt: number }) {
   return {
     deprecatedAt: formatIsoInstant(d.deprecatedAt),
     sunsetAt: formatIsoInstant(d.sunsetAt),

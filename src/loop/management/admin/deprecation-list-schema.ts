@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { problem } from './admin-schemas.ts';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { deprecationDates, problem } from './admin-schemas.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
@@ -22,14 +22,11 @@ const deprecation = Type.Object(
     version: Type.String({ maxLength: 40, description: 'The version it belongs to.' }),
     deprecatedAt: instant('When it was deprecated.'),
     sunsetAt: instant('When it is (or was) removed.'),
-    extendedAccessUntil: Type.Optional(
-      instant(
+    ...deprecationDates(instant, {
+      extendedAccessUntil:
         'The cap on per-client extended access after the sunset (`POST /admin/v1/extended-access-grants`); absent when unset.',
-      ),
-    ),
-    closedToNewClientsAt: Type.Optional(
-      instant('From then on, clients that had not called it before get a 403; absent when unset.'),
-    ),
+      closedToNewClientsAt: 'From then on, clients that had not called it before get a 403; absent when unset.',
+    }),
     replacement: nullable(
       Type.String({
         maxLength: 400,
@@ -50,6 +47,9 @@ const deprecation = Type.Object(
   },
   { description: 'One deprecated version, endpoint, field or query parameter, with its usage' },
 );
+
+/** One entry of `GET /admin/v1/deprecations`, as its schema says it. */
+export type DeprecationListEntry = Static<typeof deprecation>;
 
 /** `GET /admin/v1/deprecations`. */
 export const listDeprecationsSchema = {

@@ -1,24 +1,14 @@
 import { replacementName } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import { isoDeprecationDates } from './deprecation-dates.ts';
+import type { DeprecationListEntry } from './deprecation-list-schema.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
 
 type Kind = 'version' | 'endpoint' | 'field' | 'parameter';
 
 /** One deprecation with its usage: an entry of `GET /admin/v1/deprecations` and of the MCP `deprecations` tool. */
-export interface DeprecationEntry {
-  kind: Kind;
-  name: string;
-  version: string;
-  deprecatedAt: string;
-  sunsetAt: string;
-  extendedAccessUntil?: string;
-  closedToNewClientsAt?: string;
-  replacement: string | null;
-  migrationUrl: string | null;
-  usage: { calls: number; clients: number; endpoints: number; lastCall: string | null };
-}
+export type DeprecationEntry = DeprecationListEntry & { kind: Kind };
 
 interface Counted {
   calls: number;

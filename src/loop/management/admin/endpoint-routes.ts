@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -11,7 +12,7 @@ import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { deprecateEndpointSchema } from './admin-schemas.ts';
 import { assertNotRemoved } from './version-routes.ts';
-import { lifecycleDatesOf, type LifecycleDatesInput } from './lifecycle-dates.ts';
+import { lifecycleDatesOf } from './lifecycle-dates.ts';
 
 /** `POST /admin/v1/deprecations`: deprecate one endpoint of a version, leaving the rest active. */
 export function registerEndpointAdminRoutes(
@@ -25,15 +26,7 @@ export function registerEndpointAdminRoutes(
   },
 ): void {
   app.post('/deprecations', { schema: deprecateEndpointSchema }, async (request, reply) => {
-    const input = request.body as {
-      version: string;
-      method: string;
-      path: string;
-      noticeMonths?: number;
-      sunsetAt?: string;
-      reason?: string;
-      migrationUrl?: string;
-    } & LifecycleDatesInput;
+    const input = request.body as Static<typeof deprecateEndpointSchema.body>;
     const method = input.method.toUpperCase();
     assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
     const version = options.bundle.get(input.version);

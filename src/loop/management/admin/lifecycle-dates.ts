@@ -1,14 +1,14 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import type { Static } from '@sinclair/typebox';
+import type { DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
+import type { scheduleDeprecationSchema } from './admin-schemas.ts';
 
 /**
- * The two optional dates beside a deprecation, as the management API takes them. `null` unsets
- * one; an absent one keeps its current value.
+ * The two optional dates beside a deprecation, as the management API takes them (the body of
+ * `PUT /admin/v1/versions/{name}/deprecation`). `null` unsets one; an absent one keeps its current value.
  */
-export interface LifecycleDatesInput {
-  extendedAccessUntil?: string | null;
-  closedToNewClientsAt?: string | null;
-}
+type LifecycleDatesInput = Pick<Static<typeof scheduleDeprecationSchema.body>, keyof DeprecationDates>;
 
 /** The dates a cap and a closing are checked against, and the values an absent field keeps. */
 export interface LifecycleDatesContext {
@@ -16,7 +16,7 @@ export interface LifecycleDatesContext {
   deprecatedAt: number;
   now: number;
   /** The values stored before this write: kept when the body leaves a field out. */
-  current?: { extendedAccessUntil?: number | undefined; closedToNewClientsAt?: number | undefined } | undefined;
+  current?: DeprecationDates | undefined;
 }
 
 type Key = keyof LifecycleDatesInput;
@@ -33,10 +33,7 @@ type Key = keyof LifecycleDatesInput;
  * // { extendedAccessUntil: 1819584000000 }
  * ```
  */
-export function lifecycleDatesOf(
-  body: LifecycleDatesInput,
-  context: LifecycleDatesContext,
-): { extendedAccessUntil?: number; closedToNewClientsAt?: number } {
+export function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
   const errors: Array<{ pointer: string; detail: string }> = [];
   const read = (key: Key): number | undefined => {
     const raw = body[key];

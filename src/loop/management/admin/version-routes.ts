@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
@@ -14,7 +15,7 @@ import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
-import { lifecycleDatesOf, type LifecycleDatesInput } from './lifecycle-dates.ts';
+import { lifecycleDatesOf } from './lifecycle-dates.ts';
 import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
@@ -67,13 +68,7 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
     const name = find((request.params as { name: string }).name).name;
     // Checked before anything is written: the lifecycle has no way out of Removed.
     assertNotRemoved(runtime, name);
-    const body = request.body as {
-      noticeMonths?: number;
-      deprecatedAt?: string;
-      sunsetAt?: string;
-      reason?: 'planned' | 'critical-fix';
-      migrationUrl?: string;
-    } & LifecycleDatesInput;
+    const body = request.body as Static<typeof scheduleDeprecationSchema.body>;
     assertMigrationUrl(body.migrationUrl, '/body/migrationUrl');
     const input = {
       version: name,
