@@ -36,8 +36,9 @@ const planes = new WeakMap<object, Plane>();
 
 /**
  * The steps a forwarded route's plan may hold for the thin data plane to run it: the gateway's
- * (`test/composition/steps.snapshot.json`). A plan with any other step (a team's own hook, a
- * deprecated parameter's check, a body's) is served by Fastify, with every stage in place.
+ * (`test/composition/steps.snapshot.json`), and a write's check of its body's encoding, which
+ * reads only headers. A plan with any other step (a team's own hook, a deprecated parameter's
+ * check, the service's idempotency replay) is served by Fastify, with every stage in place.
  */
 const thinSteps: ReadonlySet<string> = new Set([
   'gate:strict-requests',
@@ -51,6 +52,7 @@ const thinSteps: ReadonlySet<string> = new Set([
   'limit:rate-limit',
   'authorize:authorize',
   'check:conditional-header-length',
+  'body:identity-encoding',
   'version:negotiate',
   'version:count-call',
   'lifecycle:rulebook',
@@ -64,8 +66,15 @@ const thinSteps: ReadonlySet<string> = new Set([
   'after:metrics',
   'after:usage',
 ]);
-/** Stages the thin data plane runs: a plan with a step in any other (a body's, the handler's) is Fastify's. */
-const thinStages: ReadonlySet<string> = new Set(['onRequest', 'onSend', 'onResponse']);
+/**
+ * Stages the thin data plane runs: a plan with a step in any other is Fastify's. preParsing's
+ * steps read only headers (the body's encoding). A step that needs the parsed body or the
+ * handler's value (preValidation, preHandler, preSerialization) cannot run here, where the body
+ * streams upstream unread; nor can one that releases what an aborted call held (onRequestAbort):
+ * the service's `Idempotency-Key` replay has both, and the gateway leaves idempotency to the
+ * upstream (it never installs that step), so a write's plan holds none of them.
+ */
+const thinStages: ReadonlySet<string> = new Set(['onRequest', 'preParsing', 'onSend', 'onResponse']);
 const runnable = new WeakMap<RoutePlan, boolean>();
 
 function thinPlan(plan: RoutePlan): boolean {
@@ -86,11 +95,12 @@ export function addThinVersion(server: object, name: string, version: ThinVersio
 }
 
 /**
- * The app's request handler with the thin data plane in front, once the app is ready: a GET or
- * HEAD of a forwarded version's documented route is served by the thin data plane, and every
- * other request (the management API, the portal, the documents, derived versions, metrics, a body,
- * a target that is not plain) by Fastify's handler (`app.routing`). An app with no forwarded
- * version gets Fastify's handler itself.
+ * The app's request handler with the thin data plane in front, once the app is ready: a GET,
+ * HEAD, POST, PUT, PATCH or DELETE of a forwarded version's documented route is served by the thin
+ * data plane (a write's body streamed upstream), and every other request (the management API, the
+ * portal, the documents, derived versions, metrics, a body on a GET, a `Content-Type` Fastify may
+ * refuse, a target that is not plain) by Fastify's handler (`app.routing`). An app with no
+ * forwarded version gets Fastify's handler itself.
  */
 export function thinRouting(
   app: { server: object; routing: (req: IncomingMessage, res: ServerResponse) => void },
@@ -120,74 +130,115 @@ function tracing(): boolean {
 /** Characters a path keeps as they are in a URL parser (see `pathOf` in `forwarder.ts`): anything else is Fastify's. */
 const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 
-/** Whether the thin data plane serves this request: a GET or HEAD of a forwarded version's documented route. */
-function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
-  const { setup, server } = plane;
-  const method = req.method!;
-  if (setup === undefined || (method !== 'GET' && method !== 'HEAD') || tracing()) return false;
-  const url = req.url!;
+/** Methods whose body the thin data plane streams upstream, as Fastify's `bodywith` methods (QUERY stays Fastify's: a body is required). */
+const writes: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A `Content-Type` Fastify's parser reads as valid (`type/subtype`, tokens, then any parameters):
+ * narrower than Fastify's own check (no leading space, no Unicode space), so that every value it
+ * passes Fastify passes too. Any other value is Fastify's to refuse (415, as a problem).
+ */
+const plainContentType = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+[ \t]*(?:;.*)?$/;
+
+/**
+ * What Fastify's `handleRequest` would make the body of a call the thin data plane takes: `null`
+ * for no body (a GET or HEAD, or a write with no `Content-Type` and no framing of a body), the
+ * request stream itself for any other write (the forwarded API's content-type parser hands the
+ * stream on unread), and `undefined` for a call the thin data plane leaves to Fastify: a body on
+ * a GET or HEAD, or a `Content-Type` Fastify may refuse.
+ */
+function bodyOf(req: IncomingMessage, method: string): IncomingMessage | null | undefined {
+  const headers = req.headers;
+  const length = headers['content-length'];
+  const framed = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  if (method === 'GET' || method === 'HEAD') return framed ? undefined : null;
+  const type = headers['content-type'];
+  if (type === undefined) return framed ? req : null;
+  return plainContentType.test(type) ? req : undefined;
+}
+
+/** The request's version and path, when it is a plain target under a forwarded version (anything else is Fastify's). */
+function versionOf(plane: Plane, url: string): { version: ThinVersion; path: string } | undefined {
   const { prefix } = plane;
-  if (url.charCodeAt(prefix.length) !== 47 || !url.startsWith(prefix)) return false;
+  if (url.charCodeAt(prefix.length) !== 47 || !url.startsWith(prefix)) return undefined;
   const end = url.indexOf('?');
   const path = end === -1 ? url : url.slice(0, end);
   const slash = path.indexOf('/', prefix.length + 1);
-  if (slash === -1) return false;
+  if (slash === -1) return undefined;
   const version = plane.versions.get(path.slice(prefix.length + 1, slash));
-  // A body on a GET, a dot segment, an escape, `//`: Fastify's, with its framing and routing.
-  if (
-    version === undefined ||
-    path.includes('/.') ||
-    path.includes('//') ||
-    !plainPath.test(path) ||
-    req.headers['transfer-encoding'] !== undefined ||
-    (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
-  )
-    return false;
+  // A dot segment, an escape, `//`: Fastify's, with its routing.
+  if (version === undefined || path.includes('/.') || path.includes('//') || !plainPath.test(path)) return undefined;
+  return { version, path };
+}
+
+/**
+ * Whether the thin data plane serves this request: a GET, HEAD or write (POST, PUT, PATCH,
+ * DELETE) of a forwarded version's documented route whose plan it can run.
+ */
+function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
+  const { setup, server } = plane;
+  const method = req.method!;
+  if (setup === undefined || (method !== 'GET' && method !== 'HEAD' && !writes.has(method)) || tracing()) return false;
+  const target = versionOf(plane, req.url!);
+  if (target === undefined) return false;
+  const body = bodyOf(req, method);
+  if (body === undefined) return false;
+  const { version, path } = target;
   const byTemplate = version.byMethod.get(method);
   const template = byTemplate && templateAt(byTemplate.keys(), path.slice(version.base.length));
   const route = template === undefined ? undefined : byTemplate!.get(template);
   const plan = route && routePlanOf(server, route.url, method);
   if (!route || !plan || !thinPlan(plan)) return false;
-  const request = thinRequest(req, setup, route.url);
-  const stages: ThinStages = {
-    onSend: plan.stages.onSend,
-    onResponse: plan.stages.onResponse,
-    onError: setup.onError,
-  };
+  runPlan({ setup, plan, handler: route.handler }, new Request(req, setup, route.url, body ?? undefined), res);
+  return true;
+}
+
+type Done = (error?: Error) => void;
+type RequestStage = (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
+
+/**
+ * Run a route's plan as Fastify runs a route: the onRequest stage, then the body's (preParsing),
+ * then the handler, each only while no answer has been sent; a step's error goes to the problem
+ * handler. The answer's stages run from the reply (`ThinReply.send`).
+ */
+function runPlan(
+  call: { setup: PlaneSetup; plan: RoutePlan; handler: Handler },
+  request: Request,
+  res: ServerResponse,
+) {
+  const { setup, plan } = call;
+  const stages: ThinStages = { onSend: plan.stages.onSend, onResponse: plan.stages.onResponse, onError: setup.onError };
   const reply = new ThinReply(res, request, stages);
   const asFastify = request as unknown as FastifyRequest;
+  const asReply = reply as unknown as FastifyReply;
   // Fastify's request log lines, when its level has them.
   if ((setup.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info')) {
     request.log.info({ req: request }, 'incoming request');
     res.once('finish', () => request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed'));
   }
   const fail = (error: unknown) => {
-    if (!reply.sent) setup.onError(error, asFastify, reply as unknown as FastifyReply);
+    if (!reply.sent) setup.onError(error, asFastify, asReply);
   };
-  const onRequest = plan.stages.onRequest as
-    ((request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void) | undefined;
-  const handle = () => {
+  const run = (stage: RequestStage | undefined, next: () => void) => {
+    if (!stage) return next();
     try {
-      route.handler(asFastify, reply as unknown as FastifyReply);
-    } catch (error) {
-      fail(error);
-    }
-  };
-  if (!onRequest) handle();
-  else
-    try {
-      onRequest(asFastify, reply as unknown as FastifyReply, (error) => {
+      stage(asFastify, asReply, (error) => {
         if (error) fail(error);
-        else if (!reply.sent) handle();
+        else if (!reply.sent) next();
       });
     } catch (error) {
       fail(error);
     }
-  return true;
-}
-
-function thinRequest(req: IncomingMessage, setup: PlaneSetup, url: string): ThinRequest {
-  return new Request(req, setup, url, setup.requestId(req));
+  };
+  const handle = () => {
+    try {
+      call.handler(asFastify, asReply);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const parsing = plan.stages.preParsing as RequestStage | undefined;
+  run(plan.stages.onRequest as RequestStage | undefined, () => run(parsing, handle));
 }
 
 /** The request of a thin call: a class, so that every one has one shape and its logger is made on first use. */
@@ -206,12 +257,13 @@ class Request implements ThinRequest {
   readonly routeOptions: ThinRequest['routeOptions'];
   versionaryState: Record<string, unknown>;
   versionaryPlan = null;
-  body = undefined;
+  /** The request stream for a write with a body, as the forwarded API's content-type parser hands it on. */
+  readonly body: IncomingMessage | undefined;
   #setup: PlaneSetup;
   #log: FastifyBaseLogger | undefined;
 
   // eslint-disable-next-line max-params -- built in one place, per request
-  constructor(req: IncomingMessage, setup: PlaneSetup, url: string, id: string) {
+  constructor(req: IncomingMessage, setup: PlaneSetup, url: string, body: IncomingMessage | undefined) {
     this.raw = req;
     this.headers = req.headers;
     this.url = req.url!;
@@ -220,7 +272,8 @@ class Request implements ThinRequest {
     this.ip = req.socket.remoteAddress ?? '';
     this.host = req.headers.host ?? '';
     this.socket = req.socket;
-    this.id = id;
+    this.id = setup.requestId(req);
+    this.body = body;
     this.routeOptions = { url, config: noConfig };
     this.versionaryState = { routeUrl: url };
     this.#setup = setup;
