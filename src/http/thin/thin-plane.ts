@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProxyTracerProvider, trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import { templateAt } from '../../core/rulebook/route-index.ts';
 import type { RoutePlan } from '../pipeline/compile-route.ts';
 import { routePlanOf } from '../pipeline/request-pipeline.ts';
 import { ThinReply, type ThinRequest, type ThinStages } from './thin-call.ts';
+import { nextRequestId } from './thin-request-id.ts';
+import { templateMatcher } from './thin-routes.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => void;
 
@@ -23,12 +24,18 @@ interface PlaneSetup {
   onError: ThinStages['onError'];
 }
 
+/** A forwarded version as the thin data plane serves it: each method's templates matched without splitting them per call. */
+interface ServedVersion extends ThinVersion {
+  /** Made once the app is ready, when every route is registered. */
+  match?: ReadonlyMap<string, (below: string) => string | undefined>;
+}
+
 /** The thin data plane of one server: the forwarded versions it serves, by name. */
 interface Plane {
   /** The app's server: the key of its pipelines' plans. */
   server: object;
   prefix: string;
-  versions: Map<string, ThinVersion>;
+  versions: Map<string, ServedVersion>;
   setup?: PlaneSetup;
 }
 
@@ -108,8 +115,10 @@ export function thinRouting(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const plane = planes.get(app.server);
   const fastify = app.routing;
-  if (!plane) return fastify;
+  if (!plane || tracing()) return fastify;
   plane.setup = setup;
+  for (const version of plane.versions.values())
+    version.match = new Map([...version.byMethod].map(([method, routes]) => [method, templateMatcher(routes.keys())]));
   return (req, res) => {
     if (!serveThin(plane, req, res)) fastify(req, res);
   };
@@ -119,8 +128,9 @@ const noTracer = new ProxyTracerProvider().getDelegate();
 
 /**
  * A tracer provider is registered (an OpenTelemetry SDK, however it was started): each call's
- * request span is `@fastify/otel`'s, so Fastify serves the call. Asked per call, as an SDK may
- * register after the app is built.
+ * request span is `@fastify/otel`'s, so Fastify serves every call. Asked once, when the app is
+ * ready, not per call: `@fastify/otel` instruments an app as it is created, so an SDK registered
+ * after that gets no request span from Fastify either.
  */
 function tracing(): boolean {
   const provider = trace.getTracerProvider();
@@ -158,7 +168,7 @@ function bodyOf(req: IncomingMessage, method: string): IncomingMessage | null | 
 }
 
 /** The request's version and path, when it is a plain target under a forwarded version (anything else is Fastify's). */
-function versionOf(plane: Plane, url: string): { version: ThinVersion; path: string } | undefined {
+function versionOf(plane: Plane, url: string): { version: ServedVersion; path: string } | undefined {
   const { prefix } = plane;
   if (url.charCodeAt(prefix.length) !== 47 || !url.startsWith(prefix)) return undefined;
   const end = url.indexOf('?');
@@ -178,15 +188,14 @@ function versionOf(plane: Plane, url: string): { version: ThinVersion; path: str
 function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
   const { setup, server } = plane;
   const method = req.method!;
-  if (setup === undefined || (method !== 'GET' && method !== 'HEAD' && !writes.has(method)) || tracing()) return false;
+  if (setup === undefined || (method !== 'GET' && method !== 'HEAD' && !writes.has(method))) return false;
   const target = versionOf(plane, req.url!);
   if (target === undefined) return false;
   const body = bodyOf(req, method);
   if (body === undefined) return false;
   const { version, path } = target;
-  const byTemplate = version.byMethod.get(method);
-  const template = byTemplate && templateAt(byTemplate.keys(), path.slice(version.base.length));
-  const route = template === undefined ? undefined : byTemplate!.get(template);
+  const template = version.match?.get(method)?.(path.slice(version.base.length));
+  const route = template === undefined ? undefined : version.byMethod.get(method)!.get(template);
   const plan = route && routePlanOf(server, route.url, method);
   if (!route || !plan || !thinPlan(plan)) return false;
   runPlan({ setup, plan, handler: route.handler }, new Request(req, setup, route.url, body ?? undefined), res);
@@ -272,7 +281,8 @@ class Request implements ThinRequest {
     this.ip = req.socket.remoteAddress ?? '';
     this.host = req.headers.host ?? '';
     this.socket = req.socket;
-    this.id = setup.requestId(req);
+    // One sent is the app's to judge (kept when well-formed); none, and the id is made here, cheaply.
+    this.id = req.headers['x-request-id'] === undefined ? nextRequestId() : setup.requestId(req);
     this.body = body;
     this.routeOptions = { url, config: noConfig };
     this.versionaryState = { routeUrl: url };
