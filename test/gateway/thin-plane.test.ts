@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import {
   declareTransportPaths,
@@ -144,18 +146,21 @@ describe('writes on the thin data plane answer as Fastify does (versionary gatew
   const admin = { authorization: `Bearer ${gatewayAdminKey}` };
   const json = { ...admin, 'content-type': 'application/json' };
   const body = JSON.stringify({ name: 'Ada', note: 'é✓' });
-  const calls: Array<[string, string, Record<string, string>, string | undefined]> = [
+  const calls: Array<[string, string, Record<string, string>, string | Uint8Array<ArrayBuffer> | undefined]> = [
     ['POST', '/api/v2/echo', json, body],
     ['PUT', '/api/v2/echo', json, body],
     ['PATCH', '/api/v1/echo', { ...admin, 'content-type': 'application/merge-patch+json; charset=utf-8' }, body],
     ['DELETE', '/api/v2/echo', admin, undefined],
     ['DELETE', '/api/v2/echo', json, body],
+    // A string body is sent as text/plain; bytes with no Content-Type at all.
     ['POST', '/api/v2/echo', admin, body],
+    ['POST', '/api/v2/echo', admin, new TextEncoder().encode(body)],
     ['POST', '/api/v2/echo', admin, undefined],
     ['POST', '/api/v2/echo', { ...json, 'content-length': '0' }, ''],
     ['POST', '/api/v2/empty', { ...admin, 'content-type': 'application/octet-stream' }, 'x'],
-    // Refused before anything goes upstream, each as the same problem: no credential, a key of
-    // another role is not needed here, a `Content-Type` that is none, an encoded body, another version's `Accept`.
+    // Refused before anything goes upstream, each as the same problem: no credential, a
+    // `Content-Type` that is none (Fastify's 415), an encoded body, another version's `Accept`, a
+    // method the path does not declare, a path no document declares.
     ['POST', '/api/v2/echo', { 'content-type': 'application/json' }, body],
     ['POST', '/api/v2/echo', { ...admin, 'content-type': 'json' }, body],
     ['POST', '/api/v2/echo', { ...admin, 'content-type': 'application/json extra' }, body],
@@ -217,6 +222,22 @@ describe('writes on the thin data plane answer as Fastify does (versionary gatew
     assert.equal(echo.bodyLength, count * piece.length);
     assert.equal(echo.bodySha256, hash.digest('hex'));
     assert.equal(echo.headers['transfer-encoding'], 'chunked');
+  });
+
+  it('a client that leaves mid-upload costs the gateway nothing: the next write goes through', async () => {
+    const { host, port } = new URL(thin.base);
+    const socket = connect(Number(port), host.split(':')[0]!);
+    await once(socket, 'connect');
+    socket.write(
+      `POST /api/v2/echo HTTP/1.1\r\nhost: ${host}\r\nauthorization: Bearer ${gatewayAdminKey}\r\n` +
+        'content-type: application/octet-stream\r\ncontent-length: 1048576\r\n\r\n' +
+        'x'.repeat(4096),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    const response = await fetch(`${thin.base}/api/v2/echo`, { method: 'POST', headers: json, body });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { bodyLength: number }).bodyLength, Buffer.byteLength(body));
   });
 
   it("an Idempotency-Key is the upstream's: each retry is forwarded, none replayed", async () => {
