@@ -33,11 +33,28 @@ describe('templateMatcher', () => {
     '/a/z/c',
     '/nowhere',
     '/users/1/posts',
+    '/users//posts/latest',
+    '/users/1/',
+    '//',
+    'users/1',
+    '/a/b/c/',
   ];
   it('finds what core’s templateAt finds, for every path and any order of the templates', () => {
     for (const order of [templates, [...templates].reverse()]) {
       const match = templateMatcher(order);
       for (const path of paths) assert.equal(match(path), templateAt(order, path), path);
+    }
+  });
+
+  it("agrees with templateAt on paths made of the templates' own segments, empty ones included", () => {
+    const segments = ['', 'users', 'me', '1', 'posts', 'latest', 'a', 'b', 'c', 'jobs', '7:cancel', '{id}'];
+    const match = templateMatcher(templates);
+    // A fixed sequence (a linear congruential one), so that a failure is the same on every run.
+    let seed = 7;
+    const next = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+    for (let i = 0; i < 5000; i++) {
+      const path = `/${Array.from({ length: next(5) }, () => segments[next(segments.length)]).join('/')}`;
+      assert.equal(match(path), templateAt(templates, path), path);
     }
   });
 });
