@@ -50,6 +50,8 @@ export const identityEncodingStep = defineStep({
   needs: jsonBodyKey,
   name: 'identity-encoding',
   phase: 'body',
+  // It reads only headers: a write the thin data plane streams upstream unread is checked too.
+  thin: true,
   // Fastify reads no body on GET and HEAD: the step is not compiled into their routes.
   appliesTo: (route) => route.hasBody,
   create: () => (request) => assertIdentityEncoding(request),

@@ -19,7 +19,7 @@ export interface ThinRequest {
   routeOptions: { url: string; config: Record<string | symbol, unknown> };
   versionaryState: Record<string, unknown>;
   versionaryPlan: null;
-  body: undefined;
+  body: IncomingMessage | undefined;
   readonly log: FastifyBaseLogger;
 }
 
