@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pickDefined } from '../core/config/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { ServiceOptions } from '../loop/host/feature.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
+import type { LoopProduct } from '../loop/product.ts';
 import { flushUsage } from '../loop/usage/install-usage.ts';
 import type { ServiceConfig } from '../loop/host/config.ts';
 import type { Storage } from '../kernel/ports/index.ts';

@@ -6,7 +6,7 @@ import { pickDefined } from '../core/config/index.ts';
 import { isVersionaryError } from '../core/errors/index.ts';
 import { buildApp, type ServiceApp } from './build-app.ts';
 import { configError, type LoadConfigOptions } from '../kernel/config/load-config.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
+import type { LoopProduct } from '../loop/product.ts';
 import { composeReference } from '../reference/product.ts';
 import { readConfig, type ServiceConfig } from '../loop/host/config.ts';
 import { createServiceMetrics, type ServiceMetrics } from '../kernel/ops/metrics.ts';

@@ -6,7 +6,7 @@ import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
 import type { ServiceConfig } from '../loop/host/config.ts';
 import type { ServiceContext } from '../loop/host/feature.ts';
 import { addDerivedVersions } from './derived/derived-versions.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
+import type { LoopProduct } from '../loop/product.ts';
 import { policyProblems } from '../loop/storage/start-problems.ts';
 import { createGatewayIdentify } from './identify.ts';
 

@@ -6,7 +6,7 @@ import type { VersionBundle } from '../../src/core/versions/index.ts';
 import type { VersionedRequestHook } from '../../src/http/index.ts';
 import { buildApp, type BuildAppOptions } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import type { LoopProduct } from '../../src/loop/host/product.ts';
+import type { LoopProduct } from '../../src/loop/product.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
 import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';

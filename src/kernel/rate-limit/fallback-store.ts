@@ -3,7 +3,7 @@ import type {
   RateLimitHit,
   RateLimitHitOptions,
   RateLimitStore,
-} from '../../../kernel/ports/rate-limit.ts';
+} from '../ports/rate-limit.ts';
 
 /** Options for {@link createFallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {

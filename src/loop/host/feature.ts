@@ -12,7 +12,7 @@ import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
 import type { ExtendedAccessDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
 import type { RateLimitStore } from '../access/rate-limit/index.ts';
 import type { OperationCounter } from '../usage/operation-counter.ts';
-import type { ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
+import type { ApiDocumentInfoSource } from './api-info.ts';
 
 // The parts' shared types, in a leaf: the storage part makes the context, and each feature reads
 // these, so none of them imports a part.

@@ -1,6 +1,6 @@
 import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
 import { defineSettings } from '../../kernel/config/feature-settings.ts';
-import { parseWebhookSettings } from '../management/clients/webhook-settings.ts';
+import { parseWebhookSettings } from '../notices/webhook-settings.ts';
 import { parseGatewaySettings } from '../../kernel/config/gateway-settings.ts';
 import { parseLifecycleSettings } from '../lifecycle/settings.ts';
 import { parseNoticesSettings } from '../notices/settings.ts';

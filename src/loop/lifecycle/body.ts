@@ -4,7 +4,7 @@ import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { opsFeature } from '../host/ops-feature.ts';
+import { opsFeature } from './ops-feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';

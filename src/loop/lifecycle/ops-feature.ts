@@ -1,4 +1,4 @@
-import type { ServiceFeature } from './feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { installOps } from '../../kernel/ops/install-ops.ts';
 import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
-import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
+import { assertPublicWebhookUrl, createWebhookLookup } from './webhook-target.ts';
 import type { ServiceConfig } from '../host/config.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ExtendedAccessDecisionNotifier, Storage } from '../../kernel/ports/index.ts';

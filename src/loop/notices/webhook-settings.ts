@@ -1,4 +1,4 @@
-import { unknownKey } from '../../../core/text/index.ts';
+import { unknownKey } from '../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 

@@ -6,7 +6,7 @@ import { handlerOptionProblems } from '../../http/handler-coverage.ts';
 import { createServiceContext } from '../host/create-context.ts';
 import { flushUsage } from '../usage/install-usage.ts';
 import { type ServiceConfig } from '../host/config.ts';
-import { configOf } from '../host/config-of.ts';
+import { configOf } from './config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from '../host/loop-env.ts';
 import { openStorage } from './open-storage.ts';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { pickDefined } from '../../core/config/index.ts';
 import { parseDatabaseUrl, readEnv, type EnvConfig } from '../../kernel/config/load-config.ts';
-import { withSettings, type ServiceConfig } from './config.ts';
-import type { LoopStorageOptions } from '../storage/options.ts';
+import { withSettings, type ServiceConfig } from '../host/config.ts';
+import type { LoopStorageOptions } from './options.ts';
 
 /**
  * The configuration the parts read, from the loop's typed options: `database`, the keys and

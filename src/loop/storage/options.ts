@@ -6,7 +6,7 @@ import type { Storage } from '../../kernel/ports/index.ts';
 import type { ServiceConfig } from '../host/config.ts';
 import type { ServiceOptions } from '../host/feature.ts';
 import type { LoopLifecycleOptions } from '../lifecycle/options.ts';
-import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
+import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../host/api-info.ts';
 
 /**
  * Options of {@link versionaryLoopStorage}: what the API is (its bundle, vendor, title and prefix),

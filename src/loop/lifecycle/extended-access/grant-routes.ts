@@ -5,8 +5,8 @@ import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import { actorOf } from '../approvals/approval-routes.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
+import { actorOf } from '../../management/approvals/approval-routes.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
 import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import {

@@ -11,8 +11,8 @@ import type {
   ExtendedAccessSubject,
   Storage,
 } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import { actorOf } from '../approvals/approval-routes.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
+import { actorOf } from '../../management/approvals/approval-routes.ts';
 import type { GrantBody } from './check-grant.ts';
 import { grantExtendedAccess } from './grant-routes.ts';
 import { earlierPath, earlierPathSchema } from './earlier-paths.ts';

@@ -3,7 +3,7 @@ import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
 import type { ServiceContext, ServiceFeature } from '../../host/feature.ts';
 import { markEndpointDates, versionDocumentInfo } from '../removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
-import { documentInfoFor } from './api-info.ts';
+import { documentInfoFor } from '../../host/api-info.ts';
 import { createVersionDocument } from './version-document.ts';
 
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */

@@ -1,6 +1,6 @@
 import type { ServiceFeature } from '../../host/feature.ts';
-import { registerExtendedAccessRoutes } from '../extended-access/grant-routes.ts';
-import { registerExtendedAccessRequestRoutes } from '../extended-access/request-routes.ts';
+import { registerExtendedAccessRoutes } from '../../lifecycle/extended-access/grant-routes.ts';
+import { registerExtendedAccessRequestRoutes } from '../../lifecycle/extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';

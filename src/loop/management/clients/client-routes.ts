@@ -24,8 +24,8 @@ import {
   updateClientBody,
 } from './schemas.ts';
 import { patchedMinimumVersion, type MinimumVersionOptions } from './minimum-version.ts';
-import type { WebhookSettings } from './webhook-settings.ts';
-import { webhookUrlShape } from './webhook-target.ts';
+import type { WebhookSettings } from '../../notices/webhook-settings.ts';
+import { webhookUrlShape } from '../../notices/webhook-target.ts';
 
 /** Options for {@link registerClientRoutes}. */
 export interface ClientRoutesOptions {
