@@ -1,28 +1,49 @@
-import { lifecycleConfigKeys } from '../../core/lifecycle/index.ts';
-import { defineSettings } from '../../kernel/config/feature-settings.ts';
-import { parseWebhookSettings } from '../notices/webhook-settings.ts';
-import { parseGatewaySettings } from '../../kernel/config/gateway-settings.ts';
-import { parseLifecycleSettings } from '../lifecycle/settings.ts';
-import { parseNoticesSettings } from '../notices/settings.ts';
-import { parsePortalSettings } from '../portal/settings.ts';
-import { parseRateLimitSettings } from '../access/rate-limit/settings.ts';
-import { parseUsageSettings } from '../usage/settings.ts';
-import { parseTimeoutSettings } from '../../kernel/app/timeouts.ts';
+import type { ParsedSettings } from '../kernel/config/feature-settings.ts';
+import type { EnvConfig, LoadConfigOptions } from '../kernel/config/load-config.ts';
+import * as host from './host/config.ts';
+import { lifecycleSection } from './lifecycle/settings-section.ts';
+import { rateLimitSection } from './access/rate-limit/settings.ts';
+import { usageSection } from './usage/settings.ts';
+import { webhooksSection } from './notices/webhook-settings.ts';
+import { noticesSection } from './notices/settings.ts';
+import { portalSection } from './portal/settings.ts';
 
 /**
- * The service's features and the config-file keys each one owns: a new feature with settings adds
- * one line here, and `loadConfig` parses it with every other in one pass.
+ * The sections of the config file the loop's parts read, and the keys each one owns: each part
+ * declares its section in its folder (`settingsSection`) and reads it with `section.of(config)`;
+ * a new one is one line here. The host parses whatever list it is given (`loop/host/config.ts`);
+ * this one is the loop's, beside the preset, so that no part and no file of the host imports
+ * another part's parser. `loadConfig` parses them all in one pass, in this order.
  */
 export const serviceSettings = {
-  lifecycle: defineSettings({
-    keys: lifecycleConfigKeys,
-    parse: parseLifecycleSettings,
-  }),
-  rateLimit: defineSettings({ keys: ['rateLimit'], parse: parseRateLimitSettings }),
-  timeouts: defineSettings({ keys: ['timeouts'], parse: parseTimeoutSettings }),
-  usage: defineSettings({ keys: ['usage'], parse: parseUsageSettings }),
-  webhooks: defineSettings({ keys: ['webhooks'], parse: parseWebhookSettings }),
-  notices: defineSettings({ keys: ['notices', 'publicUrl'], parse: parseNoticesSettings }),
-  gateway: defineSettings({ keys: ['gateway'], parse: parseGatewaySettings }),
-  portal: defineSettings({ keys: ['portal'], parse: parsePortalSettings }),
+  lifecycle: lifecycleSection,
+  rateLimit: rateLimitSection,
+  timeouts: host.timeoutsSection,
+  usage: usageSection,
+  webhooks: webhooksSection,
+  notices: noticesSection,
+  gateway: host.gatewaySection,
+  portal: portalSection,
 };
+/** The loop's configuration: the environment's part, and every section above parsed. */
+export type ServiceConfig = host.LoopConfig<ParsedSettings<typeof serviceSettings>>;
+
+/** Parse the environment and the JSON config file once, at start, reporting every error at once. */
+export function loadConfig(options: LoadConfigOptions): ServiceConfig {
+  return host.loadConfig(serviceSettings, options);
+}
+
+/** {@link loadConfig} without the throw: every error, and whatever parsed beside them. */
+export function readConfig(options: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
+  return host.readConfig(serviceSettings, options);
+}
+
+/** The configuration of `values` with the settings of `file` (the loop's `settings` option), parsed in one pass. */
+export function withSettings(options: {
+  values: EnvConfig;
+  file: Record<string, unknown>;
+  fileName: string | undefined;
+  errors: string[];
+}): ServiceConfig {
+  return host.withSettings(serviceSettings, options);
+}

@@ -8,7 +8,7 @@ import { buildApp, type BuildAppOptions } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
 import type { LoopProduct } from '../../src/loop/product.ts';
 import { hashKey } from '../../src/loop/access/auth/api-keys.ts';
-import { loadConfig, type ServiceConfig } from '../../src/loop/host/config.ts';
+import { loadConfig, type ServiceConfig } from '../../src/loop/settings.ts';
 import type { ResourceStores, Storage } from '../../src/kernel/ports/index.ts';
 import type { ResourceTables, Tables } from '../../src/storage/kysely/tables.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
@@ -124,3 +125,9 @@ function parseTargetClients(entry: Record<string, unknown>, where: string, error
   }
   return [...new Set(raw as string[])];
 }
+
+/** The notices part's section of the config file (with `publicUrl`, which its links start with). */
+export const noticesSection = settingsSection('notices', {
+  keys: ['notices', 'publicUrl'],
+  parse: parseNoticesSettings,
+});

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
@@ -40,3 +41,6 @@ export function parseWebhookSettings(options: { file: Record<string, unknown>; e
   }
   return { allowPrivateTargets: new Set(list) };
 }
+
+/** Where webhooks may be sent: a section of the config file, read by notices and the management part's clients. */
+export const webhooksSection = settingsSection('webhooks', { keys: ['webhooks'], parse: parseWebhookSettings });

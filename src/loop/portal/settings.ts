@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 
 /** The budget of one signed-in key's portal pages: `max` requests per `windowSeconds`. */
@@ -65,3 +66,6 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The portal part's section of the config file. */
+export const portalSection = settingsSection('portal', { keys: ['portal'], parse: parsePortalSettings });

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 /** The `usage` part of the config file, parsed. */
 export interface UsageSettings {
@@ -65,3 +66,6 @@ export function parseUsageSettings(options: { file: Record<string, unknown>; err
   }
   return settings;
 }
+
+/** The usage part's section of the config file. */
+export const usageSection = settingsSection('usage', { keys: ['usage'], parse: parseUsageSettings });

@@ -1,5 +1,10 @@
 import { createApiScope } from '../../../http/api-scope.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
+import { handAccessRefusals } from '../../lifecycle/decision-table/context-tables.ts';
+import type { LoopAccessOptions } from '../options.ts';
+import { rateLimitSection } from '../rate-limit/settings.ts';
+import { accessRefusals } from '../table-refusals.ts';
 import { installIdempotency } from '../idempotency/install-idempotency.ts';
 import { createMemoryRateLimitStore, installAddressRateLimit, installRateLimit } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
@@ -7,12 +12,15 @@ import { installAuthentication, installAuthorization } from './authenticate.ts';
 import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
+/** What the access part's features are installed with: the lifecycle's context and this part's options. */
+export type AccessContext = LifecycleContext & { options: LoopAccessOptions };
+
 /**
  * Who is calling and what they may do, in the order a request meets them: the per-address rate
  * limit (before any database read), authentication, the per-client rate limit (failed credentials
  * count per address), the role check, idempotency of writes; and the first admin key.
  */
-export const accessFeature: ServiceFeature = {
+export const accessFeature: ServiceFeature<AccessContext> = {
   name: 'access',
   async install(context) {
     const { app, config, storage, clock, ops, options, requiredRole, api } = context;
@@ -30,12 +38,13 @@ export const accessFeature: ServiceFeature = {
         : verify;
     }
     const limits = {
-      settings: config.settings.rateLimit,
+      settings: rateLimitSection.of(config),
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),
       clock,
       scope: createApiScope(api.prefix),
     };
     installAddressRateLimit(app, limits);
+    handAccessRefusals(context, accessRefusals(limits.settings));
     installAuthentication(app, {
       apiKeys: storage.apiKeys,
       keyCache: createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() }),

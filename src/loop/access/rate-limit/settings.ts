@@ -1,3 +1,4 @@
+import { settingsSection } from '../../host/config.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 import { unknownKey } from '../../../core/text/index.ts';
 
@@ -120,3 +121,6 @@ function unknownKeys(options: {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The access part's rate limits: its section of the config file. */
+export const rateLimitSection = settingsSection('rateLimit', { keys: ['rateLimit'], parse: parseRateLimitSettings });

@@ -6,7 +6,6 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
-import { actorOf } from '../../management/approvals/approval-routes.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
 import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import {
@@ -14,6 +13,7 @@ import {
   listExtendedAccessSchema as listSchema,
   revokeExtendedAccessSchema as revokeSchema,
 } from './schemas.ts';
+import { actorOf } from '../../host/actor.ts';
 
 /**
  * `/admin/v1/extended-access-grants` (and the earlier path, `earlierNames.grantsPath`): grant a client extended access past a sunset (within its cap), list

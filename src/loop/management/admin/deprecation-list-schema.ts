@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { problem } from './admin-schemas.ts';
+import { problem } from '../../host/admin-route-schemas.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
