@@ -1,5 +1,5 @@
 import type { ParsedSettings } from '../kernel/config/feature-settings.ts';
-import type { EnvConfig, LoadConfigOptions } from '../kernel/config/load-config.ts';
+import type { LoadConfigOptions } from '../kernel/config/load-config.ts';
 import * as host from './host/config.ts';
 import { lifecycleSection } from './lifecycle/settings-section.ts';
 import { rateLimitSection } from './access/rate-limit/settings.ts';
@@ -36,14 +36,4 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
 /** {@link loadConfig} without the throw: every error, and whatever parsed beside them. */
 export function readConfig(options: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
   return host.readConfig(serviceSettings, options);
-}
-
-/** The configuration of `values` with the settings of `file` (the loop's `settings` option), parsed in one pass. */
-export function withSettings(options: {
-  values: EnvConfig;
-  file: Record<string, unknown>;
-  fileName: string | undefined;
-  errors: string[];
-}): ServiceConfig {
-  return host.withSettings(serviceSettings, options);
 }

@@ -28,7 +28,11 @@ const keys = [
   'brownouts',
 ];
 
-/** Parse the notices settings, pushing every problem to `errors`. */
+/**
+ * Parse the notices settings, pushing every problem to `errors`. The part reads them through `noticesSection`.
+ *
+ * @internal exported for the tests
+ */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};

@@ -16,7 +16,7 @@ export interface WebhookSettings {
  * Read `webhooks` from the config file, e.g. `{"webhooks": {"allowPrivateTargets": ["loopback"]}}`,
  * pushing every error into `errors`.
  */
-export function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
+function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
   const raw = options.file.webhooks;
   const none: WebhookSettings = { allowPrivateTargets: new Set() };
   if (raw === undefined) return none;

@@ -7,7 +7,11 @@ export interface SessionBudget {
   windowSeconds: number;
 }
 
-/** The `portal` part of the config file, parsed. */
+/**
+ * The `portal` part of the config file, parsed.
+ *
+ * @internal exported for the tests
+ */
 export interface PortalSettings {
   /** The signed-in pages' budget per signed-in key; `false` turns it off. */
   sessionBudget: SessionBudget | false;
@@ -28,7 +32,10 @@ const bounds = { max: [1, 1_000_000], windowSeconds: [1, 86_400] } as const;
 
 /**
  * Read `portal` from the config file (`{"portal": {"sessionBudget": {"max": 60, "windowSeconds": 20}}}`),
- * pushing every error into `errors` and keeping the default for each value in error.
+ * pushing every error into `errors` and keeping the default for each value in error. The part
+ * reads it through `portalSection`.
+ *
+ * @internal exported for the tests
  */
 export function parsePortalSettings(options: { file: Record<string, unknown>; errors: string[] }): PortalSettings {
   const { errors } = options;

@@ -46,7 +46,7 @@ const keys = Object.keys(bounds) as Array<keyof UsageSettings>;
  * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7, "operationRetentionDays": 90}}`),
  * pushing every error into `errors`.
  */
-export function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
+function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
   const raw = options.file.usage;
   if (raw === undefined) return { ...defaultUsageSettings };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

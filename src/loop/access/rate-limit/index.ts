@@ -8,5 +8,3 @@ export type { AppliedPolicy } from './policy.ts';
 
 export type { RateLimitSettings } from './settings.ts';
 export type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
-export { createFallbackRateLimitStore } from '../../../kernel/rate-limit/fallback-store.ts';
-export type { FallbackRateLimitStore } from '../../../kernel/ports/rate-limit.ts';

@@ -35,7 +35,9 @@ const windowCeiling = 86_400;
 
 /**
  * Read `rateLimit` from the config file, pushing every error found into `errors` and falling back to
- * the default for each value in error.
+ * the default for each value in error. The part reads it through `rateLimitSection`.
+ *
+ * @internal exported for the tests
  */
 export function parseRateLimitSettings(options: {
   file: Record<string, unknown>;
