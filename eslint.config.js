@@ -9,6 +9,32 @@ const storageLibraries = {
   message: 'Storage libraries belong in src/storage behind the ports.',
 };
 
+/**
+ * The loop's parts from the bottom up, in the order they are registered: a part may import the
+ * parts before it (the ones its `dependencies` name, or that those need), never one after it.
+ * `loop/host`, beneath them all, imports none: it installs whatever parts it is given.
+ */
+const loopParts = ['storage', 'usage', 'lifecycle', 'access', 'notices', 'portal', 'management'];
+
+/** The files above the parts: the preset, and the lists and types it makes of every part. */
+const loopTop = ['index.ts', 'preset.ts', 'product.ts', 'settings.ts', 'steps.ts', 'options-schema.ts'];
+
+/** What a file under `src/loop/<folder>/` may not import, `toLoop` being its path to `src/loop/`. */
+function loopFolderPatterns(folder, toLoop) {
+  const above = folder === 'host' ? loopParts : loopParts.slice(loopParts.indexOf(folder) + 1);
+  const top = {
+    group: loopTop.map((file) => `${toLoop}${file}`),
+    message:
+      'The preset and its lists (steps, settings, options, the product) name every part: beneath them, a part or the host that imports one imports the parts above it.',
+  };
+  if (above.length === 0) return [top];
+  const message =
+    folder === 'host'
+      ? 'loop/host knows no part: it installs the parts it is given (`defineLoopPart`); a part hands it what it needs as values (its settings section, the paths it owns, `provideToLaterParts`).'
+      : `The loop's parts point down only (${loopParts.join(' ◄ ')}): ${folder} may import the parts before it, not ${above.join(', ')}. Hand a value down instead (\`provideToLaterParts\`, an argument), or move what both use beneath them.`;
+  return [{ group: above.map((part) => `${toLoop}${part}/**`), message }, top];
+}
+
 /** The rules of src/loop, src/kernel, src/reference and src/gateway, one block per folder depth. */
 function layerRules() {
   const blocks = [];
@@ -33,12 +59,23 @@ function layerRules() {
       message:
         'The kernel and the storage adapters sit beneath the parts: what they share with a part is a port in src/kernel/ports.',
     };
+    // One block per folder of the loop: a later block's options replace an earlier one's, so each
+    // names the layers' patterns with its own.
+    const toLoop = '../'.repeat(depth - 1);
+    const loopFolders =
+      depth === 1
+        ? [{ files: ['src/loop/*.ts'], patterns: [adapters, product, storageLibraries] }]
+        : ['host', ...loopParts.filter((part) => part !== 'storage')].map((folder) => ({
+            files: [`src/loop/${folder}/${'*/'.repeat(depth - 2)}*.ts`],
+            patterns: [adapters, product, storageLibraries, ...loopFolderPatterns(folder, toLoop)],
+          }));
+    for (const { files, patterns } of loopFolders)
+      blocks.push({
+        files,
+        ignores: ['src/**/*.test.ts'],
+        rules: { 'no-restricted-imports': ['error', { patterns }] },
+      });
     blocks.push(
-      {
-        files: [`src/loop/${dirs}*.ts`],
-        ignores: ['src/**/*.test.ts', 'src/loop/storage/**'],
-        rules: { 'no-restricted-imports': ['error', { patterns: [adapters, product, storageLibraries] }] },
-      },
       {
         // Tests included: a kernel test that needs a part belongs with the part.
         files: [`src/kernel/${dirs}*.ts`],
@@ -49,7 +86,13 @@ function layerRules() {
       {
         files: [`src/loop/storage/${dirs}*.ts`],
         ignores: ['src/**/*.test.ts'],
-        rules: { 'no-restricted-imports': ['error', { patterns: [product] }] },
+        rules: {
+          'no-restricted-imports': [
+            'error',
+            // A file of the storage part is one folder deeper than the block's depth says.
+            { patterns: [product, ...loopFolderPatterns('storage', '../'.repeat(depth))] },
+          ],
+        },
       },
       {
         files: [`src/reference/${dirs}*.ts`, `src/gateway/${dirs}*.ts`],

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createFixedClock } from '../src/core/clock/index.ts';
 import { describeRequestSteps } from '../src/http/pipeline/request-pipeline.ts';
 import { stageOf } from '../src/http/pipeline/phases.ts';
-import { loadConfig } from '../src/loop/host/config.ts';
+import { loadConfig } from '../src/loop/settings.ts';
 import { loopSteps } from '../src/loop/steps.ts';
 import { buildApp } from '../src/compose/build-app.ts';
 import { referenceProduct } from '../src/reference/product.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
-import { loadConfig } from '../loop/host/config.ts';
+import { loadConfig } from '../loop/settings.ts';
 import { readString, type OptionValues } from './command.ts';
 import { UsageError, type CliIo } from './io.ts';
 

@@ -2,11 +2,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { pickDefined } from '../core/config/index.ts';
 import type { Clock } from '../core/clock/index.ts';
 import type { ServiceOptions } from '../loop/host/feature.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
-import { flushUsage } from '../loop/usage/install-usage.ts';
-import type { ServiceConfig } from '../loop/host/config.ts';
+import type { LoopProduct } from '../loop/product.ts';
+import { partsContext } from '../loop/host/install-features.ts';
+import type { LifecycleContext } from '../loop/lifecycle/context.ts';
+import type { ServiceConfig } from '../loop/settings.ts';
 import type { Storage } from '../kernel/ports/index.ts';
-import { registerLoopParts } from '../loop/preset.ts';
+import { registerLoopParts, type VersionaryLoopOptions } from '../loop/preset.ts';
 import type { StartFailure } from '../loop/host/start-failure.ts';
 import { serializeRequest } from '../kernel/app/log-serializers.ts';
 import { serviceServerOptions } from '../kernel/app/server-options.ts';
@@ -14,10 +15,10 @@ import { requestHeadLimit } from '../kernel/app/request-head.ts';
 import { toServerOptions } from '../kernel/app/timeouts.ts';
 
 /** Options for `buildApp`: the product, what `src/server.ts` read and opened, and the seams tests and the bench use. */
-export interface BuildAppOptions extends Pick<
-  ServiceOptions,
-  'ops' | 'rateLimitStore' | 'onBootstrapKey' | 'onVersionedRequest' | 'noticeChannels'
-> {
+export interface BuildAppOptions
+  extends
+    Pick<ServiceOptions, 'ops' | 'rateLimitStore'>,
+    Pick<VersionaryLoopOptions, 'onBootstrapKey' | 'onVersionedRequest' | 'noticeChannels'> {
   /** What the app is: the reference service's users and posts (`referenceProduct`), the gateway's forwarding. */
   product: LoopProduct;
   config: ServiceConfig;
@@ -76,8 +77,13 @@ export async function buildApp(options: BuildAppOptions): Promise<ServiceApp> {
     ownsApp: true,
     ...pickDefined(options, ['onVersionedRequest', 'onBootstrapKey', 'noticeChannels', 'recordUsage']),
   });
-  for (const feature of product.features) await feature.install(state.context);
-  return Object.assign(app as FastifyInstance, { flushUsage: () => flushUsage(app as FastifyInstance) });
+  // The product's features get what every part provides (the lifecycle's runtime, usage's recorder).
+  const context = partsContext(app as FastifyInstance, state) as LifecycleContext;
+  for (const feature of product.features) await feature.install(context);
+  const flushUsage = async () => {
+    await Promise.all([context.recorder.flush(), context.operations?.flush()]);
+  };
+  return Object.assign(app as FastifyInstance, { flushUsage });
 }
 
 async function registerParts(app: FastifyInstance, options: Parameters<typeof registerLoopParts>[1]) {

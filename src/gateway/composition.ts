@@ -3,12 +3,12 @@ import { parse as parseYaml } from 'yaml';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { bundleFromOpenApi } from '../core/versions/index.ts';
 import { createJwtVerifier } from '../loop/access/auth/jwt.ts';
-import type { ServiceConfig } from '../loop/host/config.ts';
-import type { ServiceContext } from '../loop/host/feature.ts';
+import type { ServiceConfig } from '../loop/settings.ts';
 import { addDerivedVersions } from './derived/derived-versions.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
-import { policyProblems } from '../loop/storage/start-problems.ts';
+import type { LoopProduct } from '../loop/product.ts';
+import { policyProblems } from '../loop/lifecycle/start-problems.ts';
 import { createGatewayIdentify } from './identify.ts';
+import type { LifecycleContext } from '../loop/lifecycle/context.ts';
 
 // Nothing is deprecated unless the config says so: the upstream's versions are the team's to
 // schedule. No release dates but the config's: the reference service's are not the upstream's.
@@ -26,7 +26,7 @@ export async function composeGateway(options: {
   /** Load a change file written as a JavaScript module (its default export, or `changes`); files of data need none. */
   importModule?: (path: string) => Promise<unknown>;
   /** Run as nginx's control plane: no API call forwarded, the key check served, the files rendered. */
-  controlPlane?: { refuse: () => VersionaryError; install: (context: ServiceContext) => void };
+  controlPlane?: { refuse: () => VersionaryError; install: (context: LifecycleContext) => void };
 }): Promise<LoopProduct> {
   const { config } = options;
   const settings = config.settings.gateway;

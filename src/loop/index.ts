@@ -1,5 +1,5 @@
 // `versionary/loop`: the deprecation loop in an app's own Fastify instance (docs/loop.md).
-export { loopServerOptions, versionaryLoop } from './preset.ts';
+export { loopServerOptions, versionaryLoop, versionaryLoopStorage } from './preset.ts';
 export type { VersionaryLoopOptions } from './preset.ts';
 export { versionaryLoopAccess } from './access/part.ts';
 export type { LoopPart } from './host/define-part.ts';
@@ -9,7 +9,6 @@ export type { LoopPartName } from './host/loop-state.ts';
 export { versionaryLoopManagement } from './management/part.ts';
 export { versionaryLoopNotices } from './notices/part.ts';
 export { versionaryLoopPortal } from './portal/part.ts';
-export { versionaryLoopStorage } from './storage/part.ts';
 export type { LoopAccessOptions } from './access/options.ts';
 export type { LoopHandlersContext, LoopLifecycleOptions } from './lifecycle/options.ts';
 export type { LoopNoticesOptions } from './notices/options.ts';

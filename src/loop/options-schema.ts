@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { createSchemaValidator } from '../core/config/index.ts';
-import { nearestName } from '../core/text/index.ts';
 import { accessOptionsSchema } from './access/options.ts';
-import { bool, fn, text } from './host/option-schemas.ts';
+import { bool, fn, optionsValidator, text } from './host/option-schemas.ts';
 import { lifecycleOptionsSchema } from './lifecycle/options.ts';
 import { noticesOptionsSchema } from './notices/options.ts';
 
@@ -95,25 +93,8 @@ const LoopOptionsSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The management part's options. */
-const LoopManagementOptionsSchema = Type.Object({ mcp: Type.Optional(Bool) }, { additionalProperties: false });
-/** The options of the usage and portal parts: none. */
-const NoOptionsSchema = Type.Object({}, { additionalProperties: false });
-
-const unknownKey = ({ where, key, known }: { where: string; key: string; known: string[] }) => {
-  const near = nearestName(key, known);
-  return `${where ? `${where}.` : ''}${key} is not an option of the loop${near ? `; did you mean ${near}?` : ''}`;
-};
-
-/** The checks of the options above: every problem at once, each naming its option. */
-export const loopOptionsValidators = {
-  loop: createSchemaValidator(LoopOptionsSchema, { unknownKey }),
-  lifecycle: createSchemaValidator(lifecycleOptionsSchema, { unknownKey }),
-  access: createSchemaValidator(accessOptionsSchema, { unknownKey }),
-  notices: createSchemaValidator(noticesOptionsSchema, { unknownKey }),
-  management: createSchemaValidator(LoopManagementOptionsSchema, { unknownKey }),
-  none: createSchemaValidator(NoOptionsSchema, { unknownKey }),
-};
+/** The check of the loop's options as one object, with every part's: the preset hands it to the storage part. */
+export const loopOptionsValidator = optionsValidator(LoopOptionsSchema);
 
 /** The keys the schema takes, for the compile-time check that the documented option types take the same. */
 export type LoopOptionKeys = keyof Static<typeof LoopOptionsSchema>;

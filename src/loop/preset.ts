@@ -6,20 +6,26 @@ import { serviceServerOptions } from '../kernel/app/server-options.ts';
 import { parseTimeoutSettings, toServerOptions } from '../kernel/app/timeouts.ts';
 import { versionaryLoopAccess } from './access/part.ts';
 import { optionKeysOf, type LoopPart } from './host/define-part.ts';
+import { installOwnedNotFound } from './host/owned-not-found.ts';
 import { versionaryLoopLifecycle } from './lifecycle/part.ts';
 import { loopPartNames, loopStateOf, type LoopPartName, type LoopState } from './host/loop-state.ts';
 import { versionaryLoopManagement } from './management/part.ts';
 import { versionaryLoopNotices } from './notices/part.ts';
 import type { LoopOptionKeys } from './options-schema.ts';
 import { versionaryLoopPortal } from './portal/part.ts';
-import { versionaryLoopStorage } from './storage/part.ts';
+import { loopStoragePart } from './storage/part.ts';
 import { type LoopStorageOptions } from './storage/options.ts';
+import { handlerOptionProblems } from '../http/handler-coverage.ts';
+import { ownedPrefixesOf } from './host/define-part.ts';
+import { policyProblems } from './lifecycle/start-problems.ts';
+import { loopOptionsValidator } from './options-schema.ts';
+import { serviceSettings } from './settings.ts';
+import { loopSteps } from './steps.ts';
 import { type LoopNoticesOptions } from './notices/options.ts';
 import { type LoopLifecycleOptions } from './lifecycle/options.ts';
 import { type LoopAccessOptions } from './access/options.ts';
 import { versionaryLoopUsage } from './usage/part.ts';
 import { loopEnv } from './host/loop-env.ts';
-import { installOwnedNotFound } from './host/owned-not-found.ts';
 import { assertPeers, peersFor } from './storage/peer-packages.ts';
 import { readableStartFailure, type StartFailure } from './host/start-failure.ts';
 
@@ -33,7 +39,7 @@ import { readableStartFailure, type StartFailure } from './host/start-failure.ts
  * ```
  */
 export interface VersionaryLoopOptions
-  extends Omit<LoopStorageOptions, 'handlers'>, LoopLifecycleOptions, LoopAccessOptions, LoopNoticesOptions {
+  extends LoopStorageOptions, LoopLifecycleOptions, LoopAccessOptions, LoopNoticesOptions {
   /** `false` leaves out the portal (docs pages, changelog and feeds, dashboards) and the packages it needs. */
   portal?: boolean;
   /** `false` leaves out notices by email, webhooks and channels, and brownouts. */
@@ -121,9 +127,45 @@ export async function registerLoopParts(scope: FastifyInstance, options: Version
     );
   }
   // An app that is the loop's alone answers its unknown paths at its root (the lifecycle part's problems).
-  if (!options.ownsApp) await installOwnedNotFound(state.context, parts);
+  if (!options.ownsApp)
+    await installOwnedNotFound(
+      scope,
+      state.context,
+      parts.flatMap((name) => ownedPrefixesOf(partsByName[name], state)),
+    );
   return state;
 }
+
+/**
+ * The loop's storage part, made with the loop's lists: the sections of the config file, the
+ * steps, the check of the options as a whole, and the start's second pass (the handlers against
+ * the bundle, the lifecycle policy against its versions), so that one error tells every problem.
+ *
+ * @example
+ * ```ts
+ * await loop.register(versionaryLoopStorage, { bundle, vendor: 'books', title: 'Books API' });
+ * ```
+ */
+export const versionaryLoopStorage = loopStoragePart({
+  settings: serviceSettings,
+  steps: loopSteps,
+  options: loopOptionsValidator,
+  startProblems({ options, config, prefix }) {
+    const { handlers } = options as Pick<VersionaryLoopOptions, 'handlers'>;
+    const host = options.host ?? {};
+    return [
+      ...(handlers && typeof handlers !== 'function' ? handlerOptionProblems(options.bundle.head, handlers) : []),
+      ...policyProblems({
+        config,
+        versions: options.bundle.versions.map((v) => v.name),
+        prefix,
+        ...(options.clock ? { now: options.clock.now() } : {}),
+        ...(host.releases ? { releases: host.releases } : {}),
+        ...(host.defaultDeprecated ? { defaultDeprecated: host.defaultDeprecated } : {}),
+      }),
+    ];
+  },
+});
 
 const partsByName: Record<LoopPartName, LoopPart<never>> = {
   'versionary-loop-storage': versionaryLoopStorage,

@@ -1,4 +1,4 @@
-import type { ApiDocumentInfo } from '../loop/lifecycle/openapi/api-info.ts';
+import type { ApiDocumentInfo } from '../loop/host/api-info.ts';
 
 /**
  * What the reference service's version documents say of its API: its own description, and the

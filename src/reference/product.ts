@@ -1,8 +1,8 @@
 import type { VersionBundle } from '../core/versions/index.ts';
 import { apiPrefix, builtInReleases, vendor } from '../kernel/app/names.ts';
 import { configError } from '../kernel/config/load-config.ts';
-import type { ServiceConfig } from '../loop/host/config.ts';
-import type { LoopProduct } from '../loop/host/product.ts';
+import type { ServiceConfig } from '../loop/settings.ts';
+import type { LoopProduct } from '../loop/product.ts';
 import type { LoopLifecycleOptions } from '../loop/lifecycle/options.ts';
 import { createApiBundle } from './api/index.ts';
 import { referenceApiInfo } from './api-info.ts';

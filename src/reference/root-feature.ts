@@ -1,9 +1,10 @@
 import { sendHomePage } from '../loop/portal/home-page.ts';
 import { prefersHtml } from '../loop/portal/prefers-html.ts';
 import type { ServiceFeature } from '../loop/host/feature.ts';
+import type { LifecycleContext } from '../loop/lifecycle/context.ts';
 
 /** `/healthz`, and `/`: the service's name and its versions, as a page for a browser. */
-export const rootFeature: ServiceFeature = {
+export const rootFeature: ServiceFeature<LifecycleContext> = {
   name: 'root',
   install: ({ app, runtime, bundle, api }) => {
     app.get('/healthz', async () => ({ status: 'ok' }));

@@ -137,7 +137,7 @@ test('bad key requests are 400, and a writer can write but not manage', async ()
 test('without VERSIONARY_ADMIN_KEY the first start creates an admin key, told once, that works', async () => {
   const { buildApp } = await import('../../src/compose/build-app.ts');
   const { referenceProduct } = await import('../../src/reference/product.ts');
-  const { loadConfig } = await import('../../src/loop/host/config.ts');
+  const { loadConfig } = await import('../../src/loop/settings.ts');
   const { openSqliteStorage } = await import('../../src/storage/sqlite/open-sqlite-storage.ts');
   const { createFixedClock } = await import('../../src/core/clock/index.ts');
   const config = loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }, readFile: () => '' });

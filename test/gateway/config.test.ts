@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { composeGateway } from '../../src/gateway/composition.ts';
 import { startService } from '../../src/compose/start-service.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 
 const files: Record<string, string> = {
   '/srv/gw.json': JSON.stringify({

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { serviceSettings } from '../../src/loop/host/settings.ts';
+import { serviceSettings } from '../../src/loop/settings.ts';
 import { startSmtpCatcher, type SmtpCatcher } from '../notices/smtp-catcher.ts';
 import {
   gatewayAdminKey,

@@ -17,7 +17,7 @@ import { headOperations } from '../../src/reference/api/operations.ts';
 import { headSchemas } from '../../src/reference/api/schemas.ts';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { varyOf } from '../support/assertions.ts';
 import { migrationProperties } from '../support/migration-properties.ts';

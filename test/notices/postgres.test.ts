@@ -5,7 +5,7 @@ import pg from 'pg';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { adminHeaders, testAdminKey, testEpoch } from '../support/test-app.ts';
 import { startSmtpCatcher } from './smtp-catcher.ts';

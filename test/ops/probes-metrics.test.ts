@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { assertProblemShape } from '../support/assertions.ts';
 import { adminHeaders, createTestApp, testAdminKey, type TestApp } from '../support/test-app.ts';

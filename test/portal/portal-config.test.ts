@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { createTestApp, testAdminKey } from '../support/test-app.ts';
 import { signIn } from './dashboard-support.ts';
 

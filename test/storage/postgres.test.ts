@@ -4,7 +4,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { runStorageContract } from './contract.ts';
 

@@ -3,7 +3,7 @@ import { createFixedClock } from '../../src/core/clock/index.ts';
 import type { ElementDeprecation } from '../../src/core/lifecycle/index.ts';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openSqliteStorage } from '../../src/storage/sqlite/open-sqlite-storage.ts';
 import { testAdminKey, testEpoch } from './test-app.ts';

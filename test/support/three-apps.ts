@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createFixedClock } from '../../src/core/clock/index.ts';
 import { composeGateway } from '../../src/gateway/composition.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import { loopServerOptions, versionaryLoop } from '../../src/loop/preset.ts';
 import { createApiBundle } from '../../src/reference/api/index.ts';
 import { buildApp } from '../../src/compose/build-app.ts';

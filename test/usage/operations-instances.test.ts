@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/compose/build-app.ts';
 import { referenceProduct } from '../../src/reference/product.ts';
-import { loadConfig } from '../../src/loop/host/config.ts';
+import { loadConfig } from '../../src/loop/settings.ts';
 import type { Storage } from '../../src/kernel/ports/index.ts';
 import { openPostgresStorage } from '../../src/storage/postgres/open-postgres-storage.ts';
 import { createClient, createKey } from '../clients/support.ts';

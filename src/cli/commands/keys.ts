@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
-import { loadConfig } from '../../loop/host/config.ts';
+import { loadConfig } from '../../loop/settings.ts';
 import { singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
 import { ExitCode, UsageError } from '../io.ts';

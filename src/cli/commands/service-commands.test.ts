@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { createCliHarness } from '../../../test/support/cli-harness.ts';
 import { buildApp } from '../../compose/build-app.ts';
 import { referenceProduct } from '../../reference/product.ts';
-import { loadConfig } from '../../loop/host/config.ts';
+import { loadConfig } from '../../loop/settings.ts';
 import { openSqliteStorage } from '../../storage/sqlite/open-sqlite-storage.ts';
 
 const { dir, env, cli, cleanup } = createCliHarness('versionary-cli-');

@@ -4,8 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, isVersionaryError, VersionaryError } from '../../core/errors/index.ts';
 import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
-import type { ServiceContext } from '../../loop/host/feature.ts';
-import type { ServiceConfig } from '../../loop/host/config.ts';
+import type { ServiceConfig } from '../../loop/settings.ts';
 import { authorize } from '../../loop/access/auth/authenticate.ts';
 import { lowerCased } from '../../loop/lifecycle/decision-table/problem-registry.ts';
 import { principalOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
@@ -17,6 +16,7 @@ import { ensureSecret, isSecret, privateDirOf } from './secret.ts';
 import type { UsageBatch } from './usage-batch.ts';
 import { installUsageIntake } from './usage-intake.ts';
 import { workerAccessProblem } from './worker-access.ts';
+import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 
 export { nginxAuthPath } from './control-paths.ts';
 
@@ -42,7 +42,7 @@ export function nginxControlPlane(options: {
   onUsage?: (batch: UsageBatch) => void;
 }): {
   refuse: () => VersionaryError;
-  install: (context: ServiceContext) => void;
+  install: (context: LifecycleContext) => void;
 } {
   refuseDerivedVersions(options.config);
   return {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import type { DecisionTable } from '../../core/rulebook/index.ts';
-import type { ServiceContext } from '../../loop/host/feature.ts';
 import { decisionTablesOf } from '../../loop/lifecycle/decision-table/context-tables.ts';
 import { nginxSecretHeader } from './control-paths.ts';
 import { pushSocketOf } from './render-conf.ts';
 import type { NginxTarget } from './render.ts';
+import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 
 /** What the control plane keeps nginx's shared memory in step with. */
 export interface TablePusher {
@@ -37,7 +37,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * when it starts.
  */
 export function createTablePusher(
-  context: ServiceContext,
+  context: LifecycleContext,
   options: {
     target: NginxTarget | undefined;
     /** The shared secret, once the control plane has read it. */

@@ -1,7 +1,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import type { ServiceConfig } from '../../loop/host/config.ts';
+import type { ServiceConfig } from '../../loop/settings.ts';
 import { privateDirOf } from './secret.ts';
 
 /** The Redis nginx counts rate limits in: the one `VERSIONARY_REDIS_URL` names, as Node gateways count. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { dataPlaneSecretProblem } from '../../core/rulebook/problems.ts';
 import { toProblem } from '../../http/problem.ts';
-import type { ServiceConfig } from '../../loop/host/config.ts';
+import type { ServiceConfig } from '../../loop/settings.ts';
 import { renderHttpConf, renderNginxConf, renderServerConf, type NginxConfOptions } from './render-conf.ts';
 import { nginxRedisOf, redisPasswordFileOf } from './redis-settings.ts';
 import { secretFileOf } from './secret.ts';

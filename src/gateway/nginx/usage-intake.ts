@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { createSchemaValidator } from '../../core/config/schema-validator.ts';
+import { usageSection } from '../../loop/usage/settings.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import type { ServiceContext } from '../../loop/host/feature.ts';
 import type { OperationCount, UsageCall } from '../../kernel/ports/index.ts';
 import { nginxUsagePath } from './control-paths.ts';
 import { UsageBatchSchema, usageOfEntry, type EntryJudge, type UsageBatch } from './usage-batch.ts';
+import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 
 const batchValidator = createSchemaValidator(UsageBatchSchema, {
   unknownKey: ({ where, key }) => `${where}: unknown key "${key}"`,
@@ -23,14 +24,14 @@ const leaseMs = 30_000;
  * another control plane is recording is answered 503, and nginx posts it again.
  */
 export function installUsageIntake(
-  context: ServiceContext,
+  context: LifecycleContext,
   options: { guard: (request: FastifyRequest) => Promise<void>; onBatch?: (batch: UsageBatch) => void },
 ): void {
   const { app, storage, bundle, runtime, config } = context;
   const judge: EntryJudge = { bundle, verdict: (key) => runtime.verdict(key) };
   const owner = `${process.pid}-${randomUUID()}`;
-  const countOperations = config.settings.usage.operationRetentionDays > 0;
-  const keepRaw = config.settings.usage.rawRetentionDays > 0;
+  const countOperations = usageSection.of(config).operationRetentionDays > 0;
+  const keepRaw = usageSection.of(config).rawRetentionDays > 0;
   const queues = new Map<string, Promise<unknown>>();
   const record = async (batch: UsageBatch): Promise<'recorded' | 'again'> => {
     const path = `nginx-usage:${batch.instance}`;

@@ -17,11 +17,6 @@ export interface FeatureSettings<T> {
   parse(input: SettingsInput): T;
 }
 
-/** Declare a feature's settings. */
-export function defineSettings<T>(settings: FeatureSettings<T>): FeatureSettings<T> {
-  return settings;
-}
-
 /** The parsed settings of a list of features, by the name each has in the list. */
 export type ParsedSettings<List extends Record<string, FeatureSettings<unknown>>> = {
   [K in keyof List]: ReturnType<List[K]['parse']>;

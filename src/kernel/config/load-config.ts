@@ -16,7 +16,7 @@ const sqliteDrivers: readonly SqliteDriverChoice[] = ['libsql', 'node:sqlite'];
 
 /**
  * The environment's part of the configuration, parsed and validated: nothing reads `process.env`
- * after this. The host adds the config file's part (`loop/host/config.ts`).
+ * after this. The host adds the config file's part (`loop/host/config.ts`, with the list of `loop/settings.ts`).
  */
 export interface EnvConfig {
   port: number;

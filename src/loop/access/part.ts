@@ -1,6 +1,7 @@
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopAccessOptions } from './options.ts';
+import { optionsValidator } from '../host/option-schemas.ts';
+import { accessOptionsSchema, type LoopAccessOptions } from './options.ts';
+import type { AccessContext } from './auth/feature.ts';
 
 /**
  * The loop's access part: who is calling (your `identify`, then Versionary's API keys and JWTs),
@@ -16,7 +17,9 @@ import type { LoopAccessOptions } from './options.ts';
 export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
   name: 'versionary-loop-access',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle'],
-  options: loopOptionsValidators.access,
+  options: optionsValidator(accessOptionsSchema),
+  // The management API (its document comes with this part).
+  owns: () => ['/admin'],
   async install(app, state, options) {
     const [{ accessFeature }, { managementDocumentFeature }, { installFeatures }] = await Promise.all([
       import('./auth/feature.ts'),
@@ -24,9 +27,8 @@ export const versionaryLoopAccess = defineLoopPart<LoopAccessOptions>({
       import('../host/install-features.ts'),
     ]);
     const own = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    await installFeatures(app, state, {
+    await installFeatures<AccessContext>(app, state, {
       features: [accessFeature, managementDocumentFeature],
-      part: 'versionary-loop-access',
       options: own,
     });
   },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isVersionaryError } from '../../core/errors/index.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../settings.ts';
 
 const noFile = (path: string): string => {
   throw Object.assign(new Error(`no ${path}`), { code: 'ENOENT' });

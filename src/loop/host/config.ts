@@ -1,4 +1,10 @@
-import { parseFeatureSettings, type ParsedSettings } from '../../kernel/config/feature-settings.ts';
+import {
+  parseFeatureSettings,
+  type FeatureSettings,
+  type ParsedSettings,
+} from '../../kernel/config/feature-settings.ts';
+import { parseGatewaySettings } from '../../kernel/config/gateway-settings.ts';
+import { parseTimeoutSettings } from '../../kernel/app/timeouts.ts';
 import {
   configError,
   readConfigFile,
@@ -6,23 +12,32 @@ import {
   type EnvConfig,
   type LoadConfigOptions,
 } from '../../kernel/config/load-config.ts';
-import { serviceSettings } from './settings.ts';
 
-/** The parsed, validated configuration: the environment's part, and the config file's, parsed by each part's parser. */
-export interface ServiceConfig extends EnvConfig {
+/**
+ * The parsed, validated configuration: the environment's part, and the config file's sections,
+ * each parsed by the parser of the part that owns it. The host knows no section: `Settings` is
+ * what the list it was given parses to (`loop/settings.ts` lists the loop's).
+ */
+export interface LoopConfig<Settings extends object = object> extends EnvConfig {
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** The JSON config file's content (`VERSIONARY_CONFIG`), validated by the parts that own each key. */
   file: Record<string, unknown>;
-  /** Each part's section of the config file, parsed by the part's own parser (`settings.ts`). */
-  settings: ParsedSettings<typeof serviceSettings>;
+  /** Each part's section of the config file, parsed by the part's own parser. */
+  settings: Settings;
 }
+
+/** Sections of the config file by name, each with the keys it owns and its parser. */
+export type SettingsList = Record<string, FeatureSettings<unknown>>;
 
 /**
  * Parse the environment and the JSON config file once, at start, reporting every error at once.
  */
-export function loadConfig(options: LoadConfigOptions): ServiceConfig {
-  const { config, errors } = readConfig(options);
+export function loadConfig<List extends SettingsList>(
+  list: List,
+  options: LoadConfigOptions,
+): LoopConfig<ParsedSettings<List>> {
+  const { config, errors } = readConfig(list, options);
   if (errors.length > 0) throw configError(errors);
   return config;
 }
@@ -32,26 +47,32 @@ export function loadConfig(options: LoadConfigOptions): ServiceConfig {
  * with an error holds its default or nothing), so a start can add the checks that need the parsed
  * settings (the lifecycle policy, the gateway's documents) and report everything in one message.
  */
-export function readConfig(options: LoadConfigOptions): { config: ServiceConfig; errors: string[] } {
+export function readConfig<List extends SettingsList>(
+  list: List,
+  options: LoadConfigOptions,
+): { config: LoopConfig<ParsedSettings<List>>; errors: string[] } {
   const { values, errors } = readEnv(options);
   const file = values.configPath ? readConfigFile({ path: values.configPath, readFile: options.readFile, errors }) : {};
-  return { config: withSettings({ values, file, fileName: values.configPath, errors }), errors };
+  return { config: withSettings(list, { values, file, fileName: values.configPath, errors }), errors };
 }
 
 /**
  * The configuration of `values` with the settings of `file` (the config file's content, or the
- * loop's `settings` option), every feature's settings parsed in the same pass, so that one start
+ * loop's `settings` option), every section of `list` parsed in the same pass, so that one start
  * reports every error of the file.
  */
-export function withSettings(options: {
-  values: EnvConfig;
-  file: Record<string, unknown>;
-  fileName: string | undefined;
-  errors: string[];
-}): ServiceConfig {
+export function withSettings<List extends SettingsList>(
+  list: List,
+  options: {
+    values: EnvConfig;
+    file: Record<string, unknown>;
+    fileName: string | undefined;
+    errors: string[];
+  },
+): LoopConfig<ParsedSettings<List>> {
   const { values, file, fileName, errors } = options;
   const settings = parseFeatureSettings({
-    list: serviceSettings,
+    list,
     file,
     errors,
     ownKeys: ['bodyLimit'],
@@ -68,3 +89,27 @@ export function withSettings(options: {
   }
   return { ...values, bodyLimit: bodyLimit as number, file, settings };
 }
+
+/** A part's section of the config file: its name among the parsed settings, its keys and parser, and its reader. */
+export interface SettingsSection<Name extends string, T> extends FeatureSettings<T> {
+  readonly name: Name;
+  /** This section of `config`, as its parser returned it: the storage part parsed the sections it was given. */
+  of(config: LoopConfig): T;
+}
+
+/**
+ * Declare a part's section of the config file. A part reads its own with `section.of(config)`, so
+ * that no part and no file of the host imports the list of every section (`loop/settings.ts`).
+ */
+export function settingsSection<const Name extends string, T>(
+  name: Name,
+  settings: FeatureSettings<T>,
+): SettingsSection<Name, T> {
+  return { name, ...settings, of: (config) => (config.settings as Record<string, T>)[name]! };
+}
+
+/** The server's timeouts: beneath the parts, since they apply to the whole server. */
+export const timeoutsSection = settingsSection('timeouts', { keys: ['timeouts'], parse: parseTimeoutSettings });
+
+/** A gateway's versions and upstreams: read by the lifecycle's decision table and by the gateway. */
+export const gatewaySection = settingsSection('gateway', { keys: ['gateway'], parse: parseGatewaySettings });

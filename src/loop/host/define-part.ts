@@ -3,16 +3,23 @@ import fp from 'fastify-plugin';
 import type { TSchema } from '@sinclair/typebox';
 import type { SchemaValidator } from '../../core/config/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { assertPeers, peersFor } from '../storage/peer-packages.ts';
+import { installOwnedNotFound } from './owned-not-found.ts';
 import { readableStartFailure } from './start-failure.ts';
 import { loopPartNames, loopStateOf, recordLoopPart, type LoopPartName, type LoopState } from './loop-state.ts';
 
-/** What a part of the loop is: its name, the parts it needs before it, and its install. */
+/**
+ * What a part of the loop is: its name, the parts it needs before it (what they provide is what
+ * it may read, and what its code may import: `eslint.config.js` refuses an import of a part
+ * further up), the check of its options, the paths it owns, and its install. The host knows no
+ * part: it installs whatever it is given, in the order given, checking each one's `dependencies`.
+ */
 export interface LoopPartSpec<Options extends FastifyPluginOptions> {
   name: LoopPartName;
   dependencies: readonly LoopPartName[];
   /** The check of its options (the storage part checks its own with the settings, in one pass). */
   options?: SchemaValidator<TSchema>;
+  /** The path prefixes it answers under, beside the API's prefix, for the not-found answers there. */
+  owns?: (apiPrefix: string) => readonly string[];
   install(app: FastifyInstance, state: LoopState, options: Options): Promise<void>;
 }
 
@@ -59,9 +66,12 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
         );
       const state = loopStateOf(app);
       // The storage part checks its own before the state exists; the others theirs, naming all at once.
-      if (state) assertPeers(peersFor({ env: state.env, surface: 'loop', parts: [spec.name] }));
+      state?.assertPeers(spec.name);
       try {
         await spec.install(app, state, options as Options);
+        // A part registered on its own answers its unknown paths (the preset does, once all are in).
+        const after = loopStateOf(app);
+        if (after.partNotFound) await installOwnedNotFound(app, after.context, ownedPrefixesOf(part, after));
         recordLoopPart(app, spec.name);
       } catch (error) {
         throw readableStartFailure(error, spec.name);
@@ -70,6 +80,7 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
     { name: spec.name, fastify: '5.x' },
   ) as unknown as FastifyPluginAsync<Options>;
   const part = Object.assign(plugin, { dependencies: spec.dependencies });
+  owned.set(part, spec.owns ?? (() => []));
   optionKeys.set(
     part,
     spec.options ? Object.keys((spec.options.schema as { properties?: object }).properties ?? {}) : [],
@@ -79,6 +90,12 @@ export function defineLoopPart<Options extends FastifyPluginOptions>(spec: LoopP
 
 // Kept beside the parts rather than on them: `LoopPart` is public, and which keys a part reads is the loop's business.
 const optionKeys = new WeakMap<object, readonly string[]>();
+const owned = new WeakMap<object, (apiPrefix: string) => readonly string[]>();
+
+/** The path prefixes `part` answers under (`owns`), the API's own among them for the lifecycle part. */
+export function ownedPrefixesOf(part: LoopPart<never>, state: LoopState): readonly string[] {
+  return owned.get(part)?.(state.context.api.prefix) ?? [];
+}
 
 /** The options a part declares in its schema, by name: what the preset hands it of its one options object. */
 export function optionKeysOf(part: LoopPart<never>): readonly string[] {

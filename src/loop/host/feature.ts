@@ -3,32 +3,28 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import type { OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { Role } from '../../kernel/ports/principal.ts';
-import type { ServiceConfig } from './config.ts';
-import type { LoopAccessOptions } from '../access/options.ts';
-import type { VersionedRequestHook } from '../../http/index.ts';
-import type { LoopNoticesOptions } from '../notices/options.ts';
-import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { LoopConfig } from './config.ts';
 import type { OpsWiring, ResolvedOps } from '../../kernel/ops/install-ops.ts';
 import type { ExtendedAccessDecisionNotifier, Storage, UsageRecorder } from '../../kernel/ports/index.ts';
-import type { RateLimitStore } from '../access/rate-limit/index.ts';
-import type { OperationCounter } from '../usage/operation-counter.ts';
-import type { ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
+import type { RateLimitStore } from '../../kernel/ports/rate-limit.ts';
+import type { ApiDocumentInfoSource } from './api-info.ts';
 
-// The parts' shared types, in a leaf: the storage part makes the context, and each feature reads
-// these, so none of them imports a part.
+// The types every part shares, beneath them all: they name no part. What a part adds for the parts
+// after it (the lifecycle's runtime, the access options) is a type of that part, extending these.
 
-/** What every feature of the service is installed with: the app, its config and its shared parts. */
+/**
+ * What every feature of the service is installed with: the app, its config and its shared parts,
+ * as the storage part makes it, with what the parts before the feature's own provide.
+ */
 export interface ServiceContext {
   app: FastifyInstance;
-  config: ServiceConfig;
+  config: LoopConfig;
   /** Storage that announces each write on the change feed. */
   storage: Storage;
   bundle: VersionBundle;
   clock: Clock;
-  runtime: LifecycleRuntime;
+  /** Records calls of deprecated subjects: provided by the usage part, discarding without it. */
   recorder: UsageRecorder;
-  /** Counts every call of every version per operation and client (the plugin's `onCall`); absent when counting is off. */
-  operations?: OperationCounter;
   ops: ResolvedOps;
   options: ServiceOptions;
   /**
@@ -43,32 +39,30 @@ export interface ServiceContext {
     /** The OpenAPI version of the API's documents (`3.1` unless the app asked for `3.2`). */
     openapiVersion?: OpenApiVersion;
   };
-  /** The role a request needs, from its matched route (`auth/required-role.ts`). */
+  /** The role a request needs, from its matched route (`host/required-role.ts`). */
   requiredRole: (request: FastifyRequest) => Role | undefined;
-  /** The brownouts the portal shows: set by the notices feature, provided by its part to the parts after it. */
+  /** The brownouts the portal shows: provided by the notices part to the parts after it. */
   brownouts?: () => Brownout[];
-  /** Tells a client of the owner's decision on its request: set by the notices feature, provided by its part. */
+  /** Tells a client of the owner's decision on its request: provided by the notices part. */
   decisionNotices?: ExtendedAccessDecisionNotifier;
 }
 
 /**
  * One feature of a part of the loop: what it installs into the app. Each part installs its
- * features in order (`src/loop/<part>/part.ts`); a feature that reads the config file also lists
- * its settings in `src/kernel/app/settings.ts`.
+ * features in order (`src/loop/<part>/part.ts`), with the context its own type names (the
+ * lifecycle's and those after it read the lifecycle runtime).
  */
-export interface ServiceFeature {
+export interface ServiceFeature<Context extends ServiceContext = ServiceContext> {
   name: string;
-  install(context: ServiceContext): void | Promise<void>;
+  install(context: Context): void | Promise<void>;
 }
 
 /**
- * What the parts' features read beside the context: the seams an app (the reference service, the
- * gateway, a team's app) hands the loop's parts, and each part's own options, declared once in
- * its schema (`loop/<part>/options.ts`).
+ * The seams an app (the reference service, the gateway, a team's app) hands every part, beside
+ * each part's own options (declared once in its schema, `loop/<part>/options.ts`, and added to
+ * this by that part's context type).
  */
-export interface ServiceOptions extends LoopAccessOptions, LoopNoticesOptions {
-  /** Runs once per versioned request after negotiation (the lifecycle part's option). */
-  onVersionedRequest?: VersionedRequestHook[];
+export interface ServiceOptions {
   /** Where rate-limit counters live; in memory by default (one instance). */
   rateLimitStore?: RateLimitStore;
   /** Change feed, metrics, readiness and shutdown state, from the composition root (`docs/operations.md`). */

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from './config.ts';
+import type { LoopConfig } from './config.ts';
 
 /**
  * What the package check reads, by the variables' names: `env` as given (no `process.env` unless
@@ -11,7 +11,7 @@ export function loopEnv(options: {
   database?: string;
   redisUrl?: string;
   smtp?: { url: string };
-  host?: { config?: ServiceConfig };
+  host?: { config?: LoopConfig };
 }): Record<string, string | undefined> {
   // A configuration read already (the reference service's): the packages are those it names.
   const config = options.host?.config;

@@ -32,9 +32,9 @@ export type LoopPartName = (typeof loopPartNames)[number];
 /**
  * What the parts share, decorated on the context they are registered in by the storage part: the
  * service context every feature is installed with, which no part changes after. What a part
- * provides to the parts after it is a decorator of its own (`versionaryUsage` by usage,
- * `versionaryBrownouts` by notices); `installFeatures` hands each part's features the context
- * with what the parts before it provide.
+ * provides to the parts after it is a decorator of its own (`provideToLaterParts`: usage's
+ * recorder, the lifecycle's runtime, notices' brownouts); `installFeatures` hands each part's
+ * features the context with what the parts before it provide.
  */
 export interface LoopState {
   context: ServiceContext;
@@ -46,6 +46,8 @@ export interface LoopState {
   partNotFound: boolean;
   /** The variables the loop was handed (never `process.env` unless passed): the parts' package checks read them. */
   env: Record<string, string | undefined>;
+  /** Fail, naming every one, when a package `part` needs for this configuration is not installed (set by the storage part). */
+  assertPeers(part: LoopPartName): void;
 }
 
 const kLoopState = 'versionaryLoopState';

@@ -1,4 +1,6 @@
 import { Type, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { createSchemaValidator, type SchemaValidator } from '../../core/config/index.ts';
+import { nearestName } from '../../core/text/index.ts';
 
 // The building blocks of the parts' option schemas. JSON Schema has no type for a function:
 // `isFunction` is the validator's keyword for one, and the TypeScript type is the one given here.
@@ -15,3 +17,16 @@ export const bool = (): ReturnType<typeof Type.Boolean> => Type.Boolean({ errorT
 /** A non-empty string option. */
 export const text = (): ReturnType<typeof Type.String> =>
   Type.String({ minLength: 1, errorText: 'must be a non-empty string' });
+
+/** The check of a part's options against its schema: every problem at once, each naming its option. */
+export function optionsValidator<T extends TSchema>(schema: T): SchemaValidator<T> {
+  return createSchemaValidator(schema, { unknownKey });
+}
+
+function unknownKey({ where, key, known }: { where: string; key: string; known: string[] }): string {
+  const near = nearestName(key, known);
+  return `${where ? `${where}.` : ''}${key} is not an option of the loop${near ? `; did you mean ${near}?` : ''}`;
+}
+
+/** The options of a part that takes none (usage, portal). */
+export const noOptionsSchema = Type.Object({}, { additionalProperties: false });

@@ -3,10 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { installProblemHandling, type OperationHandler } from '../../http/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
-import type { ServiceContext, ServiceFeature } from '../host/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { deferUsage } from '../usage/usage-step.ts';
 import { serviceDocumentBuilder } from './openapi/feature.ts';
+import type { LifecycleContext } from './context.ts';
 
 /**
  * The API's operations, through the same plugin library users register, fed by the stored
@@ -16,10 +17,10 @@ import { serviceDocumentBuilder } from './openapi/feature.ts';
  * list headers and the lifecycle document.
  */
 export function createResourcesFeature(
-  handlers: (context: ServiceContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
+  handlers: (context: LifecycleContext) => Record<string, OperationHandler> | Promise<Record<string, OperationHandler>>,
   /** `ownsApp: false` in someone else's app (the loop): not its root's 404, no version list off the API. */
   placement: { ownsApp?: boolean } = {},
-): ServiceFeature {
+): ServiceFeature<LifecycleContext> {
   return {
     name: 'resources',
     async install(context) {

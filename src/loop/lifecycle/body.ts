@@ -4,12 +4,13 @@ import { cachingFeature } from './caching-feature.ts';
 import { securityFeature } from './security-feature.ts';
 import { lifecycleRoutesFeature } from './feature.ts';
 import { manifestFeature } from './manifest-route.ts';
-import { opsFeature } from '../host/ops-feature.ts';
+import { opsFeature } from './ops-feature.ts';
 import { createResourcesFeature } from './api-feature.ts';
 import { createForwardFeature } from './forward-feature.ts';
 import { installFeatures } from '../host/install-features.ts';
 import type { LoopState } from '../host/loop-state.ts';
 import type { LoopLifecycleOptions } from './options.ts';
+import { provideLifecycleRuntime, type LifecycleContext } from './context.ts';
 
 /**
  * The lifecycle part's features, in the order a request meets their hooks (the API's first: its
@@ -33,9 +34,9 @@ export async function installLoopLifecycle(
     : createResourcesFeature((context) => (typeof handlers === 'function' ? handlers(context) : handlers!), {
         ownsApp,
       });
-  await installFeatures(scope, state, {
+  await provideLifecycleRuntime(scope, state.context);
+  await installFeatures<LifecycleContext>(scope, state, {
     features: [api, opsFeature, securityFeature, cachingFeature, lifecycleRoutesFeature, manifestFeature],
-    part: 'versionary-loop-lifecycle',
     options: options.onVersionedRequest ? { onVersionedRequest: options.onVersionedRequest } : {},
   });
 }

@@ -5,12 +5,14 @@ import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
 import type { DerivedVersionRoute } from '../../http/derived-route.ts';
-import type { ServiceContext, ServiceFeature } from '../host/feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
 import { deferUsage } from '../usage/usage-step.ts';
 import { versionDocumentInfo } from './removed-document.ts';
 import { gatewayDocumentBuilder } from './forward-document.ts';
+import type { LifecycleContext } from './context.ts';
+import { lifecycleSection } from './settings-section.ts';
 
 /**
  * The lifecycle part's `forward` option: every version of the API forwarded to an upstream in
@@ -41,7 +43,7 @@ export interface LoopForward {
    */
   refuse?: () => VersionaryError;
   /** More routes and tasks beside the forwarded API, with the service's context (the control plane's). */
-  install?: (context: ServiceContext) => void | Promise<void>;
+  install?: (context: LifecycleContext) => void | Promise<void>;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface LoopForward {
  * lifecycle headers and usage per client are the same code. The credential of a Versionary key
  * stays here; the client id goes upstream in `clientHeader`.
  */
-export function createForwardFeature(forward: LoopForward): ServiceFeature {
+export function createForwardFeature(forward: LoopForward): ServiceFeature<LifecycleContext> {
   const { upstreams, documents, keepsCredential, clientHeader } = forward;
   return {
     name: 'forward',
@@ -101,7 +103,7 @@ export function createForwardFeature(forward: LoopForward): ServiceFeature {
           document: gatewayDocumentBuilder({
             documents,
             info: (name) =>
-              versionDocumentInfo({ runtime, name, status: context.config.settings.lifecycle.removedStatus }),
+              versionDocumentInfo({ runtime, name, status: lifecycleSection.of(context.config).removedStatus }),
             runtime,
           }),
         },

@@ -7,6 +7,7 @@ import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleRuntime } from './runtime.ts';
 import { usable } from './runtime-state.ts';
 import { manifestUrlOf } from './manifest-url.ts';
+import type { LifecycleContext } from './context.ts';
 
 /** The manifest's body and entity tag, built once per lifecycle generation. */
 interface Built {
@@ -79,7 +80,7 @@ async function ownView(
 }
 
 /** The deprecation manifest: in the lifecycle part, so it is served with the portal off, by the gateway too. */
-export const manifestFeature: ServiceFeature = {
+export const manifestFeature: ServiceFeature<LifecycleContext> = {
   name: 'deprecation-manifest',
   install: (context) =>
     registerManifestRoute(context.app, {

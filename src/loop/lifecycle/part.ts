@@ -1,6 +1,6 @@
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
-import type { LoopLifecycleOptions } from './options.ts';
+import { optionsValidator } from '../host/option-schemas.ts';
+import { lifecycleOptionsSchema, type LoopLifecycleOptions } from './options.ts';
 
 /**
  * The loop's lifecycle part: your versioned operations under the API prefix (through the
@@ -16,7 +16,9 @@ import type { LoopLifecycleOptions } from './options.ts';
 export const versionaryLoopLifecycle = defineLoopPart<LoopLifecycleOptions>({
   name: 'versionary-loop-lifecycle',
   dependencies: ['versionary-loop-storage'],
-  options: loopOptionsValidators.lifecycle,
+  options: optionsValidator(lifecycleOptionsSchema),
+  // The API's prefix, and the problem pages.
+  owns: (apiPrefix) => [apiPrefix, '/problems'],
   async install(app, state, options) {
     const { installLoopLifecycle } = await import('./body.ts');
     await installLoopLifecycle(app, state, options);

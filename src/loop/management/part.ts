@@ -1,5 +1,10 @@
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
+import { Type } from '@sinclair/typebox';
+import { bool, optionsValidator } from '../host/option-schemas.ts';
+import type { LifecycleContext } from '../lifecycle/context.ts';
+
+/** The management part's options. */
+const managementOptionsSchema = Type.Object({ mcp: Type.Optional(bool()) }, { additionalProperties: false });
 
 /**
  * The loop's management API under `/admin/v1`: API keys, clients, each version's and endpoint's
@@ -14,7 +19,7 @@ import { loopOptionsValidators } from '../options-schema.ts';
 export const versionaryLoopManagement = defineLoopPart<{ mcp?: boolean }>({
   name: 'versionary-loop-management',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
-  options: loopOptionsValidators.management,
+  options: optionsValidator(managementOptionsSchema),
   async install(app, state, options) {
     const [{ adminFeature }, { mcpFeature }, { installFeatures }] = await Promise.all([
       import('./admin/feature.ts'),
@@ -22,6 +27,6 @@ export const versionaryLoopManagement = defineLoopPart<{ mcp?: boolean }>({
       import('../host/install-features.ts'),
     ]);
     const features = options.mcp === false ? [adminFeature] : [adminFeature, mcpFeature];
-    await installFeatures(app, state, { features, part: 'versionary-loop-management' });
+    await installFeatures<LifecycleContext>(app, state, { features });
   },
 });

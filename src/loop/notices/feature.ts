@@ -1,8 +1,14 @@
 import type { ServiceFeature } from '../host/feature.ts';
+import type { LifecycleContext } from '../lifecycle/context.ts';
+import { lifecycleSection } from '../lifecycle/settings-section.ts';
+import type { LoopNoticesOptions } from './options.ts';
 import { registerNotices } from './register-notices.ts';
 
+/** What the notices part's features are installed with: the lifecycle's context and this part's options. */
+export type NoticesContext = LifecycleContext & { options: LoopNoticesOptions };
+
 /** Notices by email, webhooks and the app's own channels; brownouts and rehearsals (`docs/notices.md`). */
-export const noticesFeature: ServiceFeature = {
+export const noticesFeature: ServiceFeature<NoticesContext> = {
   name: 'notices',
   async install(context) {
     const { app, config, storage, runtime, bundle, clock, recorder, options, api } = context;
@@ -13,7 +19,7 @@ export const noticesFeature: ServiceFeature = {
       bundle,
       clock,
       flushUsage: () => recorder.flush(),
-      removedStatus: config.settings.lifecycle.removedStatus,
+      removedStatus: lifecycleSection.of(config).removedStatus,
       apiPrefix: api.prefix,
       ...(options.noticeChannels ? { channels: options.noticeChannels } : {}),
     });

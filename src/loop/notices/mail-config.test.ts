@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../host/config.ts';
+import { loadConfig } from '../settings.ts';
 
 const load = (env: Record<string, string>) =>
   loadConfig({ env: { DATABASE_URL: 'sqlite::memory:', ...env }, readFile: () => '' });

@@ -1,7 +1,8 @@
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
-import { provideBrownouts, provideDecisionNotices } from './brownouts-provided.ts';
-import type { LoopNoticesOptions } from './options.ts';
+import { optionsValidator } from '../host/option-schemas.ts';
+import { provideToLaterParts } from '../host/provided.ts';
+import { noticesOptionsSchema, type LoopNoticesOptions } from './options.ts';
+import type { NoticesContext } from './feature.ts';
 
 /**
  * The loop's notices part: email, webhook and your own channels' notices before each deprecation
@@ -15,20 +16,20 @@ import type { LoopNoticesOptions } from './options.ts';
 export const versionaryLoopNotices = defineLoopPart<LoopNoticesOptions>({
   name: 'versionary-loop-notices',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
-  options: loopOptionsValidators.notices,
+  options: optionsValidator(noticesOptionsSchema),
+  // The notices' links (unsubscribe, rehearsals).
+  owns: () => ['/notices'],
   async install(app, state, options) {
     const [{ noticesFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
       import('../host/install-features.ts'),
     ]);
-    const context = await installFeatures(app, state, {
+    const context = await installFeatures<NoticesContext>(app, state, {
       features: [noticesFeature],
-      part: 'versionary-loop-notices',
       options: options.noticeChannels ? { noticeChannels: options.noticeChannels } : {},
     });
-    // The brownouts the portal shows: provided to the parts after this one.
-    if (context.brownouts) provideBrownouts(app, context.brownouts);
-    // Decisions on requests for extended access are told to the client: provided to the parts after this one.
-    if (context.decisionNotices) provideDecisionNotices(app, context.decisionNotices);
+    // The brownouts the portal shows, and the notifier that tells a client of the owner's decision
+    // on its request for extended access: provided to the parts after this one.
+    provideToLaterParts(app, { brownouts: context.brownouts, decisionNotices: context.decisionNotices });
   },
 });

@@ -4,8 +4,10 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { VersionBundle } from '../../core/versions/index.ts';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
-import { assertPublicWebhookUrl, createWebhookLookup } from '../management/clients/webhook-target.ts';
-import type { ServiceConfig } from '../host/config.ts';
+import { assertPublicWebhookUrl, createWebhookLookup } from './webhook-target.ts';
+import type { LoopConfig } from '../host/config.ts';
+import { noticesSection } from './settings.ts';
+import { webhooksSection } from './webhook-settings.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ExtendedAccessDecisionNotifier, Storage } from '../../kernel/ports/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
@@ -23,7 +25,7 @@ import { createNoticeWorker, type NoticeWorker } from './worker.ts';
 
 /** Options for {@link registerNotices}. */
 export interface RegisterNoticesOptions {
-  config: ServiceConfig;
+  config: LoopConfig;
   storage: Storage;
   runtime: LifecycleRuntime;
   bundle: VersionBundle;
@@ -44,7 +46,7 @@ export async function registerNotices(
   options: RegisterNoticesOptions,
 ): Promise<NoticeWorker & { brownouts: () => Brownout[]; decisionNotices: ExtendedAccessDecisionNotifier }> {
   const { config, storage, runtime, clock } = options;
-  const { notices: settings, webhooks: webhookSettings } = config.settings;
+  const [settings, webhookSettings] = [noticesSection.of(config), webhooksSection.of(config)];
   // Without a configured secret, links stay valid only while this process runs (logged below).
   const secret = config.noticeSecret ?? randomBytes(32).toString('base64url');
   if (!config.noticeSecret)

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { noticeKinds } from '../../core/notices/index.ts';
 import { outboxStatuses } from '../../kernel/ports/notices.ts';
-import { problem } from '../management/admin/admin-schemas.ts';
+import { problem } from '../host/admin-route-schemas.ts';
 
 /**
  * Problem responses by status, each with what it means for the route. 401, 403, 429 and 503 are

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
@@ -27,7 +28,11 @@ const keys = [
   'brownouts',
 ];
 
-/** Parse the notices settings, pushing every problem to `errors`. */
+/**
+ * Parse the notices settings, pushing every problem to `errors`. The part reads them through `noticesSection`.
+ *
+ * @internal exported for the tests
+ */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};
@@ -124,3 +129,9 @@ function parseTargetClients(entry: Record<string, unknown>, where: string, error
   }
   return [...new Set(raw as string[])];
 }
+
+/** The notices part's section of the config file (with `publicUrl`, which its links start with). */
+export const noticesSection = settingsSection('notices', {
+  keys: ['notices', 'publicUrl'],
+  parse: parseNoticesSettings,
+});

@@ -6,6 +6,10 @@ import { registerPortal } from './index.ts';
 import { pageRateLimitKey } from './page-rate-limit.ts';
 import { sessionBudgetKey } from './dashboard/session-budget.ts';
 import { createSessionCodec } from './dashboard/session.ts';
+import type { LifecycleContext } from '../lifecycle/context.ts';
+import { rateLimitSection } from '../access/rate-limit/settings.ts';
+import { portalSection } from './settings.ts';
+import { noticesSection } from '../notices/settings.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
 const guardedRoutes = new Set(['/portal/sign-in', '/portal/feed/:token', '/notices/unsubscribe']);
@@ -16,7 +20,7 @@ const guarded = {
 };
 
 /** Docs pages with banners, the changelog and its feeds, the api-catalog and the dashboards (`docs/portal.md`). */
-export const portalFeature: ServiceFeature = {
+export const portalFeature: ServiceFeature<LifecycleContext> = {
   name: 'portal',
   install: (context) => {
     const { app, bundle, runtime, clock, storage, config, api, options } = context;
@@ -24,10 +28,10 @@ export const portalFeature: ServiceFeature = {
     // One codec for the pages and the budget, which reads the same cookies before the pages do.
     const sessions = createSessionCodec({ clock, ...(config.portalSecret ? { secret: config.portalSecret } : {}) });
     provideSteps(app, [
-      [pageRateLimitKey, { settings: config.settings.rateLimit, store, clock, limited: guarded }],
+      [pageRateLimitKey, { settings: rateLimitSection.of(config), store, clock, limited: guarded }],
       [
         sessionBudgetKey,
-        { budget: config.settings.portal.sessionBudget, store, clock, sessions, parseCookies: fastifyCookie.parse },
+        { budget: portalSection.of(config).sessionBudget, store, clock, sessions, parseCookies: fastifyCookie.parse },
       ],
     ]);
     registerPortal(app, {
@@ -45,7 +49,7 @@ export const portalFeature: ServiceFeature = {
       flushUsage: async () => {
         await Promise.all([context.recorder.flush(), context.operations?.flush()]);
       },
-      publicUrl: config.settings.notices.publicUrl,
+      publicUrl: noticesSection.of(config).publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       sessions,
     });

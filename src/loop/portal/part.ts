@@ -1,5 +1,6 @@
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
+import { noOptionsSchema, optionsValidator } from '../host/option-schemas.ts';
+import type { LifecycleContext } from '../lifecycle/context.ts';
 
 /**
  * The loop's portal part: docs pages with deprecation banners, the changelog and its feeds, the
@@ -13,12 +14,13 @@ import { loopOptionsValidators } from '../options-schema.ts';
 export const versionaryLoopPortal = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-portal',
   dependencies: ['versionary-loop-storage', 'versionary-loop-lifecycle', 'versionary-loop-access'],
-  options: loopOptionsValidators.none,
+  options: optionsValidator(noOptionsSchema),
+  owns: () => ['/docs', '/portal', '/portal-assets'],
   async install(app, state) {
     const [{ portalFeature }, { installFeatures }] = await Promise.all([
       import('./feature.ts'),
       import('../host/install-features.ts'),
     ]);
-    await installFeatures(app, state, { features: [portalFeature], part: 'versionary-loop-portal' });
+    await installFeatures<LifecycleContext>(app, state, { features: [portalFeature] });
   },
 });

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 
 /** The budget of one signed-in key's portal pages: `max` requests per `windowSeconds`. */
@@ -6,7 +7,11 @@ export interface SessionBudget {
   windowSeconds: number;
 }
 
-/** The `portal` part of the config file, parsed. */
+/**
+ * The `portal` part of the config file, parsed.
+ *
+ * @internal exported for the tests
+ */
 export interface PortalSettings {
   /** The signed-in pages' budget per signed-in key; `false` turns it off. */
   sessionBudget: SessionBudget | false;
@@ -27,7 +32,10 @@ const bounds = { max: [1, 1_000_000], windowSeconds: [1, 86_400] } as const;
 
 /**
  * Read `portal` from the config file (`{"portal": {"sessionBudget": {"max": 60, "windowSeconds": 20}}}`),
- * pushing every error into `errors` and keeping the default for each value in error.
+ * pushing every error into `errors` and keeping the default for each value in error. The part
+ * reads it through `portalSection`.
+ *
+ * @internal exported for the tests
  */
 export function parsePortalSettings(options: { file: Record<string, unknown>; errors: string[] }): PortalSettings {
   const { errors } = options;
@@ -65,3 +73,6 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The portal part's section of the config file. */
+export const portalSection = settingsSection('portal', { keys: ['portal'], parse: parsePortalSettings });

@@ -2,19 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { pickDefined } from '../../core/config/index.ts';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
-import { handlerOptionProblems } from '../../http/handler-coverage.ts';
 import { createServiceContext } from '../host/create-context.ts';
-import { flushUsage } from '../usage/install-usage.ts';
-import { type ServiceConfig } from '../host/config.ts';
-import { configOf } from '../host/config-of.ts';
+import type { LoopConfig, SettingsList } from '../host/config.ts';
+import { configOf } from './config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from '../host/loop-env.ts';
 import { openStorage } from './open-storage.ts';
 import { closeSharedState, openSharedState } from './shared-state.ts';
-import { policyProblems } from './start-problems.ts';
 import { provideLoopState } from '../host/loop-state.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
 import type { LoopStorageOptions } from './options.ts';
+import { assertPeers, peersFor } from './peer-packages.ts';
+import type { LoopStorageWiring } from './part.ts';
 
 /**
  * The storage part's body, imported once the packages its configuration needs are known to be
@@ -23,30 +21,23 @@ import type { LoopStorageOptions } from './options.ts';
  * app hands over in `host` (a configuration already read, an open storage, its ops wiring) is
  * used as given, and what the loop did not open, it does not close.
  */
-export async function installLoopStorage(app: FastifyInstance, options: LoopStorageOptions): Promise<void> {
+export async function installLoopStorage<List extends SettingsList>(
+  app: FastifyInstance,
+  { options, wiring }: { options: LoopStorageOptions; wiring: LoopStorageWiring<List> },
+): Promise<void> {
   // The options' own shape first: the rest of the pass reads the bundle only when it is one.
-  const shape = loopOptionsValidators.loop.errors(options, '');
+  const shape = wiring.options.errors(options, '');
   const env = loopEnv(options);
   const host = options.host ?? {};
   // The handlers' problems and the configuration's in one pass, and one error for all of them.
+  // A configuration the app read already was parsed with the same list (`loop/settings.ts`).
   const { config, errors: problems } = host.config
-    ? { config: host.config, errors: [] as string[] }
-    : configOf(options);
+    ? { config: host.config as Parameters<typeof wiring.startProblems>[0]['config'], errors: [] as string[] }
+    : configOf(wiring.settings, options);
   problems.unshift(...shape);
   const prefix = options.prefix ?? '/api';
   if (shape.length === 0) {
-    if (options.handlers && typeof options.handlers !== 'function')
-      problems.push(...handlerOptionProblems(options.bundle.head, options.handlers));
-    problems.push(
-      ...policyProblems({
-        config,
-        versions: options.bundle.versions.map((v) => v.name),
-        prefix,
-        ...(options.clock ? { now: options.clock.now() } : {}),
-        ...(host.releases ? { releases: host.releases } : {}),
-        ...(host.defaultDeprecated ? { defaultDeprecated: host.defaultDeprecated } : {}),
-      }),
-    );
+    problems.push(...wiring.startProblems({ options, config, prefix }));
   }
   if (problems.length > 0)
     throw new VersionaryError({
@@ -58,7 +49,8 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
   const opened = host.storage ? undefined : await openLoopState(app, config);
   const storage = host.storage ?? opened!.storage;
   try {
-    const context = await createServiceContext(app, {
+    const context = createServiceContext(app, {
+      steps: wiring.steps,
       config,
       storage,
       clock,
@@ -77,10 +69,11 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
         ...(opened?.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
       },
     });
-    provideLoopState(app, { context, partNotFound: true, env });
-    // Buffered usage is written before anything closes (a no-op until the usage part records).
-    app.addHook('preClose', async () => {
-      await flushUsage(app);
+    provideLoopState(app, {
+      context,
+      partNotFound: true,
+      env,
+      assertPeers: (part) => assertPeers(peersFor({ env, surface: 'loop', parts: [part] })),
     });
   } catch (error) {
     await opened?.close();
@@ -93,7 +86,7 @@ export async function installLoopStorage(app: FastifyInstance, options: LoopStor
  * share the lifecycle and keys through the change feed (Redis, else PostgreSQL), and rate-limit
  * windows through Redis, as the reference service does. Closed with the app, after every part.
  */
-async function openLoopState(app: FastifyInstance, config: ServiceConfig) {
+async function openLoopState(app: FastifyInstance, config: LoopConfig) {
   const storage = await openStorage(config.database, { ops: config.ops });
   const shared = await openSharedState({ config, log: app.log as unknown as Logger }).catch(async (error: unknown) => {
     await storage.close();

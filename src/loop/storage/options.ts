@@ -3,10 +3,9 @@ import type { LifecycleConfig } from '../../core/lifecycle/index.ts';
 import type { OpenApiVersion, VersionBundle } from '../../core/versions/index.ts';
 import type { JwtConfig } from '../../kernel/config/load-config.ts';
 import type { Storage } from '../../kernel/ports/index.ts';
-import type { ServiceConfig } from '../host/config.ts';
+import type { LoopConfig } from '../host/config.ts';
 import type { ServiceOptions } from '../host/feature.ts';
-import type { LoopLifecycleOptions } from '../lifecycle/options.ts';
-import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../lifecycle/openapi/api-info.ts';
+import type { ApiDocumentInfo, ApiDocumentInfoSource } from '../host/api-info.ts';
 
 /**
  * Options of {@link versionaryLoopStorage}: what the API is (its bundle, vendor, title and prefix),
@@ -79,8 +78,6 @@ export interface LoopStorageOptions {
    * and open their database before they register the parts, and pass them here.
    */
   host?: LoopHost;
-  /** Checked with the settings in one pass when given here too (the preset does); the lifecycle part serves them. */
-  handlers?: LoopLifecycleOptions['handlers'];
 }
 
 /**
@@ -91,7 +88,7 @@ export interface LoopHost extends Pick<ServiceOptions, 'ops' | 'rateLimitStore' 
    * The configuration already read and checked, as `loadConfig` returns it from an environment
    * and a config file; when given, `database`, `env`, `settings` and `publicUrl` are not read.
    */
-  config?: ServiceConfig;
+  config?: LoopConfig;
   /** Storage already open; the loop then opens no database, change feed or Redis, and closes none. */
   storage?: Storage;
   /** What the API's documents say of it, per version, instead of `description`, `license` and `contact`. */

@@ -1,14 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { createInProcessChangeFeed } from '../../kernel/change-feed/in-process-feed.ts';
-import type { ServiceConfig } from '../host/config.ts';
+import type { LoopConfig as ServiceConfig } from '../host/config.ts';
 import type { ReadinessCheck } from '../../kernel/ops/probes.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
-import {
-  createFallbackRateLimitStore,
-  createMemoryRateLimitStore,
-  type FallbackRateLimitStore,
-} from '../access/rate-limit/index.ts';
+import type { FallbackRateLimitStore } from '../../kernel/ports/rate-limit.ts';
+import { createFallbackRateLimitStore } from '../../kernel/rate-limit/fallback-store.ts';
+import { createMemoryRateLimitStore } from '../../kernel/rate-limit/memory-store.ts';
 import { createRedisChangeFeed } from '../../storage/change-feed/redis-change-feed.ts';
 import { createRedisRateLimitStore } from '../../storage/redis/redis-rate-limit-store.ts';
 import { connectRedis } from './connect-redis.ts';

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceContext } from '../host/feature.ts';
 import { createOperationCounter, type OperationCounter } from './operation-counter.ts';
 import { createUsageRecorder } from './usage-recorder.ts';
 import { usageKey } from './usage-step.ts';
+import { usageSection } from './settings.ts';
 import type { UsageRecorder } from '../../kernel/ports/index.ts';
 
-/** What the usage part provides to the parts after it (the `versionaryUsage` decorator). */
+/** What the usage part provides to the parts after it (`provideToLaterParts`). */
 export interface LoopUsage {
   recorder: UsageRecorder;
   /** Counts every call of every version per operation and client; absent when counting is off. */
@@ -24,46 +24,24 @@ export function installUsage({ app, config, storage, api }: ServiceContext): Loo
   const recorder = createUsageRecorder({
     store: storage.usage,
     log: app.log,
-    flushIntervalMs: config.settings.usage.flushSeconds * 1000,
-    keepRaw: config.settings.usage.rawRetentionDays > 0,
+    flushIntervalMs: usageSection.of(config).flushSeconds * 1000,
+    keepRaw: usageSection.of(config).rawRetentionDays > 0,
   });
   // A retention of 0 days means no operation counts: nothing is counted, nothing written.
   const operations =
-    config.settings.usage.operationRetentionDays === 0
+    usageSection.of(config).operationRetentionDays === 0
       ? undefined
       : createOperationCounter({
           store: storage.usage,
           log: app.log,
-          flushIntervalMs: config.settings.usage.operationFlushSeconds * 1000,
+          flushIntervalMs: usageSection.of(config).operationFlushSeconds * 1000,
         });
+  // Buffered usage is written before anything closes (the database closes last, in `onClose`).
+  app.addHook('preClose', async () => {
+    await Promise.all([recorder.flush(), operations?.flush()]);
+  });
   app.addHook('onClose', async () => {
     await Promise.all([recorder.close(), operations?.close()]);
   });
   return { recorder, ...(operations ? { operations } : {}) };
 }
-
-/** Write the buffered usage records and operation counts of `app`'s usage part now (none without one). */
-export async function flushUsage(app: FastifyInstance): Promise<void> {
-  const usage = usageOf(app);
-  await Promise.all([usage?.recorder.flush(), usage?.operations?.flush()]);
-}
-
-const kUsage = 'versionaryUsage';
-
-/** Provide `usage` to the parts registered after this one, in this context and its children. */
-export function provideUsage(app: FastifyInstance, usage: LoopUsage): void {
-  app.decorate(kUsage, usage);
-}
-
-/** The usage part's recorder and counter, when it is registered before the caller. */
-export function usageOf(app: FastifyInstance): LoopUsage | undefined {
-  return app.hasDecorator(kUsage) ? (app as unknown as Record<typeof kUsage, LoopUsage>)[kUsage] : undefined;
-}
-
-/** Records nothing: the recorder of an app without the usage part. */
-export const discardingRecorder: UsageRecorder = {
-  record: () => {},
-  flush: async () => {},
-  close: async () => {},
-  stats: () => ({ buffered: 0, shed: 0, failures: 0 }),
-};

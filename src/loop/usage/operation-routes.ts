@@ -2,10 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { instantInput } from '../management/admin/admin-schemas.ts';
-import { problems } from '../management/clients/schemas.ts';
 import type { Client, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
 import { readWindow } from './usage-routes.ts';
+import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
 /** Options for {@link registerOperationUsageRoute}. */
 export interface OperationUsageRouteOptions {

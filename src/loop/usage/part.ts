@@ -1,6 +1,7 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { defineLoopPart } from '../host/define-part.ts';
-import { loopOptionsValidators } from '../options-schema.ts';
+import { provideToLaterParts } from '../host/provided.ts';
+import { noOptionsSchema, optionsValidator } from '../host/option-schemas.ts';
 
 /**
  * The loop's usage part: calls to deprecated versions, endpoints and elements recorded per client,
@@ -15,7 +16,7 @@ import { loopOptionsValidators } from '../options-schema.ts';
 export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
   name: 'versionary-loop-usage',
   dependencies: ['versionary-loop-storage'],
-  options: loopOptionsValidators.none,
+  options: optionsValidator(noOptionsSchema),
   async install(app, state) {
     if (app.hasPlugin('versionary-loop-lifecycle'))
       throw new VersionaryError({
@@ -23,8 +24,8 @@ export const versionaryLoopUsage = defineLoopPart<Record<never, never>>({
         detail:
           'versionary-loop-usage is registered after versionary-loop-lifecycle: register it before, so that the API records every call from the start.',
       });
-    const { installUsage, provideUsage } = await import('./install-usage.ts');
-    // Provided as a decorator, read by the parts registered after this one (the lifecycle part's API).
-    provideUsage(app, installUsage(state.context));
+    const { installUsage } = await import('./install-usage.ts');
+    // Read by the parts registered after this one (the lifecycle part's API).
+    provideToLaterParts(app, { ...installUsage(state.context) });
   },
 });

@@ -1,3 +1,4 @@
+import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 /** The `usage` part of the config file, parsed. */
 export interface UsageSettings {
@@ -45,7 +46,7 @@ const keys = Object.keys(bounds) as Array<keyof UsageSettings>;
  * Read `usage` from the config file (`{"usage": {"rawRetentionDays": 7, "operationRetentionDays": 90}}`),
  * pushing every error into `errors`.
  */
-export function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
+function parseUsageSettings(options: { file: Record<string, unknown>; errors: string[] }): UsageSettings {
   const raw = options.file.usage;
   if (raw === undefined) return { ...defaultUsageSettings };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -65,3 +66,6 @@ export function parseUsageSettings(options: { file: Record<string, unknown>; err
   }
   return settings;
 }
+
+/** The usage part's section of the config file. */
+export const usageSection = settingsSection('usage', { keys: ['usage'], parse: parseUsageSettings });

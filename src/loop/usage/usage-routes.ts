@@ -4,8 +4,7 @@ import type { Clock } from '../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
 import type { ApiKeyStore, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
-import { instantInput } from '../management/admin/admin-schemas.ts';
-import { problems } from '../management/clients/schemas.ts';
+import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
 const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
 

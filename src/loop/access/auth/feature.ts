@@ -1,6 +1,11 @@
 import { createApiScope } from '../../../http/api-scope.ts';
 import { provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
+import { handAccessRefusals } from '../../lifecycle/decision-table/context-tables.ts';
+import type { LoopAccessOptions } from '../options.ts';
+import { rateLimitSection } from '../rate-limit/settings.ts';
+import { accessRefusals } from '../table-refusals.ts';
 import { idempotencyKey } from '../idempotency/install-idempotency.ts';
 import { addressRateLimitKey, createMemoryRateLimitStore, rateLimitKey } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
@@ -8,12 +13,15 @@ import { authenticationKey, authorizationKey } from './authenticate.ts';
 import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
+/** What the access part's features are installed with: the lifecycle's context and this part's options. */
+export type AccessContext = LifecycleContext & { options: LoopAccessOptions };
+
 /**
  * Who is calling and what they may do, in the order a request meets them: the per-address rate
  * limit (before any database read), authentication, the per-client rate limit (failed credentials
  * count per address), the role check, idempotency of writes; and the first admin key.
  */
-export const accessFeature: ServiceFeature = {
+export const accessFeature: ServiceFeature<AccessContext> = {
   name: 'access',
   async install(context) {
     const { app, config, storage, clock, ops, options, requiredRole, api } = context;
@@ -31,11 +39,12 @@ export const accessFeature: ServiceFeature = {
         : verify;
     }
     const limits = {
-      settings: config.settings.rateLimit,
+      settings: rateLimitSection.of(config),
       store: options.rateLimitStore ?? createMemoryRateLimitStore(),
       clock,
       scope: createApiScope(api.prefix),
     };
+    handAccessRefusals(context, accessRefusals(limits.settings));
     const keyCache = createApiKeyCache({ feed: ops.changeFeed, now: () => clock.now() });
     app.addHook('onClose', async () => keyCache.close());
     const authentication = {

@@ -9,7 +9,7 @@ import { setPrincipal, type Role } from '../../../kernel/ports/principal.ts';
 import { listSteps, provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import { loopSteps } from '../../steps.ts';
 import { rateLimitKey } from './install-rate-limit.ts';
-import { createMemoryRateLimitStore } from './memory-store.ts';
+import { createMemoryRateLimitStore } from '../../../kernel/rate-limit/memory-store.ts';
 import { defaultRateLimitSettings, type RateLimitSettings } from './settings.ts';
 import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
 

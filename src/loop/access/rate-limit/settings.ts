@@ -1,3 +1,4 @@
+import { settingsSection } from '../../host/config.ts';
 import type { Role } from '../../../kernel/ports/principal.ts';
 import { unknownKey } from '../../../core/text/index.ts';
 
@@ -34,7 +35,9 @@ const windowCeiling = 86_400;
 
 /**
  * Read `rateLimit` from the config file, pushing every error found into `errors` and falling back to
- * the default for each value in error.
+ * the default for each value in error. The part reads it through `rateLimitSection`.
+ *
+ * @internal exported for the tests
  */
 export function parseRateLimitSettings(options: {
   file: Record<string, unknown>;
@@ -120,3 +123,6 @@ function unknownKeys(options: {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** The access part's rate limits: its section of the config file. */
+export const rateLimitSection = settingsSection('rateLimit', { keys: ['rateLimit'], parse: parseRateLimitSettings });

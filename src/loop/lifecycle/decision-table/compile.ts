@@ -27,15 +27,9 @@ import {
   versionMissingProblem,
   endpointRemovedProblem,
 } from '../../../core/rulebook/problems.ts';
-import {
-  credentialsMissingProblem,
-  credentialsUnavailableProblem,
-  repeatedCredentialProblem,
-} from '../../access/auth/authenticate.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { ExtendedAccessGrant } from '../../../kernel/ports/index.ts';
-import { rateLimitedProblem, ratePoliciesOf } from '../../access/rate-limit/policy.ts';
-import type { RateLimitSettings } from '../../access/rate-limit/settings.ts';
+import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { LifecycleRuntime } from '../runtime.ts';
 import { createProblemRegistry, type ProblemRegistry } from './problem-registry.ts';
 import { goneRow, routeRow, versionBrownoutRows, type RouteRowContext } from './route-rows.ts';
@@ -58,12 +52,28 @@ export interface DecisionTableSources {
   brownouts?: () => readonly Brownout[];
   /** The clients that had called a subject before its closing took effect. */
   allowed: RouteRowContext['allowed'];
-  rateLimit?: RateLimitSettings;
+  /** What the access part refuses in front of the lifecycle, once that part has handed it over. */
+  access?: () => AccessRefusals | undefined;
   /** The clients' minimum versions (client id → version), and a stamp that moves when they may have. */
   minimumVersions?: { list(): Promise<Readonly<Record<string, string>>>; stamp(): number };
   /** The versions whose undocumented paths a forwarding data plane passes on (`forwardUndocumented`). */
   forwardUndocumented?: readonly string[];
 }
+
+/**
+ * The access part's answers as the table tells them, handed over as values (the compiler imports
+ * no part above it): its rate policies, each policy's 429 and the credentials' problems, each
+ * problem with its key and `{…}` where the data plane fills in from the request.
+ */
+export interface AccessRefusals {
+  policies: RatePolicies;
+  /** `credentials-missing`, `credentials-repeated`, `credentials-unavailable`. */
+  credentials: ReadonlyArray<{ key: string; error: VersionaryError }>;
+  /** `rate-limited:<policy>`, with `{seconds}` until the window resets. */
+  rateLimited: ReadonlyArray<{ key: string; error: VersionaryError }>;
+}
+
+const noRefusals: AccessRefusals = { policies: { roles: {} }, credentials: [], rateLimited: [] };
 
 /**
  * Compile the decision table at `now` from the live lifecycle: each row sampled from what the
@@ -87,9 +97,10 @@ export async function compileDecisionTable(
     removedStatus: sources.removedStatus,
     allowed: sources.allowed,
   };
-  fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name) });
-  const policies = policiesOf(sources.rateLimit);
-  rateLimitProblems(registry, policies);
+  const access = sources.access?.() ?? noRefusals;
+  fixedProblems(registry, { ...sources, versions: bundle.versions.map((v) => v.name), access });
+  const { policies } = access;
+  for (const { key, error } of access.rateLimited) registry.keyOf(error, key);
   const minimumVersions = minimumVersionRows(registry, {
     minimums: (await sources.minimumVersions?.list()) ?? {},
     versions,
@@ -158,7 +169,7 @@ export async function compileDecisionTable(
 
 function fixedProblems(
   registry: ProblemRegistry,
-  o: { prefix: string; vendor: string; versions: readonly string[] },
+  o: { prefix: string; vendor: string; versions: readonly string[]; access: AccessRefusals },
 ): void {
   registry.keyOf(
     versionMissingProblem({ prefix: o.prefix, vendor: o.vendor, supported: o.versions }),
@@ -185,9 +196,7 @@ function fixedProblems(
     notServedProblem({ method: '{method}', path: '{path}', version: '{version}', allowed: [] }),
     'not-documented',
   );
-  registry.keyOf(credentialsMissingProblem(), 'credentials-missing');
-  registry.keyOf(repeatedCredentialProblem('x-api-key', '{count}'), 'credentials-repeated');
-  registry.keyOf(credentialsUnavailableProblem('the control plane'), 'credentials-unavailable');
+  for (const { key, error } of o.access.credentials) registry.keyOf(error, key);
   registry.keyOf(upstreamProblem(false), 'upstream-unreachable');
   registry.keyOf(upstreamProblem(true), 'upstream-timeout');
 }
@@ -210,24 +219,10 @@ function minimumVersionRows(
   return rows;
 }
 
-/** Each policy's 429, keyed `rate-limited:<policy>`, with `{seconds}` until the window resets. */
-function rateLimitProblems(registry: ProblemRegistry, policies: RatePolicies): void {
-  const all = policies.base ? [policies.base, ...Object.values(policies.roles)] : [];
-  for (const policy of all)
-    registry.keyOf(
-      rateLimitedProblem({ policy, remaining: 0, resetSeconds: '{seconds}' }),
-      `rate-limited:${policy.name}`,
-    );
-}
-
 function listHeaderSegments(runtime: LifecycleRuntime, now: number): HeaderSegment[] {
   const versions = runtime.versions();
   return sampleSegments((t) => {
     const { headers, changesAt } = versionListHeaders({ versions, clock: { now: () => t } });
     return { outcome: 'allow', headers: headers as Record<string, string>, until: changesAt ?? Infinity };
   }, now).map(({ from, headers }) => ({ from, headers }));
-}
-
-function policiesOf(settings: RateLimitSettings | undefined): RatePolicies {
-  return settings === undefined || !settings.enabled ? { roles: {} } : ratePoliciesOf(settings);
 }

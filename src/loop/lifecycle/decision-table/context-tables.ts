@@ -1,30 +1,48 @@
 import type { LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
-import type { ServiceContext } from '../../host/feature.ts';
 import { allowedPastClosing } from './allowed-past.ts';
 import { tableClientElements } from './client-verdict.ts';
 import { followMinimumVersions } from './minimum-versions.ts';
 import { createDecisionTables, type DecisionTables } from './tables.ts';
+import type { AccessRefusals } from './compile.ts';
+import { gatewaySection } from '../../host/config.ts';
+import { lifecycleSection } from '../settings-section.ts';
+import type { LifecycleContext } from '../context.ts';
 
 // One table per app (per lifecycle runtime): the management API serves the one the lifecycle step
 // decides from and nginx is pushed. Each part has a context of its own, and the notices part's
 // brownouts reach only the parts after it: the latest context that has them hands them over.
-const byRuntime = new WeakMap<ServiceContext['runtime'], Entry>();
+const byRuntime = new WeakMap<LifecycleContext['runtime'], Entry>();
 
 /** The app's decision table, compiled from its live lifecycle, usage and brownouts. */
-export function decisionTablesOf(context: ServiceContext): DecisionTables {
+export function decisionTablesOf(context: LifecycleContext): DecisionTables {
+  return entryOf(context).tables;
+}
+
+/**
+ * The access part, registered after this one, hands over what it refuses in front of the
+ * lifecycle (its rate policies and credentials' problems), as values: the table tells them to data
+ * planes that cannot run core, and the compiler imports no part above the lifecycle.
+ */
+export function handAccessRefusals(context: LifecycleContext, refusals: AccessRefusals): void {
+  entryOf(context).access = refusals;
+}
+
+function entryOf(context: LifecycleContext): Entry {
   const entry = byRuntime.get(context.runtime) ?? createEntry(context);
   if (context.brownouts) entry.brownouts = context.brownouts;
-  return entry.tables;
+  return entry;
 }
 
 interface Entry {
   tables: DecisionTables;
   /** The notices part's brownouts, from the latest context that has them; read at each compilation. */
   brownouts?: () => Brownout[];
+  /** The access part's refusals, once it has handed them over; read at each compilation. */
+  access?: AccessRefusals;
 }
 
-function createEntry(context: ServiceContext): Entry {
+function createEntry(context: LifecycleContext): Entry {
   const { runtime, bundle, api, storage, recorder, config, clock } = context;
   const entry: Entry = {
     tables: createDecisionTables(
@@ -33,14 +51,14 @@ function createEntry(context: ServiceContext): Entry {
         bundle,
         prefix: api.prefix,
         vendor: api.vendor,
-        removedStatus: config.settings.lifecycle.removedStatus,
+        removedStatus: lifecycleSection.of(config).removedStatus,
         grants: () => storage.extendedAccess.list(),
         brownouts: () => entry.brownouts?.() ?? [],
         allowed: allowedPastClosing({ usage: storage.usage, flush: () => recorder.flush() }),
-        rateLimit: config.settings.rateLimit,
+        access: () => entry.access,
         minimumVersions: followMinimumVersions(context, () => void entry.tables.current().catch(() => undefined)),
         // A gateway's versions that forward what their document does not declare.
-        forwardUndocumented: (config.settings.gateway?.versions ?? [])
+        forwardUndocumented: (gatewaySection.of(config)?.versions ?? [])
           .filter((v) => 'upstream' in v && v.forwardUndocumented)
           .map((v) => v.name),
       },
@@ -59,7 +77,7 @@ function createEntry(context: ServiceContext): Entry {
  * the management API that may change state answers only once this instance's table has moved, so
  * the next request sees it. A compilation that fails is tried again by the next request.
  */
-function keepCurrent(context: ServiceContext, tables: DecisionTables): void {
+function keepCurrent(context: LifecycleContext, tables: DecisionTables): void {
   const compile = () => tables.current().then(undefined, () => undefined);
   // Compiled before the server listens: the first request finds it.
   context.app.addHook('onReady', async () => {
@@ -82,7 +100,7 @@ const managementPrefix = '/admin/';
  * The lifecycle the versioned API's steps read: the runtime's shared verdicts, and the per-client
  * rules decided on the app's decision table (`tableClientVerdict`, `tableClientElements`).
  */
-export function tableLifecycleOf(context: ServiceContext): LifecycleSource {
+export function tableLifecycleOf(context: LifecycleContext): LifecycleSource {
   const tables = decisionTablesOf(context);
   const perClient = {
     decisionTable: tables,

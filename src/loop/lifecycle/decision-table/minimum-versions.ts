@@ -1,6 +1,6 @@
 import { ChangeTopic } from '../../../kernel/change-feed/publishing-storage.ts';
-import type { ServiceContext } from '../../host/feature.ts';
 import type { DecisionTableSources } from './compile.ts';
+import type { LifecycleContext } from '../context.ts';
 
 /** How often the stored minimum versions are read again, for a change whose message was lost. */
 const reconcileMs = 5000;
@@ -13,7 +13,7 @@ const reconcileMs = 5000;
  * compiles the table at once, so no request waits for it.
  */
 export function followMinimumVersions(
-  context: Pick<ServiceContext, 'app' | 'ops' | 'storage'>,
+  context: Pick<LifecycleContext, 'app' | 'ops' | 'storage'>,
   moved: () => void,
 ): NonNullable<DecisionTableSources['minimumVersions']> {
   const { app, ops, storage } = context;

@@ -1,7 +1,7 @@
 import type { Clock } from '../../../core/clock/index.ts';
 import type { VersionaryError } from '../../../core/errors/index.ts';
 import type { DecisionTable, DecisionTableSource } from '../../../core/rulebook/index.ts';
-import { compileDecisionTable, type DecisionTableSources } from './compile.ts';
+import { compileDecisionTable, type AccessRefusals, type DecisionTableSources } from './compile.ts';
 import { createProblemRegistry } from './problem-registry.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 
@@ -33,6 +33,7 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     grants: sources.runtime.grantsStamp(),
     brownouts: brownoutsText(),
     minimumVersions: sources.minimumVersions?.stamp() ?? 0,
+    access: sources.access?.(),
   });
   // Asked on every request: compared in place, without building a key.
   const fresh = (): DecisionTable | undefined => {
@@ -41,6 +42,8 @@ export function createDecisionTables(sources: DecisionTableSources, clock: Clock
     if (key.generation !== sources.runtime.generation() || key.grants !== sources.runtime.grantsStamp())
       return undefined;
     if (key.minimumVersions !== (sources.minimumVersions?.stamp() ?? 0)) return undefined;
+    // The access part hands its refusals over once, at its registration: a table compiled before is stale.
+    if (key.access !== sources.access?.()) return undefined;
     // The same text object as the key's while the list is the same array: compared at once.
     if (key.brownouts !== brownoutsText()) return undefined;
     const { recompileAt, compiledAt } = compiled.table;
@@ -88,4 +91,5 @@ interface TableKey {
   brownouts: string;
   /** The clients' minimum versions: a change of any client moves it. */
   minimumVersions: number;
+  access: AccessRefusals | undefined;
 }

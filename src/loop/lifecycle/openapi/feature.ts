@@ -1,13 +1,15 @@
 import { verdictDeprecation } from '../../../core/versions/index.ts';
 import type { OpenApiDocumentBuilder } from '../../../http/plugin/index.ts';
-import type { ServiceContext, ServiceFeature } from '../../host/feature.ts';
+import type { ServiceFeature } from '../../host/feature.ts';
 import { markEndpointDates, versionDocumentInfo } from '../removed-document.ts';
 import { registerManagementDocument } from './management-document.ts';
-import { documentInfoFor } from './api-info.ts';
+import { documentInfoFor } from '../../host/api-info.ts';
 import { createVersionDocument } from './version-document.ts';
+import type { LifecycleContext } from '../context.ts';
+import { lifecycleSection } from '../settings-section.ts';
 
 /** The management API's OpenAPI document. Installed before any admin route: its onRoute hook documents each one. */
-export const managementDocumentFeature: ServiceFeature = {
+export const managementDocumentFeature: ServiceFeature<LifecycleContext> = {
   name: 'management-document',
   // Installed by the access part, which accepts tokens exactly when a JWT key is configured.
   install: ({ app, config }) => registerManagementDocument(app, { prefix: '/admin/v1', jwt: config.jwt !== undefined }),
@@ -18,9 +20,9 @@ export const managementDocumentFeature: ServiceFeature = {
  * every status and header, and a removed version's notice. Read per request, so the JWT scheme
  * appears when the access part, registered after this one, accepts tokens.
  */
-export function serviceDocumentBuilder(context: ServiceContext): OpenApiDocumentBuilder {
+export function serviceDocumentBuilder(context: LifecycleContext): OpenApiDocumentBuilder {
   return ({ version, title, basePath, verdict, openapiVersion }) => {
-    const { removedStatus } = context.config.settings.lifecycle;
+    const { removedStatus } = lifecycleSection.of(context.config);
     const doc = createVersionDocument({
       version,
       title,

@@ -1,13 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import {
-  migrationUrlMaxLength,
-  migrationUrlPattern,
-  reasonTextPattern,
-  singleLineTextPattern,
-} from '../../../core/text/index.ts';
+import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
 import { deprecationDatesSchema, type DeprecationDates } from '../../../core/lifecycle/index.ts';
-import { problemSchema } from '../../../core/versions/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
+import { instantInput, problem } from '../../host/admin-route-schemas.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
@@ -26,8 +21,6 @@ export const pageLimit = Type.Optional(
   }),
 );
 
-export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
-
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const versionName = Type.String({
@@ -41,11 +34,6 @@ const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Liter
 // Routes without query parameters refuse unknown ones, as the versioned API does.
 const noQuery = Type.Object({}, { additionalProperties: false });
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
-/** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
-export const instantInput = (description: string) =>
-  Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
-    description,
-  });
 // An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.
 const migrationUrlInput = (description: string) =>
   Type.String({
@@ -68,10 +56,6 @@ export const deprecationDates = <I extends TSchema>(
 /** A name or reason as the management API takes it: one line, no control characters. */
 export const singleLineText = (options: { maxLength: number; description?: string }) =>
   Type.String({ minLength: 1, pattern: singleLineTextPattern, ...options });
-
-/** A reason as the management API takes it: one line, no control characters, not blank (as the portal asks). */
-export const reasonText = (options: { maxLength: number; description?: string }) =>
-  Type.String({ minLength: 1, pattern: reasonTextPattern, ...options });
 
 const apiKey = Type.Object({
   id: Type.String({

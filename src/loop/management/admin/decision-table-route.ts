@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
-import { problem } from './admin-schemas.ts';
+import { problem } from '../../host/admin-route-schemas.ts';
 
 /** `GET /admin/v1/decision-table`: the rules' table every data plane enforces, as compiled now. */
 const decisionTableSchema = {

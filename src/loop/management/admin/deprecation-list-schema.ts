@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { deprecationDates, problem } from './admin-schemas.ts';
+import { problem } from '../../host/admin-route-schemas.ts';
+import { deprecationDates } from './admin-schemas.ts';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });

@@ -1,6 +1,6 @@
 import type { ServiceFeature } from '../../host/feature.ts';
-import { registerExtendedAccessRoutes } from '../extended-access/grant-routes.ts';
-import { registerExtendedAccessRequestRoutes } from '../extended-access/request-routes.ts';
+import { registerExtendedAccessRoutes } from '../../lifecycle/extended-access/grant-routes.ts';
+import { registerExtendedAccessRequestRoutes } from '../../lifecycle/extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
 import { installClients } from '../clients/install-clients.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
@@ -9,13 +9,21 @@ import { registerDecisionTableRoute } from './decision-table-route.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
 import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
+import { lifecycleSection } from '../../lifecycle/settings-section.ts';
+import { usageSection } from '../../usage/settings.ts';
+import { webhooksSection } from '../../notices/webhook-settings.ts';
 
 /** The management API under `/admin/v1`: keys, clients, versions, endpoints, approvals, and everything deprecated. */
-export const adminFeature: ServiceFeature = {
+export const adminFeature: ServiceFeature<LifecycleContext> = {
   name: 'admin',
   async install(context) {
     const { app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices } = context;
-    const { lifecycle: settings, usage, webhooks } = config.settings;
+    const [settings, usage, webhooks] = [
+      lifecycleSection.of(config),
+      usageSection.of(config),
+      webhooksSection.of(config),
+    ];
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.

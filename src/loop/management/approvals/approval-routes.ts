@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import { principalOf } from '../../../kernel/ports/principal.ts';
 import type { ApiKeyStore, ApprovalStore, ChangeApproval } from '../../../kernel/ports/index.ts';
 import { createApprovalSchema, listApprovalsSchema, revokeApprovalSchema } from './schemas.ts';
+import { actorOf } from '../../host/actor.ts';
 
 /** Options for {@link registerApprovalRoutes}. */
 export interface ApprovalRoutesOptions {
@@ -51,18 +51,6 @@ export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRo
       throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No approval in force ${id.slice(0, 40)}.` });
     return toBody(record);
   });
-}
-
-/** The caller as the trail names it: `name (key_…)` for an API key, the principal id otherwise. */
-export async function actorOf(request: FastifyRequest, apiKeys: ApiKeyStore): Promise<string> {
-  const principal = principalOf(request);
-  if (!principal) return 'unknown';
-  if (principal.kind === 'admin-env') return 'admin';
-  if (principal.kind === 'api-key') {
-    const key = await apiKeys.find(principal.id);
-    return key ? `${key.name} (${key.id})` : principal.id;
-  }
-  return principal.id;
 }
 
 function futureInstant(text: string, now: number): number {

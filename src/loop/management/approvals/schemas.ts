@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { instantInput, reasonText } from '../admin/admin-schemas.ts';
-import { NoQuery, problems } from '../clients/schemas.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
+import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { Client, ClientContact, ClientWebhook } from '../../../kernel/ports/index.ts';
-import { assertPublicWebhookUrl } from './webhook-target.ts';
-import type { WebhookSettings } from './webhook-settings.ts';
+import { assertPublicWebhookUrl } from '../../notices/webhook-target.ts';
+import type { WebhookSettings } from '../../notices/webhook-settings.ts';
 
 /** A contact as the API accepts it. */
 export type ContactInput = string | { email: string; subscribed?: boolean };

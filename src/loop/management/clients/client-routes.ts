@@ -18,14 +18,13 @@ import {
   ClientParams,
   ClientSchema,
   CreateClientBody,
-  NoQuery,
   PageQuery,
-  problems,
   updateClientBody,
 } from './schemas.ts';
 import { patchedMinimumVersion, type MinimumVersionOptions } from './minimum-version.ts';
-import type { WebhookSettings } from './webhook-settings.ts';
-import { webhookUrlShape } from './webhook-target.ts';
+import type { WebhookSettings } from '../../notices/webhook-settings.ts';
+import { webhookUrlShape } from '../../notices/webhook-target.ts';
+import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
 
 /** Options for {@link registerClientRoutes}. */
 export interface ClientRoutesOptions {

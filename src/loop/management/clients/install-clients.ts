@@ -7,7 +7,7 @@ import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import type { UsageSettings } from '../../usage/settings.ts';
 import { registerClientRoutes } from './client-routes.ts';
 import type { MinimumVersionOptions } from './minimum-version.ts';
-import type { WebhookSettings } from './webhook-settings.ts';
+import type { WebhookSettings } from '../../notices/webhook-settings.ts';
 
 /** The config file's `webhooks` and `usage` keys, parsed. */
 export interface ClientSettings {

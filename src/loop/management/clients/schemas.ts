@@ -1,18 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { pageLimit, problem, singleLineText } from '../admin/admin-schemas.ts';
+import { Type } from '@sinclair/typebox';
+import { pageLimit, singleLineText } from '../admin/admin-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
-
-/**
- * The problem responses of an admin route, by status, each with what it means for that route.
- * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
- */
-export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
-  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
-}
-
-// Routes without query parameters refuse unknown ones, as the rest of the management API does.
-export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const email = Type.String({
   pattern: emailPattern,

@@ -1,9 +1,10 @@
 import type { ServiceFeature } from '../../host/feature.ts';
 import { createDiffCache } from '../../lifecycle/breaks/diff-cache.ts';
 import { registerMcpRoutes } from './mcp-route.ts';
+import type { LifecycleContext } from '../../lifecycle/context.ts';
 
 /** The MCP server for agents at `/admin/mcp`: deprecations, what breaks, migration guides and usage as tools. */
-export const mcpFeature: ServiceFeature = {
+export const mcpFeature: ServiceFeature<LifecycleContext> = {
   name: 'mcp',
   install({ app, storage, clock, runtime, recorder, operations, bundle, api }) {
     registerMcpRoutes(app, {

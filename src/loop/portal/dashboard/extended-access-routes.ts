@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { singleLineTextPattern } from '../../../core/text/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
-import { declineRequest, grantRequest } from '../../management/extended-access/request-routes.ts';
+import { declineRequest, grantRequest } from '../../lifecycle/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData } from './consumer-data.ts';
 import type { DashboardKit } from './dashboard-kit.ts';

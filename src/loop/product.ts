@@ -1,9 +1,9 @@
-import type { VersionBundle } from '../../core/versions/index.ts';
-import type { LoopAccessOptions } from '../access/options.ts';
-import type { LoopForward } from '../lifecycle/forward-feature.ts';
-import type { LoopLifecycleOptions } from '../lifecycle/options.ts';
-import type { LoopHost } from '../storage/options.ts';
-import type { ServiceContext, ServiceFeature } from './feature.ts';
+import type { VersionBundle } from '../core/versions/index.ts';
+import type { LoopAccessOptions } from './access/options.ts';
+import type { LoopForward } from './lifecycle/forward-feature.ts';
+import type { LoopLifecycleOptions } from './lifecycle/options.ts';
+import type { LoopHost } from './storage/options.ts';
+import type { ServiceContext, ServiceFeature } from './host/feature.ts';
 
 /**
  * A product built of the loop's parts, as a value: what its API is (the bundle, where it lives and

@@ -1,6 +1,7 @@
 import { isVersionaryError } from '../../core/errors/index.ts';
-import type { ServiceConfig } from '../host/config.ts';
-import { lifecyclePolicyProblems } from '../lifecycle/policy-check.ts';
+import type { LoopConfig } from '../host/config.ts';
+import { lifecycleSection } from './settings-section.ts';
+import { lifecyclePolicyProblems } from './policy-check.ts';
 
 /**
  * Each problem a start-up error lists, one a line: a configuration's `errors`, a policy error's
@@ -21,7 +22,7 @@ export function problemsOf(error: unknown): string[] | undefined {
  * configuration's own errors rather than one start later.
  */
 export function policyProblems(options: {
-  config: Pick<ServiceConfig, 'settings'>;
+  config: LoopConfig;
   /** The versions with code, oldest first (the bundle's). */
   versions: readonly string[];
   prefix: string;
@@ -31,7 +32,7 @@ export function policyProblems(options: {
   now?: number;
 }): string[] {
   return lifecyclePolicyProblems({
-    settings: options.config.settings.lifecycle,
+    settings: lifecycleSection.of(options.config),
     versions: options.versions,
     prefix: options.prefix,
     now: options.now ?? Date.now(),

@@ -1,8 +1,7 @@
 import { earlierNames } from '../../../core/earlier-names.ts';
 import { Type } from '@sinclair/typebox';
-import { instantInput, reasonText } from '../admin/admin-schemas.ts';
-import { NoQuery, problems } from '../clients/schemas.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
+import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { createApiScope } from '../../../http/api-scope.ts';
-import { routeUrlOf } from '../../../http/route-url.ts';
-import { isMethodAnswer } from '../../../http/versioned-api.ts';
-import type { Role } from '../../../kernel/ports/principal.ts';
+import { createApiScope } from '../../http/api-scope.ts';
+import { routeUrlOf } from '../../http/route-url.ts';
+import { isMethodAnswer } from '../../http/versioned-api.ts';
+import type { Role } from '../../kernel/ports/principal.ts';
 
 /**
  * The role rule of an API under `prefix`: resources need read (safe methods) or write; the

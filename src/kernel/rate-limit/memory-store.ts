@@ -1,4 +1,4 @@
-import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
+import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../ports/rate-limit.ts';
 
 /** Options for {@link createMemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {

@@ -11,13 +11,13 @@ import type {
   ExtendedAccessSubject,
   Storage,
 } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import { actorOf } from '../approvals/approval-routes.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
 import type { GrantBody } from './check-grant.ts';
 import { grantExtendedAccess } from './grant-routes.ts';
 import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import { subjectCap } from './subject-cap.ts';
 import { decideRequestSchema, listRequestsSchema } from './request-schemas.ts';
+import { actorOf } from '../../host/actor.ts';
 
 type RequestStorage = Pick<Storage, 'extendedAccess' | 'extendedAccessRequests' | 'clients'>;
 interface DecideOptions {

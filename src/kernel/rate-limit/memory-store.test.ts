@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createMemoryRateLimitStore } from './memory-store.ts';
-import { runRateLimitStoreContract } from '../../../../test/support/rate-limit-store-contract.ts';
+import { runRateLimitStoreContract } from '../../../test/support/rate-limit-store-contract.ts';
 
 const now = Date.UTC(2026, 0, 15, 12, 0, 0);
 

@@ -5,8 +5,7 @@ import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessGrant, Storage } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
-import { actorOf } from '../approvals/approval-routes.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
 import { checkGrant, type GrantBody } from './check-grant.ts';
 import { earlierPath, earlierPathSchema } from './earlier-paths.ts';
 import {
@@ -14,6 +13,7 @@ import {
   listExtendedAccessSchema as listSchema,
   revokeExtendedAccessSchema as revokeSchema,
 } from './schemas.ts';
+import { actorOf } from '../../host/actor.ts';
 
 /**
  * `/admin/v1/extended-access-grants` (and the earlier path, `earlierNames.grantsPath`): grant a client extended access past a sunset (within its cap), list

@@ -1,9 +1,4 @@
-import type {
-  FallbackRateLimitStore,
-  RateLimitHit,
-  RateLimitHitOptions,
-  RateLimitStore,
-} from '../../../kernel/ports/rate-limit.ts';
+import type { FallbackRateLimitStore, RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../ports/rate-limit.ts';
 
 /** Options for {@link createFallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {

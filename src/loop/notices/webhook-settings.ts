@@ -1,4 +1,5 @@
-import { unknownKey } from '../../../core/text/index.ts';
+import { settingsSection } from '../host/config.ts';
+import { unknownKey } from '../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
@@ -15,7 +16,7 @@ export interface WebhookSettings {
  * Read `webhooks` from the config file, e.g. `{"webhooks": {"allowPrivateTargets": ["loopback"]}}`,
  * pushing every error into `errors`.
  */
-export function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
+function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
   const raw = options.file.webhooks;
   const none: WebhookSettings = { allowPrivateTargets: new Set() };
   if (raw === undefined) return none;
@@ -40,3 +41,6 @@ export function parseWebhookSettings(options: { file: Record<string, unknown>; e
   }
   return { allowPrivateTargets: new Set(list) };
 }
+
+/** Where webhooks may be sent: a section of the config file, read by notices and the management part's clients. */
+export const webhooksSection = settingsSection('webhooks', { keys: ['webhooks'], parse: parseWebhookSettings });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createFallbackRateLimitStore } from './fallback-store.ts';
 import { createMemoryRateLimitStore } from './memory-store.ts';
-import type { RateLimitStore } from '../../../kernel/ports/rate-limit.ts';
+import type { RateLimitStore } from '../ports/rate-limit.ts';
 
 const now = Date.UTC(2026, 0, 15);
 const hit = { key: 'client-a', windowMs: 60_000, now };

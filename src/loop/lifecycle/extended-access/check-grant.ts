@@ -1,7 +1,7 @@
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
 
 /** The body of `POST /admin/v1/extended-access-grants`. */
 export interface GrantBody {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { VersionaryError } from '../../../core/errors/index.ts';
+import { VersionaryError } from '../../core/errors/index.ts';
 import { assertPublicWebhookUrl, classifyAddress, createWebhookLookup } from './webhook-target.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 

@@ -1,5 +1,5 @@
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
+import type { LifecycleRuntime } from '../runtime.ts';
 
 /** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
 export function subjectCap(runtime: LifecycleRuntime, s: ExtendedAccessSubject): number | undefined {

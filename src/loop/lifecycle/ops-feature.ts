@@ -1,9 +1,10 @@
-import type { ServiceFeature } from './feature.ts';
+import type { ServiceFeature } from '../host/feature.ts';
 import { installOps } from '../../kernel/ops/install-ops.ts';
 import { lifecycleClientOf } from '../../kernel/ports/principal.ts';
+import type { LifecycleContext } from './context.ts';
 
 /** Probes, metrics, request ids and the shutdown state (`docs/operations.md`). */
-export const opsFeature: ServiceFeature = {
+export const opsFeature: ServiceFeature<LifecycleContext> = {
   name: 'ops',
   install: ({ app, options, ops, storage, runtime, recorder, api }) => {
     installOps(app, {

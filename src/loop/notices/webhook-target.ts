@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { PrivateTargetKind, WebhookSettings } from './webhook-settings.ts';
 
 /** Resolves a host name to every address it has. */

@@ -1,0 +1,30 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { reasonTextPattern } from '../../core/text/index.ts';
+import { problemSchema } from '../../core/versions/index.ts';
+
+// The pieces of `/admin/v1` route schemas that more than one part's routes use (usage, notices,
+// extended access, the management part): beneath the parts, so that none imports another for them.
+
+/** A problem response of an admin route, with what it means for that route. */
+export const problem = (description: string): TSchema => Type.Unsafe({ ...problemSchema, description });
+
+/**
+ * The problem responses of an admin route, by status, each with what it means for that route.
+ * 401, 403, 429 and 503 are answered in front of the handlers and added by the document generator.
+ */
+export function problems(byStatus: Record<number, string>): Record<number, TSchema> {
+  return Object.fromEntries(Object.entries(byStatus).map(([status, description]) => [status, problem(description)]));
+}
+
+// Routes without query parameters refuse unknown ones, as the rest of the management API does.
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/** An instant as the management API reads it: an RFC 3339 date-time, or a date (its midnight UTC). */
+export const instantInput = (description: string) =>
+  Type.Union([Type.String({ format: 'date-time', maxLength: 40 }), Type.String({ format: 'date', maxLength: 10 })], {
+    description,
+  });
+
+/** A reason as the management API takes it: one line, no control characters, not blank (as the portal asks). */
+export const reasonText = (options: { maxLength: number; description?: string }) =>
+  Type.String({ minLength: 1, pattern: reasonTextPattern, ...options });
