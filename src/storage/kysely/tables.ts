@@ -263,16 +263,20 @@ export interface ChangeApprovalsTable {
   revoked_by: string | null;
 }
 
-/** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
-export interface ExtendedAccessGrantsTable {
-  id: string;
-  client_id: string;
+/** The columns that name what extended access is for, in its grants and its requests. */
+export interface SubjectColumns {
   /** `version`, `endpoint` or `element`. */
   subject_kind: string;
   version: string;
   method: string | null;
   path: string | null;
   element: string | null;
+}
+
+/** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
+export interface ExtendedAccessGrantsTable extends SubjectColumns {
+  id: string;
+  client_id: string;
   until_at: number;
   reason: string;
   granted_by: string;
@@ -293,15 +297,9 @@ interface UsageLogOffsetsTable {
 }
 
 /** The `versionary_extended_access_requests` table: consumers' requests for extended access, decided ones kept. */
-export interface ExtendedAccessRequestsTable {
+export interface ExtendedAccessRequestsTable extends SubjectColumns {
   id: string;
   client_id: string;
-  /** `version`, `endpoint` or `element`. */
-  subject_kind: string;
-  version: string;
-  method: string | null;
-  path: string | null;
-  element: string | null;
   reason: string;
   requested_until: number | null;
   /** `pending`, `granted` or `declined`. */
