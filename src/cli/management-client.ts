@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/host/config.ts';
 import { readString, type OptionValues } from './command.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { escapeControls } from '../core/text/index.ts';
+import { ExitCode, UsageError, type CliIo } from './io.ts';
 
 /** One management API call's answer. */
 export interface ManagementResponse {
@@ -96,4 +97,40 @@ export function openManagementClient(values: OptionValues, io: CliIo): ReturnTyp
     ...(server ? { server } : {}),
     ...(key ? { key } : {}),
   });
+}
+
+/** The options of every command that calls the management API. */
+export const managementOptions = {
+  server: { type: 'string' },
+  key: { type: 'string' },
+  format: { type: 'string' },
+} as const;
+
+/**
+ * One command's management call: the client opened from its options, the answer handed to `print`,
+ * or the refusal told; the client closed whatever happens.
+ */
+export async function runManagementCall(
+  given: { values: OptionValues; io: CliIo },
+  call: (call: ManagementClient) => Promise<ManagementResponse>,
+  print: (res: ManagementResponse) => void,
+): Promise<number> {
+  const client = await openManagementClient(given.values, given.io);
+  try {
+    const res = await call(client.call);
+    if (res.status >= 400) return refuse(res, given.io.stderr);
+    print(res);
+    return ExitCode.Ok;
+  } finally {
+    await client.close();
+  }
+}
+
+// A refusal names its status, code and detail; a stored `\r` or escape is printed as text, never obeyed.
+function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }

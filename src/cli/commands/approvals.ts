@@ -4,6 +4,7 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { runRecordAction } from '../record-action.ts';
+import { managementOptions } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -36,9 +37,7 @@ approver is recorded as "admin"; with --server it calls the management API with 
 
 Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     reason: { type: 'string' },
     expires: { type: 'string' },
     all: { type: 'boolean' },

@@ -4,6 +4,7 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { runRecordAction } from '../record-action.ts';
+import { managementOptions } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
@@ -44,9 +45,7 @@ grantor is recorded as "admin"; with --server it calls the management API with a
 Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
 grant already in force for the client and subject, unknown grant), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     client: { type: 'string' },
     version: { type: 'string' },
     endpoint: { type: 'string' },
