@@ -1,4 +1,4 @@
-import { refName } from './schema-walk.ts';
+import { isPlainObject, refName, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
 import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
@@ -137,7 +137,7 @@ function unmigrated(options: { schemas: SchemaMap; roots: string[]; migrated: Re
 
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
-  if (!isSchema(value)) return [];
+  if (!isPlainObject(value)) return [];
   return Object.entries(value).flatMap(([key, child]) => {
     const name = key === '$ref' ? refName(child) : undefined;
     return name !== undefined ? [name] : refsIn(child);
@@ -169,19 +169,11 @@ function requiredGaps(options: {
     if (Object.hasOwn(sourceProps, field))
       gaps.push(...requiredGaps({ source: sourceProps[field], target: child, path: `${path}.${field}` }));
   }
-  if (isSchema(source.items) && isSchema(target.items))
+  if (isPlainObject(source.items) && isPlainObject(target.items))
     gaps.push(...requiredGaps({ source: source.items, target: target.items, path: `${path}[]` }));
   return gaps;
 }
 
 function propertiesOf(schema: JsonSchema): SchemaMap {
-  return isSchema(schema.properties) ? (schema.properties as SchemaMap) : {};
-}
-
-function requiredOf(schema: JsonSchema): string[] {
-  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(schema.properties) ? (schema.properties as SchemaMap) : {};
 }

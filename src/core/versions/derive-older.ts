@@ -1,6 +1,7 @@
 import { deriveEndpoint } from './derive-endpoints.ts';
 import type { Instruction } from './instructions.ts';
 import { missingAtPointer } from './schema-pointer.ts';
+import { requiredOf } from './schema-walk.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** What deriving one older version produced, plus every definition problem found on the way. */
@@ -124,10 +125,6 @@ function renameField(schema: JsonSchema, step: { field: string; previousName: st
   );
   if (Array.isArray(schema.required))
     schema.required = (schema.required as string[]).map((f) => (f === step.field ? step.previousName : f));
-}
-
-function requiredOf(schema: JsonSchema): string[] {
-  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
 }
 
 interface RemoveEnumOptions {

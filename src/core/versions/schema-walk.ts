@@ -275,6 +275,11 @@ function identity(value: unknown): unknown {
   return value;
 }
 
+/** A schema's `required` list, empty when it has none. */
+export function requiredOf(schema: JsonSchema): string[] {
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
 /** True for a non-null, non-array object. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
