@@ -23,7 +23,7 @@ export type ManagementClient = (options: {
  * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
  * built in-process over `DATABASE_URL` (nothing listens), so the same policy checks apply either way.
  */
-export async function createManagementClient(options: {
+async function createManagementClient(options: {
   env: Record<string, string | undefined>;
   server?: string;
   key?: string;
@@ -87,18 +87,6 @@ export async function createManagementClient(options: {
   };
 }
 
-/** {@link createManagementClient} from a command's `--server` and `--key` and its environment and clock. */
-export function openManagementClient(values: OptionValues, io: CliIo): ReturnType<typeof createManagementClient> {
-  const server = readString(values, 'server');
-  const key = readString(values, 'key');
-  return createManagementClient({
-    env: io.env ?? {},
-    now: () => io.now(),
-    ...(server ? { server } : {}),
-    ...(key ? { key } : {}),
-  });
-}
-
 /** The options of every command that calls the management API. */
 export const managementOptions = {
   server: { type: 'string' },
@@ -107,15 +95,22 @@ export const managementOptions = {
 } as const;
 
 /**
- * One command's management call: the client opened from its options, the answer handed to `print`,
- * or the refusal told; the client closed whatever happens.
+ * One command's management call: the client opened from its `--server` and `--key` (else over the
+ * database), the answer handed to `print` or the refusal told, the client closed whatever happens.
  */
 export async function runManagementCall(
   given: { values: OptionValues; io: CliIo },
   call: (call: ManagementClient) => Promise<ManagementResponse>,
   print: (res: ManagementResponse) => void,
 ): Promise<number> {
-  const client = await openManagementClient(given.values, given.io);
+  const server = readString(given.values, 'server');
+  const key = readString(given.values, 'key');
+  const client = await createManagementClient({
+    env: given.io.env ?? {},
+    now: () => given.io.now(),
+    ...(server ? { server } : {}),
+    ...(key ? { key } : {}),
+  });
   try {
     const res = await call(client.call);
     if (res.status >= 400) return refuse(res, given.io.stderr);

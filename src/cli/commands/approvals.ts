@@ -43,17 +43,14 @@ Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 cou
     all: { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'approve <fingerprint> | list | revoke <id>' },
-  run: ({ values, positionals, io }) =>
-    runRecordAction(
-      { values, positionals, io },
-      {
-        actions,
-        missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
-        toRequest,
-        table,
-        describe,
-      },
-    ),
+  run: (input) =>
+    runRecordAction(input, {
+      actions,
+      missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
+      toRequest,
+      table,
+      describe,
+    }),
 });
 
 function toRequest(action: string, arg: string | undefined, values: OptionValues) {

@@ -55,17 +55,14 @@ grant already in force for the client and subject, unknown grant), 2 could not r
     all: { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'list | grant <clientId> | revoke <id>' },
-  run: ({ values, positionals, io }) =>
-    runRecordAction(
-      { values, positionals, io },
-      {
-        actions,
-        missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
-        toRequest,
-        table,
-        describe,
-      },
-    ),
+  run: (input) =>
+    runRecordAction(input, {
+      actions,
+      missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
+      toRequest,
+      table,
+      describe,
+    }),
 });
 
 function toRequest(action: string, arg: string | undefined, values: OptionValues) {
