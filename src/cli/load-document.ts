@@ -9,6 +9,7 @@ import {
 } from '../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { parseText } from './parse-text.ts';
+import { isPlainObject } from '../core/versions/index.ts';
 
 /** Options for {@link loadDocumentSet}. */
 export interface LoadOptions {
@@ -51,19 +52,16 @@ export async function loadDocumentSet(path: string, options: LoadOptions): Promi
  */
 function assertComplete(doc: Record<string, unknown>, uri: string): void {
   const missing: string[] = [];
-  if (!isObject(doc.info)) missing.push('"info"');
+  if (!isPlainObject(doc.info)) missing.push('"info"');
   const is30 = typeof doc.openapi === 'string' && doc.openapi.startsWith('3.0');
-  const hasPaths = isObject(doc.paths) || (!is30 && (isObject(doc.webhooks) || isObject(doc.components)));
+  const hasPaths =
+    isPlainObject(doc.paths) || (!is30 && (isPlainObject(doc.webhooks) || isPlainObject(doc.components)));
   if (!hasPaths) missing.push(is30 ? '"paths"' : '"paths" (or "webhooks" or "components")');
   if (missing.length === 0) return;
   throw new VersionaryError({
     code: ErrorCode.SpecInvalid,
     detail: `${uri}: an incomplete OpenAPI document, without ${missing.join(' and ')}; it cannot be compared or linted.`,
   });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 async function readDocument(target: { uri: string; from?: string }): Promise<unknown> {

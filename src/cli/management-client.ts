@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
 import { readString, type OptionValues } from './command.ts';
-import { UsageError, type CliIo } from './io.ts';
+import { escapeControls } from '../core/text/index.ts';
+import { ExitCode, UsageError, type CliIo } from './io.ts';
 
 /** One management API call's answer. */
 export interface ManagementResponse {
@@ -22,7 +23,7 @@ export type ManagementClient = (options: {
  * A client for `/admin/v1`: with `server`, over HTTP with an admin key; without, the service is
  * built in-process over `DATABASE_URL` (nothing listens), so the same policy checks apply either way.
  */
-export async function createManagementClient(options: {
+async function createManagementClient(options: {
   env: Record<string, string | undefined>;
   server?: string;
   key?: string;
@@ -86,14 +87,45 @@ export async function createManagementClient(options: {
   };
 }
 
-/** {@link createManagementClient} from a command's `--server` and `--key` and its environment and clock. */
-export function openManagementClient(values: OptionValues, io: CliIo): ReturnType<typeof createManagementClient> {
-  const server = readString(values, 'server');
-  const key = readString(values, 'key');
-  return createManagementClient({
-    env: io.env ?? {},
-    now: () => io.now(),
+/** The options of every command that calls the management API. */
+export const managementOptions = {
+  server: { type: 'string' },
+  key: { type: 'string' },
+  format: { type: 'string' },
+} as const;
+
+/**
+ * One command's management call: the client opened from its `--server` and `--key` (else over the
+ * database), the answer handed to `print` or the refusal told, the client closed whatever happens.
+ */
+export async function runManagementCall(
+  given: { values: OptionValues; io: CliIo },
+  call: (call: ManagementClient) => Promise<ManagementResponse>,
+  print: (res: ManagementResponse) => void,
+): Promise<number> {
+  const server = readString(given.values, 'server');
+  const key = readString(given.values, 'key');
+  const client = await createManagementClient({
+    env: given.io.env ?? {},
+    now: () => given.io.now(),
     ...(server ? { server } : {}),
     ...(key ? { key } : {}),
   });
+  try {
+    const res = await call(client.call);
+    if (res.status >= 400) return refuse(res, given.io.stderr);
+    print(res);
+    return ExitCode.Ok;
+  } finally {
+    await client.close();
+  }
+}
+
+// A refusal names its status, code and detail; a stored `\r` or escape is printed as text, never obeyed.
+function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
+  const problem = res.body as { detail?: string; code?: string } | undefined;
+  stderr(
+    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  );
+  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }

@@ -1,7 +1,6 @@
-import { escapeControls } from '../core/text/index.ts';
 import { readString, type OptionValues } from './command.ts';
-import { ExitCode, UsageError, type CliIo } from './io.ts';
-import { openManagementClient, type ManagementClient, type ManagementResponse } from './management-client.ts';
+import { UsageError, type CliIo } from './io.ts';
+import { runManagementCall, type ManagementClient } from './management-client.ts';
 
 /** What a `list | <create> <arg> | revoke <id>` command over one kind of management record says and sends. */
 interface RecordActions<Row> {
@@ -36,24 +35,13 @@ export async function runRecordAction<Row>(
   const format = readString(values, 'format') ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
   const request = command.toRequest(action!, arg, values);
-  const client = await openManagementClient(values, io);
-  try {
-    const res = await client.call(request);
-    if (res.status >= 400) return refuse(res, io.stderr);
-    if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-    else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
-    else io.stdout(command.describe(res.body as Row, action === 'revoke'));
-    return ExitCode.Ok;
-  } finally {
-    await client.close();
-  }
-}
-
-// A refusal names its status, code and detail; a stored `\r` or escape is printed as text, never obeyed.
-function refuse(res: ManagementResponse, stderr: (text: string) => void): number {
-  const problem = res.body as { detail?: string; code?: string } | undefined;
-  stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
+  return runManagementCall(
+    { values, io },
+    (call) => call(request),
+    (res) => {
+      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
+      else io.stdout(command.describe(res.body as Row, action === 'revoke'));
+    },
   );
-  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }

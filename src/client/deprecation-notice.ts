@@ -97,6 +97,7 @@ export function toNotice(options: {
   };
 }
 
-function day(date: Date): string {
+/** A date as its UTC calendar day, `2027-01-01`. */
+export function day(date: Date): string {
   return date.toISOString().slice(0, 10);
 }

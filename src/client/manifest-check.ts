@@ -1,4 +1,5 @@
 import type { ManifestEntry } from './manifest.ts';
+import { day } from './deprecation-notice.ts';
 
 /**
  * A deprecated version, endpoint, field or parameter that the program uses, as the manifest
@@ -125,8 +126,4 @@ export function describeManifestNotice(n: ManifestNotice): string {
   const instead = n.replacement ? ` Use ${n.replacement} instead.` : '';
   const guide = n.guideUrl ? ` Migration guide: ${n.guideUrl}.` : '';
   return `versionary: this program uses ${what} (${dates}).${instead}${guide}`;
-}
-
-function day(date: Date): string {
-  return date.toISOString().slice(0, 10);
 }

@@ -1,4 +1,4 @@
-import { parseHttpOrIsoDate } from './parse-headers.ts';
+import { parseHttpOrIsoDate, resolveUrl } from './parse-headers.ts';
 
 /** The media type of a deprecation manifest (draft-rmili-httpapi-deprecation-manifest-00). */
 const deprecationManifestType = 'application/deprecations+json';
@@ -79,7 +79,7 @@ export function parseDeprecationManifest(body: unknown, url: string): ManifestEn
       deprecatedAt: parseHttpOrIsoDate(text('deprecation') ?? ''),
       sunsetAt: parseHttpOrIsoDate(text('sunset') ?? ''),
       replacement: text('replacement'),
-      guideUrl: guide === undefined ? undefined : resolve(guide, url),
+      guideUrl: guide === undefined ? undefined : resolveUrl(guide, url),
     });
   }
   return out;
@@ -108,12 +108,4 @@ export async function fetchDeprecationManifest(url: string, doFetch: typeof fetc
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
-}
-
-function resolve(target: string, base: string): string {
-  try {
-    return new URL(target, base).toString();
-  } catch {
-    return target;
-  }
 }

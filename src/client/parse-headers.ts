@@ -74,7 +74,7 @@ function parseDeprecatedElements(value: string, base?: string): Array<{ name: st
     const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
     const title = /;\s*title\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(params);
     if (types.includes('deprecation') && title)
-      out.push({ name: title[1]!.replace(/\\(.)/g, '$1'), guideUrl: resolve(match[1]!, base) });
+      out.push({ name: title[1]!.replace(/\\(.)/g, '$1'), guideUrl: resolveUrl(match[1]!, base) });
   }
   return out;
 }
@@ -86,7 +86,7 @@ const manifestType = /;\s*type\s*=\s*"?application\/deprecations\+json"?/i;
 function manifestLinkOf(value: string, base?: string): string | undefined {
   for (const match of value.matchAll(linkPattern))
     if (manifestType.test(match[2] ?? '') && /;\s*rel\s*=\s*"?[^";]*\bdeprecation\b/i.test(match[2] ?? ''))
-      return resolve(match[1]!, base);
+      return resolveUrl(match[1]!, base);
   return undefined;
 }
 
@@ -149,13 +149,14 @@ export function parseLinkHeader(value: string, base?: string): Map<string, strin
   for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
     const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,"]+))/i.exec(match[2] ?? '');
     const types = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    const target = resolve(match[1]!, base);
+    const target = resolveUrl(match[1]!, base);
     for (const type of types) if (!out.has(type)) out.set(type, target);
   }
   return out;
 }
 
-function resolve(target: string, base: string | undefined): string {
+/** `target` resolved against `base`, or as it is when it is no URL. */
+export function resolveUrl(target: string, base: string | undefined): string {
   try {
     return new URL(target, base).toString();
   } catch {

@@ -45,6 +45,15 @@ interface StartState {
   app?: ServiceApp;
 }
 
+/** What serving and stopping share: the configuration, the state, the server, Redis and the log. */
+interface Running {
+  config: ServiceConfig;
+  state: StartState;
+  service: ServiceServer;
+  redis: Redis | undefined;
+  log: Logger;
+}
+
 /**
  * Start the service: parse config, listen at once (`/livez` answers, `/readyz` does not yet), open
  * and migrate storage, retrying with backoff while the database is unreachable, build the app,
@@ -80,29 +89,21 @@ export async function startService(
           throw error;
         })
       : undefined;
-  const clock = options.clock ?? { now: Date.now };
+  const running: Running = { config, state, service, redis, log };
   const ready = serveWhenReady({
-    config,
+    ...running,
     product,
-    state,
-    service,
-    redis,
     metrics,
-    log,
-    clock,
+    clock: options.clock ?? { now: Date.now },
     telemetry: options.telemetry !== undefined,
   });
   ready.catch((error: unknown) => reportStartFailure({ error, log, exit }));
   const shutdown = onceOnly((signal: string) =>
     stop({
+      ...running,
       signal,
-      state,
-      service,
-      redis,
       ...(metricsServer ? { metricsServer } : {}),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-      log,
-      config,
     }),
   );
   handleSignals({ shutdown, log, exit });
@@ -137,18 +138,15 @@ async function checkBeforeListening(compose: Compose, options: LoadConfigOptions
 }
 
 /** Open storage (retrying), build the app from the loop's parts, and serve it once it is ready. */
-async function serveWhenReady(options: {
-  config: ServiceConfig;
-  product: LoopProduct;
-  state: StartState;
-  service: ServiceServer;
-  redis: Redis | undefined;
-  metrics: ServiceMetrics;
-  log: Logger;
-  clock: Clock;
-  /** An OpenTelemetry SDK is started: every call keeps Fastify's request span (no thin data plane). */
-  telemetry: boolean;
-}): Promise<void> {
+async function serveWhenReady(
+  options: Running & {
+    product: LoopProduct;
+    metrics: ServiceMetrics;
+    clock: Clock;
+    /** An OpenTelemetry SDK is started: every call keeps Fastify's request span (no thin data plane). */
+    telemetry: boolean;
+  },
+): Promise<void> {
   const { config, state, log } = options;
   state.storage = await openWithRetry({ config, log, closing: () => state.closing });
   if (!state.storage) return;
@@ -245,16 +243,9 @@ function onceOnly(run: (signal: string) => Promise<number>) {
  * with `Connection: close`; stop accepting and drain within the deadline; then close the app (its
  * hooks flush usage and the outbox again), the feed, the pools.
  */
-async function stop(options: {
-  signal: string;
-  state: StartState;
-  service: ServiceServer;
-  redis?: Redis;
-  metricsServer?: MetricsServer;
-  telemetry?: Telemetry;
-  log: Logger;
-  config: ServiceConfig;
-}): Promise<number> {
+async function stop(
+  options: Running & { signal: string; metricsServer?: MetricsServer; telemetry?: Telemetry },
+): Promise<number> {
   const { state, service, log, config } = options;
   state.closing = true;
   const started = Date.now();

@@ -4,6 +4,7 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { runRecordAction } from '../record-action.ts';
+import { managementOptions } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -36,25 +37,20 @@ approver is recorded as "admin"; with --server it calls the management API with 
 
 Exit codes: 0 done, 1 refused (bad fingerprint or date, unknown approval), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     reason: { type: 'string' },
     expires: { type: 'string' },
     all: { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'approve <fingerprint> | list | revoke <id>' },
-  run: ({ values, positionals, io }) =>
-    runRecordAction(
-      { values, positionals, io },
-      {
-        actions,
-        missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
-        toRequest,
-        table,
-        describe,
-      },
-    ),
+  run: (input) =>
+    runRecordAction(input, {
+      actions,
+      missing: { approve: 'approve needs a fingerprint', revoke: 'revoke needs an approval id' },
+      toRequest,
+      table,
+      describe,
+    }),
 });
 
 function toRequest(action: string, arg: string | undefined, values: OptionValues) {

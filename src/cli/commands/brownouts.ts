@@ -1,8 +1,8 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+import { managementOptions, runManagementCall } from '../management-client.ts';
 
 interface BrownoutRow {
   id: string;
@@ -37,9 +37,7 @@ Without --server it works in-process on DATABASE_URL with the service's configur
 
 Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     version: { type: 'string' },
     endpoint: { type: 'string' },
     starts: { type: 'string' },
@@ -65,20 +63,18 @@ Exit codes: 0 done, 1 refused (bad window or target), 2 could not run.`,
               path: action === 'add' ? '/brownouts' : '/brownout-schedules',
               body: bodyOf(action as 'add' | 'schedule', values),
             };
-    const client = await openManagementClient(values, io);
-    try {
-      const res = await client.call(request);
-      if (res.status >= 400) return refused(res, io);
-      if (action === 'remove') io.stdout(`removed ${id}\n`);
-      else if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else {
-        const body = res.body as BrownoutRow | { data: BrownoutRow[] };
-        io.stdout(table('data' in body ? body.data : [body]));
-      }
-      return ExitCode.Ok;
-    } finally {
-      await client.close();
-    }
+    return runManagementCall(
+      { values, io },
+      (call) => call(request),
+      (res) => {
+        if (action === 'remove') io.stdout(`removed ${id}\n`);
+        else if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+        else {
+          const body = res.body as BrownoutRow | { data: BrownoutRow[] };
+          io.stdout(table('data' in body ? body.data : [body]));
+        }
+      },
+    );
   },
 });
 
@@ -110,14 +106,6 @@ function bodyOf(action: 'add' | 'schedule', values: OptionValues): Record<string
       return { before, duration };
     });
   return body;
-}
-
-function refused(res: ManagementResponse, io: CliIo): number {
-  const problem = res.body as { detail?: string; code?: string } | undefined;
-  io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
-  );
-  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function table(rows: BrownoutRow[]): string {

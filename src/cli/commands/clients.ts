@@ -1,8 +1,8 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+import { managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
   id: string;
@@ -43,9 +43,7 @@ version the API does not know is refused.
 
 Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, keys still active), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     name: { type: 'string' },
     contact: { type: 'string', multiple: true },
     webhook: { type: 'string', multiple: true },
@@ -77,18 +75,16 @@ Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, ke
             body: { minimumVersion: version === 'none' ? null : version },
           }
         : toRequest(action!, id, values);
-    const client = await openManagementClient(values, io);
-    try {
-      const res = action === 'list' ? await listAll(client.call) : await client.call(request);
-      if (res.status >= 400) return refuse(res, io);
-      if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
-      else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
-      else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
-      else io.stdout(describe(res.body as ClientRow));
-      return ExitCode.Ok;
-    } finally {
-      await client.close();
-    }
+    return runManagementCall(
+      { values, io },
+      (call) => (action === 'list' ? listAll(call) : call(request)),
+      (res) => {
+        if (format === 'json') io.stdout(res.body === undefined ? '' : `${JSON.stringify(res.body, null, 2)}\n`);
+        else if (action === 'delete') io.stdout(`Deleted ${id}.\n`);
+        else if (action === 'list') io.stdout(table((res.body as { data: ClientRow[] }).data));
+        else io.stdout(describe(res.body as ClientRow));
+      },
+    );
   },
 });
 
@@ -147,14 +143,6 @@ async function listAll(
     cursor = page.meta.nextCursor;
   } while (cursor);
   return { status: 200, body: { data } };
-}
-
-function refuse(res: ManagementResponse, io: CliIo): number {
-  const problem = res.body as { detail?: string; code?: string } | undefined;
-  io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
-  );
-  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function describe(c: ClientRow): string {

@@ -4,6 +4,7 @@ import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { runRecordAction } from '../record-action.ts';
+import { managementOptions } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
@@ -44,9 +45,7 @@ grantor is recorded as "admin"; with --server it calls the management API with a
 Exit codes: 0 done, 1 refused (beyond the cap, no cap, unknown client or subject, past date, a
 grant already in force for the client and subject, unknown grant), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     client: { type: 'string' },
     version: { type: 'string' },
     endpoint: { type: 'string' },
@@ -56,17 +55,14 @@ grant already in force for the client and subject, unknown grant), 2 could not r
     all: { type: 'boolean' },
   },
   positionals: { min: 1, max: 2, names: 'list | grant <clientId> | revoke <id>' },
-  run: ({ values, positionals, io }) =>
-    runRecordAction(
-      { values, positionals, io },
-      {
-        actions,
-        missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
-        toRequest,
-        table,
-        describe,
-      },
-    ),
+  run: (input) =>
+    runRecordAction(input, {
+      actions,
+      missing: { grant: 'grant needs a client id', revoke: 'revoke needs a grant id' },
+      toRequest,
+      table,
+      describe,
+    }),
 });
 
 function toRequest(action: string, arg: string | undefined, values: OptionValues) {

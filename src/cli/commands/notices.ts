@@ -1,8 +1,8 @@
 import { escapeControls } from '../../core/text/index.ts';
 import { defineCommand, readString } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { openManagementClient } from '../management-client.ts';
+import { managementOptions, runManagementCall } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;
@@ -31,9 +31,7 @@ configuration as the service (VERSIONARY_CONFIG, VERSIONARY_SMTP_URL, ...).
 
 Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     client: { type: 'string' },
     status: { type: 'string' },
     kind: { type: 'string' },
@@ -42,31 +40,23 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
   async run({ values, positionals, io }) {
     const [action] = positionals;
     if (action !== 'list' && action !== 'run') throw new UsageError(`unknown action "${action}": use list or run`);
-    const client = await openManagementClient(values, io);
-    try {
-      const query = new URLSearchParams();
-      for (const name of ['client', 'status', 'kind'] as const) {
-        const value = readString(values, name);
-        if (value !== undefined) query.set(name, value);
-      }
-      const res =
-        action === 'run'
-          ? await client.call({ method: 'POST', path: '/notices/run' })
-          : await client.call({ method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` });
-      if (res.status >= 400) {
-        const problem = res.body as { detail?: string; code?: string } | undefined;
-        io.stderr(
-          `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
-        );
-        return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
-      }
-      if (readString(values, 'format') === 'json' || action === 'run')
-        io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else io.stdout(table((res.body as { data: NoticeRow[] }).data));
-      return ExitCode.Ok;
-    } finally {
-      await client.close();
+    const query = new URLSearchParams();
+    for (const name of ['client', 'status', 'kind'] as const) {
+      const value = readString(values, name);
+      if (value !== undefined) query.set(name, value);
     }
+    return runManagementCall(
+      { values, io },
+      (call) =>
+        action === 'run'
+          ? call({ method: 'POST', path: '/notices/run' })
+          : call({ method: 'GET', path: `/notices${query.size > 0 ? `?${query.toString()}` : ''}` }),
+      (res) => {
+        if (readString(values, 'format') === 'json' || action === 'run')
+          io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+        else io.stdout(table((res.body as { data: NoticeRow[] }).data));
+      },
+    );
   },
 });
 

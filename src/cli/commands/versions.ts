@@ -2,9 +2,9 @@ import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { escapeControls, migrationUrlProblem } from '../../core/text/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { openManagementClient, type ManagementResponse } from '../management-client.ts';
+import { managementOptions, runManagementCall } from '../management-client.ts';
 
 interface VersionRow {
   name: string;
@@ -34,9 +34,7 @@ management API with an admin key (--key or VERSIONARY_KEY).
 
 Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 could not run.`,
   options: {
-    server: { type: 'string' },
-    key: { type: 'string' },
-    format: { type: 'string' },
+    ...managementOptions,
     'notice-months': { type: 'string' },
     sunset: { type: 'string' },
     reason: { type: 'string' },
@@ -51,22 +49,20 @@ Exit codes: 0 done, 1 refused (unknown version, policy rule, no replacement), 2 
       throw new UsageError(`unknown action "${action}": use list or deprecate`);
     if (action === 'deprecate' && !name) throw new UsageError('deprecate needs a version name, e.g. v1');
     const body = action === 'deprecate' ? deprecationBody(values) : undefined;
-    const client = await openManagementClient(values, io);
-    try {
-      const res =
+    return runManagementCall(
+      { values, io },
+      (call) =>
         action === 'list'
-          ? await client.call({ method: 'GET', path: '/versions' })
-          : await client.call({ method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body });
-      if (res.status >= 400) return refuse(res, io);
-      if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
-      else
-        io.stdout(
-          action === 'list' ? table((res.body as { data: VersionRow[] }).data) : table([res.body as VersionRow]),
-        );
-      return ExitCode.Ok;
-    } finally {
-      await client.close();
-    }
+          ? call({ method: 'GET', path: '/versions' })
+          : call({ method: 'PUT', path: `/versions/${encodeURIComponent(name!)}/deprecation`, body }),
+      (res) => {
+        if (readString(values, 'format') === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+        else
+          io.stdout(
+            action === 'list' ? table((res.body as { data: VersionRow[] }).data) : table([res.body as VersionRow]),
+          );
+      },
+    );
   },
 });
 
@@ -91,14 +87,6 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
   const problem = typeof body.migrationUrl === 'string' && migrationUrlProblem(body.migrationUrl, '--migration-url');
   if (problem) throw new UsageError(problem);
   return body;
-}
-
-function refuse(res: ManagementResponse, io: CliIo): number {
-  const problem = res.body as { detail?: string; code?: string } | undefined;
-  io.stderr(
-    `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
-  );
-  return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
 }
 
 function table(rows: VersionRow[]): string {

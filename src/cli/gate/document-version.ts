@@ -1,5 +1,6 @@
 import type { DocumentSet } from '../../core/compat/index.ts';
 import { UsageError } from '../io.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 
 // A served version's name (versions are named v1, v2, …): an `info.version` of `1.4.0` names none.
 const versionName = /^v[1-9]\d*$/;
@@ -17,7 +18,7 @@ export function assertDocumentVersion(
   const doc = base.documents.get(base.root) as { info?: { version?: unknown }; paths?: unknown } | undefined;
   const info = doc?.info?.version;
   const named = typeof info === 'string' && versionName.test(info) ? info : undefined;
-  const paths = sharedVersionPath(Object.keys(isRecord(doc?.paths) ? doc.paths : {}));
+  const paths = sharedVersionPath(Object.keys(isPlainObject(doc?.paths) ? doc.paths : {}));
   const said = [
     ...(named !== undefined && named !== version ? [`its info.version is "${named}"`] : []),
     ...(paths !== undefined && paths.version !== version ? [`its paths are under ${paths.prefix}`] : []),
@@ -43,6 +44,3 @@ function sharedVersionPath(paths: readonly string[]): { prefix: string; version:
   }
   return found;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);

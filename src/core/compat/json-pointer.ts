@@ -34,7 +34,8 @@ export function getAtPointer(root: unknown, pointer: string): unknown {
   return node;
 }
 
-function safeDecode(text: string): string {
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding. */
+export function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

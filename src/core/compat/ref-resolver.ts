@@ -1,6 +1,6 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import type { DocumentSet } from './document-set.ts';
-import { getAtPointer } from './json-pointer.ts';
+import { getAtPointer, safeDecode } from './json-pointer.ts';
 
 /** A node reached after following zero or more `$ref`s. */
 export interface ResolvedNode {
@@ -104,7 +104,7 @@ function follow(set: DocumentSet, where: SelfUris, at: { uri: string; ref: strin
   const value = pointer === '' ? doc : getAtPointer(doc, pointer);
   if (value === undefined)
     throw refError(`$ref "${ref}" at ${from} points to ${pointer} in ${uri}, which does not exist`);
-  return { uri, pointer: decodePointer(pointer), value };
+  return { uri, pointer: safeDecode(pointer), value };
 }
 
 /** The `$self` URIs of a set's documents (OpenAPI 3.2), both ways: document to base, base to document. */
@@ -155,14 +155,6 @@ export function localTarget(target: string, base: string, uri: string): string {
   } catch {
     // A `$self` without folders (`urn:uuid:…`) maps nothing: its targets are found by `$self` alone.
     return target;
-  }
-}
-
-function decodePointer(pointer: string): string {
-  try {
-    return decodeURIComponent(pointer);
-  } catch {
-    return pointer;
   }
 }
 

@@ -1,6 +1,7 @@
 import { fieldSchemas, type ElementDeprecation } from '../lifecycle/index.ts';
 import { formatIsoInstant } from '../time/index.ts';
-import { isPlainObject, refName, type ApiVersion } from '../versions/index.ts';
+import type { ApiVersion } from '../versions/index.ts';
+import { reachableSchemas } from '../versions/schema-walk.ts';
 import type { GuideEntry } from './types.ts';
 
 /** The deprecated elements a guide lists, and the version they belong to. */
@@ -26,6 +27,12 @@ export interface GuideElements {
  */
 export function elementGuideEntries(options: GuideElements): GuideEntry[] {
   const { version, basePath } = options;
+  // The schemas an operation's body and responses are or reach through `$ref`.
+  const usedBy = (op: ApiVersion['operations'][number]) =>
+    reachableSchemas({
+      schemas: version.schemas,
+      roots: [op.body, ...Object.values(op.responses).map((r) => r.schema)].filter((n) => n !== undefined),
+    });
   return options.deprecations
     .filter((e) => e.version === version.name)
     .map((e): GuideEntry => {
@@ -33,11 +40,7 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
       const operations =
         e.kind === 'field'
           ? version.operations
-              .filter((op) =>
-                fieldSchemas(e, version.schemas).some((target) =>
-                  usesSchema(version.schemas, [op.body, ...Object.values(op.responses).map((r) => r.schema)], target),
-                ),
-              )
+              .filter((op) => fieldSchemas(e, version.schemas).some((target) => usedBy(op).has(target)))
               .map((op) => `${op.method} ${basePath}${op.path}`)
           : [`${e.method.toUpperCase()} ${basePath}${e.path}`];
       // A person reads the date: whole seconds without `.000`, as the guide's timeline has them.
@@ -52,26 +55,4 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
         rule: e.kind === 'field' ? 'field-deprecated' : 'parameter-deprecated',
       };
     });
-}
-
-/** Whether `target` is one of `roots` or is reached from one through `$ref`. */
-function usesSchema(
-  schemas: Record<string, unknown>,
-  roots: ReadonlyArray<string | undefined>,
-  target: string,
-): boolean {
-  const seen = new Set<string>();
-  const visit = (name: string | undefined): boolean => {
-    if (name === undefined || seen.has(name)) return false;
-    seen.add(name);
-    return name === target || walk(schemas[name]);
-  };
-  const walk = (value: unknown): boolean => {
-    if (Array.isArray(value)) return value.some(walk);
-    if (!isPlainObject(value)) return false;
-    const name = refName(value.$ref);
-    if (name !== undefined && visit(name)) return true;
-    return Object.values(value).some(walk);
-  };
-  return roots.some(visit);
 }

@@ -1,5 +1,6 @@
 import { parseIsoInstant } from '../time/index.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
+import { isPlainObject } from '../versions/schema-walk.ts';
 
 /** Options for {@link checkLifecycleRules}. */
 export interface CheckLifecycleRulesOptions {
@@ -28,14 +29,14 @@ export interface CheckLifecycleRulesOptions {
  */
 export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string[] {
   const { where, bundle } = options;
-  const config = isObject(options.config) ? options.config : {};
+  const config = isPlainObject(options.config) ? options.config : {};
   const at = (key: string) => (where === '' ? key : `${where}.${key}`);
   const errors: string[] = [];
   if (config.endpoints !== undefined && config.endpointDeprecations !== undefined)
     errors.push(`${at('endpoints')} is the former name of endpointDeprecations: give only endpointDeprecations`);
-  const versions = isObject(config.versions) ? config.versions : {};
+  const versions = isPlainObject(config.versions) ? config.versions : {};
   for (const [name, entry] of Object.entries(versions)) {
-    if (!isObject(entry)) continue;
+    if (!isPlainObject(entry)) continue;
     const here = at(`versions.${name}`);
     // A deprecation date alone schedules nothing: without a sunset there are no headers to send.
     if (entry.deprecatedAt !== undefined && entry.sunsetAt === undefined && entry.removed !== true) {
@@ -56,7 +57,7 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
   if (!bundle) return errors;
   const dated = Object.entries(versions).map(([name, entry]) => ({
     name,
-    releasedAt: isObject(entry) ? instantMs(entry.releasedAt) : undefined,
+    releasedAt: isPlainObject(entry) ? instantMs(entry.releasedAt) : undefined,
   }));
   const order = declaredOrder({ configured: dated.map((v) => v.name), bundle });
   const { problems } = orderReleases(order.map((name) => dated.find((v) => v.name === name) ?? { name }));
@@ -64,7 +65,7 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
   for (const key of ['endpointDeprecations', 'endpoints']) {
     const list = config[key];
     (Array.isArray(list) ? list : []).forEach((entry: unknown, i) => {
-      if (!isObject(entry)) return;
+      if (!isPlainObject(entry)) return;
       const here = `${at(key)}[${i}]`;
       if (typeof entry.version === 'string' && !bundle.includes(entry.version))
         errors.push(
@@ -89,10 +90,6 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
 export function instantMs(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   return typeof value === 'string' ? parseIsoInstant(value) : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -53,15 +53,6 @@ export const lifecycleTransitions: readonly LifecycleTransition[] = [
 ];
 
 /**
- * Whether `event` may happen in `state`.
- *
- * @internal exported for the tests
- */
-export function canTransition(state: LifecycleState, event: LifecycleEvent): boolean {
-  return lifecycleTransitions.some((row) => row.from === state && row.event === event);
-}
-
-/**
  * The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow
  * (for example deprecating a removed version).
  */

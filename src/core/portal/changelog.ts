@@ -1,5 +1,5 @@
 import { DAY_MS } from '../lifecycle/index.ts';
-import { formatIsoInstant } from '../time/index.ts';
+import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
 import { URGENT_DAYS } from './countdown.ts';
 import type { ChangelogEntry } from './changelog-entry.ts';
@@ -50,8 +50,6 @@ export interface Changelog {
   upcoming: Array<{ version: string; endpoint?: string; sunsetAt: number; replacement?: string; guideUrl?: string }>;
 }
 
-const day = (at: number) => formatIsoInstant(at).slice(0, 10);
-
 /** A version with no declared changes is the first only when it is: a gateway's v2 read from OpenAPI declares none either. */
 function releaseSummary(v: ChangelogVersion): string {
   if (v.changes.length > 0) return `${v.name} brings ${v.changes.length} change(s).`;
@@ -83,12 +81,12 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
     if (v.deprecatedAt === undefined || v.sunsetAt === undefined) continue;
     const instead = v.replacement ? ` Move to ${v.replacement}.` : '';
     all.push({
-      id: `${v.name}:deprecated:${day(v.deprecatedAt)}`,
+      id: `${v.name}:deprecated:${formatIsoDate(v.deprecatedAt)}`,
       at: v.deprecatedAt,
       kind: 'deprecated',
       version: v.name,
       title: `${v.name} deprecated`,
-      summary: `${v.name} is deprecated and will be removed on ${day(v.sunsetAt)}.${instead}`,
+      summary: `${v.name} is deprecated and will be removed on ${formatIsoDate(v.sunsetAt)}.${instead}`,
       changes: [],
       ...links,
     });
@@ -105,13 +103,13 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
     const endpoint = `${e.method} ${e.path}`;
     const links = e.guideUrl ? { guideUrl: e.guideUrl } : {};
     all.push({
-      id: `${e.version}:${endpoint}:deprecated:${day(e.deprecatedAt)}`,
+      id: `${e.version}:${endpoint}:deprecated:${formatIsoDate(e.deprecatedAt)}`,
       at: e.deprecatedAt,
       kind: 'endpoint_deprecated',
       version: e.version,
       endpoint,
       title: `${endpoint} deprecated in ${e.version}`,
-      summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${day(e.sunsetAt)}.`,
+      summary: `${endpoint} in ${e.version} is deprecated and will be removed on ${formatIsoDate(e.sunsetAt)}.`,
       changes: [],
       ...links,
     });
@@ -152,16 +150,16 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
   const remindAt = e.sunsetAt - URGENT_DAYS * DAY_MS;
   all.push({
     ...base,
-    id: `${key}:reminder:${day(e.sunsetAt)}`,
+    id: `${key}:reminder:${formatIsoDate(e.sunsetAt)}`,
     at: remindAt,
     kind: 'reminder',
     title: `${subject}: ${URGENT_DAYS} days left`,
-    summary: `${subject} will be removed on ${day(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}`,
+    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}`,
   });
   if (e.removed || e.sunsetAt <= e.now) {
     all.push({
       ...base,
-      id: `${key}:removed:${day(e.sunsetAt)}`,
+      id: `${key}:removed:${formatIsoDate(e.sunsetAt)}`,
       at: Math.min(e.sunsetAt, e.now),
       kind: 'removed',
       title: `${subject} removed`,

@@ -1,5 +1,5 @@
 import type { DeprecationDates } from '../lifecycle/index.ts';
-import { formatIsoInstant } from '../time/index.ts';
+import { formatIsoDate } from '../time/index.ts';
 import type { ChangelogEntry } from './changelog-entry.ts';
 
 /** A version, endpoint or element with a closing date (and its cap, if any), as the changelog needs it. */
@@ -14,8 +14,6 @@ export interface ChangelogClosing extends DeprecationDates {
   guideUrl?: string;
 }
 
-const day = (at: number) => formatIsoInstant(at).slice(0, 10);
-
 /**
  * One changelog entry per closing to new clients, dated at the closing (so it shows once it has
  * happened, as every entry does): from then on, clients that had not used the subject are refused
@@ -29,16 +27,16 @@ export function toClosingEntries(closings: readonly ChangelogClosing[]): Changel
     const cap =
       c.extendedAccessUntil === undefined
         ? ''
-        : ` Extended access past the sunset may be asked for, until ${day(c.extendedAccessUntil)} at the latest.`;
+        : ` Extended access past the sunset may be asked for, until ${formatIsoDate(c.extendedAccessUntil)} at the latest.`;
     return {
-      id: `${c.version}:${subject ?? ''}:closed:${day(c.closedToNewClientsAt)}`,
+      id: `${c.version}:${subject ?? ''}:closed:${formatIsoDate(c.closedToNewClientsAt)}`,
       at: c.closedToNewClientsAt,
       kind: 'closed_to_new_clients',
       version: c.version,
       ...(c.endpoint ? { endpoint: c.endpoint } : {}),
       ...(c.element ? { element: c.element } : {}),
       title: `${what} closed to new clients`,
-      summary: `${what} is closed to new clients since ${day(c.closedToNewClientsAt)}: clients that had not used it before are refused; the others go on until its sunset.${instead}${cap}`,
+      summary: `${what} is closed to new clients since ${formatIsoDate(c.closedToNewClientsAt)}: clients that had not used it before are refused; the others go on until its sunset.${instead}${cap}`,
       changes: [],
       ...(c.guideUrl ? { guideUrl: c.guideUrl } : {}),
     };

@@ -2,6 +2,7 @@ import { endpointMemberProblem, endpointMembers, endpointOptional } from './endp
 import type { Instruction } from './instructions.ts';
 import type { HttpMethod, JsonSchema } from './types.ts';
 import { defineVersionChange, type VersionChange } from './version-change.ts';
+import { isPlainObject } from './schema-walk.ts';
 
 /** A change as a change file lists it: the version that introduced it, and the change itself. */
 export interface VersionChangeEntry {
@@ -71,7 +72,8 @@ export function readVersionChanges(data: unknown): { changes: VersionChangeEntry
   const changes: VersionChangeEntry[] = [];
   data.forEach((entry: unknown, i) => {
     const at = `[${i}]`;
-    if (!isObject(entry)) return void problems.push(`${at}: must be an object { version, description, instructions }`);
+    if (!isPlainObject(entry))
+      return void problems.push(`${at}: must be an object { version, description, instructions }`);
     for (const key of Object.keys(entry))
       if (!['version', 'description', 'instructions', 'requests', 'responses'].includes(key))
         problems.push(`${at}.${key}: is not a member of a change`);
@@ -81,7 +83,7 @@ export function readVersionChanges(data: unknown): { changes: VersionChangeEntry
     for (const key of ['requests', 'responses'] as const) {
       const value = entry[key];
       if (value === undefined) continue;
-      if (isObject(value) && Object.values(value).every((f) => typeof f === 'function'))
+      if (isPlainObject(value) && Object.values(value).every((f) => typeof f === 'function'))
         migrations[key] = value as NonNullable<VersionChange['responses']>;
       else problems.push(`${at}.${key}: must map schema names to functions (a JavaScript module's changes)`);
     }
@@ -103,7 +105,7 @@ export function readVersionChanges(data: unknown): { changes: VersionChangeEntry
 }
 
 function readInstruction(step: unknown, at: string, problems: string[]): Instruction | undefined {
-  if (!isObject(step)) return void problems.push(`${at}: must be an object with an "op"`);
+  if (!isPlainObject(step)) return void problems.push(`${at}: must be an object with an "op"`);
   const op = step.op as Instruction['op'];
   const shape = typeof op === 'string' ? members[op] : undefined;
   if (!shape) return void problems.push(`${at}.op: must be one of ${Object.keys(members).join(', ')}`);
@@ -143,15 +145,15 @@ function checkMember(kind: string, value: unknown): string | undefined {
         ? undefined
         : 'must be a non-empty list of strings';
     case 'map':
-      return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
+      return isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string')
         ? undefined
         : 'must map each value to a string';
     case 'values':
-      return isObject(value) ? undefined : 'must map each value (as text) to the value it becomes';
+      return isPlainObject(value) ? undefined : 'must map each value (as text) to the value it becomes';
     case 'value':
       return undefined;
     case 'schema':
-      return isObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
+      return isPlainObject(value) || typeof value === 'boolean' ? undefined : 'must be a JSON Schema object';
     case 'flag':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
     case 'pointer':
@@ -161,8 +163,4 @@ function checkMember(kind: string, value: unknown): string | undefined {
     default:
       return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

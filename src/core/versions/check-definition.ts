@@ -1,4 +1,4 @@
-import { refName } from './schema-walk.ts';
+import { reachableSchemas } from './schema-walk.ts';
 import type { HeadDefinition, SchemaMap } from './types.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
@@ -42,8 +42,8 @@ export function checkMigrationCoverage(versions: ApiVersion[]): DefinitionProble
     const responseRoots = version.operations
       .flatMap((o) => Object.values(o.responses).map((r) => r.schema))
       .filter((n): n is string => !!n);
-    const inRequests = reachable(version.schemas, requestRoots);
-    const inResponses = reachable(version.schemas, responseRoots);
+    const inRequests = reachableSchemas({ schemas: version.schemas, roots: requestRoots });
+    const inResponses = reachableSchemas({ schemas: version.schemas, roots: responseRoots });
     const requests = new Set(version.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     const responses = new Set(version.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     for (const name of [...requests, ...responses]) {
@@ -101,24 +101,4 @@ function needsMigration(
     default:
       return false;
   }
-}
-
-function reachable(schemas: SchemaMap, roots: string[]): Set<string> {
-  const seen = new Set<string>();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
-    if (typeof value !== 'object' || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
-      const name = key === '$ref' ? refName(child) : undefined;
-      if (name !== undefined) visit(name);
-      else walk(child);
-    }
-  };
-  const visit = (name: string): void => {
-    if (seen.has(name)) return;
-    seen.add(name);
-    walk(schemas[name]);
-  };
-  roots.forEach(visit);
-  return seen;
 }

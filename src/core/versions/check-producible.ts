@@ -1,4 +1,4 @@
-import { refName } from './schema-walk.ts';
+import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
 import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
@@ -27,8 +27,8 @@ export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
     const down = new Set(newer.changes.flatMap((c) => Object.keys(c.responses ?? {})));
     const up = new Set(newer.changes.flatMap((c) => Object.keys(c.requests ?? {})));
     // What the target version's bodies contain that no migration of the step rewrites.
-    const inResponses = unmigrated({ schemas: older.schemas, roots: responseRoots, migrated: down });
-    const inRequests = unmigrated({ schemas: newer.schemas, roots: requestRoots, migrated: up });
+    const inResponses = reachableSchemas({ schemas: older.schemas, roots: responseRoots, stopAt: down });
+    const inRequests = reachableSchemas({ schemas: newer.schemas, roots: requestRoots, stopAt: up });
 
     for (const name of inResponses) {
       const source = asTranslated(newer.schemas[name], { steps: newer, name, direction: 'down' });
@@ -122,28 +122,6 @@ function isName(name: string | undefined): name is string {
   return !!name;
 }
 
-/** Schemas reachable from `roots` by a path through no migrated schema: only the instructions shape them. */
-function unmigrated(options: { schemas: SchemaMap; roots: string[]; migrated: ReadonlySet<string> }): Set<string> {
-  const { schemas, roots, migrated } = options;
-  const seen = new Set<string>();
-  const visit = (name: string): void => {
-    if (seen.has(name) || migrated.has(name)) return;
-    seen.add(name);
-    refsIn(schemas[name]).forEach(visit);
-  };
-  roots.forEach(visit);
-  return seen;
-}
-
-function refsIn(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsIn);
-  if (!isSchema(value)) return [];
-  return Object.entries(value).flatMap(([key, child]) => {
-    const name = key === '$ref' ? refName(child) : undefined;
-    return name !== undefined ? [name] : refsIn(child);
-  });
-}
-
 interface Gap {
   path: string;
   /** The source has the field but may leave it out. */
@@ -169,19 +147,11 @@ function requiredGaps(options: {
     if (Object.hasOwn(sourceProps, field))
       gaps.push(...requiredGaps({ source: sourceProps[field], target: child, path: `${path}.${field}` }));
   }
-  if (isSchema(source.items) && isSchema(target.items))
+  if (isPlainObject(source.items) && isPlainObject(target.items))
     gaps.push(...requiredGaps({ source: source.items, target: target.items, path: `${path}[]` }));
   return gaps;
 }
 
 function propertiesOf(schema: JsonSchema): SchemaMap {
-  return isSchema(schema.properties) ? (schema.properties as SchemaMap) : {};
-}
-
-function requiredOf(schema: JsonSchema): string[] {
-  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
-}
-
-function isSchema(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(schema.properties) ? (schema.properties as SchemaMap) : {};
 }

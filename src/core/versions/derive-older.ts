@@ -1,6 +1,7 @@
 import { deriveEndpoint } from './derive-endpoints.ts';
 import type { Instruction } from './instructions.ts';
 import { missingAtPointer } from './schema-pointer.ts';
+import { requiredOf } from './schema-walk.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** What deriving one older version produced, plus every definition problem found on the way. */
@@ -126,18 +127,15 @@ function renameField(schema: JsonSchema, step: { field: string; previousName: st
     schema.required = (schema.required as string[]).map((f) => (f === step.field ? step.previousName : f));
 }
 
-function requiredOf(schema: JsonSchema): string[] {
-  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
-}
-
-interface RemoveEnumOptions {
+/** Where an enum instruction applies, the instruction and how to report a mistake in it. */
+interface EnumStep<Op extends 'enum-values-added' | 'enum-values-removed'> {
   where: string;
   field: JsonSchema;
-  step: Extract<Instruction, { op: 'enum-values-added' }>;
+  step: Extract<Instruction, { op: Op }>;
   fail: (text: string) => void;
 }
 
-function removeEnumValues({ where, field, step, fail }: RemoveEnumOptions): void {
+function removeEnumValues({ where, field, step, fail }: EnumStep<'enum-values-added'>): void {
   const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
   if (!values) return void fail(`enum-values-added names ${where}, which is not an enum`);
   for (const value of step.values) {
@@ -153,14 +151,7 @@ function removeEnumValues({ where, field, step, fail }: RemoveEnumOptions): void
   }
 }
 
-interface RestoreEnumOptions {
-  where: string;
-  field: JsonSchema;
-  step: Extract<Instruction, { op: 'enum-values-removed' }>;
-  fail: (text: string) => void;
-}
-
-function restoreEnumValues({ where, field, step, fail }: RestoreEnumOptions): void {
+function restoreEnumValues({ where, field, step, fail }: EnumStep<'enum-values-removed'>): void {
   const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
   if (!values) return void fail(`enum-values-removed names ${where}, which is not an enum`);
   for (const value of step.values) {

@@ -1,6 +1,7 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import type { ApiVersion, VersionBundle } from './bundle-types.ts';
 import type { HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
+import { isPlainObject } from './schema-walk.ts';
 
 /** One version's OpenAPI document, for {@link bundleFromOpenApi}. */
 export interface OpenApiVersionInput {
@@ -90,18 +91,18 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
   const operations: OperationSpec[] = [];
   const ids = new Set<string>();
   const named = (schema: unknown, fallback: string): string | undefined => {
-    if (!isObject(schema)) return undefined;
+    if (!isPlainObject(schema)) return undefined;
     // `anyOf: [X, XPartial]`, the body of an operation with `fields=`: the body is an X, or its projection.
     const [full, ...partials] = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [];
     const fullName =
-      isObject(full) && typeof full.$ref === 'string'
+      isPlainObject(full) && typeof full.$ref === 'string'
         ? /^#\/components\/schemas\/([^/]+)$/.exec(full.$ref)?.[1]
         : undefined;
     if (
       fullName &&
       fullName in schemas &&
       partials.length > 0 &&
-      partials.every((p) => isObject(p) && p.$ref === `#/components/schemas/${fullName}Partial`)
+      partials.every((p) => isPlainObject(p) && p.$ref === `#/components/schemas/${fullName}Partial`)
     )
       return fullName;
     const ref =
@@ -114,25 +115,25 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
     return fallback;
   };
   for (const [rawPath, item] of Object.entries(paths)) {
-    if (!isObject(item)) continue;
+    if (!isPlainObject(item)) continue;
     const path = rawPath === base ? '/' : rawPath.startsWith(`${base}/`) ? rawPath.slice(base.length) : rawPath;
     if (!path.startsWith('/')) problems.push(`path "${rawPath}" must start with "/"`);
     for (const method of methods) {
       // QUERY: `query` in a 3.2 document, the `x-query` extension in a 3.1 one.
       const op = method === 'QUERY' ? (item.query ?? item['x-query']) : item[method.toLowerCase()];
-      if (!isObject(op)) continue;
+      if (!isPlainObject(op)) continue;
       const id = typeof op.operationId === 'string' && op.operationId.length > 0 ? op.operationId : `${method} ${path}`;
       if (ids.has(id)) problems.push(`operationId "${id}" is used twice`);
       ids.add(id);
       const stem = id.replace(/[^A-Za-z0-9]+/g, '_');
       const params = [...arrayAt(item, 'parameters'), ...arrayAt(op, 'parameters')]
         .map((p) => resolveParameter(p, parameters))
-        .filter(isObject);
+        .filter(isPlainObject);
       const content = objectAt(objectAt(op, 'requestBody') ?? {}, 'content');
       const jsonType = content && Object.keys(content).find((t) => /json/i.test(t));
       const responses: Record<number, ResponseSpec> = {};
       for (const [status, response] of Object.entries(objectAt(op, 'responses') ?? {})) {
-        if (!/^[1-5][0-9][0-9]$/.test(status) || !isObject(response)) continue;
+        if (!/^[1-5][0-9][0-9]$/.test(status) || !isPlainObject(response)) continue;
         const media = objectAt(response, 'content');
         const type = media && Object.keys(media).find((t) => /json/i.test(t));
         const schema = type ? named(objectAt(media, type)?.schema, `${stem}_${status}`) : undefined;
@@ -164,7 +165,7 @@ function parameterSchemas(params: Record<string, unknown>[]): Pick<OperationSpec
   for (const where of ['query', 'path'] as const) {
     const list = params.filter((p) => p.in === where && typeof p.name === 'string');
     if (list.length === 0) continue;
-    const properties = Object.fromEntries(list.map((p) => [p.name as string, isObject(p.schema) ? p.schema : {}]));
+    const properties = Object.fromEntries(list.map((p) => [p.name as string, isPlainObject(p.schema) ? p.schema : {}]));
     const required = list.filter((p) => p.required === true).map((p) => p.name as string);
     out[where === 'query' ? 'query' : 'params'] = {
       type: 'object',
@@ -176,18 +177,14 @@ function parameterSchemas(params: Record<string, unknown>[]): Pick<OperationSpec
 }
 
 function resolveParameter(parameter: unknown, shared: Record<string, unknown>): unknown {
-  if (!isObject(parameter) || typeof parameter.$ref !== 'string') return parameter;
+  if (!isPlainObject(parameter) || typeof parameter.$ref !== 'string') return parameter;
   const name = /^#\/components\/parameters\/([^/]+)$/.exec(parameter.$ref)?.[1];
   return name ? shared[name] : undefined;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function objectAt(value: Record<string, unknown> | undefined, key: string): Record<string, unknown> | undefined {
   const found = value?.[key];
-  return isObject(found) ? found : undefined;
+  return isPlainObject(found) ? found : undefined;
 }
 
 function arrayAt(value: Record<string, unknown>, key: string): unknown[] {

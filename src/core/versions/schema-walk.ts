@@ -275,6 +275,39 @@ function identity(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The schema names reachable from `roots` through `$ref`, the roots included, by paths that pass
+ * through none of `stopAt` (the schemas a migration rewrites, whose contents the walk leaves alone).
+ */
+export function reachableSchemas(options: {
+  schemas: SchemaMap;
+  roots: readonly string[];
+  stopAt?: ReadonlySet<string>;
+}): Set<string> {
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name) || options.stopAt?.has(name)) return;
+    seen.add(name);
+    refsIn(options.schemas[name]).forEach(visit);
+  };
+  options.roots.forEach(visit);
+  return seen;
+}
+
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const name = key === '$ref' ? refName(child) : undefined;
+    return name !== undefined ? [name] : refsIn(child);
+  });
+}
+
+/** A schema's `required` list, empty when it has none. */
+export function requiredOf(schema: JsonSchema): string[] {
+  return Array.isArray(schema.required) ? (schema.required as string[]) : [];
+}
+
 /** True for a non-null, non-array object. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

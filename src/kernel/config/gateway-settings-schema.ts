@@ -115,12 +115,14 @@ const GatewaySectionSchema = Type.Object(
               errorText: 'must be an origin such as "http://127.0.0.1:3000"',
             }),
           ),
+          // The shared memory of the usage counters nginx sends each second (`lua_shared_dict`, default `8m`).
           usageMemory: Type.Optional(
             Type.String({
               pattern: '^[1-9][0-9]{0,6}[km]$',
               errorText: 'must be a size in nginx\'s syntax, such as "8m" or "512k"',
             }),
           ),
+          // The shared secret of nginx and its control plane (default `<out>/private/secret`).
           secretFile: Type.Optional(Type.String({ minLength: 1, errorText: 'must be a file path' })),
           authCacheSeconds: Type.Optional(
             Type.Integer({ minimum: 1, maximum: 3600, errorText: 'must be an integer from 1 to 3600' }),

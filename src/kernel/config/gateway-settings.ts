@@ -46,17 +46,7 @@ export interface GatewaySettings {
    * control plane writes the files again when the lifecycle changes, and the command that reloads
    * nginx then. Relative paths are the config file's.
    */
-  nginx?: {
-    out: string;
-    reload?: string[];
-    listen?: number;
-    control?: string;
-    /** The shared memory of the usage counters nginx sends each second (`lua_shared_dict`, default `8m`). */
-    usageMemory?: string;
-    /** The shared secret of nginx and its control plane (default `<out>/private/secret`). */
-    secretFile?: string;
-    authCacheSeconds?: number;
-  };
+  nginx?: GatewaySection['nginx'];
 }
 
 /** Read the `gateway` section; `undefined` when the file has none (the reference service). */

@@ -179,15 +179,8 @@ export function readConfigFile(options: {
   readFile: (path: string) => string;
   errors: string[];
 }): Record<string, unknown> {
-  let text: string;
-  try {
-    text = options.readFile(options.path);
-  } catch (error) {
-    options.errors.push(
-      `VERSIONARY_CONFIG names ${options.path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-    return {};
-  }
+  const text = readNamedFile('VERSIONARY_CONFIG', options);
+  if (text === undefined) return {};
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
@@ -197,6 +190,20 @@ export function readConfigFile(options: {
     options.errors.push(`${options.path} is not valid JSON: ${(error as Error).message}`);
   }
   return {};
+}
+
+/** The file an environment variable names, or undefined with the error said. */
+function readNamedFile(
+  variable: string,
+  options: { path: string; readFile: (path: string) => string; errors: string[] },
+): string | undefined {
+  try {
+    return options.readFile(options.path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    options.errors.push(`${variable} names ${options.path}, which cannot be read (${code})`);
+    return undefined;
+  }
 }
 
 function parseJwtConfig(options: {
@@ -211,16 +218,7 @@ function parseJwtConfig(options: {
       errors.push('VERSIONARY_JWT_SECRET must be at least 32 characters (256 bits for HS256)');
     jwt.secret = env.VERSIONARY_JWT_SECRET;
   }
-  const read = (variable: string, path: string): string | undefined => {
-    try {
-      return readFile(path);
-    } catch (error) {
-      errors.push(
-        `${variable} names ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
-      return undefined;
-    }
-  };
+  const read = (variable: string, path: string) => readNamedFile(variable, { path, readFile, errors });
   if (env.VERSIONARY_JWT_PUBLIC_KEY) {
     const pem = read('VERSIONARY_JWT_PUBLIC_KEY', env.VERSIONARY_JWT_PUBLIC_KEY);
     if (pem !== undefined && !pem.includes('-----BEGIN PUBLIC KEY-----'))

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApprovalStore, ChangeApproval } from '../../kernel/ports/index.ts';
 import type { ChangeApprovalsTable, Tables } from './tables.ts';
+import { instant } from './columns.ts';
 
 /** Change approvals over Kysely: rows are only added and revoked, never deleted. */
 export function createApprovalStore(db: Kysely<Tables>): ApprovalStore {
@@ -47,9 +48,6 @@ export function createApprovalStore(db: Kysely<Tables>): ApprovalStore {
     },
   };
 }
-
-// PostgreSQL answers bigint columns as strings.
-const instant = (value: number | string | null) => (value === null ? null : Number(value));
 
 function toApproval(row: Selectable<ChangeApprovalsTable>): ChangeApproval {
   return {

@@ -1,26 +1,18 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  ExtendedAccessRequest,
-  ExtendedAccessRequestStore,
-  ExtendedAccessSubject,
-} from '../../kernel/ports/index.ts';
+import type { ExtendedAccessRequest, ExtendedAccessRequestStore } from '../../kernel/ports/index.ts';
+import { instant, subjectColumns, toSubject } from './columns.ts';
 import type { ExtendedAccessRequestsTable, Tables } from './tables.ts';
 
 /** Requests for extended access over Kysely: added, then decided once; never deleted. */
 export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAccessRequestStore {
   return {
     async insert(r) {
-      const s = r.subject;
       await db
         .insertInto('versionary_extended_access_requests')
         .values({
           id: r.id,
           client_id: r.clientId,
-          subject_kind: s.kind,
-          version: s.version,
-          method: s.kind === 'endpoint' ? s.method : null,
-          path: s.kind === 'endpoint' ? s.path : null,
-          element: s.kind === 'element' ? s.element : null,
+          ...subjectColumns(r.subject),
           reason: r.reason,
           requested_until: r.requestedUntil,
           status: r.status,
@@ -57,16 +49,6 @@ export function createExtendedAccessRequestStore(db: Kysely<Tables>): ExtendedAc
       return Number(result.numUpdatedRows) > 0;
     },
   };
-}
-
-// PostgreSQL answers bigint columns as strings.
-const instant = (value: number | string | null) => (value === null ? null : Number(value));
-
-function toSubject(row: Selectable<ExtendedAccessRequestsTable>): ExtendedAccessSubject {
-  if (row.subject_kind === 'endpoint')
-    return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
-  if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
-  return { kind: 'version', version: row.version };
 }
 
 function toRequest(row: Selectable<ExtendedAccessRequestsTable>): ExtendedAccessRequest {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ExtendedAccessGrant, ExtendedAccessStore, ExtendedAccessSubject } from '../../kernel/ports/index.ts';
+import type { ExtendedAccessGrant, ExtendedAccessStore } from '../../kernel/ports/index.ts';
+import { instant, subjectColumns, toSubject } from './columns.ts';
 import type { ExtendedAccessGrantsTable, Tables } from './tables.ts';
 
 /** Grants of extended access over Kysely: rows are only added and revoked, never deleted. */
@@ -76,26 +77,6 @@ async function activeOf(db: Kysely<Tables>, e: ExtendedAccessGrant): Promise<Ext
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return row && toGrant(row);
-}
-
-function subjectColumns(s: ExtendedAccessSubject) {
-  return {
-    subject_kind: s.kind,
-    version: s.version,
-    method: s.kind === 'endpoint' ? s.method : null,
-    path: s.kind === 'endpoint' ? s.path : null,
-    element: s.kind === 'element' ? s.element : null,
-  };
-}
-
-// PostgreSQL answers bigint columns as strings.
-const instant = (value: number | string | null) => (value === null ? null : Number(value));
-
-function toSubject(row: Selectable<ExtendedAccessGrantsTable>): ExtendedAccessSubject {
-  if (row.subject_kind === 'endpoint')
-    return { kind: 'endpoint', version: row.version, method: row.method ?? '', path: row.path ?? '' };
-  if (row.subject_kind === 'element') return { kind: 'element', version: row.version, element: row.element ?? '' };
-  return { kind: 'version', version: row.version };
 }
 
 function toGrant(row: Selectable<ExtendedAccessGrantsTable>): ExtendedAccessGrant {

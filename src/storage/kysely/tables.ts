@@ -117,22 +117,22 @@ export interface RollupValues {
   user_agent: string | null;
 }
 
-/** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). `key_id` is '' for none. */
-interface UsageMinutesTable extends RollupValues {
-  minute: number;
+/** The key columns of the rollups per endpoint and key. `key_id` is '' for none. */
+interface EndpointKeyColumns extends RollupValues {
   version: string;
   endpoint: string;
   client_id: string;
   key_id: string;
 }
 
+/** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). */
+interface UsageMinutesTable extends EndpointKeyColumns {
+  minute: number;
+}
+
 /** `versionary_usage_days`: the same per UTC day. */
-interface UsageDaysTable extends RollupValues {
+interface UsageDaysTable extends EndpointKeyColumns {
   day: number;
-  version: string;
-  endpoint: string;
-  client_id: string;
-  key_id: string;
 }
 
 /** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
@@ -143,12 +143,7 @@ interface UsageClientDaysTable extends RollupValues {
 }
 
 /** `versionary_usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
-interface UsageTotalsTable extends RollupValues {
-  version: string;
-  endpoint: string;
-  client_id: string;
-  key_id: string;
-}
+type UsageTotalsTable = EndpointKeyColumns;
 
 /** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
 interface UsageElementsTable extends RollupValues {
@@ -158,9 +153,8 @@ interface UsageElementsTable extends RollupValues {
   client_id: string;
 }
 
-/** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
-interface UsageOperationHoursTable {
-  hour: number;
+/** The columns of an operation count, per hour or per day. */
+export interface OperationCountColumns {
   version: string;
   endpoint: string;
   client_id: string;
@@ -168,14 +162,14 @@ interface UsageOperationHoursTable {
   last_seen: number;
 }
 
+/** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
+interface UsageOperationHoursTable extends OperationCountColumns {
+  hour: number;
+}
+
 /** `versionary_usage_operation_days`: the hourly operation counts summed per UTC day, kept beside them. */
-interface UsageOperationDaysTable {
+interface UsageOperationDaysTable extends OperationCountColumns {
   day: number;
-  version: string;
-  endpoint: string;
-  client_id: string;
-  calls: number;
-  last_seen: number;
 }
 
 /**
@@ -263,16 +257,20 @@ export interface ChangeApprovalsTable {
   revoked_by: string | null;
 }
 
-/** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
-export interface ExtendedAccessGrantsTable {
-  id: string;
-  client_id: string;
+/** The columns that name what extended access is for, in its grants and its requests. */
+export interface SubjectColumns {
   /** `version`, `endpoint` or `element`. */
   subject_kind: string;
   version: string;
   method: string | null;
   path: string | null;
   element: string | null;
+}
+
+/** The `versionary_extended_access_grants` table: per-client access past a sunset, revoked ones kept. */
+export interface ExtendedAccessGrantsTable extends SubjectColumns {
+  id: string;
+  client_id: string;
   until_at: number;
   reason: string;
   granted_by: string;
@@ -293,15 +291,9 @@ interface UsageLogOffsetsTable {
 }
 
 /** The `versionary_extended_access_requests` table: consumers' requests for extended access, decided ones kept. */
-export interface ExtendedAccessRequestsTable {
+export interface ExtendedAccessRequestsTable extends SubjectColumns {
   id: string;
   client_id: string;
-  /** `version`, `endpoint` or `element`. */
-  subject_kind: string;
-  version: string;
-  method: string | null;
-  path: string | null;
-  element: string | null;
   reason: string;
   requested_until: number | null;
   /** `pending`, `granted` or `declined`. */

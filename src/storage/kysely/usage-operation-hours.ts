@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
-import type { Tables } from './tables.ts';
+import type { OperationCountColumns, Tables } from './tables.ts';
 import { readOperationUsage } from './usage-operation-reads.ts';
 
 const hourMs = 3_600_000;
@@ -13,14 +13,7 @@ const chunk = 500;
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
 type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
 /** A row of either table: `at` is its hour or its day. */
-interface CountRow {
-  at: number;
-  version: string;
-  endpoint: string;
-  client_id: string;
-  calls: number;
-  last_seen: number;
-}
+type CountRow = OperationCountColumns & { at: number };
 
 /**
  * The hourly counts of calls to every version (`versionary_usage_operation_hours`) and their sums
