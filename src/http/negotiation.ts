@@ -71,9 +71,12 @@ export const negotiationStep = defineStep({
   create: (options) => {
     const scope = createApiScope(options.prefix);
     const reserved = new Set(options.reserved ?? reservedSegments);
-    return (request) => {
+    return (request, _reply, route) => {
       const original = request.originalUrl;
-      if (original !== request.url && !scope.versionOf(original)) {
+      const rewritten = original !== request.url;
+      // A route under a version, reached by its own URL, names its version: nothing to note.
+      if (!rewritten && route.url !== undefined && route.version !== undefined) return;
+      if (rewritten && !scope.versionOf(original)) {
         const state = stateOf(request);
         state.unversioned = true;
         state.versionFromAccept = true;

@@ -21,9 +21,17 @@ interface Step {
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // The call whose body is migrated, read by every migration the plan runs: set before each run,
-  // and the transforms are synchronous, so no other call's context is ever seen.
+  // and the transforms are synchronous, so no other call's context is ever seen. Made on the first
+  // read: most steps (dropping a field, mapping a value) never read it.
   let current: RequestMigrationContext = contextOf({ operationId: '', versions });
-  const context = () => current;
+  let next: Parameters<typeof contextOf>[0] | undefined;
+  const context = () => {
+    if (next !== undefined) {
+      current = contextOf(next);
+      next = undefined;
+    }
+    return current;
+  };
   // down[i] takes a response from versions[i] to versions[i - 1].
   const down = versions.map((version, i): Step | undefined =>
     i === 0
@@ -57,13 +65,13 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   };
   return {
     responseDown({ schema, body, from, to, operationId = '', context }) {
-      current = contextOf({ given: context, operationId, versions, client: to });
+      next = { given: context, operationId, versions, client: to };
       let value = body;
       for (let i = from.index; i > to.index; i--) value = run(down[i]!, schema, value);
       return value;
     },
     requestUp({ schema, body, from, to, operationId = '', context }) {
-      current = contextOf({ given: context, operationId, versions, client: from });
+      next = { given: context, operationId, versions, client: from };
       let value = body;
       for (let i = from.index + 1; i <= to.index; i++) value = run(up[i]!, schema, value);
       return value;

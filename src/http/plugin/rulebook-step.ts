@@ -23,6 +23,13 @@ interface Call {
   operation: OperationSpec;
 }
 
+/** What every call of one plane decides against: read once, not copied into each call. */
+interface Sources {
+  o: ResolvedPluginOptions;
+  lifecycle: LifecycleSource;
+  tables: DecisionTableSource;
+}
+
 /**
  * The rulebook step of a data plane whose lifecycle ships a compiled table (the loop's service and
  * `versionary gateway`): every call of a version's routes, once its caller is known, is decided by
@@ -36,20 +43,30 @@ export function rulebookHook(
   lifecycle: LifecycleSource,
   tables: DecisionTableSource,
 ): VersionedRequestHook {
+  const sources: Sources = { o, lifecycle, tables };
   // Named: the pipeline lists it as the `lifecycle:rulebook` step.
   return function rulebook(call) {
     const table = tables.latest();
-    if (table !== undefined) return applyDecision(o, { ...call, lifecycle, tables, table }, decideCall(o, call, table));
-    return tables.current().then((current) => {
-      applyDecision(o, { ...call, lifecycle, tables, table: current }, decideCall(o, call, current));
-    });
+    if (table !== undefined) return settle(sources, call, table);
+    return tables.current().then((current) => settle(sources, call, current));
   };
 }
 
-/** The request's facts, as every data plane gathers them, decided on the table. */
-function decideCall(o: ResolvedPluginOptions, call: Call, table: DecisionTable): Decision {
+/** Decide the call on `table` and apply the decision; nearly every call of a current version stops at the check. */
+function settle(sources: Sources, call: Call, table: DecisionTable): void {
+  const { o } = sources;
+  const client = o.clientOf(call.request);
+  const decision = decide(factsOf(o, call, client), table);
+  // Nearly every call of a current version: nothing to send, count or note (measured: touching the
+  // request's state and reply for nothing cost more than the decision itself).
+  if (decision.outcome === 'allow' && !decision.deprecated && decision.rule === undefined && isEmpty(decision.headers))
+    return;
+  applyDecision(sources, { call, table, client }, decision);
+}
+
+/** The request's facts, as every data plane gathers them. */
+function factsOf(o: ResolvedPluginOptions, call: Call, client: string | undefined): RequestFacts {
   const { request, version, operation } = call;
-  const client = o.clientOf(request);
   const facts: RequestFacts = {
     // The operation's own method (HEAD is GET's): the route already admitted the request's.
     method: operation.method,
@@ -58,22 +75,20 @@ function decideCall(o: ResolvedPluginOptions, call: Call, table: DecisionTable):
     versionSource: stateOf(request).versionFromAccept ? 'accept' : 'path',
     template: operation.path,
     now: o.clock.now(),
-    ...(client === undefined ? {} : { principal: { client, roles: noRoles } }),
   };
-  return decide(facts, table);
+  // Set rather than spread: the facts keep one shape, and no empty object is made per call.
+  if (client !== undefined) facts.principal = { client, roles: noRoles };
+  return facts;
 }
 
 /** Send the decision's headers; record a deprecated call; a refusal is its problem, thrown. */
 function applyDecision(
-  o: ResolvedPluginOptions,
-  c: Call & { lifecycle: LifecycleSource; tables: DecisionTableSource; table: DecisionTable },
+  sources: Sources,
+  c: { call: Call; table: DecisionTable; client: string | undefined },
   decision: Decision,
 ): void {
-  // Nearly every call of a current version: nothing to send, count or note (measured: touching the
-  // request's state and reply for nothing cost more than the decision itself).
-  if (decision.outcome === 'allow' && !decision.deprecated && decision.rule === undefined && isEmpty(decision.headers))
-    return;
-  const { request, reply, version, operation } = c;
+  const { o } = sources;
+  const { request, reply, version, operation } = c.call;
   const state = stateOf(request);
   // This client's decision is final: the public headers of early answers must not be added to it.
   state.lifecycleJudged = true;
@@ -96,15 +111,15 @@ function applyDecision(
     // Traces name the sunset and the replacement of the verdict the rows were sampled from; a client
     // served past the removal, its own date.
     const key = { version: version.name, method: operation.method, path: operation.path };
-    const shared = c.lifecycle.verdict(key);
-    const own = decision.rule === 'extended_access' ? ownDate(c.table, key, o.clientOf(request)) : undefined;
+    const shared = sources.lifecycle.verdict(key);
+    const own = decision.rule === 'extended_access' ? ownDate(c.table, key, c.client) : undefined;
     state.lifecycleVerdict = own === undefined ? shared : { ...shared, sunsetAt: own, removed: undefined };
   }
   reply.headers(decision.headers);
   if (decision.outcome === 'allow') return;
   state.refused = true;
   state.decision = ruleDecisionOf(decision.rule);
-  throw errorOf(c.tables, decision);
+  throw errorOf(sources.tables, decision);
 }
 
 function ruleDecisionOf(rule: Decision['rule']): RuleDecision | undefined {

@@ -79,11 +79,11 @@ export function usageClientIdOf(request: FastifyRequest): string {
 export function usageIdentityOf(request: FastifyRequest): UsageIdentity {
   const principal = principalOf(request);
   const agent = request.headers['user-agent'];
-  return {
-    clientId: usageClientIdOf(request),
-    ...(principal ? { keyId: principal.id } : {}),
-    ...(typeof agent === 'string' && agent.length > 0 ? { userAgent: agent.slice(0, 300) } : {}),
-  };
+  // Members set in order rather than spread: a deprecated call makes one of these per call.
+  const identity: UsageIdentity = { clientId: principal?.clientId ?? principal?.id ?? `ip:${request.ip}` };
+  if (principal) identity.keyId = principal.id;
+  if (typeof agent === 'string' && agent.length > 0) identity.userAgent = agent.slice(0, 300);
+  return identity;
 }
 
 /**

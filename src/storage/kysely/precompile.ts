@@ -14,7 +14,9 @@ export function precompile<D, R>(
   const compiled = query.compile();
   // The marker is an SQL comment, harmless to every database; SQLite's statement cache reads it.
   const sql = options.singleRow ? `${compiled.sql} ${singleRowMarker}` : compiled.sql;
-  return async (parameters) => (await db.executeQuery<R>({ ...compiled, sql, parameters })).rows;
+  const { query: node, queryId } = compiled;
+  // The compiled query's members named, not spread: this runs on every request's lookup.
+  return async (parameters) => (await db.executeQuery<R>({ query: node, queryId, sql, parameters })).rows;
 }
 
 /**

@@ -25,12 +25,17 @@ type PreparedStatement = SqliteStatement & {
 export function withStatementCache(database: PreparingDatabase, options: { max?: number } = {}): SqliteDatabase {
   const max = options.max ?? 256;
   const cache = new Map<string, SqliteStatement>();
+  // The text used last: a run of the same query (a read by key, call after call) is already the
+  // most recently used, and is not moved again.
+  let last: string | undefined;
   const prepare = (sql: string): SqliteStatement => {
     const hit = cache.get(sql);
     if (hit) {
+      if (sql === last) return hit;
       // Most recently used last, so eviction takes the least recently used.
       cache.delete(sql);
       cache.set(sql, hit);
+      last = sql;
       return hit;
     }
     const statement = database.prepare(sql);
@@ -52,12 +57,14 @@ export function withStatementCache(database: PreparingDatabase, options: { max?:
     };
     if (cache.size >= max) cache.delete(cache.keys().next().value as string);
     cache.set(sql, cached);
+    last = sql;
     return cached;
   };
   return {
     prepare,
     close: () => {
       cache.clear();
+      last = undefined;
       database.close();
     },
   };
