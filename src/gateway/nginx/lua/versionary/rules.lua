@@ -373,7 +373,21 @@ end
 
 --- The counter a client's call counts against: one per client and policy (core's rateCounterKey).
 function _M.counter_key(client, policy)
-  return "client:" .. policy.name .. ":" .. client
+  -- Made once per client and policy (the policy is the table's: dropped with it).
+  local known = policy.counter_keys
+  if not known then
+    known = {}
+    policy.counter_keys, policy.counter_key_count = known, 0
+  end
+  local key = known[client]
+  if key then return key end
+  key = "client:" .. policy.name .. ":" .. client
+  if policy.counter_key_count >= 10000 then
+    known = {}
+    policy.counter_keys, policy.counter_key_count = known, 0
+  end
+  known[client], policy.counter_key_count = key, policy.counter_key_count + 1
+  return key
 end
 
 return _M
