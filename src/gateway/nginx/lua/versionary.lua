@@ -338,7 +338,7 @@ local function not_documented(t, version, headers)
 end
 
 -- The digits of `v<digits>` (a path's version), or nil; no pattern per request.
-local function version_digits(segment)
+local function read_version_digits(segment)
   local n = #segment
   if n < 2 or byte(segment, 1) ~= 118 then return nil end
   for i = 2, n do
@@ -346,6 +346,18 @@ local function version_digits(segment)
     if b < 48 or b > 57 then return nil end
   end
   return sub(segment, 2)
+end
+
+-- Each first segment's answer, read once per worker (false: not a version), forgotten past 1000:
+-- the byte loop leaves LuaJIT's root trace.
+local digits_of, digits_count = {}, 0
+local function version_digits(segment)
+  local digits = digits_of[segment]
+  if digits ~= nil then return digits or nil end
+  digits = read_version_digits(segment)
+  if digits_count >= 1000 then digits_of, digits_count = {}, 0 end
+  digits_of[segment], digits_count = digits or false, digits_count + 1
+  return digits
 end
 
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
@@ -399,7 +411,13 @@ local function identify(t, ctx, now, unsafe, pending)
   end
   -- A refusal from here on (429, 403) is the client's call: its usage names it.
   ctx.client = client
-  local policy = rules.policy_of(t, entry.roles)
+  -- The policy of the entry's roles, worked out once per decoded table (the entry is this worker's,
+  -- decoded once); the table's stamp, not the table, is kept on it, so no old table stays alive.
+  local policy = entry.policy
+  if entry.policy_stamp ~= current_table_stamp then
+    policy = rules.policy_of(t, entry.roles)
+    entry.policy_stamp, entry.policy = current_table_stamp, policy
+  end
   if policy and limited(t, ctx, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then

@@ -229,10 +229,14 @@ end
 function _M.method_served(declared, method)
   if method == "HEAD" then method = "GET" end
   if method == "TRACE" then return false end
-  for _, m in ipairs(declared) do
-    if m == method then return true end
+  -- A set made once per list (the table's lists live as long as it): no loop per request, which
+  -- LuaJIT's root trace cannot hold.
+  local served = declared.served
+  if not served then
+    served = set_of(declared)
+    declared.served = served
   end
-  return false
+  return served[method] == true
 end
 
 --- The segment in force at `now`: the last whose `from` is at or before it.
