@@ -91,6 +91,26 @@ describe('the probe through nginx', () => {
     }
   });
 
+  it('refuses a revoked key on a GET right after the revocation, the GET its worker answered from memory before', async () => {
+    const client = await post<{ id: string }>(nginx.control, 'clients', { name: 'revoked-get', contacts: [] });
+    const made = await post<{ id: string; key: string }>(nginx.control, 'api-keys', {
+      name: 'revoked-get',
+      roles: ['read'],
+      clientId: client.id,
+    });
+    const headers = { authorization: `Bearer ${made.key}` };
+    for (let i = 0; i < 3; i++)
+      assert.equal((await fetch(`${nginx.base}/api/v2/users/1`, { headers })).status, 200, 'cached for GET');
+    const revoked = await fetch(`${nginx.control}/admin/v1/api-keys/${made.id}`, {
+      method: 'DELETE',
+      headers: { authorization: admin.authorization },
+    });
+    assert.ok(revoked.ok, await revoked.text());
+    const res = await fetch(`${nginx.base}/api/v2/users/1`, { headers });
+    assert.equal(res.status, 401);
+    assert.equal(((await res.json()) as { code: string }).code, 'UNAUTHENTICATED');
+  });
+
   it('limits failed keys per address, and never refuses a valid key for them', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++)

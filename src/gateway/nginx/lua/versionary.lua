@@ -72,6 +72,9 @@ local function store_table(json, control_now, fixed)
   state:set("generation", decoded.generation)
   -- What the control plane compares with the table it pushed: a table it did not push does not stay.
   state:set("digest", control.sha256_hex(json))
+  -- The stamp every request reads; `table_stamp` tells a new table from a key flush, which bumps
+  -- the stamp too. Bumped first: a worker that sees the new stamp sees the new table.
+  state:incr("table_stamp", 1, 0)
   state:incr("stamp", 1, 0)
   return decoded.generation
 end
@@ -81,7 +84,7 @@ local function pull()
   if not state:add("pulling", true, 5) then
     for _ = 1, 20 do
       ngx.sleep(0.05)
-      if state:get("stamp") then return end
+      if state:get("table_stamp") then return end
     end
     return
   end
@@ -95,21 +98,31 @@ local function pull()
   state:delete("pulling")
 end
 
--- The table in force: decoded once per push in each worker, not per request.
+-- The table in force: decoded once per push in each worker, not per request. The stamp also
+-- moves on a key flush: this worker's copy of the key cache is dropped before the request reads it.
+local current_table_stamp
 local function table_now()
   local stamp = state:get("stamp")
   if stamp == current_stamp and current then return current end
-  if not stamp then
+  control.forget_keys()
+  local table_stamp = state:get("table_stamp")
+  -- No table yet (a key flush alone moves the stamp too).
+  if not table_stamp then
     pull()
+    table_stamp = state:get("table_stamp")
+    if not table_stamp then return nil end
     stamp = state:get("stamp")
-    if not stamp then return nil end
+  end
+  if current and table_stamp == current_table_stamp then
+    current_stamp = stamp
+    return current
   end
   local decoded, err = rules.decode(state:get("table"))
   if not decoded then
     ngx.log(ngx.ERR, "versionary: the table in shared memory cannot be read: ", err)
     return current
   end
-  current, current_stamp, offset = decoded, stamp, state:get("offset") or 0
+  current, current_stamp, current_table_stamp, offset = decoded, stamp, table_stamp, state:get("offset") or 0
   fixed_now = state:get("fixed_now")
   return current
 end
@@ -217,11 +230,22 @@ local function send_problem(t, key, headers, values, own)
   return ngx.exit(ngx.HTTP_OK)
 end
 
+-- Each counter's name in its current window, made once per window and worker (not a string per request).
+local window_names, window_of, window_count = {}, {}, 0
+
+local function window_name(key, index)
+  if window_of[key] == index then return window_names[key] end
+  if window_count >= 10000 then window_names, window_of, window_count = {}, {}, 0 end
+  local name = key .. ":" .. index
+  window_names[key], window_of[key], window_count = name, index, window_count + 1
+  return name
+end
+
 -- One hit on a fixed window of shared-memory counters: the count so far and seconds to its reset.
 local function hit(key, policy, now)
   local window_ms = policy.windowSeconds * 1000
   local index = floor(now / window_ms)
-  local count = counts:incr(key .. ":" .. index, 1, 0, policy.windowSeconds + 1)
+  local count = counts:incr(window_name(key, index), 1, 0, policy.windowSeconds + 1)
   return count, max(0, ceil(((index + 1) * window_ms - now) / 1000))
 end
 
@@ -314,7 +338,7 @@ local function not_documented(t, version, headers)
 end
 
 -- The digits of `v<digits>` (a path's version), or nil; no pattern per request.
-local function version_digits(segment)
+local function read_version_digits(segment)
   local n = #segment
   if n < 2 or byte(segment, 1) ~= 118 then return nil end
   for i = 2, n do
@@ -322,6 +346,18 @@ local function version_digits(segment)
     if b < 48 or b > 57 then return nil end
   end
   return sub(segment, 2)
+end
+
+-- Each first segment's answer, read once per worker (false: not a version), forgotten past 1000:
+-- the byte loop leaves LuaJIT's root trace.
+local digits_of, digits_count = {}, 0
+local function version_digits(segment)
+  local digits = digits_of[segment]
+  if digits ~= nil then return digits or nil end
+  digits = read_version_digits(segment)
+  if digits_count >= 1000 then digits_of, digits_count = {}, 0 end
+  digits_of[segment], digits_count = digits or false, digits_count + 1
+  return digits
 end
 
 local reserved = { versions = true, deprecations = true, ["openapi.json"] = true }
@@ -375,7 +411,13 @@ local function identify(t, ctx, now, unsafe, pending)
   end
   -- A refusal from here on (429, 403) is the client's call: its usage names it.
   ctx.client = client
-  local policy = rules.policy_of(t, entry.roles)
+  -- The policy of the entry's roles, worked out once per decoded table (the entry is this worker's,
+  -- decoded once); the table's stamp, not the table, is kept on it, so no old table stays alive.
+  local policy = entry.policy
+  if entry.policy_stamp ~= current_table_stamp then
+    policy = rules.policy_of(t, entry.roles)
+    entry.policy_stamp, entry.policy = current_table_stamp, policy
+  end
   if policy and limited(t, ctx, rules.counter_key(client, policy), policy, now) then return end
   -- A principal without the role the method needs: the control plane's 403.
   if entry.problem then
@@ -403,8 +445,9 @@ function _M.access()
   local ctx = new_table(0, 16)
   ngx.ctx = ctx
   local now = clock_now()
-  local uri = ngx_var.request_uri
   local raw = request_target()
+  -- `$request_uri` is the target as sent when the target is a path without spaces: one read less.
+  local uri = (byte(raw, 1) == 47 and not find(raw, " ", 1, true)) and raw or ngx_var.request_uri
   -- Answered as Node's parser answers it, with no instance: the bytes are not the client's to echo.
   if target.unreadable(raw) then return send_problem(t, "target-unreadable") end
   local q = find(uri, "?", 1, true)
@@ -599,6 +642,9 @@ function _M.push()
   end
   if uri == "/keys/flush" then
     ngx.shared.versionary_keys:flush_all()
+    -- Every worker reads the stamp first thing in a request: each drops its own copy of the keys
+    -- before it checks one, once this call has answered.
+    state:incr("stamp", 1, 0)
     ngx.status = 200
     ngx.say('{"flushed":true}')
     return

@@ -5,6 +5,7 @@ local ffi = require("ffi")
 local bit = require("bit")
 local cjson = require("cjson.safe")
 local tcp = ngx.socket.tcp
+local ngx_now = ngx.now
 local find, lower, match, byte = string.find, string.lower, string.match, string.byte
 local tonumber, concat, type = tonumber, table.concat, type
 local bor, bxor = bit.bor, bit.bxor
@@ -155,13 +156,38 @@ local function entry_of(value)
   return entry
 end
 
+-- This worker's copy of the key cache: the decoded entry and when the shared one expires (ngx.now()
+-- seconds), so a known key costs a table read instead of a shared-memory read and a string. Dropped
+-- whole by `forget_keys` when the table's stamp moves (a key flush bumps it), and past 10000 keys.
+local held, held_until, held_count = {}, {}, 0
+
+local function hold(cache_key, entry, ttl)
+  if held_count >= 10000 then held, held_until, held_count = {}, {}, 0 end
+  -- A shared entry without an expiry (ttl 0) has none here either.
+  held[cache_key], held_until[cache_key] = entry, ttl > 0 and ngx_now() + ttl or math.huge
+  held_count = held_count + 1
+end
+
+--- Forget this worker's copy of the key cache (the stamp moved: a flush, or a new table).
+function _M.forget_keys()
+  if held_count > 0 then held, held_until, held_count = {}, {}, 0 end
+end
+
 --- The control plane's answer for a credential and role: `{ client, roles }`, `{ problem }` (401),
 --- or both (a client without the role: 403). From the cache for safe methods; unsafe methods are
 --- always asked afresh, so none rides on a revoked key. Returns entry, or nil and the reason.
 function _M.check(config, cache_key, header_lines, role, fresh)
   if not fresh then
+    local entry = held[cache_key]
+    if entry and held_until[cache_key] > ngx_now() then return entry end
     local value = keys:get(cache_key)
-    if value then return entry_of(value) end
+    if value then
+      entry = entry_of(value)
+      -- Expired meanwhile (no ttl): not held.
+      local ttl = entry and keys:ttl(cache_key)
+      if ttl then hold(cache_key, entry, ttl) end
+      return entry
+    end
   end
   local status, body = _M.get(config, config.auth_path, "X-Versionary-Role: " .. role .. "\r\n" .. header_lines)
   if status ~= 200 then
@@ -171,7 +197,10 @@ function _M.check(config, cache_key, header_lines, role, fresh)
   local entry = entry_of(body)
   if not entry then return nil, "unreadable" end
   -- A 5xx of the control plane's own (its store down) is not kept.
-  if not (entry.problem and entry.problem.status >= 500) then keys:set(cache_key, body, config.key_ttl) end
+  if not (entry.problem and entry.problem.status >= 500) then
+    keys:set(cache_key, body, config.key_ttl)
+    hold(cache_key, entry, config.key_ttl)
+  end
   return entry
 end
 

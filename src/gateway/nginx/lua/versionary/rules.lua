@@ -229,10 +229,14 @@ end
 function _M.method_served(declared, method)
   if method == "HEAD" then method = "GET" end
   if method == "TRACE" then return false end
-  for _, m in ipairs(declared) do
-    if m == method then return true end
+  -- A set made once per list (the table's lists live as long as it): no loop per request, which
+  -- LuaJIT's root trace cannot hold.
+  local served = declared.served
+  if not served then
+    served = set_of(declared)
+    declared.served = served
   end
-  return false
+  return served[method] == true
 end
 
 --- The segment in force at `now`: the last whose `from` is at or before it.
@@ -373,7 +377,21 @@ end
 
 --- The counter a client's call counts against: one per client and policy (core's rateCounterKey).
 function _M.counter_key(client, policy)
-  return "client:" .. policy.name .. ":" .. client
+  -- Made once per client and policy (the policy is the table's: dropped with it).
+  local known = policy.counter_keys
+  if not known then
+    known = {}
+    policy.counter_keys, policy.counter_key_count = known, 0
+  end
+  local key = known[client]
+  if key then return key end
+  key = "client:" .. policy.name .. ":" .. client
+  if policy.counter_key_count >= 10000 then
+    known = {}
+    policy.counter_keys, policy.counter_key_count = known, 0
+  end
+  known[client], policy.counter_key_count = key, policy.counter_key_count + 1
+  return key
 end
 
 return _M

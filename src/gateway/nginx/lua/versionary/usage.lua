@@ -19,9 +19,34 @@ local state = ngx.shared.versionary_state
 local SEP = "\t"
 local fields = { "client", "version", "method", "operation", "minute", "status", "deprecated" }
 
+-- The counters' names of the current minute by operation, client and status, made once per minute
+-- and worker: a client calls the same operation again and again. Forgotten past 10000 names.
+local names, name_count = {}, 0
+
+local function name_of(client, operation, minute, status, deprecated)
+  local by_client = names[operation]
+  local known = by_client and by_client[client]
+  local key = known and known.minute == minute and known[status]
+  if key and known.deprecated == deprecated then return key end
+  key = client .. SEP .. operation .. SEP .. minute .. SEP .. status .. SEP .. (deprecated or "")
+  if name_count >= 10000 then names, name_count = {}, 0 end
+  by_client = names[operation]
+  if not by_client then
+    by_client = {}
+    names[operation] = by_client
+  end
+  known = by_client[client]
+  if not known or known.minute ~= minute or known.deprecated ~= deprecated then
+    known = { minute = minute, deprecated = deprecated }
+    by_client[client] = known
+  end
+  known[status], name_count = key, name_count + 1
+  return key
+end
+
 --- Count one call of a client; `operation` is version, method and operation joined by tabs.
 function _M.count(client, operation, minute, status, deprecated)
-  local key = client .. SEP .. operation .. SEP .. minute .. SEP .. status .. SEP .. (deprecated or "")
+  local key = name_of(client, operation, minute, status, deprecated)
   local _, err, forcible = counters:incr(key, 1, 0)
   if err or forcible then
     -- Said once a minute: a full dict drops the oldest counters (raise gateway.nginx.usageMemory).
