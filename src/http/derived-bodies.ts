@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
 import { deeperThan, jsonDepthLimit } from './json-depth.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';

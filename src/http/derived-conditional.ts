@@ -4,10 +4,11 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema } from './derived-bodies.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
 import type { Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
+import { callWhole } from './upstream-call.ts';
 
 /** The current representation is read whole to be tagged; a larger one cannot be judged. */
 const readLimit = 8 * 1024 * 1024;
@@ -81,21 +82,12 @@ async function currentTags(at: {
   const headers: Headers = { ...at.headers };
   for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
     delete headers[name];
-  const answer = await at.pool.request({ method: 'GET', path: at.path, headers: headers as Record<string, string> });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > readLimit) {
-      answer.body.destroy();
-      return {};
-    }
-    chunks.push(chunk);
-  }
+  const answer = await callWhole(at.pool, { method: 'GET', path: at.path, headers, body: null, limit: readLimit });
+  if ('tooLarge' in answer) return {};
   const schema = responseSchema(at.route, at.read, answer.statusCode);
   const type = String(answer.headers['content-type'] ?? '');
   if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
-  const raw = Buffer.concat(chunks);
+  const raw = answer.body;
   const body = downBody(at.reply, { route: at.route, operation: at.read, schema, raw, checks: at.checks });
   if (body === undefined) return undefined;
   const upstream = answer.headers.etag;

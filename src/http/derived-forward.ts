@@ -7,11 +7,18 @@ import type { MigrationContext, OperationSpec } from '../core/versions/index.ts'
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
 import { judgeConditions } from './derived-conditional.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
-import { headersDown, headersUp, migrationContext, statusDown, upstreamTarget } from './derived-transport.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
+import {
+  headersDown,
+  headersUp,
+  migrationContext,
+  splitTarget,
+  statusDown,
+  upstreamTarget,
+} from './derived-transport.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
-import { callWhole } from './upstream-whole.ts';
+import { callWhole } from './upstream-call.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
@@ -43,6 +50,7 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
+  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
   const endpoint = route.endpoints.get(operation.id);
   // Removed by a newer version with nothing serving it: the table's row refused it already (its
   // 410); were it ever reached, it is still never forwarded.
@@ -57,9 +65,7 @@ export async function forwardDerived(options: {
     );
   const target = options.url.slice(options.routed.length);
   // The parameters in the derived version's terms first: a bad one never goes up.
-  const mark = target.indexOf('?');
-  const at = mark === -1 ? { path: target, query: '' } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
-  const invalid = route.checkParameters(operation, at);
+  const invalid = route.checkParameters(operation, splitTarget(target));
   if (invalid) return void sendProblem(reply, invalid);
   const path = route.rootBase + upstreamTarget(endpoint, operation, target);
   const context = migrationContext(request, operation, target);
@@ -74,8 +80,7 @@ export async function forwardDerived(options: {
     body: body ?? null,
     limit: answerLimit,
   });
-  if ('tooLarge' in answer)
-    return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
+  if ('tooLarge' in answer) return refuse('its body is over 8 MiB');
   const raw = answer.body;
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
@@ -86,18 +91,9 @@ export async function forwardDerived(options: {
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
   if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
-    return untranslatable(reply, {
-      operation: name,
-      version: route.self.name,
-      why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
-    });
+    return refuse(`${route.root.name}'s document gives no schema for status ${answer.statusCode}`);
   const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
-  if (json && encoding !== 'identity')
-    return untranslatable(reply, {
-      operation: name,
-      version: route.self.name,
-      why: `its body is encoded (${encoding})`,
-    });
+  if (json && encoding !== 'identity') return refuse(`its body is encoded (${encoding})`);
   if (schema && json) {
     const down = downBody(reply, {
       route,

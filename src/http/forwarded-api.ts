@@ -15,7 +15,7 @@ import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/
 import { routeSteps } from './pipeline/request-pipeline.ts';
 import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { readingBeforeWriteErrors } from './upstream-socket.ts';
+import { readingBeforeWriteErrors } from './upstream-call.ts';
 import { sendProblem } from './problem.ts';
 import { notServedProblem } from '../core/rulebook/problems.ts';
 import {

@@ -1,6 +1,7 @@
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import type { HeaderList, Headers } from './forward-headers.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
@@ -144,4 +145,99 @@ const closeToken = /(^|,)\s*close\s*(,|$)/i;
 function clientGone(reply: FastifyReply): boolean {
   const socket = reply.raw.socket;
   return reply.raw.destroyed || !socket || socket.destroyed;
+}
+
+/** An upstream's answer read whole, or `tooLarge` once it passed the limit (the call then aborted). */
+export type WholeAnswer = { statusCode: number; headers: Headers; body: Buffer } | { tooLarge: true };
+
+/**
+ * One call upstream with its answer read whole, through undici's `dispatch` (as the forwarder's
+ * calls go): no body stream and no async iterator per answer, which a derived version's calls,
+ * read whole to be translated, do not need. An answer over `limit` bytes aborts the call.
+ */
+export function callWhole(
+  pool: Dispatcher,
+  options: { method: Dispatcher.HttpMethod; path: string; headers: Headers; body: Buffer | null; limit: number },
+): Promise<WholeAnswer> {
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    let headers: Headers = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const handler: Dispatcher.DispatchHandler = {
+      // Its presence tells undici this handler speaks its controller API (onResponse*).
+      onRequestStart() {},
+      onResponseStart(_controller, status, upstream) {
+        statusCode = status;
+        headers = upstream as Headers;
+      },
+      onResponseData(controller, chunk) {
+        size += chunk.length;
+        if (size > options.limit) {
+          settled = true;
+          resolve({ tooLarge: true });
+          return controller.abort(new Error('The answer is over the limit.'));
+        }
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        if (settled) return;
+        settled = true;
+        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      },
+      onResponseError(_controller, error) {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      },
+    };
+    const { method, path, body } = options;
+    pool.dispatch({ method, path, headers: options.headers as Record<string, string>, body }, handler);
+  });
+}
+
+type WriteCallback = (error?: Error | null) => void;
+
+/** How long a failed write waits at most for the connection's read side to close. */
+const holdMs = 1000;
+
+/**
+ * Open upstream connections as `connector` does, on sockets that keep a failed write from
+ * closing them before what the upstream sent has been read.
+ *
+ * An upstream that answers a request (a 413, a 401) before reading its body, and closes, makes
+ * its kernel reset the connection; the answer is already in the gateway's receive buffer. The
+ * gateway's next write of the body fails (`EPIPE`, `ECONNRESET`), and Node destroys a socket
+ * whose write fails at once: the answer, never read, was lost, and the client got a 502. Here
+ * the failed write reports its error only once the socket has closed (undici closes it when the
+ * answer is read, or when the read side ends without one), or after {@link holdMs}: the answer
+ * is read first. A connection that answered nothing still fails, as before, with the error.
+ */
+export function readingBeforeWriteErrors(connector: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connector(options, (...args) => {
+      if (args[1]) holdWriteErrors(args[1]);
+      callback(...args);
+    });
+}
+
+function holdWriteErrors(socket: Socket): void {
+  const hold =
+    (callback: WriteCallback): WriteCallback =>
+    (error) => {
+      if (!error || socket.destroyed) return callback(error);
+      const release = () => {
+        clearTimeout(timer);
+        socket.off('close', release);
+        callback(error);
+      };
+      const timer = setTimeout(release, holdMs);
+      socket.once('close', release);
+    };
+  // `_write` and `_writev` are how a Writable hands its chunks over: wrapped on this socket alone.
+  const write = socket._write.bind(socket);
+  socket._write = (chunk, encoding, callback: WriteCallback) => write(chunk, encoding, hold(callback));
+  const writev = socket._writev?.bind(socket);
+  if (writev) socket._writev = (chunks, callback: WriteCallback) => writev(chunks, hold(callback));
 }

@@ -11,7 +11,7 @@ import {
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
 import { versionDocumentPath } from '../../http/api-scope.ts';
-import type { DerivedVersionRoute } from '../../http/derived-route.ts';
+import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
