@@ -87,14 +87,7 @@ export async function registerForwardedApi(
 
 function registerVersionRoutes(
   scope: FastifyInstance,
-  options: {
-    bundle: VersionBundle;
-    prefix: string;
-    vendor: string;
-    forward: ForwardOptions;
-    onVersionedRequest: VersionedRequestHook[];
-    onOperationCall?: OperationCallListener;
-    elementUses?: VersionedApiOptions['elementUses'];
+  options: Parameters<typeof registerForwardedApi>[1] & {
     version: ApiVersion;
     pool: Dispatcher;
     /** The upstream's authority, sent as `Host`. */

@@ -83,7 +83,7 @@ export function createForwarder(
  * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
  * upstream framework might.
  */
-const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+export const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 
 /** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
 export function pathOf(url: string): string {

@@ -45,7 +45,8 @@ export const lingeringCloseStep = defineStep({
   },
 });
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request frames a body (a `Transfer-Encoding`, or a `Content-Length` other than 0). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProxyTracerProvider, trace } from '@opentelemetry/api';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../pipeline/compile-route.ts';
 import { routePlanOf } from '../pipeline/request-pipeline.ts';
-import { ThinReply, type ThinRequest, type ThinStages } from './thin-call.ts';
-import { nextRequestId } from './thin-request-id.ts';
+import { plainPath } from '../forwarder.ts';
+import { hasBody } from '../lingering-close.ts';
+import { ThinReply, ThinRequest, type ThinSetup, type ThinStages } from './thin-call.ts';
 import { templateMatcher } from './thin-routes.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => void;
@@ -18,11 +19,7 @@ interface ThinVersion {
 }
 
 /** What the app hands the thin data plane once its routes are registered. */
-interface PlaneSetup {
-  log: FastifyBaseLogger;
-  requestId: (req: IncomingMessage) => string;
-  onError: ThinStages['onError'];
-}
+type PlaneSetup = ThinSetup & { onError: ThinStages['onError'] };
 
 /** A forwarded version as the thin data plane serves it: each method's templates matched without splitting them per call. */
 interface ServedVersion extends ThinVersion {
@@ -108,9 +105,6 @@ function tracing(): boolean {
   return (provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider) !== noTracer;
 }
 
-/** Characters a path keeps as they are in a URL parser (see `pathOf` in `forwarder.ts`): anything else is Fastify's. */
-const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
-
 /** Methods whose body the thin data plane streams upstream, as Fastify's `bodywith` methods (QUERY stays Fastify's: a body is required). */
 const writes: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -129,11 +123,9 @@ const plainContentType = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+[ \t]*(?:;.*)
  * a GET or HEAD, or a `Content-Type` Fastify may refuse.
  */
 function bodyOf(req: IncomingMessage, method: string): IncomingMessage | null | undefined {
-  const headers = req.headers;
-  const length = headers['content-length'];
-  const framed = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  const framed = hasBody(req);
   if (method === 'GET' || method === 'HEAD') return framed ? undefined : null;
-  const type = headers['content-type'];
+  const type = req.headers['content-type'];
   if (type === undefined) return framed ? req : null;
   return plainContentType.test(type) ? req : undefined;
 }
@@ -169,7 +161,7 @@ function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boo
   const route = template === undefined ? undefined : version.byMethod.get(method)!.get(template);
   const plan = route && routePlanOf(server, route.url, method);
   if (!route || !plan || !thinPlan(plan)) return false;
-  runPlan({ setup, plan, handler: route.handler }, new Request(req, setup, route.url, body ?? undefined), res);
+  runPlan({ setup, plan, handler: route.handler }, new ThinRequest(req, setup, route.url, body ?? undefined), res);
   return true;
 }
 
@@ -183,7 +175,7 @@ type RequestStage = (request: FastifyRequest, reply: FastifyReply, done: Done) =
  */
 function runPlan(
   call: { setup: PlaneSetup; plan: RoutePlan; handler: Handler },
-  request: Request,
+  request: ThinRequest,
   res: ServerResponse,
 ) {
   const { setup, plan } = call;
@@ -220,50 +212,3 @@ function runPlan(
   const parsing = plan.stages.preParsing as RequestStage | undefined;
   run(plan.stages.onRequest as RequestStage | undefined, () => run(parsing, handle));
 }
-
-/** The request of a thin call: a class, so that every one has one shape and its logger is made on first use. */
-class Request implements ThinRequest {
-  readonly raw: IncomingMessage;
-  readonly headers: IncomingMessage['headers'];
-  readonly url: string;
-  readonly originalUrl: string;
-  readonly method: string;
-  readonly ip: string;
-  readonly host: string;
-  readonly socket: IncomingMessage['socket'];
-  readonly protocol = 'http' as const;
-  readonly id: string;
-  readonly is404 = false as const;
-  readonly routeOptions: ThinRequest['routeOptions'];
-  versionaryState: Record<string, unknown>;
-  versionaryPlan = null;
-  /** The request stream for a write with a body, as the forwarded API's content-type parser hands it on. */
-  readonly body: IncomingMessage | undefined;
-  #setup: PlaneSetup;
-  #log: FastifyBaseLogger | undefined;
-
-  // eslint-disable-next-line max-params -- built in one place, per request
-  constructor(req: IncomingMessage, setup: PlaneSetup, url: string, body: IncomingMessage | undefined) {
-    this.raw = req;
-    this.headers = req.headers;
-    this.url = req.url!;
-    this.originalUrl = this.url;
-    this.method = req.method!;
-    this.ip = req.socket.remoteAddress ?? '';
-    this.host = req.headers.host ?? '';
-    this.socket = req.socket;
-    // One sent is the app's to judge (kept when well-formed); none, and the id is made here, cheaply.
-    this.id = req.headers['x-request-id'] === undefined ? nextRequestId() : setup.requestId(req);
-    this.body = body;
-    this.routeOptions = { url, config: noConfig };
-    this.versionaryState = { routeUrl: url };
-    this.#setup = setup;
-  }
-
-  // A child logger per request costs more than the rest of the call: made when something logs.
-  get log(): FastifyBaseLogger {
-    return (this.#log ??= this.#setup.log.child({ reqId: this.id }));
-  }
-}
-
-const noConfig: Record<string | symbol, unknown> = Object.freeze({});
