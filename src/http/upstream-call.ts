@@ -2,33 +2,39 @@ import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { buildConnector, Dispatcher } from 'undici';
-import type { HeaderList, Headers } from './forward-headers.ts';
+import { upstreamProblem } from '../core/rulebook/problems.ts';
+import { setResponseHeaders, type HeaderList, type Headers } from './forward-headers.ts';
+import { sendProblem } from './problem.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
 
-/** What one forwarded call needs besides the request: its target and headers, and what to do with the answer's. */
-export interface UpstreamCall {
-  /** The request target sent upstream, in origin form. */
+/** What one forwarded call sends: its target in origin form, and its headers. */
+interface UpstreamCall {
   path: string;
-  /** The request headers sent upstream: a flat list of names and values, or an object. */
   headers: HeaderList | Headers;
-  /** Set the upstream's response headers (lower-case) on the reply, as the client gets them. */
-  responseHeaders(upstream: Headers, reply: FastifyReply): void;
-  /** The upstream could not be reached or did not answer in time, before anything was sent. */
-  onError(reply: FastifyReply, error: Error & { code?: string }): void;
 }
 
-/**
- * An answer no longer than this, with a `Content-Length` and a `Content-Type`, is sent as one
- * buffer: no stream, and Fastify frames it. Anything else (chunked, larger, untyped) streams with
- * backpressure, so memory stays bounded whatever the upstream sends.
- */
+/** The upstream could not be reached or did not answer in time: a 502 or 504 problem, or a reset once a reply began. */
+export function upstreamFailed(reply: FastifyReply, error: Error & { code?: string; statusCode?: number }): void {
+  const timedOut =
+    error.statusCode === 504 ||
+    /TIMEOUT/i.test(error.code ?? '') ||
+    /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
+  reply.request.log.warn(
+    { err: { message: error.message, code: error.code } },
+    timedOut ? 'upstream timed out' : 'upstream unreachable',
+  );
+  if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+  reply.header('connection', 'close');
+  sendProblem(reply, upstreamProblem(timedOut));
+}
+
+/** An answer up to this size, with a `Content-Length` and a `Content-Type`, is sent as one buffer; any other streams. */
 const wholeUpTo = 64 * 1024;
 
 /**
- * Forward one request through undici's `dispatch`: the body streams up as it arrives, the answer
- * comes back whole when small and streams when not. The reply goes out through Fastify, so the
- * pipeline's respond steps and `onResponse` hooks see it as they see a handler's.
+ * Forward one request through undici's `dispatch`, the body streamed up. The reply goes out
+ * through Fastify, so the pipeline's respond steps see it as they see a handler's.
  */
 export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: UpstreamCall): void {
   const request = reply.request;
@@ -38,14 +44,13 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
   stateOf(request).forwarded = true;
   pool.dispatch(
     { method, path: call.path, headers: call.headers as string[] | Record<string, string>, body },
-    new ForwardHandler(reply, call, body),
+    new ForwardHandler(reply, body),
   );
 }
 
 class ForwardHandler implements Dispatcher.DispatchHandler {
   #reply: FastifyReply;
-  #call: UpstreamCall;
-  /** A small answer is read whole: its first piece (nearly always the only one), then any more. */
+  /** A small answer's pieces: the first (nearly always the only one), then any more. */
   #whole = false;
   #first?: Buffer;
   #more?: Buffer[];
@@ -56,9 +61,8 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   /** The upstream's answer has ended: nothing is left to abort. */
   #ended = false;
 
-  constructor(reply: FastifyReply, call: UpstreamCall, body: UpstreamBody | null) {
+  constructor(reply: FastifyReply, body: UpstreamBody | null) {
     this.#reply = reply;
-    this.#call = call;
     this.#body = body;
   }
 
@@ -84,7 +88,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
     if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
-    this.#call.responseHeaders(upstream, reply);
+    setResponseHeaders(upstream, reply);
     // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered
     // first. The client's body is drained before the answer goes out (the lingering close).
     if (!reply.request.raw.complete) reply.header('connection', 'close');
@@ -128,7 +132,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     const reply = this.#reply;
     if (this.#stream) return void this.#stream.destroy(error);
     if (clientGone(reply) || reply.sent) return;
-    this.#call.onError(reply, error);
+    upstreamFailed(reply, error);
   }
 }
 
@@ -150,11 +154,7 @@ function clientGone(reply: FastifyReply): boolean {
 /** An upstream's answer read whole, or `tooLarge` once it passed the limit (the call then aborted). */
 export type WholeAnswer = { statusCode: number; headers: Headers; body: Buffer } | { tooLarge: true };
 
-/**
- * One call upstream with its answer read whole, through undici's `dispatch` (as the forwarder's
- * calls go): no body stream and no async iterator per answer, which a derived version's calls,
- * read whole to be translated, do not need. An answer over `limit` bytes aborts the call.
- */
+/** One call upstream with its answer read whole (no stream per answer); one over `limit` bytes aborts the call. */
 export function callWhole(
   pool: Dispatcher,
   options: { method: Dispatcher.HttpMethod; path: string; headers: Headers; body: Buffer | null; limit: number },
@@ -203,16 +203,10 @@ type WriteCallback = (error?: Error | null) => void;
 const holdMs = 1000;
 
 /**
- * Open upstream connections as `connector` does, on sockets that keep a failed write from
- * closing them before what the upstream sent has been read.
- *
- * An upstream that answers a request (a 413, a 401) before reading its body, and closes, makes
- * its kernel reset the connection; the answer is already in the gateway's receive buffer. The
- * gateway's next write of the body fails (`EPIPE`, `ECONNRESET`), and Node destroys a socket
- * whose write fails at once: the answer, never read, was lost, and the client got a 502. Here
- * the failed write reports its error only once the socket has closed (undici closes it when the
- * answer is read, or when the read side ends without one), or after {@link holdMs}: the answer
- * is read first. A connection that answered nothing still fails, as before, with the error.
+ * Open upstream connections as `connector` does, on sockets whose failed write is reported only
+ * once the socket has closed (or after {@link holdMs}). An upstream that answers (a 413, a 401)
+ * before reading the body and closes makes the next write fail (`EPIPE`), and Node destroys the
+ * socket at once: the answer waiting in the receive buffer was lost, and the client got a 502.
  */
 export function readingBeforeWriteErrors(connector: buildConnector.connector): buildConnector.connector {
   return (options, callback) =>
