@@ -15,15 +15,11 @@ const readLimit = 8 * 1024 * 1024;
 
 /**
  * A call's `If-Match` (and a write's `If-None-Match`) in the derived version's terms. They name
- * tags of the derived version's representations (the gateway's tag of a translated body), which
- * the upstream has never given: passed on as they are, every conditional write would be a 412.
- * So the gateway reads the resource as the derived version's GET of the same path gives it (from
- * the upstream, translated), judges the conditions on that representation's tag, and answers the
- * 412 problem itself when one fails. Otherwise the call goes up with `If-Match` set to the
- * upstream's own tag of what was read, so the upstream still refuses it if the resource changed
- * in between (without one, it goes unconditioned). A `*` alone means the same in every version
- * and passes as it is; a GET's `If-None-Match` is the caching step's, on the translated body.
- * Answers the headers to send, or undefined once an answer has been sent.
+ * tags of translated bodies, which the upstream never gave (passed on, every conditional write
+ * would be a 412): the gateway reads the resource as the derived version's GET gives it, judges
+ * the conditions on its tag, and sends the 412 itself. Otherwise the call goes up with the
+ * upstream's own tag of what was read in `If-Match`, so a change in between is still refused.
+ * A `*` alone passes as it is. Answers the headers to send, or undefined once an answer was sent.
  */
 export async function judgeConditions(at: {
   reply: FastifyReply;
@@ -65,11 +61,7 @@ export async function judgeConditions(at: {
   return out;
 }
 
-/**
- * The derived version's tag of the resource's current representation (undefined when the
- * upstream has none: not a 200), and the upstream's own tag of it; undefined once a problem has
- * been sent (an answer that cannot be translated).
- */
+/** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
 async function currentTags(at: {
   reply: FastifyReply;
   route: DerivedVersionRoute;

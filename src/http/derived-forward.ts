@@ -25,15 +25,10 @@ import type { createResponseChecks } from './response-check.ts';
 const answerLimit = 8 * 1024 * 1024;
 
 /**
- * Forward one call of a derived version: the request body (JSON) checked in the derived version's
- * terms and migrated up to the root version, the conditions judged on the derived version's tags,
- * and the call sent to the root's path (a HEAD as a GET); the answer read whole, checked against
- * the root's document, migrated down and stripped of what the derived document does not declare.
- * `ETag` and `Content-Length` are the translated body's, links and a problem's `instance` the
- * derived version's paths. An answer that cannot be translated is a 502 problem naming the
- * operation and the record, never a half-translated body. The schema is the exact status's, else
- * its range's (`2XX`), else `default`'s; a JSON success with none is refused too. Any other
- * answer that is not JSON passes as it is.
+ * Forward one call of a derived version: the request translated up to the root version (`callUp`),
+ * the answer read whole and translated down, its `ETag`, links and a problem's `instance` in the
+ * derived version's terms. An answer that cannot be translated is a 502 problem, never a
+ * half-translated body; an answer that is not JSON passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -124,9 +119,8 @@ export async function forwardDerived(options: {
 }
 
 /**
- * What goes up for a call: the request body read whole, checked in the derived version's terms
- * and migrated up, and the headers with the conditions judged (a GET's `If-None-Match` is the
- * caching step's, on the translated body); undefined once a problem has been sent.
+ * What goes up for a call: the body read whole, checked and migrated up, and the headers with the
+ * conditions judged (a GET's `If-None-Match` is the caching step's); undefined once a problem was sent.
  */
 async function callUp(
   options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext },
@@ -204,18 +198,11 @@ function linkIn(value: string, at: { from: string; to: string }): string {
   return value.split(`${at.from}/`).join(`${at.to}/`);
 }
 
-/** An upstream's problem with its `instance` in the derived version's paths; as it is when it has none, or is not JSON. */
-function inDerivedTerms(
-  raw: Buffer,
-  at: {
-    from: string;
-    to: string;
-    /** The upstream's target and the client's: a moved endpoint's instance is the client's path. */ call: [
-      string,
-      string,
-    ];
-  },
-): Buffer | string {
+/**
+ * An upstream's problem with its `instance` in the derived version's paths (`call`: the upstream's
+ * target and the client's, a moved endpoint's instance being the client's path).
+ */
+function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [string, string] }): Buffer | string {
   let problem: unknown;
   try {
     problem = JSON.parse(raw.toString('utf8'));

@@ -30,11 +30,8 @@ import { addThinVersion } from './thin/thin-plane.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
- * Register every version of the bundle as a forwarding route: each documented path (with the
- * lifecycle's verdict by its template) and a catch-all for the rest of the version (`/*`), every
- * method. Bodies stream both ways; the upstream's status, headers and body pass unchanged but for
- * hop-by-hop headers and the lifecycle's own. A refused or failed connection is a 502 problem, a
- * slow upstream a 504 one.
+ * Register every version of the bundle as forwarding routes: each documented path (judged by its
+ * template) and a catch-all for the rest of the version (`/*`). Bodies stream both ways.
  */
 export async function registerForwardedApi(
   app: FastifyInstance,
@@ -46,10 +43,7 @@ export async function registerForwardedApi(
     onVersionedRequest: VersionedRequestHook[];
     /** Told once per forwarded call, before the hooks; an undocumented path counts as `METHOD /*`. */
     onOperationCall?: OperationCallListener;
-    /**
-     * Deprecated query parameters and `fields=` names, matched as `looseQuery` reads the query;
-     * bodies stream unread, so a field sent in one is not seen.
-     */
+    /** Deprecated query parameters and `fields=` names; bodies stream unread, so a field sent in one is not seen. */
     elementUses?: VersionedApiOptions['elementUses'];
   },
 ): Promise<void> {
