@@ -7,10 +7,9 @@ import type { AppIdentity } from '../kernel/ports/principal.ts';
 import type { GatewaySettings } from '../kernel/config/gateway-settings.ts';
 
 /**
- * Who calls the proxied API, for `identify: { header }` and `identify: { jwt }`: the client
- * named by the trusted header, or by the verified token's claim, with the roles to call the API
- * (`read` and `write`, never `admin`). Outside the API, and with a Versionary key, it says nothing,
- * so the management API and the portal keep their own credentials. `apiKeys` needs none of this.
+ * Who calls the proxied API for `identify: { header }` or `{ jwt }`, with `read` and `write`
+ * (never `admin`). Outside the API, and for a Versionary key, it says nothing: the management API
+ * and the portal keep their own credentials.
  */
 export function createGatewayIdentify(options: {
   settings: GatewaySettings;

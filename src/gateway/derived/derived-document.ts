@@ -6,14 +6,9 @@ const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
- * A derived version's OpenAPI document: the newer version's own (its descriptions, parameters and
- * examples kept), with the older version's component schemas, only the operations the older
- * version routes, at their older paths and methods (a moved endpoint where it was, a removed one
- * back), their statuses, headers and query parameters by their older names, and paths relative
- * to the version base (the gateway serves each document with its own `servers`). It is what
- * `defineVersions` derives in-process, written into the document the upstream's team maintains.
- * It is closed: a component nothing it serves refers to (the schema of an endpoint the older
- * version lacks) is left out, as linters require.
+ * A derived version's OpenAPI document: the newer version's own (descriptions, examples kept) with
+ * the older version's schemas and operations, at their older paths, methods, statuses and names,
+ * paths relative to the version base. Closed: a component nothing refers to is left out, as linters require.
  */
 export function derivedDocument(options: {
   root: Record<string, unknown>;
@@ -94,10 +89,7 @@ const referable = [
   'pathItems',
 ];
 
-/**
- * The document without the components that nothing outside `components` reaches, through any
- * chain of `$ref`s; a section left empty is dropped.
- */
+/** The document without the components nothing outside `components` reaches through `$ref`s; empty sections dropped. */
 function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
   const components = (doc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const reached = new Set<string>();

@@ -22,12 +22,9 @@ import { rangeResponses, requiredBodies } from './range-responses.ts';
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
 /**
- * The versions the gateway serves from a newer one (`derivedFrom` and a change file), added to
- * the bundle read from the upstreams' documents: each chain down from a version with an upstream
- * (v1 from v2 from v3) is derived by `defineVersions`, the library's own derivation, with the
- * change files' changes; each derived version gets its document (the newer one's, reshaped) and
- * its route (its root's upstream, the migrations between them). Every problem is pushed to
- * `errors`, each naming its version and file.
+ * The versions the gateway serves from a newer one (`derivedFrom`), added to the bundle: each
+ * chain down from a version with an upstream is derived by `defineVersions` with the change
+ * files' changes, and each derived version gets its document and route. Problems go to `errors`.
  */
 export function addDerivedVersions(options: {
   versions: readonly GatewayVersion[];
@@ -145,20 +142,14 @@ function rangesOf(
   return out;
 }
 
-/** A change file's changes, as read, for the version that introduced them. */
+/** A change file's changes, for the version that introduced them; `derived` is the version whose file lists them. */
 interface ListedChanges {
-  /** The derived version whose `changes` file lists them. */
   derived: string;
   path: string;
   entries: VersionChangeEntry[];
 }
 
-/**
- * A problem of `defineVersions`, told where it is in the change file: its pointer
- * (`/versions/1/changes/0/instructions/2`) names the version, the change and the instruction, and
- * the file names the change by its own place (`[0]`), so the message says `changes-v2.json[0]
- * .instructions[2] (field-added User.email)`, the field included, as a mistake of shape is told.
- */
+/** A problem of `defineVersions` told at its place in the change file: `changes-v2.json[0].instructions[2] (field-added User.email)`. */
 function placed(
   problem: { pointer?: string | undefined; detail: string },
   at: { chain: string[]; changesOf: Map<string, ListedChanges>; root: string },

@@ -3,10 +3,8 @@ import type { EndpointSource } from '../../core/versions/index.ts';
 type Json = Record<string, unknown>;
 
 /**
- * The newer document's operation as the older version documents it: its id (an endpoint served
- * by another's operation keeps its own), the path's shared parameters when it moves to another
- * path, and, each version's changes undone newest first, its statuses, query parameters and
- * request and response headers by their older names.
+ * The newer document's operation as the older version documents it: its own id, the path's shared
+ * parameters when it moves, and its statuses, parameters and headers renamed back, newest change first.
  */
 export function endpointInOlderTerms(at: {
   operation: Json;

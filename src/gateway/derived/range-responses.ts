@@ -3,10 +3,8 @@ import { refName } from '../../core/versions/index.ts';
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
- * The response schemas a document gives by a range or by default (`2XX`, `default`), by operation
- * id (`GET /users` where it has none, as the versions read from documents name it): a derived
- * version translates an answer whose exact status is not documented by them. Only a component
- * (`$ref`) can be translated, the migrations being compiled per component.
+ * By operation id, the response schemas a document gives by range or default (`2XX`, `default`),
+ * for an answer whose exact status it does not document. Only a `$ref` counts: migrations are per component.
  */
 export function rangeResponses(
   document: Record<string, unknown>,
@@ -24,11 +22,7 @@ export function rangeResponses(
   return out;
 }
 
-/**
- * The ids of the operations whose `requestBody` is `required: true` (OpenAPI's default is
- * optional): a derived version refuses such a call without a body, as the upstream would, but
- * in its own terms and without calling it.
- */
+/** The ids of the operations whose `requestBody` is `required: true` (OpenAPI's default is optional). */
 export function requiredBodies(document: Record<string, unknown>, rootBase: string): ReadonlySet<string> {
   const out = new Set<string>();
   for (const { id, op } of operationsOf(document, rootBase))

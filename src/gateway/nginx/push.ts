@@ -29,12 +29,10 @@ const verifyEveryTicks = 8;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Push each new decision table (`PUT /table`, with the control plane's clock in
- * `x-versionary-now`) and each key revocation (`POST /keys/flush`) to nginx's unix socket, each
- * with the shared secret. Every 2 s (8 ticks) nginx's table is checked by its digest (`GET
- * /state`): one that is not the table pushed (nginx restarted, or a push that did not come from
- * here) is pushed over at once. nginx not answering is no error: it asks for the table itself
- * when it starts.
+ * Push each new decision table (`PUT /table`) and key revocation (`POST /keys/flush`) to nginx's
+ * unix socket with the shared secret. Every 8 ticks nginx's table is checked by its digest (`GET
+ * /state`) and pushed over when it differs (nginx restarted). nginx not answering is no error:
+ * it asks for the table itself when it starts.
  */
 export function createTablePusher(
   context: LifecycleContext,

@@ -49,11 +49,7 @@ function luaFiles(): Record<string, string> {
   return files;
 }
 
-/**
- * Every file of the data plane by name: the Lua interpreter of the decision table, the `http {}`
- * and `server {}` includes, and a whole `nginx.conf`. None holds the lifecycle: the control plane
- * pushes the table into nginx's shared memory, so a lifecycle change needs no reload.
- */
+/** Every file of the data plane by name. None holds the lifecycle: it is pushed, so a change needs no reload. */
 export function renderNginxFiles(options: { config: ServiceConfig; target: NginxTarget }): Record<string, string> {
   const { config, target } = options;
   const gateway = config.settings.gateway!;
