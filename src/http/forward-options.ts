@@ -62,36 +62,18 @@ export interface DerivedVersionRoute {
   /** This version, as the chain's plan knows it. */
   self: ApiVersion;
   plan: MigrationPlan;
-  /**
-   * By this version's operation id, the root's route that serves it (moved, or another one for a
-   * removed endpoint; none when a newer version removed it: a 410) and the transport changes on
-   * the way (statuses, headers, query parameters).
-   */
+  /** By operation id, the root's route that serves it (none when a newer version removed it) and the changes on the way. */
   endpoints: ReadonlyMap<string, EndpointSource>;
   /** `/api/v2`: the root's base path, which the upstream serves. */
   rootBase: string;
-  /**
-   * By operation id, the response schemas the root's document gives by range or by default
-   * (`2XX`, `DEFAULT`), for an answer whose exact status it does not document.
-   */
+  /** By operation id, the root's response schemas by range or default (`2XX`, `DEFAULT`). */
   ranges?: Record<string, Record<string, string>>;
-  /**
-   * The problem of a request body of this version's schema `name`, checked in this version's
-   * terms before any migration (its document's constraints, members it does not declare), or
-   * undefined when it may go up.
-   */
+  /** The problem of a request body of this version's schema `name`, in this version's terms, or undefined. */
   checkRequest: (name: string, body: unknown) => VersionaryError | undefined;
-  /**
-   * The problem of a call's path and query parameters (`path` below the version base, `query`
-   * without its `?`, both as received), checked in this version's terms, or undefined.
-   */
+  /** The problem of a call's parameters (`path` below the version base, `query` without `?`, as received), or undefined. */
   checkParameters: (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined;
   /** The ids of the operations whose document says their request body is required. */
   requiredBodies: ReadonlySet<string>;
-  /**
-   * Drops, in place, the members of a translated answer (of this version's schema `name`) that
-   * this version's document does not declare; answers the pointer of a value that fits no branch
-   * of an `anyOf`/`oneOf`, whose members cannot be told, else undefined.
-   */
+  /** Drops, in place, an answer's undeclared members; answers the pointer of a value that fits no `anyOf`/`oneOf` branch. */
   dropUndeclared: (name: string, body: unknown) => string | undefined;
 }
