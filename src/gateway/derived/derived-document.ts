@@ -1,4 +1,5 @@
 import { withPublishedNames, type ApiVersion, type EndpointSource } from '../../core/versions/index.ts';
+import { belowBase } from './range-responses.ts';
 
 // `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
@@ -10,7 +11,7 @@ const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase
  * paths relative to the version base. Closed: a component nothing refers to is left out, as linters require.
  */
 export function derivedDocument(options: {
-  root: Record<string, unknown>;
+  root: Json;
   /** `/api/v2`: the newer document's paths may be written below it. */
   rootBase: string;
   version: ApiVersion;
@@ -18,10 +19,10 @@ export function derivedDocument(options: {
   rootVersion: ApiVersion;
   /** By the derived version's operation id, the root's route that serves it and the changes on the way. */
   endpoints: ReadonlyMap<string, EndpointSource>;
-}): Record<string, unknown> {
+}): Json {
   const { version, rootBase } = options;
   const doc = structuredClone(options.root);
-  const components = (doc.components ?? {}) as Record<string, unknown>;
+  const components = (doc.components ?? {}) as Json;
   // The derived operations served by each of the root's routes (most by their own).
   const servedBy = new Map<string, ApiVersion['operations']>();
   for (const op of version.operations) {
@@ -30,20 +31,20 @@ export function derivedDocument(options: {
     const key = `${route.method} ${route.path}`;
     servedBy.set(key, [...(servedBy.get(key) ?? []), op]);
   }
-  const paths: Record<string, Record<string, unknown>> = {};
-  const place = (route: { path: string; method: string }, operation: unknown, shared: Record<string, unknown>) => {
+  const paths: Record<string, Json> = {};
+  const place = (route: { path: string; method: string }, operation: unknown, shared: Json) => {
     const item = (paths[route.path] ??= { ...shared });
     item[route.method === 'QUERY' ? 'query' : route.method.toLowerCase()] = operation;
   };
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
-    const relative = path === rootBase ? '/' : path.startsWith(`${rootBase}/`) ? path.slice(rootBase.length) : path;
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    const relative = belowBase(path, rootBase);
     const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !methods.includes(key)));
     for (const [key, value] of Object.entries(item ?? {})) {
       if (!methods.includes(key)) continue;
       for (const op of servedBy.get(`${methodOf(key)} ${relative}`) ?? []) {
         const moved = op.path !== relative;
         const operation = endpointInOlderTerms({
-          operation: value as Record<string, unknown>,
+          operation: value as Json,
           // A path's own parameters go with the operation to another path.
           shared: moved ? shared : {},
           id: op.id,
@@ -59,7 +60,7 @@ export function derivedDocument(options: {
     if (source?.removedIn === undefined) continue;
     place(op, goneOperation(op, source.removedIn), {});
   }
-  const info = (doc.info ?? {}) as Record<string, unknown>;
+  const info = (doc.info ?? {}) as Json;
   // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too;
   // then closed: what nothing it serves refers to is left out.
   return withoutUnused(
@@ -89,8 +90,8 @@ const referable = [
 ];
 
 /** The document without the components nothing outside `components` reaches through `$ref`s; empty sections dropped. */
-function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
-  const components = (doc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
+function withoutUnused(doc: Json): Json {
+  const components = (doc.components ?? {}) as Record<string, Json | undefined>;
   const reached = new Set<string>();
   const pending: unknown[] = Object.entries(doc)
     .filter(([key]) => key !== 'components')
@@ -117,7 +118,7 @@ function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
       pending.push(components[match[1]!]?.[name]);
     }
   }
-  const kept: Record<string, unknown> = {};
+  const kept: Json = {};
   for (const [section, entries] of Object.entries(components)) {
     if (!referable.includes(section) || entries === null || typeof entries !== 'object') {
       kept[section] = entries;
@@ -141,7 +142,7 @@ function nameOf(token: string): string {
 }
 
 /** An endpoint a newer version removed, as the older version documents it: answered 410. */
-function goneOperation(op: ApiVersion['operations'][number], removedIn: string): Record<string, unknown> {
+function goneOperation(op: ApiVersion['operations'][number], removedIn: string): Json {
   const parameters = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',

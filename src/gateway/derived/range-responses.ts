@@ -36,11 +36,16 @@ interface DocumentOperation {
   responses?: Record<string, unknown>;
 }
 
+/** A document's path below the version base it may be written under (`/api/v2/users` → `/users`). */
+export function belowBase(path: string, base: string): string {
+  return path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+}
+
 /** Each operation of a document with its id, as the versions read from documents name it. */
 function* operationsOf(document: Record<string, unknown>, rootBase: string) {
   const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   for (const [raw, item] of Object.entries(paths)) {
-    const path = raw === rootBase ? '/' : raw.startsWith(`${rootBase}/`) ? raw.slice(rootBase.length) : raw;
+    const path = belowBase(raw, rootBase);
     for (const method of methods) {
       const op = item?.[method] as DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;

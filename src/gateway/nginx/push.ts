@@ -82,7 +82,7 @@ export function createTablePusher(
   };
   // Whether nginx holds the table of this digest. An nginx not listening is left alone: it asks for the table when it starts.
   const inForce = async (digest: string) => {
-    const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state', body: '', headers: {} });
+    const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state' });
     if (status !== 200) return status === undefined;
     return (JSON.parse(body) as { digest?: string }).digest === digest;
   };
@@ -95,7 +95,7 @@ export function createTablePusher(
   const flushKeys = () => {
     if (!socket) return;
     flushing = flushing.then(async () => {
-      const { status } = await send(socket, secret(), { method: 'POST', path: '/keys/flush', body: '', headers: {} });
+      const { status } = await send(socket, secret(), { method: 'POST', path: '/keys/flush' });
       if (status !== undefined && status !== 200) app.log.error({ status }, 'nginx refused the key flush');
     });
   };
@@ -124,9 +124,9 @@ export function createTablePusher(
 function send(
   socketPath: string,
   secret: string | undefined,
-  o: { method: string; path: string; body: string; headers: Record<string, string> },
+  o: { method: string; path: string; body?: string; headers?: Record<string, string> },
 ): Promise<{ status?: number | undefined; body: string }> {
-  const { method, path, body, headers } = o;
+  const { method, path, body = '', headers } = o;
   return new Promise((resolve) => {
     const req = request(
       {
