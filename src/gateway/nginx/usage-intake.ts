@@ -41,30 +41,22 @@ export function installUsageIntake(
       });
     }
     try {
-      return await recordHeld(path, batch);
+      const stored = await storage.usageLog.position(path);
+      if (stored && stored.offset >= batch.seq) return 'again';
+      const calls: UsageCall[] = [];
+      const counts: OperationCount[] = [];
+      for (const entry of batch.entries) {
+        const usage = usageOfEntry(entry, judge);
+        calls.push(...usage.calls);
+        if (usage.count && countOperations) counts.push(usage.count);
+      }
+      const position = { path, device: 'nginx', inode: batch.instance, offset: batch.seq };
+      await storage.usageLog.commit({ position, calls, counts, keepRaw, owner });
+      return 'recorded';
     } finally {
       // Let another control plane record the next batch at once (nginx may call another host).
       await storage.usageLog.release({ path, owner }).catch(() => {});
     }
-  };
-  const recordHeld = async (path: string, batch: UsageBatch): Promise<'recorded' | 'again'> => {
-    const stored = await storage.usageLog.position(path);
-    if (stored && stored.offset >= batch.seq) return 'again';
-    const calls: UsageCall[] = [];
-    const counts: OperationCount[] = [];
-    for (const entry of batch.entries) {
-      const usage = usageOfEntry(entry, judge);
-      calls.push(...usage.calls);
-      if (usage.count && countOperations) counts.push(usage.count);
-    }
-    await storage.usageLog.commit({
-      position: { path, device: 'nginx', inode: batch.instance, offset: batch.seq },
-      calls,
-      counts,
-      keepRaw,
-      owner,
-    });
-    return 'recorded';
   };
   app.post(
     nginxUsagePath,

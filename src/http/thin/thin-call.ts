@@ -166,29 +166,25 @@ export class ThinReply {
     if (this.sent) return this;
     this.sent = true;
     let body = payload;
-    if (isStream(body) || body === undefined || body === null) {
-      // Passed as it is.
-    } else if (Buffer.isBuffer(body)) {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'application/octet-stream';
-    } else if (typeof body === 'string') {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'text/plain; charset=utf-8';
-    } else {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'application/json; charset=utf-8';
-      body = (this.#serializer ?? JSON.stringify)(body);
+    if (!isStream(body) && body !== undefined && body !== null) {
+      const text = typeof body === 'string';
+      const json = !text && !Buffer.isBuffer(body);
+      if (!this.hasHeader('content-type'))
+        this.#headers['content-type'] = json
+          ? 'application/json; charset=utf-8'
+          : text
+            ? 'text/plain; charset=utf-8'
+            : 'application/octet-stream';
+      if (json) body = (this.#serializer ?? JSON.stringify)(body);
     }
     const onSend = this.#stages.onSend as PayloadStage | undefined;
-    if (!onSend) {
-      this.#write(body);
-      return this;
-    }
-    onSend(this.request, this as unknown as FastifyReply, body, (error, next) => {
-      if (error) {
+    if (!onSend) this.#write(body);
+    else
+      onSend(this.request, this as unknown as FastifyReply, body, (error, next) => {
+        if (!error) return this.#write(next);
         this.log.error({ err: error }, 'a respond step failed');
         this.raw.destroy(error);
-        return;
-      }
-      this.#write(next);
-    });
+      });
     return this;
   }
 
