@@ -101,10 +101,6 @@ export class ThinReply {
     return this.raw.statusCode;
   }
 
-  set statusCode(code: number) {
-    this.code(code);
-  }
-
   get elapsedTime(): number {
     return performance.now() - this.#start;
   }
@@ -114,10 +110,6 @@ export class ThinReply {
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new RangeError(`Bad status ${status}`);
     this.raw.statusCode = status;
     return this;
-  }
-
-  status(status: number): this {
-    return this.code(status);
   }
 
   header(name: string, value: unknown): this {
