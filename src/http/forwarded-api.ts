@@ -187,7 +187,6 @@ function registerVersionRoutes(
       // 204), never forwarded (core's `methodRule`).
       method: methods,
       url,
-      // The version's steps, compiled per route and method by the pipeline.
       config: { ...routeSteps(steps), ...o.catchAll?.config },
       handler,
     });
@@ -212,8 +211,6 @@ function registerVersionRoutes(
   // version's translations stay on Fastify).
   if (!derived) addThinVersion(scope.server, version.name, { base, byMethod: routes.byMethod });
   if (byPath.has('/*')) return;
-  // What the router did not match: found by the route index, else refused, or forwarded with the
-  // methods the version's operations declare where the version forwards undocumented paths.
   const undocumented = forwardsUndocumented(options.forward, version.name);
   const catchAll = createCatchAll({
     base,

@@ -60,9 +60,7 @@ export function createForwarder(
 
 /**
  * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
- * and no leading `//` (an authority), is its own `pathname`. Anything else (`%`, `\\`, `#`, a
- * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
- * upstream framework might.
+ * and no leading `//`, is its own `pathname`; any other goes through `new URL()`, as an upstream's would.
  */
 export const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 

@@ -14,15 +14,11 @@ export interface LingeringCloseOptions {
 export const lingeringCloseKey = stepKey<LingeringCloseOptions>('lingering-close');
 
 /**
- * The `respond:lingering-close` step: let a client that writes its whole body before it reads (Python's `http.client`) read the
- * answer it was given early: a 413 for an oversized body, a 401 before the body was read, a 404.
- * Node closes a connection answered early, and the client's next write meets a reset that drops
- * the unread answer with it (`EPIPE`). nginx drains such a body (`lingering_close`); here the rest
- * of the body is read and discarded before the answer goes out, until the client has sent it,
- * closes, pauses for `silenceMs`, or has sent `lingerBytes` more, for `lingerMs` at most (the
- * bounds of what a hostile upload costs). The answer then says `Connection: close`.
- *
- * Its resource is provided before any plugin context exists, so the forwarded API's routes meet it too.
+ * The `respond:lingering-close` step: a client that writes its whole body before it reads
+ * (Python's `http.client`) still reads an early answer (a 413, a 401): Node closes the connection,
+ * and the client's next write meets a reset that drops the unread answer (`EPIPE`). As nginx's
+ * `lingering_close`, the rest of the body is drained first, within bounds a hostile upload cannot
+ * stretch. Its resource is provided before any plugin context, so forwarded routes meet it too.
  */
 export const lingeringCloseStep = defineStep({
   needs: lingeringCloseKey,
