@@ -29,8 +29,6 @@ export function nginxControlPlane(options: {
   config: ServiceConfig;
   /** Where to render; `undefined` renders nothing (the owner runs `versionary nginx`). */
   target?: NginxTarget;
-  /** Kept for configs that name it: the files no longer change with the lifecycle, so nothing reloads. */
-  reload?: string[];
   /** `false`: the files are `versionary nginx`'s, kept as they are; only the secret is read and the socket pushed to. */
   renders?: boolean;
   /** Told once the files are written (`versionary nginx` renders once and stops). */
@@ -135,7 +133,7 @@ function writeFiles(out: string, files: Record<string, string>): void {
 }
 
 /** The rendering target of the `gateway.nginx` settings, paths relative to the config file. */
-export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; reload?: string[] } | undefined {
+export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget } | undefined {
   const nginx = config.settings.gateway?.nginx;
   if (!nginx) return undefined;
   const base = config.configPath ? resolve(config.configPath, '..') : process.cwd();
@@ -148,7 +146,6 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
       control: nginx.control ?? `http://${host}:${config.port}`,
       ...(nginx.secretFile ? { secretFile: abs(nginx.secretFile) } : {}),
     },
-    ...(nginx.reload ? { reload: nginx.reload } : {}),
   };
 }
 
