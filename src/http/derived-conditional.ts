@@ -62,15 +62,9 @@ export async function judgeConditions(at: {
 }
 
 /** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
-async function currentTags(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  read: OperationSpec;
-  pool: Dispatcher;
-  path: string;
-  headers: Headers;
-  checks: ReturnType<typeof createResponseChecks>;
-}): Promise<{ tag?: string; upstream?: string } | undefined> {
+async function currentTags(
+  at: Omit<Parameters<typeof judgeConditions>[0], 'operation'> & { read: OperationSpec },
+): Promise<{ tag?: string; upstream?: string } | undefined> {
   const headers: Headers = { ...at.headers };
   for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
     delete headers[name];

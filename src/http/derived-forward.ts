@@ -82,6 +82,7 @@ export async function forwardDerived(options: {
   const status = statusDown(endpoint, answer.statusCode);
   const schema = responseSchema(route, operation, status);
   let payload: Buffer | string = raw;
+  const between = { from: route.rootBase, to: options.routed };
   const json = jsonMediaType.test(type);
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
@@ -102,14 +103,12 @@ export async function forwardDerived(options: {
     payload = down;
     // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
     if (upstream.etag !== undefined) upstream.etag = contentTag(payload);
-  } else if (problemMediaType.test(type))
-    payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed, call: [path, options.url] });
+  } else if (problemMediaType.test(type)) payload = inDerivedTerms(raw, { ...between, call: [path, options.url] });
   // Links the upstream wrote point into the root version; the client stays in its own.
   for (const name of ['location', 'link', 'content-location']) {
     const value = upstream[name];
-    if (typeof value === 'string') upstream[name] = linkIn(value, { from: route.rootBase, to: options.routed });
-    else if (Array.isArray(value))
-      upstream[name] = value.map((v) => linkIn(v, { from: route.rootBase, to: options.routed }));
+    if (value !== undefined)
+      upstream[name] = Array.isArray(value) ? value.map((v) => linkIn(v, between)) : linkIn(value, between);
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];
