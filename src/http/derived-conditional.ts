@@ -80,7 +80,6 @@ async function currentTags(
   return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
 }
 
-/** The entity tags of a conditional header, or undefined without one. */
 function tagsOf(value: string | string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const tags = (Array.isArray(value) ? value.join(',') : value)

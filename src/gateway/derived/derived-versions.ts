@@ -205,7 +205,6 @@ function chainsOf(derived: Derived[], byName: Map<string, GatewayVersion>, error
   return result;
 }
 
-/** The bundle with the derived versions in their places, oldest first. */
 function withVersions(bundle: VersionBundle, added: ApiVersion[]): VersionBundle {
   if (added.length === 0) return bundle;
   const versions = [...bundle.versions, ...added]

@@ -9,7 +9,6 @@ import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 
 /** What the control plane keeps nginx's shared memory in step with. */
 export interface TablePusher {
-  /** The decision table as compiled now. */
   table(): Promise<DecisionTable>;
   /** Push on every new generation (checked every `intervalMs`) and every change to keys or clients. */
   start(): void;

@@ -35,7 +35,6 @@ export const debianLuaModules = [
 /** The Lua data plane's files, shipped beside this module (`dist/gateway/nginx/lua/` once built). */
 const luaDir = new URL('./lua/', import.meta.url).pathname;
 
-/** The Lua files by their path under `<out>/lua/`. */
 function luaFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string, under: string) => {
@@ -85,7 +84,6 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
   };
 }
 
-/** Where nginx and the control plane read their shared secret. */
 export function secretFileOfTarget(target: NginxTarget): string {
   return target.secretFile ?? secretFileOf(target.out);
 }

@@ -7,7 +7,6 @@ export function privateDirOf(out: string): string {
   return join(out, 'private');
 }
 
-/** The shared secret's file by default: `<out>/private/secret`. */
 export function secretFileOf(out: string): string {
   return join(privateDirOf(out), 'secret');
 }

@@ -22,7 +22,6 @@ const UsageEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A counter of nginx's usage, as it posts them. */
 export type UsageEntry = Static<typeof UsageEntrySchema>;
 
 /** What nginx posts each second: its instance (one per start, kept across reloads), the batch's number in it, the counters. */
@@ -35,7 +34,6 @@ export const UsageBatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A batch of nginx's usage. */
 export type UsageBatch = Static<typeof UsageBatchSchema>;
 
 /** The client a call without credentials counts for: nginx names no address to count it by. */
