@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
-/** What {@link lingeringCloseStep} is made from. */
 export interface LingeringCloseOptions {
   /** How long an unread body is drained before the early answer goes out; 5 s by default. */
   lingerMs?: number;
