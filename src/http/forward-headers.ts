@@ -96,10 +96,9 @@ export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request
     'forwarded',
     ...(options.withheld ?? []).map((name) => name.toLowerCase()),
     ...set.map(([name]) => name),
-    // With an OpenTelemetry SDK registered, the trace context (`traceparent`, `tracestate`,
-    // `baggage`) is the gateway's to send: its span, child of the client's, is the upstream's
-    // parent, written by undici's instrumentation. The client's copy would be a second, stale one.
-    // Without an SDK the propagator names nothing, and the client's pass through as before.
+    // With an OpenTelemetry SDK, the trace context (`traceparent`, `tracestate`, `baggage`) is the
+    // gateway's to send (its span is the upstream's parent): the client's would be a stale second
+    // one. Without an SDK the propagator names nothing, and the client's pass through.
     ...propagation.fields().map((name) => name.toLowerCase()),
   ]);
   const { host: upstreamHost, underscores } = options;

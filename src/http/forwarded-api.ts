@@ -218,9 +218,8 @@ function registerVersionRoutes(
     routes,
     undocumented: undocumented ? forward : undefined,
   });
-  // Not forwarding them, it takes every method but OPTIONS (the not-found handler's 204 on a
-  // documented path, its 404 elsewhere) and QUERY where no document declares it (Fastify refuses
-  // one without a body first): an undocumented path is the 404 whatever the method.
+  // Not forwarding them, it takes every method but OPTIONS (the not-found handler's) and QUERY
+  // where no document declares it (Fastify refuses one without a body first): a 404 whatever the method.
   const declared = routes.operations.map((op) => op.method);
   const methods = undocumented
     ? forwarded(declared)

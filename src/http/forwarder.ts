@@ -34,9 +34,8 @@ export function createForwarder(
   const checks = derived ? createResponseChecks() : undefined;
   return (request, reply, operation) => {
     if (refuse) return sendProblem(reply, refuse());
-    // The strict-target step refused every path that `new URL()` would resolve differently; this is
-    // the last word that nothing outside the version goes upstream. An absolute-form target is
-    // forwarded in origin form: its authority is not the upstream's.
+    // The last word that nothing outside the version goes upstream (the strict-target step came
+    // first). An absolute-form target goes in origin form: its authority is not the upstream's.
     const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
     const target = pathOf(url);
     if (target !== routed && !target.startsWith(within))

@@ -65,9 +65,8 @@ export function addDerivedVersions(options: {
   const routes: Record<string, DerivedVersionRoute> = {};
   for (const chain of groups) {
     const root = options.bundle.get(chain[chain.length - 1]!)!;
-    // An upstream's own `/openapi.json` is left out of the derived versions (the gateway serves
-    // their documents itself), and so is a template the library cannot route (`/jobs/{id}:cancel`):
-    // the derived version answers it 404, never forwards it.
+    // Left out (a 404, never forwarded): an upstream's own `/openapi.json` (the gateway serves the
+    // documents) and a template the library cannot route (`/jobs/{id}:cancel`).
     const routable = root.operations.filter((op) => op.path !== versionDocumentPath && routablePath.test(op.path));
     let group: VersionBundle;
     try {
