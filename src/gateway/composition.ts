@@ -15,10 +15,8 @@ import type { LifecycleContext } from '../loop/lifecycle/context.ts';
 const gatewayReleases = { defaultDeprecated: [], releases: {} };
 
 /**
- * The gateway as the loop's parts with forwarding in place of handlers: the `gateway` section's versions
- * read from their OpenAPI documents (JSON or YAML, relative to the config file) into a bundle, the
- * forwarding feature in place of users and posts, and the `identify` rule. Every problem of the
- * section and the documents is reported at once, before the gateway listens.
+ * The gateway as the loop's parts with forwarding in place of handlers: its versions read from
+ * their OpenAPI documents into a bundle, and the `identify` rule. Every problem is reported at once.
  */
 export async function composeGateway(options: {
   config: ServiceConfig;

@@ -7,10 +7,9 @@ import type { AppIdentity } from '../kernel/ports/principal.ts';
 import type { GatewaySettings } from '../kernel/config/gateway-settings.ts';
 
 /**
- * Who calls the proxied API, for `identify: { header }` and `identify: { jwt }`: the client
- * named by the trusted header, or by the verified token's claim, with the roles to call the API
- * (`read` and `write`, never `admin`). Outside the API, and with a Versionary key, it says nothing,
- * so the management API and the portal keep their own credentials. `apiKeys` needs none of this.
+ * Who calls the proxied API for `identify: { header }` or `{ jwt }`, with `read` and `write`
+ * (never `admin`). Outside the API, and for a Versionary key, it says nothing: the management API
+ * and the portal keep their own credentials.
  */
 export function createGatewayIdentify(options: {
   settings: GatewaySettings;
@@ -40,27 +39,22 @@ export function createGatewayIdentify(options: {
     try {
       principal = await jwt(token);
     } catch (error) {
-      throw new VersionaryError({
-        code: ErrorCode.Unauthenticated,
-        detail: `The bearer token was refused: ${(error as Error).message}.`,
-        headers: { 'www-authenticate': 'Bearer realm="versionary", error="invalid_token"' },
-      });
+      throw invalidToken(`The bearer token was refused: ${(error as Error).message}.`);
     }
     const subject = principal.id.slice('jwt:'.length);
     const clientId = identify.claim === 'client_id' ? (principal.clientId ?? subject) : subject;
     // The client id goes upstream in a header: a claim that cannot be one is the token's fault.
-    if (!sendable(clientId))
-      throw new VersionaryError({
-        code: ErrorCode.Unauthenticated,
-        detail: `The bearer token's ${identify.claim === 'client_id' && principal.clientId ? 'client_id' : 'sub'} claim must be 1 to 200 visible ASCII characters.`,
-        headers: { 'www-authenticate': 'Bearer realm="versionary", error="invalid_token"' },
-      });
-    return {
-      clientId,
-      roles,
-      id: principal.id,
-    };
+    if (!sendable(clientId)) {
+      const claim = identify.claim === 'client_id' && principal.clientId ? 'client_id' : 'sub';
+      throw invalidToken(`The bearer token's ${claim} claim must be 1 to 200 visible ASCII characters.`);
+    }
+    return { clientId, roles, id: principal.id };
   };
+}
+
+function invalidToken(detail: string): VersionaryError {
+  const headers = { 'www-authenticate': 'Bearer realm="versionary", error="invalid_token"' };
+  return new VersionaryError({ code: ErrorCode.Unauthenticated, detail, headers });
 }
 
 /** A value that can travel as a header value unchanged: visible ASCII, inner spaces allowed. */

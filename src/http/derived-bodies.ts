@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { echo, ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { MigrationContext, OperationSpec } from '../core/versions/index.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
 import { deeperThan, jsonDepthLimit } from './json-depth.ts';
 import { internalError, logFailure, sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
@@ -13,10 +13,8 @@ import type { createResponseChecks } from './response-check.ts';
 export const jsonMediaType = /^application\/(?!problem\+)(?:[\w.!#$&^-]+\+)?json\s*(?:;|$)/i;
 
 /**
- * A request body of a derived version, read whole, as it goes up: checked in the older version's
- * terms first (JSON, nesting, its document's schema and members), then migrated to the root
- * version. Anything wrong is the client's 4xx problem (sent here: the answer is undefined), and a
- * migration that throws the gateway's 500; the upstream sees neither.
+ * A derived version's request body as it goes up: checked in its own terms, then migrated to the
+ * root version; a 4xx problem (or a migration's 500) is sent here, and the answer is undefined.
  */
 export function upBody(at: {
   reply: FastifyReply;
@@ -80,14 +78,9 @@ export function upBody(at: {
   }
 }
 
-/** What translating an answer gave: the derived version's body, why it cannot be, or a migration's own failure. */
-type Translated = { body: string } | { why: string } | { failed: unknown };
-
 /**
  * An upstream's JSON answer of `schema`, as the derived version gives it: checked against the
- * root's document, migrated down, and stripped of every member the derived version's document
- * does not declare; else why it cannot be (not JSON, nested too deep, a record that does not
- * fit, naming the record and the member), never a partial body.
+ * root's document, migrated down, stripped of what the derived document does not declare; else why not.
  */
 function translateDown(at: {
   route: DerivedVersionRoute;
@@ -97,7 +90,7 @@ function translateDown(at: {
   checks: ReturnType<typeof createResponseChecks>;
   /** The call and the answer, as migrations are told them (by default, the operation alone). */
   context?: MigrationContext;
-}): Translated {
+}): { body: string } | { why: string } | { failed: unknown } {
   const { route, operation, schema } = at;
   let parsed: unknown;
   try {
@@ -147,11 +140,7 @@ function placeOf(body: unknown, pointer: string): string {
   return pointer === '' || pointer === '/' ? 'the body' : `the member at ${pointer}`;
 }
 
-/**
- * A failure of the gateway's own translation (a migration that throws): a 500 problem with one
- * log line naming the operation and the step, never an upstream's problem (the upstream may
- * never have been called).
- */
+/** A migration that throws: the gateway's own 500, logged with the operation and the step. */
 function ownFailure(reply: FastifyReply, at: { operation: string; step: string; error: unknown }): undefined {
   const logged = logFailure(reply.request, at.error, `${at.step} failed for ${at.operation}`);
   sendProblem(reply, internalError({ logged }));

@@ -4,25 +4,22 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema } from './derived-bodies.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
 import type { Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import type { createResponseChecks } from './response-check.ts';
+import { callWhole } from './upstream-call.ts';
 
 /** The current representation is read whole to be tagged; a larger one cannot be judged. */
 const readLimit = 8 * 1024 * 1024;
 
 /**
  * A call's `If-Match` (and a write's `If-None-Match`) in the derived version's terms. They name
- * tags of the derived version's representations (the gateway's tag of a translated body), which
- * the upstream has never given: passed on as they are, every conditional write would be a 412.
- * So the gateway reads the resource as the derived version's GET of the same path gives it (from
- * the upstream, translated), judges the conditions on that representation's tag, and answers the
- * 412 problem itself when one fails. Otherwise the call goes up with `If-Match` set to the
- * upstream's own tag of what was read, so the upstream still refuses it if the resource changed
- * in between (without one, it goes unconditioned). A `*` alone means the same in every version
- * and passes as it is; a GET's `If-None-Match` is the caching step's, on the translated body.
- * Answers the headers to send, or undefined once an answer has been sent.
+ * tags of translated bodies, which the upstream never gave (passed on, every conditional write
+ * would be a 412): the gateway reads the resource as the derived version's GET gives it, judges
+ * the conditions on its tag, and sends the 412 itself. Otherwise the call goes up with the
+ * upstream's own tag of what was read in `If-Match`, so a change in between is still refused.
+ * A `*` alone passes as it is. Answers the headers to send, or undefined once an answer was sent.
  */
 export async function judgeConditions(at: {
   reply: FastifyReply;
@@ -64,45 +61,25 @@ export async function judgeConditions(at: {
   return out;
 }
 
-/**
- * The derived version's tag of the resource's current representation (undefined when the
- * upstream has none: not a 200), and the upstream's own tag of it; undefined once a problem has
- * been sent (an answer that cannot be translated).
- */
-async function currentTags(at: {
-  reply: FastifyReply;
-  route: DerivedVersionRoute;
-  read: OperationSpec;
-  pool: Dispatcher;
-  path: string;
-  headers: Headers;
-  checks: ReturnType<typeof createResponseChecks>;
-}): Promise<{ tag?: string; upstream?: string } | undefined> {
+/** The derived version's tag of the resource as it is (none but for a 200) and the upstream's; undefined once a problem was sent. */
+async function currentTags(
+  at: Omit<Parameters<typeof judgeConditions>[0], 'operation'> & { read: OperationSpec },
+): Promise<{ tag?: string; upstream?: string } | undefined> {
   const headers: Headers = { ...at.headers };
   for (const name of ['if-match', 'if-none-match', 'content-type', 'content-length', 'transfer-encoding'])
     delete headers[name];
-  const answer = await at.pool.request({ method: 'GET', path: at.path, headers: headers as Record<string, string> });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > readLimit) {
-      answer.body.destroy();
-      return {};
-    }
-    chunks.push(chunk);
-  }
+  const answer = await callWhole(at.pool, { method: 'GET', path: at.path, headers, body: null, limit: readLimit });
+  if ('tooLarge' in answer) return {};
   const schema = responseSchema(at.route, at.read, answer.statusCode);
   const type = String(answer.headers['content-type'] ?? '');
   if (answer.statusCode !== 200 || !schema || !jsonMediaType.test(type)) return {};
-  const raw = Buffer.concat(chunks);
+  const raw = answer.body;
   const body = downBody(at.reply, { route: at.route, operation: at.read, schema, raw, checks: at.checks });
   if (body === undefined) return undefined;
   const upstream = answer.headers.etag;
   return { tag: contentTag(body), ...(typeof upstream === 'string' ? { upstream } : {}) };
 }
 
-/** The entity tags of a conditional header, or undefined without one. */
 function tagsOf(value: string | string[] | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const tags = (Array.isArray(value) ? value.join(',') : value)

@@ -7,26 +7,28 @@ import type { MigrationContext, OperationSpec } from '../core/versions/index.ts'
 import { contentTag } from './caching.ts';
 import { downBody, jsonMediaType, responseSchema, untranslatable, upBody } from './derived-bodies.ts';
 import { judgeConditions } from './derived-conditional.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
-import { headersDown, headersUp, migrationContext, statusDown, upstreamTarget } from './derived-transport.ts';
+import type { DerivedVersionRoute } from './forward-options.ts';
+import {
+  headersDown,
+  headersUp,
+  migrationContext,
+  splitTarget,
+  statusDown,
+  upstreamTarget,
+} from './derived-transport.ts';
 import { setResponseHeaders, type Headers } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
-import { callWhole } from './upstream-whole.ts';
+import { callWhole } from './upstream-call.ts';
 import type { createResponseChecks } from './response-check.ts';
 
 /** Upstream answers larger than this are not translated (a 502 problem): they are read whole. */
 const answerLimit = 8 * 1024 * 1024;
 
 /**
- * Forward one call of a derived version: the request body (JSON) checked in the derived version's
- * terms and migrated up to the root version, the conditions judged on the derived version's tags,
- * and the call sent to the root's path (a HEAD as a GET); the answer read whole, checked against
- * the root's document, migrated down and stripped of what the derived document does not declare.
- * `ETag` and `Content-Length` are the translated body's, links and a problem's `instance` the
- * derived version's paths. An answer that cannot be translated is a 502 problem naming the
- * operation and the record, never a half-translated body. The schema is the exact status's, else
- * its range's (`2XX`), else `default`'s; a JSON success with none is refused too. Any other
- * answer that is not JSON passes as it is.
+ * Forward one call of a derived version: the request translated up to the root version (`callUp`),
+ * the answer read whole and translated down, its `ETag`, links and a problem's `instance` in the
+ * derived version's terms. An answer that cannot be translated is a 502 problem, never a
+ * half-translated body; an answer that is not JSON passes as it is.
  */
 export async function forwardDerived(options: {
   request: FastifyRequest;
@@ -43,6 +45,7 @@ export async function forwardDerived(options: {
 }): Promise<void> {
   const { request, reply, route, operation } = options;
   const name = `${operation.method} ${operation.path}`;
+  const refuse = (why: string) => untranslatable(reply, { operation: name, version: route.self.name, why });
   const endpoint = route.endpoints.get(operation.id);
   // Removed by a newer version with nothing serving it: the table's row refused it already (its
   // 410); were it ever reached, it is still never forwarded.
@@ -57,9 +60,7 @@ export async function forwardDerived(options: {
     );
   const target = options.url.slice(options.routed.length);
   // The parameters in the derived version's terms first: a bad one never goes up.
-  const mark = target.indexOf('?');
-  const at = mark === -1 ? { path: target, query: '' } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
-  const invalid = route.checkParameters(operation, at);
+  const invalid = route.checkParameters(operation, splitTarget(target));
   if (invalid) return void sendProblem(reply, invalid);
   const path = route.rootBase + upstreamTarget(endpoint, operation, target);
   const context = migrationContext(request, operation, target);
@@ -74,30 +75,21 @@ export async function forwardDerived(options: {
     body: body ?? null,
     limit: answerLimit,
   });
-  if ('tooLarge' in answer)
-    return untranslatable(reply, { operation: name, version: route.self.name, why: 'its body is over 8 MiB' });
+  if ('tooLarge' in answer) return refuse('its body is over 8 MiB');
   const raw = answer.body;
   const upstream = answer.headers as Headers;
   const type = String(upstream['content-type'] ?? '');
   const status = statusDown(endpoint, answer.statusCode);
   const schema = responseSchema(route, operation, status);
   let payload: Buffer | string = raw;
+  const between = { from: route.rootBase, to: options.routed };
   const json = jsonMediaType.test(type);
   // A success in JSON that the newer document gives no schema for cannot be translated: refused,
   // never passed on in the newer version's shape.
   if (!schema && json && answer.statusCode >= 200 && answer.statusCode < 300 && raw.length > 0)
-    return untranslatable(reply, {
-      operation: name,
-      version: route.self.name,
-      why: `${route.root.name}'s document gives no schema for status ${answer.statusCode}`,
-    });
+    return refuse(`${route.root.name}'s document gives no schema for status ${answer.statusCode}`);
   const encoding = String(upstream['content-encoding'] ?? 'identity').toLowerCase();
-  if (json && encoding !== 'identity')
-    return untranslatable(reply, {
-      operation: name,
-      version: route.self.name,
-      why: `its body is encoded (${encoding})`,
-    });
+  if (json && encoding !== 'identity') return refuse(`its body is encoded (${encoding})`);
   if (schema && json) {
     const down = downBody(reply, {
       route,
@@ -111,14 +103,12 @@ export async function forwardDerived(options: {
     payload = down;
     // The tag is the translated body's, as the derived version's GET gives it (the caching step tags a GET).
     if (upstream.etag !== undefined) upstream.etag = contentTag(payload);
-  } else if (problemMediaType.test(type))
-    payload = inDerivedTerms(raw, { from: route.rootBase, to: options.routed, call: [path, options.url] });
+  } else if (problemMediaType.test(type)) payload = inDerivedTerms(raw, { ...between, call: [path, options.url] });
   // Links the upstream wrote point into the root version; the client stays in its own.
   for (const name of ['location', 'link', 'content-location']) {
     const value = upstream[name];
-    if (typeof value === 'string') upstream[name] = linkIn(value, { from: route.rootBase, to: options.routed });
-    else if (Array.isArray(value))
-      upstream[name] = value.map((v) => linkIn(v, { from: route.rootBase, to: options.routed }));
+    if (value !== undefined)
+      upstream[name] = Array.isArray(value) ? value.map((v) => linkIn(v, between)) : linkIn(value, between);
   }
   delete upstream['content-length'];
   delete upstream['transfer-encoding'];
@@ -128,9 +118,8 @@ export async function forwardDerived(options: {
 }
 
 /**
- * What goes up for a call: the request body read whole, checked in the derived version's terms
- * and migrated up, and the headers with the conditions judged (a GET's `If-None-Match` is the
- * caching step's, on the translated body); undefined once a problem has been sent.
+ * What goes up for a call: the body read whole, checked and migrated up, and the headers with the
+ * conditions judged (a GET's `If-None-Match` is the caching step's); undefined once a problem was sent.
  */
 async function callUp(
   options: Parameters<typeof forwardDerived>[0] & { path: string; context: MigrationContext },
@@ -208,18 +197,11 @@ function linkIn(value: string, at: { from: string; to: string }): string {
   return value.split(`${at.from}/`).join(`${at.to}/`);
 }
 
-/** An upstream's problem with its `instance` in the derived version's paths; as it is when it has none, or is not JSON. */
-function inDerivedTerms(
-  raw: Buffer,
-  at: {
-    from: string;
-    to: string;
-    /** The upstream's target and the client's: a moved endpoint's instance is the client's path. */ call: [
-      string,
-      string,
-    ];
-  },
-): Buffer | string {
+/**
+ * An upstream's problem with its `instance` in the derived version's paths (`call`: the upstream's
+ * target and the client's, a moved endpoint's instance being the client's path).
+ */
+function inDerivedTerms(raw: Buffer, at: { from: string; to: string; call: [string, string] }): Buffer | string {
   let problem: unknown;
   try {
     problem = JSON.parse(raw.toString('utf8'));

@@ -9,9 +9,8 @@ import type { Headers } from './forward-headers.ts';
  * base (`/users/1?limit=5`).
  */
 export function upstreamTarget(endpoint: EndpointSource, operation: OperationSpec, target: string): string {
-  const mark = target.indexOf('?');
-  const path = mark === -1 ? target : target.slice(0, mark);
-  let query = mark === -1 ? '' : target.slice(mark + 1);
+  const { path, query: sent, marked } = splitTarget(target);
+  let query = sent;
   const renames = endpoint.steps.flatMap((s) => s.query);
   if (query !== '' && renames.length > 0)
     query = query
@@ -28,7 +27,7 @@ export function upstreamTarget(endpoint: EndpointSource, operation: OperationSpe
   const route = endpoint.route!;
   const upstreamPath =
     route.path === operation.path ? path : withSegments(route.path, rawParameters(operation.path, path));
-  return query === '' && mark === -1 ? upstreamPath : `${upstreamPath}?${query}`;
+  return query === '' && !marked ? upstreamPath : `${upstreamPath}?${query}`;
 }
 
 /** The call's headers as the root version names them (a copy, when a rename applies). */
@@ -66,11 +65,11 @@ export function headersDown(endpoint: EndpointSource, headers: Headers): void {
 
 /** What migrations are told of a derived version's call (see `MigrationContext`); `target` is below the version base. */
 export function migrationContext(request: FastifyRequest, operation: OperationSpec, target: string): MigrationContext {
-  const mark = target.indexOf('?');
-  const raw = rawParameters(operation.path, mark === -1 ? target : target.slice(0, mark));
+  const { path, query: text } = splitTarget(target);
+  const raw = rawParameters(operation.path, path);
   const params = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decoded(v, false)]));
   const query: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1))) {
+  for (const [key, value] of new URLSearchParams(text)) {
     const seen = query[key];
     query[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
@@ -80,6 +79,13 @@ export function migrationContext(request: FastifyRequest, operation: OperationSp
     query,
     headers: request.headers,
   };
+}
+
+/** A target's path and query (without its `?`); `marked` when it has a `?`, empty query or not. */
+export function splitTarget(target: string): { path: string; query: string; marked: boolean } {
+  const mark = target.indexOf('?');
+  if (mark === -1) return { path: target, query: '', marked: false };
+  return { path: target.slice(0, mark), query: target.slice(mark + 1), marked: true };
 }
 
 /** A path's segments by the template's parameter names, as sent (still percent-encoded). */

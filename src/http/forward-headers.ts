@@ -5,9 +5,6 @@ import { stateOf } from './pipeline/request-state.ts';
 /** Header fields as Node.js keeps them: lower-case names, a list for a repeated field. */
 export type Headers = Record<string, string | string[] | undefined>;
 
-/** What becomes of an upstream response header that is not simply passed on. */
-type Kind = 'hop' | 'ours' | 'joined';
-
 /**
  * Path and method overrides some frameworks (IIS, Symfony, Laminas) take over the request line:
  * the upstream would route on a path the gateway never judged. nginx's rendered files drop the
@@ -37,7 +34,7 @@ const hopByHop = [
 ];
 
 /** Every upstream response header with a rule of its own, found in one lookup; the rest pass as they are. */
-const responseKinds = new Map<string, Kind>([
+const responseKinds = new Map<string, 'hop' | 'ours' | 'joined'>([
   // `Transfer-Encoding` stays: it tells how the answer is framed.
   ...hopByHop.filter((name) => name !== 'transfer-encoding').map((name) => [name, 'hop'] as const),
   // The lifecycle's own: the gateway's value wins over the upstream's.
@@ -77,24 +74,14 @@ export interface UpstreamHeadersOptions {
   withheld?: readonly string[];
   /** Headers the forwarder sets, replacing what the client sent: each one's value for this request (`undefined` sends none). */
   set?: Readonly<Record<string, (request: FastifyRequest) => string | undefined>>;
-  /** Which forwarding headers go upstream (default `x-forwarded`, see {@link ForwardedHeaders}). */
-  forwarded?: ForwardedHeaders;
+  /** Which forwarding headers go upstream (`ForwardOptions.forwardedHeaders`, default `x-forwarded`). */
+  forwarded?: 'both' | 'forwarded' | 'x-forwarded';
 }
 
 /**
- * Which headers tell the upstream who asked, over which scheme, for which host: `x-forwarded`
- * (`X-Forwarded-For`, `-Proto`, `-Host`: what nginx, Envoy, HAProxy, Traefik, Caddy and cloud load
- * balancers send, and what nearly every framework reads), `forwarded` (RFC 7239's `Forwarded`
- * alone), or `both`. The client's own copies of all four are dropped whatever the mode: a header
- * the gateway does not vouch for must not reach an upstream that trusts its proxy.
- */
-type ForwardedHeaders = 'both' | 'forwarded' | 'x-forwarded';
-
-/**
- * The builder of each request's upstream headers: one pass over the client's headers into the
- * list undici sends, then `Host`, the forwarding headers of the chosen mode (`X-Forwarded-*`,
- * `Forwarded` or both), and the `set` headers. Which names pass is decided here, once; per
- * request only the list and the forwarded values are new.
+ * The builder of each request's upstream headers: `Host`, the client's headers that pass, the
+ * forwarding headers of the mode (the client's own copies never pass: an upstream trusts its
+ * proxy's), then the `set` headers. Which names pass is decided once, not per request.
  */
 export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request: FastifyRequest) => HeaderList {
   const set = Object.entries(options.set ?? {}).map(([name, value]) => [name.toLowerCase(), value] as const);
@@ -109,10 +96,9 @@ export function createUpstreamHeaders(options: UpstreamHeadersOptions): (request
     'forwarded',
     ...(options.withheld ?? []).map((name) => name.toLowerCase()),
     ...set.map(([name]) => name),
-    // With an OpenTelemetry SDK registered, the trace context (`traceparent`, `tracestate`,
-    // `baggage`) is the gateway's to send: its span, child of the client's, is the upstream's
-    // parent, written by undici's instrumentation. The client's copy would be a second, stale one.
-    // Without an SDK the propagator names nothing, and the client's pass through as before.
+    // With an OpenTelemetry SDK, the trace context (`traceparent`, `tracestate`, `baggage`) is the
+    // gateway's to send (its span is the upstream's parent): the client's would be a stale second
+    // one. Without an SDK the propagator names nothing, and the client's pass through.
     ...propagation.fields().map((name) => name.toLowerCase()),
   ]);
   const { host: upstreamHost, underscores } = options;
@@ -165,11 +151,7 @@ export function headersOfList(list: HeaderList): Headers {
   return out;
 }
 
-/**
- * Set the upstream's response headers on the reply as the client gets them: no hop-by-hop ones
- * (but `Transfer-Encoding`, which tells how the answer is framed), the lifecycle's own winning,
- * lists joined. Straight onto the reply: no copy of them is made first.
- */
+/** Set the upstream's response headers on the reply: no hop-by-hop ones, the lifecycle's own winning, lists joined. */
 export function setResponseHeaders(upstream: Headers, reply: FastifyReply): void {
   const named = connectionNames(upstream.connection);
   for (const name in upstream) {

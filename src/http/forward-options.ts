@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { VersionaryError } from '../core/errors/index.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
+import type { ApiVersion, EndpointSource, MigrationPlan, OperationSpec } from '../core/versions/index.ts';
 
 /**
  * How the plugin forwards a version to an upstream instead of calling handlers (`versionary
@@ -49,4 +49,31 @@ export interface ForwardOptions {
     headers: Record<string, string | string[] | undefined>,
     request: FastifyRequest,
   ) => Record<string, string | string[] | undefined>;
+}
+
+/**
+ * A version the gateway serves from a newer one (`derivedFrom`): calls go to the newer version's
+ * upstream, their bodies migrated up, and the answers come back migrated down, by the same
+ * migration plan `defineVersions` compiles for the library.
+ */
+export interface DerivedVersionRoute {
+  /** The version with the upstream, as the chain's plan knows it. */
+  root: ApiVersion;
+  /** This version, as the chain's plan knows it. */
+  self: ApiVersion;
+  plan: MigrationPlan;
+  /** By operation id, the root's route that serves it (none when a newer version removed it) and the changes on the way. */
+  endpoints: ReadonlyMap<string, EndpointSource>;
+  /** `/api/v2`: the root's base path, which the upstream serves. */
+  rootBase: string;
+  /** By operation id, the root's response schemas by range or default (`2XX`, `DEFAULT`). */
+  ranges?: Record<string, Record<string, string>>;
+  /** The problem of a request body of this version's schema `name`, in this version's terms, or undefined. */
+  checkRequest: (name: string, body: unknown) => VersionaryError | undefined;
+  /** The problem of a call's parameters (`path` below the version base, `query` without `?`, as received), or undefined. */
+  checkParameters: (operation: OperationSpec, at: { path: string; query: string }) => VersionaryError | undefined;
+  /** The ids of the operations whose document says their request body is required. */
+  requiredBodies: ReadonlySet<string>;
+  /** Drops, in place, an answer's undeclared members; answers the pointer of a value that fits no `anyOf`/`oneOf` branch. */
+  dropUndeclared: (name: string, body: unknown) => string | undefined;
 }

@@ -15,7 +15,7 @@ import type { ApiVersion, OperationSpec, VersionBundle } from '../core/versions/
 import { routeSteps } from './pipeline/request-pipeline.ts';
 import { versionRouteSteps } from './route-steps.ts';
 import { ruleMethod } from './pipeline/route-description.ts';
-import { readingBeforeWriteErrors } from './upstream-socket.ts';
+import { readingBeforeWriteErrors } from './upstream-call.ts';
 import { sendProblem } from './problem.ts';
 import { notServedProblem } from '../core/rulebook/problems.ts';
 import {
@@ -30,11 +30,8 @@ import { addThinVersion } from './thin/thin-plane.ts';
 import type { OperationCallListener, VersionedApiOptions, VersionedRequestHook } from './versioned-api.ts';
 
 /**
- * Register every version of the bundle as a forwarding route: each documented path (with the
- * lifecycle's verdict by its template) and a catch-all for the rest of the version (`/*`), every
- * method. Bodies stream both ways; the upstream's status, headers and body pass unchanged but for
- * hop-by-hop headers and the lifecycle's own. A refused or failed connection is a 502 problem, a
- * slow upstream a 504 one.
+ * Register every version of the bundle as forwarding routes: each documented path (judged by its
+ * template) and a catch-all for the rest of the version (`/*`). Bodies stream both ways.
  */
 export async function registerForwardedApi(
   app: FastifyInstance,
@@ -46,10 +43,7 @@ export async function registerForwardedApi(
     onVersionedRequest: VersionedRequestHook[];
     /** Told once per forwarded call, before the hooks; an undocumented path counts as `METHOD /*`. */
     onOperationCall?: OperationCallListener;
-    /**
-     * Deprecated query parameters and `fields=` names, matched as `looseQuery` reads the query;
-     * bodies stream unread, so a field sent in one is not seen.
-     */
+    /** Deprecated query parameters and `fields=` names; bodies stream unread, so a field sent in one is not seen. */
     elementUses?: VersionedApiOptions['elementUses'];
   },
 ): Promise<void> {
@@ -87,14 +81,7 @@ export async function registerForwardedApi(
 
 function registerVersionRoutes(
   scope: FastifyInstance,
-  options: {
-    bundle: VersionBundle;
-    prefix: string;
-    vendor: string;
-    forward: ForwardOptions;
-    onVersionedRequest: VersionedRequestHook[];
-    onOperationCall?: OperationCallListener;
-    elementUses?: VersionedApiOptions['elementUses'];
+  options: Parameters<typeof registerForwardedApi>[1] & {
     version: ApiVersion;
     pool: Dispatcher;
     /** The upstream's authority, sent as `Host`. */
@@ -200,7 +187,6 @@ function registerVersionRoutes(
       // 204), never forwarded (core's `methodRule`).
       method: methods,
       url,
-      // The version's steps, compiled per route and method by the pipeline.
       config: { ...routeSteps(steps), ...o.catchAll?.config },
       handler,
     });
@@ -225,8 +211,6 @@ function registerVersionRoutes(
   // version's translations stay on Fastify).
   if (!derived) addThinVersion(scope.server, version.name, { base, byMethod: routes.byMethod });
   if (byPath.has('/*')) return;
-  // What the router did not match: found by the route index, else refused, or forwarded with the
-  // methods the version's operations declare where the version forwards undocumented paths.
   const undocumented = forwardsUndocumented(options.forward, version.name);
   const catchAll = createCatchAll({
     base,
@@ -234,9 +218,8 @@ function registerVersionRoutes(
     routes,
     undocumented: undocumented ? forward : undefined,
   });
-  // Not forwarding them, it takes every method but OPTIONS (the not-found handler's 204 on a
-  // documented path, its 404 elsewhere) and QUERY where no document declares it (Fastify refuses
-  // one without a body first): an undocumented path is the 404 whatever the method.
+  // Not forwarding them, it takes every method but OPTIONS (the not-found handler's) and QUERY
+  // where no document declares it (Fastify refuses one without a body first): a 404 whatever the method.
   const declared = routes.operations.map((op) => op.method);
   const methods = undocumented
     ? forwarded(declared)

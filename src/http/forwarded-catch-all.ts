@@ -19,11 +19,7 @@ export interface DocumentedRoutes {
   operations: Array<{ method: string; template: string }>;
 }
 
-/**
- * Whether a forwarded version passes on the paths its document does not declare: only when the
- * operator says so (`forwardUndocumented`), and never a derived version, which forwards only what
- * its changes translate.
- */
+/** Whether a version forwards undocumented paths: when listed, and never a derived one (only what its changes translate). */
 export function forwardsUndocumented(
   forward: { forwardUndocumented?: readonly string[]; derived?: Record<string, unknown> },
   version: string,
@@ -44,19 +40,11 @@ export function addDocumentedRoute(
 }
 
 /**
- * A forwarded version's catch-all (`<base>/*`): the route of every request the router matched to
- * no documented path there. Its operation is found by core's route index on the canonical path,
- * where a parameter has any length (the router bounds one, `maxParamLength`):
- *
- * - a path a template matches, with a method declared there, is that template's route: the
- *   request's route pattern is the template's (`routedBy`), so its steps judge it (removal,
- *   extended access, closings, brownouts, deprecation headers, deprecated parameters, usage per
- *   operation) and its handler forwards it;
- * - a documented path asked with another method is the 405 with the path's `Allow` (OPTIONS is
- *   the not-found handler's 204, as on every documented path);
- * - any other path is no document's: a 404 problem, never forwarded, unless the version forwards
- *   undocumented paths (`undocumented`, `forwardUndocumented`), which then go upstream under the
- *   version's verdict and count as `METHOD /*`.
+ * A forwarded version's catch-all (`<base>/*`), for what the router matched to no documented path
+ * (it bounds a parameter's length, `maxParamLength`; core's route index does not): a path a
+ * template matches is that template's route (`routedBy`: its steps judge it, its handler forwards
+ * it); a documented path with another method is the 405 with its `Allow`; any other path a 404,
+ * unless the version forwards undocumented paths (`undocumented`), counted as `METHOD /*`.
  */
 export function createCatchAll(o: {
   base: string;
@@ -104,9 +92,8 @@ export function createCatchAll(o: {
     const path = pathOf(originFormOf(request.url));
     sendProblem(reply, notServedProblem({ method: request.method, path, version: o.version, allowed: [] }));
   };
-  // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404):
-  // reading it needs no more than `read`, whatever the method, as on the service's 405 routes. A
-  // request the index routes is its template's, and needs what that route needs.
+  // Not forwarding undocumented paths, what stays here goes nowhere (a 405, a 404): it needs no
+  // more than `read`, whatever the method. A request the index routes needs what its route needs.
   const url = `${base}/*`;
   const answers = o.undocumented ? {} : methodAnswerWhen((request) => routeUrlOf(request) === url);
   return { config: { ...routedBy(find), ...answers }, guard, handler };

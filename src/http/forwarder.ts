@@ -3,14 +3,12 @@ import type { Dispatcher } from 'undici';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
 import { originFormOf, targetUndecodable, undecodableTargetProblem } from '../core/rulebook/canonical-path.ts';
-import { upstreamProblem } from '../core/rulebook/problems.ts';
 import { forwardDerived } from './derived-forward.ts';
-import type { DerivedVersionRoute } from './derived-route.ts';
-import type { ForwardOptions } from './forward-options.ts';
-import { createUpstreamHeaders, headersOfList, setResponseHeaders, type HeaderList } from './forward-headers.ts';
+import type { DerivedVersionRoute, ForwardOptions } from './forward-options.ts';
+import { createUpstreamHeaders, headersOfList, type HeaderList } from './forward-headers.ts';
 import { sendProblem } from './problem.ts';
 import { createResponseChecks } from './response-check.ts';
-import { callUpstream } from './upstream-call.ts';
+import { callUpstream, upstreamFailed } from './upstream-call.ts';
 
 /** The handler of a version's routes: `routed` is the version's base path (`/api/v2`), and nothing outside it goes upstream. */
 export function createForwarder(
@@ -22,19 +20,6 @@ export function createForwarder(
   },
   routed: string,
 ): (request: FastifyRequest, reply: FastifyReply, operation?: OperationSpec) => void {
-  const onError = (reply: FastifyReply, error: Error & { code?: string; statusCode?: number }) => {
-    const timedOut =
-      error.statusCode === 504 ||
-      /TIMEOUT/i.test(error.code ?? '') ||
-      /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
-    reply.request.log.warn(
-      { err: { message: error.message, code: error.code } },
-      timedOut ? 'upstream timed out' : 'upstream unreachable',
-    );
-    if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
-    reply.header('connection', 'close');
-    sendProblem(reply, upstreamProblem(timedOut));
-  };
   const within = `${routed}/`;
   const listOf = createUpstreamHeaders({
     host: options.host,
@@ -49,9 +34,8 @@ export function createForwarder(
   const checks = derived ? createResponseChecks() : undefined;
   return (request, reply, operation) => {
     if (refuse) return sendProblem(reply, refuse());
-    // The strict-target step refused every path that `new URL()` would resolve differently; this is
-    // the last word that nothing outside the version goes upstream. An absolute-form target is
-    // forwarded in origin form: its authority is not the upstream's.
+    // The last word that nothing outside the version goes upstream (the strict-target step came
+    // first). An absolute-form target goes in origin form: its authority is not the upstream's.
     const url = request.url[0] === '/' ? request.url : originFormOf(request.url);
     const target = pathOf(url);
     if (target !== routed && !target.startsWith(within))
@@ -66,25 +50,18 @@ export function createForwarder(
       const call = { request, reply, route: derived, operation, pool: options.pool, url, routed, checks };
       const headers = headersOfList(requestHeaders(request) as HeaderList);
       return void forwardDerived({ ...call, headers, vendor: options.vendor }).catch((error: Error) =>
-        onError(reply, error),
+        upstreamFailed(reply, error),
       );
     }
-    callUpstream(options.pool, reply, {
-      path: url,
-      headers: requestHeaders(request),
-      responseHeaders: setResponseHeaders,
-      onError,
-    });
+    callUpstream(options.pool, reply, { path: url, headers: requestHeaders(request) });
   };
 }
 
 /**
  * Characters a URL parser keeps as they are in a path: a path of these alone, with no dot segment
- * and no leading `//` (an authority), is its own `pathname`. Anything else (`%`, `\\`, `#`, a
- * control, a space, a non-ASCII letter) goes through `new URL()`, which resolves it as an
- * upstream framework might.
+ * and no leading `//`, is its own `pathname`; any other goes through `new URL()`, as an upstream's would.
  */
-const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+export const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 
 /** The path a URL parser reads in an origin-form target; parsing is skipped for a plain one (nearly every request). */
 export function pathOf(url: string): string {

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
 
-/** What {@link lingeringCloseStep} is made from. */
 export interface LingeringCloseOptions {
   /** How long an unread body is drained before the early answer goes out; 5 s by default. */
   lingerMs?: number;
@@ -14,15 +13,11 @@ export interface LingeringCloseOptions {
 export const lingeringCloseKey = stepKey<LingeringCloseOptions>('lingering-close');
 
 /**
- * The `respond:lingering-close` step: let a client that writes its whole body before it reads (Python's `http.client`) read the
- * answer it was given early: a 413 for an oversized body, a 401 before the body was read, a 404.
- * Node closes a connection answered early, and the client's next write meets a reset that drops
- * the unread answer with it (`EPIPE`). nginx drains such a body (`lingering_close`); here the rest
- * of the body is read and discarded before the answer goes out, until the client has sent it,
- * closes, pauses for `silenceMs`, or has sent `lingerBytes` more, for `lingerMs` at most (the
- * bounds of what a hostile upload costs). The answer then says `Connection: close`.
- *
- * Its resource is provided before any plugin context exists, so the forwarded API's routes meet it too.
+ * The `respond:lingering-close` step: a client that writes its whole body before it reads
+ * (Python's `http.client`) still reads an early answer (a 413, a 401): Node closes the connection,
+ * and the client's next write meets a reset that drops the unread answer (`EPIPE`). As nginx's
+ * `lingering_close`, the rest of the body is drained first, within bounds a hostile upload cannot
+ * stretch. Its resource is provided before any plugin context, so forwarded routes meet it too.
  */
 export const lingeringCloseStep = defineStep({
   needs: lingeringCloseKey,
@@ -45,7 +40,8 @@ export const lingeringCloseStep = defineStep({
   },
 });
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request frames a body (a `Transfer-Encoding`, or a `Content-Length` other than 0). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -20,10 +20,7 @@ function framingFaultOf(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/**
- * The problem a refused target gets (404: the spec's "invalid ID or URI") or a refused framing
- * (400), or `undefined` for a sound request.
- */
+/** The problem of a refused target (404: the spec's "invalid ID or URI") or framing (400), else `undefined`. */
 export function strictRequestError(req: IncomingMessage): VersionaryError | undefined {
   const refused = targetRefusalOf(req.url ?? '/');
   if (refused) return targetProblem(refused);

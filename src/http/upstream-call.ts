@@ -1,33 +1,40 @@
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Dispatcher } from 'undici';
-import type { HeaderList, Headers } from './forward-headers.ts';
+import type { buildConnector, Dispatcher } from 'undici';
+import { upstreamProblem } from '../core/rulebook/problems.ts';
+import { setResponseHeaders, type HeaderList, type Headers } from './forward-headers.ts';
+import { sendProblem } from './problem.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import { UpstreamBody } from './upstream-body.ts';
 
-/** What one forwarded call needs besides the request: its target and headers, and what to do with the answer's. */
-export interface UpstreamCall {
-  /** The request target sent upstream, in origin form. */
+/** What one forwarded call sends: its target in origin form, and its headers. */
+interface UpstreamCall {
   path: string;
-  /** The request headers sent upstream: a flat list of names and values, or an object. */
   headers: HeaderList | Headers;
-  /** Set the upstream's response headers (lower-case) on the reply, as the client gets them. */
-  responseHeaders(upstream: Headers, reply: FastifyReply): void;
-  /** The upstream could not be reached or did not answer in time, before anything was sent. */
-  onError(reply: FastifyReply, error: Error & { code?: string }): void;
 }
 
-/**
- * An answer no longer than this, with a `Content-Length` and a `Content-Type`, is sent as one
- * buffer: no stream, and Fastify frames it. Anything else (chunked, larger, untyped) streams with
- * backpressure, so memory stays bounded whatever the upstream sends.
- */
+/** The upstream could not be reached or did not answer in time: a 502 or 504 problem, or a reset once a reply began. */
+export function upstreamFailed(reply: FastifyReply, error: Error & { code?: string; statusCode?: number }): void {
+  const timedOut =
+    error.statusCode === 504 ||
+    /TIMEOUT/i.test(error.code ?? '') ||
+    /TIMEOUT/i.test((error.cause as { code?: string } | undefined)?.code ?? '');
+  reply.request.log.warn(
+    { err: { message: error.message, code: error.code } },
+    timedOut ? 'upstream timed out' : 'upstream unreachable',
+  );
+  if (reply.sent || reply.raw.headersSent) return void reply.raw.destroy();
+  reply.header('connection', 'close');
+  sendProblem(reply, upstreamProblem(timedOut));
+}
+
+/** An answer up to this size, with a `Content-Length` and a `Content-Type`, is sent as one buffer; any other streams. */
 const wholeUpTo = 64 * 1024;
 
 /**
- * Forward one request through undici's `dispatch`: the body streams up as it arrives, the answer
- * comes back whole when small and streams when not. The reply goes out through Fastify, so the
- * pipeline's respond steps and `onResponse` hooks see it as they see a handler's.
+ * Forward one request through undici's `dispatch`, the body streamed up. The reply goes out
+ * through Fastify, so the pipeline's respond steps see it as they see a handler's.
  */
 export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: UpstreamCall): void {
   const request = reply.request;
@@ -37,14 +44,13 @@ export function callUpstream(pool: Dispatcher, reply: FastifyReply, call: Upstre
   stateOf(request).forwarded = true;
   pool.dispatch(
     { method, path: call.path, headers: call.headers as string[] | Record<string, string>, body },
-    new ForwardHandler(reply, call, body),
+    new ForwardHandler(reply, body),
   );
 }
 
 class ForwardHandler implements Dispatcher.DispatchHandler {
   #reply: FastifyReply;
-  #call: UpstreamCall;
-  /** A small answer is read whole: its first piece (nearly always the only one), then any more. */
+  /** A small answer's pieces: the first (nearly always the only one), then any more. */
   #whole = false;
   #first?: Buffer;
   #more?: Buffer[];
@@ -55,9 +61,8 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
   /** The upstream's answer has ended: nothing is left to abort. */
   #ended = false;
 
-  constructor(reply: FastifyReply, call: UpstreamCall, body: UpstreamBody | null) {
+  constructor(reply: FastifyReply, body: UpstreamBody | null) {
     this.#reply = reply;
-    this.#call = call;
     this.#body = body;
   }
 
@@ -83,7 +88,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     // An upstream that refuses the body, or closes, before reading it all wants no more of it
     // (RFC 9112, section 9.5): the rest would meet a reset that can drop its answer unread.
     if (statusCode >= 400 || closes(upstream.connection)) this.#body?.stop();
-    this.#call.responseHeaders(upstream, reply);
+    setResponseHeaders(upstream, reply);
     // An HTTP/1.1 connection cannot be reused until the request body is read: the upstream answered
     // first. The client's body is drained before the answer goes out (the lingering close).
     if (!reply.request.raw.complete) reply.header('connection', 'close');
@@ -127,7 +132,7 @@ class ForwardHandler implements Dispatcher.DispatchHandler {
     const reply = this.#reply;
     if (this.#stream) return void this.#stream.destroy(error);
     if (clientGone(reply) || reply.sent) return;
-    this.#call.onError(reply, error);
+    upstreamFailed(reply, error);
   }
 }
 
@@ -144,4 +149,89 @@ const closeToken = /(^|,)\s*close\s*(,|$)/i;
 function clientGone(reply: FastifyReply): boolean {
   const socket = reply.raw.socket;
   return reply.raw.destroyed || !socket || socket.destroyed;
+}
+
+/** An upstream's answer read whole, or `tooLarge` once it passed the limit (the call then aborted). */
+export type WholeAnswer = { statusCode: number; headers: Headers; body: Buffer } | { tooLarge: true };
+
+/** One call upstream with its answer read whole (no stream per answer); one over `limit` bytes aborts the call. */
+export function callWhole(
+  pool: Dispatcher,
+  options: { method: Dispatcher.HttpMethod; path: string; headers: Headers; body: Buffer | null; limit: number },
+): Promise<WholeAnswer> {
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    let headers: Headers = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const handler: Dispatcher.DispatchHandler = {
+      // Its presence tells undici this handler speaks its controller API (onResponse*).
+      onRequestStart() {},
+      onResponseStart(_controller, status, upstream) {
+        statusCode = status;
+        headers = upstream as Headers;
+      },
+      onResponseData(controller, chunk) {
+        size += chunk.length;
+        if (size > options.limit) {
+          settled = true;
+          resolve({ tooLarge: true });
+          return controller.abort(new Error('The answer is over the limit.'));
+        }
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        if (settled) return;
+        settled = true;
+        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+      },
+      onResponseError(_controller, error) {
+        if (settled) return;
+        settled = true;
+        reject(error);
+      },
+    };
+    const { method, path, body } = options;
+    pool.dispatch({ method, path, headers: options.headers as Record<string, string>, body }, handler);
+  });
+}
+
+type WriteCallback = (error?: Error | null) => void;
+
+/** How long a failed write waits at most for the connection's read side to close. */
+const holdMs = 1000;
+
+/**
+ * Open upstream connections as `connector` does, on sockets whose failed write is reported only
+ * once the socket has closed (or after {@link holdMs}). An upstream that answers (a 413, a 401)
+ * before reading the body and closes makes the next write fail (`EPIPE`), and Node destroys the
+ * socket at once: the answer waiting in the receive buffer was lost, and the client got a 502.
+ */
+export function readingBeforeWriteErrors(connector: buildConnector.connector): buildConnector.connector {
+  return (options, callback) =>
+    connector(options, (...args) => {
+      if (args[1]) holdWriteErrors(args[1]);
+      callback(...args);
+    });
+}
+
+function holdWriteErrors(socket: Socket): void {
+  const hold =
+    (callback: WriteCallback): WriteCallback =>
+    (error) => {
+      if (!error || socket.destroyed) return callback(error);
+      const release = () => {
+        clearTimeout(timer);
+        socket.off('close', release);
+        callback(error);
+      };
+      const timer = setTimeout(release, holdMs);
+      socket.once('close', release);
+    };
+  // `_write` and `_writev` are how a Writable hands its chunks over: wrapped on this socket alone.
+  const write = socket._write.bind(socket);
+  socket._write = (chunk, encoding, callback: WriteCallback) => write(chunk, encoding, hold(callback));
+  const writev = socket._writev?.bind(socket);
+  if (writev) socket._writev = (chunks, callback: WriteCallback) => writev(chunks, hold(callback));
 }

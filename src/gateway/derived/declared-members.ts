@@ -5,18 +5,13 @@ import { fits, isPlainObject, refName } from '../../core/versions/schema-walk.ts
 type OnUndeclared = (at: { parent: Record<string, unknown>; key: string; pointer: string }) => void;
 
 /**
- * The walk that finds the members a version's document does not declare in a body of one of its
- * component schemas: at each object, the schemas that apply to it (through `$ref`, `allOf`, and
- * the `anyOf`/`oneOf` branches it fits, by the discriminator where there is one) declare the
- * members their `properties` and `patternProperties` name, and any other when one of them has
- * `additionalProperties` other than `false`. An object no applying schema describes (`{type:
- * 'object'}` alone) is free-form: all of it is declared. Where an upstream's schema says nothing
- * about other members (FastAPI's do not), they are undeclared all the same: an older client never
- * receives a member its document does not name, as Pydantic's response models drop them.
- *
- * It answers the pointer of a value that fits no branch of an `anyOf`/`oneOf` (what it declares
- * cannot be told), else undefined. The walk follows the value, so it goes as deep as the body
- * (the forwarder bounds that first).
+ * The walk that finds the members of a body that a version's schemas do not declare: at each
+ * object, the applying schemas (`$ref`, `allOf`, the `anyOf`/`oneOf` branches it fits) declare
+ * what `properties` and `patternProperties` name, and any other when `additionalProperties` is
+ * not `false`; an object no schema describes is free-form. Members a schema says nothing about
+ * (FastAPI's) are undeclared all the same: an older client never receives one its document does
+ * not name. Answers the pointer of a value that fits no branch, else undefined. The walk goes as
+ * deep as the body (the forwarder bounds that first).
  */
 export function createMemberWalk(
   schemas: SchemaMap,

@@ -1,22 +1,17 @@
 import { withPublishedNames, type ApiVersion, type EndpointSource } from '../../core/versions/index.ts';
-import { endpointInOlderTerms } from './endpoint-document.ts';
+import { belowBase } from './range-responses.ts';
 
 // `query` is OpenAPI 3.2's QUERY operation, `x-query` the extension a 3.1 document names it by.
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'x-query'];
 const methodOf = (key: string) => (key === 'x-query' ? 'QUERY' : key.toUpperCase());
 
 /**
- * A derived version's OpenAPI document: the newer version's own (its descriptions, parameters and
- * examples kept), with the older version's component schemas, only the operations the older
- * version routes, at their older paths and methods (a moved endpoint where it was, a removed one
- * back), their statuses, headers and query parameters by their older names, and paths relative
- * to the version base (the gateway serves each document with its own `servers`). It is what
- * `defineVersions` derives in-process, written into the document the upstream's team maintains.
- * It is closed: a component nothing it serves refers to (the schema of an endpoint the older
- * version lacks) is left out, as linters require.
+ * A derived version's OpenAPI document: the newer version's own (descriptions, examples kept) with
+ * the older version's schemas and operations, at their older paths, methods, statuses and names,
+ * paths relative to the version base. Closed: a component nothing refers to is left out, as linters require.
  */
 export function derivedDocument(options: {
-  root: Record<string, unknown>;
+  root: Json;
   /** `/api/v2`: the newer document's paths may be written below it. */
   rootBase: string;
   version: ApiVersion;
@@ -24,10 +19,10 @@ export function derivedDocument(options: {
   rootVersion: ApiVersion;
   /** By the derived version's operation id, the root's route that serves it and the changes on the way. */
   endpoints: ReadonlyMap<string, EndpointSource>;
-}): Record<string, unknown> {
+}): Json {
   const { version, rootBase } = options;
   const doc = structuredClone(options.root);
-  const components = (doc.components ?? {}) as Record<string, unknown>;
+  const components = (doc.components ?? {}) as Json;
   // The derived operations served by each of the root's routes (most by their own).
   const servedBy = new Map<string, ApiVersion['operations']>();
   for (const op of version.operations) {
@@ -36,20 +31,20 @@ export function derivedDocument(options: {
     const key = `${route.method} ${route.path}`;
     servedBy.set(key, [...(servedBy.get(key) ?? []), op]);
   }
-  const paths: Record<string, Record<string, unknown>> = {};
-  const place = (route: { path: string; method: string }, operation: unknown, shared: Record<string, unknown>) => {
+  const paths: Record<string, Json> = {};
+  const place = (route: { path: string; method: string }, operation: unknown, shared: Json) => {
     const item = (paths[route.path] ??= { ...shared });
     item[route.method === 'QUERY' ? 'query' : route.method.toLowerCase()] = operation;
   };
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, unknown>>)) {
-    const relative = path === rootBase ? '/' : path.startsWith(`${rootBase}/`) ? path.slice(rootBase.length) : path;
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    const relative = belowBase(path, rootBase);
     const shared = Object.fromEntries(Object.entries(item ?? {}).filter(([key]) => !methods.includes(key)));
     for (const [key, value] of Object.entries(item ?? {})) {
       if (!methods.includes(key)) continue;
       for (const op of servedBy.get(`${methodOf(key)} ${relative}`) ?? []) {
         const moved = op.path !== relative;
         const operation = endpointInOlderTerms({
-          operation: value as Record<string, unknown>,
+          operation: value as Json,
           // A path's own parameters go with the operation to another path.
           shared: moved ? shared : {},
           id: op.id,
@@ -65,7 +60,7 @@ export function derivedDocument(options: {
     if (source?.removedIn === undefined) continue;
     place(op, goneOperation(op, source.removedIn), {});
   }
-  const info = (doc.info ?? {}) as Record<string, unknown>;
+  const info = (doc.info ?? {}) as Json;
   // Renamed schemas under this version's names (`schema-renamed`), in the paths' references too;
   // then closed: what nothing it serves refers to is left out.
   return withoutUnused(
@@ -94,12 +89,9 @@ const referable = [
   'pathItems',
 ];
 
-/**
- * The document without the components that nothing outside `components` reaches, through any
- * chain of `$ref`s; a section left empty is dropped.
- */
-function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
-  const components = (doc.components ?? {}) as Record<string, Record<string, unknown> | undefined>;
+/** The document without the components nothing outside `components` reaches through `$ref`s; empty sections dropped. */
+function withoutUnused(doc: Json): Json {
+  const components = (doc.components ?? {}) as Record<string, Json | undefined>;
   const reached = new Set<string>();
   const pending: unknown[] = Object.entries(doc)
     .filter(([key]) => key !== 'components')
@@ -126,7 +118,7 @@ function withoutUnused(doc: Record<string, unknown>): Record<string, unknown> {
       pending.push(components[match[1]!]?.[name]);
     }
   }
-  const kept: Record<string, unknown> = {};
+  const kept: Json = {};
   for (const [section, entries] of Object.entries(components)) {
     if (!referable.includes(section) || entries === null || typeof entries !== 'object') {
       kept[section] = entries;
@@ -150,7 +142,7 @@ function nameOf(token: string): string {
 }
 
 /** An endpoint a newer version removed, as the older version documents it: answered 410. */
-function goneOperation(op: ApiVersion['operations'][number], removedIn: string): Record<string, unknown> {
+function goneOperation(op: ApiVersion['operations'][number], removedIn: string): Json {
   const parameters = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
     name: m[1],
     in: 'path',
@@ -169,4 +161,77 @@ function goneOperation(op: ApiVersion['operations'][number], removedIn: string):
       },
     },
   };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The newer document's operation as the older version documents it: its own id, the path's shared
+ * parameters when it moves, and its statuses, parameters and headers renamed back, newest change first.
+ */
+function endpointInOlderTerms(at: {
+  operation: Json;
+  /** The path item's members other than operations (its `parameters`), when the operation leaves that path. */
+  shared: Json;
+  id: string;
+  source: EndpointSource;
+  components: Json;
+}): Json {
+  const operation = structuredClone(at.operation);
+  if (typeof operation.operationId === 'string' && operation.operationId !== at.id) operation.operationId = at.id;
+  // Parameters stay as written (a `$ref` too) unless renamed.
+  const look = (p: Json) => resolved(p, at.components);
+  const own = listOf(operation.parameters);
+  const inherited = listOf(at.shared.parameters).filter(
+    (p) => !own.some((o) => look(o).name === look(p).name && look(o).in === look(p).in),
+  );
+  let parameters = [...own, ...structuredClone(inherited)];
+  let responses = (operation.responses ?? {}) as Json;
+  for (const step of [...at.source.steps].reverse()) {
+    const renamed = (where: string, renames: Array<{ name: string; previousName: string }>, ignoreCase: boolean) => {
+      const same = (a: unknown, b: string) =>
+        typeof a === 'string' && (ignoreCase ? a.toLowerCase() === b.toLowerCase() : a === b);
+      parameters = parameters.map((p) => {
+        const seen = look(p);
+        const rename = seen.in === where ? renames.find((r) => same(seen.name, r.name)) : undefined;
+        return rename ? { ...structuredClone(seen), name: rename.previousName } : p;
+      });
+    };
+    renamed('query', step.query, false);
+    renamed('header', step.requestHeaders, true);
+    responses = Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => {
+        const previous = step.statuses.find((s) => String(s.status) === status)?.previousStatus;
+        return [previous === undefined ? status : String(previous), withHeaders(response, step.responseHeaders)];
+      }),
+    );
+  }
+  if (parameters.length > 0 || operation.parameters !== undefined) operation.parameters = parameters;
+  if (operation.responses !== undefined) operation.responses = responses;
+  return operation;
+}
+
+/** A response's documented headers, each renamed one by its older name. */
+function withHeaders(response: unknown, renames: Array<{ name: string; previousName: string }>): unknown {
+  const headers = (response as Json | null)?.headers as Json | undefined;
+  if (!headers || renames.length === 0) return response;
+  const out = Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      const rename = renames.find((r) => r.name.toLowerCase() === name.toLowerCase());
+      return [rename ? rename.previousName : name, value];
+    }),
+  );
+  return { ...(response as Json), headers: out };
+}
+
+function listOf(value: unknown): Json[] {
+  return Array.isArray(value) ? value.filter((p): p is Json => typeof p === 'object' && p !== null) : [];
+}
+
+/** A parameter, its `$ref` to `#/components/parameters` resolved (a renamed one is the operation's own). */
+function resolved(parameter: Json, components: Json): Json {
+  const name =
+    typeof parameter.$ref === 'string' ? /^#\/components\/parameters\/([^/]+)$/.exec(parameter.$ref)?.[1] : undefined;
+  const shared = name === undefined ? undefined : ((components.parameters ?? {}) as Json)[name];
+  return typeof shared === 'object' && shared !== null ? (shared as Json) : parameter;
 }

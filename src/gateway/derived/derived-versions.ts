@@ -11,7 +11,7 @@ import {
   type VersionChangeEntry,
 } from '../../core/versions/index.ts';
 import { versionDocumentPath } from '../../http/api-scope.ts';
-import type { DerivedVersionRoute } from '../../http/derived-route.ts';
+import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { GatewayVersion } from '../../kernel/config/gateway-settings.ts';
 import { createMemberWalk } from './declared-members.ts';
 import { derivedDocument } from './derived-document.ts';
@@ -22,12 +22,9 @@ import { rangeResponses, requiredBodies } from './range-responses.ts';
 type Derived = Extract<GatewayVersion, { derivedFrom: string }>;
 
 /**
- * The versions the gateway serves from a newer one (`derivedFrom` and a change file), added to
- * the bundle read from the upstreams' documents: each chain down from a version with an upstream
- * (v1 from v2 from v3) is derived by `defineVersions`, the library's own derivation, with the
- * change files' changes; each derived version gets its document (the newer one's, reshaped) and
- * its route (its root's upstream, the migrations between them). Every problem is pushed to
- * `errors`, each naming its version and file.
+ * The versions the gateway serves from a newer one (`derivedFrom`), added to the bundle: each
+ * chain down from a version with an upstream is derived by `defineVersions` with the change
+ * files' changes, and each derived version gets its document and route. Problems go to `errors`.
  */
 export function addDerivedVersions(options: {
   versions: readonly GatewayVersion[];
@@ -68,9 +65,8 @@ export function addDerivedVersions(options: {
   const routes: Record<string, DerivedVersionRoute> = {};
   for (const chain of groups) {
     const root = options.bundle.get(chain[chain.length - 1]!)!;
-    // An upstream's own `/openapi.json` is left out of the derived versions (the gateway serves
-    // their documents itself), and so is a template the library cannot route (`/jobs/{id}:cancel`):
-    // the derived version answers it 404, never forwards it.
+    // Left out (a 404, never forwarded): an upstream's own `/openapi.json` (the gateway serves the
+    // documents) and a template the library cannot route (`/jobs/{id}:cancel`).
     const routable = root.operations.filter((op) => op.path !== versionDocumentPath && routablePath.test(op.path));
     let group: VersionBundle;
     try {
@@ -145,20 +141,14 @@ function rangesOf(
   return out;
 }
 
-/** A change file's changes, as read, for the version that introduced them. */
+/** A change file's changes, for the version that introduced them; `derived` is the version whose file lists them. */
 interface ListedChanges {
-  /** The derived version whose `changes` file lists them. */
   derived: string;
   path: string;
   entries: VersionChangeEntry[];
 }
 
-/**
- * A problem of `defineVersions`, told where it is in the change file: its pointer
- * (`/versions/1/changes/0/instructions/2`) names the version, the change and the instruction, and
- * the file names the change by its own place (`[0]`), so the message says `changes-v2.json[0]
- * .instructions[2] (field-added User.email)`, the field included, as a mistake of shape is told.
- */
+/** A problem of `defineVersions` told at its place in the change file: `changes-v2.json[0].instructions[2] (field-added User.email)`. */
 function placed(
   problem: { pointer?: string | undefined; detail: string },
   at: { chain: string[]; changesOf: Map<string, ListedChanges>; root: string },
@@ -214,7 +204,6 @@ function chainsOf(derived: Derived[], byName: Map<string, GatewayVersion>, error
   return result;
 }
 
-/** The bundle with the derived versions in their places, oldest first. */
 function withVersions(bundle: VersionBundle, added: ApiVersion[]): VersionBundle {
   if (added.length === 0) return bundle;
   const versions = [...bundle.versions, ...added]

@@ -16,14 +16,10 @@ interface Compiled {
 }
 
 /**
- * The check of a derived version's path and query parameters in that version's own terms, before
- * anything goes up, compiled once per operation: each value read as its schema types it (an
- * integer from its canonical decimal text only, a number, a boolean `true`/`false`, an array from
- * the repeated name), then validated with the service's request validator against the derived
- * document's parameter schemas. A path segment that fits none is a 404 (the spec's "invalid ID");
- * a query that breaks its schema, or names a parameter the operation does not declare (as the
- * service refuses one: a newer version's filter must not reach the upstream), a 400
- * `VALIDATION_FAILED` naming `/query/<name>`.
+ * The check of a derived version's path and query parameters in its own terms, compiled once per
+ * operation: each value typed as its schema says, then validated as the service does. A bad path
+ * segment is a 404 (the spec's "invalid ID"); a bad query, or one naming a parameter the operation
+ * does not declare (a newer version's filter must not reach the upstream), a 400.
  */
 export function createOldParameterCheck(
   version: ApiVersion,

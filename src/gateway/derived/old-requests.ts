@@ -9,12 +9,9 @@ import { createMemberWalk } from './declared-members.ts';
 const listed = 20;
 
 /**
- * The check of a derived version's request bodies in that version's own terms, before any
- * migration: against its document's schema by the service's request validator (every error, no
- * coercion, nothing removed), then for members the schema does not declare (a newer version's
- * member, where the upstream's schema leaves other members open, as FastAPI's do) and for a
- * `__proto__` member anywhere. A body that fails is a 400 `VALIDATION_FAILED` problem whose
- * pointers and words are the older version's; the upstream never sees it.
+ * The check of a derived version's request bodies in its own terms, before any migration: its
+ * document's schema, then members it does not declare (a newer version's, where the upstream's
+ * schema leaves members open, as FastAPI's do) and a `__proto__` anywhere; a failure is a 400.
  */
 export function createOldRequestCheck(
   version: ApiVersion,

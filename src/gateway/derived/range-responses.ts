@@ -3,10 +3,8 @@ import { refName } from '../../core/versions/index.ts';
 const methods = ['get', 'put', 'post', 'delete', 'patch'];
 
 /**
- * The response schemas a document gives by a range or by default (`2XX`, `default`), by operation
- * id (`GET /users` where it has none, as the versions read from documents name it): a derived
- * version translates an answer whose exact status is not documented by them. Only a component
- * (`$ref`) can be translated, the migrations being compiled per component.
+ * By operation id, the response schemas a document gives by range or default (`2XX`, `default`),
+ * for an answer whose exact status it does not document. Only a `$ref` counts: migrations are per component.
  */
 export function rangeResponses(
   document: Record<string, unknown>,
@@ -24,11 +22,7 @@ export function rangeResponses(
   return out;
 }
 
-/**
- * The ids of the operations whose `requestBody` is `required: true` (OpenAPI's default is
- * optional): a derived version refuses such a call without a body, as the upstream would, but
- * in its own terms and without calling it.
- */
+/** The ids of the operations whose `requestBody` is `required: true` (OpenAPI's default is optional). */
 export function requiredBodies(document: Record<string, unknown>, rootBase: string): ReadonlySet<string> {
   const out = new Set<string>();
   for (const { id, op } of operationsOf(document, rootBase))
@@ -42,11 +36,16 @@ interface DocumentOperation {
   responses?: Record<string, unknown>;
 }
 
+/** A document's path below the version base it may be written under (`/api/v2/users` → `/users`). */
+export function belowBase(path: string, base: string): string {
+  return path === base ? '/' : path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+}
+
 /** Each operation of a document with its id, as the versions read from documents name it. */
 function* operationsOf(document: Record<string, unknown>, rootBase: string) {
   const paths = (document.paths ?? {}) as Record<string, Record<string, unknown> | undefined>;
   for (const [raw, item] of Object.entries(paths)) {
-    const path = raw === rootBase ? '/' : raw.startsWith(`${rootBase}/`) ? raw.slice(rootBase.length) : raw;
+    const path = belowBase(raw, rootBase);
     for (const method of methods) {
       const op = item?.[method] as DocumentOperation | undefined;
       if (!op || typeof op !== 'object') continue;

@@ -21,17 +21,14 @@ import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 export { nginxAuthPath } from './control-paths.ts';
 
 /**
- * The control plane's side of nginx as the data plane: API calls are refused (nginx serves them);
- * the key check and the table nginx asks for are served; the files are written once; and every new
- * decision table, and every change to keys or clients, is pushed into nginx's shared memory at
- * once (no reload).
+ * The control plane's side of nginx as the data plane: API calls refused (nginx serves them), the
+ * key check and the table served, the files written once, and every new table and key change
+ * pushed into nginx's shared memory (no reload).
  */
 export function nginxControlPlane(options: {
   config: ServiceConfig;
   /** Where to render; `undefined` renders nothing (the owner runs `versionary nginx`). */
   target?: NginxTarget;
-  /** Kept for configs that name it: the files no longer change with the lifecycle, so nothing reloads. */
-  reload?: string[];
   /** `false`: the files are `versionary nginx`'s, kept as they are; only the secret is read and the socket pushed to. */
   renders?: boolean;
   /** Told once the files are written (`versionary nginx` renders once and stops). */
@@ -103,11 +100,7 @@ export function nginxControlPlane(options: {
   };
 }
 
-/**
- * A config whose gateway derives a version (`derivedFrom`) is refused, naming each: nginx's data
- * plane forwards calls, it does not translate them, so the version would be a 502 (no upstream of
- * its own). `versionary gateway` serves it; nginx may stand in front of that.
- */
+/** A config that derives a version is refused: nginx forwards calls, it does not translate them. */
 function refuseDerivedVersions(config: ServiceConfig): void {
   const derived = (config.settings.gateway?.versions ?? []).filter((v) => 'derivedFrom' in v);
   if (derived.length === 0) return;
@@ -118,11 +111,7 @@ function refuseDerivedVersions(config: ServiceConfig): void {
   throw new VersionaryError({ code: ErrorCode.InvalidConfig, detail: errors[0]!.detail, errors });
 }
 
-/**
- * The shared secret, written first when there is none (a render keeps the one it finds), and the
- * private folder of the push socket, mode 0700: nginx makes the socket 0666, and only nginx's
- * master and this user reach it through the folder.
- */
+/** The shared secret (written when there is none), and the push socket's private folder made 0700 (nginx makes the socket 0666). */
 function secretOf(target: NginxTarget): string {
   const dir = privateDirOf(target.out);
   // `out` itself keeps the usual mode: nginx's workers read the files in it.
@@ -144,7 +133,7 @@ function writeFiles(out: string, files: Record<string, string>): void {
 }
 
 /** The rendering target of the `gateway.nginx` settings, paths relative to the config file. */
-export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; reload?: string[] } | undefined {
+export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget } | undefined {
   const nginx = config.settings.gateway?.nginx;
   if (!nginx) return undefined;
   const base = config.configPath ? resolve(config.configPath, '..') : process.cwd();
@@ -157,15 +146,13 @@ export function nginxTargetOf(config: ServiceConfig): { target: NginxTarget; rel
       control: nginx.control ?? `http://${host}:${config.port}`,
       ...(nginx.secretFile ? { secretFile: abs(nginx.secretFile) } : {}),
     },
-    ...(nginx.reload ? { reload: nginx.reload } : {}),
   };
 }
 
 /**
- * `GET /_versionary/nginx/auth`: the credential nginx passes (one spelling, `Authorization: Bearer
- * <key>`, once it could read it) checked for the role named in `X-Versionary-Role`. Answers JSON:
- * `{ client, roles }`; `{ problem }` (the 401, worded by the gateway's own steps); or both for a
- * client without the role (the 403), so nginx counts the call against the client.
+ * `GET /_versionary/nginx/auth`: the credential checked for the role in `X-Versionary-Role`.
+ * Answers `{ client, roles }`, `{ problem }` (a 401), or both for a client without the role (a
+ * 403), so nginx counts the call against the client.
  */
 function keyCheck(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const role = request.headers['x-versionary-role'] === 'write' ? 'write' : 'read';

@@ -9,7 +9,6 @@ import type { LifecycleContext } from '../../loop/lifecycle/context.ts';
 
 /** What the control plane keeps nginx's shared memory in step with. */
 export interface TablePusher {
-  /** The decision table as compiled now. */
   table(): Promise<DecisionTable>;
   /** Push on every new generation (checked every `intervalMs`) and every change to keys or clients. */
   start(): void;
@@ -29,12 +28,10 @@ const verifyEveryTicks = 8;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Push each new decision table (`PUT /table`, with the control plane's clock in
- * `x-versionary-now`) and each key revocation (`POST /keys/flush`) to nginx's unix socket, each
- * with the shared secret. Every 2 s (8 ticks) nginx's table is checked by its digest (`GET
- * /state`): one that is not the table pushed (nginx restarted, or a push that did not come from
- * here) is pushed over at once. nginx not answering is no error: it asks for the table itself
- * when it starts.
+ * Push each new decision table (`PUT /table`) and key revocation (`POST /keys/flush`) to nginx's
+ * unix socket with the shared secret. Every 8 ticks nginx's table is checked by its digest (`GET
+ * /state`) and pushed over when it differs (nginx restarted). nginx not answering is no error:
+ * it asks for the table itself when it starts.
  */
 export function createTablePusher(
   context: LifecycleContext,
@@ -84,7 +81,7 @@ export function createTablePusher(
   };
   // Whether nginx holds the table of this digest. An nginx not listening is left alone: it asks for the table when it starts.
   const inForce = async (digest: string) => {
-    const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state', body: '', headers: {} });
+    const { status, body } = await send(socket!, secret(), { method: 'GET', path: '/state' });
     if (status !== 200) return status === undefined;
     return (JSON.parse(body) as { digest?: string }).digest === digest;
   };
@@ -97,7 +94,7 @@ export function createTablePusher(
   const flushKeys = () => {
     if (!socket) return;
     flushing = flushing.then(async () => {
-      const { status } = await send(socket, secret(), { method: 'POST', path: '/keys/flush', body: '', headers: {} });
+      const { status } = await send(socket, secret(), { method: 'POST', path: '/keys/flush' });
       if (status !== undefined && status !== 200) app.log.error({ status }, 'nginx refused the key flush');
     });
   };
@@ -126,9 +123,9 @@ export function createTablePusher(
 function send(
   socketPath: string,
   secret: string | undefined,
-  o: { method: string; path: string; body: string; headers: Record<string, string> },
+  o: { method: string; path: string; body?: string; headers?: Record<string, string> },
 ): Promise<{ status?: number | undefined; body: string }> {
-  const { method, path, body, headers } = o;
+  const { method, path, body = '', headers } = o;
   return new Promise((resolve) => {
     const req = request(
       {

@@ -44,7 +44,6 @@ export function nginxRedisOf(config: Pick<ServiceConfig, 'redisUrl' | 'ops'>): N
   };
 }
 
-/** Whether nginx must be told of a resolver to reach this host (a name, not an address). */
 export function needsResolver(redis: NginxRedis): boolean {
   return isIP(redis.host) === 0;
 }

@@ -35,11 +35,7 @@ export interface NginxConfOptions {
 
 const hostOf = (origin: string) => new URL(origin).host;
 
-/**
- * The unix socket the control plane pushes the table and key revocations to. nginx makes it mode
- * 0666: it lies in `out`'s private folder (0700), which only nginx's master and the control
- * plane's user reach, and each push carries the shared secret besides.
- */
+/** The unix socket the control plane pushes to: nginx makes it 0666, in the private folder (0700), and each push carries the secret. */
 export function pushSocketOf(out: string): string {
   return join(privateDirOf(out), 'push.sock');
 }
@@ -66,11 +62,7 @@ function redisSettings(redis: NginxRedis, passwordFile: string): string {
   return `{ ${fields.join(', ')} }`;
 }
 
-/**
- * `versionary-http.conf`: what goes in `http {}`: the Lua path and settings, the shared memory
- * (the table, the key cache, the rate and usage counters), the workers' usage timer, the
- * upstreams, and the push endpoint on a unix socket.
- */
+/** `versionary-http.conf`: what goes in `http {}`. */
 export function renderHttpConf(o: NginxConfOptions): string {
   const control = new URL(o.control);
   const settings = [

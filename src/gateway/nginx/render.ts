@@ -35,7 +35,6 @@ export const debianLuaModules = [
 /** The Lua data plane's files, shipped beside this module (`dist/gateway/nginx/lua/` once built). */
 const luaDir = new URL('./lua/', import.meta.url).pathname;
 
-/** The Lua files by their path under `<out>/lua/`. */
 function luaFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string, under: string) => {
@@ -49,11 +48,7 @@ function luaFiles(): Record<string, string> {
   return files;
 }
 
-/**
- * Every file of the data plane by name: the Lua interpreter of the decision table, the `http {}`
- * and `server {}` includes, and a whole `nginx.conf`. None holds the lifecycle: the control plane
- * pushes the table into nginx's shared memory, so a lifecycle change needs no reload.
- */
+/** Every file of the data plane by name. None holds the lifecycle: it is pushed, so a change needs no reload. */
 export function renderNginxFiles(options: { config: ServiceConfig; target: NginxTarget }): Record<string, string> {
   const { config, target } = options;
   const gateway = config.settings.gateway!;
@@ -89,7 +84,6 @@ export function renderNginxFiles(options: { config: ServiceConfig; target: Nginx
   };
 }
 
-/** Where nginx and the control plane read their shared secret. */
 export function secretFileOfTarget(target: NginxTarget): string {
   return target.secretFile ?? secretFileOf(target.out);
 }

@@ -2,17 +2,11 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/**
- * The folder of what only nginx's master and the control plane may touch: the push socket and the
- * shared secret. Mode 0700: nginx's master (root, or the control plane's own user) binds the
- * socket in it, the control plane connects through it, and no other local user can even reach
- * the socket nginx makes mode 0666.
- */
+/** The folder (mode 0700) of the push socket and the shared secret: no other local user reaches the socket nginx makes 0666. */
 export function privateDirOf(out: string): string {
   return join(out, 'private');
 }
 
-/** The shared secret's file by default: `<out>/private/secret`. */
 export function secretFileOf(out: string): string {
   return join(privateDirOf(out), 'secret');
 }
@@ -20,11 +14,7 @@ export function secretFileOf(out: string): string {
 /** What a secret file must hold: 32 random bytes or more, base64url (what {@link ensureSecret} writes). */
 const secretShape = /^[A-Za-z0-9_-]{43,512}$/;
 
-/**
- * The secret in `path`, written first (32 random bytes, mode 0600, its folder 0700 when made
- * here) when there is none: a render keeps the secret it finds, so a running nginx and the
- * control planes that share the file stay in step.
- */
+/** The secret in `path`, written first when there is none: a render keeps the one it finds, so its sharers stay in step. */
 export function ensureSecret(path: string): string {
   if (!existsSync(path)) {
     const dir = dirname(path);

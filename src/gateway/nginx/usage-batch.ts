@@ -22,14 +22,9 @@ const UsageEntrySchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A counter of nginx's usage, as it posts them. */
 export type UsageEntry = Static<typeof UsageEntrySchema>;
 
-/**
- * What nginx posts each second: its instance (one per start of nginx; kept across reloads), the
- * batch's sequence number in it, and the counters. A batch not acknowledged is posted again with
- * the same instance and number, and recorded once.
- */
+/** What nginx posts each second: its instance (one per start, kept across reloads), the batch's number in it, the counters. */
 export const UsageBatchSchema = Type.Object(
   {
     instance: Type.String({ pattern: '^[0-9a-zA-Z.-]{1,100}$' }),
@@ -39,7 +34,6 @@ export const UsageBatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A batch of nginx's usage. */
 export type UsageBatch = Static<typeof UsageBatchSchema>;
 
 /** The client a call without credentials counts for: nginx names no address to count it by. */
@@ -56,10 +50,7 @@ export interface EntryJudge {
 const refusals = new Set([401, 403, 410, 429]);
 
 /**
- * The usage rows the gateway writes for the calls a counter tells of, so that usage counted by
- * nginx is the same as the Node gateway's for the same calls: every call that reached an operation
- * counted per operation and client; a call to a deprecated version or endpoint recorded; and one
- * row per deprecated element used. A refusal (401, 403, 410, 429, a removal answered 404) is not
+ * The usage rows the Node gateway would write for the calls a counter tells of. A refusal is not
  * usage. The lifecycle is judged when the batch arrives (within a second of the calls, unless the
  * control plane was down).
  */

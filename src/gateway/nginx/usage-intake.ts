@@ -16,12 +16,9 @@ const batchValidator = createSchemaValidator(UsageBatchSchema, {
 const leaseMs = 30_000;
 
 /**
- * `POST /_versionary/nginx/usage` (the shared secret checked by `guard`): record a batch of the
- * calls nginx counted, through the same store and rows as the gateway's usage. Each nginx instance
- * keeps its last recorded sequence number in the usage offsets (`nginx-usage:<instance>`), moved in
- * the transaction that writes the rows: a batch posted again (its acknowledgement lost) is
- * acknowledged and not counted twice. Batches of one instance are recorded one at a time; a batch
- * another control plane is recording is answered 503, and nginx posts it again.
+ * `POST /_versionary/nginx/usage`: record a batch of the calls nginx counted, as the gateway's
+ * usage. Each instance's last sequence number moves in the transaction that writes the rows, so a
+ * batch posted again is not counted twice; one another control plane is recording is a 503.
  */
 export function installUsageIntake(
   context: LifecycleContext,
@@ -44,30 +41,22 @@ export function installUsageIntake(
       });
     }
     try {
-      return await recordHeld(path, batch);
+      const stored = await storage.usageLog.position(path);
+      if (stored && stored.offset >= batch.seq) return 'again';
+      const calls: UsageCall[] = [];
+      const counts: OperationCount[] = [];
+      for (const entry of batch.entries) {
+        const usage = usageOfEntry(entry, judge);
+        calls.push(...usage.calls);
+        if (usage.count && countOperations) counts.push(usage.count);
+      }
+      const position = { path, device: 'nginx', inode: batch.instance, offset: batch.seq };
+      await storage.usageLog.commit({ position, calls, counts, keepRaw, owner });
+      return 'recorded';
     } finally {
       // Let another control plane record the next batch at once (nginx may call another host).
       await storage.usageLog.release({ path, owner }).catch(() => {});
     }
-  };
-  const recordHeld = async (path: string, batch: UsageBatch): Promise<'recorded' | 'again'> => {
-    const stored = await storage.usageLog.position(path);
-    if (stored && stored.offset >= batch.seq) return 'again';
-    const calls: UsageCall[] = [];
-    const counts: OperationCount[] = [];
-    for (const entry of batch.entries) {
-      const usage = usageOfEntry(entry, judge);
-      calls.push(...usage.calls);
-      if (usage.count && countOperations) counts.push(usage.count);
-    }
-    await storage.usageLog.commit({
-      position: { path, device: 'nginx', inode: batch.instance, offset: batch.seq },
-      calls,
-      counts,
-      keepRaw,
-      owner,
-    });
-    return 'recorded';
   };
   app.post(
     nginxUsagePath,

@@ -2,26 +2,63 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Stage } from '../pipeline/compile-route.ts';
+import { nextRequestId } from './thin-request-id.ts';
 
-/** What the thin data plane's request carries: the members the pipeline's steps and the forwarder read of Fastify's. */
-export interface ThinRequest {
-  raw: IncomingMessage;
-  headers: IncomingMessage['headers'];
-  url: string;
-  originalUrl: string;
-  method: string;
-  ip: string;
-  host: string;
-  socket: IncomingMessage['socket'];
-  protocol: 'http';
-  id: string;
-  is404: false;
-  routeOptions: { url: string; config: Record<string | symbol, unknown> };
-  versionaryState: Record<string, unknown>;
-  versionaryPlan: null;
-  body: IncomingMessage | undefined;
-  readonly log: FastifyBaseLogger;
+/** What a thin request takes of the app: its logger, and its judge of a request id sent. */
+export interface ThinSetup {
+  log: FastifyBaseLogger;
+  requestId: (req: IncomingMessage) => string;
 }
+
+/**
+ * The request of a thin call: the members of Fastify's that the pipeline's steps and the forwarder
+ * read. A class, so that every one has one shape and its logger is made on first use.
+ */
+export class ThinRequest {
+  readonly raw: IncomingMessage;
+  readonly headers: IncomingMessage['headers'];
+  readonly url: string;
+  readonly originalUrl: string;
+  readonly method: string;
+  readonly ip: string;
+  readonly host: string;
+  readonly socket: IncomingMessage['socket'];
+  readonly protocol = 'http' as const;
+  readonly id: string;
+  readonly is404 = false as const;
+  readonly routeOptions: { url: string; config: Record<string | symbol, unknown> };
+  versionaryState: Record<string, unknown>;
+  versionaryPlan = null;
+  /** The request stream for a write with a body, as the forwarded API's content-type parser hands it on. */
+  readonly body: IncomingMessage | undefined;
+  #setup: ThinSetup;
+  #log: FastifyBaseLogger | undefined;
+
+  // eslint-disable-next-line max-params -- built in one place, per request
+  constructor(req: IncomingMessage, setup: ThinSetup, url: string, body: IncomingMessage | undefined) {
+    this.raw = req;
+    this.headers = req.headers;
+    this.url = req.url!;
+    this.originalUrl = this.url;
+    this.method = req.method!;
+    this.ip = req.socket.remoteAddress ?? '';
+    this.host = req.headers.host ?? '';
+    this.socket = req.socket;
+    // One sent is the app's to judge (kept when well-formed); none, and the id is made here, cheaply.
+    this.id = req.headers['x-request-id'] === undefined ? nextRequestId() : setup.requestId(req);
+    this.body = body;
+    this.routeOptions = { url, config: noConfig };
+    this.versionaryState = { routeUrl: url };
+    this.#setup = setup;
+  }
+
+  // A child logger per request costs more than the rest of the call: made when something logs.
+  get log(): FastifyBaseLogger {
+    return (this.#log ??= this.#setup.log.child({ reqId: this.id }));
+  }
+}
+
+const noConfig: Record<string | symbol, unknown> = Object.freeze({});
 
 type PayloadDone = (error: Error | null, payload?: unknown) => void;
 // eslint-disable-next-line max-params -- Fastify's payload hooks take four
@@ -64,10 +101,6 @@ export class ThinReply {
     return this.raw.statusCode;
   }
 
-  set statusCode(code: number) {
-    this.code(code);
-  }
-
   get elapsedTime(): number {
     return performance.now() - this.#start;
   }
@@ -77,10 +110,6 @@ export class ThinReply {
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new RangeError(`Bad status ${status}`);
     this.raw.statusCode = status;
     return this;
-  }
-
-  status(status: number): this {
-    return this.code(status);
   }
 
   header(name: string, value: unknown): this {
@@ -129,29 +158,25 @@ export class ThinReply {
     if (this.sent) return this;
     this.sent = true;
     let body = payload;
-    if (isStream(body) || body === undefined || body === null) {
-      // Passed as it is.
-    } else if (Buffer.isBuffer(body)) {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'application/octet-stream';
-    } else if (typeof body === 'string') {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'text/plain; charset=utf-8';
-    } else {
-      if (!this.hasHeader('content-type')) this.#headers['content-type'] = 'application/json; charset=utf-8';
-      body = (this.#serializer ?? JSON.stringify)(body);
+    if (!isStream(body) && body !== undefined && body !== null) {
+      const text = typeof body === 'string';
+      const json = !text && !Buffer.isBuffer(body);
+      if (!this.hasHeader('content-type'))
+        this.#headers['content-type'] = json
+          ? 'application/json; charset=utf-8'
+          : text
+            ? 'text/plain; charset=utf-8'
+            : 'application/octet-stream';
+      if (json) body = (this.#serializer ?? JSON.stringify)(body);
     }
     const onSend = this.#stages.onSend as PayloadStage | undefined;
-    if (!onSend) {
-      this.#write(body);
-      return this;
-    }
-    onSend(this.request, this as unknown as FastifyReply, body, (error, next) => {
-      if (error) {
+    if (!onSend) this.#write(body);
+    else
+      onSend(this.request, this as unknown as FastifyReply, body, (error, next) => {
+        if (!error) return this.#write(next);
         this.log.error({ err: error }, 'a respond step failed');
         this.raw.destroy(error);
-        return;
-      }
-      this.#write(next);
-    });
+      });
     return this;
   }
 

@@ -1,53 +1,41 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProxyTracerProvider, trace } from '@opentelemetry/api';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../pipeline/compile-route.ts';
 import { routePlanOf } from '../pipeline/request-pipeline.ts';
-import { ThinReply, type ThinRequest, type ThinStages } from './thin-call.ts';
-import { nextRequestId } from './thin-request-id.ts';
+import { plainPath } from '../forwarder.ts';
+import { hasBody } from '../lingering-close.ts';
+import { ThinReply, ThinRequest, type ThinSetup, type ThinStages } from './thin-call.ts';
 import { templateMatcher } from './thin-routes.ts';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => void;
 
-/** A forwarded version's documented routes, as the thin data plane finds them: each method's templates. */
+/** A forwarded version's documented routes, as the thin data plane finds them. */
 interface ThinVersion {
   /** The version's base path, `/api/v2`. */
   base: string;
   /** Each method's templates (HEAD beside GET), each with its route's pattern and handler. */
   byMethod: ReadonlyMap<string, ReadonlyMap<string, { url: string; handler: Handler }>>;
-}
-
-/** What the app hands the thin data plane once its routes are registered. */
-interface PlaneSetup {
-  log: FastifyBaseLogger;
-  requestId: (req: IncomingMessage) => string;
-  onError: ThinStages['onError'];
-}
-
-/** A forwarded version as the thin data plane serves it: each method's templates matched without splitting them per call. */
-interface ServedVersion extends ThinVersion {
-  /** Made once the app is ready, when every route is registered. */
+  /** Each method's templates compiled once the app is ready, when every route is registered. */
   match?: ReadonlyMap<string, (below: string) => string | undefined>;
 }
 
-/** The thin data plane of one server: the forwarded versions it serves, by name. */
+type PlaneSetup = ThinSetup & { onError: ThinStages['onError'] };
+
 interface Plane {
   /** The app's server: the key of its pipelines' plans. */
   server: object;
   prefix: string;
-  versions: Map<string, ServedVersion>;
+  versions: Map<string, ThinVersion>;
   setup?: PlaneSetup;
 }
 
 const planes = new WeakMap<object, Plane>();
 
 /**
- * Stages the thin data plane runs: a plan with a step in any other is Fastify's. preParsing's
- * steps read only headers (the body's encoding). A step that needs the parsed body or the
- * handler's value (preValidation, preHandler, preSerialization) cannot run here, where the body
- * streams upstream unread; nor can one that releases what an aborted call held (onRequestAbort):
- * the service's `Idempotency-Key` replay has both, and the gateway leaves idempotency to the
- * upstream (it never installs that step), so a write's plan holds none of them.
+ * Stages the thin data plane runs; a plan with a step in any other is Fastify's. The body streams
+ * upstream unread, so no step may need it parsed (preValidation, preHandler, preSerialization) or
+ * release what an aborted call held (onRequestAbort); preParsing's steps read only headers.
  */
 const thinStages: ReadonlySet<string> = new Set(['onRequest', 'preParsing', 'onSend', 'onResponse']);
 const runnable = new WeakMap<RoutePlan, boolean>();
@@ -55,9 +43,7 @@ const runnable = new WeakMap<RoutePlan, boolean>();
 function thinPlan(plan: RoutePlan): boolean {
   let ok = runnable.get(plan);
   if (ok === undefined) {
-    // Each step says whether it runs on the thin request (`thin` of its definition, the gateway's
-    // steps: `test/composition/steps.snapshot.json`); a plan with any other (a team's own hook, a
-    // deprecated parameter's check, a body's) is served by Fastify, with every stage in place.
+    // A plan with a step not marked `thin` (a team's own hook, a body's check) is Fastify's.
     ok = plan.thin && Object.keys(plan.stages).every((s) => thinStages.has(s));
     runnable.set(plan, ok);
   }
@@ -73,12 +59,9 @@ export function addThinVersion(server: object, name: string, version: ThinVersio
 }
 
 /**
- * The app's request handler with the thin data plane in front, once the app is ready: a GET,
- * HEAD, POST, PUT, PATCH or DELETE of a forwarded version's documented route is served by the thin
- * data plane (a write's body streamed upstream), and every other request (the management API, the
- * portal, the documents, derived versions, metrics, a body on a GET, a `Content-Type` Fastify may
- * refuse, a target that is not plain) by Fastify's handler (`app.routing`). An app with no
- * forwarded version gets Fastify's handler itself.
+ * The app's request handler with the thin data plane in front, once the app is ready: it serves
+ * what `serveThin` takes, and Fastify's handler (`app.routing`) every other request (the
+ * management API, the portal, derived versions, a body on a GET, a target that is not plain).
  */
 export function thinRouting(
   app: { server: object; routing: (req: IncomingMessage, res: ServerResponse) => void },
@@ -98,48 +81,34 @@ export function thinRouting(
 const noTracer = new ProxyTracerProvider().getDelegate();
 
 /**
- * A tracer provider is registered (an OpenTelemetry SDK, however it was started): each call's
- * request span is `@fastify/otel`'s, so Fastify serves every call. Asked once, when the app is
- * ready, not per call: `@fastify/otel` instruments an app as it is created, so an SDK registered
- * after that gets no request span from Fastify either.
+ * A tracer provider is registered: each call's request span is `@fastify/otel`'s, so Fastify
+ * serves every call. Asked once: `@fastify/otel` instruments an app as it is created.
  */
 function tracing(): boolean {
   const provider = trace.getTracerProvider();
   return (provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider) !== noTracer;
 }
 
-/** Characters a path keeps as they are in a URL parser (see `pathOf` in `forwarder.ts`): anything else is Fastify's. */
-const plainPath = /^[\w\-.~!$&'()*+,;=:@/]*$/;
-
-/** Methods whose body the thin data plane streams upstream, as Fastify's `bodywith` methods (QUERY stays Fastify's: a body is required). */
+/** Fastify's `bodywith` methods but QUERY, which Fastify refuses without a body. */
 const writes: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/**
- * A `Content-Type` Fastify's parser reads as valid (`type/subtype`, tokens, then any parameters):
- * narrower than Fastify's own check (no leading space, no Unicode space), so that every value it
- * passes Fastify passes too. Any other value is Fastify's to refuse (415, as a problem).
- */
+/** A `Content-Type` Fastify reads as valid, narrower than its own check: any other is Fastify's to refuse (415). */
 const plainContentType = /^[\w!#$%&'*+.^`|~-]+\/[\w!#$%&'*+.^`|~-]+[ \t]*(?:;.*)?$/;
 
 /**
- * What Fastify's `handleRequest` would make the body of a call the thin data plane takes: `null`
- * for no body (a GET or HEAD, or a write with no `Content-Type` and no framing of a body), the
- * request stream itself for any other write (the forwarded API's content-type parser hands the
- * stream on unread), and `undefined` for a call the thin data plane leaves to Fastify: a body on
- * a GET or HEAD, or a `Content-Type` Fastify may refuse.
+ * The body as Fastify's `handleRequest` would make it: `null` for none, the request stream for a
+ * write (the forwarded API's parser hands it on unread), `undefined` for a call left to Fastify.
  */
 function bodyOf(req: IncomingMessage, method: string): IncomingMessage | null | undefined {
-  const headers = req.headers;
-  const length = headers['content-length'];
-  const framed = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  const framed = hasBody(req);
   if (method === 'GET' || method === 'HEAD') return framed ? undefined : null;
-  const type = headers['content-type'];
+  const type = req.headers['content-type'];
   if (type === undefined) return framed ? req : null;
   return plainContentType.test(type) ? req : undefined;
 }
 
 /** The request's version and path, when it is a plain target under a forwarded version (anything else is Fastify's). */
-function versionOf(plane: Plane, url: string): { version: ServedVersion; path: string } | undefined {
+function versionOf(plane: Plane, url: string): { version: ThinVersion; path: string } | undefined {
   const { prefix } = plane;
   if (url.charCodeAt(prefix.length) !== 47 || !url.startsWith(prefix)) return undefined;
   const end = url.indexOf('?');
@@ -152,10 +121,7 @@ function versionOf(plane: Plane, url: string): { version: ServedVersion; path: s
   return { version, path };
 }
 
-/**
- * Whether the thin data plane serves this request: a GET, HEAD or write (POST, PUT, PATCH,
- * DELETE) of a forwarded version's documented route whose plan it can run.
- */
+/** Whether the thin data plane serves this request: a GET, HEAD or write of a documented route whose plan it can run. */
 function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boolean {
   const { setup, server } = plane;
   const method = req.method!;
@@ -169,21 +135,17 @@ function serveThin(plane: Plane, req: IncomingMessage, res: ServerResponse): boo
   const route = template === undefined ? undefined : version.byMethod.get(method)!.get(template);
   const plan = route && routePlanOf(server, route.url, method);
   if (!route || !plan || !thinPlan(plan)) return false;
-  runPlan({ setup, plan, handler: route.handler }, new Request(req, setup, route.url, body ?? undefined), res);
+  runPlan({ setup, plan, handler: route.handler }, new ThinRequest(req, setup, route.url, body ?? undefined), res);
   return true;
 }
 
 type Done = (error?: Error) => void;
 type RequestStage = (request: FastifyRequest, reply: FastifyReply, done: Done) => void;
 
-/**
- * Run a route's plan as Fastify runs a route: the onRequest stage, then the body's (preParsing),
- * then the handler, each only while no answer has been sent; a step's error goes to the problem
- * handler. The answer's stages run from the reply (`ThinReply.send`).
- */
+/** Run a route's plan as Fastify does: onRequest, preParsing, then the handler, each while nothing was sent. */
 function runPlan(
   call: { setup: PlaneSetup; plan: RoutePlan; handler: Handler },
-  request: Request,
+  request: ThinRequest,
   res: ServerResponse,
 ) {
   const { setup, plan } = call;
@@ -210,60 +172,6 @@ function runPlan(
       fail(error);
     }
   };
-  const handle = () => {
-    try {
-      call.handler(asFastify, asReply);
-    } catch (error) {
-      fail(error);
-    }
-  };
   const parsing = plan.stages.preParsing as RequestStage | undefined;
-  run(plan.stages.onRequest as RequestStage | undefined, () => run(parsing, handle));
+  run(plan.stages.onRequest as RequestStage | undefined, () => run(parsing, () => run(call.handler, () => undefined)));
 }
-
-/** The request of a thin call: a class, so that every one has one shape and its logger is made on first use. */
-class Request implements ThinRequest {
-  readonly raw: IncomingMessage;
-  readonly headers: IncomingMessage['headers'];
-  readonly url: string;
-  readonly originalUrl: string;
-  readonly method: string;
-  readonly ip: string;
-  readonly host: string;
-  readonly socket: IncomingMessage['socket'];
-  readonly protocol = 'http' as const;
-  readonly id: string;
-  readonly is404 = false as const;
-  readonly routeOptions: ThinRequest['routeOptions'];
-  versionaryState: Record<string, unknown>;
-  versionaryPlan = null;
-  /** The request stream for a write with a body, as the forwarded API's content-type parser hands it on. */
-  readonly body: IncomingMessage | undefined;
-  #setup: PlaneSetup;
-  #log: FastifyBaseLogger | undefined;
-
-  // eslint-disable-next-line max-params -- built in one place, per request
-  constructor(req: IncomingMessage, setup: PlaneSetup, url: string, body: IncomingMessage | undefined) {
-    this.raw = req;
-    this.headers = req.headers;
-    this.url = req.url!;
-    this.originalUrl = this.url;
-    this.method = req.method!;
-    this.ip = req.socket.remoteAddress ?? '';
-    this.host = req.headers.host ?? '';
-    this.socket = req.socket;
-    // One sent is the app's to judge (kept when well-formed); none, and the id is made here, cheaply.
-    this.id = req.headers['x-request-id'] === undefined ? nextRequestId() : setup.requestId(req);
-    this.body = body;
-    this.routeOptions = { url, config: noConfig };
-    this.versionaryState = { routeUrl: url };
-    this.#setup = setup;
-  }
-
-  // A child logger per request costs more than the rest of the call: made when something logs.
-  get log(): FastifyBaseLogger {
-    return (this.#log ??= this.#setup.log.child({ reqId: this.id }));
-  }
-}
-
-const noConfig: Record<string | symbol, unknown> = Object.freeze({});

@@ -4,7 +4,7 @@ import { installProblemHandling } from '../../http/problem-handling.ts';
 import { versionary, type CallEvent } from '../../http/plugin/index.ts';
 import { removedVersionOf } from '../../http/removed-gate.ts';
 import { forwardsUndocumented } from '../../http/forwarded-catch-all.ts';
-import type { DerivedVersionRoute } from '../../http/derived-route.ts';
+import type { DerivedVersionRoute } from '../../http/forward-options.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { VersionaryError } from '../../core/errors/index.ts';
 import { clientIdOf, lifecycleClientOf, usageClientIdOf, usageIdentityOf } from '../../kernel/ports/principal.ts';
