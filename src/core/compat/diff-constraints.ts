@@ -1,5 +1,4 @@
-import { emit, type DiffContext } from './diff-context.ts';
-import { describeValue, type ResolvedPair } from './diff-pair.ts';
+import { emit, type DiffContext, describeValue, type ResolvedPair } from './diff-context.ts';
 import { canonicalJson } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
 import { asSchema } from './schema-model.ts';

@@ -2,7 +2,7 @@ import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
 import { parsePointer } from './json-pointer.ts';
-import { createRefResolver, type RefResolver } from './ref-resolver.ts';
+import { createRefResolver, type RefResolver, type ResolvedNode } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
 import type { Change, ChangeLocation, Direction } from './types.ts';
 
@@ -139,3 +139,38 @@ export const METHODS: ReadonlySet<string> = new Set([
   'trace',
   'query',
 ]);
+
+/** A pair of schemas to compare and the way data flows through them. */
+export interface SchemaPair {
+  old: DocNode;
+  new: DocNode;
+  direction: Direction;
+  /** Dotted name of the value for messages (`customer.address.city`). */
+  label: string;
+}
+
+/** A resolved pair, as the keyword comparers receive it. */
+export interface ResolvedPair {
+  o: ResolvedNode;
+  n: ResolvedNode;
+  direction: Direction;
+  label: string;
+  /**
+   * `compareSchemas` itself, handed down so that the keyword comparers (objects, variants) recurse
+   * into nested schemas without importing diff-schema.ts, which imports them.
+   */
+  recurse: (ctx: DiffContext, pair: SchemaPair) => void;
+}
+
+/**
+ * The identity of a resolved schema for memo keys: its place, plus whether a nullable wrapper
+ * was peeled off (the same component reached nullable and not nullable differs).
+ */
+export function nodeKey(node: ResolvedNode): string {
+  return node.nullable === true ? `${node.key}?` : node.key;
+}
+
+/** A short name for the value in messages. */
+export function describeValue(direction: Direction, label: string): string {
+  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
+}

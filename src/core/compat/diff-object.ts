@@ -1,6 +1,5 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import type { ResolvedPair } from './diff-pair.ts';
-import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
+import { emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
@@ -57,7 +56,6 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
   } else {
     for (const name of removed) {
       const at = oldFields.properties.get(name) as DocNode;
-      // A deprecated field is judged by the x-sunset it promised (element-sunset.ts).
       const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
       emit(ctx, removal.id, {
         at,

@@ -1,6 +1,6 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
+import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -24,7 +24,6 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
   const newParams = collectParams(ctx.new.resolver, ops.new);
   for (const [key, op] of oldParams) {
     if (newParams.has(key)) continue;
-    // A deprecated parameter is judged by the x-sunset it promised (element-sunset.ts).
     const removal = judgeRemoval(ctx, 'request-parameter', op.value);
     emit(ctx, removal.id, {
       at: op.node,

@@ -1,5 +1,4 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { describeValue, nodeKey, type ResolvedPair } from './diff-pair.ts';
+import { emit, type DiffContext, type DocNode, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
 import { joinPointer } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';

@@ -1,4 +1,6 @@
+import type { DocumentSet } from './document-set.ts';
 import { escapePointerToken } from './json-pointer.ts';
+import { baseUriOf, createRefResolver, localTarget, resolveRefUri } from './ref-resolver.ts';
 
 /** An object met by {@link walkObjects}: its place is kept as a chain and spelled only on demand. */
 export interface WalkEntry {
@@ -34,5 +36,51 @@ export function pointerOf(entry: WalkEntry): string {
   for (let at: WalkEntry | undefined = entry; at?.parent !== undefined; at = at.parent) tokens.push(at.token);
   let out = '';
   for (let i = tokens.length - 1; i >= 0; i--) out += '/' + escapePointerToken(tokens[i] as string);
+  return out;
+}
+
+/**
+ * Check that every `$ref` of every document in the set resolves, so a broken ref fails before
+ * any comparison starts, naming the document and the place. Throws `REF_BROKEN`.
+ */
+export function assertRefsResolve(set: DocumentSet): void {
+  const resolver = createRefResolver(set);
+  for (const [uri, doc] of set.documents) {
+    // Where a ref leads depends on its document and its text alone, so each is checked once.
+    const checked = new Set<string>();
+    walkObjects(doc, (record, at) => {
+      if (typeof record.$ref !== 'string' || checked.has(record.$ref)) return;
+      resolver.resolve({ uri, pointer: pointerOf(at), value: record });
+      checked.add(record.$ref);
+    });
+  }
+}
+
+/** A `$ref` that points into another document. */
+export interface ExternalRef {
+  /** Absolute URI of the document the ref needs. */
+  target: string;
+  /** The ref as written. */
+  ref: string;
+  /** JSON pointer of the `$ref` inside the referring document. */
+  at: string;
+}
+
+/**
+ * Find the refs of a parsed document that point into other documents, so a loader can fetch
+ * them.
+ */
+export function collectExternalRefs(doc: unknown, uri: string): ExternalRef[] {
+  const out: ExternalRef[] = [];
+  // With a `$self` (OpenAPI 3.2) refs resolve against it, and what sits under its folder is read
+  // from beside the document.
+  const base = baseUriOf(doc, uri);
+  walkObjects(doc, (record, at) => {
+    if (typeof record.$ref === 'string' && !record.$ref.startsWith('#')) {
+      const { uri: named } = resolveRefUri(record.$ref, base);
+      const target = named === base ? uri : localTarget(named, base, uri);
+      if (target !== uri) out.push({ target, ref: record.$ref, at: pointerOf(at) });
+    }
+  });
   return out;
 }
