@@ -18,12 +18,6 @@ export interface GuideElements {
  * One guide line per field or query parameter deprecated within the version: where it is used
  * (for a field, each operation whose body or responses use its schema; for a parameter, its
  * operation), what clients do now and what they should do instead.
- *
- * @example
- * ```ts
- * elementGuideEntries({ deprecations: runtime.elements(), version: bundle.get('v2')!, basePath: '/api' });
- * // [{ endpoint: 'POST /api/users', oldBehaviour: 'sends `nickname`', newBehaviour: 'send `displayName`; `nickname` is refused after 2027-09-01T00:00:00Z', ... }]
- * ```
  */
 export function elementGuideEntries(options: GuideElements): GuideEntry[] {
   const { version, basePath } = options;

@@ -26,12 +26,6 @@ export interface GuideEndpoints {
  * One guide line per endpoint deprecated within the version: the endpoint, what to call instead
  * (the same operation in the successor version when it has one; otherwise none is declared, as
  * the deprecation manifest says) and when it is removed.
- *
- * @example
- * ```ts
- * endpointGuideEntries({ deprecations: runtime.endpointDeprecations(), version: 'v2', basePath: '/api' });
- * // [{ endpoint: 'GET /api/users/{id}/posts', newBehaviour: 'no replacement is declared: stop calling it; it is removed after 2027-02-01T00:00:00Z', ... }]
- * ```
  */
 export function endpointGuideEntries(options: GuideEndpoints): GuideEntry[] {
   const { successor, basePath } = options;

@@ -1,7 +1,6 @@
 import { joinPointer } from '../compat/index.ts';
 import { asSchema, isObjectLike, propertiesOf, resolveSchema } from '../compat/schema-model.ts';
-import type { LintContext } from './lint-context.ts';
-import type { LintFinding } from './types.ts';
+import type { LintContext, LintFinding } from './lint-context.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail'] as const;
 

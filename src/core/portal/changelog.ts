@@ -1,9 +1,7 @@
 import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
-import { URGENT_DAYS } from './countdown.ts';
-import type { ChangelogEntry } from './changelog-entry.ts';
-import { toElementEntries, type ChangelogElement } from './element-entries.ts';
+import { toElementEntries, type ChangelogElement, type ChangelogEntry } from './changelog-entry.ts';
 
 export type { ChangelogEntry } from './changelog-entry.ts';
 
@@ -197,4 +195,23 @@ export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): 
         ...(b.endpoint ? { endpoint: b.endpoint } : {}),
       };
     });
+}
+
+/** How near a sunset is, as a person reads it. */
+export interface SunsetCountdown {
+  /** Whole days left, rounded up (a sunset later today is 1 day away); 0 once it has passed. */
+  daysLeft: number;
+  /** `urgent` under 30 days (the spec's `Warning` header threshold), `past` at or after the sunset. */
+  level: 'calm' | 'urgent' | 'past';
+}
+
+/** Days under which a sunset is urgent: the same threshold as the `Warning` response header. */
+export const URGENT_DAYS = 30;
+
+/** The countdown to a sunset instant, at `now`. */
+export function sunsetCountdown(options: { now: number; sunsetAt: number }): SunsetCountdown {
+  const left = options.sunsetAt - options.now;
+  if (left <= 0) return { daysLeft: 0, level: 'past' };
+  const daysLeft = Math.ceil(left / DAY_MS);
+  return { daysLeft, level: daysLeft < URGENT_DAYS ? 'urgent' : 'calm' };
 }

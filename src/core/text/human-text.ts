@@ -8,11 +8,6 @@ const refused = String.raw`\u0000-\u001f\u007f-\u009f\ud800-\udfff\u2028\u2029\u
  * The JSON Schema `pattern` (read with the `u` flag, as Ajv does) of one line of human text: a
  * name or a reason. It refuses C0 and C1 control characters, so no tab or line break and no
  * terminal escape, and lone surrogates, which storage would turn into U+FFFD.
- *
- * @example
- * ```ts
- * new RegExp(singleLineTextPattern, 'u').test('Acme moved to v3'); // true
- * ```
  */
 export const singleLineTextPattern = `^[^${refused}]*$`;
 
@@ -33,14 +28,7 @@ export const reasonTextRule = singleLineTextRule.replace('one line of text', 'on
 
 const anyRefused = new RegExp(`[${refused}]`, 'gu');
 
-/**
- * Whether `text` is one line of human text ({@link singleLineTextPattern}).
- *
- * @example
- * ```ts
- * isSingleLineText('ok\r\u001b[2K forged'); // false
- * ```
- */
+/** Whether `text` is one line of human text ({@link singleLineTextPattern}). */
 export function isSingleLineText(text: string): boolean {
   anyRefused.lastIndex = 0;
   return !anyRefused.test(text);
@@ -56,11 +44,6 @@ export function singleLineTextProblem(text: string, field: string): string | und
  * `text` with every character {@link singleLineTextPattern} refuses written as a visible escape
  * (`\r`, `\u001b`, `\ud800`), for printing text read from a server or a file on a terminal: a
  * stored `\r` or ANSI sequence then shows as what it is instead of redrawing the screen.
- *
- * @example
- * ```ts
- * escapeControls('ok\r\u001b[2K'); // 'ok\\r\\u001b[2K'
- * ```
  */
 export function escapeControls(text: string): string {
   return text.replace(anyRefused, (c) => named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
