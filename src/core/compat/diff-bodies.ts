@@ -14,7 +14,6 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
     const required = isObjectLike(body.value) && body.value.required === true;
     emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', {
       at: nb,
-      side: 'new',
       direction: 'request',
       message: `A ${required ? 'required' : 'optional'} request body was added.`,
     });
@@ -36,7 +35,6 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
   if (was !== now) {
     emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', {
       at: n,
-      side: 'new',
       direction: 'request',
       oldValue: was,
       newValue: now,
@@ -69,7 +67,6 @@ export function diffContent(
     if (old === undefined) {
       emit(ctx, `${args.direction}-media-type-added`, {
         at: node,
-        side: 'new',
         direction: args.direction,
         newValue: media,
         message: `The ${Dir} content type ${media} was added.`,

@@ -94,7 +94,6 @@ function diffOutgoing(
     if (!oldKeys.has(n.key))
       emit(ctx, `${lists.kind}-added`, {
         at: n.operation,
-        side: 'new',
         newValue: n.label,
         message: `The ${n.label} was added.`,
       });
@@ -116,7 +115,6 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
   } else if (ob === undefined && nb !== undefined) {
     emit(ctx, 'callback-payload-added', {
       at: nb,
-      side: 'new',
       direction: 'response',
       message: `The ${label} now sends a payload.`,
     });
@@ -160,7 +158,6 @@ function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Ou
       if (isSuccess(status))
         emit(ctx, 'callback-response-status-added', {
           at: node,
-          side: 'new',
           direction: 'request',
           newValue: status,
           message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.`,
@@ -201,7 +198,6 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
     if (!op.has(key))
       emit(ctx, 'callback-parameter-added', {
         at: q.node,
-        side: 'new',
         direction: 'response',
         newValue: q.name,
         message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`,

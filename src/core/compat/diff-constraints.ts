@@ -76,7 +76,6 @@ function reportRange(
   const show = (l: Limit | undefined) => (l === undefined ? 'none' : `${l.key} ${l.value}`);
   emit(ctx, `${p.direction}-constraint-${verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, (n ?? (o as Limit)).key) },
-    side: 'new',
     direction: p.direction,
     oldValue: o?.value,
     newValue: n?.value,
@@ -117,7 +116,6 @@ function report(ctx: DiffContext, p: ResolvedPair, found: { key: string; verdict
   const words = { tightened: 'tightened', relaxed: 'relaxed', changed: 'changed' }[found.verdict];
   emit(ctx, `${p.direction}-constraint-${found.verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, found.key) },
-    side: 'new',
     direction: p.direction,
     oldValue,
     newValue,

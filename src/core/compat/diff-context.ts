@@ -37,9 +37,9 @@ export interface DiffContext {
 
 /** What an emitter needs besides the rule id. */
 export interface EmitOptions {
-  /** Where the change sits (new side, or old side for removals). */
+  /** Where the change sits: in the new document, or in the old one (`side: 'old'`) for removals. */
   at: { uri: string; pointer: string };
-  side: 'old' | 'new';
+  side?: 'old' | 'new';
   direction?: Direction;
   oldValue?: unknown;
   newValue?: unknown;

@@ -47,7 +47,6 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
   ) {
     emit(ctx, `${p.direction}-property-renamed`, {
       at: newFields.properties.get(fresh) as DocNode,
-      side: 'new',
       direction: p.direction,
       oldValue: gone,
       newValue: fresh,
@@ -77,7 +76,6 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
       const kind = p.direction === 'response' ? '' : required ? ' as a required field' : ' as an optional field';
       emit(ctx, id, {
         at,
-        side: 'new',
         direction: p.direction,
         newValue: name,
         message: `${Dir} field \`${field(name)}\` was added${kind}.`,
@@ -109,7 +107,6 @@ function diffRequired(
       : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
   emit(ctx, id, {
     at,
-    side: 'new',
     direction: p.direction,
     oldValue: was ? 'required' : 'optional',
     newValue: now ? 'required' : 'optional',
@@ -129,7 +126,6 @@ function diffDeprecated(
   const what = `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\``;
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
-    side: 'new',
     direction: p.direction,
     newValue: name,
     message: `${what} was deprecated.`,
@@ -143,7 +139,6 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
   if (oldOrder.every((k, i) => newOrder[i] === k)) return;
   emit(ctx, 'response-property-order-changed', {
     at: { uri: args.p.n.uri, pointer: joinPointer(args.p.n.pointer, 'properties') },
-    side: 'new',
     direction: 'response',
     oldValue: oldOrder,
     newValue: newOrder,
@@ -156,7 +151,6 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   const na = asSchema(p.n.value).additionalProperties;
   const base = {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') },
-    side: 'new' as const,
     direction: p.direction,
     oldValue: oa,
     newValue: na,

@@ -63,7 +63,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   diffSecuritySchemes(ctx);
   for (const [key, op] of newOps) {
     if (!oldKeys.has(key))
-      emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
+      emit(ctx, 'endpoint-added', { at: op.operation, message: `${op.method} ${op.path} was added.` });
   }
   const changes = foldStatusCodes(dedupe(perOperation(ctx)));
   return { changes, summary: summarize(changes) };
@@ -123,7 +123,6 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   if ((o.deprecated === true) !== (n.deprecated === true)) {
     emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
       at: ops.new.operation,
-      side: 'new',
       oldValue: o.deprecated === true,
       newValue: n.deprecated === true,
       message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
@@ -132,7 +131,6 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
     emit(ctx, 'operation-id-changed', {
       at: ops.new.operation,
-      side: 'new',
       oldValue: o.operationId,
       newValue: n.operationId,
       message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`,

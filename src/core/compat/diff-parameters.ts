@@ -39,7 +39,6 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
       const id = np.required ? 'request-parameter-added-required' : 'request-parameter-added-optional';
       emit(ctx, id, {
         at: np.node,
-        side: 'new',
         direction: 'request',
         newValue: np.name,
         message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.`,
@@ -51,7 +50,7 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
 }
 
 function compareParam(ctx: DiffContext, op: Param, np: Param): void {
-  const base = { at: np.node, side: 'new' as const, direction: 'request' as const };
+  const base = { at: np.node, direction: 'request' as const };
   if (op.required !== np.required) {
     emit(ctx, np.required ? 'request-parameter-became-required' : 'request-parameter-became-optional', {
       ...base,

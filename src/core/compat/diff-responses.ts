@@ -26,7 +26,6 @@ export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNod
       const id = isSuccess(status) ? 'response-success-status-added' : 'response-error-status-added';
       emit(ctx, id, {
         at: node,
-        side: 'new',
         direction: 'response',
         newValue: status,
         message: `A ${status} response may now be returned.`,
@@ -71,7 +70,6 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     if (old === undefined) {
       emit(ctx, 'response-header-added', {
         at: h.site,
-        side: 'new',
         direction: 'response',
         newValue: h.name,
         message: `The ${r.status} response has a new ${h.name} header.`,
@@ -81,7 +79,6 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     if (old.required !== h.required) {
       emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
         at: h.node,
-        side: 'new',
         direction: 'response',
         oldValue: old.required,
         newValue: h.required,

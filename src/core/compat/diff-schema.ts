@@ -72,7 +72,7 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
   const ot = typeInfo(asSchema(p.o.value), p.o);
   const nt = typeInfo(asSchema(p.n.value), p.n);
   const at = { uri: p.n.uri, pointer: p.n.pointer };
-  const base = { at, side: 'new' as const, direction: p.direction };
+  const base = { at, direction: p.direction };
   let compatible = true;
   if (ot.types !== undefined && nt.types !== undefined && !sameTypes(ot.types, nt.types)) {
     const oldValue = formatTypes(ot.types);
@@ -119,7 +119,6 @@ function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
   if (of === nf || (of === undefined && nf === undefined)) return;
   const base = {
     at: { uri: p.n.uri, pointer: p.n.pointer },
-    side: 'new' as const,
     direction: p.direction,
     oldValue: of,
     newValue: nf,
@@ -146,7 +145,7 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const ne = enumOf(asSchema(p.n.value));
   if (oe === undefined && ne === undefined) return;
   const at = { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'enum') };
-  const base = { at, side: 'new' as const, direction: p.direction };
+  const base = { at, direction: p.direction };
   const what = describeValue(p.direction, p.label);
   if (oe === undefined) {
     emit(ctx, `${p.direction}-became-enum`, {
@@ -201,7 +200,6 @@ function diffDefault(ctx: DiffContext, p: ResolvedPair): void {
   const message = `${describeValue('request', p.label)} default changed from ${od === undefined ? 'none' : canonicalJson(od)} to ${nd === undefined ? 'none' : canonicalJson(nd)}.`;
   emit(ctx, 'request-default-changed', {
     at: { uri: p.n.uri, pointer: p.n.pointer },
-    side: 'new',
     direction: 'request',
     oldValue: od,
     newValue: nd,
@@ -225,7 +223,6 @@ function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
       : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
   emit(ctx, `${p.direction}-discriminator-changed`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') },
-    side: 'new',
     direction: p.direction,
     oldValue: od,
     newValue: nd,

@@ -117,7 +117,6 @@ export function diffSecuritySchemes(ctx: DiffContext): void {
     if (was === now) continue;
     emit(ctx, now ? 'security-scheme-deprecated' : 'security-scheme-reactivated', {
       at: { uri: ctx.new.set.root, pointer: joinPointer('/components/securitySchemes', name) },
-      side: 'new',
       oldValue: was,
       newValue: now,
       message: `The security scheme \`${name}\` ${now ? 'was deprecated' : 'is no longer deprecated'}.`,

@@ -43,7 +43,6 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
     for (const m of added) {
       emit(ctx, `${p.direction}-variant-added`, {
         at: m.node,
-        side: 'new',
         direction: p.direction,
         newValue: memberName(m),
         message: `${what} has a new alternative ${memberName(m)}.`,
@@ -76,7 +75,6 @@ function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
   for (const m of added) {
     emit(ctx, `${p.direction}-all-of-added`, {
       at: m.node,
-      side: 'new',
       direction: p.direction,
       newValue: memberName(m),
       message: `${what} now also includes ${memberName(m)} (allOf).`,

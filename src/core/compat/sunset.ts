@@ -129,7 +129,6 @@ export function checkSunsetNotice(
   const away = left <= 0 ? 'already passed' : `${formatDays(Math.ceil(left / DAY_MS) * DAY_MS)} days away`;
   emit(ctx, `${args.kind}-sunset-too-soon`, {
     at: args.at,
-    side: 'new',
     direction: args.kind === 'response-property' ? 'response' : 'request',
     newValue: sunset.text,
     message:
