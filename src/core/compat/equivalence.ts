@@ -15,18 +15,10 @@ export interface EquivalenceChecker {
 }
 
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const SCHEMA_KEYS = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
+const SCHEMA_KEYS = new Set(
+  `items additionalProperties not if then else contains propertyNames unevaluatedProperties
+   unevaluatedItems`.split(/\s+/),
+);
 const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const UNORDERED_KEYS = new Set(['required', 'enum', 'type']);
 

@@ -13,22 +13,10 @@ export interface TypeInfo {
 }
 
 /** Keywords that never change what a schema accepts. */
-export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
-  'description',
-  'title',
-  'summary',
-  'example',
-  'examples',
-  'externalDocs',
-  'xml',
-  '$comment',
-  'deprecated',
-  '$id',
-  '$schema',
-  '$anchor',
-  'contentMediaType',
-  'contentEncoding',
-]);
+export const ANNOTATION_KEYS: ReadonlySet<string> = new Set(
+  `description title summary example examples externalDocs xml $comment deprecated $id $schema $anchor
+   contentMediaType contentEncoding`.split(/\s+/),
+);
 
 /**
  * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`), in the

@@ -1,100 +1,26 @@
 import pluralize from 'pluralize';
 
-/** Segments that are not collections: documents, namespaces and well-known endpoints. */
-const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
-  'api',
-  // The management namespace, as `api` is the API's: `/admin/v1/users`.
-  'admin',
-  'me',
-  'self',
-  'health',
-  'healthz',
-  'livez',
-  'readyz',
-  'metrics',
-  'graphql',
-  '.well-known',
-  'openapi',
-  'swagger',
-]);
+/**
+ * Segments that are not collections: documents, namespaces (`admin` is the management one, as
+ * `api` is the API's: `/admin/v1/users`) and well-known endpoints.
+ */
+const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set(
+  'api admin me self health healthz livez readyz metrics graphql .well-known openapi swagger'.split(' '),
+);
 
 /** Nouns pluralize does not know as uncountable but that are used as such in APIs. */
-const UNCOUNTABLE: ReadonlySet<string> = new Set([
-  'info',
-  'information',
-  'feedback',
-  'software',
-  'hardware',
-  'firmware',
-  'staff',
-  'metadata',
-  'data',
-  'usage',
-]);
+const UNCOUNTABLE: ReadonlySet<string> = new Set(
+  'info information feedback software hardware firmware staff metadata data usage'.split(' '),
+);
 
 /** Verbs that make a segment an action rather than a resource. */
-const VERBS: ReadonlySet<string> = new Set([
-  'get',
-  'list',
-  'create',
-  'update',
-  'delete',
-  'remove',
-  'add',
-  'set',
-  'fetch',
-  'find',
-  'search',
-  'make',
-  'do',
-  'put',
-  'patch',
-  'retrieve',
-  'cancel',
-  'activate',
-  'deactivate',
-  'enable',
-  'disable',
-  'login',
-  'logout',
-  'register',
-  'send',
-  'submit',
-  'approve',
-  'reject',
-  'verify',
-  'validate',
-  'upload',
-  'download',
-  'export',
-  'import',
-  'sync',
-  'refresh',
-  'reset',
-  'confirm',
-  'capture',
-  'refund',
-  'close',
-  'open',
-  'start',
-  'stop',
-  'run',
-  'execute',
-  'check',
-  'edit',
-  'modify',
-  'save',
-  'load',
-  'query',
-  'count',
-  'calculate',
-  'compute',
-  'generate',
-  'process',
-  'publish',
-  'subscribe',
-  'unsubscribe',
-]);
+const VERBS: ReadonlySet<string> = new Set(
+  `get list create update delete remove add set fetch find search make do put patch retrieve cancel
+   activate deactivate enable disable login logout register send submit approve reject verify validate
+   upload download export import sync refresh reset confirm capture refund close open start stop run
+   execute check edit modify save load query count calculate compute generate process publish subscribe
+   unsubscribe`.split(/\s+/),
+);
 
 /** Why a segment is not a plural noun. */
 export type SegmentProblem =
