@@ -1,3 +1,5 @@
+import { migrationUrlPattern, migrationUrlRule } from './migration-url.ts';
+
 // C0 controls (with tab and the line breaks), DEL, C1 controls, UTF-16 surrogates standing alone,
 // the line and paragraph separators (a line break to JSON readers and terminals alike), and the
 // bidirectional embeddings, overrides and isolates, which reorder what a reader sees around them.
@@ -50,3 +52,25 @@ export function escapeControls(text: string): string {
 }
 
 const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+const rules = new Map([
+  [singleLineTextPattern, singleLineTextRule],
+  [reasonTextPattern, reasonTextRule],
+  [migrationUrlPattern, migrationUrlRule],
+]);
+
+/**
+ * The sentence for a shared `pattern` a value failed (`must be one line of text: …`), so a
+ * validation error states the rule instead of the regular expression; `undefined` for others.
+ */
+export function patternRule(pattern: unknown): string | undefined {
+  return typeof pattern === 'string' ? rules.get(pattern) : undefined;
+}
+
+/**
+ * Escape text for use as a literal inside a regular expression (an API prefix, a vendor name, a
+ * field name).
+ */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
