@@ -2,7 +2,7 @@ import { child, diffContent } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
-import { isSuccess } from './diff-responses.ts';
+import { isSuccess, statusMap } from './diff-responses.ts';
 import { compareSchemas } from './diff-schema.ts';
 import type { DocumentSet } from './document-set.ts';
 import { joinPointer } from './json-pointer.ts';
@@ -132,16 +132,8 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
 
 /** The subscriber writes its response and the API reads it: request rules. */
 function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
-  const statuses = (node: DocNode | undefined) =>
-    new Map(
-      node !== undefined && isObjectLike(node.value)
-        ? Object.entries(node.value).map(
-            ([s, v]) => [s.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, s), value: v }] as const,
-          )
-        : [],
-    );
-  const om = statuses(child(ops.old.operation, 'responses'));
-  const nm = statuses(child(ops.new.operation, 'responses'));
+  const om = statusMap(child(ops.old.operation, 'responses'));
+  const nm = statusMap(child(ops.new.operation, 'responses'));
   for (const [status, node] of om) {
     if (nm.has(status) || !isSuccess(status)) continue;
     emit(ctx, 'callback-response-status-removed', {

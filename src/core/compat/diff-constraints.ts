@@ -113,12 +113,11 @@ function report(ctx: DiffContext, p: ResolvedPair, found: { key: string; verdict
   // A pattern reads as written (`^\s*$`), not JSON-escaped (`"^\\s*$"`).
   const show = (v: unknown) =>
     v === undefined ? 'none' : typeof v === 'string' && !v.includes('`') ? `\`${v}\`` : canonicalJson(v);
-  const words = { tightened: 'tightened', relaxed: 'relaxed', changed: 'changed' }[found.verdict];
   emit(ctx, `${p.direction}-constraint-${found.verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, found.key) },
     direction: p.direction,
     oldValue,
     newValue,
-    message: `${describeValue(p.direction, p.label)}: ${found.key} ${words} from ${show(oldValue)} to ${show(newValue)}.`,
+    message: `${describeValue(p.direction, p.label)}: ${found.key} ${found.verdict} from ${show(oldValue)} to ${show(newValue)}.`,
   });
 }

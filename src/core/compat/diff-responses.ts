@@ -7,8 +7,8 @@ import { isObjectLike } from './schema-model.ts';
 
 /** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
-  const oldMap = entries(child(ops.old, 'responses'));
-  const newMap = entries(child(ops.new, 'responses'));
+  const oldMap = statusMap(child(ops.old, 'responses'));
+  const newMap = statusMap(child(ops.new, 'responses'));
   for (const [status, node] of oldMap) {
     if (newMap.has(status)) continue;
     const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
@@ -111,7 +111,8 @@ function headers(resolver: RefResolver, response: DocNode) {
   return out;
 }
 
-function entries(node: DocNode | undefined): Map<string, DocNode> {
+/** A `responses` map by upper-cased status (`2XX` and `2xx` are one range). */
+export function statusMap(node: DocNode | undefined): Map<string, DocNode> {
   const out = new Map<string, DocNode>();
   if (node === undefined || !isObjectLike(node.value)) return out;
   for (const [status, value] of Object.entries(node.value)) {
