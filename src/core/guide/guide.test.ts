@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from '../compat/index.ts';
-import { object, openapi } from '../compat/fixtures/openapi-builder.ts';
+import { object, openapi } from '../../../test/support/openapi-builder.ts';
 import { isVersionaryError } from '../errors/index.ts';
 import { createMigrationGuide } from './create-migration-guide.ts';
 import { toHtml } from './render.ts';

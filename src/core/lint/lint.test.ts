@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openapi } from '../compat/fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 import { lintOpenApi } from './lint-openapi.ts';
 import { checkSegment } from './segments.ts';
 import type { LintFinding } from './lint-context.ts';
