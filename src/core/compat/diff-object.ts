@@ -98,9 +98,7 @@ function diffRequired(
 ): void {
   const { p, name, at, was, now } = args;
   if (was === now) return;
-  const id = now
-    ? (`${p.direction}-property-became-required` as const)
-    : (`${p.direction}-property-became-optional` as const);
+  const id = `${p.direction}-property-became-${now ? 'required' : 'optional'}` as const;
   const message =
     p.direction === 'request'
       ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`

@@ -98,9 +98,7 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
     }
   }
   if (ot.nullable !== nt.nullable) {
-    const id = nt.nullable
-      ? (`${p.direction}-became-nullable` as const)
-      : (`${p.direction}-became-not-nullable` as const);
+    const id = `${p.direction}-became-${nt.nullable ? 'nullable' : 'not-nullable'}` as const;
     const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
     // A peeled wrapper (`anyOf: [X, null]`) carries the nullability, not the shared schema X.
     emit(ctx, id, { ...base, at: p.n.site ?? at, oldValue: ot.nullable, newValue: nt.nullable, message });

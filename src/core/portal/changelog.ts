@@ -111,15 +111,7 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
       changes: [],
       ...links,
     });
-    pushSunset(all, upcoming, {
-      now,
-      version: e.version,
-      endpoint,
-      sunsetAt: e.sunsetAt,
-      removed: false,
-      instead: '',
-      links,
-    });
+    pushSunset(all, upcoming, { now, version: e.version, endpoint, sunsetAt: e.sunsetAt, links });
   }
   const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
@@ -131,8 +123,8 @@ interface SunsetEvent {
   version: string;
   endpoint?: string;
   sunsetAt: number;
-  removed: boolean;
-  instead: string;
+  removed?: boolean;
+  instead?: string;
   links: { guideUrl?: string; replacement?: string };
 }
 
@@ -152,16 +144,16 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
     at: remindAt,
     kind: 'reminder',
     title: `${subject}: ${URGENT_DAYS} days left`,
-    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}`,
+    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead ?? ''}`,
   });
-  if (e.removed || e.sunsetAt <= e.now) {
+  if (e.removed === true || e.sunsetAt <= e.now) {
     all.push({
       ...base,
       id: `${key}:removed:${formatIsoDate(e.sunsetAt)}`,
       at: Math.min(e.sunsetAt, e.now),
       kind: 'removed',
       title: `${subject} removed`,
-      summary: `${subject} has been removed: its requests are refused.${e.instead}`,
+      summary: `${subject} has been removed: its requests are refused.${e.instead ?? ''}`,
     });
   } else {
     upcoming.push({
