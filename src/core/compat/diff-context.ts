@@ -27,7 +27,6 @@ export interface DiffContext {
   owner: string | undefined;
   /** Who reaches each schema pair: enclosing pairs, or `op:<METHOD path>` for operations. */
   reachedFrom: Map<string, Set<string>>;
-  /** The schema pair each change was found in. */
   ownerOf: Map<Change, string>;
   /** The instant sunset dates are judged against; without it no sunset counts as passed. */
   now: number | undefined;
@@ -46,7 +45,6 @@ export interface EmitOptions {
   message: string;
 }
 
-/** Start a diff run over two document sets. */
 export function createDiffContext(sets: {
   base: DocumentSet;
   revision: DocumentSet;
@@ -160,7 +158,6 @@ export function nodeKey(node: ResolvedNode): string {
   return node.nullable === true ? `${node.key}?` : node.key;
 }
 
-/** A short name for the value in messages. */
 export function describeValue(direction: Direction, label: string): string {
   return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
 }

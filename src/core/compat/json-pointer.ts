@@ -16,7 +16,6 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-/** Append tokens to a pointer, escaping each. */
 export function joinPointer(base: string, ...tokens: (string | number)[]): string {
   let out = base;
   for (const t of tokens) out += '/' + escapePointerToken(String(t));

@@ -242,14 +242,12 @@ const table = {
   ],
 } as const satisfies Record<string, readonly [ChangeLevel, string]>;
 
-/** A rule id known to the classifier. */
 export type RuleId = keyof typeof table;
 
 export const compatRules = Object.fromEntries(
   Object.entries(table).map(([id, [level, description]]) => [id, { level, description }]),
 ) as Record<RuleId, RuleInfo>;
 
-/** Narrow a string to a known rule id. */
 export function isRuleId(value: string): value is RuleId {
   return Object.hasOwn(compatRules, value);
 }

@@ -2,7 +2,6 @@ import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { joinPointer } from './json-pointer.ts';
 import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
-/** A schema object seen as a plain record. */
 export type SchemaObject = Record<string, unknown>;
 
 /** The base types a schema admits (null handled apart), or `any` when unconstrained. */
@@ -115,25 +114,21 @@ export function isTypeSubset(inner: ReadonlySet<string> | null, outer: ReadonlyS
   return true;
 }
 
-/** Render a type set for messages. */
 export function formatTypes(types: ReadonlySet<string> | null | undefined): string {
   if (types === null || types === undefined) return 'any';
   return types.size === 0 ? 'none' : [...types].join(' | ');
 }
 
-/** The `properties` map of a schema, or an empty one. */
 export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
   return isObjectLike(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
 }
 
-/** The `required` list of a schema as a set. */
 export function requiredOf(schema: SchemaObject): Set<string> {
   return new Set(
     Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
   );
 }
 
-/** Whether a value is a non-array object. */
 export function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

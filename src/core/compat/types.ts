@@ -39,7 +39,6 @@ export interface Change {
   message: string;
 }
 
-/** Count of changes per level. */
 export interface ChangeSummary {
   breaking: number;
   risk: number;

@@ -37,7 +37,6 @@ export interface GateWaiver {
 /** Who must have called for a client to count as hurt: a number of calls, or a share of the operations' calls. */
 export type GateThreshold = { calls: number } | { percent: number };
 
-/** A client a change reaches. */
 interface AffectedClient {
   id: string;
   name: string | null;
@@ -78,7 +77,6 @@ export interface JudgedChange {
   unseen: string[];
 }
 
-/** Options for {@link judgeChanges}. */
 export interface JudgeOptions {
   changes: readonly Change[];
   /** The window's usage; undefined when no usage source was given (every change counts as hurting). */

@@ -161,7 +161,6 @@ function withCode(text: string): string {
     .join('');
 }
 
-/** Escape text for HTML element content and quoted attributes. */
 function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')

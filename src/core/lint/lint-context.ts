@@ -17,7 +17,6 @@ export interface LintContext {
   allowSegments: ReadonlySet<string>;
 }
 
-/** Prepare a document (or document set) for the lint rules. */
 export function createLintContext(input: unknown, options: { allowSegments?: readonly string[] } = {}): LintContext {
   const set = toDocumentSet(input);
   const resolver = createRefResolver(set);
@@ -35,7 +34,6 @@ export function createLintContext(input: unknown, options: { allowSegments?: rea
 export interface LintFinding {
   /** Stable rule id from {@link lintRules}. */
   rule: string;
-  /** API path the finding is about. */
   path: string;
   /** Upper-case method, when the finding is about one operation. */
   method?: string;

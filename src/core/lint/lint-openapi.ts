@@ -53,7 +53,6 @@ type LintRuleId = keyof typeof lintRules;
 export interface LintOptions {
   /** Extra path segments that are not collections (namespaces such as `checkout`). */
   allowSegments?: readonly string[];
-  /** Rules to skip. */
   skip?: readonly LintRuleId[];
 }
 

@@ -47,7 +47,6 @@ export function checkSegment(segment: string, allow: ReadonlySet<string> = new S
   return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), toPlural(last)]) };
 }
 
-/** Whether a lower-case word is a plural or uncountable noun. */
 function isPluralNoun(word: string): boolean {
   return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
 }

@@ -14,7 +14,6 @@ import {
   type RecordedNotice,
 } from './types.ts';
 
-/** Inputs of {@link planNotices}. */
 export interface PlanNoticesOptions {
   subjects: readonly NoticeSubject[];
   brownouts: readonly Brownout[];

@@ -59,7 +59,6 @@ export interface BurnDown {
   verdict: BurnDownVerdict;
 }
 
-/** Options for {@link projectBurnDown}. */
 export interface ProjectBurnDownOptions {
   /** Distinct clients calling per day (days without calls may be left out). */
   daily: readonly DailyCount[];

@@ -31,7 +31,6 @@ interface ChangelogEndpoint {
   guideUrl?: string;
 }
 
-/** Options for {@link buildChangelog}. */
 export interface BuildChangelogOptions {
   versions: readonly ChangelogVersion[];
   endpoints?: readonly ChangelogEndpoint[];
@@ -200,7 +199,6 @@ export interface SunsetCountdown {
 /** Days under which a sunset is urgent: the same threshold as the `Warning` response header. */
 export const URGENT_DAYS = 30;
 
-/** The countdown to a sunset instant, at `now`. */
 export function sunsetCountdown(options: { now: number; sunsetAt: number }): SunsetCountdown {
   const left = options.sunsetAt - options.now;
   if (left <= 0) return { daysLeft: 0, level: 'past' };

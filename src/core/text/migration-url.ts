@@ -16,7 +16,6 @@ export const migrationUrlPattern = String.raw`^(?:[Hh][Tt][Tt][Pp][Ss]?://${auth
 /** The rule {@link migrationUrlPattern} states, as the end of a sentence naming the field. */
 export const migrationUrlRule = 'must be an absolute http or https URL, or a path starting with / (not //)';
 
-/** The longest migration URL accepted. */
 export const migrationUrlMaxLength = 2000;
 
 const pattern = new RegExp(migrationUrlPattern, 'u');
