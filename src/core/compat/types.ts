@@ -39,6 +39,7 @@ export interface Change {
   message: string;
 }
 
+/** Count of changes per level. */
 export interface ChangeSummary {
   breaking: number;
   risk: number;
