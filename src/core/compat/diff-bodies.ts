@@ -1,6 +1,6 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
@@ -92,7 +92,7 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
   if (!isObjectLike(content)) return out;
   for (const [media, value] of Object.entries(content)) {
     const key = media.split(';')[0]?.trim().toLowerCase() ?? media;
-    out.set(key, { uri: body.uri, pointer: joinPointer(body.pointer, 'content', media), value });
+    out.set(key, nodeAt(body, value, 'content', media));
   }
   return out;
 }
@@ -100,5 +100,5 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
 /** The node of a member of an object node, or undefined when absent. */
 export function child(node: DocNode, key: string): DocNode | undefined {
   if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
-  return { uri: node.uri, pointer: joinPointer(node.pointer, key), value: node.value[key] };
+  return nodeAt(node, node.value[key], key);
 }

@@ -5,7 +5,7 @@ import { declaredParameters } from './diff-parameters.ts';
 import { isSuccess, statusMap } from './diff-responses.ts';
 import { compareSchemas } from './diff-schema.ts';
 import type { DocumentSet } from './document-set.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
@@ -44,7 +44,7 @@ export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   const list = (side: Side, node: DocNode | undefined): Outgoing[] => {
     if (node === undefined || !isObjectLike(node.value)) return [];
     return Object.entries(node.value).flatMap(([name, raw]) => {
-      const callback = side.resolver.resolve({ uri: node.uri, pointer: joinPointer(node.pointer, name), value: raw });
+      const callback = side.resolver.resolve(nodeAt(node, raw, name));
       return outgoing(side, callback, `callback ${name}`);
     });
   };
@@ -55,7 +55,7 @@ function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
   if (!isObjectLike(map.value)) return [];
   const out: Outgoing[] = [];
   for (const [name, raw] of Object.entries(map.value)) {
-    const item = side.resolver.resolve({ uri: map.uri, pointer: joinPointer(map.pointer, name), value: raw });
+    const item = side.resolver.resolve(nodeAt(map, raw, name));
     if (!isObjectLike(item.value)) continue;
     for (const { method, operation } of pathItemOperations(item)) {
       const label = `${method} ${prefix} ${name}`;

@@ -1,6 +1,6 @@
 import { emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { joinPointer } from './json-pointer.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
 import type { Direction } from './types.ts';
@@ -163,8 +163,8 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
     emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
   } else if (isObjectLike(oa) && isObjectLike(na)) {
     p.recurse(ctx, {
-      old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'additionalProperties'), value: oa },
-      new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties'), value: na },
+      old: nodeAt(p.o, oa, 'additionalProperties'),
+      new: nodeAt(p.n, na, 'additionalProperties'),
       direction: p.direction,
       label: `${p.label}.*`,
     });
@@ -183,15 +183,14 @@ function collectFields(resolver: RefResolver, node: DocNode, options: { flatten:
   const properties = new Map<string, DocNode>();
   const required = requiredOf(schema);
   for (const [name, value] of Object.entries(propertiesOf(schema))) {
-    properties.set(name, { uri: node.uri, pointer: joinPointer(node.pointer, 'properties', name), value });
+    properties.set(name, nodeAt(node, value, 'properties', name));
   }
   if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(
-        resolver,
-        resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }),
-        { flatten: true, depth: depth + 1 },
-      );
+      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), {
+        flatten: true,
+        depth: depth + 1,
+      });
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });

@@ -1,7 +1,7 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
 import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { OperationEntry } from './openapi-document.ts';
@@ -98,12 +98,11 @@ function styleOf(p: Param): string {
 }
 
 function schemaOf(p: Param): DocNode | undefined {
-  if (p.value.schema !== undefined)
-    return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'schema'), value: p.value.schema };
+  if (p.value.schema !== undefined) return nodeAt(p.node, p.value.schema, 'schema');
   if (isObjectLike(p.value.content)) {
     const [media, body] = Object.entries(p.value.content)[0] ?? [];
     if (media !== undefined && isObjectLike(body) && body.schema !== undefined) {
-      return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'content', media, 'schema'), value: body.schema };
+      return nodeAt(p.node, body.schema, 'content', media, 'schema');
     }
   }
   return undefined;
@@ -140,11 +139,7 @@ export function declaredParameters(
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
     if (!Array.isArray(list)) continue;
     list.forEach((raw, i) => {
-      const node = resolver.resolve({
-        uri: owner.uri,
-        pointer: joinPointer(owner.pointer, 'parameters', i),
-        value: raw,
-      });
+      const node = resolver.resolve(nodeAt(owner, raw, 'parameters', i));
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
       out.push({ node, name: node.value.name, in: node.value.in, value: node.value });
     });

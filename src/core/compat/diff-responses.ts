@@ -1,7 +1,7 @@
 import { diffContent, child } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
@@ -99,7 +99,7 @@ function headers(resolver: RefResolver, response: DocNode) {
   const map = isObjectLike(response.value) ? response.value.headers : undefined;
   if (!isObjectLike(map)) return out;
   for (const [name, raw] of Object.entries(map)) {
-    const site = { uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: raw };
+    const site = nodeAt(response, raw, 'headers', name);
     const node = resolver.resolve(site);
     out.set(name.toLowerCase(), {
       name,
@@ -116,7 +116,7 @@ export function statusMap(node: DocNode | undefined): Map<string, DocNode> {
   const out = new Map<string, DocNode>();
   if (node === undefined || !isObjectLike(node.value)) return out;
   for (const [status, value] of Object.entries(node.value)) {
-    out.set(status.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, status), value });
+    out.set(status.toUpperCase(), nodeAt(node, value, status));
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
-import { joinPointer } from './json-pointer.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
 
@@ -233,8 +233,8 @@ function diffItems(ctx: DiffContext, p: ResolvedPair): void {
   const ni = asSchema(p.n.value).items;
   if (oi === undefined || ni === undefined || Array.isArray(oi) || Array.isArray(ni)) return;
   compareSchemas(ctx, {
-    old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'items'), value: oi },
-    new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'items'), value: ni },
+    old: nodeAt(p.o, oi, 'items'),
+    new: nodeAt(p.n, ni, 'items'),
     direction: p.direction,
     label: `${p.label}[]`,
   });
@@ -266,8 +266,7 @@ function namedRefs(resolver: RefResolver, root: DocNode): Map<string, DocNode> {
     }
     for (const [key, value] of Object.entries(node.value)) {
       if (key === 'examples' || key === 'example' || key === 'default' || key === 'enum' || key === 'const') continue;
-      if (typeof value === 'object' && value !== null)
-        walk({ uri: node.uri, pointer: joinPointer(node.pointer, key), value }, depth + 1);
+      if (typeof value === 'object' && value !== null) walk(nodeAt(node, value, key), depth + 1);
     }
   };
   walk(root, 0);

@@ -1,7 +1,7 @@
 import { emit, type DiffContext, type DocNode, type EmitOptions } from './diff-context.ts';
 import type { DocumentSet } from './document-set.ts';
 import { canonicalJson } from './equivalence.ts';
-import { joinPointer } from './json-pointer.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { OperationEntry } from './openapi-document.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
@@ -48,7 +48,7 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
     const old = shared && n.at.pointer !== '/security';
     const scope = shared ? 'All operations that use the global security' : label;
     const options: EmitOptions = { at: old ? o.at : n.at, side: old ? 'old' : 'new', message: `${scope} ${message}` };
-    if (shared) emitShared(ctx, id, { ...options, ...values }, label);
+    if (shared) emitShared(ctx, { id, options: { ...options, ...values }, label });
     else emit(ctx, id, { ...options, ...values });
   };
   const oldAuth = o.alternatives.filter((a) => a.schemes.size > 0);
@@ -153,7 +153,7 @@ function effective(side: Side, entry: OperationEntry): Effective {
   let inherited = false;
   if (Array.isArray(op.security)) {
     list = op.security;
-    at = { uri: entry.operation.uri, pointer: joinPointer(entry.operation.pointer, 'security'), value: list };
+    at = nodeAt(entry.operation, list, 'security');
   } else {
     inherited = true;
     list = isObjectLike(doc) ? doc.security : undefined;
@@ -234,7 +234,8 @@ function describeList(alts: Alternative[]): string {
 }
 
 /** Report a change of the global list once, naming every operation it reaches. */
-function emitShared(ctx: DiffContext, id: RuleId, options: EmitOptions, label: string): void {
+function emitShared(ctx: DiffContext, f: { id: RuleId; options: EmitOptions; label: string }): void {
+  const { id, options, label } = f;
   let seen = globalFindings.get(ctx);
   if (seen === undefined) globalFindings.set(ctx, (seen = new Map()));
   const key = `${id}|${options.message}`;

@@ -1,5 +1,5 @@
 import { emit, type DiffContext, type DocNode, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';
@@ -89,7 +89,7 @@ function membersOf(resolver: RefResolver, node: ResolvedNode, key: 'oneOf' | 'an
   const out: Member[] = [];
   list.forEach((value, i) => {
     if (key !== 'allOf' && isNullOnly(value)) return;
-    const raw = { uri: node.uri, pointer: joinPointer(node.pointer, key, i), value };
+    const raw = nodeAt(node, value, key, i);
     out.push({ node: raw, resolved: resolveSchema(resolver, raw) });
   });
   return out;

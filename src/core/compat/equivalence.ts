@@ -1,4 +1,4 @@
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { ANNOTATION_KEYS, asSchema, isObjectLike, resolveSchema } from './schema-model.ts';
@@ -57,11 +57,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
       const ov = os[k];
       const nv = ns[k];
       if (ov === undefined || nv === undefined) return false;
-      const child = (value: unknown, node: Node, ...path: (string | number)[]) => ({
-        uri: node.uri,
-        pointer: joinPointer(node.pointer, k, ...path),
-        value,
-      });
+      const child = (value: unknown, node: Node, ...path: (string | number)[]) => nodeAt(node, value, k, ...path);
       if (SCHEMA_MAP_KEYS.has(k)) {
         if (!isObjectLike(ov) || !isObjectLike(nv)) return false;
         const names = Object.keys(ov);

@@ -41,3 +41,12 @@ export function safeDecode(text: string): string {
     return text;
   }
 }
+
+/** The node holding `value` at `tokens` below `node`, in the same document. */
+export function nodeAt(
+  node: { uri: string; pointer: string },
+  value: unknown,
+  ...tokens: (string | number)[]
+): { uri: string; pointer: string; value: unknown } {
+  return { uri: node.uri, pointer: joinPointer(node.pointer, ...tokens), value };
+}

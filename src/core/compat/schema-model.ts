@@ -1,5 +1,5 @@
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
 export type SchemaObject = Record<string, unknown>;
@@ -43,11 +43,7 @@ export function resolveSchema(
     const schema = asSchema(resolved.value);
     const inner = wrappedMember(schema);
     if (inner === undefined) return resolved;
-    const next = resolver.resolve({
-      uri: resolved.uri,
-      pointer: joinPointer(resolved.pointer, inner.key, inner.index),
-      value: inner.value,
-    });
+    const next = resolver.resolve(nodeAt(resolved, inner.value, inner.key, inner.index));
     let peeled: ResolvedNode =
       resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
     // A copy: the resolver shares the nodes it returns.

@@ -3,7 +3,7 @@ import { minimumNoticeMs } from '../lifecycle/schedule-rules.ts';
 import { DAY_MS, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { toDocumentSet } from './document-set.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { createRefResolver, type RefResolver } from './ref-resolver.ts';
 import type { RuleId } from './rules.ts';
@@ -47,20 +47,12 @@ function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return undefined;
   for (const [status, raw] of Object.entries(responses)) {
-    const response = resolver.resolve({
-      uri: operation.uri,
-      pointer: joinPointer(operation.pointer, 'responses', status),
-      value: raw,
-    });
+    const response = resolver.resolve(nodeAt(operation, raw, 'responses', status));
     const headers = isObjectLike(response.value) ? response.value.headers : undefined;
     if (!isObjectLike(headers)) continue;
     for (const [name, rawHeader] of Object.entries(headers)) {
       if (name.toLowerCase() !== 'sunset') continue;
-      const header = resolver.resolve({
-        uri: response.uri,
-        pointer: joinPointer(response.pointer, 'headers', name),
-        value: rawHeader,
-      });
+      const header = resolver.resolve(nodeAt(response, rawHeader, 'headers', name));
       const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
       if (schema === undefined) continue;
       const fixed =

@@ -1,4 +1,5 @@
-import { createRefResolver, getAtPointer, joinPointer, toDocumentSet, type DocumentSet } from '../compat/index.ts';
+import { nodeAt } from '../compat/json-pointer.ts';
+import { createRefResolver, getAtPointer, toDocumentSet, type DocumentSet } from '../compat/index.ts';
 import type { Change } from '../compat/index.ts';
 import { isSyntheticName } from './behaviour.ts';
 
@@ -52,7 +53,7 @@ function shapeAt(
     if (depth >= MAX_DEPTH) return typeof raw.type === 'string' ? { type: raw.type } : {};
     const out: Record<string, unknown> = {};
     const child = (key: string, value: unknown, ...tokens: string[]) =>
-      compact({ uri: node.uri, pointer: joinPointer(node.pointer, key, ...tokens), value }, depth + 1);
+      compact(nodeAt(node, value, key, ...tokens), depth + 1);
     for (const key of SHAPE_KEYS) {
       const v = raw[key];
       if (v === undefined) continue;

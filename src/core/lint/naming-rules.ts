@@ -1,3 +1,4 @@
+import { nodeAt } from '../compat/json-pointer.ts';
 import { joinPointer } from '../compat/index.ts';
 import { isObjectLike } from '../compat/schema-model.ts';
 import type { LintContext, LintFinding } from './lint-context.ts';
@@ -52,11 +53,7 @@ export function checkIdentifiersInQuery(ctx: LintContext): LintFinding[] {
       const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
       if (!Array.isArray(list)) continue;
       list.forEach((raw, i) => {
-        const param = ctx.resolver.resolve({
-          uri: owner.uri,
-          pointer: joinPointer(owner.pointer, 'parameters', i),
-          value: raw,
-        }).value;
+        const param = ctx.resolver.resolve(nodeAt(owner, raw, 'parameters', i)).value;
         if (
           !isObjectLike(param) ||
           param.in !== 'query' ||
