@@ -164,7 +164,7 @@ const PATH_OPERATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/.*)$/;
  * place for the same operations (a list schema and its `?fields=` twin in one `anyOf`) are the
  * same change to those operations, so it counts once.
  */
-export function perOperation(ctx: DiffContext): Change[] {
+function perOperation(ctx: DiffContext): Change[] {
   const cache = new Map<string, { ops: string[]; names: string }>();
   const out: Change[] = [];
   const seen = new Set<string>();
@@ -211,7 +211,7 @@ const HEADER = /\/headers\/([^/]+)(?=\/|$)/;
  * codes (and, for header rules, the headers): a version that stops sending four deprecation
  * headers on five responses is one change to each operation, not twenty.
  */
-export function foldStatusCodes(changes: readonly Change[]): Change[] {
+function foldStatusCodes(changes: readonly Change[]): Change[] {
   const groups = new Map<string, { first: Change; codes: string[]; headers: string[] }>();
   const out: (Change | { first: Change; codes: string[]; headers: string[] })[] = [];
   for (const change of changes) {

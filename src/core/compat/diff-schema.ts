@@ -245,7 +245,7 @@ function diffItems(ctx: DiffContext, p: ResolvedPair): void {
  * but a named schema it held before and still holds (the list's `User` items) reaches the same
  * clients: its own changes are compared, so a field added to `User` names the list operation too.
  */
-export function compareSharedRefs(ctx: DiffContext, p: ResolvedPair): void {
+function compareSharedRefs(ctx: DiffContext, p: ResolvedPair): void {
   const before = namedRefs(ctx.old.resolver, p.o);
   const after = namedRefs(ctx.new.resolver, p.n);
   for (const [name, old] of before) {

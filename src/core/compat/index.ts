@@ -3,7 +3,7 @@ export type { DiffOpenApiOptions } from './diff-openapi.ts';
 export { compatRules, isRuleId } from './rules.ts';
 
 export type { Change, ChangeLevel, ChangeSummary, DiffResult } from './types.ts';
-export { isDocumentSet, toDocumentSet } from './document-set.ts';
+export { toDocumentSet } from './document-set.ts';
 export type { DocumentSet } from './document-set.ts';
 export { createRefResolver } from './ref-resolver.ts';
 export type { RefResolver } from './ref-resolver.ts';

@@ -36,7 +36,7 @@ export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPr
 }
 
 /** Read one written sunset date (ISO 8601 or an HTTP-date); anything else promises nothing. */
-export function parseSunset(value: unknown, source: string): SunsetPromise | undefined {
+function parseSunset(value: unknown, source: string): SunsetPromise | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   const at = parseIsoInstant(text) ?? parseImfFixdate(text);

@@ -240,6 +240,7 @@ export function operationsReached(change: Change): string[] {
  * nothing) and the old and new values when they are plain values (a type, a field name). The
  * operations a shared schema reaches are left out: another operation starting to use the schema
  * is not a different change.
+ * @internal exported for the tests
  */
 export function fingerprintOf(change: Change): string {
   const { pointer, document } = change.location;

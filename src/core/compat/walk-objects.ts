@@ -3,7 +3,7 @@ import { escapePointerToken } from './json-pointer.ts';
 import { baseUriOf, createRefResolver, localTarget, resolveRefUri } from './ref-resolver.ts';
 
 /** An object met by {@link walkObjects}: its place is kept as a chain and spelled only on demand. */
-export interface WalkEntry {
+interface WalkEntry {
   value: object;
   parent: WalkEntry | undefined;
   token: string;
@@ -15,7 +15,7 @@ export interface WalkEntry {
  * each place is built only when asked for ({@link pointerOf}): a 4 MB description has some 200,000
  * objects and only a few need naming.
  */
-export function walkObjects(root: unknown, visit: (record: Record<string, unknown>, at: WalkEntry) => void): void {
+function walkObjects(root: unknown, visit: (record: Record<string, unknown>, at: WalkEntry) => void): void {
   if (root === null || typeof root !== 'object') return;
   const stack: WalkEntry[] = [{ value: root, parent: undefined, token: '' }];
   while (stack.length > 0) {
@@ -31,7 +31,7 @@ export function walkObjects(root: unknown, visit: (record: Record<string, unknow
 }
 
 /** The JSON pointer of a place met by {@link walkObjects} ('' for the root). */
-export function pointerOf(entry: WalkEntry): string {
+function pointerOf(entry: WalkEntry): string {
   const tokens: string[] = [];
   for (let at: WalkEntry | undefined = entry; at?.parent !== undefined; at = at.parent) tokens.push(at.token);
   let out = '';

@@ -27,6 +27,7 @@ export function fillDays(options: { counts: readonly DailyCount[]; from: number;
 /**
  * The least-squares line through a daily series: its slope per day and its value at the first
  * day. A single point (or none) has slope 0.
+ * @internal exported for the tests
  */
 export function fitLine(series: readonly DailyCount[]): { slopePerDay: number; intercept: number } {
   const n = series.length;

@@ -197,7 +197,7 @@ export interface SunsetCountdown {
 }
 
 /** Days under which a sunset is urgent: the same threshold as the `Warning` response header. */
-export const URGENT_DAYS = 30;
+const URGENT_DAYS = 30;
 
 export function sunsetCountdown(options: { now: number; sunsetAt: number }): SunsetCountdown {
   const left = options.sunsetAt - options.now;

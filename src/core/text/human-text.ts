@@ -26,7 +26,7 @@ export const singleLineTextRule =
 export const reasonTextPattern = `^[^\\S${refused}]*[^\\s${refused}][^${refused}]*$`;
 
 /** The rule {@link reasonTextPattern} states, as the end of a sentence naming the field. */
-export const reasonTextRule = singleLineTextRule.replace('one line of text', 'one line of text, not blank');
+const reasonTextRule = singleLineTextRule.replace('one line of text', 'one line of text, not blank');
 
 const anyRefused = new RegExp(`[${refused}]`, 'gu');
 
