@@ -92,11 +92,7 @@ function diffOutgoing(
   }
   for (const n of lists.new) {
     if (!oldKeys.has(n.key))
-      emit(ctx, `${lists.kind}-added`, {
-        at: n.operation,
-        newValue: n.label,
-        message: `The ${n.label} was added.`,
-      });
+      emit(ctx, `${lists.kind}-added`, { at: n.operation, newValue: n.label, message: `The ${n.label} was added.` });
   }
 }
 

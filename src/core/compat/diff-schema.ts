@@ -115,12 +115,7 @@ function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
   const of = asSchema(p.o.value).format;
   const nf = asSchema(p.n.value).format;
   if (of === nf || (of === undefined && nf === undefined)) return;
-  const base = {
-    at: { uri: p.n.uri, pointer: p.n.pointer },
-    direction: p.direction,
-    oldValue: of,
-    newValue: nf,
-  };
+  const base = { at: { uri: p.n.uri, pointer: p.n.pointer }, direction: p.direction, oldValue: of, newValue: nf };
   const what = describeValue(p.direction, p.label);
   if (of === undefined)
     emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });

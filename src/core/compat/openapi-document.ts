@@ -72,19 +72,13 @@ export function pathItemOperations(item: DocNode): Array<{ method: string; opera
   const out: Array<{ method: string; operation: DocNode }> = [];
   for (const [method, op] of Object.entries(item.value)) {
     if (!METHODS.has(method) || !isObjectLike(op)) continue;
-    out.push({
-      method: method.toUpperCase(),
-      operation: nodeAt(item, op, method),
-    });
+    out.push({ method: method.toUpperCase(), operation: nodeAt(item, op, method) });
   }
   const extra = item.value.additionalOperations;
   if (!isObjectLike(extra)) return out;
   for (const [method, op] of Object.entries(extra)) {
     if (METHODS.has(method.toLowerCase()) || !isObjectLike(op)) continue;
-    out.push({
-      method,
-      operation: nodeAt(item, op, 'additionalOperations', method),
-    });
+    out.push({ method, operation: nodeAt(item, op, 'additionalOperations', method) });
   }
   return out;
 }

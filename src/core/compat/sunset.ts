@@ -97,10 +97,7 @@ export function judgeRemoval(ctx: DiffContext, kind: ElementKind, element: unkno
       tail: ` before its sunset date ${sunset.text}; clients were promised it until then`,
     };
   }
-  return {
-    id: `${kind}-removed-after-sunset`,
-    tail: ` after its sunset date ${sunset.text}, as announced`,
-  };
+  return { id: `${kind}-removed-after-sunset`, tail: ` after its sunset date ${sunset.text}, as announced` };
 }
 
 /**
