@@ -96,24 +96,19 @@ function reportRemoved(
   const sunset = sunsetOf(ctx.old.resolver, op);
   const what = `${op.method} ${op.path}${args.pathGone ? ' (with its whole path)' : ''} was removed`;
   const base = { at: op.operation, side: 'old' as const };
-  if (sunset !== undefined && (now === undefined || now < sunset.at)) {
-    emit(ctx, 'endpoint-removed-before-sunset', {
-      ...base,
-      oldValue: sunset.text,
-      message: `${what} before its sunset date ${sunset.text} (${sunset.source}); clients were promised it until then.`,
-    });
-  } else if (sunset !== undefined) {
-    emit(ctx, 'endpoint-removed-after-deprecation', {
-      ...base,
-      oldValue: sunset.text,
-      message: `${what} after its sunset date ${sunset.text} (${sunset.source}).`,
-    });
-  } else {
-    emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', {
-      ...base,
-      message: `${what}${deprecated ? ' after being deprecated' : ''}.`,
-    });
+  if (sunset === undefined) {
+    const id = deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed';
+    emit(ctx, id, { ...base, message: `${what}${deprecated ? ' after being deprecated' : ''}.` });
+    return;
   }
+  // A date still ahead (or unknown without a clock) was a promise; a passed one was kept.
+  const ahead = now === undefined || now < sunset.at;
+  const date = `its sunset date ${sunset.text} (${sunset.source})`;
+  emit(ctx, ahead ? 'endpoint-removed-before-sunset' : 'endpoint-removed-after-deprecation', {
+    ...base,
+    oldValue: sunset.text,
+    message: ahead ? `${what} before ${date}; clients were promised it until then.` : `${what} after ${date}.`,
+  });
 }
 
 function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {

@@ -78,24 +78,15 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
     const oldValue = formatTypes(ot.types);
     const newValue = formatTypes(nt.types);
     const what = `${describeValue(p.direction, p.label)} changed type from ${oldValue} to ${newValue}`;
-    if (p.direction === 'request' && isTypeSubset(ot.types, nt.types)) {
-      emit(ctx, 'request-type-widened', {
-        ...base,
-        oldValue,
-        newValue,
-        message: `${what}; every old value is still accepted.`,
-      });
-    } else if (p.direction === 'response' && isTypeSubset(nt.types, ot.types)) {
-      emit(ctx, 'response-type-narrowed', {
-        ...base,
-        oldValue,
-        newValue,
-        message: `${what}; every new value was valid before.`,
-      });
-    } else {
-      emit(ctx, `${p.direction}-type-changed`, { ...base, oldValue, newValue, message: `${what}.` });
-      compatible = false;
-    }
+    const widened = p.direction === 'request' && isTypeSubset(ot.types, nt.types);
+    const narrowed = p.direction === 'response' && isTypeSubset(nt.types, ot.types);
+    compatible = widened || narrowed;
+    const [id, tail] = widened
+      ? (['request-type-widened', '; every old value is still accepted'] as const)
+      : narrowed
+        ? (['response-type-narrowed', '; every new value was valid before'] as const)
+        : ([`${p.direction}-type-changed`, ''] as const);
+    emit(ctx, id, { ...base, oldValue, newValue, message: `${what}${tail}.` });
   }
   if (ot.nullable !== nt.nullable) {
     const id = `${p.direction}-became-${nt.nullable ? 'nullable' : 'not-nullable'}` as const;
