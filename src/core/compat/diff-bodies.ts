@@ -20,12 +20,8 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
     return;
   }
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'request-body-removed', {
-      at: ob,
-      side: 'old',
-      direction: 'request',
-      message: 'The request body was removed; what clients send is ignored.',
-    });
+    const message = 'The request body was removed; what clients send is ignored.';
+    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
     return;
   }
   const o = ctx.old.resolver.resolve(ob as DocNode);

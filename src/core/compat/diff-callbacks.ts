@@ -75,12 +75,8 @@ function diffOutgoing(
   for (const o of lists.old) {
     const n = newByKey.get(o.key);
     if (n === undefined) {
-      emit(ctx, `${lists.kind}-removed`, {
-        at: o.operation,
-        side: 'old',
-        oldValue: o.label,
-        message: `The ${o.label} was removed; subscribers stop receiving it.`,
-      });
+      const message = `The ${o.label} was removed; subscribers stop receiving it.`;
+      emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message });
       continue;
     }
     if (lists.kind === 'webhook') ctx.via = n.label;
@@ -102,18 +98,11 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
   const ob = child(ops.old.operation, 'requestBody');
   const nb = child(ops.new.operation, 'requestBody');
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'callback-payload-removed', {
-      at: ob,
-      side: 'old',
-      direction: 'response',
-      message: `The ${label} no longer sends a payload.`,
-    });
+    const message = `The ${label} no longer sends a payload.`;
+    emit(ctx, 'callback-payload-removed', { at: ob, side: 'old', direction: 'response', message });
   } else if (ob === undefined && nb !== undefined) {
-    emit(ctx, 'callback-payload-added', {
-      at: nb,
-      direction: 'response',
-      message: `The ${label} now sends a payload.`,
-    });
+    const message = `The ${label} now sends a payload.`;
+    emit(ctx, 'callback-payload-added', { at: nb, direction: 'response', message });
   } else if (ob !== undefined && nb !== undefined) {
     // The payload is what subscribers read: response rules.
     diffContent(ctx, {

@@ -56,13 +56,8 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
     for (const name of removed) {
       const at = oldFields.properties.get(name) as DocNode;
       const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
-      emit(ctx, removal.id, {
-        at,
-        side: 'old',
-        direction: p.direction,
-        oldValue: name,
-        message: `${Dir} field \`${field(name)}\` was removed${removal.tail}.`,
-      });
+      const message = `${Dir} field \`${field(name)}\` was removed${removal.tail}.`;
+      emit(ctx, removal.id, { at, side: 'old', direction: p.direction, oldValue: name, message });
     }
     for (const name of added) {
       const at = newFields.properties.get(name) as DocNode;
@@ -155,10 +150,8 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   };
   const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
   if (oa !== false && na === false) {
-    emit(ctx, `${p.direction}-additional-properties-restricted`, {
-      ...base,
-      message: `${what} no longer allows extra fields.`,
-    });
+    const message = `${what} no longer allows extra fields.`;
+    emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message });
   } else if (oa === false && na !== undefined && na !== false) {
     emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
   } else if (isObjectLike(oa) && isObjectLike(na)) {

@@ -25,13 +25,8 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
   for (const [key, op] of oldParams) {
     if (newParams.has(key)) continue;
     const removal = judgeRemoval(ctx, 'request-parameter', op.value);
-    emit(ctx, removal.id, {
-      at: op.node,
-      side: 'old',
-      direction: 'request',
-      oldValue: op.name,
-      message: `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`,
-    });
+    const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
+    emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
   }
   for (const [key, np] of newParams) {
     const op = oldParams.get(key);

@@ -12,13 +12,8 @@ export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   for (const [status, node] of oldMap) {
     if (newMap.has(status)) continue;
     const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
-    emit(ctx, id, {
-      at: node,
-      side: 'old',
-      direction: 'response',
-      oldValue: status,
-      message: `The ${status} response is no longer returned.`,
-    });
+    const message = `The ${status} response is no longer returned.`;
+    emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message });
   }
   for (const [status, node] of newMap) {
     const old = oldMap.get(status);
@@ -59,10 +54,8 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
         message: `The ${r.status} response no longer has the ${h.name} header: ${why}.`,
       });
     } else {
-      emit(ctx, 'response-header-removed', {
-        ...base,
-        message: `The ${r.status} response no longer has the ${h.name} header.`,
-      });
+      const message = `The ${r.status} response no longer has the ${h.name} header.`;
+      emit(ctx, 'response-header-removed', { ...base, message });
     }
   }
   for (const [name, h] of nh) {

@@ -132,11 +132,8 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const base = { at, direction: p.direction };
   const what = describeValue(p.direction, p.label);
   if (oe === undefined) {
-    emit(ctx, `${p.direction}-became-enum`, {
-      ...base,
-      newValue: ne,
-      message: `${what} is now restricted to ${formatList(ne ?? [])}.`,
-    });
+    const message = `${what} is now restricted to ${formatList(ne ?? [])}.`;
+    emit(ctx, `${p.direction}-became-enum`, { ...base, newValue: ne, message });
     return;
   }
   if (ne === undefined) {

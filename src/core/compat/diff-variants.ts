@@ -68,12 +68,8 @@ function reportMembers(
   }
   for (const m of found.added) {
     const name = memberName(m);
-    emit(ctx, `${p.direction}-${found.kind}-added`, {
-      at: m.node,
-      direction: p.direction,
-      newValue: name,
-      message: union ? `${what} has a new alternative ${name}.` : `${what} now also includes ${name} (allOf).`,
-    });
+    const message = union ? `${what} has a new alternative ${name}.` : `${what} now also includes ${name} (allOf).`;
+    emit(ctx, `${p.direction}-${found.kind}-added`, { at: m.node, direction: p.direction, newValue: name, message });
   }
 }
 
