@@ -57,12 +57,8 @@ function compareParam(ctx: DiffContext, op: Param, np: Param): void {
   const oldStyle = styleOf(op);
   const newStyle = styleOf(np);
   if (oldStyle !== newStyle) {
-    emit(ctx, 'request-parameter-style-changed', {
-      ...base,
-      oldValue: oldStyle,
-      newValue: newStyle,
-      message: `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`,
-    });
+    const message = `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`;
+    emit(ctx, 'request-parameter-style-changed', { ...base, oldValue: oldStyle, newValue: newStyle, message });
   }
   if (np.value.deprecated === true && op.value.deprecated !== true) {
     emit(ctx, 'request-parameter-deprecated', {

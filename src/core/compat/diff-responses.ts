@@ -49,10 +49,8 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
       const why = r.reactivated
         ? 'the operation is no longer deprecated'
         : 'it no longer announces a deprecation or a sunset';
-      emit(ctx, 'response-deprecation-header-removed', {
-        ...base,
-        message: `The ${r.status} response no longer has the ${h.name} header: ${why}.`,
-      });
+      const message = `The ${r.status} response no longer has the ${h.name} header: ${why}.`;
+      emit(ctx, 'response-deprecation-header-removed', { ...base, message });
     } else {
       const message = `The ${r.status} response no longer has the ${h.name} header.`;
       emit(ctx, 'response-header-removed', { ...base, message });
