@@ -78,11 +78,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
         const om = keep(ov);
         const nm = keep(nv);
         if (om.length !== nm.length) return false;
-        for (let j = 0; j < om.length; j++) {
-          const a = om[j] as { value: unknown; i: number };
-          const b = nm[j] as { value: unknown; i: number };
-          if (!compareNodes(child(a.value, o, a.i), child(b.value, n, b.i))) return false;
-        }
+        if (!om.every((a, j) => compareNodes(child(a.value, o, a.i), child(nm[j]!.value, n, nm[j]!.i)))) return false;
       } else if (!sameValue(ov, nv, UNORDERED_KEYS.has(k))) {
         return false;
       }
