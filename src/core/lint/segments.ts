@@ -40,15 +40,14 @@ export function checkSegment(segment: string, allow: ReadonlySet<string> = new S
   if (last === undefined) return undefined;
   if (words.length > 1 && VERBS.has(words[0] as string)) {
     const rest = words.slice(1);
-    return { kind: 'mixed', suggestion: joinLike(segment, [...rest.slice(0, -1), toPlural(rest.at(-1) as string)]) };
+    return {
+      kind: 'mixed',
+      suggestion: joinLike(segment, [...rest.slice(0, -1), pluralize.plural(rest.at(-1) as string)]),
+    };
   }
-  if (isPluralNoun(last)) return undefined;
-  if (words.length === 1 && VERBS.has(last)) return { kind: 'verb', suggestion: `${toPlural(nounFor(last))}` };
-  return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), toPlural(last)]) };
-}
-
-function isPluralNoun(word: string): boolean {
-  return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
+  if (UNCOUNTABLE.has(last) || pluralize.isPlural(last)) return undefined;
+  if (words.length === 1 && VERBS.has(last)) return { kind: 'verb', suggestion: pluralize.plural(nounFor(last)) };
+  return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), pluralize.plural(last)]) };
 }
 
 function isAllowed(segment: string, allow: ReadonlySet<string>): boolean {
@@ -67,12 +66,7 @@ function splitWords(segment: string): string[] {
 }
 
 function joinLike(segment: string, words: string[]): string {
-  if (segment.includes('_')) return words.join('_');
-  return words.join('-');
-}
-
-function toPlural(word: string): string {
-  return pluralize.plural(word);
+  return words.join(segment.includes('_') ? '_' : '-');
 }
 
 /** A rough noun for common action verbs, only to make the suggestion concrete. */
