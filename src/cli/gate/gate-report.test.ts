@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { judgeChanges, type Change } from '../../core/compat/index.ts';
-import { fingerprintOf } from '../../core/compat/change-fingerprint.ts';
+import { fingerprintOf } from '../../core/compat/usage-gate.ts';
 import { formatGateText } from './gate-report.ts';
 
 const change: Change = {

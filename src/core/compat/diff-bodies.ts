@@ -1,6 +1,6 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { Direction } from './types.ts';
 
@@ -14,19 +14,14 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
     const required = isObjectLike(body.value) && body.value.required === true;
     emit(ctx, required ? 'request-body-added-required' : 'request-body-added-optional', {
       at: nb,
-      side: 'new',
       direction: 'request',
       message: `A ${required ? 'required' : 'optional'} request body was added.`,
     });
     return;
   }
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'request-body-removed', {
-      at: ob,
-      side: 'old',
-      direction: 'request',
-      message: 'The request body was removed; what clients send is ignored.',
-    });
+    const message = 'The request body was removed; what clients send is ignored.';
+    emit(ctx, 'request-body-removed', { at: ob, side: 'old', direction: 'request', message });
     return;
   }
   const o = ctx.old.resolver.resolve(ob as DocNode);
@@ -36,7 +31,6 @@ export function diffRequestBody(ctx: DiffContext, ops: { old: DocNode; new: DocN
   if (was !== now) {
     emit(ctx, now ? 'request-body-became-required' : 'request-body-became-optional', {
       at: n,
-      side: 'new',
       direction: 'request',
       oldValue: was,
       newValue: now,
@@ -69,7 +63,6 @@ export function diffContent(
     if (old === undefined) {
       emit(ctx, `${args.direction}-media-type-added`, {
         at: node,
-        side: 'new',
         direction: args.direction,
         newValue: media,
         message: `The ${Dir} content type ${media} was added.`,
@@ -95,7 +88,7 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
   if (!isObjectLike(content)) return out;
   for (const [media, value] of Object.entries(content)) {
     const key = media.split(';')[0]?.trim().toLowerCase() ?? media;
-    out.set(key, { uri: body.uri, pointer: joinPointer(body.pointer, 'content', media), value });
+    out.set(key, nodeAt(body, value, 'content', media));
   }
   return out;
 }
@@ -103,5 +96,5 @@ function mediaMap(body: DocNode): Map<string, DocNode> {
 /** The node of a member of an object node, or undefined when absent. */
 export function child(node: DocNode, key: string): DocNode | undefined {
   if (!isObjectLike(node.value) || node.value[key] === undefined) return undefined;
-  return { uri: node.uri, pointer: joinPointer(node.pointer, key), value: node.value[key] };
+  return nodeAt(node, node.value[key], key);
 }

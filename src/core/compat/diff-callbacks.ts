@@ -2,10 +2,10 @@ import { child, diffContent } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { pathItemOperations } from './openapi-document.ts';
 import { declaredParameters } from './diff-parameters.ts';
-import { isSuccess } from './diff-responses.ts';
+import { isSuccess, statusMap } from './diff-responses.ts';
 import { compareSchemas } from './diff-schema.ts';
 import type { DocumentSet } from './document-set.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
@@ -44,7 +44,7 @@ export function diffCallbacks(ctx: DiffContext, ops: { old: DocNode; new: DocNod
   const list = (side: Side, node: DocNode | undefined): Outgoing[] => {
     if (node === undefined || !isObjectLike(node.value)) return [];
     return Object.entries(node.value).flatMap(([name, raw]) => {
-      const callback = side.resolver.resolve({ uri: node.uri, pointer: joinPointer(node.pointer, name), value: raw });
+      const callback = side.resolver.resolve(nodeAt(node, raw, name));
       return outgoing(side, callback, `callback ${name}`);
     });
   };
@@ -55,7 +55,7 @@ function outgoing(side: Side, map: DocNode, prefix: string): Outgoing[] {
   if (!isObjectLike(map.value)) return [];
   const out: Outgoing[] = [];
   for (const [name, raw] of Object.entries(map.value)) {
-    const item = side.resolver.resolve({ uri: map.uri, pointer: joinPointer(map.pointer, name), value: raw });
+    const item = side.resolver.resolve(nodeAt(map, raw, name));
     if (!isObjectLike(item.value)) continue;
     for (const { method, operation } of pathItemOperations(item)) {
       const label = `${method} ${prefix} ${name}`;
@@ -75,12 +75,8 @@ function diffOutgoing(
   for (const o of lists.old) {
     const n = newByKey.get(o.key);
     if (n === undefined) {
-      emit(ctx, `${lists.kind}-removed`, {
-        at: o.operation,
-        side: 'old',
-        oldValue: o.label,
-        message: `The ${o.label} was removed; subscribers stop receiving it.`,
-      });
+      const message = `The ${o.label} was removed; subscribers stop receiving it.`;
+      emit(ctx, `${lists.kind}-removed`, { at: o.operation, side: 'old', oldValue: o.label, message });
       continue;
     }
     if (lists.kind === 'webhook') ctx.via = n.label;
@@ -92,12 +88,7 @@ function diffOutgoing(
   }
   for (const n of lists.new) {
     if (!oldKeys.has(n.key))
-      emit(ctx, `${lists.kind}-added`, {
-        at: n.operation,
-        side: 'new',
-        newValue: n.label,
-        message: `The ${n.label} was added.`,
-      });
+      emit(ctx, `${lists.kind}-added`, { at: n.operation, newValue: n.label, message: `The ${n.label} was added.` });
   }
 }
 
@@ -107,19 +98,11 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
   const ob = child(ops.old.operation, 'requestBody');
   const nb = child(ops.new.operation, 'requestBody');
   if (ob !== undefined && nb === undefined) {
-    emit(ctx, 'callback-payload-removed', {
-      at: ob,
-      side: 'old',
-      direction: 'response',
-      message: `The ${label} no longer sends a payload.`,
-    });
+    const message = `The ${label} no longer sends a payload.`;
+    emit(ctx, 'callback-payload-removed', { at: ob, side: 'old', direction: 'response', message });
   } else if (ob === undefined && nb !== undefined) {
-    emit(ctx, 'callback-payload-added', {
-      at: nb,
-      side: 'new',
-      direction: 'response',
-      message: `The ${label} now sends a payload.`,
-    });
+    const message = `The ${label} now sends a payload.`;
+    emit(ctx, 'callback-payload-added', { at: nb, direction: 'response', message });
   } else if (ob !== undefined && nb !== undefined) {
     // The payload is what subscribers read: response rules.
     diffContent(ctx, {
@@ -134,16 +117,8 @@ function diffOutgoingOperation(ctx: DiffContext, ops: { old: Outgoing; new: Outg
 
 /** The subscriber writes its response and the API reads it: request rules. */
 function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Outgoing }): void {
-  const statuses = (node: DocNode | undefined) =>
-    new Map(
-      node !== undefined && isObjectLike(node.value)
-        ? Object.entries(node.value).map(
-            ([s, v]) => [s.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, s), value: v }] as const,
-          )
-        : [],
-    );
-  const om = statuses(child(ops.old.operation, 'responses'));
-  const nm = statuses(child(ops.new.operation, 'responses'));
+  const om = statusMap(child(ops.old.operation, 'responses'));
+  const nm = statusMap(child(ops.new.operation, 'responses'));
   for (const [status, node] of om) {
     if (nm.has(status) || !isSuccess(status)) continue;
     emit(ctx, 'callback-response-status-removed', {
@@ -160,7 +135,6 @@ function diffSubscriberResponses(ctx: DiffContext, ops: { old: Outgoing; new: Ou
       if (isSuccess(status))
         emit(ctx, 'callback-response-status-added', {
           at: node,
-          side: 'new',
           direction: 'request',
           newValue: status,
           message: `The ${ops.new.label} now accepts a ${status} answer from subscribers.`,
@@ -201,7 +175,6 @@ function diffSentParameters(ctx: DiffContext, ops: { old: Outgoing; new: Outgoin
     if (!op.has(key))
       emit(ctx, 'callback-parameter-added', {
         at: q.node,
-        side: 'new',
         direction: 'response',
         newValue: q.name,
         message: `The ${ops.new.label} now sends the ${q.in} parameter \`${q.name}\`.`,

@@ -1,5 +1,4 @@
-import { emit, type DiffContext } from './diff-context.ts';
-import { describeValue, type ResolvedPair } from './diff-pair.ts';
+import { emit, type DiffContext, describeValue, type ResolvedPair } from './diff-context.ts';
 import { canonicalJson } from './equivalence.ts';
 import { joinPointer } from './json-pointer.ts';
 import { asSchema } from './schema-model.ts';
@@ -77,7 +76,6 @@ function reportRange(
   const show = (l: Limit | undefined) => (l === undefined ? 'none' : `${l.key} ${l.value}`);
   emit(ctx, `${p.direction}-constraint-${verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, (n ?? (o as Limit)).key) },
-    side: 'new',
     direction: p.direction,
     oldValue: o?.value,
     newValue: n?.value,
@@ -115,13 +113,11 @@ function report(ctx: DiffContext, p: ResolvedPair, found: { key: string; verdict
   // A pattern reads as written (`^\s*$`), not JSON-escaped (`"^\\s*$"`).
   const show = (v: unknown) =>
     v === undefined ? 'none' : typeof v === 'string' && !v.includes('`') ? `\`${v}\`` : canonicalJson(v);
-  const words = { tightened: 'tightened', relaxed: 'relaxed', changed: 'changed' }[found.verdict];
   emit(ctx, `${p.direction}-constraint-${found.verdict}`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, found.key) },
-    side: 'new',
     direction: p.direction,
     oldValue,
     newValue,
-    message: `${describeValue(p.direction, p.label)}: ${found.key} ${words} from ${show(oldValue)} to ${show(newValue)}.`,
+    message: `${describeValue(p.direction, p.label)}: ${found.key} ${found.verdict} from ${show(oldValue)} to ${show(newValue)}.`,
   });
 }

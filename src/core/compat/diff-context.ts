@@ -2,7 +2,7 @@ import type { DocumentSet } from './document-set.ts';
 import { createEquivalenceChecker, type EquivalenceChecker } from './equivalence.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
 import { parsePointer } from './json-pointer.ts';
-import { createRefResolver, type RefResolver } from './ref-resolver.ts';
+import { createRefResolver, type RefResolver, type ResolvedNode } from './ref-resolver.ts';
 import { compatRules, type RuleId } from './rules.ts';
 import type { Change, ChangeLocation, Direction } from './types.ts';
 
@@ -27,7 +27,6 @@ export interface DiffContext {
   owner: string | undefined;
   /** Who reaches each schema pair: enclosing pairs, or `op:<METHOD path>` for operations. */
   reachedFrom: Map<string, Set<string>>;
-  /** The schema pair each change was found in. */
   ownerOf: Map<Change, string>;
   /** The instant sunset dates are judged against; without it no sunset counts as passed. */
   now: number | undefined;
@@ -37,16 +36,15 @@ export interface DiffContext {
 
 /** What an emitter needs besides the rule id. */
 export interface EmitOptions {
-  /** Where the change sits (new side, or old side for removals). */
+  /** Where the change sits: in the new document, or in the old one (`side: 'old'`) for removals. */
   at: { uri: string; pointer: string };
-  side: 'old' | 'new';
+  side?: 'old' | 'new';
   direction?: Direction;
   oldValue?: unknown;
   newValue?: unknown;
   message: string;
 }
 
-/** Start a diff run over two document sets. */
 export function createDiffContext(sets: {
   base: DocumentSet;
   revision: DocumentSet;
@@ -128,14 +126,38 @@ function locate(ctx: DiffContext, options: EmitOptions): ChangeLocation {
 }
 
 /** HTTP methods an OpenAPI path item may hold. */
-export const METHODS: ReadonlySet<string> = new Set([
-  'get',
-  'put',
-  'post',
-  'delete',
-  'options',
-  'head',
-  'patch',
-  'trace',
-  'query',
-]);
+export const METHODS: ReadonlySet<string> = new Set('get put post delete options head patch trace query'.split(' '));
+
+/** A pair of schemas to compare and the way data flows through them. */
+export interface SchemaPair {
+  old: DocNode;
+  new: DocNode;
+  direction: Direction;
+  /** Dotted name of the value for messages (`customer.address.city`). */
+  label: string;
+}
+
+/** A resolved pair, as the keyword comparers receive it. */
+export interface ResolvedPair {
+  o: ResolvedNode;
+  n: ResolvedNode;
+  direction: Direction;
+  label: string;
+  /**
+   * `compareSchemas` itself, handed down so that the keyword comparers (objects, variants) recurse
+   * into nested schemas without importing diff-schema.ts, which imports them.
+   */
+  recurse: (ctx: DiffContext, pair: SchemaPair) => void;
+}
+
+/**
+ * The identity of a resolved schema for memo keys: its place, plus whether a nullable wrapper
+ * was peeled off (the same component reached nullable and not nullable differs).
+ */
+export function nodeKey(node: ResolvedNode): string {
+  return node.nullable === true ? `${node.key}?` : node.key;
+}
+
+export function describeValue(direction: Direction, label: string): string {
+  return `${direction === 'request' ? 'Request' : 'Response'} value \`${label}\``;
+}

@@ -1,7 +1,6 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import type { ResolvedPair } from './diff-pair.ts';
-import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
-import { joinPointer } from './json-pointer.ts';
+import { emit, type DiffContext, type DocNode, type ResolvedPair } from './diff-context.ts';
+import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, isObjectLike, propertiesOf, requiredOf, resolveSchema } from './schema-model.ts';
 import type { Direction } from './types.ts';
@@ -48,7 +47,6 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
   ) {
     emit(ctx, `${p.direction}-property-renamed`, {
       at: newFields.properties.get(fresh) as DocNode,
-      side: 'new',
       direction: p.direction,
       oldValue: gone,
       newValue: fresh,
@@ -57,15 +55,9 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
   } else {
     for (const name of removed) {
       const at = oldFields.properties.get(name) as DocNode;
-      // A deprecated field is judged by the x-sunset it promised (element-sunset.ts).
       const removal = judgeRemoval(ctx, `${p.direction}-property`, ctx.old.resolver.resolve(at).value);
-      emit(ctx, removal.id, {
-        at,
-        side: 'old',
-        direction: p.direction,
-        oldValue: name,
-        message: `${Dir} field \`${field(name)}\` was removed${removal.tail}.`,
-      });
+      const message = `${Dir} field \`${field(name)}\` was removed${removal.tail}.`;
+      emit(ctx, removal.id, { at, side: 'old', direction: p.direction, oldValue: name, message });
     }
     for (const name of added) {
       const at = newFields.properties.get(name) as DocNode;
@@ -79,7 +71,6 @@ function diffProperties(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fi
       const kind = p.direction === 'response' ? '' : required ? ' as a required field' : ' as an optional field';
       emit(ctx, id, {
         at,
-        side: 'new',
         direction: p.direction,
         newValue: name,
         message: `${Dir} field \`${field(name)}\` was added${kind}.`,
@@ -102,16 +93,13 @@ function diffRequired(
 ): void {
   const { p, name, at, was, now } = args;
   if (was === now) return;
-  const id = now
-    ? (`${p.direction}-property-became-required` as const)
-    : (`${p.direction}-property-became-optional` as const);
+  const id = `${p.direction}-property-became-${now ? 'required' : 'optional'}` as const;
   const message =
     p.direction === 'request'
       ? `Request field \`${p.label}.${name}\` became ${now ? 'required' : 'optional'}.`
       : `Response field \`${p.label}.${name}\` ${now ? 'is now always present' : 'may now be missing'}.`;
   emit(ctx, id, {
     at,
-    side: 'new',
     direction: p.direction,
     oldValue: was ? 'required' : 'optional',
     newValue: now ? 'required' : 'optional',
@@ -131,7 +119,6 @@ function diffDeprecated(
   const what = `${p.direction === 'request' ? 'Request' : 'Response'} field \`${p.label}.${name}\``;
   emit(ctx, `${p.direction}-property-deprecated`, {
     at: args.newNode,
-    side: 'new',
     direction: p.direction,
     newValue: name,
     message: `${what} was deprecated.`,
@@ -145,7 +132,6 @@ function diffOrder(ctx: DiffContext, args: { p: ResolvedPair; oldFields: Fields;
   if (oldOrder.every((k, i) => newOrder[i] === k)) return;
   emit(ctx, 'response-property-order-changed', {
     at: { uri: args.p.n.uri, pointer: joinPointer(args.p.n.pointer, 'properties') },
-    side: 'new',
     direction: 'response',
     oldValue: oldOrder,
     newValue: newOrder,
@@ -158,23 +144,20 @@ function diffAdditional(ctx: DiffContext, p: ResolvedPair): void {
   const na = asSchema(p.n.value).additionalProperties;
   const base = {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties') },
-    side: 'new' as const,
     direction: p.direction,
     oldValue: oa,
     newValue: na,
   };
   const what = `${p.direction === 'request' ? 'Request' : 'Response'} object \`${p.label}\``;
   if (oa !== false && na === false) {
-    emit(ctx, `${p.direction}-additional-properties-restricted`, {
-      ...base,
-      message: `${what} no longer allows extra fields.`,
-    });
+    const message = `${what} no longer allows extra fields.`;
+    emit(ctx, `${p.direction}-additional-properties-restricted`, { ...base, message });
   } else if (oa === false && na !== undefined && na !== false) {
     emit(ctx, `${p.direction}-additional-properties-allowed`, { ...base, message: `${what} now allows extra fields.` });
   } else if (isObjectLike(oa) && isObjectLike(na)) {
     p.recurse(ctx, {
-      old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'additionalProperties'), value: oa },
-      new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'additionalProperties'), value: na },
+      old: nodeAt(p.o, oa, 'additionalProperties'),
+      new: nodeAt(p.n, na, 'additionalProperties'),
       direction: p.direction,
       label: `${p.label}.*`,
     });
@@ -193,15 +176,14 @@ function collectFields(resolver: RefResolver, node: DocNode, options: { flatten:
   const properties = new Map<string, DocNode>();
   const required = requiredOf(schema);
   for (const [name, value] of Object.entries(propertiesOf(schema))) {
-    properties.set(name, { uri: node.uri, pointer: joinPointer(node.pointer, 'properties', name), value });
+    properties.set(name, nodeAt(node, value, 'properties', name));
   }
   if (options.flatten && Array.isArray(schema.allOf) && depth < 32) {
     schema.allOf.forEach((member, i) => {
-      const inner = collectFields(
-        resolver,
-        resolveSchema(resolver, { uri: node.uri, pointer: joinPointer(node.pointer, 'allOf', i), value: member }),
-        { flatten: true, depth: depth + 1 },
-      );
+      const inner = collectFields(resolver, resolveSchema(resolver, nodeAt(node, member, 'allOf', i)), {
+        flatten: true,
+        depth: depth + 1,
+      });
       for (const [name, field] of inner.properties) if (!properties.has(name)) properties.set(name, field);
       for (const name of inner.required) required.add(name);
     });

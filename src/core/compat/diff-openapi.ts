@@ -2,12 +2,10 @@ import type { Clock } from '../clock/index.ts';
 import type { Audience } from '../lifecycle/schedule.ts';
 import { diffRequestBody } from './diff-bodies.ts';
 import { diffCallbacks, diffWebhooks } from './diff-callbacks.ts';
-import { createDiffContext, emit, type DiffContext } from './diff-context.ts';
+import { createDiffContext, emit, operationsReaching, type DiffContext } from './diff-context.ts';
 import { diffParameters } from './diff-parameters.ts';
 import { diffResponses } from './diff-responses.ts';
 import { diffSecurity, diffSecuritySchemes } from './diff-security.ts';
-import { foldStatusCodes } from './fold-status-codes.ts';
-import { perOperation } from './per-operation.ts';
 import { toDocumentSet, type DocumentSet } from './document-set.ts';
 import { listOperations, type OperationEntry } from './openapi-document.ts';
 import { isObjectLike } from './schema-model.ts';
@@ -65,7 +63,7 @@ export function diffOpenApi(options: DiffOpenApiOptions): DiffResult {
   diffSecuritySchemes(ctx);
   for (const [key, op] of newOps) {
     if (!oldKeys.has(key))
-      emit(ctx, 'endpoint-added', { at: op.operation, side: 'new', message: `${op.method} ${op.path} was added.` });
+      emit(ctx, 'endpoint-added', { at: op.operation, message: `${op.method} ${op.path} was added.` });
   }
   const changes = foldStatusCodes(dedupe(perOperation(ctx)));
   return { changes, summary: summarize(changes) };
@@ -98,24 +96,19 @@ function reportRemoved(
   const sunset = sunsetOf(ctx.old.resolver, op);
   const what = `${op.method} ${op.path}${args.pathGone ? ' (with its whole path)' : ''} was removed`;
   const base = { at: op.operation, side: 'old' as const };
-  if (sunset !== undefined && (now === undefined || now < sunset.at)) {
-    emit(ctx, 'endpoint-removed-before-sunset', {
-      ...base,
-      oldValue: sunset.text,
-      message: `${what} before its sunset date ${sunset.text} (${sunset.source}); clients were promised it until then.`,
-    });
-  } else if (sunset !== undefined) {
-    emit(ctx, 'endpoint-removed-after-deprecation', {
-      ...base,
-      oldValue: sunset.text,
-      message: `${what} after its sunset date ${sunset.text} (${sunset.source}).`,
-    });
-  } else {
-    emit(ctx, deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed', {
-      ...base,
-      message: `${what}${deprecated ? ' after being deprecated' : ''}.`,
-    });
+  if (sunset === undefined) {
+    const id = deprecated ? 'endpoint-removed-after-deprecation' : 'endpoint-removed';
+    emit(ctx, id, { ...base, message: `${what}${deprecated ? ' after being deprecated' : ''}.` });
+    return;
   }
+  // A date still ahead (or unknown without a clock) was a promise; a passed one was kept.
+  const ahead = now === undefined || now < sunset.at;
+  const date = `its sunset date ${sunset.text} (${sunset.source})`;
+  emit(ctx, ahead ? 'endpoint-removed-before-sunset' : 'endpoint-removed-after-deprecation', {
+    ...base,
+    oldValue: sunset.text,
+    message: ahead ? `${what} before ${date}; clients were promised it until then.` : `${what} after ${date}.`,
+  });
 }
 
 function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: OperationEntry }): void {
@@ -125,7 +118,6 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   if ((o.deprecated === true) !== (n.deprecated === true)) {
     emit(ctx, n.deprecated === true ? 'endpoint-deprecated' : 'endpoint-reactivated', {
       at: ops.new.operation,
-      side: 'new',
       oldValue: o.deprecated === true,
       newValue: n.deprecated === true,
       message: `${label} ${n.deprecated === true ? 'was deprecated' : 'is no longer deprecated'}.`,
@@ -134,7 +126,6 @@ function diffOperation(ctx: DiffContext, ops: { old: OperationEntry; new: Operat
   if (typeof o.operationId === 'string' && typeof n.operationId === 'string' && o.operationId !== n.operationId) {
     emit(ctx, 'operation-id-changed', {
       at: ops.new.operation,
-      side: 'new',
       oldValue: o.operationId,
       newValue: n.operationId,
       message: `The operationId of ${label} changed from ${o.operationId} to ${n.operationId}.`,
@@ -156,4 +147,118 @@ function dedupe(changes: Change[]): Change[] {
     seen.add(key);
     return true;
   });
+}
+
+// An HTTP method token (RFC 9110), as `additionalOperations` spells it, then the path.
+const PATH_OPERATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\/.*)$/;
+
+/**
+ * Changes as a client acts on them. A change found once inside a shared component schema names
+ * every operation that reaches it (all of them, so a reader can act on each), and one reached
+ * by a single operation is located at that operation. Two schemas that change alike at the same
+ * place for the same operations (a list schema and its `?fields=` twin in one `anyOf`) are the
+ * same change to those operations, so it counts once.
+ */
+function perOperation(ctx: DiffContext): Change[] {
+  const cache = new Map<string, { ops: string[]; names: string }>();
+  const out: Change[] = [];
+  const seen = new Set<string>();
+  for (const change of ctx.changes) {
+    const owner = ctx.ownerOf.get(change);
+    if (owner === undefined || change.location.method !== undefined) {
+      out.push(change);
+      continue;
+    }
+    let reach = cache.get(owner);
+    if (reach === undefined) {
+      const reaching = operationsReaching(ctx, owner).filter((op) => op.includes(' '));
+      cache.set(owner, (reach = { ops: reaching, names: reaching.join(',') }));
+    }
+    const { ops } = reach;
+    if (ops.length === 0) {
+      out.push(change);
+      continue;
+    }
+    // Within a schema the place is the pointer below the schema's name.
+    const inSchema = change.location.pointer.replace(/^\/components\/schemas\/[^/]+/, '');
+    const key = `${change.id}|${reach.names}|${change.location.document ?? ''}#${inSchema}|${JSON.stringify(change.oldValue)}|${JSON.stringify(change.newValue)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(located(change, ops));
+  }
+  return out;
+}
+
+function located(change: Change, ops: string[]): Change {
+  const single = ops.length === 1 ? PATH_OPERATION.exec(ops[0] as string) : null;
+  if (single !== null) {
+    const { via: _via, operations: _ops, operationCount: _count, ...rest } = change.location;
+    return { ...change, location: { ...rest, method: single[1] as string, path: single[2] as string } };
+  }
+  return { ...change, location: { ...change.location, operations: ops, operationCount: ops.length } };
+}
+
+const RESPONSE = /\/responses\/([^/]+)(?=\/|$)/;
+const HEADER = /\/headers\/([^/]+)(?=\/|$)/;
+
+/**
+ * One rule repeated on one operation across its responses is one line that lists the status
+ * codes (and, for header rules, the headers): a version that stops sending four deprecation
+ * headers on five responses is one change to each operation, not twenty.
+ */
+function foldStatusCodes(changes: readonly Change[]): Change[] {
+  const groups = new Map<string, { first: Change; codes: string[]; headers: string[] }>();
+  const out: (Change | { first: Change; codes: string[]; headers: string[] })[] = [];
+  for (const change of changes) {
+    const code = RESPONSE.exec(change.location.pointer)?.[1];
+    if (change.location.method === undefined || code === undefined) {
+      out.push(change);
+      continue;
+    }
+    const rest = change.location.pointer.replace(RESPONSE, '/responses/*');
+    const header = change.id.includes('-header-') ? HEADER.exec(rest)?.[1] : undefined;
+    const place = header === undefined ? rest : rest.replace(HEADER, '/headers/*');
+    // A value that only repeats the code or the header name (`oldValue: '410'`) is not a difference.
+    const values = [change.oldValue, change.newValue]
+      .map((v) => (v === code || (header !== undefined && v === header) ? '*' : JSON.stringify(v)))
+      .join('|');
+    const key = `${change.id}|${change.location.method} ${change.location.path ?? ''}|${change.location.document ?? ''}#${place}|${values}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      groups.set(key, (group = { first: change, codes: [], headers: [] }));
+      out.push(group);
+    }
+    if (!group.codes.includes(code)) group.codes.push(code);
+    if (header !== undefined && !group.headers.includes(header)) group.headers.push(header);
+  }
+  return out.map((entry) => ('id' in entry ? entry : folded(entry)));
+}
+
+function folded(group: { first: Change; codes: string[]; headers: string[] }): Change {
+  const { first, codes, headers } = group;
+  if (codes.length === 1 && headers.length <= 1) return first;
+  const code = RESPONSE.exec(first.location.pointer)?.[1] ?? '';
+  let message = first.message;
+  if (codes.length > 1) {
+    message = message
+      .replace(`The ${code} response no longer has`, `The ${code} response no longer have`)
+      .replace(`The ${code} response is`, `The ${code} response are`)
+      .replace(`A ${code} response may`, `The ${code} response may`)
+      .replace(`The ${code} response`, `The ${codes.join(', ')} responses`);
+  }
+  const header = headers[0];
+  if (header !== undefined && headers.length > 1)
+    message = message.replace(`the ${header} header`, `the ${headers.join(', ')} headers`);
+  if (message === first.message) message = `${message} (responses ${codes.join(', ')})`;
+  // Values that named one code or header now name them all.
+  const listed = (v: unknown) =>
+    v === code && codes.length > 1 ? codes : v === headers[0] && headers.length > 1 ? headers : v;
+  const out: Change = {
+    ...first,
+    location: { ...first.location, statusCodes: codes, ...(headers.length > 1 ? { headers } : {}) },
+    message,
+  };
+  if (first.oldValue !== undefined) out.oldValue = listed(first.oldValue);
+  if (first.newValue !== undefined) out.newValue = listed(first.newValue);
+  return out;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { openapi } from './fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 import type { Change } from './types.ts';
 
 const ok = { description: 'ok' };

@@ -1,7 +1,7 @@
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { checkSunsetNotice, judgeRemoval } from './element-sunset.ts';
-import { joinPointer } from './json-pointer.ts';
+import { checkSunsetNotice, judgeRemoval } from './sunset.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 import type { OperationEntry } from './openapi-document.ts';
@@ -24,15 +24,9 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
   const newParams = collectParams(ctx.new.resolver, ops.new);
   for (const [key, op] of oldParams) {
     if (newParams.has(key)) continue;
-    // A deprecated parameter is judged by the x-sunset it promised (element-sunset.ts).
     const removal = judgeRemoval(ctx, 'request-parameter', op.value);
-    emit(ctx, removal.id, {
-      at: op.node,
-      side: 'old',
-      direction: 'request',
-      oldValue: op.name,
-      message: `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`,
-    });
+    const message = `The ${op.in} parameter \`${op.name}\` was removed${removal.tail}.`;
+    emit(ctx, removal.id, { at: op.node, side: 'old', direction: 'request', oldValue: op.name, message });
   }
   for (const [key, np] of newParams) {
     const op = oldParams.get(key);
@@ -40,7 +34,6 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
       const id = np.required ? 'request-parameter-added-required' : 'request-parameter-added-optional';
       emit(ctx, id, {
         at: np.node,
-        side: 'new',
         direction: 'request',
         newValue: np.name,
         message: `A new ${np.required ? 'required' : 'optional'} ${np.in} parameter \`${np.name}\` was added.`,
@@ -52,7 +45,7 @@ export function diffParameters(ctx: DiffContext, ops: { old: OperationEntry; new
 }
 
 function compareParam(ctx: DiffContext, op: Param, np: Param): void {
-  const base = { at: np.node, side: 'new' as const, direction: 'request' as const };
+  const base = { at: np.node, direction: 'request' as const };
   if (op.required !== np.required) {
     emit(ctx, np.required ? 'request-parameter-became-required' : 'request-parameter-became-optional', {
       ...base,
@@ -64,12 +57,8 @@ function compareParam(ctx: DiffContext, op: Param, np: Param): void {
   const oldStyle = styleOf(op);
   const newStyle = styleOf(np);
   if (oldStyle !== newStyle) {
-    emit(ctx, 'request-parameter-style-changed', {
-      ...base,
-      oldValue: oldStyle,
-      newValue: newStyle,
-      message: `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`,
-    });
+    const message = `The ${np.in} parameter \`${np.name}\` is serialised differently (${oldStyle} to ${newStyle}).`;
+    emit(ctx, 'request-parameter-style-changed', { ...base, oldValue: oldStyle, newValue: newStyle, message });
   }
   if (np.value.deprecated === true && op.value.deprecated !== true) {
     emit(ctx, 'request-parameter-deprecated', {
@@ -100,12 +89,11 @@ function styleOf(p: Param): string {
 }
 
 function schemaOf(p: Param): DocNode | undefined {
-  if (p.value.schema !== undefined)
-    return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'schema'), value: p.value.schema };
+  if (p.value.schema !== undefined) return nodeAt(p.node, p.value.schema, 'schema');
   if (isObjectLike(p.value.content)) {
     const [media, body] = Object.entries(p.value.content)[0] ?? [];
     if (media !== undefined && isObjectLike(body) && body.schema !== undefined) {
-      return { uri: p.node.uri, pointer: joinPointer(p.node.pointer, 'content', media, 'schema'), value: body.schema };
+      return nodeAt(p.node, body.schema, 'content', media, 'schema');
     }
   }
   return undefined;
@@ -142,11 +130,7 @@ export function declaredParameters(
     const list = isObjectLike(owner.value) ? owner.value.parameters : undefined;
     if (!Array.isArray(list)) continue;
     list.forEach((raw, i) => {
-      const node = resolver.resolve({
-        uri: owner.uri,
-        pointer: joinPointer(owner.pointer, 'parameters', i),
-        value: raw,
-      });
+      const node = resolver.resolve(nodeAt(owner, raw, 'parameters', i));
       if (!isObjectLike(node.value) || typeof node.value.name !== 'string' || typeof node.value.in !== 'string') return;
       out.push({ node, name: node.value.name, in: node.value.in, value: node.value });
     });

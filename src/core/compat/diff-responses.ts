@@ -1,24 +1,19 @@
 import { diffContent, child } from './diff-bodies.ts';
 import { emit, type DiffContext, type DocNode } from './diff-context.ts';
 import { compareSchemas } from './diff-schema.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
 /** Compare the responses of one operation: status codes, headers, media types and schemas. */
 export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNode }): void {
-  const oldMap = entries(child(ops.old, 'responses'));
-  const newMap = entries(child(ops.new, 'responses'));
+  const oldMap = statusMap(child(ops.old, 'responses'));
+  const newMap = statusMap(child(ops.new, 'responses'));
   for (const [status, node] of oldMap) {
     if (newMap.has(status)) continue;
     const id = isSuccess(status) ? 'response-success-status-removed' : 'response-error-status-removed';
-    emit(ctx, id, {
-      at: node,
-      side: 'old',
-      direction: 'response',
-      oldValue: status,
-      message: `The ${status} response is no longer returned.`,
-    });
+    const message = `The ${status} response is no longer returned.`;
+    emit(ctx, id, { at: node, side: 'old', direction: 'response', oldValue: status, message });
   }
   for (const [status, node] of newMap) {
     const old = oldMap.get(status);
@@ -26,7 +21,6 @@ export function diffResponses(ctx: DiffContext, ops: { old: DocNode; new: DocNod
       const id = isSuccess(status) ? 'response-success-status-added' : 'response-error-status-added';
       emit(ctx, id, {
         at: node,
-        side: 'new',
         direction: 'response',
         newValue: status,
         message: `A ${status} response may now be returned.`,
@@ -55,15 +49,11 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
       const why = r.reactivated
         ? 'the operation is no longer deprecated'
         : 'it no longer announces a deprecation or a sunset';
-      emit(ctx, 'response-deprecation-header-removed', {
-        ...base,
-        message: `The ${r.status} response no longer has the ${h.name} header: ${why}.`,
-      });
+      const message = `The ${r.status} response no longer has the ${h.name} header: ${why}.`;
+      emit(ctx, 'response-deprecation-header-removed', { ...base, message });
     } else {
-      emit(ctx, 'response-header-removed', {
-        ...base,
-        message: `The ${r.status} response no longer has the ${h.name} header.`,
-      });
+      const message = `The ${r.status} response no longer has the ${h.name} header.`;
+      emit(ctx, 'response-header-removed', { ...base, message });
     }
   }
   for (const [name, h] of nh) {
@@ -71,7 +61,6 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     if (old === undefined) {
       emit(ctx, 'response-header-added', {
         at: h.site,
-        side: 'new',
         direction: 'response',
         newValue: h.name,
         message: `The ${r.status} response has a new ${h.name} header.`,
@@ -81,7 +70,6 @@ function diffHeaders(ctx: DiffContext, r: { old: DocNode; new: DocNode; status: 
     if (old.required !== h.required) {
       emit(ctx, h.required ? 'response-header-became-required' : 'response-header-became-optional', {
         at: h.node,
-        side: 'new',
         direction: 'response',
         oldValue: old.required,
         newValue: h.required,
@@ -102,7 +90,7 @@ function headers(resolver: RefResolver, response: DocNode) {
   const map = isObjectLike(response.value) ? response.value.headers : undefined;
   if (!isObjectLike(map)) return out;
   for (const [name, raw] of Object.entries(map)) {
-    const site = { uri: response.uri, pointer: joinPointer(response.pointer, 'headers', name), value: raw };
+    const site = nodeAt(response, raw, 'headers', name);
     const node = resolver.resolve(site);
     out.set(name.toLowerCase(), {
       name,
@@ -114,11 +102,12 @@ function headers(resolver: RefResolver, response: DocNode) {
   return out;
 }
 
-function entries(node: DocNode | undefined): Map<string, DocNode> {
+/** A `responses` map by upper-cased status (`2XX` and `2xx` are one range). */
+export function statusMap(node: DocNode | undefined): Map<string, DocNode> {
   const out = new Map<string, DocNode>();
   if (node === undefined || !isObjectLike(node.value)) return out;
   for (const [status, value] of Object.entries(node.value)) {
-    out.set(status.toUpperCase(), { uri: node.uri, pointer: joinPointer(node.pointer, status), value });
+    out.set(status.toUpperCase(), nodeAt(node, value, status));
   }
   return out;
 }

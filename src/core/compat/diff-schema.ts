@@ -1,11 +1,19 @@
-import { emit, linkPair, type DiffContext } from './diff-context.ts';
+import {
+  emit,
+  linkPair,
+  type DiffContext,
+  type DocNode,
+  describeValue,
+  nodeKey,
+  type ResolvedPair,
+  type SchemaPair,
+} from './diff-context.ts';
 import { diffConstraints } from './diff-constraints.ts';
 import { diffObject } from './diff-object.ts';
-import { compareSharedRefs } from './diff-retyped.ts';
 import { diffVariants, isUnionMismatch } from './diff-variants.ts';
 import { canonicalJson, sameValue } from './equivalence.ts';
-import { joinPointer } from './json-pointer.ts';
-import { describeValue, nodeKey, type ResolvedPair, type SchemaPair } from './diff-pair.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
+import type { RefResolver } from './ref-resolver.ts';
 import { asSchema, formatTypes, isObjectLike, isTypeSubset, resolveSchema, typeInfo } from './schema-model.ts';
 
 /**
@@ -64,35 +72,24 @@ function diffTypes(ctx: DiffContext, p: ResolvedPair): boolean {
   const ot = typeInfo(asSchema(p.o.value), p.o);
   const nt = typeInfo(asSchema(p.n.value), p.n);
   const at = { uri: p.n.uri, pointer: p.n.pointer };
-  const base = { at, side: 'new' as const, direction: p.direction };
+  const base = { at, direction: p.direction };
   let compatible = true;
   if (ot.types !== undefined && nt.types !== undefined && !sameTypes(ot.types, nt.types)) {
     const oldValue = formatTypes(ot.types);
     const newValue = formatTypes(nt.types);
     const what = `${describeValue(p.direction, p.label)} changed type from ${oldValue} to ${newValue}`;
-    if (p.direction === 'request' && isTypeSubset(ot.types, nt.types)) {
-      emit(ctx, 'request-type-widened', {
-        ...base,
-        oldValue,
-        newValue,
-        message: `${what}; every old value is still accepted.`,
-      });
-    } else if (p.direction === 'response' && isTypeSubset(nt.types, ot.types)) {
-      emit(ctx, 'response-type-narrowed', {
-        ...base,
-        oldValue,
-        newValue,
-        message: `${what}; every new value was valid before.`,
-      });
-    } else {
-      emit(ctx, `${p.direction}-type-changed`, { ...base, oldValue, newValue, message: `${what}.` });
-      compatible = false;
-    }
+    const widened = p.direction === 'request' && isTypeSubset(ot.types, nt.types);
+    const narrowed = p.direction === 'response' && isTypeSubset(nt.types, ot.types);
+    compatible = widened || narrowed;
+    const [id, tail] = widened
+      ? (['request-type-widened', '; every old value is still accepted'] as const)
+      : narrowed
+        ? (['response-type-narrowed', '; every new value was valid before'] as const)
+        : ([`${p.direction}-type-changed`, ''] as const);
+    emit(ctx, id, { ...base, oldValue, newValue, message: `${what}${tail}.` });
   }
   if (ot.nullable !== nt.nullable) {
-    const id = nt.nullable
-      ? (`${p.direction}-became-nullable` as const)
-      : (`${p.direction}-became-not-nullable` as const);
+    const id = `${p.direction}-became-${nt.nullable ? 'nullable' : 'not-nullable'}` as const;
     const message = `${describeValue(p.direction, p.label)} ${nt.nullable ? 'may now be null' : 'can no longer be null'}.`;
     // A peeled wrapper (`anyOf: [X, null]`) carries the nullability, not the shared schema X.
     emit(ctx, id, { ...base, at: p.n.site ?? at, oldValue: ot.nullable, newValue: nt.nullable, message });
@@ -109,13 +106,7 @@ function diffFormat(ctx: DiffContext, p: ResolvedPair): void {
   const of = asSchema(p.o.value).format;
   const nf = asSchema(p.n.value).format;
   if (of === nf || (of === undefined && nf === undefined)) return;
-  const base = {
-    at: { uri: p.n.uri, pointer: p.n.pointer },
-    side: 'new' as const,
-    direction: p.direction,
-    oldValue: of,
-    newValue: nf,
-  };
+  const base = { at: { uri: p.n.uri, pointer: p.n.pointer }, direction: p.direction, oldValue: of, newValue: nf };
   const what = describeValue(p.direction, p.label);
   if (of === undefined)
     emit(ctx, `${p.direction}-format-added`, { ...base, message: `${what} now has format ${String(nf)}.` });
@@ -138,14 +129,11 @@ function diffEnum(ctx: DiffContext, p: ResolvedPair): void {
   const ne = enumOf(asSchema(p.n.value));
   if (oe === undefined && ne === undefined) return;
   const at = { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'enum') };
-  const base = { at, side: 'new' as const, direction: p.direction };
+  const base = { at, direction: p.direction };
   const what = describeValue(p.direction, p.label);
   if (oe === undefined) {
-    emit(ctx, `${p.direction}-became-enum`, {
-      ...base,
-      newValue: ne,
-      message: `${what} is now restricted to ${formatList(ne ?? [])}.`,
-    });
+    const message = `${what} is now restricted to ${formatList(ne ?? [])}.`;
+    emit(ctx, `${p.direction}-became-enum`, { ...base, newValue: ne, message });
     return;
   }
   if (ne === undefined) {
@@ -193,7 +181,6 @@ function diffDefault(ctx: DiffContext, p: ResolvedPair): void {
   const message = `${describeValue('request', p.label)} default changed from ${od === undefined ? 'none' : canonicalJson(od)} to ${nd === undefined ? 'none' : canonicalJson(nd)}.`;
   emit(ctx, 'request-default-changed', {
     at: { uri: p.n.uri, pointer: p.n.pointer },
-    side: 'new',
     direction: 'request',
     oldValue: od,
     newValue: nd,
@@ -217,7 +204,6 @@ function diffDiscriminator(ctx: DiffContext, p: ResolvedPair): void {
       : `${describeValue(p.direction, p.label)} discriminator property changed from ${String(oldName ?? 'none')} to ${String(newName ?? 'none')}.`;
   emit(ctx, `${p.direction}-discriminator-changed`, {
     at: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'discriminator') },
-    side: 'new',
     direction: p.direction,
     oldValue: od,
     newValue: nd,
@@ -230,9 +216,42 @@ function diffItems(ctx: DiffContext, p: ResolvedPair): void {
   const ni = asSchema(p.n.value).items;
   if (oi === undefined || ni === undefined || Array.isArray(oi) || Array.isArray(ni)) return;
   compareSchemas(ctx, {
-    old: { uri: p.o.uri, pointer: joinPointer(p.o.pointer, 'items'), value: oi },
-    new: { uri: p.n.uri, pointer: joinPointer(p.n.pointer, 'items'), value: ni },
+    old: nodeAt(p.o, oi, 'items'),
+    new: nodeAt(p.n, ni, 'items'),
     direction: p.direction,
     label: `${p.label}[]`,
   });
+}
+
+/**
+ * A value whose type changed (a bare array wrapped in `{ data, meta }`) is not compared deeper,
+ * but a named schema it held before and still holds (the list's `User` items) reaches the same
+ * clients: its own changes are compared, so a field added to `User` names the list operation too.
+ */
+function compareSharedRefs(ctx: DiffContext, p: ResolvedPair): void {
+  const before = namedRefs(ctx.old.resolver, p.o);
+  const after = namedRefs(ctx.new.resolver, p.n);
+  for (const [name, old] of before) {
+    const revised = after.get(name);
+    if (revised !== undefined) p.recurse(ctx, { old, new: revised, direction: p.direction, label: name });
+  }
+}
+
+/** The `$ref`s written inside a schema (without following them), by the component they name. */
+function namedRefs(resolver: RefResolver, root: DocNode): Map<string, DocNode> {
+  const found = new Map<string, DocNode>();
+  const walk = (node: DocNode, depth: number): void => {
+    if (!isObjectLike(node.value) || depth > 8) return;
+    if (typeof node.value.$ref === 'string' && depth > 0) {
+      const name = resolver.resolve(node).name;
+      if (name !== undefined && !found.has(name)) found.set(name, node);
+      return;
+    }
+    for (const [key, value] of Object.entries(node.value)) {
+      if (key === 'examples' || key === 'example' || key === 'default' || key === 'enum' || key === 'const') continue;
+      if (typeof value === 'object' && value !== null) walk(nodeAt(node, value, key), depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
 }

@@ -1,9 +1,10 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { emit, type DiffContext, type DocNode, type EmitOptions } from './diff-context.ts';
 import type { DocumentSet } from './document-set.ts';
 import { canonicalJson } from './equivalence.ts';
-import { joinPointer } from './json-pointer.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { OperationEntry } from './openapi-document.ts';
 import type { RefResolver } from './ref-resolver.ts';
+import type { RuleId } from './rules.ts';
 import type { Change } from './types.ts';
 import { isObjectLike } from './schema-model.ts';
 
@@ -24,6 +25,7 @@ interface Effective {
 }
 
 type Side = { set: DocumentSet; resolver: RefResolver };
+type Report = (id: RuleId, message: string, values?: { oldValue?: unknown; newValue?: unknown }) => void;
 
 /** Most lists are shared by every operation through the global `security`: report those once. */
 const globalFindings = new WeakMap<DiffContext, Map<string, { change: Change; operations: string[] }>>();
@@ -40,24 +42,14 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
   const n = effective(ctx.new, ops.new);
   if (o.anonymous === n.anonymous && canonical(o) === canonical(n)) return;
   const label = `${ops.new.method} ${ops.new.path}`;
-  const report = (
-    id: Parameters<typeof emit>[1],
-    message: string,
-    values: { oldValue?: unknown; newValue?: unknown } = {},
-  ) => {
+  const report: Report = (id, message, values = {}) => {
     const shared = o.inherited && n.inherited;
-    const scope = shared ? 'All operations that use the global security' : label;
     // A global list deleted outright is located where it was, in the old document.
-    const side = shared && n.at.pointer !== '/security' ? 'old' : 'new';
-    emitOnce(ctx, {
-      id,
-      shared,
-      label,
-      at: side === 'old' ? o.at : n.at,
-      side,
-      message: `${scope} ${message}`,
-      ...values,
-    });
+    const old = shared && n.at.pointer !== '/security';
+    const scope = shared ? 'All operations that use the global security' : label;
+    const options: EmitOptions = { at: old ? o.at : n.at, side: old ? 'old' : 'new', message: `${scope} ${message}` };
+    if (shared) emitShared(ctx, { id, options: { ...options, ...values }, label });
+    else emit(ctx, id, { ...options, ...values });
   };
   const oldAuth = o.alternatives.filter((a) => a.schemes.size > 0);
   const newAuth = n.alternatives.filter((a) => a.schemes.size > 0);
@@ -96,9 +88,6 @@ export function diffSecurity(ctx: DiffContext, ops: { old: OperationEntry; new: 
 export function diffSecuritySchemes(ctx: DiffContext): void {
   const oldSchemes = schemesOf(ctx.old);
   const newSchemes = schemesOf(ctx.new);
-  const resolve = (side: Side, name: string, raw: unknown) =>
-    side.resolver.resolve({ uri: side.set.root, pointer: joinPointer('/components/securitySchemes', name), value: raw })
-      .value;
   const kept = new Set(Object.entries(newSchemes).map(([name, raw]) => identityOf(name, resolve(ctx.new, name, raw))));
   for (const [name, raw] of Object.entries(oldSchemes)) {
     // Renamed is not removed: the same credential is still described under another name.
@@ -117,7 +106,6 @@ export function diffSecuritySchemes(ctx: DiffContext): void {
     if (was === now) continue;
     emit(ctx, now ? 'security-scheme-deprecated' : 'security-scheme-reactivated', {
       at: { uri: ctx.new.set.root, pointer: joinPointer('/components/securitySchemes', name) },
-      side: 'new',
       oldValue: was,
       newValue: now,
       message: `The security scheme \`${name}\` ${now ? 'was deprecated' : 'is no longer deprecated'}.`,
@@ -127,15 +115,7 @@ export function diffSecuritySchemes(ctx: DiffContext): void {
 
 const isDeprecated = (scheme: unknown): boolean => isObjectLike(scheme) && scheme.deprecated === true;
 
-function diffScopes(
-  o: Alternative,
-  n: Alternative,
-  report: (
-    id: 'security-scope-added' | 'security-scope-removed',
-    message: string,
-    values: { oldValue?: unknown; newValue?: unknown },
-  ) => void,
-): void {
+function diffScopes(o: Alternative, n: Alternative, report: Report): void {
   for (const [identity, ns] of n.schemes) {
     const os = o.schemes.get(identity);
     if (os === undefined) continue;
@@ -173,7 +153,7 @@ function effective(side: Side, entry: OperationEntry): Effective {
   let inherited = false;
   if (Array.isArray(op.security)) {
     list = op.security;
-    at = { uri: entry.operation.uri, pointer: joinPointer(entry.operation.pointer, 'security'), value: list };
+    at = nodeAt(entry.operation, list, 'security');
   } else {
     inherited = true;
     list = isObjectLike(doc) ? doc.security : undefined;
@@ -198,14 +178,7 @@ function alternativeOf(
   const map = new Map<string, { name: string; scopes: Set<string> }>();
   for (const [name, scopes] of Object.entries(req)) {
     const raw = from.schemes[name];
-    const def =
-      raw === undefined
-        ? undefined
-        : from.side.resolver.resolve({
-            uri: from.side.set.root,
-            pointer: joinPointer('/components/securitySchemes', name),
-            value: raw,
-          }).value;
+    const def = raw === undefined ? undefined : resolve(from.side, name, raw);
     const list = Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
     map.set(identityOf(name, def), { name, scopes: new Set(list) });
   }
@@ -227,6 +200,11 @@ function identityOf(name: string, def: unknown): string {
     default:
       return def.type;
   }
+}
+
+function resolve(side: Side, name: string, raw: unknown): unknown {
+  const pointer = joinPointer('/components/securitySchemes', name);
+  return side.resolver.resolve({ uri: side.set.root, pointer, value: raw }).value;
 }
 
 function schemesOf(side: Side): Record<string, unknown> {
@@ -255,34 +233,19 @@ function describeList(alts: Alternative[]): string {
   return alts.map(describe).join(' or ') || 'none';
 }
 
-function emitOnce(
-  ctx: DiffContext,
-  f: {
-    id: Parameters<typeof emit>[1];
-    shared: boolean;
-    label: string;
-    at: DocNode;
-    side: 'old' | 'new';
-    message: string;
-    oldValue?: unknown;
-    newValue?: unknown;
-  },
-): void {
-  const base = { at: f.at, side: f.side, oldValue: f.oldValue, newValue: f.newValue, message: f.message };
-  if (!f.shared) {
-    emit(ctx, f.id, base);
-    return;
-  }
+/** Report a change of the global list once, naming every operation it reaches. */
+function emitShared(ctx: DiffContext, f: { id: RuleId; options: EmitOptions; label: string }): void {
+  const { id, options, label } = f;
   let seen = globalFindings.get(ctx);
   if (seen === undefined) globalFindings.set(ctx, (seen = new Map()));
-  const key = `${f.id}|${f.message}`;
+  const key = `${id}|${options.message}`;
   let found = seen.get(key);
   if (found === undefined) {
-    emit(ctx, f.id, base);
+    emit(ctx, id, options);
     found = { change: ctx.changes[ctx.changes.length - 1] as Change, operations: [] };
     seen.set(key, found);
   }
-  found.operations.push(f.label);
+  found.operations.push(label);
   found.change.location.operations = found.operations.slice(0, MAX_LISTED_OPERATIONS);
   found.change.location.operationCount = found.operations.length;
 }

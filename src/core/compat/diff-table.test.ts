@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { object, openapi, requestDoc, responseDoc } from './fixtures/openapi-builder.ts';
+import { object, openapi, requestDoc, responseDoc } from '../../../test/support/openapi-builder.ts';
 import type { Change } from './types.ts';
 
 const str = { type: 'string' };

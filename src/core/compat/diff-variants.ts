@@ -1,6 +1,5 @@
-import { emit, type DiffContext, type DocNode } from './diff-context.ts';
-import { describeValue, nodeKey, type ResolvedPair } from './diff-pair.ts';
-import { joinPointer } from './json-pointer.ts';
+import { emit, type DiffContext, type DocNode, describeValue, nodeKey, type ResolvedPair } from './diff-context.ts';
+import { nodeAt } from './json-pointer.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import { asSchema, formatTypes, resolveSchema, typeInfo } from './schema-model.ts';
@@ -31,25 +30,7 @@ export function diffVariants(ctx: DiffContext, p: ResolvedPair): void {
     const oldMembers = ok === undefined ? [{ node: p.o, resolved: p.o }] : membersOf(ctx.old.resolver, p.o, ok);
     const newMembers = nk === undefined ? [{ node: p.n, resolved: p.n }] : membersOf(ctx.new.resolver, p.n, nk);
     const { pairs, removed, added } = matchMembers(ctx, { old: oldMembers, new: newMembers });
-    const what = describeValue(p.direction, p.label);
-    for (const m of removed) {
-      emit(ctx, `${p.direction}-variant-removed`, {
-        at: m.node,
-        side: 'old',
-        direction: p.direction,
-        oldValue: memberName(m),
-        message: `${what} lost the alternative ${memberName(m)}.`,
-      });
-    }
-    for (const m of added) {
-      emit(ctx, `${p.direction}-variant-added`, {
-        at: m.node,
-        side: 'new',
-        direction: p.direction,
-        newValue: memberName(m),
-        message: `${what} has a new alternative ${memberName(m)}.`,
-      });
-    }
+    reportMembers(ctx, p, { removed, added, kind: 'variant' });
     for (const [a, b] of pairs) {
       if (nodeKey(a.resolved) === nodeKey(p.o) && nodeKey(b.resolved) === nodeKey(p.n)) continue;
       p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
@@ -64,26 +45,32 @@ function diffAllOf(ctx: DiffContext, p: ResolvedPair): void {
     new: membersOf(ctx.new.resolver, p.n, 'allOf'),
     byPosition: true,
   });
+  reportMembers(ctx, p, { removed, added, kind: 'all-of' });
+  for (const [a, b] of pairs) p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
+}
+
+function reportMembers(
+  ctx: DiffContext,
+  p: ResolvedPair,
+  found: { removed: Member[]; added: Member[]; kind: 'variant' | 'all-of' },
+): void {
   const what = describeValue(p.direction, p.label);
-  for (const m of removed) {
-    emit(ctx, `${p.direction}-all-of-removed`, {
+  const union = found.kind === 'variant';
+  for (const m of found.removed) {
+    const name = memberName(m);
+    emit(ctx, `${p.direction}-${found.kind}-removed`, {
       at: m.node,
       side: 'old',
       direction: p.direction,
-      oldValue: memberName(m),
-      message: `${what} no longer includes ${memberName(m)} (allOf).`,
+      oldValue: name,
+      message: union ? `${what} lost the alternative ${name}.` : `${what} no longer includes ${name} (allOf).`,
     });
   }
-  for (const m of added) {
-    emit(ctx, `${p.direction}-all-of-added`, {
-      at: m.node,
-      side: 'new',
-      direction: p.direction,
-      newValue: memberName(m),
-      message: `${what} now also includes ${memberName(m)} (allOf).`,
-    });
+  for (const m of found.added) {
+    const name = memberName(m);
+    const message = union ? `${what} has a new alternative ${name}.` : `${what} now also includes ${name} (allOf).`;
+    emit(ctx, `${p.direction}-${found.kind}-added`, { at: m.node, direction: p.direction, newValue: name, message });
   }
-  for (const [a, b] of pairs) p.recurse(ctx, { old: a.node, new: b.node, direction: p.direction, label: p.label });
 }
 
 function unionKey(schema: Record<string, unknown>): 'oneOf' | 'anyOf' | undefined {
@@ -98,7 +85,7 @@ function membersOf(resolver: RefResolver, node: ResolvedNode, key: 'oneOf' | 'an
   const out: Member[] = [];
   list.forEach((value, i) => {
     if (key !== 'allOf' && isNullOnly(value)) return;
-    const raw = { uri: node.uri, pointer: joinPointer(node.pointer, key, i), value };
+    const raw = nodeAt(node, value, key, i);
     out.push({ node: raw, resolved: resolveSchema(resolver, raw) });
   });
   return out;

@@ -18,7 +18,7 @@ export function toDocumentSet(input: unknown, uri: string = DEFAULT_ROOT_URI): D
 }
 
 /** Tell a {@link DocumentSet} from a plain parsed document. */
-export function isDocumentSet(input: unknown): input is DocumentSet {
+function isDocumentSet(input: unknown): input is DocumentSet {
   return (
     typeof input === 'object' &&
     input !== null &&

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFixedClock } from '../clock/index.ts';
 import { diffOpenApi } from './diff-openapi.ts';
-import { openapi } from './fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 
 const clock = createFixedClock(Date.parse('2026-01-01T00:00:00Z'));
 const ok = { description: 'OK' };

@@ -1,4 +1,4 @@
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isNullOnly } from './normalize-schema.ts';
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
 import { ANNOTATION_KEYS, asSchema, isObjectLike, resolveSchema } from './schema-model.ts';
@@ -15,18 +15,10 @@ export interface EquivalenceChecker {
 }
 
 const SCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-const SCHEMA_KEYS = new Set([
-  'items',
-  'additionalProperties',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
+const SCHEMA_KEYS = new Set(
+  `items additionalProperties not if then else contains propertyNames unevaluatedProperties
+   unevaluatedItems`.split(/\s+/),
+);
 const SCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 const UNORDERED_KEYS = new Set(['required', 'enum', 'type']);
 
@@ -65,11 +57,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
       const ov = os[k];
       const nv = ns[k];
       if (ov === undefined || nv === undefined) return false;
-      const child = (value: unknown, node: Node, ...path: (string | number)[]) => ({
-        uri: node.uri,
-        pointer: joinPointer(node.pointer, k, ...path),
-        value,
-      });
+      const child = (value: unknown, node: Node, ...path: (string | number)[]) => nodeAt(node, value, k, ...path);
       if (SCHEMA_MAP_KEYS.has(k)) {
         if (!isObjectLike(ov) || !isObjectLike(nv)) return false;
         const names = Object.keys(ov);
@@ -90,11 +78,7 @@ export function createEquivalenceChecker(resolvers: { old: RefResolver; new: Ref
         const om = keep(ov);
         const nm = keep(nv);
         if (om.length !== nm.length) return false;
-        for (let j = 0; j < om.length; j++) {
-          const a = om[j] as { value: unknown; i: number };
-          const b = nm[j] as { value: unknown; i: number };
-          if (!compareNodes(child(a.value, o, a.i), child(b.value, n, b.i))) return false;
-        }
+        if (!om.every((a, j) => compareNodes(child(a.value, o, a.i), child(nm[j]!.value, n, nm[j]!.i)))) return false;
       } else if (!sameValue(ov, nv, UNORDERED_KEYS.has(k))) {
         return false;
       }

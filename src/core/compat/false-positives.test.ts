@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import { toDocumentSet } from './document-set.ts';
-import { object, openapi, responseDoc } from './fixtures/openapi-builder.ts';
+import { object, openapi, responseDoc } from '../../../test/support/openapi-builder.ts';
 
 const user = object(
   { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },

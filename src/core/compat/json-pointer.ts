@@ -16,7 +16,6 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
-/** Append tokens to a pointer, escaping each. */
 export function joinPointer(base: string, ...tokens: (string | number)[]): string {
   let out = base;
   for (const t of tokens) out += '/' + escapePointerToken(String(t));
@@ -41,4 +40,13 @@ export function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The node holding `value` at `tokens` below `node`, in the same document. */
+export function nodeAt(
+  node: { uri: string; pointer: string },
+  value: unknown,
+  ...tokens: (string | number)[]
+): { uri: string; pointer: string; value: unknown } {
+  return { uri: node.uri, pointer: joinPointer(node.pointer, ...tokens), value };
 }

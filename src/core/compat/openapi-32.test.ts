@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { object } from './fixtures/openapi-builder.ts';
-import { fingerprintOf } from './change-fingerprint.ts';
+import { object } from '../../../test/support/openapi-builder.ts';
+import { fingerprintOf } from './usage-gate.ts';
 import { judgeChanges, operationsReached } from './usage-gate.ts';
 import type { Change } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { METHODS, type DocNode } from './diff-context.ts';
 import type { DocumentSet } from './document-set.ts';
-import { joinPointer } from './json-pointer.ts';
+import { joinPointer, nodeAt } from './json-pointer.ts';
 import type { RefResolver } from './ref-resolver.ts';
 import { isObjectLike } from './schema-model.ts';
 
@@ -72,19 +72,13 @@ export function pathItemOperations(item: DocNode): Array<{ method: string; opera
   const out: Array<{ method: string; operation: DocNode }> = [];
   for (const [method, op] of Object.entries(item.value)) {
     if (!METHODS.has(method) || !isObjectLike(op)) continue;
-    out.push({
-      method: method.toUpperCase(),
-      operation: { uri: item.uri, pointer: joinPointer(item.pointer, method), value: op },
-    });
+    out.push({ method: method.toUpperCase(), operation: nodeAt(item, op, method) });
   }
   const extra = item.value.additionalOperations;
   if (!isObjectLike(extra)) return out;
   for (const [method, op] of Object.entries(extra)) {
     if (METHODS.has(method.toLowerCase()) || !isObjectLike(op)) continue;
-    out.push({
-      method,
-      operation: { uri: item.uri, pointer: joinPointer(item.pointer, 'additionalOperations', method), value: op },
-    });
+    out.push({ method, operation: nodeAt(item, op, 'additionalOperations', method) });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { object, requestDoc, responseDoc } from './fixtures/openapi-builder.ts';
+import { object, requestDoc, responseDoc } from '../../../test/support/openapi-builder.ts';
 import { normalizeSchema } from './normalize-schema.ts';
 
 const load = (name: string) =>

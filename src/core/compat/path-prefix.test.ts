@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import { toDocumentSet } from './document-set.ts';
-import { openapi } from './fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 import { rewritePaths, suggestPathRewrites, type PathRewrite } from './path-prefix.ts';
 
 const op = { get: { responses: { '200': { description: 'ok' } } } };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isVersionaryError } from '../errors/index.ts';
-import { assertRefsResolve } from './assert-refs.ts';
-import { collectExternalRefs } from './external-refs.ts';
+import { assertRefsResolve } from './walk-objects.ts';
+import { collectExternalRefs } from './walk-objects.ts';
 import { createRefResolver, resolveRefUri } from './ref-resolver.ts';
 import { resolveSchema } from './schema-model.ts';
 

@@ -76,7 +76,6 @@ function located(current: { uri: string; pointer: string; value: unknown }): Res
 
 const COMPONENT = /^\/components\/[^/]+\/([^/]+)$/;
 
-/** Tell whether a node is a Reference Object. */
 function isRefObject(value: unknown): value is { $ref: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $ref?: unknown }).$ref === 'string';
 }

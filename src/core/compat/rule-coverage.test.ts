@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { object, openapi, requestDoc, responseDoc } from './fixtures/openapi-builder.ts';
+import { object, openapi, requestDoc, responseDoc } from '../../../test/support/openapi-builder.ts';
 import { compatRules, type RuleId } from './rules.ts';
 
 const str = { type: 'string' };

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { it } from 'node:test';
-import { lintRules } from '../lint/rules.ts';
+import { lintRules } from '../lint/lint-openapi.ts';
 import { compatRules } from './rules.ts';
 
 const root = new URL('../../../', import.meta.url);

@@ -1,8 +1,7 @@
 import type { RefResolver, ResolvedNode } from './ref-resolver.ts';
-import { joinPointer } from './json-pointer.ts';
+import { nodeAt } from './json-pointer.ts';
 import { isNullOnly, normalizeSchema } from './normalize-schema.ts';
 
-/** A schema object seen as a plain record. */
 export type SchemaObject = Record<string, unknown>;
 
 /** The base types a schema admits (null handled apart), or `any` when unconstrained. */
@@ -13,22 +12,10 @@ export interface TypeInfo {
 }
 
 /** Keywords that never change what a schema accepts. */
-export const ANNOTATION_KEYS: ReadonlySet<string> = new Set([
-  'description',
-  'title',
-  'summary',
-  'example',
-  'examples',
-  'externalDocs',
-  'xml',
-  '$comment',
-  'deprecated',
-  '$id',
-  '$schema',
-  '$anchor',
-  'contentMediaType',
-  'contentEncoding',
-]);
+export const ANNOTATION_KEYS: ReadonlySet<string> = new Set(
+  `description title summary example examples externalDocs xml $comment deprecated $id $schema $anchor
+   contentMediaType contentEncoding`.split(/\s+/),
+);
 
 /**
  * View any value as a schema record (booleans and junk become `{}` / `{ not: {} }`), in the
@@ -56,11 +43,7 @@ export function resolveSchema(
     const schema = asSchema(resolved.value);
     const inner = wrappedMember(schema);
     if (inner === undefined) return resolved;
-    const next = resolver.resolve({
-      uri: resolved.uri,
-      pointer: joinPointer(resolved.pointer, inner.key, inner.index),
-      value: inner.value,
-    });
+    const next = resolver.resolve(nodeAt(resolved, inner.value, inner.key, inner.index));
     let peeled: ResolvedNode =
       resolved.name !== undefined && next.name === undefined ? { ...next, name: resolved.name } : next;
     // A copy: the resolver shares the nodes it returns.
@@ -127,25 +110,21 @@ export function isTypeSubset(inner: ReadonlySet<string> | null, outer: ReadonlyS
   return true;
 }
 
-/** Render a type set for messages. */
 export function formatTypes(types: ReadonlySet<string> | null | undefined): string {
   if (types === null || types === undefined) return 'any';
   return types.size === 0 ? 'none' : [...types].join(' | ');
 }
 
-/** The `properties` map of a schema, or an empty one. */
 export function propertiesOf(schema: SchemaObject): Record<string, unknown> {
   return isObjectLike(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
 }
 
-/** The `required` list of a schema as a set. */
 export function requiredOf(schema: SchemaObject): Set<string> {
   return new Set(
     Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
   );
 }
 
-/** Whether a value is a non-array object. */
 export function isObjectLike(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

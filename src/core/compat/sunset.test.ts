@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFixedClock } from '../clock/index.ts';
 import { diffOpenApi } from './diff-openapi.ts';
-import { openapi } from './fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 
 const ok = { description: 'ok' };
 const before = createFixedClock(Date.parse('2026-06-01T00:00:00Z'));

@@ -1,8 +1,12 @@
-import { parseImfFixdate, parseIsoInstant } from '../time/index.ts';
-import type { DocNode } from './diff-context.ts';
-import { joinPointer } from './json-pointer.ts';
-import type { OperationEntry } from './openapi-document.ts';
-import type { RefResolver } from './ref-resolver.ts';
+import { formatDays } from '../lifecycle/durations.ts';
+import { minimumNoticeMs } from '../lifecycle/schedule-rules.ts';
+import { DAY_MS, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
+import { emit, type DiffContext, type DocNode } from './diff-context.ts';
+import { toDocumentSet } from './document-set.ts';
+import { nodeAt } from './json-pointer.ts';
+import { listOperations, type OperationEntry } from './openapi-document.ts';
+import { createRefResolver, type RefResolver } from './ref-resolver.ts';
+import type { RuleId } from './rules.ts';
 import { isObjectLike } from './schema-model.ts';
 
 /** The sunset date promised for an operation, and where the description promised it. */
@@ -32,7 +36,7 @@ export function sunsetOf(resolver: RefResolver, entry: OperationEntry): SunsetPr
 }
 
 /** Read one written sunset date (ISO 8601 or an HTTP-date); anything else promises nothing. */
-export function parseSunset(value: unknown, source: string): SunsetPromise | undefined {
+function parseSunset(value: unknown, source: string): SunsetPromise | undefined {
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   const at = parseIsoInstant(text) ?? parseImfFixdate(text);
@@ -43,20 +47,12 @@ function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return undefined;
   for (const [status, raw] of Object.entries(responses)) {
-    const response = resolver.resolve({
-      uri: operation.uri,
-      pointer: joinPointer(operation.pointer, 'responses', status),
-      value: raw,
-    });
+    const response = resolver.resolve(nodeAt(operation, raw, 'responses', status));
     const headers = isObjectLike(response.value) ? response.value.headers : undefined;
     if (!isObjectLike(headers)) continue;
     for (const [name, rawHeader] of Object.entries(headers)) {
       if (name.toLowerCase() !== 'sunset') continue;
-      const header = resolver.resolve({
-        uri: response.uri,
-        pointer: joinPointer(response.pointer, 'headers', name),
-        value: rawHeader,
-      });
+      const header = resolver.resolve(nodeAt(response, rawHeader, 'headers', name));
       const schema = isObjectLike(header.value) && isObjectLike(header.value.schema) ? header.value.schema : undefined;
       if (schema === undefined) continue;
       const fixed =
@@ -65,4 +61,102 @@ function sunsetHeaderValue(resolver: RefResolver, operation: DocNode): unknown {
     }
   }
   return undefined;
+}
+
+/** The elements below an operation that carry their own `deprecated` and `x-sunset`. */
+export type ElementKind = 'request-parameter' | 'request-property' | 'response-property';
+
+/** How a removed element is judged: the rule and the message's ending (which names the date). */
+export interface ElementRemoval {
+  id: RuleId;
+  /** Appended to "<element> was removed". */
+  tail: string;
+}
+
+/**
+ * Judge the removal of a parameter or property by what the base promised its clients, as oasdiff
+ * does for parameters (`request-parameter-removed-before-sunset`) and as operations are judged
+ * here: only a `deprecated: true` element is judged by its own `x-sunset`; an undeprecated one is
+ * a plain removal, whatever date it carries, because nothing announced its end.
+ */
+export function judgeRemoval(ctx: DiffContext, kind: ElementKind, element: unknown): ElementRemoval {
+  const value = isObjectLike(element) ? element : {};
+  if (value.deprecated !== true) return { id: `${kind}-removed`, tail: '' };
+  const sunset = parseSunset(value['x-sunset'], 'x-sunset');
+  if (sunset === undefined) {
+    // An unparseable date promises nothing, as for operations (oasdiff reports a parse error).
+    return {
+      id: `${kind}-removed-after-deprecation`,
+      tail: ' after being deprecated; the deprecation promised no date (no x-sunset), so clients may still rely on it',
+    };
+  }
+  // Without a clock no date counts as passed: the safe reading is that the promise still holds.
+  if (ctx.now === undefined || ctx.now < sunset.at) {
+    return {
+      id: `${kind}-removed-before-sunset`,
+      tail: ` before its sunset date ${sunset.text}; clients were promised it until then`,
+    };
+  }
+  return { id: `${kind}-removed-after-sunset`, tail: ` after its sunset date ${sunset.text}, as announced` };
+}
+
+/**
+ * A newly deprecated element whose `x-sunset` is closer than the audience's minimum notice
+ * (public 180 days, enterprise 360) gives its clients less time than promised: breaking. Only
+ * judged with a clock, since "closer" needs a now.
+ */
+export function checkSunsetNotice(
+  ctx: DiffContext,
+  args: { kind: ElementKind; element: unknown; at: DocNode; what: string },
+): void {
+  if (ctx.now === undefined || !isObjectLike(args.element)) return;
+  const sunset = parseSunset(args.element['x-sunset'], 'x-sunset');
+  if (sunset === undefined) return;
+  const required = minimumNoticeMs(ctx.audience);
+  const left = sunset.at - ctx.now;
+  if (left >= required) return;
+  const away = left <= 0 ? 'already passed' : `${formatDays(Math.ceil(left / DAY_MS) * DAY_MS)} days away`;
+  emit(ctx, `${args.kind}-sunset-too-soon`, {
+    at: args.at,
+    direction: args.kind === 'response-property' ? 'response' : 'request',
+    newValue: sunset.text,
+    message:
+      `${args.what} was deprecated with sunset date ${sunset.text} (${away}); ` +
+      `${ctx.audience} APIs owe at least ${formatDays(required)} days of notice.`,
+  });
+}
+
+/** A version's sunset as its document promises it, and the operations that promise it. */
+export interface VersionSunset extends SunsetPromise {
+  /** `GET /users` for each operation promising this date; empty when only `info` does. */
+  operations: string[];
+}
+
+/**
+ * The sunset a version's document promises: `x-sunset` in `info` (a removed version's
+ * document), else the latest date its operations promise (`x-sunset` on the operation or path,
+ * or a fixed `Sunset` header), since the version is gone only when its last operation is. A
+ * migration guide quotes this date in its timeline, so it never disagrees with its own rows.
+ */
+export function versionSunset(document: unknown): VersionSunset | undefined {
+  const set = toDocumentSet(document);
+  const root = set.documents.get(set.root);
+  const info = isObjectLike(root) && isObjectLike(root.info) ? root.info : undefined;
+  const declared = typeof info?.['x-sunset'] === 'string' ? fromInfo(info['x-sunset']) : undefined;
+  if (declared !== undefined) return declared;
+  const resolver = createRefResolver(set);
+  let latest: VersionSunset | undefined;
+  for (const op of listOperations({ set, resolver })) {
+    const promise = sunsetOf(resolver, op);
+    if (promise === undefined) continue;
+    const name = `${op.method} ${op.path}`;
+    if (latest === undefined || promise.at > latest.at) latest = { ...promise, operations: [name] };
+    else if (promise.at === latest.at) latest.operations.push(name);
+  }
+  return latest;
+}
+
+function fromInfo(text: string): VersionSunset | undefined {
+  const at = parseIsoInstant(text.trim());
+  return at === undefined ? undefined : { at, text: text.trim(), source: 'x-sunset in info', operations: [] };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
 import type { Change } from './types.ts';
-import { fingerprintOf } from './change-fingerprint.ts';
+import { fingerprintOf } from './usage-gate.ts';
 import { judgeChanges, operationsReached, toUsageEndpoint, type GateUsageRow } from './usage-gate.ts';
 
 const now = Date.UTC(2026, 10, 26);

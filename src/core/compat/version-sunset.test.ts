@@ -1,7 +1,7 @@
 // A version's sunset, as a migration guide's timeline quotes it: the date its document promises.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { versionSunset } from './version-sunset.ts';
+import { versionSunset } from './sunset.ts';
 
 const ok = { description: 'ok' };
 const doc = (paths: Record<string, unknown>, info: Record<string, unknown> = {}) => ({

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from './diff-openapi.ts';
-import { object } from './fixtures/openapi-builder.ts';
+import { object } from '../../../test/support/openapi-builder.ts';
 
 const str = { type: 'string' };
 const payload = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });

@@ -2,9 +2,14 @@ import type { Change } from '../compat/index.ts';
 import { summarize } from '../compat/index.ts';
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
 import { toGuideEntry } from './behaviour.ts';
-import { elementGuideEntries, type GuideElements } from './element-entries.ts';
-import { endpointGuideEntries, type GuideEndpoints } from './endpoint-entries.ts';
-import { addDays, assertIsoInstant, formatIsoInstant } from '../time/index.ts';
+import {
+  elementGuideEntries,
+  endpointGuideEntries,
+  guideInstant,
+  type GuideElements,
+  type GuideEndpoints,
+} from './element-entries.ts';
+import { addDays, assertIsoInstant } from '../time/index.ts';
 import { shapesOf } from './schema-snippet.ts';
 import type { GuideEntry, MigrationGuide } from './types.ts';
 
@@ -88,9 +93,4 @@ export function createMigrationGuide(options: MigrationGuideOptions): MigrationG
     ...(elements.length > 0 ? { deprecated: elements } : {}),
     ...(endpoints.length > 0 ? { deprecatedEndpoints: endpoints } : {}),
   };
-}
-
-// A guide is read by people: whole-second dates show without `.000`, as guides always have.
-function guideInstant(ms: number): string {
-  return formatIsoInstant(ms).replace(/\.000Z$/, 'Z');
 }

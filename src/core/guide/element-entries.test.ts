@@ -4,9 +4,9 @@ import type { ElementDeprecation } from '../lifecycle/index.ts';
 import { defineVersions, ref } from '../versions/index.ts';
 import { createMigrationGuide } from './create-migration-guide.ts';
 import { elementGuideEntries } from './element-entries.ts';
-import { toHtml } from './to-html.ts';
-import { toJson } from './to-json.ts';
-import { toMarkdown } from './to-markdown.ts';
+import { toHtml } from './render.ts';
+import { toJson } from './render.ts';
+import { toMarkdown } from './render.ts';
 
 const user = { type: 'object', properties: { nickname: { type: 'string' }, displayName: { type: 'string' } } };
 const bundle = defineVersions({

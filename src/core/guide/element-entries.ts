@@ -4,6 +4,11 @@ import type { ApiVersion } from '../versions/index.ts';
 import { reachableSchemas } from '../versions/schema-walk.ts';
 import type { GuideEntry } from './types.ts';
 
+/** A guide is read by people: whole-second dates show without `.000`, as guides always have. */
+export function guideInstant(ms: number): string {
+  return formatIsoInstant(ms).replace(/\.000Z$/, 'Z');
+}
+
 /** The deprecated elements a guide lists, and the version they belong to. */
 export interface GuideElements {
   /** Every element deprecation; only `version`'s are listed. */
@@ -18,12 +23,6 @@ export interface GuideElements {
  * One guide line per field or query parameter deprecated within the version: where it is used
  * (for a field, each operation whose body or responses use its schema; for a parameter, its
  * operation), what clients do now and what they should do instead.
- *
- * @example
- * ```ts
- * elementGuideEntries({ deprecations: runtime.elements(), version: bundle.get('v2')!, basePath: '/api' });
- * // [{ endpoint: 'POST /api/users', oldBehaviour: 'sends `nickname`', newBehaviour: 'send `displayName`; `nickname` is refused after 2027-09-01T00:00:00Z', ... }]
- * ```
  */
 export function elementGuideEntries(options: GuideElements): GuideEntry[] {
   const { version, basePath } = options;
@@ -43,9 +42,7 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
               .filter((op) => fieldSchemas(e, version.schemas).some((target) => usedBy(op).has(target)))
               .map((op) => `${op.method} ${basePath}${op.path}`)
           : [`${e.method.toUpperCase()} ${basePath}${e.path}`];
-      // A person reads the date: whole seconds without `.000`, as the guide's timeline has them.
-      const sunset = formatIsoInstant(e.sunsetAt).replace(/\.000Z$/, 'Z');
-      const refused = `\`${name}\` is refused after ${sunset}`;
+      const refused = `\`${name}\` is refused after ${guideInstant(e.sunsetAt)}`;
       return {
         endpoint: operations.length > 0 ? operations.join(', ') : e.element,
         operations,
@@ -53,6 +50,54 @@ export function elementGuideEntries(options: GuideElements): GuideEntry[] {
         newBehaviour:
           e.replacement === undefined ? `stop sending it; ${refused}` : `send \`${e.replacement}\`; ${refused}`,
         rule: e.kind === 'field' ? 'field-deprecated' : 'parameter-deprecated',
+      };
+    });
+}
+
+/** An endpoint deprecated within a version that otherwise stays, as the lifecycle store holds it. */
+interface DeprecatedEndpoint {
+  version: string;
+  method: string;
+  /** Route template below the version's base, `/users/{id}/posts`. */
+  path: string;
+  sunsetAt: number;
+}
+
+/** The deprecated endpoints a guide lists, and the versions it moves between. */
+export interface GuideEndpoints {
+  /** Every endpoint deprecation; only `version`'s are listed. */
+  deprecations: readonly DeprecatedEndpoint[];
+  /** The version the guide moves from. */
+  version: string;
+  /** The version the guide moves to, when there is one: an operation it still has is where to go. */
+  successor?: { name: string; operations: ReadonlyArray<{ method: string; path: string }> };
+  /** Prefix of the operations' paths, as in the guide's other lines (`/api`), so all name them alike. */
+  basePath: string;
+}
+
+/**
+ * One guide line per endpoint deprecated within the version: the endpoint, what to call instead
+ * (the same operation in the successor version when it has one; otherwise none is declared, as
+ * the deprecation manifest says) and when it is removed.
+ */
+export function endpointGuideEntries(options: GuideEndpoints): GuideEntry[] {
+  const { successor, basePath } = options;
+  return options.deprecations
+    .filter((e) => e.version === options.version)
+    .map((e): GuideEntry => {
+      const method = e.method.toUpperCase();
+      const operation = `${method} ${basePath}${e.path}`;
+      const removed = `it is removed after ${guideInstant(e.sunsetAt)}`;
+      const kept = successor?.operations.some((op) => op.method === method && op.path === e.path);
+      return {
+        endpoint: operation,
+        operations: [operation],
+        oldBehaviour: 'calls the endpoint',
+        newBehaviour:
+          kept && successor
+            ? `call it in ${successor.name} instead; ${removed}`
+            : `no replacement is declared: stop calling it; ${removed}`,
+        rule: 'endpoint-deprecated',
       };
     });
 }

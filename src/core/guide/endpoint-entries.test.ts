@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { endpointGuideEntries } from './endpoint-entries.ts';
+import { endpointGuideEntries } from './element-entries.ts';
 
 const sunsetAt = Date.parse('2027-02-01T00:00:00Z');
 const deprecations = [

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffOpenApi } from '../compat/index.ts';
-import { object, openapi } from '../compat/fixtures/openapi-builder.ts';
+import { object, openapi } from '../../../test/support/openapi-builder.ts';
 import { isVersionaryError } from '../errors/index.ts';
 import { createMigrationGuide } from './create-migration-guide.ts';
-import { toHtml } from './to-html.ts';
-import { toJson } from './to-json.ts';
-import { toMarkdown } from './to-markdown.ts';
+import { toHtml } from './render.ts';
+import { toJson } from './render.ts';
+import { toMarkdown } from './render.ts';
 
 const user = object({ id: { type: 'integer' }, name: { type: 'string' } }, ['id', 'name']);
 const v1 = openapi(

@@ -1,11 +1,5 @@
-import {
-  createRefResolver,
-  getAtPointer,
-  isDocumentSet,
-  joinPointer,
-  toDocumentSet,
-  type DocumentSet,
-} from '../compat/index.ts';
+import { nodeAt } from '../compat/json-pointer.ts';
+import { createRefResolver, getAtPointer, toDocumentSet, type DocumentSet } from '../compat/index.ts';
 import type { Change } from '../compat/index.ts';
 import { isSyntheticName } from './behaviour.ts';
 
@@ -24,8 +18,8 @@ export function shapesOf(
 ): { before: Record<string, unknown>; after: Record<string, unknown> } | undefined {
   if (!/-type-(?:changed|widened|narrowed)$/.test(change.id)) return undefined;
   const { pointer, document } = change.location;
-  const before = shapeAt(toSet(documents.base), { pointer, document });
-  const after = shapeAt(toSet(documents.revision), { pointer, document });
+  const before = shapeAt(toDocumentSet(documents.base), { pointer, document });
+  const after = shapeAt(toDocumentSet(documents.revision), { pointer, document });
   if (before === undefined || after === undefined) return undefined;
   // The location is the new side's; the old document's value there must be the old type.
   return saysType(before, change.oldValue) && saysType(after, change.newValue) ? { before, after } : undefined;
@@ -34,10 +28,6 @@ export function shapesOf(
 function saysType(shape: Record<string, unknown>, types: unknown): boolean {
   const named = Array.isArray(shape.type) ? shape.type : [shape.type];
   return typeof types === 'string' && named.every((t) => typeof t === 'string' && types.includes(t));
-}
-
-function toSet(input: unknown): DocumentSet {
-  return isDocumentSet(input) ? input : toDocumentSet(input);
 }
 
 function shapeAt(
@@ -63,7 +53,7 @@ function shapeAt(
     if (depth >= MAX_DEPTH) return typeof raw.type === 'string' ? { type: raw.type } : {};
     const out: Record<string, unknown> = {};
     const child = (key: string, value: unknown, ...tokens: string[]) =>
-      compact({ uri: node.uri, pointer: joinPointer(node.pointer, key, ...tokens), value }, depth + 1);
+      compact(nodeAt(node, value, key, ...tokens), depth + 1);
     for (const key of SHAPE_KEYS) {
       const v = raw[key];
       if (v === undefined) continue;

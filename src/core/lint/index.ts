@@ -1,6 +1,3 @@
-export { lintOpenApi } from './lint-openapi.ts';
+export { formatFindingsJson, formatFindingsText, lintOpenApi } from './lint-openapi.ts';
 export type { LintOptions } from './lint-openapi.ts';
-
-export type { LintFinding } from './types.ts';
-
-export { formatFindingsJson, formatFindingsText } from './format-findings.ts';
+export type { LintFinding } from './lint-context.ts';

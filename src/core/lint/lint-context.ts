@@ -17,7 +17,6 @@ export interface LintContext {
   allowSegments: ReadonlySet<string>;
 }
 
-/** Prepare a document (or document set) for the lint rules. */
 export function createLintContext(input: unknown, options: { allowSegments?: readonly string[] } = {}): LintContext {
   const set = toDocumentSet(input);
   const resolver = createRefResolver(set);
@@ -29,4 +28,18 @@ export function createLintContext(input: unknown, options: { allowSegments?: rea
     operations,
     allowSegments: new Set((options.allowSegments ?? []).map((s) => s.toLowerCase())),
   };
+}
+
+/** One conformance problem found by {@link lintOpenApi}. */
+export interface LintFinding {
+  /** Stable rule id from {@link lintRules}. */
+  rule: string;
+  path: string;
+  /** Upper-case method, when the finding is about one operation. */
+  method?: string;
+  /** JSON pointer of the offending element in the root document. */
+  pointer: string;
+  message: string;
+  /** What to do instead. */
+  suggestion: string;
 }

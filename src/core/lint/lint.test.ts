@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openapi } from '../compat/fixtures/openapi-builder.ts';
+import { openapi } from '../../../test/support/openapi-builder.ts';
 import { lintOpenApi } from './lint-openapi.ts';
 import { checkSegment } from './segments.ts';
-import type { LintFinding } from './types.ts';
+import type { LintFinding } from './lint-context.ts';
 
 const problem = { description: 'error', content: { 'application/problem+json': { schema: { type: 'object' } } } };
 const get = (extra: Record<string, unknown> = {}) => ({

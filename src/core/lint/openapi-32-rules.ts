@@ -2,8 +2,7 @@ import { declaredParameters } from '../compat/diff-parameters.ts';
 import { METHODS } from '../compat/diff-context.ts';
 import { joinPointer } from '../compat/json-pointer.ts';
 import { isObjectLike } from '../compat/schema-model.ts';
-import type { LintContext } from './lint-context.ts';
-import type { LintFinding } from './types.ts';
+import type { LintContext, LintFinding } from './lint-context.ts';
 
 /**
  * OpenAPI 3.2: `additionalOperations` "MUST NOT contain any entry for the methods that can be

@@ -1,7 +1,7 @@
+import { nodeAt } from '../compat/json-pointer.ts';
 import { joinPointer } from '../compat/index.ts';
 import { asSchema, isObjectLike, propertiesOf, resolveSchema } from '../compat/schema-model.ts';
-import type { LintContext } from './lint-context.ts';
-import type { LintFinding } from './types.ts';
+import type { LintContext, LintFinding } from './lint-context.ts';
 
 const PROBLEM_FIELDS = ['type', 'title', 'status', 'detail'] as const;
 
@@ -38,11 +38,7 @@ function isProblemResponse(ctx: LintContext, response: { uri: string; pointer: s
   return Object.entries(content).some(([media, body]) => {
     if (/^application\/problem\+(json|xml)/i.test(media)) return true;
     if (!isObjectLike(body) || body.schema === undefined) return false;
-    const fields = fieldNames(
-      ctx,
-      { uri: response.uri, pointer: joinPointer(response.pointer, 'content', media, 'schema'), value: body.schema },
-      0,
-    );
+    const fields = fieldNames(ctx, nodeAt(response, body.schema, 'content', media, 'schema'), 0);
     return PROBLEM_FIELDS.every((f) => fields.has(f));
   });
 }
@@ -57,12 +53,7 @@ function fieldNames(
   const names = new Set(Object.keys(propertiesOf(schema)));
   if (Array.isArray(schema.allOf) && depth < 16) {
     schema.allOf.forEach((member, i) => {
-      for (const n of fieldNames(
-        ctx,
-        { uri: resolved.uri, pointer: joinPointer(resolved.pointer, 'allOf', i), value: member },
-        depth + 1,
-      ))
-        names.add(n);
+      for (const n of fieldNames(ctx, nodeAt(resolved, member, 'allOf', i), depth + 1)) names.add(n);
     });
   }
   return names;
@@ -94,11 +85,7 @@ function documentsSunsetHeader(ctx: LintContext, operation: { uri: string; point
   const responses = isObjectLike(operation.value) ? operation.value.responses : undefined;
   if (!isObjectLike(responses)) return false;
   return Object.entries(responses).some(([status, raw]) => {
-    const response = ctx.resolver.resolve({
-      uri: operation.uri,
-      pointer: joinPointer(operation.pointer, 'responses', status),
-      value: raw,
-    }).value;
+    const response = ctx.resolver.resolve(nodeAt(operation, raw, 'responses', status)).value;
     return (
       isObjectLike(response) &&
       isObjectLike(response.headers) &&

@@ -1,100 +1,26 @@
 import pluralize from 'pluralize';
 
-/** Segments that are not collections: documents, namespaces and well-known endpoints. */
-const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set([
-  'api',
-  // The management namespace, as `api` is the API's: `/admin/v1/users`.
-  'admin',
-  'me',
-  'self',
-  'health',
-  'healthz',
-  'livez',
-  'readyz',
-  'metrics',
-  'graphql',
-  '.well-known',
-  'openapi',
-  'swagger',
-]);
+/**
+ * Segments that are not collections: documents, namespaces (`admin` is the management one, as
+ * `api` is the API's: `/admin/v1/users`) and well-known endpoints.
+ */
+const NON_COLLECTION_SEGMENTS: ReadonlySet<string> = new Set(
+  'api admin me self health healthz livez readyz metrics graphql .well-known openapi swagger'.split(' '),
+);
 
 /** Nouns pluralize does not know as uncountable but that are used as such in APIs. */
-const UNCOUNTABLE: ReadonlySet<string> = new Set([
-  'info',
-  'information',
-  'feedback',
-  'software',
-  'hardware',
-  'firmware',
-  'staff',
-  'metadata',
-  'data',
-  'usage',
-]);
+const UNCOUNTABLE: ReadonlySet<string> = new Set(
+  'info information feedback software hardware firmware staff metadata data usage'.split(' '),
+);
 
 /** Verbs that make a segment an action rather than a resource. */
-const VERBS: ReadonlySet<string> = new Set([
-  'get',
-  'list',
-  'create',
-  'update',
-  'delete',
-  'remove',
-  'add',
-  'set',
-  'fetch',
-  'find',
-  'search',
-  'make',
-  'do',
-  'put',
-  'patch',
-  'retrieve',
-  'cancel',
-  'activate',
-  'deactivate',
-  'enable',
-  'disable',
-  'login',
-  'logout',
-  'register',
-  'send',
-  'submit',
-  'approve',
-  'reject',
-  'verify',
-  'validate',
-  'upload',
-  'download',
-  'export',
-  'import',
-  'sync',
-  'refresh',
-  'reset',
-  'confirm',
-  'capture',
-  'refund',
-  'close',
-  'open',
-  'start',
-  'stop',
-  'run',
-  'execute',
-  'check',
-  'edit',
-  'modify',
-  'save',
-  'load',
-  'query',
-  'count',
-  'calculate',
-  'compute',
-  'generate',
-  'process',
-  'publish',
-  'subscribe',
-  'unsubscribe',
-]);
+const VERBS: ReadonlySet<string> = new Set(
+  `get list create update delete remove add set fetch find search make do put patch retrieve cancel
+   activate deactivate enable disable login logout register send submit approve reject verify validate
+   upload download export import sync refresh reset confirm capture refund close open start stop run
+   execute check edit modify save load query count calculate compute generate process publish subscribe
+   unsubscribe`.split(/\s+/),
+);
 
 /** Why a segment is not a plural noun. */
 export type SegmentProblem =
@@ -114,16 +40,14 @@ export function checkSegment(segment: string, allow: ReadonlySet<string> = new S
   if (last === undefined) return undefined;
   if (words.length > 1 && VERBS.has(words[0] as string)) {
     const rest = words.slice(1);
-    return { kind: 'mixed', suggestion: joinLike(segment, [...rest.slice(0, -1), toPlural(rest.at(-1) as string)]) };
+    return {
+      kind: 'mixed',
+      suggestion: joinLike(segment, [...rest.slice(0, -1), pluralize.plural(rest.at(-1) as string)]),
+    };
   }
-  if (isPluralNoun(last)) return undefined;
-  if (words.length === 1 && VERBS.has(last)) return { kind: 'verb', suggestion: `${toPlural(nounFor(last))}` };
-  return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), toPlural(last)]) };
-}
-
-/** Whether a lower-case word is a plural or uncountable noun. */
-function isPluralNoun(word: string): boolean {
-  return UNCOUNTABLE.has(word) || pluralize.isPlural(word);
+  if (UNCOUNTABLE.has(last) || pluralize.isPlural(last)) return undefined;
+  if (words.length === 1 && VERBS.has(last)) return { kind: 'verb', suggestion: pluralize.plural(nounFor(last)) };
+  return { kind: 'singular', suggestion: joinLike(segment, [...words.slice(0, -1), pluralize.plural(last)]) };
 }
 
 function isAllowed(segment: string, allow: ReadonlySet<string>): boolean {
@@ -142,12 +66,7 @@ function splitWords(segment: string): string[] {
 }
 
 function joinLike(segment: string, words: string[]): string {
-  if (segment.includes('_')) return words.join('_');
-  return words.join('-');
-}
-
-function toPlural(word: string): string {
-  return pluralize.plural(word);
+  return words.join(segment.includes('_') ? '_' : '-');
 }
 
 /** A rough noun for common action verbs, only to make the suggestion concrete. */

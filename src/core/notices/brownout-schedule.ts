@@ -1,4 +1,5 @@
 import { formatIsoInstant } from '../time/index.ts';
+import type { Brownout } from './types.ts';
 
 /** One step of a progressive brownout schedule: how long before the sunset it starts, how long it lasts. */
 export interface ScheduleStep {
@@ -19,7 +20,6 @@ const unitMs: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000,
 
 /**
  * A span such as `30d`, `4h`, `90m` or `2w` in milliseconds; undefined when it is not one (or is 0).
- * @example parseSpan('4h') // 14_400_000
  * @internal exported for the tests
  */
 export function parseSpan(text: string): number | undefined {
@@ -66,4 +66,27 @@ export function scheduleWindows(options: {
     planned.push({ startsAt, endsAt });
     return problems.length > 0 ? { problems } : { startsAt, endsAt, problems: [] };
   });
+}
+
+/**
+ * Problems with a planned brownout: its window must be ordered, and it must fall inside the
+ * subject's sunset window (after the deprecation, before the removal). Empty when it is sound.
+ */
+export function checkBrownout(options: {
+  brownout: Pick<Brownout, 'startsAt' | 'endsAt'>;
+  deprecatedAt: number;
+  sunsetAt: number;
+}): string[] {
+  const { brownout: b } = options;
+  const problems: string[] = [];
+  if (!(b.endsAt > b.startsAt)) problems.push('a brownout must end after it starts');
+  if (b.startsAt < options.deprecatedAt) problems.push('a brownout cannot start before the deprecation');
+  if (b.endsAt > options.sunsetAt)
+    problems.push('a brownout must end by the sunset date: after it the subject is removed for good');
+  return problems;
+}
+
+/** Whether a brownout refuses (and is announced to) this client: every client, or one it targets. */
+export function targetsClient(brownout: Brownout, clientId: string): boolean {
+  return brownout.clients === undefined || brownout.clients.includes(clientId);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkBrownout } from './brownout.ts';
+import { checkBrownout } from './brownout-schedule.ts';
 import { defaultScheduleSteps, parseSpan, scheduleWindows } from './brownout-schedule.ts';
 import type { Brownout } from './types.ts';
 

@@ -11,8 +11,7 @@ export type {
 export { subjectId, subjectParts } from './notice-key.ts';
 export { planNotices } from './plan-notices.ts';
 
-export { checkBrownout } from './brownout.ts';
-export { defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
+export { checkBrownout, defaultScheduleSteps, scheduleWindows } from './brownout-schedule.ts';
 export type { ScheduleStep } from './brownout-schedule.ts';
 export { eventType, impactOnCalls, toNoticePayload } from './payload.ts';
 export type { CallEvidence, ExtendedAccessDecisionFacts, NoticePayload } from './payload.ts';

@@ -72,15 +72,8 @@ export interface NoticeElement {
   replacement: string | null;
 }
 
-const eventNames: Record<NoticeKind, string> = {
-  deprecated: 'deprecated',
-  reminder: 'sunset_reminder',
-  brownout: 'brownout_scheduled',
-  removed: 'removed',
-  cleared: 'cleared',
-  granted: 'granted',
-  declined: 'declined',
-};
+// Every other kind's event is named as the kind.
+const eventNames: Partial<Record<NoticeKind, string>> = { reminder: 'sunset_reminder', brownout: 'brownout_scheduled' };
 
 /**
  * The event type of a notice: `version.<event>`, `endpoint.<event>` or `element.<event>`; a
@@ -88,9 +81,9 @@ const eventNames: Record<NoticeKind, string> = {
  * `<eventPrefix>.granted` or `<eventPrefix>.declined`.
  */
 export function eventType(notice: Pick<DueNotice, 'kind' | 'endpoint' | 'element'>): string {
-  if (isDecisionKind(notice.kind)) return `${earlierNames.eventPrefix}.${eventNames[notice.kind]}`;
+  if (isDecisionKind(notice.kind)) return `${earlierNames.eventPrefix}.${notice.kind}`;
   const about = notice.element ? 'element' : notice.endpoint ? 'endpoint' : 'version';
-  return `${about}.${eventNames[notice.kind]}`;
+  return `${about}.${eventNames[notice.kind] ?? notice.kind}`;
 }
 
 /**

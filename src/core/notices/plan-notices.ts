@@ -1,6 +1,6 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS } from '../lifecycle/index.ts';
-import { targetsClient } from './brownout.ts';
+import { targetsClient } from './brownout-schedule.ts';
 import { covers, noticeKey, subjectId } from './notice-key.ts';
 import {
   defaultNoticeSettings,
@@ -14,7 +14,6 @@ import {
   type RecordedNotice,
 } from './types.ts';
 
-/** Inputs of {@link planNotices}. */
 export interface PlanNoticesOptions {
   subjects: readonly NoticeSubject[];
   brownouts: readonly Brownout[];

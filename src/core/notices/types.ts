@@ -2,18 +2,10 @@
  * What a notice announces: the five kinds the schedule plans, and the two that answer an owner's
  * decision on a client's request for extended access (`granted`, `declined`).
  */
-export type NoticeKind = 'deprecated' | 'reminder' | 'brownout' | 'removed' | 'cleared' | 'granted' | 'declined';
+export type NoticeKind = (typeof noticeKinds)[number];
 
 /** Every kind, in the order a subject's life shows them. */
-export const noticeKinds: readonly NoticeKind[] = [
-  'deprecated',
-  'reminder',
-  'brownout',
-  'removed',
-  'cleared',
-  'granted',
-  'declined',
-];
+export const noticeKinds = ['deprecated', 'reminder', 'brownout', 'removed', 'cleared', 'granted', 'declined'] as const;
 
 /** A kind sent on an owner's decision, never planned from usage: the schedule ignores these rows. */
 export const isDecisionKind = (kind: NoticeKind): kind is 'granted' | 'declined' =>

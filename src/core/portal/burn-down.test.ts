@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DAY_MS } from '../lifecycle/index.ts';
-import { fitLine } from './trend.ts';
+import { fitLine } from './burn-down.ts';
 import { fillDays, projectBurnDown, rankClients, startOfDay, type DailyCount } from './index.ts';
 
 const now = Date.UTC(2026, 5, 30, 15);

@@ -1,9 +1,7 @@
 import { DAY_MS } from '../lifecycle/index.ts';
 import { formatIsoDate, formatIsoInstant } from '../time/index.ts';
 import type { Brownout } from '../notices/index.ts';
-import { URGENT_DAYS } from './countdown.ts';
-import type { ChangelogEntry } from './changelog-entry.ts';
-import { toElementEntries, type ChangelogElement } from './element-entries.ts';
+import { toElementEntries, type ChangelogElement, type ChangelogEntry } from './changelog-entry.ts';
 
 export type { ChangelogEntry } from './changelog-entry.ts';
 
@@ -33,7 +31,6 @@ interface ChangelogEndpoint {
   guideUrl?: string;
 }
 
-/** Options for {@link buildChangelog}. */
 export interface BuildChangelogOptions {
   versions: readonly ChangelogVersion[];
   endpoints?: readonly ChangelogEndpoint[];
@@ -113,15 +110,7 @@ export function buildChangelog(options: BuildChangelogOptions): Changelog {
       changes: [],
       ...links,
     });
-    pushSunset(all, upcoming, {
-      now,
-      version: e.version,
-      endpoint,
-      sunsetAt: e.sunsetAt,
-      removed: false,
-      instead: '',
-      links,
-    });
+    pushSunset(all, upcoming, { now, version: e.version, endpoint, sunsetAt: e.sunsetAt, links });
   }
   const entries = all.filter((e) => e.at <= now).sort((a, b) => b.at - a.at || a.id.localeCompare(b.id));
   upcoming.sort((a, b) => a.sunsetAt - b.sunsetAt);
@@ -133,8 +122,8 @@ interface SunsetEvent {
   version: string;
   endpoint?: string;
   sunsetAt: number;
-  removed: boolean;
-  instead: string;
+  removed?: boolean;
+  instead?: string;
   links: { guideUrl?: string; replacement?: string };
 }
 
@@ -154,16 +143,16 @@ function pushSunset(all: ChangelogEntry[], upcoming: Changelog['upcoming'], e: S
     at: remindAt,
     kind: 'reminder',
     title: `${subject}: ${URGENT_DAYS} days left`,
-    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead}`,
+    summary: `${subject} will be removed on ${formatIsoDate(e.sunsetAt)}, in ${URGENT_DAYS} days.${e.instead ?? ''}`,
   });
-  if (e.removed || e.sunsetAt <= e.now) {
+  if (e.removed === true || e.sunsetAt <= e.now) {
     all.push({
       ...base,
       id: `${key}:removed:${formatIsoDate(e.sunsetAt)}`,
       at: Math.min(e.sunsetAt, e.now),
       kind: 'removed',
       title: `${subject} removed`,
-      summary: `${subject} has been removed: its requests are refused.${e.instead}`,
+      summary: `${subject} has been removed: its requests are refused.${e.instead ?? ''}`,
     });
   } else {
     upcoming.push({
@@ -197,4 +186,22 @@ export function toBrownoutEntries(brownouts: readonly Brownout[], now: number): 
         ...(b.endpoint ? { endpoint: b.endpoint } : {}),
       };
     });
+}
+
+/** How near a sunset is, as a person reads it. */
+export interface SunsetCountdown {
+  /** Whole days left, rounded up (a sunset later today is 1 day away); 0 once it has passed. */
+  daysLeft: number;
+  /** `urgent` under 30 days (the spec's `Warning` header threshold), `past` at or after the sunset. */
+  level: 'calm' | 'urgent' | 'past';
+}
+
+/** Days under which a sunset is urgent: the same threshold as the `Warning` response header. */
+const URGENT_DAYS = 30;
+
+export function sunsetCountdown(options: { now: number; sunsetAt: number }): SunsetCountdown {
+  const left = options.sunsetAt - options.now;
+  if (left <= 0) return { daysLeft: 0, level: 'past' };
+  const daysLeft = Math.ceil(left / DAY_MS);
+  return { daysLeft, level: daysLeft < URGENT_DAYS ? 'urgent' : 'calm' };
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { escapeRegExp } from './escape-reg-exp.ts';
+import { escapeRegExp } from './human-text.ts';
 
 test('escapes every character a regular expression gives a meaning to', () => {
   const special = '.*+?^${}()|[]\\';

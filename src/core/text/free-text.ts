@@ -4,11 +4,5 @@
  * (`http/json-body.ts`: SQLite would cut the string there, PostgreSQL refuses it), so each such
  * field states it, and a client or a contract tester reads in the document what the server does.
  * Any other character is taken, tabs and line breaks included: the pattern says exactly that.
- *
- * @example
- * ```ts
- * const title = { type: 'string', maxLength: 300, pattern: freeTextPattern } as const;
- * new RegExp(freeTextPattern, 'u').test('a\u0000b'); // false
- * ```
  */
 export const freeTextPattern = '^[^\\u0000]*$';

@@ -1,7 +1,8 @@
-export { escapeRegExp } from './escape-reg-exp.ts';
 export {
   escapeControls,
+  escapeRegExp,
   isSingleLineText,
+  patternRule,
   reasonTextPattern,
   singleLineTextPattern,
   singleLineTextProblem,
@@ -14,5 +15,4 @@ export {
   migrationUrlProblem,
   migrationUrlRule,
 } from './migration-url.ts';
-export { patternRule } from './pattern-rules.ts';
 export { nearestName, unknownKey } from './unknown-key.ts';

@@ -10,18 +10,12 @@ const authority = String.raw`(?:[A-Za-z0-9._~%-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1
  * The JSON Schema `pattern` of a migration URL: an absolute `http` or `https` URL, or a path on
  * this origin starting with `/` (not `//`, which a browser reads as another host). `javascript:`,
  * `data:` and relative references never match.
- *
- * @example
- * ```ts
- * new RegExp(migrationUrlPattern, 'u').test('https://docs.example/v1-to-v2'); // true
- * ```
  */
 export const migrationUrlPattern = String.raw`^(?:[Hh][Tt][Tt][Pp][Ss]?://${authority}(?:[/?#][${visible}]*)?|/(?:[${noSlash}][${visible}]*)?)$`;
 
 /** The rule {@link migrationUrlPattern} states, as the end of a sentence naming the field. */
 export const migrationUrlRule = 'must be an absolute http or https URL, or a path starting with / (not //)';
 
-/** The longest migration URL accepted. */
 export const migrationUrlMaxLength = 2000;
 
 const pattern = new RegExp(migrationUrlPattern, 'u');
@@ -30,12 +24,6 @@ const pattern = new RegExp(migrationUrlPattern, 'u');
  * Whether `url` is a migration URL: it matches {@link migrationUrlPattern}, fits in
  * {@link migrationUrlMaxLength}, and an absolute one parses as a URL (a port past 65535 does not).
  * The one check behind the config file, the management API, the CLI and the portal's links.
- *
- * @example
- * ```ts
- * isMigrationUrl('/docs/v2'); // true
- * isMigrationUrl('javascript:alert(1)'); // false
- * ```
  */
 export function isMigrationUrl(url: string): boolean {
   if (url.length > migrationUrlMaxLength || !pattern.test(url)) return false;
