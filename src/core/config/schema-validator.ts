@@ -36,12 +36,6 @@ ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoI
 /**
  * Compile a TypeBox config schema once, for its static type and a validation that tells every
  * problem at once, each with its path (`lifecycle.versions.v1.sunsetAt must be …`).
- *
- * @example
- * ```ts
- * const validator = createSchemaValidator(Type.Object({ port: Type.Integer() }), { unknownKey: ({ where, key }) => `${where}.${key} is unknown` });
- * validator.errors({ port: 'x' }, 'server'); // ['server.port must be integer, not "x"']
- * ```
  */
 export function createSchemaValidator<T extends TSchema>(
   schema: T,

@@ -61,9 +61,7 @@ export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): Pol
   return report.warnings;
 }
 
-/**
- * Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`).
- */
+/** Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`). */
 function checkMigrationGuide(version: LifecycleVersion): VersionaryError | undefined {
   if (!version.schedule || (version.migrationUrl ?? '').trim() !== '') return undefined;
   return createViolation({

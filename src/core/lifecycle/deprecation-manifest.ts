@@ -105,12 +105,6 @@ const kindOrder = { version: 0, endpoint: 1, field: 2, parameter: 3 } as const;
  * every instance. It holds no time of its own and no state read from a clock: it changes only when
  * the lifecycle does, and entries stay after their sunset, so a caller of something removed can
  * still learn why.
- *
- * @example
- * ```ts
- * const manifest = buildDeprecationManifest({ prefix: '/api', versions: runtime.versions(), endpoints: [], elements: [] });
- * manifest.deprecations[0]; // { kind: 'version', name: 'v1', href: '/api/v1', deprecation: '2026-06-01T00:00:00.000Z', ... }
- * ```
  */
 export function buildDeprecationManifest(source: DeprecationManifestSource): DeprecationManifest {
   const { versions, prefix } = source;

@@ -6,11 +6,6 @@ export { DAY_MS };
 /**
  * One notice month: the spec counts each month as exactly 30 days, so calendar months never leak
  * into schedules.
- *
- * @example
- * ```ts
- * const sunsetAt = deprecatedAt + 6 * MONTH_MS;
- * ```
  */
 export const MONTH_MS = 30 * DAY_MS;
 

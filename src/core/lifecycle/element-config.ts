@@ -19,11 +19,6 @@ export type { ElementVersionShape } from './element-schemas.ts';
  * the plugin's `lifecycle` option and the config file), read: instants in epoch milliseconds, and
  * the name each element is shown under. The config's shape is checked first
  * (`lifecycleShapeErrors`); an entry that is not well formed is left out.
- *
- * @example
- * ```ts
- * const elements = parseElementDeprecations({ fieldDeprecations: [{ version: 'v2', schema: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01' }] });
- * ```
  */
 export function parseElementDeprecations(
   config: Pick<LifecycleConfig, 'fieldDeprecations' | 'parameterDeprecations'>,

@@ -9,11 +9,6 @@ import type { DeprecationDates, FieldDeprecationSchema, ParameterDeprecationSche
  * and that carries the field. Or `schema` names the schemas themselves: one (`User`), or the list
  * of those that carry the field (`['User', 'UserInput']`), the first naming it. `replacement` is
  * the property that takes its place.
- *
- * @example
- * ```ts
- * const nickname: FieldDeprecationConfig = { version: 'v2', resource: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'displayName' };
- * ```
  */
 export type FieldDeprecationConfig = Static<typeof FieldDeprecationSchema>;
 
@@ -21,11 +16,6 @@ export type FieldDeprecationConfig = Static<typeof FieldDeprecationSchema>;
  * A query parameter of one operation, deprecated within a version that stays active. Declared in
  * the lifecycle config as `parameterDeprecations`; `path` is the route template below the version
  * prefix, `replacement` the query parameter of the same operation that takes its place.
- *
- * @example
- * ```ts
- * const sort: ParameterDeprecationConfig = { version: 'v2', method: 'GET', path: '/users', parameter: 'order', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'sort' };
- * ```
  */
 export type ParameterDeprecationConfig = Static<typeof ParameterDeprecationSchema>;
 

@@ -30,12 +30,6 @@ export interface ElementVerdictOptions {
  * `Warning` headers to set, merged with the version's own when it is deprecated too (the earliest
  * dates win, and every `Link` is kept, one `rel="deprecation"` per element titled with its name,
  * as Microsoft Graph does); or, once an element used is past its sunset, the 400 that refuses it.
- *
- * @example
- * ```ts
- * const verdict = elementVerdict({ used, clock, guideOf: () => '/api/versions/v2/migration-guide', current: {} });
- * if ('removed' in verdict) throw verdict.removed;
- * ```
  */
 export function elementVerdict(
   options: ElementVerdictOptions,

@@ -14,11 +14,6 @@ export interface ElementVersionShape {
 /**
  * Every schema a version's document shows: its own, and the `<Name>Partial` twins of `fields`
  * (the same members as the schema they copy), so a deprecation may name any of them.
- *
- * @example
- * ```ts
- * Object.keys(servedSchemas(bundle.get('v2')!)); // ['User', 'UserDetail', …, 'UserPartial', 'UserListPartial', …]
- * ```
  */
 export function servedSchemas(version: Pick<ElementVersionShape, 'schemas' | 'operations'>): Schemas {
   const served: Record<string, Record<string, unknown>> = { ...version.schemas };
@@ -41,12 +36,6 @@ export function ofResource(name: string, resource: string): boolean {
  * The schemas of a version (`served`: its document's, twins included) that a field deprecation
  * reaches. Named once (`resource`), every schema of the resource that carries the field; named by
  * its schemas, those, each with its `fields` twin where the document has one.
- *
- * @example
- * ```ts
- * fieldSchemas({ kind: 'field', resource: 'User', schema: 'User', field: 'nickname', … }, servedSchemas(v2));
- * // ['User', 'UserDetail', 'UserInput', 'UserPatch', 'UserPartial', 'UserDetailPartial']
- * ```
  */
 export function fieldSchemas(e: FieldElement, served: Schemas): string[] {
   if (e.resource !== undefined) {
@@ -68,11 +57,6 @@ export function propertiesOf(schema: Record<string, unknown>): string[] {
  * The schemas an operation's success bodies are or hold through `$ref` (a list's items): what a
  * `fields=` can name members of when the operation declares no `partial` schema of its own, as
  * with an upstream's document behind the gateway.
- *
- * @example
- * ```ts
- * successSchemas(version.schemas, { responses: { 200: { schema: 'listUsers_200' } } }); // ['listUsers_200', 'User']
- * ```
  */
 export function successSchemas(schemas: Schemas, operation: TwinOperation): string[] {
   const seen = new Set<string>();

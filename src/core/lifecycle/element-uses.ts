@@ -18,12 +18,6 @@ export type ElementUseCheck = (input: ElementUseInput) => ElementDeprecation[];
  * `fields=` when the operation projects a schema that carries it, or a deprecated query parameter
  * sent. Whether a client *reads* a response field cannot be known, so reading is not a use.
  * `undefined` when the operation has no deprecated element: such routes pay nothing.
- *
- * @example
- * ```ts
- * const check = compileElementUses({ version: 'v2', operation, elements });
- * const used = check?.({ body: request.body, query }) ?? [];
- * ```
  */
 export function compileElementUses(options: {
   version: string;
@@ -85,11 +79,6 @@ export function compileElementUses(options: {
  * service behind it parses one: pairs split at `&` and at `;`, each name percent-decoded (`+` is a
  * blank), in lower case and cut at its first `[` (`Order`, `order[]` and `order[0]` are all
  * `order`), each value percent-decoded. A name that comes more than once keeps every value.
- *
- * @example
- * ```ts
- * looseQuery('/api/v2/users?Fields[]=lastName;x=1'); // { fields: ['lastName'], x: ['1'] }
- * ```
  */
 export function looseQuery(target: string): Record<string, string[]> {
   const start = target.indexOf('?');

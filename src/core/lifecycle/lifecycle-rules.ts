@@ -20,12 +20,6 @@ export interface CheckLifecycleRulesOptions {
  * The lifecycle rules across fields that no JSON schema can tell, as sentences: a deprecation
  * names a concrete sunset (rule `concrete-sunset`), one name for endpoint deprecations; and, with
  * the `bundle`, a sunset after a deprecation date, versions that exist, releases in order.
- *
- * @example
- * ```ts
- * checkLifecycleRules({ config: { versions: { v1: { deprecatedAt: '2026-01-01' } } }, where: 'lifecycle' });
- * // ['lifecycle.versions.v1.sunsetAt is required with a deprecatedAt (rule concrete-sunset): …']
- * ```
  */
 export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string[] {
   const { where, bundle } = options;
@@ -81,11 +75,6 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
 /**
  * An instant of a lifecycle config (ISO 8601 or epoch milliseconds) as epoch milliseconds;
  * `undefined` when absent or unreadable.
- *
- * @example
- * ```ts
- * instantMs('2026-07-01'); // 1782864000000
- * ```
  */
 export function instantMs(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;

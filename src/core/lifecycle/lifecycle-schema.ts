@@ -30,11 +30,6 @@ type DeprecationDateKey = 'extendedAccessUntil' | 'closedToNewClientsAt';
  * The two optional dates beside a deprecation, declared once: the config file's entries take them
  * as instants, the store and the port (through {@link DeprecationDates}) as epoch milliseconds,
  * and the management API as its own date-times, each key with its own description.
- *
- * @example
- * ```ts
- * const body = Type.Object({ ...deprecationDatesSchema(() => Type.String({ format: 'date-time' })).properties });
- * ```
  */
 export function deprecationDatesSchema<I extends TSchema>(instant: (key: DeprecationDateKey) => I) {
   return Type.Object({
@@ -57,11 +52,6 @@ export const deprecationDateKeys = Object.keys(deprecationDatesSchema(() => Type
  * The two optional dates of an entry, in epoch milliseconds, absent when unset: an instant of a
  * config entry that passed its schema is read, a date already read is kept. The one copy of them
  * from a config entry, a stored schedule or a setting to what the next reader holds.
- *
- * @example
- * ```ts
- * deprecationDatesOf({ extendedAccessUntil: '2027-06-01', sunsetAt: 0 }); // { extendedAccessUntil: 1811808000000 }
- * ```
  */
 export function deprecationDatesOf(entry: Partial<Record<DeprecationDateKey, InstantInput>>): DeprecationDates {
   const dates: DeprecationDates = {};
@@ -280,12 +270,6 @@ const validator = createSchemaValidator(LifecycleConfigSchema, { unknownKey: unk
 /**
  * One version's entry of a config, read when it passes its schema: every instant in epoch
  * milliseconds. An entry with a problem is `undefined`; {@link lifecycleShapeErrors} tells it.
- *
- * @example
- * ```ts
- * readVersionEntry({ deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01' }); // { deprecatedAt: 1780272000000, sunsetAt: 1811808000000 }
- * readVersionEntry({ sunsetAt: 'soon' }); // undefined
- * ```
  */
 export const readVersionEntry = entryReader<VersionLifecycle>(VersionLifecycleSchema);
 

@@ -19,12 +19,6 @@ const rulebook: readonly Rule[] = [
  * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the
  * headers the rules before it set), else the request is allowed with every rule's headers, a
  * later rule's value of a header replacing an earlier one's (an element's merged headers).
- *
- * @example
- * ```ts
- * const decision = decide({ method: 'GET', path: '/api/v1/users/7', version: 'v1', versionSource: 'path', template: '/users/{id}', now: Date.now() }, table);
- * if (decision.outcome === 'refuse') reply.code(decision.problem.status);
- * ```
  */
 export function decide(facts: RequestFacts, table: DecisionTable): Decision {
   let headers: Record<string, string> | undefined;

@@ -281,11 +281,6 @@ export function dataPlaneSecretProblem(): VersionaryError {
  * The `Allow` of a path: the methods its operations declare, in their order, HEAD beside GET, and
  * OPTIONS, which every data plane answers itself (204 with this list). TRACE is never served, so
  * never listed, even where a document declares it.
- *
- * @example
- * ```ts
- * allowOf(['GET', 'POST']); // 'GET, POST, HEAD, OPTIONS'
- * ```
  */
 export function allowOf(declared: Iterable<string>): string {
   const methods = [...new Set(declared)].filter((m) => m !== 'TRACE' && m !== 'HEAD' && m !== 'OPTIONS');

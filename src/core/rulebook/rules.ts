@@ -176,11 +176,6 @@ export function ratePolicyOf(
  * keys of one client whose roles give different policies (a read-only key beside a write key) have
  * a budget each and never drain one another. `client` is the credential's client (`cl_…`), else
  * the credential itself. Unauthenticated calls and failed credentials count per address instead.
- *
- * @example
- * ```ts
- * rateCounterKey('cl_7', { name: 'default' }); // 'client:default:cl_7'
- * ```
  */
 export function rateCounterKey(client: string, policy: { name: string }): string {
   return `client:${policy.name}:${client}`;

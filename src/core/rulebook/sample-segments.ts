@@ -18,11 +18,6 @@ const dayCount = / in (\d+) days, at (\d{4}-\d\d-\d\dT[\d:.]+Z)/;
  * its answer changes: what core says at each instant, so the table says nothing core would not.
  * The daily countdown of a `Warning` becomes one segment whose value holds `{days}` (its `daysTo`
  * the instant counted to); the first segment is in force from 0.
- *
- * @example
- * ```ts
- * sampleSegments((t) => ({ outcome: 'allow', headers: {}, until: Infinity }), now); // [{ from: 0, ... }]
- * ```
  */
 export function sampleSegments(at: (instant: number) => Sample, start: number): Segmented<RuleSegment> {
   const segments: RuleSegment[] = [];

@@ -7,11 +7,6 @@ const MAX_INSTANT_MS = 8.64e15;
 /**
  * One day in milliseconds. Lifecycle arithmetic works on epoch milliseconds, so every window is
  * expressed with these constants.
- *
- * @example
- * ```ts
- * const inAWeek = clock.now() + 7 * DAY_MS;
- * ```
  */
 export const DAY_MS = 86_400_000;
 

@@ -34,11 +34,6 @@ export interface EndpointSource {
  * Follow an older version's route up a line of versions (`versions`, oldest first) from index
  * `from` to index `to`: each version's `endpoint-moved` and `endpoint-removed` give the route it
  * is served at, and its transport changes on that route are collected, oldest first.
- *
- * @example
- * ```ts
- * endpointSource(bundle.versions, { from: 0, to: 2, route: { method: 'GET', path: '/users/{id}' } });
- * ```
  */
 export function endpointSource(
   versions: readonly Pick<ApiVersion, 'name' | 'changes'>[],

@@ -33,14 +33,6 @@ export interface DeprecationFacts {
  * - `x-fern-availability: deprecated` (the string form; Fern prints `@deprecated` from it).
  *
  * Both messages are the same sentence. Dates are calendar dates when they fall at midnight UTC.
- *
- * @example
- * ```ts
- * deprecationMembers({ deprecatedAt: Date.parse('2026-06-01'), sunsetAt: Date.parse('2027-01-31'), replacement: 'displayName', guide: 'https://docs.example/nickname' });
- * // { deprecated: true, 'x-sunset': '2027-01-31T00:00:00.000Z',
- * //   'x-speakeasy-deprecation-message': 'Deprecated since 2026-06-01; sunset 2027-01-31 (removed after). Use `displayName` instead. Guide: https://docs.example/nickname',
- * //   'x-speakeasy-deprecation-replacement': 'displayName', 'x-stainless-deprecation-message': '…same…', 'x-fern-availability': 'deprecated' }
- * ```
  */
 export function deprecationMembers(facts: DeprecationFacts): Record<string, unknown> {
   const message = deprecationMessage(facts);

@@ -14,12 +14,6 @@ export function partialTwinName(name: string): string {
  * `toOpenApiDocument`'s `partialResponses`), each mapped to the schema it copies: the partial
  * schema of each operation that has one, and each success body that holds it. Imports nothing,
  * so the lifecycle can read the same names without depending on the document generator.
- *
- * @example
- * ```ts
- * partialTwins([{ partial: 'User', responses: { 200: { schema: 'UserList' } } }]);
- * // Map { 'UserPartial' => 'User', 'UserListPartial' => 'UserList' }
- * ```
  */
 export function partialTwins(operations: readonly TwinOperation[]): Map<string, string> {
   const twins = new Map<string, string>();
