@@ -5,7 +5,6 @@ import { parseIsoInstant } from '../time/index.ts';
 /** How an unknown key is told: where it sits, the key, the keys its object takes, and the object's `title`. */
 type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
 
-/** Options for {@link createSchemaValidator}. */
 export interface SchemaValidatorOptions {
   /** The sentence for a key the schema does not take (`additionalProperties: false`). */
   unknownKey: UnknownKeyText;

@@ -1,4 +1,4 @@
-import { refName } from '../versions/schema-walk.ts';
+import { reachableSchemas } from '../versions/schema-walk.ts';
 import { partialTwinName, partialTwins, type TwinOperation } from '../versions/partial-twins.ts';
 import type { FieldElement } from './element-deprecation.ts';
 
@@ -59,20 +59,8 @@ export function propertiesOf(schema: Record<string, unknown>): string[] {
  * with an upstream's document behind the gateway.
  */
 export function successSchemas(schemas: Schemas, operation: TwinOperation): string[] {
-  const seen = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (typeof value !== 'object' || value === null) return;
-    const name = refName((value as { $ref?: unknown }).$ref);
-    if (name !== undefined) enter(name);
-    for (const child of Object.values(value)) visit(child);
-  };
-  const enter = (name: string) => {
-    if (seen.has(name) || !schemas[name]) return;
-    seen.add(name);
-    visit(schemas[name]);
-  };
-  for (const [status, spec] of Object.entries(operation.responses ?? {}))
-    if (Number(status) < 400 && spec?.schema !== undefined) enter(spec.schema);
-  return [...seen];
+  const roots = Object.entries(operation.responses ?? {}).flatMap(([status, spec]) =>
+    Number(status) < 400 && spec?.schema !== undefined ? [spec.schema] : [],
+  );
+  return [...reachableSchemas({ schemas, roots })].filter((name) => schemas[name]);
 }

@@ -4,7 +4,7 @@ import { withoutRequired } from './field-selection.ts';
 import { partialTwinName } from './partial-twins.ts';
 import { problemSchema } from './problem-schema.ts';
 import { withPublishedNames } from './published-names.ts';
-import { isPlainObject, ref, refName } from './schema-walk.ts';
+import { isPlainObject, reachableSchemas, ref, refName, refsIn } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
@@ -77,13 +77,15 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
     paths[path][methodKey(op.method, v32)] = options.decorate ? options.decorate(op, generated) : generated;
   }
   const extra = v32 ? (options.components ?? {}) : withoutSchemeDeprecation(options.components ?? {});
+  const reached = reachableSchemas({ schemas, roots: refsIn([paths, extra]) });
+  const used = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
   const doc = {
     openapi: v32 ? '3.2.0' : '3.1.0',
     info: { title: options.title, version: version.name, ...options.info },
     servers: [{ url: '/' }],
     ...options.top,
     paths,
-    components: { ...extra, schemas: { ...reachable({ schemas, roots: [paths, extra] }), ...(extra.schemas ?? {}) } },
+    components: { ...extra, schemas: { ...used, ...(extra.schemas ?? {}) } },
   };
   if (options.elements)
     annotateElements({ doc, version: version.name, basePath: options.basePath, elements: options.elements });
@@ -205,21 +207,4 @@ function replaceRef(options: { schema: JsonSchema; from: string; to: string }): 
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
   };
   return walk(options.schema) as JsonSchema;
-}
-
-/** The component schemas reachable from `roots` through `$ref`, in their declared order. */
-function reachable(options: { schemas: SchemaMap; roots: unknown[] }): SchemaMap {
-  const seen = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (!isPlainObject(value)) return;
-    const name = refName(value.$ref);
-    if (name !== undefined && !seen.has(name) && options.schemas[name]) {
-      seen.add(name);
-      visit(options.schemas[name]);
-    }
-    for (const child of Object.values(value)) visit(child);
-  };
-  options.roots.forEach(visit);
-  return Object.fromEntries(Object.entries(options.schemas).filter(([name]) => seen.has(name)));
 }

@@ -294,7 +294,8 @@ export function reachableSchemas(options: {
   return seen;
 }
 
-function refsIn(value: unknown): string[] {
+/** The component names of every `$ref` in a value, at any depth. */
+export function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (!isPlainObject(value)) return [];
   return Object.entries(value).flatMap(([key, child]) => {
