@@ -1,5 +1,12 @@
-import { brownoutRule, elementsRule, lifecycleRule, methodRule, versionRule, type Rule } from './rules.ts';
-import { minimumVersionRule } from './minimum-version-rule.ts';
+import {
+  brownoutRule,
+  elementsRule,
+  lifecycleRule,
+  methodRule,
+  minimumVersionRule,
+  versionRule,
+  type Rule,
+} from './rules.ts';
 import type { Decision, DecisionRule, DecisionTable, RequestFacts } from './table.ts';
 
 /**

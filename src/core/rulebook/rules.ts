@@ -1,8 +1,16 @@
-import { judgeSubject, problemOf } from './judge-row.ts';
 import { allowOf, brownoutRetryAfter } from './problems.ts';
-import { ruleMethodOf } from './route-index.ts';
-import { routeRowOf } from './route-index.ts';
-import type { Decision, DecisionTable, ProblemRow, RatePolicy, RequestFacts, RouteRow } from './table.ts';
+import { routeRowOf, ruleMethodOf } from './route-index.ts';
+import { headersAt, segmentAt } from './segments.ts';
+import type {
+  Decision,
+  DecisionRule,
+  DecisionTable,
+  ProblemRow,
+  RatePolicy,
+  RequestFacts,
+  RouteRow,
+  RuleRow,
+} from './table.ts';
 
 /** One request rule: a pure decision over the request's facts and the compiled table. */
 export type Rule = (facts: RequestFacts, table: DecisionTable) => Decision;
@@ -13,6 +21,57 @@ const allowed: Decision = Object.freeze({
   deprecated: false,
 }) as Decision;
 
+function refuse(problem: ProblemRow, rule: DecisionRule, deprecated = false, headers = {}): Decision {
+  return { outcome: 'refuse', headers, problem, rule, deprecated };
+}
+
+/** What a subject's row says of a request: its segments, clients' own segments and closings. */
+type JudgedSubject = Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>;
+
+/** A problem of the table by key; a missing key is a compiler bug, answered as a plain 404. */
+export function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {
+  return (key === undefined ? undefined : table.problems[key]) ?? missingProblem;
+}
+
+const missingProblem: ProblemRow = {
+  status: 404,
+  headers: {},
+  body: {
+    type: '/problems/not-found',
+    title: 'Not Found',
+    status: 404,
+    detail: 'No such resource.',
+    code: 'NOT_FOUND',
+  },
+};
+
+/**
+ * Judge one subject (a version, an operation, an element) for a client at `now`: the client's own
+ * segments replace the shared ones (extended access), a refusing segment answers its problem with
+ * its headers, and while everyone's segment allows, a closing in effect refuses a client not allowed
+ * past it.
+ */
+export function judgeSubject(
+  table: DecisionTable,
+  subject: JudgedSubject,
+  facts: { client: string | undefined; now: number; deprecated: boolean },
+): Decision {
+  const { client, now, deprecated } = facts;
+  const own = client === undefined ? undefined : subject.extendedAccess?.[client];
+  const segment = segmentAt(own?.segments ?? subject.segments, now);
+  const shared = own === undefined ? segment : segmentAt(subject.segments, now);
+  const headers = headersAt(segment, now);
+  if (segment.outcome === 'refuse') return refuse(problemOf(table, segment.problem), 'removed', deprecated, headers);
+  // Closings guard the subject while it is open to all: past its removal, only the clients granted
+  // extended access are served, and that grant is the owner's word for them, closing or not.
+  if (subject.closings && shared.outcome === 'allow')
+    for (const closing of subject.closings)
+      if (now >= closing.at && (client === undefined || !closing.allowed.includes(client)))
+        return refuse(problemOf(table, closing.problem), 'closed_to_new_clients', deprecated, headers);
+  if (own && shared.outcome === 'refuse') return { outcome: 'allow', headers, deprecated, rule: 'extended_access' };
+  return { outcome: 'allow', headers, deprecated };
+}
+
 /** The operation a request reached, when it reached one. */
 function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
   return facts.version === undefined || facts.template === undefined
@@ -22,28 +81,44 @@ function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefine
 
 /** Unversioned or unknown version: 400 `VERSION_MISSING`, 404 `VERSION_UNKNOWN` naming it. */
 export const versionRule: Rule = (facts, table) => {
-  if (facts.version === undefined)
-    return {
-      outcome: 'refuse',
-      headers: {},
-      problem: problemOf(table, 'version-missing'),
-      rule: 'version',
-      deprecated: false,
-    };
+  if (facts.version === undefined) return refuse(problemOf(table, 'version-missing'), 'version');
   if (table.versions.includes(facts.version)) return allowed;
   const key = facts.versionSource === 'accept' ? 'version-unknown-accept' : 'version-unknown';
-  return {
-    outcome: 'refuse',
-    headers: {},
-    problem: naming(problemOf(table, key), facts.version),
-    rule: 'version',
-    deprecated: false,
-  };
+  return refuse(naming(problemOf(table, key), facts.version), 'version');
 };
 
 function naming(problem: ProblemRow, version: string): ProblemRow {
   const detail = problem.body.detail.replace('{version}', version);
   return { ...problem, body: { ...problem.body, detail } };
+}
+
+/**
+ * A client's minimum version: set once a client has migrated, so that it never slides back. Its
+ * calls to a version older than its minimum (in the table's `versions` order) are refused with
+ * the 410 that names the minimum and links to it; every other client, and an anonymous call, is
+ * judged as before. A minimum the table does not know (a version since dropped) retires nothing.
+ */
+export const minimumVersionRule: Rule = (facts, table) => {
+  const client = facts.principal?.client;
+  if (client === undefined || facts.version === undefined) return allowed;
+  const minimum = table.minimumVersions?.[client];
+  if (minimum === undefined) return allowed;
+  const asked = table.versions.indexOf(facts.version);
+  const floor = table.versions.indexOf(minimum.version);
+  if (asked === -1 || floor === -1 || asked >= floor) return allowed;
+  return refuse(problemOf(table, minimum.problem), 'minimum_version');
+};
+
+/**
+ * Whether some client's minimum version is after `version`: a data plane that refuses a removed
+ * version before the caller is known waits for the caller instead, whose own minimum answers first.
+ */
+export function retiresSome(table: DecisionTable, version: string): boolean {
+  const asked = table.versions.indexOf(version);
+  if (asked === -1 || table.minimumVersions === undefined) return false;
+  for (const client in table.minimumVersions)
+    if (table.versions.indexOf(table.minimumVersions[client]!.version) > asked) return true;
+  return false;
 }
 
 /**
@@ -77,17 +152,14 @@ export const methodRule: Rule = (facts, table) => {
   const problem = problemOf(table, 'method-not-allowed');
   const allow = allowOf(declared);
   const fill = (text: string) => text.replace('{method}', facts.method).replace('{allow}', allow);
-  return {
-    outcome: 'refuse',
-    headers: {},
-    problem: {
+  return refuse(
+    {
       ...problem,
       headers: { ...problem.headers, allow },
       body: { ...problem.body, detail: fill(problem.body.detail) },
     },
-    rule: 'method',
-    deprecated: false,
-  };
+    'method',
+  );
 };
 
 /**
@@ -139,13 +211,11 @@ export const brownoutRule: Rule = (facts, table) => {
     if (spared !== undefined && spared > now) continue;
     const problem = problemOf(table, b.problem);
     const retryAfter = brownoutRetryAfter(b.endsAt, now);
-    return {
-      outcome: 'refuse',
-      headers: {},
-      problem: { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
-      rule: 'brownout',
-      deprecated: (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
-    };
+    return refuse(
+      { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
+      'brownout',
+      (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
+    );
   }
   return allowed;
 };
