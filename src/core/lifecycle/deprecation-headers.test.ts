@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { deprecationHeaders } from './deprecation-headers.ts';
 import type { DeprecationHeadersOptions } from './deprecation-headers.ts';
 import { quoteHeaderText } from './header-text.ts';
-import { at, clockAt, days, scheduleOf } from './test-support.ts';
+import { at, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const schedule = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
 const sunsetAt = at('2026-07-01');
