@@ -117,13 +117,14 @@ function conversionsOf(
 }
 
 function stepsOn(version: ApiVersion, name: string) {
-  return version.changes
-    .flatMap((c) => c.instructions)
-    .flatMap((s) =>
-      (s.op === 'field-removed' || s.op === 'field-retyped' || s.op === 'field-renamed') && s.schema === name
-        ? [s]
-        : [],
-    );
+  return instructionsOn(version, name).flatMap((s) =>
+    s.op === 'field-removed' || s.op === 'field-retyped' || s.op === 'field-renamed' ? [s] : [],
+  );
+}
+
+/** A version's instructions on schema `name`. */
+export function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
+  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 /** The one JSON type a schema's values have, `null` aside (`anyOf: [{type}, {type: null}]` included). */

@@ -1,8 +1,7 @@
-import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
+import { chain, compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
 import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
-import type { Instruction } from './instructions.ts';
 import type { MigrationContext, RequestMigrationContext } from './types.ts';
-import { dataDown, dataUp } from './data-migrations.ts';
+import { dataDown, dataUp, instructionsOn } from './data-migrations.ts';
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
 interface Step {
@@ -37,10 +36,11 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     i === 0
       ? undefined
       : {
+          // The change's own migrations see the body before its data instructions move it.
           migrate: compileTransform({
             schemas: version.schemas,
             own: (name) =>
-              then(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
+              chain(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
           }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
@@ -52,7 +52,7 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       : {
           migrate: compileTransform({
             schemas: versions[i - 1]!.schemas,
-            own: (name) => then(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
+            own: (name) => chain(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
           }),
           shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
         },
@@ -77,12 +77,6 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       return value;
     },
   };
-}
-
-/** `first`, then `second`: the change's own migrations see the body before its data instructions move it. */
-function then(first: Transform, second: Transform): Transform {
-  if (!first || !second) return first ?? second;
-  return (value) => second(first(value));
 }
 
 /** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
@@ -131,10 +125,6 @@ function newerShape(version: ApiVersion, name: string): Transform {
     s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : [],
   );
   return reshape(drop, maps);
-}
-
-function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
-  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 /** Each enum mapping, by its field; one without a field maps the schema's own values (an enum component). */

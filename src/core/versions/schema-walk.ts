@@ -265,7 +265,8 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function chain(first: Transform, second: Transform): Transform {
+/** `first`, then `second`; either may be null (nothing to do). */
+export function chain(first: Transform, second: Transform): Transform {
   if (!first) return second;
   if (!second) return first;
   return (value) => second(first(value));
