@@ -5,7 +5,7 @@ import { parseIsoInstant } from '../time/index.ts';
 /** How an unknown key is told: where it sits, the key, the keys its object takes, and the object's `title`. */
 type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
 
-export interface SchemaValidatorOptions {
+interface SchemaValidatorOptions {
   /** The sentence for a key the schema does not take (`additionalProperties: false`). */
   unknownKey: UnknownKeyText;
 }

@@ -7,8 +7,7 @@ import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts
 import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/** Options for {@link checkSchedulePolicy}. */
-export interface CheckSchedulePolicyOptions {
+interface CheckSchedulePolicyOptions {
   /** The schedule to check (new or stored). */
   schedule: DeprecationSchedule;
   /** Every published version, with their current schedules. */

@@ -29,12 +29,7 @@ export interface DeprecationManifestSource {
   elements: readonly ElementDeprecation[];
 }
 
-/**
- * The dates of one entry, ISO 8601 instants. `deprecation` and `sunset` are always there; a date
- * the lifecycle may carry later (an extended-access cap, closing to new clients) is one more
- * optional member here and in {@link timeline}, absent when unset, so readers ignore what they do
- * not know.
- */
+/** The dates of one entry, ISO 8601; a later date is one more optional member, absent when unset. */
 interface ManifestDates {
   deprecation: string;
   sunset: string;
@@ -88,7 +83,6 @@ interface ParameterEntry extends EntryBase {
   member: string;
 }
 
-/** One deprecation of a {@link DeprecationManifest}. */
 type DeprecationManifestEntry = VersionEntry | EndpointEntry | FieldEntry | ParameterEntry;
 
 /** The body of `application/deprecations+json`. */
@@ -99,12 +93,9 @@ export interface DeprecationManifest {
 const kindOrder = { version: 0, endpoint: 1, field: 2, parameter: 3 } as const;
 
 /**
- * The deprecation manifest of one API: every deprecated version, endpoint, field and query
- * parameter with its dates, replacement and guide. Versions come in release order, then endpoints,
- * fields and parameters, each by version and name, so the same lifecycle gives the same bytes on
- * every instance. It holds no time of its own and no state read from a clock: it changes only when
- * the lifecycle does, and entries stay after their sunset, so a caller of something removed can
- * still learn why.
+ * The deprecation manifest of one API, in a fixed order (kind, version, name) and without a clock,
+ * so every instance gives the same bytes; entries stay after their sunset, so a caller of something
+ * removed can still learn why.
  */
 export function buildDeprecationManifest(source: DeprecationManifestSource): DeprecationManifest {
   const { versions, prefix } = source;

@@ -14,8 +14,7 @@ interface CurrentDeprecationHeaders {
   warning?: string;
 }
 
-/** Options for {@link elementVerdict}. */
-export interface ElementVerdictOptions {
+interface ElementVerdictOptions {
   /** The elements the request uses (never empty). */
   used: readonly ElementDeprecation[];
   clock: Clock;

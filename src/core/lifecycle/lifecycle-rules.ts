@@ -2,8 +2,7 @@ import { parseIsoInstant } from '../time/index.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
 import { isPlainObject } from '../versions/schema-walk.ts';
 
-/** Options for {@link checkLifecycleRules}. */
-export interface CheckLifecycleRulesOptions {
+interface CheckLifecycleRulesOptions {
   /** The config as written: checked with the schema too, so these rules read it defensively. */
   config: unknown;
   /** Where it sits, for the messages: `lifecycle` in the plugin, `''` in the config file. */

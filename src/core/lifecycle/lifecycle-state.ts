@@ -69,8 +69,7 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Lifecy
   return row.to;
 }
 
-/** Options for {@link stateAt}. */
-export interface StateAtOptions {
+interface StateAtOptions {
   /** The version's deprecation, or `undefined` when none is registered. */
   schedule: DeprecationSchedule | undefined;
   clock: Clock;

@@ -1,8 +1,7 @@
 import { ENDING_SOON_AFTER_MS } from './durations.ts';
 import type { DeprecationSchedule } from './schedule.ts';
 
-/** Options for {@link nextLifecycleChange}. */
-export interface NextLifecycleChangeOptions {
+interface NextLifecycleChangeOptions {
   schedule: DeprecationSchedule | undefined;
   /** Epoch milliseconds. */
   now: number;

@@ -37,8 +37,7 @@ export interface PolicyReport {
   warnings: PolicyWarning[];
 }
 
-/** Options for {@link createViolation}. */
-export interface CreateViolationOptions {
+interface CreateViolationOptions {
   code?: ErrorCode;
   rule: PolicyRule;
   /** The message after the rule id, naming the numbers involved. */
@@ -58,8 +57,7 @@ export function createViolation(options: CreateViolationOptions): VersionaryErro
   });
 }
 
-/** Options for {@link toPolicyError}. */
-export interface ToPolicyErrorOptions {
+interface ToPolicyErrorOptions {
   /** Always wrap in this code, even a single violation (config checks use `INVALID_CONFIG`). */
   code?: ErrorCode;
   /** What was checked, for the summary line. */

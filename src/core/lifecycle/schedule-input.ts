@@ -3,8 +3,7 @@ import type { VersionaryError } from '../errors/index.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 import { parseIsoInstant } from '../time/index.ts';
 
-/** Options for {@link readScheduleInstant}. */
-export interface ReadScheduleInstantOptions {
+interface ReadScheduleInstantOptions {
   value: number | string;
   field: string;
   /** Where a violation (rule `schedule-input`) is pushed, so every problem is reported at once. */
@@ -30,8 +29,7 @@ export function readScheduleInstant(options: ReadScheduleInstantOptions): number
   return Number.NaN;
 }
 
-/** Options for {@link readNoticeMonths}. */
-export interface ReadNoticeMonthsOptions {
+interface ReadNoticeMonthsOptions {
   version: string;
   noticeMonths?: number;
   sunsetAt?: number | string;

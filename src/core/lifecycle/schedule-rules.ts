@@ -15,8 +15,7 @@ export function minimumNoticeMs(audience: Audience): number {
   return monthsToMs(MINIMUM_NOTICE_MONTHS[audience]);
 }
 
-/** Options for {@link checkNoticePeriod}. */
-export interface CheckNoticePeriodOptions {
+interface CheckNoticePeriodOptions {
   schedule: DeprecationSchedule;
   audience: Audience;
   /** When clients first hear of it; a backdated deprecation gives notice only from here. */
@@ -51,8 +50,7 @@ export function checkNoticePeriod(options: CheckNoticePeriodOptions): Versionary
   });
 }
 
-/** Options for {@link checkConcreteSunset}. */
-export interface CheckConcreteSunsetOptions {
+interface CheckConcreteSunsetOptions {
   schedule: DeprecationSchedule;
   /** False when the sunset was derived from a notice period rather than named by the caller. */
   sunsetNamed?: boolean;

@@ -5,7 +5,7 @@ import { requiredOf } from './schema-walk.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
 /** What deriving one older version produced, plus every definition problem found on the way. */
-export interface DeriveResult {
+interface DeriveResult {
   schemas: SchemaMap;
   /** The older version's published name of each schema renamed so far (`schema-renamed`), by its own. */
   names: Record<string, string>;
@@ -13,7 +13,7 @@ export interface DeriveResult {
   problems: string[];
 }
 
-export interface DeriveOlderOptions {
+interface DeriveOlderOptions {
   /** Name of the newer version, for messages. */
   version: string;
   schemas: SchemaMap;

@@ -22,7 +22,7 @@ export function ref<const Name extends string>(name: Name): { $ref: `#/component
   return { $ref: `${refPrefix}${name}` as `#/components/schemas/${Name}` };
 }
 
-export interface CompileTransformOptions {
+interface CompileTransformOptions {
   schemas: SchemaMap;
   /** The transform owned by a named schema, applied after its children are transformed. */
   own: (name: string) => Transform;
