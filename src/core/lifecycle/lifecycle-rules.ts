@@ -7,19 +7,11 @@ interface CheckLifecycleRulesOptions {
   config: unknown;
   /** Where it sits, for the messages: `lifecycle` in the plugin, `''` in the config file. */
   where: string;
-  /**
-   * The versions that have code, oldest first: given by the routing plugin, which stores nothing,
-   * so every date must be in the config. The service checks these rules with its stored schedules
-   * instead (`lifecyclePolicyProblems`).
-   */
+  /** The versions that have code: given by the routing plugin, which stores nothing, so every date must be in the config. */
   bundle?: readonly string[];
 }
 
-/**
- * The lifecycle rules across fields that no JSON schema can tell, as sentences: a deprecation
- * names a concrete sunset (rule `concrete-sunset`), one name for endpoint deprecations; and, with
- * the `bundle`, a sunset after a deprecation date, versions that exist, releases in order.
- */
+/** The lifecycle rules across fields that no JSON schema can tell, as sentences. */
 export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string[] {
   const { where, bundle } = options;
   const config = isPlainObject(options.config) ? options.config : {};
@@ -71,19 +63,13 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
   return errors;
 }
 
-/**
- * An instant of a lifecycle config (ISO 8601 or epoch milliseconds) as epoch milliseconds;
- * `undefined` when absent or unreadable.
- */
+/** An instant of a lifecycle config as epoch milliseconds; `undefined` when absent or unreadable. */
 export function instantMs(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   return typeof value === 'string' ? parseIsoInstant(value) : undefined;
 }
 
-/**
- * The cap on extended access comes after the sunset it extends (a cap before it would grant
- * nothing), and needs one.
- */
+/** The cap on extended access comes after the sunset it extends (before it, it grants nothing). */
 export function capErrors(entry: Record<string, unknown>, here: string): string[] {
   const cap = instantMs(entry.extendedAccessUntil);
   if (cap === undefined) return [];

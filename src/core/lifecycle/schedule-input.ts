@@ -10,10 +10,7 @@ interface ReadScheduleInstantOptions {
   errors: VersionaryError[];
 }
 
-/**
- * Read a scheduling date given as epoch milliseconds or ISO 8601. A bad one pushes a
- * `schedule-input` violation and reads as `NaN`, so the other rules still run.
- */
+/** A scheduling date; a bad one pushes a `schedule-input` violation and reads as `NaN`, so the other rules still run. */
 export function readScheduleInstant(options: ReadScheduleInstantOptions): number {
   const { value, field } = options;
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
@@ -36,10 +33,7 @@ interface ReadNoticeMonthsOptions {
   errors: VersionaryError[];
 }
 
-/**
- * Read the notice in months (default 6), refusing (rule `schedule-input`) a non-positive one, or
- * one given together with `sunsetAt`, since the two could disagree.
- */
+/** The notice in months (default 6), refusing a non-positive one or one given with `sunsetAt`. */
 export function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
   const months = options.noticeMonths ?? 6;
   if (options.noticeMonths !== undefined && options.sunsetAt !== undefined) {
