@@ -1,12 +1,7 @@
 import type { ApiVersion } from './bundle-types.ts';
 import type { Instruction } from './instructions.ts';
 
-/**
- * A problem of a version definition and where it is, as a JSON pointer into what
- * `defineVersions` was given: `/versions/2/changes/0/instructions/1` for an instruction of a
- * change (the data plane's change files name the file, the change and the instruction from it),
- * `/versions/2` for a version, `/versions` for the whole definition.
- */
+/** A problem of a version definition, at a JSON pointer into it (`/versions/2/changes/0/instructions/1`). */
 export interface DefinitionProblem {
   detail: string;
   pointer: string;

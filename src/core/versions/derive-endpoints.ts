@@ -5,11 +5,7 @@ import type { HttpMethod, OperationSpec } from './types.ts';
 
 type EndpointStep = EndpointInstruction | Extract<Instruction, { op: 'endpoint-added' }>;
 
-/**
- * Undo one endpoint instruction on the newer version's operations, giving the older version's.
- * Every route, status, header list and query member it names is checked against the newer
- * version first: a route it lacks is a problem (`fail`), never an instruction that does nothing.
- */
+/** Undo one endpoint instruction; what it names and the newer version lacks is a problem, never a no-op. */
 export function deriveEndpoint(at: {
   step: EndpointStep;
   version: string;

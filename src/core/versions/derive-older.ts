@@ -23,11 +23,7 @@ interface DeriveOlderOptions {
   names?: Record<string, string>;
 }
 
-/**
- * Undo one version's instructions on its schemas and operations, giving the previous version.
- * Each instruction is checked against the newer version first, so a change that names a missing
- * schema, field or enum value is reported instead of silently doing nothing.
- */
+/** Undo one version's instructions, giving the previous version; what they name and it lacks is a problem. */
 export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
   const schemas: SchemaMap = { ...options.schemas };
   let operations = [...options.operations];

@@ -10,13 +10,10 @@ interface Step {
 }
 
 /**
- * Compile response and request migrations for every step between adjacent versions.
- *
- * Each step runs in two phases, as Cadwyn runs its converters before the older model: first the
- * change's own migrations, bottom-up along the schema the body is in, so they see every field of
- * that version (a rename reads `customer` before anything drops it); then the target version's
- * shape, along the target's schema: fields the target lacks are dropped and enum values it lacks
- * are mapped, as the instructions say.
+ * Compile the migrations between adjacent versions. Each step runs in two phases, as Cadwyn's
+ * converters do: the change's own migrations, bottom-up along the body's schema, so they see every
+ * field of that version (a rename reads `customer` before anything drops it); then the target's
+ * shape (fields it lacks dropped, enum values it lacks mapped).
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // The call whose body is migrated, read by every migration the plan runs: set before each run,

@@ -1,10 +1,6 @@
 import { isPlainObject, refName } from './schema-walk.ts';
 
-/**
- * An OpenAPI document with its component schemas under the names a version published
- * (`schema-renamed`): each renamed key, and every `$ref` to it anywhere in the document. The
- * document is returned as it is when nothing was renamed.
- */
+/** A document with its schemas (keys and every `$ref`) under the names a version published (`schema-renamed`). */
 export function withPublishedNames<T extends Record<string, unknown>>(
   doc: T,
   names: Readonly<Record<string, string>> | undefined,
