@@ -1,7 +1,6 @@
 import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { PolicyRule } from './policy-report.ts';
-import type { PolicyWarning } from './policy-report.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { PolicyRule, type PolicyWarning } from './policy-report.ts';
 import { formatIsoDate } from '../time/index.ts';
 
 /** The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days. */

@@ -1,11 +1,8 @@
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
-import type { PolicyReport, PolicyWarning } from './policy-report.ts';
+import type { LifecycleVersion, Audience } from './schedule.ts';
+import { PolicyRule, createViolation, toPolicyError, type PolicyReport, type PolicyWarning } from './policy-report.ts';
 import { checkReplacementExists } from './replacement-rule.ts';
-import type { Audience } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
 /** Options for {@link checkLifecycleConfig}. */

@@ -1,10 +1,9 @@
 import { VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
 import { stateAt, transition } from './lifecycle-state.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import type { PolicyReport } from './policy-report.ts';
 import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
-import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
 interface CheckSchedulePolicyOptions {

@@ -5,13 +5,12 @@ import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { parseElementDeprecations } from './element-config.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
 import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
 import { lifecycleShapeErrors, type InstantInput, type LifecycleConfig } from './lifecycle-schema.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
-import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 export type {

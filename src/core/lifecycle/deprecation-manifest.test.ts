@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildDeprecationManifest, type DeprecationManifestSource } from './deprecation-manifest.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { at, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const versions: LifecycleVersion[] = [

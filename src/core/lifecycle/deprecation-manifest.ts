@@ -1,7 +1,7 @@
 import { formatIsoInstant } from '../time/index.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
 import type { DeprecationDates } from './lifecycle-schema.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { resolveReplacement } from './replacement-rule.ts';
 
 /** The media type of a deprecation manifest (draft-rmili-httpapi-deprecation-manifest-00). */

@@ -2,9 +2,8 @@ import type { Clock } from '../clock/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { elementRemovedProblem } from '../rulebook/problems.ts';
 import { formatIsoInstant, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
-import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
+import { deprecationHeaders, type DeprecationHeaderStyle, linkTarget, quoteHeaderText } from './deprecation-headers.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
-import { linkTarget, quoteHeaderText } from './header-text.ts';
 
 /** The deprecation headers a response already carries (its version's or endpoint's), lower-case names. */
 interface CurrentDeprecationHeaders {

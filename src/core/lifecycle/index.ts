@@ -1,6 +1,5 @@
 export { DAY_MS, MONTH_MS } from './durations.ts';
-export type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
-export type { LifecycleVersion } from './lifecycle-version.ts';
+export type { Audience, DeprecationReason, DeprecationSchedule, LifecycleVersion } from './schedule.ts';
 export type { LifecycleState } from './lifecycle-state.ts';
 export { checkDeprecationStatus, type DeprecationStatus } from './deprecation-status.ts';
 export { PolicyRule, createViolation, toPolicyError, type PolicyWarning } from './policy-report.ts';
@@ -33,7 +32,7 @@ export {
   type EndpointLifecycle,
   type VersionLifecycle,
 } from './lifecycle-schema.ts';
-export { capErrors, checkLifecycleRules, closingErrors } from './lifecycle-rules.ts';
+export { capErrors, checkLifecycleRules, closingErrors, cappedUntil } from './lifecycle-rules.ts';
 export { declaredOrder, orderReleases } from './release-order.ts';
 export {
   checkLifecycleConfigShape,
@@ -51,4 +50,3 @@ export { compileElementUses, looseQuery, type ElementUseCheck } from './element-
 export { fieldSchemas, servedSchemas, successSchemas } from './element-schemas.ts';
 export { elementVerdict } from './element-headers.ts';
 export { buildDeprecationManifest, deprecationManifestType } from './deprecation-manifest.ts';
-export { cappedUntil } from './extended-access-cap.ts';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { checkReplacementExists, checkVersionKnown, resolveReplacement } from './replacement-rule.ts';
 import { at, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 

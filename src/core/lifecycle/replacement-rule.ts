@@ -1,6 +1,5 @@
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 
 /** Options for {@link resolveReplacement} and {@link checkReplacementExists}. */

@@ -1,16 +1,14 @@
 import type { Clock } from '../clock/index.ts';
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
 import { monthsToMs } from './durations.ts';
 import { stateAt } from './lifecycle-state.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
 import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
 import type { ScheduledDeprecation } from './schedule-deprecation.ts';
 import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
-import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { formatIsoDate } from '../time/index.ts';
 
 /** Options for {@link rescheduleDeprecation}. */

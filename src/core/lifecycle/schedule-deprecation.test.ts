@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { scheduleDeprecation } from './schedule-deprecation.ts';
 import { at, caught, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 

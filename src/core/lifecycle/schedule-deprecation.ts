@@ -2,10 +2,8 @@ import type { Clock } from '../clock/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { checkSchedulePolicy } from './check-schedule-policy.ts';
 import { monthsToMs } from './durations.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { toPolicyError } from './policy-report.ts';
-import type { PolicyWarning } from './policy-report.ts';
-import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
+import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
+import { toPolicyError, type PolicyWarning } from './policy-report.ts';
 import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
 
 /** Options for {@link scheduleDeprecation}. */
