@@ -1,7 +1,7 @@
 import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
-import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
+import { locatedSteps, type DefinitionProblem } from './check-definition.ts';
 import { instructionsOn } from './data-migrations.ts';
 
 /**

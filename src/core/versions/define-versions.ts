@@ -1,14 +1,19 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import { checkReferences } from './check-references.ts';
 import { deriveOlder } from './derive-older.ts';
 import { undoOrder } from './derive-endpoints.ts';
-import { checkHead, checkMigrationCoverage } from './check-definition.ts';
+import {
+  checkHead,
+  checkMigrationCoverage,
+  askedOnce,
+  instructionPointer,
+  type DefinitionProblem,
+} from './check-definition.ts';
 import { checkProducible } from './check-producible.ts';
 import { createMigrationPlan } from './migration-plan.ts';
 import type { ApiVersion, VersionBundle } from './bundle-types.ts';
 import type { VersionChange } from './version-change.ts';
-import type { HeadDefinition } from './types.ts';
-import { askedOnce, instructionPointer, type DefinitionProblem } from './definition-problem.ts';
+import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+import { refName } from './schema-walk.ts';
 
 /** One published version. The first version has no changes; each later one lists what it changed. */
 export interface VersionDeclaration {
@@ -124,5 +129,35 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
       if (!change.description?.trim()) problems.push(`${v.name} has a change without a description`);
     }
   });
+  return problems;
+}
+
+/** List every dangling `$ref` and every operation schema name that a version does not define. */
+export function checkReferences(options: {
+  version: string;
+  schemas: SchemaMap;
+  operations: OperationSpec[];
+}): string[] {
+  const { version, schemas, operations } = options;
+  const problems: string[] = [];
+  const visit = (value: unknown, where: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${where}/${i}`));
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref') {
+        const name = refName(child);
+        if (name === undefined || !schemas[name])
+          problems.push(`${version}: ${where} refers to ${String(child)}, which is not defined`);
+      } else visit(child, `${where}/${key}`);
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) visit(schema, `#/components/schemas/${name}`);
+  for (const op of operations) {
+    const names = [op.body, op.partial, ...Object.values(op.responses).map((r) => r.schema)];
+    for (const name of names) {
+      if (name !== undefined && !schemas[name])
+        problems.push(`${version}: operation ${op.id} uses schema "${name}", which is not defined`);
+    }
+  }
   return problems;
 }
