@@ -1,4 +1,4 @@
-import { parseIsoInstant } from '../time/index.ts';
+import { DAY_MS, parseIsoInstant } from '../time/index.ts';
 import type { RuleSegment, Segmented } from './table.ts';
 
 /** A subject's answer at one instant, and the instant it next changes (`Infinity`: never by time). */
@@ -9,7 +9,6 @@ export interface Sample {
   until: number;
 }
 
-const dayMs = 86_400_000;
 // The Warning's day count, as `deprecationHeaders` words it, followed by the instant it counts to.
 const dayCount = / in (\d+) days, at (\d{4}-\d\d-\d\dT[\d:.]+Z)/;
 
@@ -48,7 +47,7 @@ function templated(segment: RuleSegment, instant: number): RuleSegment {
   const found = warning === undefined ? null : dayCount.exec(warning);
   if (found === null) return segment;
   const daysTo = parseIsoInstant(found[2]!);
-  if (daysTo === undefined || Math.floor((daysTo - instant) / dayMs) !== Number(found[1])) return segment;
+  if (daysTo === undefined || Math.floor((daysTo - instant) / DAY_MS) !== Number(found[1])) return segment;
   const value = warning!.replace(found[0], ` in {days} days, at ${found[2]}`);
   return { ...segment, headers: { ...segment.headers, warning: value }, daysTo };
 }
