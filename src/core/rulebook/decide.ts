@@ -23,9 +23,8 @@ const rulebook: readonly Rule[] = [
 ];
 
 /**
- * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the
- * headers the rules before it set), else the request is allowed with every rule's headers, a
- * later rule's value of a header replacing an earlier one's (an element's merged headers).
+ * Decide a request: the first refusal answers (with the headers the rules before it set), else it is
+ * allowed with every rule's headers, a later rule's value replacing an earlier one's.
  */
 export function decide(facts: RequestFacts, table: DecisionTable): Decision {
   let headers: Record<string, string> | undefined;

@@ -46,10 +46,9 @@ const missingProblem: ProblemRow = {
 };
 
 /**
- * Judge one subject (a version, an operation, an element) for a client at `now`: the client's own
- * segments replace the shared ones (extended access), a refusing segment answers its problem with
- * its headers, and while everyone's segment allows, a closing in effect refuses a client not allowed
- * past it.
+ * Judge one subject (a version, an operation, an element) for a client at `now`: its own segments
+ * (extended access) replace the shared ones; while everyone's segment allows, a closing in effect
+ * refuses a client not allowed past it.
  */
 export function judgeSubject(
   table: DecisionTable,
@@ -93,10 +92,8 @@ function naming(problem: ProblemRow, version: string): ProblemRow {
 }
 
 /**
- * A client's minimum version: set once a client has migrated, so that it never slides back. Its
- * calls to a version older than its minimum (in the table's `versions` order) are refused with
- * the 410 that names the minimum and links to it; every other client, and an anonymous call, is
- * judged as before. A minimum the table does not know (a version since dropped) retires nothing.
+ * A client's minimum version, set once it has migrated so that it never slides back: its calls to
+ * an older version are refused (410). A minimum the table does not know (since dropped) retires nothing.
  */
 export const minimumVersionRule: Rule = (facts, table) => {
   const client = facts.principal?.client;
@@ -121,11 +118,7 @@ export function retiresSome(table: DecisionTable, version: string): boolean {
   return false;
 }
 
-/**
- * The lifecycle of the version and operation: removed (or served past its sunset to a client with
- * extended access), closed to new clients, else allowed with the deprecation headers. A path with
- * no route is judged by the version's own row.
- */
+/** The lifecycle of the operation, or of the version for a path with no route. */
 export const lifecycleRule: Rule = (facts, table) => {
   if (facts.version === undefined) return allowed;
   const route = routeOf(facts, table);
@@ -139,10 +132,8 @@ export const lifecycleRule: Rule = (facts, table) => {
 };
 
 /**
- * The method: served only where the route the path reaches declares an operation for it (HEAD
- * with GET), so a method no document names (`PROPFIND`, `PURGE`) is never forwarded; OPTIONS is
- * let through for the data plane to answer (204 with `Allow`); TRACE never. Else 405 with `Allow`
- * (see `allowOf`). Data-driven: a method is known because a route declares it (QUERY included).
+ * The method: served only where the path's route declares it (HEAD with GET), so a method no
+ * document names (`PROPFIND`) is never forwarded; OPTIONS is left to the data plane; TRACE never.
  */
 export const methodRule: Rule = (facts, table) => {
   const declared = facts.methods;
@@ -163,9 +154,8 @@ export const methodRule: Rule = (facts, table) => {
 };
 
 /**
- * Deprecated parameters and fields the request uses: each judged as its own subject, whose
- * headers (the operation's merged with the element's) replace the operation's; past its sunset,
- * the 400 `ELEMENT_REMOVED`. With several used, the first refusal answers, else the first's headers.
+ * Deprecated parameters and fields the request uses, each judged as its own subject whose headers
+ * replace the operation's; with several, the first refusal answers, else the first's headers.
  */
 export const elementsRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
@@ -194,12 +184,11 @@ function ruleOfElement(decision: Decision & { outcome: 'refuse' }) {
 }
 
 /**
- * A brownout window in force on the operation (on a path with no route, the version's), for this client (a targeted one names it), that
- * its extended access does not spare: refused as the removal will be, with `retry-after`.
+ * A brownout window in force on the operation (or the version, for a path with no route) for this
+ * client, unless its extended access spares it: refused as the removal will be, with `retry-after`.
  */
 export const brownoutRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
-  // A path with no route: the version's whole-version brownouts, as its removal would reach it.
   const rows = route?.brownouts ?? (facts.version === undefined ? undefined : table.versionBrownouts?.[facts.version]);
   if (rows === undefined || rows.length === 0) return allowed;
   const client = facts.principal?.client;

@@ -13,10 +13,8 @@ export interface Sample {
 const dayCount = / in (\d+) days, at (\d{4}-\d\d-\d\dT[\d:.]+Z)/;
 
 /**
- * The segments of a subject from `start` on, by asking `at` at `start` and then at each instant
- * its answer changes: what core says at each instant, so the table says nothing core would not.
- * The daily countdown of a `Warning` becomes one segment whose value holds `{days}` (its `daysTo`
- * the instant counted to); the first segment is in force from 0.
+ * A subject's segments from `start` on, asking core at each instant its answer changes, so the
+ * table says nothing core would not; a `Warning`'s daily countdown is one segment with `{days}`.
  */
 export function sampleSegments(at: (instant: number) => Sample, start: number): Segmented<RuleSegment> {
   const segments: RuleSegment[] = [];
