@@ -1,2 +1,1 @@
-export { createSchemaValidator, type SchemaValidator } from './schema-validator.ts';
-export { pickDefined } from './pick-defined.ts';
+export { createSchemaValidator, type SchemaValidator, pickDefined } from './schema-validator.ts';
