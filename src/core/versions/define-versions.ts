@@ -10,7 +10,7 @@ import {
 } from './check-definition.ts';
 import { checkProducible } from './check-producible.ts';
 import { createMigrationPlan } from './migration-plan.ts';
-import type { ApiVersion, VersionBundle } from './bundle-types.ts';
+import { toBundle, versionNamePattern as namePattern, type ApiVersion, type VersionBundle } from './bundle-types.ts';
 import type { VersionChange } from './version-change.ts';
 import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
 import { refName } from './schema-walk.ts';
@@ -27,8 +27,6 @@ export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition
   /** Oldest first. The last one is the head: handlers speak its representation. */
   versions: VersionDeclaration[];
 }
-
-const namePattern = /^v([1-9][0-9]{0,5})$/;
 
 /**
  * Validate the version declarations and derive every older version from the head by undoing each
@@ -83,16 +81,7 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
       errors: problems.map(({ detail, pointer }) => ({ pointer, detail })),
     });
   }
-  const byName = new Map(derived.map((v) => [v.name, v]));
-  const byNumber = new Map(derived.map((v) => [v.number, v]));
-  return {
-    head: options.head,
-    versions: derived,
-    latest: derived[derived.length - 1]!,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-    migrations: createMigrationPlan(derived),
-  };
+  return toBundle(options.head, derived, createMigrationPlan(derived));
 }
 
 /**

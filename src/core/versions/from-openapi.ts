@@ -1,5 +1,5 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import type { ApiVersion, VersionBundle } from './bundle-types.ts';
+import { toBundle, versionNamePattern as namePattern, type ApiVersion, type VersionBundle } from './bundle-types.ts';
 import type { HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
 import { isPlainObject } from './schema-walk.ts';
 
@@ -11,7 +11,6 @@ export interface OpenApiVersionInput {
 }
 
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
-const namePattern = /^v([1-9][0-9]{0,5})$/;
 
 /**
  * A version bundle read from each version's own OpenAPI document, for an API Versionary does not
@@ -60,17 +59,11 @@ export function bundleFromOpenApi(options: {
     });
   }
   const latest = versions[versions.length - 1]!;
-  const byName = new Map(versions.map((v) => [v.name, v]));
-  const byNumber = new Map(versions.map((v) => [v.number, v]));
-  return {
-    head: { schemas: latest.schemas, operations: latest.operations },
-    versions,
-    latest,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-    // Each version is its upstream's own: a body passes between versions unchanged.
-    migrations: { responseDown: ({ body }) => body, requestUp: ({ body }) => body },
-  };
+  // Each version is its upstream's own: a body passes between versions unchanged.
+  return toBundle({ schemas: latest.schemas, operations: latest.operations }, versions, {
+    responseDown: ({ body }) => body,
+    requestUp: ({ body }) => body,
+  });
 }
 
 function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
