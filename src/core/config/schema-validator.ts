@@ -32,10 +32,7 @@ ajv.addKeyword({
 // An instant: an ISO 8601 date, or a date and time with a zone (`parseIsoInstant`).
 ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoInstant(text) !== undefined });
 
-/**
- * Compile a TypeBox config schema once, for its static type and a validation that tells every
- * problem at once, each with its path (`lifecycle.versions.v1.sunsetAt must be …`).
- */
+/** A TypeBox config schema compiled once: every problem at once, each with its path. */
 export function createSchemaValidator<T extends TSchema>(
   schema: T,
   options: SchemaValidatorOptions,
@@ -133,10 +130,7 @@ function show(value: unknown): string {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
-/**
- * The members `keys` of `object` that are not `undefined`: how an options object is passed on
- * under `exactOptionalPropertyTypes`, where an absent option and `undefined` differ.
- */
+/** The members `keys` of `object` that are not `undefined` (under `exactOptionalPropertyTypes`, absent ≠ undefined). */
 export function pickDefined<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(
     keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),

@@ -47,10 +47,7 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
   };
 }
 
-/**
- * {@link checkLifecycleConfig}, throwing one `INVALID_CONFIG` error that lists every violation
- * (each in `extensions.violations`). Returns the warnings so they can be logged.
- */
+/** {@link checkLifecycleConfig}, throwing one `INVALID_CONFIG` error with every violation; returns the warnings. */
 export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): PolicyWarning[] {
   const report = checkLifecycleConfig(options);
   const error = toPolicyError(report.violations, { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig });

@@ -49,11 +49,7 @@ interface NextLifecycleChangeOptions {
   now: number;
 }
 
-/**
- * The first instant after `now` at which the state or status of a version changes by time
- * alone: the deprecation date passing, the 30-day `ending_soon` mark, or the sunset passing.
- * `undefined` when nothing more will happen without a new schedule.
- */
+/** The first instant after `now` at which a version's state or status changes by time alone. */
 export function nextLifecycleChange(options: NextLifecycleChangeOptions): number | undefined {
   const { schedule, now } = options;
   if (!schedule || schedule.removed) return undefined;

@@ -24,10 +24,9 @@ interface ElementVerdictOptions {
 }
 
 /**
- * What a request that uses deprecated elements is told: the `Deprecation`, `Sunset`, `Link` and
- * `Warning` headers to set, merged with the version's own when it is deprecated too (the earliest
- * dates win, and every `Link` is kept, one `rel="deprecation"` per element titled with its name,
- * as Microsoft Graph does); or, once an element used is past its sunset, the 400 that refuses it.
+ * What a request that uses deprecated elements is told: deprecation headers merged with the
+ * version's (earliest dates win; one `rel="deprecation"` link per element, titled with its name, as
+ * Microsoft Graph does), or, past an element's sunset, the 400 that refuses it.
  */
 export function elementVerdict(
   options: ElementVerdictOptions,

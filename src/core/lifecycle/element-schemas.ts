@@ -11,10 +11,7 @@ export interface ElementVersionShape {
   operations: ReadonlyArray<TwinOperation & { method: string; path: string; query?: Record<string, unknown> }>;
 }
 
-/**
- * Every schema a version's document shows: its own, and the `<Name>Partial` twins of `fields`
- * (the same members as the schema they copy), so a deprecation may name any of them.
- */
+/** Every schema a version's document shows, `fields` twins included, so a deprecation may name any. */
 export function servedSchemas(version: Pick<ElementVersionShape, 'schemas' | 'operations'>): Schemas {
   const served: Record<string, Record<string, unknown>> = { ...version.schemas };
   for (const [twin, source] of partialTwins(version.operations)) {
@@ -32,11 +29,7 @@ export function ofResource(name: string, resource: string): boolean {
   return name === resource || (name.startsWith(resource) && /^[A-Z]/.test(name.slice(resource.length)));
 }
 
-/**
- * The schemas of a version (`served`: its document's, twins included) that a field deprecation
- * reaches. Named once (`resource`), every schema of the resource that carries the field; named by
- * its schemas, those, each with its `fields` twin where the document has one.
- */
+/** The served schemas a field deprecation reaches: the resource's that carry the field, or those named with their twins. */
 export function fieldSchemas(e: FieldElement, served: Schemas): string[] {
   if (e.resource !== undefined) {
     const resource = e.resource;
@@ -53,11 +46,7 @@ export function propertiesOf(schema: Record<string, unknown>): string[] {
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
-/**
- * The schemas an operation's success bodies are or hold through `$ref` (a list's items): what a
- * `fields=` can name members of when the operation declares no `partial` schema of its own, as
- * with an upstream's document behind the gateway.
- */
+/** The schemas an operation's success bodies reach: what `fields=` may name without a `partial` (a gateway's upstream). */
 export function successSchemas(schemas: Schemas, operation: TwinOperation): string[] {
   const roots = Object.entries(operation.responses ?? {}).flatMap(([status, spec]) =>
     Number(status) < 400 && spec?.schema !== undefined ? [spec.schema] : [],

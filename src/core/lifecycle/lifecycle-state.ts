@@ -5,10 +5,7 @@ import type { DeprecationSchedule } from './schedule.ts';
 /** The lifecycle states of a version, as in the spec's "Version lifecycle" table. */
 export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'removed';
 
-/**
- * What may move a version: an operator action, a critical fix, a client request or the passing
- * of a scheduled date.
- */
+/** What may move a version: an operator action, a critical fix, a client request or a date passing. */
 export type LifecycleEvent =
   'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
@@ -52,10 +49,7 @@ export const lifecycleTransitions: readonly LifecycleTransition[] = [
   { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
 ];
 
-/**
- * The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow
- * (for example deprecating a removed version).
- */
+/** The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow. */
 export function transition(state: LifecycleState, event: LifecycleEvent): LifecycleState {
   const row = lifecycleTransitions.find((candidate) => candidate.from === state && candidate.event === event);
   if (!row) {
@@ -75,10 +69,7 @@ interface StateAtOptions {
   clock: Clock;
 }
 
-/**
- * Derive the lifecycle state from a schedule and the time. A date "passes" strictly after its
- * instant, so at exactly the sunset the version is still in its sunset window.
- */
+/** The lifecycle state now; a date passes strictly after its instant (at the sunset, still in the window). */
 export function stateAt(options: StateAtOptions): LifecycleState {
   const { schedule } = options;
   if (!schedule) return 'active';

@@ -45,10 +45,7 @@ interface CreateViolationOptions {
   extensions?: Record<string, unknown>;
 }
 
-/**
- * Build a rule violation: a `VersionaryError` whose detail starts with the rule id and whose
- * `extensions.rule` carries it for machines.
- */
+/** A rule violation: its detail starts with the rule id, which `extensions.rule` carries for machines. */
 export function createViolation(options: CreateViolationOptions): VersionaryError {
   return new VersionaryError({
     code: options.code ?? ErrorCode.PolicyViolation,
@@ -64,10 +61,7 @@ interface ToPolicyErrorOptions {
   subject: string;
 }
 
-/**
- * Fold violations into one throwable error: a lone violation as itself, several under one error
- * listing each in `extensions.violations`. Returns `undefined` when there is nothing to report.
- */
+/** Violations as one error: a lone one as itself, several in `extensions.violations`; none, `undefined`. */
 export function toPolicyError(
   violations: readonly VersionaryError[],
   options: ToPolicyErrorOptions,
