@@ -29,7 +29,7 @@ function refuse(problem: ProblemRow, rule: DecisionRule, deprecated = false, hea
 type JudgedSubject = Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>;
 
 /** A problem of the table by key; a missing key is a compiler bug, answered as a plain 404. */
-export function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {
+function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {
   return (key === undefined ? undefined : table.problems[key]) ?? missingProblem;
 }
 

@@ -122,7 +122,7 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
 }
 
 /** List every dangling `$ref` and every operation schema name that a version does not define. */
-export function checkReferences(options: {
+function checkReferences(options: {
   version: string;
   schemas: SchemaMap;
   operations: OperationSpec[];
