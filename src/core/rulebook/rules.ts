@@ -21,7 +21,11 @@ const allowed: Decision = Object.freeze({
   deprecated: false,
 }) as Decision;
 
-function refuse(problem: ProblemRow, rule: DecisionRule, deprecated = false, headers = {}): Decision {
+function refuse(
+  problem: ProblemRow,
+  rule: DecisionRule,
+  { deprecated = false, headers = {} }: { deprecated?: boolean; headers?: Record<string, string> } = {},
+): Decision {
   return { outcome: 'refuse', headers, problem, rule, deprecated };
 }
 
@@ -60,13 +64,14 @@ export function judgeSubject(
   const segment = segmentAt(own?.segments ?? subject.segments, now);
   const shared = own === undefined ? segment : segmentAt(subject.segments, now);
   const headers = headersAt(segment, now);
-  if (segment.outcome === 'refuse') return refuse(problemOf(table, segment.problem), 'removed', deprecated, headers);
+  if (segment.outcome === 'refuse')
+    return refuse(problemOf(table, segment.problem), 'removed', { deprecated, headers });
   // Closings guard the subject while it is open to all: past its removal, only the clients granted
   // extended access are served, and that grant is the owner's word for them, closing or not.
   if (subject.closings && shared.outcome === 'allow')
     for (const closing of subject.closings)
       if (now >= closing.at && (client === undefined || !closing.allowed.includes(client)))
-        return refuse(problemOf(table, closing.problem), 'closed_to_new_clients', deprecated, headers);
+        return refuse(problemOf(table, closing.problem), 'closed_to_new_clients', { deprecated, headers });
   if (own && shared.outcome === 'refuse') return { outcome: 'allow', headers, deprecated, rule: 'extended_access' };
   return { outcome: 'allow', headers, deprecated };
 }
@@ -200,11 +205,9 @@ export const brownoutRule: Rule = (facts, table) => {
     if (spared !== undefined && spared > now) continue;
     const problem = problemOf(table, b.problem);
     const retryAfter = brownoutRetryAfter(b.endsAt, now);
-    return refuse(
-      { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
-      'brownout',
-      (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
-    );
+    return refuse({ ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } }, 'brownout', {
+      deprecated: (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
+    });
   }
   return allowed;
 };
