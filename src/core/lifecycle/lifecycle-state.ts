@@ -14,8 +14,6 @@ interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;
   to: LifecycleState;
-  /** The spec's "Also happens" column. */
-  effect: string;
 }
 
 /**
@@ -24,29 +22,14 @@ interface LifecycleTransition {
  * @internal exported for the tests
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
-  {
-    from: 'active',
-    event: 'schedule-deprecation',
-    to: 'deprecated',
-    effect: 'deprecation headers are sent on responses of that version',
-  },
-  {
-    from: 'active',
-    event: 'critical-fix',
-    to: 'deprecated',
-    effect: 'deprecation headers are sent on responses of that version',
-  },
-  { from: 'active', event: 'client-request', to: 'active', effect: 'none' },
-  { from: 'deprecated', event: 'client-request', to: 'deprecated', effect: 'remains deprecated' },
-  {
-    from: 'deprecated',
-    event: 'deprecation-date-passed',
-    to: 'sunset_window',
-    effect: 'the Sunset header announces the removal date',
-  },
-  { from: 'sunset_window', event: 'client-request', to: 'sunset_window', effect: 'none' },
-  { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed', effect: 'requests receive 410 or 404' },
-  { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
+  { from: 'active', event: 'schedule-deprecation', to: 'deprecated' },
+  { from: 'active', event: 'critical-fix', to: 'deprecated' },
+  { from: 'active', event: 'client-request', to: 'active' },
+  { from: 'deprecated', event: 'client-request', to: 'deprecated' },
+  { from: 'deprecated', event: 'deprecation-date-passed', to: 'sunset_window' },
+  { from: 'sunset_window', event: 'client-request', to: 'sunset_window' },
+  { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed' },
+  { from: 'removed', event: 'client-request', to: 'removed' },
 ];
 
 /** The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow. */
