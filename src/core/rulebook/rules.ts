@@ -129,11 +129,7 @@ export const lifecycleRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
   const row = route?.row ?? table.versionRows[facts.version];
   if (row === undefined) return allowed;
-  return judgeSubject(table, row, {
-    client: facts.principal?.client,
-    now: facts.now,
-    deprecated: row.deprecated,
-  });
+  return judgeSubject(table, row, { client: facts.principal?.client, now: facts.now, deprecated: row.deprecated });
 };
 
 /**
