@@ -58,7 +58,6 @@ export function isVersionaryError(value: unknown): value is VersionaryError {
   return value instanceof VersionaryError;
 }
 
-/** The most characters of client input an error message repeats. */
 const maxEcho = 200;
 
 /**

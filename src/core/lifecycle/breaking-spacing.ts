@@ -3,7 +3,6 @@ import type { LifecycleVersion } from './schedule.ts';
 import { PolicyRule, type PolicyWarning } from './policy-report.ts';
 import { formatIsoDate } from '../time/index.ts';
 
-/** The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days. */
 const BREAKING_SPACING_MS = monthsToMs(12);
 
 /** Rule `breaking-spacing`: a warning per close pair, never an error (a shipped release cannot be unshipped). */

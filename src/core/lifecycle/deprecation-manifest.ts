@@ -74,7 +74,6 @@ interface FieldEntry extends EntryBase {
   pointer: string;
 }
 
-/** A query parameter of one operation. */
 interface ParameterEntry extends EntryBase {
   kind: 'parameter';
   in: 'query';
@@ -151,7 +150,6 @@ function elementEntry(e: ElementDeprecation, guide: string | null): FieldEntry |
   return { kind: 'field', ...head, in: 'body', schema: e.schema, ...schemas, member: e.field, pointer, ...tail };
 }
 
-/** The dates of an entry, in a fixed order: see {@link ManifestDates}. */
 function timeline(at: DeprecationDates & { deprecatedAt: number; sunsetAt: number }): ManifestDates {
   return {
     deprecation: formatIsoInstant(at.deprecatedAt),

@@ -77,7 +77,6 @@ const versionLifecycleSchema = <I extends TSchema>(instant: I) =>
     { additionalProperties: false, title: 'a version' },
   );
 
-/** The schema of one version's entry in `versions`. */
 const VersionLifecycleSchema = versionLifecycleSchema(Instant);
 
 /**
@@ -111,7 +110,6 @@ const endpointLifecycleSchema = <I extends TSchema>(instant: I) =>
     { additionalProperties: false, title: 'an endpoint deprecation' },
   );
 
-/** The schema of one entry of `endpointDeprecations`. */
 const EndpointLifecycleSchema = endpointLifecycleSchema(Instant);
 
 /**

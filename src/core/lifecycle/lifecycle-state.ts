@@ -9,7 +9,6 @@ export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'remove
 export type LifecycleEvent =
   'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
-/** One row of {@link lifecycleTransitions}. */
 interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;

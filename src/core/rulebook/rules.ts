@@ -76,7 +76,6 @@ export function judgeSubject(
   return { outcome: 'allow', headers, deprecated };
 }
 
-/** The operation a request reached, when it reached one. */
 function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
   return facts.version === undefined || facts.template === undefined
     ? undefined

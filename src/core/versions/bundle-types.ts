@@ -59,7 +59,6 @@ export function toBundle<H extends HeadDefinition>(
   };
 }
 
-/** Options for migrating one body between two versions. */
 interface MigrateOptions {
   /** Component schema name of the body. */
   schema: string;

@@ -150,7 +150,6 @@ function removedOperationId(method: string, path: string): string {
   return `${method.toLowerCase()}_${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
 
-/** The parameter names of a path template (`/users/{user_id}` → `user_id`). */
 function parametersOf(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }

@@ -4,7 +4,6 @@ import { missingAtPointer } from './schema-pointer.ts';
 import { requiredOf } from './schema-walk.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
-/** What deriving one older version produced, plus every definition problem found on the way. */
 interface DeriveResult {
   schemas: SchemaMap;
   /** The older version's published name of each schema renamed so far (`schema-renamed`), by its own. */

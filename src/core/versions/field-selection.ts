@@ -3,7 +3,6 @@ import { compileTransform, isPlainObject } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec } from './types.ts';
 
-/** Projects a response body to the requested fields. */
 type FieldProjection = (body: unknown) => unknown;
 
 /** A sparse fieldset (`fields=id,name`) of one operation, parsed and compiled once. */
