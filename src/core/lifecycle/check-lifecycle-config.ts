@@ -29,17 +29,13 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
     const { schedule } = version;
     if (!schedule) continue;
     // A version already removed has no notice left to give: its dates are history, not a plan.
-    if (schedule.removed) {
-      violations.push(checkReplacementExists({ version: version.name, versions }), checkMigrationGuide(version));
-      continue;
-    }
-    violations.push(
-      checkSunsetOrder(schedule),
-      checkConcreteSunset({ schedule }),
-      checkNoticePeriod({ schedule, audience }),
-      checkReplacementExists({ version: version.name, versions }),
-      checkMigrationGuide(version),
-    );
+    if (!schedule.removed)
+      violations.push(
+        checkSunsetOrder(schedule),
+        checkConcreteSunset({ schedule }),
+        checkNoticePeriod({ schedule, audience }),
+      );
+    violations.push(checkReplacementExists({ version: version.name, versions }), checkMigrationGuide(version));
   }
   return {
     violations: violations.filter((v): v is VersionaryError => v !== undefined),
