@@ -29,7 +29,6 @@ ajv.addKeyword({
   schemaType: 'boolean',
   validate: (on: boolean, data: unknown) => !on || typeof data === 'function',
 });
-// An instant: an ISO 8601 date, or a date and time with a zone (`parseIsoInstant`).
 ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoInstant(text) !== undefined });
 
 /** A TypeBox config schema compiled once: every problem at once, each with its path. */
@@ -74,7 +73,6 @@ function describeErrors(options: { errors: ErrorObject[]; where: string; unknown
   return out;
 }
 
-// The schema path of the one object branch of a union, when the value is an object.
 function objectBranch(union: ErrorObject): string | undefined {
   if (typeof union.data !== 'object' || union.data === null || Array.isArray(union.data)) return undefined;
   const branches = ((union.parentSchema as { anyOf?: Array<{ type?: unknown }> }).anyOf ?? []).map((b) => b.type);

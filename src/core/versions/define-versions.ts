@@ -60,9 +60,8 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
         pointer: `/versions/${i}`,
       })),
     );
-    // One instruction at a time, in order, as one pass would: each problem names its instruction.
-    // Endpoint instructions name the newer version's routes, whatever their order: they are undone
-    // in the order that keeps those routes in place (see `undoOrder`). Each problem names its instruction.
+    // One instruction at a time, so each problem names its instruction; endpoint instructions name the
+    // newer version's routes, so they are undone in the order that keeps those in place (`undoOrder`).
     const steps = changes.flatMap((change, c) => change.instructions.map((step, s) => ({ step, c, s })));
     for (const { step, c, s } of steps.sort((a, b) => undoOrder(a.step) - undoOrder(b.step))) {
       const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
