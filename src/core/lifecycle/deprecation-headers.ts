@@ -69,17 +69,13 @@ export function deprecationHeaders(options: DeprecationHeadersOptions): Deprecat
     Deprecation: rfc ? `@${Math.floor(deprecatedAt / 1000)}` : formatIsoInstant(deprecatedAt),
     Sunset: rfc ? formatImfFixdate(schedule.sunsetAt) : formatIsoInstant(schedule.sunsetAt),
   };
-  const links = [
-    options.migrationUrl === undefined
-      ? undefined
-      : `${linkTarget(options.migrationUrl, 'migrationUrl')}; rel="deprecation"`,
-    options.successorUrl === undefined
-      ? undefined
-      : `${linkTarget(options.successorUrl, 'successorUrl')}; rel="successor-version"`,
-  ];
-  const sunsetUrl = options.sunsetUrl ?? options.migrationUrl;
-  if (rfc && sunsetUrl !== undefined) links.push(`${linkTarget(sunsetUrl, 'sunsetUrl')}; rel="sunset"`);
-  const link = links.filter((entry) => entry !== undefined).join(', ');
+  const linkTo = (url: string | undefined, field: string, rel: string) =>
+    url === undefined ? [] : [`${linkTarget(url, field)}; rel="${rel}"`];
+  const link = [
+    ...linkTo(options.migrationUrl, 'migrationUrl', 'deprecation'),
+    ...linkTo(options.successorUrl, 'successorUrl', 'successor-version'),
+    ...(rfc ? linkTo(options.sunsetUrl ?? options.migrationUrl, 'sunsetUrl', 'sunset') : []),
+  ].join(', ');
   if (link !== '') headers.Link = link;
 
   const removed = schedule.removed === true || now > schedule.sunsetAt;
