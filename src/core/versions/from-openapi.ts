@@ -87,10 +87,7 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
     if (!isPlainObject(schema)) return undefined;
     // `anyOf: [X, XPartial]`, the body of an operation with `fields=`: the body is an X, or its projection.
     const [full, ...partials] = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [];
-    const fullName =
-      isPlainObject(full) && typeof full.$ref === 'string'
-        ? /^#\/components\/schemas\/([^/]+)$/.exec(full.$ref)?.[1]
-        : undefined;
+    const fullName = isPlainObject(full) ? componentName(full.$ref) : undefined;
     if (
       fullName &&
       fullName in schemas &&
@@ -98,8 +95,7 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
       partials.every((p) => isPlainObject(p) && p.$ref === `#/components/schemas/${fullName}Partial`)
     )
       return fullName;
-    const ref =
-      typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
+    const ref = componentName(schema.$ref);
     if (ref) {
       if (!(ref in schemas)) problems.push(`${fallback}: $ref ${String(schema.$ref)} names no schema`);
       return ref;
@@ -167,6 +163,10 @@ function parameterSchemas(params: Record<string, unknown>[]): Pick<OperationSpec
     };
   }
   return out;
+}
+
+function componentName(ref: unknown): string | undefined {
+  return typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
 }
 
 function resolveParameter(parameter: unknown, shared: Record<string, unknown>): unknown {
