@@ -121,11 +121,7 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
 }
 
 /** List every dangling `$ref` and every operation schema name that a version does not define. */
-function checkReferences(options: {
-  version: string;
-  schemas: SchemaMap;
-  operations: OperationSpec[];
-}): string[] {
+function checkReferences(options: { version: string; schemas: SchemaMap; operations: OperationSpec[] }): string[] {
   const { version, schemas, operations } = options;
   const problems: string[] = [];
   const visit = (value: unknown, where: string): void => {
