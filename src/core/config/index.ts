@@ -1,3 +1,1 @@
-export { createSchemaValidator } from './schema-validator.ts';
-export type { SchemaValidator } from './schema-validator.ts';
-export { pickDefined } from './pick-defined.ts';
+export { createSchemaValidator, type SchemaValidator, pickDefined } from './schema-validator.ts';

@@ -5,8 +5,7 @@ import { parseIsoInstant } from '../time/index.ts';
 /** How an unknown key is told: where it sits, the key, the keys its object takes, and the object's `title`. */
 type UnknownKeyText = (options: { where: string; key: string; known: string[]; title?: string }) => string;
 
-/** Options for {@link createSchemaValidator}. */
-export interface SchemaValidatorOptions {
+interface SchemaValidatorOptions {
   /** The sentence for a key the schema does not take (`additionalProperties: false`). */
   unknownKey: UnknownKeyText;
 }
@@ -30,19 +29,9 @@ ajv.addKeyword({
   schemaType: 'boolean',
   validate: (on: boolean, data: unknown) => !on || typeof data === 'function',
 });
-// An instant: an ISO 8601 date, or a date and time with a zone (`parseIsoInstant`).
 ajv.addFormat('instant', { type: 'string', validate: (text: string) => parseIsoInstant(text) !== undefined });
 
-/**
- * Compile a TypeBox config schema once, for its static type and a validation that tells every
- * problem at once, each with its path (`lifecycle.versions.v1.sunsetAt must be …`).
- *
- * @example
- * ```ts
- * const validator = createSchemaValidator(Type.Object({ port: Type.Integer() }), { unknownKey: ({ where, key }) => `${where}.${key} is unknown` });
- * validator.errors({ port: 'x' }, 'server'); // ['server.port must be integer, not "x"']
- * ```
- */
+/** A TypeBox config schema compiled once: every problem at once, each with its path. */
 export function createSchemaValidator<T extends TSchema>(
   schema: T,
   options: SchemaValidatorOptions,
@@ -84,7 +73,6 @@ function describeErrors(options: { errors: ErrorObject[]; where: string; unknown
   return out;
 }
 
-// The schema path of the one object branch of a union, when the value is an object.
 function objectBranch(union: ErrorObject): string | undefined {
   if (typeof union.data !== 'object' || union.data === null || Array.isArray(union.data)) return undefined;
   const branches = ((union.parentSchema as { anyOf?: Array<{ type?: unknown }> }).anyOf ?? []).map((b) => b.type);
@@ -138,4 +126,11 @@ function joinKey(path: string, key: string): string {
 // NaN and Infinity, which JSON would print as null, are shown as themselves.
 function show(value: unknown): string {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+}
+
+/** The members `keys` of `object` that are not `undefined` (under `exactOptionalPropertyTypes`, absent ≠ undefined). */
+export function pickDefined<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(
+    keys.filter((key) => object[key] !== undefined).map((key) => [key, object[key]]),
+  ) as Partial<Pick<T, K>>;
 }

@@ -1,4 +1,8 @@
 export { ErrorCode, errorTitles } from './codes.ts';
-export { echo } from './echo.ts';
-export { VersionaryError, isVersionaryError } from './versionary-error.ts';
-export type { FieldError, VersionaryErrorOptions } from './versionary-error.ts';
+export {
+  echo,
+  VersionaryError,
+  isVersionaryError,
+  type FieldError,
+  type VersionaryErrorOptions,
+} from './versionary-error.ts';

@@ -57,3 +57,13 @@ export class VersionaryError extends Error {
 export function isVersionaryError(value: unknown): value is VersionaryError {
   return value instanceof VersionaryError;
 }
+
+const maxEcho = 200;
+
+/**
+ * Client input as an error message may repeat it: at most {@link maxEcho} characters, with an
+ * ellipsis when cut, so a 60 kB header never comes back whole in a problem body.
+ */
+export function echo(input: string, max = maxEcho): string {
+  return input.length <= max ? input : `${input.slice(0, max)}…`;
+}

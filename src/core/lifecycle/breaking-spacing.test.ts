@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
-import { at, days } from './test-support.ts';
+import { at, days } from '../../../test/support/lifecycle-dates.ts';
 
 describe('checkBreakingSpacing', () => {
   it('warns once per pair of breaking releases under 360 days apart, in release order', () => {

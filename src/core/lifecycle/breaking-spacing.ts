@@ -1,16 +1,11 @@
 import { DAY_MS, formatDays, monthsToMs } from './durations.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { PolicyRule } from './policy-report.ts';
-import type { PolicyWarning } from './policy-report.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { PolicyRule, type PolicyWarning } from './policy-report.ts';
 import { formatIsoDate } from '../time/index.ts';
 
-/** The spacing below which consecutive breaking releases draw a warning: 12 months of 30 days. */
 const BREAKING_SPACING_MS = monthsToMs(12);
 
-/**
- * Rule `breaking-spacing`: breaking releases less than 12 months apart. A warning, never an error,
- * since a release already shipped cannot be unshipped; one warning per close pair.
- */
+/** Rule `breaking-spacing`: a warning per close pair, never an error (a shipped release cannot be unshipped). */
 export function checkBreakingSpacing(versions: readonly LifecycleVersion[]): PolicyWarning[] {
   const breaking = versions
     .filter((v) => v.breaking !== false && Number.isFinite(v.releasedAt))

@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isVersionaryError } from '../errors/index.ts';
 import { assertLifecycleConfig, checkLifecycleConfig } from './check-lifecycle-config.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { at, scheduleOf } from './test-support.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { at, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const good: LifecycleVersion[] = [
   {

@@ -1,11 +1,8 @@
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
-import type { PolicyReport, PolicyWarning } from './policy-report.ts';
+import type { LifecycleVersion, Audience } from './schedule.ts';
+import { PolicyRule, createViolation, toPolicyError, type PolicyReport, type PolicyWarning } from './policy-report.ts';
 import { checkReplacementExists } from './replacement-rule.ts';
-import type { Audience } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
 /** Options for {@link checkLifecycleConfig}. */
@@ -32,17 +29,13 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
     const { schedule } = version;
     if (!schedule) continue;
     // A version already removed has no notice left to give: its dates are history, not a plan.
-    if (schedule.removed) {
-      violations.push(checkReplacementExists({ version: version.name, versions }), checkMigrationGuide(version));
-      continue;
-    }
-    violations.push(
-      checkSunsetOrder(schedule),
-      checkConcreteSunset({ schedule }),
-      checkNoticePeriod({ schedule, audience }),
-      checkReplacementExists({ version: version.name, versions }),
-      checkMigrationGuide(version),
-    );
+    if (!schedule.removed)
+      violations.push(
+        checkSunsetOrder(schedule),
+        checkConcreteSunset({ schedule }),
+        checkNoticePeriod({ schedule, audience }),
+      );
+    violations.push(checkReplacementExists({ version: version.name, versions }), checkMigrationGuide(version));
   }
   return {
     violations: violations.filter((v): v is VersionaryError => v !== undefined),
@@ -50,10 +43,7 @@ export function checkLifecycleConfig(options: CheckLifecycleConfigOptions): Poli
   };
 }
 
-/**
- * {@link checkLifecycleConfig}, throwing one `INVALID_CONFIG` error that lists every violation
- * (each in `extensions.violations`). Returns the warnings so they can be logged.
- */
+/** {@link checkLifecycleConfig}, throwing one `INVALID_CONFIG` error with every violation; returns the warnings. */
 export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): PolicyWarning[] {
   const report = checkLifecycleConfig(options);
   const error = toPolicyError(report.violations, { subject: 'lifecycle configuration', code: ErrorCode.InvalidConfig });
@@ -61,9 +51,7 @@ export function assertLifecycleConfig(options: CheckLifecycleConfigOptions): Pol
   return report.warnings;
 }
 
-/**
- * Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`).
- */
+/** Rule `migration-guide`: a deprecated version links a migration guide (`migrationUrl`). */
 function checkMigrationGuide(version: LifecycleVersion): VersionaryError | undefined {
   if (!version.schedule || (version.migrationUrl ?? '').trim() !== '') return undefined;
   return createViolation({

@@ -1,14 +1,12 @@
 import { VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
 import { stateAt, transition } from './lifecycle-state.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import type { PolicyReport } from './policy-report.ts';
 import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
-import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
 
-/** Options for {@link checkSchedulePolicy}. */
-export interface CheckSchedulePolicyOptions {
+interface CheckSchedulePolicyOptions {
   /** The schedule to check (new or stored). */
   schedule: DeprecationSchedule;
   /** Every published version, with their current schedules. */
@@ -16,24 +14,15 @@ export interface CheckSchedulePolicyOptions {
   /** Defaults to `public`. */
   audience?: Audience;
   replacement?: string;
-  /**
-   * The instant of a new scheduling call. When given, notice counts from here if the deprecation
-   * is backdated, and the version's current state must allow a new deprecation.
-   */
+  /** A new scheduling call's instant: notice counts from here, and the state must allow it. */
   announcedAt?: number;
   /** False when the sunset came from a default notice period rather than the caller. */
   sunsetNamed?: boolean;
-  /**
-   * The spec's scheduling (a notice period and no dates): deprecation now, sunset after the
-   * notice. It announces the deprecation anew, so a deprecated version may take it too.
-   */
+  /** The spec's scheduling (a notice period, no dates) announces anew, so a deprecated version may take it. */
   announcedAnew?: boolean;
 }
 
-/**
- * Check one deprecation schedule against every lifecycle rule and report all violations and
- * warnings at once; it never throws and never adjusts the schedule.
- */
+/** Every lifecycle rule on one schedule, all violations and warnings at once; never throws or adjusts. */
 export function checkSchedulePolicy(options: CheckSchedulePolicyOptions): PolicyReport {
   const { schedule, versions } = options;
   const version = schedule.version;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkLifecycleConfigShape, createConfigLifecycle } from './config-lifecycle.ts';
-import { clockAt } from './test-support.ts';
+import { clockAt } from '../../../test/support/lifecycle-dates.ts';
 
 const versions = ['v1', 'v2'];
 

@@ -5,13 +5,12 @@ import type { DeprecationHeaderStyle } from './deprecation-headers.ts';
 import { parseElementDeprecations } from './element-config.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
 import { buildLifecycleDocument, type LifecycleDocument } from './lifecycle-document.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationSchedule } from './schedule.ts';
 import { evaluateVerdict, type LifecycleVerdict, type VerdictCandidate } from './lifecycle-verdict.ts';
 import type { PolicyWarning } from './policy-report.ts';
 import { checkLifecycleRules, instantMs } from './lifecycle-rules.ts';
 import { lifecycleShapeErrors, type InstantInput, type LifecycleConfig } from './lifecycle-schema.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
-import type { Audience, DeprecationSchedule } from './schedule.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 export type {
@@ -47,10 +46,9 @@ export interface LifecycleSource {
    */
   manifestLink?: string;
   /**
-   * The verdict for one client, asked only when the shared verdict is `perClient`: its own (its
-   * own `Sunset`) for a client with extended access, else the shared one; rejects with a 403
-   * problem when the subject is closed to new clients and this client had not called it. `clientId` is undefined
-   * for an unauthenticated call, which counts as new and never has extended access.
+   * The verdict for one client, asked only when the shared one is `perClient`: its own with extended
+   * access; rejects with a 403 when the subject is closed to new clients and this client (undefined:
+   * unauthenticated, so new) had not called it.
    */
   clientVerdict?(
     key: { version: string; method: string; path: string },
@@ -63,20 +61,15 @@ export interface LifecycleSource {
    */
   elementTouches?(element: ElementDeprecation): boolean;
   /**
-   * The elements a request uses as this client sees them: past their sunset, a client with
-   * extended access sees its own date as `sunsetAt`; rejects with the 403 problem when one is closed to new
-   * clients and this client had not used it (undefined `clientId`: unauthenticated, so new).
+   * The elements a request uses as this client sees them (its extended access as `sunsetAt`); rejects
+   * with the 403 when one is closed to new clients and this client had not used it.
    */
   clientElements?(
     used: readonly ElementDeprecation[],
     clientId: string | undefined,
     guideOf: (element: ElementDeprecation) => string,
   ): Promise<readonly ElementDeprecation[]>;
-  /**
-   * Whether a key has no lifecycle at all as the state stands: no schedule of its version, no
-   * deprecation of its endpoint (so no headers, no closing, no grant to honour), whatever the
-   * clock says. Only a change of state ({@link onChange}) can alter the answer.
-   */
+  /** Whether a key has no lifecycle at all, whatever the clock says: only {@link onChange} can alter it. */
   unscheduled?(key: { version: string; method: string; path: string }): boolean;
   /** Call `listener` after each change of the state that {@link unscheduled} reads. */
   onChange?(listener: () => void): void;
@@ -97,9 +90,8 @@ export interface ConfigLifecycleOptions {
 }
 
 /**
- * Every problem with a lifecycle config, as readable sentences (empty when it is valid): its shape
- * against {@link LifecycleConfigSchema}, then the rules across fields, against the versions that
- * have code. The policy rules (notice periods, guides) are checked by {@link createConfigLifecycle}.
+ * Every problem with a lifecycle config, as sentences: its shape, then the rules across fields;
+ * the policy rules (notice periods, guides) are {@link createConfigLifecycle}'s.
  *
  * @example
  * ```ts

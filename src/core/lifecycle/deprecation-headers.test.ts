@@ -1,10 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { deprecationHeaders } from './deprecation-headers.ts';
-import type { DeprecationHeadersOptions } from './deprecation-headers.ts';
-import { quoteHeaderText } from './header-text.ts';
-import { at, clockAt, days, scheduleOf } from './test-support.ts';
+import { deprecationHeaders, type DeprecationHeadersOptions, quoteHeaderText } from './deprecation-headers.ts';
+import { at, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const schedule = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
 const sunsetAt = at('2026-07-01');

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock/index.ts';
 import { DAY_MS, WARNING_WINDOW_MS } from './durations.ts';
-import { linkTarget, quoteHeaderText } from './header-text.ts';
 import { formatImfFixdate, formatIsoInstant } from '../time/index.ts';
+import { ErrorCode, VersionaryError } from '../errors/index.ts';
 
 /**
  * `iso8601` (the default) sends ISO 8601 dates as the spec's table shows; `rfc` follows RFC 9745
@@ -69,17 +69,13 @@ export function deprecationHeaders(options: DeprecationHeadersOptions): Deprecat
     Deprecation: rfc ? `@${Math.floor(deprecatedAt / 1000)}` : formatIsoInstant(deprecatedAt),
     Sunset: rfc ? formatImfFixdate(schedule.sunsetAt) : formatIsoInstant(schedule.sunsetAt),
   };
-  const links = [
-    options.migrationUrl === undefined
-      ? undefined
-      : `${linkTarget(options.migrationUrl, 'migrationUrl')}; rel="deprecation"`,
-    options.successorUrl === undefined
-      ? undefined
-      : `${linkTarget(options.successorUrl, 'successorUrl')}; rel="successor-version"`,
-  ];
-  const sunsetUrl = options.sunsetUrl ?? options.migrationUrl;
-  if (rfc && sunsetUrl !== undefined) links.push(`${linkTarget(sunsetUrl, 'sunsetUrl')}; rel="sunset"`);
-  const link = links.filter((entry) => entry !== undefined).join(', ');
+  const linkTo = (url: string | undefined, field: string, rel: string) =>
+    url === undefined ? [] : [`${linkTarget(url, field)}; rel="${rel}"`];
+  const link = [
+    ...linkTo(options.migrationUrl, 'migrationUrl', 'deprecation'),
+    ...linkTo(options.successorUrl, 'successorUrl', 'successor-version'),
+    ...(rfc ? linkTo(options.sunsetUrl ?? options.migrationUrl, 'sunsetUrl', 'sunset') : []),
+  ].join(', ');
   if (link !== '') headers.Link = link;
 
   const removed = schedule.removed === true || now > schedule.sunsetAt;
@@ -110,4 +106,28 @@ function warningText(options: DeprecationHeadersOptions & { schedule: HeaderSche
     `${subject} is deprecated and will be removed in ${when}, at ${formatIsoInstant(options.schedule.sunsetAt)}; ` +
     `please migrate to ${target}${guide}.`
   );
+}
+
+/**
+ * Quote text for a header `quoted-string` (RFC 9110 section 5.6.4): escapes `"` and `\`, and
+ * replaces anything outside visible ASCII and space, so config text can never split a header.
+ */
+export function quoteHeaderText(text: string): string {
+  const safe = text.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, (c) => `\\${c}`);
+  return `"${safe}"`;
+}
+
+/**
+ * Check a URI before it goes between `<` and `>` in a `Link` header; throws `INVALID_CONFIG`
+ * rather than percent-encoding it, since a silently rewritten URL would mislead clients.
+ */
+export function linkTarget(uri: string, field: string): string {
+  if (uri === '' || /[^\x21-\x7e]|[<>"]/.test(uri)) {
+    throw new VersionaryError({
+      code: ErrorCode.InvalidConfig,
+      detail: `${field} cannot appear in a Link header: ${JSON.stringify(uri)} must be a non-empty URI of visible ASCII without <, > or ".`,
+      extensions: { field, value: uri },
+    });
+  }
+  return `<${uri}>`;
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildDeprecationManifest, type DeprecationManifestSource } from './deprecation-manifest.ts';
 import type { ElementDeprecation } from './element-deprecation.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { at, scheduleOf } from './test-support.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { at, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v2', releasedAt: at('2026-03-02'), migrationUrl: '/api/versions/v2/migration-guide' },

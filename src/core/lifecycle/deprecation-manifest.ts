@@ -1,7 +1,7 @@
 import { formatIsoInstant } from '../time/index.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
 import type { DeprecationDates } from './lifecycle-schema.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { resolveReplacement } from './replacement-rule.ts';
 
 /** The media type of a deprecation manifest (draft-rmili-httpapi-deprecation-manifest-00). */
@@ -29,12 +29,7 @@ export interface DeprecationManifestSource {
   elements: readonly ElementDeprecation[];
 }
 
-/**
- * The dates of one entry, ISO 8601 instants. `deprecation` and `sunset` are always there; a date
- * the lifecycle may carry later (an extended-access cap, closing to new clients) is one more
- * optional member here and in {@link timeline}, absent when unset, so readers ignore what they do
- * not know.
- */
+/** The dates of one entry, ISO 8601; a later date is one more optional member, absent when unset. */
 interface ManifestDates {
   deprecation: string;
   sunset: string;
@@ -79,7 +74,6 @@ interface FieldEntry extends EntryBase {
   pointer: string;
 }
 
-/** A query parameter of one operation. */
 interface ParameterEntry extends EntryBase {
   kind: 'parameter';
   in: 'query';
@@ -88,7 +82,6 @@ interface ParameterEntry extends EntryBase {
   member: string;
 }
 
-/** One deprecation of a {@link DeprecationManifest}. */
 type DeprecationManifestEntry = VersionEntry | EndpointEntry | FieldEntry | ParameterEntry;
 
 /** The body of `application/deprecations+json`. */
@@ -99,18 +92,9 @@ export interface DeprecationManifest {
 const kindOrder = { version: 0, endpoint: 1, field: 2, parameter: 3 } as const;
 
 /**
- * The deprecation manifest of one API: every deprecated version, endpoint, field and query
- * parameter with its dates, replacement and guide. Versions come in release order, then endpoints,
- * fields and parameters, each by version and name, so the same lifecycle gives the same bytes on
- * every instance. It holds no time of its own and no state read from a clock: it changes only when
- * the lifecycle does, and entries stay after their sunset, so a caller of something removed can
- * still learn why.
- *
- * @example
- * ```ts
- * const manifest = buildDeprecationManifest({ prefix: '/api', versions: runtime.versions(), endpoints: [], elements: [] });
- * manifest.deprecations[0]; // { kind: 'version', name: 'v1', href: '/api/v1', deprecation: '2026-06-01T00:00:00.000Z', ... }
- * ```
+ * The deprecation manifest of one API, in a fixed order (kind, version, name) and without a clock,
+ * so every instance gives the same bytes; entries stay after their sunset, so a caller of something
+ * removed can still learn why.
  */
 export function buildDeprecationManifest(source: DeprecationManifestSource): DeprecationManifest {
   const { versions, prefix } = source;
@@ -166,7 +150,6 @@ function elementEntry(e: ElementDeprecation, guide: string | null): FieldEntry |
   return { kind: 'field', ...head, in: 'body', schema: e.schema, ...schemas, member: e.field, pointer, ...tail };
 }
 
-/** The dates of an entry, in a fixed order: see {@link ManifestDates}. */
 function timeline(at: DeprecationDates & { deprecatedAt: number; sunsetAt: number }): ManifestDates {
   return {
     deprecation: formatIsoInstant(at.deprecatedAt),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { checkDeprecationStatus } from './deprecation-status.ts';
 import type { DeprecationStatus } from './deprecation-status.ts';
-import { at, clockAt, days, scheduleOf } from './test-support.ts';
+import { at, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const schedule = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
 const deprecatedAt = at('2026-01-01');

@@ -42,3 +42,28 @@ export function checkDeprecationStatus(options: CheckDeprecationStatusOptions): 
   const status = now - schedule.deprecatedAt > ENDING_SOON_AFTER_MS ? 'ending_soon' : 'deprecated';
   return { status, schedule, flaggedRemoved: false };
 }
+
+interface NextLifecycleChangeOptions {
+  schedule: DeprecationSchedule | undefined;
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+/** The first instant after `now` at which a version's state or status changes by time alone. */
+export function nextLifecycleChange(options: NextLifecycleChangeOptions): number | undefined {
+  const { schedule, now } = options;
+  if (!schedule || schedule.removed) return undefined;
+  // Each date "passes" strictly after its instant, so the change lands one millisecond later.
+  const marks = [schedule.deprecatedAt, schedule.deprecatedAt + ENDING_SOON_AFTER_MS, schedule.sunsetAt]
+    .map((mark) => mark + 1)
+    .filter((mark) => mark > now && mark <= schedule.sunsetAt + 1);
+  return marks.length === 0 ? undefined : Math.min(...marks);
+}
+
+/** The earliest of several optional instants, for combining cache horizons. */
+export function earliest(instants: ReadonlyArray<number | undefined>): number | undefined {
+  return instants.reduce<number | undefined>(
+    (min, value) => (value === undefined || (min !== undefined && min <= value) ? min : value),
+    undefined,
+  );
+}

@@ -3,15 +3,7 @@ import { DAY_MS } from '../time/index.ts';
 // A day is calendar arithmetic, so it lives in core/time; lifecycle windows are built from it.
 export { DAY_MS };
 
-/**
- * One notice month: the spec counts each month as exactly 30 days, so calendar months never leak
- * into schedules.
- *
- * @example
- * ```ts
- * const sunsetAt = deprecatedAt + 6 * MONTH_MS;
- * ```
- */
+/** One notice month: the spec counts exactly 30 days, so calendar months never leak into schedules. */
 export const MONTH_MS = 30 * DAY_MS;
 
 /** How long after its deprecation time a version counts as `ending_soon` (status check order 4). */

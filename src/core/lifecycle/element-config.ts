@@ -14,17 +14,7 @@ import type { Audience } from './schedule.ts';
 
 export type { ElementVersionShape } from './element-schemas.ts';
 
-/**
- * The `fieldDeprecations` and `parameterDeprecations` of a lifecycle config (the same entries in
- * the plugin's `lifecycle` option and the config file), read: instants in epoch milliseconds, and
- * the name each element is shown under. The config's shape is checked first
- * (`lifecycleShapeErrors`); an entry that is not well formed is left out.
- *
- * @example
- * ```ts
- * const elements = parseElementDeprecations({ fieldDeprecations: [{ version: 'v2', schema: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01' }] });
- * ```
- */
+/** A config's `fieldDeprecations` and `parameterDeprecations`, read; its shape is checked first. */
 export function parseElementDeprecations(
   config: Pick<LifecycleConfig, 'fieldDeprecations' | 'parameterDeprecations'>,
 ): ElementDeprecation[] {
@@ -69,10 +59,8 @@ export function parseElementDeprecations(
 }
 
 /**
- * Entries of the `schema` form that deprecate the same field of the same version on the same
- * timeline are one deprecation: one element, named by the first entry's schema, reaching every
- * schema they name. Declared one entry per schema, the field was an element per schema, and each
- * counted only the calls that reached its own schema; as one, it counts every use, as `resource`.
+ * Entries of the `schema` form with the same field, version and timeline are one element, named by
+ * the first entry's schema: as one, it counts every use (as `resource` does), not one per schema.
  */
 function mergeSchemaEntries(fields: ElementDeprecation[]): ElementDeprecation[] {
   const merged: ElementDeprecation[] = [];
@@ -96,11 +84,7 @@ function mergeSchemaEntries(fields: ElementDeprecation[]): ElementDeprecation[] 
   return merged;
 }
 
-/**
- * Every element checked against the versions that have code and the lifecycle policy: the version,
- * schema, field, parameter and replacement must exist in that version, the sunset must follow the
- * deprecation by the audience's notice, and an element is declared once. Sentences, empty when sound.
- */
+/** Every element checked against the versions that have code and the notice policy, as sentences. */
 export function checkElementDeprecations(options: {
   elements: readonly ElementDeprecation[];
   versions: readonly ElementVersionShape[];

@@ -1,39 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { DeprecationDates, FieldDeprecationSchema, ParameterDeprecationSchema } from './lifecycle-schema.ts';
 
-/**
- * A field deprecated within a version that stays active: the spec's "safe deprecation of a
- * field". Declared in the lifecycle config as `fieldDeprecations`. `resource` names the field
- * once: it reaches every schema of the version's document whose name is the resource's or starts
- * with it and a capital (`User`, `UserInput`, `UserPatch`, `UserDetail`, the `UserPartial` twin)
- * and that carries the field. Or `schema` names the schemas themselves: one (`User`), or the list
- * of those that carry the field (`['User', 'UserInput']`), the first naming it. `replacement` is
- * the property that takes its place.
- *
- * @example
- * ```ts
- * const nickname: FieldDeprecationConfig = { version: 'v2', resource: 'User', field: 'nickname', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'displayName' };
- * ```
- */
+/** An entry of `fieldDeprecations` (the spec's safe deprecation of a field); see its schema. */
 export type FieldDeprecationConfig = Static<typeof FieldDeprecationSchema>;
 
-/**
- * A query parameter of one operation, deprecated within a version that stays active. Declared in
- * the lifecycle config as `parameterDeprecations`; `path` is the route template below the version
- * prefix, `replacement` the query parameter of the same operation that takes its place.
- *
- * @example
- * ```ts
- * const sort: ParameterDeprecationConfig = { version: 'v2', method: 'GET', path: '/users', parameter: 'order', deprecatedAt: '2026-09-01', sunsetAt: '2027-09-01', replacement: 'sort' };
- * ```
- */
+/** An entry of `parameterDeprecations`: `path` is the route template below the version prefix. */
 export type ParameterDeprecationConfig = Static<typeof ParameterDeprecationSchema>;
 
-/**
- * One deprecated element (a field or a query parameter), parsed: instants are epoch milliseconds,
- * and `element` is the name it is shown and counted under: `User.nickname` for a field,
- * `GET /users?order` for a parameter.
- */
+/** A deprecated field or query parameter, parsed; `element` is its name (see {@link elementName}). */
 export type ElementDeprecation = FieldElement | ParameterElement;
 
 // The cap on extended access and the closing to new clients are the lifecycle schema's.
@@ -66,7 +40,7 @@ export interface ParameterElement extends ElementBase {
   parameter: string;
 }
 
-/** The name an element is shown and counted under. */
+/** The name an element is shown and counted under: `User.nickname`, `GET /users?order`. */
 export function elementName(
   e:
     | { kind: 'field'; schema: string; field: string }

@@ -2,9 +2,8 @@ import type { Clock } from '../clock/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
 import { elementRemovedProblem } from '../rulebook/problems.ts';
 import { formatIsoInstant, parseImfFixdate, parseIsoInstant } from '../time/index.ts';
-import { deprecationHeaders, type DeprecationHeaderStyle } from './deprecation-headers.ts';
+import { deprecationHeaders, type DeprecationHeaderStyle, linkTarget, quoteHeaderText } from './deprecation-headers.ts';
 import { replacementName, type ElementDeprecation } from './element-deprecation.ts';
-import { linkTarget, quoteHeaderText } from './header-text.ts';
 
 /** The deprecation headers a response already carries (its version's or endpoint's), lower-case names. */
 interface CurrentDeprecationHeaders {
@@ -14,8 +13,7 @@ interface CurrentDeprecationHeaders {
   warning?: string;
 }
 
-/** Options for {@link elementVerdict}. */
-export interface ElementVerdictOptions {
+interface ElementVerdictOptions {
   /** The elements the request uses (never empty). */
   used: readonly ElementDeprecation[];
   clock: Clock;
@@ -26,16 +24,9 @@ export interface ElementVerdictOptions {
 }
 
 /**
- * What a request that uses deprecated elements is told: the `Deprecation`, `Sunset`, `Link` and
- * `Warning` headers to set, merged with the version's own when it is deprecated too (the earliest
- * dates win, and every `Link` is kept, one `rel="deprecation"` per element titled with its name,
- * as Microsoft Graph does); or, once an element used is past its sunset, the 400 that refuses it.
- *
- * @example
- * ```ts
- * const verdict = elementVerdict({ used, clock, guideOf: () => '/api/versions/v2/migration-guide', current: {} });
- * if ('removed' in verdict) throw verdict.removed;
- * ```
+ * What a request that uses deprecated elements is told: deprecation headers merged with the
+ * version's (earliest dates win; one `rel="deprecation"` link per element, titled with its name, as
+ * Microsoft Graph does), or, past an element's sunset, the 400 that refuses it.
  */
 export function elementVerdict(
   options: ElementVerdictOptions,

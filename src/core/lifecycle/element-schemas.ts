@@ -1,4 +1,4 @@
-import { refName } from '../versions/schema-walk.ts';
+import { reachableSchemas } from '../versions/schema-walk.ts';
 import { partialTwinName, partialTwins, type TwinOperation } from '../versions/partial-twins.ts';
 import type { FieldElement } from './element-deprecation.ts';
 
@@ -11,15 +11,7 @@ export interface ElementVersionShape {
   operations: ReadonlyArray<TwinOperation & { method: string; path: string; query?: Record<string, unknown> }>;
 }
 
-/**
- * Every schema a version's document shows: its own, and the `<Name>Partial` twins of `fields`
- * (the same members as the schema they copy), so a deprecation may name any of them.
- *
- * @example
- * ```ts
- * Object.keys(servedSchemas(bundle.get('v2')!)); // ['User', 'UserDetail', …, 'UserPartial', 'UserListPartial', …]
- * ```
- */
+/** Every schema a version's document shows, `fields` twins included, so a deprecation may name any. */
 export function servedSchemas(version: Pick<ElementVersionShape, 'schemas' | 'operations'>): Schemas {
   const served: Record<string, Record<string, unknown>> = { ...version.schemas };
   for (const [twin, source] of partialTwins(version.operations)) {
@@ -37,17 +29,7 @@ export function ofResource(name: string, resource: string): boolean {
   return name === resource || (name.startsWith(resource) && /^[A-Z]/.test(name.slice(resource.length)));
 }
 
-/**
- * The schemas of a version (`served`: its document's, twins included) that a field deprecation
- * reaches. Named once (`resource`), every schema of the resource that carries the field; named by
- * its schemas, those, each with its `fields` twin where the document has one.
- *
- * @example
- * ```ts
- * fieldSchemas({ kind: 'field', resource: 'User', schema: 'User', field: 'nickname', … }, servedSchemas(v2));
- * // ['User', 'UserDetail', 'UserInput', 'UserPatch', 'UserPartial', 'UserDetailPartial']
- * ```
- */
+/** The served schemas a field deprecation reaches: the resource's that carry the field, or those named with their twins. */
 export function fieldSchemas(e: FieldElement, served: Schemas): string[] {
   if (e.resource !== undefined) {
     const resource = e.resource;
@@ -64,31 +46,10 @@ export function propertiesOf(schema: Record<string, unknown>): string[] {
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
-/**
- * The schemas an operation's success bodies are or hold through `$ref` (a list's items): what a
- * `fields=` can name members of when the operation declares no `partial` schema of its own, as
- * with an upstream's document behind the gateway.
- *
- * @example
- * ```ts
- * successSchemas(version.schemas, { responses: { 200: { schema: 'listUsers_200' } } }); // ['listUsers_200', 'User']
- * ```
- */
+/** The schemas an operation's success bodies reach: what `fields=` may name without a `partial` (a gateway's upstream). */
 export function successSchemas(schemas: Schemas, operation: TwinOperation): string[] {
-  const seen = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (typeof value !== 'object' || value === null) return;
-    const name = refName((value as { $ref?: unknown }).$ref);
-    if (name !== undefined) enter(name);
-    for (const child of Object.values(value)) visit(child);
-  };
-  const enter = (name: string) => {
-    if (seen.has(name) || !schemas[name]) return;
-    seen.add(name);
-    visit(schemas[name]);
-  };
-  for (const [status, spec] of Object.entries(operation.responses ?? {}))
-    if (Number(status) < 400 && spec?.schema !== undefined) enter(spec.schema);
-  return [...seen];
+  const roots = Object.entries(operation.responses ?? {}).flatMap(([status, spec]) =>
+    Number(status) < 400 && spec?.schema !== undefined ? [spec.schema] : [],
+  );
+  return [...reachableSchemas({ schemas, roots })].filter((name) => schemas[name]);
 }

@@ -1,9 +1,6 @@
 import type { ElementDeprecation, FieldElement } from './element-deprecation.ts';
 
-/**
- * What a request carries that can use a deprecated element: its parsed body and query (a value
- * may be a list, when a name comes more than once).
- */
+/** A request's parsed body and query (a repeated name's value is a list). */
 interface ElementUseInput {
   body: unknown;
   query: Readonly<Record<string, unknown>>;
@@ -13,17 +10,9 @@ interface ElementUseInput {
 export type ElementUseCheck = (input: ElementUseInput) => ElementDeprecation[];
 
 /**
- * Compile, once per operation of a version, the check of which deprecated elements a request
- * uses: a field sent at the top level of a body whose schema carries it, a field named in
- * `fields=` when the operation projects a schema that carries it, or a deprecated query parameter
- * sent. Whether a client *reads* a response field cannot be known, so reading is not a use.
- * `undefined` when the operation has no deprecated element: such routes pay nothing.
- *
- * @example
- * ```ts
- * const check = compileElementUses({ version: 'v2', operation, elements });
- * const used = check?.({ body: request.body, query }) ?? [];
- * ```
+ * Which deprecated elements a request to one operation uses: a top-level body field, a field named
+ * in `fields=`, or a query parameter sent. Reading a response field cannot be seen, so it is not a
+ * use. `undefined` when the operation has no deprecated element: such routes pay nothing.
  */
 export function compileElementUses(options: {
   version: string;
@@ -33,10 +22,7 @@ export function compileElementUses(options: {
   reach?: (e: FieldElement) => readonly string[];
   /** The schemas whose members `fields=` names here; by default the operation's `partial`. */
   selects?: readonly string[];
-  /**
-   * Query names as {@link looseQuery} gives them (lower case, `[…]` dropped): the deprecated
-   * parameters and `fields` are compared in lower case too.
-   */
+  /** Query names as {@link looseQuery} gives them: compare in lower case. */
   looseNames?: boolean;
 }): ElementUseCheck | undefined {
   const { operation } = options;
@@ -81,15 +67,8 @@ export function compileElementUses(options: {
 }
 
 /**
- * A request's query as any upstream might read it, for the gateway, which cannot know how the
- * service behind it parses one: pairs split at `&` and at `;`, each name percent-decoded (`+` is a
- * blank), in lower case and cut at its first `[` (`Order`, `order[]` and `order[0]` are all
- * `order`), each value percent-decoded. A name that comes more than once keeps every value.
- *
- * @example
- * ```ts
- * looseQuery('/api/v2/users?Fields[]=lastName;x=1'); // { fields: ['lastName'], x: ['1'] }
- * ```
+ * A request's query as any upstream might read it (the gateway cannot know which parser is behind
+ * it): split at `&` and `;`, names decoded, lower-cased and cut at `[` (`order[0]` is `order`).
  */
 export function looseQuery(target: string): Record<string, string[]> {
   const start = target.indexOf('?');

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLifecycleDocument } from './lifecycle-document.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { at, clockAt, scheduleOf } from './test-support.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { at, clockAt, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v2', releasedAt: at('2025-01-01'), openapiUrl: '/api/v2/openapi.json' },

@@ -1,13 +1,9 @@
 import type { Clock } from '../clock/index.ts';
-import { checkDeprecationStatus } from './deprecation-status.ts';
-import type { DeprecationStatus } from './deprecation-status.ts';
+import { checkDeprecationStatus, type DeprecationStatus, earliest, nextLifecycleChange } from './deprecation-status.ts';
 import { ENDING_SOON_AFTER_MS, DAY_MS, WARNING_WINDOW_MS } from './durations.ts';
-import { stateAt } from './lifecycle-state.ts';
-import type { LifecycleState } from './lifecycle-state.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { earliest, nextLifecycleChange } from './next-change.ts';
+import { stateAt, type LifecycleState } from './lifecycle-state.ts';
+import type { LifecycleVersion, Audience } from './schedule.ts';
 import { resolveReplacement } from './replacement-rule.ts';
-import type { Audience } from './schedule.ts';
 import { minimumNoticeMs } from './schedule-rules.ts';
 import { formatIsoInstant } from '../time/index.ts';
 

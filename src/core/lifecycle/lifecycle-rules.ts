@@ -2,31 +2,16 @@ import { parseIsoInstant } from '../time/index.ts';
 import { declaredOrder, orderReleases } from './release-order.ts';
 import { isPlainObject } from '../versions/schema-walk.ts';
 
-/** Options for {@link checkLifecycleRules}. */
-export interface CheckLifecycleRulesOptions {
+interface CheckLifecycleRulesOptions {
   /** The config as written: checked with the schema too, so these rules read it defensively. */
   config: unknown;
   /** Where it sits, for the messages: `lifecycle` in the plugin, `''` in the config file. */
   where: string;
-  /**
-   * The versions that have code, oldest first: given by the routing plugin, which stores nothing,
-   * so every date must be in the config. The service checks these rules with its stored schedules
-   * instead (`lifecyclePolicyProblems`).
-   */
+  /** The versions that have code: given by the routing plugin, which stores nothing, so every date must be in the config. */
   bundle?: readonly string[];
 }
 
-/**
- * The lifecycle rules across fields that no JSON schema can tell, as sentences: a deprecation
- * names a concrete sunset (rule `concrete-sunset`), one name for endpoint deprecations; and, with
- * the `bundle`, a sunset after a deprecation date, versions that exist, releases in order.
- *
- * @example
- * ```ts
- * checkLifecycleRules({ config: { versions: { v1: { deprecatedAt: '2026-01-01' } } }, where: 'lifecycle' });
- * // ['lifecycle.versions.v1.sunsetAt is required with a deprecatedAt (rule concrete-sunset): …']
- * ```
- */
+/** The lifecycle rules across fields that no JSON schema can tell, as sentences. */
 export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string[] {
   const { where, bundle } = options;
   const config = isPlainObject(options.config) ? options.config : {};
@@ -78,24 +63,13 @@ export function checkLifecycleRules(options: CheckLifecycleRulesOptions): string
   return errors;
 }
 
-/**
- * An instant of a lifecycle config (ISO 8601 or epoch milliseconds) as epoch milliseconds;
- * `undefined` when absent or unreadable.
- *
- * @example
- * ```ts
- * instantMs('2026-07-01'); // 1782864000000
- * ```
- */
+/** An instant of a lifecycle config as epoch milliseconds; `undefined` when absent or unreadable. */
 export function instantMs(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   return typeof value === 'string' ? parseIsoInstant(value) : undefined;
 }
 
-/**
- * The cap on extended access comes after the sunset it extends (a cap before it would grant
- * nothing), and needs one.
- */
+/** The cap on extended access comes after the sunset it extends (before it, it grants nothing). */
 export function capErrors(entry: Record<string, unknown>, here: string): string[] {
   const cap = instantMs(entry.extendedAccessUntil);
   if (cap === undefined) return [];
@@ -115,4 +89,9 @@ export function closingErrors(entry: Record<string, unknown>, here: string): str
   return [
     `${here}.closedToNewClientsAt must not come before the deprecatedAt (${String(entry.deprecatedAt)}): clients would be shut out before being told`,
   ];
+}
+
+/** A client's extended access, clamped to the subject's cap (none without a cap): the one clamp every reader applies. */
+export function cappedUntil(until: number | undefined, cap: number | undefined): number | undefined {
+  return until === undefined || cap === undefined ? undefined : Math.min(until, cap);
 }

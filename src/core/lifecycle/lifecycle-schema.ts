@@ -26,16 +26,7 @@ export type InstantInput = Static<typeof Instant>;
 // A key the schema below gains must be named here too, or its `instant(key)` does not compile.
 type DeprecationDateKey = 'extendedAccessUntil' | 'closedToNewClientsAt';
 
-/**
- * The two optional dates beside a deprecation, declared once: the config file's entries take them
- * as instants, the store and the port (through {@link DeprecationDates}) as epoch milliseconds,
- * and the management API as its own date-times, each key with its own description.
- *
- * @example
- * ```ts
- * const body = Type.Object({ ...deprecationDatesSchema(() => Type.String({ format: 'date-time' })).properties });
- * ```
- */
+/** The two optional dates beside a deprecation, declared once over whatever instant type the reader uses. */
 export function deprecationDatesSchema<I extends TSchema>(instant: (key: DeprecationDateKey) => I) {
   return Type.Object({
     /** The cap on per-client extended access after the sunset: extended access can be granted up to it. */
@@ -48,21 +39,12 @@ export function deprecationDatesSchema<I extends TSchema>(instant: (key: Depreca
 /** The two optional dates of a deprecation once read: epoch milliseconds, absent when unset. */
 export type DeprecationDates = Static<ReturnType<typeof deprecationDatesSchema<TNumber>>>;
 
-/** The keys of the two optional dates beside any deprecation, as the schema lists them. */
+/** The keys of the two optional dates, as the schema lists them. */
 export const deprecationDateKeys = Object.keys(deprecationDatesSchema(() => Type.Number()).properties) as Array<
   keyof DeprecationDates
 >;
 
-/**
- * The two optional dates of an entry, in epoch milliseconds, absent when unset: an instant of a
- * config entry that passed its schema is read, a date already read is kept. The one copy of them
- * from a config entry, a stored schedule or a setting to what the next reader holds.
- *
- * @example
- * ```ts
- * deprecationDatesOf({ extendedAccessUntil: '2027-06-01', sunsetAt: 0 }); // { extendedAccessUntil: 1811808000000 }
- * ```
- */
+/** The two optional dates of an entry (a config entry that passed its schema, or one already read) in epoch milliseconds. */
 export function deprecationDatesOf(entry: Partial<Record<DeprecationDateKey, InstantInput>>): DeprecationDates {
   const dates: DeprecationDates = {};
   for (const key of deprecationDateKeys) {
@@ -95,7 +77,6 @@ const versionLifecycleSchema = <I extends TSchema>(instant: I) =>
     { additionalProperties: false, title: 'a version' },
   );
 
-/** The schema of one version's entry in `versions`. */
 const VersionLifecycleSchema = versionLifecycleSchema(Instant);
 
 /**
@@ -129,7 +110,6 @@ const endpointLifecycleSchema = <I extends TSchema>(instant: I) =>
     { additionalProperties: false, title: 'an endpoint deprecation' },
   );
 
-/** The schema of one entry of `endpointDeprecations`. */
 const EndpointLifecycleSchema = endpointLifecycleSchema(Instant);
 
 /**
@@ -277,16 +257,7 @@ function unknownLifecycleKey(options: { where: string; key: string; known: strin
 
 const validator = createSchemaValidator(LifecycleConfigSchema, { unknownKey: unknownLifecycleKey });
 
-/**
- * One version's entry of a config, read when it passes its schema: every instant in epoch
- * milliseconds. An entry with a problem is `undefined`; {@link lifecycleShapeErrors} tells it.
- *
- * @example
- * ```ts
- * readVersionEntry({ deprecatedAt: '2026-06-01', sunsetAt: '2027-06-01' }); // { deprecatedAt: 1780272000000, sunsetAt: 1811808000000 }
- * readVersionEntry({ sunsetAt: 'soon' }); // undefined
- * ```
- */
+/** One version's entry, read when it passes its schema (`undefined` otherwise): instants in epoch milliseconds. */
 export const readVersionEntry = entryReader<VersionLifecycle>(VersionLifecycleSchema);
 
 /** One entry of `endpointDeprecations`, read as {@link readVersionEntry} reads a version's. */

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { isVersionaryError } from '../errors/index.ts';
 import { lifecycleTransitions, stateAt, transition } from './lifecycle-state.ts';
 import type { LifecycleEvent, LifecycleState } from './lifecycle-state.ts';
-import { clockAt, scheduleOf } from './test-support.ts';
+import { clockAt, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const states: LifecycleState[] = ['active', 'deprecated', 'sunset_window', 'removed'];
 const events: LifecycleEvent[] = [

@@ -5,20 +5,14 @@ import type { DeprecationSchedule } from './schedule.ts';
 /** The lifecycle states of a version, as in the spec's "Version lifecycle" table. */
 export type LifecycleState = 'active' | 'deprecated' | 'sunset_window' | 'removed';
 
-/**
- * What may move a version: an operator action, a critical fix, a client request or the passing
- * of a scheduled date.
- */
+/** What may move a version: an operator action, a critical fix, a client request or a date passing. */
 export type LifecycleEvent =
   'schedule-deprecation' | 'critical-fix' | 'client-request' | 'deprecation-date-passed' | 'sunset-date-passed';
 
-/** One row of {@link lifecycleTransitions}. */
 interface LifecycleTransition {
   from: LifecycleState;
   event: LifecycleEvent;
   to: LifecycleState;
-  /** The spec's "Also happens" column. */
-  effect: string;
 }
 
 /**
@@ -27,35 +21,17 @@ interface LifecycleTransition {
  * @internal exported for the tests
  */
 export const lifecycleTransitions: readonly LifecycleTransition[] = [
-  {
-    from: 'active',
-    event: 'schedule-deprecation',
-    to: 'deprecated',
-    effect: 'deprecation headers are sent on responses of that version',
-  },
-  {
-    from: 'active',
-    event: 'critical-fix',
-    to: 'deprecated',
-    effect: 'deprecation headers are sent on responses of that version',
-  },
-  { from: 'active', event: 'client-request', to: 'active', effect: 'none' },
-  { from: 'deprecated', event: 'client-request', to: 'deprecated', effect: 'remains deprecated' },
-  {
-    from: 'deprecated',
-    event: 'deprecation-date-passed',
-    to: 'sunset_window',
-    effect: 'the Sunset header announces the removal date',
-  },
-  { from: 'sunset_window', event: 'client-request', to: 'sunset_window', effect: 'none' },
-  { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed', effect: 'requests receive 410 or 404' },
-  { from: 'removed', event: 'client-request', to: 'removed', effect: 'none' },
+  { from: 'active', event: 'schedule-deprecation', to: 'deprecated' },
+  { from: 'active', event: 'critical-fix', to: 'deprecated' },
+  { from: 'active', event: 'client-request', to: 'active' },
+  { from: 'deprecated', event: 'client-request', to: 'deprecated' },
+  { from: 'deprecated', event: 'deprecation-date-passed', to: 'sunset_window' },
+  { from: 'sunset_window', event: 'client-request', to: 'sunset_window' },
+  { from: 'sunset_window', event: 'sunset-date-passed', to: 'removed' },
+  { from: 'removed', event: 'client-request', to: 'removed' },
 ];
 
-/**
- * The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow
- * (for example deprecating a removed version).
- */
+/** The state after `event`; throws `INVALID_SCHEDULE` for a move the lifecycle does not allow. */
 export function transition(state: LifecycleState, event: LifecycleEvent): LifecycleState {
   const row = lifecycleTransitions.find((candidate) => candidate.from === state && candidate.event === event);
   if (!row) {
@@ -69,17 +45,13 @@ export function transition(state: LifecycleState, event: LifecycleEvent): Lifecy
   return row.to;
 }
 
-/** Options for {@link stateAt}. */
-export interface StateAtOptions {
+interface StateAtOptions {
   /** The version's deprecation, or `undefined` when none is registered. */
   schedule: DeprecationSchedule | undefined;
   clock: Clock;
 }
 
-/**
- * Derive the lifecycle state from a schedule and the time. A date "passes" strictly after its
- * instant, so at exactly the sunset the version is still in its sunset window.
- */
+/** The lifecycle state now; a date passes strictly after its instant (at the sunset, still in the window). */
 export function stateAt(options: StateAtOptions): LifecycleState {
   const { schedule } = options;
   if (!schedule) return 'active';

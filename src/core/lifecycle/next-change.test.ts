@@ -1,10 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkDeprecationStatus } from './deprecation-status.ts';
+import { checkDeprecationStatus, earliest, nextLifecycleChange } from './deprecation-status.ts';
 import { stateAt } from './lifecycle-state.ts';
-import { earliest, nextLifecycleChange } from './next-change.ts';
-import { at, clockAt, days, scheduleOf } from './test-support.ts';
+import { at, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const schedule = scheduleOf({ deprecatedAt: '2026-01-01', sunsetAt: '2026-07-01' });
 const d = at('2026-01-01');

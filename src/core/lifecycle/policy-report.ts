@@ -37,8 +37,7 @@ export interface PolicyReport {
   warnings: PolicyWarning[];
 }
 
-/** Options for {@link createViolation}. */
-export interface CreateViolationOptions {
+interface CreateViolationOptions {
   code?: ErrorCode;
   rule: PolicyRule;
   /** The message after the rule id, naming the numbers involved. */
@@ -46,10 +45,7 @@ export interface CreateViolationOptions {
   extensions?: Record<string, unknown>;
 }
 
-/**
- * Build a rule violation: a `VersionaryError` whose detail starts with the rule id and whose
- * `extensions.rule` carries it for machines.
- */
+/** A rule violation: its detail starts with the rule id, which `extensions.rule` carries for machines. */
 export function createViolation(options: CreateViolationOptions): VersionaryError {
   return new VersionaryError({
     code: options.code ?? ErrorCode.PolicyViolation,
@@ -58,18 +54,14 @@ export function createViolation(options: CreateViolationOptions): VersionaryErro
   });
 }
 
-/** Options for {@link toPolicyError}. */
-export interface ToPolicyErrorOptions {
+interface ToPolicyErrorOptions {
   /** Always wrap in this code, even a single violation (config checks use `INVALID_CONFIG`). */
   code?: ErrorCode;
   /** What was checked, for the summary line. */
   subject: string;
 }
 
-/**
- * Fold violations into one throwable error: a lone violation as itself, several under one error
- * listing each in `extensions.violations`. Returns `undefined` when there is nothing to report.
- */
+/** Violations as one error: a lone one as itself, several in `extensions.violations`; none, `undefined`. */
 export function toPolicyError(
   violations: readonly VersionaryError[],
   options: ToPolicyErrorOptions,

@@ -18,10 +18,7 @@ export interface OrderedRelease {
 
 const YEAR_MS = 366 * 86_400_000;
 
-/**
- * The declared order of versions: those listed only in the config (removed, without code) first,
- * as the config lists them, then the bundle's versions in the bundle's order.
- */
+/** The declared order: versions only the config lists (removed, without code) first, then the bundle's. */
 export function declaredOrder(options: { configured: readonly string[]; bundle: readonly string[] }): string[] {
   return [...options.configured.filter((name) => !options.bundle.includes(name)), ...options.bundle];
 }

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { checkReplacementExists, checkVersionKnown, resolveReplacement } from './replacement-rule.ts';
-import { at, scheduleOf } from './test-support.ts';
+import { at, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v1', releasedAt: at('2024-01-01') },

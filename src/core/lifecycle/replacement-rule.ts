@@ -1,6 +1,5 @@
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { PolicyRule, createViolation } from './policy-report.ts';
 
 /** Options for {@link resolveReplacement} and {@link checkReplacementExists}. */
@@ -13,10 +12,7 @@ export interface ReplacementOptions {
   replacement?: string;
 }
 
-/**
- * The name of the version that replaces `version`: one released later and not itself deprecated.
- * `undefined` when none qualifies.
- */
+/** The version that replaces `version`: one released later and not itself deprecated. */
 export function resolveReplacement(options: ReplacementOptions): string | undefined {
   const target = options.versions.find((v) => v.name === options.version);
   if (!target) return undefined;
@@ -40,10 +36,7 @@ export function checkVersionKnown(options: ReplacementOptions): VersionaryError 
   });
 }
 
-/**
- * Rule `replacement-exists` (`NO_REPLACEMENT`): a version is deprecated only when a newer,
- * non-deprecated version exists to move to (and the named replacement, if any, is one).
- */
+/** Rule `replacement-exists`: a newer, non-deprecated version to move to (the named one, if any). */
 export function checkReplacementExists(options: ReplacementOptions): VersionaryError | undefined {
   const target = options.versions.find((v) => v.name === options.version);
   if (!target || resolveReplacement(options) !== undefined) return undefined;

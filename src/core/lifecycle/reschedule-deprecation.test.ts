@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { rescheduleDeprecation } from './reschedule-deprecation.ts';
 import { scheduleDeprecation } from './schedule-deprecation.ts';
-import { at, caught, clockAt, scheduleOf } from './test-support.ts';
+import { at, caught, clockAt, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 // v1 has been deprecated since 2025-12-01 (its sunset window) with a sunset on 2026-06-01.
 const current = scheduleOf({ deprecatedAt: '2025-12-01', sunsetAt: '2026-06-01' });

@@ -1,16 +1,13 @@
 import type { Clock } from '../clock/index.ts';
-import { ErrorCode } from '../errors/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
+import { ErrorCode, type VersionaryError } from '../errors/index.ts';
 import { checkBreakingSpacing } from './breaking-spacing.ts';
-import { monthsToMs } from './durations.ts';
 import { stateAt } from './lifecycle-state.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
 import { checkReplacementExists, checkVersionKnown } from './replacement-rule.ts';
 import type { ScheduledDeprecation } from './schedule-deprecation.ts';
-import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
+import { readScheduleRequest } from './schedule-input.ts';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder } from './schedule-rules.ts';
-import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { formatIsoDate } from '../time/index.ts';
 
 /** Options for {@link rescheduleDeprecation}. */
@@ -61,26 +58,8 @@ export function rescheduleDeprecation(options: RescheduleDeprecationOptions): Re
   const state = stateAt({ schedule: previous, clock });
   if (!previous || state === 'removed') throw notReschedulable({ version, state });
 
-  const errors: VersionaryError[] = [];
-  const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors });
-  const deprecatedAt =
-    options.deprecatedAt === undefined ? previous.deprecatedAt : read(options.deprecatedAt, 'deprecatedAt');
-  const notice = readNoticeMonths({ ...options, errors });
-  const sunsetAt =
-    options.sunsetAt !== undefined
-      ? read(options.sunsetAt, 'sunsetAt')
-      : options.noticeMonths !== undefined
-        ? deprecatedAt + monthsToMs(notice)
-        : previous.sunsetAt;
-  const error = toPolicyError(errors, { subject });
-  if (error) throw error;
-  const schedule: DeprecationSchedule = {
-    version,
-    deprecatedAt,
-    sunsetAt,
-    removed: false,
-    reason: options.reason ?? 'planned',
-  };
+  const schedule = readScheduleRequest(options, { ...previous, subject });
+  const { deprecatedAt, sunsetAt } = schedule;
 
   const violations = [
     state === 'sunset_window' && deprecatedAt > now ? deprecationPassed({ previous, deprecatedAt }) : undefined,

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
+import type { LifecycleVersion } from './schedule.ts';
 import { scheduleDeprecation } from './schedule-deprecation.ts';
-import { at, caught, clockAt, days, scheduleOf } from './test-support.ts';
+import { at, caught, clockAt, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 const versions: LifecycleVersion[] = [
   { name: 'v1', releasedAt: at('2023-01-01') },

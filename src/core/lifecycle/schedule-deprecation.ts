@@ -1,12 +1,8 @@
 import type { Clock } from '../clock/index.ts';
-import type { VersionaryError } from '../errors/index.ts';
 import { checkSchedulePolicy } from './check-schedule-policy.ts';
-import { monthsToMs } from './durations.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { toPolicyError } from './policy-report.ts';
-import type { PolicyWarning } from './policy-report.ts';
-import type { Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
-import { readNoticeMonths, readScheduleInstant } from './schedule-input.ts';
+import type { LifecycleVersion, Audience, DeprecationReason, DeprecationSchedule } from './schedule.ts';
+import { toPolicyError, type PolicyWarning } from './policy-report.ts';
+import { readScheduleRequest } from './schedule-input.ts';
 
 /** Options for {@link scheduleDeprecation}. */
 export interface ScheduleDeprecationOptions {
@@ -52,20 +48,7 @@ export interface ScheduledDeprecation {
  */
 export function scheduleDeprecation(options: ScheduleDeprecationOptions): ScheduledDeprecation {
   const now = options.clock.now();
-  const inputErrors: VersionaryError[] = [];
-  const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors: inputErrors });
-  const deprecatedAt = options.deprecatedAt === undefined ? now : read(options.deprecatedAt, 'deprecatedAt');
-  const notice = readNoticeMonths({ ...options, errors: inputErrors });
-  const sunsetAt =
-    options.sunsetAt === undefined ? deprecatedAt + monthsToMs(notice) : read(options.sunsetAt, 'sunsetAt');
-  const schedule: DeprecationSchedule = {
-    version: options.version,
-    deprecatedAt,
-    sunsetAt,
-    removed: false,
-    reason: options.reason ?? 'planned',
-  };
-  if (inputErrors.length > 0) throw toPolicyError(inputErrors, { subject: `deprecation of ${options.version}` });
+  const schedule = readScheduleRequest(options, { deprecatedAt: now, subject: `deprecation of ${options.version}` });
   const report = checkSchedulePolicy({
     schedule,
     versions: options.versions,

@@ -1,21 +1,19 @@
 import { ErrorCode } from '../errors/index.ts';
 import type { VersionaryError } from '../errors/index.ts';
-import { PolicyRule, createViolation } from './policy-report.ts';
+import { monthsToMs } from './durations.ts';
+import { PolicyRule, createViolation, toPolicyError } from './policy-report.ts';
+import type { DeprecationReason, DeprecationSchedule } from './schedule.ts';
 import { parseIsoInstant } from '../time/index.ts';
 
-/** Options for {@link readScheduleInstant}. */
-export interface ReadScheduleInstantOptions {
+interface ReadScheduleInstantOptions {
   value: number | string;
   field: string;
   /** Where a violation (rule `schedule-input`) is pushed, so every problem is reported at once. */
   errors: VersionaryError[];
 }
 
-/**
- * Read a scheduling date given as epoch milliseconds or ISO 8601. A bad one pushes a
- * `schedule-input` violation and reads as `NaN`, so the other rules still run.
- */
-export function readScheduleInstant(options: ReadScheduleInstantOptions): number {
+/** A scheduling date; a bad one pushes a `schedule-input` violation and reads as `NaN`, so the other rules still run. */
+function readScheduleInstant(options: ReadScheduleInstantOptions): number {
   const { value, field } = options;
   const ms = typeof value === 'number' ? value : parseIsoInstant(value);
   if (ms !== undefined && Number.isFinite(ms)) return ms;
@@ -30,19 +28,15 @@ export function readScheduleInstant(options: ReadScheduleInstantOptions): number
   return Number.NaN;
 }
 
-/** Options for {@link readNoticeMonths}. */
-export interface ReadNoticeMonthsOptions {
+interface ReadNoticeMonthsOptions {
   version: string;
   noticeMonths?: number;
   sunsetAt?: number | string;
   errors: VersionaryError[];
 }
 
-/**
- * Read the notice in months (default 6), refusing (rule `schedule-input`) a non-positive one, or
- * one given together with `sunsetAt`, since the two could disagree.
- */
-export function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
+/** The notice in months (default 6), refusing a non-positive one or one given with `sunsetAt`. */
+function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
   const months = options.noticeMonths ?? 6;
   if (options.noticeMonths !== undefined && options.sunsetAt !== undefined) {
     options.errors.push(
@@ -65,4 +59,34 @@ export function readNoticeMonths(options: ReadNoticeMonthsOptions): number {
     );
   }
   return months;
+}
+
+/**
+ * The schedule a (re)scheduling call asks for, its dates read (`defaults` for those it leaves out;
+ * without a default sunset, the notice sets it). Every input problem is thrown at once.
+ */
+export function readScheduleRequest(
+  options: {
+    version: string;
+    deprecatedAt?: number | string;
+    sunsetAt?: number | string;
+    noticeMonths?: number;
+    reason?: DeprecationReason;
+  },
+  at: { deprecatedAt: number; sunsetAt?: number; subject: string },
+): DeprecationSchedule {
+  const errors: VersionaryError[] = [];
+  const read = (value: number | string, field: string) => readScheduleInstant({ value, field, errors });
+  const deprecatedAt =
+    options.deprecatedAt === undefined ? at.deprecatedAt : read(options.deprecatedAt, 'deprecatedAt');
+  const notice = readNoticeMonths({ ...options, errors });
+  const sunsetAt =
+    options.sunsetAt !== undefined
+      ? read(options.sunsetAt, 'sunsetAt')
+      : at.sunsetAt === undefined || options.noticeMonths !== undefined
+        ? deprecatedAt + monthsToMs(notice)
+        : at.sunsetAt;
+  const error = toPolicyError(errors, { subject: at.subject });
+  if (error) throw error;
+  return { version: options.version, deprecatedAt, sunsetAt, removed: false, reason: options.reason ?? 'planned' };
 }

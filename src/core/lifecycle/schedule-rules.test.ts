@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkConcreteSunset, checkNoticePeriod, checkSunsetOrder, minimumNoticeMs } from './schedule-rules.ts';
-import { at, days, scheduleOf } from './test-support.ts';
+import { at, days, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 
 describe('checkNoticePeriod', () => {
   it('needs 180 days for public and 360 days for enterprise APIs', () => {

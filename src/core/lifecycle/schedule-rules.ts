@@ -7,26 +7,19 @@ import { formatIsoDate } from '../time/index.ts';
 
 const MINIMUM_NOTICE_MONTHS: Record<Audience, number> = { public: 6, enterprise: 12 };
 
-/**
- * The minimum notice before sunset for an audience: 6 months (180 days) for public APIs,
- * 12 months (360 days) for enterprise APIs.
- */
+/** The minimum notice before sunset for an audience. */
 export function minimumNoticeMs(audience: Audience): number {
   return monthsToMs(MINIMUM_NOTICE_MONTHS[audience]);
 }
 
-/** Options for {@link checkNoticePeriod}. */
-export interface CheckNoticePeriodOptions {
+interface CheckNoticePeriodOptions {
   schedule: DeprecationSchedule;
   audience: Audience;
   /** When clients first hear of it; a backdated deprecation gives notice only from here. */
   announcedAt?: number;
 }
 
-/**
- * Rule `notice-period`: sunset at least 6 (public) or 12 (enterprise) months after the notice
- * starts. A `critical-fix` deprecation needs no notice period.
- */
+/** Rule `notice-period`, from when the notice starts; a `critical-fix` needs none. */
 export function checkNoticePeriod(options: CheckNoticePeriodOptions): VersionaryError | undefined {
   const { schedule, audience } = options;
   if (schedule.reason === 'critical-fix' || !Number.isFinite(schedule.sunsetAt)) return undefined;
@@ -51,17 +44,13 @@ export function checkNoticePeriod(options: CheckNoticePeriodOptions): Versionary
   });
 }
 
-/** Options for {@link checkConcreteSunset}. */
-export interface CheckConcreteSunsetOptions {
+interface CheckConcreteSunsetOptions {
   schedule: DeprecationSchedule;
   /** False when the sunset was derived from a notice period rather than named by the caller. */
   sunsetNamed?: boolean;
 }
 
-/**
- * Rule `concrete-sunset`: every deprecation names a real sunset instant, and a `critical-fix`
- * (which may shorten the notice) must name it explicitly instead of relying on a default.
- */
+/** Rule `concrete-sunset`: a real sunset, named explicitly by a `critical-fix` (which may shorten the notice). */
 export function checkConcreteSunset(options: CheckConcreteSunsetOptions): VersionaryError | undefined {
   const { schedule } = options;
   const extensions = { version: schedule.version, reason: schedule.reason };
@@ -82,10 +71,7 @@ export function checkConcreteSunset(options: CheckConcreteSunsetOptions): Versio
   return undefined;
 }
 
-/**
- * Rule `sunset-order` (`INVALID_SCHEDULE`): the deprecation time is a real instant and the sunset
- * is never before it.
- */
+/** Rule `sunset-order`: a real deprecation time, and the sunset never before it. */
 export function checkSunsetOrder(schedule: DeprecationSchedule): VersionaryError | undefined {
   if (!Number.isFinite(schedule.deprecatedAt)) {
     return createViolation({

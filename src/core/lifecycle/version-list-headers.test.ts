@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { at, clockAt, scheduleOf } from './test-support.ts';
+import type { LifecycleVersion } from './schedule.ts';
+import { at, clockAt, scheduleOf } from '../../../test/support/lifecycle-dates.ts';
 import { versionListHeaders } from './version-list-headers.ts';
 
 const versions: LifecycleVersion[] = [

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock/index.ts';
-import { checkDeprecationStatus } from './deprecation-status.ts';
-import type { LifecycleVersion } from './lifecycle-version.ts';
-import { earliest, nextLifecycleChange } from './next-change.ts';
+import { checkDeprecationStatus, earliest, nextLifecycleChange } from './deprecation-status.ts';
+import type { LifecycleVersion } from './schedule.ts';
 
 /** Options for {@link versionListHeaders}. */
 export interface VersionListHeadersOptions {

@@ -45,16 +45,10 @@ export function parseAccept(header: string | undefined, options: ParseAcceptOpti
     // refuse rather than a choice to make quietly.
     const versionParams = parameters.filter(([k]) => k === 'version').map(([, v]) => v);
     const vendor = vendorType.exec(type);
-    if (vendor) {
-      read({ raw: vendor[1] ?? '', info, source: type });
-      for (const version of versionParams) read({ raw: version, info, source: `${type}; version=${version}` });
-      info.acceptsJson = true;
-      continue;
-    }
-    if (jsonLike.test(type)) {
-      info.acceptsJson = true;
-      for (const version of versionParams) read({ raw: version, info, source: `${type}; version=${version}` });
-    }
+    if (!vendor && !jsonLike.test(type)) continue;
+    info.acceptsJson = true;
+    if (vendor) read({ raw: vendor[1] ?? '', info, source: type });
+    for (const version of versionParams) read({ raw: version, info, source: `${type}; version=${version}` });
   }
   info.versions = [...new Set(info.versions)];
   return info;

@@ -8,7 +8,6 @@ import {
   versionMissingProblem,
 } from '../rulebook/problems.ts';
 
-/** Where the version of a request came from. */
 type VersionSource = 'path' | 'accept';
 
 /** Options for {@link resolveVersion}. */

@@ -117,12 +117,6 @@ export function targetProblem(reason: TargetRefusal): VersionaryError {
  * The canonical path of a request target: the strict check first (see {@link targetRefusalOf}),
  * then the path decoded once, so `/api/v2/%65cho` is judged as `/api/v2/echo`, as the router
  * matches it, and without a trailing slash, which the router ignores. The query is left out.
- *
- * @example
- * ```ts
- * canonicalPath('/api/v2/%65cho?x=1'); // { path: '/api/v2/echo' }
- * canonicalPath('/api/v2/%2e%2e/v1/echo'); // { refused: 'dot-segment' }
- * ```
  */
 export function canonicalPath(target: string): { path: string } | { refused: TargetRefusal } {
   const refused = targetRefusalOf(target);

@@ -1,5 +1,12 @@
-import { brownoutRule, elementsRule, lifecycleRule, methodRule, versionRule, type Rule } from './rules.ts';
-import { minimumVersionRule } from './minimum-version-rule.ts';
+import {
+  brownoutRule,
+  elementsRule,
+  lifecycleRule,
+  methodRule,
+  minimumVersionRule,
+  versionRule,
+  type Rule,
+} from './rules.ts';
 import type { Decision, DecisionRule, DecisionTable, RequestFacts } from './table.ts';
 
 /**
@@ -16,15 +23,8 @@ const rulebook: readonly Rule[] = [
 ];
 
 /**
- * Decide a request: each rule of the rulebook in turn; the first refusal answers (with the
- * headers the rules before it set), else the request is allowed with every rule's headers, a
- * later rule's value of a header replacing an earlier one's (an element's merged headers).
- *
- * @example
- * ```ts
- * const decision = decide({ method: 'GET', path: '/api/v1/users/7', version: 'v1', versionSource: 'path', template: '/users/{id}', now: Date.now() }, table);
- * if (decision.outcome === 'refuse') reply.code(decision.problem.status);
- * ```
+ * Decide a request: the first refusal answers (with the headers the rules before it set), else it is
+ * allowed with every rule's headers, a later rule's value replacing an earlier one's.
  */
 export function decide(facts: RequestFacts, table: DecisionTable): Decision {
   let headers: Record<string, string> | undefined;

@@ -18,8 +18,7 @@ export type {
 } from './table.ts';
 export { decisionTableFormat } from './table.ts';
 export { decide } from './decide.ts';
-export { ratePolicyOf } from './rules.ts';
-export { retiresSome } from './minimum-version-rule.ts';
+export { ratePolicyOf, retiresSome } from './rules.ts';
 export { targetProblem, targetRefusals, undecodableTargetProblem, unreadableTargetProblem } from './canonical-path.ts';
 export type { TargetRefusal } from './canonical-path.ts';
 export { sampleSegments, type Sample } from './sample-segments.ts';

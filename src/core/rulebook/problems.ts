@@ -42,11 +42,7 @@ export function endpointRemovedProblem(o: { endpoint: string; removedIn: string;
   });
 }
 
-/**
- * A call a version does not serve: no operation of its document at that path (404), or none with
- * that method there (405, with the methods that are in `Allow`). A derived version answers it
- * rather than forward what it could not translate.
- */
+/** A call a derived version does not serve (404, or 405 with `Allow`) rather than forward untranslated. */
 export function notServedProblem(o: {
   method: string;
   path: string;
@@ -80,11 +76,7 @@ export function closedProblem(o: {
   });
 }
 
-/**
- * A version older than the minimum its client was moved to (`PATCH /admin/v1/clients/{id}` with
- * `minimumVersion`): 410 `VERSION_RETIRED_FOR_CLIENT`, for that client alone, with a `Link` to the
- * minimum version (`rel="successor-version"`, its document, as the deprecation headers link it).
- */
+/** A version older than its client's minimum: 410, with a `Link` to the minimum version's document. */
 export function retiredForClientProblem(o: { minimumVersion: string; prefix: string }): VersionaryError {
   const successor = `${o.prefix}/${o.minimumVersion}/openapi.json`;
   return new VersionaryError({
@@ -277,16 +269,7 @@ export function dataPlaneSecretProblem(): VersionaryError {
   });
 }
 
-/**
- * The `Allow` of a path: the methods its operations declare, in their order, HEAD beside GET, and
- * OPTIONS, which every data plane answers itself (204 with this list). TRACE is never served, so
- * never listed, even where a document declares it.
- *
- * @example
- * ```ts
- * allowOf(['GET', 'POST']); // 'GET, POST, HEAD, OPTIONS'
- * ```
- */
+/** The `Allow` of a path: its operations' methods, HEAD beside GET, OPTIONS, and never TRACE (never served). */
 export function allowOf(declared: Iterable<string>): string {
   const methods = [...new Set(declared)].filter((m) => m !== 'TRACE' && m !== 'HEAD' && m !== 'OPTIONS');
   return [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');

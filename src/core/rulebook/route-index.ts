@@ -47,10 +47,8 @@ function templateMatches(template: string, below: string): boolean {
 }
 
 /**
- * The template among `templates` that a path below the version reaches, or `undefined`: `{name}`
- * is one non-empty segment of any length (no router's bound on a parameter applies, so a long id
- * is judged as its operation). Where several match, the one literal at the first segment where
- * they differ wins, as a router prefers a static route (`/users/me` over `/users/{id}`).
+ * The template a path below the version reaches: `{name}` is one non-empty segment of any length,
+ * and a literal segment beats a parameter, as routers prefer `/users/me` over `/users/{id}`.
  */
 export function templateAt(templates: Iterable<string>, below: string): string | undefined {
   let best: string | undefined;
@@ -74,10 +72,8 @@ function isParameter(segment: string): boolean {
 }
 
 /**
- * The methods the operations at a path below the version declare (`RequestFacts.methods`), in
- * their order; for a path no template matches, every method of the version's operations (what a
- * forwarding data plane's catch-all serves), or `undefined` with `unmatched: 'none'` (a data plane
- * that routes no other path). Upper-case, without HEAD.
+ * `RequestFacts.methods` of a path below the version; for a path no template matches, every method
+ * of the version (a forwarding catch-all's) or, with `unmatched: 'none'`, `undefined`.
  */
 export function methodsAt(
   operations: Iterable<{ method: string; template: string }>,

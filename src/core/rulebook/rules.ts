@@ -1,8 +1,16 @@
-import { judgeSubject, problemOf } from './judge-row.ts';
 import { allowOf, brownoutRetryAfter } from './problems.ts';
-import { ruleMethodOf } from './route-index.ts';
-import { routeRowOf } from './route-index.ts';
-import type { Decision, DecisionTable, ProblemRow, RatePolicy, RequestFacts, RouteRow } from './table.ts';
+import { routeRowOf, ruleMethodOf } from './route-index.ts';
+import { headersAt, segmentAt } from './segments.ts';
+import type {
+  Decision,
+  DecisionRule,
+  DecisionTable,
+  ProblemRow,
+  RatePolicy,
+  RequestFacts,
+  RouteRow,
+  RuleRow,
+} from './table.ts';
 
 /** One request rule: a pure decision over the request's facts and the compiled table. */
 export type Rule = (facts: RequestFacts, table: DecisionTable) => Decision;
@@ -13,7 +21,61 @@ const allowed: Decision = Object.freeze({
   deprecated: false,
 }) as Decision;
 
-/** The operation a request reached, when it reached one. */
+function refuse(
+  problem: ProblemRow,
+  rule: DecisionRule,
+  { deprecated = false, headers = {} }: { deprecated?: boolean; headers?: Record<string, string> } = {},
+): Decision {
+  return { outcome: 'refuse', headers, problem, rule, deprecated };
+}
+
+/** What a subject's row says of a request: its segments, clients' own segments and closings. */
+type JudgedSubject = Pick<RuleRow, 'segments' | 'extendedAccess' | 'closings'>;
+
+/** A problem of the table by key; a missing key is a compiler bug, answered as a plain 404. */
+function problemOf(table: DecisionTable, key: string | undefined): ProblemRow {
+  return (key === undefined ? undefined : table.problems[key]) ?? missingProblem;
+}
+
+const missingProblem: ProblemRow = {
+  status: 404,
+  headers: {},
+  body: {
+    type: '/problems/not-found',
+    title: 'Not Found',
+    status: 404,
+    detail: 'No such resource.',
+    code: 'NOT_FOUND',
+  },
+};
+
+/**
+ * Judge one subject (a version, an operation, an element) for a client at `now`: its own segments
+ * (extended access) replace the shared ones; while everyone's segment allows, a closing in effect
+ * refuses a client not allowed past it.
+ */
+export function judgeSubject(
+  table: DecisionTable,
+  subject: JudgedSubject,
+  facts: { client: string | undefined; now: number; deprecated: boolean },
+): Decision {
+  const { client, now, deprecated } = facts;
+  const own = client === undefined ? undefined : subject.extendedAccess?.[client];
+  const segment = segmentAt(own?.segments ?? subject.segments, now);
+  const shared = own === undefined ? segment : segmentAt(subject.segments, now);
+  const headers = headersAt(segment, now);
+  if (segment.outcome === 'refuse')
+    return refuse(problemOf(table, segment.problem), 'removed', { deprecated, headers });
+  // Closings guard the subject while it is open to all: past its removal, only the clients granted
+  // extended access are served, and that grant is the owner's word for them, closing or not.
+  if (subject.closings && shared.outcome === 'allow')
+    for (const closing of subject.closings)
+      if (now >= closing.at && (client === undefined || !closing.allowed.includes(client)))
+        return refuse(problemOf(table, closing.problem), 'closed_to_new_clients', { deprecated, headers });
+  if (own && shared.outcome === 'refuse') return { outcome: 'allow', headers, deprecated, rule: 'extended_access' };
+  return { outcome: 'allow', headers, deprecated };
+}
+
 function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefined {
   return facts.version === undefined || facts.template === undefined
     ? undefined
@@ -22,23 +84,10 @@ function routeOf(facts: RequestFacts, table: DecisionTable): RouteRow | undefine
 
 /** Unversioned or unknown version: 400 `VERSION_MISSING`, 404 `VERSION_UNKNOWN` naming it. */
 export const versionRule: Rule = (facts, table) => {
-  if (facts.version === undefined)
-    return {
-      outcome: 'refuse',
-      headers: {},
-      problem: problemOf(table, 'version-missing'),
-      rule: 'version',
-      deprecated: false,
-    };
+  if (facts.version === undefined) return refuse(problemOf(table, 'version-missing'), 'version');
   if (table.versions.includes(facts.version)) return allowed;
   const key = facts.versionSource === 'accept' ? 'version-unknown-accept' : 'version-unknown';
-  return {
-    outcome: 'refuse',
-    headers: {},
-    problem: naming(problemOf(table, key), facts.version),
-    rule: 'version',
-    deprecated: false,
-  };
+  return refuse(naming(problemOf(table, key), facts.version), 'version');
 };
 
 function naming(problem: ProblemRow, version: string): ProblemRow {
@@ -47,27 +96,44 @@ function naming(problem: ProblemRow, version: string): ProblemRow {
 }
 
 /**
- * The lifecycle of the version and operation: removed (or served past its sunset to a client with
- * extended access), closed to new clients, else allowed with the deprecation headers. A path with
- * no route is judged by the version's own row.
+ * A client's minimum version, set once it has migrated so that it never slides back: its calls to
+ * an older version are refused (410). A minimum the table does not know (since dropped) retires nothing.
  */
+export const minimumVersionRule: Rule = (facts, table) => {
+  const client = facts.principal?.client;
+  if (client === undefined || facts.version === undefined) return allowed;
+  const minimum = table.minimumVersions?.[client];
+  if (minimum === undefined) return allowed;
+  const asked = table.versions.indexOf(facts.version);
+  const floor = table.versions.indexOf(minimum.version);
+  if (asked === -1 || floor === -1 || asked >= floor) return allowed;
+  return refuse(problemOf(table, minimum.problem), 'minimum_version');
+};
+
+/**
+ * Whether some client's minimum version is after `version`: a data plane that refuses a removed
+ * version before the caller is known waits for the caller instead, whose own minimum answers first.
+ */
+export function retiresSome(table: DecisionTable, version: string): boolean {
+  const asked = table.versions.indexOf(version);
+  if (asked === -1 || table.minimumVersions === undefined) return false;
+  for (const client in table.minimumVersions)
+    if (table.versions.indexOf(table.minimumVersions[client]!.version) > asked) return true;
+  return false;
+}
+
+/** The lifecycle of the operation, or of the version for a path with no route. */
 export const lifecycleRule: Rule = (facts, table) => {
   if (facts.version === undefined) return allowed;
   const route = routeOf(facts, table);
   const row = route?.row ?? table.versionRows[facts.version];
   if (row === undefined) return allowed;
-  return judgeSubject(table, row, {
-    client: facts.principal?.client,
-    now: facts.now,
-    deprecated: row.deprecated,
-  });
+  return judgeSubject(table, row, { client: facts.principal?.client, now: facts.now, deprecated: row.deprecated });
 };
 
 /**
- * The method: served only where the route the path reaches declares an operation for it (HEAD
- * with GET), so a method no document names (`PROPFIND`, `PURGE`) is never forwarded; OPTIONS is
- * let through for the data plane to answer (204 with `Allow`); TRACE never. Else 405 with `Allow`
- * (see `allowOf`). Data-driven: a method is known because a route declares it (QUERY included).
+ * The method: served only where the path's route declares it (HEAD with GET), so a method no
+ * document names (`PROPFIND`) is never forwarded; OPTIONS is left to the data plane; TRACE never.
  */
 export const methodRule: Rule = (facts, table) => {
   const declared = facts.methods;
@@ -77,23 +143,19 @@ export const methodRule: Rule = (facts, table) => {
   const problem = problemOf(table, 'method-not-allowed');
   const allow = allowOf(declared);
   const fill = (text: string) => text.replace('{method}', facts.method).replace('{allow}', allow);
-  return {
-    outcome: 'refuse',
-    headers: {},
-    problem: {
+  return refuse(
+    {
       ...problem,
       headers: { ...problem.headers, allow },
       body: { ...problem.body, detail: fill(problem.body.detail) },
     },
-    rule: 'method',
-    deprecated: false,
-  };
+    'method',
+  );
 };
 
 /**
- * Deprecated parameters and fields the request uses: each judged as its own subject, whose
- * headers (the operation's merged with the element's) replace the operation's; past its sunset,
- * the 400 `ELEMENT_REMOVED`. With several used, the first refusal answers, else the first's headers.
+ * Deprecated parameters and fields the request uses, each judged as its own subject whose headers
+ * replace the operation's; with several, the first refusal answers, else the first's headers.
  */
 export const elementsRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
@@ -122,12 +184,11 @@ function ruleOfElement(decision: Decision & { outcome: 'refuse' }) {
 }
 
 /**
- * A brownout window in force on the operation (on a path with no route, the version's), for this client (a targeted one names it), that
- * its extended access does not spare: refused as the removal will be, with `retry-after`.
+ * A brownout window in force on the operation (or the version, for a path with no route) for this
+ * client, unless its extended access spares it: refused as the removal will be, with `retry-after`.
  */
 export const brownoutRule: Rule = (facts, table) => {
   const route = routeOf(facts, table);
-  // A path with no route: the version's whole-version brownouts, as its removal would reach it.
   const rows = route?.brownouts ?? (facts.version === undefined ? undefined : table.versionBrownouts?.[facts.version]);
   if (rows === undefined || rows.length === 0) return allowed;
   const client = facts.principal?.client;
@@ -139,13 +200,9 @@ export const brownoutRule: Rule = (facts, table) => {
     if (spared !== undefined && spared > now) continue;
     const problem = problemOf(table, b.problem);
     const retryAfter = brownoutRetryAfter(b.endsAt, now);
-    return {
-      outcome: 'refuse',
-      headers: {},
-      problem: { ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } },
-      rule: 'brownout',
+    return refuse({ ...problem, headers: { ...problem.headers, 'retry-after': retryAfter } }, 'brownout', {
       deprecated: (route?.row ?? table.versionRows[facts.version!])?.deprecated ?? false,
-    };
+    });
   }
   return allowed;
 };
@@ -176,11 +233,6 @@ export function ratePolicyOf(
  * keys of one client whose roles give different policies (a read-only key beside a write key) have
  * a budget each and never drain one another. `client` is the credential's client (`cl_…`), else
  * the credential itself. Unauthenticated calls and failed credentials count per address instead.
- *
- * @example
- * ```ts
- * rateCounterKey('cl_7', { name: 'default' }); // 'client:default:cl_7'
- * ```
  */
 export function rateCounterKey(client: string, policy: { name: string }): string {
   return `client:${policy.name}:${client}`;

@@ -1,4 +1,4 @@
-import { parseIsoInstant } from '../time/index.ts';
+import { DAY_MS, parseIsoInstant } from '../time/index.ts';
 import type { RuleSegment, Segmented } from './table.ts';
 
 /** A subject's answer at one instant, and the instant it next changes (`Infinity`: never by time). */
@@ -9,20 +9,12 @@ export interface Sample {
   until: number;
 }
 
-const dayMs = 86_400_000;
 // The Warning's day count, as `deprecationHeaders` words it, followed by the instant it counts to.
 const dayCount = / in (\d+) days, at (\d{4}-\d\d-\d\dT[\d:.]+Z)/;
 
 /**
- * The segments of a subject from `start` on, by asking `at` at `start` and then at each instant
- * its answer changes: what core says at each instant, so the table says nothing core would not.
- * The daily countdown of a `Warning` becomes one segment whose value holds `{days}` (its `daysTo`
- * the instant counted to); the first segment is in force from 0.
- *
- * @example
- * ```ts
- * sampleSegments((t) => ({ outcome: 'allow', headers: {}, until: Infinity }), now); // [{ from: 0, ... }]
- * ```
+ * A subject's segments from `start` on, asking core at each instant its answer changes, so the
+ * table says nothing core would not; a `Warning`'s daily countdown is one segment with `{days}`.
  */
 export function sampleSegments(at: (instant: number) => Sample, start: number): Segmented<RuleSegment> {
   const segments: RuleSegment[] = [];
@@ -53,7 +45,7 @@ function templated(segment: RuleSegment, instant: number): RuleSegment {
   const found = warning === undefined ? null : dayCount.exec(warning);
   if (found === null) return segment;
   const daysTo = parseIsoInstant(found[2]!);
-  if (daysTo === undefined || Math.floor((daysTo - instant) / dayMs) !== Number(found[1])) return segment;
+  if (daysTo === undefined || Math.floor((daysTo - instant) / DAY_MS) !== Number(found[1])) return segment;
   const value = warning!.replace(found[0], ` in {days} days, at ${found[2]}`);
   return { ...segment, headers: { ...segment.headers, warning: value }, daysTo };
 }

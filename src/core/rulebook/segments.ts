@@ -1,7 +1,5 @@
+import { DAY_MS } from '../time/index.ts';
 import type { RuleSegment } from './table.ts';
-
-/** Milliseconds in a day: the `{days}` count's unit. */
-const dayMs = 86_400_000;
 
 /** The segment in force at `now`: the last whose `from` is at or before it (the first otherwise). */
 export function segmentAt<S extends { from: number }>(segments: readonly S[], now: number): S {
@@ -19,7 +17,7 @@ const rendered = new WeakMap<RuleSegment, { days: number; headers: Record<string
 /** A segment's headers at `now`, with `{days}` counted down to its `daysTo` (rendered once per day, not per call). */
 export function headersAt(segment: RuleSegment, now: number): Record<string, string> {
   if (segment.daysTo === undefined) return segment.headers;
-  const days = Math.floor((segment.daysTo - now) / dayMs);
+  const days = Math.floor((segment.daysTo - now) / DAY_MS);
   const hit = rendered.get(segment);
   if (hit !== undefined && hit.days === days) return hit.headers;
   const text = String(days);

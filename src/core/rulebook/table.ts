@@ -16,10 +16,7 @@ export interface DecisionTable {
   /** The lifecycle generation it was compiled from: the ETag of `GET /admin/v1/decision-table`. */
   generation: number;
   compiledAt: number;
-  /**
-   * The next instant the compiler must run again although the generation has not moved (a
-   * closing to new clients takes effect, and its set of allowed clients is fixed then); null when none.
-   */
+  /** When to compile again though the generation has not moved (a closing fixes its allowed clients). */
   recompileAt: number | null;
   /** Where the API lives, `/api`: versions are `<prefix>/<version>/...`. */
   prefix: string;
@@ -33,31 +30,18 @@ export interface DecisionTable {
   versionRows: Record<string, RuleRow>;
   /** Per version: its documented operations, each with its rules. */
   routes: Record<string, RouteRow[]>;
-  /**
-   * Per version: its whole-version brownouts, which also reach a path with no route (an
-   * undocumented path a version forwards), as the version's removal would. Absent when none.
-   */
+  /** Per version: its whole-version brownouts, which also reach a path with no route. */
   versionBrownouts?: Record<string, BrownoutRow[]>;
   /**
-   * The versions that forward the paths no route of theirs matches (a gateway's
-   * `forwardUndocumented`), judged by their version row with every method of their operations. Any
-   * other version answers such a path `not-documented` (404) once its rules allow the request.
-   * Absent: none does.
+   * The versions that forward paths no route matches (a gateway's `forwardUndocumented`); any other
+   * version answers such a path `not-documented` (404) once its rules allow the request.
    */
   forwardUndocumented?: string[];
   /** Rate-limit policies: the limit of a request is its principal's (see `ratePolicyOf`). */
   policies: RatePolicies;
-  /**
-   * Client id → the oldest version it may call (`PATCH /admin/v1/clients/{id}`): its calls to an
-   * older version are refused with `problem` (see `minimumVersionRule`). Clients without one are
-   * not listed; absent in a table compiled before the rule (read as none).
-   */
+  /** Client id → the oldest version it may call; absent in a table compiled before the rule. */
   minimumVersions?: Record<string, MinimumVersionRow>;
-  /**
-   * Every answer a rule refuses with, by key: named keys for the answers of a data plane's own
-   * steps (`version-missing`, `target-<reason>`, `rate-limited:<policy>`…), and `p<n>` for those
-   * rows refer to, a reference within this table only (docs/decision-table.md, "Problem keys").
-   */
+  /** Every refusal by key: named for a data plane's own steps (`version-missing`), `p<n>` for rows' (docs/decision-table.md). */
   problems: Record<string, ProblemRow>;
 }
 
@@ -132,10 +116,7 @@ export interface ElementRow {
   parameter?: string;
   /** The body property (for `kind: 'field'`). */
   field?: string;
-  /**
-   * The element used alone: allowed with the operation's headers merged with the element's, then
-   * refused after its sunset. Replaces the operation's own segments when the element is used.
-   */
+  /** Replaces the operation's segments when the element is used (its headers merged with the operation's). */
   segments: Segmented<RuleSegment>;
   extendedAccess?: Record<string, ClientRow>;
   closings?: Closing[];
@@ -198,12 +179,7 @@ export interface RequestFacts {
   versionSource?: 'path' | 'accept';
   /** The matched operation's template below the version (`/users/{id}`); absent with no route. */
   template?: string;
-  /**
-   * The methods the route the path reaches declares (upper-case, in the document's order): the
-   * operations of the matched template, whatever their method; for a path no template matches, the
-   * methods of every operation of the version (what a forwarding data plane's catch-all serves).
-   * Absent when the data plane routes no such path (the service answers it 404).
-   */
+  /** The methods the path's route declares (see `methodsAt`); absent when the data plane routes no such path. */
   methods?: readonly string[];
   /** The authenticated caller, or absent. */
   principal?: { client: string; roles: readonly string[] };
@@ -236,10 +212,7 @@ export type Decision =
       deprecated: boolean;
     };
 
-/**
- * Where a data plane that runs core reads the table it decides from: the one current now, without
- * waiting (the owner compiles it when state changes), and the error each problem was rendered from.
- */
+/** Where a data plane that runs core reads its table, and the error each problem was rendered from. */
 export interface DecisionTableSource {
   /** The table in force, when it is current without compiling (nearly always): no request awaits it. */
   latest(): DecisionTable | undefined;

@@ -4,15 +4,7 @@ import { ErrorCode, VersionaryError } from '../errors/index.ts';
 // days-from-civil arithmetic (proleptic Gregorian calendar, UTC only).
 const MAX_INSTANT_MS = 8.64e15;
 
-/**
- * One day in milliseconds. Lifecycle arithmetic works on epoch milliseconds, so every window is
- * expressed with these constants.
- *
- * @example
- * ```ts
- * const inAWeek = clock.now() + 7 * DAY_MS;
- * ```
- */
+/** One day in milliseconds. */
 export const DAY_MS = 86_400_000;
 
 /** A UTC calendar date and time of day, as produced by {@link toCivil}. */
@@ -67,8 +59,7 @@ export function toCivil(ms: number): CivilTime {
 }
 
 /**
- * Whether a year has 29 February in the proleptic Gregorian calendar.
- *
+ * Whether a year has 29 February.
  * @internal exported for the tests
  */
 export function isLeapYear(year: number): boolean {

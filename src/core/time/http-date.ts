@@ -6,10 +6,7 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const HTTP_DATE = /^(?:[a-z]{3}, )?(\d{1,2}) ([a-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/i;
 
-/**
- * Format epoch milliseconds as an HTTP IMF-fixdate (RFC 9110 section 5.6.7), as RFC 8594 wants
- * for `Sunset`. Sub-second precision is dropped, as the format has none.
- */
+/** Epoch milliseconds as an IMF-fixdate (RFC 9110 §5.6.7), for RFC 8594's `Sunset`; no sub-seconds. */
 export function formatImfFixdate(ms: number): string {
   const t = toCivil(ms);
   if (t.year < 0 || t.year > 9999) {
@@ -21,10 +18,7 @@ export function formatImfFixdate(ms: number): string {
   return `${WEEKDAYS[t.weekday]}, ${pad(t.day, 2)} ${MONTHS[t.month - 1]} ${pad(t.year, 4)} ${clockPart(t)} GMT`;
 }
 
-/**
- * Parse the IMF-fixdate form the `Sunset` header uses (RFC 8594, RFC 9110), `Fri, 01 Jan 2027
- * 00:00:00 GMT`, weekday optional and case ignored; `undefined` for anything else.
- */
+/** An IMF-fixdate (`Fri, 01 Jan 2027 00:00:00 GMT`, weekday optional, any case), else `undefined`. */
 export function parseImfFixdate(text: string): number | undefined {
   const m = HTTP_DATE.exec(text);
   if (m === null) return undefined;

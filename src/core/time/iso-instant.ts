@@ -58,10 +58,7 @@ export function parseIsoInstant(text: string | null | undefined): number | undef
   return days * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000 + millisecond - offset;
 }
 
-/**
- * {@link parseIsoInstant} for input that must be a date: surrounding blanks are ignored, and text
- * that is not an ISO 8601 date or zoned date-time throws `INVALID_SCHEDULE`.
- */
+/** {@link parseIsoInstant} of trimmed text that must be a date, else `INVALID_SCHEDULE`. */
 export function assertIsoInstant(text: string): number {
   const ms = parseIsoInstant(text.trim());
   if (ms !== undefined) return ms;

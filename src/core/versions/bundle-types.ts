@@ -38,7 +38,27 @@ export interface VersionBundle<H extends HeadDefinition = HeadDefinition> {
   migrations: MigrationPlan;
 }
 
-/** Options for migrating one body between two versions. */
+/** `v1`, `v2`…: a version's name, with its number. */
+export const versionNamePattern = /^v([1-9][0-9]{0,5})$/;
+
+/** The bundle of checked versions (oldest first), with their lookups. */
+export function toBundle<H extends HeadDefinition>(
+  head: H,
+  versions: ApiVersion[],
+  migrations: MigrationPlan,
+): VersionBundle<H> {
+  const byName = new Map(versions.map((v) => [v.name, v]));
+  const byNumber = new Map(versions.map((v) => [v.number, v]));
+  return {
+    head,
+    versions,
+    latest: versions[versions.length - 1]!,
+    get: (name) => byName.get(name),
+    byNumber: (n) => byNumber.get(n),
+    migrations,
+  };
+}
+
 interface MigrateOptions {
   /** Component schema name of the body. */
   schema: string;

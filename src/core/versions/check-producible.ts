@@ -1,17 +1,13 @@
 import { isPlainObject, reachableSchemas, requiredOf } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, SchemaMap } from './types.ts';
-import { locatedSteps, type DefinitionProblem } from './definition-problem.ts';
+import { locatedSteps, type DefinitionProblem } from './check-definition.ts';
+import { instructionsOn } from './data-migrations.ts';
 
 /**
- * Find declarations that cannot work whatever the handler returns or the client sends. A step's
- * migration for a schema, or for one that contains it, may produce anything; without one, the
- * instructions alone must give every body what the other version's schema asks:
- * - a field an older response requires must be one the newer version always has, and one it
- *   may carry must come from somewhere;
- * - a field a newer request requires must be one older requests always have;
- * - an enum value the newer version added must map down wherever responses carry it;
- * - an enum value the newer version removed must map up wherever requests carry it.
+ * Declarations that cannot work whatever the handler returns or the client sends: without a
+ * migration for a schema (or one containing it), the instructions alone must give every body the
+ * fields the other version requires, and map every enum value it lacks.
  */
 export function checkProducible(versions: ApiVersion[]): DefinitionProblem[] {
   const problems: DefinitionProblem[] = [];
@@ -92,7 +88,7 @@ function asTranslated(
   at: { steps: ApiVersion; name: string; direction: 'down' | 'up' },
 ): JsonSchema | undefined {
   if (!schema) return schema;
-  const steps = at.steps.changes.flatMap((c) => c.instructions).filter((s) => 'schema' in s && s.schema === at.name);
+  const steps = instructionsOn(at.steps, at.name);
   const names = new Map(
     steps.flatMap((s) =>
       s.op !== 'field-renamed'

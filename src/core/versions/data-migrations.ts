@@ -14,10 +14,8 @@ export interface Conversion {
 }
 
 /**
- * The data-only conversion of a `field-retyped` step, given the newer version's field schema: a
- * value `map` (and `mapUp`, else the map inverted), else number or integer ↔ string, else nothing
- * when the type is unchanged (a constraint changed) or an integer became a number. Undefined when
- * only a migration function can say (the start names the instruction).
+ * The data-only conversion of a `field-retyped` step: a value `map` (`mapUp`, else the map
+ * inverted), number or integer ↔ string, or none needed; undefined when only a migration can say.
  */
 export function retypeConversion(step: Step<'field-retyped'>, newer: JsonSchema | undefined): Conversion | undefined {
   const to = typeOf(newer);
@@ -42,10 +40,9 @@ export function retypeConversion(step: Step<'field-retyped'>, newer: JsonSchema 
 }
 
 /**
- * A version's data instructions on schema `name`, taking a newer body to the older one before
- * the older shape is applied: a removed field shown from `from` or as its `default`, a retyped
- * field converted, a renamed field under its previous name. Runs after the change's own
- * migrations, which see the newer body as it is.
+ * A version's data instructions on schema `name`, taking a newer body down (removed fields shown,
+ * retyped ones converted, renamed ones renamed); after the change's own migrations, which see the
+ * newer body as it is.
  */
 export function dataDown(version: ApiVersion, name: string): Transform {
   const steps = stepsOn(version, name);
@@ -69,11 +66,7 @@ export function dataDown(version: ApiVersion, name: string): Transform {
   };
 }
 
-/**
- * A version's data instructions on schema `name`, taking an older request body up before the
- * newer shape is applied (which drops the removed fields): a retyped field converted, a renamed
- * field under its newer name.
- */
+/** The same, taking an older request body up (the newer shape then drops the removed fields). */
 export function dataUp(version: ApiVersion, name: string): Transform {
   const steps = stepsOn(version, name);
   const renames = new Map(steps.flatMap((s) => (s.op === 'field-renamed' ? [[s.previousName, s.field]] : [])));
@@ -117,13 +110,14 @@ function conversionsOf(
 }
 
 function stepsOn(version: ApiVersion, name: string) {
-  return version.changes
-    .flatMap((c) => c.instructions)
-    .flatMap((s) =>
-      (s.op === 'field-removed' || s.op === 'field-retyped' || s.op === 'field-renamed') && s.schema === name
-        ? [s]
-        : [],
-    );
+  return instructionsOn(version, name).flatMap((s) =>
+    s.op === 'field-removed' || s.op === 'field-retyped' || s.op === 'field-renamed' ? [s] : [],
+  );
+}
+
+/** A version's instructions on schema `name`. */
+export function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
+  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 /** The one JSON type a schema's values have, `null` aside (`anyOf: [{type}, {type: null}]` included). */

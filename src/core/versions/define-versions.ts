@@ -1,14 +1,19 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import { checkReferences } from './check-references.ts';
 import { deriveOlder } from './derive-older.ts';
 import { undoOrder } from './derive-endpoints.ts';
-import { checkHead, checkMigrationCoverage } from './check-definition.ts';
+import {
+  checkHead,
+  checkMigrationCoverage,
+  askedOnce,
+  instructionPointer,
+  type DefinitionProblem,
+} from './check-definition.ts';
 import { checkProducible } from './check-producible.ts';
 import { createMigrationPlan } from './migration-plan.ts';
-import type { ApiVersion, VersionBundle } from './bundle-types.ts';
+import { toBundle, versionNamePattern as namePattern, type ApiVersion, type VersionBundle } from './bundle-types.ts';
 import type { VersionChange } from './version-change.ts';
-import type { HeadDefinition } from './types.ts';
-import { askedOnce, instructionPointer, type DefinitionProblem } from './definition-problem.ts';
+import type { HeadDefinition, OperationSpec, SchemaMap } from './types.ts';
+import { refName } from './schema-walk.ts';
 
 /** One published version. The first version has no changes; each later one lists what it changed. */
 export interface VersionDeclaration {
@@ -22,8 +27,6 @@ export interface DefineVersionsOptions<H extends HeadDefinition = HeadDefinition
   /** Oldest first. The last one is the head: handlers speak its representation. */
   versions: VersionDeclaration[];
 }
-
-const namePattern = /^v([1-9][0-9]{0,5})$/;
 
 /**
  * Validate the version declarations and derive every older version from the head by undoing each
@@ -57,9 +60,8 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
         pointer: `/versions/${i}`,
       })),
     );
-    // One instruction at a time, in order, as one pass would: each problem names its instruction.
-    // Endpoint instructions name the newer version's routes, whatever their order: they are undone
-    // in the order that keeps those routes in place (see `undoOrder`). Each problem names its instruction.
+    // One instruction at a time, so each problem names its instruction; endpoint instructions name the
+    // newer version's routes, so they are undone in the order that keeps those in place (`undoOrder`).
     const steps = changes.flatMap((change, c) => change.instructions.map((step, s) => ({ step, c, s })));
     for (const { step, c, s } of steps.sort((a, b) => undoOrder(a.step) - undoOrder(b.step))) {
       const older = deriveOlder({ version: declaration.name, schemas, operations, instructions: [step], names });
@@ -78,16 +80,7 @@ export function defineVersions<const H extends HeadDefinition>(options: DefineVe
       errors: problems.map(({ detail, pointer }) => ({ pointer, detail })),
     });
   }
-  const byName = new Map(derived.map((v) => [v.name, v]));
-  const byNumber = new Map(derived.map((v) => [v.number, v]));
-  return {
-    head: options.head,
-    versions: derived,
-    latest: derived[derived.length - 1]!,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-    migrations: createMigrationPlan(derived),
-  };
+  return toBundle(options.head, derived, createMigrationPlan(derived));
 }
 
 /**
@@ -124,5 +117,31 @@ function checkDeclarations(versions: VersionDeclaration[]): string[] {
       if (!change.description?.trim()) problems.push(`${v.name} has a change without a description`);
     }
   });
+  return problems;
+}
+
+/** List every dangling `$ref` and every operation schema name that a version does not define. */
+function checkReferences(options: { version: string; schemas: SchemaMap; operations: OperationSpec[] }): string[] {
+  const { version, schemas, operations } = options;
+  const problems: string[] = [];
+  const visit = (value: unknown, where: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${where}/${i}`));
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref') {
+        const name = refName(child);
+        if (name === undefined || !schemas[name])
+          problems.push(`${version}: ${where} refers to ${String(child)}, which is not defined`);
+      } else visit(child, `${where}/${key}`);
+    }
+  };
+  for (const [name, schema] of Object.entries(schemas)) visit(schema, `#/components/schemas/${name}`);
+  for (const op of operations) {
+    const names = [op.body, op.partial, ...Object.values(op.responses).map((r) => r.schema)];
+    for (const name of names) {
+      if (name !== undefined && !schemas[name])
+        problems.push(`${version}: operation ${op.id} uses schema "${name}", which is not defined`);
+    }
+  }
   return problems;
 }

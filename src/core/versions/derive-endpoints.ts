@@ -5,11 +5,7 @@ import type { HttpMethod, OperationSpec } from './types.ts';
 
 type EndpointStep = EndpointInstruction | Extract<Instruction, { op: 'endpoint-added' }>;
 
-/**
- * Undo one endpoint instruction on the newer version's operations, giving the older version's.
- * Every route, status, header list and query member it names is checked against the newer
- * version first: a route it lacks is a problem (`fail`), never an instruction that does nothing.
- */
+/** Undo one endpoint instruction; what it names and the newer version lacks is a problem, never a no-op. */
 export function deriveEndpoint(at: {
   step: EndpointStep;
   version: string;
@@ -154,7 +150,6 @@ function removedOperationId(method: string, path: string): string {
   return `${method.toLowerCase()}_${path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
 }
 
-/** The parameter names of a path template (`/users/{user_id}` → `user_id`). */
 function parametersOf(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
 }

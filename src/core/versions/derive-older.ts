@@ -4,8 +4,7 @@ import { missingAtPointer } from './schema-pointer.ts';
 import { requiredOf } from './schema-walk.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
-/** What deriving one older version produced, plus every definition problem found on the way. */
-export interface DeriveResult {
+interface DeriveResult {
   schemas: SchemaMap;
   /** The older version's published name of each schema renamed so far (`schema-renamed`), by its own. */
   names: Record<string, string>;
@@ -13,7 +12,7 @@ export interface DeriveResult {
   problems: string[];
 }
 
-export interface DeriveOlderOptions {
+interface DeriveOlderOptions {
   /** Name of the newer version, for messages. */
   version: string;
   schemas: SchemaMap;
@@ -23,11 +22,7 @@ export interface DeriveOlderOptions {
   names?: Record<string, string>;
 }
 
-/**
- * Undo one version's instructions on its schemas and operations, giving the previous version.
- * Each instruction is checked against the newer version first, so a change that names a missing
- * schema, field or enum value is reported instead of silently doing nothing.
- */
+/** Undo one version's instructions, giving the previous version; what they name and it lacks is a problem. */
 export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
   const schemas: SchemaMap = { ...options.schemas };
   let operations = [...options.operations];
@@ -68,8 +63,7 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
       // The schema is the enum itself: every member that refers to it changes with it.
       const enumSchema: JsonSchema = { ...original };
       schemas[step.schema] = enumSchema;
-      if (step.op === 'enum-values-added') removeEnumValues({ where: step.schema, field: enumSchema, step, fail });
-      else restoreEnumValues({ where: step.schema, field: enumSchema, step, fail });
+      undoEnumStep({ where: step.schema, field: enumSchema, step, fail });
       continue;
     }
     if (step.field === undefined) continue;
@@ -110,8 +104,7 @@ export function deriveOlder(options: DeriveOlderOptions): DeriveResult {
     } else {
       const field = { ...(props[step.field] as JsonSchema) };
       props[step.field] = field;
-      if (step.op === 'enum-values-added') removeEnumValues({ where, field, step, fail });
-      else restoreEnumValues({ where, field, step, fail });
+      undoEnumStep({ where, field, step, fail });
     }
   }
   return { schemas, operations, problems, names };
@@ -128,40 +121,32 @@ function renameField(schema: JsonSchema, step: { field: string; previousName: st
 }
 
 /** Where an enum instruction applies, the instruction and how to report a mistake in it. */
-interface EnumStep<Op extends 'enum-values-added' | 'enum-values-removed'> {
+interface EnumStep {
   where: string;
   field: JsonSchema;
-  step: Extract<Instruction, { op: Op }>;
+  step: Extract<Instruction, { op: 'enum-values-added' | 'enum-values-removed' }>;
   fail: (text: string) => void;
 }
 
-function removeEnumValues({ where, field, step, fail }: EnumStep<'enum-values-added'>): void {
+/** The older enum: without the values the step added, or with those it removed. */
+function undoEnumStep({ where, field, step, fail }: EnumStep): void {
+  const added = step.op === 'enum-values-added';
   const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
-  if (!values) return void fail(`enum-values-added names ${where}, which is not an enum`);
+  if (!values) return void fail(`${step.op} names ${where}, which is not an enum`);
   for (const value of step.values) {
-    if (!values.includes(value)) fail(`enum-values-added names ${where} value "${value}", which the enum lacks`);
+    if (values.includes(value) !== added)
+      fail(`${step.op} names ${where} value "${value}", which the enum ${added ? 'lacks' : 'still has'}`);
   }
-  const older = values.filter((v) => !step.values.includes(v as string));
+  const older = added
+    ? values.filter((v) => !step.values.includes(v as string))
+    : [...values, ...step.values.filter((v) => !values.includes(v))];
   field.enum = older;
-  for (const [from, to] of Object.entries(step.mapDownTo ?? {})) {
+  // A value added maps down to one the older enum has; a value removed maps up to one the newer has.
+  const [map, target] = added ? [step.mapDownTo, older] : [step.mapUpTo, values];
+  for (const [from, to] of Object.entries(map ?? {})) {
     if (!step.values.includes(from))
-      fail(`enum-values-added maps "${from}" at ${where}, which is not one of the added values`);
-    if (!older.includes(to))
-      fail(`enum-values-added maps "${from}" to "${to}" at ${where}, which the older enum lacks`);
-  }
-}
-
-function restoreEnumValues({ where, field, step, fail }: EnumStep<'enum-values-removed'>): void {
-  const values = Array.isArray(field.enum) ? (field.enum as unknown[]) : undefined;
-  if (!values) return void fail(`enum-values-removed names ${where}, which is not an enum`);
-  for (const value of step.values) {
-    if (values.includes(value)) fail(`enum-values-removed names ${where} value "${value}", which the enum still has`);
-  }
-  field.enum = [...values, ...step.values.filter((v) => !values.includes(v))];
-  for (const [from, to] of Object.entries(step.mapUpTo ?? {})) {
-    if (!step.values.includes(from))
-      fail(`enum-values-removed maps "${from}" at ${where}, which is not one of the removed values`);
-    if (!values.includes(to))
-      fail(`enum-values-removed maps "${from}" to "${to}" at ${where}, which the newer enum lacks`);
+      fail(`${step.op} maps "${from}" at ${where}, which is not one of the ${added ? 'added' : 'removed'} values`);
+    if (!target.includes(to))
+      fail(`${step.op} maps "${from}" to "${to}" at ${where}, which the ${added ? 'older' : 'newer'} enum lacks`);
   }
 }

@@ -16,15 +16,10 @@ export interface ElementDocumentation {
 }
 
 /**
- * Mark a version's deprecated fields and query parameters in its generated document: `deprecated`,
- * `x-sunset`, the SDK generators' extensions ({@link deprecationMembers}) and a sentence naming
- * the replacement and the sunset in the description (which openapi-typescript prints under
- * `@deprecated`), so Swagger UI shows them struck through and generated code says when and what
- * instead. A
- * field stays documented after its sunset (the spec removes fields only in the next major version,
- * and vN's responses keep it); a parameter past its sunset is left out, since requests sending it
- * are refused. The document must be freshly generated: its schemas are copied before any change,
- * the bundle's own are never touched.
+ * Mark a version's deprecated fields and query parameters in its freshly generated document
+ * ({@link deprecationMembers}, and a sentence in the description, which openapi-typescript prints
+ * under `@deprecated`). A field stays documented after its sunset (vN's responses keep it); a
+ * parameter past its sunset is left out, since requests sending it are refused.
  */
 export function annotateElements(options: {
   doc: Record<string, unknown>;

@@ -30,16 +30,7 @@ export interface EndpointSource {
   steps: TransportStep[];
 }
 
-/**
- * Follow an older version's route up a line of versions (`versions`, oldest first) from index
- * `from` to index `to`: each version's `endpoint-moved` and `endpoint-removed` give the route it
- * is served at, and its transport changes on that route are collected, oldest first.
- *
- * @example
- * ```ts
- * endpointSource(bundle.versions, { from: 0, to: 2, route: { method: 'GET', path: '/users/{id}' } });
- * ```
- */
+/** An older version's route followed up to version `to` (moves, removals), with the transport changes on the way. */
 export function endpointSource(
   versions: readonly Pick<ApiVersion, 'name' | 'changes'>[],
   at: { from: number; to: number; route: { method: HttpMethod; path: string } },

@@ -3,7 +3,6 @@ import { compileTransform, isPlainObject } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec } from './types.ts';
 
-/** Projects a response body to the requested fields. */
 type FieldProjection = (body: unknown) => unknown;
 
 /** A sparse fieldset (`fields=id,name`) of one operation, parsed and compiled once. */
@@ -35,10 +34,8 @@ export function withoutRequired(schema: JsonSchema): JsonSchema {
 }
 
 /**
- * Build the partial-response selector for one version: `select(operation, 'id,name')` checks the
- * names against the version's own schema (an unknown name is `UNKNOWN_FIELD`) and returns a
- * selection whose projection keeps only those fields of every object of the operation's `partial`
- * schema. Selections are compiled once per distinct fieldset and cached.
+ * The partial-response selector of one version: `select(operation, 'id,name')` checks the names
+ * (`UNKNOWN_FIELD`) and projects every object of the `partial` schema; compiled once per fieldset.
  */
 export function createFieldSelector(
   version: ApiVersion,

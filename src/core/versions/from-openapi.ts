@@ -1,5 +1,5 @@
 import { ErrorCode, VersionaryError } from '../errors/index.ts';
-import type { ApiVersion, VersionBundle } from './bundle-types.ts';
+import { toBundle, versionNamePattern as namePattern, type ApiVersion, type VersionBundle } from './bundle-types.ts';
 import type { HttpMethod, JsonSchema, OperationSpec, ResponseSpec, SchemaMap } from './types.ts';
 import { isPlainObject } from './schema-walk.ts';
 
@@ -11,7 +11,6 @@ export interface OpenApiVersionInput {
 }
 
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'QUERY'];
-const namePattern = /^v([1-9][0-9]{0,5})$/;
 
 /**
  * A version bundle read from each version's own OpenAPI document, for an API Versionary does not
@@ -60,17 +59,11 @@ export function bundleFromOpenApi(options: {
     });
   }
   const latest = versions[versions.length - 1]!;
-  const byName = new Map(versions.map((v) => [v.name, v]));
-  const byNumber = new Map(versions.map((v) => [v.number, v]));
-  return {
-    head: { schemas: latest.schemas, operations: latest.operations },
-    versions,
-    latest,
-    get: (name) => byName.get(name),
-    byNumber: (n) => byNumber.get(n),
-    // Each version is its upstream's own: a body passes between versions unchanged.
-    migrations: { responseDown: ({ body }) => body, requestUp: ({ body }) => body },
-  };
+  // Each version is its upstream's own: a body passes between versions unchanged.
+  return toBundle({ schemas: latest.schemas, operations: latest.operations }, versions, {
+    responseDown: ({ body }) => body,
+    requestUp: ({ body }) => body,
+  });
 }
 
 function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
@@ -94,10 +87,7 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
     if (!isPlainObject(schema)) return undefined;
     // `anyOf: [X, XPartial]`, the body of an operation with `fields=`: the body is an X, or its projection.
     const [full, ...partials] = Array.isArray(schema.anyOf) ? (schema.anyOf as unknown[]) : [];
-    const fullName =
-      isPlainObject(full) && typeof full.$ref === 'string'
-        ? /^#\/components\/schemas\/([^/]+)$/.exec(full.$ref)?.[1]
-        : undefined;
+    const fullName = isPlainObject(full) ? componentName(full.$ref) : undefined;
     if (
       fullName &&
       fullName in schemas &&
@@ -105,8 +95,7 @@ function readVersion(options: { input: OpenApiVersionInput; prefix: string }): {
       partials.every((p) => isPlainObject(p) && p.$ref === `#/components/schemas/${fullName}Partial`)
     )
       return fullName;
-    const ref =
-      typeof schema.$ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(schema.$ref)?.[1] : undefined;
+    const ref = componentName(schema.$ref);
     if (ref) {
       if (!(ref in schemas)) problems.push(`${fallback}: $ref ${String(schema.$ref)} names no schema`);
       return ref;
@@ -174,6 +163,10 @@ function parameterSchemas(params: Record<string, unknown>[]): Pick<OperationSpec
     };
   }
   return out;
+}
+
+function componentName(ref: unknown): string | undefined {
+  return typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
 }
 
 function resolveParameter(parameter: unknown, shared: Record<string, unknown>): unknown {

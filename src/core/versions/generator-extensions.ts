@@ -6,11 +6,7 @@ export interface DeprecationFacts {
   deprecatedAt?: number;
   /** Its sunset (epoch milliseconds): after it, requests that use it are refused. */
   sunsetAt: number;
-  /**
-   * What replaces it within the same document: an operation's `operationId`, a property's or a
-   * query parameter's name. Named in the message and, for Speakeasy, in
-   * `x-speakeasy-deprecation-replacement`.
-   */
+  /** What replaces it within the same document: an `operationId`, a property's or a parameter's name. */
   replacement?: string;
   /**
    * What replaces it elsewhere, named only in the message: the same operation in the successor
@@ -22,25 +18,10 @@ export interface DeprecationFacts {
 }
 
 /**
- * The members a served document sets on a deprecated operation, parameter or property: the
- * standard `deprecated: true`, our `x-sunset`, and the SDK generators' own extensions, so the code
- * they generate carries the sunset and the replacement:
- *
- * - `x-speakeasy-deprecation-message` (string) and `x-speakeasy-deprecation-replacement` (string,
- *   only with a `replacement` in this document: Speakeasy reads it as the operationId of the method
- *   to use instead);
- * - `x-stainless-deprecation-message` (string);
- * - `x-fern-availability: deprecated` (the string form; Fern prints `@deprecated` from it).
- *
- * Both messages are the same sentence. Dates are calendar dates when they fall at midnight UTC.
- *
- * @example
- * ```ts
- * deprecationMembers({ deprecatedAt: Date.parse('2026-06-01'), sunsetAt: Date.parse('2027-01-31'), replacement: 'displayName', guide: 'https://docs.example/nickname' });
- * // { deprecated: true, 'x-sunset': '2027-01-31T00:00:00.000Z',
- * //   'x-speakeasy-deprecation-message': 'Deprecated since 2026-06-01; sunset 2027-01-31 (removed after). Use `displayName` instead. Guide: https://docs.example/nickname',
- * //   'x-speakeasy-deprecation-replacement': 'displayName', 'x-stainless-deprecation-message': '…same…', 'x-fern-availability': 'deprecated' }
- * ```
+ * The members a served document sets on a deprecated operation, parameter or property: `deprecated`,
+ * `x-sunset`, and the SDK generators' extensions, so generated code carries the sunset and the
+ * replacement. Speakeasy reads its `replacement` as an operationId, so it is set only for one in
+ * this document; Fern prints `@deprecated` from the string form of `x-fern-availability`.
  */
 export function deprecationMembers(facts: DeprecationFacts): Record<string, unknown> {
   const message = deprecationMessage(facts);
@@ -71,9 +52,8 @@ function day(ms: number): string {
 }
 
 /**
- * An operation's deprecation, from the lifecycle's verdict on it: undefined unless it is
- * deprecated with a sunset. The successor version is named in the message only: the operation
- * that replaces it lives in that version's document, not in this one.
+ * An operation's deprecation, from the lifecycle's verdict; the successor is named in the message
+ * only, since its operation lives in another version's document.
  */
 export function verdictDeprecation(verdict: {
   deprecated: boolean;

@@ -1,8 +1,7 @@
-import { compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
+import { chain, compileTransform, isPlainObject, type Transform } from './schema-walk.ts';
 import type { ApiVersion, MigrationPlan } from './bundle-types.ts';
-import type { Instruction } from './instructions.ts';
 import type { MigrationContext, RequestMigrationContext } from './types.ts';
-import { dataDown, dataUp } from './data-migrations.ts';
+import { dataDown, dataUp, instructionsOn } from './data-migrations.ts';
 
 /** One step between adjacent versions, compiled: the declared migrations, then the target's shape. */
 interface Step {
@@ -11,13 +10,10 @@ interface Step {
 }
 
 /**
- * Compile response and request migrations for every step between adjacent versions.
- *
- * Each step runs in two phases, as Cadwyn runs its converters before the older model: first the
- * change's own migrations, bottom-up along the schema the body is in, so they see every field of
- * that version (a rename reads `customer` before anything drops it); then the target version's
- * shape, along the target's schema: fields the target lacks are dropped and enum values it lacks
- * are mapped, as the instructions say.
+ * Compile the migrations between adjacent versions. Each step runs in two phases, as Cadwyn's
+ * converters do: the change's own migrations, bottom-up along the body's schema, so they see every
+ * field of that version (a rename reads `customer` before anything drops it); then the target's
+ * shape (fields it lacks dropped, enum values it lacks mapped).
  */
 export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
   // The call whose body is migrated, read by every migration the plan runs: set before each run,
@@ -37,10 +33,11 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
     i === 0
       ? undefined
       : {
+          // The change's own migrations see the body before its data instructions move it.
           migrate: compileTransform({
             schemas: version.schemas,
             own: (name) =>
-              then(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
+              chain(migrations(version, name, { direction: 'responses', context }), dataDown(version, name)),
           }),
           shape: compileTransform({ schemas: versions[i - 1]!.schemas, own: (name) => olderShape(version, name) }),
         },
@@ -52,7 +49,7 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       : {
           migrate: compileTransform({
             schemas: versions[i - 1]!.schemas,
-            own: (name) => then(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
+            own: (name) => chain(migrations(version, name, { direction: 'requests', context }), dataUp(version, name)),
           }),
           shape: compileTransform({ schemas: version.schemas, own: (name) => newerShape(version, name) }),
         },
@@ -77,12 +74,6 @@ export function createMigrationPlan(versions: ApiVersion[]): MigrationPlan {
       return value;
     },
   };
-}
-
-/** `first`, then `second`: the change's own migrations see the body before its data instructions move it. */
-function then(first: Transform, second: Transform): Transform {
-  if (!first || !second) return first ?? second;
-  return (value) => second(first(value));
 }
 
 /** The context migrations get: the caller's, else one naming the operation alone (its route from the client's version). */
@@ -131,10 +122,6 @@ function newerShape(version: ApiVersion, name: string): Transform {
     s.op === 'enum-values-removed' && s.mapUpTo ? [{ field: s.field, map: s.mapUpTo }] : [],
   );
   return reshape(drop, maps);
-}
-
-function instructionsOn(version: ApiVersion, name: string): Array<Extract<Instruction, { schema: string }>> {
-  return version.changes.flatMap((c) => c.instructions).flatMap((s) => ('schema' in s && s.schema === name ? [s] : []));
 }
 
 /** Each enum mapping, by its field; one without a field maps the schema's own values (an enum component). */

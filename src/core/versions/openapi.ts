@@ -3,8 +3,7 @@ import { annotateElements, type ElementDocumentation } from './element-annotatio
 import { withoutRequired } from './field-selection.ts';
 import { partialTwinName } from './partial-twins.ts';
 import { problemSchema } from './problem-schema.ts';
-import { withPublishedNames } from './published-names.ts';
-import { isPlainObject, ref, refName } from './schema-walk.ts';
+import { isPlainObject, reachableSchemas, ref, refName, refsIn } from './schema-walk.ts';
 import type { ApiVersion } from './bundle-types.ts';
 import type { JsonSchema, OperationSpec, SchemaMap } from './types.ts';
 
@@ -77,13 +76,15 @@ export function toOpenApiDocument(options: ToOpenApiOptions): Record<string, unk
     paths[path][methodKey(op.method, v32)] = options.decorate ? options.decorate(op, generated) : generated;
   }
   const extra = v32 ? (options.components ?? {}) : withoutSchemeDeprecation(options.components ?? {});
+  const reached = reachableSchemas({ schemas, roots: refsIn([paths, extra]) });
+  const used = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name)));
   const doc = {
     openapi: v32 ? '3.2.0' : '3.1.0',
     info: { title: options.title, version: version.name, ...options.info },
     servers: [{ url: '/' }],
     ...options.top,
     paths,
-    components: { ...extra, schemas: { ...reachable({ schemas, roots: [paths, extra] }), ...(extra.schemas ?? {}) } },
+    components: { ...extra, schemas: { ...used, ...(extra.schemas ?? {}) } },
   };
   if (options.elements)
     annotateElements({ doc, version: version.name, basePath: options.basePath, elements: options.elements });
@@ -207,19 +208,28 @@ function replaceRef(options: { schema: JsonSchema; from: string; to: string }): 
   return walk(options.schema) as JsonSchema;
 }
 
-/** The component schemas reachable from `roots` through `$ref`, in their declared order. */
-function reachable(options: { schemas: SchemaMap; roots: unknown[] }): SchemaMap {
-  const seen = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (!isPlainObject(value)) return;
-    const name = refName(value.$ref);
-    if (name !== undefined && !seen.has(name) && options.schemas[name]) {
-      seen.add(name);
-      visit(options.schemas[name]);
+/** A document with its schemas (keys and every `$ref`) under the names a version published (`schema-renamed`). */
+export function withPublishedNames<T extends Record<string, unknown>>(
+  doc: T,
+  names: Readonly<Record<string, string>> | undefined,
+): T {
+  if (!names || Object.keys(names).length === 0) return doc;
+  const renamed = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(renamed);
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const target = key === '$ref' ? refName(child) : undefined;
+      out[key] =
+        target !== undefined && Object.hasOwn(names, target) ? `#/components/schemas/${names[target]}` : renamed(child);
     }
-    for (const child of Object.values(value)) visit(child);
+    return out;
   };
-  options.roots.forEach(visit);
-  return Object.fromEntries(Object.entries(options.schemas).filter(([name]) => seen.has(name)));
+  const out = renamed(doc) as T & { components?: { schemas?: Record<string, unknown> } };
+  const schemas = out.components?.schemas;
+  if (schemas)
+    out.components!.schemas = Object.fromEntries(
+      Object.entries(schemas).map(([name, schema]) => [Object.hasOwn(names, name) ? names[name] : name, schema]),
+    );
+  return out;
 }

@@ -10,16 +10,8 @@ export function partialTwinName(name: string): string {
 }
 
 /**
- * The `<Name>Partial` twins a version's generated document shows for `fields` (see
- * `toOpenApiDocument`'s `partialResponses`), each mapped to the schema it copies: the partial
- * schema of each operation that has one, and each success body that holds it. Imports nothing,
- * so the lifecycle can read the same names without depending on the document generator.
- *
- * @example
- * ```ts
- * partialTwins([{ partial: 'User', responses: { 200: { schema: 'UserList' } } }]);
- * // Map { 'UserPartial' => 'User', 'UserListPartial' => 'UserList' }
- * ```
+ * The `<Name>Partial` twins a generated document shows for `fields`, each mapped to the schema it
+ * copies. Imports nothing, so the lifecycle reads the same names without the document generator.
  */
 export function partialTwins(operations: readonly TwinOperation[]): Map<string, string> {
   const twins = new Map<string, string>();

@@ -83,9 +83,7 @@ function matches(pattern: string, token: string): boolean {
   }
 }
 
-/**
- * The value at a JSON pointer (RFC 6901) in a body, or `found: false` where the body has none.
- */
+/** The value at a JSON pointer (RFC 6901) in a body, or `found: false` where the body has none. */
 export function valueAt(body: unknown, pointer: string): { found: boolean; value?: unknown } {
   let value = body;
   for (const token of tokensOf(pointer)) {

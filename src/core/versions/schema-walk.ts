@@ -22,7 +22,7 @@ export function ref<const Name extends string>(name: Name): { $ref: `#/component
   return { $ref: `${refPrefix}${name}` as `#/components/schemas/${Name}` };
 }
 
-export interface CompileTransformOptions {
+interface CompileTransformOptions {
   schemas: SchemaMap;
   /** The transform owned by a named schema, applied after its children are transformed. */
   own: (name: string) => Transform;
@@ -265,7 +265,8 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function chain(first: Transform, second: Transform): Transform {
+/** `first`, then `second`; either may be null (nothing to do). */
+export function chain(first: Transform, second: Transform): Transform {
   if (!first) return second;
   if (!second) return first;
   return (value) => second(first(value));
@@ -294,7 +295,8 @@ export function reachableSchemas(options: {
   return seen;
 }
 
-function refsIn(value: unknown): string[] {
+/** The component names of every `$ref` in a value, at any depth. */
+export function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (!isPlainObject(value)) return [];
   return Object.entries(value).flatMap(([key, child]) => {

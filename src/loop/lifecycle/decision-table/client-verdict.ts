@@ -2,7 +2,7 @@ import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ElementDeprecation, LifecycleSource } from '../../../core/lifecycle/index.ts';
 import type { DecisionTable, ElementRow, ProblemRow } from '../../../core/rulebook/index.ts';
-import { judgeSubject } from '../../../core/rulebook/judge-row.ts';
+import { judgeSubject } from '../../../core/rulebook/rules.ts';
 import type { DecisionTables } from './tables.ts';
 
 /**

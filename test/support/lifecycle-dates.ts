@@ -1,8 +1,8 @@
-import { createFixedClock } from '../clock/index.ts';
-import { isVersionaryError, type VersionaryError } from '../errors/index.ts';
-import { DAY_MS } from './durations.ts';
-import type { DeprecationSchedule } from './schedule.ts';
-import { parseIsoInstant } from '../time/index.ts';
+import { createFixedClock } from '../../src/core/clock/index.ts';
+import { isVersionaryError, type VersionaryError } from '../../src/core/errors/index.ts';
+import { DAY_MS } from '../../src/core/lifecycle/durations.ts';
+import type { DeprecationSchedule } from '../../src/core/lifecycle/schedule.ts';
+import { parseIsoInstant } from '../../src/core/time/index.ts';
 
 /** Epoch milliseconds for an ISO text, failing loudly on a typo. Test helper only. */
 export function at(iso: string): number {
