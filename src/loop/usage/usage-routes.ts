@@ -46,20 +46,26 @@ const calls = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
+const clientVersion = {
+  clientId: text(200),
+  clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
+  version: text(20),
+};
+const seen = {
+  calls: calls('Calls in the window.'),
+  firstSeen: at('First call in the window.'),
+  lastSeen: at('Latest call in the window.'),
+};
 
 const ClientUsageSchema = Type.Object(
   {
     data: Type.Array(
       Type.Object({
-        clientId: text(200),
-        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
-        version: text(20),
+        ...clientVersion,
         endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
         keyId: nullable(text(100)),
         keyName: nullable(text(100)),
-        calls: calls('Calls in the window.'),
-        firstSeen: at('First call in the window.'),
-        lastSeen: at('Latest call in the window.'),
+        ...seen,
         userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
       }),
       { maxItems: maxRows },
@@ -71,17 +77,7 @@ const ClientUsageSchema = Type.Object(
 
 const ClientTotalsSchema = Type.Object(
   {
-    data: Type.Array(
-      Type.Object({
-        clientId: text(200),
-        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
-        version: text(20),
-        calls: calls('Calls in the window.'),
-        firstSeen: at('First call in the window.'),
-        lastSeen: at('Latest call in the window.'),
-      }),
-      { maxItems: maxRows },
-    ),
+    data: Type.Array(Type.Object({ ...clientVersion, ...seen }), { maxItems: maxRows }),
     meta: windowMeta,
   },
   { description: 'Calls per client and version' },
@@ -112,6 +108,26 @@ const DailyUsageSchema = Type.Object(
  * day, for charts).
  */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
+  const windowOf = async (query: Record<string, string | undefined>) => {
+    const { since, until } = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    const filter = {
+      since,
+      until,
+      ...(query.version ? { version: query.version } : {}),
+      ...(query.client ? { clientId: query.client } : {}),
+    };
+    return { filter, meta: { since: formatIsoInstant(since), until: formatIsoInstant(until) } };
+  };
+  // Each row's client, with its name (null without a registered client).
+  const clientOf = async (rows: Array<{ clientId: string }>) => {
+    const names = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    return (r: { clientId: string; version: string }) => ({
+      clientId: r.clientId,
+      clientName: names.get(r.clientId) ?? null,
+      version: r.version,
+    });
+  };
   app.get(
     '/usage/endpoints',
     {
@@ -126,31 +142,20 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.byClient({
-        since: window.since,
-        until: window.until,
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
-      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const rows = await options.usage.byClient(filter);
+      const client = await clientOf(rows);
       const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
       return {
         data: rows.map((r) => ({
-          clientId: r.clientId,
-          clientName: clients.get(r.clientId) ?? null,
-          version: r.version,
+          ...client(r),
           endpoint: r.endpoint,
           keyId: r.keyId ?? null,
           keyName: r.keyId ? (keys.get(r.keyId) ?? null) : null,
-          calls: r.calls,
-          firstSeen: formatIsoInstant(r.firstSeen),
-          lastSeen: formatIsoInstant(r.lastSeen),
+          ...seenOf(r),
           userAgent: r.userAgent ?? null,
         })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        meta,
       };
     },
   );
@@ -168,26 +173,12 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.clientTotals({
-        since: window.since,
-        until: window.until,
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
-      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const rows = await options.usage.clientTotals(filter);
+      const client = await clientOf(rows);
       return {
-        data: rows.map((r) => ({
-          clientId: r.clientId,
-          clientName: clients.get(r.clientId) ?? null,
-          version: r.version,
-          calls: r.calls,
-          firstSeen: formatIsoInstant(r.firstSeen),
-          lastSeen: formatIsoInstant(r.lastSeen),
-        })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        data: rows.map((r) => ({ ...client(r), ...seenOf(r) })),
+        meta,
       };
     },
   );
@@ -217,16 +208,9 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.byDay({
-        since: window.since,
-        until: window.until,
-        perClient: query.perClient === 'true',
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const perClient = (request.query as { perClient?: string }).perClient === 'true';
+      const rows = await options.usage.byDay({ ...filter, perClient });
       return {
         data: rows.map((r) => ({
           day: formatIsoInstant(r.day).slice(0, 10),
@@ -235,11 +219,17 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
           calls: r.calls,
           clients: r.clients,
         })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        meta,
       };
     },
   );
 }
+
+const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
+  calls: r.calls,
+  firstSeen: formatIsoInstant(r.firstSeen),
+  lastSeen: formatIsoInstant(r.lastSeen),
+});
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
 export function readWindow(
