@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
 import { deprecationDatesSchema, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
-import { instantInput, problem } from '../../host/admin-route-schemas.ts';
+import { instantInput, NoQuery, problem } from '../../host/admin-route-schemas.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
@@ -21,18 +21,16 @@ export const pageLimit = Type.Optional(
   }),
 );
 
-const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const versionName = Type.String({
   pattern: '^v[1-9][0-9]{0,5}$',
   maxLength: 7,
   description: 'A version name: v1, v2, ...',
 });
-const count = (description: string) =>
+export const count = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]);
-// Routes without query parameters refuse unknown ones, as the versioned API does.
-const noQuery = Type.Object({}, { additionalProperties: false });
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
 // An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.
 const migrationUrlInput = (description: string) =>
@@ -74,7 +72,7 @@ const apiKey = Type.Object({
 /** `POST /admin/v1/api-keys`. */
 export const createApiKeySchema = {
   operationId: 'apiKeys.create',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Create an API key',
   tags: ['api-keys'],
   description: 'Create a key with roles. The secret is in this response only; store it.',
@@ -164,7 +162,7 @@ export const listApiKeysSchema = {
 /** `DELETE /admin/v1/api-keys/{id}`. */
 export const revokeApiKeySchema = {
   operationId: 'apiKeys.revoke',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Revoke an API key',
   tags: ['api-keys'],
   description: 'Revoke a key at once: requests with it then answer 401.',
@@ -208,7 +206,7 @@ const noVersion = problem('No version with this name');
 /** `GET /admin/v1/versions`. */
 export const listVersionsSchema = {
   operationId: 'versions.list',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'List versions with their lifecycle and usage',
   tags: ['versions'],
   response: {
@@ -223,7 +221,7 @@ export const listVersionsSchema = {
 /** `GET /admin/v1/versions/{name}`. */
 export const getVersionSchema = {
   operationId: 'versions.get',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Get a version with its lifecycle and usage',
   tags: ['versions'],
   params: versionParams,
@@ -233,7 +231,7 @@ export const getVersionSchema = {
 /** `PUT /admin/v1/versions/{name}/deprecation`. */
 export const scheduleDeprecationSchema = {
   operationId: 'versions.scheduleDeprecation',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Deprecate a version, or reschedule its deprecation',
   tags: ['versions'],
   description:
@@ -328,7 +326,7 @@ export const listCallsSchema = {
 /** `POST /admin/v1/deprecations`. */
 export const deprecateEndpointSchema = {
   operationId: 'deprecations.create',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Deprecate one endpoint of a version',
   tags: ['deprecations'],
   description:

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { checkNoticePeriod, MONTH_MS } from '../../../core/lifecycle/index.ts';
-import { isoDeprecationDates } from './deprecation-dates.ts';
+import { isoDeprecationDates } from './deprecation-list.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { VersionBundle } from '../../../core/versions/index.ts';
 import type { LifecycleStore } from '../../../kernel/ports/index.ts';
