@@ -2,7 +2,10 @@ import type { ServiceFeature } from '../../host/feature.ts';
 import { registerExtendedAccessRoutes } from '../../lifecycle/extended-access/grant-routes.ts';
 import { registerExtendedAccessRequestRoutes } from '../../lifecycle/extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
-import { installClients } from '../clients/install-clients.ts';
+import { registerClientRoutes } from '../clients/client-routes.ts';
+import { startRawRetention } from '../../usage/raw-retention.ts';
+import { registerOperationUsageRoute } from '../../usage/operation-routes.ts';
+import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerDeprecationListRoute } from './deprecation-list.ts';
 import type { FastifyInstance } from 'fastify';
@@ -35,22 +38,39 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           clock,
           envAdminKey: config.adminKey !== undefined,
         });
-        installClients(admin, {
-          storage,
-          settings: { usage, webhooks },
+        const flushUsage = () => recorder.flush();
+        const { clients, apiKeys } = storage;
+        registerClientRoutes(admin, {
+          clients,
+          apiKeys,
+          webhooks,
           clock,
-          flushUsage: () => recorder.flush(),
-          flushOperations: async () => operations?.flush(),
-          prefix: api.prefix,
           minimumVersion: {
             versions: () => runtime.versions().map((v) => v.name),
             tableMoved: () => decisionTablesOf(context).current(),
           },
         });
+        registerUsageRoutes(admin, { usage: storage.usage, clients, apiKeys, clock, flushUsage });
+        registerOperationUsageRoute(admin, {
+          usage: storage.usage,
+          clients,
+          clock,
+          prefix: api.prefix,
+          flush: async () => operations?.flush(),
+        });
+        // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
+        const stopRetention = startRawRetention({
+          store: storage.usage,
+          rawRetentionDays: usage.rawRetentionDays,
+          operationRetentionDays: usage.operationRetentionDays,
+          clock,
+          log: admin.log,
+        });
+        admin.addHook('onClose', stopRetention);
         const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
-        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
+        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage });
         registerEndpointAdminRoutes(admin, { ...shared, bundle });
-        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
+        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys, clock });
         registerExtendedAccessRoutes(admin, { storage, runtime, clock });
         registerExtendedAccessRequestRoutes(admin, {
           storage,
@@ -58,7 +78,7 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           clock,
           ...(decisionNotices ? { decisionNotices } : {}),
         });
-        registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
+        registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage });
         registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
       },
       { prefix: '/admin/v1' },
