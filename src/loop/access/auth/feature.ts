@@ -5,11 +5,19 @@ import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { handAccessRefusals } from '../../lifecycle/decision-table/context-tables.ts';
 import type { LoopAccessOptions } from '../options.ts';
 import { rateLimitSection } from '../rate-limit/settings.ts';
-import { accessRefusals } from '../table-refusals.ts';
+import type { AccessRefusals } from '../../lifecycle/decision-table/compile.ts';
+import { rateLimitedProblem, ratePoliciesOf } from '../rate-limit/policy.ts';
+import type { RateLimitSettings } from '../rate-limit/settings.ts';
 import { idempotencyKey } from '../idempotency/install-idempotency.ts';
 import { addressRateLimitKey, createMemoryRateLimitStore, rateLimitKey } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
-import { authenticationKey, authorizationKey } from './authenticate.ts';
+import {
+  authenticationKey,
+  authorizationKey,
+  credentialsMissingProblem,
+  credentialsUnavailableProblem,
+  repeatedCredentialProblem,
+} from './authenticate.ts';
 import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
@@ -85,3 +93,25 @@ export const accessFeature: ServiceFeature<AccessContext> = {
     }
   },
 };
+
+/**
+ * What this part refuses in front of the lifecycle, as the decision table tells it to data planes
+ * that cannot run core (nginx): the rate policies of `settings` with each one's 429, and the
+ * credentials' problems; `{…}` marks what the data plane fills in from the request.
+ */
+function accessRefusals(settings: RateLimitSettings): AccessRefusals {
+  const policies = settings.enabled ? ratePoliciesOf(settings) : { roles: {} };
+  const all = 'base' in policies ? [policies.base, ...Object.values(policies.roles)] : [];
+  return {
+    policies,
+    credentials: [
+      { key: 'credentials-missing', error: credentialsMissingProblem() },
+      { key: 'credentials-repeated', error: repeatedCredentialProblem('x-api-key', '{count}') },
+      { key: 'credentials-unavailable', error: credentialsUnavailableProblem('the control plane') },
+    ],
+    rateLimited: all.map((policy) => ({
+      key: `rate-limited:${policy.name}`,
+      error: rateLimitedProblem({ policy, remaining: 0, resetSeconds: '{seconds}' }),
+    })),
+  };
+}
