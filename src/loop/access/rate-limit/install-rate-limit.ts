@@ -131,9 +131,10 @@ function counter(store: RateLimitStore) {
       if (hit) applyHit({ reply, policy, hit, now });
       return;
     }
-    return guarded(request, () => store.hit({ key, windowMs, now })).then((hit) => {
-      if (hit) applyHit({ reply, policy, hit, now });
-    });
+    return store.hit({ key, windowMs, now }).then(
+      (hit) => applyHit({ reply, policy, hit, now }),
+      (error: unknown) => storeFailed(request, error),
+    );
   };
 }
 
@@ -152,15 +153,6 @@ function applyHit(options: { reply: FastifyReply; policy: PolicyHeaders; hit: Ra
   }
   // Two calls, no object: this runs on every limited request.
   options.reply.header('ratelimit-policy', policyField).header('ratelimit', `${name};r=${remaining};t=${resetSeconds}`);
-}
-
-async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await work();
-  } catch (error) {
-    storeFailed(request, error);
-    return undefined;
-  }
 }
 
 function storeFailed(request: FastifyRequest, error: unknown): void {
