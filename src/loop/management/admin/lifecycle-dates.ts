@@ -26,12 +26,6 @@ type Key = keyof LifecycleDatesInput;
  * merged with the current values: the cap must come after the sunset it extends, and a closing
  * given now must not come before now or before the deprecation (it would cut off clients that
  * were never told). Every mistake is listed in one 400 problem; unset dates are absent.
- *
- * @example
- * ```ts
- * lifecycleDatesOf({ extendedAccessUntil: '2027-09-01' }, { sunsetAt: Date.parse('2027-06-01'), deprecatedAt: 0, now: 0 });
- * // { extendedAccessUntil: 1819584000000 }
- * ```
  */
 export function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
   const errors: Array<{ pointer: string; detail: string }> = [];
