@@ -12,7 +12,6 @@ import type { FastifyInstance } from 'fastify';
 import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
 import { problem } from '../../host/admin-route-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
-import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { lifecycleSection } from '../../lifecycle/settings-section.ts';
@@ -67,9 +66,8 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           log: admin.log,
         });
         admin.addHook('onClose', stopRetention);
-        const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
-        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage });
-        registerEndpointAdminRoutes(admin, { ...shared, bundle });
+        // The storage's lifecycle and usage stores.
+        registerVersionAdminRoutes(admin, { ...storage, runtime, settings, clock, bundle, flushUsage });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys, clock });
         registerExtendedAccessRoutes(admin, { storage, runtime, clock });
         registerExtendedAccessRequestRoutes(admin, {

@@ -3,12 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import {
+  checkNoticePeriod,
+  MONTH_MS,
   rescheduleDeprecation,
   scheduleDeprecation,
   type DeprecationReason,
   type DeprecationSchedule,
 } from '../../../core/lifecycle/index.ts';
-import { formatIsoInstant } from '../../../core/time/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
+import type { VersionBundle } from '../../../core/versions/index.ts';
+import { isoDeprecationDates } from './deprecation-list.ts';
 import type { LifecycleStore, StoredSchedule, UsageStore } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../../lifecycle/settings.ts';
@@ -16,10 +20,17 @@ import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { lifecycleDatesOf } from './lifecycle-dates.ts';
-import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
+import {
+  deprecateEndpointSchema,
+  getVersionSchema,
+  listCallsSchema,
+  listVersionsSchema,
+  scheduleDeprecationSchema,
+} from './admin-schemas.ts';
 
 /** Options for {@link registerVersionAdminRoutes}. */
-export interface VersionAdminOptions {
+interface VersionAdminOptions {
+  bundle: VersionBundle;
   runtime: LifecycleRuntime;
   lifecycle: LifecycleStore;
   usage: UsageStore;
@@ -31,7 +42,8 @@ export interface VersionAdminOptions {
 
 /**
  * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
- * deprecations. Schedules are written to the store and applied to this instance at once.
+ * deprecations (`POST /admin/v1/deprecations`, one endpoint of a version while the rest stays
+ * active). Schedules are written to the store and applied to this instance at once.
  */
 export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
   const { runtime, lifecycle, usage, clock } = options;
@@ -119,6 +131,60 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       };
     },
   );
+
+  app.post('/deprecations', { schema: deprecateEndpointSchema }, async (request, reply) => {
+    const input = request.body as Static<typeof deprecateEndpointSchema.body>;
+    const method = input.method.toUpperCase();
+    assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
+    const version = options.bundle.get(input.version);
+    if (runtime.versions().some((v) => v.name === input.version)) assertNotRemoved(runtime, input.version);
+    if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `${input.version} has no endpoint ${method} ${input.path}.`,
+      });
+    }
+    const now = clock.now();
+    const sunsetAt =
+      input.sunsetAt !== undefined ? parseIsoInstant(input.sunsetAt) : now + (input.noticeMonths ?? 6) * MONTH_MS;
+    if (sunsetAt === undefined)
+      throw new VersionaryError({
+        code: ErrorCode.ValidationFailed,
+        detail: 'sunsetAt must be an ISO 8601 date.',
+        errors: [{ pointer: '/body/sunsetAt', detail: 'not an ISO 8601 date' }],
+      });
+    if (sunsetAt <= now)
+      throw new VersionaryError({
+        code: ErrorCode.InvalidSchedule,
+        detail: `sunset-order: the sunset (${formatIsoInstant(sunsetAt)}) must come after the deprecation (${formatIsoInstant(now)}).`,
+        extensions: { rule: 'sunset-order' },
+      });
+    // The same notice-period rule as version deprecations, named after the endpoint.
+    const violation = checkNoticePeriod({
+      audience: options.settings.audience,
+      schedule: {
+        version: `${method} ${input.path} in ${input.version}`,
+        deprecatedAt: now,
+        sunsetAt,
+        removed: false,
+        reason: input.reason === 'critical-fix' ? 'critical-fix' : 'planned',
+      },
+    });
+    if (violation) throw violation;
+    const dates = lifecycleDatesOf(input, { sunsetAt, deprecatedAt: now, now });
+    const saved = {
+      version: input.version,
+      method,
+      path: input.path,
+      deprecatedAt: now,
+      sunsetAt,
+      migrationUrl: input.migrationUrl ?? null,
+      ...dates,
+    };
+    await lifecycle.saveEndpointDeprecation(saved);
+    await runtime.refresh();
+    return reply.code(201).send({ ...saved, ...isoDeprecationDates(saved) });
+  });
 }
 
 /**
@@ -143,7 +209,7 @@ function nextSchedule(options: {
  * Refuse (409 `TRANSITION_NOT_ALLOWED`) any lifecycle change to a version that is removed, by
  * its flag or because its sunset has passed: the lifecycle has no transition out of Removed.
  */
-export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
+function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
   const flagged = runtime.versions().find((v) => v.name === name)?.schedule?.removed === true;
   if (!flagged && !runtime.verdict({ version: name, method: 'GET', path: '/' }).removed) return;
   throw new VersionaryError({
