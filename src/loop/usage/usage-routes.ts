@@ -38,13 +38,13 @@ const WindowQuery = Type.Object(
 
 // The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
 const maxRows = 100_000;
-const text = (maxLength: number, description?: string) =>
+export const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 const nullable = (schema: ReturnType<typeof text>, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
-const calls = (description: string) =>
+export const calls = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
 const clientVersion = {
   clientId: text(200),
@@ -111,13 +111,10 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
   const windowOf = async (query: Record<string, string | undefined>) => {
     const { since, until } = readWindow(query, options.clock.now());
     await options.flushUsage();
-    const filter = {
-      since,
-      until,
-      ...(query.version ? { version: query.version } : {}),
-      ...(query.client ? { clientId: query.client } : {}),
+    return {
+      filter: filterOf(query, { since, until }),
+      meta: { since: formatIsoInstant(since), until: formatIsoInstant(until) },
     };
-    return { filter, meta: { since: formatIsoInstant(since), until: formatIsoInstant(until) } };
   };
   // Each row's client, with its name (null without a registered client).
   const clientOf = async (rows: Array<{ clientId: string }>) => {
@@ -229,6 +226,13 @@ const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
   calls: r.calls,
   firstSeen: formatIsoInstant(r.firstSeen),
   lastSeen: formatIsoInstant(r.lastSeen),
+});
+
+/** A usage query's window and its `version` and `client` filters, as the usage store reads them. */
+export const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
+  ...window,
+  ...(query.version ? { version: query.version } : {}),
+  ...(query.client ? { clientId: query.client } : {}),
 });
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
