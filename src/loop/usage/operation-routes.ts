@@ -6,7 +6,6 @@ import type { Client, ClientStore, UsageStore } from '../../kernel/ports/index.t
 import { at, calls, filterOf, readWindow, text } from './usage-routes.ts';
 import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
-/** Options for {@link registerOperationUsageRoute}. */
 export interface OperationUsageRouteOptions {
   usage: UsageStore;
   clients: ClientStore;

@@ -8,7 +8,6 @@ import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
 const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
 
-/** Options for {@link registerUsageRoutes}. */
 export interface UsageRoutesOptions {
   usage: UsageStore;
   clients: ClientStore;

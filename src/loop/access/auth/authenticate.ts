@@ -16,7 +16,6 @@ import {
   type Role,
 } from '../../../kernel/ports/principal.ts';
 
-/** What {@link authenticateStep} is made from. */
 export interface AuthenticationOptions {
   apiKeys: ApiKeyStore;
   jwt?: JwtVerifier;

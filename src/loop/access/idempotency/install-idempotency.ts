@@ -8,7 +8,6 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { clientIdOf, principalOf, tenantKeyOf } from '../../../kernel/ports/principal.ts';
 import type { IdempotencyStore } from '../../../kernel/ports/index.ts';
 
-/** What the idempotency steps are made from. */
 export interface IdempotencyOptions {
   store: IdempotencyStore;
   clock: Clock;

@@ -11,7 +11,6 @@ import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 
-/** What the rate-limit steps are made from. */
 export interface InstallRateLimitOptions {
   settings: RateLimitSettings;
   /** Where the API and the management API live: only they are limited. */

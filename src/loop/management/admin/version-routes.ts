@@ -28,7 +28,6 @@ import {
   scheduleDeprecationSchema,
 } from './admin-schemas.ts';
 
-/** Options for {@link registerVersionAdminRoutes}. */
 interface VersionAdminOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;

@@ -98,7 +98,6 @@ const revokeApprovalSchema = {
   },
 };
 
-/** Options for {@link registerApprovalRoutes}. */
 export interface ApprovalRoutesOptions {
   approvals: ApprovalStore;
   apiKeys: ApiKeyStore;

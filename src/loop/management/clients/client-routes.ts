@@ -25,7 +25,6 @@ import type { WebhookSettings } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
 import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
 
-/** Options for {@link registerClientRoutes}. */
 export interface ClientRoutesOptions {
   clients: ClientStore;
   apiKeys: ApiKeyStore;
