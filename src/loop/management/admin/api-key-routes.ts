@@ -86,7 +86,8 @@ function decodeCursor(cursor: string): string {
   return match[1]!;
 }
 
-function badCursor(): VersionaryError {
+/** A list's `cursor` that this API did not issue: 400. */
+export function badCursor(): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.ValidationFailed,
     detail: 'cursor is not one this API issued; use meta.nextCursor.',

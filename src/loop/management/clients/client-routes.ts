@@ -24,6 +24,7 @@ import {
 import type { WebhookSettings } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
 import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
+import { badCursor } from '../admin/api-key-routes.ts';
 
 export interface ClientRoutesOptions {
   clients: ClientStore;
@@ -47,9 +48,11 @@ type UpdateBody = {
  */
 export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
   const { clients, clock } = options;
+  const notFound = (id: string) =>
+    new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
   const find = async (id: string): Promise<Client> => {
     const client = await clients.find(id);
-    if (!client) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
+    if (!client) throw notFound(id);
     return client;
   };
 
@@ -182,8 +185,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         updatedAt: clock.now(),
         ...(minimumVersion === undefined ? {} : { minimumVersion }),
       };
-      if (!(await clients.update(client)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${current.id}.` });
+      if (!(await clients.update(client))) throw notFound(current.id);
       // The next request this instance decides sees the rule: the table has moved before the answer.
       if (minimumVersion !== current.minimumVersion) await options.minimumVersion.tableMoved();
       return toClientBody(client, changed.created);
@@ -223,8 +225,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
             .join(', ')}. Revoke them first (DELETE /admin/v1/api-keys/{id}).`,
         });
       }
-      if (!(await clients.delete(client.id)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${client.id}.` });
+      if (!(await clients.delete(client.id))) throw notFound(client.id);
       return reply.code(204).send();
     },
   );
@@ -233,13 +234,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
 function decodeCursor(cursor: string): string {
   const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^cl:([0-9]{1,15}:.{1,100})$/.exec(text);
-  if (!match) {
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: 'cursor is not one this API issued; use meta.nextCursor.',
-      errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
-    });
-  }
+  if (!match) throw badCursor();
   return match[1]!;
 }
 
