@@ -41,6 +41,19 @@ const migrationUrlInput = (description: string) =>
     pattern: migrationUrlPattern,
     description,
   });
+const pageMeta = Type.Object({
+  limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+  nextCursor: nullable(
+    Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  ),
+});
+// The fields a version's and an endpoint's deprecation bodies share.
+const reason = Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')]));
+const sunsetAt = Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.'));
+const migrationUrl = Type.Optional(
+  migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+);
+
 /**
  * The cap on extended access and the closing to new clients as a route takes or shows them: the
  * lifecycle schema's two dates (`deprecationDatesSchema`), over the route's instant, each with its
@@ -146,12 +159,7 @@ export const listApiKeysSchema = {
     200: Type.Object(
       {
         data: Type.Array(apiKey, { maxItems: 100 }),
-        meta: Type.Object({
-          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
-          nextCursor: nullable(
-            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
-          ),
-        }),
+        meta: pageMeta,
       },
       { description: 'A page of keys, oldest first' },
     ),
@@ -253,11 +261,9 @@ export const scheduleDeprecationSchema = {
       deprecatedAt: Type.Optional(
         instantInput('ISO 8601 instant; default now, or the current deprecation date when rescheduling.'),
       ),
-      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
-      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(
-        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
-      ),
+      sunsetAt,
+      reason,
+      migrationUrl,
       ...deprecationDates((description) => nullable(instantInput(description)), {
         extendedAccessUntil:
           'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted. Absent: kept; null: unset.',
@@ -309,12 +315,7 @@ export const listCallsSchema = {
           }),
           { maxItems: 100 },
         ),
-        meta: Type.Object({
-          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
-          nextCursor: nullable(
-            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
-          ),
-        }),
+        meta: pageMeta,
       },
       { description: 'A page of calls, oldest first' },
     ),
@@ -337,11 +338,9 @@ export const deprecateEndpointSchema = {
       method: Type.String({ maxLength: 10 }),
       path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
       noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120 })),
-      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
-      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(
-        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
-      ),
+      sunsetAt,
+      reason,
+      migrationUrl,
       ...deprecationDates(instantInput, {
         extendedAccessUntil:
           'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted.',
