@@ -84,23 +84,12 @@ const releaserOf = (options: IdempotencyOptions) => (request: FastifyRequest) =>
 };
 
 // Every response passes `after`; an aborted request passes `abort` instead.
+const releaseStep = (phase: 'after' | 'abort') =>
+  defineStep({ needs: idempotencyKey, name: 'idempotency-release', phase, appliesTo: onPost, create: releaserOf });
 /** The `after:idempotency-release` step. */
-export const idempotencyReleaseStep = defineStep({
-  needs: idempotencyKey,
-  name: 'idempotency-release',
-  phase: 'after',
-  appliesTo: onPost,
-  create: releaserOf,
-});
-
+export const idempotencyReleaseStep = releaseStep('after');
 /** The `abort:idempotency-release` step. */
-export const idempotencyAbortStep = defineStep({
-  needs: idempotencyKey,
-  name: 'idempotency-release',
-  phase: 'abort',
-  appliesTo: onPost,
-  create: releaserOf,
-});
+export const idempotencyAbortStep = releaseStep('abort');
 
 function claimerOf(options: IdempotencyOptions) {
   const retention = options.retentionMs ?? 24 * 3600_000;

@@ -62,20 +62,11 @@ export function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDa
 }
 
 function closingErrors(closed: number, context: LifecycleDatesContext): Array<{ pointer: string; detail: string }> {
-  const pointer = '/body/closedToNewClientsAt';
-  if (closed < context.now)
-    return [
-      {
-        pointer,
-        detail: `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`,
-      },
-    ];
-  if (closed < context.deprecatedAt)
-    return [
-      {
-        pointer,
-        detail: `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`,
-      },
-    ];
-  return [];
+  const detail =
+    closed < context.now
+      ? `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`
+      : closed < context.deprecatedAt
+        ? `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`
+        : undefined;
+  return detail === undefined ? [] : [{ pointer: '/body/closedToNewClientsAt', detail }];
 }
