@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { Client, ClientContact, ClientWebhook } from '../../../kernel/ports/index.ts';
 import { assertPublicWebhookUrl } from '../../notices/webhook-target.ts';
 import type { WebhookSettings } from '../../notices/webhook-settings.ts';
+import type { updateClientBody } from './schemas.ts';
 
-/** A contact as the API accepts it. */
-export type ContactInput = string | { email: string; subscribed?: boolean };
-/** A webhook as the API accepts it. */
-export type WebhookInput = { id?: string; url?: string };
+type Patch = Static<ReturnType<typeof updateClientBody>>;
 
 /** A new client id: `cl_` and 64 random bits in hex. */
 export function newClientId(): string {
@@ -24,7 +23,10 @@ function newWebhook(url: string): ClientWebhook {
  * keep their subscription unless the input says otherwise, so re-sending a list never
  * resubscribes someone who unsubscribed.
  */
-export function toContacts(options: { input: ContactInput[]; current: ClientContact[] }): ClientContact[] {
+export function toContacts(options: {
+  input: NonNullable<Patch['contacts']>;
+  current: ClientContact[];
+}): ClientContact[] {
   const seen = new Set<string>();
   return options.input.map((item, i) => {
     // The schema has checked the address against the email pattern already.
@@ -45,7 +47,7 @@ export function toContacts(options: { input: ContactInput[]; current: ClientCont
  * Returns the list and the webhooks created, whose secrets the response shows once.
  */
 export async function toWebhooks(options: {
-  input: WebhookInput[];
+  input: NonNullable<Patch['webhooks']>;
   current: ClientWebhook[];
   settings: WebhookSettings;
 }): Promise<{ webhooks: ClientWebhook[]; created: Set<string> }> {

@@ -1,3 +1,4 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
@@ -5,14 +6,7 @@ import type { Clock } from '../../../core/clock/index.ts';
 import { echo, ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
-import {
-  newClientId,
-  toClientBody,
-  toContacts,
-  toWebhooks,
-  type ContactInput,
-  type WebhookInput,
-} from './client-input.ts';
+import { newClientId, toClientBody, toContacts, toWebhooks } from './client-input.ts';
 import {
   ClientListSchema,
   ClientParams,
@@ -34,13 +28,8 @@ export interface ClientRoutesOptions {
   minimumVersion: MinimumVersionOptions;
 }
 
-type CreateBody = { name: string; contacts?: ContactInput[]; webhooks?: Array<{ url: string }> };
-type UpdateBody = {
-  name?: string;
-  contacts?: ContactInput[];
-  webhooks?: WebhookInput[];
-  minimumVersion?: string | null;
-};
+type CreateBody = Static<typeof CreateClientBody>;
+type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
 /**
  * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
