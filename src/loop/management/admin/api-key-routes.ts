@@ -1,9 +1,9 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import { createApiKey } from '../../access/auth/api-keys.ts';
-import type { Role } from '../../../kernel/ports/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
@@ -20,7 +20,7 @@ export function registerApiKeyRoutes(
   // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
   let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
-    const body = request.body as { name: string; roles: Role[]; contact?: string; clientId?: string };
+    const body = request.body as Static<typeof createApiKeySchema.body>;
     if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
       throw new VersionaryError({
         code: ErrorCode.NotFound,

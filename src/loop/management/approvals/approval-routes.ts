@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 import { NoQuery, instantInput, problems, reasonText } from '../../host/admin-route-schemas.ts';
 import { randomBytes } from 'node:crypto';
@@ -112,7 +112,7 @@ export interface ApprovalRoutesOptions {
 export function registerApprovalRoutes(app: FastifyInstance, options: ApprovalRoutesOptions): void {
   const { approvals, clock } = options;
   app.post('/approvals', { schema: createApprovalSchema }, async (request, reply) => {
-    const body = request.body as { fingerprint: string; reason: string; expiresAt?: string };
+    const body = request.body as Static<typeof createApprovalSchema.body>;
     const now = clock.now();
     const expiresAt = body.expiresAt === undefined ? null : futureInstant(body.expiresAt, now);
     const approval: ChangeApproval = {
