@@ -7,6 +7,7 @@ import {
   MONTH_MS,
   rescheduleDeprecation,
   scheduleDeprecation,
+  type DeprecationDates,
   type DeprecationReason,
   type DeprecationSchedule,
 } from '../../../core/lifecycle/index.ts';
@@ -19,7 +20,6 @@ import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
-import { lifecycleDatesOf } from './lifecycle-dates.ts';
 import {
   deprecateEndpointSchema,
   getVersionSchema,
@@ -216,4 +216,71 @@ function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
     detail: `${name} is removed, and the lifecycle has no way out of Removed: it cannot be rescheduled or deprecated again. Publish a new version instead.`,
     extensions: { version: name, state: 'removed' },
   });
+}
+
+/**
+ * The two optional dates beside a deprecation, as the management API takes them (the body of
+ * `PUT /admin/v1/versions/{name}/deprecation`). `null` unsets one; an absent one keeps its current value.
+ */
+type LifecycleDatesInput = Pick<Static<typeof scheduleDeprecationSchema.body>, keyof DeprecationDates>;
+
+/** The dates a cap and a closing are checked against, and the values an absent field keeps. */
+interface LifecycleDatesContext {
+  sunsetAt: number;
+  deprecatedAt: number;
+  now: number;
+  /** The values stored before this write: kept when the body leaves a field out. */
+  current?: DeprecationDates | undefined;
+}
+
+type Key = keyof LifecycleDatesInput;
+
+/**
+ * The cap on extended access and the closing to new clients of a deprecation body, checked and
+ * merged with the current values: the cap must come after the sunset it extends, and a closing
+ * given now must not come before now or before the deprecation (it would cut off clients that
+ * were never told). Every mistake is listed in one 400 problem; unset dates are absent.
+ */
+function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
+  const errors: Array<{ pointer: string; detail: string }> = [];
+  const read = (key: Key): number | undefined => {
+    const raw = body[key];
+    if (raw === undefined) return context.current?.[key];
+    if (raw === null) return undefined;
+    const at = parseIsoInstant(raw);
+    if (at === undefined) errors.push({ pointer: `/body/${key}`, detail: 'not an ISO 8601 date' });
+    return at;
+  };
+  const cap = read('extendedAccessUntil');
+  const closed = read('closedToNewClientsAt');
+  if (cap !== undefined && cap <= context.sunsetAt)
+    errors.push({
+      pointer: '/body/extendedAccessUntil',
+      detail: `must be after the sunset it extends (${formatIsoInstant(context.sunsetAt)})${
+        body.extendedAccessUntil === undefined ? '; the current cap is not: give a new one, or null to unset it' : ''
+      }`,
+    });
+  // Only a closing given in this body is judged: a stored one that has passed is the normal case.
+  if (closed !== undefined && typeof body.closedToNewClientsAt === 'string')
+    errors.push(...closingErrors(closed, context));
+  if (errors.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `The lifecycle dates have ${errors.length} error(s): ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+      errors,
+    });
+  return {
+    ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
+    ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
+  };
+}
+
+function closingErrors(closed: number, context: LifecycleDatesContext): Array<{ pointer: string; detail: string }> {
+  const detail =
+    closed < context.now
+      ? `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`
+      : closed < context.deprecatedAt
+        ? `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`
+        : undefined;
+  return detail === undefined ? [] : [{ pointer: '/body/closedToNewClientsAt', detail }];
 }
