@@ -8,14 +8,14 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import type { ApiKeyStore, ApprovalStore, ChangeApproval } from '../../../kernel/ports/index.ts';
 import { actorOf } from '../../host/actor.ts';
+import { instant } from '../admin/admin-schemas.ts';
 
 const fingerprint = Type.String({
   pattern: '^[0-9a-f]{16}$',
   maxLength: 16,
   description: 'The change fingerprint that `versionary diff` prints: 16 lower-case hex digits.',
 });
-const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-const nullableAt = (description: string) => Type.Union([at(description), Type.Null()], { description });
+const nullableAt = (description: string) => Type.Union([instant(description), Type.Null()], { description });
 
 const approvalProperties = {
   id: Type.String({ maxLength: 20, description: 'apv_ and 16 hex digits.' }),
@@ -25,7 +25,7 @@ const approvalProperties = {
     maxLength: 300,
     description: 'Who approved: the API key (name and id), the token subject, or `admin` for VERSIONARY_ADMIN_KEY.',
   }),
-  approvedAt: at('When it was approved.'),
+  approvedAt: instant('When it was approved.'),
   expiresAt: nullableAt('When the approval stops counting; null: never.'),
   revokedAt: nullableAt('When it was revoked; null while it stands.'),
   revokedBy: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'Who revoked it.' }),
