@@ -133,17 +133,8 @@ function claimerOf(options: IdempotencyOptions) {
 }
 
 function completerOf(options: IdempotencyOptions) {
-  return async ({
-    request,
-    reply,
-    payload,
-    claim,
-  }: {
-    request: FastifyRequest;
-    reply: FastifyReply;
-    payload: unknown;
-    claim: Claim;
-  }) => {
+  return async (o: { request: FastifyRequest; reply: FastifyReply; payload: unknown; claim: Claim }) => {
+    const { request, reply, payload, claim } = o;
     claimSlot.set(request, undefined);
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
       await options.store.abandon(claim);
