@@ -39,11 +39,8 @@ const windowCeiling = 86_400;
  *
  * @internal exported for the tests
  */
-export function parseRateLimitSettings(options: {
-  file: Record<string, unknown>;
-  errors: string[];
-}): RateLimitSettings {
-  const { file, errors } = options;
+export function parseRateLimitSettings(o: { file: Record<string, unknown>; errors: string[] }): RateLimitSettings {
+  const { file, errors } = o;
   const raw = file.rateLimit;
   if (raw === undefined) return { ...defaultRateLimitSettings, roles: {} };
   if (!isObject(raw)) {
