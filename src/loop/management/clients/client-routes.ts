@@ -244,7 +244,7 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
 }
 
 /** What `PATCH /admin/v1/clients/{id}` needs to set a client's minimum version. */
-export interface MinimumVersionOptions {
+interface MinimumVersionOptions {
   /** Every version the API knows, oldest first. */
   versions: () => readonly string[];
   /** Resolves once this instance's decision table holds the clients as stored now. */
