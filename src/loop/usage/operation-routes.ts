@@ -67,11 +67,7 @@ const OperationUsageSchema = Type.Object(
 
 const reachable = (client: Client) => client.webhooks.length > 0 || client.contacts.some((c) => c.subscribed);
 
-/**
- * `GET /admin/v1/usage/operations`: calls of every version, deprecated or not, per (version,
- * operation, client) over a window of whole UTC hours, from the hourly counts. What `versionary
- * diff` asks to know who a change would break.
- */
+/** `GET /admin/v1/usage/operations`: what `versionary diff` asks to know who a change would break. */
 export function registerOperationUsageRoute(app: FastifyInstance, options: OperationUsageRouteOptions): void {
   app.get(
     '/usage/operations',

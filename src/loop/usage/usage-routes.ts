@@ -99,13 +99,7 @@ const DailyUsageSchema = Type.Object(
   { description: 'Calls and distinct clients per UTC day' },
 );
 
-/**
- * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
- * whole UTC days: the cheap overview), `GET /admin/v1/usage/endpoints` (per client, version,
- * endpoint and key, exact to the minute, with names, first and last seen and the latest
- * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
- * day, for charts).
- */
+/** Per-client usage for admins, `/admin/v1/usage/…`: each route's schema says what it answers. */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
   const windowOf = async (query: Record<string, string | undefined>) => {
     const { since, until } = readWindow(query, options.clock.now());

@@ -9,10 +9,7 @@ import { queryIntegerSteps } from '../../../http/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
-/**
- * Key management: create (the secret is in this response only), list without secrets, revoke.
- * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
- */
+/** `/admin/v1/api-keys`: create, list without secrets, revoke. */
 export function registerApiKeyRoutes(
   app: FastifyInstance,
   options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean },

@@ -84,7 +84,6 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
   },
 };
 
-/** `GET /admin/v1/decision-table`: the rules' table every data plane enforces, as compiled now. */
 const decisionTableSchema = {
   operationId: 'decisionTable.get',
   querystring: { type: 'object', properties: {}, additionalProperties: false },

@@ -31,10 +31,7 @@ export interface ClientRoutesOptions {
 type CreateBody = Static<typeof CreateClientBody>;
 type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
-/**
- * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
- * signing secret is in the response that creates it, and never again.
- */
+/** `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. */
 export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
   const { clients, clock } = options;
   const notFound = (id: string) =>
