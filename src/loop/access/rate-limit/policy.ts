@@ -66,9 +66,7 @@ export interface PolicyHeaders {
   policyField: string;
 }
 
-/**
- * The strings of {@link rateLimitFields} that do not change from one request to the next.
- */
+/** The strings of {@link rateLimitFields} that do not change from one request to the next. */
 export function policyHeadersOf(policy: AppliedPolicy): PolicyHeaders {
   let headers = policyHeaders.get(policy);
   if (headers === undefined) {
