@@ -23,7 +23,7 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
   name: 'admin',
   async install(context) {
     const { app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices } = context;
-    const [settings, usage, webhooks] = [
+    const [settings, retention, webhooks] = [
       lifecycleSection.of(config),
       usageSection.of(config),
       webhooksSection.of(config),
@@ -31,14 +31,9 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-        registerApiKeyRoutes(admin, {
-          apiKeys: storage.apiKeys,
-          clients: storage.clients,
-          clock,
-          envAdminKey: config.adminKey !== undefined,
-        });
+        const { apiKeys, clients, lifecycle, usage } = storage;
         const flushUsage = () => recorder.flush();
-        const { clients, apiKeys } = storage;
+        registerApiKeyRoutes(admin, { apiKeys, clients, clock, envAdminKey: config.adminKey !== undefined });
         registerClientRoutes(admin, {
           clients,
           apiKeys,
@@ -49,25 +44,12 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
             tableMoved: () => decisionTablesOf(context).current(),
           },
         });
-        registerUsageRoutes(admin, { usage: storage.usage, clients, apiKeys, clock, flushUsage });
-        registerOperationUsageRoute(admin, {
-          usage: storage.usage,
-          clients,
-          clock,
-          prefix: api.prefix,
-          flush: async () => operations?.flush(),
-        });
+        registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage });
+        const flush = async () => operations?.flush();
+        registerOperationUsageRoute(admin, { usage, clients, clock, prefix: api.prefix, flush });
         // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
-        const stopRetention = startRawRetention({
-          store: storage.usage,
-          rawRetentionDays: usage.rawRetentionDays,
-          operationRetentionDays: usage.operationRetentionDays,
-          clock,
-          log: admin.log,
-        });
-        admin.addHook('onClose', stopRetention);
-        // The storage's lifecycle and usage stores.
-        registerVersionAdminRoutes(admin, { ...storage, runtime, settings, clock, bundle, flushUsage });
+        admin.addHook('onClose', startRawRetention({ ...retention, store: usage, clock, log: admin.log }));
+        registerVersionAdminRoutes(admin, { lifecycle, usage, runtime, settings, clock, bundle, flushUsage });
         registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys, clock });
         registerExtendedAccessRoutes(admin, { storage, runtime, clock });
         registerExtendedAccessRequestRoutes(admin, {
@@ -76,7 +58,7 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           clock,
           ...(decisionNotices ? { decisionNotices } : {}),
         });
-        registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage });
+        registerDeprecationListRoute(admin, { runtime, usage, flushUsage });
         registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
       },
       { prefix: '/admin/v1' },
