@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../../../http/api-scope.ts';
 import { provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
@@ -71,17 +72,12 @@ export const accessFeature: ServiceFeature<AccessContext> = {
       [authenticationKey, authentication],
       [authorizationKey, { requirement: requiredRole }],
     ]);
-    if (options.idempotency !== false)
-      provideSteps(app, [
-        [
-          idempotencyKey,
-          {
-            store: storage.idempotency,
-            clock,
-            applies: (r) => r.method === 'POST' && requiredRole(r) === 'write',
-          },
-        ],
-      ]);
+    const idempotency = {
+      store: storage.idempotency,
+      clock,
+      applies: (r: FastifyRequest) => r.method === 'POST' && requiredRole(r) === 'write',
+    };
+    if (options.idempotency !== false) provideSteps(app, [[idempotencyKey, idempotency]]);
     if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
       const { key } = await createApiKey({
         store: storage.apiKeys,
