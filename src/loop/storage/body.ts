@@ -66,7 +66,7 @@ export async function installLoopStorage<List extends SettingsList>(
       options: {
         ...pickDefined(host, ['ops', 'rateLimitStore', 'releases', 'defaultDeprecated']),
         ...(opened && !host.ops ? { ops: opened.ops } : {}),
-        ...(opened?.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
+        ...(opened?.ops.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.ops.rateLimitStore } : {}),
       },
     });
     provideLoopState(app, {
@@ -108,7 +108,7 @@ async function openLoopState(app: FastifyInstance, config: LoopConfig) {
     readinessChecks: shared.readinessChecks,
     ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
   };
-  return { storage, ops, close, ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}) };
+  return { storage, ops, close };
 }
 
 /**
