@@ -13,11 +13,6 @@ export function newClientId(): string {
   return `cl_${randomBytes(8).toString('hex')}`;
 }
 
-/** A new webhook with a Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
-function newWebhook(url: string): ClientWebhook {
-  return { id: `wh_${randomBytes(8).toString('hex')}`, url, secret: `whsec_${randomBytes(32).toString('base64')}` };
-}
-
 /**
  * Validate and normalise contacts: addresses in lower case, each once. Addresses already stored
  * keep their subscription unless the input says otherwise, so re-sending a list never
@@ -60,7 +55,9 @@ export async function toWebhooks(options: {
       await assertPublicWebhookUrl({ url: item.url, settings: options.settings, pointer: `${pointer}/url` });
     if (item.id === undefined) {
       if (item.url === undefined) throw invalid({ pointer, detail: 'a webhook needs a url, or the id of one to keep' });
-      const webhook = newWebhook(new URL(item.url).href);
+      // A Standard Webhooks secret: `whsec_` and 32 random bytes in base64.
+      const secret = `whsec_${randomBytes(32).toString('base64')}`;
+      const webhook = { id: `wh_${randomBytes(8).toString('hex')}`, url: new URL(item.url).href, secret };
       created.add(webhook.id);
       webhooks.push(webhook);
       continue;
