@@ -1,7 +1,7 @@
 import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
 /** The `usage` part of the config file, parsed. */
-interface UsageSettings {
+export interface UsageSettings {
   /**
    * Days a raw event (one row per call) is kept for `GET /admin/v1/versions/{v}/calls`; 0 keeps
    * none. Summaries read the rollups, which are kept whatever this says.
