@@ -60,11 +60,6 @@ export function parseLifecycleHeaders(headers: Headers, base?: string): ParsedLi
 /**
  * The `rel="deprecation"` links that carry a `title`: each names a deprecated element the request
  * used (a field or query parameter), with its migration guide.
- *
- * @example
- * ```ts
- * parseDeprecatedElements('</guide>; rel="deprecation"; title="User.nickname"'); // [{ name: 'User.nickname', guideUrl: '/guide' }]
- * ```
  */
 function parseDeprecatedElements(value: string, base?: string): Array<{ name: string; guideUrl: string }> {
   const out: Array<{ name: string; guideUrl: string }> = [];

@@ -1,10 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { pickDefined } from '../../core/config/index.ts';
+import { parseDatabaseUrl, readEnv, type EnvConfig } from '../../kernel/config/load-config.ts';
+import type { ParsedSettings } from '../../kernel/config/feature-settings.ts';
+import { withSettings, type LoopConfig, type SettingsList } from '../host/config.ts';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createServiceContext } from '../host/create-context.ts';
-import type { LoopConfig, SettingsList } from '../host/config.ts';
-import { configOf } from './config-of.ts';
 import type { OpsWiring } from '../../kernel/ops/install-ops.ts';
 import { loopEnv } from '../host/loop-env.ts';
 import { openStorage } from './open-storage.ts';
@@ -36,9 +38,7 @@ export async function installLoopStorage<List extends SettingsList>(
     : configOf(wiring.settings, options);
   problems.unshift(...shape);
   const prefix = options.prefix ?? '/api';
-  if (shape.length === 0) {
-    problems.push(...wiring.startProblems({ options, config, prefix }));
-  }
+  if (shape.length === 0) problems.push(...wiring.startProblems({ options, config, prefix }));
   if (problems.length > 0)
     throw new VersionaryError({
       code: ErrorCode.InvalidConfig,
@@ -66,7 +66,7 @@ export async function installLoopStorage<List extends SettingsList>(
       options: {
         ...pickDefined(host, ['ops', 'rateLimitStore', 'releases', 'defaultDeprecated']),
         ...(opened && !host.ops ? { ops: opened.ops } : {}),
-        ...(opened?.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.rateLimitStore } : {}),
+        ...(opened?.ops.rateLimitStore && !host.rateLimitStore ? { rateLimitStore: opened.ops.rateLimitStore } : {}),
       },
     });
     provideLoopState(app, {
@@ -108,5 +108,27 @@ async function openLoopState(app: FastifyInstance, config: LoopConfig) {
     readinessChecks: shared.readinessChecks,
     ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}),
   };
-  return { storage, ops, close, ...(shared.rateLimitStore ? { rateLimitStore: shared.rateLimitStore } : {}) };
+  return { storage, ops, close };
+}
+
+/**
+ * The configuration the parts read, from the loop's typed options: `database`, the keys and
+ * secrets, mail and JWTs as given, the settings object parsed as the config file would be. `env`,
+ * when the app hands one over, is the shorthand for the same options by their variables (the
+ * reference service's names); an option given beside it wins.
+ */
+function configOf<List extends SettingsList>(
+  list: List,
+  options: LoopStorageOptions,
+): { config: LoopConfig<ParsedSettings<List>>; errors: string[] } {
+  // Without an environment handed over, the reader's own defaults (a SQLite file of its own, …).
+  const { values, errors } = readEnv({ env: options.env ?? {}, readFile: (path) => readFileSync(path, 'utf8') });
+  const database = options.database === undefined ? undefined : parseDatabaseUrl(options.database, errors);
+  const typed: Partial<EnvConfig> = {
+    ...(database ? { database } : {}),
+    ...pickDefined(options, ['adminKey', 'smtp', 'jwt', 'redisUrl', 'noticeSecret', 'portalSecret']),
+  };
+  const file = { ...options.settings, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) };
+  const config = withSettings(list, { values: { ...values, ...typed }, file, fileName: 'settings', errors });
+  return { config, errors };
 }

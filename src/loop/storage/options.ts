@@ -80,9 +80,7 @@ export interface LoopStorageOptions {
   host?: LoopHost;
 }
 
-/**
- * The storage part's seams (its `host` option): each, when given, is used as it is.
- */
+/** The storage part's seams (its `host` option): each, when given, is used as it is. */
 export interface LoopHost extends Pick<ServiceOptions, 'ops' | 'rateLimitStore' | 'releases' | 'defaultDeprecated'> {
   /**
    * The configuration already read and checked, as `loadConfig` returns it from an environment

@@ -33,14 +33,6 @@ export interface LoopStorageWiring<List extends SettingsList> {
  * change feed and Redis when configured, the context every other part installs with, and one
  * check of the options and the settings, reporting every error at once. It registers no route.
  * `versionaryLoopStorage` is this part made with the loop's lists (`loop/preset.ts`).
- *
- * @example
- * ```ts
- * await app.register(async (loop) => {
- *   await loop.register(versionaryLoopStorage, { bundle, vendor: 'books', title: 'Books API' });
- *   await loop.register(versionaryLoopLifecycle, { handlers });
- * });
- * ```
  */
 export function loopStoragePart<List extends SettingsList>(
   wiring: LoopStorageWiring<List>,

@@ -51,9 +51,7 @@ export function peersFor(options: {
   const needed = [...new Map(parts.flatMap((part) => byPart[part]).map((peer) => [peer.name, peer])).values()];
   const storage = parts.includes('versionary-loop-storage');
   const notices = parts.includes('versionary-loop-notices');
-  if (surface !== 'loop') {
-    needed.push({ name: 'fastify', for: 'the server' }, { name: 'pino', for: 'the log' });
-  }
+  if (surface !== 'loop') needed.push({ name: 'fastify', for: 'the server' }, { name: 'pino', for: 'the log' });
   if (surface === 'gateway') needed.push({ name: 'undici', for: 'the gateway' });
   const database = env.DATABASE_URL ?? 'sqlite:./data/versionary.db';
   if (storage && /^postgres(ql)?:\/\//.test(database)) needed.push({ name: 'pg', for: 'PostgreSQL' });
@@ -63,13 +61,6 @@ export function peersFor(options: {
   if (notices && env.VERSIONARY_SMTP_URL && /^smtps?:/.test(env.VERSIONARY_SMTP_URL))
     needed.push({ name: 'nodemailer', for: 'SMTP mail' });
   return needed;
-}
-
-/**
- * The peers of `needed` that do not resolve from this package's place in `node_modules`.
- */
-function missingPeers(needed: readonly NeededPeer[], resolves: (name: string) => boolean = resolvesHere): NeededPeer[] {
-  return needed.filter((peer) => !resolves(peer.name));
 }
 
 function resolvesHere(name: string): boolean {
@@ -86,30 +77,31 @@ function resolvesHere(name: string): boolean {
  * `npm install` line that adds them all: never Node's `ERR_MODULE_NOT_FOUND` for one package at a
  * time. The error's stack is its message, so that an uncaught one prints no trace either.
  */
-export function assertPeers(needed: readonly NeededPeer[], resolves?: (name: string) => boolean): void {
-  const missing = missingPeers(needed, resolves);
+export function assertPeers(needed: readonly NeededPeer[], resolves = resolvesHere): void {
+  // Resolved from this package's place in `node_modules`.
+  const missing = needed.filter((peer) => !resolves(peer.name));
   if (missing.length === 0) return;
   const uses = [...new Set(missing.map((peer) => peer.for))].join(', ');
   const message =
     `versionary needs ${missing.length} package(s) that are not installed, for ${uses}: ` +
-    `${missing.map((peer) => peer.name).join(', ')}. Install them with:\n\n  npm install ${missing.map(withRange).join(' ')}\n`;
+    `${missing.map((peer) => peer.name).join(', ')}. Install them with:\n\n  ${installLine(missing.map((peer) => peer.name))}\n`;
   throw Object.assign(new Error(message), { code: 'PACKAGES_MISSING', stack: message });
 }
 
 /** The `npm install` line that adds `names`, each with the range this package was tested with. */
 export function installLine(names: readonly string[]): string {
-  return `npm install ${names.map((name) => withRange({ name, for: '' })).join(' ')}`;
+  return `npm install ${names.map(withRange).join(' ')}`;
 }
 
 let ranges: Record<string, string> | undefined;
 
 /** `name@"range"`, with the range this package was tested with. */
-function withRange(peer: NeededPeer): string {
+function withRange(name: string): string {
   ranges ??= (
     JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       peerDependencies?: Record<string, string>;
     }
   ).peerDependencies;
-  const range = ranges?.[peer.name];
-  return range ? `${peer.name}@"${range}"` : peer.name;
+  const range = ranges?.[name];
+  return range ? `${name}@"${range}"` : name;
 }

@@ -2,7 +2,6 @@ import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
 
 const hourMs = 3_600_000;
 
-/** Options for {@link createOperationCounter}. */
 export interface OperationCounterOptions {
   store: Pick<UsageStore, 'addOperationCounts'>;
   /** How often the counts are written (5000 ms by default): a call shows in the reads within this, plus the write. */

@@ -3,10 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 import type { Client, ClientStore, UsageStore } from '../../kernel/ports/index.ts';
-import { readWindow } from './usage-routes.ts';
+import { at, calls, filterOf, readWindow, text } from './usage-routes.ts';
 import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
-/** Options for {@link registerOperationUsageRoute}. */
 export interface OperationUsageRouteOptions {
   usage: UsageStore;
   clients: ClientStore;
@@ -19,11 +18,8 @@ export interface OperationUsageRouteOptions {
 
 const lookbackDays = 7;
 const maxRows = 100_000;
-const text = (maxLength: number, description?: string) =>
-  Type.String({ maxLength, ...(description ? { description } : {}) });
 // A filter given empty is refused, never read as "no filter".
 const filter = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
-const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
 const OperationQuery = Type.Object(
   {
@@ -52,12 +48,7 @@ const OperationUsageSchema = Type.Object(
         contact: Type.Boolean({
           description: 'Whether notices can reach the client: a subscribed email contact or a webhook.',
         }),
-        calls: Type.Integer({
-          format: 'int64',
-          minimum: 0,
-          maximum: Number.MAX_SAFE_INTEGER,
-          description: 'Calls in the window.',
-        }),
+        calls: calls('Calls in the window.'),
         lastSeen: at('Latest call in the window.'),
       }),
       { maxItems: maxRows },
@@ -76,11 +67,7 @@ const OperationUsageSchema = Type.Object(
 
 const reachable = (client: Client) => client.webhooks.length > 0 || client.contacts.some((c) => c.subscribed);
 
-/**
- * `GET /admin/v1/usage/operations`: calls of every version, deprecated or not, per (version,
- * operation, client) over a window of whole UTC hours, from the hourly counts. What `versionary
- * diff` asks to know who a change would break.
- */
+/** `GET /admin/v1/usage/operations`: what `versionary diff` asks to know who a change would break. */
 export function registerOperationUsageRoute(app: FastifyInstance, options: OperationUsageRouteOptions): void {
   app.get(
     '/usage/operations',
@@ -102,12 +89,7 @@ export function registerOperationUsageRoute(app: FastifyInstance, options: Opera
       const query = request.query as Record<string, string | undefined>;
       const window = readWindow(query, options.clock.now(), lookbackDays);
       await options.flush();
-      const rows = await options.usage.operationUsage({
-        since: window.since,
-        until: window.until,
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
+      const rows = await options.usage.operationUsage(filterOf(query, window));
       const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c]));
       return {
         data: rows.map((r) => {

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock/index.ts';
 import type { UsageStore } from '../../kernel/ports/index.ts';
+import type { UsageSettings } from './settings.ts';
 
 const dayMs = 86_400_000;
 
@@ -9,15 +10,14 @@ const dayMs = 86_400_000;
  * run it: the DELETEs are idempotent. Returns a stop function that waits for a running DELETE, so
  * storage can close after it.
  */
-export function startRawRetention(options: {
-  store: UsageStore;
-  rawRetentionDays: number;
-  /** Days the hourly operation counts are kept; 0 deletes them all (nothing is counted then). */
-  operationRetentionDays: number;
-  clock: Clock;
-  log: { error(obj: object, msg: string): void };
-  intervalMs?: number;
-}): () => Promise<void> {
+export function startRawRetention(
+  options: Pick<UsageSettings, 'rawRetentionDays' | 'operationRetentionDays'> & {
+    store: UsageStore;
+    clock: Clock;
+    log: { error(obj: object, msg: string): void };
+    intervalMs?: number;
+  },
+): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const prune = () => {
     const now = options.clock.now();

@@ -1,6 +1,5 @@
 import type { UsageCall, UsageRecorder, UsageStore } from '../../kernel/ports/index.ts';
 
-/** Options for {@link createUsageRecorder}. */
 export interface UsageRecorderOptions {
   store: UsageStore;
   /** How often the buffer is written, 1000 ms by default (a call shows in summaries within this, plus the write; reads that flush first see it at once). */

@@ -8,7 +8,6 @@ import { instantInput, problems } from '../host/admin-route-schemas.ts';
 
 const badWindow = problems({ 400: 'An invalid query parameter, or since not before until' });
 
-/** Options for {@link registerUsageRoutes}. */
 export interface UsageRoutesOptions {
   usage: UsageStore;
   clients: ClientStore;
@@ -38,28 +37,34 @@ const WindowQuery = Type.Object(
 
 // The answers are aggregates over at most the stored usage: bounded by clients × versions × endpoints, stated generously.
 const maxRows = 100_000;
-const text = (maxLength: number, description?: string) =>
+export const text = (maxLength: number, description?: string) =>
   Type.String({ maxLength, ...(description ? { description } : {}) });
 const nullable = (schema: ReturnType<typeof text>, description?: string) =>
   Type.Union([schema, Type.Null()], description ? { description } : {});
-const calls = (description: string) =>
+export const calls = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
-const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const at = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 const windowMeta = Type.Object({ since: at('Start of the window.'), until: at('End of the window (exclusive).') });
+const clientVersion = {
+  clientId: text(200),
+  clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
+  version: text(20),
+};
+const seen = {
+  calls: calls('Calls in the window.'),
+  firstSeen: at('First call in the window.'),
+  lastSeen: at('Latest call in the window.'),
+};
 
 const ClientUsageSchema = Type.Object(
   {
     data: Type.Array(
       Type.Object({
-        clientId: text(200),
-        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
-        version: text(20),
+        ...clientVersion,
         endpoint: text(400, 'Method and path template, for example `GET /users/{id}`.'),
         keyId: nullable(text(100)),
         keyName: nullable(text(100)),
-        calls: calls('Calls in the window.'),
-        firstSeen: at('First call in the window.'),
-        lastSeen: at('Latest call in the window.'),
+        ...seen,
         userAgent: nullable(text(1000), 'User-Agent of the latest call.'),
       }),
       { maxItems: maxRows },
@@ -71,17 +76,7 @@ const ClientUsageSchema = Type.Object(
 
 const ClientTotalsSchema = Type.Object(
   {
-    data: Type.Array(
-      Type.Object({
-        clientId: text(200),
-        clientName: nullable(text(200), 'null when the calls were made without a registered client.'),
-        version: text(20),
-        calls: calls('Calls in the window.'),
-        firstSeen: at('First call in the window.'),
-        lastSeen: at('Latest call in the window.'),
-      }),
-      { maxItems: maxRows },
-    ),
+    data: Type.Array(Type.Object({ ...clientVersion, ...seen }), { maxItems: maxRows }),
     meta: windowMeta,
   },
   { description: 'Calls per client and version' },
@@ -104,14 +99,25 @@ const DailyUsageSchema = Type.Object(
   { description: 'Calls and distinct clients per UTC day' },
 );
 
-/**
- * Per-client usage for admins: `GET /admin/v1/usage/clients` (calls per client and version, from
- * whole UTC days: the cheap overview), `GET /admin/v1/usage/endpoints` (per client, version,
- * endpoint and key, exact to the minute, with names, first and last seen and the latest
- * User-Agent: the evidence) and `GET /admin/v1/usage/days` (calls and distinct clients per UTC
- * day, for charts).
- */
+/** Per-client usage for admins, `/admin/v1/usage/…`: each route's schema says what it answers. */
 export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOptions): void {
+  const windowOf = async (query: Record<string, string | undefined>) => {
+    const { since, until } = readWindow(query, options.clock.now());
+    await options.flushUsage();
+    return {
+      filter: filterOf(query, { since, until }),
+      meta: { since: formatIsoInstant(since), until: formatIsoInstant(until) },
+    };
+  };
+  // Each row's client, with its name (null without a registered client).
+  const clientOf = async (rows: Array<{ clientId: string }>) => {
+    const names = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+    return (r: { clientId: string; version: string }) => ({
+      clientId: r.clientId,
+      clientName: names.get(r.clientId) ?? null,
+      version: r.version,
+    });
+  };
   app.get(
     '/usage/endpoints',
     {
@@ -126,31 +132,20 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.byClient({
-        since: window.since,
-        until: window.until,
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
-      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const rows = await options.usage.byClient(filter);
+      const client = await clientOf(rows);
       const keys = new Map((await options.apiKeys.list()).map((k) => [k.id, k.name]));
       return {
         data: rows.map((r) => ({
-          clientId: r.clientId,
-          clientName: clients.get(r.clientId) ?? null,
-          version: r.version,
+          ...client(r),
           endpoint: r.endpoint,
           keyId: r.keyId ?? null,
           keyName: r.keyId ? (keys.get(r.keyId) ?? null) : null,
-          calls: r.calls,
-          firstSeen: formatIsoInstant(r.firstSeen),
-          lastSeen: formatIsoInstant(r.lastSeen),
+          ...seenOf(r),
           userAgent: r.userAgent ?? null,
         })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        meta,
       };
     },
   );
@@ -168,26 +163,12 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.clientTotals({
-        since: window.since,
-        until: window.until,
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
-      const clients = new Map((await options.clients.findMany(rows.map((r) => r.clientId))).map((c) => [c.id, c.name]));
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const rows = await options.usage.clientTotals(filter);
+      const client = await clientOf(rows);
       return {
-        data: rows.map((r) => ({
-          clientId: r.clientId,
-          clientName: clients.get(r.clientId) ?? null,
-          version: r.version,
-          calls: r.calls,
-          firstSeen: formatIsoInstant(r.firstSeen),
-          lastSeen: formatIsoInstant(r.lastSeen),
-        })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        data: rows.map((r) => ({ ...client(r), ...seenOf(r) })),
+        meta,
       };
     },
   );
@@ -217,16 +198,9 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
       },
     },
     async (request) => {
-      const query = request.query as Record<string, string | undefined>;
-      const window = readWindow(query, options.clock.now());
-      await options.flushUsage();
-      const rows = await options.usage.byDay({
-        since: window.since,
-        until: window.until,
-        perClient: query.perClient === 'true',
-        ...(query.version ? { version: query.version } : {}),
-        ...(query.client ? { clientId: query.client } : {}),
-      });
+      const { filter, meta } = await windowOf(request.query as Record<string, string | undefined>);
+      const perClient = (request.query as { perClient?: string }).perClient === 'true';
+      const rows = await options.usage.byDay({ ...filter, perClient });
       return {
         data: rows.map((r) => ({
           day: formatIsoInstant(r.day).slice(0, 10),
@@ -235,11 +209,24 @@ export function registerUsageRoutes(app: FastifyInstance, options: UsageRoutesOp
           calls: r.calls,
           clients: r.clients,
         })),
-        meta: { since: formatIsoInstant(window.since), until: formatIsoInstant(window.until) },
+        meta,
       };
     },
   );
 }
+
+const seenOf = (r: { calls: number; firstSeen: number; lastSeen: number }) => ({
+  calls: r.calls,
+  firstSeen: formatIsoInstant(r.firstSeen),
+  lastSeen: formatIsoInstant(r.lastSeen),
+});
+
+/** A usage query's window and its `version` and `client` filters, as the usage store reads them. */
+export const filterOf = (query: Record<string, string | undefined>, window: { since: number; until: number }) => ({
+  ...window,
+  ...(query.version ? { version: query.version } : {}),
+  ...(query.client ? { clientId: query.client } : {}),
+});
 
 /** The `since` and `until` of a usage query, defaulted (`until` now, `since` `lookbackDays` before it); a 400 problem when one is not an instant or since is not before until. */
 export function readWindow(

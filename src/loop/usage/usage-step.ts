@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { stateKey, stateOf, type RequestState } from '../../http/pipeline/request-state.ts';
+import { stateKey, stateOf } from '../../http/pipeline/request-state.ts';
 import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 
 /** The usage this request would record, written once its answer is known to count (`after:usage`). */
@@ -22,11 +22,6 @@ export function deferUsage(request: FastifyRequest, write: () => void): void {
   else usageSlot.set(request, [write]);
 }
 
-/** Whether an answer counts as a call: not one of the refusals, and not refused by the lifecycle. */
-function counts(status: number, state: RequestState): boolean {
-  return !refusals.has(status) && state.refused !== true;
-}
-
 /**
  * The `after:usage` step: a request's usage is written once its answer is sent, unless the
  * service refused it (a 401, 403, 410 or 429, or a removal answered as 404 or 400). A client that
@@ -41,6 +36,7 @@ export const usageStep = defineStep({
     const pending = usageSlot.get(request);
     if (!pending) return;
     usageSlot.set(request, undefined);
-    if (counts(reply.statusCode, stateOf(request))) for (const write of pending) write();
+    if (refusals.has(reply.statusCode) || stateOf(request).refused === true) return;
+    for (const write of pending) write();
   },
 });

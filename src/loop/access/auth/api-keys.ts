@@ -6,13 +6,6 @@ const keyPattern = /^vk_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/;
 /** Every role a key may hold. */
 const roles: readonly Role[] = ['read', 'write', 'admin'];
 
-/** Make a new key: 64 bits of id and 256 bits of secret. Only the hash is ever stored. */
-function generateApiKey(): { id: string; key: string; hash: string } {
-  const id = randomBytes(8).toString('hex');
-  const key = `vk_${id}.${randomBytes(32).toString('base64url')}`;
-  return { id: `key_${id}`, key, hash: hashKey(key) };
-}
-
 /**
  * SHA-256 of a key, hex. A fast hash is right here: keys are 256-bit random, not passwords.
  *
@@ -55,13 +48,15 @@ export async function createApiKey(options: {
   clientId?: string;
   now: number;
 }): Promise<{ record: ApiKeyRecord; key: string }> {
-  const { id, key, hash } = generateApiKey();
+  // 64 bits of id and 256 bits of secret; only the hash is ever stored.
+  const id = randomBytes(8).toString('hex');
+  const key = `vk_${id}.${randomBytes(32).toString('base64url')}`;
   const record: ApiKeyRecord = {
-    id,
+    id: `key_${id}`,
     name: options.name,
     roles: [...new Set(options.roles)],
     contact: options.contact ?? null,
-    hash,
+    hash: hashKey(key),
     createdAt: options.now,
     revokedAt: null,
     ...(options.clientId ? { clientId: options.clientId } : {}),

@@ -16,7 +16,6 @@ import {
   type Role,
 } from '../../../kernel/ports/principal.ts';
 
-/** What {@link authenticateStep} is made from. */
 export interface AuthenticationOptions {
   apiKeys: ApiKeyStore;
   jwt?: JwtVerifier;
@@ -93,9 +92,10 @@ function credentialReader(options: AuthenticationOptions): RequestStep['run'] {
     }
     return verify(credential, digest).then(
       (principal) => {
-        if (principal) cache?.remember(credential, digest);
-        if (principal) setPrincipal(request, principal);
-        else failWith(request, invalid('The credentials are not valid: unknown, revoked or expired key or token.'));
+        if (!principal)
+          return failWith(request, invalid('The credentials are not valid: unknown, revoked or expired key or token.'));
+        cache?.remember(credential, digest);
+        setPrincipal(request, principal);
       },
       (error: unknown) => {
         // The store could not answer: the credentials may well be valid, so this is not a 401.
@@ -148,13 +148,8 @@ function assertSingleCredentialHeaders(request: FastifyRequest): void {
     if (name.length === 13 && name.toLowerCase() === 'authorization') authorization++;
     else if (name.length === 9 && name.toLowerCase() === 'x-api-key') apiKey++;
   }
-  if (authorization < 2 && apiKey < 2) return;
-  for (const [name, count] of [
-    ['authorization', authorization],
-    ['x-api-key', apiKey],
-  ] as const) {
-    if (count > 1) throw repeatedCredentialProblem(name, count);
-  }
+  if (authorization > 1) throw repeatedCredentialProblem('authorization', authorization);
+  if (apiKey > 1) throw repeatedCredentialProblem('x-api-key', apiKey);
 }
 
 /** A credential header sent more than once: 400. `count` may be a placeholder (the decision table's `{count}`). */
@@ -220,27 +215,24 @@ export const authorizeStep = defineStep({
 /** Refuse a request without the role `needed` (401 or 403), as every route that needs one is refused. */
 export function authorize(request: FastifyRequest, needed: Role | undefined, reply?: FastifyReply): void {
   if (!needed) return;
-  {
-    const state = stateOf(request);
-    const principal = principalOf(request);
-    // A removed version that a client with extended access may still call lets the request reach this point;
-    // a caller who is not identified cannot be that client, so it gets the removal's answer (the
-    // spec's 410 or 404 after the sunset), as it did before any grant, not a 401.
-    const pending = state.pendingRemoval;
-    if (!principal && pending && reply) {
-      if (hasDeprecation(pending.headers)) state.deprecated = true;
-      reply.headers(pending.headers);
-      throw pending.error;
-    }
-    const failure = state.authFailure;
-    if (failure) throw failure;
-    if (!principal) throw credentialsMissingProblem();
-    if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
-      throw new VersionaryError({
-        code: ErrorCode.Forbidden,
-        detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`,
-        extensions: { requiredRole: needed },
-      });
-    }
+  const state = stateOf(request);
+  const principal = principalOf(request);
+  // A removed version that a client with extended access may still call lets the request reach this point;
+  // a caller who is not identified cannot be that client, so it gets the removal's answer (the
+  // spec's 410 or 404 after the sunset), as it did before any grant, not a 401.
+  const pending = state.pendingRemoval;
+  if (!principal && pending && reply) {
+    if (hasDeprecation(pending.headers)) state.deprecated = true;
+    reply.headers(pending.headers);
+    throw pending.error;
+  }
+  if (state.authFailure) throw state.authFailure;
+  if (!principal) throw credentialsMissingProblem();
+  if (!principal.roles.has(needed) && !principal.roles.has('admin')) {
+    throw new VersionaryError({
+      code: ErrorCode.Forbidden,
+      detail: `This needs the ${needed} role; the credentials have ${[...principal.roles].join(', ') || 'no roles'}.`,
+      extensions: { requiredRole: needed },
+    });
   }
 }

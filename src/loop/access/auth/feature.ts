@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { createApiScope } from '../../../http/api-scope.ts';
 import { provideSteps } from '../../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../../host/feature.ts';
@@ -5,11 +6,19 @@ import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { handAccessRefusals } from '../../lifecycle/decision-table/context-tables.ts';
 import type { LoopAccessOptions } from '../options.ts';
 import { rateLimitSection } from '../rate-limit/settings.ts';
-import { accessRefusals } from '../table-refusals.ts';
+import type { AccessRefusals } from '../../lifecycle/decision-table/compile.ts';
+import { rateLimitedProblem, ratePoliciesOf } from '../rate-limit/policy.ts';
+import type { RateLimitSettings } from '../rate-limit/settings.ts';
 import { idempotencyKey } from '../idempotency/install-idempotency.ts';
 import { addressRateLimitKey, createMemoryRateLimitStore, rateLimitKey } from '../rate-limit/index.ts';
 import { createApiKey } from './api-keys.ts';
-import { authenticationKey, authorizationKey } from './authenticate.ts';
+import {
+  authenticationKey,
+  authorizationKey,
+  credentialsMissingProblem,
+  credentialsUnavailableProblem,
+  repeatedCredentialProblem,
+} from './authenticate.ts';
 import { createJwtVerifier, type JwtVerifier } from './jwt.ts';
 import { createApiKeyCache } from './key-cache.ts';
 
@@ -63,17 +72,12 @@ export const accessFeature: ServiceFeature<AccessContext> = {
       [authenticationKey, authentication],
       [authorizationKey, { requirement: requiredRole }],
     ]);
-    if (options.idempotency !== false)
-      provideSteps(app, [
-        [
-          idempotencyKey,
-          {
-            store: storage.idempotency,
-            clock,
-            applies: (r) => r.method === 'POST' && requiredRole(r) === 'write',
-          },
-        ],
-      ]);
+    const idempotency = {
+      store: storage.idempotency,
+      clock,
+      applies: (r: FastifyRequest) => r.method === 'POST' && requiredRole(r) === 'write',
+    };
+    if (options.idempotency !== false) provideSteps(app, [[idempotencyKey, idempotency]]);
     if (!config.adminKey && (await storage.apiKeys.countActiveAdmins()) === 0) {
       const { key } = await createApiKey({
         store: storage.apiKeys,
@@ -85,3 +89,25 @@ export const accessFeature: ServiceFeature<AccessContext> = {
     }
   },
 };
+
+/**
+ * What this part refuses in front of the lifecycle, as the decision table tells it to data planes
+ * that cannot run core (nginx): the rate policies of `settings` with each one's 429, and the
+ * credentials' problems; `{…}` marks what the data plane fills in from the request.
+ */
+function accessRefusals(settings: RateLimitSettings): AccessRefusals {
+  const policies = settings.enabled ? ratePoliciesOf(settings) : { roles: {} };
+  const all = 'base' in policies ? [policies.base, ...Object.values(policies.roles)] : [];
+  return {
+    policies,
+    credentials: [
+      { key: 'credentials-missing', error: credentialsMissingProblem() },
+      { key: 'credentials-repeated', error: repeatedCredentialProblem('x-api-key', '{count}') },
+      { key: 'credentials-unavailable', error: credentialsUnavailableProblem('the control plane') },
+    ],
+    rateLimited: all.map((policy) => ({
+      key: `rate-limited:${policy.name}`,
+      error: rateLimitedProblem({ policy, remaining: 0, resetSeconds: '{seconds}' }),
+    })),
+  };
+}

@@ -1,7 +1,6 @@
 import type { ChangeFeed } from '../../../kernel/ports/index.ts';
 import type { Principal } from '../../../kernel/ports/principal.ts';
 
-/** Options for {@link createApiKeyCache}. */
 export interface ApiKeyCacheOptions {
   /** The change feed: any message on `api-keys` or `clients` empties the cache, on every instance. */
   feed: ChangeFeed;

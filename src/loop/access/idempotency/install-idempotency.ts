@@ -8,7 +8,6 @@ import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { clientIdOf, principalOf, tenantKeyOf } from '../../../kernel/ports/principal.ts';
 import type { IdempotencyStore } from '../../../kernel/ports/index.ts';
 
-/** What the idempotency steps are made from. */
 export interface IdempotencyOptions {
   store: IdempotencyStore;
   clock: Clock;
@@ -85,23 +84,12 @@ const releaserOf = (options: IdempotencyOptions) => (request: FastifyRequest) =>
 };
 
 // Every response passes `after`; an aborted request passes `abort` instead.
+const releaseStep = (phase: 'after' | 'abort') =>
+  defineStep({ needs: idempotencyKey, name: 'idempotency-release', phase, appliesTo: onPost, create: releaserOf });
 /** The `after:idempotency-release` step. */
-export const idempotencyReleaseStep = defineStep({
-  needs: idempotencyKey,
-  name: 'idempotency-release',
-  phase: 'after',
-  appliesTo: onPost,
-  create: releaserOf,
-});
-
+export const idempotencyReleaseStep = releaseStep('after');
 /** The `abort:idempotency-release` step. */
-export const idempotencyAbortStep = defineStep({
-  needs: idempotencyKey,
-  name: 'idempotency-release',
-  phase: 'abort',
-  appliesTo: onPost,
-  create: releaserOf,
-});
+export const idempotencyAbortStep = releaseStep('abort');
 
 function claimerOf(options: IdempotencyOptions) {
   const retention = options.retentionMs ?? 24 * 3600_000;
@@ -145,17 +133,8 @@ function claimerOf(options: IdempotencyOptions) {
 }
 
 function completerOf(options: IdempotencyOptions) {
-  return async ({
-    request,
-    reply,
-    payload,
-    claim,
-  }: {
-    request: FastifyRequest;
-    reply: FastifyReply;
-    payload: unknown;
-    claim: Claim;
-  }) => {
+  return async (o: { request: FastifyRequest; reply: FastifyReply; payload: unknown; claim: Claim }) => {
+    const { request, reply, payload, claim } = o;
     claimSlot.set(request, undefined);
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && payload !== undefined && payload !== null)) {
       await options.store.abandon(claim);

@@ -11,7 +11,6 @@ import { defineStep, stepKey } from '../../../http/pipeline/step-definition.ts';
 import { stateOf } from '../../../http/pipeline/request-state.ts';
 import type { RouteDescription } from '../../../http/pipeline/route-description.ts';
 
-/** What the rate-limit steps are made from. */
 export interface InstallRateLimitOptions {
   settings: RateLimitSettings;
   /** Where the API and the management API live: only they are limited. */
@@ -131,9 +130,10 @@ function counter(store: RateLimitStore) {
       if (hit) applyHit({ reply, policy, hit, now });
       return;
     }
-    return guarded(request, () => store.hit({ key, windowMs, now })).then((hit) => {
-      if (hit) applyHit({ reply, policy, hit, now });
-    });
+    return store.hit({ key, windowMs, now }).then(
+      (hit) => applyHit({ reply, policy, hit, now }),
+      (error: unknown) => storeFailed(request, error),
+    );
   };
 }
 
@@ -152,15 +152,6 @@ function applyHit(options: { reply: FastifyReply; policy: PolicyHeaders; hit: Ra
   }
   // Two calls, no object: this runs on every limited request.
   options.reply.header('ratelimit-policy', policyField).header('ratelimit', `${name};r=${remaining};t=${resetSeconds}`);
-}
-
-async function guarded<T>(request: FastifyRequest, work: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await work();
-  } catch (error) {
-    storeFailed(request, error);
-    return undefined;
-  }
 }
 
 function storeFailed(request: FastifyRequest, error: unknown): void {

@@ -66,14 +66,7 @@ export interface PolicyHeaders {
   policyField: string;
 }
 
-/**
- * The strings of {@link rateLimitFields} that do not change from one request to the next.
- *
- * @example
- * ```ts
- * policyHeadersOf({ name: 'default', max: 100, windowSeconds: 60 }).policyField // '"default";q=100;w=60'
- * ```
- */
+/** The strings of {@link rateLimitFields} that do not change from one request to the next. */
 export function policyHeadersOf(policy: AppliedPolicy): PolicyHeaders {
   let headers = policyHeaders.get(policy);
   if (headers === undefined) {
@@ -97,7 +90,7 @@ const policyHeaders = new WeakMap<AppliedPolicy, PolicyHeaders>();
 export function rateLimitFields(options: {
   policy: AppliedPolicy;
   remaining: number;
-  resetSeconds: number;
+  resetSeconds: number | string;
 }): Record<'ratelimit-policy' | 'ratelimit', string> {
   const { name, policyField } = policyHeadersOf(options.policy);
   return { 'ratelimit-policy': policyField, ratelimit: `${name};r=${options.remaining};t=${options.resetSeconds}` };
@@ -112,15 +105,10 @@ export function rateLimitedProblem(o: {
   remaining: number;
   resetSeconds: number | string;
 }): VersionaryError {
-  const { policy, remaining, resetSeconds } = o;
-  const { name, policyField } = policyHeadersOf(policy);
+  const { policy, resetSeconds } = o;
   return new VersionaryError({
     code: ErrorCode.RateLimited,
     detail: `This client may make ${policy.max} requests per ${policy.windowSeconds} seconds; retry in ${resetSeconds} seconds.`,
-    headers: {
-      'ratelimit-policy': policyField,
-      ratelimit: `${name};r=${remaining};t=${resetSeconds}`,
-      'retry-after': String(resetSeconds),
-    },
+    headers: { ...rateLimitFields(o), 'retry-after': String(resetSeconds) },
   });
 }

@@ -39,11 +39,8 @@ const windowCeiling = 86_400;
  *
  * @internal exported for the tests
  */
-export function parseRateLimitSettings(options: {
-  file: Record<string, unknown>;
-  errors: string[];
-}): RateLimitSettings {
-  const { file, errors } = options;
+export function parseRateLimitSettings(o: { file: Record<string, unknown>; errors: string[] }): RateLimitSettings {
+  const { file, errors } = o;
   const raw = file.rateLimit;
   if (raw === undefined) return { ...defaultRateLimitSettings, roles: {} };
   if (!isObject(raw)) {
@@ -92,32 +89,17 @@ function parseRoles(raw: unknown, errors: string[]): Partial<Record<Role, RoleLi
   return roles;
 }
 
-function integer(options: {
-  value: unknown;
-  where: string;
-  range: [number, number];
-  errors: string[];
-}): number | undefined {
-  const {
-    value,
-    where,
-    range: [low, high],
-  } = options;
+function integer(o: { value: unknown; where: string; range: [number, number]; errors: string[] }): number | undefined {
+  const { value, where } = o;
+  const [low, high] = o.range;
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= low && value <= high) return value;
-  options.errors.push(`${where} must be an integer from ${low} to ${high}, not ${JSON.stringify(value)}`);
+  o.errors.push(`${where} must be an integer from ${low} to ${high}, not ${JSON.stringify(value)}`);
   return undefined;
 }
 
-function unknownKeys(options: {
-  value: Record<string, unknown>;
-  known: string[];
-  where: string;
-  errors: string[];
-}): void {
-  for (const key of Object.keys(options.value)) {
-    if (!options.known.includes(key)) options.errors.push(unknownKey(options.where, key, options.known));
-  }
+function unknownKeys(o: { value: Record<string, unknown>; known: string[]; where: string; errors: string[] }): void {
+  for (const key of Object.keys(o.value)) if (!o.known.includes(key)) o.errors.push(unknownKey(o.where, key, o.known));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { migrationUrlMaxLength, migrationUrlPattern, singleLineTextPattern } from '../../../core/text/index.ts';
 import { deprecationDatesSchema, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
-import { instantInput, problem } from '../../host/admin-route-schemas.ts';
+import { instantInput, NoQuery, problem } from '../../host/admin-route-schemas.ts';
 
 /**
  * Route schemas of the management API, in TypeBox: the same objects validate requests, shape
@@ -21,18 +21,16 @@ export const pageLimit = Type.Optional(
   }),
 );
 
-const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
+export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const versionName = Type.String({
   pattern: '^v[1-9][0-9]{0,5}$',
   maxLength: 7,
   description: 'A version name: v1, v2, ...',
 });
-const count = (description: string) =>
+export const count = (description: string) =>
   Type.Integer({ format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description });
 const role = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')]);
-// Routes without query parameters refuse unknown ones, as the versioned API does.
-const noQuery = Type.Object({}, { additionalProperties: false });
 const url = (description: string) => Type.String({ format: 'uri-reference', maxLength: 2000, description });
 // An absolute http(s) URL or a path: it goes into `Link` headers and the portal's links.
 const migrationUrlInput = (description: string) =>
@@ -43,6 +41,19 @@ const migrationUrlInput = (description: string) =>
     pattern: migrationUrlPattern,
     description,
   });
+const pageMeta = Type.Object({
+  limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
+  nextCursor: nullable(
+    Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  ),
+});
+// The fields a version's and an endpoint's deprecation bodies share.
+const reason = Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')]));
+const sunsetAt = Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.'));
+const migrationUrl = Type.Optional(
+  migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
+);
+
 /**
  * The cap on extended access and the closing to new clients as a route takes or shows them: the
  * lifecycle schema's two dates (`deprecationDatesSchema`), over the route's instant, each with its
@@ -74,7 +85,7 @@ const apiKey = Type.Object({
 /** `POST /admin/v1/api-keys`. */
 export const createApiKeySchema = {
   operationId: 'apiKeys.create',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Create an API key',
   tags: ['api-keys'],
   description: 'Create a key with roles. The secret is in this response only; store it.',
@@ -148,12 +159,7 @@ export const listApiKeysSchema = {
     200: Type.Object(
       {
         data: Type.Array(apiKey, { maxItems: 100 }),
-        meta: Type.Object({
-          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
-          nextCursor: nullable(
-            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
-          ),
-        }),
+        meta: pageMeta,
       },
       { description: 'A page of keys, oldest first' },
     ),
@@ -164,7 +170,7 @@ export const listApiKeysSchema = {
 /** `DELETE /admin/v1/api-keys/{id}`. */
 export const revokeApiKeySchema = {
   operationId: 'apiKeys.revoke',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Revoke an API key',
   tags: ['api-keys'],
   description: 'Revoke a key at once: requests with it then answer 401.',
@@ -208,7 +214,7 @@ const noVersion = problem('No version with this name');
 /** `GET /admin/v1/versions`. */
 export const listVersionsSchema = {
   operationId: 'versions.list',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'List versions with their lifecycle and usage',
   tags: ['versions'],
   response: {
@@ -223,7 +229,7 @@ export const listVersionsSchema = {
 /** `GET /admin/v1/versions/{name}`. */
 export const getVersionSchema = {
   operationId: 'versions.get',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Get a version with its lifecycle and usage',
   tags: ['versions'],
   params: versionParams,
@@ -233,7 +239,7 @@ export const getVersionSchema = {
 /** `PUT /admin/v1/versions/{name}/deprecation`. */
 export const scheduleDeprecationSchema = {
   operationId: 'versions.scheduleDeprecation',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Deprecate a version, or reschedule its deprecation',
   tags: ['versions'],
   description:
@@ -255,11 +261,9 @@ export const scheduleDeprecationSchema = {
       deprecatedAt: Type.Optional(
         instantInput('ISO 8601 instant; default now, or the current deprecation date when rescheduling.'),
       ),
-      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
-      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(
-        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
-      ),
+      sunsetAt,
+      reason,
+      migrationUrl,
       ...deprecationDates((description) => nullable(instantInput(description)), {
         extendedAccessUntil:
           'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted. Absent: kept; null: unset.',
@@ -311,12 +315,7 @@ export const listCallsSchema = {
           }),
           { maxItems: 100 },
         ),
-        meta: Type.Object({
-          limit: Type.Integer({ format: 'int32', minimum: 1, maximum: 100 }),
-          nextCursor: nullable(
-            Type.String({ maxLength: 200, description: 'Pass as `cursor` for the next page; null on the last page.' }),
-          ),
-        }),
+        meta: pageMeta,
       },
       { description: 'A page of calls, oldest first' },
     ),
@@ -328,7 +327,7 @@ export const listCallsSchema = {
 /** `POST /admin/v1/deprecations`. */
 export const deprecateEndpointSchema = {
   operationId: 'deprecations.create',
-  querystring: noQuery,
+  querystring: NoQuery,
   summary: 'Deprecate one endpoint of a version',
   tags: ['deprecations'],
   description:
@@ -339,11 +338,9 @@ export const deprecateEndpointSchema = {
       method: Type.String({ maxLength: 10 }),
       path: Type.String({ maxLength: 300, description: 'The path template, for example `/users/{id}`.' }),
       noticeMonths: Type.Optional(Type.Integer({ format: 'int32', minimum: 1, maximum: 120 })),
-      sunsetAt: Type.Optional(instantInput('ISO 8601 instant; overrides noticeMonths.')),
-      reason: Type.Optional(Type.Union([Type.Literal('planned'), Type.Literal('critical-fix')])),
-      migrationUrl: Type.Optional(
-        migrationUrlInput('An absolute http or https URL, or a path starting with `/` (not `//`).'),
-      ),
+      sunsetAt,
+      reason,
+      migrationUrl,
       ...deprecationDates(instantInput, {
         extendedAccessUntil:
           'ISO 8601 instant after the sunset: the cap on per-client extended access (`POST /admin/v1/extended-access-grants`); without it no extended access can be granted.',

@@ -1,18 +1,15 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
 import { createApiKey } from '../../access/auth/api-keys.ts';
-import type { Role } from '../../../kernel/ports/principal.ts';
 import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../../kernel/ports/index.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
 import { createApiKeySchema, listApiKeysSchema, revokeApiKeySchema } from './admin-schemas.ts';
 
-/**
- * Key management: create (the secret is in this response only), list without secrets, revoke.
- * The last active admin key cannot be revoked (409) unless `VERSIONARY_ADMIN_KEY` is set.
- */
+/** `/admin/v1/api-keys`: create, list without secrets, revoke. */
 export function registerApiKeyRoutes(
   app: FastifyInstance,
   options: { apiKeys: ApiKeyStore; clients: ClientStore; clock: Clock; envAdminKey?: boolean },
@@ -20,7 +17,7 @@ export function registerApiKeyRoutes(
   // Revocations run one at a time, so two requests cannot each revoke one of the last two admin keys.
   let revoking: Promise<unknown> = Promise.resolve();
   app.post('/api-keys', { schema: createApiKeySchema }, async (request, reply) => {
-    const body = request.body as { name: string; roles: Role[]; contact?: string; clientId?: string };
+    const body = request.body as Static<typeof createApiKeySchema.body>;
     if (body.clientId !== undefined && !(await options.clients.find(body.clientId))) {
       throw new VersionaryError({
         code: ErrorCode.NotFound,
@@ -86,7 +83,8 @@ function decodeCursor(cursor: string): string {
   return match[1]!;
 }
 
-function badCursor(): VersionaryError {
+/** A list's `cursor` that this API did not issue: 400. */
+export function badCursor(): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.ValidationFailed,
     detail: 'cursor is not one this API issued; use meta.nextCursor.',

@@ -1,14 +1,88 @@
-import { replacementName } from '../../../core/lifecycle/index.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { replacementName, type DeprecationDates } from '../../../core/lifecycle/index.ts';
 import { formatIsoInstant } from '../../../core/time/index.ts';
-import { isoDeprecationDates } from './deprecation-dates.ts';
-import type { DeprecationListEntry } from './deprecation-list-schema.ts';
+import { NoQuery, problem } from '../../host/admin-route-schemas.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { UsageStore } from '../../../kernel/ports/index.ts';
+import { count, deprecationDates, instant, nullable } from './admin-schemas.ts';
+
+const deprecation = Type.Object(
+  {
+    kind: Type.Union(
+      ['version', 'endpoint', 'field', 'parameter'].map((k) => Type.Literal(k)),
+      {
+        description:
+          'What is deprecated: a whole version, one endpoint of a version, a field of a schema, or a query parameter of an operation.',
+      },
+    ),
+    name: Type.String({
+      maxLength: 400,
+      description: 'How it is shown and counted: `v1`, `GET /users/{id} in v2`, `User.nickname`, `GET /users?order`.',
+    }),
+    version: Type.String({ maxLength: 40, description: 'The version it belongs to.' }),
+    deprecatedAt: instant('When it was deprecated.'),
+    sunsetAt: instant('When it is (or was) removed.'),
+    ...deprecationDates(instant, {
+      extendedAccessUntil:
+        'The cap on per-client extended access after the sunset (`POST /admin/v1/extended-access-grants`); absent when unset.',
+      closedToNewClientsAt: 'From then on, clients that had not called it before get a 403; absent when unset.',
+    }),
+    replacement: nullable(
+      Type.String({
+        maxLength: 400,
+        description:
+          'What takes its place: a version, or the field or parameter (`User.displayName`); null when none is named.',
+      }),
+    ),
+    migrationUrl: nullable(Type.String({ maxLength: 2000, description: 'The migration guide, when there is one.' })),
+    usage: Type.Object(
+      {
+        calls: count('Calls recorded that used it (for a version: calls to it while deprecated).'),
+        clients: count('Distinct clients among them.'),
+        endpoints: count('Distinct endpoints among them.'),
+        lastCall: nullable(instant('The latest of them; null when none was recorded.')),
+      },
+      { description: 'Every call recorded that used it, from the usage rollups.' },
+    ),
+  },
+  { description: 'One deprecated version, endpoint, field or query parameter, with its usage' },
+);
+
+/** `GET /admin/v1/deprecations`. */
+const listDeprecationsSchema = {
+  operationId: 'deprecations.list',
+  querystring: NoQuery,
+  summary: 'List everything deprecated, with its usage',
+  tags: ['deprecations'],
+  description:
+    'Every deprecated version, endpoint, field and query parameter, with its dates, its replacement and the calls recorded that used it: who still depends on what, before its sunset.',
+  response: {
+    200: Type.Object(
+      { data: Type.Array(deprecation, { maxItems: 10_000 }) },
+      { description: 'Versions (oldest first), then endpoints, then fields and parameters as configured' },
+    ),
+    400: problem('An unknown query parameter'),
+  },
+};
+
+/**
+ * A deprecation's dates as the management API shows them: ISO 8601 instants, the two optional
+ * ones only when set. The deprecation list and a created endpoint deprecation say them alike.
+ */
+export function isoDeprecationDates(d: DeprecationDates & { deprecatedAt: number; sunsetAt: number }) {
+  return {
+    deprecatedAt: formatIsoInstant(d.deprecatedAt),
+    sunsetAt: formatIsoInstant(d.sunsetAt),
+    ...(d.extendedAccessUntil === undefined ? {} : { extendedAccessUntil: formatIsoInstant(d.extendedAccessUntil) }),
+    ...(d.closedToNewClientsAt === undefined ? {} : { closedToNewClientsAt: formatIsoInstant(d.closedToNewClientsAt) }),
+  };
+}
 
 type Kind = 'version' | 'endpoint' | 'field' | 'parameter';
 
 /** One deprecation with its usage: an entry of `GET /admin/v1/deprecations` and of the MCP `deprecations` tool. */
-export type DeprecationEntry = DeprecationListEntry & { kind: Kind };
+export type DeprecationEntry = Static<typeof deprecation> & { kind: Kind };
 
 interface Counted {
   calls: number;
@@ -99,4 +173,16 @@ export async function listDeprecations(options: {
         lastCall: used.lastSeen === null ? null : formatIsoInstant(used.lastSeen),
       },
     }));
+}
+
+/** `GET /admin/v1/deprecations`: see {@link listDeprecations}. */
+export function registerDeprecationListRoute(
+  app: FastifyInstance,
+  options: { runtime: LifecycleRuntime; usage: UsageStore; flushUsage: () => Promise<void> },
+): void {
+  app.get('/deprecations', { schema: listDeprecationsSchema }, async () => {
+    // Buffered calls first, so the counts include every call made so far.
+    await options.flushUsage();
+    return { data: await listDeprecations(options) };
+  });
 }

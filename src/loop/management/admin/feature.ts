@@ -2,12 +2,16 @@ import type { ServiceFeature } from '../../host/feature.ts';
 import { registerExtendedAccessRoutes } from '../../lifecycle/extended-access/grant-routes.ts';
 import { registerExtendedAccessRequestRoutes } from '../../lifecycle/extended-access/request-routes.ts';
 import { registerApprovalRoutes } from '../approvals/approval-routes.ts';
-import { installClients } from '../clients/install-clients.ts';
+import { registerClientRoutes } from '../clients/client-routes.ts';
+import { startRawRetention } from '../../usage/raw-retention.ts';
+import { registerOperationUsageRoute } from '../../usage/operation-routes.ts';
+import { registerUsageRoutes } from '../../usage/usage-routes.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
-import { registerDeprecationListRoute } from './deprecation-list-routes.ts';
-import { registerDecisionTableRoute } from './decision-table-route.ts';
+import { registerDeprecationListRoute } from './deprecation-list.ts';
+import type { FastifyInstance } from 'fastify';
+import type { DecisionTables } from '../../lifecycle/decision-table/tables.ts';
+import { problem } from '../../host/admin-route-schemas.ts';
 import { decisionTablesOf } from '../../lifecycle/decision-table/context-tables.ts';
-import { registerEndpointAdminRoutes } from './endpoint-routes.ts';
 import { registerVersionAdminRoutes } from './version-routes.ts';
 import type { LifecycleContext } from '../../lifecycle/context.ts';
 import { lifecycleSection } from '../../lifecycle/settings-section.ts';
@@ -19,7 +23,7 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
   name: 'admin',
   async install(context) {
     const { app, storage, clock, config, runtime, recorder, operations, bundle, api, decisionNotices } = context;
-    const [settings, usage, webhooks] = [
+    const [settings, retention, webhooks] = [
       lifecycleSection.of(config),
       usageSection.of(config),
       webhooksSection.of(config),
@@ -27,28 +31,26 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
     await app.register(
       async (admin) => {
         admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
-        registerApiKeyRoutes(admin, {
-          apiKeys: storage.apiKeys,
-          clients: storage.clients,
+        const { apiKeys, clients, lifecycle, usage } = storage;
+        const flushUsage = () => recorder.flush();
+        registerApiKeyRoutes(admin, { apiKeys, clients, clock, envAdminKey: config.adminKey !== undefined });
+        registerClientRoutes(admin, {
+          clients,
+          apiKeys,
+          webhooks,
           clock,
-          envAdminKey: config.adminKey !== undefined,
-        });
-        installClients(admin, {
-          storage,
-          settings: { usage, webhooks },
-          clock,
-          flushUsage: () => recorder.flush(),
-          flushOperations: async () => operations?.flush(),
-          prefix: api.prefix,
           minimumVersion: {
             versions: () => runtime.versions().map((v) => v.name),
             tableMoved: () => decisionTablesOf(context).current(),
           },
         });
-        const shared = { runtime, lifecycle: storage.lifecycle, settings, clock };
-        registerVersionAdminRoutes(admin, { ...shared, usage: storage.usage, flushUsage: () => recorder.flush() });
-        registerEndpointAdminRoutes(admin, { ...shared, bundle });
-        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys: storage.apiKeys, clock });
+        registerUsageRoutes(admin, { usage, clients, apiKeys, clock, flushUsage });
+        const flush = async () => operations?.flush();
+        registerOperationUsageRoute(admin, { usage, clients, clock, prefix: api.prefix, flush });
+        // With a retention of 0 this removes whatever raw events (or operation counts) an earlier configuration kept.
+        admin.addHook('onClose', startRawRetention({ ...retention, store: usage, clock, log: admin.log }));
+        registerVersionAdminRoutes(admin, { lifecycle, usage, runtime, settings, clock, bundle, flushUsage });
+        registerApprovalRoutes(admin, { approvals: storage.approvals, apiKeys, clock });
         registerExtendedAccessRoutes(admin, { storage, runtime, clock });
         registerExtendedAccessRequestRoutes(admin, {
           storage,
@@ -56,10 +58,44 @@ export const adminFeature: ServiceFeature<LifecycleContext> = {
           clock,
           ...(decisionNotices ? { decisionNotices } : {}),
         });
-        registerDeprecationListRoute(admin, { runtime, usage: storage.usage, flushUsage: () => recorder.flush() });
+        registerDeprecationListRoute(admin, { runtime, usage, flushUsage });
         registerDecisionTableRoute(admin, { tables: decisionTablesOf(context) });
       },
       { prefix: '/admin/v1' },
     );
   },
 };
+
+const decisionTableSchema = {
+  operationId: 'decisionTable.get',
+  querystring: { type: 'object', properties: {}, additionalProperties: false },
+  summary: 'The decision table every data plane enforces',
+  tags: ['documents'],
+  description:
+    'The request rules compiled from the live lifecycle (versions, schedules, endpoint and element deprecations, extended access per client, closings to new clients, brownouts, rate-limit policies), with every header value and problem pre-rendered: what the service, the gateway and nginx decide each request from (`docs/decision-table.md`). Its `ETag` is the generation; `If-None-Match` answers 304 while it has not moved. One document, not a collection: its path is singular (`x-lint-skip`).',
+  'x-lint-skip': ['collection-not-plural'],
+  response: {
+    200: {
+      type: 'object',
+      description: 'The decision table, format 1',
+      properties: {
+        format: { type: 'integer', format: 'int32', minimum: 1, maximum: 1 },
+        generation: { type: 'integer', format: 'int64', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        compiledAt: { type: 'integer', format: 'int64', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      },
+      required: ['format', 'generation', 'compiledAt'],
+      additionalProperties: true,
+    },
+    400: problem('An unknown query parameter'),
+  },
+};
+
+/** Serve the decision table to admin keys, with its generation as the `ETag`. */
+function registerDecisionTableRoute(app: FastifyInstance, options: { tables: DecisionTables }): void {
+  app.get('/decision-table', { schema: decisionTableSchema }, async (_request, reply) => {
+    const table = await options.tables.current();
+    // The caching step answers 304 on a matching If-None-Match, and keeps this tag.
+    reply.header('etag', `"${table.generation}"`);
+    return table;
+  });
+}

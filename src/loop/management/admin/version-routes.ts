@@ -3,23 +3,33 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../../core/clock/index.ts';
 import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import {
+  checkNoticePeriod,
+  MONTH_MS,
   rescheduleDeprecation,
   scheduleDeprecation,
+  type DeprecationDates,
   type DeprecationReason,
   type DeprecationSchedule,
 } from '../../../core/lifecycle/index.ts';
-import { formatIsoInstant } from '../../../core/time/index.ts';
+import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
+import type { VersionBundle } from '../../../core/versions/index.ts';
+import { isoDeprecationDates } from './deprecation-list.ts';
 import type { LifecycleStore, StoredSchedule, UsageStore } from '../../../kernel/ports/index.ts';
 import type { LifecycleRuntime } from '../../lifecycle/runtime.ts';
 import type { LifecycleSettings } from '../../lifecycle/settings.ts';
 import { encodeCursor, parsePage } from '../../../kernel/app/page.ts';
 import { assertMigrationUrl } from '../../lifecycle/migration-url.ts';
 import { queryIntegerSteps } from '../../../http/index.ts';
-import { lifecycleDatesOf } from './lifecycle-dates.ts';
-import { getVersionSchema, listCallsSchema, listVersionsSchema, scheduleDeprecationSchema } from './admin-schemas.ts';
+import {
+  deprecateEndpointSchema,
+  getVersionSchema,
+  listCallsSchema,
+  listVersionsSchema,
+  scheduleDeprecationSchema,
+} from './admin-schemas.ts';
 
-/** Options for {@link registerVersionAdminRoutes}. */
-export interface VersionAdminOptions {
+interface VersionAdminOptions {
+  bundle: VersionBundle;
   runtime: LifecycleRuntime;
   lifecycle: LifecycleStore;
   usage: UsageStore;
@@ -31,7 +41,8 @@ export interface VersionAdminOptions {
 
 /**
  * The versioned management API for the lifecycle: `/admin/v1/versions...` and endpoint
- * deprecations. Schedules are written to the store and applied to this instance at once.
+ * deprecations (`POST /admin/v1/deprecations`, one endpoint of a version while the rest stays
+ * active). Schedules are written to the store and applied to this instance at once.
  */
 export function registerVersionAdminRoutes(app: FastifyInstance, options: VersionAdminOptions): void {
   const { runtime, lifecycle, usage, clock } = options;
@@ -119,6 +130,60 @@ export function registerVersionAdminRoutes(app: FastifyInstance, options: Versio
       };
     },
   );
+
+  app.post('/deprecations', { schema: deprecateEndpointSchema }, async (request, reply) => {
+    const input = request.body as Static<typeof deprecateEndpointSchema.body>;
+    const method = input.method.toUpperCase();
+    assertMigrationUrl(input.migrationUrl, '/body/migrationUrl');
+    const version = options.bundle.get(input.version);
+    if (runtime.versions().some((v) => v.name === input.version)) assertNotRemoved(runtime, input.version);
+    if (!version || !version.operations.some((o) => o.method === method && o.path === input.path)) {
+      throw new VersionaryError({
+        code: ErrorCode.NotFound,
+        detail: `${input.version} has no endpoint ${method} ${input.path}.`,
+      });
+    }
+    const now = clock.now();
+    const sunsetAt =
+      input.sunsetAt !== undefined ? parseIsoInstant(input.sunsetAt) : now + (input.noticeMonths ?? 6) * MONTH_MS;
+    if (sunsetAt === undefined)
+      throw new VersionaryError({
+        code: ErrorCode.ValidationFailed,
+        detail: 'sunsetAt must be an ISO 8601 date.',
+        errors: [{ pointer: '/body/sunsetAt', detail: 'not an ISO 8601 date' }],
+      });
+    if (sunsetAt <= now)
+      throw new VersionaryError({
+        code: ErrorCode.InvalidSchedule,
+        detail: `sunset-order: the sunset (${formatIsoInstant(sunsetAt)}) must come after the deprecation (${formatIsoInstant(now)}).`,
+        extensions: { rule: 'sunset-order' },
+      });
+    // The same notice-period rule as version deprecations, named after the endpoint.
+    const violation = checkNoticePeriod({
+      audience: options.settings.audience,
+      schedule: {
+        version: `${method} ${input.path} in ${input.version}`,
+        deprecatedAt: now,
+        sunsetAt,
+        removed: false,
+        reason: input.reason === 'critical-fix' ? 'critical-fix' : 'planned',
+      },
+    });
+    if (violation) throw violation;
+    const dates = lifecycleDatesOf(input, { sunsetAt, deprecatedAt: now, now });
+    const saved = {
+      version: input.version,
+      method,
+      path: input.path,
+      deprecatedAt: now,
+      sunsetAt,
+      migrationUrl: input.migrationUrl ?? null,
+      ...dates,
+    };
+    await lifecycle.saveEndpointDeprecation(saved);
+    await runtime.refresh();
+    return reply.code(201).send({ ...saved, ...isoDeprecationDates(saved) });
+  });
 }
 
 /**
@@ -143,7 +208,7 @@ function nextSchedule(options: {
  * Refuse (409 `TRANSITION_NOT_ALLOWED`) any lifecycle change to a version that is removed, by
  * its flag or because its sunset has passed: the lifecycle has no transition out of Removed.
  */
-export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
+function assertNotRemoved(runtime: LifecycleRuntime, name: string): void {
   const flagged = runtime.versions().find((v) => v.name === name)?.schedule?.removed === true;
   if (!flagged && !runtime.verdict({ version: name, method: 'GET', path: '/' }).removed) return;
   throw new VersionaryError({
@@ -151,4 +216,71 @@ export function assertNotRemoved(runtime: LifecycleRuntime, name: string): void 
     detail: `${name} is removed, and the lifecycle has no way out of Removed: it cannot be rescheduled or deprecated again. Publish a new version instead.`,
     extensions: { version: name, state: 'removed' },
   });
+}
+
+/**
+ * The two optional dates beside a deprecation, as the management API takes them (the body of
+ * `PUT /admin/v1/versions/{name}/deprecation`). `null` unsets one; an absent one keeps its current value.
+ */
+type LifecycleDatesInput = Pick<Static<typeof scheduleDeprecationSchema.body>, keyof DeprecationDates>;
+
+/** The dates a cap and a closing are checked against, and the values an absent field keeps. */
+interface LifecycleDatesContext {
+  sunsetAt: number;
+  deprecatedAt: number;
+  now: number;
+  /** The values stored before this write: kept when the body leaves a field out. */
+  current?: DeprecationDates | undefined;
+}
+
+type Key = keyof LifecycleDatesInput;
+
+/**
+ * The cap on extended access and the closing to new clients of a deprecation body, checked and
+ * merged with the current values: the cap must come after the sunset it extends, and a closing
+ * given now must not come before now or before the deprecation (it would cut off clients that
+ * were never told). Every mistake is listed in one 400 problem; unset dates are absent.
+ */
+function lifecycleDatesOf(body: LifecycleDatesInput, context: LifecycleDatesContext): DeprecationDates {
+  const errors: Array<{ pointer: string; detail: string }> = [];
+  const read = (key: Key): number | undefined => {
+    const raw = body[key];
+    if (raw === undefined) return context.current?.[key];
+    if (raw === null) return undefined;
+    const at = parseIsoInstant(raw);
+    if (at === undefined) errors.push({ pointer: `/body/${key}`, detail: 'not an ISO 8601 date' });
+    return at;
+  };
+  const cap = read('extendedAccessUntil');
+  const closed = read('closedToNewClientsAt');
+  if (cap !== undefined && cap <= context.sunsetAt)
+    errors.push({
+      pointer: '/body/extendedAccessUntil',
+      detail: `must be after the sunset it extends (${formatIsoInstant(context.sunsetAt)})${
+        body.extendedAccessUntil === undefined ? '; the current cap is not: give a new one, or null to unset it' : ''
+      }`,
+    });
+  // Only a closing given in this body is judged: a stored one that has passed is the normal case.
+  if (closed !== undefined && typeof body.closedToNewClientsAt === 'string')
+    errors.push(...closingErrors(closed, context));
+  if (errors.length > 0)
+    throw new VersionaryError({
+      code: ErrorCode.ValidationFailed,
+      detail: `The lifecycle dates have ${errors.length} error(s): ${errors.map((e) => `${e.pointer} ${e.detail}`).join('; ')}.`,
+      errors,
+    });
+  return {
+    ...(cap === undefined ? {} : { extendedAccessUntil: cap }),
+    ...(closed === undefined ? {} : { closedToNewClientsAt: closed }),
+  };
+}
+
+function closingErrors(closed: number, context: LifecycleDatesContext): Array<{ pointer: string; detail: string }> {
+  const detail =
+    closed < context.now
+      ? `must not be in the past (now is ${formatIsoInstant(context.now)}): it would cut off new clients at once, with no notice`
+      : closed < context.deprecatedAt
+        ? `must not come before the deprecation (${formatIsoInstant(context.deprecatedAt)}): clients would be shut out before being told`
+        : undefined;
+  return detail === undefined ? [] : [{ pointer: '/body/closedToNewClientsAt', detail }];
 }

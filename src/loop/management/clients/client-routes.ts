@@ -1,18 +1,12 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { queryIntegerSteps } from '../../../http/index.ts';
 import { routeSteps } from '../../../http/pipeline/request-pipeline.ts';
 import type { Clock } from '../../../core/clock/index.ts';
-import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
+import { echo, ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import type { ApiKeyStore, Client, ClientStore } from '../../../kernel/ports/index.ts';
 import { parsePage } from '../../../kernel/app/page.ts';
-import {
-  newClientId,
-  toClientBody,
-  toContacts,
-  toWebhooks,
-  type ContactInput,
-  type WebhookInput,
-} from './client-input.ts';
+import { newClientId, toClientBody, toContacts, toWebhooks } from './client-input.ts';
 import {
   ClientListSchema,
   ClientParams,
@@ -21,12 +15,11 @@ import {
   PageQuery,
   updateClientBody,
 } from './schemas.ts';
-import { patchedMinimumVersion, type MinimumVersionOptions } from './minimum-version.ts';
 import type { WebhookSettings } from '../../notices/webhook-settings.ts';
 import { webhookUrlShape } from '../../notices/webhook-target.ts';
 import { NoQuery, problems } from '../../host/admin-route-schemas.ts';
+import { badCursor } from '../admin/api-key-routes.ts';
 
-/** Options for {@link registerClientRoutes}. */
 export interface ClientRoutesOptions {
   clients: ClientStore;
   apiKeys: ApiKeyStore;
@@ -35,23 +28,17 @@ export interface ClientRoutesOptions {
   minimumVersion: MinimumVersionOptions;
 }
 
-type CreateBody = { name: string; contacts?: ContactInput[]; webhooks?: Array<{ url: string }> };
-type UpdateBody = {
-  name?: string;
-  contacts?: ContactInput[];
-  webhooks?: WebhookInput[];
-  minimumVersion?: string | null;
-};
+type CreateBody = Static<typeof CreateClientBody>;
+type UpdateBody = Static<ReturnType<typeof updateClientBody>>;
 
-/**
- * `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. A webhook's
- * signing secret is in the response that creates it, and never again.
- */
+/** `/admin/v1/clients`: the consumers of the API, their contacts and their webhooks. */
 export function registerClientRoutes(app: FastifyInstance, options: ClientRoutesOptions): void {
   const { clients, clock } = options;
+  const notFound = (id: string) =>
+    new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
   const find = async (id: string): Promise<Client> => {
     const client = await clients.find(id);
-    if (!client) throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${id.slice(0, 40)}.` });
+    if (!client) throw notFound(id);
     return client;
   };
 
@@ -184,8 +171,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
         updatedAt: clock.now(),
         ...(minimumVersion === undefined ? {} : { minimumVersion }),
       };
-      if (!(await clients.update(client)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${current.id}.` });
+      if (!(await clients.update(client))) throw notFound(current.id);
       // The next request this instance decides sees the rule: the table has moved before the answer.
       if (minimumVersion !== current.minimumVersion) await options.minimumVersion.tableMoved();
       return toClientBody(client, changed.created);
@@ -225,8 +211,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
             .join(', ')}. Revoke them first (DELETE /admin/v1/api-keys/{id}).`,
         });
       }
-      if (!(await clients.delete(client.id)))
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: `No client ${client.id}.` });
+      if (!(await clients.delete(client.id))) throw notFound(client.id);
       return reply.code(204).send();
     },
   );
@@ -235,13 +220,7 @@ export function registerClientRoutes(app: FastifyInstance, options: ClientRoutes
 function decodeCursor(cursor: string): string {
   const text = /^[A-Za-z0-9_-]{1,300}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   const match = /^cl:([0-9]{1,15}:.{1,100})$/.exec(text);
-  if (!match) {
-    throw new VersionaryError({
-      code: ErrorCode.ValidationFailed,
-      detail: 'cursor is not one this API issued; use meta.nextCursor.',
-      errors: [{ pointer: '/query/cursor', detail: 'malformed cursor' }],
-    });
-  }
+  if (!match) throw badCursor();
   return match[1]!;
 }
 
@@ -259,4 +238,32 @@ async function checkWebhookUrls(request: FastifyRequest): Promise<void> {
     const url = (item as { url?: unknown } | null)?.url;
     if (typeof url === 'string' && url.length <= 2000) webhookUrlShape({ url, pointer: `/body/webhooks/${i}/url` });
   }
+}
+
+/** What `PATCH /admin/v1/clients/{id}` needs to set a client's minimum version. */
+interface MinimumVersionOptions {
+  /** Every version the API knows, oldest first. */
+  versions: () => readonly string[];
+  /** Resolves once this instance's decision table holds the clients as stored now. */
+  tableMoved: () => Promise<unknown>;
+}
+
+/**
+ * The minimum version a merge patch leaves: absent keeps the current one, `null` clears it, a
+ * version sets it. A version the API does not know is a 400 naming the ones it does: retiring
+ * every version below a name that is not there would retire nothing anyone could read.
+ */
+function patchedMinimumVersion(o: {
+  input: string | null | undefined;
+  current: string | undefined;
+  versions: readonly string[];
+}): string | undefined {
+  if (o.input === undefined) return o.current;
+  if (o.input === null) return undefined;
+  if (o.versions.includes(o.input)) return o.input;
+  throw new VersionaryError({
+    code: ErrorCode.ValidationFailed,
+    detail: `The request is invalid: "${echo(o.input)}" is not a version of this API (${o.versions.join(', ')}).`,
+    errors: [{ pointer: '/body/minimumVersion', detail: `not a version of this API: ${o.versions.join(', ')}` }],
+  });
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { pageLimit, singleLineText } from '../admin/admin-schemas.ts';
+import { instant, pageLimit, singleLineText } from '../admin/admin-schemas.ts';
 import { emailPattern, emailRule } from '../../../core/text/email.ts';
 import { requestHeadLimit } from '../../../kernel/app/request-head.ts';
 
@@ -21,7 +21,6 @@ const clientName = singleLineText({
 });
 const clientId = Type.String({ maxLength: 19, description: 'cl_ and 16 hex digits.' });
 const webhookId = Type.String({ maxLength: 40, description: 'The webhook id.' });
-const instant = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description });
 
 /** A contact as given: the address alone, or with its subscription. */
 const ContactInput = Type.Union([

@@ -2,8 +2,15 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { createSchemaValidator } from '../../../core/config/index.ts';
 import { VersionaryError } from '../../../core/errors/index.ts';
 import { statusOf } from '../../../http/status-table.ts';
-import type { ToolCaller, ToolContext, ToolOutcome } from './tool-context.ts';
-import { deprecationsTool, migrationGuideTool, usageTool, whatBreaksTool } from './tool-handlers.ts';
+import {
+  deprecationsTool,
+  migrationGuideTool,
+  usageTool,
+  whatBreaksTool,
+  type ToolCaller,
+  type ToolContext,
+  type ToolOutcome,
+} from './tool-handlers.ts';
 
 const name = (description: string) =>
   Type.String({ minLength: 1, maxLength: 40, description, errorText: 'must be a version name such as "v1"' });
