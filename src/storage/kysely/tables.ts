@@ -1,6 +1,5 @@
 import type { Generated } from 'kysely';
 
-/** The `users` table. */
 export interface UsersTable {
   id: Generated<number>;
   name: string;
@@ -13,7 +12,6 @@ export interface UsersTable {
   client_id: string | null;
 }
 
-/** The `posts` table. */
 export interface PostsTable {
   id: Generated<number>;
   user_id: number;
@@ -24,24 +22,20 @@ export interface PostsTable {
 }
 
 /** The `versionary_version_schedules` table: one deprecation per version. */
-interface VersionSchedulesTable {
-  version: string;
-  deprecated_at: number;
-  sunset_at: number;
+interface VersionSchedulesTable extends DeprecationColumns {
   removed: number;
   reason: string;
-  migration_url: string | null;
-  extended_access_until: number | null;
-  closed_to_new_clients_at: number | null;
   /** What the config file last applied to this row (`0016`); null when it never did. */
   config_fingerprint: string | null;
 }
 
-/** The `versionary_endpoint_deprecations` table. */
-interface EndpointDeprecationsTable {
-  version: string;
+interface EndpointDeprecationsTable extends DeprecationColumns {
   method: string;
   path: string;
+}
+
+interface DeprecationColumns {
+  version: string;
   deprecated_at: number;
   sunset_at: number;
   migration_url: string | null;
@@ -49,7 +43,6 @@ interface EndpointDeprecationsTable {
   closed_to_new_clients_at: number | null;
 }
 
-/** The `versionary_usage_calls` table. */
 interface UsageCallsTable {
   id: Generated<number>;
   version: string;
@@ -58,7 +51,6 @@ interface UsageCallsTable {
   at: number;
 }
 
-/** The `versionary_api_keys` table. */
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -70,7 +62,6 @@ export interface ApiKeysTable {
   client_id: string | null;
 }
 
-/** The `versionary_idempotency_keys` table. */
 interface IdempotencyKeysTable {
   client_id: string;
   key: string;
@@ -82,7 +73,6 @@ interface IdempotencyKeysTable {
   created_at: number;
 }
 
-/** The `versionary_clients` table. */
 export interface ClientsTable {
   id: string;
   name: string;
@@ -92,7 +82,6 @@ export interface ClientsTable {
   minimum_version: string | null;
 }
 
-/** The `versionary_client_contacts` table. */
 interface ClientContactsTable {
   client_id: string;
   email: string;
@@ -100,7 +89,6 @@ interface ClientContactsTable {
   position: number;
 }
 
-/** The `versionary_client_webhooks` table. */
 interface ClientWebhooksTable {
   id: string;
   client_id: string;
