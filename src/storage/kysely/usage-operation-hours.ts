@@ -2,9 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
 import type { OperationCountColumns, Tables } from './tables.ts';
 import { readOperationUsage } from './usage-operation-reads.ts';
+import { dayMs, hourMs } from './usage-paged-scan.ts';
 
-const hourMs = 3_600_000;
-const dayMs = 86_400_000;
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
 /** Rows per INSERT: 500 rows of 6 values stays far below either database's parameter limit. */

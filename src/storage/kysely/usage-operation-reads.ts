@@ -1,10 +1,8 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { OperationUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { codePointOrder, scanPages } from './usage-paged-scan.ts';
+import { codePointOrder, dayMs, filterSql, hourMs, scanPages, type Filters } from './usage-paged-scan.ts';
 
-const hourMs = 3_600_000;
-const dayMs = 86_400_000;
 /**
  * Rows per read step. On SQLite a step runs on the event loop, so a page is a few milliseconds of
  * its time; on PostgreSQL only the rows' parsing does, and fewer round trips keep the read as quick
@@ -19,11 +17,6 @@ const sources = {
 } as const;
 
 type Source = (typeof sources)[keyof typeof sources];
-
-interface Filters {
-  version?: string | undefined;
-  clientId?: string | undefined;
-}
 
 interface Part extends Filters {
   source: Source;
@@ -99,9 +92,7 @@ async function readSlice(
   { pageRows, sums }: { pageRows: number; sums: Map<string, OperationUsageRow> },
 ): Promise<void> {
   const { table, time } = part.source;
-  const conditions: RawBuilder<unknown>[] = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`];
-  if (part.version !== undefined) conditions.push(sql`version = ${part.version}`);
-  if (part.clientId !== undefined) conditions.push(sql`client_id = ${part.clientId}`);
+  const conditions = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`, ...filterSql(part)];
   const columns = sql`${sql.ref(time)}, version, endpoint, client_id, calls, last_seen`;
   await scanPages<PageRow>(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows }, (rows) => {
     for (const r of rows) {

@@ -1,9 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { UsageCall } from '../../kernel/ports/index.ts';
 import type { RollupValues, Tables } from './tables.ts';
+import { dayMs, minuteMs } from './usage-paged-scan.ts';
 
-const minuteMs = 60_000;
-const dayMs = 86_400_000;
 /** User-Agents are kept to this length: evidence, not a storage sink. */
 const maxUserAgent = 300;
 
@@ -128,5 +127,3 @@ export function splitWindow(options: { since: number; until?: number }): {
   if (daysTo <= daysFrom) return { since, daysFrom: since, daysTo: since, until };
   return { since, daysFrom, daysTo, until };
 }
-
-export { dayMs, minuteMs };

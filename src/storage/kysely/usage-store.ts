@@ -1,16 +1,12 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { DailyUsageRow, UsageCall, UsageStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
 import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
 import { operationHoursStore } from './usage-operation-hours.ts';
 import { operationPageRows } from './usage-operation-reads.ts';
-import { dayMs, elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
-
-interface Filters {
-  version?: string;
-  clientId?: string;
-}
+import { dayMs, filterSql, type Filters } from './usage-paged-scan.ts';
+import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
 /**
  * Usage over Kysely. Each batch is folded in memory and upserted into the per-minute rollups and
@@ -46,8 +42,6 @@ export function createUsageStore(
     },
     byClient: (options) => readByClient(db, options, pageRows),
     async clientTotals(options) {
-      const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
-      if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
       const { rows } = await sql<{
         client_id: string;
         version: string;
@@ -56,7 +50,7 @@ export function createUsageStore(
         last_seen: number | string;
       }>`
         SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM versionary_usage_client_days
-        WHERE ${sql.join(conditions, sql` AND `)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
+        WHERE ${daysWhere(options)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
       return rows.map((r) => ({
         clientId: r.client_id,
         version: r.version,
@@ -67,8 +61,6 @@ export function createUsageStore(
     },
     async byDay(options) {
       const perClient = options.perClient === true;
-      const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
-      if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
       const groups = perClient ? sql`day, version, client_id` : sql`day, version`;
       const { rows } = await sql<{
         day: number | string;
@@ -78,7 +70,7 @@ export function createUsageStore(
         clients: number | string;
       }>`
         SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM versionary_usage_client_days
-        WHERE ${sql.join(conditions, sql` AND `)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
+        WHERE ${daysWhere(options)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
       return rows.map((r): DailyUsageRow => ({
         day: Number(r.day),
         version: r.version,
@@ -177,9 +169,9 @@ export async function writeUsageCalls(
   }
 }
 
-function filterSql(filters: Filters): RawBuilder<unknown>[] {
-  const conditions: RawBuilder<unknown>[] = [];
-  if (filters.version !== undefined) conditions.push(sql`version = ${filters.version}`);
-  if (filters.clientId !== undefined) conditions.push(sql`client_id = ${filters.clientId}`);
-  return conditions;
+/** The client-days rows of a window: from the UTC day of `since`, before `until`. */
+function daysWhere(options: Filters & { since: number; until?: number }) {
+  const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
+  if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
+  return sql.join(conditions, sql` AND `);
 }
