@@ -1,6 +1,6 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { loopPrefix, type MigrationDialect } from './dialect.ts';
-import { createLegacyMigrationProvider, legacyMigrationNames, loopMigrationTables } from './index.ts';
+import { createLegacyMigrationProvider, legacyMigrationNames, loopMigrationTables, referenceOnly } from './index.ts';
 
 /** The loop's tables by their bare names, as the legacy layout named them. */
 const legacyLoopTables = [
@@ -22,9 +22,6 @@ const legacyLoopTables = [
   'brownouts',
   'change_approvals',
 ] as const;
-
-/** Migrations of the legacy history that belong to the reference service now: an adopted history drops them. */
-const referenceOnly = ['0001-users-and-posts', '0007-bigint-ids'];
 
 /** Where the database is: SQLite, or PostgreSQL in a schema. */
 export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string };
