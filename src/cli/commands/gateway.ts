@@ -4,9 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
 import { defineCommand } from '../command.ts';
-import { listenEnv, listenOptions } from '../listen-options.ts';
+import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 import { ExitCode } from '../io.ts';
-import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
 
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.
