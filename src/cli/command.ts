@@ -47,6 +47,12 @@ export function readChoice<T extends string>(
   return raw as T;
 }
 
+/** Read a repeatable string option; none given is an empty list. */
+export function readStrings(values: OptionValues, name: string): string[] {
+  const raw = values[name];
+  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /** Read an optional string option. */
 export function readString(values: OptionValues, name: string): string | undefined {
   const raw = values[name];

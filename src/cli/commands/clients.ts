@@ -1,5 +1,5 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
+import { defineCommand, readString, readStrings, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
 import { managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
@@ -88,11 +88,6 @@ Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, ke
   },
 });
 
-function list(values: OptionValues, name: string): string[] {
-  const raw = values[name];
-  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function toRequest(
   action: string,
   id: string | undefined,
@@ -102,9 +97,9 @@ function toRequest(
   const name = readString(values, 'name');
   const problem = name === undefined ? undefined : singleLineTextProblem(name, '--name');
   if (problem) throw new UsageError(problem);
-  const contacts = list(values, 'contact');
-  const added = list(values, 'webhook').map((url) => ({ url }));
-  const kept = list(values, 'keep-webhook').map((keep) => ({ id: keep }));
+  const contacts = readStrings(values, 'contact');
+  const added = readStrings(values, 'webhook').map((url) => ({ url }));
+  const kept = readStrings(values, 'keep-webhook').map((keep) => ({ id: keep }));
   if (action === 'create') {
     if (!name) throw new UsageError('create needs --name');
     return { method: 'POST', path, body: { name, contacts, webhooks: added } };

@@ -123,7 +123,10 @@ export function formatGateText(report: GateReport): string {
 /** Markdown for a pull request or `$GITHUB_STEP_SUMMARY`: broken changes in full, the others folded. */
 export function formatGateMarkdown(report: GateReport): string {
   const out: string[] = ['# API changes and who they break', '', summaryLine(report), ''];
-  const section = (title: string, rows: JudgedChange[], fold: boolean) => {
+  const all = ordered(report);
+  const section = (title: string, status: JudgedChange['status']) => {
+    const rows = all.filter((j) => j.status === status);
+    const fold = status !== 'broken';
     if (rows.length === 0) return;
     const head = `${title} (${rows.length})`;
     out.push(fold ? `<details><summary>${head}</summary>\n` : `## ${head}\n`);
@@ -138,22 +141,9 @@ export function formatGateMarkdown(report: GateReport): string {
     }
     out.push(fold ? '\n</details>\n' : '');
   };
-  const all = ordered(report);
-  section(
-    'Broken',
-    all.filter((j) => j.status === 'broken'),
-    false,
-  );
-  section(
-    'Approved',
-    all.filter((j) => j.status === 'approved'),
-    true,
-  );
-  section(
-    'Unaffected',
-    all.filter((j) => j.status === 'unaffected'),
-    true,
-  );
+  section('Broken', 'broken');
+  section('Approved', 'approved');
+  section('Unaffected', 'unaffected');
   return `${out.join('\n')}\n`;
 }
 

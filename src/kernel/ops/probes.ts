@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { sendProblem } from '../../http/index.ts';
+import { withTimeout } from '../rate-limit/fallback-store.ts';
 
 /** One dependency `/readyz` checks; `check` throws when it is not usable. */
 export interface ReadinessCheck {
@@ -80,12 +81,4 @@ function createReadiness(options: ProbeOptions): () => Promise<VersionaryError |
       headers: { 'retry-after': '2' },
     });
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
