@@ -11,7 +11,6 @@ import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { parseText } from './parse-text.ts';
 import { isPlainObject } from '../core/versions/index.ts';
 
-/** Options for {@link loadDocumentSet}. */
 export interface LoadOptions {
   cwd: string;
   /** Check that the root is OpenAPI 3.x and every `$ref` resolves (default true). */

@@ -9,7 +9,6 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-/** Options for {@link registerProbes}. */
 export interface ProbeOptions {
   checks: ReadinessCheck[];
   /** True from the moment shutdown starts: `/readyz` then fails at once. */

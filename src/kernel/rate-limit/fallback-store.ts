@@ -1,6 +1,5 @@
 import type { FallbackRateLimitStore, RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../ports/rate-limit.ts';
 
-/** Options for {@link createFallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {
   /** The shared store (Redis). */
   primary: RateLimitStore;

@@ -2,7 +2,6 @@ import pg from 'pg';
 import { createChangeListeners } from '../../kernel/change-feed/listeners.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
 
-/** Options for {@link createPostgresChangeFeed}. */
 export interface PostgresChangeFeedOptions {
   url: string;
   /** The NOTIFY channel; instances sharing a schema share it. At most 63 characters. */

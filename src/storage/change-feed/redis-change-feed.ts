@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { createChangeListeners } from '../../kernel/change-feed/listeners.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
 
-/** Options for {@link createRedisChangeFeed}. */
 export interface RedisChangeFeedOptions {
   /** The shared client, used to publish; a duplicate of it subscribes. The caller closes it. */
   redis: Redis;

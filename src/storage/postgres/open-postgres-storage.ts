@@ -6,7 +6,6 @@ import { openLoopStorage } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { SchemaPostgresDialect } from './schema-dialect.ts';
 
-/** Options for {@link openPostgresStorage}. */
 export interface PostgresStorageOptions {
   /** `postgres://user@host:port/database`. */
   url: string;

@@ -8,7 +8,6 @@ import type { Tables } from '../kysely/tables.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
 
-/** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
   /** File path, or `:memory:` for a throwaway database. */
   path: string;
