@@ -1,7 +1,6 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { migrateLoop, migrateResources } from '../kysely/loop-migrations.ts';
 import { openLoopStorage } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { SchemaPostgresDialect } from './schema-dialect.ts';
@@ -49,11 +48,9 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   // A checked-out client that loses its connection emits 'error' too; its query fails on its own.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new SchemaPostgresDialect({ pool, schema }) });
-  const lock = { pool, schema };
   const storage = await openLoopStorage(db, {
-    dialect: 'postgres',
-    migrate: () => underMigrationLock(lock, () => migrateLoop(db, { serial: 'serial', schema })),
-    resources: () => underMigrationLock(lock, () => migrateResources(db, { serial: 'serial', schema })),
+    dialect: { serial: 'serial', schema },
+    underLock: (migrate) => underMigrationLock({ pool, schema }, migrate),
   });
   return {
     ...storage,
