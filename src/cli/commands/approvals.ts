@@ -86,17 +86,15 @@ function describe(row: ApprovalRow, revoked: boolean): string {
 function table(rows: ApprovalRow[]): string {
   if (rows.length === 0) return 'No approvals.\n';
   const head = ['id', 'fingerprint', 'approved by', 'approved at', 'expires', 'revoked', 'reason'];
-  const lines = rows
-    .map(printable)
-    .map((r) => [
-      r.id,
-      r.fingerprint,
-      r.approvedBy,
-      r.approvedAt,
-      r.expiresAt ?? '-',
-      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-      r.reason,
-    ]);
+  const lines = rows.map((r) => [
+    r.id,
+    r.fingerprint,
+    r.approvedBy,
+    r.approvedAt,
+    r.expiresAt ?? '-',
+    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+    r.reason,
+  ]);
   return formatTable({ head, rows: lines });
 }
 

@@ -160,10 +160,10 @@ function table(rows: ClientRow[]): string {
   const head = ['id', 'name', 'contacts', 'webhooks', 'minimum', 'created'];
   const lines = rows.map((r) => [
     r.id,
-    escapeControls(r.name),
+    r.name,
     String(r.contacts.length),
     String(r.webhooks.length),
-    r.minimumVersion ? escapeControls(r.minimumVersion) : '-',
+    r.minimumVersion || '-',
     r.createdAt,
   ]);
   return formatTable({ head, rows: lines });

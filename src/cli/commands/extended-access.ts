@@ -122,16 +122,14 @@ function describe(row: ExtendedAccessRow, revoked: boolean): string {
 function table(rows: ExtendedAccessRow[]): string {
   if (rows.length === 0) return 'No extended access.\n';
   const head = ['id', 'client', 'subject', 'until', 'granted by', 'revoked', 'reason'];
-  const lines = rows.map((r) =>
-    [
-      r.id,
-      r.clientId,
-      subjectOf(r),
-      r.until,
-      r.grantedBy,
-      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-      r.reason,
-    ].map((v) => escapeControls(v)),
-  );
+  const lines = rows.map((r) => [
+    r.id,
+    r.clientId,
+    subjectOf(r),
+    r.until,
+    r.grantedBy,
+    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+    r.reason,
+  ]);
   return formatTable({ head, rows: lines });
 }

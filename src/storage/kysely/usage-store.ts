@@ -1,8 +1,13 @@
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { DailyUsageRow, UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import type {
+  ClientElementUsageRow,
+  DailyUsageRow,
+  ElementUsageRow,
+  UsageCall,
+  UsageStore,
+} from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
-import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
 import { operationHoursStore } from './usage-operation-hours.ts';
 import { operationPageRows } from './usage-operation-reads.ts';
 import { dayMs, filterSql, type Filters } from './usage-paged-scan.ts';
@@ -174,4 +179,60 @@ function daysWhere(options: Filters & { since: number; until?: number }) {
   const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
   if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
   return sql.join(conditions, sql` AND `);
+}
+
+type Count = number | string;
+
+function clientFilter(clientId: string | undefined) {
+  return clientId === undefined ? sql`` : sql` WHERE client_id = ${clientId}`;
+}
+
+/** Element usage per (version, element), of one client when asked: the management listing and dashboards. */
+async function readElementUsage(db: Kysely<Tables>, options: { clientId?: string }): Promise<ElementUsageRow[]> {
+  const { rows } = await sql<{
+    version: string;
+    element: string;
+    calls: Count;
+    clients: Count;
+    endpoints: Count;
+    last_seen: Count;
+  }>`SELECT version, element, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients,
+      COUNT(DISTINCT endpoint) AS endpoints, MAX(last_seen) AS last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`.execute(
+    db,
+  );
+  // Both drivers may hand back bigint sums as strings.
+  return rows.map((r) => ({
+    version: r.version,
+    element: r.element,
+    calls: Number(r.calls),
+    clients: Number(r.clients),
+    endpoints: Number(r.endpoints),
+    lastSeen: Number(r.last_seen),
+  }));
+}
+
+/** Element calls per (client, element, version, endpoint): a client's own evidence, for its dashboard and notices. */
+async function readElementCalls(db: Kysely<Tables>, options: { clientId?: string }): Promise<ClientElementUsageRow[]> {
+  const { rows } = await sql<{
+    client_id: string;
+    element: string;
+    version: string;
+    endpoint: string;
+    calls: Count;
+    first_seen: Count;
+    last_seen: Count;
+  }>`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    clientId: r.client_id,
+    element: r.element,
+    version: r.version,
+    endpoint: r.endpoint,
+    calls: Number(r.calls),
+    firstSeen: Number(r.first_seen),
+    lastSeen: Number(r.last_seen),
+  }));
 }
