@@ -4,7 +4,6 @@ import { UsageError, type CliIo } from './io.ts';
 /** Option values as node:util parseArgs returns them. */
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-/** What a command's `run` receives. */
 interface CommandInput {
   values: OptionValues;
   positionals: string[];
@@ -53,7 +52,6 @@ export function readStrings(values: OptionValues, name: string): string[] {
   return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** Read an optional string option. */
 export function readString(values: OptionValues, name: string): string | undefined {
   const raw = values[name];
   return typeof raw === 'string' ? raw : undefined;

@@ -27,7 +27,6 @@ export class UsageError extends Error {
   }
 }
 
-/** An I/O bound to the real process. */
 export function createProcessIo(): CliIo {
   // A closed pipe (`versionary diff ... | head`) is the reader's choice, not an error to report.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -6,7 +6,6 @@ import { readString, type OptionValues } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
 import { ExitCode, UsageError, type CliIo } from './io.ts';
 
-/** One management API call's answer. */
 export interface ManagementResponse {
   status: number;
   body: unknown;

@@ -16,11 +16,6 @@ interface RecordActions<Row> {
 /**
  * Run one action of a record command (approvals, extendedAccess): the arguments checked, the call made
  * on a server or the database, the answer printed as a table, a record or JSON, or refused.
- *
- * @example
- * ```ts
- * return runRecordAction({ values, positionals, io }, { actions: ['approve', 'list', 'revoke'], missing, toRequest, table, describe });
- * ```
  */
 export async function runRecordAction<Row>(
   given: { values: OptionValues; positionals: readonly string[]; io: CliIo },

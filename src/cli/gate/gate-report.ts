@@ -71,7 +71,6 @@ const fingerprintLine = (j: JudgedChange, code: (s: string) => string = (s) => s
   return `fingerprint ${code(j.fingerprint)}${why === undefined ? '' : `; ${why}`}`;
 };
 
-/** Summary counts. */
 function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
   const count = (s: JudgedChange['status']) => report.judged.filter((j) => j.status === s).length;
   return {

@@ -15,7 +15,6 @@ export interface ChangeListeners {
   encode(topic: string): string;
 }
 
-/** Build the listener registry of a change feed. */
 export function createChangeListeners(options: { onError?: (error: unknown) => void } = {}): ChangeListeners {
   const origin = randomUUID();
   const byTopic = new Map<string, Set<ChangeListener>>();

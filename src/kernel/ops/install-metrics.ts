@@ -38,7 +38,6 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
 
 const metricsKey = stepKey<InstallMetricsOptions>('metrics');
 
-/** The `after:metrics` step of {@link installMetrics}. */
 export const metricsStep = defineStep({
   needs: metricsKey,
   name: 'metrics',

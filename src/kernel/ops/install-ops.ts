@@ -41,7 +41,6 @@ export interface ResolvedOps {
   shuttingDown: () => boolean;
 }
 
-/** Fill in the defaults of {@link OpsWiring}. */
 export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   return {
     changeFeed: wiring.changeFeed ?? createInProcessChangeFeed(),
@@ -114,7 +113,6 @@ export function installOps(
 
 const opsKey = stepKey<ResolvedOps>('ops');
 
-/** The `respond:request-id` step of {@link installOps}. */
 export const requestIdStep = defineStep({
   needs: opsKey,
   name: 'request-id',

@@ -11,7 +11,6 @@ export interface NoticeStoreOptions {
   skipLocked: boolean;
 }
 
-/** The notice outbox over Kysely, for SQLite and PostgreSQL. */
 export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOptions): NoticeStore {
   return {
     async enqueue(rows) {

@@ -110,7 +110,6 @@ async function readSlice(
   });
 }
 
-/** By version, endpoint and client, in code point order. */
 function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
   return (
     codePointOrder(a.version, b.version) ||

@@ -24,7 +24,6 @@ export const elementRollups = {
   versionary_usage_elements: ['element', 'version', 'endpoint', 'client_id'],
 } as const;
 
-/** The rollup tables' names. */
 export type RollupTable = keyof typeof rollups | keyof typeof elementRollups;
 
 const keyColumns: Record<RollupTable, readonly string[]> = { ...rollups, ...elementRollups };

@@ -35,8 +35,6 @@ export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string 
  * the history to `versionary_migration`. Users and posts keep their names and rows: the reference
  * service's own migrations adopt them.
  * @returns whether the database was adopted.
- * @example
- * await adoptLegacyLayout(db, { serial: 'integer' });
  */
 export async function adoptLegacyLayout(db: Kysely<unknown>, dialect: AdoptDialect): Promise<boolean> {
   const tables = await tableNames(db, dialect.schema);
