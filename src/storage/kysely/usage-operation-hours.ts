@@ -2,12 +2,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { OperationCount, UsageStore } from '../../kernel/ports/index.ts';
 import type { OperationCountColumns, Tables } from './tables.ts';
 import { readOperationUsage } from './usage-operation-reads.ts';
+import { upsertRollup } from './usage-rollups.ts';
 import { dayMs, hourMs } from './usage-paged-scan.ts';
 
 const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
 const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
-/** Rows per INSERT: 500 rows of 6 values stays far below either database's parameter limit. */
-const chunk = 500;
 
 type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
 type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
@@ -86,28 +85,18 @@ function merge(rows: readonly CountRow[]): CountRow[] {
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }
 
-async function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
+function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
   const time = table === 'versionary_usage_operation_hours' ? 'hour' : 'day';
-  const old = (column: string) => sql.ref(`${table}.${column}`);
-  const fresh = (column: string) => sql.ref(`excluded.${column}`);
-  for (let i = 0; i < rows.length; i += chunk)
-    await (tx as unknown as Transaction<Record<CountTable, Record<string, string | number>>>)
-      .insertInto(table)
-      .values(
-        rows.slice(i, i + chunk).map((r) => ({
-          [time]: r.at,
-          version: r.version,
-          endpoint: r.endpoint,
-          client_id: r.client_id,
-          calls: r.calls,
-          last_seen: r.last_seen,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns([time, 'version', 'endpoint', 'client_id']).doUpdateSet({
-          calls: sql`${old('calls')} + ${fresh('calls')}`,
-          last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
-        }),
-      )
-      .execute();
+  return upsertRollup(tx, {
+    table,
+    keys: [time, 'version', 'endpoint', 'client_id'],
+    rows: rows.map((r) => ({
+      [time]: r.at,
+      version: r.version,
+      endpoint: r.endpoint,
+      client_id: r.client_id,
+      calls: r.calls,
+      last_seen: r.last_seen,
+    })),
+  });
 }
