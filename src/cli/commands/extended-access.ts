@@ -3,8 +3,7 @@ import { parseIsoInstant } from '../../core/time/index.ts';
 import { defineCommand, readString, type OptionValues } from '../command.ts';
 import { UsageError } from '../io.ts';
 import { formatTable } from '../table.ts';
-import { runRecordAction } from '../record-action.ts';
-import { managementOptions } from '../management-client.ts';
+import { managementOptions, runRecordAction } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
