@@ -15,7 +15,7 @@ import { createNoticeStore } from './notice-store.ts';
 import { createPostStore } from './post-store.ts';
 import type { ResourceTables, Tables } from './tables.ts';
 import { createUsageLogStore } from './usage-log-store.ts';
-import { operationPageRows } from './usage-operation-reads.ts';
+import { operationPageRows } from './usage-operations.ts';
 import { createUsageStore } from './usage-store.ts';
 import { createUserStore } from './user-store.ts';
 

@@ -8,8 +8,7 @@ import type {
 } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
-import { operationHoursStore } from './usage-operation-hours.ts';
-import { operationPageRows } from './usage-operation-reads.ts';
+import { operationHoursStore, operationPageRows } from './usage-operations.ts';
 import { dayMs, filterSql, type Filters } from './usage-paged-scan.ts';
 import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
