@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { CliCommand } from './command.ts';
+import { type CliCommand, createProcessIo, ExitCode, UsageError, type CliIo } from './command.ts';
 import { commandAliases, commands } from './commands/index.ts';
 import { describeFailure } from './describe-failure.ts';
-import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
 
 /**
  * Run the `versionary` CLI with the given arguments and resolve to the exit code. Never throws:

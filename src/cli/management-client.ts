@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
-import { readString, type OptionValues } from './command.ts';
+import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
-import { ExitCode, UsageError, type CliIo } from './io.ts';
 
 export interface ManagementResponse {
   status: number;
@@ -166,4 +165,22 @@ export async function runRecordAction<Row>(
       else io.stdout(command.describe(res.body as Row, action === 'revoke'));
     },
   );
+}
+
+/**
+ * A plain-text table: the head, then one line per row, each column as wide as its widest cell,
+ * two spaces between columns, no trailing spaces, and a newline after every line. Cells hold
+ * server text: a stored `\r` or terminal escape is printed escaped, never obeyed.
+ */
+export function formatTable(options: { head: readonly string[]; rows: readonly (readonly string[])[] }): string {
+  const { head } = options;
+  const rows = options.rows.map((row) => row.map(escapeControls));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const lines = [head, ...rows].map((row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return `${lines.join('\n')}\n`;
 }

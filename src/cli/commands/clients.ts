@@ -1,8 +1,6 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, readStrings, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
+import { defineCommand, readString, readStrings, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
   id: string;

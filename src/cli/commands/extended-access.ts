@@ -1,9 +1,7 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runRecordAction } from '../management-client.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runRecordAction } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;

@@ -1,6 +1,5 @@
 import { lintOpenApi, formatFindingsJson, formatFindingsText } from '../../core/lint/index.ts';
-import { defineCommand, readChoice, readStrings } from '../command.ts';
-import { ExitCode } from '../io.ts';
+import { defineCommand, readChoice, readStrings, ExitCode } from '../command.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */

@@ -1,7 +1,5 @@
-import { defineCommand, readString } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall } from '../management-client.ts';
+import { defineCommand, readString, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadStartService } from '../../compose/load-service.ts';
-import { defineCommand } from '../command.ts';
+import { defineCommand, ExitCode } from '../command.ts';
 import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
-import { ExitCode } from '../io.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
 export const serveCommand = defineCommand({

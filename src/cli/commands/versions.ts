@@ -1,10 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
 import { migrationUrlProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall } from '../management-client.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
 
 interface VersionRow {
   name: string;

@@ -12,8 +12,7 @@ import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { isPlainObject } from '../../core/versions/index.ts';
 import { parseText } from '../load-document.ts';
-import { readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError, type CliIo } from '../io.ts';
+import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
 import {
   formatGateGithub,
   formatGateJson,
