@@ -113,25 +113,12 @@ interface EndpointKeyColumns extends RollupValues {
   key_id: string;
 }
 
-/** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). */
-interface UsageMinutesTable extends EndpointKeyColumns {
-  minute: number;
-}
-
-/** `versionary_usage_days`: the same per UTC day. */
-interface UsageDaysTable extends EndpointKeyColumns {
-  day: number;
-}
-
 /** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
 interface UsageClientDaysTable extends RollupValues {
   day: number;
   version: string;
   client_id: string;
 }
-
-/** `versionary_usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
-type UsageTotalsTable = EndpointKeyColumns;
 
 /** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
 interface UsageElementsTable extends RollupValues {
@@ -148,16 +135,6 @@ export interface OperationCountColumns {
   client_id: string;
   calls: number;
   last_seen: number;
-}
-
-/** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
-interface UsageOperationHoursTable extends OperationCountColumns {
-  hour: number;
-}
-
-/** `versionary_usage_operation_days`: the hourly operation counts summed per UTC day, kept beside them. */
-interface UsageOperationDaysTable extends OperationCountColumns {
-  day: number;
 }
 
 /**
@@ -182,13 +159,18 @@ export interface Tables {
   versionary_clients: ClientsTable;
   versionary_client_contacts: ClientContactsTable;
   versionary_client_webhooks: ClientWebhooksTable;
-  versionary_usage_minutes: UsageMinutesTable;
-  versionary_usage_days: UsageDaysTable;
+  /** Calls per (minute, version, endpoint, client, key). */
+  versionary_usage_minutes: EndpointKeyColumns & { minute: number };
+  /** The same per UTC day. */
+  versionary_usage_days: EndpointKeyColumns & { day: number };
   versionary_usage_client_days: UsageClientDaysTable;
-  versionary_usage_totals: UsageTotalsTable;
+  /** Every call ever, per (version, endpoint, client, key), for the summary. */
+  versionary_usage_totals: EndpointKeyColumns;
   versionary_usage_elements: UsageElementsTable;
-  versionary_usage_operation_hours: UsageOperationHoursTable;
-  versionary_usage_operation_days: UsageOperationDaysTable;
+  /** Calls of every version per (UTC hour, version, endpoint, client). */
+  versionary_usage_operation_hours: OperationCountColumns & { hour: number };
+  /** The hourly operation counts summed per UTC day, kept beside them. */
+  versionary_usage_operation_days: OperationCountColumns & { day: number };
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;
