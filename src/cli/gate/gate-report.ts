@@ -17,7 +17,7 @@ export interface GateReport {
 const order = { broken: 0, approved: 1, unaffected: 2 } as const;
 
 /** Judged changes, failing ones first, then broken, approved and unaffected; document order within each. */
-export function ordered(report: GateReport): JudgedChange[] {
+function ordered(report: GateReport): JudgedChange[] {
   const rank = (j: JudgedChange) => (report.fails(j) ? -1 : order[j.status]);
   return report.judged
     .map((j, i) => ({ j, i }))
@@ -26,7 +26,7 @@ export function ordered(report: GateReport): JudgedChange[] {
 }
 
 /** One line per affected client: `Acme (cl_…): 12 calls, last 2026-11-26T08:00:00.000Z, contact yes`. */
-export function describeClient(c: JudgedChange['clients'][number]): string {
+function describeClient(c: JudgedChange['clients'][number]): string {
   // Names, reasons and approvers come from the server: escaped, so a stored `\r` cannot redraw a row.
   const name = escapeControls(c.name === null ? c.id : `${c.name} (${c.id})`);
   return `${name}: ${c.calls} call${c.calls === 1 ? '' : 's'}, last ${formatIsoInstant(c.lastSeen)}, contact ${c.contact ? 'yes' : 'no'}`;
@@ -36,7 +36,7 @@ export function describeClient(c: JudgedChange['clients'][number]): string {
  * Why a change is what it is, in one line; undefined without a usage source and no acceptance,
  * where the summary says once that every change counts as broken.
  */
-export function verdict(j: JudgedChange): string | undefined {
+function verdict(j: JudgedChange): string | undefined {
   const a = j.acceptedBy;
   if (a !== undefined) {
     const until = a.expiresAt === null ? '' : ` until ${formatIsoInstant(a.expiresAt)}`;
@@ -57,7 +57,7 @@ export function verdict(j: JudgedChange): string | undefined {
  * What the usage did not say: a change judged with no usage row at all, or the operations it
  * reaches that no row names. A gate never passes on silence without saying so.
  */
-export function silence(j: JudgedChange): string | undefined {
+function silence(j: JudgedChange): string | undefined {
   if (!j.usageKnown) return undefined;
   if (j.rowsRead === 0)
     return `no usage row read for ${j.operations.length > 0 ? 'any operation it reaches' : 'the version'} in the window`;
@@ -82,7 +82,7 @@ function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approv
 }
 
 /** The summary sentence shared by the text and Markdown reports. */
-export function summaryLine(report: GateReport): string {
+function summaryLine(report: GateReport): string {
   const s = summarize(report);
   const failing = report.judged.filter(report.fails).length;
   const window = report.window

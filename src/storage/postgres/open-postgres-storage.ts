@@ -87,6 +87,8 @@ async function underMigrationLock<T>(
  * every schema and calls `has_schema_privilege` by name, which fails with 3F000 when another
  * schema is dropped during the scan (its migrator asks before every run). Ours never looks
  * outside its schema, so nothing done elsewhere in the database can fail a migration.
+ *
+ * @internal exported for the tests
  */
 export class SchemaPostgresDialect extends PostgresDialect {
   readonly #schema: string;
