@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { commands } from './commands/index.ts';
 import { runCli } from './main.ts';
-import type { CliIo } from './io.ts';
+import type { CliIo } from './command.ts';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repo, 'bin/versionary.js');

@@ -1,28 +1,47 @@
 import type { ParseArgsConfig } from 'node:util';
 import { readString, type OptionValues } from './command.ts';
 
-/** `--config`, `--port` and `--host` of the commands that start a server (`serve`, `gateway`). */
+/** The flags of the commands that start a server (`serve`, `gateway`), each in place of its variable. */
+const flags = { config: 'VERSIONARY_CONFIG', port: 'PORT', host: 'HOST' } as const;
+
 export const listenOptions: NonNullable<ParseArgsConfig['options']> = {
   config: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
 };
 
-/**
- * The environment with the flags in place of `VERSIONARY_CONFIG`, `PORT` and `HOST`: a flag wins
- * over its variable, and the configuration checks both the same way.
- */
+/** The environment with the flags in place of their variables: a flag wins, and is checked the same way. */
 export function listenEnv(
   env: Record<string, string | undefined>,
   values: OptionValues,
 ): Record<string, string | undefined> {
-  const config = readString(values, 'config');
-  const port = readString(values, 'port');
-  const host = readString(values, 'host');
-  return {
-    ...env,
-    ...(config !== undefined ? { VERSIONARY_CONFIG: config } : {}),
-    ...(port !== undefined ? { PORT: port } : {}),
-    ...(host !== undefined ? { HOST: host } : {}),
-  };
+  const merged = { ...env };
+  for (const [flag, variable] of Object.entries(flags)) {
+    const value = readString(values, flag);
+    if (value !== undefined) merged[variable] = value;
+  }
+  return merged;
+}
+
+/**
+ * `npx versionary gateway` runs as npm → sh → node. On SIGTERM npm exits and its shell with it,
+ * but the signal does not reach node, which would keep serving, orphaned and never drained. So a
+ * server that npm started watches its parent: once it is gone (the process was adopted), it sends
+ * itself SIGTERM, and the usual drain runs (`docs/operations.md`). Started otherwise (`node`,
+ * the bin itself, a supervisor), it watches nothing: a shell's `nohup … &` may outlive its shell.
+ */
+export function drainWhenOrphaned(options: {
+  env: Record<string, string | undefined>;
+  stderr: (text: string) => void;
+}) {
+  if (!options.env.npm_command) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    options.stderr('versionary: npm, which started this process, has exited: shutting down as on SIGTERM\n');
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  // The watch never keeps the process alive by itself.
+  timer.unref();
 }

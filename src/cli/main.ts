@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { CliCommand } from './command.ts';
+import { type CliCommand, createProcessIo, ExitCode, UsageError, type CliIo } from './command.ts';
 import { commandAliases, commands } from './commands/index.ts';
 import { describeFailure } from './describe-failure.ts';
-import { createProcessIo, ExitCode, UsageError, type CliIo } from './io.ts';
 
 /**
  * Run the `versionary` CLI with the given arguments and resolve to the exit code. Never throws:
@@ -25,19 +24,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     command = await entry.load();
     return await runCommand(command, { args: rest, io });
   } catch (error) {
-    if (command === undefined) {
-      io.stderr(`versionary ${name}: ${describeFailure(error, io.cwd)}\n`);
-      return ExitCode.Error;
-    }
-    if (error instanceof UsageError) {
-      // The command's own usage line, so the fix is in sight without another run.
-      const usage = command.help.split('\n\n')[0];
+    // A usage mistake shows the command's own usage line, so the fix is in sight without another run.
+    if (command !== undefined && error instanceof UsageError)
       io.stderr(
-        `versionary ${command.name}: ${error.message}\n\n${usage}\n\nRun "npx versionary ${command.name} --help" for every option.\n`,
+        `versionary ${command.name}: ${error.message}\n\n${command.help.split('\n\n')[0]}\n\nRun "npx versionary ${command.name} --help" for every option.\n`,
       );
-      return ExitCode.Error;
-    }
-    io.stderr(`versionary ${command.name}: ${describeFailure(error, io.cwd)}\n`);
+    else io.stderr(`versionary ${command?.name ?? name}: ${describeFailure(error, io.cwd)}\n`);
     return ExitCode.Error;
   }
 }

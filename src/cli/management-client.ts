@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { importServiceModule } from '../compose/load-service.ts';
 import { loadConfig } from '../loop/settings.ts';
-import { readString, type OptionValues } from './command.ts';
+import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from './command.ts';
 import { escapeControls } from '../core/text/index.ts';
-import { ExitCode, UsageError, type CliIo } from './io.ts';
 
-/** One management API call's answer. */
 export interface ManagementResponse {
   status: number;
   body: unknown;
@@ -128,4 +126,61 @@ function refuse(res: ManagementResponse, stderr: (text: string) => void): number
     `versionary: refused (${res.status}${problem?.code ? ` ${problem.code}` : ''}): ${escapeControls(problem?.detail ?? 'no detail')}\n`,
   );
   return res.status === 401 || res.status === 403 ? ExitCode.Error : ExitCode.Findings;
+}
+
+/** What a `list | <create> <arg> | revoke <id>` command over one kind of management record says and sends. */
+interface RecordActions<Row> {
+  /** The actions, the create action first: `['grant', 'list', 'revoke']`. */
+  actions: readonly string[];
+  /** The usage error of each action but `list` when its argument is missing. */
+  missing: Record<string, string>;
+  toRequest: (action: string, arg: string | undefined, values: OptionValues) => Parameters<ManagementClient>[0];
+  table: (rows: Row[]) => string;
+  describe: (row: Row, revoked: boolean) => string;
+}
+
+/**
+ * Run one action of a record command (approvals, extendedAccess): the arguments checked, the call made
+ * on a server or the database, the answer printed as a table, a record or JSON, or refused.
+ */
+export async function runRecordAction<Row>(
+  given: { values: OptionValues; positionals: readonly string[]; io: CliIo },
+  command: RecordActions<Row>,
+): Promise<number> {
+  const { values, io } = given;
+  const [action, arg] = given.positionals;
+  if (!command.actions.includes(action ?? ''))
+    throw new UsageError(`unknown action "${action}": use ${command.actions.join(', ')}`);
+  if (action !== 'list' && !arg) throw new UsageError(command.missing[action!]!);
+  if (action === 'list' && arg) throw new UsageError('list takes no argument');
+  const format = readString(values, 'format') ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+  const request = command.toRequest(action!, arg, values);
+  return runManagementCall(
+    { values, io },
+    (call) => call(request),
+    (res) => {
+      if (format === 'json') io.stdout(`${JSON.stringify(res.body, null, 2)}\n`);
+      else if (action === 'list') io.stdout(command.table((res.body as { data: Row[] }).data));
+      else io.stdout(command.describe(res.body as Row, action === 'revoke'));
+    },
+  );
+}
+
+/**
+ * A plain-text table: the head, then one line per row, each column as wide as its widest cell,
+ * two spaces between columns, no trailing spaces, and a newline after every line. Cells hold
+ * server text: a stored `\r` or terminal escape is printed escaped, never obeyed.
+ */
+export function formatTable(options: { head: readonly string[]; rows: readonly (readonly string[])[] }): string {
+  const { head } = options;
+  const rows = options.rows.map((row) => row.map(escapeControls));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const lines = [head, ...rows].map((row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return `${lines.join('\n')}\n`;
 }

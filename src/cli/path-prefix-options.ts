@@ -1,6 +1,5 @@
 import { rewritePaths, suggestPathRewrites, type DocumentSet, type PathRewrite } from '../core/compat/index.ts';
-import { readString, type CliCommand, type OptionValues } from './command.ts';
-import { UsageError } from './io.ts';
+import { readString, type CliCommand, type OptionValues, UsageError } from './command.ts';
 
 /** oasdiff's four path flags, for every command that compares two documents. */
 export const pathPrefixOptions: CliCommand['options'] = {

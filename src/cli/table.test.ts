@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { formatTable } from './table.ts';
+import { formatTable } from './management-client.ts';
 
 it('pads each column to its widest cell, two spaces apart, with no trailing spaces', () => {
   const text = formatTable({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ClientUsageRow, Storage, UsageCall } from '../../src/kernel/ports/index.ts';
-import { operationPageRows } from '../../src/storage/kysely/usage-operation-reads.ts';
+import { operationPageRows } from '../../src/storage/kysely/usage-operations.ts';
 
 const minute = 60_000;
 const hour = 60 * minute;

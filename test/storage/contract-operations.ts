@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { OperationCount, OperationUsageRow, Storage } from '../../src/kernel/ports/index.ts';
-import { operationPageRows } from '../../src/storage/kysely/usage-operation-reads.ts';
+import { operationPageRows } from '../../src/storage/kysely/usage-operations.ts';
 
 const hour = 3_600_000;
 const h0 = Date.UTC(2026, 10, 26, 8);

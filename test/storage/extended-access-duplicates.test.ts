@@ -5,7 +5,7 @@ import Database from 'libsql';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createMigrationProvider, loopMigrationTables } from '../../src/storage/kysely/migrations/index.ts';
-import { SchemaPostgresDialect } from '../../src/storage/postgres/schema-dialect.ts';
+import { SchemaPostgresDialect } from '../../src/storage/postgres/open-postgres-storage.ts';
 import type { Tables } from '../../src/storage/kysely/tables.ts';
 import { createExtendedAccessStore } from '../../src/storage/kysely/extended-access-store.ts';
 

@@ -2,7 +2,7 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import Database from 'libsql';
 import pg from 'pg';
 import { createLegacyMigrationProvider } from '../../src/storage/kysely/migrations/index.ts';
-import { SchemaPostgresDialect } from '../../src/storage/postgres/schema-dialect.ts';
+import { SchemaPostgresDialect } from '../../src/storage/postgres/open-postgres-storage.ts';
 
 /** A database to look into: a SQLite file, or a PostgreSQL schema. */
 export type Place = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema: string };

@@ -1,10 +1,7 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { runRecordAction } from '../record-action.ts';
-import { managementOptions } from '../management-client.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runRecordAction } from '../management-client.ts';
 
 interface ApprovalRow {
   id: string;
@@ -86,17 +83,15 @@ function describe(row: ApprovalRow, revoked: boolean): string {
 function table(rows: ApprovalRow[]): string {
   if (rows.length === 0) return 'No approvals.\n';
   const head = ['id', 'fingerprint', 'approved by', 'approved at', 'expires', 'revoked', 'reason'];
-  const lines = rows
-    .map(printable)
-    .map((r) => [
-      r.id,
-      r.fingerprint,
-      r.approvedBy,
-      r.approvedAt,
-      r.expiresAt ?? '-',
-      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-      r.reason,
-    ]);
+  const lines = rows.map((r) => [
+    r.id,
+    r.fingerprint,
+    r.approvedBy,
+    r.approvedAt,
+    r.expiresAt ?? '-',
+    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+    r.reason,
+  ]);
   return formatTable({ head, rows: lines });
 }
 

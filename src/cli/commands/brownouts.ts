@@ -1,8 +1,5 @@
-import { escapeControls } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall } from '../management-client.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
 
 interface BrownoutRow {
   id: string;
@@ -110,19 +107,17 @@ function bodyOf(action: 'add' | 'schedule', values: OptionValues): Record<string
 
 function table(rows: BrownoutRow[]): string {
   const head = ['id', 'subject', 'starts', 'ends', 'target', 'source'];
-  const lines = rows.map((r) =>
-    [
-      r.id,
-      r.endpoint ? `${r.version} ${r.endpoint}` : r.version,
-      r.startsAt,
-      r.endsAt,
-      r.client
-        ? `rehearsal of ${r.client}`
-        : r.target.all
-          ? 'all'
-          : `${r.target.clients?.join(',') ?? ''}${r.target.calledWithinDays ? ` (called within ${r.target.calledWithinDays}d)` : ''}`,
-      r.source,
-    ].map(escapeControls),
-  );
+  const lines = rows.map((r) => [
+    r.id,
+    r.endpoint ? `${r.version} ${r.endpoint}` : r.version,
+    r.startsAt,
+    r.endsAt,
+    r.client
+      ? `rehearsal of ${r.client}`
+      : r.target.all
+        ? 'all'
+        : `${r.target.clients?.join(',') ?? ''}${r.target.calledWithinDays ? ` (called within ${r.target.calledWithinDays}d)` : ''}`,
+    r.source,
+  ]);
   return formatTable({ head, rows: lines });
 }

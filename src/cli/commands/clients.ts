@@ -1,8 +1,6 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
+import { defineCommand, readString, readStrings, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall, type ManagementResponse } from '../management-client.ts';
 
 interface ClientRow {
   id: string;
@@ -88,11 +86,6 @@ Exit codes: 0 done, 1 refused (unknown client or version, bad address or URL, ke
   },
 });
 
-function list(values: OptionValues, name: string): string[] {
-  const raw = values[name];
-  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function toRequest(
   action: string,
   id: string | undefined,
@@ -102,9 +95,9 @@ function toRequest(
   const name = readString(values, 'name');
   const problem = name === undefined ? undefined : singleLineTextProblem(name, '--name');
   if (problem) throw new UsageError(problem);
-  const contacts = list(values, 'contact');
-  const added = list(values, 'webhook').map((url) => ({ url }));
-  const kept = list(values, 'keep-webhook').map((keep) => ({ id: keep }));
+  const contacts = readStrings(values, 'contact');
+  const added = readStrings(values, 'webhook').map((url) => ({ url }));
+  const kept = readStrings(values, 'keep-webhook').map((keep) => ({ id: keep }));
   if (action === 'create') {
     if (!name) throw new UsageError('create needs --name');
     return { method: 'POST', path, body: { name, contacts, webhooks: added } };
@@ -165,10 +158,10 @@ function table(rows: ClientRow[]): string {
   const head = ['id', 'name', 'contacts', 'webhooks', 'minimum', 'created'];
   const lines = rows.map((r) => [
     r.id,
-    escapeControls(r.name),
+    r.name,
     String(r.contacts.length),
     String(r.webhooks.length),
-    r.minimumVersion ? escapeControls(r.minimumVersion) : '-',
+    r.minimumVersion || '-',
     r.createdAt,
   ]);
   return formatTable({ head, rows: lines });

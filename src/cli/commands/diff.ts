@@ -1,7 +1,6 @@
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { diffOpenApi, formatJson, formatMarkdown, formatText, type DiffResult } from '../../core/compat/index.ts';
-import { defineCommand, readChoice, readString } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { defineCommand, readChoice, readString, ExitCode, UsageError } from '../command.ts';
 import { shortenUris } from '../describe-failure.ts';
 import { loadDocumentSet } from '../load-document.ts';
 import { gateOptions, isGateRun, runGate } from '../gate/run-gate.ts';

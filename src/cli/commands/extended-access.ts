@@ -1,10 +1,7 @@
 import { escapeControls, singleLineTextProblem } from '../../core/text/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { runRecordAction } from '../record-action.ts';
-import { managementOptions } from '../management-client.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runRecordAction } from '../management-client.ts';
 
 interface ExtendedAccessRow {
   id: string;
@@ -122,16 +119,14 @@ function describe(row: ExtendedAccessRow, revoked: boolean): string {
 function table(rows: ExtendedAccessRow[]): string {
   if (rows.length === 0) return 'No extended access.\n';
   const head = ['id', 'client', 'subject', 'until', 'granted by', 'revoked', 'reason'];
-  const lines = rows.map((r) =>
-    [
-      r.id,
-      r.clientId,
-      subjectOf(r),
-      r.until,
-      r.grantedBy,
-      r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
-      r.reason,
-    ].map((v) => escapeControls(v)),
-  );
+  const lines = rows.map((r) => [
+    r.id,
+    r.clientId,
+    subjectOf(r),
+    r.until,
+    r.grantedBy,
+    r.revokedAt ? `${r.revokedAt} by ${r.revokedBy}` : '-',
+    r.reason,
+  ]);
   return formatTable({ head, rows: lines });
 }

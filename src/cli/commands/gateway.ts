@@ -3,10 +3,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
 import { startTelemetry } from '../../compose/telemetry.ts';
-import { defineCommand } from '../command.ts';
-import { listenEnv, listenOptions } from '../listen-options.ts';
-import { ExitCode } from '../io.ts';
-import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
+import { defineCommand, ExitCode } from '../command.ts';
+import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /**
  * `versionary gateway`: the deprecation loop in front of an API written in any language.

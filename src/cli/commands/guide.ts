@@ -4,8 +4,15 @@ import { diffOpenApi, versionSunset } from '../../core/compat/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { createMigrationGuide, toHtml, toJson, toMarkdown } from '../../core/guide/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../core/time/index.ts';
-import { defineCommand, readChoice, readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import {
+  defineCommand,
+  readChoice,
+  readString,
+  readStrings,
+  type OptionValues,
+  ExitCode,
+  UsageError,
+} from '../command.ts';
 import { loadDocumentSet } from '../load-document.ts';
 import { applyPathPrefixes, pathPrefixHelp, pathPrefixOptions } from '../path-prefix-options.ts';
 
@@ -101,7 +108,7 @@ function oneSunset(flag: string | undefined, promised: ReturnType<typeof version
 }
 
 async function readNotes(values: OptionValues, cwd: string): Promise<string[]> {
-  const inline = Array.isArray(values.note) ? values.note.filter((n): n is string => typeof n === 'string') : [];
+  const inline = readStrings(values, 'note');
   const file = readString(values, 'notes');
   if (file === undefined) return inline;
   let text: string;

@@ -3,8 +3,7 @@ import { createApiKey, isRole } from '../../loop/access/auth/api-keys.ts';
 import { importServiceModule } from '../../compose/load-service.ts';
 import { loadConfig } from '../../loop/settings.ts';
 import { singleLineTextProblem } from '../../core/text/index.ts';
-import { defineCommand, readString } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
 
 /** `versionary keys create`: create an API key in the database and print it once. */
 export const keysCommand = defineCommand({

@@ -1,6 +1,5 @@
 import { lintOpenApi, formatFindingsJson, formatFindingsText } from '../../core/lint/index.ts';
-import { defineCommand, readChoice } from '../command.ts';
-import { ExitCode } from '../io.ts';
+import { defineCommand, readChoice, readStrings, ExitCode } from '../command.ts';
 import { loadDocumentSet } from '../load-document.ts';
 
 /** `versionary lint <openapi>`: check an OpenAPI file against the REST conventions. */
@@ -25,7 +24,7 @@ Exit codes: 0 clean, 1 findings, 2 could not run.`,
   positionals: { min: 1, max: 1, names: '<openapi>' },
   async run({ values, positionals, io }) {
     const format = readChoice(values, { name: 'format', choices: ['text', 'json'], fallback: 'text' });
-    const allow = Array.isArray(values.allow) ? values.allow.filter((a): a is string => typeof a === 'string') : [];
+    const allow = readStrings(values, 'allow');
     const set = await loadDocumentSet(positionals[0] as string, { cwd: io.cwd });
     const findings = lintOpenApi(set, { allowSegments: allow });
     io.stdout(format === 'json' ? formatFindingsJson(findings) : formatFindingsText(findings));

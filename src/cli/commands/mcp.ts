@@ -1,6 +1,5 @@
 import { escapeControls } from '../../core/text/index.ts';
-import { defineCommand, readString } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
 
 const sdkPackages = '@modelcontextprotocol/sdk zod';
 

@@ -3,8 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { secretFileOf } from '../../gateway/nginx/secret.ts';
 import { importServiceModule, loadStartService } from '../../compose/load-service.ts';
-import { defineCommand, readString } from '../command.ts';
-import { ExitCode, UsageError } from '../io.ts';
+import { defineCommand, readString, ExitCode, UsageError } from '../command.ts';
 
 /**
  * `versionary nginx`: render nginx's files (the data plane) from the config `versionary gateway`

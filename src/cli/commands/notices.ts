@@ -1,8 +1,5 @@
-import { escapeControls } from '../../core/text/index.ts';
-import { defineCommand, readString } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall } from '../management-client.ts';
+import { defineCommand, readString, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
 
 interface NoticeRow {
   id: number;
@@ -62,19 +59,16 @@ Exit codes: 0 done, 1 refused (bad filter), 2 could not run.`,
 
 function table(rows: NoticeRow[]): string {
   const head = ['id', 'client', 'subject', 'kind', 'channel', 'recipient', 'status', 'attempts', 'last error'];
-  // Server text (a webhook's error message included) is printed escaped, never obeyed by the terminal.
-  const lines = rows.map((r) =>
-    [
-      String(r.id),
-      r.client,
-      r.subject,
-      r.step ? `${r.kind} ${r.step}` : r.kind,
-      r.channel,
-      r.recipient,
-      r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status,
-      String(r.attempts),
-      r.lastError ?? '-',
-    ].map(escapeControls),
-  );
+  const lines = rows.map((r) => [
+    String(r.id),
+    r.client,
+    r.subject,
+    r.step ? `${r.kind} ${r.step}` : r.kind,
+    r.channel,
+    r.recipient,
+    r.waitingFor ? `${r.status} (waiting for ${r.waitingFor})` : r.status,
+    String(r.attempts),
+    r.lastError ?? '-',
+  ]);
   return formatTable({ head, rows: lines });
 }

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadStartService } from '../../compose/load-service.ts';
-import { defineCommand } from '../command.ts';
-import { listenEnv, listenOptions } from '../listen-options.ts';
-import { ExitCode } from '../io.ts';
-import { drainWhenOrphaned } from '../drain-when-orphaned.ts';
+import { defineCommand, ExitCode } from '../command.ts';
+import { drainWhenOrphaned, listenEnv, listenOptions } from '../listen-options.ts';
 
 /** `versionary serve`: start the reference service, as `npm start` does. */
 export const serveCommand = defineCommand({

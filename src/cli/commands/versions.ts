@@ -1,10 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { scheduleDeprecationSchema } from '../../loop/management/admin/admin-schemas.ts';
-import { escapeControls, migrationUrlProblem } from '../../core/text/index.ts';
-import { defineCommand, readString, type OptionValues } from '../command.ts';
-import { UsageError } from '../io.ts';
-import { formatTable } from '../table.ts';
-import { managementOptions, runManagementCall } from '../management-client.ts';
+import { migrationUrlProblem } from '../../core/text/index.ts';
+import { defineCommand, readString, type OptionValues, UsageError } from '../command.ts';
+import { formatTable, managementOptions, runManagementCall } from '../management-client.ts';
 
 interface VersionRow {
   name: string;
@@ -91,17 +89,15 @@ function deprecationBody(values: OptionValues): Record<string, unknown> {
 
 function table(rows: VersionRow[]): string {
   const head = ['version', 'state', 'status', 'deprecated', 'sunset', 'replacement', 'calls', 'clients'];
-  const lines = rows.map((r) =>
-    [
-      r.name,
-      r.state,
-      r.status,
-      r.deprecatedAt ?? '-',
-      r.sunsetAt ?? '-',
-      r.replacement ?? '-',
-      String(r.usage?.calls ?? 0),
-      String(r.usage?.clients ?? 0),
-    ].map(escapeControls),
-  );
+  const lines = rows.map((r) => [
+    r.name,
+    r.state,
+    r.status,
+    r.deprecatedAt ?? '-',
+    r.sunsetAt ?? '-',
+    r.replacement ?? '-',
+    String(r.usage?.calls ?? 0),
+    String(r.usage?.clients ?? 0),
+  ]);
   return formatTable({ head, rows: lines });
 }

@@ -1,4 +1,4 @@
-import { describeLocation, type Change, type JudgedChange } from '../../core/compat/index.ts';
+import { compatRules, describeLocation, isRuleId, type Change, type JudgedChange } from '../../core/compat/index.ts';
 import { escapeControls } from '../../core/text/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
@@ -17,7 +17,7 @@ export interface GateReport {
 const order = { broken: 0, approved: 1, unaffected: 2 } as const;
 
 /** Judged changes, failing ones first, then broken, approved and unaffected; document order within each. */
-export function ordered(report: GateReport): JudgedChange[] {
+function ordered(report: GateReport): JudgedChange[] {
   const rank = (j: JudgedChange) => (report.fails(j) ? -1 : order[j.status]);
   return report.judged
     .map((j, i) => ({ j, i }))
@@ -26,7 +26,7 @@ export function ordered(report: GateReport): JudgedChange[] {
 }
 
 /** One line per affected client: `Acme (cl_…): 12 calls, last 2026-11-26T08:00:00.000Z, contact yes`. */
-export function describeClient(c: JudgedChange['clients'][number]): string {
+function describeClient(c: JudgedChange['clients'][number]): string {
   // Names, reasons and approvers come from the server: escaped, so a stored `\r` cannot redraw a row.
   const name = escapeControls(c.name === null ? c.id : `${c.name} (${c.id})`);
   return `${name}: ${c.calls} call${c.calls === 1 ? '' : 's'}, last ${formatIsoInstant(c.lastSeen)}, contact ${c.contact ? 'yes' : 'no'}`;
@@ -36,7 +36,7 @@ export function describeClient(c: JudgedChange['clients'][number]): string {
  * Why a change is what it is, in one line; undefined without a usage source and no acceptance,
  * where the summary says once that every change counts as broken.
  */
-export function verdict(j: JudgedChange): string | undefined {
+function verdict(j: JudgedChange): string | undefined {
   const a = j.acceptedBy;
   if (a !== undefined) {
     const until = a.expiresAt === null ? '' : ` until ${formatIsoInstant(a.expiresAt)}`;
@@ -57,7 +57,7 @@ export function verdict(j: JudgedChange): string | undefined {
  * What the usage did not say: a change judged with no usage row at all, or the operations it
  * reaches that no row names. A gate never passes on silence without saying so.
  */
-export function silence(j: JudgedChange): string | undefined {
+function silence(j: JudgedChange): string | undefined {
   if (!j.usageKnown) return undefined;
   if (j.rowsRead === 0)
     return `no usage row read for ${j.operations.length > 0 ? 'any operation it reaches' : 'the version'} in the window`;
@@ -71,7 +71,6 @@ const fingerprintLine = (j: JudgedChange, code: (s: string) => string = (s) => s
   return `fingerprint ${code(j.fingerprint)}${why === undefined ? '' : `; ${why}`}`;
 };
 
-/** Summary counts. */
 function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approved' | 'compatible', number> {
   const count = (s: JudgedChange['status']) => report.judged.filter((j) => j.status === s).length;
   return {
@@ -83,7 +82,7 @@ function summarize(report: GateReport): Record<'broken' | 'unaffected' | 'approv
 }
 
 /** The summary sentence shared by the text and Markdown reports. */
-export function summaryLine(report: GateReport): string {
+function summaryLine(report: GateReport): string {
   const s = summarize(report);
   const failing = report.judged.filter(report.fails).length;
   const window = report.window
@@ -123,7 +122,10 @@ export function formatGateText(report: GateReport): string {
 /** Markdown for a pull request or `$GITHUB_STEP_SUMMARY`: broken changes in full, the others folded. */
 export function formatGateMarkdown(report: GateReport): string {
   const out: string[] = ['# API changes and who they break', '', summaryLine(report), ''];
-  const section = (title: string, rows: JudgedChange[], fold: boolean) => {
+  const all = ordered(report);
+  const section = (title: string, status: JudgedChange['status']) => {
+    const rows = all.filter((j) => j.status === status);
+    const fold = status !== 'broken';
     if (rows.length === 0) return;
     const head = `${title} (${rows.length})`;
     out.push(fold ? `<details><summary>${head}</summary>\n` : `## ${head}\n`);
@@ -138,22 +140,9 @@ export function formatGateMarkdown(report: GateReport): string {
     }
     out.push(fold ? '\n</details>\n' : '');
   };
-  const all = ordered(report);
-  section(
-    'Broken',
-    all.filter((j) => j.status === 'broken'),
-    false,
-  );
-  section(
-    'Approved',
-    all.filter((j) => j.status === 'approved'),
-    true,
-  );
-  section(
-    'Unaffected',
-    all.filter((j) => j.status === 'unaffected'),
-    true,
-  );
+  section('Broken', 'broken');
+  section('Approved', 'approved');
+  section('Unaffected', 'unaffected');
   return `${out.join('\n')}\n`;
 }
 
@@ -186,3 +175,77 @@ export function formatGateJson(report: GateReport): string {
 
 // Markdown outside code spans: a `|`, `<` or `*` in a message must not start markup.
 const escape = (text: string) => text.replaceAll('\n', ' ').replace(/([\\*_<>[\]|])/g, '\\$1');
+
+/**
+ * GitHub Actions workflow commands: `::error` for a failing change, `::warning` for a broken one
+ * that does not fail the run (a risk under `--fail-on breaking`), `::notice` for the others.
+ */
+export function formatGateGithub(report: GateReport): string {
+  const lines = ordered(report).map((j) => {
+    const command = report.fails(j) ? 'error' : j.status === 'broken' ? 'warning' : 'notice';
+    const title = `${j.status} ${j.change.level} change ${j.change.id} (${j.fingerprint})`;
+    return `::${command} title=${property(title)}::${data(messageOf(j))}`;
+  });
+  lines.push(summaryLine(report));
+  return `${lines.join('\n')}\n`;
+}
+
+/** SARIF 2.1.0, for code scanning: one result per judged change, its fingerprint in `partialFingerprints`. */
+export function formatGateSarif(report: GateReport, options: { document: string }): string {
+  const judged = ordered(report);
+  const ruleIds = [...new Set(judged.map((j) => j.change.id))];
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'versionary',
+            informationUri: 'https://github.com/versionary/versionary/blob/main/docs/compatibility.md',
+            rules: ruleIds.map((id) => ({
+              id,
+              shortDescription: { text: isRuleId(id) ? compatRules[id].description : id },
+            })),
+          },
+        },
+        results: judged.map((j) => ({
+          ruleId: j.change.id,
+          level: report.fails(j) ? 'error' : j.status === 'broken' ? 'warning' : 'note',
+          message: { text: messageOf(j) },
+          partialFingerprints: { 'versionaryChange/v1': j.fingerprint },
+          locations: [
+            {
+              physicalLocation: { artifactLocation: { uri: options.document } },
+              logicalLocations: j.operations.map((op) => ({ name: op, kind: 'function' })),
+            },
+          ],
+          ...(j.acceptedBy
+            ? { suppressions: [{ kind: 'external', status: 'accepted', justification: verdict(j) ?? '' }] }
+            : {}),
+          properties: {
+            status: j.status,
+            level: j.change.level,
+            clients: j.clients.map(describeClient),
+            ...(j.usageKnown ? { usageRowsRead: j.rowsRead, operationsWithoutUsage: j.unseen } : {}),
+          },
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}
+
+function messageOf(j: JudgedChange): string {
+  const clients = j.clients.map(describeClient);
+  const why = verdict(j);
+  return [
+    `${describeLocation(j.change)}: ${j.change.message}`,
+    ...(why === undefined ? [] : [`${why}${clients.length > 0 ? `: ${clients.join('; ')}` : ''}`]),
+    ...(silence(j) === undefined ? [] : [silence(j)]),
+  ].join('\n');
+}
+
+// Workflow command escaping: data escapes %, CR and LF; properties also : and ,.
+const data = (text: string) => text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+const property = (text: string) => data(text).replaceAll(':', '%3A').replaceAll(',', '%2C');

@@ -1,17 +1,27 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
   judgeChanges,
   type DiffResult,
   type DocumentSet,
   type GateThreshold,
+  type GateWaiver,
   type JudgedChange,
 } from '../../core/compat/index.ts';
-import { readString, type OptionValues } from '../command.ts';
-import { ExitCode, UsageError, type CliIo } from '../io.ts';
-import { formatGateGithub, formatGateSarif } from './ci-formats.ts';
-import { formatGateJson, formatGateMarkdown, formatGateText, type GateReport } from './gate-report.ts';
+import { isSingleLineText, singleLineTextRule } from '../../core/text/index.ts';
+import { parseIsoInstant } from '../../core/time/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
+import { parseText } from '../load-document.ts';
+import { readString, type OptionValues, ExitCode, UsageError, type CliIo } from '../command.ts';
+import {
+  formatGateGithub,
+  formatGateJson,
+  formatGateMarkdown,
+  formatGateSarif,
+  formatGateText,
+  type GateReport,
+} from './gate-report.ts';
 import { GateSourceError, readGateSource, UnknownGateInput, type GateSource } from './read-usage.ts';
-import { readWaivers } from './waivers.ts';
-import { assertDocumentVersion } from './document-version.ts';
 
 /** The `diff` options the gate adds. */
 export const gateOptions = {
@@ -148,4 +158,75 @@ function readWindow(text: string | undefined): number {
   const match = /^([1-9]\d{0,4})([dh])$/.exec(text);
   if (!match) throw new UsageError(`--window must be days or hours (7d, 36h), got "${text}"`);
   return Number(match[1]) * (match[2] === 'd' ? 86_400_000 : 3_600_000);
+}
+
+/**
+ * Read a waivers file (JSON or YAML): `{ waivers: [{ fingerprint, reason, expires? }] }`, each
+ * `expires` an ISO 8601 date or instant. A malformed file is a usage error (exit 2), never ignored.
+ */
+async function readWaivers(path: string, cwd: string): Promise<GateWaiver[]> {
+  const file = resolve(cwd, path);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--waivers: cannot read ${path}: ${error.code ?? error.message}`);
+  });
+  const parsed = parseText({ text, name: path }) as { waivers?: unknown } | null;
+  if (!Array.isArray(parsed?.waivers)) throw new UsageError(`--waivers: ${path} has no "waivers" list`);
+  return parsed.waivers.map((w: unknown, i: number) => {
+    const { fingerprint, reason, expires } = (w ?? {}) as Record<string, unknown>;
+    const where = `${path}: waivers[${i}]`;
+    if (typeof fingerprint !== 'string' || !/^[0-9a-f]{16}$/.test(fingerprint))
+      throw new UsageError(`${where}.fingerprint must be the 16 hex digits diff prints`);
+    if (typeof reason !== 'string' || reason.trim() === '') throw new UsageError(`${where}.reason must say why`);
+    // Reasons are printed in reports and CI logs: a `\r` or terminal escape could forge a row there.
+    if (!isSingleLineText(reason)) throw new UsageError(`${where}.reason ${singleLineTextRule}`);
+    if (expires === undefined) return { fingerprint, reason };
+    // YAML reads an unquoted date as a Date: accept it as the date it spells.
+    const text = expires instanceof Date ? expires.toISOString() : expires;
+    const at = typeof text === 'string' ? parseIsoInstant(text) : undefined;
+    if (at === undefined) throw new UsageError(`${where}.expires must be an ISO 8601 date or instant`);
+    return { fingerprint, reason, expires: at };
+  });
+}
+
+// A served version's name (versions are named v1, v2, …): an `info.version` of `1.4.0` names none.
+const versionName = /^v[1-9]\d*$/;
+
+/**
+ * Refuse a gate version the base document does not describe: its `info.version` (when it names a
+ * version) or the version segment all its paths share (`/api/v2/…`). Judged on another version's
+ * usage, no row matches the document's operations and every change passes as Unaffected.
+ */
+function assertDocumentVersion(
+  version: string,
+  base: DocumentSet,
+  options: { documentName: string; flagged: boolean },
+): void {
+  const doc = base.documents.get(base.root) as { info?: { version?: unknown }; paths?: unknown } | undefined;
+  const info = doc?.info?.version;
+  const named = typeof info === 'string' && versionName.test(info) ? info : undefined;
+  const paths = sharedVersionPath(Object.keys(isPlainObject(doc?.paths) ? doc.paths : {}));
+  const said = [
+    ...(named !== undefined && named !== version ? [`its info.version is "${named}"`] : []),
+    ...(paths !== undefined && paths.version !== version ? [`its paths are under ${paths.prefix}`] : []),
+  ];
+  if (said.length === 0) return;
+  const described = named ?? paths!.version;
+  const chosen = options.flagged ? `--api-version ${version}` : `the info.version "${version}"`;
+  throw new UsageError(
+    `${chosen} is not the version of ${options.documentName}: ${said.join(', ')}; pass --api-version ${described}, or documents of ${version}`,
+  );
+}
+
+/** The path up to its version segment (`/api/v2`), when every path has the same one. */
+function sharedVersionPath(paths: readonly string[]): { prefix: string; version: string } | undefined {
+  let found: { prefix: string; version: string } | undefined;
+  for (const path of paths) {
+    const segments = path.split('/');
+    const at = segments.findIndex((s) => versionName.test(s));
+    if (at === -1) return undefined;
+    const prefix = segments.slice(0, at + 1).join('/');
+    if (found && found.prefix !== prefix) return undefined;
+    found ??= { prefix, version: segments[at]! };
+  }
+  return found;
 }

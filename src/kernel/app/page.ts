@@ -1,6 +1,5 @@
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 
-/** A validated page request. */
 export interface PageRequest {
   limit: number;
   afterId: number;

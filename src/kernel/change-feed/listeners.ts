@@ -12,18 +12,20 @@ export interface ChangeListeners {
   emitAll(): void;
   /** A message from the transport: `{"topic":…,"origin":…}`; our own echoes and junk are ignored. */
   receive(payload: string): void;
-  encode(topic: string): string;
+  /** Call the topic's listeners here, then `send` the message; a failed send is logged, left to the reconcile. */
+  publish(topic: string, send: (payload: string) => Promise<unknown> | undefined): Promise<void>;
 }
 
-/** Build the listener registry of a change feed. */
-export function createChangeListeners(options: { onError?: (error: unknown) => void } = {}): ChangeListeners {
+export function createChangeListeners(
+  options: { log?: { warn(obj: object, msg: string): void } } = {},
+): ChangeListeners {
   const origin = randomUUID();
   const byTopic = new Map<string, Set<ChangeListener>>();
   const call = (listener: ChangeListener) => {
     try {
       listener();
     } catch (error) {
-      options.onError?.(error);
+      options.log?.warn({ err: error }, 'change listener failed');
     }
   };
   const emit = (topic: string) => {
@@ -49,6 +51,11 @@ export function createChangeListeners(options: { onError?: (error: unknown) => v
         // Not ours: another program on the channel. Nothing to reload.
       }
     },
-    encode: (topic) => JSON.stringify({ topic, origin }),
+    async publish(topic, send) {
+      emit(topic);
+      await send(JSON.stringify({ topic, origin }))?.catch((error: unknown) => {
+        options.log?.warn({ err: error, topic }, 'change not sent; other instances pick it up at their next reconcile');
+      });
+    },
   };
 }

@@ -21,12 +21,13 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
   const apiKeys = storage.apiKeys;
   const clients = storage.clients;
   const extendedAccess = storage.extendedAccess;
-  // A write, then its topic on the feed once the write has committed.
+  // A write, then its topics on the feed once the write has committed (and, with `when`, changed something).
   const announce =
-    <A extends unknown[], R>(topic: string, write: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(topic: string | readonly string[], write: (...args: A) => Promise<R>, when?: 'changed') =>
     async (...args: A): Promise<R> => {
       const result = await write(...args);
-      await feed.publish(topic);
+      if (when === undefined || result)
+        for (const t of typeof topic === 'string' ? [topic] : topic) await feed.publish(t);
       return result;
     };
   return {
@@ -44,11 +45,7 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       list: () => apiKeys.list(),
       countActiveAdmins: () => apiKeys.countActiveAdmins(),
       insert: announce(ChangeTopic.ApiKeys, apiKeys.insert.bind(apiKeys)),
-      revoke: async (revocation) => {
-        const revoked = await apiKeys.revoke(revocation);
-        if (revoked) await feed.publish(ChangeTopic.ApiKeys);
-        return revoked;
-      },
+      revoke: announce(ChangeTopic.ApiKeys, apiKeys.revoke.bind(apiKeys), 'changed'),
     },
     clients: {
       ...clients,
@@ -65,25 +62,14 @@ export function publishingStorage<S extends Storage>(options: { storage: S; feed
       ...extendedAccess,
       find: (id) => extendedAccess.find(id),
       list: (options) => extendedAccess.list(options),
-      insert: async (grant) => {
-        const inserted = await extendedAccess.insert(grant);
-        await announceExtendedAccess(feed);
-        return inserted;
-      },
-      revoke: async (revocation) => {
-        const revoked = await extendedAccess.revoke(revocation);
-        if (revoked) await announceExtendedAccess(feed);
-        return revoked;
-      },
+      insert: announce(grantTopics, extendedAccess.insert.bind(extendedAccess)),
+      revoke: announce(grantTopics, extendedAccess.revoke.bind(extendedAccess), 'changed'),
     },
   };
 }
 
 /**
- * A grant's change on its topic, and on the first release's topic too, so that instances of both
- * releases keep one view while a deployment rolls from one to the other.
+ * A grant's change goes on its topic, and on the first release's topic too, so that instances of
+ * both releases keep one view while a deployment rolls from one to the other.
  */
-async function announceExtendedAccess(feed: ChangeFeed): Promise<void> {
-  await feed.publish(ChangeTopic.ExtendedAccess);
-  await feed.publish(earlierNames.feedTopic);
-}
+const grantTopics = [ChangeTopic.ExtendedAccess, earlierNames.feedTopic];

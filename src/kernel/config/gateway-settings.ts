@@ -21,33 +21,15 @@ export type GatewayVersion =
     }
   | { name: string; derivedFrom: string; changes: string };
 
-/** The `gateway` section of the config file (`docs/gateway.md`). */
-export interface GatewaySettings {
-  prefix: string;
-  vendor: string;
-  /** The documents' and docs pages' title; the newest document's `info.title` when unset. */
-  title?: string;
-  /** Oldest first, whatever the order the file lists them in. */
-  versions: GatewayVersion[];
-  identify: GatewayIdentify;
-  /** The request header that carries the client id upstream (any value a client sent is replaced). */
-  clientHeader: string;
-  /** How long to wait for an upstream's response headers, or between body chunks, before a 504. */
-  timeoutMs: number;
-  /** Forward request headers with `_` in their name (nginx's `underscores_in_headers`); dropped by default. */
-  underscoresInHeaders: boolean;
-  /**
-   * Which forwarding headers go upstream: `x-forwarded` (`X-Forwarded-For`, `-Proto`, `-Host`, the
-   * default: what other proxies send and nearly every framework reads), `forwarded` (RFC 7239) or `both`.
-   */
-  forwardedHeaders: 'both' | 'forwarded' | 'x-forwarded';
-  /**
-   * nginx as the data plane (`versionary nginx`, `versionary gateway --control-plane`): where the
-   * control plane writes the files again when the lifecycle changes, and the command that reloads
-   * nginx then. Relative paths are the config file's.
-   */
-  nginx?: GatewaySection['nginx'];
-}
+/**
+ * The `gateway` section of the config file (`docs/gateway.md`), its defaults filled in: versions
+ * oldest first, whatever the order the file lists them in. `nginx`'s relative paths are the
+ * config file's.
+ */
+export type GatewaySettings = Required<
+  Pick<GatewaySection, 'prefix' | 'vendor' | 'clientHeader' | 'timeoutMs' | 'underscoresInHeaders' | 'forwardedHeaders'>
+> &
+  Pick<GatewaySection, 'title' | 'nginx'> & { versions: GatewayVersion[]; identify: GatewayIdentify };
 
 /** Read the `gateway` section; `undefined` when the file has none (the reference service). */
 export function parseGatewaySettings({ file, errors }: SettingsInput): GatewaySettings | undefined {

@@ -69,9 +69,7 @@ export interface LoadConfigOptions {
 }
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-/**
- * One error listing every configuration problem, one a line.
- */
+/** One error listing every configuration problem, one a line. */
 export function configError(errors: readonly string[], what = 'The configuration has'): VersionaryError {
   return new VersionaryError({
     code: ErrorCode.InvalidConfig,

@@ -6,7 +6,6 @@ import { stateOf } from '../../http/pipeline/request-state.ts';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import { defineStep, stepKey } from '../../http/pipeline/step-definition.ts';
 
-/** Options for {@link installMetrics}. */
 export interface InstallMetricsOptions {
   metrics: ServiceMetrics;
   /** Version names that may appear as a label; anything else is `none`, so a scanner cannot grow the label set. */
@@ -39,7 +38,6 @@ export function installMetrics(app: FastifyInstance, options: InstallMetricsOpti
 
 const metricsKey = stepKey<InstallMetricsOptions>('metrics');
 
-/** The `after:metrics` step of {@link installMetrics}. */
 export const metricsStep = defineStep({
   needs: metricsKey,
   name: 'metrics',

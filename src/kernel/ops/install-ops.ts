@@ -41,7 +41,6 @@ export interface ResolvedOps {
   shuttingDown: () => boolean;
 }
 
-/** Fill in the defaults of {@link OpsWiring}. */
 export function resolveOps(wiring: OpsWiring = {}): ResolvedOps {
   return {
     changeFeed: wiring.changeFeed ?? createInProcessChangeFeed(),
@@ -100,21 +99,18 @@ export function installOps(
       .catch((error: unknown) =>
         app.log.warn({ err: error }, 'lifecycle refresh failed; the next change or reconcile retries'),
       );
-  const unsubscribe = changeFeed.subscribe(ChangeTopic.Lifecycle, refresh);
   // Grants of extended access are part of the lifecycle's verdicts: a grant or revocation reloads them everywhere.
-  const unsubscribeExtendedAccess = changeFeed.subscribe(ChangeTopic.ExtendedAccess, refresh);
+  const unsubscribe = [ChangeTopic.Lifecycle, ChangeTopic.ExtendedAccess].map((t) => changeFeed.subscribe(t, refresh));
   const reconcile = setInterval(refresh, wiring.reconcileMs ?? 5000);
   reconcile.unref();
   app.addHook('onClose', async () => {
-    unsubscribe();
-    unsubscribeExtendedAccess();
+    for (const off of unsubscribe) off();
     clearInterval(reconcile);
   });
 }
 
 const opsKey = stepKey<ResolvedOps>('ops');
 
-/** The `respond:request-id` step of {@link installOps}. */
 export const requestIdStep = defineStep({
   needs: opsKey,
   name: 'request-id',
@@ -186,12 +182,7 @@ function registerStateGauges(options: {
       labelNames: ['state'],
       collect: () => {
         const s = stats();
-        return [
-          { labels: { state: 'total' }, value: s.total },
-          { labels: { state: 'idle' }, value: s.idle },
-          { labels: { state: 'waiting' }, value: s.waiting },
-          { labels: { state: 'max' }, value: s.max },
-        ];
+        return (['total', 'idle', 'waiting', 'max'] as const).map((state) => ({ labels: { state }, value: s[state] }));
       },
     });
   }

@@ -57,39 +57,36 @@ export function createServiceMetrics(): ServiceMetrics {
     });
     if (kind === 'counter') (metric as unknown as { type: string }).type = 'counter';
   };
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter({ name, help, labelNames, registers: [registry] });
   return {
     registry,
     requests: createRequestSeries(registry),
-    deprecatedCalls: new Counter({
-      name: 'versionary_deprecated_calls_total',
-      help: 'Calls answered with a Deprecation header, by API version.',
-      labelNames: ['version'],
-      registers: [registry],
-    }),
-    removedCalls: new Counter({
-      name: 'versionary_removed_calls_total',
-      help: 'Calls refused because their version or endpoint is past its sunset (410), by API version.',
-      labelNames: ['version'],
-      registers: [registry],
-    }),
-    rateLimitRejections: new Counter({
-      name: 'versionary_rate_limit_rejections_total',
-      help: 'Requests refused with 429 by the rate limiter, by policy.',
-      labelNames: ['policy'],
-      registers: [registry],
-    }),
-    deprecatedClientCalls: new Counter({
-      name: 'versionary_deprecated_client_calls_total',
-      help: `Calls answered with a Deprecation header, by API version and client (the first ${maxClientLabels} clients, then "other"; "anonymous" when no client is identified).`,
-      labelNames: ['version', 'client'],
-      registers: [registry],
-    }),
-    refusedCalls: new Counter({
-      name: 'versionary_refused_calls_total',
-      help: 'Calls a rule answered instead of the handler, by decision: removed, brownout, closed_to_new_clients, rate_limited.',
-      labelNames: ['decision'],
-      registers: [registry],
-    }),
+    deprecatedCalls: counter(
+      'versionary_deprecated_calls_total',
+      'Calls answered with a Deprecation header, by API version.',
+      ['version'],
+    ),
+    removedCalls: counter(
+      'versionary_removed_calls_total',
+      'Calls refused because their version or endpoint is past its sunset (410), by API version.',
+      ['version'],
+    ),
+    rateLimitRejections: counter(
+      'versionary_rate_limit_rejections_total',
+      'Requests refused with 429 by the rate limiter, by policy.',
+      ['policy'],
+    ),
+    deprecatedClientCalls: counter(
+      'versionary_deprecated_client_calls_total',
+      `Calls answered with a Deprecation header, by API version and client (the first ${maxClientLabels} clients, then "other"; "anonymous" when no client is identified).`,
+      ['version', 'client'],
+    ),
+    refusedCalls: counter(
+      'versionary_refused_calls_total',
+      'Calls a rule answered instead of the handler, by decision: removed, brownout, closed_to_new_clients, rate_limited.',
+      ['decision'],
+    ),
     registerGauge: collected('gauge'),
     registerCounter: collected('counter'),
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { sendProblem } from '../../http/index.ts';
+import { withTimeout } from '../rate-limit/fallback-store.ts';
 
 /** One dependency `/readyz` checks; `check` throws when it is not usable. */
 export interface ReadinessCheck {
@@ -8,7 +9,6 @@ export interface ReadinessCheck {
   check(): Promise<void>;
 }
 
-/** Options for {@link registerProbes}. */
 export interface ProbeOptions {
   checks: ReadinessCheck[];
   /** True from the moment shutdown starts: `/readyz` then fails at once. */
@@ -80,12 +80,4 @@ function createReadiness(options: ProbeOptions): () => Promise<VersionaryError |
       headers: { 'retry-after': '2' },
     });
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,5 @@
 import type { Registry } from 'prom-client';
 
-/** The labels of one series of requests. */
 type RequestLabels = Readonly<Record<'method' | 'route' | 'version' | 'status', string>>;
 
 /**

@@ -12,7 +12,6 @@ export interface ApiKeyRecord {
   clientId?: string;
 }
 
-/** The service's port for API keys. */
 export interface ApiKeyStore {
   insert(record: ApiKeyRecord): Promise<void>;
   find(id: string): Promise<ApiKeyRecord | undefined>;

@@ -12,7 +12,6 @@ export interface ChangeApproval {
   revokedBy: string | null;
 }
 
-/** The service's port for change approvals. */
 export interface ApprovalStore {
   insert(approval: ChangeApproval): Promise<void>;
   find(id: string): Promise<ChangeApproval | undefined>;

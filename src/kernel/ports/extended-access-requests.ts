@@ -23,7 +23,6 @@ export interface ExtendedAccessRequest {
   grantId: string | null;
 }
 
-/** The service's port for grant requests. */
 export interface ExtendedAccessRequestStore {
   insert(request: ExtendedAccessRequest): Promise<void>;
   find(id: string): Promise<ExtendedAccessRequest | undefined>;

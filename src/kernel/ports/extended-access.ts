@@ -26,7 +26,6 @@ export interface ExtendedAccessGrant {
   revokedBy: string | null;
 }
 
-/** The service's port for per-client extended access. */
 export interface ExtendedAccessStore {
   /**
    * Store a grant, unless the client already has one in force (not revoked) for the same subject:

@@ -98,10 +98,17 @@ export interface OperationUsageRow {
   lastSeen: number;
 }
 
-/** Options of {@link UsageStore.insert}. */
 interface UsageInsertOptions {
   /** Also keep each call as a raw event (listed by {@link UsageStore.list}); rollups are always written. */
   keepRaw: boolean;
+}
+
+/** The calls a read counts: from `since` to before `until`, of one version or client when asked. */
+interface UsageWindow {
+  since: number;
+  until?: number;
+  version?: string;
+  clientId?: string;
 }
 
 /**
@@ -115,22 +122,11 @@ export interface UsageStore {
   /** Every call ever recorded for the version: calls, distinct clients, distinct endpoints. */
   summary(version: string): Promise<UsageSummary>;
   /** Usage per (client, version, endpoint, key) of calls at or after `since` and before `until`, exact to the minute. */
-  byClient(options: { since: number; until?: number; version?: string; clientId?: string }): Promise<ClientUsageRow[]>;
+  byClient(options: UsageWindow): Promise<ClientUsageRow[]>;
   /** Calls, first and last seen per (client, version), from the UTC day of `since` (until the day of `until`, exclusive): the cheap per-client overview. */
-  clientTotals(options: {
-    since: number;
-    until?: number;
-    version?: string;
-    clientId?: string;
-  }): Promise<ClientTotalsRow[]>;
+  clientTotals(options: UsageWindow): Promise<ClientTotalsRow[]>;
   /** Calls and distinct clients per UTC day (from the day of `since`) and version; per client too with `perClient`. */
-  byDay(options: {
-    since: number;
-    until?: number;
-    version?: string;
-    clientId?: string;
-    perClient?: boolean;
-  }): Promise<DailyUsageRow[]>;
+  byDay(options: UsageWindow & { perClient?: boolean }): Promise<DailyUsageRow[]>;
   /**
    * Usage of deprecated elements per (version, element), of one client when asked. Element calls
    * (those with `element` set) are kept in a rollup of their own, as all-time totals: they never
@@ -155,12 +151,7 @@ export interface UsageStore {
    */
   addOperationCounts(counts: OperationCount[]): Promise<void>;
   /** Calls per (version, endpoint, client) of the hours from the hour of `since` to `until` (exclusive: hours starting before it). */
-  operationUsage(options: {
-    since: number;
-    until?: number;
-    version?: string;
-    clientId?: string;
-  }): Promise<OperationUsageRow[]>;
+  operationUsage(options: UsageWindow): Promise<OperationUsageRow[]>;
   /**
    * Whether the client called the version (one endpoint of it, `GET /users/{id}`, or one
    * deprecated element, `User.nickname`) before `before`: from the all-time rollups (first seen)

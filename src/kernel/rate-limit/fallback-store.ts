@@ -1,6 +1,5 @@
 import type { FallbackRateLimitStore, RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../ports/rate-limit.ts';
 
-/** Options for {@link createFallbackRateLimitStore}. */
 export interface FallbackRateLimitStoreOptions {
   /** The shared store (Redis). */
   primary: RateLimitStore;
@@ -83,7 +82,8 @@ export function createFallbackRateLimitStore(options: FallbackRateLimitStoreOpti
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or a rejection once `ms` have passed without an answer. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);

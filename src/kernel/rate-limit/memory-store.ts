@@ -1,6 +1,5 @@
 import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../ports/rate-limit.ts';
 
-/** Options for {@link createMemoryRateLimitStore}. */
 export interface MemoryRateLimitStoreOptions {
   /** How often, at most, a hit sweeps expired windows (ms). Defaults to 60 000. */
   sweepIntervalMs?: number;

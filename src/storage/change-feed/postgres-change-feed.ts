@@ -2,7 +2,6 @@ import pg from 'pg';
 import { createChangeListeners } from '../../kernel/change-feed/listeners.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
 
-/** Options for {@link createPostgresChangeFeed}. */
 export interface PostgresChangeFeedOptions {
   url: string;
   /** The NOTIFY channel; instances sharing a schema share it. At most 63 characters. */
@@ -21,7 +20,7 @@ export interface PostgresChangeFeedOptions {
 export async function createPostgresChangeFeed(options: PostgresChangeFeedOptions): Promise<ChangeFeed> {
   const { channel, log } = options;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid channel name "${channel}"`);
-  const listeners = createChangeListeners({ onError: (error) => log.warn({ err: error }, 'change listener failed') });
+  const listeners = createChangeListeners({ log });
   let client: pg.Client | undefined;
   let unhealthySince: number | null = Date.now();
   let connectedOnce = false;
@@ -94,14 +93,8 @@ export async function createPostgresChangeFeed(options: PostgresChangeFeedOption
   await connect();
 
   return {
-    async publish(topic) {
-      listeners.emit(topic);
-      const current = client;
-      if (!current) return;
-      await current.query('SELECT pg_notify($1, $2)', [channel, listeners.encode(topic)]).catch((error: unknown) => {
-        log.warn({ err: error, topic }, 'change not sent; other instances pick it up at their next reconcile');
-      });
-    },
+    publish: (topic) =>
+      listeners.publish(topic, (payload) => client?.query('SELECT pg_notify($1, $2)', [channel, payload])),
     subscribe: listeners.subscribe,
     health: () => ({ healthy: unhealthySince === null, transport: 'postgres', unhealthySince }),
     async close() {

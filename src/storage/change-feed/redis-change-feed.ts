@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { createChangeListeners } from '../../kernel/change-feed/listeners.ts';
 import type { ChangeFeed } from '../../kernel/ports/index.ts';
 
-/** Options for {@link createRedisChangeFeed}. */
 export interface RedisChangeFeedOptions {
   /** The shared client, used to publish; a duplicate of it subscribes. The caller closes it. */
   redis: Redis;
@@ -18,7 +17,7 @@ export interface RedisChangeFeedOptions {
  */
 export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFeed {
   const { channel, log } = options;
-  const listeners = createChangeListeners({ onError: (error) => log.warn({ err: error }, 'change listener failed') });
+  const listeners = createChangeListeners({ log });
   const subscriber = options.redis.duplicate({
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
@@ -63,12 +62,7 @@ export function createRedisChangeFeed(options: RedisChangeFeedOptions): ChangeFe
   });
 
   return {
-    async publish(topic) {
-      listeners.emit(topic);
-      await options.redis.publish(channel, listeners.encode(topic)).catch((error: unknown) => {
-        log.warn({ err: error, topic }, 'change not sent; other instances pick it up at their next reconcile');
-      });
-    },
+    publish: (topic) => listeners.publish(topic, (payload) => options.redis.publish(channel, payload)),
     subscribe: listeners.subscribe,
     health: () => ({ healthy: unhealthySince === null, transport: 'redis', unhealthySince }),
     async close() {

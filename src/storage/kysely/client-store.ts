@@ -35,6 +35,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       webhooks: webhooks.filter((w) => w.client_id === r.id).map((w) => ({ id: w.id, url: w.url, secret: w.secret })),
     }));
   };
+  const byIds = (ids: string[]) => db.selectFrom('versionary_clients').selectAll().where('id', 'in', ids).execute();
   return {
     async insert(client) {
       await db.transaction().execute(async (tx) => {
@@ -52,7 +53,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       });
     },
     async find(id) {
-      const [client] = await load(await db.selectFrom('versionary_clients').selectAll().where('id', '=', id).execute());
+      const [client] = await load(await byIds([id]));
       return client;
     },
     async findMany(ids) {
@@ -60,17 +61,7 @@ export function createClientStore(db: Kysely<Tables>): ClientStore {
       const unique = [...new Set(ids)];
       const found: Client[] = [];
       // Bounded IN lists: a usage report can name thousands of clients.
-      for (let i = 0; i < unique.length; i += 500) {
-        found.push(
-          ...(await load(
-            await db
-              .selectFrom('versionary_clients')
-              .selectAll()
-              .where('id', 'in', unique.slice(i, i + 500))
-              .execute(),
-          )),
-        );
-      }
+      for (let i = 0; i < unique.length; i += 500) found.push(...(await load(await byIds(unique.slice(i, i + 500)))));
       return found;
     },
     async list({ limit, after }) {

@@ -11,25 +11,17 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
     async listSchedules() {
       const rows = await db.selectFrom('versionary_version_schedules').selectAll().execute();
       return rows.map((r) => ({
-        version: r.version,
-        deprecatedAt: Number(r.deprecated_at),
-        sunsetAt: Number(r.sunset_at),
+        ...fromDates(r),
         removed: Number(r.removed) === 1,
         reason: r.reason === 'critical-fix' ? 'critical-fix' : 'planned',
-        migrationUrl: r.migration_url,
-        ...optionalDates(r),
         ...(r.config_fingerprint === null ? {} : { configFingerprint: r.config_fingerprint }),
       }));
     },
     async saveSchedule(s) {
       const row = {
-        version: s.version,
-        deprecated_at: s.deprecatedAt,
-        sunset_at: s.sunsetAt,
+        ...toDates(s),
         removed: s.removed ? 1 : 0,
         reason: s.reason,
-        migration_url: s.migrationUrl,
-        ...dateColumns(s),
         ...(s.configFingerprint === undefined ? {} : { config_fingerprint: s.configFingerprint }),
       };
       const { version: _key, ...rest } = row;
@@ -41,37 +33,14 @@ export function createLifecycleStore(db: Kysely<Tables>): LifecycleStore {
     },
     async listEndpointDeprecations() {
       const rows = await db.selectFrom('versionary_endpoint_deprecations').selectAll().execute();
-      return rows.map((r) => ({
-        version: r.version,
-        method: r.method,
-        path: r.path,
-        deprecatedAt: Number(r.deprecated_at),
-        sunsetAt: Number(r.sunset_at),
-        migrationUrl: r.migration_url,
-        ...optionalDates(r),
-      }));
+      return rows.map((r) => ({ ...fromDates(r), method: r.method, path: r.path }));
     },
     async saveEndpointDeprecation(d) {
-      const row = {
-        version: d.version,
-        method: d.method,
-        path: d.path,
-        deprecated_at: d.deprecatedAt,
-        sunset_at: d.sunsetAt,
-        migration_url: d.migrationUrl,
-        ...dateColumns(d),
-      };
+      const { version, ...rest } = toDates(d);
       await db
         .insertInto('versionary_endpoint_deprecations')
-        .values(row)
-        .onConflict((oc) =>
-          oc.columns(['version', 'method', 'path']).doUpdateSet({
-            deprecated_at: row.deprecated_at,
-            sunset_at: row.sunset_at,
-            migration_url: row.migration_url,
-            ...dateColumns(d),
-          }),
-        )
+        .values({ ...rest, version, method: d.method, path: d.path })
+        .onConflict((oc) => oc.columns(['version', 'method', 'path']).doUpdateSet(rest))
         .execute();
     },
   };
@@ -88,16 +57,36 @@ type DateKey = keyof DeprecationDates;
 type DateColumn = (typeof dateColumn)[DateKey];
 const dateKeys = Object.keys(dateColumn) as DateKey[];
 
-function dateColumns(d: DeprecationDates): Record<DateColumn, number | null> {
-  return Object.fromEntries(dateKeys.map((key) => [dateColumn[key], d[key] ?? null])) as Record<
-    DateColumn,
-    number | null
-  >;
+type Dated = { version: string; deprecatedAt: number; sunsetAt: number; migrationUrl: string | null };
+type DatedRow = Record<DateColumn, number | string | null> & {
+  version: string;
+  deprecated_at: number;
+  sunset_at: number;
+  migration_url: string | null;
+};
+
+/** The columns a version's schedule and an endpoint's deprecation share. */
+function toDates(d: Dated & DeprecationDates) {
+  return {
+    version: d.version,
+    deprecated_at: d.deprecatedAt,
+    sunset_at: d.sunsetAt,
+    migration_url: d.migrationUrl,
+    ...(Object.fromEntries(dateKeys.map((key) => [dateColumn[key], d[key] ?? null])) as Record<
+      DateColumn,
+      number | null
+    >),
+  };
 }
 
-// Absent when unset; PostgreSQL answers bigint columns as strings.
-function optionalDates(r: Record<DateColumn, number | string | null>): DeprecationDates {
-  const dates: DeprecationDates = {};
+// Optional dates are absent when unset; PostgreSQL answers bigint columns as strings.
+function fromDates(r: DatedRow): Dated & DeprecationDates {
+  const dates: Dated & DeprecationDates = {
+    version: r.version,
+    deprecatedAt: Number(r.deprecated_at),
+    sunsetAt: Number(r.sunset_at),
+    migrationUrl: r.migration_url,
+  };
   for (const key of dateKeys) {
     const at = r[dateColumn[key]];
     if (at !== null) dates[key] = Number(at);

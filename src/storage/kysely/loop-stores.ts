@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import type { ResourceStores, Storage } from '../../kernel/ports/index.ts';
 import { guardStores } from '../guard/transient-errors.ts';
 import { createApiKeyStore } from './api-key-store.ts';
@@ -8,12 +8,16 @@ import { createExtendedAccessRequestStore } from './extended-access-request-stor
 import { createExtendedAccessStore } from './extended-access-store.ts';
 import { createIdempotencyStore } from './idempotency-store.ts';
 import { createLifecycleStore } from './lifecycle-store.ts';
+import { adoptLegacyLayout, type AdoptDialect } from './migrations/adopt-legacy.ts';
+import { createMigrationProvider, loopMigrationTables } from './migrations/index.ts';
+import { createReferenceMigrationProvider, referenceMigrationTables } from './migrations/reference-migrations.ts';
 import { createNoticeStore } from './notice-store.ts';
+import { createPostStore } from './post-store.ts';
+import type { ResourceTables, Tables } from './tables.ts';
 import { createUsageLogStore } from './usage-log-store.ts';
-import { operationPageRows } from './usage-operation-reads.ts';
+import { operationPageRows } from './usage-operations.ts';
 import { createUsageStore } from './usage-store.ts';
-import { once } from './loop-migrations.ts';
-import type { Tables } from './tables.ts';
+import { createUserStore } from './user-store.ts';
 
 /**
  * The loop's ten stores over one database, each guarded so that a busy, full or unreachable
@@ -39,29 +43,73 @@ function createLoopStores(db: Kysely<Tables>, dialect: 'sqlite' | 'postgres') {
  * The storage ports over a database both adapters open alike: the loop's tables migrated (the
  * database closed again if that fails), the ten stores, the reference service's resources
  * migrated on first use, a ping and a close. What differs, the dialect and how each migrates
- * (PostgreSQL under an advisory lock), is passed in.
+ * (PostgreSQL in a schema, under an advisory lock), is passed in.
  */
 export async function openLoopStorage(
   db: Kysely<Tables>,
   options: {
-    dialect: 'sqlite' | 'postgres';
-    migrate: () => Promise<unknown>;
-    resources: () => Promise<ResourceStores>;
+    dialect: AdoptDialect;
+    underLock?: <T>(migrate: () => Promise<T>) => Promise<T>;
   },
 ): Promise<Storage & { db: Kysely<Tables> }> {
+  const { dialect } = options;
+  const underLock = options.underLock ?? ((migrate) => migrate());
   try {
-    await options.migrate();
+    await underLock(() => migrateLoop(db, dialect));
   } catch (error) {
     await db.destroy();
     throw error;
   }
   return {
     db,
-    ...createLoopStores(db, options.dialect),
-    resources: once(options.resources),
+    ...createLoopStores(db, dialect.serial === 'integer' ? 'sqlite' : 'postgres'),
+    resources: once(() => underLock(() => migrateResources(db, dialect))),
     ping: async () => {
       await sql`SELECT 1`.execute(db);
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Migrate the loop's tables: adopt a database of the legacy layout first, then run the loop's
+ * migrations with their own history table (`versionary_migration`), never Kysely's default one,
+ * which an app's own migrations may use.
+ */
+async function migrateLoop(db: Kysely<Tables>, dialect: AdoptDialect): Promise<void> {
+  await adoptLegacyLayout(db as unknown as Kysely<unknown>, dialect);
+  await run(new Migrator({ db, provider: createMigrationProvider(dialect), ...loopMigrationTables, ...at(dialect) }));
+}
+
+/** Migrate the reference service's users and posts (history in `reference_migration`), and return their stores. */
+async function migrateResources(db: Kysely<Tables>, dialect: AdoptDialect): Promise<ResourceStores> {
+  await run(
+    new Migrator({
+      db,
+      provider: createReferenceMigrationProvider(dialect),
+      ...referenceMigrationTables,
+      ...at(dialect),
+    }),
+  );
+  const resources = db as unknown as Kysely<ResourceTables>;
+  // A busy or unreachable database is a 503, as for the loop's stores.
+  return guardStores({ users: createUserStore(resources), posts: createPostStore(resources) });
+}
+
+/** Open something once, on first use; a failed attempt is tried again on the next call. */
+function once<T>(open: () => Promise<T>): () => Promise<T> {
+  let opened: Promise<T> | undefined;
+  return () =>
+    (opened ??= open().catch((error: unknown) => {
+      opened = undefined;
+      throw error;
+    }));
+}
+
+// Name the schema on PostgreSQL: without it the migrator can mistake another schema's bookkeeping tables for ours.
+const at = (dialect: AdoptDialect) => (dialect.schema ? { migrationTableSchema: dialect.schema } : {});
+
+async function run(migrator: Migrator): Promise<void> {
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
 }

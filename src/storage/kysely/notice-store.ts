@@ -3,7 +3,6 @@ import type { NoticeKind, RecordedNotice } from '../../core/notices/index.ts';
 import type { NoticeChannelName, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/notices.ts';
 import type { NoticeOutboxTable, Tables } from './tables.ts';
 
-/** Options for {@link createNoticeStore}. */
 export interface NoticeStoreOptions {
   /**
    * PostgreSQL: claim with `FOR UPDATE SKIP LOCKED`, so concurrent workers skip each other's rows.
@@ -12,7 +11,6 @@ export interface NoticeStoreOptions {
   skipLocked: boolean;
 }
 
-/** The notice outbox over Kysely, for SQLite and PostgreSQL. */
 export function createNoticeStore(db: Kysely<Tables>, options: NoticeStoreOptions): NoticeStore {
   return {
     async enqueue(rows) {

@@ -1,6 +1,5 @@
 import type { Generated } from 'kysely';
 
-/** The `users` table. */
 export interface UsersTable {
   id: Generated<number>;
   name: string;
@@ -13,7 +12,6 @@ export interface UsersTable {
   client_id: string | null;
 }
 
-/** The `posts` table. */
 export interface PostsTable {
   id: Generated<number>;
   user_id: number;
@@ -24,24 +22,20 @@ export interface PostsTable {
 }
 
 /** The `versionary_version_schedules` table: one deprecation per version. */
-interface VersionSchedulesTable {
-  version: string;
-  deprecated_at: number;
-  sunset_at: number;
+interface VersionSchedulesTable extends DeprecationColumns {
   removed: number;
   reason: string;
-  migration_url: string | null;
-  extended_access_until: number | null;
-  closed_to_new_clients_at: number | null;
   /** What the config file last applied to this row (`0016`); null when it never did. */
   config_fingerprint: string | null;
 }
 
-/** The `versionary_endpoint_deprecations` table. */
-interface EndpointDeprecationsTable {
-  version: string;
+interface EndpointDeprecationsTable extends DeprecationColumns {
   method: string;
   path: string;
+}
+
+interface DeprecationColumns {
+  version: string;
   deprecated_at: number;
   sunset_at: number;
   migration_url: string | null;
@@ -49,7 +43,6 @@ interface EndpointDeprecationsTable {
   closed_to_new_clients_at: number | null;
 }
 
-/** The `versionary_usage_calls` table. */
 interface UsageCallsTable {
   id: Generated<number>;
   version: string;
@@ -58,7 +51,6 @@ interface UsageCallsTable {
   at: number;
 }
 
-/** The `versionary_api_keys` table. */
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -70,7 +62,6 @@ export interface ApiKeysTable {
   client_id: string | null;
 }
 
-/** The `versionary_idempotency_keys` table. */
 interface IdempotencyKeysTable {
   client_id: string;
   key: string;
@@ -82,7 +73,6 @@ interface IdempotencyKeysTable {
   created_at: number;
 }
 
-/** The `versionary_clients` table. */
 export interface ClientsTable {
   id: string;
   name: string;
@@ -92,7 +82,6 @@ export interface ClientsTable {
   minimum_version: string | null;
 }
 
-/** The `versionary_client_contacts` table. */
 interface ClientContactsTable {
   client_id: string;
   email: string;
@@ -100,7 +89,6 @@ interface ClientContactsTable {
   position: number;
 }
 
-/** The `versionary_client_webhooks` table. */
 interface ClientWebhooksTable {
   id: string;
   client_id: string;
@@ -125,25 +113,12 @@ interface EndpointKeyColumns extends RollupValues {
   key_id: string;
 }
 
-/** `versionary_usage_minutes`: calls per (minute, version, endpoint, client, key). */
-interface UsageMinutesTable extends EndpointKeyColumns {
-  minute: number;
-}
-
-/** `versionary_usage_days`: the same per UTC day. */
-interface UsageDaysTable extends EndpointKeyColumns {
-  day: number;
-}
-
 /** `versionary_usage_client_days`: calls per (UTC day, version, client), for charts. */
 interface UsageClientDaysTable extends RollupValues {
   day: number;
   version: string;
   client_id: string;
 }
-
-/** `versionary_usage_totals`: every call ever, per (version, endpoint, client, key), for the summary. */
-type UsageTotalsTable = EndpointKeyColumns;
 
 /** `versionary_usage_elements`: every call that used a deprecated field or query parameter, per (element, version, endpoint, client). */
 interface UsageElementsTable extends RollupValues {
@@ -160,16 +135,6 @@ export interface OperationCountColumns {
   client_id: string;
   calls: number;
   last_seen: number;
-}
-
-/** `versionary_usage_operation_hours`: calls of every version per (UTC hour, version, endpoint, client). */
-interface UsageOperationHoursTable extends OperationCountColumns {
-  hour: number;
-}
-
-/** `versionary_usage_operation_days`: the hourly operation counts summed per UTC day, kept beside them. */
-interface UsageOperationDaysTable extends OperationCountColumns {
-  day: number;
 }
 
 /**
@@ -194,13 +159,18 @@ export interface Tables {
   versionary_clients: ClientsTable;
   versionary_client_contacts: ClientContactsTable;
   versionary_client_webhooks: ClientWebhooksTable;
-  versionary_usage_minutes: UsageMinutesTable;
-  versionary_usage_days: UsageDaysTable;
+  /** Calls per (minute, version, endpoint, client, key). */
+  versionary_usage_minutes: EndpointKeyColumns & { minute: number };
+  /** The same per UTC day. */
+  versionary_usage_days: EndpointKeyColumns & { day: number };
   versionary_usage_client_days: UsageClientDaysTable;
-  versionary_usage_totals: UsageTotalsTable;
+  /** Every call ever, per (version, endpoint, client, key), for the summary. */
+  versionary_usage_totals: EndpointKeyColumns;
   versionary_usage_elements: UsageElementsTable;
-  versionary_usage_operation_hours: UsageOperationHoursTable;
-  versionary_usage_operation_days: UsageOperationDaysTable;
+  /** Calls of every version per (UTC hour, version, endpoint, client). */
+  versionary_usage_operation_hours: OperationCountColumns & { hour: number };
+  /** The hourly operation counts summed per UTC day, kept beside them. */
+  versionary_usage_operation_days: OperationCountColumns & { day: number };
   versionary_notice_outbox: NoticeOutboxTable;
   versionary_brownouts: BrownoutsTable;
   versionary_change_approvals: ChangeApprovalsTable;

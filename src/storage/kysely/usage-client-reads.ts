@@ -1,13 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ClientUsageRow } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { codePointOrder, scanPages } from './usage-paged-scan.ts';
-import { dayMs, minuteMs, rollups, splitWindow } from './usage-rollups.ts';
-
-interface Filters {
-  version?: string | undefined;
-  clientId?: string | undefined;
-}
+import { codePointOrder, dayMs, filterSql, minuteMs, scanPages, type Filters } from './usage-paged-scan.ts';
+import { rollups, splitWindow } from './usage-rollups.ts';
 
 interface RawRow extends Record<string, unknown> {
   client_id: string;
@@ -49,9 +44,7 @@ export async function readByClient(
   options: { since: number; until?: number | undefined } & Filters,
   pageRows: number,
 ): Promise<ClientUsageRow[]> {
-  const filters: RawBuilder<unknown>[] = [];
-  if (options.version !== undefined) filters.push(sql`version = ${options.version}`);
-  if (options.clientId !== undefined) filters.push(sql`client_id = ${options.clientId}`);
+  const filters = filterSql(options);
   const {
     rows: [span],
   } = await sql<{

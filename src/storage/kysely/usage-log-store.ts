@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { UsageLogStore } from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
-import { writeOperationCounts } from './usage-operation-hours.ts';
+import { writeOperationCounts } from './usage-operations.ts';
 import { writeUsageCalls } from './usage-store.ts';
 
 /**

@@ -1,6 +1,23 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Tables } from './tables.ts';
 
+export const minuteMs = 60_000;
+export const hourMs = 3_600_000;
+export const dayMs = 86_400_000;
+
+/** The optional version and client a usage read is narrowed to. */
+export interface Filters {
+  version?: string | undefined;
+  clientId?: string | undefined;
+}
+
+export function filterSql(filters: Filters): RawBuilder<unknown>[] {
+  const conditions: RawBuilder<unknown>[] = [];
+  if (filters.version !== undefined) conditions.push(sql`version = ${filters.version}`);
+  if (filters.clientId !== undefined) conditions.push(sql`client_id = ${filters.clientId}`);
+  return conditions;
+}
+
 /**
  * Read the rows of a table that match `conditions` in pages of `pageRows`, in the order of its
  * primary key (`keys`, which the selected `columns` must include), handing each page to `onPage`

@@ -1,9 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { UsageCall } from '../../kernel/ports/index.ts';
 import type { RollupValues, Tables } from './tables.ts';
+import { dayMs, minuteMs } from './usage-paged-scan.ts';
 
-const minuteMs = 60_000;
-const dayMs = 86_400_000;
 /** User-Agents are kept to this length: evidence, not a storage sink. */
 const maxUserAgent = 300;
 
@@ -25,7 +24,6 @@ export const elementRollups = {
   versionary_usage_elements: ['element', 'version', 'endpoint', 'client_id'],
 } as const;
 
-/** The rollup tables' names. */
 export type RollupTable = keyof typeof rollups | keyof typeof elementRollups;
 
 const keyColumns: Record<RollupTable, readonly string[]> = { ...rollups, ...elementRollups };
@@ -81,31 +79,39 @@ export function foldCalls<T extends RollupTable>(
 }
 
 /**
- * Add rows to a rollup table: `INSERT … ON CONFLICT (keys) DO UPDATE` adding the calls and
- * widening first and last seen. The same SQL runs on SQLite and PostgreSQL (CASE rather than
- * MIN/LEAST, which differ between the two).
+ * Add rows to a rollup table (or an operation count table, whose rows have no first seen and no
+ * User-Agent): `INSERT … ON CONFLICT (keys) DO UPDATE` adding the calls and widening first and
+ * last seen. The same SQL runs on SQLite and PostgreSQL (CASE rather than MIN/LEAST, which differ
+ * between the two).
  */
 export async function upsertRollup(
   db: Kysely<Tables> | Transaction<Tables>,
-  options: { table: RollupTable; rows: Row[] },
+  options: { table: string; rows: Array<Record<string, string | number | null>>; keys?: readonly string[] },
 ): Promise<void> {
   const { table, rows } = options;
-  const keys = keyColumns[table];
+  const keys = options.keys ?? keyColumns[table as RollupTable];
+  const seen = rows.length > 0 && 'first_seen' in rows[0]!;
   // 500 rows of 9 values stays far below either database's parameter limit.
   for (let i = 0; i < rows.length; i += 500) {
     const old = (column: string) => sql.ref(`${table}.${column}`);
     const fresh = (column: string) => sql.ref(`excluded.${column}`);
+    const calls = sql<number>`${old('calls')} + ${fresh('calls')}`;
+    const lastSeen = sql<number>`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`;
     await (db as unknown as Kysely<Record<string, Row>>)
       .insertInto(table)
-      .values(rows.slice(i, i + 500))
+      .values(rows.slice(i, i + 500) as Row[])
       .onConflict((oc) =>
-        oc.columns([...keys]).doUpdateSet({
-          calls: sql`${old('calls')} + ${fresh('calls')}`,
-          first_seen: sql`CASE WHEN ${fresh('first_seen')} < ${old('first_seen')} THEN ${fresh('first_seen')} ELSE ${old('first_seen')} END`,
-          last_seen: sql`CASE WHEN ${fresh('last_seen')} > ${old('last_seen')} THEN ${fresh('last_seen')} ELSE ${old('last_seen')} END`,
-          // SET sees the old row, so this compares against the old last_seen.
-          user_agent: sql`CASE WHEN ${fresh('last_seen')} >= ${old('last_seen')} THEN ${fresh('user_agent')} ELSE ${old('user_agent')} END`,
-        }),
+        oc.columns([...keys]).doUpdateSet(
+          seen
+            ? {
+                calls,
+                first_seen: sql`CASE WHEN ${fresh('first_seen')} < ${old('first_seen')} THEN ${fresh('first_seen')} ELSE ${old('first_seen')} END`,
+                last_seen: lastSeen,
+                // SET sees the old row, so this compares against the old last_seen.
+                user_agent: sql`CASE WHEN ${fresh('last_seen')} >= ${old('last_seen')} THEN ${fresh('user_agent')} ELSE ${old('user_agent')} END`,
+              }
+            : { calls, last_seen: lastSeen },
+        ),
       )
       .execute();
   }
@@ -128,5 +134,3 @@ export function splitWindow(options: { since: number; until?: number }): {
   if (daysTo <= daysFrom) return { since, daysFrom: since, daysTo: since, until };
   return { since, daysFrom, daysTo, until };
 }
-
-export { dayMs, minuteMs };

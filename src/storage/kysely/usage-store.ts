@@ -1,16 +1,16 @@
-import { sql, type CompiledQuery, type Kysely, type RawBuilder, type Transaction } from 'kysely';
-import type { DailyUsageRow, UsageCall, UsageStore } from '../../kernel/ports/index.ts';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type {
+  ClientElementUsageRow,
+  DailyUsageRow,
+  ElementUsageRow,
+  UsageCall,
+  UsageStore,
+} from '../../kernel/ports/index.ts';
 import type { Tables } from './tables.ts';
 import { readByClient, readCalledBefore } from './usage-client-reads.ts';
-import { readElementCalls, readElementUsage } from './usage-element-reads.ts';
-import { operationHoursStore } from './usage-operation-hours.ts';
-import { operationPageRows } from './usage-operation-reads.ts';
-import { dayMs, elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
-
-interface Filters {
-  version?: string;
-  clientId?: string;
-}
+import { operationHoursStore, operationPageRows } from './usage-operations.ts';
+import { dayMs, filterSql, type Filters } from './usage-paged-scan.ts';
+import { elementRollups, foldCalls, rollups, upsertRollup, type RollupTable } from './usage-rollups.ts';
 
 /**
  * Usage over Kysely. Each batch is folded in memory and upserted into the per-minute rollups and
@@ -46,8 +46,6 @@ export function createUsageStore(
     },
     byClient: (options) => readByClient(db, options, pageRows),
     async clientTotals(options) {
-      const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
-      if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
       const { rows } = await sql<{
         client_id: string;
         version: string;
@@ -56,7 +54,7 @@ export function createUsageStore(
         last_seen: number | string;
       }>`
         SELECT client_id, version, SUM(calls) AS calls, MIN(first_seen) AS first_seen, MAX(last_seen) AS last_seen FROM versionary_usage_client_days
-        WHERE ${sql.join(conditions, sql` AND `)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
+        WHERE ${daysWhere(options)} GROUP BY client_id, version ORDER BY client_id, version`.execute(db);
       return rows.map((r) => ({
         clientId: r.client_id,
         version: r.version,
@@ -67,8 +65,6 @@ export function createUsageStore(
     },
     async byDay(options) {
       const perClient = options.perClient === true;
-      const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
-      if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
       const groups = perClient ? sql`day, version, client_id` : sql`day, version`;
       const { rows } = await sql<{
         day: number | string;
@@ -78,7 +74,7 @@ export function createUsageStore(
         clients: number | string;
       }>`
         SELECT ${groups}, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients FROM versionary_usage_client_days
-        WHERE ${sql.join(conditions, sql` AND `)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
+        WHERE ${daysWhere(options)} GROUP BY ${groups} ORDER BY ${groups}`.execute(db);
       return rows.map((r): DailyUsageRow => ({
         day: Number(r.day),
         version: r.version,
@@ -177,9 +173,65 @@ export async function writeUsageCalls(
   }
 }
 
-function filterSql(filters: Filters): RawBuilder<unknown>[] {
-  const conditions: RawBuilder<unknown>[] = [];
-  if (filters.version !== undefined) conditions.push(sql`version = ${filters.version}`);
-  if (filters.clientId !== undefined) conditions.push(sql`client_id = ${filters.clientId}`);
-  return conditions;
+/** The client-days rows of a window: from the UTC day of `since`, before `until`. */
+function daysWhere(options: Filters & { since: number; until?: number }) {
+  const conditions = [sql`day >= ${Math.floor(options.since / dayMs) * dayMs}`, ...filterSql(options)];
+  if (options.until !== undefined) conditions.push(sql`day < ${options.until}`);
+  return sql.join(conditions, sql` AND `);
+}
+
+type Count = number | string;
+
+function clientFilter(clientId: string | undefined) {
+  return clientId === undefined ? sql`` : sql` WHERE client_id = ${clientId}`;
+}
+
+/** Element usage per (version, element), of one client when asked: the management listing and dashboards. */
+async function readElementUsage(db: Kysely<Tables>, options: { clientId?: string }): Promise<ElementUsageRow[]> {
+  const { rows } = await sql<{
+    version: string;
+    element: string;
+    calls: Count;
+    clients: Count;
+    endpoints: Count;
+    last_seen: Count;
+  }>`SELECT version, element, SUM(calls) AS calls, COUNT(DISTINCT client_id) AS clients,
+      COUNT(DISTINCT endpoint) AS endpoints, MAX(last_seen) AS last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} GROUP BY version, element ORDER BY version, element`.execute(
+    db,
+  );
+  // Both drivers may hand back bigint sums as strings.
+  return rows.map((r) => ({
+    version: r.version,
+    element: r.element,
+    calls: Number(r.calls),
+    clients: Number(r.clients),
+    endpoints: Number(r.endpoints),
+    lastSeen: Number(r.last_seen),
+  }));
+}
+
+/** Element calls per (client, element, version, endpoint): a client's own evidence, for its dashboard and notices. */
+async function readElementCalls(db: Kysely<Tables>, options: { clientId?: string }): Promise<ClientElementUsageRow[]> {
+  const { rows } = await sql<{
+    client_id: string;
+    element: string;
+    version: string;
+    endpoint: string;
+    calls: Count;
+    first_seen: Count;
+    last_seen: Count;
+  }>`SELECT client_id, element, version, endpoint, calls, first_seen, last_seen
+    FROM versionary_usage_elements${clientFilter(options.clientId)} ORDER BY client_id, element, version, endpoint`.execute(
+    db,
+  );
+  return rows.map((r) => ({
+    clientId: r.client_id,
+    element: r.element,
+    version: r.version,
+    endpoint: r.endpoint,
+    calls: Number(r.calls),
+    firstSeen: Number(r.first_seen),
+    lastSeen: Number(r.last_seen),
+  }));
 }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { RateLimitHit, RateLimitHitOptions, RateLimitStore } from '../../kernel/ports/rate-limit.ts';
 
-/** Options for {@link createRedisRateLimitStore}. */
 export interface RedisRateLimitStoreOptions {
   /** A connected client; the caller owns it and closes it. */
   redis: Redis;

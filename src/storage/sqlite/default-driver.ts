@@ -1,4 +1,3 @@
-/** The SQLite drivers the storage can run on. */
 export type SqliteDriverName = 'libsql' | 'better-sqlite3' | 'node:sqlite';
 
 // Apart from the drivers themselves, so that choosing one (and saying which package it needs) loads none.

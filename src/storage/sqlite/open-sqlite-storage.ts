@@ -2,13 +2,11 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Storage } from '../../kernel/ports/index.ts';
-import { migrateLoop, migrateResources } from '../kysely/loop-migrations.ts';
 import { openLoopStorage } from '../kysely/loop-stores.ts';
 import type { Tables } from '../kysely/tables.ts';
 import { defaultSqliteDriver, openSqliteDriver, type SqliteDriverName } from './sqlite-driver.ts';
 import { withStatementCache } from './statement-cache.ts';
 
-/** Options for {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
   /** File path, or `:memory:` for a throwaway database. */
   path: string;
@@ -41,11 +39,7 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   // prepared once per SQL text rather than once per query.
   const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   // A busy or full database (SQLITE_BUSY past busy_timeout, SQLITE_FULL) is a 503, not a 500.
-  return openLoopStorage(db, {
-    dialect: 'sqlite',
-    migrate: () => migrateLoop(db, { serial: 'integer' }),
-    resources: () => migrateResources(db, { serial: 'integer' }),
-  });
+  return openLoopStorage(db, { dialect: { serial: 'integer' } });
 }
 
 /**

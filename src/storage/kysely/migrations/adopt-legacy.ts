@@ -1,6 +1,6 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { loopPrefix, type MigrationDialect } from './dialect.ts';
-import { createLegacyMigrationProvider, legacyMigrationNames, loopMigrationTables } from './index.ts';
+import { createLegacyMigrationProvider, legacyMigrationNames, loopMigrationTables, referenceOnly } from './index.ts';
 
 /** The loop's tables by their bare names, as the legacy layout named them. */
 const legacyLoopTables = [
@@ -23,9 +23,6 @@ const legacyLoopTables = [
   'change_approvals',
 ] as const;
 
-/** Migrations of the legacy history that belong to the reference service now: an adopted history drops them. */
-const referenceOnly = ['0001-users-and-posts', '0007-bigint-ids'];
-
 /** Where the database is: SQLite, or PostgreSQL in a schema. */
 export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string };
 
@@ -38,8 +35,6 @@ export type AdoptDialect = Pick<MigrationDialect, 'serial'> & { schema?: string 
  * the history to `versionary_migration`. Users and posts keep their names and rows: the reference
  * service's own migrations adopt them.
  * @returns whether the database was adopted.
- * @example
- * await adoptLegacyLayout(db, { serial: 'integer' });
  */
 export async function adoptLegacyLayout(db: Kysely<unknown>, dialect: AdoptDialect): Promise<boolean> {
   const tables = await tableNames(db, dialect.schema);

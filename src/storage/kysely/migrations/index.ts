@@ -28,34 +28,51 @@ export const loopMigrationTables = {
   migrationLockTableName: 'versionary_migration_lock',
 } as const;
 
+/** Every migration, by the name each database's migration table stores: never rename one, only add. */
+const migrations = {
+  '0001-users-and-posts': usersAndPosts,
+  '0002-lifecycle-and-usage': lifecycleAndUsage,
+  '0003-api-keys': apiKeys,
+  '0004-idempotency-keys': idempotencyKeys,
+  '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups,
+  '0006-notice-outbox': noticeOutbox,
+  '0007-bigint-ids': bigintIds,
+  '0008-element-usage': elementUsage,
+  '0009-operation-usage': operationUsage,
+  '0010-change-approvals': changeApprovals,
+  '0011-operation-usage-days': operationUsageDays,
+  '0012-client-exemptions': clientExemptions,
+  '0013-brownout-targets': brownoutTargets,
+  '0014-usage-log-offsets': usageLogOffsets,
+  '0015-exemption-requests': exemptionRequests,
+  '0016-schedule-config-fingerprint': scheduleConfigFingerprint,
+  '0017-one-exemption-per-subject': oneExemptionPerSubject,
+  '0018-client-minimum-version': clientMinimumVersion,
+  '0019-extended-access-names': extendedAccessNames,
+} satisfies Record<string, (dialect: MigrationDialect) => Migration>;
+
+/** Migrations of the legacy history that belong to the reference service now: an adopted history drops them. */
+export const referenceOnly = ['0001-users-and-posts', '0007-bigint-ids'];
+
+/** The names of the legacy migrations, as `kysely_migration` holds them. */
+export const legacyMigrationNames: readonly string[] = Object.keys(migrations).filter((n) => n < '0011');
+
+function providerOf(dialect: MigrationDialect, names: (name: string) => boolean): MigrationProvider {
+  const chosen = Object.fromEntries(
+    Object.entries(migrations)
+      .filter(([name]) => names(name))
+      .map(([name, migration]) => [name, migration(dialect)]),
+  );
+  return { getMigrations: async () => chosen };
+}
+
 /**
- * The loop's migrations, written once for SQLite and PostgreSQL; run at start in name order. The
- * names are stored in each database's migration table: never rename one, only add. `0001` (users
- * and posts) and `0007` (their 64-bit ids) belong to the reference service now
+ * The loop's migrations, written once for SQLite and PostgreSQL; run at start in name order.
+ * `0001` (users and posts) and `0007` (their 64-bit ids) belong to the reference service now
  * (`reference-migrations.ts`): an adopted history drops them (`adopt-legacy.ts`).
  */
 export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'>): MigrationProvider {
-  const loop = { ...dialect, layout: 'loop' } as const;
-  const migrations: Record<string, Migration> = {
-    '0002-lifecycle-and-usage': lifecycleAndUsage(loop),
-    '0003-api-keys': apiKeys(loop),
-    '0004-idempotency-keys': idempotencyKeys(loop),
-    '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups(loop),
-    '0006-notice-outbox': noticeOutbox(loop),
-    '0008-element-usage': elementUsage(loop),
-    '0009-operation-usage': operationUsage(loop),
-    '0010-change-approvals': changeApprovals(loop),
-    '0011-operation-usage-days': operationUsageDays(loop),
-    '0012-client-exemptions': clientExemptions(loop),
-    '0013-brownout-targets': brownoutTargets(loop),
-    '0014-usage-log-offsets': usageLogOffsets(loop),
-    '0015-exemption-requests': exemptionRequests(loop),
-    '0016-schedule-config-fingerprint': scheduleConfigFingerprint(loop),
-    '0017-one-exemption-per-subject': oneExemptionPerSubject(loop),
-    '0018-client-minimum-version': clientMinimumVersion(loop),
-    '0019-extended-access-names': extendedAccessNames(loop),
-  };
-  return { getMigrations: async () => migrations };
+  return providerOf({ ...dialect, layout: 'loop' }, (name) => !referenceOnly.includes(name));
 }
 
 /**
@@ -64,32 +81,5 @@ export function createMigrationProvider(dialect: Pick<MigrationDialect, 'serial'
  * database before it is adopted, and by the tests that build one.
  */
 export function createLegacyMigrationProvider(dialect: Pick<MigrationDialect, 'serial'>): MigrationProvider {
-  const legacy = { ...dialect, layout: 'legacy' } as const;
-  const migrations: Record<string, Migration> = {
-    '0001-users-and-posts': usersAndPosts(legacy),
-    '0002-lifecycle-and-usage': lifecycleAndUsage(legacy),
-    '0003-api-keys': apiKeys(legacy),
-    '0004-idempotency-keys': idempotencyKeys(legacy),
-    '0005-clients-tenancy-usage-rollups': clientsTenancyAndUsageRollups(legacy),
-    '0006-notice-outbox': noticeOutbox(legacy),
-    '0007-bigint-ids': bigintIds(legacy),
-    '0008-element-usage': elementUsage(legacy),
-    '0009-operation-usage': operationUsage(legacy),
-    '0010-change-approvals': changeApprovals(legacy),
-  };
-  return { getMigrations: async () => migrations };
+  return providerOf({ ...dialect, layout: 'legacy' }, (name) => legacyMigrationNames.includes(name));
 }
-
-/** The names of the legacy migrations, as `kysely_migration` holds them. */
-export const legacyMigrationNames: readonly string[] = [
-  '0001-users-and-posts',
-  '0002-lifecycle-and-usage',
-  '0003-api-keys',
-  '0004-idempotency-keys',
-  '0005-clients-tenancy-usage-rollups',
-  '0006-notice-outbox',
-  '0007-bigint-ids',
-  '0008-element-usage',
-  '0009-operation-usage',
-  '0010-change-approvals',
-];

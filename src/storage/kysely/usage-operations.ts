@@ -1,0 +1,216 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { OperationCount, OperationUsageRow, UsageStore } from '../../kernel/ports/index.ts';
+import type { OperationCountColumns, Tables } from './tables.ts';
+import { codePointOrder, dayMs, filterSql, hourMs, scanPages, type Filters } from './usage-paged-scan.ts';
+import { upsertRollup } from './usage-rollups.ts';
+
+const hourOf = (at: number) => Math.floor(at / hourMs) * hourMs;
+const dayOf = (at: number) => Math.floor(at / dayMs) * dayMs;
+
+type OperationMethods = Pick<UsageStore, 'addOperationCounts' | 'operationUsage' | 'pruneOperationCounts'>;
+type CountTable = 'versionary_usage_operation_hours' | 'versionary_usage_operation_days';
+/** A row of either table: `at` is its hour or its day. */
+type CountRow = OperationCountColumns & { at: number };
+
+/**
+ * The hourly counts of calls to every version (`versionary_usage_operation_hours`) and their sums
+ * per UTC day beside them (`versionary_usage_operation_days`), always written, pruned and read
+ * together: a day's row is the sum of that day's hours the table holds. Upserts add calls and
+ * keep the latest `last_seen` (the same SQL on SQLite and PostgreSQL: CASE, not MAX/GREATEST);
+ * reads sum whole days and the hours at the edges of a window; retention deletes by hour.
+ */
+export function operationHoursStore(db: Kysely<Tables>, options: { pageRows: number }): OperationMethods {
+  return {
+    async addOperationCounts(counts) {
+      if (counts.length === 0) return;
+      // One transaction for both tables: a read never sees an hour without its day.
+      await db.transaction().execute((tx) => writeOperationCounts(tx, counts));
+    },
+    operationUsage: (window) => readOperationUsage(db, window, options.pageRows),
+    async pruneOperationCounts({ before }) {
+      const cut = hourOf(before);
+      const day = dayOf(cut);
+      return db.transaction().execute(async (tx) => {
+        const result = await tx
+          .deleteFrom('versionary_usage_operation_hours')
+          .where('hour', '<', cut)
+          .executeTakeFirst();
+        // Whole days before the cut go; the day it falls inside is summed again from the hours it keeps.
+        await tx
+          .deleteFrom('versionary_usage_operation_days')
+          .where('day', '<', cut > day ? day + dayMs : day)
+          .execute();
+        if (cut > day)
+          await sql`INSERT INTO versionary_usage_operation_days (day, version, endpoint, client_id, calls, last_seen)
+            SELECT CAST(${day} AS BIGINT), version, endpoint, client_id, SUM(calls), MAX(last_seen) FROM versionary_usage_operation_hours
+            WHERE hour >= ${cut} AND hour < ${day + dayMs} GROUP BY version, endpoint, client_id`.execute(tx);
+        return Number(result.numDeletedRows);
+      });
+    },
+  };
+}
+
+/** Add operation counts to the hours and their days inside the caller's transaction. */
+export async function writeOperationCounts(tx: Transaction<Tables>, counts: readonly OperationCount[]): Promise<void> {
+  if (counts.length === 0) return;
+  // Merged by key first (a caller may hand the same key twice, which one upsert statement
+  // cannot take on PostgreSQL), then sorted, so that concurrent writers lock rows in one order
+  // and cannot deadlock each other.
+  const hours = merge(counts.map((c) => ({ ...c, at: hourOf(c.hour), client_id: c.clientId, last_seen: c.lastSeen })));
+  const days = merge(hours.map((r) => ({ ...r, at: dayOf(r.at) })));
+  await upsertCounts(tx, 'versionary_usage_operation_hours', hours);
+  await upsertCounts(tx, 'versionary_usage_operation_days', days);
+}
+
+/** One row per (at, version, endpoint, client): calls added, the latest last_seen kept; sorted by that key. */
+function merge(rows: readonly CountRow[]): CountRow[] {
+  const byKey = new Map<string, CountRow>();
+  for (const r of rows) {
+    const key = `${r.at}\u0000${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+    const row = byKey.get(key);
+    if (row) {
+      row.calls += r.calls;
+      if (r.last_seen > row.last_seen) row.last_seen = r.last_seen;
+    } else
+      byKey.set(key, {
+        at: r.at,
+        version: r.version,
+        endpoint: r.endpoint,
+        client_id: r.client_id,
+        calls: r.calls,
+        last_seen: r.last_seen,
+      });
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+function upsertCounts(tx: Transaction<Tables>, table: CountTable, rows: readonly CountRow[]): Promise<void> {
+  const time = table === 'versionary_usage_operation_hours' ? 'hour' : 'day';
+  return upsertRollup(tx, {
+    table,
+    keys: [time, 'version', 'endpoint', 'client_id'],
+    rows: rows.map((r) => ({
+      [time]: r.at,
+      version: r.version,
+      endpoint: r.endpoint,
+      client_id: r.client_id,
+      calls: r.calls,
+      last_seen: r.last_seen,
+    })),
+  });
+}
+
+/**
+ * Rows per read step. On SQLite a step runs on the event loop, so a page is a few milliseconds of
+ * its time; on PostgreSQL only the rows' parsing does, and fewer round trips keep the read as quick
+ * as one statement was.
+ */
+export const operationPageRows = { sqlite: 500, postgres: 2000 } as const;
+
+/** The two tables a window is read from, with their time column and the span of one slice of a read. */
+const sources = {
+  hours: { table: 'versionary_usage_operation_hours', time: 'hour', sliceMs: 6 * hourMs },
+  days: { table: 'versionary_usage_operation_days', time: 'day', sliceMs: 7 * dayMs },
+} as const;
+
+type Source = (typeof sources)[keyof typeof sources];
+
+interface Part extends Filters {
+  source: Source;
+  from: number;
+  to: number;
+}
+
+const keyColumns = ['version', 'endpoint', 'client_id'] as const;
+
+interface PageRow extends Record<string, unknown> {
+  version: string;
+  endpoint: string;
+  client_id: string;
+  calls: number | string;
+  last_seen: number | string;
+}
+
+/**
+ * Calls per (version, endpoint, client) of the hours from the hour of `since` to `until`: whole UTC
+ * days from the daily rows, the ragged hours at either end from the hourly ones. The SQLite driver
+ * is synchronous, so one large read would hold the event loop (and every request) for seconds; this
+ * reads in small steps instead: time slices of at most a week of days or six hours, each in
+ * keyset pages of `pageRows` rows ({@link operationPageRows}) in primary-key order, summed here, with a turn of
+ * the event loop between steps. On PostgreSQL the same steps hand the connection back between them.
+ */
+async function readOperationUsage(
+  db: Kysely<Tables>,
+  options: { since: number; until?: number } & Filters,
+  pageRows: number,
+): Promise<OperationUsageRow[]> {
+  // The hours held bound the window: a window reaching far past them reads no empty slices. Two
+  // subqueries, each one step down the primary key's index (SQLite scans for MIN and MAX together).
+  const { rows: bounds } = await sql<{
+    first: number | string | null;
+    last: number | string | null;
+  }>`SELECT (SELECT MIN(hour) FROM versionary_usage_operation_hours) AS first,
+      (SELECT MAX(hour) FROM versionary_usage_operation_hours) AS last`.execute(db);
+  const [first, last] = [bounds[0]?.first, bounds[0]?.last];
+  if (first === null || first === undefined || last === null || last === undefined) return [];
+  const from = Math.max(Math.floor(options.since / hourMs) * hourMs, Number(first));
+  // Every hour that starts before until is in: the window ends where until's hour ends.
+  const to = Math.min(
+    options.until === undefined ? Infinity : Math.ceil(options.until / hourMs) * hourMs,
+    Number(last) + hourMs,
+  );
+  if (to <= from) return [];
+  const filters = { version: options.version, clientId: options.clientId };
+  const daysFrom = Math.ceil(from / dayMs) * dayMs;
+  const daysTo = Math.floor(to / dayMs) * dayMs;
+  const parts: Part[] =
+    daysTo > daysFrom
+      ? [
+          { source: sources.hours, from, to: daysFrom, ...filters },
+          { source: sources.days, from: daysFrom, to: daysTo, ...filters },
+          { source: sources.hours, from: daysTo, to, ...filters },
+        ]
+      : [{ source: sources.hours, from, to, ...filters }];
+  const sums = new Map<string, OperationUsageRow>();
+  for (const part of parts)
+    for (let start = part.from; start < part.to; start += part.source.sliceMs)
+      await readSlice(
+        db,
+        { ...part, from: start, to: Math.min(part.to, start + part.source.sliceMs) },
+        { pageRows, sums },
+      );
+  return [...sums.values()].sort(byKey);
+}
+
+/** Add one slice's rows into `sums`, a page at a time. */
+async function readSlice(
+  db: Kysely<Tables>,
+  part: Part,
+  { pageRows, sums }: { pageRows: number; sums: Map<string, OperationUsageRow> },
+): Promise<void> {
+  const { table, time } = part.source;
+  const conditions = [sql`${sql.ref(time)} >= ${part.from}`, sql`${sql.ref(time)} < ${part.to}`, ...filterSql(part)];
+  const columns = sql`${sql.ref(time)}, version, endpoint, client_id, calls, last_seen`;
+  await scanPages<PageRow>(db, { table, keys: [time, ...keyColumns], columns, conditions, pageRows }, (rows) => {
+    for (const r of rows) {
+      const key = `${r.version}\u0000${r.endpoint}\u0000${r.client_id}`;
+      // Both drivers may hand back bigints as strings.
+      const calls = Number(r.calls);
+      const lastSeen = Number(r.last_seen);
+      const sum = sums.get(key);
+      if (!sum) sums.set(key, { version: r.version, endpoint: r.endpoint, clientId: r.client_id, calls, lastSeen });
+      else {
+        sum.calls += calls;
+        if (lastSeen > sum.lastSeen) sum.lastSeen = lastSeen;
+      }
+    }
+  });
+}
+
+function byKey(a: OperationUsageRow, b: OperationUsageRow): number {
+  return (
+    codePointOrder(a.version, b.version) ||
+    codePointOrder(a.endpoint, b.endpoint) ||
+    codePointOrder(a.clientId, b.clientId)
+  );
+}
