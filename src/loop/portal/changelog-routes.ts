@@ -9,7 +9,7 @@ import {
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
 import { toChangelogEndpoint } from './changelog-endpoint.ts';
-import { html, isoDay, safeHref, sendPage } from './html.ts';
+import { html, isoDay, safeHref, sendPage, Table } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
@@ -145,29 +145,21 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
         upcoming.length > 0 &&
         html`<section aria-labelledby="upcoming-title">
           <h2 id="upcoming-title">Coming removals</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">Removed on</th>
-                <th scope="col">Instead</th>
-                <th scope="col">Guide</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${upcoming.map(
-                (u) =>
-                  html`<tr>
-                    <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
-                    <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
-                    <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
-                    <td>
-                      ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          <${Table}
+            bare
+            head=${['What', 'Removed on', 'Instead', 'Guide']}
+            rows=${upcoming.map(
+              (u) =>
+                html`<tr>
+                  <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
+                  <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
+                  <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
+                  <td>
+                    ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
+                  </td>
+                </tr>`,
+            )}
+          />
         </section>`
       }
       <h2>History</h2>

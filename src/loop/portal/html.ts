@@ -33,3 +33,39 @@ export function isoDay(at: number | string): string {
 export function safeHref(url: string | null | undefined): string | undefined {
   return url && isMigrationUrl(url) ? url : undefined;
 }
+
+/** An instant to the minute, in UTC. */
+export function stamp(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** {@link stamp} in a `<time>` element carrying the full instant. */
+export const timeStamp = (at: number): VNode => html`<time datetime=${new Date(at).toISOString()}>${stamp(at)}</time>`;
+
+/** A table with a header row of column names, in its scrolling wrapper unless `bare`. */
+export function Table(props: {
+  id?: string;
+  class?: string;
+  caption?: string;
+  head: unknown[];
+  rows: unknown[];
+  bare?: boolean;
+}): VNode {
+  const table = html`<table id=${props.id} class=${props.class}>
+    ${
+      props.caption !== undefined &&
+      html`<caption>
+        ${props.caption}
+      </caption>`
+    }
+    <thead>
+      <tr>
+        ${props.head.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${props.rows}
+    </tbody>
+  </table>`;
+  return props.bare ? table : html`<div class="table-wrap">${table}</div>`;
+}
