@@ -22,6 +22,7 @@ import {
 } from './schemas.ts';
 import { Type } from '@sinclair/typebox';
 
+const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
 const badBrownout =
   'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
 
@@ -49,6 +50,7 @@ export interface BrownoutRoutesOptions {
  * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
  */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  const item = (b: Brownout) => toItem(b, options.configured);
   app.get(
     '/brownouts',
     {
@@ -61,7 +63,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
       },
     },
-    async () => ({ data: options.cache.all().map((b) => toItem(b, options.configured)) }),
+    async () => ({ data: options.cache.all().map(item) }),
   );
   app.post(
     '/brownouts',
@@ -83,7 +85,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
     },
     async (request, reply) => {
       const b = await save(options, { body: request.body as Body });
-      return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(toItem(b, options.configured));
+      return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(item(b));
     },
   );
   app.delete(
@@ -120,6 +122,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
 
 /** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
 export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  const item = (b: Brownout) => toItem(b, options.configured);
   const clientOf = (request: Parameters<typeof principalOf>[0]): string => {
     const principal = principalOf(request);
     if (!principal)
@@ -143,7 +146,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         tags: ['notices'],
         response: {
           200: BrownoutList,
-          ...noticeProblems({ 401: 'No credentials', 403: 'The credential belongs to no client' }),
+          ...noticeProblems(noClient),
         },
       },
     },
@@ -153,7 +156,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         data: options.cache
           .all()
           .filter((b) => b.clientId === clientId)
-          .map((b) => toItem(b, options.configured)),
+          .map(item),
       };
     },
   );
@@ -166,14 +169,14 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         body: RehearsalBody,
         response: {
           201: BrownoutItem,
-          ...noticeProblems({ 400: badBrownout, 401: 'No credentials', 403: 'The credential belongs to no client' }),
+          ...noticeProblems({ 400: badBrownout, ...noClient }),
         },
       },
     },
     async (request, reply) => {
       const clientId = clientOf(request);
       const b = await save(options, { body: request.body as Body, clientId });
-      return reply.code(201).send(toItem(b, options.configured));
+      return reply.code(201).send(item(b));
     },
   );
   app.delete(
@@ -185,11 +188,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         params: BrownoutParams,
         response: {
           204: Type.Null(),
-          ...noticeProblems({
-            401: 'No credentials',
-            403: 'The credential belongs to no client',
-            404: 'You have no rehearsal with this id',
-          }),
+          ...noticeProblems({ ...noClient, 404: 'You have no rehearsal with this id' }),
         },
       },
     },

@@ -23,16 +23,20 @@ const count = (description?: string) =>
     ...(description ? { description } : {}),
   });
 
+const subjectText = Type.String({
+  maxLength: 400,
+  description:
+    '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+});
+const kindUnion = () => Type.Union(noticeKinds.map((k) => Type.Literal(k)));
+const statusUnion = () => Type.Union(outboxStatuses.map((s) => Type.Literal(s)));
+
 /** One outbox row as the management API shows it. */
 const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
-  subject: Type.String({
-    maxLength: 400,
-    description:
-      '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
-  }),
-  kind: Type.Union(noticeKinds.map((k) => Type.Literal(k))),
+  subject: subjectText,
+  kind: kindUnion(),
   step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
   type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
   sunsetAt: instant,
@@ -42,7 +46,7 @@ const NoticeItem = Type.Object({
     description: 'The channel: `email`, `webhook`, or one the app registers.',
   }),
   recipient: Type.String({ maxLength: 254, description: 'Email address, or webhook id.' }),
-  status: Type.Union(outboxStatuses.map((s) => Type.Literal(s))),
+  status: statusUnion(),
   waitingFor: Type.Union([Type.Literal('mail-transport'), Type.Literal('transport'), Type.Null()], {
     description:
       "Set while this instance has no transport for a pending row's channel: `mail-transport` for email without an SMTP server.",
@@ -59,8 +63,8 @@ const NoticeItem = Type.Object({
 export const NoticeQuery = Type.Object(
   {
     client: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    status: Type.Optional(Type.Union(outboxStatuses.map((s) => Type.Literal(s)))),
-    kind: Type.Optional(Type.Union(noticeKinds.map((k) => Type.Literal(k)))),
+    status: Type.Optional(statusUnion()),
+    kind: Type.Optional(kindUnion()),
     limit: Type.Optional(
       Type.Integer({ format: 'int32', minimum: 1, maximum: 500, description: 'Page size, 1 to 500; 100 by default.' }),
     ),
@@ -94,11 +98,7 @@ export const PassReportSchema = Type.Object(
     skipped: Type.Array(
       Type.Object(
         {
-          subject: Type.String({
-            maxLength: 400,
-            description:
-              '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
-          }),
+          subject: subjectText,
           client: Type.String({ maxLength: 200, description: 'The client id the calls were counted for.' }),
           reason: Type.Union(
             [Type.Literal('no-client'), Type.Literal('no-contact'), Type.Literal('already-enqueued')],
