@@ -2,8 +2,7 @@ import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { planNotices, type DueNotice } from '../../core/notices/index.ts';
 import type { Client, ClientElementUsageRow, ClientUsageRow, NewOutboxNotice } from '../../kernel/ports/index.ts';
 import type { NoticeChannel } from './channel.ts';
-import { toElementUsage } from './gather-elements.ts';
-import { noticeSubjects, toClientUsage } from './gather.ts';
+import { noticeSubjects, toClientUsage, toElementUsage } from './gather.ts';
 import type { NoticeWorkerOptions, PassReport, SkippedNotice, SkipReason } from './worker-types.ts';
 
 /** What planning did: the notices due, the outbox rows written, and the notices that wrote none. */
