@@ -8,7 +8,7 @@ import {
 } from '../../core/portal/index.ts';
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
-import { toChangelogEndpoint } from './changelog-endpoint.ts';
+import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
 import { html, isoDay, safeHref, sendPage, Table } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
@@ -186,4 +186,20 @@ function Entry(props: { entry: ChangelogEntry }) {
     }
     ${e.guideUrl && html`<p><a href=${e.guideUrl}>Migration guide for ${e.version}</a></p>`}
   </li>`;
+}
+
+/**
+ * An endpoint deprecation as a changelog shows it, the public one and a client's own alike: its
+ * dates, and its guide, its own migration URL when that is safe to link, else `versionGuide`.
+ */
+export function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: string) {
+  const guideUrl = safeHref(e.migrationUrl) ?? versionGuide;
+  return {
+    version: e.version,
+    method: e.method,
+    path: e.path,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    ...(guideUrl ? { guideUrl } : {}),
+  };
 }

@@ -6,9 +6,18 @@ import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
 import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import type { DashboardOptions } from './dashboard/options.ts';
-import { registerDashboard } from './dashboard/routes.ts';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { createDiffCache } from '../lifecycle/breaks/diff-cache.ts';
+import { registerBreaksRoute } from './dashboard/breaks-route.ts';
+import { createDashboardKit } from './dashboard/dashboard-kit.ts';
+import { registerFeedRoute } from './dashboard/feed-route.ts';
+import { createPortalSessions } from './dashboard/portal-sessions.ts';
+import { createSessionCodec } from './dashboard/session.ts';
+import { registerSignInRoutes } from './dashboard/sign-in-routes.ts';
+import { registerUsageRoutes } from './dashboard/usage-routes.ts';
 import { notFoundPageKey } from './not-found-page.ts';
-import { notFoundPage } from './not-found-view.ts';
+import { notFoundPage } from './home-page.ts';
 
 /** Options for {@link registerPortal}: what the docs and the dashboard read. */
 export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts'>;
@@ -25,4 +34,26 @@ export function registerPortal(app: FastifyInstance, options: PortalOptions): vo
   registerChangelogRoutes(app, options);
   registerApiCatalogRoute(app, options);
   void app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
+}
+
+/**
+ * The dashboard under `/portal`: sign-in with an API key or the admin key, a signed short-lived
+ * cookie, CSRF-checked forms, and the consumer or admin view by role.
+ */
+async function registerDashboard(portal: FastifyInstance, given: DashboardOptions): Promise<void> {
+  // One diff per pair of versions and lifecycle generation, shared by every client's pages.
+  const options: DashboardOptions = {
+    ...given,
+    diffs: given.diffs ?? createDiffCache({ clock: given.clock, generation: () => given.runtime.generation() }),
+  };
+  await portal.register(cookie);
+  await portal.register(formbody, { bodyLimit: 4096 });
+  const codec =
+    options.sessions ??
+    createSessionCodec({ clock: options.clock, ...(options.secret ? { secret: options.secret } : {}) });
+  const kit = createDashboardKit(options, { codec, sessions: createPortalSessions(options, codec) });
+  registerSignInRoutes(portal, kit);
+  registerUsageRoutes(portal, kit);
+  registerBreaksRoute(portal, kit);
+  registerFeedRoute(portal, kit);
 }

@@ -1,6 +1,5 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import {
-  fillDays,
   projectBurnDown,
   rankClients,
   startOfDay,
@@ -10,7 +9,7 @@ import {
 } from '../../../core/portal/index.ts';
 import type { EndpointDeprecation } from '../../../kernel/ports/index.ts';
 import { describeVersions, type VersionInfo } from '../../lifecycle/version-info.ts';
-import { lookbackDays, recentNotices } from './consumer-data.ts';
+import { dailySeries, lookbackDays, recentNotices } from './consumer-data.ts';
 import { gatherAdminElements, type AdminElement } from '../../lifecycle/breaks/element-data.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
@@ -63,15 +62,6 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     usage.byDay({ since: today - 29 * DAY_MS }),
     usage.byClient({ since: today - (lookbackDays - 1) * DAY_MS }),
   ]);
-  const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({
-    name,
-    points: fillDays({
-      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
-      from: today - 29 * DAY_MS,
-      to: today,
-    }),
-  }));
 
   const byClient = new Map<string, CallingClient>();
   for (const r of rows) {
@@ -126,7 +116,7 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
   }
   return {
     versions,
-    daily,
+    daily: dailySeries(days, now),
     calling,
     endpoints: options.runtime.endpointDeprecations(),
     elements: await gatherAdminElements(options),

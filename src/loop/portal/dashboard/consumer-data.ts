@@ -113,16 +113,20 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     }
   }
   warnings.sort((a, b) => (a.sunsetAt ?? Infinity) - (b.sunsetAt ?? Infinity));
-  const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({
+  return { clientId, ...(client ? { client } : {}), warnings, elements, daily: dailySeries(days, now), notices };
+}
+
+/** Calls per version per day over the last 30 days, a series per version, days without calls as 0. */
+export function dailySeries(days: Array<{ version: string; day: number; calls: number }>, now: number) {
+  const today = startOfDay(now);
+  return [...new Set(days.map((d) => d.version))].sort().map((name) => ({
     name,
     points: fillDays({
       counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
-      from: startOfDay(now) - 29 * DAY_MS,
-      to: startOfDay(now),
+      from: today - 29 * DAY_MS,
+      to: today,
     }),
   }));
-  return { clientId, ...(client ? { client } : {}), warnings, elements, daily, notices };
 }
 
 /** A client's latest notices, newest first (the store pages oldest first, so read to the end). */

@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { html, sendPage } from '../html.ts';
 import { Layout } from '../layout.ts';
 import type { DashboardOptions } from './options.ts';
@@ -14,6 +15,8 @@ export interface DashboardKit {
   page(reply: FastifyReply, content: { title: string; body: unknown; session?: PortalSession }): FastifyReply;
   /** Send the caller to the sign-in page, dropping whatever cookie it had. */
   toSignIn(reply: FastifyReply): FastifyReply;
+  /** Refuse (403) a form post whose `_csrf` is not the session's. */
+  assertCsrf(session: PortalSession, request: FastifyRequest): void;
 }
 
 /** The page frame and the sign-in redirect of the dashboard. */
@@ -47,5 +50,44 @@ export function createDashboardKit(
         .header('cache-control', 'no-store')
         .clearCookie(cookieName, { path: '/portal' })
         .redirect('/portal/sign-in', 303),
+    assertCsrf: (session, request) => {
+      if (!codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
+        throw new VersionaryError({
+          code: ErrorCode.Forbidden,
+          detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
+        });
+    },
   };
+}
+
+/**
+ * Whether a form's `Origin` is the portal's own: the configured `publicUrl`'s origin, or the
+ * origin the request itself was sent to. Behind a TLS-terminating proxy the socket is plain http,
+ * so the second is `http://…` while the browser says `https://…`: the first answers for it. The
+ * second reads `X-Forwarded-Proto` and `X-Forwarded-Host` only through Fastify's `trustProxy`,
+ * that is from a proxy the app trusts; a header from anyone else changes nothing.
+ */
+function isPortalOrigin(options: { origin: string; request: FastifyRequest; publicUrl: string | undefined }): boolean {
+  const { origin, request } = options;
+  if (origin === `${request.protocol}://${request.host}`) return true;
+  return options.publicUrl !== undefined && origin === originOf(options.publicUrl);
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Refuse (403) a form posted from any origin but the portal's own; a request without `Origin` passes. */
+export function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl })) {
+    throw new VersionaryError({
+      code: ErrorCode.Forbidden,
+      detail: 'Portal forms are accepted only from the portal itself.',
+    });
+  }
 }

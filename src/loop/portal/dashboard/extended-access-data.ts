@@ -34,11 +34,6 @@ export function subjectName(s: ExtendedAccessSubject): string {
   return s.version;
 }
 
-/** The cap (`extendedAccessUntil`) of a subject, or undefined when none can be granted. */
-export function capOf(options: Pick<DashboardOptions, 'runtime'>, s: ExtendedAccessSubject): number | undefined {
-  return subjectCap(options.runtime, s);
-}
-
 /** A client's extended access: what it may still ask for (from its warnings), its requests and its grants of extended access. */
 export async function gatherExtendedAccess(
   options: DashboardOptions,
@@ -58,7 +53,7 @@ export async function gatherExtendedAccess(
     const [method, path] = endpoint ? endpoint.split(' ') : [];
     const subject: ExtendedAccessSubject =
       method && path ? { kind: 'endpoint', version: w.version, method, path } : { kind: 'version', version: w.version };
-    const cap = capOf(options, subject);
+    const cap = subjectCap(options.runtime, subject);
     const key = subjectKey(subject);
     if (cap === undefined || cap <= options.clock.now() || taken.has(key)) continue;
     askable.push({ subject, key, name: subjectName(subject), sunsetAt: w.sunsetAt, cap });

@@ -7,9 +7,8 @@ import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import { declineRequest, grantRequest } from '../../lifecycle/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
 import { gatherConsumerData } from './consumer-data.ts';
-import type { DashboardKit } from './dashboard-kit.ts';
+import { assertSameOrigin, type DashboardKit } from './dashboard-kit.ts';
 import { gatherExtendedAccess } from './extended-access-data.ts';
-import { assertSameOrigin } from './same-origin.ts';
 import type { PortalSession } from './session.ts';
 
 /** The longest reason a form takes, as the management API's. */
@@ -114,11 +113,7 @@ async function signedIn(
   assertSameOrigin(request, kit.options.publicUrl);
   const session = await kit.sessions.sessionOf(request);
   if (!session) return undefined;
-  if (!kit.codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
-    throw new VersionaryError({
-      code: ErrorCode.Forbidden,
-      detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
-    });
+  kit.assertCsrf(session, request);
   // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
   if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
   return session;
