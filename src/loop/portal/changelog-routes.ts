@@ -9,7 +9,7 @@ import {
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
 import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
-import { html, isoDay, safeHref, sendPage, Table } from './html.ts';
+import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
@@ -152,7 +152,7 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
               (u) =>
                 html`<tr>
                   <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
-                  <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
+                  <td>${dayTime(u.sunsetAt)}</td>
                   <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
                   <td>
                     ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
@@ -174,7 +174,7 @@ function Entry(props: { entry: ChangelogEntry }) {
   return html`<li class="entry" id=${anchorOf(e)} data-kind=${e.kind}>
     <h3>${e.title}</h3>
     <p class="muted">
-      <time datetime=${isoDay(e.at)}>${isoDay(e.at)}</time> · ${kindLabel[e.kind] ?? e.kind} ·
+      ${dayTime(e.at)} · ${kindLabel[e.kind] ?? e.kind} ·
       <a href=${`/docs/${e.version}`}>${e.version} reference</a>
     </p>
     <p>${e.summary}</p>

@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import { replacementName } from '../../core/lifecycle/index.ts';
-import { html, isoDay, safeHref } from './html.ts';
+import { dayTime, html, isoDay, safeHref } from './html.ts';
 import type { VersionInfo } from '../lifecycle/version-info.ts';
 
 const statusText: Record<string, string> = {
@@ -46,12 +46,12 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
       ${
         v.deprecatedAt !== undefined &&
         html`<dt>Deprecated on</dt>
-          <dd><time datetime=${isoDay(v.deprecatedAt)}>${isoDay(v.deprecatedAt)}</time></dd>`
+          <dd>${dayTime(v.deprecatedAt)}</dd>`
       }
       ${
         v.sunsetAt !== undefined &&
         html`<dt>Sunset on</dt>
-          <dd><time datetime=${isoDay(v.sunsetAt)}>${isoDay(v.sunsetAt)}</time></dd>`
+          <dd>${dayTime(v.sunsetAt)}</dd>`
       }
       ${
         left !== undefined &&
@@ -63,7 +63,7 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
         v.status !== 'removed' &&
         html`<dt>Closed to new clients</dt>
           <dd data-closed-to-new-clients=${isoDay(closed)}>
-            ${closed <= props.now ? 'since' : 'from'} ${day(closed)}
+            ${closed <= props.now ? 'since' : 'from'} ${dayTime(closed)}
           </dd>`
       }
       ${
@@ -71,7 +71,7 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
         v.status !== 'removed' &&
         html`<dt>Extended access</dt>
           <dd data-extended-access-until=${isoDay(v.extendedAccessUntil)}>
-            possible until ${day(v.extendedAccessUntil)}, on request
+            possible until ${dayTime(v.extendedAccessUntil)}, on request
           </dd>`
       }
       ${
@@ -84,13 +84,11 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
   </section>`;
 }
 
-const day = (at: number) => html`<time datetime=${isoDay(at)}>${isoDay(at)}</time>`;
-
 /** ", closed to new clients since <date>" for a subject with a closing date, before its sunset. */
 function closing(o: { closedToNewClientsAt?: number; sunsetAt: number }, now: number) {
   const at = o.closedToNewClientsAt;
   if (at === undefined || o.sunsetAt <= now) return '';
-  return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${day(at)}`;
+  return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${dayTime(at)}`;
 }
 
 /**
@@ -106,8 +104,7 @@ export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }
       ${endpoints.map(
         (e) =>
           html`<li>
-            <code>${e.method} ${e.path}</code>: deprecated, removed on
-            <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>${closing(e, props.now)}
+            <code>${e.method} ${e.path}</code>: deprecated, removed on ${dayTime(e.sunsetAt)}${closing(e, props.now)}
             ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
           </li>`,
       )}
@@ -130,10 +127,9 @@ export function DeprecatedElements(props: { version: VersionInfo; now: number })
         const instead = replacementName(e);
         const guide = safeHref(e.migrationUrl) ?? guideUrl;
         const refused = e.sunsetAt <= props.now ? '; refused in requests since ' : '; refused in requests from ';
-        const sunset = html`<time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>`;
         // One line: htm drops a line break between text and an element, which would join the words.
         // prettier-ignore
-        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${sunset}${closing(e, props.now)}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
+        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${dayTime(e.sunsetAt)}${closing(e, props.now)}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
       })}
     </ul>
   </section>`;

@@ -34,6 +34,9 @@ export function safeHref(url: string | null | undefined): string | undefined {
   return url && isMigrationUrl(url) ? url : undefined;
 }
 
+/** {@link isoDay} in a `<time>` element. */
+export const dayTime = (at: number): VNode => html`<time datetime=${isoDay(at)}>${isoDay(at)}</time>`;
+
 /** An instant to the minute, in UTC. */
 export function stamp(at: number): string {
   return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;

@@ -1,10 +1,9 @@
 import type { VNode } from 'preact';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { DailyCount } from '../../../core/portal/index.ts';
-import { html, isoDay } from '../html.ts';
+import { html, isoDay, Table } from '../html.ts';
 import { linearScale, niceMax, palette, px } from './scale.ts';
 
-/** Options for {@link DailyChart}. */
 export interface DailyChartProps {
   id: string;
   title: string;
@@ -74,27 +73,18 @@ export function DailyChart(props: DailyChartProps): VNode {
     </figcaption>
     <details>
       <summary>The numbers</summary>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              ${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${[...new Set(days)]
-              .sort((a, b) => a - b)
-              .map(
-                (d) =>
-                  html`<tr>
-                    <th scope="row">${isoDay(d)}</th>
-                    ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
-                  </tr>`,
-              )}
-          </tbody>
-        </table>
-      </div>
+      <${Table}
+        head=${['Day', ...props.series.map((s) => `${s.name} (${props.unit})`)]}
+        rows=${[...new Set(days)]
+          .sort((a, b) => a - b)
+          .map(
+            (d) =>
+              html`<tr>
+                <th scope="row">${isoDay(d)}</th>
+                ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
+              </tr>`,
+          )}
+      />
     </details>
   </figure>`;
 }

@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay } from '../html.ts';
+import { html, isoDay, Table } from '../html.ts';
 import type { VersionInfo } from '../../lifecycle/version-info.ts';
 import { linearScale, px } from './scale.ts';
 
@@ -54,30 +54,19 @@ export function TimelineChart(props: {
       Lifecycle timeline: <span class="legend"><span class="swatch active"></span>active</span>
       <span class="legend"><span class="swatch deprecated"></span>deprecated until the sunset</span>
     </figcaption>
-    <div class="table-wrap">
-      <table class="timeline-table">
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Released</th>
-            <th scope="col">Deprecated</th>
-            <th scope="col">Sunset</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${versions.map(
-            (v) =>
-              html`<tr>
-                <th scope="row">${v.name}</th>
-                <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
-                <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
-                <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
-                <td>${v.status.replace('_', ' ')}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <${Table}
+      class="timeline-table"
+      head=${['Version', 'Released', 'Deprecated', 'Sunset', 'Status']}
+      rows=${versions.map(
+        (v) =>
+          html`<tr>
+            <th scope="row">${v.name}</th>
+            <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
+            <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
+            <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
+            <td>${v.status.replace('_', ' ')}</td>
+          </tr>`,
+      )}
+    />
   </figure>`;
 }
