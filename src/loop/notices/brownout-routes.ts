@@ -32,7 +32,6 @@ const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as c
 type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string; target?: TargetInput };
 type Problem = { pointer: string; detail: string };
 
-/** Options for {@link registerBrownoutRoutes}. */
 export interface BrownoutRoutesOptions {
   store: NoticeStore;
   cache: BrownoutCache;
@@ -45,10 +44,7 @@ export interface BrownoutRoutesOptions {
   flushUsage: () => Promise<void>;
 }
 
-/**
- * Brownouts in the management API (`/admin/v1/brownouts`, admin) and rehearsals a consumer
- * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
- */
+/** Brownouts in the management API (`/admin/v1/brownouts`). */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   const item = (b: Brownout) => toItem(b, options.configured);
   app.get(
@@ -282,7 +278,6 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
   return b;
 }
 
-/** A brownout as the API shows it. */
 export function toItem(b: Brownout, configured: Brownout[]) {
   return {
     id: b.id,

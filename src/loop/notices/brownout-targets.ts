@@ -63,7 +63,6 @@ export async function resolveTarget(options: {
   };
 }
 
-/** A brownout's target as the API shows it. */
 export function targetItem(b: Brownout): { all: boolean; clients: string[] | null; calledWithinDays: number | null } {
   if (b.clientId !== undefined) return { all: false, clients: [b.clientId], calledWithinDays: null };
   return {

@@ -159,11 +159,7 @@ export function createPayloadBuilder(options: {
   };
 }
 
-/**
- * Deprecated fields and query parameters as notice subjects: a client that sent one is told about
- * it as about a deprecated version, with the element's own sunset. An element is never flagged
- * removed: it is gone at its sunset.
- */
+/** Deprecated fields and query parameters as notice subjects; never flagged removed: gone at the sunset. */
 function elementSubjects(elements: readonly ElementDeprecation[]): NoticeSubject[] {
   return elements.map((e) => ({
     version: e.version,
@@ -174,10 +170,7 @@ function elementSubjects(elements: readonly ElementDeprecation[]): NoticeSubject
   }));
 }
 
-/**
- * Element usage rows as the planner reads them, carrying their element so they count for its
- * subject only. Element usage is kept as totals: the planner's lookback reads their last call.
- */
+/** Element usage rows as the planner reads them, carrying their element so they count for it only. */
 export function toElementUsage(rows: readonly ClientElementUsageRow[]): ClientUsage[] {
   return rows.map((r) => ({
     clientId: r.clientId,
@@ -190,10 +183,7 @@ export function toElementUsage(rows: readonly ClientElementUsageRow[]): ClientUs
   }));
 }
 
-/**
- * The payload of a notice about a field or parameter: the client's calls that sent it, per
- * endpoint, and what to send instead. No compatibility diff applies: the version stays.
- */
+/** The payload of a notice about a field or parameter: no compatibility diff applies, the version stays. */
 function elementPayload(o: {
   runtime: LifecycleRuntime;
   absolute: (url: string) => string;

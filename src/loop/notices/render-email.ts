@@ -110,10 +110,7 @@ const short = (text: string) => {
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 };
 
-/**
- * The email of an owner's decision on a client's request for extended access: "Extended access to
- * v1 granted until 2027-03-01", or "… declined: <reason>".
- */
+/** The email of an owner's decision on a client's request for extended access. */
 function renderDecisionEmail(options: {
   payload: NoticePayload;
   decision: ExtendedAccessDecisionFacts;
@@ -156,21 +153,15 @@ function renderDecisionEmail(options: {
   });
 }
 
-/** A rendered notice email. */
 interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
 }
 
-/** A fact of a notice email: its name and its value. */
 type EmailFact = readonly [string, string];
 
-/**
- * The frame every notice email shares, so that each kind reads alike: the headline, whom it is
- * to, the facts (as lines, and as a table whose values named in `links` are links), the kind's
- * own part, and the unsubscribe link. Each kind brings only its headline, facts and body.
- */
+/** The frame every notice email shares, so that each kind reads alike. */
 function frameEmail(options: {
   subject: string;
   headline: string;

@@ -31,7 +31,6 @@ const subjectText = Type.String({
 const kindUnion = () => Type.Union(noticeKinds.map((k) => Type.Literal(k)));
 const statusUnion = () => Type.Union(outboxStatuses.map((s) => Type.Literal(s)));
 
-/** One outbox row as the management API shows it. */
 const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
@@ -59,7 +58,6 @@ const NoticeItem = Type.Object({
   sentAt: Type.Union([instant, Type.Null()]),
 });
 
-/** `GET /admin/v1/notices` query. */
 export const NoticeQuery = Type.Object(
   {
     client: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -75,7 +73,6 @@ export const NoticeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** `GET /admin/v1/notices` answer. */
 export const NoticeList = Type.Object(
   {
     data: Type.Array(NoticeItem, { maxItems: 500 }),
@@ -87,7 +84,6 @@ export const NoticeList = Type.Object(
   { description: 'A page of notices, oldest first' },
 );
 
-/** `POST /admin/v1/notices/run` answer. */
 export const PassReportSchema = Type.Object(
   {
     planned: count('Notices newly due (one per client and subject).'),
@@ -116,7 +112,6 @@ export const PassReportSchema = Type.Object(
   { description: 'What the pass did' },
 );
 
-/** A brownout as the API shows it. */
 export const BrownoutItem = Type.Object(
   {
     id: Type.String({ maxLength: 64 }),
@@ -197,7 +192,6 @@ export const RehearsalBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Body creating a brownout. */
 export const BrownoutBody = Type.Object(
   { ...subjectFields, startsAt: instant, endsAt: instant, target: Type.Optional(TargetBody) },
   { additionalProperties: false },
@@ -230,18 +224,15 @@ export const BrownoutScheduleBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The brownouts a schedule planned. */
 export const BrownoutScheduleResult = Type.Object(
   { data: Type.Array(BrownoutItem, { maxItems: 20 }) },
   { description: 'The windows planned, earliest first' },
 );
 
-/** Path parameters naming a brownout. */
 export const BrownoutParams = Type.Object({
   id: Type.String({ maxLength: 64, description: 'The brownout id (`bo_…`).' }),
 });
 
-/** Query of the one-click unsubscribe link. */
 export const UnsubscribeQuery = Type.Object(
   {
     client: Type.String({ minLength: 1, maxLength: 100 }),

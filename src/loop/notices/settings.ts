@@ -13,7 +13,6 @@ export interface NoticesSettings extends NoticeSettings {
   retryBaseSeconds: number;
   /** Absolute base of links in notices, e.g. `https://api.example.com`. */
   publicUrl: string;
-  /** Planned brownouts from the config file. */
   brownouts: Brownout[];
 }
 
@@ -28,11 +27,7 @@ const keys = [
   'brownouts',
 ];
 
-/**
- * Parse the notices settings, pushing every problem to `errors`. The part reads them through `noticesSection`.
- *
- * @internal exported for the tests
- */
+/** @internal exported for the tests */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};

@@ -22,7 +22,6 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
   return `v1,${createHmac('sha256', key).update(`${options.id}.${options.timestamp}.${options.body}`).digest('base64')}`;
 }
 
-/** Options for {@link createWebhookChannel}. */
 export interface WebhookChannelOptions {
   /** The webhook's URL and secret, read at each delivery (a changed URL applies at once). */
   target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>;

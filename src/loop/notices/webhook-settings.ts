@@ -3,19 +3,13 @@ import { unknownKey } from '../../core/text/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
-/** One of {@link privateTargetKinds}. */
 export type PrivateTargetKind = (typeof privateTargetKinds)[number];
 
-/** The `webhooks` part of the config file, parsed. */
 export interface WebhookSettings {
   /** Non-public ranges webhook URLs may resolve to; empty by default (public addresses only). */
   allowPrivateTargets: ReadonlySet<PrivateTargetKind>;
 }
 
-/**
- * Read `webhooks` from the config file, e.g. `{"webhooks": {"allowPrivateTargets": ["loopback"]}}`,
- * pushing every error into `errors`.
- */
 function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
   const raw = options.file.webhooks;
   const none: WebhookSettings = { allowPrivateTargets: new Set() };

@@ -4,7 +4,6 @@ import ipaddr from 'ipaddr.js';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { PrivateTargetKind, WebhookSettings } from './webhook-settings.ts';
 
-/** Resolves a host name to every address it has. */
 export type ResolveHost = (host: string) => Promise<LookupAddress[]>;
 
 const lookupTimeoutMs = 3000;
@@ -59,7 +58,6 @@ const defaultResolve: ResolveHost = (host) =>
     });
   });
 
-/** The checked target of {@link assertPublicWebhookUrl}. */
 export interface WebhookTarget {
   url: URL;
   /** Every address the host resolved to, all allowed; empty when the name does not resolve (yet). */

@@ -6,22 +6,15 @@ import type { NoticeChannel } from './channel.ts';
 import type { PayloadBuilder } from './gather.ts';
 import type { NoticesSettings } from './settings.ts';
 
-/**
- * Why a planned notice wrote no outbox row: `no-client`, the calls were made without a registered
- * client (a key with no client, a token subject, an address), so no one can be told;
- * `no-contact`, the client has neither a contact email nor a webhook; `already-enqueued`, every
- * row it would write is in the outbox already (another instance planned it at the same moment).
- */
+/** Why a planned notice wrote no outbox row (described in `PassReportSchema`). */
 export type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
 
-/** A planned notice that wrote no outbox row, and why. */
 export interface SkippedNotice {
   subject: string;
   client: string;
   reason: SkipReason;
 }
 
-/** What one pass did. */
 export interface PassReport {
   planned: number;
   enqueued: number;
@@ -32,7 +25,6 @@ export interface PassReport {
   skipped: SkippedNotice[];
 }
 
-/** Options for `createNoticeWorker`. */
 export interface NoticeWorkerOptions {
   notices: NoticeStore;
   usage: Pick<UsageStore, 'byClient' | 'elementCalls'>;

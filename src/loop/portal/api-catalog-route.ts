@@ -7,11 +7,7 @@ import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
 
 const catalogUrl = '/.well-known/api-catalog';
 
-/**
- * `/.well-known/api-catalog` (RFC 9727): GET returns the linkset of every version; HEAD (which
- * Fastify derives from GET) carries the same `Link` header, `rel="api-catalog"`, that RFC 9727
- * asks for. Every other page links the catalog the same way.
- */
+/** `/.well-known/api-catalog` (RFC 9727); HEAD, derived from GET, carries the same `Link` header. */
 export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPagesOptions & { prefix: string }): void {
   app.get(catalogUrl, async (_request, reply) => {
     const versions = describeVersions(options).map((v) => ({

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-/** Where portal assets are served from. */
 export const assetPath = '/portal-assets';
 
 /** The site icon; also answers `/favicon.ico`, which browsers ask for on pages that name none. */

@@ -13,15 +13,12 @@ const builder = new XMLBuilder({
 const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const text = (value: string) => value.replace(notXml, '');
 
-/** Options for {@link toAtomFeed}. */
 export interface AtomFeedOptions {
   changelog: Changelog;
   /** A `tag:` URI naming the feed; entries' ids extend it. */
   id: string;
   title: string;
-  /** Where the feed itself is served. */
   selfUrl: string;
-  /** The HTML page of the same changelog. */
   pageUrl: string;
   /** The feed's `updated` when it has no entry yet. */
   fallbackUpdated: number;

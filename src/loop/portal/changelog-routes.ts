@@ -78,11 +78,7 @@ function closingsOf(versions: ReturnType<typeof describeVersions>, options: Docs
   ]);
 }
 
-/**
- * The changelog in three forms from one model: `/docs/changelog` (HTML), `/changelog.atom`
- * (RFC 4287) and `/changelog.json` (JSON Feed 1.1). Built per request from the live lifecycle, so
- * a deprecation made through the management API shows at once.
- */
+/** The changelog as HTML, Atom and JSON Feed, built per request so a new deprecation shows at once. */
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
   const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
@@ -188,10 +184,7 @@ function Entry(props: { entry: ChangelogEntry }) {
   </li>`;
 }
 
-/**
- * An endpoint deprecation as a changelog shows it, the public one and a client's own alike: its
- * dates, and its guide, its own migration URL when that is safe to link, else `versionGuide`.
- */
+/** An endpoint deprecation as a changelog shows it; its own migration URL when safe, else `versionGuide`. */
 export function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: string) {
   const guideUrl = safeHref(e.migrationUrl) ?? versionGuide;
   return {

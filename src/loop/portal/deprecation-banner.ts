@@ -10,11 +10,7 @@ const statusText: Record<string, string> = {
   removed: 'removed',
 };
 
-/**
- * The deprecation banner of a version's docs page: status, dates, days left, replacement and the
- * migration guide. `undefined` for a current version, which carries no banner. Under 30 days it
- * turns urgent, as the `Warning` header does.
- */
+/** The deprecation banner of a version's docs page; urgent under 30 days, as the `Warning` header. */
 export function DeprecationBanner(props: { version: VersionInfo; now: number }): VNode | undefined {
   const v = props.version;
   const closed = v.closedToNewClientsAt;
@@ -91,10 +87,7 @@ function closing(o: { closedToNewClientsAt?: number; sunsetAt: number }, now: nu
   return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${dayTime(at)}`;
 }
 
-/**
- * Endpoints of a version deprecated on their own: the operations marked deprecated in the
- * reference, listed server-side so they show without JavaScript.
- */
+/** Endpoints deprecated on their own, listed server-side so they show without JavaScript. */
 export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }): VNode | undefined {
   const { endpoints } = props.version;
   if (endpoints.length === 0) return undefined;
@@ -113,9 +106,8 @@ export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }
 }
 
 /**
- * Fields and query parameters of a version deprecated on their own (the spec's safe deprecation
- * of a field): each with its replacement, sunset and guide. A field stays in the version's
- * responses after its sunset, but requests that send it, or a deprecated parameter, are refused.
+ * Fields and query parameters deprecated on their own. A field stays in the version's responses
+ * after its sunset, but requests that send it, or a deprecated parameter, are refused.
  */
 export function DeprecatedElements(props: { version: VersionInfo; now: number }): VNode | undefined {
   const { elements, guideUrl } = props.version;

@@ -10,7 +10,6 @@ import { html, isoDay, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, type VersionInfo } from '../lifecycle/version-info.ts';
 
-/** What the docs routes read. */
 export interface DocsPagesOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -21,10 +20,7 @@ export interface DocsPagesOptions {
   brownouts?: () => readonly Brownout[];
 }
 
-/**
- * `/docs`, the list of versions, and `/docs/<version>`, each version's API reference: Swagger UI
- * over the version's served OpenAPI document, under a server-rendered deprecation banner.
- */
+/** `/docs` and `/docs/<version>`: Swagger UI under a server-rendered deprecation banner. */
 export function registerDocsPages(app: FastifyInstance, options: DocsPagesOptions): void {
   app.get('/docs', async (_request, reply) => {
     const versions = describeVersions(options);

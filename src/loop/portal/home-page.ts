@@ -3,10 +3,7 @@ import { render } from 'preact-render-to-string';
 import { html, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 
-/**
- * The page a browser gets at `/`: what the service is and where its documentation is. API
- * clients get the same facts as JSON from the same route.
- */
+/** The page a browser gets at `/`; API clients get the same facts as JSON from the same route. */
 export function sendHomePage(
   reply: FastifyReply,
   options: { versions: ReadonlyArray<{ name: string; state: string }>; site: string },

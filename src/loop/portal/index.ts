@@ -19,14 +19,9 @@ import { registerUsageRoutes } from './dashboard/usage-routes.ts';
 import { notFoundPageKey } from './not-found-page.ts';
 import { notFoundPage } from './home-page.ts';
 
-/** Options for {@link registerPortal}: what the docs and the dashboard read. */
 export type PortalOptions = DashboardOptions & Pick<DocsPagesOptions, 'brownouts'>;
 
-/**
- * The developer portal: docs per version with deprecation banners, the changelog and its feeds,
- * the API catalog, the signed-in dashboard (`/portal`), the assets they load and a readable 404
- * page for browsers, all served by the service.
- */
+/** The developer portal: docs, changelog and feeds, API catalog, dashboard, assets, 404 page. */
 export function registerPortal(app: FastifyInstance, options: PortalOptions): void {
   registerPortalAssets(app);
   provideSteps(app, [[notFoundPageKey, { scope: createApiScope(options.prefix), page: notFoundPage(options.title) }]]);
@@ -36,10 +31,7 @@ export function registerPortal(app: FastifyInstance, options: PortalOptions): vo
   void app.register((portal) => registerDashboard(portal, options), { prefix: '/portal' });
 }
 
-/**
- * The dashboard under `/portal`: sign-in with an API key or the admin key, a signed short-lived
- * cookie, CSRF-checked forms, and the consumer or admin view by role.
- */
+/** The dashboard under `/portal`: sign-in with a key, a signed short-lived cookie, views by role. */
 async function registerDashboard(portal: FastifyInstance, given: DashboardOptions): Promise<void> {
   // One diff per pair of versions and lifecycle generation, shared by every client's pages.
   const options: DashboardOptions = {

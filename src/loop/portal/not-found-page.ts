@@ -38,9 +38,8 @@ export const notFoundPageStep = defineStep({
 });
 
 /**
- * What {@link notFoundPageStep} is made from. The page is rendered by the caller (the portal's
- * `not-found-view.ts`): this file is listed in the loop's steps, which every loop loads, also with
- * `portal: false` and Preact not installed.
+ * The page is rendered by the caller (the portal's `home-page.ts`): this file is listed in the
+ * loop's steps, which every loop loads, also with `portal: false` and Preact not installed.
  */
 export interface NotFoundPageOptions {
   scope: ApiScope;

@@ -13,7 +13,6 @@ import {
   type RateLimitStore,
 } from '../access/rate-limit/index.ts';
 
-/** What {@link pageRateLimitStep} is made from. */
 export interface PageRateLimitOptions {
   /** The API's `rateLimit` settings: the pages get the same budget per address. */
   settings: RateLimitSettings;
@@ -52,7 +51,6 @@ export const pageRateLimitStep = defineStep({
   },
 });
 
-/** Options for {@link pageLimit}: one budget over some pages. */
 export interface PageLimitOptions {
   store: RateLimitStore;
   clock: Clock;
@@ -64,11 +62,7 @@ export interface PageLimitOptions {
   pages: string;
 }
 
-/**
- * One budget of pages, counted through the API's rate-limit store and answered as the API answers:
- * `RateLimit-Policy` and `RateLimit` on each counted page, and over the budget the `RATE_LIMITED`
- * problem (429) with `Retry-After`. A failing store serves the page unlimited and logs it.
- */
+/** One budget of pages, counted and answered as {@link pageRateLimitStep} says. */
 export function pageLimit(options: PageLimitOptions): RequestStep['run'] {
   const { store, clock, policy } = options;
   const windowMs = policy.windowSeconds * 1000;

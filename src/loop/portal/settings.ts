@@ -7,11 +7,7 @@ export interface SessionBudget {
   windowSeconds: number;
 }
 
-/**
- * The `portal` part of the config file, parsed.
- *
- * @internal exported for the tests
- */
+/** @internal exported for the tests */
 export interface PortalSettings {
   /** The signed-in pages' budget per signed-in key; `false` turns it off. */
   sessionBudget: SessionBudget | false;
@@ -31,9 +27,7 @@ const budgetKeys = ['max', 'windowSeconds'] as const;
 const bounds = { max: [1, 1_000_000], windowSeconds: [1, 86_400] } as const;
 
 /**
- * Read `portal` from the config file (`{"portal": {"sessionBudget": {"max": 60, "windowSeconds": 20}}}`),
- * pushing every error into `errors` and keeping the default for each value in error. The part
- * reads it through `portalSection`.
+ * Read `portal` from the config file, keeping the default for each value in error.
  *
  * @internal exported for the tests
  */
@@ -74,5 +68,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The portal part's section of the config file. */
 export const portalSection = settingsSection('portal', { keys: ['portal'], parse: parsePortalSettings });

@@ -21,10 +21,7 @@ const width = 640;
 const height = 240;
 const pad = { left: 44, right: 16, top: 16, bottom: 36 };
 
-/**
- * A line chart of daily counts, rendered as SVG on the server (readable without JavaScript),
- * with an accessible name and the same numbers in a table under it.
- */
+/** A line chart of daily counts in server-rendered SVG, with the same numbers in a table under it. */
 export function DailyChart(props: DailyChartProps): VNode {
   const days = props.series.flatMap((s) => s.points.map((p) => p.day));
   const first = Math.min(...days);

@@ -7,10 +7,7 @@ const width = 640;
 const row = 34;
 const pad = { left: 48, right: 16, top: 24, bottom: 28 };
 
-/**
- * The lifecycle of every version as horizontal bars: active from release to deprecation,
- * deprecated until the sunset, removed after it, with today marked.
- */
+/** The lifecycle of every version as horizontal bars, with today marked. */
 export function TimelineChart(props: {
   versions: VersionInfo[];
   now: number;

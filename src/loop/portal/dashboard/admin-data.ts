@@ -35,7 +35,6 @@ export interface VersionBurnDown {
   clients: Array<ClientTrend & { name?: string }>;
 }
 
-/** What the admin dashboard shows. */
 export interface AdminData {
   versions: VersionInfo[];
   daily: Array<{ name: string; points: DailyCount[] }>;
@@ -47,11 +46,6 @@ export interface AdminData {
   brownouts: Brownout[];
 }
 
-/**
- * Gather the admin dashboard: the lifecycle of every version, usage per version per day, the
- * clients still calling ranked by calls, endpoint deprecations, and a burn-down per deprecated
- * version with the clients whose calls are not falling.
- */
 export async function gatherAdminData(options: DashboardOptions): Promise<AdminData> {
   const now = options.clock.now();
   const today = startOfDay(now);

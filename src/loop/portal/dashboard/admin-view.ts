@@ -14,7 +14,6 @@ const verdictText: Record<string, string> = {
   stalled: 'Stalled: the number of clients is not falling.',
 };
 
-/** The API owner's dashboard body. */
 export function AdminView(props: { data: AdminData; now: number }): VNode {
   const { data, now } = props;
   return html`<div>

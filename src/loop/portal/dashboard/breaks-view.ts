@@ -3,11 +3,7 @@ import { html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
 import type { BreaksData, ClientBreak } from '../../lifecycle/breaks/breaks-data.ts';
 import { breaksWindowDays } from '../../lifecycle/breaks/breaks-data.ts';
 
-/**
- * "What breaks for me": a GET form with the two versions, then only the breaking changes that reach
- * what the client called on the current version, each with its calls and the guide's entry.
- * `data` is absent when the owner has not named a client yet; `error` is a bad query's detail.
- */
+/** "What breaks for me"; `data` is absent when the owner has not named a client yet. */
 export function BreaksView(props: {
   data?: BreaksData;
   versions: string[];

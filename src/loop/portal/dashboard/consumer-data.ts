@@ -29,7 +29,6 @@ export interface ConsumerWarning {
   brownouts: Brownout[];
 }
 
-/** What a consumer's dashboard shows. */
 export interface ConsumerData {
   clientId: string;
   client?: Client;
@@ -41,11 +40,7 @@ export interface ConsumerData {
   notices: OutboxNotice[];
 }
 
-/**
- * Gather a consumer's dashboard, always for the client of the signed-in key and no other: the
- * warnings for each deprecated version or endpoint it called, its calls per version per day and
- * its contacts.
- */
+/** Gather a consumer's dashboard, always for the client of the signed-in key and no other. */
 export async function gatherConsumerData(options: DashboardOptions, clientId: string): Promise<ConsumerData> {
   const now = options.clock.now();
   await options.flushUsage();

@@ -19,7 +19,6 @@ export interface DashboardKit {
   assertCsrf(session: PortalSession, request: FastifyRequest): void;
 }
 
-/** The page frame and the sign-in redirect of the dashboard. */
 export function createDashboardKit(
   options: DashboardOptions,
   { codec, sessions }: { codec: SessionCodec; sessions: PortalSessions },

@@ -7,7 +7,6 @@ import { pageLimit } from '../page-rate-limit.ts';
 import type { SessionBudget } from '../settings.ts';
 import { cookieName, type SessionCodec } from './session.ts';
 
-/** What {@link sessionBudgetStep} is made from. */
 export interface SessionBudgetOptions {
   /** `portal.sessionBudget`; `false` installs nothing. */
   budget: SessionBudget | false;

@@ -5,7 +5,6 @@ import type { Clock } from '../../../core/clock/index.ts';
 /** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
 export const cookieName = 'versionary_portal';
 
-/** Who is signed in to the portal. */
 export interface PortalSession {
   /** The credential signed in with: an API key id, or `admin` for the configured admin key. */
   keyId: string;

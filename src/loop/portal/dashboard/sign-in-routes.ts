@@ -48,10 +48,7 @@ function isHttps(request: FastifyRequest): boolean {
   );
 }
 
-/**
- * The sign-in form: one API key field. The key goes in a POST body, never a URL, and the field is
- * a password field so it is not shown or kept by the browser's form history.
- */
+/** The key goes in a POST body, never a URL, in a password field the form history does not keep. */
 function SignInPage(props: { error?: string }): VNode {
   return html`<div>
     <h1>Sign in to the portal</h1>
