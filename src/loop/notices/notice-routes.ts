@@ -140,17 +140,36 @@ export function registerUnsubscribeRoutes(
       { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, body),
     );
-    registerUnsubscribePost(scope, { ...options, check });
+    scope.post(
+      '/notices/unsubscribe',
+      {
+        schema: {
+          ...schema,
+          summary: 'Unsubscribe a contact from deprecation notices (one click)',
+          response: {
+            200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
+            ...noticeProblems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query as { client: string; contact: string; token: string };
+        await check(q);
+        const email = q.contact.toLowerCase();
+        if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
+          throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
+        }
+        await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
+        return { unsubscribed: true, contact: email };
+      },
+    );
   });
   app.get(
     '/notices/unsubscribe',
     {
       schema: {
         ...schema,
-        response: noticeProblems({
-          400: 'An invalid query',
-          403: "The link's signature does not match, or it expired or predates the last change",
-        }),
+        response: noticeProblems(linkProblems),
       },
     },
     async (request, reply) => {
@@ -168,51 +187,14 @@ export function registerUnsubscribeRoutes(
   );
 }
 
+const linkProblems = {
+  400: 'An invalid query',
+  403: "The link's signature does not match, or it expired or predates the last change",
+};
+
 const refusals: Record<UnsubscribeRefusal, string> = {
   forged: 'This unsubscribe link is not valid: its signature does not match the contact.',
   expired: `This unsubscribe link has expired (links work for ${unsubscribeLinkDays} days): use the link in a newer notice.`,
   superseded:
     "This unsubscribe link is older than the latest change to this contact's subscription: use the link in a newer notice.",
 };
-
-type UnsubscribeOptions = {
-  clients: Pick<ClientStore, 'setContactSubscribed'>;
-  notices: NoticeStore;
-  clock: Clock;
-  check: (q: { client: string; contact: string; token: string }) => Promise<void>;
-};
-
-function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
-  const { check } = options;
-  const schema = {
-    summary: 'Unsubscribe a contact from deprecation notices (one click)',
-    tags: ['notices'],
-    querystring: UnsubscribeQuery,
-  };
-  app.post(
-    '/notices/unsubscribe',
-    {
-      schema: {
-        ...schema,
-        response: {
-          200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
-          ...noticeProblems({
-            400: 'An invalid query',
-            403: "The link's signature does not match, or it expired or predates the last change",
-            404: 'The contact is no longer on the client',
-          }),
-        },
-      },
-    },
-    async (request) => {
-      const q = request.query as { client: string; contact: string; token: string };
-      await check(q);
-      const email = q.contact.toLowerCase();
-      if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
-      }
-      await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
-      return { unsubscribed: true, contact: email };
-    },
-  );
-}
