@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
-import { isoInstant } from './json-feed.ts';
+import { entryText, isoInstant } from './json-feed.ts';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -56,7 +56,6 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
   ];
   if (e.guideUrl)
     links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
-  const body = e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
   return {
     id: `${options.id}:${encodeURIComponent(e.id)}`,
     title: { '@type': 'text', '#text': text(e.title) },
@@ -65,7 +64,7 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
     category: [{ '@term': e.kind }, { '@term': e.version, '@label': `version ${e.version}` }],
     link: links,
     summary: { '@type': 'text', '#text': text(e.summary) },
-    content: { '@type': 'text', '#text': text(body) },
+    content: { '@type': 'text', '#text': text(entryText(e)) },
   };
 }
 

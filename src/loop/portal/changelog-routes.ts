@@ -30,49 +30,29 @@ const kindLabel: Record<string, string> = {
 
 /** Every version, endpoint and element with a closing date, each with its cap and guide. */
 function closingsOf(versions: ReturnType<typeof describeVersions>, options: DocsPagesOptions) {
-  const cap = (at: number | undefined) => (at === undefined ? {} : { extendedAccessUntil: at });
-  const guide = (url: string | undefined) => (url ? { guideUrl: url } : {});
+  type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
+  type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
+  const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
+    d.closedToNewClientsAt === undefined
+      ? []
+      : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
   return toClosingEntries([
-    ...versions.flatMap((v) =>
-      v.closedToNewClientsAt === undefined
-        ? []
-        : [
-            {
-              version: v.name,
-              closedToNewClientsAt: v.closedToNewClientsAt,
-              ...cap(v.extendedAccessUntil),
-              ...(v.replacement ? { replacement: v.replacement } : {}),
-              ...guide(v.guideUrl),
-            },
-          ],
-    ),
+    ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
     ...options.runtime.endpointDeprecations().flatMap((e) =>
-      e.closedToNewClientsAt === undefined
-        ? []
-        : [
-            {
-              version: e.version,
-              endpoint: `${e.method} ${e.path}`,
-              closedToNewClientsAt: e.closedToNewClientsAt,
-              ...cap(e.extendedAccessUntil),
-              ...guide(safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl),
-            },
-          ],
+      closing(e, {
+        version: e.version,
+        endpoint: `${e.method} ${e.path}`,
+        guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
+      }),
     ),
     ...versions.flatMap((v) =>
       v.elements.flatMap((e) =>
-        e.closedToNewClientsAt === undefined
-          ? []
-          : [
-              {
-                version: e.version,
-                element: e.element,
-                closedToNewClientsAt: e.closedToNewClientsAt,
-                ...cap(e.extendedAccessUntil),
-                ...(replacementName(e) ? { replacement: replacementName(e)! } : {}),
-                ...guide(safeHref(e.migrationUrl) ?? v.guideUrl),
-              },
-            ],
+        closing(e, {
+          version: e.version,
+          element: e.element,
+          replacement: replacementName(e),
+          guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl,
+        }),
       ),
     ),
   ]);

@@ -68,12 +68,10 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
   const known = new Map(
     (await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]),
   );
+  const named = <C extends { clientId: string }>(c: C) =>
+    known.has(c.clientId) ? { ...c, name: known.get(c.clientId)! } : c;
   const ranked = [...byClient.values()]
-    .map((c) => ({
-      ...c,
-      versions: c.versions.sort(),
-      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
-    }))
+    .map((c) => named({ ...c, versions: c.versions.sort() }))
     .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
   // The notice history of the clients shown: the latest notice of each, one small read per client.
   const calling = await Promise.all(
@@ -102,11 +100,8 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
       now,
       windowDays: burnDownDays,
     });
-    const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({
-      ...c,
-      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
-    }));
-    burnDowns.push({ version: v.name, burnDown, clients: ranked });
+    const clients = rankClients({ perClient, now, windowDays: burnDownDays }).map(named);
+    burnDowns.push({ version: v.name, burnDown, clients });
   }
   return {
     versions,
