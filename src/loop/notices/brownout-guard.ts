@@ -9,9 +9,8 @@ export interface BrownoutCache {
 }
 
 /**
- * Cache the config file's brownouts and the stored ones; refreshed every few seconds and after
- * each write, so every instance on the database agrees within that time. The decision table reads
- * them at each compilation (a refresh that changes them moves the table).
+ * Refreshed every few seconds and after each write, so every instance agrees within that time;
+ * the decision table reads them at each compilation.
  */
 export async function createBrownoutCache(options: {
   configured: Brownout[];

@@ -16,10 +16,8 @@ export type ResolvedTarget = {
 };
 
 /**
- * Resolve a target to the clients it names, once, when the brownout is planned: a list must name
- * registered clients; `calledWithinDays` takes the clients whose calls to the subject (the
- * version, or that endpoint) the usage store counted in that window, after flushing what is
- * buffered. A set that comes out empty is a problem: the brownout would refuse nobody.
+ * Resolve a target to its clients once, when the brownout is planned (usage flushed first). A set
+ * that comes out empty is a problem: the brownout would refuse nobody.
  */
 export async function resolveTarget(options: {
   target: TargetInput | undefined;

@@ -10,10 +10,8 @@ import { noticeSubjects, type PayloadBuilder } from './gather.ts';
 import { outboxRows } from './plan-outbox.ts';
 
 /**
- * The notifier of decisions on requests for extended access: it writes one outbox row per channel
- * and recipient of the client (its event type: core's `eventType`), then nudges the worker
- * to deliver. The row's step is the request id, so a decision is told once, however often this
- * runs for it.
+ * The notifier of decisions on requests for extended access. The row's step is the request id, so
+ * a decision is told once, however often this runs for it.
  */
 export function createDecisionNotifier(options: {
   notices: NoticeStore;

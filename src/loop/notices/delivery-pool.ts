@@ -14,10 +14,8 @@ export interface DeliveryPoolOptions extends DeliveryContext {
 }
 
 /**
- * Deliver every row due, counting the outcomes into `report`. A pool of `concurrency` deliveries
- * that refills from the outbox as each one ends, rather than batch by batch: a slow receiver holds
- * one slot (for the channel's deadline at most), and every other notice goes out meanwhile through
- * the others.
+ * Deliver every row due through a pool that refills as each delivery ends, not batch by batch: a
+ * slow receiver holds one slot (for the deadline at most) while the others go on.
  */
 export async function deliverDue(options: DeliveryPoolOptions, report: PassReport): Promise<void> {
   const { notices, owner, clock, leaseMs, concurrency, byName } = options;
@@ -124,10 +122,7 @@ async function recordFailure(
   return 'retrying';
 }
 
-/**
- * Run `work`, and reject with `failure()` once `ms` have passed, aborting the signal it was given;
- * the timer ends with the race, so it never fires on work that finished in time.
- */
+/** Run `work`, aborting it and rejecting with `failure()` after `ms`; the timer ends with the race. */
 async function withDeadline(options: {
   ms: number;
   failure: () => Error;

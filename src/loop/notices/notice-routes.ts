@@ -102,10 +102,8 @@ function toItem(n: OutboxNotice, hasTransport: boolean) {
 }
 
 /**
- * The public one-click unsubscribe route (RFC 8058): `POST` unsubscribes the signed contact; `GET`
- * (a person following the link) shows a confirmation button, since link scanners fetch URLs too.
- * A link is refused once it is older than {@link unsubscribeLinkDays} days or than the client's
- * last change, so an old link cannot undo the API owner subscribing the contact back.
+ * The one-click unsubscribe route (RFC 8058): `POST` unsubscribes; `GET` shows a confirmation
+ * button, since link scanners fetch URLs too.
  */
 export function registerUnsubscribeRoutes(
   app: FastifyInstance,

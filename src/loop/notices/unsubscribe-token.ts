@@ -1,11 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 
-/**
- * How long an unsubscribe link works: 90 days from the notice that carried it. Each notice
- * carries a fresh link, so a contact who still gets mail always holds a working one; a link that
- * leaked from an old mailbox stops working.
- */
+/** Each notice carries a fresh link, so a link that leaked from an old mailbox stops working. */
 export const unsubscribeLinkDays = 90;
 
 /** A link's signature: the (client, contact, issue time) triple, so none can be changed. */
@@ -19,8 +15,7 @@ function mac(options: { secret: string; clientId: string; email: string; issuedA
 const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
 
 /**
- * Sign an unsubscribe link for a (client, contact) pair at an instant, so a link cannot be made
- * for someone else, and its age is known when it comes back.
+ * Sign a link for a (client, contact) pair at an instant, so its age is known when it comes back.
  *
  * @internal exported for the tests
  */
@@ -34,8 +29,7 @@ export function signUnsubscribe(options: {
 }
 
 /**
- * When the link was issued, if `token` is this service's signature of this (client, contact);
- * `undefined` for a forged, altered or old-format token. The HMAC is compared in constant time.
+ * When the link was issued, if `token` signs this (client, contact); the HMAC compared in constant time.
  *
  * @internal exported for the tests
  */
@@ -57,9 +51,8 @@ export function readUnsubscribe(options: {
 export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
 
 /**
- * Check a returning link: its signature, its age ({@link unsubscribeLinkDays}), and that it is no
- * older than the client's last change (`updatedAt`). So a link used once cannot unsubscribe the
- * contact again after the API owner subscribed it back.
+ * A link older than the client's last change is refused, so a link used once cannot unsubscribe
+ * the contact again after the API owner subscribed it back.
  */
 export function checkUnsubscribe(options: {
   secret: string;

@@ -12,8 +12,7 @@ interface WebhookTarget {
 }
 
 /**
- * The Standard Webhooks signature header value: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
- * keyed with the secret's base64 part.
+ * The Standard Webhooks signature, keyed with the secret's base64 part.
  *
  * @internal exported for the tests
  */
@@ -39,8 +38,7 @@ export interface WebhookChannelOptions {
 }
 
 /**
- * Webhooks signed as the Standard Webhooks spec says. HTTP 5xx, 429, timeouts and network
- * failures are transient; other 4xx are final. Each delivery has an overall deadline, so a
+ * Webhooks signed as the Standard Webhooks spec says. An overall deadline per delivery, so a
  * receiver that trickles its answer holds one delivery slot for that long at most.
  */
 export function createWebhookChannel(options: WebhookChannelOptions): NoticeChannel {

@@ -9,9 +9,8 @@ export type { NoticeWorker, NoticeWorkerOptions } from './worker-types.ts';
 const minLeaseMs = 5 * 60_000;
 
 /**
- * The notices worker. Each instance claims outbox rows under a lease, so several instances on one
- * database share the work and never deliver one row at once; a row whose worker died is claimed
- * again when its lease ends.
+ * The notices worker. Rows are claimed under a lease, so instances on one database share the work
+ * and never deliver one row twice at once; a dead worker's rows are claimed again when it ends.
  */
 export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const { settings } = options;

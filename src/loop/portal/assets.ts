@@ -20,11 +20,7 @@ interface Asset {
   etag: string;
 }
 
-/**
- * Serve the few files pages need, read once at start: the Swagger UI bundle and stylesheet from
- * `node_modules`, the portal's own CSS and script, and the site icon (also at `/favicon.ico`). A
- * fixed list, not a directory: nothing else in the package is reachable.
- */
+/** Serve the few files pages need, read once at start: a fixed list, so nothing else is reachable. */
 export function registerPortalAssets(app: FastifyInstance): void {
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const own = join(dirname(fileURLToPath(import.meta.url)), 'assets');

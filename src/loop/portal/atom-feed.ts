@@ -25,9 +25,8 @@ export interface AtomFeedOptions {
 }
 
 /**
- * The changelog as an Atom feed (RFC 4287). The XML is written by `fast-xml-parser`, which escapes
- * text and attributes. Entry ids are stable `tag:` URIs and `updated` is the newest entry's date, so
- * a reader that polls sees each event once.
+ * The changelog as an Atom feed (RFC 4287), escaped by `fast-xml-parser`. Stable `tag:` ids and
+ * the newest entry's date as `updated`, so a reader that polls sees each event once.
  */
 export function toAtomFeed(options: AtomFeedOptions): string {
   const { entries } = options.changelog;

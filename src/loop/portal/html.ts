@@ -5,10 +5,7 @@ import { render } from 'preact-render-to-string';
 import { isMigrationUrl } from '../../core/text/index.ts';
 import { pageHeaders } from './page-headers.ts';
 
-/**
- * Tagged templates that build Preact elements: every interpolated value is a text node or an
- * attribute value, escaped by `preact-render-to-string`, so no page escapes anything by hand.
- */
+/** Every interpolated value is escaped by `preact-render-to-string`: no page escapes by hand. */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
 
 /** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
@@ -25,11 +22,7 @@ export function isoDay(at: number | string): string {
   return (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 10);
 }
 
-/**
- * A URL fit for an `href`: a path on this service or an http(s) URL, by the migration URL rule.
- * Anything else (a `javascript:` or `data:` URL stored before the rule was enforced) is dropped,
- * so a page never links it.
- */
+/** A URL fit for an `href`: anything else, a `javascript:` URL stored before the rule, is dropped. */
 export function safeHref(url: string | null | undefined): string | undefined {
   return url && isMigrationUrl(url) ? url : undefined;
 }

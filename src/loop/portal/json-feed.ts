@@ -9,11 +9,7 @@ export function isoInstant(at: number): string {
   return new Date(at).toISOString().replace(/\.000Z$/, 'Z');
 }
 
-/**
- * The changelog as a JSON Feed 1.1 (jsonfeed.org), which feed readers accept as they do Atom. The
- * lifecycle facts a program wants (kind, version, endpoint, guide) sit in each item's `_versionary`
- * extension, and the sunsets still to come in the feed's own.
- */
+/** The changelog as a JSON Feed 1.1, the lifecycle facts in the `_versionary` extensions. */
 export function toJsonFeed(options: {
   changelog: Changelog;
   title: string;

@@ -25,12 +25,9 @@ export interface PageRateLimitOptions {
 export const pageRateLimitKey = stepKey<PageRateLimitOptions>('page-rate-limit');
 
 /**
- * The `gate:page-rate-limit` step, off when limits are: limit the pages that check a secret (sign-in, personal feeds, unsubscribe links) per client
- * address, with the API's budget and answers: `RateLimit-Policy` and `RateLimit` on each, and over
- * the budget a `RATE_LIMITED` problem (429) with `Retry-After`. Otherwise a script could try keys
- * or tokens as fast as the server answers. The counters are the pages' own (`page:` keys), so
- * browsing the portal never spends an API client's budget. Runs in `onRequest`, before any key is
- * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
+ * The `gate:page-rate-limit` step: limit the pages that check a secret per client address, with
+ * the API's budget and answers, else a script could try keys as fast as the server answers. The
+ * counters are the pages' own (`page:` keys); a failing store serves the page unlimited.
  */
 export const pageRateLimitStep = defineStep({
   needs: pageRateLimitKey,

@@ -14,10 +14,7 @@ export interface PortalSettings {
 }
 
 /**
- * 60 pages per 20 seconds per signed-in key: a person clicking through the dashboard, however
- * quickly, loads a page every few seconds, so never meets it; a script gets a burst of 60, then
- * 3 a second, so one consumer cannot keep the CPU busy for the others (a "What breaks" page costs
- * milliseconds when its diff is not yet kept).
+ * 60 pages per 20 seconds: a person never meets it; a script gets a burst of 60, then 3 a second.
  *
  * @internal exported for the tests
  */

@@ -60,11 +60,8 @@ export function createDashboardKit(
 }
 
 /**
- * Whether a form's `Origin` is the portal's own: the configured `publicUrl`'s origin, or the
- * origin the request itself was sent to. Behind a TLS-terminating proxy the socket is plain http,
- * so the second is `http://…` while the browser says `https://…`: the first answers for it. The
- * second reads `X-Forwarded-Proto` and `X-Forwarded-Host` only through Fastify's `trustProxy`,
- * that is from a proxy the app trusts; a header from anyone else changes nothing.
+ * Whether a form's `Origin` is the configured `publicUrl`'s (behind a TLS-terminating proxy) or the
+ * request's own, read from `X-Forwarded-*` only through Fastify's `trustProxy`.
  */
 function isPortalOrigin(options: { origin: string; request: FastifyRequest; publicUrl: string | undefined }): boolean {
   const { origin, request } = options;

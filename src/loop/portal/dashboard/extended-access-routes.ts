@@ -15,11 +15,8 @@ import type { PortalSession } from './session.ts';
 const reasonMax = 1000;
 
 /**
- * The extended-access forms: a consumer asks (`POST /portal/extended-access-requests`, the client from
- * the session, never from the form); the owner grants or declines
- * (`POST /portal/extended-access-requests/:id/grant|decline`) through the management API's own code, so
- * the cap rule holds. Each form is checked for origin and CSRF. A browser whose input is refused
- * gets the dashboard back with the problem beside the forms; a program gets the problem.
+ * The extended-access forms: a consumer asks (its client from the session, never the form); the
+ * owner grants or declines through the management API's own code, so the cap rule holds.
  */
 export function registerPortalExtendedAccessRoutes(
   portal: FastifyInstance,

@@ -40,10 +40,7 @@ export function registerFeedRoute(portal: FastifyInstance, { options, codec }: D
   });
 }
 
-/**
- * A client's own changelog: events about the versions it called in the lookback (and the release
- * of their replacements), and endpoint deprecations only for endpoints it called.
- */
+/** A client's own changelog: the versions and endpoints it called, and its replacements' releases. */
 async function personalChangelog(options: DashboardOptions, clientId: string): Promise<Changelog> {
   const now = options.clock.now();
   await options.flushUsage();
