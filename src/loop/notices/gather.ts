@@ -44,22 +44,14 @@ export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
   const merged = new Map<string, ClientUsage>();
   for (const r of rows) {
     const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
-    const m = merged.get(key);
-    if (!m)
-      merged.set(key, {
-        clientId: r.clientId,
-        version: r.version,
-        endpoint: r.endpoint,
-        calls: r.calls,
-        firstSeen: r.firstSeen,
-        lastSeen: r.lastSeen,
-      });
-    else
-      Object.assign(m, {
-        calls: m.calls + r.calls,
-        firstSeen: Math.min(m.firstSeen, r.firstSeen),
-        lastSeen: Math.max(m.lastSeen, r.lastSeen),
-      });
+    const { clientId, version, endpoint, calls, firstSeen, lastSeen } = r;
+    const m = merged.get(key) ?? { clientId, version, endpoint, calls: 0, firstSeen, lastSeen };
+    merged.set(key, {
+      ...m,
+      calls: m.calls + calls,
+      firstSeen: Math.min(m.firstSeen, firstSeen),
+      lastSeen: Math.max(m.lastSeen, lastSeen),
+    });
   }
   return [...merged.values()];
 }

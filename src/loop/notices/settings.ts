@@ -2,6 +2,7 @@ import { settingsSection } from '../host/config.ts';
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 
 /** The notices feature's settings, from the config file's `notices` and `publicUrl` keys. */
 export interface NoticesSettings extends NoticeSettings {
@@ -31,11 +32,7 @@ const keys = [
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};
-  const n = (
-    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-      ? raw
-      : (errors.push('notices must be an object'), {})
-  ) as Record<string, unknown>;
+  const n = isPlainObject(raw) ? raw : (errors.push('notices must be an object'), {} as Record<string, unknown>);
   for (const key of Object.keys(n)) if (!keys.includes(key)) errors.push(unknownKey('notices', key, keys));
   const int = (key: string, fallback: number, [min, max]: [number, number]): number => {
     const value = n[key] ?? fallback;

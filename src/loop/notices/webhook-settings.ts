@@ -1,5 +1,6 @@
 import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
@@ -14,16 +15,15 @@ function parseWebhookSettings(options: { file: Record<string, unknown>; errors: 
   const raw = options.file.webhooks;
   const none: WebhookSettings = { allowPrivateTargets: new Set() };
   if (raw === undefined) return none;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     options.errors.push(
       `webhooks must be an object such as {"allowPrivateTargets": ["loopback"]}, not ${JSON.stringify(raw)}`,
     );
     return none;
   }
-  const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record))
+  for (const key of Object.keys(raw))
     if (key !== 'allowPrivateTargets') options.errors.push(unknownKey('webhooks', key, ['allowPrivateTargets']));
-  const list = record.allowPrivateTargets ?? [];
+  const list = raw.allowPrivateTargets ?? [];
   if (
     !Array.isArray(list) ||
     !list.every((k): k is PrivateTargetKind => (privateTargetKinds as readonly unknown[]).includes(k))

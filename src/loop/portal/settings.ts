@@ -1,5 +1,6 @@
 import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 
 /** The budget of one signed-in key's portal pages: `max` requests per `windowSeconds`. */
 export interface SessionBudget {
@@ -32,7 +33,7 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
   const { errors } = options;
   const raw = options.file.portal;
   if (raw === undefined) return { ...defaultPortalSettings };
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     errors.push(`portal must be an object such as {"sessionBudget": {"max": 60}}, not ${JSON.stringify(raw)}`);
     return { ...defaultPortalSettings };
   }
@@ -40,7 +41,7 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
     if (key !== 'sessionBudget') errors.push(unknownKey('portal', key, ['sessionBudget']));
   const budget = raw.sessionBudget;
   if (budget === undefined || budget === false) return { sessionBudget: budget ?? defaultPortalSettings.sessionBudget };
-  if (!isObject(budget)) {
+  if (!isPlainObject(budget)) {
     errors.push(
       `portal.sessionBudget must be false or an object such as {"max": 60, "windowSeconds": 20}, not ${JSON.stringify(budget)}`,
     );
@@ -59,10 +60,6 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
       errors.push(`portal.sessionBudget.${key} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
   }
   return { sessionBudget: parsed };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export const portalSection = settingsSection('portal', { keys: ['portal'], parse: parsePortalSettings });

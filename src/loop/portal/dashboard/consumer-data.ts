@@ -71,17 +71,15 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     const mine = rows.filter((r) => r.version === v.name);
     if (mine.length === 0) continue;
     const endpoints = perEndpoint(mine);
+    const called = endpoints.map((e) => e.endpoint);
     if (v.status !== 'not_deprecated') {
       warnings.push({
         subject: v.name,
         version: v.name,
         status: v.status,
         endpoints,
-        breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
-        brownouts: comingFor(
-          v.name,
-          endpoints.map((e) => e.endpoint),
-        ),
+        breaking: breakingForClient(options, { version: v.name, endpoints: called }),
+        brownouts: comingFor(v.name, called),
         ...(v.sunsetAt !== undefined
           ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) }
           : {}),
@@ -92,13 +90,12 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     }
     for (const e of v.endpoints) {
       const endpoint = `${e.method} ${e.path}`;
-      const called = endpoints.filter((c) => c.endpoint === endpoint);
-      if (called.length === 0) continue;
+      if (!called.includes(endpoint)) continue;
       warnings.push({
         subject: `${endpoint} in ${v.name}`,
         version: v.name,
         status: 'deprecated',
-        endpoints: called,
+        endpoints: endpoints.filter((c) => c.endpoint === endpoint),
         breaking: [],
         brownouts: comingFor(v.name, [endpoint]),
         sunsetAt: e.sunsetAt,
