@@ -54,7 +54,6 @@ interface DeliveryContext {
   owner: string;
   clock: Clock;
   settings: NoticesSettings;
-  random: () => number;
   deliveryTimeoutMs: number;
 }
 
@@ -113,7 +112,7 @@ async function recordFailure(
   }
   // Exponential backoff with jitter, so a recovering server is not hit by every worker at once.
   const delay = settings.retryBaseSeconds * 1000 * 2 ** (attempts - 1);
-  const nextAttemptAt = at + Math.round(delay / 2 + context.random() * (delay / 2));
+  const nextAttemptAt = at + Math.round(delay / 2 + Math.random() * (delay / 2));
   await notices.complete({
     id: row.id,
     owner,

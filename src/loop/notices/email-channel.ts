@@ -11,20 +11,17 @@ import { renderNoticeEmail } from './render-email.ts';
 export function createEmailChannel(options: {
   smtp?: { url: string; from: string };
   unsubscribeUrl: (clientId: string, email: string) => string;
-  timeoutMs?: number;
-  /** Where the `log:` transport writes each message; stdout by default. */
-  print?: (text: string) => void;
+  timeoutMs: number;
 }): NoticeChannel {
   const recipients: NoticeChannel['recipients'] = (client) =>
     client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
   const { smtp } = options;
   if (!smtp) return { name: 'email', recipients };
-  const print = options.print ?? ((text: string) => void process.stdout.write(text));
   let transport: Promise<Transporter> | undefined;
   const send = async (message: MailMessage) => {
-    if (smtp.url === logTransportUrl) return void print(formatLogged(message));
+    if (smtp.url === logTransportUrl) return void process.stdout.write(formatLogged(message));
     transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000)),
+      nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs)),
     );
     await (await transport).sendMail(message);
   };

@@ -37,16 +37,14 @@ export interface NoticeWorkerOptions {
   flushUsage: () => Promise<void>;
   clock: Clock;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  /** How many deliveries run at once; 8 by default. */
-  concurrency?: number;
+  /** How many deliveries run at once. */
+  concurrency: number;
   /**
-   * The overall deadline of one delivery, whatever its channel (10 000 ms by default): past it the
+   * The overall deadline of one delivery, whatever its channel: past it the
    * row is retried later and its slot goes to the next notice. Channels get an `AbortSignal` that
    * fires then; one that ignores it is simply no longer waited for.
    */
-  deliveryTimeoutMs?: number;
-  /** The wall clock for retry delays; tests pass the injected clock's. */
-  random?: () => number;
+  deliveryTimeoutMs: number;
 }
 
 /** Plans and delivers notices, on a timer and on request. */

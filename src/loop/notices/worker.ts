@@ -65,14 +65,12 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
 
 /** This worker's delivery settings: its lease owner, the channels that deliver, and the limits. */
 function deliveryOptions(options: NoticeWorkerOptions): DeliveryPoolOptions {
-  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
-  const concurrency = Math.max(1, options.concurrency ?? 8);
+  const { deliveryTimeoutMs, concurrency } = options;
   return {
     notices: options.notices,
     owner: `worker-${randomUUID()}`,
     clock: options.clock,
     settings: options.settings,
-    random: options.random ?? Math.random,
     deliveryTimeoutMs,
     // Only channels with a transport deliver; every channel plans (email waits for SMTP).
     byName: new Map(options.channels.filter((c) => c.deliver).map((c) => [c.name, c])),
