@@ -3,7 +3,7 @@ import type { NoticePayload } from '../../core/notices/index.ts';
 import type { NoticeStore, OutboxNotice } from '../../kernel/ports/index.ts';
 import { DeliveryFailure, type NoticeChannel } from './channel.ts';
 import type { NoticesSettings } from './settings.ts';
-import type { PassReport } from './worker-types.ts';
+import type { PassReport } from './plan-outbox.ts';
 
 /** The pool's limits on top of one delivery's: how many at once, and how long a claim holds. */
 export interface DeliveryPoolOptions extends DeliveryContext {

@@ -16,7 +16,7 @@ import {
   UnsubscribeQuery,
 } from './schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
-import type { NoticeWorker } from './worker.ts';
+import type { NoticeWorker } from './plan-outbox.ts';
 
 /** `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`). */
 export function registerNoticeAdminRoutes(

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { deliverDue, type DeliveryPoolOptions } from './delivery-pool.ts';
-import { planOutbox } from './plan-outbox.ts';
-import type { NoticeWorker, NoticeWorkerOptions, PassReport } from './worker-types.ts';
-
-export type { NoticeWorker, NoticeWorkerOptions } from './worker-types.ts';
+import { planOutbox, type NoticeWorker, type NoticeWorkerOptions, type PassReport } from './plan-outbox.ts';
 
 /** How long a claimed row is this worker's before another may take it (at least; see `leaseMs` below). */
 const minLeaseMs = 5 * 60_000;

@@ -9,10 +9,10 @@ import { createDiffCache } from '../lifecycle/breaks/diff-cache.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import { rateLimitSection } from '../access/rate-limit/settings.ts';
 import { noticesSection } from '../notices/settings.ts';
-import { registerApiCatalogRoute } from './api-catalog-route.ts';
+
 import { registerPortalAssets } from './assets.ts';
 import { registerChangelogRoutes } from './changelog-routes.ts';
-import { registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
+import { registerApiCatalogRoute, registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
 import { notFoundPage } from './home-page.ts';
 import { notFoundPageKey } from './not-found-page.ts';
 import { pageRateLimitKey } from './page-rate-limit.ts';

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { html, isoDay, Table } from '../html.ts';
 import type { VersionInfo } from '../../lifecycle/version-info.ts';
-import { linearScale, px } from './scale.ts';
+import { linearScale, px } from './daily-chart.ts';
 
 const width = 640;
 const row = 34;

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { html, isoDay } from '../html.ts';
-import { subjectName, type ExtendedAccessData } from './extended-access-data.ts';
+import { subjectName, type ExtendedAccessData } from './extended-access-routes.ts';
 
 /** A refused form's problem, shown beside the forms. */
 const Problem = (props: { error?: string }) =>

@@ -7,7 +7,7 @@ import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import { gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-data.ts';
+import { gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-routes.ts';
 import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
 import { registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
 import { ConsumerExtendedAccess, OwnerExtendedAccess } from './extended-access-view.ts';
