@@ -26,7 +26,6 @@ const noClient = { 401: 'No credentials', 403: 'The credential belongs to no cli
 const badBrownout =
   'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
 
-/** Limits on the rehearsals a client may schedule for itself. */
 const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
 
 type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string; target?: TargetInput };

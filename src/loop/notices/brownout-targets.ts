@@ -9,7 +9,6 @@ export interface TargetInput {
   calledWithinDays?: number;
 }
 
-/** What a target resolves to on the brownout, or the problems that stop it. */
 export type ResolvedTarget = {
   target: Pick<Brownout, 'clients' | 'calledWithinDays'>;
   problems: Array<{ pointer: string; detail: string }>;

@@ -50,7 +50,6 @@ export async function deliverDue(options: DeliveryPoolOptions, report: PassRepor
 /** What one delivery needs: the outbox it reports to under this worker's lease, and its limits. */
 interface DeliveryContext {
   notices: NoticeStore;
-  /** The lease owner: this worker. */
   owner: string;
   clock: Clock;
   settings: NoticesSettings;

@@ -9,7 +9,7 @@ import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout
 import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
 import { checkChannels, type NoticeChannel } from './channel.ts';
 import { createEmailChannel } from './email-channel.ts';
-import { createPayloadBuilder, noticeSubjects, type PayloadBuilder } from './gather.ts';
+import { createPayloadBuilder, noticeSubjects } from './gather.ts';
 import { registerNoticeAdminRoutes, registerUnsubscribeRoutes } from './notice-routes.ts';
 import { unsubscribeUrl } from './unsubscribe-token.ts';
 import { createWebhookChannel } from './webhook-channel.ts';
@@ -18,12 +18,10 @@ import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import type { LoopNoticesOptions } from './options.ts';
 import { earlierNames } from '../../core/earlier-names.ts';
-import type { Clock } from '../../core/clock/index.ts';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 import { subjectId, type DueNotice } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import type { ClientStore, ExtendedAccessDecisionNotifier, NoticeStore } from '../../kernel/ports/index.ts';
-import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
+import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
 import { outboxRows } from './plan-outbox.ts';
 
 /** What the notices part's features are installed with: the lifecycle's context and this part's options. */
@@ -137,85 +135,61 @@ export const noticesFeature: ServiceFeature<NoticesContext> = {
     );
     registerRehearsalRoutes(app, routes);
     registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
-    const notifier = createDecisionNotifier({
-      notices: storage.notices,
-      clients: storage.clients,
-      runtime,
-      payloads,
-      channels,
-      clock,
-      // The decision's answer does not wait: the worker delivers in the background, as on its timer.
-      nudge: () =>
-        void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed')),
-    });
+    // The row's step is the request id, so a decision is told once, however often this runs for it.
+    const notifyDecision: ExtendedAccessDecisionNotifier = async ({ request, until, cap }) => {
+      if (request.status === 'pending') return;
+      const client = await storage.clients.find(request.clientId);
+      if (!client) return;
+      const s = request.subject;
+      const parts = {
+        version: s.version,
+        ...(s.kind === 'endpoint' ? { endpoint: `${s.method} ${s.path}` } : {}),
+        ...(s.kind === 'element' ? { element: s.element } : {}),
+      };
+      const id = subjectId(parts);
+      const now = clock.now();
+      // The subject's own dates when it is still deprecated; a subject no longer deprecated has none.
+      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === id)?.sunsetAt ?? now;
+      const notice: DueNotice = {
+        ...parts,
+        clientId: client.id,
+        subject: id,
+        kind: request.status,
+        step: request.id,
+        sunsetAt,
+        plannedAt: now,
+        daysLeft: Math.max(0, Math.ceil((sunsetAt - now) / DAY_MS)),
+      };
+      const built = await payloads.build({ notice, client, rows: [] });
+      const payload = {
+        ...built,
+        data: {
+          ...built.data,
+          [earlierNames.noticeMember]: {
+            requestId: request.id,
+            decision: request.status,
+            until: request.status === 'granted' && until !== null ? formatIsoInstant(until) : null,
+            cap: cap === null ? null : formatIsoInstant(cap),
+            reason: request.decisionNote,
+          },
+        },
+      };
+      const rows = outboxRows(channels, client, {
+        clientId: client.id,
+        subject: id,
+        kind: notice.kind,
+        step: notice.step,
+        sunsetAt,
+        payload: JSON.stringify(payload),
+        createdAt: now,
+      });
+      if (rows.length > 0 && (await storage.notices.enqueue(rows)) > 0)
+        // The decision's answer does not wait: the worker delivers in the background, as on its timer.
+        void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed'));
+    };
     // The decision is recorded before its notice is queued: a failure here is logged, never the decision's.
     context.decisionNotices = (decision) =>
-      notifier(decision).catch((error: unknown) => app.log.error({ err: error }, 'decision notice not queued'));
+      notifyDecision(decision).catch((error: unknown) => app.log.error({ err: error }, 'decision notice not queued'));
     context.brownouts = () => cache.all();
   },
 };
-
-/**
- * The notifier of decisions on requests for extended access. The row's step is the request id, so
- * a decision is told once, however often this runs for it.
- */
-export function createDecisionNotifier(options: {
-  notices: NoticeStore;
-  clients: Pick<ClientStore, 'find'>;
-  runtime: LifecycleRuntime;
-  payloads: PayloadBuilder;
-  channels: readonly NoticeChannel[];
-  clock: Clock;
-  /** Deliver what is queued, in the background. */
-  nudge: () => void;
-}): ExtendedAccessDecisionNotifier {
-  return async ({ request, until, cap }) => {
-    if (request.status === 'pending') return;
-    const client = await options.clients.find(request.clientId);
-    if (!client) return;
-    const s = request.subject;
-    const parts = {
-      version: s.version,
-      ...(s.kind === 'endpoint' ? { endpoint: `${s.method} ${s.path}` } : {}),
-      ...(s.kind === 'element' ? { element: s.element } : {}),
-    };
-    const id = subjectId(parts);
-    const now = options.clock.now();
-    // The subject's own dates when it is still deprecated; a subject no longer deprecated has none.
-    const sunsetAt = noticeSubjects(options.runtime).find((x) => subjectId(x) === id)?.sunsetAt ?? now;
-    const notice: DueNotice = {
-      ...parts,
-      clientId: client.id,
-      subject: id,
-      kind: request.status,
-      step: request.id,
-      sunsetAt,
-      plannedAt: now,
-      daysLeft: Math.max(0, Math.ceil((sunsetAt - now) / DAY_MS)),
-    };
-    const built = await options.payloads.build({ notice, client, rows: [] });
-    const payload = {
-      ...built,
-      data: {
-        ...built.data,
-        [earlierNames.noticeMember]: {
-          requestId: request.id,
-          decision: request.status,
-          until: request.status === 'granted' && until !== null ? formatIsoInstant(until) : null,
-          cap: cap === null ? null : formatIsoInstant(cap),
-          reason: request.decisionNote,
-        },
-      },
-    };
-    const rows = outboxRows(options.channels, client, {
-      clientId: client.id,
-      subject: id,
-      kind: notice.kind,
-      step: notice.step,
-      sunsetAt,
-      payload: JSON.stringify(payload),
-      createdAt: now,
-    });
-    if (rows.length > 0 && (await options.notices.enqueue(rows)) > 0) options.nudge();
-  };
-}

@@ -16,7 +16,6 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { NoticesSettings } from './settings.ts';
 
-/** What planning did: the notices due, the outbox rows written, and the notices that wrote none. */
 export type PlanReport = Pick<PassReport, 'planned' | 'enqueued' | 'skipped'>;
 
 /** The usage a pass plans from, also the evidence its payloads quote. */

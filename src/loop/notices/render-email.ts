@@ -19,7 +19,6 @@ const headlines: Record<Exclude<NoticeKind, 'granted' | 'declined'>, (name: stri
   cleared: (name) => `You are clear of ${name}`,
 };
 
-/** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
   const decision = d[earlierNames.noticeMember];

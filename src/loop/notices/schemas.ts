@@ -156,7 +156,6 @@ const subjectFields = {
   ),
 };
 
-/** Whom a brownout refuses: exactly one of the three members. */
 const TargetBody = Type.Object(
   {
     all: Type.Optional(Type.Literal(true, { description: 'Every client, and calls without one (the default).' })),
@@ -186,7 +185,6 @@ const TargetBody = Type.Object(
   },
 );
 
-/** Body creating a rehearsal: a window of the consumer's own client. */
 export const RehearsalBody = Type.Object(
   { ...subjectFields, startsAt: instant, endsAt: instant },
   { additionalProperties: false },
@@ -199,7 +197,6 @@ export const BrownoutBody = Type.Object(
 
 const span = (description: string) => Type.String({ pattern: '^[1-9][0-9]{0,5}[mhdw]$', maxLength: 7, description });
 
-/** Body generating a progressive schedule of brownouts from the subject's sunset. */
 export const BrownoutScheduleBody = Type.Object(
   {
     ...subjectFields,

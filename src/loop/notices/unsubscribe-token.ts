@@ -47,7 +47,6 @@ export function readUnsubscribe(options: {
   return given.length === expected.length && timingSafeEqual(given, expected) ? { issuedAt } : undefined;
 }
 
-/** Why a link is refused, or `undefined` when it may unsubscribe. */
 export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
 
 /**

@@ -14,7 +14,6 @@ import { gatherAdminElements, type AdminElement } from '../../lifecycle/breaks/e
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
 
-/** Days the burn-downs show and fit. */
 export const burnDownDays = 28;
 
 /** A client still calling deprecated versions or endpoints, ranked by calls. */
@@ -28,7 +27,6 @@ interface CallingClient {
   lastNotice?: { kind: string; status: string; at: number };
 }
 
-/** The burn-down of one deprecated version, with its at-risk clients. */
 export interface VersionBurnDown {
   version: string;
   burnDown: BurnDown;
@@ -40,7 +38,6 @@ export interface AdminData {
   daily: Array<{ name: string; points: DailyCount[] }>;
   calling: CallingClient[];
   endpoints: EndpointDeprecation[];
-  /** Deprecated fields and query parameters, with their usage. */
   elements: AdminElement[];
   burnDowns: VersionBurnDown[];
   brownouts: Brownout[];

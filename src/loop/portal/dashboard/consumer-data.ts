@@ -8,7 +8,6 @@ import type { DashboardOptions } from './options.ts';
 import { breakingForClient, type ClientBreakingChange } from '../../lifecycle/breaks/breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
-/** Days of usage the consumer's warnings look back over. */
 export const lookbackDays = 90;
 
 /** One deprecated version or endpoint this client called, with what the client must know. */

@@ -6,7 +6,6 @@ import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 import { ConsumerElementsSection } from './element-view.ts';
 
-/** A consumer's dashboard body: warnings first, then their calls per day and their contacts. */
 export function ConsumerView(props: {
   data: ConsumerData;
   heading?: string;

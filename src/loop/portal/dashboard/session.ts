@@ -16,7 +16,6 @@ export interface PortalSession {
   expiresAt: number;
 }
 
-/** Signs and reads the sign-in cookie; derives the CSRF token of a session. */
 export interface SessionCodec {
   issue(session: Omit<PortalSession, 'sessionId' | 'expiresAt'>): Promise<{ token: string; session: PortalSession }>;
   /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
