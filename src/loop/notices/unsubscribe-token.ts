@@ -4,8 +4,11 @@ import { DAY_MS } from '../../core/lifecycle/index.ts';
 /** Each notice carries a fresh link, so a link that leaked from an old mailbox stops working. */
 export const unsubscribeLinkDays = 90;
 
+/** Whose link it is, and the key it is signed with. */
+type Link = { secret: string; clientId: string; email: string };
+
 /** A link's signature: the (client, contact, issue time) triple, so none can be changed. */
-function mac(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
+function mac(options: Link & { issuedAt: number }): string {
   return createHmac('sha256', options.secret)
     .update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}\n${options.issuedAt}`)
     .digest('base64url');
@@ -19,12 +22,7 @@ const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
  *
  * @internal exported for the tests
  */
-export function signUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  issuedAt: number;
-}): string {
+export function signUnsubscribe(options: Link & { issuedAt: number }): string {
   return `${Math.floor(options.issuedAt).toString(36)}-${mac(options)}`;
 }
 
@@ -33,12 +31,7 @@ export function signUnsubscribe(options: {
  *
  * @internal exported for the tests
  */
-export function readUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  token: string;
-}): { issuedAt: number } | undefined {
+export function readUnsubscribe(options: Link & { token: string }): { issuedAt: number } | undefined {
   const match = tokenShape.exec(options.token);
   if (!match) return undefined;
   const issuedAt = Number.parseInt(match[1]!, 36);
@@ -53,14 +46,9 @@ export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
  * A link older than the client's last change is refused, so a link used once cannot unsubscribe
  * the contact again after the API owner subscribed it back.
  */
-export function checkUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  token: string;
-  now: number;
-  changedAt: number | undefined;
-}): UnsubscribeRefusal | undefined {
+export function checkUnsubscribe(
+  options: Link & { token: string; now: number; changedAt: number | undefined },
+): UnsubscribeRefusal | undefined {
   const link = readUnsubscribe(options);
   if (!link) return 'forged';
   if (options.now - link.issuedAt > unsubscribeLinkDays * DAY_MS) return 'expired';
@@ -69,13 +57,7 @@ export function checkUnsubscribe(options: {
 }
 
 /** The one-click unsubscribe URL of a contact (RFC 8058): POSTed to by mail clients, opened by people. */
-export function unsubscribeUrl(options: {
-  publicUrl: string;
-  secret: string;
-  clientId: string;
-  email: string;
-  issuedAt: number;
-}): string {
+export function unsubscribeUrl(options: Link & { publicUrl: string; issuedAt: number }): string {
   const query = new URLSearchParams({
     client: options.clientId,
     contact: options.email,
