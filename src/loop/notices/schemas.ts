@@ -185,13 +185,12 @@ const TargetBody = Type.Object(
   },
 );
 
-export const RehearsalBody = Type.Object(
-  { ...subjectFields, startsAt: instant, endsAt: instant },
-  { additionalProperties: false },
-);
+const windowFields = { ...subjectFields, startsAt: instant, endsAt: instant };
+
+export const RehearsalBody = Type.Object({ ...windowFields }, { additionalProperties: false });
 
 export const BrownoutBody = Type.Object(
-  { ...subjectFields, startsAt: instant, endsAt: instant, target: Type.Optional(TargetBody) },
+  { ...windowFields, target: Type.Optional(TargetBody) },
   { additionalProperties: false },
 );
 
