@@ -101,9 +101,9 @@ export function outboxRows(
 }
 
 /** Why a planned notice wrote no outbox row (described in `PassReportSchema`). */
-export type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
+type SkipReason = 'no-client' | 'no-contact' | 'already-enqueued';
 
-export interface SkippedNotice {
+interface SkippedNotice {
   subject: string;
   client: string;
   reason: SkipReason;
