@@ -17,18 +17,11 @@ import { replacementName, type ElementDeprecation } from '../../core/lifecycle/i
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
-  const versions = runtime.versions().flatMap((v) =>
-    v.schedule
-      ? [
-          {
-            version: v.name,
-            deprecatedAt: v.schedule.deprecatedAt,
-            sunsetAt: v.schedule.sunsetAt,
-            removed: v.schedule.removed,
-          },
-        ]
-      : [],
-  );
+  const versions = runtime
+    .versions()
+    .flatMap(({ name: version, schedule: s }) =>
+      s ? [{ version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed }] : [],
+    );
   const endpoints = runtime.endpointDeprecations().map((e) => ({
     version: e.version,
     endpoint: `${e.method} ${e.path}`,
