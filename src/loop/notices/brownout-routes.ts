@@ -211,14 +211,8 @@ export function findSubject(
     (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
   if (subject)
     return { subject, problems: subject.removed ? [{ pointer: '/version', detail: 'already removed' }] : [] };
-  return {
-    problems: [
-      {
-        pointer: body.endpoint ? '/endpoint' : '/version',
-        detail: `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`,
-      },
-    ],
-  };
+  const detail = `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`;
+  return { problems: [{ pointer: body.endpoint ? '/endpoint' : '/version', detail }] };
 }
 
 /** A 400 problem listing every reason a brownout cannot be planned. */

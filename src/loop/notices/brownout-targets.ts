@@ -46,17 +46,10 @@ export async function resolveTarget(options: {
     ),
   ].sort();
   const what = subject.endpoint ? `${subject.endpoint} of ${subject.version}` : subject.version;
+  const detail = `no client called ${what} in the last ${days} days: the brownout would refuse nobody`;
   return {
     target: { clients: callers, calledWithinDays: days },
-    problems:
-      callers.length === 0
-        ? [
-            {
-              pointer: '/target/calledWithinDays',
-              detail: `no client called ${what} in the last ${days} days: the brownout would refuse nobody`,
-            },
-          ]
-        : [],
+    problems: callers.length === 0 ? [{ pointer: '/target/calledWithinDays', detail }] : [],
   };
 }
 

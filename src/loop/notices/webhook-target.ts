@@ -104,7 +104,6 @@ export async function assertPublicWebhookUrl(options: {
 }): Promise<WebhookTarget> {
   const pointer = options.pointer ?? '/url';
   const url = webhookUrlShape({ url: options.url, pointer });
-  const refuse = (why: string) => refusal400(pointer, why);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (ipaddr.isValid(host)) addresses = [host];
@@ -117,7 +116,7 @@ export async function assertPublicWebhookUrl(options: {
   }
   for (const address of addresses) {
     const why = refusal(address, options.settings);
-    if (why) throw refuse(`${host} resolves to ${why}`);
+    if (why) throw refusal400(pointer, `${host} resolves to ${why}`);
   }
   return { url, addresses };
 }
