@@ -1,4 +1,3 @@
-import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { html } from 'htm/preact';
 import { render } from 'preact-render-to-string';
@@ -6,8 +5,8 @@ import type { Clock } from '../../core/clock/index.ts';
 import { queryIntegerSteps } from '../../http/index.ts';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
-import { eventType, subjectParts } from '../../core/notices/index.ts';
-import type { ClientStore, NoticeStore, OutboxNotice } from '../../kernel/ports/index.ts';
+import { eventType, subjectParts, type NoticeKind } from '../../core/notices/index.ts';
+import type { ClientStore, NoticeStore, OutboxNotice, OutboxStatus } from '../../kernel/ports/index.ts';
 import {
   NoticeList,
   NoticeNoQuery,
@@ -55,7 +54,13 @@ export function registerNoticeAdminRoutes(
       config: queryIntegerSteps(NoticeQuery as unknown as Record<string, unknown>),
     },
     async (request) => {
-      const q = request.query as Static<typeof NoticeQuery>;
+      const q = request.query as {
+        client?: string;
+        status?: OutboxStatus;
+        kind?: NoticeKind;
+        limit?: number;
+        after?: string;
+      };
       const limit = q.limit ?? 100;
       const page = await options.notices.list({
         ...(q.client ? { clientId: q.client } : {}),
