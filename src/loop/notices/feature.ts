@@ -24,7 +24,6 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
 import { outboxRows } from './plan-outbox.ts';
 
-/** What the notices part's features are installed with: the lifecycle's context and this part's options. */
 export type NoticesContext = LifecycleContext & { options: LoopNoticesOptions };
 
 /**

@@ -60,7 +60,6 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   return worker;
 }
 
-/** This worker's delivery settings: its lease owner, the channels that deliver, and the limits. */
 function deliveryOptions(options: NoticeWorkerOptions): DeliveryPoolOptions {
   const { deliveryTimeoutMs, concurrency } = options;
   return {

@@ -6,7 +6,6 @@ export interface LayoutProps {
   title: string;
   /** The API's title (`api.title`): the site's name, in the tab and the navigation. */
   site: string;
-  /** Extra scripts, served by the service. */
   scripts?: string[];
   styles?: string[];
   children?: ComponentChildren;

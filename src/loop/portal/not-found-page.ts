@@ -40,7 +40,6 @@ export const notFoundPageStep = defineStep({
  */
 export interface NotFoundPageOptions {
   scope: ApiScope;
-  /** The page's HTML for a problem's `detail`. */
   page: (detail: string | undefined) => string;
 }
 

@@ -85,7 +85,6 @@ export function DailyChart(props: DailyChartProps): VNode {
   </figure>`;
 }
 
-/** A linear map from a data range onto a pixel range. */
 export type Scale = (value: number) => number;
 
 /** A linear scale; a degenerate domain maps everything to the range's start. */

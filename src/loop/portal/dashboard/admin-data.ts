@@ -16,7 +16,6 @@ import type { DashboardOptions } from './options.ts';
 
 export const burnDownDays = 28;
 
-/** A client still calling deprecated versions or endpoints, ranked by calls. */
 interface CallingClient {
   clientId: string;
   name?: string;

@@ -10,7 +10,6 @@ import { gatherConsumerElements, type ConsumerElement } from '../../lifecycle/br
 
 export const lookbackDays = 90;
 
-/** One deprecated version or endpoint this client called, with what the client must know. */
 export interface ConsumerWarning {
   /** `v1`, or `GET /users in v2` for an endpoint deprecated on its own. */
   subject: string;
