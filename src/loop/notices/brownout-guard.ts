@@ -3,16 +3,14 @@ import type { Clock } from '../../core/clock/index.ts';
 import type { Brownout } from '../../core/notices/index.ts';
 import { formatIsoInstant } from '../../core/time/index.ts';
 
-/** The brownouts in force, cached and refreshed from the store. */
 export interface BrownoutCache {
   all(): Brownout[];
   refresh(): Promise<void>;
 }
 
 /**
- * Cache the config file's brownouts and the stored ones; refreshed every few seconds and after
- * each write, so every instance on the database agrees within that time. The decision table reads
- * them at each compilation (a refresh that changes them moves the table).
+ * Refreshed every few seconds and after each write, so every instance agrees within that time;
+ * the decision table reads them at each compilation.
  */
 export async function createBrownoutCache(options: {
   configured: Brownout[];
@@ -30,10 +28,7 @@ export async function createBrownoutCache(options: {
 /** The brownouts, and the path of the lifecycle document that lists them (`/api/versions`). */
 export const brownoutListingKey = stepKey<{ cache: BrownoutCache; clock: Clock; path: string }>('brownout-listing');
 
-/**
- * The `serialize:brownout-listing` step: add each version's planned brownouts (of every client,
- * not ended) to the lifecycle document, as `brownouts: [{ endpoint, startsAt, endsAt }]`.
- */
+/** The `serialize:brownout-listing` step: each version's planned brownouts in the lifecycle document. */
 export const brownoutListingStep = defineStep({
   needs: brownoutListingKey,
   name: 'brownout-listing',

@@ -22,16 +22,15 @@ import {
 } from './schemas.ts';
 import { Type } from '@sinclair/typebox';
 
+const noClient = { 401: 'No credentials', 403: 'The credential belongs to no client' };
 const badBrownout =
   'The body is invalid, or the window cannot be planned (the subject is not deprecated, the window is over or outside the notice period)';
 
-/** Limits on the rehearsals a client may schedule for itself. */
 const rehearsalLimits = { maxMinutes: 60, maxDaysAhead: 30, maxPlanned: 3 } as const;
 
 type Body = { version: string; endpoint?: string; startsAt: string; endsAt: string; target?: TargetInput };
 type Problem = { pointer: string; detail: string };
 
-/** Options for {@link registerBrownoutRoutes}. */
 export interface BrownoutRoutesOptions {
   store: NoticeStore;
   cache: BrownoutCache;
@@ -44,11 +43,9 @@ export interface BrownoutRoutesOptions {
   flushUsage: () => Promise<void>;
 }
 
-/**
- * Brownouts in the management API (`/admin/v1/brownouts`, admin) and rehearsals a consumer
- * schedules for its own client (`/self/v1/brownout-rehearsals`, with its own key).
- */
+/** Brownouts in the management API (`/admin/v1/brownouts`). */
 export function registerBrownoutAdminRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  const item = (b: Brownout) => toItem(b, options.configured);
   app.get(
     '/brownouts',
     {
@@ -61,7 +58,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
         response: { 200: BrownoutList, ...noticeProblems({ 400: 'An unknown query parameter' }) },
       },
     },
-    async () => ({ data: options.cache.all().map((b) => toItem(b, options.configured)) }),
+    async () => ({ data: options.cache.all().map(item) }),
   );
   app.post(
     '/brownouts',
@@ -83,7 +80,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
     },
     async (request, reply) => {
       const b = await save(options, { body: request.body as Body });
-      return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(toItem(b, options.configured));
+      return reply.code(201).header('location', `/admin/v1/brownouts/${b.id}`).send(item(b));
     },
   );
   app.delete(
@@ -120,6 +117,7 @@ export function registerBrownoutAdminRoutes(app: FastifyInstance, options: Brown
 
 /** Rehearsal routes for consumers: authenticated by the client's own key (any role). */
 export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutRoutesOptions): void {
+  const item = (b: Brownout) => toItem(b, options.configured);
   const clientOf = (request: Parameters<typeof principalOf>[0]): string => {
     const principal = principalOf(request);
     if (!principal)
@@ -143,7 +141,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         tags: ['notices'],
         response: {
           200: BrownoutList,
-          ...noticeProblems({ 401: 'No credentials', 403: 'The credential belongs to no client' }),
+          ...noticeProblems(noClient),
         },
       },
     },
@@ -153,7 +151,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         data: options.cache
           .all()
           .filter((b) => b.clientId === clientId)
-          .map((b) => toItem(b, options.configured)),
+          .map(item),
       };
     },
   );
@@ -166,14 +164,14 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         body: RehearsalBody,
         response: {
           201: BrownoutItem,
-          ...noticeProblems({ 400: badBrownout, 401: 'No credentials', 403: 'The credential belongs to no client' }),
+          ...noticeProblems({ 400: badBrownout, ...noClient }),
         },
       },
     },
     async (request, reply) => {
       const clientId = clientOf(request);
       const b = await save(options, { body: request.body as Body, clientId });
-      return reply.code(201).send(toItem(b, options.configured));
+      return reply.code(201).send(item(b));
     },
   );
   app.delete(
@@ -185,11 +183,7 @@ export function registerRehearsalRoutes(app: FastifyInstance, options: BrownoutR
         params: BrownoutParams,
         response: {
           204: Type.Null(),
-          ...noticeProblems({
-            401: 'No credentials',
-            403: 'The credential belongs to no client',
-            404: 'You have no rehearsal with this id',
-          }),
+          ...noticeProblems({ ...noClient, 404: 'You have no rehearsal with this id' }),
         },
       },
     },
@@ -217,14 +211,8 @@ export function findSubject(
     (body.endpoint ? subjects.find((s) => s.version === body.version && s.endpoint === undefined) : undefined);
   if (subject)
     return { subject, problems: subject.removed ? [{ pointer: '/version', detail: 'already removed' }] : [] };
-  return {
-    problems: [
-      {
-        pointer: body.endpoint ? '/endpoint' : '/version',
-        detail: `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`,
-      },
-    ],
-  };
+  const detail = `${body.endpoint ?? body.version} is not deprecated: only a deprecated version or endpoint can be browned out`;
+  return { problems: [{ pointer: body.endpoint ? '/endpoint' : '/version', detail }] };
 }
 
 /** A 400 problem listing every reason a brownout cannot be planned. */
@@ -283,7 +271,6 @@ async function save(options: BrownoutRoutesOptions, input: { body: Body; clientI
   return b;
 }
 
-/** A brownout as the API shows it. */
 export function toItem(b: Brownout, configured: Brownout[]) {
   return {
     id: b.id,

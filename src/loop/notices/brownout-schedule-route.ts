@@ -8,10 +8,8 @@ import { BrownoutScheduleBody, BrownoutScheduleResult, NoticeNoQuery, noticeProb
 type Body = { version: string; endpoint?: string; steps?: ScheduleStep[]; target?: TargetInput };
 
 /**
- * `POST /admin/v1/brownout-schedules`: a progressive series of brownouts counted back from the
- * subject's sunset (by default an hour a month before, four hours two weeks before, a day a week
- * before), all aimed at the same target. All or nothing: a step already in the past, ending after
- * the sunset or overlapping another brownout of the version is a problem, and none is planned.
+ * `POST /admin/v1/brownout-schedules`: windows counted back from the subject's sunset, one target.
+ * All or nothing: one step that cannot be planned is a problem, and none is planned.
  */
 export function registerBrownoutScheduleRoute(app: FastifyInstance, options: BrownoutRoutesOptions): void {
   app.post(

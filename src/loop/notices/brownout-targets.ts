@@ -9,17 +9,14 @@ export interface TargetInput {
   calledWithinDays?: number;
 }
 
-/** What a target resolves to on the brownout, or the problems that stop it. */
 export type ResolvedTarget = {
   target: Pick<Brownout, 'clients' | 'calledWithinDays'>;
   problems: Array<{ pointer: string; detail: string }>;
 };
 
 /**
- * Resolve a target to the clients it names, once, when the brownout is planned: a list must name
- * registered clients; `calledWithinDays` takes the clients whose calls to the subject (the
- * version, or that endpoint) the usage store counted in that window, after flushing what is
- * buffered. A set that comes out empty is a problem: the brownout would refuse nobody.
+ * Resolve a target to its clients once, when the brownout is planned (usage flushed first). A set
+ * that comes out empty is a problem: the brownout would refuse nobody.
  */
 export async function resolveTarget(options: {
   target: TargetInput | undefined;
@@ -49,21 +46,13 @@ export async function resolveTarget(options: {
     ),
   ].sort();
   const what = subject.endpoint ? `${subject.endpoint} of ${subject.version}` : subject.version;
+  const detail = `no client called ${what} in the last ${days} days: the brownout would refuse nobody`;
   return {
     target: { clients: callers, calledWithinDays: days },
-    problems:
-      callers.length === 0
-        ? [
-            {
-              pointer: '/target/calledWithinDays',
-              detail: `no client called ${what} in the last ${days} days: the brownout would refuse nobody`,
-            },
-          ]
-        : [],
+    problems: callers.length === 0 ? [{ pointer: '/target/calledWithinDays', detail }] : [],
   };
 }
 
-/** A brownout's target as the API shows it. */
 export function targetItem(b: Brownout): { all: boolean; clients: string[] | null; calledWithinDays: number | null } {
   if (b.clientId !== undefined) return { all: false, clients: [b.clientId], calledWithinDays: null };
   return {

@@ -62,7 +62,6 @@ export interface ChannelRecipient {
 export interface NoticeChannel {
   /** Lower-case letters, digits and hyphens, up to 32 characters: stored with each outbox row. */
   name: NoticeChannelName;
-  /** The recipients this channel takes from a client. */
   recipients(client: Client): ChannelRecipient[];
   /**
    * Resolves when the recipient's server accepted it; throws {@link DeliveryFailure} otherwise.

@@ -4,30 +4,24 @@ import { DeliveryFailure } from './channel.ts';
 import { renderNoticeEmail } from './render-email.ts';
 
 /**
- * Email over SMTP with nodemailer, to each of a client's contacts (an opted-out contact's rows
- * are kept as `unsubscribed`). SMTP 4xx answers and network failures are transient; 5xx answers
- * are final. Each message carries RFC 8058 one-click unsubscribe headers. Without `smtp`, the
- * channel plans notices and keeps them waiting for a mail transport. With the URL `log:`, the
- * development transport, each message is written to `print` (stdout) instead of sent, and
- * nodemailer is never loaded: only an `smtp://` URL needs it installed.
+ * Email over SMTP with nodemailer: 4xx answers and network failures are transient, 5xx final.
+ * Without `smtp`, notices wait for a mail transport. With the `log:` URL (development) each message
+ * is printed instead, and nodemailer is never loaded: only an `smtp://` URL needs it installed.
  */
 export function createEmailChannel(options: {
   smtp?: { url: string; from: string };
   unsubscribeUrl: (clientId: string, email: string) => string;
-  timeoutMs?: number;
-  /** Where the `log:` transport writes each message; stdout by default. */
-  print?: (text: string) => void;
+  timeoutMs: number;
 }): NoticeChannel {
   const recipients: NoticeChannel['recipients'] = (client) =>
     client.contacts.map((contact) => ({ recipient: contact.email.toLowerCase(), subscribed: contact.subscribed }));
   const { smtp } = options;
   if (!smtp) return { name: 'email', recipients };
-  const print = options.print ?? ((text: string) => void process.stdout.write(text));
   let transport: Promise<Transporter> | undefined;
   const send = async (message: MailMessage) => {
-    if (smtp.url === logTransportUrl) return void print(formatLogged(message));
+    if (smtp.url === logTransportUrl) return void process.stdout.write(formatLogged(message));
     transport ??= import('nodemailer').then(({ default: nodemailer }) =>
-      nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs ?? 30_000)),
+      nodemailer.createTransport(withTimeouts(smtp.url, options.timeoutMs)),
     );
     await (await transport).sendMail(message);
   };

@@ -1,29 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
+import { provideSteps } from '../../http/pipeline/listed-steps.ts';
+import { assertPublicWebhookUrl, createWebhookLookup } from './webhook-target.ts';
+import { noticesSection } from './settings.ts';
+import { webhooksSection } from './webhook-settings.ts';
+import { brownoutListingKey, createBrownoutCache } from './brownout-guard.ts';
+import { registerBrownoutAdminRoutes, registerRehearsalRoutes } from './brownout-routes.ts';
+import { registerBrownoutScheduleRoute } from './brownout-schedule-route.ts';
+import { checkChannels, type NoticeChannel } from './channel.ts';
+import { createEmailChannel } from './email-channel.ts';
+import { createPayloadBuilder, noticeSubjects } from './gather.ts';
+import { registerNoticeAdminRoutes, registerUnsubscribeRoutes } from './notice-routes.ts';
+import { unsubscribeUrl } from './unsubscribe-token.ts';
+import { createWebhookChannel } from './webhook-channel.ts';
+import { createNoticeWorker } from './worker.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
-import { lifecycleSection } from '../lifecycle/settings-section.ts';
 import type { LoopNoticesOptions } from './options.ts';
-import { registerNotices } from './register-notices.ts';
+import { earlierNames } from '../../core/earlier-names.ts';
+import { DAY_MS } from '../../core/lifecycle/index.ts';
+import { subjectId, type DueNotice } from '../../core/notices/index.ts';
+import { formatIsoInstant } from '../../core/time/index.ts';
+import type { ExtendedAccessDecisionNotifier } from '../../kernel/ports/index.ts';
+import { outboxRows } from './plan-outbox.ts';
 
-/** What the notices part's features are installed with: the lifecycle's context and this part's options. */
 export type NoticesContext = LifecycleContext & { options: LoopNoticesOptions };
 
-/** Notices by email, webhooks and the app's own channels; brownouts and rehearsals (`docs/notices.md`). */
+/**
+ * Notices by email, webhooks and the app's own channels; brownouts and rehearsals (`docs/notices.md`).
+ * Installed before the versioned API is registered, so its hook covers every route.
+ */
 export const noticesFeature: ServiceFeature<NoticesContext> = {
   name: 'notices',
   async install(context) {
     const { app, config, storage, runtime, bundle, clock, recorder, options, api } = context;
-    const notices = await registerNotices(app, {
-      config,
-      storage,
+    const flushUsage = () => recorder.flush();
+    const [settings, webhookSettings] = [noticesSection.of(config), webhooksSection.of(config)];
+    // Without a configured secret, links stay valid only while this process runs (logged below).
+    const secret = config.noticeSecret ?? randomBytes(32).toString('base64url');
+    if (!config.noticeSecret)
+      app.log.warn(
+        'VERSIONARY_NOTICE_SECRET is not set: unsubscribe links in notices sent now stop working at restart',
+      );
+    if (!config.smtp)
+      app.log.info('VERSIONARY_SMTP_URL is not set: email notices are planned and kept, waiting for a mail transport');
+
+    const cache = await createBrownoutCache({
+      configured: settings.brownouts,
+      load: () => storage.notices.listBrownouts(),
+    });
+    provideSteps(app, [[brownoutListingKey, { cache, clock, path: `${api.prefix}/versions` }]]);
+
+    // Planned in this order: one outbox row per channel and recipient.
+    const channels: NoticeChannel[] = [
+      createEmailChannel({
+        ...(config.smtp ? { smtp: config.smtp } : {}),
+        timeoutMs: config.ops.deliveryTimeoutMs,
+        unsubscribeUrl: (clientId, email) =>
+          unsubscribeUrl({ publicUrl: settings.publicUrl, secret, clientId, email, issuedAt: clock.now() }),
+      }),
+      createWebhookChannel({
+        now: () => clock.now(),
+        lookup: createWebhookLookup(webhookSettings),
+        timeoutMs: config.ops.deliveryTimeoutMs,
+        checkUrl: async (url) => {
+          await assertPublicWebhookUrl({ url, settings: webhookSettings });
+        },
+        target: async (clientId, webhookId) =>
+          (await storage.clients.find(clientId))?.webhooks.find((w) => w.id === webhookId),
+      }),
+      ...(options.noticeChannels ?? []),
+    ];
+    const channelErrors = checkChannels(channels);
+    if (channelErrors.length > 0)
+      throw new VersionaryError({
+        code: ErrorCode.InvalidConfig,
+        detail: `The notice channels have ${channelErrors.length} error(s):\n- ${channelErrors.join('\n- ')}`,
+      });
+    const payloads = createPayloadBuilder({
       runtime,
       bundle,
-      clock,
-      flushUsage: () => recorder.flush(),
-      removedStatus: lifecycleSection.of(config).removedStatus,
+      apiKeys: storage.apiKeys,
+      publicUrl: settings.publicUrl,
       apiPrefix: api.prefix,
-      ...(options.noticeChannels ? { channels: options.noticeChannels } : {}),
     });
-    context.brownouts = () => notices.brownouts();
-    context.decisionNotices = notices.decisionNotices;
+    const worker = createNoticeWorker({
+      notices: storage.notices,
+      usage: storage.usage,
+      clients: storage.clients,
+      runtime,
+      settings,
+      clock,
+      channels,
+      log: app.log,
+      payloads,
+      brownouts: async () => {
+        await cache.refresh();
+        return cache.all();
+      },
+      flushUsage,
+      concurrency: config.ops.deliveryConcurrency,
+      deliveryTimeoutMs: config.ops.deliveryTimeoutMs,
+    });
+    const refresher = setInterval(
+      () => void cache.refresh().catch((error: unknown) => app.log.error({ err: error }, 'brownout refresh failed')),
+      5000,
+    );
+    refresher.unref();
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => {
+      clearInterval(refresher);
+      await worker.stop();
+    });
+
+    const routes = {
+      store: storage.notices,
+      cache,
+      runtime,
+      clock,
+      configured: settings.brownouts,
+      clients: storage.clients,
+      usage: storage.usage,
+      flushUsage,
+    };
+    await app.register(
+      async (admin) => {
+        admin.removeContentTypeParser('text/plain'); // The management API takes JSON only: other bodies are 415.
+        registerNoticeAdminRoutes(admin, { notices: storage.notices, worker });
+        registerBrownoutAdminRoutes(admin, routes);
+        registerBrownoutScheduleRoute(admin, routes);
+      },
+      { prefix: '/admin/v1' },
+    );
+    registerRehearsalRoutes(app, routes);
+    registerUnsubscribeRoutes(app, { clients: storage.clients, notices: storage.notices, secret, clock });
+    // The row's step is the request id, so a decision is told once, however often this runs for it.
+    const notifyDecision: ExtendedAccessDecisionNotifier = async ({ request, until, cap }) => {
+      if (request.status === 'pending') return;
+      const client = await storage.clients.find(request.clientId);
+      if (!client) return;
+      const s = request.subject;
+      const parts = {
+        version: s.version,
+        ...(s.kind === 'endpoint' ? { endpoint: `${s.method} ${s.path}` } : {}),
+        ...(s.kind === 'element' ? { element: s.element } : {}),
+      };
+      const id = subjectId(parts);
+      const now = clock.now();
+      // The subject's own dates when it is still deprecated; a subject no longer deprecated has none.
+      const sunsetAt = noticeSubjects(runtime).find((x) => subjectId(x) === id)?.sunsetAt ?? now;
+      const notice: DueNotice = {
+        ...parts,
+        clientId: client.id,
+        subject: id,
+        kind: request.status,
+        step: request.id,
+        sunsetAt,
+        plannedAt: now,
+        daysLeft: Math.max(0, Math.ceil((sunsetAt - now) / DAY_MS)),
+      };
+      const built = await payloads.build({ notice, client, rows: [] });
+      const payload = {
+        ...built,
+        data: {
+          ...built.data,
+          [earlierNames.noticeMember]: {
+            requestId: request.id,
+            decision: request.status,
+            until: request.status === 'granted' && until !== null ? formatIsoInstant(until) : null,
+            cap: cap === null ? null : formatIsoInstant(cap),
+            reason: request.decisionNote,
+          },
+        },
+      };
+      const rows = outboxRows(channels, client, {
+        clientId: client.id,
+        subject: id,
+        kind: notice.kind,
+        step: notice.step,
+        sunsetAt,
+        payload: JSON.stringify(payload),
+        createdAt: now,
+      });
+      if (rows.length > 0 && (await storage.notices.enqueue(rows)) > 0)
+        // The decision's answer does not wait: the worker delivers in the background, as on its timer.
+        void worker.deliverQueued().catch((error: unknown) => app.log.error({ err: error }, 'notices delivery failed'));
+    };
+    // The decision is recorded before its notice is queued: a failure here is logged, never the decision's.
+    context.decisionNotices = (decision) =>
+      notifyDecision(decision).catch((error: unknown) => app.log.error({ err: error }, 'decision notice not queued'));
+    context.brownouts = () => cache.all();
   },
 };

@@ -13,22 +13,15 @@ import { formatIsoInstant } from '../../core/time/index.ts';
 import { toOpenApiDocument, type VersionBundle } from '../../core/versions/index.ts';
 import type { LifecycleRuntime } from '../lifecycle/runtime.ts';
 import type { ApiKeyStore, Client, ClientElementUsageRow, ClientUsageRow } from '../../kernel/ports/index.ts';
-import { elementPayload, elementSubjects } from './gather-elements.ts';
+import { replacementName, type ElementDeprecation } from '../../core/lifecycle/index.ts';
 
 /** The lifecycle as the planner sees it: deprecated versions, endpoints, fields and query parameters. */
 export function noticeSubjects(runtime: LifecycleRuntime): NoticeSubject[] {
-  const versions = runtime.versions().flatMap((v) =>
-    v.schedule
-      ? [
-          {
-            version: v.name,
-            deprecatedAt: v.schedule.deprecatedAt,
-            sunsetAt: v.schedule.sunsetAt,
-            removed: v.schedule.removed,
-          },
-        ]
-      : [],
-  );
+  const versions = runtime
+    .versions()
+    .flatMap(({ name: version, schedule: s }) =>
+      s ? [{ version, deprecatedAt: s.deprecatedAt, sunsetAt: s.sunsetAt, removed: s.removed }] : [],
+    );
   const endpoints = runtime.endpointDeprecations().map((e) => ({
     version: e.version,
     endpoint: `${e.method} ${e.path}`,
@@ -44,22 +37,14 @@ export function toClientUsage(rows: readonly ClientUsageRow[]): ClientUsage[] {
   const merged = new Map<string, ClientUsage>();
   for (const r of rows) {
     const key = `${r.clientId}\u0000${r.version}\u0000${r.endpoint}`;
-    const m = merged.get(key);
-    if (!m)
-      merged.set(key, {
-        clientId: r.clientId,
-        version: r.version,
-        endpoint: r.endpoint,
-        calls: r.calls,
-        firstSeen: r.firstSeen,
-        lastSeen: r.lastSeen,
-      });
-    else
-      Object.assign(m, {
-        calls: m.calls + r.calls,
-        firstSeen: Math.min(m.firstSeen, r.firstSeen),
-        lastSeen: Math.max(m.lastSeen, r.lastSeen),
-      });
+    const { clientId, version, endpoint, calls, firstSeen, lastSeen } = r;
+    const m = merged.get(key) ?? { clientId, version, endpoint, calls: 0, firstSeen, lastSeen };
+    merged.set(key, {
+      ...m,
+      calls: m.calls + calls,
+      firstSeen: Math.min(m.firstSeen, firstSeen),
+      lastSeen: Math.max(m.lastSeen, lastSeen),
+    });
   }
   return [...merged.values()];
 }
@@ -157,4 +142,61 @@ export function createPayloadBuilder(options: {
       });
     },
   };
+}
+
+/** Deprecated fields and query parameters as notice subjects; never flagged removed: gone at the sunset. */
+function elementSubjects(elements: readonly ElementDeprecation[]): NoticeSubject[] {
+  return elements.map((e) => ({
+    version: e.version,
+    element: e.element,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    removed: false,
+  }));
+}
+
+/** Element usage rows as the planner reads them, carrying their element so they count for it only. */
+export function toElementUsage(rows: readonly ClientElementUsageRow[]): ClientUsage[] {
+  return rows.map((r) => ({
+    clientId: r.clientId,
+    version: r.version,
+    endpoint: r.endpoint,
+    element: r.element,
+    calls: r.calls,
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+  }));
+}
+
+/** The payload of a notice about a field or parameter: no compatibility diff applies, the version stays. */
+function elementPayload(o: {
+  runtime: LifecycleRuntime;
+  absolute: (url: string) => string;
+  notice: DueNotice;
+  client: Client;
+  elementRows: readonly ClientElementUsageRow[];
+}): NoticePayload {
+  const { notice, runtime } = o;
+  const e = runtime.elements().find((d) => d.version === notice.version && d.element === notice.element);
+  const calls: CallEvidence[] = o.elementRows
+    .filter((r) => r.clientId === o.client.id && r.version === notice.version && r.element === notice.element)
+    .sort((a, b) => a.endpoint.localeCompare(b.endpoint))
+    .map((r) => ({
+      endpoint: r.endpoint,
+      calls: r.calls,
+      firstSeen: formatIsoInstant(r.firstSeen),
+      lastSeen: formatIsoInstant(r.lastSeen),
+      // Element usage is counted per client, not per key or User-Agent.
+      keys: [],
+      userAgent: null,
+    }));
+  return toNoticePayload({
+    notice,
+    client: { id: o.client.id, name: o.client.name },
+    deprecatedAt: e?.deprecatedAt ?? notice.plannedAt,
+    urls: { guide: o.absolute(e?.migrationUrl ?? runtime.migrationUrl(notice.version)) },
+    element: { kind: e?.kind ?? 'field', name: notice.element!, replacement: (e && replacementName(e)) ?? null },
+    calls,
+    impact: [],
+  });
 }

@@ -16,7 +16,7 @@ import {
   UnsubscribeQuery,
 } from './schemas.ts';
 import { checkUnsubscribe, unsubscribeLinkDays, type UnsubscribeRefusal } from './unsubscribe-token.ts';
-import type { NoticeWorker } from './worker.ts';
+import type { NoticeWorker } from './plan-outbox.ts';
 
 /** `POST /notices/run` and `GET /notices` of the management API (mounted under `/admin/v1`). */
 export function registerNoticeAdminRoutes(
@@ -102,10 +102,8 @@ function toItem(n: OutboxNotice, hasTransport: boolean) {
 }
 
 /**
- * The public one-click unsubscribe route (RFC 8058): `POST` unsubscribes the signed contact; `GET`
- * (a person following the link) shows a confirmation button, since link scanners fetch URLs too.
- * A link is refused once it is older than {@link unsubscribeLinkDays} days or than the client's
- * last change, so an old link cannot undo the API owner subscribing the contact back.
+ * The one-click unsubscribe route (RFC 8058): `POST` unsubscribes; `GET` shows a confirmation
+ * button, since link scanners fetch URLs too.
  */
 export function registerUnsubscribeRoutes(
   app: FastifyInstance,
@@ -140,17 +138,36 @@ export function registerUnsubscribeRoutes(
       { parseAs: 'string', bodyLimit: 4096 },
       (_request, body, done) => done(null, body),
     );
-    registerUnsubscribePost(scope, { ...options, check });
+    scope.post(
+      '/notices/unsubscribe',
+      {
+        schema: {
+          ...schema,
+          summary: 'Unsubscribe a contact from deprecation notices (one click)',
+          response: {
+            200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
+            ...noticeProblems({ ...linkProblems, 404: 'The contact is no longer on the client' }),
+          },
+        },
+      },
+      async (request) => {
+        const q = request.query as { client: string; contact: string; token: string };
+        await check(q);
+        const email = q.contact.toLowerCase();
+        if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
+          throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
+        }
+        await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
+        return { unsubscribed: true, contact: email };
+      },
+    );
   });
   app.get(
     '/notices/unsubscribe',
     {
       schema: {
         ...schema,
-        response: noticeProblems({
-          400: 'An invalid query',
-          403: "The link's signature does not match, or it expired or predates the last change",
-        }),
+        response: noticeProblems(linkProblems),
       },
     },
     async (request, reply) => {
@@ -168,51 +185,14 @@ export function registerUnsubscribeRoutes(
   );
 }
 
+const linkProblems = {
+  400: 'An invalid query',
+  403: "The link's signature does not match, or it expired or predates the last change",
+};
+
 const refusals: Record<UnsubscribeRefusal, string> = {
   forged: 'This unsubscribe link is not valid: its signature does not match the contact.',
   expired: `This unsubscribe link has expired (links work for ${unsubscribeLinkDays} days): use the link in a newer notice.`,
   superseded:
     "This unsubscribe link is older than the latest change to this contact's subscription: use the link in a newer notice.",
 };
-
-type UnsubscribeOptions = {
-  clients: Pick<ClientStore, 'setContactSubscribed'>;
-  notices: NoticeStore;
-  clock: Clock;
-  check: (q: { client: string; contact: string; token: string }) => Promise<void>;
-};
-
-function registerUnsubscribePost(app: FastifyInstance, options: UnsubscribeOptions): void {
-  const { check } = options;
-  const schema = {
-    summary: 'Unsubscribe a contact from deprecation notices (one click)',
-    tags: ['notices'],
-    querystring: UnsubscribeQuery,
-  };
-  app.post(
-    '/notices/unsubscribe',
-    {
-      schema: {
-        ...schema,
-        response: {
-          200: { type: 'object', properties: { unsubscribed: { type: 'boolean' }, contact: { type: 'string' } } },
-          ...noticeProblems({
-            400: 'An invalid query',
-            403: "The link's signature does not match, or it expired or predates the last change",
-            404: 'The contact is no longer on the client',
-          }),
-        },
-      },
-    },
-    async (request) => {
-      const q = request.query as { client: string; contact: string; token: string };
-      await check(q);
-      const email = q.contact.toLowerCase();
-      if (!(await options.clients.setContactSubscribed(q.client, email, false))) {
-        throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'This contact is no longer on the client.' });
-      }
-      await options.notices.unsubscribe({ clientId: q.client, recipient: email, at: options.clock.now() });
-      return { unsubscribed: true, contact: email };
-    },
-  );
-}

@@ -5,7 +5,6 @@ import type { NoticeChannel } from './channel.ts';
 /** The notices part's options, checked at registration; their type is {@link LoopNoticesOptions}. */
 export const noticesOptionsSchema = Type.Object(
   {
-    /** Notice channels beside email and webhooks. */
     noticeChannels: Type.Optional(
       typedAs<readonly NoticeChannel[]>(
         Type.Array(

@@ -1,8 +1,12 @@
 import { earlierNames } from '../../core/earlier-names.ts';
 import { html } from 'htm/preact';
-import { isDecisionKind, type NoticeKind, type NoticePayload } from '../../core/notices/index.ts';
-import { frameEmail, type EmailFact, type RenderedEmail } from './email-frame.ts';
-import { renderDecisionEmail } from './render-decision-email.ts';
+import {
+  isDecisionKind,
+  type ExtendedAccessDecisionFacts,
+  type NoticeKind,
+  type NoticePayload,
+} from '../../core/notices/index.ts';
+import { render } from 'preact-render-to-string';
 
 /** Facts whose value is a URL, shown as a link in the HTML part. */
 const links = new Set(['Migration guide', 'What breaks for you']);
@@ -15,7 +19,6 @@ const headlines: Record<Exclude<NoticeKind, 'granted' | 'declined'>, (name: stri
   cleared: (name) => `You are clear of ${name}`,
 };
 
-/** The subject, plain-text and HTML parts of a notice email, from its payload. */
 export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribeUrl: string }): RenderedEmail {
   const d = options.payload.data;
   const decision = d[earlierNames.noticeMember];
@@ -95,4 +98,114 @@ export function renderNoticeEmail(options: { payload: NoticePayload; unsubscribe
     body,
     unsubscribeUrl: options.unsubscribeUrl,
   });
+}
+
+/** A date as people read it: the day alone at midnight UTC, the full instant otherwise. */
+const day = (iso: string) => (iso.endsWith('T00:00:00Z') || iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso);
+
+/** The words of a subject line: one line, and not a page long. */
+const short = (text: string) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+};
+
+/** The email of an owner's decision on a client's request for extended access. */
+function renderDecisionEmail(options: {
+  payload: NoticePayload;
+  decision: ExtendedAccessDecisionFacts;
+  unsubscribeUrl: string;
+}): RenderedEmail {
+  const { payload, decision } = options;
+  const d = payload.data;
+  const name = d.element
+    ? `${d.element.name} in ${d.subject.version}`
+    : d.subject.endpoint
+      ? `${d.subject.endpoint} in ${d.subject.version}`
+      : d.subject.version;
+  const granted = decision.decision === 'granted';
+  const until = decision.until ? day(decision.until) : '';
+  const headline = granted
+    ? `Extended access to ${name} granted until ${until}`
+    : `Extended access to ${name} declined: ${short(decision.reason ?? '')}`;
+  const facts: EmailFact[] = [
+    ['Subject', name],
+    ['Decision', decision.decision],
+    ...(granted ? [['Your calls are answered until', until] as EmailFact] : []),
+    ['Sunset date', d.subject.sunsetAt],
+    ...(decision.cap ? [['Latest date extended access may reach', day(decision.cap)] as EmailFact] : []),
+    ...(decision.reason ? [[granted ? 'Note' : 'Reason', decision.reason] as EmailFact] : []),
+    ['Request', decision.requestId],
+    ['Migration guide', d.migrationGuideUrl],
+  ];
+  const after = granted
+    ? `Past ${until}, calls to ${name} are answered as after its sunset: move before then.`
+    : `Calls to ${name} end at its sunset (${d.subject.sunsetAt}): move before then.`;
+  return frameEmail({
+    subject: headline,
+    headline,
+    client: d.client,
+    facts,
+    links: new Set(['Migration guide']),
+    text: [after],
+    body: html`<p>${after}</p>`,
+    unsubscribeUrl: options.unsubscribeUrl,
+  });
+}
+
+interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type EmailFact = readonly [string, string];
+
+/** The frame every notice email shares, so that each kind reads alike. */
+function frameEmail(options: {
+  subject: string;
+  headline: string;
+  client: { id: string; name: string };
+  facts: readonly EmailFact[];
+  links: ReadonlySet<string>;
+  /** The kind's own lines of the plain-text part, after the facts. */
+  text: readonly string[];
+  /** The kind's own part of the HTML body, after the facts. */
+  body: unknown;
+  unsubscribeUrl: string;
+}): RenderedEmail {
+  const { headline, client, facts, unsubscribeUrl } = options;
+  const to = `To ${client.name} (${client.id}).`;
+  const text = [
+    `${headline}.`,
+    '',
+    to,
+    '',
+    ...facts.map(([k, v]) => `${k}: ${v}`),
+    '',
+    ...options.text,
+    '',
+    `Unsubscribe: ${unsubscribeUrl}`,
+    '',
+  ].join('\n');
+  const page = html`<html>
+    <body>
+      <h1>${headline}</h1>
+      <p>${to}</p>
+      ${[factsTable(facts, options.links), options.body]}
+      <p><a href=${unsubscribeUrl}>Unsubscribe</a></p>
+    </body>
+  </html>`;
+  return { subject: options.subject, text, html: `<!doctype html>${render(page as never)}` };
+}
+
+function factsTable(facts: readonly EmailFact[], links: ReadonlySet<string>) {
+  return html`<table>
+    ${facts.map(
+      ([k, v]) =>
+        html`<tr>
+          <th align="left">${k}</th>
+          <td>${links.has(k) ? html`<a href=${v}>${v}</a>` : v}</td>
+        </tr>`,
+    )}
+  </table>`;
 }

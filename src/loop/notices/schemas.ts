@@ -23,16 +23,19 @@ const count = (description?: string) =>
     ...(description ? { description } : {}),
   });
 
-/** One outbox row as the management API shows it. */
+const subjectText = Type.String({
+  maxLength: 400,
+  description:
+    '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
+});
+const kindUnion = () => Type.Union(noticeKinds.map((k) => Type.Literal(k)));
+const statusUnion = () => Type.Union(outboxStatuses.map((s) => Type.Literal(s)));
+
 const NoticeItem = Type.Object({
   id: count(),
   client: Type.String({ maxLength: 200 }),
-  subject: Type.String({
-    maxLength: 400,
-    description:
-      '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
-  }),
-  kind: Type.Union(noticeKinds.map((k) => Type.Literal(k))),
+  subject: subjectText,
+  kind: kindUnion(),
   step: Type.String({ maxLength: 64, description: 'Reminder day (`30d`) or brownout id; empty otherwise.' }),
   type: Type.String({ maxLength: 100, description: 'Event type, e.g. `version.sunset_reminder`.' }),
   sunsetAt: instant,
@@ -42,7 +45,7 @@ const NoticeItem = Type.Object({
     description: 'The channel: `email`, `webhook`, or one the app registers.',
   }),
   recipient: Type.String({ maxLength: 254, description: 'Email address, or webhook id.' }),
-  status: Type.Union(outboxStatuses.map((s) => Type.Literal(s))),
+  status: statusUnion(),
   waitingFor: Type.Union([Type.Literal('mail-transport'), Type.Literal('transport'), Type.Null()], {
     description:
       "Set while this instance has no transport for a pending row's channel: `mail-transport` for email without an SMTP server.",
@@ -55,12 +58,11 @@ const NoticeItem = Type.Object({
   sentAt: Type.Union([instant, Type.Null()]),
 });
 
-/** `GET /admin/v1/notices` query. */
 export const NoticeQuery = Type.Object(
   {
     client: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    status: Type.Optional(Type.Union(outboxStatuses.map((s) => Type.Literal(s)))),
-    kind: Type.Optional(Type.Union(noticeKinds.map((k) => Type.Literal(k)))),
+    status: Type.Optional(statusUnion()),
+    kind: Type.Optional(kindUnion()),
     limit: Type.Optional(
       Type.Integer({ format: 'int32', minimum: 1, maximum: 500, description: 'Page size, 1 to 500; 100 by default.' }),
     ),
@@ -71,7 +73,6 @@ export const NoticeQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** `GET /admin/v1/notices` answer. */
 export const NoticeList = Type.Object(
   {
     data: Type.Array(NoticeItem, { maxItems: 500 }),
@@ -83,7 +84,6 @@ export const NoticeList = Type.Object(
   { description: 'A page of notices, oldest first' },
 );
 
-/** `POST /admin/v1/notices/run` answer. */
 export const PassReportSchema = Type.Object(
   {
     planned: count('Notices newly due (one per client and subject).'),
@@ -94,11 +94,7 @@ export const PassReportSchema = Type.Object(
     skipped: Type.Array(
       Type.Object(
         {
-          subject: Type.String({
-            maxLength: 400,
-            description:
-              '`v1`, `v1 GET /users` for an endpoint, or `v2 User.nickname` for a field (`v2 GET /users?order` for a query parameter).',
-          }),
+          subject: subjectText,
           client: Type.String({ maxLength: 200, description: 'The client id the calls were counted for.' }),
           reason: Type.Union(
             [Type.Literal('no-client'), Type.Literal('no-contact'), Type.Literal('already-enqueued')],
@@ -116,7 +112,6 @@ export const PassReportSchema = Type.Object(
   { description: 'What the pass did' },
 );
 
-/** A brownout as the API shows it. */
 export const BrownoutItem = Type.Object(
   {
     id: Type.String({ maxLength: 64 }),
@@ -161,7 +156,6 @@ const subjectFields = {
   ),
 };
 
-/** Whom a brownout refuses: exactly one of the three members. */
 const TargetBody = Type.Object(
   {
     all: Type.Optional(Type.Literal(true, { description: 'Every client, and calls without one (the default).' })),
@@ -191,21 +185,17 @@ const TargetBody = Type.Object(
   },
 );
 
-/** Body creating a rehearsal: a window of the consumer's own client. */
-export const RehearsalBody = Type.Object(
-  { ...subjectFields, startsAt: instant, endsAt: instant },
-  { additionalProperties: false },
-);
+const windowFields = { ...subjectFields, startsAt: instant, endsAt: instant };
 
-/** Body creating a brownout. */
+export const RehearsalBody = Type.Object({ ...windowFields }, { additionalProperties: false });
+
 export const BrownoutBody = Type.Object(
-  { ...subjectFields, startsAt: instant, endsAt: instant, target: Type.Optional(TargetBody) },
+  { ...windowFields, target: Type.Optional(TargetBody) },
   { additionalProperties: false },
 );
 
 const span = (description: string) => Type.String({ pattern: '^[1-9][0-9]{0,5}[mhdw]$', maxLength: 7, description });
 
-/** Body generating a progressive schedule of brownouts from the subject's sunset. */
 export const BrownoutScheduleBody = Type.Object(
   {
     ...subjectFields,
@@ -230,18 +220,15 @@ export const BrownoutScheduleBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The brownouts a schedule planned. */
 export const BrownoutScheduleResult = Type.Object(
   { data: Type.Array(BrownoutItem, { maxItems: 20 }) },
   { description: 'The windows planned, earliest first' },
 );
 
-/** Path parameters naming a brownout. */
 export const BrownoutParams = Type.Object({
   id: Type.String({ maxLength: 64, description: 'The brownout id (`bo_…`).' }),
 });
 
-/** Query of the one-click unsubscribe link. */
 export const UnsubscribeQuery = Type.Object(
   {
     client: Type.String({ minLength: 1, maxLength: 100 }),

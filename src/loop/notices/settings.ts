@@ -2,6 +2,7 @@ import { settingsSection } from '../host/config.ts';
 import { defaultNoticeSettings, type Brownout, type NoticeSettings } from '../../core/notices/index.ts';
 import { parseIsoInstant } from '../../core/time/index.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 
 /** The notices feature's settings, from the config file's `notices` and `publicUrl` keys. */
 export interface NoticesSettings extends NoticeSettings {
@@ -13,7 +14,6 @@ export interface NoticesSettings extends NoticeSettings {
   retryBaseSeconds: number;
   /** Absolute base of links in notices, e.g. `https://api.example.com`. */
   publicUrl: string;
-  /** Planned brownouts from the config file. */
   brownouts: Brownout[];
 }
 
@@ -28,19 +28,11 @@ const keys = [
   'brownouts',
 ];
 
-/**
- * Parse the notices settings, pushing every problem to `errors`. The part reads them through `noticesSection`.
- *
- * @internal exported for the tests
- */
+/** @internal exported for the tests */
 export function parseNoticesSettings(options: { file: Record<string, unknown>; errors: string[] }): NoticesSettings {
   const { errors } = options;
   const raw = options.file.notices ?? {};
-  const n = (
-    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
-      ? raw
-      : (errors.push('notices must be an object'), {})
-  ) as Record<string, unknown>;
+  const n = isPlainObject(raw) ? raw : (errors.push('notices must be an object'), {} as Record<string, unknown>);
   for (const key of Object.keys(n)) if (!keys.includes(key)) errors.push(unknownKey('notices', key, keys));
   const int = (key: string, fallback: number, [min, max]: [number, number]): number => {
     const value = n[key] ?? fallback;
@@ -108,9 +100,9 @@ function parseBrownouts(raw: unknown, errors: string[]): Brownout[] {
 
 /** A configured brownout's `clients`: a list of client ids, or absent for every client. */
 function parseTargetClients(entry: Record<string, unknown>, where: string, errors: string[]): string[] | undefined {
+  const known = ['version', 'endpoint', 'startsAt', 'endsAt', 'clients'];
   for (const key of Object.keys(entry ?? {}))
-    if (!['version', 'endpoint', 'startsAt', 'endsAt', 'clients', 'calledWithinDays'].includes(key))
-      errors.push(unknownKey(where, key, ['version', 'endpoint', 'startsAt', 'endsAt', 'clients']));
+    if (!known.includes(key) && key !== 'calledWithinDays') errors.push(unknownKey(where, key, known));
   // Chosen from usage, a set depends on when it is resolved: only the API fixes and records it.
   if (entry?.calledWithinDays !== undefined)
     errors.push(

@@ -1,15 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DAY_MS } from '../../core/lifecycle/index.ts';
 
-/**
- * How long an unsubscribe link works: 90 days from the notice that carried it. Each notice
- * carries a fresh link, so a contact who still gets mail always holds a working one; a link that
- * leaked from an old mailbox stops working.
- */
+/** Each notice carries a fresh link, so a link that leaked from an old mailbox stops working. */
 export const unsubscribeLinkDays = 90;
 
+/** Whose link it is, and the key it is signed with. */
+type Link = { secret: string; clientId: string; email: string };
+
 /** A link's signature: the (client, contact, issue time) triple, so none can be changed. */
-function mac(options: { secret: string; clientId: string; email: string; issuedAt: number }): string {
+function mac(options: Link & { issuedAt: number }): string {
   return createHmac('sha256', options.secret)
     .update(`unsubscribe\n${options.clientId}\n${options.email.toLowerCase()}\n${options.issuedAt}`)
     .digest('base64url');
@@ -19,32 +18,20 @@ function mac(options: { secret: string; clientId: string; email: string; issuedA
 const tokenShape = /^([0-9a-z]{1,12})-([A-Za-z0-9_-]{43})$/;
 
 /**
- * Sign an unsubscribe link for a (client, contact) pair at an instant, so a link cannot be made
- * for someone else, and its age is known when it comes back.
+ * Sign a link for a (client, contact) pair at an instant, so its age is known when it comes back.
  *
  * @internal exported for the tests
  */
-export function signUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  issuedAt: number;
-}): string {
+export function signUnsubscribe(options: Link & { issuedAt: number }): string {
   return `${Math.floor(options.issuedAt).toString(36)}-${mac(options)}`;
 }
 
 /**
- * When the link was issued, if `token` is this service's signature of this (client, contact);
- * `undefined` for a forged, altered or old-format token. The HMAC is compared in constant time.
+ * When the link was issued, if `token` signs this (client, contact); the HMAC compared in constant time.
  *
  * @internal exported for the tests
  */
-export function readUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  token: string;
-}): { issuedAt: number } | undefined {
+export function readUnsubscribe(options: Link & { token: string }): { issuedAt: number } | undefined {
   const match = tokenShape.exec(options.token);
   if (!match) return undefined;
   const issuedAt = Number.parseInt(match[1]!, 36);
@@ -53,22 +40,15 @@ export function readUnsubscribe(options: {
   return given.length === expected.length && timingSafeEqual(given, expected) ? { issuedAt } : undefined;
 }
 
-/** Why a link is refused, or `undefined` when it may unsubscribe. */
 export type UnsubscribeRefusal = 'forged' | 'expired' | 'superseded';
 
 /**
- * Check a returning link: its signature, its age ({@link unsubscribeLinkDays}), and that it is no
- * older than the client's last change (`updatedAt`). So a link used once cannot unsubscribe the
- * contact again after the API owner subscribed it back.
+ * A link older than the client's last change is refused, so a link used once cannot unsubscribe
+ * the contact again after the API owner subscribed it back.
  */
-export function checkUnsubscribe(options: {
-  secret: string;
-  clientId: string;
-  email: string;
-  token: string;
-  now: number;
-  changedAt: number | undefined;
-}): UnsubscribeRefusal | undefined {
+export function checkUnsubscribe(
+  options: Link & { token: string; now: number; changedAt: number | undefined },
+): UnsubscribeRefusal | undefined {
   const link = readUnsubscribe(options);
   if (!link) return 'forged';
   if (options.now - link.issuedAt > unsubscribeLinkDays * DAY_MS) return 'expired';
@@ -77,13 +57,7 @@ export function checkUnsubscribe(options: {
 }
 
 /** The one-click unsubscribe URL of a contact (RFC 8058): POSTed to by mail clients, opened by people. */
-export function unsubscribeUrl(options: {
-  publicUrl: string;
-  secret: string;
-  clientId: string;
-  email: string;
-  issuedAt: number;
-}): string {
+export function unsubscribeUrl(options: Link & { publicUrl: string; issuedAt: number }): string {
   const query = new URLSearchParams({
     client: options.clientId,
     contact: options.email,

@@ -12,8 +12,7 @@ interface WebhookTarget {
 }
 
 /**
- * The Standard Webhooks signature header value: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`,
- * keyed with the secret's base64 part.
+ * The Standard Webhooks signature, keyed with the secret's base64 part.
  *
  * @internal exported for the tests
  */
@@ -22,30 +21,27 @@ export function signWebhook(options: { secret: string; id: string; timestamp: nu
   return `v1,${createHmac('sha256', key).update(`${options.id}.${options.timestamp}.${options.body}`).digest('base64')}`;
 }
 
-/** Options for {@link createWebhookChannel}. */
 export interface WebhookChannelOptions {
   /** The webhook's URL and secret, read at each delivery (a changed URL applies at once). */
   target: (clientId: string, webhookId: string) => Promise<WebhookTarget | undefined>;
   now: () => number;
-  /** The whole delivery, connect to last byte of the answer, at most this long; 10 000 ms by default. */
-  timeoutMs?: number;
+  /** The whole delivery, connect to last byte of the answer, at most this long. */
+  timeoutMs: number;
   /** Resolves host names and refuses disallowed addresses on the socket actually used. */
-  lookup?: LookupFunction;
+  lookup: LookupFunction;
   /**
    * Checks the URL again before each delivery and throws when it is no longer allowed. Node never
    * calls `lookup` for an IP literal, so a literal saved under an allowance that has since been
    * removed is caught only here.
    */
-  checkUrl?: (url: string) => Promise<void>;
+  checkUrl: (url: string) => Promise<void>;
 }
 
 /**
- * Webhooks signed as the Standard Webhooks spec says. HTTP 5xx, 429, timeouts and network
- * failures are transient; other 4xx are final. Each delivery has an overall deadline, so a
+ * Webhooks signed as the Standard Webhooks spec says. An overall deadline per delivery, so a
  * receiver that trickles its answer holds one delivery slot for that long at most.
  */
 export function createWebhookChannel(options: WebhookChannelOptions): NoticeChannel {
-  const timeoutMs = options.timeoutMs ?? 10_000;
   return {
     name: 'webhook',
     recipients: (client) => client.webhooks.map((hook) => ({ recipient: hook.id, subscribed: true })),
@@ -53,7 +49,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
       const target = await options.target(payload.data.client.id, recipient);
       if (!target) throw new DeliveryFailure({ transient: false, reason: `webhook ${recipient} no longer exists` });
       try {
-        await options.checkUrl?.(target.url);
+        await options.checkUrl(target.url);
       } catch (error) {
         throw new DeliveryFailure({
           transient: false,
@@ -68,8 +64,8 @@ export function createWebhookChannel(options: WebhookChannelOptions): NoticeChan
         status = await post({
           url: target.url,
           body,
-          timeoutMs,
-          ...(options.lookup ? { lookup: options.lookup } : {}),
+          timeoutMs: options.timeoutMs,
+          lookup: options.lookup,
           headers: {
             'content-type': 'application/json',
             'webhook-id': id,
@@ -99,14 +95,14 @@ function post(options: {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  lookup?: LookupFunction;
+  lookup: LookupFunction;
 }): Promise<number> {
   return new Promise((resolve, reject) => {
     const url = new URL(options.url);
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(
       url,
-      { method: 'POST', headers: options.headers, ...(options.lookup ? { lookup: options.lookup } : {}) },
+      { method: 'POST', headers: options.headers, lookup: options.lookup },
       (response) => {
         response.resume();
         response.on('end', () => {

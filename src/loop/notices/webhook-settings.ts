@@ -1,35 +1,29 @@
 import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 /** Address ranges an operator may open to webhooks; every other non-public range stays closed. */
 const privateTargetKinds = ['loopback', 'private', 'linkLocal', 'carrierGradeNat'] as const;
 
-/** One of {@link privateTargetKinds}. */
 export type PrivateTargetKind = (typeof privateTargetKinds)[number];
 
-/** The `webhooks` part of the config file, parsed. */
 export interface WebhookSettings {
   /** Non-public ranges webhook URLs may resolve to; empty by default (public addresses only). */
   allowPrivateTargets: ReadonlySet<PrivateTargetKind>;
 }
 
-/**
- * Read `webhooks` from the config file, e.g. `{"webhooks": {"allowPrivateTargets": ["loopback"]}}`,
- * pushing every error into `errors`.
- */
 function parseWebhookSettings(options: { file: Record<string, unknown>; errors: string[] }): WebhookSettings {
   const raw = options.file.webhooks;
   const none: WebhookSettings = { allowPrivateTargets: new Set() };
   if (raw === undefined) return none;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+  if (!isPlainObject(raw)) {
     options.errors.push(
       `webhooks must be an object such as {"allowPrivateTargets": ["loopback"]}, not ${JSON.stringify(raw)}`,
     );
     return none;
   }
-  const record = raw as Record<string, unknown>;
-  for (const key of Object.keys(record))
+  for (const key of Object.keys(raw))
     if (key !== 'allowPrivateTargets') options.errors.push(unknownKey('webhooks', key, ['allowPrivateTargets']));
-  const list = record.allowPrivateTargets ?? [];
+  const list = raw.allowPrivateTargets ?? [];
   if (
     !Array.isArray(list) ||
     !list.every((k): k is PrivateTargetKind => (privateTargetKinds as readonly unknown[]).includes(k))

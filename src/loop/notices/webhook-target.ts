@@ -4,15 +4,13 @@ import ipaddr from 'ipaddr.js';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import type { PrivateTargetKind, WebhookSettings } from './webhook-settings.ts';
 
-/** Resolves a host name to every address it has. */
 export type ResolveHost = (host: string) => Promise<LookupAddress[]>;
 
 const lookupTimeoutMs = 3000;
 
 /**
- * What range an address is in, in the config's terms: `public`, one of the kinds an operator may
- * allow, or `forbidden` (unspecified, broadcast, multicast, reserved, NAT64, 6to4, Teredo…: never
- * a webhook). IPv4-mapped IPv6 addresses are judged as the IPv4 address they carry.
+ * What range an address is in, in the config's terms; IPv4-mapped IPv6 addresses are judged as
+ * the IPv4 address they carry.
  *
  * @internal exported for the tests
  */
@@ -59,7 +57,6 @@ const defaultResolve: ResolveHost = (host) =>
     });
   });
 
-/** The checked target of {@link assertPublicWebhookUrl}. */
 export interface WebhookTarget {
   url: URL;
   /** Every address the host resolved to, all allowed; empty when the name does not resolve (yet). */
@@ -74,9 +71,8 @@ const refusal400 = (pointer: string, why: string) =>
   });
 
 /**
- * The part of {@link assertPublicWebhookUrl} that needs no network: an absolute http(s) URL with a
- * host and no credentials. The client routes run it before schema validation, so that a URL the
- * document's `format: uri` would refuse gets this precise reason instead of the format's.
+ * The network-free part of {@link assertPublicWebhookUrl}, run before schema validation so that a
+ * URL `format: uri` would refuse gets this precise reason instead.
  */
 export function webhookUrlShape(options: { url: string; pointer: string }): URL {
   const refuse = (why: string) => refusal400(options.pointer, why);
@@ -95,13 +91,10 @@ export function webhookUrlShape(options: { url: string; pointer: string }): URL 
 }
 
 /**
- * Check a webhook URL: http or https, no credentials in it, and a host whose every address is
- * public (or in a range the settings allow). A webhook is a request the server makes on a
- * client's behalf, so without this a client could make it reach the server's own network.
- * Call it when a URL is saved and again before each delivery; for the delivery, connect through
- * {@link createWebhookLookup} too, so a name that changes its answer in between (DNS rebinding)
- * is caught on the address actually used. A name that does not resolve is accepted when saved
- * (there is nothing to reach) and refused at delivery by the lookup.
+ * Check that every address of a webhook URL's host is public (or allowed): else a client could make
+ * the server reach its own network. Call it when a URL is saved and before each delivery, which
+ * also connects through {@link createWebhookLookup}, so DNS rebinding is caught on the address used.
+ * A name that does not resolve is accepted when saved and refused at delivery by the lookup.
  */
 export async function assertPublicWebhookUrl(options: {
   url: string;
@@ -111,7 +104,6 @@ export async function assertPublicWebhookUrl(options: {
 }): Promise<WebhookTarget> {
   const pointer = options.pointer ?? '/url';
   const url = webhookUrlShape({ url: options.url, pointer });
-  const refuse = (why: string) => refusal400(pointer, why);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (ipaddr.isValid(host)) addresses = [host];
@@ -124,16 +116,12 @@ export async function assertPublicWebhookUrl(options: {
   }
   for (const address of addresses) {
     const why = refusal(address, options.settings);
-    if (why) throw refuse(`${host} resolves to ${why}`);
+    if (why) throw refusal400(pointer, `${host} resolves to ${why}`);
   }
   return { url, addresses };
 }
 
-/**
- * A `lookup` for `http.request`, `net.connect` or undici's `connect` option that resolves as
- * usual and then fails the connection when any address is not allowed: the check sits on the
- * address the socket actually uses.
- */
+/** A `lookup` that fails the connection when any address is not allowed: checked on the socket's own address. */
 export function createWebhookLookup(settings: WebhookSettings): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {

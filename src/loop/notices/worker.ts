@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { deliverDue, type DeliveryPoolOptions } from './delivery-pool.ts';
-import { planOutbox } from './plan-outbox.ts';
-import type { NoticeWorker, NoticeWorkerOptions, PassReport } from './worker-types.ts';
-
-export type { NoticeWorker, NoticeWorkerOptions } from './worker-types.ts';
+import { planOutbox, type NoticeWorker, type NoticeWorkerOptions, type PassReport } from './plan-outbox.ts';
 
 /** How long a claimed row is this worker's before another may take it (at least; see `leaseMs` below). */
 const minLeaseMs = 5 * 60_000;
 
 /**
- * The notices worker. Each instance claims outbox rows under a lease, so several instances on one
- * database share the work and never deliver one row at once; a row whose worker died is claimed
- * again when its lease ends.
+ * The notices worker. Rows are claimed under a lease, so instances on one database share the work
+ * and never deliver one row twice at once; a dead worker's rows are claimed again when it ends.
  */
 export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   const { settings } = options;
@@ -64,16 +60,13 @@ export function createNoticeWorker(options: NoticeWorkerOptions): NoticeWorker {
   return worker;
 }
 
-/** This worker's delivery settings: its lease owner, the channels that deliver, and the limits. */
 function deliveryOptions(options: NoticeWorkerOptions): DeliveryPoolOptions {
-  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 10_000;
-  const concurrency = Math.max(1, options.concurrency ?? 8);
+  const { deliveryTimeoutMs, concurrency } = options;
   return {
     notices: options.notices,
     owner: `worker-${randomUUID()}`,
     clock: options.clock,
     settings: options.settings,
-    random: options.random ?? Math.random,
     deliveryTimeoutMs,
     // Only channels with a transport deliver; every channel plans (email waits for SMTP).
     byName: new Map(options.channels.filter((c) => c.deliver).map((c) => [c.name, c])),

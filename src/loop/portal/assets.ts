@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-/** Where portal assets are served from. */
 export const assetPath = '/portal-assets';
 
 /** The site icon; also answers `/favicon.ico`, which browsers ask for on pages that name none. */
@@ -15,17 +14,7 @@ export const iconUrl = `${assetPath}/icon.svg`;
 const shortCache = 'public, max-age=3600';
 const longCache = 'public, max-age=31536000';
 
-interface Asset {
-  body: Buffer;
-  type: string;
-  etag: string;
-}
-
-/**
- * Serve the few files pages need, read once at start: the Swagger UI bundle and stylesheet from
- * `node_modules`, the portal's own CSS and script, and the site icon (also at `/favicon.ico`). A
- * fixed list, not a directory: nothing else in the package is reachable.
- */
+/** Serve the few files pages need, read once at start: a fixed list, so nothing else is reachable. */
 export function registerPortalAssets(app: FastifyInstance): void {
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   const own = join(dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -38,20 +27,9 @@ export function registerPortalAssets(app: FastifyInstance): void {
   };
   for (const [name, [path, type, cache]] of Object.entries(files)) {
     const body = readFileSync(path);
-    const asset: Asset = {
-      body,
-      type,
-      etag: `"a-${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`,
-    };
-    const send = async (_request: unknown, reply: FastifyReply) =>
-      reply
-        .headers({
-          'content-type': asset.type,
-          etag: asset.etag,
-          'cache-control': cache,
-          'x-content-type-options': 'nosniff',
-        })
-        .send(asset.body);
+    const etag = `"a-${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+    const headers = { 'content-type': type, etag, 'cache-control': cache, 'x-content-type-options': 'nosniff' };
+    const send = async (_request: unknown, reply: FastifyReply) => reply.headers(headers).send(body);
     app.get(`${assetPath}/${name}`, send);
     if (`${assetPath}/${name}` === iconUrl) app.get('/favicon.ico', send);
   }

@@ -1,6 +1,6 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
-import { isoInstant } from './json-feed.ts';
+import { entryText, isoInstant } from './json-feed.ts';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -13,24 +13,20 @@ const builder = new XMLBuilder({
 const notXml = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const text = (value: string) => value.replace(notXml, '');
 
-/** Options for {@link toAtomFeed}. */
 export interface AtomFeedOptions {
   changelog: Changelog;
   /** A `tag:` URI naming the feed; entries' ids extend it. */
   id: string;
   title: string;
-  /** Where the feed itself is served. */
   selfUrl: string;
-  /** The HTML page of the same changelog. */
   pageUrl: string;
   /** The feed's `updated` when it has no entry yet. */
   fallbackUpdated: number;
 }
 
 /**
- * The changelog as an Atom feed (RFC 4287). The XML is written by `fast-xml-parser`, which escapes
- * text and attributes. Entry ids are stable `tag:` URIs and `updated` is the newest entry's date, so
- * a reader that polls sees each event once.
+ * The changelog as an Atom feed (RFC 4287), escaped by `fast-xml-parser`. Stable `tag:` ids and
+ * the newest entry's date as `updated`, so a reader that polls sees each event once.
  */
 export function toAtomFeed(options: AtomFeedOptions): string {
   const { entries } = options.changelog;
@@ -59,7 +55,6 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
   ];
   if (e.guideUrl)
     links.push({ '@rel': 'related', '@type': 'text/html', '@title': 'Migration guide', '@href': e.guideUrl });
-  const body = e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
   return {
     id: `${options.id}:${encodeURIComponent(e.id)}`,
     title: { '@type': 'text', '#text': text(e.title) },
@@ -68,7 +63,7 @@ function toAtomEntry(e: ChangelogEntry, options: AtomFeedOptions): Record<string
     category: [{ '@term': e.kind }, { '@term': e.version, '@label': `version ${e.version}` }],
     link: links,
     summary: { '@type': 'text', '#text': text(e.summary) },
-    content: { '@type': 'text', '#text': text(body) },
+    content: { '@type': 'text', '#text': text(entryText(e)) },
   };
 }
 

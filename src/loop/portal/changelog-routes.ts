@@ -8,8 +8,8 @@ import {
 } from '../../core/portal/index.ts';
 import { replacementName } from '../../core/lifecycle/index.ts';
 import { anchorOf, toAtomFeed } from './atom-feed.ts';
-import { toChangelogEndpoint } from './changelog-endpoint.ts';
-import { html, isoDay, safeHref, sendPage } from './html.ts';
+import type { EndpointDeprecation } from '../../kernel/ports/index.ts';
+import { dayTime, html, safeHref, sendPage, Table } from './html.ts';
 import { toJsonFeed } from './json-feed.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, toChangelogVersions } from '../lifecycle/version-info.ts';
@@ -30,59 +30,35 @@ const kindLabel: Record<string, string> = {
 
 /** Every version, endpoint and element with a closing date, each with its cap and guide. */
 function closingsOf(versions: ReturnType<typeof describeVersions>, options: DocsPagesOptions) {
-  const cap = (at: number | undefined) => (at === undefined ? {} : { extendedAccessUntil: at });
-  const guide = (url: string | undefined) => (url ? { guideUrl: url } : {});
+  type ChangelogClosing = Parameters<typeof toClosingEntries>[0][number];
+  type Dated = { closedToNewClientsAt?: number | undefined; extendedAccessUntil?: number | undefined };
+  const closing = (d: Dated, c: Omit<ChangelogClosing, 'closedToNewClientsAt'>): ChangelogClosing[] =>
+    d.closedToNewClientsAt === undefined
+      ? []
+      : [{ ...c, closedToNewClientsAt: d.closedToNewClientsAt, extendedAccessUntil: d.extendedAccessUntil }];
   return toClosingEntries([
-    ...versions.flatMap((v) =>
-      v.closedToNewClientsAt === undefined
-        ? []
-        : [
-            {
-              version: v.name,
-              closedToNewClientsAt: v.closedToNewClientsAt,
-              ...cap(v.extendedAccessUntil),
-              ...(v.replacement ? { replacement: v.replacement } : {}),
-              ...guide(v.guideUrl),
-            },
-          ],
-    ),
+    ...versions.flatMap((v) => closing(v, { version: v.name, replacement: v.replacement, guideUrl: v.guideUrl })),
     ...options.runtime.endpointDeprecations().flatMap((e) =>
-      e.closedToNewClientsAt === undefined
-        ? []
-        : [
-            {
-              version: e.version,
-              endpoint: `${e.method} ${e.path}`,
-              closedToNewClientsAt: e.closedToNewClientsAt,
-              ...cap(e.extendedAccessUntil),
-              ...guide(safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl),
-            },
-          ],
+      closing(e, {
+        version: e.version,
+        endpoint: `${e.method} ${e.path}`,
+        guideUrl: safeHref(e.migrationUrl) ?? versions.find((v) => v.name === e.version)?.guideUrl,
+      }),
     ),
     ...versions.flatMap((v) =>
       v.elements.flatMap((e) =>
-        e.closedToNewClientsAt === undefined
-          ? []
-          : [
-              {
-                version: e.version,
-                element: e.element,
-                closedToNewClientsAt: e.closedToNewClientsAt,
-                ...cap(e.extendedAccessUntil),
-                ...(replacementName(e) ? { replacement: replacementName(e)! } : {}),
-                ...guide(safeHref(e.migrationUrl) ?? v.guideUrl),
-              },
-            ],
+        closing(e, {
+          version: e.version,
+          element: e.element,
+          replacement: replacementName(e),
+          guideUrl: safeHref(e.migrationUrl) ?? v.guideUrl,
+        }),
       ),
     ),
   ]);
 }
 
-/**
- * The changelog in three forms from one model: `/docs/changelog` (HTML), `/changelog.atom`
- * (RFC 4287) and `/changelog.json` (JSON Feed 1.1). Built per request from the live lifecycle, so
- * a deprecation made through the management API shows at once.
- */
+/** The changelog as HTML, Atom and JSON Feed, built per request so a new deprecation shows at once. */
 export function registerChangelogRoutes(app: FastifyInstance, options: DocsPagesOptions): void {
   const title = `${options.title} changelog`;
   const changelog = (): Changelog => {
@@ -145,29 +121,21 @@ export function registerChangelogRoutes(app: FastifyInstance, options: DocsPages
         upcoming.length > 0 &&
         html`<section aria-labelledby="upcoming-title">
           <h2 id="upcoming-title">Coming removals</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">Removed on</th>
-                <th scope="col">Instead</th>
-                <th scope="col">Guide</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${upcoming.map(
-                (u) =>
-                  html`<tr>
-                    <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
-                    <td><time datetime=${isoDay(u.sunsetAt)}>${isoDay(u.sunsetAt)}</time></td>
-                    <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
-                    <td>
-                      ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
+          <${Table}
+            bare
+            head=${['What', 'Removed on', 'Instead', 'Guide']}
+            rows=${upcoming.map(
+              (u) =>
+                html`<tr>
+                  <td>${u.endpoint ? html`<code>${u.endpoint}</code> in ${u.version}` : u.version}</td>
+                  <td>${dayTime(u.sunsetAt)}</td>
+                  <td>${u.replacement ? html`<a href=${`/docs/${u.replacement}`}>${u.replacement}</a>` : '—'}</td>
+                  <td>
+                    ${u.guideUrl ? html`<a href=${u.guideUrl}>Migration guide<span class="skip"> for ${u.version}</span></a>` : '—'}
+                  </td>
+                </tr>`,
+            )}
+          />
         </section>`
       }
       <h2>History</h2>
@@ -182,7 +150,7 @@ function Entry(props: { entry: ChangelogEntry }) {
   return html`<li class="entry" id=${anchorOf(e)} data-kind=${e.kind}>
     <h3>${e.title}</h3>
     <p class="muted">
-      <time datetime=${isoDay(e.at)}>${isoDay(e.at)}</time> · ${kindLabel[e.kind] ?? e.kind} ·
+      ${dayTime(e.at)} · ${kindLabel[e.kind] ?? e.kind} ·
       <a href=${`/docs/${e.version}`}>${e.version} reference</a>
     </p>
     <p>${e.summary}</p>
@@ -194,4 +162,17 @@ function Entry(props: { entry: ChangelogEntry }) {
     }
     ${e.guideUrl && html`<p><a href=${e.guideUrl}>Migration guide for ${e.version}</a></p>`}
   </li>`;
+}
+
+/** An endpoint deprecation as a changelog shows it; its own migration URL when safe, else `versionGuide`. */
+export function toChangelogEndpoint(e: EndpointDeprecation, versionGuide?: string) {
+  const guideUrl = safeHref(e.migrationUrl) ?? versionGuide;
+  return {
+    version: e.version,
+    method: e.method,
+    path: e.path,
+    deprecatedAt: e.deprecatedAt,
+    sunsetAt: e.sunsetAt,
+    ...(guideUrl ? { guideUrl } : {}),
+  };
 }

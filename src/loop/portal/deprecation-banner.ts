@@ -1,6 +1,6 @@
 import type { VNode } from 'preact';
 import { replacementName } from '../../core/lifecycle/index.ts';
-import { html, isoDay, safeHref } from './html.ts';
+import { dayTime, html, isoDay, safeHref } from './html.ts';
 import type { VersionInfo } from '../lifecycle/version-info.ts';
 
 const statusText: Record<string, string> = {
@@ -10,11 +10,7 @@ const statusText: Record<string, string> = {
   removed: 'removed',
 };
 
-/**
- * The deprecation banner of a version's docs page: status, dates, days left, replacement and the
- * migration guide. `undefined` for a current version, which carries no banner. Under 30 days it
- * turns urgent, as the `Warning` header does.
- */
+/** The deprecation banner of a version's docs page; urgent under 30 days, as the `Warning` header. */
 export function DeprecationBanner(props: { version: VersionInfo; now: number }): VNode | undefined {
   const v = props.version;
   const closed = v.closedToNewClientsAt;
@@ -46,12 +42,12 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
       ${
         v.deprecatedAt !== undefined &&
         html`<dt>Deprecated on</dt>
-          <dd><time datetime=${isoDay(v.deprecatedAt)}>${isoDay(v.deprecatedAt)}</time></dd>`
+          <dd>${dayTime(v.deprecatedAt)}</dd>`
       }
       ${
         v.sunsetAt !== undefined &&
         html`<dt>Sunset on</dt>
-          <dd><time datetime=${isoDay(v.sunsetAt)}>${isoDay(v.sunsetAt)}</time></dd>`
+          <dd>${dayTime(v.sunsetAt)}</dd>`
       }
       ${
         left !== undefined &&
@@ -63,7 +59,7 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
         v.status !== 'removed' &&
         html`<dt>Closed to new clients</dt>
           <dd data-closed-to-new-clients=${isoDay(closed)}>
-            ${closed <= props.now ? 'since' : 'from'} ${day(closed)}
+            ${closed <= props.now ? 'since' : 'from'} ${dayTime(closed)}
           </dd>`
       }
       ${
@@ -71,7 +67,7 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
         v.status !== 'removed' &&
         html`<dt>Extended access</dt>
           <dd data-extended-access-until=${isoDay(v.extendedAccessUntil)}>
-            possible until ${day(v.extendedAccessUntil)}, on request
+            possible until ${dayTime(v.extendedAccessUntil)}, on request
           </dd>`
       }
       ${
@@ -84,19 +80,14 @@ export function DeprecationBanner(props: { version: VersionInfo; now: number }):
   </section>`;
 }
 
-const day = (at: number) => html`<time datetime=${isoDay(at)}>${isoDay(at)}</time>`;
-
 /** ", closed to new clients since <date>" for a subject with a closing date, before its sunset. */
 function closing(o: { closedToNewClientsAt?: number; sunsetAt: number }, now: number) {
   const at = o.closedToNewClientsAt;
   if (at === undefined || o.sunsetAt <= now) return '';
-  return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${day(at)}`;
+  return html`, closed to new clients ${at <= now ? 'since' : 'from'} ${dayTime(at)}`;
 }
 
-/**
- * Endpoints of a version deprecated on their own: the operations marked deprecated in the
- * reference, listed server-side so they show without JavaScript.
- */
+/** Endpoints deprecated on their own, listed server-side so they show without JavaScript. */
 export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }): VNode | undefined {
   const { endpoints } = props.version;
   if (endpoints.length === 0) return undefined;
@@ -106,8 +97,7 @@ export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }
       ${endpoints.map(
         (e) =>
           html`<li>
-            <code>${e.method} ${e.path}</code>: deprecated, removed on
-            <time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>${closing(e, props.now)}
+            <code>${e.method} ${e.path}</code>: deprecated, removed on ${dayTime(e.sunsetAt)}${closing(e, props.now)}
             ${safeHref(e.migrationUrl) && html` · <a href=${safeHref(e.migrationUrl)}>migration notes</a>`}
           </li>`,
       )}
@@ -116,9 +106,8 @@ export function DeprecatedEndpoints(props: { version: VersionInfo; now: number }
 }
 
 /**
- * Fields and query parameters of a version deprecated on their own (the spec's safe deprecation
- * of a field): each with its replacement, sunset and guide. A field stays in the version's
- * responses after its sunset, but requests that send it, or a deprecated parameter, are refused.
+ * Fields and query parameters deprecated on their own. A field stays in the version's responses
+ * after its sunset, but requests that send it, or a deprecated parameter, are refused.
  */
 export function DeprecatedElements(props: { version: VersionInfo; now: number }): VNode | undefined {
   const { elements, guideUrl } = props.version;
@@ -130,10 +119,9 @@ export function DeprecatedElements(props: { version: VersionInfo; now: number })
         const instead = replacementName(e);
         const guide = safeHref(e.migrationUrl) ?? guideUrl;
         const refused = e.sunsetAt <= props.now ? '; refused in requests since ' : '; refused in requests from ';
-        const sunset = html`<time datetime=${isoDay(e.sunsetAt)}>${isoDay(e.sunsetAt)}</time>`;
         // One line: htm drops a line break between text and an element, which would join the words.
         // prettier-ignore
-        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${sunset}${closing(e, props.now)}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
+        return html`<li data-element=${e.element}><code>${e.element}</code>: deprecated${instead && html`, use <code>${instead}</code> instead`}${refused}${dayTime(e.sunsetAt)}${closing(e, props.now)}${guide && html` · <a href=${guide}>migration notes</a>`}</li>`;
       })}
     </ul>
   </section>`;

@@ -9,8 +9,10 @@ import { DeprecatedElements, DeprecatedEndpoints, DeprecationBanner } from './de
 import { html, isoDay, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 import { describeVersions, type VersionInfo } from '../lifecycle/version-info.ts';
+import { apiCatalogProfile, apiCatalogType, toApiCatalog } from '../../core/portal/index.ts';
+import { isoInstant } from './json-feed.ts';
+import { manifestUrlOf } from '../lifecycle/manifest-url.ts';
 
-/** What the docs routes read. */
 export interface DocsPagesOptions {
   bundle: VersionBundle;
   runtime: LifecycleRuntime;
@@ -21,10 +23,7 @@ export interface DocsPagesOptions {
   brownouts?: () => readonly Brownout[];
 }
 
-/**
- * `/docs`, the list of versions, and `/docs/<version>`, each version's API reference: Swagger UI
- * over the version's served OpenAPI document, under a server-rendered deprecation banner.
- */
+/** `/docs` and `/docs/<version>`: Swagger UI under a server-rendered deprecation banner. */
 export function registerDocsPages(app: FastifyInstance, options: DocsPagesOptions): void {
   app.get('/docs', async (_request, reply) => {
     const versions = describeVersions(options);
@@ -93,4 +92,30 @@ function VersionCard(props: { version: VersionInfo }) {
       ${v.guideUrl && html`<li><a href=${v.guideUrl}>Migration guide</a></li>`}
     </ul>
   </li>`;
+}
+
+const catalogUrl = '/.well-known/api-catalog';
+
+/** `/.well-known/api-catalog` (RFC 9727); HEAD, derived from GET, carries the same `Link` header. */
+export function registerApiCatalogRoute(app: FastifyInstance, options: DocsPagesOptions & { prefix: string }): void {
+  app.get(catalogUrl, async (_request, reply) => {
+    const versions = describeVersions(options).map((v) => ({
+      name: v.name,
+      base: `${options.prefix}/${v.name}`,
+      openapiUrl: v.openapiUrl,
+      docsUrl: v.docsUrl,
+      statusUrl: `${options.prefix}/versions`,
+      status: v.status,
+      ...(v.guideUrl ? { guideUrl: v.guideUrl } : {}),
+      ...(v.sunsetAt !== undefined ? { sunsetAt: isoInstant(v.sunsetAt) } : {}),
+    }));
+    return reply
+      .type(apiCatalogType)
+      .header(
+        'link',
+        `<${catalogUrl}>; rel="api-catalog"; type="application/linkset+json"; profile="${apiCatalogProfile}"`,
+      )
+      .serializer(JSON.stringify)
+      .send(toApiCatalog({ catalogUrl, versions, manifestUrl: manifestUrlOf(options.prefix) }));
+  });
 }

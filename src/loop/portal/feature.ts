@@ -1,15 +1,31 @@
-import { fastifyCookie } from '@fastify/cookie';
+import cookie, { fastifyCookie } from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { createApiScope } from '../../http/api-scope.ts';
 import { provideSteps } from '../../http/pipeline/listed-steps.ts';
 import type { ServiceFeature } from '../host/feature.ts';
 import { createMemoryRateLimitStore } from '../access/rate-limit/index.ts';
-import { registerPortal } from './index.ts';
-import { pageRateLimitKey } from './page-rate-limit.ts';
-import { sessionBudgetKey } from './dashboard/session-budget.ts';
-import { createSessionCodec } from './dashboard/session.ts';
+import { createDiffCache } from '../lifecycle/breaks/diff-cache.ts';
 import type { LifecycleContext } from '../lifecycle/context.ts';
 import { rateLimitSection } from '../access/rate-limit/settings.ts';
-import { portalSection } from './settings.ts';
 import { noticesSection } from '../notices/settings.ts';
+
+import { registerPortalAssets } from './assets.ts';
+import { registerChangelogRoutes } from './changelog-routes.ts';
+import { registerApiCatalogRoute, registerDocsPages, type DocsPagesOptions } from './docs-pages.ts';
+import { notFoundPage } from './home-page.ts';
+import { notFoundPageKey } from './not-found-page.ts';
+import { pageRateLimitKey } from './page-rate-limit.ts';
+import { portalSection } from './settings.ts';
+import { registerBreaksRoute } from './dashboard/breaks-route.ts';
+import { createDashboardKit } from './dashboard/dashboard-kit.ts';
+import { registerFeedRoute } from './dashboard/feed-route.ts';
+import type { DashboardOptions } from './dashboard/options.ts';
+import { createPortalSessions } from './dashboard/portal-sessions.ts';
+import { sessionBudgetKey } from './dashboard/session-budget.ts';
+import { createSessionCodec } from './dashboard/session.ts';
+import { registerSignInRoutes } from './dashboard/sign-in-routes.ts';
+import { registerUsageRoutes } from './dashboard/usage-routes.ts';
 
 /** The routes that check a secret a script could guess: the sign-in form, personal feeds, unsubscribe links. */
 const guardedRoutes = new Set(['/portal/sign-in', '/portal/feed/:token', '/notices/unsubscribe']);
@@ -33,8 +49,9 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
         sessionBudgetKey,
         { budget: portalSection.of(config).sessionBudget, store, clock, sessions, parseCookies: fastifyCookie.parse },
       ],
+      [notFoundPageKey, { scope: createApiScope(api.prefix), page: notFoundPage(api.title) }],
     ]);
-    registerPortal(app, {
+    const portal: DashboardOptions & Pick<DocsPagesOptions, 'brownouts'> = {
       bundle,
       runtime,
       clock,
@@ -52,6 +69,27 @@ export const portalFeature: ServiceFeature<LifecycleContext> = {
       publicUrl: noticesSection.of(config).publicUrl,
       ...(config.adminKey ? { adminKey: config.adminKey } : {}),
       sessions,
-    });
+      // One diff per pair of versions and lifecycle generation, shared by every client's pages.
+      diffs: createDiffCache({ clock, generation: () => runtime.generation() }),
+    };
+    registerPortalAssets(app);
+    registerDocsPages(app, portal);
+    registerChangelogRoutes(app, portal);
+    registerApiCatalogRoute(app, portal);
+    void app.register((scope) => registerDashboard(scope, portal), { prefix: '/portal' });
   },
 };
+
+/** The dashboard under `/portal`: sign-in with a key, a signed short-lived cookie, views by role. */
+async function registerDashboard(portal: FastifyInstance, options: DashboardOptions): Promise<void> {
+  await portal.register(cookie);
+  await portal.register(formbody, { bodyLimit: 4096 });
+  const kit = createDashboardKit(options, {
+    codec: options.sessions,
+    sessions: createPortalSessions(options, options.sessions),
+  });
+  registerSignInRoutes(portal, kit);
+  registerUsageRoutes(portal, kit);
+  registerBreaksRoute(portal, kit);
+  registerFeedRoute(portal, kit);
+}

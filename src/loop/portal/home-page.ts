@@ -1,11 +1,9 @@
 import type { FastifyReply } from 'fastify';
+import { render } from 'preact-render-to-string';
 import { html, sendPage } from './html.ts';
 import { Layout } from './layout.ts';
 
-/**
- * The page a browser gets at `/`: what the service is and where its documentation is. API
- * clients get the same facts as JSON from the same route.
- */
+/** The page a browser gets at `/`; API clients get the same facts as JSON from the same route. */
 export function sendHomePage(
   reply: FastifyReply,
   options: { versions: ReadonlyArray<{ name: string; state: string }>; site: string },
@@ -19,4 +17,17 @@ export function sendHomePage(
     <p class="muted">Programs asking for JSON get this as JSON at the same URL.</p>
   </${Layout}>`,
   );
+}
+
+/** The not-found page for a problem's `detail`, on the portal's layout, with a link to the docs. */
+export function notFoundPage(site: string): (detail: string | undefined) => string {
+  return (detail) => `<!doctype html>${render(NotFound({ detail, site }))}`;
+}
+
+function NotFound(props: { detail: string | undefined; site: string }) {
+  return html`<${Layout} title="Page not found" site=${props.site}>
+    <h1>Page not found</h1>
+    ${props.detail && html`<p id="detail">${props.detail}</p>`}
+    <p>The <a href="/docs">API documentation</a> lists every version and its reference; the <a href="/docs/changelog">changelog</a> tells what changed.</p>
+  </${Layout}>`;
 }

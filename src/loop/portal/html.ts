@@ -5,10 +5,7 @@ import { render } from 'preact-render-to-string';
 import { isMigrationUrl } from '../../core/text/index.ts';
 import { pageHeaders } from './page-headers.ts';
 
-/**
- * Tagged templates that build Preact elements: every interpolated value is a text node or an
- * attribute value, escaped by `preact-render-to-string`, so no page escapes anything by hand.
- */
+/** Every interpolated value is escaped by `preact-render-to-string`: no page escapes by hand. */
 export const html: (strings: TemplateStringsArray, ...values: unknown[]) => VNode = bound;
 
 /** Render a page to HTML and send it with the page headers (CSP, no sniffing, referrer kept in-site). */
@@ -25,11 +22,46 @@ export function isoDay(at: number | string): string {
   return (typeof at === 'string' ? at : new Date(at).toISOString()).slice(0, 10);
 }
 
-/**
- * A URL fit for an `href`: a path on this service or an http(s) URL, by the migration URL rule.
- * Anything else (a `javascript:` or `data:` URL stored before the rule was enforced) is dropped,
- * so a page never links it.
- */
+/** A URL fit for an `href`: anything else, a `javascript:` URL stored before the rule, is dropped. */
 export function safeHref(url: string | null | undefined): string | undefined {
   return url && isMigrationUrl(url) ? url : undefined;
+}
+
+/** {@link isoDay} in a `<time>` element. */
+export const dayTime = (at: number): VNode => html`<time datetime=${isoDay(at)}>${isoDay(at)}</time>`;
+
+/** An instant to the minute, in UTC. */
+export function stamp(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** {@link stamp} in a `<time>` element carrying the full instant. */
+export const timeStamp = (at: number): VNode => html`<time datetime=${new Date(at).toISOString()}>${stamp(at)}</time>`;
+
+/** A table with a header row of column names, in its scrolling wrapper unless `bare`. */
+export function Table(props: {
+  id?: string;
+  class?: string;
+  caption?: string;
+  head: unknown[];
+  rows: unknown[];
+  bare?: boolean;
+}): VNode {
+  const table = html`<table id=${props.id} class=${props.class}>
+    ${
+      props.caption !== undefined &&
+      html`<caption>
+        ${props.caption}
+      </caption>`
+    }
+    <thead>
+      <tr>
+        ${props.head.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${props.rows}
+    </tbody>
+  </table>`;
+  return props.bare ? table : html`<div class="table-wrap">${table}</div>`;
 }

@@ -1,15 +1,15 @@
-import type { Changelog } from '../../core/portal/index.ts';
+import type { Changelog, ChangelogEntry } from '../../core/portal/index.ts';
+
+/** An entry's summary, then its changes as a list. */
+export const entryText = (e: ChangelogEntry): string =>
+  e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary;
 
 /** An instant in the RFC 3339 form feeds use. */
 export function isoInstant(at: number): string {
   return new Date(at).toISOString().replace(/\.000Z$/, 'Z');
 }
 
-/**
- * The changelog as a JSON Feed 1.1 (jsonfeed.org), which feed readers accept as they do Atom. The
- * lifecycle facts a program wants (kind, version, endpoint, guide) sit in each item's `_versionary`
- * extension, and the sunsets still to come in the feed's own.
- */
+/** The changelog as a JSON Feed 1.1, the lifecycle facts in the `_versionary` extensions. */
 export function toJsonFeed(options: {
   changelog: Changelog;
   title: string;
@@ -27,7 +27,7 @@ export function toJsonFeed(options: {
     items: changelog.entries.map((e) => ({
       id: `${options.idPrefix}:${encodeURIComponent(e.id)}`,
       title: e.title,
-      content_text: e.changes.length > 0 ? `${e.summary}\n\n${e.changes.map((c) => `- ${c}`).join('\n')}` : e.summary,
+      content_text: entryText(e),
       summary: e.summary,
       date_published: isoInstant(e.at),
       tags: [e.kind, e.version],

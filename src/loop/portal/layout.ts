@@ -2,21 +2,16 @@ import type { ComponentChildren, VNode } from 'preact';
 import { html } from './html.ts';
 import { assetPath, iconUrl } from './assets.ts';
 
-/** Options for {@link Layout}. */
 export interface LayoutProps {
   title: string;
   /** The API's title (`api.title`): the site's name, in the tab and the navigation. */
   site: string;
-  /** Extra scripts, served by the service. */
   scripts?: string[];
   styles?: string[];
   children?: ComponentChildren;
 }
 
-/**
- * The page shell: language, viewport for phone widths, a skip link, the site navigation and the
- * main landmark. Stylesheets and scripts come from the service only.
- */
+/** The page shell; stylesheets and scripts come from the service only. */
 export function Layout(props: LayoutProps): VNode {
   const styles = [...(props.styles ?? []), `${assetPath}/portal.css`];
   return html`<html lang="en">

@@ -6,11 +6,8 @@ import { prefersHtml } from './prefers-html.ts';
 export const notFoundPageKey = stepKey<NotFoundPageOptions>('not-found-page');
 
 /**
- * The `respond:not-found-page` step: answer a browser's 404 outside the API with a page instead of
- * problem JSON: same status, the problem's `detail` in words, and a link to `/docs`. A request that prefers JSON (an API client,
- * `*\/*` or no `Accept`) still gets the RFC 9457 problem, and so does every path under the API
- * prefix or `/admin`, whatever it accepts: those are read by programs. Done in `onSend`, so the
- * one problem writer still decides what the error is.
+ * The `respond:not-found-page` step: a browser's 404 outside the API gets a page instead of problem
+ * JSON; a request that prefers JSON, or any path under the API or `/admin`, keeps the problem.
  */
 export const notFoundPageStep = defineStep({
   needs: notFoundPageKey,
@@ -38,13 +35,11 @@ export const notFoundPageStep = defineStep({
 });
 
 /**
- * What {@link notFoundPageStep} is made from. The page is rendered by the caller (the portal's
- * `not-found-view.ts`): this file is listed in the loop's steps, which every loop loads, also with
- * `portal: false` and Preact not installed.
+ * The page is rendered by the caller (the portal's `home-page.ts`): this file is listed in the
+ * loop's steps, which every loop loads, also with `portal: false` and Preact not installed.
  */
 export interface NotFoundPageOptions {
   scope: ApiScope;
-  /** The page's HTML for a problem's `detail`. */
   page: (detail: string | undefined) => string;
 }
 

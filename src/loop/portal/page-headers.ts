@@ -17,7 +17,6 @@ const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Headers every portal page carries. */
 export const pageHeaders: Record<string, string> = {
   'content-security-policy': contentSecurityPolicy,
   'x-content-type-options': 'nosniff',

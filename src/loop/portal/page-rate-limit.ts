@@ -13,7 +13,6 @@ import {
   type RateLimitStore,
 } from '../access/rate-limit/index.ts';
 
-/** What {@link pageRateLimitStep} is made from. */
 export interface PageRateLimitOptions {
   /** The API's `rateLimit` settings: the pages get the same budget per address. */
   settings: RateLimitSettings;
@@ -26,12 +25,9 @@ export interface PageRateLimitOptions {
 export const pageRateLimitKey = stepKey<PageRateLimitOptions>('page-rate-limit');
 
 /**
- * The `gate:page-rate-limit` step, off when limits are: limit the pages that check a secret (sign-in, personal feeds, unsubscribe links) per client
- * address, with the API's budget and answers: `RateLimit-Policy` and `RateLimit` on each, and over
- * the budget a `RATE_LIMITED` problem (429) with `Retry-After`. Otherwise a script could try keys
- * or tokens as fast as the server answers. The counters are the pages' own (`page:` keys), so
- * browsing the portal never spends an API client's budget. Runs in `onRequest`, before any key is
- * looked up; if the store fails the page is served unlimited and the failure logged, as the API does.
+ * The `gate:page-rate-limit` step: limit the pages that check a secret per client address, with
+ * the API's budget and answers, else a script could try keys as fast as the server answers. The
+ * counters are the pages' own (`page:` keys); a failing store serves the page unlimited.
  */
 export const pageRateLimitStep = defineStep({
   needs: pageRateLimitKey,
@@ -52,7 +48,6 @@ export const pageRateLimitStep = defineStep({
   },
 });
 
-/** Options for {@link pageLimit}: one budget over some pages. */
 export interface PageLimitOptions {
   store: RateLimitStore;
   clock: Clock;
@@ -64,11 +59,7 @@ export interface PageLimitOptions {
   pages: string;
 }
 
-/**
- * One budget of pages, counted through the API's rate-limit store and answered as the API answers:
- * `RateLimit-Policy` and `RateLimit` on each counted page, and over the budget the `RATE_LIMITED`
- * problem (429) with `Retry-After`. A failing store serves the page unlimited and logs it.
- */
+/** One budget of pages, counted and answered as {@link pageRateLimitStep} says. */
 export function pageLimit(options: PageLimitOptions): RequestStep['run'] {
   const { store, clock, policy } = options;
   const windowMs = policy.windowSeconds * 1000;

@@ -1,9 +1,6 @@
 /**
- * Whether an `Accept` header prefers an HTML page to JSON: the quality it gives `text/html` is
- * above the one it gives JSON (`application/json` or `application/problem+json`). The most
- * specific range that matches a type sets its quality (`text/html` over `text/*` over `*\/*`).
- * So a browser (`text/html,…,*\/*;q=0.8`) gets a page, while `*\/*`, `application/json` or no
- * header at all keeps the problem JSON an API client reads.
+ * Whether `Accept` gives `text/html` a higher quality than JSON, the most specific range deciding:
+ * a browser gets a page, while `*\/*` or no header keeps the problem JSON.
  */
 export function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;

@@ -1,5 +1,6 @@
 import { settingsSection } from '../host/config.ts';
 import { unknownKey } from '../../core/text/index.ts';
+import { isPlainObject } from '../../core/versions/index.ts';
 
 /** The budget of one signed-in key's portal pages: `max` requests per `windowSeconds`. */
 export interface SessionBudget {
@@ -7,21 +8,14 @@ export interface SessionBudget {
   windowSeconds: number;
 }
 
-/**
- * The `portal` part of the config file, parsed.
- *
- * @internal exported for the tests
- */
+/** @internal exported for the tests */
 export interface PortalSettings {
   /** The signed-in pages' budget per signed-in key; `false` turns it off. */
   sessionBudget: SessionBudget | false;
 }
 
 /**
- * 60 pages per 20 seconds per signed-in key: a person clicking through the dashboard, however
- * quickly, loads a page every few seconds, so never meets it; a script gets a burst of 60, then
- * 3 a second, so one consumer cannot keep the CPU busy for the others (a "What breaks" page costs
- * milliseconds when its diff is not yet kept).
+ * 60 pages per 20 seconds: a person never meets it; a script gets a burst of 60, then 3 a second.
  *
  * @internal exported for the tests
  */
@@ -31,9 +25,7 @@ const budgetKeys = ['max', 'windowSeconds'] as const;
 const bounds = { max: [1, 1_000_000], windowSeconds: [1, 86_400] } as const;
 
 /**
- * Read `portal` from the config file (`{"portal": {"sessionBudget": {"max": 60, "windowSeconds": 20}}}`),
- * pushing every error into `errors` and keeping the default for each value in error. The part
- * reads it through `portalSection`.
+ * Read `portal` from the config file, keeping the default for each value in error.
  *
  * @internal exported for the tests
  */
@@ -41,7 +33,7 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
   const { errors } = options;
   const raw = options.file.portal;
   if (raw === undefined) return { ...defaultPortalSettings };
-  if (!isObject(raw)) {
+  if (!isPlainObject(raw)) {
     errors.push(`portal must be an object such as {"sessionBudget": {"max": 60}}, not ${JSON.stringify(raw)}`);
     return { ...defaultPortalSettings };
   }
@@ -49,7 +41,7 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
     if (key !== 'sessionBudget') errors.push(unknownKey('portal', key, ['sessionBudget']));
   const budget = raw.sessionBudget;
   if (budget === undefined || budget === false) return { sessionBudget: budget ?? defaultPortalSettings.sessionBudget };
-  if (!isObject(budget)) {
+  if (!isPlainObject(budget)) {
     errors.push(
       `portal.sessionBudget must be false or an object such as {"max": 60, "windowSeconds": 20}, not ${JSON.stringify(budget)}`,
     );
@@ -70,9 +62,4 @@ export function parsePortalSettings(options: { file: Record<string, unknown>; er
   return { sessionBudget: parsed };
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The portal part's section of the config file. */
 export const portalSection = settingsSection('portal', { keys: ['portal'], parse: parsePortalSettings });

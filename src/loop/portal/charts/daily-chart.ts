@@ -1,10 +1,8 @@
 import type { VNode } from 'preact';
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import type { DailyCount } from '../../../core/portal/index.ts';
-import { html, isoDay } from '../html.ts';
-import { linearScale, niceMax, palette, px } from './scale.ts';
+import { html, isoDay, Table } from '../html.ts';
 
-/** Options for {@link DailyChart}. */
 export interface DailyChartProps {
   id: string;
   title: string;
@@ -22,10 +20,7 @@ const width = 640;
 const height = 240;
 const pad = { left: 44, right: 16, top: 16, bottom: 36 };
 
-/**
- * A line chart of daily counts, rendered as SVG on the server (readable without JavaScript),
- * with an accessible name and the same numbers in a table under it.
- */
+/** A line chart of daily counts in server-rendered SVG, with the same numbers in a table under it. */
 export function DailyChart(props: DailyChartProps): VNode {
   const days = props.series.flatMap((s) => s.points.map((p) => p.day));
   const first = Math.min(...days);
@@ -74,27 +69,42 @@ export function DailyChart(props: DailyChartProps): VNode {
     </figcaption>
     <details>
       <summary>The numbers</summary>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              ${props.series.map((s) => html`<th scope="col">${s.name} (${props.unit})</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${[...new Set(days)]
-              .sort((a, b) => a - b)
-              .map(
-                (d) =>
-                  html`<tr>
-                    <th scope="row">${isoDay(d)}</th>
-                    ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
-                  </tr>`,
-              )}
-          </tbody>
-        </table>
-      </div>
+      <${Table}
+        head=${['Day', ...props.series.map((s) => `${s.name} (${props.unit})`)]}
+        rows=${[...new Set(days)]
+          .sort((a, b) => a - b)
+          .map(
+            (d) =>
+              html`<tr>
+                <th scope="row">${isoDay(d)}</th>
+                ${props.series.map((s) => html`<td>${s.points.find((p) => p.day === d)?.count ?? 0}</td>`)}
+              </tr>`,
+          )}
+      />
     </details>
   </figure>`;
+}
+
+export type Scale = (value: number) => number;
+
+/** A linear scale; a degenerate domain maps everything to the range's start. */
+export function linearScale(domain: [number, number], range: [number, number]): Scale {
+  const [d0, d1] = domain;
+  const [r0, r1] = range;
+  return (value) => (d1 === d0 ? r0 : r0 + ((value - d0) / (d1 - d0)) * (r1 - r0));
+}
+
+/** A "nice" upper bound for a count axis (1, 2 or 5 times a power of ten), at least 1. */
+function niceMax(value: number): number {
+  if (value <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5, 10].map((m) => m * power).find((m) => m >= value)!;
+}
+
+/** Series colours: distinct, and dark enough for 3:1 contrast on white (WCAG non-text contrast). */
+const palette = ['#0b5cad', '#b3261e', '#116329', '#8a4600', '#6639ba', '#0f6b63'];
+
+/** Round to one decimal for SVG coordinates: shorter markup, no visible difference. */
+export function px(value: number): number {
+  return Math.round(value * 10) / 10;
 }

@@ -1,16 +1,13 @@
 import type { VNode } from 'preact';
-import { html, isoDay } from '../html.ts';
+import { html, isoDay, Table } from '../html.ts';
 import type { VersionInfo } from '../../lifecycle/version-info.ts';
-import { linearScale, px } from './scale.ts';
+import { linearScale, px } from './daily-chart.ts';
 
 const width = 640;
 const row = 34;
 const pad = { left: 48, right: 16, top: 24, bottom: 28 };
 
-/**
- * The lifecycle of every version as horizontal bars: active from release to deprecation,
- * deprecated until the sunset, removed after it, with today marked.
- */
+/** The lifecycle of every version as horizontal bars, with today marked. */
 export function TimelineChart(props: {
   versions: VersionInfo[];
   now: number;
@@ -54,30 +51,19 @@ export function TimelineChart(props: {
       Lifecycle timeline: <span class="legend"><span class="swatch active"></span>active</span>
       <span class="legend"><span class="swatch deprecated"></span>deprecated until the sunset</span>
     </figcaption>
-    <div class="table-wrap">
-      <table class="timeline-table">
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Released</th>
-            <th scope="col">Deprecated</th>
-            <th scope="col">Sunset</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${versions.map(
-            (v) =>
-              html`<tr>
-                <th scope="row">${v.name}</th>
-                <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
-                <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
-                <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
-                <td>${v.status.replace('_', ' ')}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <${Table}
+      class="timeline-table"
+      head=${['Version', 'Released', 'Deprecated', 'Sunset', 'Status']}
+      rows=${versions.map(
+        (v) =>
+          html`<tr>
+            <th scope="row">${v.name}</th>
+            <td>${v.releasedAt !== undefined ? isoDay(v.releasedAt) : '—'}</td>
+            <td>${v.deprecatedAt !== undefined ? isoDay(v.deprecatedAt) : '—'}</td>
+            <td>${v.sunsetAt !== undefined ? isoDay(v.sunsetAt) : '—'}</td>
+            <td>${v.status.replace('_', ' ')}</td>
+          </tr>`,
+      )}
+    />
   </figure>`;
 }

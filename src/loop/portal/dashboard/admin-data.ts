@@ -1,6 +1,5 @@
 import { DAY_MS } from '../../../core/lifecycle/index.ts';
 import {
-  fillDays,
   projectBurnDown,
   rankClients,
   startOfDay,
@@ -10,15 +9,13 @@ import {
 } from '../../../core/portal/index.ts';
 import type { EndpointDeprecation } from '../../../kernel/ports/index.ts';
 import { describeVersions, type VersionInfo } from '../../lifecycle/version-info.ts';
-import { lookbackDays, recentNotices } from './consumer-data.ts';
+import { dailySeries, lookbackDays, recentNotices } from './consumer-data.ts';
 import { gatherAdminElements, type AdminElement } from '../../lifecycle/breaks/element-data.ts';
 import type { Brownout } from '../../../core/notices/index.ts';
 import type { DashboardOptions } from './options.ts';
 
-/** Days the burn-downs show and fit. */
 export const burnDownDays = 28;
 
-/** A client still calling deprecated versions or endpoints, ranked by calls. */
 interface CallingClient {
   clientId: string;
   name?: string;
@@ -29,30 +26,22 @@ interface CallingClient {
   lastNotice?: { kind: string; status: string; at: number };
 }
 
-/** The burn-down of one deprecated version, with its at-risk clients. */
 export interface VersionBurnDown {
   version: string;
   burnDown: BurnDown;
   clients: Array<ClientTrend & { name?: string }>;
 }
 
-/** What the admin dashboard shows. */
 export interface AdminData {
   versions: VersionInfo[];
   daily: Array<{ name: string; points: DailyCount[] }>;
   calling: CallingClient[];
   endpoints: EndpointDeprecation[];
-  /** Deprecated fields and query parameters, with their usage. */
   elements: AdminElement[];
   burnDowns: VersionBurnDown[];
   brownouts: Brownout[];
 }
 
-/**
- * Gather the admin dashboard: the lifecycle of every version, usage per version per day, the
- * clients still calling ranked by calls, endpoint deprecations, and a burn-down per deprecated
- * version with the clients whose calls are not falling.
- */
 export async function gatherAdminData(options: DashboardOptions): Promise<AdminData> {
   const now = options.clock.now();
   const today = startOfDay(now);
@@ -63,15 +52,6 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
     usage.byDay({ since: today - 29 * DAY_MS }),
     usage.byClient({ since: today - (lookbackDays - 1) * DAY_MS }),
   ]);
-  const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({
-    name,
-    points: fillDays({
-      counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
-      from: today - 29 * DAY_MS,
-      to: today,
-    }),
-  }));
 
   const byClient = new Map<string, CallingClient>();
   for (const r of rows) {
@@ -84,12 +64,10 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
   const known = new Map(
     (await clients.findMany([...byClient.keys()].filter((id) => id.startsWith('cl_')))).map((c) => [c.id, c.name]),
   );
+  const named = <C extends { clientId: string }>(c: C) =>
+    known.has(c.clientId) ? { ...c, name: known.get(c.clientId)! } : c;
   const ranked = [...byClient.values()]
-    .map((c) => ({
-      ...c,
-      versions: c.versions.sort(),
-      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
-    }))
+    .map((c) => named({ ...c, versions: c.versions.sort() }))
     .sort((a, b) => b.calls - a.calls || a.clientId.localeCompare(b.clientId));
   // The notice history of the clients shown: the latest notice of each, one small read per client.
   const calling = await Promise.all(
@@ -118,15 +96,12 @@ export async function gatherAdminData(options: DashboardOptions): Promise<AdminD
       now,
       windowDays: burnDownDays,
     });
-    const ranked = rankClients({ perClient, now, windowDays: burnDownDays }).map((c) => ({
-      ...c,
-      ...(known.has(c.clientId) ? { name: known.get(c.clientId)! } : {}),
-    }));
-    burnDowns.push({ version: v.name, burnDown, clients: ranked });
+    const clients = rankClients({ perClient, now, windowDays: burnDownDays }).map(named);
+    burnDowns.push({ version: v.name, burnDown, clients });
   }
   return {
     versions,
-    daily,
+    daily: dailySeries(days, now),
     calling,
     endpoints: options.runtime.endpointDeprecations(),
     elements: await gatherAdminElements(options),

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
 import { TimelineChart } from '../charts/timeline-chart.ts';
-import { html, isoDay } from '../html.ts';
+import { html, isoDay, Table } from '../html.ts';
 import type { AdminData, VersionBurnDown } from './admin-data.ts';
 import { burnDownDays } from './admin-data.ts';
 import { lookbackDays } from './consumer-data.ts';
@@ -14,7 +14,6 @@ const verdictText: Record<string, string> = {
   stalled: 'Stalled: the number of clients is not falling.',
 };
 
-/** The API owner's dashboard body. */
 export function AdminView(props: { data: AdminData; now: number }): VNode {
   const { data, now } = props;
   return html`<div>
@@ -40,35 +39,22 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
       ${
         data.calling.length === 0
           ? html`<p>None in the last ${lookbackDays} days.</p>`
-          : html`<div class="table-wrap">
-              <table id="calling">
-                <thead>
-                  <tr>
-                    <th scope="col">Client</th>
-                    <th scope="col">Calls (${lookbackDays} days)</th>
-                    <th scope="col">Versions</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">Last notice</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${data.calling.map(
-                    (c) =>
-                      html`<tr data-client=${c.clientId}>
-                        <td>
-                          ${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}
-                        </td>
-                        <td>${c.calls}</td>
-                        <td>${c.versions.join(', ')}</td>
-                        <td>${isoDay(c.lastSeen)}</td>
-                        <td class="notice-status">
-                          ${c.lastNotice ? `${c.lastNotice.kind}, ${c.lastNotice.status} ${isoDay(c.lastNotice.at)}` : 'none yet'}
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          : html`<${Table}
+              id="calling"
+              head=${['Client', `Calls (${lookbackDays} days)`, 'Versions', 'Last seen', 'Last notice']}
+              rows=${data.calling.map(
+                (c) =>
+                  html`<tr data-client=${c.clientId}>
+                    <td>
+                      ${c.clientId.startsWith('cl_') ? html`<a href=${`/portal/clients/${encodeURIComponent(c.clientId)}`}>${c.name ?? c.clientId}</a>` : c.clientId}
+                    </td>
+                    <td>${c.calls}</td>
+                    <td>${c.versions.join(', ')}</td>
+                    <td>${isoDay(c.lastSeen)}</td>
+                    <td class="notice-status">${noticeText(c.lastNotice)}</td>
+                  </tr>`,
+              )}
+            />`
       }
     </section>
     <section aria-labelledby="endpoints-heading">
@@ -76,29 +62,18 @@ export function AdminView(props: { data: AdminData; now: number }): VNode {
       ${
         data.endpoints.length === 0
           ? html`<p>No endpoint is deprecated on its own.</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Endpoint</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">Deprecated</th>
-                    <th scope="col">Sunset</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${data.endpoints.map(
-                    (e) =>
-                      html`<tr>
-                        <td><code>${e.method} ${e.path}</code></td>
-                        <td>${e.version}</td>
-                        <td>${isoDay(e.deprecatedAt)}</td>
-                        <td>${isoDay(e.sunsetAt)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          : html`<${Table}
+              head=${['Endpoint', 'Version', 'Deprecated', 'Sunset']}
+              rows=${data.endpoints.map(
+                (e) =>
+                  html`<tr>
+                    <td><code>${e.method} ${e.path}</code></td>
+                    <td>${e.version}</td>
+                    <td>${isoDay(e.deprecatedAt)}</td>
+                    <td>${isoDay(e.sunsetAt)}</td>
+                  </tr>`,
+              )}
+            />`
       }
     </section>
     <${AdminElementsSection} elements=${data.elements} />
@@ -133,34 +108,25 @@ function BurnDownSection(props: { item: VersionBurnDown; calling: AdminData['cal
     />
     ${
       atRisk.length > 0 &&
-      html`<div class="table-wrap">
-        <table class="at-risk-table">
-          <caption>
-            At risk: calls not falling
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Calls (${burnDownDays} days)</th>
-              <th scope="col">Trend per day</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">Last notice</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${atRisk.map((c) => {
-              const notice = props.calling.find((k) => k.clientId === c.clientId)?.lastNotice;
-              return html`<tr data-client=${c.clientId}>
-                <td class="at-risk">${c.name ?? c.clientId}</td>
-                <td>${c.calls}</td>
-                <td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td>
-                <td>${isoDay(c.lastSeenDay)}</td>
-                <td>${notice ? `${notice.kind}, ${notice.status} ${isoDay(notice.at)}` : 'none yet'}</td>
-              </tr>`;
-            })}
-          </tbody>
-        </table>
-      </div>`
+      html`<${Table}
+        class="at-risk-table"
+        caption="At risk: calls not falling"
+        head=${['Client', `Calls (${burnDownDays} days)`, 'Trend per day', 'Last seen', 'Last notice']}
+        rows=${atRisk.map(
+          (c) =>
+            html`<tr data-client=${c.clientId}>
+              <td class="at-risk">${c.name ?? c.clientId}</td>
+              <td>${c.calls}</td>
+              <td>${c.slopePerDay >= 0 ? '+' : ''}${c.slopePerDay.toFixed(2)}</td>
+              <td>${isoDay(c.lastSeenDay)}</td>
+              <td>${noticeText(props.calling.find((k) => k.clientId === c.clientId)?.lastNotice)}</td>
+            </tr>`,
+        )}
+      />`
     }
   </section>`;
+}
+
+function noticeText(notice: AdminData['calling'][number]['lastNotice']): string {
+  return notice ? `${notice.kind}, ${notice.status} ${isoDay(notice.at)}` : 'none yet';
 }

@@ -20,13 +20,15 @@ export function registerBreaksRoute(portal: FastifyInstance, kit: DashboardKit):
     const clientId = await askedClient(options, { session, asked: text('client') });
     const versions = describeVersions(options).map((v) => v.name);
     const title = 'What breaks for me';
-    const view = (props: Record<string, unknown>) => html`<${BreaksView} versions=${versions} ...${props} />`;
+    const mine = owner ? { client: clientId } : {};
+    const view = (props: Record<string, unknown>) =>
+      html`<${BreaksView} versions=${versions} ...${mine} ...${props} />`;
     if (clientId === undefined) return page(reply, { title, body: view({ client: '' }), session });
     try {
       const data = await gatherBreaks(options, { clientId, ...pair(text) });
       // Says whether the pair's diff was reused or computed for this page, and what that cost.
       reply.header('server-timing', serverTiming(data.diff));
-      return page(reply, { title, body: view({ data, ...(owner ? { client: clientId } : {}) }), session });
+      return page(reply, { title, body: view({ data }), session });
     } catch (error) {
       // A browser gets the page back with the problem's detail beside the form; a program, the problem.
       if (
@@ -35,11 +37,7 @@ export function registerBreaksRoute(portal: FastifyInstance, kit: DashboardKit):
         !prefersHtml(request.headers.accept)
       )
         throw error;
-      return page(reply.code(400), {
-        title,
-        body: view({ error: error.detail, ...(owner ? { client: clientId } : {}) }),
-        session,
-      });
+      return page(reply.code(400), { title, body: view({ error: error.detail }), session });
     }
   });
 }

@@ -1,13 +1,9 @@
 import type { VNode } from 'preact';
-import { html, isoDay, safeHref } from '../html.ts';
+import { html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
 import type { BreaksData, ClientBreak } from '../../lifecycle/breaks/breaks-data.ts';
 import { breaksWindowDays } from '../../lifecycle/breaks/breaks-data.ts';
 
-/**
- * "What breaks for me": a GET form with the two versions, then only the breaking changes that reach
- * what the client called on the current version, each with its calls and the guide's entry.
- * `data` is absent when the owner has not named a client yet; `error` is a bad query's detail.
- */
+/** "What breaks for me"; `data` is absent when the owner has not named a client yet. */
 export function BreaksView(props: {
   data?: BreaksData;
   versions: string[];
@@ -103,30 +99,19 @@ function Change(props: { change: ClientBreak; to: string }): VNode {
         A change to what you receive: whether your code reads this part of the answer cannot be known from here.
       </p>`
     }
-    <div class="table-wrap">
-      <table class="reached">
-        <caption>
-          Your calls it reaches, last ${breaksWindowDays} days
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Operation</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Last call</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${c.operations.map(
-            (o) =>
-              html`<tr data-endpoint=${o.endpoint}>
-                <td><code>${o.endpoint}</code></td>
-                <td>${o.calls}</td>
-                <td><time datetime=${new Date(o.lastSeen).toISOString()}>${stamp(o.lastSeen)}</time></td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <${Table}
+      class="reached"
+      caption=${`Your calls it reaches, last ${breaksWindowDays} days`}
+      head=${['Operation', 'Calls', 'Last call']}
+      rows=${c.operations.map(
+        (o) =>
+          html`<tr data-endpoint=${o.endpoint}>
+            <td><code>${o.endpoint}</code></td>
+            <td>${o.calls}</td>
+            <td>${timeStamp(o.lastSeen)}</td>
+          </tr>`,
+      )}
+    />
     <dl class="guide-entry">
       <dt>Before</dt>
       <dd>${withCode(c.guide.oldBehaviour)}</dd>
@@ -139,9 +124,4 @@ function Change(props: { change: ClientBreak; to: string }): VNode {
 /** Markdown code spans of the guide's text as `<code>` elements; the text stays text nodes. */
 function withCode(text: string): VNode[] {
   return text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
-}
-
-/** An instant to the minute, in UTC. */
-function stamp(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

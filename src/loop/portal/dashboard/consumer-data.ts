@@ -8,10 +8,8 @@ import type { DashboardOptions } from './options.ts';
 import { breakingForClient, type ClientBreakingChange } from '../../lifecycle/breaks/breaking-for-client.ts';
 import { gatherConsumerElements, type ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
-/** Days of usage the consumer's warnings look back over. */
 export const lookbackDays = 90;
 
-/** One deprecated version or endpoint this client called, with what the client must know. */
 export interface ConsumerWarning {
   /** `v1`, or `GET /users in v2` for an endpoint deprecated on its own. */
   subject: string;
@@ -29,7 +27,6 @@ export interface ConsumerWarning {
   brownouts: Brownout[];
 }
 
-/** What a consumer's dashboard shows. */
 export interface ConsumerData {
   clientId: string;
   client?: Client;
@@ -41,11 +38,7 @@ export interface ConsumerData {
   notices: OutboxNotice[];
 }
 
-/**
- * Gather a consumer's dashboard, always for the client of the signed-in key and no other: the
- * warnings for each deprecated version or endpoint it called, its calls per version per day and
- * its contacts.
- */
+/** Gather a consumer's dashboard, always for the client of the signed-in key and no other. */
 export async function gatherConsumerData(options: DashboardOptions, clientId: string): Promise<ConsumerData> {
   const now = options.clock.now();
   await options.flushUsage();
@@ -76,17 +69,15 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     const mine = rows.filter((r) => r.version === v.name);
     if (mine.length === 0) continue;
     const endpoints = perEndpoint(mine);
+    const called = endpoints.map((e) => e.endpoint);
     if (v.status !== 'not_deprecated') {
       warnings.push({
         subject: v.name,
         version: v.name,
         status: v.status,
         endpoints,
-        breaking: breakingForClient(options, { version: v.name, endpoints: endpoints.map((e) => e.endpoint) }),
-        brownouts: comingFor(
-          v.name,
-          endpoints.map((e) => e.endpoint),
-        ),
+        breaking: breakingForClient(options, { version: v.name, endpoints: called }),
+        brownouts: comingFor(v.name, called),
         ...(v.sunsetAt !== undefined
           ? { sunsetAt: v.sunsetAt, countdown: sunsetCountdown({ now, sunsetAt: v.sunsetAt }) }
           : {}),
@@ -97,13 +88,12 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     }
     for (const e of v.endpoints) {
       const endpoint = `${e.method} ${e.path}`;
-      const called = endpoints.filter((c) => c.endpoint === endpoint);
-      if (called.length === 0) continue;
+      if (!called.includes(endpoint)) continue;
       warnings.push({
         subject: `${endpoint} in ${v.name}`,
         version: v.name,
         status: 'deprecated',
-        endpoints: called,
+        endpoints: endpoints.filter((c) => c.endpoint === endpoint),
         breaking: [],
         brownouts: comingFor(v.name, [endpoint]),
         sunsetAt: e.sunsetAt,
@@ -113,16 +103,20 @@ export async function gatherConsumerData(options: DashboardOptions, clientId: st
     }
   }
   warnings.sort((a, b) => (a.sunsetAt ?? Infinity) - (b.sunsetAt ?? Infinity));
-  const names = [...new Set(days.map((d) => d.version))].sort();
-  const daily = names.map((name) => ({
+  return { clientId, ...(client ? { client } : {}), warnings, elements, daily: dailySeries(days, now), notices };
+}
+
+/** Calls per version per day over the last 30 days, a series per version, days without calls as 0. */
+export function dailySeries(days: Array<{ version: string; day: number; calls: number }>, now: number) {
+  const today = startOfDay(now);
+  return [...new Set(days.map((d) => d.version))].sort().map((name) => ({
     name,
     points: fillDays({
       counts: days.filter((d) => d.version === name).map((d) => ({ day: d.day, count: d.calls })),
-      from: startOfDay(now) - 29 * DAY_MS,
-      to: startOfDay(now),
+      from: today - 29 * DAY_MS,
+      to: today,
     }),
   }));
-  return { clientId, ...(client ? { client } : {}), warnings, elements, daily, notices };
 }
 
 /** A client's latest notices, newest first (the store pages oldest first, so read to the end). */

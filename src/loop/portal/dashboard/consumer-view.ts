@@ -1,12 +1,11 @@
 import type { VNode } from 'preact';
 import { DailyChart } from '../charts/daily-chart.ts';
 import { breaksPath } from '../../../core/portal/index.ts';
-import { html, isoDay, safeHref } from '../html.ts';
+import { html, isoDay, safeHref, stamp, Table, timeStamp } from '../html.ts';
 import type { ConsumerData, ConsumerWarning } from './consumer-data.ts';
 import { lookbackDays } from './consumer-data.ts';
 import { ConsumerElementsSection } from './element-view.ts';
 
-/** A consumer's dashboard body: warnings first, then their calls per day and their contacts. */
 export function ConsumerView(props: {
   data: ConsumerData;
   heading?: string;
@@ -72,33 +71,20 @@ export function ConsumerView(props: {
       ${
         data.notices.length === 0
           ? html`<p>No deprecation notice has been sent to you.</p>`
-          : html`<div class="table-wrap">
-              <table id="notices">
-                <thead>
-                  <tr>
-                    <th scope="col">Queued</th>
-                    <th scope="col">Notice</th>
-                    <th scope="col">About</th>
-                    <th scope="col">To</th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${data.notices.map(
-                    (n) =>
-                      html`<tr data-notice=${n.id}>
-                        <td>${stamp(n.createdAt)}</td>
-                        <td>${n.kind}</td>
-                        <td>${n.subject}</td>
-                        <td>${n.channel}: ${n.recipient}</td>
-                        <td>
-                          ${n.status}${n.sentAt !== null ? html` <span class="muted">${stamp(n.sentAt)}</span>` : ''}
-                        </td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          : html`<${Table}
+              id="notices"
+              head=${['Queued', 'Notice', 'About', 'To', 'Status']}
+              rows=${data.notices.map(
+                (n) =>
+                  html`<tr data-notice=${n.id}>
+                    <td>${stamp(n.createdAt)}</td>
+                    <td>${n.kind}</td>
+                    <td>${n.subject}</td>
+                    <td>${n.channel}: ${n.recipient}</td>
+                    <td>${n.status}${n.sentAt !== null ? html` <span class="muted">${stamp(n.sentAt)}</span>` : ''}</td>
+                  </tr>`,
+              )}
+            />`
       }
     </section>
     <section aria-labelledby="contacts-title">
@@ -108,25 +94,17 @@ export function ConsumerView(props: {
           ? html`<p>
               No contact on file: deprecation notices cannot reach you by email. Ask the API owner to add one.
             </p>`
-          : html`<div class="table-wrap">
-              <table id="contacts">
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Deprecation notices</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${data.client.contacts.map(
-                    (c) =>
-                      html`<tr>
-                        <td>${c.email}</td>
-                        <td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          : html`<${Table}
+              id="contacts"
+              head=${['Email', 'Deprecation notices']}
+              rows=${data.client.contacts.map(
+                (c) =>
+                  html`<tr>
+                    <td>${c.email}</td>
+                    <td>${c.subscribed ? 'subscribed' : 'unsubscribed'}</td>
+                  </tr>`,
+              )}
+            />`
       }
     </section>
   </div>`;
@@ -162,37 +140,26 @@ function Warning(props: { warning: ConsumerWarning; client?: string }): VNode {
       html`<div class="brownouts">
         <p><strong>Brownouts to come:</strong> your calls will be refused during</p>
         <ul>
-          ${w.brownouts.map((b) => html`<li><time datetime=${new Date(b.startsAt).toISOString()}>${stamp(b.startsAt)}</time> to <time datetime=${new Date(b.endsAt).toISOString()}>${stamp(b.endsAt)}</time>${b.endpoint ? html` on <code>${b.endpoint}</code>` : ''}${b.clientId ? ' (a rehearsal for you alone)' : ''}</li>`)}
+          ${w.brownouts.map((b) => html`<li>${timeStamp(b.startsAt)} to ${timeStamp(b.endsAt)}${b.endpoint ? html` on <code>${b.endpoint}</code>` : ''}${b.clientId ? ' (a rehearsal for you alone)' : ''}</li>`)}
         </ul>
       </div>`
     }
     <p>
       ${w.replacement ? html`Move to <a href=${`/docs/${w.replacement}`}>${w.replacement}</a>. ` : ''}${guide ? html`<a href=${guide}>Read the migration guide</a>. ` : ''}${w.replacement ? html`<a class="breaks-link" href=${breaksPath({ from: w.version, to: w.replacement, ...(props.client ? { client: props.client } : {}) })}>See what breaks for ${props.client ? 'this client' : 'you'} in ${w.replacement}</a>.` : ''}
     </p>
-    <div class="table-wrap">
-      <table class="called">
-        <caption>
-          Your calls in the last ${lookbackDays} days
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Last seen</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${w.endpoints.map(
-            (e) =>
-              html`<tr data-endpoint=${e.endpoint}>
-                <td><code>${e.endpoint}</code></td>
-                <td>${e.calls}</td>
-                <td><time datetime=${new Date(e.lastSeen).toISOString()}>${stamp(e.lastSeen)}</time></td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <${Table}
+      class="called"
+      caption=${`Your calls in the last ${lookbackDays} days`}
+      head=${['Endpoint', 'Calls', 'Last seen']}
+      rows=${w.endpoints.map(
+        (e) =>
+          html`<tr data-endpoint=${e.endpoint}>
+            <td><code>${e.endpoint}</code></td>
+            <td>${e.calls}</td>
+            <td>${timeStamp(e.lastSeen)}</td>
+          </tr>`,
+      )}
+    />
     ${
       w.breaking.length > 0 &&
       html`<details open>
@@ -205,9 +172,4 @@ function Warning(props: { warning: ConsumerWarning; client?: string }): VNode {
       </details>`
     }
   </section>`;
-}
-
-/** An instant to the minute, in UTC. */
-function stamp(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { html, sendPage } from '../html.ts';
 import { Layout } from '../layout.ts';
 import type { DashboardOptions } from './options.ts';
@@ -14,9 +15,10 @@ export interface DashboardKit {
   page(reply: FastifyReply, content: { title: string; body: unknown; session?: PortalSession }): FastifyReply;
   /** Send the caller to the sign-in page, dropping whatever cookie it had. */
   toSignIn(reply: FastifyReply): FastifyReply;
+  /** Refuse (403) a form post whose `_csrf` is not the session's. */
+  assertCsrf(session: PortalSession, request: FastifyRequest): void;
 }
 
-/** The page frame and the sign-in redirect of the dashboard. */
 export function createDashboardKit(
   options: DashboardOptions,
   { codec, sessions }: { codec: SessionCodec; sessions: PortalSessions },
@@ -47,5 +49,41 @@ export function createDashboardKit(
         .header('cache-control', 'no-store')
         .clearCookie(cookieName, { path: '/portal' })
         .redirect('/portal/sign-in', 303),
+    assertCsrf: (session, request) => {
+      if (!codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
+        throw new VersionaryError({
+          code: ErrorCode.Forbidden,
+          detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
+        });
+    },
   };
+}
+
+/**
+ * Whether a form's `Origin` is the configured `publicUrl`'s (behind a TLS-terminating proxy) or the
+ * request's own, read from `X-Forwarded-*` only through Fastify's `trustProxy`.
+ */
+function isPortalOrigin(options: { origin: string; request: FastifyRequest; publicUrl: string | undefined }): boolean {
+  const { origin, request } = options;
+  if (origin === `${request.protocol}://${request.host}`) return true;
+  return options.publicUrl !== undefined && origin === originOf(options.publicUrl);
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Refuse (403) a form posted from any origin but the portal's own; a request without `Origin` passes. */
+export function assertSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isPortalOrigin({ origin, request, publicUrl })) {
+    throw new VersionaryError({
+      code: ErrorCode.Forbidden,
+      detail: 'Portal forms are accepted only from the portal itself.',
+    });
+  }
 }

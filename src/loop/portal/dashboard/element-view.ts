@@ -1,5 +1,5 @@
 import type { VNode } from 'preact';
-import { html, isoDay } from '../html.ts';
+import { html, isoDay, Table } from '../html.ts';
 import type { AdminElement, ConsumerElement } from '../../lifecycle/breaks/element-data.ts';
 
 /** The owner's "Deprecated fields and parameters": each element, its sunset and who still uses it. */
@@ -10,35 +10,22 @@ export function AdminElementsSection(props: { elements: AdminElement[] }): VNode
     ${
       elements.length === 0
         ? html`<p>No field or query parameter is deprecated.</p>`
-        : html`<div class="table-wrap">
-            <table id="deprecated-elements">
-              <thead>
-                <tr>
-                  <th scope="col">Element</th>
-                  <th scope="col">Version</th>
-                  <th scope="col">Sunset</th>
-                  <th scope="col">Replacement</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">Clients</th>
-                  <th scope="col">Last call</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${elements.map(
-                  (e) =>
-                    html`<tr data-element=${e.element} data-kind=${e.kind}>
-                      <td><code>${e.element}</code></td>
-                      <td>${e.version}</td>
-                      <td>${isoDay(e.sunsetAt)}</td>
-                      <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'none'}</td>
-                      <td>${e.calls}</td>
-                      <td>${e.clients}</td>
-                      <td>${e.lastSeen === undefined ? 'never' : isoDay(e.lastSeen)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        : html`<${Table}
+            id="deprecated-elements"
+            head=${['Element', 'Version', 'Sunset', 'Replacement', 'Calls', 'Clients', 'Last call']}
+            rows=${elements.map(
+              (e) =>
+                html`<tr data-element=${e.element} data-kind=${e.kind}>
+                  <td><code>${e.element}</code></td>
+                  <td>${e.version}</td>
+                  <td>${isoDay(e.sunsetAt)}</td>
+                  <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'none'}</td>
+                  <td>${e.calls}</td>
+                  <td>${e.clients}</td>
+                  <td>${e.lastSeen === undefined ? 'never' : isoDay(e.lastSeen)}</td>
+                </tr>`,
+            )}
+          />`
     }
   </section>`;
 }
@@ -49,32 +36,20 @@ export function ConsumerElementsSection(props: { elements: ConsumerElement[] }):
   if (elements.length === 0) return null;
   return html`<section aria-labelledby="elements-title" id="elements">
     <h2 id="elements-title">Deprecated fields and parameters you use</h2>
-    <div class="table-wrap">
-      <table id="your-elements">
-        <thead>
-          <tr>
-            <th scope="col">Element</th>
-            <th scope="col">Endpoint</th>
-            <th scope="col">Calls</th>
-            <th scope="col">Last call</th>
-            <th scope="col">Removed on</th>
-            <th scope="col">Use instead</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${elements.map(
-            (e) =>
-              html`<tr data-element=${e.element} data-endpoint=${e.endpoint}>
-                <td><code>${e.element}</code></td>
-                <td><code>${e.endpoint}</code></td>
-                <td>${e.calls}</td>
-                <td><time datetime=${new Date(e.lastSeen).toISOString()}>${isoDay(e.lastSeen)}</time></td>
-                <td>${isoDay(e.sunsetAt)}</td>
-                <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'nothing: stop sending it'}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    <${Table}
+      id="your-elements"
+      head=${['Element', 'Endpoint', 'Calls', 'Last call', 'Removed on', 'Use instead']}
+      rows=${elements.map(
+        (e) =>
+          html`<tr data-element=${e.element} data-endpoint=${e.endpoint}>
+            <td><code>${e.element}</code></td>
+            <td><code>${e.endpoint}</code></td>
+            <td>${e.calls}</td>
+            <td><time datetime=${new Date(e.lastSeen).toISOString()}>${isoDay(e.lastSeen)}</time></td>
+            <td>${isoDay(e.sunsetAt)}</td>
+            <td>${e.replacement ? html`<code>${e.replacement}</code>` : 'nothing: stop sending it'}</td>
+          </tr>`,
+      )}
+    />
   </section>`;
 }

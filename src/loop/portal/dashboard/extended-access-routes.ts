@@ -6,21 +6,19 @@ import { singleLineTextPattern } from '../../../core/text/index.ts';
 import { formatIsoInstant, parseIsoInstant } from '../../../core/time/index.ts';
 import { declineRequest, grantRequest } from '../../lifecycle/extended-access/request-routes.ts';
 import { prefersHtml } from '../prefers-html.ts';
-import { gatherConsumerData } from './consumer-data.ts';
-import type { DashboardKit } from './dashboard-kit.ts';
-import { gatherExtendedAccess } from './extended-access-data.ts';
-import { assertSameOrigin } from './same-origin.ts';
+import { gatherConsumerData, type ConsumerWarning } from './consumer-data.ts';
+import { assertSameOrigin, type DashboardKit } from './dashboard-kit.ts';
 import type { PortalSession } from './session.ts';
+import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
+import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
+import type { DashboardOptions } from './options.ts';
 
 /** The longest reason a form takes, as the management API's. */
 const reasonMax = 1000;
 
 /**
- * The extended-access forms: a consumer asks (`POST /portal/extended-access-requests`, the client from
- * the session, never from the form); the owner grants or declines
- * (`POST /portal/extended-access-requests/:id/grant|decline`) through the management API's own code, so
- * the cap rule holds. Each form is checked for origin and CSRF. A browser whose input is refused
- * gets the dashboard back with the problem beside the forms; a program gets the problem.
+ * The extended-access forms: a consumer asks (its client from the session, never the form); the
+ * owner grants or declines through the management API's own code, so the cap rule holds.
  */
 export function registerPortalExtendedAccessRoutes(
   portal: FastifyInstance,
@@ -114,11 +112,7 @@ async function signedIn(
   assertSameOrigin(request, kit.options.publicUrl);
   const session = await kit.sessions.sessionOf(request);
   if (!session) return undefined;
-  if (!kit.codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf))
-    throw new VersionaryError({
-      code: ErrorCode.Forbidden,
-      detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
-    });
+  kit.assertCsrf(session, request);
   // A consumer's forms and the owner's are apart: the other role is "not found", so nothing can be probed.
   if (session.role !== role) throw new VersionaryError({ code: ErrorCode.NotFound, detail: 'No such form.' });
   return session;
@@ -153,4 +147,73 @@ function optionalDate(value: unknown, now: number): number | undefined {
   if (at === undefined) invalid('until', 'The wished date is not a date (YYYY-MM-DD).');
   if (at <= now) invalid('until', 'The wished date has passed.');
   return at;
+}
+
+/** A deprecated subject this client calls that can still be extended: it has a cap, and no grant or pending request. */
+interface AskableSubject {
+  subject: ExtendedAccessSubject;
+  /** The form's value for it: `version:v1`, `endpoint:v1 GET /users`. */
+  key: string;
+  name: string;
+  sunsetAt: number | undefined;
+  cap: number;
+}
+
+/** What the extended-access section shows: to a consumer its own, to the owner everyone's. */
+export interface ExtendedAccessData {
+  askable: AskableSubject[];
+  requests: ExtendedAccessRequest[];
+  extendedAccess: ExtendedAccessGrant[];
+}
+
+/** The form value naming a subject; parsed back by {@link askableOf}. */
+function subjectKey(s: ExtendedAccessSubject): string {
+  if (s.kind === 'endpoint') return `endpoint:${s.version} ${s.method} ${s.path}`;
+  if (s.kind === 'element') return `element:${s.version} ${s.element}`;
+  return `version:${s.version}`;
+}
+
+/** How a page names a subject: `v1`, `GET /users in v1`, `User.nickname in v1`. */
+export function subjectName(s: ExtendedAccessSubject): string {
+  if (s.kind === 'endpoint') return `${s.method} ${s.path} in ${s.version}`;
+  if (s.kind === 'element') return `${s.element} in ${s.version}`;
+  return s.version;
+}
+
+/** A client's extended access: what it may still ask for (from its warnings), its requests and its grants of extended access. */
+export async function gatherExtendedAccess(
+  options: DashboardOptions,
+  o: { clientId: string; warnings: ConsumerWarning[] },
+): Promise<ExtendedAccessData> {
+  const [requests, extendedAccess] = await Promise.all([
+    options.storage.extendedAccessRequests.list({ clientId: o.clientId }),
+    options.storage.extendedAccess.list({ clientId: o.clientId }),
+  ]);
+  const taken = new Set([
+    ...extendedAccess.map((e) => subjectKey(e.subject)),
+    ...requests.filter((r) => r.status === 'pending').map((r) => subjectKey(r.subject)),
+  ]);
+  const askable: AskableSubject[] = [];
+  for (const w of o.warnings) {
+    const endpoint = w.subject === w.version ? undefined : w.endpoints[0]?.endpoint;
+    const [method, path] = endpoint ? endpoint.split(' ') : [];
+    const subject: ExtendedAccessSubject =
+      method && path ? { kind: 'endpoint', version: w.version, method, path } : { kind: 'version', version: w.version };
+    const cap = subjectCap(options.runtime, subject);
+    const key = subjectKey(subject);
+    if (cap === undefined || cap <= options.clock.now() || taken.has(key)) continue;
+    askable.push({ subject, key, name: subjectName(subject), sunsetAt: w.sunsetAt, cap });
+  }
+  return { askable, requests: requests.reverse(), extendedAccess };
+}
+
+/** Every pending request and every grant in force, for the owner. */
+export async function gatherAllExtendedAccess(
+  options: DashboardOptions,
+): Promise<Pick<ExtendedAccessData, 'requests' | 'extendedAccess'>> {
+  const [requests, extendedAccess] = await Promise.all([
+    options.storage.extendedAccessRequests.list({ status: 'pending' }),
+    options.storage.extendedAccess.list(),
+  ]);
+  return { requests, extendedAccess };
 }

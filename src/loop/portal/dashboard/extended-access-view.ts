@@ -1,13 +1,11 @@
 import type { VNode } from 'preact';
 import type { ExtendedAccessGrant, ExtendedAccessRequest, ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
 import { html, isoDay } from '../html.ts';
-import { subjectName, type ExtendedAccessData } from './extended-access-data.ts';
+import { subjectName, type ExtendedAccessData } from './extended-access-routes.ts';
 
-/** A refused form's problem, shown beside the forms. */
 const Problem = (props: { error?: string }) =>
   props.error ? html`<p class="problem" role="alert" id="extended-access-error">${props.error}</p>` : null;
 
-/** A consumer's extended access: the forms to ask, its requests and their status, its grants and their dates. */
 export function ConsumerExtendedAccess(props: ExtendedAccessData & { csrf: string; error?: string }): VNode {
   return html`<section aria-labelledby="extended-access-title" id="extended-access">
     <h2 id="extended-access-title">Extended access</h2>
@@ -71,7 +69,6 @@ function Grants(props: { extendedAccess: ExtendedAccessGrant[]; id: string; owne
   </table>`;
 }
 
-/** The owner's extended access: pending requests with grant and decline forms, and every grant in force. */
 export function OwnerExtendedAccess(
   props: Pick<ExtendedAccessData, 'requests' | 'extendedAccess'> & {
     csrf: string;

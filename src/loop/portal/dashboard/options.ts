@@ -32,10 +32,8 @@ export interface DashboardOptions {
   };
   /** The configured admin key, which signs in as admin without a stored record. */
   adminKey?: string;
-  /** Signs the sign-in cookie; random per start when unset. */
-  secret?: string;
-  /** Reads and signs the sign-in cookie; made from `secret` when absent. The session budget reads the same cookies. */
-  sessions?: SessionCodec;
+  /** Reads and signs the sign-in cookie; the session budget reads the same cookies. */
+  sessions: SessionCodec;
   /** The service's public address (`publicUrl`): forms posted from its origin are the portal's own, behind a proxy too. */
   publicUrl?: string;
   /** Write buffered usage first, so the dashboard shows the latest calls. */

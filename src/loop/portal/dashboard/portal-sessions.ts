@@ -16,7 +16,6 @@ export interface PortalSessions {
   signIn(key: string): Promise<Omit<PortalSession, 'sessionId' | 'expiresAt'> | undefined>;
 }
 
-/** The portal's sessions over the codec's cookies, the stored API keys and the configured admin key. */
 export function createPortalSessions(options: DashboardOptions, codec: SessionCodec): PortalSessions {
   const admin = options.adminKey ? createHash('sha256').update(options.adminKey).digest() : undefined;
   return {

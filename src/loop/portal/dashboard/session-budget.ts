@@ -7,7 +7,6 @@ import { pageLimit } from '../page-rate-limit.ts';
 import type { SessionBudget } from '../settings.ts';
 import { cookieName, type SessionCodec } from './session.ts';
 
-/** What {@link sessionBudgetStep} is made from. */
 export interface SessionBudgetOptions {
   /** `portal.sessionBudget`; `false` installs nothing. */
   budget: SessionBudget | false;
@@ -29,15 +28,10 @@ const isSignedInPage = (url: string) => (url === '/portal' || url.startsWith('/p
 export const sessionBudgetKey = stepKey<SessionBudgetOptions>('portal-session-budget');
 
 /**
- * The `limit:portal-session-budget` step, off when the budget is `false`: give each signed-in key a budget of portal pages (`portal.sessionBudget`, 60 per 20 seconds by
- * default), counted in the API's rate-limit store (`portal:` keys, so shared by instances through
- * Redis) and answered as the API's limit is: `RateLimit-Policy: "portal-session";q=60;w=20` and
- * `RateLimit` on each page, over it `429 RATE_LIMITED` with `Retry-After`. A page such as "What
- * breaks" costs CPU every tenant shares; without a budget one consumer's script slows everyone's
- * pages and the API with them. The budget is per key, not per cookie, so signing in again does not
- * start a fresh one; the app's own identity counts per credential. It is spent after `identify`
- * (the app's identity is known) and before the session's key is looked up in storage. A request
- * with no valid session is not counted here: it is sent to the sign-in page, which costs nothing.
+ * The `limit:portal-session-budget` step: a budget of portal pages per signed-in key, answered as
+ * the API's limit is. A page such as "What breaks" costs CPU every tenant shares. Per key, not per
+ * cookie, so signing in again does not start a fresh one; a request with no valid session is sent
+ * to the sign-in page, which costs nothing, and is not counted.
  */
 export const sessionBudgetStep = defineStep({
   needs: sessionBudgetKey,

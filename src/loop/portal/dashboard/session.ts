@@ -5,7 +5,6 @@ import type { Clock } from '../../../core/clock/index.ts';
 /** The sign-in cookie; scoped to the portal's path, so API requests never carry it. */
 export const cookieName = 'versionary_portal';
 
-/** Who is signed in to the portal. */
 export interface PortalSession {
   /** The credential signed in with: an API key id, or `admin` for the configured admin key. */
   keyId: string;
@@ -17,7 +16,6 @@ export interface PortalSession {
   expiresAt: number;
 }
 
-/** Signs and reads the sign-in cookie; derives the CSRF token of a session. */
 export interface SessionCodec {
   issue(session: Omit<PortalSession, 'sessionId' | 'expiresAt'>): Promise<{ token: string; session: PortalSession }>;
   /** The session of a cookie value; `undefined` when forged, altered, expired or malformed. */
@@ -34,10 +32,8 @@ export interface SessionCodec {
 export const sessionSeconds = 30 * 60;
 
 /**
- * A stateless session: the cookie is an HS256 JWT (jose) holding the key id, the role, the client
- * and an expiry; nothing is stored on the server. The CSRF token is an HMAC of the session id with
- * the same secret, so a form is only valid for the sign-in that rendered it. A personal feed URL
- * carries an HMAC of the key id: it dies with the key, and rotating the secret revokes them all.
+ * A stateless session: an HS256 JWT cookie. The CSRF token is an HMAC of the session id, so a form
+ * holds only for the sign-in that rendered it; a feed URL carries an HMAC of the key id.
  */
 export function createSessionCodec(options: { secret?: string; clock: Clock }): SessionCodec {
   const secret = options.secret ? Buffer.from(options.secret) : randomBytes(32);

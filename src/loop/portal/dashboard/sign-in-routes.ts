@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ErrorCode, VersionaryError } from '../../../core/errors/index.ts';
 import { html } from '../html.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
-import { assertSameOrigin } from './same-origin.ts';
+import { assertSameOrigin } from './dashboard-kit.ts';
 import { cookieName, sessionSeconds } from './session.ts';
-import { SignInPage } from './sign-in-page.ts';
+import type { VNode } from 'preact';
 
 /** `/portal/sign-in` (the form and its post) and `/portal/sign-out`, both forms checked for origin. */
 export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit): void {
@@ -35,12 +34,7 @@ export function registerSignInRoutes(portal: FastifyInstance, kit: DashboardKit)
   portal.post('/sign-out', async (request, reply) => {
     assertSameOrigin(request, options.publicUrl);
     const session = await sessions.sessionOf(request);
-    if (session && !codec.checkCsrf(session, (request.body as { _csrf?: unknown } | undefined)?._csrf)) {
-      throw new VersionaryError({
-        code: ErrorCode.Forbidden,
-        detail: "The form's CSRF token is missing or wrong: reload the page and try again.",
-      });
-    }
+    if (session) kit.assertCsrf(session, request);
     return kit.toSignIn(reply);
   });
 }
@@ -52,4 +46,24 @@ function isHttps(request: FastifyRequest): boolean {
     request.protocol === 'https' ||
     (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim().toLowerCase() === 'https')
   );
+}
+
+/** The key goes in a POST body, never a URL, in a password field the form history does not keep. */
+function SignInPage(props: { error?: string }): VNode {
+  return html`<div>
+    <h1>Sign in to the portal</h1>
+    <p>
+      Consumers sign in with their API key and see the deprecations that affect them; the API owner signs in with an
+      admin key.
+    </p>
+    ${props.error && html`<p class="error" role="alert">${props.error}</p>`}
+    <form method="post" action="/portal/sign-in">
+      <label for="key">API key</label>
+      <input id="key" name="key" type="password" autocomplete="off" required maxlength="512" />
+      <p><button type="submit">Sign in</button></p>
+    </form>
+    <p class="muted">
+      The sign-in lasts 30 minutes. Nothing is stored on the server: the browser keeps a signed cookie.
+    </p>
+  </div>`;
 }

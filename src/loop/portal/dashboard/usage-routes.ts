@@ -7,7 +7,8 @@ import { gatherConsumerData } from './consumer-data.ts';
 import { ConsumerView } from './consumer-view.ts';
 import type { DashboardKit } from './dashboard-kit.ts';
 import type { ExtendedAccessSubject } from '../../../kernel/ports/index.ts';
-import { capOf, gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-data.ts';
+import { gatherAllExtendedAccess, gatherExtendedAccess } from './extended-access-routes.ts';
+import { subjectCap } from '../../lifecycle/extended-access/subject-cap.ts';
 import { registerPortalExtendedAccessRoutes } from './extended-access-routes.ts';
 import { ConsumerExtendedAccess, OwnerExtendedAccess } from './extended-access-view.ts';
 import type { PortalSession } from './session.ts';
@@ -26,7 +27,7 @@ export function registerUsageRoutes(portal: FastifyInstance, kit: DashboardKit):
             ...${extendedAccess}
             now=${options.clock.now()}
             csrf=${codec.csrfToken(session)}
-            capOf=${(s: ExtendedAccessSubject) => capOf(options, s)}
+            capOf=${(s: ExtendedAccessSubject) => subjectCap(options.runtime, s)}
             error=${error}
           />`,
         session,
