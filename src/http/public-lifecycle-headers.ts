@@ -50,7 +50,7 @@ export const publicLifecycleHeadersStep = defineStep({
           : knownVerdict(lifecycle, key);
       if (!verdict || !hasDeprecation(verdict.headers)) return;
       // The answer now says the call is deprecated: its span and metrics say so too, with this
-      // verdict's sunset and replacement (`telemetry/call-facts.ts`).
+      // verdict's sunset and replacement (`telemetry/telemetry-step.ts`).
       state.deprecated = true;
       state.verdict ??= { method: key.method, path: key.path, verdict };
       joinHeaders(reply, verdict.headers);

@@ -204,20 +204,17 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
       detail: `The versionary plugin options have ${errors.length} problem(s):\n- ${errors.join('\n- ')}`,
     });
   }
+  const given = options as Omit<VersionaryPluginOptions, 'lifecycle'>;
   return {
-    bundle: bundle!,
+    ...given,
     handlers: handlers as Record<string, OperationHandler>,
-    vendor: raw.vendor as string,
     prefix: prefix as string,
     lifecycle: lifecycle as LifecycleConfig | LifecycleSource,
     clock: clock as Clock,
-    onUsage: raw.onUsage as ResolvedPluginOptions['onUsage'],
-    onCall: raw.onCall as ResolvedPluginOptions['onCall'],
-    clientIdOf: (raw.clientIdOf as ResolvedPluginOptions['clientIdOf'] | undefined) ?? ((request) => request.ip),
-    clientOf:
-      (raw.clientOf as ResolvedPluginOptions['clientOf'] | undefined) ??
-      (raw.clientIdOf as ResolvedPluginOptions['clientOf'] | undefined) ??
-      ((request) => request.ip),
+    onUsage: given.onUsage,
+    onCall: given.onCall,
+    clientIdOf: given.clientIdOf ?? ((request) => request.ip),
+    clientOf: given.clientOf ?? given.clientIdOf ?? ((request) => request.ip),
     openapi: openapi as ResolvedPluginOptions['openapi'],
     versionsDocument: raw.versionsDocument !== false,
     problems: raw.problems !== false,
@@ -227,6 +224,15 @@ export function resolvePluginOptions(options: VersionaryPluginOptions): Resolved
     onVersionedRequest: hooks as VersionedRequestHook[],
     forward,
   };
+}
+
+/** Tell `onUsage` of a call to a deprecated or removed version or endpoint. */
+export function reportUsage(
+  o: ResolvedPluginOptions,
+  request: FastifyRequest,
+  call: { version: string; endpoint: string },
+): void {
+  o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request);
 }
 
 function checkForward(options: { forward: ForwardOptions; names: string[]; hasHandlers: boolean }): string[] {

@@ -12,7 +12,7 @@ import {
 import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
 import type { VersionedRequestHook } from '../version-hooks.ts';
-import type { ResolvedPluginOptions } from './options.ts';
+import { reportUsage, type ResolvedPluginOptions } from './options.ts';
 
 const noRoles: readonly string[] = Object.freeze([]);
 
@@ -97,15 +97,7 @@ function applyDecision(
   // A removal is usage of the removed subject (what a migration must still reach); a brownout or a
   // closing refuses before the call counts.
   if (decision.deprecated && (refusal === undefined || refusal === 'removed'))
-    o.onUsage?.(
-      {
-        version: version.name,
-        endpoint: `${operation.method} ${operation.path}`,
-        clientId: o.clientIdOf(request),
-        at: o.clock.now(),
-      },
-      request,
-    );
+    reportUsage(o, request, { version: version.name, endpoint: `${operation.method} ${operation.path}` });
   if (decision.deprecated) {
     state.deprecated = true;
     // Traces name the sunset and the replacement of the verdict the rows were sampled from; a client

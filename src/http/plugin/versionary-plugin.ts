@@ -38,6 +38,7 @@ import { rulebookHook } from './rulebook-step.ts';
 import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
+  reportUsage,
   resolvePluginOptions,
   type OpenApiDocumentBuilder,
   type ResolvedPluginOptions,
@@ -72,8 +73,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
         lifecycle,
         prefix,
         clock,
-        onRemovedCall: (call, request) =>
-          o.onUsage?.({ ...call, clientId: o.clientIdOf(request), at: o.clock.now() }, request),
+        onRemovedCall: (call, request) => reportUsage(o, request, call),
       },
     ],
     // The client on traces and the call counter: only one the app identifies, never the address.
@@ -182,10 +182,7 @@ function applyVerdict(
   state.lifecycleVerdict = verdict;
   if (c.shared.removed && !verdict.removed) state.decision = 'extended_access';
   if (!verdict.deprecated) return;
-  o.onUsage?.(
-    { version: key.version, endpoint: `${key.method} ${key.path}`, clientId: o.clientIdOf(request), at: o.clock.now() },
-    request,
-  );
+  reportUsage(o, request, { version: key.version, endpoint: `${key.method} ${key.path}` });
   state.deprecated = true;
   reply.headers(verdict.headers);
   if (verdict.removed) {
@@ -293,41 +290,34 @@ function registerOpenApiRoutes(
   for (const version of o.bundle.versions) {
     app.get(`${o.prefix}/${version.name}/openapi.json`, async (request) => {
       resolveVersion({ pathVersion: version.number, accept: request.headers.accept, supported, vendor: o.vendor });
-      const basePath = `${o.prefix}/${version.name}`;
       // Built per request: deprecations and sunsets can change while the service runs.
       const deprecations = o.lifecycle.elements?.() ?? [];
       const guides = o.lifecycle.migrationUrl?.bind(o.lifecycle);
-      const now = o.clock.now();
       const elements =
         deprecations.length > 0
           ? {
               elements: {
                 deprecations,
-                now,
+                now: o.clock.now(),
                 ...(guides ? { guideOf: (e: ElementDeprecation) => guides(e.version) } : {}),
               },
             }
           : {};
-      if (o.document)
-        return o.document({
-          version,
-          title: o.title,
-          basePath,
-          openapiVersion: o.openapiVersion,
-          verdict: (op) => o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
-          ...elements,
-        });
-      return toOpenApiDocument({
+      const verdict = (op: { method: string; path: string }) =>
+        o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path });
+      const input = {
         version,
         title: o.title,
         basePath: `${o.prefix}/${version.name}`,
         openapiVersion: o.openapiVersion,
+      };
+      if (o.document) return o.document({ ...input, verdict, ...elements });
+      return toOpenApiDocument({
+        ...input,
         ...elements,
         // `deprecated`, `x-sunset`, the SDK generators' extensions, and the message as its description.
         annotate: (op) => {
-          const facts = verdictDeprecation(
-            o.lifecycle.verdict({ version: version.name, method: op.method, path: op.path }),
-          );
+          const facts = verdictDeprecation(verdict(op));
           return facts ? deprecatedOperation(undefined, facts) : {};
         },
       });
