@@ -8,14 +8,11 @@ import { requestHeadLimit } from '../kernel/app/request-head.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** Options for {@link createServiceServer}. */
 export interface ServiceServerOptions {
-  /** The client timeouts of the config file (`timeouts`), applied to this, the listening server. */
   timeouts: TimeoutSettings;
   /**
-   * While draining, a connection with no request under way is closed once it has been silent
-   * this long since the drain began (or since its last answer): long enough that a request already
-   * on the wire is read and answered instead of reset. 1000 ms by default.
+   * While draining, an idle connection is closed once silent this long (1000 ms by default): long
+   * enough that a request already on the wire is answered instead of reset.
    */
   idleGraceMs?: number;
 }
@@ -27,21 +24,14 @@ export interface ServiceServerOptions {
  */
 export interface ServiceServer {
   server: Server;
-  /** Route requests to `handler` from now on (the app, once it is built). */
   use(handler: Handler): void;
-  /** Requests received and not yet answered. */
   inFlight(): number;
-  /** Open connections. */
   connections(): number;
-  /**
-   * Keep accepting, but answer every request from now on (and every one under way) with
-   * `Connection: close`, so that clients move to another instance as they finish.
-   */
+  /** Keep accepting, but answer every request with `Connection: close`, so clients move elsewhere. */
   beginDrain(): void;
   /**
-   * Stop accepting, then wait, at most `deadlineMs`, until every connection has answered and
-   * closed; a connection that stays silent for the idle grace is closed. Resolves with the number
-   * of requests still running at the deadline (cut).
+   * Stop accepting and wait, at most `deadlineMs`, until every connection has closed; resolves with
+   * the number of requests still running at the deadline.
    */
   drain(deadlineMs: number): Promise<number>;
   /** Answer every later request with a `SHUTTING_DOWN` problem, and close every connection. */
@@ -50,13 +40,12 @@ export interface ServiceServer {
 
 interface Connection {
   socket: Socket;
-  /** Its requests not yet answered, oldest first: one, or more when the client pipelines. */
+  /** Its requests not yet answered, oldest first (more than one when the client pipelines). */
   unanswered: ServerResponse[];
   quietSince: number;
   bytesSeen: number;
 }
 
-/** Create the server, answering with the starting handler until {@link ServiceServer.use}. */
 export function createServiceServer(options: ServiceServerOptions): ServiceServer {
   const { timeouts } = options;
   const idleGraceMs = options.idleGraceMs ?? 1000;
@@ -111,7 +100,6 @@ export function createServiceServer(options: ServiceServerOptions): ServiceServe
     });
   });
 
-  /** Close the connections that answered everything and stayed silent for the grace period. */
   const sweep = () => {
     const now = Date.now();
     for (const connection of open.values()) {

@@ -8,13 +8,10 @@ import { knownVerdict, removedGateKey } from './removed-gate.ts';
 import { setOrJoin } from './set-or-join.ts';
 
 /**
- * The `respond:public-lifecycle-headers` step, installed with the removed gate: the spec says
- * every response of a deprecated version (or endpoint) carries `Deprecation`, `Sunset` and its
- * `Link`, but the lifecycle step runs once the caller is identified, so the answers refused
- * before it (an `Accept` that contradicts the path, a repeated credential header, a 401, a 429)
- * would carry none. They get the version's public headers here: the lifecycle verdict's own
- * values, the text the lifecycle step sends. A caller granted extended access gets its own dates
- * only once identified, from the lifecycle step, which this step never overrides.
+ * The `respond:public-lifecycle-headers` step: the spec says every response of a deprecated version
+ * or endpoint carries `Deprecation`, `Sunset` and `Link`, but the lifecycle step runs once the
+ * caller is identified, so answers refused before it (a 401, a 429) get the public headers here.
+ * A caller's own dates (extended access) come from the lifecycle step, which this never overrides.
  */
 export const publicLifecycleHeadersStep = defineStep({
   needs: removedGateKey,
@@ -49,8 +46,7 @@ export const publicLifecycleHeadersStep = defineStep({
           ? judged.verdict
           : knownVerdict(lifecycle, key);
       if (!verdict || !hasDeprecation(verdict.headers)) return;
-      // The answer now says the call is deprecated: its span and metrics say so too, with this
-      // verdict's sunset and replacement (`telemetry/telemetry-step.ts`).
+      // The span and metrics say so too (`telemetry/telemetry-step.ts`).
       state.deprecated = true;
       state.verdict ??= { method: key.method, path: key.path, verdict };
       joinHeaders(reply, verdict.headers);

@@ -9,10 +9,8 @@ import { ruleMethod } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
 /**
- * The one place that decides whether a version or endpoint is removed: the lifecycle's verdict,
- * for a version the lifecycle knows (with or without code), whose `removed` is the 410 (or 404)
- * problem. The removed gate asks it for routed requests, the not-found handler for paths with no
- * route; `undefined` for a version the lifecycle does not know.
+ * The one place that decides whether a version or endpoint is removed (its verdict's `removed`),
+ * for routed requests and paths with no route alike; `undefined` for a version the lifecycle does not know.
  */
 export function knownVerdict(
   lifecycle: LifecycleSource,
@@ -38,10 +36,7 @@ export function removalDecision(removed: VersionaryError): RuleDecision {
   return removed.code === ErrorCode.ClosedToNewClients ? 'closed_to_new_clients' : 'removed';
 }
 
-/**
- * A removed version's answer on a path with no route (with or without code): the not-found handlers
- * use it. With a compiled table (the loop's), core's `decide` on the version's row answers.
- */
+/** A removed version's answer on a path with no route; with a compiled table, core's `decide` answers. */
 export function removedVersionOf(
   lifecycle: LifecycleSource,
   clock?: Clock,
@@ -64,30 +59,25 @@ export function removedVersionOf(
 /** What {@link removedGateStep} and the public lifecycle headers are made from. */
 export interface RemovedGateOptions {
   lifecycle: LifecycleSource;
-  /** Where the API lives, for example `/api`. */
   prefix: string;
-  /** The clock the compiled table's instants are compared with (with `lifecycle.decisionTable`). */
+  /** The clock the compiled table's instants are compared with. */
   clock?: Clock;
-  /** Told of each refused call, for usage monitoring (no credential has been read yet). */
+  /** Told of each refused call, for usage (no credential has been read yet). */
   onRemovedCall?: (call: { version: string; endpoint: string }, request: FastifyRequest) => void;
 }
 
 export const removedGateKey = stepKey<RemovedGateOptions>('removed-gate');
 
 /**
- * The `gate:removed-gate` step: answer every request to a removed version (or removed endpoint)
- * with its 410/404 problem in `onRequest`, before authentication, rate limiting or any storage
- * work: the version is gone for everyone, with or without credentials. Every route and method under
- * `<prefix>/v<n>` is covered, and every path there with no route; only the version's OpenAPI
- * document stays readable, for migration.
+ * The `gate:removed-gate` step: a removed version or endpoint answers its 410/404 problem before
+ * authentication, rate limiting or any storage work, for every route and path under the version
+ * but its OpenAPI document, which stays readable for migration.
  */
 export const removedGateStep = defineStep({
   needs: removedGateKey,
   name: 'removed-gate',
   thin: true,
   phase: 'gate',
-  // A version's routes (Accept-negotiated requests are already rewritten to them) but its own
-  // OpenAPI document; a path with no route under a version is judged too, whatever follows it.
   appliesTo: (route) => route.version !== undefined && !route.isDocument,
   create: (options) => {
     const tables = options.lifecycle.decisionTable;

@@ -8,11 +8,11 @@ export type Stage = (...args: never[]) => void;
 /** A route's steps, compiled: one function per Fastify stage that has steps, and their names. */
 export interface RoutePlan {
   readonly names: readonly string[];
-  /** The pipeline that compiled it (its stage hooks know their own plans from another pipeline's). */
+  /** The pipeline that compiled it. */
   readonly owner: object;
-  /** Whether it is a matched route's (not the plan of a path with no route). */
+  /** A matched route's, not a path with no route. */
   readonly routed: boolean;
-  /** Every step of the plan runs on the thin data plane's request too (each step's `thin`). */
+  /** Every step of the plan is `thin`. */
   readonly thin: boolean;
   readonly stages: Readonly<Partial<Record<RequestStage, Stage>>>;
 }
@@ -20,9 +20,8 @@ export interface RoutePlan {
 const payloadPhases: ReadonlySet<RequestPhase> = new Set<PayloadPhase>(['serialize', 'respond']);
 
 /**
- * Compose the steps that apply to `route`, already in order, into one function per stage. Each
- * step is bound to the route once, so a step's run is called with what it needs and nothing is
- * looked up per request. Until the reply is sent: the stages before the handler stop there.
+ * One function per stage of the route's steps (in order), each bound to the route once; before
+ * the handler, a sent reply ends the stage.
  */
 export function compileRoute(
   route: RouteDescription,
@@ -61,9 +60,7 @@ export function compileRoute(
   };
 }
 
-/** A step bound to its route: what a composed stage calls. */
 type BoundStep = (request: FastifyRequest, reply: FastifyReply) => unknown;
-/** A payload step bound to its route: returns a payload to send instead, or `undefined`. */
 type BoundPayloadStep = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown;
 
 export type Done = (error?: Error) => void;

@@ -14,14 +14,8 @@ import {
 const lists = new WeakMap<RequestPipeline, readonly ListedStep[]>();
 
 /**
- * Give the context's pipeline for `prefix` the product's list of steps: its steps then run in the
- * list's order within each phase, a step (or route step) it does not name is refused, and every
- * part's steps are installed from it ({@link provideSteps}). Set it before the first part provides.
- *
- * @example
- * ```ts
- * listSteps(app, loopSteps, '/api');
- * ```
+ * Give the context's pipeline the product's list of steps: it orders them within each phase,
+ * refuses a step it does not name, and parts install from it ({@link provideSteps}).
  */
 export function listSteps(app: FastifyInstance, list: readonly ListedStep[], prefix?: string): void {
   const pipeline = requestPipeline(app, prefix);
@@ -29,11 +23,7 @@ export function listSteps(app: FastifyInstance, list: readonly ListedStep[], pre
   pipeline.order(list.map(stepId));
 }
 
-/**
- * The list of a context whose product gave none (the plugin on an app without the loop): its parts
- * install their steps from it, in its order, but the pipeline does not refuse steps it does not
- * name. A context that has a list keeps it.
- */
+/** The list of a context whose product gave none (the plugin alone): it orders but refuses nothing. */
 export function defaultSteps(app: FastifyInstance, list: readonly ListedStep[], prefix?: string): void {
   const pipeline = requestPipeline(app, prefix);
   if (!lists.has(pipeline)) lists.set(pipeline, list);
@@ -47,23 +37,13 @@ type Context = FastifyInstance | { app: FastifyInstance; prefix?: string | undef
 const payloadPhases: ReadonlySet<string> = new Set<PayloadPhase>(['serialize', 'respond']);
 
 /**
- * Provide resources for the context's list of steps ({@link listSteps}, {@link defaultSteps}):
- * every step of the list that `needs` one of the keys is made once from its resource and
- * installed, in list order; a definition whose `create` returns `undefined` is off (no store, an
- * option false) and is not added. Adding a rule is its step value and its line in the list; the
- * part that owns the resource names its key here, never the step.
- *
- * @example
- * ```ts
- * provideSteps(app, [[cachingKey, { isPrivate }]]);
- * provideSteps({ app, prefix: '/api' }, [[rateLimitKey, limits], [addressRateLimitKey, limits]]);
- * ```
+ * Provide resources for the context's list of steps: every listed step that `needs` one of the
+ * keys is made once and installed, in list order, unless its `create` returns `undefined`.
  */
 export function provideSteps<T extends readonly unknown[]>(
   context: Context,
   provisions: { readonly [I in keyof T]: StepProvision<T[I]> },
 ): void {
-  // A Fastify instance has `addHook`; the other form names the prefix of the pipeline it means.
   const pipeline = 'addHook' in context ? requestPipeline(context) : requestPipeline(context.app, context.prefix);
   const given = new Map<StepKey<never>, unknown>(provisions as readonly StepProvision<never>[]);
   const list = lists.get(pipeline);

@@ -36,10 +36,8 @@ export const requestPhases = [
   'abort',
 ] as const;
 
-/** A phase of {@link requestPhases}. */
 export type RequestPhase = (typeof requestPhases)[number];
 
-/** The phases whose steps see the payload and may replace it. */
 export type PayloadPhase = 'serialize' | 'respond';
 
 /** The Fastify stage of each phase: one hook per stage runs all of its phases' steps. */
@@ -60,5 +58,4 @@ export const stageOf = {
   abort: 'onRequestAbort',
 } as const satisfies Record<RequestPhase, string>;
 
-/** A Fastify stage the pipeline runs. */
 export type RequestStage = (typeof stageOf)[RequestPhase];

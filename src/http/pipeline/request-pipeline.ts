@@ -10,19 +10,14 @@ export type { RequestStep } from './step-types.ts';
 
 /** The steps of one Fastify context, run by one hook per Fastify stage, compiled per route. */
 export interface RequestPipeline {
-  /** A step of a phase that does not see the payload. */
   add(step: RequestStep): void;
-  /** A step on the way out (`respond`, the default) or of `serialize`: it may replace the payload. */
+  /** A step of `respond` (the default) or `serialize`: it may replace the payload. */
   respond(step: PayloadStep): void;
-  /**
-   * The product's steps in order (`phase:name`): steps then run in this order within a phase, and
-   * a step or route step the list does not name is refused, so that the list is the whole story.
-   */
+  /** The product's steps in order (`phase:name`); a step the list does not name is refused. */
   order(list: readonly string[]): void;
   /**
-   * Forget the compiled plans of every pipeline of the app's server: each route's steps are
-   * filtered again (`appliesTo`) at its next request. For a step whose `appliesTo` reads live state
-   * (brownouts planned, a version's schedule): its owner calls this when that state changes.
+   * Forget the compiled plans of every pipeline of the server, for a step whose `appliesTo` reads
+   * live state (brownouts, a version's schedule): its owner calls this when that state changes.
    */
   invalidate(): void;
 }
@@ -30,15 +25,7 @@ export interface RequestPipeline {
 /** A route's own steps, which the pipeline runs with the context's (`config: routeSteps([...])`). */
 const kRouteSteps = 'versionarySteps';
 
-/**
- * The route config that gives a route its own steps (its version, lifecycle and input steps):
- * the pipeline that describes the route runs them in their phases, among the context's steps.
- *
- * @example
- * ```ts
- * app.route({ method: 'GET', url, config: routeSteps([{ name: 'negotiate', phase: 'version', run }]), handler });
- * ```
- */
+/** The route config that gives a route its own steps, run in their phases among the context's. */
 export function routeSteps(steps: readonly RequestStep[]): Record<string, unknown> {
   return { [kRouteSteps]: steps };
 }
@@ -54,25 +41,14 @@ interface Registered {
 const byServer = new WeakMap<object, Registered[]>();
 
 /**
- * The steps of the route registered at `url` (`/api/v2/users/:id`) for `method` (GET by default),
- * in the order they run, as `phase:name` (`identify:authenticate`, `respond:caching`), every
- * stage from `onRequest` to `onResponse`; none for a route no pipeline of the app's server described.
- *
- * @example
- * ```ts
- * await app.ready();
- * describeRequestSteps(app, '/api/v2/users/:id'); // ['gate:strict-requests', …, 'after:metrics']
- * ```
+ * The steps of the route at `url` for `method`, in the order they run, as `phase:name`.
  * @internal exported for scripts/steps-table.ts and the tests
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
   return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
 }
 
-/**
- * The compiled plan of the route registered at `url` for `method`, when exactly one pipeline of
- * the server serves it (the thin data plane runs its stages); `undefined` otherwise.
- */
+/** The compiled plan of a route when exactly one pipeline of the server serves it (for the thin data plane). */
 export function routePlanOf(server: object, url: string, method: string): RoutePlan | undefined {
   let found: RoutePlan | undefined;
   for (const p of byServer.get(server) ?? []) {
@@ -85,17 +61,9 @@ export function routePlanOf(server: object, url: string, method: string): RouteP
 }
 
 /**
- * The request pipeline of a Fastify context for an API under `prefix`, created (with its hooks)
- * on first use. Without a prefix, the context's first pipeline (one for `/api` if it has none):
- * steps that apply to every route do not depend on it. Every feature of the context adds its
- * steps to it; each route's steps are filtered once (`appliesTo`) and composed into one function
- * per Fastify stage, which calls each step directly and awaits only the steps that return a
- * promise. Create it before the context's routes: each is described when it is registered.
- *
- * @example
- * ```ts
- * requestPipeline(app, '/api').add({ name: 'nosniff', phase: 'gate', run: (_q, reply) => void reply.header('x-content-type-options', 'nosniff') });
- * ```
+ * The request pipeline of a Fastify context for an API under `prefix`, created (with its hooks) on
+ * first use; without a prefix, the context's first (one for `/api` if none). Create it before the
+ * context's routes: each is described when it is registered.
  */
 export function requestPipeline(app: FastifyInstance, prefix?: string): RequestPipeline {
   let byPrefix = pipelines.get(app);
@@ -201,15 +169,11 @@ type PayloadFn = (request: FastifyRequest, reply: FastifyReply, payload: unknown
 type WithPlan = FastifyRequest & { versionaryPlan: RoutePlan | null };
 
 /**
- * The pipeline's hooks, one per Fastify stage, the only request-stage hooks of the product: each
- * runs the matched route's compiled function for its stage, or returns at once when the route has
- * no step there. Added when the pipeline is made, before any plugin context, so that every route
- * of the context (the forwarded API's too) meets them, before the app's own hooks of each stage.
- *
- * The route's plan is looked up once per request and kept on the request (`versionaryPlan`), so
- * the later stages read one member. A request a second pipeline also serves (an outer context's)
- * keeps the first one's plan there; the others keep theirs aside. A handler that hands the request
- * to the not-found route (`reply.callNotFound()`) changes its route: its plan is looked up again.
+ * One hook per Fastify stage, each running the route's compiled function for it. Added when the
+ * pipeline is made, before any plugin context, so every route of the context meets them before the
+ * app's own hooks. The plan is kept on the request (`versionaryPlan`); a second pipeline serving
+ * the same request keeps its own aside; `reply.callNotFound()` changes the route, so the plan is
+ * looked up again.
  */
 function installStageHooks(app: FastifyInstance, owner: object, resolve: (request: FastifyRequest) => RoutePlan): void {
   if (!app.hasRequestDecorator('versionaryPlan')) app.decorateRequest('versionaryPlan', null);

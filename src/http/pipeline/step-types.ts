@@ -4,18 +4,16 @@ import type { RouteDescription } from './route-description.ts';
 
 /** One per-request rule: what it does, in which phase, and on which routes (decided once per route). */
 export interface RequestStep {
-  /** For errors and the architecture notes: `removed-gate`, `authenticate`. */
   name: string;
   phase: Exclude<RequestPhase, PayloadPhase>;
   /** Whether the step runs for a route and method; every one when absent. Asked once per route. */
   appliesTo?: (route: RouteDescription) => boolean;
-  /** The step runs on the thin data plane's request too (`ThinRequest`): it reads only what that has. */
   thin?: boolean;
   /** May throw (the error becomes the answer) or return a promise, which alone is awaited. */
   run: (request: FastifyRequest, reply: FastifyReply, route: RouteDescription) => unknown;
 }
 
-/** A rule that sees the payload (`respond`, in `onSend`, by default): it sets headers, or returns a payload to send instead. */
+/** A rule that sees the payload (`respond` by default): it sets headers, or returns a payload to send instead. */
 export interface PayloadStep {
   name: string;
   phase?: PayloadPhase;

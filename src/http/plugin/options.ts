@@ -66,20 +66,15 @@ export interface VersionaryPluginOptions {
   /** Told of every call to a deprecated or removed version or endpoint (usage monitoring). */
   onUsage?: (call: UsageEvent, request: FastifyRequest) => void;
   /**
-   * Told of every call that reached an operation of any version, deprecated or not, once per call
-   * and before the lifecycle's step (so before `onUsage`): for counting every version's traffic.
-   * Not told of calls refused before an operation is known (a removed version or endpoint, an
-   * unknown path, a method the path lacks, `OPTIONS`). It runs on the request's path: keep it to
-   * a counter's increment.
+   * Told once of every call that reached an operation of any version, before `onUsage`; not of
+   * calls refused before an operation is known. It runs on the request's path: keep it cheap.
    */
   onCall?: (call: CallEvent, request: FastifyRequest) => void;
   /** Who is calling, for `onUsage`, `onCall` and handlers; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
   /**
-   * The client that extended access past a sunset and closings to new clients are judged for (a
-   * lifecycle source with `clientVerdict`); `undefined` for an unauthenticated call, which is
-   * never has extended access and counts as new. Defaults to `clientIdOf`. Asked only for the few keys with
-   * such rules.
+   * The client extended access and closings to new clients are judged for; `undefined` for an
+   * unauthenticated call. Defaults to `clientIdOf`.
    *
    * @example
    * ```ts
@@ -99,16 +94,11 @@ export interface VersionaryPluginOptions {
   versionsDocument?: boolean;
   /** Make every error an RFC 9457 problem and explain unknown and removed versions (default true). */
   problems?: boolean;
-  /**
-   * With `problems`, answer the paths that have no route as problems too (default true): the
-   * not-found handler of the context the plugin is registered in, the app's root when registered
-   * there. `false` leaves them to the app's own not-found handler.
-   */
+  /** With `problems`, answer the paths under the prefix with no route as problems too (default true). */
   notFound?: boolean;
   /**
    * Send `api-supported-versions` and `api-deprecated-versions` on every response of the context
-   * the plugin is registered in (default true), or, with `'api'`, only on the API's routes and the
-   * paths under its prefix: the choice of a plugin that shares its context with other routes.
+   * (default true), or with `'api'` only under the API's prefix.
    */
   versionListHeaders?: boolean | 'api';
   /** More steps that run once the version of a request is known, after the lifecycle's. */
@@ -147,7 +137,6 @@ export interface OpenApiDocumentInput {
  */
 export type OpenApiDocumentBuilder = (input: OpenApiDocumentInput) => Record<string, unknown>;
 
-/** The options with their defaults applied and the lifecycle resolved. */
 export interface ResolvedPluginOptions extends Required<
   Omit<VersionaryPluginOptions, 'lifecycle' | 'onUsage' | 'onCall' | 'clientIdOf' | 'clientOf' | 'forward'>
 > {

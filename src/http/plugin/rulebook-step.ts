@@ -23,7 +23,7 @@ interface Call {
   operation: OperationSpec;
 }
 
-/** What every call of one plane decides against: read once, not copied into each call. */
+/** What every call of one plane decides against. */
 interface Sources {
   o: ResolvedPluginOptions;
   lifecycle: LifecycleSource;
@@ -31,12 +31,9 @@ interface Sources {
 }
 
 /**
- * The rulebook step of a data plane whose lifecycle ships a compiled table (the loop's service and
- * `versionary gateway`): every call of a version's routes, once its caller is known, is decided by
- * core's `decide` on the table in force, the same rules nginx's Lua mirror runs. The answer carries
- * the decision's headers, or its problem; a deprecated call is usage. The table is read without
- * waiting: its owner compiles it when state changes, so only the first call after a change that
- * nothing compiled yet waits for it.
+ * The rulebook step of a data plane with a compiled table: every call of a version's routes, once
+ * its caller is known, is decided by core's `decide` (the rules nginx's Lua mirror runs). Only the
+ * first call after a change that nothing compiled yet waits for the table.
  */
 export function rulebookHook(
   o: ResolvedPluginOptions,
@@ -64,7 +61,6 @@ function settle(sources: Sources, call: Call, table: DecisionTable): void {
   applyDecision(sources, { call, table, client }, decision);
 }
 
-/** The request's facts, as every data plane gathers them. */
 function factsOf(o: ResolvedPluginOptions, call: Call, client: string | undefined): RequestFacts {
   const { request, version, operation } = call;
   const facts: RequestFacts = {
@@ -81,7 +77,6 @@ function factsOf(o: ResolvedPluginOptions, call: Call, client: string | undefine
   return facts;
 }
 
-/** Send the decision's headers; record a deprecated call; a refusal is its problem, thrown. */
 function applyDecision(
   sources: Sources,
   c: { call: Call; table: DecisionTable; client: string | undefined },

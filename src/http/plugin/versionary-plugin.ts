@@ -142,7 +142,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   else await registerRoutes();
 }
 
-/** Deprecation headers and usage on every call of a deprecated version or endpoint (removed ones never get here: the gate answered them). */
+/** Deprecation headers and usage on every call of a deprecated version or endpoint. */
 function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
   // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
   return function lifecycleHeaders({ request, reply, version, operation }) {
@@ -171,7 +171,6 @@ function applyVerdict(
     reply: FastifyReply;
     key: { version: string; method: string; path: string };
     verdict: LifecycleVerdict;
-    /** The verdict for every client: removed where this client's own is not, its access was extended. */
     shared: LifecycleVerdict;
   },
 ): void {
@@ -192,7 +191,7 @@ function applyVerdict(
   }
 }
 
-/** The lifecycle's deprecated fields and parameters, each checked against the bundle: a bad one fails registration, naming it. */
+/** The lifecycle's deprecated fields and parameters, checked against the bundle at registration. */
 function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): readonly ElementDeprecation[] {
   const elements = lifecycle.elements?.() ?? [];
   const problems = [
@@ -210,10 +209,7 @@ function checkedElements(o: ResolvedPluginOptions, lifecycle: LifecycleSource): 
   });
 }
 
-/**
- * A request that uses deprecated fields or parameters: each use is counted, and the request gets
- * their headers merged with its version's (or, past an element's sunset, the 400 that refuses it).
- */
+/** A request that uses deprecated fields or parameters: each use is counted, then headers or a 400. */
 function elementStep(
   o: ResolvedPluginOptions,
   lifecycle: LifecycleSource,
@@ -232,7 +228,6 @@ function elementStep(
   };
 }
 
-/** Count each use, then refuse the request past an element's sunset or send the elements' headers. */
 function elementHeaders(
   o: ResolvedPluginOptions,
   lifecycle: LifecycleSource,
