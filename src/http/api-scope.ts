@@ -1,12 +1,9 @@
-/** A route pattern under the API prefix, read once: its version and the operation's template. */
 interface ApiRoute {
-  /** The version segment, `v2`. */
   version: string;
-  /** The path after the version as the router spells it, `/users/:id` (`/` for the version's root). */
+  /** The path after the version as the router spells it, `/users/:id`. */
   path: string;
   /** The same path as OpenAPI spells it, `/users/{id}`: the lifecycle's and usage's endpoint key. */
   template: string;
-  /** The version's own OpenAPI document, which stays readable for migration. */
   isDocument: boolean;
 }
 
@@ -14,20 +11,14 @@ interface ApiRoute {
 export const versionDocumentPath = '/openapi.json';
 
 /**
- * Where the API lives, answered in one place. Every feature that asks "is this URL the API, the
- * management API, and which version does it name" (rate limits, the removed gate, problems and
- * 404s, brownouts, metrics, roles, the portal, the gateway) asks this object, built once from the
- * configured prefix, so that a loop app or gateway under `/public` is limited, gated and counted
- * exactly as one under `/api`, and `/api/...` there is just another path.
+ * Where the API lives, answered in one place: every feature asks this object, so an app under
+ * `/public` is limited, gated and counted exactly as one under `/api`.
  */
 export interface ApiScope {
-  /** The configured prefix, `/api`. */
   readonly prefix: string;
-  /** The management API's prefix, `/admin`. */
   readonly management: string;
   /** A path (raw, or a route pattern) at or under the API prefix. A query or fragment may follow. */
   isApi(path: string): boolean;
-  /** A path at or under the management API's prefix. */
   isManagement(path: string): boolean;
   /** The version a path under the prefix names (`v2` for `/api/v2/users/1?x`), else `undefined`. */
   versionOf(path: string): string | undefined;
@@ -38,7 +29,6 @@ export interface ApiScope {
 /** The scope of an API under `prefix` (and its management API under `/admin`), one object per prefix. */
 export function createApiScope(prefix: string, options: { management?: string } = {}): ApiScope {
   const management = options.management ?? '/admin';
-  // One object per configured prefix: the plugin and every feature of the app share it.
   const key = `${prefix} ${management}`;
   const known = scopes.get(key);
   if (known) return known;
@@ -76,7 +66,6 @@ function buildScope(prefix: string, management: string): ApiScope {
   };
 }
 
-/** What follows `base` in `path` when the path is `base` itself or below it, else `undefined`. */
 function under(path: string, base: string): string | undefined {
   if (!path.startsWith(base)) return undefined;
   const rest = path.slice(base.length);

@@ -4,26 +4,18 @@ import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
 import type { ElementUseEvent } from './versioned-api-options.ts';
 
-/** Options of {@link deprecatedElementsStep}: where the call's elements are read, and who is told. */
 export interface DeprecatedElementsStepOptions {
   /** `input` where the body is parsed (a handler's route), `lifecycle` where it streams unread (forwarding). */
   phase: 'input' | 'lifecycle';
   version: ApiVersion;
-  /** The operation a route reaches by its method. */
   operationOf: (method: string) => OperationSpec;
   /** The operation's compiled check, or none when it has no deprecated element to look for. */
   checkOf: (operation: OperationSpec) => ElementUseCheck | undefined;
-  /** What of the request the check reads: the parsed body and query, or the query as any upstream might read it. */
   read: (request: FastifyRequest) => Parameters<ElementUseCheck>[0];
-  /** Told of the elements used: counts them, sends their headers or refuses the call. */
   onUse: (event: ElementUseEvent) => void | Promise<void>;
 }
 
-/**
- * The `deprecated-elements` step, for a handler's routes and forwarding routes alike: the
- * deprecated fields and parameters a call uses, found by the operation's check and told to
- * `onUse`. Compiled only into the methods whose operation has elements to look for.
- */
+/** The `deprecated-elements` step: the deprecated fields and parameters a call uses, told to `onUse`. */
 export function deprecatedElementsStep(o: DeprecatedElementsStepOptions): RequestStep {
   return {
     name: 'deprecated-elements',

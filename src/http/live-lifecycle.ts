@@ -7,11 +7,8 @@ type Key = { version: string; method: string; path: string };
 const subscribed = new WeakMap<LifecycleSource, WeakSet<object>>();
 
 /**
- * Whether a key has a lifecycle at all (a schedule of its version, a deprecation of its endpoint),
- * for a step's `appliesTo`; `undefined` when the source cannot say (`unscheduled`, `onChange`),
- * and the step then applies everywhere. A change of the source's state (a deprecation scheduled
- * through the management API, a refresh that found one, a sunset passed) invalidates the
- * compiled plans of the app's server at once, so the next request compiles again.
+ * Whether a key has a lifecycle at all, for a step's `appliesTo`; `undefined` when the source cannot
+ * say. A change of the source's state invalidates the server's compiled plans at once.
  */
 function scheduledKeys(
   app: FastifyInstance,
@@ -31,11 +28,7 @@ function scheduledKeys(
   return (key) => !unscheduled(key);
 }
 
-/**
- * The lifecycle's hook compiled only into the routes of a version or endpoint the lifecycle knows:
- * a current version with no deprecated endpoint has no headers to send, nothing to count, no
- * closing or grant to honour.
- */
+/** The lifecycle's hook, compiled only into the routes of a version or endpoint the lifecycle knows. */
 export function liveLifecycleHook(
   app: FastifyInstance,
   o: { prefix: string; lifecycle: LifecycleSource; hook: VersionedRequestHook },

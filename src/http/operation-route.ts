@@ -39,10 +39,7 @@ export function registerOperation(
   });
 }
 
-/**
- * The version and lifecycle steps of a version's route ({@link versionRouteSteps}, shared with the
- * forwarded API), for one operation. Shared by an operation's route and its path's other methods.
- */
+/** The version and lifecycle steps of one operation's route and of its path's other methods. */
 export function versionSteps(
   scope: VersionScope,
   operation: OperationSpec,
@@ -54,7 +51,7 @@ export function versionSteps(
   });
 }
 
-/** The query's integers, the deprecated elements used, and the body's media type, before validation: each only where it can apply. */
+/** The query's integers, the deprecated elements used, and the body's media type, each only where it applies. */
 function inputSteps(scope: VersionScope, operation: OperationSpec): RequestStep[] {
   const { version } = scope;
   const steps: RequestStep[] = [];

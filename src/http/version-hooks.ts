@@ -8,11 +8,7 @@ export type VersionedRequestHook = ((options: {
   version: ApiVersion;
   operation: OperationSpec;
 }) => void | Promise<void>) & {
-  /**
-   * Whether the hook can do anything for a version and operation as things stand (every one when
-   * absent): its step is compiled only into the routes where it can. Asked again after the
-   * pipeline's plans are invalidated.
-   */
+  /** Whether the hook can do anything for a key now: its step is compiled only where it can. */
   appliesTo?: (key: { version: string; method: string; path: string }) => boolean;
 };
 

@@ -7,22 +7,15 @@ import type { VersionedRequestHook } from './version-hooks.ts';
 /** Hears each call that reached an operation: the version's name and `METHOD /template`. */
 export type OperationCallListener = (request: FastifyRequest, version: string, endpoint: string) => void;
 
-/** Options for `registerVersionedApi`. */
 export interface VersionedApiOptions {
   bundle: VersionBundle;
   handlers: Record<string, OperationHandler>;
-  /** Where the API lives, for example `/api`. */
   prefix: string;
   vendor: string;
   onVersionedRequest?: VersionedRequestHook[];
-  /**
-   * Told once per call routed to an operation (`endpoint` is `METHOD /template`), before the
-   * hooks; not for the `OPTIONS` and 405 answers of a path.
-   */
+  /** Told once per call routed to an operation, before the hooks; not for `OPTIONS` and 405 answers. */
   onOperationCall?: OperationCallListener;
-  /** Who is calling; defaults to the remote address. */
   clientIdOf?: (request: FastifyRequest) => string;
-  /** Check every response body against its version's schema before it goes out (default true). */
   validateResponses?: boolean;
   /** Deprecated fields and query parameters: `onUse` hears each request that uses one, and may throw to refuse it. */
   elementUses?: {
@@ -31,7 +24,6 @@ export interface VersionedApiOptions {
   };
 }
 
-/** A request that uses deprecated elements, told to {@link VersionedApiOptions.elementUses}. */
 export interface ElementUseEvent {
   request: FastifyRequest;
   reply: FastifyReply;
