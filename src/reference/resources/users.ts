@@ -7,7 +7,6 @@ import { toListResult } from './paging.ts';
 import { notFound, parseId, parsePage } from './params.ts';
 import { creatorOf, isVisible, ownerScopeOf } from '../../loop/management/clients/tenancy.ts';
 
-/** Options for {@link createUserHandlers}. */
 export interface UserHandlersOptions {
   users: UserStore;
   clock: Clock;
@@ -20,16 +19,11 @@ type UserDetailBody = ComponentType<ApiHead, 'UserDetail'>;
 
 const maxAttempts = 5;
 
-/** The operations {@link createUserHandlers} answers. */
 export type UserHandlers = Pick<
   HandlerMap<ApiHead>,
   `users.${'list' | 'get' | 'create' | 'replace' | 'patch' | 'delete'}`
 >;
 
-/**
- * The user handlers: one per operation, written against the newest representation and typed from
- * its declaration.
- */
 export function createUserHandlers({ users, clock }: UserHandlersOptions): UserHandlers {
   const at = () => new Date(clock.now()).toISOString();
 
@@ -111,7 +105,6 @@ export function createUserHandlers({ users, clock }: UserHandlersOptions): UserH
   } satisfies Partial<HandlerMap<ApiHead>>;
 }
 
-/** What a conditional write reads of its request. */
 type WriteContext = Pick<OperationContext, 'ifMatch' | 'request'> & { params: { id: string } };
 
 function assertIfMatch(ctx: Pick<OperationContext, 'ifMatch'>, revision: number): void {
@@ -172,11 +165,7 @@ function columnsOf(fields: ReadonlySet<string>): UserListColumn[] | undefined {
   return columns;
 }
 
-/**
- * The newest list-item representation of a user: optional fields only when set. A page read for a
- * sparse fieldset lacks the members the fieldset leaves out; they stay out here too, and the
- * projection, which keeps only the fieldset, never looks for them.
- */
+/** The newest list-item representation of a user: optional fields only when set (or read). */
 function toUser(user: UserListRecord): UserBody {
   const body = { id: user.id, name: user.name, status: user.status } as UserBody;
   if (user.email !== null) body.email = user.email;
