@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LifecycleSource } from '../core/lifecycle/index.ts';
 import { requestPipeline } from './pipeline/request-pipeline.ts';
-import type { VersionedRequestHook } from './version-hooks.ts';
+import type { VersionedRequestHook } from './versioned-api-options.ts';
 
 type Key = { version: string; method: string; path: string };
 const subscribed = new WeakMap<LifecycleSource, WeakSet<object>>();

@@ -5,7 +5,7 @@ import { ErrorCode, type VersionaryError } from '../core/errors/index.ts';
 import { publicDecision, publicRemoval, tableErrorOf } from './public-decision.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
 import { defineStep, stepKey } from './pipeline/step-definition.ts';
-import { ruleMethod } from './pipeline/route-description.ts';
+import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
 /**
@@ -20,15 +20,17 @@ export function knownVerdict(
   return lifecycle.verdict(key);
 }
 
-/** The verdict on an endpoint, reusing the one the removed gate asked for this request. */
-export function verdictOf(
-  lifecycle: LifecycleSource,
-  request: FastifyRequest,
-  key: { version: string; method: string; path: string },
-): LifecycleVerdict {
+/** The verdict the removed gate asked for this request's endpoint, if it did. */
+export function judgedVerdict(request: FastifyRequest, key: { method: string; path: string }) {
   const judged = stateOf(request).verdict;
-  if (judged && judged.method === key.method && judged.path === key.path) return judged.verdict;
-  return lifecycle.verdict(key);
+  return judged && judged.method === key.method && judged.path === key.path ? judged.verdict : undefined;
+}
+
+/** The gate's key: a path with no route names no endpoint, and is judged by its version alone. */
+export function gateKeyOf(route: RouteDescription): { version: string; method: string; path: string } {
+  if (route.url === undefined || route.template === undefined)
+    return { version: route.version!, method: 'GET', path: '/' };
+  return { version: route.version!, method: ruleMethod(route.method), path: route.template };
 }
 
 /** The decision a removal's problem stands for: a closing to new clients, or the removal itself. */
@@ -123,9 +125,8 @@ export const removedGateStep = defineStep({
 function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
   return (request, reply, route) => {
     const routed = route.url !== undefined;
-    const method = ruleMethod(request.method);
     // A path with no route names no endpoint: the version's own verdict answers, and no usage is recorded.
-    const key = { version: route.version!, method: routed ? method : 'GET', path: routed ? route.template! : '/' };
+    const key = gateKeyOf(route);
     const verdict = knownVerdict(options.lifecycle, key);
     if (!verdict) return;
     // Kept for the lifecycle step of the same request: the verdict is asked once.
@@ -135,7 +136,7 @@ function verdictGate(options: RemovedGateOptions): RequestStep['run'] {
     // once the credential is known; it refuses every other client with this same problem.
     if (routed && verdict.perClient && (options.lifecycle.decisionTable ?? options.lifecycle.clientVerdict))
       return void (stateOf(request).pendingRemoval = { headers: verdict.headers, error: verdict.removed });
-    if (routed) options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+    if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
     const state = stateOf(request);
     if (hasDeprecation(verdict.headers)) state.deprecated = true;
     state.refused = true;

@@ -2,8 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { resolveVersion } from '../core/negotiation/index.ts';
 import type { ApiVersion, OperationSpec } from '../core/versions/index.ts';
 import type { RequestStep } from './pipeline/request-pipeline.ts';
-import type { OperationCallListener } from './versioned-api-options.ts';
-import { hookApplies, type VersionedRequestHook } from './version-hooks.ts';
+import { hookApplies, type OperationCallListener, type VersionedRequestHook } from './versioned-api-options.ts';
 
 /** What a version's routes share, whether a handler or the upstream answers them. */
 export interface RouteStepsScope {

@@ -11,7 +11,7 @@ import {
 } from '../../core/rulebook/index.ts';
 import type { ApiVersion, OperationSpec } from '../../core/versions/index.ts';
 import { stateOf, type RuleDecision } from '../pipeline/request-state.ts';
-import type { VersionedRequestHook } from '../version-hooks.ts';
+import type { VersionedRequestHook } from '../versioned-api-options.ts';
 import { reportUsage, type ResolvedPluginOptions } from './options.ts';
 
 const noRoles: readonly string[] = Object.freeze([]);

@@ -24,7 +24,7 @@ import { registerForwardedApi } from '../forwarded-api.ts';
 import { forwardsUndocumented } from '../forwarded-catch-all.ts';
 import { negotiationKey } from '../negotiation.ts';
 import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.ts';
-import { removalDecision, removedGateKey, removedVersionOf, verdictOf } from '../removed-gate.ts';
+import { judgedVerdict, removalDecision, removedGateKey, removedVersionOf } from '../removed-gate.ts';
 import { telemetryKey } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersKey } from '../version-list-headers.ts';
 import {
@@ -147,7 +147,7 @@ function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): Ve
   // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
   return function lifecycleHeaders({ request, reply, version, operation }) {
     const key = { version: version.name, method: operation.method, path: operation.path };
-    const verdict = verdictOf(lifecycle, request, key);
+    const verdict = judgedVerdict(request, key) ?? lifecycle.verdict(key);
     // The few keys with per-client rules (a grant, a closing to new clients) ask the source
     // for this client's verdict; every other request goes on with the shared one, synchronously.
     if (verdict.perClient && lifecycle.clientVerdict)
