@@ -7,7 +7,6 @@ import { stateOf } from './pipeline/request-state.ts';
 /** The longest `If-None-Match` or `If-Match` value accepted; the served documents state it as `maxLength`. */
 export const conditionalHeaderMaxLength = 4000;
 
-/** Does an `If-None-Match` or `If-Match` list contain this entity tag? (`*` matches any.) */
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
@@ -21,24 +20,17 @@ export function contentTag(payload: string | Buffer): string {
   return `"c-${hash('sha1', payload, 'base64url').slice(0, 22)}"`;
 }
 
-/** What the caching steps are made from. */
 export interface CachingOptions {
-  /**
-   * Requests whose answers depend on credentials (keys, contact emails, resources): their
-   * successful GETs are `no-store` too, so no cache, shared or private, keeps a copy.
-   */
+  /** Requests whose answers depend on credentials: their successful GETs are `no-store` too. */
   isPrivate?: (request: FastifyRequest) => boolean;
 }
 
 /**
- * The caching steps' resource. Every response says whether it may be cached: successful GETs of
- * public documents are `private, no-cache`; those behind credentials, writes and errors are
- * `no-store`. Successful GETs carry a strong ETag (answered 304 when `If-None-Match` matches). An
- * `If-None-Match` or `If-Match` longer than {@link conditionalHeaderMaxLength} characters is a 400 problem.
+ * The caching steps' resource: successful GETs are `private, no-cache` (or `no-store` behind
+ * credentials) with a strong ETag and 304s; writes and errors are `no-store`.
  */
 export const cachingKey = stepKey<CachingOptions>('caching');
 
-/** The `check:conditional-header-length` step. */
 export const conditionalHeaderLengthStep = defineStep({
   needs: cachingKey,
   phase: 'check',
@@ -47,7 +39,6 @@ export const conditionalHeaderLengthStep = defineStep({
   create: () => refuseLongConditionals,
 });
 
-/** The `respond:caching` step. */
 export const cachingResponseStep = defineStep({
   needs: cachingKey,
   phase: 'respond',

@@ -42,11 +42,7 @@ const byParserCode: Record<string, { code: ErrorCode; detail: string }> = {
   HPE_INVALID_VERSION: { code: ErrorCode.MalformedRequest, detail: 'The HTTP version is not valid.' },
 };
 
-/**
- * The raw response for an error Node's HTTP parser raised before any route saw the request:
- * an RFC 9457 problem like every other error, with `Connection: close` since the stream can no
- * longer be trusted.
- */
+/** A parser error's problem, with `Connection: close` since the stream can no longer be trusted. */
 function clientErrorResponse(error: { code?: string }): string {
   const known = byParserCode[error.code ?? ''] ?? {
     code: ErrorCode.MalformedRequest,
@@ -64,10 +60,7 @@ function clientErrorResponse(error: { code?: string }): string {
   return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${headers.join('\r\n')}\r\n\r\n${text}`;
 }
 
-/**
- * Fastify's `clientErrorHandler`: answer parser errors (431, 408, bad chunking, Content-Length
- * with Transfer-Encoding, repeated Content-Length…) with a problem body, then close.
- */
+/** Answer Node's parser errors (431, 408, bad framing…) with a problem body, then close. */
 export function handleClientError(error: Error & { code?: string }, socket: Duplex): void {
   // A reset connection has nobody left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

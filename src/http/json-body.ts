@@ -45,7 +45,6 @@ export function installJsonBody(app: FastifyInstance, options: { types: string[]
 
 const jsonBodyKey = stepKey<object>('json-body');
 
-/** The `body:identity-encoding` step of {@link installJsonBody}. */
 export const identityEncodingStep = defineStep({
   needs: jsonBodyKey,
   name: 'identity-encoding',
@@ -93,9 +92,8 @@ function decodeUtf8(body: Buffer): string {
 }
 
 /**
- * The refusal of a body that is valid JSON but holds a member the parser refuses (`__proto__`, or
- * `constructor` with a `prototype`: either could reach an object's prototype), naming it; without
- * this the client reads "not valid JSON" of JSON that is valid. `undefined` for text that is not JSON.
+ * The refusal of valid JSON with a member the parser refuses (`__proto__`, `constructor.prototype`),
+ * naming it, rather than "not valid JSON"; `undefined` for text that is not JSON.
  */
 function poisonedMember(text: string): VersionaryError | undefined {
   let value: unknown;
@@ -132,7 +130,6 @@ function findPoisoned(root: unknown, at: string): { pointer: string; name: strin
   return undefined;
 }
 
-/** The JSON pointer of the first string or member name holding U+0000, if any. */
 function findNul(value: unknown, at: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? at : undefined;
   if (typeof value !== 'object' || value === null) return undefined;

@@ -5,26 +5,19 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { stateOf } from './pipeline/request-state.ts';
 import type { VersionBundle } from '../core/versions/index.ts';
 
-/**
- * The segments under the prefix that name no version's resource: the lifecycle document
- * (`/api/versions`) and the deprecation manifest (`/api/deprecations`). `Accept` never moves them.
- */
+/** The segments under the prefix that name no version's resource: `Accept` never moves them. */
 export const reservedSegments: readonly string[] = ['versions', 'deprecations'];
 
-/** Options for {@link createVersionRewriter}. */
 export interface VersionRewriterOptions {
   bundle: VersionBundle;
-  /** Where the API lives, for example `/api`. */
   prefix: string;
   vendor: string;
-  /** Segments under the prefix that are not resources of any version, such as `versions`. */
   reserved?: string[];
 }
 
 /**
- * Build Fastify's `rewriteUrl`: a request to `/api/users` whose `Accept` names a version is routed
- * as `/api/v<n>/users`, so each version's routes, schemas and hooks serve it unchanged. Requests
- * it cannot place keep their URL and the not-found handler explains why.
+ * Fastify's `rewriteUrl`: `/api/users` whose `Accept` names a version is routed as `/api/v<n>/users`;
+ * a request it cannot place keeps its URL and the not-found handler explains why.
  */
 export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
   const scope = createApiScope(options.prefix);
@@ -40,7 +33,6 @@ export function createVersionRewriter(options: VersionRewriterOptions): (req: In
   };
 }
 
-/** A path under the API prefix that names no version and no reserved segment (`/api/users`). */
 function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<string>): boolean {
   const base = `${scope.prefix}/`;
   if (!url.startsWith(base) || scope.versionOf(url)) return false;
@@ -48,7 +40,6 @@ function isUnversionedPath(scope: ApiScope, url: string, reserved: ReadonlySet<s
   return !reserved.has(segment);
 }
 
-/** What {@link negotiationStep} is made from. */
 export interface NegotiationStepOptions {
   prefix: string;
   reserved?: string[];
@@ -57,10 +48,8 @@ export interface NegotiationStepOptions {
 export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
 
 /**
- * The `gate:negotiation` step: what the rewriter decided, kept in the request state for the steps
- * and handlers after it (`unversioned`, `versionFromAccept`). The rewriter runs before Fastify
- * makes the request, so the step reads its decision back from the URLs: `originalUrl` differs from
- * `url` exactly when `Accept` placed an unversioned path under a version.
+ * The `gate:negotiation` step: what the rewriter decided, kept in the request state. The rewriter
+ * runs before Fastify makes the request, so its decision is read back from the URLs.
  */
 export const negotiationStep = defineStep({
   needs: negotiationKey,

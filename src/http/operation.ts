@@ -44,10 +44,7 @@ export function defineHandlers(
   return handlers as unknown as Record<string, OperationHandler>;
 }
 
-/**
- * Read `If-Match` into revisions. Tags look like `"r<revision>.<version>..."`; any other tag can
- * never match, so it reads as revision -1.
- */
+/** Read `If-Match` into revisions (`"r<revision>.<version>..."`); any other tag reads as -1, never matching. */
 export function parseIfMatch(header: string | undefined): number[] | '*' | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return '*';

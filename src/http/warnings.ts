@@ -8,10 +8,8 @@ export const DeprecationWarningCode = {
   EndpointsKey: 'VERSIONARY_DEP002',
 } as const;
 
-/** One of the stable deprecation warning codes. */
 export type DeprecationWarningCode = (typeof DeprecationWarningCode)[keyof typeof DeprecationWarningCode];
 
-/** What each warning says: the old form, and the form to write instead. */
 export const deprecationWarnings: Record<DeprecationWarningCode, string> = {
   VERSIONARY_DEP001: 'lifecycle.headerStyle "iso" is deprecated: write "iso8601", which sends the same headers.',
   VERSIONARY_DEP002:

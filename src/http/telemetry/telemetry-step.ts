@@ -15,38 +15,24 @@ import { defineStep, stepKey } from '../pipeline/step-definition.ts';
 import { routeUrlOf } from '../route-url.ts';
 
 /**
- * The names Versionary writes on the request's span and on its call counter, in one place: the
- * docs (`docs/observability/attributes.md`) list these same names, and every writer imports them.
- * The standard HTTP attributes (`http.request.method`, `http.response.status_code`) are the
- * instrumentation's (`@fastify/otel`); only `http.route` is repeated, on the counter.
+ * The names Versionary writes on the request's span and its call counter, as
+ * `docs/observability/attributes.md` lists them; the standard HTTP ones are `@fastify/otel`'s.
  */
 const A = {
-  /** The version the call addressed, `v1`. */
   version: 'versionary.api.version',
-  /** Where that version came from: `path` or `accept`. */
   versionSource: 'versionary.api.version_source',
-  /** Whether the answer carried a `Deprecation` header (a version, endpoint, field or parameter). */
   deprecated: 'versionary.deprecated',
-  /** The sunset that applies to this client, ISO 8601. */
   sunset: 'versionary.sunset',
-  /** The version clients should move to. */
   replacement: 'versionary.replacement',
-  /** The deprecated fields and parameters the call used (`User.nickname`). */
   deprecatedElements: 'versionary.deprecated_elements',
-  /** The client the call counts for, once identified: never a credential. */
   clientId: 'versionary.client.id',
-  /** A rule that answered instead of the handler, or let a removed call through. */
   decision: 'versionary.decision',
-  /** The matched route's pattern, on the counter (the span has it from the instrumentation). */
   route: 'http.route',
 } as const;
 
-/** The meter and counter Versionary records calls on. */
 const versionaryMeter = { name: 'versionary', calls: 'versionary.calls' } as const;
 
-/** What {@link telemetryStep} is made from. */
 export interface TelemetryOptions {
-  /** Where the API lives (`/api`): the version is the segment after it. */
   prefix: string;
   /** The client a call counts for, once identified (never a credential); absent for anonymous calls. */
   clientOf?: ((request: FastifyRequest) => string | undefined) | undefined;
@@ -92,25 +78,11 @@ export const telemetryStep = defineStep({
   },
 });
 
-/** What the steps of a request found, read once for the span and the counter. */
-interface CallFacts {
-  version: string;
-  /** The matched route's pattern; `undefined` for a path no route matched. */
-  route: string | undefined;
-  deprecated: boolean;
-  clientId: string | undefined;
-  attributes: Attributes;
-}
-
-/**
- * The `versionary.*` attributes of a call, from what its steps already wrote in the request state
- * (the version's source, the verdict applied, the elements used, the rule that answered) and the
- * client as the app identifies it: no rule is decided again here.
- */
+/** The `versionary.*` attributes of a call, from what its steps wrote in the request state. */
 function callFactsOf(
   request: FastifyRequest,
   o: { scope: ApiScope; clientOf: ((request: FastifyRequest) => string | undefined) | undefined },
-): CallFacts | undefined {
+) {
   const route = routeUrlOf(request);
   const version = o.scope.versionOf(route ?? request.url);
   if (version === undefined) return undefined;
@@ -136,11 +108,8 @@ function callFactsOf(
 type Instrumented = FastifyRequest & { opentelemetry?: () => { span?: Span | null } };
 
 /**
- * The span of the request, if it is being recorded. With `@fastify/otel`, every hook runs inside
- * a span of its own, so the active span in a hook is that hook's: the request span is the one the
- * instrumentation keeps on the request. Without it (another instrumentation, such as the HTTP
- * server's), the active span is the request's. `undefined` when no SDK is registered, so that a
- * caller builds no value for nothing.
+ * The request's span, if recording. With `@fastify/otel` every hook runs in a span of its own, so
+ * the request's is the one kept on the request; otherwise the active span is the request's.
  */
 function recordingSpanOf(request: FastifyRequest): Span | undefined {
   const own = (request as Instrumented).opentelemetry;
@@ -152,10 +121,8 @@ function recordingSpanOf(request: FastifyRequest): Span | undefined {
 const noopCounter = createNoopMeter().createCounter(versionaryMeter.calls);
 
 /**
- * The `versionary.calls` counter of the MeterProvider registered now, or `undefined` when none is
- * (the caller then builds no attributes). The API hands a no-op meter for good when asked before
- * an SDK registers (the SDK may start after the app is built), so the counter is made again
- * whenever the global provider changes: one comparison per call.
+ * The `versionary.calls` counter of the MeterProvider registered now, or `undefined` when none is.
+ * Made again whenever the global provider changes: one asked before an SDK registers stays a no-op.
  */
 export function createCallCounter(): () => Counter | undefined {
   let provider: MeterProvider | undefined;
@@ -174,19 +141,12 @@ export function createCallCounter(): () => Counter | undefined {
   };
 }
 
-/** The value every client past the bound is counted as. */
-const otherValue = 'other';
-
-/**
- * A label that keeps at most `limit` distinct values for the life of the process: the first ones
- * seen stay themselves, every later one is {@link otherValue}. A counter by client would otherwise
- * make one series per client, and a metrics backend pays for every series.
- */
+/** A label that keeps at most `limit` distinct values (later ones are `other`): a backend pays per series. */
 export function createBoundedValues(limit: number): (value: string) => string {
   const seen = new Set<string>();
   return (value) => {
     if (seen.has(value)) return value;
-    if (seen.size >= limit) return otherValue;
+    if (seen.size >= limit) return 'other';
     seen.add(value);
     return value;
   };
