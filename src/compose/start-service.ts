@@ -110,7 +110,9 @@ async function checkBeforeListening(compose: Compose, options: LoadConfigOptions
   try {
     product = await compose(config);
   } catch (error) {
-    problems.push(...(problemsOf(error) ?? rethrow(error)));
+    const found = problemsOf(error);
+    if (!found) throw error;
+    problems.push(...found);
   }
   if (product)
     problems.push(
@@ -297,8 +299,4 @@ async function openWithRetry(options: {
       delay = Math.min(delay * 2, 5000);
     }
   }
-}
-
-function rethrow(error: unknown): never {
-  throw error;
 }

@@ -30,10 +30,8 @@ export interface ApiScope {
 export function createApiScope(prefix: string, options: { management?: string } = {}): ApiScope {
   const management = options.management ?? '/admin';
   const key = `${prefix} ${management}`;
-  const known = scopes.get(key);
-  if (known) return known;
-  const scope = buildScope(prefix, management);
-  scopes.set(key, scope);
+  let scope = scopes.get(key);
+  if (!scope) scopes.set(key, (scope = buildScope(prefix, management)));
   return scope;
 }
 

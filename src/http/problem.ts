@@ -14,11 +14,6 @@ export interface ProblemBody {
   [extension: string]: unknown;
 }
 
-/** The problem type URI of a code: a page the service serves at `/problems/<slug>`. */
-function problemType(code: ErrorCode): string {
-  return `/problems/${code.toLowerCase().replaceAll('_', '-')}`;
-}
-
 /**
  * Turn a {@link VersionaryError} into its status and problem body: the one problem writer.
  *
@@ -31,7 +26,8 @@ export function toProblem(error: VersionaryError, instance?: string): { status: 
   const status = statusOf[error.code];
   const body: ProblemBody = {
     ...error.extensions,
-    type: problemType(error.code),
+    // A page the service serves at `/problems/<slug>`.
+    type: `/problems/${error.code.toLowerCase().replaceAll('_', '-')}`,
     title: errorTitles[error.code],
     status,
     // A last bound on what any message repeats; the messages themselves echo at most 200 characters.

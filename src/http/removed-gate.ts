@@ -89,10 +89,9 @@ export const removedGateStep = defineStep({
     // With a compiled table (the loop's): core's `decide`, for a caller not known yet.
     return (request, reply, route) => {
       const routed = route.url !== undefined;
-      const method = ruleMethod(request.method);
-      const key = { version: route.version!, method: routed ? method : 'GET', template: route.template };
+      const key = gateKeyOf(route);
       // Only a removal matters here: a deprecated subject's headers are the rulebook step's to send.
-      const judged = publicRemoval(tables, clock, routed ? key : { ...key, template: undefined });
+      const judged = publicRemoval(tables, clock, { ...key, template: routed ? key.path : undefined });
       if (judged === undefined) return shared(request, reply, route);
       const { decision } = judged;
       // Closings and brownouts refuse by client: the rulebook step decides them once the caller is known.
@@ -101,17 +100,12 @@ export const removedGateStep = defineStep({
       // Some client may still be served (extended access past the sunset): the rulebook step decides.
       if (routed && judged.perClient)
         return void (stateOf(request).pendingRemoval = { headers: decision.headers, error });
-      if (routed)
-        options.onRemovedCall?.({ version: route.version!, endpoint: `${method} ${route.template}` }, request);
+      if (routed) options.onRemovedCall?.({ version: key.version, endpoint: `${key.method} ${key.path}` }, request);
       const state = stateOf(request);
       if (decision.deprecated) {
         state.deprecated = true;
         // Traces name the sunset and replacement of the verdict the row was sampled from.
-        state.lifecycleVerdict = options.lifecycle.verdict({
-          version: key.version,
-          method: key.method,
-          path: key.template ?? '/',
-        });
+        state.lifecycleVerdict = options.lifecycle.verdict(key);
       }
       state.refused = true;
       state.decision = 'removed';

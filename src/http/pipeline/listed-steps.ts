@@ -2,13 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { requestPipeline, type RequestPipeline } from './request-pipeline.ts';
 import type { PayloadPhase } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
-import {
-  stepId,
-  type ListedStep,
-  type PayloadStepDefinition,
-  type StepDefinition,
-  type StepKey,
-} from './step-definition.ts';
+import { stepId, type ListedStep, type StepDefinition, type StepKey } from './step-definition.ts';
+import type { PayloadStep, RequestStep } from './step-types.ts';
 
 // The list each pipeline was given, for the parts that provide its steps' resources after.
 const lists = new WeakMap<RequestPipeline, readonly ListedStep[]>();
@@ -58,18 +53,12 @@ export function provideSteps<T extends readonly unknown[]>(
 }
 
 function install(pipeline: RequestPipeline, definition: StepDefinition, resource: never): void {
-  const { name, thin = false } = definition;
+  const { name, phase, thin = false } = definition;
   const applies = definition.appliesTo;
+  const run = definition.create(resource);
+  if (!run) return;
   const appliesTo = applies ? { appliesTo: (route: RouteDescription) => applies(route, resource) } : {};
-  if (isPayloadStep(definition)) {
-    const run = definition.create(resource);
-    if (run) pipeline.respond({ name, phase: definition.phase, thin, ...appliesTo, run });
-  } else {
-    const run = definition.create(resource);
-    if (run) pipeline.add({ name, phase: definition.phase, thin, ...appliesTo, run });
-  }
-}
-
-function isPayloadStep(definition: StepDefinition): definition is PayloadStepDefinition {
-  return payloadPhases.has(definition.phase);
+  const step = { name, phase, thin, ...appliesTo, run };
+  if (payloadPhases.has(phase)) pipeline.respond(step as PayloadStep);
+  else pipeline.add(step as RequestStep);
 }

@@ -92,27 +92,21 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
   const elements = checkedElements(o, lifecycle);
   const elementUses = elements.length > 0 ? { elements, onUse: elementStep(o, lifecycle) } : undefined;
   const registerRoutes = async (): Promise<void> => {
-    if (o.forward)
-      await registerForwardedApi(app, {
-        bundle,
-        prefix,
-        vendor,
-        forward: o.forward,
-        onVersionedRequest,
-        ...(onOperationCall ? { onOperationCall } : {}),
-        ...(elementUses ? { elementUses } : {}),
-      });
+    const api = {
+      bundle,
+      prefix,
+      vendor,
+      onVersionedRequest,
+      ...(onOperationCall ? { onOperationCall } : {}),
+      ...(elementUses ? { elementUses } : {}),
+    };
+    if (o.forward) await registerForwardedApi(app, { ...api, forward: o.forward });
     else
       registerVersionedApi(app, {
-        bundle,
+        ...api,
         handlers: o.handlers,
-        prefix,
-        vendor,
         clientIdOf: o.clientIdOf,
         validateResponses: o.validateResponses,
-        onVersionedRequest,
-        ...(onOperationCall ? { onOperationCall } : {}),
-        ...(elementUses ? { elementUses } : {}),
       });
     if (o.openapi)
       registerOpenApiRoutes(app, {
