@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorCode, VersionaryError } from '../../core/errors/index.ts';
 import {
@@ -7,7 +7,6 @@ import {
   elementVerdict,
   type ElementDeprecation,
   type LifecycleSource,
-  type LifecycleVerdict,
 } from '../../core/lifecycle/index.ts';
 import { resolveVersion } from '../../core/negotiation/index.ts';
 import {
@@ -18,23 +17,17 @@ import {
   verdictDeprecation,
 } from '../../core/versions/index.ts';
 import { defaultSteps, provideSteps } from '../pipeline/listed-steps.ts';
-import { liveLifecycleHook } from '../live-lifecycle.ts';
 import { hasDeprecation, stateOf } from '../pipeline/request-state.ts';
 import { registerForwardedApi } from '../forwarded-api.ts';
 import { forwardsUndocumented } from '../forwarded-catch-all.ts';
 import { negotiationKey } from '../negotiation.ts';
 import { installPrefixProblems, unversionedVaryKey } from '../problem-handling.ts';
-import { judgedVerdict, removalDecision, removedGateKey, removedVersionOf } from '../removed-gate.ts';
+import { removalDecision, removedGateKey, removedVersionOf } from '../removed-gate.ts';
 import { telemetryKey } from '../telemetry/telemetry-step.ts';
 import { versionListHeadersKey } from '../version-list-headers.ts';
-import {
-  registerVersionedApi,
-  type ElementUseEvent,
-  type OperationCallListener,
-  type VersionedRequestHook,
-} from '../versioned-api.ts';
+import { registerVersionedApi, type ElementUseEvent, type OperationCallListener } from '../versioned-api.ts';
 import { DeprecationWarningCode, emitDeprecationWarning } from '../warnings.ts';
-import { rulebookHook } from './rulebook-step.ts';
+import { lifecycleHookOf } from './lifecycle-hooks.ts';
 import { pluginSteps } from './steps.ts';
 import {
   isLifecycleSource,
@@ -80,10 +73,7 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
     [telemetryKey, { prefix, clientOf: options.clientOf ?? options.clientIdOf }],
   ]);
   // With a compiled table (the loop's), core's `decide` judges every call of every version's routes.
-  const lifecycleHook = lifecycle.decisionTable
-    ? rulebookHook(o, lifecycle, lifecycle.decisionTable)
-    : liveLifecycleHook(app, { prefix, lifecycle, hook: lifecycleStep(o, lifecycle) });
-  const onVersionedRequest = [lifecycleHook, ...o.onVersionedRequest];
+  const onVersionedRequest = [lifecycleHookOf(app, o, lifecycle), ...o.onVersionedRequest];
   const onCall = o.onCall;
   const onOperationCall: OperationCallListener | undefined = onCall
     ? (request, version, endpoint) =>
@@ -134,55 +124,6 @@ async function versionaryPlugin(app: FastifyInstance, options: VersionaryPluginO
       registerRoutes,
     );
   else await registerRoutes();
-}
-
-/** Deprecation headers and usage on every call of a deprecated version or endpoint. */
-function lifecycleStep(o: ResolvedPluginOptions, lifecycle: LifecycleSource): VersionedRequestHook {
-  // Named: the pipeline lists it as the `lifecycle:lifecycle-headers` step.
-  return function lifecycleHeaders({ request, reply, version, operation }) {
-    const key = { version: version.name, method: operation.method, path: operation.path };
-    const verdict = judgedVerdict(request, key) ?? lifecycle.verdict(key);
-    // The few keys with per-client rules (a grant, a closing to new clients) ask the source
-    // for this client's verdict; every other request goes on with the shared one, synchronously.
-    if (verdict.perClient && lifecycle.clientVerdict)
-      return Promise.resolve(lifecycle.clientVerdict(key, o.clientOf(request), verdict)).then(
-        (own) => applyVerdict(o, { request, reply, key, verdict: own, shared: verdict }),
-        (refusal: unknown) => {
-          // The source refused this client (closed to new clients): the decision that answered.
-          if (refusal instanceof VersionaryError) stateOf(request).decision = removalDecision(refusal);
-          throw refusal;
-        },
-      );
-    applyVerdict(o, { request, reply, key, verdict, shared: verdict });
-  };
-}
-
-/** Record a deprecated call and send its headers; a removed one (past the client's own date too) is refused. */
-function applyVerdict(
-  o: ResolvedPluginOptions,
-  c: {
-    request: FastifyRequest;
-    reply: FastifyReply;
-    key: { version: string; method: string; path: string };
-    verdict: LifecycleVerdict;
-    shared: LifecycleVerdict;
-  },
-): void {
-  const { request, reply, key, verdict } = c;
-  const state = stateOf(request);
-  // This client's verdict is final: the public headers of early answers must not be added to it.
-  state.lifecycleJudged = true;
-  state.lifecycleVerdict = verdict;
-  if (c.shared.removed && !verdict.removed) state.decision = 'extended_access';
-  if (!verdict.deprecated) return;
-  reportUsage(o, request, { version: key.version, endpoint: `${key.method} ${key.path}` });
-  state.deprecated = true;
-  reply.headers(verdict.headers);
-  if (verdict.removed) {
-    state.refused = true;
-    state.decision = removalDecision(verdict.removed);
-    throw verdict.removed;
-  }
 }
 
 /** The lifecycle's deprecated fields and parameters, checked against the bundle at registration. */
