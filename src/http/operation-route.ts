@@ -2,12 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCode, VersionaryError } from '../core/errors/index.ts';
 import { compileElementUses } from '../core/lifecycle/index.ts';
 import type { OperationSpec } from '../core/versions/index.ts';
-import { deprecatedElementsStep } from './deprecated-elements-step.ts';
 import { createOperationHandler } from './operation-handler.ts';
 import { routeSteps, type RequestStep } from './pipeline/request-pipeline.ts';
 import { integerCoercion } from './query-integers.ts';
 import { toRouteSchema } from './route-schemas.ts';
-import { versionRouteSteps } from './route-steps.ts';
+import { deprecatedElementsStep, versionRouteSteps } from './route-steps.ts';
 import type { VersionScope } from './version-scope.ts';
 
 /** Register one operation of one version as its own route, with that version's schemas. */

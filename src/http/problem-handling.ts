@@ -162,12 +162,7 @@ export function notFoundProblems(
     // A forwarded version's path no document declares, asked with a method the router routes nowhere.
     const undocumented = named !== undefined && forwardsUndocumented !== undefined && !forwardsUndocumented(named);
     return (
-      methodAnswerAt(request, reply, {
-        bundle: options.bundle,
-        scope,
-        path: bare,
-        ...(forwardsUndocumented ? { forwardsUndocumented } : {}),
-      }) ??
+      methodAnswerAt(request, reply, { ...options, scope, path: bare }) ??
       sendProblem(
         reply,
         undocumented

@@ -34,7 +34,6 @@ const pipelines = new WeakMap<FastifyInstance, Map<string, RequestPipeline>>();
 // Every pipeline of one server, whichever context holds it (the loop's parts may sit in a context
 // the app cannot see into), so that a route's steps can be printed from the app.
 interface Registered {
-  describe(url: string, method: string): readonly string[] | undefined;
   plan(url: string, method: string): RoutePlan | undefined;
   forget(): void;
 }
@@ -45,7 +44,7 @@ const byServer = new WeakMap<object, Registered[]>();
  * @internal exported for scripts/steps-table.ts and the tests
  */
 export function describeRequestSteps(app: FastifyInstance, url: string, method = 'GET'): string[] {
-  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.describe(url, method) ?? [])]);
+  return (byServer.get(app.server) ?? []).flatMap((p) => [...(p.plan(url, method)?.names ?? [])]);
 }
 
 /** The compiled plan of a route when exactly one pipeline of the server serves it (for the thin data plane). */
@@ -132,7 +131,6 @@ function createPipeline(app: FastifyInstance, scope: ApiScope): RequestPipeline 
   let described = byServer.get(app.server);
   if (!described) byServer.set(app.server, (described = []));
   described.push({
-    describe: (url, method) => (routes.has(url) ? planFor(url, method).names : undefined),
     plan: (url, method) => (routes.has(url) ? planFor(url, method) : undefined),
     forget: () => plans.clear(),
   });
