@@ -1,10 +1,7 @@
 import type { startService } from './start-service.ts';
 import { assertPeers, peersFor, type PeerSurface } from '../loop/storage/peer-packages.ts';
 
-/**
- * Import the service's composition, after naming at once every optional peer package this
- * configuration needs and lacks, with the `npm install` line that adds them.
- */
+/** Import the service's composition, after naming every optional peer it needs and lacks at once. */
 export async function loadStartService(
   env: Record<string, string | undefined>,
   surface: PeerSurface = 'service',

@@ -10,17 +10,13 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
 export interface ServiceServerOptions {
   timeouts: TimeoutSettings;
-  /**
-   * While draining, an idle connection is closed once silent this long (1000 ms by default): long
-   * enough that a request already on the wire is answered instead of reset.
-   */
+  /** While draining, an idle connection is closed once silent this long (1000 ms by default). */
   idleGraceMs?: number;
 }
 
 /**
- * The service's HTTP server, owned by the composition root rather than Fastify so that it can
- * listen before the app exists (`/livez` answers while the database is still unreachable) and
- * drain on shutdown without resetting a request that was already sent (`docs/operations.md`).
+ * The service's HTTP server, owned by the composition root so it listens before the app exists and
+ * drains on shutdown without resetting a request already sent (`docs/operations.md`).
  */
 export interface ServiceServer {
   server: Server;
@@ -29,10 +25,7 @@ export interface ServiceServer {
   connections(): number;
   /** Keep accepting, but answer every request with `Connection: close`, so clients move elsewhere. */
   beginDrain(): void;
-  /**
-   * Stop accepting and wait, at most `deadlineMs`, until every connection has closed; resolves with
-   * the number of requests still running at the deadline.
-   */
+  /** Stop accepting and wait for every connection to close; resolves with the requests cut at the deadline. */
   drain(deadlineMs: number): Promise<number>;
   /** Answer every later request with a `SHUTTING_DOWN` problem, and close every connection. */
   close(): Promise<void>;

@@ -33,9 +33,8 @@ function telemetryWanted(env: Record<string, string | undefined>): boolean {
 }
 
 /**
- * Start the OpenTelemetry Node SDK when `env` asks for it, before any Fastify app is created
- * (`@fastify/otel` attaches to each app as it is initialized). The packages are optional peers:
- * when one is missing, `warn` names the install command and the service starts without telemetry.
+ * Start the OpenTelemetry SDK when `env` asks for it, before any Fastify app is created; with an
+ * optional peer missing, `warn` names the install command and the service starts without it.
  */
 export async function startTelemetry(options: {
   env: Record<string, string | undefined>;

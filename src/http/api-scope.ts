@@ -10,10 +10,7 @@ interface ApiRoute {
 /** A version's OpenAPI document, below the version: `<prefix>/<version>/openapi.json`. */
 export const versionDocumentPath = '/openapi.json';
 
-/**
- * Where the API lives, answered in one place: every feature asks this object, so an app under
- * `/public` is limited, gated and counted exactly as one under `/api`.
- */
+/** Where the API lives, in one place: an app under `/public` is gated and counted as one under `/api`. */
 export interface ApiScope {
   readonly prefix: string;
   readonly management: string;

@@ -25,10 +25,7 @@ export interface CachingOptions {
   isPrivate?: (request: FastifyRequest) => boolean;
 }
 
-/**
- * The caching steps' resource: successful GETs are `private, no-cache` (or `no-store` behind
- * credentials) with a strong ETag and 304s; writes and errors are `no-store`.
- */
+/** Successful GETs are `private, no-cache` (or `no-store`) with an ETag; writes and errors `no-store`. */
 export const cachingKey = stepKey<CachingOptions>('caching');
 
 export const conditionalHeaderLengthStep = defineStep({

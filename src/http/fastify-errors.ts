@@ -37,10 +37,7 @@ const byStatus: Record<number, { code: ErrorCode; detail: string }> = {
   415: { code: ErrorCode.UnsupportedMediaType, detail: 'Unsupported Content-Type.' },
 };
 
-/**
- * Translate whatever a request failed with (our errors, Fastify's, ajv validation, JSON parse
- * errors) into a {@link VersionaryError}; anything unknown becomes `undefined` and is a 500.
- */
+/** Whatever a request failed with as a {@link VersionaryError}; `undefined` (a 500) when unknown. */
 export function fromFrameworkError(error: unknown): VersionaryError | undefined {
   if (isVersionaryError(error)) return error;
   const e = (error ?? {}) as FrameworkError;

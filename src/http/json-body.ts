@@ -91,10 +91,7 @@ function decodeUtf8(body: Buffer): string {
   }
 }
 
-/**
- * The refusal of valid JSON with a member the parser refuses (`__proto__`, `constructor.prototype`),
- * naming it, rather than "not valid JSON"; `undefined` for text that is not JSON.
- */
+/** Valid JSON with a member the parser refuses (`__proto__`) is refused naming it, not as invalid JSON. */
 function poisonedMember(text: string): VersionaryError | undefined {
   let value: unknown;
   try {

@@ -15,10 +15,7 @@ export interface VersionRewriterOptions {
   reserved?: string[];
 }
 
-/**
- * Fastify's `rewriteUrl`: `/api/users` whose `Accept` names a version is routed as `/api/v<n>/users`;
- * a request it cannot place keeps its URL and the not-found handler explains why.
- */
+/** Fastify's `rewriteUrl`: `/api/users` whose `Accept` names a version is routed as `/api/v<n>/users`. */
 export function createVersionRewriter(options: VersionRewriterOptions): (req: IncomingMessage) => string {
   const scope = createApiScope(options.prefix);
   const base = `${options.prefix}/`;
@@ -47,10 +44,7 @@ export interface NegotiationStepOptions {
 
 export const negotiationKey = stepKey<NegotiationStepOptions>('negotiation');
 
-/**
- * The `gate:negotiation` step: what the rewriter decided, kept in the request state. The rewriter
- * runs before Fastify makes the request, so its decision is read back from the URLs.
- */
+/** The `gate:negotiation` step: the rewriter's decision, read back from the URLs into the request state. */
 export const negotiationStep = defineStep({
   needs: negotiationKey,
   name: 'negotiation',

@@ -23,17 +23,11 @@ export interface ProblemHandlingOptions {
   removedVersion?: (name: string) => VersionaryError | undefined;
   /** Answer the paths with no route too (default true); `false` leaves them to the app's handler. */
   notFound?: boolean;
-  /**
-   * Whether a version forwards the paths no document declares; any other version's undocumented
-   * path is a 404 whatever the method.
-   */
+  /** Whether a version forwards undocumented paths; any other version's is a 404 whatever the method. */
   forwardsUndocumented?: (version: string) => boolean;
 }
 
-/**
- * Make every error of a context, from every route and from unknown routes, an RFC 9457 problem:
- * for an app that owns its root (the plugin answers on its own routes and prefix only).
- */
+/** Every error of a context an RFC 9457 problem, for an app that owns its root. */
 export function installProblemHandling(app: FastifyInstance, options: ProblemHandlingOptions): void {
   app.setErrorHandler(problemErrorHandler);
 
@@ -62,10 +56,7 @@ export const unversionedVaryStep = defineStep({
   },
 });
 
-/**
- * The plugin's problems, in its lane: the routes `register` declares get the problem error handler,
- * the unknown paths under the prefix {@link notFoundProblems}; the app's own handlers stay as set.
- */
+/** The plugin's problems on its own routes and prefix only; the app's own handlers stay as set. */
 export async function installPrefixProblems(
   app: FastifyInstance,
   options: ProblemHandlingOptions,
@@ -131,10 +122,7 @@ function methodAnswerAt(
   return sendProblem(reply, methodNotAllowedProblem({ method: request.method, allow }));
 }
 
-/**
- * The not-found handler: an unknown or removed version is named, an unversioned API path gets its
- * version from `Accept`, a known path with a method it does not serve is a 405, else a 404.
- */
+/** Names unknown and removed versions, reads `Accept`, answers 405 for a served path, else 404. */
 export function notFoundProblems(
   options: ProblemHandlingOptions,
 ): (request: FastifyRequest, reply: FastifyReply) => FastifyReply {

@@ -27,18 +27,12 @@ export interface PublicDecision {
   perClient: boolean;
 }
 
-/**
- * Core's `decide` for a request before its caller is known. `undefined` when the table is not
- * current yet or does not know the version: the caller then falls back to the lifecycle's verdict.
- */
+/** Core's `decide` before the caller is known; `undefined` when the table cannot say yet. */
 export function publicDecision(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
   return judgePublic({ tables, clock, key, matters: mayRefuseOrMark });
 }
 
-/**
- * {@link publicDecision} for a caller that reads only a removal (the removed gate): a subject that
- * refuses nobody now is quiet, so a deprecated call is decided once, by the rulebook step.
- */
+/** {@link publicDecision} for the removed gate: a deprecated call is decided once, by the rulebook step. */
 export function publicRemoval(tables: DecisionTableSource, clock: Clock, key: PublicKey): PublicDecision | undefined {
   return judgePublic({ tables, clock, key, matters: refusesNow });
 }

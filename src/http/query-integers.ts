@@ -4,10 +4,7 @@ import { routeSteps } from './pipeline/request-pipeline.ts';
 // Canonical decimal integers only: `0x10`, `1e1`, ` 5` and `05` stay strings and fail validation.
 const integerText = /^-?(?:0|[1-9][0-9]{0,15})$/;
 
-/**
- * The `input:query-integers` conversion: `integer` query members from their canonical text into
- * numbers, so the query is validated against the published schema without loose coercion.
- */
+/** `integer` query members from canonical text to numbers, validated then without loose coercion. */
 export function integerCoercion(
   schema: Record<string, unknown> | undefined,
 ): ((request: FastifyRequest) => void) | undefined {

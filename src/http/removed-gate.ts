@@ -8,10 +8,7 @@ import { defineStep, stepKey } from './pipeline/step-definition.ts';
 import { ruleMethod, type RouteDescription } from './pipeline/route-description.ts';
 import { hasDeprecation, stateOf, type RuleDecision } from './pipeline/request-state.ts';
 
-/**
- * The one place that decides whether a version or endpoint is removed (its verdict's `removed`),
- * for routed requests and paths with no route alike; `undefined` for a version the lifecycle does not know.
- */
+/** The one place that decides whether a version or endpoint is removed (`undefined`: version unknown). */
 export function knownVerdict(
   lifecycle: LifecycleSource,
   key: { version: string; method: string; path: string },

@@ -12,17 +12,10 @@ export interface ResponseViolation {
 /** Checks one response body against its version's schema; `undefined` when it conforms. */
 export type ResponseCheck = (body: unknown) => ResponseViolation | undefined;
 
-/**
- * Compile response checks, one per version and component schema. Not Fastify's validator: that one
- * changes what it checks, and a handler may hand over an object it keeps.
- */
+/** Response checks, one per version and schema; not Fastify's validator, which changes what it checks. */
 export function createResponseChecks(): {
   of(options: { version: ApiVersion; name: string }): ResponseCheck;
-  /**
-   * The check of a partial response (`fields=`): every `target` object without its `required` list
-   * (what a kept member owes is checked by `FieldSelection.projectChecked`). One compiled check per
-   * schema and target, so a client choosing fieldsets never makes the server compile.
-   */
+  /** A partial response's check: `target` without `required`, compiled once per schema and target. */
   partialOf(options: { version: ApiVersion; name: string; target: string }): ResponseCheck;
 } {
   const ajv = createStrictAjv(false);

@@ -35,10 +35,7 @@ export function hiddenInputFields(options: {
   return new Set(props(options.head).filter((f) => !known.has(f)));
 }
 
-/**
- * The hidden input fields a request migration did not set: one a migration set (a rename) is the
- * client's to change; one the client sent itself past an open schema stays hidden.
- */
+/** The hidden fields a request migration did not set (one it set, by a rename, is the client's). */
 export function stillHidden(options: {
   hidden: ReadonlySet<string>;
   sent: unknown;

@@ -32,10 +32,7 @@ const stepNames: Readonly<Record<string, string>> = { lifecycleHeaders: 'lifecyc
 // over, each read once (bounded, since the values are the clients').
 const agreeingByScope = new WeakMap<RouteStepsScope, Set<string | undefined>>();
 
-/**
- * A version's per-route steps, for handlers and forwarding alike: `negotiate`, `count-call`, then
- * each of the version's hooks, each applied only where it can.
- */
+/** A version's per-route steps, for handlers and forwarding alike, each applied only where it can. */
 export function versionRouteSteps(scope: RouteStepsScope, options: VersionRouteStepsOptions): RequestStep[] {
   const { version, supported, vendor } = scope;
   const { operationOf } = options;

@@ -5,18 +5,12 @@ const kRouteOf = Symbol('versionary.routeOf');
 
 type RouteFinder = (request: FastifyRequest) => string | undefined;
 
-/**
- * The route config of a catch-all whose requests an index routes further: `find` names the pattern
- * a request reaches (a documented path the router missed), or `undefined` to keep the catch-all's.
- */
+/** The config of a catch-all whose requests `find` routes further (a path the router missed). */
 export function routedBy(find: RouteFinder): Record<symbol, unknown> {
   return { [kRouteOf]: find };
 }
 
-/**
- * The route pattern the request reaches, or `undefined` when none matched. Fastify 5 builds
- * `request.routeOptions` afresh on every read and several steps ask: it is kept in the request state.
- */
+/** The route pattern the request reaches, kept in the state: `routeOptions` is rebuilt on every read. */
 export function routeUrlOf(request: FastifyRequest): string | undefined {
   // A handler may hand the request to the not-found route (`reply.callNotFound()`) after an earlier
   // step asked: `is404` reads the current route, so that move is never hidden by the memo.

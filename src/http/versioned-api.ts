@@ -22,10 +22,7 @@ const routedMethods = (app: FastifyInstance) => app.supportedMethods.filter((m) 
 
 const methodAnswerConfig = Symbol('versionary.methodAnswer');
 
-/**
- * Whether the request reached a path's 405 route: the role rule asks only `read` of it, so a reader
- * learns the path's `Allow` as the gateway and nginx answer it, not a 403.
- */
+/** Whether the request reached a path's 405 route: the role rule asks only `read` of it, not a 403. */
 export function isMethodAnswer(request: FastifyRequest): boolean {
   const marked = (request.routeOptions.config as unknown as Record<symbol, unknown> | undefined)?.[methodAnswerConfig];
   return marked === true || (typeof marked === 'function' && (marked as (request: FastifyRequest) => boolean)(request));
@@ -36,10 +33,7 @@ export function methodAnswerWhen(answers: (request: FastifyRequest) => boolean):
   return { [methodAnswerConfig]: answers };
 }
 
-/**
- * Register every operation of every version as its own route, with that version's schemas; other
- * methods on a known path answer 405 with `Allow`, OPTIONS 204 with `Allow`.
- */
+/** Every operation of every version as its own route; other methods 405 and OPTIONS 204, with `Allow`. */
 export function registerVersionedApi(app: FastifyInstance, options: VersionedApiOptions): void {
   const { missing } = handlerCoverage(options.bundle.head, options.handlers);
   if (missing.length > 0) {

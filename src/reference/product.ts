@@ -12,11 +12,7 @@ import type { ServiceFeature } from '../loop/host/feature.ts';
 import type { ApiDocumentInfo } from '../loop/host/api-info.ts';
 import type { LifecycleContext } from '../loop/lifecycle/context.ts';
 
-/**
- * The reference service as a product: users and posts, served by their handlers, with the built-in
- * versions' release dates and the `/` page. Tests give a bundle of their own to add a version; the
- * CLI's management client gives handlers that need no tables.
- */
+/** The reference service as a product: users and posts, built-in release dates and the `/` page. */
 export function referenceProduct(
   overrides: { bundle?: VersionBundle; handlers?: NonNullable<LoopLifecycleOptions['handlers']> } = {},
 ): LoopProduct {

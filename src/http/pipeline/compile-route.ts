@@ -19,10 +19,7 @@ export interface RoutePlan {
 
 const payloadPhases: ReadonlySet<RequestPhase> = new Set<PayloadPhase>(['serialize', 'respond']);
 
-/**
- * One function per stage of the route's steps (in order), each bound to the route once; before
- * the handler, a sent reply ends the stage.
- */
+/** One function per stage of the route's steps, each bound to the route once. */
 export function compileRoute(
   route: RouteDescription,
   steps: ReadonlyArray<RequestStep | (PayloadStep & { phase: PayloadPhase })>,
@@ -67,10 +64,8 @@ export type Done = (error?: Error) => void;
 export type PayloadDone = (error: Error | null, payload?: unknown) => void;
 
 /**
- * One function for a stage's steps, in order: each is called directly, and only a step that
- * returns a promise is awaited (Hono's `compose`, Elysia's `composeHandler`). A step that throws
- * or rejects ends the stage with its error; with `untilSent`, a step that sent the reply ends it
- * quietly. No steps, no function: the stage's hook returns at once.
+ * One function for a stage's steps: only a step that returns a promise is awaited (Hono's `compose`);
+ * with `untilSent`, a step that sent the reply ends the stage.
  */
 function composeSteps(steps: readonly BoundStep[], untilSent: boolean) {
   if (steps.length === 0) return undefined;

@@ -8,10 +8,7 @@ import type { PayloadStep, RequestStep } from './step-types.ts';
 // The list each pipeline was given, for the parts that provide its steps' resources after.
 const lists = new WeakMap<RequestPipeline, readonly ListedStep[]>();
 
-/**
- * Give the context's pipeline the product's list of steps: it orders them within each phase,
- * refuses a step it does not name, and parts install from it ({@link provideSteps}).
- */
+/** Give the context's pipeline the product's list of steps: it orders them and refuses any other. */
 export function listSteps(app: FastifyInstance, list: readonly ListedStep[], prefix?: string): void {
   const pipeline = requestPipeline(app, prefix);
   lists.set(pipeline, list);
@@ -31,10 +28,7 @@ type Context = FastifyInstance | { app: FastifyInstance; prefix?: string | undef
 
 const payloadPhases: ReadonlySet<string> = new Set<PayloadPhase>(['serialize', 'respond']);
 
-/**
- * Provide resources for the context's list of steps: every listed step that `needs` one of the
- * keys is made once and installed, in list order, unless its `create` returns `undefined`.
- */
+/** Install, in list order, every listed step that `needs` one of the keys, made from its resource. */
 export function provideSteps<T extends readonly unknown[]>(
   context: Context,
   provisions: { readonly [I in keyof T]: StepProvision<T[I]> },

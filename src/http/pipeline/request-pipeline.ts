@@ -15,10 +15,7 @@ export interface RequestPipeline {
   respond(step: PayloadStep): void;
   /** The product's steps in order (`phase:name`); a step the list does not name is refused. */
   order(list: readonly string[]): void;
-  /**
-   * Forget the compiled plans of every pipeline of the server, for a step whose `appliesTo` reads
-   * live state (brownouts, a version's schedule): its owner calls this when that state changes.
-   */
+  /** Forget the server's compiled plans: for a step whose `appliesTo` reads live state. */
   invalidate(): void;
 }
 
@@ -60,9 +57,8 @@ export function routePlanOf(server: object, url: string, method: string): RouteP
 }
 
 /**
- * The request pipeline of a Fastify context for an API under `prefix`, created (with its hooks) on
- * first use; without a prefix, the context's first (one for `/api` if none). Create it before the
- * context's routes: each is described when it is registered.
+ * The pipeline of a context for an API under `prefix` (else its first), made on first use: before
+ * the context's routes, since each is described when registered.
  */
 export function requestPipeline(app: FastifyInstance, prefix?: string): RequestPipeline {
   let byPrefix = pipelines.get(app);

@@ -2,10 +2,7 @@ import type { PayloadPhase, RequestPhase } from './phases.ts';
 import type { RouteDescription } from './route-description.ts';
 import type { PayloadStep, RequestStep } from './step-types.ts';
 
-/**
- * The typed name of what a step is made from: the step `needs` the key, the part provides its
- * resource (`provideSteps`). A value, so the http layer never names the loop's types.
- */
+/** The typed name of what a step is made from, a value so the http layer never names the loop's types. */
 export interface StepKey<R> {
   /** For errors: the part or feature that provides it (`caching`, `rate-limit`). */
   readonly name: string;

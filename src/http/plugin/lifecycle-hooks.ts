@@ -78,10 +78,7 @@ function applyVerdict(
 
 const subscribed = new WeakMap<LifecycleSource, WeakSet<object>>();
 
-/**
- * The lifecycle's hook, compiled only into the routes of a version or endpoint the lifecycle knows
- * when the source can say; a change of the source's state invalidates the server's compiled plans.
- */
+/** The hook compiled only where the lifecycle has something to say, recompiled when it changes. */
 function liveLifecycleHook(
   app: FastifyInstance,
   o: { prefix: string; lifecycle: LifecycleSource; hook: VersionedRequestHook },
@@ -111,11 +108,7 @@ interface Call {
   operation: OperationSpec;
 }
 
-/**
- * The rulebook step of a data plane with a compiled table: every call of a version's routes, once
- * its caller is known, is decided by core's `decide` (the rules nginx's Lua mirror runs). Only the
- * first call after a change that nothing compiled yet waits for the table.
- */
+/** Core's `decide` on the compiled table for every call, once its caller is known (as nginx's Lua). */
 function rulebookHook(
   o: ResolvedPluginOptions,
   lifecycle: LifecycleSource,

@@ -14,10 +14,7 @@ import { stateOf } from '../pipeline/request-state.ts';
 import { defineStep, stepKey } from '../pipeline/step-definition.ts';
 import { routeUrlOf } from '../route-url.ts';
 
-/**
- * The names Versionary writes on the request's span and its call counter, as
- * `docs/observability/attributes.md` lists them; the standard HTTP ones are `@fastify/otel`'s.
- */
+/** The names on the request's span and call counter, as `docs/observability/attributes.md` lists them. */
 const A = {
   version: 'versionary.api.version',
   versionSource: 'versionary.api.version_source',
@@ -44,10 +41,8 @@ const counterClientLimit = 100;
 export const telemetryKey = stepKey<TelemetryOptions>('telemetry');
 
 /**
- * The `respond:telemetry` step: write the `versionary.*` attributes on the request's span and
- * count the call on the `versionary.calls` counter, through `@opentelemetry/api` only: with no SDK
- * registered, neither is recording and the step returns before reading anything. In `onSend`, once
- * every rule has answered or let the call through, and before `@fastify/otel` ends the request's span there.
+ * The `respond:telemetry` step: attributes on the request's span and a count on `versionary.calls`;
+ * nothing is read when neither records. In `onSend`, before `@fastify/otel` ends the span.
  */
 export const telemetryStep = defineStep({
   needs: telemetryKey,
@@ -108,8 +103,8 @@ function callFactsOf(
 type Instrumented = FastifyRequest & { opentelemetry?: () => { span?: Span | null } };
 
 /**
- * The request's span, if recording. With `@fastify/otel` every hook runs in a span of its own, so
- * the request's is the one kept on the request; otherwise the active span is the request's.
+ * The request's span, if recording: with `@fastify/otel` each hook has its own span, so the request's
+ * is the one kept on the request.
  */
 function recordingSpanOf(request: FastifyRequest): Span | undefined {
   const own = (request as Instrumented).opentelemetry;
@@ -120,10 +115,7 @@ function recordingSpanOf(request: FastifyRequest): Span | undefined {
 // The API's no-op meter hands out one shared counter: a counter that is it records nothing.
 const noopCounter = createNoopMeter().createCounter(versionaryMeter.calls);
 
-/**
- * The `versionary.calls` counter of the MeterProvider registered now, or `undefined` when none is.
- * Made again whenever the global provider changes: one asked before an SDK registers stays a no-op.
- */
+/** The `versionary.calls` counter, made again when the provider changes (one made before is a no-op). */
 export function createCallCounter(): () => Counter | undefined {
   let provider: MeterProvider | undefined;
   let counter: Counter | undefined;

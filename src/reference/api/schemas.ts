@@ -35,10 +35,7 @@ export { maxPageSize } from '../../kernel/app/page.ts';
 import { maxPageSize } from '../../kernel/app/page.ts';
 const userProperties = { id, name, email, nickname, displayName, status };
 
-/**
- * The newest representation of every resource. Older versions are derived from it by the version
- * changes in `./versions`; handlers speak only this, typed from it (hence `as const`).
- */
+/** The newest representation of every resource; older versions derive from it (`./versions`). */
 export const headSchemas = {
   User: { type: 'object', required: ['id', 'name', 'status'], properties: userProperties },
   UserDetail: {

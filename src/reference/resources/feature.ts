@@ -24,10 +24,7 @@ export async function referenceHandlers({ storage, clock, runtime, bundle }: Loo
   });
 }
 
-/**
- * The reference API without its tables, for an app that only answers the management API in process
- * (the CLI without `--server`): every operation is a 404, and the database never gets users and posts.
- */
+/** The reference API without tables, for the CLI's in-process management API: every operation a 404. */
 export const handlersWithoutTables: Record<string, OperationHandler> = Object.fromEntries(
   apiHead.operations.map((op): [string, OperationHandler] => [
     op.id,
